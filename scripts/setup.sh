@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs whatever slicequote needs and is missing; fast and silent when everything is present.
+# Used by `npm start`, `npm test`, `npm run bench` and CI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "setup: installing Debian packages: ${missing[*]}" >&2
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# npm packages: reinstall only when package-lock.json changed since the last install.
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+stamp=node_modules/.slicequote-lock
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
+  echo "setup: installing npm packages" >&2
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$lock_hash" > "$stamp"
+fi
+
+# The slicer every quote comes from.
+command -v prusa-slicer >/dev/null 2>&1 || apt_install prusa-slicer
+
+# Browser tests need Debian's Chromium (never a downloaded browser build).
+if [ "${SLICEQUOTE_SETUP_BROWSER:-0}" = 1 ]; then
+  [ -x /usr/bin/chromium ] || apt_install chromium
+fi
