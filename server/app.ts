@@ -1,0 +1,26 @@
+// The Koa application: error shape, routers, nothing else. Dependencies come in as one parameter.
+import Koa from 'koa';
+import type Router from '@koa/router';
+import type { Deps } from './deps.ts';
+import { errorMiddleware } from './errors.ts';
+import { systemRouter } from './routes/system.ts';
+import { userRouter } from './routes/user.ts';
+import { filesRouter } from './routes/files.ts';
+import { printabilityRouter } from './routes/printability.ts';
+import { dashboardRouter } from './routes/dashboard.ts';
+
+export function createApp(deps: Deps): Koa {
+  const app = new Koa({ proxy: deps.config.trustProxy });
+  app.use(async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    await next();
+  });
+  app.use(errorMiddleware({ maxUploadBytes: deps.config.maxUploadBytes, log: (m, e) => deps.log.error(m, e) }));
+  // Each router types its own ctx.state; Koa only needs their middleware.
+  const routers = [systemRouter(deps), userRouter(deps), filesRouter(deps), printabilityRouter(deps), dashboardRouter(deps)] as Router<any>[];
+  for (const router of routers) {
+    app.use(router.routes());
+    app.use(router.allowedMethods({ throw: true }));
+  }
+  return app;
+}

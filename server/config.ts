@@ -1,0 +1,130 @@
+// Configuration from the environment, validated once at start-up.
+// A bad value stops start-up with a message naming the variable; nothing else reads process.env.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  maxUploadBytes: number;
+  jwtSecret: string;
+  demoAccount: boolean;
+  production: boolean;
+  uploadIdTtlSeconds: number;
+  slicerBinary: string;
+  slicerConcurrency: number;
+  slicerTimeoutMs: number;
+  slicerQueueSize: number;
+  quoteSyncWaitMs: number;
+  jobLeaseMs: number;
+  workerRole: 'all' | 'api' | 'worker';
+  webhookSweepIntervalMs: number;
+  webhookTimeoutMs: number;
+  webhookAllowPrivateCidrs: string;
+  redisUrl: string | null;
+  logRequests: boolean;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function databaseUrl(env: Env): string | null {
+  const raw = env.DATABASE_URL?.trim();
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`DATABASE_URL is not a URL: "${raw}"`);
+  }
+  if (!['postgres:', 'postgresql:'].includes(url.protocol)) {
+    throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://, got "${url.protocol}"`);
+  }
+  return raw;
+}
+
+function optionalUrl(env: Env, name: string, protocols: string[]): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  try {
+    const url = new URL(raw);
+    if (!protocols.includes(url.protocol)) throw new Error();
+    return raw;
+  } catch {
+    throw new ConfigError(`${name} must be a ${protocols.join(' or ')} URL, got "${raw}"`);
+  }
+}
+
+/** The JWT secret: from the environment, else generated once and kept in DATA_DIR so tokens survive restarts. */
+function jwtSecret(env: Env, dataDir: string): string {
+  const given = env.JWT_SECRET;
+  if (given !== undefined && given !== '') {
+    if (given.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters long');
+    return given;
+  }
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const production = env.NODE_ENV === 'production';
+  const dataDir = path.resolve(env.DATA_DIR?.trim() || './data');
+  mkdirSync(dataDir, { recursive: true });
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const role = (env.WORKER_ROLE?.trim() || 'all') as Config['workerRole'];
+  if (!['all', 'api', 'worker'].includes(role)) throw new ConfigError(`WORKER_ROLE must be all, api or worker, got "${role}"`);
+  const publicUrl = optionalUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    port,
+    host,
+    publicUrl: publicUrl.replace(/\/$/, ''),
+    dataDir,
+    databaseUrl: databaseUrl(env),
+    maxUploadBytes: int(env, 'MAX_UPLOAD_MB', 200, 1, 10_240) * 1024 * 1024,
+    jwtSecret: jwtSecret(env, dataDir),
+    demoAccount: bool(env, 'DEMO_ACCOUNT', !production),
+    production,
+    uploadIdTtlSeconds: int(env, 'UPLOAD_ID_TTL_SECONDS', 900, 10, 7 * 86_400),
+    slicerBinary: env.PRUSA_SLICER_BIN?.trim() || 'prusa-slicer',
+    slicerConcurrency: int(env, 'SLICER_CONCURRENCY', availableParallelism(), 1, 256),
+    slicerTimeoutMs: int(env, 'SLICER_TIMEOUT_MS', 300_000, 1000, 3_600_000),
+    slicerQueueSize: int(env, 'SLICER_QUEUE_SIZE', 100, 1, 100_000),
+    quoteSyncWaitMs: int(env, 'QUOTE_SYNC_WAIT_MS', 60_000, 0, 600_000),
+    jobLeaseMs: int(env, 'JOB_LEASE_MS', 60_000, 1000, 3_600_000),
+    workerRole: role,
+    webhookSweepIntervalMs: int(env, 'WEBHOOK_SWEEP_INTERVAL_MS', 30_000, 50, 86_400_000),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    webhookAllowPrivateCidrs: env.WEBHOOK_ALLOW_PRIVATE_CIDRS?.trim() ?? '',
+    redisUrl: optionalUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    logRequests: bool(env, 'LOG_REQUESTS', production),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+  };
+}

@@ -1,0 +1,75 @@
+// One database interface over PGlite (embedded, in-process) and PostgreSQL (pg pool).
+// Both speak the same SQL dialect, so every query module and migration serves both.
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs fn in one transaction; rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs SQL text that may hold several statements (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+// int8 and numeric arrive as strings from pg; we keep counts within float64 range and want numbers.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export async function openPglite(dataDir: string | null): Promise<Db> {
+  const db = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  const parseNumbers = { parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) } };
+  return {
+    kind: 'pglite',
+    async query<T>(sql: string, params: unknown[] = []) {
+      return (await db.query<T>(sql, params, parseNumbers)).rows;
+    },
+    transaction<T>(fn: (tx: Queryable) => Promise<T>) {
+      return db.transaction((tx) =>
+        fn({ query: async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params, parseNumbers)).rows }),
+      );
+    },
+    async exec(sql: string) {
+      await db.exec(sql);
+    },
+    close: () => db.close(),
+  };
+}
+
+export async function openPostgres(url: string, opts: { searchPath?: string; max?: number } = {}): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    ...(opts.searchPath ? { options: `-c search_path=${opts.searchPath}` } : {}),
+  });
+  pool.on('error', () => {}); // an idle client dying must not crash the process; the next query reconnects
+  await pool.query('SELECT 1');
+  return {
+    kind: 'postgres',
+    async query<T>(sql: string, params: unknown[] = []) {
+      return (await pool.query(sql, params)).rows as T[];
+    },
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn({ query: async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[] });
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async exec(sql: string) {
+      await pool.query(sql);
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,55 @@
+import type { Queryable } from '../index.ts';
+
+export interface FileRow {
+  id: string;
+  account_id: string;
+  name: string;
+  format: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  mesh_sha256: string;
+  measurements: Record<string, unknown>;
+  footprint: [number, number][];
+  warnings: string[];
+  source: 'api' | 'public';
+  token_id: string | null;
+  upload_id: string | null;
+  created_at: Date;
+}
+
+export async function insertFile(db: Queryable, f: Omit<FileRow, 'created_at'>): Promise<FileRow> {
+  const [row] = await db.query<FileRow>(
+    `INSERT INTO files (id, account_id, name, format, content_type, size_bytes, sha256, mesh_sha256, measurements, footprint, warnings, source, token_id, upload_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
+    [
+      f.id, f.account_id, f.name, f.format, f.content_type, f.size_bytes, f.sha256, f.mesh_sha256,
+      JSON.stringify(f.measurements), JSON.stringify(f.footprint), JSON.stringify(f.warnings), f.source, f.token_id, f.upload_id,
+    ],
+  );
+  return row;
+}
+
+export async function fileById(db: Queryable, accountId: string, id: string): Promise<FileRow | undefined> {
+  const [row] = await db.query<FileRow>('SELECT * FROM files WHERE id = $1 AND account_id = $2', [id, accountId]);
+  return row;
+}
+
+export async function listFiles(db: Queryable, accountId: string, limit: number, offset: number) {
+  const rows = await db.query<FileRow>(
+    'SELECT * FROM files WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3',
+    [accountId, limit, offset],
+  );
+  const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM files WHERE account_id = $1', [accountId]);
+  return { rows, total: n };
+}
+
+export async function deleteFile(db: Queryable, accountId: string, id: string): Promise<FileRow | undefined> {
+  const [row] = await db.query<FileRow>('DELETE FROM files WHERE id = $1 AND account_id = $2 RETURNING *', [id, accountId]);
+  return row;
+}
+
+export async function storageUsed(db: Queryable, accountId: string): Promise<number> {
+  const [row] = await db.query<{ n: number }>('SELECT coalesce(sum(size_bytes), 0)::float8 AS n FROM files WHERE account_id = $1', [accountId]);
+  return row.n;
+}

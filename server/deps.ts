@@ -1,0 +1,39 @@
+// Everything a route or service needs, passed as one parameter (no module singletons).
+import type { Config } from './config.ts';
+import type { Db } from './db/index.ts';
+import type { Plans } from './plans.ts';
+import type { FileStorage } from './storage/disk.ts';
+import type { ModelParser } from './models/parse.ts';
+import type { AccountRow } from './db/queries/accounts.ts';
+
+export interface Logger {
+  info(msg: string, extra?: Record<string, unknown>): void;
+  error(msg: string, err?: unknown): void;
+}
+
+export interface Deps {
+  config: Config;
+  db: Db;
+  plans: Plans;
+  storage: FileStorage;
+  parser: ModelParser;
+  log: Logger;
+}
+
+/** Who is calling: an API token, or a dashboard session (cookie + CSRF). */
+export interface Auth {
+  account: AccountRow;
+  tokenId: string | null;
+  via: 'token' | 'session';
+}
+
+export interface AppState {
+  auth: Auth;
+}
+
+export function consoleLogger(): Logger {
+  return {
+    info: (msg, extra) => console.log(`[slicequote] ${msg}${extra ? ' ' + JSON.stringify(extra) : ''}`),
+    error: (msg, err) => console.error(`[slicequote] ${msg}`, err ?? ''),
+  };
+}

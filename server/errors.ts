@@ -1,0 +1,85 @@
+// Typed API errors, turned into the JSON error shape of DESIGN.md in exactly one place (errorMiddleware).
+import type { Context, Next } from 'koa';
+
+export type ErrorDetails = Record<string, unknown>;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetails,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** 400/422 naming every offending field. */
+export class ValidationError extends ApiError {
+  constructor(problems: FieldProblem[], status = 400, code = 'validation_failed') {
+    const first = problems[0];
+    const message = problems.length === 1 ? `${first.field}: ${first.message}` : `${problems.length} fields are invalid; first: ${first.field}: ${first.message}`;
+    super(status, code, message, { fields: problems });
+  }
+}
+
+export const notFound = (what: string, id?: string) =>
+  new ApiError(404, 'not_found', id ? `No ${what} with id ${id} exists in this account.` : `${what} not found.`);
+
+export const unauthorized = (message: string) =>
+  new ApiError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="slicequote"' });
+
+export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
+
+interface HttpishError {
+  status?: number;
+  statusCode?: number;
+  httpCode?: number;
+  code?: string | number;
+  expose?: boolean;
+  message?: string;
+}
+
+/** Errors thrown by libraries (koa-body/formidable, co-body) carry an HTTP status; map them to our shape. */
+function fromLibrary(err: HttpishError, maxUploadBytes: number): ApiError | null {
+  const status = err.httpCode ?? err.status ?? err.statusCode;
+  if (!status || status < 400 || status >= 500) return null;
+  if (status === 413 || err.code === 1009 || err.code === 1016) return tooLarge(maxUploadBytes);
+  if (status === 400 && /JSON|Unexpected|token/i.test(err.message ?? '')) {
+    return new ApiError(400, 'invalid_json', 'The request body is not valid JSON.');
+  }
+  if (status === 405) return new ApiError(405, 'method_not_allowed', `This route does not accept that method.`);
+  if (status === 415) return new ApiError(415, 'unsupported_media_type', err.message ?? 'Unsupported content type.');
+  return new ApiError(status, 'bad_request', err.expose ? (err.message ?? 'Bad request.') : 'Bad request.');
+}
+
+export const tooLarge = (maxBytes: number) =>
+  new ApiError(413, 'file_too_large', `The upload exceeds the limit of ${Math.round(maxBytes / 1048576)} MB.`, {
+    max_bytes: maxBytes,
+  });
+
+export function errorMiddleware(opts: { maxUploadBytes: number; log: (msg: string, err: unknown) => void }) {
+  return async function errors(ctx: Context, next: Next) {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new ApiError(404, 'route_not_found', `No route for ${ctx.method} ${ctx.path}.`);
+      }
+    } catch (thrown) {
+      const err = thrown instanceof ApiError ? thrown : fromLibrary(thrown as HttpishError, opts.maxUploadBytes);
+      if (!err) {
+        opts.log(`unhandled error on ${ctx.method} ${ctx.path}`, thrown);
+      }
+      const api = err ?? new ApiError(500, 'internal_error', 'Something went wrong on our side; the error was logged.');
+      ctx.status = api.status;
+      for (const [name, value] of Object.entries(api.headers ?? {})) ctx.set(name, value);
+      ctx.body = { error: { code: api.code, message: api.message, ...(api.details ? { details: api.details } : {}) } };
+    }
+  };
+}

@@ -1,0 +1,43 @@
+// Runs in a worker thread: parse an upload with our shared parsers, write the canonical mesh, and report.
+// A hostile file can only exhaust this worker (memory-capped, killed on timeout), never the API process.
+import { parentPort, workerData } from 'node:worker_threads';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { detectFormat, parseModel, writeCanonicalObj, ModelError } from '../../shared/model/index.ts';
+import { convexHullXY } from './footprint.ts';
+
+export interface ParseJob {
+  sourcePath: string;
+  fileName: string;
+  canonicalPath: string;
+}
+
+function run(job: ParseJob) {
+  const bytes = new Uint8Array(readFileSync(job.sourcePath));
+  const format = detectFormat(job.fileName, bytes);
+  if (!format) {
+    throw new ModelError('unsupported_format', 'The file is not an STL, OBJ or 3MF model.');
+  }
+  const parsed = parseModel(bytes, format);
+  const canonical = writeCanonicalObj(parsed.mesh);
+  writeFileSync(job.canonicalPath, canonical);
+  return {
+    format: parsed.format,
+    unit: parsed.unit,
+    measurements: parsed.measurements,
+    warnings: parsed.warnings,
+    meshSha256: createHash('sha256').update(canonical).digest('hex'),
+    footprint: convexHullXY(parsed.mesh.positions),
+  };
+}
+
+try {
+  parentPort!.postMessage({ ok: true, result: run(workerData as ParseJob) });
+} catch (err) {
+  if (err instanceof ModelError) {
+    parentPort!.postMessage({ ok: false, code: err.code, message: err.message, details: err.details ?? null });
+  } else {
+    // An unexpected parser exception is still the file's fault from the user's view; keep the detail for logs.
+    parentPort!.postMessage({ ok: false, code: 'model_unreadable', message: 'The model could not be read.', details: { internal: String(err) } });
+  }
+}

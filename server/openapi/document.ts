@@ -1,0 +1,36 @@
+// The OpenAPI 3.1 document served at /v2/openapi.json: the contract, validated against responses in tests.
+import { coreSchemas } from './schemas.ts';
+import { corePaths } from './paths-core.ts';
+import { errorResponses } from './helpers.ts';
+
+let cached: Record<string, any> | null = null;
+
+export function openApiDocument(serverUrl = '/'): Record<string, any> {
+  cached ??= {
+    openapi: '3.1.0',
+    info: {
+      title: 'slicequote API',
+      version: '2.0.0',
+      summary: '3D-print quotes from real PrusaSlicer slices',
+      description: 'Upload STL, OBJ or 3MF models, check printability, and get prices computed from real slices. Errors share one shape: `{"error": {"code", "message", "details"}}`. Lists take `page` (from 1) and `limit` (default 20, max 100) and answer `{data, page, limit, total, has_more}`.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: '/' }],
+    tags: [
+      { name: 'system', description: 'Health and the contract itself' },
+      { name: 'account', description: 'The authenticated account' },
+      { name: 'files', description: 'Model files, public uploads and printability' },
+      { name: 'dashboard', description: 'Dashboard API (cookie session; CSRF header on state-changing calls)' },
+    ],
+    paths: { ...corePaths },
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An API token created in the dashboard' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'sq_session', description: 'Dashboard session' },
+      },
+      schemas: { ...coreSchemas },
+      responses: errorResponses(),
+    },
+  };
+  return serverUrl === '/' ? cached : { ...cached, servers: [{ url: serverUrl }] };
+}

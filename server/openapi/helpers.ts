@@ -1,0 +1,53 @@
+// Small builders that keep the path definitions of the OpenAPI document short and uniform.
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+export const jsonBody = (schema: string, description?: string, required = true) => ({
+  required,
+  ...(description ? { description } : {}),
+  content: { 'application/json': { schema: ref(schema) } },
+});
+
+export const ok = (schema: string, description: string) => ({ description, content: { 'application/json': { schema: ref(schema) } } });
+
+const ERROR_RESPONSES: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'Unprocessable',
+  429: 'TooManyRequests',
+  503: 'ServiceUnavailable',
+};
+
+export const errors = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((s) => [String(s), { $ref: `#/components/responses/${ERROR_RESPONSES[s]}` }]));
+
+export function errorResponses() {
+  const describe: Record<string, string> = {
+    BadRequest: 'The request is malformed or a field is invalid; `details.fields` names each field.',
+    Unauthorized: 'Missing, invalid, expired or revoked credentials.',
+    Forbidden: 'The credentials may not do this (e.g. a failed CSRF check).',
+    NotFound: 'No such resource in this account (another account\'s resources also answer 404), or no such route.',
+    Conflict: 'The request conflicts with the current state (e.g. an email already registered).',
+    Gone: 'The resource existed but can no longer be used (e.g. a used or expired upload id).',
+    PayloadTooLarge: 'The upload exceeds MAX_UPLOAD_MB; refused before the body is read when the length is declared.',
+    UnsupportedMediaType: 'Wrong Content-Type (e.g. not multipart/form-data for an upload).',
+    Unprocessable: 'The request is well-formed but cannot be processed (e.g. a model file that is broken); `code` names the problem.',
+    TooManyRequests: 'Rate limit or quota exceeded; see Retry-After.',
+    ServiceUnavailable: 'The server is busy (e.g. the slicing queue is full); see Retry-After.',
+  };
+  return Object.fromEntries(
+    Object.entries(describe).map(([name, description]) => [name, { description, content: { 'application/json': { schema: ref('Error') } } }]),
+  );
+}
+
+export const pathParam = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+
+export const pageParams = [
+  { name: 'page', in: 'query', required: false, description: 'Page number, from 1', schema: { type: 'integer', minimum: 1, default: 1 } },
+  { name: 'limit', in: 'query', required: false, description: 'Items per page', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+];

@@ -1,0 +1,121 @@
+// Paths of the foundation: health, user, files, upload ids, printability, dashboard auth and tokens.
+import { jsonBody, ok, errors, pathParam, pageParams } from './helpers.ts';
+
+const fileId = pathParam('file_id', 'A file id (file_...)');
+const bearer = [{ bearerAuth: [] }];
+const session = [{ sessionCookie: [] }];
+const csrfHeader = { name: 'X-CSRF-Token', in: 'header', required: true, description: 'The csrf_token from GET /dashboard/api/session', schema: { type: 'string' } };
+const multipartFile = {
+  required: true,
+  content: {
+    'multipart/form-data': {
+      schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: 'STL (binary or ASCII), OBJ or 3MF' } } },
+    },
+  },
+};
+
+export const corePaths = {
+  '/v2/openapi.json': {
+    get: {
+      operationId: 'getOpenApi', tags: ['system'], summary: 'This document', security: [],
+      responses: { '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  },
+  '/docs': {
+    get: {
+      operationId: 'getDocs', tags: ['system'], summary: 'Readable API reference', security: [],
+      responses: { '200': { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
+    },
+  },
+  '/healthz': {
+    get: { operationId: 'health', tags: ['system'], summary: 'Liveness and readiness', security: [], responses: { '200': ok('Health', 'Ready') } },
+  },
+  '/v2/user': {
+    get: { operationId: 'getUser', tags: ['account'], summary: 'The authenticated account', security: bearer, responses: { '200': ok('User', 'The account'), ...errors(401) } },
+  },
+  '/v2/user/uploads': {
+    get: {
+      operationId: 'listUploads', tags: ['files'], summary: 'The account\'s uploaded files, newest first', security: bearer, parameters: pageParams,
+      responses: { '200': ok('FileList', 'A page of files'), ...errors(400, 401) },
+    },
+  },
+  '/v2/file': {
+    post: {
+      operationId: 'uploadFile', tags: ['files'], summary: 'Upload a model (multipart part `file`)', security: bearer, requestBody: multipartFile,
+      description: 'The file is streamed to disk under the size cap, hashed, parsed and measured. Broken or unsupported models are refused with 422 and a specific code. Emits `file.uploaded`.',
+      responses: { '201': ok('File', 'The stored file with its measurements'), ...errors(400, 401, 413, 415, 422) },
+    },
+  },
+  '/v2/file/upload-id': {
+    get: {
+      operationId: 'createUploadId', tags: ['files'], summary: 'A single-use id for a public upload', security: bearer,
+      responses: { '200': ok('UploadId', 'The upload id'), ...errors(401) },
+    },
+  },
+  '/v2/file/public/{upload_id}': {
+    post: {
+      operationId: 'uploadFilePublic', tags: ['files'], summary: 'Upload without a token, with a single-use upload id', security: [],
+      description: 'CORS-enabled. The file lands in the account that created the upload id. Unknown id: 404 `upload_id_not_found`; used: 410 `upload_id_used`; expired: 410 `upload_id_expired`.',
+      parameters: [pathParam('upload_id', 'From GET /v2/file/upload-id')], requestBody: multipartFile,
+      responses: { '201': ok('File', 'The stored file'), ...errors(400, 404, 410, 413, 415, 422) },
+    },
+    options: {
+      operationId: 'uploadFilePublicPreflight', tags: ['files'], summary: 'CORS preflight', security: [],
+      parameters: [pathParam('upload_id', 'From GET /v2/file/upload-id')], responses: { '204': { description: 'CORS headers' } },
+    },
+  },
+  '/v2/file/{file_id}': {
+    get: {
+      operationId: 'downloadFile', tags: ['files'], summary: 'Download the original bytes', security: bearer, parameters: [fileId],
+      responses: {
+        '200': {
+          description: 'The original file, with its content type and file name (Content-Disposition)',
+          content: { 'model/stl': { schema: { type: 'string', format: 'binary' } }, 'model/obj': { schema: { type: 'string', format: 'binary' } }, 'model/3mf': { schema: { type: 'string', format: 'binary' } } },
+        },
+        ...errors(401, 404),
+      },
+    },
+    delete: {
+      operationId: 'deleteFile', tags: ['files'], summary: 'Delete a file (emits `file.deleted`)', security: bearer, parameters: [fileId],
+      responses: { '200': ok('FileDeleted', 'Deleted'), ...errors(401, 404) },
+    },
+  },
+  '/v2/printability/{file_id}': {
+    post: {
+      operationId: 'checkPrintability', tags: ['files'], summary: 'Measurements and whether the model fits a build volume', security: bearer, parameters: [fileId],
+      requestBody: jsonBody('PrintabilityRequest', 'Build volume; every field optional', false),
+      responses: { '200': ok('Printability', 'Measurements, fit and warnings'), ...errors(400, 401, 404) },
+    },
+  },
+  '/dashboard/api/signup': {
+    post: {
+      operationId: 'signup', tags: ['dashboard'], summary: 'Create an account (free plan) and start a session', security: [], requestBody: jsonBody('Credentials'),
+      responses: { '201': ok('Session', 'Signed up; the session cookie is set'), ...errors(400, 409) },
+    },
+  },
+  '/dashboard/api/login': {
+    post: {
+      operationId: 'login', tags: ['dashboard'], summary: 'Log in and start a session', security: [], requestBody: jsonBody('Credentials'),
+      responses: { '200': ok('Session', 'Logged in; the session cookie is set'), ...errors(400, 401) },
+    },
+  },
+  '/dashboard/api/logout': {
+    post: { operationId: 'logout', tags: ['dashboard'], summary: 'End the session', security: session, parameters: [csrfHeader], responses: { '204': { description: 'Logged out' }, ...errors(401, 403) } },
+  },
+  '/dashboard/api/session': {
+    get: { operationId: 'getSession', tags: ['dashboard'], summary: 'The session\'s account and CSRF token', security: session, responses: { '200': ok('Session', 'The session'), ...errors(401) } },
+  },
+  '/dashboard/api/tokens': {
+    get: { operationId: 'listTokens', tags: ['dashboard'], summary: 'Live API tokens (no secrets)', security: session, responses: { '200': ok('TokenList', 'Tokens'), ...errors(401) } },
+    post: {
+      operationId: 'createToken', tags: ['dashboard'], summary: 'Create an API token (shown only in this response)', security: session, parameters: [csrfHeader],
+      requestBody: jsonBody('TokenRequest'), responses: { '201': ok('TokenCreated', 'The new token'), ...errors(400, 401, 403) },
+    },
+  },
+  '/dashboard/api/tokens/{token_id}': {
+    delete: {
+      operationId: 'revokeToken', tags: ['dashboard'], summary: 'Revoke a token (effective on the next request)', security: session,
+      parameters: [pathParam('token_id', 'A token id (tok_...)'), csrfHeader], responses: { '204': { description: 'Revoked' }, ...errors(401, 403, 404) },
+    },
+  },
+};

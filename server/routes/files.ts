@@ -1,0 +1,112 @@
+// /v2/file: upload (authenticated and public), upload ids, download, delete. Also /v2/user/uploads.
+import Router from '@koa/router';
+import type { Deps, AppState } from '../deps.ts';
+import { requireApiAuth } from '../auth/middleware.ts';
+import { uploadBody, type UploadedFile } from '../upload-body.ts';
+import { ingestUpload, presentFile, removeFile } from '../services/files.ts';
+import { fileById, listFiles } from '../db/queries/files.ts';
+import { insertUploadId, uploadIdById, consumeUploadId } from '../db/queries/upload-ids.ts';
+import { ApiError, notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { pageRequest, pageResponse } from '../pagination.ts';
+
+type State = AppState & { upload: UploadedFile };
+
+export function filesRouter(deps: Deps) {
+  const router = new Router<State>();
+  const auth = requireApiAuth(deps);
+
+  router.get('/v2/user/uploads', auth, async (ctx) => {
+    const page = pageRequest(ctx);
+    const { rows, total } = await listFiles(deps.db, ctx.state.auth.account.id, page.limit, page.offset);
+    ctx.body = pageResponse(rows.map(presentFile), page, total);
+  });
+
+  router.post('/v2/file', auth, uploadBody(deps), async (ctx) => {
+    const row = await ingestUpload(deps, {
+      accountId: ctx.state.auth.account.id,
+      tokenId: ctx.state.auth.tokenId,
+      source: 'api',
+      uploadId: null,
+      tmpPath: ctx.state.upload.path,
+      originalName: ctx.state.upload.originalName,
+    });
+    ctx.status = 201;
+    ctx.body = presentFile(row);
+  });
+
+  router.get('/v2/file/upload-id', auth, async (ctx) => {
+    const row = await insertUploadId(deps.db, {
+      id: newId('up'),
+      account_id: ctx.state.auth.account.id,
+      token_id: ctx.state.auth.tokenId,
+      widget_key_id: null,
+      ttlSeconds: deps.config.uploadIdTtlSeconds,
+    });
+    ctx.body = { upload_id: row.id, expires_at: row.expires_at.toISOString(), upload_url: `${deps.config.publicUrl}/v2/file/public/${row.id}` };
+  });
+
+  const cors = async (ctx: any, next: () => Promise<unknown>) => {
+    ctx.set('Access-Control-Allow-Origin', ctx.get('origin') || '*');
+    ctx.set('Vary', 'Origin');
+    ctx.set('Access-Control-Allow-Methods', 'POST, OPTIONS');
+    ctx.set('Access-Control-Allow-Headers', 'Content-Type');
+    ctx.set('Access-Control-Max-Age', '600');
+    await next();
+  };
+  router.options('/v2/file/public/:upload_id', cors, (ctx) => {
+    ctx.status = 204;
+  });
+
+  // The id is checked before the body is read, so an invalid id never costs a 200 MB transfer.
+  router.post(
+    '/v2/file/public/:upload_id',
+    cors,
+    async (ctx, next) => {
+      const up = await uploadIdById(deps.db, ctx.params.upload_id);
+      if (!up) throw new ApiError(404, 'upload_id_not_found', 'This upload id does not exist.');
+      if (up.used_at) throw new ApiError(410, 'upload_id_used', 'This upload id has already been used; fetch a new one.');
+      if (up.expired) throw new ApiError(410, 'upload_id_expired', 'This upload id has expired; fetch a new one.');
+      ctx.state.publicUpload = up;
+      await next();
+    },
+    uploadBody(deps),
+    async (ctx) => {
+      const up = ctx.state.publicUpload as Awaited<ReturnType<typeof uploadIdById>> & {};
+      const row = await ingestUpload(deps, {
+        accountId: up.account_id,
+        tokenId: up.token_id,
+        source: 'public',
+        uploadId: up.id,
+        tmpPath: ctx.state.upload.path,
+        originalName: ctx.state.upload.originalName,
+        beforeCommit: async (tx, fileId) => {
+          if (!(await consumeUploadId(tx, up.id, fileId))) {
+            throw new ApiError(410, 'upload_id_used', 'This upload id has already been used; fetch a new one.');
+          }
+        },
+      });
+      ctx.status = 201;
+      ctx.body = presentFile(row);
+    },
+  );
+
+  router.get('/v2/file/:file_id', auth, async (ctx) => {
+    const row = await fileById(deps.db, ctx.state.auth.account.id, ctx.params.file_id);
+    if (!row) throw notFound('file', ctx.params.file_id);
+    ctx.type = row.content_type;
+    ctx.length = row.size_bytes;
+    const ascii = row.name.replace(/[^\x20-\x7e]/g, '_');
+    ctx.set('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(row.name)}`);
+    ctx.set('X-Content-SHA256', row.sha256);
+    ctx.body = deps.storage.openOriginal(row.id);
+  });
+
+  router.delete('/v2/file/:file_id', auth, async (ctx) => {
+    const row = await removeFile(deps, ctx.state.auth.account.id, ctx.state.auth.tokenId, ctx.params.file_id);
+    if (!row) throw notFound('file', ctx.params.file_id);
+    ctx.body = { file_id: row.id, deleted: true };
+  });
+
+  return router;
+}

@@ -1,0 +1,147 @@
+// Resolved settings -> PrusaSlicer 2.5 .ini. Pure: same settings, same text (the text is a good cache key).
+// The full spec-field -> option table, with the reasons, is docs/prusaslicer-mapping.md.
+import type { ResolvedSettings, ResolvedPrinter, ResolvedMaterial } from '../../shared/settings.ts';
+import { BASE_OPTIONS } from './base-config.ts';
+import { mapInfillPattern, type PatternUsed } from './patterns.ts';
+
+export interface SliceConfig {
+  /** Every option written, by PrusaSlicer name. */
+  options: Record<string, string>;
+  /** The .ini text handed to `prusa-slicer --load`. */
+  ini: string;
+  patternUsed: PatternUsed;
+  /** perimeters after the min/max wall count clamp. */
+  perimeters: number;
+}
+
+/** Formats a number for the .ini: finite, no exponent, at most 6 decimals. */
+export function fmt(n: number): string {
+  if (!Number.isFinite(n)) throw new RangeError(`cannot write non-finite number ${n} to the slicer config`);
+  return String(Number(n.toFixed(6)));
+}
+
+const pct = (n: number): string => `${fmt(n)}%`;
+const pair = (n: number): string => `${fmt(n)},${fmt(n)}`; // machine limits: normal and silent mode
+const clamp = (n: number, lo: number, hi: number): number => Math.min(Math.max(n, lo), hi);
+
+export function effectivePerimeters(p: ResolvedPrinter): number {
+  return clamp(p.perimeters, p.min_wall_count, Math.max(p.min_wall_count, p.max_wall_count));
+}
+
+function bedOptions(p: ResolvedPrinter): Record<string, string> {
+  const [x, y] = [fmt(p.bed_size_x), fmt(p.bed_size_y)];
+  return { bed_shape: `0x0,${x}x0,${x}x${y},0x${y}`, max_print_height: fmt(p.bed_size_z) };
+}
+
+function layerOptions(p: ResolvedPrinter): Record<string, string> {
+  return {
+    nozzle_diameter: fmt(p.nozzle_diameter),
+    layer_height: fmt(p.layer_height),
+    first_layer_height: fmt(p.layer_height), // layers = height / layer_height, no separate first-layer field in the spec
+    min_layer_height: fmt(p.min_layer_height),
+    max_layer_height: fmt(p.max_layer_height),
+    perimeters: fmt(effectivePerimeters(p)),
+    top_solid_layers: fmt(p.top_solid_layers),
+    bottom_solid_layers: fmt(p.bottom_solid_layers),
+    fill_density: pct(p.fill_density),
+  };
+}
+
+// One request speed drives every extrusion feature; quality features run at half, as printer profiles do.
+function speedOptions(p: ResolvedPrinter, m: ResolvedMaterial): Record<string, string> {
+  const speed = Math.min(p.print_speed, p.max_print_speed);
+  const first = Math.min(p.first_layer_speed, p.max_print_speed);
+  const xyMax = Math.max(p.travel_speed, speed, first);
+  return {
+    perimeter_speed: fmt(speed),
+    external_perimeter_speed: '50%',
+    small_perimeter_speed: '50%',
+    infill_speed: fmt(speed),
+    solid_infill_speed: '100%',
+    top_solid_infill_speed: '50%',
+    support_material_speed: fmt(speed),
+    support_material_interface_speed: '100%',
+    bridge_speed: fmt(speed / 2),
+    gap_fill_speed: fmt(speed / 2),
+    ironing_speed: fmt(speed / 2),
+    first_layer_speed: fmt(first),
+    first_layer_speed_over_raft: fmt(first),
+    travel_speed: fmt(p.travel_speed),
+    max_print_speed: fmt(p.max_print_speed),
+    // Axis feed limits must not undercut the requested speeds, or the estimate would silently cap them.
+    machine_max_feedrate_x: pair(xyMax),
+    machine_max_feedrate_y: pair(xyMax),
+    machine_max_feedrate_e: pair(Math.max(120, m.retraction_speed)),
+  };
+}
+
+// With machine_limits_usage = time_estimate_only and no M204/M205 in the G-code, PrusaSlicer's time
+// estimator runs with these limits from the first move to the last.
+function motionOptions(p: ResolvedPrinter): Record<string, string> {
+  const xy = Math.max(p.acceleration_print, p.acceleration_travel);
+  return {
+    machine_max_acceleration_extruding: pair(p.acceleration_print),
+    machine_max_acceleration_travel: pair(p.acceleration_travel),
+    machine_max_acceleration_retracting: pair(p.acceleration_retraction),
+    machine_max_acceleration_x: pair(xy),
+    machine_max_acceleration_y: pair(xy),
+    machine_max_acceleration_e: pair(Math.max(10000, p.acceleration_retraction)),
+    machine_max_jerk_x: pair(p.jerk_print),
+    machine_max_jerk_y: pair(p.jerk_print),
+    machine_max_jerk_e: pair(p.jerk_retraction),
+  };
+}
+
+function supportOptions(p: ResolvedPrinter): Record<string, string> {
+  // Spec angle is measured from vertical; PrusaSlicer's threshold from horizontal, an integer, 0 = auto.
+  const threshold = clamp(Math.round(90 - p.support_overhang_angle), 1, 90);
+  // Support lines are one nozzle wide: density = width / (width + spacing).
+  const density = Math.max(p.support_density, 1) / 100;
+  const spacing = Math.min(p.nozzle_diameter * (1 / density - 1), 50);
+  return {
+    support_material: p.support_material ? '1' : '0',
+    support_material_threshold: fmt(threshold),
+    support_material_spacing: fmt(spacing),
+  };
+}
+
+function materialOptions(m: ResolvedMaterial): Record<string, string> {
+  return {
+    filament_diameter: fmt(m.diameter),
+    filament_density: fmt(m.density),
+    temperature: fmt(m.temperature),
+    first_layer_temperature: fmt(m.temperature),
+    bed_temperature: fmt(m.bed_temperature),
+    first_layer_bed_temperature: fmt(m.bed_temperature),
+    max_fan_speed: fmt(m.fan_speed),
+    bridge_fan_speed: fmt(m.fan_speed),
+    min_fan_speed: fmt(m.min_fan_speed),
+    fan_always_on: m.min_fan_speed > 0 ? '1' : '0',
+    retract_length: fmt(m.retraction_distance),
+    retract_speed: fmt(m.retraction_speed),
+  };
+}
+
+/** Renders options as .ini lines, sorted so equal settings give byte-equal text. */
+export function renderIni(options: Record<string, string>): string {
+  return Object.keys(options).sort().map((k) => `${k} = ${options[k]}`).join('\n') + '\n';
+}
+
+export function buildSliceConfig(s: ResolvedSettings): SliceConfig {
+  const patternUsed = mapInfillPattern(s.printer.infill_pattern);
+  const options: Record<string, string> = {
+    ...BASE_OPTIONS,
+    ...bedOptions(s.printer),
+    ...layerOptions(s.printer),
+    fill_pattern: patternUsed.used,
+    ...speedOptions(s.printer, s.material),
+    ...motionOptions(s.printer),
+    ...supportOptions(s.printer),
+    ...materialOptions(s.material),
+  };
+  for (const [k, v] of Object.entries(options)) {
+    // Defence in depth: a line break would let a value inject further options.
+    if (/[\r\n]/.test(v)) throw new Error(`slicer option ${k} contains a line break`);
+  }
+  return { options, ini: renderIni(options), patternUsed, perimeters: effectivePerimeters(s.printer) };
+}

@@ -1,0 +1,174 @@
+// Streaming reader of PrusaSlicer 2.5 G-code statistics. G-code can be tens of MB, so it is read in chunks
+// and never held whole. Totals (length, volume, grams, time) come from PrusaSlicer's footer comments; the
+// support share is our own sum of E on extruding moves inside ;TYPE:Support material[ interface] sections.
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+
+export interface SliceStats {
+  filament_length_mm: number;
+  filament_volume_cm3: number;
+  filament_weight_g: number;
+  /** filament_weight_g × support_share. */
+  support_weight_g: number;
+  print_time_s: number;
+  layers: number;
+  /** Support extrusion over all extrusion, 0..1. */
+  support_share: number;
+  /** Highest layer Z: the printed height, for the build-volume check. */
+  max_z_mm: number;
+}
+
+export interface StatsOptions {
+  /** When given with the density, volume and grams are recomputed from the length at full precision
+   *  (PrusaSlicer's footer rounds them to 2 decimals: 20 % off on a 0.05 g part). Same formula as PrusaSlicer. */
+  filamentDiameter?: number;
+  filamentDensity?: number;
+}
+
+export class GcodeStatsError extends Error {
+  override name = 'GcodeStatsError';
+}
+
+const SUPPORT_TYPES = new Set(['Support material', 'Support material interface']);
+
+/** Parses PrusaSlicer durations such as "1d 2h 3m 4s" or "18m 50s" into seconds. */
+export function parseDuration(text: string): number {
+  const units: Record<string, number> = { d: 86400, h: 3600, m: 60, s: 1 };
+  let total = 0;
+  let matched = false;
+  for (const m of text.matchAll(/(\d+(?:\.\d+)?)\s*([dhms])\b/g)) {
+    total += Number(m[1]) * units[m[2]];
+    matched = true;
+  }
+  if (!matched) throw new GcodeStatsError(`unreadable print time "${text.trim()}"`);
+  return total;
+}
+
+/** "1.5, 2.5" (one value per extruder) -> 4. */
+const sumList = (text: string): number => text.split(',').reduce((a, v) => a + Number(v), 0);
+
+/** Incremental parser: push() decoded text in any chunking, then end(). */
+export class GcodeStatsParser {
+  private rest = '';
+  private type = '';
+  private relativeE = false;
+  private lastE = 0;
+  private totalE = 0;
+  private supportE = 0;
+  private layers = 0;
+  private maxZ = 0;
+  private footer: { length?: number; volume?: number; weight?: number; time?: number } = {};
+
+  push(chunk: string): void {
+    const text = this.rest + chunk;
+    let start = 0;
+    for (let nl = text.indexOf('\n', start); nl !== -1; nl = text.indexOf('\n', start)) {
+      this.line(text.slice(start, nl));
+      start = nl + 1;
+    }
+    this.rest = text.slice(start);
+  }
+
+  end(opts: StatsOptions = {}): SliceStats {
+    if (this.rest) this.line(this.rest);
+    this.rest = '';
+    return this.result(opts);
+  }
+
+  private line(raw: string): void {
+    const c = raw.charCodeAt(0);
+    if (c === 59 /* ; */) this.comment(raw);
+    else if (c === 71 /* G */) this.gMove(raw);
+    else if (raw.startsWith('M82')) this.relativeE = false;
+    else if (raw.startsWith('M83')) this.relativeE = true;
+  }
+
+  private comment(raw: string): void {
+    if (raw.startsWith(';TYPE:')) this.type = raw.slice(6).trim();
+    else if (raw.startsWith(';LAYER_CHANGE')) this.layers++;
+    else if (raw.startsWith(';Z:')) this.maxZ = Math.max(this.maxZ, Number(raw.slice(3)) || 0);
+    else if (raw.startsWith('; ')) this.footerLine(raw);
+  }
+
+  private footerLine(raw: string): void {
+    const eq = raw.indexOf(' = ');
+    if (eq < 0) return;
+    const key = raw.slice(2, eq);
+    const value = raw.slice(eq + 3);
+    if (key === 'filament used [mm]') this.footer.length = sumList(value);
+    else if (key === 'filament used [cm3]') this.footer.volume = sumList(value);
+    else if (key === 'filament used [g]') this.footer.weight = sumList(value);
+    else if (key === 'estimated printing time (normal mode)') this.footer.time = parseDuration(value);
+  }
+
+  // Counts E only on moves that also travel in XY: retract/unretract (E alone) are not extrusion.
+  private gMove(raw: string): void {
+    const cmd = raw.slice(0, 3);
+    if (cmd === 'G92') return this.setPosition(raw);
+    if (cmd !== 'G1 ' && cmd !== 'G0 ' && cmd !== 'G2 ' && cmd !== 'G3 ') return;
+    let e: number | undefined;
+    let xy = false;
+    for (const word of stripComment(raw).split(' ')) {
+      const axis = word.charCodeAt(0);
+      if (axis === 69 /* E */) e = Number(word.slice(1));
+      else if (axis === 88 || axis === 89 /* X Y */) xy = true;
+    }
+    if (e === undefined || Number.isNaN(e)) return;
+    const delta = this.relativeE ? e : e - this.lastE;
+    if (!this.relativeE) this.lastE = e;
+    if (!xy || delta <= 0) return;
+    this.totalE += delta;
+    if (SUPPORT_TYPES.has(this.type)) this.supportE += delta;
+  }
+
+  private setPosition(raw: string): void {
+    const m = /\bE(-?[\d.]+)/.exec(stripComment(raw));
+    if (m) this.lastE = Number(m[1]);
+  }
+
+  private result(opts: StatsOptions): SliceStats {
+    const { length, time } = this.footer;
+    let { volume, weight } = this.footer;
+    if (length === undefined || time === undefined || volume === undefined) {
+      throw new GcodeStatsError('the G-code lacks PrusaSlicer\'s statistics footer (filament used, estimated printing time)');
+    }
+    if (opts.filamentDiameter && opts.filamentDensity) {
+      volume = (length * Math.PI * (opts.filamentDiameter / 2) ** 2) / 1000;
+      weight = volume * opts.filamentDensity;
+    }
+    weight ??= opts.filamentDensity ? volume * opts.filamentDensity : 0;
+    const share = this.totalE > 0 ? this.supportE / this.totalE : 0;
+    return {
+      filament_length_mm: length,
+      filament_volume_cm3: volume,
+      filament_weight_g: weight,
+      support_weight_g: weight * share,
+      print_time_s: time,
+      layers: this.layers,
+      support_share: share,
+      max_z_mm: this.maxZ,
+    };
+  }
+}
+
+function stripComment(raw: string): string {
+  const i = raw.indexOf(';');
+  return (i < 0 ? raw : raw.slice(0, i)).trim();
+}
+
+export function parseGcodeText(text: string, opts?: StatsOptions): SliceStats {
+  const p = new GcodeStatsParser();
+  p.push(text);
+  return p.end(opts);
+}
+
+/** Reads a G-code file in 256 KiB chunks. */
+export async function parseGcodeFile(path: string, opts?: StatsOptions): Promise<SliceStats> {
+  const p = new GcodeStatsParser();
+  const decoder = new StringDecoder('utf8');
+  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
+    p.push(decoder.write(chunk as Buffer));
+  }
+  p.push(decoder.end());
+  return p.end(opts);
+}

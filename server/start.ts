@@ -1,0 +1,61 @@
+// Builds the dependencies from a Config, migrates, and serves. Used by main.ts and by the tests.
+import { rm, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { Config } from './config.ts';
+import { openPglite, openPostgres, type Db } from './db/index.ts';
+import { migrate } from './db/migrate.ts';
+import { loadPlans } from './plans.ts';
+import { createDiskStorage, ensureDirs } from './storage/disk.ts';
+import { createModelParser } from './models/parse.ts';
+import { createApp } from './app.ts';
+import { consoleLogger, type Deps, type Logger } from './deps.ts';
+
+export interface Running {
+  url: string;
+  deps: Deps;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(config: Config): Promise<Db> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(path.join(config.dataDir, 'pglite'));
+}
+
+export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } = {}): Promise<Deps> {
+  const db = opts.db ?? (await openDatabase(config));
+  await migrate(db);
+  const storage = createDiskStorage(config.dataDir);
+  // Leftovers of uploads interrupted by a crash; nothing else lives in tmp.
+  await rm(storage.tmpDir, { recursive: true, force: true });
+  await ensureDirs(storage);
+  await mkdir(path.join(config.dataDir, 'files'), { recursive: true });
+  return {
+    config,
+    db,
+    plans: loadPlans(),
+    storage,
+    parser: createModelParser({ concurrency: 2, timeoutMs: 120_000, maxHeapMb: 3072 }),
+    log: opts.log ?? consoleLogger(),
+  };
+}
+
+export async function serve(deps: Deps): Promise<Running> {
+  const app = createApp(deps);
+  const server = app.listen(deps.config.port, deps.config.host);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  server.requestTimeout = 30 * 60_000; // large uploads on slow links
+  const { port } = server.address() as AddressInfo;
+  const host = deps.config.host.includes(':') ? `[${deps.config.host}]` : deps.config.host;
+  return {
+    url: `http://${host}:${port}`,
+    deps,
+    server,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await deps.db.close();
+    },
+  };
+}

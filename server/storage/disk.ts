@@ -1,0 +1,57 @@
+// Model files on local disk: DATA_DIR/files/<shard>/<file_id>/{original,canonical.obj}.
+// The interface is small on purpose so shared storage (NFS, object store) can take its place.
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, rm, copyFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface FileStorage {
+  /** Where a file's canonical mesh lives (the slicer reads it from there). */
+  canonicalPath(fileId: string): string;
+  originalPath(fileId: string): string;
+  /** Prepares the folder of a new file and returns its paths. */
+  prepare(fileId: string): Promise<{ original: string; canonical: string }>;
+  /** Moves an uploaded temp file in as the original. */
+  adoptOriginal(fileId: string, tmpPath: string): Promise<void>;
+  openOriginal(fileId: string): NodeJS.ReadableStream;
+  remove(fileId: string): Promise<void>;
+  tmpDir: string;
+}
+
+export function createDiskStorage(dataDir: string): FileStorage {
+  const root = path.join(dataDir, 'files');
+  const tmpDir = path.join(dataDir, 'tmp');
+  const dirOf = (fileId: string) => {
+    if (!/^file_[a-z0-9]+$/.test(fileId)) throw new Error(`invalid file id ${fileId}`);
+    return path.join(root, fileId.slice(5, 7), fileId);
+  };
+  return {
+    tmpDir,
+    canonicalPath: (id) => path.join(dirOf(id), 'canonical.obj'),
+    originalPath: (id) => path.join(dirOf(id), 'original'),
+    async prepare(id) {
+      await mkdir(dirOf(id), { recursive: true });
+      return { original: path.join(dirOf(id), 'original'), canonical: path.join(dirOf(id), 'canonical.obj') };
+    },
+    async adoptOriginal(id, tmpPath) {
+      const target = path.join(dirOf(id), 'original');
+      try {
+        await rename(tmpPath, target);
+      } catch {
+        await copyFile(tmpPath, target); // tmp on another filesystem
+        await rm(tmpPath, { force: true });
+      }
+    },
+    openOriginal: (id) => createReadStream(path.join(dirOf(id), 'original')),
+    async remove(id) {
+      await rm(dirOf(id), { recursive: true, force: true });
+    },
+  };
+}
+
+export async function ensureDirs(storage: FileStorage) {
+  await mkdir(storage.tmpDir, { recursive: true });
+}
+
+export async function fileSize(p: string) {
+  return (await stat(p)).size;
+}

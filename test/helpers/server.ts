@@ -1,0 +1,134 @@
+// Starts a real server for a test file: PGlite in memory by default, a private schema in the real
+// PostgreSQL when SQ_TEST_DB=postgres (the whole server suite runs against both).
+import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../../server/config.ts';
+import { openPglite, openPostgres, type Db } from '../../server/db/index.ts';
+import { buildDeps, serve, type Running } from '../../server/start.ts';
+import { createApiToken } from '../../server/auth/api-tokens.ts';
+import { insertAccount } from '../../server/db/queries/accounts.ts';
+import { hashPassword } from '../../server/auth/passwords.ts';
+import { newId } from '../../server/ids.ts';
+import { assertMatchesContract } from './contract.ts';
+
+export const POSTGRES_URL = process.env.SQ_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const testDbKind = (): 'pglite' | 'postgres' => (process.env.SQ_TEST_DB === 'postgres' ? 'postgres' : 'pglite');
+
+export async function openTestDb(): Promise<{ db: Db; drop(): Promise<void> }> {
+  if (testDbKind() === 'pglite') {
+    const db = await openPglite(null);
+    return { db, drop: async () => {} };
+  }
+  const schema = `t_${newId('s').slice(2, 18)}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const db = await openPostgres(POSTGRES_URL, { searchPath: schema, max: 5 });
+  return {
+    db,
+    async drop() {
+      const c = new pg.Client({ connectionString: POSTGRES_URL });
+      await c.connect();
+      await c.query(`DROP SCHEMA ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestServer extends Running {
+  dataDir: string;
+  client(token?: string): ApiClient;
+  newAccount(opts?: { plan?: string; email?: string }): Promise<{ accountId: string; token: string; tokenId: string; email: string; password: string }>;
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DEMO_ACCOUNT: 'false',
+    JWT_SECRET: 'test-secret-that-is-long-enough-0123456789',
+    ...env,
+  });
+  const { db, drop } = await openTestDb();
+  const quiet = { info() {}, error: (m: string, e: unknown) => console.error(m, e) };
+  const deps = await buildDeps(config, { db, log: quiet });
+  const running = await serve(deps);
+  const server: TestServer = {
+    ...running,
+    dataDir,
+    client: (token?: string) => new ApiClient(running.url, token),
+    async newAccount(opts = {}) {
+      const email = opts.email ?? `${newId('m')}@example.test`;
+      const password = 'correct horse battery';
+      const account = await insertAccount(db, { id: newId('usr'), email, password_hash: await hashPassword(password), plan: opts.plan ?? 'pro', shop_name: null });
+      const { row, token } = await createApiToken(db, config.jwtSecret, account.id, 'test');
+      return { accountId: account.id, token, tokenId: row.id, email, password };
+    },
+    async stop() {
+      await running.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return server;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  raw: Uint8Array;
+}
+
+export class ApiClient {
+  cookie: string | null = null;
+  csrf: string | null = null;
+  constructor(readonly base: string, public token?: string) {}
+
+  async request<T = any>(method: string, urlPath: string, opts: { json?: unknown; form?: FormData; headers?: Record<string, string>; raw?: BodyInit } = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (this.token && !('authorization' in headers)) headers.authorization = `Bearer ${this.token}`;
+    if (this.cookie) headers.cookie = this.cookie;
+    if (this.csrf && method !== 'GET') headers['x-csrf-token'] = this.csrf;
+    let body: BodyInit | undefined = opts.raw;
+    if (opts.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(opts.json);
+    } else if (opts.form) body = opts.form;
+    const res = await fetch(this.base + urlPath, { method, headers, body, redirect: 'manual' });
+    const setCookie = res.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0];
+    const raw = new Uint8Array(await res.arrayBuffer());
+    const type = res.headers.get('content-type');
+    const parsed = type?.includes('json') && raw.length ? JSON.parse(new TextDecoder().decode(raw)) : raw;
+    assertMatchesContract(method, new URL(this.base + urlPath).pathname, res.status, type, parsed);
+    return { status: res.status, headers: res.headers, body: parsed as T, raw };
+  }
+
+  get<T = any>(p: string, headers?: Record<string, string>) {
+    return this.request<T>('GET', p, { headers });
+  }
+  post<T = any>(p: string, json?: unknown) {
+    return this.request<T>('POST', p, json === undefined ? {} : { json });
+  }
+  put<T = any>(p: string, json?: unknown) {
+    return this.request<T>('PUT', p, { json });
+  }
+  delete<T = any>(p: string) {
+    return this.request<T>('DELETE', p);
+  }
+  upload<T = any>(p: string, filePath: string, name = path.basename(filePath)) {
+    return this.uploadBytes<T>(p, readFileSync(filePath), name);
+  }
+  uploadBytes<T = any>(p: string, bytes: Uint8Array, name: string) {
+    const form = new FormData();
+    form.append('file', new Blob([bytes]), name);
+    return this.request<T>('POST', p, { form });
+  }
+}
