@@ -8,6 +8,7 @@ import { userRouter } from './routes/user.ts';
 import { filesRouter } from './routes/files.ts';
 import { printabilityRouter } from './routes/printability.ts';
 import { dashboardRouter } from './routes/dashboard.ts';
+import { webhooksRouter } from './routes/webhooks.ts';
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa({ proxy: deps.config.trustProxy });
@@ -17,7 +18,7 @@ export function createApp(deps: Deps): Koa {
   });
   app.use(errorMiddleware({ maxUploadBytes: deps.config.maxUploadBytes, log: (m, e) => deps.log.error(m, e) }));
   // Each router types its own ctx.state; Koa only needs their middleware.
-  const routers = [systemRouter(deps), userRouter(deps), filesRouter(deps), printabilityRouter(deps), dashboardRouter(deps)] as Router<any>[];
+  const routers = [systemRouter(deps), userRouter(deps), filesRouter(deps), printabilityRouter(deps), dashboardRouter(deps), webhooksRouter(deps)] as Router<any>[];
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));

@@ -5,6 +5,7 @@ import type { Plans } from './plans.ts';
 import type { FileStorage } from './storage/disk.ts';
 import type { ModelParser } from './models/parse.ts';
 import type { AccountRow } from './db/queries/accounts.ts';
+import type { EventPump } from './webhooks/dispatcher.ts';
 
 export interface Logger {
   info(msg: string, extra?: Record<string, unknown>): void;
@@ -18,6 +19,8 @@ export interface Deps {
   storage: FileStorage;
   parser: ModelParser;
   log: Logger;
+  /** Delivers outbox events; wake() after committing a transaction that wrote events. */
+  events: EventPump;
 }
 
 /** Who is calling: an API token, or a dashboard session (cookie + CSRF). */

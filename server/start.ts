@@ -11,6 +11,7 @@ import { createDiskStorage, ensureDirs } from './storage/disk.ts';
 import { createModelParser } from './models/parse.ts';
 import { createApp } from './app.ts';
 import { consoleLogger, type Deps, type Logger } from './deps.ts';
+import { createEventPump } from './webhooks/dispatcher.ts';
 
 export interface Running {
   url: string;
@@ -31,7 +32,7 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
   await rm(storage.tmpDir, { recursive: true, force: true });
   await ensureDirs(storage);
   await mkdir(path.join(config.dataDir, 'files'), { recursive: true });
-  return {
+  const base = {
     config,
     db,
     plans: loadPlans(),
@@ -39,10 +40,12 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
     parser: createModelParser({ concurrency: 2, timeoutMs: 120_000, maxHeapMb: 3072 }),
     log: opts.log ?? consoleLogger(),
   };
+  return { ...base, events: createEventPump(base) };
 }
 
 export async function serve(deps: Deps): Promise<Running> {
   const app = createApp(deps);
+  deps.events.start();
   const server = app.listen(deps.config.port, deps.config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   server.requestTimeout = 30 * 60_000; // large uploads on slow links
@@ -55,6 +58,7 @@ export async function serve(deps: Deps): Promise<Running> {
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await deps.events.stop();
       await deps.db.close();
     },
   };

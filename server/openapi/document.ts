@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document served at /v2/openapi.json: the contract, validated against responses in tests.
 import { coreSchemas } from './schemas.ts';
 import { corePaths } from './paths-core.ts';
+import { webhookPaths, webhookSchemas } from './paths-webhooks.ts';
 import { errorResponses } from './helpers.ts';
 
 let cached: Record<string, any> | null = null;
@@ -22,13 +23,13 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
       { name: 'files', description: 'Model files, public uploads and printability' },
       { name: 'dashboard', description: 'Dashboard API (cookie session; CSRF header on state-changing calls)' },
     ],
-    paths: { ...corePaths },
+    paths: { ...corePaths, ...webhookPaths },
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An API token created in the dashboard' },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'sq_session', description: 'Dashboard session' },
       },
-      schemas: { ...coreSchemas },
+      schemas: { ...coreSchemas, ...webhookSchemas },
       responses: errorResponses(),
     },
   };

@@ -45,7 +45,7 @@ export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<File
     const sha256 = await sha256File(req.tmpPath);
     const parsed = await deps.parser.parse({ sourcePath: req.tmpPath, fileName: name, canonicalPath: paths.canonical });
     await deps.storage.adoptOriginal(fileId, req.tmpPath);
-    return await deps.db.transaction(async (tx) => {
+    const stored = await deps.db.transaction(async (tx) => {
       await req.beforeCommit?.(tx, fileId);
       const row = await insertFile(tx, {
         id: fileId,
@@ -66,6 +66,8 @@ export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<File
       await writeEvent(tx, { account_id: req.accountId, token_id: req.tokenId, event: 'file.uploaded', data: fileEventData(row) });
       return row;
     });
+    deps.events.wake();
+    return stored;
   } catch (err) {
     await deps.storage.remove(fileId);
     throw err;
@@ -82,7 +84,10 @@ export async function removeFile(deps: Deps, accountId: string, tokenId: string 
     }
     return deleted;
   });
-  if (row) await deps.storage.remove(row.id);
+  if (row) {
+    deps.events.wake();
+    await deps.storage.remove(row.id);
+  }
   return row;
 }
 

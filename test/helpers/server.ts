@@ -128,7 +128,7 @@ export class ApiClient {
   }
   uploadBytes<T = any>(p: string, bytes: Uint8Array, name: string) {
     const form = new FormData();
-    form.append('file', new Blob([bytes]), name);
+    form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
     return this.request<T>('POST', p, { form });
   }
 }

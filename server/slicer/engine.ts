@@ -1,0 +1,126 @@
+// One real slice: PrusaSlicer's CLI on a mesh with a generated config, in a private temp folder that is
+// always removed. No shell; argv holds only fixed names (the mesh is symlinked in under a fixed name).
+import { mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join, resolve } from 'node:path';
+import type { ResolvedSettings } from '../../shared/settings.ts';
+import { buildSliceConfig } from './config.ts';
+import { SliceAbortedError, SliceFailedError, SliceTimeoutError } from './errors.ts';
+import { parseGcodeFile, type SliceStats } from './gcode-stats.ts';
+import type { PatternUsed } from './patterns.ts';
+import { runProcess, type RunResult } from './process.ts';
+
+export const DEFAULT_BINARY = 'prusa-slicer';
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
+export interface SlicerInfo { name: 'PrusaSlicer'; version: string; binary: string }
+
+export interface SliceOnceOptions {
+  /** Canonical mesh (OBJ in mm; STL and 3MF also load). */
+  meshPath: string;
+  settings: ResolvedSettings;
+  binary?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface SliceOutcome {
+  stats: SliceStats;
+  patternUsed: PatternUsed;
+  slicer: SlicerInfo;
+  /** Perimeters after the min/max wall count clamp. */
+  perimeters: number;
+  durationMs: number;
+}
+
+const MESH_EXTENSIONS = new Set(['.obj', '.stl', '.3mf', '.amf']);
+const detected = new Map<string, Promise<SlicerInfo>>();
+
+function childEnv(home: string): NodeJS.ProcessEnv {
+  // A private HOME keeps the user's PrusaSlicer presets out; LC_ALL=C keeps '.' as the decimal point.
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TMPDIR: home, LC_ALL: 'C', LANG: 'C' };
+}
+
+async function probe(binary: string): Promise<SlicerInfo> {
+  const home = await mkdtemp(join(tmpdir(), 'slicequote-probe-'));
+  try {
+    const r = await runProcess({ binary, args: ['--help'], cwd: home, env: childEnv(home), timeoutMs: 15_000 });
+    const m = /^PrusaSlicer-(\d+\.\d+\.\d+)/m.exec(r.stdout);
+    if (!m) throw new SliceFailedError(`${binary} is not a working PrusaSlicer`, 'slicer_unavailable', r.spawnError?.message ?? r.stderr.slice(-300));
+    return { name: 'PrusaSlicer', version: m[1], binary };
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+/** Name and version of the slicer (from the first line of `--help`), probed once per process and binary. */
+export function detectSlicer(binary: string = DEFAULT_BINARY): Promise<SlicerInfo> {
+  let p = detected.get(binary);
+  if (!p) {
+    p = probe(binary);
+    detected.set(binary, p);
+    p.catch(() => detected.delete(binary)); // a later call may find it installed
+  }
+  return p;
+}
+
+/** The message a person can act on: PrusaSlicer's own error text without log noise. */
+export function slicerMessage(r: Pick<RunResult, 'stdout' | 'stderr'>): string {
+  const what = /what\(\):\s*(.+)/.exec(r.stderr);
+  if (what) return what[1].trim();
+  const lines = `${r.stderr}\n${r.stdout}`.split('\n').map((l) => l.trim())
+    .filter((l) => l && !/^\[\d{4}-\d\d-\d\d .*\] \[0x[0-9a-f]+\] \[(trace|debug|info)\]/.test(l) && !/^\d+ => /.test(l));
+  return lines.join(' ').slice(0, 500) || 'PrusaSlicer failed without a message';
+}
+
+function failure(r: RunResult, timeoutMs: number, signal?: AbortSignal): Error {
+  if (r.killed === 'timeout') return new SliceTimeoutError(timeoutMs);
+  if (r.killed === 'abort') return new SliceAbortedError(signal?.reason);
+  if (r.spawnError) return new SliceFailedError(`cannot run PrusaSlicer: ${r.spawnError.message}`, 'slicer_unavailable');
+  const msg = slicerMessage(r);
+  const code = /could not fit on the bed/i.test(msg) ? 'exceeds_build_volume' : 'slice_failed';
+  return new SliceFailedError(`PrusaSlicer could not slice the model: ${msg}`, code, `exit ${r.code ?? r.exitSignal}`);
+}
+
+async function linkMesh(dir: string, meshPath: string): Promise<string> {
+  const ext = extname(meshPath).toLowerCase();
+  if (!MESH_EXTENSIONS.has(ext)) throw new SliceFailedError(`unsupported mesh file type "${ext}"`, 'slice_failed');
+  const abs = resolve(meshPath);
+  await stat(abs).catch(() => { throw new SliceFailedError(`mesh file not found: ${abs}`, 'slice_failed'); });
+  const name = `model${ext}`;
+  await symlink(abs, join(dir, name));
+  return name;
+}
+
+function checkHeight(stats: SliceStats, s: ResolvedSettings): void {
+  // PrusaSlicer's CLI checks the bed outline but not the height, so we do (from the last layer's Z).
+  if (stats.max_z_mm > s.printer.bed_size_z + 1e-6) {
+    throw new SliceFailedError(
+      `the model is ${stats.max_z_mm} mm tall but the build volume is only ${s.printer.bed_size_z} mm high (bed_size_z)`,
+      'exceeds_build_volume',
+    );
+  }
+}
+
+export async function sliceOnce(o: SliceOnceOptions): Promise<SliceOutcome> {
+  const started = performance.now();
+  if (o.signal?.aborted) throw new SliceAbortedError(o.signal.reason);
+  const slicer = await detectSlicer(o.binary ?? DEFAULT_BINARY);
+  const config = buildSliceConfig(o.settings);
+  const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const dir = await mkdtemp(join(tmpdir(), 'slicequote-slice-'));
+  try {
+    const model = await linkMesh(dir, o.meshPath);
+    await writeFile(join(dir, 'config.ini'), config.ini);
+    const args = ['--loglevel', '1', '--datadir', 'datadir', '--export-gcode', '--load', 'config.ini', '--output', 'out.gcode', model];
+    const r = await runProcess({ binary: slicer.binary, args, cwd: dir, env: childEnv(dir), timeoutMs, signal: o.signal });
+    if (r.killed || r.spawnError || r.code !== 0) throw failure(r, timeoutMs, o.signal);
+    const m = o.settings.material;
+    const stats = await parseGcodeFile(join(dir, 'out.gcode'), { filamentDiameter: m.diameter, filamentDensity: m.density })
+      .catch((e: Error) => { throw new SliceFailedError(`PrusaSlicer wrote no usable G-code: ${e.message}`, 'bad_output'); });
+    checkHeight(stats, o.settings);
+    return { stats, patternUsed: config.patternUsed, slicer, perimeters: config.perimeters, durationMs: performance.now() - started };
+  } finally {
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  }
+}

@@ -1,0 +1,44 @@
+// Typed slicing errors, so the API can answer each with its own status and message.
+
+export type SliceFailureCode =
+  | 'slice_failed' // PrusaSlicer exited with an error
+  | 'exceeds_build_volume' // the part does not fit the printer's bed or height
+  | 'slicer_unavailable' // the binary is missing or is not PrusaSlicer
+  | 'bad_output'; // PrusaSlicer succeeded but wrote no readable G-code
+
+export class SliceFailedError extends Error {
+  override name = 'SliceFailedError';
+  constructor(message: string, readonly code: SliceFailureCode = 'slice_failed', readonly detail?: string) {
+    super(message);
+  }
+}
+
+export class SliceTimeoutError extends Error {
+  override name = 'SliceTimeoutError';
+  constructor(readonly timeoutMs: number) {
+    super(`slicing took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`);
+  }
+}
+
+/** The caller's AbortSignal fired (request gone, job cancelled, pool closing). */
+export class SliceAbortedError extends Error {
+  override name = 'AbortError';
+  constructor(readonly reason?: unknown) {
+    super('slicing was cancelled');
+  }
+}
+
+/** The pool's wait queue is full: answer 503 with Retry-After. */
+export class PoolFullError extends Error {
+  override name = 'PoolFullError';
+  constructor(readonly retryAfterSeconds: number) {
+    super('all slicers are busy and the queue is full; retry later');
+  }
+}
+
+export class PoolClosedError extends Error {
+  override name = 'PoolClosedError';
+  constructor() {
+    super('the slice pool is closed');
+  }
+}
