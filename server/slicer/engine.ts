@@ -68,9 +68,11 @@ export function detectSlicer(binary: string = DEFAULT_BINARY): Promise<SlicerInf
 export function slicerMessage(r: Pick<RunResult, 'stdout' | 'stderr'>): string {
   const what = /what\(\):\s*(.+)/.exec(r.stderr);
   if (what) return what[1].trim();
+  const logPrefix = /^\[[^\]]*\] \[0x[0-9a-f]+\] \[(\w+)\]\s*/;
   const lines = `${r.stderr}\n${r.stdout}`.split('\n').map((l) => l.trim())
-    .filter((l) => l && !/^\[\d{4}-\d\d-\d\d .*\] \[0x[0-9a-f]+\] \[(trace|debug|info)\]/.test(l) && !/^\d+ => /.test(l));
-  return lines.join(' ').slice(0, 500) || 'PrusaSlicer failed without a message';
+    .filter((l) => l && !/^\d+ => /.test(l) && !/\[(trace|debug|info)\]/.test(logPrefix.exec(l)?.[0] ?? ''))
+    .map((l) => l.replace(logPrefix, ''));
+  return [...new Set(lines)].join(' ').slice(0, 500) || 'PrusaSlicer failed without a message';
 }
 
 function failure(r: RunResult, timeoutMs: number, signal?: AbortSignal): Error {
