@@ -22,6 +22,8 @@ export interface SliceOnceOptions {
   binary?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Folder for the private temp folders (default os.tmpdir()). */
+  tmpRoot?: string;
 }
 
 export interface SliceOutcome {
@@ -110,7 +112,7 @@ export async function sliceOnce(o: SliceOnceOptions): Promise<SliceOutcome> {
   const slicer = await detectSlicer(o.binary ?? DEFAULT_BINARY);
   const config = buildSliceConfig(o.settings);
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const dir = await mkdtemp(join(tmpdir(), 'slicequote-slice-'));
+  const dir = await mkdtemp(join(o.tmpRoot ?? tmpdir(), 'slicequote-slice-'));
   try {
     const model = await linkMesh(dir, o.meshPath);
     await writeFile(join(dir, 'config.ini'), config.ini);

@@ -10,6 +10,7 @@ export interface SlicePoolOptions {
   maxQueue?: number;
   timeoutMs?: number;
   binary?: string;
+  tmpRoot?: string;
 }
 
 export interface SliceRequest { meshPath: string; settings: ResolvedSettings }
@@ -78,7 +79,7 @@ export function createSlicePool(opts: SlicePoolOptions = {}): SlicePool {
     const ctrl = new AbortController();
     const onAbort = () => ctrl.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
-    const work = sliceOnce({ ...req, binary, timeoutMs, signal: ctrl.signal });
+    const work = sliceOnce({ ...req, binary, timeoutMs, tmpRoot: opts.tmpRoot, signal: ctrl.signal });
     const entry = { ctrl, done: work.catch(() => undefined) };
     running.add(entry);
     try {
