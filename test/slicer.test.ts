@@ -12,7 +12,7 @@ import {
 } from '../shared/settings.ts';
 import { buildSliceConfig } from '../server/slicer/config.ts';
 import { detectSlicer, sliceOnce, type SliceOutcome } from '../server/slicer/engine.ts';
-import { PoolClosedError, PoolFullError, SliceAbortedError, SliceFailedError, SliceTimeoutError } from '../server/slicer/errors.ts';
+import { PoolClosedError, PoolFullError, SettingsInvalidError, SliceAbortedError, SliceFailedError, SliceTimeoutError } from '../server/slicer/errors.ts';
 import { GcodeStatsParser, parseDuration, parseGcodeText } from '../server/slicer/gcode-stats.ts';
 import { mapInfillPattern } from '../server/slicer/patterns.ts';
 import { createSlicePool } from '../server/slicer/pool.ts';
@@ -274,6 +274,11 @@ describe('slicing with PrusaSlicer', () => {
     for (const printer of [{ bed_size_z: 10 }, { bed_size_x: 15 }]) {
       await assert.rejects(slice(cube, { printer }), (e: unknown) => e instanceof SliceFailedError && e.code === 'exceeds_build_volume');
     }
+  });
+
+  test('invalid settings are refused before PrusaSlicer runs, naming the field', async () => {
+    await assert.rejects(sliceOnce({ meshPath: cube, settings: settingsWith({ printer: { layer_height: 0.6 } }) }),
+      (e: unknown) => e instanceof SettingsInvalidError && e.issues.some((i) => i.field === 'printer_config.layer_height'));
   });
 
   test('a broken mesh fails with PrusaSlicer\'s message', async () => {

@@ -3,9 +3,9 @@
 import { mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
-import type { ResolvedSettings } from '../../shared/settings.ts';
+import { validateResolvedSettings, type ResolvedSettings } from '../../shared/settings.ts';
 import { buildSliceConfig } from './config.ts';
-import { SliceAbortedError, SliceFailedError, SliceTimeoutError } from './errors.ts';
+import { SettingsInvalidError, SliceAbortedError, SliceFailedError, SliceTimeoutError } from './errors.ts';
 import { parseGcodeFile, type SliceStats } from './gcode-stats.ts';
 import type { PatternUsed } from './patterns.ts';
 import { runProcess, type RunResult } from './process.ts';
@@ -109,6 +109,8 @@ function checkHeight(stats: SliceStats, s: ResolvedSettings): void {
 export async function sliceOnce(o: SliceOnceOptions): Promise<SliceOutcome> {
   const started = performance.now();
   if (o.signal?.aborted) throw new SliceAbortedError(o.signal.reason);
+  const issues = validateResolvedSettings(o.settings); // PrusaSlicer's own refusals are less clear
+  if (issues.length) throw new SettingsInvalidError(issues);
   const slicer = await detectSlicer(o.binary ?? DEFAULT_BINARY);
   const config = buildSliceConfig(o.settings);
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;

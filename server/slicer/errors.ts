@@ -13,6 +13,14 @@ export class SliceFailedError extends Error {
   }
 }
 
+/** Resolved settings break a rule (validateResolvedSettings); the API should have answered 422 first. */
+export class SettingsInvalidError extends Error {
+  override name = 'SettingsInvalidError';
+  constructor(readonly issues: { field: string; message: string }[]) {
+    super(`invalid settings: ${issues.map((i) => `${i.field} ${i.message}`).join('; ')}`);
+  }
+}
+
 export class SliceTimeoutError extends Error {
   override name = 'SliceTimeoutError';
   constructor(readonly timeoutMs: number) {

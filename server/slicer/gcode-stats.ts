@@ -4,6 +4,9 @@
 import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 
+/** Bump when this reader's results change for the same G-code, so cached statistics are recomputed. */
+export const STATS_REVISION = 1;
+
 export interface SliceStats {
   filament_length_mm: number;
   filament_volume_cm3: number;

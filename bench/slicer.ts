@@ -1,0 +1,98 @@
+// Slicer benchmark: our sliceOnce against the bare PrusaSlicer CLI on the same mesh and config file
+// (runs alternate so drift hits both alike), then throughput of a full pool.
+// Run alone: node --import tsx bench/slicer.ts
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { DEFAULT_SETTINGS } from '../shared/settings.ts';
+import { buildSliceConfig } from '../server/slicer/config.ts';
+import { detectSlicer, sliceOnce, DEFAULT_BINARY, type SlicerInfo } from '../server/slicer/engine.ts';
+import { createSlicePool } from '../server/slicer/pool.ts';
+
+const run = promisify(execFile);
+
+export interface SlicerBenchOptions {
+  meshPath?: string;
+  runs?: number;
+  /** Slices sent at once to the pool; default 2 × pool size. */
+  throughputSlices?: number;
+  poolSize?: number;
+  binary?: string;
+}
+
+export interface SlicerBenchResult {
+  slicer: SlicerInfo;
+  mesh: string;
+  runs: number;
+  cli_ms: number[];
+  engine_ms: number[];
+  cli_median_ms: number;
+  engine_median_ms: number;
+  /** engine / bare CLI: the cost of our wrapper (temp folder, config, G-code parse). */
+  ratio: number;
+  throughput: { pool_size: number; slices: number; wall_ms: number; slices_per_minute: number };
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const round = (n: number, d = 1): number => Math.round(n * 10 ** d) / 10 ** d;
+
+async function timeCli(binary: string, dir: string, meshPath: string): Promise<number> {
+  const t0 = performance.now();
+  await run(binary, ['--loglevel', '1', '--export-gcode', '--load', join(dir, 'config.ini'), '--output', join(dir, 'out.gcode'), meshPath], { maxBuffer: 1 << 24 });
+  return performance.now() - t0;
+}
+
+async function timeEngine(binary: string, meshPath: string): Promise<number> {
+  const t0 = performance.now();
+  await sliceOnce({ meshPath, settings: DEFAULT_SETTINGS, binary, timeoutMs: 600_000 });
+  return performance.now() - t0;
+}
+
+async function throughput(binary: string, meshPath: string, size: number, slices: number): Promise<SlicerBenchResult['throughput']> {
+  const pool = createSlicePool({ size, maxQueue: slices, binary, timeoutMs: 600_000 });
+  const t0 = performance.now();
+  try {
+    await Promise.all(Array.from({ length: slices }, () => pool.slice({ meshPath, settings: DEFAULT_SETTINGS })));
+  } finally {
+    await pool.close();
+  }
+  const wall = performance.now() - t0;
+  return { pool_size: size, slices, wall_ms: round(wall), slices_per_minute: round((slices * 60_000) / wall, 2) };
+}
+
+export async function benchSlicer(o: SlicerBenchOptions = {}): Promise<SlicerBenchResult> {
+  const mesh = o.meshPath ?? '/work/shared/models/stl/3DBenchy.stl';
+  const runs = o.runs ?? 3;
+  const slicer = await detectSlicer(o.binary ?? DEFAULT_BINARY);
+  const dir = await mkdtemp(join(tmpdir(), 'slicequote-bench-'));
+  const cli: number[] = [];
+  const engine: number[] = [];
+  try {
+    await writeFile(join(dir, 'config.ini'), buildSliceConfig(DEFAULT_SETTINGS).ini);
+    await timeEngine(slicer.binary, mesh); // warm the page cache and the version probe
+    for (let i = 0; i < runs; i++) {
+      cli.push(await timeCli(slicer.binary, dir, mesh));
+      engine.push(await timeEngine(slicer.binary, mesh));
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  const size = o.poolSize ?? availableParallelism();
+  const [cliMed, engMed] = [median(cli), median(engine)];
+  return {
+    slicer, mesh, runs,
+    cli_ms: cli.map((x) => round(x)), engine_ms: engine.map((x) => round(x)),
+    cli_median_ms: round(cliMed), engine_median_ms: round(engMed), ratio: round(engMed / cliMed, 3),
+    throughput: await throughput(slicer.binary, mesh, size, o.throughputSlices ?? size * 2),
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(JSON.stringify(await benchSlicer(), null, 2));
+}
