@@ -90,7 +90,7 @@ async function linkMesh(dir: string, meshPath: string): Promise<string> {
   const ext = extname(meshPath).toLowerCase();
   if (!MESH_EXTENSIONS.has(ext)) throw new SliceFailedError(`unsupported mesh file type "${ext}"`, 'slice_failed');
   const abs = resolve(meshPath);
-  await stat(abs).catch(() => { throw new SliceFailedError(`mesh file not found: ${abs}`, 'slice_failed'); });
+  await stat(abs).catch(() => { throw new SliceFailedError('mesh file not found', 'slice_failed', abs); });
   const name = `model${ext}`;
   await symlink(abs, join(dir, name));
   return name;
