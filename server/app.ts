@@ -9,6 +9,8 @@ import { filesRouter } from './routes/files.ts';
 import { printabilityRouter } from './routes/printability.ts';
 import { dashboardRouter } from './routes/dashboard.ts';
 import { webhooksRouter } from './routes/webhooks.ts';
+import { profilesRouter } from './routes/profiles.ts';
+import { quotesRouter } from './routes/quotes.ts';
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa({ proxy: deps.config.trustProxy });
@@ -18,7 +20,7 @@ export function createApp(deps: Deps): Koa {
   });
   app.use(errorMiddleware({ maxUploadBytes: deps.config.maxUploadBytes, log: (m, e) => deps.log.error(m, e) }));
   // Each router types its own ctx.state; Koa only needs their middleware.
-  const routers = [systemRouter(deps), userRouter(deps), filesRouter(deps), printabilityRouter(deps), dashboardRouter(deps), webhooksRouter(deps)] as Router<any>[];
+  const routers = [systemRouter(deps), userRouter(deps), filesRouter(deps), printabilityRouter(deps), dashboardRouter(deps), webhooksRouter(deps), profilesRouter(deps), quotesRouter(deps)] as Router<any>[];
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));

@@ -6,6 +6,7 @@ import type { FileStorage } from './storage/disk.ts';
 import type { ModelParser } from './models/parse.ts';
 import type { AccountRow } from './db/queries/accounts.ts';
 import type { EventPump } from './webhooks/dispatcher.ts';
+import type { JobRunner } from './jobs/runner.ts';
 
 export interface Logger {
   info(msg: string, extra?: Record<string, unknown>): void;
@@ -21,6 +22,8 @@ export interface Deps {
   log: Logger;
   /** Delivers outbox events; wake() after committing a transaction that wrote events. */
   events: EventPump;
+  /** Claims and runs quote jobs (in-process worker). */
+  jobs: JobRunner;
 }
 
 /** Who is calling: an API token, or a dashboard session (cookie + CSRF). */

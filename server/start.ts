@@ -12,6 +12,9 @@ import { createModelParser } from './models/parse.ts';
 import { createApp } from './app.ts';
 import { consoleLogger, type Deps, type Logger } from './deps.ts';
 import { createEventPump } from './webhooks/dispatcher.ts';
+import { createJobRunner } from './jobs/runner.ts';
+import { createSlicePool } from './slicer/pool.ts';
+import { seedGlobalProfiles } from './services/profiles.ts';
 
 export interface Running {
   url: string;
@@ -40,12 +43,19 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
     parser: createModelParser({ concurrency: 2, timeoutMs: 120_000, maxHeapMb: 3072 }),
     log: opts.log ?? consoleLogger(),
   };
-  return { ...base, events: createEventPump(base) };
+  await seedGlobalProfiles(base);
+  const pool = createSlicePool({ size: config.slicerConcurrency, timeoutMs: config.slicerTimeoutMs, binary: config.slicerBinary, maxQueue: config.slicerConcurrency });
+  // The event pump and the job runner each hold the finished deps object (the runner wakes the pump).
+  const deps = base as Deps;
+  deps.events = createEventPump(deps);
+  deps.jobs = createJobRunner(deps, pool);
+  return deps;
 }
 
 export async function serve(deps: Deps): Promise<Running> {
   const app = createApp(deps);
   deps.events.start();
+  deps.jobs.start();
   const server = app.listen(deps.config.port, deps.config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   server.requestTimeout = 30 * 60_000; // large uploads on slow links
@@ -58,6 +68,7 @@ export async function serve(deps: Deps): Promise<Running> {
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await deps.jobs.stop();
       await deps.events.stop();
       await deps.db.close();
     },

@@ -2,6 +2,7 @@
 import { coreSchemas } from './schemas.ts';
 import { corePaths } from './paths-core.ts';
 import { webhookPaths, webhookSchemas } from './paths-webhooks.ts';
+import { quotePaths, quoteSchemas } from './paths-quotes.ts';
 import { errorResponses } from './helpers.ts';
 
 let cached: Record<string, any> | null = null;
@@ -21,15 +22,17 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
       { name: 'system', description: 'Health and the contract itself' },
       { name: 'account', description: 'The authenticated account' },
       { name: 'files', description: 'Model files, public uploads and printability' },
+      { name: 'quotes', description: 'Quotes from real slices, jobs and history' },
+      { name: 'profiles', description: 'Printer, material and global slice profiles' },
       { name: 'dashboard', description: 'Dashboard API (cookie session; CSRF header on state-changing calls)' },
     ],
-    paths: { ...corePaths, ...webhookPaths },
+    paths: { ...corePaths, ...quotePaths, ...webhookPaths },
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An API token created in the dashboard' },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'sq_session', description: 'Dashboard session' },
       },
-      schemas: { ...coreSchemas, ...webhookSchemas },
+      schemas: { ...coreSchemas, ...quoteSchemas, ...webhookSchemas },
       responses: errorResponses(),
     },
   };

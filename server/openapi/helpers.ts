@@ -20,6 +20,7 @@ const ERROR_RESPONSES: Record<number, string> = {
   415: 'UnsupportedMediaType',
   422: 'Unprocessable',
   429: 'TooManyRequests',
+  500: 'ServerError',
   503: 'ServiceUnavailable',
 };
 
@@ -38,6 +39,7 @@ export function errorResponses() {
     UnsupportedMediaType: 'Wrong Content-Type (e.g. not multipart/form-data for an upload).',
     Unprocessable: 'The request is well-formed but cannot be processed (e.g. a model file that is broken); `code` names the problem.',
     TooManyRequests: 'Rate limit or quota exceeded; see Retry-After.',
+    ServerError: 'An unexpected server-side failure (logged); the error code says what failed.',
     ServiceUnavailable: 'The server is busy (e.g. the slicing queue is full); see Retry-After.',
   };
   return Object.fromEntries(

@@ -1,0 +1,170 @@
+// The job worker: claims queued quotes (or ones whose worker died: lease expired) with
+// FOR UPDATE SKIP LOCKED, slices them in the bounded pool, and records the outcome with its events.
+// Any number of processes can run it against one database.
+import { EventEmitter } from 'node:events';
+import { hostname } from 'node:os';
+import { existsSync } from 'node:fs';
+import type { Deps } from '../deps.ts';
+import type { Queryable } from '../db/index.ts';
+import { writeEvent } from '../db/queries/outbox.ts';
+import { claimJob, renewLease, sliceByKey, insertSlice, quoteStatus, type QuoteRow } from '../db/queries/quotes.ts';
+import { finishQuote, failJob, LeaseLostError } from '../quotes/service.ts';
+import { jobEventData } from '../quotes/present.ts';
+import { SliceFailedError, SliceTimeoutError, PoolFullError, PoolClosedError, SliceAbortedError } from '../slicer/errors.ts';
+import type { SlicePool } from '../slicer/pool.ts';
+import type { SliceStats } from '../slicer/gcode-stats.ts';
+import type { ResolvedSettings } from '../../shared/settings.ts';
+import { newId } from '../ids.ts';
+
+export const MAX_JOB_ATTEMPTS = 3;
+const POLL_MS = 1000;
+
+export interface JobRunner {
+  /** New work was queued: claim it now rather than at the next poll. */
+  wake(): void;
+  /** Resolves when the job has finished (completed or failed), or false after timeoutMs. */
+  waitFor(id: string, timeoutMs: number): Promise<boolean>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+type JobError = { code: string; message: string; status: number };
+
+function describeFailure(err: unknown): JobError {
+  if (err instanceof SliceTimeoutError) return { code: 'slice_timeout', message: `The model is too complex: ${err.message}.`, status: 422 };
+  if (err instanceof SliceFailedError) {
+    const status = err.code === 'slicer_unavailable' ? 503 : 422;
+    return { code: err.code, message: err.message, status };
+  }
+  return { code: 'internal_error', message: 'The quote could not be computed because of a server error; it was logged.', status: 500 };
+}
+
+export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobRunner {
+  const owner = newId(`w_${hostname().replace(/[^a-z0-9]/gi, '').slice(0, 12).toLowerCase()}`);
+  const finished = new EventEmitter();
+  finished.setMaxListeners(0);
+  const active = new Set<Promise<void>>();
+  const leaseMs = deps.config.jobLeaseMs;
+  let running = false;
+  let timer: NodeJS.Timeout | null = null;
+  let pumping = false;
+
+  async function pump() {
+    if (pumping || !running) return;
+    pumping = true;
+    try {
+      while (running && active.size < deps.config.slicerConcurrency) {
+        const job = await deps.db.transaction(async (tx) => {
+          const claimed = await claimJob(tx, owner, leaseMs);
+          if (claimed && claimed.previous_status === 'queued') {
+            await writeEvent(tx, { account_id: claimed.account_id, token_id: claimed.token_id, event: 'job.status_changed', data: jobEventData(claimed, 'queued') });
+          }
+          return claimed;
+        });
+        if (!job) break;
+        deps.events.wake();
+        const work = process(job).finally(() => {
+          active.delete(work);
+          finished.emit(job.id);
+          void pump();
+        });
+        active.add(work);
+      }
+    } catch (err) {
+      deps.log.error('job runner: claim failed', err);
+    } finally {
+      pumping = false;
+    }
+  }
+
+  async function slice(job: QuoteRow, signal: AbortSignal): Promise<{ stats: SliceStats; slice: { slicer: string; slicer_version: string; duration_ms: number }; cached: boolean }> {
+    const hit = await sliceByKey(deps.db, job.slicing_key!);
+    if (hit) return { stats: hit.stats as SliceStats, slice: hit, cached: true };
+    const meshPath = deps.storage.canonicalPath(job.file_id);
+    if (!existsSync(meshPath)) throw new SliceFailedError('The model file was deleted before it could be sliced.', 'slice_failed');
+    const settings = (job.resolved as { settings: ResolvedSettings }).settings;
+    const out = await pool.slice({ meshPath, settings }, signal);
+    const row = { key: job.slicing_key!, stats: out.stats, slicer: out.slicer.name, slicer_version: out.slicer.version, duration_ms: out.durationMs };
+    await insertSlice(deps.db, row);
+    return { stats: out.stats, slice: row, cached: false };
+  }
+
+  /** Keeps the lease alive and reports estimated progress; aborts the slice if another worker took over. */
+  function heartbeat(job: QuoteRow, ctrl: AbortController) {
+    const started = Date.now();
+    const expected = Math.max(2000, pool.stats().avgSliceMs || 10_000);
+    return setInterval(async () => {
+      const progress = Math.min(95, 5 + Math.round((90 * (Date.now() - started)) / expected));
+      const held = await renewLease(deps.db, job.id, owner, leaseMs, progress).catch(() => true);
+      if (!held) ctrl.abort(new LeaseLostError(job.id));
+    }, Math.max(200, Math.floor(leaseMs / 3)));
+  }
+
+  async function process(job: QuoteRow) {
+    if (job.attempts > MAX_JOB_ATTEMPTS) {
+      return record(job, (tx) => failJob(tx, job, owner, { code: 'worker_lost', message: `The quote was interrupted ${MAX_JOB_ATTEMPTS} times and was given up.`, status: 500 }));
+    }
+    const ctrl = new AbortController();
+    const beat = heartbeat(job, ctrl);
+    try {
+      const outcome = await slice(job, ctrl.signal);
+      await record(job, async (tx) => {
+        const done = await finishQuote(tx, deps as Deps, job, owner, outcome);
+        await writeEvent(tx, { account_id: done.account_id, token_id: done.token_id, event: 'job.status_changed', data: jobEventData(done, 'processing') });
+      });
+    } catch (err) {
+      if (ctrl.signal.aborted || err instanceof LeaseLostError) return; // another worker owns it now
+      // Shutting down, or the pool is full: the job stays claimed and its lease expiry hands it to a worker again.
+      if (err instanceof PoolFullError || err instanceof PoolClosedError || err instanceof SliceAbortedError) return;
+      if (!(err instanceof SliceFailedError || err instanceof SliceTimeoutError)) deps.log.error(`job ${job.id} failed`, err);
+      await record(job, (tx) => failJob(tx, job, owner, describeFailure(err)));
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  async function record(job: QuoteRow, write: (tx: Queryable) => Promise<unknown>) {
+    try {
+      await deps.db.transaction(write);
+      deps.events.wake();
+    } catch (err) {
+      if (!(err instanceof LeaseLostError)) deps.log.error(`job ${job.id}: could not record the outcome`, err);
+    }
+  }
+
+  return {
+    wake: () => void pump(),
+    async waitFor(id, timeoutMs) {
+      const isDone = async () => ['completed', 'failed'].includes((await quoteStatus(deps.db, id)) ?? '');
+      if (await isDone()) return true;
+      return new Promise<boolean>((resolve) => {
+        let settled = false;
+        const settle = (v: boolean) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(deadline);
+          clearInterval(poll);
+          finished.off(id, onFinished);
+          resolve(v);
+        };
+        const onFinished = () => settle(true);
+        finished.on(id, onFinished);
+        // Another process may be the one slicing it: look at the row now and then too.
+        const poll = setInterval(async () => (await isDone().catch(() => false)) && settle(true), 500);
+        const deadline = setTimeout(() => settle(false), timeoutMs);
+      });
+    },
+    start() {
+      if (running || deps.config.workerRole === 'api') return;
+      running = true;
+      timer = setInterval(() => void pump(), POLL_MS);
+      void pump();
+    },
+    async stop() {
+      running = false;
+      if (timer) clearInterval(timer);
+      await pool.close();
+      await Promise.allSettled([...active]);
+    },
+  };
+}

@@ -1,0 +1,148 @@
+// Paths and schemas of quotes, jobs and slice profiles.
+import { jsonBody, ok, errors, pathParam, pageParams, ref } from './helpers.ts';
+import { sectionSchema } from './settings-schema.ts';
+
+const bearer = [{ bearerAuth: [] }];
+const timestamp = { type: 'string', format: 'date-time' };
+const nullableTime = { type: ['string', 'null'], format: 'date-time' };
+const fileId = pathParam('file_id', 'A file id (file_...)');
+const kind = { name: 'kind', in: 'path', required: true, description: 'Profile kind', schema: { type: 'string', enum: ['printer', 'material', 'global'] } };
+const profileId = pathParam('profile_id', 'A profile id (prof_...)');
+const statusEnum = { type: 'string', enum: ['queued', 'processing', 'completed', 'failed'] };
+const problem = { type: ['object', 'null'], required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } };
+const money = { type: 'number' };
+
+export const quoteSchemas = {
+  PrinterConfig: sectionSchema('printer_config'),
+  MaterialConfig: sectionSchema('material_config'),
+  QuoteConfig: sectionSchema('quote_config'),
+  QuoteRequest: {
+    type: 'object',
+    additionalProperties: false,
+    description: 'Every field is optional; omitted ones come from the profiles (request > the account\'s default profile > the global profile, field by field). `{"material_config": {"filament_type": "PLA"}}` is a valid minimal request.',
+    properties: {
+      printer_config: ref('PrinterConfig'),
+      material_config: ref('MaterialConfig'),
+      quote_config: ref('QuoteConfig'),
+      color: { type: 'string', minLength: 1, maxLength: 40, description: 'Colour shown in printInfo (default: the material profile\'s colour)' },
+    },
+  },
+  PrintInfo: {
+    type: 'object', required: ['technology', 'material', 'color'], additionalProperties: false,
+    properties: { technology: { type: 'string', examples: ['FDM'] }, material: { type: 'string' }, color: { type: 'string' } },
+  },
+  PriceBreakdown: {
+    type: 'object',
+    required: ['currency', 'price_per_gram', 'material', 'support', 'machine', 'energy', 'fixed_fee', 'subtotal', 'tax', 'total'],
+    additionalProperties: false,
+    description: 'material = model grams × price per gram; support = support grams × price per gram × support_cost_multiplier; machine = hours × hourly_cost; energy = power_watts/1000 × hours × energy_cost_per_kwh; subtotal adds fixed_fee; tax = subtotal × tax_rate/100. Rounded to the currency\'s minor unit only here.',
+    properties: { currency: { type: 'string' }, price_per_gram: money, material: money, support: money, machine: money, energy: money, fixed_fee: money, subtotal: money, tax: money, total: money },
+  },
+  PrintStats: {
+    type: 'object',
+    required: ['filament_length_mm', 'filament_volume_cm3', 'filament_weight_g', 'support_weight_g', 'print_time_s', 'layers', 'support_share'],
+    properties: {
+      filament_length_mm: { type: 'number' }, filament_volume_cm3: { type: 'number' }, filament_weight_g: { type: 'number' }, support_weight_g: { type: 'number' },
+      print_time_s: { type: 'number', description: 'PrusaSlicer\'s estimate (normal mode)' }, layers: { type: 'integer' },
+      support_share: { type: 'number', minimum: 0, maximum: 1, description: 'Support extrusion over all extrusion' }, max_z_mm: { type: 'number' },
+    },
+  },
+  Quote: {
+    type: 'object',
+    required: ['quote_id', 'job_id', 'status', 'mode', 'file_id', 'file_name', 'created_at', 'completed_at'],
+    description: 'A quote. When `status` is completed it carries the spec 2.4 result fields and the breakdown; when failed, `error`.',
+    properties: {
+      quote_id: { type: 'string' }, job_id: { type: 'string', description: 'Equals quote_id' }, status: statusEnum, mode: { type: 'string', enum: ['sync', 'async'] },
+      file_id: { type: 'string' }, file_name: { type: 'string' }, created_at: timestamp, completed_at: nullableTime,
+      total_price: money, currency: { type: 'string' }, estimated_time: { type: 'string', examples: ['2h 15m'] }, estimated_time_seconds: { type: 'integer' },
+      filament_weight: { type: 'number', description: 'Grams' }, printInfo: ref('PrintInfo'), cached: { type: 'boolean', description: 'Statistics reused from an identical earlier slice' },
+      processing_time_ms: { type: 'integer' }, price_breakdown: ref('PriceBreakdown'), print_stats: ref('PrintStats'),
+      infill_pattern: { type: 'object', required: ['requested', 'used', 'exact'], properties: { requested: { type: 'string' }, used: { type: 'string', description: 'PrusaSlicer fill_pattern sliced' }, exact: { type: 'boolean' } } },
+      settings: { type: 'object', description: 'The resolved settings that were sliced and priced', properties: { printer_config: { type: 'object' }, material_config: { type: 'object' }, quote_config: { type: 'object' } } },
+      setting_sources: { type: 'object', additionalProperties: { type: 'string' }, description: 'Where each value came from: request, profile:<id>, global:<id> or built-in' },
+      slicer: { type: 'object', required: ['name', 'version'], properties: { name: { type: 'string' }, version: { type: 'string' }, slice_time_ms: { type: 'number' } } },
+      error: problem,
+    },
+  },
+  QuoteList: { allOf: [ref('ListMeta')], type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('Quote') } } },
+  QuoteDeleted: { type: 'object', required: ['quote_id', 'deleted'], additionalProperties: false, properties: { quote_id: { type: 'string' }, deleted: { const: true } } },
+  JobAccepted: {
+    type: 'object', required: ['job_id', 'quote_id', 'status', 'status_url'], additionalProperties: false,
+    properties: { job_id: { type: 'string' }, quote_id: { type: 'string', description: 'Equals job_id' }, status: statusEnum, status_url: { type: 'string' } },
+  },
+  Job: {
+    type: 'object',
+    required: ['job_id', 'quote_id', 'status', 'progress', 'file_id', 'file_name', 'attempts', 'created_at', 'started_at', 'finished_at', 'result', 'error'],
+    additionalProperties: false,
+    properties: {
+      job_id: { type: 'string' }, quote_id: { type: 'string' }, status: statusEnum, progress: { type: 'integer', minimum: 0, maximum: 100, description: 'Percent; estimated while slicing' },
+      file_id: { type: 'string' }, file_name: { type: 'string' }, attempts: { type: 'integer' }, created_at: timestamp, started_at: nullableTime, finished_at: nullableTime,
+      result: { oneOf: [ref('Quote'), { type: 'null' }] }, error: problem,
+    },
+  },
+  ProfileInput: {
+    type: 'object', required: ['name', 'settings'], additionalProperties: false,
+    properties: {
+      name: { type: 'string', minLength: 1, maxLength: 64, description: 'For material profiles: the filament_type requests use to find it' },
+      is_default: { type: 'boolean', description: 'At most one default per kind; setting it clears the previous default' },
+      settings: { type: 'object', description: 'printer: printer_config fields (plus power_watts); material: material_config fields plus color and colors; global: quote_config fields plus layer_height, min_layer_height, max_layer_height' },
+    },
+  },
+  Profile: {
+    type: 'object', required: ['profile_id', 'kind', 'name', 'scope', 'is_default', 'settings', 'created_at', 'updated_at'], additionalProperties: false,
+    properties: {
+      profile_id: { type: 'string' }, kind: { type: 'string', enum: ['printer', 'material', 'global'] }, name: { type: 'string' },
+      scope: { type: 'string', enum: ['account', 'global'], description: 'global profiles ship with the product and are read-only' },
+      is_default: { type: 'boolean' }, settings: { type: 'object' }, created_at: timestamp, updated_at: timestamp,
+    },
+  },
+  ProfileList: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('Profile') } } },
+};
+
+const quoteBody = jsonBody('QuoteRequest', 'Quote settings; every field optional', false);
+
+export const quotePaths = {
+  '/v2/file/quote/{file_id}': {
+    post: {
+      operationId: 'createQuote', tags: ['quotes'], summary: 'Quote a file from a real slice', security: bearer, parameters: [fileId], requestBody: quoteBody,
+      description: 'Resolves the settings, slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS the answer is 202 with the job to poll.',
+      responses: { '200': ok('Quote', 'The completed quote'), '202': ok('JobAccepted', 'Still slicing: poll the job'), ...errors(400, 401, 404, 422, 429, 500, 503) },
+    },
+  },
+  '/v2/file/quote/{file_id}/async': {
+    post: {
+      operationId: 'createQuoteAsync', tags: ['quotes'], summary: 'Start a quote job', security: bearer, parameters: [fileId], requestBody: quoteBody,
+      description: 'Same body as the synchronous quote. The quote id equals the job id. Emits job.status_changed on every transition and quote.completed or quote.failed at the end.',
+      responses: { '202': ok('JobAccepted', 'Queued'), ...errors(400, 401, 404, 422, 429, 503) },
+    },
+  },
+  '/v2/jobs/{job_id}': {
+    get: { operationId: 'getJob', tags: ['quotes'], summary: 'Job status, progress and result', security: bearer, parameters: [pathParam('job_id', 'A job id')], responses: { '200': ok('Job', 'The job'), ...errors(401, 404) } },
+  },
+  '/v2/quotes': {
+    get: { operationId: 'listQuotes', tags: ['quotes'], summary: 'Quote history, newest first', security: bearer, parameters: pageParams, responses: { '200': ok('QuoteList', 'A page of quotes'), ...errors(400, 401) } },
+  },
+  '/v2/quotes/{quote_id}': {
+    get: { operationId: 'getQuote', tags: ['quotes'], summary: 'One quote', security: bearer, parameters: [pathParam('quote_id', 'A quote id')], responses: { '200': ok('Quote', 'The quote'), ...errors(401, 404) } },
+    delete: {
+      operationId: 'deleteQuote', tags: ['quotes'], summary: 'Remove a quote from history', security: bearer, parameters: [pathParam('quote_id', 'A quote id')],
+      description: 'The quote leaves the history; it still counts toward the month\'s usage.',
+      responses: { '200': ok('QuoteDeleted', 'Removed'), ...errors(401, 404) },
+    },
+  },
+  '/v2/profiles/{kind}': {
+    get: { operationId: 'listProfiles', tags: ['profiles'], summary: 'The account\'s profiles of a kind, then the global ones', security: bearer, parameters: [kind], responses: { '200': ok('ProfileList', 'Profiles'), ...errors(401, 404) } },
+    post: {
+      operationId: 'createProfile', tags: ['profiles'], summary: 'Create a profile', security: bearer, parameters: [kind], requestBody: jsonBody('ProfileInput'),
+      responses: { '201': ok('Profile', 'Created'), ...errors(400, 401, 404, 409) },
+    },
+  },
+  '/v2/profiles/{kind}/{profile_id}': {
+    get: { operationId: 'getProfile', tags: ['profiles'], summary: 'One profile', security: bearer, parameters: [kind, profileId], responses: { '200': ok('Profile', 'The profile'), ...errors(401, 404) } },
+    put: {
+      operationId: 'replaceProfile', tags: ['profiles'], summary: 'Replace a profile', security: bearer, parameters: [kind, profileId], requestBody: jsonBody('ProfileInput'),
+      responses: { '200': ok('Profile', 'Replaced'), ...errors(400, 401, 403, 404, 409) },
+    },
+    delete: { operationId: 'deleteProfile', tags: ['profiles'], summary: 'Delete a profile', security: bearer, parameters: [kind, profileId], responses: { '204': { description: 'Deleted' }, ...errors(401, 403, 404) } },
+  },
+};

@@ -1,0 +1,80 @@
+// Quote shapes: the API record, the spec 2.4 result, and the webhook event bodies (spec 6.2).
+import type { QuoteRow } from '../db/queries/quotes.ts';
+
+/** The spec 2.4 result object plus our breakdown and print statistics (stored at completion). */
+export function presentQuote(row: QuoteRow) {
+  return {
+    quote_id: row.id,
+    job_id: row.id,
+    status: row.status,
+    mode: row.mode,
+    file_id: row.file_id,
+    file_name: row.file_name,
+    created_at: row.created_at.toISOString(),
+    completed_at: row.finished_at?.toISOString() ?? null,
+    ...(row.status === 'completed' ? row.result : {}),
+    ...(row.status === 'failed' ? { error: row.error ? { code: row.error.code, message: row.error.message } : null } : {}),
+  };
+}
+
+export function presentJob(row: QuoteRow) {
+  return {
+    job_id: row.id,
+    quote_id: row.id,
+    status: row.status,
+    progress: row.progress,
+    file_id: row.file_id,
+    file_name: row.file_name,
+    attempts: row.attempts,
+    created_at: row.created_at.toISOString(),
+    started_at: row.started_at?.toISOString() ?? null,
+    finished_at: row.finished_at?.toISOString() ?? null,
+    result: row.status === 'completed' ? presentQuote(row) : null,
+    error: row.status === 'failed' && row.error ? { code: row.error.code, message: row.error.message } : null,
+  };
+}
+
+/** Spec 2.4 fields only: what the quote.completed event carries as data.result. */
+export function specResult(row: QuoteRow) {
+  const r = row.result!;
+  return {
+    quote_id: row.id,
+    total_price: r.total_price,
+    currency: r.currency,
+    estimated_time: r.estimated_time,
+    estimated_time_seconds: r.estimated_time_seconds,
+    filament_weight: r.filament_weight,
+    printInfo: r.printInfo,
+  };
+}
+
+export function processingTimeMs(row: QuoteRow): number {
+  return Math.max(0, (row.finished_at ?? new Date()).getTime() - row.created_at.getTime());
+}
+
+export function quoteEventData(row: QuoteRow) {
+  return {
+    jobId: row.id,
+    quoteId: row.id,
+    status: row.status,
+    fileName: row.file_name,
+    fileId: row.file_id,
+    processingTimeMs: processingTimeMs(row),
+    cached: row.cached ?? false,
+    result: row.status === 'completed' ? specResult(row) : null,
+    error: row.status === 'failed' && row.error ? { code: row.error.code, message: row.error.message } : null,
+  };
+}
+
+export function jobEventData(row: QuoteRow, previous: string | null) {
+  return {
+    jobId: row.id,
+    quoteId: row.id,
+    fileId: row.file_id,
+    fileName: row.file_name,
+    status: row.status,
+    previousStatus: previous,
+    progress: row.progress,
+    attempts: row.attempts,
+  };
+}

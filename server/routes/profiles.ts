@@ -1,0 +1,43 @@
+// /v2/profiles/{printer|material|global}: the merchant's slice profiles (global ones listed read-only).
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import type { Deps, AppState } from '../deps.ts';
+import { requireApiAuth } from '../auth/middleware.ts';
+import { jsonBody } from '../json-body.ts';
+import { validateBody } from '../openapi/validate.ts';
+import { listProfiles, profileById, type ProfileKind } from '../db/queries/profiles.ts';
+import { notFound } from '../errors.ts';
+import { PROFILE_KINDS, createProfile, replaceProfile, removeProfile, presentProfile, type ProfileInput } from '../services/profiles.ts';
+
+export function profilesRouter(deps: Deps) {
+  const router = new Router<AppState & { kind: ProfileKind }>({ prefix: '/v2/profiles' });
+  router.use(requireApiAuth(deps));
+  router.param('kind', (kind: string, ctx: Context, next: Next) => {
+    if (!PROFILE_KINDS.includes(kind as ProfileKind)) throw notFound('profile kind', kind);
+    ctx.state.kind = kind as ProfileKind;
+    return next();
+  });
+
+  router.get('/:kind', async (ctx) => {
+    ctx.body = { data: (await listProfiles(deps.db, ctx.state.auth.account.id, ctx.state.kind)).map(presentProfile) };
+  });
+  router.post('/:kind', jsonBody, async (ctx) => {
+    const input = validateBody<ProfileInput>('ProfileInput', ctx.request.body);
+    ctx.status = 201;
+    ctx.body = presentProfile(await createProfile(deps, ctx.state.auth.account.id, ctx.state.kind, input));
+  });
+  router.get('/:kind/:profile_id', async (ctx) => {
+    const row = await profileById(deps.db, ctx.state.auth.account.id, ctx.state.kind, ctx.params.profile_id);
+    if (!row) throw notFound(`${ctx.state.kind} profile`, ctx.params.profile_id);
+    ctx.body = presentProfile(row);
+  });
+  router.put('/:kind/:profile_id', jsonBody, async (ctx) => {
+    const input = validateBody<ProfileInput>('ProfileInput', ctx.request.body);
+    ctx.body = presentProfile(await replaceProfile(deps, ctx.state.auth.account.id, ctx.state.kind, ctx.params.profile_id, input));
+  });
+  router.delete('/:kind/:profile_id', async (ctx) => {
+    await removeProfile(deps, ctx.state.auth.account.id, ctx.state.kind, ctx.params.profile_id);
+    ctx.status = 204;
+  });
+  return router;
+}

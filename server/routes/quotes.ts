@@ -1,0 +1,69 @@
+// Quotes: sync (answers 202 with the job when slicing outlasts QUOTE_SYNC_WAIT_MS) and async,
+// jobs, and the quote history.
+import Router from '@koa/router';
+import type { Deps, AppState } from '../deps.ts';
+import { requireApiAuth } from '../auth/middleware.ts';
+import { jsonBody } from '../json-body.ts';
+import { createQuote } from '../quotes/service.ts';
+import { presentQuote, presentJob } from '../quotes/present.ts';
+import { quoteById, listQuotes, softDeleteQuote, type QuoteRow } from '../db/queries/quotes.ts';
+import { ApiError, notFound } from '../errors.ts';
+import { pageRequest, pageResponse } from '../pagination.ts';
+
+function failure(row: QuoteRow): ApiError {
+  const e = row.error ?? { code: 'quote_failed', message: 'The quote failed.', status: 500 };
+  return new ApiError(e.status, e.code, e.message, { quote_id: row.id });
+}
+
+export function quotesRouter(deps: Deps) {
+  const router = new Router<AppState>();
+  const auth = requireApiAuth(deps);
+  const accepted = (row: QuoteRow) => ({ job_id: row.id, quote_id: row.id, status: row.status, status_url: `/v2/jobs/${row.id}` });
+
+  router.post('/v2/file/quote/:file_id', auth, jsonBody, async (ctx) => {
+    let row = await createQuote(deps, ctx.state.auth, ctx.params.file_id, ctx.request.body, 'sync');
+    if (row.status !== 'completed' && (await deps.jobs.waitFor(row.id, deps.config.quoteSyncWaitMs))) {
+      row = (await quoteById(deps.db, row.account_id, row.id))!;
+    }
+    if (row.status === 'failed') throw failure(row);
+    if (row.status !== 'completed') {
+      ctx.status = 202;
+      ctx.set('Location', `/v2/jobs/${row.id}`);
+      ctx.body = accepted(row);
+      return;
+    }
+    ctx.body = presentQuote(row);
+  });
+
+  router.post('/v2/file/quote/:file_id/async', auth, jsonBody, async (ctx) => {
+    const row = await createQuote(deps, ctx.state.auth, ctx.params.file_id, ctx.request.body, 'async');
+    ctx.status = 202;
+    ctx.set('Location', `/v2/jobs/${row.id}`);
+    ctx.body = accepted(row);
+  });
+
+  router.get('/v2/jobs/:job_id', auth, async (ctx) => {
+    const row = await quoteById(deps.db, ctx.state.auth.account.id, ctx.params.job_id);
+    if (!row) throw notFound('job', ctx.params.job_id);
+    ctx.body = presentJob(row);
+  });
+
+  router.get('/v2/quotes', auth, async (ctx) => {
+    const page = pageRequest(ctx);
+    const { rows, total } = await listQuotes(deps.db, ctx.state.auth.account.id, page.limit, page.offset);
+    ctx.body = pageResponse(rows.map(presentQuote), page, total);
+  });
+
+  router.get('/v2/quotes/:quote_id', auth, async (ctx) => {
+    const row = await quoteById(deps.db, ctx.state.auth.account.id, ctx.params.quote_id);
+    if (!row) throw notFound('quote', ctx.params.quote_id);
+    ctx.body = presentQuote(row);
+  });
+
+  router.delete('/v2/quotes/:quote_id', auth, async (ctx) => {
+    if (!(await softDeleteQuote(deps.db, ctx.state.auth.account.id, ctx.params.quote_id))) throw notFound('quote', ctx.params.quote_id);
+    ctx.body = { quote_id: ctx.params.quote_id, deleted: true };
+  });
+
+  return router;
+}
