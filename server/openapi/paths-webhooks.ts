@@ -1,3 +1,325 @@
-// Paths and schemas of the webhooks API (filled in by the webhook pipeline).
-export const webhookPaths = {};
-export const webhookSchemas = {};
+// Paths and schemas of the webhooks API, and the schemas of the event bodies we POST to receivers
+// (documented here so receivers and the engineers who emit events share one definition; see docs/webhooks.md).
+import { jsonBody, ok, errors, pathParam, pageParams } from './helpers.ts';
+import { WEBHOOK_EVENTS } from '../webhooks/events.ts';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const bearer = [{ bearerAuth: [] }];
+const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds' };
+const nullableTimestamp = { oneOf: [timestamp, { type: 'null' }] };
+const id = (prefix: string) => ({ type: 'string', pattern: `^${prefix}_[a-z0-9]+$`, examples: [`${prefix}_3k9x0b2m7q1z8w4v6n5c`] });
+const webhookId = pathParam('webhook_id', 'A webhook id (wh_...)');
+const deliveryId = pathParam('delivery_id', 'A delivery id (dlv_...)');
+const tags = ['webhooks'];
+
+const url = { type: 'string', description: 'Receiver endpoint (at most 2048 characters); must satisfy the endpoint rules (http/https, no credentials, public address only), checked by the URL guard so each refusal carries its rule as the error code', examples: ['https://shop.example.com/hooks/slicequote'] };
+const events = { type: 'array', minItems: 1, maxItems: 20, items: ref('WebhookEventName'), description: 'Event names to receive; duplicates are ignored' };
+const secret = { type: 'string', minLength: 16, maxLength: 256, description: 'HMAC-SHA256 signing secret' };
+const tokenLink = { oneOf: [id('tok'), { type: 'null' }], description: 'Fire only for requests made with this API token of the account; null: for every request of the account' };
+
+const webhookProperties = {
+  webhook_id: id('wh'),
+  url: { type: 'string' },
+  events: { type: 'array', items: ref('WebhookEventName') },
+  active: { type: 'boolean', description: 'Inactive webhooks get no new deliveries; their pending deliveries wait until reactivated' },
+  token_id: { oneOf: [id('tok'), { type: 'null' }] },
+  created_at: timestamp,
+  updated_at: timestamp,
+};
+const webhookRequired = ['webhook_id', 'url', 'events', 'active', 'token_id', 'created_at', 'updated_at'];
+
+// ---- event bodies --------------------------------------------------------------------------------------
+
+const eventEnvelope = (event: string, data: Record<string, unknown>, description: string) => ({
+  type: 'object',
+  description: `${description} Receivers must ignore fields they do not know; fields may be added.`,
+  required: ['event', 'timestamp', 'data'],
+  properties: { event: { const: event }, timestamp, data },
+});
+
+const quoteResult = {
+  type: 'object',
+  description: 'Quote result (spec 2.4)',
+  required: ['quote_id', 'total_price', 'currency', 'estimated_time', 'estimated_time_seconds', 'filament_weight', 'printInfo'],
+  properties: {
+    quote_id: { type: 'string' },
+    total_price: { type: 'number' },
+    currency: { type: 'string' },
+    estimated_time: { type: 'string', description: 'Human readable duration, e.g. "1h 23m"' },
+    estimated_time_seconds: { type: 'number' },
+    filament_weight: { type: 'number', description: 'grams' },
+    printInfo: {
+      type: 'object',
+      required: ['technology', 'material', 'color'],
+      properties: { technology: { type: 'string' }, material: { type: 'string' }, color: { type: 'string' } },
+    },
+  },
+};
+
+const quoteEventData = (status: string, result: object, error: object) => ({
+  type: 'object',
+  required: ['jobId', 'quoteId', 'status', 'fileName', 'fileId', 'processingTimeMs', 'cached', 'result', 'error'],
+  properties: {
+    jobId: { type: 'string', description: 'The job id (every quote is a job)' },
+    quoteId: { type: 'string', description: 'Equals jobId' },
+    status: { const: status },
+    fileName: { type: 'string' },
+    fileId: { type: 'string' },
+    processingTimeMs: { type: 'number', minimum: 0 },
+    cached: { type: 'boolean', description: 'The slice statistics were reused from an identical earlier slice' },
+    result,
+    error,
+  },
+});
+
+const eventSchemas = {
+  WebhookEventQuoteCompleted: eventEnvelope(
+    'quote.completed',
+    quoteEventData('completed', quoteResult, { type: 'null' }),
+    'Body of `quote.completed` (spec 6.2).',
+  ),
+  WebhookEventQuoteFailed: eventEnvelope(
+    'quote.failed',
+    quoteEventData('failed', { type: 'null' }, {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+    }),
+    'Body of `quote.failed`: the same fields as quote.completed, with result null and error set.',
+  ),
+  WebhookEventFileUploaded: eventEnvelope(
+    'file.uploaded',
+    {
+      type: 'object',
+      required: ['fileId', 'fileName', 'format', 'sizeBytes', 'sha256', 'source', 'measurements'],
+      properties: {
+        fileId: { type: 'string' },
+        fileName: { type: 'string' },
+        format: { type: 'string', enum: ['stl', 'obj', '3mf'] },
+        sizeBytes: { type: 'integer' },
+        sha256: { type: 'string' },
+        source: { type: 'string', enum: ['api', 'public'] },
+        measurements: { type: 'object', description: 'As in the File record' },
+      },
+    },
+    'Body of `file.uploaded`.',
+  ),
+  WebhookEventFileDeleted: eventEnvelope(
+    'file.deleted',
+    {
+      type: 'object',
+      required: ['fileId', 'fileName', 'sizeBytes'],
+      properties: { fileId: { type: 'string' }, fileName: { type: 'string' }, sizeBytes: { type: 'integer' } },
+    },
+    'Body of `file.deleted`.',
+  ),
+  WebhookEventJobStatusChanged: eventEnvelope(
+    'job.status_changed',
+    {
+      type: 'object',
+      required: ['jobId', 'quoteId', 'fileId', 'fileName', 'status', 'previousStatus', 'progress'],
+      properties: {
+        jobId: { type: 'string' },
+        quoteId: { type: 'string', description: 'Equals jobId' },
+        fileId: { type: 'string' },
+        fileName: { type: 'string' },
+        status: { enum: ['queued', 'processing', 'completed', 'failed'] },
+        previousStatus: { enum: ['queued', 'processing', 'completed', 'failed', null], description: 'null for the first event (queued)' },
+        progress: { type: 'integer', minimum: 0, maximum: 100 },
+      },
+    },
+    'Body of `job.status_changed`, sent on every transition of a job.',
+  ),
+  WebhookEventWidgetAddedToCart: eventEnvelope(
+    'widget.added_to_cart',
+    {
+      type: 'object',
+      required: ['widgetKeyId', 'fileId', 'fileName', 'quoteId', 'quantity', 'material', 'color', 'unitPrice', 'totalPrice', 'currency', 'pageUrl'],
+      properties: {
+        widgetKeyId: { type: 'string' },
+        fileId: { type: 'string' },
+        fileName: { type: 'string' },
+        quoteId: { type: 'string' },
+        quantity: { type: 'integer', minimum: 1 },
+        material: { type: 'string' },
+        color: { type: ['string', 'null'] },
+        unitPrice: { type: 'number' },
+        totalPrice: { type: 'number' },
+        currency: { type: 'string' },
+        pageUrl: { type: ['string', 'null'], description: 'The shop page the widget was on, when the browser sent it' },
+      },
+    },
+    'Body of `widget.added_to_cart`.',
+  ),
+  WebhookEventUsageAlert: eventEnvelope(
+    'usage.alert',
+    {
+      type: 'object',
+      required: ['metric', 'level', 'previousLevel', 'used', 'limit', 'unit', 'percent', 'period'],
+      properties: {
+        metric: { enum: ['quotes', 'storage'] },
+        level: { enum: [0, 80, 100], description: '80 or 100: crossed that percentage upward; 0: back below 80%' },
+        previousLevel: { enum: [0, 80, 100] },
+        used: { type: 'number' },
+        limit: { type: 'number' },
+        unit: { enum: ['quotes', 'bytes'] },
+        percent: { type: 'number', description: 'used / limit * 100, rounded to one decimal' },
+        period: { type: ['string', 'null'], description: 'YYYY-MM (UTC) for quotes; null for storage' },
+      },
+    },
+    'Body of `usage.alert`.',
+  ),
+};
+
+// ---- API schemas ---------------------------------------------------------------------------------------
+
+export const webhookSchemas = {
+  WebhookEventName: { type: 'string', enum: [...WEBHOOK_EVENTS] },
+  WebhookCreate: {
+    type: 'object',
+    required: ['url', 'events'],
+    additionalProperties: false,
+    properties: {
+      url,
+      events,
+      secret: { ...secret, description: 'Signing secret (16-256 characters); generated (whsec_...) when omitted. Returned only in this response.' },
+      token_id: tokenLink,
+    },
+  },
+  WebhookUpdate: {
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'Fields left out stay as they are. `rotate_secret: true` generates a new secret; `secret` sets one; either way the response carries it, once. Deliveries already created keep the signature made with the old secret.',
+    properties: {
+      url,
+      events,
+      active: { type: 'boolean' },
+      token_id: tokenLink,
+      secret,
+      rotate_secret: { type: 'boolean', description: 'true: replace the secret with a generated one' },
+    },
+  },
+  Webhook: { type: 'object', required: webhookRequired, additionalProperties: false, properties: webhookProperties },
+  WebhookWithSecret: {
+    type: 'object',
+    required: [...webhookRequired, 'secret'],
+    additionalProperties: false,
+    properties: { ...webhookProperties, secret: { type: 'string', description: 'The signing secret; shown only in this response' } },
+  },
+  WebhookUpdated: {
+    type: 'object',
+    required: webhookRequired,
+    additionalProperties: false,
+    properties: { ...webhookProperties, secret: { type: 'string', description: 'Present only when the secret was changed by this request' } },
+  },
+  WebhookStats: {
+    type: 'object',
+    required: ['total', 'delivered', 'failed', 'pending', 'success_rate', 'last_delivery_at', 'last_attempt_at'],
+    additionalProperties: false,
+    properties: {
+      total: { type: 'integer', minimum: 0 },
+      delivered: { type: 'integer', minimum: 0 },
+      failed: { type: 'integer', minimum: 0 },
+      pending: { type: 'integer', minimum: 0 },
+      success_rate: { oneOf: [{ type: 'number', minimum: 0, maximum: 1 }, { type: 'null' }], description: 'delivered / (delivered + failed), 4 decimals; null while none has finished' },
+      last_delivery_at: { ...nullableTimestamp, description: 'When the latest successful delivery was accepted' },
+      last_attempt_at: { ...nullableTimestamp, description: 'When the latest attempt started' },
+    },
+  },
+  WebhookDetails: {
+    type: 'object',
+    required: [...webhookRequired, 'stats'],
+    additionalProperties: false,
+    properties: { ...webhookProperties, stats: ref('WebhookStats') },
+  },
+  WebhookList: {
+    allOf: [ref('ListMeta')],
+    type: 'object',
+    required: ['data'],
+    properties: { data: { type: 'array', items: ref('Webhook') } },
+  },
+  WebhookDeleted: {
+    type: 'object',
+    required: ['webhook_id', 'deleted'],
+    additionalProperties: false,
+    properties: { webhook_id: id('wh'), deleted: { const: true } },
+  },
+  WebhookDelivery: {
+    type: 'object',
+    required: ['delivery_id', 'webhook_id', 'event', 'event_id', 'state', 'attempts', 'max_attempts', 'interrupted_attempts', 'last_status_code', 'last_error', 'response_snippet', 'resent_from', 'created_at', 'last_attempt_at', 'next_attempt_at', 'delivered_at'],
+    additionalProperties: false,
+    properties: {
+      delivery_id: { ...id('dlv'), description: 'Also sent as X-Webhook-Delivery, the same on every attempt' },
+      webhook_id: id('wh'),
+      event: ref('WebhookEventName'),
+      event_id: { ...id('evt'), description: 'The event; a resend shares it with the original' },
+      state: { enum: ['pending', 'delivered', 'failed'], description: 'pending: waiting for (another) attempt; delivered: a 2xx answer; failed: 3 attempts failed' },
+      attempts: { type: 'integer', minimum: 0, description: 'Attempts with a recorded outcome' },
+      max_attempts: { const: 3 },
+      interrupted_attempts: { type: 'integer', minimum: 0, description: 'Attempts cut short by a stopped process; retried and not counted in attempts' },
+      last_status_code: { type: ['integer', 'null'], description: 'HTTP status of the latest answer; null when there was none' },
+      last_error: { type: ['string', 'null'], description: 'Why the latest attempt failed, e.g. "url_private_address: ..." or "receiver answered 500"' },
+      response_snippet: { type: ['string', 'null'], description: 'Start of the receiver\'s answer (256 characters at most); only from receivers at public addresses' },
+      resent_from: { oneOf: [id('dlv'), { type: 'null' }], description: 'The delivery this one was resent from' },
+      created_at: timestamp,
+      last_attempt_at: { ...nullableTimestamp, description: 'When the latest attempt started' },
+      next_attempt_at: { ...nullableTimestamp, description: 'Earliest time of the next attempt (pending only)' },
+      delivered_at: nullableTimestamp,
+    },
+  },
+  WebhookDeliveryList: {
+    allOf: [ref('ListMeta')],
+    type: 'object',
+    required: ['data'],
+    properties: { data: { type: 'array', items: ref('WebhookDelivery') } },
+  },
+  ...eventSchemas,
+};
+
+// ---- paths ---------------------------------------------------------------------------------------------
+
+export const webhookPaths = {
+  '/v2/webhooks': {
+    post: {
+      operationId: 'createWebhook', tags, summary: 'Create a webhook (the secret is returned only here)', security: bearer,
+      description: 'The URL is checked now (and again before every delivery attempt): http or https, no credentials, and the host must resolve only to public addresses. A refused URL answers 400 with the rule as `code` (`url_scheme`, `url_credentials`, `url_private_address`, `url_unresolvable`, `url_invalid`, `url_too_long`). Unknown event names answer 400 naming the field. At most 20 webhooks per account (409 `webhook_limit_reached`).',
+      requestBody: jsonBody('WebhookCreate'),
+      responses: { '201': ok('WebhookWithSecret', 'The webhook with its signing secret'), ...errors(400, 401, 409, 415) },
+    },
+    get: {
+      operationId: 'listWebhooks', tags, summary: 'The account\'s webhooks, newest first (no secrets)', security: bearer, parameters: pageParams,
+      responses: { '200': ok('WebhookList', 'A page of webhooks'), ...errors(400, 401) },
+    },
+  },
+  '/v2/webhooks/{webhook_id}': {
+    get: {
+      operationId: 'getWebhook', tags, summary: 'A webhook with its delivery statistics', security: bearer, parameters: [webhookId],
+      responses: { '200': ok('WebhookDetails', 'The webhook'), ...errors(401, 404) },
+    },
+    put: {
+      operationId: 'updateWebhook', tags, summary: 'Change URL, events, active, token link, or the secret', security: bearer, parameters: [webhookId],
+      description: 'Partial: fields left out are unchanged. `token_id: null` unlinks. `rotate_secret: true` (or `secret`) replaces the secret and returns it once.',
+      requestBody: jsonBody('WebhookUpdate'),
+      responses: { '200': ok('WebhookUpdated', 'The updated webhook'), ...errors(400, 401, 404, 415) },
+    },
+    delete: {
+      operationId: 'deleteWebhook', tags, summary: 'Delete a webhook and its delivery log', security: bearer, parameters: [webhookId],
+      responses: { '200': ok('WebhookDeleted', 'Deleted'), ...errors(401, 404) },
+    },
+  },
+  '/v2/webhooks/{webhook_id}/deliveries': {
+    get: {
+      operationId: 'listWebhookDeliveries', tags, summary: 'The webhook\'s deliveries, newest first', security: bearer,
+      parameters: [webhookId, ...pageParams, { name: 'state', in: 'query', required: false, description: 'Only deliveries in this state', schema: { enum: ['pending', 'delivered', 'failed'] } }],
+      responses: { '200': ok('WebhookDeliveryList', 'A page of deliveries'), ...errors(400, 401, 404) },
+    },
+  },
+  '/v2/webhooks/{webhook_id}/deliveries/{delivery_id}/resend': {
+    post: {
+      operationId: 'resendWebhookDelivery', tags, summary: 'Send a delivery again, as a new pending record', security: bearer, parameters: [webhookId, deliveryId],
+      description: 'Creates a new delivery with the same body bytes, signed with the webhook\'s current secret, and attempts it at once. The webhook must be active (else 409 `webhook_inactive`).',
+      responses: { '202': ok('WebhookDelivery', 'The new pending delivery'), ...errors(401, 404, 409) },
+    },
+  },
+};

@@ -1,7 +1,85 @@
-// /v2/webhooks (filled in by the webhook pipeline).
+// /v2/webhooks: management of webhooks, their delivery log, and resend. Another account's ids answer 404.
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
+import { requireApiAuth } from '../auth/middleware.ts';
+import { jsonBody } from '../json-body.ts';
+import { validateBody } from '../openapi/validate.ts';
+import { pageRequest, pageResponse } from '../pagination.ts';
+import { ValidationError } from '../errors.ts';
+import { deleteWebhook, listDeliveries, listWebhooks, webhookStats, type DeliveryState } from '../db/queries/webhooks.ts';
+import { deliverySettings } from '../webhooks/settings.ts';
+import { presentDelivery, presentStats, presentWebhook } from '../webhooks/present.ts';
+import {
+  changeWebhook,
+  createWebhook,
+  ownWebhook,
+  resendDelivery,
+  type ManageContext,
+  type WebhookCreate,
+  type WebhookUpdate,
+} from '../webhooks/manage.ts';
 
-export function webhooksRouter(_deps: Deps) {
-  return new Router<AppState>();
+const STATES: DeliveryState[] = ['pending', 'delivered', 'failed'];
+
+function stateFilter(ctx: Context): DeliveryState | null {
+  const raw = ctx.query.state;
+  if (raw === undefined) return null;
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (!STATES.includes(value as DeliveryState)) {
+    throw new ValidationError([{ field: 'state', message: `must be one of ${STATES.join(', ')}` }]);
+  }
+  return value as DeliveryState;
+}
+
+export function webhooksRouter(deps: Deps) {
+  const router = new Router<AppState>();
+  const auth = requireApiAuth(deps);
+  const manage: ManageContext = { deps, policy: deliverySettings(deps.config).policy };
+  const accountOf = (ctx: { state: AppState }) => ctx.state.auth.account.id;
+
+  router.post('/v2/webhooks', auth, jsonBody, async (ctx) => {
+    const body = validateBody<WebhookCreate>('WebhookCreate', ctx.request.body);
+    const { row, secret } = await createWebhook(manage, accountOf(ctx), body);
+    ctx.status = 201;
+    ctx.body = { ...presentWebhook(row), secret };
+  });
+
+  router.get('/v2/webhooks', auth, async (ctx) => {
+    const page = pageRequest(ctx);
+    const { rows, total } = await listWebhooks(deps.db, accountOf(ctx), page.limit, page.offset);
+    ctx.body = pageResponse(rows.map(presentWebhook), page, total);
+  });
+
+  router.get('/v2/webhooks/:webhook_id', auth, async (ctx) => {
+    const hook = await ownWebhook(deps.db, accountOf(ctx), ctx.params.webhook_id);
+    ctx.body = { ...presentWebhook(hook), stats: presentStats(await webhookStats(deps.db, hook.id)) };
+  });
+
+  router.put('/v2/webhooks/:webhook_id', auth, jsonBody, async (ctx) => {
+    const body = validateBody<WebhookUpdate>('WebhookUpdate', ctx.request.body);
+    const { row, secret } = await changeWebhook(manage, accountOf(ctx), ctx.params.webhook_id, body);
+    ctx.body = secret === undefined ? presentWebhook(row) : { ...presentWebhook(row), secret };
+  });
+
+  router.delete('/v2/webhooks/:webhook_id', auth, async (ctx) => {
+    const hook = await ownWebhook(deps.db, accountOf(ctx), ctx.params.webhook_id);
+    await deleteWebhook(deps.db, hook.account_id, hook.id);
+    ctx.body = { webhook_id: hook.id, deleted: true };
+  });
+
+  router.get('/v2/webhooks/:webhook_id/deliveries', auth, async (ctx) => {
+    const hook = await ownWebhook(deps.db, accountOf(ctx), ctx.params.webhook_id);
+    const page = pageRequest(ctx);
+    const { rows, total } = await listDeliveries(deps.db, hook.id, stateFilter(ctx), page.limit, page.offset);
+    ctx.body = pageResponse(rows.map(presentDelivery), page, total);
+  });
+
+  router.post('/v2/webhooks/:webhook_id/deliveries/:delivery_id/resend', auth, async (ctx) => {
+    const row = await resendDelivery(manage, accountOf(ctx), ctx.params.webhook_id, ctx.params.delivery_id);
+    ctx.status = 202;
+    ctx.body = presentDelivery(row);
+  });
+
+  return router;
 }

@@ -1,0 +1,82 @@
+// One delivery attempt of a claimed delivery: send the fixed body and signature, then record the outcome.
+import type { Queryable } from '../db/index.ts';
+import { closeFailed, recordAttempt, type ClaimedDelivery } from '../db/queries/webhooks.ts';
+import { judgeAddress, parseAddress } from './address-policy.ts';
+import { sendWebhook, type SendResult } from './send.ts';
+import { defaultResolver, type Resolver } from './url-guard.ts';
+import { MAX_ATTEMPTS, MAX_INTERRUPTIONS, SNIPPET_CHARS, type DeliverySettings } from './settings.ts';
+
+export const USER_AGENT = 'slicequote-webhooks/1';
+
+export function deliveryHeaders(d: Pick<ClaimedDelivery, 'id' | 'event' | 'signature'>, now = new Date()): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'x-webhook-signature': d.signature,
+    'x-webhook-event': d.event,
+    'x-webhook-delivery': d.id,
+    // Not covered by the signature (the body's own timestamp is); it tells the receiver when this attempt left.
+    'x-webhook-timestamp': now.toISOString(),
+  };
+}
+
+/** The DNS lookup happens before send.ts starts its timer; bound it so an attempt always ends within its lease. */
+export function boundedResolver(ms: number, resolve: Resolver = defaultResolver): Resolver {
+  return (host) =>
+    new Promise<string[]>((ok, fail) => {
+      const timer = setTimeout(() => fail(new Error(`lookup timed out after ${ms} ms`)), ms);
+      resolve(host).then(
+        (addresses) => (clearTimeout(timer), ok(addresses)),
+        (err) => (clearTimeout(timer), fail(err)),
+      );
+    });
+}
+
+// Postgres text cannot hold NUL, and control characters make the delivery log unreadable.
+const clean = (text: string, max: number) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '').slice(0, max);
+
+/**
+ * A snippet is kept only from a receiver at a public address. Never from a refused address (there is no answer
+ * then anyway), and never from a private address reached through WEBHOOK_ALLOW_PRIVATE_CIDRS: on a shared
+ * server that allowance must not let one account read another internal service's answers.
+ */
+export function snippetOf(result: SendResult): string | null {
+  if (!result.bodySnippet || !result.address) return null;
+  const ip = parseAddress(result.address);
+  if (!ip || !judgeAddress(ip, { allowPrivateCidrs: [] }).ok) return null;
+  return clean(result.bodySnippet, SNIPPET_CHARS) || null;
+}
+
+export interface AttemptContext {
+  db: Queryable;
+  settings: DeliverySettings;
+  resolver?: Resolver;
+}
+
+/** Runs one attempt; returns the state recorded (null when the lease had been taken over meanwhile). */
+export async function attemptDelivery(ctx: AttemptContext, d: ClaimedDelivery) {
+  if (d.interrupted_attempts >= MAX_INTERRUPTIONS) {
+    // A delivery whose attempts keep dying with the process would otherwise be re-sent on every restart.
+    await closeFailed(ctx.db, d.id, d.lease_owner, `closed after ${d.interrupted_attempts} interrupted attempts`);
+    return 'failed' as const;
+  }
+  const { settings } = ctx;
+  const result = await sendWebhook({
+    url: d.url,
+    body: d.body,
+    headers: deliveryHeaders(d),
+    timeoutMs: settings.timeoutMs,
+    policy: settings.policy,
+    resolver: boundedResolver(settings.dnsTimeoutMs, ctx.resolver),
+  });
+  return recordAttempt(ctx.db, {
+    id: d.id,
+    owner: d.lease_owner,
+    ok: result.ok,
+    statusCode: result.status ?? null,
+    error: result.ok ? null : clean(result.error ?? 'failed', 500),
+    snippet: snippetOf(result),
+    maxAttempts: MAX_ATTEMPTS,
+    retryDelayMs: settings.sweepIntervalMs,
+  });
+}

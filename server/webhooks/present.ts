@@ -1,0 +1,53 @@
+// API shapes of webhooks and deliveries. The secret appears only where the caller asks for it (creation,
+// rotation); the body, signature and lease of a delivery never appear.
+import type { DeliveryRow, WebhookRow, WebhookStatsRow } from '../db/queries/webhooks.ts';
+import { MAX_ATTEMPTS } from './settings.ts';
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export function presentWebhook(w: WebhookRow) {
+  return {
+    webhook_id: w.id,
+    url: w.url,
+    events: w.events,
+    active: w.active,
+    token_id: w.token_id,
+    created_at: w.created_at.toISOString(),
+    updated_at: w.updated_at.toISOString(),
+  };
+}
+
+/** success_rate: delivered / (delivered + failed), over finished deliveries only; null before any finished. */
+export function presentStats(s: WebhookStatsRow) {
+  const finished = s.delivered + s.failed;
+  return {
+    total: s.total,
+    delivered: s.delivered,
+    failed: s.failed,
+    pending: s.pending,
+    success_rate: finished === 0 ? null : Math.round((s.delivered / finished) * 10_000) / 10_000,
+    last_delivery_at: iso(s.last_delivery_at),
+    last_attempt_at: iso(s.last_attempt_at),
+  };
+}
+
+export function presentDelivery(d: DeliveryRow) {
+  return {
+    delivery_id: d.id,
+    webhook_id: d.webhook_id,
+    event: d.event,
+    event_id: d.event_id,
+    state: d.state,
+    attempts: d.attempts,
+    max_attempts: MAX_ATTEMPTS,
+    interrupted_attempts: d.interrupted_attempts,
+    last_status_code: d.last_status_code,
+    last_error: d.last_error,
+    response_snippet: d.response_snippet,
+    resent_from: d.resent_from,
+    created_at: d.created_at.toISOString(),
+    last_attempt_at: iso(d.last_attempt_at),
+    next_attempt_at: d.state === 'pending' ? d.next_attempt_at.toISOString() : null,
+    delivered_at: iso(d.delivered_at),
+  };
+}

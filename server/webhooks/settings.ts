@@ -1,0 +1,40 @@
+// Delivery settings derived from Config once, at start-up.
+import type { Config } from '../config.ts';
+import { parseCidrList, type AddressPolicy } from './address-policy.ts';
+
+/** Spec 6.5 / 8: at most 3 attempts per delivery. */
+export const MAX_ATTEMPTS = 3;
+/** A delivery whose attempts were cut short this often (process killed each time) is closed as failed. */
+export const MAX_INTERRUPTIONS = 3;
+/** Attempts in flight per process, and per webhook across all processes (live leases). */
+export const MAX_IN_FLIGHT = 16;
+export const MAX_IN_FLIGHT_PER_WEBHOOK = 4;
+/** Characters of a receiver's answer kept for the delivery log. */
+export const SNIPPET_CHARS = 256;
+
+export interface DeliverySettings {
+  policy: AddressPolicy;
+  timeoutMs: number;
+  /** Bound on the DNS lookup before an attempt (send.ts's timer starts after it). */
+  dnsTimeoutMs: number;
+  leaseMs: number;
+  sweepIntervalMs: number;
+}
+
+/**
+ * Throws (naming WEBHOOK_ALLOW_PRIVATE_CIDRS) when the CIDR list is malformed, so a bad value stops start-up.
+ *
+ * The lease is derived, not configured: an attempt is bounded by the DNS budget plus send.ts's timeout, and a
+ * lease shorter than that would let a second process send the same delivery while the first is still sending.
+ * The 2 s margin covers recording the outcome.
+ */
+export function deliverySettings(config: Config): DeliverySettings {
+  const timeoutMs = config.webhookTimeoutMs;
+  return {
+    policy: { allowPrivateCidrs: parseCidrList(config.webhookAllowPrivateCidrs) },
+    timeoutMs,
+    dnsTimeoutMs: timeoutMs,
+    leaseMs: 2 * timeoutMs + 2000,
+    sweepIntervalMs: config.webhookSweepIntervalMs,
+  };
+}

@@ -1,0 +1,99 @@
+// A real HTTP webhook receiver on 127.0.0.1 that records every request with its raw body.
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface Received {
+  headers: http.IncomingHttpHeaders;
+  /** The raw body, exactly as received (signatures are checked over these bytes). */
+  body: string;
+  json: any;
+  /** performance-free wall clock (ms) when the body was complete */
+  at: number;
+}
+
+/** What to answer to the n-th request (0-based): a status, after an optional delay; 'hang' never answers. */
+export type Answer = { status: number; delayMs?: number; body?: string } | 'hang';
+
+export interface Receiver {
+  port: number;
+  url: string;
+  requests: Received[];
+  /** Resolves with the first n requests, or rejects after timeoutMs naming how many arrived. */
+  waitFor(n: number, timeoutMs?: number): Promise<Received[]>;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(answer: (index: number, req: Received) => Answer = () => ({ status: 200 }), port = 0): Promise<Receiver> {
+  const requests: Received[] = [];
+  const waiters: { n: number; resolve: () => void }[] = [];
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      let json: unknown = null;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        // recorded raw; the test decides whether that is a failure
+      }
+      const received: Received = { headers: req.headers, body, json, at: Date.now() };
+      const index = requests.push(received) - 1;
+      for (const w of waiters.filter((w) => requests.length >= w.n)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+      const a = answer(index, received);
+      if (a === 'hang') return;
+      const send = () => {
+        res.writeHead(a.status, { 'content-type': 'text/plain' });
+        res.end(a.body ?? 'ok');
+      };
+      if (a.delayMs) {
+        const t = setTimeout(() => (timers.delete(t), send()), a.delayMs);
+        timers.add(t);
+      } else send();
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((ok) => server.listen(port, '127.0.0.1', ok));
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    port: actual,
+    url: `http://127.0.0.1:${actual}/hook`,
+    requests,
+    waitFor(n, timeoutMs = 10_000) {
+      if (requests.length >= n) return Promise.resolve(requests.slice(0, n));
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`receiver: expected ${n} requests within ${timeoutMs} ms, got ${requests.length}`)), timeoutMs);
+        waiters.push({ n, resolve: () => (clearTimeout(timer), resolve(requests.slice(0, n))) });
+      });
+    },
+    close: () =>
+      new Promise<void>((ok) => {
+        for (const t of timers) clearTimeout(t);
+        for (const s of sockets) s.destroy();
+        server.close(() => ok());
+      }),
+  };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until check() returns a truthy value, or throws after timeoutMs with the last value seen. */
+export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    last = value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
+    await sleep(50);
+  }
+}
