@@ -25,11 +25,13 @@ async function main() {
   const credsFile = demoCredentialsPath(config.dataDir);
   if (config.demoAccount && existsSync(credsFile)) {
     const creds = JSON.parse(readFileSync(credsFile, 'utf8'));
-    const sample = path.resolve('..', 'shared', 'models', 'stl', '3DBenchy.stl');
+    const sample = path.resolve('demo', 'models', 'calibration-cube.stl');
     console.log(`  Demo account: ${creds.email} / ${creds.password}  (saved in ${credsFile})`);
     console.log(`  Demo API token: ${creds.api_token}`);
     console.log(`\nTry it: upload a model and measure it:`);
-    console.log(`  curl -s -H "Authorization: Bearer ${creds.api_token}" -F "file=@${existsSync(sample) ? sample : 'your-model.stl'}" ${url}/v2/file\n`);
+    console.log(`  curl -s -H "Authorization: Bearer ${creds.api_token}" -F "file=@${existsSync(sample) ? sample : 'your-model.stl'}" ${url}/v2/file`);
+    console.log(`then quote it from a real slice:`);
+    console.log(`  curl -s -H "Authorization: Bearer ${creds.api_token}" -H "Content-Type: application/json" -d '{"material_config":{"filament_type":"PLA"}}' ${url}/v2/file/quote/<file_id>\n`);
   }
   const stop = async () => {
     await running.close();

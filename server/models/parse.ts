@@ -42,7 +42,7 @@ export function createModelParser(opts: { concurrency: number; timeoutMs: number
 
 function runWorker(job: ParseJob, opts: { timeoutMs: number; maxHeapMb: number }): Promise<ParsedUpload> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./parse-worker.ts', import.meta.url), {
+    const worker = new Worker(new URL('./parse-worker-entry.mjs', import.meta.url), {
       workerData: job,
       resourceLimits: { maxOldGenerationSizeMb: opts.maxHeapMb },
     });

@@ -1,0 +1,139 @@
+// End-to-end benchmarks through the HTTP API of a real server (PGlite, local disk, in-process workers).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { loadConfig } from '../server/config.ts';
+import { buildDeps, serve, type Running } from '../server/start.ts';
+import { openPglite } from '../server/db/index.ts';
+import { createApiToken } from '../server/auth/api-tokens.ts';
+import { insertAccount } from '../server/db/queries/accounts.ts';
+import { buildSliceConfig } from '../server/slicer/config.ts';
+import { newId } from '../server/ids.ts';
+
+const run = promisify(execFile);
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function boot(): Promise<{ running: Running; token: string; dataDir: string }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-bench-'));
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', DEMO_ACCOUNT: 'false', JWT_SECRET: 'bench-secret-0123456789-0123456789-abcdef' });
+  const deps = await buildDeps(config, { db: await openPglite(null), log: { info() {}, error: (m, e) => console.error(m, e) } });
+  const account = await insertAccount(deps.db, { id: newId('usr'), email: 'bench@example.test', password_hash: 'x', plan: 'business', shop_name: null });
+  const { token } = await createApiToken(deps.db, config.jwtSecret, account.id, 'bench');
+  return { running: await serve(deps), token, dataDir };
+}
+
+async function upload(url: string, token: string, bytes: Uint8Array, name: string) {
+  const form = new FormData();
+  form.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
+  const res = await fetch(`${url}/v2/file`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { file_id: string };
+}
+
+export async function benchUploadAndQuote(modelsDir: string, runs = 5) {
+  const { running, token, dataDir } = await boot();
+  try {
+    const benchy = new Uint8Array(readFileSync(path.join(modelsDir, 'stl', '3DBenchy.stl')));
+    const uploadMs: number[] = [];
+    let fileId = '';
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      fileId = (await upload(running.url, token, benchy, '3DBenchy.stl')).file_id;
+      uploadMs.push(performance.now() - t);
+    }
+    const quote = async (body: unknown) => {
+      const t = performance.now();
+      const res = await fetch(`${running.url}/v2/file/quote/${fileId}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const json = (await res.json()) as { cached: boolean };
+      if (res.status !== 200) throw new Error(`quote failed: ${JSON.stringify(json)}`);
+      return { ms: performance.now() - t, cached: json.cached };
+    };
+    // Cold quote through the API versus the bare CLI on the same canonical mesh and generated config, alternating.
+    const canonical = running.deps.storage.canonicalPath(fileId);
+    const settings = (await running.deps.db.query<{ resolved: any }>('SELECT resolved FROM quotes LIMIT 0')).length; // warm the db
+    void settings;
+    const cold: number[] = [];
+    const cli: number[] = [];
+    const dir = mkdtempSync(path.join(tmpdir(), 'sq-bench-cli-'));
+    for (let i = 0; i < 3; i++) {
+      await running.deps.db.query('DELETE FROM slices');
+      const q = await quote({ material_config: { filament_type: 'PLA' } });
+      if (q.cached) throw new Error('expected a cold slice');
+      cold.push(q.ms);
+      const [row] = await running.deps.db.query<{ resolved: any }>('SELECT resolved FROM quotes ORDER BY created_at DESC LIMIT 1');
+      writeFileSync(path.join(dir, 'config.ini'), buildSliceConfig(row.resolved.settings).ini);
+      const t = performance.now();
+      await run('prusa-slicer', ['--loglevel', '1', '--export-gcode', '--load', path.join(dir, 'config.ini'), '--output', path.join(dir, 'out.gcode'), canonical], { maxBuffer: 64 << 20 });
+      cli.push(performance.now() - t);
+    }
+    rmSync(dir, { recursive: true, force: true });
+    const cached: number[] = [];
+    for (let i = 0; i < 30; i++) cached.push((await quote({ material_config: { filament_type: 'PLA' } })).ms);
+    return {
+      upload_and_measure_ms: { median: median(uploadMs), runs: uploadMs.map(Math.round) },
+      upload_mb_per_s: +(benchy.length / 1048576 / (median(uploadMs) / 1000)).toFixed(1),
+      cold_quote_ms: { median: median(cold), runs: cold.map(Math.round) },
+      bare_cli_ms: { median: median(cli), runs: cli.map(Math.round) },
+      cold_quote_over_cli: +(median(cold) / median(cli)).toFixed(3),
+      cached_quote_ms: { median: +median(cached).toFixed(1), p95: +[...cached].sort((a, b) => a - b)[Math.floor(cached.length * 0.95)].toFixed(1) },
+    };
+  } finally {
+    await running.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A ~200 MB binary STL: copies of 3DBenchy side by side (real geometry, 18 bodies). */
+function bigStl(benchy: Buffer, copies: number): Buffer {
+  const n = benchy.readUInt32LE(80);
+  const out = Buffer.alloc(84 + 50 * n * copies);
+  out.write('slicequote benchmark', 0);
+  out.writeUInt32LE(n * copies, 80);
+  for (let c = 0; c < copies; c++) {
+    for (let i = 0; i < n; i++) {
+      const src = 84 + 50 * i;
+      const dst = 84 + 50 * (n * c + i);
+      benchy.copy(out, dst, src, src + 50);
+      for (let v = 0; v < 3; v++) out.writeFloatLE(benchy.readFloatLE(src + 12 + 12 * v) + 70 * c, dst + 12 + 12 * v);
+    }
+  }
+  return out;
+}
+
+const vm = (pid: number, key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+/** Peak resident memory of a separate server process while it takes a 200 MB upload. */
+export async function benchBigUpload(modelsDir: string) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-bench-big-'));
+  const file = path.join(dataDir, 'big.stl');
+  writeFileSync(file, bigStl(readFileSync(path.join(modelsDir, 'stl', '3DBenchy.stl')), 18));
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DEMO_ACCOUNT: 'true' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (d) => String(d).includes('is serving') && resolve());
+      child.once('exit', (c) => reject(new Error(`server exited ${c}`)));
+    });
+    const creds = JSON.parse(readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8'));
+    const before = vm(child.pid!, 'VmRSS');
+    const size = readFileSync(file).length;
+    const t = performance.now();
+    const out = await run('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-H', `Authorization: Bearer ${creds.api_token}`, '-F', `file=@${file}`, `http://127.0.0.1:${port}/v2/file`]);
+    return {
+      upload_mb: +(size / 1048576).toFixed(1),
+      status: Number(out.stdout),
+      seconds: +((performance.now() - t) / 1000).toFixed(2),
+      rss_before_mb: Math.round(before),
+      peak_rss_mb: Math.round(vm(child.pid!, 'VmHWM')),
+    };
+  } finally {
+    child.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

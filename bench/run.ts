@@ -1,0 +1,26 @@
+// `npm run bench`: parsers, the slicing engine against the bare PrusaSlicer CLI, and the API end to end.
+// Medians and ratios, with the machine noted: these machines are noisy, so compare ratios, not seconds.
+import { cpus, totalmem } from 'node:os';
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { benchUploadAndQuote, benchBigUpload } from './api.ts';
+import { benchSlicer } from './slicer.ts';
+import { benchParsers } from './parsers.ts';
+
+const modelsDir = path.resolve('..', 'shared', 'models');
+if (!existsSync(modelsDir)) {
+  console.error(`bench: the model corpus is missing at ${modelsDir}`);
+  process.exit(1);
+}
+
+const only = new Set(process.argv.slice(2));
+const want = (name: string) => only.size === 0 || only.has(name);
+
+const report: Record<string, unknown> = {
+  machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString() },
+};
+if (want('parsers')) report.parsers = await benchParsers();
+if (want('slicer')) report.slicer = await benchSlicer({ meshPath: path.join(modelsDir, 'stl', '3DBenchy.stl') });
+if (want('api')) report.api = await benchUploadAndQuote(modelsDir);
+if (want('big-upload')) report.big_upload = await benchBigUpload(modelsDir);
+console.log(JSON.stringify(report, null, 2));
