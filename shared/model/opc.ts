@@ -1,0 +1,147 @@
+// Open Packaging Conventions, the layer under 3MF: relationship parts (_rels/*.rels) say which
+// part is the 3D model, and [Content_Types].xml says what each part is. The model part is
+// found through _rels/.rels, never by a hard-coded path.
+import type { SaxesTagNS } from 'saxes';
+import { fail, ruleViolation } from './errors.ts';
+import type { ParseLimits } from './limits.ts';
+import { XmlStream, type XmlHandler } from './xml.ts';
+import { partKey, type ZipPackage } from './zip.ts';
+
+export const REL_3DMODEL = 'http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel';
+export const REL_PRINTTICKET = 'http://schemas.microsoft.com/3dmanufacturing/2013/01/printticket';
+export const CT_3DMODEL = 'application/vnd.ms-package.3dmanufacturing-3dmodel+xml';
+const RELS_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
+const TYPES_NS = 'http://schemas.openxmlformats.org/package/2006/content-types';
+
+/** Control parts are tiny; anything bigger is not an honest package. */
+const MAX_CONTROL_PART = 4 * 1024 * 1024;
+
+export interface Relationship {
+  id: string;
+  type: string;
+  /** Absolute part name the relationship points at, e.g. "/3D/3dmodel.model". */
+  target: string;
+  /** The .rels part it was declared in. */
+  declaredIn: string;
+}
+
+export interface ContentTypes {
+  defaults: Map<string, string>;
+  overrides: Map<string, string>;
+}
+
+/** Reads and checks every relationship part; returns the root model part's name. */
+export function findRootModelPart(pkg: ZipPackage, limits: ParseLimits): { root: string; relationships: Relationship[] } {
+  if (!pkg.has('_rels/.rels')) {
+    fail('model_part_missing', 'The 3MF package has no _rels/.rels relationship part, so it does not say where its 3D model is.');
+  }
+  const relationships: Relationship[] = [];
+  for (const entry of pkg.entries.values()) {
+    if (!/(^|\/)_rels\/[^/]*\.rels$/i.test(entry.name)) continue;
+    relationships.push(...readRelationships(pkg, entry.name, limits));
+  }
+  const rootModels = relationships.filter((r) => r.declaredIn.toLowerCase() === '_rels/.rels' && r.type === REL_3DMODEL);
+  if (rootModels.length === 0) {
+    fail('model_part_missing', 'The 3MF package has no relationship to a 3D model part in _rels/.rels (3MF Chapter 2.1: the 3D model part must exist).');
+  }
+  if (rootModels.length > 1) {
+    ruleViolation('Chapter 2.1.2', `The package root declares ${rootModels.length} 3D model parts; a 3MF package has exactly one (more than one 3D model part)`);
+  }
+  for (const rel of relationships) {
+    if (pkg.has(rel.target)) continue;
+    if (rel.type === REL_3DMODEL) {
+      fail('model_part_missing', `The 3D model part ${rel.target} named in ${rel.declaredIn} does not exist in the package.`, { part: rel.target });
+    }
+    ruleViolation('Chapter 2.1', `The relationship ${rel.id} in ${rel.declaredIn} points to ${rel.target}, which does not exist in the package (relationship to a non-existent part, e.g. a thumbnail)`, {
+      part: rel.target,
+    });
+  }
+  return { root: rootModels[0].target, relationships };
+}
+
+function readRelationships(pkg: ZipPackage, relsName: string, limits: ParseLimits): Relationship[] {
+  const source = sourcePartOf(relsName);
+  const found: Relationship[] = [];
+  parseControlPart(pkg, relsName, limits, (tag, depth) => {
+    if (depth === 1 && (tag.local !== 'Relationships' || tag.uri !== RELS_NS)) {
+      ruleViolation('Chapter 2.1', `The relationship part ${relsName} does not have a <Relationships> root in the OPC relationships namespace`);
+    }
+    if (depth !== 2 || tag.local !== 'Relationship' || tag.uri !== RELS_NS) return;
+    const attr = (name: string) => tag.attributes[name]?.value;
+    const id = attr('Id'), type = attr('Type'), target = attr('Target');
+    if (!id || !type || target === undefined) {
+      ruleViolation('Chapter 2.1', `A relationship in ${relsName} lacks its Id, Type or Target`);
+    }
+    if (attr('TargetMode') === 'External' || isExternal(target)) {
+      ruleViolation('Chapter 2.1.1', `The relationship ${id} in ${relsName} links to the external resource "${target.slice(0, 100)}"; 3MF relationships must point to parts inside the package (link to external)`);
+    }
+    found.push({ id, type, target: resolveTarget(source, target), declaredIn: relsName });
+  });
+  const tickets = found.filter((r) => r.type === REL_PRINTTICKET).length;
+  if (tickets > 1) {
+    ruleViolation('Chapter 2.1.4', `${relsName} declares ${tickets} print tickets; a model part may have at most one (more than one print ticket)`);
+  }
+  const ids = new Set<string>();
+  for (const rel of found) {
+    if (ids.has(rel.id)) ruleViolation('Chapter 2.1', `The relationship Id ${rel.id} occurs twice in ${relsName}`);
+    ids.add(rel.id);
+  }
+  return found;
+}
+
+export function readContentTypes(pkg: ZipPackage, limits: ParseLimits): ContentTypes {
+  if (!pkg.has('[Content_Types].xml')) {
+    ruleViolation('Chapter 2.1', 'The package has no [Content_Types].xml part, which every OPC package must have');
+  }
+  const types: ContentTypes = { defaults: new Map(), overrides: new Map() };
+  parseControlPart(pkg, '[Content_Types].xml', limits, (tag, depth) => {
+    if (depth !== 2 || tag.uri !== TYPES_NS) return;
+    const type = tag.attributes['ContentType']?.value ?? '';
+    if (tag.local === 'Default') types.defaults.set((tag.attributes['Extension']?.value ?? '').toLowerCase(), type);
+    if (tag.local === 'Override') types.overrides.set(partKey(tag.attributes['PartName']?.value ?? ''), type);
+  });
+  return types;
+}
+
+export function contentTypeOf(types: ContentTypes, part: string): string | undefined {
+  const override = types.overrides.get(partKey(part));
+  if (override !== undefined) return override;
+  const dot = part.lastIndexOf('.');
+  return dot < 0 ? undefined : types.defaults.get(part.slice(dot + 1).toLowerCase());
+}
+
+/** The relationship part that belongs to a part: /3D/a.model -> 3D/_rels/a.model.rels. */
+export function relsPartFor(part: string): string {
+  const name = part.replace(/^\/+/, '');
+  const slash = name.lastIndexOf('/');
+  return `${name.slice(0, slash + 1)}_rels/${name.slice(slash + 1)}.rels`;
+}
+
+/** Inverse of relsPartFor; "_rels/.rels" belongs to the package root "/". */
+function sourcePartOf(relsName: string): string {
+  const match = /^(.*?)_rels\/([^/]*)\.rels$/i.exec(relsName.replace(/^\/+/, ''));
+  return match ? `/${match[1]}${match[2]}` : '/';
+}
+
+function isExternal(target: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//') || target.startsWith('\\\\');
+}
+
+/** Resolves a relationship target against its source part, as a URI reference. */
+export function resolveTarget(source: string, target: string): string {
+  const base = target.startsWith('/') ? [] : source.split('/').slice(0, -1);
+  const segments = [...base];
+  for (const segment of target.split(/[?#]/)[0].split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  return '/' + segments.filter((s) => s !== '').join('/');
+}
+
+function parseControlPart(pkg: ZipPackage, name: string, limits: ParseLimits, open: (tag: SaxesTagNS, depth: number) => void): void {
+  const handler: XmlHandler = { open, close: () => undefined };
+  const xml = new XmlStream(name, limits.maxXmlDepth, handler);
+  xml.write(pkg.read(name, MAX_CONTROL_PART));
+  xml.end();
+}
