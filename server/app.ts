@@ -11,6 +11,9 @@ import { dashboardRouter } from './routes/dashboard.ts';
 import { webhooksRouter } from './routes/webhooks.ts';
 import { profilesRouter } from './routes/profiles.ts';
 import { quotesRouter } from './routes/quotes.ts';
+import { usageRouter } from './routes/usage.ts';
+import { analyticsRouter } from './routes/analytics.ts';
+import { limitsMiddleware } from './limits/middleware.ts';
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa({ proxy: deps.config.trustProxy });
@@ -19,8 +22,10 @@ export function createApp(deps: Deps): Koa {
     await next();
   });
   app.use(errorMiddleware({ maxUploadBytes: deps.config.maxUploadBytes, log: (m, e) => deps.log.error(m, e) }));
+  // Rate limits and X-RateLimit-* on every response (inside the error middleware, so 429s and errors carry them).
+  app.use(limitsMiddleware(deps));
   // Each router types its own ctx.state; Koa only needs their middleware.
-  const routers = [systemRouter(deps), userRouter(deps), filesRouter(deps), printabilityRouter(deps), dashboardRouter(deps), webhooksRouter(deps), profilesRouter(deps), quotesRouter(deps)] as Router<any>[];
+  const routers = [systemRouter(deps), userRouter(deps), filesRouter(deps), printabilityRouter(deps), dashboardRouter(deps), webhooksRouter(deps), profilesRouter(deps), quotesRouter(deps), usageRouter(deps), analyticsRouter(deps)] as Router<any>[];
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));

@@ -27,6 +27,14 @@ export interface Config {
   webhookTimeoutMs: number;
   webhookAllowPrivateCidrs: string;
   redisUrl: string | null;
+  /** Plans file (plans.json format); null: the bundled server/plans.json. */
+  plansFile: string | null;
+  /** Prefix of the rate-limit counter keys in Redis (several deployments or test runs can share one Redis). */
+  rateLimitPrefix: string;
+  /** Plan whose rate limits apply to requests without a valid token, counted per client address. */
+  rateLimitAnonymousPlan: string;
+  usageFlushMs: number;
+  usageRetentionDays: number;
   logRequests: boolean;
   trustProxy: boolean;
 }
@@ -124,6 +132,11 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookAllowPrivateCidrs: env.WEBHOOK_ALLOW_PRIVATE_CIDRS?.trim() ?? '',
     redisUrl: optionalUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    plansFile: env.PLANS_FILE?.trim() ? path.resolve(env.PLANS_FILE.trim()) : null,
+    rateLimitPrefix: env.RATE_LIMIT_PREFIX?.trim() || 'sq:rl:',
+    rateLimitAnonymousPlan: env.RATE_LIMIT_ANON_PLAN?.trim() || 'free',
+    usageFlushMs: int(env, 'USAGE_FLUSH_MS', 2000, 50, 600_000),
+    usageRetentionDays: int(env, 'USAGE_RETENTION_DAYS', 400, 1, 36_500),
     logRequests: bool(env, 'LOG_REQUESTS', production),
     trustProxy: bool(env, 'TRUST_PROXY', false),
   };

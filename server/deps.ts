@@ -7,6 +7,7 @@ import type { ModelParser } from './models/parse.ts';
 import type { AccountRow } from './db/queries/accounts.ts';
 import type { EventPump } from './webhooks/dispatcher.ts';
 import type { JobRunner } from './jobs/runner.ts';
+import type { Limits } from './limits/index.ts';
 
 export interface Logger {
   info(msg: string, extra?: Record<string, unknown>): void;
@@ -24,6 +25,10 @@ export interface Deps {
   events: EventPump;
   /** Claims and runs quote jobs (in-process worker). */
   jobs: JobRunner;
+  /** Rate limiter, request log and the new-month alert sweep. */
+  limits: Limits;
+  /** The clock quota periods are computed from (UTC months); tests replace it to reach the next month. */
+  now: () => Date;
 }
 
 /** Who is calling: an API token, or a dashboard session (cookie + CSRF). */

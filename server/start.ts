@@ -1,6 +1,7 @@
 // Builds the dependencies from a Config, migrates, and serves. Used by main.ts and by the tests.
 import { rm, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Config } from './config.ts';
@@ -15,6 +16,7 @@ import { createEventPump } from './webhooks/dispatcher.ts';
 import { createJobRunner } from './jobs/runner.ts';
 import { createSlicePool } from './slicer/pool.ts';
 import { seedGlobalProfiles } from './services/profiles.ts';
+import { createLimits } from './limits/index.ts';
 
 export interface Running {
   url: string;
@@ -38,7 +40,8 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
   const base = {
     config,
     db,
-    plans: loadPlans(),
+    plans: loadPlans(config.plansFile ? pathToFileURL(config.plansFile) : undefined),
+    now: () => new Date(),
     storage,
     parser: createModelParser({ concurrency: 2, timeoutMs: 120_000, maxHeapMb: 3072 }),
     log: opts.log ?? consoleLogger(),
@@ -49,6 +52,7 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
   const deps = base as Deps;
   deps.events = createEventPump(deps);
   deps.jobs = createJobRunner(deps, pool);
+  deps.limits = await createLimits(deps);
   return deps;
 }
 
@@ -56,6 +60,7 @@ export async function serve(deps: Deps): Promise<Running> {
   const app = createApp(deps);
   deps.events.start();
   deps.jobs.start();
+  deps.limits.start();
   const server = app.listen(deps.config.port, deps.config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   server.requestTimeout = 30 * 60_000; // large uploads on slow links
@@ -70,6 +75,7 @@ export async function serve(deps: Deps): Promise<Running> {
       server.closeAllConnections();
       await deps.jobs.stop();
       await deps.events.stop();
+      await deps.limits.stop();
       await deps.db.close();
     },
   };

@@ -1,16 +1,161 @@
-// Monthly allowances (placeholder until limits land): quotes are counted now; enforcement comes later.
+// Monthly quote allowance and the storage allowance of the account's plan.
+//
+// Quotes: checkQuoteQuota refuses a new quote once the month's count reached the plan's monthly_quotes;
+// countQuote counts a completed quote in the transaction that completes it. Quotes already running when
+// the last one of the month was used may still complete and be counted (the count can exceed the limit by
+// the number of quotes in flight): a quote is never thrown away after its slice was paid for.
+// Storage: the bytes of the account's stored originals. An upload that would go beyond the allowance is
+// refused, exactly (re-checked under the alert lock in the transaction that records the file); deleting a
+// file frees its bytes at once.
 import type { Queryable } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
 import type { AccountRow } from '../db/queries/accounts.ts';
+import type { Plan } from '../plans.ts';
+import { storageUsed } from '../db/queries/files.ts';
+import { accountPlanId, alertState, incrementQuotes, quotesUsed, staleQuoteAlerts } from '../db/queries/usage.ts';
+import { ApiError } from '../errors.ts';
+import { lockedUsage, settleAlerts } from './alerts.ts';
+import { monthPeriod, secondsUntil, type Period } from './period.ts';
+
+type QuotaDeps = Pick<Deps, 'db' | 'plans' | 'now' | 'events'>;
+
+export function planFor(deps: Pick<Deps, 'plans'>, planId: string | undefined): Plan {
+  return (planId && deps.plans[planId]) || deps.plans.free;
+}
+
+function quotaExceeded(resource: 'quotes' | 'storage', used: number, limit: number, period: Period, now: Date, extra: Record<string, unknown> = {}) {
+  const what = resource === 'quotes' ? `the monthly allowance of ${limit} quotes is used up` : `this upload would exceed the storage allowance of ${limit} bytes`;
+  const hint = resource === 'quotes' ? 'it resets at the start of the next month (UTC)' : 'delete files to free storage at once';
+  return new ApiError(
+    429,
+    'quota_exceeded',
+    `Quota exceeded: ${what}; ${hint}.`,
+    { resource, used, limit, period: period.name, resets_at: period.end.toISOString(), ...extra },
+    { 'Retry-After': String(secondsUntil(period.end, now)) },
+  );
+}
 
 /** Throws 429 quota_exceeded when the account has no quotes left this month. */
-export async function checkQuoteQuota(_deps: Deps, _account: AccountRow): Promise<void> {}
+export async function checkQuoteQuota(deps: QuotaDeps, account: AccountRow): Promise<void> {
+  const now = deps.now();
+  const period = monthPeriod(now);
+  await settleNewPeriod(deps, account.id, period);
+  const limit = planFor(deps, account.plan).monthly_quotes;
+  const used = await quotesUsed(deps.db, account.id, period.name);
+  if (used >= limit) throw quotaExceeded('quotes', used, limit, period, now);
+}
 
-/** Counts one successful quote in the transaction that records it. */
-export async function countQuote(tx: Queryable, _deps: Deps, accountId: string): Promise<void> {
-  await tx.query(
-    `INSERT INTO usage_counters (account_id, period, quotes) VALUES ($1, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM'), 1)
-     ON CONFLICT (account_id, period) DO UPDATE SET quotes = usage_counters.quotes + 1`,
-    [accountId],
-  );
+/**
+ * Counts one successful quote in the transaction that records it, and writes the usage.alert it owes.
+ * The caller already wakes the event pump after that transaction commits.
+ */
+export async function countQuote(tx: Queryable, deps: Pick<Deps, 'plans' | 'now'>, accountId: string, tokenId: string | null = null): Promise<void> {
+  const period = monthPeriod(deps.now());
+  const used = await incrementQuotes(tx, accountId, period.name);
+  const limit = planFor(deps, await accountPlanId(tx, accountId)).monthly_quotes;
+  const { stored } = await lockedUsage(tx, accountId, 'quotes', async () => used);
+  await settleAlerts(tx, stored, { accountId, tokenId, resource: 'quotes', used, limit, period: period.name });
+}
+
+/**
+ * A new month started while the quotes alert was raised: owe the level-0 alert now. Cheap when nothing is
+ * owed (one indexed read); the conditional work runs under the alert lock, so only one request fires it.
+ */
+export async function settleNewPeriod(deps: QuotaDeps, accountId: string, period: Period): Promise<void> {
+  const state = await alertState(deps.db, accountId, 'quotes');
+  if (!state || state.level === 0 || state.period === period.name) return;
+  const fired = await deps.db.transaction(async (tx) => {
+    const limit = planFor(deps, await accountPlanId(tx, accountId)).monthly_quotes;
+    const { stored, used } = await lockedUsage(tx, accountId, 'quotes', () => quotesUsed(tx, accountId, period.name));
+    return settleAlerts(tx, stored, { accountId, tokenId: null, resource: 'quotes', used, limit, period: period.name });
+  });
+  if (fired) deps.events.wake();
+}
+
+/** A cheap early refusal before an upload is parsed; recordStorageChange makes the exact decision. */
+export async function checkStorageQuota(deps: QuotaDeps, accountId: string, addBytes: number): Promise<void> {
+  const limit = planFor(deps, await accountPlanId(deps.db, accountId)).storage_bytes;
+  const used = await storageUsed(deps.db, accountId);
+  if (used + addBytes > limit) {
+    const now = deps.now();
+    throw quotaExceeded('storage', used, limit, monthPeriod(now), now, { requested_bytes: addBytes });
+  }
+}
+
+/**
+ * Call in the transaction that inserted or deleted a file, after the change. Measures stored bytes under
+ * the alert lock; with enforce (uploads) a total beyond the allowance throws 429 and so rolls the insert
+ * back. Writes the owed usage.alert; the caller wakes the event pump after commit.
+ */
+export async function recordStorageChange(
+  tx: Queryable,
+  deps: Pick<Deps, 'plans' | 'now'>,
+  change: { accountId: string; tokenId: string | null; enforce: boolean; addedBytes?: number },
+): Promise<void> {
+  const limit = planFor(deps, await accountPlanId(tx, change.accountId)).storage_bytes;
+  const { stored, used } = await lockedUsage(tx, change.accountId, 'storage', () => storageUsed(tx, change.accountId));
+  if (change.enforce && used > limit) {
+    const now = deps.now();
+    const before = used - (change.addedBytes ?? 0);
+    throw quotaExceeded('storage', before, limit, monthPeriod(now), now, { requested_bytes: change.addedBytes ?? 0 });
+  }
+  await settleAlerts(tx, stored, { accountId: change.accountId, tokenId: change.tokenId, resource: 'storage', used, limit, period: null });
+}
+
+export interface QuotaStatus {
+  plan: string;
+  period: string;
+  period_start: string;
+  resets_at: string;
+  resets_in_seconds: number;
+  quotes: { used: number; limit: number; remaining: number; percent: number; alert_level: number };
+  storage: { used: number; limit: number; remaining: number; percent: number; alert_level: number };
+}
+
+const percent = (used: number, limit: number) => Math.round((used / limit) * 10_000) / 100;
+
+export async function quotaStatus(deps: QuotaDeps, account: AccountRow): Promise<QuotaStatus> {
+  const now = deps.now();
+  const period = monthPeriod(now);
+  await settleNewPeriod(deps, account.id, period);
+  const plan = planFor(deps, account.plan);
+  const [quotesCount, bytes, quotesAlert, storageAlert] = await Promise.all([
+    quotesUsed(deps.db, account.id, period.name),
+    storageUsed(deps.db, account.id),
+    alertState(deps.db, account.id, 'quotes'),
+    alertState(deps.db, account.id, 'storage'),
+  ]);
+  return {
+    plan: plan.id,
+    period: period.name,
+    period_start: period.start.toISOString(),
+    resets_at: period.end.toISOString(),
+    resets_in_seconds: secondsUntil(period.end, now),
+    quotes: {
+      used: quotesCount,
+      limit: plan.monthly_quotes,
+      remaining: Math.max(0, plan.monthly_quotes - quotesCount),
+      percent: percent(quotesCount, plan.monthly_quotes),
+      alert_level: quotesAlert?.period === period.name ? quotesAlert.level : 0,
+    },
+    storage: {
+      used: bytes,
+      limit: plan.storage_bytes,
+      remaining: Math.max(0, plan.storage_bytes - bytes),
+      percent: percent(bytes, plan.storage_bytes),
+      alert_level: storageAlert?.level ?? 0,
+    },
+  };
+}
+
+/** Fires the level-0 quotes alerts owed because a new month started, for every account (run periodically). */
+export async function settleNewPeriodForAll(deps: QuotaDeps): Promise<void> {
+  const period = monthPeriod(deps.now());
+  const BATCH = 500;
+  for (;;) {
+    const accounts = await staleQuoteAlerts(deps.db, period.name, BATCH);
+    // Each settled account leaves the list (its stored period becomes this month), so the loop ends.
+    for (const id of accounts) await settleNewPeriod(deps, id, period);
+    if (accounts.length < BATCH) return;
+  }
 }

@@ -4,6 +4,7 @@ import { corePaths } from './paths-core.ts';
 import { webhookPaths, webhookSchemas } from './paths-webhooks.ts';
 import { quotePaths, quoteSchemas } from './paths-quotes.ts';
 import { errorResponses } from './helpers.ts';
+import { limitsPaths, limitsSchemas, limitsTags, rateLimitHeaders, withRateLimits, withRateLimitResponses } from './paths-limits.ts';
 
 let cached: Record<string, any> | null = null;
 
@@ -25,15 +26,18 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
       { name: 'quotes', description: 'Quotes from real slices, jobs and history' },
       { name: 'profiles', description: 'Printer, material and global slice profiles' },
       { name: 'dashboard', description: 'Dashboard API (cookie session; CSRF header on state-changing calls)' },
+      ...limitsTags,
     ],
-    paths: { ...corePaths, ...quotePaths, ...webhookPaths },
+    // Every operation gets the X-RateLimit-* headers and a 429 (paths-limits.ts).
+    paths: withRateLimits({ ...corePaths, ...quotePaths, ...webhookPaths, ...limitsPaths }),
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An API token created in the dashboard' },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'sq_session', description: 'Dashboard session' },
       },
-      schemas: { ...coreSchemas, ...quoteSchemas, ...webhookSchemas },
-      responses: errorResponses(),
+      schemas: { ...coreSchemas, ...quoteSchemas, ...webhookSchemas, ...limitsSchemas },
+      responses: withRateLimitResponses(errorResponses()),
+      headers: rateLimitHeaders,
     },
   };
   return serverUrl === '/' ? cached : { ...cached, servers: [{ url: serverUrl }] };

@@ -8,6 +8,7 @@ import { insertFile, deleteFile, type FileRow } from '../db/queries/files.ts';
 import { writeEvent } from '../db/queries/outbox.ts';
 import { newId } from '../ids.ts';
 import { ApiError } from '../errors.ts';
+import { checkStorageQuota, recordStorageChange } from '../limits/quota.ts';
 
 const CONTENT_TYPES: Record<string, string> = { stl: 'model/stl', obj: 'model/obj', '3mf': 'model/3mf' };
 
@@ -42,6 +43,7 @@ export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<File
   try {
     const { size } = await stat(req.tmpPath);
     if (size === 0) throw new ApiError(422, 'empty_file', 'The uploaded file is empty.');
+    await checkStorageQuota(deps, req.accountId, size); // refuse before the costly parse
     const sha256 = await sha256File(req.tmpPath);
     const parsed = await deps.parser.parse({ sourcePath: req.tmpPath, fileName: name, canonicalPath: paths.canonical });
     await deps.storage.adoptOriginal(fileId, req.tmpPath);
@@ -64,6 +66,8 @@ export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<File
         upload_id: req.uploadId,
       });
       await writeEvent(tx, { account_id: req.accountId, token_id: req.tokenId, event: 'file.uploaded', data: fileEventData(row) });
+      // Exact storage check under the alert lock (a 429 rolls the whole transaction back), plus any usage.alert owed.
+      await recordStorageChange(tx, deps, { accountId: req.accountId, tokenId: req.tokenId, enforce: true, addedBytes: size });
       return row;
     });
     deps.events.wake();
@@ -81,6 +85,7 @@ export async function removeFile(deps: Deps, accountId: string, tokenId: string 
     const deleted = await deleteFile(tx, accountId, fileId);
     if (deleted) {
       await writeEvent(tx, { account_id: accountId, token_id: tokenId, event: 'file.deleted', data: { fileId: deleted.id, fileName: deleted.name, sizeBytes: deleted.size_bytes } });
+      await recordStorageChange(tx, deps, { accountId, tokenId, enforce: false }); // the level-0 alert when storage falls below 80 %
     }
     return deleted;
   });

@@ -1,6 +1,8 @@
 import type { Deps } from '../deps.ts';
 import type { AccountRow } from '../db/queries/accounts.ts';
 import type { Queryable } from '../db/index.ts';
+import { quotesUsed } from '../db/queries/usage.ts';
+import { monthPeriod } from '../limits/period.ts';
 
 /** Successful quotes this calendar month (UTC). */
 export async function quotesUsedThisMonth(db: Queryable, accountId: string): Promise<number> {
@@ -18,7 +20,8 @@ export async function presentUser(deps: Deps, account: AccountRow) {
     user_id: account.id,
     email: account.email,
     plan: account.plan,
-    quotes_used: await quotesUsedThisMonth(deps.db, account.id),
+    // Same clock and period as the quota check (deps.now, UTC month), so /v2/user and /v2/quota agree.
+    quotes_used: await quotesUsed(deps.db, account.id, monthPeriod(deps.now()).name),
     quotes_limit: plan.monthly_quotes,
     created_at: account.created_at.toISOString(),
   };

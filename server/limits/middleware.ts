@@ -1,0 +1,85 @@
+// One app-level middleware, mounted before the routers: it counts the request against its rate limits
+// (answering 429 rate_limited when one is used up), sets X-RateLimit-* on every response, errors included,
+// and hands each attributed /v2 request to the request log when the response is done.
+import type { Context, Next } from 'koa';
+import type { Deps } from '../deps.ts';
+import type { EndpointClass } from '../plans.ts';
+import { ApiError } from '../errors.ts';
+import { endpointClass, publicUploadId } from './classes.ts';
+import { createCallerResolver, type Caller } from './caller.ts';
+import type { HitResult } from './rate-limiter.ts';
+
+const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';
+
+interface Check {
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
+/** The counters a request is charged to: its caller's, and for a public upload also its upload id's. */
+function checksFor(caller: Caller, cls: EndpointClass, uploadId: string | null): Check[] {
+  const rule = caller.plan.rate_limits[cls];
+  const checks = [{ key: `${cls}:${caller.key}`, limit: rule.limit, windowMs: rule.window_seconds * 1000 }];
+  if (uploadId) checks.push({ key: `${cls}:upload_id:${uploadId}`, limit: rule.limit, windowMs: rule.window_seconds * 1000 });
+  return checks;
+}
+
+/** The headers show the counter closest to refusing (fewest remaining; then the later reset). */
+function tightest(results: HitResult[]): HitResult {
+  return results.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetMs > a.resetMs) ? b : a));
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+export function limitsMiddleware(deps: Deps) {
+  const resolveCaller = createCallerResolver(deps);
+  return async function limits(ctx: Context, next: Next) {
+    if (ctx.path.startsWith('/v2/')) trackRequest(deps, ctx);
+    const cls = endpointClass(ctx.method, ctx.path);
+    const uploadId = publicUploadId(ctx.method, ctx.path);
+    const caller = await resolveCaller(ctx);
+    ctx.state.limitsCaller = caller;
+    const results = await Promise.all(checksFor(caller, cls, uploadId).map((c) => deps.limits.limiter.hit(c.key, c.limit, c.windowMs)));
+    const shown = tightest(results);
+    ctx.set('X-RateLimit-Limit', String(shown.limit));
+    ctx.set('X-RateLimit-Remaining', String(shown.remaining));
+    ctx.set('X-RateLimit-Reset', String(seconds(shown.resetMs)));
+    if (uploadId || ctx.path.toLowerCase().startsWith('/v2/file/public/')) ctx.set('Access-Control-Expose-Headers', EXPOSED);
+    const refused = results.filter((r) => !r.allowed);
+    if (refused.length) {
+      const retryAfter = seconds(Math.max(...refused.map((r) => r.resetMs)));
+      const rule = refused[0];
+      throw new ApiError(
+        429,
+        'rate_limited',
+        `Rate limit exceeded: ${rule.limit} ${cls} requests per window; retry in ${retryAfter} s.`,
+        { class: cls, limit: rule.limit, retry_after: retryAfter, counted_by: caller.kind === 'address' ? 'client address' : caller.kind },
+        { 'Retry-After': String(retryAfter) },
+      );
+    }
+    await next();
+  };
+}
+
+/** Records the request when the response is done: route template, status, duration, account and token. */
+function trackRequest(deps: Deps, ctx: Context) {
+  const started = performance.now();
+  const at = deps.now();
+  ctx.res.once('close', () => {
+    const caller = ctx.state.limitsCaller as Caller | undefined;
+    const publicUpload = ctx.state.publicUpload as { account_id: string; token_id: string | null } | undefined;
+    const accountId = ctx.state.auth?.account?.id ?? caller?.accountId ?? publicUpload?.account_id;
+    if (!accountId) return; // nobody to attribute it to (e.g. an invalid token): not part of any account's usage
+    deps.limits.requests.record({
+      account_id: accountId,
+      token_id: ctx.state.auth ? ctx.state.auth.tokenId : (caller?.tokenId ?? publicUpload?.token_id ?? null),
+      method: ctx.method,
+      route: (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? '(unmatched)',
+      // 499 (as nginx logs it): the client went away before the response was complete.
+      status: ctx.res.writableFinished ? ctx.status : 499,
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      created_at: at,
+    });
+  });
+}

@@ -1,0 +1,126 @@
+// Fixed-window request counters: in memory (one process) or in Redis (shared by every process).
+//
+// A window starts with the first request for a key and lasts window_seconds; every request in it counts
+// (refused ones too, so hammering does not earn a fresh window). Reset = milliseconds until that window
+// ends. In Redis one Lua script does INCR and PEXPIRE atomically and reads PTTL, so the expiry is
+// judged by Redis' clock alone and processes with skewed clocks still agree on one window.
+import { Redis } from 'ioredis';
+import type { Logger } from '../deps.ts';
+
+export interface HitResult {
+  limit: number;
+  /** Requests counted in this window, this one included. */
+  count: number;
+  remaining: number;
+  /** Milliseconds until the window ends and the count starts again. */
+  resetMs: number;
+  allowed: boolean;
+}
+
+export interface RateLimiter {
+  readonly kind: 'memory' | 'redis';
+  hit(key: string, limit: number, windowMs: number): Promise<HitResult>;
+  close(): Promise<void>;
+}
+
+function result(count: number, limit: number, resetMs: number): HitResult {
+  return { limit, count, remaining: Math.max(0, limit - count), resetMs: Math.max(0, resetMs), allowed: count <= limit };
+}
+
+// Entries are dropped once their window is over; the sweep runs only when the map grows, so memory stays
+// proportional to the keys seen in the last window.
+const SWEEP_AT = 10_000;
+
+export function createMemoryLimiter(now: () => number = Date.now): RateLimiter {
+  const windows = new Map<string, { count: number; endsAt: number }>();
+  let sweepAt = SWEEP_AT;
+  const sweep = (t: number) => {
+    for (const [key, w] of windows) if (w.endsAt <= t) windows.delete(key);
+    sweepAt = Math.max(SWEEP_AT, windows.size * 2);
+  };
+  return {
+    kind: 'memory',
+    async hit(key, limit, windowMs) {
+      const t = now();
+      let w = windows.get(key);
+      if (!w || w.endsAt <= t) {
+        if (windows.size >= sweepAt) sweep(t);
+        w = { count: 0, endsAt: t + windowMs };
+        windows.set(key, w);
+      }
+      w.count += 1;
+      return result(w.count, limit, w.endsAt - t);
+    },
+    async close() {
+      windows.clear();
+    },
+  };
+}
+
+// KEYS[1] = counter, ARGV[1] = window in ms. A key without expiry (PTTL -1, e.g. left by a crash between
+// commands in some older version) gets one, so no counter can live forever.
+const HIT_SCRIPT = `
+local n = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {n, ttl}`;
+
+type HitCommand = { sqRateHit(key: string, windowMs: number): Promise<[number, number]> };
+
+export interface RedisLimiterOptions {
+  url: string;
+  prefix: string;
+  log: Logger;
+  /** A request never waits longer than this for Redis; past it the local fallback answers. */
+  commandTimeoutMs?: number;
+}
+
+/**
+ * Counters in Redis. When Redis cannot answer (down, slow), the request is judged by a per-process
+ * in-memory limiter instead of failing: the API stays up, and limits hold per process until Redis is back.
+ */
+export async function createRedisLimiter(opts: RedisLimiterOptions): Promise<RateLimiter> {
+  const redis = new Redis(opts.url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: opts.commandTimeoutMs ?? 500,
+    connectionName: 'slicequote-rate-limits',
+  });
+  redis.defineCommand('sqRateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  let lastComplaint = 0;
+  redis.on('error', (err) => complain(err));
+  function complain(err: unknown) {
+    // One line per 30 s at most: a Redis outage must not flood the log with one line per request.
+    if (Date.now() - lastComplaint < 30_000) return;
+    lastComplaint = Date.now();
+    opts.log.error('rate limits: Redis unavailable, using per-process counters until it is back', err);
+  }
+  try {
+    await redis.connect();
+  } catch (err) {
+    redis.disconnect();
+    throw new Error(`REDIS_URL: cannot connect to Redis for rate limits: ${(err as Error).message}`);
+  }
+  const fallback = createMemoryLimiter();
+  const commands = redis as unknown as HitCommand;
+  return {
+    kind: 'redis',
+    async hit(key, limit, windowMs) {
+      try {
+        const [count, ttl] = await commands.sqRateHit(opts.prefix + key, windowMs);
+        return result(Number(count), limit, Number(ttl));
+      } catch (err) {
+        complain(err);
+        return fallback.hit(key, limit, windowMs);
+      }
+    },
+    async close() {
+      await fallback.close();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

@@ -1,0 +1,57 @@
+// GET /v2/quota (allowances, usage, reset time) and GET /v2/usage (endpoint statistics, material usage,
+// daily trends) for the authenticated account.
+import Router from '@koa/router';
+import type { Deps, AppState } from '../deps.ts';
+import { requireApiAuth } from '../auth/middleware.ts';
+import { quotaStatus } from '../limits/quota.ts';
+import { dateRange, daysOf } from '../limits/query-params.ts';
+import { endpointStats, dailyCalls } from '../db/queries/usage.ts';
+import { materialUsage, dailyQuotes } from '../db/queries/analytics.ts';
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+export function usageRouter(deps: Deps) {
+  const router = new Router<AppState>();
+  const auth = requireApiAuth(deps);
+
+  router.get('/v2/quota', auth, async (ctx) => {
+    ctx.body = await quotaStatus(deps, ctx.state.auth.account);
+  });
+
+  router.get('/v2/usage', auth, async (ctx) => {
+    const range = dateRange(ctx, deps.now(), 30);
+    const accountId = ctx.state.auth.account.id;
+    // Requests of this process still in the buffer are written first, so callers see their latest calls.
+    await deps.limits.requests.flush();
+    const [endpoints, materials, calls, quotes] = await Promise.all([
+      endpointStats(deps.db, accountId, range.start, range.end),
+      materialUsage(deps.db, accountId, range.start, range.end),
+      dailyCalls(deps.db, accountId, range.start, range.end),
+      dailyQuotes(deps.db, accountId, range.start, range.end),
+    ]);
+    const callsByDay = new Map(calls.map((c) => [c.day, c]));
+    const quotesByDay = new Map(quotes.map((q) => [q.day, q]));
+    const daily = daysOf(range).map((date) => ({
+      date,
+      calls: callsByDay.get(date)?.calls ?? 0,
+      errors: callsByDay.get(date)?.errors ?? 0,
+      quotes: quotesByDay.get(date)?.quotes ?? 0,
+      grams: quotesByDay.get(date)?.grams ?? 0,
+    }));
+    ctx.body = {
+      from: range.from,
+      to: range.to,
+      totals: {
+        calls: endpoints.reduce((n, e) => n + e.calls, 0),
+        errors: endpoints.reduce((n, e) => n + e.errors, 0),
+        quotes: materials.reduce((n, m) => n + m.quotes, 0),
+        grams: round2(materials.reduce((n, m) => n + m.grams, 0)),
+      },
+      endpoints,
+      materials,
+      daily,
+    };
+  });
+
+  return router;
+}
