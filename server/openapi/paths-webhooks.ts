@@ -117,7 +117,7 @@ const eventSchemas = {
     'job.status_changed',
     {
       type: 'object',
-      required: ['jobId', 'quoteId', 'fileId', 'fileName', 'status', 'previousStatus', 'progress'],
+      required: ['jobId', 'quoteId', 'fileId', 'fileName', 'status', 'previousStatus', 'progress', 'attempts'],
       properties: {
         jobId: { type: 'string' },
         quoteId: { type: 'string', description: 'Equals jobId' },
@@ -126,9 +126,10 @@ const eventSchemas = {
         status: { enum: ['queued', 'processing', 'completed', 'failed'] },
         previousStatus: { enum: ['queued', 'processing', 'completed', 'failed', null], description: 'null for the first event (queued)' },
         progress: { type: 'integer', minimum: 0, maximum: 100 },
+        attempts: { type: 'integer', minimum: 0, description: 'How many times a worker has taken the job up' },
       },
     },
-    'Body of `job.status_changed`, sent on every transition of a job.',
+    'Body of `job.status_changed`, sent on every transition of a job (sync quotes are jobs too).',
   ),
   WebhookEventWidgetAddedToCart: eventEnvelope(
     'widget.added_to_cart',
@@ -155,15 +156,12 @@ const eventSchemas = {
     'usage.alert',
     {
       type: 'object',
-      required: ['metric', 'level', 'previousLevel', 'used', 'limit', 'unit', 'percent', 'period'],
+      required: ['resource', 'level', 'used', 'limit', 'period'],
       properties: {
-        metric: { enum: ['quotes', 'storage'] },
-        level: { enum: [0, 80, 100], description: '80 or 100: crossed that percentage upward; 0: back below 80%' },
-        previousLevel: { enum: [0, 80, 100] },
-        used: { type: 'number' },
-        limit: { type: 'number' },
-        unit: { enum: ['quotes', 'bytes'] },
-        percent: { type: 'number', description: 'used / limit * 100, rounded to one decimal' },
+        resource: { enum: ['quotes', 'storage'] },
+        level: { enum: [0, 80, 100], description: '80 or 100: usage entered that band (>= 80 %, >= 100 % of the allowance); 0: back below 80 %' },
+        used: { type: 'number', description: 'Quotes this month, or stored bytes' },
+        limit: { type: 'number', description: 'The plan\'s allowance in the same unit' },
         period: { type: ['string', 'null'], description: 'YYYY-MM (UTC) for quotes; null for storage' },
       },
     },

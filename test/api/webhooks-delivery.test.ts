@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { verify } from '@octokit/webhooks-methods';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -51,12 +52,12 @@ const SAMPLE: Record<string, Record<string, unknown>> = {
   },
   'file.uploaded': { fileId: 'file_abc', fileName: 'cube.stl', format: 'stl', sizeBytes: 684, sha256: 'a'.repeat(64), source: 'api', measurements: { triangles: 12 } },
   'file.deleted': { fileId: 'file_abc', fileName: 'cube.stl', sizeBytes: 684 },
-  'job.status_changed': { jobId: 'job_abc', quoteId: 'job_abc', fileId: 'file_abc', fileName: 'cube.stl', status: 'processing', previousStatus: 'queued', progress: 10 },
+  'job.status_changed': { jobId: 'job_abc', quoteId: 'job_abc', fileId: 'file_abc', fileName: 'cube.stl', status: 'processing', previousStatus: 'queued', progress: 10, attempts: 1 },
   'widget.added_to_cart': {
     widgetKeyId: 'wk_abc', fileId: 'file_abc', fileName: 'cube.stl', quoteId: 'qt_abc', quantity: 2, material: 'PETG', color: 'orange',
     unitPrice: 4.37, totalPrice: 8.74, currency: 'EUR', pageUrl: 'https://shop.example.com/products/custom-print',
   },
-  'usage.alert': { metric: 'quotes', level: 80, previousLevel: 0, used: 80, limit: 100, unit: 'quotes', percent: 80, period: '2026-11' },
+  'usage.alert': { resource: 'quotes', level: 80, used: 80, limit: 100, period: '2026-11' },
 };
 
 let server: TestServer;
@@ -142,9 +143,10 @@ test('every event type is delivered with the documented headers and a signature 
 
 const parsersReady = existsSync(path.resolve(import.meta.dirname, '../../shared/model/index.ts'));
 test('file.uploaded and file.deleted from real API calls, carrying the token that caused them', { skip: !parsersReady && 'model parsers (shared/model/index.ts) not merged yet' }, async () => {
-  const { token, accountId, tokenId } = await server.newAccount();
+  const { token, tokenId } = await server.newAccount();
   const api = server.client(token);
   const r = await receiver();
+  // Linked to the uploading token: it fires only if the events carry that token.
   const linked = await hook(api, r.url, ['file.uploaded', 'file.deleted'], { token_id: tokenId });
   const up = await api.upload('/v2/file', path.join(MODELS, 'stl/cube20_ascii.stl'));
   assert.equal(up.status, 201, JSON.stringify(up.body));
@@ -158,7 +160,50 @@ test('file.uploaded and file.deleted from real API calls, carrying the token tha
   assert.equal(uploaded.json.event, 'file.uploaded');
   assert.equal(uploaded.json.data.sha256, up.body.sha256);
   assert.equal(deleted.json.event, 'file.deleted');
-  assert.ok(accountId);
+});
+
+const slicerReady = (() => {
+  try {
+    execFileSync('prusa-slicer', ['--help'], { stdio: 'ignore', timeout: 20_000 });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+test('real quotes: quote.completed (spec 6.2), quote.failed and every job.status_changed are delivered as documented', { skip: !(parsersReady && slicerReady) && 'needs the model parsers and prusa-slicer' }, async () => {
+  const { token } = await server.newAccount();
+  const api = server.client(token);
+  const r = await receiver();
+  const h = await hook(api, r.url, ['quote.completed', 'quote.failed', 'job.status_changed']);
+  const file = await api.upload('/v2/file', path.join(MODELS, 'stl/cube20_ascii.stl'));
+  assert.equal(file.status, 201);
+  const ok = await api.post(`/v2/file/quote/${file.body.file_id}`, { material_config: { filament_type: 'PLA' } });
+  assert.equal(ok.status, 200, JSON.stringify(ok.body));
+  const bad = await api.post(`/v2/file/quote/${file.body.file_id}`, { printer_config: { bed_size_x: 10, bed_size_y: 10 } });
+  assert.equal(bad.status, 422);
+  const list = await eventually(async () => {
+    const l = await deliveries(api, h.webhook_id, '?limit=100');
+    const done = l.filter((d) => d.state === 'delivered');
+    return done.length === l.length && l.some((d) => d.event === 'quote.failed') && l.some((d) => d.event === 'quote.completed') ? l : null;
+  }, 15_000, 'quote deliveries');
+  assert.equal(r.requests.length, list.length);
+  for (const g of r.requests) {
+    assert.equal(await verify(h.secret, g.body, g.headers['x-webhook-signature'] as string), true);
+    assertEventShape(g.json);
+  }
+  const completed = r.requests.find((g) => g.json.event === 'quote.completed')!.json;
+  assert.equal(completed.data.jobId, ok.body.quote_id);
+  assert.equal(completed.data.quoteId, completed.data.jobId);
+  assert.equal(completed.data.status, 'completed');
+  assert.equal(completed.data.fileId, file.body.file_id);
+  assert.equal(completed.data.fileName, 'cube20_ascii.stl');
+  assert.equal(completed.data.error, null);
+  assert.equal(completed.data.result.total_price, ok.body.total_price);
+  const failed = r.requests.find((g) => g.json.event === 'quote.failed')!.json;
+  assert.equal(failed.data.quoteId, bad.body.error.details.quote_id);
+  assert.equal(failed.data.result, null);
+  const transitions = r.requests.filter((g) => g.json.event === 'job.status_changed' && g.json.data.jobId === ok.body.quote_id);
+  assert.deepEqual(transitions.map((g) => g.json.data.status).sort(), ['completed', 'processing', 'queued']);
 });
 
 test('a failing receiver gets exactly 3 attempts with identical body and signature; then failed, visible', async () => {

@@ -18,6 +18,8 @@ export interface Receiver {
   port: number;
   url: string;
   requests: Received[];
+  /** Most requests that were open (received, not yet answered or dropped) at the same time. */
+  maxConcurrent: number;
   /** Resolves with the first n requests, or rejects after timeoutMs naming how many arrived. */
   waitFor(n: number, timeoutMs?: number): Promise<Received[]>;
   close(): Promise<void>;
@@ -28,7 +30,11 @@ export async function startReceiver(answer: (index: number, req: Received) => An
   const waiters: { n: number; resolve: () => void }[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
+  let open = 0;
   const server = http.createServer((req, res) => {
+    open++;
+    state.maxConcurrent = Math.max(state.maxConcurrent, open);
+    res.on('close', () => open--);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -63,10 +69,11 @@ export async function startReceiver(answer: (index: number, req: Received) => An
   });
   await new Promise<void>((ok) => server.listen(port, '127.0.0.1', ok));
   const actual = (server.address() as AddressInfo).port;
-  return {
+  const state: Receiver = {
     port: actual,
     url: `http://127.0.0.1:${actual}/hook`,
     requests,
+    maxConcurrent: 0,
     waitFor(n, timeoutMs = 10_000) {
       if (requests.length >= n) return Promise.resolve(requests.slice(0, n));
       return new Promise((resolve, reject) => {
@@ -81,6 +88,7 @@ export async function startReceiver(answer: (index: number, req: Received) => An
         server.close(() => ok());
       }),
   };
+  return state;
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

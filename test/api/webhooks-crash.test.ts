@@ -1,0 +1,193 @@
+// Leases: several pumps never send one delivery at the same time, and a delivery whose attempt was cut short
+// by kill -9 is reclaimed after its lease by the restarted server and delivered, never lost.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { verify } from '@octokit/webhooks-methods';
+import { startTestServer, testDbKind, POSTGRES_URL, ApiClient } from '../helpers/server.ts';
+import { startReceiver, eventually, sleep, type Receiver } from '../helpers/receiver.ts';
+import { openPglite, openPostgres, type Db } from '../../server/db/index.ts';
+import { migrate } from '../../server/db/migrate.ts';
+import { insertAccount } from '../../server/db/queries/accounts.ts';
+import { insertWebhook } from '../../server/db/queries/webhooks.ts';
+import { writeEvent } from '../../server/db/queries/outbox.ts';
+import { createApiToken } from '../../server/auth/api-tokens.ts';
+import { createEventPump } from '../../server/webhooks/dispatcher.ts';
+import { newId } from '../../server/ids.ts';
+
+const JWT_SECRET = 'crash-test-secret-that-is-long-enough-0123';
+const REPO = path.resolve(import.meta.dirname, '../..');
+const cleanups: (() => Promise<void>)[] = [];
+after(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+test('four pumps on one database: each delivery is sent by one of them at a time, and exactly once when it succeeds', async () => {
+  const server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_SWEEP_INTERVAL_MS: '100', WEBHOOK_TIMEOUT_MS: '700' });
+  cleanups.push(() => server.stop());
+  const pumps = [1, 2, 3].map(() => createEventPump(server.deps));
+  for (const p of pumps) p.start();
+  cleanups.push(async () => {
+    for (const p of pumps) await p.stop();
+  });
+  const { token, accountId } = await server.newAccount();
+  const api = server.client(token);
+  const hanging = await startReceiver(() => 'hang'); // every attempt runs into the 700 ms timeout
+  const fine = await startReceiver();
+  cleanups.push(() => hanging.close(), () => fine.close());
+  const hHang = (await api.post('/v2/webhooks', { url: hanging.url, events: ['usage.alert'] })).body;
+  await api.post('/v2/webhooks', { url: fine.url, events: ['file.deleted'] });
+
+  await server.deps.db.transaction((tx) => writeEvent(tx, { account_id: accountId, token_id: null, event: 'usage.alert', data: { n: 0 } }));
+  for (let i = 0; i < 20; i++) {
+    await server.deps.db.transaction((tx) => writeEvent(tx, { account_id: accountId, token_id: null, event: 'file.deleted', data: { n: i } }));
+  }
+  for (const p of [server.deps.events, ...pumps]) p.wake();
+
+  await fine.waitFor(20);
+  const [d] = await eventually(async () => {
+    const list = (await api.get(`/v2/webhooks/${hHang.webhook_id}/deliveries`)).body.data;
+    return list[0]?.state === 'failed' ? list : null;
+  }, 15_000, 'the hanging delivery to fail');
+  await sleep(500);
+  assert.equal(hanging.requests.length, 3, 'exactly 3 attempts');
+  assert.equal(hanging.maxConcurrent, 1, 'never two attempts at once');
+  assert.equal(d.attempts, 3);
+  assert.match(d.last_error, /^timeout after 700 ms/);
+  const ids = fine.requests.map((r) => r.headers['x-webhook-delivery']);
+  assert.equal(new Set(ids).size, 20, 'each delivery sent exactly once');
+  assert.equal(fine.requests.length, 20);
+});
+
+// ---- kill -9 ---------------------------------------------------------------------------------------------
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
+  const { port } = srv.address() as { port: number };
+  await new Promise<void>((ok) => srv.close(() => ok()));
+  return port;
+}
+
+/** A private database for the child processes: a PGlite folder, or a PostgreSQL schema. */
+async function childDatabase(dataDir: string): Promise<{ env: Record<string, string>; open(): Promise<Db> }> {
+  if (testDbKind() === 'pglite') {
+    return { env: {}, open: () => openPglite(path.join(dataDir, 'pglite')) };
+  }
+  const schema = `t_${newId('s').slice(2, 18)}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  cleanups.push(async () => {
+    const c = new pg.Client({ connectionString: POSTGRES_URL });
+    await c.connect();
+    await c.query(`DROP SCHEMA ${schema} CASCADE`);
+    await c.end();
+  });
+  return {
+    env: { DATABASE_URL: `${POSTGRES_URL}?options=-c%20search_path%3D${schema}` },
+    open: () => openPostgres(POSTGRES_URL, { searchPath: schema, max: 2 }),
+  };
+}
+
+function startChild(env: Record<string, string>): ChildProcess {
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: REPO,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (c) => (output += c));
+  child.stderr!.on('data', (c) => (output += c));
+  (child as ChildProcess & { output: () => string }).output = () => output;
+  return child;
+}
+
+async function waitHealthy(base: string, child: ChildProcess) {
+  await eventually(async () => {
+    if (child.exitCode !== null) throw new Error(`server exited: ${(child as any).output()}`);
+    try {
+      return (await fetch(`${base}/healthz`)).ok;
+    } catch {
+      return false;
+    }
+  }, 60_000, 'the server to start');
+}
+
+function killHard(child: ChildProcess): Promise<void> {
+  return new Promise((ok) => {
+    if (child.exitCode !== null || child.signalCode !== null) return ok();
+    child.once('exit', () => ok());
+    child.kill('SIGKILL');
+  });
+}
+
+test('kill -9 during an attempt: after restart the delivery is reclaimed once its lease ran out, and delivered', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-crash-'));
+  cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  const db = await childDatabase(dataDir);
+  // The first request hangs: the attempt is in flight when the process dies. Later requests succeed.
+  const receiver: Receiver = await startReceiver((i) => (i === 0 ? 'hang' : { status: 200 }));
+  cleanups.push(() => receiver.close());
+
+  // Seed an account, a token, a webhook and one undispatched event before the server starts: its pump picks
+  // the event up at start-up.
+  const seed = await db.open();
+  await migrate(seed);
+  const accountId = newId('usr');
+  await insertAccount(seed, { id: accountId, email: `${accountId}@example.test`, password_hash: 'x', plan: 'pro', shop_name: null });
+  const { token } = await createApiToken(seed, JWT_SECRET, accountId, 'crash test');
+  const secret = 'crash test secret, long enough';
+  const hook = await insertWebhook(seed, { id: newId('wh'), account_id: accountId, url: receiver.url, events: ['quote.completed'], secret, token_id: null });
+  await seed.transaction((tx) => writeEvent(tx, { account_id: accountId, token_id: null, event: 'quote.completed', data: { jobId: 'job_x' } }));
+  await seed.close();
+
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  // Lease = 2 x timeout + 2 s = 4 s; the timeout (1 s) is never reached because the process dies first.
+  const env = {
+    ...db.env,
+    DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', DEMO_ACCOUNT: 'false', JWT_SECRET,
+    WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_SWEEP_INTERVAL_MS: '200', WEBHOOK_TIMEOUT_MS: '1000',
+  };
+  const first = startChild(env);
+  cleanups.push(() => killHard(first));
+  const [hung] = await receiver.waitFor(1, 60_000);
+  await killHard(first);
+  const killedAt = Date.now();
+  assert.equal(first.signalCode, 'SIGKILL');
+
+  const second = startChild(env);
+  cleanups.push(async () => {
+    second.kill('SIGTERM');
+    await new Promise((ok) => (second.exitCode !== null ? ok(null) : second.once('exit', ok)));
+  });
+  await waitHealthy(base, second);
+  const [, retried] = await receiver.waitFor(2, 30_000);
+
+  assert.equal(retried.headers['x-webhook-delivery'], hung.headers['x-webhook-delivery'], 'the same delivery');
+  assert.equal(retried.body, hung.body, 'identical body');
+  assert.equal(retried.headers['x-webhook-signature'], hung.headers['x-webhook-signature'], 'identical signature');
+  assert.equal(await verify(secret, retried.body, retried.headers['x-webhook-signature'] as string), true);
+  assert.ok(retried.at - hung.at >= 3500, `not retried before the lease ran out (${retried.at - hung.at} ms)`);
+  assert.ok(retried.at >= killedAt);
+
+  const api = new ApiClient(base, token);
+  const d = await eventually(async () => {
+    const res = await api.get(`/v2/webhooks/${hook.id}/deliveries`);
+    return res.body.total === 1 && res.body.data[0].state === 'delivered' ? res.body.data[0] : null;
+  }, 10_000, 'the delivery to be recorded as delivered (and no other)');
+  assert.equal(d.delivery_id, hung.headers['x-webhook-delivery']);
+  assert.equal(d.attempts, 1, 'the interrupted attempt is not counted as an attempt');
+  assert.equal(d.interrupted_attempts, 1);
+  assert.equal(d.last_status_code, 200);
+  assert.equal(d.last_error, null);
+  assert.equal(receiver.requests.length, 2, 'sent once more, not more');
+});
