@@ -1,0 +1,189 @@
+// Two real server processes (node server/main.ts) on one PostgreSQL and one Redis enforce ONE rate limit:
+// the counters live in Redis, so requests alternating between the processes share a single window.
+// Needs the PostgreSQL at SQ_TEST_POSTGRES_URL and the Redis at SQ_TEST_REDIS_URL (default 127.0.0.1:6379),
+// whichever database the rest of the suite runs on (PGlite cannot be shared between processes).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+import { POSTGRES_URL } from '../helpers/server.ts';
+import { openPostgres, type Db } from '../../server/db/index.ts';
+import { insertAccount } from '../../server/db/queries/accounts.ts';
+import { createApiToken } from '../../server/auth/api-tokens.ts';
+import { newId } from '../../server/ids.ts';
+import { createRedisLimiter } from '../../server/limits/rate-limiter.ts';
+
+const REDIS_URL = process.env.SQ_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const JWT_SECRET = 'two-process-test-secret-0123456789abcdef';
+const WINDOW_S = 2;
+const READ_LIMIT = 5;
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+
+const schema = `t_${newId('s').slice(2, 18)}`;
+const prefix = `sq:test:${newId('rl')}:`;
+const work = mkdtempSync(path.join(tmpdir(), 'sq-2proc-'));
+const procs: { child: ChildProcess; url: string; output: string[] }[] = [];
+let db: Db;
+let redis: Redis;
+
+function databaseUrl(): string {
+  const url = new URL(POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
+}
+
+function plansFile(): string {
+  const bundled = JSON.parse(readFileSync(path.join(repo, 'server/plans.json'), 'utf8'));
+  const rule = (limit: number) => ({ limit, window_seconds: WINDOW_S });
+  const tiny = { label: 'Tiny', monthly_quotes: 10, storage_bytes: 1_000_000, rate_limits: { quote: rule(2), upload: rule(2), read: rule(READ_LIMIT), write: rule(2) } };
+  const file = path.join(work, 'plans.json');
+  writeFileSync(file, JSON.stringify({ ...bundled, tiny }));
+  return file;
+}
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const { port } = s.address() as { port: number };
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+async function startProcess(n: number, env: Record<string, string>) {
+  const port = await freePort();
+  const output: string[] = [];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: repo,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(work, `data${n}`), NODE_OPTIONS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => output.push(String(d)));
+  child.stderr!.on('data', (d) => output.push(String(d)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server ${n} exited (${child.exitCode}):\n${output.join('')}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server ${n} did not start:\n${output.join('')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  procs.push({ child, url, output });
+}
+
+before(async () => {
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  const env = {
+    DATABASE_URL: databaseUrl(),
+    REDIS_URL,
+    RATE_LIMIT_PREFIX: prefix,
+    PLANS_FILE: plansFile(),
+    JWT_SECRET,
+    DEMO_ACCOUNT: 'false',
+    LOG_REQUESTS: 'false',
+  };
+  // One after the other: the second waits for nothing, but starting both at once doubles the start-up CPU.
+  await startProcess(1, env);
+  await startProcess(2, env);
+  db = await openPostgres(POSTGRES_URL, { searchPath: schema, max: 2 });
+});
+
+after(async () => {
+  for (const p of procs) {
+    p.child.kill('SIGTERM');
+    await new Promise((r) => (p.child.exitCode !== null ? r(null) : p.child.once('exit', r)));
+  }
+  await db?.close();
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length) await redis.del(...keys);
+  redis.disconnect();
+  const c = new pg.Client({ connectionString: POSTGRES_URL });
+  await c.connect();
+  await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await c.end();
+  rmSync(work, { recursive: true, force: true });
+});
+
+async function tinyToken(): Promise<string> {
+  const account = await insertAccount(db, { id: newId('usr'), email: `${newId('m')}@example.test`, password_hash: 'x', plan: 'tiny', shop_name: null });
+  return (await createApiToken(db, JWT_SECRET, account.id, 'two processes')).token;
+}
+
+async function get(url: string, token: string) {
+  const res = await fetch(`${url}/v2/user`, { headers: { authorization: `Bearer ${token}` } });
+  await res.arrayBuffer();
+  return { status: res.status, remaining: Number(res.headers.get('x-ratelimit-remaining')), limit: Number(res.headers.get('x-ratelimit-limit')), retryAfter: res.headers.get('retry-after') };
+}
+
+test('two server processes share one limit through Redis, and both recover after the window', async () => {
+  const [a, b] = procs.map((p) => p.url);
+  const token = await tinyToken();
+  const seen = [];
+  for (let i = 0; i < READ_LIMIT; i++) seen.push(await get(i % 2 ? b : a, token));
+  assert.deepEqual(seen.map((r) => r.status), [200, 200, 200, 200, 200]);
+  // One counter: remaining falls by one per request whichever process answers.
+  assert.deepEqual(seen.map((r) => r.remaining), [4, 3, 2, 1, 0]);
+  assert.ok(seen.every((r) => r.limit === READ_LIMIT));
+  const refusedB = await get(b, token);
+  const refusedA = await get(a, token);
+  assert.equal(refusedB.status, 429);
+  assert.equal(refusedA.status, 429);
+  const retryAfter = Number(refusedA.retryAfter);
+  assert.ok(retryAfter >= 1 && retryAfter <= WINDOW_S, `Retry-After ${refusedA.retryAfter}`);
+  // The counter is in Redis under the configured prefix, expiring with the window.
+  const keys = await redis.keys(`${prefix}read:tok:*`);
+  assert.equal(keys.length, 1);
+  const ttl = await redis.pttl(keys[0]);
+  assert.ok(ttl > 0 && ttl <= WINDOW_S * 1000, `PTTL ${ttl}`);
+  await new Promise((r) => setTimeout(r, retryAfter * 1000 + 150));
+  const recovered = [await get(b, token), await get(a, token)];
+  assert.deepEqual(recovered.map((r) => [r.status, r.remaining]), [[200, 4], [200, 3]]);
+});
+
+test('with Redis, unauthenticated callers are counted per address across processes too', async () => {
+  const [a, b] = procs.map((p) => p.url);
+  const res = await fetch(`${a}/v2/user`);
+  await res.arrayBuffer();
+  const res2 = await fetch(`${b}/v2/user`);
+  await res2.arrayBuffer();
+  assert.equal(res.status, 401);
+  assert.equal(res2.status, 401);
+  // Free plan (the anonymous default) reads 300 per minute; the second process continues the first's count.
+  assert.equal(Number(res2.headers.get('x-ratelimit-remaining')), Number(res.headers.get('x-ratelimit-remaining')) - 1);
+});
+
+test('when Redis stops answering, requests are judged by per-process counters instead of failing', async () => {
+  const complaints: string[] = [];
+  const log = { info() {}, error: (m: string) => complaints.push(m) };
+  const limiter = await createRedisLimiter({ url: REDIS_URL, prefix: `${prefix}fallback:`, log, commandTimeoutMs: 200 });
+  try {
+    assert.equal((await limiter.hit('k', 10, 10_000)).count, 1);
+    // Every client of this Redis is paused for 1 s: the limiter's command times out and memory answers.
+    await redis.call('CLIENT', 'PAUSE', '1000', 'ALL');
+    const started = Date.now();
+    const during = await limiter.hit('k', 10, 10_000);
+    assert.ok(Date.now() - started < 900, 'answered without waiting for Redis');
+    assert.deepEqual([during.allowed, during.count], [true, 1]);
+    assert.equal(complaints.length, 1);
+    await new Promise((r) => setTimeout(r, 1100));
+    // Back on Redis: its count continues (the timed-out INCR may have run after the pause).
+    assert.ok((await limiter.hit('k', 10, 10_000)).count >= 2);
+  } finally {
+    await limiter.close();
+  }
+  await assert.rejects(createRedisLimiter({ url: 'redis://127.0.0.1:1', prefix, log }), /REDIS_URL/);
+});
