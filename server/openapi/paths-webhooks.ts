@@ -321,3 +321,44 @@ export const webhookPaths = {
     },
   },
 };
+
+// ---- outgoing requests ---------------------------------------------------------------------------------
+
+const SCHEMA_OF_EVENT: Record<string, string> = {
+  'quote.completed': 'WebhookEventQuoteCompleted',
+  'quote.failed': 'WebhookEventQuoteFailed',
+  'file.uploaded': 'WebhookEventFileUploaded',
+  'file.deleted': 'WebhookEventFileDeleted',
+  'job.status_changed': 'WebhookEventJobStatusChanged',
+  'widget.added_to_cart': 'WebhookEventWidgetAddedToCart',
+  'usage.alert': 'WebhookEventUsageAlert',
+};
+
+const deliveryHeaderParams = [
+  ['X-Webhook-Signature', 'sha256=<hex HMAC-SHA256 of the raw body, keyed with the webhook secret>'],
+  ['X-Webhook-Event', 'The event name'],
+  ['X-Webhook-Delivery', 'The delivery id (dlv_...), the same on every attempt'],
+  ['X-Webhook-Timestamp', 'When this attempt was sent (not signed)'],
+].map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } }));
+
+/**
+ * The requests we send, as the OpenAPI 3.1 top-level `webhooks` object (document.ts may include it as
+ * `webhooks: webhookEvents`); keyed by event name.
+ */
+export const webhookEvents = Object.fromEntries(
+  Object.entries(SCHEMA_OF_EVENT).map(([event, schema]) => [
+    event,
+    {
+      post: {
+        operationId: `webhook_${event.replace('.', '_')}`,
+        tags,
+        summary: `The ${event} notification`,
+        description: 'Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.',
+        security: [],
+        parameters: deliveryHeaderParams,
+        requestBody: jsonBody(schema),
+        responses: { '200': { description: 'Any 2xx answer marks the delivery delivered; anything else fails the attempt' } },
+      },
+    },
+  ]),
+);

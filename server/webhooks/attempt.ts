@@ -4,6 +4,7 @@ import { closeFailed, recordAttempt, type ClaimedDelivery } from '../db/queries/
 import { judgeAddress, parseAddress } from './address-policy.ts';
 import { sendWebhook, type SendResult } from './send.ts';
 import { defaultResolver, type Resolver } from './url-guard.ts';
+import { accountFacingReason } from './reasons.ts';
 import { MAX_ATTEMPTS, MAX_INTERRUPTIONS, SNIPPET_CHARS, type DeliverySettings } from './settings.ts';
 
 export const USER_AGENT = 'slicequote-webhooks/1';
@@ -74,7 +75,7 @@ export async function attemptDelivery(ctx: AttemptContext, d: ClaimedDelivery) {
     owner: d.lease_owner,
     ok: result.ok,
     statusCode: result.status ?? null,
-    error: result.ok ? null : clean(result.error ?? 'failed', 500),
+    error: result.ok ? null : clean(accountFacingReason(result.error ?? 'failed'), 500),
     snippet: snippetOf(result),
     maxAttempts: MAX_ATTEMPTS,
     retryDelayMs: settings.sweepIntervalMs,

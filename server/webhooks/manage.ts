@@ -15,6 +15,7 @@ import {
 import { ApiError, ValidationError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { generateSecret, signBody } from './signature.ts';
+import { accountFacingReason } from './reasons.ts';
 import { resolveSafeTarget, UnsafeUrlError, type AddressPolicy, type Resolver } from './url-guard.ts';
 
 /** A generous cap: every webhook multiplies each event, so an account cannot fan one event out without bound. */
@@ -48,7 +49,8 @@ export async function checkReceiverUrl(ctx: ManageContext, url: string): Promise
     await resolveSafeTarget(url, ctx.policy, ctx.resolver);
   } catch (err) {
     if (!(err instanceof UnsafeUrlError)) throw err;
-    throw new ApiError(400, err.code, `url: ${err.reason}`, { fields: [{ field: 'url', message: err.reason }] });
+    const reason = accountFacingReason(err.reason);
+    throw new ApiError(400, err.code, `url: ${reason}`, { fields: [{ field: 'url', message: reason }] });
   }
 }
 

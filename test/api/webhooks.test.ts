@@ -7,6 +7,9 @@ import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { createApiToken } from '../../server/auth/api-tokens.ts';
 import { insertDelivery } from '../../server/db/queries/webhooks.ts';
 import { newId } from '../../server/ids.ts';
+import { checkReceiverUrl } from '../../server/webhooks/manage.ts';
+import { createEventPump } from '../../server/webhooks/dispatcher.ts';
+import { ApiError } from '../../server/errors.ts';
 
 // A public literal: accepted without DNS. Nothing in this file emits events, so nothing is ever sent to it.
 const PUBLIC_URL = 'https://93.184.215.14/hooks/slicequote';
@@ -244,5 +247,24 @@ test('every route needs authentication', async () => {
   const anon = server.client();
   for (const [method, path] of [['GET', '/v2/webhooks'], ['POST', '/v2/webhooks'], ['GET', '/v2/webhooks/wh_x'], ['GET', '/v2/webhooks/wh_x/deliveries'], ['POST', '/v2/webhooks/wh_x/deliveries/dlv_x/resend']]) {
     assert.equal((await anon.request(method, path)).status, 401, `${method} ${path}`);
+  }
+});
+
+test('a name resolving to a private address is refused without revealing the address', async () => {
+  const ctx = { deps: server.deps, policy: { allowPrivateCidrs: [] }, resolver: async () => ['93.184.215.14', '10.1.2.3'] };
+  await assert.rejects(checkReceiverUrl(ctx, 'https://db.internal.example/hook'), (err: unknown) => {
+    assert.ok(err instanceof ApiError);
+    assert.equal(err.status, 400);
+    assert.equal(err.code, 'url_private_address');
+    assert.match(err.message, /host "db\.internal\.example" resolves to a non-public address \(private\)/);
+    assert.doesNotMatch(err.message, /10\.1\.2\.3/);
+    return true;
+  });
+  await checkReceiverUrl({ ...ctx, resolver: async () => ['93.184.215.14'] }, 'https://shop.example/hook');
+});
+
+test('a malformed WEBHOOK_ALLOW_PRIVATE_CIDRS stops start-up, naming the variable', () => {
+  for (const bad of ['10.0.0.0/33', '127.0.0.1', 'localhost/8', '0x7f.1/8']) {
+    assert.throws(() => createEventPump({ ...server.deps, config: { ...server.deps.config, webhookAllowPrivateCidrs: bad } }), /WEBHOOK_ALLOW_PRIVATE_CIDRS/, bad);
   }
 });
