@@ -136,7 +136,7 @@ export class XmlStream {
       if (/only one root/.test(reason)) {
         fail('3mf_rule_violation', `The XML part ${this.part} has more than one root element; a 3MF model part holds exactly one <model> (3MF Chapter 3.4: more than one model).`, { part: this.part, rule: 'Chapter 3.4' });
       }
-      fail('xml_malformed', `The XML part ${this.part} is not well-formed XML: ${reason}`, { part: this.part });
+      fail('xml_malformed', `The XML part ${this.part} is not well-formed XML: ${reason.replace(/\.?$/, '.')}`, { part: this.part });
     }
   }
 }

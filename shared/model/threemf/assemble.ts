@@ -1,7 +1,10 @@
 // Instantiates the build: every build item, its components recursively, each transformed into
 // millimetre world coordinates and welded into one mesh. Only objects reachable from build items
-// are output. Component chains are bounded in depth, cycles refused, and the total number of
-// instances visited is bounded so a fan-out of empty components cannot run forever.
+// are output. Component chains are bounded in depth and cycles refused. Instancing multiplies
+// work, so it has its own budgets: instances visited (maxObjects; ten components of ten
+// components... is a fan-out bomb even when every mesh is empty) and vertices emitted
+// (maxVertices; one big mesh stacked many times in one place welds into few vertices but still
+// costs a hash lookup per copy).
 import { fail, ruleViolation } from '../errors.ts';
 import type { ParseLimits } from '../limits.ts';
 import type { MeshBuilder } from '../mesh.ts';
@@ -16,12 +19,13 @@ export interface AssembleContext {
 }
 
 export function assemble(root: ModelPart, ctx: AssembleContext): void {
-  const state = { visits: 0, visiting: new Set<string>(), map: new Uint32Array(0) };
+  const state = { visits: 0, emitted: 0, visiting: new Set<string>(), map: new Uint32Array(0) };
   for (const item of root.build) instantiate(ctx, state, root, item, IDENTITY, 0, true);
 }
 
 interface State {
   visits: number;
+  emitted: number;
   visiting: Set<string>;
   /** Scratch: object vertex -> welded vertex, reused across instances. */
   map: Uint32Array;
@@ -39,16 +43,22 @@ function instantiate(ctx: AssembleContext, state: State, from: ModelPart, ref: R
   if (depth > ctx.limits.maxComponentDepth) {
     fail('component_too_deep', `The 3MF components nest more than ${ctx.limits.maxComponentDepth} levels deep.`, { limit: ctx.limits.maxComponentDepth });
   }
-  if (++state.visits > ctx.limits.maxTriangles) {
-    fail('too_many_instances', `The 3MF build instantiates objects more than ${ctx.limits.maxTriangles} times.`, { limit: ctx.limits.maxTriangles });
+  if (++state.visits > ctx.limits.maxObjects) {
+    fail('too_many_instances', `The 3MF build instantiates objects more than ${ctx.limits.maxObjects} times.`, { limit: ctx.limits.maxObjects });
   }
   const key = `${part.name}#${object.id}`;
   if (state.visiting.has(key)) {
     fail('component_cycle', `Object ${object.id} in ${part.name} contains itself through its components (a component cycle).`, { object: object.id });
   }
   // The transform is written in the referring part's unit: convert its translation to mm.
-  const world = compose(scaleTranslation(ref.transform, from.scale), parent);
-  if (object.mesh) emitMesh(ctx.builder, state, object.mesh, part.scale, world);
+  const world = ref.transform === IDENTITY ? parent : compose(scaleTranslation(ref.transform, from.scale), parent);
+  if (object.mesh) {
+    state.emitted += object.mesh.vertexCount;
+    if (state.emitted > ctx.limits.maxVertices) {
+      fail('too_many_vertices', `The 3MF build places more than ${ctx.limits.maxVertices} vertices (counting every instance).`, { limit: ctx.limits.maxVertices });
+    }
+    emitMesh(ctx.builder, state, object.mesh, part.scale, world);
+  }
   if (!object.components) return;
   state.visiting.add(key);
   for (const component of object.components) instantiate(ctx, state, part, component, world, depth + 1, false);
