@@ -82,7 +82,7 @@ function mutatePackage(r: Random, bytes: Uint8Array): [Uint8Array, string] {
   const model = names.find((n) => n.endsWith('.model'))!;
   const target = r() < 0.8 ? model : names[int(r, names.length)];
   const [mutated, how] = mutate(r, files[target]);
-  files[target] = mutated;
+  files[target] = Uint8Array.from(mutated);
   return [zipSync(files), `${target}: ${how}`];
 }
 

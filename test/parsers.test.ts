@@ -533,6 +533,15 @@ describe('3MF', () => {
     assert.deepEqual([m.triangles, m.bbox.min[2]], [12, 3]);
   });
 
+  it('lets only the root model part refer to other parts', () => {
+    const production = 'unit="millimeter" xmlns:p="http://schemas.microsoft.com/3dmanufacturing/production/2015/06"';
+    const leaf = modelXml(`<resources><object id="1">${CUBE_MESH}</object></resources><build/>`);
+    const middle = modelXml('<resources><object id="2"><components><component objectid="1" p:path="/3D/leaf.model"/></components></object></resources><build/>', production);
+    const root = modelXml('<resources/><build><item objectid="2" p:path="/3D/middle.model"/></build>', production);
+    const bytes = make3mf(root, { parts: { '3D/leaf.model': leaf, '3D/middle.model': middle } });
+    refuses(() => parseModel(bytes, '3mf'), '3mf_rule_violation', /only the root model part/);
+  });
+
   it('refuses packages whose relationships are broken', () => {
     const model = modelXml(`<resources><object id="1">${CUBE_MESH}</object></resources><build><item objectid="1"/></build>`);
     const rels = (body: string) => `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${body}</Relationships>`;

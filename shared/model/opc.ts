@@ -12,6 +12,7 @@ export const REL_PRINTTICKET = 'http://schemas.microsoft.com/3dmanufacturing/201
 export const CT_3DMODEL = 'application/vnd.ms-package.3dmanufacturing-3dmodel+xml';
 const RELS_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
 const TYPES_NS = 'http://schemas.openxmlformats.org/package/2006/content-types';
+const CONTENT_TYPES = '[Content_Types].xml';
 
 /** Control parts are tiny; anything bigger is not an honest package. */
 const MAX_CONTROL_PART = 4 * 1024 * 1024;
@@ -30,16 +31,31 @@ export interface ContentTypes {
   overrides: Map<string, string>;
 }
 
-/** Reads and checks every relationship part; returns the root model part's name. */
-export function findRootModelPart(pkg: ZipPackage, limits: ParseLimits): { root: string; relationships: Relationship[] } {
+export interface PackageStructure {
+  /** The root 3D model part, e.g. "/3D/3dmodel.model". */
+  root: string;
+  relationships: Relationship[];
+  contentTypes: ContentTypes;
+}
+
+/**
+ * Reads [Content_Types].xml and every relationship part (in one pass over the zip), checks the
+ * relationships and finds the root 3D model part.
+ */
+export function readPackageStructure(pkg: ZipPackage, limits: ParseLimits): PackageStructure {
   if (!pkg.has('_rels/.rels')) {
     fail('model_part_missing', 'The 3MF package has no _rels/.rels relationship part, so it does not say where its 3D model is.');
   }
-  const relationships: Relationship[] = [];
-  for (const entry of pkg.entries.values()) {
-    if (!/(^|\/)_rels\/[^/]*\.rels$/i.test(entry.name)) continue;
-    relationships.push(...readRelationships(pkg, entry.name, limits));
-  }
+  const relsParts = [...pkg.entries.values()].map((e) => e.name).filter((name) => /(^|\/)_rels\/[^/]*\.rels$/i.test(name));
+  const hasTypes = pkg.has(CONTENT_TYPES);
+  const parts = pkg.readMany(hasTypes ? [...relsParts, CONTENT_TYPES] : relsParts, MAX_CONTROL_PART);
+  const relationships = relsParts.flatMap((name) => readRelationships(name, parts.get(name)!, limits));
+  const root = checkRelationships(pkg, relationships);
+  if (!hasTypes) ruleViolation('Chapter 2.1', 'The package has no [Content_Types].xml part, which every OPC package must have');
+  return { root, relationships, contentTypes: readContentTypes(parts.get(CONTENT_TYPES)!, limits) };
+}
+
+function checkRelationships(pkg: ZipPackage, relationships: Relationship[]): string {
   const rootModels = relationships.filter((r) => r.declaredIn.toLowerCase() === '_rels/.rels' && r.type === REL_3DMODEL);
   if (rootModels.length === 0) {
     fail('model_part_missing', 'The 3MF package has no relationship to a 3D model part in _rels/.rels (3MF Chapter 2.1: the 3D model part must exist).');
@@ -56,13 +72,13 @@ export function findRootModelPart(pkg: ZipPackage, limits: ParseLimits): { root:
       part: rel.target,
     });
   }
-  return { root: rootModels[0].target, relationships };
+  return rootModels[0].target;
 }
 
-function readRelationships(pkg: ZipPackage, relsName: string, limits: ParseLimits): Relationship[] {
+function readRelationships(relsName: string, bytes: Uint8Array, limits: ParseLimits): Relationship[] {
   const source = sourcePartOf(relsName);
   const found: Relationship[] = [];
-  parseControlPart(pkg, relsName, limits, (tag, depth) => {
+  parseControlPart(relsName, bytes, limits, (tag, depth) => {
     if (depth === 1 && (tag.local !== 'Relationships' || tag.uri !== RELS_NS)) {
       ruleViolation('Chapter 2.1', `The relationship part ${relsName} does not have a <Relationships> root in the OPC relationships namespace`);
     }
@@ -89,12 +105,9 @@ function readRelationships(pkg: ZipPackage, relsName: string, limits: ParseLimit
   return found;
 }
 
-export function readContentTypes(pkg: ZipPackage, limits: ParseLimits): ContentTypes {
-  if (!pkg.has('[Content_Types].xml')) {
-    ruleViolation('Chapter 2.1', 'The package has no [Content_Types].xml part, which every OPC package must have');
-  }
+function readContentTypes(bytes: Uint8Array, limits: ParseLimits): ContentTypes {
   const types: ContentTypes = { defaults: new Map(), overrides: new Map() };
-  parseControlPart(pkg, '[Content_Types].xml', limits, (tag, depth) => {
+  parseControlPart(CONTENT_TYPES, bytes, limits, (tag, depth) => {
     if (depth !== 2 || tag.uri !== TYPES_NS) return;
     const type = tag.attributes['ContentType']?.value ?? '';
     if (tag.local === 'Default') types.defaults.set((tag.attributes['Extension']?.value ?? '').toLowerCase(), type);
@@ -139,9 +152,9 @@ export function resolveTarget(source: string, target: string): string {
   return '/' + segments.filter((s) => s !== '').join('/');
 }
 
-function parseControlPart(pkg: ZipPackage, name: string, limits: ParseLimits, open: (tag: SaxesTagNS, depth: number) => void): void {
+function parseControlPart(name: string, bytes: Uint8Array, limits: ParseLimits, open: (tag: SaxesTagNS, depth: number) => void): void {
   const handler: XmlHandler = { open, close: () => undefined };
   const xml = new XmlStream(name, limits.maxXmlDepth, handler);
-  xml.write(pkg.read(name, MAX_CONTROL_PART));
+  xml.write(bytes);
   xml.end();
 }

@@ -35,46 +35,55 @@ export class ZipPackage {
 
   /** Streams one entry's inflated bytes to `sink`, chunk by chunk. */
   stream(partName: string, sink: (chunk: Uint8Array) => void): void {
-    const entry = this.entries.get(partKey(partName));
-    if (!entry) fail('model_part_missing', `The 3MF package has no part named ${partName}.`, { part: partName });
-    let done = false;
+    this.streamMany([partName], () => sink);
+  }
+
+  /**
+   * Streams several entries in a single pass over the archive (so reading many parts costs one
+   * pass, not one each); `sinkFor` gives the consumer of each requested part.
+   */
+  streamMany(partNames: readonly string[], sinkFor: (partName: string) => (chunk: Uint8Array) => void): void {
+    const wanted = new Map<string, string>(); // stored entry name -> requested part name
+    for (const partName of partNames) {
+      const entry = this.entries.get(partKey(partName));
+      if (!entry) fail('model_part_missing', `The 3MF package has no part named ${partName.slice(0, 200)}.`, { part: partName });
+      wanted.set(entry.name, partName);
+    }
+    const pending = new Set(wanted.keys());
     this.pass((file) => {
-      if (done || file.name !== entry.name) return;
+      const partName = wanted.get(file.name);
+      if (partName === undefined || !pending.has(file.name)) return;
       this.checkDeclared(file);
+      const sink = sinkFor(partName);
       let produced = 0;
       file.ondata = (err, chunk, final) => {
         if (err) throw err instanceof ModelError ? err : zipInvalid(err);
         produced += chunk.length;
-        this.count(chunk.length, entry.name);
+        this.count(chunk.length, file.name);
         if (file.originalSize !== undefined && produced > file.originalSize) {
-          fail('zip_invalid', `The zip entry ${entry.name} inflates to more than its declared ${file.originalSize} bytes.`, { entry: entry.name });
+          fail('zip_invalid', `The zip entry ${file.name} inflates to more than its declared ${file.originalSize} bytes.`, { entry: file.name });
         }
         if (chunk.length > 0) sink(chunk);
-        if (final) done = true;
+        if (final) pending.delete(file.name);
       };
       startFile(file);
-    }, () => done);
-    if (!done) fail('zip_invalid', `The zip entry ${entry.name} ends before its data is complete.`, { entry: entry.name });
+    }, () => pending.size === 0);
+    for (const name of pending) fail('zip_invalid', `The zip entry ${name} ends before its data is complete.`, { entry: name });
   }
 
-  /** Reads a whole (small) entry into memory, refusing one larger than `maxSize`. */
-  read(partName: string, maxSize: number): Uint8Array {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    this.stream(partName, (chunk) => {
-      size += chunk.length;
+  /** Reads whole (small) entries into memory in one pass, refusing any larger than `maxSize`. */
+  readMany(partNames: readonly string[], maxSize: number): Map<string, Uint8Array> {
+    const chunks = new Map<string, Uint8Array[]>(partNames.map((name) => [name, []]));
+    const sizes = new Map<string, number>();
+    this.streamMany(partNames, (partName) => (chunk) => {
+      const size = (sizes.get(partName) ?? 0) + chunk.length;
       if (size > maxSize) {
         fail('inflated_too_large', `The 3MF part ${partName} is larger than the ${maxSize} bytes allowed for it.`, { part: partName, limit: maxSize });
       }
-      chunks.push(chunk);
+      sizes.set(partName, size);
+      chunks.get(partName)!.push(chunk);
     });
-    const out = new Uint8Array(size);
-    let offset = 0;
-    for (const chunk of chunks) {
-      out.set(chunk, offset);
-      offset += chunk.length;
-    }
-    return out;
+    return new Map([...chunks].map(([name, parts]) => [name, join(parts)]));
   }
 
   /** First pass: names and declared sizes, nothing inflated. */
@@ -126,6 +135,16 @@ export class ZipPackage {
       });
     }
   }
+}
+
+function join(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
 }
 
 function startFile(file: UnzipFile): void {

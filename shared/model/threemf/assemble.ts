@@ -14,8 +14,8 @@ import { compose, determinant, IDENTITY, scaleTranslation, type Transform } from
 export interface AssembleContext {
   limits: ParseLimits;
   builder: MeshBuilder;
-  /** Returns a (non-root) model part by name, reading it on first use. */
-  part(name: string): ModelPart;
+  /** The model part named by a p:path found in part `from`. */
+  part(name: string, from: ModelPart): ModelPart;
 }
 
 export function assemble(root: ModelPart, ctx: AssembleContext): void {
@@ -32,7 +32,7 @@ interface State {
 }
 
 function instantiate(ctx: AssembleContext, state: State, from: ModelPart, ref: Reference, parent: Transform, depth: number, isItem: boolean): void {
-  const part = ref.path === undefined ? from : ctx.part(ref.path);
+  const part = ref.path === undefined ? from : ctx.part(ref.path, from);
   const object = part.objects.get(ref.objectId);
   const what = isItem ? 'A build item' : 'A component';
   if (!object) ruleViolation(isItem ? 'Chapter 3.4.3.1' : 'Chapter 4.2', `${what} refers to object ${ref.objectId}, which does not exist in ${part.name}`);
