@@ -82,6 +82,9 @@ function failure(r: RunResult, timeoutMs: number, signal?: AbortSignal): Error {
   if (r.killed === 'abort') return new SliceAbortedError(signal?.reason);
   if (r.spawnError) return new SliceFailedError(`cannot run PrusaSlicer: ${r.spawnError.message}`, 'slicer_unavailable');
   const msg = slicerMessage(r);
+  if (/no extrusions in the first layer/i.test(msg)) {
+    return new SliceFailedError('The model touches the build plate only at a point or an edge, so its first layer is empty; rotate it so a flat face rests on the plate.', 'first_layer_empty', msg);
+  }
   const code = /could not fit on the bed/i.test(msg) ? 'exceeds_build_volume' : 'slice_failed';
   return new SliceFailedError(`PrusaSlicer could not slice the model: ${msg}`, code, `exit ${r.code ?? r.exitSignal}`);
 }

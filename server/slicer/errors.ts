@@ -3,6 +3,7 @@
 export type SliceFailureCode =
   | 'slice_failed' // PrusaSlicer exited with an error
   | 'exceeds_build_volume' // the part does not fit the printer's bed or height
+  | 'first_layer_empty' // the part touches the bed only at a point or an edge: nothing to print on layer one
   | 'slicer_unavailable' // the binary is missing or is not PrusaSlicer
   | 'bad_output'; // PrusaSlicer succeeded but wrote no readable G-code
 
