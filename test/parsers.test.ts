@@ -314,6 +314,9 @@ describe('STL', () => {
     refuses(() => parseModel(broken('vertex 1 0 0', 'vertex 1 0'), 'stl'), 'stl_syntax');
     refuses(() => parseModel(broken('endsolid s', ''), 'stl'), 'stl_syntax', /'endsolid'/);
     refuses(() => parseModel(text('hello, world\n'), 'stl'), 'stl_syntax', /'solid'/);
+    const bom = text('\ufeff' + solid(tetra()));
+    assert.equal(detectFormat('bom.stl', bom), 'stl');
+    assert.equal(parseModel(bom).measurements.triangles, 4);
   });
 });
 
@@ -352,6 +355,12 @@ describe('OBJ', () => {
     const obj = `# exported\nmtllib a.mtl\no cube\ng side\nusemtl red\ns 1\ns off\nvt 0.5 0.5\nvn 0 0 1\n${CUBE_VERTICES}l 1 2\n${CUBE_FACES.replace(/\n/g, ' # trailing comment\n')}`;
     const m = parseModel(text(obj), 'obj').measurements;
     assert.deepEqual([m.triangles, m.volume_mm3, m.watertight], [12, 1, true]);
+  });
+
+  it('accepts a UTF-8 byte-order mark and CRLF line ends', () => {
+    const obj = text('\ufeff' + (CUBE_VERTICES + CUBE_FACES).replace(/\n/g, '\r\n'));
+    assert.equal(detectFormat('cube.obj', obj), 'obj');
+    assert.equal(parseModel(obj).measurements.volume_mm3, 1);
   });
 
   it('refuses out-of-range indices', () => {

@@ -4,7 +4,7 @@
 // rule and its first records are not plausible STL coordinates.
 import { hasForeignMagic } from './magic.ts';
 import { isBinaryStlSize, looksAsciiStl, looksLikeBinaryStl } from './stl.ts';
-import { looksText } from './text.ts';
+import { hasUtf8Bom, looksText } from './text.ts';
 
 export type ModelFormat = 'stl' | 'obj' | '3mf';
 
@@ -48,7 +48,7 @@ function firstLineIsText(b: Uint8Array): boolean {
 
 /** The first statement (skipping blank lines and comments) is an OBJ keyword. */
 function looksObj(b: Uint8Array): boolean {
-  const text = new TextDecoder('latin1').decode(b.subarray(0, 4096));
+  const text = new TextDecoder('latin1').decode(b.subarray(hasUtf8Bom(b) ? 3 : 0, 4096));
   for (const raw of text.split('\n')) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;

@@ -6,7 +6,7 @@ import type { ParseLimits } from './limits.ts';
 import { hasForeignMagic } from './magic.ts';
 import { MeshBuilder, type Mesh } from './mesh.ts';
 import { parseNumberBytes } from './number.ts';
-import { ByteCursor, looksText } from './text.ts';
+import { ByteCursor, hasUtf8Bom, looksText } from './text.ts';
 
 const HEADER = 80;
 const PREAMBLE = 84;
@@ -37,7 +37,7 @@ function declaredCount(bytes: Uint8Array): number {
 
 /** "solid" at the start and plain text after it (no control bytes in the first 512 bytes). */
 export function looksAsciiStl(bytes: Uint8Array): boolean {
-  let i = 0;
+  let i = hasUtf8Bom(bytes) ? 3 : 0;
   while (i < bytes.length && (bytes[i] === 32 || (bytes[i] >= 9 && bytes[i] <= 13))) i++;
   const word = 'solid';
   for (let k = 0; k < word.length; k++) {

@@ -13,7 +13,10 @@ export class ByteCursor {
   start = 0; // of the current token
   end = 0;
 
-  constructor(readonly bytes: Uint8Array) {}
+  constructor(readonly bytes: Uint8Array) {
+    // A UTF-8 byte-order mark is not part of the first token.
+    if (hasUtf8Bom(bytes)) this.pos = 3;
+  }
 
   get atEnd(): boolean {
     return this.pos >= this.bytes.length;
@@ -77,4 +80,8 @@ export function looksText(b: Uint8Array, window = 4096): boolean {
     if (c < 9 || (c > 13 && c < 32) || c === 127) return false;
   }
   return true;
+}
+
+export function hasUtf8Bom(b: Uint8Array): boolean {
+  return b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
 }
