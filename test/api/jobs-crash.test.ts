@@ -1,0 +1,94 @@
+// A worker killed with SIGKILL mid-slice: its job is taken over when the lease runs out, and completes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { spawnServer } from '../helpers/process.ts';
+import { testDbKind, POSTGRES_URL, ApiClient } from '../helpers/server.ts';
+import { corpusPath } from '../helpers/corpus.ts';
+import { openPglite, openPostgres, type Db } from '../../server/db/index.ts';
+import { insertAccount } from '../../server/db/queries/accounts.ts';
+import { createApiToken } from '../../server/auth/api-tokens.ts';
+import { migrate } from '../../server/db/migrate.ts';
+import { eventsForAccount } from '../../server/db/queries/outbox.ts';
+
+const SECRET = 'crash-test-secret-0123456789-0123456789';
+
+async function database(dataDir: string): Promise<{ env: Record<string, string>; open: () => Promise<Db>; drop: () => Promise<void> }> {
+  if (testDbKind() === 'pglite') {
+    return { env: {}, open: () => openPglite(path.join(dataDir, 'pglite')), drop: async () => {} };
+  }
+  const schema = `crash_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const url = `${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  return {
+    env: { DATABASE_URL: url },
+    open: () => openPostgres(POSTGRES_URL, { searchPath: schema, max: 2 }),
+    async drop() {
+      const c = new pg.Client({ connectionString: POSTGRES_URL });
+      await c.connect();
+      await c.query(`DROP SCHEMA ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}
+
+async function poll<T>(fn: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+test('kill -9 of the worker mid-slice: the job is reclaimed after its lease and completes; nothing is lost', { timeout: 240_000 }, async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-crash-'));
+  const db = await database(dataDir);
+  // Create the account before the server holds the database (PGlite is single-process).
+  const setup = await db.open();
+  await migrate(setup);
+  const account = await insertAccount(setup, { id: 'usr_crashtest', email: 'crash@example.test', password_hash: 'x', plan: 'pro', shop_name: null });
+  const { token } = await createApiToken(setup, SECRET, account.id, 'crash');
+  await setup.close();
+  const env = { ...db.env, DATA_DIR: dataDir, JWT_SECRET: SECRET, JOB_LEASE_MS: '2000', QUOTE_SYNC_WAIT_MS: '0' };
+  let server = await spawnServer(env);
+  try {
+    let api = new ApiClient(server.url, token);
+    const file = await api.uploadBytes('/v2/file', new Uint8Array(readFileSync(corpusPath('stl', '3DBenchy.stl'))), '3DBenchy.stl');
+    assert.equal(file.status, 201);
+    const job = await api.post(`/v2/file/quote/${file.body.file_id}/async`, {});
+    assert.equal(job.status, 202);
+    const id = job.body.job_id;
+    await poll(async () => ((await api.get(`/v2/jobs/${id}`)).body.status === 'processing' ? true : undefined), 30_000, 'processing');
+    await new Promise((r) => setTimeout(r, 500)); // well inside the slice
+    await server.kill('SIGKILL');
+
+    server = await spawnServer(env);
+    api = new ApiClient(server.url, token);
+    const done = await poll(async () => {
+      const j = (await api.get(`/v2/jobs/${id}`)).body;
+      return j.status === 'completed' || j.status === 'failed' ? j : undefined;
+    }, 180_000, 'the job to finish after the restart');
+    assert.equal(done.status, 'completed', JSON.stringify(done.error));
+    assert.equal(done.attempts, 2, 'taken over once');
+    assert.ok(done.result.filament_weight > 10);
+    await server.kill('SIGTERM');
+
+    const check = await db.open();
+    const events = (await eventsForAccount(check, account.id)).filter((e) => (e.payload as any).data.jobId === id);
+    await check.close();
+    assert.deepEqual(events.filter((e) => e.event === 'job.status_changed').map((e) => (e.payload as any).data.status), ['queued', 'processing', 'completed']);
+    assert.equal(events.filter((e) => e.event === 'quote.completed').length, 1, 'completed exactly once');
+  } finally {
+    await server.kill('SIGKILL');
+    await db.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
