@@ -35,7 +35,7 @@ function quotaExceeded(resource: 'quotes' | 'storage', used: number, limit: numb
   );
 }
 
-/** Throws 429 quota_exceeded when the account has no quotes left this month. */
+/** Throws 429 quota_exceeded when the account has no quotes left this month. Call outside a transaction (it may open one). */
 export async function checkQuoteQuota(deps: QuotaDeps, account: AccountRow): Promise<void> {
   const now = deps.now();
   const period = monthPeriod(now);

@@ -207,22 +207,6 @@ test('GET /v2/usage: endpoint statistics, material usage and zero-filled daily t
   ]);
 });
 
-test('live requests are recorded with their route template, status and account', async () => {
-  server.deps.now = () => new Date('2031-03-10T12:00:00Z');
-  const a = await server.newAccount();
-  const live = server.client(a.token);
-  assert.equal((await live.get('/v2/file/file_nothere')).status, 404);
-  assert.equal((await live.get('/v2/file/file_other')).status, 404);
-  assert.equal((await live.get('/v2/user')).status, 200);
-  assert.equal((await live.get('/v2/file/upload-id')).status, 200);
-  const res = await live.get('/v2/usage');
-  const byRoute = Object.fromEntries(res.body.endpoints.map((e: any) => [`${e.method} ${e.route}`, [e.calls, e.errors]]));
-  assert.deepEqual(byRoute, { 'GET /v2/file/:file_id': [2, 2], 'GET /v2/user': [1, 0], 'GET /v2/file/upload-id': [1, 0] });
-  assert.equal(res.body.to, '2031-03-10');
-  assert.equal(res.body.daily.length, 30);
-  assert.equal(res.body.daily.at(-1).calls, 4);
-});
-
 test('defaults: the last 30 days up to today (UTC, from the injected clock)', async () => {
   server.deps.now = () => new Date('2031-02-01T12:00:00Z');
   const res = await c.get('/v2/analytics/quotes');

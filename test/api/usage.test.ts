@@ -1,0 +1,96 @@
+// GET /v2/usage from live traffic: what the request log records (route template, status, account, token),
+// how it batches, and the daily series. (Fixture-based numbers are in analytics.test.ts.)
+import { test, before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { createRequestLog } from '../../server/limits/request-log.ts';
+import type { Db } from '../../server/db/index.ts';
+import type { RequestRecord } from '../../server/db/queries/usage.ts';
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer();
+});
+after(() => server.stop());
+afterEach(() => {
+  server.deps.now = () => new Date();
+});
+
+test('live requests are recorded with their route template, status, account and token', async () => {
+  server.deps.now = () => new Date('2031-03-10T12:00:00Z');
+  const a = await server.newAccount();
+  const live = server.client(a.token);
+  assert.equal((await live.get('/v2/file/file_nothere')).status, 404);
+  assert.equal((await live.get('/v2/file/file_other')).status, 404);
+  assert.equal((await live.get('/v2/user')).status, 200);
+  assert.equal((await live.get('/v2/file/upload-id')).status, 200);
+  assert.equal((await live.get('/v2/no-such-route')).status, 404);
+  const res = await live.get('/v2/usage');
+  assert.equal(res.status, 200);
+  const byRoute = Object.fromEntries(res.body.endpoints.map((e: any) => [`${e.method} ${e.route}`, [e.calls, e.errors]]));
+  assert.deepEqual(byRoute, {
+    'GET /v2/file/:file_id': [2, 2],
+    'GET /v2/user': [1, 0],
+    'GET /v2/file/upload-id': [1, 0],
+    'GET (unmatched)': [1, 1],
+  });
+  for (const e of res.body.endpoints) assert.ok(e.median_ms >= 0 && e.p95_ms >= e.median_ms);
+  assert.deepEqual([res.body.from, res.body.to, res.body.daily.length], ['2031-02-09', '2031-03-10', 30]);
+  assert.deepEqual(res.body.daily.at(-1), { date: '2031-03-10', calls: 5, errors: 3, quotes: 0, grams: 0 });
+  assert.deepEqual([res.body.totals.calls, res.body.totals.errors], [5, 3]);
+  const tokens = await server.deps.db.query<{ token_id: string }>('SELECT DISTINCT token_id FROM api_requests WHERE account_id = $1', [a.accountId]);
+  assert.deepEqual(tokens.map((t) => t.token_id), [a.tokenId]);
+  // The /v2/usage call itself is in the next answer.
+  const again = await live.get('/v2/usage');
+  assert.equal(again.body.endpoints.find((e: any) => e.route === '/v2/usage').calls, 1);
+});
+
+test('requests without an account (an invalid token) are not recorded; another account\'s usage is separate', async () => {
+  server.deps.now = () => new Date('2031-04-10T12:00:00Z');
+  assert.equal((await server.client('bad.token.value').get('/v2/user')).status, 401);
+  const a = await server.newAccount();
+  const b = await server.newAccount();
+  await server.client(a.token).get('/v2/user');
+  const res = await server.client(b.token).get('/v2/usage');
+  assert.deepEqual(res.body.endpoints, []);
+  const orphan = await server.deps.db.query('SELECT 1 FROM api_requests WHERE created_at >= $1 AND account_id NOT IN ($2, $3)', ['2031-04-10T00:00:00Z', a.accountId, b.accountId]);
+  assert.equal(orphan.length, 0);
+});
+
+function fakeDb(fail: () => boolean) {
+  const batches: number[] = [];
+  const db = {
+    kind: 'pglite',
+    async query(sql: string, params: unknown[] = []) {
+      if (sql.startsWith('INSERT INTO api_requests')) {
+        if (fail()) throw new Error('database down');
+        batches.push(params.length / 7);
+      }
+      return [];
+    },
+  } as unknown as Db;
+  return { db, batches };
+}
+
+const record = (i: number): RequestRecord => ({ account_id: 'usr_x', token_id: null, method: 'GET', route: '/v2/user', status: 200, duration_ms: i, created_at: new Date() });
+
+test('the request log writes in batches, keeps rows while the database is down, and caps its buffer', async () => {
+  let down = false;
+  const { db, batches } = fakeDb(() => down);
+  const errors: string[] = [];
+  const log = createRequestLog({ db, log: { info() {}, error: (m) => errors.push(m) }, flushMs: 60_000, retentionDays: 400, maxBatch: 100, maxBuffered: 250 });
+  for (let i = 0; i < 99; i++) log.record(record(i));
+  assert.deepEqual(batches, [], 'nothing written before a batch is full or the timer fires');
+  log.record(record(99));
+  await log.flush();
+  assert.deepEqual(batches, [100], 'a full batch is written at once, in one INSERT');
+  down = true;
+  for (let i = 0; i < 300; i++) log.record(record(i));
+  await log.flush();
+  assert.equal(log.pending, 250, 'at most maxBuffered rows wait while the database is down');
+  assert.ok(errors.length >= 1);
+  down = false;
+  await log.stop();
+  assert.equal(log.pending, 0);
+  assert.deepEqual(batches, [100, 100, 100, 50]);
+});
