@@ -14,6 +14,10 @@ import { quotesRouter } from './routes/quotes.ts';
 import { usageRouter } from './routes/usage.ts';
 import { analyticsRouter } from './routes/analytics.ts';
 import { limitsMiddleware } from './limits/middleware.ts';
+import { widgetRouter } from './routes/widget.ts';
+import { widgetKeysRouter } from './routes/widget-keys.ts';
+import { staticRouter } from './routes/static.ts';
+import { widgetPreflight } from './auth/widget.ts';
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa({ proxy: deps.config.trustProxy });
@@ -24,8 +28,9 @@ export function createApp(deps: Deps): Koa {
   app.use(errorMiddleware({ maxUploadBytes: deps.config.maxUploadBytes, log: (m, e) => deps.log.error(m, e) }));
   // Rate limits and X-RateLimit-* on every response (inside the error middleware, so 429s and errors carry them).
   app.use(limitsMiddleware(deps));
+  app.use(widgetPreflight);
   // Each router types its own ctx.state; Koa only needs their middleware.
-  const routers = [systemRouter(deps), userRouter(deps), filesRouter(deps), printabilityRouter(deps), dashboardRouter(deps), webhooksRouter(deps), profilesRouter(deps), quotesRouter(deps), usageRouter(deps), analyticsRouter(deps)] as Router<any>[];
+  const routers = [systemRouter(deps), userRouter(deps), filesRouter(deps), printabilityRouter(deps), dashboardRouter(deps), webhooksRouter(deps), profilesRouter(deps), quotesRouter(deps), usageRouter(deps), analyticsRouter(deps), widgetRouter(deps), widgetKeysRouter(deps), staticRouter()] as Router<any>[];
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));

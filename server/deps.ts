@@ -31,11 +31,12 @@ export interface Deps {
   now: () => Date;
 }
 
-/** Who is calling: an API token, or a dashboard session (cookie + CSRF). */
+/** Who is calling: an API token, a dashboard session (cookie + CSRF), or a storefront's widget key. */
 export interface Auth {
   account: AccountRow;
   tokenId: string | null;
-  via: 'token' | 'session';
+  widgetKeyId: string | null;
+  via: 'token' | 'session' | 'widget';
 }
 
 export interface AppState {

@@ -54,6 +54,7 @@ function fromLibrary(err: HttpishError, maxUploadBytes: number): ApiError | null
   if (status === 400 && /JSON|Unexpected|token/i.test(err.message ?? '')) {
     return new ApiError(400, 'invalid_json', 'The request body is not valid JSON.');
   }
+  if (status === 404) return new ApiError(404, 'not_found', 'Not found.');
   if (status === 405) return new ApiError(405, 'method_not_allowed', `This route does not accept that method.`);
   if (status === 415) return new ApiError(415, 'unsupported_media_type', err.message ?? 'Unsupported content type.');
   return new ApiError(status, 'bad_request', err.expose ? (err.message ?? 'Bad request.') : 'Bad request.');

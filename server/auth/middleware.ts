@@ -6,6 +6,7 @@ import { ApiError, unauthorized } from '../errors.ts';
 import { authenticateApiToken } from './api-tokens.ts';
 import { SESSION_COOKIE, findSession, csrfMatches } from './sessions.ts';
 import { accountById } from '../db/queries/accounts.ts';
+import { authenticateWidgetKey } from './widget.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -27,17 +28,23 @@ async function sessionAuth(deps: Deps, ctx: Context, requireCsrf: boolean) {
   return account ? { session, account } : null;
 }
 
+/** /v2 authentication: an API token, a dashboard session, or (on the widget routes only) a widget key. */
 export function requireApiAuth(deps: Deps) {
   return async (ctx: Context & { state: AppState }, next: Next) => {
     const raw = bearer(ctx);
     if (raw) {
       const { account, token } = await authenticateApiToken(deps.db, deps.config.jwtSecret, raw);
-      ctx.state.auth = { account, tokenId: token.id, via: 'token' };
+      ctx.state.auth = { account, tokenId: token.id, widgetKeyId: null, via: 'token' };
+      return next();
+    }
+    const widget = await authenticateWidgetKey(deps, ctx);
+    if (widget) {
+      ctx.state.auth = { account: widget.account, tokenId: null, widgetKeyId: widget.key.id, via: 'widget' };
       return next();
     }
     const s = await sessionAuth(deps, ctx, true);
     if (!s) throw unauthorized('This endpoint needs an API token: send "Authorization: Bearer <token>".');
-    ctx.state.auth = { account: s.account, tokenId: null, via: 'session' };
+    ctx.state.auth = { account: s.account, tokenId: null, widgetKeyId: null, via: 'session' };
     return next();
   };
 }
@@ -46,7 +53,7 @@ export function requireSession(deps: Deps) {
   return async (ctx: Context & { state: AppState & { csrf?: string } }, next: Next) => {
     const s = await sessionAuth(deps, ctx, true);
     if (!s) throw unauthorized('Log in first: this call needs a dashboard session.');
-    ctx.state.auth = { account: s.account, tokenId: null, via: 'session' };
+    ctx.state.auth = { account: s.account, tokenId: null, widgetKeyId: null, via: 'session' };
     ctx.state.csrf = s.session.csrf_token;
     return next();
   };

@@ -3,10 +3,22 @@ import { coreSchemas } from './schemas.ts';
 import { corePaths } from './paths-core.ts';
 import { webhookPaths, webhookSchemas } from './paths-webhooks.ts';
 import { quotePaths, quoteSchemas } from './paths-quotes.ts';
+import { widgetPaths, widgetSchemas } from './paths-widget.ts';
 import { errorResponses } from './helpers.ts';
 import { limitsPaths, limitsSchemas, limitsTags, rateLimitHeaders, withRateLimits, withRateLimitResponses } from './paths-limits.ts';
 
 let cached: Record<string, any> | null = null;
+
+/** Any bearer-authenticated operation answers 403 to a widget key outside the widget routes. */
+function withWidgetRefusal<T extends Record<string, any>>(paths: T): T {
+  for (const item of Object.values(paths)) {
+    for (const op of Object.values<any>(item)) {
+      const bearer = op.security?.some((s: Record<string, unknown>) => 'bearerAuth' in s);
+      if (bearer && !op.responses['403']) op.responses['403'] = { $ref: '#/components/responses/Forbidden' };
+    }
+  }
+  return paths;
+}
 
 export function openApiDocument(serverUrl = '/'): Record<string, any> {
   cached ??= {
@@ -25,17 +37,19 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
       { name: 'files', description: 'Model files, public uploads and printability' },
       { name: 'quotes', description: 'Quotes from real slices, jobs and history' },
       { name: 'profiles', description: 'Printer, material and global slice profiles' },
+      { name: 'widget', description: 'The storefront widget (publishable widget key in X-Widget-Key)' },
       { name: 'dashboard', description: 'Dashboard API (cookie session; CSRF header on state-changing calls)' },
       ...limitsTags,
     ],
     // Every operation gets the X-RateLimit-* headers and a 429 (paths-limits.ts).
-    paths: withRateLimits({ ...corePaths, ...quotePaths, ...webhookPaths, ...limitsPaths }),
+    paths: withRateLimits(withWidgetRefusal({ ...corePaths, ...quotePaths, ...widgetPaths, ...webhookPaths, ...limitsPaths })),
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An API token created in the dashboard' },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'sq_session', description: 'Dashboard session' },
+        widgetKey: { type: 'apiKey', in: 'header', name: 'X-Widget-Key', description: 'Publishable widget key (pk_...); only from its allowed origins, only on the widget routes' },
       },
-      schemas: { ...coreSchemas, ...quoteSchemas, ...webhookSchemas, ...limitsSchemas },
+      schemas: { ...coreSchemas, ...quoteSchemas, ...widgetSchemas, ...webhookSchemas, ...limitsSchemas },
       responses: withRateLimitResponses(errorResponses()),
       headers: rateLimitHeaders,
     },

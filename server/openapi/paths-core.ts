@@ -48,8 +48,8 @@ export const corePaths = {
   },
   '/v2/file/upload-id': {
     get: {
-      operationId: 'createUploadId', tags: ['files'], summary: 'A single-use id for a public upload', security: bearer,
-      responses: { '200': ok('UploadId', 'The upload id'), ...errors(401) },
+      operationId: 'createUploadId', tags: ['files'], summary: 'A single-use id for a public upload', security: [{ bearerAuth: [] }, { widgetKey: [] }],
+      responses: { '200': ok('UploadId', 'The upload id'), ...errors(401, 403) },
     },
   },
   '/v2/file/public/{upload_id}': {

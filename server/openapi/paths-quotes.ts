@@ -3,6 +3,8 @@ import { jsonBody, ok, errors, pathParam, pageParams, ref } from './helpers.ts';
 import { sectionSchema } from './settings-schema.ts';
 
 const bearer = [{ bearerAuth: [] }];
+// Also open to a storefront's widget key, for the quotes of its own uploads.
+const bearerOrWidget = [{ bearerAuth: [] }, { widgetKey: [] }];
 const timestamp = { type: 'string', format: 'date-time' };
 const nullableTime = { type: ['string', 'null'], format: 'date-time' };
 const fileId = pathParam('file_id', 'A file id (file_...)');
@@ -104,26 +106,26 @@ const quoteBody = jsonBody('QuoteRequest', 'Quote settings; every field optional
 export const quotePaths = {
   '/v2/file/quote/{file_id}': {
     post: {
-      operationId: 'createQuote', tags: ['quotes'], summary: 'Quote a file from a real slice', security: bearer, parameters: [fileId], requestBody: quoteBody,
+      operationId: 'createQuote', tags: ['quotes'], summary: 'Quote a file from a real slice', security: bearerOrWidget, parameters: [fileId], requestBody: quoteBody,
       description: 'Resolves the settings, slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS the answer is 202 with the job to poll.',
-      responses: { '200': ok('Quote', 'The completed quote'), '202': ok('JobAccepted', 'Still slicing: poll the job'), ...errors(400, 401, 404, 422, 429, 500, 503) },
+      responses: { '200': ok('Quote', 'The completed quote'), '202': ok('JobAccepted', 'Still slicing: poll the job'), ...errors(400, 401, 403, 404, 422, 429, 500, 503) },
     },
   },
   '/v2/file/quote/{file_id}/async': {
     post: {
-      operationId: 'createQuoteAsync', tags: ['quotes'], summary: 'Start a quote job', security: bearer, parameters: [fileId], requestBody: quoteBody,
+      operationId: 'createQuoteAsync', tags: ['quotes'], summary: 'Start a quote job', security: bearerOrWidget, parameters: [fileId], requestBody: quoteBody,
       description: 'Same body as the synchronous quote. The quote id equals the job id. Emits job.status_changed on every transition and quote.completed or quote.failed at the end.',
-      responses: { '202': ok('JobAccepted', 'Queued'), ...errors(400, 401, 404, 422, 429, 503) },
+      responses: { '202': ok('JobAccepted', 'Queued'), ...errors(400, 401, 403, 404, 422, 429, 503) },
     },
   },
   '/v2/jobs/{job_id}': {
-    get: { operationId: 'getJob', tags: ['quotes'], summary: 'Job status, progress and result', security: bearer, parameters: [pathParam('job_id', 'A job id')], responses: { '200': ok('Job', 'The job'), ...errors(401, 404) } },
+    get: { operationId: 'getJob', tags: ['quotes'], summary: 'Job status, progress and result', security: bearerOrWidget, parameters: [pathParam('job_id', 'A job id')], responses: { '200': ok('Job', 'The job'), ...errors(401, 403, 404) } },
   },
   '/v2/quotes': {
     get: { operationId: 'listQuotes', tags: ['quotes'], summary: 'Quote history, newest first', security: bearer, parameters: pageParams, responses: { '200': ok('QuoteList', 'A page of quotes'), ...errors(400, 401) } },
   },
   '/v2/quotes/{quote_id}': {
-    get: { operationId: 'getQuote', tags: ['quotes'], summary: 'One quote', security: bearer, parameters: [pathParam('quote_id', 'A quote id')], responses: { '200': ok('Quote', 'The quote'), ...errors(401, 404) } },
+    get: { operationId: 'getQuote', tags: ['quotes'], summary: 'One quote', security: bearerOrWidget, parameters: [pathParam('quote_id', 'A quote id')], responses: { '200': ok('Quote', 'The quote'), ...errors(401, 403, 404) } },
     delete: {
       operationId: 'deleteQuote', tags: ['quotes'], summary: 'Remove a quote from history', security: bearer, parameters: [pathParam('quote_id', 'A quote id')],
       description: 'The quote leaves the history; it still counts toward the month\'s usage.',

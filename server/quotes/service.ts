@@ -5,6 +5,7 @@ import { computePrice, formatDuration } from '../../shared/pricing.ts';
 import type { Deps, Auth } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
 import { fileById } from '../db/queries/files.ts';
+import { fileUploadedByWidgetKey } from '../db/queries/widget-keys.ts';
 import { writeEvent } from '../db/queries/outbox.ts';
 import {
   insertQuote, completeQuote, failQuote, sliceByKey, countWaitingJobs, type QuoteRow, type SliceRow,
@@ -56,7 +57,8 @@ async function slicerVersion(deps: Deps): Promise<string> {
 export async function createQuote(deps: Deps, auth: Auth, fileId: string, body: unknown, mode: 'sync' | 'async'): Promise<QuoteRow> {
   const request = validateQuoteRequest(body);
   const file = await fileById(deps.db, auth.account.id, fileId);
-  if (!file) throw notFound('file', fileId);
+  // A widget key quotes only the files uploaded through its own upload ids.
+  if (!file || (auth.widgetKeyId && !(await fileUploadedByWidgetKey(deps.db, file.id, auth.widgetKeyId)))) throw notFound('file', fileId);
   await checkQuoteQuota(deps, auth.account);
   const resolution = await resolveSettings(deps.db, auth.account.id, request);
   const key = slicingKey(file.mesh_sha256, resolution.settings, await slicerVersion(deps));
@@ -80,6 +82,7 @@ export async function createQuote(deps: Deps, auth: Auth, fileId: string, body: 
       material: resolution.settings.material.filament_type,
       color: resolution.color,
       printer: printerLabel(resolution),
+      widget_key_id: auth.widgetKeyId,
     });
     if (cached) return finishQuote(tx, deps, quote, null, { stats: cached.stats as SliceStats, slice: cached, cached: true });
     await writeEvent(tx, { account_id: quote.account_id, token_id: quote.token_id, event: 'job.status_changed', data: jobEventData(quote, null) });

@@ -40,7 +40,7 @@ export function filesRouter(deps: Deps) {
       id: newId('up'),
       account_id: ctx.state.auth.account.id,
       token_id: ctx.state.auth.tokenId,
-      widget_key_id: null,
+      widget_key_id: ctx.state.auth.widgetKeyId,
       ttlSeconds: deps.config.uploadIdTtlSeconds,
     });
     ctx.body = { upload_id: row.id, expires_at: row.expires_at.toISOString(), upload_url: `${deps.config.publicUrl}/v2/file/public/${row.id}` };

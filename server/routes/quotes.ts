@@ -6,7 +6,7 @@ import { requireApiAuth } from '../auth/middleware.ts';
 import { jsonBody } from '../json-body.ts';
 import { createQuote } from '../quotes/service.ts';
 import { presentQuote, presentJob } from '../quotes/present.ts';
-import { quoteById, listQuotes, softDeleteQuote, type QuoteRow } from '../db/queries/quotes.ts';
+import { quoteById, quoteForCaller, listQuotes, softDeleteQuote, type QuoteRow } from '../db/queries/quotes.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { pageRequest, pageResponse } from '../pagination.ts';
 
@@ -43,7 +43,7 @@ export function quotesRouter(deps: Deps) {
   });
 
   router.get('/v2/jobs/:job_id', auth, async (ctx) => {
-    const row = await quoteById(deps.db, ctx.state.auth.account.id, ctx.params.job_id);
+    const row = await quoteForCaller(deps.db, ctx.state.auth, ctx.params.job_id);
     if (!row) throw notFound('job', ctx.params.job_id);
     ctx.body = presentJob(row);
   });
@@ -55,7 +55,7 @@ export function quotesRouter(deps: Deps) {
   });
 
   router.get('/v2/quotes/:quote_id', auth, async (ctx) => {
-    const row = await quoteById(deps.db, ctx.state.auth.account.id, ctx.params.quote_id);
+    const row = await quoteForCaller(deps.db, ctx.state.auth, ctx.params.quote_id);
     if (!row) throw notFound('quote', ctx.params.quote_id);
     ctx.body = presentQuote(row);
   });

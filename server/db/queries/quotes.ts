@@ -31,6 +31,7 @@ export interface QuoteRow {
   started_at: Date | null;
   finished_at: Date | null;
   deleted_at: Date | null;
+  widget_key_id: string | null;
 }
 
 export interface NewQuote {
@@ -47,13 +48,14 @@ export interface NewQuote {
   material: string;
   color: string;
   printer: string;
+  widget_key_id: string | null;
 }
 
 export async function insertQuote(db: Queryable, q: NewQuote): Promise<QuoteRow> {
   const [row] = await db.query<QuoteRow>(
-    `INSERT INTO quotes (id, account_id, token_id, file_id, file_name, mode, status, request, resolved, slicing_key, material, color, printer, started_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, CASE WHEN $7 = 'queued' THEN NULL ELSE now() END) RETURNING *`,
-    [q.id, q.account_id, q.token_id, q.file_id, q.file_name, q.mode, q.status, JSON.stringify(q.request), JSON.stringify(q.resolved), q.slicing_key, q.material, q.color, q.printer],
+    `INSERT INTO quotes (id, account_id, token_id, file_id, file_name, mode, status, request, resolved, slicing_key, material, color, printer, widget_key_id, started_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, CASE WHEN $7 = 'queued' THEN NULL ELSE now() END) RETURNING *`,
+    [q.id, q.account_id, q.token_id, q.file_id, q.file_name, q.mode, q.status, JSON.stringify(q.request), JSON.stringify(q.resolved), q.slicing_key, q.material, q.color, q.printer, q.widget_key_id],
   );
   return row;
 }
@@ -61,6 +63,12 @@ export async function insertQuote(db: Queryable, q: NewQuote): Promise<QuoteRow>
 export async function quoteById(db: Queryable, accountId: string, id: string): Promise<QuoteRow | undefined> {
   const [row] = await db.query<QuoteRow>('SELECT * FROM quotes WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL', [id, accountId]);
   return row;
+}
+
+/** A quote as the caller may see it: a widget key sees only the quotes it created. */
+export async function quoteForCaller(db: Queryable, auth: { account: { id: string }; widgetKeyId: string | null }, id: string): Promise<QuoteRow | undefined> {
+  const row = await quoteById(db, auth.account.id, id);
+  return row && (!auth.widgetKeyId || row.widget_key_id === auth.widgetKeyId) ? row : undefined;
 }
 
 export async function quoteStatus(db: Queryable, id: string): Promise<QuoteStatus | undefined> {

@@ -1,0 +1,64 @@
+// Widget keys: publishable keys a shop page sends in X-Widget-Key. A key works only from its allowed
+// origins and only on the few routes a storefront needs; everything else answers 403.
+import type { Context, Next } from 'koa';
+import type { Deps } from '../deps.ts';
+import { liveWidgetKey, type WidgetKeyRow } from '../db/queries/widget-keys.ts';
+import { accountById, type AccountRow } from '../db/queries/accounts.ts';
+import { ApiError, unauthorized } from '../errors.ts';
+
+export const WIDGET_KEY_HEADER = 'x-widget-key';
+
+/** Routes a widget key may call (method and path pattern). */
+const WIDGET_ROUTES: [string, RegExp][] = [
+  ['GET', /^\/v2\/widget\/config$/],
+  ['GET', /^\/v2\/file\/upload-id$/],
+  ['POST', /^\/v2\/file\/quote\/[^/]+(\/async)?$/],
+  ['GET', /^\/v2\/jobs\/[^/]+$/],
+  ['GET', /^\/v2\/quotes\/[^/]+$/],
+  ['POST', /^\/v2\/widget\/cart$/],
+];
+
+const widgetRoute = (method: string, path: string) => WIDGET_ROUTES.some(([m, re]) => re.test(path) && (m === method || method === 'OPTIONS'));
+
+export function normalizeOrigin(raw: string): string | null {
+  try {
+    const u = new URL(raw);
+    if (!['http:', 'https:'].includes(u.protocol) || u.pathname !== '/' || u.search || u.hash || u.username) return null;
+    return u.origin;
+  } catch {
+    return null;
+  }
+}
+
+export async function authenticateWidgetKey(deps: Deps, ctx: Context): Promise<{ key: WidgetKeyRow; account: AccountRow } | null> {
+  const raw = ctx.get(WIDGET_KEY_HEADER);
+  if (!raw) return null;
+  if (!widgetRoute(ctx.method, ctx.path)) {
+    throw new ApiError(403, 'widget_key_forbidden', 'A widget key may only read the widget configuration, upload, quote its own uploads, read those quotes and report add-to-cart.');
+  }
+  const key = await liveWidgetKey(deps.db, raw);
+  if (!key) throw unauthorized('The widget key is unknown or has been revoked.');
+  const origin = ctx.get('origin');
+  if (!origin || !key.allowed_origins.includes(origin)) {
+    throw new ApiError(403, 'origin_not_allowed', `This widget key may only be used from its allowed origins; the request came from ${origin || 'no origin'}.`);
+  }
+  const account = await accountById(deps.db, key.account_id);
+  if (!account) throw unauthorized('The widget key is unknown or has been revoked.');
+  ctx.set('Access-Control-Allow-Origin', origin);
+  ctx.set('Vary', 'Origin');
+  return { key, account };
+}
+
+/** Answers CORS preflights for the widget routes; the real request is then checked against the key's origins. */
+export async function widgetPreflight(ctx: Context, next: Next) {
+  if (ctx.method === 'OPTIONS' && ctx.get('origin') && widgetRoute('OPTIONS', ctx.path)) {
+    ctx.set('Access-Control-Allow-Origin', ctx.get('origin'));
+    ctx.set('Vary', 'Origin');
+    ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+    ctx.set('Access-Control-Allow-Headers', 'Content-Type, X-Widget-Key');
+    ctx.set('Access-Control-Max-Age', '600');
+    ctx.status = 204;
+    return;
+  }
+  await next();
+}

@@ -1,0 +1,29 @@
+// Built front-ends: the storefront widget bundle and the merchant dashboard (a single-page app).
+import Router from '@koa/router';
+import send from 'koa-send';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const widgetDist = path.join(root, 'widget', 'dist');
+const dashboardDist = path.join(root, 'dashboard', 'dist');
+
+export function staticRouter() {
+  const router = new Router();
+  router.get('/widget/:file', async (ctx) => {
+    ctx.set('Access-Control-Allow-Origin', '*'); // a shop page on any origin loads the script
+    ctx.set('Cache-Control', 'public, max-age=300');
+    await send(ctx, ctx.params.file, { root: widgetDist });
+  });
+  router.get(/^\/dashboard(?:\/(?!api\/)(.*))?$/, async (ctx) => {
+    if (ctx.path === '/dashboard') return ctx.redirect('/dashboard/');
+    const rel = (ctx.params as Record<string, string>)[0] || 'index.html';
+    const asset = path.join(dashboardDist, rel);
+    // Unknown paths fall back to the app shell so client-side routes survive a reload.
+    const file = asset.startsWith(dashboardDist) && existsSync(asset) && !rel.endsWith('/') ? rel : 'index.html';
+    ctx.set('Cache-Control', file === 'index.html' ? 'no-cache' : 'public, max-age=3600');
+    await send(ctx, file, { root: dashboardDist });
+  });
+  return router;
+}

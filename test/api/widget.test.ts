@@ -1,0 +1,126 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer, ApiClient } from '../helpers/server.ts';
+import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { eventsForAccount } from '../../server/db/queries/outbox.ts';
+
+const SHOP = 'https://shop.example';
+let server: TestServer;
+let dashboard: ApiClient;
+let token: string;
+let accountId: string;
+let key: string;
+let keyId: string;
+
+before(async () => {
+  server = await startTestServer();
+  dashboard = server.client();
+  const signup = await dashboard.post('/dashboard/api/signup', { email: 'widget-shop@example.test', password: 'a long enough password', shop_name: 'Widget Works' });
+  dashboard.csrf = signup.body.csrf_token;
+  accountId = signup.body.user.user_id;
+  token = (await dashboard.post('/dashboard/api/tokens', { name: 'backend' })).body.token;
+  const created = await dashboard.post('/dashboard/api/widget-keys', { name: 'Shop', allowed_origins: [`${SHOP}/`, 'http://localhost:3000'] });
+  assert.equal(created.status, 201);
+  key = created.body.key;
+  keyId = created.body.widget_key_id;
+});
+after(() => server.stop());
+
+const widget = (origin: string | null = SHOP) => {
+  const c = server.client();
+  return {
+    get: (p: string) => c.request('GET', p, { headers: { 'x-widget-key': key, ...(origin ? { origin } : {}) } }),
+    post: (p: string, json: unknown) => c.request('POST', p, { json, headers: { 'x-widget-key': key, ...(origin ? { origin } : {}) } }),
+  };
+};
+
+async function widgetUpload(): Promise<string> {
+  const id = await widget().get('/v2/file/upload-id');
+  assert.equal(id.status, 200);
+  const up = await server.client().uploadBytes(`/v2/file/public/${id.body.upload_id}`, new TextEncoder().encode(CUBE_OBJ), 'part.obj');
+  assert.equal(up.status, 201);
+  return up.body.file_id;
+}
+
+test('widget keys: created with normalised origins, listed, origins validated by field', async () => {
+  const list = await dashboard.get('/dashboard/api/widget-keys');
+  const k = list.body.data.find((w: { widget_key_id: string }) => w.widget_key_id === keyId);
+  assert.deepEqual(k.allowed_origins, [SHOP, 'http://localhost:3000']);
+  assert.match(k.key, /^pk_/);
+  const bad = await dashboard.post('/dashboard/api/widget-keys', { name: 'x', allowed_origins: ['https://ok.example', 'javascript:alert(1)'] });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.error.details.fields[0].field, 'allowed_origins.1');
+});
+
+test('the widget configuration offers the merchant materials, colours, build volume and currency, with CORS', async () => {
+  const res = await widget().get('/v2/widget/config');
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('access-control-allow-origin'), SHOP);
+  assert.equal(res.body.shop_name, 'Widget Works');
+  assert.equal(res.body.currency, 'USD');
+  assert.equal(res.body.default_material, 'PLA');
+  assert.deepEqual(res.body.build_volume, { x: 250, y: 210, z: 210 });
+  const pla = res.body.materials.find((m: { name: string }) => m.name === 'PLA');
+  assert.ok(pla.colors.includes('White'));
+  assert.ok(res.body.layer_heights.includes(0.2));
+});
+
+test('a widget key is refused from other origins and on every other route', async () => {
+  const wrong = await widget('https://evil.example').get('/v2/widget/config');
+  assert.equal(wrong.status, 403);
+  assert.equal(wrong.body.error.code, 'origin_not_allowed');
+  assert.equal(wrong.headers.get('access-control-allow-origin'), null);
+  assert.equal((await widget(null).get('/v2/widget/config')).status, 403);
+  for (const [method, path] of [['GET', '/v2/user'], ['GET', '/v2/quotes'], ['GET', '/v2/user/uploads'], ['POST', '/v2/webhooks'], ['GET', '/v2/profiles/material'], ['GET', '/v2/analytics/quotes']]) {
+    const res = method === 'GET' ? await widget().get(path) : await widget().post(path, {});
+    assert.equal(res.status, 403, `${method} ${path}`);
+    assert.equal(res.body.error.code, 'widget_key_forbidden', `${method} ${path}`);
+  }
+  const unknown = await server.client().request('GET', '/v2/widget/config', { headers: { 'x-widget-key': 'pk_unknown', origin: SHOP } });
+  assert.equal(unknown.status, 401);
+});
+
+test('preflight requests for widget routes are answered', async () => {
+  const res = await server.client().request('OPTIONS', '/v2/file/quote/file_x', { headers: { origin: SHOP, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-widget-key' } });
+  assert.equal(res.status, 204);
+  assert.match(res.headers.get('access-control-allow-headers')!, /X-Widget-Key/i);
+});
+
+test('a widget key quotes only its own uploads and reads only its own quotes; add-to-cart fires the webhook event', async () => {
+  const fileId = await widgetUpload();
+  const q = await widget().post(`/v2/file/quote/${fileId}`, { material_config: { filament_type: 'PETG' }, color: 'Orange' });
+  assert.equal(q.status, 200, JSON.stringify(q.body));
+  assert.equal((await widget().get(`/v2/quotes/${q.body.quote_id}`)).status, 200);
+  assert.equal((await widget().get(`/v2/jobs/${q.body.quote_id}`)).status, 200);
+  const api = server.client(token);
+  const tokenFile = (await api.uploadBytes('/v2/file', new TextEncoder().encode(CUBE_OBJ), 'backend.obj')).body.file_id;
+  assert.equal((await widget().post(`/v2/file/quote/${tokenFile}`, {})).status, 404, 'files uploaded by the backend are not the widget\'s');
+  const tokenQuote = (await api.post(`/v2/file/quote/${tokenFile}`, {})).body.quote_id;
+  assert.equal((await widget().get(`/v2/quotes/${tokenQuote}`)).status, 404);
+  const cart = await widget().post('/v2/widget/cart', { quote_id: q.body.quote_id, quantity: 3 });
+  assert.equal(cart.status, 201);
+  assert.equal(cart.body.unit_price, q.body.total_price);
+  assert.equal(cart.body.total_price, Math.round(q.body.total_price * 3 * 100) / 100);
+  const events = await eventsForAccount(server.deps.db, accountId, 'widget.added_to_cart');
+  const data = (events.at(-1)!.payload as any).data;
+  assert.equal(data.quoteId, q.body.quote_id);
+  assert.equal(data.quantity, 3);
+  assert.equal(data.color, 'Orange');
+  assert.equal(data.quote.total_price, q.body.total_price, 'the authoritative quote from the database');
+  assert.equal(data.origin, SHOP);
+  assert.equal((await widget().post('/v2/widget/cart', { quote_id: tokenQuote })).status, 404);
+  assert.equal((await widget().post('/v2/widget/cart', { quote_id: q.body.quote_id, quantity: 0 })).body.error.details.fields[0].field, 'quantity');
+});
+
+test('a revoked widget key stops working at once', async () => {
+  const k = await dashboard.post('/dashboard/api/widget-keys', { name: 'temp', allowed_origins: [SHOP] });
+  const c = server.client();
+  const call = () => c.request('GET', '/v2/widget/config', { headers: { 'x-widget-key': k.body.key, origin: SHOP } });
+  assert.equal((await call()).status, 200);
+  assert.equal((await dashboard.delete(`/dashboard/api/widget-keys/${k.body.widget_key_id}`)).status, 204);
+  assert.equal((await call()).status, 401);
+  const other = server.client();
+  const s = await other.post('/dashboard/api/signup', { email: 'other-shop@example.test', password: 'a long enough password' });
+  other.csrf = s.body.csrf_token;
+  assert.equal((await other.delete(`/dashboard/api/widget-keys/${keyId}`)).status, 404);
+});
