@@ -9,6 +9,8 @@ export const MAX_INTERRUPTIONS = 3;
 /** Attempts in flight per process, and per webhook across all processes (live leases). */
 export const MAX_IN_FLIGHT = 16;
 export const MAX_IN_FLIGHT_PER_WEBHOOK = 4;
+/** Added to the longest an attempt can take (see deliverySettings). */
+export const LEASE_MARGIN_MS = 10_000;
 /** Characters of a receiver's answer kept for the delivery log. */
 export const SNIPPET_CHARS = 256;
 
@@ -26,7 +28,9 @@ export interface DeliverySettings {
  *
  * The lease is derived, not configured: an attempt is bounded by the DNS budget plus send.ts's timeout, and a
  * lease shorter than that would let a second process send the same delivery while the first is still sending.
- * The 2 s margin covers recording the outcome.
+ * The 10 s margin covers recording the outcome: on a busy database (or a CPU-starved PGlite) that single
+ * UPDATE can queue for seconds, and a lease that ran out before it would make another process send a
+ * delivery the receiver already accepted.
  */
 export function deliverySettings(config: Config): DeliverySettings {
   const timeoutMs = config.webhookTimeoutMs;
@@ -34,7 +38,7 @@ export function deliverySettings(config: Config): DeliverySettings {
     policy: { allowPrivateCidrs: parseCidrList(config.webhookAllowPrivateCidrs) },
     timeoutMs,
     dnsTimeoutMs: timeoutMs,
-    leaseMs: 2 * timeoutMs + 2000,
+    leaseMs: 2 * timeoutMs + LEASE_MARGIN_MS,
     sweepIntervalMs: config.webhookSweepIntervalMs,
   };
 }

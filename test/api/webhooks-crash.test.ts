@@ -27,8 +27,8 @@ after(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-test('four pumps on one database: each delivery is sent by one of them at a time, and exactly once when it succeeds', async () => {
-  const server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_SWEEP_INTERVAL_MS: '100', WEBHOOK_TIMEOUT_MS: '700' });
+test('four pumps on one database: a delivery is never sent twice at once, and every send is a claimed, recorded attempt', async () => {
+  const server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_SWEEP_INTERVAL_MS: '200', WEBHOOK_TIMEOUT_MS: '1500' });
   cleanups.push(() => server.stop());
   const pumps = [1, 2, 3].map(() => createEventPump(server.deps));
   for (const p of pumps) p.start();
@@ -37,11 +37,11 @@ test('four pumps on one database: each delivery is sent by one of them at a time
   });
   const { token, accountId } = await server.newAccount();
   const api = server.client(token);
-  const hanging = await startReceiver(() => 'hang'); // every attempt runs into the 700 ms timeout
+  const hanging = await startReceiver(() => 'hang'); // every attempt runs into the timeout
   const fine = await startReceiver();
   cleanups.push(() => hanging.close(), () => fine.close());
   const hHang = (await api.post('/v2/webhooks', { url: hanging.url, events: ['usage.alert'] })).body;
-  await api.post('/v2/webhooks', { url: fine.url, events: ['file.deleted'] });
+  const hFine = (await api.post('/v2/webhooks', { url: fine.url, events: ['file.deleted'] })).body;
 
   await server.deps.db.transaction((tx) => writeEvent(tx, { account_id: accountId, token_id: null, event: 'usage.alert', data: { n: 0 } }));
   for (let i = 0; i < 20; i++) {
@@ -49,19 +49,32 @@ test('four pumps on one database: each delivery is sent by one of them at a time
   }
   for (const p of [server.deps.events, ...pumps]) p.wake();
 
-  await fine.waitFor(20);
-  const [d] = await eventually(async () => {
-    const list = (await api.get(`/v2/webhooks/${hHang.webhook_id}/deliveries`)).body.data;
-    return list[0]?.state === 'failed' ? list : null;
-  }, 15_000, 'the hanging delivery to fail');
+  const settled = (webhookId: string, n: number) =>
+    eventually(async () => {
+      const list = (await api.get(`/v2/webhooks/${webhookId}/deliveries?limit=100`)).body.data as any[];
+      return list.length === n && list.every((d) => d.state !== 'pending') ? list : null;
+    }, 30_000, `${n} settled deliveries`);
+  const [hung] = await settled(hHang.webhook_id, 1);
+  const delivered = await settled(hFine.webhook_id, 20);
   await sleep(500);
-  assert.equal(hanging.requests.length, 3, 'exactly 3 attempts');
+
+  assert.equal(hung.state, 'failed');
+  assert.equal(hung.attempts, 3);
+  assert.match(hung.last_error, /^timeout after 1500 ms/);
+  assert.equal(hanging.requests.length, 3, 'exactly 3 sends');
   assert.equal(hanging.maxConcurrent, 1, 'never two attempts at once');
-  assert.equal(d.attempts, 3);
-  assert.match(d.last_error, /^timeout after 700 ms/);
-  const ids = fine.requests.map((r) => r.headers['x-webhook-delivery']);
-  assert.equal(new Set(ids).size, 20, 'each delivery sent exactly once');
-  assert.equal(fine.requests.length, 20);
+
+  // Each send to the fine receiver must be one recorded attempt of its delivery (a timeout on a starved
+  // machine may legitimately add a retry, but a second pump sending the same claim would add a request
+  // without an attempt).
+  const sends = new Map<string, number>();
+  for (const r of fine.requests) sends.set(r.headers['x-webhook-delivery'] as string, (sends.get(r.headers['x-webhook-delivery'] as string) ?? 0) + 1);
+  for (const d of delivered) {
+    assert.equal(d.state, 'delivered');
+    assert.equal(d.interrupted_attempts, 0);
+    assert.equal(sends.get(d.delivery_id), d.attempts, `${d.delivery_id}: sends = recorded attempts`);
+  }
+  assert.equal(sends.size, 20);
 });
 
 // ---- kill -9 ---------------------------------------------------------------------------------------------
@@ -151,11 +164,11 @@ test('kill -9 during an attempt: after restart the delivery is reclaimed once it
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  // Lease = 2 x timeout + 2 s = 4 s; the timeout (1 s) is never reached because the process dies first.
+  // Lease = 2 x timeout + 10 s = 11 s; the timeout (500 ms) is never reached because the process dies first.
   const env = {
     ...db.env,
     DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', DEMO_ACCOUNT: 'false', JWT_SECRET,
-    WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_SWEEP_INTERVAL_MS: '200', WEBHOOK_TIMEOUT_MS: '1000',
+    WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_SWEEP_INTERVAL_MS: '200', WEBHOOK_TIMEOUT_MS: '500',
   };
   const first = startChild(env);
   cleanups.push(() => killHard(first));
@@ -176,18 +189,20 @@ test('kill -9 during an attempt: after restart the delivery is reclaimed once it
   assert.equal(retried.body, hung.body, 'identical body');
   assert.equal(retried.headers['x-webhook-signature'], hung.headers['x-webhook-signature'], 'identical signature');
   assert.equal(await verify(secret, retried.body, retried.headers['x-webhook-signature'] as string), true);
-  assert.ok(retried.at - hung.at >= 3500, `not retried before the lease ran out (${retried.at - hung.at} ms)`);
+  assert.ok(retried.at - hung.at >= 10_500, `not retried before the lease ran out (${retried.at - hung.at} ms)`);
   assert.ok(retried.at >= killedAt);
 
   const api = new ApiClient(base, token);
   const d = await eventually(async () => {
     const res = await api.get(`/v2/webhooks/${hook.id}/deliveries`);
     return res.body.total === 1 && res.body.data[0].state === 'delivered' ? res.body.data[0] : null;
-  }, 10_000, 'the delivery to be recorded as delivered (and no other)');
+  }, 20_000, 'the delivery to be recorded as delivered (and no other)');
   assert.equal(d.delivery_id, hung.headers['x-webhook-delivery']);
-  assert.equal(d.attempts, 1, 'the interrupted attempt is not counted as an attempt');
   assert.equal(d.interrupted_attempts, 1);
   assert.equal(d.last_status_code, 200);
   assert.equal(d.last_error, null);
-  assert.equal(receiver.requests.length, 2, 'sent once more, not more');
+  // Every request after the interrupted one is a recorded attempt (normally exactly one; a timeout on a
+  // starved machine may add a retry), and the interrupted one is not counted as an attempt.
+  assert.ok(receiver.requests.every((r) => r.headers['x-webhook-delivery'] === d.delivery_id));
+  assert.equal(d.attempts, receiver.requests.length - 1, 'the interrupted attempt is not counted as an attempt');
 });

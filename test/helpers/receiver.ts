@@ -74,7 +74,7 @@ export async function startReceiver(answer: (index: number, req: Received) => An
     url: `http://127.0.0.1:${actual}/hook`,
     requests,
     maxConcurrent: 0,
-    waitFor(n, timeoutMs = 10_000) {
+    waitFor(n, timeoutMs = 20_000) {
       if (requests.length >= n) return Promise.resolve(requests.slice(0, n));
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`receiver: expected ${n} requests within ${timeoutMs} ms, got ${requests.length}`)), timeoutMs);
@@ -94,7 +94,7 @@ export async function startReceiver(answer: (index: number, req: Received) => An
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until check() returns a truthy value, or throws after timeoutMs with the last value seen. */
-export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
