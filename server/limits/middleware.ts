@@ -45,7 +45,8 @@ export function limitsMiddleware(deps: Deps) {
     ctx.set('X-RateLimit-Limit', String(shown.limit));
     ctx.set('X-RateLimit-Remaining', String(shown.remaining));
     ctx.set('X-RateLimit-Reset', String(seconds(shown.resetMs)));
-    if (uploadId || ctx.path.toLowerCase().startsWith('/v2/file/public/')) ctx.set('Access-Control-Expose-Headers', EXPOSED);
+    // Browsers (the widget, public uploads) may read these headers only when exposed to CORS.
+    if (uploadId || ctx.get('origin')) ctx.set('Access-Control-Expose-Headers', EXPOSED);
     const refused = results.filter((r) => !r.allowed);
     if (refused.length) {
       const retryAfter = seconds(Math.max(...refused.map((r) => r.resetMs)));

@@ -157,6 +157,8 @@ test('the public upload route is limited per client address and per upload id', 
   const first = await upload('up_sameid', '203.0.113.1');
   assert.equal(first.status, 404);
   assert.match(first.headers.get('access-control-expose-headers') ?? '', /X-RateLimit-Remaining/);
+  const cors = await c.request('GET', '/v2/user', { headers: { origin: 'https://shop.example', 'x-forwarded-for': '203.0.113.99' } });
+  assert.match(cors.headers.get('access-control-expose-headers') ?? '', /X-RateLimit-Reset/);
   assert.equal((await upload('up_sameid', '203.0.113.2')).status, 404);
   const byId = await upload('up_sameid', '203.0.113.3');
   assert.equal(byId.status, 429);
