@@ -20,7 +20,8 @@ lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
 stamp=node_modules/.slicequote-lock
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
   echo "setup: installing npm packages" >&2
-  npm ci --no-audit --no-fund --loglevel=error
+  # npm install, not npm ci: this registry omits some optional platform packages from lock files, which npm ci refuses.
+  npm install --no-audit --no-fund --loglevel=error
   echo "$lock_hash" > "$stamp"
 fi
 
@@ -28,6 +29,19 @@ fi
 command -v prusa-slicer >/dev/null 2>&1 || apt_install prusa-slicer
 
 # Browser tests need Debian's Chromium (never a downloaded browser build).
-if [ "${SLICEQUOTE_SETUP_BROWSER:-0}" = 1 ]; then
+if [ "${1:-}" = "--with-browser" ]; then
   [ -x /usr/bin/chromium ] || apt_install chromium
 fi
+
+# The storefront widget and the dashboard are served from their Vite builds: rebuild when a source is newer.
+build_if_stale() {
+  local app=$1 stamp="$1/dist/.built"
+  [ -f "$app/vite.config.ts" ] || return 0
+  if [ ! -f "$stamp" ] || [ -n "$(find "$app" shared -type f -newer "$stamp" -not -path "$app/dist/*" -print -quit)" ]; then
+    echo "setup: building $app" >&2
+    npm run --silent "build:$app" >/dev/null
+    touch "$stamp"
+  fi
+}
+build_if_stale widget
+build_if_stale dashboard

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: unit and engine tests once, the server suite (test/api) on PGlite and again on PostgreSQL.
+# Runs every test: unit, parser and engine tests once; the server suite (test/api) on PGlite and again on
+# PostgreSQL; the widget's component tests in Chromium; then the browser end-to-end tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +13,7 @@ npx tsc --noEmit
 
 mapfile -t unit < <(find test -maxdepth 1 -name '*.test.ts' | sort)
 mapfile -t api < <(find test/api -name '*.test.ts' | sort)
+mapfile -t e2e < <(find test/e2e -name '*.test.ts' 2>/dev/null | sort)
 
 echo "== unit, parser and engine tests"
 run "${unit[@]}"
@@ -19,3 +21,11 @@ echo "== server suite on PGlite"
 SQ_TEST_DB=pglite run "${api[@]}"
 echo "== server suite on PostgreSQL"
 SQ_TEST_DB=postgres run "${api[@]}"
+if [ -f web-test-runner.config.mjs ]; then
+  echo "== widget component tests (Chromium)"
+  NODE_OPTIONS= npx web-test-runner
+fi
+if [ ${#e2e[@]} -gt 0 ]; then
+  echo "== end-to-end tests (Chromium)"
+  TEST_CONCURRENCY=1 run "${e2e[@]}"
+fi
