@@ -29,8 +29,8 @@ export function createApp(deps: Deps): Koa {
   // Rate limits and X-RateLimit-* on every response (inside the error middleware, so 429s and errors carry them).
   app.use(limitsMiddleware(deps));
   app.use(widgetPreflight);
-  // Each router types its own ctx.state; Koa only needs their middleware.
-  const routers = [systemRouter(deps), userRouter(deps), filesRouter(deps), printabilityRouter(deps), dashboardRouter(deps), webhooksRouter(deps), profilesRouter(deps), quotesRouter(deps), usageRouter(deps), analyticsRouter(deps), widgetRouter(deps), widgetKeysRouter(deps), staticRouter()] as Router<any>[];
+  // A worker-only process serves health checks and nothing else. Each router types its own ctx.state.
+  const routers = deps.config.workerRole === 'worker' ? [systemRouter(deps)] : [systemRouter(deps), userRouter(deps), filesRouter(deps), printabilityRouter(deps), dashboardRouter(deps), webhooksRouter(deps), profilesRouter(deps), quotesRouter(deps), usageRouter(deps), analyticsRouter(deps), widgetRouter(deps), widgetKeysRouter(deps), staticRouter()] as Router<any>[];
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));

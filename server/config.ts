@@ -35,7 +35,6 @@ export interface Config {
   rateLimitAnonymousPlan: string;
   usageFlushMs: number;
   usageRetentionDays: number;
-  logRequests: boolean;
   trustProxy: boolean;
 }
 
@@ -137,7 +136,6 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitAnonymousPlan: env.RATE_LIMIT_ANON_PLAN?.trim() || 'free',
     usageFlushMs: int(env, 'USAGE_FLUSH_MS', 2000, 50, 600_000),
     usageRetentionDays: int(env, 'USAGE_RETENTION_DAYS', 400, 1, 36_500),
-    logRequests: bool(env, 'LOG_REQUESTS', production),
     trustProxy: bool(env, 'TRUST_PROXY', false),
   };
 }
