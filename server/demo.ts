@@ -1,26 +1,43 @@
-// With DEMO_ACCOUNT on and an empty database, start-up creates a demo merchant and writes its credentials.
+// Demo mode (DEMO_ACCOUNT, on by default outside production): on an empty database start-up creates a demo
+// merchant with an API token, a widget key for the demo shop and a webhook to the demo merchant backend,
+// and writes DATA_DIR/demo-credentials.json.
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Deps } from './deps.ts';
 import { countAccounts, insertAccount } from './db/queries/accounts.ts';
+import { insertWidgetKey } from './db/queries/widget-keys.ts';
+import { insertWebhook } from './db/queries/webhooks.ts';
 import { hashPassword } from './auth/passwords.ts';
 import { createApiToken } from './auth/api-tokens.ts';
+import { generateSecret } from './webhooks/signature.ts';
 import { newId } from './ids.ts';
 
 export interface DemoCredentials {
   email: string;
   password: string;
   api_token: string;
+  widget_key: string;
+  webhook_secret: string;
+  shop_port: number;
 }
+
+/** The only private address webhooks may reach in demo mode: the demo merchant backend on loopback. */
+export const DEMO_RECEIVER_CIDR = '127.0.0.1/32';
 
 export function demoCredentialsPath(dataDir: string) {
   return path.join(dataDir, 'demo-credentials.json');
 }
 
-export async function ensureDemoAccount(deps: Deps): Promise<DemoCredentials | null> {
+export function readDemoCredentials(dataDir: string): DemoCredentials | null {
+  const file = demoCredentialsPath(dataDir);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials) : null;
+}
+
+export async function ensureDemoAccount(deps: Deps, shopPort: number): Promise<DemoCredentials | null> {
   if (!deps.config.demoAccount || (await countAccounts(deps.db)) > 0) return null;
   const password = randomBytes(12).toString('base64url');
+  const shopOrigin = `http://127.0.0.1:${shopPort}`;
   const creds = await deps.db.transaction(async (tx) => {
     const account = await insertAccount(tx, {
       id: newId('usr'),
@@ -30,7 +47,11 @@ export async function ensureDemoAccount(deps: Deps): Promise<DemoCredentials | n
       shop_name: 'Demo Print Shop',
     });
     const { token } = await createApiToken(tx, deps.config.jwtSecret, account.id, 'demo token');
-    return { email: account.email, password, api_token: token };
+    const widgetKey = `pk_${randomBytes(24).toString('base64url')}`;
+    await insertWidgetKey(tx, { id: newId('wk'), account_id: account.id, name: 'Demo shop', key: widgetKey, allowed_origins: [shopOrigin, `http://localhost:${shopPort}`] });
+    const secret = generateSecret();
+    await insertWebhook(tx, { id: newId('wh'), account_id: account.id, url: `${shopOrigin}/webhooks`, events: ['widget.added_to_cart', 'quote.completed'], secret, token_id: null });
+    return { email: account.email, password, api_token: token, widget_key: widgetKey, webhook_secret: secret, shop_port: shopPort };
   });
   writeFileSync(demoCredentialsPath(deps.config.dataDir), JSON.stringify(creds, null, 2) + '\n', { mode: 0o600 });
   return creds;

@@ -1,14 +1,16 @@
 // Entry point of `npm start`: validate configuration, migrate, serve, and tell the user how to try it.
-import { loadConfig, ConfigError } from './config.ts';
-import { buildDeps, serve } from './start.ts';
-import { ensureDemoAccount, demoCredentialsPath } from './demo.ts';
-import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { loadConfig, ConfigError, type Config } from './config.ts';
+import { buildDeps, serve } from './start.ts';
+import { ensureDemoAccount, readDemoCredentials, DEMO_RECEIVER_CIDR, type DemoCredentials } from './demo.ts';
 
-async function main() {
-  let config;
+function configOrExit(): Config {
   try {
-    config = loadConfig();
+    const config = loadConfig();
+    // The demo merchant backend listens on loopback; demo mode lets webhooks reach exactly that address.
+    if (config.demoAccount && !config.webhookAllowPrivateCidrs) return { ...config, webhookAllowPrivateCidrs: DEMO_RECEIVER_CIDR };
+    return config;
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`slicequote: configuration error: ${err.message}`);
@@ -16,24 +18,45 @@ async function main() {
     }
     throw err;
   }
-  const deps = await buildDeps(config);
-  await ensureDemoAccount(deps);
-  const running = await serve(deps);
-  const url = config.publicUrl;
-  console.log(`\nslicequote is serving ${url}  (database: ${deps.db.kind}, data: ${config.dataDir})`);
-  console.log(`  API reference: ${url}/docs`);
-  const credsFile = demoCredentialsPath(config.dataDir);
-  if (config.demoAccount && existsSync(credsFile)) {
-    const creds = JSON.parse(readFileSync(credsFile, 'utf8'));
-    const sample = path.resolve('demo', 'models', 'calibration-cube.stl');
-    console.log(`  Demo account: ${creds.email} / ${creds.password}  (saved in ${credsFile})`);
-    console.log(`  Demo API token: ${creds.api_token}`);
-    console.log(`\nTry it: upload a model and measure it:`);
-    console.log(`  curl -s -H "Authorization: Bearer ${creds.api_token}" -F "file=@${existsSync(sample) ? sample : 'your-model.stl'}" ${url}/v2/file`);
-    console.log(`then quote it from a real slice:`);
-    console.log(`  curl -s -H "Authorization: Bearer ${creds.api_token}" -H "Content-Type: application/json" -d '{"material_config":{"filament_type":"PLA"}}' ${url}/v2/file/quote/<file_id>\n`);
+}
+
+async function startDemo(config: Config, creds: DemoCredentials) {
+  const shopModule = path.resolve('demo', 'server.ts');
+  if (!existsSync(shopModule)) return null;
+  const { startDemoShop } = await import(shopModule);
+  try {
+    return await startDemoShop({ apiUrl: config.publicUrl, widgetKey: creds.widget_key, webhookSecret: creds.webhook_secret, port: creds.shop_port, host: '127.0.0.1' });
+  } catch (err) {
+    console.warn(`slicequote: the demo shop could not start on port ${creds.shop_port} (${(err as Error).message}); the API runs without it.`);
+    return null;
   }
+}
+
+function printWelcome(config: Config, dbKind: string, creds: DemoCredentials | null, shopUrl: string | null) {
+  const url = config.publicUrl;
+  console.log(`\nslicequote is serving ${url}  (database: ${dbKind}, data: ${config.dataDir})`);
+  console.log(`  API reference: ${url}/docs    Dashboard: ${url}/dashboard/`);
+  if (!creds) return;
+  if (shopUrl) console.log(`  Demo shop (widget + merchant backend): ${shopUrl}`);
+  console.log(`  Demo account: ${creds.email} / ${creds.password}  (saved in data/demo-credentials.json)`);
+  console.log(`  Demo API token: ${creds.api_token}`);
+  const sample = path.resolve('demo', 'models', 'calibration-cube.stl');
+  console.log(`\nTry it: upload a model and measure it:`);
+  console.log(`  curl -s -H "Authorization: Bearer ${creds.api_token}" -F "file=@${sample}" ${url}/v2/file`);
+  console.log(`then quote it from a real slice:`);
+  console.log(`  curl -s -H "Authorization: Bearer ${creds.api_token}" -H "Content-Type: application/json" -d '{"material_config":{"filament_type":"PLA"}}' ${url}/v2/file/quote/<file_id>\n`);
+}
+
+async function main() {
+  const config = configOrExit();
+  const deps = await buildDeps(config);
+  const demoPort = config.port === 0 ? 0 : config.port + 1;
+  const creds = config.demoAccount ? ((await ensureDemoAccount(deps, demoPort)) ?? readDemoCredentials(config.dataDir)) : null;
+  const running = await serve(deps);
+  const shop = creds ? await startDemo(config, creds) : null;
+  printWelcome(config, deps.db.kind, creds, shop?.url ?? null);
   const stop = async () => {
+    await shop?.close();
     await running.close();
     process.exit(0);
   };
