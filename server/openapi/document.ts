@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document served at /v2/openapi.json: the contract, validated against responses in tests.
 import { coreSchemas } from './schemas.ts';
 import { corePaths } from './paths-core.ts';
-import { webhookPaths, webhookSchemas } from './paths-webhooks.ts';
+import { webhookPaths, webhookSchemas, webhookEvents } from './paths-webhooks.ts';
 import { quotePaths, quoteSchemas } from './paths-quotes.ts';
 import { widgetPaths, widgetSchemas } from './paths-widget.ts';
 import { errorResponses } from './helpers.ts';
@@ -39,10 +39,13 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
       { name: 'profiles', description: 'Printer, material and global slice profiles' },
       { name: 'widget', description: 'The storefront widget (publishable widget key in X-Widget-Key)' },
       { name: 'dashboard', description: 'Dashboard API (cookie session; CSRF header on state-changing calls)' },
+      { name: 'webhooks', description: 'Webhook endpoints, deliveries and the events they receive' },
       ...limitsTags,
     ],
     // Every operation gets the X-RateLimit-* headers and a 429 (paths-limits.ts).
     paths: withRateLimits(withWidgetRefusal({ ...corePaths, ...quotePaths, ...widgetPaths, ...webhookPaths, ...limitsPaths })),
+    // The requests slicequote sends to merchants' endpoints (OpenAPI 3.1 webhooks).
+    webhooks: webhookEvents,
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An API token created in the dashboard' },
