@@ -135,9 +135,9 @@ const eventSchemas = {
     'widget.added_to_cart',
     {
       type: 'object',
-      required: ['widgetKeyId', 'fileId', 'fileName', 'quoteId', 'quantity', 'material', 'color', 'unitPrice', 'totalPrice', 'currency', 'pageUrl'],
+      required: ['widgetKeyId', 'fileId', 'fileName', 'quoteId', 'quantity', 'material', 'color', 'unitPrice', 'totalPrice', 'currency', 'origin', 'quote'],
       properties: {
-        widgetKeyId: { type: 'string' },
+        widgetKeyId: { type: ['string', 'null'], description: 'null when reported with an API token' },
         fileId: { type: 'string' },
         fileName: { type: 'string' },
         quoteId: { type: 'string' },
@@ -147,10 +147,11 @@ const eventSchemas = {
         unitPrice: { type: 'number' },
         totalPrice: { type: 'number' },
         currency: { type: 'string' },
-        pageUrl: { type: ['string', 'null'], description: 'The shop page the widget was on, when the browser sent it' },
+        origin: { type: ['string', 'null'], description: 'Origin of the shop page the widget was on' },
+        quote: { ...quoteResult, description: 'The authoritative quote (spec 2.4) from the database: trust this, not prices seen in the browser' },
       },
     },
-    'Body of `widget.added_to_cart`.',
+    'Body of `widget.added_to_cart`. unitPrice is the quote total for one part; totalPrice = unitPrice × quantity.',
   ),
   WebhookEventUsageAlert: eventEnvelope(
     'usage.alert',

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer, ApiClient } from '../helpers/server.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { eventsForAccount } from '../../server/db/queries/outbox.ts';
+import { assertWebhookBody } from '../helpers/contract.ts';
 
 const SHOP = 'https://shop.example';
 let server: TestServer;
@@ -102,6 +103,7 @@ test('a widget key quotes only its own uploads and reads only its own quotes; ad
   assert.equal(cart.body.unit_price, q.body.total_price);
   assert.equal(cart.body.total_price, Math.round(q.body.total_price * 3 * 100) / 100);
   const events = await eventsForAccount(server.deps.db, accountId, 'widget.added_to_cart');
+  assertWebhookBody('WebhookEventWidgetAddedToCart', events.at(-1)!.payload);
   const data = (events.at(-1)!.payload as any).data;
   assert.equal(data.quoteId, q.body.quote_id);
   assert.equal(data.quantity, 3);

@@ -57,3 +57,10 @@ function assertError(where: string, body: unknown) {
   const validate = ajv.getSchema('openapi#/components/schemas/Error')!;
   if (!validate(body)) throw new Error(`contract: ${where}: error body does not match the Error schema`);
 }
+
+/** Validates a webhook event body against its schema in the document (components.schemas). */
+export function assertWebhookBody(schemaName: string, body: unknown) {
+  const validate = ajv.getSchema(`openapi#/components/schemas/${schemaName}`);
+  if (!validate) throw new Error(`contract: no schema ${schemaName}`);
+  if (!validate(body)) throw new Error(`contract: ${schemaName}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 800)}`);
+}
