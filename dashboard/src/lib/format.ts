@@ -1,0 +1,54 @@
+// Display formatting. Times show in the browser's locale and zone; the API's ISO timestamps stay in titles.
+const dateTimeFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+export function dateTime(iso: string | null | undefined): string {
+  return iso ? dateTimeFmt.format(new Date(iso)) : '—';
+}
+
+export function date(iso: string | null | undefined): string {
+  return iso ? dateFmt.format(new Date(iso)) : '—';
+}
+
+export function money(amount: number | undefined, currency = 'USD'): string {
+  if (amount === undefined) return '—';
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amount);
+  } catch {
+    // an unknown currency code still shows the amount
+    return `${amount.toFixed(2)} ${currency}`;
+  }
+}
+
+export function num(n: number | undefined | null, digits = 2): string {
+  if (n === undefined || n === null) return '—';
+  return new Intl.NumberFormat(undefined, { maximumFractionDigits: digits }).format(n);
+}
+
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+
+export function bytes(n: number): string {
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < UNITS.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${num(v, i === 0 ? 0 : 1)} ${UNITS[i]}`;
+}
+
+export function duration(seconds: number | undefined): string {
+  if (seconds === undefined) return '—';
+  const h = Math.floor(seconds / 3600);
+  const m = Math.round((seconds % 3600) / 60);
+  return h ? `${h} h ${m} min` : `${m} min`;
+}
+
+/** Today as YYYY-MM-DD in UTC: the API's date parameters are UTC calendar days. */
+export function utcDay(d = new Date()): string {
+  return d.toISOString().slice(0, 10);
+}
+
+export function daysAgo(days: number): string {
+  return utcDay(new Date(Date.now() - days * 86_400_000));
+}

@@ -1,0 +1,28 @@
+// Hash routing (#/quotes/qt_123?page=2): the server serves one index.html at /dashboard/ and needs no
+// fallback route, and a reload keeps the page.
+export interface Route {
+  /** First path segment: 'overview', 'tokens', 'quotes', ... ('' for the root). */
+  name: string;
+  /** Remaining path segments, e.g. the quote id. */
+  params: string[];
+  query: URLSearchParams;
+}
+
+export function currentRoute(): Route {
+  const raw = location.hash.replace(/^#\/?/, '');
+  const [path, search = ''] = raw.split('?', 2);
+  const [name = '', ...params] = path.split('/').filter(Boolean).map(decodeURIComponent);
+  return { name, params, query: new URLSearchParams(search) };
+}
+
+/** A hash link for templates: href(['quotes', id], {page: 2}). */
+export function href(path: string[], query: Record<string, string | number | undefined> = {}): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return `#/${path.map(encodeURIComponent).join('/')}${s ? `?${s}` : ''}`;
+}
+
+export function navigate(path: string[], query: Record<string, string | number | undefined> = {}): void {
+  location.hash = href(path, query);
+}

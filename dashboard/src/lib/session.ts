@@ -1,0 +1,49 @@
+// The signed-in merchant, shared by every page. Pages read it; only the app shell and the auth page change it.
+import { get, post, setCsrfToken } from './api.ts';
+import type { SessionInfo, User } from './types.ts';
+
+let current: User | null = null;
+
+export function currentUser(): User | null {
+  return current;
+}
+
+function adopt(info: SessionInfo): User {
+  setCsrfToken(info.csrf_token);
+  current = info.user;
+  return info.user;
+}
+
+/** The existing session from the cookie, or null when there is none. */
+export async function restoreSession(): Promise<User | null> {
+  try {
+    return adopt(await get<SessionInfo>('/dashboard/api/session'));
+  } catch (err) {
+    if ((err as { status?: number }).status === 401) return null;
+    throw err;
+  }
+}
+
+export async function logIn(email: string, password: string): Promise<User> {
+  return adopt(await post<SessionInfo>('/dashboard/api/login', { email, password }));
+}
+
+export async function signUp(email: string, password: string, shopName: string): Promise<User> {
+  const body: Record<string, string> = { email, password };
+  if (shopName.trim()) body.shop_name = shopName.trim();
+  return adopt(await post<SessionInfo>('/dashboard/api/signup', body));
+}
+
+export async function logOut(): Promise<void> {
+  try {
+    await post('/dashboard/api/logout');
+  } finally {
+    forget();
+  }
+}
+
+/** Drops the local session (after logout, or when the server answered 401). */
+export function forget(): void {
+  current = null;
+  setCsrfToken(null);
+}

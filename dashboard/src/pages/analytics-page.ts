@@ -1,0 +1,159 @@
+// Usage and analytics: per-endpoint usage, cost trends by day/week/month and popular materials as charts
+// (each with its numbers as a table too), and CSV/JSON exports.
+import { html, nothing } from 'lit';
+import type { ChartConfiguration } from 'chart.js';
+import { AppElement } from '../lib/element.ts';
+import { get, withQuery } from '../lib/api.ts';
+import { Loader } from '../lib/loader.ts';
+import type { CostTrends, Popular, Usage } from '../lib/types.ts';
+import { daysAgo, money, num, utcDay } from '../lib/format.ts';
+import { pageHeader } from '../components/page-header.ts';
+import { emptyView, renderLoad } from '../components/states.ts';
+import { SERIES_COLORS } from '../components/chart.ts';
+
+type GroupBy = 'day' | 'week' | 'month';
+const RANGES = [7, 30, 90, 365];
+
+interface QuoteTotals {
+  totals: { completed: number; failed: number; grams: number; success_rate: number | null };
+  prices: { currency: string; quotes: number; total: number; average: number }[];
+}
+
+function trendChart(t: CostTrends): ChartConfiguration {
+  const periods = [...new Set(t.series.map((p) => p.period))].sort();
+  const currencies = [...new Set(t.series.map((p) => p.currency))];
+  return {
+    type: 'line',
+    data: {
+      labels: periods,
+      datasets: currencies.map((c, i) => ({
+        label: `Quoted total (${c})`,
+        data: periods.map((p) => t.series.find((s) => s.period === p && s.currency === c)?.total ?? 0),
+        borderColor: SERIES_COLORS[i % SERIES_COLORS.length],
+        backgroundColor: SERIES_COLORS[i % SERIES_COLORS.length],
+        tension: 0.2,
+      })),
+    },
+    options: { scales: { y: { beginAtZero: true } } },
+  };
+}
+
+function barChart(labels: string[], label: string, data: number[], color = SERIES_COLORS[0]): ChartConfiguration {
+  return { type: 'bar', data: { labels, datasets: [{ label, data, backgroundColor: color }] }, options: { scales: { y: { beginAtZero: true } } } };
+}
+
+export class AnalyticsPage extends AppElement {
+  static override properties = { days: { state: true }, groupBy: { state: true }, exportDataset: { state: true } };
+  declare days: number;
+  declare groupBy: GroupBy;
+  declare exportDataset: 'quotes' | 'usage';
+  private range = () => ({ from: daysAgo(this.days - 1), to: utcDay() });
+  private usage = new Loader<Usage>(this, () => get<Usage>(withQuery('/v2/usage', this.range())));
+  private totals = new Loader<QuoteTotals>(this, () => get<QuoteTotals>(withQuery('/v2/analytics/quotes', this.range())));
+  private trends = new Loader<CostTrends>(this, () => get<CostTrends>(withQuery('/v2/analytics/cost-trends', { ...this.range(), group_by: this.groupBy })));
+  private popular = new Loader<Popular>(this, () => get<Popular>(withQuery('/v2/analytics/popular', this.range())));
+
+  constructor() {
+    super();
+    this.days = 30;
+    this.groupBy = 'day';
+    this.exportDataset = 'quotes';
+  }
+
+  private setDays(e: Event) {
+    this.days = Number((e.target as HTMLSelectElement).value);
+    for (const l of [this.usage, this.totals, this.trends, this.popular]) void l.reload();
+  }
+
+  private setGroup(g: GroupBy) {
+    this.groupBy = g;
+    void this.trends.reload();
+  }
+
+  protected override render() {
+    return html`${pageHeader('Usage & analytics', 'What your API, widget and quotes did over a period (UTC days).')}
+      <section class="panel toolbar" aria-label="Period and export">
+        <div class="field field-inline"><label for="an-range">Period</label>
+          <select id="an-range" @change=${this.setDays}>${RANGES.map((d) => html`<option value=${d} ?selected=${d === this.days}>Last ${d} days</option>`)}</select></div>
+        ${this.exportLinks()}
+      </section>
+      ${renderLoad(this.totals.state, 'quote totals', (t) => this.kpis(t), () => this.totals.reload())}
+      <section class="panel" aria-labelledby="trend-h">
+        <div class="panel-head"><h2 id="trend-h">Cost trends</h2>${this.groupSwitch()}</div>
+        ${renderLoad(this.trends.state, 'cost trends', (t) => this.trendView(t), () => this.trends.reload())}
+      </section>
+      <section class="panel" aria-labelledby="pop-h">
+        <h2 id="pop-h">Popular materials</h2>
+        ${renderLoad(this.popular.state, 'popular materials', (p) => this.popularView(p), () => this.popular.reload())}
+      </section>
+      <section class="panel" aria-labelledby="usage-h">
+        <h2 id="usage-h">API usage per endpoint</h2>
+        ${renderLoad(this.usage.state, 'usage', (u) => this.usageView(u), () => this.usage.reload())}
+      </section>`;
+  }
+
+  private exportLinks() {
+    const link = (format: 'csv' | 'json') => withQuery('/v2/analytics/export', { format, dataset: this.exportDataset });
+    return html`<div class="export" role="group" aria-labelledby="export-label">
+      <span id="export-label" class="export-label">Export everything</span>
+      <label class="visually-hidden" for="an-dataset">Dataset</label>
+      <select id="an-dataset" @change=${(e: Event) => (this.exportDataset = (e.target as HTMLSelectElement).value as 'quotes' | 'usage')}>
+        <option value="quotes">Quotes (one row per quote)</option><option value="usage">Usage (one row per day)</option>
+      </select>
+      <a class="btn" href=${link('csv')} download>Export CSV</a>
+      <a class="btn" href=${link('json')} download>Export JSON</a>
+    </div>`;
+  }
+
+  private groupSwitch() {
+    return html`<fieldset class="segmented"><legend class="visually-hidden">Group cost trends by</legend>
+      ${(['day', 'week', 'month'] as GroupBy[]).map(
+        (g) => html`<input type="radio" id="gb-${g}" name="group_by" value=${g} .checked=${this.groupBy === g} @change=${() => this.setGroup(g)} />
+          <label for="gb-${g}">${g === 'day' ? 'Day' : g === 'week' ? 'Week' : 'Month'}</label>`,
+      )}</fieldset>`;
+  }
+
+  private kpis(t: QuoteTotals) {
+    const kpi = (label: string, value: string) => html`<div class="stat"><dt>${label}</dt><dd>${value}</dd></div>`;
+    return html`<section class="panel" aria-labelledby="kpi-h"><h2 id="kpi-h" class="visually-hidden">Totals</h2>
+      <dl class="stat-row" data-testid="analytics-totals">
+        ${kpi('Completed quotes', num(t.totals.completed, 0))}
+        ${kpi('Failed quotes', num(t.totals.failed, 0))}
+        ${kpi('Success rate', t.totals.success_rate === null ? '—' : `${num(t.totals.success_rate * 100, 1)} %`)}
+        ${kpi('Filament quoted', `${num(t.totals.grams)} g`)}
+        ${t.prices.map((p) => kpi(`Quoted (${p.currency})`, `${money(p.total, p.currency)} · avg ${money(p.average, p.currency)}`))}
+      </dl></section>`;
+  }
+
+  private trendView(t: CostTrends) {
+    if (!t.series.length) return emptyView('No quotes in this period', 'Cost trends appear once quotes complete.');
+    return html`<sq-chart .config=${trendChart(t)} label="Line chart of the quoted total per ${t.group_by}; the numbers are in the table below."></sq-chart>
+      <details><summary>Cost trends as a table</summary>
+        <table class="table table-compact"><caption class="visually-hidden">Cost trends per ${t.group_by}</caption>
+          <thead><tr><th scope="col">Period</th><th scope="col" class="num">Quotes</th><th scope="col" class="num">Total</th><th scope="col" class="num">Average</th><th scope="col" class="num">Min</th><th scope="col" class="num">Max</th><th scope="col" class="num">Filament</th></tr></thead>
+          <tbody>${t.series.map((p) => html`<tr><th scope="row">${p.period}</th><td class="num">${p.quotes}</td><td class="num">${money(p.total, p.currency)}</td><td class="num">${money(p.average, p.currency)}</td><td class="num">${money(p.min, p.currency)}</td><td class="num">${money(p.max, p.currency)}</td><td class="num">${num(p.grams)} g</td></tr>`)}</tbody>
+        </table></details>`;
+  }
+
+  private popularView(p: Popular) {
+    if (!p.materials.length) return emptyView('No materials quoted yet', 'The most quoted materials appear here once quotes complete.');
+    return html`<sq-chart .config=${barChart(p.materials.map((m) => m.material), 'Quotes', p.materials.map((m) => m.quotes), SERIES_COLORS[1])}
+        label="Bar chart of quotes per material; the numbers are in the table below."></sq-chart>
+      <table class="table table-compact" data-testid="popular-materials"><caption class="visually-hidden">Quotes per material</caption>
+        <thead><tr><th scope="col">Material</th><th scope="col" class="num">Quotes</th><th scope="col" class="num">Filament</th></tr></thead>
+        <tbody>${p.materials.map((m) => html`<tr><th scope="row">${m.material}</th><td class="num">${m.quotes}</td><td class="num">${num(m.grams)} g</td></tr>`)}</tbody>
+      </table>
+      ${p.colors.length ? html`<p class="muted small">Top colours: ${p.colors.slice(0, 5).map((c) => `${c.material} ${c.color} (${c.quotes})`).join(', ')}</p>` : nothing}`;
+  }
+
+  private usageView(u: Usage) {
+    if (!u.endpoints.length) return emptyView('No API calls in this period', 'Calls made with your tokens, the widget and this dashboard are counted here.');
+    return html`<p class="muted small">${num(u.totals.calls, 0)} calls, ${num(u.totals.errors, 0)} errors, ${num(u.totals.quotes, 0)} completed quotes from ${u.from} to ${u.to}.</p>
+      <sq-chart .config=${barChart(u.daily.map((d) => d.date), 'API calls', u.daily.map((d) => d.calls))} label="Bar chart of API calls per day."></sq-chart>
+      <div class="table-wrap"><table class="table table-compact" data-testid="endpoint-usage"><caption class="visually-hidden">Calls per endpoint</caption>
+        <thead><tr><th scope="col">Endpoint</th><th scope="col" class="num">Calls</th><th scope="col" class="num">Errors</th><th scope="col" class="num">Median</th><th scope="col" class="num">p95</th></tr></thead>
+        <tbody>${u.endpoints.map((e) => html`<tr><th scope="row"><code>${e.method} ${e.route}</code></th><td class="num">${e.calls}</td><td class="num">${e.errors}</td><td class="num">${num(e.median_ms, 0)} ms</td><td class="num">${num(e.p95_ms, 0)} ms</td></tr>`)}</tbody>
+      </table></div>`;
+  }
+}
+customElements.define('sq-analytics-page', AnalyticsPage);

@@ -1,0 +1,77 @@
+// Overview: plan, quote allowance, storage, recent quotes, and a first API call to copy.
+import { html } from 'lit';
+import { AppElement } from '../lib/element.ts';
+import { get } from '../lib/api.ts';
+import { Loader } from '../lib/loader.ts';
+import type { Page, Quota, Quote, User } from '../lib/types.ts';
+import { bytes, dateTime, num } from '../lib/format.ts';
+import { pageHeader, meter, badge } from '../components/page-header.ts';
+import { emptyView, renderLoad } from '../components/states.ts';
+import { quoteTable } from '../components/quote-table.ts';
+import '../components/copy-button.ts';
+
+interface Overview {
+  user: User;
+  quota: Quota;
+  recent: Page<Quote>;
+}
+
+/** The first two calls a merchant makes, with this server's address filled in. */
+export function gettingStarted(origin: string): string {
+  return [
+    '# 1. Upload a model (STL, 3MF or OBJ)',
+    `curl -s -H "Authorization: Bearer $SLICEQUOTE_TOKEN" \\`,
+    `  -F "file=@calibration-cube.stl" ${origin}/v2/file`,
+    '',
+    '# 2. Quote it from a real slice (use the file_id from step 1)',
+    `curl -s -H "Authorization: Bearer $SLICEQUOTE_TOKEN" \\`,
+    `  -H "Content-Type: application/json" \\`,
+    `  -d '{"material_config":{"filament_type":"PLA"}}' \\`,
+    `  ${origin}/v2/file/quote/FILE_ID`,
+  ].join('\n');
+}
+
+export class OverviewPage extends AppElement {
+  private data = new Loader<Overview>(this, async () => {
+    const [user, quota, recent] = await Promise.all([get<User>('/v2/user'), get<Quota>('/v2/quota'), get<Page<Quote>>('/v2/quotes?limit=5')]);
+    return { user, quota, recent };
+  });
+
+  protected override render() {
+    return html`${pageHeader('Overview', 'Your plan, this month\'s usage and your latest quotes.')}
+      ${renderLoad(this.data.state, 'your account', (d) => this.body(d), () => this.data.reload())}`;
+  }
+
+  private body({ user, quota, recent }: Overview) {
+    return html`<div class="cards">
+        <section class="card" aria-labelledby="plan-h">
+          <h2 id="plan-h">Plan</h2>
+          <p class="big">${badge(user.plan, 'info')}</p>
+          <p class="muted small">Signed in as ${user.email}. Quotes reset ${dateTime(quota.resets_at)}.</p>
+        </section>
+        <section class="card" aria-labelledby="quotes-h">
+          <h2 id="quotes-h">Quotes this month</h2>
+          <p class="big" data-testid="quotes-used">${num(user.quotes_used, 0)} <span class="muted">of ${num(user.quotes_limit, 0)}</span></p>
+          ${meter('Quote allowance used', quota.quotes.used, quota.quotes.limit, `${num(quota.quotes.percent)} % used`)}
+        </section>
+        <section class="card" aria-labelledby="storage-h">
+          <h2 id="storage-h">Storage</h2>
+          <p class="big">${bytes(quota.storage.used)} <span class="muted">of ${bytes(quota.storage.limit)}</span></p>
+          ${meter('Storage used', quota.storage.used, quota.storage.limit, `${num(quota.storage.percent)} % used`)}
+        </section>
+      </div>
+      <section class="panel" aria-labelledby="recent-h">
+        <div class="panel-head"><h2 id="recent-h">Recent quotes</h2><a href="#/quotes">All quotes</a></div>
+        ${recent.data.length
+          ? quoteTable(recent.data, 'The five latest quotes')
+          : emptyView('No quotes yet', 'Quotes from the API, the widget or the "try it" box of a slice profile appear here.', html`<a class="btn" href="#/profiles/material">Try a quote</a>`)}
+      </section>
+      <section class="panel" aria-labelledby="start-h">
+        <div class="panel-head"><h2 id="start-h">Get started with the API</h2><sq-copy .text=${gettingStarted(location.origin)} label="Copy snippet"></sq-copy></div>
+        <p>Create a token on <a href="#/tokens">API tokens</a>, put it in <code>SLICEQUOTE_TOKEN</code>, then:</p>
+        <pre class="code" tabindex="0" aria-label="Getting-started commands"><code>${gettingStarted(location.origin)}</code></pre>
+        <p class="muted small">API base URL: <code>${location.origin}/v2</code> · Full reference: <a href="/docs">/docs</a> · Contract: <a href="/v2/openapi.json">/v2/openapi.json</a></p>
+      </section>`;
+  }
+}
+customElements.define('sq-overview-page', OverviewPage);

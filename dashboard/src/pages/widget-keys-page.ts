@@ -1,0 +1,193 @@
+// Widget keys: publishable keys for the <slice-quote> storefront widget, each limited to the shop
+// origins allowed to use it; an embed snippet generator with a live preview of the widget.
+import { html, nothing } from 'lit';
+import { AppElement } from '../lib/element.ts';
+import { ApiError, del, get, post } from '../lib/api.ts';
+import { Loader, toApiError } from '../lib/loader.ts';
+import type { WidgetKey } from '../lib/types.ts';
+import { dateTime } from '../lib/format.ts';
+import { pageHeader } from '../components/page-header.ts';
+import { emptyView, formError, renderLoad } from '../components/states.ts';
+import { confirmAction } from '../components/confirm.ts';
+import '../components/copy-button.ts';
+
+const BASE = '/dashboard/api/widget-keys';
+const WIDGET_SCRIPT = '/widget/slice-quote.js';
+
+/** The list answer may be {data: [...]} (the dashboard API's convention) or a bare array. */
+async function listKeys(): Promise<WidgetKey[]> {
+  const body = await get<{ data: WidgetKey[] } | WidgetKey[]>(BASE);
+  return Array.isArray(body) ? body : body.data;
+}
+
+/** Splits the textarea into origins and names the first that is not a bare origin (scheme://host[:port]). */
+export function parseOrigins(text: string): { origins: string[]; problem: string | null } {
+  const origins = text.split(/[\s,]+/).map((s) => s.trim().replace(/\/$/, '')).filter(Boolean);
+  for (const o of origins) {
+    let ok = false;
+    try {
+      const u = new URL(o);
+      ok = (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === o;
+    } catch {
+      ok = false;
+    }
+    if (!ok) return { origins, problem: `"${o}" is not an origin: write scheme, host and optional port only, e.g. https://shop.example.com` };
+  }
+  return { origins, problem: origins.length ? null : 'Add at least one origin: the address of the shop that embeds the widget.' };
+}
+
+export function embedSnippet(origin: string, key: string): string {
+  return `<script type="module" src="${origin}${WIDGET_SCRIPT}"></script>\n<slice-quote api="${origin}" key="${key}"></slice-quote>`;
+}
+
+export class WidgetKeysPage extends AppElement {
+  static override properties = {
+    busy: { state: true }, error: { state: true }, notice: { state: true }, selected: { state: true }, widgetAvailable: { state: true },
+  };
+  declare busy: boolean;
+  declare error: ApiError | null;
+  declare notice: string;
+  declare selected: string;
+  declare widgetAvailable: boolean | null;
+  private keys = new Loader<WidgetKey[]>(this, listKeys);
+
+  constructor() {
+    super();
+    this.busy = false;
+    this.error = null;
+    this.notice = '';
+    this.selected = '';
+    this.widgetAvailable = null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // The widget is its own build; the preview only loads it when this server serves it.
+    fetch(WIDGET_SCRIPT, { method: 'HEAD' })
+      .then((r) => (this.widgetAvailable = r.ok))
+      .catch(() => (this.widgetAvailable = false));
+  }
+
+  private async create(e: SubmitEvent) {
+    e.preventDefault();
+    const form = e.target as HTMLFormElement;
+    const data = new FormData(form);
+    const name = String(data.get('name') ?? '').trim();
+    const { origins, problem } = parseOrigins(String(data.get('allowed_origins') ?? ''));
+    const fieldProblem = !name ? ['name', 'Give the key a name, for example the shop it is for.'] : problem ? ['allowed_origins', problem] : null;
+    if (fieldProblem) {
+      this.error = new ApiError(400, 'validation_failed', fieldProblem[1], { field: fieldProblem[0] });
+      form.querySelector<HTMLElement>(`#wk-${fieldProblem[0]}`)?.focus();
+      return;
+    }
+    this.busy = true;
+    this.error = null;
+    try {
+      const key = await post<WidgetKey>(BASE, { name, allowed_origins: origins });
+      form.reset();
+      this.selected = key.widget_key_id;
+      this.notice = `Widget key "${key.name}" created. Its embed snippet is below.`;
+      await this.keys.reload();
+    } catch (err) {
+      this.error = toApiError(err);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async revoke(k: WidgetKey) {
+    const ok = await confirmAction({
+      title: `Revoke "${k.name}"?`,
+      body: 'Shops embedding the widget with this key stop getting quotes at once. This cannot be undone.',
+      confirmLabel: 'Revoke key',
+    });
+    if (!ok) return;
+    try {
+      await del(`${BASE}/${encodeURIComponent(k.widget_key_id)}`);
+      this.notice = `Widget key "${k.name}" revoked.`;
+      if (this.selected === k.widget_key_id) this.selected = '';
+      await this.keys.reload();
+    } catch (err) {
+      this.notice = `Could not revoke "${k.name}": ${toApiError(err).message}`;
+    }
+  }
+
+  protected override render() {
+    const invalid = (f: string) => (this.error?.fields[0]?.field === f ? 'true' : 'false');
+    return html`${pageHeader('Widget keys', 'Publishable keys for the storefront widget. They are safe in a shop page because they only work from the origins you allow.')}
+      <section class="panel" aria-labelledby="new-wk-h">
+        <h2 id="new-wk-h">Create a widget key</h2>
+        <form class="stack-form" @submit=${this.create} novalidate>
+          <div class="field">
+            <label for="wk-name">Name</label>
+            <input id="wk-name" name="name" maxlength="100" placeholder="e.g. main shop" aria-invalid=${invalid('name')} />
+          </div>
+          <div class="field">
+            <label for="wk-allowed_origins">Allowed origins</label>
+            <textarea id="wk-allowed_origins" name="allowed_origins" rows="3" aria-describedby="wk-origins-hint" aria-invalid=${invalid('allowed_origins')}
+              placeholder="https://shop.example.com"></textarea>
+            <p class="hint" id="wk-origins-hint">One per line: the scheme, host and port of each page that embeds the widget (no path).</p>
+          </div>
+          ${formError(this.error)}
+          <div><button type="submit" class="btn btn-primary" ?disabled=${this.busy}>${this.busy ? 'Creating…' : 'Create widget key'}</button></div>
+        </form>
+      </section>
+      <section class="panel" aria-labelledby="wk-list-h">
+        <h2 id="wk-list-h">Your widget keys</h2>
+        <div role="status">${this.notice ? html`<p class="alert alert-info">${this.notice}</p>` : nothing}</div>
+        ${renderLoad(this.keys.state, 'widget keys', (list) => this.table(list), () => this.keys.reload())}
+      </section>
+      ${this.keys.data?.length ? this.snippet(this.keys.data) : nothing}`;
+  }
+
+  private table(list: WidgetKey[]) {
+    if (!list.length) return emptyView('No widget keys yet', 'Create one above to embed the quoting widget in your shop.');
+    return html`<div class="table-wrap"><table class="table">
+      <caption class="visually-hidden">Widget keys</caption>
+      <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Allowed origins</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+      <tbody>${list.map(
+        (k) => html`<tr>
+          <td>${k.name}</td>
+          <td><code>${k.key}</code></td>
+          <td>${k.allowed_origins.map((o) => html`<code class="chip">${o}</code> `)}</td>
+          <td>${dateTime(k.created_at)}</td>
+          <td class="actions">
+            <button type="button" class="btn btn-small" @click=${() => (this.selected = k.widget_key_id)} aria-label="Show the embed snippet of ${k.name}">Embed</button>
+            <button type="button" class="btn btn-small btn-danger-quiet" @click=${() => this.revoke(k)} aria-label="Revoke widget key ${k.name}">Revoke</button>
+          </td>
+        </tr>`,
+      )}</tbody>
+    </table></div>`;
+  }
+
+  private snippet(list: WidgetKey[]) {
+    const key = list.find((k) => k.widget_key_id === this.selected) ?? list[0];
+    const code = embedSnippet(location.origin, key.key);
+    return html`<section class="panel" aria-labelledby="embed-h">
+      <div class="panel-head"><h2 id="embed-h">Embed snippet</h2><sq-copy .text=${code} label="Copy snippet"></sq-copy></div>
+      <div class="field field-inline">
+        <label for="embed-key">Widget key</label>
+        <select id="embed-key" @change=${(e: Event) => (this.selected = (e.target as HTMLSelectElement).value)}>
+          ${list.map((k) => html`<option value=${k.widget_key_id} ?selected=${k === key}>${k.name}</option>`)}
+        </select>
+      </div>
+      <p>Paste this where the quote box should appear in your shop page:</p>
+      <pre class="code" tabindex="0" aria-label="Embed snippet" data-testid="embed-snippet"><code>${code}</code></pre>
+      <h3>Live preview</h3>
+      ${this.preview(key, code)}
+    </section>`;
+  }
+
+  private preview(key: WidgetKey, code: string) {
+    if (this.widgetAvailable === null) return html`<p class="muted" role="status">Checking whether this server serves the widget…</p>`;
+    if (!this.widgetAvailable) {
+      return emptyView('Preview unavailable', html`This server does not serve <code>${WIDGET_SCRIPT}</code> yet, so the widget cannot be shown here. The snippet above works as soon as it does.`);
+    }
+    const allowed = key.allowed_origins.includes(location.origin);
+    // srcdoc frames share this page's origin, so the widget talks to the API exactly as on an allowed shop page.
+    const doc = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Widget preview</title></head><body style="margin:0;font-family:system-ui,sans-serif">${code}</body></html>`;
+    return html`${allowed ? nothing : html`<p class="alert alert-warn">The preview runs on <code>${location.origin}</code>, which this key does not allow: the widget shows, but its quotes are refused. Add the origin to a key to quote in the preview.</p>`}
+      <iframe class="widget-preview" title="Preview of the slice-quote widget with key ${key.name}" srcdoc=${doc}></iframe>`;
+  }
+}
+customElements.define('sq-widget-keys-page', WidgetKeysPage);
