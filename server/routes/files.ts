@@ -1,5 +1,6 @@
 // /v2/file: upload (authenticated and public), upload ids, download, delete. Also /v2/user/uploads.
 import Router from '@koa/router';
+import type { Context, Next } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
 import { requireApiAuth } from '../auth/middleware.ts';
 import { uploadBody, type UploadedFile } from '../upload-body.ts';
@@ -46,7 +47,8 @@ export function filesRouter(deps: Deps) {
     ctx.body = { upload_id: row.id, expires_at: row.expires_at.toISOString(), upload_url: `${deps.config.publicUrl}/v2/file/public/${row.id}` };
   });
 
-  const cors = async (ctx: any, next: () => Promise<unknown>) => {
+  // The public route is called from shop pages on any origin; the upload id is the credential.
+  const cors = async (ctx: Context, next: Next) => {
     ctx.set('Access-Control-Allow-Origin', ctx.get('origin') || '*');
     ctx.set('Vary', 'Origin');
     ctx.set('Access-Control-Allow-Methods', 'POST, OPTIONS');
