@@ -1,0 +1,48 @@
+// Browser helpers for the dashboard end-to-end test: Debian's Chromium through playwright-core (never a
+// downloaded browser), an axe-core check per page, and screenshots kept as artifacts.
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+export const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'dashboard');
+const DOC_SHOTS = path.join(ROOT, 'docs', 'screenshots');
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** Fails the test on any serious or critical axe violation, naming rule, help and the offending nodes. */
+export async function assertAccessible(page: Page, label: string, exclude: string[] = []): Promise<void> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async (excluded) => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: any[] }> } }).axe;
+    const result = await axe.run({ include: [['body']], exclude: excluded.map((s) => [s]) }, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.impact} ${v.id}: ${v.help}\n    ${v.nodes.slice(0, 5).map((n: { target: string[] }) => n.target.join(' ')).join('\n    ')}`);
+  }, exclude);
+  assert.deepEqual(violations, [], `accessibility violations on ${label}:\n${violations.join('\n')}`);
+}
+
+/** A full-page screenshot under test-artifacts/dashboard; with SLICEQUOTE_UPDATE_SCREENSHOTS=1 also docs/screenshots. */
+export async function shoot(page: Page, name: string, forDocs = false): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  // Let charts and late requests settle so the picture shows the finished page.
+  await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => undefined);
+  await page.screenshot({ path: file, fullPage: true });
+  if (forDocs && process.env.SLICEQUOTE_UPDATE_SCREENSHOTS === '1') {
+    mkdirSync(DOC_SHOTS, { recursive: true });
+    copyFileSync(file, path.join(DOC_SHOTS, `dashboard-${name}.png`));
+  }
+}
+
+export const chromiumMissing = () => !existsSync(CHROMIUM);
