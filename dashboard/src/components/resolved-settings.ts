@@ -29,7 +29,7 @@ function valueText(v: unknown, unit: string | undefined): string {
 function sectionTable(quote: Quote, section: SettingSection, profiles: Map<string, Profile>): TemplateResult {
   const values = quote.settings?.[section] ?? {};
   const sources = quote.setting_sources ?? {};
-  return html`<table class="table table-compact">
+  return html`<div class="table-wrap"><table class="table table-compact">
     <caption>${SECTION_TITLE[section]}</caption>
     <thead><tr><th scope="col">Setting</th><th scope="col">Value</th><th scope="col">Came from</th></tr></thead>
     <tbody>${settingsOf(section).map(
@@ -39,7 +39,7 @@ function sectionTable(quote: Quote, section: SettingSection, profiles: Map<strin
         <td>${sourceLabel(sources[`${section}.${d.name}`], profiles)}</td>
       </tr>`,
     )}</tbody>
-  </table>`;
+  </table></div>`;
 }
 
 export function resolvedSettingsView(quote: Quote, profiles: Map<string, Profile>): TemplateResult {

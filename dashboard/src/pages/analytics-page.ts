@@ -23,7 +23,8 @@ function trendChart(t: CostTrends): ChartConfiguration {
   const periods = [...new Set(t.series.map((p) => p.period))].sort();
   const currencies = [...new Set(t.series.map((p) => p.currency))];
   return {
-    type: 'line',
+    // A line through one or two points says little: bars until there is a trend to draw.
+    type: periods.length < 3 ? 'bar' : 'line',
     data: {
       labels: periods,
       datasets: currencies.map((c, i) => ({
@@ -127,7 +128,7 @@ export class AnalyticsPage extends AppElement {
 
   private trendView(t: CostTrends) {
     if (!t.series.length) return emptyView('No quotes in this period', 'Cost trends appear once quotes complete.');
-    return html`<sq-chart .config=${trendChart(t)} label="Line chart of the quoted total per ${t.group_by}; the numbers are in the table below."></sq-chart>
+    return html`<sq-chart .config=${trendChart(t)} label="Chart of the quoted total per ${t.group_by}; the numbers are in the table below."></sq-chart>
       <details><summary>Cost trends as a table</summary>
         <table class="table table-compact"><caption class="visually-hidden">Cost trends per ${t.group_by}</caption>
           <thead><tr><th scope="col">Period</th><th scope="col" class="num">Quotes</th><th scope="col" class="num">Total</th><th scope="col" class="num">Average</th><th scope="col" class="num">Min</th><th scope="col" class="num">Max</th><th scope="col" class="num">Filament</th></tr></thead>
