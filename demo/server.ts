@@ -1,0 +1,170 @@
+// The demo merchant: a shop page embedding the widget by script tag, exactly as a real shop would,
+// and the shop's backend, which receives slicequote's webhooks on loopback, verifies their signatures
+// and keeps the widget.added_to_cart orders (served at /orders for the page's orders panel).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface DemoShopOptions {
+  /** Base URL of the slicequote API, which also serves /widget/slice-quote.js. */
+  apiUrl: string;
+  /** Publishable widget key (pk_...) whose allowed origins include this shop's origin. */
+  widgetKey: string;
+  /** The signing secret of the webhook registered for `webhookUrl`. */
+  webhookSecret: string;
+  port?: number;
+  host?: string;
+}
+
+export interface DemoOrder {
+  delivery_id: string | null;
+  received_at: string;
+  /** The event body as slicequote signed it: {event, timestamp, data}. */
+  event: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+export interface DemoShop {
+  url: string;
+  webhookUrl: string;
+  orders(): DemoOrder[];
+  close(): Promise<void>;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const MAX_WEBHOOK_BYTES = 1024 * 1024;
+
+export async function startDemoShop(opts: DemoShopOptions): Promise<DemoShop> {
+  const orders: DemoOrder[] = [];
+  const apiUrl = opts.apiUrl.replace(/\/+$/, '');
+  const ctx: Context = { page: renderShopPage(apiUrl, opts.widgetKey), csp: contentSecurityPolicy(apiUrl), secret: opts.webhookSecret, orders };
+  const server = http.createServer((req, res) => {
+    handle(req, res, ctx).catch(() => {
+      if (!res.headersSent) send(res, 500, 'text/plain', 'internal error');
+    });
+  });
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    url,
+    webhookUrl: `${url}/webhooks`,
+    orders: () => orders.slice(),
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}
+
+interface Context {
+  page: string;
+  csp: string;
+  secret: string;
+  orders: DemoOrder[];
+}
+
+async function handle(req: http.IncomingMessage, res: http.ServerResponse, ctx: Context): Promise<void> {
+  const { pathname } = new URL(req.url ?? '/', 'http://shop');
+  if (req.method === 'POST' && pathname === '/webhooks') return receiveWebhook(req, res, ctx);
+  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'method not allowed');
+  if (pathname === '/' || pathname === '/shop.html') return send(res, 200, 'text/html; charset=utf-8', ctx.page, { 'content-security-policy': ctx.csp, 'cache-control': 'no-store' });
+  if (pathname === '/shop.js') return send(res, 200, 'text/javascript; charset=utf-8', readFileSync(path.join(here, 'shop.js')));
+  if (pathname === '/orders') return send(res, 200, 'application/json', JSON.stringify({ data: ctx.orders }), { 'cache-control': 'no-store' });
+  const sample = /^\/models\/([\w.-]+)$/.exec(pathname)?.[1];
+  if (sample && sampleModels().includes(sample)) {
+    return send(res, 200, 'application/octet-stream', readFileSync(path.join(here, 'models', sample)), { 'content-disposition': `attachment; filename="${sample}"` });
+  }
+  send(res, 404, 'text/plain', 'not found');
+}
+
+async function receiveWebhook(req: http.IncomingMessage, res: http.ServerResponse, ctx: Context): Promise<void> {
+  const raw = await readBody(req, MAX_WEBHOOK_BYTES);
+  if (raw === null) return send(res, 413, 'text/plain', 'too large');
+  if (!signatureMatches(raw, req.headers['x-webhook-signature'], ctx.secret)) return send(res, 401, 'text/plain', 'bad signature');
+  let body: { event?: unknown; timestamp?: unknown; data?: unknown };
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return send(res, 400, 'text/plain', 'not json');
+  }
+  const deliveryId = typeof req.headers['x-webhook-delivery'] === 'string' ? req.headers['x-webhook-delivery'] : null;
+  // Retries carry the same delivery id: record each order once (spec: process duplicates idempotently).
+  const duplicate = deliveryId !== null && ctx.orders.some((o) => o.delivery_id === deliveryId);
+  if (body.event === 'widget.added_to_cart' && !duplicate) {
+    ctx.orders.push({
+      delivery_id: deliveryId,
+      received_at: new Date().toISOString(),
+      event: body.event,
+      timestamp: String(body.timestamp),
+      data: (body.data ?? {}) as Record<string, unknown>,
+    });
+  }
+  send(res, 200, 'text/plain', 'ok');
+}
+
+/** `sha256=<hex HMAC-SHA256 of the raw body>`, compared in constant time. */
+export function signatureMatches(raw: Buffer, header: string | string[] | undefined, secret: string): boolean {
+  if (typeof header !== 'string' || !header.startsWith('sha256=')) return false;
+  const expected = createHmac('sha256', secret).update(raw).digest();
+  const given = Buffer.from(header.slice('sha256='.length), 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        resolve(null);
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function renderShopPage(apiUrl: string, widgetKey: string): string {
+  return readFileSync(path.join(here, 'shop.html'), 'utf8').replaceAll('{{API}}', escapeAttr(apiUrl)).replaceAll('{{KEY}}', escapeAttr(widgetKey));
+}
+
+/** The CSP a careful merchant would set: serving the page under it proves the widget needs no more. */
+function contentSecurityPolicy(apiUrl: string): string {
+  const api = new URL(apiUrl).origin;
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${api}`,
+    `connect-src 'self' ${api}`,
+    'worker-src blob:',
+    "img-src 'self' data:",
+    "style-src 'self' 'unsafe-inline'",
+  ].join('; ');
+}
+
+function sampleModels(): string[] {
+  try {
+    return readdirSync(path.join(here, 'models')).filter((f) => /\.(stl|3mf|obj)$/i.test(f));
+  } catch {
+    return [];
+  }
+}
+
+function escapeAttr(v: string): string {
+  return v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function send(res: http.ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': type, 'x-content-type-options': 'nosniff', ...headers });
+  res.end(body);
+}

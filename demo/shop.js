@@ -1,0 +1,57 @@
+// The demo shop's own page script: a cart filled from the widget's sq-add-to-cart events, and the
+// orders panel, which shows what the shop's backend received through verified webhooks.
+const cart = [];
+const money = (value, currency) => new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(value);
+
+function item(children, className) {
+  const li = document.createElement('li');
+  if (className) li.className = className;
+  li.append(...children);
+  return li;
+}
+
+function text(value, tag = 'div') {
+  const el = document.createElement(tag);
+  el.textContent = value;
+  return el;
+}
+
+function renderCart() {
+  const list = document.getElementById('cart');
+  list.replaceChildren(...cart.map((line) => {
+    const img = document.createElement('img');
+    img.alt = '';
+    if (line.thumbnail) img.src = line.thumbnail;
+    const desc = text(`${line.quantity} × ${line.file_name} — ${line.material}${line.color ? `, ${line.color}` : ''} — ${money(line.total_price, line.currency)}`);
+    return item([img, desc], 'cart-line');
+  }));
+  const count = cart.reduce((n, l) => n + l.quantity, 0);
+  document.getElementById('cart-count').textContent = `Cart: ${count} item${count === 1 ? '' : 's'}`;
+  const total = cart.reduce((sum, l) => sum + l.total_price, 0);
+  document.getElementById('cart-total').textContent = cart.length ? `Total: ${money(total, cart[0].currency)}` : '';
+}
+
+async function refreshOrders() {
+  try {
+    const res = await fetch('/orders', { cache: 'no-store' });
+    const { data } = await res.json();
+    const list = document.getElementById('orders');
+    if (!data.length) return;
+    list.replaceChildren(...data.map((o) => item([
+      text(`✔ ${o.data.quantity} × ${o.data.fileName} (${o.data.material}${o.data.color ? `, ${o.data.color}` : ''}) — ${money(o.data.totalPrice, o.data.currency)}`),
+      text(`quote ${o.data.quoteId} · signature verified · ${new Date(o.received_at).toLocaleTimeString()}`, 'small'),
+    ], 'order')));
+  } catch {
+    // The panel is a demo aid; a missed poll is retried on the next tick.
+  }
+}
+
+document.addEventListener('sq-add-to-cart', (e) => {
+  cart.push(e.detail);
+  renderCart();
+  // The webhook is sent right after the widget's add-to-cart call; look for it promptly.
+  setTimeout(refreshOrders, 300);
+});
+document.addEventListener('sq-error', (e) => console.info('slice-quote error:', e.detail));
+refreshOrders();
+setInterval(refreshOrders, 2000);

@@ -1,0 +1,97 @@
+// What the widget's browser tests and benchmark share: a fresh widget bundle, Debian's Chromium, and
+// a real slicequote server with a merchant (widget key, webhook) plus the demo shop wired to it.
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startDemoShop, type DemoShop } from '../../demo/server.ts';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const WIDGET_BUNDLE = path.join(root, 'widget', 'dist', 'slice-quote.js');
+
+/** Why browser tests cannot run here, or null when they can. */
+export function chromiumMissing(): string | null {
+  return existsSync(CHROMIUM) ? null : `skipped: ${CHROMIUM} is missing (install Debian's chromium: apt-get install -y chromium)`;
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** Builds widget/dist when it is missing or older than its sources (as scripts/setup.sh does). */
+export async function ensureWidgetBuilt(): Promise<void> {
+  const stamp = path.join(root, 'widget', 'dist', '.built');
+  const builtAt = existsSync(stamp) && existsSync(WIDGET_BUNDLE) ? statSync(stamp).mtimeMs : 0;
+  const sources = [path.join(root, 'widget', 'src'), path.join(root, 'widget', 'vite.config.ts'), path.join(root, 'shared')];
+  if (builtAt > 0 && !sources.some((s) => newerThan(s, builtAt))) return;
+  const { build } = await import('vite');
+  await build({ configFile: path.join(root, 'widget', 'vite.config.ts'), logLevel: 'error' });
+  writeFileSync(stamp, '');
+}
+
+function newerThan(p: string, time: number): boolean {
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs > time;
+  return readdirSync(p).some((name) => newerThan(path.join(p, name), time));
+}
+
+export interface WidgetEnv {
+  server: TestServer;
+  shop: DemoShop;
+  widgetKey: string;
+  apiToken: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real server whose webhooks may reach exactly the demo shop's loopback address, a merchant with a
+ * widget key for the shop's origin and a webhook to its backend, and the demo shop itself.
+ */
+export async function startWidgetEnv(env: Record<string, string> = {}): Promise<WidgetEnv> {
+  await ensureWidgetBuilt();
+  // A fixed port, so that PUBLIC_URL (the base of the upload_url the widget is handed) is right.
+  const apiPort = await freePort();
+  const server = await startTestServer({
+    PORT: String(apiPort), PUBLIC_URL: `http://127.0.0.1:${apiPort}`, WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', ...env,
+  });
+  try {
+    const shopPort = await freePort();
+    const shopOrigin = `http://127.0.0.1:${shopPort}`;
+    const merchant = await server.newAccount({ plan: 'pro' });
+    const dashboard = server.client();
+    const login = await dashboard.post('/dashboard/api/login', { email: merchant.email, password: merchant.password });
+    dashboard.csrf = login.body.csrf_token;
+    const key = await dashboard.post('/dashboard/api/widget-keys', { name: 'Demo shop', allowed_origins: [shopOrigin] });
+    if (key.status !== 201) throw new Error(`creating the widget key answered ${key.status}`);
+    const webhookSecret = 'demo-shop-signing-secret-0123456789';
+    const hook = await server.client(merchant.token).post('/v2/webhooks', { url: `${shopOrigin}/webhooks`, events: ['widget.added_to_cart'], secret: webhookSecret });
+    if (hook.status !== 201) throw new Error(`creating the webhook answered ${hook.status}: ${JSON.stringify(hook.body)}`);
+    const shop = await startDemoShop({ apiUrl: server.url, widgetKey: key.body.key, webhookSecret, port: shopPort, host: '127.0.0.1' });
+    return {
+      server, shop, widgetKey: key.body.key, apiToken: merchant.token,
+      async stop() {
+        await shop.close();
+        await server.stop();
+      },
+    };
+  } catch (e) {
+    await server.stop();
+    throw e;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,143 @@
+// End to end: the demo shop in Debian's Chromium, embedding the widget from a real slicequote server.
+// A shopper uploads 3DBenchy, sees it in 3D, gets a price from a real slice, switches material, adds
+// to cart; the shop's backend receives the verified widget.added_to_cart webhook. A broken file shows
+// an error without breaking the page. Screenshots of each step go to test-artifacts/widget/.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { corpusPath } from '../helpers/corpus.ts';
+import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+
+const skip = chromiumMissing();
+const ARTIFACTS = path.resolve('test-artifacts', 'widget');
+const SLICE_TIMEOUT = 180_000;
+
+let env: WidgetEnv;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+before(async () => {
+  if (skip) return;
+  mkdirSync(ARTIFACTS, { recursive: true });
+  // A short sync wait sends slower slices down the 202 + job polling path, as a busy server would.
+  env = await startWidgetEnv({ QUOTE_SYNC_WAIT_MS: '500' });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(env.shop.url);
+  await page.evaluate(() => {
+    const w = window as unknown as { sqEvents: { type: string; detail: any }[] };
+    w.sqEvents = [];
+    for (const type of ['sq-quote', 'sq-add-to-cart', 'sq-error']) document.addEventListener(type, (e) => w.sqEvents.push({ type, detail: (e as CustomEvent).detail }));
+  });
+}, { timeout: 120_000 });
+
+after(async () => {
+  await browser?.close();
+  await env?.stop();
+});
+
+const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+const events = (type: string): Promise<any[]> =>
+  page.evaluate((t) => (window as unknown as { sqEvents: { type: string; detail: unknown }[] }).sqEvents.filter((e) => e.type === t).map((e) => e.detail), type);
+
+/** Distinct colours and drawn (non-transparent) pixels of the widget's current 3D view. */
+function previewPixels(p: Page): Promise<{ colors: number; drawn: number; total: number }> {
+  return p.evaluate(async () => {
+    const url = (document.querySelector('slice-quote') as unknown as { snapshot(size: number): string }).snapshot(96);
+    const img = new Image();
+    img.src = url;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = c.height = 96;
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, 96, 96).data;
+    const colors = new Set<number>();
+    let drawn = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (d[i + 3] > 0) drawn++;
+      colors.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+    }
+    return { colors: colors.size, drawn, total: 96 * 96 };
+  });
+}
+
+test('the shop page loads the widget by script tag and shows the merchant options', { skip: skip ?? false }, async () => {
+  const material = page.locator('slice-quote select#material');
+  await material.waitFor({ timeout: 30_000 });
+  assert.ok((await material.locator('option').count()) >= 2, 'the merchant offers several materials');
+  await shot('01-shop');
+});
+
+test('3DBenchy: preview, upload, price from a real slice', { skip: skip ?? false, timeout: SLICE_TIMEOUT }, async () => {
+  await page.locator('slice-quote #file').setInputFiles(corpusPath('stl', '3DBenchy.stl'));
+  await page.locator('slice-quote canvas').waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(300); // one animation frame at least
+  const pixels = await previewPixels(page);
+  assert.ok(pixels.drawn > pixels.total * 0.1 && pixels.colors > 20, `the preview is drawn (${JSON.stringify(pixels)})`);
+  assert.match(await page.locator('slice-quote [part~=dimensions]').innerText(), /× .* mm/);
+  await shot('02-preview');
+
+  await page.locator('slice-quote .amount').waitFor({ timeout: SLICE_TIMEOUT });
+  const [quote] = await events('sq-quote');
+  assert.ok(quote.total_price > 0 && quote.quote_id && quote.file_id, 'sq-quote carries the price');
+  assert.ok(quote.filament_weight > 0 && quote.estimated_time_seconds > 0);
+  await shot('03-price');
+});
+
+test('switching the material re-quotes with a different price', { skip: skip ?? false, timeout: SLICE_TIMEOUT }, async () => {
+  const before = (await events('sq-quote')).at(-1);
+  const select = page.locator('slice-quote select#material');
+  const names = await select.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  const other = names.find((n) => n !== before.material)!;
+  await select.selectOption(other);
+  await page.waitForFunction(
+    (n) => (window as unknown as { sqEvents: { type: string; detail: any }[] }).sqEvents.filter((e) => e.type === 'sq-quote').length > n,
+    (await events('sq-quote')).length, { timeout: SLICE_TIMEOUT },
+  );
+  const after = (await events('sq-quote')).at(-1);
+  assert.equal(after.material, other);
+  assert.notEqual(after.total_price, before.total_price, `${before.material} and ${other} cost differently`);
+  await shot('04-material');
+});
+
+test('add to cart: the cart line and the merchant backend\'s verified order', { skip: skip ?? false }, async () => {
+  await page.locator('slice-quote select#quality').focus(); // keyboard path: tab to the button and press Enter
+  const quantity = page.locator('slice-quote #quantity');
+  await quantity.fill('2');
+  await quantity.press('Tab');
+  await page.locator('slice-quote [part~=add-button]').click();
+  await page.locator('#cart .cart-line').waitFor({ timeout: 15_000 });
+  const [added] = await events('sq-add-to-cart');
+  assert.equal(added.quantity, 2);
+  assert.equal(added.file_name, '3DBenchy.stl');
+  assert.match(added.thumbnail, /^data:image\/png;base64,/);
+  assert.ok(Math.abs(added.total_price - added.unit_price * 2) < 0.011);
+  assert.match(await page.locator('#cart').innerText(), /2 × 3DBenchy\.stl/);
+
+  await page.locator('#orders .order').waitFor({ timeout: 30_000 });
+  const [order] = env.shop.orders();
+  assert.equal(order.event, 'widget.added_to_cart');
+  assert.equal(order.data.quoteId, added.quote_id);
+  assert.equal(order.data.quantity, 2);
+  assert.equal(order.data.totalPrice, added.total_price);
+  assert.match(await page.locator('#orders').innerText(), /signature verified/);
+  await shot('05-cart-and-order');
+});
+
+test('a broken file shows an error in place and nothing crashes', { skip: skip ?? false }, async () => {
+  await page.locator('slice-quote #file').setInputFiles(corpusPath('broken', 'stl_truncated.stl'));
+  const alert = page.locator('slice-quote [role=alert]');
+  await alert.waitFor({ timeout: 30_000 });
+  assert.ok((await alert.innerText()).length > 10);
+  const errors = await events('sq-error');
+  assert.equal(errors.at(-1).retryable, false);
+  assert.ok(errors.at(-1).code, 'the error has a code');
+  assert.ok(await page.locator('slice-quote [part~=choose-button]').isVisible(), 'the shopper can pick another file');
+  await shot('06-broken-file');
+  assert.deepEqual(pageErrors, [], 'no uncaught errors on the page');
+});

@@ -1,0 +1,85 @@
+// The widget's HTTP client. Every call carries the publishable key in X-Widget-Key; the browser adds
+// Origin, which the server checks against the key's allowed origins. The upload goes to the
+// upload_url of a single-use ticket, through XMLHttpRequest because fetch reports no upload progress.
+import { httpError, networkError, WidgetError } from './errors.ts';
+import type { CartLine, FileRecord, Job, JobAccepted, Quote, UploadTicket, WidgetConfig } from './types.ts';
+
+export interface QuoteRequest {
+  material_config: { filament_type: string };
+  printer_config: { layer_height: number; fill_density: number };
+  color?: string;
+}
+
+export class WidgetApi {
+  private readonly base: string;
+
+  constructor(api: string, private readonly key: string) {
+    this.base = api.replace(/\/+$/, '');
+  }
+
+  config(signal?: AbortSignal): Promise<WidgetConfig> {
+    return this.json('GET', '/v2/widget/config', undefined, signal);
+  }
+
+  uploadTicket(signal?: AbortSignal): Promise<UploadTicket> {
+    return this.json('GET', '/v2/file/upload-id', undefined, signal);
+  }
+
+  /** 200 carries the quote; 202 a job to poll (the slice outlasted the server's sync wait). */
+  async quote(fileId: string, body: QuoteRequest, signal?: AbortSignal): Promise<{ quote: Quote } | { job: JobAccepted }> {
+    const res = await this.request<Quote | JobAccepted>('POST', `/v2/file/quote/${encodeURIComponent(fileId)}`, body, signal);
+    return res.status === 202 ? { job: res.body as JobAccepted } : { quote: res.body as Quote };
+  }
+
+  job(statusUrl: string, signal?: AbortSignal): Promise<Job> {
+    return this.json('GET', statusUrl, undefined, signal);
+  }
+
+  addToCart(quoteId: string, quantity: number): Promise<CartLine> {
+    return this.json('POST', '/v2/widget/cart', { quote_id: quoteId, quantity });
+  }
+
+  upload(ticket: UploadTicket, file: File, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<FileRecord> {
+    return new Promise((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', this.url(ticket.upload_url));
+      xhr.responseType = 'json';
+      xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+      xhr.onload = () => {
+        if (xhr.status === 201 || xhr.status === 200) resolve(xhr.response as FileRecord);
+        else reject(httpError(xhr.status, xhr.response, xhr.getResponseHeader('Retry-After')));
+      };
+      xhr.onerror = () => reject(networkError());
+      xhr.onabort = () => reject(new DOMException('Upload aborted', 'AbortError'));
+      signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+      const form = new FormData();
+      form.append('file', file, file.name);
+      xhr.send(form);
+    });
+  }
+
+  /** Absolute URLs (upload_url) are used as given; paths (status_url) are joined to the API base. */
+  private url(pathOrUrl: string): string {
+    return /^https?:\/\//i.test(pathOrUrl) ? pathOrUrl : this.base + pathOrUrl;
+  }
+
+  private async json<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    return (await this.request<T>(method, path, body, signal)).body;
+  }
+
+  private async request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<{ status: number; body: T }> {
+    const headers: Record<string, string> = { 'X-Widget-Key': this.key, Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    let res: Response;
+    try {
+      res = await fetch(this.url(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, credentials: 'omit' });
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      throw networkError();
+    }
+    const parsed = await res.json().catch(() => null);
+    if (!res.ok) throw httpError(res.status, parsed, res.headers.get('Retry-After'));
+    if (parsed === null) throw new WidgetError('bad_response', 'The quoting service sent an unreadable answer.', true);
+    return { status: res.status, body: parsed as T };
+  }
+}

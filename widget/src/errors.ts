@@ -1,0 +1,49 @@
+// One error type for everything that can go wrong in the widget, carrying what `sq-error` reports.
+// Codes from the server and the parsers pass through unchanged, so a merchant can look them up in
+// the API docs; the widget adds a few of its own (network_error, does_not_fit, ...).
+import type { ErrorDetail } from './types.ts';
+
+export class WidgetError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly retryable: boolean,
+    /** From Retry-After on a 429, so a retry waits as long as the server asked. */
+    readonly retryAfterMs = 0,
+  ) {
+    super(message);
+    this.name = 'WidgetError';
+  }
+
+  get detail(): ErrorDetail {
+    return { code: this.code, message: this.message, retryable: this.retryable };
+  }
+}
+
+/** Any thrown value as a WidgetError; unknown failures are worth a retry. */
+export function toWidgetError(e: unknown): WidgetError {
+  if (e instanceof WidgetError) return e;
+  if (e instanceof TypeError) return networkError();
+  const message = e instanceof Error ? e.message : String(e);
+  return new WidgetError('unexpected_error', message || 'Something went wrong.', true);
+}
+
+/** fetch and XHR fail this way when the server is unreachable or CORS refuses the origin. */
+export function networkError(): WidgetError {
+  return new WidgetError('network_error', 'Could not reach the quoting service. Check your connection and try again.', true);
+}
+
+/** Builds the error of a non-2xx response from its `{error: {code, message}}` body. */
+export function httpError(status: number, body: unknown, retryAfter: string | null): WidgetError {
+  const err = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  const code = typeof err?.code === 'string' ? err.code : `http_${status}`;
+  const message = typeof err?.message === 'string' ? err.message : `The quoting service answered ${status}.`;
+  // Quota exhaustion lasts until the next month: retrying now cannot help.
+  const retryable = code !== 'quota_exceeded' && (status >= 500 || status === 429 || status === 408);
+  return new WidgetError(code, message, retryable, retryAfterMs(retryAfter));
+}
+
+function retryAfterMs(header: string | null): number {
+  const seconds = Number(header);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+}

@@ -1,0 +1,40 @@
+// Locale-aware display of prices, sizes and weights. `locale` undefined means the browser's.
+
+export type CurrencyDisplay = 'symbol' | 'narrowSymbol' | 'code' | 'name';
+
+export function money(value: number, currency: string, locale?: string, display: CurrencyDisplay = 'symbol'): string {
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency, currencyDisplay: display }).format(value);
+  } catch {
+    // An unknown locale or currency code must not break the price display.
+    return `${value.toFixed(2)} ${currency}`;
+  }
+}
+
+export function number(value: number, locale: string | undefined, digits: number): string {
+  try {
+    return new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value);
+  } catch {
+    return value.toFixed(digits);
+  }
+}
+
+/** "60.0 × 31.0 × 48.0 mm" */
+export function dimensions(size: readonly number[], locale?: string): string {
+  return `${size.map((v) => number(v, locale, 1)).join(' × ')} mm`;
+}
+
+export function grams(value: number, locale?: string): string {
+  return `${number(value, locale, value < 10 ? 1 : 0)} g`;
+}
+
+export function percent(value: number, locale?: string): string {
+  return `${number(value, locale, 0)} %`;
+}
+
+/** Print times come in seconds; hours and minutes read better than the server's fixed format. */
+export function duration(seconds: number): string {
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  const h = Math.floor(minutes / 60), m = minutes % 60;
+  return h > 0 ? `${h} h ${m} min` : `${m} min`;
+}

@@ -1,0 +1,21 @@
+// Messages between the element and the parse worker.
+export interface ParseRequest {
+  name: string;
+  bytes: ArrayBuffer;
+  maxBytes: number;
+}
+
+export interface ParsedPreview {
+  ok: true;
+  format: string;
+  /** Unindexed triangles, millimetres, in the file's own coordinates. */
+  positions: Float32Array;
+  normals: Float32Array;
+  size: [number, number, number];
+  min: [number, number, number];
+  volume: number;
+  triangles: number;
+  warnings: string[];
+}
+
+export type ParseReply = ParsedPreview | { ok: false; code: string; message: string };

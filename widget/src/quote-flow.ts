@@ -1,0 +1,71 @@
+// Getting one price: POST the quote, and when the server answers 202 (slicing outlasted its sync
+// wait) poll the job until it completes. Short rate-limit waits are absorbed here so a shopper
+// flicking through options does not see a 429; anything else surfaces as a WidgetError.
+import type { QuoteRequest, WidgetApi } from './api.ts';
+import { WidgetError } from './errors.ts';
+import type { Quote, Selection } from './types.ts';
+
+const POLL_FIRST_MS = 400;
+const POLL_MAX_MS = 2000;
+const POLL_GIVE_UP_MS = 5 * 60_000;
+const RATE_LIMIT_RETRIES = 2;
+const RATE_LIMIT_MAX_WAIT_MS = 10_000;
+
+export function quoteRequest(sel: Selection): QuoteRequest {
+  return {
+    material_config: { filament_type: sel.material },
+    printer_config: { layer_height: sel.layerHeight, fill_density: sel.infill },
+    ...(sel.color ? { color: sel.color } : {}),
+  };
+}
+
+export async function fetchQuote(
+  api: WidgetApi,
+  fileId: string,
+  sel: Selection,
+  onProgress: (percent: number) => void,
+  signal: AbortSignal,
+): Promise<Quote> {
+  const first = await withRateLimitRetry(() => api.quote(fileId, quoteRequest(sel), signal), signal);
+  if ('quote' in first) return first.quote;
+  return pollJob(api, first.job.status_url, onProgress, signal);
+}
+
+async function pollJob(api: WidgetApi, statusUrl: string, onProgress: (percent: number) => void, signal: AbortSignal): Promise<Quote> {
+  const giveUpAt = Date.now() + POLL_GIVE_UP_MS;
+  for (let delay = POLL_FIRST_MS; ; delay = Math.min(delay * 1.5, POLL_MAX_MS)) {
+    await sleep(delay, signal);
+    const job = await withRateLimitRetry(() => api.job(statusUrl, signal), signal);
+    onProgress(job.progress);
+    if (job.status === 'completed' && job.result) return job.result;
+    if (job.status === 'failed') {
+      const code = job.error?.code ?? 'quote_failed';
+      // A slicing problem (the model, the settings) fails the same way again; a timeout may not.
+      throw new WidgetError(code, job.error?.message ?? 'The quote failed.', /timeout|internal|unavailable/.test(code));
+    }
+    if (Date.now() > giveUpAt) throw new WidgetError('quote_timeout', 'Slicing is taking too long. Please try again.', true);
+  }
+}
+
+async function withRateLimitRetry<T>(call: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call();
+    } catch (e) {
+      const limited = e instanceof WidgetError && e.code === 'rate_limited';
+      if (!limited || attempt >= RATE_LIMIT_RETRIES || e.retryAfterMs > RATE_LIMIT_MAX_WAIT_MS) throw e;
+      await sleep(e.retryAfterMs || 1000, signal);
+    }
+  }
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }, { once: true });
+  });
+}

@@ -1,0 +1,52 @@
+// What the element knows at any moment; the view renders it and nothing else.
+import type { CurrencyDisplay } from './format.ts';
+import type { CartLine, ErrorDetail, FileRecord, Quote, Selection, WidgetConfig } from './types.ts';
+
+/** Which step failed decides what "Try again" does. */
+export type Stage = 'config' | 'file' | 'upload' | 'quote' | 'cart';
+
+export interface StageError extends ErrorDetail {
+  stage: Stage;
+}
+
+export interface ModelSummary {
+  name: string;
+  size: [number, number, number];
+  volume: number;
+  triangles: number;
+  fits: boolean;
+}
+
+export interface WidgetState {
+  config: WidgetConfig | null;
+  selection: Selection | null;
+  model: ModelSummary | null;
+  parsing: boolean;
+  /** 0..1 while the file is being sent, else null. */
+  uploadProgress: number | null;
+  file: FileRecord | null;
+  /** The last price shown; kept (dimmed) while a re-quote runs. */
+  quote: Quote | null;
+  /** Slicing progress in percent while a quote runs, else null. */
+  quoting: number | null;
+  adding: boolean;
+  added: CartLine | null;
+  error: StageError | null;
+  dragging: boolean;
+  /** The browser could not draw 3D; the dimensions are shown alone. */
+  previewUnavailable: boolean;
+  locale: string | undefined;
+  currencyDisplay: CurrencyDisplay;
+}
+
+export const EMPTY_RUN = {
+  model: null,
+  parsing: false,
+  uploadProgress: null,
+  file: null,
+  quote: null,
+  quoting: null,
+  adding: false,
+  added: null,
+  error: null,
+} satisfies Partial<WidgetState>;

@@ -1,0 +1,112 @@
+// The element's shadow styles. Everything a shop may want to change is a --sq-* custom property
+// (they inherit through the shadow boundary) or reachable through a `part`.
+import { css } from 'lit';
+
+export const styles = css`
+  :host {
+    display: block;
+    container-type: inline-size;
+    font-family: var(--sq-font, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+    font-size: var(--sq-font-size, 1rem);
+    color: var(--sq-text, #1f2937);
+    --_bg: var(--sq-background, #ffffff);
+    --_surface: var(--sq-surface, #f3f4f6);
+    --_border: var(--sq-border, #9ca3af);
+    --_muted: var(--sq-muted, #4b5563);
+    --_accent: var(--sq-accent, #1d4ed8);
+    --_accent-text: var(--sq-accent-text, #ffffff);
+    --_error: var(--sq-error, #b91c1c);
+    --_success: var(--sq-success, #166534);
+    --_radius: var(--sq-radius, 8px);
+    --_gap: var(--sq-gap, 16px);
+  }
+  :host([hidden]) { display: none; }
+  * { box-sizing: border-box; }
+
+  .root {
+    display: grid;
+    gap: var(--_gap);
+    background: var(--_bg);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    padding: var(--_gap);
+    min-width: 0;
+  }
+  @container (min-width: 680px) {
+    .root { grid-template-columns: minmax(0, 6fr) minmax(0, 5fr); }
+  }
+
+  .stage { display: grid; gap: 8px; align-content: start; min-width: 0; }
+  .dropzone, .viewport {
+    position: relative;
+    height: var(--sq-preview-height, 320px);
+    border-radius: var(--_radius);
+    background: var(--_surface);
+  }
+  .dropzone {
+    display: grid;
+    place-content: center;
+    justify-items: center;
+    gap: 12px;
+    padding: var(--_gap);
+    text-align: center;
+    border: 2px dashed var(--_border);
+  }
+  .dragging .dropzone, .dragging .viewport { outline: 3px solid var(--_accent); outline-offset: 2px; }
+  .hint { color: var(--_muted); font-size: 0.875em; margin: 0; }
+  .viewport { overflow: hidden; }
+  .viewport canvas { display: block; width: 100%; height: 100%; touch-action: none; }
+  .viewport canvas:focus-visible { outline: 3px solid var(--_accent); outline-offset: -3px; }
+  .view-tools { position: absolute; top: 8px; right: 8px; display: flex; gap: 4px; }
+  .view-tools button { min-width: 36px; min-height: 36px; padding: 4px 8px; }
+  .badge {
+    position: absolute; left: 8px; bottom: 8px; padding: 4px 10px; border-radius: 999px;
+    background: var(--_bg); border: 1px solid var(--_border); font-size: 0.875em;
+  }
+  .badge.misfit { background: var(--_error); border-color: var(--_error); color: #fff; font-weight: 600; }
+  .file-line { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; justify-content: space-between; }
+  .file-name { font-weight: 600; overflow-wrap: anywhere; }
+
+  .panel { display: grid; gap: 12px; align-content: start; min-width: 0; }
+  .options { display: grid; grid-template-columns: repeat(auto-fit, minmax(140px, 1fr)); gap: 12px; margin: 0; padding: 0; border: 0; }
+  .field { display: grid; gap: 4px; min-width: 0; }
+  label { font-size: 0.875em; font-weight: 600; }
+  select, input[type='number'] {
+    font: inherit; color: inherit; background: var(--_bg);
+    width: 100%; min-height: 40px; padding: 6px 8px;
+    border: 1px solid var(--_border); border-radius: calc(var(--_radius) / 2);
+  }
+  select:focus-visible, input:focus-visible, button:focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
+
+  button {
+    font: inherit; cursor: pointer; min-height: 40px; padding: 8px 16px;
+    border-radius: calc(var(--_radius) / 2); border: 1px solid var(--_border);
+    background: var(--_bg); color: inherit;
+  }
+  button:disabled { cursor: not-allowed; opacity: 0.6; }
+  .primary { background: var(--_accent); border-color: var(--_accent); color: var(--_accent-text); font-weight: 600; }
+  .add { width: 100%; min-height: 48px; font-size: 1.05em; }
+
+  .progress { display: grid; gap: 4px; font-size: 0.875em; }
+  progress { width: 100%; height: 8px; accent-color: var(--_accent); }
+
+  .price { min-height: 3.5em; padding: 12px; border-radius: var(--_radius); background: var(--_surface); }
+  .price[aria-busy='true'] .amount { opacity: 0.5; }
+  .amount { font-size: 1.75em; font-weight: 700; line-height: 1.2; }
+  .each { color: var(--_muted); }
+  .facts { display: flex; flex-wrap: wrap; gap: 4px 16px; margin: 8px 0 0; font-size: 0.875em; }
+  .facts div { display: flex; gap: 4px; }
+  .facts dt { color: var(--_muted); }
+  .facts dd { margin: 0; font-weight: 600; }
+
+  .error {
+    display: grid; gap: 8px; padding: 12px; border-radius: var(--_radius);
+    border: 1px solid var(--_error); color: var(--_error); background: var(--_bg);
+  }
+  .error p { margin: 0; }
+  .added { color: var(--_success); font-weight: 600; margin: 0; }
+  .visually-hidden {
+    position: absolute; width: 1px; height: 1px; overflow: hidden;
+    clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap;
+  }
+`;

@@ -1,0 +1,166 @@
+// Templates of the element, as pure functions of its state. Every control has a visible label,
+// the price sits in a polite live region, errors in an alert with a retry when one can help.
+import { html, nothing, type TemplateResult } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
+import { dimensions, duration, grams, money, percent } from './format.ts';
+import { qualityLabel } from './selection.ts';
+import type { WidgetState } from './state.ts';
+import type { Selection, WidgetConfig } from './types.ts';
+
+export interface Handlers {
+  choose(): void;
+  fileChosen(e: Event): void;
+  select(field: keyof Selection, value: string): void;
+  addToCart(): void;
+  retry(): void;
+  viewKey(e: KeyboardEvent): void;
+  zoom(factor: number): void;
+  resetView(): void;
+}
+
+const ACCEPT = '.stl,.3mf,.obj,model/stl,model/3mf,model/obj';
+
+export function renderWidget(s: WidgetState, canvas: HTMLCanvasElement | null, h: Handlers): TemplateResult {
+  return html`
+    <div class="root ${s.dragging ? 'dragging' : ''}" part="container">
+      <div class="stage">
+        ${s.model ? renderPreview(s, canvas, h) : renderDropzone(s, h)}
+        <input id="file" type="file" accept=${ACCEPT} hidden @change=${h.fileChosen} />
+      </div>
+      <div class="panel">
+        ${renderFileStatus(s)}
+        ${s.config && s.selection ? renderOptions(s.config, s.selection, h) : renderConfigStatus(s)}
+        ${renderPrice(s)}
+        ${renderError(s, h)}
+        ${renderCart(s, h)}
+      </div>
+    </div>
+  `;
+}
+
+function renderDropzone(s: WidgetState, h: Handlers): TemplateResult {
+  const limit = s.config ? `, up to ${Math.floor(s.config.max_upload_bytes / 1048576)} MB` : '';
+  return html`
+    <div class="dropzone" part="dropzone">
+      <p>Drop your 3D model here</p>
+      <button type="button" class="primary" part="button choose-button" @click=${h.choose} ?disabled=${s.parsing}>
+        ${s.parsing ? 'Reading the model…' : 'Choose a file'}
+      </button>
+      <p class="hint">STL, 3MF or OBJ${limit}</p>
+    </div>
+  `;
+}
+
+function renderPreview(s: WidgetState, canvas: HTMLCanvasElement | null, h: Handlers): TemplateResult {
+  const m = s.model!;
+  const volume = s.config?.build_volume;
+  return html`
+    <div class="viewport" part="preview" @keydown=${h.viewKey}>
+      ${s.previewUnavailable ? html`<p class="hint" style="padding:16px">3D preview is not available in this browser.</p>` : canvas}
+      ${canvas && !s.previewUnavailable
+        ? html`<div class="view-tools" part="view-tools">
+            <button type="button" part="button view-button" aria-label="Zoom in" @click=${() => h.zoom(1.25)}>+</button>
+            <button type="button" part="button view-button" aria-label="Zoom out" @click=${() => h.zoom(0.8)}>−</button>
+            <button type="button" part="button view-button" aria-label="Reset view" @click=${h.resetView}>⟲</button>
+          </div>`
+        : nothing}
+      <span class="badge ${m.fits ? '' : 'misfit'}" part="dimensions">
+        ${m.fits ? dimensions(m.size, s.locale) : `Does not fit: ${dimensions(m.size, s.locale)}`}
+      </span>
+    </div>
+    <div class="file-line">
+      <span class="file-name" part="file-name">${m.name}</span>
+      <button type="button" part="button choose-button" @click=${h.choose}>Choose another file</button>
+    </div>
+    ${!m.fits && volume ? html`<p class="hint">The printer's build volume is ${dimensions([volume.x, volume.y, volume.z], s.locale)}.</p>` : nothing}
+  `;
+}
+
+function renderFileStatus(s: WidgetState): TemplateResult | typeof nothing {
+  if (s.parsing) return progressBar('Reading the model…', undefined);
+  if (s.uploadProgress !== null) return progressBar(`Uploading… ${Math.round(s.uploadProgress * 100)} %`, s.uploadProgress);
+  return nothing;
+}
+
+function renderConfigStatus(s: WidgetState): TemplateResult | typeof nothing {
+  return s.error?.stage === 'config' ? nothing : html`<p class="hint">Loading the shop's options…</p>`;
+}
+
+function renderOptions(config: WidgetConfig, sel: Selection, h: Handlers): TemplateResult {
+  const colors = config.materials.find((m) => m.name === sel.material)?.colors ?? [];
+  const onChange = (field: keyof Selection) => (e: Event) => h.select(field, (e.target as HTMLInputElement).value);
+  return html`
+    <fieldset class="options" part="options">
+      <legend class="visually-hidden">Print options</legend>
+      ${selectField('material', 'Material', sel.material, config.materials.map((m) => [m.name, m.name]), onChange('material'))}
+      ${colors.length ? selectField('color', 'Colour', sel.color, colors.map((c) => [c, c]), onChange('color')) : nothing}
+      ${selectField('quality', 'Quality', String(sel.layerHeight), config.layer_heights.map((v) => [String(v), qualityLabel(v, config.layer_heights)]), onChange('layerHeight'))}
+      ${selectField('infill', 'Infill', String(sel.infill), config.infill_options.map((v) => [String(v), percent(v)]), onChange('infill'))}
+      <div class="field" part="field">
+        <label for="quantity" part="label">Quantity</label>
+        <input id="quantity" type="number" min="1" max="1000" step="1" inputmode="numeric" .value=${String(sel.quantity)} @change=${onChange('quantity')} part="input" />
+      </div>
+    </fieldset>
+  `;
+}
+
+function selectField(id: string, label: string, value: string, options: [string, string][], onChange: (e: Event) => void): TemplateResult {
+  return html`
+    <div class="field" part="field">
+      <label for=${id} part="label">${label}</label>
+      <select id=${id} part="select" @change=${onChange}>
+        ${options.map(([v, text]) => html`<option value=${v} ?selected=${v === value}>${text}</option>`)}
+      </select>
+    </div>
+  `;
+}
+
+function renderPrice(s: WidgetState): TemplateResult {
+  const q = s.quote;
+  const qty = s.selection?.quantity ?? 1;
+  const busy = s.quoting !== null;
+  return html`
+    <div class="price" part="price" role="status" aria-live="polite" aria-busy=${busy ? 'true' : 'false'}>
+      ${q
+        ? html`
+            <div class="amount" part="amount">${money(q.total_price * qty, q.currency, s.locale, s.currencyDisplay)}</div>
+            ${qty > 1 ? html`<div class="each">${money(q.total_price, q.currency, s.locale, s.currencyDisplay)} each</div>` : nothing}
+            <dl class="facts" part="facts">
+              <div><dt>Print time</dt><dd>${duration(q.estimated_time_seconds)}</dd></div>
+              <div><dt>Weight</dt><dd>${grams(q.filament_weight, s.locale)}</dd></div>
+            </dl>`
+        : busy ? nothing : html`<span class="hint">${s.model ? '' : 'Your price appears here.'}</span>`}
+      ${busy ? progressBar('Calculating your price…', s.quoting! > 0 ? s.quoting! / 100 : undefined) : nothing}
+    </div>
+  `;
+}
+
+function progressBar(label: string, value: number | undefined): TemplateResult {
+  return html`
+    <div class="progress" part="progress">
+      <span>${label}</span>
+      <progress max="1" value=${ifDefined(value)} aria-label=${label}></progress>
+    </div>
+  `;
+}
+
+function renderError(s: WidgetState, h: Handlers): TemplateResult | typeof nothing {
+  const e = s.error;
+  if (!e) return nothing;
+  return html`
+    <div class="error" part="error" role="alert" data-code=${e.code}>
+      <p>${e.message}</p>
+      ${e.retryable ? html`<button type="button" part="button retry-button" @click=${h.retry}>Try again</button>` : nothing}
+    </div>
+  `;
+}
+
+function renderCart(s: WidgetState, h: Handlers): TemplateResult {
+  const ready = s.quote !== null && s.quoting === null && !s.adding && s.file !== null;
+  return html`
+    <button type="button" class="primary add" part="button add-button" ?disabled=${!ready} @click=${h.addToCart}>
+      ${s.adding ? 'Adding…' : 'Add to cart'}
+    </button>
+    ${s.added ? html`<p class="added" part="added" role="status">Added ${s.added.quantity} × ${s.model?.name ?? 'model'} to your cart.</p>` : nothing}
+  `;
+}
