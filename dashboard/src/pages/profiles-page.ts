@@ -48,6 +48,18 @@ export class ProfilesPage extends AppElement {
     this.notice = '';
   }
 
+  /** Notices belong to the page they were given for: moving elsewhere in the profiles clears them. */
+  private noticeHash = '';
+
+  private say(message: string, forHash = location.hash) {
+    this.notice = message;
+    this.noticeHash = forHash;
+  }
+
+  protected override willUpdate(changed: Map<string, unknown>): void {
+    if (changed.has('route') && this.notice && location.hash !== this.noticeHash) this.notice = '';
+  }
+
   private get kind(): ProfileKind {
     const k = this.route?.params[0] as ProfileKind;
     return KINDS.includes(k) ? k : 'material';
@@ -59,7 +71,7 @@ export class ProfilesPage extends AppElement {
   }
 
   private async saved(p: Profile) {
-    this.notice = `Profile "${p.name}" saved.`;
+    this.say(`Profile "${p.name}" saved.`, href(['profiles', p.kind, p.profile_id]));
     await this.all.reload();
     navigate(['profiles', p.kind, p.profile_id]);
   }
@@ -69,21 +81,21 @@ export class ProfilesPage extends AppElement {
     if (!ok) return;
     try {
       await del(`/v2/profiles/${p.kind}/${encodeURIComponent(p.profile_id)}`);
-      this.notice = `Profile "${p.name}" deleted.`;
+      this.say(`Profile "${p.name}" deleted.`, href(['profiles', p.kind]));
       await this.all.reload();
       navigate(['profiles', p.kind]);
     } catch (err) {
-      this.notice = `Could not delete "${p.name}": ${toApiError(err).message}`;
+      this.say(`Could not delete "${p.name}": ${toApiError(err).message}`);
     }
   }
 
   private async makeDefault(p: Profile) {
     try {
       await put(`/v2/profiles/${p.kind}/${encodeURIComponent(p.profile_id)}`, { name: p.name, is_default: true, settings: p.settings });
-      this.notice = `"${p.name}" is now your default ${KIND_LABEL[p.kind].toLowerCase()} profile.`;
+      this.say(`"${p.name}" is now your default ${KIND_LABEL[p.kind].toLowerCase()} profile.`);
       await this.all.reload();
     } catch (err) {
-      this.notice = `Could not change the default: ${toApiError(err).message}`;
+      this.say(`Could not change the default: ${toApiError(err).message}`);
     }
   }
 
