@@ -10,6 +10,9 @@ export NODE_OPTIONS="${NODE_OPTIONS:-} --import tsx"
 run() { node --test --test-concurrency="${TEST_CONCURRENCY:-2}" "$@"; }
 
 npx tsc --noEmit
+for app in widget dashboard; do
+  if [ -f "$app/tsconfig.json" ]; then npx tsc --noEmit -p "$app/tsconfig.json"; fi
+done
 
 mapfile -t unit < <(find test -maxdepth 1 -name '*.test.ts' | sort)
 mapfile -t api < <(find test/api -name '*.test.ts' | sort)

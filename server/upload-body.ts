@@ -7,7 +7,7 @@ import type { Deps } from './deps.ts';
 import { ApiError, tooLarge } from './errors.ts';
 
 // Room for the multipart envelope (boundaries, part headers) around the file itself.
-const ENVELOPE_BYTES = 64 * 1024;
+export const MULTIPART_ENVELOPE_BYTES = 64 * 1024;
 
 export interface UploadedFile {
   path: string;
@@ -39,7 +39,7 @@ export function uploadBody(deps: Deps) {
       throw new ApiError(415, 'multipart_required', 'Send the model as multipart/form-data with a part named "file".');
     }
     const declared = Number(ctx.get('content-length') || 0);
-    if (declared > max + ENVELOPE_BYTES) {
+    if (declared > max + MULTIPART_ENVELOPE_BYTES) {
       ctx.set('Connection', 'close');
       throw tooLarge(max);
     }

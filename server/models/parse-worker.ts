@@ -1,6 +1,7 @@
 // Runs in a worker thread: parse an upload with our shared parsers, write the canonical mesh, and report.
-// A hostile file can only exhaust this worker (memory-capped, killed on timeout), never the API process.
-import { parentPort, workerData } from 'node:worker_threads';
+// A hostile file can only exhaust this worker (heap-capped, killed on timeout), never the API process.
+// Workers stay alive between jobs, so the TypeScript loader and the parsers load once.
+import { parentPort } from 'node:worker_threads';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { detectFormat, parseModel, writeCanonicalObj, ModelError } from '../../shared/model/index.ts';
@@ -31,13 +32,15 @@ function run(job: ParseJob) {
   };
 }
 
-try {
-  parentPort!.postMessage({ ok: true, result: run(workerData as ParseJob) });
-} catch (err) {
-  if (err instanceof ModelError) {
-    parentPort!.postMessage({ ok: false, code: err.code, message: err.message, details: err.details ?? null });
-  } else {
+function handle(job: ParseJob) {
+  try {
+    return { ok: true, result: run(job) };
+  } catch (err) {
+    if (err instanceof ModelError) return { ok: false, code: err.code, message: err.message, details: err.details ?? null };
     // An unexpected parser exception is still the file's fault from the user's view; keep the detail for logs.
-    parentPort!.postMessage({ ok: false, code: 'model_unreadable', message: 'The model could not be read.', details: { internal: String(err) } });
+    return { ok: false, code: 'model_unreadable', message: 'The model could not be read.', details: { internal: String(err) } };
   }
 }
+
+parentPort!.on('message', (job: ParseJob) => parentPort!.postMessage(handle(job)));
+parentPort!.postMessage({ ready: true });

@@ -1,4 +1,5 @@
-// Parses uploads in worker threads with a memory cap and a timeout, a bounded number at a time.
+// Parses uploads in a small pool of long-lived worker threads (heap-capped), one job per worker at a time.
+// A worker that runs out of time or memory is terminated and replaced; the API process is never at risk.
 import { Worker } from 'node:worker_threads';
 import type { Measurements, ModelFormat } from '../../shared/model/index.ts';
 import { ApiError } from '../errors.ts';
@@ -15,61 +16,111 @@ export interface ParsedUpload {
 
 export interface ModelParser {
   parse(job: ParseJob): Promise<ParsedUpload>;
+  close(): Promise<void>;
 }
 
-export function createModelParser(opts: { concurrency: number; timeoutMs: number; maxHeapMb: number }): ModelParser {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const acquire = async () => {
-    if (running >= opts.concurrency) await new Promise<void>((r) => waiting.push(r));
-    running++;
-  };
-  const release = () => {
-    running--;
-    waiting.shift()?.();
-  };
+interface Options {
+  concurrency: number;
+  timeoutMs: number;
+  maxHeapMb: number;
+}
+
+type Reply = { ok: true; result: ParsedUpload } | { ok: false; code: string; message: string; details: Record<string, unknown> | null };
+
+const tooComplex = (why: string) => new ApiError(422, 'model_too_complex', why);
+
+/** One worker thread, started once and ready before its first job. */
+function spawn(opts: Options): Promise<Worker> {
+  const worker = new Worker(new URL('./parse-worker-entry.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: opts.maxHeapMb } });
+  worker.unref();
+  return new Promise((resolve, reject) => {
+    worker.once('message', () => resolve(worker));
+    worker.once('error', reject);
+  });
+}
+
+function runOn(worker: Worker, job: ParseJob, timeoutMs: number): Promise<ParsedUpload> {
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      clearTimeout(timer);
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+    };
+    const onMessage = (msg: Reply) => {
+      cleanup();
+      if (msg.ok) resolve(msg.result);
+      else reject(new ApiError(422, msg.code, msg.message, msg.details ?? undefined));
+    };
+    const onError = (err: NodeJS.ErrnoException) => {
+      cleanup();
+      reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooComplex('The model needs more memory to read than this server allows.') : err);
+    };
+    const onExit = (code: number) => {
+      cleanup();
+      reject(new Error(`model parser exited with code ${code}`));
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      void worker.terminate();
+      reject(tooComplex('The model took too long to read; it is too complex or malformed.'));
+    }, timeoutMs);
+    worker.on('message', onMessage).once('error', onError).once('exit', onExit);
+    worker.postMessage(job);
+  });
+}
+
+export function createModelParser(opts: Options): ModelParser {
+  const idle: Worker[] = [];
+  const waiting: ((w: Worker | null) => void)[] = [];
+  const all = new Set<Worker>();
+  let starting = 0;
+  let closed = false;
+
+  async function acquire(): Promise<Worker> {
+    const ready = idle.pop();
+    if (ready) return ready;
+    if (all.size + starting < opts.concurrency) {
+      starting++;
+      try {
+        const w = await spawn(opts);
+        all.add(w);
+        w.once('exit', () => all.delete(w));
+        return w;
+      } finally {
+        starting--;
+      }
+    }
+    const w = await new Promise<Worker | null>((resolve) => waiting.push(resolve));
+    return w ?? acquire(); // null: a worker died, a slot is free to start a new one
+  }
+
+  function release(w: Worker, healthy: boolean) {
+    if (!healthy || closed) {
+      void w.terminate();
+      all.delete(w);
+      waiting.shift()?.(null);
+      return;
+    }
+    const next = waiting.shift();
+    if (next) next(w);
+    else idle.push(w);
+  }
+
   return {
     async parse(job) {
-      await acquire();
+      const worker = await acquire();
       try {
-        return await runWorker(job, opts);
-      } finally {
-        release();
+        const result = await runOn(worker, job, opts.timeoutMs);
+        release(worker, true);
+        return result;
+      } catch (err) {
+        // A refused model leaves the worker healthy; a timeout, crash or memory exhaustion does not.
+        release(worker, err instanceof ApiError && err.code !== 'model_too_complex');
+        throw err;
       }
     },
+    async close() {
+      closed = true;
+      await Promise.all([...all].map((w) => w.terminate()));
+    },
   };
-}
-
-function runWorker(job: ParseJob, opts: { timeoutMs: number; maxHeapMb: number }): Promise<ParsedUpload> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./parse-worker-entry.mjs', import.meta.url), {
-      workerData: job,
-      resourceLimits: { maxOldGenerationSizeMb: opts.maxHeapMb },
-    });
-    let settled = false;
-    const finish = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      void worker.terminate();
-      fn();
-    };
-    const timer = setTimeout(
-      () => finish(() => reject(new ApiError(422, 'model_too_complex', 'The model took too long to read; it is too complex or malformed.'))),
-      opts.timeoutMs,
-    );
-    worker.on('message', (msg: { ok: true; result: ParsedUpload } | { ok: false; code: string; message: string; details: Record<string, unknown> | null }) =>
-      finish(() => (msg.ok ? resolve(msg.result) : reject(new ApiError(422, msg.code, msg.message, msg.details ?? undefined)))),
-    );
-    worker.on('error', (err) =>
-      finish(() =>
-        reject(
-          /ERR_WORKER_OUT_OF_MEMORY/.test(String((err as NodeJS.ErrnoException).code))
-            ? new ApiError(422, 'model_too_complex', 'The model needs more memory to read than this server allows.')
-            : err,
-        ),
-      ),
-    );
-    worker.on('exit', (code) => finish(() => reject(new Error(`model parser exited with code ${code}`))));
-  });
 }

@@ -140,7 +140,7 @@ export async function finishQuote(tx: Queryable, deps: Deps, row: QuoteRow, owne
     result,
   });
   if (!done) throw new LeaseLostError(row.id);
-  await countQuote(tx, deps, row.account_id);
+  await countQuote(tx, deps, row.account_id, row.token_id);
   await writeEvent(tx, { account_id: done.account_id, token_id: done.token_id, event: 'quote.completed', data: quoteEventData(done) });
   return done;
 }

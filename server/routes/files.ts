@@ -3,13 +3,14 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
 import { requireApiAuth } from '../auth/middleware.ts';
-import { uploadBody, type UploadedFile } from '../upload-body.ts';
+import { uploadBody, MULTIPART_ENVELOPE_BYTES, type UploadedFile } from '../upload-body.ts';
 import { ingestUpload, presentFile, removeFile } from '../services/files.ts';
 import { fileById, listFiles } from '../db/queries/files.ts';
 import { insertUploadId, uploadIdById, consumeUploadId } from '../db/queries/upload-ids.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { pageRequest, pageResponse } from '../pagination.ts';
+import { checkStorageQuota } from '../limits/quota.ts';
 
 type State = AppState & { upload: UploadedFile };
 
@@ -23,7 +24,15 @@ export function filesRouter(deps: Deps) {
     ctx.body = pageResponse(rows.map(presentFile), page, total);
   });
 
-  router.post('/v2/file', auth, uploadBody(deps), async (ctx) => {
+  // Over the storage allowance by the declared length alone (less a generous multipart envelope, so a file
+  // that fits is never refused here): refused before the body is read. The exact check follows the upload.
+  const storagePrecheck = (accountOf: (ctx: Context) => string) => async (ctx: Context, next: Next) => {
+    const declared = Number(ctx.get('content-length') || 0) - MULTIPART_ENVELOPE_BYTES;
+    if (declared > 0) await checkStorageQuota(deps, accountOf(ctx), declared);
+    await next();
+  };
+
+  router.post('/v2/file', auth, storagePrecheck((ctx) => ctx.state.auth.account.id), uploadBody(deps), async (ctx) => {
     const row = await ingestUpload(deps, {
       accountId: ctx.state.auth.account.id,
       tokenId: ctx.state.auth.tokenId,
@@ -72,6 +81,7 @@ export function filesRouter(deps: Deps) {
       ctx.state.publicUpload = up;
       await next();
     },
+    storagePrecheck((ctx) => ctx.state.publicUpload.account_id),
     uploadBody(deps),
     async (ctx) => {
       const up = ctx.state.publicUpload as Awaited<ReturnType<typeof uploadIdById>> & {};

@@ -18,7 +18,8 @@ export function staticRouter() {
   });
   router.get(/^\/dashboard(?:\/(?!api\/)(.*))?$/, async (ctx) => {
     if (ctx.path === '/dashboard') return ctx.redirect('/dashboard/');
-    const rel = (ctx.params as Record<string, string>)[0] || 'index.html';
+    // @koa/router leaves ctx.params empty for RegExp routes, so the asset path comes from ctx.path.
+    const rel = ctx.path.replace(/^\/dashboard\/?/, '') || 'index.html';
     const asset = path.join(dashboardDist, rel);
     // Unknown paths fall back to the app shell so client-side routes survive a reload.
     const file = asset.startsWith(dashboardDist) && existsSync(asset) && !rel.endsWith('/') ? rel : 'index.html';
