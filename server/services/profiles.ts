@@ -1,5 +1,5 @@
 // Slice profiles: validation of a profile's settings by kind, one default per kind, global profiles read-only.
-import { validateConfigSection, type ConfigIssue } from '../../shared/settings.ts';
+import { validateProfileSettings } from '../../shared/profiles.ts';
 import type { Deps } from '../deps.ts';
 import {
   insertProfile, updateProfile, deleteProfile, profileById, clearDefault, nameTaken, upsertGlobalProfile,
@@ -10,45 +10,10 @@ import { newId } from '../ids.ts';
 import { GLOBAL_PROFILES } from '../profiles/global-profiles.ts';
 
 export const PROFILE_KINDS: ProfileKind[] = ['printer', 'material', 'global'];
-/** Global settings may also carry the default layer heights (spec 2.3: "default layer heights"). */
-const GLOBAL_LAYER_FIELDS = ['layer_height', 'min_layer_height', 'max_layer_height'];
-const MATERIAL_EXTRAS = ['color', 'colors'];
-
 export interface ProfileInput {
   name: string;
   is_default?: boolean;
   settings: Record<string, unknown>;
-}
-
-const renamed = (issues: ConfigIssue[]) => issues.map((i) => ({ field: i.field.replace(/^\w+_config\./, 'settings.'), message: i.message }));
-
-function pick(obj: Record<string, unknown>, keys: string[], keep: boolean) {
-  return Object.fromEntries(Object.entries(obj).filter(([k]) => keys.includes(k) === keep));
-}
-
-function colorIssues(settings: Record<string, unknown>): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
-  const valid = (c: unknown) => typeof c === 'string' && c.trim().length > 0 && c.length <= 40;
-  if (settings.color !== undefined && !valid(settings.color)) issues.push({ field: 'settings.color', message: 'must be a colour name of 1 to 40 characters' });
-  if (settings.colors !== undefined && !(Array.isArray(settings.colors) && settings.colors.length <= 50 && settings.colors.every(valid))) {
-    issues.push({ field: 'settings.colors', message: 'must be a list of up to 50 colour names' });
-  }
-  return issues;
-}
-
-export function validateProfileSettings(kind: ProfileKind, name: string, settings: Record<string, unknown>): ConfigIssue[] {
-  if (kind === 'printer') return renamed(validateConfigSection('printer_config', settings, { source: 'profile' }));
-  if (kind === 'material') {
-    const issues = [...renamed(validateConfigSection('material_config', pick(settings, MATERIAL_EXTRAS, false))), ...colorIssues(settings)];
-    if (settings.filament_type !== undefined && settings.filament_type !== name) {
-      issues.push({ field: 'settings.filament_type', message: 'must equal the profile name (materials are found by name)' });
-    }
-    return issues;
-  }
-  return [
-    ...renamed(validateConfigSection('quote_config', pick(settings, GLOBAL_LAYER_FIELDS, false))),
-    ...renamed(validateConfigSection('printer_config', pick(settings, GLOBAL_LAYER_FIELDS, true))),
-  ];
 }
 
 function checkInput(kind: ProfileKind, input: ProfileInput) {

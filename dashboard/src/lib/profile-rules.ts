@@ -1,15 +1,10 @@
 // Which settings each profile kind holds, and their validation: the same rules as the server's
-// validateProfileSettings (server/services/profiles.ts), built on the same catalogue (shared/settings.ts),
+// validateProfileSettings (shared/profiles.ts, which the server uses), on the same catalogue (shared/settings.ts),
 // so the form refuses exactly what the API would refuse, with the same field names and messages.
-import {
-  settingsOf, validateConfigSection, getSetting,
-  type ConfigIssue, type SettingDef, type SettingSection,
-} from '../../../shared/settings.ts';
+import { settingsOf, getSetting, type ConfigIssue, type SettingDef, type SettingSection } from '../../../shared/settings.ts';
+import { validateProfileSettings, GLOBAL_LAYER_FIELDS } from '../../../shared/profiles.ts';
 import type { ProfileKind } from './types.ts';
 
-/** Global settings also carry the default layer heights (spec 2.3). */
-const GLOBAL_LAYER_FIELDS = ['layer_height', 'min_layer_height', 'max_layer_height'];
-const MATERIAL_EXTRAS = ['color', 'colors'];
 export const PROFILE_NAME_MAX = 64;
 
 /** A form field: a catalogue setting, or one of the material profile's colour fields. */
@@ -66,22 +61,6 @@ export function allFields(kind: ProfileKind): FieldDef[] {
   return fieldGroups(kind).flatMap((g) => g.fields);
 }
 
-const renamed = (issues: ConfigIssue[]) => issues.map((i) => ({ field: i.field.replace(/^\w+_config\./, 'settings.'), message: i.message }));
-
-function pick(obj: Record<string, unknown>, keys: string[], keep: boolean) {
-  return Object.fromEntries(Object.entries(obj).filter(([k]) => keys.includes(k) === keep));
-}
-
-function colorIssues(settings: Record<string, unknown>): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
-  const valid = (c: unknown) => typeof c === 'string' && c.trim().length > 0 && c.length <= 40;
-  if (settings.color !== undefined && !valid(settings.color)) issues.push({ field: 'settings.color', message: 'must be a colour name of 1 to 40 characters' });
-  if (settings.colors !== undefined && !(Array.isArray(settings.colors) && settings.colors.length <= 50 && settings.colors.every(valid))) {
-    issues.push({ field: 'settings.colors', message: 'must be a list of up to 50 colour names' });
-  }
-  return issues;
-}
-
 function nameIssues(name: string): ConfigIssue[] {
   if (name.trim().length === 0) return [{ field: 'name', message: 'is required' }];
   if (name.length > PROFILE_NAME_MAX) return [{ field: 'name', message: `must be at most ${PROFILE_NAME_MAX} characters` }];
@@ -90,18 +69,7 @@ function nameIssues(name: string): ConfigIssue[] {
 
 /** Every problem of a profile, each naming its field as the API does (name, settings.<field>). */
 export function validateProfile(kind: ProfileKind, name: string, settings: Record<string, unknown>): ConfigIssue[] {
-  const issues = nameIssues(name);
-  if (kind === 'printer') return [...issues, ...renamed(validateConfigSection('printer_config', settings, { source: 'profile' }))];
-  if (kind === 'material') {
-    issues.push(...renamed(validateConfigSection('material_config', pick(settings, MATERIAL_EXTRAS, false))), ...colorIssues(settings));
-    // Materials are found by name (spec 2.3 rule 1): the form never sends another filament_type.
-    return issues;
-  }
-  return [
-    ...issues,
-    ...renamed(validateConfigSection('quote_config', pick(settings, GLOBAL_LAYER_FIELDS, false))),
-    ...renamed(validateConfigSection('printer_config', pick(settings, GLOBAL_LAYER_FIELDS, true))),
-  ];
+  return [...nameIssues(name), ...validateProfileSettings(kind, name, settings)];
 }
 
 /** Form text to a setting value: empty means "not set" (inherited); a non-number stays text so validation names it. */
