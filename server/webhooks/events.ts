@@ -1,15 +1,4 @@
-// The event names of spec 6.1: the only names a webhook may subscribe to.
-export const WEBHOOK_EVENTS = [
-  'quote.completed',
-  'quote.failed',
-  'file.uploaded',
-  'file.deleted',
-  'job.status_changed',
-  'widget.added_to_cart',
-  'usage.alert',
-] as const;
-
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+export { WEBHOOK_EVENTS, type WebhookEvent } from '../../shared/webhook-events.ts';
 
 /** The exact bytes sent for an outbox payload: {event, timestamp, data} in that order, compact JSON. */
 export function eventBody(payload: { event: string; timestamp: string; data: unknown }): string {

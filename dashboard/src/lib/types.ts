@@ -76,18 +76,8 @@ export interface FileRecord {
   created_at: string;
 }
 
-export interface PriceBreakdown {
-  currency: string;
-  price_per_gram: number;
-  material: number;
-  support: number;
-  machine: number;
-  energy: number;
-  fixed_fee: number;
-  subtotal: number;
-  tax: number;
-  total: number;
-}
+import type { PriceBreakdown } from '../../../shared/pricing.ts';
+export type { PriceBreakdown };
 
 export interface PrintStats {
   filament_length_mm: number;
@@ -225,13 +215,4 @@ export interface Popular {
   printers: { printer: string; quotes: number }[];
 }
 
-/** The seven event names of spec 6.1. */
-export const WEBHOOK_EVENTS = [
-  'quote.completed',
-  'quote.failed',
-  'file.uploaded',
-  'file.deleted',
-  'job.status_changed',
-  'widget.added_to_cart',
-  'usage.alert',
-] as const;
+export { WEBHOOK_EVENTS } from '../../../shared/webhook-events.ts';

@@ -1,0 +1,12 @@
+// The event names of spec 6.1: the only names a webhook may subscribe to (server and dashboard alike).
+export const WEBHOOK_EVENTS = [
+  'quote.completed',
+  'quote.failed',
+  'file.uploaded',
+  'file.deleted',
+  'job.status_changed',
+  'widget.added_to_cart',
+  'usage.alert',
+] as const;
+
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
