@@ -52,12 +52,12 @@ export interface WidgetEnv {
  * A real server whose webhooks may reach exactly the demo shop's loopback address, a merchant with a
  * widget key for the shop's origin and a webhook to its backend, and the demo shop itself.
  */
-export async function startWidgetEnv(env: Record<string, string> = {}): Promise<WidgetEnv> {
+export async function startWidgetEnv(opts: { env?: Record<string, string>; extraOrigins?: string[] } = {}): Promise<WidgetEnv> {
   await ensureWidgetBuilt();
   // A fixed port, so that PUBLIC_URL (the base of the upload_url the widget is handed) is right.
   const apiPort = await freePort();
   const server = await startTestServer({
-    PORT: String(apiPort), PUBLIC_URL: `http://127.0.0.1:${apiPort}`, WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', ...env,
+    PORT: String(apiPort), PUBLIC_URL: `http://127.0.0.1:${apiPort}`, WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', ...opts.env,
   });
   try {
     const shopPort = await freePort();
@@ -66,7 +66,7 @@ export async function startWidgetEnv(env: Record<string, string> = {}): Promise<
     const dashboard = server.client();
     const login = await dashboard.post('/dashboard/api/login', { email: merchant.email, password: merchant.password });
     dashboard.csrf = login.body.csrf_token;
-    const key = await dashboard.post('/dashboard/api/widget-keys', { name: 'Demo shop', allowed_origins: [shopOrigin] });
+    const key = await dashboard.post('/dashboard/api/widget-keys', { name: 'Demo shop', allowed_origins: [shopOrigin, ...(opts.extraOrigins ?? [])] });
     if (key.status !== 201) throw new Error(`creating the widget key answered ${key.status}`);
     const webhookSecret = 'demo-shop-signing-secret-0123456789';
     const hook = await server.client(merchant.token).post('/v2/webhooks', { url: `${shopOrigin}/webhooks`, events: ['widget.added_to_cart'], secret: webhookSecret });

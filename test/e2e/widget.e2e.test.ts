@@ -23,7 +23,7 @@ before(async () => {
   if (skip) return;
   mkdirSync(ARTIFACTS, { recursive: true });
   // A short sync wait sends slower slices down the 202 + job polling path, as a busy server would.
-  env = await startWidgetEnv({ QUOTE_SYNC_WAIT_MS: '500' });
+  env = await startWidgetEnv({ env: { QUOTE_SYNC_WAIT_MS: '500' } });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('pageerror', (e) => pageErrors.push(e.message));

@@ -78,6 +78,8 @@ function renderPreview(s: WidgetState, canvas: HTMLCanvasElement | null, h: Hand
 
 function renderFileStatus(s: WidgetState): TemplateResult | typeof nothing {
   if (s.parsing) return progressBar('Reading the model…', undefined);
+  // Once the bytes are sent the server still parses and measures the file: no percentage to show then.
+  if (s.uploadProgress !== null && s.uploadProgress >= 1) return progressBar('Checking the model…', undefined);
   if (s.uploadProgress !== null) return progressBar(`Uploading… ${Math.round(s.uploadProgress * 100)} %`, s.uploadProgress);
   return nothing;
 }

@@ -1,0 +1,102 @@
+// Browser-side helpers of the component tests: the server the config started, fixtures of the
+// element loaded from that server by URL (as a shop would), events, small models and assertions.
+
+export interface SliceQuoteElement extends HTMLElement {
+  config: { materials: { name: string }[] } | null;
+  quote: { quote_id: string; total_price: number } | null;
+  load(file: File): Promise<void>;
+  snapshot(size?: number): string;
+}
+
+let envPromise: Promise<{ api: string; key: string }> | null = null;
+
+export function testEnv(): Promise<{ api: string; key: string }> {
+  envPromise ??= fetch('/__sq-env').then((r) => r.json());
+  return envPromise;
+}
+
+const mounted: HTMLElement[] = [];
+
+/** A fresh <slice-quote> in the page; `ready` waits until the merchant's options are shown. */
+export async function fixture(attrs: Record<string, string> = {}, opts: { ready?: boolean } = {}): Promise<SliceQuoteElement> {
+  const { api, key } = await testEnv();
+  await import(/* @vite-ignore */ `${api}/widget/slice-quote.js`);
+  const el = document.createElement('slice-quote') as SliceQuoteElement;
+  for (const [name, value] of Object.entries({ api, key, ...attrs })) el.setAttribute(name, value);
+  document.body.append(el);
+  mounted.push(el);
+  if (opts.ready !== false) await until(() => shadow(el).querySelector('select#material'), 'the options to load');
+  return el;
+}
+
+export function cleanup(): void {
+  for (const el of mounted.splice(0)) el.remove();
+}
+
+export function shadow(el: HTMLElement): ShadowRoot {
+  return el.shadowRoot!;
+}
+
+export function $(el: HTMLElement, selector: string): HTMLElement {
+  const found = shadow(el).querySelector(selector);
+  if (!found) throw new Error(`no ${selector} in <slice-quote>`);
+  return found as HTMLElement;
+}
+
+// The last sq-error, so that a test waiting in vain for another event can say what went wrong.
+let lastError: unknown = null;
+document.addEventListener('sq-error', (e) => (lastError = (e as CustomEvent).detail));
+
+export function nextEvent<T = any>(el: HTMLElement, type: string, timeoutMs = 90_000): Promise<CustomEvent<T>> {
+  void el;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${type} event within ${timeoutMs} ms (last sq-error: ${JSON.stringify(lastError)})`)), timeoutMs);
+    // Listening on document proves the event bubbles out of the shadow root (composed).
+    document.addEventListener(type, (e) => {
+      clearTimeout(timer);
+      resolve(e as CustomEvent<T>);
+    }, { once: true });
+  });
+}
+
+export async function until<T>(probe: () => T | null | undefined | false, what: string, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The 12 triangles of a cube of `size` mm standing on z = 0. */
+function cubeTriangles(size: number): number[][][] {
+  const s = size;
+  const v = [[0, 0, 0], [s, 0, 0], [s, s, 0], [0, s, 0], [0, 0, s], [s, 0, s], [s, s, s], [0, s, s]];
+  const faces = [[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 4], [1, 2, 6], [1, 6, 5], [2, 3, 7], [2, 7, 6], [3, 0, 4], [3, 4, 7]];
+  return faces.map((f) => f.map((i) => v[i]));
+}
+
+/** An ASCII STL cube of `size` mm. */
+export function cubeStl(size: number, name = 'cube.stl'): File {
+  const facets = cubeTriangles(size).map((t) => `facet normal 0 0 0\n outer loop\n${t.map((p) => `  vertex ${p.join(' ')}`).join('\n')}\n endloop\nendfacet`);
+  return new File([`solid cube\n${facets.join('\n')}\nendsolid cube\n`], name, { type: 'model/stl' });
+}
+
+/** A binary STL cube whose header promises 12 triangles but whose body stops inside the 7th. */
+export function truncatedStl(): File {
+  const triangles = cubeTriangles(20);
+  const bytes = new Uint8Array(84 + 50 * triangles.length);
+  const view = new DataView(bytes.buffer);
+  view.setUint32(80, triangles.length, true);
+  triangles.forEach((t, i) => t.flat().forEach((c, k) => view.setFloat32(84 + i * 50 + 12 + k * 4, c, true)));
+  return new File([bytes.subarray(0, 84 + 50 * 6 + 25)], 'truncated.stl');
+}
+
+export function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(`assertion failed: ${message}`);
+}
+
+export function assertEqual<T>(actual: T, expected: T, message: string): void {
+  if (actual !== expected) throw new Error(`${message}: expected ${String(expected)}, got ${String(actual)}`);
+}

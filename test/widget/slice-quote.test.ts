@@ -1,0 +1,132 @@
+// <slice-quote> against a real server: options from the merchant's configuration, events and their
+// payloads, the does-not-fit and error states, quantity, and the attributes.
+import { $, assert, assertEqual, cleanup, cubeStl, fixture, nextEvent, shadow, testEnv, truncatedStl, until } from './helpers.ts';
+
+afterEach(cleanup);
+
+describe('configuration', () => {
+  it('shows the merchant materials and preselects the default one', async () => {
+    const el = await fixture();
+    const select = $(el, 'select#material') as HTMLSelectElement;
+    assert(el.config && select.options.length === el.config.materials.length, 'one option per material');
+    assert(select.value.length > 0, 'a material is selected');
+    assert($(el, '[part~=add-button]').hasAttribute('disabled'), 'nothing to add before a quote');
+  });
+
+  it('the material attribute preselects a material, case-insensitively', async () => {
+    const probe = await fixture();
+    const last = probe.config!.materials.at(-1)!.name;
+    const el = await fixture({ material: last.toLowerCase() });
+    assertEqual(($(el, 'select#material') as HTMLSelectElement).value, last, 'preselected material');
+  });
+
+  it('an unreachable API is a retryable network_error', async () => {
+    const errored = nextEvent(document.body, 'sq-error', 10_000);
+    await fixture({ api: 'http://127.0.0.1:9' }, { ready: false });
+    const e = await errored;
+    assertEqual(e.detail.code, 'network_error', 'code');
+    assertEqual(e.detail.retryable, true, 'retryable');
+    await until(() => shadow(document.querySelector('slice-quote')!).querySelector('[part~=retry-button]'), 'a retry button');
+  });
+});
+
+describe('quoting', () => {
+  it('a dropped model is previewed, uploaded and priced: sq-quote', async () => {
+    const el = await fixture();
+    const quoted = nextEvent(el, 'sq-quote');
+    await el.load(cubeStl(20));
+    const { detail } = await quoted;
+    assert(detail.total_price > 0 && detail.unit_price === detail.total_price, 'a unit price for one piece');
+    for (const k of ['quote_id', 'file_id', 'material', 'currency', 'estimated_time']) assert(detail[k], `sq-quote has ${k}`);
+    assert(detail.filament_weight > 0 && detail.estimated_time_seconds > 0, 'weight and time');
+    assert(/20\.0 × 20\.0 × 20\.0 mm/.test($(el, '[part~=dimensions]').textContent!), 'dimensions shown');
+    const price = $(el, '[part~=price]');
+    assertEqual(price.getAttribute('aria-live'), 'polite', 'the price is announced politely');
+    assert(price.textContent!.includes(String(Math.floor(detail.total_price))), 'the price is shown');
+  });
+
+  it('changing the quantity updates the total without a new slice', async () => {
+    const el = await fixture();
+    const quoted = nextEvent(el, 'sq-quote');
+    await el.load(cubeStl(15));
+    const first = (await quoted).detail;
+    const requoted = nextEvent(el, 'sq-quote', 2000);
+    const qty = $(el, '#quantity') as HTMLInputElement;
+    qty.value = '3';
+    qty.dispatchEvent(new Event('change'));
+    const { detail } = await requoted;
+    assertEqual(detail.quote_id, first.quote_id, 'same quote');
+    assertEqual(detail.quantity, 3, 'quantity');
+    assert(Math.abs(detail.total_price - first.unit_price * 3) < 0.011, 'total = 3 × unit');
+  });
+
+  it('add to cart posts the line and emits sq-add-to-cart with the full payload', async () => {
+    const el = await fixture();
+    const quoted = nextEvent(el, 'sq-quote');
+    await el.load(cubeStl(20, 'part.stl'));
+    const quote = (await quoted).detail;
+    const added = nextEvent(el, 'sq-add-to-cart', 15_000);
+    $(el, '[part~=add-button]').click();
+    const { detail, bubbles, composed } = await added;
+    assert(bubbles && composed, 'bubbles out of the shadow root');
+    const keys = ['quote_id', 'file_id', 'file_name', 'material', 'color', 'quantity', 'unit_price', 'total_price', 'currency', 'estimated_time', 'estimated_time_seconds', 'filament_weight', 'thumbnail'];
+    for (const k of keys) assert(k in detail, `sq-add-to-cart has ${k}`);
+    assertEqual(detail.quote_id, quote.quote_id, 'quote id');
+    assertEqual(detail.file_name, 'part.stl', 'file name');
+    assertEqual(detail.quantity, 1, 'quantity');
+    assertEqual(detail.unit_price, quote.unit_price, 'unit price (authoritative, from the server)');
+    assert(/^data:image\/png;base64,/.test(detail.thumbnail), 'a PNG thumbnail');
+    const img = new Image();
+    img.src = detail.thumbnail;
+    await img.decode();
+    assertEqual(img.width, 128, 'thumbnail size');
+    await until(() => shadow(el).querySelector('[part~=added]'), 'the confirmation');
+  });
+});
+
+describe('errors', () => {
+  it('a broken file: sq-error with the parser code, shown in place, not retryable', async () => {
+    const el = await fixture();
+    const errored = nextEvent(el, 'sq-error', 15_000);
+    await el.load(truncatedStl());
+    const { detail } = await errored;
+    assert(/truncat/.test(detail.code), `a truncation code, got ${detail.code}`);
+    assertEqual(detail.retryable, false, 'retryable');
+    const alert = $(el, '[role=alert]');
+    assertEqual(alert.dataset.code, detail.code, 'the alert shows that error');
+    assert(!shadow(el).querySelector('[part~=retry-button]'), 'no pointless retry');
+  });
+
+  it('a model larger than the printer: previewed in the "does not fit" state, never uploaded', async () => {
+    const el = await fixture();
+    const errored = nextEvent(el, 'sq-error', 15_000);
+    await el.load(cubeStl(400));
+    const { detail } = await errored;
+    assertEqual(detail.code, 'does_not_fit', 'code');
+    assert($(el, '[part~=dimensions]').classList.contains('misfit'), 'the badge says it does not fit');
+    assert(/Does not fit/.test($(el, '[part~=dimensions]').textContent!), 'in words');
+    await new Promise((r) => setTimeout(r, 300));
+    assert(!shadow(el).querySelector('progress'), 'no upload started');
+  });
+
+  it('a file that is not a model is refused as unsupported_format', async () => {
+    const el = await fixture();
+    const errored = nextEvent(el, 'sq-error', 15_000);
+    await el.load(new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])], 'photo.png'));
+    assertEqual((await errored).detail.code, 'unsupported_format', 'code');
+  });
+});
+
+describe('attributes', () => {
+  it('locale and currency-display change how the price is written', async () => {
+    const { api, key } = await testEnv();
+    void api;
+    void key;
+    const el = await fixture({ locale: 'de-DE', 'currency-display': 'code' });
+    const quoted = nextEvent(el, 'sq-quote');
+    await el.load(cubeStl(10));
+    const { detail } = await quoted;
+    const amount = $(el, '[part~=amount]').textContent!;
+    assert(amount.includes(detail.currency) && amount.includes(','), `German format with the code: ${amount}`);
+  });
+});

@@ -1,0 +1,44 @@
+// Component tests of <slice-quote> in Debian's Chromium, against a real slicequote server that this
+// config starts (widget key allowed for the test page's origin). The tests load the built bundle from
+// the server's /widget/slice-quote.js, exactly as a shop page does; GET /__sq-env tells them where.
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { tsImport } from 'tsx/esm/api';
+
+const { chromiumMissing, startWidgetEnv, CHROMIUM, CHROMIUM_ARGS } = await tsImport('./test/e2e/widget-env.ts', import.meta.url);
+
+const missing = chromiumMissing();
+if (missing) {
+  console.log(`widget component tests ${missing}`);
+  process.exit(0);
+}
+
+const HOST = '127.0.0.1';
+let env = null;
+
+/** Starts the API for the dev server's own origin and answers /__sq-env with its URL and key. */
+function slicequoteServer() {
+  return {
+    name: 'slicequote-server',
+    async serverStart({ config }) {
+      env = await startWidgetEnv({ extraOrigins: [`http://${HOST}:${config.port}`] });
+    },
+    async serverStop() {
+      await env?.stop();
+    },
+    serve(context) {
+      if (context.path === '/__sq-env') return { body: JSON.stringify({ api: env.server.url, key: env.widgetKey }), type: 'json' };
+    },
+  };
+}
+
+export default {
+  files: ['test/widget/**/*.test.ts'],
+  hostname: HOST,
+  nodeResolve: true,
+  concurrency: 1,
+  testsFinishTimeout: 300_000,
+  testFramework: { config: { timeout: 120_000 } },
+  browsers: [chromeLauncher({ launchOptions: { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS } })],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), slicequoteServer()],
+};
