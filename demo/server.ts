@@ -78,6 +78,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, ctx: 
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'method not allowed');
   if (pathname === '/' || pathname === '/shop.html') return send(res, 200, 'text/html; charset=utf-8', ctx.page, { 'content-security-policy': ctx.csp, 'cache-control': 'no-store' });
   if (pathname === '/shop.js') return send(res, 200, 'text/javascript; charset=utf-8', readFileSync(path.join(here, 'shop.js')));
+  if (pathname === '/shop.css') return send(res, 200, 'text/css; charset=utf-8', readFileSync(path.join(here, 'shop.css')));
   if (pathname === '/orders') return send(res, 200, 'application/json', JSON.stringify({ data: ctx.orders }), { 'cache-control': 'no-store' });
   const sample = /^\/models\/([\w.-]+)$/.exec(pathname)?.[1];
   if (sample && sampleModels().includes(sample)) {
@@ -139,7 +140,10 @@ function renderShopPage(apiUrl: string, widgetKey: string): string {
   return readFileSync(path.join(here, 'shop.html'), 'utf8').replaceAll('{{API}}', escapeAttr(apiUrl)).replaceAll('{{KEY}}', escapeAttr(widgetKey));
 }
 
-/** The CSP a careful merchant would set: serving the page under it proves the widget needs no more. */
+/**
+ * A strict CSP, as a careful merchant would set: serving the page under it proves the widget needs no
+ * more (its styles are constructed stylesheets, its parser a blob: worker).
+ */
 function contentSecurityPolicy(apiUrl: string): string {
   const api = new URL(apiUrl).origin;
   return [
@@ -148,7 +152,7 @@ function contentSecurityPolicy(apiUrl: string): string {
     `connect-src 'self' ${api}`,
     'worker-src blob:',
     "img-src 'self' data:",
-    "style-src 'self' 'unsafe-inline'",
+    "style-src 'self'",
   ].join('; ');
 }
 

@@ -25,11 +25,11 @@ describe('accessibility', () => {
   it('has no axe violations when empty, quoted, and showing an error', async () => {
     const el = await fixture();
     await axe(el);
-    const quoted = nextEvent(el, 'sq-quote');
+    const quoted = nextEvent('sq-quote');
     await el.load(cubeStl(20));
     await quoted;
     await axe(el);
-    const errored = nextEvent(el, 'sq-error', 15_000);
+    const errored = nextEvent('sq-error', 15_000);
     await el.load(truncatedStl());
     await errored;
     await axe(el);
@@ -44,12 +44,12 @@ describe('accessibility', () => {
 
   it('is operable with the keyboard: options re-quote, Enter adds to cart, keys move the 3D view', async () => {
     const el = await fixture();
-    const quoted = nextEvent(el, 'sq-quote');
+    const quoted = nextEvent('sq-quote');
     await el.load(cubeStl(20));
     const first = (await quoted).detail;
 
     // Pick another infill with the arrow key on the focused select.
-    const requoted = nextEvent(el, 'sq-quote');
+    const requoted = nextEvent('sq-quote');
     $(el, 'select#infill').focus();
     await sendKeys({ press: 'ArrowDown' });
     const second = (await requoted).detail;
@@ -59,7 +59,7 @@ describe('accessibility', () => {
     $(el, '#quantity').focus();
     await sendKeys({ press: 'Tab' });
     assertEqual(shadow(el).activeElement, $(el, '[part~=add-button]'), 'Tab reaches Add to cart');
-    const added = nextEvent(el, 'sq-add-to-cart', 15_000);
+    const added = nextEvent('sq-add-to-cart', 15_000);
     await sendKeys({ press: 'Enter' });
     assertEqual((await added).detail.quote_id, second.quote_id, 'the keyboard added the shown quote');
 
@@ -68,8 +68,6 @@ describe('accessibility', () => {
     assertEqual(canvas.getAttribute('tabindex'), '0', 'the 3D view is focusable');
     assert(/3D preview of cube\.stl/.test(canvas.getAttribute('aria-label')!), 'and described');
     canvas.focus();
-    const before = el.snapshot(32);
-    void before;
     const keydown = new KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true, composed: true, cancelable: true });
     canvas.dispatchEvent(keydown);
     assert(keydown.defaultPrevented, 'the arrow key is taken by the 3D view');

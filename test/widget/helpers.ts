@@ -47,11 +47,10 @@ export function $(el: HTMLElement, selector: string): HTMLElement {
 let lastError: unknown = null;
 document.addEventListener('sq-error', (e) => (lastError = (e as CustomEvent).detail));
 
-export function nextEvent<T = any>(el: HTMLElement, type: string, timeoutMs = 90_000): Promise<CustomEvent<T>> {
-  void el;
+/** The next `type` event that reaches the document: proof that it bubbles out of the shadow root. */
+export function nextEvent<T = any>(type: string, timeoutMs = 90_000): Promise<CustomEvent<T>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ${type} event within ${timeoutMs} ms (last sq-error: ${JSON.stringify(lastError)})`)), timeoutMs);
-    // Listening on document proves the event bubbles out of the shadow root (composed).
     document.addEventListener(type, (e) => {
       clearTimeout(timer);
       resolve(e as CustomEvent<T>);

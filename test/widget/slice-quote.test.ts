@@ -1,6 +1,6 @@
 // <slice-quote> against a real server: options from the merchant's configuration, events and their
 // payloads, the does-not-fit and error states, quantity, and the attributes.
-import { $, assert, assertEqual, cleanup, cubeStl, fixture, nextEvent, shadow, testEnv, truncatedStl, until } from './helpers.ts';
+import { $, assert, assertEqual, cleanup, cubeStl, fixture, nextEvent, shadow, truncatedStl, until } from './helpers.ts';
 
 afterEach(cleanup);
 
@@ -21,7 +21,7 @@ describe('configuration', () => {
   });
 
   it('an unreachable API is a retryable network_error', async () => {
-    const errored = nextEvent(document.body, 'sq-error', 10_000);
+    const errored = nextEvent('sq-error', 10_000);
     await fixture({ api: 'http://127.0.0.1:9' }, { ready: false });
     const e = await errored;
     assertEqual(e.detail.code, 'network_error', 'code');
@@ -33,7 +33,7 @@ describe('configuration', () => {
 describe('quoting', () => {
   it('a dropped model is previewed, uploaded and priced: sq-quote', async () => {
     const el = await fixture();
-    const quoted = nextEvent(el, 'sq-quote');
+    const quoted = nextEvent('sq-quote');
     await el.load(cubeStl(20));
     const { detail } = await quoted;
     assert(detail.total_price > 0 && detail.unit_price === detail.total_price, 'a unit price for one piece');
@@ -47,10 +47,10 @@ describe('quoting', () => {
 
   it('changing the quantity updates the total without a new slice', async () => {
     const el = await fixture();
-    const quoted = nextEvent(el, 'sq-quote');
+    const quoted = nextEvent('sq-quote');
     await el.load(cubeStl(15));
     const first = (await quoted).detail;
-    const requoted = nextEvent(el, 'sq-quote', 2000);
+    const requoted = nextEvent('sq-quote', 2000);
     const qty = $(el, '#quantity') as HTMLInputElement;
     qty.value = '3';
     qty.dispatchEvent(new Event('change'));
@@ -62,10 +62,10 @@ describe('quoting', () => {
 
   it('add to cart posts the line and emits sq-add-to-cart with the full payload', async () => {
     const el = await fixture();
-    const quoted = nextEvent(el, 'sq-quote');
+    const quoted = nextEvent('sq-quote');
     await el.load(cubeStl(20, 'part.stl'));
     const quote = (await quoted).detail;
-    const added = nextEvent(el, 'sq-add-to-cart', 15_000);
+    const added = nextEvent('sq-add-to-cart', 15_000);
     $(el, '[part~=add-button]').click();
     const { detail, bubbles, composed } = await added;
     assert(bubbles && composed, 'bubbles out of the shadow root');
@@ -87,7 +87,7 @@ describe('quoting', () => {
 describe('errors', () => {
   it('a broken file: sq-error with the parser code, shown in place, not retryable', async () => {
     const el = await fixture();
-    const errored = nextEvent(el, 'sq-error', 15_000);
+    const errored = nextEvent('sq-error', 15_000);
     await el.load(truncatedStl());
     const { detail } = await errored;
     assert(/truncat/.test(detail.code), `a truncation code, got ${detail.code}`);
@@ -99,7 +99,7 @@ describe('errors', () => {
 
   it('a model larger than the printer: previewed in the "does not fit" state, never uploaded', async () => {
     const el = await fixture();
-    const errored = nextEvent(el, 'sq-error', 15_000);
+    const errored = nextEvent('sq-error', 15_000);
     await el.load(cubeStl(400));
     const { detail } = await errored;
     assertEqual(detail.code, 'does_not_fit', 'code');
@@ -111,7 +111,7 @@ describe('errors', () => {
 
   it('a file that is not a model is refused as unsupported_format', async () => {
     const el = await fixture();
-    const errored = nextEvent(el, 'sq-error', 15_000);
+    const errored = nextEvent('sq-error', 15_000);
     await el.load(new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])], 'photo.png'));
     assertEqual((await errored).detail.code, 'unsupported_format', 'code');
   });
@@ -119,11 +119,8 @@ describe('errors', () => {
 
 describe('attributes', () => {
   it('locale and currency-display change how the price is written', async () => {
-    const { api, key } = await testEnv();
-    void api;
-    void key;
     const el = await fixture({ locale: 'de-DE', 'currency-display': 'code' });
-    const quoted = nextEvent(el, 'sq-quote');
+    const quoted = nextEvent('sq-quote');
     await el.load(cubeStl(10));
     const { detail } = await quoted;
     const amount = $(el, '[part~=amount]').textContent!;

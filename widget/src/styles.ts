@@ -54,6 +54,7 @@ export const styles = css`
   }
   .dragging .dropzone, .dragging .viewport { outline: 3px solid var(--_accent); outline-offset: 2px; }
   .hint { color: var(--_muted); font-size: 0.875em; margin: 0; }
+  .no-preview { padding: var(--_gap); }
   .viewport { overflow: hidden; }
   .viewport canvas { display: block; width: 100%; height: 100%; touch-action: none; }
   .viewport canvas:focus-visible { outline: 3px solid var(--_accent); outline-offset: -3px; }

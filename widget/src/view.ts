@@ -56,7 +56,7 @@ function renderPreview(s: WidgetState, canvas: HTMLCanvasElement | null, h: Hand
   const volume = s.config?.build_volume;
   return html`
     <div class="viewport" part="preview" @keydown=${h.viewKey}>
-      ${s.previewUnavailable ? html`<p class="hint" style="padding:16px">3D preview is not available in this browser.</p>` : canvas}
+      ${s.previewUnavailable ? html`<p class="hint no-preview">3D preview is not available in this browser.</p>` : canvas}
       ${canvas && !s.previewUnavailable
         ? html`<div class="view-tools" part="view-tools">
             <button type="button" part="button view-button" aria-label="Zoom in" @click=${() => h.zoom(1.25)}>+</button>

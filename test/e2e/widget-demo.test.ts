@@ -1,0 +1,59 @@
+// The demo merchant backend on its own: the page it serves and its webhook receiver's signature checks.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { startDemoShop, type DemoShop } from '../../demo/server.ts';
+
+const SECRET = 'whsec-demo-test-0123456789';
+let shop: DemoShop;
+
+before(async () => {
+  shop = await startDemoShop({ apiUrl: 'http://127.0.0.1:4000/', widgetKey: 'pk_test"<key>', webhookSecret: SECRET });
+});
+after(() => shop.close());
+
+const sign = (body: string, secret = SECRET) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+const cartEvent = (quoteId: string) =>
+  JSON.stringify({ event: 'widget.added_to_cart', timestamp: new Date().toISOString(), data: { quoteId, quantity: 1, totalPrice: 2.5, currency: 'USD' } });
+
+function deliver(body: string, headers: Record<string, string>) {
+  return fetch(shop.webhookUrl, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+test('the shop page embeds the widget by script tag with the API URL and the key filled in, escaped', async () => {
+  const res = await fetch(shop.url);
+  const html = await res.text();
+  assert.match(html, /<script type="module" src="http:\/\/127\.0\.0\.1:4000\/widget\/slice-quote\.js"><\/script>/);
+  assert.match(html, /<slice-quote api="http:\/\/127\.0\.0\.1:4000" key="pk_test&quot;&lt;key&gt;">/);
+  const csp = res.headers.get('content-security-policy')!;
+  assert.match(csp, /script-src 'self' http:\/\/127\.0\.0\.1:4000/);
+  assert.doesNotMatch(csp, /unsafe-inline/);
+});
+
+test('a correctly signed widget.added_to_cart is kept as an order, once per delivery', async () => {
+  const body = cartEvent('qt_good');
+  for (let i = 0; i < 2; i++) {
+    const res = await deliver(body, { 'x-webhook-signature': sign(body), 'x-webhook-delivery': 'dlv_1' });
+    assert.equal(res.status, 200);
+  }
+  assert.deepEqual(shop.orders().map((o) => o.data.quoteId), ['qt_good']);
+  const served = await (await fetch(`${shop.url}/orders`)).json();
+  assert.equal(served.data[0].data.quoteId, 'qt_good');
+});
+
+test('bad, missing or wrongly keyed signatures are refused with 401 and not kept', async () => {
+  const body = cartEvent('qt_forged');
+  const tampered = body.replace('2.5', '0.01');
+  for (const signature of [sign(body, 'another secret'), sign(body).slice(0, -2), 'sha256=zz', sign(body).replace('sha256=', 'sha1='), '']) {
+    const res = await deliver(body, signature ? { 'x-webhook-signature': signature } : {});
+    assert.equal(res.status, 401, `signature ${JSON.stringify(signature)}`);
+  }
+  assert.equal((await deliver(tampered, { 'x-webhook-signature': sign(body) })).status, 401, 'a body changed after signing');
+  assert.ok(!shop.orders().some((o) => o.data.quoteId === 'qt_forged'));
+});
+
+test('other verified events are acknowledged but are not orders', async () => {
+  const body = JSON.stringify({ event: 'quote.completed', timestamp: new Date().toISOString(), data: { quoteId: 'qt_other' } });
+  assert.equal((await deliver(body, { 'x-webhook-signature': sign(body) })).status, 200);
+  assert.ok(!shop.orders().some((o) => o.data.quoteId === 'qt_other'));
+});
