@@ -5,7 +5,10 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { tsImport } from 'tsx/esm/api';
 
+import { readFile } from 'node:fs/promises';
+
 const { chromiumMissing, startWidgetEnv, CHROMIUM, CHROMIUM_ARGS } = await tsImport('./test/e2e/widget-env.ts', import.meta.url);
+const { corpusPath } = await tsImport('./test/helpers/corpus.ts', import.meta.url);
 
 const missing = chromiumMissing();
 if (missing) {
@@ -16,7 +19,10 @@ if (missing) {
 const HOST = '127.0.0.1';
 let env = null;
 
-/** Starts the API for the dev server's own origin and answers /__sq-env with its URL and key. */
+/**
+ * Starts the API for the dev server's own origin and answers /__sq-env with its URL and key, and
+ * /__corpus/<path> with the model corpus (which lives outside the served folder).
+ */
 function slicequoteServer() {
   return {
     name: 'slicequote-server',
@@ -26,8 +32,10 @@ function slicequoteServer() {
     async serverStop() {
       await env?.stop();
     },
-    serve(context) {
+    async serve(context) {
       if (context.path === '/__sq-env') return { body: JSON.stringify({ api: env.server.url, key: env.widgetKey }), type: 'json' };
+      const rel = /^\/__corpus\/([\w./-]+)$/.exec(context.path)?.[1];
+      if (rel && !rel.split('/').includes('..')) return { body: await readFile(corpusPath(rel)), type: 'application/octet-stream' };
     },
   };
 }

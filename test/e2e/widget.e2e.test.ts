@@ -108,6 +108,8 @@ test('switching the material re-quotes with a different price', { skip: skip ?? 
 });
 
 test('add to cart: the cart line and the merchant backend\'s verified order', { skip: skip ?? false }, async () => {
+  const view = page.locator('slice-quote canvas');
+  const viewBefore = await view.screenshot();
   // By keyboard: type the quantity, Tab to "Add to cart", press Enter.
   const quantity = page.locator('slice-quote #quantity');
   await quantity.fill('2');
@@ -120,6 +122,7 @@ test('add to cart: the cart line and the merchant backend\'s verified order', { 
   assert.match(added.thumbnail, /^data:image\/png;base64,/);
   assert.ok(Math.abs(added.total_price - added.unit_price * 2) < 0.011);
   assert.match(await page.locator('#cart').innerText(), /2 × 3DBenchy\.stl/);
+  assert.ok((await view.screenshot()).equals(viewBefore), 'taking the thumbnail leaves the shopper\'s 3D view as it was');
 
   await page.locator('#orders .order').waitFor({ timeout: 30_000 });
   const [order] = env.shop.orders();

@@ -8,9 +8,10 @@ export interface ParseRequest {
 export interface ParsedPreview {
   ok: true;
   format: string;
-  /** Unindexed triangles, millimetres, in the file's own coordinates. */
+  /** Welded vertices, millimetres, in the file's own coordinates. */
   positions: Float32Array;
-  normals: Float32Array;
+  /** Three vertex indices per triangle. */
+  indices: Uint32Array;
   size: [number, number, number];
   min: [number, number, number];
   volume: number;

@@ -60,10 +60,12 @@ export class Preview {
     this.clearModel();
     const geometry = new BufferGeometry();
     geometry.setAttribute('position', new BufferAttribute(parsed.positions, 3));
-    geometry.setAttribute('normal', new BufferAttribute(parsed.normals, 3));
+    geometry.setIndex(new BufferAttribute(parsed.indices, 1));
     const [sx, sy] = parsed.size;
     const [mx, my, mz] = parsed.min;
-    this.model = new Mesh(geometry, new MeshLambertMaterial({ color: this.colors.model }));
+    // Flat shading takes each face's normal from screen-space derivatives: sharp edges stay sharp
+    // without per-corner normals, so the welded mesh is drawn as it is (a quarter of the bytes).
+    this.model = new Mesh(geometry, new MeshLambertMaterial({ color: this.colors.model, flatShading: true }));
     // Centred on the plate and standing on it, as the slicer places it.
     this.model.position.set(-mx - sx / 2, -my - sy / 2, -mz);
     this.scene.add(this.model);
@@ -128,6 +130,7 @@ export class Preview {
     this.camera.position.copy(saved.position);
     this.controls.target.copy(saved.target);
     this.controls.update();
+    this.requestRender(); // the snapshot frame went to the visible canvas: draw the shopper's view again
     return png;
   }
 
