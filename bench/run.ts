@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { benchUploadAndQuote, benchBigUpload } from './api.ts';
 import { benchSlicer } from './slicer.ts';
 import { benchParsers } from './parsers.ts';
+import { benchWidget } from './widget.ts';
 
 const modelsDir = path.resolve('..', 'shared', 'models');
 if (!existsSync(modelsDir)) {
@@ -23,4 +24,5 @@ if (want('parsers')) report.parsers = await benchParsers();
 if (want('slicer')) report.slicer = await benchSlicer({ meshPath: path.join(modelsDir, 'stl', '3DBenchy.stl') });
 if (want('api')) report.api = await benchUploadAndQuote(modelsDir);
 if (want('big-upload')) report.big_upload = await benchBigUpload(modelsDir);
+if (want('widget')) report.widget = await benchWidget();
 console.log(JSON.stringify(report, null, 2));

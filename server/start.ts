@@ -66,6 +66,8 @@ export async function serve(deps: Deps): Promise<Running> {
   server.requestTimeout = 30 * 60_000; // large uploads on slow links
   const { port } = server.address() as AddressInfo;
   const host = deps.config.host.includes(':') ? `[${deps.config.host}]` : deps.config.host;
+  // PORT=0 picks a free port at listen time; the advertised URL (upload URLs, snippets) must name it.
+  if (deps.config.port === 0 && deps.config.publicUrl.endsWith(':0')) deps.config.publicUrl = `http://${host}:${port}`;
   return {
     url: `http://${host}:${port}`,
     deps,

@@ -48,6 +48,8 @@ export function uploadBody(deps: Deps) {
     } catch (err) {
       ctx.set('Connection', 'close');
       await cleanup(ctx);
+      // A shopper who drops another file mid-upload aborts the request: a client's choice, not a server error.
+      if (ctx.req.destroyed || /aborted/i.test((err as Error).message)) throw new ApiError(400, 'upload_aborted', 'The client aborted the upload.');
       throw err;
     }
     const files = ctx.request.files?.file;

@@ -125,6 +125,7 @@ test('public upload: single use, into the upload id account, CORS, unknown and e
   const id = await api.get('/v2/file/upload-id');
   assert.equal(id.status, 200);
   assert.match(id.body.upload_id, /^up_/);
+  assert.equal(id.body.upload_url, `${server.url}/v2/file/public/${id.body.upload_id}`, 'the advertised URL names the real port');
   const anonymous = server.client();
   const pre = await anonymous.request('OPTIONS', `/v2/file/public/${id.body.upload_id}`, { headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' } });
   assert.equal(pre.status, 204);
