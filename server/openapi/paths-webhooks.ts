@@ -325,7 +325,8 @@ export const webhookPaths = {
 
 // ---- outgoing requests ---------------------------------------------------------------------------------
 
-const SCHEMA_OF_EVENT: Record<string, string> = {
+/** The schema (components.schemas) of each event's body. */
+export const SCHEMA_OF_EVENT: Record<string, string> = {
   'quote.completed': 'WebhookEventQuoteCompleted',
   'quote.failed': 'WebhookEventQuoteFailed',
   'file.uploaded': 'WebhookEventFileUploaded',

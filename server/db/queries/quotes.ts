@@ -34,22 +34,10 @@ export interface QuoteRow {
   widget_key_id: string | null;
 }
 
-export interface NewQuote {
-  id: string;
-  account_id: string;
-  token_id: string | null;
-  file_id: string;
-  file_name: string;
-  mode: 'sync' | 'async';
-  status: QuoteStatus;
-  request: unknown;
-  resolved: unknown;
-  slicing_key: string;
-  material: string;
-  color: string;
-  printer: string;
-  widget_key_id: string | null;
-}
+export type NewQuote = Pick<
+  QuoteRow,
+  'id' | 'account_id' | 'token_id' | 'file_id' | 'file_name' | 'mode' | 'status' | 'widget_key_id'
+> & { request: unknown; resolved: unknown; slicing_key: string; material: string; color: string; printer: string };
 
 export async function insertQuote(db: Queryable, q: NewQuote): Promise<QuoteRow> {
   const [row] = await db.query<QuoteRow>(
