@@ -53,8 +53,6 @@ export async function benchUploadAndQuote(modelsDir: string, runs = 5) {
     };
     // Cold quote through the API versus the bare CLI on the same canonical mesh and generated config, alternating.
     const canonical = running.deps.storage.canonicalPath(fileId);
-    const settings = (await running.deps.db.query<{ resolved: any }>('SELECT resolved FROM quotes LIMIT 0')).length; // warm the db
-    void settings;
     const cold: number[] = [];
     const cli: number[] = [];
     const dir = mkdtempSync(path.join(tmpdir(), 'sq-bench-cli-'));
@@ -72,6 +70,11 @@ export async function benchUploadAndQuote(modelsDir: string, runs = 5) {
     rmSync(dir, { recursive: true, force: true });
     const cached: number[] = [];
     for (let i = 0; i < 30; i++) cached.push((await quote({ material_config: { filament_type: 'PLA' } })).ms);
+    // The same on a small part, where the answer itself is small: the cost of the cached path alone.
+    fileId = (await upload(running.url, token, new Uint8Array(readFileSync('demo/models/calibration-cube.stl')), 'calibration-cube.stl')).file_id;
+    await quote({});
+    const cachedSmall: number[] = [];
+    for (let i = 0; i < 60; i++) cachedSmall.push((await quote({})).ms);
     return {
       upload_and_measure_ms: { median: median(uploadMs), runs: uploadMs.map(Math.round) },
       upload_mb_per_s: +(benchy.length / 1048576 / (median(uploadMs) / 1000)).toFixed(1),
@@ -79,6 +82,7 @@ export async function benchUploadAndQuote(modelsDir: string, runs = 5) {
       bare_cli_ms: { median: median(cli), runs: cli.map(Math.round) },
       cold_quote_over_cli: +(median(cold) / median(cli)).toFixed(3),
       cached_quote_ms: { median: +median(cached).toFixed(1), p95: +[...cached].sort((a, b) => a - b)[Math.floor(cached.length * 0.95)].toFixed(1) },
+      cached_quote_small_part_ms: { median: +median(cachedSmall).toFixed(1) },
     };
   } finally {
     await running.close();
