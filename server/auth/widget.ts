@@ -40,8 +40,10 @@ export async function authenticateWidgetKey(deps: Deps, ctx: Context): Promise<{
   if (!key) throw unauthorized('The widget key is unknown or has been revoked.');
   // Browsers omit Origin on same-origin GETs; Sec-Fetch-Site says so. The API's own origin (the dashboard's
   // live preview of the widget) is allowed for every key: it is the merchant's own server.
-  const origin = ctx.get('origin') || (ctx.get('sec-fetch-site') === 'same-origin' ? ctx.origin : '');
-  if (!origin || !(key.allowed_origins.includes(origin) || origin === ctx.origin)) {
+  // (Koa 3's ctx.origin is the Origin header, so the server's own origin is built from protocol and host.)
+  const own = `${ctx.protocol}://${ctx.host}`;
+  const origin = ctx.get('origin') || (ctx.get('sec-fetch-site') === 'same-origin' ? own : '');
+  if (!origin || !(key.allowed_origins.includes(origin) || origin === own)) {
     throw new ApiError(403, 'origin_not_allowed', `This widget key may only be used from its allowed origins; the request came from ${origin || 'no origin'}.`);
   }
   const account = await accountById(deps.db, key.account_id);

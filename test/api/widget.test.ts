@@ -72,6 +72,12 @@ test('a widget key is refused from other origins and on every other route', asyn
   assert.equal(wrong.body.error.code, 'origin_not_allowed');
   assert.equal(wrong.headers.get('access-control-allow-origin'), null);
   assert.equal((await widget(null).get('/v2/widget/config')).status, 403);
+  const own = server.url;
+  assert.equal((await widget(own).get('/v2/widget/config')).status, 200, "the server's own origin (the dashboard preview) is allowed");
+  const sameOrigin = await server.client().request('GET', '/v2/widget/config', { headers: { 'x-widget-key': key, 'sec-fetch-site': 'same-origin' } });
+  assert.equal(sameOrigin.status, 200, 'a same-origin GET without an Origin header');
+  const crossSite = await server.client().request('GET', '/v2/widget/config', { headers: { 'x-widget-key': key, 'sec-fetch-site': 'cross-site' } });
+  assert.equal(crossSite.status, 403);
   for (const [method, path] of [['GET', '/v2/user'], ['GET', '/v2/quotes'], ['GET', '/v2/user/uploads'], ['POST', '/v2/webhooks'], ['GET', '/v2/profiles/material'], ['GET', '/v2/analytics/quotes']]) {
     const res = method === 'GET' ? await widget().get(path) : await widget().post(path, {});
     assert.equal(res.status, 403, `${method} ${path}`);
