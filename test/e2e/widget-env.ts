@@ -1,11 +1,11 @@
 // What the widget's browser tests and benchmark share: a fresh widget bundle, Debian's Chromium, and
 // a real slicequote server with a merchant (widget key, webhook) plus the demo shop wired to it.
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { freePort } from '../helpers/process.ts';
 import { startDemoShop, type DemoShop } from '../../demo/server.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -54,11 +54,7 @@ export interface WidgetEnv {
  */
 export async function startWidgetEnv(opts: { env?: Record<string, string>; extraOrigins?: string[] } = {}): Promise<WidgetEnv> {
   await ensureWidgetBuilt();
-  // A fixed port, so that PUBLIC_URL (the base of the upload_url the widget is handed) is right.
-  const apiPort = await freePort();
-  const server = await startTestServer({
-    PORT: String(apiPort), PUBLIC_URL: `http://127.0.0.1:${apiPort}`, WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', ...opts.env,
-  });
+  const server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', ...opts.env });
   try {
     const shopPort = await freePort();
     const shopOrigin = `http://127.0.0.1:${shopPort}`;
@@ -83,15 +79,4 @@ export async function startWidgetEnv(opts: { env?: Record<string, string>; extra
     await server.stop();
     throw e;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
