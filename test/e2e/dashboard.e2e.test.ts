@@ -131,6 +131,8 @@ describe('merchant dashboard end to end', { skip }, () => {
     await page.getByRole('button', { name: 'Revoke widget key staging' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText('Widget key "staging" revoked.').waitFor();
+    // The list reloads after the notice; the revoked key must leave it (waitFor fails after its timeout).
+    await page.getByRole('cell', { name: 'staging', exact: true }).waitFor({ state: 'detached', timeout: 10_000 });
     assert.equal(await page.getByRole('cell', { name: 'staging', exact: true }).count(), 0);
   });
 
