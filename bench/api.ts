@@ -56,7 +56,7 @@ export async function benchUploadAndQuote(modelsDir: string, runs = 5) {
     const cold: number[] = [];
     const cli: number[] = [];
     const dir = mkdtempSync(path.join(tmpdir(), 'sq-bench-cli-'));
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       await running.deps.db.query('DELETE FROM slices');
       const q = await quote({ material_config: { filament_type: 'PLA' } });
       if (q.cached) throw new Error('expected a cold slice');
