@@ -7,19 +7,8 @@ import { StringDecoder } from 'node:string_decoder';
 /** Bump when this reader's results change for the same G-code, so cached statistics are recomputed. */
 export const STATS_REVISION = 1;
 
-export interface SliceStats {
-  filament_length_mm: number;
-  filament_volume_cm3: number;
-  filament_weight_g: number;
-  /** filament_weight_g × support_share. */
-  support_weight_g: number;
-  print_time_s: number;
-  layers: number;
-  /** Support extrusion over all extrusion, 0..1. */
-  support_share: number;
-  /** Highest layer Z: the printed height, for the build-volume check. */
-  max_z_mm: number;
-}
+export type { SliceStats } from '../../shared/print-stats.ts';
+import type { SliceStats } from '../../shared/print-stats.ts';
 
 export interface StatsOptions {
   /** When given with the density, volume and grams are recomputed from the length at full precision

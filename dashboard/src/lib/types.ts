@@ -79,16 +79,8 @@ export interface FileRecord {
 import type { PriceBreakdown } from '../../../shared/pricing.ts';
 export type { PriceBreakdown };
 
-export interface PrintStats {
-  filament_length_mm: number;
-  filament_volume_cm3: number;
-  filament_weight_g: number;
-  support_weight_g: number;
-  print_time_s: number;
-  layers: number;
-  support_share: number;
-  max_z_mm?: number;
-}
+import type { SliceStats as PrintStats } from '../../../shared/print-stats.ts';
+export type { PrintStats };
 
 export type QuoteStatus = 'queued' | 'processing' | 'completed' | 'failed';
 

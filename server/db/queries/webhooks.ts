@@ -153,16 +153,7 @@ export async function deliveryById(db: Queryable, webhookId: string, id: string)
   return row;
 }
 
-export interface NewDelivery {
-  id: string;
-  webhook_id: string;
-  account_id: string;
-  event_id: string;
-  event: string;
-  body: string;
-  signature: string;
-  resent_from: string | null;
-}
+export type NewDelivery = Pick<DeliveryRow, 'id' | 'webhook_id' | 'account_id' | 'event_id' | 'event' | 'body' | 'signature' | 'resent_from'>;
 
 export async function insertDelivery(db: Queryable, d: NewDelivery): Promise<DeliveryRow> {
   const [row] = await db.query<DeliveryRow>(
