@@ -87,14 +87,12 @@ export interface ErrorDetail {
   retryable: boolean;
 }
 
-/** Detail of `sq-quote`. */
-export interface QuoteDetail {
+/** What both `sq-quote` and `sq-add-to-cart` say about a priced line. */
+export interface PricedLine {
   quote_id: string;
   file_id: string;
   material: string;
   color: string;
-  layer_height: number;
-  fill_density: number;
   quantity: number;
   unit_price: number;
   total_price: number;
@@ -102,23 +100,18 @@ export interface QuoteDetail {
   estimated_time: string;
   estimated_time_seconds: number;
   filament_weight: number;
+}
+
+/** Detail of `sq-quote`. */
+export interface QuoteDetail extends PricedLine {
+  layer_height: number;
+  fill_density: number;
   cached: boolean;
 }
 
 /** Detail of `sq-add-to-cart`. */
-export interface AddToCartDetail {
-  quote_id: string;
-  file_id: string;
+export interface AddToCartDetail extends PricedLine {
   file_name: string;
-  material: string;
-  color: string;
-  quantity: number;
-  unit_price: number;
-  total_price: number;
-  currency: string;
-  estimated_time: string;
-  estimated_time_seconds: number;
-  filament_weight: number;
   /** A 128×128 PNG data URL of the preview; '' when no 3D preview could be drawn. */
   thumbnail: string;
 }
