@@ -64,6 +64,24 @@ function layersFor(section: SettingSection, req: QuoteRequest, p: ReturnType<typ
 
 const PRICE_FIELDS = new Set(['price_per_kg', 'price_per_gram']);
 
+/** The first layer that sets a field wins: request, then profiles, then built-ins. */
+function winningLayer(layers: Layer[], name: string): { value: unknown; source: Source } | undefined {
+  for (const layer of layers) {
+    if (layer.fields && !layer.fields.includes(name)) continue;
+    if (layer.noPrices && PRICE_FIELDS.has(name)) continue;
+    const value = layer.values?.[name];
+    if (value !== undefined) return { value, source: layer.source };
+  }
+  return undefined;
+}
+
+/** The build volume of the account's default printer profile, else the global printer's (same merge as quotes). */
+export async function resolveBuildVolume(db: Queryable, accountId: string): Promise<{ x: number; y: number; z: number }> {
+  const layers = layersFor('printer_config', {}, pickProfiles(await profilesForResolution(db, accountId, null), null));
+  const size = (name: string) => winningLayer(layers, name)!.value as number;
+  return { x: size('bed_size_x'), y: size('bed_size_y'), z: size('bed_size_z') };
+}
+
 export async function resolveSettings(db: Queryable, accountId: string, req: QuoteRequest): Promise<Resolution> {
   const filamentType = req.material_config?.filament_type ?? null;
   const rows = await profilesForResolution(db, accountId, filamentType);
@@ -78,15 +96,10 @@ export async function resolveSettings(db: Queryable, accountId: string, req: Quo
   const out = { printer_config: {}, material_config: {}, quote_config: {} } as Record<SettingSection, Record<string, unknown>>;
   const sources: Record<string, Source> = {};
   for (const def of SETTINGS) {
-    for (const layer of layersFor(def.section, req, picked)) {
-      if (layer.fields && !layer.fields.includes(def.name)) continue;
-      if (layer.noPrices && PRICE_FIELDS.has(def.name)) continue;
-      const v = layer.values?.[def.name];
-      if (v !== undefined) {
-        out[def.section][def.name] = v;
-        sources[`${def.section}.${def.name}`] = layer.source;
-        break;
-      }
+    const won = winningLayer(layersFor(def.section, req, picked), def.name);
+    if (won) {
+      out[def.section][def.name] = won.value;
+      sources[`${def.section}.${def.name}`] = won.source;
     }
   }
   const settings: ResolvedSettings = {

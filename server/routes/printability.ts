@@ -6,7 +6,7 @@ import { validateBody } from '../openapi/validate.ts';
 import { fileById } from '../db/queries/files.ts';
 import { notFound } from '../errors.ts';
 import { checkPrintability, type BuildVolume } from '../services/printability.ts';
-import { defaultBuildVolume } from '../services/build-volume.ts';
+import { resolveBuildVolume } from '../quotes/resolve.ts';
 
 export function printabilityRouter(deps: Deps) {
   const router = new Router<AppState>();
@@ -14,7 +14,7 @@ export function printabilityRouter(deps: Deps) {
     const given = validateBody<Partial<BuildVolume>>('PrintabilityRequest', ctx.request.body);
     const file = await fileById(deps.db, ctx.state.auth.account.id, ctx.params.file_id);
     if (!file) throw notFound('file', ctx.params.file_id);
-    const fallback = await defaultBuildVolume(deps, ctx.state.auth.account.id);
+    const fallback = await resolveBuildVolume(deps.db, ctx.state.auth.account.id);
     ctx.body = checkPrintability(file, { x: given.x ?? fallback.x, y: given.y ?? fallback.y, z: given.z ?? fallback.z });
   });
   return router;

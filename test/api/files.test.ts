@@ -182,6 +182,10 @@ test('printability: default build volume, explicit volume, rotation about Z, war
   const big = (await api.upload('/v2/file', model('stl', 'too_big_400mm_cube.stl'))).body.file_id;
   assert.equal((await api.post(`/v2/printability/${big}`, {})).body.fits, false);
   assert.equal((await api.post(`/v2/printability/${big}`, { x: 400, y: 400, z: 400 })).body.fits, true);
+  const printer = await api.post('/v2/profiles/printer', { name: 'Big printer', is_default: true, settings: { bed_size_x: 300, bed_size_y: 320, bed_size_z: 400 } });
+  const own = await api.post(`/v2/printability/${big}`, { z: 450 });
+  assert.deepEqual(own.body.build_volume, { x: 300, y: 320, z: 450 }, "the account's default printer fills in the missing fields");
+  await api.delete(`/v2/profiles/printer/${printer.body.profile_id}`);
   const bad = await api.post(`/v2/printability/${cube}`, { x: -5, w: 3 });
   assert.equal(bad.status, 400);
   assert.deepEqual(bad.body.error.details.fields.map((f: { field: string }) => f.field).sort(), ['w', 'x']);
