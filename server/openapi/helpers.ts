@@ -1,6 +1,15 @@
 // Small builders that keep the path definitions of the OpenAPI document short and uniform.
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+/** Security requirements used across the document. */
+export const bearer = [{ bearerAuth: [] }];
+export const session = [{ sessionCookie: [] }];
+
+/** The header every state-changing dashboard call carries. */
+export const csrfHeader = { name: 'X-CSRF-Token', in: 'header', required: true, description: 'The csrf_token from GET /dashboard/api/session', schema: { type: 'string' } };
+
+export const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds' };
+
 export const jsonBody = (schema: string, description?: string, required = true) => ({
   required,
   ...(description ? { description } : {}),

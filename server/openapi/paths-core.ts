@@ -1,10 +1,7 @@
 // Paths of the foundation: health, user, files, upload ids, printability, dashboard auth and tokens.
-import { jsonBody, ok, errors, pathParam, pageParams } from './helpers.ts';
+import { jsonBody, ok, errors, pathParam, pageParams, bearer, session, csrfHeader } from './helpers.ts';
 
 const fileId = pathParam('file_id', 'A file id (file_...)');
-const bearer = [{ bearerAuth: [] }];
-const session = [{ sessionCookie: [] }];
-const csrfHeader = { name: 'X-CSRF-Token', in: 'header', required: true, description: 'The csrf_token from GET /dashboard/api/session', schema: { type: 'string' } };
 const multipartFile = {
   required: true,
   content: {

@@ -1,12 +1,9 @@
 // Paths and schemas of quotas, usage and analytics, and the rate-limit headers that every response carries
 // (withRateLimits adds them, and a 429, to every operation of the document).
-import { ok, errors } from './helpers.ts';
+import { ok, errors, bearer, timestamp, ref } from './helpers.ts';
 import { endpointClass } from '../limits/classes.ts';
 
-const bearer = [{ bearerAuth: [] }];
 const date = { type: 'string', format: 'date', description: 'UTC calendar date, YYYY-MM-DD' };
-const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds' };
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const int0 = { type: 'integer', minimum: 0 };
 const num0 = { type: 'number', minimum: 0 };
 const money = { type: 'number', description: 'In the currency named beside it, rounded to cents' };

@@ -1,11 +1,9 @@
 // Paths and schemas of quotes, jobs and slice profiles.
-import { jsonBody, ok, errors, pathParam, pageParams, ref } from './helpers.ts';
+import { jsonBody, ok, errors, pathParam, pageParams, ref, bearer, timestamp } from './helpers.ts';
 import { sectionSchema } from './settings-schema.ts';
 
-const bearer = [{ bearerAuth: [] }];
 // Also open to a storefront's widget key, for the quotes of its own uploads.
 const bearerOrWidget = [{ bearerAuth: [] }, { widgetKey: [] }];
-const timestamp = { type: 'string', format: 'date-time' };
 const nullableTime = { type: ['string', 'null'], format: 'date-time' };
 const fileId = pathParam('file_id', 'A file id (file_...)');
 const kind = { name: 'kind', in: 'path', required: true, description: 'Profile kind', schema: { type: 'string', enum: ['printer', 'material', 'global'] } };

@@ -1,11 +1,8 @@
 // Paths and schemas of the webhooks API, and the schemas of the event bodies we POST to receivers
 // (documented here so receivers and the engineers who emit events share one definition; see docs/webhooks.md).
-import { jsonBody, ok, errors, pathParam, pageParams } from './helpers.ts';
+import { jsonBody, ok, errors, pathParam, pageParams, bearer, timestamp, ref } from './helpers.ts';
 import { WEBHOOK_EVENTS } from '../webhooks/events.ts';
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const bearer = [{ bearerAuth: [] }];
-const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds' };
 const nullableTimestamp = { oneOf: [timestamp, { type: 'null' }] };
 const id = (prefix: string) => ({ type: 'string', pattern: `^${prefix}_[a-z0-9]+$`, examples: [`${prefix}_3k9x0b2m7q1z8w4v6n5c`] });
 const webhookId = pathParam('webhook_id', 'A webhook id (wh_...)');

@@ -1,10 +1,7 @@
 // Paths and schemas of the storefront widget: its configuration, add-to-cart, widget keys, the bundle.
-import { jsonBody, ok, errors, pathParam } from './helpers.ts';
+import { jsonBody, ok, errors, pathParam, session, csrfHeader, timestamp } from './helpers.ts';
 
 const widgetOrToken = [{ widgetKey: [] }, { bearerAuth: [] }];
-const session = [{ sessionCookie: [] }];
-const csrfHeader = { name: 'X-CSRF-Token', in: 'header', required: true, description: 'The csrf_token from GET /dashboard/api/session', schema: { type: 'string' } };
-const timestamp = { type: 'string', format: 'date-time' };
 
 export const widgetSchemas = {
   WidgetConfig: {

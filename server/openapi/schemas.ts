@@ -1,6 +1,6 @@
 // Component schemas of the OpenAPI document (JSON Schema 2020-12, as OpenAPI 3.1 uses).
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds' };
+import { ref, timestamp } from './helpers.ts';
+
 const id = (prefix: string) => ({ type: 'string', pattern: `^${prefix}_[a-z0-9]+$`, examples: [`${prefix}_3k9x0b2m7q1z8w4v6n5c`] });
 const vec3 = { type: 'array', items: { type: 'number' }, minItems: 3, maxItems: 3 };
 
