@@ -16,7 +16,7 @@ import { newId } from '../server/ids.ts';
 const run = promisify(execFile);
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function boot(): Promise<{ running: Running; token: string; dataDir: string }> {
+export async function boot(): Promise<{ running: Running; token: string; dataDir: string }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-bench-'));
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', DEMO_ACCOUNT: 'false', JWT_SECRET: 'bench-secret-0123456789-0123456789-abcdef' });
   const deps = await buildDeps(config, { db: await openPglite(null), log: { info() {}, error: (m, e) => console.error(m, e) } });
@@ -25,7 +25,7 @@ async function boot(): Promise<{ running: Running; token: string; dataDir: strin
   return { running: await serve(deps), token, dataDir };
 }
 
-async function upload(url: string, token: string, bytes: Uint8Array, name: string) {
+export async function upload(url: string, token: string, bytes: Uint8Array, name: string) {
   const form = new FormData();
   form.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
   const res = await fetch(`${url}/v2/file`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });

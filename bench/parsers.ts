@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parseModel, writeCanonicalObj, type ModelFormat } from '../shared/model/index.ts';
 import { corpusPath } from '../test/helpers/corpus.ts';
+import { convexHullXY, describeShape } from '../server/models/footprint.ts';
 
 const CASES: { name: string; file: string[]; format: ModelFormat }[] = [
   { name: '3DBenchy.stl', file: ['stl', '3DBenchy.stl'], format: 'stl' },
@@ -44,5 +45,10 @@ export function benchParsers(runs = 5): Record<string, number> {
   }
   const benchy = parseModel(new Uint8Array(readFileSync(corpusPath('stl', '3DBenchy.stl'))), 'stl');
   report['3DBenchy_canonical_obj_ms'] = time(() => writeCanonicalObj(benchy.mesh), runs);
+  // What an upload adds for placement: the footprint and the shape facts (hulls of two more projections, flat sides).
+  report['3DBenchy_footprint_and_shape_ms'] = time(() => {
+    convexHullXY(benchy.mesh.positions);
+    describeShape(benchy.mesh.positions, benchy.mesh.indices);
+  }, runs);
   return report;
 }

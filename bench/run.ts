@@ -1,12 +1,14 @@
-// `npm run bench`: parsers, the slicing engine against the bare PrusaSlicer CLI, and the API end to end.
+// `npm run bench`: parsers, the slicing engine against the bare PrusaSlicer CLI, the API end to end, and the
+// hostile corpus with the server's peak memory. `npm run bench -- hostile` runs one part.
 // Medians and ratios, with the machine noted: these machines are noisy, so compare ratios, not seconds.
 import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { benchUploadAndQuote, benchBigUpload } from './api.ts';
-import { benchSlicer } from './slicer.ts';
+import { benchSettingChange, benchSlicer } from './slicer.ts';
 import { benchParsers } from './parsers.ts';
 import { benchWidget } from './widget.ts';
+import { benchHostile } from './hostile.ts';
 
 const modelsDir = path.resolve('..', 'shared', 'models');
 if (!existsSync(modelsDir)) {
@@ -22,7 +24,11 @@ const report: Record<string, unknown> = {
 };
 if (want('parsers')) report.parsers = await benchParsers();
 if (want('slicer')) report.slicer = await benchSlicer({ meshPath: path.join(modelsDir, 'stl', '3DBenchy.stl') });
+if (want('setting-change')) {
+  report.setting_change = await benchSettingChange(path.join(modelsDir, 'stl', '3DBenchy.stl'));
+}
 if (want('api')) report.api = await benchUploadAndQuote(modelsDir);
 if (want('big-upload')) report.big_upload = await benchBigUpload(modelsDir);
 if (want('widget')) report.widget = await benchWidget();
+if (want('hostile')) report.hostile = await benchHostile();
 console.log(JSON.stringify(report, null, 2));

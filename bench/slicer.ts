@@ -1,16 +1,19 @@
 // Slicer benchmark: our sliceOnce against the bare PrusaSlicer CLI on the same mesh and config file
-// (runs alternate so drift hits both alike), then throughput of a full pool.
-// Run alone: node --import tsx bench/slicer.ts
+// (runs alternate so drift hits both alike), throughput of a full pool, and what a quote costs after a
+// change of one setting (through the API: a cached slice or a new one).
+// Run alone: node --import tsx bench/slicer.ts [setting-change]
 import { execFile } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import { buildSliceConfig } from '../server/slicer/config.ts';
 import { detectSlicer, sliceOnce, DEFAULT_BINARY, type SlicerInfo } from '../server/slicer/engine.ts';
 import { createSlicePool } from '../server/slicer/pool.ts';
+import { boot, upload } from './api.ts';
 
 const run = promisify(execFile);
 
@@ -93,6 +96,41 @@ export async function benchSlicer(o: SlicerBenchOptions = {}): Promise<SlicerBen
   };
 }
 
+/** One change each from the same base request; fill_density is the control that must re-slice. */
+const SETTING_CHANGES: [name: string, body: Record<string, Record<string, unknown>>][] = [
+  ['temperature', { material_config: { temperature: 225 } }],
+  ['fan_speed', { material_config: { fan_speed: 50 } }],
+  ['density', { material_config: { density: 1.27 } }],
+  ['diameter', { material_config: { diameter: 2.85 } }],
+  ['fill_density (control)', { printer_config: { fill_density: 25 } }],
+];
+
+/** Wall time of a quote, through the API, after a change of one setting from an already sliced request. */
+export async function benchSettingChange(meshPath = '/work/shared/models/stl/3DBenchy.stl') {
+  const { running, token, dataDir } = await boot();
+  try {
+    const { file_id } = await upload(running.url, token, new Uint8Array(readFileSync(meshPath)), basename(meshPath));
+    const quote = async (body: Record<string, Record<string, unknown>>) => {
+      const t0 = performance.now();
+      const res = await fetch(`${running.url}/v2/file/quote/${file_id}`, {
+        method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...body, material_config: { filament_type: 'PLA', ...body.material_config } }),
+      });
+      const json = (await res.json()) as { cached?: boolean };
+      if (res.status !== 200) throw new Error(`quote failed: ${res.status} ${JSON.stringify(json)}`);
+      return { ms: round(performance.now() - t0), cached: json.cached ?? false };
+    };
+    const base = await quote({});
+    const changes: Record<string, { ms: number; cached: boolean }> = {};
+    for (const [name, body] of SETTING_CHANGES) changes[name] = await quote(body);
+    return { mesh: meshPath, base_quote: base, changes };
+  } finally {
+    await running.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  console.log(JSON.stringify(await benchSlicer(), null, 2));
+  const result = process.argv[2] === 'setting-change' ? await benchSettingChange() : await benchSlicer();
+  console.log(JSON.stringify(result, null, 2));
 }

@@ -15,6 +15,8 @@ export interface DemoShopOptions {
   widgetKey: string;
   /** The signing secret of the webhook registered for `webhookUrl`. */
   webhookSecret: string;
+  /** The account's quote signing secret: each order's quote signature is checked with it when given. */
+  quoteSigningSecret?: string;
   port?: number;
   host?: string;
 }
@@ -26,6 +28,8 @@ export interface DemoOrder {
   event: string;
   timestamp: string;
   data: Record<string, unknown>;
+  /** The quote signature: verified (and what it signs), invalid, or unchecked without a secret. */
+  quote: { status: 'verified'; signed: SignedQuote } | { status: 'invalid' | 'expired' | 'unchecked' };
 }
 
 export interface DemoShop {
@@ -41,7 +45,10 @@ const MAX_WEBHOOK_BYTES = 1024 * 1024;
 export async function startDemoShop(opts: DemoShopOptions): Promise<DemoShop> {
   const orders: DemoOrder[] = [];
   const apiUrl = opts.apiUrl.replace(/\/+$/, '');
-  const ctx: Context = { page: renderShopPage(apiUrl, opts.widgetKey), csp: contentSecurityPolicy(apiUrl), secret: opts.webhookSecret, orders };
+  const ctx: Context = {
+    page: renderShopPage(apiUrl, opts.widgetKey), csp: contentSecurityPolicy(apiUrl), secret: opts.webhookSecret,
+    quoteSecret: opts.quoteSigningSecret ?? null, orders,
+  };
   const server = http.createServer((req, res) => {
     handle(req, res, ctx).catch(() => {
       if (!res.headersSent) send(res, 500, 'text/plain', 'internal error');
@@ -69,6 +76,7 @@ interface Context {
   page: string;
   csp: string;
   secret: string;
+  quoteSecret: string | null;
   orders: DemoOrder[];
 }
 
@@ -101,15 +109,49 @@ async function receiveWebhook(req: http.IncomingMessage, res: http.ServerRespons
   // Retries carry the same delivery id: record each order once (spec: process duplicates idempotently).
   const duplicate = deliveryId !== null && ctx.orders.some((o) => o.delivery_id === deliveryId);
   if (body.event === 'widget.added_to_cart' && !duplicate) {
+    const data = (body.data ?? {}) as Record<string, unknown>;
     ctx.orders.push({
       delivery_id: deliveryId,
       received_at: new Date().toISOString(),
       event: body.event,
       timestamp: String(body.timestamp),
-      data: (body.data ?? {}) as Record<string, unknown>,
+      data,
+      quote: checkQuote(data.signature, ctx.quoteSecret),
     });
   }
   send(res, 200, 'text/plain', 'ok');
+}
+
+function checkQuote(signature: unknown, secret: string | null): DemoOrder['quote'] {
+  if (!secret) return { status: 'unchecked' };
+  const signed = verifyQuoteSignature(signature, secret);
+  if (!signed) return { status: 'invalid' };
+  return signed.expiresAt < new Date() ? { status: 'expired' } : { status: 'verified', signed };
+}
+
+export interface SignedQuote {
+  quoteId: string;
+  fileId: string;
+  settingsDigest: string;
+  unitAmountMinor: number;
+  currency: string;
+  expiresAt: Date;
+}
+
+/**
+ * What a merchant's backend does before charging for a quote it got from a browser (docs/quote-signatures.md):
+ * recompute the HMAC of the payload with the quote signing secret, compare in constant time, then trust only
+ * the payload's fields. Returns them, or null when the signature does not match.
+ */
+export function verifyQuoteSignature(signature: unknown, secret: string): SignedQuote | null {
+  const s = signature as { payload?: unknown; hmac_sha256?: unknown } | null;
+  if (typeof s?.payload !== 'string' || typeof s.hmac_sha256 !== 'string') return null;
+  const expected = createHmac('sha256', secret).update(s.payload).digest();
+  const given = Buffer.from(s.hmac_sha256, 'hex');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  const [version, quoteId, fileId, settingsDigest, minor, currency, expires] = s.payload.split(':');
+  if (version !== 'v1') return null;
+  return { quoteId, fileId, settingsDigest, unitAmountMinor: Number(minor), currency, expiresAt: new Date(Number(expires) * 1000) };
 }
 
 /** `sha256=<hex HMAC-SHA256 of the raw body>`, compared in constant time. */

@@ -39,7 +39,7 @@ async function refreshOrders() {
     if (!data.length) return;
     list.replaceChildren(...data.map((o) => item([
       text(`✔ ${o.data.quantity} × ${o.data.fileName} (${o.data.material}${o.data.color ? `, ${o.data.color}` : ''}) — ${money(o.data.totalPrice, o.data.currency)}`),
-      text(`quote ${o.data.quoteId} · signature verified · ${new Date(o.received_at).toLocaleTimeString()}`, 'small'),
+      text(`quote ${o.data.quoteId} · webhook signature verified · quote signature ${o.quote.status} · ${new Date(o.received_at).toLocaleTimeString()}`, 'small'),
     ], 'order')));
   } catch {
     // The panel is a demo aid; a missed poll is retried on the next tick.

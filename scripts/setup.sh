@@ -33,15 +33,18 @@ if [ "${1:-}" = "--with-browser" ]; then
   [ -x /usr/bin/chromium ] || apt_install chromium
 fi
 
-# The storefront widget and the dashboard are served from their Vite builds: rebuild when a source is newer.
+# The storefront widget and the dashboard are served from their Vite builds: rebuild when a source is newer
+# (an app's own folder, shared/, and any further sources it names).
 build_if_stale() {
   local app=$1 stamp="$1/dist/.built"
+  shift
   [ -f "$app/vite.config.ts" ] || return 0
-  if [ ! -f "$stamp" ] || [ -n "$(find "$app" shared -type f -newer "$stamp" -not -path "$app/dist/*" -print -quit)" ]; then
+  if [ ! -f "$stamp" ] || [ -n "$(find "$app" shared "$@" -type f -newer "$stamp" -not -path "$app/dist/*" -print -quit)" ]; then
     echo "setup: building $app" >&2
     npm run --silent "build:$app" >/dev/null
     touch "$stamp"
   fi
 }
 build_if_stale widget
-build_if_stale dashboard
+# The dashboard's offer preview renders the widget's templates, and it ships the quote signatures guide.
+build_if_stale dashboard widget/src docs/quote-signatures.md

@@ -18,6 +18,8 @@ import { widgetRouter } from './routes/widget.ts';
 import { widgetKeysRouter } from './routes/widget-keys.ts';
 import { staticRouter } from './routes/static.ts';
 import { widgetPreflight } from './auth/widget.ts';
+import { offerRouter } from './offer/router.ts';
+import { signingRouter } from './quotes/signing-router.ts';
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa({ proxy: deps.config.trustProxy });
@@ -30,7 +32,13 @@ export function createApp(deps: Deps): Koa {
   app.use(limitsMiddleware(deps));
   app.use(widgetPreflight);
   // A worker-only process serves health checks and nothing else. Each router types its own ctx.state.
-  const routers = deps.config.workerRole === 'worker' ? [systemRouter(deps)] : [systemRouter(deps), userRouter(deps), filesRouter(deps), printabilityRouter(deps), dashboardRouter(deps), webhooksRouter(deps), profilesRouter(deps), quotesRouter(deps), usageRouter(deps), analyticsRouter(deps), widgetRouter(deps), widgetKeysRouter(deps), staticRouter()] as Router<any>[];
+  const routers = (deps.config.workerRole === 'worker'
+    ? [systemRouter(deps)]
+    : [
+        systemRouter(deps), userRouter(deps), filesRouter(deps), printabilityRouter(deps), dashboardRouter(deps),
+        webhooksRouter(deps), profilesRouter(deps), quotesRouter(deps), usageRouter(deps), analyticsRouter(deps),
+        widgetRouter(deps), widgetKeysRouter(deps), offerRouter(deps), signingRouter(deps), staticRouter(),
+      ]) as Router<any>[];
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));

@@ -12,6 +12,7 @@ import { hashPassword } from './auth/passwords.ts';
 import { createApiToken } from './auth/api-tokens.ts';
 import { generateSecret } from './webhooks/signature.ts';
 import { newId } from './ids.ts';
+import { signingSecret } from './quotes/signing.ts';
 
 export interface DemoCredentials {
   email: string;
@@ -19,6 +20,7 @@ export interface DemoCredentials {
   api_token: string;
   widget_key: string;
   webhook_secret: string;
+  quote_signing_secret: string;
   shop_port: number;
 }
 
@@ -51,7 +53,11 @@ export async function ensureDemoAccount(deps: Deps, shopPort: number): Promise<D
     await insertWidgetKey(tx, { id: newId('wk'), account_id: account.id, name: 'Demo shop', key: widgetKey, allowed_origins: [shopOrigin, `http://localhost:${shopPort}`] });
     const secret = generateSecret();
     await insertWebhook(tx, { id: newId('wh'), account_id: account.id, url: `${shopOrigin}/webhooks`, events: ['widget.added_to_cart', 'quote.completed'], secret, token_id: null });
-    return { email: account.email, password, api_token: token, widget_key: widgetKey, webhook_secret: secret, shop_port: shopPort };
+    const quoteSigningSecret = await signingSecret(tx, account.id);
+    return {
+      email: account.email, password, api_token: token, widget_key: widgetKey, webhook_secret: secret,
+      quote_signing_secret: quoteSigningSecret, shop_port: shopPort,
+    };
   });
   writeFileSync(demoCredentialsPath(deps.config.dataDir), JSON.stringify(creds, null, 2) + '\n', { mode: 0o600 });
   return creds;

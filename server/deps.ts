@@ -37,6 +37,8 @@ export interface Auth {
   tokenId: string | null;
   widgetKeyId: string | null;
   via: 'token' | 'session' | 'widget';
+  /** Widget calls: SHA-256 of the shopper token (X-Shopper-Token); a shopper sees only their own uploads and quotes. */
+  shopperHash?: string | null;
 }
 
 export interface AppState {

@@ -25,7 +25,7 @@ async function startDemo(config: Config, creds: DemoCredentials) {
   if (!existsSync(shopModule)) return null;
   const { startDemoShop } = await import(shopModule);
   try {
-    return await startDemoShop({ apiUrl: config.publicUrl, widgetKey: creds.widget_key, webhookSecret: creds.webhook_secret, port: creds.shop_port, host: '127.0.0.1' });
+    return await startDemoShop({ apiUrl: config.publicUrl, widgetKey: creds.widget_key, webhookSecret: creds.webhook_secret, quoteSigningSecret: creds.quote_signing_secret, port: creds.shop_port, host: '127.0.0.1' });
   } catch (err) {
     console.warn(`slicequote: the demo shop could not start on port ${creds.shop_port} (${(err as Error).message}); the API runs without it.`);
     return null;

@@ -9,7 +9,7 @@ import { openPglite, openPostgres, type Db } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 import { loadPlans } from './plans.ts';
 import { createDiskStorage, ensureDirs } from './storage/disk.ts';
-import { createModelParser } from './models/parse.ts';
+import { createModelParser, MODEL_PARSER_OPTIONS } from './models/parse.ts';
 import { createApp } from './app.ts';
 import { consoleLogger, type Deps, type Logger } from './deps.ts';
 import { createEventPump } from './webhooks/dispatcher.ts';
@@ -43,7 +43,7 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
     plans: loadPlans(config.plansFile ? pathToFileURL(config.plansFile) : undefined),
     now: () => new Date(),
     storage,
-    parser: createModelParser({ concurrency: 2, timeoutMs: 120_000, maxHeapMb: 3072 }),
+    parser: createModelParser(MODEL_PARSER_OPTIONS),
     log: opts.log ?? consoleLogger(),
   };
   await seedGlobalProfiles(base);

@@ -1,4 +1,5 @@
-// What one slice yields, read from PrusaSlicer's G-code: the print statistics every quote reports.
+// The print statistics every quote reports: its slice's measure (volume, time, layers, support share) turned
+// into grams and filament length with the quote's material (server/slicer/print-stats.ts).
 export interface SliceStats {
   filament_length_mm: number;
   filament_volume_cm3: number;

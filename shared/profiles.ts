@@ -36,7 +36,7 @@ export function validateProfileSettings(kind: ProfileKind, name: string, setting
     return issues;
   }
   return [
-    ...renamed(validateConfigSection('quote_config', pick(settings, GLOBAL_LAYER_FIELDS, false))),
+    ...renamed(validateConfigSection('quote_config', pick(settings, GLOBAL_LAYER_FIELDS, false), { source: 'profile' })),
     ...renamed(validateConfigSection('printer_config', pick(settings, GLOBAL_LAYER_FIELDS, true))),
   ];
 }

@@ -1,10 +1,19 @@
 // The catalogue of every quote setting (spec 2.3: printer_config, material_config, quote_config).
 // Pure TypeScript, no Node APIs: the server, the widget and the dashboard all read it.
-// `affects` drives caching: 'slice' fields feed the slicing key, 'price' and 'none' fields never re-slice.
+// `affects` drives caching (docs/prusaslicer-mapping.md); test/slice-effects.test.ts checks it on real slices.
+import { CURRENCY_CODES, isCurrencyCode } from './money.ts';
+import { SETTING_ALIASES } from './aliases.ts';
 
 export type SettingSection = 'printer_config' | 'material_config' | 'quote_config';
-export type SettingType = 'number' | 'integer' | 'boolean' | 'string' | 'enum';
-export type SettingEffect = 'slice' | 'price' | 'none';
+/** 'rates' is a map of ISO 4217 codes to positive numbers (exchange rates), bounded by min/max. */
+export type SettingType = 'number' | 'integer' | 'boolean' | 'string' | 'enum' | 'rates';
+/**
+ * 'slice': changes the extruded volume or the print time, so it is part of the slicing key; 'support': the same,
+ * but only while support_material is on; 'stats': turns the slice's volume into grams or filament length by
+ * arithmetic; 'price': used only by the price formula; 'none': validated and reported, changes no number.
+ * Only 'slice' and 'support' fields ever cause a new slice.
+ */
+export type SettingEffect = 'slice' | 'support' | 'stats' | 'price' | 'none';
 
 export interface SettingDef {
   readonly name: string;
@@ -16,6 +25,8 @@ export interface SettingDef {
   /** true when `min` itself is not allowed (speeds, sizes: must be > 0). */
   readonly exclusiveMin?: boolean;
   readonly values?: readonly string[];
+  /** What a string with `values` must be, in words (a list too long to quote in a message). */
+  readonly valuesName?: string;
   readonly maxLength?: number;
   readonly pattern?: RegExp;
   readonly label: string;
@@ -23,6 +34,8 @@ export interface SettingDef {
   readonly affects: SettingEffect;
   /** false for fields that only dashboard profiles may set (not request fields of the spec). */
   readonly requestField: boolean;
+  /** An amount of money (or money per unit), in the shop currency: see docs/pricing.md. */
+  readonly money?: boolean;
 }
 
 /** The 19 infill pattern names of spec 2.3, in the spec's order. */
@@ -61,7 +74,11 @@ export interface MaterialConfig {
 }
 
 export interface QuoteConfig {
-  currency?: string; tax_rate?: number; fixed_fee?: number; energy_cost_per_kwh?: number;
+  currency?: string; tax_rate?: number; fixed_fee?: number; energy_cost_per_kwh?: number; minimum_price?: number;
+  /** Global-settings profile only: units of each currency per unit of the profile's currency. */
+  exchange_rates?: Record<string, number>;
+  /** Global-settings profile only (not a spec request field): how long a completed quote can be bought. */
+  quote_validity_days?: number;
 }
 
 /** Material prices may stay undefined after resolution: spec 2.3 rule 2 lets either one be missing. */
@@ -108,8 +125,8 @@ export const SETTINGS: readonly SettingDef[] = [
   def(PR, 'travel_speed', 'number', 'slice', 'Travel speed', 'Speed of non-printing moves.', SPEED),
   def(PR, 'first_layer_speed', 'number', 'slice', 'First layer speed', 'Extrusion speed of the first layer.', SPEED),
   def(PR, 'layer_height', 'number', 'slice', 'Layer height', 'Height of every layer, the first one included. Must lie within min/max layer height and not exceed the nozzle diameter.', MM(0.01, 2)),
-  def(PR, 'min_layer_height', 'number', 'slice', 'Min layer height', 'Lowest printable layer height; bounds layer_height and support layers.', MM(0.01, 2)),
-  def(PR, 'max_layer_height', 'number', 'slice', 'Max layer height', 'Highest printable layer height; bounds layer_height and support layers.', MM(0.01, 2)),
+  def(PR, 'min_layer_height', 'number', 'support', 'Min layer height', 'Lowest printable layer height; bounds layer_height and support layers.', MM(0.01, 2)),
+  def(PR, 'max_layer_height', 'number', 'support', 'Max layer height', 'Highest printable layer height; bounds layer_height and support layers.', MM(0.01, 2)),
   def(PR, 'perimeters', 'integer', 'slice', 'Perimeters', 'Number of walls, clamped to [min_wall_count, max_wall_count].', COUNT(50)),
   def(PR, 'top_solid_layers', 'integer', 'slice', 'Top solid layers', 'Solid layers under every top surface.', COUNT(100)),
   def(PR, 'bottom_solid_layers', 'integer', 'slice', 'Bottom solid layers', 'Solid layers over every bottom surface.', COUNT(100)),
@@ -118,8 +135,8 @@ export const SETTINGS: readonly SettingDef[] = [
   def(PR, 'fill_density', 'number', 'slice', 'Infill density', 'Sparse infill density.', PCT),
   def(PR, 'infill_pattern', 'enum', 'slice', 'Infill pattern', 'Sparse infill pattern. Names PrusaSlicer lacks are sliced with the nearest equivalent, reported in the result.', {}, { values: INFILL_PATTERNS }),
   def(PR, 'support_material', 'boolean', 'slice', 'Supports', 'Generate support material under overhangs (automatic supports).'),
-  def(PR, 'support_overhang_angle', 'number', 'slice', 'Support overhang angle', 'Overhang angle measured from vertical: faces leaning further out than this get support (45 is common). Sent to PrusaSlicer as threshold 90 − angle.', { unit: '°', min: 0, max: 90 }),
-  def(PR, 'support_density', 'number', 'slice', 'Support density', 'Density of the support body (line spacing follows from it).', PCT),
+  def(PR, 'support_overhang_angle', 'number', 'support', 'Support overhang angle', 'Overhang angle measured from vertical: faces leaning further out than this get support (45 is common). Sent to PrusaSlicer as threshold 90 − angle.', { unit: '°', min: 0, max: 90 }),
+  def(PR, 'support_density', 'number', 'support', 'Support density', 'Density of the support body under its interface layers. Sliced at the nearest halving of 100 % (50, 25, 12.5 … 1.6 %), so less density never means more material; 0 = no body lines, only the support\'s outline wall, dense first layer and interfaces.', PCT),
   def(PR, 'acceleration_print', 'number', 'slice', 'Print acceleration', 'Acceleration of extruding moves (drives the time estimate).', ACCEL),
   def(PR, 'acceleration_travel', 'number', 'slice', 'Travel acceleration', 'Acceleration of travel moves (drives the time estimate).', ACCEL),
   def(PR, 'acceleration_retraction', 'number', 'slice', 'Retraction acceleration', 'Acceleration of retract/unretract moves (drives the time estimate).', ACCEL),
@@ -130,30 +147,33 @@ export const SETTINGS: readonly SettingDef[] = [
   def(PR, 'max_hotend_temp', 'number', 'none', 'Max hotend temperature', 'Validation only: the material temperature must not exceed it.', TEMP),
   def(PR, 'min_bed_temp', 'number', 'none', 'Min bed temperature', 'Validation only: the material bed temperature must not be below it.', TEMP),
   def(PR, 'max_bed_temp', 'number', 'none', 'Max bed temperature', 'Validation only: the material bed temperature must not exceed it.', TEMP),
-  def(PR, 'hourly_cost', 'number', 'price', 'Machine hourly cost', 'Machine cost per hour of print time, in the quote currency.', { unit: 'currency/h', ...MONEY }),
+  def(PR, 'hourly_cost', 'number', 'price', 'Machine hourly cost', 'Machine cost per hour of print time, in the shop currency.', { unit: 'currency/h', ...MONEY }, { money: true }),
   def(PR, 'power_watts', 'number', 'price', 'Power draw', 'Average electrical draw while printing, for the energy cost. Printer-profile only, not a request field.', { unit: 'W', min: 0, max: 100_000 }, { requestField: false }),
   // material_config
   def(MA, 'filament_type', 'string', 'none', 'Material', 'Name of the material profile to load (for example PLA). Its resolved values carry the effect.', {}, { maxLength: 64, pattern: /^[^\p{Cc}]+$/u }),
-  def(MA, 'density', 'number', 'slice', 'Density', 'Filament density; turns extruded volume into grams.', { unit: 'g/cm³', min: 0.1, max: 25 }),
-  def(MA, 'diameter', 'number', 'slice', 'Filament diameter', 'Filament diameter (1.75 or 2.85 typically).', MM(0.5, 5)),
-  def(MA, 'temperature', 'number', 'slice', 'Print temperature', 'Nozzle temperature, first layer included.', TEMP),
+  def(MA, 'density', 'number', 'stats', 'Density', 'Filament density; turns extruded volume into grams (never re-slices).', { unit: 'g/cm³', min: 0.1, max: 25 }),
+  def(MA, 'diameter', 'number', 'stats', 'Filament diameter', 'Filament diameter (1.75 or 2.85 typically); turns extruded volume into filament length (never re-slices).', MM(0.5, 5)),
+  def(MA, 'temperature', 'number', 'none', 'Print temperature', 'Nozzle temperature, first layer included. Checked against the limits; changes neither time nor material.', TEMP),
   def(MA, 'print_temp_min', 'number', 'none', 'Min print temperature', 'Validation only: temperature must not be below it.', TEMP),
   def(MA, 'print_temp_max', 'number', 'none', 'Max print temperature', 'Validation only: temperature must not exceed it.', TEMP),
-  def(MA, 'bed_temperature', 'number', 'slice', 'Bed temperature', 'Bed temperature, first layer included.', TEMP),
+  def(MA, 'bed_temperature', 'number', 'none', 'Bed temperature', 'Bed temperature, first layer included. Checked against the limits; changes neither time nor material.', TEMP),
   def(MA, 'bed_temp_min', 'number', 'none', 'Min bed temperature', 'Validation only: bed_temperature must not be below it.', TEMP),
   def(MA, 'bed_temp_max', 'number', 'none', 'Max bed temperature', 'Validation only: bed_temperature must not exceed it.', TEMP),
-  def(MA, 'fan_speed', 'number', 'slice', 'Fan speed', 'Part cooling fan speed (maximum, and on bridges).', PCT),
-  def(MA, 'min_fan_speed', 'number', 'slice', 'Min fan speed', 'Fan speed on layers that need no extra cooling; above 0 keeps the fan always on.', PCT),
+  def(MA, 'fan_speed', 'number', 'none', 'Fan speed', 'Part cooling fan speed (maximum, and on bridges). Changes neither time nor material.', PCT),
+  def(MA, 'min_fan_speed', 'number', 'none', 'Min fan speed', 'Fan speed on layers that need no extra cooling. Changes neither time nor material.', PCT),
   def(MA, 'retraction_distance', 'number', 'slice', 'Retraction distance', 'Filament pulled back before travel moves.', { unit: 'mm', min: 0, max: 50 }),
   def(MA, 'retraction_speed', 'number', 'slice', 'Retraction speed', 'Speed of retract and unretract moves.', SPEED),
-  def(MA, 'price_per_kg', 'number', 'price', 'Price per kg', 'Material price per kilogram, in the quote currency.', MONEY),
-  def(MA, 'price_per_gram', 'number', 'price', 'Price per gram', 'Material price per gram, in the quote currency.', MONEY),
+  def(MA, 'price_per_kg', 'number', 'price', 'Price per kg', 'Material price per kilogram, in the shop currency. The same setting as price_per_gram in another unit: the highest-priority source that sets either one wins; setting both at once requires equal prices.', MONEY, { money: true }),
+  def(MA, 'price_per_gram', 'number', 'price', 'Price per gram', 'Material price per gram, in the shop currency. The same setting as price_per_kg (see there).', { min: 0, max: MONEY.max! / 1000 }, { money: true }),
   def(MA, 'support_cost_multiplier', 'number', 'price', 'Support cost multiplier', 'Multiplier on the material cost of support material.', { min: 0, max: 100 }),
   // quote_config
-  def(QU, 'currency', 'string', 'price', 'Currency', 'ISO 4217 currency code (three capital letters).', {}, { maxLength: 3, pattern: /^[A-Z]{3}$/ }),
+  def(QU, 'currency', 'string', 'price', 'Currency', 'ISO 4217 code. In a profile: the shop currency, which every amount in profiles and requests is in. In a request: the currency of the quote; another one than the shop currency is converted with the shop\'s exchange_rates, or refused.', {}, { maxLength: 3, values: CURRENCY_CODES, valuesName: 'an ISO 4217 currency code such as USD, EUR or JPY' }),
   def(QU, 'tax_rate', 'number', 'price', 'Tax rate', 'Tax added on top of the subtotal.', PCT),
-  def(QU, 'fixed_fee', 'number', 'price', 'Fixed fee', 'Fixed fee per quote, in the quote currency.', MONEY),
-  def(QU, 'energy_cost_per_kwh', 'number', 'price', 'Energy cost', 'Energy price per kWh, in the quote currency.', { unit: 'currency/kWh', min: 0, max: 1000 }),
+  def(QU, 'fixed_fee', 'number', 'price', 'Fixed fee', 'Fixed fee per quote, in the shop currency.', MONEY, { money: true }),
+  def(QU, 'energy_cost_per_kwh', 'number', 'price', 'Energy cost', 'Energy price per kWh, in the shop currency.', { unit: 'currency/kWh', min: 0, max: 1000 }, { money: true }),
+  def(QU, 'minimum_price', 'number', 'price', 'Minimum price', 'Lowest subtotal (before tax) of one part, in the shop currency: a cheaper part is raised to it by a minimum_price_adjustment line. 0: no minimum.', MONEY, { money: true }),
+  def(QU, 'exchange_rates', 'rates', 'price', 'Exchange rates', 'Currencies a quote may ask for besides the shop currency, with their rate: units of that currency per one unit of the shop currency, for example {"EUR": 0.92}. Global-settings profile only.', { min: 0, max: 1_000_000_000, exclusiveMin: true }, { requestField: false }),
+  def(QU, 'quote_validity_days', 'integer', 'none', 'Quote validity', 'Days a completed quote stays valid: its signature expires and add-to-cart refuses it after that. Global-settings profile only, not a request field.', { unit: 'days', min: 1, max: 365 }, { requestField: false }),
 ];
 
 export const SECTIONS: readonly SettingSection[] = [PR, MA, QU];
@@ -170,8 +190,8 @@ export function settingsOf(section: SettingSection): SettingDef[] {
   return [...(BY_SECTION.get(section)?.values() ?? [])];
 }
 
-/** Fields whose value changes the slice: the inputs of the slicing cache key. */
-export const SLICE_FIELDS: readonly SettingDef[] = SETTINGS.filter((d) => d.affects === 'slice');
+/** Fields whose value can change the slice (some only with supports on): the inputs of the slicing cache key. */
+export const SLICE_FIELDS: readonly SettingDef[] = SETTINGS.filter((d) => d.affects === 'slice' || d.affects === 'support');
 
 /**
  * Built-in fallback values (a 0.4 mm Marlin printer with PLA), the seed of the global profile.
@@ -197,7 +217,7 @@ export const DEFAULT_SETTINGS: ResolvedSettings = {
     fan_speed: 100, min_fan_speed: 35, retraction_distance: 0.8, retraction_speed: 35,
     price_per_kg: 25, support_cost_multiplier: 1,
   },
-  quote: { currency: 'USD', tax_rate: 0, fixed_fee: 0, energy_cost_per_kwh: 0.3 },
+  quote: { currency: 'USD', tax_rate: 0, fixed_fee: 0, energy_cost_per_kwh: 0.3, minimum_price: 0, exchange_rates: {}, quote_validity_days: 7 },
 };
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -214,7 +234,10 @@ export function checkSettingValue(d: SettingDef, v: unknown): string | null {
     case 'string':
       if (typeof v !== 'string' || v.length === 0) return 'must be a non-empty string';
       if (d.maxLength !== undefined && v.length > d.maxLength) return `must be at most ${d.maxLength} characters`;
+      if (d.values && !d.values.includes(v)) return `must be ${d.valuesName ?? `one of: ${d.values.join(', ')}`}`;
       return d.pattern && !d.pattern.test(v) ? 'has an invalid format' : null;
+    case 'rates':
+      return checkRates(d, v);
     default:
       return checkNumber(d, v);
   }
@@ -229,6 +252,34 @@ function checkNumber(d: SettingDef, v: unknown): string | null {
   }
   if (d.max !== undefined && v > d.max) return `must be at most ${d.max}${unit}`;
   return null;
+}
+
+function checkRates(d: SettingDef, v: unknown): string | null {
+  if (!isPlainObject(v)) return 'must be an object of currency codes to rates, for example {"EUR": 0.92}';
+  for (const [code, rate] of Object.entries(v)) {
+    if (!isCurrencyCode(code)) return `has ${JSON.stringify(code.slice(0, 8))}, which is not an ISO 4217 currency code`;
+    const problem = checkNumber({ ...d, type: 'number' }, rate);
+    if (problem) return `has a rate for ${code} that ${problem}`;
+  }
+  return null;
+}
+
+/** Both names of a setting in one object must agree (docs/pricing.md, "One setting in two units"). */
+function aliasIssues(section: SettingSection, values: Record<string, unknown>): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  for (const alias of SETTING_ALIASES.filter((a) => a.section === section)) {
+    const [first, second] = alias.names;
+    const a = values[first], b = values[second];
+    if (typeof a !== 'number' || typeof b !== 'number') continue;
+    if (Math.abs(alias.toFirst(b) - a) > 1e-9 * Math.max(Math.abs(a), 1e-9)) {
+      issues.push({
+        field: `${section}.${second}`,
+        message: `disagrees with ${first} (${a} is ${alias.fromFirst(a)} here): they are one setting in two units; `
+          + 'set one of them, or both to the same value',
+      });
+    }
+  }
+  return issues;
 }
 
 export interface ValidateOptions {
@@ -251,7 +302,7 @@ export function validateConfigSection(section: SettingSection, value: unknown, o
     const problem = checkSettingValue(d, v);
     if (problem) issues.push({ field, message: problem });
   }
-  return issues;
+  return issues.length ? issues : aliasIssues(section, value);
 }
 
 type Bound = [section: SettingSection, field: string, lowField: string, highField: string];
@@ -263,7 +314,7 @@ const BOUNDS: Bound[] = [
   [MA, 'bed_temperature', 'bed_temp_min', 'bed_temp_max'],
 ];
 
-function sectionValues(s: ResolvedSettings, section: SettingSection): Record<string, unknown> {
+export function sectionValues(s: ResolvedSettings, section: SettingSection): Record<string, unknown> {
   return (section === PR ? s.printer : section === MA ? s.material : s.quote) as Record<string, unknown>;
 }
 

@@ -598,7 +598,7 @@ describe('measurement', () => {
   it('counts bodies and warns about several', () => {
     const r = parseModel(binaryStl([...cubeTriangles(1), ...cubeTriangles(1, [5, 0, 0])]), 'stl');
     assert.equal(r.measurements.bodies, 2);
-    assert.ok(r.warnings.some((w) => /2 separate bodies/.test(w)));
+    assert.ok(r.warnings.some((w) => w.code === 'several_bodies' && w.count === 2 && /2 separate bodies/.test(w.message)));
   });
 });
 
@@ -615,7 +615,9 @@ describe('the open-mesh rule', () => {
       const open = openness(r.mesh, r.measurements);
       closeTo(open, expected, 0.01, `${file} openness`);
       assert.ok(open < MAX_OPENNESS);
-      assert.ok(r.warnings.some((w) => /not watertight/.test(w) && /uncertain by up to 1\d %/.test(w)), r.warnings.join(' | '));
+      const warning = r.warnings.find((w) => w.code === 'not_watertight');
+      assert.ok(warning && /not watertight/.test(warning.message) && /uncertain by up to 1\d %/.test(warning.message), JSON.stringify(r.warnings));
+      closeTo(warning.openness as number, open, 1e-12, `${file} openness detail`);
     }
   });
 
@@ -630,7 +632,7 @@ describe('the open-mesh rule', () => {
     tris.splice(2, 1);
     const r = parseModel(binaryStl(tris), 'stl');
     assert.equal(r.measurements.watertight, false);
-    assert.ok(r.warnings.some((w) => /not watertight/.test(w)));
+    assert.ok(r.warnings.some((w) => w.code === 'not_watertight' && /not watertight/.test(w.message)));
   });
 });
 
@@ -686,7 +688,9 @@ describe('detectFormat', () => {
 
 describe('limits and errors', () => {
   it('has sensible defaults', () => {
-    assert.equal(DEFAULT_LIMITS.maxTriangles, 20_000_000);
+    // Sized so the heaviest accepted model stays within the parse memory bound (docs/model-files.md).
+    assert.deepEqual([DEFAULT_LIMITS.maxTriangles, DEFAULT_LIMITS.maxVertices], [10_000_000, 10_000_000]);
+    assert.deepEqual([DEFAULT_LIMITS.maxXmlTokenChars, DEFAULT_LIMITS.maxXmlAttributes], [1024 * 1024, 256]);
     assert.equal(DEFAULT_LIMITS.maxInflatedBytes, 512 * 1024 * 1024);
     assert.deepEqual([DEFAULT_LIMITS.maxZipEntries, DEFAULT_LIMITS.maxXmlDepth, DEFAULT_LIMITS.maxComponentDepth], [1000, 64, 16]);
   });

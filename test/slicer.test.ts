@@ -14,6 +14,8 @@ import { buildSliceConfig } from '../server/slicer/config.ts';
 import { detectSlicer, sliceOnce, type SliceOutcome } from '../server/slicer/engine.ts';
 import { PoolClosedError, PoolFullError, SettingsInvalidError, SliceAbortedError, SliceFailedError, SliceTimeoutError } from '../server/slicer/errors.ts';
 import { GcodeStatsParser, parseDuration, parseGcodeText } from '../server/slicer/gcode-stats.ts';
+import { printStats } from '../server/slicer/print-stats.ts';
+import type { SliceStats } from '../shared/print-stats.ts';
 import { mapInfillPattern } from '../server/slicer/patterns.ts';
 import { createSlicePool } from '../server/slicer/pool.ts';
 
@@ -62,20 +64,25 @@ before(async () => {
 });
 after(() => rm(dir, { recursive: true, force: true }));
 
-const memo = new Map<string, Promise<SliceOutcome>>();
-function slice(mesh: string, o: Overrides = {}): Promise<SliceOutcome> {
+type Sliced = SliceOutcome & { print: SliceStats };
+const memo = new Map<string, Promise<Sliced>>();
+/** A real slice, with the print statistics a quote would report for those settings. */
+function slice(mesh: string, o: Overrides = {}): Promise<Sliced> {
   const key = mesh + JSON.stringify(o);
-  if (!memo.has(key)) memo.set(key, sliceOnce({ meshPath: mesh, settings: settingsWith(o), timeoutMs: 60_000 }));
+  const settings = settingsWith(o);
+  if (!memo.has(key)) {
+    memo.set(key, sliceOnce({ meshPath: mesh, settings, timeoutMs: 60_000 }).then((out) => ({ ...out, print: printStats(out.stats, settings.material) })));
+  }
   return memo.get(key)!;
 }
 
 describe('settings catalogue', () => {
-  test('holds every spec 2.3 field, and power_watts as a profile-only field', () => {
+  test('holds every spec 2.3 field, power_watts, exchange_rates and quote_validity_days as profile-only fields, and minimum_price', () => {
     for (const [section, names] of Object.entries(SPEC_FIELDS)) {
       for (const name of names.split(' ')) assert.ok(getSetting(section as keyof typeof SPEC_FIELDS, name), `${section}.${name}`);
     }
     const extra = SETTINGS.filter((d) => !SPEC_FIELDS[d.section].split(' ').includes(d.name));
-    assert.deepEqual(extra.map((d) => [d.name, d.requestField]), [['power_watts', false]]);
+    assert.deepEqual(extra.map((d) => [d.name, d.requestField]), [['power_watts', false], ['minimum_price', true], ['exchange_rates', false], ['quote_validity_days', false]]);
   });
 
   test('lists the 19 infill patterns and bounds percent fields to 0-100', () => {
@@ -88,7 +95,7 @@ describe('settings catalogue', () => {
   });
 
   test('price-only fields never feed the slice', () => {
-    for (const n of ['hourly_cost', 'power_watts', 'price_per_kg', 'price_per_gram', 'support_cost_multiplier', 'currency', 'tax_rate', 'fixed_fee', 'energy_cost_per_kwh']) {
+    for (const n of ['hourly_cost', 'power_watts', 'price_per_kg', 'price_per_gram', 'support_cost_multiplier', 'currency', 'tax_rate', 'fixed_fee', 'energy_cost_per_kwh', 'minimum_price', 'exchange_rates']) {
       assert.equal(SETTINGS.find((d) => d.name === n)!.affects, 'price', n);
     }
   });
@@ -123,20 +130,25 @@ function otherValue(d: SettingDef, v: unknown): unknown {
   if (d.type === 'string') return 'XYZ';
   if (d.name === 'min_wall_count') return 3; // above the default perimeters: the clamp shows
   if (d.name === 'max_wall_count') return 1;
+  if (d.name === 'support_density') return 50; // 15 % and 11 % slice alike (both round to 12.5 %)
   return d.type === 'integer' ? (v as number) + 1 : (v as number) * 0.75 + 0.01;
 }
 
 describe('config mapping', () => {
-  test('every slice field changes the PrusaSlicer config; price and validation-only fields do not', () => {
-    const base = buildSliceConfig(DEFAULT_SETTINGS).ini;
-    for (const d of SETTINGS) {
-      const s = structuredClone(DEFAULT_SETTINGS) as unknown as Record<string, Record<string, unknown>>;
-      const key = d.section === 'printer_config' ? 'printer' : d.section === 'material_config' ? 'material' : 'quote';
-      s[key][d.name] = otherValue(d, s[key][d.name]);
-      const changed = buildSliceConfig(s as unknown as ResolvedSettings).ini !== base;
-      assert.equal(changed, d.affects === 'slice', `${d.section}.${d.name} (${d.affects})`);
+  test('slice fields change the PrusaSlicer config, support fields only with supports on, all others never', () => {
+    for (const supports of [false, true]) {
+      const start = settingsWith({ printer: { support_material: supports } });
+      const base = buildSliceConfig(start).ini;
+      for (const d of SETTINGS) {
+        const s = structuredClone(start) as unknown as Record<string, Record<string, unknown>>;
+        const key = d.section === 'printer_config' ? 'printer' : d.section === 'material_config' ? 'material' : 'quote';
+        s[key][d.name] = otherValue(d, s[key][d.name]);
+        const changed = buildSliceConfig(s as unknown as ResolvedSettings).ini !== base;
+        const expected = d.affects === 'slice' || (supports && d.affects === 'support');
+        assert.equal(changed, expected, `${d.section}.${d.name} (${d.affects}), supports ${supports}`);
+      }
     }
-    assert.ok(SLICE_FIELDS.length >= 30);
+    assert.ok(SLICE_FIELDS.length >= 25);
   });
 
   test('writes the fixed G-code shape and the request values', () => {
@@ -148,7 +160,7 @@ describe('config mapping', () => {
     assert.equal(options.bed_shape, '0x0,300x0,300x200,0x200');
     assert.equal(options.max_print_height, '150');
     assert.equal(options.fill_density, '35%');
-    assert.equal(options.filament_density, '1.24');
+    assert.equal(options.support_material_style, 'snug');
     assert.equal(options.post_process, '');
   });
 
@@ -177,28 +189,36 @@ describe('G-code statistics', () => {
     '; estimated printing time (normal mode) = 1h 2m 3s', '; estimated printing time (silent mode) = 2h 0m 0s',
   ].join('\n');
 
-  test('reads totals, layers, time and the support share (retracts excluded)', () => {
-    const s = parseGcodeText(gcode);
-    assert.deepEqual(s, {
-      filament_length_mm: 10, filament_volume_cm3: 0.02, filament_weight_g: 0.03, support_weight_g: 0.03 * 0.3,
-      print_time_s: 3723, layers: 2, support_share: 0.3, max_z_mm: 0.4,
-    });
+  const ref = { filamentDiameter: 1.75 };
+
+  test('reads the volume (footer length × filament cross-section), layers, time and the support share (retracts excluded)', () => {
+    const s = parseGcodeText(gcode, ref);
+    assert.deepEqual(s, { extruded_volume_mm3: 10 * Math.PI * 0.875 ** 2, print_time_s: 3723, layers: 2, support_share: 0.3, max_z_mm: 0.4 });
   });
 
-  test('gives the same result whatever the chunking; recomputes grams from length when told the filament', () => {
+  test('gives the same result whatever the chunking', () => {
     const p = new GcodeStatsParser();
     for (let i = 0; i < gcode.length; i += 7) p.push(gcode.slice(i, i + 7));
-    assert.deepEqual(p.end(), parseGcodeText(gcode));
-    const precise = parseGcodeText(gcode, { filamentDiameter: 1.75, filamentDensity: 1.24 });
-    assert.ok(Math.abs(precise.filament_volume_cm3 - 10 * Math.PI * 0.875 ** 2 / 1000) < 1e-12);
+    assert.deepEqual(p.end(ref), parseGcodeText(gcode, ref));
+  });
+
+  test('grams and filament length follow from the volume and the material, exactly', () => {
+    const measure = parseGcodeText(gcode, ref);
+    const pla = printStats(measure, { density: 1.24, diameter: 1.75 });
+    assert.equal(pla.filament_length_mm, 10);
+    assert.ok(Math.abs(pla.filament_weight_g - (10 * Math.PI * 0.875 ** 2 / 1000) * 1.24) < 1e-12);
+    assert.ok(Math.abs(pla.support_weight_g - pla.filament_weight_g * 0.3) < 1e-12);
+    const thick = printStats(measure, { density: 2.48, diameter: 2.85 });
+    assert.ok(Math.abs(thick.filament_weight_g - 2 * pla.filament_weight_g) < 1e-12, 'twice the density, twice the grams');
+    assert.equal(thick.filament_length_mm, Math.round(10 * (1.75 / 2.85) ** 2 * 100) / 100, 'same volume, shorter filament');
   });
 
   test('handles absolute E, durations and a missing footer', () => {
     const abs = ['M82', 'G92 E0', ';TYPE:Perimeter', 'G1 X1 Y1 E5', ';TYPE:Support material', 'G1 X2 Y2 E10', 'G92 E0', 'G1 X3 Y3 E5',
       '; filament used [mm] = 15', '; filament used [cm3] = 0.1', '; estimated printing time (normal mode) = 40s'].join('\n');
-    assert.equal(parseGcodeText(abs).support_share, 10 / 15);
+    assert.equal(parseGcodeText(abs, ref).support_share, 10 / 15);
     assert.equal(parseDuration('2d 0h 1m 5s'), 172865);
-    assert.throws(() => parseGcodeText('G1 X1 E1\n'), /footer/);
+    assert.throws(() => parseGcodeText('G1 X1 E1\n', ref), /footer/);
   });
 });
 
@@ -209,7 +229,7 @@ describe('slicing with PrusaSlicer', () => {
   });
 
   test('20 mm cube at 20 % infill: plausible statistics', async () => {
-    const { stats, patternUsed } = await slice(cube);
+    const { print: stats, patternUsed } = await slice(cube);
     assert.ok(stats.filament_weight_g > 2 && stats.filament_weight_g < 8, `weight ${stats.filament_weight_g}`);
     assert.ok(stats.print_time_s > 300 && stats.print_time_s < 3600, `time ${stats.print_time_s}`);
     assert.ok(Math.abs(stats.layers - 100) <= 1, `layers ${stats.layers}`);
@@ -242,7 +262,7 @@ describe('slicing with PrusaSlicer', () => {
   for (const [name, a, b, metric, dir] of cases) {
     test(name, async () => {
       const [x, y] = await Promise.all([slice(cube, a), slice(cube, b)]);
-      const pick = (o: SliceOutcome) => (metric === 'weight' ? o.stats.filament_weight_g : metric === 'time' ? o.stats.print_time_s : o.stats.filament_length_mm);
+      const pick = (o: Sliced) => (metric === 'weight' ? o.print.filament_weight_g : metric === 'time' ? o.print.print_time_s : o.print.filament_length_mm);
       if (dir === 'up') more(pick(x), pick(y), name);
       else more(pick(y), pick(x), name);
     });
@@ -256,7 +276,7 @@ describe('slicing with PrusaSlicer', () => {
 
   test('infill pattern changes weight or time, and substitutes are reported', async () => {
     const [rect, gyroid, zigzag] = await Promise.all([slice(cube), slice(cube, { printer: { infill_pattern: 'gyroid' } }), slice(cube, { printer: { infill_pattern: 'zigzag' } })]);
-    assert.ok(gyroid.stats.print_time_s !== rect.stats.print_time_s || gyroid.stats.filament_weight_g !== rect.stats.filament_weight_g);
+    assert.ok(gyroid.stats.print_time_s !== rect.stats.print_time_s || gyroid.stats.extruded_volume_mm3 !== rect.stats.extruded_volume_mm3);
     assert.deepEqual(zigzag.patternUsed, { requested: 'zigzag', used: 'rectilinear', exact: false });
   });
 
@@ -266,8 +286,8 @@ describe('slicing with PrusaSlicer', () => {
     ]);
     assert.equal(off.stats.support_share, 0);
     assert.ok(on.stats.support_share > 0.05 && on.stats.support_share < 0.9, `share ${on.stats.support_share}`);
-    more(off.stats.filament_weight_g, on.stats.filament_weight_g, 'weight');
-    more(on.stats.support_weight_g, dense.stats.support_weight_g, 'support weight');
+    more(off.print.filament_weight_g, on.print.filament_weight_g, 'weight');
+    more(on.print.support_weight_g, dense.print.support_weight_g, 'support weight');
   });
 
   test('a part taller than bed_size_z, or wider than the bed, is refused as exceeding the build volume', async () => {

@@ -2,7 +2,7 @@
 // so keyboard and screen-reader users know the page changed.
 import { html, nothing } from 'lit';
 import { AppElement } from './lib/element.ts';
-import { currentRoute, navigate, type Route } from './lib/router.ts';
+import { currentRoute, mayLeave, navigate, type Route } from './lib/router.ts';
 import { UNAUTHORIZED_EVENT, ApiError } from './lib/api.ts';
 import { currentUser, forget, logOut, restoreSession } from './lib/session.ts';
 import { errorView, loadingView } from './components/states.ts';
@@ -11,6 +11,7 @@ import './pages/auth-page.ts';
 import './pages/overview-page.ts';
 import './pages/tokens-page.ts';
 import './pages/widget-keys-page.ts';
+import './pages/offer-page.ts';
 import './pages/profiles-page.ts';
 import './pages/webhooks-page.ts';
 import './pages/webhook-page.ts';
@@ -27,6 +28,7 @@ const NAV: NavItem[] = [
   { route: 'overview', label: 'Overview' },
   { route: 'tokens', label: 'API tokens' },
   { route: 'widget-keys', label: 'Widget keys' },
+  { route: 'offer', label: 'Offer' },
   { route: 'profiles', label: 'Slice profiles' },
   { route: 'webhooks', label: 'Webhooks' },
   { route: 'quotes', label: 'Quote history' },
@@ -72,7 +74,12 @@ export class SqApp extends AppElement {
     }
   }
 
-  private onHashChange = () => {
+  private onHashChange = (e: HashChangeEvent) => {
+    // The page stays (and so do its unsaved changes) when the merchant chooses to; the address goes back.
+    if (!mayLeave()) {
+      history.replaceState(history.state, '', e.oldURL);
+      return;
+    }
     this.route = currentRoute();
     this.focusPending = true;
   };
@@ -165,7 +172,10 @@ export class SqApp extends AppElement {
       case 'tokens':
         return html`<sq-tokens-page></sq-tokens-page>`;
       case 'widget-keys':
+        if (r.params[1] === 'offer') return html`<sq-offer-page .keyId=${r.params[0]}></sq-offer-page>`;
         return html`<sq-widget-keys-page></sq-widget-keys-page>`;
+      case 'offer':
+        return html`<sq-offer-page></sq-offer-page>`;
       case 'profiles':
         return html`<sq-profiles-page .route=${r}></sq-profiles-page>`;
       case 'webhooks':

@@ -6,7 +6,7 @@ import { ApiError, unauthorized } from '../errors.ts';
 import { authenticateApiToken } from './api-tokens.ts';
 import { SESSION_COOKIE, findSession, csrfMatches } from './sessions.ts';
 import { accountById } from '../db/queries/accounts.ts';
-import { authenticateWidgetKey } from './widget.ts';
+import { authenticateWidgetKey, shopperHash } from './widget.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -39,7 +39,7 @@ export function requireApiAuth(deps: Deps) {
     }
     const widget = await authenticateWidgetKey(deps, ctx);
     if (widget) {
-      ctx.state.auth = { account: widget.account, tokenId: null, widgetKeyId: widget.key.id, via: 'widget' };
+      ctx.state.auth = { account: widget.account, tokenId: null, widgetKeyId: widget.key.id, via: 'widget', shopperHash: shopperHash(ctx) };
       return next();
     }
     const s = await sessionAuth(deps, ctx, true);

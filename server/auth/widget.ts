@@ -1,5 +1,6 @@
 // Widget keys: publishable keys a shop page sends in X-Widget-Key. A key works only from its allowed
 // origins and only on the few routes a storefront needs; everything else answers 403.
+import { createHash, randomBytes } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Deps } from '../deps.ts';
 import { liveWidgetKey, type WidgetKeyRow } from '../db/queries/widget-keys.ts';
@@ -7,11 +8,27 @@ import { accountById, type AccountRow } from '../db/queries/accounts.ts';
 import { ApiError, unauthorized } from '../errors.ts';
 
 export const WIDGET_KEY_HEADER = 'x-widget-key';
+export const SHOPPER_TOKEN_HEADER = 'x-shopper-token';
+const SHOPPER_TOKEN = /^st_[A-Za-z0-9_-]{32,64}$/;
+
+/** A new shopper token: the widget keeps it for the page's lifetime and sends it with every call. */
+export const newShopperToken = () => `st_${randomBytes(24).toString('base64url')}`;
+
+/** SHA-256 of the shopper token the widget sent, null without one; a malformed token is refused. */
+export function shopperHash(ctx: Context): string | null {
+  const raw = ctx.get(SHOPPER_TOKEN_HEADER);
+  if (!raw) return null;
+  if (!SHOPPER_TOKEN.test(raw)) throw new ApiError(400, 'invalid_shopper_token', 'X-Shopper-Token must be the token issued with an upload id.', { field: 'X-Shopper-Token' });
+  return hashShopperToken(raw);
+}
+
+export const hashShopperToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Routes a widget key may call (method and path pattern). */
 const WIDGET_ROUTES: [string, RegExp][] = [
   ['GET', /^\/v2\/widget\/config$/],
   ['GET', /^\/v2\/file\/upload-id$/],
+  ['POST', /^\/v2\/file\/scale\/[^/]+$/],
   ['POST', /^\/v2\/file\/quote\/[^/]+(\/async)?$/],
   ['GET', /^\/v2\/jobs\/[^/]+$/],
   ['GET', /^\/v2\/quotes\/[^/]+$/],
@@ -34,7 +51,7 @@ export async function authenticateWidgetKey(deps: Deps, ctx: Context): Promise<{
   const raw = ctx.get(WIDGET_KEY_HEADER);
   if (!raw) return null;
   if (!widgetRoute(ctx.method, ctx.path)) {
-    throw new ApiError(403, 'widget_key_forbidden', 'A widget key may only read the widget configuration, upload, quote its own uploads, read those quotes and report add-to-cart.');
+    throw new ApiError(403, 'widget_key_forbidden', 'A widget key may only read the widget configuration, upload, rescale and quote its own uploads, read those quotes and report add-to-cart.');
   }
   const key = await liveWidgetKey(deps.db, raw);
   if (!key) throw unauthorized('The widget key is unknown or has been revoked.');
@@ -59,7 +76,7 @@ export async function widgetPreflight(ctx: Context, next: Next) {
     ctx.set('Access-Control-Allow-Origin', ctx.get('origin'));
     ctx.set('Vary', 'Origin');
     ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-    ctx.set('Access-Control-Allow-Headers', 'Content-Type, X-Widget-Key');
+    ctx.set('Access-Control-Allow-Headers', 'Content-Type, X-Widget-Key, X-Shopper-Token');
     ctx.set('Access-Control-Max-Age', '600');
     ctx.status = 204;
     return;

@@ -8,13 +8,15 @@ import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
 import { writeEvent } from '../db/queries/outbox.ts';
 import { claimJob, renewLease, sliceByKey, insertSlice, quoteStatus, type QuoteRow } from '../db/queries/quotes.ts';
-import { finishQuote, failJob, LeaseLostError } from '../quotes/service.ts';
+import { finishQuote, failJob, buildResult, LeaseLostError } from '../quotes/service.ts';
 import { jobEventData } from '../quotes/present.ts';
 import { SliceFailedError, SliceTimeoutError, PoolFullError, PoolClosedError, SliceAbortedError } from '../slicer/errors.ts';
 import type { SlicePool } from '../slicer/pool.ts';
-import type { SliceStats } from '../slicer/gcode-stats.ts';
+import type { SliceMeasure } from '../slicer/gcode-stats.ts';
+import type { SliceTransform } from '../slicer/engine.ts';
 import type { ResolvedSettings } from '../../shared/settings.ts';
 import { newId } from '../ids.ts';
+import { ApiError } from '../errors.ts';
 
 export const MAX_JOB_ATTEMPTS = 3;
 const POLL_MS = 1000;
@@ -36,6 +38,7 @@ function describeFailure(err: unknown): JobError {
     const status = err.code === 'slicer_unavailable' ? 503 : 422;
     return { code: err.code, message: err.message, status };
   }
+  if (err instanceof ApiError) return { code: err.code, message: err.message, status: err.status };
   return { code: 'internal_error', message: 'The quote could not be computed because of a server error; it was logged.', status: 500 };
 }
 
@@ -77,13 +80,14 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     }
   }
 
-  async function slice(job: QuoteRow, signal: AbortSignal): Promise<{ stats: SliceStats; slice: { slicer: string; slicer_version: string; duration_ms: number }; cached: boolean }> {
+  async function slice(job: QuoteRow, signal: AbortSignal): Promise<{ stats: SliceMeasure; slice: { slicer: string; slicer_version: string; duration_ms: number }; cached: boolean }> {
     const hit = await sliceByKey(deps.db, job.slicing_key!);
-    if (hit) return { stats: hit.stats as SliceStats, slice: hit, cached: true };
+    if (hit) return { stats: hit.stats as SliceMeasure, slice: hit, cached: true };
     const meshPath = deps.storage.canonicalPath(job.file_id);
     if (!existsSync(meshPath)) throw new SliceFailedError('The model file was deleted before it could be sliced.', 'slice_failed');
-    const settings = (job.resolved as { settings: ResolvedSettings }).settings;
-    const out = await pool.slice({ meshPath, settings }, signal);
+    type Stored = { settings: ResolvedSettings; placement?: { transform: SliceTransform | null } };
+    const { settings, placement } = job.resolved as Stored;
+    const out = await pool.slice({ meshPath, settings, transform: placement?.transform ?? undefined }, signal);
     const row = { key: job.slicing_key!, stats: out.stats, slicer: out.slicer.name, slicer_version: out.slicer.version, duration_ms: out.durationMs };
     await insertSlice(deps.db, row);
     return { stats: out.stats, slice: row, cached: false };
@@ -108,6 +112,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     const beat = heartbeat(job, ctrl);
     try {
       const outcome = await slice(job, ctrl.signal);
+      buildResult(job, outcome); // pricing may refuse (price_out_of_range): the job then fails below, not retries
       await record(job, async (tx) => {
         const done = await finishQuote(tx, deps as Deps, job, owner, outcome);
         await writeEvent(tx, { account_id: done.account_id, token_id: done.token_id, event: 'job.status_changed', data: jobEventData(done, 'processing') });

@@ -2,34 +2,60 @@
 // A hostile file can only exhaust this worker (heap-capped, killed on timeout), never the API process.
 // Workers stay alive between jobs, so the TypeScript loader and the parsers load once.
 import { parentPort } from 'node:worker_threads';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { detectFormat, parseModel, writeCanonicalObj, ModelError } from '../../shared/model/index.ts';
-import { convexHullXY } from './footprint.ts';
+import {
+  detectFormat, ModelError, parseModel, streamCanonical3mf, streamCanonicalObj, type ByteSink, type ParsedModel,
+} from '../../shared/model/index.ts';
+import { convexHullXY, describeShape } from './footprint.ts';
 
 export interface ParseJob {
   sourcePath: string;
   fileName: string;
-  canonicalPath: string;
+  /** Where to write the canonical mesh: OBJ, or 3MF when the model has negative volumes. */
+  canonical: { obj: string; '3mf': string };
 }
 
 function run(job: ParseJob) {
-  const bytes = new Uint8Array(readFileSync(job.sourcePath));
-  const format = detectFormat(job.fileName, bytes);
-  if (!format) {
-    throw new ModelError('unsupported_format', 'The file is not an STL, OBJ or 3MF model.');
-  }
-  const parsed = parseModel(bytes, format);
-  const canonical = writeCanonicalObj(parsed.mesh);
-  writeFileSync(job.canonicalPath, canonical);
+  const parsed = parse(job);
+  const canonical = parsed.negativeVolumes ? '3mf' : 'obj';
+  const meshSha256 = writeHashed(job.canonical[canonical], (sink) => {
+    if (parsed.negativeVolumes) streamCanonical3mf(parsed.mesh, parsed.negativeVolumes, sink);
+    else streamCanonicalObj(parsed.mesh, sink);
+  });
   return {
     format: parsed.format,
     unit: parsed.unit,
     measurements: parsed.measurements,
     warnings: parsed.warnings,
-    meshSha256: createHash('sha256').update(canonical).digest('hex'),
+    canonical,
+    meshSha256,
     footprint: convexHullXY(parsed.mesh.positions),
+    shape: describeShape(parsed.mesh.positions, parsed.mesh.indices),
   };
+}
+
+/** Reads and parses the upload; its bytes are garbage once parsed, before the canonical mesh is written. */
+function parse(job: ParseJob): ParsedModel {
+  const bytes = new Uint8Array(readFileSync(job.sourcePath));
+  const format = detectFormat(job.fileName, bytes);
+  if (!format) throw new ModelError('unsupported_format', 'The file is not an STL, OBJ or 3MF model.');
+  return parseModel(bytes, format);
+}
+
+/** Streams the canonical mesh to disk and to its hash, never holding it whole. */
+function writeHashed(path: string, write: (sink: ByteSink) => void): string {
+  const hash = createHash('sha256');
+  const fd = openSync(path, 'w');
+  try {
+    write((chunk) => {
+      hash.update(chunk);
+      for (let offset = 0; offset < chunk.length; ) offset += writeSync(fd, chunk, offset);
+    });
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
 }
 
 function handle(job: ParseJob) {

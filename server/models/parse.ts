@@ -1,17 +1,21 @@
 // Parses uploads in a small pool of long-lived worker threads (heap-capped), one job per worker at a time.
 // A worker that runs out of time or memory is terminated and replaced; the API process is never at risk.
 import { Worker } from 'node:worker_threads';
-import type { Measurements, ModelFormat } from '../../shared/model/index.ts';
+import type { Measurements, ModelFormat, ModelWarning } from '../../shared/model/index.ts';
 import { ApiError } from '../errors.ts';
 import type { ParseJob } from './parse-worker.ts';
+import type { ModelShape } from './footprint.ts';
 
 export interface ParsedUpload {
   format: ModelFormat;
   unit: string;
   measurements: Measurements;
-  warnings: string[];
+  warnings: ModelWarning[];
+  /** Which canonical mesh the parser wrote. */
+  canonical: 'obj' | '3mf';
   meshSha256: string;
   footprint: [number, number][];
+  shape: ModelShape;
 }
 
 export interface ModelParser {
@@ -22,8 +26,17 @@ export interface ModelParser {
 interface Options {
   concurrency: number;
   timeoutMs: number;
+  /** V8 heap of one worker (old generation; the young generation is capped at YOUNG_GENERATION_MB). */
   maxHeapMb: number;
 }
+
+/**
+ * The memory bound of parsing (shared/model/README.md, "Memory"). Strings and objects live in a worker's
+ * V8 heap, capped here; the parsers keep every string small (XML tokens are capped). Meshes live in typed
+ * arrays outside that heap, bounded by the vertex and triangle caps. Two workers at most parse at once.
+ */
+export const MODEL_PARSER_OPTIONS: Options = { concurrency: 2, timeoutMs: 120_000, maxHeapMb: 256 };
+const YOUNG_GENERATION_MB = 32;
 
 type Reply = { ok: true; result: ParsedUpload } | { ok: false; code: string; message: string; details: Record<string, unknown> | null };
 
@@ -31,7 +44,9 @@ const tooComplex = (why: string) => new ApiError(422, 'model_too_complex', why);
 
 /** One worker thread, started once and ready before its first job. */
 function spawn(opts: Options): Promise<Worker> {
-  const worker = new Worker(new URL('./parse-worker-entry.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: opts.maxHeapMb } });
+  const worker = new Worker(new URL('./parse-worker-entry.mjs', import.meta.url), {
+    resourceLimits: { maxOldGenerationSizeMb: opts.maxHeapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+  });
   worker.unref();
   return new Promise((resolve, reject) => {
     worker.once('message', () => resolve(worker));

@@ -5,6 +5,7 @@ import { webhookPaths, webhookSchemas, webhookEvents } from './paths-webhooks.ts
 import { quotePaths, quoteSchemas } from './paths-quotes.ts';
 import { widgetPaths, widgetSchemas } from './paths-widget.ts';
 import { errorResponses } from './helpers.ts';
+import { offerPaths, offerSchemas, offerTag } from '../offer/openapi.ts';
 import { limitsPaths, limitsSchemas, limitsTags, rateLimitHeaders, withRateLimits, withRateLimitResponses } from './paths-limits.ts';
 
 let cached: Record<string, any> | null = null;
@@ -37,13 +38,14 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
       { name: 'files', description: 'Model files, public uploads and printability' },
       { name: 'quotes', description: 'Quotes from real slices, jobs and history' },
       { name: 'profiles', description: 'Printer, material and global slice profiles' },
+      offerTag,
       { name: 'widget', description: 'The storefront widget (publishable widget key in X-Widget-Key)' },
       { name: 'dashboard', description: 'Dashboard API (cookie session; CSRF header on state-changing calls)' },
       { name: 'webhooks', description: 'Webhook endpoints, deliveries and the events they receive' },
       ...limitsTags,
     ],
     // Every operation gets the X-RateLimit-* headers and a 429 (paths-limits.ts).
-    paths: withRateLimits(withWidgetRefusal({ ...corePaths, ...quotePaths, ...widgetPaths, ...webhookPaths, ...limitsPaths })),
+    paths: withRateLimits(withWidgetRefusal({ ...corePaths, ...quotePaths, ...widgetPaths, ...offerPaths, ...webhookPaths, ...limitsPaths })),
     // The requests slicequote sends to merchants' endpoints (OpenAPI 3.1 webhooks).
     webhooks: webhookEvents,
     components: {
@@ -52,7 +54,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'sq_session', description: 'Dashboard session' },
         widgetKey: { type: 'apiKey', in: 'header', name: 'X-Widget-Key', description: 'Publishable widget key (pk_...); only from its allowed origins, only on the widget routes' },
       },
-      schemas: { ...coreSchemas, ...quoteSchemas, ...widgetSchemas, ...webhookSchemas, ...limitsSchemas },
+      schemas: { ...coreSchemas, ...quoteSchemas, ...widgetSchemas, ...offerSchemas, ...webhookSchemas, ...limitsSchemas },
       responses: withRateLimitResponses(errorResponses()),
       headers: rateLimitHeaders,
     },

@@ -8,6 +8,13 @@ export const session = [{ sessionCookie: [] }];
 /** The header every state-changing dashboard call carries. */
 export const csrfHeader = { name: 'X-CSRF-Token', in: 'header', required: true, description: 'The csrf_token from GET /dashboard/api/session', schema: { type: 'string' } };
 
+/** Widget calls about a shopper's uploads and quotes carry the token issued with the upload id. */
+export const shopperToken = {
+  name: 'X-Shopper-Token', in: 'header', required: false,
+  description: 'Widget keys: the shopper token from GET /v2/file/upload-id; a shopper sees only their own uploads and quotes',
+  schema: { type: 'string', pattern: '^st_[A-Za-z0-9_-]{32,64}$' },
+};
+
 export const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds' };
 
 export const jsonBody = (schema: string, description?: string, required = true) => ({

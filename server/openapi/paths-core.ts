@@ -1,15 +1,26 @@
 // Paths of the foundation: health, user, files, upload ids, printability, dashboard auth and tokens.
-import { jsonBody, ok, errors, pathParam, pageParams, bearer, session, csrfHeader } from './helpers.ts';
+import { jsonBody, ok, errors, pathParam, pageParams, bearer, session, csrfHeader, shopperToken } from './helpers.ts';
 
 const fileId = pathParam('file_id', 'A file id (file_...)');
+const units = ['mm', 'cm', 'm', 'in', 'ft', 'um'];
+const unitHelp = 'The unit the model\'s numbers are in (STL and OBJ carry none: millimetres are assumed). A 3MF states its own unit, which wins; re-declare it with POST /v2/file/scale/{file_id}.';
 const multipartFile = {
   required: true,
   content: {
     'multipart/form-data': {
-      schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: 'STL (binary or ASCII), OBJ or 3MF' } } },
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: {
+          file: { type: 'string', format: 'binary', description: 'STL (binary or ASCII), OBJ or 3MF' },
+          unit: { type: 'string', enum: units, description: unitHelp },
+        },
+      },
     },
   },
 };
+const unitQuery = { name: 'unit', in: 'query', required: false, description: `${unitHelp} Same as the multipart field \`unit\`; checked before the body is read.`, schema: { type: 'string', enum: units } };
+const widgetOrBearer = [{ bearerAuth: [] }, { widgetKey: [] }];
 
 export const corePaths = {
   '/v2/openapi.json': {
@@ -38,22 +49,23 @@ export const corePaths = {
   },
   '/v2/file': {
     post: {
-      operationId: 'uploadFile', tags: ['files'], summary: 'Upload a model (multipart part `file`)', security: bearer, requestBody: multipartFile,
-      description: 'The file is streamed to disk under the size cap, hashed, parsed and measured. Broken or unsupported models are refused with 422 and a specific code. Emits `file.uploaded`.',
+      operationId: 'uploadFile', tags: ['files'], summary: 'Upload a model (multipart part `file`, optional field `unit`)', security: bearer, requestBody: multipartFile,
+      parameters: [unitQuery],
+      description: 'The file is streamed to disk under the size cap, hashed, parsed and measured. Broken or unsupported models, and models over a parse limit (`details.limit` names it), are refused with 422 and a specific code. In PrusaSlicer projects only model parts are printed: modifiers and support blockers/enforcers are dropped, negative volumes are cut away when slicing, and the file\'s own settings are ignored; `warnings` say so. A size that suggests another unit adds a `unit_suspect` warning. Emits `file.uploaded`.',
       responses: { '201': ok('File', 'The stored file with its measurements'), ...errors(400, 401, 413, 415, 422) },
     },
   },
   '/v2/file/upload-id': {
     get: {
       operationId: 'createUploadId', tags: ['files'], summary: 'A single-use id for a public upload', security: [{ bearerAuth: [] }, { widgetKey: [] }],
-      responses: { '200': ok('UploadId', 'The upload id'), ...errors(401, 403) },
+      parameters: [shopperToken], responses: { '200': ok('UploadId', 'The upload id'), ...errors(400, 401, 403) },
     },
   },
   '/v2/file/public/{upload_id}': {
     post: {
       operationId: 'uploadFilePublic', tags: ['files'], summary: 'Upload without a token, with a single-use upload id', security: [],
       description: 'CORS-enabled. The file lands in the account that created the upload id. Unknown id: 404 `upload_id_not_found`; used: 410 `upload_id_used`; expired: 410 `upload_id_expired`.',
-      parameters: [pathParam('upload_id', 'From GET /v2/file/upload-id')], requestBody: multipartFile,
+      parameters: [pathParam('upload_id', 'From GET /v2/file/upload-id'), unitQuery], requestBody: multipartFile,
       responses: { '201': ok('File', 'The stored file'), ...errors(400, 404, 410, 413, 415, 422) },
     },
     options: {
@@ -77,9 +89,17 @@ export const corePaths = {
       responses: { '200': ok('FileDeleted', 'Deleted'), ...errors(401, 404) },
     },
   },
+  '/v2/file/scale/{file_id}': {
+    post: {
+      operationId: 'scaleFile', tags: ['files'], summary: 'Read the model in another unit, or scale it', security: widgetOrBearer, parameters: [fileId, shopperToken],
+      requestBody: jsonBody('FileScaleRequest'),
+      description: 'Sets the file\'s unit and/or scale and answers the file with its new measurements and warnings. The stored mesh is unchanged (same file id, no storage used): quotes apply the unit and scale when they slice and state both in `placement`; earlier quotes keep theirs. A widget key may rescale only the uploads of its own shopper (X-Shopper-Token). A result under 0.1 mm or over 10 m across: 422 `scale_out_of_range`.',
+      responses: { '200': ok('File', 'The file, rescaled'), ...errors(400, 401, 403, 404, 422) },
+    },
+  },
   '/v2/printability/{file_id}': {
     post: {
-      operationId: 'checkPrintability', tags: ['files'], summary: 'Measurements and whether the model fits a build volume', security: bearer, parameters: [fileId],
+      operationId: 'checkPrintability', tags: ['files'], summary: 'Measurements and whether (and in which orientation) the model fits a build volume', security: bearer, parameters: [fileId],
       requestBody: jsonBody('PrintabilityRequest', 'Build volume; every field optional', false),
       responses: { '200': ok('Printability', 'Measurements, fit and warnings'), ...errors(400, 401, 404) },
     },

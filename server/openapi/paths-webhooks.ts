@@ -132,7 +132,10 @@ const eventSchemas = {
     'widget.added_to_cart',
     {
       type: 'object',
-      required: ['widgetKeyId', 'fileId', 'fileName', 'quoteId', 'quantity', 'material', 'color', 'unitPrice', 'totalPrice', 'currency', 'origin', 'quote'],
+      required: [
+        'widgetKeyId', 'fileId', 'fileName', 'quoteId', 'quantity', 'material', 'color', 'choices', 'unitPrice', 'subtotal',
+        'minimumLineAdjustment', 'totalPrice', 'currency', 'expiresAt', 'signature', 'origin', 'quote',
+      ],
       properties: {
         widgetKeyId: { type: ['string', 'null'], description: 'null when reported with an API token' },
         fileId: { type: 'string' },
@@ -141,14 +144,19 @@ const eventSchemas = {
         quantity: { type: 'integer', minimum: 1 },
         material: { type: 'string' },
         color: { type: ['string', 'null'] },
+        choices: { $ref: '#/components/schemas/ResolvedChoices' },
         unitPrice: { type: 'number' },
-        totalPrice: { type: 'number' },
+        subtotal: { type: 'number', description: 'unitPrice × quantity' },
+        minimumLineAdjustment: { type: 'number', minimum: 0, description: 'Raises the line to the offer\'s minimum_line_price' },
+        totalPrice: { type: 'number', description: 'subtotal + minimumLineAdjustment: what to charge for the line' },
+        expiresAt: { type: 'string', format: 'date-time', description: 'Refuse the order after this; re-quote instead' },
+        signature: { $ref: '#/components/schemas/QuoteSignature' },
         currency: { type: 'string' },
         origin: { type: ['string', 'null'], description: 'Origin of the shop page the widget was on' },
         quote: { ...quoteResult, description: 'The authoritative quote (spec 2.4) from the database: trust this, not prices seen in the browser' },
       },
     },
-    'Body of `widget.added_to_cart`. unitPrice is the quote total for one part; totalPrice = unitPrice × quantity.',
+    'Body of `widget.added_to_cart`. unitPrice is the quote total for one part; totalPrice = unitPrice × quantity + minimumLineAdjustment. Verify `signature` with your quote signing secret before charging (docs/quote-signatures.md).',
   ),
   WebhookEventUsageAlert: eventEnvelope(
     'usage.alert',

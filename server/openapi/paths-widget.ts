@@ -1,39 +1,60 @@
 // Paths and schemas of the storefront widget: its configuration, add-to-cart, widget keys, the bundle.
-import { jsonBody, ok, errors, pathParam, session, csrfHeader, timestamp } from './helpers.ts';
+import { jsonBody, ok, errors, pathParam, session, csrfHeader, timestamp, ref, shopperToken } from './helpers.ts';
 
 const widgetOrToken = [{ widgetKey: [] }, { bearerAuth: [] }];
 
 export const widgetSchemas = {
   WidgetConfig: {
     type: 'object',
-    required: ['shop_name', 'currency', 'max_upload_bytes', 'build_volume', 'default_material', 'materials', 'layer_heights', 'default_layer_height', 'infill_options', 'default_infill'],
+    required: [
+      'shop_name', 'currency', 'max_upload_bytes', 'build_volume', 'materials', 'default_material', 'qualities', 'default_quality',
+      'infill_options', 'default_infill', 'quantity', 'minimum_price', 'minimum_line_price', 'lead_time',
+    ],
     additionalProperties: false,
+    description: 'The offer this widget key quotes from (the key\'s own, else the account\'s, else the default derived from the profiles).',
     properties: {
       shop_name: { type: 'string' },
       currency: { type: 'string' },
       max_upload_bytes: { type: 'integer' },
       build_volume: { type: 'object', required: ['x', 'y', 'z'], properties: { x: { type: 'number' }, y: { type: 'number' }, z: { type: 'number' } } },
-      default_material: { type: 'string' },
       materials: {
         type: 'array',
+        items: { type: 'object', required: ['name', 'colors'], additionalProperties: false, properties: { name: { type: 'string' }, colors: { type: 'array', items: { type: 'string' } } } },
+      },
+      default_material: { type: 'string' },
+      qualities: {
+        type: 'array',
         items: {
-          type: 'object', required: ['name', 'colors', 'density', 'price_per_kg'], additionalProperties: false,
-          properties: { name: { type: 'string' }, colors: { type: 'array', items: { type: 'string' } }, density: { type: ['number', 'null'] }, price_per_kg: { type: ['number', 'null'] } },
+          type: 'object', required: ['id', 'label', 'layer_height'], additionalProperties: false,
+          properties: { id: { type: 'string' }, label: { type: 'string' }, layer_height: { type: 'number', description: 'mm, as sliced' } },
         },
       },
-      layer_heights: { type: 'array', items: { type: 'number' }, description: 'Quality choices (mm) the printer supports' },
-      default_layer_height: { type: 'number' },
+      default_quality: { type: 'string' },
       infill_options: { type: 'array', items: { type: 'number' } },
       default_infill: { type: 'number' },
+      quantity: { type: 'object', required: ['min', 'max'], properties: { min: { type: 'integer' }, max: { type: 'integer' } } },
+      minimum_price: { type: ['number', 'null'] },
+      minimum_line_price: { type: ['number', 'null'] },
+      lead_time: { type: ['string', 'null'] },
     },
   },
   CartRequest: {
     type: 'object', required: ['quote_id'], additionalProperties: false,
-    properties: { quote_id: { type: 'string', minLength: 1, maxLength: 64 }, quantity: { type: 'integer', minimum: 1, maximum: 10000, default: 1 } },
+    properties: {
+      quote_id: { type: 'string', minLength: 1, maxLength: 64 },
+      quantity: { type: 'integer', minimum: 1, maximum: 100000, default: 1, description: 'Must lie within the offer\'s quantity range' },
+    },
   },
   CartLine: {
-    type: 'object', required: ['quote_id', 'quantity', 'unit_price', 'total_price', 'currency'], additionalProperties: false,
-    properties: { quote_id: { type: 'string' }, quantity: { type: 'integer' }, unit_price: { type: 'number' }, total_price: { type: 'number' }, currency: { type: 'string' } },
+    type: 'object',
+    required: ['quote_id', 'quantity', 'unit_price', 'subtotal', 'minimum_line_adjustment', 'total_price', 'currency', 'choices', 'expires_at', 'signature'],
+    additionalProperties: false,
+    description: 'subtotal = unit_price × quantity; total_price = subtotal + minimum_line_adjustment (which raises the line to the offer\'s minimum_line_price).',
+    properties: {
+      quote_id: { type: 'string' }, quantity: { type: 'integer' }, unit_price: { type: 'number' }, subtotal: { type: 'number' },
+      minimum_line_adjustment: { type: 'number', minimum: 0 }, total_price: { type: 'number' }, currency: { type: 'string' },
+      choices: ref('ResolvedChoices'), expires_at: timestamp, signature: ref('QuoteSignature'),
+    },
   },
   WidgetKeyRequest: {
     type: 'object', required: ['name', 'allowed_origins'], additionalProperties: false,
@@ -64,7 +85,8 @@ export const widgetPaths = {
     post: {
       operationId: 'addToCart', tags: ['widget'], summary: 'Report an add-to-cart (fires widget.added_to_cart)', security: widgetOrToken,
       description: 'The merchant\'s webhooks receive the authoritative quote from the database; prices in the browser are informational.',
-      requestBody: jsonBody('CartRequest'), responses: { '201': ok('CartLine', 'The cart line as priced by the server'), ...errors(400, 401, 403, 404, 409) },
+      parameters: [shopperToken],
+      requestBody: jsonBody('CartRequest'), responses: { '201': ok('CartLine', 'The cart line as priced by the server'), ...errors(400, 401, 403, 404, 409, 410) },
     },
   },
   '/widget/{file}': {

@@ -3,6 +3,11 @@ import { ref, timestamp } from './helpers.ts';
 
 const id = (prefix: string) => ({ type: 'string', pattern: `^${prefix}_[a-z0-9]+$`, examples: [`${prefix}_3k9x0b2m7q1z8w4v6n5c`] });
 const vec3 = { type: 'array', items: { type: 'number' }, minItems: 3, maxItems: 3 };
+const xyz = (description: string) => ({
+  type: 'object', required: ['x', 'y', 'z'], additionalProperties: false, description,
+  properties: { x: { type: 'number' }, y: { type: 'number' }, z: { type: 'number' } },
+});
+const unitEnum = { type: 'string', enum: ['mm', 'cm', 'm', 'in', 'ft', 'um'] };
 
 export const coreSchemas = {
   Error: {
@@ -52,6 +57,42 @@ export const coreSchemas = {
     properties: { min: vec3, max: vec3, size: vec3 },
     description: 'Millimetres',
   },
+  UnitSuspectWarning: {
+    type: 'object',
+    required: ['code', 'message', 'largest_mm', 'suggested_scale'],
+    additionalProperties: false,
+    description: 'The model\'s size suggests its numbers are in another unit (under 5 mm or over 1000 mm across as it would print). Fix it with POST /v2/file/scale/{file_id}: `{"unit": suggested_unit}` when one is given, else `{"scale": current scale × suggested_scale}`.',
+    properties: {
+      code: { const: 'unit_suspect' },
+      message: { type: 'string' },
+      largest_mm: { type: 'number', description: 'Largest dimension as it would print now' },
+      suggested_scale: { type: 'number', exclusiveMinimum: 0, description: 'Multiply the current size by this (e.g. 25.4 for a model drawn in inches)' },
+      suggested_unit: { ...unitEnum, description: 'The unit the numbers were probably drawn in' },
+    },
+  },
+  Placement: {
+    type: 'object',
+    required: ['unit', 'scale', 'orientation', 'rotation', 'dimensions'],
+    additionalProperties: false,
+    description: 'How the model is printed: its numbers read in `unit`, sized by `scale`, turned by `rotation`. A model that fits as uploaded keeps its orientation; otherwise it is turned on the plate, else laid down on the side with the most flat area.',
+    properties: {
+      unit: { ...unitEnum, description: 'Unit the model\'s numbers were read in' },
+      scale: { type: 'number', exclusiveMinimum: 0, description: 'Extra uniform scale on top of the unit (1 = true size)' },
+      orientation: { type: 'string', enum: ['as_uploaded', 'turned', 'laid_down'], description: 'as_uploaded; turned about Z on the plate; laid down on another side' },
+      rotation: xyz('Degrees about the build plate\'s X, then Y, then Z axis (counter-clockwise looking down the axis)'),
+      dimensions: xyz('Size on the plate after placement, mm'),
+    },
+  },
+  FileScaleRequest: {
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'Each given field replaces the file\'s current value; an omitted one keeps it. The model must end up between 0.1 mm and 10 m across (else 422 `scale_out_of_range`).',
+    properties: {
+      unit: { ...unitEnum, description: 'Read the model\'s numbers in this unit (also re-declares a 3MF\'s own unit)' },
+      scale: { type: 'number', minimum: 0.001, maximum: 1000, description: 'Extra uniform scale on top of the unit (1 = true size)' },
+    },
+  },
   Measurements: {
     type: 'object',
     required: ['triangles', 'bounding_box', 'volume_mm3', 'surface_area_mm2', 'watertight', 'bodies'],
@@ -65,10 +106,11 @@ export const coreSchemas = {
       bodies: { type: 'integer', minimum: 1, description: 'Separate connected bodies in the file' },
       source_unit: { type: 'string', description: 'Unit the file declared (3MF), or millimeter' },
     },
+    description: 'As the model prints: after its unit and scale',
   },
   File: {
     type: 'object',
-    required: ['file_id', 'name', 'format', 'content_type', 'size_bytes', 'sha256', 'source', 'created_at', 'measurements', 'warnings'],
+    required: ['file_id', 'name', 'format', 'content_type', 'size_bytes', 'sha256', 'source', 'created_at', 'unit', 'unit_source', 'scale', 'measurements', 'warnings'],
     additionalProperties: false,
     properties: {
       file_id: id('file'),
@@ -79,8 +121,43 @@ export const coreSchemas = {
       sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
       source: { type: 'string', enum: ['api', 'public'], description: 'Uploaded with a token, or through a public upload id' },
       created_at: timestamp,
+      unit: { ...unitEnum, description: 'Unit the model\'s numbers are read in' },
+      unit_source: { type: 'string', enum: ['file', 'stated', 'assumed'], description: 'file: the 3MF\'s own unit; stated: given at upload or by a rescale; assumed: millimetres (STL and OBJ carry no unit)' },
+      scale: { type: 'number', exclusiveMinimum: 0, description: 'Extra uniform scale on top of the unit (1 = true size)' },
       measurements: ref('Measurements'),
-      warnings: { type: 'array', items: { type: 'string' } },
+      warnings: {
+        type: 'array', items: ref('FileWarning'), description: 'What the parser noticed; the file is still accepted and quoted',
+      },
+    },
+  },
+  FileWarning: {
+    type: 'object',
+    required: ['code', 'message'],
+    additionalProperties: false,
+    properties: {
+      code: {
+        type: 'string',
+        enum: [
+          'degenerate_triangles_removed', 'not_watertight', 'several_bodies', 'metadata_repeated', 'volume_ignored',
+          'negative_volume_subtracted', 'settings_ignored', 'missing_thumbnail', 'unit_suspect',
+        ],
+      },
+      message: { type: 'string', description: 'A sentence for people' },
+      count: { type: 'integer', minimum: 1, description: 'How many triangles, bodies or volumes the warning is about' },
+      openness: { type: 'number', minimum: 0, description: 'not_watertight: relative uncertainty of the volume' },
+      name: { type: 'string', description: 'metadata_repeated: the metadata name' },
+      volume_type: {
+        type: 'string',
+        enum: ['modifier', 'support_blocker', 'support_enforcer'],
+        description: 'volume_ignored: the kind of slicer helper volume that was not printed',
+      },
+      settings: {
+        type: 'array', items: { type: 'string' }, description: 'settings_ignored: the slicer settings found in the file',
+      },
+      part: { type: 'string', description: 'missing_thumbnail, settings_ignored: the package part concerned' },
+      largest_mm: { type: 'number', minimum: 0, description: 'unit_suspect: the largest dimension as it would print' },
+      suggested_scale: { type: 'number', exclusiveMinimum: 0, description: 'unit_suspect: the scale that would make the model a plausible size' },
+      suggested_unit: { type: 'string', description: 'unit_suspect: the unit the numbers are probably in (POST /v2/file/scale/{file_id} with {"unit": …})' },
     },
   },
   FileList: {
@@ -103,6 +180,7 @@ export const coreSchemas = {
       upload_id: { ...id('up'), description: 'Single use; expires (15 minutes by default)' },
       expires_at: timestamp,
       upload_url: { type: 'string', format: 'uri', description: 'Where a client POSTs the multipart file, without a token' },
+      shopper_token: { type: 'string', pattern: '^st_', description: 'Widget keys only: the shopper\'s token (the one sent in X-Shopper-Token, else a new one); send it with every later call about this upload and its quotes' },
     },
   },
   PrintabilityRequest: {
@@ -120,19 +198,24 @@ export const coreSchemas = {
     required: ['code', 'message'],
     additionalProperties: false,
     properties: {
-      code: { type: 'string', enum: ['not_watertight', 'several_bodies', 'suspiciously_small', 'suspiciously_large', 'does_not_fit'] },
+      code: { type: 'string', enum: ['not_watertight', 'several_bodies', 'unit_suspect', 'does_not_fit'] },
       message: { type: 'string' },
-      suggested_scale: { type: 'number', description: 'Scale factor that would likely fix a unit mistake' },
+      largest_mm: { type: 'number' },
+      suggested_scale: { type: 'number', description: 'unit_suspect: multiply the current size by this' },
+      suggested_unit: unitEnum,
     },
+    description: 'unit_suspect carries the fields of UnitSuspectWarning',
   },
   Printability: {
     type: 'object',
-    required: ['file_id', 'build_volume', 'dimensions', 'bounding_box', 'volume_mm3', 'surface_area_mm2', 'triangles', 'watertight', 'bodies', 'fits', 'fits_rotated', 'warnings'],
+    required: ['file_id', 'build_volume', 'unit', 'scale', 'dimensions', 'bounding_box', 'volume_mm3', 'surface_area_mm2', 'triangles', 'watertight', 'bodies', 'fits', 'fits_rotated', 'placement', 'warnings'],
     additionalProperties: false,
     properties: {
       file_id: id('file'),
       build_volume: { type: 'object', required: ['x', 'y', 'z'], properties: { x: { type: 'number' }, y: { type: 'number' }, z: { type: 'number' } } },
-      dimensions: { type: 'object', required: ['x', 'y', 'z'], properties: { x: { type: 'number' }, y: { type: 'number' }, z: { type: 'number' } } },
+      unit: unitEnum,
+      scale: { type: 'number' },
+      dimensions: { type: 'object', required: ['x', 'y', 'z'], properties: { x: { type: 'number' }, y: { type: 'number' }, z: { type: 'number' } }, description: 'As uploaded, after unit and scale, mm' },
       bounding_box: ref('BoundingBox'),
       volume_mm3: { type: 'number' },
       surface_area_mm2: { type: 'number' },
@@ -147,6 +230,7 @@ export const coreSchemas = {
         description: 'Fits after a rotation about Z (angle in whole degrees; 0 when it fits as is)',
         properties: { fits: { type: 'boolean' }, angle_deg: { type: ['integer', 'null'] } },
       },
+      placement: { oneOf: [ref('Placement'), { type: 'null' }], description: 'Where a quote on this build volume would print it; null: it fits in no orientation' },
       warnings: { type: 'array', items: ref('PrintabilityWarning') },
     },
   },

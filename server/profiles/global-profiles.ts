@@ -1,6 +1,7 @@
 // Profiles that ship with the product (account_id NULL): a generic printer, common materials with real
-// densities, temperatures and street prices, and global quote settings. Re-applied on every start so
-// upgrades reach them; merchants override them with their own profiles, never by editing these.
+// densities, temperatures and street prices, and global quote settings; every amount is in USD, their currency.
+// Re-applied on every start so upgrades reach them; merchants override them with their own profiles, never by
+// editing these.
 import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
 
 export interface SeedProfile {
@@ -39,8 +40,7 @@ const material = (
     min_fan_speed: fan[1],
     retraction_distance: retraction[0],
     retraction_speed: retraction[1],
-    price_per_kg: pricePerKg,
-    price_per_gram: pricePerKg / 1000,
+    price_per_kg: pricePerKg, // price_per_gram is the same setting (docs/pricing.md): one price, per kg
     support_cost_multiplier: 1,
     color: colors[0],
     colors,

@@ -2,7 +2,7 @@
 import type { QuoteRow } from '../db/queries/quotes.ts';
 
 /** The spec 2.4 result object plus our breakdown and print statistics (stored at completion). */
-export function presentQuote(row: QuoteRow) {
+export function presentQuote(row: QuoteRow, now = new Date()) {
   return {
     quote_id: row.id,
     job_id: row.id,
@@ -12,12 +12,12 @@ export function presentQuote(row: QuoteRow) {
     file_name: row.file_name,
     created_at: row.created_at.toISOString(),
     completed_at: row.finished_at?.toISOString() ?? null,
-    ...(row.status === 'completed' ? row.result : {}),
+    ...(row.status === 'completed' ? { ...row.result, expired: !!row.expires_at && row.expires_at <= now } : {}),
     ...(row.status === 'failed' ? { error: row.error ? { code: row.error.code, message: row.error.message } : null } : {}),
   };
 }
 
-export function presentJob(row: QuoteRow) {
+export function presentJob(row: QuoteRow, now = new Date()) {
   return {
     job_id: row.id,
     quote_id: row.id,
@@ -29,7 +29,7 @@ export function presentJob(row: QuoteRow) {
     created_at: row.created_at.toISOString(),
     started_at: row.started_at?.toISOString() ?? null,
     finished_at: row.finished_at?.toISOString() ?? null,
-    result: row.status === 'completed' ? presentQuote(row) : null,
+    result: row.status === 'completed' ? presentQuote(row, now) : null,
     error: row.status === 'failed' && row.error ? { code: row.error.code, message: row.error.message } : null,
   };
 }

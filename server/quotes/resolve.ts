@@ -1,12 +1,16 @@
-// Setting resolution (spec 2.3): request value > the account's default profile > the global profile,
-// field by field, recording where every value came from.
+// Setting resolution: request value > the shopper's choices from the offer > the account's default profile >
+// the global profile, field by field,
+// recording where every value came from. A setting with two names (price_per_kg, price_per_gram) is one field,
+// and a quote in another currency than the shop's gets the shop's exchange rate or is refused (docs/pricing.md).
 import {
-  SETTINGS, DEFAULT_SETTINGS, validateResolvedSettings,
+  SETTINGS, DEFAULT_SETTINGS, validateResolvedSettings, sectionValues,
   type SettingSection, type ResolvedSettings, type PrinterConfig, type MaterialConfig, type QuoteConfig,
 } from '../../shared/settings.ts';
+import { aliasOf, aliasValue, SETTING_ALIASES } from '../../shared/aliases.ts';
+import type { Conversion } from '../../shared/pricing.ts';
 import type { Queryable } from '../db/index.ts';
 import { profilesForResolution, materialNames, type ProfileRow } from '../db/queries/profiles.ts';
-import { ApiError, ValidationError } from '../errors.ts';
+import { ApiError, ValidationError, type FieldProblem } from '../errors.ts';
 
 export interface QuoteRequest {
   printer_config?: PrinterConfig;
@@ -15,7 +19,7 @@ export interface QuoteRequest {
   color?: string;
 }
 
-/** 'request', 'profile:<id>' (the account's), 'global:<id>' (shipped) or 'built-in'. */
+/** 'request', 'offer' (a shopper's choices), 'profile:<id>' (the account's), 'global:<id>' (shipped) or 'built-in'. */
 export type Source = string;
 
 export interface Resolution {
@@ -23,6 +27,8 @@ export interface Resolution {
   sources: Record<string, Source>;
   material: ProfileRow;
   color: string;
+  /** How amounts in the shop currency become the quote currency; null when they are the same. */
+  conversion: Conversion | null;
 }
 
 interface Layer {
@@ -50,26 +56,36 @@ function pickProfiles(rows: ProfileRow[], filamentType: string | null) {
   return { ownPrinter: own('printer'), globalPrinter: global('printer'), ownSettings: own('global'), globalSettings: global('global'), material, globalSameName, globalMaterial: global('material') };
 }
 
-function layersFor(section: SettingSection, req: QuoteRequest, p: ReturnType<typeof pickProfiles>): Layer[] {
+function layersFor(section: SettingSection, req: QuoteRequest, p: ReturnType<typeof pickProfiles>, offer?: QuoteRequest): Layer[] {
+  const request: Layer[] = [
+    { values: req[section] as Record<string, unknown>, source: 'request' },
+    { values: offer?.[section] as Record<string, unknown>, source: 'offer' },
+  ];
   const builtIn = (values: object): Layer => ({ values: values as Record<string, unknown>, source: 'built-in', noPrices: true });
   const fallbackMaterial = p.globalMaterial && p.globalMaterial !== p.material ? { ...profileLayer(p.globalMaterial)!, noPrices: true } : null;
   const list: (Layer | null)[] =
     section === 'printer_config'
-      ? [{ values: req.printer_config as Record<string, unknown>, source: 'request' }, profileLayer(p.ownPrinter), profileLayer(p.ownSettings, GLOBAL_LAYER_FIELDS), profileLayer(p.globalPrinter), profileLayer(p.globalSettings, GLOBAL_LAYER_FIELDS), builtIn(DEFAULT_SETTINGS.printer)]
+      ? [...request, profileLayer(p.ownPrinter), profileLayer(p.ownSettings, GLOBAL_LAYER_FIELDS), profileLayer(p.globalPrinter), profileLayer(p.globalSettings, GLOBAL_LAYER_FIELDS), builtIn(DEFAULT_SETTINGS.printer)]
       : section === 'material_config'
-        ? [{ values: req.material_config as Record<string, unknown>, source: 'request' }, profileLayer(p.material), profileLayer(p.globalSameName), fallbackMaterial, builtIn(DEFAULT_SETTINGS.material)]
-        : [{ values: req.quote_config as Record<string, unknown>, source: 'request' }, profileLayer(p.ownSettings), profileLayer(p.globalSettings), builtIn(DEFAULT_SETTINGS.quote)];
+        ? [...request, profileLayer(p.material), profileLayer(p.globalSameName), fallbackMaterial, builtIn(DEFAULT_SETTINGS.material)]
+        : [...request, profileLayer(p.ownSettings), profileLayer(p.globalSettings), builtIn(DEFAULT_SETTINGS.quote)];
   return list.filter((l): l is Layer => l !== null);
 }
 
 const PRICE_FIELDS = new Set(['price_per_kg', 'price_per_gram']);
 
-/** The first layer that sets a field wins: request, then profiles, then built-ins. */
-function winningLayer(layers: Layer[], name: string): { value: unknown; source: Source } | undefined {
+function layerOffers(layer: Layer, name: string): boolean {
+  return !(layer.fields && !layer.fields.includes(name)) && !(layer.noPrices && PRICE_FIELDS.has(name));
+}
+
+type Won = { value: unknown; source: Source };
+
+/** The first layer that sets a field, or either name of its alias pair, wins: request, then profiles, then built-ins. */
+function winningLayer(layers: Layer[], section: SettingSection, name: string): Won | undefined {
+  const alias = aliasOf(section, name);
   for (const layer of layers) {
-    if (layer.fields && !layer.fields.includes(name)) continue;
-    if (layer.noPrices && PRICE_FIELDS.has(name)) continue;
-    const value = layer.values?.[name];
+    if (!layerOffers(layer, name)) continue;
+    const value = alias ? aliasValue(alias, layer.values, name) : layer.values?.[name];
     if (value !== undefined) return { value, source: layer.source };
   }
   return undefined;
@@ -78,25 +94,55 @@ function winningLayer(layers: Layer[], name: string): { value: unknown; source: 
 /** The build volume of the account's default printer profile, else the global printer's (same merge as quotes). */
 export async function resolveBuildVolume(db: Queryable, accountId: string): Promise<{ x: number; y: number; z: number }> {
   const layers = layersFor('printer_config', {}, pickProfiles(await profilesForResolution(db, accountId, null), null));
-  const size = (name: string) => winningLayer(layers, name)!.value as number;
+  const size = (name: string) => winningLayer(layers, 'printer_config', name)!.value as number;
   return { x: size('bed_size_x'), y: size('bed_size_y'), z: size('bed_size_z') };
 }
 
-export async function resolveSettings(db: Queryable, accountId: string, req: QuoteRequest): Promise<Resolution> {
-  const filamentType = req.material_config?.filament_type ?? null;
+/**
+ * Resolves a request's settings. `offer` is the layer a shopper's choices stand for (docs/offer.md): under the
+ * request, over the profiles; its values report the source 'offer'.
+ */
+export async function resolveSettings(db: Queryable, accountId: string, req: QuoteRequest, offer?: QuoteRequest): Promise<Resolution> {
+  const filamentType = req.material_config?.filament_type ?? offer?.material_config?.filament_type ?? null;
   const rows = await profilesForResolution(db, accountId, filamentType);
-  const picked = pickProfiles(rows, filamentType);
-  if (!picked.material) {
+  if (!pickProfiles(rows, filamentType).material) {
     const available = await materialNames(db, accountId);
     throw new ApiError(422, 'unknown_material', `No material profile is named "${filamentType}". Available: ${available.join(', ')}.`, {
       field: 'material_config.filament_type',
       available,
     });
   }
+  return resolveFromProfiles(rows, req, offer);
+}
+
+/**
+ * Resolution from the profiles the account sees (its own and the global ones, as profilesForResolution reads
+ * them): no I/O. The material named by the request must be among them.
+ */
+export function resolveFromProfiles(rows: ProfileRow[], req: QuoteRequest, offer?: QuoteRequest): Resolution {
+  const picked = pickProfiles(rows, req.material_config?.filament_type ?? offer?.material_config?.filament_type ?? null);
+  if (!picked.material) throw new Error('resolveFromProfiles: the requested material is not among the rows');
+  const { settings, sources } = merge(req, picked, picked.material.name, offer);
+  const issues = validateResolvedSettings(settings);
+  if (issues.length) throw new ValidationError(issues, 422, 'settings_conflict');
+  if (settings.material.price_per_gram === undefined) {
+    const message = `Material "${picked.material.name}" has no price: set material_config.price_per_kg (or price_per_gram) `
+      + 'in the request or in its profile.';
+    throw new ApiError(422, 'material_price_missing', message, { field: 'material_config.price_per_gram' });
+  }
+  const shop = winningLayer(layersFor('quote_config', {}, picked), 'quote_config', 'currency')!.value as string;
+  const foreign = shippedAmountIssues(settings, sources, shop);
+  if (foreign.length) throw new ValidationError(foreign, 422, 'settings_conflict');
+  const color = req.color ?? offer?.color ?? (picked.material.settings.color as string | undefined) ?? 'Natural';
+  return { settings, sources, material: picked.material, color, conversion: conversionFor(shop, settings.quote) };
+}
+
+/** Every setting from the first layer that sets it, with that layer's name. */
+function merge(req: QuoteRequest, picked: ReturnType<typeof pickProfiles>, materialName: string, offer?: QuoteRequest) {
   const out = { printer_config: {}, material_config: {}, quote_config: {} } as Record<SettingSection, Record<string, unknown>>;
   const sources: Record<string, Source> = {};
   for (const def of SETTINGS) {
-    const won = winningLayer(layersFor(def.section, req, picked), def.name);
+    const won = winningLayer(layersFor(def.section, req, picked, offer), def.section, def.name);
     if (won) {
       out[def.section][def.name] = won.value;
       sources[`${def.section}.${def.name}`] = won.source;
@@ -104,16 +150,46 @@ export async function resolveSettings(db: Queryable, accountId: string, req: Quo
   }
   const settings: ResolvedSettings = {
     printer: out.printer_config as ResolvedSettings['printer'],
-    material: { ...(out.material_config as ResolvedSettings['material']), filament_type: picked.material.name },
+    material: { ...(out.material_config as ResolvedSettings['material']), filament_type: materialName },
     quote: out.quote_config as ResolvedSettings['quote'],
   };
-  const issues = validateResolvedSettings(settings);
-  if (issues.length) throw new ValidationError(issues, 422, 'settings_conflict');
-  if (settings.material.price_per_gram === undefined && settings.material.price_per_kg === undefined) {
-    throw new ApiError(422, 'material_price_missing', `Material "${picked.material.name}" has no price: set material_config.price_per_gram (or price_per_kg) in the request or in its profile.`, {
-      field: 'material_config.price_per_gram',
-    });
+  return { settings, sources };
+}
+
+/** The shipped profiles and built-in defaults state their amounts in this currency. */
+const SHIPPED_CURRENCY = DEFAULT_SETTINGS.quote.currency;
+const SECOND_NAMES = new Set(SETTING_ALIASES.map((a) => `${a.section}.${a.names[1]}`));
+
+/**
+ * A shop pricing in another currency than the shipped profiles must set its own amounts: a shipped 1.5 USD
+ * per hour is no 1.5 JPY per hour. Zero is zero in any currency.
+ */
+function shippedAmountIssues(s: ResolvedSettings, sources: Record<string, Source>, shop: string): FieldProblem[] {
+  if (shop === SHIPPED_CURRENCY) return [];
+  return SETTINGS.filter((d) => d.money && !SECOND_NAMES.has(`${d.section}.${d.name}`)).flatMap((d) => {
+    const field = `${d.section}.${d.name}`;
+    const value = sectionValues(s, d.section)[d.name];
+    const source = sources[field] ?? '';
+    if (!value || source === 'request' || source === 'offer' || source.startsWith('profile:')) return [];
+    const message = `is ${value} ${SHIPPED_CURRENCY} in a shipped profile, but this shop prices in ${shop}: `
+      + `set it in your own profile, in ${shop}`;
+    return [{ field, message }];
+  });
+}
+
+/**
+ * Amounts in profiles and requests are in the shop currency: the currency the profiles resolve to, whatever the
+ * request asks. A quote in another currency is converted with the shop's rate for it, or refused.
+ */
+function conversionFor(shop: string, quote: ResolvedSettings['quote']): Conversion | null {
+  const wanted = quote.currency;
+  if (wanted === shop) return null;
+  const rates = quote.exchange_rates;
+  if (!Object.hasOwn(rates, wanted)) {
+    const available = [shop, ...Object.keys(rates).filter((c) => c !== shop).sort()];
+    const message = `This shop prices in ${shop} and has no exchange rate to ${wanted}: ask for ${available.join(', ')}, `
+      + `or add ${wanted} to exchange_rates in the global settings profile.`;
+    throw new ApiError(422, 'currency_not_offered', message, { field: 'quote_config.currency', available });
   }
-  const color = req.color ?? (picked.material.settings.color as string | undefined) ?? 'Natural';
-  return { settings, sources, material: picked.material, color };
+  return { from: shop, to: wanted, rate: rates[wanted] };
 }

@@ -1,42 +1,61 @@
 // Creating quotes and finishing them. A quote whose slice is cached is answered inline; any other quote
 // becomes a job row that a worker claims (see jobs/runner.ts), for sync and async requests alike.
 import { validateConfigSection, type ResolvedSettings, type SettingSection } from '../../shared/settings.ts';
-import { computePrice, formatDuration } from '../../shared/pricing.ts';
+import { computePrice, formatDuration, PriceOutOfRangeError, type Conversion, type PrintStats } from '../../shared/pricing.ts';
+import type { OfferChoices } from '../../shared/offer.ts';
+import { checkChoices, choicesLayer, effectiveOffer } from '../offer/offer.ts';
+import { settingsDigest, signQuote, signingSecret } from './signing.ts';
 import type { Deps, Auth } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
-import { fileById } from '../db/queries/files.ts';
-import { fileUploadedByWidgetKey } from '../db/queries/widget-keys.ts';
+import { fileForCaller } from '../services/files.ts';
 import { writeEvent } from '../db/queries/outbox.ts';
 import {
-  insertQuote, completeQuote, failQuote, sliceByKey, countWaitingJobs, type QuoteRow, type SliceRow,
+  insertQuote, completeQuote, failQuote, sliceByKey, countWaitingJobs, explorationCounted,
+  type QuoteRow, type SliceRow, type JobError,
 } from '../db/queries/quotes.ts';
 import { ApiError, ValidationError, notFound, type FieldProblem } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { checkQuoteQuota, countQuote } from '../limits/quota.ts';
 import { detectSlicer } from '../slicer/engine.ts';
 import { mapInfillPattern } from '../slicer/patterns.ts';
-import type { SliceStats } from '../slicer/gcode-stats.ts';
+import { placeForQuote, type QuotePlacement } from '../placement/index.ts';
+import { supportDensityUsed } from '../slicer/config.ts';
+import type { SliceMeasure } from '../slicer/gcode-stats.ts';
+import { printStats } from '../slicer/print-stats.ts';
 import { resolveSettings, type QuoteRequest, type Resolution } from './resolve.ts';
 import { slicingKey } from './slicing-key.ts';
 import { jobEventData, quoteEventData, processingTimeMs } from './present.ts';
 
 const SECTIONS: SettingSection[] = ['printer_config', 'material_config', 'quote_config'];
 
-export function validateQuoteRequest(body: unknown): QuoteRequest {
-  if (body === undefined || body === null) return {};
+export interface ParsedQuoteRequest {
+  request: QuoteRequest;
+  /** The shopper's choices from the offer, when the body sent `choices`. */
+  choices?: OfferChoices;
+}
+
+/**
+ * A token or session caller may send settings, choices from the offer, or both (settings win). A widget key
+ * sends only choices: prices, fees, currency and slicer settings belong to the merchant (docs/offer.md).
+ */
+export function validateQuoteRequest(body: unknown, widget: boolean): ParsedQuoteRequest {
+  if (body === undefined || body === null) return { request: {} };
   if (typeof body !== 'object' || Array.isArray(body)) throw new ValidationError([{ field: 'body', message: 'must be a JSON object' }]);
   const problems: FieldProblem[] = [];
-  for (const [key, value] of Object.entries(body)) {
-    if (key === 'color') {
+  const { choices, ...rest } = body as Record<string, unknown>;
+  for (const [key, value] of Object.entries(rest)) {
+    if (widget) {
+      problems.push({ field: key, message: 'cannot be sent with a widget key: the shop sets prices and settings; send only choices from its offer' });
+    } else if (key === 'color') {
       if (typeof value !== 'string' || !value.trim() || value.length > 40) problems.push({ field: 'color', message: 'must be a colour name of 1 to 40 characters' });
     } else if (SECTIONS.includes(key as SettingSection)) {
       problems.push(...validateConfigSection(key as SettingSection, value));
     } else {
-      problems.push({ field: key, message: 'is not a known field (expected printer_config, material_config, quote_config, color)' });
+      problems.push({ field: key, message: 'is not a known field (expected choices, printer_config, material_config, quote_config, color)' });
     }
   }
   if (problems.length) throw new ValidationError(problems);
-  return body as QuoteRequest;
+  return { request: rest as QuoteRequest, ...(choices !== undefined ? { choices: choices as OfferChoices } : {}) };
 }
 
 /** What a quote row keeps of its resolution, so a worker can slice and price it later. */
@@ -44,6 +63,9 @@ interface StoredResolution {
   settings: ResolvedSettings;
   sources: Record<string, string>;
   material_profile_id: string;
+  conversion: Conversion | null;
+  /** Absent on quotes created before placements were stored. */
+  placement?: QuotePlacement;
 }
 
 async function slicerVersion(deps: Deps): Promise<string> {
@@ -54,19 +76,34 @@ async function slicerVersion(deps: Deps): Promise<string> {
   }
 }
 
+/** The offer layer of a request that made choices (always for a widget key), with the choices filled in. */
+async function offerChoices(deps: Deps, auth: Auth, parsed: ParsedQuoteRequest) {
+  if (parsed.choices === undefined && auth.via !== 'widget') return { layer: undefined, choices: null };
+  const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId);
+  const choices = checkChoices(offer, parsed.choices);
+  return { layer: choicesLayer(offer, choices), choices };
+}
+
 export async function createQuote(deps: Deps, auth: Auth, fileId: string, body: unknown, mode: 'sync' | 'async'): Promise<QuoteRow> {
-  const request = validateQuoteRequest(body);
-  const file = await fileById(deps.db, auth.account.id, fileId);
-  // A widget key quotes only the files uploaded through its own upload ids.
-  if (!file || (auth.widgetKeyId && !(await fileUploadedByWidgetKey(deps.db, file.id, auth.widgetKeyId)))) throw notFound('file', fileId);
-  await checkQuoteQuota(deps, auth.account);
-  const resolution = await resolveSettings(deps.db, auth.account.id, request);
-  const key = slicingKey(file.mesh_sha256, resolution.settings, await slicerVersion(deps));
-  const cached = mode === 'sync' ? await sliceByKey(deps.db, key) : undefined;
-  if (!cached && (await countWaitingJobs(deps.db)) >= deps.config.slicerQueueSize) {
+  const parsed = validateQuoteRequest(body, auth.via === 'widget');
+  const file = await fileForCaller(deps, auth, fileId);
+  const { layer, choices } = await offerChoices(deps, auth, parsed);
+  // A shopper exploring an upload that already counted uses no more of the allowance (docs/limits.md).
+  if (!(auth.widgetKeyId && (await explorationCounted(deps.db, file.id, false)))) await checkQuoteQuota(deps, auth.account);
+  const resolution = await resolveSettings(deps.db, auth.account.id, parsed.request, layer);
+  // A model that fits the printer in no orientation is recorded as a failed quote here and never sliced.
+  const placement = placeForQuote(file, resolution.settings.printer);
+  const { refusal } = placement;
+  const transform = placement.transform ?? undefined;
+  const key = slicingKey(file.mesh_sha256, resolution.settings, await slicerVersion(deps), transform);
+  const cached = mode === 'sync' && !refusal ? await sliceByKey(deps.db, key) : undefined;
+  if (!cached && !refusal && (await countWaitingJobs(deps.db)) >= deps.config.slicerQueueSize) {
     throw new ApiError(503, 'queue_full', 'Too many quotes are waiting to be sliced; retry shortly.', undefined, { 'Retry-After': '30' });
   }
-  const stored: StoredResolution = { settings: resolution.settings, sources: resolution.sources, material_profile_id: resolution.material.id };
+  const stored: StoredResolution = {
+    settings: resolution.settings, sources: resolution.sources, material_profile_id: resolution.material.id,
+    conversion: resolution.conversion, placement,
+  };
   const row = await deps.db.transaction(async (tx) => {
     const quote = await insertQuote(tx, {
       id: newId(mode === 'async' ? 'job' : 'qt'),
@@ -75,21 +112,24 @@ export async function createQuote(deps: Deps, auth: Auth, fileId: string, body: 
       file_id: file.id,
       file_name: file.name,
       mode,
-      status: cached ? 'processing' : 'queued',
-      request,
+      status: cached || refusal ? 'processing' : 'queued',
+      request: parsed.choices !== undefined ? { ...parsed.request, choices: parsed.choices } : parsed.request,
       resolved: { ...stored, color: resolution.color },
       slicing_key: key,
       material: resolution.settings.material.filament_type,
       color: resolution.color,
       printer: printerLabel(resolution),
       widget_key_id: auth.widgetKeyId,
+      shopper_hash: auth.shopperHash ?? null,
+      choices,
     });
-    if (cached) return finishQuote(tx, deps, quote, null, { stats: cached.stats as SliceStats, slice: cached, cached: true });
+    if (refusal) return failJob(tx, quote, null, refusal);
+    if (cached) return finishQuote(tx, deps, quote, null, { stats: cached.stats as SliceMeasure, slice: cached, cached: true });
     await writeEvent(tx, { account_id: quote.account_id, token_id: quote.token_id, event: 'job.status_changed', data: jobEventData(quote, null) });
     return quote;
   });
   deps.events.wake();
-  if (!cached) deps.jobs.wake();
+  if (!cached && !refusal) deps.jobs.wake();
   return row;
 }
 
@@ -99,7 +139,8 @@ function printerLabel(r: Resolution): string {
 }
 
 export interface FinishInput {
-  stats: SliceStats;
+  /** The slice's measure; grams and filament length follow from the quote's material. */
+  stats: SliceMeasure;
   slice: Pick<SliceRow, 'slicer' | 'slicer_version' | 'duration_ms'>;
   cached: boolean;
 }
@@ -108,44 +149,84 @@ export interface FinishInput {
 export function buildResult(row: QuoteRow, input: FinishInput) {
   const resolved = row.resolved as StoredResolution & { color: string };
   const s = resolved.settings;
-  const price = computePrice(input.stats, s);
+  const stats = printStats(input.stats, s.material);
+  const price = priceOf(stats, s, resolved.conversion);
   const pattern = mapInfillPattern(s.printer.infill_pattern);
   return {
     total_price: price.total,
     currency: price.currency,
-    estimated_time: formatDuration(input.stats.print_time_s),
-    estimated_time_seconds: Math.round(input.stats.print_time_s),
-    filament_weight: Math.round(input.stats.filament_weight_g * 100) / 100,
+    estimated_time: formatDuration(stats.print_time_s),
+    estimated_time_seconds: Math.round(stats.print_time_s),
+    filament_weight: Math.round(stats.filament_weight_g * 100) / 100,
     printInfo: { technology: 'FDM', material: s.material.filament_type, color: resolved.color },
     cached: input.cached,
     processing_time_ms: processingTimeMs(row),
     price_breakdown: price,
-    print_stats: input.stats,
+    print_stats: stats,
     infill_pattern: { requested: pattern.requested, used: pattern.used, exact: pattern.exact },
+    support_density: { requested: s.printer.support_density, used: supportDensityUsed(s.printer.support_density) },
     settings: { printer_config: s.printer, material_config: s.material, quote_config: s.quote },
     setting_sources: resolved.sources,
     slicer: { name: input.slice.slicer, version: input.slice.slicer_version, slice_time_ms: input.slice.duration_ms },
+    ...placementFields(resolved.placement),
   };
+}
+
+function priceOf(stats: PrintStats, s: ResolvedSettings, conversion: Conversion | null) {
+  try {
+    return computePrice(stats, s, conversion);
+  } catch (err) {
+    if (!(err instanceof PriceOutOfRangeError)) throw err;
+    const message = `The quote cannot be priced: ${err.message}. Check the prices in the request and profiles.`;
+    throw new ApiError(422, 'price_out_of_range', message);
+  }
+}
+
+/** Expiry and signature of a completed quote (docs/quote-signatures.md). */
+async function signResult(tx: Queryable, deps: Deps, row: QuoteRow, result: ReturnType<typeof buildResult>) {
+  const settings = (row.resolved as StoredResolution).settings;
+  const expiresAt = new Date(deps.now().getTime() + settings.quote.quote_validity_days * 86_400_000);
+  const placement = (row.resolved as StoredResolution).placement?.placement ?? null;
+  const digest = settingsDigest({ settings, color: result.printInfo.color, choices: row.choices, placement });
+  const signature = signQuote(await signingSecret(tx, row.account_id), {
+    quote_id: row.id,
+    file_id: row.file_id,
+    settings_digest: digest,
+    unit_amount_minor: result.price_breakdown.minor_units.total,
+    currency: result.currency,
+    expires_at: expiresAt,
+  });
+  return { expiresAt, fields: { expires_at: expiresAt.toISOString(), choices: row.choices, settings_digest: digest, signature } };
+}
+
+/** What a quote states of its placement (quotes created before placements were stored state nothing). */
+function placementFields(p: QuotePlacement | undefined) {
+  return p?.placement ? { placement: p.placement, warnings: p.warnings } : {};
 }
 
 /** Completes a quote in the caller's transaction: row, monthly count and quote.completed together. */
 export async function finishQuote(tx: Queryable, deps: Deps, row: QuoteRow, owner: string | null, input: FinishInput): Promise<QuoteRow> {
   const result = buildResult(row, input);
+  const signed = await signResult(tx, deps, row, result);
+  // A shopper's exploration of one upload counts once; every API quote counts (docs/limits.md).
+  const counted = !row.widget_key_id || !(await explorationCounted(tx, row.file_id, true));
   const done = await completeQuote(tx, row.id, owner, {
+    expires_at: signed.expiresAt,
+    counted,
     currency: result.currency,
     total_price: result.total_price,
-    filament_weight_g: input.stats.filament_weight_g,
-    print_time_s: input.stats.print_time_s,
+    filament_weight_g: result.print_stats.filament_weight_g,
+    print_time_s: result.print_stats.print_time_s,
     cached: input.cached,
-    result,
+    result: { ...result, ...signed.fields },
   });
   if (!done) throw new LeaseLostError(row.id);
-  await countQuote(tx, deps, row.account_id, row.token_id);
+  if (counted) await countQuote(tx, deps, row.account_id, row.token_id);
   await writeEvent(tx, { account_id: done.account_id, token_id: done.token_id, event: 'quote.completed', data: quoteEventData(done) });
   return done;
 }
 
-export async function failJob(tx: Queryable, row: QuoteRow, owner: string | null, error: { code: string; message: string; status: number }) {
+export async function failJob(tx: Queryable, row: QuoteRow, owner: string | null, error: JobError) {
   const failed = await failQuote(tx, row.id, owner, error);
   if (!failed) throw new LeaseLostError(row.id);
   await writeEvent(tx, { account_id: failed.account_id, token_id: failed.token_id, event: 'quote.failed', data: quoteEventData(failed) });

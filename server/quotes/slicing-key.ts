@@ -1,14 +1,20 @@
 // The slicing cache key: the canonical mesh plus the exact PrusaSlicer configuration we generate from the
-// resolved settings. Price-only fields never reach that configuration, so re-pricing never re-slices, and a
-// change to the mapping or to how G-code is read changes the key by itself.
+// resolved settings. That configuration holds only the settings shown to change the extruded volume or the print
+// time (test/slice-effects.test.ts): price fields, temperatures, fan speeds, filament density and diameter never
+// reach it, so changing them reuses the slice. A change to the mapping or to how G-code is read (STATS_REVISION,
+// which also marks what a cached row holds) changes the key by itself.
+// The placement (scale and rotation) is part of the key unless it is the identity, so keys of models printed as
+// uploaded do not depend on it.
 import { createHash } from 'node:crypto';
 import type { ResolvedSettings } from '../../shared/settings.ts';
 import { buildSliceConfig } from '../slicer/config.ts';
 import { STATS_REVISION } from '../slicer/gcode-stats.ts';
+import { isIdentity, type SliceTransform } from '../slicer/engine.ts';
 
-export function slicingKey(meshSha256: string, s: ResolvedSettings, slicerVersion: string): string {
+export function slicingKey(meshSha256: string, s: ResolvedSettings, slicerVersion: string, transform?: SliceTransform): string {
+  const placed = transform && !isIdentity(transform) ? { transform } : {};
   return createHash('sha256')
-    .update(JSON.stringify({ mesh: meshSha256, slicer: slicerVersion, stats: STATS_REVISION }))
+    .update(JSON.stringify({ mesh: meshSha256, slicer: slicerVersion, stats: STATS_REVISION, ...placed }))
     .update(buildSliceConfig(s).ini)
     .digest('hex');
 }

@@ -4,15 +4,36 @@ import type { Context, Next } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
 import { requireApiAuth } from '../auth/middleware.ts';
 import { uploadBody, MULTIPART_ENVELOPE_BYTES, type UploadedFile } from '../upload-body.ts';
-import { ingestUpload, presentFile, removeFile } from '../services/files.ts';
+import { fileForCaller, ingestUpload, presentFile, removeFile, rescaleFile } from '../services/files.ts';
 import { fileById, listFiles } from '../db/queries/files.ts';
 import { insertUploadId, uploadIdById, consumeUploadId } from '../db/queries/upload-ids.ts';
-import { ApiError, notFound } from '../errors.ts';
+import { ApiError, ValidationError, notFound } from '../errors.ts';
+import { jsonBody } from '../json-body.ts';
+import { validateBody } from '../openapi/validate.ts';
+import { isUnit, UNITS, type Unit } from '../placement/units.ts';
 import { newId } from '../ids.ts';
 import { pageRequest, pageResponse } from '../pagination.ts';
 import { checkStorageQuota } from '../limits/quota.ts';
+import { SHOPPER_TOKEN_HEADER, hashShopperToken, newShopperToken } from '../auth/widget.ts';
 
 type State = AppState & { upload: UploadedFile };
+
+const badUnit = () => new ValidationError([{ field: 'unit', message: `must be one of ${UNITS.join(', ')}` }]);
+
+/** `?unit=` is checked before the body is read; a multipart field `unit` (the same values) may say it instead. */
+async function unitQuery(ctx: Context, next: Next) {
+  if (ctx.query.unit !== undefined && !isUnit(ctx.query.unit)) throw badUnit();
+  await next();
+}
+
+function statedUnit(ctx: Context): Unit | undefined {
+  const raw = (ctx.request.body as Record<string, unknown> | undefined)?.unit;
+  const field = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
+  const given = [...field, ...(ctx.query.unit === undefined ? [] : [ctx.query.unit])];
+  if (!given.every(isUnit)) throw badUnit();
+  if (new Set(given).size > 1) throw new ValidationError([{ field: 'unit', message: 'was given more than once with different values' }]);
+  return given[0];
+}
 
 export function filesRouter(deps: Deps) {
   const router = new Router<State>();
@@ -32,8 +53,9 @@ export function filesRouter(deps: Deps) {
     await next();
   };
 
-  router.post('/v2/file', auth, storagePrecheck((ctx) => ctx.state.auth.account.id), uploadBody(deps), async (ctx) => {
+  router.post('/v2/file', auth, unitQuery, storagePrecheck((ctx) => ctx.state.auth.account.id), uploadBody(deps), async (ctx) => {
     const row = await ingestUpload(deps, {
+      statedUnit: statedUnit(ctx),
       accountId: ctx.state.auth.account.id,
       tokenId: ctx.state.auth.tokenId,
       source: 'api',
@@ -45,15 +67,25 @@ export function filesRouter(deps: Deps) {
     ctx.body = presentFile(row);
   });
 
+  // A widget key's upload belongs to the shopper: their token comes back (new when none was sent) and must
+  // accompany every later call about that file and its quotes (docs/widget.md, "Shopper sessions").
   router.get('/v2/file/upload-id', auth, async (ctx) => {
+    const { auth: caller } = ctx.state;
+    const shopperToken = caller.via === 'widget' ? (ctx.get(SHOPPER_TOKEN_HEADER) || newShopperToken()) : null;
     const row = await insertUploadId(deps.db, {
       id: newId('up'),
-      account_id: ctx.state.auth.account.id,
-      token_id: ctx.state.auth.tokenId,
-      widget_key_id: ctx.state.auth.widgetKeyId,
+      account_id: caller.account.id,
+      token_id: caller.tokenId,
+      widget_key_id: caller.widgetKeyId,
+      shopper_hash: shopperToken && hashShopperToken(shopperToken),
       ttlSeconds: deps.config.uploadIdTtlSeconds,
     });
-    ctx.body = { upload_id: row.id, expires_at: row.expires_at.toISOString(), upload_url: `${deps.config.publicUrl}/v2/file/public/${row.id}` };
+    ctx.body = {
+      upload_id: row.id,
+      expires_at: row.expires_at.toISOString(),
+      upload_url: `${deps.config.publicUrl}/v2/file/public/${row.id}`,
+      ...(shopperToken ? { shopper_token: shopperToken } : {}),
+    };
   });
 
   // The public route is called from shop pages on any origin; the upload id is the credential.
@@ -73,6 +105,7 @@ export function filesRouter(deps: Deps) {
   router.post(
     '/v2/file/public/:upload_id',
     cors,
+    unitQuery,
     async (ctx, next) => {
       const up = await uploadIdById(deps.db, ctx.params.upload_id);
       if (!up) throw new ApiError(404, 'upload_id_not_found', 'This upload id does not exist.');
@@ -86,6 +119,7 @@ export function filesRouter(deps: Deps) {
     async (ctx) => {
       const up = ctx.state.publicUpload as Awaited<ReturnType<typeof uploadIdById>> & {};
       const row = await ingestUpload(deps, {
+        statedUnit: statedUnit(ctx),
         accountId: up.account_id,
         tokenId: up.token_id,
         source: 'public',
@@ -112,6 +146,13 @@ export function filesRouter(deps: Deps) {
     ctx.set('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(row.name)}`);
     ctx.set('X-Content-SHA256', row.sha256);
     ctx.body = deps.storage.openOriginal(row.id);
+  });
+
+  // Also open to a widget key, for the shopper's own upload (the widget's "scale ×25.4?" offer).
+  router.post('/v2/file/scale/:file_id', auth, jsonBody, async (ctx) => {
+    const change = validateBody<{ unit?: Unit; scale?: number }>('FileScaleRequest', ctx.request.body);
+    const file = await fileForCaller(deps, ctx.state.auth, ctx.params.file_id);
+    ctx.body = presentFile(await rescaleFile(deps, file, change));
   });
 
   router.delete('/v2/file/:file_id', auth, async (ctx) => {

@@ -12,7 +12,7 @@ import { pageRequest, pageResponse } from '../pagination.ts';
 
 function failure(row: QuoteRow): ApiError {
   const e = row.error ?? { code: 'quote_failed', message: 'The quote failed.', status: 500 };
-  return new ApiError(e.status, e.code, e.message, { quote_id: row.id });
+  return new ApiError(e.status, e.code, e.message, { ...e.details, quote_id: row.id });
 }
 
 export function quotesRouter(deps: Deps) {
@@ -32,7 +32,7 @@ export function quotesRouter(deps: Deps) {
       ctx.body = accepted(row);
       return;
     }
-    ctx.body = presentQuote(row);
+    ctx.body = presentQuote(row, deps.now());
   });
 
   router.post('/v2/file/quote/:file_id/async', auth, jsonBody, async (ctx) => {
@@ -45,19 +45,19 @@ export function quotesRouter(deps: Deps) {
   router.get('/v2/jobs/:job_id', auth, async (ctx) => {
     const row = await quoteForCaller(deps.db, ctx.state.auth, ctx.params.job_id);
     if (!row) throw notFound('job', ctx.params.job_id);
-    ctx.body = presentJob(row);
+    ctx.body = presentJob(row, deps.now());
   });
 
   router.get('/v2/quotes', auth, async (ctx) => {
     const page = pageRequest(ctx);
     const { rows, total } = await listQuotes(deps.db, ctx.state.auth.account.id, page.limit, page.offset);
-    ctx.body = pageResponse(rows.map(presentQuote), page, total);
+    ctx.body = pageResponse(rows.map((r) => presentQuote(r, deps.now())), page, total);
   });
 
   router.get('/v2/quotes/:quote_id', auth, async (ctx) => {
     const row = await quoteForCaller(deps.db, ctx.state.auth, ctx.params.quote_id);
     if (!row) throw notFound('quote', ctx.params.quote_id);
-    ctx.body = presentQuote(row);
+    ctx.body = presentQuote(row, deps.now());
   });
 
   router.delete('/v2/quotes/:quote_id', auth, async (ctx) => {

@@ -35,6 +35,7 @@ export function usageRouter(deps: Deps) {
       date,
       calls: callsByDay.get(date)?.calls ?? 0,
       errors: callsByDay.get(date)?.errors ?? 0,
+      cancelled: callsByDay.get(date)?.cancelled ?? 0,
       quotes: quotesByDay.get(date)?.quotes ?? 0,
       grams: quotesByDay.get(date)?.grams ?? 0,
     }));
@@ -44,6 +45,7 @@ export function usageRouter(deps: Deps) {
       totals: {
         calls: endpoints.reduce((n, e) => n + e.calls, 0),
         errors: endpoints.reduce((n, e) => n + e.errors, 0),
+        cancelled: endpoints.reduce((n, e) => n + e.cancelled, 0),
         quotes: materials.reduce((n, m) => n + m.quotes, 0),
         grams: round2(materials.reduce((n, m) => n + m.grams, 0)),
       },

@@ -2,13 +2,16 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
-import type { Deps } from '../deps.ts';
+import type { Auth, Deps } from '../deps.ts';
+import { fileUploadedByShopper } from '../db/queries/widget-keys.ts';
 import type { Queryable } from '../db/index.ts';
-import { insertFile, deleteFile, type FileRow } from '../db/queries/files.ts';
+import { fileById, insertFile, deleteFile, updateFileScale, type FileRow } from '../db/queries/files.ts';
 import { writeEvent } from '../db/queries/outbox.ts';
 import { newId } from '../ids.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, notFound } from '../errors.ts';
 import { checkStorageQuota, recordStorageChange } from '../limits/quota.ts';
+import { sourceUnit, type Unit } from '../placement/units.ts';
+import { scaledMeasurements, scaledSize, unitWarning } from '../placement/index.ts';
 
 const CONTENT_TYPES: Record<string, string> = { stl: 'model/stl', obj: 'model/obj', '3mf': 'model/3mf' };
 
@@ -32,6 +35,8 @@ export interface IngestRequest {
   uploadId: string | null;
   tmpPath: string;
   originalName: string | null;
+  /** The unit the uploader says the numbers are in; applies to formats without one of their own (STL, OBJ). */
+  statedUnit?: Unit;
   /** Runs inside the transaction that records the file (e.g. to consume the upload id); throw to abort. */
   beforeCommit?: (tx: Queryable, fileId: string) => Promise<void>;
 }
@@ -45,8 +50,9 @@ export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<File
     if (size === 0) throw new ApiError(422, 'empty_file', 'The uploaded file is empty.');
     await checkStorageQuota(deps, req.accountId, size); // refuse before the costly parse
     const sha256 = await sha256File(req.tmpPath);
-    const parsed = await deps.parser.parse({ sourcePath: req.tmpPath, fileName: name, canonicalPath: paths.canonical });
+    const parsed = await deps.parser.parse({ sourcePath: req.tmpPath, fileName: name, canonical: paths.canonical });
     await deps.storage.adoptOriginal(fileId, req.tmpPath);
+    const unit = uploadUnit(parsed.format, parsed.unit, req.statedUnit);
     const stored = await deps.db.transaction(async (tx) => {
       await req.beforeCommit?.(tx, fileId);
       const row = await insertFile(tx, {
@@ -64,6 +70,9 @@ export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<File
         source: req.source,
         token_id: req.tokenId,
         upload_id: req.uploadId,
+        ...unit,
+        scale: 1,
+        shape: parsed.shape,
       });
       await writeEvent(tx, { account_id: req.accountId, token_id: req.tokenId, event: 'file.uploaded', data: fileEventData(row) });
       // Exact storage check under the alert lock (a 429 rolls the whole transaction back), plus any usage.alert owed.
@@ -78,6 +87,35 @@ export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<File
   } finally {
     await rm(req.tmpPath, { force: true });
   }
+}
+
+/** A 3MF states its own unit, which wins over one stated at upload; STL and OBJ are millimetres unless stated. */
+function uploadUnit(format: string, parsedUnit: string, stated: Unit | undefined): Pick<FileRow, 'unit' | 'unit_source'> {
+  if (format === '3mf') return { unit: sourceUnit(parsedUnit), unit_source: 'file' };
+  return stated ? { unit: stated, unit_source: 'stated' } : { unit: 'mm', unit_source: 'assumed' };
+}
+
+/** The largest dimension a rescale may give a model, mm: from a speck a nozzle can still draw to a large-format part. */
+export const RESCALED_MM = { min: 0.1, max: 10_000 };
+
+/**
+ * Sets the unit the file's numbers are read in and/or its extra scale (each omitted field keeps its value).
+ * The canonical mesh never changes: quotes apply unit and scale when they slice, and state both (docs/placement.md).
+ */
+export async function rescaleFile(deps: Deps, file: FileRow, change: { unit?: Unit; scale?: number }): Promise<FileRow> {
+  const next = { ...file, unit: change.unit ?? file.unit, scale: change.scale ?? file.scale };
+  const size = scaledSize(next);
+  const largest = Math.max(size.x, size.y, size.z);
+  if (!(largest >= RESCALED_MM.min && largest <= RESCALED_MM.max)) {
+    const mm = +largest.toPrecision(4);
+    throw new ApiError(422, 'scale_out_of_range',
+      `In ${next.unit} at scale ${next.scale} the model would be ${mm} mm across; a print must be ${RESCALED_MM.min} mm to ${RESCALED_MM.max} mm.`,
+      { field: change.scale !== undefined ? 'scale' : 'unit', largest_mm: mm, min_mm: RESCALED_MM.min, max_mm: RESCALED_MM.max });
+  }
+  const unitSource = change.unit !== undefined ? 'stated' : file.unit_source;
+  const row = await updateFileScale(deps.db, file.account_id, file.id, next.unit, unitSource, next.scale);
+  if (!row) throw notFound('file', file.id); // deleted meanwhile
+  return row;
 }
 
 export async function removeFile(deps: Deps, accountId: string, tokenId: string | null, fileId: string): Promise<FileRow | undefined> {
@@ -108,8 +146,9 @@ function fileEventData(row: FileRow) {
   };
 }
 
+/** Measurements as the model will be printed (after its unit and scale). */
 export function presentMeasurements(row: FileRow) {
-  const m = row.measurements as Record<string, any>;
+  const m = scaledMeasurements(row);
   return {
     triangles: m.triangles,
     bounding_box: m.bbox,
@@ -119,6 +158,12 @@ export function presentMeasurements(row: FileRow) {
     bodies: m.bodies,
     source_unit: m.unit,
   };
+}
+
+/** The parser's findings, then whether the size suggests a unit mistake (it follows the current unit and scale). */
+export function fileWarnings(row: FileRow) {
+  const unit = unitWarning(row);
+  return unit ? [...row.warnings, unit] : row.warnings;
 }
 
 export function presentFile(row: FileRow) {
@@ -131,7 +176,20 @@ export function presentFile(row: FileRow) {
     sha256: row.sha256,
     source: row.source,
     created_at: row.created_at.toISOString(),
+    unit: row.unit,
+    unit_source: row.unit_source,
+    scale: row.scale,
     measurements: presentMeasurements(row),
-    warnings: row.warnings,
+    warnings: fileWarnings(row),
   };
+}
+
+/** A file as the caller may see it: a widget key only the uploads its own shopper made. */
+export async function fileForCaller(deps: Deps, auth: Auth, fileId: string) {
+  const file = await fileById(deps.db, auth.account.id, fileId);
+  if (!file) throw notFound('file', fileId);
+  if (auth.widgetKeyId && !(auth.shopperHash && (await fileUploadedByShopper(deps.db, file.id, auth.widgetKeyId, auth.shopperHash)))) {
+    throw notFound('file', fileId);
+  }
+  return file;
 }

@@ -1,40 +1,35 @@
-// What a storefront widget needs: the merchant's offer (materials, colours, build volume, currency)
-// and add-to-cart, which tells the merchant's webhooks with the authoritative quote from the database.
+// What a storefront widget needs: the merchant's offer (materials, colours, qualities, infill, quantities,
+// build volume, currency) and add-to-cart, which tells the merchant's webhooks with the authoritative,
+// signed quote from the database (docs/widget.md).
 import type { Deps, Auth } from '../deps.ts';
-import { listProfiles } from '../db/queries/profiles.ts';
 import { quoteForCaller } from '../db/queries/quotes.ts';
 import { writeEvent } from '../db/queries/outbox.ts';
 import { resolveSettings } from '../quotes/resolve.ts';
 import { specResult } from '../quotes/present.ts';
+import { effectiveOffer } from '../offer/offer.ts';
+import { priceLine, quantityProblem } from '../../shared/offer.ts';
 import { currencyDigits } from '../../shared/pricing.ts';
-import { ApiError, notFound } from '../errors.ts';
-
-const LAYER_HEIGHTS = [0.1, 0.15, 0.2, 0.25, 0.3];
-const INFILL_OPTIONS = [10, 15, 20, 30, 50, 100];
+import { ApiError, ValidationError, notFound } from '../errors.ts';
 
 export async function widgetConfig(deps: Deps, auth: Auth) {
-  const defaults = await resolveSettings(deps.db, auth.account.id, {});
-  const p = defaults.settings.printer;
-  const seen = new Set<string>();
-  const materials = [];
-  for (const row of await listProfiles(deps.db, auth.account.id, 'material')) {
-    if (seen.has(row.name.toLowerCase())) continue; // the account's own profile hides a global one of that name
-    seen.add(row.name.toLowerCase());
-    const s = row.settings as Record<string, any>;
-    const colors: string[] = s.colors ?? (s.color ? [s.color] : []);
-    materials.push({ name: row.name, colors, density: s.density ?? null, price_per_kg: s.price_per_kg ?? (s.price_per_gram !== undefined ? s.price_per_gram * 1000 : null) });
-  }
+  const base = await resolveSettings(deps.db, auth.account.id, {});
+  const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId);
+  const p = base.settings.printer;
   return {
     shop_name: auth.account.shop_name ?? 'Print shop',
-    currency: defaults.settings.quote.currency,
+    currency: base.settings.quote.currency,
     max_upload_bytes: deps.config.maxUploadBytes,
     build_volume: { x: p.bed_size_x, y: p.bed_size_y, z: p.bed_size_z },
-    default_material: defaults.material.name,
-    materials,
-    layer_heights: LAYER_HEIGHTS.filter((h) => h >= p.min_layer_height && h <= p.max_layer_height && h <= p.nozzle_diameter),
-    default_layer_height: p.layer_height,
-    infill_options: INFILL_OPTIONS,
-    default_infill: p.fill_density,
+    materials: offer.materials.map((m) => ({ name: m.material, colors: m.colors })),
+    default_material: offer.default_material,
+    qualities: offer.qualities.map((q) => ({ id: q.id, label: q.label, layer_height: q.printer_config.layer_height ?? p.layer_height })),
+    default_quality: offer.default_quality,
+    infill_options: offer.infill_options,
+    default_infill: offer.default_infill,
+    quantity: offer.quantity,
+    minimum_price: offer.minimum_price ?? (base.settings.quote.minimum_price || null),
+    minimum_line_price: offer.minimum_line_price,
+    lead_time: offer.lead_time,
   };
 }
 
@@ -42,10 +37,28 @@ export async function addToCart(deps: Deps, auth: Auth, quoteId: string, quantit
   const quote = await quoteForCaller(deps.db, auth, quoteId);
   if (!quote) throw notFound('quote', quoteId);
   if (quote.status !== 'completed') throw new ApiError(409, 'quote_not_completed', 'Only a completed quote can be added to the cart.', { status: quote.status });
+  if (quote.expires_at && quote.expires_at <= deps.now()) {
+    throw new ApiError(410, 'quote_expired', 'This quote has expired; quote the part again for a current price.', { expired_at: quote.expires_at.toISOString() });
+  }
+  const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId);
+  const problem = quantityProblem(offer, quantity);
+  if (problem) throw new ValidationError([{ field: 'quantity', message: problem }]);
   const unit = quote.total_price!;
-  const digits = currencyDigits(quote.currency!);
-  const total = Math.round(unit * quantity * 10 ** digits) / 10 ** digits;
-  const line = { quote_id: quote.id, quantity, unit_price: unit, total_price: total, currency: quote.currency! };
+  const currency = quote.currency!;
+  const price = priceLine(unit, quantity, offer.minimum_line_price, currencyDigits(currency));
+  const result = quote.result!;
+  const line = {
+    quote_id: quote.id,
+    quantity,
+    unit_price: unit,
+    subtotal: price.subtotal,
+    minimum_line_adjustment: price.minimum_line_adjustment,
+    total_price: price.total,
+    currency,
+    choices: quote.choices,
+    expires_at: result.expires_at,
+    signature: result.signature,
+  };
   await writeEvent(deps.db, {
     account_id: quote.account_id,
     token_id: null,
@@ -56,10 +69,15 @@ export async function addToCart(deps: Deps, auth: Auth, quoteId: string, quantit
       fileName: quote.file_name,
       quantity,
       unitPrice: unit,
-      totalPrice: total,
-      currency: quote.currency,
+      subtotal: price.subtotal,
+      minimumLineAdjustment: price.minimum_line_adjustment,
+      totalPrice: price.total,
+      currency,
       material: quote.material,
       color: quote.color,
+      choices: quote.choices,
+      expiresAt: result.expires_at,
+      signature: result.signature,
       widgetKeyId: auth.widgetKeyId,
       origin,
       quote: specResult(quote),

@@ -102,10 +102,18 @@ export const BASE_OPTIONS: Readonly<Record<string, string>> = {
   brim_width: '0',
   brim_type: 'outer_only',
   raft_layers: '0',
-  // Supports: automatic, from the build plate and from the model, grid style, three interface layers.
+  // Supports: automatic, from the build plate and from the model, snug style, three interface layers.
+  // Snug, not grid: grid style snaps the support's outline to a grid as coarse as the line pitch, so a sparser
+  // density widens the support (docs/prusaslicer-mapping.md#support-density). config.ts writes the density,
+  // threshold and layer bounds when supports are on; these values stand while they are off.
+  support_material: '0',
+  support_material_threshold: '0',
+  support_material_spacing: '2.5',
+  min_layer_height: '0.07',
+  max_layer_height: '0',
   support_material_auto: '1',
   support_material_buildplate_only: '0',
-  support_material_style: 'grid',
+  support_material_style: 'snug',
   support_material_pattern: 'rectilinear',
   support_material_angle: '0',
   support_material_contact_distance: '0.2',
@@ -114,6 +122,9 @@ export const BASE_OPTIONS: Readonly<Record<string, string>> = {
   support_material_bottom_interface_layers: '-1',
   support_material_interface_spacing: '0',
   support_material_interface_pattern: 'rectilinear',
+  support_material_interface_contact_loops: '0',
+  raft_first_layer_density: '90%', // the support's first layer, dense for adhesion (raft_layers = 0)
+  raft_first_layer_expansion: '3',
   support_material_xy_spacing: '50%',
   support_material_enforce_layers: '0',
   support_material_with_sheath: '1',
@@ -146,4 +157,21 @@ export const BASE_OPTIONS: Readonly<Record<string, string>> = {
   filament_soluble: '0',
   filament_cost: '0',
   filament_spool_weight: '0',
+  // Neither time nor extrusion depends on these (test/slice-effects.test.ts): the G-code is measured, never
+  // printed, so they keep PrusaSlicer's defaults and the request's values are only validated and reported.
+  // Volume = filament length × the reference filament's cross-section; grams and the real filament's length
+  // are computed from it when a quote is priced.
+  filament_diameter: '1.75',
+  filament_density: '0',
+  temperature: '200',
+  first_layer_temperature: '200',
+  bed_temperature: '0',
+  first_layer_bed_temperature: '0',
+  max_fan_speed: '100',
+  bridge_fan_speed: '100',
+  min_fan_speed: '35',
+  fan_always_on: '0',
 };
+
+/** The filament diameter every slice uses (filament_diameter above): its length × cross-section is the volume. */
+export const REFERENCE_FILAMENT_DIAMETER = 1.75;

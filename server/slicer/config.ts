@@ -1,5 +1,6 @@
-// Resolved settings -> PrusaSlicer 2.5 .ini. Pure: same settings, same text (the text is a good cache key).
-// The full spec-field -> option table, with the reasons, is docs/prusaslicer-mapping.md.
+// Resolved settings -> PrusaSlicer 2.5 .ini. Pure: same settings, same text. Only settings that change the
+// extruded volume or the print time are written (the others are pinned in base-config.ts), so the text is the
+// slicing cache key. The spec-field -> option table, with the reasons, is docs/prusaslicer-mapping.md.
 import type { ResolvedSettings, ResolvedPrinter, ResolvedMaterial } from '../../shared/settings.ts';
 import { BASE_OPTIONS } from './base-config.ts';
 import { mapInfillPattern, type PatternUsed } from './patterns.ts';
@@ -38,8 +39,6 @@ function layerOptions(p: ResolvedPrinter): Record<string, string> {
     nozzle_diameter: fmt(p.nozzle_diameter),
     layer_height: fmt(p.layer_height),
     first_layer_height: fmt(p.layer_height), // layers = height / layer_height, no separate first-layer field in the spec
-    min_layer_height: fmt(p.min_layer_height),
-    max_layer_height: fmt(p.max_layer_height),
     perimeters: fmt(effectivePerimeters(p)),
     top_solid_layers: fmt(p.top_solid_layers),
     bottom_solid_layers: fmt(p.bottom_solid_layers),
@@ -92,31 +91,54 @@ function motionOptions(p: ResolvedPrinter): Record<string, string> {
   };
 }
 
+/** Pitch of PrusaSlicer's support lines at 100 %: the support flow's spacing (width = nozzle, layer_height high). */
+function supportFlowSpacing(p: ResolvedPrinter): number {
+  return p.nozzle_diameter - p.layer_height * (1 - Math.PI / 4);
+}
+
+/** Sparsest density with body lines: 100 % / 2^6 ≈ 1.6 % (a line every 64 pitches, 23 mm with a 0.4 mm nozzle). */
+const SPARSEST_LEVEL = 6;
+/** 0 %: a pitch of 2^16 line spacings (over 2.5 m), wider than any bed, yet still a halving, so its lines (none,
+ *  or at most the one through the grid's origin that every level shares) stay a subset of 1.6 %'s. */
+const NO_BODY_LEVEL = 16;
+
+/**
+ * The support density actually sliced: 0 (no body), or the halving of 100 % nearest to the request on a log
+ * scale (100, 50, 25, 12.5, 6.25, 3.125, 1.5625). PrusaSlicer lays support lines on a grid anchored at the
+ * object's origin, so a pitch twice another's prints a subset of its lines: with halvings, a lower density can
+ * never print more material (docs/prusaslicer-mapping.md#support-density).
+ */
+export function supportDensityUsed(density: number): number {
+  if (density <= 0) return 0;
+  const level = clamp(Math.round(Math.log2(100 / density)), 0, SPARSEST_LEVEL);
+  return 100 / 2 ** level;
+}
+
+// Written only with supports on: without them, density, angle and the layer bounds change nothing (they are
+// then pinned in base-config.ts and never make two slices differ).
 function supportOptions(p: ResolvedPrinter): Record<string, string> {
+  if (!p.support_material) return {};
   // Spec angle is measured from vertical; PrusaSlicer's threshold from horizontal, an integer, 0 = auto.
   const threshold = clamp(Math.round(90 - p.support_overhang_angle), 1, 90);
-  // Support lines are one nozzle wide: density = width / (width + spacing).
-  const density = Math.max(p.support_density, 1) / 100;
-  const spacing = Math.min(p.nozzle_diameter * (1 / density - 1), 50);
+  const used = supportDensityUsed(p.support_density);
+  // Line pitch = spacing + flow spacing = flow spacing × 100 / density.
+  const pitches = used === 0 ? 2 ** NO_BODY_LEVEL : 100 / used;
+  const spacing = supportFlowSpacing(p) * (pitches - 1);
   return {
-    support_material: p.support_material ? '1' : '0',
+    support_material: '1',
     support_material_threshold: fmt(threshold),
     support_material_spacing: fmt(spacing),
+    // PrusaSlicer sizes support layers between these bounds.
+    min_layer_height: fmt(p.min_layer_height),
+    max_layer_height: fmt(p.max_layer_height),
   };
 }
 
+// Temperatures, fan speeds, filament density and diameter are not written: they change neither the extruded
+// volume nor the print time (test/slice-effects.test.ts), so grams and filament length are computed from the
+// volume when a quote is priced (print-stats.ts) and a change of them never re-slices.
 function materialOptions(m: ResolvedMaterial): Record<string, string> {
   return {
-    filament_diameter: fmt(m.diameter),
-    filament_density: fmt(m.density),
-    temperature: fmt(m.temperature),
-    first_layer_temperature: fmt(m.temperature),
-    bed_temperature: fmt(m.bed_temperature),
-    first_layer_bed_temperature: fmt(m.bed_temperature),
-    max_fan_speed: fmt(m.fan_speed),
-    bridge_fan_speed: fmt(m.fan_speed),
-    min_fan_speed: fmt(m.min_fan_speed),
-    fan_always_on: m.min_fan_speed > 0 ? '1' : '0',
     retract_length: fmt(m.retraction_distance),
     retract_speed: fmt(m.retraction_speed),
   };

@@ -1,14 +1,17 @@
-// One real slice: PrusaSlicer's CLI on a mesh with a generated config, in a private temp folder that is
-// always removed. No shell; argv holds only fixed names (the mesh is symlinked in under a fixed name).
-import { mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
+// One real slice: PrusaSlicer's CLI on a mesh with a generated config, in a private work folder that is
+// always removed (workdirs.ts sweeps what a killed process left). No shell; argv holds only fixed names (the
+// mesh is symlinked in under a fixed name). The slicer dies with our process where setpriv allows.
+import { rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { validateResolvedSettings, type ResolvedSettings } from '../../shared/settings.ts';
+import { REFERENCE_FILAMENT_DIAMETER } from './base-config.ts';
 import { buildSliceConfig } from './config.ts';
 import { SettingsInvalidError, SliceAbortedError, SliceFailedError, SliceTimeoutError } from './errors.ts';
-import { parseGcodeFile, type SliceStats } from './gcode-stats.ts';
+import { parseGcodeFile, type SliceMeasure } from './gcode-stats.ts';
 import type { PatternUsed } from './patterns.ts';
-import { runProcess, type RunResult } from './process.ts';
+import { parentDeathSignal, runProcess, type RunResult } from './process.ts';
+import { makeWorkDir, recordSlicer } from './workdirs.ts';
 
 export const DEFAULT_BINARY = 'prusa-slicer';
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -22,12 +25,29 @@ export interface SliceOnceOptions {
   binary?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** Folder for the private temp folders (default os.tmpdir()). */
+  /** Folder for the private work folders (default os.tmpdir()). */
   tmpRoot?: string;
+  /** Scale and rotation applied to the mesh before slicing (its placement on the plate). */
+  transform?: SliceTransform;
+}
+
+/** Uniform scale, then degrees about X, then Y, then Z: PrusaSlicer applies its CLI transforms in that order. */
+export interface SliceTransform { scale: number; rotate_x: number; rotate_y: number; rotate_z: number }
+
+export const isIdentity = (t: SliceTransform) => t.scale === 1 && t.rotate_x === 0 && t.rotate_y === 0 && t.rotate_z === 0;
+
+/** PrusaSlicer CLI arguments for a transform (none for the identity). */
+export function transformArgs(t: SliceTransform | undefined): string[] {
+  if (!t || isIdentity(t)) return [];
+  const values = [t.scale, t.rotate_x, t.rotate_y, t.rotate_z];
+  if (!values.every(Number.isFinite) || !(t.scale > 0)) throw new SliceFailedError('invalid mesh transform', 'slice_failed', JSON.stringify(t));
+  const arg = (flag: string, value: number, neutral: number) => (value === neutral ? [] : [flag, String(value)]);
+  return [...arg('--scale', t.scale, 1), ...arg('--rotate-x', t.rotate_x, 0), ...arg('--rotate-y', t.rotate_y, 0), ...arg('--rotate', t.rotate_z, 0)];
 }
 
 export interface SliceOutcome {
-  stats: SliceStats;
+  /** Volume, time and layers: grams and filament length follow from the material (print-stats.ts). */
+  stats: SliceMeasure;
   patternUsed: PatternUsed;
   slicer: SlicerInfo;
   /** Perimeters after the min/max wall count clamp. */
@@ -44,9 +64,11 @@ function childEnv(home: string): NodeJS.ProcessEnv {
 }
 
 async function probe(binary: string): Promise<SlicerInfo> {
-  const home = await mkdtemp(join(tmpdir(), 'slicequote-probe-'));
+  const home = await makeWorkDir(tmpdir(), 'probe');
   try {
-    const r = await runProcess({ binary, args: ['--help'], cwd: home, env: childEnv(home), timeoutMs: 15_000 });
+    const dieWithParent = await parentDeathSignal();
+    const env = childEnv(home);
+    const r = await runProcess({ binary, args: ['--help'], cwd: home, env, timeoutMs: 15_000, dieWithParent });
     const m = /^PrusaSlicer-(\d+\.\d+\.\d+)/m.exec(r.stdout);
     if (!m) throw new SliceFailedError(`${binary} is not a working PrusaSlicer`, 'slicer_unavailable', r.spawnError?.message ?? r.stderr.slice(-300));
     return { name: 'PrusaSlicer', version: m[1], binary };
@@ -99,7 +121,7 @@ async function linkMesh(dir: string, meshPath: string): Promise<string> {
   return name;
 }
 
-function checkHeight(stats: SliceStats, s: ResolvedSettings): void {
+function checkHeight(stats: SliceMeasure, s: ResolvedSettings): void {
   // PrusaSlicer's CLI checks the bed outline but not the height, so we do (from the last layer's Z).
   if (stats.max_z_mm > s.printer.bed_size_z + 1e-6) {
     throw new SliceFailedError(
@@ -107,6 +129,18 @@ function checkHeight(stats: SliceStats, s: ResolvedSettings): void {
       'exceeds_build_volume',
     );
   }
+}
+
+/** Runs PrusaSlicer in its work folder, recording its pid there so the next start's sweep can reap a slicer
+ *  that outlived this process (workdirs.ts). */
+async function runSlicer(dir: string, model: string, binary: string, timeoutMs: number, signal: AbortSignal | undefined, placement: string[]) {
+  const args = ['--loglevel', '1', '--datadir', 'datadir', '--export-gcode', '--load', 'config.ini', ...placement, '--output', 'out.gcode', model];
+  let recorded: Promise<void> = Promise.resolve();
+  const onSpawn = (pid: number) => { recorded = recordSlicer(dir, pid).catch(() => {}); };
+  const dieWithParent = await parentDeathSignal();
+  const r = await runProcess({ binary, args, cwd: dir, env: childEnv(dir), timeoutMs, signal, dieWithParent, onSpawn });
+  await recorded;
+  return r;
 }
 
 export async function sliceOnce(o: SliceOnceOptions): Promise<SliceOutcome> {
@@ -117,15 +151,13 @@ export async function sliceOnce(o: SliceOnceOptions): Promise<SliceOutcome> {
   const slicer = await detectSlicer(o.binary ?? DEFAULT_BINARY);
   const config = buildSliceConfig(o.settings);
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const dir = await mkdtemp(join(o.tmpRoot ?? tmpdir(), 'slicequote-slice-'));
+  const dir = await makeWorkDir(o.tmpRoot ?? tmpdir());
   try {
     const model = await linkMesh(dir, o.meshPath);
     await writeFile(join(dir, 'config.ini'), config.ini);
-    const args = ['--loglevel', '1', '--datadir', 'datadir', '--export-gcode', '--load', 'config.ini', '--output', 'out.gcode', model];
-    const r = await runProcess({ binary: slicer.binary, args, cwd: dir, env: childEnv(dir), timeoutMs, signal: o.signal });
+    const r = await runSlicer(dir, model, slicer.binary, timeoutMs, o.signal, transformArgs(o.transform));
     if (r.killed || r.spawnError || r.code !== 0) throw failure(r, timeoutMs, o.signal);
-    const m = o.settings.material;
-    const stats = await parseGcodeFile(join(dir, 'out.gcode'), { filamentDiameter: m.diameter, filamentDensity: m.density })
+    const stats = await parseGcodeFile(join(dir, 'out.gcode'), { filamentDiameter: REFERENCE_FILAMENT_DIAMETER })
       .catch((e: Error) => { throw new SliceFailedError(`PrusaSlicer wrote no usable G-code: ${e.message}`, 'bad_output'); });
     checkHeight(stats, o.settings);
     return { stats, patternUsed: config.patternUsed, slicer, perimeters: config.perimeters, durationMs: performance.now() - started };

@@ -1,20 +1,28 @@
-// Streaming reader of PrusaSlicer 2.5 G-code statistics. G-code can be tens of MB, so it is read in chunks
-// and never held whole. Totals (length, volume, grams, time) come from PrusaSlicer's footer comments; the
-// support share is our own sum of E on extruding moves inside ;TYPE:Support material[ interface] sections.
+// Streaming reader of PrusaSlicer 2.5 G-code: the slice's measure. G-code can be tens of MB, so it is read in
+// chunks and never held whole. Length and time come from PrusaSlicer's footer comments; the support share is our
+// own sum of E on extruding moves inside ;TYPE:Support material[ interface] sections.
 import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 
-/** Bump when this reader's results change for the same G-code, so cached statistics are recomputed. */
-export const STATS_REVISION = 1;
+/** Bump when this reader's results change for the same G-code, so cached measures are recomputed. */
+export const STATS_REVISION = 2;
 
-export type { SliceStats } from '../../shared/print-stats.ts';
-import type { SliceStats } from '../../shared/print-stats.ts';
+/** What a slice yields, independent of the filament's density and diameter (cached per slicing key). */
+export interface SliceMeasure {
+  /** Filament extruded: model, support and skirt, mm³. */
+  extruded_volume_mm3: number;
+  /** Support extrusion over all extrusion, 0..1. */
+  support_share: number;
+  print_time_s: number;
+  layers: number;
+  /** Highest layer Z: the printed height, for the build-volume check. */
+  max_z_mm: number;
+}
 
 export interface StatsOptions {
-  /** When given with the density, volume and grams are recomputed from the length at full precision
-   *  (PrusaSlicer's footer rounds them to 2 decimals: 20 % off on a 0.05 g part). Same formula as PrusaSlicer. */
-  filamentDiameter?: number;
-  filamentDensity?: number;
+  /** Diameter of the filament the G-code was sliced for: footer length × its cross-section = volume. The
+   *  footer's own volume is rounded to 0.01 cm³ (20 % off on a small part); its length to 0.01 mm. */
+  filamentDiameter: number;
 }
 
 export class GcodeStatsError extends Error {
@@ -49,7 +57,7 @@ export class GcodeStatsParser {
   private supportE = 0;
   private layers = 0;
   private maxZ = 0;
-  private footer: { length?: number; volume?: number; weight?: number; time?: number } = {};
+  private footer: { length?: number; time?: number } = {};
 
   push(chunk: string): void {
     const text = this.rest + chunk;
@@ -61,7 +69,7 @@ export class GcodeStatsParser {
     this.rest = text.slice(start);
   }
 
-  end(opts: StatsOptions = {}): SliceStats {
+  end(opts: StatsOptions): SliceMeasure {
     if (this.rest) this.line(this.rest);
     this.rest = '';
     return this.result(opts);
@@ -88,8 +96,6 @@ export class GcodeStatsParser {
     const key = raw.slice(2, eq);
     const value = raw.slice(eq + 3);
     if (key === 'filament used [mm]') this.footer.length = sumList(value);
-    else if (key === 'filament used [cm3]') this.footer.volume = sumList(value);
-    else if (key === 'filament used [g]') this.footer.weight = sumList(value);
     else if (key === 'estimated printing time (normal mode)') this.footer.time = parseDuration(value);
   }
 
@@ -118,26 +124,16 @@ export class GcodeStatsParser {
     if (m) this.lastE = Number(m[1]);
   }
 
-  private result(opts: StatsOptions): SliceStats {
+  private result(opts: StatsOptions): SliceMeasure {
     const { length, time } = this.footer;
-    let { volume, weight } = this.footer;
-    if (length === undefined || time === undefined || volume === undefined) {
+    if (length === undefined || time === undefined) {
       throw new GcodeStatsError('the G-code lacks PrusaSlicer\'s statistics footer (filament used, estimated printing time)');
     }
-    if (opts.filamentDiameter && opts.filamentDensity) {
-      volume = (length * Math.PI * (opts.filamentDiameter / 2) ** 2) / 1000;
-      weight = volume * opts.filamentDensity;
-    }
-    weight ??= opts.filamentDensity ? volume * opts.filamentDensity : 0;
-    const share = this.totalE > 0 ? this.supportE / this.totalE : 0;
     return {
-      filament_length_mm: length,
-      filament_volume_cm3: volume,
-      filament_weight_g: weight,
-      support_weight_g: weight * share,
+      extruded_volume_mm3: length * Math.PI * (opts.filamentDiameter / 2) ** 2,
+      support_share: this.totalE > 0 ? this.supportE / this.totalE : 0,
       print_time_s: time,
       layers: this.layers,
-      support_share: share,
       max_z_mm: this.maxZ,
     };
   }
@@ -148,14 +144,14 @@ function stripComment(raw: string): string {
   return (i < 0 ? raw : raw.slice(0, i)).trim();
 }
 
-export function parseGcodeText(text: string, opts?: StatsOptions): SliceStats {
+export function parseGcodeText(text: string, opts: StatsOptions): SliceMeasure {
   const p = new GcodeStatsParser();
   p.push(text);
   return p.end(opts);
 }
 
 /** Reads a G-code file in 256 KiB chunks. */
-export async function parseGcodeFile(path: string, opts?: StatsOptions): Promise<SliceStats> {
+export async function parseGcodeFile(path: string, opts: StatsOptions): Promise<SliceMeasure> {
   const p = new GcodeStatsParser();
   const decoder = new StringDecoder('utf8');
   for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {

@@ -1,9 +1,11 @@
 // Bounds concurrent slices (PrusaSlicer is CPU-bound: one per core by default) behind a bounded FIFO queue.
 // A full queue refuses at once (PoolFullError -> 503 + Retry-After) rather than letting latency grow unbounded.
-import { availableParallelism } from 'node:os';
+// Created once per process, it first sweeps the work folders (and slicers) that killed processes left behind.
+import { availableParallelism, tmpdir } from 'node:os';
 import type { ResolvedSettings } from '../../shared/settings.ts';
-import { sliceOnce, DEFAULT_BINARY, DEFAULT_TIMEOUT_MS, type SliceOutcome } from './engine.ts';
+import { sliceOnce, DEFAULT_BINARY, DEFAULT_TIMEOUT_MS, type SliceOutcome, type SliceTransform } from './engine.ts';
 import { PoolClosedError, PoolFullError, SliceAbortedError, SliceTimeoutError } from './errors.ts';
+import { sweepWorkDirs, type SweepReport } from './workdirs.ts';
 
 export interface SlicePoolOptions {
   size?: number;
@@ -13,7 +15,7 @@ export interface SlicePoolOptions {
   tmpRoot?: string;
 }
 
-export interface SliceRequest { meshPath: string; settings: ResolvedSettings }
+export interface SliceRequest { meshPath: string; settings: ResolvedSettings; transform?: SliceTransform }
 
 export interface SlicePoolStats {
   size: number;
@@ -33,6 +35,8 @@ export interface SlicePool {
   stats(): SlicePoolStats;
   /** Refuses queued work, kills running slices, resolves when they have exited and cleaned up. */
   close(): Promise<void>;
+  /** The start-up sweep of dead processes' work folders under tmpRoot (it runs beside the first slices). */
+  swept: Promise<SweepReport>;
 }
 
 interface Waiter { start: () => void; fail: (e: Error) => void }
@@ -49,6 +53,8 @@ export function createSlicePool(opts: SlicePoolOptions = {}): SlicePool {
   let closed = false;
   // Slots are counted when granted, not when the slice starts, so no caller can slip in between.
   let slotsUsed = 0;
+  // Only dead owners' folders are touched, so slices of this process need not wait for it.
+  const swept = sweepWorkDirs(opts.tmpRoot ?? tmpdir());
 
   const retryAfter = (): number => Math.max(1, Math.ceil(((avgSliceMs || 10_000) * (queue.length / size + 1)) / 1000));
 
@@ -115,6 +121,7 @@ export function createSlicePool(opts: SlicePoolOptions = {}): SlicePool {
       }
       return run(req, signal);
     },
+    swept,
     stats: () => ({ size, running: running.size, queued: queue.length, maxQueue, ...counts, avgSliceMs: Math.round(avgSliceMs) }),
     async close() {
       closed = true;

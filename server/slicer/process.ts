@@ -1,6 +1,7 @@
 // Runs one child process with no shell, a time limit and an abort signal. The child leads its own process
-// group (detached) so a kill reaches everything it started; output is kept only as a bounded tail.
-import { spawn } from 'node:child_process';
+// group (detached) so a kill reaches everything it started; output is kept only as a bounded tail. Where
+// util-linux's setpriv exists, the child also gets SIGKILL when our process dies, even by SIGKILL.
+import { execFile, spawn } from 'node:child_process';
 
 export interface RunOptions {
   binary: string;
@@ -11,6 +12,10 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Bytes of stdout and of stderr kept (the tail). */
   maxOutput?: number;
+  /** Start the child through `setpriv --pdeathsig KILL` (see parentDeathSignal). */
+  dieWithParent?: boolean;
+  /** Called with the child's pid (= its process group) once it is spawned. */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface RunResult {
@@ -47,6 +52,19 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
+let deathSignal: Promise<boolean> | undefined;
+/**
+ * Whether `setpriv --pdeathsig KILL` works here. It sets PR_SET_PDEATHSIG and execs the command in place, so
+ * the kernel kills the child when the thread that spawned it (our main thread) dies: a killed server's slicer
+ * dies with it. Without it (no util-linux), workdirs.ts reaps such a slicer at the next start.
+ */
+export function parentDeathSignal(): Promise<boolean> {
+  deathSignal ??= new Promise((resolve) => {
+    execFile('setpriv', ['--pdeathsig', 'KILL', '--', 'true'], (err) => resolve(!err));
+  });
+  return deathSignal;
+}
+
 /** Resolves when the process has exited and its pipes are closed; never rejects. */
 export function runProcess(o: RunOptions): Promise<RunResult> {
   return new Promise((resolve) => {
@@ -54,7 +72,11 @@ export function runProcess(o: RunOptions): Promise<RunResult> {
     const err = new TailBuffer(o.maxOutput ?? 16384);
     let killed: RunResult['killed'] = null;
     let spawnError: Error | undefined;
-    const child = spawn(o.binary, o.args, { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [binary, args] = o.dieWithParent
+      ? ['setpriv', ['--pdeathsig', 'KILL', '--', o.binary, ...o.args]]
+      : [o.binary, o.args];
+    const child = spawn(binary, args, { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid !== undefined) o.onSpawn?.(child.pid);
     const stop = (why: 'timeout' | 'abort') => {
       killed ??= why;
       killGroup(child.pid);

@@ -1,15 +1,16 @@
-// Model files on local disk: DATA_DIR/files/<shard>/<file_id>/{original,canonical.obj}.
+// Model files on local disk: DATA_DIR/files/<shard>/<file_id>/{original,canonical.obj|canonical.3mf}.
+// The canonical mesh is OBJ, or 3MF for a PrusaSlicer project with negative volumes (shared/model/canonical.ts).
 // The interface is small on purpose so shared storage (NFS, object store) can take its place.
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, rename, rm, copyFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface FileStorage {
-  /** Where a file's canonical mesh lives (the slicer reads it from there). */
+  /** Where a file's canonical mesh lives (the slicer reads it from there; its extension says the format). */
   canonicalPath(fileId: string): string;
   originalPath(fileId: string): string;
-  /** Prepares the folder of a new file and returns its paths. */
-  prepare(fileId: string): Promise<{ original: string; canonical: string }>;
+  /** Prepares the folder of a new file and returns its paths; the parser writes one of the canonical ones. */
+  prepare(fileId: string): Promise<{ original: string; canonical: { obj: string; '3mf': string } }>;
   /** Moves an uploaded temp file in as the original. */
   adoptOriginal(fileId: string, tmpPath: string): Promise<void>;
   openOriginal(fileId: string): NodeJS.ReadableStream;
@@ -26,11 +27,15 @@ export function createDiskStorage(dataDir: string): FileStorage {
   };
   return {
     tmpDir,
-    canonicalPath: (id) => path.join(dirOf(id), 'canonical.obj'),
+    canonicalPath(id) {
+      const threeMf = path.join(dirOf(id), 'canonical.3mf');
+      return existsSync(threeMf) ? threeMf : path.join(dirOf(id), 'canonical.obj');
+    },
     originalPath: (id) => path.join(dirOf(id), 'original'),
     async prepare(id) {
       await mkdir(dirOf(id), { recursive: true });
-      return { original: path.join(dirOf(id), 'original'), canonical: path.join(dirOf(id), 'canonical.obj') };
+      const canonical = { obj: path.join(dirOf(id), 'canonical.obj'), '3mf': path.join(dirOf(id), 'canonical.3mf') };
+      return { original: path.join(dirOf(id), 'original'), canonical };
     },
     async adoptOriginal(id, tmpPath) {
       const target = path.join(dirOf(id), 'original');

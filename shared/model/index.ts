@@ -9,13 +9,15 @@ import { parseObj } from './obj.ts';
 import { assessMesh } from './quality.ts';
 import { parseStl } from './stl.ts';
 import { parse3mf } from './threemf.ts';
+import type { ModelWarning } from './warnings.ts';
 
 export { detectFormat, type ModelFormat } from './detect.ts';
 export { ModelError } from './errors.ts';
 export { DEFAULT_LIMITS, type ParseLimits } from './limits.ts';
 export { measure, type Measurements } from './measure.ts';
 export type { Mesh } from './mesh.ts';
-export { writeCanonicalObj } from './canonical.ts';
+export { streamCanonical3mf, streamCanonicalObj, writeCanonical3mf, writeCanonicalObj, type ByteSink } from './canonical.ts';
+export type { ModelWarning, ModelWarningCode } from './warnings.ts';
 
 export interface ParsedModel {
   format: ModelFormat;
@@ -23,7 +25,12 @@ export interface ParsedModel {
   measurements: Measurements;
   /** Unit of the source file, e.g. 'millimeter', 'inch'. STL and OBJ carry none: millimetres assumed. */
   unit: string;
-  warnings: string[];
+  /**
+   * Negative volumes of a PrusaSlicer project, in the mesh's coordinates: the slicer must cut them away
+   * from `mesh` (see writeCanonical3mf). Null for every other file.
+   */
+  negativeVolumes: Mesh | null;
+  warnings: ModelWarning[];
 }
 
 /** Parses, welds and measures a model. Throws ModelError (and only ModelError) on bad input. */
@@ -41,22 +48,23 @@ export function parseModel(bytes: Uint8Array, format?: ModelFormat, limits?: Par
   if (source.mesh.indices.length === 0) fail('no_triangles', 'The model contains no triangles, so there is nothing to print.');
   const measurements = measure(source.mesh);
   const warnings = [...source.warnings, ...assessMesh(source.mesh, measurements, source.degenerate)];
-  return { format: kind!, mesh: source.mesh, measurements, unit: source.unit, warnings };
+  return { format: kind!, mesh: source.mesh, measurements, unit: source.unit, negativeVolumes: source.negative, warnings };
 }
 
 interface Source {
   mesh: Mesh;
+  negative: Mesh | null;
   degenerate: number;
   unit: string;
-  warnings: string[];
+  warnings: ModelWarning[];
 }
 
 function readSource(kind: ModelFormat | null, bytes: Uint8Array, limits: ParseLimits): Source {
   switch (kind) {
     case 'stl':
-      return { ...parseStl(bytes, limits), unit: 'millimeter', warnings: [] };
+      return { ...parseStl(bytes, limits), negative: null, unit: 'millimeter', warnings: [] };
     case 'obj':
-      return { ...parseObj(bytes, limits), unit: 'millimeter', warnings: [] };
+      return { ...parseObj(bytes, limits), negative: null, unit: 'millimeter', warnings: [] };
     case '3mf':
       return parse3mf(bytes, limits);
     default:

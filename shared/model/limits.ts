@@ -15,6 +15,10 @@ export interface ParseLimits {
   maxInflatedBytes: number;
   /** Element nesting depth of any XML part. */
   maxXmlDepth: number;
+  /** Characters in one XML token (text node, attribute value, comment, name) or one start tag with its attributes. */
+  maxXmlTokenChars: number;
+  /** Attributes on one XML element. */
+  maxXmlAttributes: number;
   /** Resources (objects, materials...) declared across a 3MF package. */
   maxObjects: number;
   /** Nesting of 3MF <components> (build item -> component -> component ...). */
@@ -25,11 +29,13 @@ const MiB = 1024 * 1024;
 
 export const DEFAULT_LIMITS: ParseLimits = Object.freeze({
   maxBytes: 256 * MiB,
-  maxTriangles: 20_000_000,
-  maxVertices: 20_000_000,
+  maxTriangles: 10_000_000,
+  maxVertices: 10_000_000,
   maxZipEntries: 1000,
   maxInflatedBytes: 512 * MiB,
   maxXmlDepth: 64,
+  maxXmlTokenChars: 1024 * 1024,
+  maxXmlAttributes: 256,
   maxObjects: 100_000,
   maxComponentDepth: 16,
 });

@@ -9,6 +9,7 @@ import { partKey, type ZipPackage } from './zip.ts';
 
 export const REL_3DMODEL = 'http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel';
 export const REL_PRINTTICKET = 'http://schemas.microsoft.com/3dmanufacturing/2013/01/printticket';
+export const REL_THUMBNAIL = 'http://schemas.openxmlformats.org/package/2006/relationships/metadata/thumbnail';
 export const CT_3DMODEL = 'application/vnd.ms-package.3dmanufacturing-3dmodel+xml';
 const RELS_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
 const TYPES_NS = 'http://schemas.openxmlformats.org/package/2006/content-types';
@@ -36,13 +37,23 @@ export interface PackageStructure {
   root: string;
   relationships: Relationship[];
   contentTypes: ContentTypes;
+  /** Thumbnails the relationships name but the package lacks (only when tolerated). */
+  missingThumbnails: string[];
+}
+
+export interface StructureOptions {
+  /**
+   * A thumbnail relationship whose target is missing is refused, as the 3MF conformance suite requires,
+   * unless this is set: PrusaSlicer 2.5's command line writes exactly that, in projects we can identify.
+   */
+  tolerateMissingThumbnail: boolean;
 }
 
 /**
  * Reads [Content_Types].xml and every relationship part (in one pass over the zip), checks the
  * relationships and finds the root 3D model part.
  */
-export function readPackageStructure(pkg: ZipPackage, limits: ParseLimits): PackageStructure {
+export function readPackageStructure(pkg: ZipPackage, limits: ParseLimits, options: StructureOptions): PackageStructure {
   if (!pkg.has('_rels/.rels')) {
     fail('model_part_missing', 'The 3MF package has no _rels/.rels relationship part, so it does not say where its 3D model is.');
   }
@@ -50,12 +61,19 @@ export function readPackageStructure(pkg: ZipPackage, limits: ParseLimits): Pack
   const hasTypes = pkg.has(CONTENT_TYPES);
   const parts = pkg.readMany(hasTypes ? [...relsParts, CONTENT_TYPES] : relsParts, MAX_CONTROL_PART);
   const relationships = relsParts.flatMap((name) => readRelationships(name, parts.get(name)!, limits));
-  const root = checkRelationships(pkg, relationships);
+  const missingThumbnails: string[] = [];
+  const root = checkRelationships(pkg, relationships, (rel) => {
+    const tolerated = options.tolerateMissingThumbnail && rel.type === REL_THUMBNAIL;
+    if (tolerated) missingThumbnails.push(rel.target);
+    return tolerated;
+  });
   if (!hasTypes) ruleViolation('Chapter 2.1', 'The package has no [Content_Types].xml part, which every OPC package must have');
-  return { root, relationships, contentTypes: readContentTypes(parts.get(CONTENT_TYPES)!, limits) };
+  return { root, relationships, contentTypes: readContentTypes(parts.get(CONTENT_TYPES)!, limits), missingThumbnails };
 }
 
-function checkRelationships(pkg: ZipPackage, relationships: Relationship[]): string {
+function checkRelationships(
+  pkg: ZipPackage, relationships: Relationship[], tolerateMissing: (rel: Relationship) => boolean,
+): string {
   const rootModels = relationships.filter((r) => r.declaredIn.toLowerCase() === '_rels/.rels' && r.type === REL_3DMODEL);
   if (rootModels.length === 0) {
     fail('model_part_missing', 'The 3MF package has no relationship to a 3D model part in _rels/.rels (3MF Chapter 2.1: the 3D model part must exist).');
@@ -64,7 +82,7 @@ function checkRelationships(pkg: ZipPackage, relationships: Relationship[]): str
     ruleViolation('Chapter 2.1.2', `The package root declares ${rootModels.length} 3D model parts; a 3MF package has exactly one (more than one 3D model part)`);
   }
   for (const rel of relationships) {
-    if (pkg.has(rel.target)) continue;
+    if (pkg.has(rel.target) || tolerateMissing(rel)) continue;
     if (rel.type === REL_3DMODEL) {
       fail('model_part_missing', `The 3D model part ${rel.target} named in ${rel.declaredIn} does not exist in the package.`, { part: rel.target });
     }
@@ -154,7 +172,7 @@ export function resolveTarget(source: string, target: string): string {
 
 function parseControlPart(name: string, bytes: Uint8Array, limits: ParseLimits, open: (tag: SaxesTagNS, depth: number) => void): void {
   const handler: XmlHandler = { open, close: () => undefined };
-  const xml = new XmlStream(name, limits.maxXmlDepth, handler);
+  const xml = new XmlStream(name, limits, handler);
   xml.write(bytes);
   xml.end();
 }

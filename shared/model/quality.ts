@@ -21,6 +21,7 @@ import { fail } from './errors.ts';
 import type { Measurements } from './measure.ts';
 import { surfaceIntegrals } from './measure.ts';
 import type { Mesh } from './mesh.ts';
+import { modelWarning, type ModelWarning } from './warnings.ts';
 
 export const MAX_OPENNESS = 0.35;
 
@@ -32,10 +33,12 @@ export function openness(mesh: Mesh, m: Measurements): number {
 }
 
 /** Warnings about the mesh; throws mesh_not_closed when the volume is too ill-defined to quote. */
-export function assessMesh(mesh: Mesh, m: Measurements, degenerate: number): string[] {
-  const warnings: string[] = [];
+export function assessMesh(mesh: Mesh, m: Measurements, degenerate: number): ModelWarning[] {
+  const warnings: ModelWarning[] = [];
   if (degenerate > 0) {
-    warnings.push(`${degenerate} degenerate triangle${degenerate === 1 ? '' : 's'} (with two corners at the same point) ${degenerate === 1 ? 'was' : 'were'} removed.`);
+    const what = degenerate === 1 ? '1 degenerate triangle' : `${degenerate} degenerate triangles`;
+    const message = `${what} (with two corners at the same point) ${degenerate === 1 ? 'was' : 'were'} removed.`;
+    warnings.push(modelWarning('degenerate_triangles_removed', message, { count: degenerate }));
   }
   if (!m.watertight) {
     const open = openness(mesh, m);
@@ -46,9 +49,14 @@ export function assessMesh(mesh: Mesh, m: Measurements, degenerate: number): str
         { openness: Number.isFinite(open) ? open : null, threshold: MAX_OPENNESS },
       );
     }
-    warnings.push(`The mesh is not watertight (some edges are not shared by exactly two consistently oriented triangles); its volume is approximate (uncertain by up to ${formatPercent(open)}).`);
+    const message =
+      'The mesh is not watertight (some edges are not shared by exactly two consistently oriented triangles); ' +
+      `its volume is approximate (uncertain by up to ${formatPercent(open)}).`;
+    warnings.push(modelWarning('not_watertight', message, { openness: open }));
   }
-  if (m.bodies > 1) warnings.push(`The model consists of ${m.bodies} separate bodies.`);
+  if (m.bodies > 1) {
+    warnings.push(modelWarning('several_bodies', `The model consists of ${m.bodies} separate bodies.`, { count: m.bodies }));
+  }
   return warnings;
 }
 

@@ -8,17 +8,22 @@ import { assemble } from './threemf/assemble.ts';
 import { ModelPartReader, type ModelPart, type PackageBudget } from './threemf/model-part.ts';
 import { XmlStream } from './xml.ts';
 import { partKey, ZipPackage } from './zip.ts';
+import { modelWarning, WarningList, type ModelWarning } from './warnings.ts';
+import { applyProjectConfig, isPrusaSlicerProject, printConfigWarning, readProjectConfig } from './threemf/prusaslicer.ts';
 
 export interface ThreeMfResult {
   mesh: Mesh;
+  /** PrusaSlicer negative volumes, to be subtracted from `mesh` by the slicer; null when there are none. */
+  negative: Mesh | null;
   unit: string;
   degenerate: number;
-  warnings: string[];
+  warnings: ModelWarning[];
 }
 
 export function parse3mf(bytes: Uint8Array, limits: ParseLimits): ThreeMfResult {
   const pkg = new ZipPackage(bytes, limits);
-  const { root, contentTypes } = readPackageStructure(pkg, limits);
+  const project = isPrusaSlicerProject(pkg);
+  const { root, contentTypes, missingThumbnails } = readPackageStructure(pkg, limits, { tolerateMissingThumbnail: project });
   const type = contentTypeOf(contentTypes, root);
   if (type !== CT_3DMODEL) {
     ruleViolation('Chapter 2.1', `The 3D model part ${root} has content type "${(type ?? 'none').slice(0, 100)}" instead of ${CT_3DMODEL}`);
@@ -28,9 +33,25 @@ export function parse3mf(bytes: Uint8Array, limits: ParseLimits): ThreeMfResult 
   // Production extension: the root may place objects from other model parts (p:path); those
   // parts are read together, in one more pass over the zip.
   reader.load(referencedParts(rootPart), false);
+  const warnings = new WarningList();
+  warnings.addAll(reader.warnings.toArray());
+  warnings.addAll(missingThumbnails.map(missingThumbnailWarning));
+  if (project) {
+    warnings.addAll(applyProjectConfig(rootPart, readProjectConfig(pkg, limits)));
+    warnings.addAll(printConfigWarning(pkg));
+  }
   const builder = new MeshBuilder(limits, limits.maxTriangles - reader.budget.triangles);
-  assemble(rootPart, { limits, builder, part: (name, from) => reader.get(name, from, rootPart) });
-  return { mesh: builder.finish(), unit: rootPart.unit, degenerate: builder.degenerateCount, warnings: [...reader.warnings] };
+  const negative = new MeshBuilder(limits);
+  assemble(rootPart, { limits, builder, negative, part: (name, from) => reader.get(name, from, rootPart) });
+  const negativeMesh = negative.triangles > 0 ? negative.finish() : null;
+  const mesh = builder.finish();
+  return { mesh, negative: negativeMesh, unit: rootPart.unit, degenerate: builder.degenerateCount, warnings: warnings.toArray() };
+}
+
+/** PrusaSlicer 2.5's command line lists a thumbnail it never writes; nothing printed depends on it. */
+function missingThumbnailWarning(part: string): ModelWarning {
+  const message = `The package lists a thumbnail (${part}) that it does not contain; the model itself is complete.`;
+  return modelWarning('missing_thumbnail', message, { part });
 }
 
 /** Model parts named by p:path in the root's build items and components. */
@@ -45,7 +66,7 @@ function referencedParts(root: ModelPart): string[] {
 
 class PartReader {
   readonly budget: PackageBudget;
-  readonly warnings = new Set<string>();
+  readonly warnings = new WarningList();
   private readonly parts = new Map<string, ModelPart>();
 
   constructor(
@@ -62,13 +83,13 @@ class PartReader {
     for (const name of names) {
       const reader = new ModelPartReader(name, isRoot, this.limits, this.budget, (path) => this.pkg.has(path));
       readers.set(name, reader);
-      streams.set(name, new XmlStream(name, this.limits.maxXmlDepth, reader));
+      streams.set(name, new XmlStream(name, this.limits, reader));
     }
     this.pkg.streamMany(names, (name) => (chunk) => streams.get(name)!.write(chunk));
     return names.map((name) => {
       streams.get(name)!.end();
       const reader = readers.get(name)!;
-      for (const warning of reader.warnings) this.warnings.add(warning);
+      this.warnings.addAll(reader.warnings.toArray());
       this.parts.set(partKey(name), reader.result);
       return reader.result;
     });

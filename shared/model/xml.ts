@@ -2,8 +2,34 @@
 // zip inflates them; the encoding is fixed from the byte-order mark and the XML declaration;
 // a DOCTYPE (and with it any entity declaration: XXE, billion laughs) is refused the moment it
 // is seen, before any content after it is read; element nesting is capped.
+//
+// Memory and time: saxes builds every token (attribute value, comment, name) as one string before it
+// reports it, so a 500 MB attribute that deflates to 500 KB would become a 500 MB string. The decoded
+// text is therefore fed in slices of SLICE_CHARS and two things are measured after each slice: the run
+// of characters since the last '<' (a text node, or a start tag with all its attributes: neither can
+// contain '<'), and the token saxes is still building (a comment or CDATA section may contain '<').
+// Either over maxXmlTokenChars is refused, so no token grows past maxXmlTokenChars + SLICE_CHARS
+// characters. Attributes are also counted as they complete: at most maxXmlAttributes per element.
 import { SaxesParser, type SaxesAttributeNS, type SaxesTagNS } from 'saxes';
 import { fail, ModelError } from './errors.ts';
+import type { ParseLimits } from './limits.ts';
+
+/** Characters handed to saxes at a time: the most a token can overshoot its cap by. */
+const SLICE_CHARS = 64 * 1024;
+
+/**
+ * The buffers saxes (6.0.0, pinned) accumulates an unfinished token in. They are private to saxes;
+ * reading their lengths is the only way to bound a token before it is complete. The hostile-corpus
+ * tests (test/parsers-hostile.test.ts) fail if a saxes upgrade renames them.
+ */
+interface SaxesTokenBuffers {
+  text: string;
+  name: string;
+  entity: string;
+  piTarget: string;
+}
+
+export type XmlLimits = Pick<ParseLimits, 'maxXmlDepth' | 'maxXmlTokenChars' | 'maxXmlAttributes'>;
 
 /** URI given to a prefix nobody declared, so callers can decide whether that matters where it occurs. */
 export const UNBOUND_PREFIX = 'urn:x-slicequote:unbound-prefix:';
@@ -29,21 +55,35 @@ export class XmlStream {
    * every tag's attributes, which dominated the cost of reading vertices and triangles.
    */
   private readonly prefixed: SaxesAttributeNS[] = [];
+  /** Characters and attributes of the start tag being read (0 between tags). */
+  private tagChars = 0;
+  private tagAttributes = 0;
+  /** Characters fed since the last '<'. */
+  private sinceTag = 0;
 
   constructor(
     private readonly part: string,
-    private readonly maxDepth: number,
+    private readonly limits: XmlLimits,
     handler: XmlHandler,
   ) {
     this.parser = new SaxesParser({ xmlns: true, fileName: part, resolvePrefix: (prefix: string) => UNBOUND_PREFIX + prefix });
     this.parser.on('doctype', () => this.refuseDtd());
     this.parser.on('xmldecl', (decl) => this.checkDeclaredEncoding(decl.encoding));
+    this.parser.on('opentagstart', (tag) => {
+      this.tagChars = tag.name.length;
+      this.tagAttributes = 0;
+    });
     this.parser.on('attribute', (attr) => {
+      if (++this.tagAttributes > limits.maxXmlAttributes) this.refuseAttributes();
+      this.tagChars += attr.name.length + attr.value.length;
+      if (this.tagChars > limits.maxXmlTokenChars) this.refuseToken();
       if (attr.prefix !== '') this.prefixed.push(attr as SaxesAttributeNS);
     });
     this.parser.on('opentag', (tag) => {
-      if (++this.depth > maxDepth) {
-        fail('xml_too_deep', `The XML part ${part} nests elements more than ${maxDepth} levels deep.`, { part, limit: maxDepth });
+      this.tagChars = 0;
+      if (++this.depth > limits.maxXmlDepth) {
+        const limit = limits.maxXmlDepth;
+        fail('xml_too_deep', `The XML part ${part} nests elements more than ${limit} levels deep.`, { part, limit });
       }
       this.sawRoot = true;
       handler.open(tag, this.depth, this.prefixed);
@@ -123,7 +163,33 @@ export class XmlStream {
     if (text.length === 0) return;
     // saxes reports a DOCTYPE only once it has read all of it; refuse as soon as it starts.
     if (!this.sawRoot && text.includes('<!DOCTYPE')) this.refuseDtd();
-    this.guard(() => this.parser.write(text));
+    for (let start = 0; start < text.length; start += SLICE_CHARS) {
+      const slice = start === 0 && text.length <= SLICE_CHARS ? text : text.slice(start, start + SLICE_CHARS);
+      this.guard(() => this.parser.write(slice));
+      const lastTag = slice.lastIndexOf('<');
+      this.sinceTag = lastTag < 0 ? this.sinceTag + slice.length : slice.length - lastTag - 1;
+      this.checkPendingToken();
+    }
+  }
+
+  /** The text since the last tag, and the token saxes is still building, stay under the cap. */
+  private checkPendingToken(): void {
+    const p = this.parser as unknown as SaxesTokenBuffers;
+    const building = this.tagChars + p.text.length + p.name.length + p.entity.length + p.piTarget.length;
+    if (Math.max(this.sinceTag, building) > this.limits.maxXmlTokenChars) this.refuseToken();
+  }
+
+  private refuseToken(): never {
+    const limit = this.limits.maxXmlTokenChars;
+    const what = 'a text, attribute value, comment, name or start tag';
+    const message = `The XML part ${this.part} holds ${what} longer than ${limit} characters, the most this service reads.`;
+    return fail('xml_token_too_large', message, { part: this.part, limit });
+  }
+
+  private refuseAttributes(): never {
+    const limit = this.limits.maxXmlAttributes;
+    const message = `An element in the XML part ${this.part} has more than ${limit} attributes.`;
+    return fail('xml_too_many_attributes', message, { part: this.part, limit });
   }
 
   /** Runs a parser step; saxes' own errors become xml_malformed, ours pass through. */

@@ -186,24 +186,24 @@ test('GET /v2/analytics/popular ranks materials, colours, printers and configura
 test('GET /v2/usage: endpoint statistics, material usage and zero-filled daily trends', async () => {
   const res = await c.get(`/v2/usage?${RANGE}`);
   assert.equal(res.status, 200);
-  assert.deepEqual(res.body.totals, { calls: 5, errors: 2, quotes: 5, grams: 113.55 });
+  assert.deepEqual(res.body.totals, { calls: 5, errors: 2, cancelled: 0, quotes: 5, grams: 113.55 });
   assert.deepEqual(res.body.endpoints, [
     // durations 10, 20, 30, 40: median 25; p95 interpolated at 0.95 * 3 = 2.85 -> 30 + 0.85 * 10 = 38.5
-    { method: 'GET', route: '/v2/file/:file_id', calls: 4, errors: 2, median_ms: 25, p95_ms: 38.5 },
-    { method: 'GET', route: '/v2/user', calls: 1, errors: 0, median_ms: 5.5, p95_ms: 5.5 },
+    { method: 'GET', route: '/v2/file/:file_id', calls: 4, errors: 2, cancelled: 0, median_ms: 25, p95_ms: 38.5 },
+    { method: 'GET', route: '/v2/user', calls: 1, errors: 0, cancelled: 0, median_ms: 5.5, p95_ms: 5.5 },
   ]);
   assert.deepEqual(res.body.materials, [
     { material: 'PLA', quotes: 3, grams: 23.55 },
     { material: 'PETG', quotes: 2, grams: 90 },
   ]);
   assert.equal(res.body.daily.length, 32);
-  assert.deepEqual(res.body.daily[0], { date: '2031-01-01', calls: 0, errors: 0, quotes: 0, grams: 0 });
+  assert.deepEqual(res.body.daily[0], { date: '2031-01-01', calls: 0, errors: 0, cancelled: 0, quotes: 0, grams: 0 });
   const busy = res.body.daily.filter((d: any) => d.calls || d.quotes);
   assert.deepEqual(busy, [
-    { date: '2031-01-05', calls: 4, errors: 2, quotes: 2, grams: 21.35 },
-    { date: '2031-01-06', calls: 1, errors: 0, quotes: 1, grams: 2.2 },
-    { date: '2031-01-13', calls: 0, errors: 0, quotes: 1, grams: 50 },
-    { date: '2031-02-01', calls: 0, errors: 0, quotes: 1, grams: 40 },
+    { date: '2031-01-05', calls: 4, errors: 2, cancelled: 0, quotes: 2, grams: 21.35 },
+    { date: '2031-01-06', calls: 1, errors: 0, cancelled: 0, quotes: 1, grams: 2.2 },
+    { date: '2031-01-13', calls: 0, errors: 0, cancelled: 0, quotes: 1, grams: 50 },
+    { date: '2031-02-01', calls: 0, errors: 0, cancelled: 0, quotes: 1, grams: 40 },
   ]);
 });
 

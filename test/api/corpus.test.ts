@@ -18,7 +18,8 @@ const BROKEN = list('broken').filter((f) => !f.endsWith('_ok.obj'));
 const MUSTFAIL = list('3mf/conformance/mustfail');
 
 before(async () => {
-  server = await startTestServer();
+  // The biggest models slice for tens of seconds, longer on a loaded machine: answer every quote synchronously.
+  server = await startTestServer({ QUOTE_SYNC_WAIT_MS: '600000', SLICER_TIMEOUT_MS: '600000' });
   api = server.client((await server.newAccount({ plan: 'business' })).token);
 });
 after(() => server.stop());

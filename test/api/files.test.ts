@@ -174,8 +174,9 @@ test('printability: default build volume, explicit volume, rotation about Z, war
   assert.ok(diagonal.body.warnings.some((w: { code: string }) => w.code === 'several_bodies'));
   const tiny = (await api.upload('/v2/file', model('obj', 'spot.obj'))).body.file_id;
   const small = await api.post(`/v2/printability/${tiny}`, {});
-  const unit = small.body.warnings.find((w: { code: string }) => w.code === 'suspiciously_small');
+  const unit = small.body.warnings.find((w: { code: string }) => w.code === 'unit_suspect');
   assert.equal(unit?.suggested_scale, 25.4, 'a 1.7 mm model was probably exported in inches');
+  assert.equal(unit?.suggested_unit, 'in');
   const suzanne = (await api.upload('/v2/file', model('obj', 'suzanne.obj'))).body.file_id;
   const open = await api.post(`/v2/printability/${suzanne}`, {});
   assert.ok(open.body.warnings.some((w: { code: string }) => w.code === 'not_watertight'));

@@ -55,13 +55,16 @@ test('the price follows the documented formula from the slice statistics', async
   const q = await quote(cubeId, {
     material_config: { filament_type: 'PETG', price_per_gram: 0.05, support_cost_multiplier: 2 },
     printer_config: { hourly_cost: 3 },
-    quote_config: { fixed_fee: 2.5, tax_rate: 20, energy_cost_per_kwh: 0.4, currency: 'EUR' },
+    quote_config: { fixed_fee: 2.5, tax_rate: 20, energy_cost_per_kwh: 0.4 },
   });
   const s = q.print_stats;
   const hours = s.print_time_s / 3600;
-  const subtotal = (s.filament_weight_g - s.support_weight_g) * 0.05 + s.support_weight_g * 0.05 * 2 + hours * 3 + (120 / 1000) * hours * 0.4 + 2.5;
-  assert.equal(q.currency, 'EUR');
-  assert.equal(q.total_price, Math.round(subtotal * 1.2 * 100) / 100);
+  // docs/pricing.md: each part rounded half-up to cents, the subtotal their sum, tax on the rounded subtotal.
+  const cents = (v: number) => Math.round(Number((v * 100).toPrecision(15)));
+  const parts = [(s.filament_weight_g - s.support_weight_g) * 0.05, s.support_weight_g * 0.05 * 2, hours * 3, (120 / 1000) * hours * 0.4, 2.5].map(cents);
+  const subtotal = parts.reduce((a, b) => a + b, 0);
+  assert.equal(q.currency, 'USD');
+  assert.equal(q.total_price, (subtotal + cents(subtotal * 0.2 / 100)) / 100);
   assert.equal(q.price_breakdown.fixed_fee, 2.5);
   assert.equal(q.printInfo.material, 'PETG');
 });
@@ -120,10 +123,11 @@ test('supports on an overhang add support material; without them there is none',
 test('merge order: request > account default profile > global profile, field by field', async () => {
   const printer = await api.post('/v2/profiles/printer', { name: 'My Prusa', is_default: true, settings: { layer_height: 0.25, fill_density: 40, hourly_cost: 4 } });
   assert.equal(printer.status, 201);
-  const settings = await api.post('/v2/profiles/global', { name: 'Shop settings', is_default: true, settings: { currency: 'GBP', fixed_fee: 3 } });
+  // A shop in GBP sets its own amounts: the shipped ones are in USD (docs/pricing.md).
+  const settings = await api.post('/v2/profiles/global', { name: 'Shop settings', is_default: true, settings: { currency: 'GBP', fixed_fee: 3, energy_cost_per_kwh: 0.25 } });
   assert.equal(settings.status, 201);
   try {
-    const q = await quote(cubeId, { printer_config: { fill_density: 15 }, quote_config: { fixed_fee: 1 } });
+    const q = await quote(cubeId, { printer_config: { fill_density: 15 }, quote_config: { fixed_fee: 1 }, material_config: { price_per_kg: 21 } });
     const src = q.setting_sources;
     assert.equal(src['printer_config.fill_density'], 'request');
     assert.equal(src['printer_config.layer_height'], `profile:${printer.body.profile_id}`);

@@ -3,6 +3,7 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { createRequestLog } from '../../server/limits/request-log.ts';
 import type { Db } from '../../server/db/index.ts';
 import type { RequestRecord } from '../../server/db/queries/usage.ts';
@@ -36,13 +37,32 @@ test('live requests are recorded with their route template, status, account and 
   });
   for (const e of res.body.endpoints) assert.ok(e.median_ms >= 0 && e.p95_ms >= e.median_ms);
   assert.deepEqual([res.body.from, res.body.to, res.body.daily.length], ['2031-02-09', '2031-03-10', 30]);
-  assert.deepEqual(res.body.daily.at(-1), { date: '2031-03-10', calls: 5, errors: 3, quotes: 0, grams: 0 });
+  assert.deepEqual(res.body.daily.at(-1), { date: '2031-03-10', calls: 5, errors: 3, cancelled: 0, quotes: 0, grams: 0 });
   assert.deepEqual([res.body.totals.calls, res.body.totals.errors], [5, 3]);
   const tokens = await server.deps.db.query<{ token_id: string }>('SELECT DISTINCT token_id FROM api_requests WHERE account_id = $1', [a.accountId]);
   assert.deepEqual(tokens.map((t) => t.token_id), [a.tokenId]);
   // The /v2/usage call itself is in the next answer.
   const again = await live.get('/v2/usage');
   assert.equal(again.body.endpoints.find((e: any) => e.route === '/v2/usage').calls, 1);
+});
+
+test('a request the client abandons (a superseded quote) counts as cancelled, not as an error', async () => {
+  server.deps.now = () => new Date('2031-01-10T12:00:00Z');
+  const a = await server.newAccount();
+  const live = server.client(a.token);
+  const fileId = (await live.uploadBytes('/v2/file', new TextEncoder().encode(CUBE_OBJ), 'cube.obj')).body.file_id;
+  const gone = new AbortController();
+  const request = fetch(`${server.url}/v2/file/quote/${fileId}`, {
+    method: 'POST', signal: gone.signal, body: '{}', headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
+  });
+  setTimeout(() => gone.abort(), 300); // the slice takes seconds: the shopper changed an option meanwhile
+  await assert.rejects(request);
+  await new Promise((r) => setTimeout(r, 200));
+  const res = await live.get('/v2/usage');
+  const quote = res.body.endpoints.find((e: any) => e.route === '/v2/file/quote/:file_id');
+  assert.deepEqual([quote.calls, quote.errors, quote.cancelled], [1, 0, 1]);
+  assert.deepEqual([res.body.totals.errors, res.body.totals.cancelled], [0, 1]);
+  assert.equal(res.body.daily.at(-1).cancelled, 1);
 });
 
 test('requests without an account (an invalid token) are not recorded; another account\'s usage is separate', async () => {

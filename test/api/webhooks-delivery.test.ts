@@ -40,7 +40,9 @@ const SAMPLE: Record<string, Record<string, unknown>> = {
   'job.status_changed': { jobId: 'job_abc', quoteId: 'job_abc', fileId: 'file_abc', fileName: 'cube.stl', status: 'processing', previousStatus: 'queued', progress: 10, attempts: 1 },
   'widget.added_to_cart': {
     widgetKeyId: 'wk_abc', fileId: 'file_abc', fileName: 'cube.stl', quoteId: 'qt_abc', quantity: 2, material: 'PETG', color: 'orange',
-    unitPrice: 4.37, totalPrice: 8.74, currency: 'EUR', origin: 'https://shop.example.com',
+    choices: { material: 'PETG', color: 'orange', quality: 'standard', quality_label: 'Standard', infill: 20, quantity: 1 },
+    unitPrice: 4.37, subtotal: 8.74, minimumLineAdjustment: 0, totalPrice: 8.74, currency: 'EUR', origin: 'https://shop.example.com',
+    expiresAt: '2026-11-30T12:00:00.000Z', signature: { payload: `v1:qt_abc:file_abc:${'0'.repeat(64)}:437:EUR:1796040000`, hmac_sha256: 'f'.repeat(64) },
     quote: { quote_id: 'qt_abc', total_price: 4.37, currency: 'EUR', estimated_time: '1h 2m', estimated_time_seconds: 3720, filament_weight: 11.8, printInfo: { technology: 'FDM', material: 'PETG', color: 'orange' } },
   },
   'usage.alert': { resource: 'quotes', level: 80, used: 80, limit: 100, period: '2026-11' },

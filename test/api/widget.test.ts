@@ -27,20 +27,23 @@ before(async () => {
 });
 after(() => server.stop());
 
-const widget = (origin: string | null = SHOP) => {
+const widget = (origin: string | null = SHOP, shopper?: string) => {
   const c = server.client();
+  const headers = { 'x-widget-key': key, ...(origin ? { origin } : {}), ...(shopper ? { 'x-shopper-token': shopper } : {}) };
   return {
-    get: (p: string) => c.request('GET', p, { headers: { 'x-widget-key': key, ...(origin ? { origin } : {}) } }),
-    post: (p: string, json: unknown) => c.request('POST', p, { json, headers: { 'x-widget-key': key, ...(origin ? { origin } : {}) } }),
+    get: (p: string) => c.request('GET', p, { headers }),
+    post: (p: string, json: unknown) => c.request('POST', p, { json, headers }),
   };
 };
 
-async function widgetUpload(): Promise<string> {
+/** A shopper's upload through the widget: the file id and the shopper token that owns it. */
+async function widgetUpload(): Promise<{ fileId: string; shopper: string }> {
   const id = await widget().get('/v2/file/upload-id');
   assert.equal(id.status, 200);
+  assert.match(id.body.shopper_token, /^st_/);
   const up = await server.client().uploadBytes(`/v2/file/public/${id.body.upload_id}`, new TextEncoder().encode(CUBE_OBJ), 'part.obj');
   assert.equal(up.status, 201);
-  return up.body.file_id;
+  return { fileId: up.body.file_id, shopper: id.body.shopper_token };
 }
 
 test('widget keys: created with normalised origins, listed, origins validated by field', async () => {
@@ -63,7 +66,8 @@ test('the widget configuration offers the merchant materials, colours, build vol
   assert.deepEqual(res.body.build_volume, { x: 250, y: 210, z: 210 });
   const pla = res.body.materials.find((m: { name: string }) => m.name === 'PLA');
   assert.ok(pla.colors.includes('White'));
-  assert.ok(res.body.layer_heights.includes(0.2));
+  const standard = res.body.qualities.find((q: { id: string }) => q.id === res.body.default_quality);
+  assert.equal(standard.layer_height, 0.2, "the default quality is the printer profile's layer height");
 });
 
 test('a widget key is refused from other origins and on every other route', async () => {
@@ -94,17 +98,17 @@ test('preflight requests for widget routes are answered', async () => {
 });
 
 test('a widget key quotes only its own uploads and reads only its own quotes; add-to-cart fires the webhook event', async () => {
-  const fileId = await widgetUpload();
-  const q = await widget().post(`/v2/file/quote/${fileId}`, { material_config: { filament_type: 'PETG' }, color: 'Orange' });
+  const { fileId, shopper } = await widgetUpload();
+  const q = await widget(SHOP, shopper).post(`/v2/file/quote/${fileId}`, { choices: { material: 'PETG', color: 'Orange' } });
   assert.equal(q.status, 200, JSON.stringify(q.body));
-  assert.equal((await widget().get(`/v2/quotes/${q.body.quote_id}`)).status, 200);
-  assert.equal((await widget().get(`/v2/jobs/${q.body.quote_id}`)).status, 200);
+  assert.equal((await widget(SHOP, shopper).get(`/v2/quotes/${q.body.quote_id}`)).status, 200);
+  assert.equal((await widget(SHOP, shopper).get(`/v2/jobs/${q.body.quote_id}`)).status, 200);
   const api = server.client(token);
   const tokenFile = (await api.uploadBytes('/v2/file', new TextEncoder().encode(CUBE_OBJ), 'backend.obj')).body.file_id;
-  assert.equal((await widget().post(`/v2/file/quote/${tokenFile}`, {})).status, 404, 'files uploaded by the backend are not the widget\'s');
+  assert.equal((await widget(SHOP, shopper).post(`/v2/file/quote/${tokenFile}`, {})).status, 404, 'files uploaded by the backend are not the widget\'s');
   const tokenQuote = (await api.post(`/v2/file/quote/${tokenFile}`, {})).body.quote_id;
-  assert.equal((await widget().get(`/v2/quotes/${tokenQuote}`)).status, 404);
-  const cart = await widget().post('/v2/widget/cart', { quote_id: q.body.quote_id, quantity: 3 });
+  assert.equal((await widget(SHOP, shopper).get(`/v2/quotes/${tokenQuote}`)).status, 404);
+  const cart = await widget(SHOP, shopper).post('/v2/widget/cart', { quote_id: q.body.quote_id, quantity: 3 });
   assert.equal(cart.status, 201);
   assert.equal(cart.body.unit_price, q.body.total_price);
   assert.equal(cart.body.total_price, Math.round(q.body.total_price * 3 * 100) / 100);
@@ -116,8 +120,8 @@ test('a widget key quotes only its own uploads and reads only its own quotes; ad
   assert.equal(data.color, 'Orange');
   assert.equal(data.quote.total_price, q.body.total_price, 'the authoritative quote from the database');
   assert.equal(data.origin, SHOP);
-  assert.equal((await widget().post('/v2/widget/cart', { quote_id: tokenQuote })).status, 404);
-  assert.equal((await widget().post('/v2/widget/cart', { quote_id: q.body.quote_id, quantity: 0 })).body.error.details.fields[0].field, 'quantity');
+  assert.equal((await widget(SHOP, shopper).post('/v2/widget/cart', { quote_id: tokenQuote })).status, 404);
+  assert.equal((await widget(SHOP, shopper).post('/v2/widget/cart', { quote_id: q.body.quote_id, quantity: 0 })).body.error.details.fields[0].field, 'quantity');
 });
 
 test('a revoked widget key stops working at once', async () => {

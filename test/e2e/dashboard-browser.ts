@@ -32,13 +32,16 @@ export async function assertAccessible(page: Page, label: string, exclude: strin
   assert.deepEqual(violations, [], `accessibility violations on ${label}:\n${violations.join('\n')}`);
 }
 
-/** A full-page screenshot under test-artifacts/dashboard; with SLICEQUOTE_UPDATE_SCREENSHOTS=1 also docs/screenshots. */
-export async function shoot(page: Page, name: string, forDocs = false): Promise<void> {
+/**
+ * A screenshot under test-artifacts/dashboard (the full page, or what the window shows with fullPage false);
+ * with SLICEQUOTE_UPDATE_SCREENSHOTS=1 also docs/screenshots.
+ */
+export async function shoot(page: Page, name: string, forDocs = false, fullPage = true): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name}.png`);
   // Let charts and late requests settle so the picture shows the finished page.
   await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => undefined);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage });
   if (forDocs && process.env.SLICEQUOTE_UPDATE_SCREENSHOTS === '1') {
     mkdirSync(DOC_SHOTS, { recursive: true });
     copyFileSync(file, path.join(DOC_SHOTS, `dashboard-${name}.png`));

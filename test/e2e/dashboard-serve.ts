@@ -14,6 +14,7 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.map': 'application/json',
   '.svg': 'image/svg+xml',
+  '.md': 'text/markdown; charset=utf-8',
 };
 
 /** True when GET /dashboard/ and its first script come back as HTML and JavaScript. */

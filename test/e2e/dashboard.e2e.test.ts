@@ -163,8 +163,8 @@ describe('merchant dashboard end to end', { skip }, () => {
     await assertAccessible(page, 'profile form with errors');
     await page.getByLabel(/^Density/).fill('1.25');
     await page.getByLabel(/^Fan speed/).fill('80');
+    assert.equal(await page.getByLabel(/^Price per gram/).count(), 0, 'one price: per kg');
     await page.getByLabel(/^Price per kg/).fill('32');
-    await page.getByLabel(/^Price per gram/).fill('0.032');
     await page.getByLabel(/^Default colour/).fill('Graphite');
     await page.getByRole('button', { name: 'Create profile' }).click();
     await page.getByText('Profile "Matte PLA" saved.').waitFor();
@@ -176,6 +176,7 @@ describe('merchant dashboard end to end', { skip }, () => {
     const density = page.locator('[data-setting="material_config.density"]');
     assert.match(await density.innerText(), /1\.25 g\/cm³\s+Your profile “Matte PLA”/);
     assert.match(await page.locator('[data-setting="material_config.filament_type"]').innerText(), /Request/);
+    assert.match(await page.locator('[data-setting="material_config.price_per_gram"]').innerText(), /0\.032\s+Your profile “Matte PLA”/);
     assert.match(await page.locator('[data-setting="printer_config.layer_height"]').innerText(), /Global profile/);
     await assertAccessible(page, 'profile with try-it result');
     await shoot(page, 'profile-try-it', true);

@@ -57,3 +57,33 @@ test('other verified events are acknowledged but are not orders', async () => {
   assert.equal((await deliver(body, { 'x-webhook-signature': sign(body) })).status, 200);
   assert.ok(!shop.orders().some((o) => o.data.quoteId === 'qt_other'));
 });
+
+test("the backend checks each order's quote signature with the quote signing secret", async () => {
+  const quoteSecret = 'qss_demo-test-secret';
+  const backend = await startDemoShop({ apiUrl: 'http://127.0.0.1:4000/', widgetKey: 'pk_x', webhookSecret: SECRET, quoteSigningSecret: quoteSecret });
+  try {
+    const quoteSig = (expires: number, secret = quoteSecret) => {
+      const payload = `v1:qt_sig:file_sig:${'a'.repeat(64)}:1234:EUR:${expires}`;
+      return { payload, hmac_sha256: createHmac('sha256', secret).update(payload).digest('hex') };
+    };
+    const later = Math.floor(Date.now() / 1000) + 3600;
+    const cases = [
+      ['dlv_ok', quoteSig(later), 'verified'],
+      ['dlv_wrong_key', quoteSig(later, 'another secret'), 'invalid'],
+      ['dlv_tampered', { ...quoteSig(later), payload: quoteSig(later).payload.replace(':1234:', ':1:') }, 'invalid'],
+      ['dlv_old', quoteSig(Math.floor(Date.now() / 1000) - 60), 'expired'],
+      ['dlv_missing', undefined, 'invalid'],
+    ] as const;
+    for (const [delivery, signature] of cases) {
+      const body = JSON.stringify({ event: 'widget.added_to_cart', timestamp: new Date().toISOString(), data: { quoteId: delivery, signature } });
+      const res = await fetch(backend.webhookUrl, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-webhook-signature': sign(body), 'x-webhook-delivery': delivery } });
+      assert.equal(res.status, 200);
+    }
+    const statuses = backend.orders().map((o) => [o.delivery_id, o.quote.status]);
+    assert.deepEqual(statuses, cases.map(([d, , status]) => [d, status]));
+    const ok = backend.orders()[0].quote;
+    assert.ok(ok.status === 'verified' && ok.signed.unitAmountMinor === 1234 && ok.signed.currency === 'EUR' && ok.signed.quoteId === 'qt_sig');
+  } finally {
+    await backend.close();
+  }
+});

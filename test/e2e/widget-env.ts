@@ -67,7 +67,8 @@ export async function startWidgetEnv(opts: { env?: Record<string, string>; extra
     const webhookSecret = 'demo-shop-signing-secret-0123456789';
     const hook = await server.client(merchant.token).post('/v2/webhooks', { url: `${shopOrigin}/webhooks`, events: ['widget.added_to_cart'], secret: webhookSecret });
     if (hook.status !== 201) throw new Error(`creating the webhook answered ${hook.status}: ${JSON.stringify(hook.body)}`);
-    const shop = await startDemoShop({ apiUrl: server.url, widgetKey: key.body.key, webhookSecret, port: shopPort, host: '127.0.0.1' });
+    const quoteSigningSecret = (await dashboard.get('/dashboard/api/quote-signing-secret')).body.secret;
+    const shop = await startDemoShop({ apiUrl: server.url, widgetKey: key.body.key, webhookSecret, quoteSigningSecret, port: shopPort, host: '127.0.0.1' });
     return {
       server, shop, widgetKey: key.body.key, apiToken: merchant.token,
       async stop() {

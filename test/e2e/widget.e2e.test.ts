@@ -130,7 +130,9 @@ test('add to cart: the cart line and the merchant backend\'s verified order', { 
   assert.equal(order.data.quoteId, added.quote_id);
   assert.equal(order.data.quantity, 2);
   assert.equal(order.data.totalPrice, added.total_price);
-  assert.match(await page.locator('#orders').innerText(), /signature verified/);
+  assert.equal(order.quote.status, 'verified', 'the backend verified the quote signature with its secret');
+  assert.deepEqual(added.signature, order.data.signature, 'the page and the webhook carry the same signed quote');
+  assert.match(await page.locator('#orders').innerText(), /webhook signature verified · quote signature verified/);
   await shot('05-cart-and-order');
 });
 

@@ -4,14 +4,15 @@
 import { httpError, networkError, WidgetError } from './errors.ts';
 import type { CartLine, FileRecord, Job, JobAccepted, Quote, UploadTicket, WidgetConfig } from './types.ts';
 
+/** A widget sends only the shopper's choices from the offer; the shop prices them. */
 export interface QuoteRequest {
-  material_config: { filament_type: string };
-  printer_config: { layer_height: number; fill_density: number };
-  color?: string;
+  choices: { material: string; color?: string; quality: string; infill: number };
 }
 
 export class WidgetApi {
   private readonly base: string;
+  /** The shopper's session, issued with the first upload id; a shopper reads only their own uploads and quotes. */
+  private shopperToken: string | null = null;
 
   constructor(api: string, private readonly key: string) {
     this.base = api.replace(/\/+$/, '');
@@ -21,14 +22,21 @@ export class WidgetApi {
     return this.json('GET', '/v2/widget/config', undefined, signal);
   }
 
-  uploadTicket(signal?: AbortSignal): Promise<UploadTicket> {
-    return this.json('GET', '/v2/file/upload-id', undefined, signal);
+  async uploadTicket(signal?: AbortSignal): Promise<UploadTicket> {
+    const ticket = await this.json<UploadTicket>('GET', '/v2/file/upload-id', undefined, signal);
+    this.shopperToken = ticket.shopper_token ?? this.shopperToken;
+    return ticket;
   }
 
   /** 200 carries the quote; 202 a job to poll (the slice outlasted the server's sync wait). */
   async quote(fileId: string, body: QuoteRequest, signal?: AbortSignal): Promise<{ quote: Quote } | { job: JobAccepted }> {
     const res = await this.request<Quote | JobAccepted>('POST', `/v2/file/quote/${encodeURIComponent(fileId)}`, body, signal);
     return res.status === 202 ? { job: res.body as JobAccepted } : { quote: res.body as Quote };
+  }
+
+  /** Re-reads the shopper's upload in another unit, or scales it (POST /v2/file/scale/{file_id}). */
+  rescale(fileId: string, body: { unit: string } | { scale: number }): Promise<FileRecord> {
+    return this.json('POST', `/v2/file/scale/${encodeURIComponent(fileId)}`, body);
   }
 
   job(statusUrl: string, signal?: AbortSignal): Promise<Job> {
@@ -69,6 +77,7 @@ export class WidgetApi {
 
   private async request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<{ status: number; body: T }> {
     const headers: Record<string, string> = { 'X-Widget-Key': this.key, Accept: 'application/json' };
+    if (this.shopperToken) headers['X-Shopper-Token'] = this.shopperToken;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let res: Response;
     try {

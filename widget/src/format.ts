@@ -1,10 +1,14 @@
 // Locale-aware display of prices, sizes and weights. `locale` undefined means the browser's.
+import { CURRENCY_CODES, currencyDigits } from '../../shared/money.ts';
 
 export type CurrencyDisplay = 'symbol' | 'narrowSymbol' | 'code' | 'name';
 
+/** A price with its currency's ISO 4217 decimals, as the server computed it (browsers round HUF or IQD to units). */
 export function money(value: number, currency: string, locale?: string, display: CurrencyDisplay = 'symbol'): string {
+  const digits = CURRENCY_CODES.includes(currency) ? currencyDigits(currency) : undefined;
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency, currencyDisplay: display }).format(value);
+    const options = { style: 'currency', currency, currencyDisplay: display, minimumFractionDigits: digits, maximumFractionDigits: digits } as const;
+    return new Intl.NumberFormat(locale, options).format(value);
   } catch {
     // An unknown locale or currency code must not break the price display.
     return `${value.toFixed(2)} ${currency}`;

@@ -1,4 +1,6 @@
 // Messages between the element and the parse worker.
+import type { ModelWarning } from '../../shared/model/index.ts';
+
 export interface ParseRequest {
   name: string;
   bytes: ArrayBuffer;
@@ -16,7 +18,7 @@ export interface ParsedPreview {
   min: [number, number, number];
   volume: number;
   triangles: number;
-  warnings: string[];
+  warnings: ModelWarning[];
 }
 
 export type ParseReply = ParsedPreview | { ok: false; code: string; message: string };

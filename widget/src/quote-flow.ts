@@ -12,11 +12,7 @@ const RATE_LIMIT_RETRIES = 2;
 const RATE_LIMIT_MAX_WAIT_MS = 10_000;
 
 export function quoteRequest(sel: Selection): QuoteRequest {
-  return {
-    material_config: { filament_type: sel.material },
-    printer_config: { layer_height: sel.layerHeight, fill_density: sel.infill },
-    ...(sel.color ? { color: sel.color } : {}),
-  };
+  return { choices: { material: sel.material, quality: sel.quality, infill: sel.infill, ...(sel.color ? { color: sel.color } : {}) } };
 }
 
 export async function fetchQuote(

@@ -1,18 +1,16 @@
-// The shopper's choices: sensible starting values from the merchant's configuration, and the
-// labels the selectors show.
-import type { Selection, WidgetConfig, WidgetMaterial } from './types.ts';
-
-const STANDARD_LAYER_MM = 0.2;
-const STANDARD_INFILL = 20;
+// The shopper's choices: the offer's defaults to start with, and what changing the material does to the colour.
+import { priceLine } from '../../shared/offer.ts';
+import { currencyDigits } from '../../shared/pricing.ts';
+import type { Quote, Selection, WidgetConfig, WidgetMaterial, WidgetQuality } from './types.ts';
 
 export function initialSelection(config: WidgetConfig, preferred?: string | null): Selection {
   const material = findMaterial(config, preferred) ?? findMaterial(config, config.default_material) ?? config.materials[0];
   return {
     material: material?.name ?? config.default_material,
     color: material?.colors[0] ?? '',
-    layerHeight: closest(config.layer_heights, config.default_layer_height ?? STANDARD_LAYER_MM),
-    infill: closest(config.infill_options, config.default_infill ?? STANDARD_INFILL),
-    quantity: 1,
+    quality: config.default_quality,
+    infill: config.default_infill,
+    quantity: config.quantity.min,
   };
 }
 
@@ -23,21 +21,23 @@ export function findMaterial(config: WidgetConfig, name?: string | null): Widget
   return config.materials.find((m) => m.name.toLowerCase() === wanted);
 }
 
+export function findQuality(config: WidgetConfig, id: string): WidgetQuality | undefined {
+  return config.qualities.find((q) => q.id === id);
+}
+
 /** A new material keeps the colour when it is offered in it, else takes the material's first. */
 export function withMaterial(config: WidgetConfig, sel: Selection, name: string): Selection {
   const colors = findMaterial(config, name)?.colors ?? [];
   return { ...sel, material: name, color: colors.includes(sel.color) ? sel.color : (colors[0] ?? '') };
 }
 
-export function qualityLabel(layerHeight: number, all: number[]): string {
-  const mm = `${layerHeight} mm`;
-  if (all.length < 2) return mm;
-  const sorted = [...all].sort((a, b) => a - b);
-  if (layerHeight === sorted[0]) return `Fine ${mm}`;
-  if (layerHeight === sorted[sorted.length - 1]) return `Draft ${mm}`;
-  return layerHeight === closest(all, STANDARD_LAYER_MM) ? `Standard ${mm}` : mm;
+/** The quantity the shopper typed, kept within the shop's range. */
+export function clampQuantity(config: WidgetConfig, raw: string): number {
+  const { min, max } = config.quantity;
+  return Math.min(max, Math.max(min, Math.round(Number(raw)) || min));
 }
 
-function closest(values: number[], target: number): number {
-  return values.reduce((best, v) => (Math.abs(v - target) < Math.abs(best - target) ? v : best), values[0] ?? target);
+/** What the line costs: unit price × quantity, raised to the shop's minimum line price (as the cart prices it). */
+export function lineTotal(q: Pick<Quote, 'total_price' | 'currency'>, quantity: number, minimumLinePrice: number | null): number {
+  return priceLine(q.total_price, quantity, minimumLinePrice, currencyDigits(q.currency)).total;
 }

@@ -3,7 +3,6 @@
 // real slice, re-quoted as options change, and added to the cart. This file is the orchestration;
 // the templates are in view.ts, the scene in preview.ts, the HTTP calls in api.ts.
 import { LitElement, type PropertyValues } from 'lit';
-import { currencyDigits } from '../../shared/pricing.ts';
 import { WidgetApi } from './api.ts';
 import { toWidgetError, WidgetError } from './errors.ts';
 import { dimensions, type CurrencyDisplay } from './format.ts';
@@ -11,14 +10,14 @@ import { parseInWorker } from './parse-client.ts';
 import type { ParsedPreview } from './parse-protocol.ts';
 import { Preview } from './preview.ts';
 import { fetchQuote } from './quote-flow.ts';
-import { findMaterial, initialSelection, withMaterial } from './selection.ts';
+import { clampQuantity, findMaterial, findQuality, initialSelection, lineTotal, withMaterial } from './selection.ts';
 import { EMPTY_RUN, type ModelSummary, type Stage, type WidgetState } from './state.ts';
 import { styles } from './styles.ts';
 import type { AddToCartDetail, BuildVolume, ErrorDetail, Quote, QuoteDetail, Selection, WidgetConfig } from './types.ts';
 import { renderWidget, type Handlers } from './view.ts';
+import { unitOffer } from './unit-offer.ts';
 
 const REQUOTE_DEBOUNCE_MS = 300;
-const MAX_QUANTITY = 1000;
 
 export class SliceQuote extends LitElement {
   static override styles = styles;
@@ -230,12 +229,13 @@ export class SliceQuote extends LitElement {
     try {
       // The server fires widget.added_to_cart with the authoritative quote; this event is for the page.
       const line = await this.client!.addToCart(quote.quote_id, selection.quantity);
+      const { cached: _cached, ...priced } = this.quoteDetail();
       const detail: AddToCartDetail = {
-        quote_id: line.quote_id, file_id: file.file_id, file_name: model?.name ?? file.name,
-        material: selection.material, color: selection.color, quantity: line.quantity,
-        unit_price: line.unit_price, total_price: line.total_price, currency: line.currency,
-        estimated_time: quote.estimated_time, estimated_time_seconds: quote.estimated_time_seconds,
-        filament_weight: quote.filament_weight, thumbnail: this.snapshot(128),
+        ...priced,
+        file_name: model?.name ?? file.name, quantity: line.quantity,
+        unit_price: line.unit_price, subtotal: line.subtotal, minimum_line_adjustment: line.minimum_line_adjustment,
+        total_price: line.total_price, currency: line.currency, expires_at: line.expires_at, signature: line.signature,
+        thumbnail: this.snapshot(128),
       };
       this.patch({ adding: false, added: line });
       this.emit('sq-add-to-cart', detail);
@@ -243,6 +243,28 @@ export class SliceQuote extends LitElement {
       this.patch({ adding: false });
       this.fail('cart', e);
     }
+  }
+
+  /** The shopper accepted the unit offer: the server re-reads the upload, the preview and price follow. */
+  private async rescale(): Promise<void> {
+    const { file, model, config } = this.s;
+    const offer = unitOffer(file);
+    if (!file || !offer || !config || this.s.rescaling) return;
+    this.patch({ rescaling: true, error: null });
+    try {
+      const scaled = await this.client!.rescale(file.file_id, offer.request);
+      if (this.parsed && model) {
+        this.parsed = scaleParsed(this.parsed, offer.factor);
+        this.patch({ model: summarize(model.name, this.parsed, config.build_volume) });
+        this.showModel();
+      }
+      this.patch({ file: scaled, rescaling: false });
+    } catch (e) {
+      this.patch({ rescaling: false });
+      this.fail('file', e);
+      return;
+    }
+    this.scheduleQuote(0);
   }
 
   private retry(): void {
@@ -261,13 +283,13 @@ export class SliceQuote extends LitElement {
     const { config, selection } = this.s;
     if (!config || !selection) return;
     if (field === 'quantity') {
-      const quantity = Math.min(MAX_QUANTITY, Math.max(1, Math.round(Number(raw)) || 1));
+      const quantity = clampQuantity(config, raw);
       this.patch({ selection: { ...selection, quantity }, added: null });
       // The price per piece does not change with the quantity: no new slice, only a new total.
       if (this.s.quote && this.s.quoting === null) this.emit('sq-quote', this.quoteDetail());
       return;
     }
-    const next = field === 'material' ? withMaterial(config, selection, raw) : { ...selection, [field]: field === 'color' ? raw : Number(raw) };
+    const next = field === 'material' ? withMaterial(config, selection, raw) : { ...selection, [field]: field === 'infill' ? Number(raw) : raw };
     this.patch({ selection: next });
     this.preview?.setModelColor(next.color);
     this.scheduleQuote();
@@ -349,6 +371,7 @@ export class SliceQuote extends LitElement {
     },
     select: (field, value) => this.select(field, value),
     addToCart: () => void this.addToCart(),
+    rescale: () => void this.rescale(),
     retry: () => this.retry(),
     viewKey: (e) => this.viewKey(e),
     zoom: (f) => this.preview?.zoom(f),
@@ -372,12 +395,14 @@ export class SliceQuote extends LitElement {
   }
 
   private quoteDetail(): QuoteDetail {
-    const { quote, file, selection } = this.s;
+    const { quote, file, selection, config } = this.s;
     const q = quote!, sel = selection!;
+    const quality = findQuality(config!, q.choices?.quality ?? sel.quality);
     return {
-      quote_id: q.quote_id, file_id: file!.file_id, material: sel.material, color: sel.color,
-      layer_height: sel.layerHeight, fill_density: sel.infill, quantity: sel.quantity,
-      unit_price: q.total_price, total_price: roundMoney(q.total_price * sel.quantity, q.currency), currency: q.currency,
+      quote_id: q.quote_id, file_id: file!.file_id, material: q.choices?.material ?? sel.material, color: q.choices?.color ?? sel.color,
+      quality: quality?.id ?? sel.quality, quality_label: quality?.label ?? '', layer_height: quality?.layer_height ?? 0,
+      fill_density: q.choices?.infill ?? sel.infill, quantity: sel.quantity, expires_at: q.expires_at,
+      unit_price: q.total_price, total_price: lineTotal(q, sel.quantity, config!.minimum_line_price), currency: q.currency,
       estimated_time: q.estimated_time, estimated_time_seconds: q.estimated_time_seconds,
       filament_weight: q.filament_weight, cached: q.cached ?? false,
     };
@@ -389,10 +414,18 @@ export class SliceQuote extends LitElement {
 }
 
 function summarize(name: string, parsed: ParsedPreview, volume: BuildVolume): ModelSummary {
-  const [x, y, z] = parsed.size;
-  // As placed, without rotation: that is how the slicer will be asked to print it.
-  const fits = x <= volume.x && y <= volume.y && z <= volume.z;
+  // The server turns or lays down a model that does not fit as uploaded, and may lay a long one diagonally
+  // across the plate: only what cannot fit either way is refused here, before any upload.
+  const [short, , long] = [...parsed.size].sort((a, b) => a - b);
+  const [low, mid, high] = [volume.x, volume.y, volume.z].sort((a, b) => a - b);
+  const fits = short <= low && long <= Math.hypot(mid, high);
   return { name, size: parsed.size, volume: parsed.volume, triangles: parsed.triangles, fits };
+}
+
+/** The preview of a model rescaled on the server by `factor`. */
+function scaleParsed(p: ParsedPreview, factor: number): ParsedPreview {
+  const grow = (v: [number, number, number]) => v.map((x) => x * factor) as [number, number, number];
+  return { ...p, positions: p.positions.map((x) => x * factor), size: grow(p.size), min: grow(p.min), volume: p.volume * factor ** 3 };
 }
 
 function tooLarge(size: number, limit: number): WidgetError {
@@ -404,10 +437,6 @@ function doesNotFit(size: [number, number, number], v: BuildVolume): WidgetError
   return new WidgetError('does_not_fit', `The model (${dimensions(size)}) does not fit the printer's ${dimensions([v.x, v.y, v.z])} build volume.`, false);
 }
 
-function roundMoney(v: number, currency: string): number {
-  const scale = 10 ** currencyDigits(currency);
-  return Math.round(v * scale) / scale;
-}
 
 function themeColors(host: HTMLElement) {
   const style = getComputedStyle(host);

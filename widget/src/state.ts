@@ -31,6 +31,8 @@ export interface WidgetState {
   quoting: number | null;
   adding: boolean;
   added: CartLine | null;
+  /** A rescale of the upload (the unit offer) is under way. */
+  rescaling: boolean;
   error: StageError | null;
   dragging: boolean;
   /** The browser could not draw 3D; the dimensions are shown alone. */
@@ -48,5 +50,6 @@ export const EMPTY_RUN = {
   quoting: null,
   adding: false,
   added: null,
+  rescaling: false,
   error: null,
 } satisfies Partial<WidgetState>;

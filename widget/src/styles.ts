@@ -105,6 +105,10 @@ export const styles = css`
     border: 1px solid var(--_error); color: var(--_error); background: var(--_bg);
   }
   .error p { margin: 0; }
+  .unit-offer {
+    display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: center; justify-content: space-between;
+    padding: 12px; border-radius: var(--_radius); border: 1px solid var(--_accent); background: var(--_surface);
+  }
   .added { color: var(--_success); font-weight: 600; margin: 0; }
   .visually-hidden {
     position: absolute; width: 1px; height: 1px; overflow: hidden;

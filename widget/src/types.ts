@@ -4,8 +4,13 @@
 export interface WidgetMaterial {
   name: string;
   colors: string[];
-  density: number | null;
-  price_per_kg: number | null;
+}
+
+/** A named quality preset of the merchant's offer. */
+export interface WidgetQuality {
+  id: string;
+  label: string;
+  layer_height: number;
 }
 
 export interface BuildVolume {
@@ -14,30 +19,64 @@ export interface BuildVolume {
   z: number;
 }
 
+/** The merchant's offer as GET /v2/widget/config serves it: the shopper picks only from it. */
 export interface WidgetConfig {
   shop_name: string;
   currency: string;
   max_upload_bytes: number;
   build_volume: BuildVolume;
-  default_material: string;
   materials: WidgetMaterial[];
-  layer_heights: number[];
+  default_material: string;
+  qualities: WidgetQuality[];
+  default_quality: string;
   infill_options: number[];
-  /** The printer profile's own values, preselected when they are among the options. */
-  default_layer_height?: number;
-  default_infill?: number;
+  default_infill: number;
+  quantity: { min: number; max: number };
+  minimum_price: number | null;
+  minimum_line_price: number | null;
+  lead_time: string | null;
 }
 
 export interface UploadTicket {
   upload_id: string;
   expires_at: string;
   upload_url: string;
+  /** This shopper's session: sent back with every call about their uploads and quotes. */
+  shopper_token?: string;
+}
+
+/** The choices a quote was made with, as the server filled them in. */
+export interface QuoteChoices {
+  material: string;
+  color: string | null;
+  quality: string;
+  quality_label: string;
+  infill: number;
+  quantity: number;
+}
+
+/** What the merchant's backend verifies with its quote signing secret before charging. */
+export interface QuoteSignature {
+  payload: string;
+  hmac_sha256: string;
+}
+
+/** A `unit_suspect` warning: the model's size suggests another unit. */
+export interface UnitSuspect {
+  code: 'unit_suspect';
+  message: string;
+  suggested_scale: number;
+  suggested_unit?: string;
 }
 
 export interface FileRecord {
   file_id: string;
   name: string;
   format: string;
+  unit: string;
+  scale: number;
+  /** Parser findings (strings) and objects with a `code`, such as `unit_suspect`. */
+  warnings?: (string | { code: string; message: string })[];
 }
 
 export interface Quote {
@@ -49,6 +88,9 @@ export interface Quote {
   filament_weight: number;
   printInfo: { technology: string; material: string; color: string };
   cached?: boolean;
+  choices: QuoteChoices | null;
+  expires_at: string;
+  signature: QuoteSignature;
 }
 
 export interface JobAccepted {
@@ -67,15 +109,22 @@ export interface CartLine {
   quote_id: string;
   quantity: number;
   unit_price: number;
+  subtotal: number;
+  /** Raises the line to the shop's minimum line price; total_price = subtotal + this. */
+  minimum_line_adjustment: number;
   total_price: number;
   currency: string;
+  choices: QuoteChoices | null;
+  expires_at: string;
+  signature: QuoteSignature;
 }
 
-/** What the shopper picked; quantity never re-slices, the rest are quote settings. */
+/** What the shopper picked from the offer; quantity never re-slices, the rest are choices the server prices. */
 export interface Selection {
   material: string;
   color: string;
-  layerHeight: number;
+  /** The id of one of the offer's quality presets. */
+  quality: string;
   infill: number;
   quantity: number;
 }
@@ -104,14 +153,26 @@ export interface PricedLine {
 
 /** Detail of `sq-quote`. */
 export interface QuoteDetail extends PricedLine {
+  quality: string;
+  quality_label: string;
   layer_height: number;
   fill_density: number;
   cached: boolean;
+  expires_at: string;
 }
 
-/** Detail of `sq-add-to-cart`. */
+/** Detail of `sq-add-to-cart`: everything the shop needs to charge for and make the part. */
 export interface AddToCartDetail extends PricedLine {
   file_name: string;
+  quality: string;
+  quality_label: string;
+  layer_height: number;
+  fill_density: number;
+  subtotal: number;
+  minimum_line_adjustment: number;
+  expires_at: string;
+  /** Verify with your quote signing secret on your server before charging (docs/quote-signatures.md). */
+  signature: QuoteSignature;
   /** A 128×128 PNG data URL of the preview; '' when no 3D preview could be drawn. */
   thumbnail: string;
 }

@@ -3,15 +3,17 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { dimensions, duration, grams, money, percent } from './format.ts';
-import { qualityLabel } from './selection.ts';
+import { lineTotal } from './selection.ts';
 import type { WidgetState } from './state.ts';
 import type { Selection, WidgetConfig } from './types.ts';
+import { renderUnitOffer, unitOffer } from './unit-offer.ts';
 
 export interface Handlers {
   choose(): void;
   fileChosen(e: Event): void;
   select(field: keyof Selection, value: string): void;
   addToCart(): void;
+  rescale(): void;
   retry(): void;
   viewKey(e: KeyboardEvent): void;
   zoom(factor: number): void;
@@ -29,6 +31,7 @@ export function renderWidget(s: WidgetState, canvas: HTMLCanvasElement | null, h
       </div>
       <div class="panel">
         ${renderFileStatus(s)}
+        ${renderOffer(s, h)}
         ${s.config && s.selection ? renderOptions(s.config, s.selection, h) : renderConfigStatus(s)}
         ${renderPrice(s)}
         ${renderError(s, h)}
@@ -84,6 +87,11 @@ function renderFileStatus(s: WidgetState): TemplateResult | typeof nothing {
   return nothing;
 }
 
+function renderOffer(s: WidgetState, h: Handlers): TemplateResult | typeof nothing {
+  const offer = unitOffer(s.file);
+  return offer ? renderUnitOffer(offer, s.rescaling, h.rescale) : nothing;
+}
+
 function renderConfigStatus(s: WidgetState): TemplateResult | typeof nothing {
   return s.error?.stage === 'config' ? nothing : html`<p class="hint">Loading the shop's options…</p>`;
 }
@@ -96,13 +104,15 @@ function renderOptions(config: WidgetConfig, sel: Selection, h: Handlers): Templ
       <legend class="visually-hidden">Print options</legend>
       ${selectField('material', 'Material', sel.material, config.materials.map((m) => [m.name, m.name]), onChange('material'))}
       ${colors.length ? selectField('color', 'Colour', sel.color, colors.map((c) => [c, c]), onChange('color')) : nothing}
-      ${selectField('quality', 'Quality', String(sel.layerHeight), config.layer_heights.map((v) => [String(v), qualityLabel(v, config.layer_heights)]), onChange('layerHeight'))}
+      ${selectField('quality', 'Quality', sel.quality, config.qualities.map((q) => [q.id, q.label]), onChange('quality'))}
       ${selectField('infill', 'Infill', String(sel.infill), config.infill_options.map((v) => [String(v), percent(v)]), onChange('infill'))}
       <div class="field" part="field">
         <label for="quantity" part="label">Quantity</label>
-        <input id="quantity" type="number" min="1" max="1000" step="1" inputmode="numeric" .value=${String(sel.quantity)} @change=${onChange('quantity')} part="input" />
+        <input id="quantity" type="number" min=${config.quantity.min} max=${config.quantity.max} step="1" inputmode="numeric"
+          .value=${String(sel.quantity)} @change=${onChange('quantity')} part="input" />
       </div>
     </fieldset>
+    ${config.lead_time ? html`<p class="hint lead-time" part="lead-time">${config.lead_time}</p>` : nothing}
   `;
 }
 
@@ -125,7 +135,7 @@ function renderPrice(s: WidgetState): TemplateResult {
     <div class="price" part="price" role="status" aria-live="polite" aria-busy=${busy ? 'true' : 'false'}>
       ${q
         ? html`
-            <div class="amount" part="amount">${money(q.total_price * qty, q.currency, s.locale, s.currencyDisplay)}</div>
+            <div class="amount" part="amount">${money(lineTotal(q, qty, s.config?.minimum_line_price ?? null), q.currency, s.locale, s.currencyDisplay)}</div>
             ${qty > 1 ? html`<div class="each">${money(q.total_price, q.currency, s.locale, s.currencyDisplay)} each</div>` : nothing}
             <dl class="facts" part="facts">
               <div><dt>Print time</dt><dd>${duration(q.estimated_time_seconds)}</dd></div>

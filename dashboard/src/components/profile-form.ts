@@ -6,7 +6,9 @@ import { ApiError, post, put } from '../lib/api.ts';
 import { toApiError } from '../lib/loader.ts';
 import type { Profile, ProfileKind } from '../lib/types.ts';
 import { KIND_LABEL } from '../lib/profiles.ts';
-import { allFields, fieldGroups, formatField, parseField, validateProfile, PROFILE_NAME_MAX } from '../lib/profile-rules.ts';
+import {
+  allFields, fieldGroups, fieldValue, formatField, parseField, validateProfile, PROFILE_NAME_MAX,
+} from '../lib/profile-rules.ts';
 import { settingField } from './setting-field.ts';
 import { formError } from './states.ts';
 
@@ -55,7 +57,7 @@ export class ProfileForm extends AppElement {
     this.name = this.profile?.name ?? (this.template ? (this.kind === 'material' ? this.template.name : `${this.template.name} (copy)`) : '');
     this.isDefault = this.profile?.is_default ?? false;
     const values: Record<string, string> = {};
-    for (const def of allFields(this.kind)) values[def.name] = formatField(def, source?.settings[def.name]);
+    for (const def of allFields(this.kind)) values[def.name] = formatField(def, fieldValue(def, source?.settings ?? {}));
     this.values = values;
     this.touched = new Set();
     this.submitted = false;
@@ -146,7 +148,7 @@ export class ProfileForm extends AppElement {
         (g) => html`<fieldset class="field-group"><legend>${g.title}</legend><div class="field-grid">
           ${g.fields.map((def) =>
             settingField(
-              { def, value: this.values[def.name] ?? '', inherited: formatField(def, this.inherited[def.name]), error: this.show(problems, def.name), readonly: false, onInput: this.onInput },
+              { def, value: this.values[def.name] ?? '', inherited: formatField(def, fieldValue(def, this.inherited)), error: this.show(problems, def.name), readonly: false, onInput: this.onInput },
               'pf',
             ),
           )}

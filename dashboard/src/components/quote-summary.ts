@@ -8,14 +8,18 @@ export function priceBreakdownView(q: Quote): TemplateResult {
   if (!b) return html`<p class="muted">No price breakdown recorded.</p>`;
   const row = (label: string, v: number, hint = '') =>
     html`<tr><th scope="row">${label}${hint ? html` <span class="muted small">${hint}</span>` : nothing}</th><td class="num">${money(v, b.currency)}</td></tr>`;
+  const rate = b.exchange_rate;
+  const converted = rate ? html` <span class="muted small">converted from ${rate.from} at 1 ${rate.from} = ${rate.rate} ${rate.to}</span>` : nothing;
+  const minimum = b.minimum_price_adjustment ? row('Minimum price adjustment', b.minimum_price_adjustment, 'up to your minimum price') : nothing;
   return html`<table class="table table-compact breakdown">
-    <caption>Price breakdown</caption>
+    <caption>Price breakdown${converted}</caption>
     <tbody>
-      ${row('Material', b.material, `at ${money(b.price_per_gram, b.currency)}/g`)}
+      ${row('Material', b.material, `at ${money(b.price_per_gram * 1000, b.currency)}/kg`)}
       ${row('Support material', b.support)}
       ${row('Machine time', b.machine)}
       ${row('Energy', b.energy)}
       ${row('Fixed fee', b.fixed_fee)}
+      ${minimum}
       ${row('Subtotal', b.subtotal)}
       ${row('Tax', b.tax)}
     </tbody>

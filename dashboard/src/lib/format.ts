@@ -1,4 +1,6 @@
 // Display formatting. Times show in the browser's locale and zone; the API's ISO timestamps stay in titles.
+import { CURRENCY_CODES, currencyDigits } from '../../../shared/money.ts';
+
 const dateTimeFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
@@ -10,10 +12,13 @@ export function date(iso: string | null | undefined): string {
   return iso ? dateFmt.format(new Date(iso)) : '—';
 }
 
+/** An amount with its currency's ISO 4217 decimals (the browser's own tables round HUF or IQD to whole units). */
 export function money(amount: number | undefined, currency = 'USD'): string {
   if (amount === undefined) return '—';
+  const digits = CURRENCY_CODES.includes(currency) ? currencyDigits(currency) : undefined;
   try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amount);
+    const options = { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits } as const;
+    return new Intl.NumberFormat(undefined, options).format(amount);
   } catch {
     // an unknown currency code still shows the amount
     return `${amount.toFixed(2)} ${currency}`;

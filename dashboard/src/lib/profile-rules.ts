@@ -2,6 +2,7 @@
 // validateProfileSettings (shared/profiles.ts, which the server uses), on the same catalogue (shared/settings.ts),
 // so the form refuses exactly what the API would refuse, with the same field names and messages.
 import { settingsOf, getSetting, type ConfigIssue, type SettingDef, type SettingSection } from '../../../shared/settings.ts';
+import { aliasOf, aliasValue } from '../../../shared/aliases.ts';
 import { validateProfileSettings, GLOBAL_LAYER_FIELDS } from '../../../shared/profiles.ts';
 import type { ProfileKind } from './types.ts';
 
@@ -47,12 +48,16 @@ export function fieldGroups(kind: ProfileKind): FieldGroup[] {
       group('Filament', M, ['density', 'diameter']),
       group('Temperatures', M, ['temperature', 'print_temp_min', 'print_temp_max', 'bed_temperature', 'bed_temp_min', 'bed_temp_max']),
       group('Cooling and retraction', M, ['fan_speed', 'min_fan_speed', 'retraction_distance', 'retraction_speed']),
-      group('Pricing', M, ['price_per_kg', 'price_per_gram', 'support_cost_multiplier']),
+      // One price: price_per_gram is the same setting (fieldValue shows a per-gram profile per kg).
+      group('Pricing', M, ['price_per_kg', 'support_cost_multiplier']),
       { title: 'Colours', fields: COLOR_FIELDS },
     ];
   }
+  // Quote settings that price go under Pricing; the rest (how long a quote stays valid) under Quotes.
+  const quote = settingsOf('quote_config');
   return [
-    { title: 'Pricing', fields: settingsOf('quote_config') },
+    { title: 'Pricing', fields: quote.filter((d) => d.affects === 'price') },
+    { title: 'Quotes', fields: quote.filter((d) => d.affects !== 'price') },
     group('Default layer heights', 'printer_config', GLOBAL_LAYER_FIELDS),
   ];
 }
@@ -72,6 +77,28 @@ export function validateProfile(kind: ProfileKind, name: string, settings: Recor
   return [...nameIssues(name), ...validateProfileSettings(kind, name, settings)];
 }
 
+/** A field's value in a profile's settings; a setting with two names reads either, in this field's unit. */
+export function fieldValue(def: FieldDef, settings: Record<string, unknown>): unknown {
+  const alias = def.section === 'profile' ? undefined : aliasOf(def.section, def.name);
+  return alias ? aliasValue(alias, settings, def.name) : settings[def.name];
+}
+
+/** "EUR 0.92, GBP 0.79" (also "EUR=0.92"): exchange rates as typed; null when the text is not such a list. */
+function parseRates(text: string): Record<string, number> | null {
+  const rates: Record<string, number> = {};
+  for (const item of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = /^([a-z]{3})\s*[=:]?\s*(\d+\.?\d*(?:e[+-]?\d+)?|\.\d+)$/i.exec(item);
+    if (!m) return null;
+    rates[m[1].toUpperCase()] = Number(m[2]);
+  }
+  return rates;
+}
+
+/** A number when the text is one; otherwise the text as typed, so validation names the field. */
+export function numberOrText(text: string): unknown {
+  return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text.trim()) ? Number(text.trim()) : text;
+}
+
 /** Form text to a setting value: empty means "not set" (inherited); a non-number stays text so validation names it. */
 export function parseField(def: FieldDef, text: string): unknown {
   const t = text.trim();
@@ -81,9 +108,11 @@ export function parseField(def: FieldDef, text: string): unknown {
       return t === 'true';
     case 'list':
       return t.split(',').map((s) => s.trim()).filter(Boolean);
+    case 'rates':
+      return parseRates(t) ?? t;
     case 'number':
     case 'integer':
-      return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t) ? Number(t) : t;
+      return numberOrText(t);
     default:
       return t;
   }
@@ -93,17 +122,24 @@ export function parseField(def: FieldDef, text: string): unknown {
 export function formatField(def: FieldDef, value: unknown): string {
   if (value === undefined || value === null) return '';
   if (def.type === 'list' && Array.isArray(value)) return value.join(', ');
+  if (def.type === 'rates' && typeof value === 'object') {
+    return Object.entries(value).map(([code, rate]) => `${code} ${rate}`).join(', ');
+  }
   return String(value);
 }
 
-/** "greater than 0, at most 1000 mm/s" — the range the API accepts, in words. */
+/** "greater than 0, at most 1000 mm/s", "1 to 365 days, whole numbers": the range the API accepts, in words. */
 export function rangeText(def: FieldDef): string {
-  const unit = def.unit && def.unit !== 'count' ? ` ${def.unit}` : '';
-  const parts: string[] = [];
-  if (def.min !== undefined) parts.push(def.exclusiveMin ? `greater than ${def.min}` : `at least ${def.min}`);
-  if (def.max !== undefined) parts.push(`at most ${def.max}`);
-  if (def.type === 'integer') parts.push('whole number');
-  return parts.length ? `${parts.join(', ')}${unit}` : '';
+  const unit = unitText(def) ? ` ${unitText(def)}` : '';
+  const { min, max } = def;
+  let text = '';
+  if (min !== undefined && max !== undefined) {
+    text = def.exclusiveMin ? `greater than ${min}, at most ${max}${unit}` : `${min} to ${max}${unit}`;
+  } else if (min !== undefined) text = `${def.exclusiveMin ? 'greater than' : 'at least'} ${min}${unit}`;
+  else if (max !== undefined) text = `at most ${max}${unit}`;
+  if (def.type === 'integer') text = text ? `${text}, whole numbers` : 'whole numbers';
+  if (def.type === 'rates' && text) return `each rate ${text}`;
+  return text;
 }
 
 /** The unit shown beside an input ("count" is implied by the label). */

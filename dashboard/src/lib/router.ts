@@ -26,3 +26,12 @@ export function href(path: string[], query: Record<string, string | number | und
 export function navigate(path: string[], query: Record<string, string | number | undefined> = {}): void {
   location.hash = href(path, query);
 }
+
+/** Set on an element that holds unsaved changes: leaving its page then asks first. */
+export const UNSAVED_ATTRIBUTE = 'data-unsaved';
+
+/** False when there are unsaved changes on the page and the merchant chose to stay. */
+export function mayLeave(): boolean {
+  if (!document.querySelector(`[${UNSAVED_ATTRIBUTE}]`)) return true;
+  return window.confirm('You have unsaved changes on this page. Leave without saving them?');
+}

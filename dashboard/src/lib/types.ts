@@ -164,7 +164,10 @@ export interface EndpointStats {
   method: string;
   route: string;
   calls: number;
+  /** Answers with status 400 or above; abandoned requests are counted as cancelled instead. */
   errors: number;
+  /** Requests the client abandoned before the answer (e.g. a quote the widget superseded). */
+  cancelled: number;
   median_ms: number;
   p95_ms: number;
 }
@@ -178,10 +181,10 @@ export interface MaterialUsage {
 export interface Usage {
   from: string;
   to: string;
-  totals: { calls: number; errors: number; quotes: number; grams: number };
+  totals: { calls: number; errors: number; cancelled: number; quotes: number; grams: number };
   endpoints: EndpointStats[];
   materials: MaterialUsage[];
-  daily: { date: string; calls: number; errors: number; quotes: number; grams: number }[];
+  daily: { date: string; calls: number; errors: number; cancelled: number; quotes: number; grams: number }[];
 }
 
 export interface CostPoint {

@@ -43,6 +43,25 @@ function barChart(labels: string[], label: string, data: number[], color = SERIE
   return { type: 'bar', data: { labels, datasets: [{ label, data, backgroundColor: color }] }, options: { scales: { y: { beginAtZero: true } } } };
 }
 
+/** Calls per day with the errors and cancelled requests among them, as three bar series. */
+function usageChart(u: Usage): ChartConfiguration {
+  type Day = Usage['daily'][number];
+  const series = (label: string, pick: (d: Day) => number, color: string) =>
+    ({ label, data: u.daily.map(pick), backgroundColor: color });
+  return {
+    type: 'bar',
+    data: {
+      labels: u.daily.map((d) => d.date),
+      datasets: [
+        series('API calls', (d) => d.calls, SERIES_COLORS[0]),
+        series('Errors', (d) => d.errors, SERIES_COLORS[4]),
+        series('Cancelled', (d) => d.cancelled, SERIES_COLORS[1]),
+      ],
+    },
+    options: { scales: { y: { beginAtZero: true } } },
+  };
+}
+
 export class AnalyticsPage extends AppElement {
   static override properties = { days: { state: true }, groupBy: { state: true }, exportDataset: { state: true } };
   declare days: number;
@@ -148,13 +167,40 @@ export class AnalyticsPage extends AppElement {
   }
 
   private usageView(u: Usage) {
-    if (!u.endpoints.length) return emptyView('No API calls in this period', 'Calls made with your tokens, the widget and this dashboard are counted here.');
-    return html`<p class="muted small">${num(u.totals.calls, 0)} calls, ${num(u.totals.errors, 0)} errors, ${num(u.totals.quotes, 0)} completed quotes from ${u.from} to ${u.to}.</p>
-      <sq-chart .config=${barChart(u.daily.map((d) => d.date), 'API calls', u.daily.map((d) => d.calls))} label="Bar chart of API calls per day."></sq-chart>
-      <div class="table-wrap"><table class="table table-compact" data-testid="endpoint-usage"><caption class="visually-hidden">Calls per endpoint</caption>
-        <thead><tr><th scope="col">Endpoint</th><th scope="col" class="num">Calls</th><th scope="col" class="num">Errors</th><th scope="col" class="num">Median</th><th scope="col" class="num">p95</th></tr></thead>
-        <tbody>${u.endpoints.map((e) => html`<tr><th scope="row"><code>${e.method} ${e.route}</code></th><td class="num">${e.calls}</td><td class="num">${e.errors}</td><td class="num">${num(e.median_ms, 0)} ms</td><td class="num">${num(e.p95_ms, 0)} ms</td></tr>`)}</tbody>
+    if (!u.endpoints.length) {
+      return emptyView('No API calls in this period', 'Calls made with your tokens, the widget and this dashboard are counted here.');
+    }
+    const t = u.totals;
+    const stat = (label: string, n: number, bad = false) =>
+      html`<div class="stat ${bad ? 'stat-bad' : ''}"><dt>${label}</dt><dd>${num(n, 0)}</dd></div>`;
+    return html`<dl class="stat-row" data-testid="usage-totals">
+        ${stat('Calls', t.calls)} ${stat('Errors', t.errors, t.errors > 0)} ${stat('Cancelled', t.cancelled)}
+        ${stat('Completed quotes', t.quotes)}
+      </dl>
+      <p class="muted small" id="cancelled-help">From ${u.from} to ${u.to}. <strong>Cancelled</strong>: requests the
+        caller gave up before the answer, such as a quote the widget dropped because the shopper changed an option;
+        they are not errors.</p>
+      <sq-chart .config=${usageChart(u)}
+        label="Bar chart of API calls, errors and cancelled requests per day; the numbers are in the table below."></sq-chart>
+      ${this.dailyTable(u)}
+      <div class="table-wrap"><table class="table table-compact" data-testid="endpoint-usage" aria-describedby="cancelled-help">
+        <caption class="visually-hidden">Calls per endpoint</caption>
+        <thead><tr><th scope="col">Endpoint</th><th scope="col" class="num">Calls</th><th scope="col" class="num">Errors</th>
+          <th scope="col" class="num">Cancelled</th><th scope="col" class="num">Median</th><th scope="col" class="num">p95</th></tr></thead>
+        <tbody>${u.endpoints.map((e) => html`<tr><th scope="row"><code>${e.method} ${e.route}</code></th>
+          <td class="num">${e.calls}</td><td class="num">${e.errors}</td><td class="num">${e.cancelled}</td>
+          <td class="num">${num(e.median_ms, 0)} ms</td><td class="num">${num(e.p95_ms, 0)} ms</td></tr>`)}</tbody>
       </table></div>`;
+  }
+
+  private dailyTable(u: Usage) {
+    return html`<details><summary>API calls per day as a table</summary>
+      <table class="table table-compact"><caption class="visually-hidden">API calls per day</caption>
+        <thead><tr><th scope="col">Day</th><th scope="col" class="num">Calls</th><th scope="col" class="num">Errors</th>
+          <th scope="col" class="num">Cancelled</th><th scope="col" class="num">Completed quotes</th></tr></thead>
+        <tbody>${u.daily.map((d) => html`<tr><th scope="row">${d.date}</th><td class="num">${d.calls}</td>
+          <td class="num">${d.errors}</td><td class="num">${d.cancelled}</td><td class="num">${d.quotes}</td></tr>`)}</tbody>
+      </table></details>`;
   }
 }
 customElements.define('sq-analytics-page', AnalyticsPage);

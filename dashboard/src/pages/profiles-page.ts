@@ -20,13 +20,19 @@ type AllProfiles = Record<ProfileKind, Profile[]>;
 const KIND_HELP: Record<ProfileKind, string> = {
   printer: 'Your machine: build volume, nozzle, speeds, layers, acceleration, temperature limits and running cost. Your default printer applies to every quote.',
   material: 'Per material: density, temperatures, cooling, retraction and pricing. Requests choose a material by name (filament_type); your default material applies when they name none.',
-  global: 'Pricing for every quote (currency, tax, fixed fee, energy cost) and the default layer heights.',
+  global: 'Pricing for every quote: your shop currency (every amount in your profiles is in it), tax, fixed fee, energy cost, a minimum price per part, the exchange rates of other currencies quotes may ask for; and the default layer heights.',
 };
 
 function inheritedFor(kind: ProfileKind, all: AllProfiles, name: string): Record<string, unknown> {
   const globalOf = (k: ProfileKind) => all[k].filter((p) => p.scope === 'global');
   const defaultOf = (k: ProfileKind) => globalOf(k).find((p) => p.is_default)?.settings ?? {};
-  if (kind === 'material') return globalOf('material').find((p) => p.name.toLowerCase() === name.toLowerCase())?.settings ?? defaultOf('material');
+  if (kind === 'material') {
+    const same = globalOf('material').find((p) => p.name.toLowerCase() === name.toLowerCase());
+    if (same) return same.settings;
+    // Prices are never borrowed from another material: a new material has none until it sets one.
+    const { price_per_kg: _kg, price_per_gram: _g, ...rest } = defaultOf('material');
+    return rest;
+  }
   if (kind === 'global') {
     const printer = defaultOf('printer');
     return { ...defaultOf('global'), layer_height: printer.layer_height, min_layer_height: printer.min_layer_height, max_layer_height: printer.max_layer_height };

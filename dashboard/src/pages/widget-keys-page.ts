@@ -5,6 +5,9 @@ import { AppElement } from '../lib/element.ts';
 import { ApiError, del, get, post } from '../lib/api.ts';
 import { Loader, toApiError } from '../lib/loader.ts';
 import type { WidgetKey } from '../lib/types.ts';
+import { loadOffer, removeOffer, type OfferSource } from '../lib/offer.ts';
+import { href } from '../lib/router.ts';
+import { badge } from '../components/page-header.ts';
 import { dateTime } from '../lib/format.ts';
 import { pageHeader } from '../components/page-header.ts';
 import { emptyView, formError, renderLoad } from '../components/states.ts';
@@ -14,10 +17,18 @@ import '../components/copy-button.ts';
 const BASE = '/dashboard/api/widget-keys';
 const WIDGET_SCRIPT = '/widget/slice-quote.js';
 
+/** A key with the source of the offer it quotes from (null when that could not be read). */
+type ListedKey = WidgetKey & { offerSource: OfferSource | null };
+
 /** The list answer may be {data: [...]} (the dashboard API's convention) or a bare array. */
-async function listKeys(): Promise<WidgetKey[]> {
+async function listKeys(): Promise<ListedKey[]> {
   const body = await get<{ data: WidgetKey[] } | WidgetKey[]>(BASE);
-  return Array.isArray(body) ? body : body.data;
+  const keys = Array.isArray(body) ? body : body.data;
+  const offers = await Promise.allSettled(keys.map((k) => loadOffer({ kind: 'key', id: k.widget_key_id, name: k.name })));
+  return keys.map((k, i) => {
+    const o = offers[i];
+    return { ...k, offerSource: o.status === 'fulfilled' ? o.value.source : null };
+  });
 }
 
 /** Splits the textarea into origins and names the first that is not a bare origin (scheme://host[:port]). */
@@ -49,7 +60,7 @@ export class WidgetKeysPage extends AppElement {
   declare notice: string;
   declare selected: string;
   declare widgetAvailable: boolean | null;
-  private keys = new Loader<WidgetKey[]>(this, listKeys);
+  private keys = new Loader<ListedKey[]>(this, listKeys);
 
   constructor() {
     super();
@@ -112,9 +123,27 @@ export class WidgetKeysPage extends AppElement {
     }
   }
 
+  private async removeOwnOffer(k: WidgetKey) {
+    const ok = await confirmAction({
+      title: `Remove the own offer of "${k.name}"?`,
+      body: 'Widgets using this key then offer the account offer. Quotes already made keep their price.',
+      confirmLabel: 'Remove own offer',
+    });
+    if (!ok) return;
+    try {
+      await removeOffer({ kind: 'key', id: k.widget_key_id, name: k.name });
+      this.notice = `"${k.name}" uses the account offer again.`;
+      await this.keys.reload();
+    } catch (err) {
+      this.notice = `Could not remove the own offer of "${k.name}": ${toApiError(err).message}`;
+    }
+  }
+
   protected override render() {
     const invalid = (f: string) => (this.error?.fields[0]?.field === f ? 'true' : 'false');
-    return html`${pageHeader('Widget keys', 'Publishable keys for the storefront widget. They are safe in a shop page because they only work from the origins you allow.')}
+    const lead = html`Publishable keys for the storefront widget. They are safe in a shop page because they only work
+      from the origins you allow. Each key offers your <a href="#/offer">account offer</a> unless you give it its own.`;
+    return html`${pageHeader('Widget keys', lead)}
       <section class="panel" aria-labelledby="new-wk-h">
         <h2 id="new-wk-h">Create a widget key</h2>
         <form class="stack-form" @submit=${this.create} novalidate>
@@ -140,16 +169,34 @@ export class WidgetKeysPage extends AppElement {
       ${this.keys.data?.length ? this.snippet(this.keys.data) : nothing}`;
   }
 
-  private table(list: WidgetKey[]) {
+  private offerCell(k: ListedKey) {
+    const editLink = href(['widget-keys', k.widget_key_id, 'offer']);
+    if (k.offerSource === null) return html`<span class="muted">Could not be read</span>`;
+    if (k.offerSource !== 'widget_key') {
+      return html`${badge('Uses the account offer')}
+        <div class="cell-actions">
+          <a class="btn btn-small" href=${editLink} aria-label="Give own offer to ${k.name}">Give own offer</a>
+        </div>`;
+    }
+    return html`${badge('Has its own offer', 'info')}
+      <div class="cell-actions">
+        <a class="btn btn-small" href=${editLink} aria-label="Edit the own offer of ${k.name}">Edit</a>
+        <button type="button" class="btn btn-small btn-danger-quiet" @click=${() => this.removeOwnOffer(k)}
+          aria-label="Remove the own offer of ${k.name}">Remove</button>
+      </div>`;
+  }
+
+  private table(list: ListedKey[]) {
     if (!list.length) return emptyView('No widget keys yet', 'Create one above to embed the quoting widget in your shop.');
     return html`<div class="table-wrap"><table class="table">
       <caption class="visually-hidden">Widget keys</caption>
-      <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Allowed origins</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+      <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Allowed origins</th><th scope="col">Offer</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
       <tbody>${list.map(
         (k) => html`<tr>
           <td>${k.name}</td>
           <td><code>${k.key}</code></td>
           <td>${k.allowed_origins.map((o) => html`<code class="chip">${o}</code> `)}</td>
+          <td data-testid="key-offer">${this.offerCell(k)}</td>
           <td>${dateTime(k.created_at)}</td>
           <td class="actions">
             <button type="button" class="btn btn-small" @click=${() => (this.selected = k.widget_key_id)} aria-label="Show the embed snippet of ${k.name}">Embed</button>
@@ -160,7 +207,7 @@ export class WidgetKeysPage extends AppElement {
     </table></div>`;
   }
 
-  private snippet(list: WidgetKey[]) {
+  private snippet(list: ListedKey[]) {
     const key = list.find((k) => k.widget_key_id === this.selected) ?? list[0];
     const code = embedSnippet(location.origin, key.key);
     return html`<section class="panel" aria-labelledby="embed-h">

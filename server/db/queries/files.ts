@@ -1,4 +1,7 @@
 import type { Queryable } from '../index.ts';
+import type { ModelShape } from '../../models/footprint.ts';
+import type { Unit, UnitSource } from '../../placement/units.ts';
+import type { ModelWarning } from '../../../shared/model/index.ts';
 
 export interface FileRow {
   id: string;
@@ -11,20 +14,30 @@ export interface FileRow {
   mesh_sha256: string;
   measurements: Record<string, unknown>;
   footprint: [number, number][];
-  warnings: string[];
+  warnings: ModelWarning[];
   source: 'api' | 'public';
   token_id: string | null;
   upload_id: string | null;
+  unit: Unit;
+  unit_source: UnitSource;
+  scale: number;
+  shape: ModelShape | null;
   created_at: Date;
 }
 
-export async function insertFile(db: Queryable, f: Omit<FileRow, 'created_at'>): Promise<FileRow> {
+type PlacementFields = 'unit' | 'unit_source' | 'scale' | 'shape';
+/** Unit, scale and shape default to millimetres assumed, 1 and unknown. */
+export type NewFile = Omit<FileRow, 'created_at' | PlacementFields> & Partial<Pick<FileRow, PlacementFields>>;
+
+export async function insertFile(db: Queryable, f: NewFile): Promise<FileRow> {
   const [row] = await db.query<FileRow>(
-    `INSERT INTO files (id, account_id, name, format, content_type, size_bytes, sha256, mesh_sha256, measurements, footprint, warnings, source, token_id, upload_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
+    `INSERT INTO files (id, account_id, name, format, content_type, size_bytes, sha256, mesh_sha256, measurements,
+       footprint, warnings, source, token_id, upload_id, unit, unit_source, scale, shape)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING *`,
     [
       f.id, f.account_id, f.name, f.format, f.content_type, f.size_bytes, f.sha256, f.mesh_sha256,
       JSON.stringify(f.measurements), JSON.stringify(f.footprint), JSON.stringify(f.warnings), f.source, f.token_id, f.upload_id,
+      f.unit ?? 'mm', f.unit_source ?? 'assumed', f.scale ?? 1, f.shape ? JSON.stringify(f.shape) : null,
     ],
   );
   return row;
@@ -32,6 +45,17 @@ export async function insertFile(db: Queryable, f: Omit<FileRow, 'created_at'>):
 
 export async function fileById(db: Queryable, accountId: string, id: string): Promise<FileRow | undefined> {
   const [row] = await db.query<FileRow>('SELECT * FROM files WHERE id = $1 AND account_id = $2', [id, accountId]);
+  return row;
+}
+
+/** Sets how the file's numbers are read and sized; the mesh itself never changes. */
+export async function updateFileScale(
+  db: Queryable, accountId: string, id: string, unit: Unit, unitSource: UnitSource, scale: number,
+): Promise<FileRow | undefined> {
+  const [row] = await db.query<FileRow>(
+    'UPDATE files SET unit = $3, unit_source = $4, scale = $5 WHERE id = $1 AND account_id = $2 RETURNING *',
+    [id, accountId, unit, unitSource, scale],
+  );
   return row;
 }
 

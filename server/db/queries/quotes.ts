@@ -1,3 +1,4 @@
+import type { ResolvedChoices } from '../../../shared/offer.ts';
 import type { Queryable } from '../index.ts';
 
 export type QuoteStatus = 'queued' | 'processing' | 'completed' | 'failed';
@@ -23,7 +24,7 @@ export interface QuoteRow {
   print_time_s: number | null;
   cached: boolean | null;
   result: Record<string, any> | null;
-  error: { code: string; message: string; status: number } | null;
+  error: JobError | null;
   attempts: number;
   lease_owner: string | null;
   lease_expires_at: Date | null;
@@ -32,18 +33,27 @@ export interface QuoteRow {
   finished_at: Date | null;
   deleted_at: Date | null;
   widget_key_id: string | null;
+  shopper_hash: string | null;
+  choices: ResolvedChoices | null;
+  expires_at: Date | null;
+  counted: boolean | null;
 }
 
 export type NewQuote = Pick<
   QuoteRow,
-  'id' | 'account_id' | 'token_id' | 'file_id' | 'file_name' | 'mode' | 'status' | 'widget_key_id'
+  'id' | 'account_id' | 'token_id' | 'file_id' | 'file_name' | 'mode' | 'status' | 'widget_key_id' | 'shopper_hash' | 'choices'
 > & { request: unknown; resolved: unknown; slicing_key: string; material: string; color: string; printer: string };
 
 export async function insertQuote(db: Queryable, q: NewQuote): Promise<QuoteRow> {
   const [row] = await db.query<QuoteRow>(
-    `INSERT INTO quotes (id, account_id, token_id, file_id, file_name, mode, status, request, resolved, slicing_key, material, color, printer, widget_key_id, started_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, CASE WHEN $7 = 'queued' THEN NULL ELSE now() END) RETURNING *`,
-    [q.id, q.account_id, q.token_id, q.file_id, q.file_name, q.mode, q.status, JSON.stringify(q.request), JSON.stringify(q.resolved), q.slicing_key, q.material, q.color, q.printer, q.widget_key_id],
+    `INSERT INTO quotes (id, account_id, token_id, file_id, file_name, mode, status, request, resolved, slicing_key, material, color,
+       printer, widget_key_id, shopper_hash, choices, started_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, CASE WHEN $7 = 'queued' THEN NULL ELSE now() END)
+     RETURNING *`,
+    [
+      q.id, q.account_id, q.token_id, q.file_id, q.file_name, q.mode, q.status, JSON.stringify(q.request), JSON.stringify(q.resolved),
+      q.slicing_key, q.material, q.color, q.printer, q.widget_key_id, q.shopper_hash, q.choices && JSON.stringify(q.choices),
+    ],
   );
   return row;
 }
@@ -53,10 +63,25 @@ export async function quoteById(db: Queryable, accountId: string, id: string): P
   return row;
 }
 
-/** A quote as the caller may see it: a widget key sees only the quotes it created. */
-export async function quoteForCaller(db: Queryable, auth: { account: { id: string }; widgetKeyId: string | null }, id: string): Promise<QuoteRow | undefined> {
+/** A quote as the caller may see it: a widget key sees only the quotes it created, for the same shopper. */
+export async function quoteForCaller(
+  db: Queryable,
+  auth: { account: { id: string }; widgetKeyId: string | null; shopperHash?: string | null },
+  id: string,
+): Promise<QuoteRow | undefined> {
   const row = await quoteById(db, auth.account.id, id);
-  return row && (!auth.widgetKeyId || row.widget_key_id === auth.widgetKeyId) ? row : undefined;
+  if (!row || !auth.widgetKeyId) return row;
+  return row.widget_key_id === auth.widgetKeyId && !!auth.shopperHash && row.shopper_hash === auth.shopperHash ? row : undefined;
+}
+
+/**
+ * Has a widget quote of this file already counted toward the allowance? Locks the file row first, so two
+ * quotes of one upload completing at once agree that exactly one of them counts.
+ */
+export async function explorationCounted(tx: Queryable, fileId: string, lock: boolean): Promise<boolean> {
+  if (lock) await tx.query('SELECT id FROM files WHERE id = $1 FOR UPDATE', [fileId]);
+  const rows = await tx.query('SELECT 1 FROM quotes WHERE file_id = $1 AND widget_key_id IS NOT NULL AND counted LIMIT 1', [fileId]);
+  return rows.length > 0;
 }
 
 export async function quoteStatus(db: Queryable, id: string): Promise<QuoteStatus | undefined> {
@@ -110,6 +135,8 @@ export async function renewLease(db: Queryable, id: string, owner: string, lease
 }
 
 export interface Completion {
+  expires_at: Date;
+  counted: boolean;
   currency: string;
   total_price: number;
   filament_weight_g: number;
@@ -122,14 +149,17 @@ export interface Completion {
 export async function completeQuote(db: Queryable, id: string, owner: string | null, c: Completion): Promise<QuoteRow | undefined> {
   const [row] = await db.query<QuoteRow>(
     `UPDATE quotes SET status = 'completed', progress = 100, currency = $3, total_price = $4, filament_weight_g = $5, print_time_s = $6,
-       cached = $7, result = $8, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+       cached = $7, result = $8, expires_at = $9, counted = $10, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
      WHERE id = $1 AND lease_owner IS NOT DISTINCT FROM $2 AND status IN ('queued', 'processing') RETURNING *`,
-    [id, owner, c.currency, c.total_price, c.filament_weight_g, c.print_time_s, c.cached, JSON.stringify(c.result)],
+    [id, owner, c.currency, c.total_price, c.filament_weight_g, c.print_time_s, c.cached, JSON.stringify(c.result), c.expires_at, c.counted],
   );
   return row;
 }
 
-export async function failQuote(db: Queryable, id: string, owner: string | null, error: { code: string; message: string; status: number }) {
+/** Why a quote failed; `details` (optional) are answered with the error. */
+export interface JobError { code: string; message: string; status: number; details?: Record<string, unknown> }
+
+export async function failQuote(db: Queryable, id: string, owner: string | null, error: JobError) {
   const [row] = await db.query<QuoteRow & { previous_status: QuoteStatus }>(
     `UPDATE quotes SET status = 'failed', error = $3, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
      WHERE id = $1 AND lease_owner IS NOT DISTINCT FROM $2 AND status IN ('queued', 'processing') RETURNING *`,

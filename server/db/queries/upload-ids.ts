@@ -5,6 +5,7 @@ export interface UploadIdRow {
   account_id: string;
   token_id: string | null;
   widget_key_id: string | null;
+  shopper_hash: string | null;
   created_at: Date;
   expires_at: Date;
   used_at: Date | null;
@@ -13,12 +14,12 @@ export interface UploadIdRow {
 
 export async function insertUploadId(
   db: Queryable,
-  u: { id: string; account_id: string; token_id: string | null; widget_key_id: string | null; ttlSeconds: number },
+  u: { id: string; account_id: string; token_id: string | null; widget_key_id: string | null; shopper_hash: string | null; ttlSeconds: number },
 ): Promise<UploadIdRow> {
   const [row] = await db.query<UploadIdRow>(
-    `INSERT INTO upload_ids (id, account_id, token_id, widget_key_id, expires_at)
-     VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5)) RETURNING *`,
-    [u.id, u.account_id, u.token_id, u.widget_key_id, u.ttlSeconds],
+    `INSERT INTO upload_ids (id, account_id, token_id, widget_key_id, shopper_hash, expires_at)
+     VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6)) RETURNING *`,
+    [u.id, u.account_id, u.token_id, u.widget_key_id, u.shopper_hash, u.ttlSeconds],
   );
   return row;
 }

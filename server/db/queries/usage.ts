@@ -108,11 +108,18 @@ export async function pruneRequests(db: Queryable, retentionDays: number): Promi
   await db.query(`DELETE FROM api_requests WHERE created_at < now() - make_interval(days => $1)`, [retentionDays]);
 }
 
+/**
+ * 499: the client went away first (request-log.ts), e.g. the widget dropped a quote the shopper's next change
+ * superseded. Counted as cancelled, not as an error.
+ */
+const CLIENT_CLOSED = 499;
+
 export interface EndpointStat {
   method: string;
   route: string;
   calls: number;
   errors: number;
+  cancelled: number;
   median_ms: number;
   p95_ms: number;
 }
@@ -122,7 +129,8 @@ export interface EndpointStat {
 export async function endpointStats(db: Queryable, accountId: string, from: Date, to: Date): Promise<EndpointStat[]> {
   return db.query<EndpointStat>(
     `SELECT method, route, count(*)::int AS calls,
-            (count(*) FILTER (WHERE status >= 400))::int AS errors,
+            (count(*) FILTER (WHERE status >= 400 AND status <> ${CLIENT_CLOSED}))::int AS errors,
+            (count(*) FILTER (WHERE status = ${CLIENT_CLOSED}))::int AS cancelled,
             round((percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms))::numeric, 2) AS median_ms,
             round((percentile_cont(0.95) WITHIN GROUP (ORDER BY duration_ms))::numeric, 2) AS p95_ms
      FROM api_requests WHERE account_id = $1 AND created_at >= $2 AND created_at < $3
@@ -133,9 +141,10 @@ export async function endpointStats(db: Queryable, accountId: string, from: Date
 }
 
 export async function dailyCalls(db: Queryable, accountId: string, from: Date, to: Date) {
-  return db.query<{ day: string; calls: number; errors: number }>(
+  return db.query<{ day: string; calls: number; errors: number; cancelled: number }>(
     `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS calls,
-            (count(*) FILTER (WHERE status >= 400))::int AS errors
+            (count(*) FILTER (WHERE status >= 400 AND status <> ${CLIENT_CLOSED}))::int AS errors,
+            (count(*) FILTER (WHERE status = ${CLIENT_CLOSED}))::int AS cancelled
      FROM api_requests WHERE account_id = $1 AND created_at >= $2 AND created_at < $3
      GROUP BY 1 ORDER BY 1`,
     [accountId, from.toISOString(), to.toISOString()],

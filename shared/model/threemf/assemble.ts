@@ -14,6 +14,8 @@ import { compose, determinant, IDENTITY, scaleTranslation, type Transform } from
 export interface AssembleContext {
   limits: ParseLimits;
   builder: MeshBuilder;
+  /** Receives negative volumes (PrusaSlicer projects), placed like the parts they cut. */
+  negative: MeshBuilder;
   /** The model part named by a p:path found in part `from`. */
   part(name: string, from: ModelPart): ModelPart;
 }
@@ -52,20 +54,22 @@ function instantiate(ctx: AssembleContext, state: State, from: ModelPart, ref: R
   }
   // The transform is written in the referring part's unit: convert its translation to mm.
   const world = ref.transform === IDENTITY ? parent : compose(scaleTranslation(ref.transform, from.scale), parent);
-  if (object.mesh) {
-    state.emitted += object.mesh.vertexCount;
-    if (state.emitted > ctx.limits.maxVertices) {
-      fail('too_many_vertices', `The 3MF build places more than ${ctx.limits.maxVertices} vertices (counting every instance).`, { limit: ctx.limits.maxVertices });
-    }
-    emitMesh(ctx.builder, state, object.mesh, part.scale, world);
-  }
+  if (object.mesh) emitMesh(ctx, ctx.builder, state, object.mesh, part.scale, world);
+  if (object.negative) emitMesh(ctx, ctx.negative, state, object.negative, part.scale, world);
   if (!object.components) return;
   state.visiting.add(key);
   for (const component of object.components) instantiate(ctx, state, part, component, world, depth + 1, false);
   state.visiting.delete(key);
 }
 
-function emitMesh(builder: MeshBuilder, state: State, mesh: MeshData, scale: number, m: Transform): void {
+function emitMesh(
+  ctx: AssembleContext, builder: MeshBuilder, state: State, mesh: MeshData, scale: number, m: Transform,
+): void {
+  state.emitted += mesh.vertexCount;
+  const limit = ctx.limits.maxVertices;
+  if (state.emitted > limit) {
+    fail('too_many_vertices', `The 3MF build places more than ${limit} vertices (counting every instance).`, { limit });
+  }
   if (state.map.length < mesh.vertexCount) state.map = new Uint32Array(mesh.vertexCount);
   const map = state.map, v = mesh.vertices;
   for (let i = 0, o = 0; i < mesh.vertexCount; i++, o += 3) {

@@ -9,6 +9,7 @@ import { checkColor, isMaterialResource, readMaterialResource, validateResources
 import { NS_MATERIAL, NS_PRODUCTION, SUPPORTED_REQUIRED } from './namespaces.ts';
 import { attributeNS, NamespaceScope } from './scope.ts';
 import { IDENTITY, parseTransform, type Transform } from './transform.ts';
+import { modelWarning, WarningList } from '../warnings.ts';
 
 export type ObjectType = 'model' | 'solidsupport' | 'support' | 'surface' | 'other';
 const OBJECT_TYPES = new Set<string>(['model', 'solidsupport', 'support', 'surface', 'other']);
@@ -33,6 +34,8 @@ export interface ObjectDef {
   id: number;
   type: ObjectType;
   mesh?: MeshData;
+  /** PrusaSlicer negative volumes of this object (see prusaslicer.ts): cut away from the mesh when slicing. */
+  negative?: MeshData;
   components?: Reference[];
 }
 
@@ -55,7 +58,7 @@ const WELL_KNOWN_ABSENT_NAMES = new Set(['', 'undefined']);
 
 export class ModelPartReader implements XmlHandler {
   readonly result: ModelPart;
-  readonly warnings = new Set<string>();
+  readonly warnings = new WarningList();
   private readonly scope: NamespaceScope;
   private readonly kinds: string[] = [];
   private skipDepth = 0;
@@ -185,7 +188,8 @@ export class ModelPartReader implements XmlHandler {
       // sample, which PrusaSlicer loads); repeats of it are harmless. Any other repeated name is
       // two conflicting values for one property.
       if (name !== 'Description') ruleViolation('Chapter 3.4.1', `The metadata name "${name.slice(0, 80)}" occurs twice (duplicated metadata name)`);
-      this.warnings.add(`The 3MF metadata "${name}" appears more than once; the repeats were ignored.`);
+      const message = `The 3MF metadata "${name}" appears more than once; the repeats were ignored.`;
+      this.warnings.add(modelWarning('metadata_repeated', message, { name }));
     }
     names.add(name);
     return 'metadata'; // its content is text we do not need
@@ -259,7 +263,7 @@ export class ModelPartReader implements XmlHandler {
       fail('too_many_vertices', `The 3MF file has more than ${this.limits.maxVertices} vertices.`, { limit: this.limits.maxVertices });
     }
     const o = mesh.vertexCount * 3;
-    if (o + 3 > mesh.vertices.length) mesh.vertices = growFloat(mesh.vertices);
+    if (o + 3 > mesh.vertices.length) mesh.vertices = grow(mesh.vertices, o + 3 + this.budget.vertices * 3) as Float64Array;
     const a = tag.attributes;
     mesh.vertices[o] = this.coordinate(a['x']?.value, 'x', mesh);
     mesh.vertices[o + 1] = this.coordinate(a['y']?.value, 'y', mesh);
@@ -286,7 +290,9 @@ export class ModelPartReader implements XmlHandler {
       fail('too_many_triangles', `The 3MF file has more than ${this.limits.maxTriangles} triangles.`, { limit: this.limits.maxTriangles });
     }
     const o = mesh.triangleCount * 3;
-    if (o + 3 > mesh.triangles.length) mesh.triangles = growUint(mesh.triangles);
+    if (o + 3 > mesh.triangles.length) {
+      mesh.triangles = grow(mesh.triangles, o + 3 + this.budget.triangles * 3) as Uint32Array;
+    }
     const a = tag.attributes;
     mesh.triangles[o] = this.vertexIndex(a['v1']?.value, mesh);
     mesh.triangles[o + 1] = this.vertexIndex(a['v2']?.value, mesh);
@@ -339,15 +345,10 @@ export class ModelPartReader implements XmlHandler {
   }
 }
 
-function growFloat(a: Float64Array): Float64Array {
-  const next = new Float64Array(a.length * 2);
+/** Doubles a typed array's capacity, but never beyond `max` elements: what the package budget still allows. */
+function grow(a: Float64Array | Uint32Array, max: number): Float64Array | Uint32Array {
+  const size = Math.min(a.length * 2, max);
+  const next = a instanceof Float64Array ? new Float64Array(size) : new Uint32Array(size);
   next.set(a);
   return next;
 }
-
-function growUint(a: Uint32Array): Uint32Array {
-  const next = new Uint32Array(a.length * 2);
-  next.set(a);
-  return next;
-}
-

@@ -1,0 +1,244 @@
+// The offer editor (account offer, or a widget key's own): validates as you type with the API's own rules
+// (validateOffer, shared/offer.ts), puts the server's problems (400 validation_failed, 422 offer_conflict) on
+// the fields they name, and shows the widget as shoppers will see it, unsaved changes included.
+import { html, nothing, type PropertyValues } from 'lit';
+import { AppElement } from '../lib/element.ts';
+import type { ApiError } from '../lib/api.ts';
+import { toApiError } from '../lib/loader.ts';
+import { removeOffer, saveOffer, type Offer, type OfferTarget, type OfferView } from '../lib/offer.ts';
+import { draftFrom, draftIssues, draftOffer, fieldLabel, offerBody, type OfferDraft } from '../lib/offer-draft.ts';
+import type { MaterialChoice } from '../lib/profiles.ts';
+import { UNSAVED_ATTRIBUTE } from '../lib/router.ts';
+import type { WidgetConfig } from '../../../widget/src/types.ts';
+import { confirmAction, type ConfirmOptions } from './confirm.ts';
+import { badge } from './page-header.ts';
+import type { EditOptions, EditorContext } from './offer-controls.ts';
+import { materialsSection } from './offer-materials.ts';
+import { qualitiesSection } from './offer-qualities.ts';
+import { infillSection, termsSection } from './offer-terms.ts';
+import { errorSummary, previewPanel, SUMMARY_ID } from './offer-summary.ts';
+
+/** Detail of the `offer-changed` event: the offer now in effect, and what to tell the merchant. */
+export interface OfferChanged {
+  offer: OfferView;
+  message: string;
+}
+
+const REMOVE_KEY_OFFER: ConfirmOptions = {
+  title: 'Remove this key’s own offer?',
+  body: 'The key then offers the account offer. Unsaved changes here are lost.',
+  confirmLabel: 'Remove own offer',
+};
+const RESET_OFFER: ConfirmOptions = {
+  title: 'Reset to the default offer?',
+  body: 'Your offer is deleted. Shoppers then choose from every priced material profile, with the Draft, Standard and '
+    + 'Fine qualities your printer allows, and no minimum prices. Widget keys with their own offer keep it.',
+  confirmLabel: 'Reset offer',
+};
+
+export class OfferEditor extends AppElement {
+  static override properties = {
+    offer: { attribute: false }, target: { attribute: false }, materials: { attribute: false },
+    printer: { attribute: false }, shop: { attribute: false }, draft: { state: true }, submitted: { state: true },
+    busy: { state: true }, serverError: { state: true }, announcement: { state: true }, notice: { state: true },
+  };
+  declare offer: OfferView;
+  declare target: OfferTarget;
+  declare materials: MaterialChoice[];
+  declare printer: Record<string, unknown>;
+  /** The shop as GET /v2/widget/config describes it (currency, build volume), for the preview. */
+  declare shop: WidgetConfig;
+  declare draft: OfferDraft;
+  declare submitted: boolean;
+  declare busy: boolean;
+  declare serverError: ApiError | null;
+  declare announcement: string;
+  /** What the last save or reset did, beside the buttons. */
+  declare notice: string;
+  /** Rows the merchant has typed in: a new preset's empty fields are not flagged before that (or a save). */
+  private touched = new Set<number>();
+  private savedBody = '';
+  private lastValid: Offer | null = null;
+  private focusAfter: string | null = null;
+
+  constructor() {
+    super();
+    this.materials = [];
+    this.printer = {};
+    this.submitted = false;
+    this.busy = false;
+    this.serverError = null;
+    this.announcement = '';
+    this.notice = '';
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('offer') && this.offer) this.load(this.offer);
+  }
+
+  private load(offer: Offer) {
+    this.draft = draftFrom(offer);
+    this.savedBody = JSON.stringify(offerBody(this.draft));
+    this.lastValid = offer;
+    this.touched = new Set();
+    this.submitted = false;
+    this.serverError = null;
+  }
+
+  private get dirty(): boolean {
+    return this.draft !== undefined && JSON.stringify(offerBody(this.draft)) !== this.savedBody;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener('beforeunload', this.onBeforeUnload);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener('beforeunload', this.onBeforeUnload);
+  }
+
+  /** Closing or reloading the tab with unsaved changes asks first (the app shell asks on in-app navigation). */
+  private onBeforeUnload = (e: BeforeUnloadEvent) => {
+    if (this.dirty) e.preventDefault();
+  };
+
+  protected override updated(): void {
+    // Preset settings with a problem open by themselves (and are never closed for the merchant).
+    for (const details of this.querySelectorAll<HTMLDetailsElement>('details.preset-settings')) {
+      if (details.querySelector('.field-error')) details.open = true;
+    }
+    this.toggleAttribute(UNSAVED_ATTRIBUTE, this.dirty);
+    if (!this.focusAfter) return;
+    document.getElementById(this.focusAfter)?.focus();
+    this.focusAfter = null;
+  }
+
+  private edit = (change: (d: OfferDraft) => void, opts: EditOptions = {}) => {
+    change(this.draft);
+    if (opts.touch !== undefined) this.touched.add(opts.touch);
+    if (opts.say) this.announcement = opts.say;
+    if (opts.focus) this.focusAfter = opts.focus;
+    this.notice = '';
+    this.serverError = null;
+    this.draft = { ...this.draft };
+  };
+
+  /** Problems by field path: the API's rules on the draft, then what the server said about the last save. */
+  private problems(): Map<string, string> {
+    const map = new Map<string, string>();
+    const untouchedNewRow = (path: string) => {
+      const m = /^qualities\.(\d+)\./.exec(path);
+      const row = m ? this.draft.qualities[Number(m[1])] : undefined;
+      return !this.submitted && row !== undefined && row.isNew && !this.touched.has(row.key);
+    };
+    for (const issue of [...draftIssues(this.draft), ...(this.serverError?.fields ?? [])]) {
+      if (!map.has(issue.field) && !untouchedNewRow(issue.field)) map.set(issue.field, issue.message);
+    }
+    return map;
+  }
+
+  private context(problems: Map<string, string>): EditorContext {
+    return {
+      draft: this.draft, currency: this.shop.currency, materials: this.materials, printer: this.printer,
+      problem: (path) => problems.get(path), label: (path) => fieldLabel(path, this.draft), edit: this.edit,
+    };
+  }
+
+  private async submit(e: SubmitEvent) {
+    e.preventDefault();
+    this.submitted = true;
+    if (this.problems().size) return this.focusSummary();
+    const t = this.target;
+    const message = t.kind === 'account'
+      ? 'Offer saved. The widget offers it from now on.'
+      : `Own offer of “${t.name}” saved.`;
+    await this.run(async () => this.changed(await saveOffer(t, offerBody(this.draft)), message));
+  }
+
+  private async reset() {
+    const forKey = this.target.kind === 'key';
+    if (!(await confirmAction(forKey ? REMOVE_KEY_OFFER : RESET_OFFER))) return;
+    const message = forKey
+      ? 'The key uses the account offer again.'
+      : 'Back to the default offer, derived from your profiles.';
+    await this.run(async () => this.changed(await removeOffer(this.target), message));
+  }
+
+  /** Runs a save or reset; a refusal is shown in the summary, which takes focus. */
+  private async run(action: () => Promise<void>) {
+    this.busy = true;
+    try {
+      await action();
+    } catch (err) {
+      this.serverError = toApiError(err);
+      this.submitted = true;
+      this.focusSummary();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private focusSummary() {
+    this.focusAfter = SUMMARY_ID;
+    this.requestUpdate();
+  }
+
+  private changed(offer: OfferView, message: string) {
+    this.notice = message;
+    this.dispatchEvent(new CustomEvent<OfferChanged>('offer-changed', { detail: { offer, message }, bubbles: true }));
+  }
+
+  private discard = () => {
+    this.load(this.offer);
+    this.announcement = 'Changes discarded.';
+  };
+
+  protected override render() {
+    if (!this.draft) return nothing;
+    const problems = this.problems();
+    const c = this.context(problems);
+    const valid = draftOffer(this.draft);
+    if (valid) this.lastValid = valid;
+    const layerHeight = Number(this.printer.layer_height ?? 0);
+    return html`<form class="offer-editor" @submit=${this.submit} novalidate aria-label="Offer">
+      <div class="offer-layout">
+        <div class="offer-main">
+          ${this.submitted ? errorSummary(problems, this.draft, this.serverError) : nothing}
+          ${materialsSection(c)} ${qualitiesSection(c)} ${infillSection(c)} ${termsSection(c)}
+          ${this.actions()}
+        </div>
+        ${previewPanel(this.shop, this.lastValid, layerHeight, valid !== null)}
+      </div>
+      <div class="visually-hidden" role="status" aria-live="polite">${this.announcement}</div>
+    </form>`;
+  }
+
+  private actions() {
+    const dirty = this.dirty;
+    return html`<div class="form-actions sticky-actions">
+      <button type="submit" class="btn btn-primary" ?disabled=${this.busy}>
+        ${this.busy ? 'Saving…' : this.saveLabel()}</button>
+      <button type="button" class="btn" ?disabled=${!dirty || this.busy} @click=${this.discard}>Discard changes</button>
+      ${dirty ? badge('Unsaved changes', 'warn') : nothing}
+      <span class="save-notice" role="status">${this.notice}</span>
+      <span class="spacer"></span>
+      ${this.resetButton()}
+    </div>`;
+  }
+
+  private saveLabel() {
+    if (this.target.kind === 'account') return 'Save offer';
+    return this.offer.source === 'widget_key' ? 'Save own offer' : 'Give this key its own offer';
+  }
+
+  /** Only when there is something to remove: the account's own offer, or the key's. */
+  private resetButton() {
+    const own = this.target.kind === 'key' ? this.offer.source === 'widget_key' : this.offer.source === 'account';
+    if (!own) return nothing;
+    return html`<button type="button" class="btn btn-danger-quiet" ?disabled=${this.busy} @click=${this.reset}>
+      ${this.target.kind === 'key' ? 'Remove own offer' : 'Reset to default offer'}</button>`;
+  }
+}
+customElements.define('sq-offer-editor', OfferEditor);

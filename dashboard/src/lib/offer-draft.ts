@@ -1,0 +1,149 @@
+// The offer as the editor holds it: text as typed (so validateOffer can name what is wrong with it), and
+// rows with stable keys, so a default follows its row through renames and reordering, and focus follows a
+// moved row. offerBody() turns it into exactly the JSON PUT /v2/offer receives.
+import { PRESET_FIELDS, validateOffer, type Offer } from '../../../shared/offer.ts';
+import { getSetting, type ConfigIssue } from '../../../shared/settings.ts';
+import { formatField, numberOrText as numeric, parseField, type FieldDef } from './profile-rules.ts';
+
+export interface ColorRow { key: number; name: string }
+export interface MaterialRow { key: number; material: string; colors: ColorRow[] }
+export interface QualityRow {
+  key: number;
+  id: string;
+  label: string;
+  settings: Record<string, string>;
+  /** A new preset's id follows its label until the id is typed by hand. */
+  idFromLabel: boolean;
+  /** Added in this editor (not loaded): its settings start open. */
+  isNew: boolean;
+}
+export interface InfillRow { key: number; value: string }
+
+export interface OfferDraft {
+  materials: MaterialRow[];
+  qualities: QualityRow[];
+  infill: InfillRow[];
+  /** Keys of the default rows. */
+  defaultMaterial: number;
+  defaultQuality: number;
+  defaultInfill: number;
+  quantityMin: string;
+  quantityMax: string;
+  minimumPrice: string;
+  minimumLinePrice: string;
+  leadTime: string;
+}
+
+/** The catalogue's definitions of the settings a quality preset may set, in PRESET_FIELDS order. */
+export const PRESET_DEFS: FieldDef[] = PRESET_FIELDS.map((name) => getSetting('printer_config', name)!).filter(Boolean);
+
+let lastKey = 0;
+const newKey = () => ++lastKey;
+
+/** An empty amount is none (null). */
+const amount = (text: string): unknown => (text.trim() === '' ? null : numeric(text));
+
+export const colorRow = (name: string): ColorRow => ({ key: newKey(), name });
+export const materialRow = (material: string, colors: string[]): MaterialRow =>
+  ({ key: newKey(), material, colors: colors.map(colorRow) });
+export const qualityRow = (id: string, label: string, settings: Record<string, string>): QualityRow =>
+  ({ key: newKey(), id, label, settings, idFromLabel: false, isNew: false });
+export const newQualityRow = (): QualityRow => ({ ...qualityRow('', '', {}), idFromLabel: true, isNew: true });
+
+/** An id the API accepts, made from a label: "Fine · 0.1 mm" → "fine-0-1-mm", "Très fin" → "tres-fin". */
+export function idFromLabel(label: string): string {
+  const ascii = label.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return ascii.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40).replace(/-+$/, '');
+}
+export const infillRow = (value: string): InfillRow => ({ key: newKey(), value });
+
+export function draftFrom(offer: Offer): OfferDraft {
+  const materials = offer.materials.map((m) => materialRow(m.material, m.colors));
+  const qualities = offer.qualities.map((q) => {
+    const settings = q.printer_config as Record<string, unknown>;
+    const text = Object.fromEntries(PRESET_DEFS.map((d) => [d.name, formatField(d, settings[d.name])]));
+    return qualityRow(q.id, q.label, text);
+  });
+  const infill = offer.infill_options.map((v) => infillRow(String(v)));
+  const keyOf = <T extends { key: number }>(rows: T[], match: (r: T) => boolean) =>
+    (rows.find(match) ?? rows[0])?.key ?? 0;
+  return {
+    materials,
+    qualities,
+    infill,
+    defaultMaterial: keyOf(materials, (m) => m.material.toLowerCase() === offer.default_material.toLowerCase()),
+    defaultQuality: keyOf(qualities, (q) => q.id === offer.default_quality),
+    defaultInfill: keyOf(infill, (i) => Number(i.value) === offer.default_infill),
+    quantityMin: String(offer.quantity.min),
+    quantityMax: String(offer.quantity.max),
+    minimumPrice: offer.minimum_price === null ? '' : String(offer.minimum_price),
+    minimumLinePrice: offer.minimum_line_price === null ? '' : String(offer.minimum_line_price),
+    leadTime: offer.lead_time ?? '',
+  };
+}
+
+function presetSettings(q: QualityRow): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const def of PRESET_DEFS) {
+    const v = parseField(def, q.settings[def.name] ?? '');
+    if (v !== undefined) out[def.name] = v;
+  }
+  return out;
+}
+
+/** The request body of PUT /v2/offer for this draft. */
+export function offerBody(d: OfferDraft): Record<string, unknown> {
+  const byKey = <T extends { key: number }>(rows: T[], key: number) => rows.find((r) => r.key === key);
+  return {
+    materials: d.materials.map((m) => ({ material: m.material, colors: m.colors.map((c) => c.name.trim()) })),
+    default_material: byKey(d.materials, d.defaultMaterial)?.material ?? '',
+    qualities: d.qualities.map((q) => ({ id: q.id.trim(), label: q.label.trim(), printer_config: presetSettings(q) })),
+    default_quality: byKey(d.qualities, d.defaultQuality)?.id.trim() ?? '',
+    infill_options: d.infill.map((i) => numeric(i.value)),
+    default_infill: numeric(byKey(d.infill, d.defaultInfill)?.value ?? ''),
+    quantity: { min: numeric(d.quantityMin), max: numeric(d.quantityMax) },
+    minimum_price: amount(d.minimumPrice),
+    minimum_line_price: amount(d.minimumLinePrice),
+    lead_time: d.leadTime.trim() === '' ? null : d.leadTime.trim(),
+  };
+}
+
+/** The draft's problems, with the API's own rules, field names and messages. */
+export const draftIssues = (d: OfferDraft): ConfigIssue[] => validateOffer(offerBody(d));
+
+/** The draft as an offer, when it is one (for the preview). */
+export function draftOffer(d: OfferDraft): Offer | null {
+  const body = offerBody(d);
+  return validateOffer(body).length ? null : (body as unknown as Offer);
+}
+
+/** The element id of a field path: materials.0.colors.1 → of-materials-0-colors-1. */
+export const fieldId = (path: string) => `of-${path.replaceAll('.', '-')}`;
+
+/** The words a person would use for a field path, e.g. "PLA, colour 2" or "Quality “Draft”, Layer height". */
+export function fieldLabel(path: string, d: OfferDraft): string {
+  const [head, index, sub, rest] = path.split('.');
+  const n = Number(index);
+  if (head === 'materials' && index !== undefined) {
+    const name = d.materials[n]?.material || `Material ${n + 1}`;
+    if (sub === 'colors') return rest === undefined ? `${name}, colours` : `${name}, colour ${Number(rest) + 1}`;
+    return name;
+  }
+  if (head === 'qualities' && index !== undefined) {
+    const name = `Quality ${d.qualities[n]?.label ? `“${d.qualities[n].label}”` : n + 1}`;
+    if (sub === 'printer_config') {
+      return rest ? `${name}, ${PRESET_DEFS.find((f) => f.name === rest)?.label ?? rest}` : `${name}, slicing settings`;
+    }
+    return sub === 'id' ? `${name}, id` : sub === 'label' ? `${name}, label` : name;
+  }
+  if (head === 'infill_options' && index !== undefined) return `Infill option ${n + 1}`;
+  return TOP_LABELS[path] ?? path;
+}
+
+const TOP_LABELS: Record<string, string> = {
+  materials: 'Materials', qualities: 'Qualities', infill_options: 'Infill options',
+  default_material: 'Preselected material', default_quality: 'Preselected quality',
+  default_infill: 'Preselected infill', quantity: 'Quantity', 'quantity.min': 'Minimum quantity',
+  'quantity.max': 'Maximum quantity', minimum_price: 'Minimum price per part',
+  minimum_line_price: 'Minimum price per line', lead_time: 'Lead time', body: 'Offer',
+};

@@ -1,0 +1,52 @@
+// The merchant's offer in the dashboard (docs/offer.md): the account's at /v2/offer, a widget key's own at
+// /dashboard/api/widget-keys/{id}/offer. Both answer the offer in effect with its source.
+import type { Offer } from '../../../shared/offer.ts';
+import type { WidgetConfig } from '../../../widget/src/types.ts';
+import { del, get, put } from './api.ts';
+
+export type { Offer };
+export type OfferSource = 'widget_key' | 'account' | 'default';
+export type OfferView = Offer & { source: OfferSource };
+
+/** Whose offer an editor changes: the account's, or one widget key's own. */
+export type OfferTarget = { kind: 'account' } | { kind: 'key'; id: string; name: string };
+
+export function offerPath(target: OfferTarget): string {
+  return target.kind === 'account' ? '/v2/offer' : `/dashboard/api/widget-keys/${encodeURIComponent(target.id)}/offer`;
+}
+
+export const loadOffer = (target: OfferTarget) => get<OfferView>(offerPath(target));
+export const saveOffer = (target: OfferTarget, body: unknown) => put<OfferView>(offerPath(target), body);
+/** Back to the offer underneath: the account's for a key, the default derived from the profiles for the account. */
+export const removeOffer = (target: OfferTarget) => del<OfferView>(offerPath(target));
+
+/** The shop as the widget sees it (currency, build volume, shop name), read with the dashboard session. */
+export const loadWidgetConfig = () => get<WidgetConfig>('/v2/widget/config');
+
+/**
+ * What GET /v2/widget/config would answer with this offer: the shop's own fields from the server, the
+ * shopper's options from the (unsaved) offer, as server/services/widget.ts builds them.
+ */
+export function widgetConfigFor(shop: WidgetConfig, offer: Offer, printerLayerHeight: number): WidgetConfig {
+  return {
+    ...shop,
+    materials: offer.materials.map((m) => ({ name: m.material, colors: m.colors })),
+    default_material: offer.default_material,
+    qualities: offer.qualities.map((q) => ({
+      id: q.id, label: q.label, layer_height: q.printer_config.layer_height ?? printerLayerHeight,
+    })),
+    default_quality: offer.default_quality,
+    infill_options: [...offer.infill_options].sort((a, b) => a - b),
+    default_infill: offer.default_infill,
+    quantity: offer.quantity,
+    minimum_price: offer.minimum_price,
+    minimum_line_price: offer.minimum_line_price,
+    lead_time: offer.lead_time,
+  };
+}
+
+export const SOURCE_TEXT: Record<OfferSource, string> = {
+  account: 'Your offer',
+  default: 'Default offer, derived from your profiles',
+  widget_key: 'This key’s own offer',
+};

@@ -1,0 +1,18 @@
+// The account's quote signing secret in the dashboard: shown to the merchant (their backend verifies quote
+// signatures offline with it) and rotated on demand (docs/quote-signatures.md).
+import Router from '@koa/router';
+import type { Deps, AppState } from '../deps.ts';
+import { requireSession } from '../auth/middleware.ts';
+import { rotateSigningSecret, signingSecret } from './signing.ts';
+
+export function signingRouter(deps: Deps) {
+  const router = new Router<AppState>({ prefix: '/dashboard/api/quote-signing-secret' });
+  router.use(requireSession(deps));
+  router.get('/', async (ctx) => {
+    ctx.body = { secret: await signingSecret(deps.db, ctx.state.auth.account.id) };
+  });
+  router.post('/rotate', async (ctx) => {
+    ctx.body = { secret: await rotateSigningSecret(deps.db, ctx.state.auth.account.id) };
+  });
+  return router;
+}

@@ -1,0 +1,120 @@
+// The dashboard's offer editor holds the offer as typed text in rows; what it sends must be exactly the offer
+// (nothing lost or reordered on the way), and what it cannot parse must reach validateOffer as typed, so the
+// API's own message names the field.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { normalizeOffer, validateOffer, type Offer } from '../shared/offer.ts';
+import { DEFAULT_SETTINGS } from '../shared/settings.ts';
+import {
+  draftFrom, draftIssues, draftOffer, fieldId, fieldLabel, idFromLabel, offerBody,
+} from '../dashboard/src/lib/offer-draft.ts';
+import { materialChoices, printerBaseline } from '../dashboard/src/lib/profiles.ts';
+import type { Profile } from '../dashboard/src/lib/types.ts';
+
+const OFFER: Offer = {
+  materials: [{ material: 'PLA', colors: ['White', 'Black', 'Red'] }, { material: 'PETG', colors: [] }],
+  default_material: 'PETG',
+  qualities: [
+    { id: 'draft', label: 'Draft · 0.3 mm', printer_config: { layer_height: 0.3 } },
+    { id: 'strong', label: 'Strong', printer_config: { perimeters: 4, support_material: true, infill_pattern: 'gyroid' } },
+  ],
+  default_quality: 'strong',
+  infill_options: [10, 20, 40],
+  default_infill: 20,
+  quantity: { min: 2, max: 500 },
+  minimum_price: 3.5,
+  minimum_line_price: null,
+  lead_time: 'Ships in 3–5 business days',
+};
+
+test('an offer goes through the editor unchanged: every field, order, default and preset setting', () => {
+  const body = offerBody(draftFrom(OFFER));
+  assert.deepEqual(validateOffer(body), []);
+  assert.deepEqual(body, OFFER);
+  assert.deepEqual(normalizeOffer(body), OFFER);
+});
+
+test('a default follows its row: renaming the preselected quality keeps it preselected', () => {
+  const draft = draftFrom(OFFER);
+  draft.qualities[1].id = 'sturdy';
+  draft.qualities.reverse();
+  const body = offerBody(draft);
+  assert.equal(body.default_quality, 'sturdy');
+  assert.deepEqual(draftIssues(draft), []);
+});
+
+test('text that is not a number reaches the API rules as typed, which name the field', () => {
+  const draft = draftFrom(OFFER);
+  draft.infill[1].value = 'twenty';
+  draft.quantityMax = '1.5';
+  draft.minimumLinePrice = '-1';
+  draft.qualities[0].settings.layer_height = 'thin';
+  const fields = Object.fromEntries(draftIssues(draft).map((i) => [i.field, i.message]));
+  assert.equal(fields['infill_options.1'], 'must be a percentage from 0 to 100');
+  assert.equal(fields['quantity.max'], 'must be an integer from 1 to 100000');
+  assert.equal(fields.minimum_line_price, 'must be null or an amount from 0 to 1000000');
+  assert.equal(fields['qualities.0.printer_config.layer_height'], 'must be a finite number');
+  assert.equal(draftOffer(draft), null, 'no preview from an invalid draft');
+});
+
+test('empty optional fields are null, and the preset fields left empty are not sent', () => {
+  const draft = draftFrom(OFFER);
+  draft.minimumPrice = ' ';
+  draft.leadTime = '   ';
+  draft.qualities[0].settings.layer_height = '';
+  const body = offerBody(draft);
+  assert.deepEqual([body.minimum_price, body.lead_time], [null, null]);
+  assert.deepEqual((body.qualities as Offer['qualities'])[0].printer_config, {});
+});
+
+test('field paths become element ids and words', () => {
+  const draft = draftFrom(OFFER);
+  assert.equal(fieldId('materials.0.colors.1'), 'of-materials-0-colors-1');
+  assert.equal(fieldLabel('materials.0.colors.1', draft), 'PLA, colour 2');
+  assert.equal(fieldLabel('materials.1.material', draft), 'PETG');
+  assert.equal(fieldLabel('qualities.0.printer_config.layer_height', draft), 'Quality “Draft · 0.3 mm”, Layer height');
+  assert.equal(fieldLabel('qualities.1.printer_config', draft), 'Quality “Strong”, slicing settings');
+  assert.equal(fieldLabel('quantity.max', draft), 'Maximum quantity');
+});
+
+test('a new preset\'s id follows its label in a form the API accepts', () => {
+  assert.equal(idFromLabel('Fine · 0.1 mm'), 'fine-0-1-mm');
+  assert.equal(idFromLabel('Très fin, 4 Wände'), 'tres-fin-4-wande');
+  assert.equal(idFromLabel('  ·  '), '');
+  for (const label of ['Fine · 0.1 mm', 'x'.repeat(80), '-- Über-strong --']) {
+    const draft = draftFrom(OFFER);
+    draft.qualities[0].id = idFromLabel(label);
+    assert.equal(draftIssues(draft).filter((i) => i.field === 'qualities.0.id').length, 0, label);
+  }
+});
+
+const profile = (p: Partial<Profile> & Pick<Profile, 'kind' | 'name' | 'scope'>): Profile =>
+  ({ profile_id: p.name, is_default: false, settings: {}, created_at: '', updated_at: '', ...p });
+
+test('the materials an offer may name: yours hide the global one of that name; only priced ones can be added', () => {
+  const choices = materialChoices([
+    profile({ kind: 'material', name: 'PLA', scope: 'global', settings: { price_per_kg: 25, colors: ['White'] } }),
+    profile({ kind: 'material', name: 'pla', scope: 'account', settings: { color: 'Graphite' } }),
+    profile({ kind: 'material', name: 'Resin-ish', scope: 'account', settings: {} }),
+    profile({ kind: 'material', name: 'PETG', scope: 'global', settings: { price_per_gram: 0.03 } }),
+  ]);
+  assert.deepEqual(choices, [
+    { name: 'pla', own: true, colors: ['Graphite'], priced: true },
+    { name: 'Resin-ish', own: true, colors: [], priced: false },
+    { name: 'PETG', own: false, colors: [], priced: true },
+  ]);
+});
+
+test('the printer values presets inherit are resolved field by field as the server does', () => {
+  const defaults = { is_default: true };
+  const printers = [
+    profile({ ...defaults, kind: 'printer', name: 'Mine', scope: 'account', settings: { layer_height: 0.15 } }),
+    profile({ ...defaults, kind: 'printer', name: 'G', scope: 'global', settings: { perimeters: 3, layer_height: 0.2 } }),
+  ];
+  const settings = { max_layer_height: 0.25, currency: 'EUR' };
+  const globals = [profile({ ...defaults, kind: 'global', name: 'Mine', scope: 'account', settings })];
+  const base = printerBaseline(printers, globals);
+  const picked = [base.layer_height, base.max_layer_height, base.perimeters, base.print_speed];
+  assert.deepEqual(picked, [0.15, 0.25, 3, DEFAULT_SETTINGS.printer.print_speed]);
+  assert.equal(base.currency, undefined, 'only the layer heights of global settings are printer values');
+});

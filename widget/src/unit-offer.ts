@@ -1,0 +1,47 @@
+// "Looks like inches — scale ×25.4?": when the server suspects the model was drawn in another unit
+// (a `unit_suspect` warning on the uploaded file), the shopper is offered the fix in one click. The
+// fix is POST /v2/file/scale/{file_id}; the stored model is re-read in that unit, not re-uploaded.
+import { html, type TemplateResult } from 'lit';
+import type { FileRecord, UnitSuspect } from './types.ts';
+
+export interface UnitOffer {
+  /** The question shown to the shopper. */
+  label: string;
+  /** The button that accepts. */
+  action: string;
+  /** The body of the rescale request. */
+  request: { unit: string } | { scale: number };
+  /** How much larger (or smaller) the model becomes. */
+  factor: number;
+}
+
+const UNIT_WORDS: Record<string, string> = { in: 'inches', cm: 'centimetres', m: 'metres', mm: 'millimetres', ft: 'feet', um: 'micrometres' };
+
+function suspicion(file: FileRecord): UnitSuspect | null {
+  const found = (file.warnings ?? []).find((w): w is UnitSuspect => typeof w === 'object' && w !== null && w.code === 'unit_suspect');
+  return found ?? null;
+}
+
+export function unitOffer(file: FileRecord | null): UnitOffer | null {
+  const w = file && suspicion(file);
+  if (!file || !w) return null;
+  const factor = w.suggested_scale;
+  const times = `×${+factor.toPrecision(4)}`;
+  if (w.suggested_unit) {
+    const words = UNIT_WORDS[w.suggested_unit] ?? w.suggested_unit;
+    return { label: `Looks like ${words} — scale ${times}?`, action: `Use ${words}`, request: { unit: w.suggested_unit }, factor };
+  }
+  const request = { scale: +(file.scale * factor).toPrecision(6) };
+  return { label: `Looks like the wrong unit — scale ${times}?`, action: `Scale ${times}`, request, factor };
+}
+
+export function renderUnitOffer(offer: UnitOffer, busy: boolean, accept: () => void): TemplateResult {
+  return html`
+    <div class="unit-offer" part="unit-offer" role="status">
+      <span>${offer.label}</span>
+      <button type="button" part="button unit-offer-button" ?disabled=${busy} @click=${accept}>
+        ${busy ? 'Scaling…' : offer.action}
+      </button>
+    </div>
+  `;
+}
