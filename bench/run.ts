@@ -10,7 +10,7 @@ import { benchParsers } from './parsers.ts';
 import { benchWidget } from './widget.ts';
 import { benchHostile } from './hostile.ts';
 
-const modelsDir = path.resolve('..', 'shared', 'models');
+const modelsDir = path.resolve('test', 'fixtures', 'models');
 if (!existsSync(modelsDir)) {
   console.error(`bench: the model corpus is missing at ${modelsDir}`);
   process.exit(1);

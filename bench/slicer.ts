@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import path, { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
@@ -70,7 +70,7 @@ async function throughput(binary: string, meshPath: string, size: number, slices
 }
 
 export async function benchSlicer(o: SlicerBenchOptions = {}): Promise<SlicerBenchResult> {
-  const mesh = o.meshPath ?? '/work/shared/models/stl/3DBenchy.stl';
+  const mesh = o.meshPath ?? path.resolve('test', 'fixtures', 'models', 'stl', '3DBenchy.stl');
   const runs = o.runs ?? 3;
   const slicer = await detectSlicer(o.binary ?? DEFAULT_BINARY);
   const dir = await mkdtemp(join(tmpdir(), 'slicequote-bench-'));
@@ -106,7 +106,7 @@ const SETTING_CHANGES: [name: string, body: Record<string, Record<string, unknow
 ];
 
 /** Wall time of a quote, through the API, after a change of one setting from an already sliced request. */
-export async function benchSettingChange(meshPath = '/work/shared/models/stl/3DBenchy.stl') {
+export async function benchSettingChange(meshPath = path.resolve('test', 'fixtures', 'models', 'stl', '3DBenchy.stl')) {
   const { running, token, dataDir } = await boot();
   try {
     const { file_id } = await upload(running.url, token, new Uint8Array(readFileSync(meshPath)), basename(meshPath));

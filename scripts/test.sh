@@ -4,8 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-[ -d ../shared/models ] || { echo "test: the model corpus is missing: expected ../shared/models beside the repository" >&2; exit 1; }
-
 export NODE_OPTIONS="${NODE_OPTIONS:-} --import tsx"
 run() { node --test --test-concurrency="${TEST_CONCURRENCY:-2}" "$@"; }
 

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { corpusPath } from './helpers/corpus.ts';
 import { after, before, describe, test } from 'node:test';
 import {
   DEFAULT_SETTINGS, INFILL_PATTERNS, SETTINGS, SLICE_FIELDS, getSetting, validateConfigSection,
@@ -53,7 +54,7 @@ function settingsWith(o: Overrides = {}): ResolvedSettings {
 let dir: string;
 let cube: string; // 20 mm cube
 let tee: string; // T: 6 mm stem, 30 mm arms overhanging in the air
-const BENCHY = '/work/shared/models/stl/3DBenchy.stl';
+const BENCHY = corpusPath('stl', '3DBenchy.stl');
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'slicequote-test-'));

@@ -1,4 +1,4 @@
-// Every file of ../shared/models through the real upload API, against its expected outcome; then a real
+// Every file of the model corpus (test/fixtures/models) through the real upload API, against its expected outcome; then a real
 // quote for every valid model.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

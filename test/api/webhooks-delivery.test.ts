@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { corpusPath } from '../helpers/corpus.ts';
 import { verify } from '@octokit/webhooks-methods';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { startReceiver, eventually, sleep, type Receiver, type Answer } from '../helpers/receiver.ts';
@@ -17,7 +18,7 @@ import { assertWebhookBody } from '../helpers/contract.ts';
 
 const ALL_EVENTS = ['quote.completed', 'quote.failed', 'file.uploaded', 'file.deleted', 'job.status_changed', 'widget.added_to_cart', 'usage.alert'];
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-const MODELS = path.resolve(import.meta.dirname, '../../../shared/models');
+const MODELS = corpusPath();
 
 function assertEventShape(body: unknown) {
   const event = (body as { event: string }).event;

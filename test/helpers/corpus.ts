@@ -1,5 +1,5 @@
-// Locates the shared model corpus (real and adversarial model files), which lives beside the
-// repository at ../shared/models rather than inside it.
+// Locates the model corpus (real and adversarial model files) in test/fixtures/models; its README lists each
+// file's source and licence.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,9 +8,9 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 
 /** Absolute path of the corpus, or of a file inside it; throws clearly when it is missing. */
 export function corpusPath(...parts: string[]): string {
-  const dir = path.resolve(repoRoot, '..', 'shared', 'models');
+  const dir = path.resolve(repoRoot, 'test', 'fixtures', 'models');
   if (!existsSync(dir)) {
-    throw new Error(`model corpus not found at ${dir}; clone the reference material beside the repository`);
+    throw new Error(`model corpus not found at ${dir}; it is part of the repository (git checkout test/fixtures/models)`);
   }
   return path.join(dir, ...parts);
 }
