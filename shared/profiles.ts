@@ -4,7 +4,7 @@ import { validateConfigSection, type ConfigIssue } from './settings.ts';
 
 export type ProfileKind = 'printer' | 'material' | 'global';
 
-/** Global settings may also carry the default layer heights (spec 2.3: "default layer heights"). */
+/** Global settings may also carry the default layer heights (the global settings' default layer heights). */
 export const GLOBAL_LAYER_FIELDS = ['layer_height', 'min_layer_height', 'max_layer_height'];
 /** A material profile may carry a default colour and the colours the widget offers. */
 export const MATERIAL_EXTRAS = ['color', 'colors'];

@@ -1,4 +1,4 @@
-// The catalogue of every quote setting (spec 2.3: printer_config, material_config, quote_config).
+// The catalogue of every quote setting (printer_config, material_config, quote_config; docs/prusaslicer-mapping.md).
 // Pure TypeScript, no Node APIs: the server, the widget and the dashboard all read it.
 // `affects` drives caching (docs/prusaslicer-mapping.md); test/slice-effects.test.ts checks it on real slices.
 import { CURRENCY_CODES, isCurrencyCode } from './money.ts';
@@ -32,13 +32,13 @@ export interface SettingDef {
   readonly label: string;
   readonly description: string;
   readonly affects: SettingEffect;
-  /** false for fields that only dashboard profiles may set (not request fields of the spec). */
+  /** false for fields that only dashboard profiles may set (not request fields of the API). */
   readonly requestField: boolean;
   /** An amount of money (or money per unit), in the shop currency: see docs/pricing.md. */
   readonly money?: boolean;
 }
 
-/** The 19 infill pattern names of spec 2.3, in the spec's order. */
+/** The 19 infill pattern names the API accepts, in their documented order. */
 export const INFILL_PATTERNS = [
   'rectilinear', 'alignedrectilinear', 'zigzag', 'crosszag', 'lockedzag', 'line', 'grid', 'triangles',
   'trihexagon', 'cubic', 'adaptivecubic', 'supportcubic', 'honeycomb', 'honeycomb3d', 'lateralhoneycomb',
@@ -81,7 +81,7 @@ export interface QuoteConfig {
   quote_validity_days?: number;
 }
 
-/** Material prices may stay undefined after resolution: spec 2.3 rule 2 lets either one be missing. */
+/** Material prices may stay undefined after resolution: the resolution rules (docs/pricing.md) let either one be missing. */
 export type OptionalMaterialField = 'price_per_kg' | 'price_per_gram';
 export type ResolvedPrinter = Required<PrinterConfig>;
 export type ResolvedMaterial = Required<Omit<MaterialConfig, OptionalMaterialField>> &

@@ -1,4 +1,4 @@
-// The event names of spec 6.1: the only names a webhook may subscribe to (server and dashboard alike).
+// The seven webhook event names (docs/webhooks.md): the only names a webhook may subscribe to (server and dashboard alike).
 export const WEBHOOK_EVENTS = [
   'quote.completed',
   'quote.failed',

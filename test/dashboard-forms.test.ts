@@ -29,7 +29,7 @@ for (const kind of ['printer', 'material', 'global'] as ProfileKind[]) {
 }
 
 test('each form shows every field of its kind', () => {
-  assert.equal(allFields('printer').length, 34, 'the 33 printer_config fields of spec 2.3 plus power_watts');
+  assert.equal(allFields('printer').length, 34, 'the 33 printer_config request fields plus power_watts');
   assert.equal(allFields('material').length, 16, 'the material_config fields but filament_type (the name) and price_per_gram (one price), plus color and colors');
   assert.equal(allFields('global').length, 10, 'the quote_config fields (exchange_rates and quote_validity_days included) plus the three default layer heights');
 });

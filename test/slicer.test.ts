@@ -78,7 +78,7 @@ function slice(mesh: string, o: Overrides = {}): Promise<Sliced> {
 }
 
 describe('settings catalogue', () => {
-  test('holds every spec 2.3 field, power_watts, exchange_rates and quote_validity_days as profile-only fields, and minimum_price', () => {
+  test('holds every request field, power_watts, exchange_rates and quote_validity_days as profile-only fields, and minimum_price', () => {
     for (const [section, names] of Object.entries(SPEC_FIELDS)) {
       for (const name of names.split(' ')) assert.ok(getSetting(section as keyof typeof SPEC_FIELDS, name), `${section}.${name}`);
     }

@@ -203,7 +203,7 @@ describe('sendWebhook: refused targets are never contacted', () => {
     assert.equal(calls, 1, 'resolved exactly once for the attempt');
     assert.deepEqual(first.peers, [`127.0.0.1:${good.port}`]);
 
-    // The next attempt resolves again (spec 6.3 rule 4) and refuses the new answer.
+    // The next attempt resolves again (docs/webhooks.md, endpoint rules) and refuses the new answer.
     const second = await watchOutbound(send);
     assert.equal(second.result.ok, false);
     assert.match(second.result.error ?? '', /^url_private_address.*127\.0\.0\.2/);

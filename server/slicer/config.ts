@@ -38,7 +38,7 @@ function layerOptions(p: ResolvedPrinter): Record<string, string> {
   return {
     nozzle_diameter: fmt(p.nozzle_diameter),
     layer_height: fmt(p.layer_height),
-    first_layer_height: fmt(p.layer_height), // layers = height / layer_height, no separate first-layer field in the spec
+    first_layer_height: fmt(p.layer_height), // layers = height / layer_height, the API has no separate first-layer field
     perimeters: fmt(effectivePerimeters(p)),
     top_solid_layers: fmt(p.top_solid_layers),
     bottom_solid_layers: fmt(p.bottom_solid_layers),

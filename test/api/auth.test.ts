@@ -113,7 +113,7 @@ test('alg:none, tampered, wrongly signed, expired and unknown tokens are refused
   assert.equal((await server.client(token).get('/v2/user')).status, 200);
 });
 
-test('GET /v2/user returns the spec 2.1 fields', async () => {
+test('GET /v2/user returns the documented user fields', async () => {
   const { token, accountId, email } = await server.newAccount({ plan: 'business' });
   const res = await server.client(token).get('/v2/user');
   assert.equal(res.body.user_id, accountId);

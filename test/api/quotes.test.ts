@@ -30,7 +30,7 @@ async function quote(fileId: string, body: unknown) {
   return res.body;
 }
 
-test('a body with only material_config.filament_type is a valid request and yields the spec 2.4 result', async () => {
+test('a body with only material_config.filament_type is a valid request and yields the documented result', async () => {
   const q = await quote(cubeId, { material_config: { filament_type: 'PLA' } });
   assert.match(q.quote_id, /^qt_/);
   assert.equal(q.status, 'completed');

@@ -159,7 +159,7 @@ const slicerReady = (() => {
     return false;
   }
 })();
-test('real quotes: quote.completed (spec 6.2), quote.failed and every job.status_changed are delivered as documented', { skip: !(parsersReady && slicerReady) && 'needs the model parsers and prusa-slicer' }, async () => {
+test('real quotes: quote.completed, quote.failed and every job.status_changed are delivered as documented', { skip: !(parsersReady && slicerReady) && 'needs the model parsers and prusa-slicer' }, async () => {
   const { token } = await server.newAccount();
   const api = server.client(token);
   const r = await receiver();

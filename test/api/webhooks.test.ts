@@ -59,7 +59,7 @@ test('a given secret is kept; too short a secret is refused naming the field', a
   assert.equal(short.body.error.details.fields[0].field, 'secret');
 });
 
-test('events are validated against the seven names of spec 6.1; the error names the field', async () => {
+test('events are validated against the seven event names; the error names the field', async () => {
   const { token } = await server.newAccount();
   const api = server.client(token);
   const bad = await api.post('/v2/webhooks', { url: PUBLIC_URL, events: ['quote.completed', 'quote.exploded'] });

@@ -1,4 +1,4 @@
-// The form of one slice profile: every parameter of its kind (spec 2.3), validated as you type with the
+// The form of one slice profile: every parameter of its kind, validated as you type with the
 // API's own rules; fields left empty are not stored and inherit from the global profile.
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';

@@ -2,7 +2,7 @@
 import { html, type TemplateResult } from 'lit';
 import { WEBHOOK_EVENTS, type ApiToken } from '../lib/types.ts';
 
-/** What each event of spec 6.1 means, next to its checkbox. */
+/** What each webhook event means, next to its checkbox. */
 export const EVENT_HELP: Record<string, string> = {
   'quote.completed': 'a quote calculation finishes successfully',
   'quote.failed': 'a quote calculation fails for any reason',

@@ -28,7 +28,7 @@ function group(title: string, section: SettingSection, names: string[]): FieldGr
   return { title, fields: names.map((n) => getSetting(section, n)!).filter(Boolean) };
 }
 
-/** The form's fields for a kind, grouped for reading; every parameter of spec 2.3 for that kind appears. */
+/** The form's fields for a kind, grouped for reading; every request parameter of that kind appears. */
 export function fieldGroups(kind: ProfileKind): FieldGroup[] {
   if (kind === 'printer') {
     const P = 'printer_config';

@@ -29,8 +29,8 @@ const profileOnly = (section: 'printer_config' | 'quote_config', settings: Recor
   Object.keys(settings).filter((k) => getSetting(section, k)?.requestField === false);
 
 /**
- * The quote request that prices a file "with this profile". A material is chosen by name (spec 2.3
- * rule 1), so its values resolve from the profile itself. A printer or global profile applies by itself
+ * The quote request that prices a file "with this profile". A material is chosen by name (its
+ * profile is found by name), so its values resolve from the profile itself. A printer or global profile applies by itself
  * only while it is the default, so otherwise its values travel as request values (profile-only fields such as
  * power_watts or exchange_rates cannot; the default profile's apply).
  */

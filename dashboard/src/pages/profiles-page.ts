@@ -1,5 +1,5 @@
 // Slice profiles: the merchant's printer, material and global-settings profiles (forms with every
-// parameter of spec 2.3), the shipped global profiles read-only, one default per kind, and "try it".
+// request parameter), the shipped global profiles read-only, one default per kind, and "try it".
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
 import { ApiError, del, put } from '../lib/api.ts';
