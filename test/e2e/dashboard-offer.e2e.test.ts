@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { corpusPath } from '../helpers/corpus.ts';
 import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
 import { assertAccessible, chromiumMissing, CHROMIUM, launch, shoot } from './dashboard-browser.ts';
 
@@ -235,13 +236,13 @@ describe('the offer in the merchant dashboard', { skip }, () => {
   });
 
   it('shows requests the client abandoned as cancelled, apart from errors', async () => {
-    const file = await upload(server.url, token);
+    const file = await upload(server.url, token, corpusPath('stl', '3DBenchy.stl'));
     const gone = new AbortController();
     const abandoned = fetch(`${server.url}/v2/file/quote/${file}`, {
       method: 'POST', signal: gone.signal, headers: { ...auth(), 'content-type': 'application/json' },
       body: JSON.stringify({ printer_config: { fill_density: 35 } }),
     });
-    setTimeout(() => gone.abort(), 300); // slicing takes seconds: the caller gave up meanwhile
+    setTimeout(() => gone.abort(), 300); // slicing 3DBenchy takes seconds: the caller gave up meanwhile
     await assert.rejects(abandoned);
     assert.equal((await fetch(`${server.url}/v2/quotes/qt_none`, { headers: auth() })).status, 404);
     await page.goto(at('analytics'));
@@ -263,9 +264,9 @@ describe('the offer in the merchant dashboard', { skip }, () => {
 
 const hmac = (secret: string, payload: string) => createHmac('sha256', secret).update(payload).digest('hex');
 
-async function upload(base: string, token: string): Promise<string> {
+async function upload(base: string, token: string, model = CUBE): Promise<string> {
   const form = new FormData();
-  form.append('file', new Blob([readFileSync(CUBE)]), 'calibration-cube.stl');
+  form.append('file', new Blob([readFileSync(model)]), path.basename(model));
   const res = await fetch(`${base}/v2/file`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
   return (await res.json()).file_id;
 }
