@@ -3,7 +3,7 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { corpusBytes } from '../helpers/corpus.ts';
 import { createRequestLog } from '../../server/limits/request-log.ts';
 import type { Db } from '../../server/db/index.ts';
 import type { RequestRecord } from '../../server/db/queries/usage.ts';
@@ -50,7 +50,8 @@ test('a request the client abandons (a superseded quote) counts as cancelled, no
   server.deps.now = () => new Date('2031-01-10T12:00:00Z');
   const a = await server.newAccount();
   const live = server.client(a.token);
-  const fileId = (await live.uploadBytes('/v2/file', new TextEncoder().encode(CUBE_OBJ), 'cube.obj')).body.file_id;
+  // 3DBenchy slices for seconds even on an idle machine (a 20 mm cube takes 0.2 s and would beat the abort).
+  const fileId = (await live.uploadBytes('/v2/file', corpusBytes('stl', '3DBenchy.stl'), '3DBenchy.stl')).body.file_id;
   const gone = new AbortController();
   const request = fetch(`${server.url}/v2/file/quote/${fileId}`, {
     method: 'POST', signal: gone.signal, body: '{}', headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
