@@ -20,9 +20,12 @@ import { staticRouter } from './routes/static.ts';
 import { widgetPreflight } from './auth/widget.ts';
 import { offerRouter } from './offer/router.ts';
 import { signingRouter } from './quotes/signing-router.ts';
+import { operationsRouter } from './metrics/router.ts';
+import { httpMetrics } from './metrics/middleware.ts';
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa({ proxy: deps.config.trustProxy });
+  app.use(httpMetrics(deps.metrics));
   app.use(async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     await next();
@@ -33,9 +36,9 @@ export function createApp(deps: Deps): Koa {
   app.use(widgetPreflight);
   // A worker-only process serves health checks and nothing else. Each router types its own ctx.state.
   const routers = (deps.config.workerRole === 'worker'
-    ? [systemRouter(deps)]
+    ? [systemRouter(deps), operationsRouter(deps)]
     : [
-        systemRouter(deps), userRouter(deps), filesRouter(deps), printabilityRouter(deps), dashboardRouter(deps),
+        systemRouter(deps), operationsRouter(deps), userRouter(deps), filesRouter(deps), printabilityRouter(deps), dashboardRouter(deps),
         webhooksRouter(deps), profilesRouter(deps), quotesRouter(deps), usageRouter(deps), analyticsRouter(deps),
         widgetRouter(deps), widgetKeysRouter(deps), offerRouter(deps), signingRouter(deps), staticRouter(),
       ]) as Router<any>[];

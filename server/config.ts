@@ -36,6 +36,8 @@ export interface Config {
   usageFlushMs: number;
   usageRetentionDays: number;
   trustProxy: boolean;
+  /** Bearer token GET /metrics asks for; null: /metrics is open (keep it off the public network). */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -137,5 +139,6 @@ export function loadConfig(env: Env = process.env): Config {
     usageFlushMs: int(env, 'USAGE_FLUSH_MS', 2000, 50, 600_000),
     usageRetentionDays: int(env, 'USAGE_RETENTION_DAYS', 400, 1, 36_500),
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    metricsToken: env.METRICS_TOKEN?.trim() || null,
   };
 }

@@ -8,6 +8,7 @@ import type { AccountRow } from './db/queries/accounts.ts';
 import type { EventPump } from './webhooks/dispatcher.ts';
 import type { JobRunner } from './jobs/runner.ts';
 import type { Limits } from './limits/index.ts';
+import type { Metrics } from './metrics/metrics.ts';
 
 export interface Logger {
   info(msg: string, extra?: Record<string, unknown>): void;
@@ -27,6 +28,10 @@ export interface Deps {
   jobs: JobRunner;
   /** Rate limiter, request log and the new-month alert sweep. */
   limits: Limits;
+  /** Prometheus metrics of this process and of the service's state (served at /metrics). */
+  metrics: Metrics;
+  /** draining: the process is shutting down; /readyz answers 503 so load balancers stop sending requests. */
+  lifecycle: { draining: boolean };
   /** The clock quota periods are computed from (UTC months); tests replace it to reach the next month. */
   now: () => Date;
 }

@@ -56,6 +56,9 @@ async function main() {
   const shop = creds ? await startDemo(config, creds) : null;
   printWelcome(config, deps.db.kind, creds, shop?.url ?? null);
   const stop = async () => {
+    // /readyz answers 503 from now on; the server stops accepting, finishes what is in flight, and hands its
+    // jobs back to the other workers (docs/deployment.md, "Stopping").
+    deps.lifecycle.draining = true;
     await shop?.close();
     await running.close();
     process.exit(0);

@@ -17,6 +17,7 @@ import { createJobRunner } from './jobs/runner.ts';
 import { createSlicePool } from './slicer/pool.ts';
 import { seedGlobalProfiles } from './services/profiles.ts';
 import { createLimits } from './limits/index.ts';
+import { createMetrics } from './metrics/metrics.ts';
 
 export interface Running {
   url: string;
@@ -45,6 +46,8 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
     storage,
     parser: createModelParser(MODEL_PARSER_OPTIONS),
     log: opts.log ?? consoleLogger(),
+    metrics: createMetrics(db),
+    lifecycle: { draining: false },
   };
   await seedGlobalProfiles(base);
   const pool = createSlicePool({ size: config.slicerConcurrency, timeoutMs: config.slicerTimeoutMs, binary: config.slicerBinary, maxQueue: config.slicerConcurrency });

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
 import { writeEvent } from '../db/queries/outbox.ts';
-import { claimJob, renewLease, sliceByKey, insertSlice, quoteStatus, type QuoteRow } from '../db/queries/quotes.ts';
+import { claimJob, renewLease, sliceByKey, insertSlice, quoteStatus, releaseLeases, type QuoteRow } from '../db/queries/quotes.ts';
 import { finishQuote, failJob, buildResult, LeaseLostError } from '../quotes/service.ts';
 import { jobEventData } from '../quotes/present.ts';
 import { SliceFailedError, SliceTimeoutError, PoolFullError, PoolClosedError, SliceAbortedError } from '../slicer/errors.ts';
@@ -82,15 +82,30 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
 
   async function slice(job: QuoteRow, signal: AbortSignal): Promise<{ stats: SliceMeasure; slice: { slicer: string; slicer_version: string; duration_ms: number }; cached: boolean }> {
     const hit = await sliceByKey(deps.db, job.slicing_key!);
+    if (job.mode === 'async') deps.metrics.sliceCache.inc({ result: hit ? 'hit' : 'miss' }); // sync: counted at request
     if (hit) return { stats: hit.stats as SliceMeasure, slice: hit, cached: true };
     const meshPath = deps.storage.canonicalPath(job.file_id);
     if (!existsSync(meshPath)) throw new SliceFailedError('The model file was deleted before it could be sliced.', 'slice_failed');
     type Stored = { settings: ResolvedSettings; placement?: { transform: SliceTransform | null } };
     const { settings, placement } = job.resolved as Stored;
-    const out = await pool.slice({ meshPath, settings, transform: placement?.transform ?? undefined }, signal);
+    const out = await timedSlice(() => pool.slice({ meshPath, settings, transform: placement?.transform ?? undefined }, signal));
     const row = { key: job.slicing_key!, stats: out.stats, slicer: out.slicer.name, slicer_version: out.slicer.version, duration_ms: out.durationMs };
     await insertSlice(deps.db, row);
     return { stats: out.stats, slice: row, cached: false };
+  }
+
+  /** Runs a slice and records its duration and outcome (an aborted slice, handed to another worker, is not one). */
+  async function timedSlice<T>(run: () => Promise<T>): Promise<T> {
+    const stop = deps.metrics.slices.startTimer();
+    try {
+      const out = await run();
+      stop({ outcome: 'ok' });
+      return out;
+    } catch (err) {
+      if (err instanceof SliceTimeoutError) stop({ outcome: 'timeout' });
+      else if (err instanceof SliceFailedError) stop({ outcome: 'failed' });
+      throw err;
+    }
   }
 
   /** Keeps the lease alive and reports estimated progress; aborts the slice if another worker took over. */
@@ -170,6 +185,12 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       if (timer) clearInterval(timer);
       await pool.close();
       await Promise.allSettled([...active]);
+      // The slices were stopped: hand their jobs to the other workers now rather than when the leases run out.
+      const released = await releaseLeases(deps.db, owner).catch((err) => {
+        deps.log.error('jobs: could not hand back the leases on stop; they pass on when they run out', err);
+        return 0;
+      });
+      if (released) deps.log.info(`jobs: handed back ${released} job(s) on stop`);
     },
   };
 }

@@ -20,6 +20,8 @@ export interface HitResult {
 export interface RateLimiter {
   readonly kind: 'memory' | 'redis';
   hit(key: string, limit: number, windowMs: number): Promise<HitResult>;
+  /** Resolves when the counters' store answers (readiness); the in-memory store always does. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ export function createMemoryLimiter(now: () => number = Date.now): RateLimiter {
       w.count += 1;
       return result(w.count, limit, w.endsAt - t);
     },
+    async ping() {},
     async close() {
       windows.clear();
     },
@@ -117,6 +120,9 @@ export async function createRedisLimiter(opts: RedisLimiterOptions): Promise<Rat
         complain(err);
         return fallback.hit(key, limit, windowMs);
       }
+    },
+    async ping() {
+      await redis.ping();
     },
     async close() {
       await fallback.close();

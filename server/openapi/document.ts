@@ -6,6 +6,7 @@ import { quotePaths, quoteSchemas } from './paths-quotes.ts';
 import { widgetPaths, widgetSchemas } from './paths-widget.ts';
 import { errorResponses } from './helpers.ts';
 import { offerPaths, offerSchemas, offerTag } from '../offer/openapi.ts';
+import { operationsPaths, operationsSchemas, metricsTokenScheme } from '../metrics/openapi.ts';
 import { limitsPaths, limitsSchemas, limitsTags, rateLimitHeaders, withRateLimits, withRateLimitResponses } from './paths-limits.ts';
 
 let cached: Record<string, any> | null = null;
@@ -33,7 +34,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
     },
     servers: [{ url: '/' }],
     tags: [
-      { name: 'system', description: 'Health and the contract itself' },
+      { name: 'system', description: 'Health, readiness, metrics and the contract itself' },
       { name: 'account', description: 'The authenticated account' },
       { name: 'files', description: 'Model files, public uploads and printability' },
       { name: 'quotes', description: 'Quotes from real slices, jobs and history' },
@@ -45,7 +46,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
       ...limitsTags,
     ],
     // Every operation gets the X-RateLimit-* headers and a 429 (paths-limits.ts).
-    paths: withRateLimits(withWidgetRefusal({ ...corePaths, ...quotePaths, ...widgetPaths, ...offerPaths, ...webhookPaths, ...limitsPaths })),
+    paths: withRateLimits(withWidgetRefusal({ ...corePaths, ...quotePaths, ...widgetPaths, ...offerPaths, ...webhookPaths, ...limitsPaths, ...operationsPaths })),
     // The requests slicequote sends to merchants' endpoints (OpenAPI 3.1 webhooks).
     webhooks: webhookEvents,
     components: {
@@ -53,8 +54,9 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An API token created in the dashboard' },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'sq_session', description: 'Dashboard session' },
         widgetKey: { type: 'apiKey', in: 'header', name: 'X-Widget-Key', description: 'Publishable widget key (pk_...); only from its allowed origins, only on the widget routes' },
+        ...metricsTokenScheme,
       },
-      schemas: { ...coreSchemas, ...quoteSchemas, ...widgetSchemas, ...offerSchemas, ...webhookSchemas, ...limitsSchemas },
+      schemas: { ...coreSchemas, ...quoteSchemas, ...widgetSchemas, ...offerSchemas, ...webhookSchemas, ...limitsSchemas, ...operationsSchemas },
       responses: withRateLimitResponses(errorResponses()),
       headers: rateLimitHeaders,
     },

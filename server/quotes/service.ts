@@ -97,6 +97,7 @@ export async function createQuote(deps: Deps, auth: Auth, fileId: string, body: 
   const transform = placement.transform ?? undefined;
   const key = slicingKey(file.mesh_sha256, resolution.settings, await slicerVersion(deps), transform);
   const cached = mode === 'sync' && !refusal ? await sliceByKey(deps.db, key) : undefined;
+  if (mode === 'sync' && !refusal) deps.metrics.sliceCache.inc({ result: cached ? 'hit' : 'miss' });
   if (!cached && !refusal && (await countWaitingJobs(deps.db)) >= deps.config.slicerQueueSize) {
     throw new ApiError(503, 'queue_full', 'Too many quotes are waiting to be sliced; retry shortly.', undefined, { 'Retry-After': '30' });
   }

@@ -79,6 +79,7 @@ export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<File
       await recordStorageChange(tx, deps, { accountId: req.accountId, tokenId: req.tokenId, enforce: true, addedBytes: size });
       return row;
     });
+    deps.metrics.uploadBytes.inc(size);
     deps.events.wake();
     return stored;
   } catch (err) {

@@ -258,6 +258,20 @@ export interface paths {
      */
     get: operations["exportAnalytics"];
   };
+  "/metrics": {
+    /**
+     * Prometheus metrics (text exposition format)
+     * @description Requests by route and status, upload bytes, slice durations and outcomes, slice cache lookups (this process); quote jobs by status, webhook deliveries and attempts, stored bytes (the whole service, read from the database). With `METRICS_TOKEN` set, it must be sent as a Bearer token.
+     */
+    get: operations["getMetrics"];
+  };
+  "/readyz": {
+    /**
+     * Readiness: can this process take traffic?
+     * @description The database, the file storage and (when configured) Redis answer, and the process is not shutting down. 503 otherwise, so a load balancer stops sending requests; /healthz stays the liveness check.
+     */
+    get: operations["ready"];
+  };
 }
 
 export interface webhooks {
@@ -1777,6 +1791,18 @@ export interface components {
         })[];
       /** @description Number of rows; written last, so a truncated download is invalid JSON */
       count: number;
+    };
+    Readiness: {
+      /** @enum {string} */
+      status: "ready" | "not_ready" | "draining";
+      checks: {
+        /** @enum {string} */
+        database: "ok" | "unavailable" | "not_configured";
+        /** @enum {string} */
+        storage: "ok" | "unavailable" | "not_configured";
+        /** @enum {string} */
+        redis: "ok" | "unavailable" | "not_configured";
+      };
     };
   };
   responses: {
@@ -3586,6 +3612,58 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
+   * Prometheus metrics (text exposition format)
+   * @description Requests by route and status, upload bytes, slice durations and outcomes, slice cache lookups (this process); quote jobs by status, webhook deliveries and attempts, stored bytes (the whole service, read from the database). With `METRICS_TOKEN` set, it must be sent as a Bearer token.
+   */
+  getMetrics: {
+    responses: {
+      /** @description Metrics */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "text/plain": string;
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
+   * Readiness: can this process take traffic?
+   * @description The database, the file storage and (when configured) Redis answer, and the process is not shutting down. 503 otherwise, so a load balancer stops sending requests; /healthz stays the liveness check.
+   */
+  ready: {
+    responses: {
+      /** @description Ready */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["Readiness"];
+        };
+      };
+      429: components["responses"]["TooManyRequests"];
+      /** @description Not ready, or draining before a stop */
+      503: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["Readiness"];
+        };
+      };
     };
   };
   /**

@@ -187,3 +187,16 @@ export async function insertSlice(db: Queryable, s: SliceRow): Promise<void> {
     [s.key, JSON.stringify(s.stats), s.slicer, s.slicer_version, Math.round(s.duration_ms)],
   );
 }
+
+/**
+ * Hands back the jobs a stopping worker holds: their leases end now, so any worker claims them at once, and the
+ * interrupted claim does not count as an attempt (a graceful stop is not a failure). Returns how many.
+ */
+export async function releaseLeases(db: Queryable, owner: string): Promise<number> {
+  const rows = await db.query(
+    `UPDATE quotes SET lease_expires_at = now() - interval '1 millisecond', attempts = greatest(attempts - 1, 0)
+     WHERE lease_owner = $1 AND status = 'processing' RETURNING id`,
+    [owner],
+  );
+  return rows.length;
+}

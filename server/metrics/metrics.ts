@@ -1,0 +1,94 @@
+// Prometheus metrics (docs/deployment.md, "Metrics"). Two kinds:
+// - what this process did (requests, upload bytes, slices, cache lookups): counters and histograms in memory,
+//   labelled by route template, never by id, so the number of series stays bounded;
+// - what the whole service holds (queue, webhook deliveries, stored bytes): gauges read from the database at
+//   scrape time, the same from every process, so a dashboard takes max() over instances instead of sum().
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Queryable } from '../db/index.ts';
+
+export interface Metrics {
+  registry: Registry;
+  requests: Histogram<'method' | 'route' | 'status'>;
+  uploadBytes: Counter;
+  slices: Histogram<'outcome'>;
+  sliceCache: Counter<'result'>;
+}
+
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const SLICE_SECONDS = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600];
+
+export function createMetrics(db: Queryable): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'slicequote_' });
+  const metrics: Metrics = {
+    registry,
+    requests: new Histogram({
+      name: 'slicequote_http_request_duration_seconds',
+      help: 'HTTP requests by method, route template and status (499: the client went away first)',
+      labelNames: ['method', 'route', 'status'],
+      buckets: SECONDS,
+      registers: [registry],
+    }),
+    uploadBytes: new Counter({ name: 'slicequote_upload_bytes_total', help: 'Bytes of model files received', registers: [registry] }),
+    slices: new Histogram({
+      name: 'slicequote_slice_duration_seconds',
+      help: 'PrusaSlicer runs by this process, by outcome (ok, failed, timeout)',
+      labelNames: ['outcome'],
+      buckets: SLICE_SECONDS,
+      registers: [registry],
+    }),
+    sliceCache: new Counter({
+      name: 'slicequote_slice_cache_lookups_total',
+      help: 'Slice cache lookups by quotes this process answered (hit: no slice needed)',
+      labelNames: ['result'],
+      registers: [registry],
+    }),
+  };
+  serviceGauges(db, registry);
+  return metrics;
+}
+
+/** Gauges of the service's state, read when Prometheus scrapes. */
+function serviceGauges(db: Queryable, registry: Registry) {
+  new Gauge({
+    name: 'slicequote_quote_jobs',
+    help: 'Quote jobs waiting for or holding a slicer, by status (the whole service)',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      const rows = await db.query<{ status: string; n: number }>(
+        `SELECT status, count(*)::int AS n FROM quotes WHERE status IN ('queued', 'processing') GROUP BY status`,
+      );
+      for (const status of ['queued', 'processing']) this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'slicequote_webhook_deliveries',
+    help: 'Webhook deliveries by state (the whole service)',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      const rows = await db.query<{ state: string; n: number }>('SELECT state, count(*)::int AS n FROM webhook_deliveries GROUP BY state');
+      for (const state of ['pending', 'delivered', 'failed']) this.set({ state }, rows.find((r) => r.state === state)?.n ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'slicequote_webhook_attempts',
+    help: 'Webhook delivery attempts made, by the delivery\'s state (the whole service)',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      const rows = await db.query<{ state: string; n: number }>('SELECT state, coalesce(sum(attempts), 0)::int AS n FROM webhook_deliveries GROUP BY state');
+      for (const state of ['pending', 'delivered', 'failed']) this.set({ state }, rows.find((r) => r.state === state)?.n ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'slicequote_stored_file_bytes',
+    help: 'Bytes of model files stored (the whole service)',
+    registers: [registry],
+    async collect() {
+      const [row] = await db.query<{ n: number }>('SELECT coalesce(sum(size_bytes), 0)::float8 AS n FROM files');
+      this.set(row?.n ?? 0);
+    },
+  });
+}

@@ -1,0 +1,57 @@
+// GET /metrics (Prometheus text format) and GET /readyz (can this process take traffic?), for operators
+// (docs/deployment.md). /healthz (server/routes/system.ts) stays the liveness check.
+import Router from '@koa/router';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { access, constants } from 'node:fs/promises';
+import path from 'node:path';
+import type { Context } from 'koa';
+import type { Deps } from '../deps.ts';
+import { ApiError } from '../errors.ts';
+
+/** 'unavailable' hides the reason from the (unauthenticated) caller; the log has it. */
+type Check = 'ok' | 'not_configured' | 'unavailable';
+
+export function operationsRouter(deps: Deps) {
+  const router = new Router();
+  router.get('/metrics', async (ctx) => {
+    requireMetricsToken(ctx, deps.config.metricsToken);
+    ctx.type = deps.metrics.registry.contentType;
+    ctx.body = await deps.metrics.registry.metrics();
+  });
+  router.get('/readyz', async (ctx) => {
+    const checks = await readiness(deps);
+    const ready = !deps.lifecycle.draining && Object.values(checks).every((c) => c === 'ok' || c === 'not_configured');
+    ctx.status = ready ? 200 : 503;
+    ctx.body = { status: ready ? 'ready' : deps.lifecycle.draining ? 'draining' : 'not_ready', checks };
+  });
+  return router;
+}
+
+/** With METRICS_TOKEN set, /metrics wants it as a Bearer token (compared in constant time). */
+function requireMetricsToken(ctx: Context, token: string | null) {
+  if (!token) return;
+  const given = /^Bearer (.+)$/.exec(ctx.get('authorization'))?.[1] ?? '';
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  if (!timingSafeEqual(digest(given), digest(token))) {
+    throw new ApiError(401, 'unauthorized', 'GET /metrics needs the METRICS_TOKEN as a Bearer token.', undefined, { 'WWW-Authenticate': 'Bearer' });
+  }
+}
+
+async function readiness(deps: Deps): Promise<Record<'database' | 'storage' | 'redis', Check>> {
+  const attempt = (name: string, run: () => Promise<unknown>): Promise<Check> =>
+    run().then(
+      () => 'ok',
+      (err: unknown) => {
+        deps.log.error(`readyz: ${name} unavailable`, err);
+        return 'unavailable';
+      },
+    );
+  const [database, storage, redis] = await Promise.all([
+    attempt('database', () => deps.db.query('SELECT 1')),
+    attempt('storage', () => access(path.join(deps.config.dataDir, 'files'), constants.R_OK | constants.W_OK)),
+    deps.limits.limiter.kind === 'redis'
+      ? attempt('redis', () => deps.limits.limiter.ping())
+      : Promise.resolve<Check>('not_configured'),
+  ]);
+  return { database, storage, redis };
+}
