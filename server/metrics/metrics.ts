@@ -50,37 +50,26 @@ export function createMetrics(db: Queryable): Metrics {
 
 /** Gauges of the service's state, read when Prometheus scrapes. */
 function serviceGauges(db: Queryable, registry: Registry) {
-  new Gauge({
+  labelledCount(db, registry, {
     name: 'slicequote_quote_jobs',
     help: 'Quote jobs waiting for or holding a slicer, by status (the whole service)',
-    labelNames: ['status'],
-    registers: [registry],
-    async collect() {
-      const rows = await db.query<{ status: string; n: number }>(
-        `SELECT status, count(*)::int AS n FROM quotes WHERE status IN ('queued', 'processing') GROUP BY status`,
-      );
-      for (const status of ['queued', 'processing']) this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
-    },
+    label: 'status',
+    values: ['queued', 'processing'],
+    sql: `SELECT status AS label, count(*)::int AS n FROM quotes WHERE status IN ('queued', 'processing') GROUP BY status`,
   });
-  new Gauge({
+  labelledCount(db, registry, {
     name: 'slicequote_webhook_deliveries',
     help: 'Webhook deliveries by state (the whole service)',
-    labelNames: ['state'],
-    registers: [registry],
-    async collect() {
-      const rows = await db.query<{ state: string; n: number }>('SELECT state, count(*)::int AS n FROM webhook_deliveries GROUP BY state');
-      for (const state of ['pending', 'delivered', 'failed']) this.set({ state }, rows.find((r) => r.state === state)?.n ?? 0);
-    },
+    label: 'state',
+    values: DELIVERY_STATES,
+    sql: 'SELECT state AS label, count(*)::int AS n FROM webhook_deliveries GROUP BY state',
   });
-  new Gauge({
+  labelledCount(db, registry, {
     name: 'slicequote_webhook_attempts',
-    help: 'Webhook delivery attempts made, by the delivery\'s state (the whole service)',
-    labelNames: ['state'],
-    registers: [registry],
-    async collect() {
-      const rows = await db.query<{ state: string; n: number }>('SELECT state, coalesce(sum(attempts), 0)::int AS n FROM webhook_deliveries GROUP BY state');
-      for (const state of ['pending', 'delivered', 'failed']) this.set({ state }, rows.find((r) => r.state === state)?.n ?? 0);
-    },
+    help: "Webhook delivery attempts made, by the delivery's state (the whole service)",
+    label: 'state',
+    values: DELIVERY_STATES,
+    sql: 'SELECT state AS label, coalesce(sum(attempts), 0)::int AS n FROM webhook_deliveries GROUP BY state',
   });
   new Gauge({
     name: 'slicequote_stored_file_bytes',
@@ -89,6 +78,26 @@ function serviceGauges(db: Queryable, registry: Registry) {
     async collect() {
       const [row] = await db.query<{ n: number }>('SELECT coalesce(sum(size_bytes), 0)::float8 AS n FROM files');
       this.set(row?.n ?? 0);
+    },
+  });
+}
+
+const DELIVERY_STATES = ['pending', 'delivered', 'failed'];
+
+/** A gauge with one series per label value, from a query answering (label, n); absent values read 0. */
+function labelledCount(
+  db: Queryable,
+  registry: Registry,
+  g: { name: string; help: string; label: string; values: string[]; sql: string },
+) {
+  new Gauge({
+    name: g.name,
+    help: g.help,
+    labelNames: [g.label],
+    registers: [registry],
+    async collect() {
+      const rows = await db.query<{ label: string; n: number }>(g.sql);
+      for (const value of g.values) this.set({ [g.label]: value }, rows.find((r) => r.label === value)?.n ?? 0);
     },
   });
 }
