@@ -40,6 +40,7 @@ export class SliceQuote extends LitElement {
   private client: WidgetApi | null = null;
   private configPromise: Promise<WidgetConfig | null> | null = null;
   private configRun: AbortController | null = null;
+  private configFailed = false;
   private fileRun: AbortController | null = null;
   private quoteRun: AbortController | null = null;
   private debounce = 0;
@@ -82,9 +83,11 @@ export class SliceQuote extends LitElement {
     this.parsed = null;
     this.preview?.clearModel();
     this.patch({ ...EMPTY_RUN, parsing: true });
-    const config = this.s.config ?? (await this.configPromise);
+    const config = await this.ensureConfig();
     if (run.signal.aborted) return;
     if (!config) {
+      // ensureConfig has shown why (unreachable service, unknown key, origin not allowed); the shopper can
+      // drop the file again or press Try again, which reloads the configuration and then takes the file.
       this.patch({ parsing: false });
       if (!this.configPromise) this.fail('config', new WidgetError('not_configured', 'The widget needs its api and key attributes.', false));
       return;
@@ -163,9 +166,17 @@ export class SliceQuote extends LitElement {
 
   // ---- steps -----------------------------------------------------------------------------------
 
+  /** The configuration, loading it again when the last attempt failed (the cause may be gone by now). */
+  private async ensureConfig(): Promise<WidgetConfig | null> {
+    if (this.s.config) return this.s.config;
+    if (!this.client) return null;
+    return this.configFailed ? this.loadConfig() : this.configPromise;
+  }
+
   private loadConfig(): Promise<WidgetConfig | null> {
     this.configRun?.abort();
     const run = (this.configRun = new AbortController());
+    this.configFailed = false;
     this.patch({ config: null, selection: null, error: this.s.error?.stage === 'config' ? null : this.s.error });
     this.configPromise = this.client!.config(run.signal).then(
       (config) => {
@@ -175,7 +186,9 @@ export class SliceQuote extends LitElement {
         return config;
       },
       (e) => {
-        if (!run.signal.aborted) this.fail('config', e);
+        if (run.signal.aborted) return null;
+        this.configFailed = true;
+        this.fail('config', e);
         return null;
       },
     );

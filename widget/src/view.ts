@@ -6,6 +6,7 @@ import { dimensions, duration, grams, money, percent } from './format.ts';
 import { lineTotal } from './selection.ts';
 import type { WidgetState } from './state.ts';
 import type { Selection, WidgetConfig } from './types.ts';
+import { shopperMessage } from './shopper-messages.ts';
 import { renderUnitOffer, unitOffer } from './unit-offer.ts';
 
 export interface Handlers {
@@ -161,7 +162,7 @@ function renderError(s: WidgetState, h: Handlers): TemplateResult | typeof nothi
   if (!e) return nothing;
   return html`
     <div class="error" part="error" role="alert" data-code=${e.code}>
-      <p>${e.message}</p>
+      <p>${shopperMessage(e.code, e.retryable)}</p>
       ${e.retryable ? html`<button type="button" part="button retry-button" @click=${h.retry}>Try again</button>` : nothing}
     </div>
   `;
