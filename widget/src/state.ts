@@ -20,6 +20,8 @@ export interface ModelSummary {
 export interface WidgetState {
   config: WidgetConfig | null;
   selection: Selection | null;
+  /** What is wrong with the quantity typed (the selection keeps the last valid one), else null. */
+  quantityError: string | null;
   model: ModelSummary | null;
   parsing: boolean;
   /** 0..1 while the file is being sent, else null. */
