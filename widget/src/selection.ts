@@ -31,6 +31,12 @@ export function withMaterial(config: WidgetConfig, sel: Selection, name: string)
   return { ...sel, material: name, color: colors.includes(sel.color) ? sel.color : (colors[0] ?? '') };
 }
 
+/** The quantity typed, kept within the shop's range (the dashboard's offer preview). */
+export function clampQuantity(config: WidgetConfig, raw: string): number {
+  const { min, max } = config.quantity;
+  return Math.min(max, Math.max(min, Math.round(Number(raw)) || min));
+}
+
 /** The quantity the shopper typed, or what is wrong with it: a whole number within the shop's range. */
 export function checkQuantity(config: WidgetConfig, raw: string): { quantity: number } | { error: string } {
   const { min, max } = config.quantity;

@@ -7,6 +7,8 @@ export type Stage = 'config' | 'file' | 'upload' | 'quote' | 'cart';
 
 export interface StageError extends ErrorDetail {
   stage: Stage;
+  /** Shown instead of the shopper wording of the code (the dashboard's offer preview explains itself). */
+  shopper?: string;
 }
 
 export interface ModelSummary {

@@ -182,7 +182,7 @@ function renderError(s: WidgetState, h: Handlers): TemplateResult | typeof nothi
   if (!e) return nothing;
   return html`
     <div class="error" part="error" role="alert" data-code=${e.code}>
-      <p>${shopperMessage(e.code, e.retryable)}</p>
+      <p>${e.shopper ?? shopperMessage(e.code, e.retryable)}</p>
       ${e.retryable ? html`<button type="button" part="button retry-button" @click=${h.retry}>Try again</button>` : nothing}
     </div>
   `;
