@@ -22,7 +22,13 @@ function renderCart() {
     const img = document.createElement('img');
     img.alt = '';
     if (line.thumbnail) img.src = line.thumbnail;
-    const desc = text(`${line.quantity} × ${line.file_name} — ${line.material}${line.color ? `, ${line.color}` : ''} — ${money(line.total_price, line.currency)}`);
+    // The widget's summary says what to make: material, colour, quality, infill, size, unit, scale, orientation.
+    const desc = document.createElement('div');
+    desc.append(
+      text(`${line.quantity} × ${line.file_name} — ${money(line.total_price, line.currency)}`),
+      text(line.summary, 'small'),
+      text(`signed quote ${line.quote_id}, valid until ${new Date(line.expires_at).toLocaleString()}`, 'small'),
+    );
     return item([img, desc], 'cart-line');
   }));
   const count = cart.reduce((n, l) => n + l.quantity, 0);

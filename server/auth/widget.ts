@@ -53,6 +53,7 @@ export async function authenticateWidgetKey(deps: Deps, ctx: Context): Promise<{
   if (!widgetRoute(ctx.method, ctx.path)) {
     throw new ApiError(403, 'widget_key_forbidden', 'A widget key may only read the widget configuration, upload, rescale and quote its own uploads, read those quotes and report add-to-cart.');
   }
+  allowReadingRefusal(ctx);
   const key = await liveWidgetKey(deps.db, raw);
   if (!key) throw unauthorized('The widget key is unknown or has been revoked.');
   // Browsers omit Origin on same-origin GETs; Sec-Fetch-Site says so. The API's own origin (the dashboard's
@@ -65,9 +66,20 @@ export async function authenticateWidgetKey(deps: Deps, ctx: Context): Promise<{
   }
   const account = await accountById(deps.db, key.account_id);
   if (!account) throw unauthorized('The widget key is unknown or has been revoked.');
+  return { key, account };
+}
+
+/**
+ * Lets the page read the answer, refusals included. Without CORS headers a browser hides a 401 or 403 and
+ * the widget can only say "network error"; with them it can tell the shopper and the merchant that the key
+ * is unknown or the page's origin is not allowed. Nothing else is exposed: the refusal carries no data, no
+ * credentials are allowed, and a successful answer still needs an allowed origin (checked next).
+ */
+function allowReadingRefusal(ctx: Context): void {
+  const origin = ctx.get('origin');
+  if (!origin) return;
   ctx.set('Access-Control-Allow-Origin', origin);
   ctx.set('Vary', 'Origin');
-  return { key, account };
 }
 
 /** Answers CORS preflights for the widget routes; the real request is then checked against the key's origins. */

@@ -74,7 +74,10 @@ test('a widget key is refused from other origins and on every other route', asyn
   const wrong = await widget('https://evil.example').get('/v2/widget/config');
   assert.equal(wrong.status, 403);
   assert.equal(wrong.body.error.code, 'origin_not_allowed');
-  assert.equal(wrong.headers.get('access-control-allow-origin'), null);
+  // The refusal is readable by the page (so the widget can say why), and grants nothing: no credentials, no data.
+  assert.equal(wrong.headers.get('access-control-allow-origin'), 'https://evil.example');
+  assert.equal(wrong.headers.get('access-control-allow-credentials'), null);
+  assert.deepEqual(Object.keys(wrong.body), ['error']);
   assert.equal((await widget(null).get('/v2/widget/config')).status, 403);
   const own = server.url;
   assert.equal((await widget(own).get('/v2/widget/config')).status, 200, "the server's own origin (the dashboard preview) is allowed");
@@ -89,6 +92,8 @@ test('a widget key is refused from other origins and on every other route', asyn
   }
   const unknown = await server.client().request('GET', '/v2/widget/config', { headers: { 'x-widget-key': 'pk_unknown', origin: SHOP } });
   assert.equal(unknown.status, 401);
+  assert.equal(unknown.body.error.code, 'unauthorized');
+  assert.equal(unknown.headers.get('access-control-allow-origin'), SHOP, 'the widget can read why it was refused');
 });
 
 test('preflight requests for widget routes are answered', async () => {
@@ -130,7 +135,9 @@ test('a revoked widget key stops working at once', async () => {
   const call = () => c.request('GET', '/v2/widget/config', { headers: { 'x-widget-key': k.body.key, origin: SHOP } });
   assert.equal((await call()).status, 200);
   assert.equal((await dashboard.delete(`/dashboard/api/widget-keys/${k.body.widget_key_id}`)).status, 204);
-  assert.equal((await call()).status, 401);
+  const revoked = await call();
+  assert.equal(revoked.status, 401);
+  assert.equal(revoked.headers.get('access-control-allow-origin'), SHOP, 'the widget can read why it was refused');
   const other = server.client();
   const s = await other.post('/dashboard/api/signup', { email: 'other-shop@example.test', password: 'a long enough password' });
   other.csrf = s.body.csrf_token;

@@ -76,7 +76,16 @@ describe('merchant dashboard end to end', { skip }, () => {
   it('shows the overview with plan, allowance, storage, empty recent quotes and the snippet', async () => {
     await page.getByText('No quotes yet').waitFor();
     assert.match(await page.getByTestId('quotes-used').innerText(), /^0 of [\d,]+/);
-    assert.match(await page.locator('pre.code').innerText(), new RegExp(`${host.origin}/v2/file`));
+    assert.match(await page.getByLabel('Getting-started commands').innerText(), new RegExp(`${host.origin}/v2/file`));
+    // The widget snippet sits beside the curl commands; without a widget key yet it says where to make one.
+    const widgetSnippet = page.getByTestId('overview-embed-snippet');
+    assert.match(await widgetSnippet.innerText(), new RegExp(`<script type="module" src="${host.origin}/widget/slice-quote.js"></script>\n<slice-quote api="${host.origin}" key="pk_YOUR_WIDGET_KEY">`));
+    await page.getByRole('region', { name: 'Add the widget to your shop' }).getByRole('link', { name: 'Widget keys' }).waitFor();
+    const [widgetBox, curlBox] = [await widgetSnippet.boundingBox(), await page.getByLabel('Getting-started commands').boundingBox()];
+    assert.ok(widgetBox && curlBox && Math.abs(widgetBox.y - curlBox.y) < 80 && widgetBox.x + widgetBox.width < curlBox.x, 'side by side at 1280 px');
+    // Landing on a page focuses its heading for screen readers, without drawing a focus box around it.
+    const headingOutline = await page.evaluate(() => (document.activeElement?.tagName === 'H1' ? getComputedStyle(document.activeElement).outlineStyle : 'heading not focused'));
+    assert.equal(headingOutline, 'none');
     await assertAccessible(page, 'overview');
     await shoot(page, 'overview-empty');
   });
@@ -141,6 +150,15 @@ describe('merchant dashboard end to end', { skip }, () => {
     await h1('Webhooks').waitFor();
     await page.getByText('No webhooks yet').waitFor();
     await page.getByLabel('Receiver URL').fill(receiver.url);
+    // Each event checkbox has room: its own padded box, rows well apart.
+    const boxes = await page.locator('.check-grid .field-check').evaluateAll((els) => els.map((el) => {
+      const r = el.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, padding: parseFloat(getComputedStyle(el).paddingTop) };
+    }));
+    assert.ok(boxes.length >= 5 && boxes.every((b) => b.padding >= 8), `padded: ${JSON.stringify(boxes.map((b) => b.padding))}`);
+    const rows = boxes.map((b) => b.top).sort((a, b) => a - b).filter((top, i, all) => i === 0 || top - all[i - 1] > 5);
+    const gaps = rows.slice(1).map((top) => top - Math.max(...boxes.filter((b) => b.top < top - 5).map((b) => b.bottom)));
+    assert.ok(gaps.every((g) => g >= 10), `rows apart: ${gaps.join(', ')} px`);
     await assertAccessible(page, 'webhooks');
     await page.getByRole('button', { name: 'Add webhook' }).click();
     const secret = (await page.getByTestId('secret-value').innerText()).trim();
@@ -180,6 +198,17 @@ describe('merchant dashboard end to end', { skip }, () => {
     assert.match(await page.locator('[data-setting="printer_config.layer_height"]').innerText(), /Global profile/);
     await assertAccessible(page, 'profile with try-it result');
     await shoot(page, 'profile-try-it', true);
+  });
+
+  it('names the shipped global settings profiles once, and writes money units in the shop currency', async () => {
+    await page.goto(at('profiles/global'));
+    await h1('Slice profiles').waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Shipped global settings profiles (read-only)' }).waitFor();
+    assert.doesNotMatch(await page.locator('main').innerText(), /global global/i);
+    await page.goto(at('profiles/printer/new'));
+    await page.getByLabel(/^Machine hourly cost/).waitFor();
+    assert.match(await page.locator('label[for="pf-hourly_cost"]').innerText(), /\(USD\/h\)/);
+    assert.doesNotMatch(await page.locator('main').innerText(), /currency\//);
   });
 
   it('shows the failed delivery, and resends it once the receiver answers 200', async () => {
@@ -235,6 +264,9 @@ describe('merchant dashboard end to end', { skip }, () => {
     await h1('Quote for calibration-cube.stl').waitFor();
     await page.getByRole('table', { name: 'Price breakdown' }).waitFor();
     await page.locator('[data-setting="material_config.filament_type"]').waitFor();
+    // One duration format on the page: the headline and the summary both say "N min" (or "N h N min").
+    const times = await page.getByText(/^\d+(\s?h \d+)? ?m(in)?$/).allInnerTexts();
+    assert.ok(times.length >= 2 && times.every((t) => /^(\d+ h )?\d+ min$/.test(t)) && new Set(times).size === 1, `print times: ${JSON.stringify(times)}`);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download calibration-cube.stl' }).click()]);
     assert.equal(download.suggestedFilename(), 'calibration-cube.stl');
     assert.deepEqual(readFileSync(await download.path()), readFileSync(CUBE));
@@ -274,6 +306,7 @@ describe('merchant dashboard end to end', { skip }, () => {
     await page.goto(at('overview'));
     await h1('Overview').waitFor();
     assert.match(await page.getByTestId('quotes-used').innerText(), /^3 of/);
+    assert.match(await page.getByTestId('overview-embed-snippet').innerText(), /key="pk_[\w-]+"/, 'the snippet carries the real widget key');
     await page.getByRole('table').waitFor();
     await shoot(page, 'overview', true);
     // The skip link is the first stop of the page, before the brand link.

@@ -95,6 +95,26 @@ describe('errors', () => {
     const alert = $(el, '[role=alert]');
     assertEqual(alert.dataset.code, detail.code, 'the alert shows that error');
     assert(!shadow(el).querySelector('[part~=retry-button]'), 'no pointless retry');
+    // The shopper reads what to do; the merchant's page gets the technical detail in the event.
+    assert(/damaged or incomplete.*export it again/.test(alert.textContent!), `shopper wording: ${alert.textContent}`);
+    assert(!alert.textContent!.includes(detail.message), 'the technical message is not shown to the shopper');
+    assert(/triangle|byte|header|truncat/i.test(detail.message), `sq-error keeps the technical message: ${detail.message}`);
+  });
+
+  it('an unknown key: unauthorized with shopper wording, and dropping a file asks again instead of hanging', async () => {
+    const errored = nextEvent('sq-error', 10_000);
+    const el = await fixture({ key: 'pk_unknown_key_for_this_test' }, { ready: false });
+    const first = (await errored).detail;
+    assertEqual(first.code, 'unauthorized', 'the 401 reaches the page (it carries CORS headers)');
+    assertEqual(first.retryable, false, 'retryable');
+    const alert = await until(() => shadow(el).querySelector<HTMLElement>('[role=alert]'), 'the alert');
+    assert(/cannot give online quotes.*contact the shop/.test(alert.textContent!), `shopper wording: ${alert.textContent}`);
+    const again = nextEvent('sq-error', 10_000);
+    await el.load(cubeStl(10));
+    assertEqual((await again).detail.code, 'unauthorized', 'the configuration was asked for again');
+    assert(!/Loading the shop/.test(shadow(el).textContent!), 'no endless "Loading the shop\'s options"');
+    assertEqual(shadow(el).querySelector<HTMLElement>('[role=alert]')?.dataset.code, 'unauthorized', 'the reason is still shown');
+    assert(!$(el, '[part~=choose-button]').hasAttribute('disabled'), 'the shopper can drop or choose a file again');
   });
 
   it('a model larger than the printer: previewed in the "does not fit" state, never uploaded', async () => {

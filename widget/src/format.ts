@@ -1,5 +1,6 @@
 // Locale-aware display of prices, sizes and weights. `locale` undefined means the browser's.
 import { CURRENCY_CODES, currencyDigits } from '../../shared/money.ts';
+import type { PricedLine } from './types.ts';
 
 export type CurrencyDisplay = 'symbol' | 'narrowSymbol' | 'code' | 'name';
 
@@ -41,4 +42,18 @@ export function duration(seconds: number): string {
   const minutes = Math.max(1, Math.round(seconds / 60));
   const h = Math.floor(minutes / 60), m = minutes % 60;
   return h > 0 ? `${h} h ${m} min` : `${m} min`;
+}
+
+const ORIENTATION: Record<string, string> = { as_uploaded: 'as uploaded', turned: 'turned on the plate', laid_down: 'laid on its side' };
+
+/** "PLA, White · Standard · 0.2 mm layers · 20 % infill · 60.0 × 31.0 × 48.0 mm (mm, ×1) · as uploaded": what to make. */
+export function lineSummary(line: PricedLine, locale?: string): string {
+  const layers = `${number(line.layer_height, locale, 2).replace(/0$/, '')} mm layers`;
+  const p = line.placement;
+  return [
+    line.color ? `${line.material}, ${line.color}` : line.material,
+    line.quality_label.includes(' mm') ? line.quality_label : [line.quality_label || line.quality, layers].join(' · '),
+    `${percent(line.fill_density, locale)} infill`,
+    ...(p ? [`${dimensions([p.dimensions.x, p.dimensions.y, p.dimensions.z], locale)} (${p.unit}, ×${+p.scale.toPrecision(6)})`, ORIENTATION[p.orientation] ?? p.orientation] : []),
+  ].join(' · ');
 }

@@ -31,10 +31,20 @@ export function withMaterial(config: WidgetConfig, sel: Selection, name: string)
   return { ...sel, material: name, color: colors.includes(sel.color) ? sel.color : (colors[0] ?? '') };
 }
 
-/** The quantity the shopper typed, kept within the shop's range. */
+/** The quantity typed, kept within the shop's range (the dashboard's offer preview). */
 export function clampQuantity(config: WidgetConfig, raw: string): number {
   const { min, max } = config.quantity;
   return Math.min(max, Math.max(min, Math.round(Number(raw)) || min));
+}
+
+/** The quantity the shopper typed, or what is wrong with it: a whole number within the shop's range. */
+export function checkQuantity(config: WidgetConfig, raw: string): { quantity: number } | { error: string } {
+  const { min, max } = config.quantity;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isInteger(n) || n < min || n > max) {
+    return { error: min === max ? `This shop sells exactly ${min} of each part.` : `Enter a whole number from ${min} to ${max}.` };
+  }
+  return { quantity: n };
 }
 
 /** What the line costs: unit price × quantity, raised to the shop's minimum line price (as the cart prices it). */

@@ -5,15 +5,15 @@
 import { LitElement, type PropertyValues } from 'lit';
 import { WidgetApi } from './api.ts';
 import { toWidgetError, WidgetError } from './errors.ts';
-import { dimensions, type CurrencyDisplay } from './format.ts';
+import { dimensions, lineSummary, type CurrencyDisplay } from './format.ts';
 import { parseInWorker } from './parse-client.ts';
 import type { ParsedPreview } from './parse-protocol.ts';
 import { Preview } from './preview.ts';
 import { fetchQuote } from './quote-flow.ts';
-import { clampQuantity, findMaterial, findQuality, initialSelection, lineTotal, withMaterial } from './selection.ts';
+import { checkQuantity, findMaterial, findQuality, initialSelection, lineTotal, withMaterial } from './selection.ts';
 import { EMPTY_RUN, type ModelSummary, type Stage, type WidgetState } from './state.ts';
 import { styles } from './styles.ts';
-import type { AddToCartDetail, BuildVolume, ErrorDetail, Quote, QuoteDetail, Selection, WidgetConfig } from './types.ts';
+import type { AddToCartDetail, BuildVolume, ErrorDetail, PricedLine, Quote, QuoteDetail, Selection, WidgetConfig } from './types.ts';
 import { renderWidget, type Handlers } from './view.ts';
 import { unitOffer } from './unit-offer.ts';
 
@@ -40,6 +40,7 @@ export class SliceQuote extends LitElement {
   private client: WidgetApi | null = null;
   private configPromise: Promise<WidgetConfig | null> | null = null;
   private configRun: AbortController | null = null;
+  private configFailed = false;
   private fileRun: AbortController | null = null;
   private quoteRun: AbortController | null = null;
   private debounce = 0;
@@ -53,7 +54,7 @@ export class SliceQuote extends LitElement {
     super();
     this.api = this.key = this.material = this.currencyDisplay = this.locale = null;
     this.s = {
-      ...EMPTY_RUN, config: null, selection: null, dragging: false, previewUnavailable: false,
+      ...EMPTY_RUN, config: null, selection: null, quantityError: null, dragging: false, previewUnavailable: false,
       locale: undefined, currencyDisplay: 'symbol',
     };
     this.addEventListener('dragenter', this.onDrag);
@@ -82,9 +83,11 @@ export class SliceQuote extends LitElement {
     this.parsed = null;
     this.preview?.clearModel();
     this.patch({ ...EMPTY_RUN, parsing: true });
-    const config = this.s.config ?? (await this.configPromise);
+    const config = await this.ensureConfig();
     if (run.signal.aborted) return;
     if (!config) {
+      // ensureConfig has shown why (unreachable service, unknown key, origin not allowed); the shopper can
+      // drop the file again or press Try again, which reloads the configuration and then takes the file.
       this.patch({ parsing: false });
       if (!this.configPromise) this.fail('config', new WidgetError('not_configured', 'The widget needs its api and key attributes.', false));
       return;
@@ -153,6 +156,20 @@ export class SliceQuote extends LitElement {
     return renderWidget(this.s, this.s.model ? (this.preview?.canvas ?? null) : null, this.handlers);
   }
 
+  /**
+   * Keeps keyboard focus inside the widget when a render removes or disables the focused control (the
+   * drop zone's button once the model is shown, "Try again" once it worked): focus moves to the control
+   * that took its place, else to the price, instead of falling to the page's body.
+   */
+  protected override update(changed: PropertyValues<this>): void {
+    const focused = (this.renderRoot as ShadowRoot).activeElement as HTMLElement | null;
+    super.update(changed);
+    if (!focused || (focused.isConnected && !(focused as HTMLButtonElement).disabled)) return;
+    const sameRole = focused.getAttribute('part')?.includes('choose-button') ? this.renderRoot.querySelector<HTMLElement>('[part~=choose-button]') : null;
+    const target = sameRole ?? this.renderRoot.querySelector<HTMLElement>('[part~=price]');
+    target?.focus({ preventScroll: true });
+  }
+
   protected override updated(): void {
     const viewport = this.renderRoot.querySelector('.viewport');
     if (viewport === this.observed) return;
@@ -163,9 +180,17 @@ export class SliceQuote extends LitElement {
 
   // ---- steps -----------------------------------------------------------------------------------
 
+  /** The configuration, loading it again when the last attempt failed (the cause may be gone by now). */
+  private async ensureConfig(): Promise<WidgetConfig | null> {
+    if (this.s.config) return this.s.config;
+    if (!this.client) return null;
+    return this.configFailed ? this.loadConfig() : this.configPromise;
+  }
+
   private loadConfig(): Promise<WidgetConfig | null> {
     this.configRun?.abort();
     const run = (this.configRun = new AbortController());
+    this.configFailed = false;
     this.patch({ config: null, selection: null, error: this.s.error?.stage === 'config' ? null : this.s.error });
     this.configPromise = this.client!.config(run.signal).then(
       (config) => {
@@ -175,7 +200,9 @@ export class SliceQuote extends LitElement {
         return config;
       },
       (e) => {
-        if (!run.signal.aborted) this.fail('config', e);
+        if (run.signal.aborted) return null;
+        this.configFailed = true;
+        this.fail('config', e);
         return null;
       },
     );
@@ -224,18 +251,20 @@ export class SliceQuote extends LitElement {
 
   private async addToCart(): Promise<void> {
     const { quote, file, selection, model } = this.s;
-    if (!quote || !file || !selection || this.s.adding) return;
+    if (!quote || !file || !selection || this.s.adding || this.s.quoting !== null || this.s.quantityError) return;
     this.patch({ adding: true, added: null, error: null });
     try {
       // The server fires widget.added_to_cart with the authoritative quote; this event is for the page.
       const line = await this.client!.addToCart(quote.quote_id, selection.quantity);
       const { cached: _cached, ...priced } = this.quoteDetail();
+      const cartLine: PricedLine = {
+        ...priced, quantity: line.quantity, unit_price: line.unit_price, total_price: line.total_price,
+        currency: line.currency, expires_at: line.expires_at, signature: line.signature,
+      };
       const detail: AddToCartDetail = {
-        ...priced,
-        file_name: model?.name ?? file.name, quantity: line.quantity,
-        unit_price: line.unit_price, subtotal: line.subtotal, minimum_line_adjustment: line.minimum_line_adjustment,
-        total_price: line.total_price, currency: line.currency, expires_at: line.expires_at, signature: line.signature,
-        thumbnail: this.snapshot(128),
+        ...cartLine,
+        file_name: model?.name ?? file.name, subtotal: line.subtotal, minimum_line_adjustment: line.minimum_line_adjustment,
+        summary: lineSummary(cartLine, this.s.locale), thumbnail: this.snapshot(128),
       };
       this.patch({ adding: false, added: line });
       this.emit('sq-add-to-cart', detail);
@@ -283,10 +312,16 @@ export class SliceQuote extends LitElement {
     const { config, selection } = this.s;
     if (!config || !selection) return;
     if (field === 'quantity') {
-      const quantity = clampQuantity(config, raw);
-      this.patch({ selection: { ...selection, quantity }, added: null });
+      const checked = checkQuantity(config, raw);
+      if ('error' in checked) {
+        // The typed value stays in the field, next to what is wrong with it; no price is shown for another quantity.
+        this.patch({ quantityError: checked.error, added: null });
+        return;
+      }
+      const changed = checked.quantity !== selection.quantity || this.s.quantityError !== null;
+      this.patch({ selection: { ...selection, quantity: checked.quantity }, quantityError: null, added: changed ? null : this.s.added });
       // The price per piece does not change with the quantity: no new slice, only a new total.
-      if (this.s.quote && this.s.quoting === null) this.emit('sq-quote', this.quoteDetail());
+      if (changed && this.s.quote && this.s.quoting === null) this.emit('sq-quote', this.quoteDetail());
       return;
     }
     const next = field === 'material' ? withMaterial(config, selection, raw) : { ...selection, [field]: field === 'infill' ? Number(raw) : raw };
@@ -362,7 +397,9 @@ export class SliceQuote extends LitElement {
   // ---- plumbing --------------------------------------------------------------------------------
 
   private readonly handlers: Handlers = {
-    choose: () => (this.renderRoot.querySelector('#file') as HTMLInputElement).click(),
+    choose: () => {
+      if (!this.s.parsing) (this.renderRoot.querySelector('#file') as HTMLInputElement).click();
+    },
     fileChosen: (e) => {
       const input = e.target as HTMLInputElement;
       const file = input.files?.[0];
@@ -404,7 +441,7 @@ export class SliceQuote extends LitElement {
       fill_density: q.choices?.infill ?? sel.infill, quantity: sel.quantity, expires_at: q.expires_at,
       unit_price: q.total_price, total_price: lineTotal(q, sel.quantity, config!.minimum_line_price), currency: q.currency,
       estimated_time: q.estimated_time, estimated_time_seconds: q.estimated_time_seconds,
-      filament_weight: q.filament_weight, cached: q.cached ?? false,
+      filament_weight: q.filament_weight, placement: q.placement ?? null, signature: q.signature, cached: q.cached ?? false,
     };
   }
 

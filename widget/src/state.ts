@@ -7,6 +7,8 @@ export type Stage = 'config' | 'file' | 'upload' | 'quote' | 'cart';
 
 export interface StageError extends ErrorDetail {
   stage: Stage;
+  /** Shown instead of the shopper wording of the code (the dashboard's offer preview explains itself). */
+  shopper?: string;
 }
 
 export interface ModelSummary {
@@ -20,6 +22,8 @@ export interface ModelSummary {
 export interface WidgetState {
   config: WidgetConfig | null;
   selection: Selection | null;
+  /** What is wrong with the quantity typed (the selection keeps the last valid one), else null. */
+  quantityError: string | null;
   model: ModelSummary | null;
   parsing: boolean;
   /** 0..1 while the file is being sent, else null. */

@@ -33,10 +33,34 @@ export const styles = css`
     min-width: 0;
   }
   @container (min-width: 680px) {
-    .root { grid-template-columns: minmax(0, 6fr) minmax(0, 5fr); }
+    /* The 3D view on the left; the options, then the price and Add to cart, on the right. */
+    .root {
+      grid-template-columns: minmax(0, 6fr) minmax(0, 5fr);
+      grid-template-rows: auto 1fr;
+      grid-template-areas: 'stage panel' 'stage buy';
+    }
+    .stage { grid-area: stage; }
+    .panel { grid-area: panel; }
+    .buy-bar { grid-area: buy; align-self: start; }
+  }
+  @container (max-width: 679.98px) {
+    /* On a phone the price and Add to cart stay in view while the shopper scrolls through the options. */
+    .buy-bar {
+      position: sticky; bottom: 0; z-index: 1;
+      grid-template-columns: minmax(0, 1fr) auto; align-items: center;
+      margin: 0 calc(-1 * var(--_gap)) calc(-1 * var(--_gap)); padding: 8px var(--_gap);
+      background: var(--_bg); border-top: 1px solid var(--_border);
+      border-radius: 0 0 var(--_radius) var(--_radius);
+      box-shadow: 0 -4px 12px rgb(0 0 0 / 0.08);
+    }
+    .buy-bar .price { min-height: 0; padding: 4px 0; background: none; }
+    .buy-bar .amount { font-size: 1.4em; }
+    .buy-bar .add { width: auto; }
+    .buy-bar .added { grid-column: 1 / -1; }
   }
 
   .stage { display: grid; gap: 8px; align-content: start; min-width: 0; }
+  .buy-bar { display: grid; gap: 8px 12px; min-width: 0; }
   .dropzone, .viewport {
     position: relative;
     height: var(--sq-preview-height, 320px);
@@ -59,7 +83,7 @@ export const styles = css`
   .viewport canvas { display: block; width: 100%; height: 100%; touch-action: none; }
   .viewport canvas:focus-visible { outline: 3px solid var(--_accent); outline-offset: -3px; }
   .view-tools { position: absolute; top: 8px; right: 8px; display: flex; gap: 4px; }
-  .view-tools button { min-width: 36px; min-height: 36px; padding: 4px 8px; }
+  .view-tools button { min-width: 44px; min-height: 44px; padding: 4px 8px; font-size: 1.25em; line-height: 1; }
   .badge {
     position: absolute; left: 8px; bottom: 8px; padding: 4px 10px; border-radius: 999px;
     background: var(--_bg); border: 1px solid var(--_border); font-size: 0.875em;
@@ -70,7 +94,11 @@ export const styles = css`
 
   .panel { display: grid; gap: 12px; align-content: start; min-width: 0; }
   .options { display: grid; grid-template-columns: repeat(auto-fit, minmax(140px, 1fr)); gap: 12px; margin: 0; padding: 0; border: 0; }
-  .field { display: grid; gap: 4px; min-width: 0; }
+  .field { display: grid; gap: 4px; min-width: 0; align-content: start; }
+  /* Quality labels ("Standard · 0.2 mm") are long: a row of their own, never cut off. */
+  .field.wide { grid-column: 1 / -1; }
+  .field-error { color: var(--_error); font-size: 0.875em; font-weight: 600; margin: 0; }
+  input[aria-invalid='true'] { border-color: var(--_error); border-width: 2px; }
   label { font-size: 0.875em; font-weight: 600; }
   select, input[type='number'] {
     font: inherit; color: inherit; background: var(--_bg);
@@ -84,7 +112,9 @@ export const styles = css`
     border-radius: calc(var(--_radius) / 2); border: 1px solid var(--_border);
     background: var(--_bg); color: inherit;
   }
-  button:disabled { cursor: not-allowed; opacity: 0.6; }
+  button:disabled, button[aria-disabled='true'] { cursor: not-allowed; opacity: 0.6; }
+  .price:focus { outline: none; }
+  .price:focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
   .primary { background: var(--_accent); border-color: var(--_accent); color: var(--_accent-text); font-weight: 600; }
   .add { width: 100%; min-height: 48px; font-size: 1.05em; }
 

@@ -79,6 +79,18 @@ export interface FileRecord {
   warnings?: (string | { code: string; message: string })[];
 }
 
+/** How the part is printed (docs/placement.md): the unit its numbers were read in, an extra scale, how it lies on the plate. */
+export interface Placement {
+  unit: string;
+  scale: number;
+  /** as_uploaded; turned about Z on the plate; laid down on another side. */
+  orientation: 'as_uploaded' | 'turned' | 'laid_down';
+  /** Degrees about the plate's X, then Y, then Z axis. */
+  rotation: { x: number; y: number; z: number };
+  /** Size on the plate after placement, mm. */
+  dimensions: { x: number; y: number; z: number };
+}
+
 export interface Quote {
   quote_id: string;
   total_price: number;
@@ -91,6 +103,7 @@ export interface Quote {
   choices: QuoteChoices | null;
   expires_at: string;
   signature: QuoteSignature;
+  placement?: Placement;
 }
 
 export interface JobAccepted {
@@ -149,30 +162,31 @@ export interface PricedLine {
   estimated_time: string;
   estimated_time_seconds: number;
   filament_weight: number;
+  /** The id of the quality preset, its label and its layer height in mm. */
+  quality: string;
+  quality_label: string;
+  layer_height: number;
+  /** Infill in percent. */
+  fill_density: number;
+  /** Unit, scale, orientation, rotation and size on the plate as the server will print it; null if it stated none. */
+  placement: Placement | null;
+  expires_at: string;
+  /** Verify with your quote signing secret on your server before charging (docs/quote-signatures.md). */
+  signature: QuoteSignature;
 }
 
 /** Detail of `sq-quote`. */
 export interface QuoteDetail extends PricedLine {
-  quality: string;
-  quality_label: string;
-  layer_height: number;
-  fill_density: number;
   cached: boolean;
-  expires_at: string;
 }
 
 /** Detail of `sq-add-to-cart`: everything the shop needs to charge for and make the part. */
 export interface AddToCartDetail extends PricedLine {
   file_name: string;
-  quality: string;
-  quality_label: string;
-  layer_height: number;
-  fill_density: number;
   subtotal: number;
   minimum_line_adjustment: number;
-  expires_at: string;
-  /** Verify with your quote signing secret on your server before charging (docs/quote-signatures.md). */
-  signature: QuoteSignature;
+  /** One line for a cart or an order: "PLA, White · Standard · 0.2 mm layers · 20 % infill · mm, ×1 · as uploaded". */
+  summary: string;
   /** A 128×128 PNG data URL of the preview; '' when no 3D preview could be drawn. */
   thumbnail: string;
 }

@@ -6,6 +6,7 @@ import { dimensions, duration, grams, money, percent } from './format.ts';
 import { lineTotal } from './selection.ts';
 import type { WidgetState } from './state.ts';
 import type { Selection, WidgetConfig } from './types.ts';
+import { shopperMessage } from './shopper-messages.ts';
 import { renderUnitOffer, unitOffer } from './unit-offer.ts';
 
 export interface Handlers {
@@ -32,9 +33,12 @@ export function renderWidget(s: WidgetState, canvas: HTMLCanvasElement | null, h
       <div class="panel">
         ${renderFileStatus(s)}
         ${renderOffer(s, h)}
-        ${s.config && s.selection ? renderOptions(s.config, s.selection, h) : renderConfigStatus(s)}
-        ${renderPrice(s)}
+        ${s.config && s.selection ? renderOptions(s.config, s.selection, s.quantityError, h) : renderConfigStatus(s)}
+        ${renderFacts(s)}
         ${renderError(s, h)}
+      </div>
+      <div class="buy-bar" part="buy-bar">
+        ${renderPrice(s)}
         ${renderCart(s, h)}
       </div>
     </div>
@@ -46,7 +50,7 @@ function renderDropzone(s: WidgetState, h: Handlers): TemplateResult {
   return html`
     <div class="dropzone" part="dropzone">
       <p>Drop your 3D model here</p>
-      <button type="button" class="primary" part="button choose-button" @click=${h.choose} ?disabled=${s.parsing}>
+      <button type="button" class="primary" part="button choose-button" @click=${h.choose} aria-disabled=${s.parsing ? 'true' : 'false'}>
         ${s.parsing ? 'Reading the model…' : 'Choose a file'}
       </button>
       <p class="hint">STL, 3MF or OBJ${limit}</p>
@@ -96,29 +100,36 @@ function renderConfigStatus(s: WidgetState): TemplateResult | typeof nothing {
   return s.error?.stage === 'config' ? nothing : html`<p class="hint">Loading the shop's options…</p>`;
 }
 
-function renderOptions(config: WidgetConfig, sel: Selection, h: Handlers): TemplateResult {
+function renderOptions(config: WidgetConfig, sel: Selection, quantityError: string | null, h: Handlers): TemplateResult {
   const colors = config.materials.find((m) => m.name === sel.material)?.colors ?? [];
   const onChange = (field: keyof Selection) => (e: Event) => h.select(field, (e.target as HTMLInputElement).value);
+  const { min, max } = config.quantity;
   return html`
     <fieldset class="options" part="options">
       <legend class="visually-hidden">Print options</legend>
       ${selectField('material', 'Material', sel.material, config.materials.map((m) => [m.name, m.name]), onChange('material'))}
       ${colors.length ? selectField('color', 'Colour', sel.color, colors.map((c) => [c, c]), onChange('color')) : nothing}
-      ${selectField('quality', 'Quality', sel.quality, config.qualities.map((q) => [q.id, q.label]), onChange('quality'))}
+      ${selectField('quality', 'Quality', sel.quality, config.qualities.map((q) => [q.id, q.label]), onChange('quality'), 'wide')}
       ${selectField('infill', 'Infill', String(sel.infill), config.infill_options.map((v) => [String(v), percent(v)]), onChange('infill'))}
       <div class="field" part="field">
         <label for="quantity" part="label">Quantity</label>
-        <input id="quantity" type="number" min=${config.quantity.min} max=${config.quantity.max} step="1" inputmode="numeric"
-          .value=${String(sel.quantity)} @change=${onChange('quantity')} part="input" />
+        <input id="quantity" type="number" min=${min} max=${max} step="1" inputmode="numeric"
+          aria-invalid=${quantityError ? 'true' : 'false'} aria-describedby="quantity-help"
+          .value=${String(sel.quantity)} @input=${onChange('quantity')} @change=${onChange('quantity')} part="input" />
+        <div id="quantity-help" aria-live="polite">
+          ${quantityError
+            ? html`<p class="field-error" part="field-error">${quantityError}</p>`
+            : html`<p class="hint">${min === max ? `${min} per order` : `${min} to ${max}`}</p>`}
+        </div>
       </div>
     </fieldset>
     ${config.lead_time ? html`<p class="hint lead-time" part="lead-time">${config.lead_time}</p>` : nothing}
   `;
 }
 
-function selectField(id: string, label: string, value: string, options: [string, string][], onChange: (e: Event) => void): TemplateResult {
+function selectField(id: string, label: string, value: string, options: [string, string][], onChange: (e: Event) => void, width = ''): TemplateResult {
   return html`
-    <div class="field" part="field">
+    <div class="field ${width}" part="field">
       <label for=${id} part="label">${label}</label>
       <select id=${id} part="select" @change=${onChange}>
         ${options.map(([v, text]) => html`<option value=${v} ?selected=${v === value}>${text}</option>`)}
@@ -131,19 +142,29 @@ function renderPrice(s: WidgetState): TemplateResult {
   const q = s.quote;
   const qty = s.selection?.quantity ?? 1;
   const busy = s.quoting !== null;
+  const invalid = s.quantityError !== null;
+  const fmt = (v: number) => money(v, q!.currency, s.locale, s.currencyDisplay);
+  // tabindex -1: focus lands here when the control that had it goes away (see SliceQuote.update).
   return html`
-    <div class="price" part="price" role="status" aria-live="polite" aria-busy=${busy ? 'true' : 'false'}>
+    <div class="price" part="price" role="status" aria-live="polite" aria-busy=${busy ? 'true' : 'false'} tabindex="-1">
       ${q
         ? html`
-            <div class="amount" part="amount">${money(lineTotal(q, qty, s.config?.minimum_line_price ?? null), q.currency, s.locale, s.currencyDisplay)}</div>
-            ${qty > 1 ? html`<div class="each">${money(q.total_price, q.currency, s.locale, s.currencyDisplay)} each</div>` : nothing}
-            <dl class="facts" part="facts">
-              <div><dt>Print time</dt><dd>${duration(q.estimated_time_seconds)}</dd></div>
-              <div><dt>Weight</dt><dd>${grams(q.filament_weight, s.locale)}</dd></div>
-            </dl>`
+            ${invalid ? nothing : html`<div class="amount" part="amount">${fmt(lineTotal(q, qty, s.config?.minimum_line_price ?? null))}</div>`}
+            <div class="each" part="unit-price">${fmt(q.total_price)} each${invalid ? '' : html` · ${qty} ${qty === 1 ? 'piece' : 'pieces'}`}</div>`
         : busy ? nothing : html`<span class="hint">${s.model ? '' : 'Your price appears here.'}</span>`}
       ${busy ? progressBar('Calculating your price…', s.quoting! > 0 ? s.quoting! / 100 : undefined) : nothing}
     </div>
+  `;
+}
+
+function renderFacts(s: WidgetState): TemplateResult | typeof nothing {
+  const q = s.quote;
+  if (!q) return nothing;
+  return html`
+    <dl class="facts" part="facts">
+      <div><dt>Print time</dt><dd>${duration(q.estimated_time_seconds)}</dd></div>
+      <div><dt>Weight</dt><dd>${grams(q.filament_weight, s.locale)}</dd></div>
+    </dl>
   `;
 }
 
@@ -161,16 +182,19 @@ function renderError(s: WidgetState, h: Handlers): TemplateResult | typeof nothi
   if (!e) return nothing;
   return html`
     <div class="error" part="error" role="alert" data-code=${e.code}>
-      <p>${e.message}</p>
+      <p>${e.shopper ?? shopperMessage(e.code, e.retryable)}</p>
       ${e.retryable ? html`<button type="button" part="button retry-button" @click=${h.retry}>Try again</button>` : nothing}
     </div>
   `;
 }
 
 function renderCart(s: WidgetState, h: Handlers): TemplateResult {
-  const ready = s.quote !== null && s.quoting === null && !s.adding && s.file !== null;
+  const blocked = s.quote === null || s.file === null || s.quantityError !== null;
+  // Busy for a moment (adding, re-pricing): aria-disabled, not disabled, so a keyboard user's focus stays on the button.
+  const busy = s.adding || s.quoting !== null;
   return html`
-    <button type="button" class="primary add" part="button add-button" ?disabled=${!ready} @click=${h.addToCart}>
+    <button type="button" class="primary add" part="button add-button" ?disabled=${blocked}
+      aria-disabled=${busy && !blocked ? 'true' : 'false'} @click=${h.addToCart}>
       ${s.adding ? 'Adding…' : 'Add to cart'}
     </button>
     ${s.added ? html`<p class="added" part="added" role="status">Added ${s.added.quantity} × ${s.model?.name ?? 'model'} to your cart.</p>` : nothing}

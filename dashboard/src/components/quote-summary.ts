@@ -47,7 +47,7 @@ export function printStatsView(q: Quote): TemplateResult {
 export function quoteHeadline(q: Quote): TemplateResult {
   return html`<div class="headline">
     <div><span class="muted small">Total</span><strong class="big" data-testid="quote-total">${money(q.total_price, q.currency)}</strong></div>
-    <div><span class="muted small">Print time</span><strong class="big">${q.estimated_time ?? '—'}</strong></div>
+    <div><span class="muted small">Print time</span><strong class="big">${duration(q.estimated_time_seconds)}</strong></div>
     <div><span class="muted small">Filament</span><strong class="big">${q.filament_weight !== undefined ? `${num(q.filament_weight)} g` : '—'}</strong></div>
   </div>`;
 }

@@ -42,10 +42,11 @@ export function bytes(n: number): string {
   return `${num(v, i === 0 ? 0 : 1)} ${UNITS[i]}`;
 }
 
+/** "18 min", "1 h 9 min": the one way print times are written, here and in the widget (rounded to whole minutes). */
 export function duration(seconds: number | undefined): string {
   if (seconds === undefined) return '—';
-  const h = Math.floor(seconds / 3600);
-  const m = Math.round((seconds % 3600) / 60);
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  const h = Math.floor(minutes / 60), m = minutes % 60;
   return h ? `${h} h ${m} min` : `${m} min`;
 }
 

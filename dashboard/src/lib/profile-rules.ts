@@ -142,7 +142,15 @@ export function rangeText(def: FieldDef): string {
   return text;
 }
 
+let shopCurrency = '';
+
+/** The shop currency, which every amount in profiles is in: units then read "USD/h", not "currency/h". */
+export function setShopCurrency(code: string | undefined): void {
+  shopCurrency = code ?? '';
+}
+
 /** The unit shown beside an input ("count" is implied by the label). */
 export function unitText(def: FieldDef): string {
-  return def.unit && def.unit !== 'count' ? def.unit : '';
+  const unit = def.unit && def.unit !== 'count' ? def.unit : '';
+  return shopCurrency ? unit.replace(/\bcurrency\b/, shopCurrency) : unit;
 }

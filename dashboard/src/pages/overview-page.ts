@@ -1,9 +1,11 @@
-// Overview: plan, quote allowance, storage, recent quotes, and a first API call to copy.
+// Overview: plan, quote allowance, storage, recent quotes, and the two ways to start: the widget snippet
+// for a shop page, beside the first API calls to copy.
 import { html } from 'lit';
 import { AppElement } from '../lib/element.ts';
 import { get } from '../lib/api.ts';
 import { Loader } from '../lib/loader.ts';
-import type { Page, Quota, Quote, User } from '../lib/types.ts';
+import type { Page, Quota, Quote, User, WidgetKey } from '../lib/types.ts';
+import { embedSnippet } from './widget-keys-page.ts';
 import { bytes, dateTime, num } from '../lib/format.ts';
 import { pageHeader, meter, badge } from '../components/page-header.ts';
 import { emptyView, renderLoad } from '../components/states.ts';
@@ -14,6 +16,8 @@ interface Overview {
   user: User;
   quota: Quota;
   recent: Page<Quote>;
+  /** The first widget key, for the embed snippet; null before the merchant created one. */
+  widgetKey: WidgetKey | null;
 }
 
 /** The first two calls a merchant makes, with this server's address filled in. */
@@ -33,8 +37,11 @@ export function gettingStarted(origin: string): string {
 
 export class OverviewPage extends AppElement {
   private data = new Loader<Overview>(this, async () => {
-    const [user, quota, recent] = await Promise.all([get<User>('/v2/user'), get<Quota>('/v2/quota'), get<Page<Quote>>('/v2/quotes?limit=5')]);
-    return { user, quota, recent };
+    const [user, quota, recent, keys] = await Promise.all([
+      get<User>('/v2/user'), get<Quota>('/v2/quota'), get<Page<Quote>>('/v2/quotes?limit=5'),
+      get<{ data: WidgetKey[] } | WidgetKey[]>('/dashboard/api/widget-keys'),
+    ]);
+    return { user, quota, recent, widgetKey: (Array.isArray(keys) ? keys : keys.data)[0] ?? null };
   });
 
   protected override render() {
@@ -42,7 +49,8 @@ export class OverviewPage extends AppElement {
       ${renderLoad(this.data.state, 'your account', (d) => this.body(d), () => this.data.reload())}`;
   }
 
-  private body({ user, quota, recent }: Overview) {
+  private body({ user, quota, recent, widgetKey }: Overview) {
+    const snippet = embedSnippet(location.origin, widgetKey?.key ?? 'pk_YOUR_WIDGET_KEY');
     return html`<div class="cards">
         <section class="card" aria-labelledby="plan-h">
           <h2 id="plan-h">Plan</h2>
@@ -66,12 +74,22 @@ export class OverviewPage extends AppElement {
           ? quoteTable(recent.data, 'The five latest quotes')
           : emptyView('No quotes yet', 'Quotes from the API, the widget or the "try it" box of a slice profile appear here.', html`<a class="btn" href="#/profiles/material">Try a quote</a>`)}
       </section>
-      <section class="panel" aria-labelledby="start-h">
-        <div class="panel-head"><h2 id="start-h">Get started with the API</h2><sq-copy .text=${gettingStarted(location.origin)} label="Copy snippet"></sq-copy></div>
-        <p>Create a token on <a href="#/tokens">API tokens</a>, put it in <code>SLICEQUOTE_TOKEN</code>, then:</p>
-        <pre class="code" tabindex="0" aria-label="Getting-started commands"><code>${gettingStarted(location.origin)}</code></pre>
-        <p class="muted small">API base URL: <code>${location.origin}/v2</code> · Full reference: <a href="/docs">/docs</a> · Contract: <a href="/v2/openapi.json">/v2/openapi.json</a></p>
-      </section>`;
+      <div class="start-grid">
+        <section class="panel" aria-labelledby="widget-start-h">
+          <div class="panel-head"><h2 id="widget-start-h">Add the widget to your shop</h2><sq-copy .text=${snippet} label="Copy widget snippet"></sq-copy></div>
+          <p>${widgetKey
+            ? html`Paste this into your product page (key <strong>${widgetKey.name}</strong>; its allowed origins are on <a href="#/widget-keys">Widget keys</a>):`
+            : html`Create a widget key on <a href="#/widget-keys">Widget keys</a> with your shop's address, then paste this into your product page:`}</p>
+          <pre class="code" tabindex="0" aria-label="Widget embed snippet" data-testid="overview-embed-snippet"><code>${snippet}</code></pre>
+          <p class="muted small">Shoppers drop a model and get a price from a real slice; listen for <code>sq-add-to-cart</code> to fill your cart.</p>
+        </section>
+        <section class="panel" aria-labelledby="start-h">
+          <div class="panel-head"><h2 id="start-h">Get started with the API</h2><sq-copy .text=${gettingStarted(location.origin)} label="Copy snippet"></sq-copy></div>
+          <p>Create a token on <a href="#/tokens">API tokens</a>, put it in <code>SLICEQUOTE_TOKEN</code>, then:</p>
+          <pre class="code" tabindex="0" aria-label="Getting-started commands"><code>${gettingStarted(location.origin)}</code></pre>
+          <p class="muted small">API base URL: <code>${location.origin}/v2</code> · Full reference: <a href="/docs">/docs</a> · Contract: <a href="/v2/openapi.json">/v2/openapi.json</a></p>
+        </section>
+      </div>`;
   }
 }
 customElements.define('sq-overview-page', OverviewPage);

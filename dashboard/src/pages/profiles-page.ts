@@ -6,7 +6,7 @@ import { ApiError, del, put } from '../lib/api.ts';
 import { Loader, toApiError } from '../lib/loader.ts';
 import type { Profile, ProfileKind } from '../lib/types.ts';
 import { KINDS, KIND_LABEL, listProfiles } from '../lib/profiles.ts';
-import { allFields, formatField, unitText } from '../lib/profile-rules.ts';
+import { allFields, formatField, setShopCurrency, unitText } from '../lib/profile-rules.ts';
 import { href, navigate, type Route } from '../lib/router.ts';
 import { dateTime } from '../lib/format.ts';
 import { pageHeader, badge } from '../components/page-header.ts';
@@ -46,6 +46,9 @@ export class ProfilesPage extends AppElement {
   declare notice: string;
   private all = new Loader<AllProfiles>(this, async () => {
     const [printer, material, global] = await Promise.all(KINDS.map(listProfiles));
+    // The shop currency is the default global-settings profile's: the merchant's own, else the shipped one.
+    const current = global.find((p) => p.scope === 'account' && p.is_default) ?? global.find((p) => p.scope === 'global' && p.is_default);
+    setShopCurrency(typeof current?.settings.currency === 'string' ? current.settings.currency : undefined);
     return { printer, material, global };
   });
 
@@ -164,7 +167,7 @@ export class ProfilesPage extends AppElement {
         ${own.length ? this.table(own, true) : emptyView(`No ${KIND_LABEL[kind].toLowerCase()} profiles of your own`, 'Quotes use the global profiles below until you add one.')}
       </section>
       <section class="panel" aria-labelledby="global-h">
-        <h2 id="global-h">Global ${KIND_LABEL[kind].toLowerCase()} profiles <span class="muted small">(read-only)</span></h2>
+        <h2 id="global-h">${kind === 'global' ? 'Shipped global settings profiles' : `Global ${KIND_LABEL[kind].toLowerCase()} profiles`} <span class="muted small">(read-only)</span></h2>
         ${shipped.length ? this.table(shipped, false) : emptyView('No global profiles of this kind', 'The built-in defaults apply.')}
       </section>`;
   }
