@@ -17,7 +17,7 @@ import { limitsMiddleware } from './limits/middleware.ts';
 import { widgetRouter } from './routes/widget.ts';
 import { widgetKeysRouter } from './routes/widget-keys.ts';
 import { staticRouter } from './routes/static.ts';
-import { widgetPreflight } from './auth/widget.ts';
+import { widgetPreflight, widgetRefusalCors } from './auth/widget.ts';
 import { offerRouter } from './offer/router.ts';
 import { signingRouter } from './quotes/signing-router.ts';
 import { operationsRouter } from './metrics/router.ts';
@@ -32,6 +32,7 @@ export function createApp(deps: Deps): Koa {
   });
   app.use(errorMiddleware({ maxUploadBytes: deps.config.maxUploadBytes, log: (m, e) => deps.log.error(m, e) }));
   // Rate limits and X-RateLimit-* on every response (inside the error middleware, so 429s and errors carry them).
+  app.use(widgetRefusalCors);
   app.use(limitsMiddleware(deps));
   app.use(widgetPreflight);
   // A worker-only process serves health checks and nothing else. Each router types its own ctx.state.

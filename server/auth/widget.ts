@@ -82,6 +82,15 @@ function allowReadingRefusal(ctx: Context): void {
   ctx.set('Vary', 'Origin');
 }
 
+/**
+ * Runs before the rate limits: a widget call refused there (429) must be readable by the page as well, so the
+ * widget can say "too many requests" rather than "network error".
+ */
+export async function widgetRefusalCors(ctx: Context, next: Next) {
+  if (ctx.method !== 'OPTIONS' && ctx.get('x-widget-key') && widgetRoute(ctx.method, ctx.path)) allowReadingRefusal(ctx);
+  await next();
+}
+
 /** Answers CORS preflights for the widget routes; the real request is then checked against the key's origins. */
 export async function widgetPreflight(ctx: Context, next: Next) {
   if (ctx.method === 'OPTIONS' && ctx.get('origin') && widgetRoute('OPTIONS', ctx.path)) {

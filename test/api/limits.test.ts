@@ -10,6 +10,7 @@ import { openApiDocument } from '../../server/openapi/document.ts';
 import { createMemoryLimiter } from '../../server/limits/rate-limiter.ts';
 import { endpointClass, publicUploadId } from '../../server/limits/classes.ts';
 import { addressKey } from '../../server/limits/caller.ts';
+import { insertWidgetKey } from '../../server/db/queries/widget-keys.ts';
 
 // Long enough that a loaded CI machine answers a test's few requests within one window.
 const WINDOW_S = 4;
@@ -74,6 +75,23 @@ test('every documented operation answers with X-RateLimit-* headers, with a toke
   for (const res of [await c.get('/v2/nothing-here'), await c.request('PATCH', '/v2/user'), await server.client().get('/v2/user'), await c.get('/healthz')]) {
     rateHeaders(res);
   }
+});
+
+test('a widget call refused by the rate limits is readable by the shop\'s page (CORS on the 429)', async () => {
+  // Widget calls are counted per shopper address, on the anonymous plan ("tiny" on anonServer).
+  const { accountId } = await anonServer.newAccount();
+  const key = `pk_${accountId}`;
+  await insertWidgetKey(anonServer.deps.db, { id: `wk_${accountId}`, account_id: accountId, name: 'Shop', key, allowed_origins: ['https://shop.example'] });
+  const headers = { 'x-widget-key': key, origin: 'https://shop.example', 'x-forwarded-for': '198.51.100.77' };
+  let refused: Response | undefined;
+  for (let i = 0; i < 6 && !refused; i++) {
+    const res = await fetch(`${anonServer.url}/v2/widget/config`, { headers });
+    await res.arrayBuffer();
+    if (res.status === 429) refused = res;
+  }
+  assert.ok(refused, 'the tiny plan refuses the fourth read in a window');
+  assert.equal(refused.headers.get('access-control-allow-origin'), 'https://shop.example');
+  assert.equal(refused.headers.get('access-control-allow-credentials'), null);
 });
 
 test('at the limit: 429 rate_limited with Retry-After; the count starts again after the window', async () => {
