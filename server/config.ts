@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import type { S3Settings } from './storage/s3.ts';
 
 export interface Config {
   port: number;
@@ -38,6 +39,8 @@ export interface Config {
   trustProxy: boolean;
   /** Bearer token GET /metrics asks for; null: /metrics is open (keep it off the public network). */
   metricsToken: string | null;
+  /** Object storage for model files (S3_BUCKET set); null: local disk in DATA_DIR/files. */
+  s3: S3Settings | null;
 }
 
 export class ConfigError extends Error {}
@@ -86,6 +89,27 @@ function optionalUrl(env: Env, name: string, protocols: string[]): string | null
   } catch {
     throw new ConfigError(`${name} must be a ${protocols.join(' or ')} URL, got "${raw}"`);
   }
+}
+
+/** S3-compatible object storage, when S3_BUCKET is set; keys and secret both or neither. */
+function s3Settings(env: Env): S3Settings | null {
+  const bucket = env.S3_BUCKET?.trim();
+  if (!bucket) return null;
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(`S3_BUCKET must be a bucket name (3-63 lower-case letters, digits, dots, hyphens), got "${bucket}"`);
+  const endpoint = optionalUrl(env, 'S3_ENDPOINT', ['http:', 'https:']);
+  const accessKeyId = env.S3_ACCESS_KEY_ID?.trim() ?? '';
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() ?? '';
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together or not at all');
+  const prefix = env.S3_PREFIX?.trim() ?? '';
+  if (prefix && !/^[\w./-]+\/$/.test(prefix)) throw new ConfigError(`S3_PREFIX must end with / and hold only letters, digits and ._-/, got "${prefix}"`);
+  return {
+    bucket,
+    prefix,
+    region: env.S3_REGION?.trim() || 'us-east-1',
+    endpoint,
+    forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', endpoint !== null),
+    credentials: accessKeyId ? { accessKeyId, secretAccessKey } : null,
+  };
 }
 
 /** The JWT secret: from the environment, else generated once and kept in DATA_DIR so tokens survive restarts. */
@@ -140,5 +164,6 @@ export function loadConfig(env: Env = process.env): Config {
     usageRetentionDays: int(env, 'USAGE_RETENTION_DAYS', 400, 1, 36_500),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     metricsToken: env.METRICS_TOKEN?.trim() || null,
+    s3: s3Settings(env),
   };
 }

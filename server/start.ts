@@ -8,7 +8,8 @@ import type { Config } from './config.ts';
 import { openPglite, openPostgres, type Db } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 import { loadPlans } from './plans.ts';
-import { createDiskStorage, ensureDirs } from './storage/disk.ts';
+import { createDiskStorage, ensureDirs, type FileStorage } from './storage/disk.ts';
+import { createS3Storage } from './storage/s3.ts';
 import { createModelParser, MODEL_PARSER_OPTIONS } from './models/parse.ts';
 import { createApp } from './app.ts';
 import { consoleLogger, type Deps, type Logger } from './deps.ts';
@@ -30,10 +31,23 @@ export async function openDatabase(config: Config): Promise<Db> {
   return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(path.join(config.dataDir, 'pglite'));
 }
 
+/** Local disk, or S3-compatible object storage with the local disk as its working area and cache. */
+async function openStorage(config: Config): Promise<FileStorage> {
+  const disk = createDiskStorage(config.dataDir);
+  if (!config.s3) return disk;
+  const s3 = createS3Storage(config.s3, disk);
+  await mkdir(path.join(config.dataDir, 'files'), { recursive: true });
+  await s3.ready().catch(async (err: Error) => {
+    await s3.close();
+    throw new Error(`S3_BUCKET: cannot reach bucket "${config.s3!.bucket}" (${err.name}: ${err.message})`);
+  });
+  return s3;
+}
+
 export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } = {}): Promise<Deps> {
   const db = opts.db ?? (await openDatabase(config));
   await migrate(db);
-  const storage = createDiskStorage(config.dataDir);
+  const storage = await openStorage(config);
   // Leftovers of uploads interrupted by a crash; nothing else lives in tmp.
   await rm(storage.tmpDir, { recursive: true, force: true });
   await ensureDirs(storage);
@@ -81,6 +95,7 @@ export async function serve(deps: Deps): Promise<Running> {
       await deps.jobs.stop();
       await deps.events.stop();
       await deps.limits.stop();
+      await deps.storage.close();
       await deps.db.close();
     },
   };

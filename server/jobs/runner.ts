@@ -84,6 +84,9 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     const hit = await sliceByKey(deps.db, job.slicing_key!);
     if (job.mode === 'async') deps.metrics.sliceCache.inc({ result: hit ? 'hit' : 'miss' }); // sync: counted at request
     if (hit) return { stats: hit.stats as SliceMeasure, slice: hit, cached: true };
+    await deps.storage.ensureLocal(job.file_id).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
     const meshPath = deps.storage.canonicalPath(job.file_id);
     if (!existsSync(meshPath)) throw new SliceFailedError('The model file was deleted before it could be sliced.', 'slice_failed');
     type Stored = { settings: ResolvedSettings; placement?: { transform: SliceTransform | null } };

@@ -2,8 +2,6 @@
 // (docs/deployment.md). /healthz (server/routes/system.ts) stays the liveness check.
 import Router from '@koa/router';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { access, constants } from 'node:fs/promises';
-import path from 'node:path';
 import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
@@ -48,7 +46,7 @@ async function readiness(deps: Deps): Promise<Record<'database' | 'storage' | 'r
     );
   const [database, storage, redis] = await Promise.all([
     attempt('database', () => deps.db.query('SELECT 1')),
-    attempt('storage', () => access(path.join(deps.config.dataDir, 'files'), constants.R_OK | constants.W_OK)),
+    attempt('storage', () => deps.storage.ready()),
     deps.limits.limiter.kind === 'redis'
       ? attempt('redis', () => deps.limits.limiter.ping())
       : Promise.resolve<Check>('not_configured'),

@@ -1,8 +1,8 @@
 // Model files on local disk: DATA_DIR/files/<shard>/<file_id>/{original,canonical.obj|canonical.3mf}.
 // The canonical mesh is OBJ, or 3MF for a PrusaSlicer project with negative volumes (shared/model/canonical.ts).
-// The interface is small on purpose so shared storage (NFS, object store) can take its place.
-import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, rename, rm, copyFile, stat } from 'node:fs/promises';
+// The interface is small on purpose so shared storage can take its place: server/storage/s3.ts wraps it.
+import { constants, createReadStream, existsSync } from 'node:fs';
+import { access, mkdir, rename, rm, copyFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface FileStorage {
@@ -14,7 +14,12 @@ export interface FileStorage {
   /** Moves an uploaded temp file in as the original. */
   adoptOriginal(fileId: string, tmpPath: string): Promise<void>;
   openOriginal(fileId: string): NodeJS.ReadableStream;
+  /** Makes the canonical mesh readable at canonicalPath() on this host (object storage downloads it). */
+  ensureLocal(fileId: string): Promise<void>;
   remove(fileId: string): Promise<void>;
+  /** Resolves when the storage can be read and written (readiness). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
   tmpDir: string;
 }
 
@@ -47,9 +52,14 @@ export function createDiskStorage(dataDir: string): FileStorage {
       }
     },
     openOriginal: (id) => createReadStream(path.join(dirOf(id), 'original')),
+    async ensureLocal() {},
     async remove(id) {
       await rm(dirOf(id), { recursive: true, force: true });
     },
+    async ready() {
+      await access(root, constants.R_OK | constants.W_OK);
+    },
+    async close() {},
   };
 }
 
