@@ -13,8 +13,17 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs SQL text that may hold several statements (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Calls onNotify on every NOTIFY on the channel, from any process of the deployment (PostgreSQL LISTEN on a
+   * dedicated connection, re-established when it drops). PGlite is one process: its wake-ups stay in process.
+   */
+  listen(channel: string, onNotify: () => void): Promise<void>;
+  /** Wakes the listeners of the channel in every process (PostgreSQL NOTIFY); nothing on PGlite. */
+  notify(channel: string): Promise<void>;
   close(): Promise<void>;
 }
+
+const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
 
 // int8 and numeric arrive as strings from pg; we keep counts within float64 range and want numbers.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -36,6 +45,8 @@ export async function openPglite(dataDir: string | null): Promise<Db> {
     async exec(sql: string) {
       await db.exec(sql);
     },
+    async listen() {},
+    async notify() {},
     close: () => db.close(),
   };
 }
@@ -48,6 +59,7 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
   });
   pool.on('error', () => {}); // an idle client dying must not crash the process; the next query reconnects
   await pool.query('SELECT 1');
+  const listeners = createListeners(url);
   return {
     kind: 'postgres',
     async query<T>(sql: string, params: unknown[] = []) {
@@ -70,6 +82,61 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
     async exec(sql: string) {
       await pool.query(sql);
     },
-    close: () => pool.end(),
+    listen: listeners.listen,
+    async notify(channel) {
+      if (!CHANNEL.test(channel)) throw new Error(`invalid channel name ${channel}`);
+      await pool.query(`NOTIFY ${channel}`);
+    },
+    async close() {
+      await listeners.close();
+      await pool.end();
+    },
+  };
+}
+
+/** One LISTEN connection per process for every channel, reconnected a second after it drops. */
+function createListeners(url: string) {
+  const handlers = new Map<string, Set<() => void>>();
+  let client: pg.Client | null = null;
+  let connecting: Promise<void> | null = null;
+  let closed = false;
+
+  async function connect(): Promise<void> {
+    const c = new pg.Client({ connectionString: url });
+    c.on('notification', (n) => handlers.get(n.channel)?.forEach((fn) => fn()));
+    c.on('error', () => {
+      if (client !== c || closed) return;
+      client = null;
+      c.end().catch(() => {});
+      setTimeout(() => void ensure().catch(() => {}), 1000).unref();
+    });
+    await c.connect();
+    for (const channel of handlers.keys()) await c.query(`LISTEN ${channel}`);
+    client = c;
+    // A reconnect may have missed notifications: wake everyone once.
+    handlers.forEach((set) => set.forEach((fn) => fn()));
+  }
+
+  function ensure(): Promise<void> {
+    if (client || closed) return Promise.resolve();
+    connecting ??= connect().finally(() => (connecting = null));
+    return connecting;
+  }
+
+  return {
+    async listen(channel: string, onNotify: () => void) {
+      if (!CHANNEL.test(channel)) throw new Error(`invalid channel name ${channel}`);
+      const known = handlers.has(channel);
+      if (!known) handlers.set(channel, new Set());
+      handlers.get(channel)!.add(onNotify);
+      if (client && !known) await client.query(`LISTEN ${channel}`);
+      else await ensure();
+    },
+    async close() {
+      closed = true;
+      await connecting?.catch(() => {});
+      await client?.end().catch(() => {});
+      client = null;
+    },
   };
 }

@@ -20,6 +20,8 @@ import { ApiError } from '../errors.ts';
 
 export const MAX_JOB_ATTEMPTS = 3;
 const POLL_MS = 1000;
+/** PostgreSQL NOTIFY channel on which a new job wakes every worker process. */
+const JOBS_CHANNEL = 'slicequote_jobs';
 
 export interface JobRunner {
   /** New work was queued: claim it now rather than at the next poll. */
@@ -51,10 +53,16 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
   let running = false;
   let timer: NodeJS.Timeout | null = null;
   let pumping = false;
+  let pumpAgain = false;
 
   async function pump() {
-    if (pumping || !running) return;
+    if (!running) return;
+    if (pumping) {
+      pumpAgain = true; // a wake-up during a claim round that may already have looked: look once more after it
+      return;
+    }
     pumping = true;
+    pumpAgain = false;
     try {
       while (running && active.size < deps.config.slicerConcurrency) {
         const job = await deps.db.transaction(async (tx) => {
@@ -78,6 +86,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     } finally {
       pumping = false;
     }
+    if (pumpAgain) void pump();
   }
 
   async function slice(job: QuoteRow, signal: AbortSignal): Promise<{ stats: SliceMeasure; slice: { slicer: string; slicer_version: string; duration_ms: number }; cached: boolean }> {
@@ -156,7 +165,12 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
   }
 
   return {
-    wake: () => void pump(),
+    wake() {
+      void pump();
+      // Workers in other processes (WORKER_ROLE=worker, other hosts) start the job at once rather than at their
+      // next poll.
+      deps.db.notify(JOBS_CHANNEL).catch((err) => deps.log.error('jobs: could not notify the other workers', err));
+    },
     async waitFor(id, timeoutMs) {
       const isDone = async () => ['completed', 'failed'].includes((await quoteStatus(deps.db, id)) ?? '');
       if (await isDone()) return true;
@@ -181,6 +195,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       if (running || deps.config.workerRole === 'api') return;
       running = true;
       timer = setInterval(() => void pump(), POLL_MS);
+      deps.db.listen(JOBS_CHANNEL, () => void pump()).catch((err) => deps.log.error('jobs: cannot listen for new jobs; polling only', err));
       void pump();
     },
     async stop() {
@@ -193,7 +208,10 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
         deps.log.error('jobs: could not hand back the leases on stop; they pass on when they run out', err);
         return 0;
       });
-      if (released) deps.log.info(`jobs: handed back ${released} job(s) on stop`);
+      if (released) {
+        deps.log.info(`jobs: handed back ${released} job(s) on stop`);
+        await deps.db.notify(JOBS_CHANNEL).catch(() => {}); // the other workers take them now
+      }
     },
   };
 }
