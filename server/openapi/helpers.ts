@@ -23,6 +23,14 @@ export const jsonBody = (schema: string, description?: string, required = true) 
   content: { 'application/json': { schema: ref(schema) } },
 });
 
+/** What every DELETE of a resource answers: its id under its own name, and `deleted: true`. */
+export const deletedSchema = (idField: string, description: string) => ({
+  type: 'object',
+  required: [idField, 'deleted'],
+  additionalProperties: false,
+  properties: { [idField]: { type: 'string', description }, deleted: { const: true } },
+});
+
 export const ok = (schema: string, description: string) => ({ description, content: { 'application/json': { schema: ref(schema) } } });
 
 const ERROR_RESPONSES: Record<number, string> = {

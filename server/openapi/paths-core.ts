@@ -132,7 +132,7 @@ export const corePaths = {
   '/dashboard/api/tokens/{token_id}': {
     delete: {
       operationId: 'revokeToken', tags: ['dashboard'], summary: 'Revoke a token (effective on the next request)', security: session,
-      parameters: [pathParam('token_id', 'A token id (tok_...)'), csrfHeader], responses: { '204': { description: 'Revoked' }, ...errors(401, 403, 404) },
+      parameters: [pathParam('token_id', 'A token id (tok_...)'), csrfHeader], responses: { '200': ok('TokenDeleted', 'Revoked (effective on the next request)'), ...errors(401, 403, 404) },
     },
   },
 };

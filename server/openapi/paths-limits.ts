@@ -165,7 +165,7 @@ export const limitsSchemas = {
           completed: int0,
           failed: int0,
           cached: { ...int0, description: 'Completed from a cached slice' },
-          deleted: { ...int0, description: 'Completed quotes since deleted from history (still counted)' },
+          deleted: { ...int0, description: 'Finished quotes (completed or failed) since deleted from history (still counted)' },
           grams: num0,
           print_time_s: num0,
           success_rate: { type: ['number', 'null'], description: 'completed / (completed + failed), four decimals' },

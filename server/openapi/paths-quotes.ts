@@ -1,5 +1,5 @@
 // Paths and schemas of quotes, jobs and slice profiles.
-import { jsonBody, ok, errors, pathParam, pageParams, ref, bearer, timestamp, shopperToken } from './helpers.ts';
+import { jsonBody, ok, errors, pathParam, pageParams, ref, bearer, timestamp, shopperToken, deletedSchema } from './helpers.ts';
 import { sectionSchema, settingSchema } from './settings-schema.ts';
 import { PRICE_LINES, type PriceLine } from '../../shared/pricing.ts';
 
@@ -112,7 +112,7 @@ export const quoteSchemas = {
     required: ['job_id', 'quote_id', 'status', 'progress', 'file_id', 'file_name', 'attempts', 'created_at', 'started_at', 'finished_at', 'result', 'error'],
     additionalProperties: false,
     properties: {
-      job_id: { type: 'string' }, quote_id: { type: 'string' }, status: statusEnum, progress: { type: 'integer', minimum: 0, maximum: 100, description: 'Percent; estimated while slicing' },
+      job_id: { type: 'string' }, quote_id: { type: 'string' }, status: statusEnum, progress: { type: 'integer', minimum: 0, maximum: 100, description: 'Percent; estimated while slicing. 100 once the job is finished, `completed` or `failed`' },
       file_id: { type: 'string' }, file_name: { type: 'string' }, attempts: { type: 'integer' }, created_at: timestamp, started_at: nullableTime, finished_at: nullableTime,
       result: { oneOf: [ref('Quote'), { type: 'null' }] }, error: problem,
     },
@@ -137,6 +137,7 @@ export const quoteSchemas = {
       settings: { type: 'object', description: 'As in ProfileInput', properties: { exchange_rates: settingSchema('quote_config', 'exchange_rates') } },
     },
   },
+  ProfileDeleted: deletedSchema('profile_id', 'The deleted profile'),
   ProfileList: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('Profile') } } },
 };
 
@@ -184,6 +185,6 @@ export const quotePaths = {
       operationId: 'replaceProfile', tags: ['profiles'], summary: 'Replace a profile', security: bearer, parameters: [kind, profileId], requestBody: jsonBody('ProfileInput'),
       responses: { '200': ok('Profile', 'Replaced'), ...errors(400, 401, 403, 404, 409) },
     },
-    delete: { operationId: 'deleteProfile', tags: ['profiles'], summary: 'Delete a profile', security: bearer, parameters: [kind, profileId], responses: { '204': { description: 'Deleted' }, ...errors(401, 403, 404) } },
+    delete: { operationId: 'deleteProfile', tags: ['profiles'], summary: 'Delete a profile', security: bearer, parameters: [kind, profileId], responses: { '200': ok('ProfileDeleted', 'Deleted'), ...errors(401, 403, 404) } },
   },
 };

@@ -37,7 +37,7 @@ export function profilesRouter(deps: Deps) {
   });
   router.delete('/:kind/:profile_id', async (ctx) => {
     await removeProfile(deps, ctx.state.auth.account.id, ctx.state.kind, ctx.params.profile_id);
-    ctx.status = 204;
+    ctx.body = { profile_id: ctx.params.profile_id, deleted: true };
   });
   return router;
 }

@@ -159,9 +159,10 @@ export async function completeQuote(db: Queryable, id: string, owner: string | n
 /** Why a quote failed; `details` (optional) are answered with the error. */
 export interface JobError { code: string; message: string; status: number; details?: Record<string, unknown> }
 
+/** A failed job is finished: its progress is 100, like a completed one's (docs/webhooks.md). */
 export async function failQuote(db: Queryable, id: string, owner: string | null, error: JobError) {
   const [row] = await db.query<QuoteRow & { previous_status: QuoteStatus }>(
-    `UPDATE quotes SET status = 'failed', error = $3, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+    `UPDATE quotes SET status = 'failed', progress = 100, error = $3, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
      WHERE id = $1 AND lease_owner IS NOT DISTINCT FROM $2 AND status IN ('queued', 'processing') RETURNING *`,
     [id, owner, JSON.stringify(error)],
   );
