@@ -11,6 +11,7 @@ import { loadPlans } from './plans.ts';
 import { createDiskStorage, ensureDirs } from './storage/disk.ts';
 import { createModelParser, MODEL_PARSER_OPTIONS } from './models/parse.ts';
 import { createApp } from './app.ts';
+import { answerClientError } from './errors.ts';
 import { consoleLogger, type Deps, type Logger } from './deps.ts';
 import { createEventPump } from './webhooks/dispatcher.ts';
 import { createJobRunner } from './jobs/runner.ts';
@@ -64,6 +65,7 @@ export async function serve(deps: Deps): Promise<Running> {
   const server = app.listen(deps.config.port, deps.config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   server.requestTimeout = 30 * 60_000; // large uploads on slow links
+  server.on('clientError', answerClientError);
   const { port } = server.address() as AddressInfo;
   const host = deps.config.host.includes(':') ? `[${deps.config.host}]` : deps.config.host;
   // PORT=0 picks a free port at listen time; the advertised URL (upload URLs, snippets) must name it.
