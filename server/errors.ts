@@ -1,5 +1,7 @@
 // Typed API errors, turned into the JSON error shape of DESIGN.md in exactly one place (errorMiddleware).
 import type { Context, Next } from 'koa';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 export type ErrorDetails = Record<string, unknown>;
 
@@ -46,8 +48,15 @@ interface HttpishError {
   message?: string;
 }
 
-/** Errors thrown by libraries (koa-body/formidable, co-body) carry an HTTP status; map them to our shape. */
+// PostgreSQL refuses U+0000 in text (22021) and in jsonb (22P05). No field of the API accepts it, so a request
+// carrying one, in an id, a name or any other text, is bad input and not a server fault.
+const NUL_REFUSED = new Set(['22021', '22P05']);
+
+/** Errors thrown by libraries (koa-body/formidable, co-body, the database) carry a status or code; map them to our shape. */
 function fromLibrary(err: HttpishError, maxUploadBytes: number): ApiError | null {
+  if (typeof err.code === 'string' && NUL_REFUSED.has(err.code)) {
+    return new ApiError(400, 'invalid_text', 'The request contains text with the NUL character (U+0000), which no field accepts.');
+  }
   const status = err.httpCode ?? err.status ?? err.statusCode;
   if (!status || status < 400 || status >= 500) return null;
   if (status === 413 || err.code === 1009 || err.code === 1016) return tooLarge(maxUploadBytes);
@@ -83,4 +92,22 @@ export function errorMiddleware(opts: { maxUploadBytes: number; log: (msg: strin
       ctx.body = { error: { code: api.code, message: api.message, ...(api.details ? { details: api.details } : {}) } };
     }
   };
+}
+
+/**
+ * Requests Node's HTTP parser refuses before the app sees them (a URL or headers over the size limit, a
+ * malformed request line) answer the same error shape as everything else. Register on the server's clientError.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const error = tooLarge
+    ? { code: 'headers_too_large', message: 'The request line or headers are too large (the URL with its query, or a header).' }
+    : { code: 'bad_request', message: 'The HTTP request is malformed.' };
+  const body = JSON.stringify({ error });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n`
+      + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

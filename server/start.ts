@@ -12,6 +12,7 @@ import { createDiskStorage, ensureDirs, type FileStorage } from './storage/disk.
 import { createS3Storage } from './storage/s3.ts';
 import { createModelParser, MODEL_PARSER_OPTIONS } from './models/parse.ts';
 import { createApp } from './app.ts';
+import { answerClientError } from './errors.ts';
 import { consoleLogger, type Deps, type Logger } from './deps.ts';
 import { createEventPump } from './webhooks/dispatcher.ts';
 import { createJobRunner } from './jobs/runner.ts';
@@ -81,6 +82,7 @@ export async function serve(deps: Deps): Promise<Running> {
   const server = app.listen(deps.config.port, deps.config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   server.requestTimeout = 30 * 60_000; // large uploads on slow links
+  server.on('clientError', answerClientError);
   const { port } = server.address() as AddressInfo;
   const host = deps.config.host.includes(':') ? `[${deps.config.host}]` : deps.config.host;
   // PORT=0 picks a free port at listen time; the advertised URL (upload URLs, snippets) must name it.

@@ -2,7 +2,7 @@
 // presets, infill choices, a quantity range) and the floors on price. Shoppers choose; merchants price: a
 // widget key sends only choices from the offer (docs/offer.md). Pure TypeScript, shared by the server
 // (authoritative) and the dashboard's editor, so both refuse exactly the same things with the same field names.
-import { getSetting, validateConfigSection, type ConfigIssue, type PrinterConfig } from './settings.ts';
+import { canonicalSection, getSetting, validateConfigSection, type ConfigIssue, type PrinterConfig } from './settings.ts';
 
 export interface OfferMaterial {
   /** The material profile's name (what `material_config.filament_type` looks up). */
@@ -192,7 +192,7 @@ export function normalizeOffer(raw: Record<string, unknown>): Offer {
   return {
     materials: o.materials.map((m) => ({ material: m.material, colors: m.colors ?? [] })),
     default_material: o.materials.find((m) => m.material.toLowerCase() === o.default_material.toLowerCase())!.material,
-    qualities: o.qualities.map((q) => ({ id: q.id, label: q.label, printer_config: q.printer_config ?? {} })),
+    qualities: o.qualities.map((q) => ({ id: q.id, label: q.label, printer_config: canonicalSection('printer_config', q.printer_config ?? {}) })),
     default_quality: o.default_quality,
     infill_options: [...o.infill_options].sort((a, b) => a - b),
     default_infill: o.default_infill,

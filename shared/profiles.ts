@@ -1,6 +1,6 @@
 // Which settings each kind of slice profile holds, and their validation: used by the server (authoritative)
 // and by the dashboard's forms, so a form refuses exactly what the API refuses, with the same field names.
-import { validateConfigSection, type ConfigIssue } from './settings.ts';
+import { canonicalSection, validateConfigSection, type ConfigIssue } from './settings.ts';
 
 export type ProfileKind = 'printer' | 'material' | 'global';
 
@@ -39,4 +39,11 @@ export function validateProfileSettings(kind: ProfileKind, name: string, setting
     ...renamed(validateConfigSection('quote_config', pick(settings, GLOBAL_LAYER_FIELDS, false), { source: 'profile' })),
     ...renamed(validateConfigSection('printer_config', pick(settings, GLOBAL_LAYER_FIELDS, true))),
   ];
+}
+
+/** A valid profile's settings with their enumerated values in canonical spelling (any case is accepted). */
+export function canonicalProfileSettings(kind: ProfileKind, settings: Record<string, unknown>): Record<string, unknown> {
+  if (kind === 'printer') return canonicalSection('printer_config', settings);
+  if (kind === 'material') return canonicalSection('material_config', settings);
+  return canonicalSection('quote_config', settings);
 }

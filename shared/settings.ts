@@ -1,7 +1,8 @@
 // The catalogue of every quote setting (printer_config, material_config, quote_config; docs/prusaslicer-mapping.md).
 // Pure TypeScript, no Node APIs: the server, the widget and the dashboard all read it.
 // `affects` drives caching (docs/prusaslicer-mapping.md); test/slice-effects.test.ts checks it on real slices.
-import { CURRENCY_CODES, isCurrencyCode } from './money.ts';
+import { CURRENCY_CODES } from './money.ts';
+import { canonicalMember } from './enums.ts';
 import { SETTING_ALIASES } from './aliases.ts';
 
 export type SettingSection = 'printer_config' | 'material_config' | 'quote_config';
@@ -224,17 +225,33 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * A config object with every enumerated value in its canonical spelling (infill_pattern "GYROID" is "gyroid",
+ * currency "eur" is "EUR", exchange_rates keys likewise); other values as given. Call after validation.
+ */
+export function canonicalSection<T>(section: SettingSection, value: T): T {
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [name, v] of Object.entries(value)) {
+    const d = getSetting(section, name);
+    if (d?.values) out[name] = canonicalMember(d.values, v) ?? v;
+    else if (d?.type === 'rates' && isPlainObject(v)) out[name] = Object.fromEntries(Object.entries(v).map(([code, rate]) => [canonicalMember(CURRENCY_CODES, code) ?? code, rate]));
+    else out[name] = v;
+  }
+  return out as T;
+}
+
 /** Checks one value against its definition; returns the problem in words, or null. */
 export function checkSettingValue(d: SettingDef, v: unknown): string | null {
   switch (d.type) {
     case 'boolean':
       return typeof v === 'boolean' ? null : 'must be a boolean';
     case 'enum':
-      return typeof v === 'string' && d.values!.includes(v) ? null : `must be one of: ${d.values!.join(', ')}`;
+      return canonicalMember(d.values!, v) !== undefined ? null : `must be one of: ${d.values!.join(', ')}`;
     case 'string':
       if (typeof v !== 'string' || v.length === 0) return 'must be a non-empty string';
       if (d.maxLength !== undefined && v.length > d.maxLength) return `must be at most ${d.maxLength} characters`;
-      if (d.values && !d.values.includes(v)) return `must be ${d.valuesName ?? `one of: ${d.values.join(', ')}`}`;
+      if (d.values && canonicalMember(d.values, v) === undefined) return `must be ${d.valuesName ?? `one of: ${d.values.join(', ')}`}`;
       return d.pattern && !d.pattern.test(v) ? 'has an invalid format' : null;
     case 'rates':
       return checkRates(d, v);
@@ -257,7 +274,7 @@ function checkNumber(d: SettingDef, v: unknown): string | null {
 function checkRates(d: SettingDef, v: unknown): string | null {
   if (!isPlainObject(v)) return 'must be an object of currency codes to rates, for example {"EUR": 0.92}';
   for (const [code, rate] of Object.entries(v)) {
-    if (!isCurrencyCode(code)) return `has ${JSON.stringify(code.slice(0, 8))}, which is not an ISO 4217 currency code`;
+    if (canonicalMember(CURRENCY_CODES, code) === undefined) return `has ${JSON.stringify(code.slice(0, 8))}, which is not an ISO 4217 currency code`;
     const problem = checkNumber({ ...d, type: 'number' }, rate);
     if (problem) return `has a rate for ${code} that ${problem}`;
   }

@@ -8,8 +8,7 @@ import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
 import { writeEvent } from '../db/queries/outbox.ts';
 import { claimJob, renewLease, sliceByKey, insertSlice, quoteStatus, releaseLeases, type QuoteRow } from '../db/queries/quotes.ts';
-import { finishQuote, failJob, buildResult, LeaseLostError } from '../quotes/service.ts';
-import { jobEventData } from '../quotes/present.ts';
+import { finishQuote, failJob, buildResult, jobStatusChanged, LeaseLostError } from '../quotes/service.ts';
 import { SliceFailedError, SliceTimeoutError, PoolFullError, PoolClosedError, SliceAbortedError } from '../slicer/errors.ts';
 import type { SlicePool } from '../slicer/pool.ts';
 import type { SliceMeasure } from '../slicer/gcode-stats.ts';
@@ -67,9 +66,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       while (running && active.size < deps.config.slicerConcurrency) {
         const job = await deps.db.transaction(async (tx) => {
           const claimed = await claimJob(tx, owner, leaseMs);
-          if (claimed && claimed.previous_status === 'queued') {
-            await writeEvent(tx, { account_id: claimed.account_id, token_id: claimed.token_id, event: 'job.status_changed', data: jobEventData(claimed, 'queued') });
-          }
+          if (claimed && claimed.previous_status === 'queued') await jobStatusChanged(tx, claimed, 'queued');
           return claimed;
         });
         if (!job) break;
@@ -142,13 +139,14 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       buildResult(job, outcome); // pricing may refuse (price_out_of_range): the job then fails below, not retries
       await record(job, async (tx) => {
         const done = await finishQuote(tx, deps as Deps, job, owner, outcome);
-        await writeEvent(tx, { account_id: done.account_id, token_id: done.token_id, event: 'job.status_changed', data: jobEventData(done, 'processing') });
+        await jobStatusChanged(tx, done, 'processing');
       });
     } catch (err) {
       if (ctrl.signal.aborted || err instanceof LeaseLostError) return; // another worker owns it now
       // Shutting down, or the pool is full: the job stays claimed and its lease expiry hands it to a worker again.
       if (err instanceof PoolFullError || err instanceof PoolClosedError || err instanceof SliceAbortedError) return;
-      if (!(err instanceof SliceFailedError || err instanceof SliceTimeoutError)) deps.log.error(`job ${job.id} failed`, err);
+      // Slicer refusals and priced refusals (ApiError) are the job's outcome, not a server fault.
+      if (!(err instanceof SliceFailedError || err instanceof SliceTimeoutError || err instanceof ApiError)) deps.log.error(`job ${job.id} failed`, err);
       await record(job, (tx) => failJob(tx, job, owner, describeFailure(err)));
     } finally {
       clearInterval(beat);

@@ -2,6 +2,7 @@
 // naming the parameter.
 import type { Context } from 'koa';
 import { ValidationError } from '../errors.ts';
+import { canonicalMember } from '../../shared/enums.ts';
 
 export const MAX_RANGE_DAYS = 3660;
 const DAY_MS = 86_400_000;
@@ -58,11 +59,13 @@ export function exportRange(ctx: Context, now: Date): DateRange | null {
   return dateRange(ctx, now, 30);
 }
 
+/** An enumerated query parameter, in any letter case, answered in its canonical spelling. */
 export function oneOf<T extends string>(ctx: Context, name: string, allowed: readonly T[], fallback: T): T {
   const raw = single(ctx, name);
   if (raw === undefined) return fallback;
-  if (!allowed.includes(raw as T)) throw new ValidationError([{ field: name, message: `must be one of ${allowed.join(', ')}` }]);
-  return raw as T;
+  const value = canonicalMember(allowed, raw);
+  if (value === undefined) throw new ValidationError([{ field: name, message: `must be one of ${allowed.join(', ')}` }]);
+  return value;
 }
 
 export function intParam(ctx: Context, name: string, fallback: number, min: number, max: number): number {

@@ -23,26 +23,40 @@ export function planFor(deps: Pick<Deps, 'plans'>, planId: string | undefined): 
   return (planId && deps.plans[planId]) || deps.plans.free;
 }
 
-function quotaExceeded(resource: 'quotes' | 'storage', used: number, limit: number, period: Period, now: Date, extra: Record<string, unknown> = {}) {
-  const what = resource === 'quotes' ? `the monthly allowance of ${limit} quotes is used up` : `this upload would exceed the storage allowance of ${limit} bytes`;
-  const hint = resource === 'quotes' ? 'it resets at the start of the next month (UTC)' : 'delete files to free storage at once';
+// An exhausted allowance answers 402, never 429: 429 tells a client to back off and retry, and no retry
+// succeeds before the month ends (quotes) or before files are deleted (storage). So no Retry-After either
+// (docs/limits.md).
+
+function quoteAllowanceExhausted(used: number, limit: number, period: Period): ApiError {
+  const resetsAt = period.end.toISOString();
   return new ApiError(
-    429,
-    'quota_exceeded',
-    `Quota exceeded: ${what}; ${hint}.`,
-    { resource, used, limit, period: period.name, resets_at: period.end.toISOString(), ...extra },
-    { 'Retry-After': String(secondsUntil(period.end, now)) },
+    402,
+    'quote_allowance_exhausted',
+    `The monthly allowance of ${limit} quotes is used up; it resets at ${resetsAt}.`,
+    { used, limit, period: period.name, resets_at: resetsAt },
   );
 }
 
-/** Throws 429 quota_exceeded when the account has no quotes left this month. Call outside a transaction (it may open one). */
+/** `usedBytes` is what is stored without this upload; the details say how much to delete to make it fit. */
+function storageQuotaExceeded(usedBytes: number, limitBytes: number, neededBytes: number): ApiError {
+  const freeAtLeast = Math.max(0, usedBytes + neededBytes - limitBytes);
+  return new ApiError(
+    402,
+    'storage_quota_exceeded',
+    `This upload of ${neededBytes} bytes does not fit the storage allowance of ${limitBytes} bytes (${usedBytes} used): `
+      + `delete files of at least ${freeAtLeast} bytes to make room.`,
+    { used_bytes: usedBytes, limit_bytes: limitBytes, needed_bytes: neededBytes, free_at_least_bytes: freeAtLeast },
+  );
+}
+
+/** Throws 402 quote_allowance_exhausted when the account has no quotes left this month. Call outside a transaction (it may open one). */
 export async function checkQuoteQuota(deps: QuotaDeps, account: AccountRow): Promise<void> {
   const now = deps.now();
   const period = monthPeriod(now);
   await settleNewPeriod(deps, account.id, period);
   const limit = planFor(deps, account.plan).monthly_quotes;
   const used = await quotesUsed(deps.db, account.id, period.name);
-  if (used >= limit) throw quotaExceeded('quotes', used, limit, period, now);
+  if (used >= limit) throw quoteAllowanceExhausted(used, limit, period);
 }
 
 /**
@@ -76,15 +90,12 @@ export async function settleNewPeriod(deps: QuotaDeps, accountId: string, period
 export async function checkStorageQuota(deps: QuotaDeps, accountId: string, addBytes: number): Promise<void> {
   const limit = planFor(deps, await accountPlanId(deps.db, accountId)).storage_bytes;
   const used = await storageUsed(deps.db, accountId);
-  if (used + addBytes > limit) {
-    const now = deps.now();
-    throw quotaExceeded('storage', used, limit, monthPeriod(now), now, { requested_bytes: addBytes });
-  }
+  if (used + addBytes > limit) throw storageQuotaExceeded(used, limit, addBytes);
 }
 
 /**
  * Call in the transaction that inserted or deleted a file, after the change. Measures stored bytes under
- * the alert lock; with enforce (uploads) a total beyond the allowance throws 429 and so rolls the insert
+ * the alert lock; with enforce (uploads) a total beyond the allowance throws 402 and so rolls the insert
  * back. Writes the owed usage.alert; the caller wakes the event pump after commit.
  */
 export async function recordStorageChange(
@@ -95,9 +106,8 @@ export async function recordStorageChange(
   const limit = planFor(deps, await accountPlanId(tx, change.accountId)).storage_bytes;
   const { stored, used } = await lockedUsage(tx, change.accountId, 'storage', () => storageUsed(tx, change.accountId));
   if (change.enforce && used > limit) {
-    const now = deps.now();
-    const before = used - (change.addedBytes ?? 0);
-    throw quotaExceeded('storage', before, limit, monthPeriod(now), now, { requested_bytes: change.addedBytes ?? 0 });
+    const added = change.addedBytes ?? 0;
+    throw storageQuotaExceeded(used - added, limit, added);
   }
   await settleAlerts(tx, stored, { accountId: change.accountId, tokenId: change.tokenId, resource: 'storage', used, limit, period: null });
 }

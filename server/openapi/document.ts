@@ -29,7 +29,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
       title: 'slicequote API',
       version: '2.0.0',
       summary: '3D-print quotes from real PrusaSlicer slices',
-      description: 'Upload STL, OBJ or 3MF models, check printability, and get prices computed from real slices. Errors share one shape: `{"error": {"code", "message", "details"}}`. Lists take `page` (from 1) and `limit` (default 20, max 100) and answer `{data, page, limit, total, has_more}`.',
+      description: 'Upload STL, OBJ or 3MF models, check printability, and get prices computed from real slices. Errors share one shape: `{"error": {"code", "message", "details"}}`. Lists take `page` (from 1) and `limit` (default 20, max 100) and answer `{data, page, limit, total, has_more}`. Every DELETE of a resource answers `200` with `{"<resource>_id": …, "deleted": true}` (e.g. `{"profile_id": "prof_…", "deleted": true}`); DELETE of an offer resets it and answers the offer now in effect. Enumerated values (query, path and body: `format`, `group_by`, `state`, `unit`, `infill_pattern`, `currency`, webhook `events`, profile `kind`, …) are accepted in any letter case and stored and answered in the canonical spelling listed here. 429 means a rate limit only; an exhausted allowance answers 402. See docs/api-conventions.md.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/' }],

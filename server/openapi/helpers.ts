@@ -23,6 +23,14 @@ export const jsonBody = (schema: string, description?: string, required = true) 
   content: { 'application/json': { schema: ref(schema) } },
 });
 
+/** What every DELETE of a resource answers: its id under its own name, and `deleted: true`. */
+export const deletedSchema = (idField: string, description: string) => ({
+  type: 'object',
+  required: [idField, 'deleted'],
+  additionalProperties: false,
+  properties: { [idField]: { type: 'string', description }, deleted: { const: true } },
+});
+
 export const ok = (schema: string, description: string) => ({ description, content: { 'application/json': { schema: ref(schema) } } });
 
 const ERROR_RESPONSES: Record<number, string> = {
@@ -54,13 +62,44 @@ export function errorResponses() {
     PayloadTooLarge: 'The upload exceeds MAX_UPLOAD_MB; refused before the body is read when the length is declared.',
     UnsupportedMediaType: 'Wrong Content-Type (e.g. not multipart/form-data for an upload).',
     Unprocessable: 'The request is well-formed but cannot be processed (e.g. a model file that is broken); `code` names the problem.',
-    TooManyRequests: 'Rate limit or quota exceeded; see Retry-After.',
+    TooManyRequests: 'Rate limit exceeded (`rate_limited`): back off and retry after Retry-After seconds. Only rate limits answer 429; an exhausted allowance answers 402.',
     ServerError: 'An unexpected server-side failure (logged); the error code says what failed.',
     ServiceUnavailable: 'The server is busy (e.g. the slicing queue is full); see Retry-After.',
   };
-  return Object.fromEntries(
-    Object.entries(describe).map(([name, description]) => [name, { description, content: { 'application/json': { schema: ref('Error') } } }]),
-  );
+  const shared = Object.entries(describe).map(([name, description]) => [name, { description, content: { 'application/json': { schema: ref('Error') } } }]);
+  return Object.fromEntries([...shared, ...Object.entries(ALLOWANCE_RESPONSES)]);
+}
+
+/** The 402 answers of an exhausted allowance, each with its own details (docs/limits.md). No Retry-After. */
+const ALLOWANCE_RESPONSES = {
+  QuoteAllowanceExhausted: {
+    description: 'The monthly quote allowance of the plan is used up (`quote_allowance_exhausted`); retrying does not help before `details.resets_at`, the start of the next UTC month.',
+    content: { 'application/json': { schema: ref('QuoteAllowanceExhaustedError') } },
+  },
+  StorageQuotaExceeded: {
+    description: 'The upload does not fit the storage allowance (`storage_quota_exceeded`); deleting files of at least `details.free_at_least_bytes` bytes makes room at once.',
+    content: { 'application/json': { schema: ref('StorageQuotaExceededError') } },
+  },
+};
+
+/** A 402 response of an operation that may hit the monthly quote allowance or the storage allowance. */
+export const allowanceRefusal = (name: keyof typeof ALLOWANCE_RESPONSES) => ({ '402': { $ref: `#/components/responses/${name}` } });
+
+/** An error body with a fixed code and documented details. */
+export function errorSchema(code: string, details: Record<string, unknown>) {
+  return {
+    type: 'object',
+    required: ['error'],
+    additionalProperties: false,
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message', 'details'],
+        additionalProperties: false,
+        properties: { code: { const: code }, message: { type: 'string' }, details: { type: 'object', required: Object.keys(details), additionalProperties: false, properties: details } },
+      },
+    },
+  };
 }
 
 export const pathParam = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });

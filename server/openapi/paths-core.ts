@@ -1,5 +1,5 @@
 // Paths of the foundation: health, user, files, upload ids, printability, dashboard auth and tokens.
-import { jsonBody, ok, errors, pathParam, pageParams, bearer, session, csrfHeader, shopperToken } from './helpers.ts';
+import { jsonBody, ok, errors, pathParam, pageParams, bearer, session, csrfHeader, shopperToken, allowanceRefusal } from './helpers.ts';
 
 const fileId = pathParam('file_id', 'A file id (file_...)');
 const units = ['mm', 'cm', 'm', 'in', 'ft', 'um'];
@@ -52,7 +52,7 @@ export const corePaths = {
       operationId: 'uploadFile', tags: ['files'], summary: 'Upload a model (multipart part `file`, optional field `unit`)', security: bearer, requestBody: multipartFile,
       parameters: [unitQuery],
       description: 'The file is streamed to disk under the size cap, hashed, parsed and measured. Broken or unsupported models, and models over a parse limit (`details.limit` names it), are refused with 422 and a specific code. In PrusaSlicer projects only model parts are printed: modifiers and support blockers/enforcers are dropped, negative volumes are cut away when slicing, and the file\'s own settings are ignored; `warnings` say so. A size that suggests another unit adds a `unit_suspect` warning. Emits `file.uploaded`.',
-      responses: { '201': ok('File', 'The stored file with its measurements'), ...errors(400, 401, 413, 415, 422) },
+      responses: { '201': ok('File', 'The stored file with its measurements'), ...allowanceRefusal('StorageQuotaExceeded'), ...errors(400, 401, 413, 415, 422) },
     },
   },
   '/v2/file/upload-id': {
@@ -66,7 +66,7 @@ export const corePaths = {
       operationId: 'uploadFilePublic', tags: ['files'], summary: 'Upload without a token, with a single-use upload id', security: [],
       description: 'CORS-enabled. The file lands in the account that created the upload id. Unknown id: 404 `upload_id_not_found`; used: 410 `upload_id_used`; expired: 410 `upload_id_expired`.',
       parameters: [pathParam('upload_id', 'From GET /v2/file/upload-id'), unitQuery], requestBody: multipartFile,
-      responses: { '201': ok('File', 'The stored file'), ...errors(400, 404, 410, 413, 415, 422) },
+      responses: { '201': ok('File', 'The stored file'), ...allowanceRefusal('StorageQuotaExceeded'), ...errors(400, 404, 410, 413, 415, 422) },
     },
     options: {
       operationId: 'uploadFilePublicPreflight', tags: ['files'], summary: 'CORS preflight', security: [],
@@ -132,7 +132,7 @@ export const corePaths = {
   '/dashboard/api/tokens/{token_id}': {
     delete: {
       operationId: 'revokeToken', tags: ['dashboard'], summary: 'Revoke a token (effective on the next request)', security: session,
-      parameters: [pathParam('token_id', 'A token id (tok_...)'), csrfHeader], responses: { '204': { description: 'Revoked' }, ...errors(401, 403, 404) },
+      parameters: [pathParam('token_id', 'A token id (tok_...)'), csrfHeader], responses: { '200': ok('TokenDeleted', 'Revoked (effective on the next request)'), ...errors(401, 403, 404) },
     },
   },
 };

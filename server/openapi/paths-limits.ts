@@ -1,6 +1,6 @@
 // Paths and schemas of quotas, usage and analytics, and the rate-limit headers that every response carries
 // (withRateLimits adds them, and a 429, to every operation of the document).
-import { ok, errors, bearer, timestamp, ref } from './helpers.ts';
+import { ok, errors, bearer, timestamp, ref, errorSchema } from './helpers.ts';
 import { endpointClass } from '../limits/classes.ts';
 
 const date = { type: 'string', format: 'date', description: 'UTC calendar date, YYYY-MM-DD' };
@@ -88,6 +88,18 @@ const priceStats = {
 };
 
 export const limitsSchemas = {
+  QuoteAllowanceExhaustedError: errorSchema('quote_allowance_exhausted', {
+    used: { ...int0, description: 'Quotes counted this month' },
+    limit: { type: 'integer', minimum: 1, description: 'The plan\'s monthly allowance' },
+    period: { type: 'string', pattern: '^\\d{4}-\\d{2}$', description: 'The UTC month' },
+    resets_at: { ...timestamp, description: 'When the allowance starts again: the start of the next UTC month' },
+  }),
+  StorageQuotaExceededError: errorSchema('storage_quota_exceeded', {
+    used_bytes: { ...int0, description: 'Bytes stored now, without this upload' },
+    limit_bytes: { type: 'integer', minimum: 1, description: 'The plan\'s storage allowance' },
+    needed_bytes: { ...int0, description: 'The size of this upload (the declared length when refused before the body was read)' },
+    free_at_least_bytes: { ...int0, description: 'used_bytes + needed_bytes - limit_bytes: delete at least this much to make the upload fit' },
+  }),
   Quota: {
     type: 'object',
     required: ['plan', 'period', 'period_start', 'resets_at', 'resets_in_seconds', 'quotes', 'storage'],
@@ -165,7 +177,7 @@ export const limitsSchemas = {
           completed: int0,
           failed: int0,
           cached: { ...int0, description: 'Completed from a cached slice' },
-          deleted: { ...int0, description: 'Completed quotes since deleted from history (still counted)' },
+          deleted: { ...int0, description: 'Finished quotes (completed or failed) since deleted from history (still counted)' },
           grams: num0,
           print_time_s: num0,
           success_rate: { type: ['number', 'null'], description: 'completed / (completed + failed), four decimals' },
@@ -259,7 +271,7 @@ export const limitsPaths = {
   '/v2/quota': {
     get: {
       operationId: 'getQuota', tags: ['usage'], summary: 'Quota limits, usage and reset time for quotes and storage', security: bearer,
-      description: 'Quotes are counted per UTC calendar month and reset at `resets_at`; storage is the bytes of the stored model files, freed at once by deleting files. A quote or upload beyond the allowance is refused with 429 `quota_exceeded` and `Retry-After` (seconds until the period resets).',
+      description: 'Quotes are counted per UTC calendar month and reset at `resets_at`; storage is the bytes of the stored model files, freed at once by deleting files. A quote beyond the monthly allowance is refused with 402 `quote_allowance_exhausted` (`details.resets_at`), an upload beyond the storage allowance with 402 `storage_quota_exceeded` (`details.free_at_least_bytes`: how much to delete). Neither carries Retry-After; 429 means a rate limit only.',
       responses: { '200': ok('Quota', 'Allowances and usage'), ...errors(401) },
     },
   },

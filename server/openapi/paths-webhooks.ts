@@ -7,6 +7,17 @@ const nullableTimestamp = { oneOf: [timestamp, { type: 'null' }] };
 const id = (prefix: string) => ({ type: 'string', pattern: `^${prefix}_[a-z0-9]+$`, examples: [`${prefix}_3k9x0b2m7q1z8w4v6n5c`] });
 const webhookId = pathParam('webhook_id', 'A webhook id (wh_...)');
 const deliveryId = pathParam('delivery_id', 'A delivery id (dlv_...)');
+/** When each event is sent (docs/webhooks.md). */
+const EVENT_WHEN: Record<string, string> = {
+  'quote.completed': 'A quote finished successfully, synchronous or asynchronous.',
+  'quote.failed': 'A well-formed quote request could not be quoted: refused settings, price or build volume (422), or a failed slice; the quote is in the history with its error.',
+  'file.uploaded': 'A model file was uploaded, with a token or through a public upload id.',
+  'file.deleted': 'A model file was deleted.',
+  'job.status_changed': 'An asynchronous quote job changed state; synchronous quotes send none.',
+  'widget.added_to_cart': 'A shopper added a model to the cart through the widget.',
+  'usage.alert': 'Quote or storage usage reached 80 % or 100 % of the allowance, or fell back below 80 %.',
+};
+
 const tags = ['webhooks'];
 
 const url = { type: 'string', description: 'Receiver endpoint (at most 2048 characters); must satisfy the endpoint rules (http/https, no credentials, public address only), checked by the URL guard so each refusal carries its rule as the error code', examples: ['https://shop.example.com/hooks/slicequote'] };
@@ -82,7 +93,7 @@ const eventSchemas = {
       required: ['code', 'message'],
       properties: { code: { type: 'string' }, message: { type: 'string' } },
     }),
-    'Body of `quote.failed`: the same fields as quote.completed, with result null and error set.',
+    'Body of `quote.failed`: the same fields as quote.completed, with result null and error set. Sent for every well-formed quote request for a file of the caller that cannot be quoted, synchronous or asynchronous: settings refused (unknown_material, settings_conflict, material_price_missing, currency_not_offered), price_out_of_range, exceeds_build_volume, or a slicer failure. Not for refusals of the request itself (a malformed body or forbidden field: 400; no such file, rate limit, exhausted allowance, full queue).',
   ),
   WebhookEventFileUploaded: eventEnvelope(
     'file.uploaded',
@@ -126,7 +137,7 @@ const eventSchemas = {
         attempts: { type: 'integer', minimum: 0, description: 'How many times a worker has taken the job up' },
       },
     },
-    'Body of `job.status_changed`, sent on every transition of a job (sync quotes are jobs too).',
+    'Body of `job.status_changed`, sent on every transition of an asynchronous quote job (POST /v2/file/quote/{file_id}/async answered 202): queued, processing, completed or failed. A synchronous quote sends none, whether it was sliced or answered from the cache (its caller has the outcome in the response; quote.completed or quote.failed still fire).',
   ),
   WebhookEventWidgetAddedToCart: eventEnvelope(
     'widget.added_to_cart',
@@ -360,7 +371,7 @@ export const webhookEvents = Object.fromEntries(
         operationId: `webhook_${event.replace('.', '_')}`,
         tags,
         summary: `The ${event} notification`,
-        description: 'Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.',
+        description: `${EVENT_WHEN[event] ?? ''} Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.`.trim(),
         security: [],
         parameters: deliveryHeaderParams,
         requestBody: jsonBody(schema),

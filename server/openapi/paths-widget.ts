@@ -1,5 +1,5 @@
 // Paths and schemas of the storefront widget: its configuration, add-to-cart, widget keys, the bundle.
-import { jsonBody, ok, errors, pathParam, session, csrfHeader, timestamp, ref, shopperToken } from './helpers.ts';
+import { jsonBody, ok, errors, pathParam, session, csrfHeader, timestamp, ref, shopperToken, deletedSchema } from './helpers.ts';
 
 const widgetOrToken = [{ widgetKey: [] }, { bearerAuth: [] }];
 
@@ -71,6 +71,7 @@ export const widgetSchemas = {
       allowed_origins: { type: 'array', items: { type: 'string' } }, created_at: timestamp,
     },
   },
+  WidgetKeyDeleted: deletedSchema('widget_key_id', 'The revoked widget key'),
   WidgetKeyList: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: { $ref: '#/components/schemas/WidgetKey' } } } },
 };
 
@@ -105,7 +106,7 @@ export const widgetPaths = {
   '/dashboard/api/widget-keys/{widget_key_id}': {
     delete: {
       operationId: 'revokeWidgetKey', tags: ['dashboard'], summary: 'Revoke a widget key', security: session,
-      parameters: [pathParam('widget_key_id', 'A widget key id (wk_...)'), csrfHeader], responses: { '204': { description: 'Revoked' }, ...errors(401, 403, 404) },
+      parameters: [pathParam('widget_key_id', 'A widget key id (wk_...)'), csrfHeader], responses: { '200': ok('WidgetKeyDeleted', 'Revoked: the key no longer quotes'), ...errors(401, 403, 404) },
     },
   },
 };

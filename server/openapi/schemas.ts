@@ -1,5 +1,5 @@
 // Component schemas of the OpenAPI document (JSON Schema 2020-12, as OpenAPI 3.1 uses).
-import { ref, timestamp } from './helpers.ts';
+import { ref, timestamp, deletedSchema } from './helpers.ts';
 
 const id = (prefix: string) => ({ type: 'string', pattern: `^${prefix}_[a-z0-9]+$`, examples: [`${prefix}_3k9x0b2m7q1z8w4v6n5c`] });
 const vec3 = { type: 'array', items: { type: 'number' }, minItems: 3, maxItems: 3 };
@@ -260,6 +260,7 @@ export const coreSchemas = {
       expires_in_days: { type: 'integer', minimum: 1, maximum: 3650, description: 'Omit for a token that lives until revoked' },
     },
   },
+  TokenDeleted: deletedSchema('token_id', 'The revoked token'),
   TokenCreated: {
     type: 'object',
     required: ['token_id', 'token', 'name', 'created_at', 'expires_at'],

@@ -5,6 +5,7 @@ import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import { ValidationError, type FieldProblem } from '../errors.ts';
 import { openApiDocument } from './document.ts';
+import { canonicalMember } from '../../shared/enums.ts';
 
 // ajv-formats is CommonJS; its function is the default export's default under NodeNext.
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
@@ -40,9 +41,36 @@ export function fieldProblems(errors: ErrorObject[] | null | undefined): FieldPr
   });
 }
 
-/** Throws a 400 naming each offending field; returns the body typed. */
+type Schema = Record<string, any>;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function resolved(schema: Schema): Schema {
+  return typeof schema.$ref === 'string' ? resolved(openApiDocument().components.schemas[schema.$ref.split('/').pop()!] ?? {}) : schema;
+}
+
+/**
+ * The value with every string the schema enumerates in its canonical spelling, in any depth (properties,
+ * additionalProperties, items, allOf, enumerated property names): any case is accepted (docs/api-conventions.md).
+ */
+export function canonicalEnums(schemaIn: Schema, value: unknown): unknown {
+  const schema = resolved(schemaIn);
+  let out = value;
+  for (const part of schema.allOf ?? []) out = canonicalEnums(part, out);
+  if (Array.isArray(schema.enum) && typeof out === 'string') return canonicalMember(schema.enum.filter((e: unknown) => typeof e === 'string'), out) ?? out;
+  if (Array.isArray(out) && schema.items) return out.map((item) => canonicalEnums(schema.items, item));
+  if (!isObject(out) || !(schema.properties || isObject(schema.additionalProperties) || schema.propertyNames)) return out;
+  const names: string[] | undefined = schema.propertyNames?.enum;
+  return Object.fromEntries(Object.entries(out).map(([key, v]) => {
+    const name = names ? (canonicalMember(names, key) ?? key) : key;
+    const sub = schema.properties?.[name] ?? (isObject(schema.additionalProperties) ? schema.additionalProperties : null);
+    return [name, sub ? canonicalEnums(sub, v) : v];
+  }));
+}
+
+/** Throws a 400 naming each offending field; returns the body typed, its enumerated values canonical. */
 export function validateBody<T>(schemaName: string, body: unknown): T {
   const fn = validatorFor(schemaName);
-  if (!fn(body ?? {})) throw new ValidationError(fieldProblems(fn.errors));
-  return (body ?? {}) as T;
+  const value = canonicalEnums({ $ref: `#/components/schemas/${schemaName}` }, body ?? {});
+  if (!fn(value)) throw new ValidationError(fieldProblems(fn.errors));
+  return value as T;
 }

@@ -1,6 +1,7 @@
 // Units a model's numbers can be read in, and the factor from a file's canonical mesh to printed millimetres.
 // STL and OBJ carry no unit (millimetres are assumed unless one is stated); a 3MF states its own, which the parser
 // has already applied to the canonical mesh (docs/placement.md).
+import { canonicalMember } from '../../shared/enums.ts';
 
 export const UNITS = ['mm', 'cm', 'm', 'in', 'ft', 'um'] as const;
 export type Unit = (typeof UNITS)[number];
@@ -19,8 +20,8 @@ const FROM_3MF: Record<string, Unit> = {
   millimeter: 'mm', centimeter: 'cm', meter: 'm', inch: 'in', foot: 'ft', micron: 'um',
 };
 
-export const isUnit = (value: unknown): value is Unit =>
-  typeof value === 'string' && (UNITS as readonly string[]).includes(value);
+/** A unit named in any letter case ("MM", "In"), in its canonical spelling; undefined if it names none. */
+export const unitNamed = (value: unknown): Unit | undefined => canonicalMember(UNITS, value);
 
 /** The unit the parser converted the canonical mesh from (millimetres for STL and OBJ). */
 export function sourceUnit(parsedUnit: string | undefined): Unit {

@@ -22,7 +22,8 @@ export function presentJob(row: QuoteRow, now = new Date()) {
     job_id: row.id,
     quote_id: row.id,
     status: row.status,
-    progress: row.progress,
+    // Finished is 100 %, also for jobs that failed before failures recorded it.
+    progress: row.status === 'failed' ? 100 : row.progress,
     file_id: row.file_id,
     file_name: row.file_name,
     attempts: row.attempts,

@@ -1,6 +1,6 @@
 // Creating quotes and finishing them. A quote whose slice is cached is answered inline; any other quote
 // becomes a job row that a worker claims (see jobs/runner.ts), for sync and async requests alike.
-import { validateConfigSection, type ResolvedSettings, type SettingSection } from '../../shared/settings.ts';
+import { canonicalSection, validateConfigSection, type ResolvedSettings, type SettingSection } from '../../shared/settings.ts';
 import { computePrice, formatDuration, PriceOutOfRangeError, type Conversion, type PrintStats } from '../../shared/pricing.ts';
 import type { OfferChoices } from '../../shared/offer.ts';
 import { checkChoices, choicesLayer, effectiveOffer } from '../offer/offer.ts';
@@ -8,12 +8,13 @@ import { settingsDigest, signQuote, signingSecret } from './signing.ts';
 import type { Deps, Auth } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
 import { fileForCaller } from '../services/files.ts';
+import type { FileRow } from '../db/queries/files.ts';
 import { writeEvent } from '../db/queries/outbox.ts';
 import {
   insertQuote, completeQuote, failQuote, sliceByKey, countWaitingJobs, explorationCounted,
   type QuoteRow, type SliceRow, type JobError,
 } from '../db/queries/quotes.ts';
-import { ApiError, ValidationError, notFound, type FieldProblem } from '../errors.ts';
+import { ApiError, ValidationError, type FieldProblem } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { checkQuoteQuota, countQuote } from '../limits/quota.ts';
 import { detectSlicer } from '../slicer/engine.ts';
@@ -55,7 +56,8 @@ export function validateQuoteRequest(body: unknown, widget: boolean): ParsedQuot
     }
   }
   if (problems.length) throw new ValidationError(problems);
-  return { request: rest as QuoteRequest, ...(choices !== undefined ? { choices: choices as OfferChoices } : {}) };
+  const request = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, SECTIONS.includes(key as SettingSection) ? canonicalSection(key as SettingSection, value) : value]));
+  return { request: request as QuoteRequest, ...(choices !== undefined ? { choices: choices as OfferChoices } : {}) };
 }
 
 /** What a quote row keeps of its resolution, so a worker can slice and price it later. */
@@ -84,9 +86,46 @@ async function offerChoices(deps: Deps, auth: Auth, parsed: ParsedQuoteRequest) 
   return { layer: choicesLayer(offer, choices), choices };
 }
 
+/**
+ * Quotes a file the caller may see. A well-formed request for that file that cannot be quoted (422: unknown
+ * material, conflicting settings, no price, currency, price range, build volume) is a failed quote: in
+ * history with its error, with quote.failed, and its id in the error's details. Refusals of the request
+ * rather than the quote are not recorded: a malformed body or fields the caller may not send (400), rate
+ * limits, an exhausted allowance, a full queue, no slicer (docs/webhooks.md).
+ */
 export async function createQuote(deps: Deps, auth: Auth, fileId: string, body: unknown, mode: 'sync' | 'async'): Promise<QuoteRow> {
-  const parsed = validateQuoteRequest(body, auth.via === 'widget');
   const file = await fileForCaller(deps, auth, fileId);
+  try {
+    return await quoteFile(deps, auth, file, body, mode);
+  } catch (err) {
+    if (!isQuoteRefusal(err)) throw err;
+    throw await recordRefusal(deps, auth, file, body, mode, err);
+  }
+}
+
+const isQuoteRefusal = (err: unknown): err is ApiError => err instanceof ApiError && err.status === 422;
+
+/** Records a refused quote as failed (never sliced, not counted) and answers its error with the quote id. */
+async function recordRefusal(deps: Deps, auth: Auth, file: FileRow, body: unknown, mode: 'sync' | 'async', err: ApiError): Promise<ApiError> {
+  const error: JobError = { code: err.code, message: err.message, status: err.status, ...(err.details ? { details: err.details } : {}) };
+  const requested = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const failed = await deps.db.transaction(async (tx) => {
+    const quote = await insertQuote(tx, {
+      id: newId(mode === 'async' ? 'job' : 'qt'), account_id: auth.account.id, token_id: auth.tokenId, file_id: file.id, file_name: file.name,
+      mode, status: 'processing', request: requested, resolved: null, slicing_key: null, material: null, color: null, printer: null,
+      widget_key_id: auth.widgetKeyId, shopper_hash: auth.shopperHash ?? null, choices: null,
+    });
+    // Answered with the error at once: there is no job to follow, so quote.failed only.
+    const row = await failQuote(tx, quote.id, null, error);
+    await writeEvent(tx, { account_id: row.account_id, token_id: row.token_id, event: 'quote.failed', data: quoteEventData(row) });
+    return row;
+  });
+  deps.events.wake();
+  return new ApiError(err.status, err.code, err.message, { ...err.details, quote_id: failed.id }, err.headers);
+}
+
+async function quoteFile(deps: Deps, auth: Auth, file: FileRow, body: unknown, mode: 'sync' | 'async'): Promise<QuoteRow> {
+  const parsed = validateQuoteRequest(body, auth.via === 'widget');
   const { layer, choices } = await offerChoices(deps, auth, parsed);
   // A shopper exploring an upload that already counted uses no more of the allowance (docs/limits.md).
   if (!(auth.widgetKeyId && (await explorationCounted(deps.db, file.id, false)))) await checkQuoteQuota(deps, auth.account);
@@ -126,7 +165,7 @@ export async function createQuote(deps: Deps, auth: Auth, fileId: string, body: 
     });
     if (refusal) return failJob(tx, quote, null, refusal);
     if (cached) return finishQuote(tx, deps, quote, null, { stats: cached.stats as SliceMeasure, slice: cached, cached: true });
-    await writeEvent(tx, { account_id: quote.account_id, token_id: quote.token_id, event: 'job.status_changed', data: jobEventData(quote, null) });
+    await jobStatusChanged(tx, quote, null);
     return quote;
   });
   deps.events.wake();
@@ -231,8 +270,18 @@ export async function failJob(tx: Queryable, row: QuoteRow, owner: string | null
   const failed = await failQuote(tx, row.id, owner, error);
   if (!failed) throw new LeaseLostError(row.id);
   await writeEvent(tx, { account_id: failed.account_id, token_id: failed.token_id, event: 'quote.failed', data: quoteEventData(failed) });
-  await writeEvent(tx, { account_id: failed.account_id, token_id: failed.token_id, event: 'job.status_changed', data: jobEventData(failed, row.status) });
+  await jobStatusChanged(tx, failed, row.status);
   return failed;
+}
+
+/**
+ * job.status_changed goes to the jobs of asynchronous requests only: a synchronous caller gets the outcome in
+ * the response (or polls the job it was answered 202 with), whether its quote was sliced or cached; quote.completed
+ * and quote.failed are sent for both (docs/webhooks.md).
+ */
+export async function jobStatusChanged(tx: Queryable, row: QuoteRow, previous: string | null): Promise<void> {
+  if (row.mode !== 'async') return;
+  await writeEvent(tx, { account_id: row.account_id, token_id: row.token_id, event: 'job.status_changed', data: jobEventData(row, previous) });
 }
 
 /** Another worker took the job over (this one's lease ran out): its result is discarded. */

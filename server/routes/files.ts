@@ -10,7 +10,7 @@ import { insertUploadId, uploadIdById, consumeUploadId } from '../db/queries/upl
 import { ApiError, ValidationError, notFound } from '../errors.ts';
 import { jsonBody } from '../json-body.ts';
 import { validateBody } from '../openapi/validate.ts';
-import { isUnit, UNITS, type Unit } from '../placement/units.ts';
+import { unitNamed, UNITS, type Unit } from '../placement/units.ts';
 import { newId } from '../ids.ts';
 import { pageRequest, pageResponse } from '../pagination.ts';
 import { checkStorageQuota } from '../limits/quota.ts';
@@ -22,15 +22,15 @@ const badUnit = () => new ValidationError([{ field: 'unit', message: `must be on
 
 /** `?unit=` is checked before the body is read; a multipart field `unit` (the same values) may say it instead. */
 async function unitQuery(ctx: Context, next: Next) {
-  if (ctx.query.unit !== undefined && !isUnit(ctx.query.unit)) throw badUnit();
+  if (ctx.query.unit !== undefined && !unitNamed(ctx.query.unit)) throw badUnit();
   await next();
 }
 
 function statedUnit(ctx: Context): Unit | undefined {
   const raw = (ctx.request.body as Record<string, unknown> | undefined)?.unit;
   const field = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
-  const given = [...field, ...(ctx.query.unit === undefined ? [] : [ctx.query.unit])];
-  if (!given.every(isUnit)) throw badUnit();
+  const given = [...field, ...(ctx.query.unit === undefined ? [] : [ctx.query.unit])].map(unitNamed);
+  if (!given.every((u) => u !== undefined)) throw badUnit();
   if (new Set(given).size > 1) throw new ValidationError([{ field: 'unit', message: 'was given more than once with different values' }]);
   return given[0];
 }

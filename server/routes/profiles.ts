@@ -7,14 +7,16 @@ import { jsonBody } from '../json-body.ts';
 import { validateBody } from '../openapi/validate.ts';
 import { listProfiles, profileById, type ProfileKind } from '../db/queries/profiles.ts';
 import { notFound } from '../errors.ts';
+import { canonicalMember } from '../../shared/enums.ts';
 import { PROFILE_KINDS, createProfile, replaceProfile, removeProfile, presentProfile, type ProfileInput } from '../services/profiles.ts';
 
 export function profilesRouter(deps: Deps) {
   const router = new Router<AppState & { kind: ProfileKind }>({ prefix: '/v2/profiles' });
   router.use(requireApiAuth(deps));
   router.param('kind', (kind: string, ctx: Context, next: Next) => {
-    if (!PROFILE_KINDS.includes(kind as ProfileKind)) throw notFound('profile kind', kind);
-    ctx.state.kind = kind as ProfileKind;
+    const known = canonicalMember(PROFILE_KINDS, kind);
+    if (!known) throw notFound('profile kind', kind);
+    ctx.state.kind = known;
     return next();
   });
 
@@ -37,7 +39,7 @@ export function profilesRouter(deps: Deps) {
   });
   router.delete('/:kind/:profile_id', async (ctx) => {
     await removeProfile(deps, ctx.state.auth.account.id, ctx.state.kind, ctx.params.profile_id);
-    ctx.status = 204;
+    ctx.body = { profile_id: ctx.params.profile_id, deleted: true };
   });
   return router;
 }

@@ -7,6 +7,7 @@ import { jsonBody } from '../json-body.ts';
 import { validateBody } from '../openapi/validate.ts';
 import { pageRequest, pageResponse } from '../pagination.ts';
 import { ValidationError } from '../errors.ts';
+import { canonicalMember } from '../../shared/enums.ts';
 import { deleteWebhook, listDeliveries, listWebhooks, webhookStats, type DeliveryState } from '../db/queries/webhooks.ts';
 import { deliverySettings } from '../webhooks/settings.ts';
 import { presentDelivery, presentStats, presentWebhook } from '../webhooks/present.ts';
@@ -25,11 +26,9 @@ const STATES: DeliveryState[] = ['pending', 'delivered', 'failed'];
 function stateFilter(ctx: Context): DeliveryState | null {
   const raw = ctx.query.state;
   if (raw === undefined) return null;
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (!STATES.includes(value as DeliveryState)) {
-    throw new ValidationError([{ field: 'state', message: `must be one of ${STATES.join(', ')}` }]);
-  }
-  return value as DeliveryState;
+  const value = canonicalMember(STATES, Array.isArray(raw) ? raw[0] : raw);
+  if (!value) throw new ValidationError([{ field: 'state', message: `must be one of ${STATES.join(', ')}` }]);
+  return value;
 }
 
 export function webhooksRouter(deps: Deps) {

@@ -40,7 +40,7 @@ export function widgetKeysRouter(deps: Deps) {
   });
   router.delete('/:widget_key_id', async (ctx) => {
     if (!(await revokeWidgetKey(deps.db, ctx.state.auth.account.id, ctx.params.widget_key_id))) throw notFound('widget key', ctx.params.widget_key_id);
-    ctx.status = 204;
+    ctx.body = { widget_key_id: ctx.params.widget_key_id, deleted: true };
   });
   return router;
 }

@@ -75,7 +75,7 @@ export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<File
         shape: parsed.shape,
       });
       await writeEvent(tx, { account_id: req.accountId, token_id: req.tokenId, event: 'file.uploaded', data: fileEventData(row) });
-      // Exact storage check under the alert lock (a 429 rolls the whole transaction back), plus any usage.alert owed.
+      // Exact storage check under the alert lock (a 402 rolls the whole transaction back), plus any usage.alert owed.
       await recordStorageChange(tx, deps, { accountId: req.accountId, tokenId: req.tokenId, enforce: true, addedBytes: size });
       return row;
     });

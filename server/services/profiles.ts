@@ -1,5 +1,5 @@
 // Slice profiles: validation of a profile's settings by kind, one default per kind, global profiles read-only.
-import { validateProfileSettings } from '../../shared/profiles.ts';
+import { canonicalProfileSettings, validateProfileSettings } from '../../shared/profiles.ts';
 import type { Deps } from '../deps.ts';
 import {
   insertProfile, updateProfile, deleteProfile, profileById, clearDefault, nameTaken, upsertGlobalProfile,
@@ -19,7 +19,8 @@ export interface ProfileInput {
 function checkInput(kind: ProfileKind, input: ProfileInput) {
   const issues = validateProfileSettings(kind, input.name, input.settings);
   if (issues.length) throw new ValidationError(issues);
-  return kind === 'material' ? { ...input.settings, filament_type: input.name } : input.settings;
+  const settings = canonicalProfileSettings(kind, input.settings);
+  return kind === 'material' ? { ...settings, filament_type: input.name } : settings;
 }
 
 async function ensureNameFree(deps: Deps, accountId: string, kind: ProfileKind, name: string, exceptId: string | null) {

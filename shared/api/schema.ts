@@ -100,14 +100,14 @@ export interface paths {
   "/v2/file/quote/{file_id}": {
     /**
      * Quote a file from a real slice
-     * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS the answer is 202 with the job to poll. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`.
+     * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS the answer is 202 with the job to poll. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
      */
     post: operations["createQuote"];
   };
   "/v2/file/quote/{file_id}/async": {
     /**
      * Start a quote job
-     * @description Same body as the synchronous quote. The quote id equals the job id. Emits job.status_changed on every transition and quote.completed or quote.failed at the end.
+     * @description Same body as the synchronous quote. The quote id equals the job id. Emits job.status_changed on every transition and quote.completed or quote.failed at the end. A request refused with 422 before the job is queued is recorded as a failed quote too, sends quote.failed and names it in `details.quote_id`.
      */
     post: operations["createQuoteAsync"];
   };
@@ -225,7 +225,7 @@ export interface paths {
   "/v2/quota": {
     /**
      * Quota limits, usage and reset time for quotes and storage
-     * @description Quotes are counted per UTC calendar month and reset at `resets_at`; storage is the bytes of the stored model files, freed at once by deleting files. A quote or upload beyond the allowance is refused with 429 `quota_exceeded` and `Retry-After` (seconds until the period resets).
+     * @description Quotes are counted per UTC calendar month and reset at `resets_at`; storage is the bytes of the stored model files, freed at once by deleting files. A quote beyond the monthly allowance is refused with 402 `quote_allowance_exhausted` (`details.resets_at`), an upload beyond the storage allowance with 402 `storage_quota_exceeded` (`details.free_at_least_bytes`: how much to delete). Neither carries Retry-After; 429 means a rate limit only.
      */
     get: operations["getQuota"];
   };
@@ -278,49 +278,49 @@ export interface webhooks {
   "quote.completed": {
     /**
      * The quote.completed notification
-     * @description Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+     * @description A quote finished successfully, synchronous or asynchronous. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
      */
     post: operations["webhook_quote_completed"];
   };
   "quote.failed": {
     /**
      * The quote.failed notification
-     * @description Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+     * @description A well-formed quote request could not be quoted: refused settings, price or build volume (422), or a failed slice; the quote is in the history with its error. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
      */
     post: operations["webhook_quote_failed"];
   };
   "file.uploaded": {
     /**
      * The file.uploaded notification
-     * @description Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+     * @description A model file was uploaded, with a token or through a public upload id. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
      */
     post: operations["webhook_file_uploaded"];
   };
   "file.deleted": {
     /**
      * The file.deleted notification
-     * @description Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+     * @description A model file was deleted. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
      */
     post: operations["webhook_file_deleted"];
   };
   "job.status_changed": {
     /**
      * The job.status_changed notification
-     * @description Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+     * @description An asynchronous quote job changed state; synchronous quotes send none. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
      */
     post: operations["webhook_job_status_changed"];
   };
   "widget.added_to_cart": {
     /**
      * The widget.added_to_cart notification
-     * @description Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+     * @description A shopper added a model to the cart through the widget. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
      */
     post: operations["webhook_widget_added_to_cart"];
   };
   "usage.alert": {
     /**
      * The usage.alert notification
-     * @description Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+     * @description Quote or storage usage reached 80 % or 100 % of the allowance, or fell back below 80 %. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
      */
     post: operations["webhook_usage_alert"];
   };
@@ -588,6 +588,12 @@ export interface components {
       name: string;
       /** @description Omit for a token that lives until revoked */
       expires_in_days?: number;
+    };
+    TokenDeleted: {
+      /** @description The revoked token */
+      token_id: string;
+      /** @constant */
+      deleted: true;
     };
     TokenCreated: {
       token_id: string;
@@ -903,7 +909,7 @@ export interface components {
       quote_id: string;
       /** @enum {string} */
       status: "queued" | "processing" | "completed" | "failed";
-      /** @description Percent; estimated while slicing */
+      /** @description Percent; estimated while slicing. 100 once the job is finished, `completed` or `failed` */
       progress: number;
       file_id: string;
       file_name: string;
@@ -959,6 +965,12 @@ export interface components {
           [key: string]: number;
         };
       };
+    };
+    ProfileDeleted: {
+      /** @description The deleted profile */
+      profile_id: string;
+      /** @constant */
+      deleted: true;
     };
     ProfileList: {
       data: components["schemas"]["Profile"][];
@@ -1036,6 +1048,12 @@ export interface components {
        * @description ISO 8601 UTC with milliseconds
        */
       created_at: string;
+    };
+    WidgetKeyDeleted: {
+      /** @description The revoked widget key */
+      widget_key_id: string;
+      /** @constant */
+      deleted: true;
     };
     WidgetKeyList: {
       data: components["schemas"]["WidgetKey"][];
@@ -1381,7 +1399,7 @@ export interface components {
         error: null;
       };
     };
-    /** @description Body of `quote.failed`: the same fields as quote.completed, with result null and error set. Receivers must ignore fields they do not know; fields may be added. */
+    /** @description Body of `quote.failed`: the same fields as quote.completed, with result null and error set. Sent for every well-formed quote request for a file of the caller that cannot be quoted, synchronous or asynchronous: settings refused (unknown_material, settings_conflict, material_price_missing, currency_not_offered), price_out_of_range, exceeds_build_volume, or a slicer failure. Not for refusals of the request itself (a malformed body or forbidden field: 400; no such file, rate limit, exhausted allowance, full queue). Receivers must ignore fields they do not know; fields may be added. */
     WebhookEventQuoteFailed: {
       /** @constant */
       event: "quote.failed";
@@ -1446,7 +1464,7 @@ export interface components {
         sizeBytes: number;
       };
     };
-    /** @description Body of `job.status_changed`, sent on every transition of a job (sync quotes are jobs too). Receivers must ignore fields they do not know; fields may be added. */
+    /** @description Body of `job.status_changed`, sent on every transition of an asynchronous quote job (POST /v2/file/quote/{file_id}/async answered 202): queued, processing, completed or failed. A synchronous quote sends none, whether it was sliced or answered from the cache (its caller has the outcome in the response; quote.completed or quote.failed still fire). Receivers must ignore fields they do not know; fields may be added. */
     WebhookEventJobStatusChanged: {
       /** @constant */
       event: "job.status_changed";
@@ -1549,6 +1567,43 @@ export interface components {
         limit: number;
         /** @description YYYY-MM (UTC) for quotes; null for storage */
         period: string | null;
+      };
+    };
+    QuoteAllowanceExhaustedError: {
+      error: {
+        /** @constant */
+        code: "quote_allowance_exhausted";
+        message: string;
+        details: {
+          /** @description Quotes counted this month */
+          used: number;
+          /** @description The plan's monthly allowance */
+          limit: number;
+          /** @description The UTC month */
+          period: string;
+          /**
+           * Format: date-time
+           * @description When the allowance starts again: the start of the next UTC month
+           */
+          resets_at: string;
+        };
+      };
+    };
+    StorageQuotaExceededError: {
+      error: {
+        /** @constant */
+        code: "storage_quota_exceeded";
+        message: string;
+        details: {
+          /** @description Bytes stored now, without this upload */
+          used_bytes: number;
+          /** @description The plan's storage allowance */
+          limit_bytes: number;
+          /** @description The size of this upload (the declared length when refused before the body was read) */
+          needed_bytes: number;
+          /** @description used_bytes + needed_bytes - limit_bytes: delete at least this much to make the upload fit */
+          free_at_least_bytes: number;
+        };
       };
     };
     Quota: {
@@ -1674,7 +1729,7 @@ export interface components {
         failed: number;
         /** @description Completed from a cached slice */
         cached: number;
-        /** @description Completed quotes since deleted from history (still counted) */
+        /** @description Finished quotes (completed or failed) since deleted from history (still counted) */
         deleted: number;
         grams: number;
         print_time_s: number;
@@ -1905,7 +1960,7 @@ export interface components {
         "application/json": components["schemas"]["Error"];
       };
     };
-    /** @description Rate limit or quota exceeded; see Retry-After. */
+    /** @description Rate limit exceeded (`rate_limited`): back off and retry after Retry-After seconds. Only rate limits answer 429; an exhausted allowance answers 402. */
     TooManyRequests: {
       headers: {
         "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1938,6 +1993,28 @@ export interface components {
       };
       content: {
         "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description The monthly quote allowance of the plan is used up (`quote_allowance_exhausted`); retrying does not help before `details.resets_at`, the start of the next UTC month. */
+    QuoteAllowanceExhausted: {
+      headers: {
+        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+      };
+      content: {
+        "application/json": components["schemas"]["QuoteAllowanceExhaustedError"];
+      };
+    };
+    /** @description The upload does not fit the storage allowance (`storage_quota_exceeded`); deleting files of at least `details.free_at_least_bytes` bytes makes room at once. */
+    StorageQuotaExceeded: {
+      headers: {
+        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+      };
+      content: {
+        "application/json": components["schemas"]["StorageQuotaExceededError"];
       };
     };
   };
@@ -2101,6 +2178,7 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      402: components["responses"]["StorageQuotaExceeded"];
       403: components["responses"]["Forbidden"];
       413: components["responses"]["PayloadTooLarge"];
       415: components["responses"]["UnsupportedMediaType"];
@@ -2178,6 +2256,7 @@ export interface operations {
         };
       };
       400: components["responses"]["BadRequest"];
+      402: components["responses"]["StorageQuotaExceeded"];
       404: components["responses"]["NotFound"];
       410: components["responses"]["Gone"];
       413: components["responses"]["PayloadTooLarge"];
@@ -2485,14 +2564,16 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Revoked */
-      204: {
+      /** @description Revoked (effective on the next request) */
+      200: {
         headers: {
           "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
           "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
           "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
         };
-        content: never;
+        content: {
+          "application/json": components["schemas"]["TokenDeleted"];
+        };
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
@@ -2502,7 +2583,7 @@ export interface operations {
   };
   /**
    * Quote a file from a real slice
-   * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS the answer is 202 with the job to poll. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`.
+   * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS the answer is 202 with the job to poll. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
    */
   createQuote: {
     parameters: {
@@ -2546,6 +2627,7 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      402: components["responses"]["QuoteAllowanceExhausted"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["Unprocessable"];
@@ -2556,7 +2638,7 @@ export interface operations {
   };
   /**
    * Start a quote job
-   * @description Same body as the synchronous quote. The quote id equals the job id. Emits job.status_changed on every transition and quote.completed or quote.failed at the end.
+   * @description Same body as the synchronous quote. The quote id equals the job id. Emits job.status_changed on every transition and quote.completed or quote.failed at the end. A request refused with 422 before the job is queued is recorded as a failed quote too, sends quote.failed and names it in `details.quote_id`.
    */
   createQuoteAsync: {
     parameters: {
@@ -2589,6 +2671,7 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      402: components["responses"]["QuoteAllowanceExhausted"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["Unprocessable"];
@@ -2849,13 +2932,15 @@ export interface operations {
     };
     responses: {
       /** @description Deleted */
-      204: {
+      200: {
         headers: {
           "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
           "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
           "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
         };
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ProfileDeleted"];
+        };
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
@@ -3005,14 +3090,16 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Revoked */
-      204: {
+      /** @description Revoked: the key no longer quotes */
+      200: {
         headers: {
           "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
           "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
           "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
         };
-        content: never;
+        content: {
+          "application/json": components["schemas"]["WidgetKeyDeleted"];
+        };
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
@@ -3434,7 +3521,7 @@ export interface operations {
   };
   /**
    * Quota limits, usage and reset time for quotes and storage
-   * @description Quotes are counted per UTC calendar month and reset at `resets_at`; storage is the bytes of the stored model files, freed at once by deleting files. A quote or upload beyond the allowance is refused with 429 `quota_exceeded` and `Retry-After` (seconds until the period resets).
+   * @description Quotes are counted per UTC calendar month and reset at `resets_at`; storage is the bytes of the stored model files, freed at once by deleting files. A quote beyond the monthly allowance is refused with 402 `quote_allowance_exhausted` (`details.resets_at`), an upload beyond the storage allowance with 402 `storage_quota_exceeded` (`details.free_at_least_bytes`: how much to delete). Neither carries Retry-After; 429 means a rate limit only.
    */
   getQuota: {
     responses: {
@@ -3668,7 +3755,7 @@ export interface operations {
   };
   /**
    * The quote.completed notification
-   * @description Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+   * @description A quote finished successfully, synchronous or asynchronous. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
    */
   webhook_quote_completed: {
     parameters: {
@@ -3697,7 +3784,7 @@ export interface operations {
   };
   /**
    * The quote.failed notification
-   * @description Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+   * @description A well-formed quote request could not be quoted: refused settings, price or build volume (422), or a failed slice; the quote is in the history with its error. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
    */
   webhook_quote_failed: {
     parameters: {
@@ -3726,7 +3813,7 @@ export interface operations {
   };
   /**
    * The file.uploaded notification
-   * @description Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+   * @description A model file was uploaded, with a token or through a public upload id. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
    */
   webhook_file_uploaded: {
     parameters: {
@@ -3755,7 +3842,7 @@ export interface operations {
   };
   /**
    * The file.deleted notification
-   * @description Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+   * @description A model file was deleted. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
    */
   webhook_file_deleted: {
     parameters: {
@@ -3784,7 +3871,7 @@ export interface operations {
   };
   /**
    * The job.status_changed notification
-   * @description Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+   * @description An asynchronous quote job changed state; synchronous quotes send none. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
    */
   webhook_job_status_changed: {
     parameters: {
@@ -3813,7 +3900,7 @@ export interface operations {
   };
   /**
    * The widget.added_to_cart notification
-   * @description Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+   * @description A shopper added a model to the cart through the widget. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
    */
   webhook_widget_added_to_cart: {
     parameters: {
@@ -3842,7 +3929,7 @@ export interface operations {
   };
   /**
    * The usage.alert notification
-   * @description Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+   * @description Quote or storage usage reached 80 % or 100 % of the allowance, or fell back below 80 %. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
    */
   webhook_usage_alert: {
     parameters: {

@@ -250,3 +250,15 @@ test('analytics need a token and show only the caller\'s data', async () => {
   assert.deepEqual(res.body.prices, []);
   assert.equal((await stranger.get(`/v2/usage?${RANGE}`)).body.totals.calls, 0);
 });
+
+test('totals.deleted counts deleted failed quotes like deleted completed ones', async () => {
+  const a = await server.newAccount();
+  const api = server.client(a.token);
+  await insertQuote(a.accountId, { ...FIXTURES[0], id: 'qt_done' });
+  await insertQuote(a.accountId, { ...FIXTURES[5], id: 'qt_fail' });
+  const before = (await api.get(`/v2/analytics/quotes?${RANGE}`)).body.totals;
+  assert.deepEqual([before.completed, before.failed, before.deleted], [1, 1, 0]);
+  for (const id of ['qt_done', 'qt_fail']) assert.equal((await api.delete(`/v2/quotes/${id}_${a.accountId.slice(-6)}`)).status, 200);
+  const totals = (await api.get(`/v2/analytics/quotes?${RANGE}`)).body.totals;
+  assert.deepEqual([totals.completed, totals.failed, totals.deleted], [1, 1, 2], 'both deletions are counted, and both quotes still are');
+});

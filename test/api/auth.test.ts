@@ -76,7 +76,9 @@ test('a token is shown once, listed without its secret, works, records last use,
   assert.ok(listed, 'token listed');
   assert.equal('token' in listed, false, 'no secret in the list');
   assert.ok(listed.last_used_at, 'last use recorded');
-  assert.equal((await c.delete(`/dashboard/api/tokens/${created.body.token_id}`)).status, 204);
+  const revoked = await c.delete(`/dashboard/api/tokens/${created.body.token_id}`);
+  assert.equal(revoked.status, 200);
+  assert.deepEqual(revoked.body, { token_id: created.body.token_id, deleted: true });
   const after = await api.get('/v2/user');
   assert.equal(after.status, 401);
   assert.match(after.body.error.message, /revoked/);

@@ -1,4 +1,4 @@
-// Quotas and usage.alert: monthly quotes (refusal, Retry-After, reset at the next UTC month through the
+// Quotas and usage.alert: monthly quotes (402 refusal naming the reset date, no Retry-After, reset at the next UTC month through the
 // injected clock), storage (refusal, freed at once by deletes), and each 80 / 100 / 0 crossing fired
 // exactly once, also under concurrency (read back from outbox_events).
 import { test, before, after, afterEach } from 'node:test';
@@ -78,7 +78,7 @@ test('alert bands and transitions', () => {
   assert.deepEqual(alertsOwed({ level: 80, period: '2031-04' }, 80, '2031-04'), []);
 });
 
-test('monthly quotes: 80 and 100 alerts once each, refusal with Retry-After, reset and level 0 at the next UTC month', async () => {
+test('monthly quotes: 80 and 100 alerts once each, 402 refusal naming the reset date, reset and level 0 at the next UTC month', async () => {
   server.deps.now = () => new Date('2031-03-15T12:00:00.000Z');
   const { accountId, token, tokenId } = await server.newAccount({ plan: 'tiny' });
   const c = server.client(token);
@@ -97,18 +97,19 @@ test('monthly quotes: 80 and 100 alerts once each, refusal with Retry-After, res
 
   // The 11th is refused, directly and through the quote route, until the month ends.
   await assert.rejects(checkQuoteQuota(server.deps, account), (err: ApiError) => {
-    assert.equal(err.status, 429);
-    assert.equal(err.code, 'quota_exceeded');
-    assert.equal(err.headers?.['Retry-After'], String(16.5 * 86_400));
+    assert.equal(err.status, 402, 'an allowance is no rate limit: not 429');
+    assert.equal(err.code, 'quote_allowance_exhausted');
+    assert.equal(err.headers?.['Retry-After'], undefined);
     return true;
   });
   const file = await c.uploadBytes('/v2/file', tetrahedra(1), 'part.stl');
   assert.equal(file.status, 201);
   const refused = await c.post(`/v2/file/quote/${file.body.file_id}`, { material_config: { filament_type: 'PLA' } });
-  assert.equal(refused.status, 429);
-  assert.equal(refused.body.error.code, 'quota_exceeded');
-  assert.equal(refused.body.error.details.resource, 'quotes');
-  assert.equal(refused.headers.get('retry-after'), String(16.5 * 86_400));
+  assert.equal(refused.status, 402);
+  assert.equal(refused.body.error.code, 'quote_allowance_exhausted');
+  assert.deepEqual(refused.body.error.details, { used: 10, limit: 10, period: '2031-03', resets_at: '2031-04-01T00:00:00.000Z' });
+  assert.match(refused.body.error.message, /resets at 2031-04-01T00:00:00\.000Z/);
+  assert.equal(refused.headers.get('retry-after'), null, 'no Retry-After: retrying before the reset cannot succeed');
   assert.ok(refused.headers.get('x-ratelimit-remaining'), 'a quota refusal carries the rate-limit headers too');
 
   const quota = await c.get('/v2/quota');
@@ -174,11 +175,10 @@ test('storage: refusal beyond the allowance, deletes free it at once, alerts at 
   assert.deepEqual(await levels(), [[80, 3168], [100, 3936]]);
 
   const refused = await upload(1);
-  assert.equal(refused.status, 429);
-  assert.equal(refused.body.error.code, 'quota_exceeded');
-  assert.equal(refused.body.error.details.resource, 'storage');
-  assert.equal(refused.body.error.details.requested_bytes, 284);
-  assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+  assert.equal(refused.status, 402);
+  assert.equal(refused.body.error.code, 'storage_quota_exceeded');
+  assert.deepEqual(refused.body.error.details, { used_bytes: STORAGE, limit_bytes: STORAGE, needed_bytes: 284, free_at_least_bytes: 284 });
+  assert.equal(refused.headers.get('retry-after'), null);
   assert.equal((await c.get('/v2/user/uploads')).body.total, 4, 'the refused upload was not stored');
   const full = await c.get('/v2/quota');
   assert.deepEqual(full.body.storage, { used: STORAGE, limit: STORAGE, remaining: 0, percent: 100, alert_level: 100 });
@@ -191,8 +191,8 @@ test('storage: refusal beyond the allowance, deletes free it at once, alerts at 
     return f;
   };
   const publicRefused = await server.client().request('POST', `/v2/file/public/${up.body.upload_id}`, { form: form() });
-  assert.equal(publicRefused.status, 429);
-  assert.equal(publicRefused.body.error.code, 'quota_exceeded');
+  assert.equal(publicRefused.status, 402);
+  assert.equal(publicRefused.body.error.code, 'storage_quota_exceeded');
 
   // Deleting frees storage at once and falls below 80 %: level 0.
   assert.equal((await c.delete(`/v2/file/${a.body.file_id}`)).status, 200);
@@ -219,7 +219,7 @@ test('concurrent uploads: the allowance is exact and each crossing fires once', 
   const c = server.client(token);
   const results = await Promise.all(Array.from({ length: 11 }, (_, i) => c.uploadBytes('/v2/file', tetrahedra(2), `c${i}.stl`)));
   const statuses = results.map((r) => r.status).sort();
-  assert.deepEqual(statuses, [...Array(10).fill(201), 429], 'ten fit (4840 bytes), the eleventh is refused');
+  assert.deepEqual(statuses, [...Array(10).fill(201), 402], 'ten fit (4840 bytes), the eleventh is refused');
   assert.deepEqual((await alerts(accountId)).map((a) => [a.level, a.used]), [[80, 3872], [100, 4840]]);
   assert.equal((await c.get('/v2/quota')).body.storage.used, CONCURRENT_STORAGE);
 });
@@ -238,6 +238,6 @@ test('racing storage transactions (no parser in between) still admit exactly the
     });
   const results = await Promise.allSettled(Array.from({ length: 14 }, store));
   assert.equal(results.filter((r) => r.status === 'fulfilled').length, 10);
-  for (const r of results) if (r.status === 'rejected') assert.equal((r.reason as ApiError).code, 'quota_exceeded');
+  for (const r of results) if (r.status === 'rejected') assert.equal((r.reason as ApiError).code, 'storage_quota_exceeded');
   assert.deepEqual((await alerts(accountId)).map((a) => [a.level, a.used]), [[80, 3872], [100, 4840]]);
 });

@@ -177,7 +177,7 @@ test('a multipart unit field works like the query parameter; a 3MF keeps its own
 
 test('bad units at upload are refused naming the field', async () => {
   const before = (await api.get('/v2/user/uploads?limit=1')).body.total;
-  for (const q of ['?unit=furlong', '?unit=MM', '?unit=', '?unit=in&unit=mm']) {
+  for (const q of ['?unit=furlong', '?unit=MMM', '?unit=', '?unit=in&unit=mm']) {
     const res = await api.uploadBytes(`/v2/file${q}`, enc(boxesObj([[0, 0, 0, 1, 1, 1]])), 'x.obj');
     assert.equal(res.status, 400, q);
     assert.equal(res.body.error.details.fields[0].field, 'unit', q);
@@ -201,7 +201,7 @@ test('rescaling the hostile way: bad values name the field, absurd sizes are ref
   const scale = (body: unknown, client = api) => client.post(`/v2/file/scale/${cube.file_id}`, body);
   for (const [body, field] of [
     [{ scale: 0 }, 'scale'], [{ scale: -2 }, 'scale'], [{ scale: 'NaN' }, 'scale'], [{ scale: 1e9 }, 'scale'],
-    [{ scale: null }, 'scale'], [{ unit: 'furlong' }, 'unit'], [{ unit: 'IN' }, 'unit'], [{ size: 2 }, 'size'],
+    [{ scale: null }, 'scale'], [{ unit: 'furlong' }, 'unit'], [{ unit: 'INCH' }, 'unit'], [{ size: 2 }, 'size'],
   ] as const) {
     const res = await scale(body);
     assert.equal(res.status, 400, JSON.stringify(body));

@@ -73,7 +73,10 @@ test('a currency the shop has no rate for is refused naming quote_config.currenc
   assert.equal(yen.status, 422);
   assert.equal(yen.body.error.code, 'currency_not_offered');
   assert.deepEqual([yen.body.error.details.field, yen.body.error.details.available], ['quote_config.currency', ['USD']]);
-  for (const currency of ['XYZ', 'usd', 'XAU', '__proto__', 'US', 'EURO', 7]) {
+  // Codes are enums: any case names the code (docs/api-conventions.md), a code in no case is refused.
+  const lower = await api.post(`/v2/file/quote/${cube}`, { quote_config: { currency: 'usd' } });
+  assert.deepEqual([lower.status, lower.body.currency, lower.body.settings?.quote_config.currency], [200, 'USD', 'USD']);
+  for (const currency of ['XYZ', 'xyz', 'XAU', '__proto__', 'US', 'EURO', 7]) {
     const res = await api.post(`/v2/file/quote/${cube}`, { quote_config: { currency } });
     assert.equal(res.status, 400, String(currency));
     assert.deepEqual(fieldsOf(res), ['quote_config.currency'], String(currency));

@@ -224,6 +224,8 @@ test('a failed slice is recorded as failed with quote.failed', async () => {
   assert.equal(res.body.error.code, 'exceeds_build_volume');
   const failed = await api.get(`/v2/quotes/${res.body.error.details.quote_id}`);
   assert.equal(failed.body.status, 'failed');
+  const job = await api.get(`/v2/jobs/${res.body.error.details.quote_id}`);
+  assert.deepEqual([job.body.status, job.body.progress], ['failed', 100], 'a failed job is finished: progress 100');
   const events = await eventsForAccount(server.deps.db, accountId, 'quote.failed');
   assert.ok(events.some((e) => (e.payload as any).data.quoteId === res.body.error.details.quote_id));
 });
@@ -272,6 +274,9 @@ test('profiles: one default per kind, globals read-only, validation, cross-accou
   assert.equal((await other.get(`/v2/profiles/material/${a.body.profile_id}`)).status, 404);
   assert.equal((await other.put(`/v2/profiles/material/${a.body.profile_id}`, { name: 'x', settings: {} })).status, 404);
   assert.equal((await other.delete(`/v2/profiles/material/${a.body.profile_id}`)).status, 404);
-  await api.delete(`/v2/profiles/material/${a.body.profile_id}`);
+  const removed = await api.delete(`/v2/profiles/material/${a.body.profile_id}`);
+  assert.equal(removed.status, 200, 'every DELETE answers 200 with the id');
+  assert.deepEqual(removed.body, { profile_id: a.body.profile_id, deleted: true });
+  assert.equal((await api.delete(`/v2/profiles/material/${a.body.profile_id}`)).status, 404);
   await api.delete(`/v2/profiles/material/${b.body.profile_id}`);
 });

@@ -159,7 +159,7 @@ const slicerReady = (() => {
     return false;
   }
 })();
-test('real quotes: quote.completed, quote.failed and every job.status_changed are delivered as documented', { skip: !(parsersReady && slicerReady) && 'needs the model parsers and prusa-slicer' }, async () => {
+test('real quotes: quote.completed, quote.failed and the async job\'s job.status_changed are delivered as documented', { skip: !(parsersReady && slicerReady) && 'needs the model parsers and prusa-slicer' }, async () => {
   const { token } = await server.newAccount();
   const api = server.client(token);
   const r = await receiver();
@@ -170,11 +170,13 @@ test('real quotes: quote.completed, quote.failed and every job.status_changed ar
   assert.equal(ok.status, 200, JSON.stringify(ok.body));
   const bad = await api.post(`/v2/file/quote/${file.body.file_id}`, { printer_config: { bed_size_x: 10, bed_size_y: 10 } });
   assert.equal(bad.status, 422);
+  const job = await api.post(`/v2/file/quote/${file.body.file_id}/async`, { printer_config: { fill_density: 21 } });
+  assert.equal(job.status, 202);
   const list = await eventually(async () => {
     const l = await deliveries(api, h.webhook_id, '?limit=100');
     const done = l.filter((d) => d.state === 'delivered');
-    return done.length === l.length && l.some((d) => d.event === 'quote.failed') && l.some((d) => d.event === 'quote.completed') ? l : null;
-  }, 30_000, 'quote deliveries');
+    return done.length === l.length && l.some((d) => d.event === 'quote.failed') && l.filter((d) => d.event === 'quote.completed').length === 2 ? l : null;
+  }, 60_000, 'quote deliveries');
   assert.equal(r.requests.length, list.length);
   for (const g of r.requests) {
     assert.equal(await verify(h.secret, g.body, g.headers['x-webhook-signature'] as string), true);
@@ -191,8 +193,10 @@ test('real quotes: quote.completed, quote.failed and every job.status_changed ar
   const failed = r.requests.find((g) => g.json.event === 'quote.failed')!.json;
   assert.equal(failed.data.quoteId, bad.body.error.details.quote_id);
   assert.equal(failed.data.result, null);
-  const transitions = r.requests.filter((g) => g.json.event === 'job.status_changed' && g.json.data.jobId === ok.body.quote_id);
-  assert.deepEqual(transitions.map((g) => g.json.data.status).sort(), ['completed', 'processing', 'queued']);
+  const transitionsOf = (id: string) => r.requests.filter((g) => g.json.event === 'job.status_changed' && g.json.data.jobId === id).map((g) => g.json.data.status);
+  assert.deepEqual(transitionsOf(ok.body.quote_id), [], 'a synchronous quote answers in the response: no job events');
+  assert.deepEqual(transitionsOf(bad.body.error.details.quote_id), []);
+  assert.deepEqual(transitionsOf(job.body.job_id).sort(), ['completed', 'processing', 'queued']);
 });
 
 test('a failing receiver gets exactly 3 attempts with identical body and signature; then failed, visible', async () => {

@@ -38,8 +38,8 @@ export function httpError(status: number, body: unknown, retryAfter: string | nu
   const err = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
   const code = typeof err?.code === 'string' ? err.code : `http_${status}`;
   const message = typeof err?.message === 'string' ? err.message : `The quoting service answered ${status}.`;
-  // Quota exhaustion lasts until the next month: retrying now cannot help.
-  const retryable = code !== 'quota_exceeded' && (status >= 500 || status === 429 || status === 408);
+  // 402: the shop's monthly allowance or storage is used up; trying again would not help.
+  const retryable = status >= 500 || status === 429 || status === 408;
   return new WidgetError(code, message, retryable, retryAfterMs(retryAfter));
 }
 

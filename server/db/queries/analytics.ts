@@ -23,7 +23,7 @@ export async function quoteTotals(db: Queryable, accountId: string, start: Date,
     `SELECT (count(*) FILTER (WHERE status = 'completed'))::int AS completed,
             (count(*) FILTER (WHERE status = 'failed'))::int AS failed,
             (count(*) FILTER (WHERE status = 'completed' AND cached))::int AS cached,
-            (count(*) FILTER (WHERE status = 'completed' AND deleted_at IS NOT NULL))::int AS deleted,
+            (count(*) FILTER (WHERE deleted_at IS NOT NULL))::int AS deleted,
             round(coalesce(sum(filament_weight_g::numeric) FILTER (WHERE status = 'completed'), 0), 2) AS grams,
             round(coalesce(sum(print_time_s::numeric) FILTER (WHERE status = 'completed'), 0), 0) AS print_time_s
      FROM quotes WHERE account_id = $1 AND status IN ('completed', 'failed') AND finished_at >= $2 AND finished_at < $3`,

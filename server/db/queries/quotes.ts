@@ -42,7 +42,13 @@ export interface QuoteRow {
 export type NewQuote = Pick<
   QuoteRow,
   'id' | 'account_id' | 'token_id' | 'file_id' | 'file_name' | 'mode' | 'status' | 'widget_key_id' | 'shopper_hash' | 'choices'
-> & { request: unknown; resolved: unknown; slicing_key: string; material: string; color: string; printer: string };
+> & { request: unknown; resolved: unknown; slicing_key: string | null; material: string | null; color: string | null; printer: string | null };
+
+/**
+ * JSON for a json/jsonb parameter. PostgreSQL refuses the NUL character in jsonb and text, and a refused
+ * request is stored as sent: NUL (escaped \u0000, after an even run of backslashes) becomes U+FFFD.
+ */
+export const jsonParam = (value: unknown): string => JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\\ufffd');
 
 export async function insertQuote(db: Queryable, q: NewQuote): Promise<QuoteRow> {
   const [row] = await db.query<QuoteRow>(
@@ -51,7 +57,7 @@ export async function insertQuote(db: Queryable, q: NewQuote): Promise<QuoteRow>
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, CASE WHEN $7 = 'queued' THEN NULL ELSE now() END)
      RETURNING *`,
     [
-      q.id, q.account_id, q.token_id, q.file_id, q.file_name, q.mode, q.status, JSON.stringify(q.request), JSON.stringify(q.resolved),
+      q.id, q.account_id, q.token_id, q.file_id, q.file_name, q.mode, q.status, jsonParam(q.request), JSON.stringify(q.resolved),
       q.slicing_key, q.material, q.color, q.printer, q.widget_key_id, q.shopper_hash, q.choices && JSON.stringify(q.choices),
     ],
   );
@@ -159,11 +165,12 @@ export async function completeQuote(db: Queryable, id: string, owner: string | n
 /** Why a quote failed; `details` (optional) are answered with the error. */
 export interface JobError { code: string; message: string; status: number; details?: Record<string, unknown> }
 
+/** A failed job is finished: its progress is 100, like a completed one's (docs/webhooks.md). */
 export async function failQuote(db: Queryable, id: string, owner: string | null, error: JobError) {
   const [row] = await db.query<QuoteRow & { previous_status: QuoteStatus }>(
-    `UPDATE quotes SET status = 'failed', error = $3, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+    `UPDATE quotes SET status = 'failed', progress = 100, error = $3, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
      WHERE id = $1 AND lease_owner IS NOT DISTINCT FROM $2 AND status IN ('queued', 'processing') RETURNING *`,
-    [id, owner, JSON.stringify(error)],
+    [id, owner, jsonParam(error)],
   );
   return row;
 }
