@@ -1,0 +1,104 @@
+// Several hosts' worth of processes on PostgreSQL + Redis + S3-compatible storage: two API processes and two
+// workers, each with its own DATA_DIR (nothing shared on disk). Upload through one API, quote through the
+// other, kill -9 a busy worker: every quote completes exactly once. PGlite is one process, so this runs on
+// PostgreSQL only.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { test } from 'node:test';
+import { spawnServer, type ServerProcess } from '../helpers/process.ts';
+import { ApiClient, POSTGRES_URL, testDbKind } from '../helpers/server.ts';
+import { startTestS3 } from '../helpers/s3-server.ts';
+import { corpusBytes } from '../helpers/corpus.ts';
+import { openPostgres } from '../../server/db/index.ts';
+import { migrate } from '../../server/db/migrate.ts';
+import { insertAccount } from '../../server/db/queries/accounts.ts';
+import { createApiToken } from '../../server/auth/api-tokens.ts';
+import { eventsForAccount } from '../../server/db/queries/outbox.ts';
+
+const SECRET = 'cluster-test-secret-0123456789-0123456789';
+const onlyPostgres = testDbKind() !== 'postgres' && 'several processes share one database: PostgreSQL only';
+
+async function until<T>(what: string, timeoutMs: number, fn: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+test('two API processes and two workers on separate disks: quotes survive a killed worker, each completed once', { skip: onlyPostgres, timeout: 300_000 }, async () => {
+  const schema = `cluster_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const db = await openPostgres(POSTGRES_URL, { searchPath: schema, max: 2 });
+  const s3 = await startTestS3();
+  const dirs: string[] = [];
+  const processes: ServerProcess[] = [];
+  try {
+    await migrate(db);
+    const account = await insertAccount(db, { id: 'usr_cluster', email: 'cluster@example.test', password_hash: 'x', plan: 'business', shop_name: null });
+    const { token } = await createApiToken(db, SECRET, account.id, 'cluster');
+    const shared = {
+      ...s3.env,
+      DATABASE_URL: `${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      RATE_LIMIT_PREFIX: `sq:${schema}:`,
+      JWT_SECRET: SECRET,
+      JOB_LEASE_MS: '3000',
+      QUOTE_SYNC_WAIT_MS: '0',
+      SLICER_CONCURRENCY: '1',
+    };
+    const start = async (role: 'api' | 'worker') => {
+      const dir = mkdtempSync(path.join(tmpdir(), `sq-cluster-${role}-`));
+      dirs.push(dir);
+      const p = await spawnServer({ ...shared, WORKER_ROLE: role, DATA_DIR: dir });
+      processes.push(p);
+      return p;
+    };
+    const [api1, api2] = [await start('api'), await start('api')];
+    const [worker1] = [await start('worker'), await start('worker')];
+
+    const upload = await new ApiClient(api1.url, token).uploadBytes('/v2/file', corpusBytes('stl', '3DBenchy.stl'), '3DBenchy.stl');
+    assert.equal(upload.status, 201);
+    const quotes = new ApiClient(api2.url, token);
+    const jobs: string[] = [];
+    for (const infill of [11, 12, 13, 14]) {
+      const res = await quotes.post(`/v2/file/quote/${upload.body.file_id}/async`, { printer_config: { fill_density: infill } });
+      assert.equal(res.status, 202, JSON.stringify(res.body));
+      jobs.push(res.body.job_id);
+    }
+    const statuses = async () => Promise.all(jobs.map(async (id) => (await quotes.get(`/v2/jobs/${id}`)).body.status as string));
+    await until('both workers to hold a job', 60_000, async () => ((await statuses()).filter((s) => s === 'processing').length >= 2 ? true : undefined));
+    await worker1.kill('SIGKILL');
+
+    const done = await until('every job to finish', 240_000, async () => {
+      const all = await Promise.all(jobs.map(async (id) => (await quotes.get(`/v2/jobs/${id}`)).body));
+      return all.every((j) => j.status === 'completed' || j.status === 'failed') ? all : undefined;
+    });
+    for (const job of done) assert.equal(job.status, 'completed', JSON.stringify(job.error));
+    assert.ok(done.some((j) => j.attempts === 2), 'the killed worker\'s job was taken over');
+    const weights = done.map((j) => j.result.filament_weight);
+    assert.ok(weights[0] < weights[3], `more infill weighs more: ${weights.join(', ')}`);
+
+    const completed = await eventsForAccount(db, account.id, 'quote.completed');
+    for (const id of jobs) {
+      assert.equal(completed.filter((e) => (e.payload as any).data.quoteId === id).length, 1, `${id} completed exactly once`);
+    }
+  } finally {
+    for (const p of processes) await p.kill('SIGKILL');
+    await db.close();
+    const c = new pg.Client({ connectionString: POSTGRES_URL });
+    await c.connect();
+    await c.query(`DROP SCHEMA ${schema} CASCADE`);
+    await c.end();
+    await s3.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
+});
