@@ -1,5 +1,6 @@
 // `npm run bench`: parsers, the slicing engine against the bare PrusaSlicer CLI, the API end to end, and the
-// hostile corpus with the server's peak memory. `npm run bench -- hostile` runs one part.
+// hostile corpus with the server's peak memory, and scale-out over worker processes. `npm run bench -- hostile`
+// runs one part.
 // Medians and ratios, with the machine noted: these machines are noisy, so compare ratios, not seconds.
 import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { benchSettingChange, benchSlicer } from './slicer.ts';
 import { benchParsers } from './parsers.ts';
 import { benchWidget } from './widget.ts';
 import { benchHostile } from './hostile.ts';
+import { benchScale } from './scale.ts';
 
 const modelsDir = path.resolve('test', 'fixtures', 'models');
 if (!existsSync(modelsDir)) {
@@ -31,4 +33,5 @@ if (want('api')) report.api = await benchUploadAndQuote(modelsDir);
 if (want('big-upload')) report.big_upload = await benchBigUpload(modelsDir);
 if (want('widget')) report.widget = await benchWidget();
 if (want('hostile')) report.hostile = await benchHostile();
+if (want('scale')) report.scale = await benchScale(modelsDir);
 console.log(JSON.stringify(report, null, 2));
