@@ -111,7 +111,8 @@ describe('settings catalogue', () => {
     ]);
     assert.match(issues.find((i) => i.field.endsWith('fill_density'))!.message, /at most 100/);
     assert.deepEqual(validateConfigSection('printer_config', { power_watts: 100 }, { source: 'profile' }), []);
-    assert.deepEqual(validateConfigSection('quote_config', { currency: 'usd', tax_rate: -1 }).map((i) => i.field), ['quote_config.currency', 'quote_config.tax_rate']);
+    assert.deepEqual(validateConfigSection('quote_config', { currency: 'dollars', tax_rate: -1 }).map((i) => i.field), ['quote_config.currency', 'quote_config.tax_rate']);
+    assert.deepEqual(validateConfigSection('quote_config', { currency: 'usd' }), [], 'enums take any case (docs/api-conventions.md)');
     assert.deepEqual(validateConfigSection('material_config', [1]), [{ field: 'material_config', message: 'must be an object' }]);
     assert.deepEqual(validateConfigSection('material_config', { filament_type: 'PLA', density: 1.3, temperature: 215 }), []);
   });
