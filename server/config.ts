@@ -26,6 +26,11 @@ export interface Config {
   webhookSweepIntervalMs: number;
   webhookTimeoutMs: number;
   webhookAllowPrivateCidrs: string;
+  /**
+   * Private CIDRs that only one account's receivers may reach, on top of WEBHOOK_ALLOW_PRIVATE_CIDRS: demo mode
+   * lets the demo merchant (and no one else) deliver to its backend on loopback. Not read from the environment.
+   */
+  webhookAccountAllowances: Record<string, string[]>;
   redisUrl: string | null;
   /** Plans file (plans.json format); null: the bundled server/plans.json. */
   plansFile: string | null;
@@ -130,6 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookSweepIntervalMs: int(env, 'WEBHOOK_SWEEP_INTERVAL_MS', 30_000, 50, 86_400_000),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookAllowPrivateCidrs: env.WEBHOOK_ALLOW_PRIVATE_CIDRS?.trim() ?? '',
+    webhookAccountAllowances: {},
     redisUrl: optionalUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
     plansFile: env.PLANS_FILE?.trim() ? path.resolve(env.PLANS_FILE.trim()) : null,
     rateLimitPrefix: env.RATE_LIMIT_PREFIX?.trim() || 'sq:rl:',
