@@ -61,7 +61,8 @@ function fromLibrary(err: HttpishError, maxUploadBytes: number): ApiError | null
 }
 
 export const tooLarge = (maxBytes: number) =>
-  new ApiError(413, 'file_too_large', `The upload exceeds the limit of ${Math.round(maxBytes / 1048576)} MB.`, {
+  new ApiError(413, 'file_too_large', `The file exceeds the upload limit of ${Math.round(maxBytes / 1048576)} MB (${maxBytes} bytes).`, {
+    field: 'file',
     max_bytes: maxBytes,
   });
 

@@ -1,5 +1,4 @@
 // Builds the dependencies from a Config, migrates, and serves. Used by main.ts and by the tests.
-import { rm, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +7,7 @@ import type { Config } from './config.ts';
 import { openPglite, openPostgres, type Db } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 import { loadPlans } from './plans.ts';
-import { createDiskStorage, ensureDirs } from './storage/disk.ts';
+import { createDiskStorage, sweepLeftovers } from './storage/disk.ts';
 import { createModelParser, MODEL_PARSER_OPTIONS } from './models/parse.ts';
 import { createApp } from './app.ts';
 import { consoleLogger, type Deps, type Logger } from './deps.ts';
@@ -32,11 +31,11 @@ export async function openDatabase(config: Config): Promise<Db> {
 export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } = {}): Promise<Deps> {
   const db = opts.db ?? (await openDatabase(config));
   await migrate(db);
-  const storage = createDiskStorage(config.dataDir);
-  // Leftovers of uploads interrupted by a crash; nothing else lives in tmp.
-  await rm(storage.tmpDir, { recursive: true, force: true });
-  await ensureDirs(storage);
-  await mkdir(path.join(config.dataDir, 'files'), { recursive: true });
+  // What killed processes left behind (their tmp folders, empty file folders); a live process's stay.
+  const swept = await sweepLeftovers(config.dataDir);
+  const storage = await createDiskStorage(config.dataDir);
+  const log = opts.log ?? consoleLogger();
+  if (swept.tmpFolders.length || swept.emptyFileFolders) log.info('start-up: removed leftovers of stopped processes', { tmp: swept.tmpFolders, empty_file_folders: swept.emptyFileFolders });
   const base = {
     config,
     db,
@@ -44,7 +43,7 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
     now: () => new Date(),
     storage,
     parser: createModelParser(MODEL_PARSER_OPTIONS),
-    log: opts.log ?? consoleLogger(),
+    log,
   };
   await seedGlobalProfiles(base);
   const pool = createSlicePool({ size: config.slicerConcurrency, timeoutMs: config.slicerTimeoutMs, binary: config.slicerBinary, maxQueue: config.slicerConcurrency });
@@ -79,6 +78,7 @@ export async function serve(deps: Deps): Promise<Running> {
       await deps.events.stop();
       await deps.limits.stop();
       await deps.db.close();
+      await deps.storage.close();
     },
   };
 }

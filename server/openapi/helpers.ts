@@ -51,7 +51,7 @@ export function errorResponses() {
     NotFound: 'No such resource in this account (another account\'s resources also answer 404), or no such route.',
     Conflict: 'The request conflicts with the current state (e.g. an email already registered).',
     Gone: 'The resource existed but can no longer be used (e.g. a used or expired upload id).',
-    PayloadTooLarge: 'The upload exceeds MAX_UPLOAD_MB; refused before the body is read when the length is declared.',
+    PayloadTooLarge: 'The body exceeds a size limit, named in the message and in `details.max_bytes`: a file over MAX_UPLOAD_MB (`file_too_large`, refused before the body is read when the length is declared), multipart form fields over 64 KB (`fields_too_large`) or a JSON body over 256 KB (`json_too_large`).',
     UnsupportedMediaType: 'Wrong Content-Type (e.g. not multipart/form-data for an upload).',
     Unprocessable: 'The request is well-formed but cannot be processed (e.g. a model file that is broken); `code` names the problem.',
     TooManyRequests: 'Rate limit or quota exceeded; see Retry-After.',
