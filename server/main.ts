@@ -1,10 +1,19 @@
 // Entry point of `npm start`: validate configuration, migrate, serve, and tell the user how to try it.
 import path from 'node:path';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync } from 'node:fs';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { buildDeps, openDatabase, serve } from './start.ts';
 import { migrate } from './db/migrate.ts';
 import { demoAccountId, ensureDemoAccount, readDemoCredentials, withDemoAllowance, type DemoCredentials } from './demo.ts';
+
+/**
+ * DATA_DIR holds webhook secrets (in the database files), the JWT secret and merchants' models: everything this
+ * process creates is private to the service user (folders 700, files 600) whatever umask it was started with,
+ * and the root folder is closed even when it existed before with wider permissions.
+ */
+function privateDataDir(config: Config) {
+  chmodSync(config.dataDir, 0o700);
+}
 
 function configOrExit(): Config {
   try {
@@ -46,7 +55,9 @@ function printWelcome(config: Config, dbKind: string, creds: DemoCredentials | n
 }
 
 async function main() {
+  process.umask(0o077); // before anything is created: loadConfig writes DATA_DIR and jwt-secret
   const loaded = configOrExit();
+  privateDataDir(loaded);
   const db = await openDatabase(loaded);
   await migrate(db);
   // The demo account exists before the webhook rules are built: its loopback allowance names its id.
