@@ -40,7 +40,11 @@ export interface Config {
   rateLimitAnonymousPlan: string;
   usageFlushMs: number;
   usageRetentionDays: number;
-  trustProxy: boolean;
+  /**
+   * Trusted reverse-proxy hops in front of the server: the client address is the hops-th X-Forwarded-For entry
+   * counted from the right (the one the nearest trusted proxy saw). 0 ignores the header.
+   */
+  trustProxy: number;
 }
 
 export class ConfigError extends Error {}
@@ -62,6 +66,15 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+/** TRUST_PROXY: a hop count; true/yes/on mean one proxy, false/no/off (or empty) none. */
+function proxyHops(env: Env): number {
+  const raw = env.TRUST_PROXY?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return 0;
+  if (['true', 'yes', 'on'].includes(raw)) return 1;
+  if (['false', 'no', 'off'].includes(raw)) return 0;
+  return int(env, 'TRUST_PROXY', 0, 0, 10);
 }
 
 function databaseUrl(env: Env): string | null {
@@ -142,6 +155,6 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitAnonymousPlan: env.RATE_LIMIT_ANON_PLAN?.trim() || 'free',
     usageFlushMs: int(env, 'USAGE_FLUSH_MS', 2000, 50, 600_000),
     usageRetentionDays: int(env, 'USAGE_RETENTION_DAYS', 400, 1, 36_500),
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy: proxyHops(env),
   };
 }

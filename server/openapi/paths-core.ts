@@ -106,13 +106,17 @@ export const corePaths = {
   },
   '/dashboard/api/signup': {
     post: {
-      operationId: 'signup', tags: ['dashboard'], summary: 'Create an account (free plan) and start a session', security: [], requestBody: jsonBody('Credentials'),
+      operationId: 'signup', tags: ['dashboard'], summary: 'Create an account (free plan) and start a session',
+      description: 'The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`.',
+      security: [], requestBody: jsonBody('Credentials'),
       responses: { '201': ok('Session', 'Signed up; the session cookie is set'), ...errors(400, 409) },
     },
   },
   '/dashboard/api/login': {
     post: {
-      operationId: 'login', tags: ['dashboard'], summary: 'Log in and start a session', security: [], requestBody: jsonBody('Credentials'),
+      operationId: 'login', tags: ['dashboard'], summary: 'Log in and start a session',
+      description: 'Failed logins are throttled per account and client address, with a looser cap per account and per address: while locked, 429 `login_throttled` with Retry-After (docs/security.md).',
+      security: [], requestBody: jsonBody('Credentials'),
       responses: { '200': ok('Session', 'Logged in; the session cookie is set'), ...errors(400, 401) },
     },
   },
