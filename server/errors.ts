@@ -66,6 +66,9 @@ export const tooLarge = (maxBytes: number) =>
     max_bytes: maxBytes,
   });
 
+/** The JSON body of an error answer (the one shape of every error). */
+export const errorBody = (api: ApiError) => ({ error: { code: api.code, message: api.message, ...(api.details ? { details: api.details } : {}) } });
+
 export function errorMiddleware(opts: { maxUploadBytes: number; log: (msg: string, err: unknown) => void }) {
   return async function errors(ctx: Context, next: Next) {
     try {
@@ -81,7 +84,7 @@ export function errorMiddleware(opts: { maxUploadBytes: number; log: (msg: strin
       const api = err ?? new ApiError(500, 'internal_error', 'Something went wrong on our side; the error was logged.');
       ctx.status = api.status;
       for (const [name, value] of Object.entries(api.headers ?? {})) ctx.set(name, value);
-      ctx.body = { error: { code: api.code, message: api.message, ...(api.details ? { details: api.details } : {}) } };
+      ctx.body = errorBody(api);
     }
   };
 }

@@ -15,6 +15,13 @@ export const shopperToken = {
   schema: { type: 'string', pattern: '^st_[A-Za-z0-9_-]{32,64}$' },
 };
 
+/** Safe retries of the POSTs that create something (server/idempotency/middleware.ts, docs/security.md). */
+export const idempotencyKey = {
+  name: 'Idempotency-Key', in: 'header', required: false,
+  description: 'Any unique string (e.g. a UUID) of 1 to 255 visible ASCII characters. A retry with the same key and the same request within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is 422 `idempotency_key_reused`; a retry while the first request still runs is 409 `idempotency_key_in_use`. Keys are per account (per widget key and shopper for widget calls).',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
+
 export const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds' };
 
 export const jsonBody = (schema: string, description?: string, required = true) => ({

@@ -1,5 +1,5 @@
 // Paths of the foundation: health, user, files, upload ids, printability, dashboard auth and tokens.
-import { jsonBody, ok, errors, pathParam, pageParams, bearer, session, csrfHeader, shopperToken } from './helpers.ts';
+import { jsonBody, ok, errors, pathParam, pageParams, bearer, session, csrfHeader, shopperToken, idempotencyKey } from './helpers.ts';
 
 const fileId = pathParam('file_id', 'A file id (file_...)');
 const units = ['mm', 'cm', 'm', 'in', 'ft', 'um'];
@@ -50,9 +50,9 @@ export const corePaths = {
   '/v2/file': {
     post: {
       operationId: 'uploadFile', tags: ['files'], summary: 'Upload a model (multipart part `file`, optional field `unit`)', security: bearer, requestBody: multipartFile,
-      parameters: [unitQuery],
+      parameters: [unitQuery, idempotencyKey],
       description: 'The file is streamed to disk under the size cap, hashed, parsed and measured. Broken or unsupported models, and models over a parse limit (`details.limit` names it), are refused with 422 and a specific code. In PrusaSlicer projects only model parts are printed: modifiers and support blockers/enforcers are dropped, negative volumes are cut away when slicing, and the file\'s own settings are ignored; `warnings` say so. A size that suggests another unit adds a `unit_suspect` warning. Emits `file.uploaded`.',
-      responses: { '201': ok('File', 'The stored file with its measurements'), ...errors(400, 401, 413, 415, 422) },
+      responses: { '201': ok('File', 'The stored file with its measurements'), ...errors(400, 401, 409, 413, 415, 422) },
     },
   },
   '/v2/file/upload-id': {

@@ -9,6 +9,7 @@ import { pageRequest, pageResponse } from '../pagination.ts';
 import { ValidationError } from '../errors.ts';
 import { deleteWebhook, listDeliveries, listWebhooks, webhookStats, type DeliveryState } from '../db/queries/webhooks.ts';
 import { deliverySettings, policyFor } from '../webhooks/settings.ts';
+import { idempotent } from '../idempotency/middleware.ts';
 import { presentDelivery, presentStats, presentWebhook } from '../webhooks/present.ts';
 import {
   changeWebhook,
@@ -40,7 +41,7 @@ export function webhooksRouter(deps: Deps) {
   // Save-time checks use the same per-account rule as delivery (attempt.ts).
   const manage = (ctx: { state: AppState }): ManageContext => ({ deps, policy: policyFor(settings, accountOf(ctx)) });
 
-  router.post('/v2/webhooks', auth, jsonBody, async (ctx) => {
+  router.post('/v2/webhooks', auth, jsonBody, idempotent(deps), async (ctx) => {
     const body = validateBody<WebhookCreate>('WebhookCreate', ctx.request.body);
     const { row, secret } = await createWebhook(manage(ctx), accountOf(ctx), body);
     ctx.status = 201;
