@@ -5,6 +5,9 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { startTestServer, type TestServer, ApiClient } from '../helpers/server.ts';
 import { FREE_FAILURES } from '../../server/auth/login-throttle.ts';
 
@@ -69,18 +72,19 @@ describe('TRUST_PROXY', () => {
 
   test('true means one hop; a number is a hop count; anything else stops start-up naming the variable', async () => {
     const { loadConfig } = await import('../../server/config.ts');
-    const base = { DATA_DIR: server0Dir(), JWT_SECRET: 'x'.repeat(40) };
-    assert.equal(loadConfig({ ...base, TRUST_PROXY: 'true' }).trustProxy, 1);
-    assert.equal(loadConfig({ ...base, TRUST_PROXY: '2' }).trustProxy, 2);
-    assert.equal(loadConfig({ ...base, TRUST_PROXY: 'false' }).trustProxy, 0);
-    assert.equal(loadConfig({ ...base }).trustProxy, 0);
-    assert.throws(() => loadConfig({ ...base, TRUST_PROXY: 'maybe' }), /TRUST_PROXY/);
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-trust-proxy-'));
+    try {
+      const base = { DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(40) };
+      assert.equal(loadConfig({ ...base, TRUST_PROXY: 'true' }).trustProxy, 1);
+      assert.equal(loadConfig({ ...base, TRUST_PROXY: '2' }).trustProxy, 2);
+      assert.equal(loadConfig({ ...base, TRUST_PROXY: 'false' }).trustProxy, 0);
+      assert.equal(loadConfig({ ...base }).trustProxy, 0);
+      assert.throws(() => loadConfig({ ...base, TRUST_PROXY: 'maybe' }), /TRUST_PROXY/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
-
-function server0Dir() {
-  return `/tmp/sq-trust-proxy-${process.pid}`;
-}
 
 describe('password policy at sign-up', () => {
   let server: TestServer;
