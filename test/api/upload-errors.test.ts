@@ -103,3 +103,29 @@ test('success and a refused model leave no temp file either', async () => {
   assert.equal(broken.status, 422);
   assertNoTempFiles('a refused model');
 });
+
+test('a client that aborts mid-upload leaves no temp file', async () => {
+  const enc = new TextEncoder();
+  const abort = new AbortController();
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      c.enqueue(enc.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="slow.obj"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+      c.enqueue(enc.encode(CUBE.slice(0, 100)));
+    },
+  });
+  const sent = fetch(`${server.url}/v2/file`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${api.token}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    body,
+    duplex: 'half',
+    signal: abort.signal,
+  } as RequestInit).catch(() => null);
+  const dir = server.deps.storage.tmpDir;
+  const deadline = Date.now() + 10_000;
+  while (readdirSync(dir).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(readdirSync(dir).length, 1, 'the upload is being written to its own folder');
+  abort.abort();
+  await sent;
+  while (readdirSync(dir).length > 0 && Date.now() < deadline + 5000) await new Promise((r) => setTimeout(r, 20));
+  assertNoTempFiles('an aborted upload');
+});
