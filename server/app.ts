@@ -24,7 +24,10 @@ import { operationsRouter } from './metrics/router.ts';
 import { httpMetrics } from './metrics/middleware.ts';
 
 export function createApp(deps: Deps): Koa {
-  const app = new Koa({ proxy: deps.config.trustProxy });
+  // Koa keeps the last maxIpsCount X-Forwarded-For entries and takes the first of them: with n trusted hops,
+  // the address the nearest trusted proxy saw. Entries further left are the client's to invent.
+  const hops = deps.config.trustProxy;
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.use(httpMetrics(deps.metrics));
   app.use(async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');

@@ -27,6 +27,11 @@ export interface Config {
   webhookSweepIntervalMs: number;
   webhookTimeoutMs: number;
   webhookAllowPrivateCidrs: string;
+  /**
+   * Private CIDRs that only one account's receivers may reach, on top of WEBHOOK_ALLOW_PRIVATE_CIDRS: demo mode
+   * lets the demo merchant (and no one else) deliver to its backend on loopback. Not read from the environment.
+   */
+  webhookAccountAllowances: Record<string, string[]>;
   redisUrl: string | null;
   /** Plans file (plans.json format); null: the bundled server/plans.json. */
   plansFile: string | null;
@@ -36,7 +41,11 @@ export interface Config {
   rateLimitAnonymousPlan: string;
   usageFlushMs: number;
   usageRetentionDays: number;
-  trustProxy: boolean;
+  /**
+   * Trusted reverse-proxy hops in front of the server: the client address is the hops-th X-Forwarded-For entry
+   * counted from the right (the one the nearest trusted proxy saw). 0 ignores the header.
+   */
+  trustProxy: number;
   /** Bearer token GET /metrics asks for; null: /metrics is open (keep it off the public network). */
   metricsToken: string | null;
   /** Object storage for model files (S3_BUCKET set); null: local disk in DATA_DIR/files. */
@@ -62,6 +71,15 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+/** TRUST_PROXY: a hop count; true/yes/on mean one proxy, false/no/off (or empty) none. */
+function proxyHops(env: Env): number {
+  const raw = env.TRUST_PROXY?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return 0;
+  if (['true', 'yes', 'on'].includes(raw)) return 1;
+  if (['false', 'no', 'off'].includes(raw)) return 0;
+  return int(env, 'TRUST_PROXY', 0, 0, 10);
 }
 
 function databaseUrl(env: Env): string | null {
@@ -156,13 +174,14 @@ export function loadConfig(env: Env = process.env): Config {
     webhookSweepIntervalMs: int(env, 'WEBHOOK_SWEEP_INTERVAL_MS', 30_000, 50, 86_400_000),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookAllowPrivateCidrs: env.WEBHOOK_ALLOW_PRIVATE_CIDRS?.trim() ?? '',
+    webhookAccountAllowances: {},
     redisUrl: optionalUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
     plansFile: env.PLANS_FILE?.trim() ? path.resolve(env.PLANS_FILE.trim()) : null,
     rateLimitPrefix: env.RATE_LIMIT_PREFIX?.trim() || 'sq:rl:',
     rateLimitAnonymousPlan: env.RATE_LIMIT_ANON_PLAN?.trim() || 'free',
     usageFlushMs: int(env, 'USAGE_FLUSH_MS', 2000, 50, 600_000),
     usageRetentionDays: int(env, 'USAGE_RETENTION_DAYS', 400, 1, 36_500),
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy: proxyHops(env),
     metricsToken: env.METRICS_TOKEN?.trim() || null,
     s3: s3Settings(env),
   };

@@ -5,7 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Deps } from './deps.ts';
-import { countAccounts, insertAccount } from './db/queries/accounts.ts';
+import { accountByEmail, accountById, countAccounts, insertAccount } from './db/queries/accounts.ts';
+import type { Queryable } from './db/index.ts';
+import type { Config } from './config.ts';
 import { insertWidgetKey } from './db/queries/widget-keys.ts';
 import { insertWebhook } from './db/queries/webhooks.ts';
 import { hashPassword } from './auth/passwords.ts';
@@ -15,6 +17,8 @@ import { newId } from './ids.ts';
 import { signingSecret } from './quotes/signing.ts';
 
 export interface DemoCredentials {
+  /** Absent in files written by 0.1; demoAccountId falls back to the email then. */
+  account_id?: string;
   email: string;
   password: string;
   api_token: string;
@@ -24,7 +28,11 @@ export interface DemoCredentials {
   shop_port: number;
 }
 
-/** The only private address webhooks may reach in demo mode: the demo merchant backend on loopback. */
+/**
+ * The private address the demo account's webhooks may reach: the demo merchant backend on loopback. The
+ * allowance is the demo account's alone (Config.webhookAccountAllowances); every other account keeps the
+ * operator's WEBHOOK_ALLOW_PRIVATE_CIDRS rule.
+ */
 export const DEMO_RECEIVER_CIDR = '127.0.0.1/32';
 
 export function demoCredentialsPath(dataDir: string) {
@@ -36,7 +44,7 @@ export function readDemoCredentials(dataDir: string): DemoCredentials | null {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials) : null;
 }
 
-export async function ensureDemoAccount(deps: Deps, shopPort: number): Promise<DemoCredentials | null> {
+export async function ensureDemoAccount(deps: Pick<Deps, 'db' | 'config'>, shopPort: number): Promise<DemoCredentials | null> {
   if (!deps.config.demoAccount || (await countAccounts(deps.db)) > 0) return null;
   const password = randomBytes(12).toString('base64url');
   const shopOrigin = `http://127.0.0.1:${shopPort}`;
@@ -55,10 +63,25 @@ export async function ensureDemoAccount(deps: Deps, shopPort: number): Promise<D
     await insertWebhook(tx, { id: newId('wh'), account_id: account.id, url: `${shopOrigin}/webhooks`, events: ['widget.added_to_cart', 'quote.completed'], secret, token_id: null });
     const quoteSigningSecret = await signingSecret(tx, account.id);
     return {
-      email: account.email, password, api_token: token, widget_key: widgetKey, webhook_secret: secret,
+      account_id: account.id, email: account.email, password, api_token: token, widget_key: widgetKey, webhook_secret: secret,
       quote_signing_secret: quoteSigningSecret, shop_port: shopPort,
     };
   });
   writeFileSync(demoCredentialsPath(deps.config.dataDir), JSON.stringify(creds, null, 2) + '\n', { mode: 0o600 });
   return creds;
+}
+
+/**
+ * The id of the demo account the credentials describe, when that account exists in this database with that
+ * email (a credentials file left over from another database grants nothing).
+ */
+export async function demoAccountId(db: Queryable, creds: DemoCredentials): Promise<string | null> {
+  const account = creds.account_id ? await accountById(db, creds.account_id) : await accountByEmail(db, creds.email);
+  return account && account.email.toLowerCase() === creds.email.toLowerCase() ? account.id : null;
+}
+
+/** The configuration with the demo account's loopback allowance (and no allowance for anyone else). */
+export function withDemoAllowance(config: Config, accountId: string | null): Config {
+  if (!accountId) return config;
+  return { ...config, webhookAccountAllowances: { ...config.webhookAccountAllowances, [accountId]: [DEMO_RECEIVER_CIDR] } };
 }

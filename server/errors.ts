@@ -70,9 +70,13 @@ function fromLibrary(err: HttpishError, maxUploadBytes: number): ApiError | null
 }
 
 export const tooLarge = (maxBytes: number) =>
-  new ApiError(413, 'file_too_large', `The upload exceeds the limit of ${Math.round(maxBytes / 1048576)} MB.`, {
+  new ApiError(413, 'file_too_large', `The file exceeds the upload limit of ${Math.round(maxBytes / 1048576)} MB (${maxBytes} bytes).`, {
+    field: 'file',
     max_bytes: maxBytes,
   });
+
+/** The JSON body of an error answer (the one shape of every error). */
+export const errorBody = (api: ApiError) => ({ error: { code: api.code, message: api.message, ...(api.details ? { details: api.details } : {}) } });
 
 export function errorMiddleware(opts: { maxUploadBytes: number; log: (msg: string, err: unknown) => void }) {
   return async function errors(ctx: Context, next: Next) {
@@ -89,7 +93,7 @@ export function errorMiddleware(opts: { maxUploadBytes: number; log: (msg: strin
       const api = err ?? new ApiError(500, 'internal_error', 'Something went wrong on our side; the error was logged.');
       ctx.status = api.status;
       for (const [name, value] of Object.entries(api.headers ?? {})) ctx.set(name, value);
-      ctx.body = { error: { code: api.code, message: api.message, ...(api.details ? { details: api.details } : {}) } };
+      ctx.body = errorBody(api);
     }
   };
 }

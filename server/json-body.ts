@@ -3,12 +3,30 @@ import { koaBody } from 'koa-body';
 import type { Context, Next } from 'koa';
 import { ApiError } from './errors.ts';
 
-const parse = koaBody({ json: true, jsonStrict: true, jsonLimit: '256kb', multipart: false, urlencoded: false, text: false });
+/** The largest JSON body any route accepts (uploads have their own limit, MAX_UPLOAD_MB). */
+export const MAX_JSON_BYTES = 256 * 1024;
+
+const parse = koaBody({ json: true, jsonStrict: true, jsonLimit: MAX_JSON_BYTES, multipart: false, urlencoded: false, text: false });
+
+export const jsonTooLarge = () =>
+  new ApiError(413, 'json_too_large', `The JSON body exceeds the limit of ${MAX_JSON_BYTES / 1024} KB.`, { max_bytes: MAX_JSON_BYTES });
 
 export async function jsonBody(ctx: Context, next: Next) {
-  const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+  const declared = Number(ctx.get('content-length') || 0);
+  const hasBody = declared > 0 || ctx.get('transfer-encoding') !== '';
   if (hasBody && !ctx.is('application/json')) {
     throw new ApiError(415, 'json_required', 'Send the body as application/json.');
   }
-  return parse(ctx, next);
+  if (declared > MAX_JSON_BYTES) throw jsonTooLarge();
+  let parsed = false;
+  try {
+    await parse(ctx, async () => {
+      parsed = true;
+    });
+  } catch (err) {
+    // raw-body's "request entity too large": a body without a declared length that grew past the limit.
+    if (!parsed && (err as { status?: number }).status === 413) throw jsonTooLarge();
+    throw err;
+  }
+  return next();
 }

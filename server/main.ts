@@ -1,16 +1,23 @@
 // Entry point of `npm start`: validate configuration, migrate, serve, and tell the user how to try it.
 import path from 'node:path';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync } from 'node:fs';
 import { loadConfig, ConfigError, type Config } from './config.ts';
-import { buildDeps, serve } from './start.ts';
-import { ensureDemoAccount, readDemoCredentials, DEMO_RECEIVER_CIDR, type DemoCredentials } from './demo.ts';
+import { buildDeps, openDatabase, serve } from './start.ts';
+import { migrate } from './db/migrate.ts';
+import { demoAccountId, ensureDemoAccount, readDemoCredentials, withDemoAllowance, type DemoCredentials } from './demo.ts';
+
+/**
+ * DATA_DIR holds webhook secrets (in the database files), the JWT secret and merchants' models: everything this
+ * process creates is private to the service user (folders 700, files 600) whatever umask it was started with,
+ * and the root folder is closed even when it existed before with wider permissions.
+ */
+function privateDataDir(config: Config) {
+  chmodSync(config.dataDir, 0o700);
+}
 
 function configOrExit(): Config {
   try {
-    const config = loadConfig();
-    // The demo merchant backend listens on loopback; demo mode lets webhooks reach exactly that address.
-    if (config.demoAccount && !config.webhookAllowPrivateCidrs) return { ...config, webhookAllowPrivateCidrs: DEMO_RECEIVER_CIDR };
-    return config;
+    return loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`slicequote: configuration error: ${err.message}`);
@@ -48,10 +55,16 @@ function printWelcome(config: Config, dbKind: string, creds: DemoCredentials | n
 }
 
 async function main() {
-  const config = configOrExit();
-  const deps = await buildDeps(config);
-  const demoPort = config.port === 0 ? 0 : config.port + 1;
-  const creds = config.demoAccount ? ((await ensureDemoAccount(deps, demoPort)) ?? readDemoCredentials(config.dataDir)) : null;
+  process.umask(0o077); // before anything is created: loadConfig writes DATA_DIR and jwt-secret
+  const loaded = configOrExit();
+  privateDataDir(loaded);
+  const db = await openDatabase(loaded);
+  await migrate(db);
+  // The demo account exists before the webhook rules are built: its loopback allowance names its id.
+  const demoPort = loaded.port === 0 ? 0 : loaded.port + 1;
+  const creds = loaded.demoAccount ? ((await ensureDemoAccount({ db, config: loaded }, demoPort)) ?? readDemoCredentials(loaded.dataDir)) : null;
+  const config = withDemoAllowance(loaded, creds ? await demoAccountId(db, creds) : null);
+  const deps = await buildDeps(config, { db });
   const running = await serve(deps);
   const shop = creds ? await startDemo(config, creds) : null;
   printWelcome(config, deps.db.kind, creds, shop?.url ?? null);

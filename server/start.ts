@@ -1,5 +1,4 @@
 // Builds the dependencies from a Config, migrates, and serves. Used by main.ts and by the tests.
-import { rm, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +7,7 @@ import type { Config } from './config.ts';
 import { openPglite, openPostgres, type Db } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 import { loadPlans } from './plans.ts';
-import { createDiskStorage, ensureDirs, type FileStorage } from './storage/disk.ts';
+import { createDiskStorage, sweepLeftovers, type FileStorage } from './storage/disk.ts';
 import { createS3Storage } from './storage/s3.ts';
 import { createModelParser, MODEL_PARSER_OPTIONS } from './models/parse.ts';
 import { createApp } from './app.ts';
@@ -34,10 +33,9 @@ export async function openDatabase(config: Config): Promise<Db> {
 
 /** Local disk, or S3-compatible object storage with the local disk as its working area and cache. */
 async function openStorage(config: Config): Promise<FileStorage> {
-  const disk = createDiskStorage(config.dataDir);
+  const disk = await createDiskStorage(config.dataDir);
   if (!config.s3) return disk;
   const s3 = createS3Storage(config.s3, disk);
-  await mkdir(path.join(config.dataDir, 'files'), { recursive: true });
   await s3.ready().catch(async (err: Error) => {
     await s3.close();
     throw new Error(`S3_BUCKET: cannot reach bucket "${config.s3!.bucket}" (${err.name}: ${err.message})`);
@@ -48,11 +46,11 @@ async function openStorage(config: Config): Promise<FileStorage> {
 export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } = {}): Promise<Deps> {
   const db = opts.db ?? (await openDatabase(config));
   await migrate(db);
+  // What killed processes left behind (their tmp folders, empty file folders); a live process's stay.
+  const swept = await sweepLeftovers(config.dataDir);
   const storage = await openStorage(config);
-  // Leftovers of uploads interrupted by a crash; nothing else lives in tmp.
-  await rm(storage.tmpDir, { recursive: true, force: true });
-  await ensureDirs(storage);
-  await mkdir(path.join(config.dataDir, 'files'), { recursive: true });
+  const log = opts.log ?? consoleLogger();
+  if (swept.tmpFolders.length || swept.emptyFileFolders) log.info('start-up: removed leftovers of stopped processes', { tmp: swept.tmpFolders, empty_file_folders: swept.emptyFileFolders });
   const base = {
     config,
     db,
@@ -60,7 +58,7 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
     now: () => new Date(),
     storage,
     parser: createModelParser(MODEL_PARSER_OPTIONS),
-    log: opts.log ?? consoleLogger(),
+    log,
     metrics: createMetrics(db),
     lifecycle: { draining: false },
   };

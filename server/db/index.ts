@@ -2,6 +2,8 @@
 // Both speak the same SQL dialect, so every query module and migration serves both.
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { chmod, lstat, readdir } from 'node:fs/promises';
+import path from 'node:path';
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -29,8 +31,25 @@ const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
 
+/**
+ * PGlite unpacks a new database with mode 666 files whatever the umask (its file system sets modes itself);
+ * the files Postgres creates afterwards are 600. Closing the modes after each open keeps the database private
+ * (docs/security.md) without waiting for PGlite to rewrite them.
+ */
+async function makePrivate(dir: string): Promise<void> {
+  for (const name of await readdir(dir)) {
+    const p = path.join(dir, name);
+    const st = await lstat(p);
+    if (st.isSymbolicLink()) continue;
+    const wanted = st.isDirectory() ? 0o700 : 0o600;
+    if ((st.mode & 0o777) !== wanted) await chmod(p, wanted);
+    if (st.isDirectory()) await makePrivate(p);
+  }
+}
+
 export async function openPglite(dataDir: string | null): Promise<Db> {
   const db = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  if (dataDir) await makePrivate(dataDir);
   const parseNumbers = { parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) } };
   return {
     kind: 'pglite',

@@ -17,11 +17,21 @@ export interface HitResult {
   allowed: boolean;
 }
 
+/** A running window read without counting. */
+export interface WindowState {
+  count: number;
+  resetMs: number;
+}
+
 export interface RateLimiter {
   readonly kind: 'memory' | 'redis';
   hit(key: string, limit: number, windowMs: number): Promise<HitResult>;
   /** Resolves when the counters' store answers (readiness); the in-memory store always does. */
   ping(): Promise<void>;
+  /** The key's running window, or null when none runs; counts nothing (login throttling reads its locks so). */
+  peek(key: string): Promise<WindowState | null>;
+  /** Ends the key's window now (a successful login clears its failure counter). */
+  clear(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,6 +64,14 @@ export function createMemoryLimiter(now: () => number = Date.now): RateLimiter {
       return result(w.count, limit, w.endsAt - t);
     },
     async ping() {},
+    async peek(key) {
+      const w = windows.get(key);
+      const t = now();
+      return w && w.endsAt > t ? { count: w.count, resetMs: w.endsAt - t } : null;
+    },
+    async clear(key) {
+      windows.delete(key);
+    },
     async close() {
       windows.clear();
     },
@@ -71,7 +89,16 @@ if ttl < 0 then
 end
 return {n, ttl}`;
 
-type HitCommand = { sqRateHit(key: string, windowMs: number): Promise<[number, number]> };
+// KEYS[1] = counter: its count and remaining milliseconds, without counting.
+const PEEK_SCRIPT = `
+local n = redis.call('GET', KEYS[1])
+if not n then return {0, -2} end
+return {tonumber(n), redis.call('PTTL', KEYS[1])}`;
+
+type HitCommand = {
+  sqRateHit(key: string, windowMs: number): Promise<[number, number]>;
+  sqRatePeek(key: string): Promise<[number, number]>;
+};
 
 export interface RedisLimiterOptions {
   url: string;
@@ -94,6 +121,7 @@ export async function createRedisLimiter(opts: RedisLimiterOptions): Promise<Rat
     connectionName: 'slicequote-rate-limits',
   });
   redis.defineCommand('sqRateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  redis.defineCommand('sqRatePeek', { numberOfKeys: 1, lua: PEEK_SCRIPT });
   let lastComplaint = 0;
   redis.on('error', (err) => complain(err));
   function complain(err: unknown) {
@@ -123,6 +151,23 @@ export async function createRedisLimiter(opts: RedisLimiterOptions): Promise<Rat
     },
     async ping() {
       await redis.ping();
+    },
+    async peek(key) {
+      try {
+        const [count, ttl] = await commands.sqRatePeek(opts.prefix + key);
+        return Number(ttl) > 0 ? { count: Number(count), resetMs: Number(ttl) } : null;
+      } catch (err) {
+        complain(err);
+        return fallback.peek(key);
+      }
+    },
+    async clear(key) {
+      try {
+        await redis.del(opts.prefix + key);
+      } catch (err) {
+        complain(err);
+      }
+      await fallback.clear(key);
     },
     async close() {
       await fallback.close();

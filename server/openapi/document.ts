@@ -22,6 +22,17 @@ function withWidgetRefusal<T extends Record<string, any>>(paths: T): T {
   return paths;
 }
 
+/** Any operation taking a JSON body answers 413 json_too_large past the JSON limit (json-body.ts). */
+function withJsonLimit<T extends Record<string, any>>(paths: T): T {
+  for (const item of Object.values(paths)) {
+    for (const op of Object.values<any>(item)) {
+      const json = op.requestBody?.content?.['application/json'];
+      if (json && op.responses && !op.responses['413']) op.responses['413'] = { $ref: '#/components/responses/PayloadTooLarge' };
+    }
+  }
+  return paths;
+}
+
 export function openApiDocument(serverUrl = '/'): Record<string, any> {
   cached ??= {
     openapi: '3.1.0',
@@ -46,7 +57,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
       ...limitsTags,
     ],
     // Every operation gets the X-RateLimit-* headers and a 429 (paths-limits.ts).
-    paths: withRateLimits(withWidgetRefusal({ ...corePaths, ...quotePaths, ...widgetPaths, ...offerPaths, ...webhookPaths, ...limitsPaths, ...operationsPaths })),
+    paths: withRateLimits(withJsonLimit(withWidgetRefusal({ ...corePaths, ...quotePaths, ...widgetPaths, ...offerPaths, ...webhookPaths, ...limitsPaths, ...operationsPaths }))),
     // The requests slicequote sends to merchants' endpoints (OpenAPI 3.1 webhooks).
     webhooks: webhookEvents,
     components: {

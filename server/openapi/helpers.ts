@@ -15,6 +15,13 @@ export const shopperToken = {
   schema: { type: 'string', pattern: '^st_[A-Za-z0-9_-]{32,64}$' },
 };
 
+/** Safe retries of the POSTs that create something (server/idempotency/middleware.ts, docs/security.md). */
+export const idempotencyKey = {
+  name: 'Idempotency-Key', in: 'header', required: false,
+  description: 'Any unique string (e.g. a UUID) of 1 to 255 visible ASCII characters. A retry with the same key and the same request within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is 422 `idempotency_key_reused`; a retry while the first request still runs is 409 `idempotency_key_in_use`. Keys are per account (per widget key and shopper for widget calls).',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
+
 export const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds' };
 
 export const jsonBody = (schema: string, description?: string, required = true) => ({
@@ -59,7 +66,7 @@ export function errorResponses() {
     NotFound: 'No such resource in this account (another account\'s resources also answer 404), or no such route.',
     Conflict: 'The request conflicts with the current state (e.g. an email already registered).',
     Gone: 'The resource existed but can no longer be used (e.g. a used or expired upload id).',
-    PayloadTooLarge: 'The upload exceeds MAX_UPLOAD_MB; refused before the body is read when the length is declared.',
+    PayloadTooLarge: 'The body exceeds a size limit, named in the message and in `details.max_bytes`: a file over MAX_UPLOAD_MB (`file_too_large`, refused before the body is read when the length is declared), multipart form fields over 64 KB (`fields_too_large`) or a JSON body over 256 KB (`json_too_large`).',
     UnsupportedMediaType: 'Wrong Content-Type (e.g. not multipart/form-data for an upload).',
     Unprocessable: 'The request is well-formed but cannot be processed (e.g. a model file that is broken); `code` names the problem.',
     TooManyRequests: 'Rate limit exceeded (`rate_limited`): back off and retry after Retry-After seconds. Only rate limits answer 429; an exhausted allowance answers 402.',

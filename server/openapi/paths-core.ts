@@ -1,5 +1,5 @@
 // Paths of the foundation: health, user, files, upload ids, printability, dashboard auth and tokens.
-import { jsonBody, ok, errors, pathParam, pageParams, bearer, session, csrfHeader, shopperToken, allowanceRefusal } from './helpers.ts';
+import { jsonBody, ok, errors, pathParam, pageParams, bearer, session, csrfHeader, shopperToken, allowanceRefusal, idempotencyKey } from './helpers.ts';
 
 const fileId = pathParam('file_id', 'A file id (file_...)');
 const units = ['mm', 'cm', 'm', 'in', 'ft', 'um'];
@@ -50,9 +50,9 @@ export const corePaths = {
   '/v2/file': {
     post: {
       operationId: 'uploadFile', tags: ['files'], summary: 'Upload a model (multipart part `file`, optional field `unit`)', security: bearer, requestBody: multipartFile,
-      parameters: [unitQuery],
+      parameters: [unitQuery, idempotencyKey],
       description: 'The file is streamed to disk under the size cap, hashed, parsed and measured. Broken or unsupported models, and models over a parse limit (`details.limit` names it), are refused with 422 and a specific code. In PrusaSlicer projects only model parts are printed: modifiers and support blockers/enforcers are dropped, negative volumes are cut away when slicing, and the file\'s own settings are ignored; `warnings` say so. A size that suggests another unit adds a `unit_suspect` warning. Emits `file.uploaded`.',
-      responses: { '201': ok('File', 'The stored file with its measurements'), ...allowanceRefusal('StorageQuotaExceeded'), ...errors(400, 401, 413, 415, 422) },
+      responses: { '201': ok('File', 'The stored file with its measurements'), ...allowanceRefusal('StorageQuotaExceeded'), ...errors(400, 401, 409, 413, 415, 422) },
     },
   },
   '/v2/file/upload-id': {
@@ -106,13 +106,17 @@ export const corePaths = {
   },
   '/dashboard/api/signup': {
     post: {
-      operationId: 'signup', tags: ['dashboard'], summary: 'Create an account (free plan) and start a session', security: [], requestBody: jsonBody('Credentials'),
+      operationId: 'signup', tags: ['dashboard'], summary: 'Create an account (free plan) and start a session',
+      description: 'The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`.',
+      security: [], requestBody: jsonBody('Credentials'),
       responses: { '201': ok('Session', 'Signed up; the session cookie is set'), ...errors(400, 409) },
     },
   },
   '/dashboard/api/login': {
     post: {
-      operationId: 'login', tags: ['dashboard'], summary: 'Log in and start a session', security: [], requestBody: jsonBody('Credentials'),
+      operationId: 'login', tags: ['dashboard'], summary: 'Log in and start a session',
+      description: 'Failed logins are throttled per account and client address, with a looser cap per account and per address: while locked, 429 `login_throttled` with Retry-After (docs/security.md).',
+      security: [], requestBody: jsonBody('Credentials'),
       responses: { '200': ok('Session', 'Logged in; the session cookie is set'), ...errors(400, 401) },
     },
   },

@@ -1,5 +1,5 @@
 // Paths and schemas of quotes, jobs and slice profiles.
-import { jsonBody, ok, errors, pathParam, pageParams, ref, bearer, timestamp, shopperToken, deletedSchema, allowanceRefusal } from './helpers.ts';
+import { jsonBody, ok, errors, pathParam, pageParams, ref, bearer, timestamp, shopperToken, deletedSchema, allowanceRefusal, idempotencyKey } from './helpers.ts';
 import { sectionSchema, settingSchema } from './settings-schema.ts';
 import { PRICE_LINES, type PriceLine } from '../../shared/pricing.ts';
 
@@ -146,16 +146,16 @@ const quoteBody = jsonBody('QuoteRequest', 'Quote settings; every field optional
 export const quotePaths = {
   '/v2/file/quote/{file_id}': {
     post: {
-      operationId: 'createQuote', tags: ['quotes'], summary: 'Quote a file from a real slice', security: bearerOrWidget, parameters: [fileId, shopperToken], requestBody: quoteBody,
+      operationId: 'createQuote', tags: ['quotes'], summary: 'Quote a file from a real slice', security: bearerOrWidget, parameters: [fileId, shopperToken, idempotencyKey], requestBody: quoteBody,
       description: 'Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS the answer is 202 with the job to poll. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop\'s is converted with the shop\'s `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.',
-      responses: { '200': ok('Quote', 'The completed quote'), '202': ok('JobAccepted', 'Still slicing: poll the job'), ...allowanceRefusal('QuoteAllowanceExhausted'), ...errors(400, 401, 403, 404, 422, 429, 500, 503) },
+      responses: { '200': ok('Quote', 'The completed quote'), '202': ok('JobAccepted', 'Still slicing: poll the job'), ...allowanceRefusal('QuoteAllowanceExhausted'), ...errors(400, 401, 403, 404, 409, 422, 429, 500, 503) },
     },
   },
   '/v2/file/quote/{file_id}/async': {
     post: {
-      operationId: 'createQuoteAsync', tags: ['quotes'], summary: 'Start a quote job', security: bearerOrWidget, parameters: [fileId, shopperToken], requestBody: quoteBody,
+      operationId: 'createQuoteAsync', tags: ['quotes'], summary: 'Start a quote job', security: bearerOrWidget, parameters: [fileId, shopperToken, idempotencyKey], requestBody: quoteBody,
       description: 'Same body as the synchronous quote. The quote id equals the job id. Emits job.status_changed on every transition and quote.completed or quote.failed at the end. A request refused with 422 before the job is queued is recorded as a failed quote too, sends quote.failed and names it in `details.quote_id`.',
-      responses: { '202': ok('JobAccepted', 'Queued'), ...allowanceRefusal('QuoteAllowanceExhausted'), ...errors(400, 401, 403, 404, 422, 429, 503) },
+      responses: { '202': ok('JobAccepted', 'Queued'), ...allowanceRefusal('QuoteAllowanceExhausted'), ...errors(400, 401, 403, 404, 409, 422, 429, 503) },
     },
   },
   '/v2/jobs/{job_id}': {

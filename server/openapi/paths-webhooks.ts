@@ -1,6 +1,6 @@
 // Paths and schemas of the webhooks API, and the schemas of the event bodies we POST to receivers
 // (documented here so receivers and the engineers who emit events share one definition; see docs/webhooks.md).
-import { jsonBody, ok, errors, pathParam, pageParams, bearer, timestamp, ref } from './helpers.ts';
+import { jsonBody, ok, errors, pathParam, pageParams, bearer, timestamp, ref, idempotencyKey } from './helpers.ts';
 import { WEBHOOK_EVENTS } from '../webhooks/events.ts';
 
 const nullableTimestamp = { oneOf: [timestamp, { type: 'null' }] };
@@ -299,8 +299,9 @@ export const webhookPaths = {
     post: {
       operationId: 'createWebhook', tags, summary: 'Create a webhook (the secret is returned only here)', security: bearer,
       description: 'The URL is checked now (and again before every delivery attempt): http or https, no credentials, and the host must resolve only to public addresses. A refused URL answers 400 with the rule as `code` (`url_scheme`, `url_credentials`, `url_private_address`, `url_unresolvable`, `url_invalid`, `url_too_long`). Unknown event names answer 400 naming the field. At most 20 webhooks per account (409 `webhook_limit_reached`).',
+      parameters: [idempotencyKey],
       requestBody: jsonBody('WebhookCreate'),
-      responses: { '201': ok('WebhookWithSecret', 'The webhook with its signing secret'), ...errors(400, 401, 409, 415) },
+      responses: { '201': ok('WebhookWithSecret', 'The webhook with its signing secret'), ...errors(400, 401, 409, 415, 422) },
     },
     get: {
       operationId: 'listWebhooks', tags, summary: 'The account\'s webhooks, newest first (no secrets)', security: bearer, parameters: pageParams,

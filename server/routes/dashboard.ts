@@ -13,6 +13,8 @@ import { listTokens, revokeToken, type TokenRow } from '../db/queries/tokens.ts'
 import { ApiError, notFound, unauthorized } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { presentUser } from '../services/users.ts';
+import { checkPasswordPolicy } from '../auth/password-policy.ts';
+import { attemptOf, loginThrottle } from '../auth/login-throttle.ts';
 
 interface Credentials {
   email: string;
@@ -40,9 +42,11 @@ export function presentToken(t: TokenRow) {
 export function dashboardRouter(deps: Deps) {
   const router = new Router<AppState & { csrf: string }>({ prefix: '/dashboard/api' });
   const session = requireSession(deps);
+  const throttle = loginThrottle(deps.limits.limiter);
 
   router.post('/signup', jsonBody, async (ctx) => {
     const body = validateBody<Credentials>('Credentials', ctx.request.body);
+    checkPasswordPolicy(body.password);
     const account = await insertAccount(deps.db, {
       id: newId('usr'),
       email: body.email.trim(),
@@ -59,10 +63,16 @@ export function dashboardRouter(deps: Deps) {
 
   router.post('/login', jsonBody, async (ctx) => {
     const body = validateBody<Credentials>('Credentials', ctx.request.body);
+    const attempt = attemptOf(ctx, body.email);
+    await throttle.check(attempt);
     const account = await accountByEmail(deps.db, body.email.trim());
     decoyHash ??= hashPassword('decoy password for unknown emails');
     const valid = await verifyPassword(body.password, account?.password_hash ?? (await decoyHash));
-    if (!account || !valid) throw unauthorized('The email or password is wrong.');
+    if (!account || !valid) {
+      await throttle.failed(attempt);
+      throw unauthorized('The email or password is wrong.');
+    }
+    await throttle.succeeded(attempt);
     const s = await startSession(deps.db, account.id);
     setSessionCookie(ctx, s.cookie, s.expires);
     ctx.body = { user: await presentUser(deps, account), csrf_token: s.csrf };

@@ -15,6 +15,7 @@ import { newId } from '../ids.ts';
 import { pageRequest, pageResponse } from '../pagination.ts';
 import { checkStorageQuota } from '../limits/quota.ts';
 import { SHOPPER_TOKEN_HEADER, hashShopperToken, newShopperToken } from '../auth/widget.ts';
+import { idempotent, uploadFingerprint } from '../idempotency/middleware.ts';
 
 type State = AppState & { upload: UploadedFile };
 
@@ -53,7 +54,7 @@ export function filesRouter(deps: Deps) {
     await next();
   };
 
-  router.post('/v2/file', auth, unitQuery, storagePrecheck((ctx) => ctx.state.auth.account.id), uploadBody(deps), async (ctx) => {
+  router.post('/v2/file', auth, unitQuery, storagePrecheck((ctx) => ctx.state.auth.account.id), uploadBody(deps), idempotent(deps, uploadFingerprint), async (ctx) => {
     const row = await ingestUpload(deps, {
       statedUnit: statedUnit(ctx),
       accountId: ctx.state.auth.account.id,

@@ -9,6 +9,7 @@ import { presentQuote, presentJob } from '../quotes/present.ts';
 import { quoteById, quoteForCaller, listQuotes, softDeleteQuote, type QuoteRow } from '../db/queries/quotes.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { pageRequest, pageResponse } from '../pagination.ts';
+import { idempotent } from '../idempotency/middleware.ts';
 
 function failure(row: QuoteRow): ApiError {
   const e = row.error ?? { code: 'quote_failed', message: 'The quote failed.', status: 500 };
@@ -18,9 +19,10 @@ function failure(row: QuoteRow): ApiError {
 export function quotesRouter(deps: Deps) {
   const router = new Router<AppState>();
   const auth = requireApiAuth(deps);
+  const once = idempotent(deps);
   const accepted = (row: QuoteRow) => ({ job_id: row.id, quote_id: row.id, status: row.status, status_url: `/v2/jobs/${row.id}` });
 
-  router.post('/v2/file/quote/:file_id', auth, jsonBody, async (ctx) => {
+  router.post('/v2/file/quote/:file_id', auth, jsonBody, once, async (ctx) => {
     let row = await createQuote(deps, ctx.state.auth, ctx.params.file_id, ctx.request.body, 'sync');
     if (row.status !== 'completed' && (await deps.jobs.waitFor(row.id, deps.config.quoteSyncWaitMs))) {
       row = (await quoteById(deps.db, row.account_id, row.id))!;
@@ -35,7 +37,7 @@ export function quotesRouter(deps: Deps) {
     ctx.body = presentQuote(row, deps.now());
   });
 
-  router.post('/v2/file/quote/:file_id/async', auth, jsonBody, async (ctx) => {
+  router.post('/v2/file/quote/:file_id/async', auth, jsonBody, once, async (ctx) => {
     const row = await createQuote(deps, ctx.state.auth, ctx.params.file_id, ctx.request.body, 'async');
     ctx.status = 202;
     ctx.set('Location', `/v2/jobs/${row.id}`);

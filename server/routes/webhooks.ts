@@ -9,7 +9,8 @@ import { pageRequest, pageResponse } from '../pagination.ts';
 import { ValidationError } from '../errors.ts';
 import { canonicalMember } from '../../shared/enums.ts';
 import { deleteWebhook, listDeliveries, listWebhooks, webhookStats, type DeliveryState } from '../db/queries/webhooks.ts';
-import { deliverySettings } from '../webhooks/settings.ts';
+import { deliverySettings, policyFor } from '../webhooks/settings.ts';
+import { idempotent } from '../idempotency/middleware.ts';
 import { presentDelivery, presentStats, presentWebhook } from '../webhooks/present.ts';
 import {
   changeWebhook,
@@ -34,12 +35,14 @@ function stateFilter(ctx: Context): DeliveryState | null {
 export function webhooksRouter(deps: Deps) {
   const router = new Router<AppState>();
   const auth = requireApiAuth(deps);
-  const manage: ManageContext = { deps, policy: deliverySettings(deps.config).policy };
+  const settings = deliverySettings(deps.config);
   const accountOf = (ctx: { state: AppState }) => ctx.state.auth.account.id;
+  // Save-time checks use the same per-account rule as delivery (attempt.ts).
+  const manage = (ctx: { state: AppState }): ManageContext => ({ deps, policy: policyFor(settings, accountOf(ctx)) });
 
-  router.post('/v2/webhooks', auth, jsonBody, async (ctx) => {
+  router.post('/v2/webhooks', auth, jsonBody, idempotent(deps), async (ctx) => {
     const body = validateBody<WebhookCreate>('WebhookCreate', ctx.request.body);
-    const { row, secret } = await createWebhook(manage, accountOf(ctx), body);
+    const { row, secret } = await createWebhook(manage(ctx), accountOf(ctx), body);
     ctx.status = 201;
     ctx.body = { ...presentWebhook(row), secret };
   });
@@ -57,7 +60,7 @@ export function webhooksRouter(deps: Deps) {
 
   router.put('/v2/webhooks/:webhook_id', auth, jsonBody, async (ctx) => {
     const body = validateBody<WebhookUpdate>('WebhookUpdate', ctx.request.body);
-    const { row, secret } = await changeWebhook(manage, accountOf(ctx), ctx.params.webhook_id, body);
+    const { row, secret } = await changeWebhook(manage(ctx), accountOf(ctx), ctx.params.webhook_id, body);
     ctx.body = secret === undefined ? presentWebhook(row) : { ...presentWebhook(row), secret };
   });
 
@@ -75,7 +78,7 @@ export function webhooksRouter(deps: Deps) {
   });
 
   router.post('/v2/webhooks/:webhook_id/deliveries/:delivery_id/resend', auth, async (ctx) => {
-    const row = await resendDelivery(manage, accountOf(ctx), ctx.params.webhook_id, ctx.params.delivery_id);
+    const row = await resendDelivery(manage(ctx), accountOf(ctx), ctx.params.webhook_id, ctx.params.delivery_id);
     ctx.status = 202;
     ctx.body = presentDelivery(row);
   });

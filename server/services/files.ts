@@ -1,7 +1,7 @@
 // Turning an uploaded temp file into a stored model: hash, parse (in a worker), store, record, emit.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import type { Auth, Deps } from '../deps.ts';
 import { fileUploadedByShopper } from '../db/queries/widget-keys.ts';
 import type { Queryable } from '../db/index.ts';
@@ -44,14 +44,18 @@ export interface IngestRequest {
 export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<FileRow> {
   const fileId = newId('file');
   const name = cleanFileName(req.originalName);
-  const paths = await deps.storage.prepare(fileId);
+  const staged = await deps.storage.stage(fileId);
+  let published = false;
   try {
     const { size } = await stat(req.tmpPath);
     if (size === 0) throw new ApiError(422, 'empty_file', 'The uploaded file is empty.');
     await checkStorageQuota(deps, req.accountId, size); // refuse before the costly parse
     const sha256 = await sha256File(req.tmpPath);
-    const parsed = await deps.parser.parse({ sourcePath: req.tmpPath, fileName: name, canonical: paths.canonical });
-    await deps.storage.adoptOriginal(fileId, req.tmpPath);
+    const parsed = await deps.parser.parse({ sourcePath: req.tmpPath, fileName: name, canonical: staged.canonical });
+    await rename(req.tmpPath, staged.original); // both under this process's tmp folder: one filesystem
+    // In place before the row that names it commits; removed again below if the transaction fails.
+    await deps.storage.publish(fileId, staged);
+    published = true;
     const unit = uploadUnit(parsed.format, parsed.unit, req.statedUnit);
     const stored = await deps.db.transaction(async (tx) => {
       await req.beforeCommit?.(tx, fileId);
@@ -83,9 +87,10 @@ export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<File
     deps.events.wake();
     return stored;
   } catch (err) {
-    await deps.storage.remove(fileId);
+    if (published) await deps.storage.remove(fileId);
     throw err;
   } finally {
+    await deps.storage.discard(staged);
     await rm(req.tmpPath, { force: true });
   }
 }

@@ -5,6 +5,7 @@
 // canonical mesh there before it slices.
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
@@ -60,19 +61,25 @@ export function createS3Storage(settings: S3Settings, local: FileStorage): FileS
 
   return {
     ...local,
-    async adoptOriginal(fileId, tmpPath) {
-      await local.adoptOriginal(fileId, tmpPath);
+    async publish(fileId, staged) {
+      await local.publish(fileId, staged);
       const original = local.originalPath(fileId);
       const canonical = local.canonicalPath(fileId);
       await Promise.all([put(fileId, 'original', original), put(fileId, canonical.endsWith('.3mf') ? CANONICAL[1] : CANONICAL[0], canonical)]);
       await rm(original, { force: true }); // kept in the bucket only; the canonical mesh stays as a cache
     },
     async ensureLocal(fileId) {
-      const paths = await local.prepare(fileId);
-      if (existsSync(paths.canonical.obj) || existsSync(paths.canonical['3mf'])) return;
-      if (await download(fileId, CANONICAL[0], paths.canonical.obj)) return;
-      if (!(await download(fileId, CANONICAL[1], paths.canonical['3mf']))) {
-        throw Object.assign(new Error(`file ${fileId}: no canonical mesh in the bucket`), { code: 'ENOENT' });
+      if (CANONICAL.some((name) => existsSync(path.join(path.dirname(local.originalPath(fileId)), name)))) return;
+      const staged = await local.stage(fileId);
+      try {
+        const found = (await download(fileId, CANONICAL[0], staged.canonical.obj)) || (await download(fileId, CANONICAL[1], staged.canonical['3mf']));
+        if (!found) throw Object.assign(new Error(`file ${fileId}: no canonical mesh in the bucket`), { code: 'ENOENT' });
+        await local.publish(fileId, staged).catch((err: NodeJS.ErrnoException) => {
+          // Another slice on this host fetched it first: theirs is as good.
+          if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
+        });
+      } finally {
+        await local.discard(staged);
       }
     },
     openOriginal(fileId) {
@@ -93,6 +100,7 @@ export function createS3Storage(settings: S3Settings, local: FileStorage): FileS
     },
     async close() {
       s3.destroy();
+      await local.close();
     },
   };
 }

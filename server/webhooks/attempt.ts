@@ -5,7 +5,7 @@ import { judgeAddress, parseAddress } from './address-policy.ts';
 import { sendWebhook, type SendResult } from './send.ts';
 import { defaultResolver, type Resolver } from './url-guard.ts';
 import { accountFacingReason } from './reasons.ts';
-import { MAX_ATTEMPTS, MAX_INTERRUPTIONS, SNIPPET_CHARS, type DeliverySettings } from './settings.ts';
+import { MAX_ATTEMPTS, MAX_INTERRUPTIONS, SNIPPET_CHARS, policyFor, type DeliverySettings } from './settings.ts';
 
 export const USER_AGENT = 'slicequote-webhooks/1';
 
@@ -67,7 +67,7 @@ export async function attemptDelivery(ctx: AttemptContext, d: ClaimedDelivery) {
     body: d.body,
     headers: deliveryHeaders(d),
     timeoutMs: settings.timeoutMs,
-    policy: settings.policy,
+    policy: policyFor(settings, d.account_id),
     resolver: boundedResolver(settings.dnsTimeoutMs, ctx.resolver),
   });
   return recordAttempt(ctx.db, {

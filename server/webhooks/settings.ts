@@ -15,7 +15,10 @@ export const LEASE_MARGIN_MS = 10_000;
 export const SNIPPET_CHARS = 256;
 
 export interface DeliverySettings {
+  /** The operator's rule (WEBHOOK_ALLOW_PRIVATE_CIDRS), for every account. */
   policy: AddressPolicy;
+  /** Extra private CIDRs per account id (demo mode's loopback receiver); see policyFor. */
+  accountAllowances: Record<string, string[]>;
   timeoutMs: number;
   /** Bound on the DNS lookup before an attempt (send.ts's timer starts after it). */
   dnsTimeoutMs: number;
@@ -36,9 +39,18 @@ export function deliverySettings(config: Config): DeliverySettings {
   const timeoutMs = config.webhookTimeoutMs;
   return {
     policy: { allowPrivateCidrs: parseCidrList(config.webhookAllowPrivateCidrs) },
+    accountAllowances: Object.fromEntries(
+      Object.entries(config.webhookAccountAllowances).map(([accountId, cidrs]) => [accountId, parseCidrList(cidrs.join(','))]),
+    ),
     timeoutMs,
     dnsTimeoutMs: timeoutMs,
     leaseMs: 2 * timeoutMs + LEASE_MARGIN_MS,
     sweepIntervalMs: config.webhookSweepIntervalMs,
   };
+}
+
+/** The address rule for one account's receivers: the operator's list plus that account's own allowance, if any. */
+export function policyFor(settings: Pick<DeliverySettings, 'policy' | 'accountAllowances'>, accountId: string): AddressPolicy {
+  const own = Object.hasOwn(settings.accountAllowances, accountId) ? settings.accountAllowances[accountId] : [];
+  return own.length === 0 ? settings.policy : { allowPrivateCidrs: [...settings.policy.allowPrivateCidrs, ...own] };
 }

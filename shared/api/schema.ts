@@ -72,11 +72,17 @@ export interface paths {
     post: operations["checkPrintability"];
   };
   "/dashboard/api/signup": {
-    /** Create an account (free plan) and start a session */
+    /**
+     * Create an account (free plan) and start a session
+     * @description The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`.
+     */
     post: operations["signup"];
   };
   "/dashboard/api/login": {
-    /** Log in and start a session */
+    /**
+     * Log in and start a session
+     * @description Failed logins are throttled per account and client address, with a looser cap per account and per address: while locked, 429 `login_throttled` with Retry-After (docs/security.md).
+     */
     post: operations["login"];
   };
   "/dashboard/api/logout": {
@@ -1927,7 +1933,7 @@ export interface components {
         "application/json": components["schemas"]["Error"];
       };
     };
-    /** @description The upload exceeds MAX_UPLOAD_MB; refused before the body is read when the length is declared. */
+    /** @description The body exceeds a size limit, named in the message and in `details.max_bytes`: a file over MAX_UPLOAD_MB (`file_too_large`, refused before the body is read when the length is declared), multipart form fields over 64 KB (`fields_too_large`) or a JSON body over 256 KB (`json_too_large`). */
     PayloadTooLarge: {
       headers: {
         "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2147,6 +2153,10 @@ export interface operations {
         /** @description The unit the model's numbers are in (STL and OBJ carry none: millimetres are assumed). A 3MF states its own unit, which wins; re-declare it with POST /v2/file/scale/{file_id}. Same as the multipart field `unit`; checked before the body is read. */
         unit?: "mm" | "cm" | "m" | "in" | "ft" | "um";
       };
+      header?: {
+        /** @description Any unique string (e.g. a UUID) of 1 to 255 visible ASCII characters. A retry with the same key and the same request within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is 422 `idempotency_key_reused`; a retry while the first request still runs is 409 `idempotency_key_in_use`. Keys are per account (per widget key and shopper for widget calls). */
+        "Idempotency-Key"?: string;
+      };
     };
     requestBody: {
       content: {
@@ -2180,6 +2190,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       402: components["responses"]["StorageQuotaExceeded"];
       403: components["responses"]["Forbidden"];
+      409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["Unprocessable"];
@@ -2376,6 +2387,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
       429: components["responses"]["TooManyRequests"];
     };
@@ -2410,10 +2422,14 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      413: components["responses"]["PayloadTooLarge"];
       429: components["responses"]["TooManyRequests"];
     };
   };
-  /** Create an account (free plan) and start a session */
+  /**
+   * Create an account (free plan) and start a session
+   * @description The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`.
+   */
   signup: {
     requestBody: {
       content: {
@@ -2434,10 +2450,14 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
       429: components["responses"]["TooManyRequests"];
     };
   };
-  /** Log in and start a session */
+  /**
+   * Log in and start a session
+   * @description Failed logins are throttled per account and client address, with a looser cap per account and per address: while locked, 429 `login_throttled` with Retry-After (docs/security.md).
+   */
   login: {
     requestBody: {
       content: {
@@ -2458,6 +2478,7 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      413: components["responses"]["PayloadTooLarge"];
       429: components["responses"]["TooManyRequests"];
     };
   };
@@ -2548,6 +2569,7 @@ export interface operations {
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      413: components["responses"]["PayloadTooLarge"];
       429: components["responses"]["TooManyRequests"];
     };
   };
@@ -2590,6 +2612,8 @@ export interface operations {
       header?: {
         /** @description Widget keys: the shopper token from GET /v2/file/upload-id; a shopper sees only their own uploads and quotes */
         "X-Shopper-Token"?: string;
+        /** @description Any unique string (e.g. a UUID) of 1 to 255 visible ASCII characters. A retry with the same key and the same request within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is 422 `idempotency_key_reused`; a retry while the first request still runs is 409 `idempotency_key_in_use`. Keys are per account (per widget key and shopper for widget calls). */
+        "Idempotency-Key"?: string;
       };
       path: {
         /** @description A file id (file_...) */
@@ -2630,6 +2654,8 @@ export interface operations {
       402: components["responses"]["QuoteAllowanceExhausted"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
       429: components["responses"]["TooManyRequests"];
       500: components["responses"]["ServerError"];
@@ -2645,6 +2671,8 @@ export interface operations {
       header?: {
         /** @description Widget keys: the shopper token from GET /v2/file/upload-id; a shopper sees only their own uploads and quotes */
         "X-Shopper-Token"?: string;
+        /** @description Any unique string (e.g. a UUID) of 1 to 255 visible ASCII characters. A retry with the same key and the same request within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is 422 `idempotency_key_reused`; a retry while the first request still runs is 409 `idempotency_key_in_use`. Keys are per account (per widget key and shopper for widget calls). */
+        "Idempotency-Key"?: string;
       };
       path: {
         /** @description A file id (file_...) */
@@ -2674,6 +2702,8 @@ export interface operations {
       402: components["responses"]["QuoteAllowanceExhausted"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
       429: components["responses"]["TooManyRequests"];
       503: components["responses"]["ServiceUnavailable"];
@@ -2854,6 +2884,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
       429: components["responses"]["TooManyRequests"];
     };
   };
@@ -2917,6 +2948,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
       429: components["responses"]["TooManyRequests"];
     };
   };
@@ -3001,6 +3033,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       410: components["responses"]["Gone"];
+      413: components["responses"]["PayloadTooLarge"];
       429: components["responses"]["TooManyRequests"];
     };
   };
@@ -3074,6 +3107,7 @@ export interface operations {
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      413: components["responses"]["PayloadTooLarge"];
       429: components["responses"]["TooManyRequests"];
     };
   };
@@ -3148,6 +3182,7 @@ export interface operations {
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
       429: components["responses"]["TooManyRequests"];
     };
@@ -3229,6 +3264,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
       429: components["responses"]["TooManyRequests"];
     };
@@ -3339,6 +3375,12 @@ export interface operations {
    * @description The URL is checked now (and again before every delivery attempt): http or https, no credentials, and the host must resolve only to public addresses. A refused URL answers 400 with the rule as `code` (`url_scheme`, `url_credentials`, `url_private_address`, `url_unresolvable`, `url_invalid`, `url_too_long`). Unknown event names answer 400 naming the field. At most 20 webhooks per account (409 `webhook_limit_reached`).
    */
   createWebhook: {
+    parameters: {
+      header?: {
+        /** @description Any unique string (e.g. a UUID) of 1 to 255 visible ASCII characters. A retry with the same key and the same request within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is 422 `idempotency_key_reused`; a retry while the first request still runs is 409 `idempotency_key_in_use`. Keys are per account (per widget key and shopper for widget calls). */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         "application/json": components["schemas"]["WebhookCreate"];
@@ -3360,7 +3402,9 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
       415: components["responses"]["UnsupportedMediaType"];
+      422: components["responses"]["Unprocessable"];
       429: components["responses"]["TooManyRequests"];
     };
   };
@@ -3422,6 +3466,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      413: components["responses"]["PayloadTooLarge"];
       415: components["responses"]["UnsupportedMediaType"];
       429: components["responses"]["TooManyRequests"];
     };

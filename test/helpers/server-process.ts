@@ -25,7 +25,7 @@ export interface MeasuredServer {
 
 export async function startMeasuredServer(kind: 'pglite' | 'postgres'): Promise<MeasuredServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-measured-'));
-  const db = kind === 'pglite' ? pgliteIn(dataDir) : await privateSchema();
+  const db = await testDatabase(kind, dataDir);
   // The account exists before the server holds the database (PGlite is single-process).
   const setup = await db.open();
   await migrate(setup);
@@ -52,7 +52,12 @@ export async function startMeasuredServer(kind: 'pglite' | 'postgres'): Promise<
   };
 }
 
-interface TestDatabase {
+/** A database for a spawned server: PGlite inside its DATA_DIR, or a private schema in the real PostgreSQL. */
+export async function testDatabase(kind: 'pglite' | 'postgres', dataDir: string): Promise<TestDatabase> {
+  return kind === 'pglite' ? pgliteIn(dataDir) : await privateSchema();
+}
+
+export interface TestDatabase {
   env: Record<string, string>;
   open(): Promise<Db>;
   drop(): Promise<void>;

@@ -206,6 +206,8 @@ export const INTERRUPTED = 'attempt interrupted: the process stopped before reco
 export interface ClaimedDelivery {
   id: string;
   webhook_id: string;
+  /** The webhook's account: its receiver is judged by that account's address rule. */
+  account_id: string;
   event: string;
   body: string;
   signature: string;
@@ -254,7 +256,7 @@ export async function claimDueDeliveries(
        last_attempt_at = now()
      FROM picked, webhooks w
      WHERE d.id = picked.id AND w.id = d.webhook_id
-     RETURNING d.id, d.webhook_id, d.event, d.body, d.signature, w.url, d.attempts, d.interrupted_attempts,
+     RETURNING d.id, d.webhook_id, w.account_id, d.event, d.body, d.signature, w.url, d.attempts, d.interrupted_attempts,
                picked.reclaimed, d.lease_owner`,
     [o.limit, o.perWebhook, o.owner, o.leaseMs, INTERRUPTED],
   );
