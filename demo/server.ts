@@ -106,7 +106,7 @@ async function receiveWebhook(req: http.IncomingMessage, res: http.ServerRespons
     return send(res, 400, 'text/plain', 'not json');
   }
   const deliveryId = typeof req.headers['x-webhook-delivery'] === 'string' ? req.headers['x-webhook-delivery'] : null;
-  // Retries carry the same delivery id: record each order once (spec: process duplicates idempotently).
+  // Retries carry the same delivery id: record each order once (docs/webhooks.md: process duplicates idempotently).
   const duplicate = deliveryId !== null && ctx.orders.some((o) => o.delivery_id === deliveryId);
   if (body.event === 'widget.added_to_cart' && !duplicate) {
     const data = (body.data ?? {}) as Record<string, unknown>;

@@ -1,4 +1,4 @@
-// Typed API errors, turned into the JSON error shape of DESIGN.md in exactly one place (errorMiddleware).
+// Typed API errors, turned into the JSON error shape (docs/api-conventions.md) in exactly one place (errorMiddleware).
 import type { Context, Next } from 'koa';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';

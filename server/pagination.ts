@@ -1,4 +1,4 @@
-// The list convention of DESIGN.md: page (from 1), limit (default 20, max 100) -> {data, page, limit, total, has_more}.
+// The list convention (docs/api-conventions.md): page (from 1), limit (default 20, max 100) -> {data, page, limit, total, has_more}.
 import type { Context } from 'koa';
 import { ValidationError } from './errors.ts';
 

@@ -74,7 +74,7 @@ export const quoteSchemas = {
   Quote: {
     type: 'object',
     required: ['quote_id', 'job_id', 'status', 'mode', 'file_id', 'file_name', 'created_at', 'completed_at'],
-    description: 'A quote. When `status` is completed it carries the spec 2.4 result fields and the breakdown; when failed, `error`.',
+    description: 'A quote. When `status` is completed it carries the result fields and the breakdown; when failed, `error`.',
     properties: {
       quote_id: { type: 'string' }, job_id: { type: 'string', description: 'Equals quote_id' }, status: statusEnum, mode: { type: 'string', enum: ['sync', 'async'] },
       file_id: { type: 'string' }, file_name: { type: 'string' }, created_at: timestamp, completed_at: nullableTime,

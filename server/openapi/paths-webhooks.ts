@@ -47,7 +47,7 @@ const eventEnvelope = (event: string, data: Record<string, unknown>, description
 
 const quoteResult = {
   type: 'object',
-  description: 'Quote result (spec 2.4)',
+  description: 'Quote result',
   required: ['quote_id', 'total_price', 'currency', 'estimated_time', 'estimated_time_seconds', 'filament_weight', 'printInfo'],
   properties: {
     quote_id: { type: 'string' },
@@ -84,7 +84,7 @@ const eventSchemas = {
   WebhookEventQuoteCompleted: eventEnvelope(
     'quote.completed',
     quoteEventData('completed', quoteResult, { type: 'null' }),
-    'Body of `quote.completed` (spec 6.2).',
+    'Body of `quote.completed`.',
   ),
   WebhookEventQuoteFailed: eventEnvelope(
     'quote.failed',
@@ -164,7 +164,7 @@ const eventSchemas = {
         signature: { $ref: '#/components/schemas/QuoteSignature' },
         currency: { type: 'string' },
         origin: { type: ['string', 'null'], description: 'Origin of the shop page the widget was on' },
-        quote: { ...quoteResult, description: 'The authoritative quote (spec 2.4) from the database: trust this, not prices seen in the browser' },
+        quote: { ...quoteResult, description: 'The authoritative quote from the database: trust this, not prices seen in the browser' },
       },
     },
     'Body of `widget.added_to_cart`. unitPrice is the quote total for one part; totalPrice = unitPrice × quantity + minimumLineAdjustment. Verify `signature` with your quote signing secret before charging (docs/quote-signatures.md).',

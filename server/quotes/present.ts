@@ -1,7 +1,7 @@
-// Quote shapes: the API record, the spec 2.4 result, and the webhook event bodies (spec 6.2).
+// Quote shapes: the API record, the quote result, and the webhook event bodies (docs/webhooks.md).
 import type { QuoteRow } from '../db/queries/quotes.ts';
 
-/** The spec 2.4 result object plus our breakdown and print statistics (stored at completion). */
+/** The quote result object plus the breakdown and print statistics (stored at completion). */
 export function presentQuote(row: QuoteRow, now = new Date()) {
   return {
     quote_id: row.id,
@@ -35,7 +35,7 @@ export function presentJob(row: QuoteRow, now = new Date()) {
   };
 }
 
-/** Spec 2.4 fields only: what the quote.completed event carries as data.result. */
+/** The result fields only: what the quote.completed event carries as data.result (docs/webhooks.md). */
 export function specResult(row: QuoteRow) {
   const r = row.result!;
   return {

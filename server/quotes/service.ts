@@ -185,7 +185,7 @@ export interface FinishInput {
   cached: boolean;
 }
 
-/** The stored result: spec 2.4 fields, then the breakdown, statistics and resolved settings with sources. */
+/** The stored result: the documented result fields, then the breakdown, statistics and resolved settings with sources. */
 export function buildResult(row: QuoteRow, input: FinishInput) {
   const resolved = row.resolved as StoredResolution & { color: string };
   const s = resolved.settings;

@@ -43,7 +43,7 @@ export interface ManageContext {
   resolver?: Resolver;
 }
 
-/** Spec 6.3 at save time: the same check as before every attempt, including DNS. 400 with the guard's code. */
+/** The endpoint rules at save time (docs/webhooks.md): the same check as before every attempt, including DNS. 400 with the guard's code. */
 export async function checkReceiverUrl(ctx: ManageContext, url: string): Promise<void> {
   try {
     await resolveSafeTarget(url, ctx.policy, ctx.resolver);
@@ -115,7 +115,7 @@ export async function ownWebhook(db: Queryable, accountId: string, id: string): 
 }
 
 /**
- * Spec 3.2: a new pending record with the same body bytes, signed with the webhook's secret as it is now
+ * Resend: a new pending record with the same body bytes, signed with the webhook's secret as it is now
  * (after a rotation the receiver only knows the new one). The original record is left as it was.
  */
 export async function resendDelivery(ctx: ManageContext, accountId: string, webhookId: string, deliveryId: string) {

@@ -2,7 +2,7 @@
 import type { Config } from '../config.ts';
 import { parseCidrList, type AddressPolicy } from './address-policy.ts';
 
-/** Spec 6.5 / 8: at most 3 attempts per delivery. */
+/** At most 3 attempts per delivery (docs/webhooks.md, retries). */
 export const MAX_ATTEMPTS = 3;
 /** A delivery whose attempts were cut short this often (process killed each time) is closed as failed. */
 export const MAX_INTERRUPTIONS = 3;

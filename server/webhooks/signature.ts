@@ -1,4 +1,4 @@
-// Webhook signatures (spec section 6.4): HMAC-SHA256 of the exact raw body,
+// Webhook signatures (docs/webhooks.md, signatures): HMAC-SHA256 of the exact raw body,
 // keyed with the webhook secret, sent as `sha256=<hex>`. Same scheme as
 // GitHub's X-Hub-Signature-256, so receivers can reuse existing verifiers.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';

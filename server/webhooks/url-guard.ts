@@ -1,4 +1,4 @@
-// Validates webhook receiver URLs (spec section 6.3) at save time and before
+// Validates webhook receiver URLs (docs/webhooks.md, endpoint rules) at save time and before
 // every delivery attempt.
 //
 // The WHATWG URL parser does the normalisation: it turns every IPv4 notation

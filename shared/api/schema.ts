@@ -820,7 +820,7 @@ export interface components {
       support_share: number;
       max_z_mm?: number;
     };
-    /** @description A quote. When `status` is completed it carries the spec 2.4 result fields and the breakdown; when failed, `error`. */
+    /** @description A quote. When `status` is completed it carries the result fields and the breakdown; when failed, `error`. */
     Quote: {
       quote_id: string;
       /** @description Equals quote_id */
@@ -1365,7 +1365,7 @@ export interface components {
     WebhookDeliveryList: WithRequired<{
       data: components["schemas"]["WebhookDelivery"][];
     } & components["schemas"]["ListMeta"], "data">;
-    /** @description Body of `quote.completed` (spec 6.2). Receivers must ignore fields they do not know; fields may be added. */
+    /** @description Body of `quote.completed`. Receivers must ignore fields they do not know; fields may be added. */
     WebhookEventQuoteCompleted: {
       /** @constant */
       event: "quote.completed";
@@ -1386,7 +1386,7 @@ export interface components {
         processingTimeMs: number;
         /** @description The slice statistics were reused from an identical earlier slice */
         cached: boolean;
-        /** @description Quote result (spec 2.4) */
+        /** @description Quote result */
         result: {
           quote_id: string;
           total_price: number;
@@ -1532,7 +1532,7 @@ export interface components {
         currency: string;
         /** @description Origin of the shop page the widget was on */
         origin: string | null;
-        /** @description The authoritative quote (spec 2.4) from the database: trust this, not prices seen in the browser */
+        /** @description The authoritative quote from the database: trust this, not prices seen in the browser */
         quote: {
           quote_id: string;
           total_price: number;
