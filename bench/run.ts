@@ -11,6 +11,7 @@ import { benchParsers } from './parsers.ts';
 import { benchWidget } from './widget.ts';
 import { benchHostile } from './hostile.ts';
 import { benchScale } from './scale.ts';
+import { benchHttp } from './http.ts';
 
 const modelsDir = path.resolve('test', 'fixtures', 'models');
 if (!existsSync(modelsDir)) {
@@ -34,4 +35,5 @@ if (want('big-upload')) report.big_upload = await benchBigUpload(modelsDir);
 if (want('widget')) report.widget = await benchWidget();
 if (want('hostile')) report.hostile = await benchHostile();
 if (want('scale')) report.scale = await benchScale(modelsDir);
+if (want('http')) report.http = await benchHttp();
 console.log(JSON.stringify(report, null, 2));

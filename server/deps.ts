@@ -9,6 +9,7 @@ import type { EventPump } from './webhooks/dispatcher.ts';
 import type { JobRunner } from './jobs/runner.ts';
 import type { Limits } from './limits/index.ts';
 import type { Metrics } from './metrics/metrics.ts';
+import type { TokenAuthenticator } from './auth/api-tokens.ts';
 
 export interface Logger {
   info(msg: string, extra?: Record<string, unknown>): void;
@@ -28,6 +29,8 @@ export interface Deps {
   jobs: JobRunner;
   /** Rate limiter, request log and the new-month alert sweep. */
   limits: Limits;
+  /** API token checks with a revocation-aware cache of token rows (the hot path of every API call). */
+  tokens: TokenAuthenticator;
   /** Prometheus metrics of this process and of the service's state (served at /metrics). */
   metrics: Metrics;
   /** draining: the process is shutting down; /readyz answers 503 so load balancers stop sending requests. */

@@ -19,6 +19,7 @@ import { createSlicePool } from './slicer/pool.ts';
 import { seedGlobalProfiles } from './services/profiles.ts';
 import { createLimits } from './limits/index.ts';
 import { createMetrics } from './metrics/metrics.ts';
+import { createTokenAuthenticator } from './auth/api-tokens.ts';
 
 export interface Running {
   url: string;
@@ -60,6 +61,7 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
     parser: createModelParser(MODEL_PARSER_OPTIONS),
     log,
     metrics: createMetrics(db),
+    tokens: createTokenAuthenticator(db, config.jwtSecret, log),
     lifecycle: { draining: false },
   };
   await seedGlobalProfiles(base);
@@ -69,6 +71,7 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
   deps.events = createEventPump(deps);
   deps.jobs = createJobRunner(deps, pool);
   deps.limits = await createLimits(deps);
+  await deps.tokens.start();
   return deps;
 }
 

@@ -3,7 +3,6 @@
 import type { Context, Next } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
 import { ApiError, unauthorized } from '../errors.ts';
-import { authenticateApiToken } from './api-tokens.ts';
 import { SESSION_COOKIE, findSession, csrfMatches } from './sessions.ts';
 import { accountById } from '../db/queries/accounts.ts';
 import { authenticateWidgetKey, shopperHash } from './widget.ts';
@@ -33,7 +32,7 @@ export function requireApiAuth(deps: Deps) {
   return async (ctx: Context & { state: AppState }, next: Next) => {
     const raw = bearer(ctx);
     if (raw) {
-      const { account, token } = await authenticateApiToken(deps.db, deps.config.jwtSecret, raw);
+      const { account, token } = await deps.tokens.authenticate(raw);
       ctx.state.auth = { account, tokenId: token.id, widgetKeyId: null, via: 'token' };
       return next();
     }

@@ -6,7 +6,6 @@ import ipaddr from 'ipaddr.js';
 import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
 import type { Plan } from '../plans.ts';
-import { authenticateApiToken } from '../auth/api-tokens.ts';
 import { SESSION_COOKIE, findSession } from '../auth/sessions.ts';
 import { accountById } from '../db/queries/accounts.ts';
 
@@ -76,7 +75,7 @@ export function createCallerResolver(deps: Deps) {
 
   const fromToken = (raw: string) =>
     lookup(`t:${sha256(raw)}`, async () => {
-      const { account, token } = await authenticateApiToken(deps.db, deps.config.jwtSecret, raw);
+      const { account, token } = await deps.tokens.authenticate(raw);
       return { kind: 'token', accountId: account.id, tokenId: token.id, planId: account.plan };
     });
 

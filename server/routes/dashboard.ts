@@ -103,6 +103,7 @@ export function dashboardRouter(deps: Deps) {
 
   router.delete('/tokens/:token_id', session, async (ctx) => {
     if (!(await revokeToken(deps.db, ctx.state.auth.account.id, ctx.params.token_id))) throw notFound('token', ctx.params.token_id);
+    await deps.tokens.revoked(); // effective on the next request, in every process
     ctx.body = { token_id: ctx.params.token_id, deleted: true };
   });
 

@@ -31,7 +31,7 @@ async function until<T>(what: string, timeoutMs: number, fn: () => Promise<T | u
   throw new Error(`timed out waiting for ${what}`);
 }
 
-test('two API processes and two workers on separate disks: quotes survive a killed worker, each completed once', { skip: onlyPostgres, timeout: 300_000 }, async () => {
+test('two API processes and two workers on separate disks: quotes survive a killed worker, each completed once; a revocation reaches every process', { skip: onlyPostgres, timeout: 300_000 }, async () => {
   const schema = `cluster_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   await admin.connect();
@@ -91,6 +91,18 @@ test('two API processes and two workers on separate disks: quotes survive a kill
     for (const id of jobs) {
       assert.equal(completed.filter((e) => (e.payload as any).data.quoteId === id).length, 1, `${id} completed exactly once`);
     }
+
+    // A token revoked by one process is refused at once by the others, though they cache token rows for 30 s.
+    const readers = [new ApiClient(api1.url, token), new ApiClient(api2.url, token)];
+    for (const r of readers) assert.equal((await r.get('/v2/user')).status, 200);
+    await db.query('UPDATE api_tokens SET revoked_at = now() WHERE account_id = $1', [account.id]);
+    await db.notify('slicequote_tokens');
+    const refusedAt = Date.now();
+    await until('both API processes to refuse the revoked token', 5_000, async () => {
+      const statuses = await Promise.all(readers.map(async (r) => (await r.get('/v2/user')).status));
+      return statuses.every((s) => s === 401) ? true : undefined;
+    });
+    assert.ok(Date.now() - refusedAt < 5_000);
   } finally {
     for (const p of processes) await p.kill('SIGKILL');
     await db.close();

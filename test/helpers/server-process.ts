@@ -23,7 +23,7 @@ export interface MeasuredServer {
   stop(): Promise<void>;
 }
 
-export async function startMeasuredServer(kind: 'pglite' | 'postgres'): Promise<MeasuredServer> {
+export async function startMeasuredServer(kind: 'pglite' | 'postgres', env: Record<string, string> = {}): Promise<MeasuredServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-measured-'));
   const db = await testDatabase(kind, dataDir);
   // The account exists before the server holds the database (PGlite is single-process).
@@ -32,7 +32,7 @@ export async function startMeasuredServer(kind: 'pglite' | 'postgres'): Promise<
   const account = await insertAccount(setup, { id: 'usr_measured', email: 'measured@example.test', password_hash: 'x', plan: 'pro', shop_name: null });
   const { token } = await createApiToken(setup, SECRET, account.id, 'measured');
   await setup.close();
-  const child = await spawnServer({ ...db.env, DATA_DIR: dataDir, JWT_SECRET: SECRET });
+  const child = await spawnServer({ ...db.env, DATA_DIR: dataDir, JWT_SECRET: SECRET, ...env });
   const status = () => readFileSync(`/proc/${child.child.pid}/status`, 'utf8');
   const kb = (text: string, field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(text)![1]) * 1024;
   return {

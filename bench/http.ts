@@ -1,0 +1,54 @@
+// `npm run bench -- http`: authenticated reads under load (autocannon, 50 connections, a separate server
+// process) on PostgreSQL and PGlite, with plan limits raised so nothing is refused, and the server's idle
+// memory. These machines are noisy: compare the runs of one report.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { startMeasuredServer } from '../test/helpers/server-process.ts';
+
+const DURATION_S = 10;
+const CONNECTIONS = 50;
+
+/** The bundled plans with every rate limit far above what one machine can send. */
+function unlimitedPlans(): string {
+  const plans = JSON.parse(readFileSync(new URL('../server/plans.json', import.meta.url), 'utf8'));
+  for (const plan of Object.values<any>(plans).filter((p) => typeof p === 'object')) {
+    for (const rule of Object.values<any>(plan.rate_limits)) rule.limit = 10_000_000;
+  }
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'sq-bench-plans-')), 'plans.json');
+  writeFileSync(file, JSON.stringify(plans));
+  return file;
+}
+
+async function load(url: string, token: string) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers: { authorization: `Bearer ${token}` } });
+  return {
+    requests_per_s: Math.round(result.requests.average),
+    latency_ms: { p50: result.latency.p50, p99: result.latency.p99 },
+    non_2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+export async function benchHttp() {
+  const plans = unlimitedPlans();
+  const out: Record<string, unknown> = { connections: CONNECTIONS, seconds: DURATION_S };
+  for (const kind of ['postgres', 'pglite'] as const) {
+    const server = await startMeasuredServer(kind, { PLANS_FILE: plans });
+    try {
+      await new Promise((r) => setTimeout(r, 2000)); // let start-up work settle before reading idle memory
+      const idleRss = server.rss().current;
+      const token = server.api.token!;
+      out[kind] = {
+        idle_rss_mb: Math.round(idleRss / 2 ** 20),
+        'GET /v2/user': await load(`${server.process.url}/v2/user`, token),
+        'GET /v2/quotes?limit=20': await load(`${server.process.url}/v2/quotes?limit=20`, token),
+        'GET /healthz': await load(`${server.process.url}/healthz`, token),
+      };
+    } finally {
+      await server.stop();
+    }
+  }
+  return out;
+}
