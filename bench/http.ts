@@ -34,14 +34,20 @@ async function load(url: string, token: string) {
 export async function benchHttp() {
   const plans = unlimitedPlans();
   const out: Record<string, unknown> = { connections: CONNECTIONS, seconds: DURATION_S };
-  for (const kind of ['postgres', 'pglite'] as const) {
-    const server = await startMeasuredServer(kind, { PLANS_FILE: plans });
+  const setups = [
+    ['postgres', 'postgres', {}],
+    ['postgres, API_PROCESSES=2', 'postgres', { API_PROCESSES: '2' }],
+    ['pglite', 'pglite', {}],
+  ] as const;
+  for (const [name, kind, env] of setups) {
+    const server = await startMeasuredServer(kind, { PLANS_FILE: plans, ...env });
     try {
-      await new Promise((r) => setTimeout(r, 2000)); // let start-up work settle before reading idle memory
+      await new Promise((r) => setTimeout(r, 3000)); // let start-up work (and a second process) settle first
       const idleRss = server.rss().current;
       const token = server.api.token!;
-      out[kind] = {
-        idle_rss_mb: Math.round(idleRss / 2 ** 20),
+      out[name] = {
+        // With API_PROCESSES the measured process is the supervisor, not the servers: no idle figure.
+        idle_rss_mb: 'API_PROCESSES' in env ? undefined : Math.round(idleRss / 2 ** 20),
         'GET /v2/user': await load(`${server.process.url}/v2/user`, token),
         'GET /v2/quotes?limit=20': await load(`${server.process.url}/v2/quotes?limit=20`, token),
         'GET /healthz': await load(`${server.process.url}/healthz`, token),

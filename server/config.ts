@@ -50,6 +50,8 @@ export interface Config {
   metricsToken: string | null;
   /** Object storage for model files (S3_BUCKET set); null: local disk in DATA_DIR/files. */
   s3: S3Settings | null;
+  /** Processes serving HTTP on the one port (node:cluster); above 1 needs PostgreSQL. */
+  apiProcesses: number;
 }
 
 export class ConfigError extends Error {}
@@ -130,6 +132,14 @@ function s3Settings(env: Env): S3Settings | null {
   };
 }
 
+/** API_PROCESSES: several processes share the port; PGlite belongs to one process, so they need PostgreSQL. */
+function apiProcesses(env: Env, role: Config['workerRole']): number {
+  const n = int(env, 'API_PROCESSES', 1, 1, 64);
+  if (n > 1 && !env.DATABASE_URL?.trim()) throw new ConfigError('API_PROCESSES above 1 needs DATABASE_URL: the embedded PGlite database belongs to one process');
+  if (n > 1 && role === 'worker') throw new ConfigError('API_PROCESSES applies to WORKER_ROLE=all or api; a worker serves no API');
+  return n;
+}
+
 /** The JWT secret: from the environment, else generated once and kept in DATA_DIR so tokens survive restarts. */
 function jwtSecret(env: Env, dataDir: string): string {
   const given = env.JWT_SECRET;
@@ -184,5 +194,6 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: proxyHops(env),
     metricsToken: env.METRICS_TOKEN?.trim() || null,
     s3: s3Settings(env),
+    apiProcesses: apiProcesses(env, role),
   };
 }

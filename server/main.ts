@@ -4,6 +4,7 @@ import { chmodSync, existsSync } from 'node:fs';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { buildDeps, openDatabase, serve } from './start.ts';
 import { migrate } from './db/migrate.ts';
+import { isSupervisor, superviseApiProcesses } from './cluster.ts';
 import { demoAccountId, ensureDemoAccount, readDemoCredentials, withDemoAllowance, type DemoCredentials } from './demo.ts';
 
 /**
@@ -58,6 +59,7 @@ async function main() {
   process.umask(0o077); // before anything is created: loadConfig writes DATA_DIR and jwt-secret
   const loaded = configOrExit();
   privateDataDir(loaded);
+  if (isSupervisor(loaded)) return superviseApiProcesses(loaded);
   const db = await openDatabase(loaded);
   await migrate(db);
   // The demo account exists before the webhook rules are built: its loopback allowance names its id.

@@ -14,6 +14,8 @@ const NOT_FOR_SHOPPERS = new Set([
   'csrf_failed', 'email_taken', 'forbidden', 'invalid_json', 'json_required', 'method_not_allowed', 'multipart_required',
   'offer_conflict', 'profile_name_taken', 'profile_read_only', 'route_not_found', 'unsupported_media_type',
   'webhook_inactive', 'webhook_limit_reached',
+  // Dashboard logins, and the Idempotency-Key header the widget never sends.
+  'login_throttled', 'invalid_idempotency_key', 'idempotency_key_in_use', 'idempotency_key_reused',
 ]);
 
 function sources(dir: string): string[] {

@@ -1,12 +1,14 @@
 // Several hosts' worth of processes on PostgreSQL + Redis + S3-compatible storage: two API processes and two
 // workers, each with its own DATA_DIR (nothing shared on disk). Upload through one API, quote through the
 // other, kill -9 a busy worker: every quote completes exactly once. PGlite is one process, so this runs on
-// PostgreSQL only.
+// PostgreSQL only. API_PROCESSES: several processes on one port.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { spawnSync } from 'node:child_process';
+import { loadConfig } from '../../server/config.ts';
 import { test } from 'node:test';
 import { spawnServer, type ServerProcess } from '../helpers/process.ts';
 import { ApiClient, POSTGRES_URL, testDbKind } from '../helpers/server.ts';
@@ -112,5 +114,64 @@ test('two API processes and two workers on separate disks: quotes survive a kill
     await c.end();
     await s3.stop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('API_PROCESSES=2 serves one port from two processes, restarts one that dies, and stops them all on SIGTERM', { skip: onlyPostgres, timeout: 120_000 }, async () => {
+  const schema = `cluster_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: POSTGRES_URL });
+    await c.connect();
+    await c.query(sql);
+    await c.end();
+  };
+  await admin(`CREATE SCHEMA ${schema}`);
+  const db = await openPostgres(POSTGRES_URL, { searchPath: schema, max: 2 });
+  const dir = mkdtempSync(path.join(tmpdir(), 'sq-cluster-procs-'));
+  let supervisor: ServerProcess | undefined;
+  const children = () => {
+    const out = spawnSync('pgrep', ['-P', String(supervisor!.child.pid)], { encoding: 'utf8' }).stdout;
+    return out.split('\n').filter(Boolean).map(Number).sort();
+  };
+  try {
+    await migrate(db);
+    const account = await insertAccount(db, { id: 'usr_procs', email: 'procs@example.test', password_hash: 'x', plan: 'business', shop_name: null });
+    const { token } = await createApiToken(db, SECRET, account.id, 'procs');
+    supervisor = await spawnServer({
+      DATABASE_URL: `${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+      JWT_SECRET: SECRET, DATA_DIR: dir, API_PROCESSES: '2',
+    });
+    const first = await until('two API processes', 90_000, async () => (children().length === 2 ? children() : undefined));
+    const api = new ApiClient(supervisor.url, token);
+    for (let i = 0; i < 10; i++) assert.equal((await api.get('/v2/user')).status, 200);
+
+    process.kill(first[0], 'SIGKILL');
+    const replaced = await until('the dead process to be replaced', 90_000, async () => {
+      const now = children();
+      return now.length === 2 && !now.includes(first[0]) ? now : undefined;
+    });
+    assert.ok(replaced.includes(first[1]), 'the other process kept serving');
+    await until('the port to answer again from both', 30_000, async () => ((await api.get('/v2/user')).status === 200 ? true : undefined));
+
+    const all = [...replaced];
+    await supervisor.kill('SIGTERM');
+    const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+    await until('every API process to stop', 20_000, async () => (all.every((pid) => !alive(pid)) ? true : undefined));
+  } finally {
+    await supervisor?.kill('SIGKILL');
+    await db.close();
+    await admin(`DROP SCHEMA ${schema} CASCADE`);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('API_PROCESSES above 1 is refused without PostgreSQL, and for a worker', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sq-cluster-config-'));
+  try {
+    assert.throws(() => loadConfig({ DATA_DIR: dir, API_PROCESSES: '2' }), /API_PROCESSES above 1 needs DATABASE_URL/);
+    assert.throws(() => loadConfig({ DATA_DIR: dir, API_PROCESSES: '2', DATABASE_URL: POSTGRES_URL, WORKER_ROLE: 'worker' }), /WORKER_ROLE=all or api/);
+    assert.equal(loadConfig({ DATA_DIR: dir, API_PROCESSES: '3', DATABASE_URL: POSTGRES_URL }).apiProcesses, 3);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
