@@ -59,5 +59,5 @@ document.addEventListener('sq-add-to-cart', (e) => {
   setTimeout(refreshOrders, 300);
 });
 document.addEventListener('sq-error', (e) => console.info('slice-quote error:', e.detail));
-refreshOrders();
+void refreshOrders();
 setInterval(refreshOrders, 2000);

@@ -45,7 +45,7 @@ export function createApp(deps: Deps): Koa {
         systemRouter(deps), operationsRouter(deps), userRouter(deps), filesRouter(deps), printabilityRouter(deps), dashboardRouter(deps),
         webhooksRouter(deps), profilesRouter(deps), quotesRouter(deps), usageRouter(deps), analyticsRouter(deps),
         widgetRouter(deps), widgetKeysRouter(deps), offerRouter(deps), signingRouter(deps), staticRouter(),
-      ]) as Router<any>[];
+      ]) as Router<unknown>[];
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));

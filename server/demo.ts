@@ -67,7 +67,7 @@ export async function ensureDemoAccount(deps: Pick<Deps, 'db' | 'config'>, shopP
       quote_signing_secret: quoteSigningSecret, shop_port: shopPort,
     };
   });
-  writeFileSync(demoCredentialsPath(deps.config.dataDir), JSON.stringify(creds, null, 2) + '\n', { mode: 0o600 });
+  writeFileSync(demoCredentialsPath(deps.config.dataDir), `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
   return creds;
 }
 

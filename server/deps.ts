@@ -55,7 +55,7 @@ export interface AppState {
 
 export function consoleLogger(): Logger {
   return {
-    info: (msg, extra) => console.log(`[slicequote] ${msg}${extra ? ' ' + JSON.stringify(extra) : ''}`),
+    info: (msg, extra) => console.log(`[slicequote] ${msg}${extra ? ` ${JSON.stringify(extra)}` : ''}`),
     error: (msg, err) => console.error(`[slicequote] ${msg}`, err ?? ''),
   };
 }

@@ -97,7 +97,10 @@ function materialIssues(raw: unknown, issues: ConfigIssue[]): OfferMaterial[] {
   const out: OfferMaterial[] = [];
   list.forEach((m, i) => {
     const at = `materials.${i}`;
-    if (!isObject(m)) return issues.push({ field: at, message: 'must be an object {material, colors}' });
+    if (!isObject(m)) {
+      issues.push({ field: at, message: 'must be an object {material, colors}' });
+      return;
+    }
     knownKeys(m, ['material', 'colors'], at, issues);
     if (!isText(m.material, 64)) issues.push({ field: `${at}.material`, message: 'must be a material profile name' });
     const colors = m.colors ?? [];
@@ -115,7 +118,10 @@ function presetIssues(raw: unknown, issues: ConfigIssue[]): QualityPreset[] {
   const out: QualityPreset[] = [];
   list.forEach((q, i) => {
     const at = `qualities.${i}`;
-    if (!isObject(q)) return issues.push({ field: at, message: 'must be an object {id, label, printer_config}' });
+    if (!isObject(q)) {
+      issues.push({ field: at, message: 'must be an object {id, label, printer_config}' });
+      return;
+    }
     knownKeys(q, ['id', 'label', 'printer_config'], at, issues);
     if (typeof q.id !== 'string' || !ID.test(q.id)) issues.push({ field: `${at}.id`, message: 'must be 1 to 40 lower-case letters, digits, - or _' });
     if (!isText(q.label, 60)) issues.push({ field: `${at}.label`, message: 'must be a label of 1 to 60 characters' });

@@ -57,7 +57,11 @@ function binaryStl(triangles: number[][], header = 'test'): Uint8Array {
   bytes.set(text(header).subarray(0, 80));
   const view = new DataView(bytes.buffer);
   view.setUint32(80, triangles.length, true);
-  triangles.forEach((t, i) => t.forEach((v, k) => view.setFloat32(84 + 50 * i + 12 + 4 * k, v, true)));
+  triangles.forEach((t, i) => {
+    t.forEach((v, k) => {
+      view.setFloat32(84 + 50 * i + 12 + 4 * k, v, true);
+    });
+  });
   return bytes;
 }
 
@@ -314,7 +318,7 @@ describe('STL', () => {
     refuses(() => parseModel(broken('vertex 1 0 0', 'vertex 1 0'), 'stl'), 'stl_syntax');
     refuses(() => parseModel(broken('endsolid s', ''), 'stl'), 'stl_syntax', /'endsolid'/);
     refuses(() => parseModel(text('hello, world\n'), 'stl'), 'stl_syntax', /'solid'/);
-    const bom = text('\ufeff' + solid(tetra()));
+    const bom = text(`\ufeff${solid(tetra())}`);
     assert.equal(detectFormat('bom.stl', bom), 'stl');
     assert.equal(parseModel(bom).measurements.triangles, 4);
   });
@@ -358,14 +362,14 @@ describe('OBJ', () => {
   });
 
   it('accepts a UTF-8 byte-order mark and CRLF line ends', () => {
-    const obj = text('\ufeff' + (CUBE_VERTICES + CUBE_FACES).replace(/\n/g, '\r\n'));
+    const obj = text(`\ufeff${(CUBE_VERTICES + CUBE_FACES).replace(/\n/g, '\r\n')}`);
     assert.equal(detectFormat('cube.obj', obj), 'obj');
     assert.equal(parseModel(obj).measurements.volume_mm3, 1);
   });
 
   it('refuses out-of-range indices', () => {
     for (const bad of ['f 1 2 9', 'f 1 2 -9', 'f 0 1 2']) {
-      refuses(() => parseModel(text(CUBE_VERTICES + bad + '\n'), 'obj'), 'obj_index_out_of_range');
+      refuses(() => parseModel(text(`${CUBE_VERTICES + bad}\n`), 'obj'), 'obj_index_out_of_range');
     }
     // A relative index counts only vertices defined before the face.
     refuses(() => parseModel(text('v 0 0 0\nv 1 0 0\nf 1 2 3\nv 0 1 0\n'), 'obj'), 'obj_index_out_of_range');
@@ -374,15 +378,15 @@ describe('OBJ', () => {
   it('refuses files without faces, garbage and malformed records', () => {
     refuses(() => parseModel(text(CUBE_VERTICES), 'obj'), 'no_triangles');
     refuses(() => parseModel(text('hello world\n'), 'obj'), 'obj_syntax', /line 1/);
-    refuses(() => parseModel(text(CUBE_VERTICES + 'f 1/2/3/4 2 3\n'), 'obj'), 'obj_syntax');
-    refuses(() => parseModel(text(CUBE_VERTICES + 'f 1 2\n'), 'obj'), 'obj_syntax', /line 9/);
+    refuses(() => parseModel(text(`${CUBE_VERTICES}f 1/2/3/4 2 3\n`), 'obj'), 'obj_syntax');
+    refuses(() => parseModel(text(`${CUBE_VERTICES}f 1 2\n`), 'obj'), 'obj_syntax', /line 9/);
     refuses(() => parseModel(text('v 0 0\n'), 'obj'), 'obj_syntax');
     refuses(() => parseModel(text('v 0 0 nan\nv 1 0 0\nv 0 1 0\nf 1 2 3\n'), 'obj'), 'non_finite_vertex');
     refuses(() => parseModel(text(`v 0 0 ${'1'.repeat(10_000)}\n`), 'obj'), 'obj_syntax');
   });
 
   it('stays bounded on a huge single line', () => {
-    const line = 'f' + ' 1 2 3'.repeat(3_000_000) + '\n';
+    const line = `f${' 1 2 3'.repeat(3_000_000)}\n`;
     const start = performance.now();
     refuses(() => parseModel(text(CUBE_VERTICES + line), 'obj', { maxTriangles: 100_000 }), 'too_many_triangles');
     assert.ok(performance.now() - start < 5000);
@@ -451,8 +455,8 @@ describe('3MF', () => {
   });
 
   it('refuses DTDs and entities before expanding anything', () => {
-    const lol = '<!DOCTYPE m [<!ENTITY a "aaaaaaaaaa">' + Array.from({ length: 9 }, (_, i) => `<!ENTITY ${'b'.repeat(i + 1)} "${'&a;'.repeat(10)}">`).join('') + ']>';
-    const bytes = make3mf(`<?xml version="1.0"?>${lol}` + modelXml(`<metadata name="Title">&bbbbbbbbb;</metadata>`).replace(/^<\?xml[^>]*>/, ''));
+    const lol = `<!DOCTYPE m [<!ENTITY a "aaaaaaaaaa">${Array.from({ length: 9 }, (_, i) => `<!ENTITY ${'b'.repeat(i + 1)} "${'&a;'.repeat(10)}">`).join('')}]>`;
+    const bytes = make3mf(`<?xml version="1.0"?>${lol}${modelXml(`<metadata name="Title">&bbbbbbbbb;</metadata>`).replace(/^<\?xml[^>]*>/, '')}`);
     refuses(() => parseModel(bytes, '3mf'), 'xml_dtd_forbidden');
   });
 
@@ -492,7 +496,11 @@ describe('3MF', () => {
     add('3D/3dmodel.model', model);
     zip.end();
     const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-    chunks.reduce((o, c) => (bytes.set(c, o), o + c.length), 0);
+    let offset = 0;
+    for (const c of chunks) {
+      bytes.set(c, offset);
+      offset += c.length;
+    }
     assert.ok(normal.length > 0 && bytes.length < model.length / 100, 'the bomb compresses well');
     refuses(() => parseModel(bytes, '3mf', { maxInflatedBytes: 4 * 1024 * 1024 }), 'inflated_too_large', /stopped while reading/);
   });

@@ -34,7 +34,7 @@ function boxesObj(boxes: Box[]): string {
       lines.push(`f ${a + o} ${b + o} ${c + o}`);
     }
   });
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 const SPEC_FIELDS = {

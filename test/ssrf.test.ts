@@ -56,7 +56,7 @@ const SYNTAX_ROWS: Row[] = [
   [' http://example.com/', 'url_invalid', 'leading space stripped by the parser'],
   ['http://example.com/\nhook', 'url_invalid', 'newline stripped by the parser'],
   ['http://[fe80::1%25eth0]/', 'url_invalid', 'IPv6 zone id'],
-  ['http://example.com/' + 'a'.repeat(2100), 'url_too_long', 'over 2048 characters'],
+  [`http://example.com/${'a'.repeat(2100)}`, 'url_too_long', 'over 2048 characters'],
   // loopback in every IPv4 notation the URL parser canonicalises
   ['http://127.0.0.1/', 'url_private_address', 'loopback dotted quad'],
   ['http://127.255.255.254/', 'url_private_address', 'loopback end of /8'],

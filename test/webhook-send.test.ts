@@ -377,10 +377,10 @@ describe('signature', () => {
         ours.toUpperCase(),
         ours.replace('sha256=', ''),
         ours.slice(0, -1) + (ours.endsWith('0') ? '1' : '0'),
-        signBody(secret + 'x', body),
-        signBody(secret, body + ' '),
-        'sha1=' + ours.slice(7),
-        ours + '00',
+        signBody(`${secret}x`, body),
+        signBody(secret, `${body} `),
+        `sha1=${ours.slice(7)}`,
+        `${ours}00`,
       ];
       for (const header of candidates) {
         assert.equal(verifySignature(secret, body, header), await octokitVerify(secret, body, header), header);

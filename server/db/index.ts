@@ -122,7 +122,7 @@ function createListeners(url: string) {
 
   async function connect(): Promise<void> {
     const c = new pg.Client({ connectionString: url });
-    c.on('notification', (n) => handlers.get(n.channel)?.forEach((fn) => fn()));
+    c.on('notification', (n) => wake(handlers.get(n.channel)));
     c.on('error', () => {
       if (client !== c || closed) return;
       client = null;
@@ -133,7 +133,11 @@ function createListeners(url: string) {
     for (const channel of handlers.keys()) await c.query(`LISTEN ${channel}`);
     client = c;
     // A reconnect may have missed notifications: wake everyone once.
-    handlers.forEach((set) => set.forEach((fn) => fn()));
+    for (const set of handlers.values()) wake(set);
+  }
+
+  function wake(set: Set<() => void> | undefined) {
+    for (const fn of set ?? []) fn();
   }
 
   function ensure(): Promise<void> {

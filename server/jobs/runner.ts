@@ -6,14 +6,11 @@ import { hostname } from 'node:os';
 import { existsSync } from 'node:fs';
 import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
-import { writeEvent } from '../db/queries/outbox.ts';
 import { claimJob, renewLease, sliceByKey, insertSlice, quoteStatus, releaseLeases, type QuoteRow } from '../db/queries/quotes.ts';
 import { finishQuote, failJob, buildResult, jobStatusChanged, LeaseLostError } from '../quotes/service.ts';
 import { SliceFailedError, SliceTimeoutError, PoolFullError, PoolClosedError, SliceAbortedError } from '../slicer/errors.ts';
 import type { SlicePool } from '../slicer/pool.ts';
 import type { SliceMeasure } from '../slicer/gcode-stats.ts';
-import type { SliceTransform } from '../slicer/engine.ts';
-import type { ResolvedSettings } from '../../shared/settings.ts';
 import { newId } from '../ids.ts';
 import { ApiError } from '../errors.ts';
 
@@ -89,14 +86,13 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
   async function slice(job: QuoteRow, signal: AbortSignal): Promise<{ stats: SliceMeasure; slice: { slicer: string; slicer_version: string; duration_ms: number }; cached: boolean }> {
     const hit = await sliceByKey(deps.db, job.slicing_key!);
     if (job.mode === 'async') deps.metrics.sliceCache.inc({ result: hit ? 'hit' : 'miss' }); // sync: counted at request
-    if (hit) return { stats: hit.stats as SliceMeasure, slice: hit, cached: true };
+    if (hit) return { stats: hit.stats, slice: hit, cached: true };
     await deps.storage.ensureLocal(job.file_id).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'ENOENT') throw err;
     });
     const meshPath = deps.storage.canonicalPath(job.file_id);
     if (!existsSync(meshPath)) throw new SliceFailedError('The model file was deleted before it could be sliced.', 'slice_failed');
-    type Stored = { settings: ResolvedSettings; placement?: { transform: SliceTransform | null } };
-    const { settings, placement } = job.resolved as Stored;
+    const { settings, placement } = job.resolved!;
     const out = await timedSlice(() => pool.slice({ meshPath, settings, transform: placement?.transform ?? undefined }, signal));
     const row = { key: job.slicing_key!, stats: out.stats, slicer: out.slicer.name, slicer_version: out.slicer.version, duration_ms: out.durationMs };
     await insertSlice(deps.db, row);

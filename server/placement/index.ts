@@ -106,13 +106,13 @@ function refusal(size: Volume, volume: Volume): PlacementRefusal {
 const roundVolume = (v: Volume): Volume => ({ x: +v.x.toFixed(3), y: +v.y.toFixed(3), z: +v.z.toFixed(3) });
 
 /** Measurements as printed: the canonical ones scaled by the file's unit and scale. */
-export function scaledMeasurements(file: FileRow): Record<string, any> {
-  const m = file.measurements as Record<string, any>;
+export function scaledMeasurements(file: FileRow): FileRow['measurements'] {
+  const m = file.measurements;
   const f = fileFactor(file);
   if (f === 1) return m;
   // Rounded to a nanometre, so 1.5 in reads 38.1 mm rather than 38.099999999999994.
   const nm = (x: number) => Math.round(x * 1e6) / 1e6;
-  const scale = (v: number[]) => v.map((x) => nm(x * f));
+  const scale = (v: [number, number, number]) => v.map((x) => nm(x * f)) as [number, number, number];
   return {
     ...m,
     bbox: { min: scale(m.bbox.min), max: scale(m.bbox.max), size: scale(m.bbox.size) },

@@ -61,7 +61,7 @@ export function validateQuoteRequest(body: unknown, widget: boolean): ParsedQuot
 }
 
 /** What a quote row keeps of its resolution, so a worker can slice and price it later. */
-interface StoredResolution {
+export interface StoredResolution {
   settings: ResolvedSettings;
   sources: Record<string, string>;
   material_profile_id: string;
@@ -164,7 +164,7 @@ async function quoteFile(deps: Deps, auth: Auth, file: FileRow, body: unknown, m
       choices,
     });
     if (refusal) return failJob(tx, quote, null, refusal);
-    if (cached) return finishQuote(tx, deps, quote, null, { stats: cached.stats as SliceMeasure, slice: cached, cached: true });
+    if (cached) return finishQuote(tx, deps, quote, null, { stats: cached.stats, slice: cached, cached: true });
     await jobStatusChanged(tx, quote, null);
     return quote;
   });
@@ -187,7 +187,7 @@ export interface FinishInput {
 
 /** The stored result: the documented result fields, then the breakdown, statistics and resolved settings with sources. */
 export function buildResult(row: QuoteRow, input: FinishInput) {
-  const resolved = row.resolved as StoredResolution & { color: string };
+  const resolved = row.resolved!;
   const s = resolved.settings;
   const stats = printStats(input.stats, s.material);
   const price = priceOf(stats, s, resolved.conversion);
@@ -224,9 +224,9 @@ function priceOf(stats: PrintStats, s: ResolvedSettings, conversion: Conversion 
 
 /** Expiry and signature of a completed quote (docs/quote-signatures.md). */
 async function signResult(tx: Queryable, deps: Deps, row: QuoteRow, result: ReturnType<typeof buildResult>) {
-  const settings = (row.resolved as StoredResolution).settings;
+  const settings = row.resolved!.settings;
   const expiresAt = new Date(deps.now().getTime() + settings.quote.quote_validity_days * 86_400_000);
-  const placement = (row.resolved as StoredResolution).placement?.placement ?? null;
+  const placement = row.resolved!.placement?.placement ?? null;
   const digest = settingsDigest({ settings, color: result.printInfo.color, choices: row.choices, placement });
   const signature = signQuote(await signingSecret(tx, row.account_id), {
     quote_id: row.id,

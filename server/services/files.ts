@@ -24,6 +24,7 @@ async function sha256File(p: string): Promise<string> {
 /** File names are shown back to merchants and sent in headers: strip paths and control characters, cap length. */
 export function cleanFileName(raw: string | null | undefined): string {
   const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed from names
   const clean = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 200);
   return clean || 'model';
 }

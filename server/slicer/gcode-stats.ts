@@ -102,7 +102,10 @@ export class GcodeStatsParser {
   // Counts E only on moves that also travel in XY: retract/unretract (E alone) are not extrusion.
   private gMove(raw: string): void {
     const cmd = raw.slice(0, 3);
-    if (cmd === 'G92') return this.setPosition(raw);
+    if (cmd === 'G92') {
+      this.setPosition(raw);
+      return;
+    }
     if (cmd !== 'G1 ' && cmd !== 'G0 ' && cmd !== 'G2 ' && cmd !== 'G3 ') return;
     let e: number | undefined;
     let xy = false;

@@ -27,13 +27,20 @@ export function boundedResolver(ms: number, resolve: Resolver = defaultResolver)
     new Promise<string[]>((ok, fail) => {
       const timer = setTimeout(() => fail(new Error(`lookup timed out after ${ms} ms`)), ms);
       resolve(host).then(
-        (addresses) => (clearTimeout(timer), ok(addresses)),
-        (err) => (clearTimeout(timer), fail(err)),
+        (addresses) => {
+          clearTimeout(timer);
+          ok(addresses);
+        },
+        (err) => {
+          clearTimeout(timer);
+          fail(err);
+        },
       );
     });
 }
 
 // Postgres text cannot hold NUL, and control characters make the delivery log unreadable.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters being removed
 const clean = (text: string, max: number) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '').slice(0, max);
 
 /**

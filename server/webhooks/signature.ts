@@ -25,5 +25,5 @@ export function verifySignature(secret: string, body: Uint8Array | string, heade
 
 /** A fresh signing secret: 32 random bytes, base64url, with a recognisable prefix. */
 export function generateSecret(): string {
-  return 'whsec_' + randomBytes(32).toString('base64url');
+  return `whsec_${randomBytes(32).toString('base64url')}`;
 }

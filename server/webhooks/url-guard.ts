@@ -83,6 +83,7 @@ function parseUrl(raw: string): URL {
   }
   // The URL parser silently strips surrounding spaces and embedded tabs/newlines;
   // refusing them keeps the stored URL identical to the one that was checked.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (/[\u0000-\u0020\u007f]/.test(raw)) {
     throw new UnsafeUrlError('url_invalid', 'the URL contains whitespace or control characters');
   }

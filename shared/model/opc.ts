@@ -127,9 +127,9 @@ function readContentTypes(bytes: Uint8Array, limits: ParseLimits): ContentTypes 
   const types: ContentTypes = { defaults: new Map(), overrides: new Map() };
   parseControlPart(CONTENT_TYPES, bytes, limits, (tag, depth) => {
     if (depth !== 2 || tag.uri !== TYPES_NS) return;
-    const type = tag.attributes['ContentType']?.value ?? '';
-    if (tag.local === 'Default') types.defaults.set((tag.attributes['Extension']?.value ?? '').toLowerCase(), type);
-    if (tag.local === 'Override') types.overrides.set(partKey(tag.attributes['PartName']?.value ?? ''), type);
+    const type = tag.attributes.ContentType?.value ?? '';
+    if (tag.local === 'Default') types.defaults.set((tag.attributes.Extension?.value ?? '').toLowerCase(), type);
+    if (tag.local === 'Override') types.overrides.set(partKey(tag.attributes.PartName?.value ?? ''), type);
   });
   return types;
 }
@@ -167,7 +167,7 @@ export function resolveTarget(source: string, target: string): string {
     if (segment === '..') segments.pop();
     else segments.push(segment);
   }
-  return '/' + segments.filter((s) => s !== '').join('/');
+  return `/${segments.filter((s) => s !== '').join('/')}`;
 }
 
 function parseControlPart(name: string, bytes: Uint8Array, limits: ParseLimits, open: (tag: SaxesTagNS, depth: number) => void): void {

@@ -3,7 +3,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { startTestServer, testDbKind, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { corpusPath } from '../helpers/corpus.ts';
 
@@ -35,7 +34,9 @@ test('every valid model uploads and measures like the reference within 0.1 %', a
     const ref = reference[rel];
     if (!ref?.size_mm) continue;
     const m = res.body.measurements;
-    ref.size_mm.forEach((v: number, i: number) => near(m.bounding_box.size[i], v, `${rel} size[${i}]`));
+    ref.size_mm.forEach((v: number, i: number) => {
+      near(m.bounding_box.size[i], v, `${rel} size[${i}]`);
+    });
     near(m.volume_mm3, ref.volume_mm3, `${rel} volume`);
     near(m.triangles, ref.facets, `${rel} triangles`);
     assert.equal(m.watertight, ref.manifold, `${rel} watertight`);

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { startTestServer, type TestServer, ApiClient } from '../helpers/server.ts';
+import { startTestServer, type TestServer, } from '../helpers/server.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
 
 const FUZZ_RUNS = Number(process.env.SQ_FUZZ_RUNS ?? 12);

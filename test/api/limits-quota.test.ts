@@ -11,7 +11,7 @@ import { accountById } from '../../server/db/queries/accounts.ts';
 import { eventsForAccount } from '../../server/db/queries/outbox.ts';
 import { checkQuoteQuota, countQuote, settleNewPeriodForAll } from '../../server/limits/quota.ts';
 import { alertLevel, alertsOwed } from '../../server/limits/alerts.ts';
-import { ApiError } from '../../server/errors.ts';
+import type { ApiError } from '../../server/errors.ts';
 import { recordStorageChange } from '../../server/limits/quota.ts';
 import { insertFile } from '../../server/db/queries/files.ts';
 import { newId } from '../../server/ids.ts';
@@ -43,7 +43,9 @@ function tetrahedra(k: number): Uint8Array {
     const p = [[x, 0, 0], [x + 5, 0, 0], [x, 5, 0], [x, 0, 5]];
     for (const [a, b, c] of [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]) {
       const o = 84 + 50 * t++;
-      [p[a], p[b], p[c]].flat().forEach((v, j) => buf.writeFloatLE(v, o + 12 + 4 * j));
+      [p[a], p[b], p[c]].flat().forEach((v, j) => {
+        buf.writeFloatLE(v, o + 12 + 4 * j);
+      });
     }
   }
   return buf;
@@ -230,7 +232,7 @@ test('racing storage transactions (no parser in between) still admit exactly the
     server.deps.db.transaction(async (tx) => {
       const file = await insertFile(tx, {
         id: newId('file'), account_id: accountId, name: 'race.stl', format: 'stl', content_type: 'model/stl', size_bytes: 484,
-        sha256: '0'.repeat(64), mesh_sha256: '0'.repeat(64), measurements: {}, footprint: [], warnings: [], source: 'api', token_id: null, upload_id: null,
+        sha256: '0'.repeat(64), mesh_sha256: '0'.repeat(64), measurements: {} as never, footprint: [], warnings: [], source: 'api', token_id: null, upload_id: null,
       });
       await tx.query('SELECT pg_sleep(0.02)'); // widen the window in which the transactions overlap
       await recordStorageChange(tx, server.deps, { accountId, tokenId: null, enforce: true, addedBytes: 484 });

@@ -28,12 +28,12 @@ for (const backend of ['memory', 'redis'] as const) {
     test('a wrong-password flood from one address is locked with backoff; the owner logs in from another', async () => {
       const { email, password } = await server.newAccount();
       const attacker = '198.51.100.20';
-      for (let i = 0; i < FREE_FAILURES; i++) assert.equal((await login(email, 'wrong password ' + i, attacker)).status, 401);
+      for (let i = 0; i < FREE_FAILURES; i++) assert.equal((await login(email, `wrong password ${i}`, attacker)).status, 401);
       const locked = await login(email, password, attacker);
       assert.equal(locked.status, 429, 'even the right password is refused from the locked address');
       assert.equal(locked.body.error.code, 'login_throttled');
       assert.equal(locked.headers.get('retry-after'), '1');
-      for (let i = 0; i < 30; i++) assert.equal((await login(email, 'still guessing ' + i, attacker)).status, 429);
+      for (let i = 0; i < 30; i++) assert.equal((await login(email, `still guessing ${i}`, attacker)).status, 429);
       const owner = await login(email, password, '203.0.113.7');
       assert.equal(owner.status, 200, 'the owner from another address is not locked out');
       // After the lock runs out one more failure locks again, for twice as long.
@@ -47,8 +47,8 @@ for (const backend of ['memory', 'redis'] as const) {
     test('a rotating left-most X-Forwarded-For stays in the right-most address\'s bucket', async () => {
       const { email, password } = await server.newAccount();
       const via = (i: number) => `10.${i}.${i}.${i}, 192.0.2.${i}, 198.51.100.30`;
-      for (let i = 0; i < FREE_FAILURES; i++) assert.equal((await login(email, 'wrong password ' + i, via(i))).status, 401);
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => login(email, i === 19 ? password : 'guessing number ' + i, via(100 + i))));
+      for (let i = 0; i < FREE_FAILURES; i++) assert.equal((await login(email, `wrong password ${i}`, via(i))).status, 401);
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => login(email, i === 19 ? password : `guessing number ${i}`, via(100 + i))));
       assert.deepEqual([...new Set(results.map((r) => r.status))], [429], 'no rotated header reached the password check');
     });
   });
@@ -61,7 +61,7 @@ describe('TRUST_PROXY', () => {
       const { email } = await server.newAccount();
       const c = new ApiClient(server.url);
       for (let i = 0; i < FREE_FAILURES; i++) {
-        await c.request('POST', '/dashboard/api/login', { json: { email, password: 'wrong password ' + i }, headers: { 'x-forwarded-for': `198.51.100.${i}` } });
+        await c.request('POST', '/dashboard/api/login', { json: { email, password: `wrong password ${i}` }, headers: { 'x-forwarded-for': `198.51.100.${i}` } });
       }
       const res = await c.request('POST', '/dashboard/api/login', { json: { email, password: 'wrong password x' }, headers: { 'x-forwarded-for': '198.51.100.99' } });
       assert.equal(res.status, 429);

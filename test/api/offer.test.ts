@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startTestServer, type TestServer, ApiClient } from '../helpers/server.ts';
+import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { boxesObj } from '../helpers/meshes.ts';
 import { eventsForAccount } from '../../server/db/queries/outbox.ts';
 import { assertWebhookBody } from '../helpers/contract.ts';
@@ -196,7 +196,7 @@ test('one shopper cannot quote, read or buy another shopper\'s upload, even with
 /** Runs the Node and Python snippets of docs/quote-signatures.md on a good and a tampered signature. */
 async function docSnippets(good: unknown, bad: unknown, secret: string) {
   const doc = readFileSync(new URL('../../docs/quote-signatures.md', import.meta.url), 'utf8');
-  const block = (lang: string) => new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(doc)![1];
+  const block = (lang: string) => new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(doc)![1];
   const dir = mkdtempSync(path.join(tmpdir(), 'sq-doc-'));
   try {
     writeFileSync(path.join(dir, 'verify.mjs'), block('js'));

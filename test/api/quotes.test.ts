@@ -198,7 +198,7 @@ test('async: 202 with a job id that equals the quote id; job lifecycle and event
   const id = res.body.job_id;
   assert.match(id, /^job_/);
   assert.equal(res.body.quote_id, id);
-  let job;
+  let job: any;
   for (let i = 0; i < 200; i++) {
     job = (await api.get(`/v2/jobs/${id}`)).body;
     if (job.status === 'completed' || job.status === 'failed') break;

@@ -58,7 +58,11 @@ const ownerFolder = (p: ServerProcess) => readdirSync(tmpRoot).find((n) => n.sta
 function uploadInFlight(url: string) {
   const enc = new TextEncoder();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      controller = c;
+    },
+  });
   controller.enqueue(enc.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="cube.obj"\r\nContent-Type: application/octet-stream\r\n\r\n`));
   controller.enqueue(enc.encode(CUBE_OBJ.slice(0, 200)));
   const response = fetch(`${url}/v2/file`, {

@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer, ApiClient } from '../helpers/server.ts';
+import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { eventsForAccount } from '../../server/db/queries/outbox.ts';
 import { assertWebhookBody } from '../helpers/contract.ts';

@@ -12,7 +12,7 @@ ajv.addSchema({ $id: 'openapi', components: doc.components });
 
 const templates = Object.keys(doc.paths).map((template) => ({
   template,
-  regex: new RegExp('^' + template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+') + '$'),
+  regex: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
 }));
 
 function resolveResponse(response: any): any {

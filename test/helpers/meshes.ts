@@ -9,7 +9,7 @@ export function boxesObj(boxes: Box[]): string {
     const faces = [[1, 3, 2], [1, 4, 3], [5, 6, 7], [5, 7, 8], [1, 2, 6], [1, 6, 5], [2, 3, 7], [2, 7, 6], [3, 4, 8], [3, 8, 7], [4, 1, 5], [4, 5, 8]];
     for (const f of faces) lines.push(`f ${f.map((v) => v + o).join(' ')}`);
   });
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** A 20 mm cube. */
@@ -26,7 +26,7 @@ export function prismObj(polygon: [x: number, z: number][], depth: number): stri
     lines.push(`f ${i} ${j} ${j + n}`, `f ${i} ${j + n} ${i + n}`);
   }
   for (let i = 2; i < n; i++) lines.push(`f 1 ${i + 1} ${i}`, `f ${1 + n} ${i + n} ${i + 1 + n}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 const WEDGE_RUN = 5 * Math.tan(Math.PI / 3);

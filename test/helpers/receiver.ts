@@ -58,7 +58,10 @@ export async function startReceiver(answer: (index: number, req: Received) => An
         res.end(a.body ?? 'ok');
       };
       if (a.delayMs) {
-        const t = setTimeout(() => (timers.delete(t), send()), a.delayMs);
+        const t = setTimeout(() => {
+          timers.delete(t);
+          send();
+        }, a.delayMs);
         timers.add(t);
       } else send();
     });
@@ -78,7 +81,13 @@ export async function startReceiver(answer: (index: number, req: Received) => An
       if (requests.length >= n) return Promise.resolve(requests.slice(0, n));
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`receiver: expected ${n} requests within ${timeoutMs} ms, got ${requests.length}`)), timeoutMs);
-        waiters.push({ n, resolve: () => (clearTimeout(timer), resolve(requests.slice(0, n))) });
+        waiters.push({
+          n,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve(requests.slice(0, n));
+          },
+        });
       });
     },
     close: () =>

@@ -88,7 +88,11 @@ export function truncatedStl(): File {
   const bytes = new Uint8Array(84 + 50 * triangles.length);
   const view = new DataView(bytes.buffer);
   view.setUint32(80, triangles.length, true);
-  triangles.forEach((t, i) => t.flat().forEach((c, k) => view.setFloat32(84 + i * 50 + 12 + k * 4, c, true)));
+  triangles.forEach((t, i) => {
+    t.flat().forEach((c, k) => {
+      view.setFloat32(84 + i * 50 + 12 + k * 4, c, true);
+    });
+  });
   return new File([bytes.subarray(0, 84 + 50 * 6 + 25)], 'truncated.stl');
 }
 

@@ -78,7 +78,8 @@ export class SliceQuote extends LitElement {
   /** Takes a model file as if the shopper had dropped it. */
   async load(file: File): Promise<void> {
     this.cancelRuns();
-    const run = (this.fileRun = new AbortController());
+    const run = new AbortController();
+    this.fileRun = run;
     this.sourceFile = file;
     this.parsed = null;
     this.preview?.clearModel();
@@ -189,7 +190,8 @@ export class SliceQuote extends LitElement {
 
   private loadConfig(): Promise<WidgetConfig | null> {
     this.configRun?.abort();
-    const run = (this.configRun = new AbortController());
+    const run = new AbortController();
+    this.configRun = run;
     this.configFailed = false;
     this.patch({ config: null, selection: null, error: this.s.error?.stage === 'config' ? null : this.s.error });
     this.configPromise = this.client!.config(run.signal).then(
@@ -234,7 +236,8 @@ export class SliceQuote extends LitElement {
   }
 
   private async quoteNow(): Promise<void> {
-    const run = (this.quoteRun = new AbortController());
+    const run = new AbortController();
+    this.quoteRun = run;
     const { file, selection } = this.s;
     try {
       const quote = await fetchQuote(this.client!, file!.file_id, selection!, (p) => this.patch({ quoting: p }), run.signal);

@@ -98,7 +98,7 @@ function colorsGroup(c: EditorContext, m: MaterialRow, i: number): TemplateResul
     ${errorText(c, path)}
     ${m.colors.length ? nothing : html`<p class="hint">No colour choice: shoppers get the material as it comes.</p>`}
     <ol class="color-list">
-      ${repeat(m.colors, (col) => col.key, (col, j) => colorChip(c, m, `${path}.${j}`, j))}
+      ${repeat(m.colors, (col) => col.key, (_col, j) => colorChip(c, m, `${path}.${j}`, j))}
       <li class="add-row add-chip">
         <label for=${addId} class="visually-hidden">New colour for ${m.material}</label>
         <input id=${addId} type="text" maxlength="40" autocomplete="off" placeholder="New colour"

@@ -2,7 +2,7 @@
 // API's own rules; fields left empty are not stored and inherit from the global profile.
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { ApiError, post, put } from '../lib/api.ts';
+import { type ApiError, post, put } from '../lib/api.ts';
 import { toApiError } from '../lib/loader.ts';
 import type { Profile, ProfileKind } from '../lib/types.ts';
 import { KIND_LABEL } from '../lib/profiles.ts';

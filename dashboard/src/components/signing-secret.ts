@@ -3,7 +3,7 @@
 // rotating asks first and says what it breaks.
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { ApiError, get, post } from '../lib/api.ts';
+import { type ApiError, get, post } from '../lib/api.ts';
 import { toApiError } from '../lib/loader.ts';
 import { confirmAction, type ConfirmOptions } from './confirm.ts';
 import { formError } from './states.ts';

@@ -1,3 +1,4 @@
+import type { Measurements } from '../../../shared/model/measure.ts';
 import type { Queryable } from '../index.ts';
 import type { ModelShape } from '../../models/footprint.ts';
 import type { Unit, UnitSource } from '../../placement/units.ts';
@@ -12,7 +13,8 @@ export interface FileRow {
   size_bytes: number;
   sha256: string;
   mesh_sha256: string;
-  measurements: Record<string, unknown>;
+  /** The canonical mesh's measurements (millimetres) and the unit the file declared. */
+  measurements: Measurements & { unit: string };
   footprint: [number, number][];
   warnings: ModelWarning[];
   source: 'api' | 'public';

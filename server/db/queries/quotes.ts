@@ -1,5 +1,7 @@
 import type { ResolvedChoices } from '../../../shared/offer.ts';
 import type { Queryable } from '../index.ts';
+import type { SliceMeasure } from '../../slicer/gcode-stats.ts';
+import type { StoredResolution } from '../../quotes/service.ts';
 
 export type QuoteStatus = 'queued' | 'processing' | 'completed' | 'failed';
 
@@ -13,7 +15,8 @@ export interface QuoteRow {
   status: QuoteStatus;
   progress: number;
   request: Record<string, unknown>;
-  resolved: Record<string, any> | null;
+  /** Set when the quote is created (the colour is the shopper's or the request's). */
+  resolved: (StoredResolution & { color?: string | null }) | null;
   slicing_key: string | null;
   material: string | null;
   color: string | null;
@@ -23,7 +26,7 @@ export interface QuoteRow {
   filament_weight_g: number | null;
   print_time_s: number | null;
   cached: boolean | null;
-  result: Record<string, any> | null;
+  result: Record<string, unknown> | null;
   error: JobError | null;
   attempts: number;
   lease_owner: string | null;
@@ -77,7 +80,7 @@ export async function quoteForCaller(
 ): Promise<QuoteRow | undefined> {
   const row = await quoteById(db, auth.account.id, id);
   if (!row || !auth.widgetKeyId) return row;
-  return row.widget_key_id === auth.widgetKeyId && !!auth.shopperHash && row.shopper_hash === auth.shopperHash ? row : undefined;
+  return row.widget_key_id === auth.widgetKeyId && auth.shopperHash && row.shopper_hash === auth.shopperHash ? row : undefined;
 }
 
 /**
@@ -177,7 +180,7 @@ export async function failQuote(db: Queryable, id: string, owner: string | null,
 
 export interface SliceRow {
   key: string;
-  stats: Record<string, any>;
+  stats: SliceMeasure;
   slicer: string;
   slicer_version: string;
   duration_ms: number;

@@ -151,14 +151,14 @@ export class ModelPartReader implements XmlHandler {
   }
 
   private model(tag: SaxesTagNS): string {
-    const unit = tag.attributes['unit']?.value ?? 'millimeter';
+    const unit = tag.attributes.unit?.value ?? 'millimeter';
     const scale = UNIT_SCALE[unit];
     if (scale === undefined) {
       ruleViolation('Chapter 3.2', `The model unit "${unit.slice(0, 40)}" is not one of micron, millimeter, centimeter, inch, foot or meter`);
     }
     this.result.unit = unit;
     this.result.scale = scale;
-    const required = tag.attributes['requiredextensions']?.value;
+    const required = tag.attributes.requiredextensions?.value;
     for (const prefix of required ? required.trim().split(/\s+/) : []) {
       const uri = this.scope.resolve(prefix, 1);
       if (uri === undefined) ruleViolation('Chapter 2.3', `requiredextensions names the prefix "${prefix.slice(0, 40)}", which is not declared`);
@@ -177,7 +177,7 @@ export class ModelPartReader implements XmlHandler {
   }
 
   private metadata(tag: SaxesTagNS, names: Set<string>): string {
-    const name = tag.attributes['name']?.value;
+    const name = tag.attributes.name?.value;
     // The conformance suite spells a missing name as name="Undefined"; a name that is absent,
     // empty or that placeholder is treated as missing. Other unknown names are ignored.
     if (name === undefined || WELL_KNOWN_ABSENT_NAMES.has(name.trim().toLowerCase())) {
@@ -203,7 +203,7 @@ export class ModelPartReader implements XmlHandler {
   private resource(tag: SaxesTagNS, core: boolean): string {
     const local = tag.local;
     const interpreted = (core && (local === 'object' || local === 'basematerials')) || (tag.uri === NS_MATERIAL && isMaterialResource(local));
-    const raw = tag.attributes['id']?.value;
+    const raw = tag.attributes.id?.value;
     if (!interpreted && raw === undefined) return 'skip';
     const id = raw === undefined ? null : parseIndexString(raw);
     if (id === null) ruleViolation('Chapter 3.4.2', `A <${tag.name}> resource has no valid id attribute`);
@@ -227,12 +227,12 @@ export class ModelPartReader implements XmlHandler {
   }
 
   private startObject(tag: SaxesTagNS, id: number): string {
-    const type = tag.attributes['type']?.value ?? 'model';
+    const type = tag.attributes.type?.value ?? 'model';
     if (!OBJECT_TYPES.has(type)) {
       ruleViolation('Chapter 4', `Object ${id} has type "${type.slice(0, 40)}"; valid object types are model, solidsupport, support, surface and other (invalid object type)`);
     }
-    const pid = tag.attributes['pid']?.value;
-    if (tag.attributes['pindex'] !== undefined && pid === undefined) {
+    const pid = tag.attributes.pid?.value;
+    if (tag.attributes.pindex !== undefined && pid === undefined) {
       ruleViolation('Chapter 4', `Object ${id} has a pindex but no pid; pindex is only meaningful with pid (pid is not specified)`);
     }
     const pidValue = pid === undefined ? null : parseIndexString(pid);
@@ -265,9 +265,9 @@ export class ModelPartReader implements XmlHandler {
     const o = mesh.vertexCount * 3;
     if (o + 3 > mesh.vertices.length) mesh.vertices = grow(mesh.vertices, o + 3 + this.budget.vertices * 3) as Float64Array;
     const a = tag.attributes;
-    mesh.vertices[o] = this.coordinate(a['x']?.value, 'x', mesh);
-    mesh.vertices[o + 1] = this.coordinate(a['y']?.value, 'y', mesh);
-    mesh.vertices[o + 2] = this.coordinate(a['z']?.value, 'z', mesh);
+    mesh.vertices[o] = this.coordinate(a.x?.value, 'x', mesh);
+    mesh.vertices[o + 1] = this.coordinate(a.y?.value, 'y', mesh);
+    mesh.vertices[o + 2] = this.coordinate(a.z?.value, 'z', mesh);
     mesh.vertexCount++;
   }
 
@@ -294,9 +294,9 @@ export class ModelPartReader implements XmlHandler {
       mesh.triangles = grow(mesh.triangles, o + 3 + this.budget.triangles * 3) as Uint32Array;
     }
     const a = tag.attributes;
-    mesh.triangles[o] = this.vertexIndex(a['v1']?.value, mesh);
-    mesh.triangles[o + 1] = this.vertexIndex(a['v2']?.value, mesh);
-    mesh.triangles[o + 2] = this.vertexIndex(a['v3']?.value, mesh);
+    mesh.triangles[o] = this.vertexIndex(a.v1?.value, mesh);
+    mesh.triangles[o + 1] = this.vertexIndex(a.v2?.value, mesh);
+    mesh.triangles[o + 2] = this.vertexIndex(a.v3?.value, mesh);
     mesh.triangleCount++;
   }
 
@@ -316,10 +316,10 @@ export class ModelPartReader implements XmlHandler {
 
   /** A component or build item: objectid, optional transform and p:path. */
   private reference(tag: SaxesTagNS, what: string): Reference {
-    const raw = tag.attributes['objectid']?.value;
+    const raw = tag.attributes.objectid?.value;
     const objectId = raw === undefined ? null : parseIndexString(raw);
     if (objectId === null) ruleViolation('Chapter 3.4.3', `A ${what} in ${this.part} has no valid objectid`);
-    const transform = tag.attributes['transform']?.value;
+    const transform = tag.attributes.transform?.value;
     const path = attributeNS(tag, NS_PRODUCTION, 'path');
     return {
       objectId,
