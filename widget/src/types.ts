@@ -1,135 +1,38 @@
-// Shapes of the widget's API responses (GET /v2/widget/config, uploads, quotes, jobs, cart) and of
-// the DOM events the element emits. Only the fields the widget reads are listed.
+// Shapes of the widget's API responses (GET /v2/widget/config, uploads, quotes, jobs, cart), taken from the
+// contract, and of the DOM events the element emits.
 
-export interface WidgetMaterial {
-  name: string;
-  colors: string[];
-}
+import type { components } from '../../shared/api/schema.ts';
 
-/** A named quality preset of the merchant's offer. */
-export interface WidgetQuality {
-  id: string;
-  label: string;
-  layer_height: number;
-}
-
-export interface BuildVolume {
-  x: number;
-  y: number;
-  z: number;
-}
-
+// The API's shapes come from the contract (shared/api/schema.ts, generated from /v2/openapi.json).
+type Schemas = components['schemas'];
 /** The merchant's offer as GET /v2/widget/config serves it: the shopper picks only from it. */
-export interface WidgetConfig {
-  shop_name: string;
-  currency: string;
-  max_upload_bytes: number;
-  build_volume: BuildVolume;
-  materials: WidgetMaterial[];
-  default_material: string;
-  qualities: WidgetQuality[];
-  default_quality: string;
-  infill_options: number[];
-  default_infill: number;
-  quantity: { min: number; max: number };
-  minimum_price: number | null;
-  minimum_line_price: number | null;
-  lead_time: string | null;
-}
-
-export interface UploadTicket {
-  upload_id: string;
-  expires_at: string;
-  upload_url: string;
-  /** This shopper's session: sent back with every call about their uploads and quotes. */
-  shopper_token?: string;
-}
-
-/** The choices a quote was made with, as the server filled them in. */
-export interface QuoteChoices {
-  material: string;
-  color: string | null;
-  quality: string;
-  quality_label: string;
-  infill: number;
-  quantity: number;
-}
-
+export type WidgetConfig = Schemas['WidgetConfig'];
+export type WidgetMaterial = WidgetConfig['materials'][number];
+/** A named quality preset of the merchant's offer. */
+export type WidgetQuality = WidgetConfig['qualities'][number];
+export type BuildVolume = WidgetConfig['build_volume'];
+export type UploadTicket = Schemas['UploadId'];
 /** What the merchant's backend verifies with its quote signing secret before charging. */
-export interface QuoteSignature {
-  payload: string;
-  hmac_sha256: string;
-}
-
+export type QuoteSignature = Schemas['QuoteSignature'];
+/** How the part is printed (docs/placement.md). */
+export type Placement = Schemas['Placement'];
+export type JobAccepted = Schemas['JobAccepted'];
+export type CartLine = Schemas['CartLine'];
+/** The choices a quote was made with, as the server filled them in. */
+export type QuoteChoices = NonNullable<Schemas['ResolvedChoices']>;
 /** A `unit_suspect` warning: the model's size suggests another unit. */
-export interface UnitSuspect {
-  code: 'unit_suspect';
-  message: string;
-  suggested_scale: number;
-  suggested_unit?: string;
-}
+export type UnitSuspect = Schemas['UnitSuspectWarning'];
+export type FileRecord = Schemas['File'];
 
-export interface FileRecord {
-  file_id: string;
-  name: string;
-  format: string;
-  unit: string;
-  scale: number;
-  /** Parser findings (strings) and objects with a `code`, such as `unit_suspect`. */
-  warnings?: (string | { code: string; message: string })[];
-}
-
-/** How the part is printed (docs/placement.md): the unit its numbers were read in, an extra scale, how it lies on the plate. */
-export interface Placement {
-  unit: string;
-  scale: number;
-  /** as_uploaded; turned about Z on the plate; laid down on another side. */
-  orientation: 'as_uploaded' | 'turned' | 'laid_down';
-  /** Degrees about the plate's X, then Y, then Z axis. */
-  rotation: { x: number; y: number; z: number };
-  /** Size on the plate after placement, mm. */
-  dimensions: { x: number; y: number; z: number };
-}
-
-export interface Quote {
-  quote_id: string;
-  total_price: number;
-  currency: string;
-  estimated_time: string;
-  estimated_time_seconds: number;
-  filament_weight: number;
-  printInfo: { technology: string; material: string; color: string };
-  cached?: boolean;
-  choices: QuoteChoices | null;
-  expires_at: string;
-  signature: QuoteSignature;
-  placement?: Placement;
-}
-
-export interface JobAccepted {
-  job_id: string;
-  status_url: string;
-}
+/** A completed quote: the contract's Quote, with the fields every completed quote carries required. */
+export type Quote = Schemas['Quote'] &
+  Required<Pick<Schemas['Quote'], 'total_price' | 'currency' | 'estimated_time' | 'estimated_time_seconds' | 'filament_weight' | 'printInfo' | 'choices' | 'expires_at' | 'signature'>>;
 
 export interface Job {
   status: 'queued' | 'processing' | 'completed' | 'failed';
   progress: number;
   result: Quote | null;
   error: { code: string; message: string } | null;
-}
-
-export interface CartLine {
-  quote_id: string;
-  quantity: number;
-  unit_price: number;
-  subtotal: number;
-  /** Raises the line to the shop's minimum line price; total_price = subtotal + this. */
-  minimum_line_adjustment: number;
-  total_price: number;
-  currency: string;
-  choices: QuoteChoices | null;
-  expires_at: string;
-  signature: QuoteSignature;
 }
 
 /** What the shopper picked from the offer; quantity never re-slices, the rest are choices the server prices. */
