@@ -22,6 +22,7 @@ import { offerRouter } from './offer/router.ts';
 import { signingRouter } from './quotes/signing-router.ts';
 import { operationsRouter } from './metrics/router.ts';
 import { httpMetrics } from './metrics/middleware.ts';
+import { requestLog } from './logging.ts';
 
 export function createApp(deps: Deps): Koa {
   // Koa keeps the last maxIpsCount X-Forwarded-For entries and takes the first of them: with n trusted hops,
@@ -29,6 +30,7 @@ export function createApp(deps: Deps): Koa {
   const hops = deps.config.trustProxy;
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.use(httpMetrics(deps.metrics));
+  app.use(requestLog(deps.log));
   app.use(async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     await next();

@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { S3Settings } from './storage/s3.ts';
+import type { LogLevel } from './logging.ts';
 
 export interface Config {
   port: number;
@@ -52,6 +53,8 @@ export interface Config {
   s3: S3Settings | null;
   /** Processes serving HTTP on the one port (node:cluster); above 1 needs PostgreSQL. */
   apiProcesses: number;
+  /** info logs every request (access log); warn and error log less. */
+  logLevel: LogLevel;
 }
 
 export class ConfigError extends Error {}
@@ -132,6 +135,14 @@ function s3Settings(env: Env): S3Settings | null {
   };
 }
 
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+
+function logLevel(env: Env): LogLevel {
+  const raw = env.LOG_LEVEL?.trim().toLowerCase() || 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return raw as LogLevel;
+}
+
 /** API_PROCESSES: several processes share the port; PGlite belongs to one process, so they need PostgreSQL. */
 function apiProcesses(env: Env, role: Config['workerRole']): number {
   const n = int(env, 'API_PROCESSES', 1, 1, 64);
@@ -195,5 +206,6 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.METRICS_TOKEN?.trim() || null,
     s3: s3Settings(env),
     apiProcesses: apiProcesses(env, role),
+    logLevel: logLevel(env),
   };
 }

@@ -52,10 +52,3 @@ export interface Auth {
 export interface AppState {
   auth: Auth;
 }
-
-export function consoleLogger(): Logger {
-  return {
-    info: (msg, extra) => console.log(`[slicequote] ${msg}${extra ? ` ${JSON.stringify(extra)}` : ''}`),
-    error: (msg, err) => console.error(`[slicequote] ${msg}`, err ?? ''),
-  };
-}

@@ -88,7 +88,7 @@ export function errorMiddleware(opts: { maxUploadBytes: number; log: (msg: strin
     } catch (thrown) {
       const err = thrown instanceof ApiError ? thrown : fromLibrary(thrown as HttpishError, opts.maxUploadBytes);
       if (!err) {
-        opts.log(`unhandled error on ${ctx.method} ${ctx.path}`, thrown);
+        opts.log(`unhandled error on ${ctx.method} ${ctx.path} (request ${ctx.state.requestId ?? '-'})`, thrown);
       }
       const api = err ?? new ApiError(500, 'internal_error', 'Something went wrong on our side; the error was logged.');
       ctx.status = api.status;

@@ -12,7 +12,8 @@ import { createS3Storage } from './storage/s3.ts';
 import { createModelParser, MODEL_PARSER_OPTIONS } from './models/parse.ts';
 import { createApp } from './app.ts';
 import { answerClientError } from './errors.ts';
-import { consoleLogger, type Deps, type Logger } from './deps.ts';
+import type { Deps, Logger } from './deps.ts';
+import { createLogger } from './logging.ts';
 import { createEventPump } from './webhooks/dispatcher.ts';
 import { createJobRunner } from './jobs/runner.ts';
 import { createSlicePool } from './slicer/pool.ts';
@@ -50,7 +51,7 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
   // What killed processes left behind (their tmp folders, empty file folders); a live process's stay.
   const swept = await sweepLeftovers(config.dataDir);
   const storage = await openStorage(config);
-  const log = opts.log ?? consoleLogger();
+  const log = opts.log ?? createLogger(config.logLevel);
   if (swept.tmpFolders.length || swept.emptyFileFolders) log.info('start-up: removed leftovers of stopped processes', { tmp: swept.tmpFolders, empty_file_folders: swept.emptyFileFolders });
   const base = {
     config,
