@@ -47,8 +47,14 @@ async function makePrivate(dir: string): Promise<void> {
   }
 }
 
+/**
+ * The embedded database runs inside this process: PostgreSQL's server-sized defaults (128 MB of shared buffers)
+ * are cut to what a one-shop database needs, and the operating system's file cache serves the rest.
+ */
+const PGLITE_CONF = ['shared_buffers = 16MB', 'wal_buffers = 1MB', 'temp_buffers = 2MB', 'work_mem = 4MB', 'maintenance_work_mem = 16MB'];
+
 export async function openPglite(dataDir: string | null): Promise<Db> {
-  const db = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), postgresqlconf: PGLITE_CONF });
   if (dataDir) await makePrivate(dataDir);
   const parseNumbers = { parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) } };
   return {
