@@ -4,10 +4,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { spawnServer, type ServerProcess } from '../test/helpers/process.ts';
-import { ApiClient, POSTGRES_URL } from '../test/helpers/server.ts';
-import { openPostgres, type Db } from '../server/db/index.ts';
+import { ApiClient } from '../test/helpers/server.ts';
+import { privateSchema } from '../test/helpers/server-process.ts';
+import type { Db } from '../server/db/index.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { insertAccount } from '../server/db/queries/accounts.ts';
 import { createApiToken } from '../server/auth/api-tokens.ts';
@@ -32,9 +32,8 @@ export async function benchScale(modelsDir: string) {
 }
 
 async function run(workers: number, benchy: Uint8Array) {
-  const schema = `bench_${Date.now().toString(36)}`;
-  await adminQuery(`CREATE SCHEMA ${schema}`);
-  const db = await openPostgres(POSTGRES_URL, { searchPath: schema, max: 2 });
+  const database = await privateSchema('bench');
+  const db = await database.open();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-bench-scale-'));
   const processes: ServerProcess[] = [];
   try {
@@ -42,7 +41,7 @@ async function run(workers: number, benchy: Uint8Array) {
     const account = await insertAccount(db, { id: 'usr_bench', email: 'bench@example.test', password_hash: 'x', plan: 'business', shop_name: null });
     const { token } = await createApiToken(db, SECRET, account.id, 'bench');
     const env = {
-      DATABASE_URL: `${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+      ...database.env,
       JWT_SECRET: SECRET, DATA_DIR: dataDir, QUOTE_SYNC_WAIT_MS: '0', SLICER_CONCURRENCY: '1',
     };
     const api = await spawnServer({ ...env, WORKER_ROLE: 'api' });
@@ -69,7 +68,7 @@ async function run(workers: number, benchy: Uint8Array) {
   } finally {
     for (const p of processes) await p.kill('SIGTERM');
     await db.close();
-    await adminQuery(`DROP SCHEMA ${schema} CASCADE`);
+    await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -80,11 +79,4 @@ async function allDone(db: Db, ids: string[]) {
     if (rows[0].n === ids.length) return;
     await sleep(50);
   }
-}
-
-async function adminQuery(sql: string) {
-  const c = new pg.Client({ connectionString: POSTGRES_URL });
-  await c.connect();
-  await c.query(sql);
-  await c.end();
 }

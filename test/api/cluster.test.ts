@@ -6,15 +6,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { spawnSync } from 'node:child_process';
 import { loadConfig } from '../../server/config.ts';
 import { test } from 'node:test';
 import { spawnServer, type ServerProcess } from '../helpers/process.ts';
 import { ApiClient, POSTGRES_URL, testDbKind } from '../helpers/server.ts';
+import { privateSchema } from '../helpers/server-process.ts';
+import { until } from '../helpers/poll.ts';
 import { startTestS3 } from '../helpers/s3-server.ts';
 import { corpusBytes } from '../helpers/corpus.ts';
-import { openPostgres } from '../../server/db/index.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { insertAccount } from '../../server/db/queries/accounts.ts';
 import { createApiToken } from '../../server/auth/api-tokens.ts';
@@ -23,23 +23,9 @@ import { eventsForAccount } from '../../server/db/queries/outbox.ts';
 const SECRET = 'cluster-test-secret-0123456789-0123456789';
 const onlyPostgres = testDbKind() !== 'postgres' && 'several processes share one database: PostgreSQL only';
 
-async function until<T>(what: string, timeoutMs: number, fn: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 test('two API processes and two workers on separate disks: quotes survive a killed worker, each completed once; a revocation reaches every process', { skip: onlyPostgres, timeout: 300_000 }, async () => {
-  const schema = `cluster_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const db = await openPostgres(POSTGRES_URL, { searchPath: schema, max: 2 });
+  const database = await privateSchema('cluster');
+  const db = await database.open();
   const s3 = await startTestS3();
   const dirs: string[] = [];
   const processes: ServerProcess[] = [];
@@ -49,9 +35,9 @@ test('two API processes and two workers on separate disks: quotes survive a kill
     const { token } = await createApiToken(db, SECRET, account.id, 'cluster');
     const shared = {
       ...s3.env,
-      DATABASE_URL: `${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+      ...database.env,
       REDIS_URL: 'redis://127.0.0.1:6379',
-      RATE_LIMIT_PREFIX: `sq:${schema}:`,
+      RATE_LIMIT_PREFIX: `sq:cluster:${Date.now()}:`,
       JWT_SECRET: SECRET,
       JOB_LEASE_MS: '3000',
       QUOTE_SYNC_WAIT_MS: '0',
@@ -108,25 +94,15 @@ test('two API processes and two workers on separate disks: quotes survive a kill
   } finally {
     for (const p of processes) await p.kill('SIGKILL');
     await db.close();
-    const c = new pg.Client({ connectionString: POSTGRES_URL });
-    await c.connect();
-    await c.query(`DROP SCHEMA ${schema} CASCADE`);
-    await c.end();
+    await database.drop();
     await s3.stop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
 });
 
 test('API_PROCESSES=2 serves one port from two processes, restarts one that dies, and stops them all on SIGTERM', { skip: onlyPostgres, timeout: 120_000 }, async () => {
-  const schema = `cluster_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: POSTGRES_URL });
-    await c.connect();
-    await c.query(sql);
-    await c.end();
-  };
-  await admin(`CREATE SCHEMA ${schema}`);
-  const db = await openPostgres(POSTGRES_URL, { searchPath: schema, max: 2 });
+  const database = await privateSchema('cluster');
+  const db = await database.open();
   const dir = mkdtempSync(path.join(tmpdir(), 'sq-cluster-procs-'));
   let supervisor: ServerProcess | undefined;
   const children = () => {
@@ -138,7 +114,7 @@ test('API_PROCESSES=2 serves one port from two processes, restarts one that dies
     const account = await insertAccount(db, { id: 'usr_procs', email: 'procs@example.test', password_hash: 'x', plan: 'business', shop_name: null });
     const { token } = await createApiToken(db, SECRET, account.id, 'procs');
     supervisor = await spawnServer({
-      DATABASE_URL: `${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+      ...database.env,
       JWT_SECRET: SECRET, DATA_DIR: dir, API_PROCESSES: '2',
     });
     const first = await until('two API processes', 90_000, async () => (children().length === 2 ? children() : undefined));
@@ -160,7 +136,7 @@ test('API_PROCESSES=2 serves one port from two processes, restarts one that dies
   } finally {
     await supervisor?.kill('SIGKILL');
     await db.close();
-    await admin(`DROP SCHEMA ${schema} CASCADE`);
+    await database.drop();
     rmSync(dir, { recursive: true, force: true });
   }
 });

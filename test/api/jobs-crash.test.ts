@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { spawnServer } from '../helpers/process.ts';
+import { until } from '../helpers/poll.ts';
 import { testDbKind, POSTGRES_URL, ApiClient } from '../helpers/server.ts';
 import { corpusPath } from '../helpers/corpus.ts';
 import { openPglite, openPostgres, type Db } from '../../server/db/index.ts';
@@ -38,16 +39,6 @@ async function database(dataDir: string): Promise<{ env: Record<string, string>;
   };
 }
 
-async function poll<T>(fn: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 test('kill -9 of the worker mid-slice: the job is reclaimed after its lease and completes; nothing is lost', { timeout: 240_000 }, async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-crash-'));
   const db = await database(dataDir);
@@ -66,16 +57,16 @@ test('kill -9 of the worker mid-slice: the job is reclaimed after its lease and 
     const job = await api.post(`/v2/file/quote/${file.body.file_id}/async`, {});
     assert.equal(job.status, 202);
     const id = job.body.job_id;
-    await poll(async () => ((await api.get(`/v2/jobs/${id}`)).body.status === 'processing' ? true : undefined), 30_000, 'processing');
+    await until('processing', 30_000, async () => ((await api.get(`/v2/jobs/${id}`)).body.status === 'processing' ? true : undefined));
     await new Promise((r) => setTimeout(r, 500)); // well inside the slice
     await server.kill('SIGKILL');
 
     server = await spawnServer(env);
     api = new ApiClient(server.url, token);
-    const done = await poll(async () => {
+    const done = await until('the job to finish after the restart', 180_000, async () => {
       const j = (await api.get(`/v2/jobs/${id}`)).body;
       return j.status === 'completed' || j.status === 'failed' ? j : undefined;
-    }, 180_000, 'the job to finish after the restart');
+    });
     assert.equal(done.status, 'completed', JSON.stringify(done.error));
     assert.equal(done.attempts, 2, 'taken over once');
     assert.ok(done.result.filament_weight > 10);

@@ -67,8 +67,9 @@ function pgliteIn(dataDir: string): TestDatabase {
   return { env: {}, open: () => openPglite(path.join(dataDir, 'pglite')), drop: async () => {} };
 }
 
-async function privateSchema(): Promise<TestDatabase> {
-  const schema = `measured_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+/** A private schema in the test PostgreSQL, its DATABASE_URL for a server process, and its removal. */
+export async function privateSchema(prefix = 'measured'): Promise<TestDatabase> {
+  const schema = `${prefix}_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   const admin = async (sql: string) => {
     const c = new pg.Client({ connectionString: POSTGRES_URL });
     await c.connect();
