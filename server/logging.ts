@@ -15,6 +15,9 @@ export function createLogger(level: LogLevel): Logger {
   };
 }
 
+/** The route template a request matched (ids stay out of logs, usage and metric labels), or '(unmatched)'. */
+export const routeTemplate = (ctx: Context): string => (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? '(unmatched)';
+
 /** A caller's own X-Request-Id is kept when it is a plain token; anything else gets a fresh id. */
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -30,7 +33,7 @@ export function requestLog(log: Logger) {
       log.info('request', {
         request_id: id,
         method: ctx.method,
-        route: (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? '(unmatched)',
+        route: routeTemplate(ctx),
         path: ctx.path,
         status: ctx.res.writableFinished ? ctx.status : 499,
         duration_ms: Math.round((performance.now() - started) * 10) / 10,

@@ -1,6 +1,7 @@
 // One app-level middleware, mounted before the routers: it counts the request against its rate limits
 // (answering 429 rate_limited when one is used up), sets X-RateLimit-* on every response, errors included,
 // and hands each attributed /v2 request to the request log when the response is done.
+import { routeTemplate } from '../logging.ts';
 import type { Context, Next } from 'koa';
 import type { Deps } from '../deps.ts';
 import type { EndpointClass } from '../plans.ts';
@@ -76,7 +77,7 @@ function trackRequest(deps: Deps, ctx: Context) {
       account_id: accountId,
       token_id: ctx.state.auth ? ctx.state.auth.tokenId : (caller?.tokenId ?? publicUpload?.token_id ?? null),
       method: ctx.method,
-      route: (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? '(unmatched)',
+      route: routeTemplate(ctx),
       // 499 (as nginx logs it): the client went away before the response was complete.
       status: ctx.res.writableFinished ? ctx.status : 499,
       duration_ms: Math.round((performance.now() - started) * 100) / 100,

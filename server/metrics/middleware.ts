@@ -2,13 +2,13 @@
 // raw path, which carries ids) and status; 499 when the client went away before the answer was complete.
 import type { Context, Next } from 'koa';
 import type { Metrics } from './metrics.ts';
+import { routeTemplate } from '../logging.ts';
 
 export function httpMetrics(metrics: Metrics) {
   return async (ctx: Context, next: Next) => {
     const stop = metrics.requests.startTimer();
     ctx.res.once('close', () => {
-      const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? '(unmatched)';
-      stop({ method: ctx.method, route, status: String(ctx.res.writableFinished ? ctx.status : 499) });
+      stop({ method: ctx.method, route: routeTemplate(ctx), status: String(ctx.res.writableFinished ? ctx.status : 499) });
     });
     await next();
   };
