@@ -252,7 +252,7 @@ export interface paths {
   "/v2/usage": {
     /**
      * Endpoint statistics, material usage and daily trends
-     * @description For the account (all its tokens), over UTC days `from`..`to` inclusive (default: the last 30 days, today included). Endpoint statistics come from the request log (written in batches within seconds); material usage and quotes per day from completed quotes, including those deleted from history.
+     * @description For the account (all its tokens, its widget keys and its dashboard sessions, told apart in `callers` and selectable with `via`), over UTC days `from`..`to` inclusive (default: the last 30 days, today included). Endpoint statistics come from the request log (written in batches within seconds); material usage and quotes per day from completed quotes, including those deleted from history.
      */
     get: operations["getUsage"];
   };
@@ -1796,6 +1796,11 @@ export interface components {
       /** @description Share of the completed quotes */
       share?: number;
     };
+    /**
+     * @description Who made a request: `token` an API token, `widget` a publishable widget key (and uploads through its upload ids), `session` the dashboard
+     * @enum {string}
+     */
+    CallerVia: "token" | "widget" | "session";
     Usage: {
       /**
        * Format: date
@@ -1807,6 +1812,15 @@ export interface components {
        * @description UTC calendar date, YYYY-MM-DD
        */
       to: string;
+      /** @description The callers counted in `totals` (calls, errors, cancelled), `endpoints` and `daily` (calls, errors, cancelled): the `via` parameter, or all three */
+      via: components["schemas"]["CallerVia"][];
+      /** @description Calls per caller kind over the range, whatever `via` says: token, widget, session, in that order, zeros included */
+      callers: {
+          via: components["schemas"]["CallerVia"];
+          calls: number;
+          errors: number;
+          cancelled: number;
+        }[];
       totals: {
         calls: number;
         errors: number;
@@ -3765,7 +3779,7 @@ export interface operations {
   };
   /**
    * Endpoint statistics, material usage and daily trends
-   * @description For the account (all its tokens), over UTC days `from`..`to` inclusive (default: the last 30 days, today included). Endpoint statistics come from the request log (written in batches within seconds); material usage and quotes per day from completed quotes, including those deleted from history.
+   * @description For the account (all its tokens, its widget keys and its dashboard sessions, told apart in `callers` and selectable with `via`), over UTC days `from`..`to` inclusive (default: the last 30 days, today included). Endpoint statistics come from the request log (written in batches within seconds); material usage and quotes per day from completed quotes, including those deleted from history.
    */
   getUsage: {
     parameters: {
@@ -3774,6 +3788,8 @@ export interface operations {
         from?: string;
         /** @description Last UTC day, inclusive (YYYY-MM-DD). Default: today (UTC). At most 3660 days after `from`. */
         to?: string;
+        /** @description Count only requests of these callers in `endpoints`, `daily` and the call totals: a comma-separated list of `token`, `widget`, `session` (default: all). The dashboard shows `token,widget`: API calls without its own. An unknown name answers 400 naming `via`. */
+        via?: string;
       };
     };
     responses: {
