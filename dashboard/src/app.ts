@@ -144,7 +144,7 @@ export class SqApp extends AppElement {
     return html`<header class="topbar">
       <a class="brand" href="#/overview"><span class="brand-mark" aria-hidden="true"></span>slicequote</a>
       <div class="topbar-user">
-        <span class="muted" data-testid="user-email">${user?.email ?? ''}</span>
+        <span class="muted" data-testid="user-email" title=${user?.email ?? ''}>${user?.email ?? ''}</span>
         <button type="button" class="btn btn-small" @click=${this.signOut}>Log out</button>
       </div>
     </header>`;

@@ -92,6 +92,13 @@ describe('dashboard: test events, delivery detail and usage by caller', { skip }
     assert.match(body, /"test": true/);
     await assertAccessible(page, 'delivery detail');
     await shoot(page, 'webhook-delivery-detail', true);
+    // On a phone the long signature, body and answers wrap or scroll inside their boxes, not the page.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page is ${overflow} px wider than the phone`);
+    await assertAccessible(page, 'delivery detail on a phone');
+    await shoot(page, 'webhook-delivery-detail-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // From the webhook's delivery log, each delivery links to its detail; test deliveries are marked.
     await page.getByRole('link', { name: 'Back to the webhook' }).click();

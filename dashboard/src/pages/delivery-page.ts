@@ -87,7 +87,7 @@ export class DeliveryPage extends AppElement {
     return html`<section class="panel" aria-labelledby="dlv-att-h">
       <h2 id="dlv-att-h">Attempts</h2>
       ${d.attempt_log.length
-        ? html`<div class="table-wrap"><table class="table" data-testid="delivery-attempts">
+        ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Attempts (scrolls sideways on small screens)"><table class="table" data-testid="delivery-attempts">
             <caption class="visually-hidden">Attempts, oldest first</caption>
             <thead><tr><th scope="col" class="num">#</th><th scope="col">Sent</th><th scope="col" class="num">Took</th><th scope="col" class="num">Status</th><th scope="col">Outcome</th><th scope="col">Response</th></tr></thead>
             <tbody>${d.attempt_log.map((a) => this.attemptRow(a))}</tbody>
@@ -115,7 +115,7 @@ export class DeliveryPage extends AppElement {
     return html`<section class="panel" aria-labelledby="dlv-req-h">
       <h2 id="dlv-req-h">Request</h2>
       <p><code>${r.method} ${r.url}</code></p>
-      <div class="table-wrap"><table class="table table-compact" data-testid="delivery-headers">
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Request headers (scrolls sideways on small screens)"><table class="table table-compact" data-testid="delivery-headers">
         <caption class="visually-hidden">Request headers</caption>
         <thead><tr><th scope="col">Header</th><th scope="col">Value</th></tr></thead>
         <tbody>${Object.entries(r.headers).map(([name, value]) => html`<tr><th scope="row"><code>${name}</code></th><td><code class="wrap">${value}</code></td></tr>`)}</tbody>
