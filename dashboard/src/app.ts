@@ -15,6 +15,7 @@ import './pages/offer-page.ts';
 import './pages/profiles-page.ts';
 import './pages/webhooks-page.ts';
 import './pages/webhook-page.ts';
+import './pages/delivery-page.ts';
 import './pages/quotes-page.ts';
 import './pages/quote-page.ts';
 import './pages/analytics-page.ts';
@@ -143,7 +144,7 @@ export class SqApp extends AppElement {
     return html`<header class="topbar">
       <a class="brand" href="#/overview"><span class="brand-mark" aria-hidden="true"></span>slicequote</a>
       <div class="topbar-user">
-        <span class="muted" data-testid="user-email">${user?.email ?? ''}</span>
+        <span class="muted" data-testid="user-email" title=${user?.email ?? ''}>${user?.email ?? ''}</span>
         <button type="button" class="btn btn-small" @click=${this.signOut}>Log out</button>
       </div>
     </header>`;
@@ -179,6 +180,7 @@ export class SqApp extends AppElement {
       case 'profiles':
         return html`<sq-profiles-page .route=${r}></sq-profiles-page>`;
       case 'webhooks':
+        if (r.params[1] === 'deliveries' && r.params[2]) return html`<sq-delivery-page .webhookId=${r.params[0]} .deliveryId=${r.params[2]}></sq-delivery-page>`;
         return r.params[0] ? html`<sq-webhook-page .webhookId=${r.params[0]}></sq-webhook-page>` : html`<sq-webhooks-page></sq-webhooks-page>`;
       case 'quotes':
         return r.params[0] ? html`<sq-quote-page .quoteId=${r.params[0]}></sq-quote-page>` : html`<sq-quotes-page .query=${r.query}></sq-quotes-page>`;

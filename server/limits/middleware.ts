@@ -9,6 +9,7 @@ import { ApiError } from '../errors.ts';
 import { endpointClass, publicUploadId } from './classes.ts';
 import { createCallerResolver, type Caller } from './caller.ts';
 import type { HitResult } from './rate-limiter.ts';
+import type { CallerVia } from '../db/queries/usage.ts';
 
 const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';
 
@@ -64,18 +65,32 @@ export function limitsMiddleware(deps: Deps) {
   };
 }
 
+type PublicUpload = { account_id: string; token_id: string | null; widget_key_id: string | null };
+
+/**
+ * Who made the request, for GET /v2/usage: the authenticated kind; else the kind the rate limiter recognised
+ * (a request refused before authentication); else, for an upload through an upload id, whoever fetched the id.
+ */
+function callerVia(authVia: CallerVia | undefined, caller: Caller | undefined, upload: PublicUpload | undefined): CallerVia {
+  if (authVia) return authVia;
+  if (caller && caller.kind !== 'address') return caller.kind;
+  if (upload?.widget_key_id) return 'widget';
+  return upload?.token_id ? 'token' : 'session';
+}
+
 /** Records the request when the response is done: route template, status, duration, account and token. */
 function trackRequest(deps: Deps, ctx: Context) {
   const started = performance.now();
   const at = deps.now();
   ctx.res.once('close', () => {
     const caller = ctx.state.limitsCaller as Caller | undefined;
-    const publicUpload = ctx.state.publicUpload as { account_id: string; token_id: string | null } | undefined;
+    const publicUpload = ctx.state.publicUpload as PublicUpload | undefined;
     const accountId = ctx.state.auth?.account?.id ?? caller?.accountId ?? publicUpload?.account_id;
     if (!accountId) return; // nobody to attribute it to (e.g. an invalid token): not part of any account's usage
     deps.limits.requests.record({
       account_id: accountId,
       token_id: ctx.state.auth ? ctx.state.auth.tokenId : (caller?.tokenId ?? publicUpload?.token_id ?? null),
+      via: callerVia(ctx.state.auth?.via, caller, publicUpload),
       method: ctx.method,
       route: routeTemplate(ctx),
       // 499 (as nginx logs it): the client went away before the response was complete.

@@ -134,13 +134,31 @@ export const limitsSchemas = {
     additionalProperties: false,
     properties: { material: { type: 'string' }, quotes: int0, grams: { ...num0, description: 'Filament in grams, two decimals' }, share: { ...num0, maximum: 1, description: 'Share of the completed quotes' } },
   },
+  CallerVia: {
+    type: 'string',
+    enum: ['token', 'widget', 'session'],
+    description: 'Who made a request: `token` an API token, `widget` a publishable widget key (and uploads through its upload ids), `session` the dashboard',
+  },
   Usage: {
     type: 'object',
-    required: ['from', 'to', 'totals', 'endpoints', 'materials', 'daily'],
+    required: ['from', 'to', 'via', 'totals', 'callers', 'endpoints', 'materials', 'daily'],
     additionalProperties: false,
     properties: {
       from: date,
       to: date,
+      via: { type: 'array', items: ref('CallerVia'), minItems: 1, uniqueItems: true, description: 'The callers counted in `totals` (calls, errors, cancelled), `endpoints` and `daily` (calls, errors, cancelled): the `via` parameter, or all three' },
+      callers: {
+        type: 'array',
+        minItems: 3,
+        maxItems: 3,
+        description: 'Calls per caller kind over the range, whatever `via` says: token, widget, session, in that order, zeros included',
+        items: {
+          type: 'object',
+          required: ['via', 'calls', 'errors', 'cancelled'],
+          additionalProperties: false,
+          properties: { via: ref('CallerVia'), calls: int0, errors: int0, cancelled: int0 },
+        },
+      },
       totals: {
         type: 'object',
         required: ['calls', 'errors', 'cancelled', 'quotes', 'grams'],
@@ -278,8 +296,12 @@ export const limitsPaths = {
   '/v2/usage': {
     get: {
       operationId: 'getUsage', tags: ['usage'], summary: 'Endpoint statistics, material usage and daily trends', security: bearer,
-      description: 'For the account (all its tokens), over UTC days `from`..`to` inclusive (default: the last 30 days, today included). Endpoint statistics come from the request log (written in batches within seconds); material usage and quotes per day from completed quotes, including those deleted from history.',
-      parameters: [fromParam, toParam],
+      description: 'For the account (all its tokens, its widget keys and its dashboard sessions, told apart in `callers` and selectable with `via`), over UTC days `from`..`to` inclusive (default: the last 30 days, today included). Endpoint statistics come from the request log (written in batches within seconds); material usage and quotes per day from completed quotes, including those deleted from history.',
+      parameters: [
+        fromParam,
+        toParam,
+        { name: 'via', in: 'query', required: false, description: 'Count only requests of these callers in `endpoints`, `daily` and the call totals: a comma-separated list of `token`, `widget`, `session` (default: all). The dashboard shows `token,widget`: API calls without its own. An unknown name answers 400 naming `via`.', schema: { type: 'string', examples: ['token,widget'] } },
+      ],
       responses: { '200': ok('Usage', 'Usage for the range'), ...errors(400, 401) },
     },
   },

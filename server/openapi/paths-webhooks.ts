@@ -16,6 +16,7 @@ const EVENT_WHEN: Record<string, string> = {
   'job.status_changed': 'An asynchronous quote job changed state; synchronous quotes send none.',
   'widget.added_to_cart': 'A shopper added a model to the cart through the widget.',
   'usage.alert': 'Quote or storage usage reached 80 % or 100 % of the allowance, or fell back below 80 %.',
+  ping: 'A test delivery you asked for ("Send a test event" in the dashboard, or POST /v2/webhooks/{webhook_id}/ping); sent to any webhook whatever its events. Answer with any 2xx.',
 };
 
 const tags = ['webhooks'];
@@ -169,6 +170,25 @@ const eventSchemas = {
     },
     'Body of `widget.added_to_cart`. unitPrice is the quote total for one part; totalPrice = unitPrice × quantity + minimumLineAdjustment. Verify `signature` with your quote signing secret before charging (docs/quote-signatures.md).',
   ),
+  WebhookEventPing: {
+    type: 'object',
+    description: 'Body of a test delivery ("Send a test event", `POST /v2/webhooks/{webhook_id}/ping`). Not an event you subscribe to: every webhook can receive it. `test` is true only here. Answer with any 2xx; a receiver that switches on `event` should treat an unknown name (this one included) as "nothing to do" and still answer 2xx. Receivers must ignore fields they do not know; fields may be added.',
+    required: ['event', 'timestamp', 'test', 'data'],
+    properties: {
+      event: { const: 'ping' },
+      timestamp,
+      test: { const: true, description: 'Marks a test delivery: no quote, file, order or usage change is behind it' },
+      data: {
+        type: 'object',
+        required: ['webhookId', 'events', 'message'],
+        properties: {
+          webhookId: id('wh'),
+          events: { type: 'array', items: ref('WebhookEventName'), description: 'The events the webhook is subscribed to' },
+          message: { type: 'string' },
+        },
+      },
+    },
+  },
   WebhookEventUsageAlert: eventEnvelope(
     'usage.alert',
     {
@@ -186,10 +206,32 @@ const eventSchemas = {
   ),
 };
 
+function webhookDeliveryProperties() {
+  return {
+    delivery_id: { ...id('dlv'), description: 'Also sent as X-Webhook-Delivery, the same on every attempt' },
+    webhook_id: id('wh'),
+    event: ref('WebhookDeliveryEvent'),
+    event_id: { ...id('evt'), description: 'The event; a resend shares it with the original' },
+    state: { enum: ['pending', 'delivered', 'failed'], description: 'pending: waiting for (another) attempt; delivered: a 2xx answer; failed: 3 attempts failed' },
+    attempts: { type: 'integer', minimum: 0, description: 'Attempts with a recorded outcome' },
+    max_attempts: { const: 3 },
+    interrupted_attempts: { type: 'integer', minimum: 0, description: 'Attempts cut short by a stopped process; retried and not counted in attempts' },
+    last_status_code: { type: ['integer', 'null'], description: 'HTTP status of the latest answer; null when there was none' },
+    last_error: { type: ['string', 'null'], description: 'Why the latest attempt failed, e.g. "url_private_address: ..." or "receiver answered 500"' },
+    response_snippet: { type: ['string', 'null'], description: 'Start of the receiver\'s answer (256 characters at most); only from receivers at public addresses' },
+    resent_from: { oneOf: [id('dlv'), { type: 'null' }], description: 'The delivery this one was resent from' },
+    created_at: timestamp,
+    last_attempt_at: { ...nullableTimestamp, description: 'When the latest attempt started' },
+    next_attempt_at: { ...nullableTimestamp, description: 'Earliest time of the next attempt (pending only)' },
+    delivered_at: nullableTimestamp,
+  };
+}
+
 // ---- API schemas ---------------------------------------------------------------------------------------
 
 export const webhookSchemas = {
   WebhookEventName: { type: 'string', enum: [...WEBHOOK_EVENTS] },
+  WebhookDeliveryEvent: { type: 'string', enum: [...WEBHOOK_EVENTS, 'ping'], description: 'A subscribed event, or `ping` for a test delivery' },
   WebhookCreate: {
     type: 'object',
     required: ['url', 'events'],
@@ -264,23 +306,40 @@ export const webhookSchemas = {
     type: 'object',
     required: ['delivery_id', 'webhook_id', 'event', 'event_id', 'state', 'attempts', 'max_attempts', 'interrupted_attempts', 'last_status_code', 'last_error', 'response_snippet', 'resent_from', 'created_at', 'last_attempt_at', 'next_attempt_at', 'delivered_at'],
     additionalProperties: false,
+    properties: webhookDeliveryProperties(),
+  },
+  WebhookDeliveryAttempt: {
+    type: 'object',
+    required: ['attempt', 'sent_at', 'duration_ms', 'status_code', 'error', 'response_snippet'],
+    additionalProperties: false,
     properties: {
-      delivery_id: { ...id('dlv'), description: 'Also sent as X-Webhook-Delivery, the same on every attempt' },
-      webhook_id: id('wh'),
-      event: ref('WebhookEventName'),
-      event_id: { ...id('evt'), description: 'The event; a resend shares it with the original' },
-      state: { enum: ['pending', 'delivered', 'failed'], description: 'pending: waiting for (another) attempt; delivered: a 2xx answer; failed: 3 attempts failed' },
-      attempts: { type: 'integer', minimum: 0, description: 'Attempts with a recorded outcome' },
-      max_attempts: { const: 3 },
-      interrupted_attempts: { type: 'integer', minimum: 0, description: 'Attempts cut short by a stopped process; retried and not counted in attempts' },
-      last_status_code: { type: ['integer', 'null'], description: 'HTTP status of the latest answer; null when there was none' },
-      last_error: { type: ['string', 'null'], description: 'Why the latest attempt failed, e.g. "url_private_address: ..." or "receiver answered 500"' },
-      response_snippet: { type: ['string', 'null'], description: 'Start of the receiver\'s answer (256 characters at most); only from receivers at public addresses' },
-      resent_from: { oneOf: [id('dlv'), { type: 'null' }], description: 'The delivery this one was resent from' },
-      created_at: timestamp,
-      last_attempt_at: { ...nullableTimestamp, description: 'When the latest attempt started' },
-      next_attempt_at: { ...nullableTimestamp, description: 'Earliest time of the next attempt (pending only)' },
-      delivered_at: nullableTimestamp,
+      attempt: { type: 'integer', minimum: 1, description: '1 for the first attempt' },
+      sent_at: { ...timestamp, description: 'When the attempt was sent: the X-Webhook-Timestamp it carried' },
+      duration_ms: { type: 'integer', minimum: 0, description: 'From the address check to the end of the answer (or the failure)' },
+      status_code: { type: ['integer', 'null'], description: 'HTTP status of the answer; null when there was none' },
+      error: { type: ['string', 'null'], description: 'Why the attempt failed; null when it was delivered' },
+      response_snippet: { type: ['string', 'null'], maxLength: 2048, description: 'Start of the answer (2048 characters at most, control characters removed); only from receivers at public addresses, and only for a text answer (a text/*, JSON, XML or form type, or no Content-Type)' },
+    },
+  },
+  WebhookDeliveryDetail: {
+    type: 'object',
+    required: ['delivery_id', 'webhook_id', 'event', 'event_id', 'state', 'attempts', 'max_attempts', 'interrupted_attempts', 'last_status_code', 'last_error', 'response_snippet', 'resent_from', 'created_at', 'last_attempt_at', 'next_attempt_at', 'delivered_at', 'request', 'attempt_log'],
+    additionalProperties: false,
+    properties: {
+      ...webhookDeliveryProperties(),
+      request: {
+        type: 'object',
+        required: ['method', 'url', 'headers', 'body'],
+        additionalProperties: false,
+        description: 'What is sent on every attempt: the same body bytes and signature each time; only X-Webhook-Timestamp changes (it is the latest attempt\'s, absent before the first)',
+        properties: {
+          method: { const: 'POST' },
+          url: { type: 'string', description: 'The webhook\'s URL now (an edit since the attempts is not reflected)' },
+          headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Header names in lower case' },
+          body: { type: 'string', description: 'The exact signed body (JSON text)' },
+        },
+      },
+      attempt_log: { type: 'array', maxItems: 3, items: ref('WebhookDeliveryAttempt'), description: 'Recorded attempts, oldest first (interrupted attempts have no entry)' },
     },
   },
   WebhookDeliveryList: {
@@ -331,6 +390,20 @@ export const webhookPaths = {
       responses: { '200': ok('WebhookDeliveryList', 'A page of deliveries'), ...errors(400, 401, 404) },
     },
   },
+  '/v2/webhooks/{webhook_id}/deliveries/{delivery_id}': {
+    get: {
+      operationId: 'getWebhookDelivery', tags, summary: 'One delivery with the request sent and every attempt\'s answer and timing', security: bearer, parameters: [webhookId, deliveryId],
+      description: 'The request headers and the exact signed body, and per recorded attempt when it was sent, how long it took, the status and the start of the answer (2 KB at most, text only, from public addresses only). Another account\'s webhook or delivery answers 404.',
+      responses: { '200': ok('WebhookDeliveryDetail', 'The delivery'), ...errors(401, 404) },
+    },
+  },
+  '/v2/webhooks/{webhook_id}/ping': {
+    post: {
+      operationId: 'pingWebhook', tags, summary: 'Send a test event (a `ping` delivery) to the webhook', security: bearer, parameters: [webhookId],
+      description: 'Creates a pending delivery of the `ping` event (body: `WebhookEventPing`, with `"test": true`), signed with the webhook\'s secret and sent by the normal delivery pump: the address rules at attempt time, up to 3 attempts, and an entry in the delivery log. Any webhook receives it, whatever its events. Follow it with `GET /v2/webhooks/{webhook_id}/deliveries/{delivery_id}`. The webhook must be active (else 409 `webhook_inactive`).',
+      responses: { '202': ok('WebhookDelivery', 'The new pending test delivery'), ...errors(401, 404, 409) },
+    },
+  },
   '/v2/webhooks/{webhook_id}/deliveries/{delivery_id}/resend': {
     post: {
       operationId: 'resendWebhookDelivery', tags, summary: 'Send a delivery again, as a new pending record', security: bearer, parameters: [webhookId, deliveryId],
@@ -365,7 +438,7 @@ const deliveryHeaderParams = [
  * `webhooks: webhookEvents`); keyed by event name.
  */
 export const webhookEvents = Object.fromEntries(
-  Object.entries(SCHEMA_OF_EVENT).map(([event, schema]) => [
+  Object.entries({ ...SCHEMA_OF_EVENT, ping: 'WebhookEventPing' }).map(([event, schema]) => [
     event,
     {
       post: {

@@ -5,10 +5,23 @@ import type { Deps, AppState } from '../deps.ts';
 import { requireApiAuth } from '../auth/middleware.ts';
 import { quotaStatus } from '../limits/quota.ts';
 import { dateRange, daysOf } from '../limits/query-params.ts';
-import { endpointStats, dailyCalls } from '../db/queries/usage.ts';
+import { endpointStats, dailyCalls, callsByVia, CALLER_VIAS, type CallerVia } from '../db/queries/usage.ts';
+import { ValidationError } from '../errors.ts';
+import { canonicalMember } from '../../shared/enums.ts';
 import { materialUsage, dailyQuotes } from '../db/queries/analytics.ts';
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** ?via=token,widget: which callers' requests the endpoint statistics and daily calls count (default: all). */
+function viaFilter(raw: string | string[] | undefined): CallerVia[] {
+  if (raw === undefined) return [...CALLER_VIAS];
+  const parts = (Array.isArray(raw) ? raw.join(',') : raw).split(',').map((p) => p.trim());
+  const picked = parts.map((p) => canonicalMember(CALLER_VIAS, p));
+  if (!parts.length || picked.some((p) => p === undefined)) {
+    throw new ValidationError([{ field: 'via', message: `must be a comma-separated list of ${CALLER_VIAS.join(', ')}` }]);
+  }
+  return CALLER_VIAS.filter((v) => picked.includes(v));
+}
 
 export function usageRouter(deps: Deps) {
   const router = new Router<AppState>();
@@ -20,14 +33,16 @@ export function usageRouter(deps: Deps) {
 
   router.get('/v2/usage', auth, async (ctx) => {
     const range = dateRange(ctx, deps.now(), 30);
+    const via = viaFilter(ctx.query.via);
     const accountId = ctx.state.auth.account.id;
     // Requests of this process still in the buffer are written first, so callers see their latest calls.
     await deps.limits.requests.flush();
-    const [endpoints, materials, calls, quotes] = await Promise.all([
-      endpointStats(deps.db, accountId, range.start, range.end),
+    const [endpoints, materials, calls, quotes, callers] = await Promise.all([
+      endpointStats(deps.db, accountId, range.start, range.end, via),
       materialUsage(deps.db, accountId, range.start, range.end),
-      dailyCalls(deps.db, accountId, range.start, range.end),
+      dailyCalls(deps.db, accountId, range.start, range.end, via),
       dailyQuotes(deps.db, accountId, range.start, range.end),
+      callsByVia(deps.db, accountId, range.start, range.end),
     ]);
     const callsByDay = new Map(calls.map((c) => [c.day, c]));
     const quotesByDay = new Map(quotes.map((q) => [q.day, q]));
@@ -42,6 +57,7 @@ export function usageRouter(deps: Deps) {
     ctx.body = {
       from: range.from,
       to: range.to,
+      via,
       totals: {
         calls: endpoints.reduce((n, e) => n + e.calls, 0),
         errors: endpoints.reduce((n, e) => n + e.errors, 0),
@@ -49,6 +65,7 @@ export function usageRouter(deps: Deps) {
         quotes: materials.reduce((n, m) => n + m.quotes, 0),
         grams: round2(materials.reduce((n, m) => n + m.grams, 0)),
       },
+      callers,
       endpoints,
       materials,
       daily,

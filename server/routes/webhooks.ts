@@ -6,16 +6,17 @@ import { requireApiAuth } from '../auth/middleware.ts';
 import { jsonBody } from '../json-body.ts';
 import { validateBody } from '../openapi/validate.ts';
 import { pageRequest, pageResponse } from '../pagination.ts';
-import { ValidationError } from '../errors.ts';
+import { ValidationError, notFound } from '../errors.ts';
 import { canonicalMember } from '../../shared/enums.ts';
-import { deleteWebhook, listDeliveries, listWebhooks, webhookStats, type DeliveryState } from '../db/queries/webhooks.ts';
+import { deleteWebhook, deliveryAttempts, deliveryById, listDeliveries, listWebhooks, webhookStats, type DeliveryState } from '../db/queries/webhooks.ts';
 import { deliverySettings, policyFor } from '../webhooks/settings.ts';
 import { idempotent } from '../idempotency/middleware.ts';
-import { presentDelivery, presentStats, presentWebhook } from '../webhooks/present.ts';
+import { presentDelivery, presentDeliveryDetail, presentStats, presentWebhook } from '../webhooks/present.ts';
 import {
   changeWebhook,
   createWebhook,
   ownWebhook,
+  pingWebhook,
   resendDelivery,
   type ManageContext,
   type WebhookCreate,
@@ -75,6 +76,19 @@ export function webhooksRouter(deps: Deps) {
     const page = pageRequest(ctx);
     const { rows, total } = await listDeliveries(deps.db, hook.id, stateFilter(ctx), page.limit, page.offset);
     ctx.body = pageResponse(rows.map(presentDelivery), page, total);
+  });
+
+  router.get('/v2/webhooks/:webhook_id/deliveries/:delivery_id', auth, async (ctx) => {
+    const hook = await ownWebhook(deps.db, accountOf(ctx), ctx.params.webhook_id);
+    const row = await deliveryById(deps.db, hook.id, ctx.params.delivery_id);
+    if (!row) throw notFound('delivery', ctx.params.delivery_id);
+    ctx.body = presentDeliveryDetail(row, hook, await deliveryAttempts(deps.db, row.id));
+  });
+
+  router.post('/v2/webhooks/:webhook_id/ping', auth, async (ctx) => {
+    const row = await pingWebhook(manage(ctx), accountOf(ctx), ctx.params.webhook_id, deps.now());
+    ctx.status = 202;
+    ctx.body = presentDelivery(row);
   });
 
   router.post('/v2/webhooks/:webhook_id/deliveries/:delivery_id/resend', auth, async (ctx) => {

@@ -5,7 +5,7 @@ import { judgeAddress, parseAddress } from './address-policy.ts';
 import { sendWebhook, type SendResult } from './send.ts';
 import { defaultResolver, type Resolver } from './url-guard.ts';
 import { accountFacingReason } from './reasons.ts';
-import { MAX_ATTEMPTS, MAX_INTERRUPTIONS, SNIPPET_CHARS, policyFor, type DeliverySettings } from './settings.ts';
+import { ATTEMPT_SNIPPET_CHARS, MAX_ATTEMPTS, MAX_INTERRUPTIONS, SNIPPET_CHARS, policyFor, type DeliverySettings } from './settings.ts';
 
 export const USER_AGENT = 'slicequote-webhooks/1';
 
@@ -48,11 +48,20 @@ const clean = (text: string, max: number) => text.replace(/[\u0000-\u0008\u000b\
  * then anyway), and never from a private address reached through WEBHOOK_ALLOW_PRIVATE_CIDRS: on a shared
  * server that allowance must not let one account read another internal service's answers.
  */
-export function snippetOf(result: SendResult): string | null {
+export function snippetOf(result: SendResult, max = SNIPPET_CHARS): string | null {
   if (!result.bodySnippet || !result.address) return null;
   const ip = parseAddress(result.address);
   if (!ip || !judgeAddress(ip, { allowPrivateCidrs: [] }).ok) return null;
-  return clean(result.bodySnippet, SNIPPET_CHARS) || null;
+  if (!isTextual(result.contentType)) return null;
+  return clean(result.bodySnippet, max) || null;
+}
+
+// An answer without a Content-Type is shown as text (most receivers answer "ok" that way); a declared binary
+// type (an image, a zip, an HTML-less octet stream) is not: decoded as UTF-8 it would only be noise.
+const TEXTUAL = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded|problem\+json|problem\+xml)\b|application\/[\w.-]+\+(json|xml)\b)/i;
+
+export function isTextual(contentType: string | undefined): boolean {
+  return contentType === undefined || TEXTUAL.test(contentType.trim());
 }
 
 export interface AttemptContext {
@@ -69,10 +78,11 @@ export async function attemptDelivery(ctx: AttemptContext, d: ClaimedDelivery) {
     return 'failed' as const;
   }
   const { settings } = ctx;
+  const sentAt = new Date();
   const result = await sendWebhook({
     url: d.url,
     body: d.body,
-    headers: deliveryHeaders(d),
+    headers: deliveryHeaders(d, sentAt),
     timeoutMs: settings.timeoutMs,
     policy: policyFor(settings, d.account_id),
     resolver: boundedResolver(settings.dnsTimeoutMs, ctx.resolver),
@@ -84,6 +94,9 @@ export async function attemptDelivery(ctx: AttemptContext, d: ClaimedDelivery) {
     statusCode: result.status ?? null,
     error: result.ok ? null : clean(accountFacingReason(result.error ?? 'failed'), 500),
     snippet: snippetOf(result),
+    attemptSnippet: snippetOf(result, ATTEMPT_SNIPPET_CHARS),
+    sentAt,
+    durationMs: result.durationMs,
     maxAttempts: MAX_ATTEMPTS,
     retryDelayMs: settings.sweepIntervalMs,
   });

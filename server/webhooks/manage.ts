@@ -139,3 +139,45 @@ export async function resendDelivery(ctx: ManageContext, accountId: string, webh
   ctx.deps.events.wake();
   return row;
 }
+
+/** The delivery event name of a test delivery; never a subscribable event (shared/webhook-events.ts). */
+export const PING_EVENT = 'ping';
+
+/** The bytes of a test delivery: the usual {event, timestamp, data} plus "test": true (docs/webhooks.md, ping). */
+export function pingBody(hook: Pick<WebhookRow, 'id' | 'events'>, now: Date): string {
+  return JSON.stringify({
+    event: PING_EVENT,
+    timestamp: now.toISOString(),
+    test: true,
+    data: {
+      webhookId: hook.id,
+      events: hook.events,
+      message: 'A test delivery from slicequote: answer with any 2xx status. No quote, file or order is behind it.',
+    },
+  });
+}
+
+/**
+ * "Send a test event": a pending delivery of the `ping` event, signed with the webhook's secret and delivered by
+ * the same pump as every event (address rules at attempt time, retries, the delivery log).
+ */
+export async function pingWebhook(ctx: ManageContext, accountId: string, webhookId: string, now: Date) {
+  const { db } = ctx.deps;
+  const hook = await ownWebhook(db, accountId, webhookId);
+  if (!hook.active) {
+    throw new ApiError(409, 'webhook_inactive', 'This webhook is inactive; activate it (PUT with "active": true) before sending a test event.');
+  }
+  const body = pingBody(hook, now);
+  const row = await insertDelivery(db, {
+    id: newId('dlv'),
+    webhook_id: hook.id,
+    account_id: accountId,
+    event_id: newId('evt'),
+    event: PING_EVENT,
+    body,
+    signature: signBody(hook.secret, body),
+    resent_from: null,
+  });
+  ctx.deps.events.wake();
+  return row;
+}

@@ -1,7 +1,8 @@
 // API shapes of webhooks and deliveries. The secret appears only where the caller asks for it (creation,
-// rotation); the body, signature and lease of a delivery never appear.
-import type { DeliveryRow, WebhookRow, WebhookStatsRow } from '../db/queries/webhooks.ts';
+// rotation); the lease of a delivery never appears, and its body and signature only in the detail of one.
+import type { AttemptRow, DeliveryRow, WebhookRow, WebhookStatsRow } from '../db/queries/webhooks.ts';
 import { MAX_ATTEMPTS } from './settings.ts';
+import { deliveryHeaders } from './attempt.ts';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -49,5 +50,29 @@ export function presentDelivery(d: DeliveryRow) {
     last_attempt_at: iso(d.last_attempt_at),
     next_attempt_at: d.state === 'pending' ? d.next_attempt_at.toISOString() : null,
     delivered_at: iso(d.delivered_at),
+  };
+}
+
+/**
+ * One delivery with what was sent and what came back: the request as the latest attempt sent it (the body and
+ * signature are the same on every attempt; only X-Webhook-Timestamp differs, and each attempt's sent_at is that
+ * value) and every recorded attempt, oldest first.
+ */
+export function presentDeliveryDetail(d: DeliveryRow, hook: Pick<WebhookRow, 'url'>, attempts: AttemptRow[]) {
+  const latest = attempts.at(-1);
+  const headers: Record<string, string> = deliveryHeaders(d, latest?.sent_at ?? new Date(0));
+  if (!latest) delete headers['x-webhook-timestamp']; // not sent yet: there is no timestamp to show
+  headers['content-length'] = String(Buffer.byteLength(d.body, 'utf8'));
+  return {
+    ...presentDelivery(d),
+    request: { method: 'POST' as const, url: hook.url, headers, body: d.body },
+    attempt_log: attempts.map((a) => ({
+      attempt: a.attempt,
+      sent_at: a.sent_at.toISOString(),
+      duration_ms: a.duration_ms,
+      status_code: a.status_code,
+      error: a.error,
+      response_snippet: a.response_snippet,
+    })),
   };
 }

@@ -22,6 +22,8 @@ export interface SendResult {
   status?: number;
   error?: string;
   bodySnippet?: string;
+  /** The answer's Content-Type header, when it had one: decides whether the snippet is shown as text. */
+  contentType?: string;
   durationMs: number;
   address?: string;
 }
@@ -160,7 +162,9 @@ function onResponse(res: http.IncomingMessage, cap: number, finish: (o: Outcome)
   const done = () => {
     const bodySnippet = Buffer.concat(chunks).subarray(0, cap).toString('utf8');
     const ok = status >= 200 && status < 300;
-    finish(ok ? { ok, status, bodySnippet } : { ok, status, bodySnippet, error: `receiver answered ${status}` });
+    const contentType = res.headers['content-type'];
+    const answer = contentType === undefined ? { status, bodySnippet } : { status, bodySnippet, contentType };
+    finish(ok ? { ok, ...answer } : { ok, ...answer, error: `receiver answered ${status}` });
   };
   res.on('data', (chunk: Buffer) => {
     chunks.push(chunk);

@@ -11,8 +11,10 @@ export const MAX_IN_FLIGHT = 16;
 export const MAX_IN_FLIGHT_PER_WEBHOOK = 4;
 /** Added to the longest an attempt can take (see deliverySettings). */
 export const LEASE_MARGIN_MS = 10_000;
-/** Characters of a receiver's answer kept for the delivery log. */
+/** Characters of a receiver's answer kept on the delivery (the list shows it). */
 export const SNIPPET_CHARS = 256;
+/** Characters of a receiver's answer kept per attempt (the delivery detail shows them); 013_delivery_attempts.sql enforces it. */
+export const ATTEMPT_SNIPPET_CHARS = 2048;
 
 export interface DeliverySettings {
   /** The operator's rule (WEBHOOK_ALLOW_PRIVATE_CIDRS), for every account. */

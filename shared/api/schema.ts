@@ -221,6 +221,20 @@ export interface paths {
     /** The webhook's deliveries, newest first */
     get: operations["listWebhookDeliveries"];
   };
+  "/v2/webhooks/{webhook_id}/deliveries/{delivery_id}": {
+    /**
+     * One delivery with the request sent and every attempt's answer and timing
+     * @description The request headers and the exact signed body, and per recorded attempt when it was sent, how long it took, the status and the start of the answer (2 KB at most, text only, from public addresses only). Another account's webhook or delivery answers 404.
+     */
+    get: operations["getWebhookDelivery"];
+  };
+  "/v2/webhooks/{webhook_id}/ping": {
+    /**
+     * Send a test event (a `ping` delivery) to the webhook
+     * @description Creates a pending delivery of the `ping` event (body: `WebhookEventPing`, with `"test": true`), signed with the webhook's secret and sent by the normal delivery pump: the address rules at attempt time, up to 3 attempts, and an entry in the delivery log. Any webhook receives it, whatever its events. Follow it with `GET /v2/webhooks/{webhook_id}/deliveries/{delivery_id}`. The webhook must be active (else 409 `webhook_inactive`).
+     */
+    post: operations["pingWebhook"];
+  };
   "/v2/webhooks/{webhook_id}/deliveries/{delivery_id}/resend": {
     /**
      * Send a delivery again, as a new pending record
@@ -238,7 +252,7 @@ export interface paths {
   "/v2/usage": {
     /**
      * Endpoint statistics, material usage and daily trends
-     * @description For the account (all its tokens), over UTC days `from`..`to` inclusive (default: the last 30 days, today included). Endpoint statistics come from the request log (written in batches within seconds); material usage and quotes per day from completed quotes, including those deleted from history.
+     * @description For the account (all its tokens, its widget keys and its dashboard sessions, told apart in `callers` and selectable with `via`), over UTC days `from`..`to` inclusive (default: the last 30 days, today included). Endpoint statistics come from the request log (written in batches within seconds); material usage and quotes per day from completed quotes, including those deleted from history.
      */
     get: operations["getUsage"];
   };
@@ -329,6 +343,13 @@ export interface webhooks {
      * @description Quote or storage usage reached 80 % or 100 % of the allowance, or fell back below 80 %. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
      */
     post: operations["webhook_usage_alert"];
+  };
+  "ping": {
+    /**
+     * The ping notification
+     * @description A test delivery you asked for ("Send a test event" in the dashboard, or POST /v2/webhooks/{webhook_id}/ping); sent to any webhook whatever its events. Answer with any 2xx. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+     */
+    post: operations["webhook_ping"];
   };
 }
 
@@ -1204,6 +1225,11 @@ export interface components {
     };
     /** @enum {string} */
     WebhookEventName: "quote.completed" | "quote.failed" | "file.uploaded" | "file.deleted" | "job.status_changed" | "widget.added_to_cart" | "usage.alert";
+    /**
+     * @description A subscribed event, or `ping` for a test delivery
+     * @enum {string}
+     */
+    WebhookDeliveryEvent: "quote.completed" | "quote.failed" | "file.uploaded" | "file.deleted" | "job.status_changed" | "widget.added_to_cart" | "usage.alert" | "ping";
     WebhookCreate: {
       /** @description Receiver endpoint (at most 2048 characters); must satisfy the endpoint rules (http/https, no credentials, public address only), checked by the URL guard so each refusal carries its rule as the error code */
       url: string;
@@ -1329,7 +1355,7 @@ export interface components {
       /** @description Also sent as X-Webhook-Delivery, the same on every attempt */
       delivery_id: string;
       webhook_id: string;
-      event: components["schemas"]["WebhookEventName"];
+      event: components["schemas"]["WebhookDeliveryEvent"];
       /** @description The event; a resend shares it with the original */
       event_id: string;
       /**
@@ -1361,6 +1387,75 @@ export interface components {
       /** @description Earliest time of the next attempt (pending only) */
       next_attempt_at: string | null;
       delivered_at: string | null;
+    };
+    WebhookDeliveryAttempt: {
+      /** @description 1 for the first attempt */
+      attempt: number;
+      /**
+       * Format: date-time
+       * @description When the attempt was sent: the X-Webhook-Timestamp it carried
+       */
+      sent_at: string;
+      /** @description From the address check to the end of the answer (or the failure) */
+      duration_ms: number;
+      /** @description HTTP status of the answer; null when there was none */
+      status_code: number | null;
+      /** @description Why the attempt failed; null when it was delivered */
+      error: string | null;
+      /** @description Start of the answer (2048 characters at most, control characters removed); only from receivers at public addresses, and only for a text answer (a text/*, JSON, XML or form type, or no Content-Type) */
+      response_snippet: string | null;
+    };
+    WebhookDeliveryDetail: {
+      /** @description Also sent as X-Webhook-Delivery, the same on every attempt */
+      delivery_id: string;
+      webhook_id: string;
+      event: components["schemas"]["WebhookDeliveryEvent"];
+      /** @description The event; a resend shares it with the original */
+      event_id: string;
+      /**
+       * @description pending: waiting for (another) attempt; delivered: a 2xx answer; failed: 3 attempts failed
+       * @enum {unknown}
+       */
+      state: "pending" | "delivered" | "failed";
+      /** @description Attempts with a recorded outcome */
+      attempts: number;
+      /** @constant */
+      max_attempts: 3;
+      /** @description Attempts cut short by a stopped process; retried and not counted in attempts */
+      interrupted_attempts: number;
+      /** @description HTTP status of the latest answer; null when there was none */
+      last_status_code: number | null;
+      /** @description Why the latest attempt failed, e.g. "url_private_address: ..." or "receiver answered 500" */
+      last_error: string | null;
+      /** @description Start of the receiver's answer (256 characters at most); only from receivers at public addresses */
+      response_snippet: string | null;
+      /** @description The delivery this one was resent from */
+      resent_from: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC with milliseconds
+       */
+      created_at: string;
+      /** @description When the latest attempt started */
+      last_attempt_at: string | null;
+      /** @description Earliest time of the next attempt (pending only) */
+      next_attempt_at: string | null;
+      delivered_at: string | null;
+      /** @description What is sent on every attempt: the same body bytes and signature each time; only X-Webhook-Timestamp changes (it is the latest attempt's, absent before the first) */
+      request: {
+        /** @constant */
+        method: "POST";
+        /** @description The webhook's URL now (an edit since the attempts is not reflected) */
+        url: string;
+        /** @description Header names in lower case */
+        headers: {
+          [key: string]: string;
+        };
+        /** @description The exact signed body (JSON text) */
+        body: string;
+      };
+      /** @description Recorded attempts, oldest first (interrupted attempts have no entry) */
+      attempt_log: components["schemas"]["WebhookDeliveryAttempt"][];
     };
     WebhookDeliveryList: WithRequired<{
       data: components["schemas"]["WebhookDelivery"][];
@@ -1550,6 +1645,27 @@ export interface components {
         };
       };
     };
+    /** @description Body of a test delivery ("Send a test event", `POST /v2/webhooks/{webhook_id}/ping`). Not an event you subscribe to: every webhook can receive it. `test` is true only here. Answer with any 2xx; a receiver that switches on `event` should treat an unknown name (this one included) as "nothing to do" and still answer 2xx. Receivers must ignore fields they do not know; fields may be added. */
+    WebhookEventPing: {
+      /** @constant */
+      event: "ping";
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC with milliseconds
+       */
+      timestamp: string;
+      /**
+       * @description Marks a test delivery: no quote, file, order or usage change is behind it
+       * @constant
+       */
+      test: true;
+      data: {
+        webhookId: string;
+        /** @description The events the webhook is subscribed to */
+        events: components["schemas"]["WebhookEventName"][];
+        message: string;
+      };
+    };
     /** @description Body of `usage.alert`. Receivers must ignore fields they do not know; fields may be added. */
     WebhookEventUsageAlert: {
       /** @constant */
@@ -1680,6 +1796,11 @@ export interface components {
       /** @description Share of the completed quotes */
       share?: number;
     };
+    /**
+     * @description Who made a request: `token` an API token, `widget` a publishable widget key (and uploads through its upload ids), `session` the dashboard
+     * @enum {string}
+     */
+    CallerVia: "token" | "widget" | "session";
     Usage: {
       /**
        * Format: date
@@ -1691,6 +1812,15 @@ export interface components {
        * @description UTC calendar date, YYYY-MM-DD
        */
       to: string;
+      /** @description The callers counted in `totals` (calls, errors, cancelled), `endpoints` and `daily` (calls, errors, cancelled): the `via` parameter, or all three */
+      via: components["schemas"]["CallerVia"][];
+      /** @description Calls per caller kind over the range, whatever `via` says: token, widget, session, in that order, zeros included */
+      callers: {
+          via: components["schemas"]["CallerVia"];
+          calls: number;
+          errors: number;
+          cancelled: number;
+        }[];
       totals: {
         calls: number;
         errors: number;
@@ -3533,6 +3663,67 @@ export interface operations {
     };
   };
   /**
+   * One delivery with the request sent and every attempt's answer and timing
+   * @description The request headers and the exact signed body, and per recorded attempt when it was sent, how long it took, the status and the start of the answer (2 KB at most, text only, from public addresses only). Another account's webhook or delivery answers 404.
+   */
+  getWebhookDelivery: {
+    parameters: {
+      path: {
+        /** @description A webhook id (wh_...) */
+        webhook_id: string;
+        /** @description A delivery id (dlv_...) */
+        delivery_id: string;
+      };
+    };
+    responses: {
+      /** @description The delivery */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookDeliveryDetail"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
+   * Send a test event (a `ping` delivery) to the webhook
+   * @description Creates a pending delivery of the `ping` event (body: `WebhookEventPing`, with `"test": true`), signed with the webhook's secret and sent by the normal delivery pump: the address rules at attempt time, up to 3 attempts, and an entry in the delivery log. Any webhook receives it, whatever its events. Follow it with `GET /v2/webhooks/{webhook_id}/deliveries/{delivery_id}`. The webhook must be active (else 409 `webhook_inactive`).
+   */
+  pingWebhook: {
+    parameters: {
+      path: {
+        /** @description A webhook id (wh_...) */
+        webhook_id: string;
+      };
+    };
+    responses: {
+      /** @description The new pending test delivery */
+      202: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookDelivery"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
    * Send a delivery again, as a new pending record
    * @description Creates a new delivery with the same body bytes, signed with the webhook's current secret, and attempts it at once. The webhook must be active (else 409 `webhook_inactive`).
    */
@@ -3588,7 +3779,7 @@ export interface operations {
   };
   /**
    * Endpoint statistics, material usage and daily trends
-   * @description For the account (all its tokens), over UTC days `from`..`to` inclusive (default: the last 30 days, today included). Endpoint statistics come from the request log (written in batches within seconds); material usage and quotes per day from completed quotes, including those deleted from history.
+   * @description For the account (all its tokens, its widget keys and its dashboard sessions, told apart in `callers` and selectable with `via`), over UTC days `from`..`to` inclusive (default: the last 30 days, today included). Endpoint statistics come from the request log (written in batches within seconds); material usage and quotes per day from completed quotes, including those deleted from history.
    */
   getUsage: {
     parameters: {
@@ -3597,6 +3788,8 @@ export interface operations {
         from?: string;
         /** @description Last UTC day, inclusive (YYYY-MM-DD). Default: today (UTC). At most 3660 days after `from`. */
         to?: string;
+        /** @description Count only requests of these callers in `endpoints`, `daily` and the call totals: a comma-separated list of `token`, `widget`, `session` (default: all). The dashboard shows `token,widget`: API calls without its own. An unknown name answers 400 naming `via`. */
+        via?: string;
       };
     };
     responses: {
@@ -3992,6 +4185,35 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["WebhookEventUsageAlert"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer marks the delivery delivered; anything else fails the attempt */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /**
+   * The ping notification
+   * @description A test delivery you asked for ("Send a test event" in the dashboard, or POST /v2/webhooks/{webhook_id}/ping); sent to any webhook whatever its events. Answer with any 2xx. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+   */
+  webhook_ping: {
+    parameters: {
+      header: {
+        /** @description sha256=<hex HMAC-SHA256 of the raw body, keyed with the webhook secret> */
+        "X-Webhook-Signature": string;
+        /** @description The event name */
+        "X-Webhook-Event": string;
+        /** @description The delivery id (dlv_...), the same on every attempt */
+        "X-Webhook-Delivery": string;
+        /** @description When this attempt was sent (not signed) */
+        "X-Webhook-Timestamp": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookEventPing"];
       };
     };
     responses: {

@@ -122,7 +122,7 @@ test('JSON export carries the same rows and a count; from/to select by creation 
 
 test('usage export: one row per UTC day with activity', async () => {
   await server.deps.db.query(
-    `INSERT INTO api_requests (account_id, method, route, status, duration_ms, created_at) VALUES ($1, 'GET', '/v2/user', 200, 3, '2031-03-01T23:00:00Z'), ($1, 'GET', '/v2/user', 404, 3, '2031-03-01T23:30:00Z')`,
+    `INSERT INTO api_requests (account_id, via, method, route, status, duration_ms, created_at) VALUES ($1, 'session', 'GET', '/v2/user', 200, 3, '2031-03-01T23:00:00Z'), ($1, 'session', 'GET', '/v2/user', 404, 3, '2031-03-01T23:30:00Z')`,
     [accountId],
   );
   const res = await c.get('/v2/analytics/export?dataset=usage&from=2031-03-01&to=2031-03-31');

@@ -59,7 +59,7 @@ async function insertQuote(account: string, f: Fixture) {
 
 async function insertRequest(account: string, route: string, status: number, ms: number, at: string) {
   await server.deps.db.query(
-    `INSERT INTO api_requests (account_id, token_id, method, route, status, duration_ms, created_at) VALUES ($1, NULL, 'GET', $2, $3, $4, $5)`,
+    `INSERT INTO api_requests (account_id, token_id, via, method, route, status, duration_ms, created_at) VALUES ($1, NULL, 'session', 'GET', $2, $3, $4, $5)`,
     [account, route, status, ms, at],
   );
 }

@@ -85,7 +85,7 @@ function fakeDb(fail: () => boolean) {
     async query(sql: string, params: unknown[] = []) {
       if (sql.startsWith('INSERT INTO api_requests')) {
         if (fail()) throw new Error('database down');
-        batches.push(params.length / 7);
+        batches.push(params.length / 8); // 8 parameters per row (insertRequests)
       }
       return [];
     },
@@ -93,7 +93,7 @@ function fakeDb(fail: () => boolean) {
   return { db, batches };
 }
 
-const record = (i: number): RequestRecord => ({ account_id: 'usr_x', token_id: null, method: 'GET', route: '/v2/user', status: 200, duration_ms: i, created_at: new Date() });
+const record = (i: number): RequestRecord => ({ account_id: 'usr_x', token_id: null, via: 'session', method: 'GET', route: '/v2/user', status: 200, duration_ms: i, created_at: new Date() });
 
 test('the request log writes in batches, keeps rows while the database is down, and caps its buffer', async () => {
   let down = false;
@@ -114,4 +114,52 @@ test('the request log writes in batches, keeps rows while the database is down, 
   await log.stop();
   assert.equal(log.pending, 0);
   assert.deepEqual(batches, [100, 100, 100, 50]);
+});
+
+test('calls are told apart by caller: API token, widget key and the dashboard session; ?via selects which count', async () => {
+  server.deps.now = () => new Date('2031-05-10T12:00:00Z');
+  const dashboard = server.client();
+  const signup = await dashboard.post('/dashboard/api/signup', { email: `via-${Date.now()}@example.test`, password: 'a long enough password', shop_name: 'Via' });
+  assert.equal(signup.status, 201);
+  dashboard.csrf = signup.body.csrf_token;
+  const token = (await dashboard.post('/dashboard/api/tokens', { name: 'backend' })).body.token;
+  const key = (await dashboard.post('/dashboard/api/widget-keys', { name: 'Shop', allowed_origins: ['https://shop.example'] })).body.key;
+  const api = server.client(token);
+  assert.equal((await api.get('/v2/user')).status, 200);
+  assert.equal((await api.get('/v2/file/file_nothere')).status, 404);
+  const shop = server.client();
+  const widgetHeaders = { 'x-widget-key': key, origin: 'https://shop.example' };
+  assert.equal((await shop.request('GET', '/v2/widget/config', { headers: widgetHeaders })).status, 200);
+  const uploadId = await shop.request('GET', '/v2/file/upload-id', { headers: widgetHeaders });
+  assert.equal(uploadId.status, 200);
+  // The upload through the widget's upload id carries no key, yet it is the widget's call.
+  const upload = await shop.uploadBytes(`/v2/file/public/${uploadId.body.upload_id}`, new Uint8Array([1, 2, 3]), 'junk.stl');
+  assert.equal(upload.status >= 400, true, 'three bytes are no model');
+  assert.equal((await dashboard.get('/v2/user')).status, 200);
+  assert.equal((await dashboard.get('/v2/quota')).status, 200);
+
+  // The dashboard's view: API calls only (tokens and widget), its own calls apart in `callers`.
+  const res = await dashboard.get('/v2/usage?via=token,widget');
+  assert.equal(res.status, 200);
+  assert.deepEqual(res.body.via, ['token', 'widget']);
+  const byRoute = Object.fromEntries(res.body.endpoints.map((e: any) => [`${e.method} ${e.route}`, e.calls]));
+  assert.deepEqual(byRoute, { 'GET /v2/user': 1, 'GET /v2/file/:file_id': 1, 'GET /v2/widget/config': 1, 'GET /v2/file/upload-id': 1, 'POST /v2/file/public/:upload_id': 1 });
+  assert.deepEqual([res.body.totals.calls, res.body.totals.errors, res.body.daily.at(-1).calls], [5, 2, 5]);
+  assert.deepEqual(res.body.callers, [
+    { via: 'token', calls: 2, errors: 1, cancelled: 0 },
+    { via: 'widget', calls: 3, errors: 1, cancelled: 0 },
+    { via: 'session', calls: 2, errors: 0, cancelled: 0 },
+  ]);
+  // Only the dashboard's own calls (the first /v2/usage call is now in the log too); and all of them by default.
+  const own = await dashboard.get('/v2/usage?via=SESSION');
+  assert.deepEqual(own.body.endpoints.map((e: any) => `${e.route}:${e.calls}`).sort(), ['/v2/quota:1', '/v2/usage:1', '/v2/user:1']);
+  const all = await api.get('/v2/usage');
+  assert.deepEqual(all.body.via, ['token', 'widget', 'session']);
+  assert.equal(all.body.totals.calls, 2 + 3 + 4);
+
+  for (const bad of ['api', 'token,', '']) {
+    const refused = await api.get(`/v2/usage?via=${bad}`);
+    assert.equal(refused.status, 400, bad);
+    assert.equal(refused.body.error.details.fields[0].field, 'via');
+  }
 });

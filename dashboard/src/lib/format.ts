@@ -8,6 +8,13 @@ export function dateTime(iso: string | null | undefined): string {
   return iso ? dateTimeFmt.format(new Date(iso)) : '—';
 }
 
+const secondsFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** With seconds: attempts of one delivery are often seconds apart. */
+export function dateTimeSeconds(iso: string | null | undefined): string {
+  return iso ? secondsFmt.format(new Date(iso)) : '—';
+}
+
 export function date(iso: string | null | undefined): string {
   return iso ? dateFmt.format(new Date(iso)) : '—';
 }

@@ -148,6 +148,7 @@ export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
 export interface Delivery {
   delivery_id: string;
+  webhook_id: string;
   event: string;
   state: DeliveryState;
   attempts: number;
@@ -158,6 +159,21 @@ export interface Delivery {
   created_at: string;
   last_attempt_at: string | null;
   delivered_at: string | null;
+}
+
+export interface DeliveryAttempt {
+  attempt: number;
+  sent_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_snippet: string | null;
+}
+
+export interface DeliveryDetail extends Delivery {
+  interrupted_attempts: number;
+  request: { method: 'POST'; url: string; headers: Record<string, string>; body: string };
+  attempt_log: DeliveryAttempt[];
 }
 
 export interface EndpointStats {
@@ -178,9 +194,14 @@ export interface MaterialUsage {
   grams: number;
 }
 
+/** Who made a request: an API token, a widget key, or this dashboard's session. */
+export type CallerVia = 'token' | 'widget' | 'session';
+
 export interface Usage {
   from: string;
   to: string;
+  via: CallerVia[];
+  callers: { via: CallerVia; calls: number; errors: number; cancelled: number }[];
   totals: { calls: number; errors: number; cancelled: number; quotes: number; grams: number };
   endpoints: EndpointStats[];
   materials: MaterialUsage[];

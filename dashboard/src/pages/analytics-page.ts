@@ -5,7 +5,7 @@ import type { ChartConfiguration } from 'chart.js';
 import { AppElement } from '../lib/element.ts';
 import { get, withQuery } from '../lib/api.ts';
 import { Loader } from '../lib/loader.ts';
-import type { CostTrends, Popular, Usage } from '../lib/types.ts';
+import type { CallerVia, CostTrends, Popular, Usage } from '../lib/types.ts';
 import { daysAgo, money, num, utcDay } from '../lib/format.ts';
 import { pageHeader } from '../components/page-header.ts';
 import { emptyView, renderLoad } from '../components/states.ts';
@@ -62,13 +62,23 @@ function usageChart(u: Usage): ChartConfiguration {
   };
 }
 
+type CallerChoice = 'api' | 'dashboard' | 'all';
+const CALLER_CHOICES: Record<CallerChoice, { label: string; noun: string; via: string | undefined }> = {
+  api: { label: 'API calls (tokens and widget)', noun: 'API calls', via: 'token,widget' },
+  dashboard: { label: 'This dashboard', noun: 'dashboard calls', via: 'session' },
+  all: { label: 'All calls', noun: 'calls', via: undefined },
+};
+const CALLER_NAMES: Record<CallerVia, string> = { token: 'API tokens', widget: 'Widget', session: 'This dashboard' };
+
 export class AnalyticsPage extends AppElement {
-  static override properties = { days: { state: true }, groupBy: { state: true }, exportDataset: { state: true } };
+  static override properties = { days: { state: true }, groupBy: { state: true }, exportDataset: { state: true }, callers: { state: true } };
   declare days: number;
+  /** Whose calls the usage panel counts; API calls by default, so browsing this dashboard does not inflate them. */
+  declare callers: CallerChoice;
   declare groupBy: GroupBy;
   declare exportDataset: 'quotes' | 'usage';
   private range = () => ({ from: daysAgo(this.days - 1), to: utcDay() });
-  private usage = new Loader<Usage>(this, () => get<Usage>(withQuery('/v2/usage', this.range())));
+  private usage = new Loader<Usage>(this, () => get<Usage>(withQuery('/v2/usage', { ...this.range(), via: CALLER_CHOICES[this.callers].via })));
   private totals = new Loader<QuoteTotals>(this, () => get<QuoteTotals>(withQuery('/v2/analytics/quotes', this.range())));
   private trends = new Loader<CostTrends>(this, () => get<CostTrends>(withQuery('/v2/analytics/cost-trends', { ...this.range(), group_by: this.groupBy })));
   private popular = new Loader<Popular>(this, () => get<Popular>(withQuery('/v2/analytics/popular', this.range())));
@@ -78,6 +88,12 @@ export class AnalyticsPage extends AppElement {
     this.days = 30;
     this.groupBy = 'day';
     this.exportDataset = 'quotes';
+    this.callers = 'api';
+  }
+
+  private setCallers(e: Event) {
+    this.callers = (e.target as HTMLSelectElement).value as CallerChoice;
+    void this.usage.reload();
   }
 
   private setDays(e: Event) {
@@ -107,7 +123,11 @@ export class AnalyticsPage extends AppElement {
         ${renderLoad(this.popular.state, 'popular materials', (p) => this.popularView(p), () => this.popular.reload())}
       </section>
       <section class="panel" aria-labelledby="usage-h">
-        <h2 id="usage-h">API usage per endpoint</h2>
+        <div class="panel-head"><h2 id="usage-h">API usage per endpoint</h2>
+          <div class="field field-inline"><label for="an-callers">Count</label>
+            <select id="an-callers" @change=${this.setCallers}>${Object.entries(CALLER_CHOICES).map(
+              ([value, c]) => html`<option value=${value} ?selected=${value === this.callers}>${c.label}</option>`,
+            )}</select></div></div>
         ${renderLoad(this.usage.state, 'usage', (u) => this.usageView(u), () => this.usage.reload())}
       </section>`;
   }
@@ -166,14 +186,22 @@ export class AnalyticsPage extends AppElement {
       ${p.colors.length ? html`<p class="muted small">Top colours: ${p.colors.slice(0, 5).map((c) => `${c.material} ${c.color} (${c.quotes})`).join(', ')}</p>` : nothing}`;
   }
 
+  /** Calls per caller kind, always all three, so the dashboard's own calls are visible apart from the API's. */
+  private callersView(u: Usage) {
+    const counted = new Set(u.via);
+    return html`<p class="muted small" data-testid="usage-callers">In this period:
+      ${u.callers.map((c, i) => html`${i ? ' · ' : ''}<span data-via=${c.via}>${CALLER_NAMES[c.via]}
+        <strong>${num(c.calls, 0)}</strong>${counted.has(c.via) ? '' : ' (not counted below)'}</span>`)}</p>`;
+  }
+
   private usageView(u: Usage) {
     if (!u.endpoints.length) {
-      return emptyView('No API calls in this period', 'Calls made with your tokens, the widget and this dashboard are counted here.');
+      return html`${this.callersView(u)}${emptyView(`No ${CALLER_CHOICES[this.callers].noun} in this period`, 'Calls made with your API tokens and the widget are counted here; pick "This dashboard" above for the calls this dashboard made.')}`;
     }
     const t = u.totals;
     const stat = (label: string, n: number, bad = false) =>
       html`<div class="stat ${bad ? 'stat-bad' : ''}"><dt>${label}</dt><dd>${num(n, 0)}</dd></div>`;
-    return html`<dl class="stat-row" data-testid="usage-totals">
+    return html`${this.callersView(u)}<dl class="stat-row" data-testid="usage-totals">
         ${stat('Calls', t.calls)} ${stat('Errors', t.errors, t.errors > 0)} ${stat('Cancelled', t.cancelled)}
         ${stat('Completed quotes', t.quotes)}
       </dl>

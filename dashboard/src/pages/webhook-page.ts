@@ -6,7 +6,7 @@ import { ApiError, del, get, post, put, withQuery } from '../lib/api.ts';
 import { Loader, toApiError } from '../lib/loader.ts';
 import type { ApiToken, Delivery, DeliveryState, Page, Webhook, WebhookStats } from '../lib/types.ts';
 import { dateTime, num } from '../lib/format.ts';
-import { navigate } from '../lib/router.ts';
+import { href, navigate } from '../lib/router.ts';
 import { pageHeader, badge } from '../components/page-header.ts';
 import { emptyView, formError, renderLoad } from '../components/states.ts';
 import { confirmAction } from '../components/confirm.ts';
@@ -14,6 +14,7 @@ import { pager } from '../components/pager.ts';
 import { readWebhookFields, webhookFields, webhookProblem } from '../components/webhook-fields.ts';
 import { loadTokens } from './webhooks-page.ts';
 import '../components/secret-once.ts';
+import '../components/test-event.ts';
 
 type Details = Webhook & { stats: WebhookStats };
 const POLL_MS = 1500;
@@ -127,6 +128,11 @@ export class WebhookPage extends AppElement {
     }
   }
 
+  private testSent = () => {
+    this.page = 1;
+    void this.refresh();
+  };
+
   private setFilter(e: Event) {
     this.filter = (e.target as HTMLSelectElement).value as DeliveryState | '';
     this.page = 1;
@@ -197,6 +203,7 @@ export class WebhookPage extends AppElement {
             <div><dt>Created</dt><dd>${dateTime(w.created_at)}</dd></div>
           </dl>
           <div class="form-actions">
+            <sq-test-event .webhookId=${w.webhook_id} ?disabled=${!w.active} @test-sent=${this.testSent} @test-done=${() => this.refresh()}></sq-test-event>
             <button type="button" class="btn" @click=${() => (this.editing = true)}>Edit</button>
             <button type="button" class="btn" @click=${this.rotate}>Replace signing secret</button>
             <button type="button" class="btn btn-danger-quiet" @click=${this.deleteWebhook}>Delete webhook</button>
@@ -224,7 +231,7 @@ export class WebhookPage extends AppElement {
         <thead><tr><th scope="col">Event</th><th scope="col">State</th><th scope="col" class="num">Attempts</th><th scope="col" class="num">Last status</th><th scope="col">Error</th><th scope="col">Time</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
         <tbody>${p.data.map(
           (d) => html`<tr class=${d.state === 'failed' ? 'row-failed' : ''} data-state=${d.state}>
-            <td><code>${d.event}</code>${d.resent_from ? html`<br /><span class="muted small">resend of ${d.resent_from}</span>` : nothing}</td>
+            <td><a href=${href(['webhooks', w.webhook_id, 'deliveries', d.delivery_id])} aria-label="Details of ${d.event} delivery ${d.delivery_id}"><code>${d.event}</code></a>${d.event === 'ping' ? html` <span class="muted small">test</span>` : nothing}${d.resent_from ? html`<br /><span class="muted small">resend of ${d.resent_from}</span>` : nothing}</td>
             <td>${stateBadge(d)}</td>
             <td class="num">${d.attempts} / ${d.max_attempts}</td>
             <td class="num">${d.last_status_code ?? '—'}</td>

@@ -10,6 +10,7 @@ import { pageHeader, badge } from '../components/page-header.ts';
 import { emptyView, formError, renderLoad } from '../components/states.ts';
 import { readWebhookFields, webhookFields, webhookProblem } from '../components/webhook-fields.ts';
 import '../components/secret-once.ts';
+import '../components/test-event.ts';
 
 export async function loadTokens(): Promise<ApiToken[]> {
   return (await get<{ data: ApiToken[] }>('/dashboard/api/tokens')).data;
@@ -84,7 +85,7 @@ export class WebhooksPage extends AppElement {
     const tokenName = (id: string | null) => (id ? (tokens.find((t) => t.token_id === id)?.name ?? id) : 'All requests');
     return html`<div class="table-wrap"><table class="table">
       <caption class="visually-hidden">Webhooks</caption>
-      <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Token</th><th scope="col">State</th><th scope="col">Created</th></tr></thead>
+      <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Token</th><th scope="col">State</th><th scope="col">Created</th><th scope="col">Test</th></tr></thead>
       <tbody>${list.map(
         (w) => html`<tr>
           <td><a href=${href(['webhooks', w.webhook_id])}>${w.url}</a></td>
@@ -92,6 +93,7 @@ export class WebhooksPage extends AppElement {
           <td>${tokenName(w.token_id)}</td>
           <td>${w.active ? badge('Active', 'ok') : badge('Paused', 'warn')}</td>
           <td>${dateTime(w.created_at)}</td>
+          <td class="test-cell"><sq-test-event .webhookId=${w.webhook_id} .url=${w.url} ?disabled=${!w.active}></sq-test-event></td>
         </tr>`,
       )}</tbody>
     </table></div>`;

@@ -9,9 +9,14 @@ export interface AlertState {
   period: string | null;
 }
 
+/** Who made a request: an API token, a widget key (the shop's storefront) or the dashboard's session. */
+export type CallerVia = 'token' | 'widget' | 'session';
+export const CALLER_VIAS: readonly CallerVia[] = ['token', 'widget', 'session'];
+
 export interface RequestRecord {
   account_id: string;
   token_id: string | null;
+  via: CallerVia;
   method: string;
   route: string;
   status: number;
@@ -85,20 +90,20 @@ export async function staleQuoteAlerts(db: Queryable, period: string, limit = 50
   return rows.map((r) => r.account_id);
 }
 
-const REQUEST_COLUMNS = 7;
+const REQUEST_COLUMNS = 8;
 
 /** One multi-row INSERT; rows of accounts deleted meanwhile are skipped rather than failing the batch. */
 export async function insertRequests(db: Queryable, rows: RequestRecord[]): Promise<void> {
   if (!rows.length) return;
   const params: unknown[] = [];
   const tuples = rows.map((r, i) => {
-    params.push(r.account_id, r.token_id, r.method, r.route, r.status, r.duration_ms, r.created_at.toISOString());
+    params.push(r.account_id, r.token_id, r.method, r.route, r.status, r.duration_ms, r.created_at.toISOString(), r.via);
     const b = i * REQUEST_COLUMNS;
-    return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}::integer, $${b + 6}::float8, $${b + 7}::timestamptz)`;
+    return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}::integer, $${b + 6}::float8, $${b + 7}::timestamptz, $${b + 8})`;
   });
   await db.query(
-    `INSERT INTO api_requests (account_id, token_id, method, route, status, duration_ms, created_at)
-     SELECT v.* FROM (VALUES ${tuples.join(', ')}) AS v (account_id, token_id, method, route, status, duration_ms, created_at)
+    `INSERT INTO api_requests (account_id, token_id, method, route, status, duration_ms, created_at, via)
+     SELECT v.* FROM (VALUES ${tuples.join(', ')}) AS v (account_id, token_id, method, route, status, duration_ms, created_at, via)
      WHERE EXISTS (SELECT 1 FROM accounts a WHERE a.id = v.account_id)`,
     params,
   );
@@ -126,27 +131,40 @@ export interface EndpointStat {
 
 // Percentiles interpolate (percentile_cont) over the exact durations; numeric rounding makes PGlite and
 // PostgreSQL print the same digits. COLLATE "C" keeps tie order independent of the database's locale.
-export async function endpointStats(db: Queryable, accountId: string, from: Date, to: Date): Promise<EndpointStat[]> {
+export async function endpointStats(db: Queryable, accountId: string, from: Date, to: Date, via: readonly CallerVia[] = CALLER_VIAS): Promise<EndpointStat[]> {
   return db.query<EndpointStat>(
     `SELECT method, route, count(*)::int AS calls,
             (count(*) FILTER (WHERE status >= 400 AND status <> ${CLIENT_CLOSED}))::int AS errors,
             (count(*) FILTER (WHERE status = ${CLIENT_CLOSED}))::int AS cancelled,
             round((percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms))::numeric, 2) AS median_ms,
             round((percentile_cont(0.95) WITHIN GROUP (ORDER BY duration_ms))::numeric, 2) AS p95_ms
-     FROM api_requests WHERE account_id = $1 AND created_at >= $2 AND created_at < $3
+     FROM api_requests WHERE account_id = $1 AND created_at >= $2 AND created_at < $3 AND via = ANY($4::text[])
      GROUP BY method, route
      ORDER BY calls DESC, route COLLATE "C", method COLLATE "C"`,
-    [accountId, from.toISOString(), to.toISOString()],
+    [accountId, from.toISOString(), to.toISOString(), via],
   );
 }
 
-export async function dailyCalls(db: Queryable, accountId: string, from: Date, to: Date) {
+export async function dailyCalls(db: Queryable, accountId: string, from: Date, to: Date, via: readonly CallerVia[] = CALLER_VIAS) {
   return db.query<{ day: string; calls: number; errors: number; cancelled: number }>(
     `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS calls,
             (count(*) FILTER (WHERE status >= 400 AND status <> ${CLIENT_CLOSED}))::int AS errors,
             (count(*) FILTER (WHERE status = ${CLIENT_CLOSED}))::int AS cancelled
-     FROM api_requests WHERE account_id = $1 AND created_at >= $2 AND created_at < $3
+     FROM api_requests WHERE account_id = $1 AND created_at >= $2 AND created_at < $3 AND via = ANY($4::text[])
      GROUP BY 1 ORDER BY 1`,
+    [accountId, from.toISOString(), to.toISOString(), via],
+  );
+}
+
+/** Calls per caller kind over the range, whatever the via filter (every kind listed, zeros included). */
+export async function callsByVia(db: Queryable, accountId: string, from: Date, to: Date) {
+  const rows = await db.query<{ via: CallerVia; calls: number; errors: number; cancelled: number }>(
+    `SELECT via, count(*)::int AS calls,
+            (count(*) FILTER (WHERE status >= 400 AND status <> ${CLIENT_CLOSED}))::int AS errors,
+            (count(*) FILTER (WHERE status = ${CLIENT_CLOSED}))::int AS cancelled
+     FROM api_requests WHERE account_id = $1 AND created_at >= $2 AND created_at < $3
+     GROUP BY via`,
     [accountId, from.toISOString(), to.toISOString()],
   );
+  return CALLER_VIAS.map((via) => rows.find((r) => r.via === via) ?? { via, calls: 0, errors: 0, cancelled: 0 });
 }

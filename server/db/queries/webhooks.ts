@@ -164,6 +164,23 @@ export async function insertDelivery(db: Queryable, d: NewDelivery): Promise<Del
   return row;
 }
 
+export interface AttemptRow {
+  attempt: number;
+  sent_at: Date;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_snippet: string | null;
+}
+
+export async function deliveryAttempts(db: Queryable, deliveryId: string): Promise<AttemptRow[]> {
+  return db.query<AttemptRow>(
+    `SELECT attempt, sent_at, duration_ms, status_code, error, response_snippet FROM webhook_delivery_attempts
+     WHERE delivery_id = $1 ORDER BY attempt`,
+    [deliveryId],
+  );
+}
+
 // ---- the pump: outbox -> deliveries ----------------------------------------------------------------------
 
 export interface OutboxRow {
@@ -269,6 +286,11 @@ export interface AttemptOutcome {
   statusCode: number | null;
   error: string | null;
   snippet: string | null;
+  /** The longer snippet kept with this attempt's row (webhook_delivery_attempts). */
+  attemptSnippet: string | null;
+  /** When the attempt left (its X-Webhook-Timestamp) and how long it took. */
+  sentAt: Date;
+  durationMs: number;
   maxAttempts: number;
   retryDelayMs: number;
 }
@@ -278,8 +300,10 @@ export interface AttemptOutcome {
  * whose lease was taken over (it overran) changes nothing. Returns the new state, or null when not recorded.
  */
 export async function recordAttempt(db: Queryable, o: AttemptOutcome): Promise<DeliveryState | null> {
+  // One statement: the attempt row exists exactly when the outcome was recorded by the lease holder.
   const [row] = await db.query<{ state: DeliveryState }>(
-    `UPDATE webhook_deliveries SET
+    `WITH recorded AS (
+     UPDATE webhook_deliveries SET
        attempts = attempts + 1,
        state = CASE WHEN $3::boolean THEN 'delivered' WHEN attempts + 1 >= $7::int THEN 'failed' ELSE 'pending' END,
        last_status_code = $4::int,
@@ -290,8 +314,16 @@ export async function recordAttempt(db: Queryable, o: AttemptOutcome): Promise<D
        lease_owner = NULL,
        lease_expires_at = NULL
      WHERE id = $1 AND lease_owner = $2 AND state = 'pending'
-     RETURNING state`,
-    [o.id, o.owner, o.ok, o.statusCode, o.error, o.snippet, o.maxAttempts, o.retryDelayMs],
+     RETURNING id, attempts, state
+     ), logged AS (
+       INSERT INTO webhook_delivery_attempts (delivery_id, attempt, sent_at, duration_ms, status_code, error, response_snippet)
+       SELECT id, attempts, $9::timestamptz, $10::int, $4::int, $5::text, $11::text FROM recorded
+     )
+     SELECT state FROM recorded`,
+    [
+      o.id, o.owner, o.ok, o.statusCode, o.error, o.snippet, o.maxAttempts, o.retryDelayMs,
+      o.sentAt.toISOString(), Math.max(0, Math.round(o.durationMs)), o.attemptSnippet,
+    ],
   );
   return row?.state ?? null;
 }
