@@ -1,17 +1,11 @@
-// Shapes of the API answers the dashboard reads (see GET /v2/openapi.json for the full contract).
-export interface User {
-  user_id: string;
-  email: string;
-  plan: string;
-  quotes_used: number;
-  quotes_limit: number;
-  created_at?: string;
-}
+// Shapes of the API answers the dashboard reads, from the contract (shared/api/schema.ts, generated from
+// /v2/openapi.json), and the few shapes of its own.
+import type { components } from '../../../shared/api/schema.ts';
 
-export interface SessionInfo {
-  user: User;
-  csrf_token: string;
-}
+type Schemas = components['schemas'];
+export type User = Schemas['User'];
+
+export type SessionInfo = Schemas['Session'];
 
 export interface Page<T> {
   data: T[];
@@ -29,34 +23,15 @@ export interface Allowance {
   alert_level: number;
 }
 
-export interface Quota {
-  plan: string;
-  period: string;
-  resets_at: string;
-  quotes: Allowance;
-  storage: Allowance;
-}
+export type Quota = Schemas['Quota'];
 
-export interface ApiToken {
-  token_id: string;
-  name: string;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at?: string | null;
-  /** Only in the creation answer. */
-  token?: string;
-}
+export type ApiToken = Schemas['Token'] & { token?: string };
 
-export interface WidgetKey {
-  widget_key_id: string;
-  key: string;
-  name: string;
-  allowed_origins: string[];
-  created_at: string;
-}
+export type WidgetKey = Schemas['WidgetKey'];
 
 export type ProfileKind = 'printer' | 'material' | 'global';
 
+// The contract types settings per profile kind; the forms read them by field name.
 export interface Profile {
   profile_id: string;
   kind: ProfileKind;
@@ -68,13 +43,7 @@ export interface Profile {
   updated_at: string;
 }
 
-export interface FileRecord {
-  file_id: string;
-  name: string;
-  format: string;
-  size_bytes: number;
-  created_at: string;
-}
+export type FileRecord = Schemas['File'];
 
 import type { PriceBreakdown } from '../../../shared/pricing.ts';
 export type { PriceBreakdown };
@@ -108,12 +77,7 @@ export interface Quote {
   error?: { code: string; message: string } | null;
 }
 
-export interface JobAccepted {
-  job_id: string;
-  quote_id: string;
-  status: QuoteStatus;
-  status_url: string;
-}
+export type JobAccepted = Schemas['JobAccepted'];
 
 export interface Job {
   job_id: string;
@@ -123,43 +87,14 @@ export interface Job {
   error: { code: string; message: string } | null;
 }
 
-export interface Webhook {
-  webhook_id: string;
-  url: string;
-  events: string[];
-  active: boolean;
-  token_id: string | null;
-  created_at: string;
-  updated_at: string;
-  secret?: string;
-}
+/** The creation answer also carries the signing secret, shown once. */
+export type Webhook = Schemas['Webhook'] & { secret?: string };
 
-export interface WebhookStats {
-  total: number;
-  delivered: number;
-  failed: number;
-  pending: number;
-  success_rate: number | null;
-  last_delivery_at: string | null;
-  last_attempt_at: string | null;
-}
+export type WebhookStats = Schemas['WebhookStats'];
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
-export interface Delivery {
-  delivery_id: string;
-  webhook_id: string;
-  event: string;
-  state: DeliveryState;
-  attempts: number;
-  max_attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  resent_from: string | null;
-  created_at: string;
-  last_attempt_at: string | null;
-  delivered_at: string | null;
-}
+export type Delivery = Schemas['WebhookDelivery'];
 
 export interface DeliveryAttempt {
   attempt: number;
@@ -176,37 +111,14 @@ export interface DeliveryDetail extends Delivery {
   attempt_log: DeliveryAttempt[];
 }
 
-export interface EndpointStats {
-  method: string;
-  route: string;
-  calls: number;
-  /** Answers with status 400 or above; abandoned requests are counted as cancelled instead. */
-  errors: number;
-  /** Requests the client abandoned before the answer (e.g. a quote the widget superseded). */
-  cancelled: number;
-  median_ms: number;
-  p95_ms: number;
-}
+export type EndpointStats = Schemas['EndpointStats'];
 
-export interface MaterialUsage {
-  material: string;
-  quotes: number;
-  grams: number;
-}
+export type MaterialUsage = Schemas['MaterialUsage'];
 
 /** Who made a request: an API token, a widget key, or this dashboard's session. */
 export type CallerVia = 'token' | 'widget' | 'session';
 
-export interface Usage {
-  from: string;
-  to: string;
-  via: CallerVia[];
-  callers: { via: CallerVia; calls: number; errors: number; cancelled: number }[];
-  totals: { calls: number; errors: number; cancelled: number; quotes: number; grams: number };
-  endpoints: EndpointStats[];
-  materials: MaterialUsage[];
-  daily: { date: string; calls: number; errors: number; cancelled: number; quotes: number; grams: number }[];
-}
+export type Usage = Schemas['Usage'];
 
 export interface CostPoint {
   period_start: string;
@@ -220,15 +132,8 @@ export interface CostPoint {
   grams: number;
 }
 
-export interface CostTrends {
-  group_by: 'day' | 'week' | 'month';
-  series: CostPoint[];
-}
+export type CostTrends = Schemas['CostTrends'];
 
-export interface Popular {
-  materials: MaterialUsage[];
-  colors: { material: string; color: string; quotes: number }[];
-  printers: { printer: string; quotes: number }[];
-}
+export type Popular = Schemas['PopularAnalytics'];
 
 export { WEBHOOK_EVENTS } from '../../../shared/webhook-events.ts';
