@@ -7,7 +7,10 @@ import { tsImport } from 'tsx/esm/api';
 
 import { readFile } from 'node:fs/promises';
 
-const { chromiumMissing, startWidgetEnv, CHROMIUM, CHROMIUM_ARGS } = await tsImport('./test/e2e/widget-env.ts', import.meta.url);
+const { chromiumMissing, startWidgetEnv, CHROMIUM, CHROMIUM_ARGS } = await tsImport(
+  './test/e2e/widget-env.ts',
+  import.meta.url,
+);
 const { corpusPath } = await tsImport('./test/helpers/corpus.ts', import.meta.url);
 
 const missing = chromiumMissing();
@@ -33,9 +36,11 @@ function slicequoteServer() {
       await env?.stop();
     },
     async serve(context) {
-      if (context.path === '/__sq-env') return { body: JSON.stringify({ api: env.server.url, key: env.widgetKey }), type: 'json' };
+      if (context.path === '/__sq-env')
+        return { body: JSON.stringify({ api: env.server.url, key: env.widgetKey }), type: 'json' };
       const rel = /^\/__corpus\/([\w./-]+)$/.exec(context.path)?.[1];
-      if (rel && !rel.split('/').includes('..')) return { body: await readFile(corpusPath(rel)), type: 'application/octet-stream' };
+      if (rel && !rel.split('/').includes('..'))
+        return { body: await readFile(corpusPath(rel)), type: 'application/octet-stream' };
     },
   };
 }

@@ -18,9 +18,23 @@ export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor
 
 export async function boot(): Promise<{ running: Running; token: string; dataDir: string }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-bench-'));
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', DEMO_ACCOUNT: 'false', JWT_SECRET: 'bench-secret-0123456789-0123456789-abcdef' });
-  const deps = await buildDeps(config, { db: await openPglite(null), log: { info() {}, error: (m, e) => console.error(m, e) } });
-  const account = await insertAccount(deps.db, { id: newId('usr'), email: 'bench@example.test', password_hash: 'x', plan: 'business', shop_name: null });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    DEMO_ACCOUNT: 'false',
+    JWT_SECRET: 'bench-secret-0123456789-0123456789-abcdef',
+  });
+  const deps = await buildDeps(config, {
+    db: await openPglite(null),
+    log: { info() {}, error: (m, e) => console.error(m, e) },
+  });
+  const account = await insertAccount(deps.db, {
+    id: newId('usr'),
+    email: 'bench@example.test',
+    password_hash: 'x',
+    plan: 'business',
+    shop_name: null,
+  });
   const { token } = await createApiToken(deps.db, config.jwtSecret, account.id, 'bench');
   return { running: await serve(deps), token, dataDir };
 }
@@ -28,7 +42,11 @@ export async function boot(): Promise<{ running: Running; token: string; dataDir
 export async function upload(url: string, token: string, bytes: Uint8Array, name: string) {
   const form = new FormData();
   form.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
-  const res = await fetch(`${url}/v2/file`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  const res = await fetch(`${url}/v2/file`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
   if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
   return (await res.json()) as { file_id: string };
 }
@@ -46,7 +64,11 @@ export async function benchUploadAndQuote(modelsDir: string, runs = 5) {
     }
     const quote = async (body: unknown) => {
       const t = performance.now();
-      const res = await fetch(`${running.url}/v2/file/quote/${fileId}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${running.url}/v2/file/quote/${fileId}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       const json = (await res.json()) as { cached: boolean };
       if (res.status !== 200) throw new Error(`quote failed: ${JSON.stringify(json)}`);
       return { ms: performance.now() - t, cached: json.cached };
@@ -61,17 +83,39 @@ export async function benchUploadAndQuote(modelsDir: string, runs = 5) {
       const q = await quote({ material_config: { filament_type: 'PLA' } });
       if (q.cached) throw new Error('expected a cold slice');
       cold.push(q.ms);
-      const [row] = await running.deps.db.query<{ resolved: any }>('SELECT resolved FROM quotes ORDER BY created_at DESC LIMIT 1');
+      const [row] = await running.deps.db.query<{ resolved: any }>(
+        'SELECT resolved FROM quotes ORDER BY created_at DESC LIMIT 1',
+      );
       writeFileSync(path.join(dir, 'config.ini'), buildSliceConfig(row.resolved.settings).ini);
       const t = performance.now();
-      await run('prusa-slicer', ['--loglevel', '1', '--export-gcode', '--load', path.join(dir, 'config.ini'), '--output', path.join(dir, 'out.gcode'), canonical], { maxBuffer: 64 << 20 });
+      await run(
+        'prusa-slicer',
+        [
+          '--loglevel',
+          '1',
+          '--export-gcode',
+          '--load',
+          path.join(dir, 'config.ini'),
+          '--output',
+          path.join(dir, 'out.gcode'),
+          canonical,
+        ],
+        { maxBuffer: 64 << 20 },
+      );
       cli.push(performance.now() - t);
     }
     rmSync(dir, { recursive: true, force: true });
     const cached: number[] = [];
     for (let i = 0; i < 30; i++) cached.push((await quote({ material_config: { filament_type: 'PLA' } })).ms);
     // The same on a small part, where the answer itself is small: the cost of the cached path alone.
-    fileId = (await upload(running.url, token, new Uint8Array(readFileSync('demo/models/calibration-cube.stl')), 'calibration-cube.stl')).file_id;
+    fileId = (
+      await upload(
+        running.url,
+        token,
+        new Uint8Array(readFileSync('demo/models/calibration-cube.stl')),
+        'calibration-cube.stl',
+      )
+    ).file_id;
     await quote({});
     const cachedSmall: number[] = [];
     for (let i = 0; i < 60; i++) cachedSmall.push((await quote({})).ms);
@@ -81,7 +125,10 @@ export async function benchUploadAndQuote(modelsDir: string, runs = 5) {
       cold_quote_ms: { median: median(cold), runs: cold.map(Math.round) },
       bare_cli_ms: { median: median(cli), runs: cli.map(Math.round) },
       cold_quote_over_cli: +(median(cold) / median(cli)).toFixed(3),
-      cached_quote_ms: { median: +median(cached).toFixed(1), p95: +[...cached].sort((a, b) => a - b)[Math.floor(cached.length * 0.95)].toFixed(1) },
+      cached_quote_ms: {
+        median: +median(cached).toFixed(1),
+        p95: +[...cached].sort((a, b) => a - b)[Math.floor(cached.length * 0.95)].toFixed(1),
+      },
       cached_quote_small_part_ms: { median: +median(cachedSmall).toFixed(1) },
     };
   } finally {
@@ -107,7 +154,8 @@ function bigStl(benchy: Buffer, copies: number): Buffer {
   return out;
 }
 
-const vm = (pid: number, key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const vm = (pid: number, key: string) =>
+  Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 /** Peak resident memory of a separate server process while it takes a 200 MB upload. */
 export async function benchBigUpload(modelsDir: string) {
@@ -128,7 +176,18 @@ export async function benchBigUpload(modelsDir: string) {
     const before = vm(child.pid!, 'VmRSS');
     const size = readFileSync(file).length;
     const t = performance.now();
-    const out = await run('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-H', `Authorization: Bearer ${creds.api_token}`, '-F', `file=@${file}`, `http://127.0.0.1:${port}/v2/file`]);
+    const out = await run('curl', [
+      '-s',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_code}',
+      '-H',
+      `Authorization: Bearer ${creds.api_token}`,
+      '-F',
+      `file=@${file}`,
+      `http://127.0.0.1:${port}/v2/file`,
+    ]);
     return {
       upload_mb: +(size / 1048576).toFixed(1),
       status: Number(out.stdout),

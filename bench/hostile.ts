@@ -38,16 +38,31 @@ export async function benchHostile(): Promise<Record<string, unknown>> {
   const server = await startMeasuredServer('pglite');
   try {
     // A normal upload first, so the baseline includes loaded parser workers.
-    await measure(server, [{ bytes: new TextEncoder().encode('v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 1 4 3\n'), name: 'tetra.obj' }]);
+    await measure(server, [
+      {
+        bytes: new TextEncoder().encode('v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 1 4 3\n'),
+        name: 'tetra.obj',
+      },
+    ]);
     const report: Record<string, unknown> = { baseline_rss_mb: Math.round(server.rss().current / MiB) };
     for (const c of HOSTILE_CASES) [report[c.name]] = await measure(server, [{ bytes: c.build(), name: c.fileName }]);
     [report.largest_accepted_3mf] = await measure(server, [{ bytes: largestAccepted3mf(), name: 'largest.3mf' }]);
     const pair = hostileCase('3mf_attribute_300mb');
     const bytes = pair.build();
-    report['3mf_attribute_300mb_x2_parallel'] = await measure(server, [{ bytes, name: 'a.3mf' }, { bytes, name: 'b.3mf' }]);
+    report['3mf_attribute_300mb_x2_parallel'] = await measure(server, [
+      { bytes, name: 'a.3mf' },
+      { bytes, name: 'b.3mf' },
+    ]);
     const heavy = hostileCase('3mf_instanced_vertices').build();
-    report['3mf_instanced_vertices_x2_parallel'] = await measure(server, [{ bytes: heavy, name: 'a.3mf' }, { bytes: heavy, name: 'b.3mf' }]);
-    report.overall_peak_rss_mb = Math.max(...Object.values(report).flat().map((r) => (r as Row).peak_rss_mb ?? 0));
+    report['3mf_instanced_vertices_x2_parallel'] = await measure(server, [
+      { bytes: heavy, name: 'a.3mf' },
+      { bytes: heavy, name: 'b.3mf' },
+    ]);
+    report.overall_peak_rss_mb = Math.max(
+      ...Object.values(report)
+        .flat()
+        .map((r) => (r as Row).peak_rss_mb ?? 0),
+    );
     return report;
   } finally {
     await server.stop();

@@ -22,7 +22,12 @@ function unlimitedPlans(): string {
 }
 
 async function load(url: string, token: string) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers: { authorization: `Bearer ${token}` } });
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    headers: { authorization: `Bearer ${token}` },
+  });
   return {
     requests_per_s: Math.round(result.requests.average),
     latency_ms: { p50: result.latency.p50, p99: result.latency.p99 },

@@ -23,7 +23,13 @@ const only = new Set(process.argv.slice(2));
 const want = (name: string) => only.size === 0 || only.has(name);
 
 const report: Record<string, unknown> = {
-  machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString() },
+  machine: {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    memory_gb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    date: new Date().toISOString(),
+  },
 };
 if (want('parsers')) report.parsers = await benchParsers();
 if (want('slicer')) report.slicer = await benchSlicer({ meshPath: path.join(modelsDir, 'stl', '3DBenchy.stl') });

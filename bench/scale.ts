@@ -26,7 +26,11 @@ export async function benchScale(modelsDir: string) {
   return {
     note: 'PostgreSQL; one API process and N worker processes with SLICER_CONCURRENCY=1; 3DBenchy, a different infill per job so none is cached',
     jobs: JOBS,
-    quotes_per_minute: { one_worker: one.perMinute, two_workers: two.perMinute, ratio: +(two.perMinute / one.perMinute).toFixed(2) },
+    quotes_per_minute: {
+      one_worker: one.perMinute,
+      two_workers: two.perMinute,
+      ratio: +(two.perMinute / one.perMinute).toFixed(2),
+    },
     idle_worker_pickup_ms: { median: median(two.pickups), max: Math.max(...two.pickups), samples: two.pickups.length },
   };
 }
@@ -38,18 +42,29 @@ async function run(workers: number, benchy: Uint8Array) {
   const processes: ServerProcess[] = [];
   try {
     await migrate(db);
-    const account = await insertAccount(db, { id: 'usr_bench', email: 'bench@example.test', password_hash: 'x', plan: 'business', shop_name: null });
+    const account = await insertAccount(db, {
+      id: 'usr_bench',
+      email: 'bench@example.test',
+      password_hash: 'x',
+      plan: 'business',
+      shop_name: null,
+    });
     const { token } = await createApiToken(db, SECRET, account.id, 'bench');
     const env = {
       ...database.env,
-      JWT_SECRET: SECRET, DATA_DIR: dataDir, QUOTE_SYNC_WAIT_MS: '0', SLICER_CONCURRENCY: '1',
+      JWT_SECRET: SECRET,
+      DATA_DIR: dataDir,
+      QUOTE_SYNC_WAIT_MS: '0',
+      SLICER_CONCURRENCY: '1',
     };
     const api = await spawnServer({ ...env, WORKER_ROLE: 'api' });
     processes.push(api);
     for (let i = 0; i < workers; i++) processes.push(await spawnServer({ ...env, WORKER_ROLE: 'worker' }));
     const client = new ApiClient(api.url, token);
     const fileId = (await client.uploadBytes('/v2/file', benchy, '3DBenchy.stl')).body.file_id as string;
-    const quote = async (infill: number) => (await client.post(`/v2/file/quote/${fileId}/async`, { printer_config: { fill_density: infill } })).body.job_id as string;
+    const quote = async (infill: number) =>
+      (await client.post(`/v2/file/quote/${fileId}/async`, { printer_config: { fill_density: infill } })).body
+        .job_id as string;
 
     const started = performance.now();
     const ids = await Promise.all(Array.from({ length: JOBS }, (_, i) => quote(10 + i)));
@@ -61,7 +76,10 @@ async function run(workers: number, benchy: Uint8Array) {
       await sleep(300); // every worker idle, waiting
       const id = await quote(40 + i);
       await allDone(db, [id]);
-      const [row] = await db.query<{ ms: number }>('SELECT extract(epoch FROM started_at - created_at) * 1000 AS ms FROM quotes WHERE id = $1', [id]);
+      const [row] = await db.query<{ ms: number }>(
+        'SELECT extract(epoch FROM started_at - created_at) * 1000 AS ms FROM quotes WHERE id = $1',
+        [id],
+      );
       pickups.push(Math.round(row.ms));
     }
     return { perMinute, pickups };
@@ -75,7 +93,10 @@ async function run(workers: number, benchy: Uint8Array) {
 
 async function allDone(db: Db, ids: string[]) {
   for (;;) {
-    const rows = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM quotes WHERE id = ANY($1) AND status IN ('completed', 'failed')`, [ids]);
+    const rows = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM quotes WHERE id = ANY($1) AND status IN ('completed', 'failed')`,
+      [ids],
+    );
     if (rows[0].n === ids.length) return;
     await sleep(50);
   }

@@ -47,7 +47,20 @@ const round = (n: number, d = 1): number => Math.round(n * 10 ** d) / 10 ** d;
 
 async function timeCli(binary: string, dir: string, meshPath: string): Promise<number> {
   const t0 = performance.now();
-  await run(binary, ['--loglevel', '1', '--export-gcode', '--load', join(dir, 'config.ini'), '--output', join(dir, 'out.gcode'), meshPath], { maxBuffer: 1 << 24 });
+  await run(
+    binary,
+    [
+      '--loglevel',
+      '1',
+      '--export-gcode',
+      '--load',
+      join(dir, 'config.ini'),
+      '--output',
+      join(dir, 'out.gcode'),
+      meshPath,
+    ],
+    { maxBuffer: 1 << 24 },
+  );
   return performance.now() - t0;
 }
 
@@ -57,7 +70,12 @@ async function timeEngine(binary: string, meshPath: string): Promise<number> {
   return performance.now() - t0;
 }
 
-async function throughput(binary: string, meshPath: string, size: number, slices: number): Promise<SlicerBenchResult['throughput']> {
+async function throughput(
+  binary: string,
+  meshPath: string,
+  size: number,
+  slices: number,
+): Promise<SlicerBenchResult['throughput']> {
   const pool = createSlicePool({ size, maxQueue: slices, binary, timeoutMs: 600_000 });
   const t0 = performance.now();
   try {
@@ -89,9 +107,14 @@ export async function benchSlicer(o: SlicerBenchOptions = {}): Promise<SlicerBen
   const size = o.poolSize ?? availableParallelism();
   const [cliMed, engMed] = [median(cli), median(engine)];
   return {
-    slicer, mesh, runs,
-    cli_ms: cli.map((x) => round(x)), engine_ms: engine.map((x) => round(x)),
-    cli_median_ms: round(cliMed), engine_median_ms: round(engMed), ratio: round(engMed / cliMed, 3),
+    slicer,
+    mesh,
+    runs,
+    cli_ms: cli.map((x) => round(x)),
+    engine_ms: engine.map((x) => round(x)),
+    cli_median_ms: round(cliMed),
+    engine_median_ms: round(engMed),
+    ratio: round(engMed / cliMed, 3),
     throughput: await throughput(slicer.binary, mesh, size, o.throughputSlices ?? size * 2),
   };
 }
@@ -113,7 +136,8 @@ export async function benchSettingChange(meshPath = path.resolve('test', 'fixtur
     const quote = async (body: Record<string, Record<string, unknown>>) => {
       const t0 = performance.now();
       const res = await fetch(`${running.url}/v2/file/quote/${file_id}`, {
-        method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ ...body, material_config: { filament_type: 'PLA', ...body.material_config } }),
       });
       const json = (await res.json()) as { cached?: boolean };

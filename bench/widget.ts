@@ -6,7 +6,13 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { corpusPath } from '../test/helpers/corpus.ts';
-import { chromiumMissing, ensureWidgetBuilt, launchChromium, startWidgetEnv, WIDGET_BUNDLE } from '../test/e2e/widget-env.ts';
+import {
+  chromiumMissing,
+  ensureWidgetBuilt,
+  launchChromium,
+  startWidgetEnv,
+  WIDGET_BUNDLE,
+} from '../test/e2e/widget-env.ts';
 
 const TARGET_GZIP_BYTES = 200 * 1024;
 
@@ -14,7 +20,12 @@ export async function benchWidget(opts: { runs?: number } = {}) {
   await ensureWidgetBuilt();
   const raw = readFileSync(WIDGET_BUNDLE);
   const gzip = gzipSync(raw, { level: 9 }).length;
-  const bundle = { raw_bytes: raw.length, gzip_bytes: gzip, gzip_target_bytes: TARGET_GZIP_BYTES, within_target: gzip <= TARGET_GZIP_BYTES };
+  const bundle = {
+    raw_bytes: raw.length,
+    gzip_bytes: gzip,
+    gzip_target_bytes: TARGET_GZIP_BYTES,
+    within_target: gzip <= TARGET_GZIP_BYTES,
+  };
   const missing = chromiumMissing();
   if (missing) return { bundle, browser: missing };
 

@@ -29,7 +29,11 @@ export function createSlicequoteClient({ baseUrl, token, fetch }: ClientOptions)
 }
 
 /** The multipart body of an upload: the model's bytes and file name, and optionally its unit. */
-export function modelUpload(bytes: Uint8Array<ArrayBuffer> | Blob, name: string, unit?: 'mm' | 'cm' | 'm' | 'in' | 'ft' | 'um') {
+export function modelUpload(
+  bytes: Uint8Array<ArrayBuffer> | Blob,
+  name: string,
+  unit?: 'mm' | 'cm' | 'm' | 'in' | 'ft' | 'um',
+) {
   return {
     body: { file: name, ...(unit ? { unit } : {}) },
     bodySerializer() {

@@ -46,8 +46,11 @@ export async function startDemoShop(opts: DemoShopOptions): Promise<DemoShop> {
   const orders: DemoOrder[] = [];
   const apiUrl = opts.apiUrl.replace(/\/+$/, '');
   const ctx: Context = {
-    page: renderShopPage(apiUrl, opts.widgetKey), csp: contentSecurityPolicy(apiUrl), secret: opts.webhookSecret,
-    quoteSecret: opts.quoteSigningSecret ?? null, orders,
+    page: renderShopPage(apiUrl, opts.widgetKey),
+    csp: contentSecurityPolicy(apiUrl),
+    secret: opts.webhookSecret,
+    quoteSecret: opts.quoteSigningSecret ?? null,
+    orders,
   };
   const server = http.createServer((req, res) => {
     handle(req, res, ctx).catch(() => {
@@ -65,10 +68,11 @@ export async function startDemoShop(opts: DemoShopOptions): Promise<DemoShop> {
     url,
     webhookUrl: `${url}/webhooks`,
     orders: () => orders.slice(),
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -84,13 +88,22 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, ctx: 
   const { pathname } = new URL(req.url ?? '/', 'http://shop');
   if (req.method === 'POST' && pathname === '/webhooks') return receiveWebhook(req, res, ctx);
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'method not allowed');
-  if (pathname === '/' || pathname === '/shop.html') return send(res, 200, 'text/html; charset=utf-8', ctx.page, { 'content-security-policy': ctx.csp, 'cache-control': 'no-store' });
-  if (pathname === '/shop.js') return send(res, 200, 'text/javascript; charset=utf-8', readFileSync(path.join(here, 'shop.js')));
-  if (pathname === '/shop.css') return send(res, 200, 'text/css; charset=utf-8', readFileSync(path.join(here, 'shop.css')));
-  if (pathname === '/orders') return send(res, 200, 'application/json', JSON.stringify({ data: ctx.orders }), { 'cache-control': 'no-store' });
+  if (pathname === '/' || pathname === '/shop.html')
+    return send(res, 200, 'text/html; charset=utf-8', ctx.page, {
+      'content-security-policy': ctx.csp,
+      'cache-control': 'no-store',
+    });
+  if (pathname === '/shop.js')
+    return send(res, 200, 'text/javascript; charset=utf-8', readFileSync(path.join(here, 'shop.js')));
+  if (pathname === '/shop.css')
+    return send(res, 200, 'text/css; charset=utf-8', readFileSync(path.join(here, 'shop.css')));
+  if (pathname === '/orders')
+    return send(res, 200, 'application/json', JSON.stringify({ data: ctx.orders }), { 'cache-control': 'no-store' });
   const sample = /^\/models\/([\w.-]+)$/.exec(pathname)?.[1];
   if (sample && sampleModels().includes(sample)) {
-    return send(res, 200, 'application/octet-stream', readFileSync(path.join(here, 'models', sample)), { 'content-disposition': `attachment; filename="${sample}"` });
+    return send(res, 200, 'application/octet-stream', readFileSync(path.join(here, 'models', sample)), {
+      'content-disposition': `attachment; filename="${sample}"`,
+    });
   }
   send(res, 404, 'text/plain', 'not found');
 }
@@ -98,7 +111,8 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, ctx: 
 async function receiveWebhook(req: http.IncomingMessage, res: http.ServerResponse, ctx: Context): Promise<void> {
   const raw = await readBody(req, MAX_WEBHOOK_BYTES);
   if (raw === null) return send(res, 413, 'text/plain', 'too large');
-  if (!signatureMatches(raw, req.headers['x-webhook-signature'], ctx.secret)) return send(res, 401, 'text/plain', 'bad signature');
+  if (!signatureMatches(raw, req.headers['x-webhook-signature'], ctx.secret))
+    return send(res, 401, 'text/plain', 'bad signature');
   let body: { event?: unknown; timestamp?: unknown; data?: unknown };
   try {
     body = JSON.parse(raw.toString('utf8'));
@@ -151,7 +165,14 @@ export function verifyQuoteSignature(signature: unknown, secret: string): Signed
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   const [version, quoteId, fileId, settingsDigest, minor, currency, expires] = s.payload.split(':');
   if (version !== 'v1') return null;
-  return { quoteId, fileId, settingsDigest, unitAmountMinor: Number(minor), currency, expiresAt: new Date(Number(expires) * 1000) };
+  return {
+    quoteId,
+    fileId,
+    settingsDigest,
+    unitAmountMinor: Number(minor),
+    currency,
+    expiresAt: new Date(Number(expires) * 1000),
+  };
 }
 
 /** `sha256=<hex HMAC-SHA256 of the raw body>`, compared in constant time. */
@@ -179,7 +200,9 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | nu
 }
 
 function renderShopPage(apiUrl: string, widgetKey: string): string {
-  return readFileSync(path.join(here, 'shop.html'), 'utf8').replaceAll('{{API}}', escapeAttr(apiUrl)).replaceAll('{{KEY}}', escapeAttr(widgetKey));
+  return readFileSync(path.join(here, 'shop.html'), 'utf8')
+    .replaceAll('{{API}}', escapeAttr(apiUrl))
+    .replaceAll('{{KEY}}', escapeAttr(widgetKey));
 }
 
 /**
@@ -210,7 +233,13 @@ function escapeAttr(v: string): string {
   return v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-function send(res: http.ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): void {
+function send(
+  res: http.ServerResponse,
+  status: number,
+  type: string,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': type, 'x-content-type-options': 'nosniff', ...headers });
   res.end(body);
 }

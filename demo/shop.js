@@ -18,19 +18,21 @@ function text(value, tag = 'div') {
 
 function renderCart() {
   const list = document.getElementById('cart');
-  list.replaceChildren(...cart.map((line) => {
-    const img = document.createElement('img');
-    img.alt = '';
-    if (line.thumbnail) img.src = line.thumbnail;
-    // The widget's summary says what to make: material, colour, quality, infill, size, unit, scale, orientation.
-    const desc = document.createElement('div');
-    desc.append(
-      text(`${line.quantity} × ${line.file_name} — ${money(line.total_price, line.currency)}`),
-      text(line.summary, 'small'),
-      text(`signed quote ${line.quote_id}, valid until ${new Date(line.expires_at).toLocaleString()}`, 'small'),
-    );
-    return item([img, desc], 'cart-line');
-  }));
+  list.replaceChildren(
+    ...cart.map((line) => {
+      const img = document.createElement('img');
+      img.alt = '';
+      if (line.thumbnail) img.src = line.thumbnail;
+      // The widget's summary says what to make: material, colour, quality, infill, size, unit, scale, orientation.
+      const desc = document.createElement('div');
+      desc.append(
+        text(`${line.quantity} × ${line.file_name} — ${money(line.total_price, line.currency)}`),
+        text(line.summary, 'small'),
+        text(`signed quote ${line.quote_id}, valid until ${new Date(line.expires_at).toLocaleString()}`, 'small'),
+      );
+      return item([img, desc], 'cart-line');
+    }),
+  );
   const count = cart.reduce((n, l) => n + l.quantity, 0);
   document.getElementById('cart-count').textContent = `Cart: ${count} item${count === 1 ? '' : 's'}`;
   const total = cart.reduce((sum, l) => sum + l.total_price, 0);
@@ -43,10 +45,22 @@ async function refreshOrders() {
     const { data } = await res.json();
     const list = document.getElementById('orders');
     if (!data.length) return;
-    list.replaceChildren(...data.map((o) => item([
-      text(`✔ ${o.data.quantity} × ${o.data.fileName} (${o.data.material}${o.data.color ? `, ${o.data.color}` : ''}) — ${money(o.data.totalPrice, o.data.currency)}`),
-      text(`quote ${o.data.quoteId} · webhook signature verified · quote signature ${o.quote.status} · ${new Date(o.received_at).toLocaleTimeString()}`, 'small'),
-    ], 'order')));
+    list.replaceChildren(
+      ...data.map((o) =>
+        item(
+          [
+            text(
+              `✔ ${o.data.quantity} × ${o.data.fileName} (${o.data.material}${o.data.color ? `, ${o.data.color}` : ''}) — ${money(o.data.totalPrice, o.data.currency)}`,
+            ),
+            text(
+              `quote ${o.data.quoteId} · webhook signature verified · quote signature ${o.quote.status} · ${new Date(o.received_at).toLocaleTimeString()}`,
+              'small',
+            ),
+          ],
+          'order',
+        ),
+      ),
+    );
   } catch {
     // The panel is a demo aid; a missed poll is retried on the next tick.
   }

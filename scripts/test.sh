@@ -12,7 +12,7 @@ export NODE_OPTIONS="${NODE_OPTIONS:-} --import tsx"
 run() { node --test --test-concurrency="${TEST_CONCURRENCY:-2}" "$@"; }
 
 stage_unit() {
-  npx biome lint .
+  npx biome ci . # lint and format
   npx tsc --noEmit
   for app in widget dashboard; do
     if [ -f "$app/tsconfig.json" ]; then npx tsc --noEmit -p "$app/tsconfig.json"; fi

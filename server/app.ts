@@ -41,13 +41,28 @@ export function createApp(deps: Deps): Koa {
   app.use(limitsMiddleware(deps));
   app.use(widgetPreflight);
   // A worker-only process serves health checks and nothing else. Each router types its own ctx.state.
-  const routers = (deps.config.workerRole === 'worker'
-    ? [systemRouter(deps), operationsRouter(deps)]
-    : [
-        systemRouter(deps), operationsRouter(deps), userRouter(deps), filesRouter(deps), printabilityRouter(deps), dashboardRouter(deps),
-        webhooksRouter(deps), profilesRouter(deps), quotesRouter(deps), usageRouter(deps), analyticsRouter(deps),
-        widgetRouter(deps), widgetKeysRouter(deps), offerRouter(deps), signingRouter(deps), staticRouter(),
-      ]) as Router<unknown>[];
+  const routers = (
+    deps.config.workerRole === 'worker'
+      ? [systemRouter(deps), operationsRouter(deps)]
+      : [
+          systemRouter(deps),
+          operationsRouter(deps),
+          userRouter(deps),
+          filesRouter(deps),
+          printabilityRouter(deps),
+          dashboardRouter(deps),
+          webhooksRouter(deps),
+          profilesRouter(deps),
+          quotesRouter(deps),
+          usageRouter(deps),
+          analyticsRouter(deps),
+          widgetRouter(deps),
+          widgetKeysRouter(deps),
+          offerRouter(deps),
+          signingRouter(deps),
+          staticRouter(),
+        ]
+  ) as Router<unknown>[];
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));

@@ -14,7 +14,9 @@ export function superviseApiProcesses(config: Config): void {
     const worker = cluster.fork({ ...env, SLICEQUOTE_API_PROCESS: String(index) });
     worker.on('exit', (code, signal) => {
       if (stopping) return;
-      console.error(`slicequote: API process ${index} (pid ${worker.process.pid}) exited (${signal ?? code}); starting it again`);
+      console.error(
+        `slicequote: API process ${index} (pid ${worker.process.pid}) exited (${signal ?? code}); starting it again`,
+      );
       setTimeout(() => start(index), RESTART_DELAY_MS);
     });
   };
@@ -22,11 +24,16 @@ export function superviseApiProcesses(config: Config): void {
   const stop = async () => {
     stopping = true;
     const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => Boolean(w));
-    await Promise.all(workers.map((w) => new Promise<void>((resolve) => {
-      if (w.isDead()) return resolve();
-      w.once('exit', () => resolve());
-      w.process.kill('SIGTERM'); // each drains as a single process does
-    })));
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            if (w.isDead()) return resolve();
+            w.once('exit', () => resolve());
+            w.process.kill('SIGTERM'); // each drains as a single process does
+          }),
+      ),
+    );
     process.exit(0);
   };
   process.once('SIGINT', stop);

@@ -118,13 +118,18 @@ function optionalUrl(env: Env, name: string, protocols: string[]): string | null
 function s3Settings(env: Env): S3Settings | null {
   const bucket = env.S3_BUCKET?.trim();
   if (!bucket) return null;
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(`S3_BUCKET must be a bucket name (3-63 lower-case letters, digits, dots, hyphens), got "${bucket}"`);
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+    throw new ConfigError(
+      `S3_BUCKET must be a bucket name (3-63 lower-case letters, digits, dots, hyphens), got "${bucket}"`,
+    );
   const endpoint = optionalUrl(env, 'S3_ENDPOINT', ['http:', 'https:']);
   const accessKeyId = env.S3_ACCESS_KEY_ID?.trim() ?? '';
   const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() ?? '';
-  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together or not at all');
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey))
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together or not at all');
   const prefix = env.S3_PREFIX?.trim() ?? '';
-  if (prefix && !/^[\w./-]+\/$/.test(prefix)) throw new ConfigError(`S3_PREFIX must end with / and hold only letters, digits and ._-/, got "${prefix}"`);
+  if (prefix && !/^[\w./-]+\/$/.test(prefix))
+    throw new ConfigError(`S3_PREFIX must end with / and hold only letters, digits and ._-/, got "${prefix}"`);
   return {
     bucket,
     prefix,
@@ -139,15 +144,20 @@ const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 function logLevel(env: Env): LogLevel {
   const raw = env.LOG_LEVEL?.trim().toLowerCase() || 'info';
-  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  if (!(LOG_LEVELS as readonly string[]).includes(raw))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
   return raw as LogLevel;
 }
 
 /** API_PROCESSES: several processes share the port; PGlite belongs to one process, so they need PostgreSQL. */
 function apiProcesses(env: Env, role: Config['workerRole']): number {
   const n = int(env, 'API_PROCESSES', 1, 1, 64);
-  if (n > 1 && !env.DATABASE_URL?.trim()) throw new ConfigError('API_PROCESSES above 1 needs DATABASE_URL: the embedded PGlite database belongs to one process');
-  if (n > 1 && role === 'worker') throw new ConfigError('API_PROCESSES applies to WORKER_ROLE=all or api; a worker serves no API');
+  if (n > 1 && !env.DATABASE_URL?.trim())
+    throw new ConfigError(
+      'API_PROCESSES above 1 needs DATABASE_URL: the embedded PGlite database belongs to one process',
+    );
+  if (n > 1 && role === 'worker')
+    throw new ConfigError('API_PROCESSES applies to WORKER_ROLE=all or api; a worker serves no API');
   return n;
 }
 
@@ -172,8 +182,10 @@ export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST?.trim() || '127.0.0.1';
   const role = (env.WORKER_ROLE?.trim() || 'all') as Config['workerRole'];
-  if (!['all', 'api', 'worker'].includes(role)) throw new ConfigError(`WORKER_ROLE must be all, api or worker, got "${role}"`);
-  const publicUrl = optionalUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (!['all', 'api', 'worker'].includes(role))
+    throw new ConfigError(`WORKER_ROLE must be all, api or worker, got "${role}"`);
+  const publicUrl =
+    optionalUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
     port,
     host,

@@ -44,7 +44,10 @@ export function readDemoCredentials(dataDir: string): DemoCredentials | null {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials) : null;
 }
 
-export async function ensureDemoAccount(deps: Pick<Deps, 'db' | 'config'>, shopPort: number): Promise<DemoCredentials | null> {
+export async function ensureDemoAccount(
+  deps: Pick<Deps, 'db' | 'config'>,
+  shopPort: number,
+): Promise<DemoCredentials | null> {
   if (!deps.config.demoAccount || (await countAccounts(deps.db)) > 0) return null;
   const password = randomBytes(12).toString('base64url');
   const shopOrigin = `http://127.0.0.1:${shopPort}`;
@@ -58,13 +61,32 @@ export async function ensureDemoAccount(deps: Pick<Deps, 'db' | 'config'>, shopP
     });
     const { token } = await createApiToken(tx, deps.config.jwtSecret, account.id, 'demo token');
     const widgetKey = `pk_${randomBytes(24).toString('base64url')}`;
-    await insertWidgetKey(tx, { id: newId('wk'), account_id: account.id, name: 'Demo shop', key: widgetKey, allowed_origins: [shopOrigin, `http://localhost:${shopPort}`] });
+    await insertWidgetKey(tx, {
+      id: newId('wk'),
+      account_id: account.id,
+      name: 'Demo shop',
+      key: widgetKey,
+      allowed_origins: [shopOrigin, `http://localhost:${shopPort}`],
+    });
     const secret = generateSecret();
-    await insertWebhook(tx, { id: newId('wh'), account_id: account.id, url: `${shopOrigin}/webhooks`, events: ['widget.added_to_cart', 'quote.completed'], secret, token_id: null });
+    await insertWebhook(tx, {
+      id: newId('wh'),
+      account_id: account.id,
+      url: `${shopOrigin}/webhooks`,
+      events: ['widget.added_to_cart', 'quote.completed'],
+      secret,
+      token_id: null,
+    });
     const quoteSigningSecret = await signingSecret(tx, account.id);
     return {
-      account_id: account.id, email: account.email, password, api_token: token, widget_key: widgetKey, webhook_secret: secret,
-      quote_signing_secret: quoteSigningSecret, shop_port: shopPort,
+      account_id: account.id,
+      email: account.email,
+      password,
+      api_token: token,
+      widget_key: widgetKey,
+      webhook_secret: secret,
+      quote_signing_secret: quoteSigningSecret,
+      shop_port: shopPort,
     };
   });
   writeFileSync(demoCredentialsPath(deps.config.dataDir), `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
@@ -83,5 +105,8 @@ export async function demoAccountId(db: Queryable, creds: DemoCredentials): Prom
 /** The configuration with the demo account's loopback allowance (and no allowance for anyone else). */
 export function withDemoAllowance(config: Config, accountId: string | null): Config {
   if (!accountId) return config;
-  return { ...config, webhookAccountAllowances: { ...config.webhookAccountAllowances, [accountId]: [DEMO_RECEIVER_CIDR] } };
+  return {
+    ...config,
+    webhookAccountAllowances: { ...config.webhookAccountAllowances, [accountId]: [DEMO_RECEIVER_CIDR] },
+  };
 }

@@ -26,7 +26,10 @@ export interface FieldProblem {
 export class ValidationError extends ApiError {
   constructor(problems: FieldProblem[], status = 400, code = 'validation_failed') {
     const first = problems[0];
-    const message = problems.length === 1 ? `${first.field}: ${first.message}` : `${problems.length} fields are invalid; first: ${first.field}: ${first.message}`;
+    const message =
+      problems.length === 1
+        ? `${first.field}: ${first.message}`
+        : `${problems.length} fields are invalid; first: ${first.field}: ${first.message}`;
     super(status, code, message, { fields: problems });
   }
 }
@@ -55,7 +58,11 @@ const NUL_REFUSED = new Set(['22021', '22P05']);
 /** Errors thrown by libraries (koa-body/formidable, co-body, the database) carry a status or code; map them to our shape. */
 function fromLibrary(err: HttpishError, maxUploadBytes: number): ApiError | null {
   if (typeof err.code === 'string' && NUL_REFUSED.has(err.code)) {
-    return new ApiError(400, 'invalid_text', 'The request contains text with the NUL character (U+0000), which no field accepts.');
+    return new ApiError(
+      400,
+      'invalid_text',
+      'The request contains text with the NUL character (U+0000), which no field accepts.',
+    );
   }
   const status = err.httpCode ?? err.status ?? err.statusCode;
   if (!status || status < 400 || status >= 500) return null;
@@ -70,13 +77,20 @@ function fromLibrary(err: HttpishError, maxUploadBytes: number): ApiError | null
 }
 
 export const tooLarge = (maxBytes: number) =>
-  new ApiError(413, 'file_too_large', `The file exceeds the upload limit of ${Math.round(maxBytes / 1048576)} MB (${maxBytes} bytes).`, {
-    field: 'file',
-    max_bytes: maxBytes,
-  });
+  new ApiError(
+    413,
+    'file_too_large',
+    `The file exceeds the upload limit of ${Math.round(maxBytes / 1048576)} MB (${maxBytes} bytes).`,
+    {
+      field: 'file',
+      max_bytes: maxBytes,
+    },
+  );
 
 /** The JSON body of an error answer (the one shape of every error). */
-export const errorBody = (api: ApiError) => ({ error: { code: api.code, message: api.message, ...(api.details ? { details: api.details } : {}) } });
+export const errorBody = (api: ApiError) => ({
+  error: { code: api.code, message: api.message, ...(api.details ? { details: api.details } : {}) },
+});
 
 export function errorMiddleware(opts: { maxUploadBytes: number; log: (msg: string, err: unknown) => void }) {
   return async function errors(ctx: Context, next: Next) {
@@ -107,11 +121,14 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
   const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
   const status = tooLarge ? 431 : 400;
   const error = tooLarge
-    ? { code: 'headers_too_large', message: 'The request line or headers are too large (the URL with its query, or a header).' }
+    ? {
+        code: 'headers_too_large',
+        message: 'The request line or headers are too large (the URL with its query, or a header).',
+      }
     : { code: 'bad_request', message: 'The HTTP request is malformed.' };
   const body = JSON.stringify({ error });
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n`
-      + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

@@ -6,10 +6,19 @@ import { ApiError } from './errors.ts';
 /** The largest JSON body any route accepts (uploads have their own limit, MAX_UPLOAD_MB). */
 export const MAX_JSON_BYTES = 256 * 1024;
 
-const parse = koaBody({ json: true, jsonStrict: true, jsonLimit: MAX_JSON_BYTES, multipart: false, urlencoded: false, text: false });
+const parse = koaBody({
+  json: true,
+  jsonStrict: true,
+  jsonLimit: MAX_JSON_BYTES,
+  multipart: false,
+  urlencoded: false,
+  text: false,
+});
 
 export const jsonTooLarge = () =>
-  new ApiError(413, 'json_too_large', `The JSON body exceeds the limit of ${MAX_JSON_BYTES / 1024} KB.`, { max_bytes: MAX_JSON_BYTES });
+  new ApiError(413, 'json_too_large', `The JSON body exceeds the limit of ${MAX_JSON_BYTES / 1024} KB.`, {
+    max_bytes: MAX_JSON_BYTES,
+  });
 
 export async function jsonBody(ctx: Context, next: Next) {
   const declared = Number(ctx.get('content-length') || 0);

@@ -16,7 +16,8 @@ export function createLogger(level: LogLevel): Logger {
 }
 
 /** The route template a request matched (ids stay out of logs, usage and metric labels), or '(unmatched)'. */
-export const routeTemplate = (ctx: Context): string => (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? '(unmatched)';
+export const routeTemplate = (ctx: Context): string =>
+  (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? '(unmatched)';
 
 /** A caller's own X-Request-Id is kept when it is a plain token; anything else gets a fresh id. */
 const REQUEST_ID = /^[\w.:-]{1,128}$/;

@@ -5,7 +5,13 @@ import { loadConfig, ConfigError, type Config } from './config.ts';
 import { buildDeps, openDatabase, serve } from './start.ts';
 import { migrate } from './db/migrate.ts';
 import { isSupervisor, superviseApiProcesses } from './cluster.ts';
-import { demoAccountId, ensureDemoAccount, readDemoCredentials, withDemoAllowance, type DemoCredentials } from './demo.ts';
+import {
+  demoAccountId,
+  ensureDemoAccount,
+  readDemoCredentials,
+  withDemoAllowance,
+  type DemoCredentials,
+} from './demo.ts';
 
 /**
  * DATA_DIR holds webhook secrets (in the database files), the JWT secret and merchants' models: everything this
@@ -33,9 +39,18 @@ async function startDemo(config: Config, creds: DemoCredentials) {
   if (!existsSync(shopModule)) return null;
   const { startDemoShop } = await import(shopModule);
   try {
-    return await startDemoShop({ apiUrl: config.publicUrl, widgetKey: creds.widget_key, webhookSecret: creds.webhook_secret, quoteSigningSecret: creds.quote_signing_secret, port: creds.shop_port, host: '127.0.0.1' });
+    return await startDemoShop({
+      apiUrl: config.publicUrl,
+      widgetKey: creds.widget_key,
+      webhookSecret: creds.webhook_secret,
+      quoteSigningSecret: creds.quote_signing_secret,
+      port: creds.shop_port,
+      host: '127.0.0.1',
+    });
   } catch (err) {
-    console.warn(`slicequote: the demo shop could not start on port ${creds.shop_port} (${(err as Error).message}); the API runs without it.`);
+    console.warn(
+      `slicequote: the demo shop could not start on port ${creds.shop_port} (${(err as Error).message}); the API runs without it.`,
+    );
     return null;
   }
 }
@@ -52,7 +67,9 @@ function printWelcome(config: Config, dbKind: string, creds: DemoCredentials | n
   console.log(`\nTry it: upload a model and measure it:`);
   console.log(`  curl -s -H "Authorization: Bearer ${creds.api_token}" -F "file=@${sample}" ${url}/v2/file`);
   console.log(`then quote it from a real slice:`);
-  console.log(`  curl -s -H "Authorization: Bearer ${creds.api_token}" -H "Content-Type: application/json" -d '{"material_config":{"filament_type":"PLA"}}' ${url}/v2/file/quote/<file_id>\n`);
+  console.log(
+    `  curl -s -H "Authorization: Bearer ${creds.api_token}" -H "Content-Type: application/json" -d '{"material_config":{"filament_type":"PLA"}}' ${url}/v2/file/quote/<file_id>\n`,
+  );
 }
 
 async function main() {
@@ -64,7 +81,9 @@ async function main() {
   await migrate(db);
   // The demo account exists before the webhook rules are built: its loopback allowance names its id.
   const demoPort = loaded.port === 0 ? 0 : loaded.port + 1;
-  const creds = loaded.demoAccount ? ((await ensureDemoAccount({ db, config: loaded }, demoPort)) ?? readDemoCredentials(loaded.dataDir)) : null;
+  const creds = loaded.demoAccount
+    ? ((await ensureDemoAccount({ db, config: loaded }, demoPort)) ?? readDemoCredentials(loaded.dataDir))
+    : null;
   const config = withDemoAllowance(loaded, creds ? await demoAccountId(db, creds) : null);
   const deps = await buildDeps(config, { db });
   const running = await serve(deps);

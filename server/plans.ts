@@ -30,10 +30,12 @@ export function loadPlans(file = new URL('./plans.json', import.meta.url)): Plan
     if (!positive(p.storage_bytes)) throw new Error(`${where}: storage_bytes must be a positive integer`);
     for (const c of CLASSES) {
       const rl = p.rate_limits?.[c];
-      if (!rl || !positive(rl.limit) || !positive(rl.window_seconds)) throw new Error(`${where}: rate_limits.${c} needs a positive limit and window_seconds`);
+      if (!rl || !positive(rl.limit) || !positive(rl.window_seconds))
+        throw new Error(`${where}: rate_limits.${c} needs a positive limit and window_seconds`);
     }
     plans[id] = { id, ...p };
   }
-  for (const required of ['free', 'pro', 'business']) if (!plans[required]) throw new Error(`plans.json must define the "${required}" plan`);
+  for (const required of ['free', 'pro', 'business'])
+    if (!plans[required]) throw new Error(`plans.json must define the "${required}" plan`);
   return plans;
 }

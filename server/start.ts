@@ -52,7 +52,11 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
   const swept = await sweepLeftovers(config.dataDir);
   const storage = await openStorage(config);
   const log = opts.log ?? createLogger(config.logLevel);
-  if (swept.tmpFolders.length || swept.emptyFileFolders) log.info('start-up: removed leftovers of stopped processes', { tmp: swept.tmpFolders, empty_file_folders: swept.emptyFileFolders });
+  if (swept.tmpFolders.length || swept.emptyFileFolders)
+    log.info('start-up: removed leftovers of stopped processes', {
+      tmp: swept.tmpFolders,
+      empty_file_folders: swept.emptyFileFolders,
+    });
   const base = {
     config,
     db,
@@ -66,7 +70,12 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
     lifecycle: { draining: false },
   };
   await seedGlobalProfiles(base);
-  const pool = createSlicePool({ size: config.slicerConcurrency, timeoutMs: config.slicerTimeoutMs, binary: config.slicerBinary, maxQueue: config.slicerConcurrency });
+  const pool = createSlicePool({
+    size: config.slicerConcurrency,
+    timeoutMs: config.slicerTimeoutMs,
+    binary: config.slicerBinary,
+    maxQueue: config.slicerConcurrency,
+  });
   // The event pump and the job runner each hold the finished deps object (the runner wakes the pump).
   const deps = base as Deps;
   deps.events = createEventPump(deps);

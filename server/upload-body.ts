@@ -31,7 +31,12 @@ const FORMIDABLE = {
 } as const;
 
 const malformed = () =>
-  new ApiError(400, 'malformed_multipart', 'The multipart/form-data body is malformed; send the model in one part named "file".', { field: 'file' });
+  new ApiError(
+    400,
+    'malformed_multipart',
+    'The multipart/form-data body is malformed; send the model in one part named "file".',
+    { field: 'file' },
+  );
 
 /**
  * What the client is told about a body the multipart parser gave up on. Every problem of the body is a 4xx that
@@ -47,20 +52,37 @@ export function multipartError(err: unknown, maxBytes: number, clientGone: boole
       case FORMIDABLE.biggerThanTotalMaxFileSize:
         return tooLarge(maxBytes);
       case FORMIDABLE.maxFilesExceeded:
-        return new ApiError(400, 'multiple_files', 'The body has more than one part named "file"; send exactly one model per upload.', { field: 'file' });
+        return new ApiError(
+          400,
+          'multiple_files',
+          'The body has more than one part named "file"; send exactly one model per upload.',
+          { field: 'file' },
+        );
       case FORMIDABLE.maxFieldsExceeded:
-        return new ApiError(400, 'too_many_fields', `The body has more than ${MAX_FIELDS} form fields.`, { max_fields: MAX_FIELDS });
+        return new ApiError(400, 'too_many_fields', `The body has more than ${MAX_FIELDS} form fields.`, {
+          max_fields: MAX_FIELDS,
+        });
       case FORMIDABLE.maxFieldsSizeExceeded:
-        return new ApiError(413, 'fields_too_large', `The form fields exceed the limit of ${MAX_FIELDS_BYTES / 1024} KB.`, { max_bytes: MAX_FIELDS_BYTES });
+        return new ApiError(
+          413,
+          'fields_too_large',
+          `The form fields exceed the limit of ${MAX_FIELDS_BYTES / 1024} KB.`,
+          { max_bytes: MAX_FIELDS_BYTES },
+        );
       case FORMIDABLE.noParser:
-        return new ApiError(415, 'multipart_required', 'Send the model as multipart/form-data with a part named "file".');
+        return new ApiError(
+          415,
+          'multipart_required',
+          'Send the model as multipart/form-data with a part named "file".',
+        );
       case FORMIDABLE.cannotCreateDir:
         return err; // our disk, not the client's body
       default:
         return malformed();
     }
   }
-  if (clientGone || /aborted/i.test(e?.message ?? '')) return new ApiError(400, 'upload_aborted', 'The client aborted the upload.');
+  if (clientGone || /aborted/i.test(e?.message ?? ''))
+    return new ApiError(400, 'upload_aborted', 'The client aborted the upload.');
   const status = e?.httpCode ?? e?.status;
   // Any other HTTP-flavoured error raised while reading the body is about the body.
   if (typeof status === 'number' && status >= 400 && status < 500) return malformed();
@@ -83,7 +105,8 @@ export function uploadBody(deps: Deps) {
       await parseInto(ctx, dir, max);
       const files = ctx.request.files?.file;
       const file = Array.isArray(files) ? files[0] : files;
-      if (!file) throw new ApiError(400, 'file_missing', 'The multipart body has no part named "file".', { field: 'file' });
+      if (!file)
+        throw new ApiError(400, 'file_missing', 'The multipart body has no part named "file".', { field: 'file' });
       ctx.state.upload = { path: file.filepath, originalName: file.originalFilename };
       await next();
     } finally {

@@ -22,8 +22,10 @@ const tidy = (v: number) => Number(v.toPrecision(15));
 
 export const SETTING_ALIASES: readonly SettingAlias[] = [
   {
-    section: 'material_config', names: ['price_per_gram', 'price_per_kg'],
-    toFirst: (kg) => tidy(kg / 1000), fromFirst: (g) => tidy(g * 1000),
+    section: 'material_config',
+    names: ['price_per_gram', 'price_per_kg'],
+    toFirst: (kg) => tidy(kg / 1000),
+    fromFirst: (g) => tidy(g * 1000),
   },
 ];
 
@@ -34,7 +36,8 @@ export function aliasOf(section: SettingSection, name: string): SettingAlias | u
 /** The pair's value in one object, in the unit of `name` (names[0] first); undefined when it sets neither. */
 export function aliasValue(alias: SettingAlias, values: Record<string, unknown> | undefined, name: string) {
   const [first, second] = alias.names;
-  const a = values?.[first], b = values?.[second];
+  const a = values?.[first],
+    b = values?.[second];
   if (typeof a === 'number') return name === first ? a : alias.fromFirst(a);
   if (typeof b === 'number') return name === second ? b : alias.toFirst(b);
   return undefined;

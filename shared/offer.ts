@@ -2,7 +2,13 @@
 // presets, infill choices, a quantity range) and the floors on price. Shoppers choose; merchants price: a
 // widget key sends only choices from the offer (docs/offer.md). Pure TypeScript, shared by the server
 // (authoritative) and the dashboard's editor, so both refuse exactly the same things with the same field names.
-import { canonicalSection, getSetting, validateConfigSection, type ConfigIssue, type PrinterConfig } from './settings.ts';
+import {
+  canonicalSection,
+  getSetting,
+  validateConfigSection,
+  type ConfigIssue,
+  type PrinterConfig,
+} from './settings.ts';
 
 export interface OfferMaterial {
   /** The material profile's name (what `material_config.filament_type` looks up). */
@@ -55,25 +61,42 @@ export interface ResolvedChoices {
   quantity: number;
 }
 
-export const OFFER_LIMITS = { materials: 50, colors: 50, qualities: 12, infill: 20, maxQuantity: 100_000, text: 200 } as const;
+export const OFFER_LIMITS = {
+  materials: 50,
+  colors: 50,
+  qualities: 12,
+  infill: 20,
+  maxQuantity: 100_000,
+  text: 200,
+} as const;
 
 /**
  * Printer settings a quality preset may set: what changes how a part is sliced, but not the machine itself
  * (bed, nozzle) and not prices; infill has its own choice.
  */
 export const PRESET_FIELDS: readonly string[] = [
-  'layer_height', 'perimeters', 'top_solid_layers', 'bottom_solid_layers', 'infill_pattern', 'support_material',
-  'support_overhang_angle', 'support_density', 'print_speed', 'first_layer_speed',
+  'layer_height',
+  'perimeters',
+  'top_solid_layers',
+  'bottom_solid_layers',
+  'infill_pattern',
+  'support_material',
+  'support_overhang_angle',
+  'support_density',
+  'print_speed',
+  'first_layer_speed',
 ];
 
 const ID = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 const MONEY_MAX = 1_000_000;
 
-const isText = (v: unknown, max: number): v is string => typeof v === 'string' && v.trim().length > 0 && v.length <= max;
+const isText = (v: unknown, max: number): v is string =>
+  typeof v === 'string' && v.trim().length > 0 && v.length <= max;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function knownKeys(obj: Record<string, unknown>, keys: readonly string[], at: string, issues: ConfigIssue[]) {
-  for (const k of Object.keys(obj)) if (!keys.includes(k)) issues.push({ field: at ? `${at}.${k}` : k, message: 'is not a known field' });
+  for (const k of Object.keys(obj))
+    if (!keys.includes(k)) issues.push({ field: at ? `${at}.${k}` : k, message: 'is not a known field' });
 }
 
 function listOf(v: unknown, field: string, max: number, issues: ConfigIssue[]): unknown[] {
@@ -105,11 +128,20 @@ function materialIssues(raw: unknown, issues: ConfigIssue[]): OfferMaterial[] {
     if (!isText(m.material, 64)) issues.push({ field: `${at}.material`, message: 'must be a material profile name' });
     const colors = m.colors ?? [];
     if (!Array.isArray(colors) || colors.length > OFFER_LIMITS.colors || !colors.every((c) => isText(c, 40))) {
-      issues.push({ field: `${at}.colors`, message: `must be a list of up to ${OFFER_LIMITS.colors} colour names (1 to 40 characters)` });
+      issues.push({
+        field: `${at}.colors`,
+        message: `must be a list of up to ${OFFER_LIMITS.colors} colour names (1 to 40 characters)`,
+      });
     } else unique(colors as string[], `${at}.colors`, 'colour', issues);
-    if (isText(m.material, 64)) out.push({ material: m.material, colors: Array.isArray(colors) ? (colors as string[]) : [] });
+    if (isText(m.material, 64))
+      out.push({ material: m.material, colors: Array.isArray(colors) ? (colors as string[]) : [] });
   });
-  unique(out.map((m) => m.material), 'materials', 'material', issues);
+  unique(
+    out.map((m) => m.material),
+    'materials',
+    'material',
+    issues,
+  );
   return out;
 }
 
@@ -123,7 +155,8 @@ function presetIssues(raw: unknown, issues: ConfigIssue[]): QualityPreset[] {
       return;
     }
     knownKeys(q, ['id', 'label', 'printer_config'], at, issues);
-    if (typeof q.id !== 'string' || !ID.test(q.id)) issues.push({ field: `${at}.id`, message: 'must be 1 to 40 lower-case letters, digits, - or _' });
+    if (typeof q.id !== 'string' || !ID.test(q.id))
+      issues.push({ field: `${at}.id`, message: 'must be 1 to 40 lower-case letters, digits, - or _' });
     if (!isText(q.label, 60)) issues.push({ field: `${at}.label`, message: 'must be a label of 1 to 60 characters' });
     const settings = q.printer_config ?? {};
     if (!isObject(settings)) {
@@ -132,24 +165,38 @@ function presetIssues(raw: unknown, issues: ConfigIssue[]): QualityPreset[] {
     }
     for (const name of Object.keys(settings)) {
       if (getSetting('printer_config', name) && !PRESET_FIELDS.includes(name)) {
-        issues.push({ field: `${at}.printer_config.${name}`, message: `is not a quality setting (allowed: ${PRESET_FIELDS.join(', ')})` });
+        issues.push({
+          field: `${at}.printer_config.${name}`,
+          message: `is not a quality setting (allowed: ${PRESET_FIELDS.join(', ')})`,
+        });
       }
     }
-    const known = Object.fromEntries(Object.entries(settings).filter(([k]) => !getSetting('printer_config', k) || PRESET_FIELDS.includes(k)));
-    for (const issue of validateConfigSection('printer_config', known)) issues.push({ field: `${at}.${issue.field}`, message: issue.message });
-    if (typeof q.id === 'string' && isText(q.label, 60)) out.push({ id: q.id, label: q.label, printer_config: settings as PrinterConfig });
+    const known = Object.fromEntries(
+      Object.entries(settings).filter(([k]) => !getSetting('printer_config', k) || PRESET_FIELDS.includes(k)),
+    );
+    for (const issue of validateConfigSection('printer_config', known))
+      issues.push({ field: `${at}.${issue.field}`, message: issue.message });
+    if (typeof q.id === 'string' && isText(q.label, 60))
+      out.push({ id: q.id, label: q.label, printer_config: settings as PrinterConfig });
   });
-  unique(out.map((q) => q.id), 'qualities', 'quality id', issues);
+  unique(
+    out.map((q) => q.id),
+    'qualities',
+    'quality id',
+    issues,
+  );
   return out;
 }
 
 function infillIssues(raw: unknown, issues: ConfigIssue[]): number[] {
   const list = listOf(raw, 'infill_options', OFFER_LIMITS.infill, issues);
   list.forEach((v, i) => {
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 100) issues.push({ field: `infill_options.${i}`, message: 'must be a percentage from 0 to 100' });
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 100)
+      issues.push({ field: `infill_options.${i}`, message: 'must be a percentage from 0 to 100' });
   });
   const numbers = list.filter((v): v is number => typeof v === 'number');
-  if (new Set(numbers).size !== numbers.length) issues.push({ field: 'infill_options', message: 'must not repeat a value' });
+  if (new Set(numbers).size !== numbers.length)
+    issues.push({ field: 'infill_options', message: 'must not repeat a value' });
   return numbers;
 }
 
@@ -158,19 +205,31 @@ function quantityIssues(raw: unknown, issues: ConfigIssue[]) {
   const ok = (v: unknown) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= OFFER_LIMITS.maxQuantity;
   if (!isObject(raw)) return issues.push({ field: 'quantity', message: 'must be an object {min, max}' });
   knownKeys(raw, ['min', 'max'], 'quantity', issues);
-  if (!ok(q.min)) issues.push({ field: 'quantity.min', message: `must be an integer from 1 to ${OFFER_LIMITS.maxQuantity}` });
-  if (!ok(q.max)) issues.push({ field: 'quantity.max', message: `must be an integer from 1 to ${OFFER_LIMITS.maxQuantity}` });
-  else if (ok(q.min) && (q.max as number) < (q.min as number)) issues.push({ field: 'quantity.max', message: 'must be at least quantity.min' });
+  if (!ok(q.min))
+    issues.push({ field: 'quantity.min', message: `must be an integer from 1 to ${OFFER_LIMITS.maxQuantity}` });
+  if (!ok(q.max))
+    issues.push({ field: 'quantity.max', message: `must be an integer from 1 to ${OFFER_LIMITS.maxQuantity}` });
+  else if (ok(q.min) && (q.max as number) < (q.min as number))
+    issues.push({ field: 'quantity.max', message: 'must be at least quantity.min' });
 }
 
 function moneyIssue(v: unknown, field: string, issues: ConfigIssue[]) {
   if (v === null) return;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > MONEY_MAX) issues.push({ field, message: `must be null or an amount from 0 to ${MONEY_MAX}` });
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > MONEY_MAX)
+    issues.push({ field, message: `must be null or an amount from 0 to ${MONEY_MAX}` });
 }
 
 const OFFER_FIELDS = [
-  'materials', 'default_material', 'qualities', 'default_quality', 'infill_options', 'default_infill', 'quantity',
-  'minimum_price', 'minimum_line_price', 'lead_time',
+  'materials',
+  'default_material',
+  'qualities',
+  'default_quality',
+  'infill_options',
+  'default_infill',
+  'quantity',
+  'minimum_price',
+  'minimum_line_price',
+  'lead_time',
 ];
 
 /** Every structural problem of an offer, each naming its field (materials.0.colors.1, qualities.2.id …). */
@@ -182,13 +241,17 @@ export function validateOffer(raw: unknown): ConfigIssue[] {
   const qualities = presetIssues(raw.qualities, issues);
   const infill = infillIssues(raw.infill_options, issues);
   const sameName = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
-  if (!materials.some((m) => sameName(raw.default_material, m.material))) issues.push({ field: 'default_material', message: 'must be one of the offered materials' });
-  if (!qualities.some((q) => q.id === raw.default_quality)) issues.push({ field: 'default_quality', message: 'must be the id of one of the qualities' });
-  if (!infill.includes(raw.default_infill as number)) issues.push({ field: 'default_infill', message: 'must be one of infill_options' });
+  if (!materials.some((m) => sameName(raw.default_material, m.material)))
+    issues.push({ field: 'default_material', message: 'must be one of the offered materials' });
+  if (!qualities.some((q) => q.id === raw.default_quality))
+    issues.push({ field: 'default_quality', message: 'must be the id of one of the qualities' });
+  if (!infill.includes(raw.default_infill as number))
+    issues.push({ field: 'default_infill', message: 'must be one of infill_options' });
   quantityIssues(raw.quantity, issues);
   moneyIssue(raw.minimum_price ?? null, 'minimum_price', issues);
   moneyIssue(raw.minimum_line_price ?? null, 'minimum_line_price', issues);
-  if (raw.lead_time != null && !isText(raw.lead_time, OFFER_LIMITS.text)) issues.push({ field: 'lead_time', message: `must be null or a text of 1 to ${OFFER_LIMITS.text} characters` });
+  if (raw.lead_time != null && !isText(raw.lead_time, OFFER_LIMITS.text))
+    issues.push({ field: 'lead_time', message: `must be null or a text of 1 to ${OFFER_LIMITS.text} characters` });
   return issues;
 }
 
@@ -198,7 +261,11 @@ export function normalizeOffer(raw: Record<string, unknown>): Offer {
   return {
     materials: o.materials.map((m) => ({ material: m.material, colors: m.colors ?? [] })),
     default_material: o.materials.find((m) => m.material.toLowerCase() === o.default_material.toLowerCase())!.material,
-    qualities: o.qualities.map((q) => ({ id: q.id, label: q.label, printer_config: canonicalSection('printer_config', q.printer_config ?? {}) })),
+    qualities: o.qualities.map((q) => ({
+      id: q.id,
+      label: q.label,
+      printer_config: canonicalSection('printer_config', q.printer_config ?? {}),
+    })),
     default_quality: o.default_quality,
     infill_options: [...o.infill_options].sort((a, b) => a - b),
     default_infill: o.default_infill,
@@ -224,26 +291,57 @@ export function resolveChoices(offer: Offer, raw: unknown): { choices: ResolvedC
   const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
   const offered = (what: string, values: string[]) => `is not offered (${what}: ${values.join(', ')})`;
 
-  const material = c.material === undefined ? offer.materials.find((m) => m.material === offer.default_material) : offer.materials.find((m) => same(c.material, m.material));
-  if (!material) issues.push({ field: 'choices.material', message: offered('materials', offer.materials.map((m) => m.material)) });
+  const material =
+    c.material === undefined
+      ? offer.materials.find((m) => m.material === offer.default_material)
+      : offer.materials.find((m) => same(c.material, m.material));
+  if (!material)
+    issues.push({
+      field: 'choices.material',
+      message: offered(
+        'materials',
+        offer.materials.map((m) => m.material),
+      ),
+    });
   const colors = material?.colors ?? [];
   let color: string | null = colors[0] ?? null;
   if (c.color !== undefined) {
     color = colors.find((x) => same(c.color, x)) ?? null;
-    if (!color) issues.push({ field: 'choices.color', message: colors.length ? offered(`colours of ${material?.material}`, colors) : 'is not a choice for this material' });
+    if (!color)
+      issues.push({
+        field: 'choices.color',
+        message: colors.length
+          ? offered(`colours of ${material?.material}`, colors)
+          : 'is not a choice for this material',
+      });
   }
-  const quality = c.quality === undefined ? offer.qualities.find((q) => q.id === offer.default_quality) : offer.qualities.find((q) => same(c.quality, q.id));
-  if (!quality) issues.push({ field: 'choices.quality', message: offered('qualities', offer.qualities.map((q) => q.id)) });
+  const quality =
+    c.quality === undefined
+      ? offer.qualities.find((q) => q.id === offer.default_quality)
+      : offer.qualities.find((q) => same(c.quality, q.id));
+  if (!quality)
+    issues.push({
+      field: 'choices.quality',
+      message: offered(
+        'qualities',
+        offer.qualities.map((q) => q.id),
+      ),
+    });
   const infill = c.infill === undefined ? offer.default_infill : (c.infill as number);
-  if (!offer.infill_options.includes(infill)) issues.push({ field: 'choices.infill', message: offered('infill', offer.infill_options.map(String)) });
+  if (!offer.infill_options.includes(infill))
+    issues.push({ field: 'choices.infill', message: offered('infill', offer.infill_options.map(String)) });
   const quantity = c.quantity === undefined ? offer.quantity.min : (c.quantity as number);
   const quantityIssue = quantityProblem(offer, quantity);
   if (quantityIssue) issues.push({ field: 'choices.quantity', message: quantityIssue });
   return {
     issues,
     choices: {
-      material: material?.material ?? '', color, quality: quality?.id ?? '', quality_label: quality?.label ?? '',
-      infill, quantity,
+      material: material?.material ?? '',
+      color,
+      quality: quality?.id ?? '',
+      quality_label: quality?.label ?? '',
+      infill,
+      quantity,
     },
   };
 }
@@ -251,7 +349,9 @@ export function resolveChoices(offer: Offer, raw: unknown): { choices: ResolvedC
 /** Why a quantity is outside the offer's range, or null. */
 export function quantityProblem(offer: Pick<Offer, 'quantity'>, quantity: unknown): string | null {
   const { min, max } = offer.quantity;
-  return Number.isInteger(quantity) && (quantity as number) >= min && (quantity as number) <= max ? null : `must be a whole number from ${min} to ${max}`;
+  return Number.isInteger(quantity) && (quantity as number) >= min && (quantity as number) <= max
+    ? null
+    : `must be a whole number from ${min} to ${max}`;
 }
 
 /**
@@ -262,5 +362,9 @@ export function priceLine(unitPrice: number, quantity: number, minimumLinePrice:
   const scale = 10 ** digits;
   const subtotal = Math.round(unitPrice * scale) * quantity;
   const adjustment = minimumLinePrice === null ? 0 : Math.max(0, Math.round(minimumLinePrice * scale) - subtotal);
-  return { subtotal: subtotal / scale, minimum_line_adjustment: adjustment / scale, total: (subtotal + adjustment) / scale };
+  return {
+    subtotal: subtotal / scale,
+    minimum_line_adjustment: adjustment / scale,
+    total: (subtotal + adjustment) / scale,
+  };
 }

@@ -23,7 +23,15 @@ export interface Conversion {
 
 /** The lines of a breakdown, in the order they add up: six parts, subtotal, tax, total. */
 export const PRICE_LINES = [
-  'material', 'support', 'machine', 'energy', 'fixed_fee', 'minimum_price_adjustment', 'subtotal', 'tax', 'total',
+  'material',
+  'support',
+  'machine',
+  'energy',
+  'fixed_fee',
+  'minimum_price_adjustment',
+  'subtotal',
+  'tax',
+  'total',
 ] as const;
 export type PriceLine = (typeof PRICE_LINES)[number];
 export const PART_LINES = PRICE_LINES.slice(0, 6) as readonly PriceLine[];
@@ -67,7 +75,11 @@ function rawParts(stats: PrintStats, s: ResolvedSettings, perGram: number) {
  * The price of one part. `stats` are grams and seconds, however they were obtained; `conversion` comes from the
  * resolution when the quote asks for another currency than the shop's.
  */
-export function computePrice(stats: PrintStats, s: ResolvedSettings, conversion: Conversion | null = null): PriceBreakdown {
+export function computePrice(
+  stats: PrintStats,
+  s: ResolvedSettings,
+  conversion: Conversion | null = null,
+): PriceBreakdown {
   const perGram = pricePerGram(s.material);
   if (perGram === undefined) throw new Error('material has no price');
   const currency = s.quote.currency;
@@ -76,8 +88,11 @@ export function computePrice(stats: PrintStats, s: ResolvedSettings, conversion:
   const minor = (shopAmount: number) => roundHalfUp(shopAmount * rate * 10 ** digits);
   const raw = rawParts(stats, s, perGram);
   const parts = {
-    material: minor(raw.material), support: minor(raw.support), machine: minor(raw.machine),
-    energy: minor(raw.energy), fixed_fee: minor(raw.fixed_fee),
+    material: minor(raw.material),
+    support: minor(raw.support),
+    machine: minor(raw.machine),
+    energy: minor(raw.energy),
+    fixed_fee: minor(raw.fixed_fee),
   };
   const sum = Object.values(parts).reduce((a, b) => a + b, 0);
   const minimum_price_adjustment = Math.max(0, minor(s.quote.minimum_price) - sum);
@@ -87,7 +102,10 @@ export function computePrice(stats: PrintStats, s: ResolvedSettings, conversion:
   if (!(minorUnits.total <= MAX_MINOR_UNITS)) {
     throw new PriceOutOfRangeError(`the price exceeds ${MAX_MINOR_UNITS / 10 ** digits} ${currency}`);
   }
-  const major = Object.fromEntries(PRICE_LINES.map((k) => [k, minorUnits[k] / 10 ** digits])) as Record<PriceLine, number>;
+  const major = Object.fromEntries(PRICE_LINES.map((k) => [k, minorUnits[k] / 10 ** digits])) as Record<
+    PriceLine,
+    number
+  >;
   return {
     currency,
     digits,

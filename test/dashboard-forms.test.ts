@@ -3,7 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateProfileSettings, type ProfileKind } from '../shared/profiles.ts';
-import { allFields, fieldGroups, fieldValue, formatField, parseField, rangeText, validateProfile } from '../dashboard/src/lib/profile-rules.ts';
+import {
+  allFields,
+  fieldGroups,
+  fieldValue,
+  formatField,
+  parseField,
+  rangeText,
+  validateProfile,
+} from '../dashboard/src/lib/profile-rules.ts';
 
 /** A value the API accepts for a field of the form. */
 function validValue(def: ReturnType<typeof allFields>[number]): unknown {
@@ -18,25 +26,43 @@ function validValue(def: ReturnType<typeof allFields>[number]): unknown {
 for (const kind of ['printer', 'material', 'global'] as ProfileKind[]) {
   test(`every field of the ${kind} form is accepted by the API, and a value out of range is refused naming it`, () => {
     for (const def of allFields(kind)) {
-      assert.deepEqual(validateProfileSettings(kind, 'Name', { [def.name]: validValue(def) }), [], `${kind}.${def.name}`);
+      assert.deepEqual(
+        validateProfileSettings(kind, 'Name', { [def.name]: validValue(def) }),
+        [],
+        `${kind}.${def.name}`,
+      );
       if (def.max !== undefined) {
         const issues = validateProfileSettings(kind, 'Name', { [def.name]: def.max + 1 });
         assert.equal(issues[0]?.field, `settings.${def.name}`, `${kind}.${def.name} above its maximum`);
       }
     }
-    assert.deepEqual(validateProfileSettings(kind, 'Name', { not_a_setting: 1 }).map((i) => i.field), ['settings.not_a_setting']);
+    assert.deepEqual(
+      validateProfileSettings(kind, 'Name', { not_a_setting: 1 }).map((i) => i.field),
+      ['settings.not_a_setting'],
+    );
   });
 }
 
 test('each form shows every field of its kind', () => {
   assert.equal(allFields('printer').length, 34, 'the 33 printer_config request fields plus power_watts');
-  assert.equal(allFields('material').length, 16, 'the material_config fields but filament_type (the name) and price_per_gram (one price), plus color and colors');
-  assert.equal(allFields('global').length, 10, 'the quote_config fields (exchange_rates and quote_validity_days included) plus the three default layer heights');
+  assert.equal(
+    allFields('material').length,
+    16,
+    'the material_config fields but filament_type (the name) and price_per_gram (one price), plus color and colors',
+  );
+  assert.equal(
+    allFields('global').length,
+    10,
+    'the quote_config fields (exchange_rates and quote_validity_days included) plus the three default layer heights',
+  );
 });
 
 test('the global settings form shows quote validity under Quotes, in days from 1 to 365, not under Pricing', () => {
   const groups = fieldGroups('global');
-  assert.deepEqual(groups.find((g) => g.title === 'Quotes')?.fields.map((f) => f.name), ['quote_validity_days']);
+  assert.deepEqual(
+    groups.find((g) => g.title === 'Quotes')?.fields.map((f) => f.name),
+    ['quote_validity_days'],
+  );
   assert.ok(!groups.find((g) => g.title === 'Pricing')?.fields.some((f) => f.name === 'quote_validity_days'));
   const validity = allFields('global').find((f) => f.name === 'quote_validity_days')!;
   assert.equal(rangeText(validity), '1 to 365 days, whole numbers');
@@ -50,8 +76,14 @@ test('ranges read as the API checks them: exclusive minimums, units after the nu
 });
 
 test('the profile name is required and bounded, as the API requires', () => {
-  assert.deepEqual(validateProfile('printer', ' ', {}).map((i) => i.field), ['name']);
-  assert.deepEqual(validateProfile('printer', 'x'.repeat(65), {}).map((i) => i.field), ['name']);
+  assert.deepEqual(
+    validateProfile('printer', ' ', {}).map((i) => i.field),
+    ['name'],
+  );
+  assert.deepEqual(
+    validateProfile('printer', 'x'.repeat(65), {}).map((i) => i.field),
+    ['name'],
+  );
 });
 
 test('the material form shows one price, per kg, whichever unit the profile stored it in', () => {
@@ -71,6 +103,10 @@ test('exchange rates are typed as "EUR 0.92, GBP 0.79" and validated as the API 
   assert.deepEqual(validateProfile('global', 'Shop', { exchange_rates: parseField(rates, 'EUR 0.92') }), []);
   for (const text of ['EUR', 'EUR -1', 'XYZ 1', 'EUR 0']) {
     const issues = validateProfile('global', 'Shop', { exchange_rates: parseField(rates, text) });
-    assert.deepEqual(issues.map((i) => i.field), ['settings.exchange_rates'], text);
+    assert.deepEqual(
+      issues.map((i) => i.field),
+      ['settings.exchange_rates'],
+      text,
+    );
   }
 });

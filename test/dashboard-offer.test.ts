@@ -6,17 +6,30 @@ import assert from 'node:assert/strict';
 import { normalizeOffer, validateOffer, type Offer } from '../shared/offer.ts';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import {
-  draftFrom, draftIssues, draftOffer, fieldId, fieldLabel, idFromLabel, offerBody,
+  draftFrom,
+  draftIssues,
+  draftOffer,
+  fieldId,
+  fieldLabel,
+  idFromLabel,
+  offerBody,
 } from '../dashboard/src/lib/offer-draft.ts';
 import { materialChoices, printerBaseline } from '../dashboard/src/lib/profiles.ts';
 import type { Profile } from '../dashboard/src/lib/types.ts';
 
 const OFFER: Offer = {
-  materials: [{ material: 'PLA', colors: ['White', 'Black', 'Red'] }, { material: 'PETG', colors: [] }],
+  materials: [
+    { material: 'PLA', colors: ['White', 'Black', 'Red'] },
+    { material: 'PETG', colors: [] },
+  ],
   default_material: 'PETG',
   qualities: [
     { id: 'draft', label: 'Draft · 0.3 mm', printer_config: { layer_height: 0.3 } },
-    { id: 'strong', label: 'Strong', printer_config: { perimeters: 4, support_material: true, infill_pattern: 'gyroid' } },
+    {
+      id: 'strong',
+      label: 'Strong',
+      printer_config: { perimeters: 4, support_material: true, infill_pattern: 'gyroid' },
+    },
   ],
   default_quality: 'strong',
   infill_options: [10, 20, 40],
@@ -77,7 +90,7 @@ test('field paths become element ids and words', () => {
   assert.equal(fieldLabel('quantity.max', draft), 'Maximum quantity');
 });
 
-test('a new preset\'s id follows its label in a form the API accepts', () => {
+test("a new preset's id follows its label in a form the API accepts", () => {
   assert.equal(idFromLabel('Fine · 0.1 mm'), 'fine-0-1-mm');
   assert.equal(idFromLabel('Très fin, 4 Wände'), 'tres-fin-4-wande');
   assert.equal(idFromLabel('  ·  '), '');
@@ -88,8 +101,14 @@ test('a new preset\'s id follows its label in a form the API accepts', () => {
   }
 });
 
-const profile = (p: Partial<Profile> & Pick<Profile, 'kind' | 'name' | 'scope'>): Profile =>
-  ({ profile_id: p.name, is_default: false, settings: {}, created_at: '', updated_at: '', ...p });
+const profile = (p: Partial<Profile> & Pick<Profile, 'kind' | 'name' | 'scope'>): Profile => ({
+  profile_id: p.name,
+  is_default: false,
+  settings: {},
+  created_at: '',
+  updated_at: '',
+  ...p,
+});
 
 test('the materials an offer may name: yours hide the global one of that name; only priced ones can be added', () => {
   const choices = materialChoices([
@@ -109,7 +128,13 @@ test('the printer values presets inherit are resolved field by field as the serv
   const defaults = { is_default: true };
   const printers = [
     profile({ ...defaults, kind: 'printer', name: 'Mine', scope: 'account', settings: { layer_height: 0.15 } }),
-    profile({ ...defaults, kind: 'printer', name: 'G', scope: 'global', settings: { perimeters: 3, layer_height: 0.2 } }),
+    profile({
+      ...defaults,
+      kind: 'printer',
+      name: 'G',
+      scope: 'global',
+      settings: { perimeters: 3, layer_height: 0.2 },
+    }),
   ];
   const settings = { max_layer_height: 0.25, currency: 'EUR' };
   const globals = [profile({ ...defaults, kind: 'global', name: 'Mine', scope: 'account', settings })];

@@ -15,7 +15,16 @@ test('the OpenAPI document passes redocly lint', async () => {
   const file = path.join(dir, 'openapi.json');
   writeFileSync(file, JSON.stringify(openApiDocument(), null, 2));
   try {
-    const out = await run('npx', ['--no-install', 'redocly', 'lint', '--config', 'redocly.yaml', '--format', 'stylish', file]).catch((e) => e);
+    const out = await run('npx', [
+      '--no-install',
+      'redocly',
+      'lint',
+      '--config',
+      'redocly.yaml',
+      '--format',
+      'stylish',
+      file,
+    ]).catch((e) => e);
     assert.equal(out.code ?? 0, 0, `redocly lint failed:\n${out.stdout}\n${out.stderr}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -31,8 +40,18 @@ test('the document is OpenAPI 3.1 and every operation has an id, a summary, a ta
       assert.ok(op.summary, `${method} ${p} summary`);
       assert.ok(op.tags?.length, `${method} ${p} tags`);
       const statuses = Object.keys(op.responses);
-      const needsErrors = !(p === '/healthz' || p === '/v2/openapi.json' || p.startsWith('/docs') || method === 'options' || p.startsWith('/widget'));
-      if (needsErrors) assert.ok(statuses.some((s) => s.startsWith('4')), `${method} ${p} documents its 4xx answers`);
+      const needsErrors = !(
+        p === '/healthz' ||
+        p === '/v2/openapi.json' ||
+        p.startsWith('/docs') ||
+        method === 'options' ||
+        p.startsWith('/widget')
+      );
+      if (needsErrors)
+        assert.ok(
+          statuses.some((s) => s.startsWith('4')),
+          `${method} ${p} documents its 4xx answers`,
+        );
     }
   }
 });

@@ -28,7 +28,33 @@ function rng(seed: number): () => number {
 type Random = () => number;
 const int = (r: Random, n: number) => Math.floor(r() * n);
 
-const TOKENS = ['nan', 'inf', '-0', '1e999', '-1e-999', '99999999999', '-1', '0', '', ' ', '\n', '<!DOCTYPE x>', '&amp;', '"', '<', '>', '/', 'ï»¿', '\u0000', 'facet', 'endloop', 'f', 'v', 'xmlns:q="urn:q"', 'q:attr="1"'];
+const TOKENS = [
+  'nan',
+  'inf',
+  '-0',
+  '1e999',
+  '-1e-999',
+  '99999999999',
+  '-1',
+  '0',
+  '',
+  ' ',
+  '\n',
+  '<!DOCTYPE x>',
+  '&amp;',
+  '"',
+  '<',
+  '>',
+  '/',
+  'ï»¿',
+  '\u0000',
+  'facet',
+  'endloop',
+  'f',
+  'v',
+  'xmlns:q="urn:q"',
+  'q:attr="1"',
+];
 
 /** One random mutation of `bytes`; returns the new bytes and a description. */
 function mutate(r: Random, bytes: Uint8Array): [Uint8Array, string] {
@@ -60,7 +86,10 @@ function mutate(r: Random, bytes: Uint8Array): [Uint8Array, string] {
     default: {
       const token = TOKENS[int(r, TOKENS.length)];
       const len = int(r, 6);
-      return [concat(out.subarray(0, at), strToU8(token), out.subarray(at + len)), `replaced ${len} bytes at ${at} with ${JSON.stringify(token)}`];
+      return [
+        concat(out.subarray(0, at), strToU8(token), out.subarray(at + len)),
+        `replaced ${len} bytes at ${at} with ${JSON.stringify(token)}`,
+      ];
     }
   }
 }
@@ -94,7 +123,10 @@ const SAMPLES: { name: string; path: string[] }[] = [
   { name: 'suzanne.obj', path: ['obj', 'suzanne.obj'] },
   { name: 'box.3mf', path: ['3mf', 'conformance', 'examples', 'box.3mf'] },
   { name: 'components.3mf', path: ['3mf', 'conformance', 'mustpass', 'MUSTPASS_Chapter4.2_Components.3mf'] },
-  { name: 'materials.3mf', path: ['3mf', 'conformance', 'mustpass', 'MUSTPASS_Chapter3.4.2_MetaData_Resources_Build.3mf'] },
+  {
+    name: 'materials.3mf',
+    path: ['3mf', 'conformance', 'mustpass', 'MUSTPASS_Chapter3.4.2_MetaData_Resources_Build.3mf'],
+  },
   { name: 'cube10_inch_units.3mf', path: ['3mf', 'cube10_inch_units.3mf'] },
 ];
 
@@ -107,7 +139,8 @@ function checkResult(r: ParsedModel): void {
   for (const i of indices) assert.ok(i < vertices);
   for (const v of positions) assert.ok(Number.isFinite(v));
   const m = r.measurements;
-  for (const x of [m.volume_mm3, m.surface_area_mm2, ...m.bbox.min, ...m.bbox.max, ...m.bbox.size]) assert.ok(Number.isFinite(x));
+  for (const x of [m.volume_mm3, m.surface_area_mm2, ...m.bbox.min, ...m.bbox.max, ...m.bbox.size])
+    assert.ok(Number.isFinite(x));
   assert.ok(m.bodies >= 1);
 }
 
@@ -126,7 +159,8 @@ describe(`parser fuzzing (seed ${SEED})`, () => {
           checkResult(parseModel(bytes, detectFormat(sample.name, bytes) ?? undefined));
           outcomes.parsed++;
         } catch (err) {
-          if (!(err instanceof ModelError)) assert.fail(`${label} threw ${err instanceof Error ? err.stack : String(err)}`);
+          if (!(err instanceof ModelError))
+            assert.fail(`${label} threw ${err instanceof Error ? err.stack : String(err)}`);
           assert.match(err.code, /^[a-z0-9]+(_[a-z0-9]+)*$/, label);
           outcomes.refused++;
         }
@@ -150,7 +184,9 @@ describe(`parser fuzzing (seed ${SEED})`, () => {
     for (let c = 0; c < 16; c++) {
       const xml = strFromU8(files['3D/3dmodel.model']);
       const cut = int(r, xml.length);
-      files['3D/3dmodel.model'] = strToU8(xml.slice(0, cut) + TOKENS.map(() => TOKENS[int(r, TOKENS.length)]).join('') + xml.slice(cut));
+      files['3D/3dmodel.model'] = strToU8(
+        xml.slice(0, cut) + TOKENS.map(() => TOKENS[int(r, TOKENS.length)]).join('') + xml.slice(cut),
+      );
       try {
         checkResult(parseModel(zipSync(files), '3mf'));
       } catch (err) {

@@ -21,7 +21,10 @@ const CUBE =
   '<resources><object id="1"><mesh><vertices><vertex x="0" y="0" z="0"/><vertex x="1" y="0" z="0"/><vertex x="0" y="1" z="0"/>' +
   '<vertex x="0" y="0" z="1"/></vertices><triangles><triangle v1="0" v2="2" v3="1"/><triangle v1="0" v2="1" v3="3"/>' +
   '<triangle v1="1" v2="2" v3="3"/><triangle v1="0" v2="3" v3="2"/></triangles></mesh></object></resources><build><item objectid="1"/></build>';
-const model = (inner: string) => hostile3mf([{ bytes: `<?xml version="1.0" encoding="UTF-8"?><model unit="millimeter" xmlns="${CORE}">${inner}${CUBE}</model>` }]);
+const model = (inner: string) =>
+  hostile3mf([
+    { bytes: `<?xml version="1.0" encoding="UTF-8"?><model unit="millimeter" xmlns="${CORE}">${inner}${CUBE}</model>` },
+  ]);
 
 // Floods of 3MF vertices or triangles take a minute at the default caps: here they meet smaller caps.
 const SMALLER_CAPS: Record<string, Partial<ParseLimits>> = {
@@ -52,7 +55,10 @@ describe('XML token caps', () => {
     const description = `<metadata name="Description">${'word '.repeat(150_000)}</metadata>`;
     assert.equal(parseModel(model(description), '3mf').measurements.triangles, 4);
     const attributes = Array.from({ length: 200 }, (_, i) => `a${i}="${i}"`).join(' ');
-    assert.equal(parseModel(model(`<metadata name="Title" ${attributes}>t</metadata>`), '3mf').measurements.triangles, 4);
+    assert.equal(
+      parseModel(model(`<metadata name="Title" ${attributes}>t</metadata>`), '3mf').measurements.triangles,
+      4,
+    );
   });
 
   it('measure a comment that keeps opening tags inside it', () => {
@@ -66,7 +72,9 @@ describe('XML token caps', () => {
   });
 
   it('apply to the package control parts too', () => {
-    const rels = hostile3mf([{ bytes: `<?xml version="1.0"?><model unit="millimeter" xmlns="${CORE}">${CUBE}</model>` }]);
+    const rels = hostile3mf([
+      { bytes: `<?xml version="1.0"?><model unit="millimeter" xmlns="${CORE}">${CUBE}</model>` },
+    ]);
     assert.equal(parseModel(rels, '3mf', { maxXmlTokenChars: 200 }).measurements.triangles, 4);
     const err = refusal(rels, { maxXmlTokenChars: 100 });
     assert.equal(err.code, 'xml_token_too_large');

@@ -37,7 +37,15 @@ function withPart(bytes: Uint8Array, name: string, content: string): Uint8Array 
 describe('PrusaSlicer volume types', () => {
   it('prints model parts only: a modifier, blocker or enforcer adds no triangles', () => {
     for (const type of ['ParameterModifier', 'SupportBlocker', 'SupportEnforcer', 'legacy-modifier'] as const) {
-      const r = parseModel(projectThreeMf({ volumes: [{ box: CUBE, type: 'ModelPart' }, { box: [10, 10, 5, 30, 30, 15], type }] }), '3mf');
+      const r = parseModel(
+        projectThreeMf({
+          volumes: [
+            { box: CUBE, type: 'ModelPart' },
+            { box: [10, 10, 5, 30, 30, 15], type },
+          ],
+        }),
+        '3mf',
+      );
       assert.equal(r.measurements.triangles, 12, type);
       assert.equal(r.measurements.volume_mm3, 8000, type);
       assert.deepEqual(r.measurements.bbox.max, [20, 20, 20], `${type}: the helper does not stretch the bounding box`);
@@ -47,23 +55,37 @@ describe('PrusaSlicer volume types', () => {
   });
 
   it('keeps negative volumes apart, placed like their part', () => {
-    const project: Project = { volumes: [{ box: CUBE, type: 'ModelPart' }, { box: [10, 10, -1, 30, 30, 21], type: 'NegativeVolume' }] };
+    const project: Project = {
+      volumes: [
+        { box: CUBE, type: 'ModelPart' },
+        { box: [10, 10, -1, 30, 30, 21], type: 'NegativeVolume' },
+      ],
+    };
     const moved = unzipSync(projectThreeMf(project));
-    const model = new TextDecoder().decode(moved['3D/3dmodel.model']).replace('transform="1 0 0 0 1 0 0 0 1 0 0 0"', 'transform="1 0 0 0 1 0 0 0 1 100 0 0"');
+    const model = new TextDecoder()
+      .decode(moved['3D/3dmodel.model'])
+      .replace('transform="1 0 0 0 1 0 0 0 1 0 0 0"', 'transform="1 0 0 0 1 0 0 0 1 100 0 0"');
     moved['3D/3dmodel.model'] = strToU8(model);
     const r = parseModel(zipSync(moved), '3mf');
     assert.equal(r.measurements.triangles, 12);
     assert.deepEqual(r.measurements.bbox.min, [100, 0, 0]);
     assert.ok(r.negativeVolumes);
     assert.equal(r.negativeVolumes.indices.length / 3, 12);
-    assert.equal(r.negativeVolumes.positions.length / 3, 8, 'only the negative volume\'s own vertices');
+    assert.equal(r.negativeVolumes.positions.length / 3, 8, "only the negative volume's own vertices");
     assert.deepEqual([...r.negativeVolumes.positions.subarray(0, 3)], [110, 10, -1]);
     assert.deepEqual(codes(r), ['negative_volume_subtracted']);
   });
 
   it('drops triangles outside every volume, as PrusaSlicer does', () => {
-    const bytes = projectThreeMf({ volumes: [{ box: CUBE, type: 'ModelPart' }, { box: [30, 0, 0, 40, 10, 10], type: 'ModelPart' }] });
-    const config = new TextDecoder().decode(unzipSync(bytes)['Metadata/Slic3r_PE_model.config']).replace(/ {2}<volume firstid="12"[\s\S]*?<\/volume>\n/, '');
+    const bytes = projectThreeMf({
+      volumes: [
+        { box: CUBE, type: 'ModelPart' },
+        { box: [30, 0, 0, 40, 10, 10], type: 'ModelPart' },
+      ],
+    });
+    const config = new TextDecoder()
+      .decode(unzipSync(bytes)['Metadata/Slic3r_PE_model.config'])
+      .replace(/ {2}<volume firstid="12"[\s\S]*?<\/volume>\n/, '');
     const r = parseModel(withPart(bytes, 'Metadata/Slic3r_PE_model.config', config), '3mf');
     assert.equal(r.measurements.triangles, 12);
   });
@@ -77,18 +99,32 @@ describe('PrusaSlicer volume types', () => {
       [config.replace('value="ModelPart"', 'value="Hologram"'), /unknown volume_type "Hologram"/],
       [config.replace('</object>', '</object><object id="1"></object>'), /object 1 is described twice/],
     ];
-    for (const [text, message] of cases) refuses(() => parseModel(withPart(bytes, 'Metadata/Slic3r_PE_model.config', text), '3mf'), 'project_config_invalid', message);
+    for (const [text, message] of cases)
+      refuses(
+        () => parseModel(withPart(bytes, 'Metadata/Slic3r_PE_model.config', text), '3mf'),
+        'project_config_invalid',
+        message,
+      );
   });
 
   it('names the settings it ignores: per object, per volume, per modifier, per layer range', () => {
     const bytes = projectThreeMf({
-      volumes: [{ box: CUBE, type: 'ModelPart', settings: { extruder: '2' } }, { box: [5, 5, 5, 10, 10, 10], type: 'ParameterModifier', settings: { fill_density: '90%' } }],
+      volumes: [
+        { box: CUBE, type: 'ModelPart', settings: { extruder: '2' } },
+        { box: [5, 5, 5, 10, 10, 10], type: 'ParameterModifier', settings: { fill_density: '90%' } },
+      ],
       objectSettings: { layer_height: '0.05', support_material: '1' },
       parts: { 'Metadata/Prusa_Slicer_layer_config_ranges.xml': '<objects/>' },
     });
     const r = parseModel(bytes, '3mf');
     const settings = r.warnings.find((w) => w.code === 'settings_ignored');
-    assert.deepEqual(settings?.settings, ['extruder', 'fill_density', 'layer_config_ranges', 'layer_height', 'support_material']);
+    assert.deepEqual(settings?.settings, [
+      'extruder',
+      'fill_density',
+      'layer_config_ranges',
+      'layer_height',
+      'support_material',
+    ]);
     assert.match(settings!.message, /extruder, fill_density, layer_config_ranges, layer_height, support_material/);
   });
 
@@ -104,25 +140,38 @@ describe('PrusaSlicer volume types', () => {
 describe('missing thumbnails', () => {
   it('are a warning in a PrusaSlicer project (the command line writes them so)', () => {
     const r = parseModel(fixture('cube-cli-export.3mf'), '3mf');
-    assert.deepEqual(r.warnings, [{
-      code: 'missing_thumbnail',
-      message: 'The package lists a thumbnail (/Metadata/thumbnail.png) that it does not contain; the model itself is complete.',
-      part: '/Metadata/thumbnail.png',
-    }]);
+    assert.deepEqual(r.warnings, [
+      {
+        code: 'missing_thumbnail',
+        message:
+          'The package lists a thumbnail (/Metadata/thumbnail.png) that it does not contain; the model itself is complete.',
+        part: '/Metadata/thumbnail.png',
+      },
+    ]);
   });
 
   it('stay refused elsewhere, and other missing parts stay refused in projects too', () => {
     const files = unzipSync(fixture('cube-cli-export.3mf'));
     delete files['Metadata/Slic3r_PE_model.config'];
     refuses(() => parseModel(zipSync(files), '3mf'), '3mf_rule_violation', /thumbnail/);
-    const rels = new TextDecoder().decode(unzipSync(fixture('cube-cli-export.3mf'))['_rels/.rels'])
+    const rels = new TextDecoder()
+      .decode(unzipSync(fixture('cube-cli-export.3mf'))['_rels/.rels'])
       .replace('relationships/metadata/thumbnail', 'relationships/metadata/core-properties');
-    refuses(() => parseModel(withPart(fixture('cube-cli-export.3mf'), '_rels/.rels', rels), '3mf'), '3mf_rule_violation', /does not exist/);
+    refuses(
+      () => parseModel(withPart(fixture('cube-cli-export.3mf'), '_rels/.rels', rels), '3mf'),
+      '3mf_rule_violation',
+      /does not exist/,
+    );
   });
 });
 
 describe('the canonical 3MF', () => {
-  const project = projectThreeMf({ volumes: [{ box: CUBE, type: 'ModelPart' }, { box: [10, 10, -1, 30, 30, 21], type: 'NegativeVolume' }] });
+  const project = projectThreeMf({
+    volumes: [
+      { box: CUBE, type: 'ModelPart' },
+      { box: [10, 10, -1, 30, 30, 21], type: 'NegativeVolume' },
+    ],
+  });
   const parsed = parseModel(project, '3mf');
   const canonical = writeCanonical3mf(parsed.mesh, parsed.negativeVolumes!);
 
@@ -136,7 +185,12 @@ describe('the canonical 3MF', () => {
   it('is the same bytes every time, a valid zip with correct checksums', () => {
     assert.deepEqual(writeCanonical3mf(parsed.mesh, parsed.negativeVolumes!), canonical);
     const entries = unzipSync(canonical);
-    assert.deepEqual(Object.keys(entries), ['[Content_Types].xml', '_rels/.rels', '3D/3dmodel.model', 'Metadata/Slic3r_PE_model.config']);
+    assert.deepEqual(Object.keys(entries), [
+      '[Content_Types].xml',
+      '_rels/.rels',
+      '3D/3dmodel.model',
+      'Metadata/Slic3r_PE_model.config',
+    ]);
     const view = new DataView(canonical.buffer, canonical.byteOffset);
     let offset = 0;
     for (const content of Object.values(entries)) {

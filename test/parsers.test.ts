@@ -4,7 +4,16 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { strToU8, Zip, ZipDeflate, zipSync } from 'fflate';
-import { DEFAULT_LIMITS, detectFormat, measure, ModelError, parseModel, writeCanonicalObj, type Mesh, type ParsedModel } from '../shared/model/index.ts';
+import {
+  DEFAULT_LIMITS,
+  detectFormat,
+  measure,
+  ModelError,
+  parseModel,
+  writeCanonicalObj,
+  type Mesh,
+  type ParsedModel,
+} from '../shared/model/index.ts';
 import { MAX_OPENNESS, openness } from '../shared/model/quality.ts';
 import { corpusBytes, corpusPath } from './helpers/corpus.ts';
 
@@ -25,7 +34,10 @@ function refuses(fn: () => unknown, code: string, message?: RegExp): ModelError 
   } catch (err) {
     caught = err;
   }
-  assert.ok(caught instanceof ModelError, `expected ModelError ${code}, got ${caught === undefined ? 'success' : String(caught)}`);
+  assert.ok(
+    caught instanceof ModelError,
+    `expected ModelError ${code}, got ${caught === undefined ? 'success' : String(caught)}`,
+  );
   assert.equal(caught.code, code, caught.message);
   if (message) assert.match(caught.message, message);
   return caught;
@@ -68,14 +80,46 @@ function binaryStl(triangles: number[][], header = 'test'): Uint8Array {
 /** The 12 triangles of an axis-aligned cube, outward-facing. */
 function cubeTriangles(size = 1, [ox, oy, oz] = [0, 0, 0]): number[][] {
   const v = (i: number) => [ox + (i & 1 ? size : 0), oy + (i & 2 ? size : 0), oz + (i & 4 ? size : 0)];
-  const quads = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [1, 3, 7, 5], [3, 2, 6, 7], [2, 0, 4, 6]];
-  return quads.flatMap(([a, b, c, d]) => [[...v(a), ...v(b), ...v(c)], [...v(a), ...v(c), ...v(d)]]);
+  const quads = [
+    [0, 2, 3, 1],
+    [4, 5, 7, 6],
+    [0, 1, 5, 4],
+    [1, 3, 7, 5],
+    [3, 2, 6, 7],
+    [2, 0, 4, 6],
+  ];
+  return quads.flatMap(([a, b, c, d]) => [
+    [...v(a), ...v(b), ...v(c)],
+    [...v(a), ...v(c), ...v(d)],
+  ]);
 }
 
 const CORE = 'http://schemas.microsoft.com/3dmanufacturing/core/2015/02';
-const CUBE_MESH = `<mesh><vertices>${[[0, 0, 0], [10, 0, 0], [10, 10, 0], [0, 10, 0], [0, 0, 10], [10, 0, 10], [10, 10, 10], [0, 10, 10]]
+const CUBE_MESH = `<mesh><vertices>${[
+  [0, 0, 0],
+  [10, 0, 0],
+  [10, 10, 0],
+  [0, 10, 0],
+  [0, 0, 10],
+  [10, 0, 10],
+  [10, 10, 10],
+  [0, 10, 10],
+]
   .map(([x, y, z]) => `<vertex x="${x}" y="${y}" z="${z}"/>`)
-  .join('')}</vertices><triangles>${[[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 4], [1, 2, 6], [1, 6, 5], [2, 3, 7], [2, 7, 6], [3, 0, 4], [3, 4, 7]]
+  .join('')}</vertices><triangles>${[
+  [0, 2, 1],
+  [0, 3, 2],
+  [4, 5, 6],
+  [4, 6, 7],
+  [0, 1, 5],
+  [0, 5, 4],
+  [1, 2, 6],
+  [1, 6, 5],
+  [2, 3, 7],
+  [2, 7, 6],
+  [3, 0, 4],
+  [3, 4, 7],
+]
   .map(([a, b, c]) => `<triangle v1="${a}" v2="${b}" v3="${c}"/>`)
   .join('')}</triangles></mesh>`;
 
@@ -188,13 +232,20 @@ const MUSTFAIL: Record<string, RegExp> = {
 describe('corpus', () => {
   it('every corpus model file has an expected outcome in this test', () => {
     const covered = (f: string) =>
-      f in reference || f in BROKEN || f === 'broken/obj_negative_indices_ok.obj' || /conformance\/(mustpass|mustfail|examples)\//.test(f);
-    assert.deepEqual(corpusFiles.filter((f) => !covered(f)), []);
+      f in reference ||
+      f in BROKEN ||
+      f === 'broken/obj_negative_indices_ok.obj' ||
+      /conformance\/(mustpass|mustfail|examples)\//.test(f);
+    assert.deepEqual(
+      corpusFiles.filter((f) => !covered(f)),
+      [],
+    );
   });
 
   for (const [file, ref] of Object.entries(reference)) {
     if (!ref.size_mm) {
-      it(`${file} loads (no whole-model reference figures)`, () => assert.ok(parseFile(file).measurements.triangles > 0));
+      it(`${file} loads (no whole-model reference figures)`, () =>
+        assert.ok(parseFile(file).measurements.triangles > 0));
       continue;
     }
     it(`${file} matches PrusaSlicer's figures within 0.1 %`, () => {
@@ -204,13 +255,18 @@ describe('corpus', () => {
       for (let k = 0; k < 3; k++) {
         closeTo(m.bbox.size[k], ref.size_mm![k], 0.001, `size[${k}]`);
         // Position too: catches transform and unit mistakes the size alone would not.
-        assert.ok(Math.abs(m.bbox.min[k] - ref.min_mm![k]) <= 0.001 * Math.max(...ref.size_mm!), `min[${k}] ${m.bbox.min[k]} vs ${ref.min_mm![k]}`);
+        assert.ok(
+          Math.abs(m.bbox.min[k] - ref.min_mm![k]) <= 0.001 * Math.max(...ref.size_mm!),
+          `min[${k}] ${m.bbox.min[k]} vs ${ref.min_mm![k]}`,
+        );
       }
       assert.equal(m.watertight, ref.manifold);
     });
   }
 
-  for (const file of corpusFiles.filter((f) => f.includes('conformance/mustpass/') || f.includes('conformance/examples/'))) {
+  for (const file of corpusFiles.filter(
+    (f) => f.includes('conformance/mustpass/') || f.includes('conformance/examples/'),
+  )) {
     it(`${file} is accepted`, () => assert.ok(parseFile(file).measurements.triangles > 0));
   }
 
@@ -292,7 +348,8 @@ describe('STL', () => {
     const bytes = binaryStl(cubeTriangles(1));
     new DataView(bytes.buffer).setFloat32(84 + 50 * 3 + 20, NaN, true);
     refuses(() => parseModel(bytes, 'stl'), 'non_finite_vertex', /Triangle 4/);
-    const ascii = 'solid a\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 inf\nvertex 0 1 0\nendloop\nendfacet\nendsolid a\n';
+    const ascii =
+      'solid a\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 inf\nvertex 0 1 0\nendloop\nendfacet\nendsolid a\n';
     refuses(() => parseModel(text(ascii), 'stl'), 'non_finite_vertex', /line 5/);
     refuses(() => parseModel(text(ascii.replace('inf', '1e999')), 'stl'), 'non_finite_vertex');
   });
@@ -302,8 +359,20 @@ describe('STL', () => {
     const solid = (facets: string) => `solid s\n${facets}endsolid s\n`;
     const corner = (p: number[]) => `vertex ${p.join(' ')}`;
     const tetra = (dz = 0, fmt = corner) => {
-      const p = [[0, 0, dz], [1, 0, dz], [0, 1, dz], [0, 0, dz + 1]];
-      return [[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]].map((f) => facet(f.map((i) => fmt(p[i])).join('\n'))).join('');
+      const p = [
+        [0, 0, dz],
+        [1, 0, dz],
+        [0, 1, dz],
+        [0, 0, dz + 1],
+      ];
+      return [
+        [0, 2, 1],
+        [0, 1, 3],
+        [1, 2, 3],
+        [0, 3, 2],
+      ]
+        .map((f) => facet(f.map((i) => fmt(p[i])).join('\n')))
+        .join('');
     };
     const one = parseModel(text(solid(tetra())), 'stl').measurements;
     assert.deepEqual([one.triangles, one.watertight], [4, true]);
@@ -331,7 +400,12 @@ describe('OBJ', () => {
 
   it('reads v, v/vt, v//vn and v/vt/vn face corners alike', () => {
     const withTex = 'vt 0 0\n'.repeat(8) + 'vn 0 0 1\n'.repeat(8);
-    const forms = [(i: string) => i, (i: string) => `${i}/${i}`, (i: string) => `${i}//${i}`, (i: string) => `${i}/${i}/${i}`];
+    const forms = [
+      (i: string) => i,
+      (i: string) => `${i}/${i}`,
+      (i: string) => `${i}//${i}`,
+      (i: string) => `${i}/${i}/${i}`,
+    ];
     for (const form of forms) {
       const faces = CUBE_FACES.replace(/\d+/g, (i) => form(i));
       const m = parseModel(text(CUBE_VERTICES + withTex + faces), 'obj').measurements;
@@ -347,7 +421,13 @@ describe('OBJ', () => {
   it('fan-triangulates polygons', () => {
     assert.equal(cube(CUBE_FACES).triangles, 12);
     // A prism over a convex pentagon of area 5: two pentagons (3 triangles each) and 5 quads.
-    const ring = [[0, 0], [2, 0], [3, 1], [1, 2], [-1, 1]];
+    const ring = [
+      [0, 0],
+      [2, 0],
+      [3, 1],
+      [1, 2],
+      [-1, 1],
+    ];
     const v = [0, 2].flatMap((z) => ring.map(([x, y]) => `v ${x} ${y} ${z}\n`)).join('');
     const sides = ring.map((_, i) => `f ${i + 1} ${((i + 1) % 5) + 1} ${((i + 1) % 5) + 6} ${i + 6}\n`).join('');
     const prism = parseModel(text(`${v}f 5 4 3 2 1\nf 6 7 8 9 10\n${sides}`), 'obj').measurements;
@@ -397,28 +477,46 @@ describe('OBJ', () => {
 
 describe('3MF', () => {
   it('finds the model part through _rels/.rels, not a fixed path', () => {
-    const bytes = make3mf(modelXml(`<resources><object id="1">${CUBE_MESH}</object></resources><build><item objectid="1"/></build>`), {
-      modelPath: 'Models/main part.model',
-    });
+    const bytes = make3mf(
+      modelXml(`<resources><object id="1">${CUBE_MESH}</object></resources><build><item objectid="1"/></build>`),
+      {
+        modelPath: 'Models/main part.model',
+      },
+    );
     assert.equal(parseModel(bytes, '3mf').measurements.volume_mm3, 1000);
   });
 
   it('converts every unit to millimetres', () => {
-    const units: Record<string, number> = { micron: 0.001, millimeter: 1, centimeter: 10, inch: 25.4, foot: 304.8, meter: 1000 };
+    const units: Record<string, number> = {
+      micron: 0.001,
+      millimeter: 1,
+      centimeter: 10,
+      inch: 25.4,
+      foot: 304.8,
+      meter: 1000,
+    };
     for (const [unit, scale] of Object.entries(units)) {
-      const r = parseModel(cube3mf(`<object id="1">${CUBE_MESH}</object>`, '<item objectid="1"/>', `unit="${unit}"`), '3mf');
+      const r = parseModel(
+        cube3mf(`<object id="1">${CUBE_MESH}</object>`, '<item objectid="1"/>', `unit="${unit}"`),
+        '3mf',
+      );
       assert.equal(r.unit, unit);
       closeTo(r.measurements.bbox.size[0], 10 * scale, 1e-12, unit);
     }
     assert.equal(parseFile('3mf/cube10_inch_units.3mf').measurements.bbox.size[0], 254);
-    refuses(() => parseModel(cube3mf(`<object id="1">${CUBE_MESH}</object>`, '<item objectid="1"/>', 'unit="furlong"'), '3mf'), '3mf_rule_violation');
+    refuses(
+      () =>
+        parseModel(cube3mf(`<object id="1">${CUBE_MESH}</object>`, '<item objectid="1"/>', 'unit="furlong"'), '3mf'),
+      '3mf_rule_violation',
+    );
   });
 
   it('applies build item and component transforms, several objects and items', () => {
     const resources = `<object id="1">${CUBE_MESH}</object><object id="2"><components>
       <component objectid="1"/><component objectid="1" transform="2 0 0 0 1 0 0 0 1 20 0 0"/></components></object>
       <object id="3">${CUBE_MESH}</object>`;
-    const build = '<item objectid="2" transform="1 0 0 0 1 0 0 0 1 0 0 5"/><item objectid="1" transform="1 0 0 0 1 0 0 0 1 0 100 0"/>';
+    const build =
+      '<item objectid="2" transform="1 0 0 0 1 0 0 0 1 0 0 5"/><item objectid="1" transform="1 0 0 0 1 0 0 0 1 0 100 0"/>';
     const m = parseModel(cube3mf(resources, build), '3mf').measurements;
     // cube + double-width cube at x=20 (as component of item 1, raised 5) + cube at y=100; object 3 is not built.
     assert.equal(m.triangles, 36);
@@ -429,7 +527,10 @@ describe('3MF', () => {
   });
 
   it('keeps a mirrored instance outward-facing', () => {
-    const m = parseModel(cube3mf(`<object id="1">${CUBE_MESH}</object>`, '<item objectid="1" transform="-1 0 0 0 1 0 0 0 1 0 0 0"/>'), '3mf').measurements;
+    const m = parseModel(
+      cube3mf(`<object id="1">${CUBE_MESH}</object>`, '<item objectid="1" transform="-1 0 0 0 1 0 0 0 1 0 0 0"/>'),
+      '3mf',
+    ).measurements;
     assert.equal(m.watertight, true);
     assert.equal(m.volume_mm3, 1000);
     assert.deepEqual(m.bbox.min, [-10, 0, 0]);
@@ -439,7 +540,8 @@ describe('3MF', () => {
     const cycle = `<object id="1"><components><component objectid="2"/></components></object><object id="2"><components><component objectid="1"/></components></object>`;
     refuses(() => parseModel(cube3mf(cycle, '<item objectid="1"/>'), '3mf'), 'component_cycle');
     let chain = `<object id="1">${CUBE_MESH}</object>`;
-    for (let id = 2; id <= 201; id++) chain += `<object id="${id}"><components><component objectid="${id - 1}"/></components></object>`;
+    for (let id = 2; id <= 201; id++)
+      chain += `<object id="${id}"><components><component objectid="${id - 1}"/></components></object>`;
     refuses(() => parseModel(cube3mf(chain, '<item objectid="201"/>'), '3mf'), 'component_too_deep');
   });
 
@@ -447,23 +549,33 @@ describe('3MF', () => {
     let fan = `<object id="1"><mesh><vertices/><triangles/></mesh></object>`;
     const children = (id: number) => Array.from({ length: 10 }, () => `<component objectid="${id}"/>`).join('');
     for (let id = 2; id <= 12; id++) fan += `<object id="${id}"><components>${children(id - 1)}</components></object>`;
-    refuses(() => parseModel(cube3mf(fan, '<item objectid="12"/>'), '3mf', { maxComponentDepth: 64 }), 'too_many_instances');
+    refuses(
+      () => parseModel(cube3mf(fan, '<item objectid="12"/>'), '3mf', { maxComponentDepth: 64 }),
+      'too_many_instances',
+    );
   });
 
   it('refuses objects of type other as build items', () => {
-    refuses(() => parseModel(cube3mf(`<object id="1" type="other">${CUBE_MESH}</object>`, '<item objectid="1"/>'), '3mf'), '3mf_rule_violation', /type "other"/);
+    refuses(
+      () => parseModel(cube3mf(`<object id="1" type="other">${CUBE_MESH}</object>`, '<item objectid="1"/>'), '3mf'),
+      '3mf_rule_violation',
+      /type "other"/,
+    );
   });
 
   it('refuses DTDs and entities before expanding anything', () => {
     const lol = `<!DOCTYPE m [<!ENTITY a "aaaaaaaaaa">${Array.from({ length: 9 }, (_, i) => `<!ENTITY ${'b'.repeat(i + 1)} "${'&a;'.repeat(10)}">`).join('')}]>`;
-    const bytes = make3mf(`<?xml version="1.0"?>${lol}${modelXml(`<metadata name="Title">&bbbbbbbbb;</metadata>`).replace(/^<\?xml[^>]*>/, '')}`);
+    const bytes = make3mf(
+      `<?xml version="1.0"?>${lol}${modelXml(`<metadata name="Title">&bbbbbbbbb;</metadata>`).replace(/^<\?xml[^>]*>/, '')}`,
+    );
     refuses(() => parseModel(bytes, '3mf'), 'xml_dtd_forbidden');
   });
 
   it('refuses XML nested 1000 levels deep', () => {
     // Deep inside an ignorable element: only the depth cap can stop it.
     const deep = '<x:a>'.repeat(1000) + '</x:a>'.repeat(1000);
-    const attrs = 'unit="millimeter" xmlns:x="urn:x" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" mc:Ignorable="x"';
+    const attrs =
+      'unit="millimeter" xmlns:x="urn:x" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" mc:Ignorable="x"';
     const bytes = make3mf(modelXml(`<resources>${deep}</resources><build/>`, attrs));
     refuses(() => parseModel(bytes, '3mf'), 'xml_too_deep');
   });
@@ -489,8 +601,18 @@ describe('3MF', () => {
       file.push(data, true);
     };
     const normal = make3mf(modelXml('<resources/><build/>'));
-    add('[Content_Types].xml', strToU8('<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="model" ContentType="application/vnd.ms-package.3dmanufacturing-3dmodel+xml"/></Types>'));
-    add('_rels/.rels', strToU8('<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Target="/3D/3dmodel.model" Id="r" Type="http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"/></Relationships>'));
+    add(
+      '[Content_Types].xml',
+      strToU8(
+        '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="model" ContentType="application/vnd.ms-package.3dmanufacturing-3dmodel+xml"/></Types>',
+      ),
+    );
+    add(
+      '_rels/.rels',
+      strToU8(
+        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Target="/3D/3dmodel.model" Id="r" Type="http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"/></Relationships>',
+      ),
+    );
     const model = new Uint8Array(16 * 1024 * 1024).fill(32);
     model.set(strToU8(modelXml('<resources/><build/>')));
     add('3D/3dmodel.model', model);
@@ -502,41 +624,80 @@ describe('3MF', () => {
       offset += c.length;
     }
     assert.ok(normal.length > 0 && bytes.length < model.length / 100, 'the bomb compresses well');
-    refuses(() => parseModel(bytes, '3mf', { maxInflatedBytes: 4 * 1024 * 1024 }), 'inflated_too_large', /stopped while reading/);
+    refuses(
+      () => parseModel(bytes, '3mf', { maxInflatedBytes: 4 * 1024 * 1024 }),
+      'inflated_too_large',
+      /stopped while reading/,
+    );
   });
 
   it('refuses an entry that inflates beyond its declared size', () => {
-    const bytes = make3mf(modelXml(`<resources><object id="1">${CUBE_MESH}</object></resources><build><item objectid="1"/></build>`));
+    const bytes = make3mf(
+      modelXml(`<resources><object id="1">${CUBE_MESH}</object></resources><build><item objectid="1"/></build>`),
+    );
     // Lower the declared uncompressed size in the model entry's local header.
     const view = new DataView(bytes.buffer);
     for (let o = 0; o + 30 < bytes.length; o++) {
       if (view.getUint32(o, true) !== 0x04034b50) continue;
       const nameLength = view.getUint16(o + 26, true);
-      if (new TextDecoder().decode(bytes.subarray(o + 30, o + 30 + nameLength)) === '3D/3dmodel.model') view.setUint32(o + 22, 100, true);
+      if (new TextDecoder().decode(bytes.subarray(o + 30, o + 30 + nameLength)) === '3D/3dmodel.model')
+        view.setUint32(o + 22, 100, true);
     }
     refuses(() => parseModel(bytes, '3mf'), 'zip_invalid', /more than its declared/);
   });
 
   it('caps zip entries', () => {
     const parts = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`Metadata/x${i}.txt`, 'x']));
-    const bytes = make3mf(modelXml(`<resources><object id="1">${CUBE_MESH}</object></resources><build><item objectid="1"/></build>`), { parts });
+    const bytes = make3mf(
+      modelXml(`<resources><object id="1">${CUBE_MESH}</object></resources><build><item objectid="1"/></build>`),
+      { parts },
+    );
     refuses(() => parseModel(bytes, '3mf', { maxZipEntries: 10 }), 'zip_too_many_entries');
     assert.equal(parseModel(bytes, '3mf').measurements.triangles, 12);
   });
 
   it('validates numbers, indices and required extensions', () => {
     const withVertex = (v: string) => CUBE_MESH.replace('<vertex x="10" y="0" z="0"/>', v);
-    refuses(() => parseModel(cube3mf(`<object id="1">${withVertex('<vertex x="1,5" y="0" z="0"/>')}</object>`, '<item objectid="1"/>'), '3mf'), 'invalid_number');
-    refuses(() => parseModel(cube3mf(`<object id="1">${withVertex('<vertex x=" 10" y="0" z="0"/>')}</object>`, '<item objectid="1"/>'), '3mf'), 'invalid_number');
-    refuses(() => parseModel(cube3mf(`<object id="1">${CUBE_MESH.replace('v3="1"', 'v3="8"')}</object>`, '<item objectid="1"/>'), '3mf'), 'index_out_of_range');
-    const slice = 'unit="millimeter" xmlns:s="http://schemas.microsoft.com/3dmanufacturing/slice/2015/07" requiredextensions="s"';
-    refuses(() => parseModel(cube3mf(`<object id="1">${CUBE_MESH}</object>`, '<item objectid="1"/>', slice), '3mf'), 'unsupported_extension');
+    refuses(
+      () =>
+        parseModel(
+          cube3mf(`<object id="1">${withVertex('<vertex x="1,5" y="0" z="0"/>')}</object>`, '<item objectid="1"/>'),
+          '3mf',
+        ),
+      'invalid_number',
+    );
+    refuses(
+      () =>
+        parseModel(
+          cube3mf(`<object id="1">${withVertex('<vertex x=" 10" y="0" z="0"/>')}</object>`, '<item objectid="1"/>'),
+          '3mf',
+        ),
+      'invalid_number',
+    );
+    refuses(
+      () =>
+        parseModel(
+          cube3mf(`<object id="1">${CUBE_MESH.replace('v3="1"', 'v3="8"')}</object>`, '<item objectid="1"/>'),
+          '3mf',
+        ),
+      'index_out_of_range',
+    );
+    const slice =
+      'unit="millimeter" xmlns:s="http://schemas.microsoft.com/3dmanufacturing/slice/2015/07" requiredextensions="s"';
+    refuses(
+      () => parseModel(cube3mf(`<object id="1">${CUBE_MESH}</object>`, '<item objectid="1"/>', slice), '3mf'),
+      'unsupported_extension',
+    );
   });
 
   it('ignores markup declared ignorable and refuses other unknown namespaces', () => {
-    const mc = 'unit="millimeter" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" xmlns:v="urn:vendor"';
+    const mc =
+      'unit="millimeter" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" xmlns:v="urn:vendor"';
     const resources = `<object id="1" v:colour="red">${CUBE_MESH}</object><v:extra><anything/></v:extra>`;
-    assert.equal(parseModel(cube3mf(resources, '<item objectid="1"/>', `${mc} mc:Ignorable="v"`), '3mf').measurements.triangles, 12);
+    assert.equal(
+      parseModel(cube3mf(resources, '<item objectid="1"/>', `${mc} mc:Ignorable="v"`), '3mf').measurements.triangles,
+      12,
+    );
     refuses(() => parseModel(cube3mf(resources, '<item objectid="1"/>', mc), '3mf'), 'xml_namespace');
   });
 
@@ -553,25 +714,49 @@ describe('3MF', () => {
   it('lets only the root model part refer to other parts', () => {
     const production = 'unit="millimeter" xmlns:p="http://schemas.microsoft.com/3dmanufacturing/production/2015/06"';
     const leaf = modelXml(`<resources><object id="1">${CUBE_MESH}</object></resources><build/>`);
-    const middle = modelXml('<resources><object id="2"><components><component objectid="1" p:path="/3D/leaf.model"/></components></object></resources><build/>', production);
+    const middle = modelXml(
+      '<resources><object id="2"><components><component objectid="1" p:path="/3D/leaf.model"/></components></object></resources><build/>',
+      production,
+    );
     const root = modelXml('<resources/><build><item objectid="2" p:path="/3D/middle.model"/></build>', production);
     const bytes = make3mf(root, { parts: { '3D/leaf.model': leaf, '3D/middle.model': middle } });
     refuses(() => parseModel(bytes, '3mf'), '3mf_rule_violation', /only the root model part/);
   });
 
   it('refuses packages whose relationships are broken', () => {
-    const model = modelXml(`<resources><object id="1">${CUBE_MESH}</object></resources><build><item objectid="1"/></build>`);
-    const rels = (body: string) => `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${body}</Relationships>`;
-    const rel = (target: string, id: string, type = 'http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel') => `<Relationship Target="${target}" Id="${id}" Type="${type}"/>`;
+    const model = modelXml(
+      `<resources><object id="1">${CUBE_MESH}</object></resources><build><item objectid="1"/></build>`,
+    );
+    const rels = (body: string) =>
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${body}</Relationships>`;
+    const rel = (target: string, id: string, type = 'http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel') =>
+      `<Relationship Target="${target}" Id="${id}" Type="${type}"/>`;
     refuses(() => parseModel(make3mf(model, { parts: { '_rels/.rels': rels('') } }), '3mf'), 'model_part_missing');
-    refuses(() => parseModel(make3mf(model, { parts: { '_rels/.rels': rels(rel('/3D/missing.model', 'a')) } }), '3mf'), 'model_part_missing');
     refuses(
-      () => parseModel(make3mf(model, { parts: { '_rels/.rels': rels(rel('/3D/3dmodel.model', 'a') + rel('/3D/3dmodel.model', 'b')) } }), '3mf'),
+      () => parseModel(make3mf(model, { parts: { '_rels/.rels': rels(rel('/3D/missing.model', 'a')) } }), '3mf'),
+      'model_part_missing',
+    );
+    refuses(
+      () =>
+        parseModel(
+          make3mf(model, {
+            parts: { '_rels/.rels': rels(rel('/3D/3dmodel.model', 'a') + rel('/3D/3dmodel.model', 'b')) },
+          }),
+          '3mf',
+        ),
       '3mf_rule_violation',
       /more than one 3D model part/,
     );
     refuses(
-      () => parseModel(make3mf(model, { parts: { '_rels/.rels': rels(rel('/3D/3dmodel.model', 'a') + rel('https://example.com/x.png', 'b', 'urn:t')) } }), '3mf'),
+      () =>
+        parseModel(
+          make3mf(model, {
+            parts: {
+              '_rels/.rels': rels(rel('/3D/3dmodel.model', 'a') + rel('https://example.com/x.png', 'b', 'urn:t')),
+            },
+          }),
+          '3mf',
+        ),
       '3mf_rule_violation',
       /external/,
     );
@@ -606,36 +791,50 @@ describe('measurement', () => {
   it('counts bodies and warns about several', () => {
     const r = parseModel(binaryStl([...cubeTriangles(1), ...cubeTriangles(1, [5, 0, 0])]), 'stl');
     assert.equal(r.measurements.bodies, 2);
-    assert.ok(r.warnings.some((w) => w.code === 'several_bodies' && w.count === 2 && /2 separate bodies/.test(w.message)));
+    assert.ok(
+      r.warnings.some((w) => w.code === 'several_bodies' && w.count === 2 && /2 separate bodies/.test(w.message)),
+    );
   });
 });
 
 describe('the open-mesh rule', () => {
   it('refuses the open box: its volume is undefined', () => {
     const err = refuses(() => parseFile('broken/stl_open_box_not_watertight.stl'), 'mesh_not_closed');
-    closeTo(err.details!.openness as number, (400 * Math.sqrt(1200)) / 3 / (8000 - 400 * 20 / 3), 1e-9, 'openness');
+    closeTo(err.details!.openness as number, (400 * Math.sqrt(1200)) / 3 / (8000 - (400 * 20) / 3), 1e-9, 'openness');
   });
 
   it('accepts suzanne and the teapot with a warning stating the uncertainty', () => {
-    for (const [file, expected] of [['obj/suzanne.obj', 0.141], ['obj/teapot.obj', 0.105]] as const) {
+    for (const [file, expected] of [
+      ['obj/suzanne.obj', 0.141],
+      ['obj/teapot.obj', 0.105],
+    ] as const) {
       const r = parseFile(file);
       assert.equal(r.measurements.watertight, false);
       const open = openness(r.mesh, r.measurements);
       closeTo(open, expected, 0.01, `${file} openness`);
       assert.ok(open < MAX_OPENNESS);
       const warning = r.warnings.find((w) => w.code === 'not_watertight');
-      assert.ok(warning && /not watertight/.test(warning.message) && /uncertain by up to 1\d %/.test(warning.message), JSON.stringify(r.warnings));
+      assert.ok(
+        warning && /not watertight/.test(warning.message) && /uncertain by up to 1\d %/.test(warning.message),
+        JSON.stringify(r.warnings),
+      );
       closeTo(warning.openness as number, open, 1e-12, `${file} openness detail`);
     }
   });
 
   it('accepts a closed mesh with a small hole, with a warning', () => {
     // A 40-segment cylinder without one side triangle: 0.2 % of the surface missing.
-    const n = 40, tris: number[][] = [];
+    const n = 40,
+      tris: number[][] = [];
     const p = (i: number, z: number) => [10 * Math.cos((2 * Math.PI * i) / n), 10 * Math.sin((2 * Math.PI * i) / n), z];
     for (let i = 0; i < n; i++) {
       const j = (i + 1) % n;
-      tris.push([0, 0, 0, ...p(j, 0), ...p(i, 0)], [0, 0, 10, ...p(i, 10), ...p(j, 10)], [...p(i, 0), ...p(j, 0), ...p(j, 10)], [...p(i, 0), ...p(j, 10), ...p(i, 10)]);
+      tris.push(
+        [0, 0, 0, ...p(j, 0), ...p(i, 0)],
+        [0, 0, 10, ...p(i, 10), ...p(j, 10)],
+        [...p(i, 0), ...p(j, 0), ...p(j, 10)],
+        [...p(i, 0), ...p(j, 10), ...p(i, 10)],
+      );
     }
     tris.splice(2, 1);
     const r = parseModel(binaryStl(tris), 'stl');
@@ -650,7 +849,10 @@ describe('canonical OBJ', () => {
       const { mesh } = parseFile(file);
       const obj = writeCanonicalObj(mesh);
       const lines = new TextDecoder().decode(obj).split('\n');
-      assert.ok(lines.every((l) => l === '' || /^(v -?[\d.e+-]+ -?[\d.e+-]+ -?[\d.e+-]+|f \d+ \d+ \d+)$/.test(l)), file);
+      assert.ok(
+        lines.every((l) => l === '' || /^(v -?[\d.e+-]+ -?[\d.e+-]+ -?[\d.e+-]+|f \d+ \d+ \d+)$/.test(l)),
+        file,
+      );
       const back = parseModel(obj, 'obj').mesh;
       assert.deepEqual(back.positions, mesh.positions, file);
       assert.deepEqual(back.indices, mesh.indices, file);
@@ -660,11 +862,20 @@ describe('canonical OBJ', () => {
   it('formats awkward numbers exactly', () => {
     const values = [0.1, -0.2, 1e-7, 123456.789e-3, 1e21, 5e-324, 1 / 3, -0];
     const positions = new Float64Array([...values, 0].slice(0, 9));
-    const mesh: Mesh = { positions: Float64Array.from([...values.slice(0, 8), 7, 1, 2, 3, 4, 5, 6, 8, 9, 10]), indices: Uint32Array.of(0, 1, 2, 3, 4, 5) };
+    const mesh: Mesh = {
+      positions: Float64Array.from([...values.slice(0, 8), 7, 1, 2, 3, 4, 5, 6, 8, 9, 10]),
+      indices: Uint32Array.of(0, 1, 2, 3, 4, 5),
+    };
     assert.equal(positions.length, 9);
     const textOut = new TextDecoder().decode(writeCanonicalObj(mesh));
-    const numbers = textOut.split('\n').filter((l) => l.startsWith('v ')).flatMap((l) => l.slice(2).split(' ').map(Number));
-    assert.deepEqual(Float64Array.from(numbers), mesh.positions.map((v) => v + 0));
+    const numbers = textOut
+      .split('\n')
+      .filter((l) => l.startsWith('v '))
+      .flatMap((l) => l.slice(2).split(' ').map(Number));
+    assert.deepEqual(
+      Float64Array.from(numbers),
+      mesh.positions.map((v) => v + 0),
+    );
   });
 });
 
@@ -700,7 +911,10 @@ describe('limits and errors', () => {
     assert.deepEqual([DEFAULT_LIMITS.maxTriangles, DEFAULT_LIMITS.maxVertices], [10_000_000, 10_000_000]);
     assert.deepEqual([DEFAULT_LIMITS.maxXmlTokenChars, DEFAULT_LIMITS.maxXmlAttributes], [1024 * 1024, 256]);
     assert.equal(DEFAULT_LIMITS.maxInflatedBytes, 512 * 1024 * 1024);
-    assert.deepEqual([DEFAULT_LIMITS.maxZipEntries, DEFAULT_LIMITS.maxXmlDepth, DEFAULT_LIMITS.maxComponentDepth], [1000, 64, 16]);
+    assert.deepEqual(
+      [DEFAULT_LIMITS.maxZipEntries, DEFAULT_LIMITS.maxXmlDepth, DEFAULT_LIMITS.maxComponentDepth],
+      [1000, 64, 16],
+    );
   });
 
   it('applies overrides', () => {

@@ -53,7 +53,10 @@ test('too long for either side of the plate: turned diagonally', () => {
 
 test('too tall: laid down on its largest flat side', () => {
   // An L-shaped profile, 230 tall: its -y side is one 100 × 230 face, its -x side a 10 × 230 face.
-  const l = boxesObj([[0, 0, 0, 100, 10, 230], [0, 10, 0, 10, 60, 230]]);
+  const l = boxesObj([
+    [0, 0, 0, 100, 10, 230],
+    [0, 10, 0, 10, 60, 230],
+  ]);
   const o = orient(facts(l), 1, PRINTER)!;
   assert.equal(o.orientation, 'laid_down');
   assert.equal(o.down, '-y', 'the wide flat back rests on the plate');
@@ -74,21 +77,43 @@ test('nothing fits: null; the factor scales before fitting', () => {
 });
 
 test('the hull of a projection is the brute-force hull (random points, any axis pair)', () => {
-  fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: -50, max: 50 }), fc.integer({ min: -50, max: 50 }), fc.integer({ min: -50, max: 50 })), { minLength: 1, maxLength: 60 }), fc.constantFrom([0, 1], [0, 2], [1, 2]), (pts, [a, b]) => {
-    const positions = Float64Array.from(pts.flat());
-    const hull = convexHull2D(positions, a, b);
-    // Every point is inside or on the hull, and the hull's extents at any angle are the points' extents.
-    const projected = pts.map((p) => [p[a], p[b]] as [number, number]);
-    for (const deg of [0, 17, 45, 90, 133]) {
-      const e = extentsAt(hull, deg), all = extentsAt(projected, deg);
-      assert.ok(Math.abs(e.x - all.x) < 1e-9 && Math.abs(e.y - all.y) < 1e-9, `${deg}°`);
-    }
-  }), { seed: 42, numRuns: 300 });
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.tuple(
+          fc.integer({ min: -50, max: 50 }),
+          fc.integer({ min: -50, max: 50 }),
+          fc.integer({ min: -50, max: 50 }),
+        ),
+        { minLength: 1, maxLength: 60 },
+      ),
+      fc.constantFrom([0, 1], [0, 2], [1, 2]),
+      (pts, [a, b]) => {
+        const positions = Float64Array.from(pts.flat());
+        const hull = convexHull2D(positions, a, b);
+        // Every point is inside or on the hull, and the hull's extents at any angle are the points' extents.
+        const projected = pts.map((p) => [p[a], p[b]] as [number, number]);
+        for (const deg of [0, 17, 45, 90, 133]) {
+          const e = extentsAt(hull, deg),
+            all = extentsAt(projected, deg);
+          assert.ok(Math.abs(e.x - all.x) < 1e-9 && Math.abs(e.y - all.y) < 1e-9, `${deg}°`);
+        }
+      },
+    ),
+    { seed: 42, numRuns: 300 },
+  );
 });
 
-test('flat areas: the sides of a box, none on a tetrahedron\'s slanted face', () => {
+test("flat areas: the sides of a box, none on a tetrahedron's slanted face", () => {
   const box = mesh(boxesObj([[0, 0, 0, 10, 20, 30]]));
-  assert.deepEqual(flatAreas(box.positions, box.indices), { '-x': 600, '+x': 600, '-y': 300, '+y': 300, '-z': 200, '+z': 200 });
+  assert.deepEqual(flatAreas(box.positions, box.indices), {
+    '-x': 600,
+    '+x': 600,
+    '-y': 300,
+    '+y': 300,
+    '-z': 200,
+    '+z': 200,
+  });
   const tet = mesh('v 0 0 0\nv 10 0 0\nv 0 10 0\nv 0 0 10\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n');
   const flat = flatAreas(tet.positions, tet.indices);
   assert.deepEqual([flat['+x'], flat['+y'], flat['+z']], [0, 0, 0]);
@@ -127,20 +152,36 @@ test('PrusaSlicer puts down the side our placement names, with the outline we fi
     // An asymmetric tetrahedron: each side of its bounding box holds a different set of corners.
     const obj = 'v 0 0 0\nv 10 0 0\nv 0 20 0\nv 0 0 30\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n';
     writeFileSync(path.join(dir, 'tet.obj'), obj);
-    const corners = [[0, 0, 0], [10, 0, 0], [0, 20, 0], [0, 0, 30]];
+    const corners = [
+      [0, 0, 0],
+      [10, 0, 0],
+      [0, 20, 0],
+      [0, 0, 30],
+    ];
     const f = facts(obj);
     for (const { side, tilt, outline } of restings(f, 1)) {
       const out = path.join(dir, `${side}.stl`);
       const args = transformArgs({ scale: 1, rotate_x: tilt.x, rotate_y: tilt.y, rotate_z: 30 });
-      execFileSync('prusa-slicer', ['--datadir', path.join(dir, 'dd'), ...args, '--export-stl', '--output', out, path.join(dir, 'tet.obj')], { stdio: 'ignore' });
+      execFileSync(
+        'prusa-slicer',
+        ['--datadir', path.join(dir, 'dd'), ...args, '--export-stl', '--output', out, path.join(dir, 'tet.obj')],
+        { stdio: 'ignore' },
+      );
       const axis = 'xyz'.indexOf(side[1]);
       const onSide = corners.filter((c) => c[axis] === (side[0] === '-' ? f.min[axis] : f.max[axis]));
       // A rotation keeps distances: the corners on the plate are the side's corners when their distances agree.
       const stl = readFileSync(out);
       const [down, expected] = [distances(lowestCorners(stl)), distances(onSide)];
-      assert.ok(down.length === expected.length && down.every((d, i) => Math.abs(d - expected[i]) < 0.01), `${side} rests on the plate`);
-      const predicted = extentsAt(outline, 30), actual = extentsXY(stl);
-      assert.ok(Math.abs(predicted.x - actual.x) < 0.01 && Math.abs(predicted.y - actual.y) < 0.01, `${side} turned 30°: ${JSON.stringify({ predicted, actual })}`);
+      assert.ok(
+        down.length === expected.length && down.every((d, i) => Math.abs(d - expected[i]) < 0.01),
+        `${side} rests on the plate`,
+      );
+      const predicted = extentsAt(outline, 30),
+        actual = extentsXY(stl);
+      assert.ok(
+        Math.abs(predicted.x - actual.x) < 0.01 && Math.abs(predicted.y - actual.y) < 0.01,
+        `${side} turned 30°: ${JSON.stringify({ predicted, actual })}`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -148,7 +189,9 @@ test('PrusaSlicer puts down the side our placement names, with the outline we fi
 });
 
 const distances = (pts: number[][]) =>
-  pts.flatMap((p, i) => pts.slice(i + 1).map((q) => Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]))).sort((a, b) => a - b);
+  pts
+    .flatMap((p, i) => pts.slice(i + 1).map((q) => Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2])))
+    .sort((a, b) => a - b);
 
 function extentsXY(stl: Buffer) {
   const pts = stlVertices(stl);
@@ -178,8 +221,18 @@ function stlVertices(stl: Buffer): number[][] {
 
 test('slicer arguments: none for a model printed as uploaded; a non-finite transform never reaches the command line', () => {
   assert.deepEqual(transformArgs({ scale: 1, rotate_x: 0, rotate_y: 0, rotate_z: 0 }), []);
-  assert.deepEqual(transformArgs({ scale: 25.4, rotate_x: 0, rotate_y: -90, rotate_z: 37 }), ['--scale', '25.4', '--rotate-y', '-90', '--rotate', '37']);
+  assert.deepEqual(transformArgs({ scale: 25.4, rotate_x: 0, rotate_y: -90, rotate_z: 37 }), [
+    '--scale',
+    '25.4',
+    '--rotate-y',
+    '-90',
+    '--rotate',
+    '37',
+  ]);
   for (const bad of [{ scale: NaN }, { scale: 0 }, { scale: -1 }, { rotate_x: Infinity }]) {
-    assert.throws(() => transformArgs({ scale: 1, rotate_x: 0, rotate_y: 0, rotate_z: 0, ...bad }), /invalid mesh transform/);
+    assert.throws(
+      () => transformArgs({ scale: 1, rotate_x: 0, rotate_y: 0, rotate_z: 0, ...bad }),
+      /invalid mesh transform/,
+    );
   }
 });

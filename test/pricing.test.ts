@@ -4,13 +4,22 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  computePrice, PART_LINES, MAX_MINOR_UNITS, PriceOutOfRangeError, type PriceBreakdown, type Conversion,
+  computePrice,
+  PART_LINES,
+  MAX_MINOR_UNITS,
+  PriceOutOfRangeError,
+  type PriceBreakdown,
+  type Conversion,
 } from '../shared/pricing.ts';
 import { CURRENCY_CODES, currencyDigits, roundHalfUp, toMinor, fromMinor } from '../shared/money.ts';
 import { DEFAULT_SETTINGS, getSetting, type ResolvedSettings } from '../shared/settings.ts';
 import { assertAddsUp } from './helpers/money.ts';
 
-type Overrides = { printer?: Partial<ResolvedSettings['printer']>; material?: Partial<ResolvedSettings['material']>; quote?: Partial<ResolvedSettings['quote']> };
+type Overrides = {
+  printer?: Partial<ResolvedSettings['printer']>;
+  material?: Partial<ResolvedSettings['material']>;
+  quote?: Partial<ResolvedSettings['quote']>;
+};
 function settings(o: Overrides = {}): ResolvedSettings {
   const s = structuredClone(DEFAULT_SETTINGS);
   Object.assign(s.printer, o.printer);
@@ -23,28 +32,58 @@ function settings(o: Overrides = {}): ResolvedSettings {
 const STATS = { filament_weight_g: 12, support_weight_g: 2, print_time_s: 5400 };
 
 test('a quote computed by hand: each line rounded half-up to cents, then summed; tax on the rounded subtotal', () => {
-  const b = computePrice(STATS, settings({
-    material: { support_cost_multiplier: 2 },
-    printer: { hourly_cost: 1.5, power_watts: 120 },
-    quote: { fixed_fee: 1.005, tax_rate: 8.875, energy_cost_per_kwh: 0.3 },
-  }));
+  const b = computePrice(
+    STATS,
+    settings({
+      material: { support_cost_multiplier: 2 },
+      printer: { hourly_cost: 1.5, power_watts: 120 },
+      quote: { fixed_fee: 1.005, tax_rate: 8.875, energy_cost_per_kwh: 0.3 },
+    }),
+  );
   // material 10 g × 0.025 = 0.25; support 2 g × 0.025 × 2 = 0.10; machine 1.5 h × 1.5 = 2.25;
   // energy 0.12 kW × 1.5 h × 0.3 = 0.054 → 0.05; fixed fee 1.005 → 1.01 (half-up, not binary 1.00499…)
   assert.deepEqual(b.minor_units, {
-    material: 25, support: 10, machine: 225, energy: 5, fixed_fee: 101, minimum_price_adjustment: 0,
-    subtotal: 366, tax: 32, total: 398, // tax 3.66 × 8.875 % = 0.3248 → 0.32
+    material: 25,
+    support: 10,
+    machine: 225,
+    energy: 5,
+    fixed_fee: 101,
+    minimum_price_adjustment: 0,
+    subtotal: 366,
+    tax: 32,
+    total: 398, // tax 3.66 × 8.875 % = 0.3248 → 0.32
   });
   assert.deepEqual([b.currency, b.digits, b.exchange_rate, b.price_per_gram, b.total], ['USD', 2, null, 0.025, 3.98]);
   assertAddsUp(b);
 });
 
-test('the currency\'s ISO 4217 digits: JPY in whole yen, KWD in fils (3), CLF in 4 decimals', () => {
-  const jpy = computePrice(STATS, settings({ material: { price_per_gram: 3.3 }, printer: { hourly_cost: 250 }, quote: { currency: 'JPY', energy_cost_per_kwh: 31, fixed_fee: 100 } }));
+test("the currency's ISO 4217 digits: JPY in whole yen, KWD in fils (3), CLF in 4 decimals", () => {
+  const jpy = computePrice(
+    STATS,
+    settings({
+      material: { price_per_gram: 3.3 },
+      printer: { hourly_cost: 250 },
+      quote: { currency: 'JPY', energy_cost_per_kwh: 31, fixed_fee: 100 },
+    }),
+  );
   // 33 + 6.6 → 7 + 375 + 5.58 → 6 + 100
-  assert.deepEqual([jpy.digits, jpy.material, jpy.support, jpy.machine, jpy.energy, jpy.subtotal], [0, 33, 7, 375, 6, 521]);
-  const kwd = computePrice(STATS, settings({ material: { price_per_gram: 0.0081 }, printer: { hourly_cost: 0.45 }, quote: { currency: 'KWD', energy_cost_per_kwh: 0.0125 } }));
+  assert.deepEqual(
+    [jpy.digits, jpy.material, jpy.support, jpy.machine, jpy.energy, jpy.subtotal],
+    [0, 33, 7, 375, 6, 521],
+  );
+  const kwd = computePrice(
+    STATS,
+    settings({
+      material: { price_per_gram: 0.0081 },
+      printer: { hourly_cost: 0.45 },
+      quote: { currency: 'KWD', energy_cost_per_kwh: 0.0125 },
+    }),
+  );
   // 0.081 + 0.0162 → 0.016 + 0.675 + 0.00225 → 0.002
-  assert.deepEqual([kwd.digits, kwd.material, kwd.support, kwd.machine, kwd.energy, kwd.total], [3, 0.081, 0.016, 0.675, 0.002, 0.774]);
+  assert.deepEqual(
+    [kwd.digits, kwd.material, kwd.support, kwd.machine, kwd.energy, kwd.total],
+    [3, 0.081, 0.016, 0.675, 0.002, 0.774],
+  );
   const clf = computePrice(STATS, settings({ quote: { currency: 'CLF' } }));
   assert.equal(clf.digits, 4);
   for (const b of [jpy, kwd, clf]) assertAddsUp(b);
@@ -67,7 +106,10 @@ test('half-up rounding of decimal amounts, as on paper', () => {
   assert.equal(roundHalfUp(0.49999999), 0);
   assert.equal(fromMinor(101, 'USD'), 1.01);
   assert.equal(fromMinor(1235, 'KWD'), 1.235);
-  const tax = computePrice({ filament_weight_g: 0, support_weight_g: 0, print_time_s: 0 }, settings({ quote: { fixed_fee: 0.5, tax_rate: 1 } }));
+  const tax = computePrice(
+    { filament_weight_g: 0, support_weight_g: 0, print_time_s: 0 },
+    settings({ quote: { fixed_fee: 0.5, tax_rate: 1 } }),
+  );
   assert.deepEqual([tax.subtotal, tax.tax, tax.total], [0.5, 0.01, 0.51], '0.005 of tax rounds up to a cent');
 });
 
@@ -85,7 +127,7 @@ test('a minimum price raises a cheap part to the floor with its own line; tax is
   assert.equal(none.minimum_price_adjustment, 0);
 });
 
-test('a conversion multiplies every amount by the shop\'s rate before rounding to the quote currency', () => {
+test("a conversion multiplies every amount by the shop's rate before rounding to the quote currency", () => {
   const usd = computePrice(STATS, settings({ quote: { tax_rate: 10 } }));
   const rate: Conversion = { from: 'USD', to: 'JPY', rate: 151.37 };
   const jpy = computePrice(STATS, settings({ quote: { currency: 'JPY', tax_rate: 10 } }), rate);
@@ -94,7 +136,17 @@ test('a conversion multiplies every amount by the shop\'s rate before rounding t
   assert.equal(jpy.price_per_gram, 3.78425, '0.025 USD per gram at 151.37');
   // 10 g × 0.025 × 151.37 = 37.84 → 38; support 7.57 → 8; machine 2.25 × 151.37 = 340.58 → 341;
   // energy 0.054 × 151.37 = 8.17 → 8; tax 10 % of 395 = 39.5 → 40 (half-up). Not the 2.86 USD total × 151.37 = 432.9.
-  assert.deepEqual(jpy.minor_units, { material: 38, support: 8, machine: 341, energy: 8, fixed_fee: 0, minimum_price_adjustment: 0, subtotal: 395, tax: 40, total: 435 });
+  assert.deepEqual(jpy.minor_units, {
+    material: 38,
+    support: 8,
+    machine: 341,
+    energy: 8,
+    fixed_fee: 0,
+    minimum_price_adjustment: 0,
+    subtotal: 395,
+    tax: 40,
+    total: 435,
+  });
   assert.equal(usd.total, 2.86);
   assertAddsUp(jpy);
   const floor = computePrice(STATS, settings({ quote: { currency: 'JPY', minimum_price: 5 } }), rate);
@@ -120,15 +172,24 @@ test('a price beyond 10^13 minor units is refused, not rounded into nonsense', (
 });
 
 const money = (name: string) => {
-  const d = getSetting(name === 'price_per_gram' ? 'material_config' : name === 'hourly_cost' ? 'printer_config' : 'quote_config', name)!;
+  const d = getSetting(
+    name === 'price_per_gram' ? 'material_config' : name === 'hourly_cost' ? 'printer_config' : 'quote_config',
+    name,
+  )!;
   // Realistic amounts mostly, the catalogue's extremes sometimes.
-  return fc.oneof(fc.double({ min: 0, max: 100, noNaN: true }), fc.constantFrom(0, 0.005, 1.005, d.max!), fc.double({ min: 0, max: d.max!, noNaN: true }));
+  return fc.oneof(
+    fc.double({ min: 0, max: 100, noNaN: true }),
+    fc.constantFrom(0, 0.005, 1.005, d.max!),
+    fc.double({ min: 0, max: d.max!, noNaN: true }),
+  );
 };
 
 test('property: for any settings, statistics, currency and rate, the breakdown lines add up exactly', () => {
   const arbitrary = fc.record({
     currency: fc.constantFrom(...CURRENCY_CODES),
-    rate: fc.option(fc.oneof(fc.double({ min: 1e-6, max: 1e6, noNaN: true }), fc.constantFrom(0.92, 151.37, 0.307)), { nil: undefined }),
+    rate: fc.option(fc.oneof(fc.double({ min: 1e-6, max: 1e6, noNaN: true }), fc.constantFrom(0.92, 151.37, 0.307)), {
+      nil: undefined,
+    }),
     grams: fc.double({ min: 0, max: 5000, noNaN: true }),
     supportShare: fc.double({ min: 0, max: 1, noNaN: true }),
     seconds: fc.double({ min: 0, max: 3_600_000, noNaN: true }),
@@ -147,7 +208,13 @@ test('property: for any settings, statistics, currency and rate, the breakdown l
       const s = settings({
         material: { price_per_gram: a.perGram, support_cost_multiplier: a.multiplier },
         printer: { hourly_cost: a.hourly, power_watts: a.watts },
-        quote: { currency: a.currency, fixed_fee: a.fee, minimum_price: a.minimum, tax_rate: a.tax, energy_cost_per_kwh: a.kwh },
+        quote: {
+          currency: a.currency,
+          fixed_fee: a.fee,
+          minimum_price: a.minimum,
+          tax_rate: a.tax,
+          energy_cost_per_kwh: a.kwh,
+        },
       });
       const stats = { filament_weight_g: a.grams, support_weight_g: a.grams * a.supportShare, print_time_s: a.seconds };
       const conversion = a.rate === undefined ? null : { from: 'USD', to: a.currency, rate: a.rate };
@@ -164,17 +231,25 @@ test('property: for any settings, statistics, currency and rate, the breakdown l
       const scale = (a.rate ?? 1) * 10 ** b.digits;
       const hours = a.seconds / 3600;
       const exact = {
-        material: (a.grams - stats.support_weight_g) * a.perGram, support: stats.support_weight_g * a.perGram * a.multiplier,
-        machine: hours * a.hourly, energy: (a.watts / 1000) * hours * a.kwh, fixed_fee: a.fee,
+        material: (a.grams - stats.support_weight_g) * a.perGram,
+        support: stats.support_weight_g * a.perGram * a.multiplier,
+        machine: hours * a.hourly,
+        energy: (a.watts / 1000) * hours * a.kwh,
+        fixed_fee: a.fee,
       };
       for (const [line, amount] of Object.entries(exact)) {
         const scaled = Math.max(0, amount) * scale;
-        assert.ok(Math.abs(b.minor_units[line as keyof typeof exact] - scaled) <= 0.5 + scaled * 1e-12, `${line}: ${scaled}`);
+        assert.ok(
+          Math.abs(b.minor_units[line as keyof typeof exact] - scaled) <= 0.5 + scaled * 1e-12,
+          `${line}: ${scaled}`,
+        );
       }
       const floor = roundHalfUp(a.minimum * scale);
       assert.ok(b.minor_units.subtotal >= floor);
       if (b.minor_units.minimum_price_adjustment > 0) assert.equal(b.minor_units.subtotal, floor);
-      assert.ok(Math.abs(b.minor_units.tax - (b.minor_units.subtotal * a.tax) / 100) <= 0.5 + b.minor_units.subtotal * 1e-12);
+      assert.ok(
+        Math.abs(b.minor_units.tax - (b.minor_units.subtotal * a.tax) / 100) <= 0.5 + b.minor_units.subtotal * 1e-12,
+      );
     }),
     { numRuns: 5000 },
   );

@@ -18,20 +18,42 @@ import { boxesObj, T_SHAPE_OBJ, WEDGE_OBJ } from './helpers/meshes.ts';
 const run = promisify(execFile);
 
 // Four pillars round a block: travel, retraction, perimeters, solid and sparse infill on every layer.
-const PILLARS_OBJ = boxesObj([[0, 0, 0, 4, 4, 5], [26, 0, 0, 30, 4, 5], [0, 26, 0, 4, 30, 5], [26, 26, 0, 30, 30, 5], [10, 10, 0, 20, 20, 4]]);
+const PILLARS_OBJ = boxesObj([
+  [0, 0, 0, 4, 4, 5],
+  [26, 0, 0, 30, 4, 5],
+  [0, 26, 0, 4, 30, 5],
+  [26, 26, 0, 30, 30, 5],
+  [10, 10, 0, 20, 20, 4],
+]);
 
 type Part = 'pillars' | 'tee' | 'wedge';
 /** A second value for each key field, and the part (with supports on for support fields) on which it shows. */
 const CHANGED: Record<string, [value: unknown, part: Part]> = {
-  nozzle_diameter: [0.6, 'pillars'], print_speed: [40, 'pillars'], max_print_speed: [50, 'pillars'],
-  travel_speed: [100, 'pillars'], first_layer_speed: [30, 'pillars'], layer_height: [0.25, 'pillars'],
-  perimeters: [3, 'pillars'], top_solid_layers: [6, 'pillars'], bottom_solid_layers: [5, 'pillars'],
-  min_wall_count: [3, 'pillars'], max_wall_count: [1, 'pillars'], fill_density: [40, 'pillars'],
-  infill_pattern: ['gyroid', 'pillars'], acceleration_print: [500, 'pillars'], acceleration_travel: [500, 'pillars'],
-  acceleration_retraction: [500, 'pillars'], jerk_print: [4, 'pillars'], jerk_retraction: [5, 'pillars'],
-  retraction_distance: [3, 'pillars'], retraction_speed: [20, 'pillars'],
-  support_material: [false, 'tee'], support_density: [50, 'tee'], min_layer_height: [0.2, 'tee'],
-  max_layer_height: [0.25, 'tee'], support_overhang_angle: [70, 'wedge'],
+  nozzle_diameter: [0.6, 'pillars'],
+  print_speed: [40, 'pillars'],
+  max_print_speed: [50, 'pillars'],
+  travel_speed: [100, 'pillars'],
+  first_layer_speed: [30, 'pillars'],
+  layer_height: [0.25, 'pillars'],
+  perimeters: [3, 'pillars'],
+  top_solid_layers: [6, 'pillars'],
+  bottom_solid_layers: [5, 'pillars'],
+  min_wall_count: [3, 'pillars'],
+  max_wall_count: [1, 'pillars'],
+  fill_density: [40, 'pillars'],
+  infill_pattern: ['gyroid', 'pillars'],
+  acceleration_print: [500, 'pillars'],
+  acceleration_travel: [500, 'pillars'],
+  acceleration_retraction: [500, 'pillars'],
+  jerk_print: [4, 'pillars'],
+  jerk_retraction: [5, 'pillars'],
+  retraction_distance: [3, 'pillars'],
+  retraction_speed: [20, 'pillars'],
+  support_material: [false, 'tee'],
+  support_density: [50, 'tee'],
+  min_layer_height: [0.2, 'tee'],
+  max_layer_height: [0.25, 'tee'],
+  support_overhang_angle: [70, 'wedge'],
 };
 /** The bed fields change the outcome instead: a part bigger than the bed fails (they also move the first travel). */
 const FIT_FIELDS = ['bed_size_x', 'bed_size_y', 'bed_size_z'];
@@ -50,7 +72,9 @@ const mesh = (part: Part) => join(dir, `${part}.obj`);
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'slicequote-effects-'));
   await Promise.all([
-    writeFile(mesh('pillars'), PILLARS_OBJ), writeFile(mesh('tee'), T_SHAPE_OBJ), writeFile(mesh('wedge'), WEDGE_OBJ),
+    writeFile(mesh('pillars'), PILLARS_OBJ),
+    writeFile(mesh('tee'), T_SHAPE_OBJ),
+    writeFile(mesh('wedge'), WEDGE_OBJ),
   ]);
 });
 after(() => rm(dir, { recursive: true, force: true }));
@@ -64,21 +88,42 @@ function settingsFor(part: Part): ResolvedSettings {
 function withValue(s: ResolvedSettings, field: string, value: unknown): ResolvedSettings {
   const out = structuredClone(s);
   const def = SETTINGS.find((d) => d.name === field)!;
-  (def.section === 'printer_config' ? out.printer : out.material as Record<string, unknown>)[field as never] = value as never;
+  (def.section === 'printer_config' ? out.printer : (out.material as Record<string, unknown>))[field as never] =
+    value as never;
   return out;
 }
 
-interface Raw { measure: SliceMeasure; motion: string }
+interface Raw {
+  measure: SliceMeasure;
+  motion: string;
+}
 /** Slices a config given as PrusaSlicer options, keeping the moves (G0-G3, G92) for comparison. */
 async function sliceRaw(part: Part, options: Record<string, string>): Promise<Raw> {
   const work = await mkdtemp(join(dir, 'raw-'));
   try {
     await writeFile(join(work, 'config.ini'), renderIni(options));
     const out = join(work, 'out.gcode');
-    await run('prusa-slicer', ['--loglevel', '1', '--datadir', join(work, 'data'), '--export-gcode', '--load', join(work, 'config.ini'), '--output', out, mesh(part)],
-      { env: { PATH: process.env.PATH, HOME: work, LC_ALL: 'C' }, maxBuffer: 1 << 24 });
+    await run(
+      'prusa-slicer',
+      [
+        '--loglevel',
+        '1',
+        '--datadir',
+        join(work, 'data'),
+        '--export-gcode',
+        '--load',
+        join(work, 'config.ini'),
+        '--output',
+        out,
+        mesh(part),
+      ],
+      { env: { PATH: process.env.PATH, HOME: work, LC_ALL: 'C' }, maxBuffer: 1 << 24 },
+    );
     const measure = await parseGcodeFile(out, { filamentDiameter: Number(options.filament_diameter) });
-    const motion = (await readFile(out, 'utf8')).split('\n').filter((l) => /^G[0-3]\b|^G92\b/.test(l)).join('\n');
+    const motion = (await readFile(out, 'utf8'))
+      .split('\n')
+      .filter((l) => /^G[0-3]\b|^G92\b/.test(l))
+      .join('\n');
     return { measure, motion };
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -101,7 +146,11 @@ const describeChange = (a: SliceMeasure, b: SliceMeasure) =>
 
 const baseSlices = new Map<Part, Promise<SliceMeasure>>();
 const baseSlice = (part: Part) => {
-  if (!baseSlices.has(part)) baseSlices.set(part, sliceOnce({ meshPath: mesh(part), settings: settingsFor(part) }).then((o) => o.stats));
+  if (!baseSlices.has(part))
+    baseSlices.set(
+      part,
+      sliceOnce({ meshPath: mesh(part), settings: settingsFor(part) }).then((o) => o.stats),
+    );
   return baseSlices.get(part)!;
 };
 
@@ -110,13 +159,17 @@ describe('what changes a slice (real PrusaSlicer)', () => {
     const keyFields = SETTINGS.filter((d) => d.affects === 'slice' || d.affects === 'support').map((d) => d.name);
     assert.deepEqual([...Object.keys(CHANGED), ...FIT_FIELDS].sort(), keyFields.sort());
     for (const d of SETTINGS.filter((d) => d.affects === 'stats')) assert.ok(UNWRITTEN[d.name], d.name);
-    for (const name of Object.keys(UNWRITTEN)) assert.match(SETTINGS.find((d) => d.name === name)!.affects, /^(stats|none)$/, name);
+    for (const name of Object.keys(UNWRITTEN))
+      assert.match(SETTINGS.find((d) => d.name === name)!.affects, /^(stats|none)$/, name);
   });
 
   for (const [field, [value, part]] of Object.entries(CHANGED)) {
     test(`${field} changes the extruded volume or the print time`, async () => {
       const settings = withValue(settingsFor(part), field, value);
-      const [base, changed] = await Promise.all([baseSlice(part), sliceOnce({ meshPath: mesh(part), settings }).then((o) => o.stats)]);
+      const [base, changed] = await Promise.all([
+        baseSlice(part),
+        sliceOnce({ meshPath: mesh(part), settings }).then((o) => o.stats),
+      ]);
       assert.ok(changes(base, changed), `${field} = ${value}: ${describeChange(base, changed)}`);
     });
   }
@@ -126,16 +179,24 @@ describe('what changes a slice (real PrusaSlicer)', () => {
       const part = CHANGED[field][1];
       const off = (s: ResolvedSettings) => ({ ...buildSliceConfig(s).options, support_material: '0' });
       const [base, changed] = await Promise.all([
-        sliceRaw(part, off(settingsFor(part))), sliceRaw(part, off(withValue(settingsFor(part), field, CHANGED[field][0]))),
+        sliceRaw(part, off(settingsFor(part))),
+        sliceRaw(part, off(withValue(settingsFor(part), field, CHANGED[field][0]))),
       ]);
-      assert.equal(firstDifference(base.motion, changed.motion), undefined, `${field} moved the G-code without supports`);
+      assert.equal(
+        firstDifference(base.motion, changed.motion),
+        undefined,
+        `${field} moved the G-code without supports`,
+      );
     });
   }
 
   test('a part bigger than bed_size_x, bed_size_y or bed_size_z fails to slice; the same part fits the default bed', async () => {
     for (const field of FIT_FIELDS) {
-      await assert.rejects(sliceOnce({ meshPath: mesh('pillars'), settings: withValue(settingsFor('pillars'), field, 3) }),
-        (e: unknown) => e instanceof SliceFailedError && e.code === 'exceeds_build_volume', field);
+      await assert.rejects(
+        sliceOnce({ meshPath: mesh('pillars'), settings: withValue(settingsFor('pillars'), field, 3) }),
+        (e: unknown) => e instanceof SliceFailedError && e.code === 'exceeds_build_volume',
+        field,
+      );
     }
     assert.ok((await baseSlice('pillars')).extruded_volume_mm3 > 0);
   });
@@ -143,8 +204,14 @@ describe('what changes a slice (real PrusaSlicer)', () => {
   for (const [field, options] of Object.entries(UNWRITTEN)) {
     test(`${field} would change neither the extruded volume nor the print time`, async () => {
       const plain = buildSliceConfig(settingsFor('pillars')).options;
-      const [base, changed] = await Promise.all([sliceRaw('pillars', plain), sliceRaw('pillars', { ...plain, ...options })]);
-      assert.ok(Math.abs(changed.measure.extruded_volume_mm3 - base.measure.extruded_volume_mm3) < 0.05, `${field}: ${describeChange(base.measure, changed.measure)}`);
+      const [base, changed] = await Promise.all([
+        sliceRaw('pillars', plain),
+        sliceRaw('pillars', { ...plain, ...options }),
+      ]);
+      assert.ok(
+        Math.abs(changed.measure.extruded_volume_mm3 - base.measure.extruded_volume_mm3) < 0.05,
+        `${field}: ${describeChange(base.measure, changed.measure)}`,
+      );
       if (field !== 'diameter') {
         assert.equal(firstDifference(base.motion, changed.motion), undefined, `${field} changed a move`);
         assert.equal(changed.measure.print_time_s, base.measure.print_time_s, field);
@@ -155,7 +222,10 @@ describe('what changes a slice (real PrusaSlicer)', () => {
       const withoutE = (m: string) => m.replace(/ E-?[\d.]+/g, '');
       assert.equal(withoutE(changed.motion), withoutE(base.motion), 'diameter changed a move beyond its E');
       const drift = Math.abs(changed.measure.print_time_s - base.measure.print_time_s);
-      assert.ok(drift <= Math.max(1, base.measure.print_time_s * 0.001), `diameter: ${describeChange(base.measure, changed.measure)}`);
+      assert.ok(
+        drift <= Math.max(1, base.measure.print_time_s * 0.001),
+        `diameter: ${describeChange(base.measure, changed.measure)}`,
+      );
     });
   }
 });

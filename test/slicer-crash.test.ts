@@ -22,7 +22,11 @@ function alive(pid: number): boolean {
   }
 }
 
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+async function until<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => Promise<T | undefined> | T | undefined,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const v = await probe();
@@ -35,7 +39,8 @@ async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T 
 /** Starts the slicing process; resolves with it and its start-up sweep report. */
 async function start(root: string, mesh?: string) {
   const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, root, ...(mesh ? [mesh] : [])], {
-    env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_OPTIONS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -48,7 +53,10 @@ async function start(root: string, mesh?: string) {
   return { child, swept, output: () => out };
 }
 
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+  );
 
 /** A detached `sleep` standing in for a slicer: its own process group, working in `cwd`. */
 function sleeper(cwd: string): ChildProcess {
@@ -59,13 +67,17 @@ function sleeper(cwd: string): ChildProcess {
 
 let root: string;
 const strays: ChildProcess[] = [];
-before(async () => { root = await mkdtemp(join(tmpdir(), 'slicequote-crash-')); });
+before(async () => {
+  root = await mkdtemp(join(tmpdir(), 'slicequote-crash-'));
+});
 after(async () => {
   for (const p of strays) if (p.pid && alive(p.pid)) process.kill(p.pid, 'SIGKILL');
   await rm(root, { recursive: true, force: true });
 });
 
-test('kill -9 mid-slice: PrusaSlicer dies with the process; the next start sweeps its folder and keeps live ones', { timeout: 180_000 }, async () => {
+test('kill -9 mid-slice: PrusaSlicer dies with the process; the next start sweeps its folder and keeps live ones', {
+  timeout: 180_000,
+}, async () => {
   const worker = await start(root, corpusPath('stl', '3DBenchy.stl'));
   const owner = `${worker.child.pid}.${processStartTime(worker.child.pid!)}`;
   const [folder, slicerPid] = await until('PrusaSlicer to run', 60_000, async () => {

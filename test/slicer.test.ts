@@ -8,12 +8,26 @@ import { join } from 'node:path';
 import { corpusPath } from './helpers/corpus.ts';
 import { after, before, describe, test } from 'node:test';
 import {
-  DEFAULT_SETTINGS, INFILL_PATTERNS, SETTINGS, SLICE_FIELDS, getSetting, validateConfigSection,
-  validateResolvedSettings, type ResolvedSettings, type SettingDef,
+  DEFAULT_SETTINGS,
+  INFILL_PATTERNS,
+  SETTINGS,
+  SLICE_FIELDS,
+  getSetting,
+  validateConfigSection,
+  validateResolvedSettings,
+  type ResolvedSettings,
+  type SettingDef,
 } from '../shared/settings.ts';
 import { buildSliceConfig } from '../server/slicer/config.ts';
 import { detectSlicer, sliceOnce, type SliceOutcome } from '../server/slicer/engine.ts';
-import { PoolClosedError, PoolFullError, SettingsInvalidError, SliceAbortedError, SliceFailedError, SliceTimeoutError } from '../server/slicer/errors.ts';
+import {
+  PoolClosedError,
+  PoolFullError,
+  SettingsInvalidError,
+  SliceAbortedError,
+  SliceFailedError,
+  SliceTimeoutError,
+} from '../server/slicer/errors.ts';
 import { GcodeStatsParser, parseDuration, parseGcodeText } from '../server/slicer/gcode-stats.ts';
 import { printStats } from '../server/slicer/print-stats.ts';
 import type { SliceStats } from '../shared/print-stats.ts';
@@ -26,11 +40,33 @@ type Box = [x0: number, y0: number, z0: number, x1: number, y1: number, z1: numb
 function boxesObj(boxes: Box[]): string {
   const lines: string[] = [];
   boxes.forEach(([x0, y0, z0, x1, y1, z1], i) => {
-    for (const [x, y, z] of [[x0, y0, z0], [x1, y0, z0], [x1, y1, z0], [x0, y1, z0], [x0, y0, z1], [x1, y0, z1], [x1, y1, z1], [x0, y1, z1]]) {
+    for (const [x, y, z] of [
+      [x0, y0, z0],
+      [x1, y0, z0],
+      [x1, y1, z0],
+      [x0, y1, z0],
+      [x0, y0, z1],
+      [x1, y0, z1],
+      [x1, y1, z1],
+      [x0, y1, z1],
+    ]) {
       lines.push(`v ${x} ${y} ${z}`);
     }
     const o = i * 8;
-    for (const [a, b, c] of [[1, 3, 2], [1, 4, 3], [5, 6, 7], [5, 7, 8], [1, 2, 6], [1, 6, 5], [2, 3, 7], [2, 7, 6], [3, 4, 8], [3, 8, 7], [4, 1, 5], [4, 5, 8]]) {
+    for (const [a, b, c] of [
+      [1, 3, 2],
+      [1, 4, 3],
+      [5, 6, 7],
+      [5, 7, 8],
+      [1, 2, 6],
+      [1, 6, 5],
+      [2, 3, 7],
+      [2, 7, 6],
+      [3, 4, 8],
+      [3, 8, 7],
+      [4, 1, 5],
+      [4, 5, 8],
+    ]) {
       lines.push(`f ${a + o} ${b + o} ${c + o}`);
     }
   });
@@ -38,8 +74,10 @@ function boxesObj(boxes: Box[]): string {
 }
 
 const SPEC_FIELDS = {
-  printer_config: 'bed_size_x bed_size_y bed_size_z nozzle_diameter nozzle_count print_speed max_print_speed travel_speed first_layer_speed layer_height min_layer_height max_layer_height perimeters top_solid_layers bottom_solid_layers min_wall_count max_wall_count fill_density infill_pattern support_material support_overhang_angle support_density acceleration_print acceleration_travel acceleration_retraction jerk_print jerk_travel jerk_retraction min_hotend_temp max_hotend_temp min_bed_temp max_bed_temp hourly_cost',
-  material_config: 'filament_type density diameter temperature print_temp_min print_temp_max bed_temperature bed_temp_min bed_temp_max fan_speed min_fan_speed retraction_distance retraction_speed price_per_kg price_per_gram support_cost_multiplier',
+  printer_config:
+    'bed_size_x bed_size_y bed_size_z nozzle_diameter nozzle_count print_speed max_print_speed travel_speed first_layer_speed layer_height min_layer_height max_layer_height perimeters top_solid_layers bottom_solid_layers min_wall_count max_wall_count fill_density infill_pattern support_material support_overhang_angle support_density acceleration_print acceleration_travel acceleration_retraction jerk_print jerk_travel jerk_retraction min_hotend_temp max_hotend_temp min_bed_temp max_bed_temp hourly_cost',
+  material_config:
+    'filament_type density diameter temperature print_temp_min print_temp_max bed_temperature bed_temp_min bed_temp_max fan_speed min_fan_speed retraction_distance retraction_speed price_per_kg price_per_gram support_cost_multiplier',
   quote_config: 'currency tax_rate fixed_fee energy_cost_per_kwh',
 } as const;
 
@@ -61,7 +99,13 @@ before(async () => {
   cube = join(dir, 'cube.obj');
   tee = join(dir, 'tee.obj');
   await writeFile(cube, boxesObj([[0, 0, 0, 20, 20, 20]]));
-  await writeFile(tee, boxesObj([[12, 0, 0, 18, 6, 16], [0, 0, 15, 30, 6, 19]]));
+  await writeFile(
+    tee,
+    boxesObj([
+      [12, 0, 0, 18, 6, 16],
+      [0, 0, 15, 30, 6, 19],
+    ]),
+  );
 });
 after(() => rm(dir, { recursive: true, force: true }));
 
@@ -72,7 +116,13 @@ function slice(mesh: string, o: Overrides = {}): Promise<Sliced> {
   const key = mesh + JSON.stringify(o);
   const settings = settingsWith(o);
   if (!memo.has(key)) {
-    memo.set(key, sliceOnce({ meshPath: mesh, settings, timeoutMs: 60_000 }).then((out) => ({ ...out, print: printStats(out.stats, settings.material) })));
+    memo.set(
+      key,
+      sliceOnce({ meshPath: mesh, settings, timeoutMs: 60_000 }).then((out) => ({
+        ...out,
+        print: printStats(out.stats, settings.material),
+      })),
+    );
   }
   return memo.get(key)!;
 }
@@ -80,48 +130,107 @@ function slice(mesh: string, o: Overrides = {}): Promise<Sliced> {
 describe('settings catalogue', () => {
   test('holds every request field, power_watts, exchange_rates and quote_validity_days as profile-only fields, and minimum_price', () => {
     for (const [section, names] of Object.entries(SPEC_FIELDS)) {
-      for (const name of names.split(' ')) assert.ok(getSetting(section as keyof typeof SPEC_FIELDS, name), `${section}.${name}`);
+      for (const name of names.split(' '))
+        assert.ok(getSetting(section as keyof typeof SPEC_FIELDS, name), `${section}.${name}`);
     }
     const extra = SETTINGS.filter((d) => !SPEC_FIELDS[d.section].split(' ').includes(d.name));
-    assert.deepEqual(extra.map((d) => [d.name, d.requestField]), [['power_watts', false], ['minimum_price', true], ['exchange_rates', false], ['quote_validity_days', false]]);
+    assert.deepEqual(
+      extra.map((d) => [d.name, d.requestField]),
+      [
+        ['power_watts', false],
+        ['minimum_price', true],
+        ['exchange_rates', false],
+        ['quote_validity_days', false],
+      ],
+    );
   });
 
   test('lists the 19 infill patterns and bounds percent fields to 0-100', () => {
     assert.equal(INFILL_PATTERNS.length, 19);
     assert.deepEqual(getSetting('printer_config', 'infill_pattern')!.values, INFILL_PATTERNS);
-    for (const [s, n] of [['printer_config', 'fill_density'], ['printer_config', 'support_density'], ['material_config', 'fan_speed'], ['material_config', 'min_fan_speed'], ['quote_config', 'tax_rate']] as const) {
+    for (const [s, n] of [
+      ['printer_config', 'fill_density'],
+      ['printer_config', 'support_density'],
+      ['material_config', 'fan_speed'],
+      ['material_config', 'min_fan_speed'],
+      ['quote_config', 'tax_rate'],
+    ] as const) {
       const d = getSetting(s, n)!;
       assert.deepEqual([d.min, d.max, d.exclusiveMin ?? false], [0, 100, false], n);
     }
   });
 
   test('price-only fields never feed the slice', () => {
-    for (const n of ['hourly_cost', 'power_watts', 'price_per_kg', 'price_per_gram', 'support_cost_multiplier', 'currency', 'tax_rate', 'fixed_fee', 'energy_cost_per_kwh', 'minimum_price', 'exchange_rates']) {
+    for (const n of [
+      'hourly_cost',
+      'power_watts',
+      'price_per_kg',
+      'price_per_gram',
+      'support_cost_multiplier',
+      'currency',
+      'tax_rate',
+      'fixed_fee',
+      'energy_cost_per_kwh',
+      'minimum_price',
+      'exchange_rates',
+    ]) {
       assert.equal(SETTINGS.find((d) => d.name === n)!.affects, 'price', n);
     }
   });
 
   test('validation names every bad field: range, type, integer, enum, unknown', () => {
     const issues = validateConfigSection('printer_config', {
-      fill_density: 101, layer_height: '0.2', perimeters: 2.5, infill_pattern: 'spiral', print_speed: 0, bogus: 1, power_watts: 100,
+      fill_density: 101,
+      layer_height: '0.2',
+      perimeters: 2.5,
+      infill_pattern: 'spiral',
+      print_speed: 0,
+      bogus: 1,
+      power_watts: 100,
     });
     assert.deepEqual(issues.map((i) => i.field).sort(), [
-      'printer_config.bogus', 'printer_config.fill_density', 'printer_config.infill_pattern', 'printer_config.layer_height',
-      'printer_config.perimeters', 'printer_config.power_watts', 'printer_config.print_speed',
+      'printer_config.bogus',
+      'printer_config.fill_density',
+      'printer_config.infill_pattern',
+      'printer_config.layer_height',
+      'printer_config.perimeters',
+      'printer_config.power_watts',
+      'printer_config.print_speed',
     ]);
     assert.match(issues.find((i) => i.field.endsWith('fill_density'))!.message, /at most 100/);
     assert.deepEqual(validateConfigSection('printer_config', { power_watts: 100 }, { source: 'profile' }), []);
-    assert.deepEqual(validateConfigSection('quote_config', { currency: 'dollars', tax_rate: -1 }).map((i) => i.field), ['quote_config.currency', 'quote_config.tax_rate']);
-    assert.deepEqual(validateConfigSection('quote_config', { currency: 'usd' }), [], 'enums take any case (docs/api-conventions.md)');
-    assert.deepEqual(validateConfigSection('material_config', [1]), [{ field: 'material_config', message: 'must be an object' }]);
-    assert.deepEqual(validateConfigSection('material_config', { filament_type: 'PLA', density: 1.3, temperature: 215 }), []);
+    assert.deepEqual(
+      validateConfigSection('quote_config', { currency: 'dollars', tax_rate: -1 }).map((i) => i.field),
+      ['quote_config.currency', 'quote_config.tax_rate'],
+    );
+    assert.deepEqual(
+      validateConfigSection('quote_config', { currency: 'usd' }),
+      [],
+      'enums take any case (docs/api-conventions.md)',
+    );
+    assert.deepEqual(validateConfigSection('material_config', [1]), [
+      { field: 'material_config', message: 'must be an object' },
+    ]);
+    assert.deepEqual(
+      validateConfigSection('material_config', { filament_type: 'PLA', density: 1.3, temperature: 215 }),
+      [],
+    );
   });
 
   test('defaults are complete; cross-field rules name the field to change', () => {
     assert.deepEqual(validateResolvedSettings(DEFAULT_SETTINGS), []);
-    const bad = settingsWith({ printer: { layer_height: 0.5, max_layer_height: 0.6, nozzle_diameter: 0.4, min_wall_count: 5, max_wall_count: 3 }, material: { temperature: 320, min_fan_speed: 100, fan_speed: 50 } });
+    const bad = settingsWith({
+      printer: { layer_height: 0.5, max_layer_height: 0.6, nozzle_diameter: 0.4, min_wall_count: 5, max_wall_count: 3 },
+      material: { temperature: 320, min_fan_speed: 100, fan_speed: 50 },
+    });
     const fields = validateResolvedSettings(bad).map((i) => i.field);
-    for (const f of ['printer_config.layer_height', 'printer_config.max_wall_count', 'material_config.temperature', 'material_config.min_fan_speed']) assert.ok(fields.includes(f), f);
+    for (const f of [
+      'printer_config.layer_height',
+      'printer_config.max_wall_count',
+      'material_config.temperature',
+      'material_config.min_fan_speed',
+    ])
+      assert.ok(fields.includes(f), f);
   });
 });
 
@@ -154,7 +263,9 @@ describe('config mapping', () => {
   });
 
   test('writes the fixed G-code shape and the request values', () => {
-    const { options } = buildSliceConfig(settingsWith({ printer: { bed_size_x: 300, bed_size_y: 200, bed_size_z: 150, fill_density: 35 } }));
+    const { options } = buildSliceConfig(
+      settingsWith({ printer: { bed_size_x: 300, bed_size_y: 200, bed_size_z: 150, fill_density: 35 } }),
+    );
     assert.equal(options.gcode_flavor, 'marlin2');
     assert.equal(options.use_relative_e_distances, '1');
     assert.equal(options.gcode_comments, '0');
@@ -167,7 +278,25 @@ describe('config mapping', () => {
   });
 
   test('maps all 19 patterns, reporting the substitutes', () => {
-    const prusa = ['rectilinear', 'alignedrectilinear', 'grid', 'triangles', 'stars', 'cubic', 'line', 'concentric', 'honeycomb', '3dhoneycomb', 'gyroid', 'hilbertcurve', 'archimedeanchords', 'octagramspiral', 'adaptivecubic', 'supportcubic', 'lightning'];
+    const prusa = [
+      'rectilinear',
+      'alignedrectilinear',
+      'grid',
+      'triangles',
+      'stars',
+      'cubic',
+      'line',
+      'concentric',
+      'honeycomb',
+      '3dhoneycomb',
+      'gyroid',
+      'hilbertcurve',
+      'archimedeanchords',
+      'octagramspiral',
+      'adaptivecubic',
+      'supportcubic',
+      'lightning',
+    ];
     for (const p of INFILL_PATTERNS) assert.ok(prusa.includes(mapInfillPattern(p).used), p);
     assert.deepEqual(mapInfillPattern('zigzag'), { requested: 'zigzag', used: 'rectilinear', exact: false });
     assert.deepEqual(mapInfillPattern('honeycomb3d'), { requested: 'honeycomb3d', used: '3dhoneycomb', exact: true });
@@ -183,19 +312,42 @@ describe('config mapping', () => {
 
 describe('G-code statistics', () => {
   const gcode = [
-    'M83', ';LAYER_CHANGE', ';Z:0.2', 'G1 Z.2 F7800', 'G1 E-.8 F2100', 'G1 X10 Y10', 'G1 E.8 F2100',
-    ';TYPE:Perimeter', 'G1 X20 Y10 E3', 'G1 X20 Y20 E3 ; comment',
-    ';TYPE:Support material', 'G1 X30 Y20 E2', ';TYPE:Support material interface', 'G1 X30 Y30 E1',
-    ';LAYER_CHANGE', ';Z:0.4', ';TYPE:Internal infill', 'G1 X0 Y0 E1',
-    '; filament used [mm] = 10.00', '; filament used [cm3] = 0.02', '; filament used [g] = 0.03',
-    '; estimated printing time (normal mode) = 1h 2m 3s', '; estimated printing time (silent mode) = 2h 0m 0s',
+    'M83',
+    ';LAYER_CHANGE',
+    ';Z:0.2',
+    'G1 Z.2 F7800',
+    'G1 E-.8 F2100',
+    'G1 X10 Y10',
+    'G1 E.8 F2100',
+    ';TYPE:Perimeter',
+    'G1 X20 Y10 E3',
+    'G1 X20 Y20 E3 ; comment',
+    ';TYPE:Support material',
+    'G1 X30 Y20 E2',
+    ';TYPE:Support material interface',
+    'G1 X30 Y30 E1',
+    ';LAYER_CHANGE',
+    ';Z:0.4',
+    ';TYPE:Internal infill',
+    'G1 X0 Y0 E1',
+    '; filament used [mm] = 10.00',
+    '; filament used [cm3] = 0.02',
+    '; filament used [g] = 0.03',
+    '; estimated printing time (normal mode) = 1h 2m 3s',
+    '; estimated printing time (silent mode) = 2h 0m 0s',
   ].join('\n');
 
   const ref = { filamentDiameter: 1.75 };
 
   test('reads the volume (footer length × filament cross-section), layers, time and the support share (retracts excluded)', () => {
     const s = parseGcodeText(gcode, ref);
-    assert.deepEqual(s, { extruded_volume_mm3: 10 * Math.PI * 0.875 ** 2, print_time_s: 3723, layers: 2, support_share: 0.3, max_z_mm: 0.4 });
+    assert.deepEqual(s, {
+      extruded_volume_mm3: 10 * Math.PI * 0.875 ** 2,
+      print_time_s: 3723,
+      layers: 2,
+      support_share: 0.3,
+      max_z_mm: 0.4,
+    });
   });
 
   test('gives the same result whatever the chunking', () => {
@@ -208,16 +360,34 @@ describe('G-code statistics', () => {
     const measure = parseGcodeText(gcode, ref);
     const pla = printStats(measure, { density: 1.24, diameter: 1.75 });
     assert.equal(pla.filament_length_mm, 10);
-    assert.ok(Math.abs(pla.filament_weight_g - (10 * Math.PI * 0.875 ** 2 / 1000) * 1.24) < 1e-12);
+    assert.ok(Math.abs(pla.filament_weight_g - ((10 * Math.PI * 0.875 ** 2) / 1000) * 1.24) < 1e-12);
     assert.ok(Math.abs(pla.support_weight_g - pla.filament_weight_g * 0.3) < 1e-12);
     const thick = printStats(measure, { density: 2.48, diameter: 2.85 });
-    assert.ok(Math.abs(thick.filament_weight_g - 2 * pla.filament_weight_g) < 1e-12, 'twice the density, twice the grams');
-    assert.equal(thick.filament_length_mm, Math.round(10 * (1.75 / 2.85) ** 2 * 100) / 100, 'same volume, shorter filament');
+    assert.ok(
+      Math.abs(thick.filament_weight_g - 2 * pla.filament_weight_g) < 1e-12,
+      'twice the density, twice the grams',
+    );
+    assert.equal(
+      thick.filament_length_mm,
+      Math.round(10 * (1.75 / 2.85) ** 2 * 100) / 100,
+      'same volume, shorter filament',
+    );
   });
 
   test('handles absolute E, durations and a missing footer', () => {
-    const abs = ['M82', 'G92 E0', ';TYPE:Perimeter', 'G1 X1 Y1 E5', ';TYPE:Support material', 'G1 X2 Y2 E10', 'G92 E0', 'G1 X3 Y3 E5',
-      '; filament used [mm] = 15', '; filament used [cm3] = 0.1', '; estimated printing time (normal mode) = 40s'].join('\n');
+    const abs = [
+      'M82',
+      'G92 E0',
+      ';TYPE:Perimeter',
+      'G1 X1 Y1 E5',
+      ';TYPE:Support material',
+      'G1 X2 Y2 E10',
+      'G92 E0',
+      'G1 X3 Y3 E5',
+      '; filament used [mm] = 15',
+      '; filament used [cm3] = 0.1',
+      '; estimated printing time (normal mode) = 40s',
+    ].join('\n');
     assert.equal(parseGcodeText(abs, ref).support_share, 10 / 15);
     assert.equal(parseDuration('2d 0h 1m 5s'), 172865);
     assert.throws(() => parseGcodeText('G1 X1 E1\n', ref), /footer/);
@@ -227,7 +397,10 @@ describe('G-code statistics', () => {
 describe('slicing with PrusaSlicer', () => {
   test('detects PrusaSlicer 2.5.0', async () => {
     assert.deepEqual(await detectSlicer(), { name: 'PrusaSlicer', version: '2.5.0', binary: 'prusa-slicer' });
-    await assert.rejects(detectSlicer('/nonexistent/prusa-slicer'), (e: unknown) => e instanceof SliceFailedError && e.code === 'slicer_unavailable');
+    await assert.rejects(
+      detectSlicer('/nonexistent/prusa-slicer'),
+      (e: unknown) => e instanceof SliceFailedError && e.code === 'slicer_unavailable',
+    );
   });
 
   test('20 mm cube at 20 % infill: plausible statistics', async () => {
@@ -243,10 +416,28 @@ describe('slicing with PrusaSlicer', () => {
 
   const more = (a: number, b: number, what: string) => assert.ok(b > a, `${what}: expected ${b} > ${a}`);
   const cases: [string, Overrides, Overrides, 'weight' | 'time' | 'length', 'up' | 'down'][] = [
-    ['fill density up -> weight up', { printer: { fill_density: 10 } }, { printer: { fill_density: 40 } }, 'weight', 'up'],
+    [
+      'fill density up -> weight up',
+      { printer: { fill_density: 10 } },
+      { printer: { fill_density: 40 } },
+      'weight',
+      'up',
+    ],
     ['perimeters up -> weight up', { printer: { perimeters: 2 } }, { printer: { perimeters: 4 } }, 'weight', 'up'],
-    ['top solid layers up -> weight up', { printer: { top_solid_layers: 3 } }, { printer: { top_solid_layers: 8 } }, 'weight', 'up'],
-    ['bottom solid layers up -> weight up', { printer: { bottom_solid_layers: 3 } }, { printer: { bottom_solid_layers: 8 } }, 'weight', 'up'],
+    [
+      'top solid layers up -> weight up',
+      { printer: { top_solid_layers: 3 } },
+      { printer: { top_solid_layers: 8 } },
+      'weight',
+      'up',
+    ],
+    [
+      'bottom solid layers up -> weight up',
+      { printer: { bottom_solid_layers: 3 } },
+      { printer: { bottom_solid_layers: 8 } },
+      'weight',
+      'up',
+    ],
     ['print speed up -> time down', { printer: { print_speed: 40 } }, { printer: { print_speed: 80 } }, 'time', 'down'],
     ['max print speed below print speed -> time up', {}, { printer: { max_print_speed: 30 } }, 'time', 'up'],
     ['first layer speed down -> time up', {}, { printer: { first_layer_speed: 5 } }, 'time', 'up'],
@@ -264,27 +455,47 @@ describe('slicing with PrusaSlicer', () => {
   for (const [name, a, b, metric, dir] of cases) {
     test(name, async () => {
       const [x, y] = await Promise.all([slice(cube, a), slice(cube, b)]);
-      const pick = (o: Sliced) => (metric === 'weight' ? o.print.filament_weight_g : metric === 'time' ? o.print.print_time_s : o.print.filament_length_mm);
+      const pick = (o: Sliced) =>
+        metric === 'weight'
+          ? o.print.filament_weight_g
+          : metric === 'time'
+            ? o.print.print_time_s
+            : o.print.filament_length_mm;
       if (dir === 'up') more(pick(x), pick(y), name);
       else more(pick(y), pick(x), name);
     });
   }
 
   test('layer height up -> time down and fewer layers', async () => {
-    const [fine, coarse] = await Promise.all([slice(cube, { printer: { layer_height: 0.1 } }), slice(cube, { printer: { layer_height: 0.25 } })]);
+    const [fine, coarse] = await Promise.all([
+      slice(cube, { printer: { layer_height: 0.1 } }),
+      slice(cube, { printer: { layer_height: 0.25 } }),
+    ]);
     more(coarse.stats.print_time_s, fine.stats.print_time_s, 'time');
-    assert.ok(Math.abs(fine.stats.layers - 200) <= 1 && Math.abs(coarse.stats.layers - 80) <= 1, `${fine.stats.layers} ${coarse.stats.layers}`);
+    assert.ok(
+      Math.abs(fine.stats.layers - 200) <= 1 && Math.abs(coarse.stats.layers - 80) <= 1,
+      `${fine.stats.layers} ${coarse.stats.layers}`,
+    );
   });
 
   test('infill pattern changes weight or time, and substitutes are reported', async () => {
-    const [rect, gyroid, zigzag] = await Promise.all([slice(cube), slice(cube, { printer: { infill_pattern: 'gyroid' } }), slice(cube, { printer: { infill_pattern: 'zigzag' } })]);
-    assert.ok(gyroid.stats.print_time_s !== rect.stats.print_time_s || gyroid.stats.extruded_volume_mm3 !== rect.stats.extruded_volume_mm3);
+    const [rect, gyroid, zigzag] = await Promise.all([
+      slice(cube),
+      slice(cube, { printer: { infill_pattern: 'gyroid' } }),
+      slice(cube, { printer: { infill_pattern: 'zigzag' } }),
+    ]);
+    assert.ok(
+      gyroid.stats.print_time_s !== rect.stats.print_time_s ||
+        gyroid.stats.extruded_volume_mm3 !== rect.stats.extruded_volume_mm3,
+    );
     assert.deepEqual(zigzag.patternUsed, { requested: 'zigzag', used: 'rectilinear', exact: false });
   });
 
   test('supports on an overhang: share > 0 and weight up; off: share 0; denser supports weigh more', async () => {
     const [off, on, dense] = await Promise.all([
-      slice(tee), slice(tee, { printer: { support_material: true } }), slice(tee, { printer: { support_material: true, support_density: 40 } }),
+      slice(tee),
+      slice(tee, { printer: { support_material: true } }),
+      slice(tee, { printer: { support_material: true, support_density: 40 } }),
     ]);
     assert.equal(off.stats.support_share, 0);
     assert.ok(on.stats.support_share > 0.05 && on.stats.support_share < 0.9, `share ${on.stats.support_share}`);
@@ -294,19 +505,28 @@ describe('slicing with PrusaSlicer', () => {
 
   test('a part taller than bed_size_z, or wider than the bed, is refused as exceeding the build volume', async () => {
     for (const printer of [{ bed_size_z: 10 }, { bed_size_x: 15 }]) {
-      await assert.rejects(slice(cube, { printer }), (e: unknown) => e instanceof SliceFailedError && e.code === 'exceeds_build_volume');
+      await assert.rejects(
+        slice(cube, { printer }),
+        (e: unknown) => e instanceof SliceFailedError && e.code === 'exceeds_build_volume',
+      );
     }
   });
 
   test('invalid settings are refused before PrusaSlicer runs, naming the field', async () => {
-    await assert.rejects(sliceOnce({ meshPath: cube, settings: settingsWith({ printer: { layer_height: 0.6 } }) }),
-      (e: unknown) => e instanceof SettingsInvalidError && e.issues.some((i) => i.field === 'printer_config.layer_height'));
+    await assert.rejects(
+      sliceOnce({ meshPath: cube, settings: settingsWith({ printer: { layer_height: 0.6 } }) }),
+      (e: unknown) =>
+        e instanceof SettingsInvalidError && e.issues.some((i) => i.field === 'printer_config.layer_height'),
+    );
   });
 
-  test('a broken mesh fails with PrusaSlicer\'s message', async () => {
+  test("a broken mesh fails with PrusaSlicer's message", async () => {
     const bad = join(dir, 'bad.obj');
     await writeFile(bad, 'v 0 0 0\nhello\n');
-    await assert.rejects(sliceOnce({ meshPath: bad, settings: DEFAULT_SETTINGS }), (e: unknown) => e instanceof SliceFailedError && /Loading of a model file failed/.test(e.message));
+    await assert.rejects(
+      sliceOnce({ meshPath: bad, settings: DEFAULT_SETTINGS }),
+      (e: unknown) => e instanceof SliceFailedError && /Loading of a model file failed/.test(e.message),
+    );
   });
 });
 
@@ -314,7 +534,10 @@ describe('process control', () => {
   test('timeout kills PrusaSlicer and removes the temp folder', async () => {
     const root = await mkdtemp(join(dir, 'tmproot-'));
     const t0 = Date.now();
-    await assert.rejects(sliceOnce({ meshPath: BENCHY, settings: DEFAULT_SETTINGS, timeoutMs: 300, tmpRoot: root }), SliceTimeoutError);
+    await assert.rejects(
+      sliceOnce({ meshPath: BENCHY, settings: DEFAULT_SETTINGS, timeoutMs: 300, tmpRoot: root }),
+      SliceTimeoutError,
+    );
     assert.ok(Date.now() - t0 < 2500, 'returned promptly');
     assert.deepEqual(await readdir(root), []);
   });
@@ -323,17 +546,32 @@ describe('process control', () => {
     const pids = join(dir, 'pids');
     const fake = join(dir, 'fake-slicer.sh');
     // Answers --help like PrusaSlicer, then starts a grandchild and hangs.
-    await writeFile(fake, `#!/bin/sh\nif [ "$1" = --help ]; then echo PrusaSlicer-2.5.0+fake; exit 0; fi\nsleep 60 & echo $$ $! > ${pids}\nwait\n`);
+    await writeFile(
+      fake,
+      `#!/bin/sh\nif [ "$1" = --help ]; then echo PrusaSlicer-2.5.0+fake; exit 0; fi\nsleep 60 & echo $$ $! > ${pids}\nwait\n`,
+    );
     await chmod(fake, 0o755);
     const root = await mkdtemp(join(dir, 'tmproot-'));
     // Killed orphans may linger as zombies when PID 1 does not reap; a zombie is dead.
-    const alive = (pid: number) => { try { return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8')); } catch { return false; } };
+    const alive = (pid: number) => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    };
     const readPids = () => readFileSync(pids, 'utf8').trim().split(' ').map(Number);
-    await assert.rejects(sliceOnce({ meshPath: cube, settings: DEFAULT_SETTINGS, binary: fake, timeoutMs: 500, tmpRoot: root }), SliceTimeoutError);
+    await assert.rejects(
+      sliceOnce({ meshPath: cube, settings: DEFAULT_SETTINGS, binary: fake, timeoutMs: 500, tmpRoot: root }),
+      SliceTimeoutError,
+    );
     for (const pid of readPids()) assert.equal(alive(pid), false, `pid ${pid} survived`);
     const ctrl = new AbortController();
     setTimeout(() => ctrl.abort(), 300);
-    await assert.rejects(sliceOnce({ meshPath: cube, settings: DEFAULT_SETTINGS, binary: fake, signal: ctrl.signal, tmpRoot: root }), SliceAbortedError);
+    await assert.rejects(
+      sliceOnce({ meshPath: cube, settings: DEFAULT_SETTINGS, binary: fake, signal: ctrl.signal, tmpRoot: root }),
+      SliceAbortedError,
+    );
     for (const pid of readPids()) assert.equal(alive(pid), false, `pid ${pid} survived`);
     assert.deepEqual(await readdir(root), []);
   });
@@ -342,7 +580,10 @@ describe('process control', () => {
     const pool = createSlicePool({ size: 1, maxQueue: 1, timeoutMs: 60_000 });
     const first = pool.slice({ meshPath: BENCHY, settings: DEFAULT_SETTINGS });
     const second = pool.slice({ meshPath: cube, settings: DEFAULT_SETTINGS });
-    await assert.rejects(pool.slice({ meshPath: cube, settings: DEFAULT_SETTINGS }), (e: unknown) => e instanceof PoolFullError && e.retryAfterSeconds >= 1);
+    await assert.rejects(
+      pool.slice({ meshPath: cube, settings: DEFAULT_SETTINGS }),
+      (e: unknown) => e instanceof PoolFullError && e.retryAfterSeconds >= 1,
+    );
     assert.deepEqual([pool.stats().running + pool.stats().queued, pool.stats().queued], [2, 1]);
     const outcomes = [assert.rejects(first, SliceAbortedError), assert.rejects(second, PoolClosedError)];
     const t0 = Date.now();
@@ -355,8 +596,14 @@ describe('process control', () => {
   test('pool runs queued work in turn and never exceeds its size', async () => {
     const pool = createSlicePool({ size: 2, maxQueue: 10 });
     let peak = 0;
-    const timer = setInterval(() => { peak = Math.max(peak, pool.stats().running); }, 5);
-    const outs = await Promise.all(Array.from({ length: 5 }, (_, i) => pool.slice({ meshPath: cube, settings: settingsWith({ printer: { fill_density: 10 + i } }) })));
+    const timer = setInterval(() => {
+      peak = Math.max(peak, pool.stats().running);
+    }, 5);
+    const outs = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        pool.slice({ meshPath: cube, settings: settingsWith({ printer: { fill_density: 10 + i } }) }),
+      ),
+    );
     clearInterval(timer);
     assert.equal(outs.length, 5);
     assert.ok(peak <= 2 && peak >= 1, `peak ${peak}`);

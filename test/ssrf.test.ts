@@ -265,11 +265,19 @@ describe('allowPrivateCidrs', () => {
 
   it('applies to resolved names and to IPv6', async () => {
     const policy = { allowPrivateCidrs: ['10.0.0.0/8', '::1/128'] };
-    const r = fixed({ 'svc.internal': ['10.1.2.3'], 'v6.internal': ['::1'], 'both.internal': ['10.1.2.3', '192.168.0.1'] });
+    const r = fixed({
+      'svc.internal': ['10.1.2.3'],
+      'v6.internal': ['::1'],
+      'both.internal': ['10.1.2.3', '192.168.0.1'],
+    });
     assert.equal((await resolveSafeTarget('http://svc.internal/', policy, r)).address, '10.1.2.3');
     assert.equal((await resolveSafeTarget('http://v6.internal/', policy, r)).family, 6);
     assert.equal((await resolveSafeTarget('http://[::1]:9/', policy, mustNotResolve)).address, '::1');
-    await assertRefusedAsync(resolveSafeTarget('http://both.internal/', policy, r), 'url_private_address', 'partly allowed');
+    await assertRefusedAsync(
+      resolveSafeTarget('http://both.internal/', policy, r),
+      'url_private_address',
+      'partly allowed',
+    );
   });
 
   it('an allowed IPv4 range also covers its IPv4-mapped form', async () => {
@@ -278,7 +286,11 @@ describe('allowPrivateCidrs', () => {
   });
 
   it('localhost names are answered locally from the allowed loopback addresses', async () => {
-    const t4 = await resolveSafeTarget('http://localhost:3000/', { allowPrivateCidrs: ['127.0.0.1/32'] }, mustNotResolve);
+    const t4 = await resolveSafeTarget(
+      'http://localhost:3000/',
+      { allowPrivateCidrs: ['127.0.0.1/32'] },
+      mustNotResolve,
+    );
     assert.equal(t4.address, '127.0.0.1');
     const t6 = await resolveSafeTarget('http://localhost:3000/', { allowPrivateCidrs: ['::1/128'] }, mustNotResolve);
     assert.equal(t6.address, '::1');
@@ -297,9 +309,21 @@ describe('parseCidrList', () => {
     ]);
   });
 
-  for (const bad of ['banana', '10.0.0.0', '10.0.0.0/33', '::1/129', '0x7f.1/8', '10/8', '127.0.0.1/-1', '1.2.3.4/8x']) {
+  for (const bad of [
+    'banana',
+    '10.0.0.0',
+    '10.0.0.0/33',
+    '::1/129',
+    '0x7f.1/8',
+    '10/8',
+    '127.0.0.1/-1',
+    '1.2.3.4/8x',
+  ]) {
     it(`rejects "${bad}" naming it`, () => {
-      assert.throws(() => parseCidrList(`127.0.0.1/32,${bad}`), (err: Error) => err.message.includes(`"${bad}"`));
+      assert.throws(
+        () => parseCidrList(`127.0.0.1/32,${bad}`),
+        (err: Error) => err.message.includes(`"${bad}"`),
+      );
     });
   }
 });

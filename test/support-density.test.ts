@@ -18,7 +18,9 @@ const MODELS = { wedge: WEDGE_OBJ, 'T-shape': T_SHAPE_OBJ, bridge: BRIDGE_OBJ };
 const GRAM_TOLERANCE = 0.001;
 
 let dir: string;
-before(async () => { dir = await mkdtemp(join(tmpdir(), 'slicequote-support-')); });
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'slicequote-support-'));
+});
 after(() => rm(dir, { recursive: true, force: true }));
 
 function withSupport(density: number): ResolvedSettings {
@@ -33,7 +35,10 @@ function supportSlice(mesh: string, density: number): Promise<SliceStats> {
   const settings = withSupport(density);
   const key = mesh + buildSliceConfig(settings).ini;
   if (!slices.has(key)) {
-    slices.set(key, sliceOnce({ meshPath: mesh, settings, timeoutMs: 120_000 }).then((o) => printStats(o.stats, settings.material)));
+    slices.set(
+      key,
+      sliceOnce({ meshPath: mesh, settings, timeoutMs: 120_000 }).then((o) => printStats(o.stats, settings.material)),
+    );
   }
   return slices.get(key)!;
 }
@@ -54,12 +59,18 @@ describe('support density', () => {
       const row = stats.map((s, i) => `${DENSITIES[i]} %: ${s.support_weight_g.toFixed(3)} g`).join(', ');
       for (let i = 1; i < DENSITIES.length; i++) {
         const [lower, higher] = [stats[i - 1], stats[i]];
-        assert.ok(lower.support_weight_g <= higher.support_weight_g + GRAM_TOLERANCE, `support weight rose as density fell to ${DENSITIES[i - 1]} %: ${row}`);
-        assert.ok(lower.filament_weight_g <= higher.filament_weight_g + GRAM_TOLERANCE, `total weight rose as density fell to ${DENSITIES[i - 1]} %: ${row}`);
+        assert.ok(
+          lower.support_weight_g <= higher.support_weight_g + GRAM_TOLERANCE,
+          `support weight rose as density fell to ${DENSITIES[i - 1]} %: ${row}`,
+        );
+        assert.ok(
+          lower.filament_weight_g <= higher.filament_weight_g + GRAM_TOLERANCE,
+          `total weight rose as density fell to ${DENSITIES[i - 1]} %: ${row}`,
+        );
         assert.ok(lower.print_time_s <= higher.print_time_s, `time rose as density fell to ${DENSITIES[i - 1]} %`);
       }
       const [none, full] = [stats[0], stats.at(-1)!];
-      assert.ok(none.support_weight_g > 0, '0 % still prints the support\'s wall, first layer and interfaces');
+      assert.ok(none.support_weight_g > 0, "0 % still prints the support's wall, first layer and interfaces");
       assert.ok(full.support_weight_g > 1.5 * none.support_weight_g, `density changes the support materially: ${row}`);
     });
   }

@@ -5,7 +5,14 @@ import { snippetOf, isTextual } from '../server/webhooks/attempt.ts';
 import { ATTEMPT_SNIPPET_CHARS, SNIPPET_CHARS } from '../server/webhooks/settings.ts';
 
 const PUBLIC = '93.184.216.34';
-const answer = (bodySnippet: string, contentType?: string, address = PUBLIC) => ({ ok: false, status: 500, bodySnippet, contentType, address, durationMs: 5 });
+const answer = (bodySnippet: string, contentType?: string, address = PUBLIC) => ({
+  ok: false,
+  status: 500,
+  bodySnippet,
+  contentType,
+  address,
+  durationMs: 5,
+});
 
 describe('snippetOf', () => {
   it('keeps 256 characters on the delivery and 2048 per attempt, never more', () => {
@@ -15,8 +22,19 @@ describe('snippetOf', () => {
   });
 
   it('keeps text answers (text/*, JSON, XML, problem+json, no Content-Type) and drops declared binary ones', () => {
-    for (const type of ['text/html; charset=utf-8', 'application/json', 'application/problem+json', 'application/vnd.api+json', 'application/xml', undefined]) {
-      assert.equal(snippetOf(answer('{"error":"down"}', type), ATTEMPT_SNIPPET_CHARS), '{"error":"down"}', String(type));
+    for (const type of [
+      'text/html; charset=utf-8',
+      'application/json',
+      'application/problem+json',
+      'application/vnd.api+json',
+      'application/xml',
+      undefined,
+    ]) {
+      assert.equal(
+        snippetOf(answer('{"error":"down"}', type), ATTEMPT_SNIPPET_CHARS),
+        '{"error":"down"}',
+        String(type),
+      );
     }
     for (const type of ['image/png', 'application/octet-stream', 'application/zip', 'application/jsonx']) {
       assert.equal(snippetOf(answer('\u0089PNG\r\n', type), ATTEMPT_SNIPPET_CHARS), null, type);

@@ -59,7 +59,8 @@ async function receiver(
   return r;
 }
 
-const answer = (status: number, body = '', headers: Record<string, string> = {}) =>
+const answer =
+  (status: number, body = '', headers: Record<string, string> = {}) =>
   (_req: http.IncomingMessage, res: http.ServerResponse) => {
     res.writeHead(status, headers);
     res.end(body);
@@ -140,7 +141,13 @@ describe('sendWebhook: delivery', () => {
     const rx = await receiver(answer(200));
     const port = rx.port;
     await rx.close();
-    const res = await sendWebhook({ url: `http://127.0.0.1:${port}/`, body: '{}', headers: {}, timeoutMs: 5000, policy: LOOPBACK_ONLY });
+    const res = await sendWebhook({
+      url: `http://127.0.0.1:${port}/`,
+      body: '{}',
+      headers: {},
+      timeoutMs: 5000,
+      policy: LOOPBACK_ONLY,
+    });
     assert.equal(res.ok, false);
     assert.match(res.error ?? '', /ECONNREFUSED/);
   });
@@ -268,7 +275,13 @@ describe('sendWebhook: timeout and body cap', () => {
   it('gives up on a receiver that never answers', async () => {
     const rx = await receiver(() => {}); // reads the request, never responds
     after(() => rx.close());
-    const res = await sendWebhook({ url: `http://127.0.0.1:${rx.port}/`, body: '{}', headers: {}, timeoutMs: 300, policy: LOOPBACK_ONLY });
+    const res = await sendWebhook({
+      url: `http://127.0.0.1:${rx.port}/`,
+      body: '{}',
+      headers: {},
+      timeoutMs: 300,
+      policy: LOOPBACK_ONLY,
+    });
     assert.equal(res.ok, false);
     assert.match(res.error ?? '', /timeout after 300 ms/);
     assert.ok(res.durationMs >= 250 && res.durationMs < 3000, String(res.durationMs));
@@ -291,7 +304,10 @@ describe('sendWebhook: timeout and body cap', () => {
       pump();
     });
     after(() => rx.close());
-    for (const [cap, expected] of [[undefined, 4096], [10, 10]] as const) {
+    for (const [cap, expected] of [
+      [undefined, 4096],
+      [10, 10],
+    ] as const) {
       closed = false;
       const res = await sendWebhook({
         url: `http://127.0.0.1:${rx.port}/`,
@@ -316,29 +332,52 @@ describe('sendWebhook: https', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
   let cert: { key: Buffer; cert: Buffer } | null = null;
   try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1',
-      '-subj', '/CN=secure.invalid', '-addext', 'subjectAltName=DNS:secure.invalid',
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=secure.invalid',
+        '-addext',
+        'subjectAltName=DNS:secure.invalid',
+      ],
+      { stdio: 'ignore' },
+    );
     cert = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
   } catch {
     cert = null;
   }
 
-  it('sends SNI = host name to the pinned address and verifies the certificate', { skip: cert === null && 'openssl not available' }, async () => {
+  it('sends SNI = host name to the pinned address and verifies the certificate', {
+    skip: cert === null && 'openssl not available',
+  }, async () => {
     const names: (string | undefined)[] = [];
     let requests = 0;
-    const server = https.createServer({
-      ...cert!,
-      SNICallback: (name, cb) => {
-        names.push(name);
-        cb(null);
+    const server = https.createServer(
+      {
+        ...cert!,
+        SNICallback: (name, cb) => {
+          names.push(name);
+          cb(null);
+        },
       },
-    }, (_req, res) => {
-      requests++;
-      res.end('ok');
-    });
+      (_req, res) => {
+        requests++;
+        res.end('ok');
+      },
+    );
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     after(() => new Promise<void>((ok) => server.close(() => ok())));
     const port = (server.address() as AddressInfo).port;
@@ -363,7 +402,10 @@ describe('signature', () => {
     const expected = 'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17';
     assert.equal(signBody("It's a Secret to Everybody", 'Hello, World!'), expected);
     assert.equal(verifySignature("It's a Secret to Everybody", 'Hello, World!', expected), true);
-    assert.equal(verifySignature("It's a Secret to Everybody", new TextEncoder().encode('Hello, World!'), expected), true);
+    assert.equal(
+      verifySignature("It's a Secret to Everybody", new TextEncoder().encode('Hello, World!'), expected),
+      true,
+    );
   });
 
   it('agrees with @octokit/webhooks-methods sign and verify', async () => {

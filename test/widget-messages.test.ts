@@ -11,11 +11,25 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** API codes only the dashboard, an API token or a programming mistake can meet; never a shopper. */
 const NOT_FOR_SHOPPERS = new Set([
-  'csrf_failed', 'email_taken', 'forbidden', 'invalid_json', 'json_required', 'method_not_allowed', 'multipart_required',
-  'offer_conflict', 'profile_name_taken', 'profile_read_only', 'route_not_found', 'unsupported_media_type',
-  'webhook_inactive', 'webhook_limit_reached',
+  'csrf_failed',
+  'email_taken',
+  'forbidden',
+  'invalid_json',
+  'json_required',
+  'method_not_allowed',
+  'multipart_required',
+  'offer_conflict',
+  'profile_name_taken',
+  'profile_read_only',
+  'route_not_found',
+  'unsupported_media_type',
+  'webhook_inactive',
+  'webhook_limit_reached',
   // Dashboard logins, and the Idempotency-Key header the widget never sends.
-  'login_throttled', 'invalid_idempotency_key', 'idempotency_key_in_use', 'idempotency_key_reused',
+  'login_throttled',
+  'invalid_idempotency_key',
+  'idempotency_key_in_use',
+  'idempotency_key_reused',
 ]);
 
 function sources(dir: string): string[] {
@@ -31,12 +45,17 @@ function codes(dir: string, pattern: RegExp): Set<string> {
 
 const parserCodes = codes('shared/model', /(?:\bfail|new ModelError)\(\s*'([a-z0-9_]+)'/g);
 const slicerErrors = readFileSync(path.join(ROOT, 'server/slicer/errors.ts'), 'utf8');
-const slicerCodes = new Set([...(/type SliceFailureCode =([^;]+);/.exec(slicerErrors)?.[1] ?? '').matchAll(/'([a-z_]+)'/g)].map((m) => m[1]));
+const slicerCodes = new Set(
+  [...(/type SliceFailureCode =([^;]+);/.exec(slicerErrors)?.[1] ?? '').matchAll(/'([a-z_]+)'/g)].map((m) => m[1]),
+);
 const apiCodes = codes('server', /ApiError\(\s*\d+,\s*'([a-z0-9_]+)'|\n\s+'([a-z_]+_exceeded|rate_limited)',/g);
 apiCodes.add('validation_failed'); // ValidationError's default code
 
 test('the sources name the codes this test checks (the patterns still match)', () => {
-  assert.ok(parserCodes.has('stl_truncated') && parserCodes.has('mesh_not_closed') && parserCodes.size > 30, [...parserCodes].join());
+  assert.ok(
+    parserCodes.has('stl_truncated') && parserCodes.has('mesh_not_closed') && parserCodes.size > 30,
+    [...parserCodes].join(),
+  );
   assert.ok(slicerCodes.has('first_layer_empty') && slicerCodes.has('bad_output'), [...slicerCodes].join());
   assert.ok(apiCodes.has('origin_not_allowed') && apiCodes.has('quote_expired'), [...apiCodes].join());
 });
@@ -53,7 +72,11 @@ test('every API error a widget route can answer has shopper wording', () => {
 
 test('shopper wording is plain: no codes, numbers of triangles, bytes or file-format rules', () => {
   for (const [code, sentence] of Object.entries(SHOPPER_MESSAGES)) {
-    assert.doesNotMatch(sentence, /[a-z]+_[a-z]+|\d{2,}|\bbytes\b|\bheader\b|\bXML\b|\bCORS\b|\borigin\b|\bkey\b|\bHTTP\b/i, code);
+    assert.doesNotMatch(
+      sentence,
+      /[a-z]+_[a-z]+|\d{2,}|\bbytes\b|\bheader\b|\bXML\b|\bCORS\b|\borigin\b|\bkey\b|\bHTTP\b/i,
+      code,
+    );
     assert.match(sentence, /^[A-Z].*[.]$/, `${code} is a sentence`);
   }
 });

@@ -119,7 +119,8 @@ export class SqApp extends AppElement {
   }
 
   protected override render() {
-    if (this.bootError) return html`<main id="main" class="boot-main"><h1>slicequote dashboard</h1>${errorView(this.bootError, () => this.boot())}</main>`;
+    if (this.bootError)
+      return html`<main id="main" class="boot-main"><h1>slicequote dashboard</h1>${errorView(this.bootError, () => this.boot())}</main>`;
     if (this.phase === 'booting') return html`<main id="main" class="boot-main">${loadingView('your session')}</main>`;
     if (this.phase === 'out') {
       const mode = this.route.name === 'signup' ? 'signup' : 'login';
@@ -155,7 +156,8 @@ export class SqApp extends AppElement {
     return html`<nav class="sidenav" aria-label="Dashboard">
       <ul>
         ${NAV.map(
-          (item) => html`<li><a href="#/${item.route}" aria-current=${item.route === active ? 'page' : nothing}>${item.label}</a></li>`,
+          (item) =>
+            html`<li><a href="#/${item.route}" aria-current=${item.route === active ? 'page' : nothing}>${item.label}</a></li>`,
         )}
       </ul>
       <p class="sidenav-foot"><a href="/docs">API reference</a></p>
@@ -180,10 +182,15 @@ export class SqApp extends AppElement {
       case 'profiles':
         return html`<sq-profiles-page .route=${r}></sq-profiles-page>`;
       case 'webhooks':
-        if (r.params[1] === 'deliveries' && r.params[2]) return html`<sq-delivery-page .webhookId=${r.params[0]} .deliveryId=${r.params[2]}></sq-delivery-page>`;
-        return r.params[0] ? html`<sq-webhook-page .webhookId=${r.params[0]}></sq-webhook-page>` : html`<sq-webhooks-page></sq-webhooks-page>`;
+        if (r.params[1] === 'deliveries' && r.params[2])
+          return html`<sq-delivery-page .webhookId=${r.params[0]} .deliveryId=${r.params[2]}></sq-delivery-page>`;
+        return r.params[0]
+          ? html`<sq-webhook-page .webhookId=${r.params[0]}></sq-webhook-page>`
+          : html`<sq-webhooks-page></sq-webhooks-page>`;
       case 'quotes':
-        return r.params[0] ? html`<sq-quote-page .quoteId=${r.params[0]}></sq-quote-page>` : html`<sq-quotes-page .query=${r.query}></sq-quotes-page>`;
+        return r.params[0]
+          ? html`<sq-quote-page .quoteId=${r.params[0]}></sq-quote-page>`
+          : html`<sq-quotes-page .query=${r.query}></sq-quotes-page>`;
       case 'analytics':
         return html`<sq-analytics-page></sq-analytics-page>`;
       default:

@@ -10,7 +10,13 @@ import { unauthorized } from '../errors.ts';
 const ALGORITHM = 'HS256';
 const ISSUER = 'slicequote';
 
-export async function createApiToken(db: Queryable, secret: string, accountId: string, name: string, expiresInDays?: number) {
+export async function createApiToken(
+  db: Queryable,
+  secret: string,
+  accountId: string,
+  name: string,
+  expiresInDays?: number,
+) {
   const id = newId('tok');
   const expiresAt = expiresInDays ? new Date(Date.now() + expiresInDays * 86_400_000) : null;
   const row = await insertToken(db, { id, account_id: accountId, name, expires_at: expiresAt });
@@ -82,7 +88,11 @@ export interface TokenAuthenticator {
  * revocation reaches every process at once (PostgreSQL NOTIFY; PGlite has one process). The account row is
  * read on every request, so plan, offer and signing secret changes apply at once.
  */
-export function createTokenAuthenticator(db: Db, secret: string, log: { error(m: string, e?: unknown): void }): TokenAuthenticator {
+export function createTokenAuthenticator(
+  db: Db,
+  secret: string,
+  log: { error(m: string, e?: unknown): void },
+): TokenAuthenticator {
   const live = new Map<string, { token: TokenRow; until: number }>();
   const touched = new Map<string, number>();
   const forget = () => {

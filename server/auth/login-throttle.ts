@@ -60,7 +60,11 @@ export function loginThrottle(limiter: RateLimiter) {
     /** Throws 429 login_throttled while the attempt's pair, account or address is locked. */
     async check(a: LoginAttempt): Promise<void> {
       const k = keys(a);
-      const [lock, account, address] = await Promise.all([limiter.peek(k.pairLock), limiter.peek(k.account), limiter.peek(k.address)]);
+      const [lock, account, address] = await Promise.all([
+        limiter.peek(k.pairLock),
+        limiter.peek(k.account),
+        limiter.peek(k.address),
+      ]);
       if (lock) throw throttled(lock.resetMs, 'for this account from this address');
       if (account && account.count >= ACCOUNT_FAILURES) throw throttled(account.resetMs, 'for this account');
       if (address && address.count >= ADDRESS_FAILURES) throw throttled(address.resetMs, 'from this address');

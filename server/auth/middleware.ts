@@ -38,7 +38,13 @@ export function requireApiAuth(deps: Deps) {
     }
     const widget = await authenticateWidgetKey(deps, ctx);
     if (widget) {
-      ctx.state.auth = { account: widget.account, tokenId: null, widgetKeyId: widget.key.id, via: 'widget', shopperHash: shopperHash(ctx) };
+      ctx.state.auth = {
+        account: widget.account,
+        tokenId: null,
+        widgetKeyId: widget.key.id,
+        via: 'widget',
+        shopperHash: shopperHash(ctx),
+      };
       return next();
     }
     const s = await sessionAuth(deps, ctx, true);

@@ -18,7 +18,10 @@ export const newShopperToken = () => `st_${randomBytes(24).toString('base64url')
 export function shopperHash(ctx: Context): string | null {
   const raw = ctx.get(SHOPPER_TOKEN_HEADER);
   if (!raw) return null;
-  if (!SHOPPER_TOKEN.test(raw)) throw new ApiError(400, 'invalid_shopper_token', 'X-Shopper-Token must be the token issued with an upload id.', { field: 'X-Shopper-Token' });
+  if (!SHOPPER_TOKEN.test(raw))
+    throw new ApiError(400, 'invalid_shopper_token', 'X-Shopper-Token must be the token issued with an upload id.', {
+      field: 'X-Shopper-Token',
+    });
   return hashShopperToken(raw);
 }
 
@@ -35,23 +38,32 @@ const WIDGET_ROUTES: [string, RegExp][] = [
   ['POST', /^\/v2\/widget\/cart$/],
 ];
 
-const widgetRoute = (method: string, path: string) => WIDGET_ROUTES.some(([m, re]) => re.test(path) && (m === method || method === 'OPTIONS'));
+const widgetRoute = (method: string, path: string) =>
+  WIDGET_ROUTES.some(([m, re]) => re.test(path) && (m === method || method === 'OPTIONS'));
 
 export function normalizeOrigin(raw: string): string | null {
   try {
     const u = new URL(raw);
-    if (!['http:', 'https:'].includes(u.protocol) || u.pathname !== '/' || u.search || u.hash || u.username) return null;
+    if (!['http:', 'https:'].includes(u.protocol) || u.pathname !== '/' || u.search || u.hash || u.username)
+      return null;
     return u.origin;
   } catch {
     return null;
   }
 }
 
-export async function authenticateWidgetKey(deps: Deps, ctx: Context): Promise<{ key: WidgetKeyRow; account: AccountRow } | null> {
+export async function authenticateWidgetKey(
+  deps: Deps,
+  ctx: Context,
+): Promise<{ key: WidgetKeyRow; account: AccountRow } | null> {
   const raw = ctx.get(WIDGET_KEY_HEADER);
   if (!raw) return null;
   if (!widgetRoute(ctx.method, ctx.path)) {
-    throw new ApiError(403, 'widget_key_forbidden', 'A widget key may only read the widget configuration, upload, rescale and quote its own uploads, read those quotes and report add-to-cart.');
+    throw new ApiError(
+      403,
+      'widget_key_forbidden',
+      'A widget key may only read the widget configuration, upload, rescale and quote its own uploads, read those quotes and report add-to-cart.',
+    );
   }
   allowReadingRefusal(ctx);
   const key = await liveWidgetKey(deps.db, raw);
@@ -62,7 +74,11 @@ export async function authenticateWidgetKey(deps: Deps, ctx: Context): Promise<{
   const own = `${ctx.protocol}://${ctx.host}`;
   const origin = ctx.get('origin') || (ctx.get('sec-fetch-site') === 'same-origin' ? own : '');
   if (!origin || !(key.allowed_origins.includes(origin) || origin === own)) {
-    throw new ApiError(403, 'origin_not_allowed', `This widget key may only be used from its allowed origins; the request came from ${origin || 'no origin'}.`);
+    throw new ApiError(
+      403,
+      'origin_not_allowed',
+      `This widget key may only be used from its allowed origins; the request came from ${origin || 'no origin'}.`,
+    );
   }
   const account = await accountById(deps.db, key.account_id);
   if (!account) throw unauthorized('The widget key is unknown or has been revoked.');
@@ -87,7 +103,8 @@ function allowReadingRefusal(ctx: Context): void {
  * widget can say "too many requests" rather than "network error".
  */
 export async function widgetRefusalCors(ctx: Context, next: Next) {
-  if (ctx.method !== 'OPTIONS' && ctx.get('x-widget-key') && widgetRoute(ctx.method, ctx.path)) allowReadingRefusal(ctx);
+  if (ctx.method !== 'OPTIONS' && ctx.get('x-widget-key') && widgetRoute(ctx.method, ctx.path))
+    allowReadingRefusal(ctx);
   await next();
 }
 

@@ -51,7 +51,13 @@ async function makePrivate(dir: string): Promise<void> {
  * The embedded database runs inside this process: PostgreSQL's server-sized defaults (128 MB of shared buffers)
  * are cut to what a one-shop database needs, and the operating system's file cache serves the rest.
  */
-const PGLITE_CONF = ['shared_buffers = 16MB', 'wal_buffers = 1MB', 'temp_buffers = 2MB', 'work_mem = 4MB', 'maintenance_work_mem = 16MB'];
+const PGLITE_CONF = [
+  'shared_buffers = 16MB',
+  'wal_buffers = 1MB',
+  'temp_buffers = 2MB',
+  'work_mem = 4MB',
+  'maintenance_work_mem = 16MB',
+];
 
 export async function openPglite(dataDir: string | null): Promise<Db> {
   const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), postgresqlconf: PGLITE_CONF });
@@ -64,7 +70,9 @@ export async function openPglite(dataDir: string | null): Promise<Db> {
     },
     transaction<T>(fn: (tx: Queryable) => Promise<T>) {
       return db.transaction((tx) =>
-        fn({ query: async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params, parseNumbers)).rows }),
+        fn({
+          query: async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params, parseNumbers)).rows,
+        }),
       );
     },
     async exec(sql: string) {
@@ -94,7 +102,9 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await fn({ query: async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[] });
+        const result = await fn({
+          query: async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[],
+        });
         await client.query('COMMIT');
         return result;
       } catch (err) {

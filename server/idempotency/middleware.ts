@@ -27,17 +27,27 @@ export type Fingerprint = (ctx: Ctx) => Promise<string>;
 const sha256 = () => createHash('sha256');
 
 function requestLine(ctx: Ctx): string {
-  const query = [...new URLSearchParams(ctx.querystring).entries()].sort().map(([k, v]) => `${k}=${v}`).join('&');
+  const query = [...new URLSearchParams(ctx.querystring).entries()]
+    .sort()
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
   return `${ctx.method} ${ctx.path}?${query}`;
 }
 
 /** JSON routes: method, path, query and the parsed body. */
 export const jsonFingerprint: Fingerprint = async (ctx) =>
-  sha256().update(requestLine(ctx)).update('\n').update(JSON.stringify(ctx.request.body ?? null)).digest('hex');
+  sha256()
+    .update(requestLine(ctx))
+    .update('\n')
+    .update(JSON.stringify(ctx.request.body ?? null))
+    .digest('hex');
 
 /** Uploads: method, path, query, the form fields, the file name and the file's bytes. */
 export const uploadFingerprint: Fingerprint = async (ctx) => {
-  const hash = sha256().update(requestLine(ctx)).update('\n').update(JSON.stringify(ctx.request.body ?? null));
+  const hash = sha256()
+    .update(requestLine(ctx))
+    .update('\n')
+    .update(JSON.stringify(ctx.request.body ?? null));
   const upload = ctx.state.upload;
   if (upload) {
     hash.update(`\n${upload.originalName ?? ''}\n`);
@@ -54,9 +64,14 @@ function keyFrom(ctx: Ctx): string | null {
   const raw = ctx.get(IDEMPOTENCY_HEADER);
   if (raw === '') return null;
   if (!KEY_PATTERN.test(raw)) {
-    throw new ApiError(400, 'invalid_idempotency_key', `${IDEMPOTENCY_HEADER} must be 1 to 255 visible ASCII characters (e.g. a UUID).`, {
-      fields: [{ field: IDEMPOTENCY_HEADER, message: 'must be 1 to 255 visible ASCII characters' }],
-    });
+    throw new ApiError(
+      400,
+      'invalid_idempotency_key',
+      `${IDEMPOTENCY_HEADER} must be 1 to 255 visible ASCII characters (e.g. a UUID).`,
+      {
+        fields: [{ field: IDEMPOTENCY_HEADER, message: 'must be 1 to 255 visible ASCII characters' }],
+      },
+    );
   }
   return raw;
 }
@@ -76,21 +91,45 @@ export function idempotent(deps: Deps, fingerprint: Fingerprint = jsonFingerprin
       purgeExpired(deps.db, now).catch((err) => deps.log.error('idempotency: purging expired keys failed', err));
     }
     for (let tries = 0; ; tries++) {
-      const claimed = await claimKey(deps.db, ref, print, now, new Date(now.getTime() + IN_FLIGHT_LEASE_MS), new Date(now.getTime() + KEY_TTL_MS));
+      const claimed = await claimKey(
+        deps.db,
+        ref,
+        print,
+        now,
+        new Date(now.getTime() + IN_FLIGHT_LEASE_MS),
+        new Date(now.getTime() + KEY_TTL_MS),
+      );
       if (claimed) return runAndKeep(deps, ctx, next, ref);
       const row = await keyRow(deps.db, ref);
       if (!row || row.expires_at <= now) {
         if (tries < 2) continue; // gone or expired between the two statements: claim again
-        throw new ApiError(409, 'idempotency_key_in_use', 'This Idempotency-Key is being claimed by another request; retry shortly.', undefined, { 'Retry-After': '1' });
+        throw new ApiError(
+          409,
+          'idempotency_key_in_use',
+          'This Idempotency-Key is being claimed by another request; retry shortly.',
+          undefined,
+          { 'Retry-After': '1' },
+        );
       }
       if (row.fingerprint !== print) {
-        throw new ApiError(422, 'idempotency_key_reused', `This ${IDEMPOTENCY_HEADER} was already used for a different request; use a new key for a new request.`, {
-          fields: [{ field: IDEMPOTENCY_HEADER, message: 'was already used for a different request' }],
-        });
+        throw new ApiError(
+          422,
+          'idempotency_key_reused',
+          `This ${IDEMPOTENCY_HEADER} was already used for a different request; use a new key for a new request.`,
+          {
+            fields: [{ field: IDEMPOTENCY_HEADER, message: 'was already used for a different request' }],
+          },
+        );
       }
       if (row.state === 'in_flight') {
         const retryAfter = Math.max(1, Math.ceil(Math.min(row.locked_until.getTime() - now.getTime(), 5000) / 1000));
-        throw new ApiError(409, 'idempotency_key_in_use', `A request with this ${IDEMPOTENCY_HEADER} is still running; retry to get its answer.`, undefined, { 'Retry-After': String(retryAfter) });
+        throw new ApiError(
+          409,
+          'idempotency_key_in_use',
+          `A request with this ${IDEMPOTENCY_HEADER} is still running; retry to get its answer.`,
+          undefined,
+          { 'Retry-After': String(retryAfter) },
+        );
       }
       ctx.status = row.status_code!;
       ctx.type = 'application/json';
@@ -114,9 +153,17 @@ async function runAndKeep(deps: Deps, ctx: Ctx, next: Next, ref: KeyRef): Promis
     throw err;
   }
   const body = ctx.body;
-  const json = body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function';
+  const json =
+    body !== null &&
+    typeof body === 'object' &&
+    !Buffer.isBuffer(body) &&
+    typeof (body as { pipe?: unknown }).pipe !== 'function';
   if (json && keptStatus(ctx.status)) {
-    await completeKey(deps.db, ref, { status: ctx.status, body: JSON.stringify(body), location: ctx.response.get('Location') || null });
+    await completeKey(deps.db, ref, {
+      status: ctx.status,
+      body: JSON.stringify(body),
+      location: ctx.response.get('Location') || null,
+    });
   } else {
     await releaseKey(deps.db, ref);
   }

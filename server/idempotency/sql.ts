@@ -23,7 +23,14 @@ export interface IdempotencyRow {
  * holder's lease ran out, e.g. the process died, and the fingerprint matches). One statement, so two
  * concurrent claims cannot both win.
  */
-export async function claimKey(db: Queryable, ref: KeyRef, fingerprint: string, now: Date, lockedUntil: Date, expiresAt: Date): Promise<boolean> {
+export async function claimKey(
+  db: Queryable,
+  ref: KeyRef,
+  fingerprint: string,
+  now: Date,
+  lockedUntil: Date,
+  expiresAt: Date,
+): Promise<boolean> {
   const rows = await db.query(
     `INSERT INTO idempotency_keys (account_id, scope, key, fingerprint, state, locked_until, created_at, expires_at)
      VALUES ($1, $2, $3, $4, 'in_flight', $6, $5, $7)
@@ -48,7 +55,11 @@ export async function keyRow(db: Queryable, ref: KeyRef): Promise<IdempotencyRow
   return row;
 }
 
-export async function completeKey(db: Queryable, ref: KeyRef, answer: { status: number; body: string; location: string | null }): Promise<void> {
+export async function completeKey(
+  db: Queryable,
+  ref: KeyRef,
+  answer: { status: number; body: string; location: string | null },
+): Promise<void> {
   await db.query(
     `UPDATE idempotency_keys SET state = 'done', status_code = $4, response = $5, location = $6
      WHERE account_id = $1 AND scope = $2 AND key = $3`,
@@ -58,7 +69,10 @@ export async function completeKey(db: Queryable, ref: KeyRef, answer: { status: 
 
 /** Gives the key up (the request ended without an answer worth replaying); a retry runs afresh. */
 export async function releaseKey(db: Queryable, ref: KeyRef): Promise<void> {
-  await db.query(`DELETE FROM idempotency_keys WHERE account_id = $1 AND scope = $2 AND key = $3 AND state = 'in_flight'`, [ref.accountId, ref.scope, ref.key]);
+  await db.query(
+    `DELETE FROM idempotency_keys WHERE account_id = $1 AND scope = $2 AND key = $3 AND state = 'in_flight'`,
+    [ref.accountId, ref.scope, ref.key],
+  );
 }
 
 export async function purgeExpired(db: Queryable, now: Date): Promise<number> {

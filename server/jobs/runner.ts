@@ -6,9 +6,23 @@ import { hostname } from 'node:os';
 import { existsSync } from 'node:fs';
 import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
-import { claimJob, renewLease, sliceByKey, insertSlice, quoteStatus, releaseLeases, type QuoteRow } from '../db/queries/quotes.ts';
+import {
+  claimJob,
+  renewLease,
+  sliceByKey,
+  insertSlice,
+  quoteStatus,
+  releaseLeases,
+  type QuoteRow,
+} from '../db/queries/quotes.ts';
 import { finishQuote, failJob, buildResult, jobStatusChanged, LeaseLostError } from '../quotes/service.ts';
-import { SliceFailedError, SliceTimeoutError, PoolFullError, PoolClosedError, SliceAbortedError } from '../slicer/errors.ts';
+import {
+  SliceFailedError,
+  SliceTimeoutError,
+  PoolFullError,
+  PoolClosedError,
+  SliceAbortedError,
+} from '../slicer/errors.ts';
 import type { SlicePool } from '../slicer/pool.ts';
 import type { SliceMeasure } from '../slicer/gcode-stats.ts';
 import { newId } from '../ids.ts';
@@ -31,17 +45,27 @@ export interface JobRunner {
 type JobError = { code: string; message: string; status: number };
 
 function describeFailure(err: unknown): JobError {
-  if (err instanceof SliceTimeoutError) return { code: 'slice_timeout', message: `The model is too complex: ${err.message}.`, status: 422 };
+  if (err instanceof SliceTimeoutError)
+    return { code: 'slice_timeout', message: `The model is too complex: ${err.message}.`, status: 422 };
   if (err instanceof SliceFailedError) {
     const status = err.code === 'slicer_unavailable' ? 503 : 422;
     return { code: err.code, message: err.message, status };
   }
   if (err instanceof ApiError) return { code: err.code, message: err.message, status: err.status };
-  return { code: 'internal_error', message: 'The quote could not be computed because of a server error; it was logged.', status: 500 };
+  return {
+    code: 'internal_error',
+    message: 'The quote could not be computed because of a server error; it was logged.',
+    status: 500,
+  };
 }
 
 export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobRunner {
-  const owner = newId(`w_${hostname().replace(/[^a-z0-9]/gi, '').slice(0, 12).toLowerCase()}`);
+  const owner = newId(
+    `w_${hostname()
+      .replace(/[^a-z0-9]/gi, '')
+      .slice(0, 12)
+      .toLowerCase()}`,
+  );
   const finished = new EventEmitter();
   finished.setMaxListeners(0);
   const active = new Set<Promise<void>>();
@@ -83,7 +107,14 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     if (pumpAgain) void pump();
   }
 
-  async function slice(job: QuoteRow, signal: AbortSignal): Promise<{ stats: SliceMeasure; slice: { slicer: string; slicer_version: string; duration_ms: number }; cached: boolean }> {
+  async function slice(
+    job: QuoteRow,
+    signal: AbortSignal,
+  ): Promise<{
+    stats: SliceMeasure;
+    slice: { slicer: string; slicer_version: string; duration_ms: number };
+    cached: boolean;
+  }> {
     const hit = await sliceByKey(deps.db, job.slicing_key!);
     if (job.mode === 'async') deps.metrics.sliceCache.inc({ result: hit ? 'hit' : 'miss' }); // sync: counted at request
     if (hit) return { stats: hit.stats, slice: hit, cached: true };
@@ -91,10 +122,19 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       if (err.code !== 'ENOENT') throw err;
     });
     const meshPath = deps.storage.canonicalPath(job.file_id);
-    if (!existsSync(meshPath)) throw new SliceFailedError('The model file was deleted before it could be sliced.', 'slice_failed');
+    if (!existsSync(meshPath))
+      throw new SliceFailedError('The model file was deleted before it could be sliced.', 'slice_failed');
     const { settings, placement } = job.resolved!;
-    const out = await timedSlice(() => pool.slice({ meshPath, settings, transform: placement?.transform ?? undefined }, signal));
-    const row = { key: job.slicing_key!, stats: out.stats, slicer: out.slicer.name, slicer_version: out.slicer.version, duration_ms: out.durationMs };
+    const out = await timedSlice(() =>
+      pool.slice({ meshPath, settings, transform: placement?.transform ?? undefined }, signal),
+    );
+    const row = {
+      key: job.slicing_key!,
+      stats: out.stats,
+      slicer: out.slicer.name,
+      slicer_version: out.slicer.version,
+      duration_ms: out.durationMs,
+    };
     await insertSlice(deps.db, row);
     return { stats: out.stats, slice: row, cached: false };
   }
@@ -117,16 +157,25 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
   function heartbeat(job: QuoteRow, ctrl: AbortController) {
     const started = Date.now();
     const expected = Math.max(2000, pool.stats().avgSliceMs || 10_000);
-    return setInterval(async () => {
-      const progress = Math.min(95, 5 + Math.round((90 * (Date.now() - started)) / expected));
-      const held = await renewLease(deps.db, job.id, owner, leaseMs, progress).catch(() => true);
-      if (!held) ctrl.abort(new LeaseLostError(job.id));
-    }, Math.max(200, Math.floor(leaseMs / 3)));
+    return setInterval(
+      async () => {
+        const progress = Math.min(95, 5 + Math.round((90 * (Date.now() - started)) / expected));
+        const held = await renewLease(deps.db, job.id, owner, leaseMs, progress).catch(() => true);
+        if (!held) ctrl.abort(new LeaseLostError(job.id));
+      },
+      Math.max(200, Math.floor(leaseMs / 3)),
+    );
   }
 
   async function process(job: QuoteRow) {
     if (job.attempts > MAX_JOB_ATTEMPTS) {
-      return record(job, (tx) => failJob(tx, job, owner, { code: 'worker_lost', message: `The quote was interrupted ${MAX_JOB_ATTEMPTS} times and was given up.`, status: 500 }));
+      return record(job, (tx) =>
+        failJob(tx, job, owner, {
+          code: 'worker_lost',
+          message: `The quote was interrupted ${MAX_JOB_ATTEMPTS} times and was given up.`,
+          status: 500,
+        }),
+      );
     }
     const ctrl = new AbortController();
     const beat = heartbeat(job, ctrl);
@@ -142,7 +191,8 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       // Shutting down, or the pool is full: the job stays claimed and its lease expiry hands it to a worker again.
       if (err instanceof PoolFullError || err instanceof PoolClosedError || err instanceof SliceAbortedError) return;
       // Slicer refusals and priced refusals (ApiError) are the job's outcome, not a server fault.
-      if (!(err instanceof SliceFailedError || err instanceof SliceTimeoutError || err instanceof ApiError)) deps.log.error(`job ${job.id} failed`, err);
+      if (!(err instanceof SliceFailedError || err instanceof SliceTimeoutError || err instanceof ApiError))
+        deps.log.error(`job ${job.id} failed`, err);
       await record(job, (tx) => failJob(tx, job, owner, describeFailure(err)));
     } finally {
       clearInterval(beat);
@@ -189,7 +239,9 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       if (running || deps.config.workerRole === 'api') return;
       running = true;
       timer = setInterval(() => void pump(), POLL_MS);
-      deps.db.listen(JOBS_CHANNEL, () => void pump()).catch((err) => deps.log.error('jobs: cannot listen for new jobs; polling only', err));
+      deps.db
+        .listen(JOBS_CHANNEL, () => void pump())
+        .catch((err) => deps.log.error('jobs: cannot listen for new jobs; polling only', err));
       void pump();
     },
     async stop() {

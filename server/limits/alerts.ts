@@ -4,7 +4,13 @@
 // crossing fires exactly once however many requests race.
 import type { Queryable } from '../db/index.ts';
 import { writeEvent } from '../db/queries/outbox.ts';
-import { lockAlertState, saveAlertState, type AlertLevel, type AlertResource, type AlertState } from '../db/queries/usage.ts';
+import {
+  lockAlertState,
+  saveAlertState,
+  type AlertLevel,
+  type AlertResource,
+  type AlertState,
+} from '../db/queries/usage.ts';
 
 export function alertLevel(used: number, limit: number): AlertLevel {
   if (used >= limit) return 100;
@@ -65,7 +71,12 @@ export async function settleAlerts(tx: Queryable, stored: AlertState, usage: Usa
 }
 
 /** Locks the alert row, then measures usage (after the lock, so the measure includes every committed change). */
-export async function lockedUsage(tx: Queryable, accountId: string, resource: AlertResource, measure: () => Promise<number>) {
+export async function lockedUsage(
+  tx: Queryable,
+  accountId: string,
+  resource: AlertResource,
+  measure: () => Promise<number>,
+) {
   const stored = await lockAlertState(tx, accountId, resource);
   return { stored, used: await measure() };
 }

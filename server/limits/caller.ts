@@ -96,6 +96,12 @@ export function createCallerResolver(deps: Deps) {
       const key = known.kind === 'token' ? `tok:${known.tokenId}` : `acct:${known.accountId}`;
       return { key, kind: known.kind, plan: planOf(known.planId), accountId: known.accountId, tokenId: known.tokenId };
     }
-    return { key: `ip:${addressKey(ctx.ip)}`, kind: 'address', plan: planOf(deps.config.rateLimitAnonymousPlan), accountId: null, tokenId: null };
+    return {
+      key: `ip:${addressKey(ctx.ip)}`,
+      kind: 'address',
+      plan: planOf(deps.config.rateLimitAnonymousPlan),
+      accountId: null,
+      tokenId: null,
+    };
   };
 }

@@ -17,8 +17,23 @@ type Cell = string | number | boolean | null;
 type Row = Record<string, Cell>;
 
 export const QUOTE_COLUMNS = [
-  'quote_id', 'status', 'mode', 'created_at', 'finished_at', 'deleted_at', 'file_id', 'file_name', 'material', 'color',
-  'printer', 'currency', 'total_price', 'filament_weight_g', 'print_time_s', 'cached', 'token_id',
+  'quote_id',
+  'status',
+  'mode',
+  'created_at',
+  'finished_at',
+  'deleted_at',
+  'file_id',
+  'file_name',
+  'material',
+  'color',
+  'printer',
+  'currency',
+  'total_price',
+  'filament_weight_g',
+  'print_time_s',
+  'cached',
+  'token_id',
 ] as const;
 export const USAGE_COLUMNS = ['date', 'calls', 'errors', 'quotes', 'failed_quotes', 'grams'] as const;
 
@@ -29,14 +44,32 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function quoteRow(q: ExportQuoteRow): Row {
   return {
-    quote_id: q.id, status: q.status, mode: q.mode, created_at: iso(q.created_at), finished_at: iso(q.finished_at),
-    deleted_at: iso(q.deleted_at), file_id: q.file_id, file_name: q.file_name, material: q.material, color: q.color,
-    printer: q.printer, currency: q.currency, total_price: q.total_price, filament_weight_g: q.filament_weight_g,
-    print_time_s: q.print_time_s, cached: q.cached, token_id: q.token_id,
+    quote_id: q.id,
+    status: q.status,
+    mode: q.mode,
+    created_at: iso(q.created_at),
+    finished_at: iso(q.finished_at),
+    deleted_at: iso(q.deleted_at),
+    file_id: q.file_id,
+    file_name: q.file_name,
+    material: q.material,
+    color: q.color,
+    printer: q.printer,
+    currency: q.currency,
+    total_price: q.total_price,
+    filament_weight_g: q.filament_weight_g,
+    print_time_s: q.print_time_s,
+    cached: q.cached,
+    token_id: q.token_id,
   };
 }
 
-async function* quoteRows(db: Queryable, accountId: string, range: DateRange | null, pageRows: number): AsyncGenerator<Row> {
+async function* quoteRows(
+  db: Queryable,
+  accountId: string,
+  range: DateRange | null,
+  pageRows: number,
+): AsyncGenerator<Row> {
   const { start, end } = range ?? ALL_TIME;
   let after: QuoteCursor | null = null;
   for (;;) {
@@ -51,9 +84,13 @@ async function* quoteRows(db: Queryable, accountId: string, range: DateRange | n
 /** One row per UTC day with any activity (a few thousand rows at most, so one query each). */
 async function* usageRows(db: Queryable, accountId: string, range: DateRange | null): AsyncGenerator<Row> {
   const { start, end } = range ?? ALL_TIME;
-  const [calls, quotes] = await Promise.all([dailyCalls(db, accountId, start, end), dailyQuotes(db, accountId, start, end)]);
+  const [calls, quotes] = await Promise.all([
+    dailyCalls(db, accountId, start, end),
+    dailyQuotes(db, accountId, start, end),
+  ]);
   const days = new Map<string, Row>();
-  const dayRow = (date: string) => days.get(date) ?? days.set(date, { date, calls: 0, errors: 0, quotes: 0, failed_quotes: 0, grams: 0 }).get(date)!;
+  const dayRow = (date: string) =>
+    days.get(date) ?? days.set(date, { date, calls: 0, errors: 0, quotes: 0, failed_quotes: 0, grams: 0 }).get(date)!;
   for (const c of calls) Object.assign(dayRow(c.day), { calls: c.calls, errors: c.errors });
   for (const q of quotes) Object.assign(dayRow(q.day), { quotes: q.quotes, failed_quotes: q.failed, grams: q.grams });
   for (const date of [...days.keys()].sort()) yield days.get(date)!;
@@ -101,7 +138,10 @@ export interface ExportRequest {
 }
 
 export function exportStream(db: Queryable, req: ExportRequest): Readable {
-  const rows = req.dataset === 'quotes' ? quoteRows(db, req.accountId, req.range, req.pageRows ?? PAGE_ROWS) : usageRows(db, req.accountId, req.range);
+  const rows =
+    req.dataset === 'quotes'
+      ? quoteRows(db, req.accountId, req.range, req.pageRows ?? PAGE_ROWS)
+      : usageRows(db, req.accountId, req.range);
   const columns = req.dataset === 'quotes' ? QUOTE_COLUMNS : USAGE_COLUMNS;
   if (req.format === 'csv') return csvStream(rows, columns);
   return jsonStream(rows, { dataset: req.dataset, from: req.range?.from ?? null, to: req.range?.to ?? null, columns });

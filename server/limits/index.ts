@@ -22,7 +22,12 @@ export async function createLimits(deps: Omit<Deps, 'limits'>): Promise<Limits> 
   const limiter = config.redisUrl
     ? await createRedisLimiter({ url: config.redisUrl, prefix: config.rateLimitPrefix, log })
     : createMemoryLimiter();
-  const requests = createRequestLog({ db: deps.db, log, flushMs: config.usageFlushMs, retentionDays: config.usageRetentionDays });
+  const requests = createRequestLog({
+    db: deps.db,
+    log,
+    flushMs: config.usageFlushMs,
+    retentionDays: config.usageRetentionDays,
+  });
   let sweep: NodeJS.Timeout | null = null;
   let sweeping: Promise<void> = Promise.resolve();
   return {

@@ -23,13 +23,16 @@ interface Check {
 function checksFor(caller: Caller, cls: EndpointClass, uploadId: string | null): Check[] {
   const rule = caller.plan.rate_limits[cls];
   const checks = [{ key: `${cls}:${caller.key}`, limit: rule.limit, windowMs: rule.window_seconds * 1000 }];
-  if (uploadId) checks.push({ key: `${cls}:upload_id:${uploadId}`, limit: rule.limit, windowMs: rule.window_seconds * 1000 });
+  if (uploadId)
+    checks.push({ key: `${cls}:upload_id:${uploadId}`, limit: rule.limit, windowMs: rule.window_seconds * 1000 });
   return checks;
 }
 
 /** The headers show the counter closest to refusing (fewest remaining; then the later reset). */
 function tightest(results: HitResult[]): HitResult {
-  return results.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetMs > a.resetMs) ? b : a));
+  return results.reduce((a, b) =>
+    b.remaining < a.remaining || (b.remaining === a.remaining && b.resetMs > a.resetMs) ? b : a,
+  );
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
@@ -42,7 +45,9 @@ export function limitsMiddleware(deps: Deps) {
     const uploadId = publicUploadId(ctx.method, ctx.path);
     const caller = await resolveCaller(ctx);
     ctx.state.limitsCaller = caller;
-    const results = await Promise.all(checksFor(caller, cls, uploadId).map((c) => deps.limits.limiter.hit(c.key, c.limit, c.windowMs)));
+    const results = await Promise.all(
+      checksFor(caller, cls, uploadId).map((c) => deps.limits.limiter.hit(c.key, c.limit, c.windowMs)),
+    );
     const shown = tightest(results);
     ctx.set('X-RateLimit-Limit', String(shown.limit));
     ctx.set('X-RateLimit-Remaining', String(shown.remaining));
@@ -57,7 +62,12 @@ export function limitsMiddleware(deps: Deps) {
         429,
         'rate_limited',
         `Rate limit exceeded: ${rule.limit} ${cls} requests per window; retry in ${retryAfter} s.`,
-        { class: cls, limit: rule.limit, retry_after: retryAfter, counted_by: caller.kind === 'address' ? 'client address' : caller.kind },
+        {
+          class: cls,
+          limit: rule.limit,
+          retry_after: retryAfter,
+          counted_by: caller.kind === 'address' ? 'client address' : caller.kind,
+        },
         { 'Retry-After': String(retryAfter) },
       );
     }
@@ -71,7 +81,11 @@ type PublicUpload = { account_id: string; token_id: string | null; widget_key_id
  * Who made the request, for GET /v2/usage: the authenticated kind; else the kind the rate limiter recognised
  * (a request refused before authentication); else, for an upload through an upload id, whoever fetched the id.
  */
-function callerVia(authVia: CallerVia | undefined, caller: Caller | undefined, upload: PublicUpload | undefined): CallerVia {
+function callerVia(
+  authVia: CallerVia | undefined,
+  caller: Caller | undefined,
+  upload: PublicUpload | undefined,
+): CallerVia {
   if (authVia) return authVia;
   if (caller && caller.kind !== 'address') return caller.kind;
   if (upload?.widget_key_id) return 'widget';

@@ -46,10 +46,12 @@ export function dateRange(ctx: Context, now: Date, defaultDays = 30): DateRange 
   const toText = single(ctx, 'to');
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const toDay = toText !== undefined ? parseDate('to', toText) : today;
-  const fromDay = fromText !== undefined ? parseDate('from', fromText) : new Date(toDay.getTime() - (defaultDays - 1) * DAY_MS);
+  const fromDay =
+    fromText !== undefined ? parseDate('from', fromText) : new Date(toDay.getTime() - (defaultDays - 1) * DAY_MS);
   if (fromDay > toDay) throw new ValidationError([{ field: 'from', message: `must not be after to (${day(toDay)})` }]);
   const days = (toDay.getTime() - fromDay.getTime()) / DAY_MS + 1;
-  if (days > MAX_RANGE_DAYS) throw new ValidationError([{ field: 'to', message: `the range may span at most ${MAX_RANGE_DAYS} days` }]);
+  if (days > MAX_RANGE_DAYS)
+    throw new ValidationError([{ field: 'to', message: `the range may span at most ${MAX_RANGE_DAYS} days` }]);
   return { from: day(fromDay), to: day(toDay), start: fromDay, end: new Date(toDay.getTime() + DAY_MS) };
 }
 
@@ -64,7 +66,8 @@ export function oneOf<T extends string>(ctx: Context, name: string, allowed: rea
   const raw = single(ctx, name);
   if (raw === undefined) return fallback;
   const value = canonicalMember(allowed, raw);
-  if (value === undefined) throw new ValidationError([{ field: name, message: `must be one of ${allowed.join(', ')}` }]);
+  if (value === undefined)
+    throw new ValidationError([{ field: name, message: `must be one of ${allowed.join(', ')}` }]);
   return value;
 }
 

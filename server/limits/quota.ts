@@ -43,8 +43,8 @@ function storageQuotaExceeded(usedBytes: number, limitBytes: number, neededBytes
   return new ApiError(
     402,
     'storage_quota_exceeded',
-    `This upload of ${neededBytes} bytes does not fit the storage allowance of ${limitBytes} bytes (${usedBytes} used): `
-      + `delete files of at least ${freeAtLeast} bytes to make room.`,
+    `This upload of ${neededBytes} bytes does not fit the storage allowance of ${limitBytes} bytes (${usedBytes} used): ` +
+      `delete files of at least ${freeAtLeast} bytes to make room.`,
     { used_bytes: usedBytes, limit_bytes: limitBytes, needed_bytes: neededBytes, free_at_least_bytes: freeAtLeast },
   );
 }
@@ -63,7 +63,12 @@ export async function checkQuoteQuota(deps: QuotaDeps, account: AccountRow): Pro
  * Counts one successful quote in the transaction that records it, and writes the usage.alert it owes.
  * The caller already wakes the event pump after that transaction commits.
  */
-export async function countQuote(tx: Queryable, deps: Pick<Deps, 'plans' | 'now'>, accountId: string, tokenId: string | null = null): Promise<void> {
+export async function countQuote(
+  tx: Queryable,
+  deps: Pick<Deps, 'plans' | 'now'>,
+  accountId: string,
+  tokenId: string | null = null,
+): Promise<void> {
   const period = monthPeriod(deps.now());
   const used = await incrementQuotes(tx, accountId, period.name);
   const limit = planFor(deps, await accountPlanId(tx, accountId)).monthly_quotes;
@@ -109,7 +114,14 @@ export async function recordStorageChange(
     const added = change.addedBytes ?? 0;
     throw storageQuotaExceeded(used - added, limit, added);
   }
-  await settleAlerts(tx, stored, { accountId: change.accountId, tokenId: change.tokenId, resource: 'storage', used, limit, period: null });
+  await settleAlerts(tx, stored, {
+    accountId: change.accountId,
+    tokenId: change.tokenId,
+    resource: 'storage',
+    used,
+    limit,
+    period: null,
+  });
 }
 
 export interface QuotaStatus {

@@ -36,7 +36,13 @@ export interface RateLimiter {
 }
 
 function result(count: number, limit: number, resetMs: number): HitResult {
-  return { limit, count, remaining: Math.max(0, limit - count), resetMs: Math.max(0, resetMs), allowed: count <= limit };
+  return {
+    limit,
+    count,
+    remaining: Math.max(0, limit - count),
+    resetMs: Math.max(0, resetMs),
+    allowed: count <= limit,
+  };
 }
 
 // Entries are dropped once their window is over; the sweep runs only when the map grows, so memory stays

@@ -49,7 +49,9 @@ export function createRequestLog(opts: RequestLogOptions): RequestLog {
     }
     if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
       lastPrune = Date.now();
-      await pruneRequests(opts.db, opts.retentionDays).catch((err) => opts.log.error('request log: pruning failed', err));
+      await pruneRequests(opts.db, opts.retentionDays).catch((err) =>
+        opts.log.error('request log: pruning failed', err),
+      );
     }
   }
 
@@ -61,7 +63,8 @@ export function createRequestLog(opts: RequestLogOptions): RequestLog {
       buffer.push(r);
       if (buffer.length > maxBuffered) {
         buffer.splice(0, buffer.length - maxBuffered);
-        if (dropped++ % 1000 === 0) opts.log.error('request log: buffer full (database unreachable?); dropping the oldest rows');
+        if (dropped++ % 1000 === 0)
+          opts.log.error('request log: buffer full (database unreachable?); dropping the oldest rows');
       }
       if (buffer.length === maxBatch) void flush();
     },

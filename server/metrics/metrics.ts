@@ -29,7 +29,11 @@ export function createMetrics(db: Queryable): Metrics {
       buckets: SECONDS,
       registers: [registry],
     }),
-    uploadBytes: new Counter({ name: 'slicequote_upload_bytes_total', help: 'Bytes of model files received', registers: [registry] }),
+    uploadBytes: new Counter({
+      name: 'slicequote_upload_bytes_total',
+      help: 'Bytes of model files received',
+      registers: [registry],
+    }),
     slices: new Histogram({
       name: 'slicequote_slice_duration_seconds',
       help: 'PrusaSlicer runs by this process, by outcome (ok, failed, timeout)',

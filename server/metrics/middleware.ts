@@ -8,7 +8,11 @@ export function httpMetrics(metrics: Metrics) {
   return async (ctx: Context, next: Next) => {
     const stop = metrics.requests.startTimer();
     ctx.res.once('close', () => {
-      stop({ method: ctx.method, route: routeTemplate(ctx), status: String(ctx.res.writableFinished ? ctx.status : 499) });
+      stop({
+        method: ctx.method,
+        route: routeTemplate(ctx),
+        status: String(ctx.res.writableFinished ? ctx.status : 499),
+      });
     });
     await next();
   };

@@ -2,8 +2,11 @@
 export const operationsPaths = {
   '/metrics': {
     get: {
-      operationId: 'getMetrics', tags: ['system'], summary: 'Prometheus metrics (text exposition format)',
-      description: 'Requests by route and status, upload bytes, slice durations and outcomes, slice cache lookups (this process); quote jobs by status, webhook deliveries and attempts, stored bytes (the whole service, read from the database). With `METRICS_TOKEN` set, it must be sent as a Bearer token.',
+      operationId: 'getMetrics',
+      tags: ['system'],
+      summary: 'Prometheus metrics (text exposition format)',
+      description:
+        'Requests by route and status, upload bytes, slice durations and outcomes, slice cache lookups (this process); quote jobs by status, webhook deliveries and attempts, stored bytes (the whole service, read from the database). With `METRICS_TOKEN` set, it must be sent as a Bearer token.',
       security: [{}, { metricsToken: [] }],
       responses: {
         '200': { description: 'Metrics', content: { 'text/plain': { schema: { type: 'string' } } } },
@@ -13,12 +16,21 @@ export const operationsPaths = {
   },
   '/readyz': {
     get: {
-      operationId: 'ready', tags: ['system'], summary: 'Readiness: can this process take traffic?',
-      description: 'The database, the file storage and (when configured) Redis answer, and the process is not shutting down. 503 otherwise, so a load balancer stops sending requests; /healthz stays the liveness check.',
+      operationId: 'ready',
+      tags: ['system'],
+      summary: 'Readiness: can this process take traffic?',
+      description:
+        'The database, the file storage and (when configured) Redis answer, and the process is not shutting down. 503 otherwise, so a load balancer stops sending requests; /healthz stays the liveness check.',
       security: [],
       responses: {
-        '200': { description: 'Ready', content: { 'application/json': { schema: { $ref: '#/components/schemas/Readiness' } } } },
-        '503': { description: 'Not ready, or draining before a stop', content: { 'application/json': { schema: { $ref: '#/components/schemas/Readiness' } } } },
+        '200': {
+          description: 'Ready',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Readiness' } } },
+        },
+        '503': {
+          description: 'Not ready, or draining before a stop',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Readiness' } } },
+        },
       },
     },
   },
@@ -27,11 +39,13 @@ export const operationsPaths = {
 const check = { type: 'string', enum: ['ok', 'unavailable', 'not_configured'] };
 export const operationsSchemas = {
   Readiness: {
-    type: 'object', required: ['status', 'checks'],
+    type: 'object',
+    required: ['status', 'checks'],
     properties: {
       status: { type: 'string', enum: ['ready', 'not_ready', 'draining'] },
       checks: {
-        type: 'object', required: ['database', 'storage', 'redis'],
+        type: 'object',
+        required: ['database', 'storage', 'redis'],
         properties: { database: check, storage: check, redis: check },
       },
     },
@@ -39,5 +53,9 @@ export const operationsSchemas = {
 };
 
 export const metricsTokenScheme = {
-  metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when the operator set one (GET /metrics only)' },
+  metricsToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'METRICS_TOKEN, when the operator set one (GET /metrics only)',
+  },
 };

@@ -31,7 +31,9 @@ function requireMetricsToken(ctx: Context, token: string | null) {
   const given = /^Bearer (.+)$/.exec(ctx.get('authorization'))?.[1] ?? '';
   const digest = (s: string) => createHash('sha256').update(s).digest();
   if (!timingSafeEqual(digest(given), digest(token))) {
-    throw new ApiError(401, 'unauthorized', 'GET /metrics needs the METRICS_TOKEN as a Bearer token.', undefined, { 'WWW-Authenticate': 'Bearer' });
+    throw new ApiError(401, 'unauthorized', 'GET /metrics needs the METRICS_TOKEN as a Bearer token.', undefined, {
+      'WWW-Authenticate': 'Bearer',
+    });
   }
 }
 

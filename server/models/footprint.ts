@@ -40,7 +40,8 @@ export function convexHull2D(positions: Float64Array, a: number, b: number, maxP
   const inside = insideTest(extremeOctagon(positions, a, b));
   const pts: P[] = [];
   for (let i = 0; i < n * 3; i += 3) {
-    const u = positions[i + a], v = positions[i + b];
+    const u = positions[i + a],
+      v = positions[i + b];
     if (!inside(u, v)) pts.push([u, v]);
   }
   pts.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
@@ -71,7 +72,8 @@ function extremeOctagon(positions: Float64Array, a: number, b: number): P[] {
   const score = new Float64Array(8).fill(-Infinity);
   const corner = new Int32Array(8);
   for (let i = 0; i < positions.length; i += 3) {
-    const u = positions[i + a], v = positions[i + b];
+    const u = positions[i + a],
+      v = positions[i + b];
     for (let k = 0; k < 8; k++) {
       const s = DU[k] * u + DV[k] * v;
       if (s > score[k]) {
@@ -87,7 +89,8 @@ function extremeOctagon(positions: Float64Array, a: number, b: number): P[] {
 function insideTest(poly: P[]): (u: number, v: number) => boolean {
   const e: number[] = []; // ox, oy, dx, dy per edge
   for (let i = 0; i < poly.length; i++) {
-    const o = poly[i], q = poly[(i + 1) % poly.length];
+    const o = poly[i],
+      q = poly[(i + 1) % poly.length];
     if (o[0] !== q[0] || o[1] !== q[1]) e.push(o[0], o[1], q[0] - o[0], q[1] - o[1]);
   }
   if (e.length < 12) return () => false;
@@ -102,7 +105,8 @@ function insideTest(poly: P[]): (u: number, v: number) => boolean {
 
 /** Triangles lying in a side of the bounding box (all three corners in its plane), by side. */
 export function flatAreas(positions: Float64Array, indices: Uint32Array): FlatAreas {
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  const min = [Infinity, Infinity, Infinity],
+    max = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < positions.length; i += 3) {
     for (let k = 0; k < 3; k++) {
       min[k] = Math.min(min[k], positions[i + k]);
@@ -131,8 +135,14 @@ export function flatAreas(positions: Float64Array, indices: Uint32Array): FlatAr
 }
 
 function triangleArea(p: Float64Array, t: Uint32Array, i: number): number {
-  const a = t[i] * 3, b = t[i + 1] * 3, c = t[i + 2] * 3;
-  const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
-  const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
+  const a = t[i] * 3,
+    b = t[i + 1] * 3,
+    c = t[i + 2] * 3;
+  const ux = p[b] - p[a],
+    uy = p[b + 1] - p[a + 1],
+    uz = p[b + 2] - p[a + 2];
+  const vx = p[c] - p[a],
+    vy = p[c + 1] - p[a + 1],
+    vz = p[c + 2] - p[a + 2];
   return Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx) / 2;
 }

@@ -5,7 +5,13 @@ import { parentPort } from 'node:worker_threads';
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import {
-  detectFormat, ModelError, parseModel, streamCanonical3mf, streamCanonicalObj, type ByteSink, type ParsedModel,
+  detectFormat,
+  ModelError,
+  parseModel,
+  streamCanonical3mf,
+  streamCanonicalObj,
+  type ByteSink,
+  type ParsedModel,
 } from '../../shared/model/index.ts';
 import { convexHullXY, describeShape } from './footprint.ts';
 
@@ -62,9 +68,15 @@ function handle(job: ParseJob) {
   try {
     return { ok: true, result: run(job) };
   } catch (err) {
-    if (err instanceof ModelError) return { ok: false, code: err.code, message: err.message, details: err.details ?? null };
+    if (err instanceof ModelError)
+      return { ok: false, code: err.code, message: err.message, details: err.details ?? null };
     // An unexpected parser exception is still the file's fault from the user's view; keep the detail for logs.
-    return { ok: false, code: 'model_unreadable', message: 'The model could not be read.', details: { internal: String(err) } };
+    return {
+      ok: false,
+      code: 'model_unreadable',
+      message: 'The model could not be read.',
+      details: { internal: String(err) },
+    };
   }
 }
 

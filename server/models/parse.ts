@@ -38,7 +38,9 @@ interface Options {
 export const MODEL_PARSER_OPTIONS: Options = { concurrency: 2, timeoutMs: 120_000, maxHeapMb: 256 };
 const YOUNG_GENERATION_MB = 32;
 
-type Reply = { ok: true; result: ParsedUpload } | { ok: false; code: string; message: string; details: Record<string, unknown> | null };
+type Reply =
+  | { ok: true; result: ParsedUpload }
+  | { ok: false; code: string; message: string; details: Record<string, unknown> | null };
 
 const tooComplex = (why: string) => new ApiError(422, 'model_too_complex', why);
 
@@ -67,7 +69,11 @@ function runOn(worker: Worker, job: ParseJob, timeoutMs: number): Promise<Parsed
     };
     const onError = (err: NodeJS.ErrnoException) => {
       cleanup();
-      reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooComplex('The model needs more memory to read than this server allows.') : err);
+      reject(
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? tooComplex('The model needs more memory to read than this server allows.')
+          : err,
+      );
     };
     const onExit = (code: number) => {
       cleanup();

@@ -2,8 +2,13 @@
 // profiles (docs/offer.md). Saving checks the offer against the account's profiles, so a shopper can only ever
 // pick choices that resolve to sliceable, priced settings.
 import {
-  normalizeOffer, resolveChoices, validateOffer,
-  type Offer, type OfferChoices, type QualityPreset, type ResolvedChoices,
+  normalizeOffer,
+  resolveChoices,
+  validateOffer,
+  type Offer,
+  type OfferChoices,
+  type QualityPreset,
+  type ResolvedChoices,
 } from '../../shared/offer.ts';
 import type { ConfigIssue } from '../../shared/settings.ts';
 import type { Deps } from '../deps.ts';
@@ -31,13 +36,19 @@ async function visibleMaterials(db: Queryable, accountId: string) {
 }
 
 const colorsOf = (settings: Record<string, unknown>): string[] =>
-  Array.isArray(settings.colors) ? (settings.colors as string[]) : typeof settings.color === 'string' ? [settings.color] : [];
+  Array.isArray(settings.colors)
+    ? (settings.colors as string[])
+    : typeof settings.color === 'string'
+      ? [settings.color]
+      : [];
 
 function derivedQualities(p: Resolution['settings']['printer']): QualityPreset[] {
   const within = (mm: number) => mm >= p.min_layer_height && mm <= p.max_layer_height && mm <= p.nozzle_diameter;
   const presets: QualityPreset[] = [{ id: 'standard', label: `Standard · ${p.layer_height} mm`, printer_config: {} }];
-  if (within(DRAFT_MM) && DRAFT_MM > p.layer_height) presets.unshift({ id: 'draft', label: `Draft · ${DRAFT_MM} mm`, printer_config: { layer_height: DRAFT_MM } });
-  if (within(FINE_MM) && FINE_MM < p.layer_height) presets.push({ id: 'fine', label: `Fine · ${FINE_MM} mm`, printer_config: { layer_height: FINE_MM } });
+  if (within(DRAFT_MM) && DRAFT_MM > p.layer_height)
+    presets.unshift({ id: 'draft', label: `Draft · ${DRAFT_MM} mm`, printer_config: { layer_height: DRAFT_MM } });
+  if (within(FINE_MM) && FINE_MM < p.layer_height)
+    presets.push({ id: 'fine', label: `Fine · ${FINE_MM} mm`, printer_config: { layer_height: FINE_MM } });
   return presets;
 }
 
@@ -46,7 +57,10 @@ export async function defaultOffer(db: Queryable, accountId: string): Promise<Of
   const base = await resolveSettings(db, accountId, {});
   const materials = [];
   for (const m of (await visibleMaterials(db, accountId)).values()) {
-    const priced = await resolveSettings(db, accountId, { material_config: { filament_type: m.name } }).then(() => true, () => false);
+    const priced = await resolveSettings(db, accountId, { material_config: { filament_type: m.name } }).then(
+      () => true,
+      () => false,
+    );
     if (priced) materials.push({ material: m.name, colors: colorsOf(m.settings) });
   }
   const fill = base.settings.printer.fill_density;
@@ -64,7 +78,11 @@ export async function defaultOffer(db: Queryable, accountId: string): Promise<Of
   };
 }
 
-export async function effectiveOffer(db: Queryable, accountId: string, widgetKeyId: string | null): Promise<{ offer: Offer; source: OfferSource }> {
+export async function effectiveOffer(
+  db: Queryable,
+  accountId: string,
+  widgetKeyId: string | null,
+): Promise<{ offer: Offer; source: OfferSource }> {
   const own = widgetKeyId ? await widgetKeyOffer(db, accountId, widgetKeyId) : null;
   if (own) return { offer: own, source: 'widget_key' };
   const account = await accountOffer(db, accountId);
@@ -93,7 +111,12 @@ export function checkChoices(offer: Offer, raw: OfferChoices | undefined): Resol
   return choices;
 }
 
-async function resolutionIssue(db: Queryable, accountId: string, request: QuoteRequest, field: string): Promise<ConfigIssue | null> {
+async function resolutionIssue(
+  db: Queryable,
+  accountId: string,
+  request: QuoteRequest,
+  field: string,
+): Promise<ConfigIssue | null> {
   try {
     await resolveSettings(db, accountId, request);
     return null;
@@ -117,18 +140,31 @@ export async function checkOffer(deps: Pick<Deps, 'db'>, accountId: string, raw:
   const problems: ConfigIssue[] = [];
   offer.materials.forEach((m, i) => {
     const profile = profiles.get(m.material.toLowerCase());
-    if (!profile) problems.push({ field: `materials.${i}.material`, message: `is not one of your material profiles (${[...profiles.values()].map((p) => p.name).join(', ')})` });
+    if (!profile)
+      problems.push({
+        field: `materials.${i}.material`,
+        message: `is not one of your material profiles (${[...profiles.values()].map((p) => p.name).join(', ')})`,
+      });
     else m.material = profile.name;
   });
-  offer.default_material = offer.materials.find((m) => m.material.toLowerCase() === offer.default_material.toLowerCase())?.material ?? offer.default_material;
+  offer.default_material =
+    offer.materials.find((m) => m.material.toLowerCase() === offer.default_material.toLowerCase())?.material ??
+    offer.default_material;
   if (problems.length) throw new ValidationError(problems, 422, 'offer_conflict');
   const standard = offer.qualities.find((q) => q.id === offer.default_quality)!;
   const trials = [
     ...offer.materials.map((m, i) => ({ field: `materials.${i}.material`, material: m.material, preset: standard })),
-    ...offer.qualities.map((q, i) => ({ field: `qualities.${i}.printer_config`, material: offer.default_material, preset: q })),
+    ...offer.qualities.map((q, i) => ({
+      field: `qualities.${i}.printer_config`,
+      material: offer.default_material,
+      preset: q,
+    })),
   ];
   for (const t of trials) {
-    const request = { material_config: { filament_type: t.material }, printer_config: { ...t.preset.printer_config, fill_density: offer.default_infill } };
+    const request = {
+      material_config: { filament_type: t.material },
+      printer_config: { ...t.preset.printer_config, fill_density: offer.default_infill },
+    };
     const issue = await resolutionIssue(deps.db, accountId, request, t.field);
     if (issue) problems.push(issue);
   }

@@ -14,20 +14,33 @@ const amount = (description: string) => ({ type: ['number', 'null'], minimum: 0,
 
 const offerProperties = {
   materials: {
-    type: 'array', minItems: 1, maxItems: OFFER_LIMITS.materials,
+    type: 'array',
+    minItems: 1,
+    maxItems: OFFER_LIMITS.materials,
     items: {
-      type: 'object', required: ['material'], additionalProperties: false,
+      type: 'object',
+      required: ['material'],
+      additionalProperties: false,
       properties: {
         material: { type: 'string', minLength: 1, maxLength: 64, description: 'A material profile name' },
-        colors: { type: 'array', maxItems: OFFER_LIMITS.colors, items: { type: 'string', minLength: 1, maxLength: 40 }, description: 'Colours a shopper may pick (empty: no choice)' },
+        colors: {
+          type: 'array',
+          maxItems: OFFER_LIMITS.colors,
+          items: { type: 'string', minLength: 1, maxLength: 40 },
+          description: 'Colours a shopper may pick (empty: no choice)',
+        },
       },
     },
   },
   default_material: { type: 'string' },
   qualities: {
-    type: 'array', minItems: 1, maxItems: OFFER_LIMITS.qualities,
+    type: 'array',
+    minItems: 1,
+    maxItems: OFFER_LIMITS.qualities,
     items: {
-      type: 'object', required: ['id', 'label'], additionalProperties: false,
+      type: 'object',
+      required: ['id', 'label'],
+      additionalProperties: false,
       properties: {
         id: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,39}$' },
         label: { type: 'string', minLength: 1, maxLength: 60, examples: ['Fine · 0.1 mm'] },
@@ -36,103 +49,193 @@ const offerProperties = {
     },
   },
   default_quality: { type: 'string' },
-  infill_options: { type: 'array', minItems: 1, maxItems: OFFER_LIMITS.infill, items: { type: 'number', minimum: 0, maximum: 100 }, description: 'Infill densities, percent' },
+  infill_options: {
+    type: 'array',
+    minItems: 1,
+    maxItems: OFFER_LIMITS.infill,
+    items: { type: 'number', minimum: 0, maximum: 100 },
+    description: 'Infill densities, percent',
+  },
   default_infill: { type: 'number' },
   quantity: {
-    type: 'object', required: ['min', 'max'], additionalProperties: false,
-    properties: { min: { type: 'integer', minimum: 1, maximum: OFFER_LIMITS.maxQuantity }, max: { type: 'integer', minimum: 1, maximum: OFFER_LIMITS.maxQuantity } },
+    type: 'object',
+    required: ['min', 'max'],
+    additionalProperties: false,
+    properties: {
+      min: { type: 'integer', minimum: 1, maximum: OFFER_LIMITS.maxQuantity },
+      max: { type: 'integer', minimum: 1, maximum: OFFER_LIMITS.maxQuantity },
+    },
   },
-  minimum_price: amount('Floor of one part\'s price in the merchant\'s currency; null: the global settings\' minimum applies'),
+  minimum_price: amount(
+    "Floor of one part's price in the merchant's currency; null: the global settings' minimum applies",
+  ),
   minimum_line_price: amount('Floor of a cart line (unit price × quantity); null: none'),
-  lead_time: { type: ['string', 'null'], maxLength: OFFER_LIMITS.text, description: 'Shown to shoppers, e.g. "Ships in 3–5 business days"' },
+  lead_time: {
+    type: ['string', 'null'],
+    maxLength: OFFER_LIMITS.text,
+    description: 'Shown to shoppers, e.g. "Ships in 3–5 business days"',
+  },
 };
-const offerRequired = ['materials', 'default_material', 'qualities', 'default_quality', 'infill_options', 'default_infill', 'quantity'];
+const offerRequired = [
+  'materials',
+  'default_material',
+  'qualities',
+  'default_quality',
+  'infill_options',
+  'default_infill',
+  'quantity',
+];
 
 export const offerSchemas = {
   OfferInput: {
-    type: 'object', required: offerRequired, additionalProperties: false, properties: offerProperties,
-    description: 'What storefront shoppers may choose and the price floors. Checked against your profiles: every material must exist and be priced, every quality must resolve to valid settings.',
+    type: 'object',
+    required: offerRequired,
+    additionalProperties: false,
+    properties: offerProperties,
+    description:
+      'What storefront shoppers may choose and the price floors. Checked against your profiles: every material must exist and be priced, every quality must resolve to valid settings.',
   },
   Offer: {
-    type: 'object', required: [...offerRequired, 'minimum_price', 'minimum_line_price', 'lead_time', 'source'], additionalProperties: false,
+    type: 'object',
+    required: [...offerRequired, 'minimum_price', 'minimum_line_price', 'lead_time', 'source'],
+    additionalProperties: false,
     properties: {
       ...offerProperties,
-      source: { type: 'string', enum: ['widget_key', 'account', 'default'], description: 'widget_key: the key\'s own offer; account: yours; default: derived from your profiles' },
+      source: {
+        type: 'string',
+        enum: ['widget_key', 'account', 'default'],
+        description: "widget_key: the key's own offer; account: yours; default: derived from your profiles",
+      },
     },
   },
   OfferChoices: {
-    type: 'object', additionalProperties: false,
-    description: 'A shopper\'s choices from the offer; each one left out takes the offer\'s default. A choice outside the offer is a 400 naming choices.<field>.',
+    type: 'object',
+    additionalProperties: false,
+    description:
+      "A shopper's choices from the offer; each one left out takes the offer's default. A choice outside the offer is a 400 naming choices.<field>.",
     properties: {
-      material: { type: 'string', maxLength: 64 }, color: { type: 'string', maxLength: 40 }, quality: { type: 'string', maxLength: 40 },
-      infill: { type: 'number' }, quantity: { type: 'integer' },
+      material: { type: 'string', maxLength: 64 },
+      color: { type: 'string', maxLength: 40 },
+      quality: { type: 'string', maxLength: 40 },
+      infill: { type: 'number' },
+      quantity: { type: 'integer' },
     },
   },
   ResolvedChoices: {
-    type: ['object', 'null'], required: ['material', 'color', 'quality', 'quality_label', 'infill', 'quantity'], additionalProperties: false,
+    type: ['object', 'null'],
+    required: ['material', 'color', 'quality', 'quality_label', 'infill', 'quantity'],
+    additionalProperties: false,
     description: 'The choices a quote was made with (null for a quote from raw settings)',
     properties: {
-      material: { type: 'string' }, color: { type: ['string', 'null'] }, quality: { type: 'string' }, quality_label: { type: 'string' },
-      infill: { type: 'number' }, quantity: { type: 'integer' },
+      material: { type: 'string' },
+      color: { type: ['string', 'null'] },
+      quality: { type: 'string' },
+      quality_label: { type: 'string' },
+      infill: { type: 'number' },
+      quantity: { type: 'integer' },
     },
   },
   QuoteSignature: {
-    type: 'object', required: ['payload', 'hmac_sha256'], additionalProperties: false,
-    description: 'Verify offline: HMAC-SHA256(quote signing secret, payload) equals hmac_sha256; then trust only the payload.',
+    type: 'object',
+    required: ['payload', 'hmac_sha256'],
+    additionalProperties: false,
+    description:
+      'Verify offline: HMAC-SHA256(quote signing secret, payload) equals hmac_sha256; then trust only the payload.',
     properties: {
-      payload: { type: 'string', pattern: '^v1:[^:]+:[^:]+:[0-9a-f]{64}:[0-9]+:[A-Z]{3}:[0-9]+$', description: 'v1:<quote_id>:<file_id>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds>' },
+      payload: {
+        type: 'string',
+        pattern: '^v1:[^:]+:[^:]+:[0-9a-f]{64}:[0-9]+:[A-Z]{3}:[0-9]+$',
+        description:
+          'v1:<quote_id>:<file_id>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds>',
+      },
       hmac_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
     },
   },
-  SigningSecret: { type: 'object', required: ['secret'], additionalProperties: false, properties: { secret: { type: 'string', pattern: '^qss_' } } },
+  SigningSecret: {
+    type: 'object',
+    required: ['secret'],
+    additionalProperties: false,
+    properties: { secret: { type: 'string', pattern: '^qss_' } },
+  },
 };
 
 const bearerOrSession = [{ bearerAuth: [] }, { sessionCookie: [] }];
-const keyOffer = 'Dashboard: the widget key\'s own offer (source widget_key) or, without one, the account\'s';
+const keyOffer = "Dashboard: the widget key's own offer (source widget_key) or, without one, the account's";
 
 export const offerPaths = {
   '/v2/offer': {
     get: {
-      operationId: 'getOffer', tags: ['offer'], summary: 'The account\'s offer (what widget shoppers may choose)', security: bearerOrSession,
+      operationId: 'getOffer',
+      tags: ['offer'],
+      summary: "The account's offer (what widget shoppers may choose)",
+      security: bearerOrSession,
       responses: { '200': ok('Offer', 'The offer; source default when none was saved'), ...errors(401, 403) },
     },
     put: {
-      operationId: 'replaceOffer', tags: ['offer'], summary: 'Replace the account\'s offer', security: bearerOrSession, requestBody: jsonBody('OfferInput'),
+      operationId: 'replaceOffer',
+      tags: ['offer'],
+      summary: "Replace the account's offer",
+      security: bearerOrSession,
+      requestBody: jsonBody('OfferInput'),
       responses: { '200': ok('Offer', 'The saved offer'), ...errors(400, 401, 403, 422) },
     },
     delete: {
-      operationId: 'resetOffer', tags: ['offer'], summary: 'Go back to the default offer derived from the profiles', security: bearerOrSession,
+      operationId: 'resetOffer',
+      tags: ['offer'],
+      summary: 'Go back to the default offer derived from the profiles',
+      security: bearerOrSession,
       responses: { '200': ok('Offer', 'The default offer now in effect'), ...errors(401, 403) },
     },
   },
   '/dashboard/api/widget-keys/{widget_key_id}/offer': {
     get: {
-      operationId: 'getWidgetKeyOffer', tags: ['dashboard'], summary: keyOffer, security: session, parameters: [pathParam('widget_key_id', 'A widget key id (wk_...)')],
+      operationId: 'getWidgetKeyOffer',
+      tags: ['dashboard'],
+      summary: keyOffer,
+      security: session,
+      parameters: [pathParam('widget_key_id', 'A widget key id (wk_...)')],
       responses: { '200': ok('Offer', 'The offer this key quotes from'), ...errors(401, 404) },
     },
     put: {
-      operationId: 'replaceWidgetKeyOffer', tags: ['dashboard'], summary: 'Give the widget key its own offer', security: session,
-      parameters: [pathParam('widget_key_id', 'A widget key id (wk_...)'), csrfHeader], requestBody: jsonBody('OfferInput'),
-      responses: { '200': ok('Offer', 'The key\'s offer'), ...errors(400, 401, 403, 404, 422) },
+      operationId: 'replaceWidgetKeyOffer',
+      tags: ['dashboard'],
+      summary: 'Give the widget key its own offer',
+      security: session,
+      parameters: [pathParam('widget_key_id', 'A widget key id (wk_...)'), csrfHeader],
+      requestBody: jsonBody('OfferInput'),
+      responses: { '200': ok('Offer', "The key's offer"), ...errors(400, 401, 403, 404, 422) },
     },
     delete: {
-      operationId: 'resetWidgetKeyOffer', tags: ['dashboard'], summary: 'The widget key uses the account\'s offer again', security: session,
+      operationId: 'resetWidgetKeyOffer',
+      tags: ['dashboard'],
+      summary: "The widget key uses the account's offer again",
+      security: session,
       parameters: [pathParam('widget_key_id', 'A widget key id (wk_...)'), csrfHeader],
       responses: { '200': ok('Offer', 'The offer now in effect for the key'), ...errors(401, 403, 404) },
     },
   },
   '/dashboard/api/quote-signing-secret': {
     get: {
-      operationId: 'getQuoteSigningSecret', tags: ['dashboard'], summary: 'The secret that signs quotes (for offline verification)', security: session,
+      operationId: 'getQuoteSigningSecret',
+      tags: ['dashboard'],
+      summary: 'The secret that signs quotes (for offline verification)',
+      security: session,
       responses: { '200': ok('SigningSecret', 'The secret'), ...errors(401) },
     },
   },
   '/dashboard/api/quote-signing-secret/rotate': {
     post: {
-      operationId: 'rotateQuoteSigningSecret', tags: ['dashboard'], summary: 'Replace the signing secret (older signatures stop verifying offline)', security: session,
-      parameters: [csrfHeader], responses: { '200': ok('SigningSecret', 'The new secret'), ...errors(401, 403) },
+      operationId: 'rotateQuoteSigningSecret',
+      tags: ['dashboard'],
+      summary: 'Replace the signing secret (older signatures stop verifying offline)',
+      security: session,
+      parameters: [csrfHeader],
+      responses: { '200': ok('SigningSecret', 'The new secret'), ...errors(401, 403) },
     },
   },
 };
 
-export const offerTag = { name: 'offer', description: 'What storefront shoppers may choose, and the price floors (docs/offer.md)' };
+export const offerTag = {
+  name: 'offer',
+  description: 'What storefront shoppers may choose, and the price floors (docs/offer.md)',
+};

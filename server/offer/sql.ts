@@ -8,7 +8,10 @@ export async function accountOffer(db: Queryable, accountId: string): Promise<Of
 }
 
 export async function setAccountOffer(db: Queryable, accountId: string, offer: Offer | null): Promise<void> {
-  await db.query('UPDATE accounts SET offer = $2 WHERE id = $1', [accountId, offer === null ? null : JSON.stringify(offer)]);
+  await db.query('UPDATE accounts SET offer = $2 WHERE id = $1', [
+    accountId,
+    offer === null ? null : JSON.stringify(offer),
+  ]);
 }
 
 /** The widget key's own offer; null when it has none (or is not a live key of this account). */
@@ -21,7 +24,12 @@ export async function widgetKeyOffer(db: Queryable, accountId: string, widgetKey
 }
 
 /** false when the key is not a live key of this account. */
-export async function setWidgetKeyOffer(db: Queryable, accountId: string, widgetKeyId: string, offer: Offer | null): Promise<boolean> {
+export async function setWidgetKeyOffer(
+  db: Queryable,
+  accountId: string,
+  widgetKeyId: string,
+  offer: Offer | null,
+): Promise<boolean> {
   const rows = await db.query(
     'UPDATE widget_keys SET offer = $3 WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL RETURNING id',
     [widgetKeyId, accountId, offer === null ? null : JSON.stringify(offer)],

@@ -7,7 +7,14 @@ import { widgetPaths, widgetSchemas } from './paths-widget.ts';
 import { errorResponses } from './helpers.ts';
 import { offerPaths, offerSchemas, offerTag } from '../offer/openapi.ts';
 import { operationsPaths, operationsSchemas, metricsTokenScheme } from '../metrics/openapi.ts';
-import { limitsPaths, limitsSchemas, limitsTags, rateLimitHeaders, withRateLimits, withRateLimitResponses } from './paths-limits.ts';
+import {
+  limitsPaths,
+  limitsSchemas,
+  limitsTags,
+  rateLimitHeaders,
+  withRateLimits,
+  withRateLimitResponses,
+} from './paths-limits.ts';
 
 let cached: Record<string, any> | null = null;
 
@@ -27,7 +34,8 @@ function withJsonLimit<T extends Record<string, any>>(paths: T): T {
   for (const item of Object.values(paths)) {
     for (const op of Object.values<any>(item)) {
       const json = op.requestBody?.content?.['application/json'];
-      if (json && op.responses && !op.responses['413']) op.responses['413'] = { $ref: '#/components/responses/PayloadTooLarge' };
+      if (json && op.responses && !op.responses['413'])
+        op.responses['413'] = { $ref: '#/components/responses/PayloadTooLarge' };
     }
   }
   return paths;
@@ -40,7 +48,8 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
       title: 'slicequote API',
       version: '2.0.0',
       summary: '3D-print quotes from real PrusaSlicer slices',
-      description: 'Upload STL, OBJ or 3MF models, check printability, and get prices computed from real slices. Errors share one shape: `{"error": {"code", "message", "details"}}`. Lists take `page` (from 1) and `limit` (default 20, max 100) and answer `{data, page, limit, total, has_more}`. Every DELETE of a resource answers `200` with `{"<resource>_id": …, "deleted": true}` (e.g. `{"profile_id": "prof_…", "deleted": true}`); DELETE of an offer resets it and answers the offer now in effect. Enumerated values (query, path and body: `format`, `group_by`, `state`, `unit`, `infill_pattern`, `currency`, webhook `events`, profile `kind`, …) are accepted in any letter case and stored and answered in the canonical spelling listed here. 429 means a rate limit only; an exhausted allowance answers 402. See docs/api-conventions.md.',
+      description:
+        'Upload STL, OBJ or 3MF models, check printability, and get prices computed from real slices. Errors share one shape: `{"error": {"code", "message", "details"}}`. Lists take `page` (from 1) and `limit` (default 20, max 100) and answer `{data, page, limit, total, has_more}`. Every DELETE of a resource answers `200` with `{"<resource>_id": …, "deleted": true}` (e.g. `{"profile_id": "prof_…", "deleted": true}`); DELETE of an offer resets it and answers the offer now in effect. Enumerated values (query, path and body: `format`, `group_by`, `state`, `unit`, `infill_pattern`, `currency`, webhook `events`, profile `kind`, …) are accepted in any letter case and stored and answered in the canonical spelling listed here. 429 means a rate limit only; an exhausted allowance answers 402. See docs/api-conventions.md.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/' }],
@@ -57,17 +66,47 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
       ...limitsTags,
     ],
     // Every operation gets the X-RateLimit-* headers and a 429 (paths-limits.ts).
-    paths: withRateLimits(withJsonLimit(withWidgetRefusal({ ...corePaths, ...quotePaths, ...widgetPaths, ...offerPaths, ...webhookPaths, ...limitsPaths, ...operationsPaths }))),
+    paths: withRateLimits(
+      withJsonLimit(
+        withWidgetRefusal({
+          ...corePaths,
+          ...quotePaths,
+          ...widgetPaths,
+          ...offerPaths,
+          ...webhookPaths,
+          ...limitsPaths,
+          ...operationsPaths,
+        }),
+      ),
+    ),
     // The requests slicequote sends to merchants' endpoints (OpenAPI 3.1 webhooks).
     webhooks: webhookEvents,
     components: {
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An API token created in the dashboard' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'An API token created in the dashboard',
+        },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'sq_session', description: 'Dashboard session' },
-        widgetKey: { type: 'apiKey', in: 'header', name: 'X-Widget-Key', description: 'Publishable widget key (pk_...); only from its allowed origins, only on the widget routes' },
+        widgetKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Widget-Key',
+          description: 'Publishable widget key (pk_...); only from its allowed origins, only on the widget routes',
+        },
         ...metricsTokenScheme,
       },
-      schemas: { ...coreSchemas, ...quoteSchemas, ...widgetSchemas, ...offerSchemas, ...webhookSchemas, ...limitsSchemas, ...operationsSchemas },
+      schemas: {
+        ...coreSchemas,
+        ...quoteSchemas,
+        ...widgetSchemas,
+        ...offerSchemas,
+        ...webhookSchemas,
+        ...limitsSchemas,
+        ...operationsSchemas,
+      },
       responses: withRateLimitResponses(errorResponses()),
       headers: rateLimitHeaders,
     },

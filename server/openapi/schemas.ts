@@ -1,10 +1,17 @@
 // Component schemas of the OpenAPI document (JSON Schema 2020-12, as OpenAPI 3.1 uses).
 import { ref, timestamp, deletedSchema } from './helpers.ts';
 
-const id = (prefix: string) => ({ type: 'string', pattern: `^${prefix}_[a-z0-9]+$`, examples: [`${prefix}_3k9x0b2m7q1z8w4v6n5c`] });
+const id = (prefix: string) => ({
+  type: 'string',
+  pattern: `^${prefix}_[a-z0-9]+$`,
+  examples: [`${prefix}_3k9x0b2m7q1z8w4v6n5c`],
+});
 const vec3 = { type: 'array', items: { type: 'number' }, minItems: 3, maxItems: 3 };
 const xyz = (description: string) => ({
-  type: 'object', required: ['x', 'y', 'z'], additionalProperties: false, description,
+  type: 'object',
+  required: ['x', 'y', 'z'],
+  additionalProperties: false,
+  description,
   properties: { x: { type: 'number' }, y: { type: 'number' }, z: { type: 'number' } },
 });
 const unitEnum = { type: 'string', enum: ['mm', 'cm', 'm', 'in', 'ft', 'um'] };
@@ -22,7 +29,10 @@ export const coreSchemas = {
         properties: {
           code: { type: 'string', pattern: '^[a-z0-9_]+$', description: 'Stable snake_case code for programs' },
           message: { type: 'string', description: 'A sentence for people' },
-          details: { type: 'object', description: 'Structured detail; validation errors list `fields: [{field, message}]`' },
+          details: {
+            type: 'object',
+            description: 'Structured detail; validation errors list `fields: [{field, message}]`',
+          },
         },
       },
     },
@@ -61,12 +71,17 @@ export const coreSchemas = {
     type: 'object',
     required: ['code', 'message', 'largest_mm', 'suggested_scale'],
     additionalProperties: false,
-    description: 'The model\'s size suggests its numbers are in another unit (under 5 mm or over 1000 mm across as it would print). Fix it with POST /v2/file/scale/{file_id}: `{"unit": suggested_unit}` when one is given, else `{"scale": current scale × suggested_scale}`.',
+    description:
+      'The model\'s size suggests its numbers are in another unit (under 5 mm or over 1000 mm across as it would print). Fix it with POST /v2/file/scale/{file_id}: `{"unit": suggested_unit}` when one is given, else `{"scale": current scale × suggested_scale}`.',
     properties: {
       code: { const: 'unit_suspect' },
       message: { type: 'string' },
       largest_mm: { type: 'number', description: 'Largest dimension as it would print now' },
-      suggested_scale: { type: 'number', exclusiveMinimum: 0, description: 'Multiply the current size by this (e.g. 25.4 for a model drawn in inches)' },
+      suggested_scale: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        description: 'Multiply the current size by this (e.g. 25.4 for a model drawn in inches)',
+      },
       suggested_unit: { ...unitEnum, description: 'The unit the numbers were probably drawn in' },
     },
   },
@@ -74,12 +89,21 @@ export const coreSchemas = {
     type: 'object',
     required: ['unit', 'scale', 'orientation', 'rotation', 'dimensions'],
     additionalProperties: false,
-    description: 'How the model is printed: its numbers read in `unit`, sized by `scale`, turned by `rotation`. A model that fits as uploaded keeps its orientation; otherwise it is turned on the plate, else laid down on the side with the most flat area.',
+    description:
+      'How the model is printed: its numbers read in `unit`, sized by `scale`, turned by `rotation`. A model that fits as uploaded keeps its orientation; otherwise it is turned on the plate, else laid down on the side with the most flat area.',
     properties: {
-      unit: { ...unitEnum, description: 'Unit the model\'s numbers were read in' },
-      scale: { type: 'number', exclusiveMinimum: 0, description: 'Extra uniform scale on top of the unit (1 = true size)' },
-      orientation: { type: 'string', enum: ['as_uploaded', 'turned', 'laid_down'], description: 'as_uploaded; turned about Z on the plate; laid down on another side' },
-      rotation: xyz('Degrees about the build plate\'s X, then Y, then Z axis (counter-clockwise looking down the axis)'),
+      unit: { ...unitEnum, description: "Unit the model's numbers were read in" },
+      scale: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        description: 'Extra uniform scale on top of the unit (1 = true size)',
+      },
+      orientation: {
+        type: 'string',
+        enum: ['as_uploaded', 'turned', 'laid_down'],
+        description: 'as_uploaded; turned about Z on the plate; laid down on another side',
+      },
+      rotation: xyz("Degrees about the build plate's X, then Y, then Z axis (counter-clockwise looking down the axis)"),
       dimensions: xyz('Size on the plate after placement, mm'),
     },
   },
@@ -87,10 +111,16 @@ export const coreSchemas = {
     type: 'object',
     additionalProperties: false,
     minProperties: 1,
-    description: 'Each given field replaces the file\'s current value; an omitted one keeps it. The model must end up between 0.1 mm and 10 m across (else 422 `scale_out_of_range`).',
+    description:
+      "Each given field replaces the file's current value; an omitted one keeps it. The model must end up between 0.1 mm and 10 m across (else 422 `scale_out_of_range`).",
     properties: {
-      unit: { ...unitEnum, description: 'Read the model\'s numbers in this unit (also re-declares a 3MF\'s own unit)' },
-      scale: { type: 'number', minimum: 0.001, maximum: 1000, description: 'Extra uniform scale on top of the unit (1 = true size)' },
+      unit: { ...unitEnum, description: "Read the model's numbers in this unit (also re-declares a 3MF's own unit)" },
+      scale: {
+        type: 'number',
+        minimum: 0.001,
+        maximum: 1000,
+        description: 'Extra uniform scale on top of the unit (1 = true size)',
+      },
     },
   },
   Measurements: {
@@ -110,7 +140,21 @@ export const coreSchemas = {
   },
   File: {
     type: 'object',
-    required: ['file_id', 'name', 'format', 'content_type', 'size_bytes', 'sha256', 'source', 'created_at', 'unit', 'unit_source', 'scale', 'measurements', 'warnings'],
+    required: [
+      'file_id',
+      'name',
+      'format',
+      'content_type',
+      'size_bytes',
+      'sha256',
+      'source',
+      'created_at',
+      'unit',
+      'unit_source',
+      'scale',
+      'measurements',
+      'warnings',
+    ],
     additionalProperties: false,
     properties: {
       file_id: id('file'),
@@ -119,14 +163,29 @@ export const coreSchemas = {
       content_type: { type: 'string', enum: ['model/stl', 'model/obj', 'model/3mf'] },
       size_bytes: { type: 'integer', minimum: 1 },
       sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-      source: { type: 'string', enum: ['api', 'public'], description: 'Uploaded with a token, or through a public upload id' },
+      source: {
+        type: 'string',
+        enum: ['api', 'public'],
+        description: 'Uploaded with a token, or through a public upload id',
+      },
       created_at: timestamp,
-      unit: { ...unitEnum, description: 'Unit the model\'s numbers are read in' },
-      unit_source: { type: 'string', enum: ['file', 'stated', 'assumed'], description: 'file: the 3MF\'s own unit; stated: given at upload or by a rescale; assumed: millimetres (STL and OBJ carry no unit)' },
-      scale: { type: 'number', exclusiveMinimum: 0, description: 'Extra uniform scale on top of the unit (1 = true size)' },
+      unit: { ...unitEnum, description: "Unit the model's numbers are read in" },
+      unit_source: {
+        type: 'string',
+        enum: ['file', 'stated', 'assumed'],
+        description:
+          "file: the 3MF's own unit; stated: given at upload or by a rescale; assumed: millimetres (STL and OBJ carry no unit)",
+      },
+      scale: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        description: 'Extra uniform scale on top of the unit (1 = true size)',
+      },
       measurements: ref('Measurements'),
       warnings: {
-        type: 'array', items: ref('FileWarning'), description: 'What the parser noticed; the file is still accepted and quoted',
+        type: 'array',
+        items: ref('FileWarning'),
+        description: 'What the parser noticed; the file is still accepted and quoted',
       },
     },
   },
@@ -138,8 +197,15 @@ export const coreSchemas = {
       code: {
         type: 'string',
         enum: [
-          'degenerate_triangles_removed', 'not_watertight', 'several_bodies', 'metadata_repeated', 'volume_ignored',
-          'negative_volume_subtracted', 'settings_ignored', 'missing_thumbnail', 'unit_suspect',
+          'degenerate_triangles_removed',
+          'not_watertight',
+          'several_bodies',
+          'metadata_repeated',
+          'volume_ignored',
+          'negative_volume_subtracted',
+          'settings_ignored',
+          'missing_thumbnail',
+          'unit_suspect',
         ],
       },
       message: { type: 'string', description: 'A sentence for people' },
@@ -152,12 +218,22 @@ export const coreSchemas = {
         description: 'volume_ignored: the kind of slicer helper volume that was not printed',
       },
       settings: {
-        type: 'array', items: { type: 'string' }, description: 'settings_ignored: the slicer settings found in the file',
+        type: 'array',
+        items: { type: 'string' },
+        description: 'settings_ignored: the slicer settings found in the file',
       },
       part: { type: 'string', description: 'missing_thumbnail, settings_ignored: the package part concerned' },
       largest_mm: { type: 'number', minimum: 0, description: 'unit_suspect: the largest dimension as it would print' },
-      suggested_scale: { type: 'number', exclusiveMinimum: 0, description: 'unit_suspect: the scale that would make the model a plausible size' },
-      suggested_unit: { type: 'string', description: 'unit_suspect: the unit the numbers are probably in (POST /v2/file/scale/{file_id} with {"unit": …})' },
+      suggested_scale: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        description: 'unit_suspect: the scale that would make the model a plausible size',
+      },
+      suggested_unit: {
+        type: 'string',
+        description:
+          'unit_suspect: the unit the numbers are probably in (POST /v2/file/scale/{file_id} with {"unit": …})',
+      },
     },
   },
   FileList: {
@@ -179,14 +255,24 @@ export const coreSchemas = {
     properties: {
       upload_id: { ...id('up'), description: 'Single use; expires (15 minutes by default)' },
       expires_at: timestamp,
-      upload_url: { type: 'string', format: 'uri', description: 'Where a client POSTs the multipart file, without a token' },
-      shopper_token: { type: 'string', pattern: '^st_', description: 'Widget keys only: the shopper\'s token (the one sent in X-Shopper-Token, else a new one); send it with every later call about this upload and its quotes' },
+      upload_url: {
+        type: 'string',
+        format: 'uri',
+        description: 'Where a client POSTs the multipart file, without a token',
+      },
+      shopper_token: {
+        type: 'string',
+        pattern: '^st_',
+        description:
+          "Widget keys only: the shopper's token (the one sent in X-Shopper-Token, else a new one); send it with every later call about this upload and its quotes",
+      },
     },
   },
   PrintabilityRequest: {
     type: 'object',
     additionalProperties: false,
-    description: 'Build volume in mm. Each of x, y, z is optional; a missing one comes from the default printer profile (the account\'s, else the global one).',
+    description:
+      "Build volume in mm. Each of x, y, z is optional; a missing one comes from the default printer profile (the account's, else the global one).",
     properties: {
       x: { type: 'number', exclusiveMinimum: 0, maximum: 10000 },
       y: { type: 'number', exclusiveMinimum: 0, maximum: 10000 },
@@ -208,14 +294,39 @@ export const coreSchemas = {
   },
   Printability: {
     type: 'object',
-    required: ['file_id', 'build_volume', 'unit', 'scale', 'dimensions', 'bounding_box', 'volume_mm3', 'surface_area_mm2', 'triangles', 'watertight', 'bodies', 'fits', 'fits_rotated', 'placement', 'warnings'],
+    required: [
+      'file_id',
+      'build_volume',
+      'unit',
+      'scale',
+      'dimensions',
+      'bounding_box',
+      'volume_mm3',
+      'surface_area_mm2',
+      'triangles',
+      'watertight',
+      'bodies',
+      'fits',
+      'fits_rotated',
+      'placement',
+      'warnings',
+    ],
     additionalProperties: false,
     properties: {
       file_id: id('file'),
-      build_volume: { type: 'object', required: ['x', 'y', 'z'], properties: { x: { type: 'number' }, y: { type: 'number' }, z: { type: 'number' } } },
+      build_volume: {
+        type: 'object',
+        required: ['x', 'y', 'z'],
+        properties: { x: { type: 'number' }, y: { type: 'number' }, z: { type: 'number' } },
+      },
       unit: unitEnum,
       scale: { type: 'number' },
-      dimensions: { type: 'object', required: ['x', 'y', 'z'], properties: { x: { type: 'number' }, y: { type: 'number' }, z: { type: 'number' } }, description: 'As uploaded, after unit and scale, mm' },
+      dimensions: {
+        type: 'object',
+        required: ['x', 'y', 'z'],
+        properties: { x: { type: 'number' }, y: { type: 'number' }, z: { type: 'number' } },
+        description: 'As uploaded, after unit and scale, mm',
+      },
       bounding_box: ref('BoundingBox'),
       volume_mm3: { type: 'number' },
       surface_area_mm2: { type: 'number' },
@@ -230,11 +341,18 @@ export const coreSchemas = {
         description: 'Fits after a rotation about Z (angle in whole degrees; 0 when it fits as is)',
         properties: { fits: { type: 'boolean' }, angle_deg: { type: ['integer', 'null'] } },
       },
-      placement: { oneOf: [ref('Placement'), { type: 'null' }], description: 'Where a quote on this build volume would print it; null: it fits in no orientation' },
+      placement: {
+        oneOf: [ref('Placement'), { type: 'null' }],
+        description: 'Where a quote on this build volume would print it; null: it fits in no orientation',
+      },
       warnings: { type: 'array', items: ref('PrintabilityWarning') },
     },
   },
-  Health: { type: 'object', required: ['status'], properties: { status: { const: 'ok' }, database: { type: 'string' }, slicer: { type: 'string' } } },
+  Health: {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { const: 'ok' }, database: { type: 'string' }, slicer: { type: 'string' } },
+  },
   Credentials: {
     type: 'object',
     required: ['email', 'password'],
@@ -249,7 +367,10 @@ export const coreSchemas = {
     type: 'object',
     required: ['user', 'csrf_token'],
     additionalProperties: false,
-    properties: { user: ref('User'), csrf_token: { type: 'string', description: 'Send back in X-CSRF-Token on state-changing dashboard calls' } },
+    properties: {
+      user: ref('User'),
+      csrf_token: { type: 'string', description: 'Send back in X-CSRF-Token on state-changing dashboard calls' },
+    },
   },
   TokenRequest: {
     type: 'object',
@@ -257,7 +378,12 @@ export const coreSchemas = {
     additionalProperties: false,
     properties: {
       name: { type: 'string', minLength: 1, maxLength: 100 },
-      expires_in_days: { type: 'integer', minimum: 1, maximum: 3650, description: 'Omit for a token that lives until revoked' },
+      expires_in_days: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 3650,
+        description: 'Omit for a token that lives until revoked',
+      },
     },
   },
   TokenDeleted: deletedSchema('token_id', 'The revoked token'),

@@ -15,8 +15,11 @@ function fieldSchema(d: SettingDef): Record<string, unknown> {
       return { ...base, type: 'string', minLength: 1, ...(d.maxLength ? { maxLength: d.maxLength } : {}) };
     case 'rates':
       return {
-        ...base, type: 'object', propertyNames: { enum: [...CURRENCY_CODES] },
-        additionalProperties: { type: 'number', ...numberRange(d) }, examples: [{ EUR: 0.92, GBP: 0.79 }],
+        ...base,
+        type: 'object',
+        propertyNames: { enum: [...CURRENCY_CODES] },
+        additionalProperties: { type: 'number', ...numberRange(d) },
+        examples: [{ EUR: 0.92, GBP: 0.79 }],
       };
     default:
       return { ...base, type: d.type === 'integer' ? 'integer' : 'number', ...numberRange(d) };

@@ -45,7 +45,9 @@ type Schema = Record<string, any>;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function resolved(schema: Schema): Schema {
-  return typeof schema.$ref === 'string' ? resolved(openApiDocument().components.schemas[schema.$ref.split('/').pop()!] ?? {}) : schema;
+  return typeof schema.$ref === 'string'
+    ? resolved(openApiDocument().components.schemas[schema.$ref.split('/').pop()!] ?? {})
+    : schema;
 }
 
 /**
@@ -56,15 +58,25 @@ export function canonicalEnums(schemaIn: Schema, value: unknown): unknown {
   const schema = resolved(schemaIn);
   let out = value;
   for (const part of schema.allOf ?? []) out = canonicalEnums(part, out);
-  if (Array.isArray(schema.enum) && typeof out === 'string') return canonicalMember(schema.enum.filter((e: unknown) => typeof e === 'string'), out) ?? out;
+  if (Array.isArray(schema.enum) && typeof out === 'string')
+    return (
+      canonicalMember(
+        schema.enum.filter((e: unknown) => typeof e === 'string'),
+        out,
+      ) ?? out
+    );
   if (Array.isArray(out) && schema.items) return out.map((item) => canonicalEnums(schema.items, item));
-  if (!isObject(out) || !(schema.properties || isObject(schema.additionalProperties) || schema.propertyNames)) return out;
+  if (!isObject(out) || !(schema.properties || isObject(schema.additionalProperties) || schema.propertyNames))
+    return out;
   const names: string[] | undefined = schema.propertyNames?.enum;
-  return Object.fromEntries(Object.entries(out).map(([key, v]) => {
-    const name = names ? (canonicalMember(names, key) ?? key) : key;
-    const sub = schema.properties?.[name] ?? (isObject(schema.additionalProperties) ? schema.additionalProperties : null);
-    return [name, sub ? canonicalEnums(sub, v) : v];
-  }));
+  return Object.fromEntries(
+    Object.entries(out).map(([key, v]) => {
+      const name = names ? (canonicalMember(names, key) ?? key) : key;
+      const sub =
+        schema.properties?.[name] ?? (isObject(schema.additionalProperties) ? schema.additionalProperties : null);
+      return [name, sub ? canonicalEnums(sub, v) : v];
+    }),
+  );
 }
 
 /** Throws a 400 naming each offending field; returns the body typed, its enumerated values canonical. */

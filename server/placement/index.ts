@@ -17,7 +17,10 @@ export interface Placement {
 }
 
 type Vec3 = [number, number, number];
-interface Measured { bbox: { min: Vec3; max: Vec3; size: Vec3 }; unit?: string }
+interface Measured {
+  bbox: { min: Vec3; max: Vec3; size: Vec3 };
+  unit?: string;
+}
 
 const measured = (file: FileRow) => file.measurements as unknown as Measured;
 

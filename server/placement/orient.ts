@@ -8,10 +8,18 @@ import type { FlatAreas, ModelShape } from '../models/footprint.ts';
 type P = [number, number];
 export type Side = keyof FlatAreas;
 
-export interface Volume { x: number; y: number; z: number }
+export interface Volume {
+  x: number;
+  y: number;
+  z: number;
+}
 
 /** Degrees about the plate's X, then Y, then Z axis (PrusaSlicer's --rotate-x, --rotate-y, --rotate). */
-export interface Rotation { x: number; y: number; z: number }
+export interface Rotation {
+  x: number;
+  y: number;
+  z: number;
+}
 
 export type OrientationName = 'as_uploaded' | 'turned' | 'laid_down';
 
@@ -32,22 +40,34 @@ export interface ShapeFacts {
   shape: ModelShape | null;
 }
 
-export interface Resting { side: Side; tilt: { x: number; y: number }; height: number; outline: P[] }
+export interface Resting {
+  side: Side;
+  tilt: { x: number; y: number };
+  height: number;
+  outline: P[];
+}
 
 const TOLERANCE_MM = 1e-6;
 
 /** The rotation (degrees about X, then Y) that brings each side of the bounding box down onto the plate. */
 export const SIDE_TILTS: Record<Side, { x: number; y: number }> = {
-  '-z': { x: 0, y: 0 }, '+z': { x: 180, y: 0 },
-  '-x': { x: 0, y: -90 }, '+x': { x: 0, y: 90 },
-  '-y': { x: 90, y: 0 }, '+y': { x: -90, y: 0 },
+  '-z': { x: 0, y: 0 },
+  '+z': { x: 180, y: 0 },
+  '-x': { x: 0, y: -90 },
+  '+x': { x: 0, y: 90 },
+  '-y': { x: 90, y: 0 },
+  '+y': { x: -90, y: 0 },
 };
 
 /** Each side laid down: its height and its outline on the plate (the points turned by SIDE_TILTS). */
 export function restings(f: ShapeFacts, factor: number): Resting[] {
   const size = [0, 1, 2].map((k) => (f.max[k] - f.min[k]) * factor);
-  const rect = (a: number, b: number): P[] =>
-    [[f.min[a], f.min[b]], [f.max[a], f.min[b]], [f.max[a], f.max[b]], [f.min[a], f.max[b]]];
+  const rect = (a: number, b: number): P[] => [
+    [f.min[a], f.min[b]],
+    [f.max[a], f.min[b]],
+    [f.max[a], f.max[b]],
+    [f.min[a], f.max[b]],
+  ];
   const xy = f.footprint.length ? f.footprint : rect(0, 1);
   const xz = f.shape?.xz ?? rect(0, 2);
   const yz = f.shape?.yz ?? rect(1, 2);
@@ -65,10 +85,15 @@ export function restings(f: ShapeFacts, factor: number): Resting[] {
 /** Extents of an outline turned by `deg` counter-clockwise about Z. */
 export function extentsAt(outline: P[], deg: number): { x: number; y: number } {
   const a = (deg * Math.PI) / 180;
-  const c = Math.cos(a), s = Math.sin(a);
-  let minU = Infinity, maxU = -Infinity, minV = Infinity, maxV = -Infinity;
+  const c = Math.cos(a),
+    s = Math.sin(a);
+  let minU = Infinity,
+    maxU = -Infinity,
+    minV = Infinity,
+    maxV = -Infinity;
   for (const [px, py] of outline) {
-    const u = px * c - py * s, v = px * s + py * c;
+    const u = px * c - py * s,
+      v = px * s + py * c;
     if (u < minU) minU = u;
     if (u > maxU) maxU = u;
     if (v < minV) minV = v;
@@ -80,7 +105,10 @@ export function extentsAt(outline: P[], deg: number): { x: number; y: number } {
 const TURNS = [0, 90, ...Array.from({ length: 180 }, (_, d) => d).filter((d) => d !== 0 && d !== 90)];
 
 /** The first turn about Z (0°, 90°, then each whole degree) at which the outline fits the plate. */
-export function fittingTurn(outline: P[], plate: { x: number; y: number }): { deg: number; x: number; y: number } | null {
+export function fittingTurn(
+  outline: P[],
+  plate: { x: number; y: number },
+): { deg: number; x: number; y: number } | null {
   for (const deg of TURNS) {
     const e = extentsAt(outline, deg);
     if (e.x <= plate.x + TOLERANCE_MM && e.y <= plate.y + TOLERANCE_MM) return { deg, ...e };
@@ -98,8 +126,9 @@ export function orient(f: ShapeFacts, factor: number, volume: Volume): Orientati
     .map((r) => ({ r, turn: fittingTurn(r.outline, volume) }))
     .filter((c): c is { r: Resting; turn: NonNullable<typeof c.turn> } => c.turn !== null);
   const upright = candidates.find((c) => c.r.side === '-z');
-  const pick = upright ?? candidates.sort((a, b) =>
-    (flat ? round(flat[b.r.side]) - round(flat[a.r.side]) : 0) || a.r.height - b.r.height)[0];
+  const pick =
+    upright ??
+    candidates.sort((a, b) => (flat ? round(flat[b.r.side]) - round(flat[a.r.side]) : 0) || a.r.height - b.r.height)[0];
   if (!pick) return null;
   const name: OrientationName = pick.r.side !== '-z' ? 'laid_down' : pick.turn.deg === 0 ? 'as_uploaded' : 'turned';
   return {

@@ -12,12 +12,22 @@ export type UnitSource = 'file' | 'stated' | 'assumed';
 export const MM_PER_UNIT: Record<Unit, number> = { mm: 1, cm: 10, m: 1000, in: 25.4, ft: 304.8, um: 0.001 };
 
 export const UNIT_NAMES: Record<Unit, string> = {
-  mm: 'millimetres', cm: 'centimetres', m: 'metres', in: 'inches', ft: 'feet', um: 'micrometres',
+  mm: 'millimetres',
+  cm: 'centimetres',
+  m: 'metres',
+  in: 'inches',
+  ft: 'feet',
+  um: 'micrometres',
 };
 
 /** 3MF unit names (as the parser reports them) in our short form. */
 const FROM_3MF: Record<string, Unit> = {
-  millimeter: 'mm', centimeter: 'cm', meter: 'm', inch: 'in', foot: 'ft', micron: 'um',
+  millimeter: 'mm',
+  centimeter: 'cm',
+  meter: 'm',
+  inch: 'in',
+  foot: 'ft',
+  micron: 'um',
 };
 
 /** A unit named in any letter case ("MM", "In"), in its canonical spelling; undefined if it names none. */

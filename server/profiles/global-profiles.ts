@@ -48,13 +48,31 @@ const material = (
 });
 
 export const GLOBAL_PROFILES: SeedProfile[] = [
-  { id: 'prof_global_printer', kind: 'printer', name: 'Generic 0.4 mm FDM printer', is_default: true, settings: { ...DEFAULT_SETTINGS.printer } },
+  {
+    id: 'prof_global_printer',
+    kind: 'printer',
+    name: 'Generic 0.4 mm FDM printer',
+    is_default: true,
+    settings: { ...DEFAULT_SETTINGS.printer },
+  },
   //        name     g/cm³  temp [print, min, max]  bed [temp, min, max]  fan [max, min]  retract [mm, mm/s]  price/kg
-  material('PLA', 1.24, [210, 190, 230], [60, 45, 70], [100, 35], [0.8, 35], 25, ['White', 'Black', 'Grey', 'Red', 'Blue']),
+  material('PLA', 1.24, [210, 190, 230], [60, 45, 70], [100, 35], [0.8, 35], 25, [
+    'White',
+    'Black',
+    'Grey',
+    'Red',
+    'Blue',
+  ]),
   material('PETG', 1.27, [240, 220, 250], [80, 70, 90], [50, 20], [1.0, 35], 28, ['Clear', 'Black', 'White', 'Orange']),
   material('ABS', 1.04, [250, 230, 260], [100, 90, 110], [15, 0], [0.8, 35], 25, ['Black', 'White', 'Grey']),
   material('ASA', 1.07, [260, 240, 270], [105, 90, 110], [15, 0], [0.8, 35], 35, ['Black', 'White', 'Grey']),
   material('TPU', 1.21, [230, 210, 240], [50, 30, 60], [50, 30], [0.4, 20], 40, ['Black', 'Clear', 'Red']),
   material('Nylon', 1.14, [260, 240, 280], [80, 70, 100], [0, 0], [1.0, 35], 60, ['Natural', 'Black']),
-  { id: 'prof_global_settings', kind: 'global', name: 'Global settings', is_default: true, settings: { ...DEFAULT_SETTINGS.quote } },
+  {
+    id: 'prof_global_settings',
+    kind: 'global',
+    name: 'Global settings',
+    is_default: true,
+    settings: { ...DEFAULT_SETTINGS.quote },
+  },
 ];

@@ -13,7 +13,9 @@ export function presentQuote(row: QuoteRow, now = new Date()) {
     created_at: row.created_at.toISOString(),
     completed_at: row.finished_at?.toISOString() ?? null,
     ...(row.status === 'completed' ? { ...row.result, expired: !!row.expires_at && row.expires_at <= now } : {}),
-    ...(row.status === 'failed' ? { error: row.error ? { code: row.error.code, message: row.error.message } : null } : {}),
+    ...(row.status === 'failed'
+      ? { error: row.error ? { code: row.error.code, message: row.error.message } : null }
+      : {}),
   };
 }
 

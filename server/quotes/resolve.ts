@@ -3,8 +3,15 @@
 // recording where every value came from. A setting with two names (price_per_kg, price_per_gram) is one field,
 // and a quote in another currency than the shop's gets the shop's exchange rate or is refused (docs/pricing.md).
 import {
-  SETTINGS, DEFAULT_SETTINGS, validateResolvedSettings, sectionValues,
-  type SettingSection, type ResolvedSettings, type PrinterConfig, type MaterialConfig, type QuoteConfig,
+  SETTINGS,
+  DEFAULT_SETTINGS,
+  validateResolvedSettings,
+  sectionValues,
+  type SettingSection,
+  type ResolvedSettings,
+  type PrinterConfig,
+  type MaterialConfig,
+  type QuoteConfig,
 } from '../../shared/settings.ts';
 import { aliasOf, aliasValue, SETTING_ALIASES } from '../../shared/aliases.ts';
 import type { Conversion } from '../../shared/pricing.ts';
@@ -49,25 +56,67 @@ function pickProfiles(rows: ProfileRow[], filamentType: string | null) {
   const own = (kind: string) => rows.find((r) => r.account_id !== null && r.kind === kind && r.is_default);
   const global = (kind: string) => rows.find((r) => r.account_id === null && r.kind === kind && r.is_default);
   const named = (scopeOwn: boolean) =>
-    rows.find((r) => r.kind === 'material' && (r.account_id !== null) === scopeOwn && filamentType !== null && r.name.toLowerCase() === filamentType.toLowerCase());
+    rows.find(
+      (r) =>
+        r.kind === 'material' &&
+        (r.account_id !== null) === scopeOwn &&
+        filamentType !== null &&
+        r.name.toLowerCase() === filamentType.toLowerCase(),
+    );
   const material = filamentType ? (named(true) ?? named(false)) : (own('material') ?? global('material'));
   // A material the account defines for itself still falls back, field by field, to the global one of that name.
-  const globalSameName = material && material.account_id !== null ? rows.find((r) => r.kind === 'material' && r.account_id === null && r.name.toLowerCase() === material.name.toLowerCase()) : undefined;
-  return { ownPrinter: own('printer'), globalPrinter: global('printer'), ownSettings: own('global'), globalSettings: global('global'), material, globalSameName, globalMaterial: global('material') };
+  const globalSameName =
+    material && material.account_id !== null
+      ? rows.find(
+          (r) => r.kind === 'material' && r.account_id === null && r.name.toLowerCase() === material.name.toLowerCase(),
+        )
+      : undefined;
+  return {
+    ownPrinter: own('printer'),
+    globalPrinter: global('printer'),
+    ownSettings: own('global'),
+    globalSettings: global('global'),
+    material,
+    globalSameName,
+    globalMaterial: global('material'),
+  };
 }
 
-function layersFor(section: SettingSection, req: QuoteRequest, p: ReturnType<typeof pickProfiles>, offer?: QuoteRequest): Layer[] {
+function layersFor(
+  section: SettingSection,
+  req: QuoteRequest,
+  p: ReturnType<typeof pickProfiles>,
+  offer?: QuoteRequest,
+): Layer[] {
   const request: Layer[] = [
     { values: req[section] as Record<string, unknown>, source: 'request' },
     { values: offer?.[section] as Record<string, unknown>, source: 'offer' },
   ];
-  const builtIn = (values: object): Layer => ({ values: values as Record<string, unknown>, source: 'built-in', noPrices: true });
-  const fallbackMaterial = p.globalMaterial && p.globalMaterial !== p.material ? { ...profileLayer(p.globalMaterial)!, noPrices: true } : null;
+  const builtIn = (values: object): Layer => ({
+    values: values as Record<string, unknown>,
+    source: 'built-in',
+    noPrices: true,
+  });
+  const fallbackMaterial =
+    p.globalMaterial && p.globalMaterial !== p.material ? { ...profileLayer(p.globalMaterial)!, noPrices: true } : null;
   const list: (Layer | null)[] =
     section === 'printer_config'
-      ? [...request, profileLayer(p.ownPrinter), profileLayer(p.ownSettings, GLOBAL_LAYER_FIELDS), profileLayer(p.globalPrinter), profileLayer(p.globalSettings, GLOBAL_LAYER_FIELDS), builtIn(DEFAULT_SETTINGS.printer)]
+      ? [
+          ...request,
+          profileLayer(p.ownPrinter),
+          profileLayer(p.ownSettings, GLOBAL_LAYER_FIELDS),
+          profileLayer(p.globalPrinter),
+          profileLayer(p.globalSettings, GLOBAL_LAYER_FIELDS),
+          builtIn(DEFAULT_SETTINGS.printer),
+        ]
       : section === 'material_config'
-        ? [...request, profileLayer(p.material), profileLayer(p.globalSameName), fallbackMaterial, builtIn(DEFAULT_SETTINGS.material)]
+        ? [
+            ...request,
+            profileLayer(p.material),
+            profileLayer(p.globalSameName),
+            fallbackMaterial,
+            builtIn(DEFAULT_SETTINGS.material),
+          ]
         : [...request, profileLayer(p.ownSettings), profileLayer(p.globalSettings), builtIn(DEFAULT_SETTINGS.quote)];
   return list.filter((l): l is Layer => l !== null);
 }
@@ -92,7 +141,10 @@ function winningLayer(layers: Layer[], section: SettingSection, name: string): W
 }
 
 /** The build volume of the account's default printer profile, else the global printer's (same merge as quotes). */
-export async function resolveBuildVolume(db: Queryable, accountId: string): Promise<{ x: number; y: number; z: number }> {
+export async function resolveBuildVolume(
+  db: Queryable,
+  accountId: string,
+): Promise<{ x: number; y: number; z: number }> {
   const layers = layersFor('printer_config', {}, pickProfiles(await profilesForResolution(db, accountId, null), null));
   const size = (name: string) => winningLayer(layers, 'printer_config', name)!.value as number;
   return { x: size('bed_size_x'), y: size('bed_size_y'), z: size('bed_size_z') };
@@ -102,15 +154,25 @@ export async function resolveBuildVolume(db: Queryable, accountId: string): Prom
  * Resolves a request's settings. `offer` is the layer a shopper's choices stand for (docs/offer.md): under the
  * request, over the profiles; its values report the source 'offer'.
  */
-export async function resolveSettings(db: Queryable, accountId: string, req: QuoteRequest, offer?: QuoteRequest): Promise<Resolution> {
+export async function resolveSettings(
+  db: Queryable,
+  accountId: string,
+  req: QuoteRequest,
+  offer?: QuoteRequest,
+): Promise<Resolution> {
   const filamentType = req.material_config?.filament_type ?? offer?.material_config?.filament_type ?? null;
   const rows = await profilesForResolution(db, accountId, filamentType);
   if (!pickProfiles(rows, filamentType).material) {
     const available = await materialNames(db, accountId);
-    throw new ApiError(422, 'unknown_material', `No material profile is named "${filamentType}". Available: ${available.join(', ')}.`, {
-      field: 'material_config.filament_type',
-      available,
-    });
+    throw new ApiError(
+      422,
+      'unknown_material',
+      `No material profile is named "${filamentType}". Available: ${available.join(', ')}.`,
+      {
+        field: 'material_config.filament_type',
+        available,
+      },
+    );
   }
   return resolveFromProfiles(rows, req, offer);
 }
@@ -120,14 +182,18 @@ export async function resolveSettings(db: Queryable, accountId: string, req: Quo
  * them): no I/O. The material named by the request must be among them.
  */
 export function resolveFromProfiles(rows: ProfileRow[], req: QuoteRequest, offer?: QuoteRequest): Resolution {
-  const picked = pickProfiles(rows, req.material_config?.filament_type ?? offer?.material_config?.filament_type ?? null);
+  const picked = pickProfiles(
+    rows,
+    req.material_config?.filament_type ?? offer?.material_config?.filament_type ?? null,
+  );
   if (!picked.material) throw new Error('resolveFromProfiles: the requested material is not among the rows');
   const { settings, sources } = merge(req, picked, picked.material.name, offer);
   const issues = validateResolvedSettings(settings);
   if (issues.length) throw new ValidationError(issues, 422, 'settings_conflict');
   if (settings.material.price_per_gram === undefined) {
-    const message = `Material "${picked.material.name}" has no price: set material_config.price_per_kg (or price_per_gram) `
-      + 'in the request or in its profile.';
+    const message =
+      `Material "${picked.material.name}" has no price: set material_config.price_per_kg (or price_per_gram) ` +
+      'in the request or in its profile.';
     throw new ApiError(422, 'material_price_missing', message, { field: 'material_config.price_per_gram' });
   }
   const shop = winningLayer(layersFor('quote_config', {}, picked), 'quote_config', 'currency')!.value as string;
@@ -139,7 +205,10 @@ export function resolveFromProfiles(rows: ProfileRow[], req: QuoteRequest, offer
 
 /** Every setting from the first layer that sets it, with that layer's name. */
 function merge(req: QuoteRequest, picked: ReturnType<typeof pickProfiles>, materialName: string, offer?: QuoteRequest) {
-  const out = { printer_config: {}, material_config: {}, quote_config: {} } as Record<SettingSection, Record<string, unknown>>;
+  const out = { printer_config: {}, material_config: {}, quote_config: {} } as Record<
+    SettingSection,
+    Record<string, unknown>
+  >;
   const sources: Record<string, Source> = {};
   for (const def of SETTINGS) {
     const won = winningLayer(layersFor(def.section, req, picked, offer), def.section, def.name);
@@ -171,8 +240,9 @@ function shippedAmountIssues(s: ResolvedSettings, sources: Record<string, Source
     const value = sectionValues(s, d.section)[d.name];
     const source = sources[field] ?? '';
     if (!value || source === 'request' || source === 'offer' || source.startsWith('profile:')) return [];
-    const message = `is ${value} ${SHIPPED_CURRENCY} in a shipped profile, but this shop prices in ${shop}: `
-      + `set it in your own profile, in ${shop}`;
+    const message =
+      `is ${value} ${SHIPPED_CURRENCY} in a shipped profile, but this shop prices in ${shop}: ` +
+      `set it in your own profile, in ${shop}`;
     return [{ field, message }];
   });
 }
@@ -186,9 +256,15 @@ function conversionFor(shop: string, quote: ResolvedSettings['quote']): Conversi
   if (wanted === shop) return null;
   const rates = quote.exchange_rates;
   if (!Object.hasOwn(rates, wanted)) {
-    const available = [shop, ...Object.keys(rates).filter((c) => c !== shop).sort()];
-    const message = `This shop prices in ${shop} and has no exchange rate to ${wanted}: ask for ${available.join(', ')}, `
-      + `or add ${wanted} to exchange_rates in the global settings profile.`;
+    const available = [
+      shop,
+      ...Object.keys(rates)
+        .filter((c) => c !== shop)
+        .sort(),
+    ];
+    const message =
+      `This shop prices in ${shop} and has no exchange rate to ${wanted}: ask for ${available.join(', ')}, ` +
+      `or add ${wanted} to exchange_rates in the global settings profile.`;
     throw new ApiError(422, 'currency_not_offered', message, { field: 'quote_config.currency', available });
   }
   return { from: shop, to: wanted, rate: rates[wanted] };

@@ -1,7 +1,18 @@
 // Creating quotes and finishing them. A quote whose slice is cached is answered inline; any other quote
 // becomes a job row that a worker claims (see jobs/runner.ts), for sync and async requests alike.
-import { canonicalSection, validateConfigSection, type ResolvedSettings, type SettingSection } from '../../shared/settings.ts';
-import { computePrice, formatDuration, PriceOutOfRangeError, type Conversion, type PrintStats } from '../../shared/pricing.ts';
+import {
+  canonicalSection,
+  validateConfigSection,
+  type ResolvedSettings,
+  type SettingSection,
+} from '../../shared/settings.ts';
+import {
+  computePrice,
+  formatDuration,
+  PriceOutOfRangeError,
+  type Conversion,
+  type PrintStats,
+} from '../../shared/pricing.ts';
 import type { OfferChoices } from '../../shared/offer.ts';
 import { checkChoices, choicesLayer, effectiveOffer } from '../offer/offer.ts';
 import { settingsDigest, signQuote, signingSecret } from './signing.ts';
@@ -11,8 +22,15 @@ import { fileForCaller } from '../services/files.ts';
 import type { FileRow } from '../db/queries/files.ts';
 import { writeEvent } from '../db/queries/outbox.ts';
 import {
-  insertQuote, completeQuote, failQuote, sliceByKey, countWaitingJobs, explorationCounted,
-  type QuoteRow, type SliceRow, type JobError,
+  insertQuote,
+  completeQuote,
+  failQuote,
+  sliceByKey,
+  countWaitingJobs,
+  explorationCounted,
+  type QuoteRow,
+  type SliceRow,
+  type JobError,
 } from '../db/queries/quotes.ts';
 import { ApiError, ValidationError, type FieldProblem } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -41,22 +59,36 @@ export interface ParsedQuoteRequest {
  */
 export function validateQuoteRequest(body: unknown, widget: boolean): ParsedQuoteRequest {
   if (body === undefined || body === null) return { request: {} };
-  if (typeof body !== 'object' || Array.isArray(body)) throw new ValidationError([{ field: 'body', message: 'must be a JSON object' }]);
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new ValidationError([{ field: 'body', message: 'must be a JSON object' }]);
   const problems: FieldProblem[] = [];
   const { choices, ...rest } = body as Record<string, unknown>;
   for (const [key, value] of Object.entries(rest)) {
     if (widget) {
-      problems.push({ field: key, message: 'cannot be sent with a widget key: the shop sets prices and settings; send only choices from its offer' });
+      problems.push({
+        field: key,
+        message:
+          'cannot be sent with a widget key: the shop sets prices and settings; send only choices from its offer',
+      });
     } else if (key === 'color') {
-      if (typeof value !== 'string' || !value.trim() || value.length > 40) problems.push({ field: 'color', message: 'must be a colour name of 1 to 40 characters' });
+      if (typeof value !== 'string' || !value.trim() || value.length > 40)
+        problems.push({ field: 'color', message: 'must be a colour name of 1 to 40 characters' });
     } else if (SECTIONS.includes(key as SettingSection)) {
       problems.push(...validateConfigSection(key as SettingSection, value));
     } else {
-      problems.push({ field: key, message: 'is not a known field (expected choices, printer_config, material_config, quote_config, color)' });
+      problems.push({
+        field: key,
+        message: 'is not a known field (expected choices, printer_config, material_config, quote_config, color)',
+      });
     }
   }
   if (problems.length) throw new ValidationError(problems);
-  const request = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, SECTIONS.includes(key as SettingSection) ? canonicalSection(key as SettingSection, value) : value]));
+  const request = Object.fromEntries(
+    Object.entries(rest).map(([key, value]) => [
+      key,
+      SECTIONS.includes(key as SettingSection) ? canonicalSection(key as SettingSection, value) : value,
+    ]),
+  );
   return { request: request as QuoteRequest, ...(choices !== undefined ? { choices: choices as OfferChoices } : {}) };
 }
 
@@ -74,7 +106,13 @@ async function slicerVersion(deps: Deps): Promise<string> {
   try {
     return (await detectSlicer(deps.config.slicerBinary)).version;
   } catch {
-    throw new ApiError(503, 'slicer_unavailable', 'The slicer is not available on this server; quotes cannot be computed right now.', undefined, { 'Retry-After': '60' });
+    throw new ApiError(
+      503,
+      'slicer_unavailable',
+      'The slicer is not available on this server; quotes cannot be computed right now.',
+      undefined,
+      { 'Retry-After': '60' },
+    );
   }
 }
 
@@ -93,7 +131,13 @@ async function offerChoices(deps: Deps, auth: Auth, parsed: ParsedQuoteRequest) 
  * rather than the quote are not recorded: a malformed body or fields the caller may not send (400), rate
  * limits, an exhausted allowance, a full queue, no slicer (docs/webhooks.md).
  */
-export async function createQuote(deps: Deps, auth: Auth, fileId: string, body: unknown, mode: 'sync' | 'async'): Promise<QuoteRow> {
+export async function createQuote(
+  deps: Deps,
+  auth: Auth,
+  fileId: string,
+  body: unknown,
+  mode: 'sync' | 'async',
+): Promise<QuoteRow> {
   const file = await fileForCaller(deps, auth, fileId);
   try {
     return await quoteFile(deps, auth, file, body, mode);
@@ -106,29 +150,67 @@ export async function createQuote(deps: Deps, auth: Auth, fileId: string, body: 
 const isQuoteRefusal = (err: unknown): err is ApiError => err instanceof ApiError && err.status === 422;
 
 /** Records a refused quote as failed (never sliced, not counted) and answers its error with the quote id. */
-async function recordRefusal(deps: Deps, auth: Auth, file: FileRow, body: unknown, mode: 'sync' | 'async', err: ApiError): Promise<ApiError> {
-  const error: JobError = { code: err.code, message: err.message, status: err.status, ...(err.details ? { details: err.details } : {}) };
-  const requested = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+async function recordRefusal(
+  deps: Deps,
+  auth: Auth,
+  file: FileRow,
+  body: unknown,
+  mode: 'sync' | 'async',
+  err: ApiError,
+): Promise<ApiError> {
+  const error: JobError = {
+    code: err.code,
+    message: err.message,
+    status: err.status,
+    ...(err.details ? { details: err.details } : {}),
+  };
+  const requested =
+    body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const failed = await deps.db.transaction(async (tx) => {
     const quote = await insertQuote(tx, {
-      id: newId(mode === 'async' ? 'job' : 'qt'), account_id: auth.account.id, token_id: auth.tokenId, file_id: file.id, file_name: file.name,
-      mode, status: 'processing', request: requested, resolved: null, slicing_key: null, material: null, color: null, printer: null,
-      widget_key_id: auth.widgetKeyId, shopper_hash: auth.shopperHash ?? null, choices: null,
+      id: newId(mode === 'async' ? 'job' : 'qt'),
+      account_id: auth.account.id,
+      token_id: auth.tokenId,
+      file_id: file.id,
+      file_name: file.name,
+      mode,
+      status: 'processing',
+      request: requested,
+      resolved: null,
+      slicing_key: null,
+      material: null,
+      color: null,
+      printer: null,
+      widget_key_id: auth.widgetKeyId,
+      shopper_hash: auth.shopperHash ?? null,
+      choices: null,
     });
     // Answered with the error at once: there is no job to follow, so quote.failed only.
     const row = await failQuote(tx, quote.id, null, error);
-    await writeEvent(tx, { account_id: row.account_id, token_id: row.token_id, event: 'quote.failed', data: quoteEventData(row) });
+    await writeEvent(tx, {
+      account_id: row.account_id,
+      token_id: row.token_id,
+      event: 'quote.failed',
+      data: quoteEventData(row),
+    });
     return row;
   });
   deps.events.wake();
   return new ApiError(err.status, err.code, err.message, { ...err.details, quote_id: failed.id }, err.headers);
 }
 
-async function quoteFile(deps: Deps, auth: Auth, file: FileRow, body: unknown, mode: 'sync' | 'async'): Promise<QuoteRow> {
+async function quoteFile(
+  deps: Deps,
+  auth: Auth,
+  file: FileRow,
+  body: unknown,
+  mode: 'sync' | 'async',
+): Promise<QuoteRow> {
   const parsed = validateQuoteRequest(body, auth.via === 'widget');
   const { layer, choices } = await offerChoices(deps, auth, parsed);
   // A shopper exploring an upload that already counted uses no more of the allowance (docs/limits.md).
-  if (!(auth.widgetKeyId && (await explorationCounted(deps.db, file.id, false)))) await checkQuoteQuota(deps, auth.account);
+  if (!(auth.widgetKeyId && (await explorationCounted(deps.db, file.id, false))))
+    await checkQuoteQuota(deps, auth.account);
   const resolution = await resolveSettings(deps.db, auth.account.id, parsed.request, layer);
   // A model that fits the printer in no orientation is recorded as a failed quote here and never sliced.
   const placement = placeForQuote(file, resolution.settings.printer);
@@ -138,11 +220,16 @@ async function quoteFile(deps: Deps, auth: Auth, file: FileRow, body: unknown, m
   const cached = mode === 'sync' && !refusal ? await sliceByKey(deps.db, key) : undefined;
   if (mode === 'sync' && !refusal) deps.metrics.sliceCache.inc({ result: cached ? 'hit' : 'miss' });
   if (!cached && !refusal && (await countWaitingJobs(deps.db)) >= deps.config.slicerQueueSize) {
-    throw new ApiError(503, 'queue_full', 'Too many quotes are waiting to be sliced; retry shortly.', undefined, { 'Retry-After': '30' });
+    throw new ApiError(503, 'queue_full', 'Too many quotes are waiting to be sliced; retry shortly.', undefined, {
+      'Retry-After': '30',
+    });
   }
   const stored: StoredResolution = {
-    settings: resolution.settings, sources: resolution.sources, material_profile_id: resolution.material.id,
-    conversion: resolution.conversion, placement,
+    settings: resolution.settings,
+    sources: resolution.sources,
+    material_profile_id: resolution.material.id,
+    conversion: resolution.conversion,
+    placement,
   };
   const row = await deps.db.transaction(async (tx) => {
     const quote = await insertQuote(tx, {
@@ -236,7 +323,10 @@ async function signResult(tx: Queryable, deps: Deps, row: QuoteRow, result: Retu
     currency: result.currency,
     expires_at: expiresAt,
   });
-  return { expiresAt, fields: { expires_at: expiresAt.toISOString(), choices: row.choices, settings_digest: digest, signature } };
+  return {
+    expiresAt,
+    fields: { expires_at: expiresAt.toISOString(), choices: row.choices, settings_digest: digest, signature },
+  };
 }
 
 /** What a quote states of its placement (quotes created before placements were stored state nothing). */
@@ -245,7 +335,13 @@ function placementFields(p: QuotePlacement | undefined) {
 }
 
 /** Completes a quote in the caller's transaction: row, monthly count and quote.completed together. */
-export async function finishQuote(tx: Queryable, deps: Deps, row: QuoteRow, owner: string | null, input: FinishInput): Promise<QuoteRow> {
+export async function finishQuote(
+  tx: Queryable,
+  deps: Deps,
+  row: QuoteRow,
+  owner: string | null,
+  input: FinishInput,
+): Promise<QuoteRow> {
   const result = buildResult(row, input);
   const signed = await signResult(tx, deps, row, result);
   // A shopper's exploration of one upload counts once; every API quote counts (docs/limits.md).
@@ -262,14 +358,24 @@ export async function finishQuote(tx: Queryable, deps: Deps, row: QuoteRow, owne
   });
   if (!done) throw new LeaseLostError(row.id);
   if (counted) await countQuote(tx, deps, row.account_id, row.token_id);
-  await writeEvent(tx, { account_id: done.account_id, token_id: done.token_id, event: 'quote.completed', data: quoteEventData(done) });
+  await writeEvent(tx, {
+    account_id: done.account_id,
+    token_id: done.token_id,
+    event: 'quote.completed',
+    data: quoteEventData(done),
+  });
   return done;
 }
 
 export async function failJob(tx: Queryable, row: QuoteRow, owner: string | null, error: JobError) {
   const failed = await failQuote(tx, row.id, owner, error);
   if (!failed) throw new LeaseLostError(row.id);
-  await writeEvent(tx, { account_id: failed.account_id, token_id: failed.token_id, event: 'quote.failed', data: quoteEventData(failed) });
+  await writeEvent(tx, {
+    account_id: failed.account_id,
+    token_id: failed.token_id,
+    event: 'quote.failed',
+    data: quoteEventData(failed),
+  });
   await jobStatusChanged(tx, failed, row.status);
   return failed;
 }
@@ -281,7 +387,12 @@ export async function failJob(tx: Queryable, row: QuoteRow, owner: string | null
  */
 export async function jobStatusChanged(tx: Queryable, row: QuoteRow, previous: string | null): Promise<void> {
   if (row.mode !== 'async') return;
-  await writeEvent(tx, { account_id: row.account_id, token_id: row.token_id, event: 'job.status_changed', data: jobEventData(row, previous) });
+  await writeEvent(tx, {
+    account_id: row.account_id,
+    token_id: row.token_id,
+    event: 'job.status_changed',
+    data: jobEventData(row, previous),
+  });
 }
 
 /** Another worker took the job over (this one's lease ran out): its result is discarded. */

@@ -25,7 +25,9 @@ export interface QuoteSignature {
 function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   if (v && typeof v === 'object') {
-    const entries = Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`);
+    const entries = Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(v);
@@ -39,7 +41,9 @@ export function settingsDigest(what: unknown): string {
 /** `v1:<quote_id>:<file_id>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds>` */
 export function signaturePayload(f: SignedFields): string {
   const expires = Math.floor(f.expires_at.getTime() / 1000);
-  return [SIGNATURE_VERSION, f.quote_id, f.file_id, f.settings_digest, f.unit_amount_minor, f.currency, expires].join(':');
+  return [SIGNATURE_VERSION, f.quote_id, f.file_id, f.settings_digest, f.unit_amount_minor, f.currency, expires].join(
+    ':',
+  );
 }
 
 export function signQuote(secret: string, fields: SignedFields): QuoteSignature {
@@ -57,7 +61,10 @@ const newSecret = () => `qss_${randomBytes(32).toString('base64url')}`;
 
 /** The account's signing secret, created on first use (concurrent first uses agree on one). */
 export async function signingSecret(db: Queryable, accountId: string): Promise<string> {
-  const [row] = await db.query<{ quote_signing_secret: string | null }>('SELECT quote_signing_secret FROM accounts WHERE id = $1', [accountId]);
+  const [row] = await db.query<{ quote_signing_secret: string | null }>(
+    'SELECT quote_signing_secret FROM accounts WHERE id = $1',
+    [accountId],
+  );
   if (row?.quote_signing_secret) return row.quote_signing_secret;
   const [created] = await db.query<{ quote_signing_secret: string }>(
     'UPDATE accounts SET quote_signing_secret = coalesce(quote_signing_secret, $2) WHERE id = $1 RETURNING quote_signing_secret',

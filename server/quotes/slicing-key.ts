@@ -11,7 +11,12 @@ import { buildSliceConfig } from '../slicer/config.ts';
 import { STATS_REVISION } from '../slicer/gcode-stats.ts';
 import { isIdentity, type SliceTransform } from '../slicer/engine.ts';
 
-export function slicingKey(meshSha256: string, s: ResolvedSettings, slicerVersion: string, transform?: SliceTransform): string {
+export function slicingKey(
+  meshSha256: string,
+  s: ResolvedSettings,
+  slicerVersion: string,
+  transform?: SliceTransform,
+): string {
   const placed = transform && !isIdentity(transform) ? { transform } : {};
   return createHash('sha256')
     .update(JSON.stringify({ mesh: meshSha256, slicer: slicerVersion, stats: STATS_REVISION, ...placed }))

@@ -6,7 +6,14 @@ import { requireApiAuth } from '../auth/middleware.ts';
 import { dateRange, exportRange, intParam, oneOf } from '../limits/query-params.ts';
 import { exportStream, type ExportDataset, type ExportFormat } from '../limits/export.ts';
 import {
-  quoteTotals, pricesByCurrency, materialUsage, materialTrends, costTrends, popularColors, popularPrinters, popularConfigurations,
+  quoteTotals,
+  pricesByCurrency,
+  materialUsage,
+  materialTrends,
+  costTrends,
+  popularColors,
+  popularPrinters,
+  popularConfigurations,
   type GroupBy,
 } from '../db/queries/analytics.ts';
 
@@ -49,7 +56,15 @@ export function analyticsRouter(deps: Deps) {
       popularPrinters(deps.db, id, range.start, range.end, limit),
       popularConfigurations(deps.db, id, range.start, range.end, limit),
     ]);
-    ctx.body = { from: range.from, to: range.to, limit, materials: materials.slice(0, limit), colors, printers, configurations };
+    ctx.body = {
+      from: range.from,
+      to: range.to,
+      limit,
+      materials: materials.slice(0, limit),
+      colors,
+      printers,
+      configurations,
+    };
   });
 
   router.get('/v2/analytics/cost-trends', auth, async (ctx) => {

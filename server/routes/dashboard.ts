@@ -26,7 +26,14 @@ interface Credentials {
 let decoyHash: Promise<string> | null = null;
 
 function setSessionCookie(ctx: Context, value: string, expires: Date) {
-  ctx.cookies.set(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, expires, path: '/', overwrite: true });
+  ctx.cookies.set(SESSION_COOKIE, value, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: ctx.secure,
+    expires,
+    path: '/',
+    overwrite: true,
+  });
 }
 
 export function presentToken(t: TokenRow) {
@@ -54,7 +61,10 @@ export function dashboardRouter(deps: Deps) {
       plan: 'free',
       shop_name: body.shop_name?.trim() || null,
     });
-    if (!account) throw new ApiError(409, 'email_taken', 'An account with this email already exists; log in instead.', { field: 'email' });
+    if (!account)
+      throw new ApiError(409, 'email_taken', 'An account with this email already exists; log in instead.', {
+        field: 'email',
+      });
     const s = await startSession(deps.db, account.id);
     setSessionCookie(ctx, s.cookie, s.expires);
     ctx.status = 201;
@@ -95,14 +105,21 @@ export function dashboardRouter(deps: Deps) {
 
   router.post('/tokens', session, jsonBody, async (ctx) => {
     const body = validateBody<{ name: string; expires_in_days?: number }>('TokenRequest', ctx.request.body);
-    const { row, token } = await createApiToken(deps.db, deps.config.jwtSecret, ctx.state.auth.account.id, body.name.trim(), body.expires_in_days);
+    const { row, token } = await createApiToken(
+      deps.db,
+      deps.config.jwtSecret,
+      ctx.state.auth.account.id,
+      body.name.trim(),
+      body.expires_in_days,
+    );
     ctx.status = 201;
     const { last_used_at: _unused, ...shown } = presentToken(row);
     ctx.body = { ...shown, token };
   });
 
   router.delete('/tokens/:token_id', session, async (ctx) => {
-    if (!(await revokeToken(deps.db, ctx.state.auth.account.id, ctx.params.token_id))) throw notFound('token', ctx.params.token_id);
+    if (!(await revokeToken(deps.db, ctx.state.auth.account.id, ctx.params.token_id)))
+      throw notFound('token', ctx.params.token_id);
     await deps.tokens.revoked(); // effective on the next request, in every process
     ctx.body = { token_id: ctx.params.token_id, deleted: true };
   });

@@ -32,7 +32,8 @@ function statedUnit(ctx: Context): Unit | undefined {
   const field = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
   const given = [...field, ...(ctx.query.unit === undefined ? [] : [ctx.query.unit])].map(unitNamed);
   if (!given.every((u) => u !== undefined)) throw badUnit();
-  if (new Set(given).size > 1) throw new ValidationError([{ field: 'unit', message: 'was given more than once with different values' }]);
+  if (new Set(given).size > 1)
+    throw new ValidationError([{ field: 'unit', message: 'was given more than once with different values' }]);
   return given[0];
 }
 
@@ -54,25 +55,33 @@ export function filesRouter(deps: Deps) {
     await next();
   };
 
-  router.post('/v2/file', auth, unitQuery, storagePrecheck((ctx) => ctx.state.auth.account.id), uploadBody(deps), idempotent(deps, uploadFingerprint), async (ctx) => {
-    const row = await ingestUpload(deps, {
-      statedUnit: statedUnit(ctx),
-      accountId: ctx.state.auth.account.id,
-      tokenId: ctx.state.auth.tokenId,
-      source: 'api',
-      uploadId: null,
-      tmpPath: ctx.state.upload.path,
-      originalName: ctx.state.upload.originalName,
-    });
-    ctx.status = 201;
-    ctx.body = presentFile(row);
-  });
+  router.post(
+    '/v2/file',
+    auth,
+    unitQuery,
+    storagePrecheck((ctx) => ctx.state.auth.account.id),
+    uploadBody(deps),
+    idempotent(deps, uploadFingerprint),
+    async (ctx) => {
+      const row = await ingestUpload(deps, {
+        statedUnit: statedUnit(ctx),
+        accountId: ctx.state.auth.account.id,
+        tokenId: ctx.state.auth.tokenId,
+        source: 'api',
+        uploadId: null,
+        tmpPath: ctx.state.upload.path,
+        originalName: ctx.state.upload.originalName,
+      });
+      ctx.status = 201;
+      ctx.body = presentFile(row);
+    },
+  );
 
   // A widget key's upload belongs to the shopper: their token comes back (new when none was sent) and must
   // accompany every later call about that file and its quotes (docs/widget.md, "Shopper sessions").
   router.get('/v2/file/upload-id', auth, async (ctx) => {
     const { auth: caller } = ctx.state;
-    const shopperToken = caller.via === 'widget' ? (ctx.get(SHOPPER_TOKEN_HEADER) || newShopperToken()) : null;
+    const shopperToken = caller.via === 'widget' ? ctx.get(SHOPPER_TOKEN_HEADER) || newShopperToken() : null;
     const row = await insertUploadId(deps.db, {
       id: newId('up'),
       account_id: caller.account.id,
@@ -110,7 +119,8 @@ export function filesRouter(deps: Deps) {
     async (ctx, next) => {
       const up = await uploadIdById(deps.db, ctx.params.upload_id);
       if (!up) throw new ApiError(404, 'upload_id_not_found', 'This upload id does not exist.');
-      if (up.used_at) throw new ApiError(410, 'upload_id_used', 'This upload id has already been used; fetch a new one.');
+      if (up.used_at)
+        throw new ApiError(410, 'upload_id_used', 'This upload id has already been used; fetch a new one.');
       if (up.expired) throw new ApiError(410, 'upload_id_expired', 'This upload id has expired; fetch a new one.');
       ctx.state.publicUpload = up;
       await next();

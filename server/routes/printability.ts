@@ -15,7 +15,11 @@ export function printabilityRouter(deps: Deps) {
     const file = await fileById(deps.db, ctx.state.auth.account.id, ctx.params.file_id);
     if (!file) throw notFound('file', ctx.params.file_id);
     const fallback = await resolveBuildVolume(deps.db, ctx.state.auth.account.id);
-    ctx.body = checkPrintability(file, { x: given.x ?? fallback.x, y: given.y ?? fallback.y, z: given.z ?? fallback.z });
+    ctx.body = checkPrintability(file, {
+      x: given.x ?? fallback.x,
+      y: given.y ?? fallback.y,
+      z: given.z ?? fallback.z,
+    });
   });
   return router;
 }

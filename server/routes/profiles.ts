@@ -8,7 +8,14 @@ import { validateBody } from '../openapi/validate.ts';
 import { listProfiles, profileById, type ProfileKind } from '../db/queries/profiles.ts';
 import { notFound } from '../errors.ts';
 import { canonicalMember } from '../../shared/enums.ts';
-import { PROFILE_KINDS, createProfile, replaceProfile, removeProfile, presentProfile, type ProfileInput } from '../services/profiles.ts';
+import {
+  PROFILE_KINDS,
+  createProfile,
+  replaceProfile,
+  removeProfile,
+  presentProfile,
+  type ProfileInput,
+} from '../services/profiles.ts';
 
 export function profilesRouter(deps: Deps) {
   const router = new Router<AppState & { kind: ProfileKind }>({ prefix: '/v2/profiles' });
@@ -35,7 +42,9 @@ export function profilesRouter(deps: Deps) {
   });
   router.put('/:kind/:profile_id', jsonBody, async (ctx) => {
     const input = validateBody<ProfileInput>('ProfileInput', ctx.request.body);
-    ctx.body = presentProfile(await replaceProfile(deps, ctx.state.auth.account.id, ctx.state.kind, ctx.params.profile_id, input));
+    ctx.body = presentProfile(
+      await replaceProfile(deps, ctx.state.auth.account.id, ctx.state.kind, ctx.params.profile_id, input),
+    );
   });
   router.delete('/:kind/:profile_id', async (ctx) => {
     await removeProfile(deps, ctx.state.auth.account.id, ctx.state.kind, ctx.params.profile_id);

@@ -20,7 +20,12 @@ export function quotesRouter(deps: Deps) {
   const router = new Router<AppState>();
   const auth = requireApiAuth(deps);
   const once = idempotent(deps);
-  const accepted = (row: QuoteRow) => ({ job_id: row.id, quote_id: row.id, status: row.status, status_url: `/v2/jobs/${row.id}` });
+  const accepted = (row: QuoteRow) => ({
+    job_id: row.id,
+    quote_id: row.id,
+    status: row.status,
+    status_url: `/v2/jobs/${row.id}`,
+  });
 
   router.post('/v2/file/quote/:file_id', auth, jsonBody, once, async (ctx) => {
     let row = await createQuote(deps, ctx.state.auth, ctx.params.file_id, ctx.request.body, 'sync');
@@ -53,7 +58,11 @@ export function quotesRouter(deps: Deps) {
   router.get('/v2/quotes', auth, async (ctx) => {
     const page = pageRequest(ctx);
     const { rows, total } = await listQuotes(deps.db, ctx.state.auth.account.id, page.limit, page.offset);
-    ctx.body = pageResponse(rows.map((r) => presentQuote(r, deps.now())), page, total);
+    ctx.body = pageResponse(
+      rows.map((r) => presentQuote(r, deps.now())),
+      page,
+      total,
+    );
   });
 
   router.get('/v2/quotes/:quote_id', auth, async (ctx) => {
@@ -63,7 +72,8 @@ export function quotesRouter(deps: Deps) {
   });
 
   router.delete('/v2/quotes/:quote_id', auth, async (ctx) => {
-    if (!(await softDeleteQuote(deps.db, ctx.state.auth.account.id, ctx.params.quote_id))) throw notFound('quote', ctx.params.quote_id);
+    if (!(await softDeleteQuote(deps.db, ctx.state.auth.account.id, ctx.params.quote_id)))
+      throw notFound('quote', ctx.params.quote_id);
     ctx.body = { quote_id: ctx.params.quote_id, deleted: true };
   });
 

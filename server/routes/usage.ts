@@ -18,7 +18,9 @@ function viaFilter(raw: string | string[] | undefined): CallerVia[] {
   const parts = (Array.isArray(raw) ? raw.join(',') : raw).split(',').map((p) => p.trim());
   const picked = parts.map((p) => canonicalMember(CALLER_VIAS, p));
   if (!parts.length || picked.some((p) => p === undefined)) {
-    throw new ValidationError([{ field: 'via', message: `must be a comma-separated list of ${CALLER_VIAS.join(', ')}` }]);
+    throw new ValidationError([
+      { field: 'via', message: `must be a comma-separated list of ${CALLER_VIAS.join(', ')}` },
+    ]);
   }
   return CALLER_VIAS.filter((v) => picked.includes(v));
 }

@@ -8,7 +8,15 @@ import { validateBody } from '../openapi/validate.ts';
 import { pageRequest, pageResponse } from '../pagination.ts';
 import { ValidationError, notFound } from '../errors.ts';
 import { canonicalMember } from '../../shared/enums.ts';
-import { deleteWebhook, deliveryAttempts, deliveryById, listDeliveries, listWebhooks, webhookStats, type DeliveryState } from '../db/queries/webhooks.ts';
+import {
+  deleteWebhook,
+  deliveryAttempts,
+  deliveryById,
+  listDeliveries,
+  listWebhooks,
+  webhookStats,
+  type DeliveryState,
+} from '../db/queries/webhooks.ts';
 import { deliverySettings, policyFor } from '../webhooks/settings.ts';
 import { idempotent } from '../idempotency/middleware.ts';
 import { presentDelivery, presentDeliveryDetail, presentStats, presentWebhook } from '../webhooks/present.ts';

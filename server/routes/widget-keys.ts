@@ -11,11 +11,26 @@ import { ValidationError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 
 export function presentWidgetKey(k: WidgetKeyRow) {
-  return { widget_key_id: k.id, name: k.name, key: k.key, allowed_origins: k.allowed_origins, created_at: k.created_at.toISOString() };
+  return {
+    widget_key_id: k.id,
+    name: k.name,
+    key: k.key,
+    allowed_origins: k.allowed_origins,
+    created_at: k.created_at.toISOString(),
+  };
 }
 
 export function cleanOrigins(raw: string[]): string[] {
-  const problems = raw.flatMap((o, i) => (normalizeOrigin(o) ? [] : [{ field: `allowed_origins.${i}`, message: 'must be an origin like https://shop.example (scheme, host and optional port; no path)' }]));
+  const problems = raw.flatMap((o, i) =>
+    normalizeOrigin(o)
+      ? []
+      : [
+          {
+            field: `allowed_origins.${i}`,
+            message: 'must be an origin like https://shop.example (scheme, host and optional port; no path)',
+          },
+        ],
+  );
   if (problems.length) throw new ValidationError(problems);
   return [...new Set(raw.map((o) => normalizeOrigin(o)!))];
 }
@@ -39,7 +54,8 @@ export function widgetKeysRouter(deps: Deps) {
     ctx.body = presentWidgetKey(row);
   });
   router.delete('/:widget_key_id', async (ctx) => {
-    if (!(await revokeWidgetKey(deps.db, ctx.state.auth.account.id, ctx.params.widget_key_id))) throw notFound('widget key', ctx.params.widget_key_id);
+    if (!(await revokeWidgetKey(deps.db, ctx.state.auth.account.id, ctx.params.widget_key_id)))
+      throw notFound('widget key', ctx.params.widget_key_id);
     ctx.body = { widget_key_id: ctx.params.widget_key_id, deleted: true };
   });
   return router;

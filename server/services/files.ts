@@ -21,11 +21,13 @@ async function sha256File(p: string): Promise<string> {
   return hash.digest('hex');
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed from names
+const UNSAFE_NAME_CHARACTERS = /[\u0000-\u001f\u007f"]/g;
+
 /** File names are shown back to merchants and sent in headers: strip paths and control characters, cap length. */
 export function cleanFileName(raw: string | null | undefined): string {
   const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed from names
-  const clean = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 200);
+  const clean = base.replace(UNSAFE_NAME_CHARACTERS, '').trim().slice(0, 200);
   return clean || 'model';
 }
 
@@ -79,9 +81,19 @@ export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<File
         scale: 1,
         shape: parsed.shape,
       });
-      await writeEvent(tx, { account_id: req.accountId, token_id: req.tokenId, event: 'file.uploaded', data: fileEventData(row) });
+      await writeEvent(tx, {
+        account_id: req.accountId,
+        token_id: req.tokenId,
+        event: 'file.uploaded',
+        data: fileEventData(row),
+      });
       // Exact storage check under the alert lock (a 402 rolls the whole transaction back), plus any usage.alert owed.
-      await recordStorageChange(tx, deps, { accountId: req.accountId, tokenId: req.tokenId, enforce: true, addedBytes: size });
+      await recordStorageChange(tx, deps, {
+        accountId: req.accountId,
+        tokenId: req.tokenId,
+        enforce: true,
+        addedBytes: size,
+      });
       return row;
     });
     deps.metrics.uploadBytes.inc(size);
@@ -97,7 +109,11 @@ export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<File
 }
 
 /** A 3MF states its own unit, which wins over one stated at upload; STL and OBJ are millimetres unless stated. */
-function uploadUnit(format: string, parsedUnit: string, stated: Unit | undefined): Pick<FileRow, 'unit' | 'unit_source'> {
+function uploadUnit(
+  format: string,
+  parsedUnit: string,
+  stated: Unit | undefined,
+): Pick<FileRow, 'unit' | 'unit_source'> {
   if (format === '3mf') return { unit: sourceUnit(parsedUnit), unit_source: 'file' };
   return stated ? { unit: stated, unit_source: 'stated' } : { unit: 'mm', unit_source: 'assumed' };
 }
@@ -109,15 +125,27 @@ export const RESCALED_MM = { min: 0.1, max: 10_000 };
  * Sets the unit the file's numbers are read in and/or its extra scale (each omitted field keeps its value).
  * The canonical mesh never changes: quotes apply unit and scale when they slice, and state both (docs/placement.md).
  */
-export async function rescaleFile(deps: Deps, file: FileRow, change: { unit?: Unit; scale?: number }): Promise<FileRow> {
+export async function rescaleFile(
+  deps: Deps,
+  file: FileRow,
+  change: { unit?: Unit; scale?: number },
+): Promise<FileRow> {
   const next = { ...file, unit: change.unit ?? file.unit, scale: change.scale ?? file.scale };
   const size = scaledSize(next);
   const largest = Math.max(size.x, size.y, size.z);
   if (!(largest >= RESCALED_MM.min && largest <= RESCALED_MM.max)) {
     const mm = +largest.toPrecision(4);
-    throw new ApiError(422, 'scale_out_of_range',
+    throw new ApiError(
+      422,
+      'scale_out_of_range',
       `In ${next.unit} at scale ${next.scale} the model would be ${mm} mm across; a print must be ${RESCALED_MM.min} mm to ${RESCALED_MM.max} mm.`,
-      { field: change.scale !== undefined ? 'scale' : 'unit', largest_mm: mm, min_mm: RESCALED_MM.min, max_mm: RESCALED_MM.max });
+      {
+        field: change.scale !== undefined ? 'scale' : 'unit',
+        largest_mm: mm,
+        min_mm: RESCALED_MM.min,
+        max_mm: RESCALED_MM.max,
+      },
+    );
   }
   const unitSource = change.unit !== undefined ? 'stated' : file.unit_source;
   const row = await updateFileScale(deps.db, file.account_id, file.id, next.unit, unitSource, next.scale);
@@ -125,11 +153,21 @@ export async function rescaleFile(deps: Deps, file: FileRow, change: { unit?: Un
   return row;
 }
 
-export async function removeFile(deps: Deps, accountId: string, tokenId: string | null, fileId: string): Promise<FileRow | undefined> {
+export async function removeFile(
+  deps: Deps,
+  accountId: string,
+  tokenId: string | null,
+  fileId: string,
+): Promise<FileRow | undefined> {
   const row = await deps.db.transaction(async (tx) => {
     const deleted = await deleteFile(tx, accountId, fileId);
     if (deleted) {
-      await writeEvent(tx, { account_id: accountId, token_id: tokenId, event: 'file.deleted', data: { fileId: deleted.id, fileName: deleted.name, sizeBytes: deleted.size_bytes } });
+      await writeEvent(tx, {
+        account_id: accountId,
+        token_id: tokenId,
+        event: 'file.deleted',
+        data: { fileId: deleted.id, fileName: deleted.name, sizeBytes: deleted.size_bytes },
+      });
       await recordStorageChange(tx, deps, { accountId, tokenId, enforce: false }); // the level-0 alert when storage falls below 80 %
     }
     return deleted;
@@ -195,7 +233,10 @@ export function presentFile(row: FileRow) {
 export async function fileForCaller(deps: Deps, auth: Auth, fileId: string) {
   const file = await fileById(deps.db, auth.account.id, fileId);
   if (!file) throw notFound('file', fileId);
-  if (auth.widgetKeyId && !(auth.shopperHash && (await fileUploadedByShopper(deps.db, file.id, auth.widgetKeyId, auth.shopperHash)))) {
+  if (
+    auth.widgetKeyId &&
+    !(auth.shopperHash && (await fileUploadedByShopper(deps.db, file.id, auth.widgetKeyId, auth.shopperHash)))
+  ) {
     throw notFound('file', fileId);
   }
   return file;

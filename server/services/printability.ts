@@ -18,11 +18,24 @@ export function checkPrintability(file: FileRow, volume: BuildVolume) {
   const turn = size[2] <= volume.z ? fittingTurn(footprint, volume) : null;
   const placed = placeFile(file, volume);
   const warnings: Warning[] = [];
-  if (!m.watertight) warnings.push({ code: 'not_watertight', message: 'The mesh has holes or non-manifold edges; the slicer will try to repair it, and the result may differ from the design.' });
-  if (m.bodies > 1) warnings.push({ code: 'several_bodies', message: `The file holds ${m.bodies} separate bodies; they will be printed together as one job.` });
+  if (!m.watertight)
+    warnings.push({
+      code: 'not_watertight',
+      message:
+        'The mesh has holes or non-manifold edges; the slicer will try to repair it, and the result may differ from the design.',
+    });
+  if (m.bodies > 1)
+    warnings.push({
+      code: 'several_bodies',
+      message: `The file holds ${m.bodies} separate bodies; they will be printed together as one job.`,
+    });
   const unit = unitWarning(file);
   if (unit) warnings.push(unit);
-  if (!placed) warnings.push({ code: 'does_not_fit', message: `The model (${size.map((v) => v.toFixed(1)).join(' × ')} mm) does not fit the ${volume.x} × ${volume.y} × ${volume.z} mm build volume in any orientation.` });
+  if (!placed)
+    warnings.push({
+      code: 'does_not_fit',
+      message: `The model (${size.map((v) => v.toFixed(1)).join(' × ')} mm) does not fit the ${volume.x} × ${volume.y} × ${volume.z} mm build volume in any orientation.`,
+    });
   return {
     file_id: file.id,
     build_volume: volume,

@@ -2,8 +2,15 @@
 import { canonicalProfileSettings, validateProfileSettings } from '../../shared/profiles.ts';
 import type { Deps } from '../deps.ts';
 import {
-  insertProfile, updateProfile, deleteProfile, profileById, clearDefault, nameTaken, upsertGlobalProfile,
-  type ProfileKind, type ProfileRow,
+  insertProfile,
+  updateProfile,
+  deleteProfile,
+  profileById,
+  clearDefault,
+  nameTaken,
+  upsertGlobalProfile,
+  type ProfileKind,
+  type ProfileRow,
 } from '../db/queries/profiles.ts';
 import { ApiError, ValidationError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -25,17 +32,34 @@ function checkInput(kind: ProfileKind, input: ProfileInput) {
 
 async function ensureNameFree(deps: Deps, accountId: string, kind: ProfileKind, name: string, exceptId: string | null) {
   if (await nameTaken(deps.db, accountId, kind, name, exceptId)) {
-    throw new ApiError(409, 'profile_name_taken', `You already have a ${kind} profile named "${name}".`, { field: 'name' });
+    throw new ApiError(409, 'profile_name_taken', `You already have a ${kind} profile named "${name}".`, {
+      field: 'name',
+    });
   }
 }
 
-export async function createProfile(deps: Deps, accountId: string, kind: ProfileKind, input: ProfileInput): Promise<ProfileRow> {
+export async function createProfile(
+  deps: Deps,
+  accountId: string,
+  kind: ProfileKind,
+  input: ProfileInput,
+): Promise<ProfileRow> {
   const settings = checkInput(kind, input);
   await ensureNameFree(deps, accountId, kind, input.name, null);
   return deps.db.transaction(async (tx) => {
     if (input.is_default) await clearDefault(tx, accountId, kind);
-    const row = await insertProfile(tx, { id: newId('prof'), account_id: accountId, kind, name: input.name, is_default: !!input.is_default, settings });
-    if (!row) throw new ApiError(409, 'profile_name_taken', `You already have a ${kind} profile named "${input.name}".`, { field: 'name' });
+    const row = await insertProfile(tx, {
+      id: newId('prof'),
+      account_id: accountId,
+      kind,
+      name: input.name,
+      is_default: !!input.is_default,
+      settings,
+    });
+    if (!row)
+      throw new ApiError(409, 'profile_name_taken', `You already have a ${kind} profile named "${input.name}".`, {
+        field: 'name',
+      });
     return row;
   });
 }
@@ -43,11 +67,22 @@ export async function createProfile(deps: Deps, accountId: string, kind: Profile
 async function ownProfile(deps: Deps, accountId: string, kind: ProfileKind, id: string) {
   const row = await profileById(deps.db, accountId, kind, id);
   if (!row) throw notFound(`${kind} profile`, id);
-  if (row.account_id === null) throw new ApiError(403, 'profile_read_only', 'Global profiles ship with the product and are read-only; create your own profile to override them.');
+  if (row.account_id === null)
+    throw new ApiError(
+      403,
+      'profile_read_only',
+      'Global profiles ship with the product and are read-only; create your own profile to override them.',
+    );
   return row;
 }
 
-export async function replaceProfile(deps: Deps, accountId: string, kind: ProfileKind, id: string, input: ProfileInput): Promise<ProfileRow> {
+export async function replaceProfile(
+  deps: Deps,
+  accountId: string,
+  kind: ProfileKind,
+  id: string,
+  input: ProfileInput,
+): Promise<ProfileRow> {
   await ownProfile(deps, accountId, kind, id);
   const settings = checkInput(kind, input);
   await ensureNameFree(deps, accountId, kind, input.name, id);

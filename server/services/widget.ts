@@ -22,7 +22,11 @@ export async function widgetConfig(deps: Deps, auth: Auth) {
     build_volume: { x: p.bed_size_x, y: p.bed_size_y, z: p.bed_size_z },
     materials: offer.materials.map((m) => ({ name: m.material, colors: m.colors })),
     default_material: offer.default_material,
-    qualities: offer.qualities.map((q) => ({ id: q.id, label: q.label, layer_height: q.printer_config.layer_height ?? p.layer_height })),
+    qualities: offer.qualities.map((q) => ({
+      id: q.id,
+      label: q.label,
+      layer_height: q.printer_config.layer_height ?? p.layer_height,
+    })),
     default_quality: offer.default_quality,
     infill_options: offer.infill_options,
     default_infill: offer.default_infill,
@@ -36,9 +40,14 @@ export async function widgetConfig(deps: Deps, auth: Auth) {
 export async function addToCart(deps: Deps, auth: Auth, quoteId: string, quantity: number, origin: string | null) {
   const quote = await quoteForCaller(deps.db, auth, quoteId);
   if (!quote) throw notFound('quote', quoteId);
-  if (quote.status !== 'completed') throw new ApiError(409, 'quote_not_completed', 'Only a completed quote can be added to the cart.', { status: quote.status });
+  if (quote.status !== 'completed')
+    throw new ApiError(409, 'quote_not_completed', 'Only a completed quote can be added to the cart.', {
+      status: quote.status,
+    });
   if (quote.expires_at && quote.expires_at <= deps.now()) {
-    throw new ApiError(410, 'quote_expired', 'This quote has expired; quote the part again for a current price.', { expired_at: quote.expires_at.toISOString() });
+    throw new ApiError(410, 'quote_expired', 'This quote has expired; quote the part again for a current price.', {
+      expired_at: quote.expires_at.toISOString(),
+    });
   }
   const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId);
   const problem = quantityProblem(offer, quantity);

@@ -146,7 +146,10 @@ function materialOptions(m: ResolvedMaterial): Record<string, string> {
 
 /** Renders options as .ini lines, sorted so equal settings give byte-equal text. */
 export function renderIni(options: Record<string, string>): string {
-  return `${Object.keys(options).sort().map((k) => `${k} = ${options[k]}`).join('\n')}\n`;
+  return `${Object.keys(options)
+    .sort()
+    .map((k) => `${k} = ${options[k]}`)
+    .join('\n')}\n`;
 }
 
 export function buildSliceConfig(s: ResolvedSettings): SliceConfig {

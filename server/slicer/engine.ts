@@ -16,7 +16,11 @@ import { makeWorkDir, recordSlicer } from './workdirs.ts';
 export const DEFAULT_BINARY = 'prusa-slicer';
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
-export interface SlicerInfo { name: 'PrusaSlicer'; version: string; binary: string }
+export interface SlicerInfo {
+  name: 'PrusaSlicer';
+  version: string;
+  binary: string;
+}
 
 export interface SliceOnceOptions {
   /** Canonical mesh (OBJ in mm; STL and 3MF also load). */
@@ -32,17 +36,29 @@ export interface SliceOnceOptions {
 }
 
 /** Uniform scale, then degrees about X, then Y, then Z: PrusaSlicer applies its CLI transforms in that order. */
-export interface SliceTransform { scale: number; rotate_x: number; rotate_y: number; rotate_z: number }
+export interface SliceTransform {
+  scale: number;
+  rotate_x: number;
+  rotate_y: number;
+  rotate_z: number;
+}
 
-export const isIdentity = (t: SliceTransform) => t.scale === 1 && t.rotate_x === 0 && t.rotate_y === 0 && t.rotate_z === 0;
+export const isIdentity = (t: SliceTransform) =>
+  t.scale === 1 && t.rotate_x === 0 && t.rotate_y === 0 && t.rotate_z === 0;
 
 /** PrusaSlicer CLI arguments for a transform (none for the identity). */
 export function transformArgs(t: SliceTransform | undefined): string[] {
   if (!t || isIdentity(t)) return [];
   const values = [t.scale, t.rotate_x, t.rotate_y, t.rotate_z];
-  if (!values.every(Number.isFinite) || !(t.scale > 0)) throw new SliceFailedError('invalid mesh transform', 'slice_failed', JSON.stringify(t));
+  if (!values.every(Number.isFinite) || !(t.scale > 0))
+    throw new SliceFailedError('invalid mesh transform', 'slice_failed', JSON.stringify(t));
   const arg = (flag: string, value: number, neutral: number) => (value === neutral ? [] : [flag, String(value)]);
-  return [...arg('--scale', t.scale, 1), ...arg('--rotate-x', t.rotate_x, 0), ...arg('--rotate-y', t.rotate_y, 0), ...arg('--rotate', t.rotate_z, 0)];
+  return [
+    ...arg('--scale', t.scale, 1),
+    ...arg('--rotate-x', t.rotate_x, 0),
+    ...arg('--rotate-y', t.rotate_y, 0),
+    ...arg('--rotate', t.rotate_z, 0),
+  ];
 }
 
 export interface SliceOutcome {
@@ -70,7 +86,12 @@ async function probe(binary: string): Promise<SlicerInfo> {
     const env = childEnv(home);
     const r = await runProcess({ binary, args: ['--help'], cwd: home, env, timeoutMs: 15_000, dieWithParent });
     const m = /^PrusaSlicer-(\d+\.\d+\.\d+)/m.exec(r.stdout);
-    if (!m) throw new SliceFailedError(`${binary} is not a working PrusaSlicer`, 'slicer_unavailable', r.spawnError?.message ?? r.stderr.slice(-300));
+    if (!m)
+      throw new SliceFailedError(
+        `${binary} is not a working PrusaSlicer`,
+        'slicer_unavailable',
+        r.spawnError?.message ?? r.stderr.slice(-300),
+      );
     return { name: 'PrusaSlicer', version: m[1], binary };
   } finally {
     await rm(home, { recursive: true, force: true });
@@ -93,7 +114,9 @@ export function slicerMessage(r: Pick<RunResult, 'stdout' | 'stderr'>): string {
   const what = /what\(\):\s*(.+)/.exec(r.stderr);
   if (what) return what[1].trim();
   const logPrefix = /^\[[^\]]*\] \[0x[0-9a-f]+\] \[(\w+)\]\s*/;
-  const lines = `${r.stderr}\n${r.stdout}`.split('\n').map((l) => l.trim())
+  const lines = `${r.stderr}\n${r.stdout}`
+    .split('\n')
+    .map((l) => l.trim())
     .filter((l) => l && !/^\d+ => /.test(l) && !/\[(trace|debug|info)\]/.test(logPrefix.exec(l)?.[0] ?? ''))
     .map((l) => l.replace(logPrefix, ''));
   return [...new Set(lines)].join(' ').slice(0, 500) || 'PrusaSlicer failed without a message';
@@ -102,10 +125,15 @@ export function slicerMessage(r: Pick<RunResult, 'stdout' | 'stderr'>): string {
 function failure(r: RunResult, timeoutMs: number, signal?: AbortSignal): Error {
   if (r.killed === 'timeout') return new SliceTimeoutError(timeoutMs);
   if (r.killed === 'abort') return new SliceAbortedError(signal?.reason);
-  if (r.spawnError) return new SliceFailedError(`cannot run PrusaSlicer: ${r.spawnError.message}`, 'slicer_unavailable');
+  if (r.spawnError)
+    return new SliceFailedError(`cannot run PrusaSlicer: ${r.spawnError.message}`, 'slicer_unavailable');
   const msg = slicerMessage(r);
   if (/no extrusions in the first layer/i.test(msg)) {
-    return new SliceFailedError('The model touches the build plate only at a point or an edge, so its first layer is empty; rotate it so a flat face rests on the plate.', 'first_layer_empty', msg);
+    return new SliceFailedError(
+      'The model touches the build plate only at a point or an edge, so its first layer is empty; rotate it so a flat face rests on the plate.',
+      'first_layer_empty',
+      msg,
+    );
   }
   const code = /could not fit on the bed/i.test(msg) ? 'exceeds_build_volume' : 'slice_failed';
   return new SliceFailedError(`PrusaSlicer could not slice the model: ${msg}`, code, `exit ${r.code ?? r.exitSignal}`);
@@ -115,7 +143,9 @@ async function linkMesh(dir: string, meshPath: string): Promise<string> {
   const ext = extname(meshPath).toLowerCase();
   if (!MESH_EXTENSIONS.has(ext)) throw new SliceFailedError(`unsupported mesh file type "${ext}"`, 'slice_failed');
   const abs = resolve(meshPath);
-  await stat(abs).catch(() => { throw new SliceFailedError('mesh file not found', 'slice_failed', abs); });
+  await stat(abs).catch(() => {
+    throw new SliceFailedError('mesh file not found', 'slice_failed', abs);
+  });
   const name = `model${ext}`;
   await symlink(abs, join(dir, name));
   return name;
@@ -133,10 +163,31 @@ function checkHeight(stats: SliceMeasure, s: ResolvedSettings): void {
 
 /** Runs PrusaSlicer in its work folder, recording its pid there so the next start's sweep can reap a slicer
  *  that outlived this process (workdirs.ts). */
-async function runSlicer(dir: string, model: string, binary: string, timeoutMs: number, signal: AbortSignal | undefined, placement: string[]) {
-  const args = ['--loglevel', '1', '--datadir', 'datadir', '--export-gcode', '--load', 'config.ini', ...placement, '--output', 'out.gcode', model];
+async function runSlicer(
+  dir: string,
+  model: string,
+  binary: string,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  placement: string[],
+) {
+  const args = [
+    '--loglevel',
+    '1',
+    '--datadir',
+    'datadir',
+    '--export-gcode',
+    '--load',
+    'config.ini',
+    ...placement,
+    '--output',
+    'out.gcode',
+    model,
+  ];
   let recorded: Promise<void> = Promise.resolve();
-  const onSpawn = (pid: number) => { recorded = recordSlicer(dir, pid).catch(() => {}); };
+  const onSpawn = (pid: number) => {
+    recorded = recordSlicer(dir, pid).catch(() => {});
+  };
   const dieWithParent = await parentDeathSignal();
   const r = await runProcess({ binary, args, cwd: dir, env: childEnv(dir), timeoutMs, signal, dieWithParent, onSpawn });
   await recorded;
@@ -157,10 +208,19 @@ export async function sliceOnce(o: SliceOnceOptions): Promise<SliceOutcome> {
     await writeFile(join(dir, 'config.ini'), config.ini);
     const r = await runSlicer(dir, model, slicer.binary, timeoutMs, o.signal, transformArgs(o.transform));
     if (r.killed || r.spawnError || r.code !== 0) throw failure(r, timeoutMs, o.signal);
-    const stats = await parseGcodeFile(join(dir, 'out.gcode'), { filamentDiameter: REFERENCE_FILAMENT_DIAMETER })
-      .catch((e: Error) => { throw new SliceFailedError(`PrusaSlicer wrote no usable G-code: ${e.message}`, 'bad_output'); });
+    const stats = await parseGcodeFile(join(dir, 'out.gcode'), { filamentDiameter: REFERENCE_FILAMENT_DIAMETER }).catch(
+      (e: Error) => {
+        throw new SliceFailedError(`PrusaSlicer wrote no usable G-code: ${e.message}`, 'bad_output');
+      },
+    );
     checkHeight(stats, o.settings);
-    return { stats, patternUsed: config.patternUsed, slicer, perimeters: config.perimeters, durationMs: performance.now() - started };
+    return {
+      stats,
+      patternUsed: config.patternUsed,
+      slicer,
+      perimeters: config.perimeters,
+      durationMs: performance.now() - started,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true, maxRetries: 3 });
   }

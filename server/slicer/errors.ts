@@ -9,7 +9,11 @@ export type SliceFailureCode =
 
 export class SliceFailedError extends Error {
   override name = 'SliceFailedError';
-  constructor(message: string, readonly code: SliceFailureCode = 'slice_failed', readonly detail?: string) {
+  constructor(
+    message: string,
+    readonly code: SliceFailureCode = 'slice_failed',
+    readonly detail?: string,
+  ) {
     super(message);
   }
 }

@@ -130,7 +130,9 @@ export class GcodeStatsParser {
   private result(opts: StatsOptions): SliceMeasure {
     const { length, time } = this.footer;
     if (length === undefined || time === undefined) {
-      throw new GcodeStatsError('the G-code lacks PrusaSlicer\'s statistics footer (filament used, estimated printing time)');
+      throw new GcodeStatsError(
+        "the G-code lacks PrusaSlicer's statistics footer (filament used, estimated printing time)",
+      );
     }
     return {
       extruded_volume_mm3: length * Math.PI * (opts.filamentDiameter / 2) ** 2,

@@ -5,9 +5,23 @@ import type { InfillPattern } from '../../shared/settings.ts';
 
 /** Values PrusaSlicer 2.5 accepts for `fill_pattern` (prusa-slicer --help-fff). */
 export type PrusaFillPattern =
-  | 'rectilinear' | 'alignedrectilinear' | 'grid' | 'triangles' | 'stars' | 'cubic' | 'line' | 'concentric'
-  | 'honeycomb' | '3dhoneycomb' | 'gyroid' | 'hilbertcurve' | 'archimedeanchords' | 'octagramspiral'
-  | 'adaptivecubic' | 'supportcubic' | 'lightning';
+  | 'rectilinear'
+  | 'alignedrectilinear'
+  | 'grid'
+  | 'triangles'
+  | 'stars'
+  | 'cubic'
+  | 'line'
+  | 'concentric'
+  | 'honeycomb'
+  | '3dhoneycomb'
+  | 'gyroid'
+  | 'hilbertcurve'
+  | 'archimedeanchords'
+  | 'octagramspiral'
+  | 'adaptivecubic'
+  | 'supportcubic'
+  | 'lightning';
 
 export interface PatternUsed {
   requested: InfillPattern;

@@ -15,7 +15,11 @@ export interface SlicePoolOptions {
   tmpRoot?: string;
 }
 
-export interface SliceRequest { meshPath: string; settings: ResolvedSettings; transform?: SliceTransform }
+export interface SliceRequest {
+  meshPath: string;
+  settings: ResolvedSettings;
+  transform?: SliceTransform;
+}
 
 export interface SlicePoolStats {
   size: number;
@@ -39,7 +43,10 @@ export interface SlicePool {
   swept: Promise<SweepReport>;
 }
 
-interface Waiter { start: () => void; fail: (e: Error) => void }
+interface Waiter {
+  start: () => void;
+  fail: (e: Error) => void;
+}
 
 export function createSlicePool(opts: SlicePoolOptions = {}): SlicePool {
   const size = Math.max(1, opts.size ?? availableParallelism());
@@ -73,8 +80,14 @@ export function createSlicePool(opts: SlicePoolOptions = {}): SlicePool {
         reject(new SliceAbortedError(signal?.reason));
       };
       const w: Waiter = {
-        start: () => { signal?.removeEventListener('abort', onAbort); resolve(); }, // inherits the releaser's slot
-        fail: (e) => { signal?.removeEventListener('abort', onAbort); reject(e); },
+        start: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        }, // inherits the releaser's slot
+        fail: (e) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       queue.push(w);
@@ -122,7 +135,14 @@ export function createSlicePool(opts: SlicePoolOptions = {}): SlicePool {
       return run(req, signal);
     },
     swept,
-    stats: () => ({ size, running: running.size, queued: queue.length, maxQueue, ...counts, avgSliceMs: Math.round(avgSliceMs) }),
+    stats: () => ({
+      size,
+      running: running.size,
+      queued: queue.length,
+      maxQueue,
+      ...counts,
+      avgSliceMs: Math.round(avgSliceMs),
+    }),
     async close() {
       closed = true;
       for (const w of queue.splice(0)) w.fail(new PoolClosedError());

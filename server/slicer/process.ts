@@ -48,7 +48,11 @@ function killGroup(pid: number | undefined): void {
   try {
     process.kill(-pid, 'SIGKILL');
   } catch {
-    try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
   }
 }
 
@@ -87,7 +91,9 @@ export function runProcess(o: RunOptions): Promise<RunResult> {
     else o.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', (e) => { spawnError = e; });
+    child.on('error', (e) => {
+      spawnError = e;
+    });
     child.on('close', (code, exitSignal) => {
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', onAbort);

@@ -48,7 +48,10 @@ function ownerAlive(pid: number, start: string): boolean {
 async function killRecordedSlicer(dir: string): Promise<number | null> {
   const pid = Number(await readFile(join(dir, SLICER_PID_FILE), 'utf8').catch(() => ''));
   if (!Number.isInteger(pid) || pid <= 1) return null;
-  const [cwd, real] = await Promise.all([readlink(`/proc/${pid}/cwd`).catch(() => null), realpath(dir).catch(() => dir)]);
+  const [cwd, real] = await Promise.all([
+    readlink(`/proc/${pid}/cwd`).catch(() => null),
+    realpath(dir).catch(() => dir),
+  ]);
   if (cwd !== real) return null;
   try {
     process.kill(-pid, 'SIGKILL');
@@ -77,7 +80,10 @@ export async function sweepWorkDirs(root: string): Promise<SweepReport> {
     if (!info?.isDirectory() || (process.getuid && info.uid !== process.getuid())) continue;
     const killed = await killRecordedSlicer(dir);
     if (killed !== null) report.killed.push(killed);
-    await rm(dir, { recursive: true, force: true, maxRetries: 3 }).then(() => report.removed.push(dir), () => {});
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 }).then(
+      () => report.removed.push(dir),
+      () => {},
+    );
   }
   return report;
 }

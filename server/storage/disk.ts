@@ -58,7 +58,11 @@ export async function createDiskStorage(dataDir: string): Promise<FileStorage> {
       dirOf(id); // validates the id
       const dir = path.join(await owner.makeWorkDir('stage'), id);
       await mkdir(dir);
-      return { dir, original: path.join(dir, 'original'), canonical: { obj: path.join(dir, 'canonical.obj'), '3mf': path.join(dir, 'canonical.3mf') } };
+      return {
+        dir,
+        original: path.join(dir, 'original'),
+        canonical: { obj: path.join(dir, 'canonical.obj'), '3mf': path.join(dir, 'canonical.3mf') },
+      };
     },
     async publish(id, staged) {
       const target = dirOf(id);

@@ -9,7 +9,12 @@ import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, NoSuchKey, S3Client, type S3ClientConfig,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  NoSuchKey,
+  S3Client,
+  type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { FileStorage } from './disk.ts';
@@ -39,7 +44,9 @@ export function createS3Storage(settings: S3Settings, local: FileStorage): FileS
 
   async function put(fileId: string, name: string, path: string) {
     const upload = new Upload({
-      client: s3, partSize: PART_BYTES, queueSize: 4,
+      client: s3,
+      partSize: PART_BYTES,
+      queueSize: 4,
       params: { Bucket: settings.bucket, Key: key(fileId, name), Body: createReadStream(path) },
     });
     await upload.done();
@@ -65,15 +72,21 @@ export function createS3Storage(settings: S3Settings, local: FileStorage): FileS
       await local.publish(fileId, staged);
       const original = local.originalPath(fileId);
       const canonical = local.canonicalPath(fileId);
-      await Promise.all([put(fileId, 'original', original), put(fileId, canonical.endsWith('.3mf') ? CANONICAL[1] : CANONICAL[0], canonical)]);
+      await Promise.all([
+        put(fileId, 'original', original),
+        put(fileId, canonical.endsWith('.3mf') ? CANONICAL[1] : CANONICAL[0], canonical),
+      ]);
       await rm(original, { force: true }); // kept in the bucket only; the canonical mesh stays as a cache
     },
     async ensureLocal(fileId) {
       if (CANONICAL.some((name) => existsSync(path.join(path.dirname(local.originalPath(fileId)), name)))) return;
       const staged = await local.stage(fileId);
       try {
-        const found = (await download(fileId, CANONICAL[0], staged.canonical.obj)) || (await download(fileId, CANONICAL[1], staged.canonical['3mf']));
-        if (!found) throw Object.assign(new Error(`file ${fileId}: no canonical mesh in the bucket`), { code: 'ENOENT' });
+        const found =
+          (await download(fileId, CANONICAL[0], staged.canonical.obj)) ||
+          (await download(fileId, CANONICAL[1], staged.canonical['3mf']));
+        if (!found)
+          throw Object.assign(new Error(`file ${fileId}: no canonical mesh in the bucket`), { code: 'ENOENT' });
         await local.publish(fileId, staged).catch((err: NodeJS.ErrnoException) => {
           // Another slice on this host fetched it first: theirs is as good.
           if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;

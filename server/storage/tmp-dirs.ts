@@ -54,7 +54,10 @@ export async function sweepEmptyFileFolders(filesRoot: string): Promise<number> 
   let removed = 0;
   for (const shard of await readdir(filesRoot).catch(() => [] as string[])) {
     for (const id of await readdir(path.join(filesRoot, shard)).catch(() => [] as string[])) {
-      const ok = await rmdir(path.join(filesRoot, shard, id)).then(() => true, () => false);
+      const ok = await rmdir(path.join(filesRoot, shard, id)).then(
+        () => true,
+        () => false,
+      );
       if (ok) removed++;
     }
   }

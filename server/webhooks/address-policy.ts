@@ -36,9 +36,7 @@ export function parseCidrList(text: string): string[] {
 function normaliseCidr(entry: string): string {
   // ipaddr.js would accept "0x7f.1/8" or "10/8"; an operator setting that only
   // names a range is clearer when it is written the ordinary way.
-  const valid = entry.includes(':')
-    ? ipaddr.IPv6.isValidCIDR(entry)
-    : ipaddr.IPv4.isValidCIDRFourPartDecimal(entry);
+  const valid = entry.includes(':') ? ipaddr.IPv6.isValidCIDR(entry) : ipaddr.IPv4.isValidCIDRFourPartDecimal(entry);
   if (!valid) {
     throw new Error(
       `WEBHOOK_ALLOW_PRIVATE_CIDRS: "${entry}" is not a CIDR (expected e.g. 127.0.0.1/32, 10.0.0.0/8 or ::1/128)`,
@@ -60,9 +58,7 @@ export function parseAddress(text: string): IP | null {
 
 /** The address to connect to: an IPv4-mapped IPv6 address is reduced to its IPv4 form. */
 export function canonicalAddress(ip: IP): IP {
-  return ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()
-    ? (ip as ipaddr.IPv6).toIPv4Address()
-    : ip;
+  return ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress() ? (ip as ipaddr.IPv6).toIPv4Address() : ip;
 }
 
 export function isAllowedByPolicy(ip: IP, policy: AddressPolicy): boolean {

@@ -5,11 +5,21 @@ import { judgeAddress, parseAddress } from './address-policy.ts';
 import { sendWebhook, type SendResult } from './send.ts';
 import { defaultResolver, type Resolver } from './url-guard.ts';
 import { accountFacingReason } from './reasons.ts';
-import { ATTEMPT_SNIPPET_CHARS, MAX_ATTEMPTS, MAX_INTERRUPTIONS, SNIPPET_CHARS, policyFor, type DeliverySettings } from './settings.ts';
+import {
+  ATTEMPT_SNIPPET_CHARS,
+  MAX_ATTEMPTS,
+  MAX_INTERRUPTIONS,
+  SNIPPET_CHARS,
+  policyFor,
+  type DeliverySettings,
+} from './settings.ts';
 
 export const USER_AGENT = 'slicequote-webhooks/1';
 
-export function deliveryHeaders(d: Pick<ClaimedDelivery, 'id' | 'event' | 'signature'>, now = new Date()): Record<string, string> {
+export function deliveryHeaders(
+  d: Pick<ClaimedDelivery, 'id' | 'event' | 'signature'>,
+  now = new Date(),
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': USER_AGENT,
@@ -41,7 +51,8 @@ export function boundedResolver(ms: number, resolve: Resolver = defaultResolver)
 
 // Postgres text cannot hold NUL, and control characters make the delivery log unreadable.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters being removed
-const clean = (text: string, max: number) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '').slice(0, max);
+const UNREADABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+const clean = (text: string, max: number) => text.replace(UNREADABLE, '').slice(0, max);
 
 /**
  * A snippet is kept only from a receiver at a public address. Never from a refused address (there is no answer
@@ -58,7 +69,8 @@ export function snippetOf(result: SendResult, max = SNIPPET_CHARS): string | nul
 
 // An answer without a Content-Type is shown as text (most receivers answer "ok" that way); a declared binary
 // type (an image, a zip, an HTML-less octet stream) is not: decoded as UTF-8 it would only be noise.
-const TEXTUAL = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded|problem\+json|problem\+xml)\b|application\/[\w.-]+\+(json|xml)\b)/i;
+const TEXTUAL =
+  /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded|problem\+json|problem\+xml)\b|application\/[\w.-]+\+(json|xml)\b)/i;
 
 export function isTextual(contentType: string | undefined): boolean {
   return contentType === undefined || TEXTUAL.test(contentType.trim());

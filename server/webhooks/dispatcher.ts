@@ -144,13 +144,23 @@ class Pump implements EventPump {
     });
     for (const d of claimed) {
       if (d.reclaimed) this.deps.log.info('webhooks: retrying an interrupted attempt', { delivery_id: d.id });
-      const attempt: Promise<unknown> = attemptDelivery({ db: this.deps.db, settings: this.settings, resolver: this.resolver }, d)
+      const attempt: Promise<unknown> = attemptDelivery(
+        { db: this.deps.db, settings: this.settings, resolver: this.resolver },
+        d,
+      )
         .then((state) => {
           if (state === null) {
-            this.deps.log.error(`webhooks: the outcome of ${d.id} was not recorded: its lease ran out first (the attempt or the database was too slow), so it may be sent again`);
+            this.deps.log.error(
+              `webhooks: the outcome of ${d.id} was not recorded: its lease ran out first (the attempt or the database was too slow), so it may be sent again`,
+            );
           }
         })
-        .catch((err) => this.deps.log.error(`webhooks: attempt of ${d.id} failed to complete; its lease will expire and it will be retried`, err))
+        .catch((err) =>
+          this.deps.log.error(
+            `webhooks: attempt of ${d.id} failed to complete; its lease will expire and it will be retried`,
+            err,
+          ),
+        )
         .finally(() => {
           this.inFlight.delete(attempt);
           this.kick();

@@ -72,7 +72,11 @@ export async function createWebhook(ctx: ManageContext, accountId: string, body:
   await checkTokenLink(db, accountId, body.token_id);
   await checkReceiverUrl(ctx, body.url);
   if ((await countWebhooks(db, accountId)) >= MAX_WEBHOOKS_PER_ACCOUNT) {
-    throw new ApiError(409, 'webhook_limit_reached', `An account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first.`);
+    throw new ApiError(
+      409,
+      'webhook_limit_reached',
+      `An account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first.`,
+    );
   }
   const secret = body.secret ?? generateSecret();
   const row = await insertWebhook(db, {
@@ -90,7 +94,9 @@ export async function createWebhook(ctx: ManageContext, accountId: string, body:
 export async function changeWebhook(ctx: ManageContext, accountId: string, id: string, body: WebhookUpdate) {
   const { db } = ctx.deps;
   if (body.secret !== undefined && body.rotate_secret) {
-    throw new ValidationError([{ field: 'rotate_secret', message: 'cannot be combined with secret; send one of them' }]);
+    throw new ValidationError([
+      { field: 'rotate_secret', message: 'cannot be combined with secret; send one of them' },
+    ]);
   }
   if (!(await webhookById(db, accountId, id))) throw notFound('webhook', id);
   await checkTokenLink(db, accountId, body.token_id);
@@ -124,7 +130,11 @@ export async function resendDelivery(ctx: ManageContext, accountId: string, webh
   const original = await deliveryById(db, hook.id, deliveryId);
   if (!original) throw notFound('delivery', deliveryId);
   if (!hook.active) {
-    throw new ApiError(409, 'webhook_inactive', 'This webhook is inactive; activate it (PUT with "active": true) before resending.');
+    throw new ApiError(
+      409,
+      'webhook_inactive',
+      'This webhook is inactive; activate it (PUT with "active": true) before resending.',
+    );
   }
   const row = await insertDelivery(db, {
     id: newId('dlv'),
@@ -165,7 +175,11 @@ export async function pingWebhook(ctx: ManageContext, accountId: string, webhook
   const { db } = ctx.deps;
   const hook = await ownWebhook(db, accountId, webhookId);
   if (!hook.active) {
-    throw new ApiError(409, 'webhook_inactive', 'This webhook is inactive; activate it (PUT with "active": true) before sending a test event.');
+    throw new ApiError(
+      409,
+      'webhook_inactive',
+      'This webhook is inactive; activate it (PUT with "active": true) before sending a test event.',
+    );
   }
   const body = pingBody(hook, now);
   const row = await insertDelivery(db, {

@@ -6,8 +6,10 @@
 const RESOLVED = /host "([^"]*)" resolves to \S+, which is not public \((.*)\)$/;
 
 export function accountFacingReason(reason: string): string {
-  return reason.replace(RESOLVED, (_m, host: string, range: string) =>
-    // "nat64(10.0.0.1: private)" would carry the address too: keep the wrapper's name only.
-    `host "${host}" resolves to a non-public address (${range.replace(/\(.*$/, '')})`,
+  return reason.replace(
+    RESOLVED,
+    (_m, host: string, range: string) =>
+      // "nat64(10.0.0.1: private)" would carry the address too: keep the wrapper's name only.
+      `host "${host}" resolves to a non-public address (${range.replace(/\(.*$/, '')})`,
   );
 }

@@ -123,9 +123,7 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   return (_hostname, options, callback) => {
     // With autoSelectFamily (default since Node 20) net asks for all addresses.
     if (options.all) {
-      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
-        { address, family },
-      ]);
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
     } else {
       callback(null, address, family);
     }

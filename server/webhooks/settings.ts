@@ -42,7 +42,10 @@ export function deliverySettings(config: Config): DeliverySettings {
   return {
     policy: { allowPrivateCidrs: parseCidrList(config.webhookAllowPrivateCidrs) },
     accountAllowances: Object.fromEntries(
-      Object.entries(config.webhookAccountAllowances).map(([accountId, cidrs]) => [accountId, parseCidrList(cidrs.join(','))]),
+      Object.entries(config.webhookAccountAllowances).map(([accountId, cidrs]) => [
+        accountId,
+        parseCidrList(cidrs.join(',')),
+      ]),
     ),
     timeoutMs,
     dnsTimeoutMs: timeoutMs,
@@ -52,7 +55,10 @@ export function deliverySettings(config: Config): DeliverySettings {
 }
 
 /** The address rule for one account's receivers: the operator's list plus that account's own allowance, if any. */
-export function policyFor(settings: Pick<DeliverySettings, 'policy' | 'accountAllowances'>, accountId: string): AddressPolicy {
+export function policyFor(
+  settings: Pick<DeliverySettings, 'policy' | 'accountAllowances'>,
+  accountId: string,
+): AddressPolicy {
   const own = Object.hasOwn(settings.accountAllowances, accountId) ? settings.accountAllowances[accountId] : [];
   return own.length === 0 ? settings.policy : { allowPrivateCidrs: [...settings.policy.allowPrivateCidrs, ...own] };
 }

@@ -8,13 +8,7 @@
 // that a client would connect to instead of re-implementing those notations.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import {
-  type AddressPolicy,
-  canonicalAddress,
-  judgeAddress,
-  parseAddress,
-  parseCidrList,
-} from './address-policy.ts';
+import { type AddressPolicy, canonicalAddress, judgeAddress, parseAddress, parseCidrList } from './address-policy.ts';
 
 export { type AddressPolicy, parseCidrList };
 

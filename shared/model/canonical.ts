@@ -43,24 +43,32 @@ const MODEL_HEAD =
   `${XML_DECLARATION}<model unit="millimeter" xml:lang="en-US" xmlns="${CORE}" xmlns:slic3rpe="${SLIC3RPE}">\n` +
   ' <metadata name="slic3rpe:Version3mf">1</metadata>\n' +
   ' <resources>\n  <object id="1" type="model">\n   <mesh>\n    <vertices>\n';
-const MODEL_TAIL = '    </triangles>\n   </mesh>\n  </object>\n </resources>\n <build>\n  <item objectid="1"/>\n </build>\n</model>\n';
+const MODEL_TAIL =
+  '    </triangles>\n   </mesh>\n  </object>\n </resources>\n <build>\n  <item objectid="1"/>\n </build>\n</model>\n';
 
 /** The model part and, after it, the negative volume, as one PrusaSlicer object in a stored zip. */
 export function streamCanonical3mf(part: Mesh, negative: Mesh, sink: ByteSink): void {
-  const partTriangles = part.indices.length / 3, negativeTriangles = negative.indices.length / 3;
+  const partTriangles = part.indices.length / 3,
+    negativeTriangles = negative.indices.length / 3;
   const text = (s: string) => (out: ByteSink) => out(encoder.encode(s));
-  writeStoredZip([
-    ['[Content_Types].xml', text(CONTENT_TYPES)],
-    ['_rels/.rels', text(RELATIONSHIPS)],
-    ['3D/3dmodel.model', (out) => streamModelXml(part, negative, out)],
-    ['Metadata/Slic3r_PE_model.config', text(
-      `${XML_DECLARATION}<config>\n <object id="1" instances_count="1">\n` +
-        '  <metadata type="object" key="name" value="model"/>\n' +
-        volumeXml(0, partTriangles - 1, 'ModelPart') +
-        volumeXml(partTriangles, partTriangles + negativeTriangles - 1, 'NegativeVolume') +
-        ' </object>\n</config>\n',
-    )],
-  ], sink);
+  writeStoredZip(
+    [
+      ['[Content_Types].xml', text(CONTENT_TYPES)],
+      ['_rels/.rels', text(RELATIONSHIPS)],
+      ['3D/3dmodel.model', (out) => streamModelXml(part, negative, out)],
+      [
+        'Metadata/Slic3r_PE_model.config',
+        text(
+          `${XML_DECLARATION}<config>\n <object id="1" instances_count="1">\n` +
+            '  <metadata type="object" key="name" value="model"/>\n' +
+            volumeXml(0, partTriangles - 1, 'ModelPart') +
+            volumeXml(partTriangles, partTriangles + negativeTriangles - 1, 'NegativeVolume') +
+            ' </object>\n</config>\n',
+        ),
+      ],
+    ],
+    sink,
+  );
 }
 
 export function writeCanonical3mf(part: Mesh, negative: Mesh): Uint8Array {
@@ -75,13 +83,24 @@ function volumeXml(first: number, last: number, type: string): string {
 function streamModelXml(part: Mesh, negative: Mesh, out: ByteSink): void {
   out(encoder.encode(MODEL_HEAD));
   for (const { positions: p } of [part, negative]) {
-    streamLines(p.length / 3, (v) => `<vertex x="${num(p[v * 3])}" y="${num(p[v * 3 + 1])}" z="${num(p[v * 3 + 2])}"/>\n`, out);
+    streamLines(
+      p.length / 3,
+      (v) => `<vertex x="${num(p[v * 3])}" y="${num(p[v * 3 + 1])}" z="${num(p[v * 3 + 2])}"/>\n`,
+      out,
+    );
   }
   out(encoder.encode('    </vertices>\n    <triangles>\n'));
   const partVertices = part.positions.length / 3;
-  for (const [{ indices: t }, base] of [[part, 0], [negative, partVertices]] as const) {
+  for (const [{ indices: t }, base] of [
+    [part, 0],
+    [negative, partVertices],
+  ] as const) {
     const corner = (i: number) => t[i] + base;
-    streamLines(t.length / 3, (i) => `<triangle v1="${corner(i * 3)}" v2="${corner(i * 3 + 1)}" v3="${corner(i * 3 + 2)}"/>\n`, out);
+    streamLines(
+      t.length / 3,
+      (i) => `<triangle v1="${corner(i * 3)}" v2="${corner(i * 3 + 1)}" v3="${corner(i * 3 + 2)}"/>\n`,
+      out,
+    );
   }
   out(encoder.encode(MODEL_TAIL));
 }

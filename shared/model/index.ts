@@ -16,7 +16,13 @@ export { ModelError } from './errors.ts';
 export { DEFAULT_LIMITS, type ParseLimits } from './limits.ts';
 export { measure, type Measurements } from './measure.ts';
 export type { Mesh } from './mesh.ts';
-export { streamCanonical3mf, streamCanonicalObj, writeCanonical3mf, writeCanonicalObj, type ByteSink } from './canonical.ts';
+export {
+  streamCanonical3mf,
+  streamCanonicalObj,
+  writeCanonical3mf,
+  writeCanonicalObj,
+  type ByteSink,
+} from './canonical.ts';
 export type { ModelWarning, ModelWarningCode } from './warnings.ts';
 
 export interface ParsedModel {
@@ -38,17 +44,29 @@ export function parseModel(bytes: Uint8Array, format?: ModelFormat, limits?: Par
   const resolved = resolveLimits(limits);
   if (bytes.length === 0) fail('empty_file', 'The file is empty.');
   if (bytes.length > resolved.maxBytes) {
-    fail('file_too_large', `The file is ${bytes.length} bytes, more than the ${resolved.maxBytes} bytes this service accepts.`, {
-      size: bytes.length,
-      limit: resolved.maxBytes,
-    });
+    fail(
+      'file_too_large',
+      `The file is ${bytes.length} bytes, more than the ${resolved.maxBytes} bytes this service accepts.`,
+      {
+        size: bytes.length,
+        limit: resolved.maxBytes,
+      },
+    );
   }
   const kind = format ?? detectFormat('', bytes);
   const source = readSource(kind, bytes, resolved);
-  if (source.mesh.indices.length === 0) fail('no_triangles', 'The model contains no triangles, so there is nothing to print.');
+  if (source.mesh.indices.length === 0)
+    fail('no_triangles', 'The model contains no triangles, so there is nothing to print.');
   const measurements = measure(source.mesh);
   const warnings = [...source.warnings, ...assessMesh(source.mesh, measurements, source.degenerate)];
-  return { format: kind!, mesh: source.mesh, measurements, unit: source.unit, negativeVolumes: source.negative, warnings };
+  return {
+    format: kind!,
+    mesh: source.mesh,
+    measurements,
+    unit: source.unit,
+    negativeVolumes: source.negative,
+    warnings,
+  };
 }
 
 interface Source {

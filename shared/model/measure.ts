@@ -53,19 +53,40 @@ export interface SurfaceIntegrals {
  * rounding error small; for an open mesh it makes our figure comparable with the slicer's.
  */
 export function surfaceIntegrals(mesh: Mesh): SurfaceIntegrals {
-  const p = mesh.positions, t = mesh.indices;
+  const p = mesh.positions,
+    t = mesh.indices;
   if (t.length === 0) return { volume: 0, area: 0, vectorArea: [0, 0, 0] };
-  const ox = p[0], oy = p[1], oz = p[2];
-  let volume6 = 0, area2 = 0, ax = 0, ay = 0, az = 0;
+  const ox = p[0],
+    oy = p[1],
+    oz = p[2];
+  let volume6 = 0,
+    area2 = 0,
+    ax = 0,
+    ay = 0,
+    az = 0;
   for (let i = 0; i < t.length; i += 3) {
-    const a = t[i] * 3, b = t[i + 1] * 3, c = t[i + 2] * 3;
-    const x0 = p[a] - ox, y0 = p[a + 1] - oy, z0 = p[a + 2] - oz;
-    const x1 = p[b] - ox, y1 = p[b + 1] - oy, z1 = p[b + 2] - oz;
-    const x2 = p[c] - ox, y2 = p[c + 1] - oy, z2 = p[c + 2] - oz;
+    const a = t[i] * 3,
+      b = t[i + 1] * 3,
+      c = t[i + 2] * 3;
+    const x0 = p[a] - ox,
+      y0 = p[a + 1] - oy,
+      z0 = p[a + 2] - oz;
+    const x1 = p[b] - ox,
+      y1 = p[b + 1] - oy,
+      z1 = p[b + 2] - oz;
+    const x2 = p[c] - ox,
+      y2 = p[c + 1] - oy,
+      z2 = p[c + 2] - oz;
     // Cross product of the edges: twice the triangle's vector area.
-    const ux = x1 - x0, uy = y1 - y0, uz = z1 - z0;
-    const vx = x2 - x0, vy = y2 - y0, vz = z2 - z0;
-    const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
+    const ux = x1 - x0,
+      uy = y1 - y0,
+      uz = z1 - z0;
+    const vx = x2 - x0,
+      vy = y2 - y0,
+      vz = z2 - z0;
+    const cx = uy * vz - uz * vy,
+      cy = uz * vx - ux * vz,
+      cz = ux * vy - uy * vx;
     area2 += Math.sqrt(cx * cx + cy * cy + cz * cz);
     ax += cx;
     ay += cy;
@@ -134,7 +155,8 @@ export function countBodies(mesh: Mesh): number {
   }
   for (let i = 0; i < t.length; i += 3) {
     for (let k = 1; k < 3; k++) {
-      const ra = find(t[i]), rb = find(t[i + k]);
+      const ra = find(t[i]),
+        rb = find(t[i + k]);
       if (ra !== rb) {
         parent[ra] = rb;
         bodies--;

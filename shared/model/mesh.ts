@@ -88,9 +88,13 @@ export class MeshBuilder {
   addTriangle(a: number, b: number, c: number): void {
     // Dropped triangles count against the cap too: they still cost parsing time.
     if (this.triangleCount + this.degenerateCount >= this.limits.maxTriangles) {
-      fail('too_many_triangles', `The model has more than ${this.limits.maxTriangles} triangles, the most this service accepts.`, {
-        limit: this.limits.maxTriangles,
-      });
+      fail(
+        'too_many_triangles',
+        `The model has more than ${this.limits.maxTriangles} triangles, the most this service accepts.`,
+        {
+          limit: this.limits.maxTriangles,
+        },
+      );
     }
     if (a === b || b === c || a === c) {
       this.degenerateCount++;
@@ -107,8 +111,10 @@ export class MeshBuilder {
   /** The finished mesh; arrays are trimmed to their used length. */
   finish(): Mesh {
     const mesh = {
-      positions: this.positions.length === this.vertexCount * 3 ? this.positions : this.positions.slice(0, this.vertexCount * 3),
-      indices: this.indices.length === this.triangleCount * 3 ? this.indices : this.indices.slice(0, this.triangleCount * 3),
+      positions:
+        this.positions.length === this.vertexCount * 3 ? this.positions : this.positions.slice(0, this.vertexCount * 3),
+      indices:
+        this.indices.length === this.triangleCount * 3 ? this.indices : this.indices.slice(0, this.triangleCount * 3),
     };
     // Vertices no triangle uses (unused OBJ vertices, corners of dropped degenerate
     // triangles) must not stretch the bounding box or count as bodies.
@@ -117,12 +123,17 @@ export class MeshBuilder {
 
   private appendVertex(x: number, y: number, z: number): number {
     if (this.vertexCount >= this.limits.maxVertices) {
-      fail('too_many_vertices', `The model has more than ${this.limits.maxVertices} distinct vertices, the most this service accepts.`, {
-        limit: this.limits.maxVertices,
-      });
+      fail(
+        'too_many_vertices',
+        `The model has more than ${this.limits.maxVertices} distinct vertices, the most this service accepts.`,
+        {
+          limit: this.limits.maxVertices,
+        },
+      );
     }
     const o = this.vertexCount * 3;
-    if (o + 3 > this.positions.length) this.positions = grow(this.positions, this.limits.maxVertices * 3) as Float64Array;
+    if (o + 3 > this.positions.length)
+      this.positions = grow(this.positions, this.limits.maxVertices * 3) as Float64Array;
     this.positions[o] = x;
     this.positions[o + 1] = y;
     this.positions[o + 2] = z;

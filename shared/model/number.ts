@@ -6,9 +6,18 @@
 /** Longest number token we accept; a longer one is garbage, and must not become a huge string. */
 export const MAX_NUMBER_TOKEN = 64;
 
-const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const POW10 = [
+  1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+  1e21, 1e22,
+];
 
-const C_0 = 48, C_9 = 57, C_PLUS = 43, C_MINUS = 45, C_DOT = 46, C_E = 101, C_UPPER_E = 69;
+const C_0 = 48,
+  C_9 = 57,
+  C_PLUS = 43,
+  C_MINUS = 45,
+  C_DOT = 46,
+  C_E = 101,
+  C_UPPER_E = 69;
 
 const isDigit = (c: number) => c >= C_0 && c <= C_9;
 
@@ -23,17 +32,30 @@ export function parseNumberBytes(b: Uint8Array, start: number, end: number): num
   let negative = false;
   if (b[i] === C_PLUS || b[i] === C_MINUS) negative = b[i++] === C_MINUS;
   if (i < end && !isDigit(b[i]) && b[i] !== C_DOT) return parseSpecial(b, i, end, negative);
-  let mantissa = 0, significant = 0, exp10 = 0, digits = 0;
+  let mantissa = 0,
+    significant = 0,
+    exp10 = 0,
+    digits = 0;
   for (; i < end && isDigit(b[i]); i++, digits++) {
     if (significant > 0 || b[i] !== C_0) {
-      if (significant < 15) { mantissa = mantissa * 10 + (b[i] - C_0); significant++; } else { significant = 99; }
+      if (significant < 15) {
+        mantissa = mantissa * 10 + (b[i] - C_0);
+        significant++;
+      } else {
+        significant = 99;
+      }
     }
     if (significant === 99) exp10++;
   }
   if (i < end && b[i] === C_DOT) {
     for (i++; i < end && isDigit(b[i]); i++, digits++) {
       if (significant > 0 || b[i] !== C_0) {
-        if (significant < 15) { mantissa = mantissa * 10 + (b[i] - C_0); significant++; } else { significant = 99; }
+        if (significant < 15) {
+          mantissa = mantissa * 10 + (b[i] - C_0);
+          significant++;
+        } else {
+          significant = 99;
+        }
       }
       if (significant !== 99) exp10--;
     }
@@ -58,7 +80,9 @@ export function parseNumberBytes(b: Uint8Array, start: number, end: number): num
 }
 
 function parseExponent(b: Uint8Array, start: number, end: number): number {
-  let i = start, sign = 1, e = 0;
+  let i = start,
+    sign = 1,
+    e = 0;
   if (b[i] === C_PLUS || b[i] === C_MINUS) sign = b[i++] === C_MINUS ? -1 : 1;
   // Saturate: 1e999999 is Infinity either way; this keeps the arithmetic exact.
   for (; i < end; i++) e = Math.min(e * 10 + (b[i] - C_0), 100000);
@@ -89,7 +113,8 @@ export function parseNumberString(s: string): number | null {
   if (n === 0 || n > MAX_NUMBER_TOKEN) return null;
   for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
-    if (!((c >= C_0 && c <= C_9) || c === C_DOT || c === C_MINUS || c === C_PLUS || c === C_E || c === C_UPPER_E)) return null;
+    if (!((c >= C_0 && c <= C_9) || c === C_DOT || c === C_MINUS || c === C_PLUS || c === C_E || c === C_UPPER_E))
+      return null;
   }
   const v = Number(s);
   return Number.isNaN(v) ? null : v;

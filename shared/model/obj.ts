@@ -10,9 +10,43 @@ import { ByteCursor } from './text.ts';
 
 /** Statements that describe no geometry we measure: texture/normal data, grouping, materials, curves. */
 const IGNORED = new Set([
-  'vt', 'vn', 'vp', 'o', 'g', 's', 'usemtl', 'mtllib', 'l', 'p', 'mg', 'usemap', 'maplib', 'lod', 'bevel',
-  'c_interp', 'd_interp', 'shadow_obj', 'trace_obj', 'cstype', 'deg', 'bmat', 'step', 'curv', 'curv2', 'surf',
-  'parm', 'trim', 'hole', 'scrv', 'sp', 'end', 'con', 'call', 'csh', 'ctech', 'stech',
+  'vt',
+  'vn',
+  'vp',
+  'o',
+  'g',
+  's',
+  'usemtl',
+  'mtllib',
+  'l',
+  'p',
+  'mg',
+  'usemap',
+  'maplib',
+  'lod',
+  'bevel',
+  'c_interp',
+  'd_interp',
+  'shadow_obj',
+  'trace_obj',
+  'cstype',
+  'deg',
+  'bmat',
+  'step',
+  'curv',
+  'curv2',
+  'surf',
+  'parm',
+  'trim',
+  'hole',
+  'scrv',
+  'sp',
+  'end',
+  'con',
+  'call',
+  'csh',
+  'ctech',
+  'stech',
 ]);
 
 export interface ObjResult {
@@ -20,7 +54,8 @@ export interface ObjResult {
   degenerate: number;
 }
 
-const SLASH = 47, HASH = 35;
+const SLASH = 47,
+  HASH = 35;
 
 export function parseObj(bytes: Uint8Array, limits: ParseLimits): ObjResult {
   const reader = new ObjReader(bytes, limits);
@@ -79,7 +114,11 @@ class ObjReader {
       xyz[k] = value;
     }
     if (!xyz.every(Number.isFinite)) {
-      fail('non_finite_vertex', `Vertex ${this.vertexCount + 1} of the OBJ file (line ${line}) is not a finite number.`, { line });
+      fail(
+        'non_finite_vertex',
+        `Vertex ${this.vertexCount + 1} of the OBJ file (line ${line}) is not a finite number.`,
+        { line },
+      );
     }
     // Optional w or r g b values follow; they must still be numbers.
     while (cur.next(false)) {
@@ -92,9 +131,13 @@ class ObjReader {
 
   private storeVertex(x: number, y: number, z: number): void {
     if (this.vertexCount >= this.limits.maxVertices) {
-      fail('too_many_vertices', `The OBJ file declares more than ${this.limits.maxVertices} vertices, the most this service accepts.`, {
-        limit: this.limits.maxVertices,
-      });
+      fail(
+        'too_many_vertices',
+        `The OBJ file declares more than ${this.limits.maxVertices} vertices, the most this service accepts.`,
+        {
+          limit: this.limits.maxVertices,
+        },
+      );
     }
     if (this.vertexCount === this.welded.length) {
       const welded = new Uint32Array(Math.min(this.welded.length * 2, this.limits.maxVertices));
@@ -108,7 +151,9 @@ class ObjReader {
   private face(): void {
     const cur = this.cur;
     const line = cur.line;
-    let first = 0, previous = 0, count = 0;
+    let first = 0,
+      previous = 0,
+      count = 0;
     while (cur.next(false)) {
       if (cur.bytes[cur.start] === HASH) break;
       const corner = this.corner();
@@ -124,7 +169,8 @@ class ObjReader {
 
   /** One face corner "v", "v/vt", "v//vn" or "v/vt/vn"; only v is used, the others are validated. */
   private corner(): number {
-    const cur = this.cur, b = cur.bytes;
+    const cur = this.cur,
+      b = cur.bytes;
     let end = cur.start;
     while (end < cur.end && b[end] !== SLASH) end++;
     const index = parseIndex(b, cur.start, end);
@@ -143,11 +189,15 @@ class ObjReader {
   private resolve(index: number): number {
     const raw = index > 0 ? index - 1 : this.vertexCount + index;
     if (index === 0 || raw < 0 || raw >= this.vertexCount) {
-      fail('obj_index_out_of_range', `A face on line ${this.cur.line} of the OBJ file refers to vertex ${index}, but ${this.vertexCount} vertices are defined at that point.`, {
-        line: this.cur.line,
-        index,
-        vertices: this.vertexCount,
-      });
+      fail(
+        'obj_index_out_of_range',
+        `A face on line ${this.cur.line} of the OBJ file refers to vertex ${index}, but ${this.vertexCount} vertices are defined at that point.`,
+        {
+          line: this.cur.line,
+          index,
+          vertices: this.vertexCount,
+        },
+      );
     }
     return this.welded[raw];
   }
@@ -155,7 +205,8 @@ class ObjReader {
 
 /** A signed decimal integer of at most 10 digits; null otherwise. */
 function parseIndex(b: Uint8Array, start: number, end: number): number | null {
-  let i = start, sign = 1;
+  let i = start,
+    sign = 1;
   if (b[i] === 45) {
     sign = -1;
     i++;
@@ -180,5 +231,7 @@ function keyword(cur: ByteCursor): string {
 }
 
 function syntax(cur: ByteCursor, expected: string, line = cur.line): never {
-  return fail('obj_syntax', `OBJ syntax error on line ${line}: expected ${expected}, found ${cur.describe()}.`, { line });
+  return fail('obj_syntax', `OBJ syntax error on line ${line}: expected ${expected}, found ${cur.describe()}.`, {
+    line,
+  });
 }

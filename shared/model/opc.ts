@@ -53,11 +53,20 @@ export interface StructureOptions {
  * Reads [Content_Types].xml and every relationship part (in one pass over the zip), checks the
  * relationships and finds the root 3D model part.
  */
-export function readPackageStructure(pkg: ZipPackage, limits: ParseLimits, options: StructureOptions): PackageStructure {
+export function readPackageStructure(
+  pkg: ZipPackage,
+  limits: ParseLimits,
+  options: StructureOptions,
+): PackageStructure {
   if (!pkg.has('_rels/.rels')) {
-    fail('model_part_missing', 'The 3MF package has no _rels/.rels relationship part, so it does not say where its 3D model is.');
+    fail(
+      'model_part_missing',
+      'The 3MF package has no _rels/.rels relationship part, so it does not say where its 3D model is.',
+    );
   }
-  const relsParts = [...pkg.entries.values()].map((e) => e.name).filter((name) => /(^|\/)_rels\/[^/]*\.rels$/i.test(name));
+  const relsParts = [...pkg.entries.values()]
+    .map((e) => e.name)
+    .filter((name) => /(^|\/)_rels\/[^/]*\.rels$/i.test(name));
   const hasTypes = pkg.has(CONTENT_TYPES);
   const parts = pkg.readMany(hasTypes ? [...relsParts, CONTENT_TYPES] : relsParts, MAX_CONTROL_PART);
   const relationships = relsParts.flatMap((name) => readRelationships(name, parts.get(name)!, limits));
@@ -67,28 +76,47 @@ export function readPackageStructure(pkg: ZipPackage, limits: ParseLimits, optio
     if (tolerated) missingThumbnails.push(rel.target);
     return tolerated;
   });
-  if (!hasTypes) ruleViolation('Chapter 2.1', 'The package has no [Content_Types].xml part, which every OPC package must have');
+  if (!hasTypes)
+    ruleViolation('Chapter 2.1', 'The package has no [Content_Types].xml part, which every OPC package must have');
   return { root, relationships, contentTypes: readContentTypes(parts.get(CONTENT_TYPES)!, limits), missingThumbnails };
 }
 
 function checkRelationships(
-  pkg: ZipPackage, relationships: Relationship[], tolerateMissing: (rel: Relationship) => boolean,
+  pkg: ZipPackage,
+  relationships: Relationship[],
+  tolerateMissing: (rel: Relationship) => boolean,
 ): string {
-  const rootModels = relationships.filter((r) => r.declaredIn.toLowerCase() === '_rels/.rels' && r.type === REL_3DMODEL);
+  const rootModels = relationships.filter(
+    (r) => r.declaredIn.toLowerCase() === '_rels/.rels' && r.type === REL_3DMODEL,
+  );
   if (rootModels.length === 0) {
-    fail('model_part_missing', 'The 3MF package has no relationship to a 3D model part in _rels/.rels (3MF Chapter 2.1: the 3D model part must exist).');
+    fail(
+      'model_part_missing',
+      'The 3MF package has no relationship to a 3D model part in _rels/.rels (3MF Chapter 2.1: the 3D model part must exist).',
+    );
   }
   if (rootModels.length > 1) {
-    ruleViolation('Chapter 2.1.2', `The package root declares ${rootModels.length} 3D model parts; a 3MF package has exactly one (more than one 3D model part)`);
+    ruleViolation(
+      'Chapter 2.1.2',
+      `The package root declares ${rootModels.length} 3D model parts; a 3MF package has exactly one (more than one 3D model part)`,
+    );
   }
   for (const rel of relationships) {
     if (pkg.has(rel.target) || tolerateMissing(rel)) continue;
     if (rel.type === REL_3DMODEL) {
-      fail('model_part_missing', `The 3D model part ${rel.target} named in ${rel.declaredIn} does not exist in the package.`, { part: rel.target });
+      fail(
+        'model_part_missing',
+        `The 3D model part ${rel.target} named in ${rel.declaredIn} does not exist in the package.`,
+        { part: rel.target },
+      );
     }
-    ruleViolation('Chapter 2.1', `The relationship ${rel.id} in ${rel.declaredIn} points to ${rel.target}, which does not exist in the package (relationship to a non-existent part, e.g. a thumbnail)`, {
-      part: rel.target,
-    });
+    ruleViolation(
+      'Chapter 2.1',
+      `The relationship ${rel.id} in ${rel.declaredIn} points to ${rel.target}, which does not exist in the package (relationship to a non-existent part, e.g. a thumbnail)`,
+      {
+        part: rel.target,
+      },
+    );
   }
   return rootModels[0].target;
 }
@@ -98,22 +126,33 @@ function readRelationships(relsName: string, bytes: Uint8Array, limits: ParseLim
   const found: Relationship[] = [];
   parseControlPart(relsName, bytes, limits, (tag, depth) => {
     if (depth === 1 && (tag.local !== 'Relationships' || tag.uri !== RELS_NS)) {
-      ruleViolation('Chapter 2.1', `The relationship part ${relsName} does not have a <Relationships> root in the OPC relationships namespace`);
+      ruleViolation(
+        'Chapter 2.1',
+        `The relationship part ${relsName} does not have a <Relationships> root in the OPC relationships namespace`,
+      );
     }
     if (depth !== 2 || tag.local !== 'Relationship' || tag.uri !== RELS_NS) return;
     const attr = (name: string) => tag.attributes[name]?.value;
-    const id = attr('Id'), type = attr('Type'), target = attr('Target');
+    const id = attr('Id'),
+      type = attr('Type'),
+      target = attr('Target');
     if (!id || !type || target === undefined) {
       ruleViolation('Chapter 2.1', `A relationship in ${relsName} lacks its Id, Type or Target`);
     }
     if (attr('TargetMode') === 'External' || isExternal(target)) {
-      ruleViolation('Chapter 2.1.1', `The relationship ${id} in ${relsName} links to the external resource "${target.slice(0, 100)}"; 3MF relationships must point to parts inside the package (link to external)`);
+      ruleViolation(
+        'Chapter 2.1.1',
+        `The relationship ${id} in ${relsName} links to the external resource "${target.slice(0, 100)}"; 3MF relationships must point to parts inside the package (link to external)`,
+      );
     }
     found.push({ id, type, target: resolveTarget(source, target), declaredIn: relsName });
   });
   const tickets = found.filter((r) => r.type === REL_PRINTTICKET).length;
   if (tickets > 1) {
-    ruleViolation('Chapter 2.1.4', `${relsName} declares ${tickets} print tickets; a model part may have at most one (more than one print ticket)`);
+    ruleViolation(
+      'Chapter 2.1.4',
+      `${relsName} declares ${tickets} print tickets; a model part may have at most one (more than one print ticket)`,
+    );
   }
   const ids = new Set<string>();
   for (const rel of found) {
@@ -170,7 +209,12 @@ export function resolveTarget(source: string, target: string): string {
   return `/${segments.filter((s) => s !== '').join('/')}`;
 }
 
-function parseControlPart(name: string, bytes: Uint8Array, limits: ParseLimits, open: (tag: SaxesTagNS, depth: number) => void): void {
+function parseControlPart(
+  name: string,
+  bytes: Uint8Array,
+  limits: ParseLimits,
+  open: (tag: SaxesTagNS, depth: number) => void,
+): void {
   const handler: XmlHandler = { open, close: () => undefined };
   const xml = new XmlStream(name, limits, handler);
   xml.write(bytes);

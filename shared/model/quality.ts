@@ -55,7 +55,9 @@ export function assessMesh(mesh: Mesh, m: Measurements, degenerate: number): Mod
     warnings.push(modelWarning('not_watertight', message, { openness: open }));
   }
   if (m.bodies > 1) {
-    warnings.push(modelWarning('several_bodies', `The model consists of ${m.bodies} separate bodies.`, { count: m.bodies }));
+    warnings.push(
+      modelWarning('several_bodies', `The model consists of ${m.bodies} separate bodies.`, { count: m.bodies }),
+    );
   }
   return warnings;
 }

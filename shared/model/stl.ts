@@ -79,11 +79,17 @@ function parseBinary(bytes: Uint8Array, limits: ParseLimits): StlResult {
 }
 
 function binaryVertex(view: DataView, o: number, triangle: number, builder: MeshBuilder): number {
-  const x = view.getFloat32(o, true), y = view.getFloat32(o + 4, true), z = view.getFloat32(o + 8, true);
+  const x = view.getFloat32(o, true),
+    y = view.getFloat32(o + 4, true),
+    z = view.getFloat32(o + 8, true);
   if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) {
-    fail('non_finite_vertex', `Triangle ${triangle + 1} of the binary STL has a vertex that is not a finite number (NaN or infinity).`, {
-      triangle: triangle + 1,
-    });
+    fail(
+      'non_finite_vertex',
+      `Triangle ${triangle + 1} of the binary STL has a vertex that is not a finite number (NaN or infinity).`,
+      {
+        triangle: triangle + 1,
+      },
+    );
   }
   return builder.addVertex(x, y, z);
 }
@@ -99,20 +105,33 @@ function tooMany(count: number, limits: ParseLimits): never {
 /** Neither a well-sized binary STL nor ASCII: say precisely what is wrong, allocating nothing. */
 function refuseBadBinary(bytes: Uint8Array, limits: ParseLimits): never {
   if (bytes.length < PREAMBLE) {
-    fail('stl_truncated', `The file is ${bytes.length} bytes long; a binary STL needs at least 84 (header and triangle count).`, {
-      size: bytes.length,
-    });
+    fail(
+      'stl_truncated',
+      `The file is ${bytes.length} bytes long; a binary STL needs at least 84 (header and triangle count).`,
+      {
+        size: bytes.length,
+      },
+    );
   }
-  if (!looksLikeBinaryStl(bytes)) fail('unsupported_format', 'The file is not an STL model (neither binary STL records nor ASCII STL text).');
+  if (!looksLikeBinaryStl(bytes))
+    fail('unsupported_format', 'The file is not an STL model (neither binary STL records nor ASCII STL text).');
   const count = declaredCount(bytes);
   if (count > limits.maxTriangles) tooMany(count, limits);
   const expected = PREAMBLE + RECORD * count;
   const whole = Math.floor((bytes.length - PREAMBLE) / RECORD);
   const details = { declared: count, expectedBytes: expected, size: bytes.length };
   if (bytes.length < expected && (bytes.length - PREAMBLE) % RECORD !== 0) {
-    fail('stl_truncated', `The binary STL is truncated: its header declares ${count} triangles (${expected} bytes) but the file ends after ${bytes.length} bytes, partway through triangle ${whole + 1}.`, details);
+    fail(
+      'stl_truncated',
+      `The binary STL is truncated: its header declares ${count} triangles (${expected} bytes) but the file ends after ${bytes.length} bytes, partway through triangle ${whole + 1}.`,
+      details,
+    );
   }
-  fail('stl_count_mismatch', `The binary STL header declares ${count} triangles (${expected} bytes) but the file is ${bytes.length} bytes long.`, details);
+  fail(
+    'stl_count_mismatch',
+    `The binary STL header declares ${count} triangles (${expected} bytes) but the file is ${bytes.length} bytes long.`,
+    details,
+  );
 }
 
 // ---- ASCII ---------------------------------------------------------------------------------
@@ -146,7 +165,9 @@ function readFacet(cur: ByteCursor, builder: MeshBuilder): void {
   for (let k = 0; k < 3; k++) {
     expectWord(cur, 'vertex');
     const line = cur.line;
-    const x = readNumber(cur, 'vertex x'), y = readNumber(cur, 'vertex y'), z = readNumber(cur, 'vertex z');
+    const x = readNumber(cur, 'vertex x'),
+      y = readNumber(cur, 'vertex y'),
+      z = readNumber(cur, 'vertex z');
     if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) {
       fail('non_finite_vertex', `The ASCII STL has a vertex that is not a finite number on line ${line}.`, { line });
     }
@@ -169,7 +190,11 @@ function readNumber(cur: ByteCursor, what: string): number {
 }
 
 function syntax(cur: ByteCursor, expected: string): never {
-  return fail('stl_syntax', `ASCII STL syntax error on line ${cur.line}: expected ${expected}, found ${cur.describe()}.`, {
-    line: cur.line,
-  });
+  return fail(
+    'stl_syntax',
+    `ASCII STL syntax error on line ${cur.line}: expected ${expected}, found ${cur.describe()}.`,
+    {
+      line: cur.line,
+    },
+  );
 }

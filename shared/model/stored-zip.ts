@@ -17,7 +17,8 @@ export function writeStoredZip(entries: [name: string, write: EntryWriter][], si
     offset += chunk.length;
   };
   for (const [name, write] of entries) {
-    let crc = 0, size = 0;
+    let crc = 0,
+      size = 0;
     write((chunk) => {
       crc = crc32(chunk, crc);
       size += chunk.length;

@@ -3,7 +3,12 @@
 // bounded before it is turned into a string.
 import { latin1 } from './number.ts';
 
-const SPACE = 32, TAB = 9, LF = 10, VT = 11, FF = 12, CR = 13;
+const SPACE = 32,
+  TAB = 9,
+  LF = 10,
+  VT = 11,
+  FF = 12,
+  CR = 13;
 
 export const isSpace = (c: number) => c === SPACE || c === TAB || c === CR || c === VT || c === FF;
 

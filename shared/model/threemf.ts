@@ -9,7 +9,12 @@ import { ModelPartReader, type ModelPart, type PackageBudget } from './threemf/m
 import { XmlStream } from './xml.ts';
 import { partKey, ZipPackage } from './zip.ts';
 import { modelWarning, WarningList, type ModelWarning } from './warnings.ts';
-import { applyProjectConfig, isPrusaSlicerProject, printConfigWarning, readProjectConfig } from './threemf/prusaslicer.ts';
+import {
+  applyProjectConfig,
+  isPrusaSlicerProject,
+  printConfigWarning,
+  readProjectConfig,
+} from './threemf/prusaslicer.ts';
 
 export interface ThreeMfResult {
   mesh: Mesh;
@@ -23,10 +28,15 @@ export interface ThreeMfResult {
 export function parse3mf(bytes: Uint8Array, limits: ParseLimits): ThreeMfResult {
   const pkg = new ZipPackage(bytes, limits);
   const project = isPrusaSlicerProject(pkg);
-  const { root, contentTypes, missingThumbnails } = readPackageStructure(pkg, limits, { tolerateMissingThumbnail: project });
+  const { root, contentTypes, missingThumbnails } = readPackageStructure(pkg, limits, {
+    tolerateMissingThumbnail: project,
+  });
   const type = contentTypeOf(contentTypes, root);
   if (type !== CT_3DMODEL) {
-    ruleViolation('Chapter 2.1', `The 3D model part ${root} has content type "${(type ?? 'none').slice(0, 100)}" instead of ${CT_3DMODEL}`);
+    ruleViolation(
+      'Chapter 2.1',
+      `The 3D model part ${root} has content type "${(type ?? 'none').slice(0, 100)}" instead of ${CT_3DMODEL}`,
+    );
   }
   const reader = new PartReader(pkg, limits);
   const rootPart = reader.load([root], true)[0];
@@ -45,7 +55,13 @@ export function parse3mf(bytes: Uint8Array, limits: ParseLimits): ThreeMfResult 
   assemble(rootPart, { limits, builder, negative, part: (name, from) => reader.get(name, from, rootPart) });
   const negativeMesh = negative.triangles > 0 ? negative.finish() : null;
   const mesh = builder.finish();
-  return { mesh, negative: negativeMesh, unit: rootPart.unit, degenerate: builder.degenerateCount, warnings: warnings.toArray() };
+  return {
+    mesh,
+    negative: negativeMesh,
+    unit: rootPart.unit,
+    degenerate: builder.degenerateCount,
+    warnings: warnings.toArray(),
+  };
 }
 
 /** PrusaSlicer 2.5's command line lists a thumbnail it never writes; nothing printed depends on it. */
@@ -99,6 +115,9 @@ class PartReader {
   get(name: string, from: ModelPart, root: ModelPart): ModelPart {
     const part = this.parts.get(partKey(name));
     if (part && from === root) return part;
-    return ruleViolation('Production Extension Chapter 3', `The model part ${from.name} refers to ${name.slice(0, 200)} with p:path; only the root model part may refer to other model parts`);
+    return ruleViolation(
+      'Production Extension Chapter 3',
+      `The model part ${from.name} refers to ${name.slice(0, 200)} with p:path; only the root model part may refer to other model parts`,
+    );
   }
 }

@@ -17,7 +17,11 @@ export interface ModelWarning {
   [detail: string]: unknown;
 }
 
-export function modelWarning(code: ModelWarningCode, message: string, details: Record<string, unknown> = {}): ModelWarning {
+export function modelWarning(
+  code: ModelWarningCode,
+  message: string,
+  details: Record<string, unknown> = {},
+): ModelWarning {
   return { code, message, ...details };
 }
 

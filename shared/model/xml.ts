@@ -66,7 +66,11 @@ export class XmlStream {
     private readonly limits: XmlLimits,
     handler: XmlHandler,
   ) {
-    this.parser = new SaxesParser({ xmlns: true, fileName: part, resolvePrefix: (prefix: string) => UNBOUND_PREFIX + prefix });
+    this.parser = new SaxesParser({
+      xmlns: true,
+      fileName: part,
+      resolvePrefix: (prefix: string) => UNBOUND_PREFIX + prefix,
+    });
     this.parser.on('doctype', () => this.refuseDtd());
     this.parser.on('xmldecl', (decl) => this.checkDeclaredEncoding(decl.encoding));
     this.parser.on('opentagstart', (tag) => {
@@ -111,7 +115,8 @@ export class XmlStream {
     }
     this.feed(this.decode(new Uint8Array(0), false));
     this.guard(() => this.parser.close());
-    if (!this.sawRoot) fail('xml_malformed', `The XML part ${this.part} is empty or has no root element.`, { part: this.part });
+    if (!this.sawRoot)
+      fail('xml_malformed', `The XML part ${this.part} is empty or has no root element.`, { part: this.part });
   }
 
   private startDecoding(first: Uint8Array): void {
@@ -153,9 +158,13 @@ export class XmlStream {
     try {
       return this.decoder!.decode(bytes, { stream });
     } catch {
-      return fail('xml_encoding_unsupported', `The XML part ${this.part} is not valid ${this.encoding.toUpperCase()} text (3MF Chapter 2.3: non-UTF encoding).`, {
-        part: this.part,
-      });
+      return fail(
+        'xml_encoding_unsupported',
+        `The XML part ${this.part} is not valid ${this.encoding.toUpperCase()} text (3MF Chapter 2.3: non-UTF encoding).`,
+        {
+          part: this.part,
+        },
+      );
     }
   }
 
@@ -200,9 +209,15 @@ export class XmlStream {
       if (err instanceof ModelError) throw err;
       const reason = err instanceof Error ? err.message : String(err);
       if (/only one root/.test(reason)) {
-        fail('3mf_rule_violation', `The XML part ${this.part} has more than one root element; a 3MF model part holds exactly one <model> (3MF Chapter 3.4: more than one model).`, { part: this.part, rule: 'Chapter 3.4' });
+        fail(
+          '3mf_rule_violation',
+          `The XML part ${this.part} has more than one root element; a 3MF model part holds exactly one <model> (3MF Chapter 3.4: more than one model).`,
+          { part: this.part, rule: 'Chapter 3.4' },
+        );
       }
-      fail('xml_malformed', `The XML part ${this.part} is not well-formed XML: ${reason.replace(/\.?$/, '.')}`, { part: this.part });
+      fail('xml_malformed', `The XML part ${this.part} is not well-formed XML: ${reason.replace(/\.?$/, '.')}`, {
+        part: this.part,
+      });
     }
   }
 }

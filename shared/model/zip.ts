@@ -46,29 +46,38 @@ export class ZipPackage {
     const wanted = new Map<string, string>(); // stored entry name -> requested part name
     for (const partName of partNames) {
       const entry = this.entries.get(partKey(partName));
-      if (!entry) fail('model_part_missing', `The 3MF package has no part named ${partName.slice(0, 200)}.`, { part: partName });
+      if (!entry)
+        fail('model_part_missing', `The 3MF package has no part named ${partName.slice(0, 200)}.`, { part: partName });
       wanted.set(entry.name, partName);
     }
     const pending = new Set(wanted.keys());
-    this.pass((file) => {
-      const partName = wanted.get(file.name);
-      if (partName === undefined || !pending.has(file.name)) return;
-      this.checkDeclared(file);
-      const sink = sinkFor(partName);
-      let produced = 0;
-      file.ondata = (err, chunk, final) => {
-        if (err) throw err instanceof ModelError ? err : zipInvalid(err);
-        produced += chunk.length;
-        this.count(chunk.length, file.name);
-        if (file.originalSize !== undefined && produced > file.originalSize) {
-          fail('zip_invalid', `The zip entry ${file.name} inflates to more than its declared ${file.originalSize} bytes.`, { entry: file.name });
-        }
-        if (chunk.length > 0) sink(chunk);
-        if (final) pending.delete(file.name);
-      };
-      startFile(file);
-    }, () => pending.size === 0);
-    for (const name of pending) fail('zip_invalid', `The zip entry ${name} ends before its data is complete.`, { entry: name });
+    this.pass(
+      (file) => {
+        const partName = wanted.get(file.name);
+        if (partName === undefined || !pending.has(file.name)) return;
+        this.checkDeclared(file);
+        const sink = sinkFor(partName);
+        let produced = 0;
+        file.ondata = (err, chunk, final) => {
+          if (err) throw err instanceof ModelError ? err : zipInvalid(err);
+          produced += chunk.length;
+          this.count(chunk.length, file.name);
+          if (file.originalSize !== undefined && produced > file.originalSize) {
+            fail(
+              'zip_invalid',
+              `The zip entry ${file.name} inflates to more than its declared ${file.originalSize} bytes.`,
+              { entry: file.name },
+            );
+          }
+          if (chunk.length > 0) sink(chunk);
+          if (final) pending.delete(file.name);
+        };
+        startFile(file);
+      },
+      () => pending.size === 0,
+    );
+    for (const name of pending)
+      fail('zip_invalid', `The zip entry ${name} ends before its data is complete.`, { entry: name });
   }
 
   /** Reads whole (small) entries into memory in one pass, refusing any larger than `maxSize`. */
@@ -78,7 +87,10 @@ export class ZipPackage {
     this.streamMany(partNames, (partName) => (chunk) => {
       const size = (sizes.get(partName) ?? 0) + chunk.length;
       if (size > maxSize) {
-        fail('inflated_too_large', `The 3MF part ${partName} is larger than the ${maxSize} bytes allowed for it.`, { part: partName, limit: maxSize });
+        fail('inflated_too_large', `The 3MF part ${partName} is larger than the ${maxSize} bytes allowed for it.`, {
+          part: partName,
+          limit: maxSize,
+        });
       }
       sizes.set(partName, size);
       chunks.get(partName)!.push(chunk);
@@ -88,18 +100,28 @@ export class ZipPackage {
 
   /** First pass: names and declared sizes, nothing inflated. */
   private list(): void {
-    this.pass((file) => {
-      if (this.entries.size >= this.limits.maxZipEntries) {
-        fail('zip_too_many_entries', `The 3MF package has more than ${this.limits.maxZipEntries} zip entries.`, { limit: this.limits.maxZipEntries });
-      }
-      if (file.name.endsWith('/')) return; // a directory, not a part
-      const key = partKey(file.name);
-      if (this.entries.has(key)) {
-        fail('zip_invalid', `The 3MF package contains the part ${file.name} twice (part names are case-insensitive).`, { entry: file.name });
-      }
-      this.entries.set(key, { name: file.name, declaredSize: file.originalSize });
-    }, () => false);
-    if (this.entries.size === 0) fail('zip_invalid', 'The file starts like a zip archive but contains no readable entries.');
+    this.pass(
+      (file) => {
+        if (this.entries.size >= this.limits.maxZipEntries) {
+          fail('zip_too_many_entries', `The 3MF package has more than ${this.limits.maxZipEntries} zip entries.`, {
+            limit: this.limits.maxZipEntries,
+          });
+        }
+        if (file.name.endsWith('/')) return; // a directory, not a part
+        const key = partKey(file.name);
+        if (this.entries.has(key)) {
+          fail(
+            'zip_invalid',
+            `The 3MF package contains the part ${file.name} twice (part names are case-insensitive).`,
+            { entry: file.name },
+          );
+        }
+        this.entries.set(key, { name: file.name, declaredSize: file.originalSize });
+      },
+      () => false,
+    );
+    if (this.entries.size === 0)
+      fail('zip_invalid', 'The file starts like a zip archive but contains no readable entries.');
   }
 
   private pass(onfile: (file: UnzipFile) => void, finished: () => boolean): void {
@@ -118,21 +140,29 @@ export class ZipPackage {
   private checkDeclared(file: UnzipFile): void {
     const budget = this.limits.maxInflatedBytes - this.inflated;
     if (file.originalSize !== undefined && file.originalSize > budget) {
-      fail('inflated_too_large', `The zip entry ${file.name} declares ${file.originalSize} uncompressed bytes, more than the ${this.limits.maxInflatedBytes} bytes this service inflates per file.`, {
-        entry: file.name,
-        declared: file.originalSize,
-        limit: this.limits.maxInflatedBytes,
-      });
+      fail(
+        'inflated_too_large',
+        `The zip entry ${file.name} declares ${file.originalSize} uncompressed bytes, more than the ${this.limits.maxInflatedBytes} bytes this service inflates per file.`,
+        {
+          entry: file.name,
+          declared: file.originalSize,
+          limit: this.limits.maxInflatedBytes,
+        },
+      );
     }
   }
 
   private count(bytes: number, name: string): void {
     this.inflated += bytes;
     if (this.inflated > this.limits.maxInflatedBytes) {
-      fail('inflated_too_large', `The 3MF package inflates to more than ${this.limits.maxInflatedBytes} bytes (stopped while reading ${name}).`, {
-        entry: name,
-        limit: this.limits.maxInflatedBytes,
-      });
+      fail(
+        'inflated_too_large',
+        `The 3MF package inflates to more than ${this.limits.maxInflatedBytes} bytes (stopped while reading ${name}).`,
+        {
+          entry: name,
+          limit: this.limits.maxInflatedBytes,
+        },
+      );
     }
   }
 }
@@ -149,7 +179,11 @@ function join(parts: Uint8Array[]): Uint8Array {
 
 function startFile(file: UnzipFile): void {
   if (file.compression !== 0 && file.compression !== 8) {
-    fail('zip_invalid', `The zip entry ${file.name} uses compression method ${file.compression}; 3MF allows only stored and deflate.`, { entry: file.name });
+    fail(
+      'zip_invalid',
+      `The zip entry ${file.name} uses compression method ${file.compression}; 3MF allows only stored and deflate.`,
+      { entry: file.name },
+    );
   }
   file.start();
 }

@@ -57,14 +57,32 @@ function parseCsv(text: string): string[][] {
   return records;
 }
 
-async function insertQuote(account: string, id: string, fileName: string, createdAt: string, extra: { status?: string; price?: number; deleted?: string } = {}) {
+async function insertQuote(
+  account: string,
+  id: string,
+  fileName: string,
+  createdAt: string,
+  extra: { status?: string; price?: number; deleted?: string } = {},
+) {
   const status = extra.status ?? 'completed';
   const done = status === 'completed';
   await server.deps.db.query(
     `INSERT INTO quotes (id, account_id, token_id, file_id, file_name, mode, status, request, material, color, printer, currency,
        total_price, filament_weight_g, print_time_s, cached, created_at, finished_at, deleted_at)
      VALUES ($1, $2, 'tok_x', 'file_x', $3, 'sync', $4, '{}', 'PLA', 'red', 'P1', $5, $6, $7, $8, $9, $10::timestamptz, $10::timestamptz + interval '1 minute', $11)`,
-    [id, account, fileName, status, done ? 'EUR' : null, done ? (extra.price ?? 12.5) : null, done ? 3.25 : null, done ? 600 : null, done ? false : null, createdAt, extra.deleted ?? null],
+    [
+      id,
+      account,
+      fileName,
+      status,
+      done ? 'EUR' : null,
+      done ? (extra.price ?? 12.5) : null,
+      done ? 3.25 : null,
+      done ? 600 : null,
+      done ? false : null,
+      createdAt,
+      extra.deleted ?? null,
+    ],
   );
 }
 
@@ -85,11 +103,14 @@ after(() => server.stop());
 
 const text = (raw: Uint8Array) => new TextDecoder().decode(raw);
 
-test('CSV export of quotes: header row, CRLF, RFC 4180 quoting, formulas defused, only the caller\'s quotes', async () => {
+test("CSV export of quotes: header row, CRLF, RFC 4180 quoting, formulas defused, only the caller's quotes", async () => {
   const res = await c.get('/v2/analytics/export?format=csv');
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type')!, /^text\/csv; charset=utf-8/);
-  assert.match(res.headers.get('content-disposition')!, /attachment; filename="slicequote-quotes-\d{4}-\d{2}-\d{2}\.csv"/);
+  assert.match(
+    res.headers.get('content-disposition')!,
+    /attachment; filename="slicequote-quotes-\d{4}-\d{2}-\d{2}\.csv"/,
+  );
   const body = text(res.raw);
   assert.ok(body.startsWith(`${QUOTE_COLUMNS.join(',')}\r\n`));
   assert.ok(body.includes('"a,b.stl"'));
@@ -97,12 +118,32 @@ test('CSV export of quotes: header row, CRLF, RFC 4180 quoting, formulas defused
   const rows = parseCsv(body);
   assert.deepEqual(rows[0], [...QUOTE_COLUMNS]);
   const records = rows.slice(1).map((r) => Object.fromEntries(QUOTE_COLUMNS.map((k, i) => [k, r[i]])));
-  assert.deepEqual(records.map((r) => r.quote_id), ['qt_e1', 'qt_e2', 'qt_e3', 'qt_e4']);
-  assert.deepEqual(records.map((r) => r.file_name), ['a,b.stl', 'say "hi".stl', 'line\r\nbreak.stl', `'=HYPERLINK("http://evil")`]);
+  assert.deepEqual(
+    records.map((r) => r.quote_id),
+    ['qt_e1', 'qt_e2', 'qt_e3', 'qt_e4'],
+  );
+  assert.deepEqual(
+    records.map((r) => r.file_name),
+    ['a,b.stl', 'say "hi".stl', 'line\r\nbreak.stl', `'=HYPERLINK("http://evil")`],
+  );
   assert.deepEqual(records[0], {
-    quote_id: 'qt_e1', status: 'completed', mode: 'sync', created_at: '2031-03-01T10:00:00.000Z', finished_at: '2031-03-01T10:01:00.000Z',
-    deleted_at: '', file_id: 'file_x', file_name: 'a,b.stl', material: 'PLA', color: 'red', printer: 'P1', currency: 'EUR',
-    total_price: '0.1', filament_weight_g: '3.25', print_time_s: '600', cached: 'false', token_id: 'tok_x',
+    quote_id: 'qt_e1',
+    status: 'completed',
+    mode: 'sync',
+    created_at: '2031-03-01T10:00:00.000Z',
+    finished_at: '2031-03-01T10:01:00.000Z',
+    deleted_at: '',
+    file_id: 'file_x',
+    file_name: 'a,b.stl',
+    material: 'PLA',
+    color: 'red',
+    printer: 'P1',
+    currency: 'EUR',
+    total_price: '0.1',
+    filament_weight_g: '3.25',
+    print_time_s: '600',
+    cached: 'false',
+    token_id: 'tok_x',
   });
   assert.equal(records[1].deleted_at, '2031-03-05T00:00:00.000Z', 'quotes deleted from history are exported, marked');
   assert.deepEqual([records[2].status, records[2].total_price, records[2].currency], ['failed', '', '']);
@@ -113,7 +154,10 @@ test('JSON export carries the same rows and a count; from/to select by creation 
   assert.equal(res.status, 200);
   assert.equal(res.body.dataset, 'quotes');
   assert.deepEqual([res.body.from, res.body.to, res.body.count], ['2031-03-02', '2031-03-03', 2]);
-  assert.deepEqual(res.body.rows.map((r: any) => r.quote_id), ['qt_e2', 'qt_e3']);
+  assert.deepEqual(
+    res.body.rows.map((r: any) => r.quote_id),
+    ['qt_e2', 'qt_e3'],
+  );
   assert.equal(res.body.rows[0].file_name, 'say "hi".stl');
   assert.equal(res.body.rows[0].cached, false);
   assert.equal(res.body.rows[0].total_price, 12.5);
@@ -135,7 +179,9 @@ test('usage export: one row per UTC day with activity', async () => {
     ['2031-03-04', '0', '0', '1', '0', '3.25'],
   ]);
   const json = await c.get('/v2/analytics/export?dataset=usage&format=json&from=2031-03-01&to=2031-03-01');
-  assert.deepEqual(json.body.rows, [{ date: '2031-03-01', calls: 2, errors: 1, quotes: 1, failed_quotes: 0, grams: 3.25 }]);
+  assert.deepEqual(json.body.rows, [
+    { date: '2031-03-01', calls: 2, errors: 1, quotes: 1, failed_quotes: 0, grams: 3.25 },
+  ]);
 });
 
 // Fixture rows are large (200-character file names, as cleanFileName allows, and a long printer label),
@@ -173,7 +219,9 @@ test(`export of ${BULK} quotes streams in bounded memory, page by page, and a sl
   try {
     gc();
     const baseline = process.memoryUsage().heapUsed;
-    const res = await fetch(`${server.url}/v2/analytics/export?format=csv`, { headers: { authorization: `Bearer ${big.token}` } });
+    const res = await fetch(`${server.url}/v2/analytics/export?format=csv`, {
+      headers: { authorization: `Bearer ${big.token}` },
+    });
     assert.equal(res.status, 200);
     const reader = res.body!.getReader();
     const first = await reader.read();
@@ -219,14 +267,25 @@ test(`export of ${BULK} quotes streams in bounded memory, page by page, and a sl
     assert.equal(tail, '', 'the body ends with CRLF');
     assert.equal(header, QUOTE_COLUMNS.join(','));
     assert.equal(rows, BULK);
-    assert.ok(Math.max(...pages) <= PAGE_ROWS, `no query returned more than ${PAGE_ROWS} rows (max ${Math.max(...pages)})`);
+    assert.ok(
+      Math.max(...pages) <= PAGE_ROWS,
+      `no query returned more than ${PAGE_ROWS} rows (max ${Math.max(...pages)})`,
+    );
     assert.equal(pages.length, Math.ceil(BULK / PAGE_ROWS) + (BULK % PAGE_ROWS === 0 ? 1 : 0));
-    assert.ok(pagesWhilePaused < pages.length, `back-pressure: ${pagesWhilePaused} of ${pages.length} pages fetched while the reader paused`);
+    assert.ok(
+      pagesWhilePaused < pages.length,
+      `back-pressure: ${pagesWhilePaused} of ${pages.length} pages fetched while the reader paused`,
+    );
     // The whole CSV is ~15 MB, more than socket buffers hold, and its rows as objects several times that;
     // one page is ~0.75 MB.
     const bound = 8 * 1024 * 1024;
-    assert.ok(peakLive < bound, `live heap grew by ${(peakLive / 1048576).toFixed(1)} MB during the export (bound ${bound / 1048576} MB)`);
-    console.log(`# export of ${BULK} quotes: ${chunks} chunks, ${pages.length} pages, ${pagesWhilePaused} pages while paused, peak live heap growth ${(peakLive / 1048576).toFixed(2)} MB`);
+    assert.ok(
+      peakLive < bound,
+      `live heap grew by ${(peakLive / 1048576).toFixed(1)} MB during the export (bound ${bound / 1048576} MB)`,
+    );
+    console.log(
+      `# export of ${BULK} quotes: ${chunks} chunks, ${pages.length} pages, ${pagesWhilePaused} pages while paused, peak live heap growth ${(peakLive / 1048576).toFixed(2)} MB`,
+    );
   } finally {
     db.query = realQuery as typeof db.query;
   }

@@ -29,15 +29,107 @@ const GRID: Fixture['config'] = [0.3, 15, 'grid', true];
 
 // 2031-01-05 is a Sunday (ISO week 2031-W01 starts Monday 2030-12-30); 2031-01-06 a Monday (W02).
 const FIXTURES: Fixture[] = [
-  { id: 'qt_a1', material: 'PLA', color: 'red', printer: 'P1', currency: 'EUR', price: 10.1, grams: 20.25, seconds: 3600, finished: '2031-01-05T10:00:00Z', config: GYROID },
-  { id: 'qt_a2', material: 'PLA', color: 'blue', printer: 'P1', currency: 'EUR', price: 0.1, grams: 1.1, seconds: 600, cached: true, finished: '2031-01-05T23:30:00Z', config: GYROID },
-  { id: 'qt_a3', material: 'PLA', color: 'red', printer: 'P2', currency: 'EUR', price: 0.2, grams: 2.2, seconds: 1200, finished: '2031-01-06T00:30:00Z', deleted: '2031-01-20T00:00:00Z', config: GYROID },
-  { id: 'qt_a4', material: 'PETG', color: 'black', printer: 'P1', currency: 'EUR', price: 25.55, grams: 50, seconds: 7200, finished: '2031-01-13T12:00:00Z', config: GRID },
-  { id: 'qt_a5', material: 'PETG', color: 'black', printer: 'P1', currency: 'USD', price: 30, grams: 40, seconds: 5400, finished: '2031-02-01T00:00:00Z', config: GRID },
-  { id: 'qt_a6', status: 'failed', material: 'PLA', color: 'red', printer: 'P1', currency: 'EUR', price: 0, grams: 0, seconds: 0, finished: '2031-01-07T08:00:00Z', config: GYROID },
-  { id: 'qt_a7', status: 'queued', material: 'PLA', color: 'red', printer: 'P1', currency: 'EUR', price: 0, grams: 0, seconds: 0, finished: '2031-01-08T08:00:00Z', config: GYROID },
+  {
+    id: 'qt_a1',
+    material: 'PLA',
+    color: 'red',
+    printer: 'P1',
+    currency: 'EUR',
+    price: 10.1,
+    grams: 20.25,
+    seconds: 3600,
+    finished: '2031-01-05T10:00:00Z',
+    config: GYROID,
+  },
+  {
+    id: 'qt_a2',
+    material: 'PLA',
+    color: 'blue',
+    printer: 'P1',
+    currency: 'EUR',
+    price: 0.1,
+    grams: 1.1,
+    seconds: 600,
+    cached: true,
+    finished: '2031-01-05T23:30:00Z',
+    config: GYROID,
+  },
+  {
+    id: 'qt_a3',
+    material: 'PLA',
+    color: 'red',
+    printer: 'P2',
+    currency: 'EUR',
+    price: 0.2,
+    grams: 2.2,
+    seconds: 1200,
+    finished: '2031-01-06T00:30:00Z',
+    deleted: '2031-01-20T00:00:00Z',
+    config: GYROID,
+  },
+  {
+    id: 'qt_a4',
+    material: 'PETG',
+    color: 'black',
+    printer: 'P1',
+    currency: 'EUR',
+    price: 25.55,
+    grams: 50,
+    seconds: 7200,
+    finished: '2031-01-13T12:00:00Z',
+    config: GRID,
+  },
+  {
+    id: 'qt_a5',
+    material: 'PETG',
+    color: 'black',
+    printer: 'P1',
+    currency: 'USD',
+    price: 30,
+    grams: 40,
+    seconds: 5400,
+    finished: '2031-02-01T00:00:00Z',
+    config: GRID,
+  },
+  {
+    id: 'qt_a6',
+    status: 'failed',
+    material: 'PLA',
+    color: 'red',
+    printer: 'P1',
+    currency: 'EUR',
+    price: 0,
+    grams: 0,
+    seconds: 0,
+    finished: '2031-01-07T08:00:00Z',
+    config: GYROID,
+  },
+  {
+    id: 'qt_a7',
+    status: 'queued',
+    material: 'PLA',
+    color: 'red',
+    printer: 'P1',
+    currency: 'EUR',
+    price: 0,
+    grams: 0,
+    seconds: 0,
+    finished: '2031-01-08T08:00:00Z',
+    config: GYROID,
+  },
   // Just before the range.
-  { id: 'qt_a8', material: 'ABS', color: 'white', printer: 'P9', currency: 'EUR', price: 99, grams: 99, seconds: 99, finished: '2030-12-31T23:59:59.999Z', config: GRID },
+  {
+    id: 'qt_a8',
+    material: 'ABS',
+    color: 'white',
+    printer: 'P9',
+    currency: 'EUR',
+    price: 99,
+    grams: 99,
+    seconds: 99,
+    finished: '2030-12-31T23:59:59.999Z',
+    config: GRID,
+  },
 ];
 
 async function insertQuote(account: string, f: Fixture) {
@@ -50,9 +142,21 @@ async function insertQuote(account: string, f: Fixture) {
        total_price, filament_weight_g, print_time_s, cached, created_at, finished_at, deleted_at)
      VALUES ($1, $2, 'file_fixture', 'fixture.stl', 'sync', $3, '{}', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [
-      `${f.id}_${account.slice(-6)}`, account, status, JSON.stringify(resolved), f.material, f.color, f.printer, done ? f.currency : null,
-      done ? f.price : null, done ? f.grams : null, done ? f.seconds : null, done ? (f.cached ?? false) : null,
-      new Date(Date.parse(f.finished) - 60_000).toISOString(), status === 'queued' ? null : f.finished, f.deleted ?? null,
+      `${f.id}_${account.slice(-6)}`,
+      account,
+      status,
+      JSON.stringify(resolved),
+      f.material,
+      f.color,
+      f.printer,
+      done ? f.currency : null,
+      done ? f.price : null,
+      done ? f.grams : null,
+      done ? f.seconds : null,
+      done ? (f.cached ?? false) : null,
+      new Date(Date.parse(f.finished) - 60_000).toISOString(),
+      status === 'queued' ? null : f.finished,
+      f.deleted ?? null,
     ],
   );
 }
@@ -92,7 +196,13 @@ before(async () => {
   accountId = a.accountId;
   c = server.client(a.token);
   for (const f of FIXTURES) await insertQuote(accountId, f);
-  for (const [status, ms] of [[200, 10], [200, 20], [404, 30], [500, 40]]) await insertRequest(accountId, '/v2/file/:file_id', status, ms, '2031-01-05T12:00:00Z');
+  for (const [status, ms] of [
+    [200, 10],
+    [200, 20],
+    [404, 30],
+    [500, 40],
+  ])
+    await insertRequest(accountId, '/v2/file/:file_id', status, ms, '2031-01-05T12:00:00Z');
   await insertRequest(accountId, '/v2/user', 200, 5.5, '2031-01-06T00:00:00Z');
   await insertRequest(accountId, '/v2/user', 200, 1, '2030-12-31T23:59:59Z'); // before the range
   // Another account's data never shows.
@@ -114,7 +224,15 @@ test('GET /v2/analytics/quotes: totals, prices per currency, material shares and
   assert.equal(res.body.to, '2031-02-01');
   assert.equal(res.body.group_by, 'day');
   // deleted quotes still count (qt_a3); the queued one and the one on 2030-12-31 do not.
-  assert.deepEqual(res.body.totals, { completed: 5, failed: 1, cached: 1, deleted: 1, grams: 113.55, print_time_s: 18000, success_rate: 0.8333 });
+  assert.deepEqual(res.body.totals, {
+    completed: 5,
+    failed: 1,
+    cached: 1,
+    deleted: 1,
+    grams: 113.55,
+    print_time_s: 18000,
+    success_rate: 0.8333,
+  });
   assert.deepEqual(res.body.prices, [
     // 10.1 + 0.1 + 0.2 + 25.55 = 35.95 exactly (numeric sum; in floats 0.1 + 0.2 would not be 0.3); 35.95 / 4 = 8.9875 -> 8.99
     { currency: 'EUR', quotes: 4, total: 35.95, average: 8.99, min: 0.1, max: 25.55, average_per_gram: 0.4888 },
@@ -143,44 +261,120 @@ test('GET /v2/analytics/cost-trends groups by UTC day, ISO week (Monday) and mon
   assert.equal(week.status, 200);
   assert.deepEqual(week.body.series, [
     // Sunday 2031-01-05 belongs to the ISO week that started on Monday 2030-12-30.
-    { period_start: '2030-12-30', period: '2031-W01', currency: 'EUR', quotes: 2, total: 10.2, average: 5.1, min: 0.1, max: 10.1, average_per_gram: 0.4778, grams: 21.35 },
-    { period_start: '2031-01-06', period: '2031-W02', currency: 'EUR', quotes: 1, total: 0.2, average: 0.2, min: 0.2, max: 0.2, average_per_gram: 0.0909, grams: 2.2 },
-    { period_start: '2031-01-13', period: '2031-W03', currency: 'EUR', quotes: 1, total: 25.55, average: 25.55, min: 25.55, max: 25.55, average_per_gram: 0.511, grams: 50 },
-    { period_start: '2031-01-27', period: '2031-W05', currency: 'USD', quotes: 1, total: 30, average: 30, min: 30, max: 30, average_per_gram: 0.75, grams: 40 },
+    {
+      period_start: '2030-12-30',
+      period: '2031-W01',
+      currency: 'EUR',
+      quotes: 2,
+      total: 10.2,
+      average: 5.1,
+      min: 0.1,
+      max: 10.1,
+      average_per_gram: 0.4778,
+      grams: 21.35,
+    },
+    {
+      period_start: '2031-01-06',
+      period: '2031-W02',
+      currency: 'EUR',
+      quotes: 1,
+      total: 0.2,
+      average: 0.2,
+      min: 0.2,
+      max: 0.2,
+      average_per_gram: 0.0909,
+      grams: 2.2,
+    },
+    {
+      period_start: '2031-01-13',
+      period: '2031-W03',
+      currency: 'EUR',
+      quotes: 1,
+      total: 25.55,
+      average: 25.55,
+      min: 25.55,
+      max: 25.55,
+      average_per_gram: 0.511,
+      grams: 50,
+    },
+    {
+      period_start: '2031-01-27',
+      period: '2031-W05',
+      currency: 'USD',
+      quotes: 1,
+      total: 30,
+      average: 30,
+      min: 30,
+      max: 30,
+      average_per_gram: 0.75,
+      grams: 40,
+    },
   ]);
   const month = await c.get(`/v2/analytics/cost-trends?group_by=month&${RANGE}`);
-  assert.deepEqual(month.body.series.map((s: any) => [s.period, s.currency, s.quotes, s.total, s.average]), [
-    ['2031-01', 'EUR', 4, 35.95, 8.99],
-    ['2031-02', 'USD', 1, 30, 30],
-  ]);
+  assert.deepEqual(
+    month.body.series.map((s: any) => [s.period, s.currency, s.quotes, s.total, s.average]),
+    [
+      ['2031-01', 'EUR', 4, 35.95, 8.99],
+      ['2031-02', 'USD', 1, 30, 30],
+    ],
+  );
   const day = await c.get(`/v2/analytics/cost-trends?${RANGE}`);
   assert.equal(day.body.group_by, 'day');
-  assert.deepEqual(day.body.series.map((s: any) => [s.period, s.quotes, s.total]), [
-    ['2031-01-05', 2, 10.2],
-    ['2031-01-06', 1, 0.2],
-    ['2031-01-13', 1, 25.55],
-    ['2031-02-01', 1, 30],
-  ]);
+  assert.deepEqual(
+    day.body.series.map((s: any) => [s.period, s.quotes, s.total]),
+    [
+      ['2031-01-05', 2, 10.2],
+      ['2031-01-06', 1, 0.2],
+      ['2031-01-13', 1, 25.55],
+      ['2031-02-01', 1, 30],
+    ],
+  );
 });
 
 test('GET /v2/analytics/popular ranks materials, colours, printers and configurations', async () => {
   const res = await c.get(`/v2/analytics/popular?${RANGE}`);
   assert.equal(res.status, 200);
   assert.equal(res.body.limit, 10);
-  assert.deepEqual(res.body.materials.map((m: any) => [m.material, m.quotes]), [['PLA', 3], ['PETG', 2]]);
+  assert.deepEqual(
+    res.body.materials.map((m: any) => [m.material, m.quotes]),
+    [
+      ['PLA', 3],
+      ['PETG', 2],
+    ],
+  );
   assert.deepEqual(res.body.colors, [
     { material: 'PETG', color: 'black', quotes: 2 },
     { material: 'PLA', color: 'red', quotes: 2 },
     { material: 'PLA', color: 'blue', quotes: 1 },
   ]);
-  assert.deepEqual(res.body.printers, [{ printer: 'P1', quotes: 4 }, { printer: 'P2', quotes: 1 }]);
+  assert.deepEqual(res.body.printers, [
+    { printer: 'P1', quotes: 4 },
+    { printer: 'P2', quotes: 1 },
+  ]);
   assert.deepEqual(res.body.configurations, [
-    { printer: 'P1', layer_height: 0.2, fill_density: 20, infill_pattern: 'gyroid', support_material: false, quotes: 2 },
+    {
+      printer: 'P1',
+      layer_height: 0.2,
+      fill_density: 20,
+      infill_pattern: 'gyroid',
+      support_material: false,
+      quotes: 2,
+    },
     { printer: 'P1', layer_height: 0.3, fill_density: 15, infill_pattern: 'grid', support_material: true, quotes: 2 },
-    { printer: 'P2', layer_height: 0.2, fill_density: 20, infill_pattern: 'gyroid', support_material: false, quotes: 1 },
+    {
+      printer: 'P2',
+      layer_height: 0.2,
+      fill_density: 20,
+      infill_pattern: 'gyroid',
+      support_material: false,
+      quotes: 1,
+    },
   ]);
   const top = await c.get(`/v2/analytics/popular?${RANGE}&limit=1`);
-  assert.deepEqual([top.body.materials.length, top.body.colors.length, top.body.printers.length, top.body.configurations.length], [1, 1, 1, 1]);
+  assert.deepEqual(
+    [top.body.materials.length, top.body.colors.length, top.body.printers.length, top.body.configurations.length],
+    [1, 1, 1, 1],
+  );
 });
 
 test('GET /v2/usage: endpoint statistics, material usage and zero-filled daily trends', async () => {
@@ -242,7 +436,7 @@ test('bad parameters answer 400 naming the parameter', async () => {
   }
 });
 
-test('analytics need a token and show only the caller\'s data', async () => {
+test("analytics need a token and show only the caller's data", async () => {
   assert.equal((await server.client().get('/v2/analytics/quotes')).status, 401);
   const stranger = server.client((await server.newAccount()).token);
   const res = await stranger.get(`/v2/analytics/quotes?${RANGE}`);
@@ -258,7 +452,12 @@ test('totals.deleted counts deleted failed quotes like deleted completed ones', 
   await insertQuote(a.accountId, { ...FIXTURES[5], id: 'qt_fail' });
   const before = (await api.get(`/v2/analytics/quotes?${RANGE}`)).body.totals;
   assert.deepEqual([before.completed, before.failed, before.deleted], [1, 1, 0]);
-  for (const id of ['qt_done', 'qt_fail']) assert.equal((await api.delete(`/v2/quotes/${id}_${a.accountId.slice(-6)}`)).status, 200);
+  for (const id of ['qt_done', 'qt_fail'])
+    assert.equal((await api.delete(`/v2/quotes/${id}_${a.accountId.slice(-6)}`)).status, 200);
   const totals = (await api.get(`/v2/analytics/quotes?${RANGE}`)).body.totals;
-  assert.deepEqual([totals.completed, totals.failed, totals.deleted], [1, 1, 2], 'both deletions are counted, and both quotes still are');
+  assert.deepEqual(
+    [totals.completed, totals.failed, totals.deleted],
+    [1, 1, 2],
+    'both deletions are counted, and both quotes still are',
+  );
 });

@@ -11,7 +11,11 @@ after(() => server.stop());
 
 async function signedUp(email = `m${Date.now()}${Math.random().toString(36).slice(2)}@shop.test`) {
   const c = server.client();
-  const res = await c.post('/dashboard/api/signup', { email, password: 'a long enough password', shop_name: 'Prints & Co' });
+  const res = await c.post('/dashboard/api/signup', {
+    email,
+    password: 'a long enough password',
+    shop_name: 'Prints & Co',
+  });
   assert.equal(res.status, 201);
   c.csrf = res.body.csrf_token;
   return { c, email, res };
@@ -25,7 +29,9 @@ test('sign up starts a session on the free plan; duplicate email is 409', async 
   const session = await c.get('/dashboard/api/session');
   assert.equal(session.status, 200);
   assert.equal(session.body.csrf_token, c.csrf);
-  const again = await server.client().post('/dashboard/api/signup', { email: email.toUpperCase(), password: 'another long password' });
+  const again = await server
+    .client()
+    .post('/dashboard/api/signup', { email: email.toUpperCase(), password: 'another long password' });
   assert.equal(again.status, 409);
   assert.equal(again.body.error.code, 'email_taken');
 });
@@ -35,7 +41,9 @@ test('sign up validation names the field', async () => {
   assert.equal(res.status, 400);
   const fields = res.body.error.details.fields.map((f: { field: string }) => f.field).sort();
   assert.deepEqual(fields, ['email', 'password']);
-  const extra = await server.client().post('/dashboard/api/signup', { email: 'a@b.test', password: 'long enough pw', admin: true });
+  const extra = await server
+    .client()
+    .post('/dashboard/api/signup', { email: 'a@b.test', password: 'long enough pw', admin: true });
   assert.equal(extra.body.error.details.fields[0].field, 'admin');
 });
 
@@ -43,7 +51,10 @@ test('login with wrong password or unknown email is 401; right password works; l
   const { email } = await signedUp();
   const c = server.client();
   assert.equal((await c.post('/dashboard/api/login', { email, password: 'wrong password!!' })).status, 401);
-  assert.equal((await c.post('/dashboard/api/login', { email: 'nobody@shop.test', password: 'wrong password!!' })).status, 401);
+  assert.equal(
+    (await c.post('/dashboard/api/login', { email: 'nobody@shop.test', password: 'wrong password!!' })).status,
+    401,
+  );
   const ok = await c.post('/dashboard/api/login', { email, password: 'a long enough password' });
   assert.equal(ok.status, 200);
   c.csrf = ok.body.csrf_token;
@@ -99,11 +110,33 @@ test('alg:none, tampered, wrongly signed, expired and unknown tokens are refused
   const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${p}.`;
   const payload = JSON.parse(Buffer.from(p, 'base64url').toString());
   const tampered = `${h}.${Buffer.from(JSON.stringify({ ...payload, sub: 'usr_someoneelse' })).toString('base64url')}.${token.split('.')[2]}`;
-  const wrongKey = jwt.sign({ sub: accountId, typ: 'api' }, 'another secret entirely, long enough', { jwtid: tokenId, issuer: 'slicequote' });
-  const expired = jwt.sign({ sub: accountId, typ: 'api', exp: Math.floor(Date.now() / 1000) - 60 }, 'test-secret-that-is-long-enough-0123456789', { jwtid: tokenId, issuer: 'slicequote' });
-  const unknown = jwt.sign({ sub: accountId, typ: 'api' }, 'test-secret-that-is-long-enough-0123456789', { jwtid: 'tok_doesnotexist', issuer: 'slicequote' });
-  const hs512 = jwt.sign({ sub: accountId, typ: 'api' }, 'test-secret-that-is-long-enough-0123456789', { jwtid: tokenId, issuer: 'slicequote', algorithm: 'HS512' });
-  for (const [name, bad] of Object.entries({ none, tampered, wrongKey, expired, unknown, hs512, garbage: 'abc.def.ghi' })) {
+  const wrongKey = jwt.sign({ sub: accountId, typ: 'api' }, 'another secret entirely, long enough', {
+    jwtid: tokenId,
+    issuer: 'slicequote',
+  });
+  const expired = jwt.sign(
+    { sub: accountId, typ: 'api', exp: Math.floor(Date.now() / 1000) - 60 },
+    'test-secret-that-is-long-enough-0123456789',
+    { jwtid: tokenId, issuer: 'slicequote' },
+  );
+  const unknown = jwt.sign({ sub: accountId, typ: 'api' }, 'test-secret-that-is-long-enough-0123456789', {
+    jwtid: 'tok_doesnotexist',
+    issuer: 'slicequote',
+  });
+  const hs512 = jwt.sign({ sub: accountId, typ: 'api' }, 'test-secret-that-is-long-enough-0123456789', {
+    jwtid: tokenId,
+    issuer: 'slicequote',
+    algorithm: 'HS512',
+  });
+  for (const [name, bad] of Object.entries({
+    none,
+    tampered,
+    wrongKey,
+    expired,
+    unknown,
+    hs512,
+    garbage: 'abc.def.ghi',
+  })) {
     const res = await server.client(bad).get('/v2/user');
     assert.equal(res.status, 401, name);
     assert.equal(res.body.error.code, 'unauthorized', name);

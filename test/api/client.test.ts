@@ -34,7 +34,7 @@ test('a merchant backend uploads, quotes and reads a quote back with the typed c
   assert.equal(read.data!.quote_id, quote.quote_id);
 });
 
-test('errors come back in the API\'s error shape, and another account\'s quote is not found', async () => {
+test("errors come back in the API's error shape, and another account's quote is not found", async () => {
   const [a, b] = [await server.newAccount(), await server.newAccount()];
   const mine = createSlicequoteClient({ baseUrl: server.url, token: a.token });
   const theirs = createSlicequoteClient({ baseUrl: server.url, token: b.token });

@@ -23,7 +23,10 @@ import { eventsForAccount } from '../../server/db/queries/outbox.ts';
 const SECRET = 'cluster-test-secret-0123456789-0123456789';
 const onlyPostgres = testDbKind() !== 'postgres' && 'several processes share one database: PostgreSQL only';
 
-test('two API processes and two workers on separate disks: quotes survive a killed worker, each completed once; a revocation reaches every process', { skip: onlyPostgres, timeout: 300_000 }, async () => {
+test('two API processes and two workers on separate disks: quotes survive a killed worker, each completed once; a revocation reaches every process', {
+  skip: onlyPostgres,
+  timeout: 300_000,
+}, async () => {
   const database = await privateSchema('cluster');
   const db = await database.open();
   const s3 = await startTestS3();
@@ -31,7 +34,13 @@ test('two API processes and two workers on separate disks: quotes survive a kill
   const processes: ServerProcess[] = [];
   try {
     await migrate(db);
-    const account = await insertAccount(db, { id: 'usr_cluster', email: 'cluster@example.test', password_hash: 'x', plan: 'business', shop_name: null });
+    const account = await insertAccount(db, {
+      id: 'usr_cluster',
+      email: 'cluster@example.test',
+      password_hash: 'x',
+      plan: 'business',
+      shop_name: null,
+    });
     const { token } = await createApiToken(db, SECRET, account.id, 'cluster');
     const shared = {
       ...s3.env,
@@ -53,17 +62,26 @@ test('two API processes and two workers on separate disks: quotes survive a kill
     const [api1, api2] = [await start('api'), await start('api')];
     const [worker1] = [await start('worker'), await start('worker')];
 
-    const upload = await new ApiClient(api1.url, token).uploadBytes('/v2/file', corpusBytes('stl', '3DBenchy.stl'), '3DBenchy.stl');
+    const upload = await new ApiClient(api1.url, token).uploadBytes(
+      '/v2/file',
+      corpusBytes('stl', '3DBenchy.stl'),
+      '3DBenchy.stl',
+    );
     assert.equal(upload.status, 201);
     const quotes = new ApiClient(api2.url, token);
     const jobs: string[] = [];
     for (const infill of [11, 12, 13, 14]) {
-      const res = await quotes.post(`/v2/file/quote/${upload.body.file_id}/async`, { printer_config: { fill_density: infill } });
+      const res = await quotes.post(`/v2/file/quote/${upload.body.file_id}/async`, {
+        printer_config: { fill_density: infill },
+      });
       assert.equal(res.status, 202, JSON.stringify(res.body));
       jobs.push(res.body.job_id);
     }
-    const statuses = async () => Promise.all(jobs.map(async (id) => (await quotes.get(`/v2/jobs/${id}`)).body.status as string));
-    await until('both workers to hold a job', 60_000, async () => ((await statuses()).filter((s) => s === 'processing').length >= 2 ? true : undefined));
+    const statuses = async () =>
+      Promise.all(jobs.map(async (id) => (await quotes.get(`/v2/jobs/${id}`)).body.status as string));
+    await until('both workers to hold a job', 60_000, async () =>
+      (await statuses()).filter((s) => s === 'processing').length >= 2 ? true : undefined,
+    );
     await worker1.kill('SIGKILL');
 
     const done = await until('every job to finish', 240_000, async () => {
@@ -71,13 +89,20 @@ test('two API processes and two workers on separate disks: quotes survive a kill
       return all.every((j) => j.status === 'completed' || j.status === 'failed') ? all : undefined;
     });
     for (const job of done) assert.equal(job.status, 'completed', JSON.stringify(job.error));
-    assert.ok(done.some((j) => j.attempts === 2), 'the killed worker\'s job was taken over');
+    assert.ok(
+      done.some((j) => j.attempts === 2),
+      "the killed worker's job was taken over",
+    );
     const weights = done.map((j) => j.result.filament_weight);
     assert.ok(weights[0] < weights[3], `more infill weighs more: ${weights.join(', ')}`);
 
     const completed = await eventsForAccount(db, account.id, 'quote.completed');
     for (const id of jobs) {
-      assert.equal(completed.filter((e) => (e.payload as any).data.quoteId === id).length, 1, `${id} completed exactly once`);
+      assert.equal(
+        completed.filter((e) => (e.payload as any).data.quoteId === id).length,
+        1,
+        `${id} completed exactly once`,
+      );
     }
 
     // A token revoked by one process is refused at once by the others, though they cache token rows for 30 s.
@@ -100,7 +125,10 @@ test('two API processes and two workers on separate disks: quotes survive a kill
   }
 });
 
-test('API_PROCESSES=2 serves one port from two processes, restarts one that dies, and stops them all on SIGTERM', { skip: onlyPostgres, timeout: 120_000 }, async () => {
+test('API_PROCESSES=2 serves one port from two processes, restarts one that dies, and stops them all on SIGTERM', {
+  skip: onlyPostgres,
+  timeout: 120_000,
+}, async () => {
   const database = await privateSchema('cluster');
   const db = await database.open();
   const dir = mkdtempSync(path.join(tmpdir(), 'sq-cluster-procs-'));
@@ -111,13 +139,23 @@ test('API_PROCESSES=2 serves one port from two processes, restarts one that dies
   };
   try {
     await migrate(db);
-    const account = await insertAccount(db, { id: 'usr_procs', email: 'procs@example.test', password_hash: 'x', plan: 'business', shop_name: null });
+    const account = await insertAccount(db, {
+      id: 'usr_procs',
+      email: 'procs@example.test',
+      password_hash: 'x',
+      plan: 'business',
+      shop_name: null,
+    });
     const { token } = await createApiToken(db, SECRET, account.id, 'procs');
     supervisor = await spawnServer({
       ...database.env,
-      JWT_SECRET: SECRET, DATA_DIR: dir, API_PROCESSES: '2',
+      JWT_SECRET: SECRET,
+      DATA_DIR: dir,
+      API_PROCESSES: '2',
     });
-    const first = await until('two API processes', 90_000, async () => (children().length === 2 ? children() : undefined));
+    const first = await until('two API processes', 90_000, async () =>
+      children().length === 2 ? children() : undefined,
+    );
     const api = new ApiClient(supervisor.url, token);
     for (let i = 0; i < 10; i++) assert.equal((await api.get('/v2/user')).status, 200);
 
@@ -127,11 +165,20 @@ test('API_PROCESSES=2 serves one port from two processes, restarts one that dies
       return now.length === 2 && !now.includes(first[0]) ? now : undefined;
     });
     assert.ok(replaced.includes(first[1]), 'the other process kept serving');
-    await until('the port to answer again from both', 30_000, async () => ((await api.get('/v2/user')).status === 200 ? true : undefined));
+    await until('the port to answer again from both', 30_000, async () =>
+      (await api.get('/v2/user')).status === 200 ? true : undefined,
+    );
 
     const all = [...replaced];
     await supervisor.kill('SIGTERM');
-    const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
     await until('every API process to stop', 20_000, async () => (all.every((pid) => !alive(pid)) ? true : undefined));
   } finally {
     await supervisor?.kill('SIGKILL');
@@ -145,7 +192,10 @@ test('API_PROCESSES above 1 is refused without PostgreSQL, and for a worker', ()
   const dir = mkdtempSync(path.join(tmpdir(), 'sq-cluster-config-'));
   try {
     assert.throws(() => loadConfig({ DATA_DIR: dir, API_PROCESSES: '2' }), /API_PROCESSES above 1 needs DATABASE_URL/);
-    assert.throws(() => loadConfig({ DATA_DIR: dir, API_PROCESSES: '2', DATABASE_URL: POSTGRES_URL, WORKER_ROLE: 'worker' }), /WORKER_ROLE=all or api/);
+    assert.throws(
+      () => loadConfig({ DATA_DIR: dir, API_PROCESSES: '2', DATABASE_URL: POSTGRES_URL, WORKER_ROLE: 'worker' }),
+      /WORKER_ROLE=all or api/,
+    );
     assert.equal(loadConfig({ DATA_DIR: dir, API_PROCESSES: '3', DATABASE_URL: POSTGRES_URL }).apiProcesses, 3);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -11,8 +11,18 @@ let api: ApiClient;
 const reference = JSON.parse(readFileSync(corpusPath('reference-measurements.json'), 'utf8')) as Record<string, any>;
 const uploaded = new Map<string, { id: string; largest: number }>();
 
-const list = (dir: string) => readdirSync(corpusPath(dir)).filter((f) => /\.(stl|obj|3mf)$/i.test(f)).map((f) => `${dir}/${f}`);
-const VALID = [...list('stl'), ...list('obj'), ...list('3mf'), ...list('3mf/conformance/examples'), ...list('3mf/conformance/mustpass'), 'broken/obj_negative_indices_ok.obj'];
+const list = (dir: string) =>
+  readdirSync(corpusPath(dir))
+    .filter((f) => /\.(stl|obj|3mf)$/i.test(f))
+    .map((f) => `${dir}/${f}`);
+const VALID = [
+  ...list('stl'),
+  ...list('obj'),
+  ...list('3mf'),
+  ...list('3mf/conformance/examples'),
+  ...list('3mf/conformance/mustpass'),
+  'broken/obj_negative_indices_ok.obj',
+];
 const BROKEN = list('broken').filter((f) => !f.endsWith('_ok.obj'));
 const MUSTFAIL = list('3mf/conformance/mustfail');
 
@@ -24,7 +34,10 @@ before(async () => {
 after(() => server.stop());
 
 const near = (actual: number, expected: number, what: string) =>
-  assert.ok(Math.abs(actual - expected) <= Math.max(1e-3, Math.abs(expected) * 0.001), `${what}: ${actual} vs reference ${expected}`);
+  assert.ok(
+    Math.abs(actual - expected) <= Math.max(1e-3, Math.abs(expected) * 0.001),
+    `${what}: ${actual} vs reference ${expected}`,
+  );
 
 test('every valid model uploads and measures like the reference within 0.1 %', async () => {
   for (const rel of VALID) {
@@ -60,7 +73,9 @@ test('every 3MF conformance must-fail case is refused naming the broken rule', a
   }
 });
 
-test('every valid model gets a quote from a real slice; 3DBenchy STL and 3MF agree within 0.5 %', { skip: testDbKind() === 'postgres' && 'slicing does not depend on the database; runs once, on PGlite' }, async () => {
+test('every valid model gets a quote from a real slice; 3DBenchy STL and 3MF agree within 0.5 %', {
+  skip: testDbKind() === 'postgres' && 'slicing does not depend on the database; runs once, on PGlite',
+}, async () => {
   // A big printer fits every model; a coarse nozzle keeps slicing time down for the big ones.
   const bed = { bed_size_x: 500, bed_size_y: 500, bed_size_z: 500 };
   const coarse = { ...bed, nozzle_diameter: 0.8, layer_height: 0.4, max_layer_height: 0.6 };
@@ -77,7 +92,10 @@ test('every valid model gets a quote from a real slice; 3DBenchy STL and 3MF agr
     }
     assert.equal(res.status, 200, `${rel}: ${JSON.stringify(res.body).slice(0, 400)}`);
     if (process.env.SQ_TEST_VERBOSE) console.log(rel, Math.round(performance.now() - started), 'ms');
-    assert.ok(res.body.print_stats.layers > 0 && res.body.print_stats.filament_weight_g > 0, `${rel} sliced to real extrusion`);
+    assert.ok(
+      res.body.print_stats.layers > 0 && res.body.print_stats.filament_weight_g > 0,
+      `${rel} sliced to real extrusion`,
+    );
     if (res.body.filament_weight >= 0.5) assert.ok(res.body.total_price > 0, rel);
     weights.set(rel, res.body.filament_weight);
   }

@@ -45,7 +45,10 @@ function walk(dir: string, out: { path: string; mode: number; dir: boolean }[] =
 
 test('after a start and an upload, every folder in DATA_DIR is 700 and every file 600', async () => {
   const dashboard = new ApiClient(server.url);
-  const signup = await dashboard.post('/dashboard/api/signup', { email: 'modes@example.test', password: 'a long and unusual passphrase' });
+  const signup = await dashboard.post('/dashboard/api/signup', {
+    email: 'modes@example.test',
+    password: 'a long and unusual passphrase',
+  });
   assert.equal(signup.status, 201, JSON.stringify(signup.body));
   dashboard.csrf = signup.body.csrf_token;
   const token = await dashboard.post('/dashboard/api/tokens', { name: 'modes' });
@@ -57,8 +60,15 @@ test('after a start and an upload, every folder in DATA_DIR is 700 and every fil
   const entries = walk(dataDir);
   const names = entries.map((e) => e.path);
   assert.ok(names.includes('jwt-secret'));
-  assert.ok(names.some((n) => n.endsWith(path.join(upload.body.file_id, 'original'))), 'the uploaded model');
-  if (testDbKind() === 'pglite') assert.ok(names.some((n) => n.startsWith(path.join('pglite', 'pg_wal'))), 'PGlite\'s write-ahead log');
+  assert.ok(
+    names.some((n) => n.endsWith(path.join(upload.body.file_id, 'original'))),
+    'the uploaded model',
+  );
+  if (testDbKind() === 'pglite')
+    assert.ok(
+      names.some((n) => n.startsWith(path.join('pglite', 'pg_wal'))),
+      "PGlite's write-ahead log",
+    );
   const wrong = entries.filter((e) => e.mode !== (e.dir ? 0o700 : 0o600)).map((e) => `${e.path} ${e.mode.toString(8)}`);
   assert.deepEqual(wrong, [], 'entries with other modes');
 });

@@ -19,7 +19,13 @@ let receiver: Receiver;
 before(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'sq-demo-'));
   db = await testDatabase(testDbKind(), dataDir);
-  server = await spawnServer({ ...db.env, DATA_DIR: dataDir, DEMO_ACCOUNT: 'true', NODE_ENV: 'development', WEBHOOK_ALLOW_PRIVATE_CIDRS: '' });
+  server = await spawnServer({
+    ...db.env,
+    DATA_DIR: dataDir,
+    DEMO_ACCOUNT: 'true',
+    NODE_ENV: 'development',
+    WEBHOOK_ALLOW_PRIVATE_CIDRS: '',
+  });
   receiver = await startReceiver();
 });
 after(async () => {
@@ -31,7 +37,10 @@ after(async () => {
 
 async function stranger(): Promise<ApiClient> {
   const dashboard = new ApiClient(server.url);
-  const signup = await dashboard.post('/dashboard/api/signup', { email: `stranger-${Date.now()}@example.test`, password: 'a long and unusual passphrase' });
+  const signup = await dashboard.post('/dashboard/api/signup', {
+    email: `stranger-${Date.now()}@example.test`,
+    password: 'a long and unusual passphrase',
+  });
   assert.equal(signup.status, 201, JSON.stringify(signup.body));
   dashboard.csrf = signup.body.csrf_token;
   const token = await dashboard.post('/dashboard/api/tokens', { name: 'probe' });

@@ -28,7 +28,12 @@ test('upload measures the model, stores the original, and emits file.uploaded', 
   assert.equal(f.name, 'cube20_ascii.stl');
   assert.equal(f.format, 'stl');
   assert.equal(f.source, 'api');
-  assert.equal(f.sha256, createHash('sha256').update(readFileSync(model('stl', 'cube20_ascii.stl'))).digest('hex'));
+  assert.equal(
+    f.sha256,
+    createHash('sha256')
+      .update(readFileSync(model('stl', 'cube20_ascii.stl')))
+      .digest('hex'),
+  );
   assert.equal(f.measurements.triangles, 12);
   assert.deepEqual(f.measurements.bounding_box.size, [20, 20, 20]);
   assert.ok(Math.abs(f.measurements.volume_mm3 - 8000) < 0.01);
@@ -101,7 +106,12 @@ test('an oversize chunked upload (no declared length) is refused with 413 while 
   let sent = 0;
   const body = new ReadableStream<Uint8Array>({
     pull(ctrl) {
-      if (sent === 0) ctrl.enqueue(new TextEncoder().encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.stl"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+      if (sent === 0)
+        ctrl.enqueue(
+          new TextEncoder().encode(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.stl"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+          ),
+        );
       if (sent++ < 40) ctrl.enqueue(chunk);
       else ctrl.close();
     },
@@ -125,9 +135,15 @@ test('public upload: single use, into the upload id account, CORS, unknown and e
   const id = await api.get('/v2/file/upload-id');
   assert.equal(id.status, 200);
   assert.match(id.body.upload_id, /^up_/);
-  assert.equal(id.body.upload_url, `${server.url}/v2/file/public/${id.body.upload_id}`, 'the advertised URL names the real port');
+  assert.equal(
+    id.body.upload_url,
+    `${server.url}/v2/file/public/${id.body.upload_id}`,
+    'the advertised URL names the real port',
+  );
   const anonymous = server.client();
-  const pre = await anonymous.request('OPTIONS', `/v2/file/public/${id.body.upload_id}`, { headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' } });
+  const pre = await anonymous.request('OPTIONS', `/v2/file/public/${id.body.upload_id}`, {
+    headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' },
+  });
   assert.equal(pre.status, 204);
   assert.equal(pre.headers.get('access-control-allow-origin'), 'https://shop.example');
   const up = await anonymous.upload(`/v2/file/public/${id.body.upload_id}`, model('stl', 'cube20_ascii.stl'));
@@ -141,8 +157,13 @@ test('public upload: single use, into the upload id account, CORS, unknown and e
   assert.equal(unknown.status, 404);
   assert.equal(unknown.body.error.code, 'upload_id_not_found');
   const expiring = await api.get('/v2/file/upload-id');
-  await server.deps.db.query(`UPDATE upload_ids SET expires_at = now() - interval '1 second' WHERE id = $1`, [expiring.body.upload_id]);
-  const expired = await anonymous.upload(`/v2/file/public/${expiring.body.upload_id}`, model('stl', 'cube20_ascii.stl'));
+  await server.deps.db.query(`UPDATE upload_ids SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+    expiring.body.upload_id,
+  ]);
+  const expired = await anonymous.upload(
+    `/v2/file/public/${expiring.body.upload_id}`,
+    model('stl', 'cube20_ascii.stl'),
+  );
   assert.equal(expired.status, 410);
   assert.equal(expired.body.error.code, 'upload_id_expired');
   assert.equal((await anonymous.get('/v2/file/upload-id')).status, 401);
@@ -183,9 +204,17 @@ test('printability: default build volume, explicit volume, rotation about Z, war
   const big = (await api.upload('/v2/file', model('stl', 'too_big_400mm_cube.stl'))).body.file_id;
   assert.equal((await api.post(`/v2/printability/${big}`, {})).body.fits, false);
   assert.equal((await api.post(`/v2/printability/${big}`, { x: 400, y: 400, z: 400 })).body.fits, true);
-  const printer = await api.post('/v2/profiles/printer', { name: 'Big printer', is_default: true, settings: { bed_size_x: 300, bed_size_y: 320, bed_size_z: 400 } });
+  const printer = await api.post('/v2/profiles/printer', {
+    name: 'Big printer',
+    is_default: true,
+    settings: { bed_size_x: 300, bed_size_y: 320, bed_size_z: 400 },
+  });
   const own = await api.post(`/v2/printability/${big}`, { z: 450 });
-  assert.deepEqual(own.body.build_volume, { x: 300, y: 320, z: 450 }, "the account's default printer fills in the missing fields");
+  assert.deepEqual(
+    own.body.build_volume,
+    { x: 300, y: 320, z: 450 },
+    "the account's default printer fills in the missing fields",
+  );
   await api.delete(`/v2/profiles/printer/${printer.body.profile_id}`);
   const bad = await api.post(`/v2/printability/${cube}`, { x: -5, w: 3 });
   assert.equal(bad.status, 400);

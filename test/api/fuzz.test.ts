@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { startTestServer, type TestServer, } from '../helpers/server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
 
 const FUZZ_RUNS = Number(process.env.SQ_FUZZ_RUNS ?? 12);
@@ -25,11 +25,20 @@ const enc = (s: string) => new TextEncoder().encode(s);
 before(async () => {
   // Quotes are walked up to the slice: a valid fuzzed quote is queued and answered 202 at once (no sync wait),
   // and this server runs no worker, so the walk spends no time slicing.
-  server = await startTestServer({ QUOTE_SYNC_WAIT_MS: '0', WORKER_ROLE: 'api', SLICER_QUEUE_SIZE: '100000', RATE_LIMIT_ANON_PLAN: 'business' });
+  server = await startTestServer({
+    QUOTE_SYNC_WAIT_MS: '0',
+    WORKER_ROLE: 'api',
+    SLICER_QUEUE_SIZE: '100000',
+    RATE_LIMIT_ANON_PLAN: 'business',
+  });
   const account = await server.newAccount({ plan: 'business' });
   const api = server.client(account.token);
   const dashboard = server.client();
-  const signup = await dashboard.post('/dashboard/api/signup', { email: 'fuzz@example.test', password: 'a long enough password', shop_name: 'Fuzz' });
+  const signup = await dashboard.post('/dashboard/api/signup', {
+    email: 'fuzz@example.test',
+    password: 'a long enough password',
+    shop_name: 'Fuzz',
+  });
   dashboard.csrf = signup.body.csrf_token;
   await server.deps.db.query(`UPDATE accounts SET plan = 'business' WHERE email = 'fuzz@example.test'`);
   const key = await dashboard.post('/dashboard/api/widget-keys', { name: 'fuzz', allowed_origins: [SHOP] });
@@ -43,7 +52,9 @@ before(async () => {
   const shopperFile = await server.client().request('POST', `/v2/file/public/${upload.body.upload_id}`, { form });
   const spareUpload = await server.client().request('GET', '/v2/file/upload-id', { headers: widgetHeaders });
   const file = await api.uploadBytes('/v2/file', enc(CUBE_OBJ), 'cube.obj');
-  const refused = await api.post(`/v2/file/quote/${file.body.file_id}`, { material_config: { filament_type: 'Unobtainium' } });
+  const refused = await api.post(`/v2/file/quote/${file.body.file_id}`, {
+    material_config: { filament_type: 'Unobtainium' },
+  });
   const hook = await api.post('/v2/webhooks', { url: 'https://93.184.215.14/hooks/fuzz', events: ['usage.alert'] });
   const profile = await api.post('/v2/profiles/printer', { name: 'Fuzz printer', settings: { fill_density: 30 } });
   realIds = {
@@ -79,9 +90,41 @@ function resolve(schema: Schema | undefined): Schema {
 // ---- hostile values ----------------------------------------------------------------------------------------
 
 const nasty = fc.constantFrom(
-  '', ' ', '\u0000', 'a\u0000b', '\uD800', '\uFEFF', '../../etc/passwd', '%00', '%', '%2e%2e%2f', '\\', 'NaN', '-1', '1e309', '0x10',
-  '<script>alert(1)</script>', "' OR 1=1 --", '__proto__', 'constructor', 'toString', 'A'.repeat(10_000), '😀'.repeat(500),
-  'e\u0301', '\u202Eevil', 'null', 'true', '[]', '{}', 'CSV', 'GYROID', 'Printer', 'file_', 'qt_', 'job_x', 'prof_global_pla',
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\uD800',
+  '\uFEFF',
+  '../../etc/passwd',
+  '%00',
+  '%',
+  '%2e%2e%2f',
+  '\\',
+  'NaN',
+  '-1',
+  '1e309',
+  '0x10',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '__proto__',
+  'constructor',
+  'toString',
+  'A'.repeat(10_000),
+  '😀'.repeat(500),
+  'e\u0301',
+  '\u202Eevil',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  'CSV',
+  'GYROID',
+  'Printer',
+  'file_',
+  'qt_',
+  'job_x',
+  'prof_global_pla',
 );
 const hostileString = fc.oneof(nasty, fc.string({ maxLength: 30 }), fc.string({ unit: 'binary', maxLength: 30 }));
 const hostileNumber = fc.oneof(
@@ -89,7 +132,10 @@ const hostileNumber = fc.oneof(
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
 );
-const key = fc.oneof(hostileString, fc.constantFrom('__proto__', 'constructor', 'printer_config', 'choices', 'settings', 'unit', 'events'));
+const key = fc.oneof(
+  hostileString,
+  fc.constantFrom('__proto__', 'constructor', 'printer_config', 'choices', 'settings', 'unit', 'events'),
+);
 const { junk } = fc.letrec<{ junk: unknown }>((tie) => ({
   junk: fc.oneof(
     { depthSize: 'small', maxDepth: 3 },
@@ -107,10 +153,15 @@ function plausible(schema: Schema, depth: number): fc.Arbitrary<unknown> | null 
   const types = [schema.type].flat();
   if (Array.isArray(schema.enum)) {
     const members = schema.enum.filter((e: unknown) => typeof e === 'string') as string[];
-    if (members.length) return fc.oneof(fc.constantFrom(...members), fc.constantFrom(...members).map((m) => m.toUpperCase()));
+    if (members.length)
+      return fc.oneof(
+        fc.constantFrom(...members),
+        fc.constantFrom(...members).map((m) => m.toUpperCase()),
+      );
   }
   if (schema.const !== undefined) return fc.constant(schema.const);
-  if (types.includes('integer')) return fc.integer({ min: schema.minimum ?? -5, max: Math.min(schema.maximum ?? 1000, 1e9) });
+  if (types.includes('integer'))
+    return fc.integer({ min: schema.minimum ?? -5, max: Math.min(schema.maximum ?? 1000, 1e9) });
   if (types.includes('number')) {
     const min = schema.minimum ?? schema.exclusiveMinimum ?? 0;
     return fc.double({ min, max: Math.max(min, Math.min(schema.maximum ?? 500, 1e6)), noNaN: true });
@@ -122,7 +173,9 @@ function plausible(schema: Schema, depth: number): fc.Arbitrary<unknown> | null 
     return fc.string({ minLength: schema.minLength ?? 1, maxLength: Math.min(schema.maxLength ?? 20, 20) });
   }
   if (schema.properties) {
-    const props = Object.fromEntries(Object.entries<Schema>(schema.properties).map(([name, sub]) => [name, shaped(sub, depth + 1)]));
+    const props = Object.fromEntries(
+      Object.entries<Schema>(schema.properties).map(([name, sub]) => [name, shaped(sub, depth + 1)]),
+    );
     return fc.record(props, { requiredKeys: (schema.required ?? []).filter((k: string) => k in props) });
   }
   if (schema.items) return fc.array(shaped(schema.items, depth + 1), { minLength: schema.minItems ?? 0, maxLength: 4 });
@@ -149,22 +202,38 @@ function pathSegment(name: string): fc.Arbitrary<string> {
       return '%ED%A0%80'; // a lone surrogate: invalid UTF-8 once decoded
     }
   };
-  return fc.oneof(fc.constantFrom(...(realIds[name] ?? ['x'])), hostileString.map(encode), nasty.map((s) => s.replace(/[/?#]/g, '')));
+  return fc.oneof(
+    fc.constantFrom(...(realIds[name] ?? ['x'])),
+    hostileString.map(encode),
+    nasty.map((s) => s.replace(/[/?#]/g, '')),
+  );
 }
 
 interface Fuzzed {
   path: string;
   query: string;
-  body: { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'raw'; type: string; text: string } | { kind: 'form'; fields: [string, string][]; file: Uint8Array | null };
+  body:
+    | { kind: 'none' }
+    | { kind: 'json'; value: unknown }
+    | { kind: 'raw'; type: string; text: string }
+    | { kind: 'form'; fields: [string, string][]; file: Uint8Array | null };
 }
 
 function requestFor(template: string, op: Schema): fc.Arbitrary<Fuzzed> {
   const params: Schema[] = op.parameters ?? [];
   const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-  const pathArb = fc.tuple(...names.map(pathSegment)).map((values) => names.reduce((p, n, i) => p.replace(`{${n}}`, values[i]), template));
+  const pathArb = fc
+    .tuple(...names.map(pathSegment))
+    .map((values) => names.reduce((p, n, i) => p.replace(`{${n}}`, values[i]), template));
   const queryParams = params.filter((p) => p.in === 'query');
   const queryArb = fc
-    .tuple(...queryParams.map((p) => fc.option(fc.oneof(shaped(p.schema).map(asText), fc.array(hostileString, { minLength: 2, maxLength: 2 })), { nil: undefined })))
+    .tuple(
+      ...queryParams.map((p) =>
+        fc.option(fc.oneof(shaped(p.schema).map(asText), fc.array(hostileString, { minLength: 2, maxLength: 2 })), {
+          nil: undefined,
+        }),
+      ),
+    )
     .map((values) => {
       const q = new URLSearchParams();
       values.forEach((v, i) => {
@@ -175,20 +244,34 @@ function requestFor(template: string, op: Schema): fc.Arbitrary<Fuzzed> {
       return text ? `?${text}` : '';
     });
   const content = op.requestBody?.content ?? {};
-  const wrongType = fc.record({ kind: fc.constant('raw' as const), type: fc.constantFrom('text/plain', 'application/xml', 'application/json', 'multipart/form-data; boundary=x'), text: hostileString });
+  const wrongType = fc.record({
+    kind: fc.constant('raw' as const),
+    type: fc.constantFrom('text/plain', 'application/xml', 'application/json', 'multipart/form-data; boundary=x'),
+    text: hostileString,
+  });
   type Weighted = { arbitrary: fc.Arbitrary<Fuzzed['body']>; weight: number };
   const bodies: Weighted[] = [
     { arbitrary: fc.constant({ kind: 'none' as const }), weight: 1 },
     { arbitrary: wrongType, weight: 1 },
     { arbitrary: junk.map((value) => ({ kind: 'json' as const, value })), weight: 1 },
   ];
-  if (content['application/json']) bodies.push({ arbitrary: shaped(content['application/json'].schema).map((value) => ({ kind: 'json' as const, value })), weight: 5 });
+  if (content['application/json'])
+    bodies.push({
+      arbitrary: shaped(content['application/json'].schema).map((value) => ({ kind: 'json' as const, value })),
+      weight: 5,
+    });
   if (content['multipart/form-data']) {
-    bodies.push({ weight: 5, arbitrary: fc.record({
-      kind: fc.constant('form' as const),
-      fields: fc.array(fc.tuple(fc.constantFrom('unit', 'file', 'x'), hostileString), { maxLength: 2 }),
-      file: fc.option(fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.constant(enc(CUBE_OBJ)), hostileString.map(enc)), { nil: null }),
-    }) });
+    bodies.push({
+      weight: 5,
+      arbitrary: fc.record({
+        kind: fc.constant('form' as const),
+        fields: fc.array(fc.tuple(fc.constantFrom('unit', 'file', 'x'), hostileString), { maxLength: 2 }),
+        file: fc.option(
+          fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.constant(enc(CUBE_OBJ)), hostileString.map(enc)),
+          { nil: null },
+        ),
+      }),
+    });
   }
   return fc.record({ path: pathArb, query: queryArb, body: fc.oneof(...bodies) });
 }
@@ -221,7 +304,10 @@ function assertErrorShape(where: string, type: string, raw: string) {
   const { code, message, details, ...rest } = body.error;
   assert.match(code, /^[a-z0-9_]+$/, where);
   assert.equal(typeof message, 'string', where);
-  assert.ok(details === undefined || (typeof details === 'object' && details !== null && !Array.isArray(details)), where);
+  assert.ok(
+    details === undefined || (typeof details === 'object' && details !== null && !Array.isArray(details)),
+    where,
+  );
   assert.deepEqual(rest, {}, `${where}: no other keys`);
 }
 
@@ -234,7 +320,9 @@ test('every operation of the served contract, fuzzed by every kind of caller: ne
   const statuses = new Map<number, number>();
   // DELETEs last, so that the real ids stay usable by the other operations for as long as possible.
   const operations = Object.entries<Schema>(doc.paths)
-    .flatMap(([template, item]) => METHODS.filter((m) => item[m]).map((m) => ({ template, method: m.toUpperCase(), op: item[m] })))
+    .flatMap(([template, item]) =>
+      METHODS.filter((m) => item[m]).map((m) => ({ template, method: m.toUpperCase(), op: item[m] })),
+    )
     .sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
   assert.ok(operations.length >= 50, `the walk covers the whole document (${operations.length} operations)`);
   const failures: string[] = [];
@@ -243,23 +331,33 @@ test('every operation of the served contract, fuzzed by every kind of caller: ne
     const callers = op.operationId === 'logout' ? (['anonymous', 'token'] as Caller[]) : CALLERS;
     for (const caller of callers) {
       // Each operation and caller is its own property, so one failure (shrunk) does not hide the others.
-      await fc.assert(
-        fc.asyncProperty(requestFor(template, op), async (r) => {
-          requests++;
-          const { status, type, raw } = await send(method, caller, r);
-          statuses.set(status, (statuses.get(status) ?? 0) + 1);
-          const where = `${caller} ${method} ${r.path}${r.query.slice(0, 200)} (${r.body.kind}) -> ${status}`;
-          assert.ok(status < 500, `${where}: ${raw.slice(0, 500)}`);
-          if (status >= 400 && method !== 'OPTIONS') assertErrorShape(where, type, raw);
-        }),
-        { numRuns: FUZZ_RUNS, endOnFailure: true },
-      ).catch((err: Error) => failures.push(`${caller} ${method} ${template}: ${err.message.split('\n').slice(0, 4).join(' | ')}`));
+      await fc
+        .assert(
+          fc.asyncProperty(requestFor(template, op), async (r) => {
+            requests++;
+            const { status, type, raw } = await send(method, caller, r);
+            statuses.set(status, (statuses.get(status) ?? 0) + 1);
+            const where = `${caller} ${method} ${r.path}${r.query.slice(0, 200)} (${r.body.kind}) -> ${status}`;
+            assert.ok(status < 500, `${where}: ${raw.slice(0, 500)}`);
+            if (status >= 400 && method !== 'OPTIONS') assertErrorShape(where, type, raw);
+          }),
+          { numRuns: FUZZ_RUNS, endOnFailure: true },
+        )
+        .catch((err: Error) =>
+          failures.push(`${caller} ${method} ${template}: ${err.message.split('\n').slice(0, 4).join(' | ')}`),
+        );
     }
   }
   const seconds = (Date.now() - started) / 1000;
-  const spread = [...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(', ');
+  const spread = [...statuses]
+    .sort((a, b) => a[0] - b[0])
+    .map(([s, n]) => `${s}: ${n}`)
+    .join(', ');
   console.log(`fuzz: ${operations.length} operations, ${requests} requests in ${seconds.toFixed(1)} s (${spread})`);
   // The walk must get past authentication and validation often enough to mean something.
-  assert.ok([200, 201, 202].some((s) => (statuses.get(s) ?? 0) > 0) && (statuses.get(422) ?? 0) + (statuses.get(404) ?? 0) > 0, spread);
+  assert.ok(
+    [200, 201, 202].some((s) => (statuses.get(s) ?? 0) > 0) && (statuses.get(422) ?? 0) + (statuses.get(404) ?? 0) > 0,
+    spread,
+  );
   assert.deepEqual(failures, [], failures.join('\n'));
 });

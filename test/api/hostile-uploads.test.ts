@@ -37,15 +37,31 @@ function assertRefused(c: HostileCase, res: { status: number; body: any }): void
 }
 
 /** Cases whose limit carries a number: the refusal names it. */
-const NAMES_LIMIT = new Set(['xml_token_too_large', 'xml_too_many_attributes', 'xml_too_deep', 'too_many_triangles', 'too_many_vertices']);
+const NAMES_LIMIT = new Set([
+  'xml_token_too_large',
+  'xml_too_many_attributes',
+  'xml_too_deep',
+  'too_many_triangles',
+  'too_many_vertices',
+]);
 
 const SEQUENTIAL = [
-  '3mf_attribute_500mb', '3mf_text_node_500mb', '3mf_whitespace_text_500mb', '3mf_comment_500mb', '3mf_element_name_500mb',
-  '3mf_entity_name_500mb', '3mf_many_attributes', '3mf_deep_nesting', 'obj_face_flood', 'stl_ascii_huge_name',
+  '3mf_attribute_500mb',
+  '3mf_text_node_500mb',
+  '3mf_whitespace_text_500mb',
+  '3mf_comment_500mb',
+  '3mf_element_name_500mb',
+  '3mf_entity_name_500mb',
+  '3mf_many_attributes',
+  '3mf_deep_nesting',
+  'obj_face_flood',
+  'stl_ascii_huge_name',
 ];
 
 for (const name of SEQUENTIAL) {
-  test(`${name}: refused with a 422 naming the limit; the server grows by less than ${MiB(PER_PARSE_BYTES)} MiB`, { timeout: 180_000 }, async (t) => {
+  test(`${name}: refused with a 422 naming the limit; the server grows by less than ${MiB(PER_PARSE_BYTES)} MiB`, {
+    timeout: 180_000,
+  }, async (t) => {
     const c = hostileCase(name);
     const res = await api.uploadBytes('/v2/file', c.build(), c.fileName);
     assertRefused(c, res);
@@ -54,19 +70,26 @@ for (const name of SEQUENTIAL) {
       assert.match(res.body.error.message, new RegExp(String(res.body.error.details.limit)));
     }
     t.diagnostic(`server peak RSS so far: ${MiB(peakRss())} MiB (idle ${MiB(idle)} MiB)`);
-    assert.ok(peakRss() - idle < PER_PARSE_BYTES, `${name}: server peak RSS ${MiB(peakRss())} MiB, idle ${MiB(idle)} MiB`);
+    assert.ok(
+      peakRss() - idle < PER_PARSE_BYTES,
+      `${name}: server peak RSS ${MiB(peakRss())} MiB, idle ${MiB(idle)} MiB`,
+    );
   });
 }
 
-test('two amplifying 3MFs at once through public upload ids (no token): both refused, memory bounded', { timeout: 180_000 }, async (t) => {
+test('two amplifying 3MFs at once through public upload ids (no token): both refused, memory bounded', {
+  timeout: 180_000,
+}, async (t) => {
   const c = hostileCase('3mf_attribute_300mb');
   const bytes = c.build();
-  const uploads = await Promise.all([0, 1].map(async () => {
-    const id = await api.get('/v2/file/upload-id');
-    assert.equal(id.status, 200);
-    const anonymous = new ApiClient(server.process.url);
-    return anonymous.uploadBytes(new URL(id.body.upload_url).pathname, bytes, c.fileName);
-  }));
+  const uploads = await Promise.all(
+    [0, 1].map(async () => {
+      const id = await api.get('/v2/file/upload-id');
+      assert.equal(id.status, 200);
+      const anonymous = new ApiClient(server.process.url);
+      return anonymous.uploadBytes(new URL(id.body.upload_url).pathname, bytes, c.fileName);
+    }),
+  );
   for (const res of uploads) assertRefused(c, res);
   t.diagnostic(`server peak RSS so far: ${MiB(peakRss())} MiB (idle ${MiB(idle)} MiB)`);
   assert.ok(peakRss() - idle < 2 * PER_PARSE_BYTES, `server peak RSS ${MiB(peakRss())} MiB, idle ${MiB(idle)} MiB`);

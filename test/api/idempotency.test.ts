@@ -48,7 +48,7 @@ test('POST /v2/webhooks: a retry returns the first answer byte for byte and crea
   assert.equal((await api.get('/v2/webhooks')).body.total, 1);
 });
 
-test('keys belong to their account: another account\'s use of the same key is its own', async () => {
+test("keys belong to their account: another account's use of the same key is its own", async () => {
   const other = server.client((await server.newAccount()).token);
   const body = { url: PUBLIC_URL, events: ['file.uploaded'] };
   const mine = await withKey(api, 'shared-key').post('/v2/webhooks', body);
@@ -82,7 +82,10 @@ test('quotes, sync and async: a retry answers the first quote or job; a duplicat
 
   // Both sent at once: one runs (slicing takes a while), the other finds the key in use.
   const keyed = withKey(api, 'quote-sync-1');
-  const [a, b] = await Promise.all([keyed.post(`/v2/file/quote/${fileId}`, body), keyed.post(`/v2/file/quote/${fileId}`, body)]);
+  const [a, b] = await Promise.all([
+    keyed.post(`/v2/file/quote/${fileId}`, body),
+    keyed.post(`/v2/file/quote/${fileId}`, body),
+  ]);
   const statuses = [a.status, b.status].sort();
   assert.deepEqual(statuses, [200, 409], `${a.status} ${JSON.stringify(a.body).slice(0, 200)} / ${b.status}`);
   const [done, busy] = a.status === 200 ? [a, b] : [b, a];

@@ -17,7 +17,9 @@ import { eventsForAccount } from '../../server/db/queries/outbox.ts';
 
 const SECRET = 'crash-test-secret-0123456789-0123456789';
 
-async function database(dataDir: string): Promise<{ env: Record<string, string>; open: () => Promise<Db>; drop: () => Promise<void> }> {
+async function database(
+  dataDir: string,
+): Promise<{ env: Record<string, string>; open: () => Promise<Db>; drop: () => Promise<void> }> {
   if (testDbKind() === 'pglite') {
     return { env: {}, open: () => openPglite(path.join(dataDir, 'pglite')), drop: async () => {} };
   }
@@ -39,25 +41,39 @@ async function database(dataDir: string): Promise<{ env: Record<string, string>;
   };
 }
 
-test('kill -9 of the worker mid-slice: the job is reclaimed after its lease and completes; nothing is lost', { timeout: 240_000 }, async () => {
+test('kill -9 of the worker mid-slice: the job is reclaimed after its lease and completes; nothing is lost', {
+  timeout: 240_000,
+}, async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-crash-'));
   const db = await database(dataDir);
   // Create the account before the server holds the database (PGlite is single-process).
   const setup = await db.open();
   await migrate(setup);
-  const account = await insertAccount(setup, { id: 'usr_crashtest', email: 'crash@example.test', password_hash: 'x', plan: 'pro', shop_name: null });
+  const account = await insertAccount(setup, {
+    id: 'usr_crashtest',
+    email: 'crash@example.test',
+    password_hash: 'x',
+    plan: 'pro',
+    shop_name: null,
+  });
   const { token } = await createApiToken(setup, SECRET, account.id, 'crash');
   await setup.close();
   const env = { ...db.env, DATA_DIR: dataDir, JWT_SECRET: SECRET, JOB_LEASE_MS: '2000', QUOTE_SYNC_WAIT_MS: '0' };
   let server = await spawnServer(env);
   try {
     let api = new ApiClient(server.url, token);
-    const file = await api.uploadBytes('/v2/file', new Uint8Array(readFileSync(corpusPath('stl', '3DBenchy.stl'))), '3DBenchy.stl');
+    const file = await api.uploadBytes(
+      '/v2/file',
+      new Uint8Array(readFileSync(corpusPath('stl', '3DBenchy.stl'))),
+      '3DBenchy.stl',
+    );
     assert.equal(file.status, 201);
     const job = await api.post(`/v2/file/quote/${file.body.file_id}/async`, {});
     assert.equal(job.status, 202);
     const id = job.body.job_id;
-    await until('processing', 30_000, async () => ((await api.get(`/v2/jobs/${id}`)).body.status === 'processing' ? true : undefined));
+    await until('processing', 30_000, async () =>
+      (await api.get(`/v2/jobs/${id}`)).body.status === 'processing' ? true : undefined,
+    );
     await new Promise((r) => setTimeout(r, 500)); // well inside the slice
     await server.kill('SIGKILL');
 
@@ -75,7 +91,10 @@ test('kill -9 of the worker mid-slice: the job is reclaimed after its lease and 
     const check = await db.open();
     const events = (await eventsForAccount(check, account.id)).filter((e) => (e.payload as any).data.jobId === id);
     await check.close();
-    assert.deepEqual(events.filter((e) => e.event === 'job.status_changed').map((e) => (e.payload as any).data.status), ['queued', 'processing', 'completed']);
+    assert.deepEqual(
+      events.filter((e) => e.event === 'job.status_changed').map((e) => (e.payload as any).data.status),
+      ['queued', 'processing', 'completed'],
+    );
     assert.equal(events.filter((e) => e.event === 'quote.completed').length, 1, 'completed exactly once');
   } finally {
     await server.kill('SIGKILL');

@@ -40,8 +40,18 @@ function tetrahedra(k: number): Uint8Array {
   let t = 0;
   for (let i = 0; i < k; i++) {
     const x = i * 10;
-    const p = [[x, 0, 0], [x + 5, 0, 0], [x, 5, 0], [x, 0, 5]];
-    for (const [a, b, c] of [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]) {
+    const p = [
+      [x, 0, 0],
+      [x + 5, 0, 0],
+      [x, 5, 0],
+      [x, 0, 5],
+    ];
+    for (const [a, b, c] of [
+      [0, 2, 1],
+      [0, 1, 3],
+      [0, 3, 2],
+      [1, 2, 3],
+    ]) {
       const o = 84 + 50 * t++;
       [p[a], p[b], p[c]].flat().forEach((v, j) => {
         buf.writeFloatLE(v, o + 12 + 4 * j);
@@ -65,10 +75,21 @@ async function alerts(accountId: string) {
   return rows.map((r) => (r.payload as { data: Record<string, unknown> }).data);
 }
 
-const countOne = (accountId: string, tokenId: string | null = null) => server.deps.db.transaction((tx) => countQuote(tx, server.deps, accountId, tokenId));
+const countOne = (accountId: string, tokenId: string | null = null) =>
+  server.deps.db.transaction((tx) => countQuote(tx, server.deps, accountId, tokenId));
 
 test('alert bands and transitions', () => {
-  assert.deepEqual([alertLevel(0, 10), alertLevel(7, 10), alertLevel(8, 10), alertLevel(9, 10), alertLevel(10, 10), alertLevel(11, 10)], [0, 0, 80, 80, 100, 100]);
+  assert.deepEqual(
+    [
+      alertLevel(0, 10),
+      alertLevel(7, 10),
+      alertLevel(8, 10),
+      alertLevel(9, 10),
+      alertLevel(10, 10),
+      alertLevel(11, 10),
+    ],
+    [0, 0, 80, 80, 100, 100],
+  );
   assert.equal(alertLevel(3148, 3936), 0); // 79.98 %
   assert.equal(alertLevel(3149, 3936), 80);
   assert.deepEqual(alertsOwed({ level: 0, period: null }, 100, null), [100], 'a jump fires the band reached only');
@@ -95,7 +116,10 @@ test('monthly quotes: 80 and 100 alerts once each, 402 refusal naming the reset 
   assert.deepEqual(a80, { resource: 'quotes', level: 80, used: 8, limit: 10, period: '2031-03' });
   assert.deepEqual(a100, { resource: 'quotes', level: 100, used: 10, limit: 10, period: '2031-03' });
   const rows = await eventsForAccount(server.deps.db, accountId, 'usage.alert');
-  assert.ok(rows.every((r) => r.token_id === tokenId), 'the alert names the token whose quote crossed');
+  assert.ok(
+    rows.every((r) => r.token_id === tokenId),
+    'the alert names the token whose quote crossed',
+  );
 
   // The 11th is refused, directly and through the quote route, until the month ends.
   await assert.rejects(checkQuoteQuota(server.deps, account), (err: ApiError) => {
@@ -109,7 +133,12 @@ test('monthly quotes: 80 and 100 alerts once each, 402 refusal naming the reset 
   const refused = await c.post(`/v2/file/quote/${file.body.file_id}`, { material_config: { filament_type: 'PLA' } });
   assert.equal(refused.status, 402);
   assert.equal(refused.body.error.code, 'quote_allowance_exhausted');
-  assert.deepEqual(refused.body.error.details, { used: 10, limit: 10, period: '2031-03', resets_at: '2031-04-01T00:00:00.000Z' });
+  assert.deepEqual(refused.body.error.details, {
+    used: 10,
+    limit: 10,
+    period: '2031-03',
+    resets_at: '2031-04-01T00:00:00.000Z',
+  });
   assert.match(refused.body.error.message, /resets at 2031-04-01T00:00:00\.000Z/);
   assert.equal(refused.headers.get('retry-after'), null, 'no Retry-After: retrying before the reset cannot succeed');
   assert.ok(refused.headers.get('x-ratelimit-remaining'), 'a quota refusal carries the rate-limit headers too');
@@ -132,29 +161,55 @@ test('monthly quotes: 80 and 100 alerts once each, 402 refusal naming the reset 
   assert.equal((await c.get('/v2/user')).body.quotes_used, 0);
   await settleNewPeriodForAll(server.deps);
   const levels = await alerts(accountId);
-  assert.deepEqual(levels.map((a) => a.level), [80, 100, 0]);
+  assert.deepEqual(
+    levels.map((a) => a.level),
+    [80, 100, 0],
+  );
   assert.deepEqual(levels[2], { resource: 'quotes', level: 0, used: 0, limit: 10, period: '2031-04' });
   // ...and the new month's crossings fire again.
   for (let i = 0; i < 8; i++) await countOne(accountId);
-  assert.deepEqual((await alerts(accountId)).map((a) => [a.level, a.period]), [[80, '2031-03'], [100, '2031-03'], [0, '2031-04'], [80, '2031-04']]);
+  assert.deepEqual(
+    (await alerts(accountId)).map((a) => [a.level, a.period]),
+    [
+      [80, '2031-03'],
+      [100, '2031-03'],
+      [0, '2031-04'],
+      [80, '2031-04'],
+    ],
+  );
 });
 
 test('an account idle at the new month gets its level-0 alert from the periodic sweep, once', async () => {
   server.deps.now = () => new Date('2031-06-30T23:59:00.000Z');
   const { accountId } = await server.newAccount({ plan: 'tiny' });
   for (let i = 0; i < 9; i++) await countOne(accountId);
-  assert.deepEqual((await alerts(accountId)).map((a) => a.level), [80]);
+  assert.deepEqual(
+    (await alerts(accountId)).map((a) => a.level),
+    [80],
+  );
   server.deps.now = () => new Date('2031-07-01T00:01:00.000Z');
   await Promise.all([settleNewPeriodForAll(server.deps), settleNewPeriodForAll(server.deps)]);
   await settleNewPeriodForAll(server.deps);
-  assert.deepEqual((await alerts(accountId)).map((a) => [a.level, a.used, a.period]), [[80, 8, '2031-06'], [0, 0, '2031-07']]);
+  assert.deepEqual(
+    (await alerts(accountId)).map((a) => [a.level, a.used, a.period]),
+    [
+      [80, 8, '2031-06'],
+      [0, 0, '2031-07'],
+    ],
+  );
 });
 
 test('concurrent quote counts fire 80 and 100 exactly once', async () => {
   server.deps.now = () => new Date('2031-08-10T00:00:00.000Z');
   const { accountId } = await server.newAccount({ plan: 'tiny' });
   await Promise.all(Array.from({ length: 12 }, () => countOne(accountId)));
-  assert.deepEqual((await alerts(accountId)).map((a) => [a.level, a.used]), [[80, 8], [100, 10]]);
+  assert.deepEqual(
+    (await alerts(accountId)).map((a) => [a.level, a.used]),
+    [
+      [80, 8],
+      [100, 10],
+    ],
+  );
 });
 
 test('storage: refusal beyond the allowance, deletes free it at once, alerts at 80 / 100 / 0 once per crossing', async () => {
@@ -174,12 +229,20 @@ test('storage: refusal beyond the allowance, deletes free it at once, alerts at 
   assert.deepEqual(await levels(), [[80, 3168]]);
   const d = await upload(1); // 3936: exactly 100 %, allowed
   assert.equal(d.status, 201);
-  assert.deepEqual(await levels(), [[80, 3168], [100, 3936]]);
+  assert.deepEqual(await levels(), [
+    [80, 3168],
+    [100, 3936],
+  ]);
 
   const refused = await upload(1);
   assert.equal(refused.status, 402);
   assert.equal(refused.body.error.code, 'storage_quota_exceeded');
-  assert.deepEqual(refused.body.error.details, { used_bytes: STORAGE, limit_bytes: STORAGE, needed_bytes: 284, free_at_least_bytes: 284 });
+  assert.deepEqual(refused.body.error.details, {
+    used_bytes: STORAGE,
+    limit_bytes: STORAGE,
+    needed_bytes: 284,
+    free_at_least_bytes: 284,
+  });
   assert.equal(refused.headers.get('retry-after'), null);
   assert.equal((await c.get('/v2/user/uploads')).body.total, 4, 'the refused upload was not stored');
   const full = await c.get('/v2/quota');
@@ -199,12 +262,32 @@ test('storage: refusal beyond the allowance, deletes free it at once, alerts at 
   // Deleting frees storage at once and falls below 80 %: level 0.
   assert.equal((await c.delete(`/v2/file/${a.body.file_id}`)).status, 200);
   assert.equal((await c.get('/v2/quota')).body.storage.used, STORAGE - 2084);
-  assert.deepEqual(await levels(), [[80, 3168], [100, 3936], [0, 1852]]);
+  assert.deepEqual(await levels(), [
+    [80, 3168],
+    [100, 3936],
+    [0, 1852],
+  ]);
   const publicOk = await server.client().request('POST', `/v2/file/public/${up.body.upload_id}`, { form: form() });
   assert.equal(publicOk.status, 201);
-  assert.deepEqual(await levels(), [[80, 3168], [100, 3936], [0, 1852]], '2136 bytes: 54 %, no alert');
+  assert.deepEqual(
+    await levels(),
+    [
+      [80, 3168],
+      [100, 3936],
+      [0, 1852],
+    ],
+    '2136 bytes: 54 %, no alert',
+  );
   assert.equal((await c.delete(`/v2/file/${publicOk.body.file_id}`)).status, 200);
-  assert.deepEqual(await levels(), [[80, 3168], [100, 3936], [0, 1852]], 'still below 80 %: no repeated 0');
+  assert.deepEqual(
+    await levels(),
+    [
+      [80, 3168],
+      [100, 3936],
+      [0, 1852],
+    ],
+    'still below 80 %: no repeated 0',
+  );
 
   // Back to 100 % in one step: only 100 fires. Down into the 80 band: silent. Up again: a new crossing.
   const again = await upload(10);
@@ -212,17 +295,34 @@ test('storage: refusal beyond the allowance, deletes free it at once, alerts at 
   assert.equal((await c.delete(`/v2/file/${d.body.file_id}`)).status, 200);
   assert.equal((await upload(1)).status, 201);
   const all = await alerts(accountId);
-  assert.deepEqual(all.map((x) => [x.level, x.used]), [[80, 3168], [100, 3936], [0, 1852], [100, 3936], [100, 3936]]);
+  assert.deepEqual(
+    all.map((x) => [x.level, x.used]),
+    [
+      [80, 3168],
+      [100, 3936],
+      [0, 1852],
+      [100, 3936],
+      [100, 3936],
+    ],
+  );
   assert.ok(all.every((x) => x.resource === 'storage' && x.limit === STORAGE && x.period === null));
 });
 
 test('concurrent uploads: the allowance is exact and each crossing fires once', async () => {
   const { accountId, token } = await server.newAccount({ plan: 'tiny2' });
   const c = server.client(token);
-  const results = await Promise.all(Array.from({ length: 11 }, (_, i) => c.uploadBytes('/v2/file', tetrahedra(2), `c${i}.stl`)));
+  const results = await Promise.all(
+    Array.from({ length: 11 }, (_, i) => c.uploadBytes('/v2/file', tetrahedra(2), `c${i}.stl`)),
+  );
   const statuses = results.map((r) => r.status).sort();
   assert.deepEqual(statuses, [...Array(10).fill(201), 402], 'ten fit (4840 bytes), the eleventh is refused');
-  assert.deepEqual((await alerts(accountId)).map((a) => [a.level, a.used]), [[80, 3872], [100, 4840]]);
+  assert.deepEqual(
+    (await alerts(accountId)).map((a) => [a.level, a.used]),
+    [
+      [80, 3872],
+      [100, 4840],
+    ],
+  );
   assert.equal((await c.get('/v2/quota')).body.storage.used, CONCURRENT_STORAGE);
 });
 
@@ -231,8 +331,20 @@ test('racing storage transactions (no parser in between) still admit exactly the
   const store = () =>
     server.deps.db.transaction(async (tx) => {
       const file = await insertFile(tx, {
-        id: newId('file'), account_id: accountId, name: 'race.stl', format: 'stl', content_type: 'model/stl', size_bytes: 484,
-        sha256: '0'.repeat(64), mesh_sha256: '0'.repeat(64), measurements: {} as never, footprint: [], warnings: [], source: 'api', token_id: null, upload_id: null,
+        id: newId('file'),
+        account_id: accountId,
+        name: 'race.stl',
+        format: 'stl',
+        content_type: 'model/stl',
+        size_bytes: 484,
+        sha256: '0'.repeat(64),
+        mesh_sha256: '0'.repeat(64),
+        measurements: {} as never,
+        footprint: [],
+        warnings: [],
+        source: 'api',
+        token_id: null,
+        upload_id: null,
       });
       await tx.query('SELECT pg_sleep(0.02)'); // widen the window in which the transactions overlap
       await recordStorageChange(tx, server.deps, { accountId, tokenId: null, enforce: true, addedBytes: 484 });
@@ -240,6 +352,13 @@ test('racing storage transactions (no parser in between) still admit exactly the
     });
   const results = await Promise.allSettled(Array.from({ length: 14 }, store));
   assert.equal(results.filter((r) => r.status === 'fulfilled').length, 10);
-  for (const r of results) if (r.status === 'rejected') assert.equal((r.reason as ApiError).code, 'storage_quota_exceeded');
-  assert.deepEqual((await alerts(accountId)).map((a) => [a.level, a.used]), [[80, 3872], [100, 4840]]);
+  for (const r of results)
+    if (r.status === 'rejected') assert.equal((r.reason as ApiError).code, 'storage_quota_exceeded');
+  assert.deepEqual(
+    (await alerts(accountId)).map((a) => [a.level, a.used]),
+    [
+      [80, 3872],
+      [100, 4840],
+    ],
+  );
 });

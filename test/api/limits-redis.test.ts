@@ -42,7 +42,12 @@ function databaseUrl(): string {
 function plansFile(): string {
   const bundled = JSON.parse(readFileSync(path.join(repo, 'server/plans.json'), 'utf8'));
   const rule = (limit: number) => ({ limit, window_seconds: WINDOW_S });
-  const tiny = { label: 'Tiny', monthly_quotes: 10, storage_bytes: 1_000_000, rate_limits: { quote: rule(2), upload: rule(2), read: rule(READ_LIMIT), write: rule(2) } };
+  const tiny = {
+    label: 'Tiny',
+    monthly_quotes: 10,
+    storage_bytes: 1_000_000,
+    rate_limits: { quote: rule(2), upload: rule(2), read: rule(READ_LIMIT), write: rule(2) },
+  };
   const file = path.join(work, 'plans.json');
   writeFileSync(file, JSON.stringify({ ...bundled, tiny }));
   return file;
@@ -61,7 +66,14 @@ async function startProcess(n: number, env: Record<string, string>) {
   const output: string[] = [];
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: repo,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(work, `data${n}`), NODE_OPTIONS: '' },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: path.join(work, `data${n}`),
+      NODE_OPTIONS: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => output.push(String(d)));
@@ -120,14 +132,25 @@ after(async () => {
 });
 
 async function tinyToken(): Promise<string> {
-  const account = await insertAccount(db, { id: newId('usr'), email: `${newId('m')}@example.test`, password_hash: 'x', plan: 'tiny', shop_name: null });
+  const account = await insertAccount(db, {
+    id: newId('usr'),
+    email: `${newId('m')}@example.test`,
+    password_hash: 'x',
+    plan: 'tiny',
+    shop_name: null,
+  });
   return (await createApiToken(db, JWT_SECRET, account.id, 'two processes')).token;
 }
 
 async function get(url: string, token: string) {
   const res = await fetch(`${url}/v2/user`, { headers: { authorization: `Bearer ${token}` } });
   await res.arrayBuffer();
-  return { status: res.status, remaining: Number(res.headers.get('x-ratelimit-remaining')), limit: Number(res.headers.get('x-ratelimit-limit')), retryAfter: res.headers.get('retry-after') };
+  return {
+    status: res.status,
+    remaining: Number(res.headers.get('x-ratelimit-remaining')),
+    limit: Number(res.headers.get('x-ratelimit-limit')),
+    retryAfter: res.headers.get('retry-after'),
+  };
 }
 
 test('two server processes share one limit through Redis, and both recover after the window', async () => {
@@ -135,9 +158,15 @@ test('two server processes share one limit through Redis, and both recover after
   const token = await tinyToken();
   const seen = [];
   for (let i = 0; i < READ_LIMIT; i++) seen.push(await get(i % 2 ? b : a, token));
-  assert.deepEqual(seen.map((r) => r.status), [200, 200, 200, 200, 200]);
+  assert.deepEqual(
+    seen.map((r) => r.status),
+    [200, 200, 200, 200, 200],
+  );
   // One counter: remaining falls by one per request whichever process answers.
-  assert.deepEqual(seen.map((r) => r.remaining), [4, 3, 2, 1, 0]);
+  assert.deepEqual(
+    seen.map((r) => r.remaining),
+    [4, 3, 2, 1, 0],
+  );
   assert.ok(seen.every((r) => r.limit === READ_LIMIT));
   const refusedB = await get(b, token);
   const refusedA = await get(a, token);
@@ -152,7 +181,13 @@ test('two server processes share one limit through Redis, and both recover after
   assert.ok(ttl > 0 && ttl <= WINDOW_S * 1000, `PTTL ${ttl}`);
   await new Promise((r) => setTimeout(r, retryAfter * 1000 + 150));
   const recovered = [await get(b, token), await get(a, token)];
-  assert.deepEqual(recovered.map((r) => [r.status, r.remaining]), [[200, 4], [200, 3]]);
+  assert.deepEqual(
+    recovered.map((r) => [r.status, r.remaining]),
+    [
+      [200, 4],
+      [200, 3],
+    ],
+  );
 });
 
 test('with Redis, unauthenticated callers are counted per address across processes too', async () => {
@@ -170,7 +205,12 @@ test('with Redis, unauthenticated callers are counted per address across process
 test('when Redis stops answering, requests are judged by per-process counters instead of failing', async () => {
   const complaints: string[] = [];
   const log = { info() {}, error: (m: string) => complaints.push(m) };
-  const limiter = await createRedisLimiter({ url: REDIS_URL, prefix: `${prefix}fallback:`, log, commandTimeoutMs: 200 });
+  const limiter = await createRedisLimiter({
+    url: REDIS_URL,
+    prefix: `${prefix}fallback:`,
+    log,
+    commandTimeoutMs: 200,
+  });
   try {
     assert.equal((await limiter.hit('k', 10, 10_000)).count, 1);
     // Every client of this Redis is paused for 1 s: the limiter's command times out and memory answers.

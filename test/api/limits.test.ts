@@ -19,7 +19,12 @@ const WINDOW_S = 4;
 function plansFile(): string {
   const bundled = JSON.parse(readFileSync(new URL('../../server/plans.json', import.meta.url), 'utf8'));
   const rule = (limit: number) => ({ limit, window_seconds: WINDOW_S });
-  const tiny = { label: 'Tiny', monthly_quotes: 10, storage_bytes: 1_000_000, rate_limits: { quote: rule(2), upload: rule(2), read: rule(3), write: rule(2) } };
+  const tiny = {
+    label: 'Tiny',
+    monthly_quotes: 10,
+    storage_bytes: 1_000_000,
+    rate_limits: { quote: rule(2), upload: rule(2), read: rule(3), write: rule(2) },
+  };
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'sq-plans-')), 'plans.json');
   writeFileSync(file, JSON.stringify({ ...bundled, tiny }));
   return file;
@@ -43,7 +48,11 @@ function rateHeaders(res: { headers: Headers }) {
     assert.ok(v !== null && /^\d+$/.test(v), `${name} is a whole number (got ${v})`);
     return Number(v);
   };
-  return { limit: read('x-ratelimit-limit'), remaining: read('x-ratelimit-remaining'), reset: read('x-ratelimit-reset') };
+  return {
+    limit: read('x-ratelimit-limit'),
+    remaining: read('x-ratelimit-remaining'),
+    reset: read('x-ratelimit-reset'),
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -65,23 +74,37 @@ test('every documented operation answers with X-RateLimit-* headers, with a toke
         await res.arrayBuffer();
         const h = rateHeaders(res);
         assert.ok(h.remaining <= h.limit, `${method} ${url}: remaining <= limit`);
-        assert.ok(h.reset >= 1 && h.reset <= 60, `${method} ${url}: reset is seconds within the window (got ${h.reset})`);
+        assert.ok(
+          h.reset >= 1 && h.reset <= 60,
+          `${method} ${url}: reset is seconds within the window (got ${h.reset})`,
+        );
         checked++;
       }
     }
   }
   assert.ok(checked > 60, `walked ${checked} requests`);
   const c = server.client(token);
-  for (const res of [await c.get('/v2/nothing-here'), await c.request('PATCH', '/v2/user'), await server.client().get('/v2/user'), await c.get('/healthz')]) {
+  for (const res of [
+    await c.get('/v2/nothing-here'),
+    await c.request('PATCH', '/v2/user'),
+    await server.client().get('/v2/user'),
+    await c.get('/healthz'),
+  ]) {
     rateHeaders(res);
   }
 });
 
-test('a widget call refused by the rate limits is readable by the shop\'s page (CORS on the 429)', async () => {
+test("a widget call refused by the rate limits is readable by the shop's page (CORS on the 429)", async () => {
   // Widget calls are counted per shopper address, on the anonymous plan ("tiny" on anonServer).
   const { accountId } = await anonServer.newAccount();
   const key = `pk_${accountId}`;
-  await insertWidgetKey(anonServer.deps.db, { id: `wk_${accountId}`, account_id: accountId, name: 'Shop', key, allowed_origins: ['https://shop.example'] });
+  await insertWidgetKey(anonServer.deps.db, {
+    id: `wk_${accountId}`,
+    account_id: accountId,
+    name: 'Shop',
+    key,
+    allowed_origins: ['https://shop.example'],
+  });
   const headers = { 'x-widget-key': key, origin: 'https://shop.example', 'x-forwarded-for': '198.51.100.77' };
   let refused: Response | undefined;
   for (let i = 0; i < 6 && !refused; i++) {
@@ -103,7 +126,14 @@ test('at the limit: 429 rate_limited with Retry-After; the count starts again af
     assert.equal(res.status, 200);
     seen.push(rateHeaders(res));
   }
-  assert.deepEqual(seen.map((h) => [h.limit, h.remaining]), [[3, 2], [3, 1], [3, 0]]);
+  assert.deepEqual(
+    seen.map((h) => [h.limit, h.remaining]),
+    [
+      [3, 2],
+      [3, 1],
+      [3, 0],
+    ],
+  );
   const refused = await c.get('/v2/user');
   assert.equal(refused.status, 429);
   assert.equal(refused.body.error.code, 'rate_limited');
@@ -145,7 +175,10 @@ test('classes and tokens have separate counters', async () => {
 });
 
 test('requests without a valid token are limited per client address, 401s included', async () => {
-  const from = (ip: string, token?: string) => ({ 'x-forwarded-for': ip, ...(token ? { authorization: `Bearer ${token}` } : {}) });
+  const from = (ip: string, token?: string) => ({
+    'x-forwarded-for': ip,
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  });
   const c = new ApiClient(anonServer.url);
   for (let i = 0; i < 2; i++) {
     const res = await c.get('/v2/user', from('198.51.100.7'));
@@ -170,12 +203,15 @@ test('requests without a valid token are limited per client address, 401s includ
 
 test('the public upload route is limited per client address and per upload id', async () => {
   const c = new ApiClient(anonServer.url);
-  const upload = (id: string, ip: string) => c.request('POST', `/v2/file/public/${id}`, { headers: { 'x-forwarded-for': ip } });
+  const upload = (id: string, ip: string) =>
+    c.request('POST', `/v2/file/public/${id}`, { headers: { 'x-forwarded-for': ip } });
   // One upload id from three addresses: the id's own counter (limit 2) refuses the third.
   const first = await upload('up_sameid', '203.0.113.1');
   assert.equal(first.status, 404);
   assert.match(first.headers.get('access-control-expose-headers') ?? '', /X-RateLimit-Remaining/);
-  const cors = await c.request('GET', '/v2/user', { headers: { origin: 'https://shop.example', 'x-forwarded-for': '203.0.113.99' } });
+  const cors = await c.request('GET', '/v2/user', {
+    headers: { origin: 'https://shop.example', 'x-forwarded-for': '203.0.113.99' },
+  });
   assert.match(cors.headers.get('access-control-expose-headers') ?? '', /X-RateLimit-Reset/);
   assert.equal((await upload('up_sameid', '203.0.113.2')).status, 404);
   const byId = await upload('up_sameid', '203.0.113.3');
@@ -192,7 +228,8 @@ test('the public upload route is limited per client address and per upload id', 
 
 test('the OpenAPI document declares the rate-limit headers on every response and a 429 on every operation', () => {
   const doc = openApiDocument();
-  for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']) assert.ok(doc.components.headers[name], name);
+  for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'])
+    assert.ok(doc.components.headers[name], name);
   assert.match(doc.components.headers['X-RateLimit-Reset'].description, /[Ss]econds until/);
   assert.ok(doc.components.responses.TooManyRequests.headers['Retry-After']);
   for (const [template, item] of Object.entries<any>(doc.paths)) {

@@ -7,25 +7,34 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { spawnServer } from '../helpers/process.ts';
 
-test('every request has an id and one JSON access log line; a bad LOG_LEVEL stops start-up', { timeout: 120_000 }, async () => {
+test('every request has an id and one JSON access log line; a bad LOG_LEVEL stops start-up', {
+  timeout: 120_000,
+}, async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'sq-logs-'));
   const server = await spawnServer({ DATA_DIR: dir, JWT_SECRET: 'logging-test-secret-0123456789-0123456789' });
   try {
     const mine = await fetch(`${server.url}/v2/user`, { headers: { 'x-request-id': 'trace-42.a' } });
     assert.equal(mine.status, 401);
     assert.equal(mine.headers.get('x-request-id'), 'trace-42.a');
-    const hostile = await fetch(`${server.url}/v2/quotes/qt_none`, { headers: { 'x-request-id': 'bad id\twith "quotes"' } });
+    const hostile = await fetch(`${server.url}/v2/quotes/qt_none`, {
+      headers: { 'x-request-id': 'bad id\twith "quotes"' },
+    });
     const fresh = hostile.headers.get('x-request-id') ?? '';
     assert.match(fresh, /^[0-9a-f-]{36}$/, 'an unsafe id is replaced');
     await new Promise((r) => setTimeout(r, 300));
 
-    const lines = server.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
     const access = (id: string) => lines.filter((l) => l.msg === 'request' && l.request_id === id);
     assert.equal(access('trace-42.a').length, 1);
-    assert.deepEqual(
-      (({ method, route, status }) => ({ method, route, status }))(access('trace-42.a')[0]),
-      { method: 'GET', route: '/v2/user', status: 401 },
-    );
+    assert.deepEqual((({ method, route, status }) => ({ method, route, status }))(access('trace-42.a')[0]), {
+      method: 'GET',
+      route: '/v2/user',
+      status: 401,
+    });
     assert.equal(access(fresh)[0]?.status, 401);
     assert.ok(typeof access(fresh)[0].duration_ms === 'number' && typeof access(fresh)[0].time === 'number');
   } finally {

@@ -17,18 +17,23 @@ for (const backend of ['memory', 'redis'] as const) {
   describe(`login throttling, counters in ${backend}`, () => {
     let server: TestServer;
     before(async () => {
-      const redis: Record<string, string> = backend === 'redis' ? { REDIS_URL, RATE_LIMIT_PREFIX: `sqtest:${randomBytes(6).toString('hex')}:` } : {};
+      const redis: Record<string, string> =
+        backend === 'redis' ? { REDIS_URL, RATE_LIMIT_PREFIX: `sqtest:${randomBytes(6).toString('hex')}:` } : {};
       server = await startTestServer({ TRUST_PROXY: '1', ...redis });
     });
     after(() => server.stop());
 
     const login = (email: string, password: string, forwardedFor: string) =>
-      new ApiClient(server.url).request('POST', '/dashboard/api/login', { json: { email, password }, headers: { 'x-forwarded-for': forwardedFor } });
+      new ApiClient(server.url).request('POST', '/dashboard/api/login', {
+        json: { email, password },
+        headers: { 'x-forwarded-for': forwardedFor },
+      });
 
     test('a wrong-password flood from one address is locked with backoff; the owner logs in from another', async () => {
       const { email, password } = await server.newAccount();
       const attacker = '198.51.100.20';
-      for (let i = 0; i < FREE_FAILURES; i++) assert.equal((await login(email, `wrong password ${i}`, attacker)).status, 401);
+      for (let i = 0; i < FREE_FAILURES; i++)
+        assert.equal((await login(email, `wrong password ${i}`, attacker)).status, 401);
       const locked = await login(email, password, attacker);
       assert.equal(locked.status, 429, 'even the right password is refused from the locked address');
       assert.equal(locked.body.error.code, 'login_throttled');
@@ -44,26 +49,39 @@ for (const backend of ['memory', 'redis'] as const) {
       assert.equal(longer.headers.get('retry-after'), '2');
     });
 
-    test('a rotating left-most X-Forwarded-For stays in the right-most address\'s bucket', async () => {
+    test("a rotating left-most X-Forwarded-For stays in the right-most address's bucket", async () => {
       const { email, password } = await server.newAccount();
       const via = (i: number) => `10.${i}.${i}.${i}, 192.0.2.${i}, 198.51.100.30`;
-      for (let i = 0; i < FREE_FAILURES; i++) assert.equal((await login(email, `wrong password ${i}`, via(i))).status, 401);
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => login(email, i === 19 ? password : `guessing number ${i}`, via(100 + i))));
-      assert.deepEqual([...new Set(results.map((r) => r.status))], [429], 'no rotated header reached the password check');
+      for (let i = 0; i < FREE_FAILURES; i++)
+        assert.equal((await login(email, `wrong password ${i}`, via(i))).status, 401);
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => login(email, i === 19 ? password : `guessing number ${i}`, via(100 + i))),
+      );
+      assert.deepEqual(
+        [...new Set(results.map((r) => r.status))],
+        [429],
+        'no rotated header reached the password check',
+      );
     });
   });
 }
 
 describe('TRUST_PROXY', () => {
-  test('TRUST_PROXY=0 ignores X-Forwarded-For: every attempt counts against the connection\'s address', async () => {
+  test("TRUST_PROXY=0 ignores X-Forwarded-For: every attempt counts against the connection's address", async () => {
     const server = await startTestServer({ TRUST_PROXY: '0' });
     try {
       const { email } = await server.newAccount();
       const c = new ApiClient(server.url);
       for (let i = 0; i < FREE_FAILURES; i++) {
-        await c.request('POST', '/dashboard/api/login', { json: { email, password: `wrong password ${i}` }, headers: { 'x-forwarded-for': `198.51.100.${i}` } });
+        await c.request('POST', '/dashboard/api/login', {
+          json: { email, password: `wrong password ${i}` },
+          headers: { 'x-forwarded-for': `198.51.100.${i}` },
+        });
       }
-      const res = await c.request('POST', '/dashboard/api/login', { json: { email, password: 'wrong password x' }, headers: { 'x-forwarded-for': '198.51.100.99' } });
+      const res = await c.request('POST', '/dashboard/api/login', {
+        json: { email, password: 'wrong password x' },
+        headers: { 'x-forwarded-for': '198.51.100.99' },
+      });
       assert.equal(res.status, 429);
     } finally {
       await server.stop();
@@ -94,8 +112,17 @@ describe('password policy at sign-up', () => {
   after(() => server.stop());
 
   test('blank, one repeated character and common passwords are 400 weak_password naming the field', async () => {
-    for (const password of ['          ', '\t\t\t\t\t\t\t\t\t\t', 'aaaaaaaaaaaa', '1234567890', 'Password123', 'qwertyuiop']) {
-      const res = await server.client().post('/dashboard/api/signup', { email: `weak-${randomBytes(4).toString('hex')}@example.test`, password });
+    for (const password of [
+      '          ',
+      '\t\t\t\t\t\t\t\t\t\t',
+      'aaaaaaaaaaaa',
+      '1234567890',
+      'Password123',
+      'qwertyuiop',
+    ]) {
+      const res = await server
+        .client()
+        .post('/dashboard/api/signup', { email: `weak-${randomBytes(4).toString('hex')}@example.test`, password });
       assert.equal(res.status, 400, JSON.stringify(password));
       assert.equal(res.body.error.code, 'weak_password');
       assert.equal(res.body.error.details.fields[0].field, 'password');
@@ -104,7 +131,10 @@ describe('password policy at sign-up', () => {
   });
 
   test('a passphrase of ordinary words is accepted', async () => {
-    const res = await server.client().post('/dashboard/api/signup', { email: `ok-${randomBytes(4).toString('hex')}@example.test`, password: 'purple kettle on sundays' });
+    const res = await server.client().post('/dashboard/api/signup', {
+      email: `ok-${randomBytes(4).toString('hex')}@example.test`,
+      password: 'purple kettle on sundays',
+    });
     assert.equal(res.status, 201);
   });
 });

@@ -24,7 +24,10 @@ let key: string;
 let keyId: string;
 
 const OFFER = {
-  materials: [{ material: 'pla', colors: ['White', 'Black'] }, { material: 'PETG', colors: [] }],
+  materials: [
+    { material: 'pla', colors: ['White', 'Black'] },
+    { material: 'PETG', colors: [] },
+  ],
   default_material: 'PLA',
   qualities: [
     { id: 'standard', label: 'Standard 0.2 mm', printer_config: {} },
@@ -43,7 +46,11 @@ before(async () => {
   // Every widget call here comes from one address: count it under a roomy plan.
   server = await startTestServer({ RATE_LIMIT_ANON_PLAN: 'business' });
   dashboard = server.client();
-  const signup = await dashboard.post('/dashboard/api/signup', { email: 'offer-shop@example.test', password: 'a long enough password', shop_name: 'Offer Works' });
+  const signup = await dashboard.post('/dashboard/api/signup', {
+    email: 'offer-shop@example.test',
+    password: 'a long enough password',
+    shop_name: 'Offer Works',
+  });
   dashboard.csrf = signup.body.csrf_token;
   accountId = signup.body.user.user_id;
   api = server.client((await dashboard.post('/dashboard/api/tokens', { name: 'backend' })).body.token);
@@ -100,9 +107,29 @@ test('a widget key cannot set a price, a fee, a currency or a slicer setting: 40
 
 test('a merchant saves an offer; unknown materials, price fields in presets and inconsistent defaults are refused by field', async () => {
   const bad = [
-    [{ ...OFFER, materials: [{ material: 'Unobtainium', colors: [] }], default_material: 'Unobtainium' }, 422, 'materials.0.material'],
-    [{ ...OFFER, qualities: [{ id: 'cheap', label: 'Cheap', printer_config: { hourly_cost: 0 } }], default_quality: 'cheap' }, 400, 'qualities.0.printer_config.hourly_cost'],
-    [{ ...OFFER, qualities: [{ id: 'thick', label: 'Thick', printer_config: { layer_height: 0.6 } }], default_quality: 'thick' }, 422, 'qualities.0.printer_config'],
+    [
+      { ...OFFER, materials: [{ material: 'Unobtainium', colors: [] }], default_material: 'Unobtainium' },
+      422,
+      'materials.0.material',
+    ],
+    [
+      {
+        ...OFFER,
+        qualities: [{ id: 'cheap', label: 'Cheap', printer_config: { hourly_cost: 0 } }],
+        default_quality: 'cheap',
+      },
+      400,
+      'qualities.0.printer_config.hourly_cost',
+    ],
+    [
+      {
+        ...OFFER,
+        qualities: [{ id: 'thick', label: 'Thick', printer_config: { layer_height: 0.6 } }],
+        default_quality: 'thick',
+      },
+      422,
+      'qualities.0.printer_config',
+    ],
     [{ ...OFFER, default_infill: 20 }, 400, 'default_infill'],
     [{ ...OFFER, quantity: { min: 5, max: 2 } }, 400, 'quantity.max'],
     [{ ...OFFER, materials: [{ material: 'PLA', colors: ['Red', 'red'] }] }, 400, 'materials.0.colors.1'],
@@ -120,11 +147,24 @@ test('a merchant saves an offer; unknown materials, price fields in presets and 
   assert.equal(saved.body.source, 'account');
   assert.equal(saved.body.materials[0].material, 'PLA', "material names take the profile's spelling");
   const config = await shopper().get('/v2/widget/config');
-  assert.deepEqual(config.body.materials, [{ name: 'PLA', colors: ['White', 'Black'] }, { name: 'PETG', colors: [] }]);
-  assert.deepEqual(config.body.qualities.map((q: { id: string; layer_height: number }) => [q.id, q.layer_height]), [['standard', 0.2], ['fine', 0.1]]);
+  assert.deepEqual(config.body.materials, [
+    { name: 'PLA', colors: ['White', 'Black'] },
+    { name: 'PETG', colors: [] },
+  ]);
+  assert.deepEqual(
+    config.body.qualities.map((q: { id: string; layer_height: number }) => [q.id, q.layer_height]),
+    [
+      ['standard', 0.2],
+      ['fine', 0.1],
+    ],
+  );
   assert.deepEqual(config.body.quantity, { min: 1, max: 20 });
   assert.equal(config.body.lead_time, 'Ships in 3–5 business days');
-  assert.equal((await shopper(undefined, key).get('/v2/offer')).status, 403, 'a widget key cannot read or change the offer');
+  assert.equal(
+    (await shopper(undefined, key).get('/v2/offer')).status,
+    403,
+    'a widget key cannot read or change the offer',
+  );
 });
 
 test('shoppers pick only what the offer contains: 400 naming choices.<field>', async () => {
@@ -152,26 +192,48 @@ test("a shopper's choices are priced with the merchant's settings and reported w
   await api.put('/v2/offer', OFFER);
   const s = shopper();
   const fileId = await s.upload();
-  const q = await s.post(`/v2/file/quote/${fileId}`, { choices: { material: 'pla', color: 'black', quality: 'fine', infill: 40, quantity: 2 } });
+  const q = await s.post(`/v2/file/quote/${fileId}`, {
+    choices: { material: 'pla', color: 'black', quality: 'fine', infill: 40, quantity: 2 },
+  });
   assert.equal(q.status, 200, JSON.stringify(q.body));
-  assert.deepEqual(q.body.choices, { material: 'PLA', color: 'Black', quality: 'fine', quality_label: 'Fine 0.1 mm', infill: 40, quantity: 2 });
+  assert.deepEqual(q.body.choices, {
+    material: 'PLA',
+    color: 'Black',
+    quality: 'fine',
+    quality_label: 'Fine 0.1 mm',
+    infill: 40,
+    quantity: 2,
+  });
   assert.equal(q.body.settings.printer_config.layer_height, 0.1);
   assert.equal(q.body.settings.printer_config.perimeters, 3);
   assert.equal(q.body.settings.printer_config.fill_density, 40);
   assert.equal(q.body.setting_sources['printer_config.layer_height'], 'offer');
-  assert.match(q.body.setting_sources['material_config.price_per_kg'] ?? q.body.setting_sources['material_config.price_per_gram'], /^global:/);
+  assert.match(
+    q.body.setting_sources['material_config.price_per_kg'] ?? q.body.setting_sources['material_config.price_per_gram'],
+    /^global:/,
+  );
   assert.equal(q.body.printInfo.color, 'Black');
   // A token caller keeps the whole request body, and may use the offer's choices too.
   const own = (await api.uploadBytes('/v2/file', PART, 'own.obj')).body.file_id;
-  const raw = await api.post(`/v2/file/quote/${own}`, { material_config: { filament_type: 'PLA', price_per_kg: 99 }, printer_config: { layer_height: 0.15 } });
+  const raw = await api.post(`/v2/file/quote/${own}`, {
+    material_config: { filament_type: 'PLA', price_per_kg: 99 },
+    printer_config: { layer_height: 0.15 },
+  });
   assert.equal(raw.status, 200);
   assert.equal(raw.body.choices, null);
-  const both = await api.post(`/v2/file/quote/${own}`, { choices: { quality: 'fine' }, printer_config: { perimeters: 4 } });
+  const both = await api.post(`/v2/file/quote/${own}`, {
+    choices: { quality: 'fine' },
+    printer_config: { perimeters: 4 },
+  });
   assert.equal(both.body.settings.printer_config.layer_height, 0.1);
-  assert.equal(both.body.settings.printer_config.perimeters, 4, 'explicit settings win over the preset for a token caller');
+  assert.equal(
+    both.body.settings.printer_config.perimeters,
+    4,
+    'explicit settings win over the preset for a token caller',
+  );
 });
 
-test('one shopper cannot quote, read or buy another shopper\'s upload, even with the shop\'s key', async () => {
+test("one shopper cannot quote, read or buy another shopper's upload, even with the shop's key", async () => {
   const alice = shopper();
   const fileId = await alice.upload();
   const quote = await alice.post(`/v2/file/quote/${fileId}`, { choices: {} });
@@ -189,7 +251,9 @@ test('one shopper cannot quote, read or buy another shopper\'s upload, even with
   assert.equal((await forged.get(`/v2/quotes/${quote.body.quote_id}`)).status, 400);
   assert.equal((await alice.get(`/v2/quotes/${quote.body.quote_id}`)).status, 200);
   // Alice keeps her session across uploads: the token she sends comes back for the next upload id.
-  const second = await server.client().request('GET', '/v2/file/upload-id', { headers: { 'x-widget-key': key, origin: SHOP, 'x-shopper-token': alice.token! } });
+  const second = await server.client().request('GET', '/v2/file/upload-id', {
+    headers: { 'x-widget-key': key, origin: SHOP, 'x-shopper-token': alice.token! },
+  });
   assert.equal(second.body.shopper_token, alice.token);
 });
 
@@ -231,9 +295,25 @@ test('a completed quote is signed and expires; the backend verifies it offline; 
   assert.ok(!verify(secret, tampered), 'a changed price does not verify');
   // The verification code a merchant copies from docs/quote-signatures.md, run as printed.
   const documented = await docSnippets(q.signature, tampered, secret);
-  assert.deepEqual(documented.node, [{ quoteId: q.quote_id, fileId, settingsDigest: q.settings_digest, unitAmountMinor: Number(minor), currency: 'USD' }, null]);
-  assert.deepEqual(documented.python, [{ quote_id: q.quote_id, file_id: fileId, settings_digest: q.settings_digest, unit_amount_minor: Number(minor), currency: 'USD' }, null]);
-  assert.deepEqual((await api.get(`/v2/quotes/${q.quote_id}`)).body.signature, q.signature, 'online: the backend reads the same signed quote');
+  assert.deepEqual(documented.node, [
+    { quoteId: q.quote_id, fileId, settingsDigest: q.settings_digest, unitAmountMinor: Number(minor), currency: 'USD' },
+    null,
+  ]);
+  assert.deepEqual(documented.python, [
+    {
+      quote_id: q.quote_id,
+      file_id: fileId,
+      settings_digest: q.settings_digest,
+      unit_amount_minor: Number(minor),
+      currency: 'USD',
+    },
+    null,
+  ]);
+  assert.deepEqual(
+    (await api.get(`/v2/quotes/${q.quote_id}`)).body.signature,
+    q.signature,
+    'online: the backend reads the same signed quote',
+  );
   const rotated = (await dashboard.post('/dashboard/api/quote-signing-secret/rotate')).body.secret;
   assert.notEqual(rotated, secret);
   assert.ok(!verify(rotated, q.signature), 'old signatures stop verifying after rotation');
@@ -251,7 +331,11 @@ test('add-to-cart: signed line with choices, minimum line price, quantity range,
   const subtotal = Math.round(q.total_price * 100) * 2;
   assert.equal(Math.round(line.body.subtotal * 100), subtotal);
   assert.equal(Math.round(line.body.minimum_line_adjustment * 100), Math.max(0, 2500 - subtotal));
-  assert.equal(Math.round(line.body.total_price * 100), Math.max(2500, subtotal), 'the line is raised to the minimum line price');
+  assert.equal(
+    Math.round(line.body.total_price * 100),
+    Math.max(2500, subtotal),
+    'the line is raised to the minimum line price',
+  );
   assert.deepEqual(line.body.signature, q.signature);
   const events = await eventsForAccount(server.deps.db, accountId, 'widget.added_to_cart');
   const body = events.at(-1)!.payload;
@@ -268,9 +352,16 @@ test('add-to-cart: signed line with choices, minimum line price, quantity range,
     assert.deepEqual(fieldsOf(res), ['quantity']);
   }
   // An octahedron standing on its tip has an empty first layer: the slice fails and so does the quote.
-  const tip = 'v 0 0 0\nv 10 0 10\nv 0 10 10\nv -10 0 10\nv 0 -10 10\nv 0 0 20\nf 1 3 2\nf 1 4 3\nf 1 5 4\nf 1 2 5\nf 6 2 3\nf 6 3 4\nf 6 4 5\nf 6 5 2\n';
-  const ticket = await server.client().request('GET', '/v2/file/upload-id', { headers: { 'x-widget-key': key, origin: SHOP, 'x-shopper-token': s.token! } });
-  const tipFile = (await server.client().uploadBytes(`/v2/file/public/${ticket.body.upload_id}`, new TextEncoder().encode(tip), 'tip.obj')).body.file_id;
+  const tip =
+    'v 0 0 0\nv 10 0 10\nv 0 10 10\nv -10 0 10\nv 0 -10 10\nv 0 0 20\nf 1 3 2\nf 1 4 3\nf 1 5 4\nf 1 2 5\nf 6 2 3\nf 6 3 4\nf 6 4 5\nf 6 5 2\n';
+  const ticket = await server.client().request('GET', '/v2/file/upload-id', {
+    headers: { 'x-widget-key': key, origin: SHOP, 'x-shopper-token': s.token! },
+  });
+  const tipFile = (
+    await server
+      .client()
+      .uploadBytes(`/v2/file/public/${ticket.body.upload_id}`, new TextEncoder().encode(tip), 'tip.obj')
+  ).body.file_id;
   const failed = await s.post(`/v2/file/quote/${tipFile}`, { choices: {} });
   assert.equal(failed.status, 422, JSON.stringify(failed.body));
   const refused = await s.post('/v2/widget/cart', { quote_id: failed.body.error.details.quote_id, quantity: 1 });
@@ -289,7 +380,11 @@ test('add-to-cart: signed line with choices, minimum line price, quantity range,
 });
 
 test('quote validity is a merchant setting (global settings profile), not a request field', async () => {
-  const profile = await api.post('/v2/profiles/global', { name: 'Short-lived quotes', is_default: true, settings: { quote_validity_days: 1 } });
+  const profile = await api.post('/v2/profiles/global', {
+    name: 'Short-lived quotes',
+    is_default: true,
+    settings: { quote_validity_days: 1 },
+  });
   assert.equal(profile.status, 201, JSON.stringify(profile.body));
   try {
     const own = (await api.uploadBytes('/v2/file', PART, 'own.obj')).body.file_id;
@@ -307,20 +402,38 @@ test('quote validity is a merchant setting (global settings profile), not a requ
 test('a widget key can have its own offer; removing it returns the key to the account offer', async () => {
   await api.put('/v2/offer', OFFER);
   const other = await dashboard.post('/dashboard/api/widget-keys', { name: 'Trade counter', allowed_origins: [SHOP] });
-  const own = { ...OFFER, materials: [{ material: 'ABS', colors: ['Black'] }], default_material: 'ABS', quantity: { min: 10, max: 500 } };
+  const own = {
+    ...OFFER,
+    materials: [{ material: 'ABS', colors: ['Black'] }],
+    default_material: 'ABS',
+    quantity: { min: 10, max: 500 },
+  };
   const put = await dashboard.put(`/dashboard/api/widget-keys/${other.body.widget_key_id}/offer`, own);
   assert.equal(put.status, 200, JSON.stringify(put.body));
   assert.equal(put.body.source, 'widget_key');
   const trade = shopper(undefined, other.body.key);
   assert.deepEqual((await trade.get('/v2/widget/config')).body.materials, [{ name: 'ABS', colors: ['Black'] }]);
-  assert.deepEqual((await shopper().get('/v2/widget/config')).body.materials.map((m: { name: string }) => m.name), ['PLA', 'PETG'], 'other keys keep the account offer');
+  assert.deepEqual(
+    (await shopper().get('/v2/widget/config')).body.materials.map((m: { name: string }) => m.name),
+    ['PLA', 'PETG'],
+    'other keys keep the account offer',
+  );
   const fileId = await trade.upload();
-  assert.deepEqual(fieldsOf(await trade.post(`/v2/file/quote/${fileId}`, { choices: { material: 'PLA' } })), ['choices.material']);
-  assert.equal((await trade.post(`/v2/file/quote/${fileId}`, { choices: { quantity: 2 } })).status, 400, 'below the key\'s minimum quantity');
+  assert.deepEqual(fieldsOf(await trade.post(`/v2/file/quote/${fileId}`, { choices: { material: 'PLA' } })), [
+    'choices.material',
+  ]);
+  assert.equal(
+    (await trade.post(`/v2/file/quote/${fileId}`, { choices: { quantity: 2 } })).status,
+    400,
+    "below the key's minimum quantity",
+  );
   const reset = await dashboard.delete(`/dashboard/api/widget-keys/${other.body.widget_key_id}/offer`);
   assert.equal(reset.body.source, 'account');
   const stranger = server.client();
-  const s = await stranger.post('/dashboard/api/signup', { email: 'offer-stranger@example.test', password: 'a long enough password' });
+  const s = await stranger.post('/dashboard/api/signup', {
+    email: 'offer-stranger@example.test',
+    password: 'a long enough password',
+  });
   stranger.csrf = s.body.csrf_token;
   assert.equal((await stranger.get(`/dashboard/api/widget-keys/${keyId}/offer`)).status, 404);
   assert.equal((await stranger.put(`/dashboard/api/widget-keys/${keyId}/offer`, OFFER)).status, 404);

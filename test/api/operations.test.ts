@@ -46,8 +46,14 @@ test('requests, uploads, slices and cache lookups are counted; labels carry rout
   assert.equal(delta('slicequote_slice_cache_lookups_total{result="miss"}'), 1);
   assert.equal(delta('slicequote_slice_cache_lookups_total{result="hit"}'), 1);
   assert.equal(delta('slicequote_slice_duration_seconds_count{outcome="ok"}'), 1);
-  assert.equal(delta('slicequote_http_request_duration_seconds_count{method="POST",route="/v2/file/quote/:file_id",status="200"}'), 2);
-  assert.equal(delta('slicequote_http_request_duration_seconds_count{method="GET",route="/v2/quotes/:quote_id",status="404"}'), 1);
+  assert.equal(
+    delta('slicequote_http_request_duration_seconds_count{method="POST",route="/v2/file/quote/:file_id",status="200"}'),
+    2,
+  );
+  assert.equal(
+    delta('slicequote_http_request_duration_seconds_count{method="GET",route="/v2/quotes/:quote_id",status="404"}'),
+    1,
+  );
   assert.doesNotMatch(after, /file_[a-z0-9]{6,}|qt_unknown/, 'no ids in labels');
   assert.ok(value(after, 'slicequote_stored_file_bytes') >= cube.length);
   assert.match(after, /^slicequote_quote_jobs\{status="queued"\} \d+$/m);
@@ -71,7 +77,10 @@ test('/readyz: ready while the database and storage answer; draining answers 503
 });
 
 test('/readyz checks Redis when rate limits use it', async () => {
-  const withRedis = await startTestServer({ REDIS_URL: 'redis://127.0.0.1:6379', RATE_LIMIT_PREFIX: `sq:test:${Date.now()}:` });
+  const withRedis = await startTestServer({
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    RATE_LIMIT_PREFIX: `sq:test:${Date.now()}:`,
+  });
   try {
     const res = await withRedis.client().get('/readyz');
     assert.deepEqual([res.status, res.body.checks.redis], [200, 'ok']);
@@ -80,7 +89,7 @@ test('/readyz checks Redis when rate limits use it', async () => {
   }
 });
 
-test('a stopping worker hands its job back at once, without spending one of the job\'s attempts', async () => {
+test("a stopping worker hands its job back at once, without spending one of the job's attempts", async () => {
   const worker = await startTestServer();
   try {
     const a = await worker.newAccount();
@@ -92,7 +101,8 @@ test('a stopping worker hands its job back at once, without spending one of the 
     assert.ok(await processing(), 'the worker took the job');
     await worker.deps.jobs.stop();
     const [row] = await worker.deps.db.query<{ status: string; attempts: number; released: boolean }>(
-      'SELECT status, attempts, lease_expires_at <= now() AS released FROM quotes WHERE id = $1', [job],
+      'SELECT status, attempts, lease_expires_at <= now() AS released FROM quotes WHERE id = $1',
+      [job],
     );
     assert.deepEqual(row, { status: 'processing', attempts: 0, released: true }, 'claimable by another worker now');
   } finally {

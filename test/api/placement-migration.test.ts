@@ -14,12 +14,27 @@ test('files stored before migration 009 get their unit, scale 1, and are placed 
       for (const m of listMigrations().filter((x) => keep(x.version))) await db.exec(m.sql);
     };
     await run((v) => v < 9);
-    await db.query(`INSERT INTO accounts (id, email, password_hash, plan) VALUES ('usr_old', 'old@example.test', 'x', 'pro')`);
-    const legacy = (id: string, format: string, unit: string, size: number[]) => db.query(
-      `INSERT INTO files (id, account_id, name, format, content_type, size_bytes, sha256, mesh_sha256, measurements, footprint, source)
-       VALUES ($1, 'usr_old', $1, $2, 'model/' || $2, 1, '', '', $3, '[]', 'api')`,
-      [id, format, JSON.stringify({ unit, triangles: 12, bbox: { min: [0, 0, 0], max: size, size }, volume_mm3: 1, surface_area_mm2: 1, watertight: true, bodies: 1 })],
+    await db.query(
+      `INSERT INTO accounts (id, email, password_hash, plan) VALUES ('usr_old', 'old@example.test', 'x', 'pro')`,
     );
+    const legacy = (id: string, format: string, unit: string, size: number[]) =>
+      db.query(
+        `INSERT INTO files (id, account_id, name, format, content_type, size_bytes, sha256, mesh_sha256, measurements, footprint, source)
+       VALUES ($1, 'usr_old', $1, $2, 'model/' || $2, 1, '', '', $3, '[]', 'api')`,
+        [
+          id,
+          format,
+          JSON.stringify({
+            unit,
+            triangles: 12,
+            bbox: { min: [0, 0, 0], max: size, size },
+            volume_mm3: 1,
+            surface_area_mm2: 1,
+            watertight: true,
+            bodies: 1,
+          }),
+        ],
+      );
     await legacy('file_old3mf', '3mf', 'inch', [254, 254, 100]);
     await legacy('file_oldstl', 'stl', 'millimeter', [30, 30, 230]);
     await run((v) => v === 9);
@@ -30,7 +45,10 @@ test('files stored before migration 009 get their unit, scale 1, and are placed 
     const rod = placeForQuote(stl, { bed_size_x: 250, bed_size_y: 210, bed_size_z: 210 });
     assert.equal(rod.placement?.orientation, 'laid_down');
     assert.equal(rod.placement?.dimensions.z, 30);
-    assert.equal(placeForQuote(threeMf, { bed_size_x: 250, bed_size_y: 210, bed_size_z: 210 }).refusal?.code, 'exceeds_build_volume');
+    assert.equal(
+      placeForQuote(threeMf, { bed_size_x: 250, bed_size_y: 210, bed_size_z: 210 }).refusal?.code,
+      'exceeds_build_volume',
+    );
   } finally {
     await db.close();
     await drop();

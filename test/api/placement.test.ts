@@ -27,7 +27,10 @@ before(async () => {
   api = server.client(a.token);
   meshDir = mkdtempSync(path.join(tmpdir(), 'sq-placement-'));
   const dashboard = server.client();
-  const signup = await dashboard.post('/dashboard/api/signup', { email: `placement-${Date.now()}@example.test`, password: 'a long enough password' });
+  const signup = await dashboard.post('/dashboard/api/signup', {
+    email: `placement-${Date.now()}@example.test`,
+    password: 'a long enough password',
+  });
   dashboard.csrf = signup.body.csrf_token;
   widgetKey = (await dashboard.post('/dashboard/api/widget-keys', { name: 'Shop', allowed_origins: [SHOP] })).body.key;
   shopToken = (await dashboard.post('/dashboard/api/tokens', { name: 'backend' })).body.token;
@@ -55,14 +58,19 @@ async function bareWeight(placedObj: string, q: any): Promise<number> {
   const meshPath = path.join(meshDir, `${q.quote_id}.obj`);
   writeFileSync(meshPath, placedObj);
   const s = q.settings;
-  const out = await sliceOnce({ meshPath, settings: { printer: s.printer_config, material: s.material_config, quote: s.quote_config } });
+  const out = await sliceOnce({
+    meshPath,
+    settings: { printer: s.printer_config, material: s.material_config, quote: s.quote_config },
+  });
   return printStats(out.stats, s.material_config).filament_weight_g;
 }
 
 const within = (actual: number, expected: number, share: number) =>
   assert.ok(Math.abs(actual - expected) / expected <= share, `${actual} g vs the bare slicer's ${expected} g`);
 
-test('a rod that fits only lying down is laid down, and priced as the bare slicer prices it lying down', { skip: onlyOnce }, async () => {
+test('a rod that fits only lying down is laid down, and priced as the bare slicer prices it lying down', {
+  skip: onlyOnce,
+}, async () => {
   const rod = await upload(boxesObj([[0, 0, 0, 30, 30, 230]]), 'rod.obj'); // default printer: 250 × 210 × 210
   const before = await api.post(`/v2/printability/${rod.file_id}`, {});
   assert.equal(before.body.fits, false);
@@ -73,7 +81,8 @@ test('a rod that fits only lying down is laid down, and priced as the bare slice
   assert.equal(q.placement.dimensions.z, 30);
   assert.equal(Math.max(q.placement.dimensions.x, q.placement.dimensions.y), 230);
   assert.ok(q.print_stats.max_z_mm <= 30.01, `sliced lying down (max z ${q.print_stats.max_z_mm})`);
-  const lying = q.placement.dimensions.x === 230 ? boxesObj([[0, 0, 0, 230, 30, 30]]) : boxesObj([[0, 0, 0, 30, 230, 30]]);
+  const lying =
+    q.placement.dimensions.x === 230 ? boxesObj([[0, 0, 0, 230, 30, 30]]) : boxesObj([[0, 0, 0, 30, 230, 30]]);
   within(q.print_stats.filament_weight_g, await bareWeight(lying, q), 0.005);
 });
 
@@ -93,7 +102,10 @@ test('a part that fits no orientation is refused before slicing, naming the axes
   assert.equal(res.body.error.code, 'exceeds_build_volume');
   assert.match(res.body.error.message, /x 300 mm > 250 mm/);
   assert.deepEqual(res.body.error.details.build_volume, { x: 250, y: 210, z: 210 });
-  assert.deepEqual(res.body.error.details.exceeds.map((e: { axis: string }) => e.axis), ['x', 'y', 'z']);
+  assert.deepEqual(
+    res.body.error.details.exceeds.map((e: { axis: string }) => e.axis),
+    ['x', 'y', 'z'],
+  );
   const job = await api.get(`/v2/jobs/${res.body.error.details.quote_id}`);
   assert.equal(job.body.status, 'failed', 'in history as a failed quote (and quote.failed is sent)');
   assert.equal(job.body.attempts, 0, 'no worker ever claimed it: nothing was sliced');
@@ -111,7 +123,9 @@ test('a part that fits no orientation is refused before slicing, naming the axes
   assert.equal(roomy.body.placement.orientation, 'as_uploaded');
 });
 
-test('the printer a request names decides the placement: a pillar too tall for it is laid down', { skip: onlyOnce }, async () => {
+test('the printer a request names decides the placement: a pillar too tall for it is laid down', {
+  skip: onlyOnce,
+}, async () => {
   const pillar = await upload(boxesObj([[0, 0, 0, 20, 20, 40]]), 'pillar.obj');
   const upright = await quote(pillar.file_id);
   assert.equal(upright.placement.orientation, 'as_uploaded');
@@ -123,7 +137,9 @@ test('the printer a request names decides the placement: a pillar too tall for i
   assert.ok(short.print_stats.max_z_mm <= 20.01);
 });
 
-test('an inch model: unit_suspect on upload and quote; stated in inches it prices as the bare slicer at 25.4×', { skip: onlyOnce }, async () => {
+test('an inch model: unit_suspect on upload and quote; stated in inches it prices as the bare slicer at 25.4×', {
+  skip: onlyOnce,
+}, async () => {
   const inchBox = boxesObj([[0, 0, 0, 1, 1.5, 0.6]]); // 1 × 1.5 × 0.6 in, exported without a unit
   const plain = await upload(inchBox, 'bracket.obj');
   assert.equal(plain.unit, 'mm');
@@ -134,7 +150,13 @@ test('an inch model: unit_suspect on upload and quote; stated in inches it price
   assert.match(warning.message, /inches/);
   const speck = await quote(plain.file_id);
   assert.equal(speck.warnings[0].code, 'unit_suspect', 'the quote repeats the warning');
-  assert.deepEqual(speck.placement, { unit: 'mm', scale: 1, orientation: 'as_uploaded', rotation: { x: 0, y: 0, z: 0 }, dimensions: { x: 1, y: 1.5, z: 0.6 } });
+  assert.deepEqual(speck.placement, {
+    unit: 'mm',
+    scale: 1,
+    orientation: 'as_uploaded',
+    rotation: { x: 0, y: 0, z: 0 },
+    dimensions: { x: 1, y: 1.5, z: 0.6 },
+  });
 
   const stated = await upload(inchBox, 'bracket.obj', '?unit=in');
   assert.equal(stated.unit, 'in');
@@ -200,15 +222,24 @@ test('rescaling the hostile way: bad values name the field, absurd sizes are ref
   const cube = await upload(boxesObj([[0, 0, 0, 20, 20, 20]]), 'cube.obj');
   const scale = (body: unknown, client = api) => client.post(`/v2/file/scale/${cube.file_id}`, body);
   for (const [body, field] of [
-    [{ scale: 0 }, 'scale'], [{ scale: -2 }, 'scale'], [{ scale: 'NaN' }, 'scale'], [{ scale: 1e9 }, 'scale'],
-    [{ scale: null }, 'scale'], [{ unit: 'furlong' }, 'unit'], [{ unit: 'INCH' }, 'unit'], [{ size: 2 }, 'size'],
+    [{ scale: 0 }, 'scale'],
+    [{ scale: -2 }, 'scale'],
+    [{ scale: 'NaN' }, 'scale'],
+    [{ scale: 1e9 }, 'scale'],
+    [{ scale: null }, 'scale'],
+    [{ unit: 'furlong' }, 'unit'],
+    [{ unit: 'INCH' }, 'unit'],
+    [{ size: 2 }, 'size'],
   ] as const) {
     const res = await scale(body);
     assert.equal(res.status, 400, JSON.stringify(body));
     assert.equal(res.body.error.details.fields[0].field, field, JSON.stringify(body));
   }
   assert.equal((await scale({})).status, 400, 'an empty change is refused');
-  const raw = await api.request('POST', `/v2/file/scale/${cube.file_id}`, { raw: '{"scale": NaN}', headers: { 'content-type': 'application/json' } });
+  const raw = await api.request('POST', `/v2/file/scale/${cube.file_id}`, {
+    raw: '{"scale": NaN}',
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(raw.status, 400);
   const tiny = await scale({ scale: 0.001 });
   assert.equal(tiny.status, 422, '20 µm across is no print');
@@ -216,7 +247,9 @@ test('rescaling the hostile way: bad values name the field, absurd sizes are ref
   assert.equal(tiny.body.error.details.field, 'scale');
   const huge = await scale({ unit: 'm', scale: 1000 });
   assert.equal(huge.status, 422, '20 km across is no print');
-  const file = (await api.get('/v2/user/uploads?limit=100')).body.data.find((f: { file_id: string }) => f.file_id === cube.file_id);
+  const file = (await api.get('/v2/user/uploads?limit=100')).body.data.find(
+    (f: { file_id: string }) => f.file_id === cube.file_id,
+  );
   assert.equal(file.scale, 1, 'a refused rescale changes nothing');
   assert.equal(file.unit, 'mm');
   const other = server.client((await server.newAccount()).token);
@@ -229,26 +262,48 @@ test('rescaling the hostile way: bad values name the field, absurd sizes are ref
   assert.equal(doubled.body.unit_source, 'assumed', 'only a stated unit changes where the unit came from');
 });
 
-test('a widget key rescales only the shopper\'s own upload', async () => {
+test("a widget key rescales only the shopper's own upload", async () => {
   const shop = server.client(shopToken);
   const headers = { 'x-widget-key': widgetKey, origin: SHOP };
   const anon = server.client();
   const ticket = await anon.request('GET', '/v2/file/upload-id', { headers });
-  const own = await anon.uploadBytes(`/v2/file/public/${ticket.body.upload_id}?unit=mm`, enc(boxesObj([[0, 0, 0, 1, 1, 1]])), 'speck.obj');
+  const own = await anon.uploadBytes(
+    `/v2/file/public/${ticket.body.upload_id}?unit=mm`,
+    enc(boxesObj([[0, 0, 0, 1, 1, 1]])),
+    'speck.obj',
+  );
   assert.equal(own.status, 201);
   assert.equal(own.body.warnings.find((w: { code?: string }) => w.code === 'unit_suspect')?.suggested_unit, 'in');
   const shopper = { ...headers, 'x-shopper-token': ticket.body.shopper_token };
   const otherTicket = await anon.request('GET', '/v2/file/upload-id', { headers });
   const otherShopper = { ...headers, 'x-shopper-token': otherTicket.body.shopper_token };
-  assert.equal((await anon.request('POST', `/v2/file/scale/${own.body.file_id}`, { json: { unit: 'in' }, headers: otherShopper })).status, 404, 'another shopper of the same shop');
-  assert.equal((await anon.request('POST', `/v2/file/scale/${own.body.file_id}`, { json: { unit: 'in' }, headers })).status, 404, 'no shopper token');
-  const rescaled = await anon.request('POST', `/v2/file/scale/${own.body.file_id}`, { json: { unit: 'in' }, headers: shopper });
+  assert.equal(
+    (await anon.request('POST', `/v2/file/scale/${own.body.file_id}`, { json: { unit: 'in' }, headers: otherShopper }))
+      .status,
+    404,
+    'another shopper of the same shop',
+  );
+  assert.equal(
+    (await anon.request('POST', `/v2/file/scale/${own.body.file_id}`, { json: { unit: 'in' }, headers })).status,
+    404,
+    'no shopper token',
+  );
+  const rescaled = await anon.request('POST', `/v2/file/scale/${own.body.file_id}`, {
+    json: { unit: 'in' },
+    headers: shopper,
+  });
   assert.equal(rescaled.status, 200);
   assert.equal(rescaled.body.unit, 'in');
   const merchants = await shop.uploadBytes('/v2/file', enc(boxesObj([[0, 0, 0, 1, 1, 1]])), 'merchant.obj');
-  const refused = await anon.request('POST', `/v2/file/scale/${merchants.body.file_id}`, { json: { unit: 'in' }, headers: shopper });
-  assert.equal(refused.status, 404, 'a file the shop uploaded with its token is not the shopper\'s');
-  const wrongOrigin = await anon.request('POST', `/v2/file/scale/${own.body.file_id}`, { json: { scale: 2 }, headers: { ...shopper, origin: 'https://evil.example' } });
+  const refused = await anon.request('POST', `/v2/file/scale/${merchants.body.file_id}`, {
+    json: { unit: 'in' },
+    headers: shopper,
+  });
+  assert.equal(refused.status, 404, "a file the shop uploaded with its token is not the shopper's");
+  const wrongOrigin = await anon.request('POST', `/v2/file/scale/${own.body.file_id}`, {
+    json: { scale: 2 },
+    headers: { ...shopper, origin: 'https://evil.example' },
+  });
   assert.equal(wrongOrigin.status, 403);
   const stranger = server.client((await server.newAccount()).token);
   assert.equal((await stranger.post(`/v2/file/scale/${own.body.file_id}`, { scale: 2 })).status, 404);

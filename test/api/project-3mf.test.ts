@@ -62,7 +62,11 @@ const CASES: Case[] = [
     file: 'cube-support-volumes.3mf',
     geometry: 'cube',
     warnings: ['missing_thumbnail', 'volume_ignored', 'volume_ignored'],
-    check: (w) => assert.deepEqual(w.slice(1).map((x) => x.volume_type), ['support_enforcer', 'support_blocker']),
+    check: (w) =>
+      assert.deepEqual(
+        w.slice(1).map((x) => x.volume_type),
+        ['support_enforcer', 'support_blocker'],
+      ),
   },
   { file: 'cube-legacy-modifier.3mf', geometry: 'cube', warnings: ['volume_ignored', 'settings_ignored'] },
   {
@@ -80,19 +84,33 @@ const CASES: Case[] = [
 ];
 
 for (const c of CASES) {
-  test(`${c.file}: warnings ${c.warnings.join(', ')}; weighs what the bare slicer gives for the effective geometry`, { timeout: 240_000 }, async () => {
+  test(`${c.file}: warnings ${c.warnings.join(', ')}; weighs what the bare slicer gives for the effective geometry`, {
+    timeout: 240_000,
+  }, async () => {
     const upload = await api.uploadBytes('/v2/file', fixture(c.file), c.file);
     assert.equal(upload.status, 201, JSON.stringify(upload.body));
     const warnings = upload.body.warnings as Record<string, any>[];
-    assert.deepEqual(warnings.map((w) => w.code), c.warnings);
+    assert.deepEqual(
+      warnings.map((w) => w.code),
+      c.warnings,
+    );
     for (const w of warnings) assert.ok(w.message.length > 20, w.code);
     c.check?.(warnings);
     assert.equal(upload.body.measurements.triangles, 12, 'only the part is measured');
 
-    const quote = await api.post(`/v2/file/quote/${upload.body.file_id}`, { material_config: { filament_type: 'PLA' } });
+    const quote = await api.post(`/v2/file/quote/${upload.body.file_id}`, {
+      material_config: { filament_type: 'PLA' },
+    });
     assert.equal(quote.status, 200, JSON.stringify(quote.body));
-    const [row] = await server.deps.db.query<{ resolved: { settings: ResolvedSettings } }>('SELECT resolved FROM quotes WHERE id = $1', [quote.body.quote_id]);
-    const bare = await sliceOnce({ meshPath: effective[c.geometry], settings: row.resolved.settings, timeoutMs: 120_000 });
+    const [row] = await server.deps.db.query<{ resolved: { settings: ResolvedSettings } }>(
+      'SELECT resolved FROM quotes WHERE id = $1',
+      [quote.body.quote_id],
+    );
+    const bare = await sliceOnce({
+      meshPath: effective[c.geometry],
+      settings: row.resolved.settings,
+      timeoutMs: 120_000,
+    });
     const ours = quote.body.print_stats.filament_weight_g as number;
     const expected = printStats(bare.stats, row.resolved.settings.material).filament_weight_g;
     assert.ok(Math.abs(ours - expected) / expected <= 0.005, `${c.file}: ${ours} g, bare slicer ${expected} g`);
@@ -110,7 +128,9 @@ test('a negative volume is handed to the slicer in a canonical 3MF of our own, s
 });
 
 test('the conformance case of a missing thumbnail in a non-PrusaSlicer package is still refused', async () => {
-  const bytes = corpusBytes('3mf/conformance/mustfail/MUSTFAIL_Chapter2.1.3_PartsRelationships_NonExistThumbnailPart.3mf');
+  const bytes = corpusBytes(
+    '3mf/conformance/mustfail/MUSTFAIL_Chapter2.1.3_PartsRelationships_NonExistThumbnailPart.3mf',
+  );
   const res = await api.uploadBytes('/v2/file', bytes, 'dice.3mf');
   assert.equal(res.status, 422);
   assert.equal(res.body.error.code, '3mf_rule_violation');

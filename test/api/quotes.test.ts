@@ -36,7 +36,10 @@ test('a body with only material_config.filament_type is a valid request and yiel
   assert.equal(q.status, 'completed');
   assert.equal(q.currency, 'USD');
   assert.ok(q.total_price > 0);
-  assert.ok(q.filament_weight > 2 && q.filament_weight < 10, `a 20 mm cube at 20 % is a few grams, got ${q.filament_weight}`);
+  assert.ok(
+    q.filament_weight > 2 && q.filament_weight < 10,
+    `a 20 mm cube at 20 % is a few grams, got ${q.filament_weight}`,
+  );
   assert.match(q.estimated_time, /^(\d+h )?\d+m$|^\d+s$/);
   assert.ok(q.estimated_time_seconds > 60);
   assert.deepEqual(q.printInfo, { technology: 'FDM', material: 'PLA', color: 'White' });
@@ -61,10 +64,16 @@ test('the price follows the documented formula from the slice statistics', async
   const hours = s.print_time_s / 3600;
   // docs/pricing.md: each part rounded half-up to cents, the subtotal their sum, tax on the rounded subtotal.
   const cents = (v: number) => Math.round(Number((v * 100).toPrecision(15)));
-  const parts = [(s.filament_weight_g - s.support_weight_g) * 0.05, s.support_weight_g * 0.05 * 2, hours * 3, (120 / 1000) * hours * 0.4, 2.5].map(cents);
+  const parts = [
+    (s.filament_weight_g - s.support_weight_g) * 0.05,
+    s.support_weight_g * 0.05 * 2,
+    hours * 3,
+    (120 / 1000) * hours * 0.4,
+    2.5,
+  ].map(cents);
   const subtotal = parts.reduce((a, b) => a + b, 0);
   assert.equal(q.currency, 'USD');
-  assert.equal(q.total_price, (subtotal + cents(subtotal * 0.2 / 100)) / 100);
+  assert.equal(q.total_price, (subtotal + cents((subtotal * 0.2) / 100)) / 100);
   assert.equal(q.price_breakdown.fixed_fee, 2.5);
   assert.equal(q.printInfo.material, 'PETG');
 });
@@ -77,7 +86,12 @@ test('an identical slice is reused (cached) and price-only changes never re-slic
   assert.equal(second.cached, true);
   assert.notEqual(second.quote_id, first.quote_id, 'still a new quote in history');
   assert.equal(second.filament_weight, first.filament_weight);
-  const repriced = await quote(cubeId, { ...body, material_config: { filament_type: 'PLA', price_per_kg: 90 }, quote_config: { tax_rate: 10, fixed_fee: 1, energy_cost_per_kwh: 1 }, printer_config: { fill_density: 35, hourly_cost: 9 } });
+  const repriced = await quote(cubeId, {
+    ...body,
+    material_config: { filament_type: 'PLA', price_per_kg: 90 },
+    quote_config: { tax_rate: 10, fixed_fee: 1, energy_cost_per_kwh: 1 },
+    printer_config: { fill_density: 35, hourly_cost: 9 },
+  });
   assert.equal(repriced.cached, true);
   assert.ok(repriced.total_price > first.total_price);
   const resliced = await quote(cubeId, { ...body, printer_config: { fill_density: 36 } });
@@ -101,12 +115,17 @@ test('slicing fields change the result in the expected direction', async () => {
   assert.ok(fast.estimated_time_seconds < slow.estimated_time_seconds, 'faster printing takes less time');
   const [smallNozzle, bigNozzle] = await compare(cubeId, 'nozzle_diameter', 0.4, 0.8);
   assert.ok(bigNozzle.estimated_time_seconds < smallNozzle.estimated_time_seconds, 'a bigger nozzle prints faster');
-  const [rect, gyroid] = await compare(cubeId, 'infill_pattern', 'rectilinear', 'gyroid', { printer_config: { fill_density: 30 } });
+  const [rect, gyroid] = await compare(cubeId, 'infill_pattern', 'rectilinear', 'gyroid', {
+    printer_config: { fill_density: 30 },
+  });
   assert.notEqual(gyroid.estimated_time_seconds, rect.estimated_time_seconds, 'the pattern changes the slice');
   assert.deepEqual(gyroid.infill_pattern, { requested: 'gyroid', used: 'gyroid', exact: true });
   const zig = await quote(cubeId, { printer_config: { infill_pattern: 'zigzag' } });
   assert.deepEqual(zig.infill_pattern, { requested: 'zigzag', used: 'rectilinear', exact: false });
-  const [light, heavy] = [await quote(cubeId, { material_config: { filament_type: 'PLA', density: 1.0 } }), await quote(cubeId, { material_config: { filament_type: 'PLA', density: 1.5 } })];
+  const [light, heavy] = [
+    await quote(cubeId, { material_config: { filament_type: 'PLA', density: 1.0 } }),
+    await quote(cubeId, { material_config: { filament_type: 'PLA', density: 1.5 } }),
+  ];
   assert.ok(heavy.filament_weight > light.filament_weight, 'denser material weighs more');
 });
 
@@ -117,17 +136,32 @@ test('supports on an overhang add support material; without them there is none',
   assert.ok(withSupport.print_stats.support_share > 0, 'support extrusion appears');
   assert.ok(withSupport.filament_weight > without.filament_weight);
   const denser = await quote(tShapeId, { printer_config: { support_material: true, support_density: 60 } });
-  assert.ok(denser.print_stats.support_weight_g > withSupport.print_stats.support_weight_g, 'denser support weighs more');
+  assert.ok(
+    denser.print_stats.support_weight_g > withSupport.print_stats.support_weight_g,
+    'denser support weighs more',
+  );
 });
 
 test('merge order: request > account default profile > global profile, field by field', async () => {
-  const printer = await api.post('/v2/profiles/printer', { name: 'My Prusa', is_default: true, settings: { layer_height: 0.25, fill_density: 40, hourly_cost: 4 } });
+  const printer = await api.post('/v2/profiles/printer', {
+    name: 'My Prusa',
+    is_default: true,
+    settings: { layer_height: 0.25, fill_density: 40, hourly_cost: 4 },
+  });
   assert.equal(printer.status, 201);
   // A shop in GBP sets its own amounts: the shipped ones are in USD (docs/pricing.md).
-  const settings = await api.post('/v2/profiles/global', { name: 'Shop settings', is_default: true, settings: { currency: 'GBP', fixed_fee: 3, energy_cost_per_kwh: 0.25 } });
+  const settings = await api.post('/v2/profiles/global', {
+    name: 'Shop settings',
+    is_default: true,
+    settings: { currency: 'GBP', fixed_fee: 3, energy_cost_per_kwh: 0.25 },
+  });
   assert.equal(settings.status, 201);
   try {
-    const q = await quote(cubeId, { printer_config: { fill_density: 15 }, quote_config: { fixed_fee: 1 }, material_config: { price_per_kg: 21 } });
+    const q = await quote(cubeId, {
+      printer_config: { fill_density: 15 },
+      quote_config: { fixed_fee: 1 },
+      material_config: { price_per_kg: 21 },
+    });
     const src = q.setting_sources;
     assert.equal(src['printer_config.fill_density'], 'request');
     assert.equal(src['printer_config.layer_height'], `profile:${printer.body.profile_id}`);
@@ -145,7 +179,10 @@ test('merge order: request > account default profile > global profile, field by 
 });
 
 test('a material profile of the account is found by filament_type and may carry a colour; missing prices are refused', async () => {
-  const mat = await api.post('/v2/profiles/material', { name: 'Silk PLA', settings: { density: 1.3, price_per_kg: 45, color: 'Gold', colors: ['Gold', 'Silver'] } });
+  const mat = await api.post('/v2/profiles/material', {
+    name: 'Silk PLA',
+    settings: { density: 1.3, price_per_kg: 45, color: 'Gold', colors: ['Gold', 'Silver'] },
+  });
   assert.equal(mat.status, 201);
   const q = await quote(cubeId, { material_config: { filament_type: 'silk pla' } });
   assert.deepEqual(q.printInfo, { technology: 'FDM', material: 'Silk PLA', color: 'Gold' });
@@ -177,17 +214,26 @@ test('validation names the field; unknown materials list the available ones', as
   for (const [body, field] of cases) {
     const res = await api.post(`/v2/file/quote/${cubeId}`, body);
     assert.equal(res.status, 400, field);
-    assert.ok(res.body.error.details.fields.some((f: { field: string }) => f.field === field), `${field} named: ${JSON.stringify(res.body)}`);
+    assert.ok(
+      res.body.error.details.fields.some((f: { field: string }) => f.field === field),
+      `${field} named: ${JSON.stringify(res.body)}`,
+    );
   }
   const unknown = await api.post(`/v2/file/quote/${cubeId}`, { material_config: { filament_type: 'Unobtainium' } });
   assert.equal(unknown.status, 422);
   assert.equal(unknown.body.error.code, 'unknown_material');
-  for (const name of ['PLA', 'PETG', 'ABS', 'ASA', 'TPU', 'Nylon']) assert.ok(unknown.body.error.details.available.includes(name), name);
-  const conflict = await api.post(`/v2/file/quote/${cubeId}`, { printer_config: { nozzle_diameter: 0.25, layer_height: 0.3, max_layer_height: 0.3 } });
+  for (const name of ['PLA', 'PETG', 'ABS', 'ASA', 'TPU', 'Nylon'])
+    assert.ok(unknown.body.error.details.available.includes(name), name);
+  const conflict = await api.post(`/v2/file/quote/${cubeId}`, {
+    printer_config: { nozzle_diameter: 0.25, layer_height: 0.3, max_layer_height: 0.3 },
+  });
   assert.equal(conflict.status, 422);
   assert.equal(conflict.body.error.code, 'settings_conflict');
   assert.equal(conflict.body.error.details.fields[0].field, 'printer_config.layer_height');
-  const badJson = await api.request('POST', `/v2/file/quote/${cubeId}`, { raw: '{"printer_config":', headers: { 'content-type': 'application/json' } });
+  const badJson = await api.request('POST', `/v2/file/quote/${cubeId}`, {
+    raw: '{"printer_config":',
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(badJson.status, 400);
   assert.equal(badJson.body.error.code, 'invalid_json');
 });
@@ -207,15 +253,31 @@ test('async: 202 with a job id that equals the quote id; job lifecycle and event
   assert.equal(job.status, 'completed');
   assert.equal(job.progress, 100);
   assert.equal(job.result.quote_id, id);
-  const events = (await eventsForAccount(server.deps.db, accountId)).filter((e) => (e.payload as any).data.jobId === id);
+  const events = (await eventsForAccount(server.deps.db, accountId)).filter(
+    (e) => (e.payload as any).data.jobId === id,
+  );
   const transitions = events.filter((e) => e.event === 'job.status_changed').map((e) => (e.payload as any).data.status);
   assert.deepEqual(transitions, ['queued', 'processing', 'completed']);
   const completed = events.find((e) => e.event === 'quote.completed')!.payload as any;
   assert.match(completed.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-  assert.deepEqual(Object.keys(completed.data).sort(), ['cached', 'error', 'fileId', 'fileName', 'jobId', 'processingTimeMs', 'quoteId', 'result', 'status'].sort());
+  assert.deepEqual(
+    Object.keys(completed.data).sort(),
+    ['cached', 'error', 'fileId', 'fileName', 'jobId', 'processingTimeMs', 'quoteId', 'result', 'status'].sort(),
+  );
   assert.equal(completed.data.quoteId, id);
   assert.equal(completed.data.error, null);
-  assert.deepEqual(Object.keys(completed.data.result).sort(), ['currency', 'estimated_time', 'estimated_time_seconds', 'filament_weight', 'printInfo', 'quote_id', 'total_price'].sort());
+  assert.deepEqual(
+    Object.keys(completed.data.result).sort(),
+    [
+      'currency',
+      'estimated_time',
+      'estimated_time_seconds',
+      'filament_weight',
+      'printInfo',
+      'quote_id',
+      'total_price',
+    ].sort(),
+  );
 });
 
 test('a failed slice is recorded as failed with quote.failed', async () => {
@@ -255,11 +317,22 @@ test('a binary STL whose bytes are all ASCII (PrusaSlicer cannot load it raw) is
 });
 
 test('profiles: one default per kind, globals read-only, validation, cross-account 404', async () => {
-  const a = await api.post('/v2/profiles/material', { name: 'Wood PLA', is_default: true, settings: { price_per_kg: 40 } });
-  const b = await api.post('/v2/profiles/material', { name: 'Matte PLA', is_default: true, settings: { price_per_kg: 30 } });
+  const a = await api.post('/v2/profiles/material', {
+    name: 'Wood PLA',
+    is_default: true,
+    settings: { price_per_kg: 40 },
+  });
+  const b = await api.post('/v2/profiles/material', {
+    name: 'Matte PLA',
+    is_default: true,
+    settings: { price_per_kg: 30 },
+  });
   const list = (await api.get('/v2/profiles/material')).body.data;
   const ownDefaults = list.filter((p: any) => p.scope === 'account' && p.is_default);
-  assert.deepEqual(ownDefaults.map((p: any) => p.profile_id), [b.body.profile_id]);
+  assert.deepEqual(
+    ownDefaults.map((p: any) => p.profile_id),
+    [b.body.profile_id],
+  );
   assert.ok(list.some((p: any) => p.scope === 'global' && p.name === 'Nylon'));
   const q = await quote(cubeId, {});
   assert.equal(q.printInfo.material, 'Matte PLA', 'the account default material is used when none is named');
@@ -272,7 +345,10 @@ test('profiles: one default per kind, globals read-only, validation, cross-accou
   assert.equal((await api.get('/v2/profiles/spaceship')).status, 404);
   const other = server.client((await server.newAccount()).token);
   assert.equal((await other.get(`/v2/profiles/material/${a.body.profile_id}`)).status, 404);
-  assert.equal((await other.put(`/v2/profiles/material/${a.body.profile_id}`, { name: 'x', settings: {} })).status, 404);
+  assert.equal(
+    (await other.put(`/v2/profiles/material/${a.body.profile_id}`, { name: 'x', settings: {} })).status,
+    404,
+  );
   assert.equal((await other.delete(`/v2/profiles/material/${a.body.profile_id}`)).status, 404);
   const removed = await api.delete(`/v2/profiles/material/${a.body.profile_id}`);
   assert.equal(removed.status, 200, 'every DELETE answers 200 with the id');

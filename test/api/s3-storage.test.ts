@@ -50,7 +50,8 @@ test('a process that never saw the file slices it from the bucket, and the downl
 
 test('deleting a file removes its objects; another account cannot touch them', async () => {
   const [a, b] = [await server.newAccount(), await server.newAccount()];
-  const id = (await server.client(a.token).uploadBytes('/v2/file', new TextEncoder().encode(CUBE_OBJ), 'cube.obj')).body.file_id as string;
+  const id = (await server.client(a.token).uploadBytes('/v2/file', new TextEncoder().encode(CUBE_OBJ), 'cube.obj')).body
+    .file_id as string;
   assert.equal((await server.client(b.token).delete(`/v2/file/${id}`)).status, 404);
   assert.equal((await s3.keys(`sq/files/${id}/`)).length, 2);
   assert.equal((await server.client(a.token).delete(`/v2/file/${id}`)).status, 200);
@@ -59,5 +60,8 @@ test('deleting a file removes its objects; another account cannot touch them', a
 
 test('readiness follows the bucket; a bucket that does not exist stops start-up with a clear message', async () => {
   assert.deepEqual((await server.client().get('/readyz')).body.checks.storage, 'ok');
-  await assert.rejects(startTestServer({ ...s3.env, S3_BUCKET: 'no-such-bucket' }), /S3_BUCKET: cannot reach bucket "no-such-bucket"/);
+  await assert.rejects(
+    startTestServer({ ...s3.env, S3_BUCKET: 'no-such-bucket' }),
+    /S3_BUCKET: cannot reach bucket "no-such-bucket"/,
+  );
 });

@@ -28,26 +28,43 @@ test('temperature, fan, filament density and diameter changes reuse the slice; g
   const first = await quote(base);
   assert.equal(first.cached, false);
   const material = (m: Record<string, unknown>) => ({ ...base, material_config: { filament_type: 'PLA', ...m } });
-  for (const m of [{ temperature: 225, bed_temperature: 65 }, { fan_speed: 60, min_fan_speed: 20 }, { density: 2.48 }, { diameter: 2.85 }]) {
+  for (const m of [
+    { temperature: 225, bed_temperature: 65 },
+    { fan_speed: 60, min_fan_speed: 20 },
+    { density: 2.48 },
+    { diameter: 2.85 },
+  ]) {
     const q = await quote(material(m));
     assert.equal(q.cached, true, `${JSON.stringify(m)} re-sliced`);
     assert.equal(q.estimated_time_seconds, first.estimated_time_seconds, JSON.stringify(m));
-    assert.deepEqual(q.settings.material_config.temperature, (m as { temperature?: number }).temperature ?? 210, 'the requested value is reported');
+    assert.deepEqual(
+      q.settings.material_config.temperature,
+      (m as { temperature?: number }).temperature ?? 210,
+      'the requested value is reported',
+    );
   }
   const heavy = await quote(material({ density: 2.48 }));
-  assert.ok(Math.abs(heavy.print_stats.filament_weight_g - 2 * first.print_stats.filament_weight_g) < 1e-9, 'twice the density, twice the grams');
+  assert.ok(
+    Math.abs(heavy.print_stats.filament_weight_g - 2 * first.print_stats.filament_weight_g) < 1e-9,
+    'twice the density, twice the grams',
+  );
   assert.ok(Math.abs(heavy.print_stats.support_weight_g - 2 * first.print_stats.support_weight_g) < 1e-9);
   assert.ok(heavy.total_price > first.total_price);
   const thick = await quote(material({ diameter: 2.85 }));
   assert.equal(thick.print_stats.filament_weight_g, first.print_stats.filament_weight_g, 'same volume, same grams');
   const expectedLength = first.print_stats.filament_length_mm * (1.75 / 2.85) ** 2;
-  assert.ok(Math.abs(thick.print_stats.filament_length_mm - expectedLength) < 0.02, `${thick.print_stats.filament_length_mm} vs ${expectedLength}`);
+  assert.ok(
+    Math.abs(thick.print_stats.filament_length_mm - expectedLength) < 0.02,
+    `${thick.print_stats.filament_length_mm} vs ${expectedLength}`,
+  );
 });
 
 test('support settings reuse the slice while supports are off; with supports on they re-slice', async () => {
   const off = { printer_config: { support_material: false } };
   const first = await quote(off);
-  const again = await quote({ printer_config: { support_material: false, support_density: 60, support_overhang_angle: 30, min_layer_height: 0.1 } });
+  const again = await quote({
+    printer_config: { support_material: false, support_density: 60, support_overhang_angle: 30, min_layer_height: 0.1 },
+  });
   assert.equal(again.cached, true, 'support fields re-sliced without supports');
   assert.equal(again.filament_weight, first.filament_weight);
   const on = await quote({ printer_config: { support_material: true, support_density: 60 } });

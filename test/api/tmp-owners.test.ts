@@ -30,7 +30,13 @@ before(async () => {
   main = await testDatabase(testDbKind(), dataDir);
   const setup = await main.open();
   await migrate(setup);
-  const account = await insertAccount(setup, { id: 'usr_owners', email: 'owners@example.test', password_hash: 'x', plan: 'pro', shop_name: null });
+  const account = await insertAccount(setup, {
+    id: 'usr_owners',
+    email: 'owners@example.test',
+    password_hash: 'x',
+    plan: 'pro',
+    shop_name: null,
+  });
   token = (await createApiToken(setup, SECRET, account.id, 'owners')).token;
   await setup.close();
 });
@@ -63,7 +69,11 @@ function uploadInFlight(url: string) {
       controller = c;
     },
   });
-  controller.enqueue(enc.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="cube.obj"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+  controller.enqueue(
+    enc.encode(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="cube.obj"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+  );
   controller.enqueue(enc.encode(CUBE_OBJ.slice(0, 200)));
   const response = fetch(`${url}/v2/file`, {
     method: 'POST',
@@ -108,14 +118,21 @@ test('a second process on the same DATA_DIR sweeps dead owners only and does not
   writeFileSync(path.join(storedFileFolder, 'original'), 'kept');
 
   const upload = uploadInFlight(first.url);
-  await until('the upload to reach the first process\'s tmp folder', () =>
-    readdirSync(path.join(tmpRoot, firstFolder)).some((d) => d.startsWith('upload-') && readdirSync(path.join(tmpRoot, firstFolder, d)).length > 0));
+  await until("the upload to reach the first process's tmp folder", () =>
+    readdirSync(path.join(tmpRoot, firstFolder)).some(
+      (d) => d.startsWith('upload-') && readdirSync(path.join(tmpRoot, firstFolder, d)).length > 0,
+    ),
+  );
 
   const second = await start(await secondDb());
   assert.ok(ownerFolder(second), 'the second process made its own folder');
   assert.ok(existsSync(path.join(tmpRoot, firstFolder)), 'the live first process keeps its folder');
-  assert.equal(existsSync(path.join(tmpRoot, reusedPid)), false, 'a folder whose pid runs with another start time is a dead owner\'s');
-  assert.ok(existsSync(path.join(tmpRoot, otherHost)), 'another host\'s folder is left to that host');
+  assert.equal(
+    existsSync(path.join(tmpRoot, reusedPid)),
+    false,
+    "a folder whose pid runs with another start time is a dead owner's",
+  );
+  assert.ok(existsSync(path.join(tmpRoot, otherHost)), "another host's folder is left to that host");
   assert.equal(existsSync(emptyFileFolder), false, 'the empty file folder was removed');
   assert.ok(existsSync(path.join(storedFileFolder, 'original')), 'a file folder with content stays');
 
@@ -124,7 +141,9 @@ test('a second process on the same DATA_DIR sweeps dead owners only and does not
   const body = await res.json();
   assert.equal(res.status, 201, JSON.stringify(body));
   assert.match(body.file_id, /^file_/);
-  const original = await fetch(`${first.url}/v2/file/${body.file_id}`, { headers: { authorization: `Bearer ${token}` } });
+  const original = await fetch(`${first.url}/v2/file/${body.file_id}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   assert.equal(original.status, 200);
   assert.equal(await original.text(), CUBE_OBJ);
   assert.deepEqual(readdirSync(path.join(tmpRoot, firstFolder)), [], 'the finished upload left nothing in tmp');
@@ -140,6 +159,6 @@ test('a second process on the same DATA_DIR sweeps dead owners only and does not
   await killedResponse;
   assert.ok(existsSync(path.join(tmpRoot, firstFolder)), 'kill -9 left the folder behind');
   const third = await start(main);
-  assert.equal(existsSync(path.join(tmpRoot, firstFolder)), false, 'the next start removed the dead owner\'s folder');
+  assert.equal(existsSync(path.join(tmpRoot, firstFolder)), false, "the next start removed the dead owner's folder");
   assert.ok(ownerFolder(third));
 });

@@ -23,7 +23,11 @@ after(() => server.stop());
 function part(name: string, filename: string | null, body: string | Uint8Array, extraHeaders = ''): Buffer {
   const type = filename === null ? '' : 'Content-Type: application/octet-stream\r\n';
   const disposition = `Content-Disposition: form-data; name="${name}"${filename === null ? '' : `; filename="${filename}"`}\r\n`;
-  return Buffer.concat([Buffer.from(`--${BOUNDARY}\r\n${disposition}${type}${extraHeaders}\r\n`), Buffer.from(body), Buffer.from('\r\n')]);
+  return Buffer.concat([
+    Buffer.from(`--${BOUNDARY}\r\n${disposition}${type}${extraHeaders}\r\n`),
+    Buffer.from(body),
+    Buffer.from('\r\n'),
+  ]);
 }
 const multipart = (...parts: Buffer[]) => Buffer.concat([...parts, Buffer.from(`--${BOUNDARY}--\r\n`)]);
 
@@ -65,14 +69,23 @@ test('a file one byte over the limit is a 413 file_too_large naming the limit; e
 });
 
 test('a JSON body over the JSON limit is a 413 json_too_large naming 256 KB, declared or streamed', async () => {
-  const big = JSON.stringify({ url: 'https://93.184.215.14/x', events: ['file.uploaded'], pad: 'x'.repeat(300 * 1024) });
+  const big = JSON.stringify({
+    url: 'https://93.184.215.14/x',
+    events: ['file.uploaded'],
+    pad: 'x'.repeat(300 * 1024),
+  });
   const declared = await post(big, 'application/json', '/v2/webhooks');
   assert.equal(declared.status, 413);
   assert.equal(declared.error.code, 'json_too_large');
   assert.equal(declared.error.details.max_bytes, 256 * 1024);
   assert.match(declared.error.message, /256 KB/);
   assert.doesNotMatch(declared.error.message, /MB/);
-  const stream = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(big)); c.close(); } });
+  const stream = new ReadableStream({
+    start(c) {
+      c.enqueue(new TextEncoder().encode(big));
+      c.close();
+    },
+  });
   const streamed = await post(stream, 'application/json', '/v2/webhooks', { duplex: 'half' } as RequestInit);
   assert.equal(streamed.status, 413);
   assert.equal(streamed.error.code, 'json_too_large');
@@ -82,10 +95,34 @@ test('broken multipart bodies answer 4xx naming the problem, never 403 or 5xx, a
   const cases: [string, BodyInit, string, number, string][] = [
     ['no boundary', 'abc', 'multipart/form-data', 400, 'malformed_multipart'],
     ['truncated', `--${BOUNDARY}\r\ngarbage`, `multipart/form-data; boundary=${BOUNDARY}`, 400, 'malformed_multipart'],
-    ['unknown transfer encoding', multipart(part('file', 'a.obj', CUBE, 'Content-Transfer-Encoding: x-unheard-of\r\n')), `multipart/form-data; boundary=${BOUNDARY}`, 400, 'malformed_multipart'],
-    ['too many fields', multipart(...Array.from({ length: 11 }, (_, i) => part(`f${i}`, null, 'v')), part('file', 'a.obj', CUBE)), `multipart/form-data; boundary=${BOUNDARY}`, 400, 'too_many_fields'],
-    ['fields too large', multipart(part('note', null, 'v'.repeat(70_000)), part('file', 'a.obj', CUBE)), `multipart/form-data; boundary=${BOUNDARY}`, 413, 'fields_too_large'],
-    ['no file part', multipart(part('other', 'a.obj', CUBE)), `multipart/form-data; boundary=${BOUNDARY}`, 400, 'file_missing'],
+    [
+      'unknown transfer encoding',
+      multipart(part('file', 'a.obj', CUBE, 'Content-Transfer-Encoding: x-unheard-of\r\n')),
+      `multipart/form-data; boundary=${BOUNDARY}`,
+      400,
+      'malformed_multipart',
+    ],
+    [
+      'too many fields',
+      multipart(...Array.from({ length: 11 }, (_, i) => part(`f${i}`, null, 'v')), part('file', 'a.obj', CUBE)),
+      `multipart/form-data; boundary=${BOUNDARY}`,
+      400,
+      'too_many_fields',
+    ],
+    [
+      'fields too large',
+      multipart(part('note', null, 'v'.repeat(70_000)), part('file', 'a.obj', CUBE)),
+      `multipart/form-data; boundary=${BOUNDARY}`,
+      413,
+      'fields_too_large',
+    ],
+    [
+      'no file part',
+      multipart(part('other', 'a.obj', CUBE)),
+      `multipart/form-data; boundary=${BOUNDARY}`,
+      400,
+      'file_missing',
+    ],
   ];
   for (const [what, body, type, status, code] of cases) {
     const res = await post(body, type);
@@ -109,7 +146,11 @@ test('a client that aborts mid-upload leaves no temp file', async () => {
   const abort = new AbortController();
   const body = new ReadableStream<Uint8Array>({
     start(c) {
-      c.enqueue(enc.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="slow.obj"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+      c.enqueue(
+        enc.encode(
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="slow.obj"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        ),
+      );
       c.enqueue(enc.encode(CUBE.slice(0, 100)));
     },
   });

@@ -28,7 +28,11 @@ after(async () => {
 });
 
 test('four pumps on one database: a delivery is never sent twice at once, and every send is a claimed, recorded attempt', async () => {
-  const server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_SWEEP_INTERVAL_MS: '200', WEBHOOK_TIMEOUT_MS: '1500' });
+  const server = await startTestServer({
+    WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32',
+    WEBHOOK_SWEEP_INTERVAL_MS: '200',
+    WEBHOOK_TIMEOUT_MS: '1500',
+  });
   cleanups.push(() => server.stop());
   const pumps = [1, 2, 3].map(() => createEventPump(server.deps));
   for (const p of pumps) p.start();
@@ -39,21 +43,32 @@ test('four pumps on one database: a delivery is never sent twice at once, and ev
   const api = server.client(token);
   const hanging = await startReceiver(() => 'hang'); // every attempt runs into the timeout
   const fine = await startReceiver();
-  cleanups.push(() => hanging.close(), () => fine.close());
+  cleanups.push(
+    () => hanging.close(),
+    () => fine.close(),
+  );
   const hHang = (await api.post('/v2/webhooks', { url: hanging.url, events: ['usage.alert'] })).body;
   const hFine = (await api.post('/v2/webhooks', { url: fine.url, events: ['file.deleted'] })).body;
 
-  await server.deps.db.transaction((tx) => writeEvent(tx, { account_id: accountId, token_id: null, event: 'usage.alert', data: { n: 0 } }));
+  await server.deps.db.transaction((tx) =>
+    writeEvent(tx, { account_id: accountId, token_id: null, event: 'usage.alert', data: { n: 0 } }),
+  );
   for (let i = 0; i < 20; i++) {
-    await server.deps.db.transaction((tx) => writeEvent(tx, { account_id: accountId, token_id: null, event: 'file.deleted', data: { n: i } }));
+    await server.deps.db.transaction((tx) =>
+      writeEvent(tx, { account_id: accountId, token_id: null, event: 'file.deleted', data: { n: i } }),
+    );
   }
   for (const p of [server.deps.events, ...pumps]) p.wake();
 
   const settled = (webhookId: string, n: number) =>
-    eventually(async () => {
-      const list = (await api.get(`/v2/webhooks/${webhookId}/deliveries?limit=100`)).body.data as any[];
-      return list.length === n && list.every((d) => d.state !== 'pending') ? list : null;
-    }, 30_000, `${n} settled deliveries`);
+    eventually(
+      async () => {
+        const list = (await api.get(`/v2/webhooks/${webhookId}/deliveries?limit=100`)).body.data as any[];
+        return list.length === n && list.every((d) => d.state !== 'pending') ? list : null;
+      },
+      30_000,
+      `${n} settled deliveries`,
+    );
   const [hung] = await settled(hHang.webhook_id, 1);
   const delivered = await settled(hFine.webhook_id, 20);
   await sleep(500);
@@ -68,7 +83,11 @@ test('four pumps on one database: a delivery is never sent twice at once, and ev
   // machine may legitimately add a retry, but a second pump sending the same claim would add a request
   // without an attempt).
   const sends = new Map<string, number>();
-  for (const r of fine.requests) sends.set(r.headers['x-webhook-delivery'] as string, (sends.get(r.headers['x-webhook-delivery'] as string) ?? 0) + 1);
+  for (const r of fine.requests)
+    sends.set(
+      r.headers['x-webhook-delivery'] as string,
+      (sends.get(r.headers['x-webhook-delivery'] as string) ?? 0) + 1,
+    );
   for (const d of delivered) {
     assert.equal(d.state, 'delivered');
     assert.equal(d.interrupted_attempts, 0);
@@ -124,14 +143,18 @@ function startChild(env: Record<string, string>): ChildProcess {
 }
 
 async function waitHealthy(base: string, child: ChildProcess) {
-  await eventually(async () => {
-    if (child.exitCode !== null) throw new Error(`server exited: ${(child as any).output()}`);
-    try {
-      return (await fetch(`${base}/healthz`)).ok;
-    } catch {
-      return false;
-    }
-  }, 60_000, 'the server to start');
+  await eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`server exited: ${(child as any).output()}`);
+      try {
+        return (await fetch(`${base}/healthz`)).ok;
+      } catch {
+        return false;
+      }
+    },
+    60_000,
+    'the server to start',
+  );
 }
 
 function killHard(child: ChildProcess): Promise<void> {
@@ -155,11 +178,26 @@ test('kill -9 during an attempt: after restart the delivery is reclaimed once it
   const seed = await db.open();
   await migrate(seed);
   const accountId = newId('usr');
-  await insertAccount(seed, { id: accountId, email: `${accountId}@example.test`, password_hash: 'x', plan: 'pro', shop_name: null });
+  await insertAccount(seed, {
+    id: accountId,
+    email: `${accountId}@example.test`,
+    password_hash: 'x',
+    plan: 'pro',
+    shop_name: null,
+  });
   const { token } = await createApiToken(seed, JWT_SECRET, accountId, 'crash test');
   const secret = 'crash test secret, long enough';
-  const hook = await insertWebhook(seed, { id: newId('wh'), account_id: accountId, url: receiver.url, events: ['quote.completed'], secret, token_id: null });
-  await seed.transaction((tx) => writeEvent(tx, { account_id: accountId, token_id: null, event: 'quote.completed', data: { jobId: 'job_x' } }));
+  const hook = await insertWebhook(seed, {
+    id: newId('wh'),
+    account_id: accountId,
+    url: receiver.url,
+    events: ['quote.completed'],
+    secret,
+    token_id: null,
+  });
+  await seed.transaction((tx) =>
+    writeEvent(tx, { account_id: accountId, token_id: null, event: 'quote.completed', data: { jobId: 'job_x' } }),
+  );
   await seed.close();
 
   const port = await freePort();
@@ -167,8 +205,14 @@ test('kill -9 during an attempt: after restart the delivery is reclaimed once it
   // Lease = 2 x timeout + 10 s = 11 s; the timeout (500 ms) is never reached because the process dies first.
   const env = {
     ...db.env,
-    DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', DEMO_ACCOUNT: 'false', JWT_SECRET,
-    WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_SWEEP_INTERVAL_MS: '200', WEBHOOK_TIMEOUT_MS: '500',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DEMO_ACCOUNT: 'false',
+    JWT_SECRET,
+    WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32',
+    WEBHOOK_SWEEP_INTERVAL_MS: '200',
+    WEBHOOK_TIMEOUT_MS: '500',
   };
   const first = startChild(env);
   cleanups.push(() => killHard(first));
@@ -193,10 +237,14 @@ test('kill -9 during an attempt: after restart the delivery is reclaimed once it
   assert.ok(retried.at >= killedAt);
 
   const api = new ApiClient(base, token);
-  const d = await eventually(async () => {
-    const res = await api.get(`/v2/webhooks/${hook.id}/deliveries`);
-    return res.body.total === 1 && res.body.data[0].state === 'delivered' ? res.body.data[0] : null;
-  }, 20_000, 'the delivery to be recorded as delivered (and no other)');
+  const d = await eventually(
+    async () => {
+      const res = await api.get(`/v2/webhooks/${hook.id}/deliveries`);
+      return res.body.total === 1 && res.body.data[0].state === 'delivered' ? res.body.data[0] : null;
+    },
+    20_000,
+    'the delivery to be recorded as delivered (and no other)',
+  );
   assert.equal(d.delivery_id, hung.headers['x-webhook-delivery']);
   assert.equal(d.interrupted_attempts, 1);
   assert.equal(d.last_status_code, 200);

@@ -16,7 +16,15 @@ import { signBody } from '../../server/webhooks/signature.ts';
 import { SCHEMA_OF_EVENT } from '../../server/openapi/paths-webhooks.ts';
 import { assertWebhookBody } from '../helpers/contract.ts';
 
-const ALL_EVENTS = ['quote.completed', 'quote.failed', 'file.uploaded', 'file.deleted', 'job.status_changed', 'widget.added_to_cart', 'usage.alert'];
+const ALL_EVENTS = [
+  'quote.completed',
+  'quote.failed',
+  'file.uploaded',
+  'file.deleted',
+  'job.status_changed',
+  'widget.added_to_cart',
+  'usage.alert',
+];
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const MODELS = corpusPath();
 
@@ -28,23 +36,88 @@ function assertEventShape(body: unknown) {
 /** Sample data as the emitting code writes it (see docs/webhooks.md). */
 const SAMPLE: Record<string, Record<string, unknown>> = {
   'quote.completed': {
-    jobId: 'job_abc', quoteId: 'job_abc', status: 'completed', fileName: 'cube.stl', fileId: 'file_abc', processingTimeMs: 1834, cached: false,
-    result: { quote_id: 'job_abc', total_price: 4.37, currency: 'EUR', estimated_time: '1h 2m', estimated_time_seconds: 3720, filament_weight: 12.41, printInfo: { technology: 'FDM', material: 'PLA', color: 'black' } },
+    jobId: 'job_abc',
+    quoteId: 'job_abc',
+    status: 'completed',
+    fileName: 'cube.stl',
+    fileId: 'file_abc',
+    processingTimeMs: 1834,
+    cached: false,
+    result: {
+      quote_id: 'job_abc',
+      total_price: 4.37,
+      currency: 'EUR',
+      estimated_time: '1h 2m',
+      estimated_time_seconds: 3720,
+      filament_weight: 12.41,
+      printInfo: { technology: 'FDM', material: 'PLA', color: 'black' },
+    },
     error: null,
   },
   'quote.failed': {
-    jobId: 'job_def', quoteId: 'job_def', status: 'failed', fileName: 'broken.stl', fileId: 'file_def', processingTimeMs: 95, cached: false,
-    result: null, error: { code: 'slicer_failed', message: 'PrusaSlicer could not slice the model.' },
+    jobId: 'job_def',
+    quoteId: 'job_def',
+    status: 'failed',
+    fileName: 'broken.stl',
+    fileId: 'file_def',
+    processingTimeMs: 95,
+    cached: false,
+    result: null,
+    error: { code: 'slicer_failed', message: 'PrusaSlicer could not slice the model.' },
   },
-  'file.uploaded': { fileId: 'file_abc', fileName: 'cube.stl', format: 'stl', sizeBytes: 684, sha256: 'a'.repeat(64), source: 'api', measurements: { triangles: 12 } },
+  'file.uploaded': {
+    fileId: 'file_abc',
+    fileName: 'cube.stl',
+    format: 'stl',
+    sizeBytes: 684,
+    sha256: 'a'.repeat(64),
+    source: 'api',
+    measurements: { triangles: 12 },
+  },
   'file.deleted': { fileId: 'file_abc', fileName: 'cube.stl', sizeBytes: 684 },
-  'job.status_changed': { jobId: 'job_abc', quoteId: 'job_abc', fileId: 'file_abc', fileName: 'cube.stl', status: 'processing', previousStatus: 'queued', progress: 10, attempts: 1 },
+  'job.status_changed': {
+    jobId: 'job_abc',
+    quoteId: 'job_abc',
+    fileId: 'file_abc',
+    fileName: 'cube.stl',
+    status: 'processing',
+    previousStatus: 'queued',
+    progress: 10,
+    attempts: 1,
+  },
   'widget.added_to_cart': {
-    widgetKeyId: 'wk_abc', fileId: 'file_abc', fileName: 'cube.stl', quoteId: 'qt_abc', quantity: 2, material: 'PETG', color: 'orange',
-    choices: { material: 'PETG', color: 'orange', quality: 'standard', quality_label: 'Standard', infill: 20, quantity: 1 },
-    unitPrice: 4.37, subtotal: 8.74, minimumLineAdjustment: 0, totalPrice: 8.74, currency: 'EUR', origin: 'https://shop.example.com',
-    expiresAt: '2026-11-30T12:00:00.000Z', signature: { payload: `v1:qt_abc:file_abc:${'0'.repeat(64)}:437:EUR:1796040000`, hmac_sha256: 'f'.repeat(64) },
-    quote: { quote_id: 'qt_abc', total_price: 4.37, currency: 'EUR', estimated_time: '1h 2m', estimated_time_seconds: 3720, filament_weight: 11.8, printInfo: { technology: 'FDM', material: 'PETG', color: 'orange' } },
+    widgetKeyId: 'wk_abc',
+    fileId: 'file_abc',
+    fileName: 'cube.stl',
+    quoteId: 'qt_abc',
+    quantity: 2,
+    material: 'PETG',
+    color: 'orange',
+    choices: {
+      material: 'PETG',
+      color: 'orange',
+      quality: 'standard',
+      quality_label: 'Standard',
+      infill: 20,
+      quantity: 1,
+    },
+    unitPrice: 4.37,
+    subtotal: 8.74,
+    minimumLineAdjustment: 0,
+    totalPrice: 8.74,
+    currency: 'EUR',
+    origin: 'https://shop.example.com',
+    expiresAt: '2026-11-30T12:00:00.000Z',
+    signature: { payload: `v1:qt_abc:file_abc:${'0'.repeat(64)}:437:EUR:1796040000`, hmac_sha256: 'f'.repeat(64) },
+    quote: {
+      quote_id: 'qt_abc',
+      total_price: 4.37,
+      currency: 'EUR',
+      estimated_time: '1h 2m',
+      estimated_time_seconds: 3720,
+      filament_weight: 11.8,
+      printInfo: { technology: 'FDM', material: 'PETG', color: 'orange' },
+    },
   },
   'usage.alert': { resource: 'quotes', level: 80, used: 80, limit: 100, period: '2026-11' },
 };
@@ -72,7 +145,13 @@ async function hook(api: ApiClient, url: string, events: string[], extra: Record
 }
 
 /** Writes an event the way the emitting code does (in a transaction), then wakes the pump. */
-async function emit(s: TestServer, accountId: string, event: string, tokenId: string | null = null, data = SAMPLE[event]) {
+async function emit(
+  s: TestServer,
+  accountId: string,
+  event: string,
+  tokenId: string | null = null,
+  data = SAMPLE[event],
+) {
   await s.deps.db.transaction((tx) => writeEvent(tx, { account_id: accountId, token_id: tokenId, event, data }));
   s.deps.events.wake();
 }
@@ -84,12 +163,16 @@ async function deliveries(api: ApiClient, webhookId: string, query = '') {
 }
 
 const settled = (api: ApiClient, webhookId: string, n: number) =>
-  eventually(async () => {
-    const list = await deliveries(api, webhookId);
-    return list.length === n && list.every((d) => d.state !== 'pending') ? list : null;
-  }, 30_000, `${n} settled deliveries`);
+  eventually(
+    async () => {
+      const list = await deliveries(api, webhookId);
+      return list.length === n && list.every((d) => d.state !== 'pending') ? list : null;
+    },
+    30_000,
+    `${n} settled deliveries`,
+  );
 
-test('GitHub\'s published test vector: our signature format is the one @octokit/webhooks-methods verifies', async () => {
+test("GitHub's published test vector: our signature format is the one @octokit/webhooks-methods verifies", async () => {
   const secret = "It's a Secret to Everybody";
   const expected = 'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17';
   assert.equal(signBody(secret, 'Hello, World!'), expected);
@@ -105,7 +188,11 @@ test('every event type is delivered with the documented headers and a signature 
   const got = await r.waitFor(7);
   assert.deepEqual(got.map((g) => g.json.event).sort(), [...ALL_EVENTS].sort());
   for (const g of got) {
-    assert.equal(await verify(h.secret, g.body, g.headers['x-webhook-signature'] as string), true, `${g.json.event} verifies`);
+    assert.equal(
+      await verify(h.secret, g.body, g.headers['x-webhook-signature'] as string),
+      true,
+      `${g.json.event} verifies`,
+    );
     assert.equal(await verify('another secret entirely', g.body, g.headers['x-webhook-signature'] as string), false);
     assert.equal(g.headers['content-type'], 'application/json');
     assert.equal(g.headers['user-agent'], 'slicequote-webhooks/1');
@@ -131,7 +218,9 @@ test('every event type is delivered with the documented headers and a signature 
 });
 
 const parsersReady = existsSync(path.resolve(import.meta.dirname, '../../shared/model/index.ts'));
-test('file.uploaded and file.deleted from real API calls, carrying the token that caused them', { skip: !parsersReady && 'model parsers (shared/model/index.ts) not merged yet' }, async () => {
+test('file.uploaded and file.deleted from real API calls, carrying the token that caused them', {
+  skip: !parsersReady && 'model parsers (shared/model/index.ts) not merged yet',
+}, async () => {
   const { token, tokenId } = await server.newAccount();
   const api = server.client(token);
   const r = await receiver();
@@ -159,7 +248,9 @@ const slicerReady = (() => {
     return false;
   }
 })();
-test('real quotes: quote.completed, quote.failed and the async job\'s job.status_changed are delivered as documented', { skip: !(parsersReady && slicerReady) && 'needs the model parsers and prusa-slicer' }, async () => {
+test("real quotes: quote.completed, quote.failed and the async job's job.status_changed are delivered as documented", {
+  skip: !(parsersReady && slicerReady) && 'needs the model parsers and prusa-slicer',
+}, async () => {
   const { token } = await server.newAccount();
   const api = server.client(token);
   const r = await receiver();
@@ -168,15 +259,25 @@ test('real quotes: quote.completed, quote.failed and the async job\'s job.status
   assert.equal(file.status, 201);
   const ok = await api.post(`/v2/file/quote/${file.body.file_id}`, { material_config: { filament_type: 'PLA' } });
   assert.equal(ok.status, 200, JSON.stringify(ok.body));
-  const bad = await api.post(`/v2/file/quote/${file.body.file_id}`, { printer_config: { bed_size_x: 10, bed_size_y: 10 } });
+  const bad = await api.post(`/v2/file/quote/${file.body.file_id}`, {
+    printer_config: { bed_size_x: 10, bed_size_y: 10 },
+  });
   assert.equal(bad.status, 422);
   const job = await api.post(`/v2/file/quote/${file.body.file_id}/async`, { printer_config: { fill_density: 21 } });
   assert.equal(job.status, 202);
-  const list = await eventually(async () => {
-    const l = await deliveries(api, h.webhook_id, '?limit=100');
-    const done = l.filter((d) => d.state === 'delivered');
-    return done.length === l.length && l.some((d) => d.event === 'quote.failed') && l.filter((d) => d.event === 'quote.completed').length === 2 ? l : null;
-  }, 60_000, 'quote deliveries');
+  const list = await eventually(
+    async () => {
+      const l = await deliveries(api, h.webhook_id, '?limit=100');
+      const done = l.filter((d) => d.state === 'delivered');
+      return done.length === l.length &&
+        l.some((d) => d.event === 'quote.failed') &&
+        l.filter((d) => d.event === 'quote.completed').length === 2
+        ? l
+        : null;
+    },
+    60_000,
+    'quote deliveries',
+  );
   assert.equal(r.requests.length, list.length);
   for (const g of r.requests) {
     assert.equal(await verify(h.secret, g.body, g.headers['x-webhook-signature'] as string), true);
@@ -193,7 +294,10 @@ test('real quotes: quote.completed, quote.failed and the async job\'s job.status
   const failed = r.requests.find((g) => g.json.event === 'quote.failed')!.json;
   assert.equal(failed.data.quoteId, bad.body.error.details.quote_id);
   assert.equal(failed.data.result, null);
-  const transitionsOf = (id: string) => r.requests.filter((g) => g.json.event === 'job.status_changed' && g.json.data.jobId === id).map((g) => g.json.data.status);
+  const transitionsOf = (id: string) =>
+    r.requests
+      .filter((g) => g.json.event === 'job.status_changed' && g.json.data.jobId === id)
+      .map((g) => g.json.data.status);
   assert.deepEqual(transitionsOf(ok.body.quote_id), [], 'a synchronous quote answers in the response: no job events');
   assert.deepEqual(transitionsOf(bad.body.error.details.quote_id), []);
   assert.deepEqual(transitionsOf(job.body.job_id).sort(), ['completed', 'processing', 'queued']);
@@ -267,10 +371,19 @@ test('resend creates a new pending record (202) with the same body; an inactive 
   assert.equal(again.headers['x-webhook-delivery'], resent.body.delivery_id);
   assert.equal(await verify(h.secret, again.body, again.headers['x-webhook-signature'] as string), true);
   const list = await settled(api, h.webhook_id, 2);
-  assert.deepEqual(list.map((d) => [d.delivery_id, d.state]), [[resent.body.delivery_id, 'delivered'], [failed.delivery_id, 'failed']]);
+  assert.deepEqual(
+    list.map((d) => [d.delivery_id, d.state]),
+    [
+      [resent.body.delivery_id, 'delivered'],
+      [failed.delivery_id, 'failed'],
+    ],
+  );
 
   // Resending a delivered one is allowed too (a receiver lost it on its side).
-  assert.equal((await api.post(`/v2/webhooks/${h.webhook_id}/deliveries/${resent.body.delivery_id}/resend`)).status, 202);
+  assert.equal(
+    (await api.post(`/v2/webhooks/${h.webhook_id}/deliveries/${resent.body.delivery_id}/resend`)).status,
+    202,
+  );
   await r.waitFor(5);
 
   assert.equal((await api.put(`/v2/webhooks/${h.webhook_id}`, { active: false })).status, 200);
@@ -286,7 +399,7 @@ test('resend creates a new pending record (202) with the same body; an inactive 
   assert.equal(r.requests.length, 5);
 });
 
-test('a webhook linked to a token fires only for that token\'s events; an unlinked one for all', async () => {
+test("a webhook linked to a token fires only for that token's events; an unlinked one for all", async () => {
   const { token, accountId, tokenId } = await server.newAccount();
   const api = server.client(token);
   const second = await createApiToken(server.deps.db, server.deps.config.jwtSecret, accountId, 'second shop');
@@ -301,9 +414,15 @@ test('a webhook linked to a token fires only for that token\'s events; an unlink
   await settled(api, all.webhook_id, 3);
   await settled(api, linked.webhook_id, 1);
   await sleep(300);
-  assert.deepEqual(rLinked.requests.map((g) => g.json.data.progress), [2]);
+  assert.deepEqual(
+    rLinked.requests.map((g) => g.json.data.progress),
+    [2],
+  );
   assert.deepEqual(rAll.requests.map((g) => g.json.data.progress).sort(), [1, 2, 3]);
-  assert.equal(await verify(linked.secret, rLinked.requests[0].body, rLinked.requests[0].headers['x-webhook-signature'] as string), true);
+  assert.equal(
+    await verify(linked.secret, rLinked.requests[0].body, rLinked.requests[0].headers['x-webhook-signature'] as string),
+    true,
+  );
 
   // Unlinking widens it to the whole account from the next event on.
   await api.put(`/v2/webhooks/${linked.webhook_id}`, { token_id: null });
@@ -362,7 +481,10 @@ test('a URL refused at attempt time fails each attempt with the recorded reason 
   const r = await receiver();
   const h = await hook(api, r.url, ['file.deleted']);
   // Stands for a name whose DNS now points inside: the stored URL is no longer acceptable.
-  await server.deps.db.query(`UPDATE webhooks SET url = $1 WHERE id = $2`, [`http://169.254.169.254:${r.port}/latest/meta-data/`, h.webhook_id]);
+  await server.deps.db.query(`UPDATE webhooks SET url = $1 WHERE id = $2`, [
+    `http://169.254.169.254:${r.port}/latest/meta-data/`,
+    h.webhook_id,
+  ]);
   await emit(server, accountId, 'file.deleted');
   const [d] = await settled(api, h.webhook_id, 1);
   assert.equal(d.state, 'failed');
@@ -386,7 +508,7 @@ test('after rotating the secret, new deliveries are signed with the new one', as
   assert.equal(await verify(h.secret, g.body, sig), false);
 });
 
-test('events reach only the account\'s own webhooks, and a deleted webhook gets nothing', async () => {
+test("events reach only the account's own webhooks, and a deleted webhook gets nothing", async () => {
   const a = await server.newAccount();
   const b = await server.newAccount();
   const rA = await receiver();
@@ -403,7 +525,10 @@ test('events reach only the account\'s own webhooks, and a deleted webhook gets 
 });
 
 test('the first attempt does not wait for the sweep', async () => {
-  const slowSweep = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_SWEEP_INTERVAL_MS: '60000' });
+  const slowSweep = await startTestServer({
+    WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32',
+    WEBHOOK_SWEEP_INTERVAL_MS: '60000',
+  });
   try {
     const { token, accountId } = await slowSweep.newAccount();
     const r = await receiver();

@@ -33,14 +33,19 @@ async function hook(api: ApiClient, url: string, events: string[]) {
   return res.body as { webhook_id: string; secret: string };
 }
 
-const detail = (api: ApiClient, webhookId: string, deliveryId: string) => api.get(`/v2/webhooks/${webhookId}/deliveries/${deliveryId}`);
+const detail = (api: ApiClient, webhookId: string, deliveryId: string) =>
+  api.get(`/v2/webhooks/${webhookId}/deliveries/${deliveryId}`);
 
 const settledDetail = (api: ApiClient, webhookId: string, deliveryId: string) =>
-  eventually(async () => {
-    const res = await detail(api, webhookId, deliveryId);
-    assert.equal(res.status, 200);
-    return res.body.state === 'pending' ? null : res.body;
-  }, 30_000, 'a settled delivery');
+  eventually(
+    async () => {
+      const res = await detail(api, webhookId, deliveryId);
+      assert.equal(res.status, 200);
+      return res.body.state === 'pending' ? null : res.body;
+    },
+    30_000,
+    'a settled delivery',
+  );
 
 async function loggedIn(email: string, password: string) {
   const c = server.client();
@@ -54,10 +59,14 @@ test('the detail shows the signed request and each attempt with its status, timi
   const { token, accountId } = await server.newAccount();
   const api = server.client(token);
   // First attempt: a slow 500; second: 200.
-  const r = await receiver((i) => (i === 0 ? { status: 500, delayMs: 300, body: 'database unavailable' } : { status: 200 }));
+  const r = await receiver((i) =>
+    i === 0 ? { status: 500, delayMs: 300, body: 'database unavailable' } : { status: 200 },
+  );
   const h = await hook(api, r.url, ['usage.alert']);
   const data = { resource: 'quotes', level: 80, used: 80, limit: 100, period: '2026-11' };
-  await server.deps.db.transaction((tx) => writeEvent(tx, { account_id: accountId, token_id: null, event: 'usage.alert', data }));
+  await server.deps.db.transaction((tx) =>
+    writeEvent(tx, { account_id: accountId, token_id: null, event: 'usage.alert', data }),
+  );
   server.deps.events.wake();
   const got = await r.waitFor(2);
   const deliveryId = got[0].headers['x-webhook-delivery'] as string;
@@ -69,7 +78,15 @@ test('the detail shows the signed request and each attempt with its status, timi
   assert.equal(d.request.url, r.url);
   assert.equal(d.request.body, got[1].body);
   assert.equal(await verify(h.secret, d.request.body, d.request.headers['x-webhook-signature']), true);
-  for (const name of ['content-type', 'user-agent', 'x-webhook-signature', 'x-webhook-event', 'x-webhook-delivery', 'x-webhook-timestamp', 'content-length']) {
+  for (const name of [
+    'content-type',
+    'user-agent',
+    'x-webhook-signature',
+    'x-webhook-event',
+    'x-webhook-delivery',
+    'x-webhook-timestamp',
+    'content-length',
+  ]) {
     assert.equal(d.request.headers[name], got[1].headers[name], name);
   }
   // Each attempt: its own timestamp (as sent), status, error and a duration that includes the receiver's delay.
@@ -99,10 +116,20 @@ test('a pending delivery has no attempts and no timestamp header yet; unknown, f
   const other = await hook(apiA, r.url, ['file.deleted']);
   assert.equal((await apiA.put(`/v2/webhooks/${paused.webhook_id}`, { active: false })).status, 200);
   // A delivery waiting on a paused webhook, as the dispatcher writes one.
-  const body = JSON.stringify({ event: 'file.deleted', timestamp: new Date().toISOString(), data: { fileId: 'file_x', fileName: 'x.stl', sizeBytes: 1 } });
+  const body = JSON.stringify({
+    event: 'file.deleted',
+    timestamp: new Date().toISOString(),
+    data: { fileId: 'file_x', fileName: 'x.stl', sizeBytes: 1 },
+  });
   const waiting = await insertDelivery(server.deps.db, {
-    id: newId('dlv'), webhook_id: paused.webhook_id, account_id: a.accountId, event_id: newId('evt'), event: 'file.deleted',
-    body, signature: signBody(paused.secret, body), resent_from: null,
+    id: newId('dlv'),
+    webhook_id: paused.webhook_id,
+    account_id: a.accountId,
+    event_id: newId('evt'),
+    event: 'file.deleted',
+    body,
+    signature: signBody(paused.secret, body),
+    resent_from: null,
   });
   const pending = await detail(apiA, paused.webhook_id, waiting.id);
   assert.equal(pending.status, 200);
@@ -122,7 +149,10 @@ test('a pending delivery has no attempts and no timestamp header yet; unknown, f
   await notFound(await detail(apiA, other.webhook_id, 'dlv_nothere'));
   await notFound(await detail(apiA, paused.webhook_id, ping.body.delivery_id)); // a delivery of another webhook
   await notFound(await apiB.post(`/v2/webhooks/${other.webhook_id}/ping`));
-  assert.equal((await server.client().get(`/v2/webhooks/${other.webhook_id}/deliveries/${ping.body.delivery_id}`)).status, 401);
+  assert.equal(
+    (await server.client().get(`/v2/webhooks/${other.webhook_id}/deliveries/${ping.body.delivery_id}`)).status,
+    401,
+  );
 });
 
 test('send a test event: a signed ping with "test": true, to any webhook, in the log; paused webhooks refuse it', async () => {
@@ -138,18 +168,27 @@ test('send a test event: a signed ping with "test": true, to any webhook, in the
   assert.equal(got.headers['x-webhook-delivery'], res.body.delivery_id);
   assert.equal(await verify(h.secret, got.body, got.headers['x-webhook-signature'] as string), true);
   assert.deepEqual(Object.keys(got.json), ['event', 'timestamp', 'test', 'data']);
-  assert.deepEqual([got.json.event, got.json.test, got.json.data.webhookId, got.json.data.events], ['ping', true, h.webhook_id, ['widget.added_to_cart']]);
+  assert.deepEqual(
+    [got.json.event, got.json.test, got.json.data.webhookId, got.json.data.events],
+    ['ping', true, h.webhook_id, ['widget.added_to_cart']],
+  );
   assertWebhookBody('WebhookEventPing', got.json);
   const d = await settledDetail(api, h.webhook_id, res.body.delivery_id);
   assert.deepEqual([d.state, d.attempt_log[0].status_code], ['delivered', 200]);
   const list = (await api.get(`/v2/webhooks/${h.webhook_id}/deliveries`)).body.data;
-  assert.deepEqual(list.map((x: any) => [x.delivery_id, x.event]), [[res.body.delivery_id, 'ping']]);
+  assert.deepEqual(
+    list.map((x: any) => [x.delivery_id, x.event]),
+    [[res.body.delivery_id, 'ping']],
+  );
 
   // The dashboard's session may do the same (with its CSRF header).
   const dashboard = await loggedIn(email, password);
   const viaSession = await dashboard.post(`/v2/webhooks/${h.webhook_id}/ping`);
   assert.equal(viaSession.status, 202);
-  assert.equal((await dashboard.get(`/v2/webhooks/${h.webhook_id}/deliveries/${viaSession.body.delivery_id}`)).status, 200);
+  assert.equal(
+    (await dashboard.get(`/v2/webhooks/${h.webhook_id}/deliveries/${viaSession.body.delivery_id}`)).status,
+    200,
+  );
   dashboard.csrf = null;
   assert.equal((await dashboard.post(`/v2/webhooks/${h.webhook_id}/ping`)).status, 403);
 
@@ -167,6 +206,9 @@ test('a ping to a receiver that fails is retried like any delivery and ends fail
   const res = await api.post(`/v2/webhooks/${h.webhook_id}/ping`);
   const d = await settledDetail(api, h.webhook_id, res.body.delivery_id);
   assert.deepEqual([d.state, d.attempts, d.last_status_code], ['failed', 3, 503]);
-  assert.deepEqual(d.attempt_log.map((a: any) => [a.attempt, a.status_code, a.error]), [1, 2, 3].map((n) => [n, 503, 'receiver answered 503']));
+  assert.deepEqual(
+    d.attempt_log.map((a: any) => [a.attempt, a.status_code, a.error]),
+    [1, 2, 3].map((n) => [n, 503, 'receiver answered 503']),
+  );
   assert.equal(new Set((await r.waitFor(3)).map((g) => g.body)).size, 1, 'the same bytes on every attempt');
 });

@@ -28,7 +28,10 @@ after(async () => {
 test('create returns 201 with the secret once; list and get never show it; get carries statistics', async () => {
   const { token } = await server.newAccount();
   const api = server.client(token);
-  const created = await api.post('/v2/webhooks', { url: PUBLIC_URL, events: ['quote.completed', 'file.uploaded', 'quote.completed'] });
+  const created = await api.post('/v2/webhooks', {
+    url: PUBLIC_URL,
+    events: ['quote.completed', 'file.uploaded', 'quote.completed'],
+  });
   assert.equal(created.status, 201);
   assert.match(created.body.webhook_id, /^wh_/);
   assert.match(created.body.secret, /^whsec_[A-Za-z0-9_-]{43}$/);
@@ -44,7 +47,15 @@ test('create returns 201 with the secret once; list and get never show it; get c
   const one = await api.get(`/v2/webhooks/${created.body.webhook_id}`);
   assert.equal(one.status, 200);
   assert.equal('secret' in one.body, false);
-  assert.deepEqual(one.body.stats, { total: 0, delivered: 0, failed: 0, pending: 0, success_rate: null, last_delivery_at: null, last_attempt_at: null });
+  assert.deepEqual(one.body.stats, {
+    total: 0,
+    delivered: 0,
+    failed: 0,
+    pending: 0,
+    success_rate: null,
+    last_delivery_at: null,
+    last_attempt_at: null,
+  });
 });
 
 test('a given secret is kept; too short a secret is refused naming the field', async () => {
@@ -73,7 +84,15 @@ test('events are validated against the seven event names; the error names the fi
   assert.equal(missing.body.error.details.fields[0].field, 'url');
   const extra = await api.post('/v2/webhooks', { url: PUBLIC_URL, events: ['file.deleted'], retries: 9 });
   assert.equal(extra.body.error.details.fields[0].field, 'retries');
-  const all = ['quote.completed', 'quote.failed', 'file.uploaded', 'file.deleted', 'job.status_changed', 'widget.added_to_cart', 'usage.alert'];
+  const all = [
+    'quote.completed',
+    'quote.failed',
+    'file.uploaded',
+    'file.deleted',
+    'job.status_changed',
+    'widget.added_to_cart',
+    'usage.alert',
+  ];
   const ok = await api.post('/v2/webhooks', { url: PUBLIC_URL, events: all });
   assert.equal(ok.status, 201);
   assert.deepEqual(ok.body.events, all);
@@ -185,12 +204,21 @@ test('list is paginated newest first', async () => {
   const { token } = await server.newAccount();
   const api = server.client(token);
   const ids: string[] = [];
-  for (let i = 0; i < 3; i++) ids.push((await api.post('/v2/webhooks', { url: `${PUBLIC_URL}/${i}`, events: ['file.uploaded'] })).body.webhook_id);
+  for (let i = 0; i < 3; i++)
+    ids.push(
+      (await api.post('/v2/webhooks', { url: `${PUBLIC_URL}/${i}`, events: ['file.uploaded'] })).body.webhook_id,
+    );
   const first = await api.get('/v2/webhooks?limit=2');
-  assert.deepEqual(first.body.data.map((w: { webhook_id: string }) => w.webhook_id), [ids[2], ids[1]]);
+  assert.deepEqual(
+    first.body.data.map((w: { webhook_id: string }) => w.webhook_id),
+    [ids[2], ids[1]],
+  );
   assert.equal(first.body.has_more, true);
   const second = await api.get('/v2/webhooks?limit=2&page=2');
-  assert.deepEqual(second.body.data.map((w: { webhook_id: string }) => w.webhook_id), [ids[0]]);
+  assert.deepEqual(
+    second.body.data.map((w: { webhook_id: string }) => w.webhook_id),
+    [ids[0]],
+  );
   assert.equal(second.body.has_more, false);
   assert.equal((await api.get('/v2/webhooks?limit=500')).status, 400);
 });
@@ -206,7 +234,7 @@ test('delete removes the webhook; a second delete is 404', async () => {
   assert.equal((await api.delete(`/v2/webhooks/${created.webhook_id}`)).status, 404);
 });
 
-test('another account\'s webhook or delivery answers 404 on every route with an id, and nothing changes', async () => {
+test("another account's webhook or delivery answers 404 on every route with an id, and nothing changes", async () => {
   const a = await server.newAccount();
   const b = await server.newAccount();
   const apiA = server.client(a.token);
@@ -216,10 +244,18 @@ test('another account\'s webhook or delivery answers 404 on every route with an 
   // A delivery of A's webhook, written directly (no event is emitted in this file). It is marked failed so the
   // pump never tries the public address.
   const deliveryA = await insertDelivery(server.deps.db, {
-    id: newId('dlv'), webhook_id: hookA.webhook_id, account_id: a.accountId, event_id: newId('evt'), event: 'file.uploaded',
-    body: '{}', signature: 'sha256=00', resent_from: null,
+    id: newId('dlv'),
+    webhook_id: hookA.webhook_id,
+    account_id: a.accountId,
+    event_id: newId('evt'),
+    event: 'file.uploaded',
+    body: '{}',
+    signature: 'sha256=00',
+    resent_from: null,
   });
-  await server.deps.db.query(`UPDATE webhook_deliveries SET state = 'failed', attempts = 3 WHERE id = $1`, [deliveryA.id]);
+  await server.deps.db.query(`UPDATE webhook_deliveries SET state = 'failed', attempts = 3 WHERE id = $1`, [
+    deliveryA.id,
+  ]);
 
   const wa = `/v2/webhooks/${hookA.webhook_id}`;
   const checks: [string, string, unknown?][] = [
@@ -245,13 +281,23 @@ test('another account\'s webhook or delivery answers 404 on every route with an 
 
 test('every route needs authentication', async () => {
   const anon = server.client();
-  for (const [method, path] of [['GET', '/v2/webhooks'], ['POST', '/v2/webhooks'], ['GET', '/v2/webhooks/wh_x'], ['GET', '/v2/webhooks/wh_x/deliveries'], ['POST', '/v2/webhooks/wh_x/deliveries/dlv_x/resend']]) {
+  for (const [method, path] of [
+    ['GET', '/v2/webhooks'],
+    ['POST', '/v2/webhooks'],
+    ['GET', '/v2/webhooks/wh_x'],
+    ['GET', '/v2/webhooks/wh_x/deliveries'],
+    ['POST', '/v2/webhooks/wh_x/deliveries/dlv_x/resend'],
+  ]) {
     assert.equal((await anon.request(method, path)).status, 401, `${method} ${path}`);
   }
 });
 
 test('a name resolving to a private address is refused without revealing the address', async () => {
-  const ctx = { deps: server.deps, policy: { allowPrivateCidrs: [] }, resolver: async () => ['93.184.215.14', '10.1.2.3'] };
+  const ctx = {
+    deps: server.deps,
+    policy: { allowPrivateCidrs: [] },
+    resolver: async () => ['93.184.215.14', '10.1.2.3'],
+  };
   await assert.rejects(checkReceiverUrl(ctx, 'https://db.internal.example/hook'), (err: unknown) => {
     assert.ok(err instanceof ApiError);
     assert.equal(err.status, 400);
@@ -265,6 +311,10 @@ test('a name resolving to a private address is refused without revealing the add
 
 test('a malformed WEBHOOK_ALLOW_PRIVATE_CIDRS stops start-up, naming the variable', () => {
   for (const bad of ['10.0.0.0/33', '127.0.0.1', 'localhost/8', '0x7f.1/8']) {
-    assert.throws(() => createEventPump({ ...server.deps, config: { ...server.deps.config, webhookAllowPrivateCidrs: bad } }), /WEBHOOK_ALLOW_PRIVATE_CIDRS/, bad);
+    assert.throws(
+      () => createEventPump({ ...server.deps, config: { ...server.deps.config, webhookAllowPrivateCidrs: bad } }),
+      /WEBHOOK_ALLOW_PRIVATE_CIDRS/,
+      bad,
+    );
   }
 });

@@ -16,11 +16,18 @@ let keyId: string;
 before(async () => {
   server = await startTestServer();
   dashboard = server.client();
-  const signup = await dashboard.post('/dashboard/api/signup', { email: 'widget-shop@example.test', password: 'a long enough password', shop_name: 'Widget Works' });
+  const signup = await dashboard.post('/dashboard/api/signup', {
+    email: 'widget-shop@example.test',
+    password: 'a long enough password',
+    shop_name: 'Widget Works',
+  });
   dashboard.csrf = signup.body.csrf_token;
   accountId = signup.body.user.user_id;
   token = (await dashboard.post('/dashboard/api/tokens', { name: 'backend' })).body.token;
-  const created = await dashboard.post('/dashboard/api/widget-keys', { name: 'Shop', allowed_origins: [`${SHOP}/`, 'http://localhost:3000'] });
+  const created = await dashboard.post('/dashboard/api/widget-keys', {
+    name: 'Shop',
+    allowed_origins: [`${SHOP}/`, 'http://localhost:3000'],
+  });
   assert.equal(created.status, 201);
   key = created.body.key;
   keyId = created.body.widget_key_id;
@@ -29,7 +36,11 @@ after(() => server.stop());
 
 const widget = (origin: string | null = SHOP, shopper?: string) => {
   const c = server.client();
-  const headers = { 'x-widget-key': key, ...(origin ? { origin } : {}), ...(shopper ? { 'x-shopper-token': shopper } : {}) };
+  const headers = {
+    'x-widget-key': key,
+    ...(origin ? { origin } : {}),
+    ...(shopper ? { 'x-shopper-token': shopper } : {}),
+  };
   return {
     get: (p: string) => c.request('GET', p, { headers }),
     post: (p: string, json: unknown) => c.request('POST', p, { json, headers }),
@@ -41,7 +52,9 @@ async function widgetUpload(): Promise<{ fileId: string; shopper: string }> {
   const id = await widget().get('/v2/file/upload-id');
   assert.equal(id.status, 200);
   assert.match(id.body.shopper_token, /^st_/);
-  const up = await server.client().uploadBytes(`/v2/file/public/${id.body.upload_id}`, new TextEncoder().encode(CUBE_OBJ), 'part.obj');
+  const up = await server
+    .client()
+    .uploadBytes(`/v2/file/public/${id.body.upload_id}`, new TextEncoder().encode(CUBE_OBJ), 'part.obj');
   assert.equal(up.status, 201);
   return { fileId: up.body.file_id, shopper: id.body.shopper_token };
 }
@@ -51,7 +64,10 @@ test('widget keys: created with normalised origins, listed, origins validated by
   const k = list.body.data.find((w: { widget_key_id: string }) => w.widget_key_id === keyId);
   assert.deepEqual(k.allowed_origins, [SHOP, 'http://localhost:3000']);
   assert.match(k.key, /^pk_/);
-  const bad = await dashboard.post('/dashboard/api/widget-keys', { name: 'x', allowed_origins: ['https://ok.example', 'javascript:alert(1)'] });
+  const bad = await dashboard.post('/dashboard/api/widget-keys', {
+    name: 'x',
+    allowed_origins: ['https://ok.example', 'javascript:alert(1)'],
+  });
   assert.equal(bad.status, 400);
   assert.equal(bad.body.error.details.fields[0].field, 'allowed_origins.1');
 });
@@ -80,37 +96,66 @@ test('a widget key is refused from other origins and on every other route', asyn
   assert.deepEqual(Object.keys(wrong.body), ['error']);
   assert.equal((await widget(null).get('/v2/widget/config')).status, 403);
   const own = server.url;
-  assert.equal((await widget(own).get('/v2/widget/config')).status, 200, "the server's own origin (the dashboard preview) is allowed");
-  const sameOrigin = await server.client().request('GET', '/v2/widget/config', { headers: { 'x-widget-key': key, 'sec-fetch-site': 'same-origin' } });
+  assert.equal(
+    (await widget(own).get('/v2/widget/config')).status,
+    200,
+    "the server's own origin (the dashboard preview) is allowed",
+  );
+  const sameOrigin = await server
+    .client()
+    .request('GET', '/v2/widget/config', { headers: { 'x-widget-key': key, 'sec-fetch-site': 'same-origin' } });
   assert.equal(sameOrigin.status, 200, 'a same-origin GET without an Origin header');
-  const crossSite = await server.client().request('GET', '/v2/widget/config', { headers: { 'x-widget-key': key, 'sec-fetch-site': 'cross-site' } });
+  const crossSite = await server
+    .client()
+    .request('GET', '/v2/widget/config', { headers: { 'x-widget-key': key, 'sec-fetch-site': 'cross-site' } });
   assert.equal(crossSite.status, 403);
-  for (const [method, path] of [['GET', '/v2/user'], ['GET', '/v2/quotes'], ['GET', '/v2/user/uploads'], ['POST', '/v2/webhooks'], ['GET', '/v2/profiles/material'], ['GET', '/v2/analytics/quotes']]) {
+  for (const [method, path] of [
+    ['GET', '/v2/user'],
+    ['GET', '/v2/quotes'],
+    ['GET', '/v2/user/uploads'],
+    ['POST', '/v2/webhooks'],
+    ['GET', '/v2/profiles/material'],
+    ['GET', '/v2/analytics/quotes'],
+  ]) {
     const res = method === 'GET' ? await widget().get(path) : await widget().post(path, {});
     assert.equal(res.status, 403, `${method} ${path}`);
     assert.equal(res.body.error.code, 'widget_key_forbidden', `${method} ${path}`);
   }
-  const unknown = await server.client().request('GET', '/v2/widget/config', { headers: { 'x-widget-key': 'pk_unknown', origin: SHOP } });
+  const unknown = await server
+    .client()
+    .request('GET', '/v2/widget/config', { headers: { 'x-widget-key': 'pk_unknown', origin: SHOP } });
   assert.equal(unknown.status, 401);
   assert.equal(unknown.body.error.code, 'unauthorized');
   assert.equal(unknown.headers.get('access-control-allow-origin'), SHOP, 'the widget can read why it was refused');
 });
 
 test('preflight requests for widget routes are answered', async () => {
-  const res = await server.client().request('OPTIONS', '/v2/file/quote/file_x', { headers: { origin: SHOP, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-widget-key' } });
+  const res = await server.client().request('OPTIONS', '/v2/file/quote/file_x', {
+    headers: {
+      origin: SHOP,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type,x-widget-key',
+    },
+  });
   assert.equal(res.status, 204);
   assert.match(res.headers.get('access-control-allow-headers')!, /X-Widget-Key/i);
 });
 
 test('a widget key quotes only its own uploads and reads only its own quotes; add-to-cart fires the webhook event', async () => {
   const { fileId, shopper } = await widgetUpload();
-  const q = await widget(SHOP, shopper).post(`/v2/file/quote/${fileId}`, { choices: { material: 'PETG', color: 'Orange' } });
+  const q = await widget(SHOP, shopper).post(`/v2/file/quote/${fileId}`, {
+    choices: { material: 'PETG', color: 'Orange' },
+  });
   assert.equal(q.status, 200, JSON.stringify(q.body));
   assert.equal((await widget(SHOP, shopper).get(`/v2/quotes/${q.body.quote_id}`)).status, 200);
   assert.equal((await widget(SHOP, shopper).get(`/v2/jobs/${q.body.quote_id}`)).status, 200);
   const api = server.client(token);
   const tokenFile = (await api.uploadBytes('/v2/file', new TextEncoder().encode(CUBE_OBJ), 'backend.obj')).body.file_id;
-  assert.equal((await widget(SHOP, shopper).post(`/v2/file/quote/${tokenFile}`, {})).status, 404, 'files uploaded by the backend are not the widget\'s');
+  assert.equal(
+    (await widget(SHOP, shopper).post(`/v2/file/quote/${tokenFile}`, {})).status,
+    404,
+    "files uploaded by the backend are not the widget's",
+  );
   const tokenQuote = (await api.post(`/v2/file/quote/${tokenFile}`, {})).body.quote_id;
   assert.equal((await widget(SHOP, shopper).get(`/v2/quotes/${tokenQuote}`)).status, 404);
   const cart = await widget(SHOP, shopper).post('/v2/widget/cart', { quote_id: q.body.quote_id, quantity: 3 });
@@ -126,7 +171,11 @@ test('a widget key quotes only its own uploads and reads only its own quotes; ad
   assert.equal(data.quote.total_price, q.body.total_price, 'the authoritative quote from the database');
   assert.equal(data.origin, SHOP);
   assert.equal((await widget(SHOP, shopper).post('/v2/widget/cart', { quote_id: tokenQuote })).status, 404);
-  assert.equal((await widget(SHOP, shopper).post('/v2/widget/cart', { quote_id: q.body.quote_id, quantity: 0 })).body.error.details.fields[0].field, 'quantity');
+  assert.equal(
+    (await widget(SHOP, shopper).post('/v2/widget/cart', { quote_id: q.body.quote_id, quantity: 0 })).body.error.details
+      .fields[0].field,
+    'quantity',
+  );
 });
 
 test('a revoked widget key stops working at once', async () => {
@@ -141,7 +190,10 @@ test('a revoked widget key stops working at once', async () => {
   assert.equal(refused.status, 401);
   assert.equal(refused.headers.get('access-control-allow-origin'), SHOP, 'the widget can read why it was refused');
   const other = server.client();
-  const s = await other.post('/dashboard/api/signup', { email: 'other-shop@example.test', password: 'a long enough password' });
+  const s = await other.post('/dashboard/api/signup', {
+    email: 'other-shop@example.test',
+    password: 'a long enough password',
+  });
   other.csrf = s.body.csrf_token;
   assert.equal((await other.delete(`/dashboard/api/widget-keys/${keyId}`)).status, 404);
 });

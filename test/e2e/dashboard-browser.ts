@@ -15,7 +15,14 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 export function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -23,11 +30,21 @@ export function launch(): Promise<Browser> {
 export async function assertAccessible(page: Page, label: string, exclude: string[] = []): Promise<void> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async (excluded) => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: any[] }> } }).axe;
-    const result = await axe.run({ include: [['body']], exclude: excluded.map((s) => [s]) }, { resultTypes: ['violations'] });
+    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: any[] }> } })
+      .axe;
+    const result = await axe.run(
+      { include: [['body']], exclude: excluded.map((s) => [s]) },
+      { resultTypes: ['violations'] },
+    );
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.impact} ${v.id}: ${v.help}\n    ${v.nodes.slice(0, 5).map((n: { target: string[] }) => n.target.join(' ')).join('\n    ')}`);
+      .map(
+        (v) =>
+          `${v.impact} ${v.id}: ${v.help}\n    ${v.nodes
+            .slice(0, 5)
+            .map((n: { target: string[] }) => n.target.join(' '))
+            .join('\n    ')}`,
+      );
   }, exclude);
   assert.deepEqual(violations, [], `accessibility violations on ${label}:\n${violations.join('\n')}`);
 }

@@ -122,14 +122,20 @@ describe('the offer in the merchant dashboard', { skip }, () => {
     await draftId.fill('draft');
   });
 
-  it('puts the server\'s refusal of a preset (beyond what the printer can print) on that preset', async () => {
-    await page.getByText(/^Slicing settings:/).first().click();
+  it("puts the server's refusal of a preset (beyond what the printer can print) on that preset", async () => {
+    await page
+      .getByText(/^Slicing settings:/)
+      .first()
+      .click();
     const layerHeight = page.locator('#of-qualities-0-printer_config-layer_height');
     await layerHeight.fill('0.6');
     await button('Save offer').click();
     await page.locator('#of-summary').getByText('the server refused the offer').waitFor();
     const error = await page.locator('#of-qualities-0-printer_config-error').innerText();
-    assert.match(error, /^Quality “Draft · 0\.3 mm”, slicing settings cannot be quoted with your profiles: .*layer_height/);
+    assert.match(
+      error,
+      /^Quality “Draft · 0\.3 mm”, slicing settings cannot be quoted with your profiles: .*layer_height/,
+    );
     await layerHeight.fill('0.28');
   });
 
@@ -152,9 +158,16 @@ describe('the offer in the merchant dashboard', { skip }, () => {
     assert.deepEqual(names(config.materials), ['PLA', 'ASA', 'Nylon', 'PETG', 'TPU']);
     const colors = (list: (Named & { colors: string[] })[]) => list.find((m) => m.name === 'PLA')!.colors;
     assert.deepEqual(colors(config.materials).slice(-2), ['Signal red', colors(defaults.materials).at(-1)]);
-    assert.deepEqual([config.quantity, config.minimum_line_price, config.lead_time], [{ min: 1, max: 500 }, 10, LEAD_TIME]);
+    assert.deepEqual(
+      [config.quantity, config.minimum_line_price, config.lead_time],
+      [{ min: 1, max: 500 }, 10, LEAD_TIME],
+    );
     assert.deepEqual(config.qualities[0], { id: 'draft', label: 'Draft · 0.3 mm', layer_height: 0.28 });
-    assert.deepEqual(config.qualities[3], { id: 'extra-fine-0-08-mm', label: 'Extra fine · 0.08 mm', layer_height: 0.08 });
+    assert.deepEqual(config.qualities[3], {
+      id: 'extra-fine-0-08-mm',
+      label: 'Extra fine · 0.08 mm',
+      layer_height: 0.08,
+    });
     const previewed = await preview().evaluate((el) => (el as unknown as { config: unknown }).config);
     assert.deepEqual(previewed, config, 'the preview was built from exactly what the widget now receives');
   });
@@ -184,7 +197,7 @@ describe('the offer in the merchant dashboard', { skip }, () => {
     await button('Give this key its own offer').click();
     await page.getByText('Own offer of “main shop” saved.').waitFor();
     assert.match(await page.getByTestId('offer-source').innerText(), /Has its own offer/);
-    await assertAccessible(page, 'a widget key\'s own offer');
+    await assertAccessible(page, "a widget key's own offer");
     await page.evaluate(() => window.scrollTo(0, 0));
     await shoot(page, 'offer-widget-key', true, false);
 
@@ -195,7 +208,7 @@ describe('the offer in the merchant dashboard', { skip }, () => {
 
     await page.goto(at('widget-keys'));
     await page.getByTestId('key-offer').getByText('Has its own offer').waitFor();
-    await assertAccessible(page, 'widget keys with a key\'s own offer', ['iframe.widget-preview']);
+    await assertAccessible(page, "widget keys with a key's own offer", ['iframe.widget-preview']);
     await button('Remove the own offer of main shop').click();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove own offer' }).click();
     await page.getByText('"main shop" uses the account offer again.').waitFor();
@@ -213,7 +226,11 @@ describe('the offer in the merchant dashboard', { skip }, () => {
     await button('Reveal secret').click();
     const secret = (await page.getByTestId('signing-secret').innerText()).trim();
     assert.match(secret, /^qss_/);
-    assert.equal(hmac(secret, quote.signature.payload), quote.signature.hmac_sha256, 'the secret shown verifies the quote');
+    assert.equal(
+      hmac(secret, quote.signature.payload),
+      quote.signature.hmac_sha256,
+      'the secret shown verifies the quote',
+    );
     const guide = await page.getByRole('link', { name: /docs\/quote-signatures\.md/ }).getAttribute('href');
     const doc = await fetch(new URL(guide!, host.origin));
     assert.match(doc.headers.get('content-type') ?? '', /^text\/markdown; charset=utf-8/);
@@ -230,7 +247,11 @@ describe('the offer in the merchant dashboard', { skip }, () => {
     await page.getByText('Secret rotated').waitFor();
     const rotated = (await page.getByTestId('signing-secret').innerText()).trim();
     assert.notEqual(rotated, secret);
-    assert.notEqual(hmac(rotated, quote.signature.payload), quote.signature.hmac_sha256, 'older signatures stop verifying');
+    assert.notEqual(
+      hmac(rotated, quote.signature.payload),
+      quote.signature.hmac_sha256,
+      'older signatures stop verifying',
+    );
     const fresh = await quoteViaApi(server.url, token, 30);
     assert.equal(hmac(rotated, fresh.signature.payload), fresh.signature.hmac_sha256, 'new quotes use the new secret');
   });
@@ -239,7 +260,9 @@ describe('the offer in the merchant dashboard', { skip }, () => {
     const file = await upload(server.url, token, corpusPath('stl', '3DBenchy.stl'));
     const gone = new AbortController();
     const abandoned = fetch(`${server.url}/v2/file/quote/${file}`, {
-      method: 'POST', signal: gone.signal, headers: { ...auth(), 'content-type': 'application/json' },
+      method: 'POST',
+      signal: gone.signal,
+      headers: { ...auth(), 'content-type': 'application/json' },
       body: JSON.stringify({ printer_config: { fill_density: 35 } }),
     });
     setTimeout(() => gone.abort(), 300); // slicing 3DBenchy takes seconds: the caller gave up meanwhile
@@ -257,7 +280,11 @@ describe('the offer in the merchant dashboard', { skip }, () => {
     };
     const quotes = await counts(/POST \/v2\/file\/quote\/:file_id/);
     assert.deepEqual(quotes.slice(1), ['0', '1'], 'the abandoned quote: no error, one cancelled');
-    assert.deepEqual(await counts(/GET \/v2\/quotes\/:quote_id/), ['1', '1', '0'], 'the 404 is an error, not cancelled');
+    assert.deepEqual(
+      await counts(/GET \/v2\/quotes\/:quote_id/),
+      ['1', '1', '0'],
+      'the 404 is an error, not cancelled',
+    );
     await assertAccessible(page, 'usage with cancelled requests');
   });
 });
@@ -267,7 +294,11 @@ const hmac = (secret: string, payload: string) => createHmac('sha256', secret).u
 async function upload(base: string, token: string, model = CUBE): Promise<string> {
   const form = new FormData();
   form.append('file', new Blob([readFileSync(model)]), path.basename(model));
-  const res = await fetch(`${base}/v2/file`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  const res = await fetch(`${base}/v2/file`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
   return (await res.json()).file_id;
 }
 

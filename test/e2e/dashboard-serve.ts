@@ -30,14 +30,21 @@ export async function serverServesDashboard(serverUrl: string): Promise<boolean>
 function serveFile(res: http.ServerResponse, urlPath: string): void {
   const rel = decodeURIComponent(urlPath.replace(/^\/dashboard\/?/, '')) || 'index.html';
   const file = path.join(DIST, rel);
-  const target = file.startsWith(DIST) && existsSync(file) && statSync(file).isFile() ? file : path.join(DIST, 'index.html');
+  const target =
+    file.startsWith(DIST) && existsSync(file) && statSync(file).isFile() ? file : path.join(DIST, 'index.html');
   res.writeHead(200, { 'content-type': TYPES[path.extname(target)] ?? 'application/octet-stream' });
   createReadStream(target).pipe(res);
 }
 
 function forward(req: http.IncomingMessage, res: http.ServerResponse, upstream: URL): void {
   const out = http.request(
-    { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+    {
+      host: upstream.hostname,
+      port: upstream.port,
+      method: req.method,
+      path: req.url,
+      headers: { ...req.headers, host: upstream.host },
+    },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
@@ -62,7 +69,8 @@ export async function dashboardHost(serverUrl: string): Promise<DashboardHost> {
   const upstream = new URL(serverUrl);
   const front = http.createServer((req, res) => {
     const p = (req.url ?? '/').split('?')[0];
-    if ((p === '/dashboard' || p.startsWith('/dashboard/')) && !p.startsWith('/dashboard/api/') && req.method === 'GET') serveFile(res, p);
+    if ((p === '/dashboard' || p.startsWith('/dashboard/')) && !p.startsWith('/dashboard/api/') && req.method === 'GET')
+      serveFile(res, p);
     else forward(req, res, upstream);
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
@@ -70,9 +78,10 @@ export async function dashboardHost(serverUrl: string): Promise<DashboardHost> {
   return {
     origin: `http://127.0.0.1:${port}`,
     viaProxy: true,
-    close: () => new Promise((resolve) => {
-      front.closeAllConnections();
-      front.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        front.closeAllConnections();
+        front.close(() => resolve());
+      }),
   };
 }

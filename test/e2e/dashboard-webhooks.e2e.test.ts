@@ -15,7 +15,9 @@ import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
 import { assertAccessible, chromiumMissing, CHROMIUM, launch, shoot } from './dashboard-browser.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const skip = chromiumMissing() ? `Debian's Chromium is missing at ${CHROMIUM}: install it with "apt-get install -y chromium"` : false;
+const skip = chromiumMissing()
+  ? `Debian's Chromium is missing at ${CHROMIUM}: install it with "apt-get install -y chromium"`
+  : false;
 
 describe('dashboard: test events, delivery detail and usage by caller', { skip }, () => {
   let server: TestServer;
@@ -30,12 +32,22 @@ describe('dashboard: test events, delivery detail and usage by caller', { skip }
   const h1 = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 
   before(async () => {
-    if (!existsSync(path.join(DIST, 'index.html'))) execFileSync('npm', ['run', '--silent', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' });
-    server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_SWEEP_INTERVAL_MS: '200', WEBHOOK_TIMEOUT_MS: '2000' });
+    if (!existsSync(path.join(DIST, 'index.html')))
+      execFileSync('npm', ['run', '--silent', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' });
+    server = await startTestServer({
+      WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32',
+      WEBHOOK_SWEEP_INTERVAL_MS: '200',
+      WEBHOOK_TIMEOUT_MS: '2000',
+    });
     host = await dashboardHost(server.url);
-    receiver = await startReceiver(() => ({ status: receiverStatus, body: receiverStatus === 200 ? 'thanks' : 'database unavailable' }));
+    receiver = await startReceiver(() => ({
+      status: receiverStatus,
+      body: receiverStatus === 200 ? 'thanks' : 'database unavailable',
+    }));
     account = await server.newAccount();
-    const created = await server.client(account.token).post('/v2/webhooks', { url: receiver.url, events: ['quote.completed'] });
+    const created = await server
+      .client(account.token)
+      .post('/v2/webhooks', { url: receiver.url, events: ['quote.completed'] });
     assert.equal(created.status, 201);
     hook = created.body;
     browser = await launch();
@@ -69,7 +81,11 @@ describe('dashboard: test events, delivery detail and usage by caller', { skip }
     receiverStatus = 500;
     await page.getByRole('button', { name: `Send test event to ${receiver.url}` }).click();
     // The first attempt's outcome; the retries go on meanwhile (how far they got depends on timing).
-    await result.getByText(/^Not delivered: receiver answered 500 \(after \d+ ms\)\. (Retrying: up to 3 attempts in all|No attempt succeeded \(3 of 3\))\./).waitFor({ timeout: 20_000 });
+    await result
+      .getByText(
+        /^Not delivered: receiver answered 500 \(after \d+ ms\)\. (Retrying: up to 3 attempts in all|No attempt succeeded \(3 of 3\))\./,
+      )
+      .waitFor({ timeout: 20_000 });
     await assertAccessible(page, 'webhooks with a test result');
     await shoot(page, 'webhooks-test-event');
   });
@@ -81,11 +97,15 @@ describe('dashboard: test events, delivery detail and usage by caller', { skip }
     await page.getByTestId('delivery-summary').getByText('Failed').waitFor({ timeout: 30_000 });
     const rows = page.getByTestId('delivery-attempts').locator('tbody tr');
     assert.equal(await rows.count(), 3);
-    for (let i = 0; i < 3; i++) assert.match(await rows.nth(i).innerText(), new RegExp(`^${i + 1}\\s.*\\d+ ms\\s+500\\s+receiver answered 500\\s+not kept`, 's'));
+    for (let i = 0; i < 3; i++)
+      assert.match(
+        await rows.nth(i).innerText(),
+        new RegExp(`^${i + 1}\\s.*\\d+ ms\\s+500\\s+receiver answered 500\\s+not kept`, 's'),
+      );
     const last = receiver.requests.at(-1)!;
     const headers = await page.getByTestId('delivery-headers').innerText();
     assert.ok(headers.includes(last.headers['x-webhook-signature'] as string), 'the signature that was sent');
-    assert.ok(headers.includes(last.headers['x-webhook-timestamp'] as string), 'the latest attempt\'s timestamp');
+    assert.ok(headers.includes(last.headers['x-webhook-timestamp'] as string), "the latest attempt's timestamp");
     assert.match(headers, /x-webhook-event\s+ping/);
     const body = await page.getByTestId('delivery-body').innerText();
     assert.deepEqual(JSON.parse(body), last.json, 'the body that was sent, indented for reading');
@@ -109,7 +129,7 @@ describe('dashboard: test events, delivery detail and usage by caller', { skip }
     await h1('Delivery').waitFor();
   });
 
-  it('counts API calls on the usage page by default, with the dashboard\'s own calls apart', async () => {
+  it("counts API calls on the usage page by default, with the dashboard's own calls apart", async () => {
     for (let i = 0; i < 3; i++) {
       const res = await fetch(`${server.url}/v2/user`, { headers: { authorization: `Bearer ${account.token}` } });
       assert.equal(res.status, 200);
@@ -120,7 +140,10 @@ describe('dashboard: test events, delivery detail and usage by caller', { skip }
     await endpoints.waitFor();
     // Only the token's calls (creating the webhook, then three GET /v2/user): the dashboard's own GET /v2/user,
     // /v2/webhooks and /v2/usage calls are left out.
-    assert.deepEqual((await endpoints.locator('tbody th').allInnerTexts()).map((t) => t.trim()), ['GET /v2/user', 'POST /v2/webhooks']);
+    assert.deepEqual(
+      (await endpoints.locator('tbody th').allInnerTexts()).map((t) => t.trim()),
+      ['GET /v2/user', 'POST /v2/webhooks'],
+    );
     assert.match(await endpoints.locator('tbody tr').first().innerText(), /GET \/v2\/user\s+3\s+0/);
     const callers = page.getByTestId('usage-callers');
     assert.match(await callers.innerText(), /API tokens 4 · Widget 0 · This dashboard \d+ \(not counted below\)/);
@@ -134,7 +157,9 @@ describe('dashboard: test events, delivery detail and usage by caller', { skip }
     assert.doesNotMatch(await callers.innerText(), /This dashboard \d+ \(not counted below\)/);
     assert.match(await callers.innerText(), /API tokens 4 \(not counted below\)/);
     await page.getByLabel('Count', { exact: true }).selectOption({ label: 'All calls' });
-    await page.waitForFunction(() => !document.querySelector('[data-testid="usage-callers"]')?.textContent?.includes('not counted'));
+    await page.waitForFunction(
+      () => !document.querySelector('[data-testid="usage-callers"]')?.textContent?.includes('not counted'),
+    );
     const all = await endpoints.innerText();
     assert.match(all, /GET \/v2\/usage/);
     assert.match(all, /POST \/v2\/webhooks/);

@@ -14,7 +14,9 @@ import { assertAccessible, chromiumMissing, CHROMIUM, launch, shoot } from './da
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CUBE = path.join(ROOT, 'demo', 'models', 'calibration-cube.stl');
-const skip = chromiumMissing() ? `Debian's Chromium is missing at ${CHROMIUM}: install it with "apt-get install -y chromium" (or npm run setup -- --with-browser)` : false;
+const skip = chromiumMissing()
+  ? `Debian's Chromium is missing at ${CHROMIUM}: install it with "apt-get install -y chromium" (or npm run setup -- --with-browser)`
+  : false;
 const email = `merchant-${Date.now()}@example.test`;
 const password = 'a long enough password';
 
@@ -31,8 +33,13 @@ describe('merchant dashboard end to end', { skip }, () => {
 
   before(async () => {
     // setup.sh builds the dashboard; build here too so the test runs on its own after a fresh clone.
-    if (!existsSync(path.join(DIST, 'index.html'))) execFileSync('npm', ['run', '--silent', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' });
-    server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_SWEEP_INTERVAL_MS: '200', WEBHOOK_TIMEOUT_MS: '2000' });
+    if (!existsSync(path.join(DIST, 'index.html')))
+      execFileSync('npm', ['run', '--silent', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' });
+    server = await startTestServer({
+      WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32',
+      WEBHOOK_SWEEP_INTERVAL_MS: '200',
+      WEBHOOK_TIMEOUT_MS: '2000',
+    });
     host = await dashboardHost(server.url);
     receiver = await startReceiver(() => ({ status: receiverStatus }));
     browser = await launch();
@@ -79,12 +86,30 @@ describe('merchant dashboard end to end', { skip }, () => {
     assert.match(await page.getByLabel('Getting-started commands').innerText(), new RegExp(`${host.origin}/v2/file`));
     // The widget snippet sits beside the curl commands; without a widget key yet it says where to make one.
     const widgetSnippet = page.getByTestId('overview-embed-snippet');
-    assert.match(await widgetSnippet.innerText(), new RegExp(`<script type="module" src="${host.origin}/widget/slice-quote.js"></script>\n<slice-quote api="${host.origin}" key="pk_YOUR_WIDGET_KEY">`));
-    await page.getByRole('region', { name: 'Add the widget to your shop' }).getByRole('link', { name: 'Widget keys' }).waitFor();
-    const [widgetBox, curlBox] = [await widgetSnippet.boundingBox(), await page.getByLabel('Getting-started commands').boundingBox()];
-    assert.ok(widgetBox && curlBox && Math.abs(widgetBox.y - curlBox.y) < 80 && widgetBox.x + widgetBox.width < curlBox.x, 'side by side at 1280 px');
+    assert.match(
+      await widgetSnippet.innerText(),
+      new RegExp(
+        `<script type="module" src="${host.origin}/widget/slice-quote.js"></script>\n<slice-quote api="${host.origin}" key="pk_YOUR_WIDGET_KEY">`,
+      ),
+    );
+    await page
+      .getByRole('region', { name: 'Add the widget to your shop' })
+      .getByRole('link', { name: 'Widget keys' })
+      .waitFor();
+    const [widgetBox, curlBox] = [
+      await widgetSnippet.boundingBox(),
+      await page.getByLabel('Getting-started commands').boundingBox(),
+    ];
+    assert.ok(
+      widgetBox && curlBox && Math.abs(widgetBox.y - curlBox.y) < 80 && widgetBox.x + widgetBox.width < curlBox.x,
+      'side by side at 1280 px',
+    );
     // Landing on a page focuses its heading for screen readers, without drawing a focus box around it.
-    const headingOutline = await page.evaluate(() => (document.activeElement?.tagName === 'H1' ? getComputedStyle(document.activeElement).outlineStyle : 'heading not focused'));
+    const headingOutline = await page.evaluate(() =>
+      document.activeElement?.tagName === 'H1'
+        ? getComputedStyle(document.activeElement).outlineStyle
+        : 'heading not focused',
+    );
     assert.equal(headingOutline, 'none');
     await assertAccessible(page, 'overview');
     await shoot(page, 'overview-empty');
@@ -112,7 +137,10 @@ describe('merchant dashboard end to end', { skip }, () => {
     await page.getByRole('button', { name: 'Revoke token old script' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click();
     await page.getByText('Token "old script" revoked.').waitFor();
-    assert.equal((await fetch(`${server.url}/v2/user`, { headers: { authorization: `Bearer ${oldToken}` } })).status, 401);
+    assert.equal(
+      (await fetch(`${server.url}/v2/user`, { headers: { authorization: `Bearer ${oldToken}` } })).status,
+      401,
+    );
   });
 
   it('creates a widget key with allowed origins, shows its embed snippet and preview, revokes one', async () => {
@@ -151,14 +179,27 @@ describe('merchant dashboard end to end', { skip }, () => {
     await page.getByText('No webhooks yet').waitFor();
     await page.getByLabel('Receiver URL').fill(receiver.url);
     // Each event checkbox has room: its own padded box, rows well apart.
-    const boxes = await page.locator('.check-grid .field-check').evaluateAll((els) => els.map((el) => {
-      const r = el.getBoundingClientRect();
-      return { top: r.top, bottom: r.bottom, padding: parseFloat(getComputedStyle(el).paddingTop) };
-    }));
-    assert.ok(boxes.length >= 5 && boxes.every((b) => b.padding >= 8), `padded: ${JSON.stringify(boxes.map((b) => b.padding))}`);
-    const rows = boxes.map((b) => b.top).sort((a, b) => a - b).filter((top, i, all) => i === 0 || top - all[i - 1] > 5);
-    const gaps = rows.slice(1).map((top) => top - Math.max(...boxes.filter((b) => b.top < top - 5).map((b) => b.bottom)));
-    assert.ok(gaps.every((g) => g >= 10), `rows apart: ${gaps.join(', ')} px`);
+    const boxes = await page.locator('.check-grid .field-check').evaluateAll((els) =>
+      els.map((el) => {
+        const r = el.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, padding: parseFloat(getComputedStyle(el).paddingTop) };
+      }),
+    );
+    assert.ok(
+      boxes.length >= 5 && boxes.every((b) => b.padding >= 8),
+      `padded: ${JSON.stringify(boxes.map((b) => b.padding))}`,
+    );
+    const rows = boxes
+      .map((b) => b.top)
+      .sort((a, b) => a - b)
+      .filter((top, i, all) => i === 0 || top - all[i - 1] > 5);
+    const gaps = rows
+      .slice(1)
+      .map((top) => top - Math.max(...boxes.filter((b) => b.top < top - 5).map((b) => b.bottom)));
+    assert.ok(
+      gaps.every((g) => g >= 10),
+      `rows apart: ${gaps.join(', ')} px`,
+    );
     await assertAccessible(page, 'webhooks');
     await page.getByRole('button', { name: 'Add webhook' }).click();
     const secret = (await page.getByTestId('secret-value').innerText()).trim();
@@ -167,7 +208,7 @@ describe('merchant dashboard end to end', { skip }, () => {
     await shoot(page, 'webhooks');
   });
 
-  it('creates a material profile with the API\'s validation and quotes a model with it', async () => {
+  it("creates a material profile with the API's validation and quotes a model with it", async () => {
     await page.goto(at('profiles/material'));
     await h1('Slice profiles').waitFor();
     await page.getByRole('link', { name: 'New material profile' }).click();
@@ -177,7 +218,11 @@ describe('merchant dashboard end to end', { skip }, () => {
     await page.getByLabel(/^Density/).fill('abc');
     await page.getByRole('button', { name: 'Create profile' }).click();
     await page.getByText('2 fields need attention before saving.').waitFor();
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'pf-density', 'focus moves to the first invalid field');
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.id),
+      'pf-density',
+      'focus moves to the first invalid field',
+    );
     await assertAccessible(page, 'profile form with errors');
     await page.getByLabel(/^Density/).fill('1.25');
     await page.getByLabel(/^Fan speed/).fill('80');
@@ -188,13 +233,19 @@ describe('merchant dashboard end to end', { skip }, () => {
     await page.getByText('Profile "Matte PLA" saved.').waitFor();
 
     await page.getByLabel('Upload a model (STL, 3MF or OBJ)').setInputFiles(CUBE);
-    await page.getByLabel('Model to quote').locator('option', { hasText: 'calibration-cube.stl' }).waitFor({ state: 'attached' });
+    await page
+      .getByLabel('Model to quote')
+      .locator('option', { hasText: 'calibration-cube.stl' })
+      .waitFor({ state: 'attached' });
     await page.getByRole('button', { name: 'Quote with this profile' }).click();
     await page.getByRole('heading', { name: /^Result:/ }).waitFor({ timeout: 60_000 });
     const density = page.locator('[data-setting="material_config.density"]');
     assert.match(await density.innerText(), /1\.25 g\/cm³\s+Your profile “Matte PLA”/);
     assert.match(await page.locator('[data-setting="material_config.filament_type"]').innerText(), /Request/);
-    assert.match(await page.locator('[data-setting="material_config.price_per_gram"]').innerText(), /0\.032\s+Your profile “Matte PLA”/);
+    assert.match(
+      await page.locator('[data-setting="material_config.price_per_gram"]').innerText(),
+      /0\.032\s+Your profile “Matte PLA”/,
+    );
     assert.match(await page.locator('[data-setting="printer_config.layer_height"]').innerText(), /Global profile/);
     await assertAccessible(page, 'profile with try-it result');
     await shoot(page, 'profile-try-it', true);
@@ -223,7 +274,10 @@ describe('merchant dashboard end to end', { skip }, () => {
     await shoot(page, 'webhook-deliveries-failed', true);
 
     receiverStatus = 200;
-    await failed.first().getByRole('button', { name: /^Resend/ }).click();
+    await failed
+      .first()
+      .getByRole('button', { name: /^Resend/ })
+      .click();
     await page.getByText(/Resent quote\.completed as a new delivery/).waitFor();
     await page.locator('tr[data-state="delivered"]').first().waitFor({ timeout: 30_000 });
     const resent = receiver.requests.at(-1)!;
@@ -266,8 +320,14 @@ describe('merchant dashboard end to end', { skip }, () => {
     await page.locator('[data-setting="material_config.filament_type"]').waitFor();
     // One duration format on the page: the headline and the summary both say "N min" (or "N h N min").
     const times = await page.getByText(/^\d+(\s?h \d+)? ?m(in)?$/).allInnerTexts();
-    assert.ok(times.length >= 2 && times.every((t) => /^(\d+ h )?\d+ min$/.test(t)) && new Set(times).size === 1, `print times: ${JSON.stringify(times)}`);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download calibration-cube.stl' }).click()]);
+    assert.ok(
+      times.length >= 2 && times.every((t) => /^(\d+ h )?\d+ min$/.test(t)) && new Set(times).size === 1,
+      `print times: ${JSON.stringify(times)}`,
+    );
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download calibration-cube.stl' }).click(),
+    ]);
     assert.equal(download.suggestedFilename(), 'calibration-cube.stl');
     assert.deepEqual(readFileSync(await download.path()), readFileSync(CUBE));
     await assertAccessible(page, 'quote page');
@@ -290,15 +350,24 @@ describe('merchant dashboard end to end', { skip }, () => {
     assert.ok((await page.locator('sq-chart canvas').count()) >= 3, 'three charts');
     await page.getByText('Week', { exact: true }).click();
     await page.getByText('Cost trends as a table').click();
-    await page.getByRole('rowheader', { name: /^\d{4}-W\d{2}$/ }).first().waitFor();
+    await page
+      .getByRole('rowheader', { name: /^\d{4}-W\d{2}$/ })
+      .first()
+      .waitFor();
     await assertAccessible(page, 'analytics');
     await shoot(page, 'analytics', true);
 
-    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export CSV' }).click(),
+    ]);
     assert.match(csv.suggestedFilename(), /^slicequote-quotes-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = readFileSync(await csv.path(), 'utf8');
     assert.equal(text.trim().split('\r\n').length, 4, 'a header and the three quotes (the deleted one included)');
-    const [json] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export JSON' }).click()]);
+    const [json] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export JSON' }).click(),
+    ]);
     assert.equal(JSON.parse(readFileSync(await json.path(), 'utf8')).count, 3);
   });
 
@@ -306,7 +375,11 @@ describe('merchant dashboard end to end', { skip }, () => {
     await page.goto(at('overview'));
     await h1('Overview').waitFor();
     assert.match(await page.getByTestId('quotes-used').innerText(), /^3 of/);
-    assert.match(await page.getByTestId('overview-embed-snippet').innerText(), /key="pk_[\w-]+"/, 'the snippet carries the real widget key');
+    assert.match(
+      await page.getByTestId('overview-embed-snippet').innerText(),
+      /key="pk_[\w-]+"/,
+      'the snippet carries the real widget key',
+    );
     await page.getByRole('table').waitFor();
     await shoot(page, 'overview', true);
     // The skip link is the first stop of the page, before the brand link.
@@ -319,7 +392,9 @@ describe('merchant dashboard end to end', { skip }, () => {
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'API tokens' }).focus();
     await page.keyboard.press('Enter');
     await h1('API tokens').waitFor();
-    await page.waitForFunction(() => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'API tokens');
+    await page.waitForFunction(
+      () => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'API tokens',
+    );
     assert.equal(await page.title(), 'API tokens · slicequote');
   });
 });

@@ -14,7 +14,11 @@ after(() => shop.close());
 
 const sign = (body: string, secret = SECRET) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 const cartEvent = (quoteId: string) =>
-  JSON.stringify({ event: 'widget.added_to_cart', timestamp: new Date().toISOString(), data: { quoteId, quantity: 1, totalPrice: 2.5, currency: 'USD' } });
+  JSON.stringify({
+    event: 'widget.added_to_cart',
+    timestamp: new Date().toISOString(),
+    data: { quoteId, quantity: 1, totalPrice: 2.5, currency: 'USD' },
+  });
 
 function deliver(body: string, headers: Record<string, string>) {
   return fetch(shop.webhookUrl, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
@@ -36,7 +40,10 @@ test('a correctly signed widget.added_to_cart is kept as an order, once per deli
     const res = await deliver(body, { 'x-webhook-signature': sign(body), 'x-webhook-delivery': 'dlv_1' });
     assert.equal(res.status, 200);
   }
-  assert.deepEqual(shop.orders().map((o) => o.data.quoteId), ['qt_good']);
+  assert.deepEqual(
+    shop.orders().map((o) => o.data.quoteId),
+    ['qt_good'],
+  );
   const served = await (await fetch(`${shop.url}/orders`)).json();
   assert.equal(served.data[0].data.quoteId, 'qt_good');
 });
@@ -44,23 +51,42 @@ test('a correctly signed widget.added_to_cart is kept as an order, once per deli
 test('bad, missing or wrongly keyed signatures are refused with 401 and not kept', async () => {
   const body = cartEvent('qt_forged');
   const tampered = body.replace('2.5', '0.01');
-  for (const signature of [sign(body, 'another secret'), sign(body).slice(0, -2), 'sha256=zz', sign(body).replace('sha256=', 'sha1='), '']) {
+  for (const signature of [
+    sign(body, 'another secret'),
+    sign(body).slice(0, -2),
+    'sha256=zz',
+    sign(body).replace('sha256=', 'sha1='),
+    '',
+  ]) {
     const res = await deliver(body, signature ? { 'x-webhook-signature': signature } : {});
     assert.equal(res.status, 401, `signature ${JSON.stringify(signature)}`);
   }
-  assert.equal((await deliver(tampered, { 'x-webhook-signature': sign(body) })).status, 401, 'a body changed after signing');
+  assert.equal(
+    (await deliver(tampered, { 'x-webhook-signature': sign(body) })).status,
+    401,
+    'a body changed after signing',
+  );
   assert.ok(!shop.orders().some((o) => o.data.quoteId === 'qt_forged'));
 });
 
 test('other verified events are acknowledged but are not orders', async () => {
-  const body = JSON.stringify({ event: 'quote.completed', timestamp: new Date().toISOString(), data: { quoteId: 'qt_other' } });
+  const body = JSON.stringify({
+    event: 'quote.completed',
+    timestamp: new Date().toISOString(),
+    data: { quoteId: 'qt_other' },
+  });
   assert.equal((await deliver(body, { 'x-webhook-signature': sign(body) })).status, 200);
   assert.ok(!shop.orders().some((o) => o.data.quoteId === 'qt_other'));
 });
 
 test("the backend checks each order's quote signature with the quote signing secret", async () => {
   const quoteSecret = 'qss_demo-test-secret';
-  const backend = await startDemoShop({ apiUrl: 'http://127.0.0.1:4000/', widgetKey: 'pk_x', webhookSecret: SECRET, quoteSigningSecret: quoteSecret });
+  const backend = await startDemoShop({
+    apiUrl: 'http://127.0.0.1:4000/',
+    widgetKey: 'pk_x',
+    webhookSecret: SECRET,
+    quoteSigningSecret: quoteSecret,
+  });
   try {
     const quoteSig = (expires: number, secret = quoteSecret) => {
       const payload = `v1:qt_sig:file_sig:${'a'.repeat(64)}:1234:EUR:${expires}`;
@@ -75,14 +101,34 @@ test("the backend checks each order's quote signature with the quote signing sec
       ['dlv_missing', undefined, 'invalid'],
     ] as const;
     for (const [delivery, signature] of cases) {
-      const body = JSON.stringify({ event: 'widget.added_to_cart', timestamp: new Date().toISOString(), data: { quoteId: delivery, signature } });
-      const res = await fetch(backend.webhookUrl, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-webhook-signature': sign(body), 'x-webhook-delivery': delivery } });
+      const body = JSON.stringify({
+        event: 'widget.added_to_cart',
+        timestamp: new Date().toISOString(),
+        data: { quoteId: delivery, signature },
+      });
+      const res = await fetch(backend.webhookUrl, {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'x-webhook-signature': sign(body),
+          'x-webhook-delivery': delivery,
+        },
+      });
       assert.equal(res.status, 200);
     }
     const statuses = backend.orders().map((o) => [o.delivery_id, o.quote.status]);
-    assert.deepEqual(statuses, cases.map(([d, , status]) => [d, status]));
+    assert.deepEqual(
+      statuses,
+      cases.map(([d, , status]) => [d, status]),
+    );
     const ok = backend.orders()[0].quote;
-    assert.ok(ok.status === 'verified' && ok.signed.unitAmountMinor === 1234 && ok.signed.currency === 'EUR' && ok.signed.quoteId === 'qt_sig');
+    assert.ok(
+      ok.status === 'verified' &&
+        ok.signed.unitAmountMinor === 1234 &&
+        ok.signed.currency === 'EUR' &&
+        ok.signed.quoteId === 'qt_sig',
+    );
   } finally {
     await backend.close();
   }

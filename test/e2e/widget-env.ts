@@ -9,14 +9,23 @@ import { freePort } from '../helpers/process.ts';
 import { startDemoShop, type DemoShop } from '../../demo/server.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const WIDGET_BUNDLE = path.join(root, 'widget', 'dist', 'slice-quote.js');
 
 /** Why browser tests cannot run here, or null when they can. */
 export function chromiumMissing(): string | null {
-  return existsSync(CHROMIUM) ? null : `skipped: ${CHROMIUM} is missing (install Debian's chromium: apt-get install -y chromium)`;
+  return existsSync(CHROMIUM)
+    ? null
+    : `skipped: ${CHROMIUM} is missing (install Debian's chromium: apt-get install -y chromium)`;
 }
 
 export function launchChromium(): Promise<Browser> {
@@ -27,7 +36,11 @@ export function launchChromium(): Promise<Browser> {
 export async function ensureWidgetBuilt(): Promise<void> {
   const stamp = path.join(root, 'widget', 'dist', '.built');
   const builtAt = existsSync(stamp) && existsSync(WIDGET_BUNDLE) ? statSync(stamp).mtimeMs : 0;
-  const sources = [path.join(root, 'widget', 'src'), path.join(root, 'widget', 'vite.config.ts'), path.join(root, 'shared')];
+  const sources = [
+    path.join(root, 'widget', 'src'),
+    path.join(root, 'widget', 'vite.config.ts'),
+    path.join(root, 'shared'),
+  ];
   if (builtAt > 0 && !sources.some((s) => newerThan(s, builtAt))) return;
   const { build } = await import('vite');
   await build({ configFile: path.join(root, 'widget', 'vite.config.ts'), logLevel: 'error' });
@@ -52,7 +65,9 @@ export interface WidgetEnv {
  * A real server whose webhooks may reach exactly the demo shop's loopback address, a merchant with a
  * widget key for the shop's origin and a webhook to its backend, and the demo shop itself.
  */
-export async function startWidgetEnv(opts: { env?: Record<string, string>; extraOrigins?: string[] } = {}): Promise<WidgetEnv> {
+export async function startWidgetEnv(
+  opts: { env?: Record<string, string>; extraOrigins?: string[] } = {},
+): Promise<WidgetEnv> {
   await ensureWidgetBuilt();
   const server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', ...opts.env });
   try {
@@ -62,15 +77,31 @@ export async function startWidgetEnv(opts: { env?: Record<string, string>; extra
     const dashboard = server.client();
     const login = await dashboard.post('/dashboard/api/login', { email: merchant.email, password: merchant.password });
     dashboard.csrf = login.body.csrf_token;
-    const key = await dashboard.post('/dashboard/api/widget-keys', { name: 'Demo shop', allowed_origins: [shopOrigin, ...(opts.extraOrigins ?? [])] });
+    const key = await dashboard.post('/dashboard/api/widget-keys', {
+      name: 'Demo shop',
+      allowed_origins: [shopOrigin, ...(opts.extraOrigins ?? [])],
+    });
     if (key.status !== 201) throw new Error(`creating the widget key answered ${key.status}`);
     const webhookSecret = 'demo-shop-signing-secret-0123456789';
-    const hook = await server.client(merchant.token).post('/v2/webhooks', { url: `${shopOrigin}/webhooks`, events: ['widget.added_to_cart'], secret: webhookSecret });
-    if (hook.status !== 201) throw new Error(`creating the webhook answered ${hook.status}: ${JSON.stringify(hook.body)}`);
+    const hook = await server
+      .client(merchant.token)
+      .post('/v2/webhooks', { url: `${shopOrigin}/webhooks`, events: ['widget.added_to_cart'], secret: webhookSecret });
+    if (hook.status !== 201)
+      throw new Error(`creating the webhook answered ${hook.status}: ${JSON.stringify(hook.body)}`);
     const quoteSigningSecret = (await dashboard.get('/dashboard/api/quote-signing-secret')).body.secret;
-    const shop = await startDemoShop({ apiUrl: server.url, widgetKey: key.body.key, webhookSecret, quoteSigningSecret, port: shopPort, host: '127.0.0.1' });
+    const shop = await startDemoShop({
+      apiUrl: server.url,
+      widgetKey: key.body.key,
+      webhookSecret,
+      quoteSigningSecret,
+      port: shopPort,
+      host: '127.0.0.1',
+    });
     return {
-      server, shop, widgetKey: key.body.key, apiToken: merchant.token,
+      server,
+      shop,
+      widgetKey: key.body.key,
+      apiToken: merchant.token,
       async stop() {
         await shop.close();
         await server.stop();

@@ -20,12 +20,15 @@ const CUBE = corpusPath('stl', 'cube20_ascii.stl');
 let env: WidgetEnv;
 let browser: Browser;
 
-before(async () => {
-  if (skip) return;
-  mkdirSync(ARTIFACTS, { recursive: true });
-  env = await startWidgetEnv();
-  browser = await launchChromium();
-}, { timeout: 120_000 });
+before(
+  async () => {
+    if (skip) return;
+    mkdirSync(ARTIFACTS, { recursive: true });
+    env = await startWidgetEnv();
+    browser = await launchChromium();
+  },
+  { timeout: 120_000 },
+);
 
 after(async () => {
   await browser?.close();
@@ -38,17 +41,30 @@ async function openShop(opts: { width?: number; height?: number; url?: string } 
   await page.addInitScript(() => {
     const w = window as unknown as { sqEvents: { type: string; detail: any }[] };
     w.sqEvents = [];
-    for (const type of ['sq-quote', 'sq-add-to-cart', 'sq-error']) document.addEventListener(type, (e) => w.sqEvents.push({ type, detail: (e as CustomEvent).detail }));
+    for (const type of ['sq-quote', 'sq-add-to-cart', 'sq-error'])
+      document.addEventListener(type, (e) => w.sqEvents.push({ type, detail: (e as CustomEvent).detail }));
   });
   await page.goto(opts.url ?? env.shop.url);
   return page;
 }
 
 const events = (page: Page, type: string): Promise<any[]> =>
-  page.evaluate((t) => (window as unknown as { sqEvents: { type: string; detail: unknown }[] }).sqEvents.filter((e) => e.type === t).map((e) => e.detail), type);
+  page.evaluate(
+    (t) =>
+      (window as unknown as { sqEvents: { type: string; detail: unknown }[] }).sqEvents
+        .filter((e) => e.type === t)
+        .map((e) => e.detail),
+    type,
+  );
 
 async function waitForEvents(page: Page, type: string, count: number, timeout = SLICE_TIMEOUT): Promise<any[]> {
-  await page.waitForFunction(([t, n]) => (window as unknown as { sqEvents: { type: string }[] }).sqEvents.filter((e) => e.type === t).length >= (n as number), [type, count], { timeout });
+  await page.waitForFunction(
+    ([t, n]) =>
+      (window as unknown as { sqEvents: { type: string }[] }).sqEvents.filter((e) => e.type === t).length >=
+      (n as number),
+    [type, count],
+    { timeout },
+  );
   return events(page, type);
 }
 
@@ -97,7 +113,9 @@ async function shot(page: Page, name: string, docName?: string): Promise<void> {
   }
 }
 
-test('a page whose origin the key does not allow: the shopper is told, the page gets origin_not_allowed, a dropped file asks again', { skip }, async () => {
+test('a page whose origin the key does not allow: the shopper is told, the page gets origin_not_allowed, a dropped file asks again', {
+  skip,
+}, async () => {
   // localhost and 127.0.0.1 are different origins: the key allows only the latter.
   const page = await openShop({ url: env.shop.url.replace('127.0.0.1', 'localhost') });
   try {
@@ -114,13 +132,19 @@ test('a page whose origin the key does not allow: the shopper is told, the page 
     const text = await page.locator('slice-quote').evaluate((el) => el.shadowRoot!.textContent!);
     assert.doesNotMatch(text, /Loading the shop's options/, 'no endless loading state');
     assert.ok(await alert.isVisible(), 'the reason is still shown');
-    assert.ok(await page.locator('slice-quote [part~=choose-button]').isEnabled(), 'the shopper can choose a file again');
+    assert.ok(
+      await page.locator('slice-quote [part~=choose-button]').isEnabled(),
+      'the shopper can choose a file again',
+    );
   } finally {
     await page.close();
   }
 });
 
-test('keyboard only: choose a file, get a price, add to cart; focus never falls to the page body', { skip, timeout: SLICE_TIMEOUT }, async () => {
+test('keyboard only: choose a file, get a price, add to cart; focus never falls to the page body', {
+  skip,
+  timeout: SLICE_TIMEOUT,
+}, async () => {
   const page = await openShop();
   try {
     await page.locator('slice-quote select#material').waitFor({ timeout: 30_000 });
@@ -129,29 +153,44 @@ test('keyboard only: choose a file, get a price, add to cart; focus never falls 
     await page.evaluate(() => {
       const w = window as unknown as { bodyFocus: number };
       w.bodyFocus = 0;
-      setInterval(() => { if (document.activeElement === document.body) w.bodyFocus++; }, 10);
+      setInterval(() => {
+        if (document.activeElement === document.body) w.bodyFocus++;
+      }, 10);
     });
     await (await chooserByKeyboard(page)).setFiles(CUBE);
     await page.locator('slice-quote canvas').waitFor({ timeout: 30_000 });
     await page.locator('slice-quote [part~=amount]').waitFor({ timeout: SLICE_TIMEOUT });
     const afterChoosing = await focusedPart(page);
-    assert.match(afterChoosing, /choose-button/, `focus moved to "Choose another file", not the body (it is on: ${afterChoosing})`);
+    assert.match(
+      afterChoosing,
+      /choose-button/,
+      `focus moved to "Choose another file", not the body (it is on: ${afterChoosing})`,
+    );
 
     await tabTo(page, 'add-button');
     await page.keyboard.press('Enter');
     await page.locator('slice-quote [part~=added]').waitFor({ timeout: 15_000 });
     assert.match(await focusedPart(page), /add-button/, 'focus stays on Add to cart through "Adding…"');
-    assert.equal(await page.evaluate(() => (window as unknown as { bodyFocus: number }).bodyFocus), 0, 'focus never sat on the body');
+    assert.equal(
+      await page.evaluate(() => (window as unknown as { bodyFocus: number }).bodyFocus),
+      0,
+      'focus never sat on the body',
+    );
   } finally {
     await page.close();
   }
 });
 
-test("quantity is checked against the merchant's range, with the error beside the field; unit price and line total shown", { skip, timeout: SLICE_TIMEOUT }, async () => {
+test("quantity is checked against the merchant's range, with the error beside the field; unit price and line total shown", {
+  skip,
+  timeout: SLICE_TIMEOUT,
+}, async () => {
   const page = await openShop();
   try {
     await priced(page);
-    const { min, max } = await page.locator('slice-quote').evaluate((el) => (el as unknown as { config: { quantity: { min: number; max: number } } }).config.quantity);
+    const { min, max } = await page
+      .locator('slice-quote')
+      .evaluate((el) => (el as unknown as { config: { quantity: { min: number; max: number } } }).config.quantity);
     const quantity = page.locator('slice-quote #quantity');
     const add = page.locator('slice-quote [part~=add-button]');
     const fieldError = page.locator('slice-quote [part~=field-error]');
@@ -161,7 +200,11 @@ test("quantity is checked against the merchant's range, with the error beside th
       assert.equal(await quantity.inputValue(), bad, 'the typed value stays in the field');
       assert.equal(await quantity.getAttribute('aria-invalid'), 'true');
       assert.ok(await add.isDisabled(), `Add to cart is disabled for "${bad}"`);
-      assert.equal(await page.locator('slice-quote [part~=amount]').count(), 0, 'no line total for a quantity that cannot be ordered');
+      assert.equal(
+        await page.locator('slice-quote [part~=amount]').count(),
+        0,
+        'no line total for a quantity that cannot be ordered',
+      );
     }
     const quotesBefore = (await events(page, 'sq-quote')).length;
     await quantity.fill('3');
@@ -176,13 +219,19 @@ test("quantity is checked against the merchant's range, with the error beside th
     const digits = (s: string) => Number(s.replace(/[^\d.]/g, ''));
     assert.ok(Math.abs(digits(amount) - last.total_price) < 0.006, `line total ${amount} = ${last.total_price}`);
     assert.match(unit, /each · 3 pieces/);
-    assert.ok(Math.abs(digits(unit.split('each')[0]) - last.unit_price) < 0.006, `unit price ${unit} = ${last.unit_price}`);
+    assert.ok(
+      Math.abs(digits(unit.split('each')[0]) - last.unit_price) < 0.006,
+      `unit price ${unit} = ${last.unit_price}`,
+    );
   } finally {
     await page.close();
   }
 });
 
-test('the cart line and sq-add-to-cart say everything the shop needs to make the part', { skip, timeout: SLICE_TIMEOUT }, async () => {
+test('the cart line and sq-add-to-cart say everything the shop needs to make the part', {
+  skip,
+  timeout: SLICE_TIMEOUT,
+}, async () => {
   const page = await openShop();
   try {
     await priced(page);
@@ -193,15 +242,27 @@ test('the cart line and sq-add-to-cart say everything the shop needs to make the
     assert.equal(added.quote_id, quotes.at(-1).quote_id);
     assert.ok(added.material && added.color && added.quality && added.quality_label, 'material, colour and quality');
     assert.ok(added.layer_height > 0, 'layer height');
-    assert.equal(added.fill_density, Number(await page.locator('slice-quote select#infill').inputValue()), 'the infill chosen');
+    assert.equal(
+      added.fill_density,
+      Number(await page.locator('slice-quote select#infill').inputValue()),
+      'the infill chosen',
+    );
     assert.deepEqual(Object.keys(added.placement).sort(), ['dimensions', 'orientation', 'rotation', 'scale', 'unit']);
     assert.equal(added.placement.unit, 'mm');
     assert.equal(added.placement.scale, 1);
     assert.equal(added.placement.orientation, 'as_uploaded');
     assert.deepEqual(added.placement.dimensions, { x: 20, y: 20, z: 20 });
     assert.deepEqual(added.placement.rotation, { x: 0, y: 0, z: 0 });
-    assert.ok(added.signature.payload.startsWith(`v1:${added.quote_id}:`) && /^[0-9a-f]{64}$/.test(added.signature.hmac_sha256), 'the signed quote');
-    assert.match(added.summary, new RegExp(`^${added.material}, ${added.color} · .+ · ${added.fill_density} % infill · 20\\.0 × 20\\.0 × 20\\.0 mm \\(mm, ×1\\) · as uploaded$`));
+    assert.ok(
+      added.signature.payload.startsWith(`v1:${added.quote_id}:`) && /^[0-9a-f]{64}$/.test(added.signature.hmac_sha256),
+      'the signed quote',
+    );
+    assert.match(
+      added.summary,
+      new RegExp(
+        `^${added.material}, ${added.color} · .+ · ${added.fill_density} % infill · 20\\.0 × 20\\.0 × 20\\.0 mm \\(mm, ×1\\) · as uploaded$`,
+      ),
+    );
 
     const line = await page.locator('#cart .cart-line').innerText();
     assert.ok(line.includes(added.summary), `the cart line shows the summary: ${line}`);
@@ -211,7 +272,10 @@ test('the cart line and sq-add-to-cart say everything the shop needs to make the
   }
 });
 
-test('phone (390 × 844): price and Add to cart in a sticky bar, nothing cut off, 44 px view buttons; desktop screenshot', { skip, timeout: SLICE_TIMEOUT }, async () => {
+test('phone (390 × 844): price and Add to cart in a sticky bar, nothing cut off, 44 px view buttons; desktop screenshot', {
+  skip,
+  timeout: SLICE_TIMEOUT,
+}, async () => {
   const page = await openShop({ width: 390, height: 844 });
   try {
     await priced(page);
@@ -234,7 +298,10 @@ test('phone (390 × 844): price and Add to cart in a sticky bar, nothing cut off
       ctx.font = getComputedStyle(select).font;
       return { text, needed: ctx.measureText(text).width + 40, width: select.clientWidth }; // 40: padding and the arrow
     });
-    assert.ok(quality.needed <= quality.width, `"${quality.text}" fits its select (${quality.needed} ≤ ${quality.width} px)`);
+    assert.ok(
+      quality.needed <= quality.width,
+      `"${quality.text}" fits its select (${quality.needed} ≤ ${quality.width} px)`,
+    );
     await shot(page, 'phone-390', 'widget-phone.png');
 
     await page.setViewportSize({ width: 1280, height: 800 });

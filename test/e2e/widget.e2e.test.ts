@@ -20,22 +20,26 @@ let page: Page;
 const pageErrors: string[] = [];
 const cspViolations: string[] = [];
 
-before(async () => {
-  if (skip) return;
-  mkdirSync(ARTIFACTS, { recursive: true });
-  // A short sync wait sends slower slices down the 202 + job polling path, as a busy server would.
-  env = await startWidgetEnv({ env: { QUOTE_SYNC_WAIT_MS: '500' } });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => /Content Security Policy/.test(m.text()) && cspViolations.push(m.text()));
-  await page.goto(env.shop.url);
-  await page.evaluate(() => {
-    const w = window as unknown as { sqEvents: { type: string; detail: any }[] };
-    w.sqEvents = [];
-    for (const type of ['sq-quote', 'sq-add-to-cart', 'sq-error']) document.addEventListener(type, (e) => w.sqEvents.push({ type, detail: (e as CustomEvent).detail }));
-  });
-}, { timeout: 120_000 });
+before(
+  async () => {
+    if (skip) return;
+    mkdirSync(ARTIFACTS, { recursive: true });
+    // A short sync wait sends slower slices down the 202 + job polling path, as a busy server would.
+    env = await startWidgetEnv({ env: { QUOTE_SYNC_WAIT_MS: '500' } });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => /Content Security Policy/.test(m.text()) && cspViolations.push(m.text()));
+    await page.goto(env.shop.url);
+    await page.evaluate(() => {
+      const w = window as unknown as { sqEvents: { type: string; detail: any }[] };
+      w.sqEvents = [];
+      for (const type of ['sq-quote', 'sq-add-to-cart', 'sq-error'])
+        document.addEventListener(type, (e) => w.sqEvents.push({ type, detail: (e as CustomEvent).detail }));
+    });
+  },
+  { timeout: 120_000 },
+);
 
 after(async () => {
   await browser?.close();
@@ -44,7 +48,13 @@ after(async () => {
 
 const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 const events = (type: string): Promise<any[]> =>
-  page.evaluate((t) => (window as unknown as { sqEvents: { type: string; detail: unknown }[] }).sqEvents.filter((e) => e.type === t).map((e) => e.detail), type);
+  page.evaluate(
+    (t) =>
+      (window as unknown as { sqEvents: { type: string; detail: unknown }[] }).sqEvents
+        .filter((e) => e.type === t)
+        .map((e) => e.detail),
+    type,
+  );
 
 /** Distinct colours and drawn (non-transparent) pixels of the widget's current 3D view. */
 function previewPixels(p: Page): Promise<{ colors: number; drawn: number; total: number }> {
@@ -68,19 +78,27 @@ function previewPixels(p: Page): Promise<{ colors: number; drawn: number; total:
   });
 }
 
-test('the shop page loads the widget by script tag and shows the merchant options', { skip: skip ?? false }, async () => {
+test('the shop page loads the widget by script tag and shows the merchant options', {
+  skip: skip ?? false,
+}, async () => {
   const material = page.locator('slice-quote select#material');
   await material.waitFor({ timeout: 30_000 });
   assert.ok((await material.locator('option').count()) >= 2, 'the merchant offers several materials');
   await shot('01-shop');
 });
 
-test('3DBenchy: preview, upload, price from a real slice', { skip: skip ?? false, timeout: SLICE_TIMEOUT }, async () => {
+test('3DBenchy: preview, upload, price from a real slice', {
+  skip: skip ?? false,
+  timeout: SLICE_TIMEOUT,
+}, async () => {
   await page.locator('slice-quote #file').setInputFiles(corpusPath('stl', '3DBenchy.stl'));
   await page.locator('slice-quote canvas').waitFor({ timeout: 30_000 });
   await page.waitForTimeout(300); // one animation frame at least
   const pixels = await previewPixels(page);
-  assert.ok(pixels.drawn > pixels.total * 0.1 && pixels.colors > 20, `the preview is drawn (${JSON.stringify(pixels)})`);
+  assert.ok(
+    pixels.drawn > pixels.total * 0.1 && pixels.colors > 20,
+    `the preview is drawn (${JSON.stringify(pixels)})`,
+  );
   assert.match(await page.locator('slice-quote [part~=dimensions]').innerText(), /× .* mm/);
   await shot('02-preview');
 
@@ -91,15 +109,21 @@ test('3DBenchy: preview, upload, price from a real slice', { skip: skip ?? false
   await shot('03-price');
 });
 
-test('switching the material re-quotes with a different price', { skip: skip ?? false, timeout: SLICE_TIMEOUT }, async () => {
+test('switching the material re-quotes with a different price', {
+  skip: skip ?? false,
+  timeout: SLICE_TIMEOUT,
+}, async () => {
   const before = (await events('sq-quote')).at(-1);
   const select = page.locator('slice-quote select#material');
   const names = await select.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
   const other = names.find((n) => n !== before.material)!;
   await select.selectOption(other);
   await page.waitForFunction(
-    (n) => (window as unknown as { sqEvents: { type: string; detail: any }[] }).sqEvents.filter((e) => e.type === 'sq-quote').length > n,
-    (await events('sq-quote')).length, { timeout: SLICE_TIMEOUT },
+    (n) =>
+      (window as unknown as { sqEvents: { type: string; detail: any }[] }).sqEvents.filter((e) => e.type === 'sq-quote')
+        .length > n,
+    (await events('sq-quote')).length,
+    { timeout: SLICE_TIMEOUT },
   );
   const after = (await events('sq-quote')).at(-1);
   assert.equal(after.material, other);
@@ -107,7 +131,7 @@ test('switching the material re-quotes with a different price', { skip: skip ?? 
   await shot('04-material');
 });
 
-test('add to cart: the cart line and the merchant backend\'s verified order', { skip: skip ?? false }, async () => {
+test("add to cart: the cart line and the merchant backend's verified order", { skip: skip ?? false }, async () => {
   const view = page.locator('slice-quote canvas');
   const viewBefore = await view.screenshot();
   // By keyboard: type the quantity, Tab to "Add to cart", press Enter.
@@ -122,7 +146,10 @@ test('add to cart: the cart line and the merchant backend\'s verified order', { 
   assert.match(added.thumbnail, /^data:image\/png;base64,/);
   assert.ok(Math.abs(added.total_price - added.unit_price * 2) < 0.011);
   assert.match(await page.locator('#cart').innerText(), /2 × 3DBenchy\.stl/);
-  assert.ok((await view.screenshot()).equals(viewBefore), 'taking the thumbnail leaves the shopper\'s 3D view as it was');
+  assert.ok(
+    (await view.screenshot()).equals(viewBefore),
+    "taking the thumbnail leaves the shopper's 3D view as it was",
+  );
 
   await page.locator('#orders .order').waitFor({ timeout: 30_000 });
   const [order] = env.shop.orders();
@@ -147,5 +174,5 @@ test('a broken file shows an error in place and nothing crashes', { skip: skip ?
   assert.ok(await page.locator('slice-quote [part~=choose-button]').isVisible(), 'the shopper can pick another file');
   await shot('06-broken-file');
   assert.deepEqual(pageErrors, [], 'no uncaught errors on the page');
-  assert.deepEqual(cspViolations, [], 'the widget works under the shop\'s strict Content-Security-Policy');
+  assert.deepEqual(cspViolations, [], "the widget works under the shop's strict Content-Security-Policy");
 });

@@ -21,7 +21,13 @@ function resolveResponse(response: any): any {
 }
 
 /** Throws with a readable reason when the response is not what the document promises. */
-export function assertMatchesContract(method: string, urlPath: string, status: number, contentType: string | null, body: unknown) {
+export function assertMatchesContract(
+  method: string,
+  urlPath: string,
+  status: number,
+  contentType: string | null,
+  body: unknown,
+) {
   // CORS preflights are answered by the HTTP layer for the browser, not API operations.
   if (method === 'OPTIONS' && status === 204) return;
   const match = templates.find((t) => t.regex.test(urlPath));
@@ -36,15 +42,21 @@ export function assertMatchesContract(method: string, urlPath: string, status: n
     throw new Error(`contract: ${where}: method not documented for ${match.template}`);
   }
   const response = resolveResponse(op.responses[String(status)]);
-  if (!response) throw new Error(`contract: ${where}: status ${status} is not documented for ${method} ${match.template}`);
+  if (!response)
+    throw new Error(`contract: ${where}: status ${status} is not documented for ${method} ${match.template}`);
   if (!response.content) return;
   const type = (contentType ?? '').split(';')[0].trim();
   const media = response.content[type];
-  if (!media) throw new Error(`contract: ${where}: content type "${type}" not documented (documented: ${Object.keys(response.content).join(', ')})`);
+  if (!media)
+    throw new Error(
+      `contract: ${where}: content type "${type}" not documented (documented: ${Object.keys(response.content).join(', ')})`,
+    );
   if (!type.includes('json')) return;
   const validate = ajv.compile(inline(media.schema));
   if (!validate(body)) {
-    throw new Error(`contract: ${where}: body does not match schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 800)}`);
+    throw new Error(
+      `contract: ${where}: body does not match schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 800)}`,
+    );
   }
 }
 
@@ -62,5 +74,8 @@ function assertError(where: string, body: unknown) {
 export function assertWebhookBody(schemaName: string, body: unknown) {
   const validate = ajv.getSchema(`openapi#/components/schemas/${schemaName}`);
   if (!validate) throw new Error(`contract: no schema ${schemaName}`);
-  if (!validate(body)) throw new Error(`contract: ${schemaName}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 800)}`);
+  if (!validate(body))
+    throw new Error(
+      `contract: ${schemaName}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 800)}`,
+    );
 }

@@ -10,7 +10,9 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 export function corpusPath(...parts: string[]): string {
   const dir = path.resolve(repoRoot, 'test', 'fixtures', 'models');
   if (!existsSync(dir)) {
-    throw new Error(`model corpus not found at ${dir}; it is part of the repository (git checkout test/fixtures/models)`);
+    throw new Error(
+      `model corpus not found at ${dir}; it is part of the repository (git checkout test/fixtures/models)`,
+    );
   }
   return path.join(dir, ...parts);
 }

@@ -23,11 +23,35 @@ function flood(unit: string, total: number): Piece {
 
 const CUBE_MESH =
   '<mesh><vertices>' +
-  [[0, 0, 0], [10, 0, 0], [10, 10, 0], [0, 10, 0], [0, 0, 10], [10, 0, 10], [10, 10, 10], [0, 10, 10]]
-    .map(([x, y, z]) => `<vertex x="${x}" y="${y}" z="${z}"/>`).join('') +
+  [
+    [0, 0, 0],
+    [10, 0, 0],
+    [10, 10, 0],
+    [0, 10, 0],
+    [0, 0, 10],
+    [10, 0, 10],
+    [10, 10, 10],
+    [0, 10, 10],
+  ]
+    .map(([x, y, z]) => `<vertex x="${x}" y="${y}" z="${z}"/>`)
+    .join('') +
   '</vertices><triangles>' +
-  [[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 4], [1, 2, 6], [1, 6, 5], [2, 3, 7], [2, 7, 6], [3, 0, 4], [3, 4, 7]]
-    .map(([a, b, c]) => `<triangle v1="${a}" v2="${b}" v3="${c}"/>`).join('') +
+  [
+    [0, 2, 1],
+    [0, 3, 2],
+    [4, 5, 6],
+    [4, 6, 7],
+    [0, 1, 5],
+    [0, 5, 4],
+    [1, 2, 6],
+    [1, 6, 5],
+    [2, 3, 7],
+    [2, 7, 6],
+    [3, 0, 4],
+    [3, 4, 7],
+  ]
+    .map(([a, b, c]) => `<triangle v1="${a}" v2="${b}" v3="${c}"/>`)
+    .join('') +
   '</triangles></mesh>';
 
 /** A 3MF whose model part is the given pieces (XML text and floods), with the usual package parts. */
@@ -56,18 +80,23 @@ const around = (before: string, flooded: Piece, after: string): Uint8Array =>
  * distinct translations: every instance adds new vertices, so a few KB ask for millions of them.
  */
 function instancingBomb(n: number, instances: number): Uint8Array {
-  let vertices = '', triangles = '';
+  let vertices = '',
+    triangles = '';
   for (let i = 0; i <= n; i++) vertices += `<vertex x="${i}" y="0" z="0"/><vertex x="${i}" y="1" z="${i % 2}"/>`;
   for (let i = 0; i < n; i++) {
     const a = 2 * i;
     triangles += `<triangle v1="${a}" v2="${a + 2}" v3="${a + 1}"/><triangle v1="${a + 1}" v2="${a + 2}" v3="${a + 3}"/>`;
   }
   let components = '';
-  for (let k = 0; k < instances; k++) components += `<component objectid="1" transform="1 0 0 0 1 0 0 0 1 0 ${2 * k} 0"/>`;
-  return hostile3mf([{
-    bytes: `${head}<resources><object id="1"><mesh><vertices>${vertices}</vertices><triangles>${triangles}</triangles></mesh></object>` +
-      `<object id="2"><components>${components}</components></object></resources><build><item objectid="2"/></build></model>`,
-  }]);
+  for (let k = 0; k < instances; k++)
+    components += `<component objectid="1" transform="1 0 0 0 1 0 0 0 1 0 ${2 * k} 0"/>`;
+  return hostile3mf([
+    {
+      bytes:
+        `${head}<resources><object id="1"><mesh><vertices>${vertices}</vertices><triangles>${triangles}</triangles></mesh></object>` +
+        `<object id="2"><components>${components}</components></object></resources><build><item objectid="2"/></build></model>`,
+    },
+  ]);
 }
 
 /**
@@ -75,21 +104,31 @@ function instancingBomb(n: number, instances: number): Uint8Array {
  * 4,000 triangles each; 2,490 copies make 9.96 million triangles from a 100 KB file.
  */
 export function largestAccepted3mf(n = 50, m = 40, instances = 2_490): Uint8Array {
-  let vertices = '', triangles = '';
+  let vertices = '',
+    triangles = '';
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < m; j++) {
-      const u = (2 * Math.PI * i) / n, v = (2 * Math.PI * j) / m, r = 10 + 3 * Math.cos(v);
+      const u = (2 * Math.PI * i) / n,
+        v = (2 * Math.PI * j) / m,
+        r = 10 + 3 * Math.cos(v);
       vertices += `<vertex x="${(r * Math.cos(u)).toFixed(4)}" y="${(r * Math.sin(u)).toFixed(4)}" z="${(3 + 3 * Math.sin(v)).toFixed(4)}"/>`;
-      const a = i * m + j, b = ((i + 1) % n) * m + j, c = ((i + 1) % n) * m + ((j + 1) % m), d = i * m + ((j + 1) % m);
+      const a = i * m + j,
+        b = ((i + 1) % n) * m + j,
+        c = ((i + 1) % n) * m + ((j + 1) % m),
+        d = i * m + ((j + 1) % m);
       triangles += `<triangle v1="${a}" v2="${b}" v3="${c}"/><triangle v1="${a}" v2="${c}" v3="${d}"/>`;
     }
   }
   let components = '';
-  for (let k = 0; k < instances; k++) components += `<component objectid="1" transform="1 0 0 0 1 0 0 0 1 ${30 * (k % 50)} ${30 * Math.floor(k / 50)} 0"/>`;
-  return hostile3mf([{
-    bytes: `${head}<resources><object id="1"><mesh><vertices>${vertices}</vertices><triangles>${triangles}</triangles></mesh></object>` +
-      `<object id="2"><components>${components}</components></object></resources><build><item objectid="2"/></build></model>`,
-  }]);
+  for (let k = 0; k < instances; k++)
+    components += `<component objectid="1" transform="1 0 0 0 1 0 0 0 1 ${30 * (k % 50)} ${30 * Math.floor(k / 50)} 0"/>`;
+  return hostile3mf([
+    {
+      bytes:
+        `${head}<resources><object id="1"><mesh><vertices>${vertices}</vertices><triangles>${triangles}</triangles></mesh></object>` +
+        `<object id="2"><components>${components}</components></object></resources><build><item objectid="2"/></build></model>`,
+    },
+  ]);
 }
 
 const ascii = (s: string) => new TextEncoder().encode(s);
@@ -118,7 +157,12 @@ export const HOSTILE_CASES: HostileCase[] = [
     name: '3mf_attribute_500mb',
     fileName: 'attribute.3mf',
     code: 'xml_token_too_large',
-    build: () => around('<resources><object id="1" name="', flood('A', 500 * MiB), `">${CUBE_MESH}</object></resources><build><item objectid="1"/></build></model>`),
+    build: () =>
+      around(
+        '<resources><object id="1" name="',
+        flood('A', 500 * MiB),
+        `">${CUBE_MESH}</object></resources><build><item objectid="1"/></build></model>`,
+      ),
   },
   {
     name: '3mf_attribute_300mb',
@@ -136,7 +180,12 @@ export const HOSTILE_CASES: HostileCase[] = [
     name: '3mf_whitespace_text_500mb',
     fileName: 'whitespace.3mf',
     code: 'xml_token_too_large',
-    build: () => around('<resources>', flood(' \n', 500 * MiB), `<object id="1">${CUBE_MESH}</object></resources><build><item objectid="1"/></build></model>`),
+    build: () =>
+      around(
+        '<resources>',
+        flood(' \n', 500 * MiB),
+        `<object id="1">${CUBE_MESH}</object></resources><build><item objectid="1"/></build></model>`,
+      ),
   },
   {
     name: '3mf_comment_500mb',
@@ -148,7 +197,12 @@ export const HOSTILE_CASES: HostileCase[] = [
     name: '3mf_element_name_500mb',
     fileName: 'element-name.3mf',
     code: 'xml_token_too_large',
-    build: () => around('<resources><', flood('e', 500 * MiB), `/><object id="1">${CUBE_MESH}</object></resources><build><item objectid="1"/></build></model>`),
+    build: () =>
+      around(
+        '<resources><',
+        flood('e', 500 * MiB),
+        `/><object id="1">${CUBE_MESH}</object></resources><build><item objectid="1"/></build></model>`,
+      ),
   },
   {
     name: '3mf_entity_name_500mb',
@@ -160,7 +214,12 @@ export const HOSTILE_CASES: HostileCase[] = [
     name: '3mf_many_attributes',
     fileName: 'attributes.3mf',
     code: 'xml_too_many_attributes',
-    build: () => around('<resources><object id="1" ', flood('a="" ', 500 * MiB), `>${CUBE_MESH}</object></resources><build><item objectid="1"/></build></model>`),
+    build: () =>
+      around(
+        '<resources><object id="1" ',
+        flood('a="" ', 500 * MiB),
+        `>${CUBE_MESH}</object></resources><build><item objectid="1"/></build></model>`,
+      ),
   },
   {
     name: '3mf_deep_nesting',
@@ -172,17 +231,23 @@ export const HOSTILE_CASES: HostileCase[] = [
     name: '3mf_vertex_flood',
     fileName: 'vertices.3mf',
     code: 'too_many_vertices',
-    build: () => around('<resources><object id="1"><mesh><vertices>', flood('<vertex x="0" y="0" z="0"/>', 500 * MiB), '</vertices><triangles/></mesh></object></resources><build><item objectid="1"/></build></model>'),
+    build: () =>
+      around(
+        '<resources><object id="1"><mesh><vertices>',
+        flood('<vertex x="0" y="0" z="0"/>', 500 * MiB),
+        '</vertices><triangles/></mesh></object></resources><build><item objectid="1"/></build></model>',
+      ),
   },
   {
     name: '3mf_triangle_flood',
     fileName: 'triangles.3mf',
     code: 'too_many_triangles',
-    build: () => around(
-      '<resources><object id="1"><mesh><vertices><vertex x="0" y="0" z="0"/><vertex x="1" y="0" z="0"/><vertex x="0" y="1" z="0"/></vertices><triangles>',
-      flood('<triangle v1="0" v2="1" v3="2"/>', 500 * MiB),
-      '</triangles></mesh></object></resources><build><item objectid="1"/></build></model>',
-    ),
+    build: () =>
+      around(
+        '<resources><object id="1"><mesh><vertices><vertex x="0" y="0" z="0"/><vertex x="1" y="0" z="0"/><vertex x="0" y="1" z="0"/></vertices><triangles>',
+        flood('<triangle v1="0" v2="1" v3="2"/>', 500 * MiB),
+        '</triangles></mesh></object></resources><build><item objectid="1"/></build></model>',
+      ),
   },
   {
     name: '3mf_instanced_vertices',
@@ -207,14 +272,26 @@ export const HOSTILE_CASES: HostileCase[] = [
     name: 'stl_ascii_huge_name',
     fileName: 'name.stl',
     code: 'mesh_not_closed',
-    build: () => textFlood('solid ', 'n', 190 * MiB, '\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid\n'),
+    build: () =>
+      textFlood(
+        'solid ',
+        'n',
+        190 * MiB,
+        '\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid\n',
+      ),
   },
   {
     // 2 million copies of one triangle: within the caps (ASCII STL spends ~90 bytes a triangle), refused as open.
     name: 'stl_ascii_facet_flood',
     fileName: 'facets.stl',
     code: 'mesh_not_closed',
-    build: () => textFlood('solid x\n', 'facet normal 0 0 1 outer loop vertex 0 0 0 vertex 1 0 0 vertex 0 1 0 endloop endfacet\n', 190 * MiB, 'endsolid x\n'),
+    build: () =>
+      textFlood(
+        'solid x\n',
+        'facet normal 0 0 1 outer loop vertex 0 0 0 vertex 1 0 0 vertex 0 1 0 endloop endfacet\n',
+        190 * MiB,
+        'endsolid x\n',
+      ),
   },
 ];
 

@@ -4,9 +4,29 @@ type Box = [x0: number, y0: number, z0: number, x1: number, y1: number, z1: numb
 export function boxesObj(boxes: Box[]): string {
   const lines: string[] = [];
   boxes.forEach(([x0, y0, z0, x1, y1, z1], i) => {
-    for (const z of [z0, z1]) for (const [x, y] of [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]) lines.push(`v ${x} ${y} ${z}`);
+    for (const z of [z0, z1])
+      for (const [x, y] of [
+        [x0, y0],
+        [x1, y0],
+        [x1, y1],
+        [x0, y1],
+      ])
+        lines.push(`v ${x} ${y} ${z}`);
     const o = i * 8;
-    const faces = [[1, 3, 2], [1, 4, 3], [5, 6, 7], [5, 7, 8], [1, 2, 6], [1, 6, 5], [2, 3, 7], [2, 7, 6], [3, 4, 8], [3, 8, 7], [4, 1, 5], [4, 5, 8]];
+    const faces = [
+      [1, 3, 2],
+      [1, 4, 3],
+      [5, 6, 7],
+      [5, 7, 8],
+      [1, 2, 6],
+      [1, 6, 5],
+      [2, 3, 7],
+      [2, 7, 6],
+      [3, 4, 8],
+      [3, 8, 7],
+      [4, 1, 5],
+      [4, 5, 8],
+    ];
     for (const f of faces) lines.push(`f ${f.map((v) => v + o).join(' ')}`);
   });
   return `${lines.join('\n')}\n`;
@@ -15,7 +35,10 @@ export function boxesObj(boxes: Box[]): string {
 /** A 20 mm cube. */
 export const CUBE_OBJ = boxesObj([[0, 0, 0, 20, 20, 20]]);
 /** A pillar carrying a wide plate: the plate's underside overhangs and needs support. */
-export const T_SHAPE_OBJ = boxesObj([[15, 0, 0, 25, 10, 20], [0, 0, 20, 40, 10, 25]]);
+export const T_SHAPE_OBJ = boxesObj([
+  [15, 0, 0, 25, 10, 20],
+  [0, 0, 20, 40, 10, 25],
+]);
 
 /** OBJ text of a convex polygon drawn in the XZ plane (counter-clockwise seen from -Y), extruded along Y. */
 export function prismObj(polygon: [x: number, z: number][], depth: number): string {
@@ -31,6 +54,18 @@ export function prismObj(polygon: [x: number, z: number][], depth: number): stri
 
 const WEDGE_RUN = 5 * Math.tan(Math.PI / 3);
 /** A 1 cm³ wedge, 5 mm high, its long face leaning 60° from vertical: an overhang that needs support. */
-export const WEDGE_OBJ = prismObj([[0, 0], [2, 0], [2 + WEDGE_RUN, 5], [0, 5]], 1000 / ((4 + WEDGE_RUN) * 2.5));
+export const WEDGE_OBJ = prismObj(
+  [
+    [0, 0],
+    [2, 0],
+    [2 + WEDGE_RUN, 5],
+    [0, 5],
+  ],
+  1000 / ((4 + WEDGE_RUN) * 2.5),
+);
 /** A deck on two pillars: the middle bridges (unsupported by design), both ends overhang and need support. */
-export const BRIDGE_OBJ = boxesObj([[10, 0, 0, 16, 10, 12], [44, 0, 0, 50, 10, 12], [0, 0, 12, 60, 10, 15]]);
+export const BRIDGE_OBJ = boxesObj([
+  [10, 0, 0, 16, 10, 12],
+  [44, 0, 0, 50, 10, 12],
+  [0, 0, 12, 60, 10, 15],
+]);

@@ -20,10 +20,24 @@ export function assertAddsUp(b: PriceBreakdown): void {
     assert.ok(Number.isSafeInteger(m[line]) && m[line] >= 0, `${line} is a whole number of minor units: ${m[line]}`);
     assert.equal(b[line], m[line] / 10 ** b.digits, `${line} in major units`);
     const printed = String(b[line]);
-    assert.ok(!printed.includes('e') && (printed.split('.')[1] ?? '').length <= b.digits, `${line} = ${printed} has at most ${b.digits} decimals`);
+    assert.ok(
+      !printed.includes('e') && (printed.split('.')[1] ?? '').length <= b.digits,
+      `${line} = ${printed} has at most ${b.digits} decimals`,
+    );
   }
-  assert.equal(PART_LINES.reduce((sum, line) => sum + m[line], 0), m.subtotal, 'the parts add up to the subtotal');
+  assert.equal(
+    PART_LINES.reduce((sum, line) => sum + m[line], 0),
+    m.subtotal,
+    'the parts add up to the subtotal',
+  );
   assert.equal(m.subtotal + m.tax, m.total, 'subtotal + tax = total');
-  assert.equal(decimalSum(PART_LINES.map((l) => b[l]), b.digits), decimalSum([b.subtotal], b.digits), 'the printed parts add up');
+  assert.equal(
+    decimalSum(
+      PART_LINES.map((l) => b[l]),
+      b.digits,
+    ),
+    decimalSum([b.subtotal], b.digits),
+    'the printed parts add up',
+  );
   assert.equal(decimalSum([b.subtotal, b.tax], b.digits), decimalSum([b.total], b.digits), 'the printed total adds up');
 }

@@ -20,31 +20,75 @@ export interface Project {
   parts?: Record<string, string>;
 }
 
-const BOX_TRIANGLES = [[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 4], [1, 2, 6], [1, 6, 5], [2, 3, 7], [2, 7, 6], [3, 0, 4], [3, 4, 7]];
+const BOX_TRIANGLES = [
+  [0, 2, 1],
+  [0, 3, 2],
+  [4, 5, 6],
+  [4, 6, 7],
+  [0, 1, 5],
+  [0, 5, 4],
+  [1, 2, 6],
+  [1, 6, 5],
+  [2, 3, 7],
+  [2, 7, 6],
+  [3, 0, 4],
+  [3, 4, 7],
+];
 
 function boxCorners([x0, y0, z0, x1, y1, z1]: Box): number[][] {
-  return [[x0, y0, z0], [x1, y0, z0], [x1, y1, z0], [x0, y1, z0], [x0, y0, z1], [x1, y0, z1], [x1, y1, z1], [x0, y1, z1]];
+  return [
+    [x0, y0, z0],
+    [x1, y0, z0],
+    [x1, y1, z0],
+    [x0, y1, z0],
+    [x0, y0, z1],
+    [x1, y0, z1],
+    [x1, y1, z1],
+    [x0, y1, z1],
+  ];
 }
 
-const meta = (type: 'object' | 'volume', key: string, value: string) => `   <metadata type="${type}" key="${key}" value="${value}"/>\n`;
+const meta = (type: 'object' | 'volume', key: string, value: string) =>
+  `   <metadata type="${type}" key="${key}" value="${value}"/>\n`;
 
 export function projectThreeMf(project: Project): Uint8Array {
-  let vertices = '', triangles = '', volumes = '';
+  let vertices = '',
+    triangles = '',
+    volumes = '';
   project.volumes.forEach((volume, i) => {
-    const firstVertex = i * 8, firstTriangle = i * 12;
-    vertices += boxCorners(volume.box).map(([x, y, z]) => `     <vertex x="${x}" y="${y}" z="${z}"/>\n`).join('');
-    triangles += BOX_TRIANGLES.map(([a, b, c]) => `     <triangle v1="${a + firstVertex}" v2="${b + firstVertex}" v3="${c + firstVertex}"/>\n`).join('');
-    volumes += `  <volume firstid="${firstTriangle}" lastid="${firstTriangle + 11}">\n` + meta('volume', 'name', `volume ${i + 1}`) +
-      (volume.type === 'legacy-modifier' ? meta('volume', 'modifier', '1') : meta('volume', 'volume_type', volume.type)) +
-      Object.entries(volume.settings ?? {}).map(([k, v]) => meta('volume', k, v)).join('') + '  </volume>\n';
+    const firstVertex = i * 8,
+      firstTriangle = i * 12;
+    vertices += boxCorners(volume.box)
+      .map(([x, y, z]) => `     <vertex x="${x}" y="${y}" z="${z}"/>\n`)
+      .join('');
+    triangles += BOX_TRIANGLES.map(
+      ([a, b, c]) => `     <triangle v1="${a + firstVertex}" v2="${b + firstVertex}" v3="${c + firstVertex}"/>\n`,
+    ).join('');
+    volumes +=
+      `  <volume firstid="${firstTriangle}" lastid="${firstTriangle + 11}">\n` +
+      meta('volume', 'name', `volume ${i + 1}`) +
+      (volume.type === 'legacy-modifier'
+        ? meta('volume', 'modifier', '1')
+        : meta('volume', 'volume_type', volume.type)) +
+      Object.entries(volume.settings ?? {})
+        .map(([k, v]) => meta('volume', k, v))
+        .join('') +
+      '  </volume>\n';
   });
-  const model = '<?xml version="1.0" encoding="UTF-8"?>\n' +
+  const model =
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
     '<model unit="millimeter" xml:lang="en-US" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02" xmlns:slic3rpe="http://schemas.slic3r.org/3mf/2017/06">\n' +
     ' <metadata name="slic3rpe:Version3mf">1</metadata>\n <metadata name="Application">PrusaSlicer-2.5.0</metadata>\n' +
     ` <resources>\n  <object id="1" type="model">\n   <mesh>\n    <vertices>\n${vertices}    </vertices>\n    <triangles>\n${triangles}` +
     '    </triangles>\n   </mesh>\n  </object>\n </resources>\n <build>\n  <item objectid="1" transform="1 0 0 0 1 0 0 0 1 0 0 0" printable="1"/>\n </build>\n</model>\n';
-  const config = '<?xml version="1.0" encoding="UTF-8"?>\n<config>\n <object id="1" instances_count="1">\n' + meta('object', 'name', 'project') +
-    Object.entries(project.objectSettings ?? {}).map(([k, v]) => meta('object', k, v)).join('') + volumes + ' </object>\n</config>\n';
+  const config =
+    '<?xml version="1.0" encoding="UTF-8"?>\n<config>\n <object id="1" instances_count="1">\n' +
+    meta('object', 'name', 'project') +
+    Object.entries(project.objectSettings ?? {})
+      .map(([k, v]) => meta('object', k, v))
+      .join('') +
+    volumes +
+    ' </object>\n</config>\n';
   const files: Record<string, Uint8Array> = {
     '[Content_Types].xml': strToU8(
       '<?xml version="1.0" encoding="UTF-8"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">\n' +
@@ -65,13 +109,22 @@ export function projectThreeMf(project: Project): Uint8Array {
 
 /** OBJ text of an L-shaped prism: the box [0,0,0]-[size,size,height] minus its corner [notch..size]². */
 export function notchedPrismObj(size: number, notch: number, height: number): string {
-  const outline = [[0, 0], [size, 0], [size, notch], [notch, notch], [notch, size], [0, size]];
+  const outline = [
+    [0, 0],
+    [size, 0],
+    [size, notch],
+    [notch, notch],
+    [notch, size],
+    [0, size],
+  ];
   const n = outline.length;
   let text = '';
   for (const z of [0, height]) for (const [x, y] of outline) text += `v ${x} ${y} ${z}\n`;
   // Caps fanned from the reflex corner (index 3), which sees every other corner of the L.
   for (let k = 1; k < n - 1; k++) {
-    const a = 3, b = (3 + k) % n, c = (3 + k + 1) % n;
+    const a = 3,
+      b = (3 + k) % n,
+      c = (3 + k + 1) % n;
     text += `f ${a + 1} ${c + 1} ${b + 1}\nf ${a + n + 1} ${b + n + 1} ${c + n + 1}\n`;
   }
   for (let i = 0; i < n; i++) {

@@ -25,7 +25,10 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(answer: (index: number, req: Received) => Answer = () => ({ status: 200 }), port = 0): Promise<Receiver> {
+export async function startReceiver(
+  answer: (index: number, req: Received) => Answer = () => ({ status: 200 }),
+  port = 0,
+): Promise<Receiver> {
   const requests: Received[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
   const sockets = new Set<Socket>();
@@ -80,7 +83,10 @@ export async function startReceiver(answer: (index: number, req: Received) => An
     waitFor(n, timeoutMs = 20_000) {
       if (requests.length >= n) return Promise.resolve(requests.slice(0, n));
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`receiver: expected ${n} requests within ${timeoutMs} ms, got ${requests.length}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`receiver: expected ${n} requests within ${timeoutMs} ms, got ${requests.length}`)),
+          timeoutMs,
+        );
         waiters.push({
           n,
           resolve: () => {
@@ -103,14 +109,19 @@ export async function startReceiver(answer: (index: number, req: Received) => An
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until check() returns a truthy value, or throws after timeoutMs with the last value seen. */
-export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | null | undefined | false>,
+  timeoutMs = 20_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
     const value = await check();
     if (value) return value;
     last = value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
     await sleep(50);
   }
 }

@@ -25,7 +25,13 @@ export async function startTestS3(bucket = 'slicequote-test'): Promise<TestS3> {
   return {
     endpoint,
     bucket,
-    env: { S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: credentials.accessKeyId, S3_SECRET_ACCESS_KEY: credentials.secretAccessKey, S3_PREFIX: 'sq/' },
+    env: {
+      S3_BUCKET: bucket,
+      S3_ENDPOINT: endpoint,
+      S3_ACCESS_KEY_ID: credentials.accessKeyId,
+      S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      S3_PREFIX: 'sq/',
+    },
     async keys(prefix = '') {
       const out = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
       return (out.Contents ?? []).map((o) => o.Key!).sort();

@@ -23,13 +23,22 @@ export interface MeasuredServer {
   stop(): Promise<void>;
 }
 
-export async function startMeasuredServer(kind: 'pglite' | 'postgres', env: Record<string, string> = {}): Promise<MeasuredServer> {
+export async function startMeasuredServer(
+  kind: 'pglite' | 'postgres',
+  env: Record<string, string> = {},
+): Promise<MeasuredServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-measured-'));
   const db = await testDatabase(kind, dataDir);
   // The account exists before the server holds the database (PGlite is single-process).
   const setup = await db.open();
   await migrate(setup);
-  const account = await insertAccount(setup, { id: 'usr_measured', email: 'measured@example.test', password_hash: 'x', plan: 'pro', shop_name: null });
+  const account = await insertAccount(setup, {
+    id: 'usr_measured',
+    email: 'measured@example.test',
+    password_hash: 'x',
+    plan: 'pro',
+    shop_name: null,
+  });
   const { token } = await createApiToken(setup, SECRET, account.id, 'measured');
   await setup.close();
   const child = await spawnServer({ ...db.env, DATA_DIR: dataDir, JWT_SECRET: SECRET, ...env });

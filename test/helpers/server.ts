@@ -41,7 +41,10 @@ export async function openTestDb(): Promise<{ db: Db; drop(): Promise<void> }> {
 export interface TestServer extends Running {
   dataDir: string;
   client(token?: string): ApiClient;
-  newAccount(opts?: { plan?: string; email?: string }): Promise<{ accountId: string; token: string; tokenId: string; email: string; password: string }>;
+  newAccount(opts?: {
+    plan?: string;
+    email?: string;
+  }): Promise<{ accountId: string; token: string; tokenId: string; email: string; password: string }>;
   stop(): Promise<void>;
 }
 
@@ -66,7 +69,13 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     async newAccount(opts = {}) {
       const email = opts.email ?? `${newId('m')}@example.test`;
       const password = 'correct horse battery';
-      const account = await insertAccount(db, { id: newId('usr'), email, password_hash: await hashPassword(password), plan: opts.plan ?? 'pro', shop_name: null });
+      const account = await insertAccount(db, {
+        id: newId('usr'),
+        email,
+        password_hash: await hashPassword(password),
+        plan: opts.plan ?? 'pro',
+        shop_name: null,
+      });
       const { row, token } = await createApiToken(db, config.jwtSecret, account.id, 'test');
       return { accountId: account.id, token, tokenId: row.id, email, password };
     },
@@ -89,9 +98,16 @@ export interface ApiResponse<T = any> {
 export class ApiClient {
   cookie: string | null = null;
   csrf: string | null = null;
-  constructor(readonly base: string, public token?: string) {}
+  constructor(
+    readonly base: string,
+    public token?: string,
+  ) {}
 
-  async request<T = any>(method: string, urlPath: string, opts: { json?: unknown; form?: FormData; headers?: Record<string, string>; raw?: BodyInit } = {}): Promise<ApiResponse<T>> {
+  async request<T = any>(
+    method: string,
+    urlPath: string,
+    opts: { json?: unknown; form?: FormData; headers?: Record<string, string>; raw?: BodyInit } = {},
+  ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...opts.headers };
     if (this.token && !('authorization' in headers)) headers.authorization = `Bearer ${this.token}`;
     if (this.cookie) headers.cookie = this.cookie;
@@ -128,7 +144,7 @@ export class ApiClient {
   }
   uploadBytes<T = any>(p: string, bytes: Uint8Array, name: string) {
     const form = new FormData();
-    form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
+    form.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
     return this.request<T>('POST', p, { form });
   }
 }

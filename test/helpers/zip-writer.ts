@@ -20,7 +20,9 @@ export function zipEntries(entries: Record<string, EntryContent>): Uint8Array {
   const central: Uint8Array[] = [];
   let offset = 0;
   for (const [name, content] of Object.entries(entries)) {
-    const { data, crc, size } = deflatePieces(typeof content === 'string' || content instanceof Uint8Array ? [{ bytes: content }] : content);
+    const { data, crc, size } = deflatePieces(
+      typeof content === 'string' || content instanceof Uint8Array ? [{ bytes: content }] : content,
+    );
     const nameBytes = Buffer.from(name, 'utf8');
     const header = Buffer.alloc(30);
     header.writeUInt32LE(0x04034b50, 0);
@@ -59,7 +61,8 @@ function fillCommon(b: Buffer, at: number, crc: number, compressed: number, size
 
 function deflatePieces(pieces: Piece[]): { data: Buffer; crc: number; size: number } {
   const out: Uint8Array[] = [];
-  let crc = 0, size = 0;
+  let crc = 0,
+    size = 0;
   for (const piece of pieces) {
     const bytes = typeof piece.bytes === 'string' ? Buffer.from(piece.bytes, 'utf8') : piece.bytes;
     if (bytes.length === 0) continue;

@@ -4,9 +4,13 @@ import { $, assert, assertEqual, cleanup, cubeStl, fixture, nextEvent, shadow, t
 
 afterEach(cleanup);
 
-interface AxeResult { violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }
+interface AxeResult {
+  violations: { id: string; impact: string; nodes: { target: unknown }[] }[];
+}
 declare global {
-  interface Window { axe?: { run(context: Element, options?: object): Promise<AxeResult> } }
+  interface Window {
+    axe?: { run(context: Element, options?: object): Promise<AxeResult> };
+  }
 }
 
 async function axe(el: HTMLElement): Promise<void> {
@@ -17,7 +21,9 @@ async function axe(el: HTMLElement): Promise<void> {
     await new Promise((resolve, reject) => Object.assign(script, { onload: resolve, onerror: reject }));
   }
   const result = await window.axe!.run(el, { resultTypes: ['violations'] });
-  const summary = result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+  const summary = result.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`,
+  );
   assertEqual(summary.join('\n'), '', 'axe violations');
 }
 

@@ -37,13 +37,21 @@ describe('formats', () => {
     assert(/254\.0 × 254\.0 × 254\.0 mm/.test($(el, '[part~=dimensions]').textContent!), 'shown in millimetres');
   });
 
-  for (const rel of ['broken/3mf_zip_bomb_1GiB.3mf', 'broken/3mf_billion_laughs.3mf', 'broken/obj_garbage.obj', 'broken/png_renamed.stl']) {
+  for (const rel of [
+    'broken/3mf_zip_bomb_1GiB.3mf',
+    'broken/3mf_billion_laughs.3mf',
+    'broken/obj_garbage.obj',
+    'broken/png_renamed.stl',
+  ]) {
     it(`${rel} is refused with a named error`, async () => {
       const el = await fixture();
       const errored = nextEvent('sq-error', 60_000);
       await el.load(await corpusFile(rel));
       const { detail } = await errored;
-      assert(detail.code && detail.code !== 'parse_failed' && detail.retryable === false, `${rel}: ${JSON.stringify(detail)}`);
+      assert(
+        detail.code && detail.code !== 'parse_failed' && detail.retryable === false,
+        `${rel}: ${JSON.stringify(detail)}`,
+      );
     });
   }
 
@@ -75,6 +83,9 @@ describe('formats', () => {
     (el as unknown as { reset(): void }).reset();
     const longest = Math.max(0, ...pauses);
     assert(pauses.length > 3, 'the timer kept running while the file was read and parsed');
-    assert(longest < 100, `the main thread paused for ${Math.round(longest)} ms while the model was parsed (${Math.round(parsedAt - started)} ms)`);
+    assert(
+      longest < 100,
+      `the main thread paused for ${Math.round(longest)} ms while the model was parsed (${Math.round(parsedAt - started)} ms)`,
+    );
   });
 });

@@ -18,7 +18,10 @@ export function testEnv(): Promise<{ api: string; key: string }> {
 const mounted: HTMLElement[] = [];
 
 /** A fresh <slice-quote> in the page; `ready` waits until the merchant's options are shown. */
-export async function fixture(attrs: Record<string, string> = {}, opts: { ready?: boolean } = {}): Promise<SliceQuoteElement> {
+export async function fixture(
+  attrs: Record<string, string> = {},
+  opts: { ready?: boolean } = {},
+): Promise<SliceQuoteElement> {
   const { api, key } = await testEnv();
   await import(/* @vite-ignore */ `${api}/widget/slice-quote.js`);
   const el = document.createElement('slice-quote') as SliceQuoteElement;
@@ -50,15 +53,26 @@ document.addEventListener('sq-error', (e) => (lastError = (e as CustomEvent).det
 /** The next `type` event that reaches the document: proof that it bubbles out of the shadow root. */
 export function nextEvent<T = any>(type: string, timeoutMs = 90_000): Promise<CustomEvent<T>> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${type} event within ${timeoutMs} ms (last sq-error: ${JSON.stringify(lastError)})`)), timeoutMs);
-    document.addEventListener(type, (e) => {
-      clearTimeout(timer);
-      resolve(e as CustomEvent<T>);
-    }, { once: true });
+    const timer = setTimeout(
+      () => reject(new Error(`no ${type} event within ${timeoutMs} ms (last sq-error: ${JSON.stringify(lastError)})`)),
+      timeoutMs,
+    );
+    document.addEventListener(
+      type,
+      (e) => {
+        clearTimeout(timer);
+        resolve(e as CustomEvent<T>);
+      },
+      { once: true },
+    );
   });
 }
 
-export async function until<T>(probe: () => T | null | undefined | false, what: string, timeoutMs = 30_000): Promise<T> {
+export async function until<T>(
+  probe: () => T | null | undefined | false,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = probe();
@@ -71,14 +85,38 @@ export async function until<T>(probe: () => T | null | undefined | false, what: 
 /** The 12 triangles of a cube of `size` mm standing on z = 0. */
 function cubeTriangles(size: number): number[][][] {
   const s = size;
-  const v = [[0, 0, 0], [s, 0, 0], [s, s, 0], [0, s, 0], [0, 0, s], [s, 0, s], [s, s, s], [0, s, s]];
-  const faces = [[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 4], [1, 2, 6], [1, 6, 5], [2, 3, 7], [2, 7, 6], [3, 0, 4], [3, 4, 7]];
+  const v = [
+    [0, 0, 0],
+    [s, 0, 0],
+    [s, s, 0],
+    [0, s, 0],
+    [0, 0, s],
+    [s, 0, s],
+    [s, s, s],
+    [0, s, s],
+  ];
+  const faces = [
+    [0, 2, 1],
+    [0, 3, 2],
+    [4, 5, 6],
+    [4, 6, 7],
+    [0, 1, 5],
+    [0, 5, 4],
+    [1, 2, 6],
+    [1, 6, 5],
+    [2, 3, 7],
+    [2, 7, 6],
+    [3, 0, 4],
+    [3, 4, 7],
+  ];
   return faces.map((f) => f.map((i) => v[i]));
 }
 
 /** An ASCII STL cube of `size` mm. */
 export function cubeStl(size: number, name = 'cube.stl'): File {
-  const facets = cubeTriangles(size).map((t) => `facet normal 0 0 0\n outer loop\n${t.map((p) => `  vertex ${p.join(' ')}`).join('\n')}\n endloop\nendfacet`);
+  const facets = cubeTriangles(size).map(
+    (t) => `facet normal 0 0 0\n outer loop\n${t.map((p) => `  vertex ${p.join(' ')}`).join('\n')}\n endloop\nendfacet`,
+  );
   return new File([`solid cube\n${facets.join('\n')}\nendsolid cube\n`], name, { type: 'model/stl' });
 }
 

@@ -18,7 +18,10 @@ describe('unit offer', () => {
     $(el, '[part~=unit-offer-button]').click();
     const { detail } = await requoted;
     assert(detail.quote_id !== speck.quote_id, 'a new quote');
-    assert(detail.filament_weight > speck.filament_weight * 100, `a real part now: ${detail.filament_weight} g vs ${speck.filament_weight} g`);
+    assert(
+      detail.filament_weight > speck.filament_weight * 100,
+      `a real part now: ${detail.filament_weight} g vs ${speck.filament_weight} g`,
+    );
     const placement = (el.quote as unknown as { placement: { unit: string; dimensions: { x: number } } }).placement;
     assertEqual(placement.unit, 'in', 'the quote states the unit');
     assertEqual(placement.dimensions.x, 25.4, 'and the size');
@@ -37,9 +40,34 @@ describe('unit offer', () => {
 
 /** An ASCII STL box of x × y × z mm. */
 function boxStl(x: number, y: number, z: number, name: string): File {
-  const v = [[0, 0, 0], [x, 0, 0], [x, y, 0], [0, y, 0], [0, 0, z], [x, 0, z], [x, y, z], [0, y, z]];
-  const faces = [[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 4], [1, 2, 6], [1, 6, 5], [2, 3, 7], [2, 7, 6], [3, 0, 4], [3, 4, 7]];
-  const facets = faces.map((f) => `facet normal 0 0 0\n outer loop\n${f.map((i) => `  vertex ${v[i].join(' ')}`).join('\n')}\n endloop\nendfacet`);
+  const v = [
+    [0, 0, 0],
+    [x, 0, 0],
+    [x, y, 0],
+    [0, y, 0],
+    [0, 0, z],
+    [x, 0, z],
+    [x, y, z],
+    [0, y, z],
+  ];
+  const faces = [
+    [0, 2, 1],
+    [0, 3, 2],
+    [4, 5, 6],
+    [4, 6, 7],
+    [0, 1, 5],
+    [0, 5, 4],
+    [1, 2, 6],
+    [1, 6, 5],
+    [2, 3, 7],
+    [2, 7, 6],
+    [3, 0, 4],
+    [3, 4, 7],
+  ];
+  const facets = faces.map(
+    (f) =>
+      `facet normal 0 0 0\n outer loop\n${f.map((i) => `  vertex ${v[i].join(' ')}`).join('\n')}\n endloop\nendfacet`,
+  );
   return new File([`solid box\n${facets.join('\n')}\nendsolid box\n`], name, { type: 'model/stl' });
 }
 
@@ -50,7 +78,8 @@ describe('orientation', () => {
     await el.load(boxStl(20, 20, 230, 'rod.stl'));
     const { detail } = await quoted;
     assert(detail.filament_weight > 10, `a 230 mm rod weighs more than a speck: ${detail.filament_weight} g`);
-    const placement = (el.quote as unknown as { placement: { orientation: string; dimensions: { z: number } } }).placement;
+    const placement = (el.quote as unknown as { placement: { orientation: string; dimensions: { z: number } } })
+      .placement;
     assertEqual(placement.orientation, 'laid_down', 'the quote says how it is printed');
     assertEqual(placement.dimensions.z, 20, 'lying on a side');
     assert(!$(el, '[part~=dimensions]').classList.contains('misfit'), 'not shown as a misfit');

@@ -1,6 +1,17 @@
 // <slice-quote> against a real server: options from the merchant's configuration, events and their
 // payloads, the does-not-fit and error states, quantity, and the attributes.
-import { $, assert, assertEqual, cleanup, cubeStl, fixture, nextEvent, shadow, truncatedStl, until } from './helpers.ts';
+import {
+  $,
+  assert,
+  assertEqual,
+  cleanup,
+  cubeStl,
+  fixture,
+  nextEvent,
+  shadow,
+  truncatedStl,
+  until,
+} from './helpers.ts';
 
 afterEach(cleanup);
 
@@ -26,7 +37,10 @@ describe('configuration', () => {
     const e = await errored;
     assertEqual(e.detail.code, 'network_error', 'code');
     assertEqual(e.detail.retryable, true, 'retryable');
-    await until(() => shadow(document.querySelector('slice-quote')!).querySelector('[part~=retry-button]'), 'a retry button');
+    await until(
+      () => shadow(document.querySelector('slice-quote')!).querySelector('[part~=retry-button]'),
+      'a retry button',
+    );
   });
 });
 
@@ -37,7 +51,8 @@ describe('quoting', () => {
     await el.load(cubeStl(20));
     const { detail } = await quoted;
     assert(detail.total_price > 0 && detail.unit_price === detail.total_price, 'a unit price for one piece');
-    for (const k of ['quote_id', 'file_id', 'material', 'currency', 'estimated_time']) assert(detail[k], `sq-quote has ${k}`);
+    for (const k of ['quote_id', 'file_id', 'material', 'currency', 'estimated_time'])
+      assert(detail[k], `sq-quote has ${k}`);
     assert(detail.filament_weight > 0 && detail.estimated_time_seconds > 0, 'weight and time');
     assert(/20\.0 × 20\.0 × 20\.0 mm/.test($(el, '[part~=dimensions]').textContent!), 'dimensions shown');
     const price = $(el, '[part~=price]');
@@ -69,7 +84,21 @@ describe('quoting', () => {
     $(el, '[part~=add-button]').click();
     const { detail, bubbles, composed } = await added;
     assert(bubbles && composed, 'bubbles out of the shadow root');
-    const keys = ['quote_id', 'file_id', 'file_name', 'material', 'color', 'quantity', 'unit_price', 'total_price', 'currency', 'estimated_time', 'estimated_time_seconds', 'filament_weight', 'thumbnail'];
+    const keys = [
+      'quote_id',
+      'file_id',
+      'file_name',
+      'material',
+      'color',
+      'quantity',
+      'unit_price',
+      'total_price',
+      'currency',
+      'estimated_time',
+      'estimated_time_seconds',
+      'filament_weight',
+      'thumbnail',
+    ];
     for (const k of keys) assert(k in detail, `sq-add-to-cart has ${k}`);
     assertEqual(detail.quote_id, quote.quote_id, 'quote id');
     assertEqual(detail.file_name, 'part.stl', 'file name');
@@ -98,7 +127,10 @@ describe('errors', () => {
     // The shopper reads what to do; the merchant's page gets the technical detail in the event.
     assert(/damaged or incomplete.*export it again/.test(alert.textContent!), `shopper wording: ${alert.textContent}`);
     assert(!alert.textContent!.includes(detail.message), 'the technical message is not shown to the shopper');
-    assert(/triangle|byte|header|truncat/i.test(detail.message), `sq-error keeps the technical message: ${detail.message}`);
+    assert(
+      /triangle|byte|header|truncat/i.test(detail.message),
+      `sq-error keeps the technical message: ${detail.message}`,
+    );
   });
 
   it('an unknown key: unauthorized with shopper wording, and dropping a file asks again instead of hanging', async () => {
@@ -108,12 +140,19 @@ describe('errors', () => {
     assertEqual(first.code, 'unauthorized', 'the 401 reaches the page (it carries CORS headers)');
     assertEqual(first.retryable, false, 'retryable');
     const alert = await until(() => shadow(el).querySelector<HTMLElement>('[role=alert]'), 'the alert');
-    assert(/cannot give online quotes.*contact the shop/.test(alert.textContent!), `shopper wording: ${alert.textContent}`);
+    assert(
+      /cannot give online quotes.*contact the shop/.test(alert.textContent!),
+      `shopper wording: ${alert.textContent}`,
+    );
     const again = nextEvent('sq-error', 10_000);
     await el.load(cubeStl(10));
     assertEqual((await again).detail.code, 'unauthorized', 'the configuration was asked for again');
     assert(!/Loading the shop/.test(shadow(el).textContent!), 'no endless "Loading the shop\'s options"');
-    assertEqual(shadow(el).querySelector<HTMLElement>('[role=alert]')?.dataset.code, 'unauthorized', 'the reason is still shown');
+    assertEqual(
+      shadow(el).querySelector<HTMLElement>('[role=alert]')?.dataset.code,
+      'unauthorized',
+      'the reason is still shown',
+    );
     assert(!$(el, '[part~=choose-button]').hasAttribute('disabled'), 'the shopper can drop or choose a file again');
   });
 

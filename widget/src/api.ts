@@ -14,7 +14,10 @@ export class WidgetApi {
   /** The shopper's session, issued with the first upload id; a shopper reads only their own uploads and quotes. */
   private shopperToken: string | null = null;
 
-  constructor(api: string, private readonly key: string) {
+  constructor(
+    api: string,
+    private readonly key: string,
+  ) {
     this.base = api.replace(/\/+$/, '');
   }
 
@@ -29,8 +32,17 @@ export class WidgetApi {
   }
 
   /** 200 carries the quote; 202 a job to poll (the slice outlasted the server's sync wait). */
-  async quote(fileId: string, body: QuoteRequest, signal?: AbortSignal): Promise<{ quote: Quote } | { job: JobAccepted }> {
-    const res = await this.request<Quote | JobAccepted>('POST', `/v2/file/quote/${encodeURIComponent(fileId)}`, body, signal);
+  async quote(
+    fileId: string,
+    body: QuoteRequest,
+    signal?: AbortSignal,
+  ): Promise<{ quote: Quote } | { job: JobAccepted }> {
+    const res = await this.request<Quote | JobAccepted>(
+      'POST',
+      `/v2/file/quote/${encodeURIComponent(fileId)}`,
+      body,
+      signal,
+    );
     return res.status === 202 ? { job: res.body as JobAccepted } : { quote: res.body as Quote };
   }
 
@@ -47,7 +59,12 @@ export class WidgetApi {
     return this.json('POST', '/v2/widget/cart', { quote_id: quoteId, quantity });
   }
 
-  upload(ticket: UploadTicket, file: File, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<FileRecord> {
+  upload(
+    ticket: UploadTicket,
+    file: File,
+    onProgress: (fraction: number) => void,
+    signal?: AbortSignal,
+  ): Promise<FileRecord> {
     return new Promise((resolve, reject) => {
       const xhr = new XMLHttpRequest();
       xhr.open('POST', this.url(ticket.upload_url));
@@ -75,13 +92,24 @@ export class WidgetApi {
     return (await this.request<T>(method, path, body, signal)).body;
   }
 
-  private async request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<{ status: number; body: T }> {
+  private async request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    signal?: AbortSignal,
+  ): Promise<{ status: number; body: T }> {
     const headers: Record<string, string> = { 'X-Widget-Key': this.key, Accept: 'application/json' };
     if (this.shopperToken) headers['X-Shopper-Token'] = this.shopperToken;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let res: Response;
     try {
-      res = await fetch(this.url(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, credentials: 'omit' });
+      res = await fetch(this.url(path), {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+        credentials: 'omit',
+      });
     } catch (e) {
       if (signal?.aborted) throw e;
       throw networkError();

@@ -30,7 +30,11 @@ export function toWidgetError(e: unknown): WidgetError {
 
 /** fetch and XHR fail this way when the server is unreachable or CORS refuses the origin. */
 export function networkError(): WidgetError {
-  return new WidgetError('network_error', 'Could not reach the quoting service. Check your connection and try again.', true);
+  return new WidgetError(
+    'network_error',
+    'Could not reach the quoting service. Check your connection and try again.',
+    true,
+  );
 }
 
 /** Builds the error of a non-2xx response from its `{error: {code, message}}` body. */

@@ -8,7 +8,13 @@ export type CurrencyDisplay = 'symbol' | 'narrowSymbol' | 'code' | 'name';
 export function money(value: number, currency: string, locale?: string, display: CurrencyDisplay = 'symbol'): string {
   const digits = CURRENCY_CODES.includes(currency) ? currencyDigits(currency) : undefined;
   try {
-    const options = { style: 'currency', currency, currencyDisplay: display, minimumFractionDigits: digits, maximumFractionDigits: digits } as const;
+    const options = {
+      style: 'currency',
+      currency,
+      currencyDisplay: display,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    } as const;
     return new Intl.NumberFormat(locale, options).format(value);
   } catch {
     // An unknown locale or currency code must not break the price display.
@@ -18,7 +24,9 @@ export function money(value: number, currency: string, locale?: string, display:
 
 export function number(value: number, locale: string | undefined, digits: number): string {
   try {
-    return new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value);
+    return new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(
+      value,
+    );
   } catch {
     return value.toFixed(digits);
   }
@@ -40,11 +48,16 @@ export function percent(value: number, locale?: string): string {
 /** Print times come in seconds; hours and minutes read better than the server's fixed format. */
 export function duration(seconds: number): string {
   const minutes = Math.max(1, Math.round(seconds / 60));
-  const h = Math.floor(minutes / 60), m = minutes % 60;
+  const h = Math.floor(minutes / 60),
+    m = minutes % 60;
   return h > 0 ? `${h} h ${m} min` : `${m} min`;
 }
 
-const ORIENTATION: Record<string, string> = { as_uploaded: 'as uploaded', turned: 'turned on the plate', laid_down: 'laid on its side' };
+const ORIENTATION: Record<string, string> = {
+  as_uploaded: 'as uploaded',
+  turned: 'turned on the plate',
+  laid_down: 'laid on its side',
+};
 
 /** "PLA, White · Standard · 0.2 mm layers · 20 % infill · 60.0 × 31.0 × 48.0 mm (mm, ×1) · as uploaded": what to make. */
 export function lineSummary(line: PricedLine, locale?: string): string {
@@ -54,6 +67,11 @@ export function lineSummary(line: PricedLine, locale?: string): string {
     line.color ? `${line.material}, ${line.color}` : line.material,
     line.quality_label.includes(' mm') ? line.quality_label : [line.quality_label || line.quality, layers].join(' · '),
     `${percent(line.fill_density, locale)} infill`,
-    ...(p ? [`${dimensions([p.dimensions.x, p.dimensions.y, p.dimensions.z], locale)} (${p.unit}, ×${+p.scale.toPrecision(6)})`, ORIENTATION[p.orientation] ?? p.orientation] : []),
+    ...(p
+      ? [
+          `${dimensions([p.dimensions.x, p.dimensions.y, p.dimensions.z], locale)} (${p.unit}, ×${+p.scale.toPrecision(6)})`,
+          ORIENTATION[p.orientation] ?? p.orientation,
+        ]
+      : []),
   ].join(' · ');
 }

@@ -11,7 +11,8 @@ export async function parseInWorker(file: File, maxBytes: number, signal: AbortS
   try {
     return await new Promise<ParsedPreview>((resolve, reject) => {
       signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-      worker.onerror = () => reject(new WidgetError('parse_failed', 'The model could not be read in the browser.', false));
+      worker.onerror = () =>
+        reject(new WidgetError('parse_failed', 'The model could not be read in the browser.', false));
       worker.onmessage = (e: MessageEvent<ParseReply>) => {
         const reply = e.data;
         if (reply.ok) resolve(reply);

@@ -12,12 +12,23 @@ self.onmessage = (event: MessageEvent<ParseRequest>) => {
     const positions = Float32Array.from(model.mesh.positions);
     const indices = model.mesh.indices;
     const m = model.measurements;
-    const reply: ParseReply = { ok: true, format: model.format, positions, indices, size: m.bbox.size, min: m.bbox.min, volume: m.volume_mm3, triangles: m.triangles, warnings: model.warnings };
+    const reply: ParseReply = {
+      ok: true,
+      format: model.format,
+      positions,
+      indices,
+      size: m.bbox.size,
+      min: m.bbox.min,
+      volume: m.volume_mm3,
+      triangles: m.triangles,
+      warnings: model.warnings,
+    };
     self.postMessage(reply, { transfer: [positions.buffer, indices.buffer] });
   } catch (e) {
-    const reply: ParseReply = e instanceof ModelError
-      ? { ok: false, code: e.code, message: e.message }
-      : { ok: false, code: 'parse_failed', message: 'The model could not be read in the browser.' };
+    const reply: ParseReply =
+      e instanceof ModelError
+        ? { ok: false, code: e.code, message: e.message }
+        : { ok: false, code: 'parse_failed', message: 'The model could not be read in the browser.' };
     self.postMessage(reply);
   }
 };

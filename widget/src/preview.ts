@@ -3,8 +3,21 @@
 // element). Rendering is on demand — only when something moved — so an idle widget costs nothing.
 // Z is up, as in the model files and the slicer.
 import {
-  BoxGeometry, BufferAttribute, BufferGeometry, DirectionalLight, EdgesGeometry, Group, HemisphereLight,
-  LineBasicMaterial, LineSegments, Mesh, MeshLambertMaterial, PerspectiveCamera, PlaneGeometry, Scene, Vector3,
+  BoxGeometry,
+  BufferAttribute,
+  BufferGeometry,
+  DirectionalLight,
+  EdgesGeometry,
+  Group,
+  HemisphereLight,
+  LineBasicMaterial,
+  LineSegments,
+  Mesh,
+  MeshLambertMaterial,
+  PerspectiveCamera,
+  PlaneGeometry,
+  Scene,
+  Vector3,
   WebGLRenderer,
 } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
@@ -177,8 +190,14 @@ function buildPlate(v: BuildVolume, colors: PreviewColors): Group {
   const group = new Group();
   const surface = new Mesh(new PlaneGeometry(v.x, v.y), new MeshLambertMaterial({ color: colors.plate }));
   surface.position.z = -0.05; // just under the model's first layer, so the two never z-fight
-  const grid = new LineSegments(gridLines(v, 10), new LineBasicMaterial({ color: colors.grid, transparent: true, opacity: 0.5 }));
-  const outline = new LineSegments(new EdgesGeometry(new BoxGeometry(v.x, v.y, v.z)), new LineBasicMaterial({ color: colors.grid }));
+  const grid = new LineSegments(
+    gridLines(v, 10),
+    new LineBasicMaterial({ color: colors.grid, transparent: true, opacity: 0.5 }),
+  );
+  const outline = new LineSegments(
+    new EdgesGeometry(new BoxGeometry(v.x, v.y, v.z)),
+    new LineBasicMaterial({ color: colors.grid }),
+  );
   outline.name = 'volume';
   outline.position.z = v.z / 2;
   group.add(surface, grid, outline);
@@ -188,7 +207,8 @@ function buildPlate(v: BuildVolume, colors: PreviewColors): Group {
 /** Lines every `step` mm across the plate, centred on its middle. */
 function gridLines(v: BuildVolume, step: number): BufferGeometry {
   const points: number[] = [];
-  const hx = v.x / 2, hy = v.y / 2;
+  const hx = v.x / 2,
+    hy = v.y / 2;
   for (let x = -Math.floor(hx / step) * step; x <= hx; x += step) points.push(x, -hy, 0, x, hy, 0);
   for (let y = -Math.floor(hy / step) * step; y <= hy; y += step) points.push(-hx, y, 0, hx, y, 0);
   const geometry = new BufferGeometry();

@@ -12,7 +12,14 @@ const RATE_LIMIT_RETRIES = 2;
 const RATE_LIMIT_MAX_WAIT_MS = 10_000;
 
 export function quoteRequest(sel: Selection): QuoteRequest {
-  return { choices: { material: sel.material, quality: sel.quality, infill: sel.infill, ...(sel.color ? { color: sel.color } : {}) } };
+  return {
+    choices: {
+      material: sel.material,
+      quality: sel.quality,
+      infill: sel.infill,
+      ...(sel.color ? { color: sel.color } : {}),
+    },
+  };
 }
 
 export async function fetchQuote(
@@ -27,7 +34,12 @@ export async function fetchQuote(
   return pollJob(api, first.job.status_url, onProgress, signal);
 }
 
-async function pollJob(api: WidgetApi, statusUrl: string, onProgress: (percent: number) => void, signal: AbortSignal): Promise<Quote> {
+async function pollJob(
+  api: WidgetApi,
+  statusUrl: string,
+  onProgress: (percent: number) => void,
+  signal: AbortSignal,
+): Promise<Quote> {
   const giveUpAt = Date.now() + POLL_GIVE_UP_MS;
   for (let delay = POLL_FIRST_MS; ; delay = Math.min(delay * 1.5, POLL_MAX_MS)) {
     await sleep(delay, signal);
@@ -39,7 +51,8 @@ async function pollJob(api: WidgetApi, statusUrl: string, onProgress: (percent: 
       // A slicing problem (the model, the settings) fails the same way again; a timeout may not.
       throw new WidgetError(code, job.error?.message ?? 'The quote failed.', /timeout|internal|unavailable/.test(code));
     }
-    if (Date.now() > giveUpAt) throw new WidgetError('quote_timeout', 'Slicing is taking too long. Please try again.', true);
+    if (Date.now() > giveUpAt)
+      throw new WidgetError('quote_timeout', 'Slicing is taking too long. Please try again.', true);
   }
 }
 
@@ -59,9 +72,13 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }

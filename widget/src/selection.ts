@@ -4,7 +4,8 @@ import { currencyDigits } from '../../shared/pricing.ts';
 import type { Quote, Selection, WidgetConfig, WidgetMaterial, WidgetQuality } from './types.ts';
 
 export function initialSelection(config: WidgetConfig, preferred?: string | null): Selection {
-  const material = findMaterial(config, preferred) ?? findMaterial(config, config.default_material) ?? config.materials[0];
+  const material =
+    findMaterial(config, preferred) ?? findMaterial(config, config.default_material) ?? config.materials[0];
   return {
     material: material?.name ?? config.default_material,
     color: material?.colors[0] ?? '',
@@ -42,12 +43,19 @@ export function checkQuantity(config: WidgetConfig, raw: string): { quantity: nu
   const { min, max } = config.quantity;
   const n = Number(raw);
   if (raw.trim() === '' || !Number.isInteger(n) || n < min || n > max) {
-    return { error: min === max ? `This shop sells exactly ${min} of each part.` : `Enter a whole number from ${min} to ${max}.` };
+    return {
+      error:
+        min === max ? `This shop sells exactly ${min} of each part.` : `Enter a whole number from ${min} to ${max}.`,
+    };
   }
   return { quantity: n };
 }
 
 /** What the line costs: unit price × quantity, raised to the shop's minimum line price (as the cart prices it). */
-export function lineTotal(q: Pick<Quote, 'total_price' | 'currency'>, quantity: number, minimumLinePrice: number | null): number {
+export function lineTotal(
+  q: Pick<Quote, 'total_price' | 'currency'>,
+  quantity: number,
+  minimumLinePrice: number | null,
+): number {
   return priceLine(q.total_price, quantity, minimumLinePrice, currencyDigits(q.currency)).total;
 }

@@ -3,9 +3,11 @@
 // shopper gets a sentence saying what happened and what they can do. docs/widget.md lists this table.
 
 /** Something is wrong with the file itself: another export usually helps. */
-const BROKEN_FILE = 'This file looks damaged or incomplete, so we cannot read it. Please export it again from your 3D program and upload the new file.';
+const BROKEN_FILE =
+  'This file looks damaged or incomplete, so we cannot read it. Please export it again from your 3D program and upload the new file.';
 /** The file is valid but too heavy for the shop's limits. */
-const TOO_COMPLEX = 'This model is too detailed for us to process. Please export it with fewer triangles (a lower resolution) and try again.';
+const TOO_COMPLEX =
+  'This model is too detailed for us to process. Please export it with fewer triangles (a lower resolution) and try again.';
 /** The shop's own setup, not the shopper, is at fault. */
 const SHOP_SETUP = 'This shop cannot give online quotes at the moment. Please contact the shop.';
 /** A passing problem on the server's side. */
@@ -18,7 +20,8 @@ export const SHOPPER_MESSAGES: Readonly<Record<string, string>> = {
   unauthorized: SHOP_SETUP,
   widget_key_forbidden: SHOP_SETUP,
   not_configured: SHOP_SETUP,
-  quote_allowance_exhausted: 'This shop cannot take more online quotes this month. Please contact the shop for a price.',
+  quote_allowance_exhausted:
+    'This shop cannot take more online quotes this month. Please contact the shop for a price.',
   storage_quota_exceeded: 'This shop cannot take more uploads right now. Please contact the shop for a price.',
   invalid_text: 'Something in the request could not be read. Please reload the page and try again.',
   material_price_missing: SHOP_SETUP,
@@ -27,7 +30,8 @@ export const SHOPPER_MESSAGES: Readonly<Record<string, string>> = {
   invalid_shopper_token: 'Your session has expired. Please reload the page and upload your model again.',
 
   // The file as a whole.
-  file_too_large: 'This file is larger than the shop accepts. Please upload a smaller file, for example with fewer triangles.',
+  file_too_large:
+    'This file is larger than the shop accepts. Please upload a smaller file, for example with fewer triangles.',
   empty_file: 'This file is empty. Please choose the file again, or export it again from your 3D program.',
   unsupported_format: 'This is not a 3D model we can read. Please upload an STL, 3MF or OBJ file.',
   file_missing: 'No file arrived. Please choose your model again.',
@@ -36,7 +40,8 @@ export const SHOPPER_MESSAGES: Readonly<Record<string, string>> = {
   too_many_fields: 'Your file did not arrive complete. Please choose it again.',
   fields_too_large: 'Your file did not arrive complete. Please choose it again.',
   json_too_large: 'Something in the request could not be read. Please reload the page and try again.',
-  parse_failed: 'Your browser could not read this model (it may be too large for this device). Please try another browser or a smaller file.',
+  parse_failed:
+    'Your browser could not read this model (it may be too large for this device). Please try another browser or a smaller file.',
   model_unreadable: BROKEN_FILE,
   invalid_limits: BROKEN_FILE,
 
@@ -62,7 +67,8 @@ export const SHOPPER_MESSAGES: Readonly<Record<string, string>> = {
   component_too_deep: BROKEN_FILE,
   project_config_invalid: BROKEN_FILE,
   '3mf_rule_violation': BROKEN_FILE,
-  unsupported_extension: 'This 3MF file uses a feature we cannot print from. Please export it as a plain STL or 3MF and try again.',
+  unsupported_extension:
+    'This 3MF file uses a feature we cannot print from. Please export it as a plain STL or 3MF and try again.',
 
   // Too big to process.
   stl_too_many_triangles: TOO_COMPLEX,
@@ -76,14 +82,20 @@ export const SHOPPER_MESSAGES: Readonly<Record<string, string>> = {
 
   // The shape.
   no_triangles: 'This file contains no printable shape. Please check that you exported the right object.',
-  mesh_not_closed: 'This model has holes in its surface, so we cannot tell how much material it needs. Please close or repair it in your 3D program and upload it again.',
-  does_not_fit: 'This model is too big for our printer, however it is turned. Please scale it down or split it into parts.',
-  exceeds_build_volume: 'This model is too big for our printer, however it is turned. Please scale it down or split it into parts.',
-  scale_out_of_range: 'At that size the model would be too small or too large to print. Please check the units of your file.',
+  mesh_not_closed:
+    'This model has holes in its surface, so we cannot tell how much material it needs. Please close or repair it in your 3D program and upload it again.',
+  does_not_fit:
+    'This model is too big for our printer, however it is turned. Please scale it down or split it into parts.',
+  exceeds_build_volume:
+    'This model is too big for our printer, however it is turned. Please scale it down or split it into parts.',
+  scale_out_of_range:
+    'At that size the model would be too small or too large to print. Please check the units of your file.',
 
   // Pricing the model.
-  first_layer_empty: 'This model does not touch the print bed, so it cannot be printed as it is. Please check its orientation or try other options.',
-  slice_failed: 'We could not prepare this model for printing with these options. Please try other options, or contact the shop.',
+  first_layer_empty:
+    'This model does not touch the print bed, so it cannot be printed as it is. Please check its orientation or try other options.',
+  slice_failed:
+    'We could not prepare this model for printing with these options. Please try other options, or contact the shop.',
   settings_conflict: 'These options cannot be combined for this model. Please choose other options.',
   bad_output: BUSY,
   quote_failed: 'We could not calculate a price for this model. Please try again, or contact the shop.',
@@ -110,5 +122,8 @@ export const SHOPPER_MESSAGES: Readonly<Record<string, string>> = {
 
 /** The sentence shown for `code`; an unknown code falls back by whether retrying can help. */
 export function shopperMessage(code: string, retryable: boolean): string {
-  return SHOPPER_MESSAGES[code] ?? (retryable ? BUSY : 'Something went wrong with this model. Please try again, or contact the shop.');
+  return (
+    SHOPPER_MESSAGES[code] ??
+    (retryable ? BUSY : 'Something went wrong with this model. Please try again, or contact the shop.')
+  );
 }

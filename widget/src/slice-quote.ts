@@ -13,7 +13,16 @@ import { fetchQuote } from './quote-flow.ts';
 import { checkQuantity, findMaterial, findQuality, initialSelection, lineTotal, withMaterial } from './selection.ts';
 import { EMPTY_RUN, type ModelSummary, type Stage, type WidgetState } from './state.ts';
 import { styles } from './styles.ts';
-import type { AddToCartDetail, BuildVolume, ErrorDetail, PricedLine, Quote, QuoteDetail, Selection, WidgetConfig } from './types.ts';
+import type {
+  AddToCartDetail,
+  BuildVolume,
+  ErrorDetail,
+  PricedLine,
+  Quote,
+  QuoteDetail,
+  Selection,
+  WidgetConfig,
+} from './types.ts';
 import { renderWidget, type Handlers } from './view.ts';
 import { unitOffer } from './unit-offer.ts';
 
@@ -35,7 +44,7 @@ export class SliceQuote extends LitElement {
   declare material: string | null;
   declare currencyDisplay: CurrencyDisplay | null;
   declare locale: string | null;
-  private declare s: WidgetState;
+  declare private s: WidgetState;
 
   private client: WidgetApi | null = null;
   private configPromise: Promise<WidgetConfig | null> | null = null;
@@ -47,15 +56,23 @@ export class SliceQuote extends LitElement {
   private sourceFile: File | null = null;
   private parsed: ParsedPreview | null = null;
   private preview: Preview | null = null;
-  private readonly resize = new ResizeObserver(([entry]) => this.preview?.resize(entry.contentRect.width, entry.contentRect.height));
+  private readonly resize = new ResizeObserver(([entry]) =>
+    this.preview?.resize(entry.contentRect.width, entry.contentRect.height),
+  );
   private observed: Element | null = null;
 
   constructor() {
     super();
     this.api = this.key = this.material = this.currencyDisplay = this.locale = null;
     this.s = {
-      ...EMPTY_RUN, config: null, selection: null, quantityError: null, dragging: false, previewUnavailable: false,
-      locale: undefined, currencyDisplay: 'symbol',
+      ...EMPTY_RUN,
+      config: null,
+      selection: null,
+      quantityError: null,
+      dragging: false,
+      previewUnavailable: false,
+      locale: undefined,
+      currencyDisplay: 'symbol',
     };
     this.addEventListener('dragenter', this.onDrag);
     this.addEventListener('dragover', this.onDrag);
@@ -90,7 +107,8 @@ export class SliceQuote extends LitElement {
       // ensureConfig has shown why (unreachable service, unknown key, origin not allowed); the shopper can
       // drop the file again or press Try again, which reloads the configuration and then takes the file.
       this.patch({ parsing: false });
-      if (!this.configPromise) this.fail('config', new WidgetError('not_configured', 'The widget needs its api and key attributes.', false));
+      if (!this.configPromise)
+        this.fail('config', new WidgetError('not_configured', 'The widget needs its api and key attributes.', false));
       return;
     }
     try {
@@ -166,7 +184,9 @@ export class SliceQuote extends LitElement {
     const focused = (this.renderRoot as ShadowRoot).activeElement as HTMLElement | null;
     super.update(changed);
     if (!focused || (focused.isConnected && !(focused as HTMLButtonElement).disabled)) return;
-    const sameRole = focused.getAttribute('part')?.includes('choose-button') ? this.renderRoot.querySelector<HTMLElement>('[part~=choose-button]') : null;
+    const sameRole = focused.getAttribute('part')?.includes('choose-button')
+      ? this.renderRoot.querySelector<HTMLElement>('[part~=choose-button]')
+      : null;
     const target = sameRole ?? this.renderRoot.querySelector<HTMLElement>('[part~=price]');
     target?.focus({ preventScroll: true });
   }
@@ -215,7 +235,12 @@ export class SliceQuote extends LitElement {
     this.patch({ uploadProgress: 0, error: null });
     try {
       const ticket = await this.client!.uploadTicket(run.signal);
-      const file = await this.client!.upload(ticket, this.sourceFile!, (f) => this.patch({ uploadProgress: f }), run.signal);
+      const file = await this.client!.upload(
+        ticket,
+        this.sourceFile!,
+        (f) => this.patch({ uploadProgress: f }),
+        run.signal,
+      );
       this.patch({ file, uploadProgress: null });
     } catch (e) {
       if (run.signal.aborted) return;
@@ -240,7 +265,13 @@ export class SliceQuote extends LitElement {
     this.quoteRun = run;
     const { file, selection } = this.s;
     try {
-      const quote = await fetchQuote(this.client!, file!.file_id, selection!, (p) => this.patch({ quoting: p }), run.signal);
+      const quote = await fetchQuote(
+        this.client!,
+        file!.file_id,
+        selection!,
+        (p) => this.patch({ quoting: p }),
+        run.signal,
+      );
       if (run.signal.aborted) return;
       this.patch({ quote, quoting: null });
       this.emit('sq-quote', this.quoteDetail());
@@ -261,13 +292,21 @@ export class SliceQuote extends LitElement {
       const line = await this.client!.addToCart(quote.quote_id, selection.quantity);
       const { cached: _cached, ...priced } = this.quoteDetail();
       const cartLine: PricedLine = {
-        ...priced, quantity: line.quantity, unit_price: line.unit_price, total_price: line.total_price,
-        currency: line.currency, expires_at: line.expires_at, signature: line.signature,
+        ...priced,
+        quantity: line.quantity,
+        unit_price: line.unit_price,
+        total_price: line.total_price,
+        currency: line.currency,
+        expires_at: line.expires_at,
+        signature: line.signature,
       };
       const detail: AddToCartDetail = {
         ...cartLine,
-        file_name: model?.name ?? file.name, subtotal: line.subtotal, minimum_line_adjustment: line.minimum_line_adjustment,
-        summary: lineSummary(cartLine, this.s.locale), thumbnail: this.snapshot(128),
+        file_name: model?.name ?? file.name,
+        subtotal: line.subtotal,
+        minimum_line_adjustment: line.minimum_line_adjustment,
+        summary: lineSummary(cartLine, this.s.locale),
+        thumbnail: this.snapshot(128),
       };
       this.patch({ adding: false, added: line });
       this.emit('sq-add-to-cart', detail);
@@ -322,12 +361,19 @@ export class SliceQuote extends LitElement {
         return;
       }
       const changed = checked.quantity !== selection.quantity || this.s.quantityError !== null;
-      this.patch({ selection: { ...selection, quantity: checked.quantity }, quantityError: null, added: changed ? null : this.s.added });
+      this.patch({
+        selection: { ...selection, quantity: checked.quantity },
+        quantityError: null,
+        added: changed ? null : this.s.added,
+      });
       // The price per piece does not change with the quantity: no new slice, only a new total.
       if (changed && this.s.quote && this.s.quoting === null) this.emit('sq-quote', this.quoteDetail());
       return;
     }
-    const next = field === 'material' ? withMaterial(config, selection, raw) : { ...selection, [field]: field === 'infill' ? Number(raw) : raw };
+    const next =
+      field === 'material'
+        ? withMaterial(config, selection, raw)
+        : { ...selection, [field]: field === 'infill' ? Number(raw) : raw };
     this.patch({ selection: next });
     this.preview?.setModelColor(next.color);
     this.scheduleQuote();
@@ -366,9 +412,15 @@ export class SliceQuote extends LitElement {
     if (!p || e.composedPath()[0] !== p.canvas) return;
     const step = 0.2;
     const actions: Record<string, () => void> = {
-      ArrowLeft: () => p.rotate(step, 0), ArrowRight: () => p.rotate(-step, 0),
-      ArrowUp: () => p.rotate(0, step), ArrowDown: () => p.rotate(0, -step),
-      '+': () => p.zoom(1.25), '=': () => p.zoom(1.25), '-': () => p.zoom(0.8), '0': () => p.resetView(), Home: () => p.resetView(),
+      ArrowLeft: () => p.rotate(step, 0),
+      ArrowRight: () => p.rotate(-step, 0),
+      ArrowUp: () => p.rotate(0, step),
+      ArrowDown: () => p.rotate(0, -step),
+      '+': () => p.zoom(1.25),
+      '=': () => p.zoom(1.25),
+      '-': () => p.zoom(0.8),
+      '0': () => p.resetView(),
+      Home: () => p.resetView(),
     };
     const action = actions[e.key];
     if (!action) return;
@@ -387,7 +439,8 @@ export class SliceQuote extends LitElement {
 
   private onDragLeave = (e: DragEvent): void => {
     // dragleave also fires when moving between children; only leaving the element counts.
-    if (!this.contains(e.relatedTarget as Node | null) && !this.renderRoot.contains(e.relatedTarget as Node | null)) this.patch({ dragging: false });
+    if (!this.contains(e.relatedTarget as Node | null) && !this.renderRoot.contains(e.relatedTarget as Node | null))
+      this.patch({ dragging: false });
   };
 
   private onDrop = (e: DragEvent): void => {
@@ -436,19 +489,36 @@ export class SliceQuote extends LitElement {
 
   private quoteDetail(): QuoteDetail {
     const { quote, file, selection, config } = this.s;
-    const q = quote!, sel = selection!;
+    const q = quote!,
+      sel = selection!;
     const quality = findQuality(config!, q.choices?.quality ?? sel.quality);
     return {
-      quote_id: q.quote_id, file_id: file!.file_id, material: q.choices?.material ?? sel.material, color: q.choices?.color ?? sel.color,
-      quality: quality?.id ?? sel.quality, quality_label: quality?.label ?? '', layer_height: quality?.layer_height ?? 0,
-      fill_density: q.choices?.infill ?? sel.infill, quantity: sel.quantity, expires_at: q.expires_at,
-      unit_price: q.total_price, total_price: lineTotal(q, sel.quantity, config!.minimum_line_price), currency: q.currency,
-      estimated_time: q.estimated_time, estimated_time_seconds: q.estimated_time_seconds,
-      filament_weight: q.filament_weight, placement: q.placement ?? null, signature: q.signature, cached: q.cached ?? false,
+      quote_id: q.quote_id,
+      file_id: file!.file_id,
+      material: q.choices?.material ?? sel.material,
+      color: q.choices?.color ?? sel.color,
+      quality: quality?.id ?? sel.quality,
+      quality_label: quality?.label ?? '',
+      layer_height: quality?.layer_height ?? 0,
+      fill_density: q.choices?.infill ?? sel.infill,
+      quantity: sel.quantity,
+      expires_at: q.expires_at,
+      unit_price: q.total_price,
+      total_price: lineTotal(q, sel.quantity, config!.minimum_line_price),
+      currency: q.currency,
+      estimated_time: q.estimated_time,
+      estimated_time_seconds: q.estimated_time_seconds,
+      filament_weight: q.filament_weight,
+      placement: q.placement ?? null,
+      signature: q.signature,
+      cached: q.cached ?? false,
     };
   }
 
-  private emit(type: 'sq-quote' | 'sq-add-to-cart' | 'sq-error', detail: QuoteDetail | AddToCartDetail | ErrorDetail): void {
+  private emit(
+    type: 'sq-quote' | 'sq-add-to-cart' | 'sq-error',
+    detail: QuoteDetail | AddToCartDetail | ErrorDetail,
+  ): void {
     this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
 }
@@ -465,18 +535,31 @@ function summarize(name: string, parsed: ParsedPreview, volume: BuildVolume): Mo
 /** The preview of a model rescaled on the server by `factor`. */
 function scaleParsed(p: ParsedPreview, factor: number): ParsedPreview {
   const grow = (v: [number, number, number]) => v.map((x) => x * factor) as [number, number, number];
-  return { ...p, positions: p.positions.map((x) => x * factor), size: grow(p.size), min: grow(p.min), volume: p.volume * factor ** 3 };
+  return {
+    ...p,
+    positions: p.positions.map((x) => x * factor),
+    size: grow(p.size),
+    min: grow(p.min),
+    volume: p.volume * factor ** 3,
+  };
 }
 
 function tooLarge(size: number, limit: number): WidgetError {
   const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
-  return new WidgetError('file_too_large', `The file is ${mb(size)}; this shop accepts files up to ${mb(limit)}.`, false);
+  return new WidgetError(
+    'file_too_large',
+    `The file is ${mb(size)}; this shop accepts files up to ${mb(limit)}.`,
+    false,
+  );
 }
 
 function doesNotFit(size: [number, number, number], v: BuildVolume): WidgetError {
-  return new WidgetError('does_not_fit', `The model (${dimensions(size)}) does not fit the printer's ${dimensions([v.x, v.y, v.z])} build volume.`, false);
+  return new WidgetError(
+    'does_not_fit',
+    `The model (${dimensions(size)}) does not fit the printer's ${dimensions([v.x, v.y, v.z])} build volume.`,
+    false,
+  );
 }
-
 
 function themeColors(host: HTMLElement) {
   const style = getComputedStyle(host);

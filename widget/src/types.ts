@@ -26,7 +26,20 @@ export type FileRecord = Schemas['File'];
 
 /** A completed quote: the contract's Quote, with the fields every completed quote carries required. */
 export type Quote = Schemas['Quote'] &
-  Required<Pick<Schemas['Quote'], 'total_price' | 'currency' | 'estimated_time' | 'estimated_time_seconds' | 'filament_weight' | 'printInfo' | 'choices' | 'expires_at' | 'signature'>>;
+  Required<
+    Pick<
+      Schemas['Quote'],
+      | 'total_price'
+      | 'currency'
+      | 'estimated_time'
+      | 'estimated_time_seconds'
+      | 'filament_weight'
+      | 'printInfo'
+      | 'choices'
+      | 'expires_at'
+      | 'signature'
+    >
+  >;
 
 export interface Job {
   status: 'queued' | 'processing' | 'completed' | 'failed';

@@ -15,10 +15,19 @@ export interface UnitOffer {
   factor: number;
 }
 
-const UNIT_WORDS: Record<string, string> = { in: 'inches', cm: 'centimetres', m: 'metres', mm: 'millimetres', ft: 'feet', um: 'micrometres' };
+const UNIT_WORDS: Record<string, string> = {
+  in: 'inches',
+  cm: 'centimetres',
+  m: 'metres',
+  mm: 'millimetres',
+  ft: 'feet',
+  um: 'micrometres',
+};
 
 function suspicion(file: FileRecord): UnitSuspect | null {
-  const found = (file.warnings ?? []).find((w): w is UnitSuspect => typeof w === 'object' && w !== null && w.code === 'unit_suspect');
+  const found = (file.warnings ?? []).find(
+    (w): w is UnitSuspect => typeof w === 'object' && w !== null && w.code === 'unit_suspect',
+  );
   return found ?? null;
 }
 
@@ -29,7 +38,12 @@ export function unitOffer(file: FileRecord | null): UnitOffer | null {
   const times = `×${+factor.toPrecision(4)}`;
   if (w.suggested_unit) {
     const words = UNIT_WORDS[w.suggested_unit] ?? w.suggested_unit;
-    return { label: `Looks like ${words} — scale ${times}?`, action: `Use ${words}`, request: { unit: w.suggested_unit }, factor };
+    return {
+      label: `Looks like ${words} — scale ${times}?`,
+      action: `Use ${words}`,
+      request: { unit: w.suggested_unit },
+      factor,
+    };
   }
   const request = { scale: +(file.scale * factor).toPrecision(6) };
   return { label: `Looks like the wrong unit — scale ${times}?`, action: `Scale ${times}`, request, factor };

@@ -64,13 +64,15 @@ function renderPreview(s: WidgetState, canvas: HTMLCanvasElement | null, h: Hand
   return html`
     <div class="viewport" part="preview" @keydown=${h.viewKey}>
       ${s.previewUnavailable ? html`<p class="hint no-preview">3D preview is not available in this browser.</p>` : canvas}
-      ${canvas && !s.previewUnavailable
-        ? html`<div class="view-tools" part="view-tools">
+      ${
+        canvas && !s.previewUnavailable
+          ? html`<div class="view-tools" part="view-tools">
             <button type="button" part="button view-button" aria-label="Zoom in" @click=${() => h.zoom(1.25)}>+</button>
             <button type="button" part="button view-button" aria-label="Zoom out" @click=${() => h.zoom(0.8)}>−</button>
             <button type="button" part="button view-button" aria-label="Reset view" @click=${h.resetView}>⟲</button>
           </div>`
-        : nothing}
+          : nothing
+      }
       <span class="badge ${m.fits ? '' : 'misfit'}" part="dimensions">
         ${m.fits ? dimensions(m.size, s.locale) : `Does not fit: ${dimensions(m.size, s.locale)}`}
       </span>
@@ -87,7 +89,8 @@ function renderFileStatus(s: WidgetState): TemplateResult | typeof nothing {
   if (s.parsing) return progressBar('Reading the model…', undefined);
   // Once the bytes are sent the server still parses and measures the file: no percentage to show then.
   if (s.uploadProgress !== null && s.uploadProgress >= 1) return progressBar('Checking the model…', undefined);
-  if (s.uploadProgress !== null) return progressBar(`Uploading… ${Math.round(s.uploadProgress * 100)} %`, s.uploadProgress);
+  if (s.uploadProgress !== null)
+    return progressBar(`Uploading… ${Math.round(s.uploadProgress * 100)} %`, s.uploadProgress);
   return nothing;
 }
 
@@ -100,26 +103,62 @@ function renderConfigStatus(s: WidgetState): TemplateResult | typeof nothing {
   return s.error?.stage === 'config' ? nothing : html`<p class="hint">Loading the shop's options…</p>`;
 }
 
-function renderOptions(config: WidgetConfig, sel: Selection, quantityError: string | null, h: Handlers): TemplateResult {
+function renderOptions(
+  config: WidgetConfig,
+  sel: Selection,
+  quantityError: string | null,
+  h: Handlers,
+): TemplateResult {
   const colors = config.materials.find((m) => m.name === sel.material)?.colors ?? [];
   const onChange = (field: keyof Selection) => (e: Event) => h.select(field, (e.target as HTMLInputElement).value);
   const { min, max } = config.quantity;
   return html`
     <fieldset class="options" part="options">
       <legend class="visually-hidden">Print options</legend>
-      ${selectField('material', 'Material', sel.material, config.materials.map((m) => [m.name, m.name]), onChange('material'))}
-      ${colors.length ? selectField('color', 'Colour', sel.color, colors.map((c) => [c, c]), onChange('color')) : nothing}
-      ${selectField('quality', 'Quality', sel.quality, config.qualities.map((q) => [q.id, q.label]), onChange('quality'), 'wide')}
-      ${selectField('infill', 'Infill', String(sel.infill), config.infill_options.map((v) => [String(v), percent(v)]), onChange('infill'))}
+      ${selectField(
+        'material',
+        'Material',
+        sel.material,
+        config.materials.map((m) => [m.name, m.name]),
+        onChange('material'),
+      )}
+      ${
+        colors.length
+          ? selectField(
+              'color',
+              'Colour',
+              sel.color,
+              colors.map((c) => [c, c]),
+              onChange('color'),
+            )
+          : nothing
+      }
+      ${selectField(
+        'quality',
+        'Quality',
+        sel.quality,
+        config.qualities.map((q) => [q.id, q.label]),
+        onChange('quality'),
+        'wide',
+      )}
+      ${selectField(
+        'infill',
+        'Infill',
+        String(sel.infill),
+        config.infill_options.map((v) => [String(v), percent(v)]),
+        onChange('infill'),
+      )}
       <div class="field" part="field">
         <label for="quantity" part="label">Quantity</label>
         <input id="quantity" type="number" min=${min} max=${max} step="1" inputmode="numeric"
           aria-invalid=${quantityError ? 'true' : 'false'} aria-describedby="quantity-help"
           .value=${String(sel.quantity)} @input=${onChange('quantity')} @change=${onChange('quantity')} part="input" />
         <div id="quantity-help" aria-live="polite">
-          ${quantityError
-            ? html`<p class="field-error" part="field-error">${quantityError}</p>`
-            : html`<p class="hint">${min === max ? `${min} per order` : `${min} to ${max}`}</p>`}
+          ${
+            quantityError
+              ? html`<p class="field-error" part="field-error">${quantityError}</p>`
+              : html`<p class="hint">${min === max ? `${min} per order` : `${min} to ${max}`}</p>`
+          }
         </div>
       </div>
     </fieldset>
@@ -127,7 +166,14 @@ function renderOptions(config: WidgetConfig, sel: Selection, quantityError: stri
   `;
 }
 
-function selectField(id: string, label: string, value: string, options: [string, string][], onChange: (e: Event) => void, width = ''): TemplateResult {
+function selectField(
+  id: string,
+  label: string,
+  value: string,
+  options: [string, string][],
+  onChange: (e: Event) => void,
+  width = '',
+): TemplateResult {
   return html`
     <div class="field ${width}" part="field">
       <label for=${id} part="label">${label}</label>
@@ -147,11 +193,15 @@ function renderPrice(s: WidgetState): TemplateResult {
   // tabindex -1: focus lands here when the control that had it goes away (see SliceQuote.update).
   return html`
     <div class="price" part="price" role="status" aria-live="polite" aria-busy=${busy ? 'true' : 'false'} tabindex="-1">
-      ${q
-        ? html`
+      ${
+        q
+          ? html`
             ${invalid ? nothing : html`<div class="amount" part="amount">${fmt(lineTotal(q, qty, s.config?.minimum_line_price ?? null))}</div>`}
             <div class="each" part="unit-price">${fmt(q.total_price)} each${invalid ? '' : html` · ${qty} ${qty === 1 ? 'piece' : 'pieces'}`}</div>`
-        : busy ? nothing : html`<span class="hint">${s.model ? '' : 'Your price appears here.'}</span>`}
+          : busy
+            ? nothing
+            : html`<span class="hint">${s.model ? '' : 'Your price appears here.'}</span>`
+      }
       ${busy ? progressBar('Calculating your price…', s.quoting! > 0 ? s.quoting! / 100 : undefined) : nothing}
     </div>
   `;

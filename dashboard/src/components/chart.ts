@@ -8,7 +8,17 @@ let chartModule: Promise<typeof import('chart.js')> | null = null;
 
 function loadChartJs() {
   chartModule ??= import('chart.js').then((m) => {
-    m.Chart.register(m.LineController, m.BarController, m.CategoryScale, m.LinearScale, m.PointElement, m.LineElement, m.BarElement, m.Tooltip, m.Legend);
+    m.Chart.register(
+      m.LineController,
+      m.BarController,
+      m.CategoryScale,
+      m.LinearScale,
+      m.PointElement,
+      m.LineElement,
+      m.BarElement,
+      m.Tooltip,
+      m.Legend,
+    );
     m.Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
     m.Chart.defaults.color = '#374151';
     return m;
@@ -37,7 +47,10 @@ export class SqChart extends AppElement {
     const canvas = this.querySelector('canvas');
     if (!canvas || !this.isConnected) return;
     this.chart?.destroy();
-    this.chart = new Chart(canvas, { ...this.config, options: { responsive: true, maintainAspectRatio: false, animation: false, ...this.config.options } });
+    this.chart = new Chart(canvas, {
+      ...this.config,
+      options: { responsive: true, maintainAspectRatio: false, animation: false, ...this.config.options },
+    });
   }
 
   override disconnectedCallback(): void {

@@ -14,8 +14,16 @@ export function confirmAction(opts: ConfirmOptions): Promise<boolean> {
   dialog.setAttribute('aria-describedby', 'confirm-body');
   const title = Object.assign(document.createElement('h2'), { id: 'confirm-title', textContent: opts.title });
   const body = Object.assign(document.createElement('p'), { id: 'confirm-body', textContent: opts.body });
-  const cancel = Object.assign(document.createElement('button'), { type: 'button', className: 'btn', textContent: 'Cancel' });
-  const ok = Object.assign(document.createElement('button'), { type: 'button', className: 'btn btn-danger', textContent: opts.confirmLabel });
+  const cancel = Object.assign(document.createElement('button'), {
+    type: 'button',
+    className: 'btn',
+    textContent: 'Cancel',
+  });
+  const ok = Object.assign(document.createElement('button'), {
+    type: 'button',
+    className: 'btn btn-danger',
+    textContent: opts.confirmLabel,
+  });
   const row = Object.assign(document.createElement('div'), { className: 'dialog-actions' });
   row.append(cancel, ok);
   dialog.append(title, body, row);

@@ -65,15 +65,25 @@ export interface RowMoves {
  * focus stays on them after a row reaches either end.
  */
 export function rowTools(what: string, r: RowMoves, flow: 'column' | 'row' = 'column'): TemplateResult {
-  const [back, on] = flow === 'column' ? [['up', '↑'], ['down', '↓']] : [['earlier', '←'], ['later', '→']];
+  const [back, on] =
+    flow === 'column'
+      ? [
+          ['up', '↑'],
+          ['down', '↓'],
+        ]
+      : [
+          ['earlier', '←'],
+          ['later', '→'],
+        ];
   const moveButton = ([word, arrow]: string[], blocked: boolean, by: -1 | 1) => html`<button type="button"
     class="btn btn-small btn-icon" aria-label="Move ${what} ${word}" title="Move ${word}"
     aria-disabled=${blocked ? 'true' : 'false'} @click=${() => (blocked ? undefined : r.move(by))}>
     <span aria-hidden="true">${arrow}</span></button>`;
-  const remove = flow === 'column'
-    ? html`<button type="button" class="btn btn-small btn-danger-quiet" aria-label="Remove ${what}"
+  const remove =
+    flow === 'column'
+      ? html`<button type="button" class="btn btn-small btn-danger-quiet" aria-label="Remove ${what}"
         @click=${r.remove}>Remove</button>`
-    : html`<button type="button" class="btn btn-small btn-icon btn-danger-quiet" aria-label="Remove ${what}"
+      : html`<button type="button" class="btn btn-small btn-icon btn-danger-quiet" aria-label="Remove ${what}"
         title="Remove" @click=${r.remove}><span aria-hidden="true">✕</span></button>`;
   return html`<span class="row-tools">
     ${moveButton(back, r.index === 0, -1)}${moveButton(on, r.index === r.count - 1, 1)}${remove}

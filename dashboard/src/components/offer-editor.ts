@@ -31,16 +31,25 @@ const REMOVE_KEY_OFFER: ConfirmOptions = {
 };
 const RESET_OFFER: ConfirmOptions = {
   title: 'Reset to the default offer?',
-  body: 'Your offer is deleted. Shoppers then choose from every priced material profile, with the Draft, Standard and '
-    + 'Fine qualities your printer allows, and no minimum prices. Widget keys with their own offer keep it.',
+  body:
+    'Your offer is deleted. Shoppers then choose from every priced material profile, with the Draft, Standard and ' +
+    'Fine qualities your printer allows, and no minimum prices. Widget keys with their own offer keep it.',
   confirmLabel: 'Reset offer',
 };
 
 export class OfferEditor extends AppElement {
   static override properties = {
-    offer: { attribute: false }, target: { attribute: false }, materials: { attribute: false },
-    printer: { attribute: false }, shop: { attribute: false }, draft: { state: true }, submitted: { state: true },
-    busy: { state: true }, serverError: { state: true }, announcement: { state: true }, notice: { state: true },
+    offer: { attribute: false },
+    target: { attribute: false },
+    materials: { attribute: false },
+    printer: { attribute: false },
+    shop: { attribute: false },
+    draft: { state: true },
+    submitted: { state: true },
+    busy: { state: true },
+    serverError: { state: true },
+    announcement: { state: true },
+    notice: { state: true },
   };
   declare offer: OfferView;
   declare target: OfferTarget;
@@ -141,8 +150,13 @@ export class OfferEditor extends AppElement {
 
   private context(problems: Map<string, string>): EditorContext {
     return {
-      draft: this.draft, currency: this.shop.currency, materials: this.materials, printer: this.printer,
-      problem: (path) => problems.get(path), label: (path) => fieldLabel(path, this.draft), edit: this.edit,
+      draft: this.draft,
+      currency: this.shop.currency,
+      materials: this.materials,
+      printer: this.printer,
+      problem: (path) => problems.get(path),
+      label: (path) => fieldLabel(path, this.draft),
+      edit: this.edit,
     };
   }
 
@@ -151,9 +165,8 @@ export class OfferEditor extends AppElement {
     this.submitted = true;
     if (this.problems().size) return this.focusSummary();
     const t = this.target;
-    const message = t.kind === 'account'
-      ? 'Offer saved. The widget offers it from now on.'
-      : `Own offer of “${t.name}” saved.`;
+    const message =
+      t.kind === 'account' ? 'Offer saved. The widget offers it from now on.' : `Own offer of “${t.name}” saved.`;
     await this.run(async () => this.changed(await saveOffer(t, offerBody(this.draft)), message));
   }
 

@@ -7,7 +7,15 @@ import { colorRow, fieldId, materialRow, type MaterialRow, type OfferDraft } fro
 import type { MaterialChoice } from '../lib/profiles.ts';
 import { badge } from './page-header.ts';
 import {
-  addOnEnter, defaultSelect, errorText, moveIn, moved, rowTools, takeAddText, textField, type EditorContext,
+  addOnEnter,
+  defaultSelect,
+  errorText,
+  moveIn,
+  moved,
+  rowTools,
+  takeAddText,
+  textField,
+  type EditorContext,
 } from './offer-controls.ts';
 
 export function materialsSection(c: EditorContext): TemplateResult {
@@ -23,14 +31,24 @@ export function materialsSection(c: EditorContext): TemplateResult {
     <p class="hint" id="of-materials-hint">Shoppers pick a material, then one of its colours, in this order. Each
       material is one of your material profiles, whose prices and settings apply.</p>
     ${errorText(c, 'materials')}
-    <ol class="offer-list">${repeat(d.materials, (m) => m.key, (m, i) => materialItem(c, m, i))}</ol>
+    <ol class="offer-list">${repeat(
+      d.materials,
+      (m) => m.key,
+      (m, i) => materialItem(c, m, i),
+    )}</ol>
     <div class="add-row">
       <div class="field">
         <label for="of-add-material">Add a material profile</label>
         <select id="of-add-material" ?disabled=${!available.length}>
           ${available.length ? nothing : html`<option value="">Every material profile is offered</option>`}
-          ${optionGroup('Your material profiles', available.filter((m) => m.own))}
-          ${optionGroup('Global material profiles', available.filter((m) => !m.own))}
+          ${optionGroup(
+            'Your material profiles',
+            available.filter((m) => m.own),
+          )}
+          ${optionGroup(
+            'Global material profiles',
+            available.filter((m) => !m.own),
+          )}
         </select>
       </div>
       <button type="button" class="btn" ?disabled=${!available.some((m) => m.priced)}
@@ -39,7 +57,9 @@ export function materialsSection(c: EditorContext): TemplateResult {
     <p class="hint">Missing one? Create it under <a href="#/profiles/material">Slice profiles → Material</a>. A
       material needs a price per kg or per gram before shoppers can choose it.</p>
     ${defaultSelect(c, {
-      path: 'default_material', label: 'Preselected material', current: d.defaultMaterial,
+      path: 'default_material',
+      label: 'Preselected material',
+      current: d.defaultMaterial,
       rows: d.materials.map((m) => ({ key: m.key, text: m.material })),
       set: (key) => c.edit((x) => (x.defaultMaterial = key)),
     })}
@@ -48,8 +68,10 @@ export function materialsSection(c: EditorContext): TemplateResult {
 
 function optionGroup(label: string, list: MaterialChoice[]) {
   if (!list.length) return nothing;
-  return html`<optgroup label=${label}>${list.map((m) => html`<option value=${m.name} ?disabled=${!m.priced}>
-    ${m.name}${m.priced ? '' : ' (no price set)'}</option>`)}</optgroup>`;
+  return html`<optgroup label=${label}>${list.map(
+    (m) => html`<option value=${m.name} ?disabled=${!m.priced}>
+    ${m.name}${m.priced ? '' : ' (no price set)'}</option>`,
+  )}</optgroup>`;
 }
 
 function addMaterial(c: EditorContext, e: Event) {
@@ -71,11 +93,14 @@ function materialItem(c: EditorContext, m: MaterialRow, i: number): TemplateResu
   const count = c.draft.materials.length;
   const known = c.materials.some((p) => p.name.toLowerCase() === m.material.toLowerCase());
   const tools = rowTools(`material ${m.material}`, {
-    index: i, count,
+    index: i,
+    count,
     move: (by) => c.edit((d) => moveIn(d.materials, i, by), { say: moved(m.material, i + by + 1, count) }),
-    remove: () => c.edit((d) => removeMaterial(d, m.key), {
-      say: `${m.material} removed from the offer.`, focus: 'of-add-material',
-    }),
+    remove: () =>
+      c.edit((d) => removeMaterial(d, m.key), {
+        say: `${m.material} removed from the offer.`,
+        focus: 'of-add-material',
+      }),
   });
   return html`<li class="offer-item">
     <div class="offer-item-head">
@@ -83,8 +108,12 @@ function materialItem(c: EditorContext, m: MaterialRow, i: number): TemplateResu
       ${c.draft.defaultMaterial === m.key ? badge('Preselected', 'info') : nothing}
       ${tools}
     </div>
-    ${known ? nothing : html`<p class="alert alert-warn small">None of your material profiles is named
-      “${m.material}”: saving is refused until you remove it or create that profile.</p>`}
+    ${
+      known
+        ? nothing
+        : html`<p class="alert alert-warn small">None of your material profiles is named
+      “${m.material}”: saving is refused until you remove it or create that profile.</p>`
+    }
     ${errorText(c, `${path}.material`)}
     ${colorsGroup(c, m, i)}
   </li>`;
@@ -98,7 +127,11 @@ function colorsGroup(c: EditorContext, m: MaterialRow, i: number): TemplateResul
     ${errorText(c, path)}
     ${m.colors.length ? nothing : html`<p class="hint">No colour choice: shoppers get the material as it comes.</p>`}
     <ol class="color-list">
-      ${repeat(m.colors, (col) => col.key, (_col, j) => colorChip(c, m, `${path}.${j}`, j))}
+      ${repeat(
+        m.colors,
+        (col) => col.key,
+        (_col, j) => colorChip(c, m, `${path}.${j}`, j),
+      )}
       <li class="add-row add-chip">
         <label for=${addId} class="visually-hidden">New colour for ${m.material}</label>
         <input id=${addId} type="text" maxlength="40" autocomplete="off" placeholder="New colour"
@@ -113,16 +146,26 @@ function colorChip(c: EditorContext, m: MaterialRow, path: string, j: number): T
   const col = m.colors[j];
   const count = m.colors.length;
   const field = textField(c, path, {
-    label: `Colour ${j + 1} of ${m.material}`, hiddenLabel: true, value: col.name, maxlength: 40,
+    label: `Colour ${j + 1} of ${m.material}`,
+    hiddenLabel: true,
+    value: col.name,
+    maxlength: 40,
     onInput: (v) => c.edit(() => (col.name = v)),
   });
-  const tools = rowTools(`colour ${col.name || j + 1} of ${m.material}`, {
-    index: j, count,
-    move: (by) => c.edit(() => moveIn(m.colors, j, by), { say: moved(col.name, j + by + 1, count) }),
-    remove: () => c.edit(() => m.colors.splice(j, 1), {
-      say: `${col.name} removed from ${m.material}.`, focus: `of-add-color-${m.key}`,
-    }),
-  }, 'row');
+  const tools = rowTools(
+    `colour ${col.name || j + 1} of ${m.material}`,
+    {
+      index: j,
+      count,
+      move: (by) => c.edit(() => moveIn(m.colors, j, by), { say: moved(col.name, j + by + 1, count) }),
+      remove: () =>
+        c.edit(() => m.colors.splice(j, 1), {
+          say: `${col.name} removed from ${m.material}.`,
+          focus: `of-add-color-${m.key}`,
+        }),
+    },
+    'row',
+  );
   return html`<li class="color-chip ${c.problem(path) ? 'chip-invalid' : ''}">${field}${tools}</li>`;
 }
 

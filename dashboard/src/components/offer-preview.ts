@@ -6,7 +6,12 @@ import { LitElement, type PropertyValues } from 'lit';
 import { renderWidget, type Handlers } from '../../../widget/src/view.ts';
 import { styles } from '../../../widget/src/styles.ts';
 import {
-  checkQuantity, clampQuantity, findMaterial, findQuality, initialSelection, withMaterial,
+  checkQuantity,
+  clampQuantity,
+  findMaterial,
+  findQuality,
+  initialSelection,
+  withMaterial,
 } from '../../../widget/src/selection.ts';
 import { EMPTY_RUN, type StageError } from '../../../widget/src/state.ts';
 import type { Selection, WidgetConfig } from '../../../widget/src/types.ts';
@@ -14,8 +19,9 @@ import type { Selection, WidgetConfig } from '../../../widget/src/types.ts';
 const PREVIEW_ONLY: StageError = {
   stage: 'file',
   code: 'preview_only',
-  message: 'This preview shows your options only. To quote a real model, save the offer and use the live widget '
-    + 'on the Widget keys page.',
+  message:
+    'This preview shows your options only. To quote a real model, save the offer and use the live widget ' +
+    'on the Widget keys page.',
   retryable: false,
 };
 PREVIEW_ONLY.shopper = PREVIEW_ONLY.message;
@@ -38,7 +44,12 @@ export class OfferPreview extends LitElement {
   // Shadow DOM on purpose (the rest of the dashboard renders in the light DOM): the widget's styles apply here
   // exactly as in a shop page, and its element ids cannot collide with the dashboard's.
   static override styles = styles;
-  static override properties = { config: { attribute: false }, selection: { state: true }, note: { state: true }, quantityError: { state: true } };
+  static override properties = {
+    config: { attribute: false },
+    selection: { state: true },
+    note: { state: true },
+    quantityError: { state: true },
+  };
   declare config: WidgetConfig | null;
   declare selection: Selection | null;
   declare note: StageError | null;
@@ -77,14 +88,20 @@ export class OfferPreview extends LitElement {
       const checked = checkQuantity(config, raw);
       this.quantityError = 'error' in checked ? checked.error : null;
       if ('quantity' in checked) this.selection = { ...this.selection, quantity: checked.quantity };
-    }
-    else this.selection = { ...this.selection, [field]: field === 'infill' ? Number(raw) : raw };
+    } else this.selection = { ...this.selection, [field]: field === 'infill' ? Number(raw) : raw };
   }
 
   protected override render() {
     const state = {
-      ...EMPTY_RUN, config: this.config, selection: this.selection, quantityError: this.quantityError, error: this.note,
-      dragging: false, previewUnavailable: false, locale: undefined, currencyDisplay: 'symbol' as const,
+      ...EMPTY_RUN,
+      config: this.config,
+      selection: this.selection,
+      quantityError: this.quantityError,
+      error: this.note,
+      dragging: false,
+      previewUnavailable: false,
+      locale: undefined,
+      currencyDisplay: 'symbol' as const,
     };
     return renderWidget(state, null, this.handlers);
   }

@@ -3,7 +3,12 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import {
-  PRESET_DEFS, fieldId, idFromLabel, newQualityRow, type OfferDraft, type QualityRow,
+  PRESET_DEFS,
+  fieldId,
+  idFromLabel,
+  newQualityRow,
+  type OfferDraft,
+  type QualityRow,
 } from '../lib/offer-draft.ts';
 import { formatField, unitText } from '../lib/profile-rules.ts';
 import { badge } from './page-header.ts';
@@ -19,12 +24,18 @@ export function qualitiesSection(c: EditorContext): TemplateResult {
       left empty keeps the printer profile's value (shown greyed). Bed, nozzle and prices stay the printer
       profile's.</p>
     ${errorText(c, 'qualities')}
-    <ol class="offer-list">${repeat(d.qualities, (q) => q.key, (q, i) => qualityItem(c, q, i))}</ol>
+    <ol class="offer-list">${repeat(
+      d.qualities,
+      (q) => q.key,
+      (q, i) => qualityItem(c, q, i),
+    )}</ol>
     <div class="add-row">
       <button type="button" class="btn" @click=${() => addQuality(c)}>Add quality preset</button>
     </div>
     ${defaultSelect(c, {
-      path: 'default_quality', label: 'Preselected quality', current: d.defaultQuality,
+      path: 'default_quality',
+      label: 'Preselected quality',
+      current: d.defaultQuality,
       rows: d.qualities.map((q) => ({ key: q.key, text: q.label || q.id || '(unnamed)' })),
       set: (key) => c.edit((x) => (x.defaultQuality = key)),
     })}
@@ -53,7 +64,8 @@ function qualityItem(c: EditorContext, q: QualityRow, i: number): TemplateResult
   const count = c.draft.qualities.length;
   const name = q.label || q.id || `quality ${i + 1}`;
   const tools = rowTools(`quality ${name}`, {
-    index: i, count,
+    index: i,
+    count,
     move: (by) => c.edit((d) => moveIn(d.qualities, i, by), { say: moved(name, i + by + 1, count) }),
     remove: () => c.edit((d) => removeQuality(d, q.key), { say: `${name} removed.`, focus: fieldId('qualities') }),
   });
@@ -70,19 +82,29 @@ function qualityItem(c: EditorContext, q: QualityRow, i: number): TemplateResult
 
 function nameFields(c: EditorContext, q: QualityRow, path: string): TemplateResult {
   const touch = { touch: q.key };
-  const setLabel = (v: string) => c.edit(() => {
-    q.label = v;
-    if (q.idFromLabel) q.id = idFromLabel(v);
-  }, touch);
-  const setId = (v: string) => c.edit(() => {
-    q.id = v;
-    q.idFromLabel = false;
-  }, touch);
+  const setLabel = (v: string) =>
+    c.edit(() => {
+      q.label = v;
+      if (q.idFromLabel) q.id = idFromLabel(v);
+    }, touch);
+  const setId = (v: string) =>
+    c.edit(() => {
+      q.id = v;
+      q.idFromLabel = false;
+    }, touch);
   return html`${textField(c, `${path}.label`, {
-      label: 'Label shoppers see', value: q.label, maxlength: 60, placeholder: 'e.g. Fine · 0.1 mm', onInput: setLabel,
-    })}
+    label: 'Label shoppers see',
+    value: q.label,
+    maxlength: 60,
+    placeholder: 'e.g. Fine · 0.1 mm',
+    onInput: setLabel,
+  })}
     ${textField(c, `${path}.id`, {
-      label: 'Id', value: q.id, maxlength: 40, placeholder: 'e.g. fine', onInput: setId,
+      label: 'Id',
+      value: q.id,
+      maxlength: 40,
+      placeholder: 'e.g. fine',
+      onInput: setId,
       hint: 'Quotes and requests name the preset by it: lower-case letters, digits, - and _.',
     })}`;
 }
@@ -93,11 +115,19 @@ function presetSettings(c: EditorContext, q: QualityRow, path: string): Template
     <summary>Slicing settings: <span class="muted">${presetSummary(q)}</span></summary>
     ${errorText(c, path)}
     <div class="field-grid">
-      ${PRESET_DEFS.map((def) => settingField({
-        def, value: q.settings[def.name] ?? '', inherited: formatField(def, c.printer[def.name]),
-        error: c.problem(`${path}.${def.name}`), readonly: false,
-        onInput: (field, v) => c.edit(() => (q.settings[field] = v), { touch: q.key }),
-      }, fieldId(path)))}
+      ${PRESET_DEFS.map((def) =>
+        settingField(
+          {
+            def,
+            value: q.settings[def.name] ?? '',
+            inherited: formatField(def, c.printer[def.name]),
+            error: c.problem(`${path}.${def.name}`),
+            readonly: false,
+            onInput: (field, v) => c.edit(() => (q.settings[field] = v), { touch: q.key }),
+          },
+          fieldId(path),
+        ),
+      )}
     </div>
   </details>`;
 }

@@ -28,9 +28,11 @@ export function errorSummary(problems: Map<string, string>, draft: OfferDraft, s
   if (!problems.size && !server) return nothing;
   if (!problems.size) return html`<div id=${SUMMARY_ID} tabindex="-1">${formError(server)}</div>`;
   const n = problems.size;
-  const items = [...problems].map(([path, message]) => html`<li>
+  const items = [...problems].map(
+    ([path, message]) => html`<li>
     <a href="#${fieldId(path)}" @click=${(e: Event) => jumpTo(e, path)}>${fieldLabel(path, draft)} ${message}</a>
-  </li>`);
+  </li>`,
+  );
   return html`<div class="alert alert-error error-summary" id=${SUMMARY_ID} tabindex="-1" role="alert">
     <p><strong>${n === 1 ? 'One field needs' : `${n} fields need`} attention before
       saving${server ? ' (the server refused the offer)' : ''}:</strong></p>
@@ -42,16 +44,20 @@ export function errorSummary(problems: Map<string, string>, draft: OfferDraft, s
 export function previewPanel(shop: WidgetConfig, offer: Offer | null, layerHeight: number, current: boolean) {
   const config = offer ? widgetConfigFor(shop, offer, layerHeight) : null;
   const floor = (v: number | null, what: string): TemplateResult | typeof nothing =>
-    (v === null ? nothing : html`<li>${what}: ${money(v, shop.currency)}</li>`);
+    v === null ? nothing : html`<li>${what}: ${money(v, shop.currency)}</li>`;
   return html`<aside class="offer-preview" aria-labelledby="of-preview-h">
     <h2 id="of-preview-h">What shoppers see</h2>
     <p class="muted small">The widget with this offer, unsaved changes included.
       ${current ? '' : html`<strong>It shows the last valid version</strong> until the problems are fixed.`}</p>
     <sq-offer-preview .config=${config}></sq-offer-preview>
-    ${offer ? html`<ul class="small muted preview-terms">
+    ${
+      offer
+        ? html`<ul class="small muted preview-terms">
       <li>Quantity per line: ${offer.quantity.min} to ${offer.quantity.max}</li>
       ${floor(offer.minimum_price, 'Minimum price per part')}
       ${floor(offer.minimum_line_price, 'Minimum price per line')}
-    </ul>` : nothing}
+    </ul>`
+        : nothing
+    }
   </aside>`;
 }

@@ -14,7 +14,11 @@ export function infillSection(c: EditorContext): TemplateResult {
       lowest to highest.</p>
     ${errorText(c, 'infill_options')}
     <ul class="color-list infill-list">
-      ${repeat(d.infill, (r) => r.key, (r, i) => infillChip(c, r, i))}
+      ${repeat(
+        d.infill,
+        (r) => r.key,
+        (r, i) => infillChip(c, r, i),
+      )}
       <li class="add-row add-chip">
         <label for="of-add-infill" class="visually-hidden">New infill density in percent</label>
         <input id="of-add-infill" type="text" inputmode="decimal" autocomplete="off" placeholder="New %"
@@ -23,7 +27,9 @@ export function infillSection(c: EditorContext): TemplateResult {
       </li>
     </ul>
     ${defaultSelect(c, {
-      path: 'default_infill', label: 'Preselected infill', current: d.defaultInfill,
+      path: 'default_infill',
+      label: 'Preselected infill',
+      current: d.defaultInfill,
       rows: d.infill.map((r) => ({ key: r.key, text: `${r.value} %` })),
       set: (key) => c.edit((x) => (x.defaultInfill = key)),
     })}
@@ -33,7 +39,10 @@ export function infillSection(c: EditorContext): TemplateResult {
 function infillChip(c: EditorContext, r: InfillRow, i: number): TemplateResult {
   const path = `infill_options.${i}`;
   const field = textField(c, path, {
-    label: `Infill option ${i + 1} (%)`, hiddenLabel: true, value: r.value, inputmode: 'decimal',
+    label: `Infill option ${i + 1} (%)`,
+    hiddenLabel: true,
+    value: r.value,
+    inputmode: 'decimal',
     onInput: (v) => c.edit(() => (r.value = v)),
   });
   const say = `Infill ${r.value} % removed.`;
@@ -59,34 +68,50 @@ function addInfill(c: EditorContext, e: Event) {
 export function termsSection(c: EditorContext): TemplateResult {
   const d = c.draft;
   const cur = c.currency;
-  const set = (field: 'quantityMin' | 'quantityMax' | 'minimumPrice' | 'minimumLinePrice' | 'leadTime') =>
-    (v: string) => c.edit((x) => (x[field] = v));
+  const set =
+    (field: 'quantityMin' | 'quantityMax' | 'minimumPrice' | 'minimumLinePrice' | 'leadTime') => (v: string) =>
+      c.edit((x) => (x[field] = v));
   return html`<fieldset class="field-group offer-group" aria-describedby="of-terms-hint">
     <legend>Quantities, minimum prices and lead time</legend>
     <p class="hint" id="of-terms-hint">Amounts are in your account currency, ${cur} (set in your global settings
       profile).</p>
     <div class="field-pair">
       ${textField(c, 'quantity.min', {
-        label: 'Minimum quantity per line', value: d.quantityMin, inputmode: 'numeric', onInput: set('quantityMin'),
+        label: 'Minimum quantity per line',
+        value: d.quantityMin,
+        inputmode: 'numeric',
+        onInput: set('quantityMin'),
       })}
       ${textField(c, 'quantity.max', {
-        label: 'Maximum quantity per line', value: d.quantityMax, inputmode: 'numeric', onInput: set('quantityMax'),
+        label: 'Maximum quantity per line',
+        value: d.quantityMax,
+        inputmode: 'numeric',
+        onInput: set('quantityMax'),
       })}
     </div>
     <div class="field-pair">
       ${textField(c, 'minimum_price', {
-        label: html`Minimum price per part <span class="unit">(${cur})</span>`, value: d.minimumPrice,
-        inputmode: 'decimal', hint: 'No part is priced below this. Empty: no minimum.', onInput: set('minimumPrice'),
+        label: html`Minimum price per part <span class="unit">(${cur})</span>`,
+        value: d.minimumPrice,
+        inputmode: 'decimal',
+        hint: 'No part is priced below this. Empty: no minimum.',
+        onInput: set('minimumPrice'),
       })}
       ${textField(c, 'minimum_line_price', {
-        label: html`Minimum price per line <span class="unit">(${cur})</span>`, value: d.minimumLinePrice,
-        inputmode: 'decimal', onInput: set('minimumLinePrice'),
+        label: html`Minimum price per line <span class="unit">(${cur})</span>`,
+        value: d.minimumLinePrice,
+        inputmode: 'decimal',
+        onInput: set('minimumLinePrice'),
         hint: 'A cart line (unit price × quantity) costs at least this; the cart shows the difference. Empty: none.',
       })}
     </div>
     ${textField(c, 'lead_time', {
-      label: 'Lead time', value: d.leadTime, maxlength: 200, placeholder: 'e.g. Ships in 3–5 business days',
-      hint: 'Shown to shoppers under the options. Empty: none.', onInput: set('leadTime'),
+      label: 'Lead time',
+      value: d.leadTime,
+      maxlength: 200,
+      placeholder: 'e.g. Ships in 3–5 business days',
+      hint: 'Shown to shoppers under the options. Empty: none.',
+      onInput: set('leadTime'),
     })}
   </fieldset>`;
 }

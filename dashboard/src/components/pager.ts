@@ -1,7 +1,14 @@
 // Previous/next pagination for {page, limit, total, has_more} lists.
 import { html, nothing, type TemplateResult } from 'lit';
 
-export function pager(label: string, page: number, limit: number, total: number, hasMore: boolean, go: (page: number) => void): TemplateResult | typeof nothing {
+export function pager(
+  label: string,
+  page: number,
+  limit: number,
+  total: number,
+  hasMore: boolean,
+  go: (page: number) => void,
+): TemplateResult | typeof nothing {
   if (page === 1 && !hasMore) return nothing;
   const pages = Math.max(page, Math.ceil(total / limit));
   return html`<nav class="pager" aria-label=${label}>

@@ -7,16 +7,30 @@ import { toApiError } from '../lib/loader.ts';
 import type { Profile, ProfileKind } from '../lib/types.ts';
 import { KIND_LABEL } from '../lib/profiles.ts';
 import {
-  allFields, fieldGroups, fieldValue, formatField, parseField, validateProfile, PROFILE_NAME_MAX,
+  allFields,
+  fieldGroups,
+  fieldValue,
+  formatField,
+  parseField,
+  validateProfile,
+  PROFILE_NAME_MAX,
 } from '../lib/profile-rules.ts';
 import { settingField } from './setting-field.ts';
 import { formError } from './states.ts';
 
 export class ProfileForm extends AppElement {
   static override properties = {
-    kind: {}, profile: { attribute: false }, template: { attribute: false }, inherited: { attribute: false },
-    name: { state: true }, isDefault: { state: true }, values: { state: true }, touched: { state: true },
-    submitted: { state: true }, busy: { state: true }, serverError: { state: true },
+    kind: {},
+    profile: { attribute: false },
+    template: { attribute: false },
+    inherited: { attribute: false },
+    name: { state: true },
+    isDefault: { state: true },
+    values: { state: true },
+    touched: { state: true },
+    submitted: { state: true },
+    busy: { state: true },
+    serverError: { state: true },
   };
   declare kind: ProfileKind;
   /** The profile being edited; null for a new one. */
@@ -54,10 +68,13 @@ export class ProfileForm extends AppElement {
   /** Loads the form from the profile (or the template), as text. */
   private fill() {
     const source = this.profile ?? this.template;
-    this.name = this.profile?.name ?? (this.template ? (this.kind === 'material' ? this.template.name : `${this.template.name} (copy)`) : '');
+    this.name =
+      this.profile?.name ??
+      (this.template ? (this.kind === 'material' ? this.template.name : `${this.template.name} (copy)`) : '');
     this.isDefault = this.profile?.is_default ?? false;
     const values: Record<string, string> = {};
-    for (const def of allFields(this.kind)) values[def.name] = formatField(def, fieldValue(def, source?.settings ?? {}));
+    for (const def of allFields(this.kind))
+      values[def.name] = formatField(def, fieldValue(def, source?.settings ?? {}));
     this.values = values;
     this.touched = new Set();
     this.submitted = false;
@@ -148,7 +165,14 @@ export class ProfileForm extends AppElement {
         (g) => html`<fieldset class="field-group"><legend>${g.title}</legend><div class="field-grid">
           ${g.fields.map((def) =>
             settingField(
-              { def, value: this.values[def.name] ?? '', inherited: formatField(def, fieldValue(def, this.inherited)), error: this.show(problems, def.name), readonly: false, onInput: this.onInput },
+              {
+                def,
+                value: this.values[def.name] ?? '',
+                inherited: formatField(def, fieldValue(def, this.inherited)),
+                error: this.show(problems, def.name),
+                readonly: false,
+                onInput: this.onInput,
+              },
               'pf',
             ),
           )}

@@ -9,8 +9,12 @@ export function priceBreakdownView(q: Quote): TemplateResult {
   const row = (label: string, v: number, hint = '') =>
     html`<tr><th scope="row">${label}${hint ? html` <span class="muted small">${hint}</span>` : nothing}</th><td class="num">${money(v, b.currency)}</td></tr>`;
   const rate = b.exchange_rate;
-  const converted = rate ? html` <span class="muted small">converted from ${rate.from} at 1 ${rate.from} = ${rate.rate} ${rate.to}</span>` : nothing;
-  const minimum = b.minimum_price_adjustment ? row('Minimum price adjustment', b.minimum_price_adjustment, 'up to your minimum price') : nothing;
+  const converted = rate
+    ? html` <span class="muted small">converted from ${rate.from} at 1 ${rate.from} = ${rate.rate} ${rate.to}</span>`
+    : nothing;
+  const minimum = b.minimum_price_adjustment
+    ? row('Minimum price adjustment', b.minimum_price_adjustment, 'up to your minimum price')
+    : nothing;
   return html`<table class="table table-compact breakdown">
     <caption>Price breakdown${converted}</caption>
     <tbody>

@@ -23,7 +23,12 @@ export function sourceLabel(source: string | undefined, profiles: Map<string, Pr
 function valueText(v: unknown, unit: string | undefined): string {
   if (v === undefined) return '—';
   if (typeof v === 'boolean') return v ? 'Yes' : 'No';
-  if (typeof v === 'object' && v !== null) return Object.entries(v).map(([k, x]) => `${k} ${x}`).join(', ') || 'none';
+  if (typeof v === 'object' && v !== null)
+    return (
+      Object.entries(v)
+        .map(([k, x]) => `${k} ${x}`)
+        .join(', ') || 'none'
+    );
   return unit && unit !== 'count' ? `${v} ${unit}` : String(v);
 }
 

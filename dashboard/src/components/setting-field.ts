@@ -20,7 +20,13 @@ function control(v: FieldView, id: string, describedBy: string): TemplateResult 
   const { def } = v;
   const invalid = v.error ? 'true' : 'false';
   if (def.type === 'boolean' || def.type === 'enum') {
-    const options = def.type === 'boolean' ? [['true', 'Yes'], ['false', 'No']] : (def.values ?? []).map((x) => [x, x]);
+    const options =
+      def.type === 'boolean'
+        ? [
+            ['true', 'Yes'],
+            ['false', 'No'],
+          ]
+        : (def.values ?? []).map((x) => [x, x]);
     return html`<select id=${id} name=${def.name} aria-describedby=${describedBy} aria-invalid=${invalid} ?disabled=${v.readonly}
       @change=${(e: Event) => v.onInput(def.name, input(e))}>
       <option value="" ?selected=${v.value === ''}>Not set${v.inherited ? ` (inherits ${v.inherited})` : ''}</option>

@@ -14,9 +14,10 @@ const BASE = '/dashboard/api/quote-signing-secret';
 
 const ROTATE: ConfirmOptions = {
   title: 'Rotate the quote signing secret?',
-  body: 'A new secret replaces this one at once and signs every new quote. Signatures of the quotes made so far stop '
-    + 'verifying with it: carts holding those quotes need a new quote (or a check online with '
-    + 'GET /v2/quotes/{quote_id}). Put the new secret in your backend right away.',
+  body:
+    'A new secret replaces this one at once and signs every new quote. Signatures of the quotes made so far stop ' +
+    'verifying with it: carts holding those quotes need a new quote (or a check online with ' +
+    'GET /v2/quotes/{quote_id}). Put the new secret in your backend right away.',
   confirmLabel: 'Rotate secret',
 };
 
@@ -30,7 +31,10 @@ if (Number(expires) * 1000 <= Date.now()) throw new Error('expired quote: quote 
 
 export class SigningSecret extends AppElement {
   static override properties = {
-    secret: { state: true }, busy: { state: true }, error: { state: true }, notice: { state: true },
+    secret: { state: true },
+    busy: { state: true },
+    error: { state: true },
+    notice: { state: true },
   };
   /** Shown only once asked for; never kept in the page otherwise. */
   declare secret: string | null;
@@ -80,14 +84,16 @@ export class SigningSecret extends AppElement {
         server, like an API token.</p>
       <div class="secret-row">
         <span class="secret-label">Signing secret</span>
-        ${this.secret
-          ? html`<code class="secret-value" data-testid="signing-secret">${this.secret}</code>
+        ${
+          this.secret
+            ? html`<code class="secret-value" data-testid="signing-secret">${this.secret}</code>
               <sq-copy .text=${this.secret} label="Copy secret"></sq-copy>
               <button type="button" class="btn btn-small" @click=${this.hide}>Hide</button>`
-          : html`<code class="secret-value muted"><span aria-hidden="true">qss_••••••••••••••••</span><span
+            : html`<code class="secret-value muted"><span aria-hidden="true">qss_••••••••••••••••</span><span
                 class="visually-hidden">hidden</span></code>
               <button type="button" class="btn btn-small" @click=${this.reveal} ?disabled=${this.busy}>
-                Reveal secret</button>`}
+                Reveal secret</button>`
+        }
         <button type="button" class="btn btn-small btn-danger-quiet" @click=${this.rotate} ?disabled=${this.busy}>
           Rotate secret</button>
       </div>

@@ -11,7 +11,12 @@ export function loadingView(what: string): TemplateResult {
 
 /** Explains what went wrong in the server's own words; a retry when the problem may be passing. */
 export function errorView(error: ApiError, retry?: () => void): TemplateResult {
-  const title = error.status === 0 ? 'The server could not be reached' : error.status === 404 ? 'Not found' : 'Something went wrong';
+  const title =
+    error.status === 0
+      ? 'The server could not be reached'
+      : error.status === 404
+        ? 'Not found'
+        : 'Something went wrong';
   return html`<div class="state state-error" role="alert">
     <h2 class="state-title">${title}</h2>
     <p>${error.message}</p>
@@ -29,7 +34,12 @@ export function emptyView(title: string, body: string | TemplateResult, action?:
 }
 
 /** Renders a Loader's state: the loading and error views, or `ready` with the data. */
-export function renderLoad<T>(state: LoadState<T>, what: string, ready: (data: T) => unknown, retry?: () => void): unknown {
+export function renderLoad<T>(
+  state: LoadState<T>,
+  what: string,
+  ready: (data: T) => unknown,
+  retry?: () => void,
+): unknown {
   if (state.status === 'loading') return loadingView(what);
   if (state.status === 'error') return errorView(state.error, retry);
   return ready(state.data);
@@ -40,8 +50,10 @@ export function formError(error: ApiError | null): unknown {
   if (!error) return nothing;
   return html`<div class="alert alert-error" role="alert">
     <p>${error.message}</p>
-    ${error.fields.length > 1
-      ? html`<ul>${error.fields.map((f) => html`<li><code>${f.field}</code>: ${f.message}</li>`)}</ul>`
-      : nothing}
+    ${
+      error.fields.length > 1
+        ? html`<ul>${error.fields.map((f) => html`<li><code>${f.field}</code>: ${f.message}</li>`)}</ul>`
+        : nothing
+    }
   </div>`;
 }

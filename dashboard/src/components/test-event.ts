@@ -20,17 +20,33 @@ export function testOutcome(d: DeliveryDetail): Outcome | null {
   if (!first) return null;
   const took = `${num(first.duration_ms, 0)} ms`;
   if (d.state === 'delivered' && first.status_code !== null && first.status_code < 300) {
-    return { tone: 'ok', text: `Delivered: your endpoint answered ${first.status_code} in ${took}.`, deliveryId: d.delivery_id };
+    return {
+      tone: 'ok',
+      text: `Delivered: your endpoint answered ${first.status_code} in ${took}.`,
+      deliveryId: d.delivery_id,
+    };
   }
   const next =
-    d.state === 'pending' ? ` Retrying: up to ${d.max_attempts} attempts in all.`
-    : d.state === 'failed' ? ` No attempt succeeded (${d.attempts} of ${d.max_attempts}).`
-    : ` Delivered on attempt ${d.attempts}.`;
-  return { tone: 'bad', text: `Not delivered: ${first.error ?? 'no answer'} (after ${took}).${next}`, deliveryId: d.delivery_id };
+    d.state === 'pending'
+      ? ` Retrying: up to ${d.max_attempts} attempts in all.`
+      : d.state === 'failed'
+        ? ` No attempt succeeded (${d.attempts} of ${d.max_attempts}).`
+        : ` Delivered on attempt ${d.attempts}.`;
+  return {
+    tone: 'bad',
+    text: `Not delivered: ${first.error ?? 'no answer'} (after ${took}).${next}`,
+    deliveryId: d.delivery_id,
+  };
 }
 
 export class TestEventButton extends AppElement {
-  static override properties = { webhookId: {}, url: {}, disabled: { type: Boolean }, outcome: { state: true }, busy: { state: true } };
+  static override properties = {
+    webhookId: {},
+    url: {},
+    disabled: { type: Boolean },
+    outcome: { state: true },
+    busy: { state: true },
+  };
   declare webhookId: string;
   /** The receiver URL, named in the button's accessible name where several buttons share a page. */
   declare url: string;
@@ -70,7 +86,11 @@ export class TestEventButton extends AppElement {
         }
         await new Promise((r) => setTimeout(r, POLL_MS));
       }
-      this.outcome = { tone: 'info', text: 'Still waiting for the first attempt; see the delivery log.', deliveryId: created.delivery_id };
+      this.outcome = {
+        tone: 'info',
+        text: 'Still waiting for the first attempt; see the delivery log.',
+        deliveryId: created.delivery_id,
+      };
     } catch (err) {
       this.outcome = { tone: 'bad', text: `Could not send a test event: ${toApiError(err).message}` };
     } finally {
@@ -81,7 +101,9 @@ export class TestEventButton extends AppElement {
 
   protected override render() {
     const o = this.outcome;
-    const link = o?.deliveryId ? html` <a href=${href(['webhooks', this.webhookId, 'deliveries', o.deliveryId])}>Details</a>` : nothing;
+    const link = o?.deliveryId
+      ? html` <a href=${href(['webhooks', this.webhookId, 'deliveries', o.deliveryId])}>Details</a>`
+      : nothing;
     return html`<button type="button" class="btn btn-small" ?disabled=${this.disabled || this.busy} @click=${this.send}
         aria-label=${this.url ? `Send test event to ${this.url}` : 'Send test event'}
         title=${this.disabled ? 'Turn the webhook on to send a test event' : 'Send a signed ping event to this URL now'}>Send test event</button>

@@ -21,14 +21,19 @@ async function untilDone(jobId: string): Promise<Quote> {
     await sleep(POLL_MS);
     const job = await get<Job>(`/v2/jobs/${encodeURIComponent(jobId)}`);
     if (job.status === 'completed' && job.result) return job.result;
-    if (job.status === 'failed') throw new ApiError(422, job.error?.code ?? 'quote_failed', job.error?.message ?? 'The quote failed.');
+    if (job.status === 'failed')
+      throw new ApiError(422, job.error?.code ?? 'quote_failed', job.error?.message ?? 'The quote failed.');
   }
 }
 
 export class TryQuote extends AppElement {
   static override properties = {
-    profile: { attribute: false }, profiles: { attribute: false },
-    fileId: { state: true }, phase: { state: true }, error: { state: true }, quote: { state: true },
+    profile: { attribute: false },
+    profiles: { attribute: false },
+    fileId: { state: true },
+    phase: { state: true },
+    error: { state: true },
+    quote: { state: true },
   };
   declare profile: Profile;
   declare profiles: Map<string, Profile>;
@@ -36,7 +41,10 @@ export class TryQuote extends AppElement {
   declare phase: 'idle' | 'uploading' | 'quoting';
   declare error: ApiError | null;
   declare quote: Quote | null;
-  private uploads = new Loader<FileRecord[]>(this, async () => (await get<Page<FileRecord>>('/v2/user/uploads?limit=20')).data);
+  private uploads = new Loader<FileRecord[]>(
+    this,
+    async () => (await get<Page<FileRecord>>('/v2/user/uploads?limit=20')).data,
+  );
 
   constructor() {
     super();

@@ -19,7 +19,12 @@ export interface WebhookFieldValues {
   token_id: string | null;
 }
 
-export function webhookFields(prefix: string, v: WebhookFieldValues, tokens: ApiToken[], invalid: string | null): TemplateResult {
+export function webhookFields(
+  prefix: string,
+  v: WebhookFieldValues,
+  tokens: ApiToken[],
+  invalid: string | null,
+): TemplateResult {
   return html`<div class="field">
       <label for="${prefix}-url">Receiver URL</label>
       <input id="${prefix}-url" name="url" type="url" .value=${v.url} placeholder="https://shop.example.com/hooks/slicequote" autocomplete="off"
@@ -63,7 +68,8 @@ export function readWebhookFields(form: HTMLFormElement): WebhookFieldValues {
 export function webhookProblem(v: WebhookFieldValues): [field: string, message: string] | null {
   try {
     const u = new URL(v.url);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return ['url', 'The URL must start with http:// or https://.'];
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      return ['url', 'The URL must start with http:// or https://.'];
     if (u.username || u.password) return ['url', 'The URL must not contain a user name or password.'];
   } catch {
     return ['url', 'Enter the full receiver URL, e.g. https://shop.example.com/hooks/slicequote.'];

@@ -59,9 +59,14 @@ export async function request<T>(method: string, path: string, body?: unknown): 
   try {
     res = await fetch(path, { method, headers, body: payload, credentials: 'same-origin' });
   } catch {
-    throw new ApiError(0, 'network_error', 'Could not reach the slicequote server. Check your connection and try again.');
+    throw new ApiError(
+      0,
+      'network_error',
+      'Could not reach the slicequote server. Check your connection and try again.',
+    );
   }
-  if (res.status === 401 && !path.startsWith('/dashboard/api/login')) window.dispatchEvent(new CustomEvent(UNAUTHORIZED_EVENT));
+  if (res.status === 401 && !path.startsWith('/dashboard/api/login'))
+    window.dispatchEvent(new CustomEvent(UNAUTHORIZED_EVENT));
   if (!res.ok) throw await errorFrom(res);
   if (res.status === 204 || res.headers.get('content-length') === '0') return undefined as T;
   return (await res.json()) as T;

@@ -24,7 +24,12 @@ export function money(amount: number | undefined, currency = 'USD'): string {
   if (amount === undefined) return '—';
   const digits = CURRENCY_CODES.includes(currency) ? currencyDigits(currency) : undefined;
   try {
-    const options = { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits } as const;
+    const options = {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    } as const;
     return new Intl.NumberFormat(undefined, options).format(amount);
   } catch {
     // an unknown currency code still shows the amount
@@ -53,7 +58,8 @@ export function bytes(n: number): string {
 export function duration(seconds: number | undefined): string {
   if (seconds === undefined) return '—';
   const minutes = Math.max(1, Math.round(seconds / 60));
-  const h = Math.floor(minutes / 60), m = minutes % 60;
+  const h = Math.floor(minutes / 60),
+    m = minutes % 60;
   return h ? `${h} h ${m} min` : `${m} min`;
 }
 

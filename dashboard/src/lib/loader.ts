@@ -3,10 +3,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { ApiError } from './api.ts';
 
-export type LoadState<T> =
-  | { status: 'loading' }
-  | { status: 'error'; error: ApiError }
-  | { status: 'ready'; data: T };
+export type LoadState<T> = { status: 'loading' } | { status: 'error'; error: ApiError } | { status: 'ready'; data: T };
 
 export class Loader<T> implements ReactiveController {
   state: LoadState<T> = { status: 'loading' };

@@ -5,8 +5,15 @@ import { PRESET_FIELDS, validateOffer, type Offer } from '../../../shared/offer.
 import { getSetting, type ConfigIssue } from '../../../shared/settings.ts';
 import { formatField, numberOrText as numeric, parseField, type FieldDef } from './profile-rules.ts';
 
-export interface ColorRow { key: number; name: string }
-export interface MaterialRow { key: number; material: string; colors: ColorRow[] }
+export interface ColorRow {
+  key: number;
+  name: string;
+}
+export interface MaterialRow {
+  key: number;
+  material: string;
+  colors: ColorRow[];
+}
 export interface QualityRow {
   key: number;
   id: string;
@@ -17,7 +24,10 @@ export interface QualityRow {
   /** Added in this editor (not loaded): its settings start open. */
   isNew: boolean;
 }
-export interface InfillRow { key: number; value: string }
+export interface InfillRow {
+  key: number;
+  value: string;
+}
 
 export interface OfferDraft {
   materials: MaterialRow[];
@@ -44,16 +54,32 @@ const newKey = () => ++lastKey;
 const amount = (text: string): unknown => (text.trim() === '' ? null : numeric(text));
 
 export const colorRow = (name: string): ColorRow => ({ key: newKey(), name });
-export const materialRow = (material: string, colors: string[]): MaterialRow =>
-  ({ key: newKey(), material, colors: colors.map(colorRow) });
-export const qualityRow = (id: string, label: string, settings: Record<string, string>): QualityRow =>
-  ({ key: newKey(), id, label, settings, idFromLabel: false, isNew: false });
+export const materialRow = (material: string, colors: string[]): MaterialRow => ({
+  key: newKey(),
+  material,
+  colors: colors.map(colorRow),
+});
+export const qualityRow = (id: string, label: string, settings: Record<string, string>): QualityRow => ({
+  key: newKey(),
+  id,
+  label,
+  settings,
+  idFromLabel: false,
+  isNew: false,
+});
 export const newQualityRow = (): QualityRow => ({ ...qualityRow('', '', {}), idFromLabel: true, isNew: true });
 
 /** An id the API accepts, made from a label: "Fine · 0.1 mm" → "fine-0-1-mm", "Très fin" → "tres-fin". */
 export function idFromLabel(label: string): string {
-  const ascii = label.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-  return ascii.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40).replace(/-+$/, '');
+  const ascii = label
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+  return ascii
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/, '');
 }
 export const infillRow = (value: string): InfillRow => ({ key: newKey(), value });
 
@@ -141,9 +167,17 @@ export function fieldLabel(path: string, d: OfferDraft): string {
 }
 
 const TOP_LABELS: Record<string, string> = {
-  materials: 'Materials', qualities: 'Qualities', infill_options: 'Infill options',
-  default_material: 'Preselected material', default_quality: 'Preselected quality',
-  default_infill: 'Preselected infill', quantity: 'Quantity', 'quantity.min': 'Minimum quantity',
-  'quantity.max': 'Maximum quantity', minimum_price: 'Minimum price per part',
-  minimum_line_price: 'Minimum price per line', lead_time: 'Lead time', body: 'Offer',
+  materials: 'Materials',
+  qualities: 'Qualities',
+  infill_options: 'Infill options',
+  default_material: 'Preselected material',
+  default_quality: 'Preselected quality',
+  default_infill: 'Preselected infill',
+  quantity: 'Quantity',
+  'quantity.min': 'Minimum quantity',
+  'quantity.max': 'Maximum quantity',
+  minimum_price: 'Minimum price per part',
+  minimum_line_price: 'Minimum price per line',
+  lead_time: 'Lead time',
+  body: 'Offer',
 };

@@ -33,7 +33,9 @@ export function widgetConfigFor(shop: WidgetConfig, offer: Offer, printerLayerHe
     materials: offer.materials.map((m) => ({ name: m.material, colors: m.colors })),
     default_material: offer.default_material,
     qualities: offer.qualities.map((q) => ({
-      id: q.id, label: q.label, layer_height: q.printer_config.layer_height ?? printerLayerHeight,
+      id: q.id,
+      label: q.label,
+      layer_height: q.printer_config.layer_height ?? printerLayerHeight,
     })),
     default_quality: offer.default_quality,
     infill_options: [...offer.infill_options].sort((a, b) => a - b),

@@ -1,7 +1,13 @@
 // Which settings each profile kind holds, and their validation: the same rules as the server's
 // validateProfileSettings (shared/profiles.ts, which the server uses), on the same catalogue (shared/settings.ts),
 // so the form refuses exactly what the API would refuse, with the same field names and messages.
-import { settingsOf, getSetting, type ConfigIssue, type SettingDef, type SettingSection } from '../../../shared/settings.ts';
+import {
+  settingsOf,
+  getSetting,
+  type ConfigIssue,
+  type SettingDef,
+  type SettingSection,
+} from '../../../shared/settings.ts';
 import { aliasOf, aliasValue } from '../../../shared/aliases.ts';
 import { validateProfileSettings, GLOBAL_LAYER_FIELDS } from '../../../shared/profiles.ts';
 import type { ProfileKind } from './types.ts';
@@ -9,14 +15,27 @@ import type { ProfileKind } from './types.ts';
 export const PROFILE_NAME_MAX = 64;
 
 /** A form field: a catalogue setting, or one of the material profile's colour fields. */
-export interface FieldDef extends Pick<SettingDef, 'name' | 'label' | 'description' | 'unit' | 'min' | 'max' | 'exclusiveMin' | 'values'> {
+export interface FieldDef
+  extends Pick<SettingDef, 'name' | 'label' | 'description' | 'unit' | 'min' | 'max' | 'exclusiveMin' | 'values'> {
   type: SettingDef['type'] | 'list';
   section: SettingSection | 'profile';
 }
 
 const COLOR_FIELDS: FieldDef[] = [
-  { name: 'color', section: 'profile', type: 'string', label: 'Default colour', description: 'Colour shown in printInfo when a request names none (1 to 40 characters).' },
-  { name: 'colors', section: 'profile', type: 'list', label: 'Colours offered', description: 'Colours the widget offers for this material, separated by commas (up to 50).' },
+  {
+    name: 'color',
+    section: 'profile',
+    type: 'string',
+    label: 'Default colour',
+    description: 'Colour shown in printInfo when a request names none (1 to 40 characters).',
+  },
+  {
+    name: 'colors',
+    section: 'profile',
+    type: 'list',
+    label: 'Colours offered',
+    description: 'Colours the widget offers for this material, separated by commas (up to 50).',
+  },
 ];
 
 export interface FieldGroup {
@@ -33,11 +52,39 @@ export function fieldGroups(kind: ProfileKind): FieldGroup[] {
   if (kind === 'printer') {
     const P = 'printer_config';
     return [
-      group('Build volume and nozzle', P, ['bed_size_x', 'bed_size_y', 'bed_size_z', 'nozzle_diameter', 'nozzle_count']),
+      group('Build volume and nozzle', P, [
+        'bed_size_x',
+        'bed_size_y',
+        'bed_size_z',
+        'nozzle_diameter',
+        'nozzle_count',
+      ]),
       group('Speeds', P, ['print_speed', 'max_print_speed', 'travel_speed', 'first_layer_speed']),
-      group('Layers and walls', P, ['layer_height', 'min_layer_height', 'max_layer_height', 'perimeters', 'top_solid_layers', 'bottom_solid_layers', 'min_wall_count', 'max_wall_count']),
-      group('Infill and support', P, ['fill_density', 'infill_pattern', 'support_material', 'support_overhang_angle', 'support_density']),
-      group('Acceleration and jerk', P, ['acceleration_print', 'acceleration_travel', 'acceleration_retraction', 'jerk_print', 'jerk_travel', 'jerk_retraction']),
+      group('Layers and walls', P, [
+        'layer_height',
+        'min_layer_height',
+        'max_layer_height',
+        'perimeters',
+        'top_solid_layers',
+        'bottom_solid_layers',
+        'min_wall_count',
+        'max_wall_count',
+      ]),
+      group('Infill and support', P, [
+        'fill_density',
+        'infill_pattern',
+        'support_material',
+        'support_overhang_angle',
+        'support_density',
+      ]),
+      group('Acceleration and jerk', P, [
+        'acceleration_print',
+        'acceleration_travel',
+        'acceleration_retraction',
+        'jerk_print',
+        'jerk_travel',
+        'jerk_retraction',
+      ]),
       group('Temperature limits', P, ['min_hotend_temp', 'max_hotend_temp', 'min_bed_temp', 'max_bed_temp']),
       group('Running cost', P, ['hourly_cost', 'power_watts']),
     ];
@@ -46,7 +93,14 @@ export function fieldGroups(kind: ProfileKind): FieldGroup[] {
     const M = 'material_config';
     return [
       group('Filament', M, ['density', 'diameter']),
-      group('Temperatures', M, ['temperature', 'print_temp_min', 'print_temp_max', 'bed_temperature', 'bed_temp_min', 'bed_temp_max']),
+      group('Temperatures', M, [
+        'temperature',
+        'print_temp_min',
+        'print_temp_max',
+        'bed_temperature',
+        'bed_temp_min',
+        'bed_temp_max',
+      ]),
       group('Cooling and retraction', M, ['fan_speed', 'min_fan_speed', 'retraction_distance', 'retraction_speed']),
       // One price: price_per_gram is the same setting (fieldValue shows a per-gram profile per kg).
       group('Pricing', M, ['price_per_kg', 'support_cost_multiplier']),
@@ -68,7 +122,8 @@ export function allFields(kind: ProfileKind): FieldDef[] {
 
 function nameIssues(name: string): ConfigIssue[] {
   if (name.trim().length === 0) return [{ field: 'name', message: 'is required' }];
-  if (name.length > PROFILE_NAME_MAX) return [{ field: 'name', message: `must be at most ${PROFILE_NAME_MAX} characters` }];
+  if (name.length > PROFILE_NAME_MAX)
+    return [{ field: 'name', message: `must be at most ${PROFILE_NAME_MAX} characters` }];
   return [];
 }
 
@@ -86,7 +141,10 @@ export function fieldValue(def: FieldDef, settings: Record<string, unknown>): un
 /** "EUR 0.92, GBP 0.79" (also "EUR=0.92"): exchange rates as typed; null when the text is not such a list. */
 function parseRates(text: string): Record<string, number> | null {
   const rates: Record<string, number> = {};
-  for (const item of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^([a-z]{3})\s*[=:]?\s*(\d+\.?\d*(?:e[+-]?\d+)?|\.\d+)$/i.exec(item);
     if (!m) return null;
     rates[m[1].toUpperCase()] = Number(m[2]);
@@ -107,7 +165,10 @@ export function parseField(def: FieldDef, text: string): unknown {
     case 'boolean':
       return t === 'true';
     case 'list':
-      return t.split(',').map((s) => s.trim()).filter(Boolean);
+      return t
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     case 'rates':
       return parseRates(t) ?? t;
     case 'number':
@@ -123,7 +184,9 @@ export function formatField(def: FieldDef, value: unknown): string {
   if (value === undefined || value === null) return '';
   if (def.type === 'list' && Array.isArray(value)) return value.join(', ');
   if (def.type === 'rates' && typeof value === 'object') {
-    return Object.entries(value).map(([code, rate]) => `${code} ${rate}`).join(', ');
+    return Object.entries(value)
+      .map(([code, rate]) => `${code} ${rate}`)
+      .join(', ');
   }
   return String(value);
 }

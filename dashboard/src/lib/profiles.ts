@@ -4,7 +4,11 @@ import type { Profile, ProfileKind } from './types.ts';
 import { DEFAULT_SETTINGS, getSetting } from '../../../shared/settings.ts';
 
 export const KINDS: ProfileKind[] = ['printer', 'material', 'global'];
-export const KIND_LABEL: Record<ProfileKind, string> = { printer: 'Printer', material: 'Material', global: 'Global settings' };
+export const KIND_LABEL: Record<ProfileKind, string> = {
+  printer: 'Printer',
+  material: 'Material',
+  global: 'Global settings',
+};
 
 export async function listProfiles(kind: ProfileKind): Promise<Profile[]> {
   return (await get<{ data: Profile[] }>(`/v2/profiles/${kind}`)).data;
@@ -58,8 +62,10 @@ export function printerBaseline(printers: Profile[], globals: Profile[]): Record
     list.find((p) => p.scope === scope && p.is_default)?.settings ?? {};
   const layers = (s: Record<string, unknown>) => split(s, GLOBAL_LAYER_FIELDS)[0];
   const order = [
-    byDefault(printers, 'account'), layers(byDefault(globals, 'account')),
-    byDefault(printers, 'global'), layers(byDefault(globals, 'global')),
+    byDefault(printers, 'account'),
+    layers(byDefault(globals, 'account')),
+    byDefault(printers, 'global'),
+    layers(byDefault(globals, 'global')),
   ];
   const out: Record<string, unknown> = { ...DEFAULT_SETTINGS.printer };
   for (const layer of [...order].reverse()) Object.assign(out, layer);
@@ -84,7 +90,9 @@ export function materialChoices(materials: Profile[]): MaterialChoice[] {
   const globalOf = (name: string) =>
     materials.find((p) => p.scope === 'global' && p.name.toLowerCase() === name.toLowerCase());
   return [...own, ...shipped].map((p) => ({
-    name: p.name, own: p.scope === 'account', colors: colorsOf(p.settings),
+    name: p.name,
+    own: p.scope === 'account',
+    colors: colorsOf(p.settings),
     priced: hasPrice(p.settings) || hasPrice(globalOf(p.name)?.settings),
   }));
 }

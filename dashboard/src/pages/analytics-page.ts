@@ -40,14 +40,21 @@ function trendChart(t: CostTrends): ChartConfiguration {
 }
 
 function barChart(labels: string[], label: string, data: number[], color = SERIES_COLORS[0]): ChartConfiguration {
-  return { type: 'bar', data: { labels, datasets: [{ label, data, backgroundColor: color }] }, options: { scales: { y: { beginAtZero: true } } } };
+  return {
+    type: 'bar',
+    data: { labels, datasets: [{ label, data, backgroundColor: color }] },
+    options: { scales: { y: { beginAtZero: true } } },
+  };
 }
 
 /** Calls per day with the errors and cancelled requests among them, as three bar series. */
 function usageChart(u: Usage): ChartConfiguration {
   type Day = Usage['daily'][number];
-  const series = (label: string, pick: (d: Day) => number, color: string) =>
-    ({ label, data: u.daily.map(pick), backgroundColor: color });
+  const series = (label: string, pick: (d: Day) => number, color: string) => ({
+    label,
+    data: u.daily.map(pick),
+    backgroundColor: color,
+  });
   return {
     type: 'bar',
     data: {
@@ -71,16 +78,27 @@ const CALLER_CHOICES: Record<CallerChoice, { label: string; noun: string; via: s
 const CALLER_NAMES: Record<CallerVia, string> = { token: 'API tokens', widget: 'Widget', session: 'This dashboard' };
 
 export class AnalyticsPage extends AppElement {
-  static override properties = { days: { state: true }, groupBy: { state: true }, exportDataset: { state: true }, callers: { state: true } };
+  static override properties = {
+    days: { state: true },
+    groupBy: { state: true },
+    exportDataset: { state: true },
+    callers: { state: true },
+  };
   declare days: number;
   /** Whose calls the usage panel counts; API calls by default, so browsing this dashboard does not inflate them. */
   declare callers: CallerChoice;
   declare groupBy: GroupBy;
   declare exportDataset: 'quotes' | 'usage';
   private range = () => ({ from: daysAgo(this.days - 1), to: utcDay() });
-  private usage = new Loader<Usage>(this, () => get<Usage>(withQuery('/v2/usage', { ...this.range(), via: CALLER_CHOICES[this.callers].via })));
-  private totals = new Loader<QuoteTotals>(this, () => get<QuoteTotals>(withQuery('/v2/analytics/quotes', this.range())));
-  private trends = new Loader<CostTrends>(this, () => get<CostTrends>(withQuery('/v2/analytics/cost-trends', { ...this.range(), group_by: this.groupBy })));
+  private usage = new Loader<Usage>(this, () =>
+    get<Usage>(withQuery('/v2/usage', { ...this.range(), via: CALLER_CHOICES[this.callers].via })),
+  );
+  private totals = new Loader<QuoteTotals>(this, () =>
+    get<QuoteTotals>(withQuery('/v2/analytics/quotes', this.range())),
+  );
+  private trends = new Loader<CostTrends>(this, () =>
+    get<CostTrends>(withQuery('/v2/analytics/cost-trends', { ...this.range(), group_by: this.groupBy })),
+  );
   private popular = new Loader<Popular>(this, () => get<Popular>(withQuery('/v2/analytics/popular', this.range())));
 
   constructor() {
@@ -113,14 +131,29 @@ export class AnalyticsPage extends AppElement {
           <select id="an-range" @change=${this.setDays}>${RANGES.map((d) => html`<option value=${d} ?selected=${d === this.days}>Last ${d} days</option>`)}</select></div>
         ${this.exportLinks()}
       </section>
-      ${renderLoad(this.totals.state, 'quote totals', (t) => this.kpis(t), () => this.totals.reload())}
+      ${renderLoad(
+        this.totals.state,
+        'quote totals',
+        (t) => this.kpis(t),
+        () => this.totals.reload(),
+      )}
       <section class="panel" aria-labelledby="trend-h">
         <div class="panel-head"><h2 id="trend-h">Cost trends</h2>${this.groupSwitch()}</div>
-        ${renderLoad(this.trends.state, 'cost trends', (t) => this.trendView(t), () => this.trends.reload())}
+        ${renderLoad(
+          this.trends.state,
+          'cost trends',
+          (t) => this.trendView(t),
+          () => this.trends.reload(),
+        )}
       </section>
       <section class="panel" aria-labelledby="pop-h">
         <h2 id="pop-h">Popular materials</h2>
-        ${renderLoad(this.popular.state, 'popular materials', (p) => this.popularView(p), () => this.popular.reload())}
+        ${renderLoad(
+          this.popular.state,
+          'popular materials',
+          (p) => this.popularView(p),
+          () => this.popular.reload(),
+        )}
       </section>
       <section class="panel" aria-labelledby="usage-h">
         <div class="panel-head"><h2 id="usage-h">API usage per endpoint</h2>
@@ -128,7 +161,12 @@ export class AnalyticsPage extends AppElement {
             <select id="an-callers" @change=${this.setCallers}>${Object.entries(CALLER_CHOICES).map(
               ([value, c]) => html`<option value=${value} ?selected=${value === this.callers}>${c.label}</option>`,
             )}</select></div></div>
-        ${renderLoad(this.usage.state, 'usage', (u) => this.usageView(u), () => this.usage.reload())}
+        ${renderLoad(
+          this.usage.state,
+          'usage',
+          (u) => this.usageView(u),
+          () => this.usage.reload(),
+        )}
       </section>`;
   }
 
@@ -148,7 +186,9 @@ export class AnalyticsPage extends AppElement {
   private groupSwitch() {
     return html`<fieldset class="segmented"><legend class="visually-hidden">Group cost trends by</legend>
       ${(['day', 'week', 'month'] as GroupBy[]).map(
-        (g) => html`<input type="radio" id="gb-${g}" name="group_by" value=${g} .checked=${this.groupBy === g} @change=${() => this.setGroup(g)} />
+        (
+          g,
+        ) => html`<input type="radio" id="gb-${g}" name="group_by" value=${g} .checked=${this.groupBy === g} @change=${() => this.setGroup(g)} />
           <label for="gb-${g}">${g === 'day' ? 'Day' : g === 'week' ? 'Week' : 'Month'}</label>`,
       )}</fieldset>`;
   }
@@ -176,22 +216,37 @@ export class AnalyticsPage extends AppElement {
   }
 
   private popularView(p: Popular) {
-    if (!p.materials.length) return emptyView('No materials quoted yet', 'The most quoted materials appear here once quotes complete.');
-    return html`<sq-chart .config=${barChart(p.materials.map((m) => m.material), 'Quotes', p.materials.map((m) => m.quotes), SERIES_COLORS[1])}
+    if (!p.materials.length)
+      return emptyView('No materials quoted yet', 'The most quoted materials appear here once quotes complete.');
+    return html`<sq-chart .config=${barChart(
+      p.materials.map((m) => m.material),
+      'Quotes',
+      p.materials.map((m) => m.quotes),
+      SERIES_COLORS[1],
+    )}
         label="Bar chart of quotes per material; the numbers are in the table below."></sq-chart>
       <table class="table table-compact" data-testid="popular-materials"><caption class="visually-hidden">Quotes per material</caption>
         <thead><tr><th scope="col">Material</th><th scope="col" class="num">Quotes</th><th scope="col" class="num">Filament</th></tr></thead>
         <tbody>${p.materials.map((m) => html`<tr><th scope="row">${m.material}</th><td class="num">${m.quotes}</td><td class="num">${num(m.grams)} g</td></tr>`)}</tbody>
       </table>
-      ${p.colors.length ? html`<p class="muted small">Top colours: ${p.colors.slice(0, 5).map((c) => `${c.material} ${c.color} (${c.quotes})`).join(', ')}</p>` : nothing}`;
+      ${
+        p.colors.length
+          ? html`<p class="muted small">Top colours: ${p.colors
+              .slice(0, 5)
+              .map((c) => `${c.material} ${c.color} (${c.quotes})`)
+              .join(', ')}</p>`
+          : nothing
+      }`;
   }
 
   /** Calls per caller kind, always all three, so the dashboard's own calls are visible apart from the API's. */
   private callersView(u: Usage) {
     const counted = new Set(u.via);
     return html`<p class="muted small" data-testid="usage-callers">In this period:
-      ${u.callers.map((c, i) => html`${i ? ' · ' : ''}<span data-via=${c.via}>${CALLER_NAMES[c.via]}
-        <strong>${num(c.calls, 0)}</strong>${counted.has(c.via) ? '' : ' (not counted below)'}</span>`)}</p>`;
+      ${u.callers.map(
+        (c, i) => html`${i ? ' · ' : ''}<span data-via=${c.via}>${CALLER_NAMES[c.via]}
+        <strong>${num(c.calls, 0)}</strong>${counted.has(c.via) ? '' : ' (not counted below)'}</span>`,
+      )}</p>`;
   }
 
   private usageView(u: Usage) {
@@ -215,9 +270,11 @@ export class AnalyticsPage extends AppElement {
         <caption class="visually-hidden">Calls per endpoint</caption>
         <thead><tr><th scope="col">Endpoint</th><th scope="col" class="num">Calls</th><th scope="col" class="num">Errors</th>
           <th scope="col" class="num">Cancelled</th><th scope="col" class="num">Median</th><th scope="col" class="num">p95</th></tr></thead>
-        <tbody>${u.endpoints.map((e) => html`<tr><th scope="row"><code>${e.method} ${e.route}</code></th>
+        <tbody>${u.endpoints.map(
+          (e) => html`<tr><th scope="row"><code>${e.method} ${e.route}</code></th>
           <td class="num">${e.calls}</td><td class="num">${e.errors}</td><td class="num">${e.cancelled}</td>
-          <td class="num">${num(e.median_ms, 0)} ms</td><td class="num">${num(e.p95_ms, 0)} ms</td></tr>`)}</tbody>
+          <td class="num">${num(e.median_ms, 0)} ms</td><td class="num">${num(e.p95_ms, 0)} ms</td></tr>`,
+        )}</tbody>
       </table></div>`;
   }
 
@@ -226,8 +283,10 @@ export class AnalyticsPage extends AppElement {
       <table class="table table-compact"><caption class="visually-hidden">API calls per day</caption>
         <thead><tr><th scope="col">Day</th><th scope="col" class="num">Calls</th><th scope="col" class="num">Errors</th>
           <th scope="col" class="num">Cancelled</th><th scope="col" class="num">Completed quotes</th></tr></thead>
-        <tbody>${u.daily.map((d) => html`<tr><th scope="row">${d.date}</th><td class="num">${d.calls}</td>
-          <td class="num">${d.errors}</td><td class="num">${d.cancelled}</td><td class="num">${d.quotes}</td></tr>`)}</tbody>
+        <tbody>${u.daily.map(
+          (d) => html`<tr><th scope="row">${d.date}</th><td class="num">${d.calls}</td>
+          <td class="num">${d.errors}</td><td class="num">${d.cancelled}</td><td class="num">${d.quotes}</td></tr>`,
+        )}</tbody>
       </table></details>`;
   }
 }

@@ -31,7 +31,12 @@ export class AuthPage extends AppElement {
     const email = String(form.get('email') ?? '');
     const password = String(form.get('password') ?? '');
     if (this.mode === 'signup' && password.length < MIN_PASSWORD) {
-      this.error = new ApiError(400, 'validation_failed', `The password must be at least ${MIN_PASSWORD} characters long.`, { field: 'password' });
+      this.error = new ApiError(
+        400,
+        'validation_failed',
+        `The password must be at least ${MIN_PASSWORD} characters long.`,
+        { field: 'password' },
+      );
       this.querySelector<HTMLInputElement>('#auth-password')?.focus();
       return;
     }
@@ -74,8 +79,12 @@ export class AuthPage extends AppElement {
       <form @submit=${this.submit} novalidate>
         ${this.field('email', 'Email', 'email', 'email')}
         ${this.field('password', 'Password', 'password', signup ? 'new-password' : 'current-password', signup ? `At least ${MIN_PASSWORD} characters.` : '')}
-        ${signup ? html`<div class="field"><label for="auth-shop_name">Shop name <span class="muted">(optional)</span></label>
-          <input id="auth-shop_name" name="shop_name" type="text" autocomplete="organization" maxlength="100" /></div>` : nothing}
+        ${
+          signup
+            ? html`<div class="field"><label for="auth-shop_name">Shop name <span class="muted">(optional)</span></label>
+          <input id="auth-shop_name" name="shop_name" type="text" autocomplete="organization" maxlength="100" /></div>`
+            : nothing
+        }
         ${formError(this.error)}
         <button type="submit" class="btn btn-primary btn-block" ?disabled=${this.busy}>
           ${this.busy ? (signup ? 'Creating your account…' : 'Logging in…') : signup ? 'Sign up' : 'Log in'}

@@ -34,7 +34,9 @@ export class DeliveryPage extends AppElement {
   declare deliveryId: string;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private delivery = new Loader<DeliveryDetail>(this, () =>
-    get<DeliveryDetail>(`/v2/webhooks/${encodeURIComponent(this.webhookId)}/deliveries/${encodeURIComponent(this.deliveryId)}`),
+    get<DeliveryDetail>(
+      `/v2/webhooks/${encodeURIComponent(this.webhookId)}/deliveries/${encodeURIComponent(this.deliveryId)}`,
+    ),
   );
 
   constructor() {
@@ -50,7 +52,11 @@ export class DeliveryPage extends AppElement {
 
   protected override willUpdate(changed: Map<string, unknown>): void {
     // The shell reuses this element when the ids in the address change.
-    if ((changed.has('deliveryId') && changed.get('deliveryId')) || (changed.has('webhookId') && changed.get('webhookId'))) void this.delivery.reload();
+    if (
+      (changed.has('deliveryId') && changed.get('deliveryId')) ||
+      (changed.has('webhookId') && changed.get('webhookId'))
+    )
+      void this.delivery.reload();
   }
 
   protected override updated(): void {
@@ -64,7 +70,12 @@ export class DeliveryPage extends AppElement {
 
   protected override render() {
     return html`${pageHeader('Delivery', html`What was sent to your endpoint and what it answered.`, html`<a class="btn" href=${href(['webhooks', this.webhookId])}>Back to the webhook</a>`)}
-      ${renderLoad(this.delivery.state, 'the delivery', (d) => this.body(d), () => this.delivery.reload())}`;
+      ${renderLoad(
+        this.delivery.state,
+        'the delivery',
+        (d) => this.body(d),
+        () => this.delivery.reload(),
+      )}`;
   }
 
   private body(d: DeliveryDetail) {
@@ -86,15 +97,22 @@ export class DeliveryPage extends AppElement {
   private attemptsView(d: DeliveryDetail) {
     return html`<section class="panel" aria-labelledby="dlv-att-h">
       <h2 id="dlv-att-h">Attempts</h2>
-      ${d.attempt_log.length
-        ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Attempts (scrolls sideways on small screens)"><table class="table" data-testid="delivery-attempts">
+      ${
+        d.attempt_log.length
+          ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Attempts (scrolls sideways on small screens)"><table class="table" data-testid="delivery-attempts">
             <caption class="visually-hidden">Attempts, oldest first</caption>
             <thead><tr><th scope="col" class="num">#</th><th scope="col">Sent</th><th scope="col" class="num">Took</th><th scope="col" class="num">Status</th><th scope="col">Outcome</th><th scope="col">Response</th></tr></thead>
             <tbody>${d.attempt_log.map((a) => this.attemptRow(a))}</tbody>
           </table></div>
           <p class="muted small">Responses are kept as text (2 KB at most) and only from public addresses: never from a
             private or local address, and never when the answer declared a binary type.</p>`
-        : emptyView(d.state === 'pending' ? 'Not sent yet' : 'No recorded attempts', d.state === 'pending' ? 'The first attempt starts within seconds; this page refreshes itself.' : 'This delivery ended without a recorded attempt.')}
+          : emptyView(
+              d.state === 'pending' ? 'Not sent yet' : 'No recorded attempts',
+              d.state === 'pending'
+                ? 'The first attempt starts within seconds; this page refreshes itself.'
+                : 'This delivery ended without a recorded attempt.',
+            )
+      }
     </section>`;
   }
 

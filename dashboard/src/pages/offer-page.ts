@@ -14,8 +14,9 @@ import type { OfferChanged } from '../components/offer-editor.ts';
 import '../components/offer-editor.ts';
 import '../components/signing-secret.ts';
 
-const ACCOUNT_LEAD = 'What shoppers may choose in your storefront widget — materials and colours, qualities, infill '
-  + 'and quantities — and your minimum prices. Prices come from your profiles; shoppers only choose.';
+const ACCOUNT_LEAD =
+  'What shoppers may choose in your storefront widget — materials and colours, qualities, infill ' +
+  'and quantities — and your minimum prices. Prices come from your profiles; shoppers only choose.';
 const KEY_LEAD = html`What shoppers may choose in the widgets that use this key.
   <a href="#/widget-keys">Back to the widget keys</a>`;
 
@@ -37,7 +38,11 @@ async function keyTarget(id: string): Promise<OfferTarget> {
 async function loadAll(keyId: string | null): Promise<OfferData> {
   const target = keyId ? await keyTarget(keyId) : ({ kind: 'account' } as const);
   const [offer, materials, printers, globals, shop] = await Promise.all([
-    loadOffer(target), listProfiles('material'), listProfiles('printer'), listProfiles('global'), loadWidgetConfig(),
+    loadOffer(target),
+    listProfiles('material'),
+    listProfiles('printer'),
+    listProfiles('global'),
+    loadWidgetConfig(),
   ]);
   return { target, offer, materials: materialChoices(materials), printer: printerBaseline(printers, globals), shop };
 }
@@ -78,12 +83,22 @@ export class OfferPage extends AppElement {
   protected override render() {
     const d = this.data.data;
     const forKey = d?.target.kind === 'key' ? d.target : null;
-    const header = forKey || this.keyId
-      ? pageHeader(`Offer of widget key “${forKey?.name ?? this.keyId}”`, KEY_LEAD)
-      : pageHeader('Offer', ACCOUNT_LEAD, html`<button type="button" class="btn" @click=${this.toSignatures}>
-          Quote signing secret</button>`);
+    const header =
+      forKey || this.keyId
+        ? pageHeader(`Offer of widget key “${forKey?.name ?? this.keyId}”`, KEY_LEAD)
+        : pageHeader(
+            'Offer',
+            ACCOUNT_LEAD,
+            html`<button type="button" class="btn" @click=${this.toSignatures}>
+          Quote signing secret</button>`,
+          );
     return html`${header}
-      ${renderLoad(this.data.state, 'the offer', (data) => this.body(data), () => this.data.reload())}`;
+      ${renderLoad(
+        this.data.state,
+        'the offer',
+        (data) => this.body(data),
+        () => this.data.reload(),
+      )}`;
   }
 
   private body(data: OfferData) {

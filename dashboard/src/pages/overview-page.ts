@@ -38,15 +38,22 @@ export function gettingStarted(origin: string): string {
 export class OverviewPage extends AppElement {
   private data = new Loader<Overview>(this, async () => {
     const [user, quota, recent, keys] = await Promise.all([
-      get<User>('/v2/user'), get<Quota>('/v2/quota'), get<Page<Quote>>('/v2/quotes?limit=5'),
+      get<User>('/v2/user'),
+      get<Quota>('/v2/quota'),
+      get<Page<Quote>>('/v2/quotes?limit=5'),
       get<{ data: WidgetKey[] } | WidgetKey[]>('/dashboard/api/widget-keys'),
     ]);
     return { user, quota, recent, widgetKey: (Array.isArray(keys) ? keys : keys.data)[0] ?? null };
   });
 
   protected override render() {
-    return html`${pageHeader('Overview', 'Your plan, this month\'s usage and your latest quotes.')}
-      ${renderLoad(this.data.state, 'your account', (d) => this.body(d), () => this.data.reload())}`;
+    return html`${pageHeader('Overview', "Your plan, this month's usage and your latest quotes.")}
+      ${renderLoad(
+        this.data.state,
+        'your account',
+        (d) => this.body(d),
+        () => this.data.reload(),
+      )}`;
   }
 
   private body({ user, quota, recent, widgetKey }: Overview) {
@@ -70,16 +77,24 @@ export class OverviewPage extends AppElement {
       </div>
       <section class="panel" aria-labelledby="recent-h">
         <div class="panel-head"><h2 id="recent-h">Recent quotes</h2><a href="#/quotes">All quotes</a></div>
-        ${recent.data.length
-          ? quoteTable(recent.data, 'The five latest quotes')
-          : emptyView('No quotes yet', 'Quotes from the API, the widget or the "try it" box of a slice profile appear here.', html`<a class="btn" href="#/profiles/material">Try a quote</a>`)}
+        ${
+          recent.data.length
+            ? quoteTable(recent.data, 'The five latest quotes')
+            : emptyView(
+                'No quotes yet',
+                'Quotes from the API, the widget or the "try it" box of a slice profile appear here.',
+                html`<a class="btn" href="#/profiles/material">Try a quote</a>`,
+              )
+        }
       </section>
       <div class="start-grid">
         <section class="panel" aria-labelledby="widget-start-h">
           <div class="panel-head"><h2 id="widget-start-h">Add the widget to your shop</h2><sq-copy .text=${snippet} label="Copy widget snippet"></sq-copy></div>
-          <p>${widgetKey
-            ? html`Paste this into your product page (key <strong>${widgetKey.name}</strong>; its allowed origins are on <a href="#/widget-keys">Widget keys</a>):`
-            : html`Create a widget key on <a href="#/widget-keys">Widget keys</a> with your shop's address, then paste this into your product page:`}</p>
+          <p>${
+            widgetKey
+              ? html`Paste this into your product page (key <strong>${widgetKey.name}</strong>; its allowed origins are on <a href="#/widget-keys">Widget keys</a>):`
+              : html`Create a widget key on <a href="#/widget-keys">Widget keys</a> with your shop's address, then paste this into your product page:`
+          }</p>
           <pre class="code" tabindex="0" aria-label="Widget embed snippet" data-testid="overview-embed-snippet"><code>${snippet}</code></pre>
           <p class="muted small">Shoppers drop a model and get a price from a real slice; listen for <code>sq-add-to-cart</code> to fill your cart.</p>
         </section>

@@ -18,9 +18,12 @@ import '../components/try-quote.ts';
 type AllProfiles = Record<ProfileKind, Profile[]>;
 
 const KIND_HELP: Record<ProfileKind, string> = {
-  printer: 'Your machine: build volume, nozzle, speeds, layers, acceleration, temperature limits and running cost. Your default printer applies to every quote.',
-  material: 'Per material: density, temperatures, cooling, retraction and pricing. Requests choose a material by name (filament_type); your default material applies when they name none.',
-  global: 'Pricing for every quote: your shop currency (every amount in your profiles is in it), tax, fixed fee, energy cost, a minimum price per part, the exchange rates of other currencies quotes may ask for; and the default layer heights.',
+  printer:
+    'Your machine: build volume, nozzle, speeds, layers, acceleration, temperature limits and running cost. Your default printer applies to every quote.',
+  material:
+    'Per material: density, temperatures, cooling, retraction and pricing. Requests choose a material by name (filament_type); your default material applies when they name none.',
+  global:
+    'Pricing for every quote: your shop currency (every amount in your profiles is in it), tax, fixed fee, energy cost, a minimum price per part, the exchange rates of other currencies quotes may ask for; and the default layer heights.',
 };
 
 function inheritedFor(kind: ProfileKind, all: AllProfiles, name: string): Record<string, unknown> {
@@ -35,7 +38,12 @@ function inheritedFor(kind: ProfileKind, all: AllProfiles, name: string): Record
   }
   if (kind === 'global') {
     const printer = defaultOf('printer');
-    return { ...defaultOf('global'), layer_height: printer.layer_height, min_layer_height: printer.min_layer_height, max_layer_height: printer.max_layer_height };
+    return {
+      ...defaultOf('global'),
+      layer_height: printer.layer_height,
+      min_layer_height: printer.min_layer_height,
+      max_layer_height: printer.max_layer_height,
+    };
   }
   return defaultOf('printer');
 }
@@ -47,7 +55,9 @@ export class ProfilesPage extends AppElement {
   private all = new Loader<AllProfiles>(this, async () => {
     const [printer, material, global] = await Promise.all(KINDS.map(listProfiles));
     // The shop currency is the default global-settings profile's: the merchant's own, else the shipped one.
-    const current = global.find((p) => p.scope === 'account' && p.is_default) ?? global.find((p) => p.scope === 'global' && p.is_default);
+    const current =
+      global.find((p) => p.scope === 'account' && p.is_default) ??
+      global.find((p) => p.scope === 'global' && p.is_default);
     setShopCurrency(typeof current?.settings.currency === 'string' ? current.settings.currency : undefined);
     return { printer, material, global };
   });
@@ -86,7 +96,11 @@ export class ProfilesPage extends AppElement {
   }
 
   private async deleteProfile(p: Profile) {
-    const ok = await confirmAction({ title: `Delete "${p.name}"?`, body: 'Quotes then resolve these settings from your other profiles and the global ones. Past quotes keep their values.', confirmLabel: 'Delete profile' });
+    const ok = await confirmAction({
+      title: `Delete "${p.name}"?`,
+      body: 'Quotes then resolve these settings from your other profiles and the global ones. Past quotes keep their values.',
+      confirmLabel: 'Delete profile',
+    });
     if (!ok) return;
     try {
       await del(`/v2/profiles/${p.kind}/${encodeURIComponent(p.profile_id)}`);
@@ -100,7 +114,11 @@ export class ProfilesPage extends AppElement {
 
   private async makeDefault(p: Profile) {
     try {
-      await put(`/v2/profiles/${p.kind}/${encodeURIComponent(p.profile_id)}`, { name: p.name, is_default: true, settings: p.settings });
+      await put(`/v2/profiles/${p.kind}/${encodeURIComponent(p.profile_id)}`, {
+        name: p.name,
+        is_default: true,
+        settings: p.settings,
+      });
       this.say(`"${p.name}" is now your default ${KIND_LABEL[p.kind].toLowerCase()} profile.`);
       await this.all.reload();
     } catch (err) {
@@ -115,7 +133,12 @@ export class ProfilesPage extends AppElement {
         ${KINDS.map((k) => html`<a href=${href(['profiles', k])} aria-current=${k === kind ? 'page' : nothing}>${KIND_LABEL[k]}</a>`)}
       </nav>
       <div role="status">${this.notice ? html`<p class="alert alert-info">${this.notice}</p>` : nothing}</div>
-      ${renderLoad(this.all.state, 'profiles', (all) => this.body(kind, all), () => this.all.reload())}`;
+      ${renderLoad(
+        this.all.state,
+        'profiles',
+        (all) => this.body(kind, all),
+        () => this.all.reload(),
+      )}`;
   }
 
   private body(kind: ProfileKind, all: AllProfiles) {

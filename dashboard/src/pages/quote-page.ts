@@ -34,7 +34,11 @@ export class QuotePage extends AppElement {
   }
 
   private async deleteQuote(q: Quote) {
-    const ok = await confirmAction({ title: 'Delete this quote?', body: 'It leaves your history (it still counts toward this month\'s usage). The model file stays.', confirmLabel: 'Delete quote' });
+    const ok = await confirmAction({
+      title: 'Delete this quote?',
+      body: "It leaves your history (it still counts toward this month's usage). The model file stays.",
+      confirmLabel: 'Delete quote',
+    });
     if (!ok) return;
     try {
       await del(`/v2/quotes/${encodeURIComponent(q.quote_id)}`);
@@ -48,14 +52,21 @@ export class QuotePage extends AppElement {
     const q = this.quote.data;
     return html`${pageHeader(q ? `Quote for ${q.file_name}` : 'Quote', q ? html`<code>${q.quote_id}</code> · ${statusBadge(q)} · created ${dateTime(q.created_at)}` : 'Price, print statistics and the settings it used.', html`<a class="btn" href="#/quotes">All quotes</a>`)}
       <div role="status">${this.notice ? html`<p class="alert alert-error">${this.notice}</p>` : nothing}</div>
-      ${renderLoad(this.quote.state, 'the quote', (d) => this.body(d), () => this.quote.reload())}`;
+      ${renderLoad(
+        this.quote.state,
+        'the quote',
+        (d) => this.body(d),
+        () => this.quote.reload(),
+      )}`;
   }
 
   private body(q: Quote) {
     const download = `/v2/file/${encodeURIComponent(q.file_id)}`;
-    return html`${q.status === 'failed' && q.error
+    return html`${
+      q.status === 'failed' && q.error
         ? html`<div class="alert alert-error" role="alert"><p><strong>The quote failed:</strong> ${q.error.message}</p><p class="small">Code: <code>${q.error.code}</code></p></div>`
-        : nothing}
+        : nothing
+    }
       ${q.status === 'completed' ? html`<section class="panel" aria-label="Summary">${quoteHeadline(q)}</section>` : nothing}
       <div class="two-col">
         <section class="panel" aria-labelledby="price-h"><h2 id="price-h">Price</h2>${priceBreakdownView(q)}</section>

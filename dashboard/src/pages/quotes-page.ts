@@ -20,7 +20,9 @@ export class QuotesPage extends AppElement {
   static override properties = { query: { attribute: false } };
   declare query: URLSearchParams;
   private quotes = new Loader<Page<Quote> | FilteredPage>(this, () => this.fetchPage());
-  private materials = new Loader<string[]>(this, async () => [...new Set((await listProfiles('material')).map((p) => p.name))].sort());
+  private materials = new Loader<string[]>(this, async () =>
+    [...new Set((await listProfiles('material')).map((p) => p.name))].sort(),
+  );
 
   constructor() {
     super();
@@ -28,7 +30,11 @@ export class QuotesPage extends AppElement {
   }
 
   private get filter(): QuoteFilter {
-    return { material: this.query.get('material') ?? '', from: this.query.get('from') ?? '', to: this.query.get('to') ?? '' };
+    return {
+      material: this.query.get('material') ?? '',
+      from: this.query.get('from') ?? '',
+      to: this.query.get('to') ?? '',
+    };
   }
 
   private get page(): number {
@@ -37,7 +43,9 @@ export class QuotesPage extends AppElement {
 
   private fetchPage() {
     const f = this.filter;
-    return isFiltered(f) ? filteredQuotes(f, this.page, LIMIT) : get<Page<Quote>>(`/v2/quotes?page=${this.page}&limit=${LIMIT}`);
+    return isFiltered(f)
+      ? filteredQuotes(f, this.page, LIMIT)
+      : get<Page<Quote>>(`/v2/quotes?page=${this.page}&limit=${LIMIT}`);
   }
 
   protected override willUpdate(changed: Map<string, unknown>): void {
@@ -47,7 +55,11 @@ export class QuotesPage extends AppElement {
   private apply(e: SubmitEvent) {
     e.preventDefault();
     const data = new FormData(e.target as HTMLFormElement);
-    const q = { material: String(data.get('material') ?? ''), from: String(data.get('from') ?? ''), to: String(data.get('to') ?? '') };
+    const q = {
+      material: String(data.get('material') ?? ''),
+      from: String(data.get('from') ?? ''),
+      to: String(data.get('to') ?? ''),
+    };
     navigate(['quotes'], q);
   }
 
@@ -73,7 +85,12 @@ export class QuotesPage extends AppElement {
         </form>
       </section>
       <section class="panel" aria-label="Quotes">
-        ${renderLoad(this.quotes.state, 'quotes', (p) => this.results(p, f), () => this.quotes.reload())}
+        ${renderLoad(
+          this.quotes.state,
+          'quotes',
+          (p) => this.results(p, f),
+          () => this.quotes.reload(),
+        )}
       </section>`;
   }
 
@@ -81,13 +98,23 @@ export class QuotesPage extends AppElement {
     const filtered = isFiltered(f);
     if (!p.data.length) {
       return filtered
-        ? emptyView('No quotes match', 'Try another material or a wider date range.', html`<a class="btn" href="#/quotes">Clear the filter</a>`)
-        : emptyView('No quotes yet', 'Quotes appear here as soon as the API, your widget or a profile\'s "try it" produces one.', html`<a class="btn" href="#/profiles/material">Try a quote</a>`);
+        ? emptyView(
+            'No quotes match',
+            'Try another material or a wider date range.',
+            html`<a class="btn" href="#/quotes">Clear the filter</a>`,
+          )
+        : emptyView(
+            'No quotes yet',
+            'Quotes appear here as soon as the API, your widget or a profile\'s "try it" produces one.',
+            html`<a class="btn" href="#/profiles/material">Try a quote</a>`,
+          );
     }
     const scan = 'scanned' in p ? p : null;
-    return html`<p class="muted small" role="status">${filtered
+    return html`<p class="muted small" role="status">${
+      filtered
         ? html`${num(p.total, 0)}${p.has_more ? '+' : ''} matching quotes${scan ? ` (searched the latest ${num(scan.scanned, 0)}${scan.truncated ? '; narrow the dates to search further back' : ''})` : ''}.`
-        : html`${num(p.total, 0)} quotes.`}</p>
+        : html`${num(p.total, 0)} quotes.`
+    }</p>
       ${quoteTable(p.data, 'Quote history')}
       ${pager('Quote history pages', p.page, p.limit, p.total, p.has_more, (n) => this.go(n))}`;
   }

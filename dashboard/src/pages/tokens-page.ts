@@ -11,12 +11,20 @@ import { confirmAction } from '../components/confirm.ts';
 import '../components/secret-once.ts';
 
 export class TokensPage extends AppElement {
-  static override properties = { created: { state: true }, busy: { state: true }, error: { state: true }, notice: { state: true } };
+  static override properties = {
+    created: { state: true },
+    busy: { state: true },
+    error: { state: true },
+    notice: { state: true },
+  };
   declare created: ApiToken | null;
   declare busy: boolean;
   declare error: ApiError | null;
   declare notice: string;
-  private tokens = new Loader<ApiToken[]>(this, async () => (await get<{ data: ApiToken[] }>('/dashboard/api/tokens')).data);
+  private tokens = new Loader<ApiToken[]>(
+    this,
+    async () => (await get<{ data: ApiToken[] }>('/dashboard/api/tokens')).data,
+  );
 
   constructor() {
     super();
@@ -33,14 +41,22 @@ export class TokensPage extends AppElement {
     const name = String(data.get('name') ?? '').trim();
     const days = String(data.get('expires_in_days') ?? '');
     if (!name) {
-      this.error = new ApiError(400, 'validation_failed', 'Give the token a name, for example the system that will use it.', { field: 'name' });
+      this.error = new ApiError(
+        400,
+        'validation_failed',
+        'Give the token a name, for example the system that will use it.',
+        { field: 'name' },
+      );
       form.querySelector<HTMLInputElement>('#token-name')?.focus();
       return;
     }
     this.busy = true;
     this.error = null;
     try {
-      this.created = await post<ApiToken>('/dashboard/api/tokens', days ? { name, expires_in_days: Number(days) } : { name });
+      this.created = await post<ApiToken>(
+        '/dashboard/api/tokens',
+        days ? { name, expires_in_days: Number(days) } : { name },
+      );
       form.reset();
       void this.tokens.reload();
     } catch (err) {
@@ -87,15 +103,22 @@ export class TokensPage extends AppElement {
           <button type="submit" class="btn btn-primary" ?disabled=${this.busy}>${this.busy ? 'Creating…' : 'Create token'}</button>
         </form>
         ${formError(this.error)}
-        ${this.created?.token
-          ? html`<sq-secret-once heading="Your new token “${this.created.name}”" .secret=${this.created.token}
+        ${
+          this.created?.token
+            ? html`<sq-secret-once heading="Your new token “${this.created.name}”" .secret=${this.created.token}
               note="Try it: curl -H &quot;Authorization: Bearer <token>&quot; ${location.origin}/v2/user" @dismiss=${() => (this.created = null)}></sq-secret-once>`
-          : nothing}
+            : nothing
+        }
       </section>
       <section class="panel" aria-labelledby="tokens-h">
         <h2 id="tokens-h">Your tokens</h2>
         <div role="status">${this.notice ? html`<p class="alert alert-info">${this.notice}</p>` : nothing}</div>
-        ${renderLoad(this.tokens.state, 'tokens', (list) => this.table(list), () => this.tokens.reload())}
+        ${renderLoad(
+          this.tokens.state,
+          'tokens',
+          (list) => this.table(list),
+          () => this.tokens.reload(),
+        )}
       </section>`;
   }
 

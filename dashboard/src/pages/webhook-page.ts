@@ -27,8 +27,14 @@ function stateBadge(d: Delivery) {
 
 export class WebhookPage extends AppElement {
   static override properties = {
-    webhookId: {}, page: { state: true }, filter: { state: true }, editing: { state: true },
-    secret: { state: true }, error: { state: true }, notice: { state: true }, busy: { state: true },
+    webhookId: {},
+    page: { state: true },
+    filter: { state: true },
+    editing: { state: true },
+    secret: { state: true },
+    error: { state: true },
+    notice: { state: true },
+    busy: { state: true },
   };
   declare webhookId: string;
   declare page: number;
@@ -102,12 +108,20 @@ export class WebhookPage extends AppElement {
   }
 
   private async rotate() {
-    const ok = await confirmAction({ title: 'Replace the signing secret?', body: 'New deliveries are signed with the new secret at once; update your receiver first or verify both for a while.', confirmLabel: 'Replace secret' });
+    const ok = await confirmAction({
+      title: 'Replace the signing secret?',
+      body: 'New deliveries are signed with the new secret at once; update your receiver first or verify both for a while.',
+      confirmLabel: 'Replace secret',
+    });
     if (ok) await this.change({ rotate_secret: true }, 'Signing secret replaced.');
   }
 
   private async deleteWebhook() {
-    const ok = await confirmAction({ title: 'Delete this webhook?', body: 'It stops at once and its delivery log is deleted with it. This cannot be undone.', confirmLabel: 'Delete webhook' });
+    const ok = await confirmAction({
+      title: 'Delete this webhook?',
+      body: 'It stops at once and its delivery log is deleted with it. This cannot be undone.',
+      confirmLabel: 'Delete webhook',
+    });
     if (!ok) return;
     try {
       await del(this.base());
@@ -152,7 +166,12 @@ export class WebhookPage extends AppElement {
   protected override render() {
     const w = this.hook.data;
     return html`${pageHeader('Webhook', w ? html`<code>${w.url}</code>` : 'Delivery statistics, settings and the delivery log.', html`<a class="btn" href="#/webhooks">All webhooks</a>`)}
-      ${renderLoad(this.hook.state, 'the webhook', (d) => this.body(d), () => this.hook.reload())}`;
+      ${renderLoad(
+        this.hook.state,
+        'the webhook',
+        (d) => this.body(d),
+        () => this.hook.reload(),
+      )}`;
   }
 
   private body(w: Details) {
@@ -166,7 +185,8 @@ export class WebhookPage extends AppElement {
 
   private statsView(w: Details) {
     const s = w.stats;
-    const stat = (label: string, value: string, tone = '') => html`<div class="stat ${tone}"><dt>${label}</dt><dd>${value}</dd></div>`;
+    const stat = (label: string, value: string, tone = '') =>
+      html`<div class="stat ${tone}"><dt>${label}</dt><dd>${value}</dd></div>`;
     return html`<section class="panel" aria-labelledby="stats-h">
       <div class="panel-head"><h2 id="stats-h">Delivery statistics</h2>
         <button type="button" class="btn btn-small" @click=${() => this.refresh()}>Refresh</button></div>
@@ -181,7 +201,9 @@ export class WebhookPage extends AppElement {
 
   private settingsView(w: Details) {
     const tokens = this.tokens.data ?? [];
-    const tokenName = w.token_id ? (tokens.find((t) => t.token_id === w.token_id)?.name ?? w.token_id) : 'None (every request)';
+    const tokenName = w.token_id
+      ? (tokens.find((t) => t.token_id === w.token_id)?.name ?? w.token_id)
+      : 'None (every request)';
     return html`<section class="panel" aria-labelledby="settings-h">
       <div class="panel-head"><h2 id="settings-h">Settings</h2>
         <div class="switch-row">
@@ -190,13 +212,14 @@ export class WebhookPage extends AppElement {
             <span class="switch-knob" aria-hidden="true"></span></button>
           <label for="wh-active">${w.active ? 'Active' : 'Paused'}</label>
         </div></div>
-      ${this.editing
-        ? html`<form class="stack-form" @submit=${this.save} novalidate>
+      ${
+        this.editing
+          ? html`<form class="stack-form" @submit=${this.save} novalidate>
             ${webhookFields('whe', w, tokens, this.error?.fields[0]?.field ?? null)}
             <div class="form-actions"><button type="submit" class="btn btn-primary" ?disabled=${this.busy}>Save webhook</button>
               <button type="button" class="btn" @click=${() => (this.editing = false)}>Cancel</button></div>
           </form>`
-        : html`<dl class="props">
+          : html`<dl class="props">
             <div><dt>URL</dt><dd><code>${w.url}</code></dd></div>
             <div><dt>Events</dt><dd>${w.events.map((e) => html`<code class="chip">${e}</code> `)}</dd></div>
             <div><dt>Linked token</dt><dd>${tokenName}</dd></div>
@@ -207,7 +230,8 @@ export class WebhookPage extends AppElement {
             <button type="button" class="btn" @click=${() => (this.editing = true)}>Edit</button>
             <button type="button" class="btn" @click=${this.rotate}>Replace signing secret</button>
             <button type="button" class="btn btn-danger-quiet" @click=${this.deleteWebhook}>Delete webhook</button>
-          </div>`}
+          </div>`
+      }
     </section>`;
   }
 
@@ -218,13 +242,21 @@ export class WebhookPage extends AppElement {
           <select id="dlv-filter" @change=${this.setFilter}>
             <option value="">All</option><option value="failed">Failed</option><option value="pending">Pending</option><option value="delivered">Delivered</option>
           </select></div></div>
-      ${renderLoad(this.deliveries.state, 'deliveries', (p) => this.deliveryTable(p, w), () => this.deliveries.reload())}
+      ${renderLoad(
+        this.deliveries.state,
+        'deliveries',
+        (p) => this.deliveryTable(p, w),
+        () => this.deliveries.reload(),
+      )}
     </section>`;
   }
 
   private deliveryTable(p: Page<Delivery>, w: Details) {
     if (!p.data.length) {
-      return emptyView(this.filter ? `No ${this.filter} deliveries` : 'No deliveries yet', `Deliveries appear here when one of the subscribed events happens${w.active ? '' : ' and the webhook is active'}.`);
+      return emptyView(
+        this.filter ? `No ${this.filter} deliveries` : 'No deliveries yet',
+        `Deliveries appear here when one of the subscribed events happens${w.active ? '' : ' and the webhook is active'}.`,
+      );
     }
     return html`<div class="table-wrap"><table class="table" data-testid="deliveries">
         <caption class="visually-hidden">Deliveries, newest first</caption>

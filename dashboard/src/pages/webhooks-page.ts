@@ -67,22 +67,30 @@ export class WebhooksPage extends AppElement {
           ${formError(this.error)}
           <div><button type="submit" class="btn btn-primary" ?disabled=${this.busy}>${this.busy ? 'Adding…' : 'Add webhook'}</button></div>
         </form>
-        ${this.created?.secret
-          ? html`<sq-secret-once heading="Signing secret of the new webhook" .secret=${this.created.secret}
+        ${
+          this.created?.secret
+            ? html`<sq-secret-once heading="Signing secret of the new webhook" .secret=${this.created.secret}
               note="Your receiver checks each request with it: HMAC-SHA256 of the raw body, sent as sha256=<hex> in X-Webhook-Signature."
               @dismiss=${() => (this.created = null)}></sq-secret-once>
             <p><a href=${href(['webhooks', this.created.webhook_id])}>Open the new webhook's deliveries</a></p>`
-          : nothing}
+            : nothing
+        }
       </section>
       <section class="panel" aria-labelledby="wh-list-h">
         <h2 id="wh-list-h">Your webhooks</h2>
-        ${renderLoad(this.hooks.state, 'webhooks', (page) => this.table(page.data, tokens), () => this.hooks.reload())}
+        ${renderLoad(
+          this.hooks.state,
+          'webhooks',
+          (page) => this.table(page.data, tokens),
+          () => this.hooks.reload(),
+        )}
       </section>`;
   }
 
   private table(list: Webhook[], tokens: ApiToken[]) {
     if (!list.length) return emptyView('No webhooks yet', 'Add one above to hear about quotes as they happen.');
-    const tokenName = (id: string | null) => (id ? (tokens.find((t) => t.token_id === id)?.name ?? id) : 'All requests');
+    const tokenName = (id: string | null) =>
+      id ? (tokens.find((t) => t.token_id === id)?.name ?? id) : 'All requests';
     return html`<div class="table-wrap"><table class="table">
       <caption class="visually-hidden">Webhooks</caption>
       <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Token</th><th scope="col">State</th><th scope="col">Created</th><th scope="col">Test</th></tr></thead>

@@ -24,7 +24,9 @@ type ListedKey = WidgetKey & { offerSource: OfferSource | null };
 async function listKeys(): Promise<ListedKey[]> {
   const body = await get<{ data: WidgetKey[] } | WidgetKey[]>(BASE);
   const keys = Array.isArray(body) ? body : body.data;
-  const offers = await Promise.allSettled(keys.map((k) => loadOffer({ kind: 'key', id: k.widget_key_id, name: k.name })));
+  const offers = await Promise.allSettled(
+    keys.map((k) => loadOffer({ kind: 'key', id: k.widget_key_id, name: k.name })),
+  );
   return keys.map((k, i) => {
     const o = offers[i];
     return { ...k, offerSource: o.status === 'fulfilled' ? o.value.source : null };
@@ -33,7 +35,10 @@ async function listKeys(): Promise<ListedKey[]> {
 
 /** Splits the textarea into origins and names the first that is not a bare origin (scheme://host[:port]). */
 export function parseOrigins(text: string): { origins: string[]; problem: string | null } {
-  const origins = text.split(/[\s,]+/).map((s) => s.trim().replace(/\/$/, '')).filter(Boolean);
+  const origins = text
+    .split(/[\s,]+/)
+    .map((s) => s.trim().replace(/\/$/, ''))
+    .filter(Boolean);
   for (const o of origins) {
     let ok = false;
     try {
@@ -42,9 +47,16 @@ export function parseOrigins(text: string): { origins: string[]; problem: string
     } catch {
       ok = false;
     }
-    if (!ok) return { origins, problem: `"${o}" is not an origin: write scheme, host and optional port only, e.g. https://shop.example.com` };
+    if (!ok)
+      return {
+        origins,
+        problem: `"${o}" is not an origin: write scheme, host and optional port only, e.g. https://shop.example.com`,
+      };
   }
-  return { origins, problem: origins.length ? null : 'Add at least one origin: the address of the shop that embeds the widget.' };
+  return {
+    origins,
+    problem: origins.length ? null : 'Add at least one origin: the address of the shop that embeds the widget.',
+  };
 }
 
 export function embedSnippet(origin: string, key: string): string {
@@ -53,7 +65,11 @@ export function embedSnippet(origin: string, key: string): string {
 
 export class WidgetKeysPage extends AppElement {
   static override properties = {
-    busy: { state: true }, error: { state: true }, notice: { state: true }, selected: { state: true }, widgetAvailable: { state: true },
+    busy: { state: true },
+    error: { state: true },
+    notice: { state: true },
+    selected: { state: true },
+    widgetAvailable: { state: true },
   };
   declare busy: boolean;
   declare error: ApiError | null;
@@ -85,7 +101,11 @@ export class WidgetKeysPage extends AppElement {
     const data = new FormData(form);
     const name = String(data.get('name') ?? '').trim();
     const { origins, problem } = parseOrigins(String(data.get('allowed_origins') ?? ''));
-    const fieldProblem = !name ? ['name', 'Give the key a name, for example the shop it is for.'] : problem ? ['allowed_origins', problem] : null;
+    const fieldProblem = !name
+      ? ['name', 'Give the key a name, for example the shop it is for.']
+      : problem
+        ? ['allowed_origins', problem]
+        : null;
     if (fieldProblem) {
       this.error = new ApiError(400, 'validation_failed', fieldProblem[1], { field: fieldProblem[0] });
       form.querySelector<HTMLElement>(`#wk-${fieldProblem[0]}`)?.focus();
@@ -164,7 +184,12 @@ export class WidgetKeysPage extends AppElement {
       <section class="panel" aria-labelledby="wk-list-h">
         <h2 id="wk-list-h">Your widget keys</h2>
         <div role="status">${this.notice ? html`<p class="alert alert-info">${this.notice}</p>` : nothing}</div>
-        ${renderLoad(this.keys.state, 'widget keys', (list) => this.table(list), () => this.keys.reload())}
+        ${renderLoad(
+          this.keys.state,
+          'widget keys',
+          (list) => this.table(list),
+          () => this.keys.reload(),
+        )}
       </section>
       ${this.keys.data?.length ? this.snippet(this.keys.data) : nothing}`;
   }
@@ -187,7 +212,8 @@ export class WidgetKeysPage extends AppElement {
   }
 
   private table(list: ListedKey[]) {
-    if (!list.length) return emptyView('No widget keys yet', 'Create one above to embed the quoting widget in your shop.');
+    if (!list.length)
+      return emptyView('No widget keys yet', 'Create one above to embed the quoting widget in your shop.');
     return html`<div class="table-wrap"><table class="table">
       <caption class="visually-hidden">Widget keys</caption>
       <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Allowed origins</th><th scope="col">Offer</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
@@ -226,9 +252,13 @@ export class WidgetKeysPage extends AppElement {
   }
 
   private preview(key: WidgetKey, code: string) {
-    if (this.widgetAvailable === null) return html`<p class="muted" role="status">Checking whether this server serves the widget…</p>`;
+    if (this.widgetAvailable === null)
+      return html`<p class="muted" role="status">Checking whether this server serves the widget…</p>`;
     if (!this.widgetAvailable) {
-      return emptyView('Preview unavailable', html`This server does not serve <code>${WIDGET_SCRIPT}</code> yet, so the widget cannot be shown here. The snippet above works as soon as it does.`);
+      return emptyView(
+        'Preview unavailable',
+        html`This server does not serve <code>${WIDGET_SCRIPT}</code> yet, so the widget cannot be shown here. The snippet above works as soon as it does.`,
+      );
     }
     // srcdoc frames share this page's origin. Browsers send no Origin header on same-origin GETs, which
     // the widget-key check needs, so the preview shows the widget's look; quoting is for the allowed shops.

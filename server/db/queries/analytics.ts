@@ -19,7 +19,14 @@ const BUCKET_START = `to_char(${BUCKET}, 'YYYY-MM-DD')`;
 const BUCKET_LABEL = `to_char(${BUCKET}, CASE $4::text WHEN 'week' THEN 'IYYY-"W"IW' WHEN 'month' THEN 'YYYY-MM' ELSE 'YYYY-MM-DD' END)`;
 
 export async function quoteTotals(db: Queryable, accountId: string, start: Date, end: Date) {
-  const [row] = await db.query<{ completed: number; failed: number; cached: number; deleted: number; grams: number; print_time_s: number }>(
+  const [row] = await db.query<{
+    completed: number;
+    failed: number;
+    cached: number;
+    deleted: number;
+    grams: number;
+    print_time_s: number;
+  }>(
     `SELECT (count(*) FILTER (WHERE status = 'completed'))::int AS completed,
             (count(*) FILTER (WHERE status = 'failed'))::int AS failed,
             (count(*) FILTER (WHERE status = 'completed' AND cached))::int AS cached,
@@ -50,7 +57,12 @@ const PRICE_COLUMNS = `count(*)::int AS quotes,
   round(sum(total_price::numeric) / nullif(sum(filament_weight_g::numeric), 0), 4) AS average_per_gram`;
 
 /** Prices are only comparable within a currency, so every price statistic is per currency. */
-export async function pricesByCurrency(db: Queryable, accountId: string, start: Date, end: Date): Promise<PriceStats[]> {
+export async function pricesByCurrency(
+  db: Queryable,
+  accountId: string,
+  start: Date,
+  end: Date,
+): Promise<PriceStats[]> {
   return db.query<PriceStats>(
     `SELECT currency, ${PRICE_COLUMNS}
      FROM quotes WHERE ${COMPLETED} AND currency IS NOT NULL AND total_price IS NOT NULL
@@ -125,7 +137,14 @@ export async function popularPrinters(db: Queryable, accountId: string, start: D
  * infill density and pattern, supports), read from the quote's resolved settings; null when absent.
  */
 export async function popularConfigurations(db: Queryable, accountId: string, start: Date, end: Date, limit: number) {
-  return db.query<{ printer: string; layer_height: unknown; fill_density: unknown; infill_pattern: unknown; support_material: unknown; quotes: number }>(
+  return db.query<{
+    printer: string;
+    layer_height: unknown;
+    fill_density: unknown;
+    infill_pattern: unknown;
+    support_material: unknown;
+    quotes: number;
+  }>(
     `SELECT coalesce(printer, 'unknown') AS printer,
             resolved #> '{settings,printer,layer_height}' AS layer_height,
             resolved #> '{settings,printer,fill_density}' AS fill_density,
@@ -142,8 +161,23 @@ export async function popularConfigurations(db: Queryable, accountId: string, st
 
 export type ExportQuoteRow = { cursor: string } & Pick<
   QuoteRow,
-  'id' | 'status' | 'mode' | 'created_at' | 'finished_at' | 'deleted_at' | 'file_id' | 'file_name' | 'material' | 'color'
-  | 'printer' | 'currency' | 'total_price' | 'filament_weight_g' | 'print_time_s' | 'cached' | 'token_id'
+  | 'id'
+  | 'status'
+  | 'mode'
+  | 'created_at'
+  | 'finished_at'
+  | 'deleted_at'
+  | 'file_id'
+  | 'file_name'
+  | 'material'
+  | 'color'
+  | 'printer'
+  | 'currency'
+  | 'total_price'
+  | 'filament_weight_g'
+  | 'print_time_s'
+  | 'cached'
+  | 'token_id'
 >;
 
 export interface QuoteCursor {
@@ -153,7 +187,14 @@ export interface QuoteCursor {
 }
 
 /** One page of every quote (any status, deleted ones too) created in [start, end), after the cursor. */
-export async function exportQuotesPage(db: Queryable, accountId: string, start: Date, end: Date, after: QuoteCursor | null, limit: number) {
+export async function exportQuotesPage(
+  db: Queryable,
+  accountId: string,
+  start: Date,
+  end: Date,
+  after: QuoteCursor | null,
+  limit: number,
+) {
   return db.query<ExportQuoteRow>(
     `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS cursor,
             id, status, mode, created_at, finished_at, deleted_at, file_id, file_name, material, color, printer,

@@ -37,9 +37,24 @@ export async function insertFile(db: Queryable, f: NewFile): Promise<FileRow> {
        footprint, warnings, source, token_id, upload_id, unit, unit_source, scale, shape)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING *`,
     [
-      f.id, f.account_id, f.name, f.format, f.content_type, f.size_bytes, f.sha256, f.mesh_sha256,
-      JSON.stringify(f.measurements), JSON.stringify(f.footprint), JSON.stringify(f.warnings), f.source, f.token_id, f.upload_id,
-      f.unit ?? 'mm', f.unit_source ?? 'assumed', f.scale ?? 1, f.shape ? JSON.stringify(f.shape) : null,
+      f.id,
+      f.account_id,
+      f.name,
+      f.format,
+      f.content_type,
+      f.size_bytes,
+      f.sha256,
+      f.mesh_sha256,
+      JSON.stringify(f.measurements),
+      JSON.stringify(f.footprint),
+      JSON.stringify(f.warnings),
+      f.source,
+      f.token_id,
+      f.upload_id,
+      f.unit ?? 'mm',
+      f.unit_source ?? 'assumed',
+      f.scale ?? 1,
+      f.shape ? JSON.stringify(f.shape) : null,
     ],
   );
   return row;
@@ -52,7 +67,12 @@ export async function fileById(db: Queryable, accountId: string, id: string): Pr
 
 /** Sets how the file's numbers are read and sized; the mesh itself never changes. */
 export async function updateFileScale(
-  db: Queryable, accountId: string, id: string, unit: Unit, unitSource: UnitSource, scale: number,
+  db: Queryable,
+  accountId: string,
+  id: string,
+  unit: Unit,
+  unitSource: UnitSource,
+  scale: number,
 ): Promise<FileRow | undefined> {
   const [row] = await db.query<FileRow>(
     'UPDATE files SET unit = $3, unit_source = $4, scale = $5 WHERE id = $1 AND account_id = $2 RETURNING *',
@@ -66,16 +86,24 @@ export async function listFiles(db: Queryable, accountId: string, limit: number,
     'SELECT * FROM files WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3',
     [accountId, limit, offset],
   );
-  const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM files WHERE account_id = $1', [accountId]);
+  const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM files WHERE account_id = $1', [
+    accountId,
+  ]);
   return { rows, total: n };
 }
 
 export async function deleteFile(db: Queryable, accountId: string, id: string): Promise<FileRow | undefined> {
-  const [row] = await db.query<FileRow>('DELETE FROM files WHERE id = $1 AND account_id = $2 RETURNING *', [id, accountId]);
+  const [row] = await db.query<FileRow>('DELETE FROM files WHERE id = $1 AND account_id = $2 RETURNING *', [
+    id,
+    accountId,
+  ]);
   return row;
 }
 
 export async function storageUsed(db: Queryable, accountId: string): Promise<number> {
-  const [row] = await db.query<{ n: number }>('SELECT coalesce(sum(size_bytes), 0)::float8 AS n FROM files WHERE account_id = $1', [accountId]);
+  const [row] = await db.query<{ n: number }>(
+    'SELECT coalesce(sum(size_bytes), 0)::float8 AS n FROM files WHERE account_id = $1',
+    [accountId],
+  );
   return row.n;
 }

@@ -44,14 +44,31 @@ export interface QuoteRow {
 
 export type NewQuote = Pick<
   QuoteRow,
-  'id' | 'account_id' | 'token_id' | 'file_id' | 'file_name' | 'mode' | 'status' | 'widget_key_id' | 'shopper_hash' | 'choices'
-> & { request: unknown; resolved: unknown; slicing_key: string | null; material: string | null; color: string | null; printer: string | null };
+  | 'id'
+  | 'account_id'
+  | 'token_id'
+  | 'file_id'
+  | 'file_name'
+  | 'mode'
+  | 'status'
+  | 'widget_key_id'
+  | 'shopper_hash'
+  | 'choices'
+> & {
+  request: unknown;
+  resolved: unknown;
+  slicing_key: string | null;
+  material: string | null;
+  color: string | null;
+  printer: string | null;
+};
 
 /**
  * JSON for a json/jsonb parameter. PostgreSQL refuses the NUL character in jsonb and text, and a refused
  * request is stored as sent: NUL (escaped \u0000, after an even run of backslashes) becomes U+FFFD.
  */
-export const jsonParam = (value: unknown): string => JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\\ufffd');
+export const jsonParam = (value: unknown): string =>
+  JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\\ufffd');
 
 export async function insertQuote(db: Queryable, q: NewQuote): Promise<QuoteRow> {
   const [row] = await db.query<QuoteRow>(
@@ -60,15 +77,32 @@ export async function insertQuote(db: Queryable, q: NewQuote): Promise<QuoteRow>
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, CASE WHEN $7 = 'queued' THEN NULL ELSE now() END)
      RETURNING *`,
     [
-      q.id, q.account_id, q.token_id, q.file_id, q.file_name, q.mode, q.status, jsonParam(q.request), JSON.stringify(q.resolved),
-      q.slicing_key, q.material, q.color, q.printer, q.widget_key_id, q.shopper_hash, q.choices && JSON.stringify(q.choices),
+      q.id,
+      q.account_id,
+      q.token_id,
+      q.file_id,
+      q.file_name,
+      q.mode,
+      q.status,
+      jsonParam(q.request),
+      JSON.stringify(q.resolved),
+      q.slicing_key,
+      q.material,
+      q.color,
+      q.printer,
+      q.widget_key_id,
+      q.shopper_hash,
+      q.choices && JSON.stringify(q.choices),
     ],
   );
   return row;
 }
 
 export async function quoteById(db: Queryable, accountId: string, id: string): Promise<QuoteRow | undefined> {
-  const [row] = await db.query<QuoteRow>('SELECT * FROM quotes WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL', [id, accountId]);
+  const [row] = await db.query<QuoteRow>(
+    'SELECT * FROM quotes WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL',
+    [id, accountId],
+  );
   return row;
 }
 
@@ -80,7 +114,9 @@ export async function quoteForCaller(
 ): Promise<QuoteRow | undefined> {
   const row = await quoteById(db, auth.account.id, id);
   if (!row || !auth.widgetKeyId) return row;
-  return row.widget_key_id === auth.widgetKeyId && auth.shopperHash && row.shopper_hash === auth.shopperHash ? row : undefined;
+  return row.widget_key_id === auth.widgetKeyId && auth.shopperHash && row.shopper_hash === auth.shopperHash
+    ? row
+    : undefined;
 }
 
 /**
@@ -89,7 +125,10 @@ export async function quoteForCaller(
  */
 export async function explorationCounted(tx: Queryable, fileId: string, lock: boolean): Promise<boolean> {
   if (lock) await tx.query('SELECT id FROM files WHERE id = $1 FOR UPDATE', [fileId]);
-  const rows = await tx.query('SELECT 1 FROM quotes WHERE file_id = $1 AND widget_key_id IS NOT NULL AND counted LIMIT 1', [fileId]);
+  const rows = await tx.query(
+    'SELECT 1 FROM quotes WHERE file_id = $1 AND widget_key_id IS NOT NULL AND counted LIMIT 1',
+    [fileId],
+  );
   return rows.length > 0;
 }
 
@@ -103,13 +142,19 @@ export async function listQuotes(db: Queryable, accountId: string, limit: number
     `SELECT * FROM quotes WHERE account_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
     [accountId, limit, offset],
   );
-  const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM quotes WHERE account_id = $1 AND deleted_at IS NULL', [accountId]);
+  const [{ n }] = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM quotes WHERE account_id = $1 AND deleted_at IS NULL',
+    [accountId],
+  );
   return { rows, total: n };
 }
 
 /** History delete: the quote leaves history, but still counts toward usage and analytics (it happened). */
 export async function softDeleteQuote(db: Queryable, accountId: string, id: string): Promise<boolean> {
-  const rows = await db.query('UPDATE quotes SET deleted_at = now() WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL RETURNING id', [id, accountId]);
+  const rows = await db.query(
+    'UPDATE quotes SET deleted_at = now() WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL RETURNING id',
+    [id, accountId],
+  );
   return rows.length === 1;
 }
 
@@ -119,7 +164,11 @@ export async function countWaitingJobs(db: Queryable): Promise<number> {
 }
 
 /** Claims the oldest queued job, or a processing one whose worker's lease ran out (it died). */
-export async function claimJob(db: Queryable, owner: string, leaseMs: number): Promise<(QuoteRow & { previous_status: QuoteStatus }) | undefined> {
+export async function claimJob(
+  db: Queryable,
+  owner: string,
+  leaseMs: number,
+): Promise<(QuoteRow & { previous_status: QuoteStatus }) | undefined> {
   const [row] = await db.query<QuoteRow & { previous_status: QuoteStatus }>(
     `WITH next AS (
        SELECT id, status AS previous_status FROM quotes
@@ -134,7 +183,13 @@ export async function claimJob(db: Queryable, owner: string, leaseMs: number): P
 }
 
 /** Extends the lease while the worker is alive; false when another worker has taken the job over. */
-export async function renewLease(db: Queryable, id: string, owner: string, leaseMs: number, progress: number): Promise<boolean> {
+export async function renewLease(
+  db: Queryable,
+  id: string,
+  owner: string,
+  leaseMs: number,
+  progress: number,
+): Promise<boolean> {
   const rows = await db.query(
     `UPDATE quotes SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000), progress = greatest(progress, $4)
      WHERE id = $1 AND lease_owner = $2 AND status = 'processing' RETURNING id`,
@@ -155,18 +210,39 @@ export interface Completion {
 }
 
 /** Finishes a job held by `owner` (null: a quote answered inline, never leased). */
-export async function completeQuote(db: Queryable, id: string, owner: string | null, c: Completion): Promise<QuoteRow | undefined> {
+export async function completeQuote(
+  db: Queryable,
+  id: string,
+  owner: string | null,
+  c: Completion,
+): Promise<QuoteRow | undefined> {
   const [row] = await db.query<QuoteRow>(
     `UPDATE quotes SET status = 'completed', progress = 100, currency = $3, total_price = $4, filament_weight_g = $5, print_time_s = $6,
        cached = $7, result = $8, expires_at = $9, counted = $10, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
      WHERE id = $1 AND lease_owner IS NOT DISTINCT FROM $2 AND status IN ('queued', 'processing') RETURNING *`,
-    [id, owner, c.currency, c.total_price, c.filament_weight_g, c.print_time_s, c.cached, JSON.stringify(c.result), c.expires_at, c.counted],
+    [
+      id,
+      owner,
+      c.currency,
+      c.total_price,
+      c.filament_weight_g,
+      c.print_time_s,
+      c.cached,
+      JSON.stringify(c.result),
+      c.expires_at,
+      c.counted,
+    ],
   );
   return row;
 }
 
 /** Why a quote failed; `details` (optional) are answered with the error. */
-export interface JobError { code: string; message: string; status: number; details?: Record<string, unknown> }
+export interface JobError {
+  code: string;
+  message: string;
+  status: number;
+  details?: Record<string, unknown>;
+}
 
 /** A failed job is finished: its progress is 100, like a completed one's (docs/webhooks.md). */
 export async function failQuote(db: Queryable, id: string, owner: string | null, error: JobError) {

@@ -10,7 +10,10 @@ export interface TokenRow {
   revoked_at: Date | null;
 }
 
-export async function insertToken(db: Queryable, t: { id: string; account_id: string; name: string; expires_at: Date | null }) {
+export async function insertToken(
+  db: Queryable,
+  t: { id: string; account_id: string; name: string; expires_at: Date | null },
+) {
   const [row] = await db.query<TokenRow>(
     'INSERT INTO api_tokens (id, account_id, name, expires_at) VALUES ($1, $2, $3, $4) RETURNING *',
     [t.id, t.account_id, t.name, t.expires_at],

@@ -14,7 +14,14 @@ export interface UploadIdRow {
 
 export async function insertUploadId(
   db: Queryable,
-  u: { id: string; account_id: string; token_id: string | null; widget_key_id: string | null; shopper_hash: string | null; ttlSeconds: number },
+  u: {
+    id: string;
+    account_id: string;
+    token_id: string | null;
+    widget_key_id: string | null;
+    shopper_hash: string | null;
+    ttlSeconds: number;
+  },
 ): Promise<UploadIdRow> {
   const [row] = await db.query<UploadIdRow>(
     `INSERT INTO upload_ids (id, account_id, token_id, widget_key_id, shopper_hash, expires_at)
@@ -24,7 +31,10 @@ export async function insertUploadId(
   return row;
 }
 
-export async function uploadIdById(db: Queryable, id: string): Promise<(UploadIdRow & { expired: boolean }) | undefined> {
+export async function uploadIdById(
+  db: Queryable,
+  id: string,
+): Promise<(UploadIdRow & { expired: boolean }) | undefined> {
   const [row] = await db.query<UploadIdRow & { expired: boolean }>(
     'SELECT *, expires_at <= now() AS expired FROM upload_ids WHERE id = $1',
     [id],

@@ -49,8 +49,15 @@ export async function accountPlanId(db: Queryable, accountId: string): Promise<s
   return row?.plan;
 }
 
-export async function alertState(db: Queryable, accountId: string, resource: AlertResource): Promise<AlertState | undefined> {
-  const [row] = await db.query<AlertState>('SELECT level, period FROM usage_alerts WHERE account_id = $1 AND resource = $2', [accountId, resource]);
+export async function alertState(
+  db: Queryable,
+  accountId: string,
+  resource: AlertResource,
+): Promise<AlertState | undefined> {
+  const [row] = await db.query<AlertState>(
+    'SELECT level, period FROM usage_alerts WHERE account_id = $1 AND resource = $2',
+    [accountId, resource],
+  );
   return row;
 }
 
@@ -71,13 +78,16 @@ export async function lockAlertState(tx: Queryable, accountId: string, resource:
   return row;
 }
 
-export async function saveAlertState(tx: Queryable, accountId: string, resource: AlertResource, state: AlertState): Promise<void> {
-  await tx.query('UPDATE usage_alerts SET level = $3, period = $4, updated_at = now() WHERE account_id = $1 AND resource = $2', [
-    accountId,
-    resource,
-    state.level,
-    state.period,
-  ]);
+export async function saveAlertState(
+  tx: Queryable,
+  accountId: string,
+  resource: AlertResource,
+  state: AlertState,
+): Promise<void> {
+  await tx.query(
+    'UPDATE usage_alerts SET level = $3, period = $4, updated_at = now() WHERE account_id = $1 AND resource = $2',
+    [accountId, resource, state.level, state.period],
+  );
 }
 
 /** Accounts whose quotes alert is raised for an earlier month: they owe a level-0 alert for the new one. */
@@ -97,7 +107,16 @@ export async function insertRequests(db: Queryable, rows: RequestRecord[]): Prom
   if (!rows.length) return;
   const params: unknown[] = [];
   const tuples = rows.map((r, i) => {
-    params.push(r.account_id, r.token_id, r.method, r.route, r.status, r.duration_ms, r.created_at.toISOString(), r.via);
+    params.push(
+      r.account_id,
+      r.token_id,
+      r.method,
+      r.route,
+      r.status,
+      r.duration_ms,
+      r.created_at.toISOString(),
+      r.via,
+    );
     const b = i * REQUEST_COLUMNS;
     return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}::integer, $${b + 6}::float8, $${b + 7}::timestamptz, $${b + 8})`;
   });
@@ -131,7 +150,13 @@ export interface EndpointStat {
 
 // Percentiles interpolate (percentile_cont) over the exact durations; numeric rounding makes PGlite and
 // PostgreSQL print the same digits. COLLATE "C" keeps tie order independent of the database's locale.
-export async function endpointStats(db: Queryable, accountId: string, from: Date, to: Date, via: readonly CallerVia[] = CALLER_VIAS): Promise<EndpointStat[]> {
+export async function endpointStats(
+  db: Queryable,
+  accountId: string,
+  from: Date,
+  to: Date,
+  via: readonly CallerVia[] = CALLER_VIAS,
+): Promise<EndpointStat[]> {
   return db.query<EndpointStat>(
     `SELECT method, route, count(*)::int AS calls,
             (count(*) FILTER (WHERE status >= 400 AND status <> ${CLIENT_CLOSED}))::int AS errors,
@@ -145,7 +170,13 @@ export async function endpointStats(db: Queryable, accountId: string, from: Date
   );
 }
 
-export async function dailyCalls(db: Queryable, accountId: string, from: Date, to: Date, via: readonly CallerVia[] = CALLER_VIAS) {
+export async function dailyCalls(
+  db: Queryable,
+  accountId: string,
+  from: Date,
+  to: Date,
+  via: readonly CallerVia[] = CALLER_VIAS,
+) {
   return db.query<{ day: string; calls: number; errors: number; cancelled: number }>(
     `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS calls,
             (count(*) FILTER (WHERE status >= 400 AND status <> ${CLIENT_CLOSED}))::int AS errors,

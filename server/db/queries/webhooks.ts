@@ -63,7 +63,9 @@ export async function insertWebhook(
 }
 
 export async function countWebhooks(db: Queryable, accountId: string): Promise<number> {
-  const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE account_id = $1', [accountId]);
+  const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE account_id = $1', [
+    accountId,
+  ]);
   return row.n;
 }
 
@@ -89,7 +91,12 @@ export interface WebhookPatch {
   secret?: string;
 }
 
-export async function updateWebhook(db: Queryable, accountId: string, id: string, p: WebhookPatch): Promise<WebhookRow | undefined> {
+export async function updateWebhook(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  p: WebhookPatch,
+): Promise<WebhookRow | undefined> {
   const [row] = await db.query<WebhookRow>(
     `UPDATE webhooks SET
        url = coalesce($3, url),
@@ -132,7 +139,13 @@ export async function webhookStats(db: Queryable, webhookId: string): Promise<We
   return row;
 }
 
-export async function listDeliveries(db: Queryable, webhookId: string, state: DeliveryState | null, limit: number, offset: number) {
+export async function listDeliveries(
+  db: Queryable,
+  webhookId: string,
+  state: DeliveryState | null,
+  limit: number,
+  offset: number,
+) {
   const rows = await db.query<DeliveryRow>(
     `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
      WHERE webhook_id = $1 AND ($2::text IS NULL OR state = $2) ORDER BY seq DESC LIMIT $3 OFFSET $4`,
@@ -146,14 +159,17 @@ export async function listDeliveries(db: Queryable, webhookId: string, state: De
 }
 
 export async function deliveryById(db: Queryable, webhookId: string, id: string): Promise<DeliveryRow | undefined> {
-  const [row] = await db.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2`, [
-    id,
-    webhookId,
-  ]);
+  const [row] = await db.query<DeliveryRow>(
+    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2`,
+    [id, webhookId],
+  );
   return row;
 }
 
-export type NewDelivery = Pick<DeliveryRow, 'id' | 'webhook_id' | 'account_id' | 'event_id' | 'event' | 'body' | 'signature' | 'resent_from'>;
+export type NewDelivery = Pick<
+  DeliveryRow,
+  'id' | 'webhook_id' | 'account_id' | 'event_id' | 'event' | 'body' | 'signature' | 'resent_from'
+>;
 
 export async function insertDelivery(db: Queryable, d: NewDelivery): Promise<DeliveryRow> {
   const [row] = await db.query<DeliveryRow>(
@@ -321,8 +337,17 @@ export async function recordAttempt(db: Queryable, o: AttemptOutcome): Promise<D
      )
      SELECT state FROM recorded`,
     [
-      o.id, o.owner, o.ok, o.statusCode, o.error, o.snippet, o.maxAttempts, o.retryDelayMs,
-      o.sentAt.toISOString(), Math.max(0, Math.round(o.durationMs)), o.attemptSnippet,
+      o.id,
+      o.owner,
+      o.ok,
+      o.statusCode,
+      o.error,
+      o.snippet,
+      o.maxAttempts,
+      o.retryDelayMs,
+      o.sentAt.toISOString(),
+      Math.max(0, Math.round(o.durationMs)),
+      o.attemptSnippet,
     ],
   );
   return row?.state ?? null;

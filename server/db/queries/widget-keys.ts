@@ -12,7 +12,10 @@ export interface WidgetKeyRow {
   revoked_at: Date | null;
 }
 
-export async function insertWidgetKey(db: Queryable, k: Omit<WidgetKeyRow, 'created_at' | 'revoked_at' | 'offer'>): Promise<WidgetKeyRow> {
+export async function insertWidgetKey(
+  db: Queryable,
+  k: Omit<WidgetKeyRow, 'created_at' | 'revoked_at' | 'offer'>,
+): Promise<WidgetKeyRow> {
   const [row] = await db.query<WidgetKeyRow>(
     'INSERT INTO widget_keys (id, account_id, name, key, allowed_origins) VALUES ($1, $2, $3, $4, $5) RETURNING *',
     [k.id, k.account_id, k.name, k.key, JSON.stringify(k.allowed_origins)],
@@ -21,7 +24,10 @@ export async function insertWidgetKey(db: Queryable, k: Omit<WidgetKeyRow, 'crea
 }
 
 export async function listWidgetKeys(db: Queryable, accountId: string): Promise<WidgetKeyRow[]> {
-  return db.query<WidgetKeyRow>('SELECT * FROM widget_keys WHERE account_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC, id DESC', [accountId]);
+  return db.query<WidgetKeyRow>(
+    'SELECT * FROM widget_keys WHERE account_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC, id DESC',
+    [accountId],
+  );
 }
 
 export async function liveWidgetKey(db: Queryable, key: string): Promise<WidgetKeyRow | undefined> {
@@ -30,12 +36,20 @@ export async function liveWidgetKey(db: Queryable, key: string): Promise<WidgetK
 }
 
 export async function revokeWidgetKey(db: Queryable, accountId: string, id: string): Promise<boolean> {
-  const rows = await db.query('UPDATE widget_keys SET revoked_at = now() WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL RETURNING id', [id, accountId]);
+  const rows = await db.query(
+    'UPDATE widget_keys SET revoked_at = now() WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL RETURNING id',
+    [id, accountId],
+  );
   return rows.length === 1;
 }
 
 /** Was this file uploaded through an upload id of this widget key, by this shopper? */
-export async function fileUploadedByShopper(db: Queryable, fileId: string, widgetKeyId: string, shopperHash: string): Promise<boolean> {
+export async function fileUploadedByShopper(
+  db: Queryable,
+  fileId: string,
+  widgetKeyId: string,
+  shopperHash: string,
+): Promise<boolean> {
   const rows = await db.query(
     'SELECT 1 FROM files f JOIN upload_ids u ON u.id = f.upload_id WHERE f.id = $1 AND u.widget_key_id = $2 AND u.shopper_hash = $3',
     [fileId, widgetKeyId, shopperHash],
@@ -45,6 +59,9 @@ export async function fileUploadedByShopper(db: Queryable, fileId: string, widge
 
 /** A live widget key of this account by id. */
 export async function widgetKeyById(db: Queryable, accountId: string, id: string): Promise<WidgetKeyRow | undefined> {
-  const [row] = await db.query<WidgetKeyRow>('SELECT * FROM widget_keys WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL', [id, accountId]);
+  const [row] = await db.query<WidgetKeyRow>(
+    'SELECT * FROM widget_keys WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL',
+    [id, accountId],
+  );
   return row;
 }

@@ -33,24 +33,48 @@ interface State {
   map: Uint32Array;
 }
 
-function instantiate(ctx: AssembleContext, state: State, from: ModelPart, ref: Reference, parent: Transform, depth: number, isItem: boolean): void {
+function instantiate(
+  ctx: AssembleContext,
+  state: State,
+  from: ModelPart,
+  ref: Reference,
+  parent: Transform,
+  depth: number,
+  isItem: boolean,
+): void {
   const part = ref.path === undefined ? from : ctx.part(ref.path, from);
   const object = part.objects.get(ref.objectId);
   const what = isItem ? 'A build item' : 'A component';
-  if (!object) ruleViolation(isItem ? 'Chapter 3.4.3.1' : 'Chapter 4.2', `${what} refers to object ${ref.objectId}, which does not exist in ${part.name}`);
+  if (!object)
+    ruleViolation(
+      isItem ? 'Chapter 3.4.3.1' : 'Chapter 4.2',
+      `${what} refers to object ${ref.objectId}, which does not exist in ${part.name}`,
+    );
   if (object.type === 'other') {
-    if (isItem) ruleViolation('Chapter 3.4.3.1', `A build item refers to object ${ref.objectId} of type "other"; such objects must not be build items`);
+    if (isItem)
+      ruleViolation(
+        'Chapter 3.4.3.1',
+        `A build item refers to object ${ref.objectId} of type "other"; such objects must not be build items`,
+      );
     return; // "other" objects are not printed, even as components
   }
   if (depth > ctx.limits.maxComponentDepth) {
-    fail('component_too_deep', `The 3MF components nest more than ${ctx.limits.maxComponentDepth} levels deep.`, { limit: ctx.limits.maxComponentDepth });
+    fail('component_too_deep', `The 3MF components nest more than ${ctx.limits.maxComponentDepth} levels deep.`, {
+      limit: ctx.limits.maxComponentDepth,
+    });
   }
   if (++state.visits > ctx.limits.maxObjects) {
-    fail('too_many_instances', `The 3MF build instantiates objects more than ${ctx.limits.maxObjects} times.`, { limit: ctx.limits.maxObjects });
+    fail('too_many_instances', `The 3MF build instantiates objects more than ${ctx.limits.maxObjects} times.`, {
+      limit: ctx.limits.maxObjects,
+    });
   }
   const key = `${part.name}#${object.id}`;
   if (state.visiting.has(key)) {
-    fail('component_cycle', `Object ${object.id} in ${part.name} contains itself through its components (a component cycle).`, { object: object.id });
+    fail(
+      'component_cycle',
+      `Object ${object.id} in ${part.name} contains itself through its components (a component cycle).`,
+      { object: object.id },
+    );
   }
   // The transform is written in the referring part's unit: convert its translation to mm.
   const world = ref.transform === IDENTITY ? parent : compose(scaleTranslation(ref.transform, from.scale), parent);
@@ -63,7 +87,12 @@ function instantiate(ctx: AssembleContext, state: State, from: ModelPart, ref: R
 }
 
 function emitMesh(
-  ctx: AssembleContext, builder: MeshBuilder, state: State, mesh: MeshData, scale: number, m: Transform,
+  ctx: AssembleContext,
+  builder: MeshBuilder,
+  state: State,
+  mesh: MeshData,
+  scale: number,
+  m: Transform,
 ): void {
   state.emitted += mesh.vertexCount;
   const limit = ctx.limits.maxVertices;
@@ -71,9 +100,12 @@ function emitMesh(
     fail('too_many_vertices', `The 3MF build places more than ${limit} vertices (counting every instance).`, { limit });
   }
   if (state.map.length < mesh.vertexCount) state.map = new Uint32Array(mesh.vertexCount);
-  const map = state.map, v = mesh.vertices;
+  const map = state.map,
+    v = mesh.vertices;
   for (let i = 0, o = 0; i < mesh.vertexCount; i++, o += 3) {
-    const x = v[o] * scale, y = v[o + 1] * scale, z = v[o + 2] * scale;
+    const x = v[o] * scale,
+      y = v[o + 1] * scale,
+      z = v[o + 2] * scale;
     const wx = x * m[0] + y * m[3] + z * m[6] + m[9];
     const wy = x * m[1] + y * m[4] + z * m[7] + m[10];
     const wz = x * m[2] + y * m[5] + z * m[8] + m[11];
@@ -86,7 +118,9 @@ function emitMesh(
   const flip = determinant(m) < 0;
   const t = mesh.triangles;
   for (let i = 0; i < mesh.triangleCount * 3; i += 3) {
-    const a = map[t[i]], b = map[t[i + 1]], c = map[t[i + 2]];
+    const a = map[t[i]],
+      b = map[t[i + 1]],
+      c = map[t[i + 2]];
     if (flip) builder.addTriangle(a, c, b);
     else builder.addTriangle(a, b, c);
   }

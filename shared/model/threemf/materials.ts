@@ -49,20 +49,33 @@ export function readMaterialResource(tag: SaxesTagNS, id: number, partExists: (p
   const where = `<${tag.local}> ${id}`;
   if (kind === 'texture2d') {
     const path = attr(tag, 'path');
-    if (!path) ruleViolation('Materials Extension Chapter 6', `${where} has no path attribute (texture2d missing path)`);
+    if (!path)
+      ruleViolation('Materials Extension Chapter 6', `${where} has no path attribute (texture2d missing path)`);
     const type = attr(tag, 'contenttype') ?? '';
     if (!TEXTURE_TYPES.has(type)) {
-      ruleViolation('Materials Extension Chapter 6', `${where} has content type "${type.slice(0, 40)}"; a texture must be image/png or image/jpeg (invalid content type)`);
+      ruleViolation(
+        'Materials Extension Chapter 6',
+        `${where} has content type "${type.slice(0, 40)}"; a texture must be image/png or image/jpeg (invalid content type)`,
+      );
     }
-    if (!partExists(path)) ruleViolation('Materials Extension Chapter 6', `${where} points to ${path.slice(0, 100)}, which does not exist in the package`);
+    if (!partExists(path))
+      ruleViolation(
+        'Materials Extension Chapter 6',
+        `${where} points to ${path.slice(0, 100)}, which does not exist in the package`,
+      );
   } else if (kind === 'texture2dgroup') {
     refs.push(requiredIndex(tag, 'texid', where, 'Materials Extension Chapter 3', 'texture2dgroup missing texid'));
   } else if (kind === 'compositematerials') {
     refs.push(requiredIndex(tag, 'matid', where, 'Materials Extension Chapter 4', 'compositematerials missing matid'));
-    if (!attr(tag, 'matindices')) ruleViolation('Materials Extension Chapter 4', `${where} has no matindices attribute (compositematerials missing matindices)`);
+    if (!attr(tag, 'matindices'))
+      ruleViolation(
+        'Materials Extension Chapter 4',
+        `${where} has no matindices attribute (compositematerials missing matindices)`,
+      );
   } else if (kind === 'multiproperties') {
     const pids = attr(tag, 'pids');
-    if (!pids) ruleViolation('Materials Extension Chapter 5', `${where} has no pids attribute (multiproperties missing pids)`);
+    if (!pids)
+      ruleViolation('Materials Extension Chapter 5', `${where} has no pids attribute (multiproperties missing pids)`);
     for (const pid of pids.trim().split(/\s+/)) refs.push(index(pid, where, 'pids'));
   }
   return { id, kind, refs };
@@ -71,8 +84,16 @@ export function readMaterialResource(tag: SaxesTagNS, id: number, partExists: (p
 /** A <color> inside a <colorgroup> must carry an sRGB value. */
 export function checkColor(tag: SaxesTagNS, group: number): void {
   const color = attr(tag, 'color');
-  if (color === undefined) ruleViolation('Materials Extension Chapter 2', `A <color> in colorgroup ${group} has no color value (missing color value)`);
-  if (!SRGB.test(color)) ruleViolation('Materials Extension Chapter 2', `A <color> in colorgroup ${group} has "${color.slice(0, 20)}", which is not an sRGB #RRGGBB or #RRGGBBAA value`);
+  if (color === undefined)
+    ruleViolation(
+      'Materials Extension Chapter 2',
+      `A <color> in colorgroup ${group} has no color value (missing color value)`,
+    );
+  if (!SRGB.test(color))
+    ruleViolation(
+      'Materials Extension Chapter 2',
+      `A <color> in colorgroup ${group} has "${color.slice(0, 20)}", which is not an sRGB #RRGGBB or #RRGGBBAA value`,
+    );
 }
 
 export function isMaterialResource(local: string): boolean {
@@ -94,25 +115,47 @@ export function validateResources(resources: Map<number, Resource>): void {
 function validateMultiproperties(resources: Map<number, Resource>, r: Resource): void {
   const kinds = r.refs.map((pid) => {
     const target = resources.get(pid);
-    if (!target) ruleViolation('Materials Extension Chapter 5', `multiproperties ${r.id} lists pid ${pid}, which is not a resource in this model`);
+    if (!target)
+      ruleViolation(
+        'Materials Extension Chapter 5',
+        `multiproperties ${r.id} lists pid ${pid}, which is not a resource in this model`,
+      );
     return target.kind;
   });
   if (kinds.includes('multiproperties')) {
-    ruleViolation('Materials Extension Chapter 5', `multiproperties ${r.id} refers to another multiproperties; pids must not reference a multiproperties`);
+    ruleViolation(
+      'Materials Extension Chapter 5',
+      `multiproperties ${r.id} refers to another multiproperties; pids must not reference a multiproperties`,
+    );
   }
   const materials = kinds.filter((k) => k === 'basematerials' || k === 'compositematerials').length;
   if (materials > 1) {
-    ruleViolation('Materials Extension Chapter 5', `multiproperties ${r.id} refers to more than one material group (basematerials or compositematerials); at most one is allowed (multiple reference)`);
+    ruleViolation(
+      'Materials Extension Chapter 5',
+      `multiproperties ${r.id} refers to more than one material group (basematerials or compositematerials); at most one is allowed (multiple reference)`,
+    );
   }
   if (kinds.filter((k) => k === 'colorgroup').length > 1) {
-    ruleViolation('Materials Extension Chapter 5', `multiproperties ${r.id} refers to more than one colorgroup; at most one is allowed (multiple reference)`);
+    ruleViolation(
+      'Materials Extension Chapter 5',
+      `multiproperties ${r.id} refers to more than one colorgroup; at most one is allowed (multiple reference)`,
+    );
   }
 }
 
-function expectKind(resources: Map<number, Resource>, r: Resource, ref: number, kinds: ResourceKind[], name: string): void {
+function expectKind(
+  resources: Map<number, Resource>,
+  r: Resource,
+  ref: number,
+  kinds: ResourceKind[],
+  name: string,
+): void {
   const target = resources.get(ref);
   if (!target || !kinds.includes(target.kind)) {
-    ruleViolation('Materials Extension', `${r.kind} ${r.id} has ${name}="${ref}", which is not a ${kinds.join(' or ')} resource (${name} is not ${kinds.join('/')})`);
+    ruleViolation(
+      'Materials Extension',
+      `${r.kind} ${r.id} has ${name}="${ref}", which is not a ${kinds.join(' or ')} resource (${name} is not ${kinds.join('/')})`,
+    );
   }
 }
 
@@ -124,6 +167,7 @@ function requiredIndex(tag: SaxesTagNS, name: string, where: string, rule: strin
 
 function index(value: string, where: string, name: string): number {
   const n = parseIndexString(value);
-  if (n === null) ruleViolation('Materials Extension', `${where} has ${name}="${value.slice(0, 40)}", which is not a resource id`);
+  if (n === null)
+    ruleViolation('Materials Extension', `${where} has ${name}="${value.slice(0, 40)}", which is not a resource id`);
   return n;
 }

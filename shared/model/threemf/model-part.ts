@@ -14,7 +14,14 @@ import { modelWarning, WarningList } from '../warnings.ts';
 export type ObjectType = 'model' | 'solidsupport' | 'support' | 'surface' | 'other';
 const OBJECT_TYPES = new Set<string>(['model', 'solidsupport', 'support', 'surface', 'other']);
 
-export const UNIT_SCALE: Record<string, number> = { micron: 0.001, millimeter: 1, centimeter: 10, inch: 25.4, foot: 304.8, meter: 1000 };
+export const UNIT_SCALE: Record<string, number> = {
+  micron: 0.001,
+  millimeter: 1,
+  centimeter: 10,
+  inch: 25.4,
+  foot: 304.8,
+  meter: 1000,
+};
 
 export interface MeshData {
   vertices: Float64Array;
@@ -84,7 +91,8 @@ export class ModelPartReader implements XmlHandler {
     if (this.skipDepth !== 0) return;
     this.scope.enter(tag, depth, prefixed);
     const ns = this.scope.classify(tag, depth);
-    const kind = ns === 'ignorable' ? 'skip' : this.dispatch(tag, depth === 1 ? 'document' : this.kinds[depth - 1], ns === 'core');
+    const kind =
+      ns === 'ignorable' ? 'skip' : this.dispatch(tag, depth === 1 ? 'document' : this.kinds[depth - 1], ns === 'core');
     this.kinds[depth] = kind;
     if (kind === 'skip') this.skipDepth = depth;
     else this.scope.checkAttributes(tag, depth);
@@ -108,7 +116,10 @@ export class ModelPartReader implements XmlHandler {
     switch (parent) {
       case 'document':
         if (core && local === 'model') return this.model(tag);
-        return ruleViolation('Chapter 3.4', `The root element of ${this.part} is <${tag.name}>; a 3MF model part must have a <model> root in the core namespace`);
+        return ruleViolation(
+          'Chapter 3.4',
+          `The root element of ${this.part} is <${tag.name}>; a 3MF model part must have a <model> root in the core namespace`,
+        );
       case 'model':
         if (!core) return 'skip';
         if (local === 'metadata') return this.metadata(tag, this.modelMetadata);
@@ -154,18 +165,29 @@ export class ModelPartReader implements XmlHandler {
     const unit = tag.attributes.unit?.value ?? 'millimeter';
     const scale = UNIT_SCALE[unit];
     if (scale === undefined) {
-      ruleViolation('Chapter 3.2', `The model unit "${unit.slice(0, 40)}" is not one of micron, millimeter, centimeter, inch, foot or meter`);
+      ruleViolation(
+        'Chapter 3.2',
+        `The model unit "${unit.slice(0, 40)}" is not one of micron, millimeter, centimeter, inch, foot or meter`,
+      );
     }
     this.result.unit = unit;
     this.result.scale = scale;
     const required = tag.attributes.requiredextensions?.value;
     for (const prefix of required ? required.trim().split(/\s+/) : []) {
       const uri = this.scope.resolve(prefix, 1);
-      if (uri === undefined) ruleViolation('Chapter 2.3', `requiredextensions names the prefix "${prefix.slice(0, 40)}", which is not declared`);
+      if (uri === undefined)
+        ruleViolation(
+          'Chapter 2.3',
+          `requiredextensions names the prefix "${prefix.slice(0, 40)}", which is not declared`,
+        );
       if (!SUPPORTED_REQUIRED.has(uri)) {
-        fail('unsupported_extension', `The 3MF file requires the extension ${uri.slice(0, 200)}, which this service cannot process without misreading the model.`, {
-          namespace: uri,
-        });
+        fail(
+          'unsupported_extension',
+          `The 3MF file requires the extension ${uri.slice(0, 200)}, which this service cannot process without misreading the model.`,
+          {
+            namespace: uri,
+          },
+        );
       }
     }
     return 'model';
@@ -187,7 +209,11 @@ export class ModelPartReader implements XmlHandler {
       // Free-text Description is repeated by real producers (the official dodeca_chain_loop_color
       // sample, which PrusaSlicer loads); repeats of it are harmless. Any other repeated name is
       // two conflicting values for one property.
-      if (name !== 'Description') ruleViolation('Chapter 3.4.1', `The metadata name "${name.slice(0, 80)}" occurs twice (duplicated metadata name)`);
+      if (name !== 'Description')
+        ruleViolation(
+          'Chapter 3.4.1',
+          `The metadata name "${name.slice(0, 80)}" occurs twice (duplicated metadata name)`,
+        );
       const message = `The 3MF metadata "${name}" appears more than once; the repeats were ignored.`;
       this.warnings.add(modelWarning('metadata_repeated', message, { name }));
     }
@@ -202,16 +228,23 @@ export class ModelPartReader implements XmlHandler {
 
   private resource(tag: SaxesTagNS, core: boolean): string {
     const local = tag.local;
-    const interpreted = (core && (local === 'object' || local === 'basematerials')) || (tag.uri === NS_MATERIAL && isMaterialResource(local));
+    const interpreted =
+      (core && (local === 'object' || local === 'basematerials')) ||
+      (tag.uri === NS_MATERIAL && isMaterialResource(local));
     const raw = tag.attributes.id?.value;
     if (!interpreted && raw === undefined) return 'skip';
     const id = raw === undefined ? null : parseIndexString(raw);
     if (id === null) ruleViolation('Chapter 3.4.2', `A <${tag.name}> resource has no valid id attribute`);
     if (--this.budget.resources < 0) {
-      fail('too_many_objects', `The 3MF file declares more than ${this.limits.maxObjects} resources.`, { limit: this.limits.maxObjects });
+      fail('too_many_objects', `The 3MF file declares more than ${this.limits.maxObjects} resources.`, {
+        limit: this.limits.maxObjects,
+      });
     }
     if (this.resources.has(id)) {
-      ruleViolation('Chapter 3.4.2', `The resource id ${id} is used by more than one resource (<${this.resources.get(id)!.kind}> and <${local}>); resource ids must be unique (duplicated resource id)`);
+      ruleViolation(
+        'Chapter 3.4.2',
+        `The resource id ${id} is used by more than one resource (<${this.resources.get(id)!.kind}> and <${local}>); resource ids must be unique (duplicated resource id)`,
+      );
     }
     if (core && local === 'object') return this.startObject(tag, id);
     const resource: Resource =
@@ -229,14 +262,21 @@ export class ModelPartReader implements XmlHandler {
   private startObject(tag: SaxesTagNS, id: number): string {
     const type = tag.attributes.type?.value ?? 'model';
     if (!OBJECT_TYPES.has(type)) {
-      ruleViolation('Chapter 4', `Object ${id} has type "${type.slice(0, 40)}"; valid object types are model, solidsupport, support, surface and other (invalid object type)`);
+      ruleViolation(
+        'Chapter 4',
+        `Object ${id} has type "${type.slice(0, 40)}"; valid object types are model, solidsupport, support, surface and other (invalid object type)`,
+      );
     }
     const pid = tag.attributes.pid?.value;
     if (tag.attributes.pindex !== undefined && pid === undefined) {
-      ruleViolation('Chapter 4', `Object ${id} has a pindex but no pid; pindex is only meaningful with pid (pid is not specified)`);
+      ruleViolation(
+        'Chapter 4',
+        `Object ${id} has a pindex but no pid; pindex is only meaningful with pid (pid is not specified)`,
+      );
     }
     const pidValue = pid === undefined ? null : parseIndexString(pid);
-    if (pid !== undefined && pidValue === null) ruleViolation('Chapter 4', `Object ${id} has pid="${pid.slice(0, 40)}", which is not a resource id`);
+    if (pid !== undefined && pidValue === null)
+      ruleViolation('Chapter 4', `Object ${id} has pid="${pid.slice(0, 40)}", which is not a resource id`);
     this.resources.set(id, { id, kind: 'object', refs: pidValue === null ? [] : [pidValue] });
     this.object = { id, type: type as ObjectType };
     this.result.objects.set(id, this.object);
@@ -245,14 +285,21 @@ export class ModelPartReader implements XmlHandler {
 
   private mesh(): string {
     const object = this.object!;
-    if (object.mesh || object.components) ruleViolation('Chapter 4', `Object ${object.id} has more than one <mesh> or <components> element`);
-    object.mesh = { vertices: new Float64Array(3 * 64), vertexCount: 0, triangles: new Uint32Array(3 * 64), triangleCount: 0 };
+    if (object.mesh || object.components)
+      ruleViolation('Chapter 4', `Object ${object.id} has more than one <mesh> or <components> element`);
+    object.mesh = {
+      vertices: new Float64Array(3 * 64),
+      vertexCount: 0,
+      triangles: new Uint32Array(3 * 64),
+      triangleCount: 0,
+    };
     return 'mesh';
   }
 
   private components(): string {
     const object = this.object!;
-    if (object.mesh || object.components) ruleViolation('Chapter 4', `Object ${object.id} has more than one <mesh> or <components> element`);
+    if (object.mesh || object.components)
+      ruleViolation('Chapter 4', `Object ${object.id} has more than one <mesh> or <components> element`);
     object.components = [];
     return 'components';
   }
@@ -260,10 +307,13 @@ export class ModelPartReader implements XmlHandler {
   private vertex(tag: SaxesTagNS): void {
     const mesh = this.object!.mesh!;
     if (--this.budget.vertices < 0) {
-      fail('too_many_vertices', `The 3MF file has more than ${this.limits.maxVertices} vertices.`, { limit: this.limits.maxVertices });
+      fail('too_many_vertices', `The 3MF file has more than ${this.limits.maxVertices} vertices.`, {
+        limit: this.limits.maxVertices,
+      });
     }
     const o = mesh.vertexCount * 3;
-    if (o + 3 > mesh.vertices.length) mesh.vertices = grow(mesh.vertices, o + 3 + this.budget.vertices * 3) as Float64Array;
+    if (o + 3 > mesh.vertices.length)
+      mesh.vertices = grow(mesh.vertices, o + 3 + this.budget.vertices * 3) as Float64Array;
     const a = tag.attributes;
     mesh.vertices[o] = this.coordinate(a.x?.value, 'x', mesh);
     mesh.vertices[o + 1] = this.coordinate(a.y?.value, 'y', mesh);
@@ -276,18 +326,25 @@ export class ModelPartReader implements XmlHandler {
     if (value === undefined) ruleViolation('Chapter 4.1.1', `${where} has no ${axis} coordinate`);
     const v = parseNumberString(value);
     if (v === null) {
-      fail('invalid_number', `The ${axis} coordinate of ${where} is "${value.slice(0, 40)}", which is not a number (3MF numbers have no spaces or other characters).`, {
-        object: this.object!.id,
-      });
+      fail(
+        'invalid_number',
+        `The ${axis} coordinate of ${where} is "${value.slice(0, 40)}", which is not a number (3MF numbers have no spaces or other characters).`,
+        {
+          object: this.object!.id,
+        },
+      );
     }
-    if (!Number.isFinite(v)) fail('non_finite_vertex', `The ${axis} coordinate of ${where} is not finite.`, { object: this.object!.id });
+    if (!Number.isFinite(v))
+      fail('non_finite_vertex', `The ${axis} coordinate of ${where} is not finite.`, { object: this.object!.id });
     return v;
   }
 
   private triangle(tag: SaxesTagNS): void {
     const mesh = this.object!.mesh!;
     if (--this.budget.triangles < 0) {
-      fail('too_many_triangles', `The 3MF file has more than ${this.limits.maxTriangles} triangles.`, { limit: this.limits.maxTriangles });
+      fail('too_many_triangles', `The 3MF file has more than ${this.limits.maxTriangles} triangles.`, {
+        limit: this.limits.maxTriangles,
+      });
     }
     const o = mesh.triangleCount * 3;
     if (o + 3 > mesh.triangles.length) {
@@ -305,11 +362,15 @@ export class ModelPartReader implements XmlHandler {
     const index = value === undefined ? null : parseIndexString(value);
     if (index === null) ruleViolation('Chapter 4.1.2', `${where} lacks a valid v1, v2 or v3 vertex index`);
     if (index >= mesh.vertexCount) {
-      fail('index_out_of_range', `The ${where} refers to vertex ${index}, but the object has only ${mesh.vertexCount} vertices.`, {
-        object: this.object!.id,
-        index,
-        vertices: mesh.vertexCount,
-      });
+      fail(
+        'index_out_of_range',
+        `The ${where} refers to vertex ${index}, but the object has only ${mesh.vertexCount} vertices.`,
+        {
+          object: this.object!.id,
+          index,
+          vertices: mesh.vertexCount,
+        },
+      );
     }
     return index;
   }
@@ -330,16 +391,24 @@ export class ModelPartReader implements XmlHandler {
 
   /** Whole-part rules, checked at </model>. */
   private finish(): void {
-    if (this.seen.resources === 0) ruleViolation('Chapter 3.4', `${this.part} has no <resources> element (missing resources element)`);
-    if (this.isRoot && this.seen.build === 0) ruleViolation('Chapter 3.4', `${this.part} has no <build> element (missing build element)`);
+    if (this.seen.resources === 0)
+      ruleViolation('Chapter 3.4', `${this.part} has no <resources> element (missing resources element)`);
+    if (this.isRoot && this.seen.build === 0)
+      ruleViolation('Chapter 3.4', `${this.part} has no <build> element (missing build element)`);
     for (const item of this.result.build) {
       if (item.path !== undefined) continue; // checked when the other part is read
       const object = this.result.objects.get(item.objectId);
       if (!object) {
-        ruleViolation('Chapter 3.4.3.1', `A build item refers to object ${item.objectId}, which does not exist in ${this.part} (objectid does not match an object)`);
+        ruleViolation(
+          'Chapter 3.4.3.1',
+          `A build item refers to object ${item.objectId}, which does not exist in ${this.part} (objectid does not match an object)`,
+        );
       }
       if (object.type === 'other') {
-        ruleViolation('Chapter 3.4.3.1', `A build item refers to object ${item.objectId} of type "other"; such objects must not be build items`);
+        ruleViolation(
+          'Chapter 3.4.3.1',
+          `A build item refers to object ${item.objectId} of type "other"; such objects must not be build items`,
+        );
       }
     }
   }

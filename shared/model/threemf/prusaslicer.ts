@@ -78,7 +78,8 @@ export function readProjectConfig(pkg: ZipPackage, limits: ParseLimits): Project
     xml.write(chunk);
   });
   xml.end();
-  for (const [part, setting] of Object.entries(OBJECT_SETTING_PARTS)) if (pkg.has(part)) reader.config.settings.add(setting);
+  for (const [part, setting] of Object.entries(OBJECT_SETTING_PARTS))
+    if (pkg.has(part)) reader.config.settings.add(setting);
   return reader.config;
 }
 
@@ -133,7 +134,8 @@ class ConfigReader {
     if (key === 'volume_type') {
       const kind = VOLUME_TYPES[value];
       const index = this.object!.volumes.length - 1;
-      if (!kind) invalid(`volume ${index} of object ${this.objectId} has the unknown volume_type "${value.slice(0, 40)}"`);
+      if (!kind)
+        invalid(`volume ${index} of object ${this.objectId} has the unknown volume_type "${value.slice(0, 40)}"`);
       volume.type = kind;
     } else if (key === 'modifier') {
       if (value === '1') volume.type = 'modifier';
@@ -186,11 +188,13 @@ export function applyProjectConfig(root: ModelPart, config: ProjectConfig): Mode
   }
   if (config.settings.size > 0) {
     const names = [...config.settings].sort();
-    warnings.push(modelWarning(
-      'settings_ignored',
-      `The project's own slicer settings (${names.join(', ')}) were ignored; the shop's settings apply.`,
-      { settings: names, part: MODEL_CONFIG },
-    ));
+    warnings.push(
+      modelWarning(
+        'settings_ignored',
+        `The project's own slicer settings (${names.join(', ')}) were ignored; the shop's settings apply.`,
+        { settings: names, part: MODEL_CONFIG },
+      ),
+    );
   }
   return warnings;
 }

@@ -36,7 +36,11 @@ export class NamespaceScope {
     for (const prefix of declared.trim().split(/\s+/)) {
       if (prefix === '') continue;
       const uri = this.resolve(prefix, depth);
-      if (uri === undefined) ruleViolation('Chapter 2.3', `mc:Ignorable in ${this.part} names the undeclared prefix "${prefix.slice(0, 40)}"`);
+      if (uri === undefined)
+        ruleViolation(
+          'Chapter 2.3',
+          `mc:Ignorable in ${this.part} names the undeclared prefix "${prefix.slice(0, 40)}"`,
+        );
       set.add(uri);
     }
     return set;
@@ -66,10 +70,16 @@ export class NamespaceScope {
       if (uri === NS_XMLNS || uri === NS_MC || KNOWN_NAMESPACES.has(uri)) continue;
       if (uri === NS_XML) {
         if (a.local === 'lang') continue;
-        ruleViolation('Chapter 2.3', `The attribute ${a.name} on <${tag.name}> in ${this.part} is not allowed; xml:space and other xml: attributes are not part of the 3MF schema (whitespace handling is fixed)`);
+        ruleViolation(
+          'Chapter 2.3',
+          `The attribute ${a.name} on <${tag.name}> in ${this.part} is not allowed; xml:space and other xml: attributes are not part of the 3MF schema (whitespace handling is fixed)`,
+        );
       }
       if (uri === NS_XSI) {
-        ruleViolation('Chapter 2.3', `The XML Schema instance attribute ${a.name} on <${tag.name}> in ${this.part} is not allowed in 3MF markup (xsi attributes are not defined by the 3MF schema)`);
+        ruleViolation(
+          'Chapter 2.3',
+          `The XML Schema instance attribute ${a.name} on <${tag.name}> in ${this.part} is not allowed in 3MF markup (xsi attributes are not defined by the 3MF schema)`,
+        );
       }
       if (this.ignorable[depth].has(uri)) continue;
       this.refuse(`attribute ${a.name} on <${tag.name}>`, uri);
@@ -79,10 +89,14 @@ export class NamespaceScope {
   private refuse(what: string, uri: string): never {
     if (uri.startsWith(UNBOUND_PREFIX)) {
       const prefix = uri.slice(UNBOUND_PREFIX.length);
-      return fail('xml_namespace', `The ${what} in ${this.part} uses the namespace prefix "${prefix}", which is never declared (undefined namespace; 3MF Chapter 2.3).`, {
-        part: this.part,
-        prefix,
-      });
+      return fail(
+        'xml_namespace',
+        `The ${what} in ${this.part} uses the namespace prefix "${prefix}", which is never declared (undefined namespace; 3MF Chapter 2.3).`,
+        {
+          part: this.part,
+          prefix,
+        },
+      );
     }
     return fail(
       'xml_namespace',

@@ -11,11 +11,18 @@ export function parseTransform(value: string, where: string): Transform {
   const parts = value.trim().split(/\s+/);
   const m = new Float64Array(12);
   if (parts.length !== 12) {
-    ruleViolation('Chapter 3.3', `The transform of ${where} has ${parts.length} numbers; a 3MF transform has exactly 12`);
+    ruleViolation(
+      'Chapter 3.3',
+      `The transform of ${where} has ${parts.length} numbers; a 3MF transform has exactly 12`,
+    );
   }
   for (let i = 0; i < 12; i++) {
     const v = parseNumberString(parts[i]);
-    if (v === null || !Number.isFinite(v)) ruleViolation('Chapter 3.3', `The transform of ${where} contains "${parts[i].slice(0, 32)}", which is not a finite number`);
+    if (v === null || !Number.isFinite(v))
+      ruleViolation(
+        'Chapter 3.3',
+        `The transform of ${where} contains "${parts[i].slice(0, 32)}", which is not a finite number`,
+      );
     m[i] = v;
   }
   return m;
