@@ -82,18 +82,17 @@ export async function until<T>(
   }
 }
 
-/** The 12 triangles of a cube of `size` mm standing on z = 0. */
-function cubeTriangles(size: number): number[][][] {
-  const s = size;
+/** The 12 triangles of an x × y × z mm box standing on z = 0. */
+function boxTriangles(x: number, y: number, z: number): number[][][] {
   const v = [
     [0, 0, 0],
-    [s, 0, 0],
-    [s, s, 0],
-    [0, s, 0],
-    [0, 0, s],
-    [s, 0, s],
-    [s, s, s],
-    [0, s, s],
+    [x, 0, 0],
+    [x, y, 0],
+    [0, y, 0],
+    [0, 0, z],
+    [x, 0, z],
+    [x, y, z],
+    [0, y, z],
   ];
   const faces = [
     [0, 2, 1],
@@ -112,12 +111,19 @@ function cubeTriangles(size: number): number[][][] {
   return faces.map((f) => f.map((i) => v[i]));
 }
 
-/** An ASCII STL cube of `size` mm. */
-export function cubeStl(size: number, name = 'cube.stl'): File {
-  const facets = cubeTriangles(size).map(
+const cubeTriangles = (size: number) => boxTriangles(size, size, size);
+
+/** An ASCII STL box of x × y × z mm. */
+export function boxStl(x: number, y: number, z: number, name = 'box.stl'): File {
+  const facets = boxTriangles(x, y, z).map(
     (t) => `facet normal 0 0 0\n outer loop\n${t.map((p) => `  vertex ${p.join(' ')}`).join('\n')}\n endloop\nendfacet`,
   );
-  return new File([`solid cube\n${facets.join('\n')}\nendsolid cube\n`], name, { type: 'model/stl' });
+  return new File([`solid box\n${facets.join('\n')}\nendsolid box\n`], name, { type: 'model/stl' });
+}
+
+/** An ASCII STL cube of `size` mm. */
+export function cubeStl(size: number, name = 'cube.stl'): File {
+  return boxStl(size, size, size, name);
 }
 
 /** A binary STL cube whose header promises 12 triangles but whose body stops inside the 7th. */

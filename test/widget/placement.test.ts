@@ -1,7 +1,7 @@
 // Units and orientation in <slice-quote>: a model drawn in inches (exported without a unit) is offered
 // "Looks like inches — scale ×25.4?", and accepting rescales the upload on the server and re-prices it;
 // a rod too tall to stand is uploaded and priced lying down, not refused.
-import { $, assert, assertEqual, cleanup, cubeStl, fixture, nextEvent, shadow, until } from './helpers.ts';
+import { $, assert, assertEqual, boxStl, cleanup, cubeStl, fixture, nextEvent, shadow, until } from './helpers.ts';
 
 afterEach(cleanup);
 
@@ -37,39 +37,6 @@ describe('unit offer', () => {
     assert(!shadow(el).querySelector('[part~=unit-offer]'), 'no offer for a 20 mm cube');
   });
 });
-
-/** An ASCII STL box of x × y × z mm. */
-function boxStl(x: number, y: number, z: number, name: string): File {
-  const v = [
-    [0, 0, 0],
-    [x, 0, 0],
-    [x, y, 0],
-    [0, y, 0],
-    [0, 0, z],
-    [x, 0, z],
-    [x, y, z],
-    [0, y, z],
-  ];
-  const faces = [
-    [0, 2, 1],
-    [0, 3, 2],
-    [4, 5, 6],
-    [4, 6, 7],
-    [0, 1, 5],
-    [0, 5, 4],
-    [1, 2, 6],
-    [1, 6, 5],
-    [2, 3, 7],
-    [2, 7, 6],
-    [3, 0, 4],
-    [3, 4, 7],
-  ];
-  const facets = faces.map(
-    (f) =>
-      `facet normal 0 0 0\n outer loop\n${f.map((i) => `  vertex ${v[i].join(' ')}`).join('\n')}\n endloop\nendfacet`,
-  );
-  return new File([`solid box\n${facets.join('\n')}\nendsolid box\n`], name, { type: 'model/stl' });
-}
 
 describe('orientation', () => {
   it('a rod too tall to stand on the printer is uploaded and priced lying down', async () => {
