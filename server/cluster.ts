@@ -10,8 +10,7 @@ const RESTART_DELAY_MS = 1000;
 export function superviseApiProcesses(config: Config): void {
   let stopping = false;
   const start = (index: number) => {
-    const env = index === 0 ? {} : { WORKER_ROLE: 'api', DEMO_ACCOUNT: 'false' };
-    const worker = cluster.fork({ ...env, SLICEQUOTE_API_PROCESS: String(index) });
+    const worker = cluster.fork(index === 0 ? {} : { WORKER_ROLE: 'api', DEMO_ACCOUNT: 'false' });
     worker.on('exit', (code, signal) => {
       if (stopping) return;
       console.error(
