@@ -139,6 +139,41 @@ function firstDifference(a: string, b: string): string | undefined {
   return `move ${at + 1} of ${la.length}/${lb.length}: ${la[at] ?? '(end)'} | ${lb[at] ?? '(end)'}`;
 }
 
+/** Length of the extruding moves and of the travel moves in XY, mm. */
+function pathLengths(motion: string): { extruding: number; travel: number } {
+  let [x, y, extruding, travel] = [0, 0, 0, 0];
+  for (const line of motion.split('\n')) {
+    if (!/^G[01] /.test(line)) continue;
+    const word = (c: string) => {
+      const m = new RegExp(` ${c}(-?[\\d.]+)`).exec(line);
+      return m ? Number(m[1]) : undefined;
+    };
+    const [nx, ny, e] = [word('X') ?? x, word('Y') ?? y, word('E')];
+    const d = Math.hypot(nx - x, ny - y);
+    if (e !== undefined && e > 0) extruding += d;
+    else travel += d;
+    [x, y] = [nx, ny];
+  }
+  return { extruding, travel };
+}
+
+/**
+ * The same toolpath: the same extruding and travel lengths, volume and time. PrusaSlicer's threads sometimes
+ * split or join a straight segment differently from one run to the next (the same line as one move or two), so
+ * the moves themselves are not compared one by one; the first differing move is named when the paths differ.
+ */
+function sameToolpath(a: Raw, b: Raw): string | undefined {
+  const [pa, pb] = [pathLengths(a.motion), pathLengths(b.motion)];
+  const same =
+    Math.abs(pa.extruding - pb.extruding) < 0.05 &&
+    Math.abs(pa.travel - pb.travel) < 0.05 &&
+    Math.abs(a.measure.extruded_volume_mm3 - b.measure.extruded_volume_mm3) < 0.01 &&
+    Math.abs(a.measure.print_time_s - b.measure.print_time_s) <= 1;
+  if (same) return undefined;
+  const mm = (p: { extruding: number; travel: number }) => `${p.extruding.toFixed(2)}/${p.travel.toFixed(2)} mm`;
+  return `extruding/travel ${mm(pa)} -> ${mm(pb)}, ${describeChange(a.measure, b.measure)}; ${firstDifference(a.motion, b.motion)}`;
+}
+
 const changes = (a: SliceMeasure, b: SliceMeasure) =>
   Math.abs(a.extruded_volume_mm3 - b.extruded_volume_mm3) > 0.01 || a.print_time_s !== b.print_time_s;
 const describeChange = (a: SliceMeasure, b: SliceMeasure) =>
@@ -182,11 +217,7 @@ describe('what changes a slice (real PrusaSlicer)', () => {
         sliceRaw(part, off(settingsFor(part))),
         sliceRaw(part, off(withValue(settingsFor(part), field, CHANGED[field][0]))),
       ]);
-      assert.equal(
-        firstDifference(base.motion, changed.motion),
-        undefined,
-        `${field} moved the G-code without supports`,
-      );
+      assert.equal(sameToolpath(base, changed), undefined, `${field} moved the G-code without supports`);
     });
   }
 
@@ -213,14 +244,16 @@ describe('what changes a slice (real PrusaSlicer)', () => {
         `${field}: ${describeChange(base.measure, changed.measure)}`,
       );
       if (field !== 'diameter') {
-        assert.equal(firstDifference(base.motion, changed.motion), undefined, `${field} changed a move`);
-        assert.equal(changed.measure.print_time_s, base.measure.print_time_s, field);
+        assert.equal(sameToolpath(base, changed), undefined, `${field} changed a move`);
         return;
       }
       // A thicker filament shortens every E move; the moves are otherwise the same, and only the estimator's
       // extruder-jerk term can notice (under 0.1 %: 3 s of 68 min on a Benchy), so the time is the reference's.
-      const withoutE = (m: string) => m.replace(/ E-?[\d.]+/g, '');
-      assert.equal(withoutE(changed.motion), withoutE(base.motion), 'diameter changed a move beyond its E');
+      const [pb, pc] = [pathLengths(base.motion), pathLengths(changed.motion)];
+      assert.ok(
+        Math.abs(pb.extruding - pc.extruding) < 0.05 && Math.abs(pb.travel - pc.travel) < 0.05,
+        `diameter changed a move beyond its E: ${firstDifference(base.motion, changed.motion)}`,
+      );
       const drift = Math.abs(changed.measure.print_time_s - base.measure.print_time_s);
       assert.ok(
         drift <= Math.max(1, base.measure.print_time_s * 0.001),
