@@ -277,6 +277,26 @@ const eventSchemas = {
   ),
 };
 
+/** The fields every delivery answer has; the detail view adds the request and the attempt log. */
+const DELIVERY_FIELDS = [
+  'delivery_id',
+  'webhook_id',
+  'event',
+  'event_id',
+  'state',
+  'attempts',
+  'max_attempts',
+  'interrupted_attempts',
+  'last_status_code',
+  'last_error',
+  'response_snippet',
+  'resent_from',
+  'created_at',
+  'last_attempt_at',
+  'next_attempt_at',
+  'delivered_at',
+];
+
 function webhookDeliveryProperties() {
   return {
     delivery_id: { ...id('dlv'), description: 'Also sent as X-Webhook-Delivery, the same on every attempt' },
@@ -409,24 +429,7 @@ export const webhookSchemas = {
   },
   WebhookDelivery: {
     type: 'object',
-    required: [
-      'delivery_id',
-      'webhook_id',
-      'event',
-      'event_id',
-      'state',
-      'attempts',
-      'max_attempts',
-      'interrupted_attempts',
-      'last_status_code',
-      'last_error',
-      'response_snippet',
-      'resent_from',
-      'created_at',
-      'last_attempt_at',
-      'next_attempt_at',
-      'delivered_at',
-    ],
+    required: DELIVERY_FIELDS,
     additionalProperties: false,
     properties: webhookDeliveryProperties(),
   },
@@ -454,26 +457,7 @@ export const webhookSchemas = {
   },
   WebhookDeliveryDetail: {
     type: 'object',
-    required: [
-      'delivery_id',
-      'webhook_id',
-      'event',
-      'event_id',
-      'state',
-      'attempts',
-      'max_attempts',
-      'interrupted_attempts',
-      'last_status_code',
-      'last_error',
-      'response_snippet',
-      'resent_from',
-      'created_at',
-      'last_attempt_at',
-      'next_attempt_at',
-      'delivered_at',
-      'request',
-      'attempt_log',
-    ],
+    required: [...DELIVERY_FIELDS, 'request', 'attempt_log'],
     additionalProperties: false,
     properties: {
       ...webhookDeliveryProperties(),
