@@ -8,8 +8,8 @@ import { promisify } from 'node:util';
 import { loadConfig } from '../server/config.ts';
 import { buildDeps, serve, type Running } from '../server/start.ts';
 import { openPglite } from '../server/db/index.ts';
-import { createApiToken } from '../server/auth/api-tokens.ts';
-import { insertAccount } from '../server/db/queries/accounts.ts';
+import { createApiToken } from '../server/accounts/api-tokens.ts';
+import { insertAccount } from '../server/accounts/sql.ts';
 import { buildSliceConfig } from '../server/slicer/config.ts';
 import { newId } from '../server/ids.ts';
 

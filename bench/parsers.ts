@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parseModel, writeCanonicalObj, type ModelFormat } from '../shared/model/index.ts';
 import { corpusPath } from '../test/helpers/corpus.ts';
-import { convexHullXY, describeShape } from '../server/models/footprint.ts';
+import { convexHullXY, describeShape } from '../server/mesh/footprint.ts';
 
 const CASES: { name: string; file: string[]; format: ModelFormat }[] = [
   { name: '3DBenchy.stl', file: ['stl', '3DBenchy.stl'], format: 'stl' },

@@ -9,8 +9,8 @@ import { ApiClient } from '../test/helpers/server.ts';
 import { privateSchema } from '../test/helpers/server-process.ts';
 import type { Db } from '../server/db/index.ts';
 import { migrate } from '../server/db/migrate.ts';
-import { insertAccount } from '../server/db/queries/accounts.ts';
-import { createApiToken } from '../server/auth/api-tokens.ts';
+import { insertAccount } from '../server/accounts/sql.ts';
+import { createApiToken } from '../server/accounts/api-tokens.ts';
 
 const SECRET = 'bench-scale-secret-0123456789-0123456789';
 const JOBS = 6;

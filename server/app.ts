@@ -1,34 +1,67 @@
-// The Koa application: error shape, routers, nothing else. Dependencies come in as one parameter.
+// The Koa application: one router that mounts every feature's routes, and the few things every request goes
+// through — metrics, logs, the error shape, who is calling, CORS, rate limits — in that order. Each route
+// declares who may call it (server/accounts/access.ts); dependencies come in as one parameter.
 import Koa from 'koa';
-import type Router from '@koa/router';
+import Router from '@koa/router';
 import type { Deps } from './deps.ts';
-import { errorMiddleware } from './errors.ts';
-import { systemRouter } from './routes/system.ts';
-import { userRouter } from './routes/user.ts';
-import { filesRouter } from './routes/files.ts';
-import { printabilityRouter } from './routes/printability.ts';
-import { dashboardRouter } from './routes/dashboard.ts';
-import { webhooksRouter } from './routes/webhooks.ts';
-import { profilesRouter } from './routes/profiles.ts';
-import { quotesRouter } from './routes/quotes.ts';
-import { usageRouter } from './routes/usage.ts';
-import { analyticsRouter } from './routes/analytics.ts';
+import { errorMiddleware } from './http/errors.ts';
+import { requestLog } from './http/logging.ts';
+import { declaredCors } from './http/cors.ts';
+import { credentialsOf } from './accounts/caller.ts';
+import { routeAccess } from './accounts/access.ts';
 import { limitsMiddleware } from './limits/middleware.ts';
-import { widgetRouter } from './routes/widget.ts';
-import { widgetKeysRouter } from './routes/widget-keys.ts';
-import { staticRouter } from './routes/static.ts';
-import { widgetPreflight, widgetRefusalCors } from './auth/widget.ts';
-import { offerRouter } from './offer/router.ts';
-import { signingRouter } from './quotes/signing-router.ts';
-import { operationsRouter } from './metrics/router.ts';
 import { httpMetrics } from './metrics/middleware.ts';
-import { requestLog } from './logging.ts';
+import { systemRouter } from './system/router.ts';
+import { staticRouter } from './system/static-router.ts';
+import { operationsRouter } from './metrics/router.ts';
+import { accountsRouter } from './accounts/router.ts';
+import { filesRouter } from './files/router.ts';
+import { printabilityRouter } from './files/printability-router.ts';
+import { quotesRouter } from './quotes/router.ts';
+import { signingRouter } from './quotes/signing-router.ts';
+import { profilesRouter } from './profiles/router.ts';
+import { offerRouter } from './offer/router.ts';
+import { webhooksRouter } from './webhooks/router.ts';
+import { usageRouter } from './usage/router.ts';
+import { analyticsRouter } from './usage/analytics-router.ts';
+import { limitsRouter } from './limits/router.ts';
+import { widgetRouter } from './widget/router.ts';
+import { widgetKeysRouter } from './widget/keys-router.ts';
+
+/** Every route of the service; a worker-only process serves health checks and metrics and nothing else. */
+export function createRouter(deps: Deps): Router<never> {
+  const features =
+    deps.config.workerRole === 'worker'
+      ? [systemRouter(deps), operationsRouter(deps)]
+      : [
+          systemRouter(deps),
+          operationsRouter(deps),
+          accountsRouter(deps),
+          filesRouter(deps),
+          printabilityRouter(deps),
+          quotesRouter(deps),
+          signingRouter(deps),
+          profilesRouter(deps),
+          offerRouter(deps),
+          widgetRouter(deps),
+          widgetKeysRouter(deps),
+          webhooksRouter(deps),
+          usageRouter(deps),
+          analyticsRouter(deps),
+          limitsRouter(deps),
+          staticRouter(deps),
+        ];
+  const root = new Router<never>();
+  for (const feature of features) root.use((feature as unknown as Router<never>).routes());
+  return root;
+}
 
 export function createApp(deps: Deps): Koa {
   // Koa keeps the last maxIpsCount X-Forwarded-For entries and takes the first of them: with n trusted hops,
   // the address the nearest trusted proxy saw. Entries further left are the client's to invent.
   const hops = deps.config.trustProxy;
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
+  const router = createRouter(deps);
   app.use(httpMetrics(deps.metrics));
   app.use(requestLog(deps.log));
   app.use(async (ctx, next) => {
@@ -36,36 +69,16 @@ export function createApp(deps: Deps): Koa {
     await next();
   });
   app.use(errorMiddleware({ maxUploadBytes: deps.config.maxUploadBytes, log: (m, e) => deps.log.error(m, e) }));
-  // Rate limits and X-RateLimit-* on every response (inside the error middleware, so 429s and errors carry them).
-  app.use(widgetRefusalCors);
+  // The route's declared access and the request's credentials, found once before anything needs them.
+  app.use(async (ctx, next) => {
+    ctx.state.access = routeAccess(router, ctx.method, ctx.path, ctx.get('access-control-request-method'));
+    ctx.state.credentials = credentialsOf(deps, ctx);
+    await next();
+  });
+  // CORS before the rate limits, so that a 429 on a widget route is readable by the shop page too.
+  app.use(declaredCors);
   app.use(limitsMiddleware(deps));
-  app.use(widgetPreflight);
-  // A worker-only process serves health checks and nothing else. Each router types its own ctx.state.
-  const routers = (
-    deps.config.workerRole === 'worker'
-      ? [systemRouter(deps), operationsRouter(deps)]
-      : [
-          systemRouter(deps),
-          operationsRouter(deps),
-          userRouter(deps),
-          filesRouter(deps),
-          printabilityRouter(deps),
-          dashboardRouter(deps),
-          webhooksRouter(deps),
-          profilesRouter(deps),
-          quotesRouter(deps),
-          usageRouter(deps),
-          analyticsRouter(deps),
-          widgetRouter(deps),
-          widgetKeysRouter(deps),
-          offerRouter(deps),
-          signingRouter(deps),
-          staticRouter(),
-        ]
-  ) as Router<unknown>[];
-  for (const router of routers) {
-    app.use(router.routes());
-    app.use(router.allowedMethods({ throw: true }));
-  }
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true }));
   return app;
 }

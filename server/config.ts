@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { S3Settings } from './storage/s3.ts';
-import type { LogLevel } from './logging.ts';
+import type { LogLevel } from './http/logging.ts';
 
 export interface Config {
   port: number;

@@ -1,15 +1,15 @@
 // Everything a route or service needs, passed as one parameter (no module singletons).
 import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
-import type { Plans } from './plans.ts';
+import type { Plans } from './limits/plans.ts';
 import type { FileStorage } from './storage/disk.ts';
-import type { ModelParser } from './models/parse.ts';
-import type { AccountRow } from './db/queries/accounts.ts';
+import type { ModelParser } from './mesh/parse.ts';
+import type { AccountRow } from './accounts/sql.ts';
 import type { EventPump } from './webhooks/dispatcher.ts';
-import type { JobRunner } from './jobs/runner.ts';
+import type { JobRunner } from './quotes/job-runner.ts';
 import type { Limits } from './limits/index.ts';
 import type { Metrics } from './metrics/metrics.ts';
-import type { TokenAuthenticator } from './auth/api-tokens.ts';
+import type { TokenAuthenticator } from './accounts/api-tokens.ts';
 
 export interface Logger {
   info(msg: string, extra?: Record<string, unknown>): void;

@@ -6,21 +6,21 @@ import type { Server } from 'node:http';
 import type { Config } from './config.ts';
 import { openPglite, openPostgres, type Db } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
-import { loadPlans } from './plans.ts';
+import { loadPlans } from './limits/plans.ts';
 import { createDiskStorage, sweepLeftovers, type FileStorage } from './storage/disk.ts';
 import { createS3Storage } from './storage/s3.ts';
-import { createModelParser, MODEL_PARSER_OPTIONS } from './models/parse.ts';
+import { createModelParser, MODEL_PARSER_OPTIONS } from './mesh/parse.ts';
 import { createApp } from './app.ts';
-import { answerClientError } from './errors.ts';
+import { answerClientError } from './http/errors.ts';
 import type { Deps, Logger } from './deps.ts';
-import { createLogger } from './logging.ts';
+import { createLogger } from './http/logging.ts';
 import { createEventPump } from './webhooks/dispatcher.ts';
-import { createJobRunner } from './jobs/runner.ts';
+import { createJobRunner } from './quotes/job-runner.ts';
 import { createSlicePool } from './slicer/pool.ts';
-import { seedGlobalProfiles } from './services/profiles.ts';
+import { seedGlobalProfiles } from './profiles/service.ts';
 import { createLimits } from './limits/index.ts';
 import { createMetrics } from './metrics/metrics.ts';
-import { createTokenAuthenticator } from './auth/api-tokens.ts';
+import { createTokenAuthenticator } from './accounts/api-tokens.ts';
 
 export interface Running {
   url: string;

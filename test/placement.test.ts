@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { convexHull2D, describeShape, flatAreas, convexHullXY } from '../server/models/footprint.ts';
+import { convexHull2D, describeShape, flatAreas, convexHullXY } from '../server/mesh/footprint.ts';
 import { orient, extentsAt, restings, type ShapeFacts } from '../server/placement/orient.ts';
 import { unitSuspect } from '../server/placement/unit-check.ts';
 import { meshFactor, sourceUnit } from '../server/placement/units.ts';

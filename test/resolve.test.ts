@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveFromProfiles, type QuoteRequest } from '../server/quotes/resolve.ts';
 import { GLOBAL_PROFILES } from '../server/profiles/global-profiles.ts';
-import type { ProfileRow } from '../server/db/queries/profiles.ts';
-import { ApiError } from '../server/errors.ts';
+import type { ProfileRow } from '../server/profiles/sql.ts';
+import { ApiError } from '../server/http/errors.ts';
 
 const at = new Date('2030-01-01T00:00:00Z');
 const shipped: ProfileRow[] = GLOBAL_PROFILES.map((p) => ({ ...p, account_id: null, created_at: at, updated_at: at }));

@@ -3,14 +3,8 @@
 // per (account, resource) and read under a row lock in the transaction that changed usage, so each
 // crossing fires exactly once however many requests race.
 import type { Queryable } from '../db/index.ts';
-import { writeEvent } from '../db/queries/outbox.ts';
-import {
-  lockAlertState,
-  saveAlertState,
-  type AlertLevel,
-  type AlertResource,
-  type AlertState,
-} from '../db/queries/usage.ts';
+import { writeEvent } from '../webhooks/outbox-sql.ts';
+import { lockAlertState, saveAlertState, type AlertLevel, type AlertResource, type AlertState } from '../usage/sql.ts';
 
 export function alertLevel(used: number, limit: number): AlertLevel {
   if (used >= limit) return 100;

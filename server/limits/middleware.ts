@@ -1,17 +1,16 @@
-// One app-level middleware, mounted before the routers: it counts the request against its rate limits
-// (answering 429 rate_limited when one is used up), sets X-RateLimit-* on every response, errors included,
-// and hands each attributed /v2 request to the request log when the response is done.
-import { routeTemplate } from '../logging.ts';
+// One app-level middleware, mounted before the routers: it counts the request against its rate limits in the
+// class its route declares (server/accounts/access.ts; read or write by method where no route matches),
+// answering 429 rate_limited when one is used up, sets X-RateLimit-* on every response, errors included, and
+// hands each attributed /v2 request to the request log when the response is done.
+import { routeTemplate } from '../http/logging.ts';
 import type { Context, Next } from 'koa';
 import type { Deps } from '../deps.ts';
-import type { EndpointClass } from '../plans.ts';
-import { ApiError } from '../errors.ts';
-import { endpointClass, publicUploadId } from './classes.ts';
-import { createCallerResolver, type Caller } from './caller.ts';
+import type { EndpointClass } from './plans.ts';
+import { ApiError } from '../http/errors.ts';
+import { limitIdentity, type Credentials, type LimitIdentity } from '../accounts/caller.ts';
+import { limitClass, type Access } from '../accounts/access.ts';
 import type { HitResult } from './rate-limiter.ts';
-import type { CallerVia } from '../db/queries/usage.ts';
-
-const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';
+import type { CallerVia } from '../usage/sql.ts';
 
 interface Check {
   key: string;
@@ -20,7 +19,7 @@ interface Check {
 }
 
 /** The counters a request is charged to: its caller's, and for a public upload also its upload id's. */
-function checksFor(caller: Caller, cls: EndpointClass, uploadId: string | null): Check[] {
+function checksFor(caller: LimitIdentity, cls: EndpointClass, uploadId: string | null): Check[] {
   const rule = caller.plan.rate_limits[cls];
   const checks = [{ key: `${cls}:${caller.key}`, limit: rule.limit, windowMs: rule.window_seconds * 1000 }];
   if (uploadId)
@@ -37,13 +36,19 @@ function tightest(results: HitResult[]): HitResult {
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
+const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';
+
+/** The upload id a public upload is counted by (its URL's last segment; the route declares perUploadId). */
+export const countedUploadId = (access: Access | undefined, method: string, path: string) =>
+  access?.perUploadId && method !== 'OPTIONS' ? (path.replace(/\/$/, '').split('/').pop() ?? null) : null;
+
 export function limitsMiddleware(deps: Deps) {
-  const resolveCaller = createCallerResolver(deps);
   return async function limits(ctx: Context, next: Next) {
     if (ctx.path.startsWith('/v2/')) trackRequest(deps, ctx);
-    const cls = endpointClass(ctx.method, ctx.path);
-    const uploadId = publicUploadId(ctx.method, ctx.path);
-    const caller = await resolveCaller(ctx);
+    const access = ctx.state.access as Access | undefined;
+    const cls = limitClass(access, ctx.method);
+    const uploadId = countedUploadId(access, ctx.method, ctx.path);
+    const caller = await limitIdentity(deps, ctx, ctx.state.credentials as Credentials);
     ctx.state.limitsCaller = caller;
     const results = await Promise.all(
       checksFor(caller, cls, uploadId).map((c) => deps.limits.limiter.hit(c.key, c.limit, c.windowMs)),
@@ -83,7 +88,7 @@ type PublicUpload = { account_id: string; token_id: string | null; widget_key_id
  */
 function callerVia(
   authVia: CallerVia | undefined,
-  caller: Caller | undefined,
+  caller: LimitIdentity | undefined,
   upload: PublicUpload | undefined,
 ): CallerVia {
   if (authVia) return authVia;
@@ -97,7 +102,7 @@ function trackRequest(deps: Deps, ctx: Context) {
   const started = performance.now();
   const at = deps.now();
   ctx.res.once('close', () => {
-    const caller = ctx.state.limitsCaller as Caller | undefined;
+    const caller = ctx.state.limitsCaller as LimitIdentity | undefined;
     const publicUpload = ctx.state.publicUpload as PublicUpload | undefined;
     const accountId = ctx.state.auth?.account?.id ?? caller?.accountId ?? publicUpload?.account_id;
     if (!accountId) return; // nobody to attribute it to (e.g. an invalid token): not part of any account's usage

@@ -9,11 +9,11 @@
 // file frees its bytes at once.
 import type { Queryable } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
-import type { AccountRow } from '../db/queries/accounts.ts';
-import type { Plan } from '../plans.ts';
-import { storageUsed } from '../db/queries/files.ts';
-import { accountPlanId, alertState, incrementQuotes, quotesUsed, staleQuoteAlerts } from '../db/queries/usage.ts';
-import { ApiError } from '../errors.ts';
+import type { AccountRow } from '../accounts/sql.ts';
+import type { Plan } from './plans.ts';
+import { storageUsed } from '../files/sql.ts';
+import { accountPlanId, alertState, incrementQuotes, quotesUsed, staleQuoteAlerts } from '../usage/sql.ts';
+import { ApiError } from '../http/errors.ts';
 import { lockedUsage, settleAlerts } from './alerts.ts';
 import { monthPeriod, secondsUntil, type Period } from './period.ts';
 

@@ -1,22 +1,23 @@
 // GET /metrics (Prometheus text format) and GET /readyz (can this process take traffic?), for operators
-// (docs/deployment.md). /healthz (server/routes/system.ts) stays the liveness check.
+// (docs/deployment.md). /healthz (server/system/router.ts) stays the liveness check.
 import Router from '@koa/router';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../http/errors.ts';
+import { allow, ANYONE } from '../accounts/access.ts';
 
 /** 'unavailable' hides the reason from the (unauthenticated) caller; the log has it. */
 type Check = 'ok' | 'not_configured' | 'unavailable';
 
 export function operationsRouter(deps: Deps) {
   const router = new Router();
-  router.get('/metrics', async (ctx) => {
+  router.get('/metrics', allow(deps, ANYONE), async (ctx) => {
     requireMetricsToken(ctx, deps.config.metricsToken);
     ctx.type = deps.metrics.registry.contentType;
     ctx.body = await deps.metrics.registry.metrics();
   });
-  router.get('/readyz', async (ctx) => {
+  router.get('/readyz', allow(deps, ANYONE), async (ctx) => {
     const checks = await readiness(deps);
     const ready = !deps.lifecycle.draining && Object.values(checks).every((c) => c === 'ok' || c === 'not_configured');
     ctx.status = ready ? 200 : 503;

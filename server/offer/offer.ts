@@ -13,8 +13,8 @@ import {
 import type { ConfigIssue } from '../../shared/settings.ts';
 import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
-import { listProfiles } from '../db/queries/profiles.ts';
-import { ApiError, ValidationError } from '../errors.ts';
+import { listProfiles } from '../profiles/sql.ts';
+import { ApiError, ValidationError } from '../http/errors.ts';
 import { resolveSettings, type QuoteRequest, type Resolution } from '../quotes/resolve.ts';
 import { accountOffer, widgetKeyOffer } from './sql.ts';
 

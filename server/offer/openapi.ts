@@ -1,7 +1,7 @@
 // The offer's part of the OpenAPI document: schemas of the offer and of a shopper's choices, and its paths.
 import { PRESET_FIELDS, OFFER_LIMITS } from '../../shared/offer.ts';
 import { csrfHeader, errors, jsonBody, ok, pathParam, session } from '../openapi/helpers.ts';
-import { sectionSchema } from '../openapi/settings-schema.ts';
+import { sectionSchema } from '../profiles/settings-schema.ts';
 
 const printer = sectionSchema('printer_config');
 const presetSettings = {

@@ -3,31 +3,29 @@
 // the one underneath (the account's, then the default derived from the profiles).
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { requireApiAuth, requireSession } from '../auth/middleware.ts';
-import { jsonBody } from '../json-body.ts';
-import { notFound } from '../errors.ts';
+import { allow, API, DASHBOARD } from '../accounts/access.ts';
+import { jsonBody } from '../http/json-body.ts';
+import { notFound } from '../http/errors.ts';
 import { checkOffer, effectiveOffer } from './offer.ts';
 import { setAccountOffer, setWidgetKeyOffer } from './sql.ts';
-import { widgetKeyById } from '../db/queries/widget-keys.ts';
+import { widgetKeyById } from '../widget/keys-sql.ts';
 
 export function offerRouter(deps: Deps) {
   const router = new Router<AppState>();
-  const api = requireApiAuth(deps);
-  const session = requireSession(deps);
   const accountId = (ctx: { state: AppState }) => ctx.state.auth.account.id;
   const present = async (id: string, keyId: string | null) => {
     const { offer, source } = await effectiveOffer(deps.db, id, keyId);
     return { ...offer, source };
   };
 
-  router.get('/v2/offer', api, async (ctx) => {
+  router.get('/v2/offer', allow(deps, API), async (ctx) => {
     ctx.body = await present(accountId(ctx), null);
   });
-  router.put('/v2/offer', api, jsonBody, async (ctx) => {
+  router.put('/v2/offer', allow(deps, API), jsonBody, async (ctx) => {
     await setAccountOffer(deps.db, accountId(ctx), await checkOffer(deps, accountId(ctx), ctx.request.body));
     ctx.body = await present(accountId(ctx), null);
   });
-  router.delete('/v2/offer', api, async (ctx) => {
+  router.delete('/v2/offer', allow(deps, API), async (ctx) => {
     await setAccountOffer(deps.db, accountId(ctx), null);
     ctx.body = await present(accountId(ctx), null);
   });
@@ -38,15 +36,15 @@ export function offerRouter(deps: Deps) {
     if (!(await widgetKeyById(deps.db, accountId(ctx), id))) throw notFound('widget key', id);
     return id;
   };
-  router.get(keyOffer, session, async (ctx) => {
+  router.get(keyOffer, allow(deps, DASHBOARD), async (ctx) => {
     ctx.body = await present(accountId(ctx), await ownKey(ctx));
   });
-  router.put(keyOffer, session, jsonBody, async (ctx) => {
+  router.put(keyOffer, allow(deps, DASHBOARD), jsonBody, async (ctx) => {
     const id = await ownKey(ctx);
     await setWidgetKeyOffer(deps.db, accountId(ctx), id, await checkOffer(deps, accountId(ctx), ctx.request.body));
     ctx.body = await present(accountId(ctx), id);
   });
-  router.delete(keyOffer, session, async (ctx) => {
+  router.delete(keyOffer, allow(deps, DASHBOARD), async (ctx) => {
     const id = await ownKey(ctx);
     await setWidgetKeyOffer(deps.db, accountId(ctx), id, null);
     ctx.body = await present(accountId(ctx), id);

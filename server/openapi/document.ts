@@ -1,9 +1,9 @@
 // The OpenAPI 3.1 document served at /v2/openapi.json: the contract, validated against responses in tests.
 import { coreSchemas } from './schemas.ts';
-import { corePaths } from './paths-core.ts';
-import { webhookPaths, webhookSchemas, webhookEvents } from './paths-webhooks.ts';
-import { quotePaths, quoteSchemas } from './paths-quotes.ts';
-import { widgetPaths, widgetSchemas } from './paths-widget.ts';
+import { corePaths } from '../files/openapi.ts';
+import { webhookPaths, webhookSchemas, webhookEvents } from '../webhooks/openapi.ts';
+import { quotePaths, quoteSchemas } from '../quotes/openapi.ts';
+import { widgetPaths, widgetSchemas } from '../widget/openapi.ts';
 import { errorResponses } from './helpers.ts';
 import { offerPaths, offerSchemas, offerTag } from '../offer/openapi.ts';
 import { operationsPaths, operationsSchemas, metricsTokenScheme } from '../metrics/openapi.ts';
@@ -14,7 +14,7 @@ import {
   rateLimitHeaders,
   withRateLimits,
   withRateLimitResponses,
-} from './paths-limits.ts';
+} from '../usage/openapi.ts';
 
 let cached: Record<string, any> | null = null;
 

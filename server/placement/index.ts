@@ -1,7 +1,7 @@
 // Placement of a stored file on a printer: its unit and scale, the orientation it is printed in, its size after
 // both, and the transform the slicer applies to the canonical mesh (docs/placement.md). Quotes, printability and
 // the file record all read it from here, so they never disagree.
-import type { FileRow } from '../db/queries/files.ts';
+import type { FileRow } from '../files/sql.ts';
 import type { SliceTransform } from '../slicer/engine.ts';
 import { orient, type OrientationName, type Rotation, type ShapeFacts, type Volume } from './orient.ts';
 import { meshFactor, sourceUnit, type Unit } from './units.ts';

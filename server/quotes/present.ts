@@ -1,5 +1,5 @@
 // Quote shapes: the API record, the quote result, and the webhook event bodies (docs/webhooks.md).
-import type { QuoteRow } from '../db/queries/quotes.ts';
+import type { QuoteRow } from './sql.ts';
 
 /** The quote result object plus the breakdown and print statistics (stored at completion). */
 export function presentQuote(row: QuoteRow, now = new Date()) {

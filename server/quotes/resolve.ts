@@ -16,8 +16,8 @@ import {
 import { aliasOf, aliasValue, SETTING_ALIASES } from '../../shared/aliases.ts';
 import type { Conversion } from '../../shared/pricing.ts';
 import type { Queryable } from '../db/index.ts';
-import { profilesForResolution, materialNames, type ProfileRow } from '../db/queries/profiles.ts';
-import { ApiError, ValidationError, type FieldProblem } from '../errors.ts';
+import { profilesForResolution, materialNames, type ProfileRow } from '../profiles/sql.ts';
+import { ApiError, ValidationError, type FieldProblem } from '../http/errors.ts';
 
 export interface QuoteRequest {
   printer_config?: PrinterConfig;

@@ -18,9 +18,9 @@ import { checkChoices, choicesLayer, effectiveOffer } from '../offer/offer.ts';
 import { settingsDigest, signQuote, signingSecret } from './signing.ts';
 import type { Deps, Auth } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
-import { fileForCaller } from '../services/files.ts';
-import type { FileRow } from '../db/queries/files.ts';
-import { writeEvent } from '../db/queries/outbox.ts';
+import { fileForCaller } from '../files/service.ts';
+import type { FileRow } from '../files/sql.ts';
+import { writeEvent } from '../webhooks/outbox-sql.ts';
 import {
   insertQuote,
   completeQuote,
@@ -31,8 +31,8 @@ import {
   type QuoteRow,
   type SliceRow,
   type JobError,
-} from '../db/queries/quotes.ts';
-import { ApiError, ValidationError, type FieldProblem } from '../errors.ts';
+} from './sql.ts';
+import { ApiError, ValidationError, type FieldProblem } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { checkQuoteQuota, countQuote } from '../limits/quota.ts';
 import { detectSlicer } from '../slicer/engine.ts';

@@ -2,16 +2,15 @@
 // signatures offline with it) and rotated on demand (docs/quote-signatures.md).
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { requireSession } from '../auth/middleware.ts';
+import { allow, DASHBOARD } from '../accounts/access.ts';
 import { rotateSigningSecret, signingSecret } from './signing.ts';
 
 export function signingRouter(deps: Deps) {
   const router = new Router<AppState>({ prefix: '/dashboard/api/quote-signing-secret' });
-  router.use(requireSession(deps));
-  router.get('/', async (ctx) => {
+  router.get('/', allow(deps, DASHBOARD), async (ctx) => {
     ctx.body = { secret: await signingSecret(deps.db, ctx.state.auth.account.id) };
   });
-  router.post('/rotate', async (ctx) => {
+  router.post('/rotate', allow(deps, DASHBOARD), async (ctx) => {
     ctx.body = { secret: await rotateSigningSecret(deps.db, ctx.state.auth.account.id) };
   });
   return router;

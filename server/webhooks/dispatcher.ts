@@ -15,7 +15,7 @@ import {
   insertDelivery,
   markEventDispatched,
   matchingWebhooks,
-} from '../db/queries/webhooks.ts';
+} from './sql.ts';
 import { eventBody } from './events.ts';
 import { signBody } from './signature.ts';
 import { attemptDelivery } from './attempt.ts';

@@ -1,7 +1,7 @@
 // The rules behind the /v2/webhooks routes: save-time URL checks, token links, creation, update, resend.
 import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
-import { tokenById } from '../db/queries/tokens.ts';
+import { tokenById } from '../accounts/tokens-sql.ts';
 import {
   countWebhooks,
   deliveryById,
@@ -11,8 +11,8 @@ import {
   webhookById,
   type WebhookPatch,
   type WebhookRow,
-} from '../db/queries/webhooks.ts';
-import { ApiError, ValidationError, notFound } from '../errors.ts';
+} from './sql.ts';
+import { ApiError, ValidationError, notFound } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { generateSecret, signBody } from './signature.ts';
 import { accountFacingReason } from './reasons.ts';

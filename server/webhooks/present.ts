@@ -1,6 +1,6 @@
 // API shapes of webhooks and deliveries. The secret appears only where the caller asks for it (creation,
 // rotation); the lease of a delivery never appears, and its body and signature only in the detail of one.
-import type { AttemptRow, DeliveryRow, WebhookRow, WebhookStatsRow } from '../db/queries/webhooks.ts';
+import type { AttemptRow, DeliveryRow, WebhookRow, WebhookStatsRow } from './sql.ts';
 import { MAX_ATTEMPTS } from './settings.ts';
 import { deliveryHeaders } from './attempt.ts';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { PAGE_ROWS, QUOTE_COLUMNS } from '../../server/limits/export.ts';
+import { PAGE_ROWS, QUOTE_COLUMNS } from '../../server/usage/export.ts';
 
 let server: TestServer;
 let c: ApiClient;

@@ -16,9 +16,9 @@ import { until } from '../helpers/poll.ts';
 import { startTestS3 } from '../helpers/s3-server.ts';
 import { corpusBytes } from '../helpers/corpus.ts';
 import { migrate } from '../../server/db/migrate.ts';
-import { insertAccount } from '../../server/db/queries/accounts.ts';
-import { createApiToken } from '../../server/auth/api-tokens.ts';
-import { eventsForAccount } from '../../server/db/queries/outbox.ts';
+import { insertAccount } from '../../server/accounts/sql.ts';
+import { createApiToken } from '../../server/accounts/api-tokens.ts';
+import { eventsForAccount } from '../../server/webhooks/outbox-sql.ts';
 
 const SECRET = 'cluster-test-secret-0123456789-0123456789';
 const onlyPostgres = testDbKind() !== 'postgres' && 'several processes share one database: PostgreSQL only';

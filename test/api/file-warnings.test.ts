@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { listMigrations } from '../../server/db/migrate.ts';
-import { insertFile } from '../../server/db/queries/files.ts';
+import { insertFile } from '../../server/files/sql.ts';
 import type { ModelWarning } from '../../shared/model/index.ts';
 
 let server: TestServer;

@@ -10,10 +10,10 @@ import { until } from '../helpers/poll.ts';
 import { testDbKind, POSTGRES_URL, ApiClient } from '../helpers/server.ts';
 import { corpusPath } from '../helpers/corpus.ts';
 import { openPglite, openPostgres, type Db } from '../../server/db/index.ts';
-import { insertAccount } from '../../server/db/queries/accounts.ts';
-import { createApiToken } from '../../server/auth/api-tokens.ts';
+import { insertAccount } from '../../server/accounts/sql.ts';
+import { createApiToken } from '../../server/accounts/api-tokens.ts';
 import { migrate } from '../../server/db/migrate.ts';
-import { eventsForAccount } from '../../server/db/queries/outbox.ts';
+import { eventsForAccount } from '../../server/webhooks/outbox-sql.ts';
 
 const SECRET = 'crash-test-secret-0123456789-0123456789';
 

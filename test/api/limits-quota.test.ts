@@ -7,13 +7,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { accountById } from '../../server/db/queries/accounts.ts';
-import { eventsForAccount } from '../../server/db/queries/outbox.ts';
+import { accountById } from '../../server/accounts/sql.ts';
+import { eventsForAccount } from '../../server/webhooks/outbox-sql.ts';
 import { checkQuoteQuota, countQuote, settleNewPeriodForAll } from '../../server/limits/quota.ts';
 import { alertLevel, alertsOwed } from '../../server/limits/alerts.ts';
-import type { ApiError } from '../../server/errors.ts';
+import type { ApiError } from '../../server/http/errors.ts';
 import { recordStorageChange } from '../../server/limits/quota.ts';
-import { insertFile } from '../../server/db/queries/files.ts';
+import { insertFile } from '../../server/files/sql.ts';
 import { newId } from '../../server/ids.ts';
 
 // Storage allowances chosen so the uploads below land exactly on the bands (files are 84 + 200 k bytes).

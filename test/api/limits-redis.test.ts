@@ -14,8 +14,8 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import { POSTGRES_URL } from '../helpers/server.ts';
 import { openPostgres, type Db } from '../../server/db/index.ts';
-import { insertAccount } from '../../server/db/queries/accounts.ts';
-import { createApiToken } from '../../server/auth/api-tokens.ts';
+import { insertAccount } from '../../server/accounts/sql.ts';
+import { createApiToken } from '../../server/accounts/api-tokens.ts';
 import { newId } from '../../server/ids.ts';
 import { createRedisLimiter } from '../../server/limits/rate-limiter.ts';
 

@@ -8,9 +8,11 @@ import path from 'node:path';
 import { startTestServer, type TestServer, ApiClient } from '../helpers/server.ts';
 import { openApiDocument } from '../../server/openapi/document.ts';
 import { createMemoryLimiter } from '../../server/limits/rate-limiter.ts';
-import { endpointClass, publicUploadId } from '../../server/limits/classes.ts';
-import { addressKey } from '../../server/limits/caller.ts';
-import { insertWidgetKey } from '../../server/db/queries/widget-keys.ts';
+import { createRouter } from '../../server/app.ts';
+import { declaredRoutes, limitClass, routeAccess } from '../../server/accounts/access.ts';
+import { countedUploadId } from '../../server/limits/middleware.ts';
+import { addressKey } from '../../server/accounts/caller.ts';
+import { insertWidgetKey } from '../../server/widget/keys-sql.ts';
 
 // Long enough that a loaded CI machine answers a test's few requests within one window.
 const WINDOW_S = 4;
@@ -266,7 +268,12 @@ test('memory limiter: fixed window from the first request, reset in ms, old wind
   assert.equal((await limiter.hit('other', 2, 1000)).count, 1);
 });
 
-test('endpoint classes follow method and path, whatever the case or a trailing slash', () => {
+test('endpoint classes are those the routes declare, whatever the case or a trailing slash', () => {
+  const router = createRouter(server.deps);
+  const endpointClass = (method: string, path: string) =>
+    limitClass(routeAccess(router, method, path, method === 'OPTIONS' ? undefined : method), method);
+  const publicUploadId = (method: string, path: string) =>
+    countedUploadId(routeAccess(router, method, path, method === 'OPTIONS' ? 'POST' : undefined), method, path);
   assert.equal(endpointClass('POST', '/v2/file/quote/file_1'), 'quote');
   assert.equal(endpointClass('POST', '/v2/file/quote/file_1/async'), 'quote');
   assert.equal(endpointClass('POST', '/V2/FILE/'), 'upload');
@@ -277,4 +284,22 @@ test('endpoint classes follow method and path, whatever the case or a trailing s
   assert.equal(endpointClass('POST', '/v2/printability/file_1'), 'write');
   assert.equal(publicUploadId('POST', '/v2/file/public/up_1/'), 'up_1');
   assert.equal(publicUploadId('OPTIONS', '/v2/file/public/up_1'), null);
+});
+
+test('every route declares who may call it, and its rate-limit class is the one the OpenAPI document names', () => {
+  const router = createRouter(server.deps);
+  const doc = openApiDocument();
+  const routes = declaredRoutes(router);
+  assert.ok(routes.length >= 60, `${routes.length} routes`);
+  for (const route of routes) {
+    assert.ok(route.access, `${route.methods} ${route.path} declares its callers`);
+    const template = route.path.replace(/:(\w+)/g, '{$1}').replace(/\/$/, '');
+    for (const method of route.methods) {
+      const op = doc.paths[template]?.[method.toLowerCase()];
+      if (!op) continue; // the dashboard's single-page app is served under a pattern, not an operation
+      assert.equal(limitClass(route.access, method), op['x-rate-limit-class'], `${method} ${template}`);
+      const widget = op.security?.some((s: Record<string, unknown>) => 'widgetKey' in s) ?? false;
+      assert.equal(route.access!.callers.includes('widget'), widget, `${method} ${template}: widget key`);
+    }
+  }
 });

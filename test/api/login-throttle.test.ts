@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestServer, type TestServer, ApiClient } from '../helpers/server.ts';
-import { FREE_FAILURES } from '../../server/auth/login-throttle.ts';
+import { FREE_FAILURES } from '../../server/accounts/login-throttle.ts';
 
 const REDIS_URL = process.env.SQ_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

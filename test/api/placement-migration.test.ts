@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openTestDb } from '../helpers/server.ts';
 import { listMigrations } from '../../server/db/migrate.ts';
-import { fileById, type FileRow } from '../../server/db/queries/files.ts';
+import { fileById, type FileRow } from '../../server/files/sql.ts';
 import { placeForQuote } from '../../server/placement/index.ts';
 
 test('files stored before migration 009 get their unit, scale 1, and are placed from their bounding box', async () => {

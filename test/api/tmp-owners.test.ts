@@ -12,8 +12,8 @@ import { testDatabase, type TestDatabase } from '../helpers/server-process.ts';
 import { testDbKind } from '../helpers/server.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { migrate } from '../../server/db/migrate.ts';
-import { insertAccount } from '../../server/db/queries/accounts.ts';
-import { createApiToken } from '../../server/auth/api-tokens.ts';
+import { insertAccount } from '../../server/accounts/sql.ts';
+import { createApiToken } from '../../server/accounts/api-tokens.ts';
 
 const SECRET = 'tmp-owners-secret-0123456789-0123456789';
 const BOUNDARY = 'sqinflight';

@@ -4,9 +4,9 @@ import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { corpusBytes } from '../helpers/corpus.ts';
-import { createRequestLog } from '../../server/limits/request-log.ts';
+import { createRequestLog } from '../../server/usage/request-log.ts';
 import type { Db } from '../../server/db/index.ts';
-import type { RequestRecord } from '../../server/db/queries/usage.ts';
+import type { RequestRecord } from '../../server/usage/sql.ts';
 
 let server: TestServer;
 before(async () => {

@@ -13,10 +13,10 @@ import { startTestServer, testDbKind, POSTGRES_URL, ApiClient } from '../helpers
 import { startReceiver, eventually, sleep, type Receiver } from '../helpers/receiver.ts';
 import { openPglite, openPostgres, type Db } from '../../server/db/index.ts';
 import { migrate } from '../../server/db/migrate.ts';
-import { insertAccount } from '../../server/db/queries/accounts.ts';
-import { insertWebhook } from '../../server/db/queries/webhooks.ts';
-import { writeEvent } from '../../server/db/queries/outbox.ts';
-import { createApiToken } from '../../server/auth/api-tokens.ts';
+import { insertAccount } from '../../server/accounts/sql.ts';
+import { insertWebhook } from '../../server/webhooks/sql.ts';
+import { writeEvent } from '../../server/webhooks/outbox-sql.ts';
+import { createApiToken } from '../../server/accounts/api-tokens.ts';
 import { createEventPump } from '../../server/webhooks/dispatcher.ts';
 import { newId } from '../../server/ids.ts';
 

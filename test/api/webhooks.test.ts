@@ -4,12 +4,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { createApiToken } from '../../server/auth/api-tokens.ts';
-import { insertDelivery } from '../../server/db/queries/webhooks.ts';
+import { createApiToken } from '../../server/accounts/api-tokens.ts';
+import { insertDelivery } from '../../server/webhooks/sql.ts';
 import { newId } from '../../server/ids.ts';
 import { checkReceiverUrl } from '../../server/webhooks/manage.ts';
 import { createEventPump } from '../../server/webhooks/dispatcher.ts';
-import { ApiError } from '../../server/errors.ts';
+import { ApiError } from '../../server/http/errors.ts';
 
 // A public literal: accepted without DNS. Nothing in this file emits events, so nothing is ever sent to it.
 const PUBLIC_URL = 'https://93.184.215.14/hooks/slicequote';

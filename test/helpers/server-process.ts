@@ -7,8 +7,8 @@ import pg from 'pg';
 import { spawnServer, type ServerProcess } from './process.ts';
 import { POSTGRES_URL, ApiClient } from './server.ts';
 import { openPglite, openPostgres, type Db } from '../../server/db/index.ts';
-import { insertAccount } from '../../server/db/queries/accounts.ts';
-import { createApiToken } from '../../server/auth/api-tokens.ts';
+import { insertAccount } from '../../server/accounts/sql.ts';
+import { createApiToken } from '../../server/accounts/api-tokens.ts';
 import { migrate } from '../../server/db/migrate.ts';
 
 const SECRET = 'server-process-secret-0123456789-0123456789';

@@ -7,9 +7,9 @@ import pg from 'pg';
 import { loadConfig } from '../../server/config.ts';
 import { openPglite, openPostgres, type Db } from '../../server/db/index.ts';
 import { buildDeps, serve, type Running } from '../../server/start.ts';
-import { createApiToken } from '../../server/auth/api-tokens.ts';
-import { insertAccount } from '../../server/db/queries/accounts.ts';
-import { hashPassword } from '../../server/auth/passwords.ts';
+import { createApiToken } from '../../server/accounts/api-tokens.ts';
+import { insertAccount } from '../../server/accounts/sql.ts';
+import { hashPassword } from '../../server/accounts/passwords.ts';
 import { newId } from '../../server/ids.ts';
 import { assertMatchesContract } from './contract.ts';
 

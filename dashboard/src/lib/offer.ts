@@ -25,7 +25,7 @@ export const loadWidgetConfig = () => get<WidgetConfig>('/v2/widget/config');
 
 /**
  * What GET /v2/widget/config would answer with this offer: the shop's own fields from the server, the
- * shopper's options from the (unsaved) offer, as server/services/widget.ts builds them.
+ * shopper's options from the (unsaved) offer, as server/widget/service.ts builds them.
  */
 export function widgetConfigFor(shop: WidgetConfig, offer: Offer, printerLayerHeight: number): WidgetConfig {
   return {

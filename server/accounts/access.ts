@@ -1,0 +1,141 @@
+// Who may call a route, declared on the route itself: `allow(API, 'quote')` as the route's first middleware.
+// The declaration also names the route's rate-limit class and whether shop pages on other origins may call it;
+// the app reads it before routing (routeAccess), so the rate limits and CORS apply the route's own rules, and
+// the route enforces it when it runs. Credentials come from caller.ts, checked once per request.
+import type Router from '@koa/router';
+import type { Context, Middleware, Next } from 'koa';
+import type { Deps, AppState } from '../deps.ts';
+import type { EndpointClass } from '../limits/plans.ts';
+import { ApiError, unauthorized } from '../http/errors.ts';
+import { malformedAuthorization, type Credentials } from './caller.ts';
+import { csrfMatches } from './sessions.ts';
+import { WIDGET_KEY_HEADER, authenticateWidgetKey, shopperHash } from '../widget/widget-key.ts';
+
+/** token: an API token; session: the dashboard's cookie (+ CSRF); widget: a shop's widget key; anyone: no credential. */
+export type CallerKind = 'token' | 'session' | 'widget' | 'anyone';
+
+export interface Access {
+  callers: readonly CallerKind[];
+  /** Rate-limit class; by default read for GET, HEAD and OPTIONS, write otherwise. */
+  limit?: EndpointClass;
+  /** Pages on any origin may call it (CORS); implied by 'widget'. */
+  crossOrigin?: boolean;
+  /** Also counted per upload id (:upload_id), the credential of a public upload. */
+  perUploadId?: boolean;
+}
+
+/** The API: a merchant's token, or the dashboard acting for its logged-in merchant. */
+export const API: readonly CallerKind[] = ['token', 'session'];
+/** The API routes a storefront needs, also open to a widget key from its allowed origins. */
+export const API_OR_WIDGET: readonly CallerKind[] = ['token', 'widget', 'session'];
+/** The dashboard's own routes: a logged-in session only. */
+export const DASHBOARD: readonly CallerKind[] = ['session'];
+export const ANYONE: readonly CallerKind[] = ['anyone'];
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const declared = new WeakMap<object, Access>();
+
+export const limitClass = (access: Access | undefined, method: string): EndpointClass =>
+  access?.limit ?? (SAFE_METHODS.has(method) ? 'read' : 'write');
+
+export const isCrossOrigin = (access: Access | undefined) =>
+  !!access && (access.crossOrigin === true || access.callers.includes('widget'));
+
+/** The route's first middleware: declares who may call it and checks the request's credentials against that. */
+export function allow(
+  deps: Deps,
+  callers: readonly CallerKind[],
+  limit?: EndpointClass,
+  extra: Omit<Access, 'callers' | 'limit'> = {},
+): Middleware<AppState & { csrf?: string }> {
+  const access: Access = { callers, limit, ...extra };
+  const guard = async (ctx: Context & { state: AppState & { csrf?: string } }, next: Next) => {
+    if (!callers.includes('anyone')) await authenticate(deps, ctx, callers);
+    return next();
+  };
+  declared.set(guard, access);
+  return guard;
+}
+
+/** A route's stack starts with its parameter handlers (router.param), then its own middleware: allow() first. */
+const declaredBy = (stack: readonly object[]) => stack.map((fn) => declared.get(fn)).find((access) => access);
+
+/**
+ * The access a route declared, found before routing (the router's own matcher, so case and trailing slashes
+ * are treated alike). A preflight is matched as the request it announces.
+ */
+export function routeAccess(
+  router: Router<never>,
+  method: string,
+  path: string,
+  announced?: string,
+): Access | undefined {
+  const asMethod = method === 'OPTIONS' && announced ? announced.toUpperCase() : method;
+  const match = router.match(path, asMethod);
+  if (!match.route) return undefined;
+  for (const layer of match.pathAndMethod) {
+    const access = layer.methods.length ? declaredBy(layer.stack) : undefined;
+    if (access) return access;
+  }
+  return undefined;
+}
+
+/** The declared access of every route of a router (method, path), for tests and the contract check. */
+export function declaredRoutes(router: Router<never>) {
+  return router.stack
+    .filter((layer) => layer.methods.length)
+    .map((layer) => ({
+      methods: layer.methods.filter((m) => m !== 'HEAD'),
+      path: String(layer.path),
+      access: declaredBy(layer.stack),
+    }));
+}
+
+async function authenticate(
+  deps: Deps,
+  ctx: Context & { state: AppState & { csrf?: string } },
+  callers: readonly CallerKind[],
+) {
+  const credentials = ctx.state.credentials as Credentials;
+  if (callers.includes('token')) {
+    if (credentials.hasAuthorization) {
+      const token = await credentials.token();
+      if (!token) throw malformedAuthorization();
+      if (token instanceof ApiError) throw token;
+      ctx.state.auth = { account: token.account, tokenId: token.token.id, widgetKeyId: null, via: 'token' };
+      return;
+    }
+    if (ctx.get(WIDGET_KEY_HEADER)) {
+      if (!callers.includes('widget')) throw widgetKeyForbidden();
+      const widget = await authenticateWidgetKey(deps, ctx);
+      ctx.state.auth = {
+        account: widget.account,
+        tokenId: null,
+        widgetKeyId: widget.key.id,
+        via: 'widget',
+        shopperHash: shopperHash(ctx),
+      };
+      return;
+    }
+  }
+  const session = callers.includes('session') ? await credentials.session() : null;
+  if (!session) {
+    throw unauthorized(
+      callers.includes('token')
+        ? 'This endpoint needs an API token: send "Authorization: Bearer <token>".'
+        : 'Log in first: this call needs a dashboard session.',
+    );
+  }
+  if (!SAFE_METHODS.has(ctx.method) && !csrfMatches(session.csrfToken, ctx.get('x-csrf-token'))) {
+    throw new ApiError(403, 'csrf_failed', 'The X-CSRF-Token header is missing or does not match this session.');
+  }
+  ctx.state.auth = { account: session.account, tokenId: null, widgetKeyId: null, via: 'session' };
+  ctx.state.csrf = session.csrfToken;
+}
+
+const widgetKeyForbidden = () =>
+  new ApiError(
+    403,
+    'widget_key_forbidden',
+    'A widget key may only read the widget configuration, upload, rescale and quote its own uploads, read those quotes and report add-to-cart.',
+  );

@@ -1,0 +1,112 @@
+// Who is calling, resolved once per request, before the rate limits and the routes: the credentials the request
+// carries (API token, dashboard session cookie), each checked at most once and only when someone asks. The rate
+// limiter counts the request against what they prove (docs/limits.md); the route's declared access (access.ts)
+// decides whether they are enough.
+import ipaddr from 'ipaddr.js';
+import type { Context } from 'koa';
+import type { Deps } from '../deps.ts';
+import type { Plan } from '../limits/plans.ts';
+import type { TokenAuth } from './api-tokens.ts';
+import { ApiError, unauthorized } from '../http/errors.ts';
+import { SESSION_COOKIE, findSession } from './sessions.ts';
+import { accountById, type AccountRow } from './sql.ts';
+
+type Session = { account: AccountRow; csrfToken: string };
+
+export interface Credentials {
+  /** An Authorization header was sent (well-formed or not). */
+  hasAuthorization: boolean;
+  /** The bearer token's account, or the 401 it earns; null without a well-formed bearer header. */
+  token(): Promise<TokenAuth | ApiError | null>;
+  /** The dashboard session of the cookie, null without a live one. */
+  session(): Promise<Session | null>;
+}
+
+/** What the rate limiter counts a request against (docs/limits.md, "Who is counted"). */
+export interface LimitIdentity {
+  /** Counter identity: tok:<token id>, acct:<account id> (dashboard session) or ip:<address>. */
+  key: string;
+  kind: 'token' | 'session' | 'address';
+  plan: Plan;
+  accountId: string | null;
+  tokenId: string | null;
+}
+
+/** IPv6 clients are counted per /64 (one customer's usual allocation), so rotating addresses within it does not help. */
+export function addressKey(ip: string): string {
+  try {
+    const addr = ipaddr.process(ip);
+    if (addr.kind() === 'ipv4') return addr.toString();
+    const parts = (addr as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
+    return `${parts.join(':')}::/64`;
+  } catch {
+    return ip || 'unknown';
+  }
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+const memo = <T>(run: () => Promise<T>) => {
+  let value: Promise<T> | undefined;
+  return () => {
+    value ??= run();
+    return value;
+  };
+};
+
+/** The request's credentials; nothing is looked up until a caller of token() or session() needs it. */
+export function credentialsOf(deps: Deps, ctx: Context): Credentials {
+  const header = ctx.get('authorization');
+  const raw = BEARER.exec(header)?.[1] ?? null;
+  return {
+    hasAuthorization: header !== '',
+    token: memo(async () => {
+      if (!raw) return null;
+      try {
+        return await deps.tokens.authenticate(raw);
+      } catch (err) {
+        if (err instanceof ApiError) return err;
+        throw err;
+      }
+    }),
+    session: memo(async () => {
+      const session = await findSession(deps.db, ctx.cookies.get(SESSION_COOKIE));
+      const account = session ? await accountById(deps.db, session.account_id) : undefined;
+      return session && account ? { account, csrfToken: session.csrf_token } : null;
+    }),
+  };
+}
+
+/** The 401 a request whose Authorization header is not a bearer token earns. */
+export const malformedAuthorization = () => unauthorized('The Authorization header must be "Bearer <token>".');
+
+/**
+ * A well-formed bearer token counts against the token when valid and against the address when not (the route
+ * answers the 401); without one, a live dashboard session counts against its account.
+ */
+export async function limitIdentity(deps: Deps, ctx: Context, credentials: Credentials): Promise<LimitIdentity> {
+  const planOf = (id: string) => deps.plans[id] ?? deps.plans.free;
+  const token = await credentials.token();
+  if (token && !(token instanceof ApiError)) {
+    const { account, token: row } = token;
+    return { key: `tok:${row.id}`, kind: 'token', plan: planOf(account.plan), accountId: account.id, tokenId: row.id };
+  }
+  const session = BEARER.test(ctx.get('authorization')) ? null : await credentials.session();
+  if (session) {
+    const { account } = session;
+    return {
+      key: `acct:${account.id}`,
+      kind: 'session',
+      plan: planOf(account.plan),
+      accountId: account.id,
+      tokenId: null,
+    };
+  }
+  return {
+    key: `ip:${addressKey(ctx.ip)}`,
+    kind: 'address',
+    plan: planOf(deps.config.rateLimitAnonymousPlan),
+    accountId: null,
+    tokenId: null,
+  };
+}

@@ -1,0 +1,131 @@
+// The account: GET /v2/user, and in the dashboard API sign up, log in/out, the session (with its CSRF token)
+// and API tokens.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Deps, AppState } from '../deps.ts';
+import { jsonBody } from '../http/json-body.ts';
+import { validateBody } from '../openapi/validate.ts';
+import { allow, ANYONE, API, DASHBOARD } from './access.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { SESSION_COOKIE, startSession, endSession } from './sessions.ts';
+import { createApiToken } from './api-tokens.ts';
+import { accountByEmail, insertAccount } from './sql.ts';
+import { listTokens, revokeToken, type TokenRow } from './tokens-sql.ts';
+import { ApiError, notFound, unauthorized } from '../http/errors.ts';
+import { newId } from '../ids.ts';
+import { presentUser } from './service.ts';
+import { checkPasswordPolicy } from './password-policy.ts';
+import { attemptOf, loginThrottle } from './login-throttle.ts';
+
+interface Credentials {
+  email: string;
+  password: string;
+  shop_name?: string;
+}
+
+// A fixed hash to verify against when the email is unknown, so timing does not reveal which emails exist.
+let decoyHash: Promise<string> | null = null;
+
+function setSessionCookie(ctx: Context, value: string, expires: Date) {
+  ctx.cookies.set(SESSION_COOKIE, value, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: ctx.secure,
+    expires,
+    path: '/',
+    overwrite: true,
+  });
+}
+
+export function presentToken(t: TokenRow) {
+  return {
+    token_id: t.id,
+    name: t.name,
+    created_at: t.created_at.toISOString(),
+    expires_at: t.expires_at?.toISOString() ?? null,
+    last_used_at: t.last_used_at?.toISOString() ?? null,
+  };
+}
+
+export function accountsRouter(deps: Deps) {
+  const router = new Router<AppState & { csrf: string }>();
+  const throttle = loginThrottle(deps.limits.limiter);
+
+  router.get('/v2/user', allow(deps, API), async (ctx) => {
+    ctx.body = await presentUser(deps, ctx.state.auth.account);
+  });
+
+  router.post('/dashboard/api/signup', allow(deps, ANYONE), jsonBody, async (ctx) => {
+    const body = validateBody<Credentials>('Credentials', ctx.request.body);
+    checkPasswordPolicy(body.password);
+    const account = await insertAccount(deps.db, {
+      id: newId('usr'),
+      email: body.email.trim(),
+      password_hash: await hashPassword(body.password),
+      plan: 'free',
+      shop_name: body.shop_name?.trim() || null,
+    });
+    if (!account)
+      throw new ApiError(409, 'email_taken', 'An account with this email already exists; log in instead.', {
+        field: 'email',
+      });
+    const s = await startSession(deps.db, account.id);
+    setSessionCookie(ctx, s.cookie, s.expires);
+    ctx.status = 201;
+    ctx.body = { user: await presentUser(deps, account), csrf_token: s.csrf };
+  });
+
+  router.post('/dashboard/api/login', allow(deps, ANYONE), jsonBody, async (ctx) => {
+    const body = validateBody<Credentials>('Credentials', ctx.request.body);
+    const attempt = attemptOf(ctx, body.email);
+    await throttle.check(attempt);
+    const account = await accountByEmail(deps.db, body.email.trim());
+    decoyHash ??= hashPassword('decoy password for unknown emails');
+    const valid = await verifyPassword(body.password, account?.password_hash ?? (await decoyHash));
+    if (!account || !valid) {
+      await throttle.failed(attempt);
+      throw unauthorized('The email or password is wrong.');
+    }
+    await throttle.succeeded(attempt);
+    const s = await startSession(deps.db, account.id);
+    setSessionCookie(ctx, s.cookie, s.expires);
+    ctx.body = { user: await presentUser(deps, account), csrf_token: s.csrf };
+  });
+
+  router.post('/dashboard/api/logout', allow(deps, DASHBOARD), async (ctx) => {
+    await endSession(deps.db, ctx.cookies.get(SESSION_COOKIE));
+    ctx.cookies.set(SESSION_COOKIE, '', { expires: new Date(0), path: '/' });
+    ctx.status = 204;
+  });
+
+  router.get('/dashboard/api/session', allow(deps, DASHBOARD), async (ctx) => {
+    ctx.body = { user: await presentUser(deps, ctx.state.auth.account), csrf_token: ctx.state.csrf };
+  });
+
+  router.get('/dashboard/api/tokens', allow(deps, DASHBOARD), async (ctx) => {
+    ctx.body = { data: (await listTokens(deps.db, ctx.state.auth.account.id)).map(presentToken) };
+  });
+
+  router.post('/dashboard/api/tokens', allow(deps, DASHBOARD), jsonBody, async (ctx) => {
+    const body = validateBody<{ name: string; expires_in_days?: number }>('TokenRequest', ctx.request.body);
+    const { row, token } = await createApiToken(
+      deps.db,
+      deps.config.jwtSecret,
+      ctx.state.auth.account.id,
+      body.name.trim(),
+      body.expires_in_days,
+    );
+    ctx.status = 201;
+    const { last_used_at: _unused, ...shown } = presentToken(row);
+    ctx.body = { ...shown, token };
+  });
+
+  router.delete('/dashboard/api/tokens/:token_id', allow(deps, DASHBOARD), async (ctx) => {
+    if (!(await revokeToken(deps.db, ctx.state.auth.account.id, ctx.params.token_id)))
+      throw notFound('token', ctx.params.token_id);
+    await deps.tokens.revoked(); // effective on the next request, in every process
+    ctx.body = { token_id: ctx.params.token_id, deleted: true };
+  });
+
+  return router;
+}

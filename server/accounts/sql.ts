@@ -1,0 +1,34 @@
+import type { Queryable } from '../db/index.ts';
+
+export interface AccountRow {
+  id: string;
+  email: string;
+  password_hash: string;
+  plan: string;
+  shop_name: string | null;
+  created_at: Date;
+}
+
+export async function insertAccount(db: Queryable, a: Omit<AccountRow, 'created_at'>): Promise<AccountRow> {
+  const [row] = await db.query<AccountRow>(
+    `INSERT INTO accounts (id, email, password_hash, plan, shop_name) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT DO NOTHING RETURNING *`,
+    [a.id, a.email, a.password_hash, a.plan, a.shop_name],
+  );
+  return row;
+}
+
+export async function accountByEmail(db: Queryable, email: string): Promise<AccountRow | undefined> {
+  const [row] = await db.query<AccountRow>('SELECT * FROM accounts WHERE lower(email) = lower($1)', [email]);
+  return row;
+}
+
+export async function accountById(db: Queryable, id: string): Promise<AccountRow | undefined> {
+  const [row] = await db.query<AccountRow>('SELECT * FROM accounts WHERE id = $1', [id]);
+  return row;
+}
+
+export async function countAccounts(db: Queryable): Promise<number> {
+  const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts');
+  return row.n;
+}

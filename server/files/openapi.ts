@@ -1,0 +1,273 @@
+// Paths of the foundation: health, user, files, upload ids, printability, dashboard auth and tokens.
+import {
+  jsonBody,
+  ok,
+  errors,
+  pathParam,
+  pageParams,
+  bearer,
+  session,
+  csrfHeader,
+  shopperToken,
+  allowanceRefusal,
+  idempotencyKey,
+} from '../openapi/helpers.ts';
+
+const fileId = pathParam('file_id', 'A file id (file_...)');
+const units = ['mm', 'cm', 'm', 'in', 'ft', 'um'];
+const unitHelp =
+  "The unit the model's numbers are in (STL and OBJ carry none: millimetres are assumed). A 3MF states its own unit, which wins; re-declare it with POST /v2/file/scale/{file_id}.";
+const multipartFile = {
+  required: true,
+  content: {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: {
+          file: { type: 'string', format: 'binary', description: 'STL (binary or ASCII), OBJ or 3MF' },
+          unit: { type: 'string', enum: units, description: unitHelp },
+        },
+      },
+    },
+  },
+};
+const unitQuery = {
+  name: 'unit',
+  in: 'query',
+  required: false,
+  description: `${unitHelp} Same as the multipart field \`unit\`; checked before the body is read.`,
+  schema: { type: 'string', enum: units },
+};
+const widgetOrBearer = [{ bearerAuth: [] }, { widgetKey: [] }];
+
+export const corePaths = {
+  '/v2/openapi.json': {
+    get: {
+      operationId: 'getOpenApi',
+      tags: ['system'],
+      summary: 'This document',
+      security: [],
+      responses: {
+        '200': {
+          description: 'The OpenAPI 3.1 document',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
+      },
+    },
+  },
+  '/docs': {
+    get: {
+      operationId: 'getDocs',
+      tags: ['system'],
+      summary: 'Readable API reference',
+      security: [],
+      responses: { '200': { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
+    },
+  },
+  '/healthz': {
+    get: {
+      operationId: 'health',
+      tags: ['system'],
+      summary: 'Liveness and readiness',
+      security: [],
+      responses: { '200': ok('Health', 'Ready') },
+    },
+  },
+  '/v2/user': {
+    get: {
+      operationId: 'getUser',
+      tags: ['account'],
+      summary: 'The authenticated account',
+      security: bearer,
+      responses: { '200': ok('User', 'The account'), ...errors(401) },
+    },
+  },
+  '/v2/user/uploads': {
+    get: {
+      operationId: 'listUploads',
+      tags: ['files'],
+      summary: "The account's uploaded files, newest first",
+      security: bearer,
+      parameters: pageParams,
+      responses: { '200': ok('FileList', 'A page of files'), ...errors(400, 401) },
+    },
+  },
+  '/v2/file': {
+    post: {
+      operationId: 'uploadFile',
+      'x-rate-limit-class': 'upload',
+      tags: ['files'],
+      summary: 'Upload a model (multipart part `file`, optional field `unit`)',
+      security: bearer,
+      requestBody: multipartFile,
+      parameters: [unitQuery, idempotencyKey],
+      description:
+        "The file is streamed to disk under the size cap, hashed, parsed and measured. Broken or unsupported models, and models over a parse limit (`details.limit` names it), are refused with 422 and a specific code. In PrusaSlicer projects only model parts are printed: modifiers and support blockers/enforcers are dropped, negative volumes are cut away when slicing, and the file's own settings are ignored; `warnings` say so. A size that suggests another unit adds a `unit_suspect` warning. Emits `file.uploaded`.",
+      responses: {
+        '201': ok('File', 'The stored file with its measurements'),
+        ...allowanceRefusal('StorageQuotaExceeded'),
+        ...errors(400, 401, 409, 413, 415, 422),
+      },
+    },
+  },
+  '/v2/file/upload-id': {
+    get: {
+      operationId: 'createUploadId',
+      tags: ['files'],
+      summary: 'A single-use id for a public upload',
+      security: [{ bearerAuth: [] }, { widgetKey: [] }],
+      parameters: [shopperToken],
+      responses: { '200': ok('UploadId', 'The upload id'), ...errors(400, 401, 403) },
+    },
+  },
+  '/v2/file/public/{upload_id}': {
+    post: {
+      operationId: 'uploadFilePublic',
+      'x-rate-limit-class': 'upload',
+      tags: ['files'],
+      summary: 'Upload without a token, with a single-use upload id',
+      security: [],
+      description:
+        'CORS-enabled. The file lands in the account that created the upload id. Unknown id: 404 `upload_id_not_found`; used: 410 `upload_id_used`; expired: 410 `upload_id_expired`.',
+      parameters: [pathParam('upload_id', 'From GET /v2/file/upload-id'), unitQuery],
+      requestBody: multipartFile,
+      responses: {
+        '201': ok('File', 'The stored file'),
+        ...allowanceRefusal('StorageQuotaExceeded'),
+        ...errors(400, 404, 410, 413, 415, 422),
+      },
+    },
+    options: {
+      operationId: 'uploadFilePublicPreflight',
+      tags: ['files'],
+      summary: 'CORS preflight',
+      security: [],
+      parameters: [pathParam('upload_id', 'From GET /v2/file/upload-id')],
+      responses: { '204': { description: 'CORS headers' } },
+    },
+  },
+  '/v2/file/{file_id}': {
+    get: {
+      operationId: 'downloadFile',
+      tags: ['files'],
+      summary: 'Download the original bytes',
+      security: bearer,
+      parameters: [fileId],
+      responses: {
+        '200': {
+          description: 'The original file, with its content type and file name (Content-Disposition)',
+          content: {
+            'model/stl': { schema: { type: 'string', format: 'binary' } },
+            'model/obj': { schema: { type: 'string', format: 'binary' } },
+            'model/3mf': { schema: { type: 'string', format: 'binary' } },
+          },
+        },
+        ...errors(401, 404),
+      },
+    },
+    delete: {
+      operationId: 'deleteFile',
+      tags: ['files'],
+      summary: 'Delete a file (emits `file.deleted`)',
+      security: bearer,
+      parameters: [fileId],
+      responses: { '200': ok('FileDeleted', 'Deleted'), ...errors(401, 404) },
+    },
+  },
+  '/v2/file/scale/{file_id}': {
+    post: {
+      operationId: 'scaleFile',
+      tags: ['files'],
+      summary: 'Read the model in another unit, or scale it',
+      security: widgetOrBearer,
+      parameters: [fileId, shopperToken],
+      requestBody: jsonBody('FileScaleRequest'),
+      description:
+        "Sets the file's unit and/or scale and answers the file with its new measurements and warnings. The stored mesh is unchanged (same file id, no storage used): quotes apply the unit and scale when they slice and state both in `placement`; earlier quotes keep theirs. A widget key may rescale only the uploads of its own shopper (X-Shopper-Token). A result under 0.1 mm or over 10 m across: 422 `scale_out_of_range`.",
+      responses: { '200': ok('File', 'The file, rescaled'), ...errors(400, 401, 403, 404, 422) },
+    },
+  },
+  '/v2/printability/{file_id}': {
+    post: {
+      operationId: 'checkPrintability',
+      tags: ['files'],
+      summary: 'Measurements and whether (and in which orientation) the model fits a build volume',
+      security: bearer,
+      parameters: [fileId],
+      requestBody: jsonBody('PrintabilityRequest', 'Build volume; every field optional', false),
+      responses: { '200': ok('Printability', 'Measurements, fit and warnings'), ...errors(400, 401, 404) },
+    },
+  },
+  '/dashboard/api/signup': {
+    post: {
+      operationId: 'signup',
+      tags: ['dashboard'],
+      summary: 'Create an account (free plan) and start a session',
+      description:
+        'The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`.',
+      security: [],
+      requestBody: jsonBody('Credentials'),
+      responses: { '201': ok('Session', 'Signed up; the session cookie is set'), ...errors(400, 409) },
+    },
+  },
+  '/dashboard/api/login': {
+    post: {
+      operationId: 'login',
+      tags: ['dashboard'],
+      summary: 'Log in and start a session',
+      description:
+        'Failed logins are throttled per account and client address, with a looser cap per account and per address: while locked, 429 `login_throttled` with Retry-After (docs/security.md).',
+      security: [],
+      requestBody: jsonBody('Credentials'),
+      responses: { '200': ok('Session', 'Logged in; the session cookie is set'), ...errors(400, 401) },
+    },
+  },
+  '/dashboard/api/logout': {
+    post: {
+      operationId: 'logout',
+      tags: ['dashboard'],
+      summary: 'End the session',
+      security: session,
+      parameters: [csrfHeader],
+      responses: { '204': { description: 'Logged out' }, ...errors(401, 403) },
+    },
+  },
+  '/dashboard/api/session': {
+    get: {
+      operationId: 'getSession',
+      tags: ['dashboard'],
+      summary: "The session's account and CSRF token",
+      security: session,
+      responses: { '200': ok('Session', 'The session'), ...errors(401) },
+    },
+  },
+  '/dashboard/api/tokens': {
+    get: {
+      operationId: 'listTokens',
+      tags: ['dashboard'],
+      summary: 'Live API tokens (no secrets)',
+      security: session,
+      responses: { '200': ok('TokenList', 'Tokens'), ...errors(401) },
+    },
+    post: {
+      operationId: 'createToken',
+      tags: ['dashboard'],
+      summary: 'Create an API token (shown only in this response)',
+      security: session,
+      parameters: [csrfHeader],
+      requestBody: jsonBody('TokenRequest'),
+      responses: { '201': ok('TokenCreated', 'The new token'), ...errors(400, 401, 403) },
+    },
+  },
+  '/dashboard/api/tokens/{token_id}': {
+    delete: {
+      operationId: 'revokeToken',
+      tags: ['dashboard'],
+      summary: 'Revoke a token (effective on the next request)',
+      security: session,
+      parameters: [pathParam('token_id', 'A token id (tok_...)'), csrfHeader],
+      responses: { '200': ok('TokenDeleted', 'Revoked (effective on the next request)'), ...errors(401, 403, 404) },
+    },
+  },
+};

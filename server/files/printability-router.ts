@@ -1,0 +1,25 @@
+import Router from '@koa/router';
+import type { Deps, AppState } from '../deps.ts';
+import { allow, API } from '../accounts/access.ts';
+import { jsonBody } from '../http/json-body.ts';
+import { validateBody } from '../openapi/validate.ts';
+import { fileById } from './sql.ts';
+import { notFound } from '../http/errors.ts';
+import { checkPrintability, type BuildVolume } from './printability.ts';
+import { resolveBuildVolume } from '../quotes/resolve.ts';
+
+export function printabilityRouter(deps: Deps) {
+  const router = new Router<AppState>();
+  router.post('/v2/printability/:file_id', allow(deps, API), jsonBody, async (ctx) => {
+    const given = validateBody<Partial<BuildVolume>>('PrintabilityRequest', ctx.request.body);
+    const file = await fileById(deps.db, ctx.state.auth.account.id, ctx.params.file_id);
+    if (!file) throw notFound('file', ctx.params.file_id);
+    const fallback = await resolveBuildVolume(deps.db, ctx.state.auth.account.id);
+    ctx.body = checkPrintability(file, {
+      x: given.x ?? fallback.x,
+      y: given.y ?? fallback.y,
+      z: given.z ?? fallback.z,
+    });
+  });
+  return router;
+}

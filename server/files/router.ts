@@ -1,0 +1,163 @@
+// /v2/file: upload (authenticated and public), upload ids, download, delete. Also /v2/user/uploads.
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import type { Deps, AppState } from '../deps.ts';
+import { allow, ANYONE, API, API_OR_WIDGET } from '../accounts/access.ts';
+import { uploadBody, MULTIPART_ENVELOPE_BYTES, type UploadedFile } from './upload-body.ts';
+import { fileForCaller, ingestUpload, presentFile, removeFile, rescaleFile } from './service.ts';
+import { fileById, listFiles } from './sql.ts';
+import { insertUploadId, uploadIdById, consumeUploadId } from './upload-ids-sql.ts';
+import { ApiError, ValidationError, notFound } from '../http/errors.ts';
+import { jsonBody } from '../http/json-body.ts';
+import { validateBody } from '../openapi/validate.ts';
+import { unitNamed, UNITS, type Unit } from '../placement/units.ts';
+import { newId } from '../ids.ts';
+import { pageRequest, pageResponse } from '../http/pagination.ts';
+import { checkStorageQuota } from '../limits/quota.ts';
+import { SHOPPER_TOKEN_HEADER, hashShopperToken, newShopperToken } from '../widget/widget-key.ts';
+import { idempotent, uploadFingerprint } from '../idempotency/middleware.ts';
+
+type State = AppState & { upload: UploadedFile };
+
+const badUnit = () => new ValidationError([{ field: 'unit', message: `must be one of ${UNITS.join(', ')}` }]);
+
+/** `?unit=` is checked before the body is read; a multipart field `unit` (the same values) may say it instead. */
+async function unitQuery(ctx: Context, next: Next) {
+  if (ctx.query.unit !== undefined && !unitNamed(ctx.query.unit)) throw badUnit();
+  await next();
+}
+
+function statedUnit(ctx: Context): Unit | undefined {
+  const raw = (ctx.request.body as Record<string, unknown> | undefined)?.unit;
+  const field = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
+  const given = [...field, ...(ctx.query.unit === undefined ? [] : [ctx.query.unit])].map(unitNamed);
+  if (!given.every((u) => u !== undefined)) throw badUnit();
+  if (new Set(given).size > 1)
+    throw new ValidationError([{ field: 'unit', message: 'was given more than once with different values' }]);
+  return given[0];
+}
+
+export function filesRouter(deps: Deps) {
+  const router = new Router<State>();
+
+  router.get('/v2/user/uploads', allow(deps, API), async (ctx) => {
+    const page = pageRequest(ctx);
+    const { rows, total } = await listFiles(deps.db, ctx.state.auth.account.id, page.limit, page.offset);
+    ctx.body = pageResponse(rows.map(presentFile), page, total);
+  });
+
+  // Over the storage allowance by the declared length alone (less a generous multipart envelope, so a file
+  // that fits is never refused here): refused before the body is read. The exact check follows the upload.
+  const storagePrecheck = (accountOf: (ctx: Context) => string) => async (ctx: Context, next: Next) => {
+    const declared = Number(ctx.get('content-length') || 0) - MULTIPART_ENVELOPE_BYTES;
+    if (declared > 0) await checkStorageQuota(deps, accountOf(ctx), declared);
+    await next();
+  };
+
+  router.post(
+    '/v2/file',
+    allow(deps, API, 'upload'),
+    unitQuery,
+    storagePrecheck((ctx) => ctx.state.auth.account.id),
+    uploadBody(deps),
+    idempotent(deps, uploadFingerprint),
+    async (ctx) => {
+      const row = await ingestUpload(deps, {
+        statedUnit: statedUnit(ctx),
+        accountId: ctx.state.auth.account.id,
+        tokenId: ctx.state.auth.tokenId,
+        source: 'api',
+        uploadId: null,
+        tmpPath: ctx.state.upload.path,
+        originalName: ctx.state.upload.originalName,
+      });
+      ctx.status = 201;
+      ctx.body = presentFile(row);
+    },
+  );
+
+  // A widget key's upload belongs to the shopper: their token comes back (new when none was sent) and must
+  // accompany every later call about that file and its quotes (docs/widget.md, "Shopper sessions").
+  router.get('/v2/file/upload-id', allow(deps, API_OR_WIDGET), async (ctx) => {
+    const { auth: caller } = ctx.state;
+    const shopperToken = caller.via === 'widget' ? ctx.get(SHOPPER_TOKEN_HEADER) || newShopperToken() : null;
+    const row = await insertUploadId(deps.db, {
+      id: newId('up'),
+      account_id: caller.account.id,
+      token_id: caller.tokenId,
+      widget_key_id: caller.widgetKeyId,
+      shopper_hash: shopperToken && hashShopperToken(shopperToken),
+      ttlSeconds: deps.config.uploadIdTtlSeconds,
+    });
+    ctx.body = {
+      upload_id: row.id,
+      expires_at: row.expires_at.toISOString(),
+      upload_url: `${deps.config.publicUrl}/v2/file/public/${row.id}`,
+      ...(shopperToken ? { shopper_token: shopperToken } : {}),
+    };
+  });
+
+  // Called from shop pages on any origin; the upload id is the credential, with its own rate-limit counter. The id
+  // is checked before the body is read, so an invalid id never costs a 200 MB transfer.
+  router.post(
+    '/v2/file/public/:upload_id',
+    allow(deps, ANYONE, 'upload', { crossOrigin: true, perUploadId: true }),
+    unitQuery,
+    async (ctx, next) => {
+      const up = await uploadIdById(deps.db, ctx.params.upload_id);
+      if (!up) throw new ApiError(404, 'upload_id_not_found', 'This upload id does not exist.');
+      if (up.used_at)
+        throw new ApiError(410, 'upload_id_used', 'This upload id has already been used; fetch a new one.');
+      if (up.expired) throw new ApiError(410, 'upload_id_expired', 'This upload id has expired; fetch a new one.');
+      ctx.state.publicUpload = up;
+      await next();
+    },
+    storagePrecheck((ctx) => ctx.state.publicUpload.account_id),
+    uploadBody(deps),
+    async (ctx) => {
+      const up = ctx.state.publicUpload as Awaited<ReturnType<typeof uploadIdById>> & {};
+      const row = await ingestUpload(deps, {
+        statedUnit: statedUnit(ctx),
+        accountId: up.account_id,
+        tokenId: up.token_id,
+        source: 'public',
+        uploadId: up.id,
+        tmpPath: ctx.state.upload.path,
+        originalName: ctx.state.upload.originalName,
+        beforeCommit: async (tx, fileId) => {
+          if (!(await consumeUploadId(tx, up.id, fileId))) {
+            throw new ApiError(410, 'upload_id_used', 'This upload id has already been used; fetch a new one.');
+          }
+        },
+      });
+      ctx.status = 201;
+      ctx.body = presentFile(row);
+    },
+  );
+
+  router.get('/v2/file/:file_id', allow(deps, API), async (ctx) => {
+    const row = await fileById(deps.db, ctx.state.auth.account.id, ctx.params.file_id);
+    if (!row) throw notFound('file', ctx.params.file_id);
+    ctx.type = row.content_type;
+    ctx.length = row.size_bytes;
+    const ascii = row.name.replace(/[^\x20-\x7e]/g, '_');
+    ctx.set('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(row.name)}`);
+    ctx.set('X-Content-SHA256', row.sha256);
+    ctx.body = deps.storage.openOriginal(row.id);
+  });
+
+  // Also open to a widget key, for the shopper's own upload (the widget's "scale ×25.4?" offer).
+  router.post('/v2/file/scale/:file_id', allow(deps, API_OR_WIDGET), jsonBody, async (ctx) => {
+    const change = validateBody<{ unit?: Unit; scale?: number }>('FileScaleRequest', ctx.request.body);
+    const file = await fileForCaller(deps, ctx.state.auth, ctx.params.file_id);
+    ctx.body = presentFile(await rescaleFile(deps, file, change));
+  });
+
+  router.delete('/v2/file/:file_id', allow(deps, API), async (ctx) => {
+    const row = await removeFile(deps, ctx.state.auth.account.id, ctx.state.auth.tokenId, ctx.params.file_id);
+    if (!row) throw notFound('file', ctx.params.file_id);
+    ctx.body = { file_id: row.id, deleted: true };
+  });
+
+  return router;
+}

@@ -1,0 +1,243 @@
+// Turning an uploaded temp file into a stored model: hash, parse (in a worker), store, record, emit.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import type { Auth, Deps } from '../deps.ts';
+import { fileUploadedByShopper } from '../widget/keys-sql.ts';
+import type { Queryable } from '../db/index.ts';
+import { fileById, insertFile, deleteFile, updateFileScale, type FileRow } from './sql.ts';
+import { writeEvent } from '../webhooks/outbox-sql.ts';
+import { newId } from '../ids.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { checkStorageQuota, recordStorageChange } from '../limits/quota.ts';
+import { sourceUnit, type Unit } from '../placement/units.ts';
+import { scaledMeasurements, scaledSize, unitWarning } from '../placement/index.ts';
+
+const CONTENT_TYPES: Record<string, string> = { stl: 'model/stl', obj: 'model/obj', '3mf': 'model/3mf' };
+
+async function sha256File(p: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(p)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed from names
+const UNSAFE_NAME_CHARACTERS = /[\u0000-\u001f\u007f"]/g;
+
+/** File names are shown back to merchants and sent in headers: strip paths and control characters, cap length. */
+export function cleanFileName(raw: string | null | undefined): string {
+  const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
+  const clean = base.replace(UNSAFE_NAME_CHARACTERS, '').trim().slice(0, 200);
+  return clean || 'model';
+}
+
+export interface IngestRequest {
+  accountId: string;
+  tokenId: string | null;
+  source: 'api' | 'public';
+  uploadId: string | null;
+  tmpPath: string;
+  originalName: string | null;
+  /** The unit the uploader says the numbers are in; applies to formats without one of their own (STL, OBJ). */
+  statedUnit?: Unit;
+  /** Runs inside the transaction that records the file (e.g. to consume the upload id); throw to abort. */
+  beforeCommit?: (tx: Queryable, fileId: string) => Promise<void>;
+}
+
+export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<FileRow> {
+  const fileId = newId('file');
+  const name = cleanFileName(req.originalName);
+  const staged = await deps.storage.stage(fileId);
+  let published = false;
+  try {
+    const { size } = await stat(req.tmpPath);
+    if (size === 0) throw new ApiError(422, 'empty_file', 'The uploaded file is empty.');
+    await checkStorageQuota(deps, req.accountId, size); // refuse before the costly parse
+    const sha256 = await sha256File(req.tmpPath);
+    const parsed = await deps.parser.parse({ sourcePath: req.tmpPath, fileName: name, canonical: staged.canonical });
+    await rename(req.tmpPath, staged.original); // both under this process's tmp folder: one filesystem
+    // In place before the row that names it commits; removed again below if the transaction fails.
+    await deps.storage.publish(fileId, staged);
+    published = true;
+    const unit = uploadUnit(parsed.format, parsed.unit, req.statedUnit);
+    const stored = await deps.db.transaction(async (tx) => {
+      await req.beforeCommit?.(tx, fileId);
+      const row = await insertFile(tx, {
+        id: fileId,
+        account_id: req.accountId,
+        name,
+        format: parsed.format,
+        content_type: CONTENT_TYPES[parsed.format],
+        size_bytes: size,
+        sha256,
+        mesh_sha256: parsed.meshSha256,
+        measurements: { ...parsed.measurements, unit: parsed.unit },
+        footprint: parsed.footprint,
+        warnings: parsed.warnings,
+        source: req.source,
+        token_id: req.tokenId,
+        upload_id: req.uploadId,
+        ...unit,
+        scale: 1,
+        shape: parsed.shape,
+      });
+      await writeEvent(tx, {
+        account_id: req.accountId,
+        token_id: req.tokenId,
+        event: 'file.uploaded',
+        data: fileEventData(row),
+      });
+      // Exact storage check under the alert lock (a 402 rolls the whole transaction back), plus any usage.alert owed.
+      await recordStorageChange(tx, deps, {
+        accountId: req.accountId,
+        tokenId: req.tokenId,
+        enforce: true,
+        addedBytes: size,
+      });
+      return row;
+    });
+    deps.metrics.uploadBytes.inc(size);
+    deps.events.wake();
+    return stored;
+  } catch (err) {
+    if (published) await deps.storage.remove(fileId);
+    throw err;
+  } finally {
+    await deps.storage.discard(staged);
+    await rm(req.tmpPath, { force: true });
+  }
+}
+
+/** A 3MF states its own unit, which wins over one stated at upload; STL and OBJ are millimetres unless stated. */
+function uploadUnit(
+  format: string,
+  parsedUnit: string,
+  stated: Unit | undefined,
+): Pick<FileRow, 'unit' | 'unit_source'> {
+  if (format === '3mf') return { unit: sourceUnit(parsedUnit), unit_source: 'file' };
+  return stated ? { unit: stated, unit_source: 'stated' } : { unit: 'mm', unit_source: 'assumed' };
+}
+
+/** The largest dimension a rescale may give a model, mm: from a speck a nozzle can still draw to a large-format part. */
+export const RESCALED_MM = { min: 0.1, max: 10_000 };
+
+/**
+ * Sets the unit the file's numbers are read in and/or its extra scale (each omitted field keeps its value).
+ * The canonical mesh never changes: quotes apply unit and scale when they slice, and state both (docs/placement.md).
+ */
+export async function rescaleFile(
+  deps: Deps,
+  file: FileRow,
+  change: { unit?: Unit; scale?: number },
+): Promise<FileRow> {
+  const next = { ...file, unit: change.unit ?? file.unit, scale: change.scale ?? file.scale };
+  const size = scaledSize(next);
+  const largest = Math.max(size.x, size.y, size.z);
+  if (!(largest >= RESCALED_MM.min && largest <= RESCALED_MM.max)) {
+    const mm = +largest.toPrecision(4);
+    throw new ApiError(
+      422,
+      'scale_out_of_range',
+      `In ${next.unit} at scale ${next.scale} the model would be ${mm} mm across; a print must be ${RESCALED_MM.min} mm to ${RESCALED_MM.max} mm.`,
+      {
+        field: change.scale !== undefined ? 'scale' : 'unit',
+        largest_mm: mm,
+        min_mm: RESCALED_MM.min,
+        max_mm: RESCALED_MM.max,
+      },
+    );
+  }
+  const unitSource = change.unit !== undefined ? 'stated' : file.unit_source;
+  const row = await updateFileScale(deps.db, file.account_id, file.id, next.unit, unitSource, next.scale);
+  if (!row) throw notFound('file', file.id); // deleted meanwhile
+  return row;
+}
+
+export async function removeFile(
+  deps: Deps,
+  accountId: string,
+  tokenId: string | null,
+  fileId: string,
+): Promise<FileRow | undefined> {
+  const row = await deps.db.transaction(async (tx) => {
+    const deleted = await deleteFile(tx, accountId, fileId);
+    if (deleted) {
+      await writeEvent(tx, {
+        account_id: accountId,
+        token_id: tokenId,
+        event: 'file.deleted',
+        data: { fileId: deleted.id, fileName: deleted.name, sizeBytes: deleted.size_bytes },
+      });
+      await recordStorageChange(tx, deps, { accountId, tokenId, enforce: false }); // the level-0 alert when storage falls below 80 %
+    }
+    return deleted;
+  });
+  if (row) {
+    deps.events.wake();
+    await deps.storage.remove(row.id);
+  }
+  return row;
+}
+
+function fileEventData(row: FileRow) {
+  return {
+    fileId: row.id,
+    fileName: row.name,
+    format: row.format,
+    sizeBytes: row.size_bytes,
+    sha256: row.sha256,
+    source: row.source,
+    measurements: presentMeasurements(row),
+  };
+}
+
+/** Measurements as the model will be printed (after its unit and scale). */
+export function presentMeasurements(row: FileRow) {
+  const m = scaledMeasurements(row);
+  return {
+    triangles: m.triangles,
+    bounding_box: m.bbox,
+    volume_mm3: m.volume_mm3,
+    surface_area_mm2: m.surface_area_mm2,
+    watertight: m.watertight,
+    bodies: m.bodies,
+    source_unit: m.unit,
+  };
+}
+
+/** The parser's findings, then whether the size suggests a unit mistake (it follows the current unit and scale). */
+export function fileWarnings(row: FileRow) {
+  const unit = unitWarning(row);
+  return unit ? [...row.warnings, unit] : row.warnings;
+}
+
+export function presentFile(row: FileRow) {
+  return {
+    file_id: row.id,
+    name: row.name,
+    format: row.format,
+    content_type: row.content_type,
+    size_bytes: row.size_bytes,
+    sha256: row.sha256,
+    source: row.source,
+    created_at: row.created_at.toISOString(),
+    unit: row.unit,
+    unit_source: row.unit_source,
+    scale: row.scale,
+    measurements: presentMeasurements(row),
+    warnings: fileWarnings(row),
+  };
+}
+
+/** A file as the caller may see it: a widget key only the uploads its own shopper made. */
+export async function fileForCaller(deps: Deps, auth: Auth, fileId: string) {
+  const file = await fileById(deps.db, auth.account.id, fileId);
+  if (!file) throw notFound('file', fileId);
+  if (
+    auth.widgetKeyId &&
+    !(auth.shopperHash && (await fileUploadedByShopper(deps.db, file.id, auth.widgetKeyId, auth.shopperHash)))
+  ) {
+    throw notFound('file', fileId);
+  }
+  return file;
+}

@@ -1,0 +1,109 @@
+import type { Measurements } from '../../shared/model/measure.ts';
+import type { Queryable } from '../db/index.ts';
+import type { ModelShape } from '../mesh/footprint.ts';
+import type { Unit, UnitSource } from '../placement/units.ts';
+import type { ModelWarning } from '../../shared/model/index.ts';
+
+export interface FileRow {
+  id: string;
+  account_id: string;
+  name: string;
+  format: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  mesh_sha256: string;
+  /** The canonical mesh's measurements (millimetres) and the unit the file declared. */
+  measurements: Measurements & { unit: string };
+  footprint: [number, number][];
+  warnings: ModelWarning[];
+  source: 'api' | 'public';
+  token_id: string | null;
+  upload_id: string | null;
+  unit: Unit;
+  unit_source: UnitSource;
+  scale: number;
+  shape: ModelShape | null;
+  created_at: Date;
+}
+
+type PlacementFields = 'unit' | 'unit_source' | 'scale' | 'shape';
+/** Unit, scale and shape default to millimetres assumed, 1 and unknown. */
+export type NewFile = Omit<FileRow, 'created_at' | PlacementFields> & Partial<Pick<FileRow, PlacementFields>>;
+
+export async function insertFile(db: Queryable, f: NewFile): Promise<FileRow> {
+  const [row] = await db.query<FileRow>(
+    `INSERT INTO files (id, account_id, name, format, content_type, size_bytes, sha256, mesh_sha256, measurements,
+       footprint, warnings, source, token_id, upload_id, unit, unit_source, scale, shape)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING *`,
+    [
+      f.id,
+      f.account_id,
+      f.name,
+      f.format,
+      f.content_type,
+      f.size_bytes,
+      f.sha256,
+      f.mesh_sha256,
+      JSON.stringify(f.measurements),
+      JSON.stringify(f.footprint),
+      JSON.stringify(f.warnings),
+      f.source,
+      f.token_id,
+      f.upload_id,
+      f.unit ?? 'mm',
+      f.unit_source ?? 'assumed',
+      f.scale ?? 1,
+      f.shape ? JSON.stringify(f.shape) : null,
+    ],
+  );
+  return row;
+}
+
+export async function fileById(db: Queryable, accountId: string, id: string): Promise<FileRow | undefined> {
+  const [row] = await db.query<FileRow>('SELECT * FROM files WHERE id = $1 AND account_id = $2', [id, accountId]);
+  return row;
+}
+
+/** Sets how the file's numbers are read and sized; the mesh itself never changes. */
+export async function updateFileScale(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  unit: Unit,
+  unitSource: UnitSource,
+  scale: number,
+): Promise<FileRow | undefined> {
+  const [row] = await db.query<FileRow>(
+    'UPDATE files SET unit = $3, unit_source = $4, scale = $5 WHERE id = $1 AND account_id = $2 RETURNING *',
+    [id, accountId, unit, unitSource, scale],
+  );
+  return row;
+}
+
+export async function listFiles(db: Queryable, accountId: string, limit: number, offset: number) {
+  const rows = await db.query<FileRow>(
+    'SELECT * FROM files WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3',
+    [accountId, limit, offset],
+  );
+  const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM files WHERE account_id = $1', [
+    accountId,
+  ]);
+  return { rows, total: n };
+}
+
+export async function deleteFile(db: Queryable, accountId: string, id: string): Promise<FileRow | undefined> {
+  const [row] = await db.query<FileRow>('DELETE FROM files WHERE id = $1 AND account_id = $2 RETURNING *', [
+    id,
+    accountId,
+  ]);
+  return row;
+}
+
+export async function storageUsed(db: Queryable, accountId: string): Promise<number> {
+  const [row] = await db.query<{ n: number }>(
+    'SELECT coalesce(sum(size_bytes), 0)::float8 AS n FROM files WHERE account_id = $1',
+    [accountId],
+  );
+  return row.n;
+}

@@ -1,0 +1,52 @@
+import type { Queryable } from '../db/index.ts';
+
+export interface UploadIdRow {
+  id: string;
+  account_id: string;
+  token_id: string | null;
+  widget_key_id: string | null;
+  shopper_hash: string | null;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+  file_id: string | null;
+}
+
+export async function insertUploadId(
+  db: Queryable,
+  u: {
+    id: string;
+    account_id: string;
+    token_id: string | null;
+    widget_key_id: string | null;
+    shopper_hash: string | null;
+    ttlSeconds: number;
+  },
+): Promise<UploadIdRow> {
+  const [row] = await db.query<UploadIdRow>(
+    `INSERT INTO upload_ids (id, account_id, token_id, widget_key_id, shopper_hash, expires_at)
+     VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6)) RETURNING *`,
+    [u.id, u.account_id, u.token_id, u.widget_key_id, u.shopper_hash, u.ttlSeconds],
+  );
+  return row;
+}
+
+export async function uploadIdById(
+  db: Queryable,
+  id: string,
+): Promise<(UploadIdRow & { expired: boolean }) | undefined> {
+  const [row] = await db.query<UploadIdRow & { expired: boolean }>(
+    'SELECT *, expires_at <= now() AS expired FROM upload_ids WHERE id = $1',
+    [id],
+  );
+  return row;
+}
+
+/** Marks the id used; false when another request used it first (single use under concurrency). */
+export async function consumeUploadId(db: Queryable, id: string, fileId: string): Promise<boolean> {
+  const rows = await db.query(
+    'UPDATE upload_ids SET used_at = now(), file_id = $2 WHERE id = $1 AND used_at IS NULL AND expires_at > now() RETURNING id',
+    [id, fileId],
+  );
+  return rows.length === 1;
+}

@@ -1,0 +1,53 @@
+// /v2/profiles/{printer|material|global}: the merchant's slice profiles (global ones listed read-only).
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import type { Deps, AppState } from '../deps.ts';
+import { allow, API } from '../accounts/access.ts';
+import { jsonBody } from '../http/json-body.ts';
+import { validateBody } from '../openapi/validate.ts';
+import { listProfiles, profileById, type ProfileKind } from './sql.ts';
+import { notFound } from '../http/errors.ts';
+import { canonicalMember } from '../../shared/enums.ts';
+import {
+  PROFILE_KINDS,
+  createProfile,
+  replaceProfile,
+  removeProfile,
+  presentProfile,
+  type ProfileInput,
+} from './service.ts';
+
+export function profilesRouter(deps: Deps) {
+  const router = new Router<AppState & { kind: ProfileKind }>({ prefix: '/v2/profiles' });
+  router.param('kind', (kind: string, ctx: Context, next: Next) => {
+    const known = canonicalMember(PROFILE_KINDS, kind);
+    if (!known) throw notFound('profile kind', kind);
+    ctx.state.kind = known;
+    return next();
+  });
+
+  router.get('/:kind', allow(deps, API), async (ctx) => {
+    ctx.body = { data: (await listProfiles(deps.db, ctx.state.auth.account.id, ctx.state.kind)).map(presentProfile) };
+  });
+  router.post('/:kind', allow(deps, API), jsonBody, async (ctx) => {
+    const input = validateBody<ProfileInput>('ProfileInput', ctx.request.body);
+    ctx.status = 201;
+    ctx.body = presentProfile(await createProfile(deps, ctx.state.auth.account.id, ctx.state.kind, input));
+  });
+  router.get('/:kind/:profile_id', allow(deps, API), async (ctx) => {
+    const row = await profileById(deps.db, ctx.state.auth.account.id, ctx.state.kind, ctx.params.profile_id);
+    if (!row) throw notFound(`${ctx.state.kind} profile`, ctx.params.profile_id);
+    ctx.body = presentProfile(row);
+  });
+  router.put('/:kind/:profile_id', allow(deps, API), jsonBody, async (ctx) => {
+    const input = validateBody<ProfileInput>('ProfileInput', ctx.request.body);
+    ctx.body = presentProfile(
+      await replaceProfile(deps, ctx.state.auth.account.id, ctx.state.kind, ctx.params.profile_id, input),
+    );
+  });
+  router.delete('/:kind/:profile_id', allow(deps, API), async (ctx) => {
+    await removeProfile(deps, ctx.state.auth.account.id, ctx.state.kind, ctx.params.profile_id);
+    ctx.body = { profile_id: ctx.params.profile_id, deleted: true };
+  });
+  return router;
+}

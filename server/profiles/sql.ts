@@ -1,0 +1,125 @@
+import type { Queryable } from '../db/index.ts';
+
+export type ProfileKind = 'printer' | 'material' | 'global';
+
+export interface ProfileRow {
+  id: string;
+  account_id: string | null;
+  kind: ProfileKind;
+  name: string;
+  is_default: boolean;
+  settings: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export async function upsertGlobalProfile(
+  db: Queryable,
+  p: Pick<ProfileRow, 'id' | 'kind' | 'name' | 'is_default' | 'settings'>,
+) {
+  await db.query(
+    `INSERT INTO profiles (id, account_id, kind, name, is_default, settings) VALUES ($1, NULL, $2, $3, $4, $5)
+     ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, is_default = EXCLUDED.is_default, settings = EXCLUDED.settings, updated_at = now()`,
+    [p.id, p.kind, p.name, p.is_default, JSON.stringify(p.settings)],
+  );
+}
+
+/** The account's own profiles of a kind, then the global ones. */
+export async function listProfiles(db: Queryable, accountId: string, kind: ProfileKind): Promise<ProfileRow[]> {
+  return db.query<ProfileRow>(
+    `SELECT * FROM profiles WHERE kind = $2 AND (account_id = $1 OR account_id IS NULL)
+     ORDER BY account_id IS NULL, is_default DESC, lower(name), id`,
+    [accountId, kind],
+  );
+}
+
+/** Own or global profile by id; another account's profile is not found. */
+export async function profileById(
+  db: Queryable,
+  accountId: string,
+  kind: ProfileKind,
+  id: string,
+): Promise<ProfileRow | undefined> {
+  const [row] = await db.query<ProfileRow>(
+    'SELECT * FROM profiles WHERE id = $1 AND kind = $2 AND (account_id = $3 OR account_id IS NULL)',
+    [id, kind, accountId],
+  );
+  return row;
+}
+
+export async function insertProfile(
+  db: Queryable,
+  p: Omit<ProfileRow, 'created_at' | 'updated_at'>,
+): Promise<ProfileRow | undefined> {
+  const [row] = await db.query<ProfileRow>(
+    `INSERT INTO profiles (id, account_id, kind, name, is_default, settings) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT DO NOTHING RETURNING *`,
+    [p.id, p.account_id, p.kind, p.name, p.is_default, JSON.stringify(p.settings)],
+  );
+  return row;
+}
+
+export async function updateProfile(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  p: Pick<ProfileRow, 'name' | 'is_default' | 'settings'>,
+) {
+  const [row] = await db.query<ProfileRow>(
+    `UPDATE profiles SET name = $3, is_default = $4, settings = $5, updated_at = now() WHERE id = $1 AND account_id = $2 RETURNING *`,
+    [id, accountId, p.name, p.is_default, JSON.stringify(p.settings)],
+  );
+  return row;
+}
+
+export async function nameTaken(
+  db: Queryable,
+  accountId: string,
+  kind: ProfileKind,
+  name: string,
+  exceptId: string | null,
+) {
+  const rows = await db.query(
+    "SELECT 1 FROM profiles WHERE account_id = $1 AND kind = $2 AND lower(name) = lower($3) AND id <> coalesce($4, '')",
+    [accountId, kind, name, exceptId],
+  );
+  return rows.length > 0;
+}
+
+/** Clears the account's default of a kind, so a new default can be set in the same transaction. */
+export async function clearDefault(db: Queryable, accountId: string, kind: ProfileKind) {
+  await db.query('UPDATE profiles SET is_default = false WHERE account_id = $1 AND kind = $2 AND is_default', [
+    accountId,
+    kind,
+  ]);
+}
+
+export async function deleteProfile(db: Queryable, accountId: string, kind: ProfileKind, id: string): Promise<boolean> {
+  const rows = await db.query('DELETE FROM profiles WHERE id = $1 AND kind = $2 AND account_id = $3 RETURNING id', [
+    id,
+    kind,
+    accountId,
+  ]);
+  return rows.length === 1;
+}
+
+/** Everything resolution needs in one round trip: the account's defaults, the global ones, and materials by name. */
+export async function profilesForResolution(
+  db: Queryable,
+  accountId: string,
+  filamentType: string | null,
+): Promise<ProfileRow[]> {
+  return db.query<ProfileRow>(
+    `SELECT * FROM profiles WHERE (account_id = $1 OR account_id IS NULL)
+       AND (is_default OR (kind = 'material' AND lower(name) = lower(coalesce($2, ''))))`,
+    [accountId, filamentType],
+  );
+}
+
+export async function materialNames(db: Queryable, accountId: string): Promise<string[]> {
+  const rows = await db.query<{ name: string }>(
+    `SELECT DISTINCT name FROM profiles WHERE kind = 'material' AND (account_id = $1 OR account_id IS NULL) ORDER BY name`,
+    [accountId],
+  );
+  return rows.map((r) => r.name);
+}

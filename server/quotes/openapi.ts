@@ -1,0 +1,474 @@
+// Paths and schemas of quotes, jobs and slice profiles.
+import {
+  jsonBody,
+  ok,
+  errors,
+  pathParam,
+  pageParams,
+  ref,
+  bearer,
+  timestamp,
+  shopperToken,
+  deletedSchema,
+  allowanceRefusal,
+  idempotencyKey,
+} from '../openapi/helpers.ts';
+import { sectionSchema, settingSchema } from '../profiles/settings-schema.ts';
+import { PRICE_LINES, type PriceLine } from '../../shared/pricing.ts';
+
+// Also open to a storefront's widget key, for the quotes of its own uploads.
+const bearerOrWidget = [{ bearerAuth: [] }, { widgetKey: [] }];
+const nullableTime = { type: ['string', 'null'], format: 'date-time' };
+const fileId = pathParam('file_id', 'A file id (file_...)');
+const kind = {
+  name: 'kind',
+  in: 'path',
+  required: true,
+  description: 'Profile kind',
+  schema: { type: 'string', enum: ['printer', 'material', 'global'] },
+};
+const profileId = pathParam('profile_id', 'A profile id (prof_...)');
+const statusEnum = { type: 'string', enum: ['queued', 'processing', 'completed', 'failed'] };
+const problem = {
+  type: ['object', 'null'],
+  required: ['code', 'message'],
+  properties: { code: { type: 'string' }, message: { type: 'string' } },
+};
+const money = { type: 'number' };
+const LINE_NOTES: Record<PriceLine, string> = {
+  material: 'a part',
+  support: 'a part',
+  machine: 'a part',
+  energy: 'a part',
+  fixed_fee: 'a part',
+  minimum_price_adjustment: 'a part: what lifts the subtotal to the minimum price, else 0',
+  subtotal: 'the sum of the parts',
+  tax: 'of the subtotal',
+  total: 'subtotal + tax',
+};
+
+export const quoteSchemas = {
+  PrinterConfig: sectionSchema('printer_config'),
+  MaterialConfig: sectionSchema('material_config'),
+  QuoteConfig: sectionSchema('quote_config'),
+  QuoteRequest: {
+    type: 'object',
+    additionalProperties: false,
+    description:
+      'Every field is optional; omitted ones come from the profiles (request > choices from the offer > the account\'s default profile > the global profile, field by field). `{"material_config": {"filament_type": "PLA"}}` is a valid minimal request. A widget key sends only `choices`; any other field is a 400.',
+    properties: {
+      choices: ref('OfferChoices'),
+      printer_config: ref('PrinterConfig'),
+      material_config: ref('MaterialConfig'),
+      quote_config: ref('QuoteConfig'),
+      color: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 40,
+        description: "Colour shown in printInfo (default: the material profile's colour)",
+      },
+    },
+  },
+  PrintInfo: {
+    type: 'object',
+    required: ['technology', 'material', 'color'],
+    additionalProperties: false,
+    properties: {
+      technology: { type: 'string', examples: ['FDM'] },
+      material: { type: 'string' },
+      color: { type: 'string' },
+    },
+  },
+  PriceBreakdown: {
+    type: 'object',
+    required: ['currency', 'digits', 'exchange_rate', 'price_per_gram', ...PRICE_LINES, 'minor_units'],
+    additionalProperties: false,
+    description:
+      "The price of one part (docs/pricing.md). Parts: material = model grams × price per gram; support = support grams × price per gram × support_cost_multiplier; machine = hours × hourly_cost; energy = power_watts/1000 × hours × energy_cost_per_kwh; fixed_fee; minimum_price_adjustment raises a cheaper part to quote_config.minimum_price. Each part is computed in the shop currency, multiplied by the exchange rate when the quote is in another currency, and rounded half-up to the currency's minor unit; subtotal is the sum of the rounded parts, tax = subtotal × tax_rate/100 rounded half-up, total = subtotal + tax. The lines always add up exactly: `minor_units` holds them as integers.",
+    properties: {
+      currency: { type: 'string', description: 'ISO 4217 code of the quote' },
+      digits: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 4,
+        description: "Decimal places of the currency's minor unit (ISO 4217): JPY 0, USD 2, KWD 3",
+      },
+      exchange_rate: {
+        description:
+          'null when the quote is in the shop currency; else the rate every amount was converted with: 1 `from` = `rate` `to`',
+        oneOf: [
+          { type: 'null' },
+          {
+            type: 'object',
+            required: ['from', 'to', 'rate'],
+            additionalProperties: false,
+            properties: {
+              from: { type: 'string', description: 'The shop currency' },
+              to: { type: 'string', description: 'The quote currency' },
+              rate: { type: 'number', exclusiveMinimum: 0 },
+            },
+          },
+        ],
+      },
+      price_per_gram: {
+        type: 'number',
+        description: 'Material price per gram in the quote currency (a rate: not rounded)',
+      },
+      ...Object.fromEntries(
+        PRICE_LINES.map((line) => [
+          line,
+          {
+            ...money,
+            minimum: 0,
+            description: `In the quote currency, rounded to \`digits\` decimals (${LINE_NOTES[line]})`,
+          },
+        ]),
+      ),
+      minor_units: {
+        type: 'object',
+        required: [...PRICE_LINES],
+        additionalProperties: false,
+        description: 'The same lines as integers of the minor unit (cents for USD, yen for JPY): exact for any client',
+        properties: Object.fromEntries(PRICE_LINES.map((line) => [line, { type: 'integer', minimum: 0 }])),
+      },
+    },
+  },
+  PrintStats: {
+    type: 'object',
+    required: [
+      'filament_length_mm',
+      'filament_volume_cm3',
+      'filament_weight_g',
+      'support_weight_g',
+      'print_time_s',
+      'layers',
+      'support_share',
+    ],
+    properties: {
+      filament_length_mm: { type: 'number' },
+      filament_volume_cm3: { type: 'number' },
+      filament_weight_g: { type: 'number' },
+      support_weight_g: { type: 'number' },
+      print_time_s: { type: 'number', description: "PrusaSlicer's estimate (normal mode)" },
+      layers: { type: 'integer' },
+      support_share: { type: 'number', minimum: 0, maximum: 1, description: 'Support extrusion over all extrusion' },
+      max_z_mm: { type: 'number' },
+    },
+  },
+  Quote: {
+    type: 'object',
+    required: ['quote_id', 'job_id', 'status', 'mode', 'file_id', 'file_name', 'created_at', 'completed_at'],
+    description:
+      'A quote. When `status` is completed it carries the result fields and the breakdown; when failed, `error`.',
+    properties: {
+      quote_id: { type: 'string' },
+      job_id: { type: 'string', description: 'Equals quote_id' },
+      status: statusEnum,
+      mode: { type: 'string', enum: ['sync', 'async'] },
+      file_id: { type: 'string' },
+      file_name: { type: 'string' },
+      created_at: timestamp,
+      completed_at: nullableTime,
+      total_price: money,
+      currency: { type: 'string' },
+      estimated_time: { type: 'string', examples: ['2h 15m'] },
+      estimated_time_seconds: { type: 'integer' },
+      filament_weight: { type: 'number', description: 'Grams' },
+      printInfo: ref('PrintInfo'),
+      cached: { type: 'boolean', description: 'Statistics reused from an identical earlier slice' },
+      processing_time_ms: { type: 'integer' },
+      price_breakdown: ref('PriceBreakdown'),
+      print_stats: ref('PrintStats'),
+      infill_pattern: {
+        type: 'object',
+        required: ['requested', 'used', 'exact'],
+        properties: {
+          requested: { type: 'string' },
+          used: { type: 'string', description: 'PrusaSlicer fill_pattern sliced' },
+          exact: { type: 'boolean' },
+        },
+      },
+      support_density: {
+        type: 'object',
+        required: ['requested', 'used'],
+        additionalProperties: false,
+        description:
+          "Support body density in percent: the request's, and the one sliced (the nearest halving " +
+          'of 100 %, 0 = no body lines); applies only when support_material is on',
+        properties: { requested: { type: 'number' }, used: { type: 'number' } },
+      },
+      settings: {
+        type: 'object',
+        description: 'The resolved settings that were sliced and priced',
+        properties: {
+          printer_config: { type: 'object' },
+          material_config: { type: 'object' },
+          quote_config: { type: 'object' },
+        },
+      },
+      setting_sources: {
+        type: 'object',
+        additionalProperties: { type: 'string' },
+        description: 'Where each value came from: request, profile:<id>, global:<id> or built-in',
+      },
+      slicer: {
+        type: 'object',
+        required: ['name', 'version'],
+        properties: { name: { type: 'string' }, version: { type: 'string' }, slice_time_ms: { type: 'number' } },
+      },
+      expires_at: {
+        ...timestamp,
+        description: 'After this the quote cannot be added to a cart and its signature is stale',
+      },
+      expired: { type: 'boolean' },
+      choices: ref('ResolvedChoices'),
+      settings_digest: {
+        type: 'string',
+        pattern: '^[0-9a-f]{64}$',
+        description: 'SHA-256 of the resolved settings, colour and choices',
+      },
+      signature: ref('QuoteSignature'),
+      placement: ref('Placement'),
+      warnings: {
+        type: 'array',
+        items: ref('UnitSuspectWarning'),
+        description: 'A size that suggests a unit mistake (`unit_suspect`): the quote was still priced as placed',
+      },
+      error: problem,
+    },
+  },
+  QuoteList: {
+    allOf: [ref('ListMeta')],
+    type: 'object',
+    required: ['data'],
+    properties: { data: { type: 'array', items: ref('Quote') } },
+  },
+  QuoteDeleted: {
+    type: 'object',
+    required: ['quote_id', 'deleted'],
+    additionalProperties: false,
+    properties: { quote_id: { type: 'string' }, deleted: { const: true } },
+  },
+  JobAccepted: {
+    type: 'object',
+    required: ['job_id', 'quote_id', 'status', 'status_url'],
+    additionalProperties: false,
+    properties: {
+      job_id: { type: 'string' },
+      quote_id: { type: 'string', description: 'Equals job_id' },
+      status: statusEnum,
+      status_url: { type: 'string' },
+    },
+  },
+  Job: {
+    type: 'object',
+    required: [
+      'job_id',
+      'quote_id',
+      'status',
+      'progress',
+      'file_id',
+      'file_name',
+      'attempts',
+      'created_at',
+      'started_at',
+      'finished_at',
+      'result',
+      'error',
+    ],
+    additionalProperties: false,
+    properties: {
+      job_id: { type: 'string' },
+      quote_id: { type: 'string' },
+      status: statusEnum,
+      progress: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 100,
+        description: 'Percent; estimated while slicing. 100 once the job is finished, `completed` or `failed`',
+      },
+      file_id: { type: 'string' },
+      file_name: { type: 'string' },
+      attempts: { type: 'integer' },
+      created_at: timestamp,
+      started_at: nullableTime,
+      finished_at: nullableTime,
+      result: { oneOf: [ref('Quote'), { type: 'null' }] },
+      error: problem,
+    },
+  },
+  ProfileInput: {
+    type: 'object',
+    required: ['name', 'settings'],
+    additionalProperties: false,
+    properties: {
+      name: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 64,
+        description: 'For material profiles: the filament_type requests use to find it',
+      },
+      is_default: {
+        type: 'boolean',
+        description: 'At most one default per kind; setting it clears the previous default',
+      },
+      settings: {
+        type: 'object',
+        description:
+          'printer: printer_config fields (plus power_watts); material: material_config fields plus color and colors; global: quote_config fields plus exchange_rates (schema under Profile.settings) and layer_height, min_layer_height, max_layer_height. Amounts are in the shop currency: the currency of the global settings that apply. price_per_kg and price_per_gram are one setting: a profile may hold both only if they are equal.',
+      },
+    },
+  },
+  Profile: {
+    type: 'object',
+    required: ['profile_id', 'kind', 'name', 'scope', 'is_default', 'settings', 'created_at', 'updated_at'],
+    additionalProperties: false,
+    properties: {
+      profile_id: { type: 'string' },
+      kind: { type: 'string', enum: ['printer', 'material', 'global'] },
+      name: { type: 'string' },
+      scope: {
+        type: 'string',
+        enum: ['account', 'global'],
+        description: 'global profiles ship with the product and are read-only',
+      },
+      is_default: { type: 'boolean' },
+      created_at: timestamp,
+      updated_at: timestamp,
+      settings: {
+        type: 'object',
+        description: 'As in ProfileInput',
+        properties: { exchange_rates: settingSchema('quote_config', 'exchange_rates') },
+      },
+    },
+  },
+  ProfileDeleted: deletedSchema('profile_id', 'The deleted profile'),
+  ProfileList: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('Profile') } } },
+};
+
+const quoteBody = jsonBody('QuoteRequest', 'Quote settings; every field optional', false);
+
+export const quotePaths = {
+  '/v2/file/quote/{file_id}': {
+    post: {
+      operationId: 'createQuote',
+      'x-rate-limit-class': 'quote',
+      tags: ['quotes'],
+      summary: 'Quote a file from a real slice',
+      security: bearerOrWidget,
+      parameters: [fileId, shopperToken, idempotencyKey],
+      requestBody: quoteBody,
+      description:
+        "Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS the answer is 202 with the job to poll. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.",
+      responses: {
+        '200': ok('Quote', 'The completed quote'),
+        '202': ok('JobAccepted', 'Still slicing: poll the job'),
+        ...allowanceRefusal('QuoteAllowanceExhausted'),
+        ...errors(400, 401, 403, 404, 409, 422, 429, 500, 503),
+      },
+    },
+  },
+  '/v2/file/quote/{file_id}/async': {
+    post: {
+      operationId: 'createQuoteAsync',
+      'x-rate-limit-class': 'quote',
+      tags: ['quotes'],
+      summary: 'Start a quote job',
+      security: bearerOrWidget,
+      parameters: [fileId, shopperToken, idempotencyKey],
+      requestBody: quoteBody,
+      description:
+        'Same body as the synchronous quote. The quote id equals the job id. Emits job.status_changed on every transition and quote.completed or quote.failed at the end. A request refused with 422 before the job is queued is recorded as a failed quote too, sends quote.failed and names it in `details.quote_id`.',
+      responses: {
+        '202': ok('JobAccepted', 'Queued'),
+        ...allowanceRefusal('QuoteAllowanceExhausted'),
+        ...errors(400, 401, 403, 404, 409, 422, 429, 503),
+      },
+    },
+  },
+  '/v2/jobs/{job_id}': {
+    get: {
+      operationId: 'getJob',
+      tags: ['quotes'],
+      summary: 'Job status, progress and result',
+      security: bearerOrWidget,
+      parameters: [pathParam('job_id', 'A job id'), shopperToken],
+      responses: { '200': ok('Job', 'The job'), ...errors(400, 401, 403, 404) },
+    },
+  },
+  '/v2/quotes': {
+    get: {
+      operationId: 'listQuotes',
+      tags: ['quotes'],
+      summary: 'Quote history, newest first',
+      security: bearer,
+      parameters: pageParams,
+      responses: { '200': ok('QuoteList', 'A page of quotes'), ...errors(400, 401) },
+    },
+  },
+  '/v2/quotes/{quote_id}': {
+    get: {
+      operationId: 'getQuote',
+      tags: ['quotes'],
+      summary: 'One quote',
+      security: bearerOrWidget,
+      parameters: [pathParam('quote_id', 'A quote id'), shopperToken],
+      responses: { '200': ok('Quote', 'The quote'), ...errors(400, 401, 403, 404) },
+    },
+    delete: {
+      operationId: 'deleteQuote',
+      tags: ['quotes'],
+      summary: 'Remove a quote from history',
+      security: bearer,
+      parameters: [pathParam('quote_id', 'A quote id')],
+      description: "The quote leaves the history; it still counts toward the month's usage.",
+      responses: { '200': ok('QuoteDeleted', 'Removed'), ...errors(401, 404) },
+    },
+  },
+  '/v2/profiles/{kind}': {
+    get: {
+      operationId: 'listProfiles',
+      tags: ['profiles'],
+      summary: "The account's profiles of a kind, then the global ones",
+      security: bearer,
+      parameters: [kind],
+      responses: { '200': ok('ProfileList', 'Profiles'), ...errors(401, 404) },
+    },
+    post: {
+      operationId: 'createProfile',
+      tags: ['profiles'],
+      summary: 'Create a profile',
+      security: bearer,
+      parameters: [kind],
+      requestBody: jsonBody('ProfileInput'),
+      responses: { '201': ok('Profile', 'Created'), ...errors(400, 401, 404, 409) },
+    },
+  },
+  '/v2/profiles/{kind}/{profile_id}': {
+    get: {
+      operationId: 'getProfile',
+      tags: ['profiles'],
+      summary: 'One profile',
+      security: bearer,
+      parameters: [kind, profileId],
+      responses: { '200': ok('Profile', 'The profile'), ...errors(401, 404) },
+    },
+    put: {
+      operationId: 'replaceProfile',
+      tags: ['profiles'],
+      summary: 'Replace a profile',
+      security: bearer,
+      parameters: [kind, profileId],
+      requestBody: jsonBody('ProfileInput'),
+      responses: { '200': ok('Profile', 'Replaced'), ...errors(400, 401, 403, 404, 409) },
+    },
+    delete: {
+      operationId: 'deleteProfile',
+      tags: ['profiles'],
+      summary: 'Delete a profile',
+      security: bearer,
+      parameters: [kind, profileId],
+      responses: { '200': ok('ProfileDeleted', 'Deleted'), ...errors(401, 403, 404) },
+    },
+  },
+};

@@ -1,0 +1,288 @@
+import type { ResolvedChoices } from '../../shared/offer.ts';
+import type { Queryable } from '../db/index.ts';
+import type { SliceMeasure } from '../slicer/gcode-stats.ts';
+import type { StoredResolution } from './service.ts';
+
+export type QuoteStatus = 'queued' | 'processing' | 'completed' | 'failed';
+
+export interface QuoteRow {
+  id: string;
+  account_id: string;
+  token_id: string | null;
+  file_id: string;
+  file_name: string;
+  mode: 'sync' | 'async';
+  status: QuoteStatus;
+  progress: number;
+  request: Record<string, unknown>;
+  /** Set when the quote is created (the colour is the shopper's or the request's). */
+  resolved: (StoredResolution & { color?: string | null }) | null;
+  slicing_key: string | null;
+  material: string | null;
+  color: string | null;
+  printer: string | null;
+  currency: string | null;
+  total_price: number | null;
+  filament_weight_g: number | null;
+  print_time_s: number | null;
+  cached: boolean | null;
+  result: Record<string, unknown> | null;
+  error: JobError | null;
+  attempts: number;
+  lease_owner: string | null;
+  lease_expires_at: Date | null;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  deleted_at: Date | null;
+  widget_key_id: string | null;
+  shopper_hash: string | null;
+  choices: ResolvedChoices | null;
+  expires_at: Date | null;
+  counted: boolean | null;
+}
+
+export type NewQuote = Pick<
+  QuoteRow,
+  | 'id'
+  | 'account_id'
+  | 'token_id'
+  | 'file_id'
+  | 'file_name'
+  | 'mode'
+  | 'status'
+  | 'widget_key_id'
+  | 'shopper_hash'
+  | 'choices'
+> & {
+  request: unknown;
+  resolved: unknown;
+  slicing_key: string | null;
+  material: string | null;
+  color: string | null;
+  printer: string | null;
+};
+
+/**
+ * JSON for a json/jsonb parameter. PostgreSQL refuses the NUL character in jsonb and text, and a refused
+ * request is stored as sent: NUL (escaped \u0000, after an even run of backslashes) becomes U+FFFD.
+ */
+export const jsonParam = (value: unknown): string =>
+  JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\\ufffd');
+
+export async function insertQuote(db: Queryable, q: NewQuote): Promise<QuoteRow> {
+  const [row] = await db.query<QuoteRow>(
+    `INSERT INTO quotes (id, account_id, token_id, file_id, file_name, mode, status, request, resolved, slicing_key, material, color,
+       printer, widget_key_id, shopper_hash, choices, started_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, CASE WHEN $7 = 'queued' THEN NULL ELSE now() END)
+     RETURNING *`,
+    [
+      q.id,
+      q.account_id,
+      q.token_id,
+      q.file_id,
+      q.file_name,
+      q.mode,
+      q.status,
+      jsonParam(q.request),
+      JSON.stringify(q.resolved),
+      q.slicing_key,
+      q.material,
+      q.color,
+      q.printer,
+      q.widget_key_id,
+      q.shopper_hash,
+      q.choices && JSON.stringify(q.choices),
+    ],
+  );
+  return row;
+}
+
+export async function quoteById(db: Queryable, accountId: string, id: string): Promise<QuoteRow | undefined> {
+  const [row] = await db.query<QuoteRow>(
+    'SELECT * FROM quotes WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL',
+    [id, accountId],
+  );
+  return row;
+}
+
+/** A quote as the caller may see it: a widget key sees only the quotes it created, for the same shopper. */
+export async function quoteForCaller(
+  db: Queryable,
+  auth: { account: { id: string }; widgetKeyId: string | null; shopperHash?: string | null },
+  id: string,
+): Promise<QuoteRow | undefined> {
+  const row = await quoteById(db, auth.account.id, id);
+  if (!row || !auth.widgetKeyId) return row;
+  return row.widget_key_id === auth.widgetKeyId && auth.shopperHash && row.shopper_hash === auth.shopperHash
+    ? row
+    : undefined;
+}
+
+/**
+ * Has a widget quote of this file already counted toward the allowance? Locks the file row first, so two
+ * quotes of one upload completing at once agree that exactly one of them counts.
+ */
+export async function explorationCounted(tx: Queryable, fileId: string, lock: boolean): Promise<boolean> {
+  if (lock) await tx.query('SELECT id FROM files WHERE id = $1 FOR UPDATE', [fileId]);
+  const rows = await tx.query(
+    'SELECT 1 FROM quotes WHERE file_id = $1 AND widget_key_id IS NOT NULL AND counted LIMIT 1',
+    [fileId],
+  );
+  return rows.length > 0;
+}
+
+export async function quoteStatus(db: Queryable, id: string): Promise<QuoteStatus | undefined> {
+  const [row] = await db.query<{ status: QuoteStatus }>('SELECT status FROM quotes WHERE id = $1', [id]);
+  return row?.status;
+}
+
+export async function listQuotes(db: Queryable, accountId: string, limit: number, offset: number) {
+  const rows = await db.query<QuoteRow>(
+    `SELECT * FROM quotes WHERE account_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+    [accountId, limit, offset],
+  );
+  const [{ n }] = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM quotes WHERE account_id = $1 AND deleted_at IS NULL',
+    [accountId],
+  );
+  return { rows, total: n };
+}
+
+/** History delete: the quote leaves history, but still counts toward usage and analytics (it happened). */
+export async function softDeleteQuote(db: Queryable, accountId: string, id: string): Promise<boolean> {
+  const rows = await db.query(
+    'UPDATE quotes SET deleted_at = now() WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL RETURNING id',
+    [id, accountId],
+  );
+  return rows.length === 1;
+}
+
+export async function countWaitingJobs(db: Queryable): Promise<number> {
+  const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM quotes WHERE status = 'queued'`);
+  return row.n;
+}
+
+/** Claims the oldest queued job, or a processing one whose worker's lease ran out (it died). */
+export async function claimJob(
+  db: Queryable,
+  owner: string,
+  leaseMs: number,
+): Promise<(QuoteRow & { previous_status: QuoteStatus }) | undefined> {
+  const [row] = await db.query<QuoteRow & { previous_status: QuoteStatus }>(
+    `WITH next AS (
+       SELECT id, status AS previous_status FROM quotes
+       WHERE status = 'queued' OR (status = 'processing' AND lease_expires_at < now())
+       ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+     UPDATE quotes q SET status = 'processing', progress = 5, attempts = q.attempts + 1, lease_owner = $1,
+       lease_expires_at = now() + make_interval(secs => $2::float8 / 1000), started_at = coalesce(q.started_at, now())
+     FROM next WHERE q.id = next.id RETURNING q.*, next.previous_status`,
+    [owner, leaseMs],
+  );
+  return row;
+}
+
+/** Extends the lease while the worker is alive; false when another worker has taken the job over. */
+export async function renewLease(
+  db: Queryable,
+  id: string,
+  owner: string,
+  leaseMs: number,
+  progress: number,
+): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE quotes SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000), progress = greatest(progress, $4)
+     WHERE id = $1 AND lease_owner = $2 AND status = 'processing' RETURNING id`,
+    [id, owner, leaseMs, progress],
+  );
+  return rows.length === 1;
+}
+
+export interface Completion {
+  expires_at: Date;
+  counted: boolean;
+  currency: string;
+  total_price: number;
+  filament_weight_g: number;
+  print_time_s: number;
+  cached: boolean;
+  result: unknown;
+}
+
+/** Finishes a job held by `owner` (null: a quote answered inline, never leased). */
+export async function completeQuote(
+  db: Queryable,
+  id: string,
+  owner: string | null,
+  c: Completion,
+): Promise<QuoteRow | undefined> {
+  const [row] = await db.query<QuoteRow>(
+    `UPDATE quotes SET status = 'completed', progress = 100, currency = $3, total_price = $4, filament_weight_g = $5, print_time_s = $6,
+       cached = $7, result = $8, expires_at = $9, counted = $10, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+     WHERE id = $1 AND lease_owner IS NOT DISTINCT FROM $2 AND status IN ('queued', 'processing') RETURNING *`,
+    [
+      id,
+      owner,
+      c.currency,
+      c.total_price,
+      c.filament_weight_g,
+      c.print_time_s,
+      c.cached,
+      JSON.stringify(c.result),
+      c.expires_at,
+      c.counted,
+    ],
+  );
+  return row;
+}
+
+/** Why a quote failed; `details` (optional) are answered with the error. */
+export interface JobError {
+  code: string;
+  message: string;
+  status: number;
+  details?: Record<string, unknown>;
+}
+
+/** A failed job is finished: its progress is 100, like a completed one's (docs/webhooks.md). */
+export async function failQuote(db: Queryable, id: string, owner: string | null, error: JobError) {
+  const [row] = await db.query<QuoteRow & { previous_status: QuoteStatus }>(
+    `UPDATE quotes SET status = 'failed', progress = 100, error = $3, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+     WHERE id = $1 AND lease_owner IS NOT DISTINCT FROM $2 AND status IN ('queued', 'processing') RETURNING *`,
+    [id, owner, jsonParam(error)],
+  );
+  return row;
+}
+
+export interface SliceRow {
+  key: string;
+  stats: SliceMeasure;
+  slicer: string;
+  slicer_version: string;
+  duration_ms: number;
+}
+
+export async function sliceByKey(db: Queryable, key: string): Promise<SliceRow | undefined> {
+  const [row] = await db.query<SliceRow>('SELECT * FROM slices WHERE key = $1', [key]);
+  return row;
+}
+
+export async function insertSlice(db: Queryable, s: SliceRow): Promise<void> {
+  await db.query(
+    'INSERT INTO slices (key, stats, slicer, slicer_version, duration_ms) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (key) DO NOTHING',
+    [s.key, JSON.stringify(s.stats), s.slicer, s.slicer_version, Math.round(s.duration_ms)],
+  );
+}
+
+/**
+ * Hands back the jobs a stopping worker holds: their leases end now, so any worker claims them at once, and the
+ * interrupted claim does not count as an attempt (a graceful stop is not a failure). Returns how many.
+ */
+export async function releaseLeases(db: Queryable, owner: string): Promise<number> {
+  const rows = await db.query(
+    `UPDATE quotes SET lease_expires_at = now() - interval '1 millisecond', attempts = greatest(attempts - 1, 0)
+     WHERE lease_owner = $1 AND status = 'processing' RETURNING id`,
+    [owner],
+  );
+  return rows.length;
+}

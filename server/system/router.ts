@@ -1,0 +1,35 @@
+// Health, the OpenAPI contract and the readable API reference.
+import Router from '@koa/router';
+import { createReadStream } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Deps } from '../deps.ts';
+import { allow, ANYONE } from '../accounts/access.ts';
+import { openApiDocument } from '../openapi/document.ts';
+
+const require = createRequire(import.meta.url);
+
+const DOCS_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>slicequote API reference</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body><redoc spec-url="/v2/openapi.json"></redoc><script src="/docs/redoc.standalone.js"></script></body></html>`;
+
+export function systemRouter(deps: Deps) {
+  const router = new Router();
+  router.get('/healthz', allow(deps, ANYONE), async (ctx) => {
+    await deps.db.query('SELECT 1');
+    ctx.body = { status: 'ok', database: deps.db.kind };
+  });
+  router.get('/v2/openapi.json', allow(deps, ANYONE, 'read', { crossOrigin: true }), (ctx) => {
+    ctx.body = openApiDocument();
+  });
+  router.get('/docs', allow(deps, ANYONE), (ctx) => {
+    ctx.type = 'html';
+    ctx.body = DOCS_HTML;
+  });
+  router.get('/docs/redoc.standalone.js', allow(deps, ANYONE), (ctx) => {
+    ctx.type = 'application/javascript';
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.body = createReadStream(require.resolve('redoc/bundles/redoc.standalone.js'));
+  });
+  return router;
+}

@@ -1,0 +1,32 @@
+// Built front-ends: the storefront widget bundle and the merchant dashboard (a single-page app).
+import Router from '@koa/router';
+import send from 'koa-send';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Deps } from '../deps.ts';
+import { allow, ANYONE } from '../accounts/access.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const widgetDist = path.join(root, 'widget', 'dist');
+const dashboardDist = path.join(root, 'dashboard', 'dist');
+
+export function staticRouter(deps: Deps) {
+  const router = new Router();
+  // A shop page on any origin loads the script.
+  router.get('/widget/:file', allow(deps, ANYONE, 'read', { crossOrigin: true }), async (ctx) => {
+    ctx.set('Cache-Control', 'public, max-age=300');
+    await send(ctx, ctx.params.file, { root: widgetDist });
+  });
+  router.get(/^\/dashboard(?:\/(?!api\/)(.*))?$/, allow(deps, ANYONE), async (ctx) => {
+    if (ctx.path === '/dashboard') return ctx.redirect('/dashboard/');
+    // @koa/router leaves ctx.params empty for RegExp routes, so the asset path comes from ctx.path.
+    const rel = ctx.path.replace(/^\/dashboard\/?/, '') || 'index.html';
+    const asset = path.join(dashboardDist, rel);
+    // Unknown paths fall back to the app shell so client-side routes survive a reload.
+    const file = asset.startsWith(dashboardDist) && existsSync(asset) && !rel.endsWith('/') ? rel : 'index.html';
+    ctx.set('Cache-Control', file === 'index.html' ? 'no-cache' : 'public, max-age=3600');
+    await send(ctx, file, { root: dashboardDist });
+  });
+  return router;
+}

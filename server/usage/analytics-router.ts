@@ -1,0 +1,89 @@
+// /v2/analytics: quote statistics, popular materials and printer configurations, cost trends, and the
+// streamed export. Only the caller's account's quotes; UTC days, ISO weeks (Monday) and months.
+import Router from '@koa/router';
+import type { Deps, AppState } from '../deps.ts';
+import { allow, API } from '../accounts/access.ts';
+import { dateRange, exportRange, intParam, oneOf } from '../http/query-params.ts';
+import { exportStream, type ExportDataset, type ExportFormat } from './export.ts';
+import {
+  quoteTotals,
+  pricesByCurrency,
+  materialUsage,
+  materialTrends,
+  costTrends,
+  popularColors,
+  popularPrinters,
+  popularConfigurations,
+  type GroupBy,
+} from './analytics-sql.ts';
+
+const GROUPS: readonly GroupBy[] = ['day', 'week', 'month'];
+const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
+
+export function analyticsRouter(deps: Deps) {
+  const router = new Router<AppState>();
+
+  router.get('/v2/analytics/quotes', allow(deps, API), async (ctx) => {
+    const range = dateRange(ctx, deps.now(), 30);
+    const groupBy = oneOf(ctx, 'group_by', GROUPS, 'day');
+    const id = ctx.state.auth.account.id;
+    const [totals, prices, materials, trends] = await Promise.all([
+      quoteTotals(deps.db, id, range.start, range.end),
+      pricesByCurrency(deps.db, id, range.start, range.end),
+      materialUsage(deps.db, id, range.start, range.end),
+      materialTrends(deps.db, id, range.start, range.end, groupBy),
+    ]);
+    const finished = totals.completed + totals.failed;
+    ctx.body = {
+      from: range.from,
+      to: range.to,
+      group_by: groupBy,
+      totals: { ...totals, success_rate: finished ? round4(totals.completed / finished) : null },
+      prices,
+      materials: materials.map((m) => ({ ...m, share: totals.completed ? round4(m.quotes / totals.completed) : 0 })),
+      material_trends: trends,
+    };
+  });
+
+  router.get('/v2/analytics/popular', allow(deps, API), async (ctx) => {
+    const range = dateRange(ctx, deps.now(), 30);
+    const limit = intParam(ctx, 'limit', 10, 1, 100);
+    const id = ctx.state.auth.account.id;
+    const [materials, colors, printers, configurations] = await Promise.all([
+      materialUsage(deps.db, id, range.start, range.end),
+      popularColors(deps.db, id, range.start, range.end, limit),
+      popularPrinters(deps.db, id, range.start, range.end, limit),
+      popularConfigurations(deps.db, id, range.start, range.end, limit),
+    ]);
+    ctx.body = {
+      from: range.from,
+      to: range.to,
+      limit,
+      materials: materials.slice(0, limit),
+      colors,
+      printers,
+      configurations,
+    };
+  });
+
+  router.get('/v2/analytics/cost-trends', allow(deps, API), async (ctx) => {
+    const range = dateRange(ctx, deps.now(), 30);
+    const groupBy = oneOf(ctx, 'group_by', GROUPS, 'day');
+    const series = await costTrends(deps.db, ctx.state.auth.account.id, range.start, range.end, groupBy);
+    ctx.body = { from: range.from, to: range.to, group_by: groupBy, series };
+  });
+
+  router.get('/v2/analytics/export', allow(deps, API), async (ctx) => {
+    const format = oneOf<ExportFormat>(ctx, 'format', ['csv', 'json'], 'csv');
+    const dataset = oneOf<ExportDataset>(ctx, 'dataset', ['quotes', 'usage'], 'quotes');
+    const range = exportRange(ctx, deps.now());
+    if (dataset === 'usage') await deps.limits.requests.flush();
+    const stamp = deps.now().toISOString().slice(0, 10);
+    ctx.set('Content-Disposition', `attachment; filename="slicequote-${dataset}-${stamp}.${format}"`);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = format === 'csv' ? 'text/csv; charset=utf-8; header=present' : 'application/json; charset=utf-8';
+    ctx.body = exportStream(deps.db, { accountId: ctx.state.auth.account.id, dataset, format, range });
+  });
+
+  return router;
+}

@@ -1,0 +1,208 @@
+// Quote analytics over the quotes table, for one account and a [start, end) range of finished_at.
+//
+// Identical results on PGlite and PostgreSQL: sums and averages run on numeric (exact, so the order in
+// which rows are added cannot change the last digit) and are rounded in SQL; days, weeks (ISO, starting
+// Monday: date_trunc('week')) and months are taken in UTC with AT TIME ZONE 'UTC', whatever the session's
+// TimeZone; text ties sort with COLLATE "C", whatever the database's locale.
+// Quotes deleted from history still count: they were computed, counted against the quota and priced.
+import type { Queryable } from '../db/index.ts';
+import type { QuoteRow } from '../quotes/sql.ts';
+
+export type GroupBy = 'day' | 'week' | 'month';
+
+const COMPLETED = `account_id = $1 AND status = 'completed' AND finished_at >= $2 AND finished_at < $3`;
+const range = (accountId: string, start: Date, end: Date) => [accountId, start.toISOString(), end.toISOString()];
+
+// $4 is the group_by unit; the label is the day, the ISO week (2026-W47) or the month.
+const BUCKET = `date_trunc($4::text, finished_at AT TIME ZONE 'UTC')`;
+const BUCKET_START = `to_char(${BUCKET}, 'YYYY-MM-DD')`;
+const BUCKET_LABEL = `to_char(${BUCKET}, CASE $4::text WHEN 'week' THEN 'IYYY-"W"IW' WHEN 'month' THEN 'YYYY-MM' ELSE 'YYYY-MM-DD' END)`;
+
+export async function quoteTotals(db: Queryable, accountId: string, start: Date, end: Date) {
+  const [row] = await db.query<{
+    completed: number;
+    failed: number;
+    cached: number;
+    deleted: number;
+    grams: number;
+    print_time_s: number;
+  }>(
+    `SELECT (count(*) FILTER (WHERE status = 'completed'))::int AS completed,
+            (count(*) FILTER (WHERE status = 'failed'))::int AS failed,
+            (count(*) FILTER (WHERE status = 'completed' AND cached))::int AS cached,
+            (count(*) FILTER (WHERE deleted_at IS NOT NULL))::int AS deleted,
+            round(coalesce(sum(filament_weight_g::numeric) FILTER (WHERE status = 'completed'), 0), 2) AS grams,
+            round(coalesce(sum(print_time_s::numeric) FILTER (WHERE status = 'completed'), 0), 0) AS print_time_s
+     FROM quotes WHERE account_id = $1 AND status IN ('completed', 'failed') AND finished_at >= $2 AND finished_at < $3`,
+    range(accountId, start, end),
+  );
+  return row;
+}
+
+export interface PriceStats {
+  currency: string;
+  quotes: number;
+  total: number;
+  average: number;
+  min: number;
+  max: number;
+  average_per_gram: number | null;
+}
+
+const PRICE_COLUMNS = `count(*)::int AS quotes,
+  round(sum(total_price::numeric), 2) AS total,
+  round(avg(total_price::numeric), 2) AS average,
+  round(min(total_price::numeric), 2) AS min,
+  round(max(total_price::numeric), 2) AS max,
+  round(sum(total_price::numeric) / nullif(sum(filament_weight_g::numeric), 0), 4) AS average_per_gram`;
+
+/** Prices are only comparable within a currency, so every price statistic is per currency. */
+export async function pricesByCurrency(
+  db: Queryable,
+  accountId: string,
+  start: Date,
+  end: Date,
+): Promise<PriceStats[]> {
+  return db.query<PriceStats>(
+    `SELECT currency, ${PRICE_COLUMNS}
+     FROM quotes WHERE ${COMPLETED} AND currency IS NOT NULL AND total_price IS NOT NULL
+     GROUP BY currency ORDER BY quotes DESC, currency COLLATE "C"`,
+    range(accountId, start, end),
+  );
+}
+
+export async function materialUsage(db: Queryable, accountId: string, start: Date, end: Date) {
+  return db.query<{ material: string; quotes: number; grams: number }>(
+    `SELECT coalesce(material, 'unknown') AS material, count(*)::int AS quotes,
+            round(coalesce(sum(filament_weight_g::numeric), 0), 2) AS grams
+     FROM quotes WHERE ${COMPLETED}
+     GROUP BY 1 ORDER BY quotes DESC, grams DESC, coalesce(material, 'unknown') COLLATE "C"`,
+    range(accountId, start, end),
+  );
+}
+
+export async function materialTrends(db: Queryable, accountId: string, start: Date, end: Date, groupBy: GroupBy) {
+  return db.query<{ period_start: string; period: string; material: string; quotes: number; grams: number }>(
+    `SELECT ${BUCKET_START} AS period_start, ${BUCKET_LABEL} AS period, coalesce(material, 'unknown') AS material,
+            count(*)::int AS quotes, round(coalesce(sum(filament_weight_g::numeric), 0), 2) AS grams
+     FROM quotes WHERE ${COMPLETED}
+     GROUP BY ${BUCKET}, 3 ORDER BY 1, quotes DESC, coalesce(material, 'unknown') COLLATE "C"`,
+    [...range(accountId, start, end), groupBy],
+  );
+}
+
+export async function costTrends(db: Queryable, accountId: string, start: Date, end: Date, groupBy: GroupBy) {
+  return db.query<PriceStats & { period_start: string; period: string; grams: number }>(
+    `SELECT ${BUCKET_START} AS period_start, ${BUCKET_LABEL} AS period, currency, ${PRICE_COLUMNS},
+            round(coalesce(sum(filament_weight_g::numeric), 0), 2) AS grams
+     FROM quotes WHERE ${COMPLETED} AND currency IS NOT NULL AND total_price IS NOT NULL
+     GROUP BY ${BUCKET}, currency ORDER BY 1, currency COLLATE "C"`,
+    [...range(accountId, start, end), groupBy],
+  );
+}
+
+/** Completed quotes per UTC day (for /v2/usage's daily trend). */
+export async function dailyQuotes(db: Queryable, accountId: string, start: Date, end: Date) {
+  return db.query<{ day: string; quotes: number; failed: number; grams: number }>(
+    `SELECT to_char(finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+            (count(*) FILTER (WHERE status = 'completed'))::int AS quotes,
+            (count(*) FILTER (WHERE status = 'failed'))::int AS failed,
+            round(coalesce(sum(filament_weight_g::numeric) FILTER (WHERE status = 'completed'), 0), 2) AS grams
+     FROM quotes WHERE account_id = $1 AND status IN ('completed', 'failed') AND finished_at >= $2 AND finished_at < $3
+     GROUP BY 1 ORDER BY 1`,
+    range(accountId, start, end),
+  );
+}
+
+export async function popularColors(db: Queryable, accountId: string, start: Date, end: Date, limit: number) {
+  return db.query<{ material: string; color: string; quotes: number }>(
+    `SELECT coalesce(material, 'unknown') AS material, coalesce(color, 'unknown') AS color, count(*)::int AS quotes
+     FROM quotes WHERE ${COMPLETED}
+     GROUP BY 1, 2 ORDER BY quotes DESC, coalesce(material, 'unknown') COLLATE "C", coalesce(color, 'unknown') COLLATE "C" LIMIT $4`,
+    [...range(accountId, start, end), limit],
+  );
+}
+
+export async function popularPrinters(db: Queryable, accountId: string, start: Date, end: Date, limit: number) {
+  return db.query<{ printer: string; quotes: number }>(
+    `SELECT coalesce(printer, 'unknown') AS printer, count(*)::int AS quotes
+     FROM quotes WHERE ${COMPLETED}
+     GROUP BY 1 ORDER BY quotes DESC, coalesce(printer, 'unknown') COLLATE "C" LIMIT $4`,
+    [...range(accountId, start, end), limit],
+  );
+}
+
+/**
+ * A printer configuration: the printer plus the resolved settings that shape a print most (layer height,
+ * infill density and pattern, supports), read from the quote's resolved settings; null when absent.
+ */
+export async function popularConfigurations(db: Queryable, accountId: string, start: Date, end: Date, limit: number) {
+  return db.query<{
+    printer: string;
+    layer_height: unknown;
+    fill_density: unknown;
+    infill_pattern: unknown;
+    support_material: unknown;
+    quotes: number;
+  }>(
+    `SELECT coalesce(printer, 'unknown') AS printer,
+            resolved #> '{settings,printer,layer_height}' AS layer_height,
+            resolved #> '{settings,printer,fill_density}' AS fill_density,
+            resolved #> '{settings,printer,infill_pattern}' AS infill_pattern,
+            resolved #> '{settings,printer,support_material}' AS support_material,
+            count(*)::int AS quotes
+     FROM quotes WHERE ${COMPLETED}
+     GROUP BY 1, 2, 3, 4, 5
+     ORDER BY quotes DESC, coalesce(printer, 'unknown') COLLATE "C", 2, 3,
+              (resolved #> '{settings,printer,infill_pattern}')::text COLLATE "C", 5 LIMIT $4`,
+    [...range(accountId, start, end), limit],
+  );
+}
+
+export type ExportQuoteRow = { cursor: string } & Pick<
+  QuoteRow,
+  | 'id'
+  | 'status'
+  | 'mode'
+  | 'created_at'
+  | 'finished_at'
+  | 'deleted_at'
+  | 'file_id'
+  | 'file_name'
+  | 'material'
+  | 'color'
+  | 'printer'
+  | 'currency'
+  | 'total_price'
+  | 'filament_weight_g'
+  | 'print_time_s'
+  | 'cached'
+  | 'token_id'
+>;
+
+export interface QuoteCursor {
+  /** created_at in UTC with microseconds (a JS Date would drop them and skip or repeat rows). */
+  at: string;
+  id: string;
+}
+
+/** One page of every quote (any status, deleted ones too) created in [start, end), after the cursor. */
+export async function exportQuotesPage(
+  db: Queryable,
+  accountId: string,
+  start: Date,
+  end: Date,
+  after: QuoteCursor | null,
+  limit: number,
+) {
+  return db.query<ExportQuoteRow>(
+    `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS cursor,
+            id, status, mode, created_at, finished_at, deleted_at, file_id, file_name, material, color, printer,
+            currency, total_price, filament_weight_g, print_time_s, cached, token_id
+     FROM quotes
+     WHERE account_id = $1 AND created_at >= $2 AND created_at < $3
+       AND (created_at, id) > (($4::timestamp) AT TIME ZONE 'UTC', $5::text)
+     ORDER BY created_at, id LIMIT $6`,
+    [accountId, start.toISOString(), end.toISOString(), after?.at ?? '1970-01-01T00:00:00', after?.id ?? '', limit],
+  );
+}

@@ -1,0 +1,497 @@
+// Paths and schemas of quotas, usage and analytics, and the rate-limit headers that every response carries
+// (withRateLimits adds them, and a 429, to every operation of the document).
+import { ok, errors, bearer, timestamp, ref, errorSchema } from '../openapi/helpers.ts';
+
+const date = { type: 'string', format: 'date', description: 'UTC calendar date, YYYY-MM-DD' };
+const int0 = { type: 'integer', minimum: 0 };
+const num0 = { type: 'number', minimum: 0 };
+const money = { type: 'number', description: 'In the currency named beside it, rounded to cents' };
+
+const query = (name: string, description: string, schema: Record<string, unknown>) => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema,
+});
+const fromParam = query('from', 'First UTC day, inclusive (YYYY-MM-DD). Default: 29 days before `to`.', {
+  type: 'string',
+  format: 'date',
+});
+const toParam = query(
+  'to',
+  'Last UTC day, inclusive (YYYY-MM-DD). Default: today (UTC). At most 3660 days after `from`.',
+  { type: 'string', format: 'date' },
+);
+const groupBy = query('group_by', 'Bucket size: UTC day, ISO week (starting Monday) or UTC month', {
+  type: 'string',
+  enum: ['day', 'week', 'month'],
+  default: 'day',
+});
+
+export const rateLimitHeaders = {
+  'X-RateLimit-Limit': {
+    description:
+      'Requests allowed per window for this caller and endpoint class (quote, upload, read, write), from the plan.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the current window.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-RateLimit-Reset': {
+    description:
+      'Seconds until the current window ends and the count starts again (a relative number of seconds, not a timestamp).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+};
+
+const headerRefs = (...names: (keyof typeof rateLimitHeaders)[]) =>
+  Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+const RATE = headerRefs('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset');
+const RATE_AND_RETRY = headerRefs('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After');
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'];
+
+/**
+ * Every operation: the X-RateLimit-* headers on each of its inline responses, a 429 response (any request
+ * can be rate limited), and x-rate-limit-class naming the counter it is charged to: the class an operation
+ * declares (the upload and quote operations; the route declares the same, which a test checks), else read or
+ * write by method.
+ */
+export function withRateLimits<T extends Record<string, any>>(paths: T): T {
+  const out = structuredClone(paths);
+  for (const item of Object.values<any>(out)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const declared = op['x-rate-limit-class'];
+      delete op['x-rate-limit-class']; // listed after the operation's own fields, declared or not
+      op['x-rate-limit-class'] = declared ?? (['get', 'head', 'options'].includes(method) ? 'read' : 'write');
+      op.responses['429'] ??= { $ref: '#/components/responses/TooManyRequests' };
+      for (const response of Object.values<any>(op.responses)) {
+        if (!response.$ref) response.headers = { ...RATE, ...response.headers };
+      }
+    }
+  }
+  return out;
+}
+
+/** The shared error responses carry the headers too; 429 and 503 also Retry-After. */
+export function withRateLimitResponses<T extends Record<string, any>>(responses: T): T {
+  const out = structuredClone(responses);
+  for (const [name, response] of Object.entries<any>(out)) {
+    const retry = name === 'TooManyRequests' || name === 'ServiceUnavailable';
+    response.headers = { ...(retry ? RATE_AND_RETRY : RATE), ...response.headers };
+  }
+  return out;
+}
+
+const alertLevel = {
+  type: 'integer',
+  enum: [0, 80, 100],
+  description: 'Level of the last usage.alert for this resource',
+};
+const allowance = (unit: string) => ({
+  type: 'object',
+  required: ['used', 'limit', 'remaining', 'percent', 'alert_level'],
+  additionalProperties: false,
+  properties: {
+    used: { ...int0, description: `Used, in ${unit}` },
+    limit: { type: 'integer', minimum: 1, description: `The plan's allowance, in ${unit}` },
+    remaining: int0,
+    percent: { ...num0, description: 'used / limit in percent, two decimals (may exceed 100 by quotes in flight)' },
+    alert_level: alertLevel,
+  },
+});
+
+const priceStats = {
+  currency: { type: 'string' },
+  quotes: int0,
+  total: money,
+  average: money,
+  min: money,
+  max: money,
+  average_per_gram: { type: ['number', 'null'], description: 'total / grams of filament, four decimals' },
+};
+
+export const limitsSchemas = {
+  QuoteAllowanceExhaustedError: errorSchema('quote_allowance_exhausted', {
+    used: { ...int0, description: 'Quotes counted this month' },
+    limit: { type: 'integer', minimum: 1, description: "The plan's monthly allowance" },
+    period: { type: 'string', pattern: '^\\d{4}-\\d{2}$', description: 'The UTC month' },
+    resets_at: { ...timestamp, description: 'When the allowance starts again: the start of the next UTC month' },
+  }),
+  StorageQuotaExceededError: errorSchema('storage_quota_exceeded', {
+    used_bytes: { ...int0, description: 'Bytes stored now, without this upload' },
+    limit_bytes: { type: 'integer', minimum: 1, description: "The plan's storage allowance" },
+    needed_bytes: {
+      ...int0,
+      description: 'The size of this upload (the declared length when refused before the body was read)',
+    },
+    free_at_least_bytes: {
+      ...int0,
+      description: 'used_bytes + needed_bytes - limit_bytes: delete at least this much to make the upload fit',
+    },
+  }),
+  Quota: {
+    type: 'object',
+    required: ['plan', 'period', 'period_start', 'resets_at', 'resets_in_seconds', 'quotes', 'storage'],
+    additionalProperties: false,
+    properties: {
+      plan: { type: 'string' },
+      period: {
+        type: 'string',
+        pattern: '^\\d{4}-\\d{2}$',
+        description: 'The current quota period: a UTC calendar month',
+      },
+      period_start: timestamp,
+      resets_at: {
+        ...timestamp,
+        description: 'Start of the next UTC month, when the quote count starts again from zero',
+      },
+      resets_in_seconds: { type: 'integer', minimum: 1 },
+      quotes: { ...allowance('successful quotes this month'), description: 'Monthly quote allowance' },
+      storage: {
+        ...allowance('bytes of stored model files'),
+        description: 'Storage allowance (not monthly: deleting files frees it at once)',
+      },
+    },
+  },
+  EndpointStats: {
+    type: 'object',
+    required: ['method', 'route', 'calls', 'errors', 'cancelled', 'median_ms', 'p95_ms'],
+    additionalProperties: false,
+    properties: {
+      method: { type: 'string' },
+      route: {
+        type: 'string',
+        description: 'Route template, e.g. /v2/file/:file_id; (unmatched) for requests that matched no route',
+        examples: ['/v2/file/:file_id'],
+      },
+      calls: int0,
+      errors: { ...int0, description: 'Responses with status 400 or above (cancelled requests excluded)' },
+      cancelled: {
+        ...int0,
+        description: 'Requests the client abandoned before the answer (e.g. a quote the widget superseded)',
+      },
+      median_ms: { ...num0, description: 'Median response time in milliseconds (interpolated)' },
+      p95_ms: { ...num0, description: '95th percentile response time in milliseconds (interpolated)' },
+    },
+  },
+  MaterialUsage: {
+    type: 'object',
+    required: ['material', 'quotes', 'grams'],
+    additionalProperties: false,
+    properties: {
+      material: { type: 'string' },
+      quotes: int0,
+      grams: { ...num0, description: 'Filament in grams, two decimals' },
+      share: { ...num0, maximum: 1, description: 'Share of the completed quotes' },
+    },
+  },
+  CallerVia: {
+    type: 'string',
+    enum: ['token', 'widget', 'session'],
+    description:
+      'Who made a request: `token` an API token, `widget` a publishable widget key (and uploads through its upload ids), `session` the dashboard',
+  },
+  Usage: {
+    type: 'object',
+    required: ['from', 'to', 'via', 'totals', 'callers', 'endpoints', 'materials', 'daily'],
+    additionalProperties: false,
+    properties: {
+      from: date,
+      to: date,
+      via: {
+        type: 'array',
+        items: ref('CallerVia'),
+        minItems: 1,
+        uniqueItems: true,
+        description:
+          'The callers counted in `totals` (calls, errors, cancelled), `endpoints` and `daily` (calls, errors, cancelled): the `via` parameter, or all three',
+      },
+      callers: {
+        type: 'array',
+        minItems: 3,
+        maxItems: 3,
+        description:
+          'Calls per caller kind over the range, whatever `via` says: token, widget, session, in that order, zeros included',
+        items: {
+          type: 'object',
+          required: ['via', 'calls', 'errors', 'cancelled'],
+          additionalProperties: false,
+          properties: { via: ref('CallerVia'), calls: int0, errors: int0, cancelled: int0 },
+        },
+      },
+      totals: {
+        type: 'object',
+        required: ['calls', 'errors', 'cancelled', 'quotes', 'grams'],
+        additionalProperties: false,
+        properties: {
+          calls: int0,
+          errors: int0,
+          cancelled: int0,
+          quotes: { ...int0, description: 'Completed quotes' },
+          grams: num0,
+        },
+      },
+      endpoints: { type: 'array', items: ref('EndpointStats'), description: 'Per route and method, most called first' },
+      materials: { type: 'array', items: ref('MaterialUsage'), description: 'From completed quotes, most used first' },
+      daily: {
+        type: 'array',
+        description: 'One entry per UTC day of the range, zeros included',
+        items: {
+          type: 'object',
+          required: ['date', 'calls', 'errors', 'cancelled', 'quotes', 'grams'],
+          additionalProperties: false,
+          properties: { date, calls: int0, errors: int0, cancelled: int0, quotes: int0, grams: num0 },
+        },
+      },
+    },
+  },
+  QuoteAnalytics: {
+    type: 'object',
+    required: ['from', 'to', 'group_by', 'totals', 'prices', 'materials', 'material_trends'],
+    additionalProperties: false,
+    properties: {
+      from: date,
+      to: date,
+      group_by: { type: 'string', enum: ['day', 'week', 'month'] },
+      totals: {
+        type: 'object',
+        required: ['completed', 'failed', 'cached', 'deleted', 'grams', 'print_time_s', 'success_rate'],
+        additionalProperties: false,
+        properties: {
+          completed: int0,
+          failed: int0,
+          cached: { ...int0, description: 'Completed from a cached slice' },
+          deleted: {
+            ...int0,
+            description: 'Finished quotes (completed or failed) since deleted from history (still counted)',
+          },
+          grams: num0,
+          print_time_s: num0,
+          success_rate: { type: ['number', 'null'], description: 'completed / (completed + failed), four decimals' },
+        },
+      },
+      prices: {
+        type: 'array',
+        description: 'Per currency',
+        items: {
+          type: 'object',
+          required: Object.keys(priceStats),
+          additionalProperties: false,
+          properties: priceStats,
+        },
+      },
+      materials: { type: 'array', items: ref('MaterialUsage') },
+      material_trends: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['period_start', 'period', 'material', 'quotes', 'grams'],
+          additionalProperties: false,
+          properties: {
+            period_start: date,
+            period: { type: 'string', description: 'Day, ISO week (2026-W47) or month (2026-11)' },
+            material: { type: 'string' },
+            quotes: int0,
+            grams: num0,
+          },
+        },
+      },
+    },
+  },
+  PopularAnalytics: {
+    type: 'object',
+    required: ['from', 'to', 'limit', 'materials', 'colors', 'printers', 'configurations'],
+    additionalProperties: false,
+    properties: {
+      from: date,
+      to: date,
+      limit: { type: 'integer', minimum: 1, maximum: 100 },
+      materials: { type: 'array', items: ref('MaterialUsage') },
+      colors: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['material', 'color', 'quotes'],
+          additionalProperties: false,
+          properties: { material: { type: 'string' }, color: { type: 'string' }, quotes: int0 },
+        },
+      },
+      printers: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['printer', 'quotes'],
+          additionalProperties: false,
+          properties: { printer: { type: 'string' }, quotes: int0 },
+        },
+      },
+      configurations: {
+        type: 'array',
+        description:
+          'Printer plus the resolved settings that shape a print most; null where a quote did not record one',
+        items: {
+          type: 'object',
+          required: ['printer', 'layer_height', 'fill_density', 'infill_pattern', 'support_material', 'quotes'],
+          additionalProperties: false,
+          properties: {
+            printer: { type: 'string' },
+            layer_height: { type: ['number', 'null'] },
+            fill_density: { type: ['number', 'null'] },
+            infill_pattern: { type: ['string', 'null'] },
+            support_material: { type: ['boolean', 'null'] },
+            quotes: int0,
+          },
+        },
+      },
+    },
+  },
+  CostTrends: {
+    type: 'object',
+    required: ['from', 'to', 'group_by', 'series'],
+    additionalProperties: false,
+    properties: {
+      from: date,
+      to: date,
+      group_by: { type: 'string', enum: ['day', 'week', 'month'] },
+      series: {
+        type: 'array',
+        description: 'One entry per bucket and currency that has completed quotes, oldest first',
+        items: {
+          type: 'object',
+          required: ['period_start', 'period', ...Object.keys(priceStats), 'grams'],
+          additionalProperties: false,
+          properties: { period_start: date, period: { type: 'string' }, ...priceStats, grams: num0 },
+        },
+      },
+    },
+  },
+  AnalyticsExport: {
+    type: 'object',
+    required: ['dataset', 'from', 'to', 'columns', 'rows', 'count'],
+    additionalProperties: false,
+    properties: {
+      dataset: { type: 'string', enum: ['quotes', 'usage'] },
+      from: { type: ['string', 'null'], format: 'date' },
+      to: { type: ['string', 'null'], format: 'date' },
+      columns: { type: 'array', items: { type: 'string' } },
+      rows: {
+        type: 'array',
+        items: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } },
+      },
+      count: { ...int0, description: 'Number of rows; written last, so a truncated download is invalid JSON' },
+    },
+  },
+};
+
+export const limitsPaths = {
+  '/v2/quota': {
+    get: {
+      operationId: 'getQuota',
+      tags: ['usage'],
+      summary: 'Quota limits, usage and reset time for quotes and storage',
+      security: bearer,
+      description:
+        'Quotes are counted per UTC calendar month and reset at `resets_at`; storage is the bytes of the stored model files, freed at once by deleting files. A quote beyond the monthly allowance is refused with 402 `quote_allowance_exhausted` (`details.resets_at`), an upload beyond the storage allowance with 402 `storage_quota_exceeded` (`details.free_at_least_bytes`: how much to delete). Neither carries Retry-After; 429 means a rate limit only.',
+      responses: { '200': ok('Quota', 'Allowances and usage'), ...errors(401) },
+    },
+  },
+  '/v2/usage': {
+    get: {
+      operationId: 'getUsage',
+      tags: ['usage'],
+      summary: 'Endpoint statistics, material usage and daily trends',
+      security: bearer,
+      description:
+        'For the account (all its tokens, its widget keys and its dashboard sessions, told apart in `callers` and selectable with `via`), over UTC days `from`..`to` inclusive (default: the last 30 days, today included). Endpoint statistics come from the request log (written in batches within seconds); material usage and quotes per day from completed quotes, including those deleted from history.',
+      parameters: [
+        fromParam,
+        toParam,
+        {
+          name: 'via',
+          in: 'query',
+          required: false,
+          description:
+            'Count only requests of these callers in `endpoints`, `daily` and the call totals: a comma-separated list of `token`, `widget`, `session` (default: all). The dashboard shows `token,widget`: API calls without its own. An unknown name answers 400 naming `via`.',
+          schema: { type: 'string', examples: ['token,widget'] },
+        },
+      ],
+      responses: { '200': ok('Usage', 'Usage for the range'), ...errors(400, 401) },
+    },
+  },
+  '/v2/analytics/quotes': {
+    get: {
+      operationId: 'getQuoteAnalytics',
+      tags: ['analytics'],
+      summary: 'Quote totals, average prices and material usage trends',
+      security: bearer,
+      description:
+        'Completed and failed quotes by `finished_at` in the UTC range (default: the last 30 days). Prices per currency. Quotes deleted from history are counted.',
+      parameters: [fromParam, toParam, groupBy],
+      responses: { '200': ok('QuoteAnalytics', 'Quote statistics'), ...errors(400, 401) },
+    },
+  },
+  '/v2/analytics/popular': {
+    get: {
+      operationId: 'getPopularAnalytics',
+      tags: ['analytics'],
+      summary: 'Most used materials, colours, printers and printer configurations',
+      security: bearer,
+      parameters: [
+        fromParam,
+        toParam,
+        query('limit', 'Entries per list', { type: 'integer', minimum: 1, maximum: 100, default: 10 }),
+      ],
+      responses: { '200': ok('PopularAnalytics', 'Rankings, most used first'), ...errors(400, 401) },
+    },
+  },
+  '/v2/analytics/cost-trends': {
+    get: {
+      operationId: 'getCostTrends',
+      tags: ['analytics'],
+      summary: 'Quote prices over time per day, ISO week or month',
+      security: bearer,
+      parameters: [groupBy, fromParam, toParam],
+      responses: { '200': ok('CostTrends', 'Price statistics per bucket and currency'), ...errors(400, 401) },
+    },
+  },
+  '/v2/analytics/export': {
+    get: {
+      operationId: 'exportAnalytics',
+      tags: ['analytics'],
+      summary: 'Export quotes or daily usage as CSV or JSON (streamed)',
+      security: bearer,
+      description:
+        '`dataset=quotes`: one row per quote (every status, deleted ones included, with `deleted_at`), by `created_at`. `dataset=usage`: one row per UTC day with activity. Without `from`/`to` everything is exported. CSV follows RFC 4180 (header row, CRLF line ends); text cells starting with `=`, `+`, `-` or `@` get a leading apostrophe so spreadsheets do not run them as formulas. The body is streamed from the database page by page.',
+      parameters: [
+        query('format', 'Output format', { type: 'string', enum: ['csv', 'json'], default: 'csv' }),
+        query('dataset', 'What to export', { type: 'string', enum: ['quotes', 'usage'], default: 'quotes' }),
+        query('from', 'First UTC day, inclusive (YYYY-MM-DD); default: no lower bound when `to` is absent too', {
+          type: 'string',
+          format: 'date',
+        }),
+        query('to', 'Last UTC day, inclusive (YYYY-MM-DD)', { type: 'string', format: 'date' }),
+      ],
+      responses: {
+        '200': {
+          description: 'The export, as an attachment',
+          content: {
+            'text/csv': { schema: { type: 'string' } },
+            'application/json': { schema: ref('AnalyticsExport') },
+          },
+        },
+        ...errors(400, 401),
+      },
+    },
+  },
+};
+
+export const limitsTags = [
+  { name: 'usage', description: 'Quotas and usage statistics' },
+  { name: 'analytics', description: 'Quote analytics and exports' },
+];

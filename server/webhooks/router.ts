@@ -1,0 +1,108 @@
+// /v2/webhooks: management of webhooks, their delivery log, and resend. Another account's ids answer 404.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Deps, AppState } from '../deps.ts';
+import { allow, API } from '../accounts/access.ts';
+import { jsonBody } from '../http/json-body.ts';
+import { validateBody } from '../openapi/validate.ts';
+import { pageRequest, pageResponse } from '../http/pagination.ts';
+import { ValidationError, notFound } from '../http/errors.ts';
+import { canonicalMember } from '../../shared/enums.ts';
+import {
+  deleteWebhook,
+  deliveryAttempts,
+  deliveryById,
+  listDeliveries,
+  listWebhooks,
+  webhookStats,
+  type DeliveryState,
+} from './sql.ts';
+import { deliverySettings, policyFor } from './settings.ts';
+import { idempotent } from '../idempotency/middleware.ts';
+import { presentDelivery, presentDeliveryDetail, presentStats, presentWebhook } from './present.ts';
+import {
+  changeWebhook,
+  createWebhook,
+  ownWebhook,
+  pingWebhook,
+  resendDelivery,
+  type ManageContext,
+  type WebhookCreate,
+  type WebhookUpdate,
+} from './manage.ts';
+
+const STATES: DeliveryState[] = ['pending', 'delivered', 'failed'];
+
+function stateFilter(ctx: Context): DeliveryState | null {
+  const raw = ctx.query.state;
+  if (raw === undefined) return null;
+  const value = canonicalMember(STATES, Array.isArray(raw) ? raw[0] : raw);
+  if (!value) throw new ValidationError([{ field: 'state', message: `must be one of ${STATES.join(', ')}` }]);
+  return value;
+}
+
+export function webhooksRouter(deps: Deps) {
+  const router = new Router<AppState>();
+  const settings = deliverySettings(deps.config);
+  const accountOf = (ctx: { state: AppState }) => ctx.state.auth.account.id;
+  // Save-time checks use the same per-account rule as delivery (attempt.ts).
+  const manage = (ctx: { state: AppState }): ManageContext => ({ deps, policy: policyFor(settings, accountOf(ctx)) });
+
+  router.post('/v2/webhooks', allow(deps, API), jsonBody, idempotent(deps), async (ctx) => {
+    const body = validateBody<WebhookCreate>('WebhookCreate', ctx.request.body);
+    const { row, secret } = await createWebhook(manage(ctx), accountOf(ctx), body);
+    ctx.status = 201;
+    ctx.body = { ...presentWebhook(row), secret };
+  });
+
+  router.get('/v2/webhooks', allow(deps, API), async (ctx) => {
+    const page = pageRequest(ctx);
+    const { rows, total } = await listWebhooks(deps.db, accountOf(ctx), page.limit, page.offset);
+    ctx.body = pageResponse(rows.map(presentWebhook), page, total);
+  });
+
+  router.get('/v2/webhooks/:webhook_id', allow(deps, API), async (ctx) => {
+    const hook = await ownWebhook(deps.db, accountOf(ctx), ctx.params.webhook_id);
+    ctx.body = { ...presentWebhook(hook), stats: presentStats(await webhookStats(deps.db, hook.id)) };
+  });
+
+  router.put('/v2/webhooks/:webhook_id', allow(deps, API), jsonBody, async (ctx) => {
+    const body = validateBody<WebhookUpdate>('WebhookUpdate', ctx.request.body);
+    const { row, secret } = await changeWebhook(manage(ctx), accountOf(ctx), ctx.params.webhook_id, body);
+    ctx.body = secret === undefined ? presentWebhook(row) : { ...presentWebhook(row), secret };
+  });
+
+  router.delete('/v2/webhooks/:webhook_id', allow(deps, API), async (ctx) => {
+    const hook = await ownWebhook(deps.db, accountOf(ctx), ctx.params.webhook_id);
+    await deleteWebhook(deps.db, hook.account_id, hook.id);
+    ctx.body = { webhook_id: hook.id, deleted: true };
+  });
+
+  router.get('/v2/webhooks/:webhook_id/deliveries', allow(deps, API), async (ctx) => {
+    const hook = await ownWebhook(deps.db, accountOf(ctx), ctx.params.webhook_id);
+    const page = pageRequest(ctx);
+    const { rows, total } = await listDeliveries(deps.db, hook.id, stateFilter(ctx), page.limit, page.offset);
+    ctx.body = pageResponse(rows.map(presentDelivery), page, total);
+  });
+
+  router.get('/v2/webhooks/:webhook_id/deliveries/:delivery_id', allow(deps, API), async (ctx) => {
+    const hook = await ownWebhook(deps.db, accountOf(ctx), ctx.params.webhook_id);
+    const row = await deliveryById(deps.db, hook.id, ctx.params.delivery_id);
+    if (!row) throw notFound('delivery', ctx.params.delivery_id);
+    ctx.body = presentDeliveryDetail(row, hook, await deliveryAttempts(deps.db, row.id));
+  });
+
+  router.post('/v2/webhooks/:webhook_id/ping', allow(deps, API), async (ctx) => {
+    const row = await pingWebhook(manage(ctx), accountOf(ctx), ctx.params.webhook_id, deps.now());
+    ctx.status = 202;
+    ctx.body = presentDelivery(row);
+  });
+
+  router.post('/v2/webhooks/:webhook_id/deliveries/:delivery_id/resend', allow(deps, API), async (ctx) => {
+    const row = await resendDelivery(manage(ctx), accountOf(ctx), ctx.params.webhook_id, ctx.params.delivery_id);
+    ctx.status = 202;
+    ctx.body = presentDelivery(row);
+  });
+
+  return router;
+}

@@ -1,0 +1,61 @@
+// Dashboard API for widget keys: publishable keys for shop pages, each limited to its allowed origins.
+import Router from '@koa/router';
+import { randomBytes } from 'node:crypto';
+import type { Deps, AppState } from '../deps.ts';
+import { allow, DASHBOARD } from '../accounts/access.ts';
+import { normalizeOrigin } from './widget-key.ts';
+import { jsonBody } from '../http/json-body.ts';
+import { validateBody } from '../openapi/validate.ts';
+import { insertWidgetKey, listWidgetKeys, revokeWidgetKey, type WidgetKeyRow } from './keys-sql.ts';
+import { ValidationError, notFound } from '../http/errors.ts';
+import { newId } from '../ids.ts';
+
+export function presentWidgetKey(k: WidgetKeyRow) {
+  return {
+    widget_key_id: k.id,
+    name: k.name,
+    key: k.key,
+    allowed_origins: k.allowed_origins,
+    created_at: k.created_at.toISOString(),
+  };
+}
+
+export function cleanOrigins(raw: string[]): string[] {
+  const problems = raw.flatMap((o, i) =>
+    normalizeOrigin(o)
+      ? []
+      : [
+          {
+            field: `allowed_origins.${i}`,
+            message: 'must be an origin like https://shop.example (scheme, host and optional port; no path)',
+          },
+        ],
+  );
+  if (problems.length) throw new ValidationError(problems);
+  return [...new Set(raw.map((o) => normalizeOrigin(o)!))];
+}
+
+export function widgetKeysRouter(deps: Deps) {
+  const router = new Router<AppState>({ prefix: '/dashboard/api/widget-keys' });
+  router.get('/', allow(deps, DASHBOARD), async (ctx) => {
+    ctx.body = { data: (await listWidgetKeys(deps.db, ctx.state.auth.account.id)).map(presentWidgetKey) };
+  });
+  router.post('/', allow(deps, DASHBOARD), jsonBody, async (ctx) => {
+    const body = validateBody<{ name: string; allowed_origins: string[] }>('WidgetKeyRequest', ctx.request.body);
+    const row = await insertWidgetKey(deps.db, {
+      id: newId('wk'),
+      account_id: ctx.state.auth.account.id,
+      name: body.name.trim(),
+      key: `pk_${randomBytes(24).toString('base64url')}`,
+      allowed_origins: cleanOrigins(body.allowed_origins),
+    });
+    ctx.status = 201;
+    ctx.body = presentWidgetKey(row);
+  });
+  router.delete('/:widget_key_id', allow(deps, DASHBOARD), async (ctx) => {
+    if (!(await revokeWidgetKey(deps.db, ctx.state.auth.account.id, ctx.params.widget_key_id)))
+      throw notFound('widget key', ctx.params.widget_key_id);
+    ctx.body = { widget_key_id: ctx.params.widget_key_id, deleted: true };
+  });
+  return router;
+}

@@ -1,0 +1,241 @@
+// Paths and schemas of the storefront widget: its configuration, add-to-cart, widget keys, the bundle.
+import {
+  jsonBody,
+  ok,
+  errors,
+  pathParam,
+  session,
+  csrfHeader,
+  timestamp,
+  ref,
+  shopperToken,
+  deletedSchema,
+} from '../openapi/helpers.ts';
+
+const widgetOrToken = [{ widgetKey: [] }, { bearerAuth: [] }];
+
+export const widgetSchemas = {
+  WidgetConfig: {
+    type: 'object',
+    required: [
+      'shop_name',
+      'currency',
+      'max_upload_bytes',
+      'build_volume',
+      'materials',
+      'default_material',
+      'qualities',
+      'default_quality',
+      'infill_options',
+      'default_infill',
+      'quantity',
+      'minimum_price',
+      'minimum_line_price',
+      'lead_time',
+    ],
+    additionalProperties: false,
+    description:
+      "The offer this widget key quotes from (the key's own, else the account's, else the default derived from the profiles).",
+    properties: {
+      shop_name: { type: 'string' },
+      currency: { type: 'string' },
+      max_upload_bytes: { type: 'integer' },
+      build_volume: {
+        type: 'object',
+        required: ['x', 'y', 'z'],
+        properties: { x: { type: 'number' }, y: { type: 'number' }, z: { type: 'number' } },
+      },
+      materials: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['name', 'colors'],
+          additionalProperties: false,
+          properties: { name: { type: 'string' }, colors: { type: 'array', items: { type: 'string' } } },
+        },
+      },
+      default_material: { type: 'string' },
+      qualities: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'label', 'layer_height'],
+          additionalProperties: false,
+          properties: {
+            id: { type: 'string' },
+            label: { type: 'string' },
+            layer_height: { type: 'number', description: 'mm, as sliced' },
+          },
+        },
+      },
+      default_quality: { type: 'string' },
+      infill_options: { type: 'array', items: { type: 'number' } },
+      default_infill: { type: 'number' },
+      quantity: {
+        type: 'object',
+        required: ['min', 'max'],
+        properties: { min: { type: 'integer' }, max: { type: 'integer' } },
+      },
+      minimum_price: { type: ['number', 'null'] },
+      minimum_line_price: { type: ['number', 'null'] },
+      lead_time: { type: ['string', 'null'] },
+    },
+  },
+  CartRequest: {
+    type: 'object',
+    required: ['quote_id'],
+    additionalProperties: false,
+    properties: {
+      quote_id: { type: 'string', minLength: 1, maxLength: 64 },
+      quantity: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 100000,
+        default: 1,
+        description: "Must lie within the offer's quantity range",
+      },
+    },
+  },
+  CartLine: {
+    type: 'object',
+    required: [
+      'quote_id',
+      'quantity',
+      'unit_price',
+      'subtotal',
+      'minimum_line_adjustment',
+      'total_price',
+      'currency',
+      'choices',
+      'expires_at',
+      'signature',
+    ],
+    additionalProperties: false,
+    description:
+      "subtotal = unit_price × quantity; total_price = subtotal + minimum_line_adjustment (which raises the line to the offer's minimum_line_price).",
+    properties: {
+      quote_id: { type: 'string' },
+      quantity: { type: 'integer' },
+      unit_price: { type: 'number' },
+      subtotal: { type: 'number' },
+      minimum_line_adjustment: { type: 'number', minimum: 0 },
+      total_price: { type: 'number' },
+      currency: { type: 'string' },
+      choices: ref('ResolvedChoices'),
+      expires_at: timestamp,
+      signature: ref('QuoteSignature'),
+    },
+  },
+  WidgetKeyRequest: {
+    type: 'object',
+    required: ['name', 'allowed_origins'],
+    additionalProperties: false,
+    properties: {
+      name: { type: 'string', minLength: 1, maxLength: 100 },
+      allowed_origins: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 50,
+        items: { type: 'string', maxLength: 300 },
+        description: 'Origins (scheme://host[:port]) of the shop pages allowed to use the key',
+      },
+    },
+  },
+  WidgetKey: {
+    type: 'object',
+    required: ['widget_key_id', 'name', 'key', 'allowed_origins', 'created_at'],
+    additionalProperties: false,
+    properties: {
+      widget_key_id: { type: 'string' },
+      name: { type: 'string' },
+      key: {
+        type: 'string',
+        pattern: '^pk_',
+        description: 'Publishable: safe in a page, limited to the widget routes and the allowed origins',
+      },
+      allowed_origins: { type: 'array', items: { type: 'string' } },
+      created_at: timestamp,
+    },
+  },
+  WidgetKeyDeleted: deletedSchema('widget_key_id', 'The revoked widget key'),
+  WidgetKeyList: {
+    type: 'object',
+    required: ['data'],
+    properties: { data: { type: 'array', items: { $ref: '#/components/schemas/WidgetKey' } } },
+  },
+};
+
+export const widgetPaths = {
+  '/v2/widget/config': {
+    get: {
+      operationId: 'getWidgetConfig',
+      tags: ['widget'],
+      summary: 'What the storefront widget offers',
+      security: widgetOrToken,
+      responses: {
+        '200': ok('WidgetConfig', 'Materials, colours, build volume, currency, shop name'),
+        ...errors(401, 403),
+      },
+    },
+  },
+  '/v2/widget/cart': {
+    post: {
+      operationId: 'addToCart',
+      tags: ['widget'],
+      summary: 'Report an add-to-cart (fires widget.added_to_cart)',
+      security: widgetOrToken,
+      description:
+        "The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational.",
+      parameters: [shopperToken],
+      requestBody: jsonBody('CartRequest'),
+      responses: {
+        '201': ok('CartLine', 'The cart line as priced by the server'),
+        ...errors(400, 401, 403, 404, 409, 410),
+      },
+    },
+  },
+  '/widget/{file}': {
+    get: {
+      operationId: 'getWidgetBundle',
+      tags: ['widget'],
+      summary: 'The widget bundle (slice-quote.js)',
+      security: [],
+      parameters: [pathParam('file', 'slice-quote.js')],
+      responses: {
+        '200': {
+          description: 'JavaScript module',
+          content: { 'application/javascript': { schema: { type: 'string' } } },
+        },
+        ...errors(404),
+      },
+    },
+  },
+  '/dashboard/api/widget-keys': {
+    get: {
+      operationId: 'listWidgetKeys',
+      tags: ['dashboard'],
+      summary: 'Live widget keys',
+      security: session,
+      responses: { '200': ok('WidgetKeyList', 'Widget keys'), ...errors(401) },
+    },
+    post: {
+      operationId: 'createWidgetKey',
+      tags: ['dashboard'],
+      summary: 'Create a widget key',
+      security: session,
+      parameters: [csrfHeader],
+      requestBody: jsonBody('WidgetKeyRequest'),
+      responses: { '201': ok('WidgetKey', 'The new key'), ...errors(400, 401, 403) },
+    },
+  },
+  '/dashboard/api/widget-keys/{widget_key_id}': {
+    delete: {
+      operationId: 'revokeWidgetKey',
+      tags: ['dashboard'],
+      summary: 'Revoke a widget key',
+      security: session,
+      parameters: [pathParam('widget_key_id', 'A widget key id (wk_...)'), csrfHeader],
+      responses: { '200': ok('WidgetKeyDeleted', 'Revoked: the key no longer quotes'), ...errors(401, 403, 404) },
+    },
+  },
+};

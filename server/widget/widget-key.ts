@@ -1,0 +1,63 @@
+// Widget keys: publishable keys a shop page sends in X-Widget-Key. A key works only from its allowed origins and
+// only on the routes that declare the widget among their callers (server/accounts/access.ts); elsewhere it is 403.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Context } from 'koa';
+import type { Deps } from '../deps.ts';
+import { liveWidgetKey, type WidgetKeyRow } from './keys-sql.ts';
+import { accountById, type AccountRow } from '../accounts/sql.ts';
+import { ApiError, unauthorized } from '../http/errors.ts';
+
+export const WIDGET_KEY_HEADER = 'x-widget-key';
+export const SHOPPER_TOKEN_HEADER = 'x-shopper-token';
+const SHOPPER_TOKEN = /^st_[A-Za-z0-9_-]{32,64}$/;
+
+/** A new shopper token: the widget keeps it for the page's lifetime and sends it with every call. */
+export const newShopperToken = () => `st_${randomBytes(24).toString('base64url')}`;
+
+/** SHA-256 of the shopper token the widget sent, null without one; a malformed token is refused. */
+export function shopperHash(ctx: Context): string | null {
+  const raw = ctx.get(SHOPPER_TOKEN_HEADER);
+  if (!raw) return null;
+  if (!SHOPPER_TOKEN.test(raw))
+    throw new ApiError(400, 'invalid_shopper_token', 'X-Shopper-Token must be the token issued with an upload id.', {
+      field: 'X-Shopper-Token',
+    });
+  return hashShopperToken(raw);
+}
+
+export const hashShopperToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export function normalizeOrigin(raw: string): string | null {
+  try {
+    const u = new URL(raw);
+    if (!['http:', 'https:'].includes(u.protocol) || u.pathname !== '/' || u.search || u.hash || u.username)
+      return null;
+    return u.origin;
+  } catch {
+    return null;
+  }
+}
+
+export async function authenticateWidgetKey(
+  deps: Deps,
+  ctx: Context,
+): Promise<{ key: WidgetKeyRow; account: AccountRow }> {
+  const raw = ctx.get(WIDGET_KEY_HEADER);
+  const key = await liveWidgetKey(deps.db, raw);
+  if (!key) throw unauthorized('The widget key is unknown or has been revoked.');
+  // Browsers omit Origin on same-origin GETs; Sec-Fetch-Site says so. The API's own origin (the dashboard's
+  // live preview of the widget) is allowed for every key: it is the merchant's own server.
+  // (Koa 3's ctx.origin is the Origin header, so the server's own origin is built from protocol and host.)
+  const own = `${ctx.protocol}://${ctx.host}`;
+  const origin = ctx.get('origin') || (ctx.get('sec-fetch-site') === 'same-origin' ? own : '');
+  if (!origin || !(key.allowed_origins.includes(origin) || origin === own)) {
+    throw new ApiError(
+      403,
+      'origin_not_allowed',
+      `This widget key may only be used from its allowed origins; the request came from ${origin || 'no origin'}.`,
+    );
+  }
+  const account = await accountById(deps.db, key.account_id);
+  if (!account) throw unauthorized('The widget key is unknown or has been revoked.');
+  return { key, account };
+}
