@@ -1,4 +1,5 @@
-// Paths of the foundation: health, user, files, upload ids, printability, dashboard auth and tokens.
+// Paths of model files: uploads (with a token or a single-use upload id), upload ids, download, rescaling,
+// deletion and printability.
 import {
   jsonBody,
   ok,
@@ -6,8 +7,6 @@ import {
   pathParam,
   pageParams,
   bearer,
-  session,
-  csrfHeader,
   shopperToken,
   allowanceRefusal,
   idempotencyKey,
@@ -41,48 +40,7 @@ const unitQuery = {
 };
 const widgetOrBearer = [{ bearerAuth: [] }, { widgetKey: [] }];
 
-export const corePaths = {
-  '/v2/openapi.json': {
-    get: {
-      operationId: 'getOpenApi',
-      tags: ['system'],
-      summary: 'This document',
-      security: [],
-      responses: {
-        '200': {
-          description: 'The OpenAPI 3.1 document',
-          content: { 'application/json': { schema: { type: 'object' } } },
-        },
-      },
-    },
-  },
-  '/docs': {
-    get: {
-      operationId: 'getDocs',
-      tags: ['system'],
-      summary: 'Readable API reference',
-      security: [],
-      responses: { '200': { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
-    },
-  },
-  '/healthz': {
-    get: {
-      operationId: 'health',
-      tags: ['system'],
-      summary: 'Liveness and readiness',
-      security: [],
-      responses: { '200': ok('Health', 'Ready') },
-    },
-  },
-  '/v2/user': {
-    get: {
-      operationId: 'getUser',
-      tags: ['account'],
-      summary: 'The authenticated account',
-      security: bearer,
-      responses: { '200': ok('User', 'The account'), ...errors(401) },
-    },
-  },
+export const filePaths = {
   '/v2/user/uploads': {
     get: {
       operationId: 'listUploads',
@@ -197,77 +155,6 @@ export const corePaths = {
       parameters: [fileId],
       requestBody: jsonBody('PrintabilityRequest', 'Build volume; every field optional', false),
       responses: { '200': ok('Printability', 'Measurements, fit and warnings'), ...errors(400, 401, 404) },
-    },
-  },
-  '/dashboard/api/signup': {
-    post: {
-      operationId: 'signup',
-      tags: ['dashboard'],
-      summary: 'Create an account (free plan) and start a session',
-      description:
-        'The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`.',
-      security: [],
-      requestBody: jsonBody('Credentials'),
-      responses: { '201': ok('Session', 'Signed up; the session cookie is set'), ...errors(400, 409) },
-    },
-  },
-  '/dashboard/api/login': {
-    post: {
-      operationId: 'login',
-      tags: ['dashboard'],
-      summary: 'Log in and start a session',
-      description:
-        'Failed logins are throttled per account and client address, with a looser cap per account and per address: while locked, 429 `login_throttled` with Retry-After (docs/security.md).',
-      security: [],
-      requestBody: jsonBody('Credentials'),
-      responses: { '200': ok('Session', 'Logged in; the session cookie is set'), ...errors(400, 401) },
-    },
-  },
-  '/dashboard/api/logout': {
-    post: {
-      operationId: 'logout',
-      tags: ['dashboard'],
-      summary: 'End the session',
-      security: session,
-      parameters: [csrfHeader],
-      responses: { '204': { description: 'Logged out' }, ...errors(401, 403) },
-    },
-  },
-  '/dashboard/api/session': {
-    get: {
-      operationId: 'getSession',
-      tags: ['dashboard'],
-      summary: "The session's account and CSRF token",
-      security: session,
-      responses: { '200': ok('Session', 'The session'), ...errors(401) },
-    },
-  },
-  '/dashboard/api/tokens': {
-    get: {
-      operationId: 'listTokens',
-      tags: ['dashboard'],
-      summary: 'Live API tokens (no secrets)',
-      security: session,
-      responses: { '200': ok('TokenList', 'Tokens'), ...errors(401) },
-    },
-    post: {
-      operationId: 'createToken',
-      tags: ['dashboard'],
-      summary: 'Create an API token (shown only in this response)',
-      security: session,
-      parameters: [csrfHeader],
-      requestBody: jsonBody('TokenRequest'),
-      responses: { '201': ok('TokenCreated', 'The new token'), ...errors(400, 401, 403) },
-    },
-  },
-  '/dashboard/api/tokens/{token_id}': {
-    delete: {
-      operationId: 'revokeToken',
-      tags: ['dashboard'],
-      summary: 'Revoke a token (effective on the next request)',
-      security: session,
-      parameters: [pathParam('token_id', 'A token id (tok_...)'), csrfHeader],
-      responses: { '200': ok('TokenDeleted', 'Revoked (effective on the next request)'), ...errors(401, 403, 404) },
     },
   },
 };

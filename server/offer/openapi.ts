@@ -214,25 +214,6 @@ export const offerPaths = {
       responses: { '200': ok('Offer', 'The offer now in effect for the key'), ...errors(401, 403, 404) },
     },
   },
-  '/dashboard/api/quote-signing-secret': {
-    get: {
-      operationId: 'getQuoteSigningSecret',
-      tags: ['dashboard'],
-      summary: 'The secret that signs quotes (for offline verification)',
-      security: session,
-      responses: { '200': ok('SigningSecret', 'The secret'), ...errors(401) },
-    },
-  },
-  '/dashboard/api/quote-signing-secret/rotate': {
-    post: {
-      operationId: 'rotateQuoteSigningSecret',
-      tags: ['dashboard'],
-      summary: 'Replace the signing secret (older signatures stop verifying offline)',
-      security: session,
-      parameters: [csrfHeader],
-      responses: { '200': ok('SigningSecret', 'The new secret'), ...errors(401, 403) },
-    },
-  },
 };
 
 export const offerTag = {

@@ -1,20 +1,24 @@
 // The OpenAPI 3.1 document served at /v2/openapi.json: the contract, validated against responses in tests.
+// Each feature folder holds its part (server/<feature>/openapi.ts); this file puts them together.
 import { coreSchemas } from './schemas.ts';
-import { corePaths } from '../files/openapi.ts';
-import { webhookPaths, webhookSchemas, webhookEvents } from '../webhooks/openapi.ts';
-import { quotePaths, quoteSchemas } from '../quotes/openapi.ts';
-import { widgetPaths, widgetSchemas } from '../widget/openapi.ts';
 import { errorResponses } from './helpers.ts';
+import { systemPaths } from '../system/openapi.ts';
+import { accountPaths } from '../accounts/openapi.ts';
+import { filePaths } from '../files/openapi.ts';
+import { quotePaths, quoteSchemas } from '../quotes/openapi.ts';
+import { profilePaths } from '../profiles/openapi.ts';
+import { widgetPaths, widgetSchemas } from '../widget/openapi.ts';
 import { offerPaths, offerSchemas, offerTag } from '../offer/openapi.ts';
+import { webhookPaths, webhookSchemas, webhookEvents } from '../webhooks/openapi.ts';
+import { usagePaths, usageSchemas, usageTags } from '../usage/openapi.ts';
 import { operationsPaths, operationsSchemas, metricsTokenScheme } from '../metrics/openapi.ts';
 import {
   limitsPaths,
   limitsSchemas,
-  limitsTags,
   rateLimitHeaders,
   withRateLimits,
   withRateLimitResponses,
-} from '../usage/openapi.ts';
+} from '../limits/openapi.ts';
 
 let cached: Record<string, any> | null = null;
 
@@ -63,18 +67,22 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
       { name: 'widget', description: 'The storefront widget (publishable widget key in X-Widget-Key)' },
       { name: 'dashboard', description: 'Dashboard API (cookie session; CSRF header on state-changing calls)' },
       { name: 'webhooks', description: 'Webhook endpoints, deliveries and the events they receive' },
-      ...limitsTags,
+      ...usageTags,
     ],
-    // Every operation gets the X-RateLimit-* headers and a 429 (paths-limits.ts).
+    // Every operation gets the X-RateLimit-* headers, a 429 and its rate-limit class (server/limits/openapi.ts).
     paths: withRateLimits(
       withJsonLimit(
         withWidgetRefusal({
-          ...corePaths,
+          ...systemPaths,
+          ...accountPaths,
+          ...filePaths,
           ...quotePaths,
+          ...profilePaths,
           ...widgetPaths,
           ...offerPaths,
           ...webhookPaths,
           ...limitsPaths,
+          ...usagePaths,
           ...operationsPaths,
         }),
       ),
@@ -105,6 +113,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
         ...offerSchemas,
         ...webhookSchemas,
         ...limitsSchemas,
+        ...usageSchemas,
         ...operationsSchemas,
       },
       responses: withRateLimitResponses(errorResponses()),

@@ -1,4 +1,5 @@
-// Paths and schemas of quotes, jobs and slice profiles.
+// Paths and schemas of quotes, jobs and quote history, the dashboard's quote signing secret, and the schemas of
+// slice profiles (whose paths are in server/profiles/openapi.ts).
 import {
   jsonBody,
   ok,
@@ -8,6 +9,8 @@ import {
   ref,
   bearer,
   timestamp,
+  session,
+  csrfHeader,
   shopperToken,
   deletedSchema,
   allowanceRefusal,
@@ -20,14 +23,6 @@ import { PRICE_LINES, type PriceLine } from '../../shared/pricing.ts';
 const bearerOrWidget = [{ bearerAuth: [] }, { widgetKey: [] }];
 const nullableTime = { type: ['string', 'null'], format: 'date-time' };
 const fileId = pathParam('file_id', 'A file id (file_...)');
-const kind = {
-  name: 'kind',
-  in: 'path',
-  required: true,
-  description: 'Profile kind',
-  schema: { type: 'string', enum: ['printer', 'material', 'global'] },
-};
-const profileId = pathParam('profile_id', 'A profile id (prof_...)');
 const statusEnum = { type: 'string', enum: ['queued', 'processing', 'completed', 'failed'] };
 const problem = {
   type: ['object', 'null'],
@@ -425,50 +420,23 @@ export const quotePaths = {
       responses: { '200': ok('QuoteDeleted', 'Removed'), ...errors(401, 404) },
     },
   },
-  '/v2/profiles/{kind}': {
+  '/dashboard/api/quote-signing-secret': {
     get: {
-      operationId: 'listProfiles',
-      tags: ['profiles'],
-      summary: "The account's profiles of a kind, then the global ones",
-      security: bearer,
-      parameters: [kind],
-      responses: { '200': ok('ProfileList', 'Profiles'), ...errors(401, 404) },
-    },
-    post: {
-      operationId: 'createProfile',
-      tags: ['profiles'],
-      summary: 'Create a profile',
-      security: bearer,
-      parameters: [kind],
-      requestBody: jsonBody('ProfileInput'),
-      responses: { '201': ok('Profile', 'Created'), ...errors(400, 401, 404, 409) },
+      operationId: 'getQuoteSigningSecret',
+      tags: ['dashboard'],
+      summary: 'The secret that signs quotes (for offline verification)',
+      security: session,
+      responses: { '200': ok('SigningSecret', 'The secret'), ...errors(401) },
     },
   },
-  '/v2/profiles/{kind}/{profile_id}': {
-    get: {
-      operationId: 'getProfile',
-      tags: ['profiles'],
-      summary: 'One profile',
-      security: bearer,
-      parameters: [kind, profileId],
-      responses: { '200': ok('Profile', 'The profile'), ...errors(401, 404) },
-    },
-    put: {
-      operationId: 'replaceProfile',
-      tags: ['profiles'],
-      summary: 'Replace a profile',
-      security: bearer,
-      parameters: [kind, profileId],
-      requestBody: jsonBody('ProfileInput'),
-      responses: { '200': ok('Profile', 'Replaced'), ...errors(400, 401, 403, 404, 409) },
-    },
-    delete: {
-      operationId: 'deleteProfile',
-      tags: ['profiles'],
-      summary: 'Delete a profile',
-      security: bearer,
-      parameters: [kind, profileId],
-      responses: { '200': ok('ProfileDeleted', 'Deleted'), ...errors(401, 403, 404) },
+  '/dashboard/api/quote-signing-secret/rotate': {
+    post: {
+      operationId: 'rotateQuoteSigningSecret',
+      tags: ['dashboard'],
+      summary: 'Replace the signing secret (older signatures stop verifying offline)',
+      security: session,
+      parameters: [csrfHeader],
+      responses: { '200': ok('SigningSecret', 'The new secret'), ...errors(401, 403) },
     },
   },
 };

@@ -30,6 +30,38 @@ export interface paths {
     /** The authenticated account */
     get: operations["getUser"];
   };
+  "/dashboard/api/signup": {
+    /**
+     * Create an account (free plan) and start a session
+     * @description The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`.
+     */
+    post: operations["signup"];
+  };
+  "/dashboard/api/login": {
+    /**
+     * Log in and start a session
+     * @description Failed logins are throttled per account and client address, with a looser cap per account and per address: while locked, 429 `login_throttled` with Retry-After (docs/security.md).
+     */
+    post: operations["login"];
+  };
+  "/dashboard/api/logout": {
+    /** End the session */
+    post: operations["logout"];
+  };
+  "/dashboard/api/session": {
+    /** The session's account and CSRF token */
+    get: operations["getSession"];
+  };
+  "/dashboard/api/tokens": {
+    /** Live API tokens (no secrets) */
+    get: operations["listTokens"];
+    /** Create an API token (shown only in this response) */
+    post: operations["createToken"];
+  };
+  "/dashboard/api/tokens/{token_id}": {
+    /** Revoke a token (effective on the next request) */
+    delete: operations["revokeToken"];
+  };
   "/v2/user/uploads": {
     /** The account's uploaded files, newest first */
     get: operations["listUploads"];
@@ -71,38 +103,6 @@ export interface paths {
     /** Measurements and whether (and in which orientation) the model fits a build volume */
     post: operations["checkPrintability"];
   };
-  "/dashboard/api/signup": {
-    /**
-     * Create an account (free plan) and start a session
-     * @description The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`.
-     */
-    post: operations["signup"];
-  };
-  "/dashboard/api/login": {
-    /**
-     * Log in and start a session
-     * @description Failed logins are throttled per account and client address, with a looser cap per account and per address: while locked, 429 `login_throttled` with Retry-After (docs/security.md).
-     */
-    post: operations["login"];
-  };
-  "/dashboard/api/logout": {
-    /** End the session */
-    post: operations["logout"];
-  };
-  "/dashboard/api/session": {
-    /** The session's account and CSRF token */
-    get: operations["getSession"];
-  };
-  "/dashboard/api/tokens": {
-    /** Live API tokens (no secrets) */
-    get: operations["listTokens"];
-    /** Create an API token (shown only in this response) */
-    post: operations["createToken"];
-  };
-  "/dashboard/api/tokens/{token_id}": {
-    /** Revoke a token (effective on the next request) */
-    delete: operations["revokeToken"];
-  };
   "/v2/file/quote/{file_id}": {
     /**
      * Quote a file from a real slice
@@ -133,6 +133,14 @@ export interface paths {
      * @description The quote leaves the history; it still counts toward the month's usage.
      */
     delete: operations["deleteQuote"];
+  };
+  "/dashboard/api/quote-signing-secret": {
+    /** The secret that signs quotes (for offline verification) */
+    get: operations["getQuoteSigningSecret"];
+  };
+  "/dashboard/api/quote-signing-secret/rotate": {
+    /** Replace the signing secret (older signatures stop verifying offline) */
+    post: operations["rotateQuoteSigningSecret"];
   };
   "/v2/profiles/{kind}": {
     /** The account's profiles of a kind, then the global ones */
@@ -188,14 +196,6 @@ export interface paths {
     put: operations["replaceWidgetKeyOffer"];
     /** The widget key uses the account's offer again */
     delete: operations["resetWidgetKeyOffer"];
-  };
-  "/dashboard/api/quote-signing-secret": {
-    /** The secret that signs quotes (for offline verification) */
-    get: operations["getQuoteSigningSecret"];
-  };
-  "/dashboard/api/quote-signing-secret/rotate": {
-    /** Replace the signing secret (older signatures stop verifying offline) */
-    post: operations["rotateQuoteSigningSecret"];
   };
   "/v2/webhooks": {
     /** The account's webhooks, newest first (no secrets) */
@@ -2245,6 +2245,183 @@ export interface operations {
       429: components["responses"]["TooManyRequests"];
     };
   };
+  /**
+   * Create an account (free plan) and start a session
+   * @description The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`.
+   */
+  signup: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Credentials"];
+      };
+    };
+    responses: {
+      /** @description Signed up; the session cookie is set */
+      201: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["Session"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
+   * Log in and start a session
+   * @description Failed logins are throttled per account and client address, with a looser cap per account and per address: while locked, 429 `login_throttled` with Retry-After (docs/security.md).
+   */
+  login: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Credentials"];
+      };
+    };
+    responses: {
+      /** @description Logged in; the session cookie is set */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["Session"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /** End the session */
+  logout: {
+    parameters: {
+      header: {
+        /** @description The csrf_token from GET /dashboard/api/session */
+        "X-CSRF-Token": string;
+      };
+    };
+    responses: {
+      /** @description Logged out */
+      204: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: never;
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /** The session's account and CSRF token */
+  getSession: {
+    responses: {
+      /** @description The session */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["Session"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /** Live API tokens (no secrets) */
+  listTokens: {
+    responses: {
+      /** @description Tokens */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["TokenList"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /** Create an API token (shown only in this response) */
+  createToken: {
+    parameters: {
+      header: {
+        /** @description The csrf_token from GET /dashboard/api/session */
+        "X-CSRF-Token": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TokenRequest"];
+      };
+    };
+    responses: {
+      /** @description The new token */
+      201: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["TokenCreated"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /** Revoke a token (effective on the next request) */
+  revokeToken: {
+    parameters: {
+      header: {
+        /** @description The csrf_token from GET /dashboard/api/session */
+        "X-CSRF-Token": string;
+      };
+      path: {
+        /** @description A token id (tok_...) */
+        token_id: string;
+      };
+    };
+    responses: {
+      /** @description Revoked (effective on the next request) */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["TokenDeleted"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
   /** The account's uploaded files, newest first */
   listUploads: {
     parameters: {
@@ -2557,183 +2734,6 @@ export interface operations {
     };
   };
   /**
-   * Create an account (free plan) and start a session
-   * @description The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`.
-   */
-  signup: {
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["Credentials"];
-      };
-    };
-    responses: {
-      /** @description Signed up; the session cookie is set */
-      201: {
-        headers: {
-          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-        };
-        content: {
-          "application/json": components["schemas"]["Session"];
-        };
-      };
-      400: components["responses"]["BadRequest"];
-      409: components["responses"]["Conflict"];
-      413: components["responses"]["PayloadTooLarge"];
-      429: components["responses"]["TooManyRequests"];
-    };
-  };
-  /**
-   * Log in and start a session
-   * @description Failed logins are throttled per account and client address, with a looser cap per account and per address: while locked, 429 `login_throttled` with Retry-After (docs/security.md).
-   */
-  login: {
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["Credentials"];
-      };
-    };
-    responses: {
-      /** @description Logged in; the session cookie is set */
-      200: {
-        headers: {
-          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-        };
-        content: {
-          "application/json": components["schemas"]["Session"];
-        };
-      };
-      400: components["responses"]["BadRequest"];
-      401: components["responses"]["Unauthorized"];
-      413: components["responses"]["PayloadTooLarge"];
-      429: components["responses"]["TooManyRequests"];
-    };
-  };
-  /** End the session */
-  logout: {
-    parameters: {
-      header: {
-        /** @description The csrf_token from GET /dashboard/api/session */
-        "X-CSRF-Token": string;
-      };
-    };
-    responses: {
-      /** @description Logged out */
-      204: {
-        headers: {
-          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-        };
-        content: never;
-      };
-      401: components["responses"]["Unauthorized"];
-      403: components["responses"]["Forbidden"];
-      429: components["responses"]["TooManyRequests"];
-    };
-  };
-  /** The session's account and CSRF token */
-  getSession: {
-    responses: {
-      /** @description The session */
-      200: {
-        headers: {
-          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-        };
-        content: {
-          "application/json": components["schemas"]["Session"];
-        };
-      };
-      401: components["responses"]["Unauthorized"];
-      429: components["responses"]["TooManyRequests"];
-    };
-  };
-  /** Live API tokens (no secrets) */
-  listTokens: {
-    responses: {
-      /** @description Tokens */
-      200: {
-        headers: {
-          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-        };
-        content: {
-          "application/json": components["schemas"]["TokenList"];
-        };
-      };
-      401: components["responses"]["Unauthorized"];
-      429: components["responses"]["TooManyRequests"];
-    };
-  };
-  /** Create an API token (shown only in this response) */
-  createToken: {
-    parameters: {
-      header: {
-        /** @description The csrf_token from GET /dashboard/api/session */
-        "X-CSRF-Token": string;
-      };
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["TokenRequest"];
-      };
-    };
-    responses: {
-      /** @description The new token */
-      201: {
-        headers: {
-          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-        };
-        content: {
-          "application/json": components["schemas"]["TokenCreated"];
-        };
-      };
-      400: components["responses"]["BadRequest"];
-      401: components["responses"]["Unauthorized"];
-      403: components["responses"]["Forbidden"];
-      413: components["responses"]["PayloadTooLarge"];
-      429: components["responses"]["TooManyRequests"];
-    };
-  };
-  /** Revoke a token (effective on the next request) */
-  revokeToken: {
-    parameters: {
-      header: {
-        /** @description The csrf_token from GET /dashboard/api/session */
-        "X-CSRF-Token": string;
-      };
-      path: {
-        /** @description A token id (tok_...) */
-        token_id: string;
-      };
-    };
-    responses: {
-      /** @description Revoked (effective on the next request) */
-      200: {
-        headers: {
-          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-        };
-        content: {
-          "application/json": components["schemas"]["TokenDeleted"];
-        };
-      };
-      401: components["responses"]["Unauthorized"];
-      403: components["responses"]["Forbidden"];
-      404: components["responses"]["NotFound"];
-      429: components["responses"]["TooManyRequests"];
-    };
-  };
-  /**
    * Quote a file from a real slice
    * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS the answer is 202 with the job to poll. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
    */
@@ -2955,6 +2955,49 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /** The secret that signs quotes (for offline verification) */
+  getQuoteSigningSecret: {
+    responses: {
+      /** @description The secret */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["SigningSecret"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /** Replace the signing secret (older signatures stop verifying offline) */
+  rotateQuoteSigningSecret: {
+    parameters: {
+      header: {
+        /** @description The csrf_token from GET /dashboard/api/session */
+        "X-CSRF-Token": string;
+      };
+    };
+    responses: {
+      /** @description The new secret */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["SigningSecret"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       429: components["responses"]["TooManyRequests"];
     };
   };
@@ -3426,49 +3469,6 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
-      429: components["responses"]["TooManyRequests"];
-    };
-  };
-  /** The secret that signs quotes (for offline verification) */
-  getQuoteSigningSecret: {
-    responses: {
-      /** @description The secret */
-      200: {
-        headers: {
-          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-        };
-        content: {
-          "application/json": components["schemas"]["SigningSecret"];
-        };
-      };
-      401: components["responses"]["Unauthorized"];
-      429: components["responses"]["TooManyRequests"];
-    };
-  };
-  /** Replace the signing secret (older signatures stop verifying offline) */
-  rotateQuoteSigningSecret: {
-    parameters: {
-      header: {
-        /** @description The csrf_token from GET /dashboard/api/session */
-        "X-CSRF-Token": string;
-      };
-    };
-    responses: {
-      /** @description The new secret */
-      200: {
-        headers: {
-          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-        };
-        content: {
-          "application/json": components["schemas"]["SigningSecret"];
-        };
-      };
-      401: components["responses"]["Unauthorized"];
-      403: components["responses"]["Forbidden"];
       429: components["responses"]["TooManyRequests"];
     };
   };
