@@ -1,5 +1,5 @@
 // Creating quotes and finishing them. A quote whose slice is cached is answered inline; any other quote
-// becomes a job row that a worker claims (see jobs/runner.ts), for sync and async requests alike.
+// becomes a job row that a worker claims (see job-runner.ts), for sync and async requests alike.
 import {
   canonicalSection,
   validateConfigSection,
