@@ -16,6 +16,7 @@ import { pageRequest, pageResponse } from '../http/pagination.ts';
 import { checkStorageQuota } from '../limits/quota.ts';
 import { SHOPPER_TOKEN_HEADER, hashShopperToken, newShopperToken } from '../widget/widget-key.ts';
 import { idempotent, uploadFingerprint } from '../idempotency/middleware.ts';
+import { prefetchUpload } from '../quotes/prefetch.ts';
 
 type State = AppState & { upload: UploadedFile };
 
@@ -39,6 +40,7 @@ function statedUnit(ctx: Context): Unit | undefined {
 
 export function filesRouter(deps: Deps) {
   const router = new Router<State>();
+  const shopperSessionEnd = () => new Date(deps.now().getTime() + deps.config.uploadIdTtlSeconds * 1000);
 
   router.get('/v2/user/uploads', allow(deps, API), async (ctx) => {
     const page = pageRequest(ctx);
@@ -130,6 +132,8 @@ export function filesRouter(deps: Deps) {
           }
         },
       });
+      // A shopper's upload: its likely slices start now, so the first price is a cache hit (docs/instant-price.md).
+      if (up.widget_key_id) void prefetchUpload(deps, row, up.widget_key_id, shopperSessionEnd());
       ctx.status = 201;
       ctx.body = presentFile(row);
     },
@@ -150,7 +154,11 @@ export function filesRouter(deps: Deps) {
   router.post('/v2/file/scale/:file_id', allow(deps, API_OR_WIDGET), jsonBody, async (ctx) => {
     const change = validateBody<{ unit?: Unit; scale?: number }>('FileScaleRequest', ctx.request.body);
     const file = await fileForCaller(deps, ctx.state.auth, ctx.params.file_id);
-    ctx.body = presentFile(await rescaleFile(deps, file, change));
+    const rescaled = await rescaleFile(deps, file, change);
+    // A new size is a new slice: prefetch again for the shopper's likely choices.
+    if (ctx.state.auth.via === 'widget')
+      void prefetchUpload(deps, rescaled, ctx.state.auth.widgetKeyId, shopperSessionEnd());
+    ctx.body = presentFile(rescaled);
   });
 
   router.delete('/v2/file/:file_id', allow(deps, API), async (ctx) => {

@@ -65,6 +65,12 @@ export async function fileById(db: Queryable, accountId: string, id: string): Pr
   return row;
 }
 
+/** A file by id alone: for workers, which act for whichever account queued the work. */
+export async function fileByIdAnyAccount(db: Queryable, id: string): Promise<FileRow | undefined> {
+  const [row] = await db.query<FileRow>('SELECT * FROM files WHERE id = $1', [id]);
+  return row;
+}
+
 /** Sets how the file's numbers are read and sized; the mesh itself never changes. */
 export async function updateFileScale(
   db: Queryable,

@@ -12,6 +12,7 @@ export interface Metrics {
   uploadBytes: Counter;
   slices: Histogram<'outcome'>;
   sliceCache: Counter<'result'>;
+  prefetches: Counter<'outcome'>;
 }
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -45,6 +46,12 @@ export function createMetrics(db: Queryable): Metrics {
       name: 'slicequote_slice_cache_lookups_total',
       help: 'Slice cache lookups by quotes this process answered (hit: no slice needed)',
       labelNames: ['result'],
+      registers: [registry],
+    }),
+    prefetches: new Counter({
+      name: 'slicequote_prefetches_total',
+      help: 'Prefetched slices by outcome: sliced, cached (already there), preempted (made way for a quote), failed',
+      labelNames: ['outcome'],
       registers: [registry],
     }),
   };

@@ -1,12 +1,25 @@
 // The job worker: claims queued quotes (or ones whose worker died: lease expired) with
-// FOR UPDATE SKIP LOCKED, slices them in the bounded pool, and records the outcome with its events.
-// Any number of processes can run it against one database.
+// FOR UPDATE SKIP LOCKED, most urgent first, slices them in the bounded pool, and records the outcome with its
+// events. When no quote waits it slices prefetches (docs/instant-price.md), and a prefetch makes way for a quote
+// that would otherwise wait for a slot. Any number of processes can run it against one database.
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import { existsSync } from 'node:fs';
 import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
-import { claimJob, renewLease, sliceByKey, insertSlice, quoteStatus, releaseLeases, type QuoteRow } from './sql.ts';
+import {
+  claimJob,
+  renewLease,
+  sliceByKey,
+  insertSlice,
+  quoteStatus,
+  releaseLeases,
+  waitingKeys,
+  type QuoteRow,
+} from './sql.ts';
+import { claimPrefetch, deletePrefetch, releasePrefetch, renewPrefetch, type PrefetchRow } from './prefetch-sql.ts';
+import type { StoredResolution } from './service.ts';
+import { fileByIdAnyAccount } from '../files/sql.ts';
 import { finishQuote, failJob, buildResult, jobStatusChanged, LeaseLostError } from './service.ts';
 import {
   SliceFailedError,
@@ -17,6 +30,7 @@ import {
 } from '../slicer/errors.ts';
 import type { SlicePool } from '../slicer/pool.ts';
 import type { SliceMeasure } from '../slicer/gcode-stats.ts';
+import type { SliceProgress } from '../slicer/engine.ts';
 import { newId } from '../ids.ts';
 import { ApiError } from '../http/errors.ts';
 
@@ -51,6 +65,26 @@ function describeFailure(err: unknown): JobError {
   };
 }
 
+/** A prefetch stopped to make way for a quote; it goes back to the queue. */
+class PrefetchPreemptedError extends Error {}
+/** A prefetch whose file was deleted, whose shopper session ended or that another worker took over. */
+class PrefetchGoneError extends Error {}
+
+/**
+ * How long a slice should take here: this process's recent milliseconds per triangle (a moving average) times the
+ * model's triangles; 10 s until a slice has been timed. Used for the expected end shown while a job slices.
+ */
+function sliceClock() {
+  let msPerTriangle = 0;
+  return {
+    expectedMs: (triangles: number) => Math.max(1000, msPerTriangle && triangles ? msPerTriangle * triangles : 10_000),
+    record(triangles: number, ms: number) {
+      if (triangles <= 0) return;
+      msPerTriangle = msPerTriangle ? msPerTriangle * 0.7 + (ms / triangles) * 0.3 : ms / triangles;
+    },
+  };
+}
+
 export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobRunner {
   const owner = newId(
     `w_${hostname()
@@ -61,6 +95,9 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
   const finished = new EventEmitter();
   finished.setMaxListeners(0);
   const active = new Set<Promise<void>>();
+  /** Prefetches running in this process, by slicing key: the ones a quote may preempt. */
+  const prefetching = new Map<string, AbortController>();
+  const clock = sliceClock();
   const leaseMs = deps.config.jobLeaseMs;
   let running = false;
   let timer: NodeJS.Timeout | null = null;
@@ -76,20 +113,21 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     pumping = true;
     pumpAgain = false;
     try {
+      await makeWayForQuotes();
       while (running && active.size < deps.config.slicerConcurrency) {
         const job = await deps.db.transaction(async (tx) => {
           const claimed = await claimJob(tx, owner, leaseMs);
           if (claimed && claimed.previous_status === 'queued') await jobStatusChanged(tx, claimed, 'queued');
           return claimed;
         });
-        if (!job) break;
-        deps.events.wake();
-        const work = process(job).finally(() => {
-          active.delete(work);
-          finished.emit(job.id);
-          void pump();
-        });
-        active.add(work);
+        if (job) {
+          deps.events.wake();
+          track(process(job), job.id);
+          continue;
+        }
+        const prefetch = await claimPrefetch(deps.db, owner, leaseMs);
+        if (!prefetch) break;
+        track(processPrefetch(prefetch), null);
       }
     } catch (err) {
       deps.log.error('job runner: claim failed', err);
@@ -99,29 +137,52 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     if (pumpAgain) void pump();
   }
 
+  function track(work: Promise<void>, jobId: string | null) {
+    const tracked = work.finally(() => {
+      active.delete(tracked);
+      if (jobId) finished.emit(jobId);
+      void pump();
+    });
+    active.add(tracked);
+  }
+
+  /**
+   * A quote never waits behind prefetch work: when every slot is busy and some run prefetches while a quote is
+   * queued (one that is not waiting for that very slice), one prefetch stops and goes back to the queue.
+   */
+  async function makeWayForQuotes() {
+    if (active.size < deps.config.slicerConcurrency || prefetching.size === 0) return;
+    const waiting = new Set(await waitingKeys(deps.db));
+    if (!waiting.size) return;
+    const victim = [...prefetching.entries()].find(([key]) => !waiting.has(key));
+    victim?.[1].abort(new PrefetchPreemptedError());
+  }
+
   async function slice(
-    job: QuoteRow,
+    target: { file_id: string; slicing_key: string; resolved: StoredResolution },
     signal: AbortSignal,
+    onProgress?: (progress: SliceProgress) => void,
   ): Promise<{
     stats: SliceMeasure;
     slice: { slicer: string; slicer_version: string; duration_ms: number };
     cached: boolean;
   }> {
-    const hit = await sliceByKey(deps.db, job.slicing_key!);
-    if (job.mode === 'async') deps.metrics.sliceCache.inc({ result: hit ? 'hit' : 'miss' }); // sync: counted at request
+    const hit = await sliceByKey(deps.db, target.slicing_key);
     if (hit) return { stats: hit.stats, slice: hit, cached: true };
-    await deps.storage.ensureLocal(job.file_id).catch((err: NodeJS.ErrnoException) => {
+    await deps.storage.ensureLocal(target.file_id).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'ENOENT') throw err;
     });
-    const meshPath = deps.storage.canonicalPath(job.file_id);
+    const meshPath = deps.storage.canonicalPath(target.file_id);
     if (!existsSync(meshPath))
       throw new SliceFailedError('The model file was deleted before it could be sliced.', 'slice_failed');
-    const { settings, placement } = job.resolved!;
+    const { settings, placement } = target.resolved;
+    const triangles = (await fileByIdAnyAccount(deps.db, target.file_id))?.measurements.triangles ?? 0;
     const out = await timedSlice(() =>
-      pool.slice({ meshPath, settings, transform: placement?.transform ?? undefined }, signal),
+      pool.slice({ meshPath, settings, transform: placement?.transform ?? undefined, onProgress }, signal),
     );
+    clock.record(triangles, out.durationMs);
     const row = {
-      key: job.slicing_key!,
+      key: target.slicing_key,
       stats: out.stats,
       slicer: out.slicer.name,
       slicer_version: out.slicer.version,
@@ -145,18 +206,28 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     }
   }
 
-  /** Keeps the lease alive and reports estimated progress; aborts the slice if another worker took over. */
-  function heartbeat(job: QuoteRow, ctrl: AbortController) {
+  /**
+   * Keeps the lease alive and reports progress: the slicer's own stage and percentage, and when the slice is
+   * expected to end (this process's recent slicing speed applied to the model's size). Aborts the slice if
+   * another worker took the job over.
+   */
+  function heartbeat(job: QuoteRow, ctrl: AbortController, triangles: number) {
     const started = Date.now();
-    const expected = Math.max(2000, pool.stats().avgSliceMs || 10_000);
-    return setInterval(
+    const expectedMs = clock.expectedMs(triangles);
+    let reported: SliceProgress | null = null;
+    const beat = setInterval(
       async () => {
-        const progress = Math.min(95, 5 + Math.round((90 * (Date.now() - started)) / expected));
+        const elapsed = Date.now() - started;
+        const byTime = Math.min(95, 5 + Math.round((90 * elapsed) / expectedMs));
+        const percent = Math.min(95, Math.max(byTime, reported?.percent ?? 0));
+        const expectedDoneAt = new Date(started + Math.max(expectedMs, elapsed + 500));
+        const progress = { percent, stage: reported?.stage ?? null, expectedDoneAt };
         const held = await renewLease(deps.db, job.id, owner, leaseMs, progress).catch(() => true);
         if (!held) ctrl.abort(new LeaseLostError(job.id));
       },
-      Math.max(200, Math.floor(leaseMs / 3)),
+      Math.max(200, Math.min(1000, Math.floor(leaseMs / 3))),
     );
+    return { beat, onProgress: (p: SliceProgress) => (reported = p) };
   }
 
   async function process(job: QuoteRow) {
@@ -170,9 +241,15 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       );
     }
     const ctrl = new AbortController();
-    const beat = heartbeat(job, ctrl);
+    const triangles = (await fileByIdAnyAccount(deps.db, job.file_id).catch(() => undefined))?.measurements.triangles;
+    const { beat, onProgress } = heartbeat(job, ctrl, triangles ?? 0);
     try {
-      const outcome = await slice(job, ctrl.signal);
+      const outcome = await slice(
+        { ...job, slicing_key: job.slicing_key!, resolved: job.resolved! },
+        ctrl.signal,
+        onProgress,
+      );
+      if (job.mode === 'async') deps.metrics.sliceCache.inc({ result: outcome.cached ? 'hit' : 'miss' }); // sync: at request
       buildResult(job, outcome); // pricing may refuse (price_out_of_range): the job then fails below, not retries
       await record(job, async (tx) => {
         const done = await finishQuote(tx, deps as Deps, job, owner, outcome);
@@ -191,6 +268,44 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     }
   }
 
+  /** Slices a prefetch and stores its slice; the quotes that wait for it are woken. */
+  async function processPrefetch(p: PrefetchRow) {
+    const ctrl = new AbortController();
+    prefetching.set(p.slicing_key, ctrl);
+    const beat = setInterval(
+      async () => {
+        const held = await renewPrefetch(deps.db, p.slicing_key, owner, leaseMs).catch(() => true);
+        if (!held) ctrl.abort(new PrefetchGoneError());
+      },
+      Math.max(200, Math.floor(leaseMs / 3)),
+    );
+    try {
+      const outcome = await slice(p, ctrl.signal);
+      deps.metrics.prefetches.inc({ outcome: outcome.cached ? 'cached' : 'sliced' });
+      await deletePrefetch(deps.db, p.slicing_key);
+      wakeAll();
+    } catch (err) {
+      const why = ctrl.signal.reason;
+      if (why instanceof PrefetchPreemptedError) {
+        deps.metrics.prefetches.inc({ outcome: 'preempted' });
+        await releasePrefetch(deps.db, p.slicing_key, owner).catch(() => {});
+      } else if (!(why instanceof PrefetchGoneError)) {
+        // Failed or interrupted by shutdown: a failure is not retried (the shopper's own quote will say why).
+        if (err instanceof PoolClosedError || err instanceof PoolFullError) return;
+        deps.metrics.prefetches.inc({ outcome: 'failed' });
+        await deletePrefetch(deps.db, p.slicing_key).catch(() => {});
+      }
+    } finally {
+      clearInterval(beat);
+      prefetching.delete(p.slicing_key);
+    }
+  }
+
+  function wakeAll() {
+    void pump();
+    deps.db.notify(JOBS_CHANNEL).catch((err) => deps.log.error('jobs: could not notify the other workers', err));
+  }
+
   async function record(job: QuoteRow, write: (tx: Queryable) => Promise<unknown>) {
     try {
       await deps.db.transaction(write);
@@ -201,12 +316,9 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
   }
 
   return {
-    wake() {
-      void pump();
-      // Workers in other processes (WORKER_ROLE=worker, other hosts) start the job at once rather than at their
-      // next poll.
-      deps.db.notify(JOBS_CHANNEL).catch((err) => deps.log.error('jobs: could not notify the other workers', err));
-    },
+    // Workers in other processes (WORKER_ROLE=worker, other hosts) start the job at once rather than at their next
+    // poll.
+    wake: wakeAll,
     async waitFor(id, timeoutMs) {
       const isDone = async () => ['completed', 'failed'].includes((await quoteStatus(deps.db, id)) ?? '');
       if (await isDone()) return true;

@@ -262,6 +262,8 @@ export const quoteSchemas = {
       'quote_id',
       'status',
       'progress',
+      'stage',
+      'expected_remaining_seconds',
       'file_id',
       'file_name',
       'attempts',
@@ -280,7 +282,18 @@ export const quoteSchemas = {
         type: 'integer',
         minimum: 0,
         maximum: 100,
-        description: 'Percent; estimated while slicing. 100 once the job is finished, `completed` or `failed`',
+        description:
+          "Percent: the slicer's own progress while it slices, at least the share of the expected time that has passed. 100 once the job is finished, `completed` or `failed`",
+      },
+      stage: {
+        type: ['string', 'null'],
+        description: 'While slicing: the stage the slicer reports (e.g. "Generating perimeters"); null otherwise',
+      },
+      expected_remaining_seconds: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        description:
+          "While slicing: the seconds the slice is expected to take still, from this server's recent slicing speed and the model's size (an estimate); null otherwise",
       },
       file_id: { type: 'string' },
       file_name: { type: 'string' },

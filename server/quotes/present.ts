@@ -26,6 +26,7 @@ export function presentJob(row: QuoteRow, now = new Date()) {
     status: row.status,
     // Finished is 100 %, also for jobs that failed before failures recorded it.
     progress: row.status === 'failed' ? 100 : row.progress,
+    ...slicingProgress(row, now),
     file_id: row.file_id,
     file_name: row.file_name,
     attempts: row.attempts,
@@ -34,6 +35,16 @@ export function presentJob(row: QuoteRow, now = new Date()) {
     finished_at: row.finished_at?.toISOString() ?? null,
     result: row.status === 'completed' ? presentQuote(row, now) : null,
     error: row.status === 'failed' && row.error ? { code: row.error.code, message: row.error.message } : null,
+  };
+}
+
+/** While a job slices: the slicer's stage and the seconds it is expected to take still (never below 1). */
+function slicingProgress(row: QuoteRow, now: Date) {
+  const slicing = row.status === 'processing';
+  const remainingMs = slicing && row.expected_done_at ? row.expected_done_at.getTime() - now.getTime() : null;
+  return {
+    stage: slicing ? row.stage : null,
+    expected_remaining_seconds: remainingMs === null ? null : Math.max(1, Math.ceil(remainingMs / 1000)),
   };
 }
 

@@ -28,6 +28,7 @@ import {
   sliceByKey,
   countWaitingJobs,
   explorationCounted,
+  PRIORITY,
   type QuoteRow,
   type SliceRow,
   type JobError,
@@ -184,6 +185,7 @@ async function recordRefusal(
       widget_key_id: auth.widgetKeyId,
       shopper_hash: auth.shopperHash ?? null,
       choices: null,
+      priority: auth.via === 'widget' ? PRIORITY.shopper : PRIORITY.merchant,
     });
     // Answered with the error at once: there is no job to follow, so quote.failed only.
     const row = await failQuote(tx, quote.id, null, error);
@@ -249,6 +251,7 @@ async function quoteFile(
       widget_key_id: auth.widgetKeyId,
       shopper_hash: auth.shopperHash ?? null,
       choices,
+      priority: auth.via === 'widget' ? PRIORITY.shopper : PRIORITY.merchant,
     });
     if (refusal) return failJob(tx, quote, null, refusal);
     if (cached) return finishQuote(tx, deps, quote, null, { stats: cached.stats, slice: cached, cached: true });

@@ -40,7 +40,15 @@ export interface QuoteRow {
   choices: ResolvedChoices | null;
   expires_at: Date | null;
   counted: boolean | null;
+  /** Claim order: 0 a shopper's quote, 1 a merchant's (docs/instant-price.md). */
+  priority: number;
+  /** While slicing: the slicer's stage, and when the slice is expected to end. */
+  stage: string | null;
+  expected_done_at: Date | null;
 }
+
+/** A shopper waits at the shop's page: their quote is sliced before a merchant's API quotes. */
+export const PRIORITY = { shopper: 0, merchant: 1 } as const;
 
 export type NewQuote = Pick<
   QuoteRow,
@@ -54,6 +62,7 @@ export type NewQuote = Pick<
   | 'widget_key_id'
   | 'shopper_hash'
   | 'choices'
+  | 'priority'
 > & {
   request: unknown;
   resolved: unknown;
@@ -73,8 +82,8 @@ export const jsonParam = (value: unknown): string =>
 export async function insertQuote(db: Queryable, q: NewQuote): Promise<QuoteRow> {
   const [row] = await db.query<QuoteRow>(
     `INSERT INTO quotes (id, account_id, token_id, file_id, file_name, mode, status, request, resolved, slicing_key, material, color,
-       printer, widget_key_id, shopper_hash, choices, started_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, CASE WHEN $7 = 'queued' THEN NULL ELSE now() END)
+       printer, widget_key_id, shopper_hash, choices, priority, started_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, CASE WHEN $7 = 'queued' THEN NULL ELSE now() END)
      RETURNING *`,
     [
       q.id,
@@ -93,6 +102,7 @@ export async function insertQuote(db: Queryable, q: NewQuote): Promise<QuoteRow>
       q.widget_key_id,
       q.shopper_hash,
       q.choices && JSON.stringify(q.choices),
+      q.priority,
     ],
   );
   return row;
@@ -158,12 +168,24 @@ export async function softDeleteQuote(db: Queryable, accountId: string, id: stri
   return rows.length === 1;
 }
 
+/** The slicing keys of quotes waiting to be claimed, most urgent first (a few: enough to spare their slices). */
+export async function waitingKeys(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ slicing_key: string }>(
+    `SELECT slicing_key FROM quotes WHERE status = 'queued' AND slicing_key IS NOT NULL ORDER BY priority, created_at LIMIT 20`,
+  );
+  return rows.map((r) => r.slicing_key);
+}
+
 export async function countWaitingJobs(db: Queryable): Promise<number> {
   const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM quotes WHERE status = 'queued'`);
   return row.n;
 }
 
-/** Claims the oldest queued job, or a processing one whose worker's lease ran out (it died). */
+/**
+ * Claims the most urgent queued job (priority, then age), or a processing one whose worker's lease ran out (it
+ * died). A job whose slice is already being made (another quote or a prefetch holding a live lease on the same
+ * slicing key) is left queued: it joins that slice, and is answered from the cache once the slice is stored.
+ */
 export async function claimJob(
   db: Queryable,
   owner: string,
@@ -171,9 +193,12 @@ export async function claimJob(
 ): Promise<(QuoteRow & { previous_status: QuoteStatus }) | undefined> {
   const [row] = await db.query<QuoteRow & { previous_status: QuoteStatus }>(
     `WITH next AS (
-       SELECT id, status AS previous_status FROM quotes
-       WHERE status = 'queued' OR (status = 'processing' AND lease_expires_at < now())
-       ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+       SELECT id, status AS previous_status FROM quotes q
+       WHERE (status = 'queued' OR (status = 'processing' AND lease_expires_at < now()))
+         AND NOT EXISTS (SELECT 1 FROM quotes o WHERE o.slicing_key = q.slicing_key AND o.id <> q.id
+                           AND o.status = 'processing' AND o.lease_expires_at >= now())
+         AND NOT EXISTS (SELECT 1 FROM prefetches p WHERE p.slicing_key = q.slicing_key AND p.lease_expires_at >= now())
+       ORDER BY priority, created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
      UPDATE quotes q SET status = 'processing', progress = 5, attempts = q.attempts + 1, lease_owner = $1,
        lease_expires_at = now() + make_interval(secs => $2::float8 / 1000), started_at = coalesce(q.started_at, now())
      FROM next WHERE q.id = next.id RETURNING q.*, next.previous_status`,
@@ -182,18 +207,25 @@ export async function claimJob(
   return row;
 }
 
-/** Extends the lease while the worker is alive; false when another worker has taken the job over. */
+export interface JobProgress {
+  percent: number;
+  stage: string | null;
+  expectedDoneAt: Date | null;
+}
+
+/** Extends the lease while the worker is alive and records progress; false when another worker has taken the job over. */
 export async function renewLease(
   db: Queryable,
   id: string,
   owner: string,
   leaseMs: number,
-  progress: number,
+  progress: JobProgress,
 ): Promise<boolean> {
   const rows = await db.query(
-    `UPDATE quotes SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000), progress = greatest(progress, $4)
+    `UPDATE quotes SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000), progress = greatest(progress, $4),
+       stage = coalesce($5, stage), expected_done_at = $6
      WHERE id = $1 AND lease_owner = $2 AND status = 'processing' RETURNING id`,
-    [id, owner, leaseMs, progress],
+    [id, owner, leaseMs, progress.percent, progress.stage, progress.expectedDoneAt],
   );
   return rows.length === 1;
 }

@@ -33,6 +33,30 @@ export interface SliceOnceOptions {
   tmpRoot?: string;
   /** Scale and rotation applied to the mesh before slicing (its placement on the plate). */
   transform?: SliceTransform;
+  /** The slicer's own progress as it reports it: a percentage and the stage it has reached. */
+  onProgress?: (progress: SliceProgress) => void;
+}
+
+export interface SliceProgress {
+  percent: number;
+  stage: string;
+}
+
+/** PrusaSlicer's console reports each stage as "<percent> => <stage>", e.g. "20 => Generating perimeters". */
+const PROGRESS_LINE = /^(\d{1,3}) => ([^\r\n]{1,80})$/gm;
+
+/** Reads progress lines from the slicer's output as it arrives (a line may be split across two chunks). */
+export function progressReader(report: (progress: SliceProgress) => void): (chunk: string) => void {
+  let pending = '';
+  return (chunk) => {
+    const text = pending + chunk;
+    const end = text.lastIndexOf('\n');
+    pending = end < 0 ? text.slice(-200) : text.slice(end + 1);
+    for (const m of (end < 0 ? '' : text.slice(0, end)).matchAll(PROGRESS_LINE)) {
+      const percent = Number(m[1]);
+      if (percent <= 100) report({ percent, stage: m[2]! });
+    }
+  };
 }
 
 /** Uniform scale, then degrees about X, then Y, then Z: PrusaSlicer applies its CLI transforms in that order. */
@@ -170,6 +194,7 @@ async function runSlicer(
   timeoutMs: number,
   signal: AbortSignal | undefined,
   placement: string[],
+  onProgress: ((progress: SliceProgress) => void) | undefined,
 ) {
   const args = [
     '--loglevel',
@@ -189,7 +214,9 @@ async function runSlicer(
     recorded = recordSlicer(dir, pid).catch(() => {});
   };
   const dieWithParent = await parentDeathSignal();
-  const r = await runProcess({ binary, args, cwd: dir, env: childEnv(dir), timeoutMs, signal, dieWithParent, onSpawn });
+  const onStdout = onProgress && progressReader(onProgress);
+  const env = childEnv(dir);
+  const r = await runProcess({ binary, args, cwd: dir, env, timeoutMs, signal, dieWithParent, onSpawn, onStdout });
   await recorded;
   return r;
 }
@@ -206,7 +233,7 @@ export async function sliceOnce(o: SliceOnceOptions): Promise<SliceOutcome> {
   try {
     const model = await linkMesh(dir, o.meshPath);
     await writeFile(join(dir, 'config.ini'), config.ini);
-    const r = await runSlicer(dir, model, slicer.binary, timeoutMs, o.signal, transformArgs(o.transform));
+    const r = await runSlicer(dir, model, slicer.binary, timeoutMs, o.signal, transformArgs(o.transform), o.onProgress);
     if (r.killed || r.spawnError || r.code !== 0) throw failure(r, timeoutMs, o.signal);
     const stats = await parseGcodeFile(join(dir, 'out.gcode'), { filamentDiameter: REFERENCE_FILAMENT_DIAMETER }).catch(
       (e: Error) => {

@@ -3,7 +3,14 @@
 // Created once per process, it first sweeps the work folders (and slicers) that killed processes left behind.
 import { availableParallelism, tmpdir } from 'node:os';
 import type { ResolvedSettings } from '../../shared/settings.ts';
-import { sliceOnce, DEFAULT_BINARY, DEFAULT_TIMEOUT_MS, type SliceOutcome, type SliceTransform } from './engine.ts';
+import {
+  sliceOnce,
+  DEFAULT_BINARY,
+  DEFAULT_TIMEOUT_MS,
+  type SliceOutcome,
+  type SliceProgress,
+  type SliceTransform,
+} from './engine.ts';
 import { PoolClosedError, PoolFullError, SliceAbortedError, SliceTimeoutError } from './errors.ts';
 import { sweepWorkDirs, type SweepReport } from './workdirs.ts';
 
@@ -19,6 +26,7 @@ export interface SliceRequest {
   meshPath: string;
   settings: ResolvedSettings;
   transform?: SliceTransform;
+  onProgress?: (progress: SliceProgress) => void;
 }
 
 export interface SlicePoolStats {

@@ -16,6 +16,8 @@ export interface RunOptions {
   dieWithParent?: boolean;
   /** Called with the child's pid (= its process group) once it is spawned. */
   onSpawn?: (pid: number) => void;
+  /** Called with each chunk the child writes to stdout, as it comes. */
+  onStdout?: (chunk: string) => void;
 }
 
 export interface RunResult {
@@ -89,7 +91,10 @@ export function runProcess(o: RunOptions): Promise<RunResult> {
     const onAbort = () => stop('abort');
     if (o.signal?.aborted) onAbort();
     else o.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stdout.on('data', (b: Buffer) => {
+      out.push(b);
+      o.onStdout?.(b.toString('latin1'));
+    });
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', (e) => {
       spawnError = e;

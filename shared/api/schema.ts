@@ -936,8 +936,12 @@ export interface components {
       quote_id: string;
       /** @enum {string} */
       status: "queued" | "processing" | "completed" | "failed";
-      /** @description Percent; estimated while slicing. 100 once the job is finished, `completed` or `failed` */
+      /** @description Percent: the slicer's own progress while it slices, at least the share of the expected time that has passed. 100 once the job is finished, `completed` or `failed` */
       progress: number;
+      /** @description While slicing: the stage the slicer reports (e.g. "Generating perimeters"); null otherwise */
+      stage: string | null;
+      /** @description While slicing: the seconds the slice is expected to take still, from this server's recent slicing speed and the model's size (an estimate); null otherwise */
+      expected_remaining_seconds: number | null;
       file_id: string;
       file_name: string;
       attempts: number;

@@ -1,0 +1,86 @@
+// Pre-slicing at a widget upload (docs/instant-price.md): as soon as a shopper's upload is measured, the slice of
+// the offer's default choices is queued, then those of the other choices that change the slice (each other
+// quality, each other infill), so that the shopper's first price and the usual changes are answered from the
+// slice cache. Bounded per upload and per account; run only when no quote waits; gone with the file or when the
+// shopper's upload session ends.
+import type { Deps } from '../deps.ts';
+import type { FileRow } from '../files/sql.ts';
+import type { Offer, OfferChoices } from '../../shared/offer.ts';
+import { checkChoices, choicesLayer, effectiveOffer } from '../offer/offer.ts';
+import { placeForQuote } from '../placement/index.ts';
+import { detectSlicer } from '../slicer/engine.ts';
+import { resolveSettings } from './resolve.ts';
+import { slicingKey } from './slicing-key.ts';
+import { countPrefetches, insertPrefetches, type NewPrefetch } from './prefetch-sql.ts';
+
+/** Slices queued for one upload at most: the default choices and the three likeliest changes. */
+export const PREFETCH_PER_UPLOAD = 4;
+/** Prefetches one account may have waiting or running at once, across all its shoppers. */
+export const PREFETCH_PER_ACCOUNT = 12;
+
+/** The offer's default choices first, then each other quality, then each other infill (the others at default). */
+export function prefetchChoices(offer: Offer): OfferChoices[] {
+  const others = <T>(values: readonly T[], current: T) => values.filter((v) => v !== current);
+  return [
+    {},
+    ...others(
+      offer.qualities.map((q) => q.id),
+      offer.default_quality,
+    ).map((quality) => ({ quality })),
+    ...others(offer.infill_options, offer.default_infill).map((infill) => ({ infill })),
+  ];
+}
+
+/** The distinct slices of an upload's likely choices, most likely first, each as a prefetch row. */
+async function plannedSlices(deps: Deps, file: FileRow, widgetKeyId: string | null, expiresAt: Date) {
+  const { offer } = await effectiveOffer(deps.db, file.account_id, widgetKeyId);
+  const version = (await detectSlicer(deps.config.slicerBinary)).version;
+  const planned = new Map<string, NewPrefetch>();
+  for (const raw of prefetchChoices(offer)) {
+    if (planned.size >= PREFETCH_PER_UPLOAD) break;
+    const choices = checkChoices(offer, raw);
+    const resolution = await resolveSettings(deps.db, file.account_id, {}, choicesLayer(offer, choices));
+    const placement = placeForQuote(file, resolution.settings.printer);
+    if (placement.refusal) return []; // fits no orientation: every quote of it is refused before slicing
+    const key = slicingKey(file.mesh_sha256, resolution.settings, version, placement.transform ?? undefined);
+    if (planned.has(key)) continue; // e.g. a quality that differs only in what never changes the slice
+    planned.set(key, {
+      slicing_key: key,
+      account_id: file.account_id,
+      file_id: file.id,
+      resolved: {
+        settings: resolution.settings,
+        sources: resolution.sources,
+        material_profile_id: resolution.material.id,
+        conversion: resolution.conversion,
+        placement,
+      },
+      rank: planned.size,
+      expires_at: expiresAt,
+    });
+  }
+  return [...planned.values()];
+}
+
+/**
+ * Queues the prefetches of a widget upload and wakes the workers; returns how many were queued. Never fails the
+ * upload: a shop whose offer cannot be resolved just gets no prefetch (the shopper's quote reports why).
+ */
+export async function prefetchUpload(
+  deps: Deps,
+  file: FileRow,
+  widgetKeyId: string | null,
+  expiresAt: Date,
+): Promise<number> {
+  try {
+    const room = PREFETCH_PER_ACCOUNT - (await countPrefetches(deps.db, file.account_id));
+    if (room <= 0) return 0;
+    const rows = (await plannedSlices(deps, file, widgetKeyId, expiresAt)).slice(0, room);
+    const queued = await insertPrefetches(deps.db, rows);
+    if (queued) deps.jobs.wake();
+    return queued;
+  } catch (err) {
+    deps.log.error(`prefetch: could not plan the slices of ${file.id}`, err);
+    return 0;
+  }
+}
