@@ -76,7 +76,7 @@ export async function prefetchUpload(
     const room = PREFETCH_PER_ACCOUNT - (await countPrefetches(deps.db, file.account_id));
     if (room <= 0) return 0;
     const rows = (await plannedSlices(deps, file, widgetKeyId, expiresAt)).slice(0, room);
-    const queued = await insertPrefetches(deps.db, rows);
+    const queued = await deps.db.transaction((tx) => insertPrefetches(tx, rows));
     if (queued) deps.jobs.wake();
     return queued;
   } catch (err) {

@@ -1,0 +1,204 @@
+// The first price fast (docs/instant-price.md): a shopper's upload starts the slices of the offer's likely
+// choices, bounded per upload; the shopper's first quote is then answered from the cache; a quote that asks for a
+// slice already being made joins it; a shopper's quote is sliced before a merchant's waiting ones; a prefetch makes
+// way for a quote; a slicing job shows the slicer's stage and its expected remaining time. Real slices.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { boxesObj } from '../helpers/meshes.ts';
+import { until } from '../helpers/poll.ts';
+import { PREFETCH_PER_UPLOAD } from '../../server/quotes/prefetch.ts';
+
+const SHOP = 'https://instant-shop.example';
+const BENCHY = readFileSync(new URL('../fixtures/models/stl/3DBenchy.stl', import.meta.url));
+const OFFER = {
+  materials: [{ material: 'PLA', colors: [] }],
+  default_material: 'PLA',
+  qualities: [
+    { id: 'standard', label: 'Standard 0.2 mm', printer_config: {} },
+    { id: 'draft', label: 'Draft 0.3 mm', printer_config: { layer_height: 0.3 } },
+    { id: 'fine', label: 'Fine 0.15 mm', printer_config: { layer_height: 0.15 } },
+  ],
+  default_quality: 'standard',
+  infill_options: [15, 25, 40],
+  default_infill: 15,
+  quantity: { min: 1, max: 20 },
+  minimum_price: null,
+  minimum_line_price: null,
+  lead_time: null,
+};
+
+let server: TestServer;
+let dashboard: ApiClient;
+let api: ApiClient;
+let key: string;
+
+before(async () => {
+  // One slicer at a time, so that order and preemption are observable; short leases, so a prefetch whose session
+  // ended is stopped within a couple of seconds.
+  server = await startTestServer({ RATE_LIMIT_ANON_PLAN: 'business', SLICER_CONCURRENCY: '1', JOB_LEASE_MS: '6000' });
+  dashboard = server.client();
+  const signup = await dashboard.post('/dashboard/api/signup', {
+    email: 'instant-shop@example.test',
+    password: 'a long enough password',
+  });
+  dashboard.csrf = signup.body.csrf_token;
+  api = server.client((await dashboard.post('/dashboard/api/tokens', { name: 'backend' })).body.token);
+  assert.equal((await api.put('/v2/offer', OFFER)).status, 200);
+  key = (await dashboard.post('/dashboard/api/widget-keys', { name: 'Shop', allowed_origins: [SHOP] })).body.key;
+});
+after(() => server.stop());
+
+function shopper() {
+  const c = server.client();
+  let token = '';
+  const headers = () => ({ 'x-widget-key': key, origin: SHOP, ...(token ? { 'x-shopper-token': token } : {}) });
+  return {
+    get: (p: string) => c.request('GET', p, { headers: headers() }),
+    post: (p: string, json: unknown) => c.request('POST', p, { json, headers: headers() }),
+    async upload(bytes: Uint8Array, name: string): Promise<string> {
+      const ticket = await c.request('GET', '/v2/file/upload-id', { headers: headers() });
+      token = ticket.body.shopper_token;
+      const up = await c.uploadBytes(`/v2/file/public/${ticket.body.upload_id}`, bytes, name);
+      assert.equal(up.status, 201, JSON.stringify(up.body));
+      return up.body.file_id;
+    },
+  };
+}
+
+const sql = <T>(text: string, params: unknown[] = []) => server.deps.db.query<T>(text, params);
+const prefetchesOf = (fileId: string) =>
+  sql<{ slicing_key: string; rank: number }>('SELECT slicing_key, rank FROM prefetches WHERE file_id = $1', [fileId]);
+const metric = async (on: TestServer, pattern: RegExp) =>
+  Number(pattern.exec(await (await fetch(`${on.url}/metrics`)).text())?.[1] ?? 0);
+const slicesRun = (on: TestServer) => metric(on, /slicequote_slice_duration_seconds_count\{outcome="ok"\} (\d+)/);
+const prefetched = (outcome: string) =>
+  metric(server, new RegExp(`slicequote_prefetches_total\\{outcome="${outcome}"\\} (\\d+)`));
+const part = (size: number) => new TextEncoder().encode(boxesObj([[0, 0, 0, size, size, size / 2]]));
+
+test("a shopper's upload prefetches the likely slices; the first price comes from the cache", async () => {
+  const s = shopper();
+  const sliced = await prefetched('sliced');
+  const fileId = await s.upload(part(14), 'bracket.obj');
+  // The default choices and the likeliest changes (five candidates here), within the per-upload bound.
+  await until('prefetches sliced', 120_000, async () =>
+    (await prefetched('sliced')) - sliced === PREFETCH_PER_UPLOAD ? true : undefined,
+  );
+  assert.equal((await prefetchesOf(fileId)).length, 0, 'a sliced prefetch leaves the queue');
+  const first = await s.post(`/v2/file/quote/${fileId}`, { choices: {} });
+  assert.equal(first.status, 200, JSON.stringify(first.body));
+  assert.equal(first.body.cached, true, 'the default choices were sliced before the shopper asked');
+  const draft = await s.post(`/v2/file/quote/${fileId}`, { choices: { quality: 'draft' } });
+  assert.equal(draft.body.cached, true, 'the likeliest change too');
+  // A merchant's API upload is not a shopper's: nothing is prefetched for it.
+  const merchant = await api.uploadBytes('/v2/file', part(15), 'merchant.obj');
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal((await prefetchesOf(merchant.body.file_id)).length, 0);
+});
+
+test('deleting the upload drops its prefetches; one whose shopper session ended is stopped and never stored', async () => {
+  const s = shopper();
+  const big = await s.upload(BENCHY, 'benchy.stl'); // its first prefetch holds the slicer for a while
+  const keys = await until('a Benchy prefetch slicing', 60_000, async () => {
+    const rows = await prefetchesOf(big);
+    const running = await sql('SELECT 1 FROM prefetches WHERE file_id = $1 AND lease_expires_at > now()', [big]);
+    return running.length ? rows.map((r) => r.slicing_key) : undefined;
+  });
+  const fileId = await s.upload(part(16), 'spare.obj');
+  await until('prefetches queued', 10_000, async () => ((await prefetchesOf(fileId)).length ? true : undefined));
+  assert.equal((await api.delete(`/v2/file/${fileId}`)).status, 200);
+  assert.equal((await prefetchesOf(fileId)).length, 0);
+  await sql(`UPDATE prefetches SET expires_at = now() - interval '1 second' WHERE file_id = $1`, [big]);
+  await until('expired prefetches dropped', 60_000, async () => ((await prefetchesOf(big)).length ? undefined : true));
+  await new Promise((r) => setTimeout(r, 3000)); // longer than a heartbeat: a slice still running would be stored now
+  const stored = await sql('SELECT 1 FROM slices WHERE key = ANY($1)', [keys]);
+  assert.equal(stored.length, 0, 'the running prefetch was stopped, the others never started');
+});
+
+test('a quote for a slice already being made joins it: one slice for two quotes', async () => {
+  // Two slicers: without joining, both quotes would slice at once.
+  const two = await startTestServer({ SLICER_CONCURRENCY: '2' });
+  after(() => two.stop());
+  const { token } = await two.newAccount();
+  const api = two.client(token);
+  const upload = await api.uploadBytes('/v2/file', part(17), 'twice.obj');
+  const before = await slicesRun(two);
+  const body = { printer_config: { fill_density: 22 } };
+  const [a, b] = await Promise.all([
+    api.post(`/v2/file/quote/${upload.body.file_id}/async`, body),
+    api.post(`/v2/file/quote/${upload.body.file_id}/async`, body),
+  ]);
+  const done = (id: string) =>
+    until(`job ${id}`, 120_000, async () => {
+      const job = await api.get(`/v2/jobs/${id}`);
+      return job.body.status === 'completed' ? job.body : undefined;
+    });
+  const [ja, jb] = await Promise.all([done(a.body.job_id), done(b.body.job_id)]);
+  assert.equal(ja.result.total_price, jb.result.total_price);
+  assert.deepEqual([ja.result.cached, jb.result.cached].sort(), [false, true]);
+  assert.equal((await slicesRun(two)) - before, 1, 'PrusaSlicer ran once');
+});
+
+test("a shopper's quote is sliced before the merchant's waiting ones, and shows the slicer's progress", async () => {
+  const benchy = await api.uploadBytes('/v2/file', BENCHY, 'benchy.stl');
+  const merchantParts = await Promise.all([18, 19].map((n) => api.uploadBytes('/v2/file', part(n), `m${n}.obj`)));
+  // The slicer is busy with a merchant's Benchy; while it slices, its job shows the slicer's stage.
+  const busy = await api.post(`/v2/file/quote/${benchy.body.file_id}/async`, { printer_config: { fill_density: 33 } });
+  const progress = await until('a slicing stage', 120_000, async () => {
+    const job = (await api.get(`/v2/jobs/${busy.body.job_id}`)).body;
+    return job.status === 'processing' && job.stage ? job : undefined;
+  });
+  assert.match(progress.stage, /[A-Za-z]/);
+  assert.ok(progress.expected_remaining_seconds >= 1);
+  assert.ok(progress.progress >= 5 && progress.progress <= 95);
+  // Two merchant quotes wait, then a shopper asks.
+  const waiting = [];
+  for (const p of merchantParts)
+    waiting.push(
+      (await api.post(`/v2/file/quote/${p.body.file_id}/async`, { printer_config: { fill_density: 31 } })).body,
+    );
+  const s = shopper();
+  const fileId = await s.upload(part(20), 'shopper.obj');
+  await sql('DELETE FROM prefetches WHERE file_id = $1', [fileId]); // this test is about the quote's own priority
+  const mine = await s.post(`/v2/file/quote/${fileId}/async`, { choices: { infill: 40 } });
+  assert.equal(mine.status, 202);
+  const finished = async (id: string) => {
+    const [row] = await sql<{ finished_at: Date | null }>('SELECT finished_at FROM quotes WHERE id = $1', [id]);
+    return row?.finished_at ?? undefined;
+  };
+  const shopperDone = await until('shopper quote', 180_000, () => finished(mine.body.job_id));
+  for (const w of waiting) {
+    const merchantDone = await until('merchant quote', 180_000, () => finished(w.job_id));
+    assert.ok(shopperDone < merchantDone, 'the shopper did not wait behind the merchant');
+  }
+});
+
+test('a prefetch makes way for a quote and is sliced afterwards', async () => {
+  const s = shopper();
+  const fileId = await s.upload(BENCHY, 'benchy-again.stl');
+  const keys = await until('prefetch running', 60_000, async () => {
+    const rows = await sql<{ slicing_key: string }>(
+      'SELECT slicing_key FROM prefetches WHERE file_id = $1 AND lease_expires_at > now()',
+      [fileId],
+    );
+    return rows.length ? rows : undefined;
+  });
+  const merchant = await api.uploadBytes('/v2/file', part(21), 'urgent.obj');
+  const quote = await api.post(`/v2/file/quote/${merchant.body.file_id}/async`, {
+    printer_config: { fill_density: 27 },
+  });
+  const done = await until('the quote', 60_000, async () => {
+    const job = (await api.get(`/v2/jobs/${quote.body.job_id}`)).body;
+    return job.status === 'completed' ? job : undefined;
+  });
+  assert.equal(done.status, 'completed');
+  const metrics = await (await fetch(`${server.url}/metrics`)).text();
+  assert.match(metrics, /slicequote_prefetches_total\{outcome="preempted"\} [1-9]/);
+  // The preempted prefetch is queued again and its slice is made in the end.
+  const [preempted] = keys;
+  await until('the preempted slice', 240_000, async () => {
+    const rows = await sql('SELECT 1 FROM slices WHERE key = $1', [preempted!.slicing_key]);
+    return rows.length ? true : undefined;
+  });
+});
