@@ -14,7 +14,10 @@ import { buildSliceConfig } from '../server/slicer/config.ts';
 import { newId } from '../server/ids.ts';
 
 const run = promisify(execFile);
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+export const median = (xs: number[]): number => {
+  if (xs.length === 0) throw new Error('median of no samples');
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+};
 
 export async function boot(): Promise<{ running: Running; token: string; dataDir: string }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-bench-'));
@@ -86,6 +89,7 @@ export async function benchUploadAndQuote(modelsDir: string, runs = 5) {
       const [row] = await running.deps.db.query<{ resolved: any }>(
         'SELECT resolved FROM quotes ORDER BY created_at DESC LIMIT 1',
       );
+      if (!row) throw new Error('the cold quote left no row in quotes');
       writeFileSync(path.join(dir, 'config.ini'), buildSliceConfig(row.resolved.settings).ini);
       const t = performance.now();
       await run(
@@ -127,7 +131,7 @@ export async function benchUploadAndQuote(modelsDir: string, runs = 5) {
       cold_quote_over_cli: +(median(cold) / median(cli)).toFixed(3),
       cached_quote_ms: {
         median: +median(cached).toFixed(1),
-        p95: +[...cached].sort((a, b) => a - b)[Math.floor(cached.length * 0.95)].toFixed(1),
+        p95: +[...cached].sort((a, b) => a - b)[Math.floor(cached.length * 0.95)]!.toFixed(1), // 30 samples
       },
       cached_quote_small_part_ms: { median: +median(cachedSmall).toFixed(1) },
     };

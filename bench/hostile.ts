@@ -25,7 +25,7 @@ async function measure(server: MeasuredServer, uploads: { bytes: Uint8Array; nam
   const ms = Math.round(performance.now() - started);
   const peak = Math.round(server.rss().peak / MiB);
   return answers.map((res, i) => ({
-    file_kb: Math.round(uploads[i].bytes.length / 1024),
+    file_kb: Math.round(uploads[i]!.bytes.length / 1024), // one answer per upload
     status: res.status,
     code: res.status === 201 ? 'accepted' : res.body.error.code,
     ms,

@@ -14,8 +14,9 @@ const CASES: { name: string; file: string[]; format: ModelFormat }[] = [
 ];
 
 function median(values: number[]): number {
+  if (values.length === 0) throw new Error('median of no samples');
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function time(fn: () => void, runs: number): number {

@@ -16,7 +16,10 @@ const SECRET = 'bench-scale-secret-0123456789-0123456789';
 const JOBS = 6;
 const PICKUPS = 7;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs: number[]): number => {
+  if (xs.length === 0) throw new Error('median of no samples');
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function benchScale(modelsDir: string) {
@@ -80,6 +83,7 @@ async function run(workers: number, benchy: Uint8Array) {
         'SELECT extract(epoch FROM started_at - created_at) * 1000 AS ms FROM quotes WHERE id = $1',
         [id],
       );
+      if (!row) throw new Error(`quote ${id} is not in the database`);
       pickups.push(Math.round(row.ms));
     }
     return { perMinute, pickups };
@@ -97,7 +101,7 @@ async function allDone(db: Db, ids: string[]) {
       `SELECT count(*)::int AS n FROM quotes WHERE id = ANY($1) AND status IN ('completed', 'failed')`,
       [ids],
     );
-    if (rows[0].n === ids.length) return;
+    if (rows[0]!.n === ids.length) return; // count(*) returns exactly one row
     await sleep(50);
   }
 }

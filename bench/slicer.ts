@@ -40,8 +40,9 @@ export interface SlicerBenchResult {
 }
 
 const median = (xs: number[]): number => {
+  if (xs.length === 0) throw new Error('median of no samples');
   const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 const round = (n: number, d = 1): number => Math.round(n * 10 ** d) / 10 ** d;
 

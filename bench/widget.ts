@@ -82,7 +82,8 @@ async function dropAndTime(browser: Browser, model: Buffer): Promise<{ preview: 
 }
 
 function median(values: number[]): number {
+  if (values.length === 0) throw new Error('median of no samples');
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return Math.round(sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2);
+  return Math.round(sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2);
 }

@@ -152,6 +152,17 @@ export interface SignedQuote {
   expiresAt: Date;
 }
 
+/** The fields of a v1 signature payload (docs/quote-signatures.md), in order. */
+type PayloadFields = [
+  version: string,
+  quoteId: string,
+  fileId: string,
+  settingsDigest: string,
+  unitAmountMinor: string,
+  currency: string,
+  expires: string,
+];
+
 /**
  * What a merchant's backend does before charging for a quote it got from a browser (docs/quote-signatures.md):
  * recompute the HMAC of the payload with the quote signing secret, compare in constant time, then trust only
@@ -163,7 +174,10 @@ export function verifyQuoteSignature(signature: unknown, secret: string): Signed
   const expected = createHmac('sha256', secret).update(s.payload).digest();
   const given = Buffer.from(s.hmac_sha256, 'hex');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  const [version, quoteId, fileId, settingsDigest, minor, currency, expires] = s.payload.split(':');
+  // A v1 payload has seven fields; a shorter one names no price and is refused like a bad signature.
+  const fields = s.payload.split(':');
+  if (fields.length < 7) return null;
+  const [version, quoteId, fileId, settingsDigest, minor, currency, expires] = fields as PayloadFields;
   if (version !== 'v1') return null;
   return {
     quoteId,

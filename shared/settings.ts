@@ -898,13 +898,15 @@ function within(issues: ConfigIssue[], field: string, v: number, lo: number, hi:
 function crossFieldIssues(s: ResolvedSettings): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   for (const [section, field, lo, hi] of BOUNDS) {
+    // Only reached once every field is present and valid (see validateResolvedSettings).
     const vals = sectionValues(s, section) as Record<string, number>;
+    const low = vals[lo]!,
+      high = vals[hi]!;
     if (field === 'perimeters') {
-      if (vals[lo] > vals[hi])
-        issues.push({ field: `${section}.${hi}`, message: `must be at least min_wall_count (${vals[lo]})` });
+      if (low > high) issues.push({ field: `${section}.${hi}`, message: `must be at least min_wall_count (${low})` });
       continue;
     }
-    within(issues, `${section}.${field}`, vals[field], vals[lo], vals[hi], `${lo} and ${hi}`);
+    within(issues, `${section}.${field}`, vals[field]!, low, high, `${lo} and ${hi}`);
   }
   const { printer: p, material: m } = s;
   within(issues, `${MA}.temperature`, m.temperature, p.min_hotend_temp, p.max_hotend_temp, 'the printer hotend limits');

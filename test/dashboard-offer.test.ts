@@ -49,7 +49,9 @@ test('an offer goes through the editor unchanged: every field, order, default an
 
 test('a default follows its row: renaming the preselected quality keeps it preselected', () => {
   const draft = draftFrom(OFFER);
-  draft.qualities[1].id = 'sturdy';
+  const [, strong] = draft.qualities;
+  assert.ok(strong);
+  strong.id = 'sturdy';
   draft.qualities.reverse();
   const body = offerBody(draft);
   assert.equal(body.default_quality, 'sturdy');
@@ -58,10 +60,13 @@ test('a default follows its row: renaming the preselected quality keeps it prese
 
 test('text that is not a number reaches the API rules as typed, which name the field', () => {
   const draft = draftFrom(OFFER);
-  draft.infill[1].value = 'twenty';
+  const [draftQuality] = draft.qualities;
+  const [, infill] = draft.infill;
+  assert.ok(draftQuality && infill);
+  infill.value = 'twenty';
   draft.quantityMax = '1.5';
   draft.minimumLinePrice = '-1';
-  draft.qualities[0].settings.layer_height = 'thin';
+  draftQuality.settings.layer_height = 'thin';
   const fields = Object.fromEntries(draftIssues(draft).map((i) => [i.field, i.message]));
   assert.equal(fields['infill_options.1'], 'must be a percentage from 0 to 100');
   assert.equal(fields['quantity.max'], 'must be an integer from 1 to 100000');
@@ -74,10 +79,12 @@ test('empty optional fields are null, and the preset fields left empty are not s
   const draft = draftFrom(OFFER);
   draft.minimumPrice = ' ';
   draft.leadTime = '   ';
-  draft.qualities[0].settings.layer_height = '';
+  const [draftQuality] = draft.qualities;
+  assert.ok(draftQuality);
+  draftQuality.settings.layer_height = '';
   const body = offerBody(draft);
   assert.deepEqual([body.minimum_price, body.lead_time], [null, null]);
-  assert.deepEqual((body.qualities as Offer['qualities'])[0].printer_config, {});
+  assert.deepEqual((body.qualities as Offer['qualities'])[0]?.printer_config, {});
 });
 
 test('field paths become element ids and words', () => {
@@ -96,7 +103,9 @@ test("a new preset's id follows its label in a form the API accepts", () => {
   assert.equal(idFromLabel('  ·  '), '');
   for (const label of ['Fine · 0.1 mm', 'x'.repeat(80), '-- Über-strong --']) {
     const draft = draftFrom(OFFER);
-    draft.qualities[0].id = idFromLabel(label);
+    const [draftQuality] = draft.qualities;
+    assert.ok(draftQuality);
+    draftQuality.id = idFromLabel(label);
     assert.equal(draftIssues(draft).filter((i) => i.field === 'qualities.0.id').length, 0, label);
   }
 });

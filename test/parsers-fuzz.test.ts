@@ -68,7 +68,7 @@ function mutate(r: Random, bytes: Uint8Array): [Uint8Array, string] {
     }
     case 1: {
       const n = 1 + int(r, 16);
-      for (let k = 0; k < n; k++) out[int(r, out.length)] ^= 1 << int(r, 8);
+      for (let k = 0; k < n; k++) out[int(r, out.length)]! ^= 1 << int(r, 8);
       return [out, `${n} bit flips`];
     }
     case 2:
@@ -84,7 +84,7 @@ function mutate(r: Random, bytes: Uint8Array): [Uint8Array, string] {
       return [concat(out.subarray(0, at), out.subarray(at + len)), `deleted ${len} bytes at ${at}`];
     }
     default: {
-      const token = TOKENS[int(r, TOKENS.length)];
+      const token = TOKENS[int(r, TOKENS.length)]!;
       const len = int(r, 6);
       return [
         concat(out.subarray(0, at), strToU8(token), out.subarray(at + len)),
@@ -109,8 +109,10 @@ function mutatePackage(r: Random, bytes: Uint8Array): [Uint8Array, string] {
   const files = unzipSync(bytes);
   const names = Object.keys(files).filter((n) => !n.endsWith('/'));
   const model = names.find((n) => n.endsWith('.model'))!;
-  const target = r() < 0.8 ? model : names[int(r, names.length)];
-  const [mutated, how] = mutate(r, files[target]);
+  const target = r() < 0.8 ? model : names[int(r, names.length)]!;
+  const part = files[target];
+  assert.ok(part, target);
+  const [mutated, how] = mutate(r, part);
   files[target] = Uint8Array.from(mutated);
   return [zipSync(files), `${target}: ${how}`];
 }
@@ -181,6 +183,7 @@ describe(`parser fuzzing (seed ${SEED})`, () => {
   it('survives the model XML being replaced by random text', () => {
     const r = rng(SEED);
     const files = unzipSync(corpusBytes('3mf', 'conformance', 'examples', 'box.3mf'));
+    assert.ok(files['3D/3dmodel.model'], 'box.3mf has a model part');
     for (let c = 0; c < 16; c++) {
       const xml = strFromU8(files['3D/3dmodel.model']);
       const cut = int(r, xml.length);

@@ -80,7 +80,7 @@ function binaryStl(triangles: number[][], header = 'test'): Uint8Array {
 /** The 12 triangles of an axis-aligned cube, outward-facing. */
 function cubeTriangles(size = 1, [ox, oy, oz] = [0, 0, 0]): number[][] {
   const v = (i: number) => [ox + (i & 1 ? size : 0), oy + (i & 2 ? size : 0), oz + (i & 4 ? size : 0)];
-  const quads = [
+  const quads: [number, number, number, number][] = [
     [0, 2, 3, 1],
     [4, 5, 7, 6],
     [0, 1, 5, 4],
@@ -159,7 +159,13 @@ function arrayBuffersGrowth(fn: () => void): number {
 
 const reference = JSON.parse(readFileSync(corpusPath('reference-measurements.json'), 'utf8')) as Record<
   string,
-  { facets?: number; manifold?: boolean; size_mm?: number[]; min_mm?: number[]; volume_mm3?: number }
+  {
+    facets?: number;
+    manifold?: boolean;
+    size_mm?: [number, number, number];
+    min_mm?: [number, number, number];
+    volume_mm3?: number;
+  }
 >;
 
 /** broken/ file -> the specific code it must be refused with. */
@@ -252,7 +258,7 @@ describe('corpus', () => {
       const m = parseFile(file).measurements;
       closeTo(m.triangles, ref.facets!, 0.001, 'facets');
       closeTo(m.volume_mm3, ref.volume_mm3!, 0.001, 'volume');
-      for (let k = 0; k < 3; k++) {
+      for (const k of [0, 1, 2] as const) {
         closeTo(m.bbox.size[k], ref.size_mm![k], 0.001, `size[${k}]`);
         // Position too: catches transform and unit mistakes the size alone would not.
         assert.ok(
@@ -320,7 +326,9 @@ describe('STL', () => {
 
   it('welds identical positions into one vertex (-0 and +0 included)', () => {
     const triangles = cubeTriangles(1).map((t) => t.map((v) => (v === 0 ? -0 : v)));
-    triangles[0][0] = 0; // +0 where others have -0
+    const [first] = triangles;
+    assert.ok(first);
+    first[0] = 0; // +0 where others have -0
     const { mesh } = parseModel(binaryStl(triangles), 'stl');
     assert.equal(mesh.positions.length / 3, 8);
     assert.equal(mesh.indices.length, 36);
@@ -359,20 +367,19 @@ describe('STL', () => {
     const solid = (facets: string) => `solid s\n${facets}endsolid s\n`;
     const corner = (p: number[]) => `vertex ${p.join(' ')}`;
     const tetra = (dz = 0, fmt = corner) => {
-      const p = [
+      const p: [number[], number[], number[], number[]] = [
         [0, 0, dz],
         [1, 0, dz],
         [0, 1, dz],
         [0, 0, dz + 1],
       ];
-      return [
+      const faces = [
         [0, 2, 1],
         [0, 1, 3],
         [1, 2, 3],
         [0, 3, 2],
-      ]
-        .map((f) => facet(f.map((i) => fmt(p[i])).join('\n')))
-        .join('');
+      ] as const;
+      return faces.map((f) => facet(f.map((i) => fmt(p[i])).join('\n'))).join('');
     };
     const one = parseModel(text(solid(tetra())), 'stl').measurements;
     assert.deepEqual([one.triangles, one.watertight], [4, true]);
@@ -783,7 +790,7 @@ describe('measurement', () => {
   it('sees inconsistent orientation and open edges as not watertight', () => {
     const mesh = cubeMesh();
     const flipped = { positions: mesh.positions, indices: Uint32Array.from(mesh.indices) };
-    [flipped.indices[1], flipped.indices[2]] = [flipped.indices[2], flipped.indices[1]];
+    [flipped.indices[1], flipped.indices[2]] = [flipped.indices[2]!, flipped.indices[1]!];
     assert.equal(measure(flipped).watertight, false);
     assert.equal(measure({ positions: mesh.positions, indices: mesh.indices.slice(3) }).watertight, false);
   });

@@ -22,8 +22,9 @@ function facts(obj: string): ShapeFacts {
   const min: [number, number, number] = [Infinity, Infinity, Infinity];
   const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < m.positions.length; i++) {
-    min[i % 3] = Math.min(min[i % 3], m.positions[i]);
-    max[i % 3] = Math.max(max[i % 3], m.positions[i]);
+    const k = i % 3;
+    min[k] = Math.min(min[k]!, m.positions[i]!);
+    max[k] = Math.max(max[k]!, m.positions[i]!);
   }
   return { min, max, footprint: convexHullXY(m.positions), shape: describeShape(m.positions, m.indices) };
 }
@@ -152,7 +153,7 @@ test('PrusaSlicer puts down the side our placement names, with the outline we fi
     // An asymmetric tetrahedron: each side of its bounding box holds a different set of corners.
     const obj = 'v 0 0 0\nv 10 0 0\nv 0 20 0\nv 0 0 30\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n';
     writeFileSync(path.join(dir, 'tet.obj'), obj);
-    const corners = [
+    const corners: Point[] = [
       [0, 0, 0],
       [10, 0, 0],
       [0, 20, 0],
@@ -167,13 +168,13 @@ test('PrusaSlicer puts down the side our placement names, with the outline we fi
         ['--datadir', path.join(dir, 'dd'), ...args, '--export-stl', '--output', out, path.join(dir, 'tet.obj')],
         { stdio: 'ignore' },
       );
-      const axis = 'xyz'.indexOf(side[1]);
+      const axis = 'xyz'.indexOf(side.charAt(1));
       const onSide = corners.filter((c) => c[axis] === (side[0] === '-' ? f.min[axis] : f.max[axis]));
       // A rotation keeps distances: the corners on the plate are the side's corners when their distances agree.
       const stl = readFileSync(out);
       const [down, expected] = [distances(lowestCorners(stl)), distances(onSide)];
       assert.ok(
-        down.length === expected.length && down.every((d, i) => Math.abs(d - expected[i]) < 0.01),
+        down.length === expected.length && down.every((d, i) => Math.abs(d - expected[i]!) < 0.01),
         `${side} rests on the plate`,
       );
       const predicted = extentsAt(outline, 30),
@@ -188,31 +189,34 @@ test('PrusaSlicer puts down the side our placement names, with the outline we fi
   }
 });
 
-const distances = (pts: number[][]) =>
+type Point = [number, number, number];
+
+const distances = (pts: Point[]) =>
   pts
     .flatMap((p, i) => pts.slice(i + 1).map((q) => Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2])))
     .sort((a, b) => a - b);
 
 function extentsXY(stl: Buffer) {
   const pts = stlVertices(stl);
-  const span = (k: number) => Math.max(...pts.map((p) => p[k])) - Math.min(...pts.map((p) => p[k]));
+  const span = (k: 0 | 1) => Math.max(...pts.map((p) => p[k])) - Math.min(...pts.map((p) => p[k]));
   return { x: span(0), y: span(1) };
 }
 
 /** Distinct vertices of a binary STL at its lowest Z. */
-function lowestCorners(stl: Buffer): number[][] {
+function lowestCorners(stl: Buffer): Point[] {
   const pts = stlVertices(stl);
   const minZ = Math.min(...pts.map((p) => p[2]));
   return pts.filter((p) => p[2] - minZ < 1e-3);
 }
 
-function stlVertices(stl: Buffer): number[][] {
+function stlVertices(stl: Buffer): Point[] {
   const n = stl.readUInt32LE(80);
-  const seen = new Map<string, number[]>();
+  const seen = new Map<string, Point>();
   for (let i = 0; i < n; i++) {
     for (let k = 0; k < 3; k++) {
       const o = 84 + i * 50 + 12 + k * 12;
-      const p = [0, 1, 2].map((j) => Math.round(stl.readFloatLE(o + j * 4) * 1000) / 1000);
+      const at = (j: number) => Math.round(stl.readFloatLE(o + j * 4) * 1000) / 1000;
+      const p: Point = [at(0), at(1), at(2)];
       seen.set(p.join(','), p);
     }
   }

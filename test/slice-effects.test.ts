@@ -211,11 +211,13 @@ describe('what changes a slice (real PrusaSlicer)', () => {
 
   for (const field of ['support_density', 'support_overhang_angle', 'min_layer_height', 'max_layer_height']) {
     test(`${field} changes nothing while supports are off`, async () => {
-      const part = CHANGED[field][1];
+      const entry = CHANGED[field];
+      assert.ok(entry, `${field} has a changed value`);
+      const [value, part] = entry;
       const off = (s: ResolvedSettings) => ({ ...buildSliceConfig(s).options, support_material: '0' });
       const [base, changed] = await Promise.all([
         sliceRaw(part, off(settingsFor(part))),
-        sliceRaw(part, off(withValue(settingsFor(part), field, CHANGED[field][0]))),
+        sliceRaw(part, off(withValue(settingsFor(part), field, value))),
       ]);
       assert.equal(sameToolpath(base, changed), undefined, `${field} moved the G-code without supports`);
     });

@@ -66,7 +66,7 @@ function boxesObj(boxes: Box[]): string {
       [3, 8, 7],
       [4, 1, 5],
       [4, 5, 8],
-    ]) {
+    ] as const) {
       lines.push(`f ${a + o} ${b + o} ${c + o}`);
     }
   });
@@ -253,7 +253,9 @@ describe('config mapping', () => {
       for (const d of SETTINGS) {
         const s = structuredClone(start) as unknown as Record<string, Record<string, unknown>>;
         const key = d.section === 'printer_config' ? 'printer' : d.section === 'material_config' ? 'material' : 'quote';
-        s[key][d.name] = otherValue(d, s[key][d.name]);
+        const section = s[key];
+        assert.ok(section, key);
+        section[d.name] = otherValue(d, section[d.name]);
         const changed = buildSliceConfig(s as unknown as ResolvedSettings).ini !== base;
         const expected = d.affects === 'slice' || (supports && d.affects === 'support');
         assert.equal(changed, expected, `${d.section}.${d.name} (${d.affects}), supports ${supports}`);

@@ -59,6 +59,7 @@ describe('support density', () => {
       const row = stats.map((s, i) => `${DENSITIES[i]} %: ${s.support_weight_g.toFixed(3)} g`).join(', ');
       for (let i = 1; i < DENSITIES.length; i++) {
         const [lower, higher] = [stats[i - 1], stats[i]];
+        assert.ok(lower && higher);
         assert.ok(
           lower.support_weight_g <= higher.support_weight_g + GRAM_TOLERANCE,
           `support weight rose as density fell to ${DENSITIES[i - 1]} %: ${row}`,
@@ -69,7 +70,8 @@ describe('support density', () => {
         );
         assert.ok(lower.print_time_s <= higher.print_time_s, `time rose as density fell to ${DENSITIES[i - 1]} %`);
       }
-      const [none, full] = [stats[0], stats.at(-1)!];
+      const [none, full] = [stats[0], stats.at(-1)];
+      assert.ok(none && full);
       assert.ok(none.support_weight_g > 0, "0 % still prints the support's wall, first layer and interfaces");
       assert.ok(full.support_weight_g > 1.5 * none.support_weight_g, `density changes the support materially: ${row}`);
     });

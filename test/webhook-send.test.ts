@@ -115,6 +115,7 @@ describe('sendWebhook: delivery', () => {
     assert.ok(res.durationMs >= 0);
     assert.deepEqual(calls, ['receiver.invalid']);
     const got = rx.requests[0];
+    assert.ok(got, 'the receiver got the request');
     assert.equal(got.method, 'POST');
     assert.equal(got.url, '/hooks/in?src=sq');
     assert.equal(got.headers.host, `receiver.invalid:${rx.port}`);
@@ -134,7 +135,9 @@ describe('sendWebhook: delivery', () => {
     });
     assert.deepEqual([res.ok, res.status, res.bodySnippet], [false, 503, 'busy']);
     assert.match(res.error ?? '', /503/);
-    assert.deepEqual([...rx.requests[0].body], [1, 2, 3]);
+    const [got] = rx.requests;
+    assert.ok(got, 'the receiver got the request');
+    assert.deepEqual([...got.body], [1, 2, 3]);
   });
 
   it('a closed port is a recorded failure, not an exception', async () => {

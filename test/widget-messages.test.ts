@@ -39,14 +39,17 @@ function sources(dir: string): string[] {
   });
 }
 
+/** The first capture group of every match; a match of an alternative without that group adds nothing. */
 function codes(dir: string, pattern: RegExp): Set<string> {
-  return new Set(sources(path.join(ROOT, dir)).flatMap((text) => [...text.matchAll(pattern)].map((m) => m[1])));
+  return new Set(
+    sources(path.join(ROOT, dir)).flatMap((text) => [...text.matchAll(pattern)].flatMap((m) => m[1] ?? [])),
+  );
 }
 
 const parserCodes = codes('shared/model', /(?:\bfail|new ModelError)\(\s*'([a-z0-9_]+)'/g);
 const slicerErrors = readFileSync(path.join(ROOT, 'server/slicer/errors.ts'), 'utf8');
 const slicerCodes = new Set(
-  [...(/type SliceFailureCode =([^;]+);/.exec(slicerErrors)?.[1] ?? '').matchAll(/'([a-z_]+)'/g)].map((m) => m[1]),
+  [...(/type SliceFailureCode =([^;]+);/.exec(slicerErrors)?.[1] ?? '').matchAll(/'([a-z_]+)'/g)].map((m) => m[1]!),
 );
 const apiCodes = codes('server', /ApiError\(\s*\d+,\s*'([a-z0-9_]+)'|\n\s+'([a-z_]+_exceeded|rate_limited)',/g);
 apiCodes.add('validation_failed'); // ValidationError's default code

@@ -20,7 +20,7 @@ const encoder = new TextEncoder();
 export function streamCanonicalObj(mesh: Mesh, sink: ByteSink): void {
   streamLines(mesh.positions.length / 3, (v) => `v ${xyz(mesh.positions, v)}\n`, sink);
   const t = mesh.indices;
-  streamLines(t.length / 3, (i) => `f ${t[i * 3] + 1} ${t[i * 3 + 1] + 1} ${t[i * 3 + 2] + 1}\n`, sink);
+  streamLines(t.length / 3, (i) => `f ${t[i * 3]! + 1} ${t[i * 3 + 1]! + 1} ${t[i * 3 + 2]! + 1}\n`, sink);
 }
 
 export function writeCanonicalObj(mesh: Mesh): Uint8Array {
@@ -85,7 +85,7 @@ function streamModelXml(part: Mesh, negative: Mesh, out: ByteSink): void {
   for (const { positions: p } of [part, negative]) {
     streamLines(
       p.length / 3,
-      (v) => `<vertex x="${num(p[v * 3])}" y="${num(p[v * 3 + 1])}" z="${num(p[v * 3 + 2])}"/>\n`,
+      (v) => `<vertex x="${num(p[v * 3]!)}" y="${num(p[v * 3 + 1]!)}" z="${num(p[v * 3 + 2]!)}"/>\n`,
       out,
     );
   }
@@ -95,7 +95,7 @@ function streamModelXml(part: Mesh, negative: Mesh, out: ByteSink): void {
     [part, 0],
     [negative, partVertices],
   ] as const) {
-    const corner = (i: number) => t[i] + base;
+    const corner = (i: number) => t[i]! + base;
     streamLines(
       t.length / 3,
       (i) => `<triangle v1="${corner(i * 3)}" v2="${corner(i * 3 + 1)}" v3="${corner(i * 3 + 2)}"/>\n`,
@@ -115,7 +115,7 @@ function streamLines(count: number, line: (index: number) => string, sink: ByteS
 }
 
 function xyz(p: Float64Array, v: number): string {
-  return `${num(p[v * 3])} ${num(p[v * 3 + 1])} ${num(p[v * 3 + 2])}`;
+  return `${num(p[v * 3]!)} ${num(p[v * 3 + 1]!)} ${num(p[v * 3 + 2]!)}`;
 }
 
 /** Shortest text that parses back to exactly `x`; -0 is written as 0. */

@@ -29,8 +29,7 @@ export function detectFormat(fileName: string, bytes: Uint8Array): ModelFormat |
 }
 
 export function extensionFormat(fileName: string): ModelFormat | null {
-  const match = /\.([a-z0-9]+)$/i.exec(fileName);
-  const ext = match ? match[1].toLowerCase() : '';
+  const ext = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? '';
   return ext === 'stl' || ext === 'obj' || ext === '3mf' ? ext : null;
 }
 
@@ -52,7 +51,7 @@ function looksObj(b: Uint8Array): boolean {
   for (const raw of text.split('\n')) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
-    return OBJ_KEYWORDS.has(line.split(/\s+/)[0]);
+    return OBJ_KEYWORDS.has(line.split(/\s+/)[0]!); // split always yields a first piece
   }
   return false;
 }

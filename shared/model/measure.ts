@@ -27,13 +27,14 @@ export function measure(mesh: Mesh): Measurements {
 
 export function boundingBox(p: Float64Array): Measurements['bbox'] {
   if (p.length === 0) return { min: [0, 0, 0], max: [0, 0, 0], size: [0, 0, 0] };
-  const min: [number, number, number] = [p[0], p[1], p[2]];
-  const max: [number, number, number] = [p[0], p[1], p[2]];
+  // Indices below are within p.length (a multiple of 3) and within the 3-tuples.
+  const min: [number, number, number] = [p[0]!, p[1]!, p[2]!];
+  const max: [number, number, number] = [p[0]!, p[1]!, p[2]!];
   for (let i = 3; i < p.length; i += 3) {
     for (let k = 0; k < 3; k++) {
-      const v = p[i + k];
-      if (v < min[k]) min[k] = v;
-      else if (v > max[k]) max[k] = v;
+      const v = p[i + k]!;
+      if (v < min[k]!) min[k] = v;
+      else if (v > max[k]!) max[k] = v;
     }
   }
   return { min, max, size: [max[0] - min[0], max[1] - min[1], max[2] - min[2]] };
@@ -56,27 +57,28 @@ export function surfaceIntegrals(mesh: Mesh): SurfaceIntegrals {
   const p = mesh.positions,
     t = mesh.indices;
   if (t.length === 0) return { volume: 0, area: 0, vectorArea: [0, 0, 0] };
-  const ox = p[0],
-    oy = p[1],
-    oz = p[2];
+  // Every index below is a vertex of the mesh, so each read is within p and t.
+  const ox = p[0]!,
+    oy = p[1]!,
+    oz = p[2]!;
   let volume6 = 0,
     area2 = 0,
     ax = 0,
     ay = 0,
     az = 0;
   for (let i = 0; i < t.length; i += 3) {
-    const a = t[i] * 3,
-      b = t[i + 1] * 3,
-      c = t[i + 2] * 3;
-    const x0 = p[a] - ox,
-      y0 = p[a + 1] - oy,
-      z0 = p[a + 2] - oz;
-    const x1 = p[b] - ox,
-      y1 = p[b + 1] - oy,
-      z1 = p[b + 2] - oz;
-    const x2 = p[c] - ox,
-      y2 = p[c + 1] - oy,
-      z2 = p[c + 2] - oz;
+    const a = t[i]! * 3,
+      b = t[i + 1]! * 3,
+      c = t[i + 2]! * 3;
+    const x0 = p[a]! - ox,
+      y0 = p[a + 1]! - oy,
+      z0 = p[a + 2]! - oz;
+    const x1 = p[b]! - ox,
+      y1 = p[b + 1]! - oy,
+      z1 = p[b + 2]! - oz;
+    const x2 = p[c]! - ox,
+      y2 = p[c + 1]! - oy,
+      z2 = p[c + 2]! - oz;
     // Cross product of the edges: twice the triangle's vector area.
     const ux = x1 - x0,
       uy = y1 - y0,
@@ -105,21 +107,27 @@ export function isWatertight(mesh: Mesh): boolean {
   const t = mesh.indices;
   if (t.length === 0) return false;
   const vertexCount = mesh.positions.length / 3;
+  // Vertex indices are below vertexCount and bucket offsets below t.length, so every read is in range.
   const start = new Uint32Array(vertexCount + 1);
-  for (let i = 0; i < t.length; i++) start[t[i] + 1]++;
-  for (let v = 0; v < vertexCount; v++) start[v + 1] += start[v];
+  for (let i = 0; i < t.length; i++) start[t[i]! + 1]!++;
+  for (let v = 0; v < vertexCount; v++) start[v + 1]! += start[v]!;
   const fill = start.slice(0, vertexCount);
   const target = new Uint32Array(t.length);
   for (let i = 0; i < t.length; i += 3) {
-    target[fill[t[i]]++] = t[i + 1];
-    target[fill[t[i + 1]]++] = t[i + 2];
-    target[fill[t[i + 2]]++] = t[i];
+    const a = t[i]!,
+      b = t[i + 1]!,
+      c = t[i + 2]!;
+    target[fill[a]!++] = b;
+    target[fill[b]!++] = c;
+    target[fill[c]!++] = a;
   }
   for (let a = 0; a < vertexCount; a++) {
-    for (let e = start[a]; e < start[a + 1]; e++) {
-      const b = target[e];
-      if (countTargets(target, start[a], start[a + 1], b) !== 1) return false;
-      if (countTargets(target, start[b], start[b + 1], a) !== 1) return false;
+    const from = start[a]!,
+      to = start[a + 1]!;
+    for (let e = from; e < to; e++) {
+      const b = target[e]!;
+      if (countTargets(target, from, to, b) !== 1) return false;
+      if (countTargets(target, start[b]!, start[b + 1]!, a) !== 1) return false;
     }
   }
   return true;
@@ -138,9 +146,10 @@ export function countBodies(mesh: Mesh): number {
   const parent = new Int32Array(vertexCount);
   for (let v = 0; v < vertexCount; v++) parent[v] = v;
   const find = (v: number): number => {
+    // v and every parent are vertex indices below vertexCount.
     while (parent[v] !== v) {
-      parent[v] = parent[parent[v]];
-      v = parent[v];
+      parent[v] = parent[parent[v]!]!;
+      v = parent[v]!;
     }
     return v;
   };
@@ -148,15 +157,16 @@ export function countBodies(mesh: Mesh): number {
   const used = new Uint8Array(vertexCount);
   let bodies = 0;
   for (let i = 0; i < t.length; i++) {
-    if (used[t[i]] === 0) {
-      used[t[i]] = 1;
+    const v = t[i]!;
+    if (used[v] === 0) {
+      used[v] = 1;
       bodies++;
     }
   }
   for (let i = 0; i < t.length; i += 3) {
     for (let k = 1; k < 3; k++) {
-      const ra = find(t[i]),
-        rb = find(t[i + k]);
+      const ra = find(t[i]!),
+        rb = find(t[i + k]!);
       if (ra !== rb) {
         parent[ra] = rb;
         bodies--;

@@ -26,7 +26,7 @@ function hashPosition(x: number, y: number, z: number): number {
   scratch[2] = z;
   let h = 0x9747b28c;
   for (let k = 0; k < 6; k++) {
-    let w = Math.imul(words[k], 0xcc9e2d51);
+    let w = Math.imul(words[k]!, 0xcc9e2d51);
     w = (w << 15) | (w >>> 17);
     h ^= Math.imul(w, 0x1b873593);
     h = Math.imul((h << 13) | (h >>> 19), 5) + 0xe6546b64;
@@ -72,7 +72,7 @@ export class MeshBuilder {
     const mask = table.length - 1;
     const p = this.positions;
     for (let slot = hashPosition(x, y, z) & mask; ; slot = (slot + 1) & mask) {
-      const entry = table[slot];
+      const entry = table[slot]!; // slot is masked to the table's size
       if (entry === 0) {
         const index = this.appendVertex(x, y, z);
         table[slot] = index + 1;
@@ -145,7 +145,7 @@ export class MeshBuilder {
     const mask = table.length - 1;
     const p = this.positions;
     for (let v = 0; v < this.vertexCount; v++) {
-      let slot = hashPosition(p[v * 3], p[v * 3 + 1], p[v * 3 + 2]) & mask;
+      let slot = hashPosition(p[v * 3]!, p[v * 3 + 1]!, p[v * 3 + 2]!) & mask;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
       table[slot] = v + 1;
     }
@@ -159,16 +159,17 @@ export function compact(mesh: Mesh): Mesh {
   const remap = new Int32Array(vertexCount).fill(-1);
   let next = 0;
   for (let i = 0; i < mesh.indices.length; i++) {
-    const v = mesh.indices[i];
-    if (remap[v] < 0) remap[v] = -2; // mark used; numbered below in original order
+    const v = mesh.indices[i]!;
+    if (remap[v]! < 0) remap[v] = -2; // mark used; numbered below in original order
   }
   for (let v = 0; v < vertexCount; v++) if (remap[v] === -2) remap[v] = next++;
   if (next === vertexCount) return mesh;
   const positions = new Float64Array(next * 3);
   for (let v = 0; v < vertexCount; v++) {
-    if (remap[v] >= 0) positions.set(mesh.positions.subarray(v * 3, v * 3 + 3), remap[v] * 3);
+    const to = remap[v]!;
+    if (to >= 0) positions.set(mesh.positions.subarray(v * 3, v * 3 + 3), to * 3);
   }
-  const indices = mesh.indices.map((v) => remap[v]);
+  const indices = mesh.indices.map((v) => remap[v]!);
   return { positions, indices };
 }
 

@@ -31,15 +31,16 @@ export function parseNumberBytes(b: Uint8Array, start: number, end: number): num
   let i = start;
   let negative = false;
   if (b[i] === C_PLUS || b[i] === C_MINUS) negative = b[i++] === C_MINUS;
-  if (i < end && !isDigit(b[i]) && b[i] !== C_DOT) return parseSpecial(b, i, end, negative);
+  // The caller's range lies within b, so every b[i] with i < end below is a byte.
+  if (i < end && !isDigit(b[i]!) && b[i] !== C_DOT) return parseSpecial(b, i, end, negative);
   let mantissa = 0,
     significant = 0,
     exp10 = 0,
     digits = 0;
-  for (; i < end && isDigit(b[i]); i++, digits++) {
+  for (; i < end && isDigit(b[i]!); i++, digits++) {
     if (significant > 0 || b[i] !== C_0) {
       if (significant < 15) {
-        mantissa = mantissa * 10 + (b[i] - C_0);
+        mantissa = mantissa * 10 + (b[i]! - C_0);
         significant++;
       } else {
         significant = 99;
@@ -48,10 +49,10 @@ export function parseNumberBytes(b: Uint8Array, start: number, end: number): num
     if (significant === 99) exp10++;
   }
   if (i < end && b[i] === C_DOT) {
-    for (i++; i < end && isDigit(b[i]); i++, digits++) {
+    for (i++; i < end && isDigit(b[i]!); i++, digits++) {
       if (significant > 0 || b[i] !== C_0) {
         if (significant < 15) {
-          mantissa = mantissa * 10 + (b[i] - C_0);
+          mantissa = mantissa * 10 + (b[i]! - C_0);
           significant++;
         } else {
           significant = 99;
@@ -65,7 +66,7 @@ export function parseNumberBytes(b: Uint8Array, start: number, end: number): num
     const expStart = ++i;
     if (i < end && (b[i] === C_PLUS || b[i] === C_MINUS)) i++;
     const digitsStart = i;
-    while (i < end && isDigit(b[i])) i++;
+    while (i < end && isDigit(b[i]!)) i++;
     if (i === digitsStart) return null;
     if (i !== end) return null;
     const e = parseExponent(b, expStart, end);
@@ -73,7 +74,7 @@ export function parseNumberBytes(b: Uint8Array, start: number, end: number): num
   }
   if (i !== end) return null;
   if (significant !== 99 && exp10 >= -22 && exp10 <= 22) {
-    const v = exp10 >= 0 ? mantissa * POW10[exp10] : mantissa / POW10[-exp10];
+    const v = exp10 >= 0 ? mantissa * POW10[exp10]! : mantissa / POW10[-exp10]!;
     return negative ? -v : v;
   }
   return Number(latin1(b, start, end));
@@ -85,7 +86,7 @@ function parseExponent(b: Uint8Array, start: number, end: number): number {
     e = 0;
   if (b[i] === C_PLUS || b[i] === C_MINUS) sign = b[i++] === C_MINUS ? -1 : 1;
   // Saturate: 1e999999 is Infinity either way; this keeps the arithmetic exact.
-  for (; i < end; i++) e = Math.min(e * 10 + (b[i] - C_0), 100000);
+  for (; i < end; i++) e = Math.min(e * 10 + (b[i]! - C_0), 100000);
   return sign * e;
 }
 
@@ -99,7 +100,7 @@ function parseSpecial(b: Uint8Array, start: number, end: number, negative: boole
 /** Token bytes as a string, for messages and slow paths; callers bound the length. */
 export function latin1(b: Uint8Array, start: number, end: number): string {
   let s = '';
-  for (let i = start; i < end; i++) s += String.fromCharCode(b[i]);
+  for (let i = start; i < end; i++) s += String.fromCharCode(b[i]!);
   return s;
 }
 

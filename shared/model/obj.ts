@@ -106,7 +106,7 @@ class ObjReader {
   private vertex(): void {
     const cur = this.cur;
     const line = cur.line;
-    const xyz = [0, 0, 0];
+    const xyz: [number, number, number] = [0, 0, 0];
     for (let k = 0; k < 3; k++) {
       if (!cur.next(false)) syntax(cur, 'three vertex coordinates');
       const value = parseNumberBytes(cur.bytes, cur.start, cur.end);
@@ -199,7 +199,7 @@ class ObjReader {
         },
       );
     }
-    return this.welded[raw];
+    return this.welded[raw]!; // raw < vertexCount, checked above
   }
 }
 
@@ -214,8 +214,9 @@ function parseIndex(b: Uint8Array, start: number, end: number): number | null {
   if (i >= end || end - i > 10) return null;
   let n = 0;
   for (; i < end; i++) {
-    if (b[i] < 48 || b[i] > 57) return null;
-    n = n * 10 + (b[i] - 48);
+    const c = b[i]!;
+    if (c < 48 || c > 57) return null;
+    n = n * 10 + (c - 48);
   }
   return sign * n;
 }
@@ -224,7 +225,7 @@ function keyword(cur: ByteCursor): string {
   if (cur.end - cur.start > 12) return '';
   let s = '';
   for (let i = cur.start; i < cur.end; i++) {
-    const c = cur.bytes[i];
+    const c = cur.bytes[i]!;
     s += String.fromCharCode(c >= 65 && c <= 90 ? c + 32 : c);
   }
   return s;

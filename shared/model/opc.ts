@@ -89,7 +89,8 @@ function checkRelationships(
   const rootModels = relationships.filter(
     (r) => r.declaredIn.toLowerCase() === '_rels/.rels' && r.type === REL_3DMODEL,
   );
-  if (rootModels.length === 0) {
+  const [rootModel] = rootModels;
+  if (!rootModel) {
     fail(
       'model_part_missing',
       'The 3MF package has no relationship to a 3D model part in _rels/.rels (3MF Chapter 2.1: the 3D model part must exist).',
@@ -118,7 +119,7 @@ function checkRelationships(
       },
     );
   }
-  return rootModels[0].target;
+  return rootModel.target;
 }
 
 function readRelationships(relsName: string, bytes: Uint8Array, limits: ParseLimits): Relationship[] {
@@ -201,7 +202,7 @@ function isExternal(target: string): boolean {
 export function resolveTarget(source: string, target: string): string {
   const base = target.startsWith('/') ? [] : source.split('/').slice(0, -1);
   const segments = [...base];
-  for (const segment of target.split(/[?#]/)[0].split('/')) {
+  for (const segment of target.split(/[?#]/)[0]!.split('/')) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') segments.pop();
     else segments.push(segment);

@@ -38,10 +38,10 @@ function declaredCount(bytes: Uint8Array): number {
 /** "solid" at the start and plain text after it (no control bytes in the first 512 bytes). */
 export function looksAsciiStl(bytes: Uint8Array): boolean {
   let i = hasUtf8Bom(bytes) ? 3 : 0;
-  while (i < bytes.length && (bytes[i] === 32 || (bytes[i] >= 9 && bytes[i] <= 13))) i++;
+  while (i < bytes.length && (bytes[i] === 32 || (bytes[i]! >= 9 && bytes[i]! <= 13))) i++;
   const word = 'solid';
   for (let k = 0; k < word.length; k++) {
-    if (i + k >= bytes.length || (bytes[i + k] | 0x20) !== word.charCodeAt(k)) return false;
+    if (i + k >= bytes.length || (bytes[i + k]! | 0x20) !== word.charCodeAt(k)) return false;
   }
   return looksText(bytes, 512);
 }
@@ -161,7 +161,7 @@ function readFacet(cur: ByteCursor, builder: MeshBuilder): void {
   for (let k = 0; k < 3; k++) readNumber(cur, 'normal component'); // validated, then ignored
   expectWord(cur, 'outer');
   expectWord(cur, 'loop');
-  const corners = [0, 0, 0];
+  const corners: [number, number, number] = [0, 0, 0];
   for (let k = 0; k < 3; k++) {
     expectWord(cur, 'vertex');
     const line = cur.line;

@@ -79,6 +79,6 @@ const CRC_TABLE = (() => {
 /** CRC-32 (IEEE), continuing from `crc`. */
 export function crc32(bytes: Uint8Array, crc = 0): number {
   let c = ~crc >>> 0;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
   return ~c >>> 0;
 }

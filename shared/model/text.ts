@@ -31,7 +31,7 @@ export class ByteCursor {
   skipSpace(newlines: boolean): void {
     const b = this.bytes;
     while (this.pos < b.length) {
-      const c = b[this.pos];
+      const c = b[this.pos]!;
       if (c === LF) {
         if (!newlines) return;
         this.line++;
@@ -45,7 +45,7 @@ export class ByteCursor {
     this.skipSpace(newlines);
     const b = this.bytes;
     this.start = this.pos;
-    while (this.pos < b.length && b[this.pos] !== LF && !isSpace(b[this.pos])) this.pos++;
+    while (this.pos < b.length && b[this.pos] !== LF && !isSpace(b[this.pos]!)) this.pos++;
     this.end = this.pos;
     return this.end > this.start;
   }
@@ -64,7 +64,7 @@ export class ByteCursor {
   is(word: string): boolean {
     if (this.end - this.start !== word.length) return false;
     for (let i = 0; i < word.length; i++) {
-      if ((this.bytes[this.start + i] | 0x20) !== word.charCodeAt(i)) return false;
+      if ((this.bytes[this.start + i]! | 0x20) !== word.charCodeAt(i)) return false;
     }
     return true;
   }
@@ -81,7 +81,7 @@ export class ByteCursor {
 export function looksText(b: Uint8Array, window = 4096): boolean {
   const end = Math.min(b.length, window);
   for (let i = 0; i < end; i++) {
-    const c = b[i];
+    const c = b[i]!;
     if (c < 9 || (c > 13 && c < 32) || c === 127) return false;
   }
   return true;

@@ -39,7 +39,7 @@ export function parse3mf(bytes: Uint8Array, limits: ParseLimits): ThreeMfResult 
     );
   }
   const reader = new PartReader(pkg, limits);
-  const rootPart = reader.load([root], true)[0];
+  const rootPart = reader.load([root], true)[0]!; // load returns one part per name
   // Production extension: the root may place objects from other model parts (p:path); those
   // parts are read together, in one more pass over the zip.
   reader.load(referencedParts(rootPart), false);

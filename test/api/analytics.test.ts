@@ -132,6 +132,13 @@ const FIXTURES: Fixture[] = [
   },
 ];
 
+/** FIXTURES[i], which the list above must have. */
+function fixture(i: number): Fixture {
+  const f = FIXTURES[i];
+  assert.ok(f, `no fixture ${i}`);
+  return f;
+}
+
 async function insertQuote(account: string, f: Fixture) {
   const status = f.status ?? 'completed';
   const done = status === 'completed';
@@ -201,13 +208,13 @@ before(async () => {
     [200, 20],
     [404, 30],
     [500, 40],
-  ])
+  ] as const)
     await insertRequest(accountId, '/v2/file/:file_id', status, ms, '2031-01-05T12:00:00Z');
   await insertRequest(accountId, '/v2/user', 200, 5.5, '2031-01-06T00:00:00Z');
   await insertRequest(accountId, '/v2/user', 200, 1, '2030-12-31T23:59:59Z'); // before the range
   // Another account's data never shows.
   const other = await server.newAccount();
-  await insertQuote(other.accountId, { ...FIXTURES[0], material: 'NYLON' });
+  await insertQuote(other.accountId, { ...fixture(0), material: 'NYLON' });
   await insertRequest(other.accountId, '/v2/user', 500, 999, '2031-01-05T12:00:00Z');
 });
 after(() => server.stop());
@@ -448,8 +455,8 @@ test("analytics need a token and show only the caller's data", async () => {
 test('totals.deleted counts deleted failed quotes like deleted completed ones', async () => {
   const a = await server.newAccount();
   const api = server.client(a.token);
-  await insertQuote(a.accountId, { ...FIXTURES[0], id: 'qt_done' });
-  await insertQuote(a.accountId, { ...FIXTURES[5], id: 'qt_fail' });
+  await insertQuote(a.accountId, { ...fixture(0), id: 'qt_done' });
+  await insertQuote(a.accountId, { ...fixture(5), id: 'qt_fail' });
   const before = (await api.get(`/v2/analytics/quotes?${RANGE}`)).body.totals;
   assert.deepEqual([before.completed, before.failed, before.deleted], [1, 1, 0]);
   for (const id of ['qt_done', 'qt_fail'])

@@ -159,12 +159,14 @@ test('API_PROCESSES=2 serves one port from two processes, restarts one that dies
     const api = new ApiClient(supervisor.url, token);
     for (let i = 0; i < 10; i++) assert.equal((await api.get('/v2/user')).status, 200);
 
-    process.kill(first[0], 'SIGKILL');
+    const [killed, kept] = first;
+    assert.ok(killed !== undefined && kept !== undefined);
+    process.kill(killed, 'SIGKILL');
     const replaced = await until('the dead process to be replaced', 90_000, async () => {
       const now = children();
-      return now.length === 2 && !now.includes(first[0]) ? now : undefined;
+      return now.length === 2 && !now.includes(killed) ? now : undefined;
     });
-    assert.ok(replaced.includes(first[1]), 'the other process kept serving');
+    assert.ok(replaced.includes(kept), 'the other process kept serving');
     await until('the port to answer again from both', 30_000, async () =>
       (await api.get('/v2/user')).status === 200 ? true : undefined,
     );

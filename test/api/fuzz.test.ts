@@ -221,10 +221,11 @@ interface Fuzzed {
 
 function requestFor(template: string, op: Schema): fc.Arbitrary<Fuzzed> {
   const params: Schema[] = op.parameters ?? [];
-  const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  // One value per name.
   const pathArb = fc
     .tuple(...names.map(pathSegment))
-    .map((values) => names.reduce((p, n, i) => p.replace(`{${n}}`, values[i]), template));
+    .map((values) => names.reduce((p, n, i) => p.replace(`{${n}}`, values[i]!), template));
   const queryParams = params.filter((p) => p.in === 'query');
   const queryArb = fc
     .tuple(
@@ -238,7 +239,7 @@ function requestFor(template: string, op: Schema): fc.Arbitrary<Fuzzed> {
       const q = new URLSearchParams();
       values.forEach((v, i) => {
         if (v === undefined) return;
-        for (const one of Array.isArray(v) ? v : [v]) q.append(queryParams[i].name, one);
+        for (const one of Array.isArray(v) ? v : [v]) q.append(queryParams[i]!.name, one); // one value per parameter
       });
       const text = q.toString();
       return text ? `?${text}` : '';

@@ -45,13 +45,13 @@ function tetrahedra(k: number): Uint8Array {
       [x + 5, 0, 0],
       [x, 5, 0],
       [x, 0, 5],
-    ];
+    ] as const;
     for (const [a, b, c] of [
       [0, 2, 1],
       [0, 1, 3],
       [0, 3, 2],
       [1, 2, 3],
-    ]) {
+    ] as const) {
       const o = 84 + 50 * t++;
       [p[a], p[b], p[c]].flat().forEach((v, j) => {
         buf.writeFloatLE(v, o + 12 + 4 * j);

@@ -155,6 +155,7 @@ async function get(url: string, token: string) {
 
 test('two server processes share one limit through Redis, and both recover after the window', async () => {
   const [a, b] = procs.map((p) => p.url);
+  assert.ok(a && b, 'two server processes');
   const token = await tinyToken();
   const seen = [];
   for (let i = 0; i < READ_LIMIT; i++) seen.push(await get(i % 2 ? b : a, token));
@@ -177,7 +178,9 @@ test('two server processes share one limit through Redis, and both recover after
   // The counter is in Redis under the configured prefix, expiring with the window.
   const keys = await redis.keys(`${prefix}read:tok:*`);
   assert.equal(keys.length, 1);
-  const ttl = await redis.pttl(keys[0]);
+  const [key] = keys;
+  assert.ok(key);
+  const ttl = await redis.pttl(key);
   assert.ok(ttl > 0 && ttl <= WINDOW_S * 1000, `PTTL ${ttl}`);
   await new Promise((r) => setTimeout(r, retryAfter * 1000 + 150));
   const recovered = [await get(b, token), await get(a, token)];

@@ -260,7 +260,11 @@ test("one shopper cannot quote, read or buy another shopper's upload, even with 
 /** Runs the Node and Python snippets of docs/quote-signatures.md on a good and a tampered signature. */
 async function docSnippets(good: unknown, bad: unknown, secret: string) {
   const doc = readFileSync(new URL('../../docs/quote-signatures.md', import.meta.url), 'utf8');
-  const block = (lang: string) => new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(doc)![1];
+  const block = (lang: string) => {
+    const code = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(doc)?.[1];
+    assert.ok(code !== undefined, `docs/quote-signatures.md has a ${lang} block`);
+    return code;
+  };
   const dir = mkdtempSync(path.join(tmpdir(), 'sq-doc-'));
   try {
     writeFileSync(path.join(dir, 'verify.mjs'), block('js'));

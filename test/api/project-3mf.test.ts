@@ -52,10 +52,11 @@ const CASES: Case[] = [
     file: 'cube-modifier.3mf',
     geometry: 'cube',
     warnings: ['missing_thumbnail', 'volume_ignored', 'settings_ignored'],
-    check(w) {
-      assert.deepEqual({ type: w[1].volume_type, count: w[1].count }, { type: 'modifier', count: 1 });
-      assert.deepEqual(w[2].settings, ['fill_density', 'layer_height', 'perimeters']);
-      assert.match(w[2].message, /fill_density, layer_height, perimeters/);
+    check([, volume, settings]) {
+      assert.ok(volume && settings);
+      assert.deepEqual({ type: volume.volume_type, count: volume.count }, { type: 'modifier', count: 1 });
+      assert.deepEqual(settings.settings, ['fill_density', 'layer_height', 'perimeters']);
+      assert.match(settings.message, /fill_density, layer_height, perimeters/);
     },
   },
   {
@@ -73,13 +74,13 @@ const CASES: Case[] = [
     file: 'cube-negative-volume.3mf',
     geometry: 'notched',
     warnings: ['missing_thumbnail', 'negative_volume_subtracted'],
-    check: (w) => assert.equal(w[1].count, 1),
+    check: ([, negative]) => assert.equal(negative?.count, 1),
   },
   {
     file: 'cube-print-profile.3mf',
     geometry: 'cube',
     warnings: ['missing_thumbnail', 'settings_ignored'],
-    check: (w) => assert.equal(w[1].part, 'Metadata/Slic3r_PE.config'),
+    check: ([, profile]) => assert.equal(profile?.part, 'Metadata/Slic3r_PE.config'),
   },
 ];
 
@@ -106,6 +107,7 @@ for (const c of CASES) {
       'SELECT resolved FROM quotes WHERE id = $1',
       [quote.body.quote_id],
     );
+    assert.ok(row, 'the quote is stored');
     const bare = await sliceOnce({
       meshPath: effective[c.geometry],
       settings: row.resolved.settings,

@@ -30,7 +30,9 @@ const MODELS = corpusPath();
 
 function assertEventShape(body: unknown) {
   const event = (body as { event: string }).event;
-  assertWebhookBody(SCHEMA_OF_EVENT[event], body);
+  const schema = SCHEMA_OF_EVENT[event];
+  assert.ok(schema, `no schema for the event ${event}`);
+  assertWebhookBody(schema, body);
 }
 
 /** Sample data as the emitting code writes it (see docs/webhooks.md). */
@@ -152,6 +154,7 @@ async function emit(
   tokenId: string | null = null,
   data = SAMPLE[event],
 ) {
+  assert.ok(data, `no sample data for the event ${event}`);
   await s.deps.db.transaction((tx) => writeEvent(tx, { account_id: accountId, token_id: tokenId, event, data }));
   s.deps.events.wake();
 }
@@ -313,6 +316,7 @@ test('a failing receiver gets exactly 3 attempts with identical body and signatu
   await sleep(800); // four sweep intervals: no fourth attempt may come
   assert.equal(r.requests.length, 3);
   const [first, ...rest] = r.requests;
+  assert.ok(first);
   for (const again of rest) {
     assert.equal(again.body, first.body, 'identical body bytes');
     assert.equal(again.headers['x-webhook-signature'], first.headers['x-webhook-signature'], 'identical signature');
@@ -343,8 +347,10 @@ test('a transient failure is retried by the sweep and then delivered', async () 
   assert.equal(d.attempts, 2);
   assert.equal(d.last_status_code, 204);
   assert.equal(d.last_error, null);
-  assert.equal(r.requests[0].body, r.requests[1].body);
-  assert.ok(r.requests[1].at - r.requests[0].at >= 150, 'the retry waited for the sweep');
+  const [attempt, retry] = r.requests;
+  assert.ok(attempt && retry, 'both attempts reached the receiver');
+  assert.equal(attempt.body, retry.body);
+  assert.ok(retry.at - attempt.at >= 150, 'the retry waited for the sweep');
 });
 
 test('resend creates a new pending record (202) with the same body; an inactive webhook refuses with 409', async () => {
@@ -356,7 +362,9 @@ test('resend creates a new pending record (202) with the same body; an inactive 
   await emit(server, accountId, 'widget.added_to_cart');
   const [failed] = await settled(api, h.webhook_id, 1);
   assert.equal(failed.state, 'failed');
-  const originalBody = r.requests[0].body;
+  const [original] = r.requests;
+  assert.ok(original, 'the failed attempts reached the receiver');
+  const originalBody = original.body;
 
   status = 200;
   const resent = await api.post(`/v2/webhooks/${h.webhook_id}/deliveries/${failed.delivery_id}/resend`);
@@ -403,6 +411,7 @@ test("a webhook linked to a token fires only for that token's events; an unlinke
   const { token, accountId, tokenId } = await server.newAccount();
   const api = server.client(token);
   const second = await createApiToken(server.deps.db, server.deps.config.jwtSecret, accountId, 'second shop');
+  assert.ok(second.row);
   const rLinked = await receiver();
   const rAll = await receiver();
   const linked = await hook(api, rLinked.url, ['job.status_changed'], { token_id: second.row.id });
@@ -419,16 +428,15 @@ test("a webhook linked to a token fires only for that token's events; an unlinke
     [2],
   );
   assert.deepEqual(rAll.requests.map((g) => g.json.data.progress).sort(), [1, 2, 3]);
-  assert.equal(
-    await verify(linked.secret, rLinked.requests[0].body, rLinked.requests[0].headers['x-webhook-signature'] as string),
-    true,
-  );
+  const [linkedGot] = rLinked.requests;
+  assert.ok(linkedGot);
+  assert.equal(await verify(linked.secret, linkedGot.body, linkedGot.headers['x-webhook-signature'] as string), true);
 
   // Unlinking widens it to the whole account from the next event on.
   await api.put(`/v2/webhooks/${linked.webhook_id}`, { token_id: null });
   await emit(server, accountId, 'job.status_changed', tokenId, progress(4));
-  await rLinked.waitFor(2);
-  assert.equal(rLinked.requests[1].json.data.progress, 4);
+  const [, unlinkedGot] = await rLinked.waitFor(2);
+  assert.equal(unlinkedGot.json.data.progress, 4);
 });
 
 test('a receiver that sleeps 5 s delays neither another receiver nor the API response', async () => {

@@ -139,6 +139,7 @@ test('PUT changes url, events, active and the token link; fields left out stay; 
   const { token, accountId } = await server.newAccount();
   const api = server.client(token);
   const second = await createApiToken(server.deps.db, server.deps.config.jwtSecret, accountId, 'shop B');
+  assert.ok(second.row);
   const created = (await api.post('/v2/webhooks', { url: PUBLIC_URL, events: ['file.uploaded'] })).body;
   const path = `/v2/webhooks/${created.webhook_id}`;
 
@@ -287,7 +288,7 @@ test('every route needs authentication', async () => {
     ['GET', '/v2/webhooks/wh_x'],
     ['GET', '/v2/webhooks/wh_x/deliveries'],
     ['POST', '/v2/webhooks/wh_x/deliveries/dlv_x/resend'],
-  ]) {
+  ] as const) {
     assert.equal((await anon.request(method, path)).status, 401, `${method} ${path}`);
   }
 });

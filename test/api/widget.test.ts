@@ -116,7 +116,7 @@ test('a widget key is refused from other origins and on every other route', asyn
     ['POST', '/v2/webhooks'],
     ['GET', '/v2/profiles/material'],
     ['GET', '/v2/analytics/quotes'],
-  ]) {
+  ] as const) {
     const res = method === 'GET' ? await widget().get(path) : await widget().post(path, {});
     assert.equal(res.status, 403, `${method} ${path}`);
     assert.equal(res.body.error.code, 'widget_key_forbidden', `${method} ${path}`);

@@ -68,7 +68,7 @@ export async function dashboardHost(serverUrl: string): Promise<DashboardHost> {
   if (await serverServesDashboard(serverUrl)) return { origin: serverUrl, viaProxy: false, close: async () => {} };
   const upstream = new URL(serverUrl);
   const front = http.createServer((req, res) => {
-    const p = (req.url ?? '/').split('?')[0];
+    const p = (req.url ?? '/').split('?')[0]!;
     if ((p === '/dashboard' || p.startsWith('/dashboard/')) && !p.startsWith('/dashboard/api/') && req.method === 'GET')
       serveFile(res, p);
     else forward(req, res, upstream);

@@ -192,7 +192,7 @@ describe('merchant dashboard end to end', { skip }, () => {
     const rows = boxes
       .map((b) => b.top)
       .sort((a, b) => a - b)
-      .filter((top, i, all) => i === 0 || top - all[i - 1] > 5);
+      .filter((top, i, all) => i === 0 || top - all[i - 1]! > 5);
     const gaps = rows
       .slice(1)
       .map((top) => top - Math.max(...boxes.filter((b) => b.top < top - 5).map((b) => b.bottom)));

@@ -122,7 +122,9 @@ test("the backend checks each order's quote signature with the quote signing sec
       statuses,
       cases.map(([d, , status]) => [d, status]),
     );
-    const ok = backend.orders()[0].quote;
+    const [first] = backend.orders();
+    assert.ok(first);
+    const ok = first.quote;
     assert.ok(
       ok.status === 'verified' &&
         ok.signed.unitAmountMinor === 1234 &&

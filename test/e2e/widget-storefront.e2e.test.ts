@@ -220,7 +220,7 @@ test("quantity is checked against the merchant's range, with the error beside th
     assert.ok(Math.abs(digits(amount) - last.total_price) < 0.006, `line total ${amount} = ${last.total_price}`);
     assert.match(unit, /each · 3 pieces/);
     assert.ok(
-      Math.abs(digits(unit.split('each')[0]) - last.unit_price) < 0.006,
+      Math.abs(digits(unit.split('each')[0]!) - last.unit_price) < 0.006,
       `unit price ${unit} = ${last.unit_price}`,
     );
   } finally {
@@ -293,7 +293,7 @@ test('phone (390 × 844): price and Add to cart in a sticky bar, nothing cut off
       assert.ok(box.width >= 44 && box.height >= 44, `view button ${box.width} × ${box.height} px`);
     }
     const quality = await page.locator('slice-quote select#quality').evaluate((select: HTMLSelectElement) => {
-      const text = select.selectedOptions[0].text;
+      const text = select.selectedOptions[0]!.text;
       const ctx = document.createElement('canvas').getContext('2d')!;
       ctx.font = getComputedStyle(select).font;
       return { text, needed: ctx.measureText(text).width + 40, width: select.clientWidth }; // 40: padding and the arrow

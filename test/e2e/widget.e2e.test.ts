@@ -71,8 +71,8 @@ function previewPixels(p: Page): Promise<{ colors: number; drawn: number; total:
     const colors = new Set<number>();
     let drawn = 0;
     for (let i = 0; i < d.length; i += 4) {
-      if (d[i + 3] > 0) drawn++;
-      colors.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+      if (d[i + 3]! > 0) drawn++;
+      colors.add((d[i]! << 16) | (d[i + 1]! << 8) | d[i + 2]!);
     }
     return { colors: colors.size, drawn, total: 96 * 96 };
   });
@@ -153,6 +153,7 @@ test("add to cart: the cart line and the merchant backend's verified order", { s
 
   await page.locator('#orders .order').waitFor({ timeout: 30_000 });
   const [order] = env.shop.orders();
+  assert.ok(order, 'the shop received the order');
   assert.equal(order.event, 'widget.added_to_cart');
   assert.equal(order.data.quoteId, added.quote_id);
   assert.equal(order.data.quantity, 2);

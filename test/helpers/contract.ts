@@ -45,7 +45,7 @@ export function assertMatchesContract(
   if (!response)
     throw new Error(`contract: ${where}: status ${status} is not documented for ${method} ${match.template}`);
   if (!response.content) return;
-  const type = (contentType ?? '').split(';')[0].trim();
+  const type = (contentType ?? '').split(';')[0]!.trim();
   const media = response.content[type];
   if (!media)
     throw new Error(

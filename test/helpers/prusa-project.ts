@@ -20,7 +20,7 @@ export interface Project {
   parts?: Record<string, string>;
 }
 
-const BOX_TRIANGLES = [
+const BOX_TRIANGLES: [number, number, number][] = [
   [0, 2, 1],
   [0, 3, 2],
   [4, 5, 6],

@@ -11,6 +11,13 @@ export interface Received {
   at: number;
 }
 
+/** `N` Ts as a tuple when N is a literal (so `const [a, b] = await r.waitFor(2)` needs no checks), else T[]. */
+export type Tuple<T, N extends number, Acc extends T[] = []> = number extends N
+  ? T[]
+  : Acc['length'] extends N
+    ? Acc
+    : Tuple<T, N, [...Acc, T]>;
+
 /** What to answer to the n-th request (0-based): a status, after an optional delay; 'hang' never answers. */
 export type Answer = { status: number; delayMs?: number; body?: string } | 'hang';
 
@@ -21,7 +28,7 @@ export interface Receiver {
   /** Most requests that were open (received, not yet answered or dropped) at the same time. */
   maxConcurrent: number;
   /** Resolves with the first n requests, or rejects after timeoutMs naming how many arrived. */
-  waitFor(n: number, timeoutMs?: number): Promise<Received[]>;
+  waitFor<N extends number>(n: N, timeoutMs?: number): Promise<Tuple<Received, N>>;
   close(): Promise<void>;
 }
 
@@ -80,9 +87,11 @@ export async function startReceiver(
     url: `http://127.0.0.1:${actual}/hook`,
     requests,
     maxConcurrent: 0,
-    waitFor(n, timeoutMs = 20_000) {
-      if (requests.length >= n) return Promise.resolve(requests.slice(0, n));
-      return new Promise((resolve, reject) => {
+    waitFor<N extends number>(n: N, timeoutMs = 20_000) {
+      // slice(0, n) of at least n requests holds exactly n.
+      const firstN = () => requests.slice(0, n) as Tuple<Received, N>;
+      if (requests.length >= n) return Promise.resolve(firstN());
+      return new Promise<Tuple<Received, N>>((resolve, reject) => {
         const timer = setTimeout(
           () => reject(new Error(`receiver: expected ${n} requests within ${timeoutMs} ms, got ${requests.length}`)),
           timeoutMs,
@@ -91,7 +100,7 @@ export async function startReceiver(
           n,
           resolve: () => {
             clearTimeout(timer);
-            resolve(requests.slice(0, n));
+            resolve(firstN());
           },
         });
       });

@@ -77,6 +77,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
         shop_name: null,
       });
       const { row, token } = await createApiToken(db, config.jwtSecret, account.id, 'test');
+      if (!row) throw new Error('createApiToken stored no token row');
       return { accountId: account.id, token, tokenId: row.id, email, password };
     },
     async stop() {
@@ -119,7 +120,7 @@ export class ApiClient {
     } else if (opts.form) body = opts.form;
     const res = await fetch(this.base + urlPath, { method, headers, body, redirect: 'manual' });
     const setCookie = res.headers.get('set-cookie');
-    if (setCookie) this.cookie = setCookie.split(';')[0];
+    if (setCookie) this.cookie = setCookie.split(';')[0]!;
     const raw = new Uint8Array(await res.arrayBuffer());
     const type = res.headers.get('content-type');
     const parsed = type?.includes('json') && raw.length ? JSON.parse(new TextDecoder().decode(raw)) : raw;

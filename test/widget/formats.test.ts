@@ -23,7 +23,7 @@ describe('formats', () => {
       const shown = badge.textContent!.match(/[\d.]+/g)!.map(Number);
       const expected = (await reference(rel)).size_mm;
       shown.forEach((v, i) => {
-        assert(Math.abs(v - expected[i]) <= 0.05, `${rel} size ${shown} vs ${expected}`);
+        assert(Math.abs(v - expected[i]!) <= 0.05, `${rel} size ${shown} vs ${expected}`);
       });
       (el as unknown as { reset(): void }).reset(); // no need to slice it
     });

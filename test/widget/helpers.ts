@@ -108,7 +108,7 @@ function boxTriangles(x: number, y: number, z: number): number[][][] {
     [3, 0, 4],
     [3, 4, 7],
   ];
-  return faces.map((f) => f.map((i) => v[i]));
+  return faces.map((f) => f.map((i) => v[i]!)); // every face index is one of the 8 corners
 }
 
 const cubeTriangles = (size: number) => boxTriangles(size, size, size);

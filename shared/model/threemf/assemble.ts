@@ -102,13 +102,14 @@ function emitMesh(
   if (state.map.length < mesh.vertexCount) state.map = new Uint32Array(mesh.vertexCount);
   const map = state.map,
     v = mesh.vertices;
+  // v holds vertexCount positions, m its 12 entries and t indices below vertexCount: every read is in range.
   for (let i = 0, o = 0; i < mesh.vertexCount; i++, o += 3) {
-    const x = v[o] * scale,
-      y = v[o + 1] * scale,
-      z = v[o + 2] * scale;
-    const wx = x * m[0] + y * m[3] + z * m[6] + m[9];
-    const wy = x * m[1] + y * m[4] + z * m[7] + m[10];
-    const wz = x * m[2] + y * m[5] + z * m[8] + m[11];
+    const x = v[o]! * scale,
+      y = v[o + 1]! * scale,
+      z = v[o + 2]! * scale;
+    const wx = x * m[0]! + y * m[3]! + z * m[6]! + m[9]!;
+    const wy = x * m[1]! + y * m[4]! + z * m[7]! + m[10]!;
+    const wz = x * m[2]! + y * m[5]! + z * m[8]! + m[11]!;
     if (!Number.isFinite(wx) || !Number.isFinite(wy) || !Number.isFinite(wz)) {
       fail('non_finite_vertex', 'A vertex of the 3MF model is not finite once its transforms are applied.');
     }
@@ -118,9 +119,9 @@ function emitMesh(
   const flip = determinant(m) < 0;
   const t = mesh.triangles;
   for (let i = 0; i < mesh.triangleCount * 3; i += 3) {
-    const a = map[t[i]],
-      b = map[t[i + 1]],
-      c = map[t[i + 2]];
+    const a = map[t[i]!]!,
+      b = map[t[i + 1]!]!,
+      c = map[t[i + 2]!]!;
     if (flip) builder.addTriangle(a, c, b);
     else builder.addTriangle(a, b, c);
   }

@@ -103,11 +103,13 @@ export function isMaterialResource(local: string): boolean {
 /** Cross-reference rules, checked when </resources> closes. */
 export function validateResources(resources: Map<number, Resource>): void {
   for (const r of resources.values()) {
-    if (r.kind === 'texture2dgroup') expectKind(resources, r, r.refs[0], ['texture2d'], 'texid');
-    if (r.kind === 'compositematerials') expectKind(resources, r, r.refs[0], ['basematerials'], 'matid');
+    // readMaterialResource always records the texid or matid these two kinds require; an object's pid is optional.
+    const [ref] = r.refs;
+    if (r.kind === 'texture2dgroup') expectKind(resources, r, ref!, ['texture2d'], 'texid');
+    if (r.kind === 'compositematerials') expectKind(resources, r, ref!, ['basematerials'], 'matid');
     if (r.kind === 'multiproperties') validateMultiproperties(resources, r);
-    if (r.kind === 'object' && r.refs.length > 0 && !resources.has(r.refs[0])) {
-      ruleViolation('Chapter 4.1', `Object ${r.id} has pid ${r.refs[0]}, which is not a resource in this model`);
+    if (r.kind === 'object' && ref !== undefined && !resources.has(ref)) {
+      ruleViolation('Chapter 4.1', `Object ${r.id} has pid ${ref}, which is not a resource in this model`);
     }
   }
 }

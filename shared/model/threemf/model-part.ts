@@ -91,8 +91,11 @@ export class ModelPartReader implements XmlHandler {
     if (this.skipDepth !== 0) return;
     this.scope.enter(tag, depth, prefixed);
     const ns = this.scope.classify(tag, depth);
+    // The parent element (depth - 1) was opened, and its kind recorded, before this one.
     const kind =
-      ns === 'ignorable' ? 'skip' : this.dispatch(tag, depth === 1 ? 'document' : this.kinds[depth - 1], ns === 'core');
+      ns === 'ignorable'
+        ? 'skip'
+        : this.dispatch(tag, depth === 1 ? 'document' : this.kinds[depth - 1]!, ns === 'core');
     this.kinds[depth] = kind;
     if (kind === 'skip') this.skipDepth = depth;
     else this.scope.checkAttributes(tag, depth);

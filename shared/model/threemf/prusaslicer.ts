@@ -37,7 +37,10 @@ const VOLUME_TYPES: Record<string, VolumeType> = {
   SupportEnforcer: 'support_enforcer',
 };
 
-const IGNORED_LABEL: Record<string, [string, string]> = {
+/** Volumes that are neither printed nor cut away: helper shapes that only steer the slicer. */
+type IgnoredVolumeType = Exclude<VolumeType, 'part' | 'negative'>;
+
+const IGNORED_LABEL: Record<IgnoredVolumeType, [string, string]> = {
   modifier: ['modifier', 'modifiers'],
   support_blocker: ['support blocker', 'support blockers'],
   support_enforcer: ['support enforcer', 'support enforcers'],
@@ -156,7 +159,7 @@ function invalid(what: string): never {
  * belong to no volume and are dropped too, as PrusaSlicer does. Returns the warnings.
  */
 export function applyProjectConfig(root: ModelPart, config: ProjectConfig): ModelWarning[] {
-  const ignored = new Map<VolumeType, number>();
+  const ignored = new Map<IgnoredVolumeType, number>();
   let negatives = 0;
   for (const [id, objectConfig] of config.objects) {
     const object = root.objects.get(id);
@@ -224,13 +227,15 @@ function compactVertices(mesh: MeshData): MeshData {
   const remap = new Int32Array(mesh.vertexCount).fill(-1);
   let next = 0;
   const t = mesh.triangles;
+  // t holds triangleCount triangles of vertices below vertexCount, so every read is in range.
   for (let i = 0; i < mesh.triangleCount * 3; i++) {
-    if (remap[t[i]] < 0) remap[t[i]] = next++;
-    t[i] = remap[t[i]];
+    const v = t[i]!;
+    if (remap[v]! < 0) remap[v] = next++;
+    t[i] = remap[v]!;
   }
   const vertices = new Float64Array(next * 3);
   for (let v = 0; v < mesh.vertexCount; v++) {
-    const r = remap[v];
+    const r = remap[v]!;
     if (r >= 0) vertices.set(mesh.vertices.subarray(v * 3, v * 3 + 3), r * 3);
   }
   return { vertices, vertexCount: next, triangles: t, triangleCount: mesh.triangleCount };

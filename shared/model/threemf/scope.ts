@@ -27,7 +27,7 @@ export class NamespaceScope {
       if (a.uri === NS_MC && a.local === 'Ignorable') declared = a.value;
       else this.namespaced.push(a);
     }
-    const inherited = this.ignorable[depth - 1];
+    const inherited = this.ignorable[depth - 1]!; // the document level, or the parent entered before
     this.ignorable[depth] = declared === undefined ? inherited : this.extendIgnorable(inherited, declared, depth);
   }
 
@@ -59,7 +59,7 @@ export class NamespaceScope {
     const uri = tag.uri;
     if (uri === NS_CORE) return 'core';
     if (KNOWN_NAMESPACES.has(uri)) return 'known';
-    if (this.ignorable[depth].has(uri)) return 'ignorable';
+    if (this.ignorable[depth]!.has(uri)) return 'ignorable'; // set by enter()
     return this.refuse(`element <${tag.name}>`, uri);
   }
 
@@ -81,7 +81,7 @@ export class NamespaceScope {
           `The XML Schema instance attribute ${a.name} on <${tag.name}> in ${this.part} is not allowed in 3MF markup (xsi attributes are not defined by the 3MF schema)`,
         );
       }
-      if (this.ignorable[depth].has(uri)) continue;
+      if (this.ignorable[depth]!.has(uri)) continue;
       this.refuse(`attribute ${a.name} on <${tag.name}>`, uri);
     }
   }
@@ -110,7 +110,7 @@ export class NamespaceScope {
 export function attributeNS(tag: SaxesTagNS, uri: string, local: string): string | undefined {
   const attributes = tag.attributes;
   for (const key in attributes) {
-    const a = attributes[key];
+    const a = attributes[key]!;
     if (a.local === local && a.uri === uri) return a.value;
   }
   return undefined;

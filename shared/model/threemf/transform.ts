@@ -17,11 +17,12 @@ export function parseTransform(value: string, where: string): Transform {
     );
   }
   for (let i = 0; i < 12; i++) {
-    const v = parseNumberString(parts[i]);
+    const part = parts[i]!; // exactly 12 parts, checked above
+    const v = parseNumberString(part);
     if (v === null || !Number.isFinite(v))
       ruleViolation(
         'Chapter 3.3',
-        `The transform of ${where} contains "${parts[i].slice(0, 32)}", which is not a finite number`,
+        `The transform of ${where} contains "${part.slice(0, 32)}", which is not a finite number`,
       );
     m[i] = v;
   }
@@ -33,8 +34,8 @@ export function compose(a: Transform, b: Transform): Transform {
   const r = new Float64Array(12);
   for (let row = 0; row < 4; row++) {
     for (let col = 0; col < 3; col++) {
-      let sum = row === 3 ? b[9 + col] : 0;
-      for (let k = 0; k < 3; k++) sum += a[row * 3 + k] * b[k * 3 + col];
+      let sum = row === 3 ? b[9 + col]! : 0;
+      for (let k = 0; k < 3; k++) sum += a[row * 3 + k]! * b[k * 3 + col]!;
       r[row * 3 + col] = sum;
     }
   }
@@ -45,14 +46,18 @@ export function compose(a: Transform, b: Transform): Transform {
 export function scaleTranslation(m: Transform, scale: number): Transform {
   if (scale === 1) return m;
   const r = Float64Array.from(m);
-  r[9] *= scale;
-  r[10] *= scale;
-  r[11] *= scale;
+  r[9]! *= scale;
+  r[10]! *= scale;
+  r[11]! *= scale;
   return r;
 }
 
 export function determinant(m: Transform): number {
-  return m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6]);
+  return (
+    m[0]! * (m[4]! * m[8]! - m[5]! * m[7]!) -
+    m[1]! * (m[3]! * m[8]! - m[5]! * m[6]!) +
+    m[2]! * (m[3]! * m[7]! - m[4]! * m[6]!)
+  );
 }
 
 export function isIdentity(m: Transform): boolean {
