@@ -146,8 +146,9 @@ function parseRates(text: string): Record<string, number> | null {
     .map((s) => s.trim())
     .filter(Boolean)) {
     const m = /^([a-z]{3})\s*[=:]?\s*(\d+\.?\d*(?:e[+-]?\d+)?|\.\d+)$/i.exec(item);
-    if (!m) return null;
-    rates[m[1].toUpperCase()] = Number(m[2]);
+    const [, code, rate] = m ?? [];
+    if (!code || !rate) return null;
+    rates[code.toUpperCase()] = Number(rate);
   }
   return rates;
 }
