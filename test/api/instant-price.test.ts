@@ -9,6 +9,7 @@ import { startTestServer, type TestServer, type ApiClient } from '../helpers/ser
 import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
 import { PREFETCH_PER_UPLOAD } from '../../server/quotes/prefetch.ts';
+import { claimJob } from '../../server/quotes/sql.ts';
 
 const SHOP = 'https://instant-shop.example';
 const BENCHY = readFileSync(new URL('../fixtures/models/stl/3DBenchy.stl', import.meta.url));
@@ -167,8 +168,12 @@ test("a shopper's quote is sliced before the merchant's waiting ones, and shows 
     const [row] = await sql<{ finished_at: Date | null }>('SELECT finished_at FROM quotes WHERE id = $1', [id]);
     return row?.finished_at ?? undefined;
   };
+  // Whichever merchant quotes were still waiting when the shopper asked must be sliced after the shopper's.
+  const stillQueued = [];
+  for (const w of waiting) if ((await api.get(`/v2/jobs/${w.job_id}`)).body.status === 'queued') stillQueued.push(w);
+  assert.ok(stillQueued.length >= 1, 'the single slicer still had merchant quotes waiting');
   const shopperDone = await until('shopper quote', 180_000, () => finished(mine.body.job_id));
-  for (const w of waiting) {
+  for (const w of stillQueued) {
     const merchantDone = await until('merchant quote', 180_000, () => finished(w.job_id));
     assert.ok(shopperDone < merchantDone, 'the shopper did not wait behind the merchant');
   }
@@ -201,4 +206,41 @@ test('a prefetch makes way for a quote and is sliced afterwards', async () => {
     const rows = await sql('SELECT 1 FROM slices WHERE key = $1', [preempted!.slicing_key]);
     return rows.length ? true : undefined;
   });
+});
+
+test('the claim order: priority first, then age; a job whose slice is being made is passed over', async () => {
+  const { accountId } = await server.newAccount();
+  // All in one transaction, rolled back: the running workers never see these rows, and nothing is left behind.
+  const order = await server.deps.db
+    .transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO files (id, account_id, name, format, content_type, size_bytes, sha256, mesh_sha256, measurements,
+           footprint, warnings, source)
+         VALUES ('file_claim_order', $1, 'x.stl', 'stl', 'model/stl', 1, 'a', 'b', '{}', '[]', '[]', 'api')`,
+        [accountId],
+      );
+      const queue = (id: string, priority: number, key: string, ageSeconds: number) =>
+        tx.query(
+          `INSERT INTO quotes (id, account_id, file_id, file_name, mode, status, request, slicing_key, priority, created_at)
+           VALUES ($1, $2, 'file_claim_order', 'x.stl', 'async', 'queued', '{}', $3, $4,
+                   now() - make_interval(secs => $5))`,
+          [id, accountId, key, priority, ageSeconds],
+        );
+      await queue('job_old_merchant', 1, 'k1', 30);
+      await queue('job_new_shopper', 0, 'k2', 1);
+      await queue('job_twin', 0, 'k3', 20);
+      await tx.query(
+        `INSERT INTO prefetches (slicing_key, account_id, file_id, resolved, rank, lease_owner, lease_expires_at, expires_at)
+         VALUES ('k3', $1, 'file_claim_order', '{}', 0, 'w_other', now() + interval '1 minute', now() + interval '5 minutes')`,
+        [accountId],
+      );
+      const claimed: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const job = await claimJob(tx, 'w_test', 60_000);
+        if (job?.account_id === accountId) claimed.push(job.id);
+      }
+      throw Object.assign(new Error('rollback'), { claimed });
+    })
+    .catch((err: { claimed?: string[] }) => err.claimed);
+  assert.deepEqual(order, ['job_new_shopper', 'job_old_merchant'], 'the twin of a slice being made waits for it');
 });
