@@ -9,9 +9,10 @@ import { allow, ANYONE, API, DASHBOARD } from './access.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { SESSION_COOKIE, startSession, endSession } from './sessions.ts';
 import { createApiToken } from './api-tokens.ts';
-import { accountByEmail, insertAccount } from './sql.ts';
+import { accountByEmail, insertAccountUnlessTaken } from './sql.ts';
 import { listTokens, revokeToken, type TokenRow } from './tokens-sql.ts';
 import { ApiError, notFound, unauthorized } from '../http/errors.ts';
+import { routeParam } from '../http/route-params.ts';
 import { newId } from '../ids.ts';
 import { presentUser } from './service.ts';
 import { checkPasswordPolicy } from './password-policy.ts';
@@ -58,7 +59,7 @@ export function accountsRouter(deps: Deps) {
   router.post('/dashboard/api/signup', allow(deps, ANYONE), jsonBody, async (ctx) => {
     const body = validateBody<Credentials>('Credentials', ctx.request.body);
     checkPasswordPolicy(body.password);
-    const account = await insertAccount(deps.db, {
+    const account = await insertAccountUnlessTaken(deps.db, {
       id: newId('usr'),
       email: body.email.trim(),
       password_hash: await hashPassword(body.password),
@@ -121,7 +122,7 @@ export function accountsRouter(deps: Deps) {
   });
 
   router.delete('/dashboard/api/tokens/:token_id', allow(deps, DASHBOARD), async (ctx) => {
-    if (!(await revokeToken(deps.db, ctx.state.auth.account.id, ctx.params.token_id)))
+    if (!(await revokeToken(deps.db, ctx.state.auth.account.id, routeParam(ctx, 'token_id'))))
       throw notFound('token', ctx.params.token_id);
     await deps.tokens.revoked(); // effective on the next request, in every process
     ctx.body = { token_id: ctx.params.token_id, deleted: true };

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import type { AccountRow } from './sql.ts';
 import type { Queryable } from '../db/index.ts';
+import { firstRow } from '../db/rows.ts';
 import { quotesUsed } from '../usage/sql.ts';
 import { monthPeriod } from '../limits/period.ts';
 
@@ -11,7 +12,7 @@ export async function quotesUsedThisMonth(db: Queryable, accountId: string): Pro
      WHERE account_id = $1 AND period = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')`,
     [accountId],
   );
-  return rows[0].n;
+  return firstRow(rows).n;
 }
 
 export async function presentUser(deps: Deps, account: AccountRow) {

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/index.ts';
+import { firstRow } from '../db/rows.ts';
 
 export interface TokenRow {
   id: string;
@@ -14,11 +15,11 @@ export async function insertToken(
   db: Queryable,
   t: { id: string; account_id: string; name: string; expires_at: Date | null },
 ) {
-  const [row] = await db.query<TokenRow>(
+  const rows = await db.query<TokenRow>(
     'INSERT INTO api_tokens (id, account_id, name, expires_at) VALUES ($1, $2, $3, $4) RETURNING *',
     [t.id, t.account_id, t.name, t.expires_at],
   );
-  return row;
+  return firstRow(rows);
 }
 
 export async function tokenById(db: Queryable, id: string): Promise<TokenRow | undefined> {

@@ -5,6 +5,7 @@ import { jsonBody } from '../http/json-body.ts';
 import { validateBody } from '../openapi/validate.ts';
 import { fileById } from './sql.ts';
 import { notFound } from '../http/errors.ts';
+import { routeParam } from '../http/route-params.ts';
 import { checkPrintability, type BuildVolume } from './printability.ts';
 import { resolveBuildVolume } from '../quotes/resolve.ts';
 
@@ -12,7 +13,7 @@ export function printabilityRouter(deps: Deps) {
   const router = new Router<AppState>();
   router.post('/v2/printability/:file_id', allow(deps, API), jsonBody, async (ctx) => {
     const given = validateBody<Partial<BuildVolume>>('PrintabilityRequest', ctx.request.body);
-    const file = await fileById(deps.db, ctx.state.auth.account.id, ctx.params.file_id);
+    const file = await fileById(deps.db, ctx.state.auth.account.id, routeParam(ctx, 'file_id'));
     if (!file) throw notFound('file', ctx.params.file_id);
     const fallback = await resolveBuildVolume(deps.db, ctx.state.auth.account.id);
     ctx.body = checkPrintability(file, {

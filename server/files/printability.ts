@@ -11,7 +11,7 @@ export type Warning = { code: string; message: string } | UnitSuspectWarning;
 
 export function checkPrintability(file: FileRow, volume: BuildVolume) {
   const m = scaledMeasurements(file);
-  const size: number[] = m.bbox.size;
+  const size = m.bbox.size;
   const fitsAsIs = size[0] <= volume.x && size[1] <= volume.y && size[2] <= volume.z;
   const factor = fileFactor(file);
   const footprint = file.footprint.map(([x, y]) => [x * factor, y * factor] as [number, number]);

@@ -8,6 +8,7 @@ import { fileForCaller, ingestUpload, presentFile, removeFile, rescaleFile } fro
 import { fileById, listFiles } from './sql.ts';
 import { insertUploadId, uploadIdById, consumeUploadId } from './upload-ids-sql.ts';
 import { ApiError, ValidationError, notFound } from '../http/errors.ts';
+import { routeParam } from '../http/route-params.ts';
 import { jsonBody } from '../http/json-body.ts';
 import { validateBody } from '../openapi/validate.ts';
 import { unitNamed, UNITS, type Unit } from '../placement/units.ts';
@@ -106,7 +107,7 @@ export function filesRouter(deps: Deps) {
     allow(deps, ANYONE, 'upload', { crossOrigin: true, perUploadId: true }),
     unitQuery,
     async (ctx, next) => {
-      const up = await uploadIdById(deps.db, ctx.params.upload_id);
+      const up = await uploadIdById(deps.db, routeParam(ctx, 'upload_id'));
       if (!up) throw new ApiError(404, 'upload_id_not_found', 'This upload id does not exist.');
       if (up.used_at)
         throw new ApiError(410, 'upload_id_used', 'This upload id has already been used; fetch a new one.');
@@ -140,7 +141,7 @@ export function filesRouter(deps: Deps) {
   );
 
   router.get('/v2/file/:file_id', allow(deps, API), async (ctx) => {
-    const row = await fileById(deps.db, ctx.state.auth.account.id, ctx.params.file_id);
+    const row = await fileById(deps.db, ctx.state.auth.account.id, routeParam(ctx, 'file_id'));
     if (!row) throw notFound('file', ctx.params.file_id);
     ctx.type = row.content_type;
     ctx.length = row.size_bytes;
@@ -153,7 +154,7 @@ export function filesRouter(deps: Deps) {
   // Also open to a widget key, for the shopper's own upload (the widget's "scale ×25.4?" offer).
   router.post('/v2/file/scale/:file_id', allow(deps, API_OR_WIDGET), jsonBody, async (ctx) => {
     const change = validateBody<{ unit?: Unit; scale?: number }>('FileScaleRequest', ctx.request.body);
-    const file = await fileForCaller(deps, ctx.state.auth, ctx.params.file_id);
+    const file = await fileForCaller(deps, ctx.state.auth, routeParam(ctx, 'file_id'));
     const rescaled = await rescaleFile(deps, file, change);
     // A new size is a new slice: prefetch again for the shopper's likely choices.
     if (ctx.state.auth.via === 'widget')
@@ -162,7 +163,7 @@ export function filesRouter(deps: Deps) {
   });
 
   router.delete('/v2/file/:file_id', allow(deps, API), async (ctx) => {
-    const row = await removeFile(deps, ctx.state.auth.account.id, ctx.state.auth.tokenId, ctx.params.file_id);
+    const row = await removeFile(deps, ctx.state.auth.account.id, ctx.state.auth.tokenId, routeParam(ctx, 'file_id'));
     if (!row) throw notFound('file', ctx.params.file_id);
     ctx.body = { file_id: row.id, deleted: true };
   });

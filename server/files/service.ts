@@ -5,6 +5,7 @@ import { rename, rm, stat } from 'node:fs/promises';
 import type { Auth, Deps } from '../deps.ts';
 import { fileUploadedByShopper } from '../widget/keys-sql.ts';
 import type { Queryable } from '../db/index.ts';
+import type { ModelFormat } from '../../shared/model/index.ts';
 import { fileById, insertFile, deleteFile, updateFileScale, type FileRow } from './sql.ts';
 import { writeEvent } from '../webhooks/outbox-sql.ts';
 import { newId } from '../ids.ts';
@@ -13,7 +14,7 @@ import { checkStorageQuota, recordStorageChange } from '../limits/quota.ts';
 import { sourceUnit, type Unit } from '../placement/units.ts';
 import { scaledMeasurements, scaledSize, unitWarning } from '../placement/index.ts';
 
-const CONTENT_TYPES: Record<string, string> = { stl: 'model/stl', obj: 'model/obj', '3mf': 'model/3mf' };
+const CONTENT_TYPES: Record<ModelFormat, string> = { stl: 'model/stl', obj: 'model/obj', '3mf': 'model/3mf' };
 
 async function sha256File(p: string): Promise<string> {
   const hash = createHash('sha256');

@@ -1,5 +1,6 @@
 import type { Measurements } from '../../shared/model/measure.ts';
 import type { Queryable } from '../db/index.ts';
+import { firstRow } from '../db/rows.ts';
 import type { ModelShape } from '../mesh/footprint.ts';
 import type { Unit, UnitSource } from '../placement/units.ts';
 import type { ModelWarning } from '../../shared/model/index.ts';
@@ -32,7 +33,7 @@ type PlacementFields = 'unit' | 'unit_source' | 'scale' | 'shape';
 export type NewFile = Omit<FileRow, 'created_at' | PlacementFields> & Partial<Pick<FileRow, PlacementFields>>;
 
 export async function insertFile(db: Queryable, f: NewFile): Promise<FileRow> {
-  const [row] = await db.query<FileRow>(
+  const rows = await db.query<FileRow>(
     `INSERT INTO files (id, account_id, name, format, content_type, size_bytes, sha256, mesh_sha256, measurements,
        footprint, warnings, source, token_id, upload_id, unit, unit_source, scale, shape)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING *`,
@@ -57,7 +58,7 @@ export async function insertFile(db: Queryable, f: NewFile): Promise<FileRow> {
       f.shape ? JSON.stringify(f.shape) : null,
     ],
   );
-  return row;
+  return firstRow(rows);
 }
 
 export async function fileById(db: Queryable, accountId: string, id: string): Promise<FileRow | undefined> {
@@ -92,10 +93,10 @@ export async function listFiles(db: Queryable, accountId: string, limit: number,
     'SELECT * FROM files WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3',
     [accountId, limit, offset],
   );
-  const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM files WHERE account_id = $1', [
+  const counts = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM files WHERE account_id = $1', [
     accountId,
   ]);
-  return { rows, total: n };
+  return { rows, total: firstRow(counts).n };
 }
 
 export async function deleteFile(db: Queryable, accountId: string, id: string): Promise<FileRow | undefined> {
@@ -107,9 +108,9 @@ export async function deleteFile(db: Queryable, accountId: string, id: string): 
 }
 
 export async function storageUsed(db: Queryable, accountId: string): Promise<number> {
-  const [row] = await db.query<{ n: number }>(
+  const rows = await db.query<{ n: number }>(
     'SELECT coalesce(sum(size_bytes), 0)::float8 AS n FROM files WHERE account_id = $1',
     [accountId],
   );
-  return row.n;
+  return firstRow(rows).n;
 }

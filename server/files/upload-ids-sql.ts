@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/index.ts';
+import { firstRow } from '../db/rows.ts';
 
 export interface UploadIdRow {
   id: string;
@@ -23,12 +24,12 @@ export async function insertUploadId(
     ttlSeconds: number;
   },
 ): Promise<UploadIdRow> {
-  const [row] = await db.query<UploadIdRow>(
+  const rows = await db.query<UploadIdRow>(
     `INSERT INTO upload_ids (id, account_id, token_id, widget_key_id, shopper_hash, expires_at)
      VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6)) RETURNING *`,
     [u.id, u.account_id, u.token_id, u.widget_key_id, u.shopper_hash, u.ttlSeconds],
   );
-  return row;
+  return firstRow(rows);
 }
 
 export async function uploadIdById(

@@ -26,6 +26,7 @@ export interface FieldProblem {
 export class ValidationError extends ApiError {
   constructor(problems: FieldProblem[], status = 400, code = 'validation_failed') {
     const first = problems[0];
+    if (!first) throw new Error('ValidationError needs at least one problem');
     const message =
       problems.length === 1
         ? `${first.field}: ${first.message}`

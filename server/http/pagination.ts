@@ -11,7 +11,7 @@ export interface PageRequest {
 function positiveInt(ctx: Context, name: string, fallback: number, max: number) {
   const raw = ctx.query[name];
   if (raw === undefined) return fallback;
-  const text = Array.isArray(raw) ? raw[0] : raw;
+  const text = Array.isArray(raw) ? (raw[0] ?? '') : raw;
   if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > max) {
     throw new ValidationError([{ field: name, message: `must be a whole number from 1 to ${max}` }]);
   }

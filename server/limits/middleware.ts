@@ -62,7 +62,7 @@ export function limitsMiddleware(deps: Deps) {
     const refused = results.filter((r) => !r.allowed);
     if (refused.length) {
       const retryAfter = seconds(Math.max(...refused.map((r) => r.resetMs)));
-      const rule = refused[0];
+      const rule = refused[0]!;
       throw new ApiError(
         429,
         'rate_limited',

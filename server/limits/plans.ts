@@ -13,14 +13,15 @@ export interface Plan {
   storage_bytes: number;
   rate_limits: Record<EndpointClass, RateLimit>;
 }
-export type Plans = Record<string, Plan>;
+/** Plans by id. free, pro and business always exist (loadPlans checks), so `plans[id] ?? plans.free` is a Plan. */
+export type Plans = Record<string, Plan> & Record<'free' | 'pro' | 'business', Plan>;
 
 const CLASSES: EndpointClass[] = ['quote', 'upload', 'read', 'write'];
 const positive = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v > 0;
 
 export function loadPlans(file = new URL('../plans.json', import.meta.url)): Plans {
   const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  const plans: Plans = {};
+  const plans: Record<string, Plan> = {};
   for (const [id, value] of Object.entries(raw)) {
     if (id.startsWith('$')) continue;
     const p = value as Omit<Plan, 'id'>;
@@ -37,5 +38,5 @@ export function loadPlans(file = new URL('../plans.json', import.meta.url)): Pla
   }
   for (const required of ['free', 'pro', 'business'])
     if (!plans[required]) throw new Error(`plans.json must define the "${required}" plan`);
-  return plans;
+  return plans as Plans; // the loop above checked the required plans
 }

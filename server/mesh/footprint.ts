@@ -40,8 +40,8 @@ export function convexHull2D(positions: Float64Array, a: number, b: number, maxP
   const inside = insideTest(extremeOctagon(positions, a, b));
   const pts: P[] = [];
   for (let i = 0; i < n * 3; i += 3) {
-    const u = positions[i + a],
-      v = positions[i + b];
+    const u = positions[i + a]!,
+      v = positions[i + b]!;
     if (!inside(u, v)) pts.push([u, v]);
   }
   pts.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
@@ -50,7 +50,7 @@ export function convexHull2D(positions: Float64Array, a: number, b: number, maxP
   const half = (list: P[]) => {
     const out: P[] = [];
     for (const p of list) {
-      while (out.length >= 2 && cross(out[out.length - 2], out[out.length - 1], p) <= 0) out.pop();
+      while (out.length >= 2 && cross(out[out.length - 2]!, out[out.length - 1]!, p) <= 0) out.pop();
       out.push(p);
     }
     out.pop();
@@ -60,7 +60,7 @@ export function convexHull2D(positions: Float64Array, a: number, b: number, maxP
   if (hull.length <= maxPoints) return hull;
   // Thinning a hull keeps it inside the true hull; a tiny under-estimate on huge hulls is acceptable.
   const step = hull.length / maxPoints;
-  return Array.from({ length: maxPoints }, (_, i) => hull[Math.floor(i * step)]);
+  return Array.from({ length: maxPoints }, (_, i) => hull[Math.floor(i * step)]!);
 }
 
 // Directions (du, dv) of the octagon's corners, counter-clockwise from straight down.
@@ -72,32 +72,32 @@ function extremeOctagon(positions: Float64Array, a: number, b: number): P[] {
   const score = new Float64Array(8).fill(-Infinity);
   const corner = new Int32Array(8);
   for (let i = 0; i < positions.length; i += 3) {
-    const u = positions[i + a],
-      v = positions[i + b];
+    const u = positions[i + a]!,
+      v = positions[i + b]!;
     for (let k = 0; k < 8; k++) {
-      const s = DU[k] * u + DV[k] * v;
-      if (s > score[k]) {
+      const s = DU[k]! * u + DV[k]! * v;
+      if (s > score[k]!) {
         score[k] = s;
         corner[k] = i;
       }
     }
   }
-  return Array.from(corner, (i): P => [positions[i + a], positions[i + b]]);
+  return Array.from(corner, (i): P => [positions[i + a]!, positions[i + b]!]);
 }
 
 /** Inside the convex polygon and off its edges (repeated corners are skipped). */
 function insideTest(poly: P[]): (u: number, v: number) => boolean {
   const e: number[] = []; // ox, oy, dx, dy per edge
   for (let i = 0; i < poly.length; i++) {
-    const o = poly[i],
-      q = poly[(i + 1) % poly.length];
+    const o = poly[i]!,
+      q = poly[(i + 1) % poly.length]!;
     if (o[0] !== q[0] || o[1] !== q[1]) e.push(o[0], o[1], q[0] - o[0], q[1] - o[1]);
   }
   if (e.length < 12) return () => false;
   const edges = Float64Array.from(e);
   return (u, v) => {
     for (let k = 0; k < edges.length; k += 4) {
-      if (edges[k + 2] * (v - edges[k + 1]) - edges[k + 3] * (u - edges[k]) <= 0) return false;
+      if (edges[k + 2]! * (v - edges[k + 1]!) - edges[k + 3]! * (u - edges[k]!) <= 0) return false;
     }
     return true;
   };
@@ -109,40 +109,40 @@ export function flatAreas(positions: Float64Array, indices: Uint32Array): FlatAr
     max = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < positions.length; i += 3) {
     for (let k = 0; k < 3; k++) {
-      min[k] = Math.min(min[k], positions[i + k]);
-      max[k] = Math.max(max[k], positions[i + k]);
+      min[k] = Math.min(min[k]!, positions[i + k]!);
+      max[k] = Math.max(max[k]!, positions[i + k]!);
     }
   }
-  const tolerance = 1e-6 * Math.max(1, ...max.map((m, k) => m - min[k]));
+  const tolerance = 1e-6 * Math.max(1, ...max.map((m, k) => m - min[k]!));
   // One bit per side a vertex lies in (-x, +x, -y, +y, -z, +z); a triangle lies in the sides all its corners share.
   const sides = new Uint8Array(positions.length / 3);
   for (let v = 0; v < sides.length; v++) {
     for (let k = 0; k < 3; k++) {
-      const c = positions[v * 3 + k];
-      if (c - min[k] <= tolerance) sides[v] |= 1 << (k * 2);
-      if (max[k] - c <= tolerance) sides[v] |= 1 << (k * 2 + 1);
+      const c = positions[v * 3 + k]!;
+      if (c - min[k]! <= tolerance) sides[v]! |= 1 << (k * 2);
+      if (max[k]! - c <= tolerance) sides[v]! |= 1 << (k * 2 + 1);
     }
   }
   const sums = [0, 0, 0, 0, 0, 0];
   for (let t = 0; t < indices.length; t += 3) {
-    const shared = sides[indices[t]] & sides[indices[t + 1]] & sides[indices[t + 2]];
+    const shared = sides[indices[t]!]! & sides[indices[t + 1]!]! & sides[indices[t + 2]!]!;
     if (shared === 0) continue;
     const area = triangleArea(positions, indices, t);
-    for (let bit = 0; bit < 6; bit++) if (shared & (1 << bit)) sums[bit] += area;
+    for (let bit = 0; bit < 6; bit++) if (shared & (1 << bit)) sums[bit]! += area;
   }
   const r = sums.map((x) => Math.round(x * 1000) / 1000);
-  return { '-x': r[0], '+x': r[1], '-y': r[2], '+y': r[3], '-z': r[4], '+z': r[5] };
+  return { '-x': r[0]!, '+x': r[1]!, '-y': r[2]!, '+y': r[3]!, '-z': r[4]!, '+z': r[5]! };
 }
 
 function triangleArea(p: Float64Array, t: Uint32Array, i: number): number {
-  const a = t[i] * 3,
-    b = t[i + 1] * 3,
-    c = t[i + 2] * 3;
-  const ux = p[b] - p[a],
-    uy = p[b + 1] - p[a + 1],
-    uz = p[b + 2] - p[a + 2];
-  const vx = p[c] - p[a],
-    vy = p[c + 1] - p[a + 1],
-    vz = p[c + 2] - p[a + 2];
+  const a = t[i]! * 3,
+    b = t[i + 1]! * 3,
+    c = t[i + 2]! * 3;
+  const ux = p[b]! - p[a]!,
+    uy = p[b + 1]! - p[a + 1]!,
+    uz = p[b + 2]! - p[a + 2]!;
+  const vx = p[c]! - p[a]!,
+    vy = p[c + 1]! - p[a + 1]!,
+    vz = p[c + 2]! - p[a + 2]!;
   return Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx) / 2;
 }

@@ -6,6 +6,7 @@ import type { Deps, AppState } from '../deps.ts';
 import { allow, API, DASHBOARD } from '../accounts/access.ts';
 import { jsonBody } from '../http/json-body.ts';
 import { notFound } from '../http/errors.ts';
+import { routeParam } from '../http/route-params.ts';
 import { checkOffer, effectiveOffer } from './offer.ts';
 import { setAccountOffer, setWidgetKeyOffer } from './sql.ts';
 import { widgetKeyById } from '../widget/keys-sql.ts';
@@ -32,7 +33,7 @@ export function offerRouter(deps: Deps) {
 
   const keyOffer = '/dashboard/api/widget-keys/:widget_key_id/offer';
   const ownKey = async (ctx: { state: AppState; params: Record<string, string> }) => {
-    const id = ctx.params.widget_key_id;
+    const id = routeParam(ctx, 'widget_key_id');
     if (!(await widgetKeyById(deps.db, accountId(ctx), id))) throw notFound('widget key', id);
     return id;
   };

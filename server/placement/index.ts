@@ -31,7 +31,7 @@ export function fileFactor(file: FileRow): number {
 
 /** Size as printed before any rotation, mm. */
 export function scaledSize(file: FileRow): Volume {
-  const [x, y, z] = measured(file).bbox.size.map((v) => v * fileFactor(file));
+  const [x, y, z] = measured(file).bbox.size.map((v) => v * fileFactor(file)) as [number, number, number];
   return { x, y, z };
 }
 

@@ -61,8 +61,8 @@ export const SIDE_TILTS: Record<Side, { x: number; y: number }> = {
 
 /** Each side laid down: its height and its outline on the plate (the points turned by SIDE_TILTS). */
 export function restings(f: ShapeFacts, factor: number): Resting[] {
-  const size = [0, 1, 2].map((k) => (f.max[k] - f.min[k]) * factor);
-  const rect = (a: number, b: number): P[] => [
+  const size = ([0, 1, 2] as const).map((k) => (f.max[k] - f.min[k]) * factor);
+  const rect = (a: 0 | 1 | 2, b: 0 | 1 | 2): P[] => [
     [f.min[a], f.min[b]],
     [f.max[a], f.min[b]],
     [f.max[a], f.max[b]],
@@ -73,12 +73,12 @@ export function restings(f: ShapeFacts, factor: number): Resting[] {
   const yz = f.shape?.yz ?? rect(1, 2);
   const map = (pts: P[], fn: (p: P) => P) => pts.map((p) => fn([p[0] * factor, p[1] * factor]));
   return [
-    { side: '-z', tilt: SIDE_TILTS['-z'], height: size[2], outline: map(xy, (p) => p) },
-    { side: '+z', tilt: SIDE_TILTS['+z'], height: size[2], outline: map(xy, ([x, y]) => [x, -y]) },
-    { side: '-x', tilt: SIDE_TILTS['-x'], height: size[0], outline: map(yz, ([y, z]) => [-z, y]) },
-    { side: '+x', tilt: SIDE_TILTS['+x'], height: size[0], outline: map(yz, ([y, z]) => [z, y]) },
-    { side: '-y', tilt: SIDE_TILTS['-y'], height: size[1], outline: map(xz, ([x, z]) => [x, -z]) },
-    { side: '+y', tilt: SIDE_TILTS['+y'], height: size[1], outline: map(xz, ([x, z]) => [x, z]) },
+    { side: '-z', tilt: SIDE_TILTS['-z'], height: size[2]!, outline: map(xy, (p) => p) },
+    { side: '+z', tilt: SIDE_TILTS['+z'], height: size[2]!, outline: map(xy, ([x, y]) => [x, -y]) },
+    { side: '-x', tilt: SIDE_TILTS['-x'], height: size[0]!, outline: map(yz, ([y, z]) => [-z, y]) },
+    { side: '+x', tilt: SIDE_TILTS['+x'], height: size[0]!, outline: map(yz, ([y, z]) => [z, y]) },
+    { side: '-y', tilt: SIDE_TILTS['-y'], height: size[1]!, outline: map(xz, ([x, z]) => [x, -z]) },
+    { side: '+y', tilt: SIDE_TILTS['+y'], height: size[1]!, outline: map(xz, ([x, z]) => [x, z]) },
   ];
 }
 

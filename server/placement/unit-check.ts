@@ -30,7 +30,7 @@ export function unitSuspect(largestMm: number, unit: Unit): UnitSuspectWarning |
   const factors = largestMm < SMALL_MM ? UP : largestMm > LARGE_MM ? DOWN : null;
   if (!factors || !(largestMm > 0)) return null;
   const factor =
-    factors.find((f) => largestMm * f >= PLAUSIBLE_MM[0] && largestMm * f <= PLAUSIBLE_MM[1]) ?? factors[0];
+    factors.find((f) => largestMm * f >= PLAUSIBLE_MM[0] && largestMm * f <= PLAUSIBLE_MM[1]) ?? factors[0]!;
   const target = MM_PER_UNIT[unit] * factor;
   const suggestedUnit = UNITS.find((u) => Math.abs(MM_PER_UNIT[u] / target - 1) < 1e-9);
   const scaled = fmt(largestMm * factor);

@@ -7,6 +7,7 @@ import { jsonBody } from '../http/json-body.ts';
 import { validateBody } from '../openapi/validate.ts';
 import { listProfiles, profileById, type ProfileKind } from './sql.ts';
 import { notFound } from '../http/errors.ts';
+import { routeParam } from '../http/route-params.ts';
 import { canonicalMember } from '../../shared/enums.ts';
 import {
   PROFILE_KINDS,
@@ -35,18 +36,18 @@ export function profilesRouter(deps: Deps) {
     ctx.body = presentProfile(await createProfile(deps, ctx.state.auth.account.id, ctx.state.kind, input));
   });
   router.get('/:kind/:profile_id', allow(deps, API), async (ctx) => {
-    const row = await profileById(deps.db, ctx.state.auth.account.id, ctx.state.kind, ctx.params.profile_id);
+    const row = await profileById(deps.db, ctx.state.auth.account.id, ctx.state.kind, routeParam(ctx, 'profile_id'));
     if (!row) throw notFound(`${ctx.state.kind} profile`, ctx.params.profile_id);
     ctx.body = presentProfile(row);
   });
   router.put('/:kind/:profile_id', allow(deps, API), jsonBody, async (ctx) => {
     const input = validateBody<ProfileInput>('ProfileInput', ctx.request.body);
     ctx.body = presentProfile(
-      await replaceProfile(deps, ctx.state.auth.account.id, ctx.state.kind, ctx.params.profile_id, input),
+      await replaceProfile(deps, ctx.state.auth.account.id, ctx.state.kind, routeParam(ctx, 'profile_id'), input),
     );
   });
   router.delete('/:kind/:profile_id', allow(deps, API), async (ctx) => {
-    await removeProfile(deps, ctx.state.auth.account.id, ctx.state.kind, ctx.params.profile_id);
+    await removeProfile(deps, ctx.state.auth.account.id, ctx.state.kind, routeParam(ctx, 'profile_id'));
     ctx.body = { profile_id: ctx.params.profile_id, deleted: true };
   });
   return router;

@@ -267,5 +267,5 @@ function conversionFor(shop: string, quote: ResolvedSettings['quote']): Conversi
       `or add ${wanted} to exchange_rates in the global settings profile.`;
     throw new ApiError(422, 'currency_not_offered', message, { field: 'quote_config.currency', available });
   }
-  return { from: shop, to: wanted, rate: rates[wanted] };
+  return { from: shop, to: wanted, rate: rates[wanted]! }; // hasOwn above
 }

@@ -8,6 +8,7 @@ import { createQuote } from './service.ts';
 import { presentQuote, presentJob } from './present.ts';
 import { quoteById, quoteForCaller, listQuotes, softDeleteQuote, type QuoteRow } from './sql.ts';
 import { ApiError, notFound } from '../http/errors.ts';
+import { routeParam } from '../http/route-params.ts';
 import { pageRequest, pageResponse } from '../http/pagination.ts';
 import { idempotent } from '../idempotency/middleware.ts';
 
@@ -27,7 +28,7 @@ export function quotesRouter(deps: Deps) {
   });
 
   router.post('/v2/file/quote/:file_id', allow(deps, API_OR_WIDGET, 'quote'), jsonBody, once, async (ctx) => {
-    let row = await createQuote(deps, ctx.state.auth, ctx.params.file_id, ctx.request.body, 'sync');
+    let row = await createQuote(deps, ctx.state.auth, routeParam(ctx, 'file_id'), ctx.request.body, 'sync');
     if (row.status !== 'completed' && (await deps.jobs.waitFor(row.id, deps.config.quoteSyncWaitMs))) {
       row = (await quoteById(deps.db, row.account_id, row.id))!;
     }
@@ -42,14 +43,14 @@ export function quotesRouter(deps: Deps) {
   });
 
   router.post('/v2/file/quote/:file_id/async', allow(deps, API_OR_WIDGET, 'quote'), jsonBody, once, async (ctx) => {
-    const row = await createQuote(deps, ctx.state.auth, ctx.params.file_id, ctx.request.body, 'async');
+    const row = await createQuote(deps, ctx.state.auth, routeParam(ctx, 'file_id'), ctx.request.body, 'async');
     ctx.status = 202;
     ctx.set('Location', `/v2/jobs/${row.id}`);
     ctx.body = accepted(row);
   });
 
   router.get('/v2/jobs/:job_id', allow(deps, API_OR_WIDGET), async (ctx) => {
-    const row = await quoteForCaller(deps.db, ctx.state.auth, ctx.params.job_id);
+    const row = await quoteForCaller(deps.db, ctx.state.auth, routeParam(ctx, 'job_id'));
     if (!row) throw notFound('job', ctx.params.job_id);
     ctx.body = presentJob(row, deps.now());
   });
@@ -65,13 +66,13 @@ export function quotesRouter(deps: Deps) {
   });
 
   router.get('/v2/quotes/:quote_id', allow(deps, API_OR_WIDGET), async (ctx) => {
-    const row = await quoteForCaller(deps.db, ctx.state.auth, ctx.params.quote_id);
+    const row = await quoteForCaller(deps.db, ctx.state.auth, routeParam(ctx, 'quote_id'));
     if (!row) throw notFound('quote', ctx.params.quote_id);
     ctx.body = presentQuote(row, deps.now());
   });
 
   router.delete('/v2/quotes/:quote_id', allow(deps, API), async (ctx) => {
-    if (!(await softDeleteQuote(deps.db, ctx.state.auth.account.id, ctx.params.quote_id)))
+    if (!(await softDeleteQuote(deps.db, ctx.state.auth.account.id, routeParam(ctx, 'quote_id'))))
       throw notFound('quote', ctx.params.quote_id);
     ctx.body = { quote_id: ctx.params.quote_id, deleted: true };
   });

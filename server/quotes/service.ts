@@ -189,6 +189,7 @@ async function recordRefusal(
     });
     // Answered with the error at once: there is no job to follow, so quote.failed only.
     const row = await failQuote(tx, quote.id, null, error);
+    if (!row) throw new Error(`quote ${quote.id}, inserted as processing, could not be failed`);
     await writeEvent(tx, {
       account_id: row.account_id,
       token_id: row.token_id,

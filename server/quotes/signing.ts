@@ -4,6 +4,7 @@
 // that the price a browser reports is the one we computed, for that part, and still valid.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/index.ts';
+import { firstRow } from '../db/rows.ts';
 
 export const SIGNATURE_VERSION = 'v1';
 
@@ -66,18 +67,18 @@ export async function signingSecret(db: Queryable, accountId: string): Promise<s
     [accountId],
   );
   if (row?.quote_signing_secret) return row.quote_signing_secret;
-  const [created] = await db.query<{ quote_signing_secret: string }>(
+  const created = await db.query<{ quote_signing_secret: string }>(
     'UPDATE accounts SET quote_signing_secret = coalesce(quote_signing_secret, $2) WHERE id = $1 RETURNING quote_signing_secret',
     [accountId, newSecret()],
   );
-  return created.quote_signing_secret;
+  return firstRow(created).quote_signing_secret;
 }
 
 /** A new secret: signatures made with the old one no longer verify offline (GET /v2/quotes/{id} still answers). */
 export async function rotateSigningSecret(db: Queryable, accountId: string): Promise<string> {
-  const [row] = await db.query<{ quote_signing_secret: string }>(
+  const rows = await db.query<{ quote_signing_secret: string }>(
     'UPDATE accounts SET quote_signing_secret = $2 WHERE id = $1 RETURNING quote_signing_secret',
     [accountId, newSecret()],
   );
-  return row.quote_signing_secret;
+  return firstRow(rows).quote_signing_secret;
 }

@@ -1,5 +1,6 @@
 import type { ResolvedChoices } from '../../shared/offer.ts';
 import type { Queryable } from '../db/index.ts';
+import { firstRow } from '../db/rows.ts';
 import type { SliceMeasure } from '../slicer/gcode-stats.ts';
 import type { StoredResolution } from './service.ts';
 
@@ -80,7 +81,7 @@ export const jsonParam = (value: unknown): string =>
   JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\\ufffd');
 
 export async function insertQuote(db: Queryable, q: NewQuote): Promise<QuoteRow> {
-  const [row] = await db.query<QuoteRow>(
+  const rows = await db.query<QuoteRow>(
     `INSERT INTO quotes (id, account_id, token_id, file_id, file_name, mode, status, request, resolved, slicing_key, material, color,
        printer, widget_key_id, shopper_hash, choices, priority, started_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, CASE WHEN $7 = 'queued' THEN NULL ELSE now() END)
@@ -105,7 +106,7 @@ export async function insertQuote(db: Queryable, q: NewQuote): Promise<QuoteRow>
       q.priority,
     ],
   );
-  return row;
+  return firstRow(rows);
 }
 
 export async function quoteById(db: Queryable, accountId: string, id: string): Promise<QuoteRow | undefined> {
@@ -152,11 +153,11 @@ export async function listQuotes(db: Queryable, accountId: string, limit: number
     `SELECT * FROM quotes WHERE account_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
     [accountId, limit, offset],
   );
-  const [{ n }] = await db.query<{ n: number }>(
+  const counts = await db.query<{ n: number }>(
     'SELECT count(*)::int AS n FROM quotes WHERE account_id = $1 AND deleted_at IS NULL',
     [accountId],
   );
-  return { rows, total: n };
+  return { rows, total: firstRow(counts).n };
 }
 
 /** History delete: the quote leaves history, but still counts toward usage and analytics (it happened). */
@@ -177,8 +178,8 @@ export async function waitingKeys(db: Queryable): Promise<string[]> {
 }
 
 export async function countWaitingJobs(db: Queryable): Promise<number> {
-  const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM quotes WHERE status = 'queued'`);
-  return row.n;
+  const rows = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM quotes WHERE status = 'queued'`);
+  return firstRow(rows).n;
 }
 
 /**

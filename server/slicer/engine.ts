@@ -116,7 +116,7 @@ async function probe(binary: string): Promise<SlicerInfo> {
         'slicer_unavailable',
         r.spawnError?.message ?? r.stderr.slice(-300),
       );
-    return { name: 'PrusaSlicer', version: m[1], binary };
+    return { name: 'PrusaSlicer', version: m[1]!, binary };
   } finally {
     await rm(home, { recursive: true, force: true });
   }
@@ -136,7 +136,7 @@ export function detectSlicer(binary: string = DEFAULT_BINARY): Promise<SlicerInf
 /** The message a person can act on: PrusaSlicer's own error text without log noise. */
 export function slicerMessage(r: Pick<RunResult, 'stdout' | 'stderr'>): string {
   const what = /what\(\):\s*(.+)/.exec(r.stderr);
-  if (what) return what[1].trim();
+  if (what) return what[1]!.trim();
   const logPrefix = /^\[[^\]]*\] \[0x[0-9a-f]+\] \[(\w+)\]\s*/;
   const lines = `${r.stderr}\n${r.stdout}`
     .split('\n')

@@ -37,7 +37,7 @@ export function parseDuration(text: string): number {
   let total = 0;
   let matched = false;
   for (const m of text.matchAll(/(\d+(?:\.\d+)?)\s*([dhms])\b/g)) {
-    total += Number(m[1]) * units[m[2]];
+    total += Number(m[1]) * units[m[2]!]!;
     matched = true;
   }
   if (!matched) throw new GcodeStatsError(`unreadable print time "${text.trim()}"`);

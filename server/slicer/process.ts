@@ -37,7 +37,7 @@ class TailBuffer {
   push(b: Buffer): void {
     this.chunks.push(b);
     this.size += b.length;
-    while (this.size - this.chunks[0].length >= this.max) this.size -= this.chunks.shift()!.length;
+    while (this.size - this.chunks[0]!.length >= this.max) this.size -= this.chunks.shift()!.length;
   }
   toString(): string {
     const all = Buffer.concat(this.chunks);

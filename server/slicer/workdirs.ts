@@ -74,7 +74,7 @@ export async function sweepWorkDirs(root: string): Promise<SweepReport> {
   const names = await readdir(root).catch(() => [] as string[]);
   for (const name of names) {
     const owner = NAME.exec(name);
-    if (!owner || ownerAlive(Number(owner[1]), owner[2])) continue;
+    if (!owner || ownerAlive(Number(owner[1]), owner[2]!)) continue;
     const dir = join(root, name);
     const info = await lstat(dir).catch(() => null); // a real folder, not a link planted to one
     if (!info?.isDirectory() || (process.getuid && info.uid !== process.getuid())) continue;

@@ -37,7 +37,7 @@ export async function sweepDeadOwners(tmpRoot: string): Promise<string[]> {
   for (const name of await readdir(tmpRoot).catch(() => [] as string[])) {
     const owner = OWNER_NAME.exec(name);
     if (owner) {
-      if (owner[3] !== HOST || ownerAlive(Number(owner[1]), owner[2])) continue;
+      if (owner[3] !== HOST || ownerAlive(Number(owner[1]), owner[2]!)) continue;
     }
     await rm(path.join(tmpRoot, name), { recursive: true, force: true });
     removed.push(name);

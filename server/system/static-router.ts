@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Deps } from '../deps.ts';
 import { allow, ANYONE } from '../accounts/access.ts';
+import { routeParam } from '../http/route-params.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const widgetDist = path.join(root, 'widget', 'dist');
@@ -16,7 +17,7 @@ export function staticRouter(deps: Deps) {
   // A shop page on any origin loads the script.
   router.get('/widget/:file', allow(deps, ANYONE, 'read', { crossOrigin: true }), async (ctx) => {
     ctx.set('Cache-Control', 'public, max-age=300');
-    await send(ctx, ctx.params.file, { root: widgetDist });
+    await send(ctx, routeParam(ctx, 'file'), { root: widgetDist });
   });
   router.get(/^\/dashboard(?:\/(?!api\/)(.*))?$/, allow(deps, ANYONE), async (ctx) => {
     if (ctx.path === '/dashboard') return ctx.redirect('/dashboard/');

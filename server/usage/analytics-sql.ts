@@ -6,6 +6,7 @@
 // TimeZone; text ties sort with COLLATE "C", whatever the database's locale.
 // Quotes deleted from history still count: they were computed, counted against the quota and priced.
 import type { Queryable } from '../db/index.ts';
+import { firstRow } from '../db/rows.ts';
 import type { QuoteRow } from '../quotes/sql.ts';
 
 export type GroupBy = 'day' | 'week' | 'month';
@@ -19,7 +20,7 @@ const BUCKET_START = `to_char(${BUCKET}, 'YYYY-MM-DD')`;
 const BUCKET_LABEL = `to_char(${BUCKET}, CASE $4::text WHEN 'week' THEN 'IYYY-"W"IW' WHEN 'month' THEN 'YYYY-MM' ELSE 'YYYY-MM-DD' END)`;
 
 export async function quoteTotals(db: Queryable, accountId: string, start: Date, end: Date) {
-  const [row] = await db.query<{
+  const rows = await db.query<{
     completed: number;
     failed: number;
     cached: number;
@@ -36,7 +37,7 @@ export async function quoteTotals(db: Queryable, accountId: string, start: Date,
      FROM quotes WHERE account_id = $1 AND status IN ('completed', 'failed') AND finished_at >= $2 AND finished_at < $3`,
     range(accountId, start, end),
   );
-  return row;
+  return firstRow(rows);
 }
 
 export interface PriceStats {

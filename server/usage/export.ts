@@ -76,7 +76,7 @@ async function* quoteRows(
     const page = await exportQuotesPage(db, accountId, start, end, after, pageRows);
     for (const q of page) yield quoteRow(q);
     if (page.length < pageRows) return;
-    const last = page[page.length - 1];
+    const last = page[page.length - 1]!;
     after = { at: last.cursor, id: last.id };
   }
 }

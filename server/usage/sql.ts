@@ -1,5 +1,6 @@
 // Usage counters, usage.alert state and the request log.
 import type { Queryable } from '../db/index.ts';
+import { firstRow } from '../db/rows.ts';
 
 export type AlertResource = 'quotes' | 'storage';
 export type AlertLevel = 0 | 80 | 100;
@@ -26,22 +27,22 @@ export interface RequestRecord {
 
 /** Successful quotes counted in one UTC month ('YYYY-MM'). */
 export async function quotesUsed(db: Queryable, accountId: string, period: string): Promise<number> {
-  const [row] = await db.query<{ n: number }>(
+  const rows = await db.query<{ n: number }>(
     'SELECT coalesce(sum(quotes), 0)::int AS n FROM usage_counters WHERE account_id = $1 AND period = $2',
     [accountId, period],
   );
-  return row.n;
+  return firstRow(rows).n;
 }
 
 /** Counts one quote and returns the month's new total; the row lock it takes serialises concurrent counts. */
 export async function incrementQuotes(tx: Queryable, accountId: string, period: string): Promise<number> {
-  const [row] = await tx.query<{ quotes: number }>(
+  const rows = await tx.query<{ quotes: number }>(
     `INSERT INTO usage_counters (account_id, period, quotes) VALUES ($1, $2, 1)
      ON CONFLICT (account_id, period) DO UPDATE SET quotes = usage_counters.quotes + 1
      RETURNING quotes`,
     [accountId, period],
   );
-  return row.quotes;
+  return firstRow(rows).quotes;
 }
 
 export async function accountPlanId(db: Queryable, accountId: string): Promise<string | undefined> {
@@ -71,11 +72,11 @@ export async function lockAlertState(tx: Queryable, accountId: string, resource:
     `INSERT INTO usage_alerts (account_id, resource, level, period) VALUES ($1, $2, 0, NULL) ON CONFLICT (account_id, resource) DO NOTHING`,
     [accountId, resource],
   );
-  const [row] = await tx.query<AlertState>(
+  const rows = await tx.query<AlertState>(
     'SELECT level, period FROM usage_alerts WHERE account_id = $1 AND resource = $2 FOR UPDATE',
     [accountId, resource],
   );
-  return row;
+  return firstRow(rows);
 }
 
 export async function saveAlertState(

@@ -97,16 +97,16 @@ function judgeV6(ip: ipaddr.IPv6): Verdict {
       // Only the well-known /96 has a fixed embedding position; the local-use
       // 64:ff9b:1::/48 (RFC 8215) prefix is site-specific and refused outright.
       return ip.match(NAT64_WELL_KNOWN)
-        ? embedded('nat64', [v4FromParts(ip.parts[6], ip.parts[7])])
+        ? embedded('nat64', [v4FromParts(ip.parts[6]!, ip.parts[7]!)])
         : { ok: false, range: 'nat64LocalUse' };
     case '6to4':
-      return embedded('6to4', [v4FromParts(ip.parts[1], ip.parts[2])]);
+      return embedded('6to4', [v4FromParts(ip.parts[1]!, ip.parts[2]!)]);
     case 'teredo':
       // Teredo carries the server address in clear and the client address
       // bit-inverted (RFC 4380 section 4); either could be a pivot.
       return embedded('teredo', [
-        v4FromParts(ip.parts[2], ip.parts[3]),
-        v4FromParts(ip.parts[6] ^ 0xffff, ip.parts[7] ^ 0xffff),
+        v4FromParts(ip.parts[2]!, ip.parts[3]!),
+        v4FromParts(ip.parts[6]! ^ 0xffff, ip.parts[7]! ^ 0xffff),
       ]);
     case 'unicast':
       return ip.match(GLOBAL_UNICAST_V6) ? { ok: true } : { ok: false, range: 'notGlobalUnicast' };

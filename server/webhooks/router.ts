@@ -7,6 +7,7 @@ import { jsonBody } from '../http/json-body.ts';
 import { validateBody } from '../openapi/validate.ts';
 import { pageRequest, pageResponse } from '../http/pagination.ts';
 import { ValidationError, notFound } from '../http/errors.ts';
+import { routeParam } from '../http/route-params.ts';
 import { canonicalMember } from '../../shared/enums.ts';
 import {
   deleteWebhook,
@@ -62,44 +63,49 @@ export function webhooksRouter(deps: Deps) {
   });
 
   router.get('/v2/webhooks/:webhook_id', allow(deps, API), async (ctx) => {
-    const hook = await ownWebhook(deps.db, accountOf(ctx), ctx.params.webhook_id);
+    const hook = await ownWebhook(deps.db, accountOf(ctx), routeParam(ctx, 'webhook_id'));
     ctx.body = { ...presentWebhook(hook), stats: presentStats(await webhookStats(deps.db, hook.id)) };
   });
 
   router.put('/v2/webhooks/:webhook_id', allow(deps, API), jsonBody, async (ctx) => {
     const body = validateBody<WebhookUpdate>('WebhookUpdate', ctx.request.body);
-    const { row, secret } = await changeWebhook(manage(ctx), accountOf(ctx), ctx.params.webhook_id, body);
+    const { row, secret } = await changeWebhook(manage(ctx), accountOf(ctx), routeParam(ctx, 'webhook_id'), body);
     ctx.body = secret === undefined ? presentWebhook(row) : { ...presentWebhook(row), secret };
   });
 
   router.delete('/v2/webhooks/:webhook_id', allow(deps, API), async (ctx) => {
-    const hook = await ownWebhook(deps.db, accountOf(ctx), ctx.params.webhook_id);
+    const hook = await ownWebhook(deps.db, accountOf(ctx), routeParam(ctx, 'webhook_id'));
     await deleteWebhook(deps.db, hook.account_id, hook.id);
     ctx.body = { webhook_id: hook.id, deleted: true };
   });
 
   router.get('/v2/webhooks/:webhook_id/deliveries', allow(deps, API), async (ctx) => {
-    const hook = await ownWebhook(deps.db, accountOf(ctx), ctx.params.webhook_id);
+    const hook = await ownWebhook(deps.db, accountOf(ctx), routeParam(ctx, 'webhook_id'));
     const page = pageRequest(ctx);
     const { rows, total } = await listDeliveries(deps.db, hook.id, stateFilter(ctx), page.limit, page.offset);
     ctx.body = pageResponse(rows.map(presentDelivery), page, total);
   });
 
   router.get('/v2/webhooks/:webhook_id/deliveries/:delivery_id', allow(deps, API), async (ctx) => {
-    const hook = await ownWebhook(deps.db, accountOf(ctx), ctx.params.webhook_id);
-    const row = await deliveryById(deps.db, hook.id, ctx.params.delivery_id);
+    const hook = await ownWebhook(deps.db, accountOf(ctx), routeParam(ctx, 'webhook_id'));
+    const row = await deliveryById(deps.db, hook.id, routeParam(ctx, 'delivery_id'));
     if (!row) throw notFound('delivery', ctx.params.delivery_id);
     ctx.body = presentDeliveryDetail(row, hook, await deliveryAttempts(deps.db, row.id));
   });
 
   router.post('/v2/webhooks/:webhook_id/ping', allow(deps, API), async (ctx) => {
-    const row = await pingWebhook(manage(ctx), accountOf(ctx), ctx.params.webhook_id, deps.now());
+    const row = await pingWebhook(manage(ctx), accountOf(ctx), routeParam(ctx, 'webhook_id'), deps.now());
     ctx.status = 202;
     ctx.body = presentDelivery(row);
   });
 
   router.post('/v2/webhooks/:webhook_id/deliveries/:delivery_id/resend', allow(deps, API), async (ctx) => {
-    const row = await resendDelivery(manage(ctx), accountOf(ctx), ctx.params.webhook_id, ctx.params.delivery_id);
+    const row = await resendDelivery(
+      manage(ctx),
+      accountOf(ctx),
+      routeParam(ctx, 'webhook_id'),
+      routeParam(ctx, 'delivery_id'),
+    );
     ctx.status = 202;
     ctx.body = presentDelivery(row);
   });

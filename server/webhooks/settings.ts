@@ -59,6 +59,6 @@ export function policyFor(
   settings: Pick<DeliverySettings, 'policy' | 'accountAllowances'>,
   accountId: string,
 ): AddressPolicy {
-  const own = Object.hasOwn(settings.accountAllowances, accountId) ? settings.accountAllowances[accountId] : [];
+  const own = Object.hasOwn(settings.accountAllowances, accountId) ? settings.accountAllowances[accountId]! : [];
   return own.length === 0 ? settings.policy : { allowPrivateCidrs: [...settings.policy.allowPrivateCidrs, ...own] };
 }

@@ -1,5 +1,6 @@
 // Webhooks, their deliveries, and the outbox reads of the delivery pump.
 import type { Queryable } from '../db/index.ts';
+import { firstRow } from '../db/rows.ts';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
@@ -55,18 +56,18 @@ export async function insertWebhook(
   db: Queryable,
   w: { id: string; account_id: string; url: string; events: string[]; secret: string; token_id: string | null },
 ): Promise<WebhookRow> {
-  const [row] = await db.query<WebhookRow>(
+  const rows = await db.query<WebhookRow>(
     `INSERT INTO webhooks (id, account_id, url, events, secret, token_id) VALUES ($1, $2, $3, $4::jsonb, $5, $6) RETURNING *`,
     [w.id, w.account_id, w.url, JSON.stringify(w.events), w.secret, w.token_id],
   );
-  return row;
+  return firstRow(rows);
 }
 
 export async function countWebhooks(db: Queryable, accountId: string): Promise<number> {
-  const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE account_id = $1', [
+  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE account_id = $1', [
     accountId,
   ]);
-  return row.n;
+  return firstRow(rows).n;
 }
 
 export async function listWebhooks(db: Queryable, accountId: string, limit: number, offset: number) {
@@ -126,7 +127,7 @@ export async function deleteWebhook(db: Queryable, accountId: string, id: string
 }
 
 export async function webhookStats(db: Queryable, webhookId: string): Promise<WebhookStatsRow> {
-  const [row] = await db.query<WebhookStatsRow>(
+  const rows = await db.query<WebhookStatsRow>(
     `SELECT count(*)::int AS total,
             (count(*) FILTER (WHERE state = 'delivered'))::int AS delivered,
             (count(*) FILTER (WHERE state = 'failed'))::int AS failed,
@@ -136,7 +137,7 @@ export async function webhookStats(db: Queryable, webhookId: string): Promise<We
      FROM webhook_deliveries WHERE webhook_id = $1`,
     [webhookId],
   );
-  return row;
+  return firstRow(rows);
 }
 
 export async function listDeliveries(
@@ -151,11 +152,11 @@ export async function listDeliveries(
      WHERE webhook_id = $1 AND ($2::text IS NULL OR state = $2) ORDER BY seq DESC LIMIT $3 OFFSET $4`,
     [webhookId, state, limit, offset],
   );
-  const [{ n }] = await db.query<{ n: number }>(
+  const counts = await db.query<{ n: number }>(
     'SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND ($2::text IS NULL OR state = $2)',
     [webhookId, state],
   );
-  return { rows, total: n };
+  return { rows, total: firstRow(counts).n };
 }
 
 export async function deliveryById(db: Queryable, webhookId: string, id: string): Promise<DeliveryRow | undefined> {
@@ -172,12 +173,12 @@ export type NewDelivery = Pick<
 >;
 
 export async function insertDelivery(db: Queryable, d: NewDelivery): Promise<DeliveryRow> {
-  const [row] = await db.query<DeliveryRow>(
+  const rows = await db.query<DeliveryRow>(
     `INSERT INTO webhook_deliveries (id, webhook_id, account_id, event_id, event, body, signature, resent_from)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${DELIVERY_COLUMNS}`,
     [d.id, d.webhook_id, d.account_id, d.event_id, d.event, d.body, d.signature, d.resent_from],
   );
-  return row;
+  return firstRow(rows);
 }
 
 export interface AttemptRow {

@@ -143,7 +143,7 @@ export async function resolveSafeTarget(
   // Every answer is checked, not only the one we pick: a mixed answer means the
   // name is (or is trying to be) an alias for something internal.
   const checked = addresses.map((a) => checkAddress(a, host, policy));
-  const address = checked[0];
+  const address = checked[0]!; // never empty: resolveAll refuses a name without addresses
   return { url, address, family: isIP(address) === 6 ? 6 : 4 };
 }
 

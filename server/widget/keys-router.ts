@@ -8,6 +8,7 @@ import { jsonBody } from '../http/json-body.ts';
 import { validateBody } from '../openapi/validate.ts';
 import { insertWidgetKey, listWidgetKeys, revokeWidgetKey, type WidgetKeyRow } from './keys-sql.ts';
 import { ValidationError, notFound } from '../http/errors.ts';
+import { routeParam } from '../http/route-params.ts';
 import { newId } from '../ids.ts';
 
 export function presentWidgetKey(k: WidgetKeyRow) {
@@ -53,7 +54,7 @@ export function widgetKeysRouter(deps: Deps) {
     ctx.body = presentWidgetKey(row);
   });
   router.delete('/:widget_key_id', allow(deps, DASHBOARD), async (ctx) => {
-    if (!(await revokeWidgetKey(deps.db, ctx.state.auth.account.id, ctx.params.widget_key_id)))
+    if (!(await revokeWidgetKey(deps.db, ctx.state.auth.account.id, routeParam(ctx, 'widget_key_id'))))
       throw notFound('widget key', ctx.params.widget_key_id);
     ctx.body = { widget_key_id: ctx.params.widget_key_id, deleted: true };
   });

@@ -1,5 +1,6 @@
 import type { Offer } from '../../shared/offer.ts';
 import type { Queryable } from '../db/index.ts';
+import { firstRow } from '../db/rows.ts';
 
 export interface WidgetKeyRow {
   id: string;
@@ -16,11 +17,11 @@ export async function insertWidgetKey(
   db: Queryable,
   k: Omit<WidgetKeyRow, 'created_at' | 'revoked_at' | 'offer'>,
 ): Promise<WidgetKeyRow> {
-  const [row] = await db.query<WidgetKeyRow>(
+  const rows = await db.query<WidgetKeyRow>(
     'INSERT INTO widget_keys (id, account_id, name, key, allowed_origins) VALUES ($1, $2, $3, $4, $5) RETURNING *',
     [k.id, k.account_id, k.name, k.key, JSON.stringify(k.allowed_origins)],
   );
-  return row;
+  return firstRow(rows);
 }
 
 export async function listWidgetKeys(db: Queryable, accountId: string): Promise<WidgetKeyRow[]> {
