@@ -27,7 +27,7 @@ function loadChartJs() {
 }
 
 /** Colours with at least 3:1 contrast on white, in an order that stays distinguishable. */
-export const SERIES_COLORS = ['#1d4ed8', '#b45309', '#047857', '#7c3aed', '#be123c', '#0e7490'];
+export const SERIES_COLORS = ['#1d4ed8', '#b45309', '#047857', '#7c3aed', '#be123c', '#0e7490'] as const;
 
 export class SqChart extends AppElement {
   static override properties = { config: { attribute: false }, label: {} };

@@ -97,7 +97,7 @@ export const moved = (name: string, to: number, count: number) => `${name} moved
 export function moveIn<T>(list: T[], index: number, by: -1 | 1): void {
   const to = index + by;
   if (to < 0 || to >= list.length) return;
-  [list[index], list[to]] = [list[to], list[index]];
+  [list[index], list[to]] = [list[to]!, list[index]!]; // both within bounds: checked above
 }
 
 export interface EditOptions {

@@ -143,7 +143,7 @@ function colorsGroup(c: EditorContext, m: MaterialRow, i: number): TemplateResul
 }
 
 function colorChip(c: EditorContext, m: MaterialRow, path: string, j: number): TemplateResult {
-  const col = m.colors[j];
+  const col = m.colors[j]!; // j comes from iterating m.colors
   const count = m.colors.length;
   const field = textField(c, path, {
     label: `Colour ${j + 1} of ${m.material}`,

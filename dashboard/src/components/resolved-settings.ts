@@ -15,7 +15,7 @@ export function sourceLabel(source: string | undefined, profiles: Map<string, Pr
   if (!source) return badge('Not set');
   if (source === 'request') return badge('Request', 'info');
   if (source === 'built-in') return badge('Built-in default');
-  const [scope, id] = source.split(':', 2);
+  const [scope, id = ''] = source.split(':', 2);
   const name = profiles.get(id)?.name ?? id;
   return scope === 'profile' ? badge(`Your profile “${name}”`, 'ok') : badge(`Global profile “${name}”`);
 }

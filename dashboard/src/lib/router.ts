@@ -10,7 +10,7 @@ export interface Route {
 
 export function currentRoute(): Route {
   const raw = location.hash.replace(/^#\/?/, '');
-  const [path, search = ''] = raw.split('?', 2);
+  const [path = '', search = ''] = raw.split('?', 2);
   const [name = '', ...params] = path.split('/').filter(Boolean).map(decodeURIComponent);
   return { name, params, query: new URLSearchParams(search) };
 }

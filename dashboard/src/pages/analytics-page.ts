@@ -39,7 +39,12 @@ function trendChart(t: CostTrends): ChartConfiguration {
   };
 }
 
-function barChart(labels: string[], label: string, data: number[], color = SERIES_COLORS[0]): ChartConfiguration {
+function barChart(
+  labels: string[],
+  label: string,
+  data: number[],
+  color: string = SERIES_COLORS[0],
+): ChartConfiguration {
   return {
     type: 'bar',
     data: { labels, datasets: [{ label, data, backgroundColor: color }] },

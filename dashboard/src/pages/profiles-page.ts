@@ -53,7 +53,7 @@ export class ProfilesPage extends AppElement {
   declare route: Route;
   declare notice: string;
   private all = new Loader<AllProfiles>(this, async () => {
-    const [printer, material, global] = await Promise.all(KINDS.map(listProfiles));
+    const [printer = [], material = [], global = []] = await Promise.all(KINDS.map(listProfiles));
     // The shop currency is the default global-settings profile's: the merchant's own, else the shipped one.
     const current =
       global.find((p) => p.scope === 'account' && p.is_default) ??

@@ -29,7 +29,7 @@ async function listKeys(): Promise<ListedKey[]> {
   );
   return keys.map((k, i) => {
     const o = offers[i];
-    return { ...k, offerSource: o.status === 'fulfilled' ? o.value.source : null };
+    return { ...k, offerSource: o?.status === 'fulfilled' ? o.value.source : null };
   });
 }
 
@@ -101,7 +101,7 @@ export class WidgetKeysPage extends AppElement {
     const data = new FormData(form);
     const name = String(data.get('name') ?? '').trim();
     const { origins, problem } = parseOrigins(String(data.get('allowed_origins') ?? ''));
-    const fieldProblem = !name
+    const fieldProblem: [string, string] | null = !name
       ? ['name', 'Give the key a name, for example the shop it is for.']
       : problem
         ? ['allowed_origins', problem]
@@ -191,7 +191,7 @@ export class WidgetKeysPage extends AppElement {
           () => this.keys.reload(),
         )}
       </section>
-      ${this.keys.data?.length ? this.snippet(this.keys.data) : nothing}`;
+      ${this.keys.data?.length ? this.snippet(this.keys.data as [ListedKey, ...ListedKey[]]) : nothing}`;
   }
 
   private offerCell(k: ListedKey) {
@@ -233,7 +233,7 @@ export class WidgetKeysPage extends AppElement {
     </table></div>`;
   }
 
-  private snippet(list: ListedKey[]) {
+  private snippet(list: [ListedKey, ...ListedKey[]]) {
     const key = list.find((k) => k.widget_key_id === this.selected) ?? list[0];
     const code = embedSnippet(location.origin, key.key);
     return html`<section class="panel" aria-labelledby="embed-h">
