@@ -16,6 +16,7 @@ import {
 } from '../shared/model/index.ts';
 import { MAX_OPENNESS, openness } from '../shared/model/quality.ts';
 import { corpusBytes, corpusPath } from './helpers/corpus.ts';
+import { BOX_TRIANGLES } from './helpers/meshes.ts';
 
 // ---- helpers ---------------------------------------------------------------------------------
 
@@ -106,22 +107,9 @@ const CUBE_MESH = `<mesh><vertices>${[
   [0, 10, 10],
 ]
   .map(([x, y, z]) => `<vertex x="${x}" y="${y}" z="${z}"/>`)
-  .join('')}</vertices><triangles>${[
-  [0, 2, 1],
-  [0, 3, 2],
-  [4, 5, 6],
-  [4, 6, 7],
-  [0, 1, 5],
-  [0, 5, 4],
-  [1, 2, 6],
-  [1, 6, 5],
-  [2, 3, 7],
-  [2, 7, 6],
-  [3, 0, 4],
-  [3, 4, 7],
-]
-  .map(([a, b, c]) => `<triangle v1="${a}" v2="${b}" v3="${c}"/>`)
-  .join('')}</triangles></mesh>`;
+  .join('')}</vertices><triangles>${BOX_TRIANGLES.map(([a, b, c]) => `<triangle v1="${a}" v2="${b}" v3="${c}"/>`).join(
+  '',
+)}</triangles></mesh>`;
 
 function modelXml(body: string, attrs = 'unit="millimeter"'): string {
   return `<?xml version="1.0" encoding="UTF-8"?><model ${attrs} xmlns="${CORE}">${body}</model>`;

@@ -3,6 +3,7 @@
 // few hundred KB on the wire and inflate to hundreds of MB; the text formats cannot be compressed, so
 // they are as large as an upload may be. Shared by the tests and by `npm run bench` (bench/hostile.ts).
 import { zipEntries, type Piece } from './zip-writer.ts';
+import { BOX_TRIANGLES } from './meshes.ts';
 
 export interface HostileCase {
   name: string;
@@ -36,22 +37,7 @@ const CUBE_MESH =
     .map(([x, y, z]) => `<vertex x="${x}" y="${y}" z="${z}"/>`)
     .join('') +
   '</vertices><triangles>' +
-  [
-    [0, 2, 1],
-    [0, 3, 2],
-    [4, 5, 6],
-    [4, 6, 7],
-    [0, 1, 5],
-    [0, 5, 4],
-    [1, 2, 6],
-    [1, 6, 5],
-    [2, 3, 7],
-    [2, 7, 6],
-    [3, 0, 4],
-    [3, 4, 7],
-  ]
-    .map(([a, b, c]) => `<triangle v1="${a}" v2="${b}" v3="${c}"/>`)
-    .join('') +
+  BOX_TRIANGLES.map(([a, b, c]) => `<triangle v1="${a}" v2="${b}" v3="${c}"/>`).join('') +
   '</triangles></mesh>';
 
 /** A 3MF whose model part is the given pieces (XML text and floods), with the usual package parts. */

@@ -1,6 +1,26 @@
 // Small OBJ models written by the tests themselves (boxes, an overhang) for fast real slices.
 type Box = [x0: number, y0: number, z0: number, x1: number, y1: number, z1: number];
 
+/**
+ * The twelve triangles of a box whose eight corners are numbered from 0: the bottom face's four corners
+ * counter-clockwise seen from above, then the top face's in the same order. Outward-facing (counter-clockwise
+ * seen from outside).
+ */
+export const BOX_TRIANGLES = [
+  [0, 2, 1],
+  [0, 3, 2],
+  [4, 5, 6],
+  [4, 6, 7],
+  [0, 1, 5],
+  [0, 5, 4],
+  [1, 2, 6],
+  [1, 6, 5],
+  [2, 3, 7],
+  [2, 7, 6],
+  [3, 0, 4],
+  [3, 4, 7],
+] as const;
+
 export function boxesObj(boxes: Box[]): string {
   const lines: string[] = [];
   boxes.forEach(([x0, y0, z0, x1, y1, z1], i) => {
@@ -12,22 +32,8 @@ export function boxesObj(boxes: Box[]): string {
         [x0, y1],
       ])
         lines.push(`v ${x} ${y} ${z}`);
-    const o = i * 8;
-    const faces = [
-      [1, 3, 2],
-      [1, 4, 3],
-      [5, 6, 7],
-      [5, 7, 8],
-      [1, 2, 6],
-      [1, 6, 5],
-      [2, 3, 7],
-      [2, 7, 6],
-      [3, 4, 8],
-      [3, 8, 7],
-      [4, 1, 5],
-      [4, 5, 8],
-    ];
-    for (const f of faces) lines.push(`f ${f.map((v) => v + o).join(' ')}`);
+    const o = i * 8 + 1; // OBJ counts vertices from 1
+    for (const f of BOX_TRIANGLES) lines.push(`f ${f.map((v) => v + o).join(' ')}`);
   });
   return `${lines.join('\n')}\n`;
 }
