@@ -7,25 +7,34 @@ import { fitRelativeRidge, quantile } from './least-squares.ts';
 
 export const CALIBRATION_VERSION = 1;
 
-export const VOLUME_TERMS = ['walls', 'solid', 'sparse', 'support', 'skirt'] as const satisfies (keyof VolumeTerms)[];
+export const VOLUME_TERMS = [
+  'walls',
+  'solid',
+  'sparse',
+  'anchors',
+  'support',
+  'skirt',
+] as const satisfies (keyof VolumeTerms)[];
 export const TIME_TERMS = [
   'walls',
   'solid',
   'sparse',
   'support',
   'first_layer',
+  'corners',
   'layer_changes',
   'cooling',
 ] as const satisfies (keyof TimeTerms)[];
 
 /** The physical model's own coefficients: what a calibration without samples uses and what fits shrink toward. */
-export const PRIOR_VOLUME: Readonly<VolumeTerms> = { walls: 1, solid: 1, sparse: 1, support: 1, skirt: 1 };
+export const PRIOR_VOLUME: Readonly<VolumeTerms> = { walls: 1, solid: 1, sparse: 1, anchors: 1, support: 1, skirt: 1 };
 export const PRIOR_TIME: Readonly<TimeTerms> = {
   walls: 1,
   solid: 1,
   sparse: 1,
   support: 1,
   first_layer: 1,
+  corners: 1,
   layer_changes: 0.5,
   cooling: 1,
 };
@@ -133,7 +142,7 @@ function rangeOf(residuals: number[], units: number, kind: Kind): RelativeRange 
 
 function checkSample(s: CalibrationSample, i: number): void {
   const ok = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0;
-  if (!s || !s.features || s.features.version !== FEATURES_VERSION) {
+  if (!s?.features || s.features.version !== FEATURES_VERSION) {
     refuse('invalid_samples', `Sample ${i} has no features of version ${FEATURES_VERSION}.`);
   }
   if (!ok(s.volume_mm3) || !ok(s.time_s)) {

@@ -5,6 +5,7 @@ import type { Mesh } from '../model/mesh.ts';
 import { sweepLayers, type LayerSweep } from './layer-sweep.ts';
 import {
   basisOf,
+  INFILL_ANCHOR_MM,
   MIN_PRINT_SPEED_MM_S,
   SKIRT_DISTANCE_MM,
   SLOWDOWN_BELOW_LAYER_TIME_S,
@@ -16,13 +17,15 @@ import {
 } from './params.ts';
 
 /** Bump when features change meaning: a calibration fitted on other features must not be applied to these. */
-export const FEATURES_VERSION = 1;
+export const FEATURES_VERSION = 6;
 
 /** Extruded volume per kind of extrusion, mm³, before calibration. */
 export interface VolumeTerms {
   walls: number;
   solid: number;
   sparse: number;
+  /** Infill anchors: sparse lines joined along the perimeters (PrusaSlicer's infill_anchor). */
+  anchors: number;
   support: number;
   skirt: number;
 }
@@ -34,7 +37,9 @@ export interface TimeTerms {
   sparse: number;
   support: number;
   first_layer: number;
-  /** One second per layer: layer change, travel and retraction between islands. */
+  /** Slowing down at the contours' sharp corners, every perimeter loop. */
+  corners: number;
+  /** One second per layer: layer change, retraction, travel to the layer's start. */
   layer_changes: number;
   /** Extra time of layers slowed down to the minimum layer time for cooling. */
   cooling: number;
@@ -64,7 +69,8 @@ export interface Features {
 }
 
 /** Solid area of each layer: what is not covered by the `top` layers above or the `bottom` layers below. Area
- *  differences stand in for polygon differences (docs/estimate.md says where that is weak). */
+ *  differences stand in for polygon differences: blind to a section that moves sideways (docs/estimate.md). A
+ *  bitmap of each section, compared cell by cell, was tried and fitted the real slices worse. */
 function exposedArea(area: Float64Array, i: number, top: number, bottom: number): { top: number; bottom: number } {
   const n = area.length;
   let above = top > 0 ? Infinity : area[i];
@@ -91,13 +97,17 @@ function computeFeatures(sweep: LayerSweep, q: SliceParams, triangles: number): 
   const st = q.thin_spacing_mm;
   const wallBand = q.perimeters * s;
   const skirtLength = 2 * (sweep.sizeX + sweep.sizeY) + 2 * Math.PI * SKIRT_DISTANCE_MM;
-  const sums = { perimeter: 0, area: 0, wall: 0, solid: 0, top: 0, sparse: 0, column: 0 };
+  const sums = { perimeter: 0, area: 0, wall: 0, solid: 0, top: 0, sparse: 0, column: 0, anchors: 0 };
+  // Sparse lines end on the perimeters and are joined along them by anchors up to INFILL_ANCHOR_MM long; line ends
+  // lie a pitch·√2 apart along the boundary, so anchors cover this share of it.
+  const anchorCover = q.infill > 0 ? Math.min(1, (2 * INFILL_ANCHOR_MM * q.infill) / (s * Math.SQRT2)) : 0;
   const time: TimeTerms = {
     walls: 0,
     solid: 0,
     sparse: 0,
     support: 0,
     first_layer: 0,
+    corners: 0,
     layer_changes: n,
     cooling: 0,
   };
@@ -106,12 +116,20 @@ function computeFeatures(sweep: LayerSweep, q: SliceParams, triangles: number): 
   for (let i = 0; i < n; i++) {
     const area = sweep.area[i];
     const perimeter = sweep.perimeter[i];
-    const band = Math.min(area, perimeter * wallBand);
-    const core = area - band;
+    let band = Math.min(area, perimeter * wallBand);
+    let core = area - band;
+    // A core narrower than one line gets no infill of its own: the walls fill it (gap fill, thin walls).
+    if (perimeter > 0 && (2 * core) / perimeter < s) {
+      band = area;
+      core = 0;
+    }
     const exposed = exposedArea(sweep.area, i, q.top_solid_layers, q.bottom_solid_layers);
     const solid = Math.min(core, exposed.top + exposed.bottom);
     const topSurface = Math.min(solid, Math.max(0, area - (i + 1 < n ? sweep.area[i + 1] : 0)));
     const sparse = core - solid;
+    // Anchors run inside the sparse region, between its lines.
+    const anchors = sparse > 0 ? Math.min(perimeter * anchorCover, (sparse * (1 - q.infill)) / s) : 0;
+    sums.anchors += anchors;
     const supportArea = q.supports ? sweep.supportArea[i] : 0;
     // The support's first layer is dense (90 %) for adhesion.
     const supportFill = supportArea * (i === 0 ? Math.max(0.9, q.support_density) : q.support_density);
@@ -129,19 +147,22 @@ function computeFeatures(sweep: LayerSweep, q: SliceParams, triangles: number): 
     let layerTime: number;
     if (i === 0) {
       const v1 = q.first_layer_speed_mm_s;
-      layerTime = lineTime(lengths + skirtLength, segment, v1, a);
+      layerTime = lineTime(lengths + skirtLength, segment, v1, a) + q.perimeters * sweep.cornerLoss[2][0];
       time.first_layer += layerTime;
     } else {
       const walls = q.perimeters > 0 ? (band / s / v) * (1 + 1 / q.perimeters) : 0;
+      // Inner perimeters at v, the external one at v/2: each loop slows down at the same corners.
+      const corners = q.perimeters > 0 ? (q.perimeters - 1) * sweep.cornerLoss[0][i] + sweep.cornerLoss[1][i] : 0;
+      time.corners += corners;
       const top = (2 * topSurface) / st / v;
       const solidTime = lineTime((solid - topSurface) / s, segment, v, a);
-      const sparseTime = lineTime((q.infill * sparse) / s, segment, v, a);
+      const sparseTime = lineTime((q.infill * sparse) / s, segment, v, a) + anchors / v;
       const supportTime = lineTime(supportFill / st, Math.max(segment, 1), v, a);
       time.walls += walls;
       time.solid += top + solidTime;
       time.sparse += sparseTime;
       time.support += supportTime;
-      layerTime = walls + top + solidTime + sparseTime + supportTime;
+      layerTime = walls + corners + top + solidTime + sparseTime + supportTime;
     }
     // Cooling: a short layer is slowed to the minimum layer time, but never below the minimum print speed.
     const slowest = lengths / MIN_PRINT_SPEED_MM_S;
@@ -167,6 +188,7 @@ function computeFeatures(sweep: LayerSweep, q: SliceParams, triangles: number): 
       walls: sums.wall * h,
       solid: sums.solid * h,
       sparse: sums.sparse * h * q.infill,
+      anchors: sums.anchors * s * h,
       support: (supportBody + interfaceArea) * h,
       skirt: skirtLength * s * h,
     },
@@ -182,6 +204,10 @@ function computeFeatures(sweep: LayerSweep, q: SliceParams, triangles: number): 
 export function extractFeatures(mesh: Mesh, settings: EstimateSettings): Features {
   const q = sliceParams(settings);
   const overhangSin = q.supports ? Math.sin(((q.support_overhang_angle ?? 45) * Math.PI) / 180) : null;
-  const sweep = sweepLayers(mesh, q.layer_height_mm, overhangSin);
+  const sweep = sweepLayers(mesh, q.layer_height_mm, overhangSin, {
+    speeds: [q.speed_mm_s, q.speed_mm_s / 2, q.first_layer_speed_mm_s],
+    acceleration: q.acceleration_mm_s2,
+    jerk: q.jerk_mm_s,
+  });
   return computeFeatures(sweep, q, mesh.indices.length / 3);
 }

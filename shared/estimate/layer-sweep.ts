@@ -8,10 +8,12 @@
 // (docs/estimate.md).
 import type { Mesh } from '../model/mesh.ts';
 import { refuse } from './errors.ts';
+import { edgeTwins } from './mesh-edges.ts';
 
 /** Layers beyond this are refused (2 m at 0.1 mm): per-layer arrays stay small. */
 export const MAX_LAYERS = 20_000;
-/** Triangle-plane intersections beyond this are refused: about a second of work, whatever the mesh. */
+/** Triangle-plane intersections beyond this are refused (about 70 times 3DBenchy's at 0.2 mm): about a second of
+ *  work at most, whatever the mesh. */
 export const MAX_SEGMENTS = 20_000_000;
 
 export interface LayerSweep {
@@ -22,6 +24,8 @@ export interface LayerSweep {
   perimeter: Float64Array;
   /** Per layer: enclosed cross-section area, mm² (clamped at 0 for meshes that are not closed). */
   area: Float64Array;
+  /** Per layer and corner speed: seconds lost slowing down for the contour's corners, once around. */
+  cornerLoss: Float64Array[];
   /** Per layer: bed-projected area of the overhangs above it that need support, mm². */
   supportArea: Float64Array;
   /** Projected area of all overhangs that need support, mm². */
@@ -82,11 +86,32 @@ export function layerCount(height: number, layerHeight: number): number {
   return Math.max(1, Math.ceil(height / layerHeight - 1e-9));
 }
 
+/** How the printer slows down at a contour's corners: the speeds it prints contours at, its acceleration and the
+ *  jerk (the speed change it takes without slowing down). */
+export interface CornerModel {
+  speeds: number[];
+  acceleration: number;
+  jerk: number;
+}
+
+/** Seconds lost at a corner turning by the angle whose cosine is `cos`, at speed v: braking to the corner speed
+ *  the jerk allows, v_c = jerk / (2·sin(θ/2)), and accelerating back, (v − v_c)² / (a·v). */
+function cornerSeconds(cos: number, v: number, model: CornerModel): number {
+  const sinHalf = Math.sqrt(Math.max(0, (1 - cos) / 2));
+  const vc = sinHalf > 0 ? model.jerk / (2 * sinHalf) : v;
+  return vc >= v ? 0 : ((v - vc) * (v - vc)) / (model.acceleration * v);
+}
+
 /**
  * Sweeps the mesh. `overhangSin`: a downward face whose normal has −n_z above this (sin of the support overhang
  * angle from vertical) needs support; null skips the support collection.
  */
-export function sweepLayers(mesh: Mesh, layerHeight: number, overhangSin: number | null): LayerSweep {
+export function sweepLayers(
+  mesh: Mesh,
+  layerHeight: number,
+  overhangSin: number | null,
+  corners: CornerModel = { speeds: [], acceleration: 1, jerk: 1 },
+): LayerSweep {
   const b = checkMesh(mesh);
   const height = b.maxZ - b.minZ;
   if (!(height > 0)) refuse('flat_mesh', 'The mesh has no height, so it has no layers.');
@@ -102,8 +127,13 @@ export function sweepLayers(mesh: Mesh, layerHeight: number, overhangSin: number
   // Layer i's plane for i < n − 1 is (i + ½)·h: the first layer index whose plane lies above z is ceil(z/h − ½).
   const firstAbove = (z: number) => Math.max(0, Math.ceil(z / layerHeight - 0.5));
 
-  // Bound the work before doing it: the number of (triangle, layer) pairs the sweep will visit. The same pass
-  // finds the mesh's orientation (the sign of its volume), so overhangs of an inside-out file still face down.
+  // One pass over the triangles: the layers each one spans (bucketed by its first layer, a counting sort by z),
+  // the work the sweep will do (refused beyond MAX_SEGMENTS before any of it), the mesh's orientation (the sign of
+  // its volume, so an inside-out file still has downward overhangs) and each triangle's normal direction in XY.
+  const triangles = t.length / 3;
+  const firstLayer = new Int32Array(triangles);
+  const endLayer = new Int32Array(triangles);
+  const normalXY = new Float32Array(triangles * 2);
   let planned = 0;
   let volume6 = 0;
   for (let f = 0; f < t.length; f += 3) {
@@ -115,8 +145,15 @@ export function sweepLayers(mesh: Mesh, layerHeight: number, overhangSin: number
     const zc = p[ic + 2] - z0;
     const lo = Math.min(za, zb, zc);
     const hi = Math.max(za, zb, zc);
-    const span = Math.min(Math.ceil(hi / layerHeight - 0.5), n) - firstAbove(lo);
-    if (span > 0) planned += span;
+    const tri = f / 3;
+    // A superset of the layers whose plane lies in [lo, hi): the sweep checks each plane exactly.
+    const first = Math.min(firstAbove(lo), n);
+    const end = hi > lo ? Math.min(n, Math.ceil(hi / layerHeight - 0.5) + 1) : first;
+    firstLayer[tri] = first;
+    endLayer[tri] = end;
+    if (end > first) {
+      planned += end - first;
+    }
     const ax = p[ia] - cx;
     const ay = p[ia + 1] - cy;
     const bx = p[ib] - cx;
@@ -124,14 +161,41 @@ export function sweepLayers(mesh: Mesh, layerHeight: number, overhangSin: number
     const qx = p[ic] - cx;
     const qy = p[ic + 1] - cy;
     volume6 += ax * (by * zc - zb * qy) - ay * (bx * zc - zb * qx) + za * (bx * qy - by * qx);
+    const nx = (by - ay) * (zc - za) - (zb - za) * (qy - ay);
+    const ny = (zb - za) * (qx - ax) - (bx - ax) * (zc - za);
+    const len = Math.sqrt(nx * nx + ny * ny);
+    if (len > 0) {
+      normalXY[tri * 2] = nx / len;
+      normalXY[tri * 2 + 1] = ny / len;
+    }
   }
-  const orientation = volume6 < 0 ? -1 : 1;
   if (planned > MAX_SEGMENTS) {
     refuse(
       'too_many_layers',
-      `Slicing this mesh at ${layerHeight} mm would cut ${planned} triangle segments; the estimator handles at most ${MAX_SEGMENTS}.`,
+      `Slicing this mesh at ${layerHeight} mm would cut up to ${planned} triangle segments; the estimator handles at most ${MAX_SEGMENTS}.`,
     );
   }
+  const orientation = volume6 < 0 ? -1 : 1;
+  // Cosine of the turn a contour makes where it crosses each half-edge (1 on an open edge), read per triangle.
+  let turnCos: Float32Array | null = null;
+  if (corners.speeds.length > 0) {
+    const twin = edgeTwins(t, p.length / 3);
+    turnCos = new Float32Array(t.length).fill(1);
+    for (let e = 0; e < t.length; e++) {
+      const other = twin[e];
+      if (other < 0) continue;
+      const fa = ((e / 3) | 0) * 2;
+      const fb = ((other / 3) | 0) * 2;
+      turnCos[e] = normalXY[fa] * normalXY[fb] + normalXY[fa + 1] * normalXY[fb + 1];
+    }
+  }
+  const speeds = corners.speeds.length;
+  const cornerLoss = corners.speeds.map(() => new Float64Array(n));
+  // Half the loss of a crossed edge's corner: the segment on the other side of the edge adds the other half.
+  const addCorner = (layer: number, cos: number) => {
+    if (cos > 0.99) return; // under 8°: no slow-down at any speed worth counting
+    for (let k = 0; k < speeds; k++) cornerLoss[k][layer] += cornerSeconds(cos, corners.speeds[k], corners) / 2;
+  };
 
   const perimeter = new Float64Array(n);
   const area = new Float64Array(n);
@@ -140,7 +204,43 @@ export function sweepLayers(mesh: Mesh, layerHeight: number, overhangSin: number
   let segments = 0;
   const bedTolerance = layerHeight / 2;
 
-  for (let f = 0; f < t.length; f += 3) {
+  if (overhangSin !== null) {
+    for (let f = 0; f < t.length; f += 3) {
+      const za = p[t[f] * 3 + 2] - z0;
+      const zb = p[t[f + 1] * 3 + 2] - z0;
+      const zc = p[t[f + 2] * 3 + 2] - z0;
+      if (Math.max(za, zb, zc) <= bedTolerance) continue; // resting on the bed
+      const ia = t[f] * 3;
+      const ib = t[f + 1] * 3;
+      const ic = t[f + 2] * 3;
+      const ux = p[ib] - p[ia];
+      const uy = p[ib + 1] - p[ia + 1];
+      const uz = zb - za;
+      const vx = p[ic] - p[ia];
+      const vy = p[ic + 1] - p[ia + 1];
+      const vz = zc - za;
+      const nz = orientation * (ux * vy - uy * vx);
+      if (nz >= 0) continue;
+      const nx = uy * vz - uz * vy;
+      const ny = uz * vx - ux * vz;
+      const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
+      if (len > 0 && -nz / len > overhangSin) {
+        const projected = -nz / 2;
+        overhangArea += projected;
+        // Support under this face fills every layer whose plane lies below the face's centroid.
+        const top = Math.min(firstAbove((za + zb + zc) / 3), n);
+        supportStart[0] += projected;
+        supportStart[top] -= projected;
+      }
+    }
+  }
+
+  // The sweep: each triangle is visited for the layers it spans, its corners read once.
+  for (let tri = 0; tri < triangles; tri++) {
+    const first = firstLayer[tri];
+    const last = endLayer[tri];
+    if (last <= first) continue;
+    const f = tri * 3;
     const ia = t[f] * 3;
     const ib = t[f + 1] * 3;
     const ic = t[f + 2] * 3;
@@ -153,54 +253,32 @@ export function sweepLayers(mesh: Mesh, layerHeight: number, overhangSin: number
     const qx = p[ic] - cx;
     const qy = p[ic + 1] - cy;
     const qz = p[ic + 2] - z0;
-    // Normal (not normalised) = (b − a) × (c − a).
-    const ux = bx - ax;
-    const uy = by - ay;
-    const uz = bz - az;
-    const vx = qx - ax;
-    const vy = qy - ay;
-    const vz = qz - az;
-    const nx = orientation * (uy * vz - uz * vy);
-    const ny = orientation * (uz * vx - ux * vz);
-    const nz = orientation * (ux * vy - uy * vx);
-    const lo = Math.min(az, bz, qz);
-    const hi = Math.max(az, bz, qz);
-
-    if (overhangSin !== null && nz < 0 && hi > bedTolerance) {
-      const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
-      if (len > 0 && -nz / len > overhangSin) {
-        const projected = -nz / 2;
-        const centroid = (az + bz + qz) / 3;
-        overhangArea += projected;
-        // Support under this face fills every layer whose plane lies below the face's centroid.
-        const top = Math.min(firstAbove(centroid), n);
-        supportStart[0] += projected;
-        supportStart[top] -= projected;
-      }
-    }
-
-    if (hi <= lo) continue; // horizontal: crosses no plane
-    let i = firstAbove(lo);
-    for (; i < n; i++) {
+    // Material on the left: segments run along ẑ × n = (−n_y, n_x), n the outward normal.
+    const tx = -normalXY[tri * 2 + 1] * orientation;
+    const ty = normalXY[tri * 2] * orientation;
+    for (let i = first; i < last; i++) {
       const z = i === n - 1 ? lastPlane : (i + 0.5) * layerHeight;
-      if (z >= hi) break;
-      if (z < lo) continue;
       // A vertex counts as above the plane when z > plane: shared edges classify alike, so contours close.
       const sa = az > z;
       const sb = bz > z;
       const sc = qz > z;
+      if (sa === sb && sb === sc) continue;
       let px: number;
       let py: number;
       let rx: number;
       let ry: number;
+      let e1: number; // the two edges crossed, as half-edge indices
+      let e2: number;
       if (sa === sb) {
-        // c is alone: edges c–a and c–b cross.
+        // c is alone: edges b–c and c–a cross.
         const s1 = (z - qz) / (az - qz);
         const s2 = (z - qz) / (bz - qz);
         px = qx + (ax - qx) * s1;
         py = qy + (ay - qy) * s1;
         rx = qx + (bx - qx) * s2;
         ry = qy + (by - qy) * s2;
+        e1 = f + 1;
+        e2 = f + 2;
       } else if (sa === sc) {
         const s1 = (z - bz) / (az - bz);
         const s2 = (z - bz) / (qz - bz);
@@ -208,6 +286,8 @@ export function sweepLayers(mesh: Mesh, layerHeight: number, overhangSin: number
         py = by + (ay - by) * s1;
         rx = bx + (qx - bx) * s2;
         ry = by + (qy - by) * s2;
+        e1 = f;
+        e2 = f + 1;
       } else {
         // sb === sc: a is alone.
         const s1 = (z - az) / (bz - az);
@@ -216,12 +296,21 @@ export function sweepLayers(mesh: Mesh, layerHeight: number, overhangSin: number
         py = ay + (by - ay) * s1;
         rx = ax + (qx - ax) * s2;
         ry = ay + (qy - ay) * s2;
+        e1 = f;
+        e2 = f + 2;
       }
-      const dx = rx - px;
-      const dy = ry - py;
-      // Material on the left: the segment runs along ẑ × n = (−n_y, n_x).
-      const cross = (px * ry - rx * py) / 2;
-      area[i] += dx * -ny + dy * nx >= 0 ? cross : -cross;
+      if (turnCos) {
+        addCorner(i, turnCos[e1]);
+        addCorner(i, turnCos[e2]);
+      }
+      let dx = rx - px;
+      let dy = ry - py;
+      if (dx * tx + dy * ty < 0) {
+        [px, py, rx, ry] = [rx, ry, px, py];
+        dx = -dx;
+        dy = -dy;
+      }
+      area[i] += (px * ry - rx * py) / 2;
       perimeter[i] += Math.sqrt(dx * dx + dy * dy);
       segments++;
     }
@@ -240,6 +329,7 @@ export function sweepLayers(mesh: Mesh, layerHeight: number, overhangSin: number
     perimeter,
     area,
     supportArea,
+    cornerLoss,
     overhangArea,
     sizeX: b.maxX - b.minX,
     sizeY: b.maxY - b.minY,

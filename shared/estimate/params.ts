@@ -24,6 +24,7 @@ export interface SliceBasis {
   speed_mm_s: number;
   first_layer_speed_mm_s: number;
   acceleration_mm_s2: number;
+  jerk_mm_s: number;
 }
 
 export interface SliceParams extends SliceBasis {
@@ -46,6 +47,8 @@ export const MIN_PRINT_SPEED_MM_S = 10;
 /** Support interface layers and skirt distance pinned in base-config.ts. */
 export const SUPPORT_INTERFACE_LAYERS = 3;
 export const SKIRT_DISTANCE_MM = 6;
+/** infill_anchor = 600 % of the 0.45 mm infill width (base-config.ts). */
+export const INFILL_ANCHOR_MM = 2.7;
 
 const finitePositive = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
 const finiteNonNegative = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
@@ -71,6 +74,7 @@ export function sliceParams(s: EstimateSettings): SliceParams {
     max_print_speed: p.max_print_speed,
     first_layer_speed: p.first_layer_speed,
     acceleration_print: p.acceleration_print,
+    jerk_print: p.jerk_print,
     density: m.density,
   };
   for (const [name, v] of Object.entries(positive)) {
@@ -114,6 +118,7 @@ export function sliceParams(s: EstimateSettings): SliceParams {
     speed_mm_s: Math.min(p.print_speed, p.max_print_speed),
     first_layer_speed_mm_s: Math.min(p.first_layer_speed, p.max_print_speed),
     acceleration_mm_s2: p.acceleration_print,
+    jerk_mm_s: p.jerk_print,
     infill: p.fill_density / 100,
     supports: p.support_material === true,
     support_density: p.support_material ? supportDensityUsed(p.support_density) : 0,
@@ -135,5 +140,6 @@ export function basisOf(p: SliceParams): SliceBasis {
     speed_mm_s: p.speed_mm_s,
     first_layer_speed_mm_s: p.first_layer_speed_mm_s,
     acceleration_mm_s2: p.acceleration_mm_s2,
+    jerk_mm_s: p.jerk_mm_s,
   };
 }
