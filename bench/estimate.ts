@@ -3,7 +3,7 @@
 // (bench/estimate-corpus.ts says which); the training split's in-sample figures are printed beside them for
 // contrast, never as the result. Also: the estimator's latency on 3DBenchy, median of several runs.
 // Run alone: node --import tsx bench/estimate.ts
-import { availableParallelism, cpus } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -125,19 +125,30 @@ function summary(rows: Row[]) {
 /** Estimator latency (features + prediction) on 3DBenchy: median of `runs` after one warm-up. */
 function latency(model: BenchModel, runs: number) {
   const s = VARIANTS[0].settings;
+  const cpuMs: number[] = [];
   const once = () => {
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     predict(extractFeatures(model.mesh, s), s, DEFAULT_CALIBRATION);
-    return performance.now() - t0;
+    const wall = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    cpuMs.push((cpu.user + cpu.system) / 1000);
+    return wall;
   };
   once();
+  cpuMs.length = 0;
   const ms = Array.from({ length: runs }, once);
   return {
     model: model.name,
     triangles: model.mesh.indices.length / 3,
     runs,
     median_ms: round(median(ms), 1),
+    min_ms: round(Math.min(...ms), 1),
     max_ms: round(Math.max(...ms), 1),
+    /** CPU time of the process over the same runs (includes the garbage collector's threads). */
+    median_cpu_ms: round(median(cpuMs), 1),
+    /** The machine is shared: its 1-minute load average while the latency was measured. */
+    load_average: round(loadavg()[0], 2),
   };
 }
 

@@ -1,7 +1,6 @@
-// `npm run bench`: parsers, the slicing engine against the bare PrusaSlicer CLI, the API end to end, and the
-// hostile corpus with the server's peak memory, and scale-out over worker processes, and the instant estimator
-// against real slices. `npm run bench -- hostile`
-// runs one part.
+// `npm run bench`: parsers, the slicing engine against the bare PrusaSlicer CLI, the API end to end, the hostile
+// corpus with the server's peak memory, scale-out over worker processes, and the instant estimator against real
+// slices. `npm run bench -- hostile` runs one part.
 // Medians and ratios, with the machine noted: these machines are noisy, so compare ratios, not seconds.
 import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
