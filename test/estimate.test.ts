@@ -11,6 +11,7 @@ import {
   extractFeatures,
   fitCalibration,
   MAX_LAYERS,
+  placeMesh,
   predict,
   UNCALIBRATED,
   type CalibrationSample,
@@ -121,6 +122,33 @@ describe('cross-sections of solids with known sections', () => {
     const b = extractFeatures({ positions: moved, indices: flipped }, DEFAULT_SETTINGS);
     close(b.section_area_mm2, a.section_area_mm2, 1e-9);
     close(b.perimeter_mm, a.perimeter_mm, 1e-9);
+  });
+});
+
+describe('placement', () => {
+  test('the server’s transform: scale, then X, Y, Z; a side tilt puts that side down', () => {
+    // T_SHAPE is 40 × 10 × 25 mm: laid on its −y side (SIDE_TILTS in server/placement/orient.ts: x = 90°) it is
+    // 10 mm high, and its plate (z 20…25) becomes the band y 20…25 standing on the bed.
+    const t = meshOf(T_SHAPE_OBJ);
+    const laid = placeMesh(t, { scale: 2, rotate_x: 90, rotate_y: 0, rotate_z: 0 });
+    const f = extractFeatures(laid, DEFAULT_SETTINGS);
+    close(f.height_mm, 20, 1e-9, 'height');
+    close(f.size_mm[1], 50, 1e-9, 'depth');
+    const zs = laid.positions.filter((_, i) => i % 3 === 2);
+    const bottom = Math.min(...zs);
+    for (let v = 0; v < t.positions.length / 3; v++) {
+      // The −y side (y = 0) lies on the bed, the +y side (y = 10, ×2) at the top.
+      close(laid.positions[v * 3 + 2] - bottom, 2 * t.positions[v * 3 + 1], 1e-9, `vertex ${v} height`);
+    }
+    const onX = placeMesh(t, { scale: 1, rotate_x: 0, rotate_y: 90, rotate_z: 0 });
+    close(extractFeatures(onX, DEFAULT_SETTINGS).height_mm, 40, 1e-9, 'laid on its x side: 40 mm high');
+    const turned = placeMesh(t, { scale: 1, rotate_x: 0, rotate_y: 0, rotate_z: 37 });
+    close(
+      extractFeatures(turned, DEFAULT_SETTINGS).section_area_mm2,
+      extractFeatures(t, DEFAULT_SETTINGS).section_area_mm2,
+    );
+    refusedWith('invalid_mesh', () => placeMesh(t, { scale: 0, rotate_x: 0, rotate_y: 0, rotate_z: 0 }));
+    refusedWith('invalid_mesh', () => placeMesh(t, { scale: 1, rotate_x: Number.NaN, rotate_y: 0, rotate_z: 0 }));
   });
 });
 
