@@ -162,6 +162,18 @@ describe('solid layers and regions', () => {
     close(f.volume_terms.sparse, f.sparse_area_mm2 * 0.2 * 0.2, 1e-9, 'sparse volume at 20 %');
   });
 
+  test('a cube’s four corners: the printer brakes to the jerk’s corner speed on every perimeter loop', () => {
+    const f = extractFeatures(meshOf(CUBE_OBJ), DEFAULT_SETTINGS);
+    // 90° turn, jerk 8 mm/s: corner speed 8 / (2·sin 45°); loss (v − v_c)² / (a·v) with a = 1250 mm/s².
+    const vc = 8 / (2 * Math.sin(Math.PI / 4));
+    const loss = (v: number) => (v - vc) ** 2 / (1250 * v);
+    // Layers 1…99: the inner perimeter at 60 mm/s, the external one at 30.
+    close(f.time_terms.corners, 99 * 4 * (loss(60) + loss(30)), 1e-9, 'corner seconds');
+    assert.equal(f.corners_measured, true);
+    const cylinder = extractFeatures(meshOf(prismZObj(regularPolygon(96, 10), 0, 10)), DEFAULT_SETTINGS);
+    assert.equal(cylinder.time_terms.corners, 0, 'a 96-gon turns 3.75° at a time: no slow-down');
+  });
+
   test('more infill, more walls, more volume; thicker layers, fewer layers', () => {
     const mesh = meshOf(CUBE_OBJ);
     const base = predict(extractFeatures(mesh, DEFAULT_SETTINGS), DEFAULT_SETTINGS, DEFAULT_CALIBRATION);

@@ -64,6 +64,8 @@ export interface Features {
    *  supports). */
   overhang_area_mm2: number;
   support_column_mm3: number;
+  /** false above MAX_CORNER_TRIANGLES triangles: the corner slow-down was not measured (time_terms.corners = 0). */
+  corners_measured: boolean;
   volume_terms: VolumeTerms;
   time_terms: TimeTerms;
 }
@@ -184,6 +186,7 @@ function computeFeatures(sweep: LayerSweep, q: SliceParams, triangles: number): 
     sparse_area_mm2: sums.sparse,
     overhang_area_mm2: q.supports ? sweep.overhangArea : 0,
     support_column_mm3: sums.column,
+    corners_measured: sweep.cornersMeasured,
     volume_terms: {
       walls: sums.wall * h,
       solid: sums.solid * h,

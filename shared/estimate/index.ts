@@ -4,7 +4,7 @@
 export { EstimateError, type EstimateErrorCode } from './errors.ts';
 export type { EstimateSettings, SliceBasis } from './params.ts';
 export { extractFeatures, FEATURES_VERSION, type Features, type TimeTerms, type VolumeTerms } from './features.ts';
-export { MAX_LAYERS, MAX_SEGMENTS } from './layer-sweep.ts';
+export { MAX_CORNER_TRIANGLES, MAX_LAYERS, MAX_SEGMENTS } from './layer-sweep.ts';
 export { placeMesh, type MeshPlacement } from './place-mesh.ts';
 export {
   checkCalibration,

@@ -15,6 +15,9 @@ export const MAX_LAYERS = 20_000;
 /** Triangle-plane intersections beyond this are refused (about 70 times 3DBenchy's at 0.2 mm): about a second of
  *  work at most, whatever the mesh. */
 export const MAX_SEGMENTS = 20_000_000;
+/** Above this many triangles the corners are not measured (their edge table would take 64 bytes a triangle): the
+ *  corner slow-down then counts as zero and the features say so. */
+export const MAX_CORNER_TRIANGLES = 2_000_000;
 
 export interface LayerSweep {
   layers: number;
@@ -26,6 +29,8 @@ export interface LayerSweep {
   area: Float64Array;
   /** Per layer and corner speed: seconds lost slowing down for the contour's corners, once around. */
   cornerLoss: Float64Array[];
+  /** false when the mesh had more than MAX_CORNER_TRIANGLES triangles: cornerLoss is all zero. */
+  cornersMeasured: boolean;
   /** Per layer: bed-projected area of the overhangs above it that need support, mm². */
   supportArea: Float64Array;
   /** Projected area of all overhangs that need support, mm². */
@@ -178,7 +183,8 @@ export function sweepLayers(
   const orientation = volume6 < 0 ? -1 : 1;
   // Cosine of the turn a contour makes where it crosses each half-edge (1 on an open edge), read per triangle.
   let turnCos: Float32Array | null = null;
-  if (corners.speeds.length > 0) {
+  const cornersMeasured = triangles <= MAX_CORNER_TRIANGLES;
+  if (corners.speeds.length > 0 && cornersMeasured) {
     const twin = edgeTwins(t, p.length / 3);
     turnCos = new Float32Array(t.length).fill(1);
     for (let e = 0; e < t.length; e++) {
@@ -330,6 +336,7 @@ export function sweepLayers(
     area,
     supportArea,
     cornerLoss,
+    cornersMeasured,
     overhangArea,
     sizeX: b.maxX - b.minX,
     sizeY: b.maxY - b.minY,
