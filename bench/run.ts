@@ -1,6 +1,6 @@
-// `npm run bench`: parsers, the slicing engine against the bare PrusaSlicer CLI, the API end to end, and the
-// hostile corpus with the server's peak memory, and scale-out over worker processes. `npm run bench -- hostile`
-// runs one part.
+// `npm run bench`: parsers, the slicing engine against the bare PrusaSlicer CLI, the API end to end, the hostile
+// corpus with the server's peak memory, scale-out over worker processes, and the instant estimator against real
+// slices. `npm run bench -- hostile` runs one part.
 // Medians and ratios, with the machine noted: these machines are noisy, so compare ratios, not seconds.
 import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { benchWidget } from './widget.ts';
 import { benchHostile } from './hostile.ts';
 import { benchScale } from './scale.ts';
 import { benchHttp } from './http.ts';
+import { benchEstimate } from './estimate.ts';
 
 const modelsDir = path.resolve('test', 'fixtures', 'models');
 if (!existsSync(modelsDir)) {
@@ -42,4 +43,5 @@ if (want('widget')) report.widget = await benchWidget();
 if (want('hostile')) report.hostile = await benchHostile();
 if (want('scale')) report.scale = await benchScale(modelsDir);
 if (want('http')) report.http = await benchHttp();
+if (want('estimate')) report.estimate = await benchEstimate(modelsDir);
 console.log(JSON.stringify(report, null, 2));

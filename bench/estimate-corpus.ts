@@ -1,0 +1,190 @@
+// The estimator benchmark's models, settings and real slices. Models are split once and for all: the calibration
+// is fitted on TRAIN (part of test/fixtures/models) and the figures are reported on HELD_OUT (the rest of the
+// corpus, 3DBenchy among them, and procedural shapes, since the corpus is thin). Real slices are PrusaSlicer's,
+// through the engine the server uses, cached in the temp folder by mesh, config and slicer version.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path, { join } from 'node:path';
+import { detectFormat, parseModel, writeCanonicalObj, type Mesh } from '../shared/model/index.ts';
+import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
+import { buildSliceConfig } from '../server/slicer/config.ts';
+import { detectSlicer, sliceOnce } from '../server/slicer/engine.ts';
+import { BRIDGE_OBJ, T_SHAPE_OBJ, WEDGE_OBJ } from '../test/helpers/meshes.ts';
+import { hollowBoxObj, prismZObj, pyramidObj, regularPolygon, tubeObj } from '../test/helpers/solids.ts';
+
+export interface BenchModel {
+  name: string;
+  split: 'train' | 'held_out';
+  origin: 'corpus' | 'procedural';
+  mesh: Mesh;
+}
+
+export interface Variant {
+  name: string;
+  settings: ResolvedSettings;
+}
+
+function withPrinter(changes: Partial<ResolvedSettings['printer']>): ResolvedSettings {
+  const s = structuredClone(DEFAULT_SETTINGS);
+  Object.assign(s.printer, changes);
+  return s;
+}
+
+/** The default profile and one change each, as issue 16 asks. */
+export const VARIANTS: Variant[] = [
+  { name: 'default', settings: DEFAULT_SETTINGS },
+  { name: 'infill 10 %', settings: withPrinter({ fill_density: 10 }) },
+  { name: 'infill 40 %', settings: withPrinter({ fill_density: 40 }) },
+  { name: '3 perimeters', settings: withPrinter({ perimeters: 3 }) },
+  { name: '0.3 mm layers', settings: withPrinter({ layer_height: 0.3 }) },
+  { name: 'supports on', settings: withPrinter({ support_material: true }) },
+];
+
+/** Corpus files (path under test/fixtures/models, scale to printable millimetres) and their split. */
+const CORPUS: [file: string, scale: number, split: BenchModel['split']][] = [
+  ['stl/fandisk.stl', 8, 'train'],
+  ['stl/heartgears.stl', 1, 'train'],
+  ['obj/cow.obj', 5, 'train'],
+  ['obj/spot.obj', 30, 'train'],
+  ['stl/cube20_ascii.stl', 1, 'train'],
+  ['stl/two_cubes_10mm.stl', 1, 'train'],
+  ['3mf/conformance/examples/box.3mf', 1, 'train'],
+  ['3mf/conformance/examples/cylinder.3mf', 1, 'train'],
+  ['3mf/conformance/examples/sphere.3mf', 1, 'train'],
+  ['3mf/conformance/examples/torus.3mf', 1, 'train'],
+  ['stl/3DBenchy.stl', 1, 'held_out'],
+  ['3mf/conformance/examples/sphere_logo.3mf', 1, 'held_out'],
+  ['stl/tiny_0.5mm_cube.stl', 4, 'held_out'],
+];
+
+const square = (a: number): [number, number][] => [
+  [0, 0],
+  [a, 0],
+  [a, a],
+  [0, a],
+];
+
+/** Procedural shapes, all held out: none was looked at while the physical model was written. */
+const PROCEDURAL: [name: string, obj: string][] = [
+  ['T-shape (overhang)', T_SHAPE_OBJ],
+  ['bridge (two overhangs)', BRIDGE_OBJ],
+  ['wedge (60° overhang)', WEDGE_OBJ],
+  ['tube Ø40/Ø36 × 30 (thin wall)', tubeObj(96, 20, 18, 30)],
+  ['cone Ø40 × 40', pyramidObj(regularPolygon(96, 20), 40)],
+  ['hollow box 30 with 20 mm cavity', hollowBoxObj(30, 30, 20, 5)],
+  ['pin Ø4 × 40 (tiny section)', prismZObj(regularPolygon(32, 2), 0, 40)],
+  [
+    'plate 80 × 60 × 2',
+    prismZObj(
+      [
+        [0, 0],
+        [80, 0],
+        [80, 60],
+        [0, 60],
+      ],
+      0,
+      2,
+    ),
+  ],
+  ['block 50 × 50 × 50', prismZObj(square(50), 0, 50)],
+  ['hexagonal prism 30 × 15', prismZObj(regularPolygon(6, 15), 0, 15)],
+];
+
+function scaled(mesh: Mesh, factor: number): Mesh {
+  if (factor === 1) return mesh;
+  return { positions: mesh.positions.map((v) => v * factor), indices: mesh.indices };
+}
+
+function load(name: string, bytes: Uint8Array): Mesh {
+  return parseModel(bytes, detectFormat(name, bytes) ?? undefined).mesh;
+}
+
+export function benchModels(modelsDir: string): BenchModel[] {
+  const corpus = CORPUS.map(([file, scale, split]): BenchModel => {
+    const mesh = scaled(load(file, new Uint8Array(readFileSync(join(modelsDir, file)))), scale);
+    return { name: scale === 1 ? file : `${file} ×${scale}`, split, origin: 'corpus', mesh };
+  });
+  const procedural = PROCEDURAL.map(
+    ([name, obj]): BenchModel => ({
+      name,
+      split: 'held_out',
+      origin: 'procedural',
+      mesh: load('shape.obj', new TextEncoder().encode(obj)),
+    }),
+  );
+  return [...corpus, ...procedural];
+}
+
+export interface RealSlice {
+  volume_mm3: number;
+  time_s: number;
+  support_share: number;
+}
+
+const CACHE_DIR = join(tmpdir(), 'slicequote-estimate-bench');
+const CACHE_FILE = join(CACHE_DIR, 'slices.json');
+
+function readCache(): Record<string, RealSlice | { error: string }> {
+  try {
+    return JSON.parse(readFileSync(CACHE_FILE, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Real slices of every (model, variant) pair, `concurrency` at a time, from the cache where present. A slice that
+ * fails is recorded with its error (and skipped by the caller).
+ */
+export async function realSlices(
+  models: BenchModel[],
+  variants: Variant[],
+  concurrency: number,
+): Promise<Map<string, RealSlice | { error: string }>> {
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const slicer = await detectSlicer();
+  const cache = readCache();
+  const out = new Map<string, RealSlice | { error: string }>();
+  const jobs: (() => Promise<void>)[] = [];
+  for (const model of models) {
+    const obj = writeCanonicalObj(model.mesh);
+    const meshHash = createHash('sha256').update(obj).digest('hex').slice(0, 16);
+    const meshPath = join(CACHE_DIR, `${meshHash}.obj`);
+    if (!existsSync(meshPath)) writeFileSync(meshPath, obj);
+    for (const variant of variants) {
+      const ini = buildSliceConfig(variant.settings).ini;
+      const key = `${slicer.version}:${meshHash}:${createHash('sha256').update(ini).digest('hex').slice(0, 16)}`;
+      const id = pairId(model, variant);
+      if (cache[key]) {
+        out.set(id, cache[key]);
+        continue;
+      }
+      jobs.push(async () => {
+        try {
+          const r = await sliceOnce({ meshPath, settings: variant.settings, timeoutMs: 300_000 });
+          cache[key] = {
+            volume_mm3: r.stats.extruded_volume_mm3,
+            time_s: r.stats.print_time_s,
+            support_share: r.stats.support_share,
+          };
+        } catch (e) {
+          cache[key] = { error: (e as Error).message.slice(0, 200) };
+        }
+        out.set(id, cache[key]);
+        writeFileSync(CACHE_FILE, JSON.stringify(cache));
+      });
+    }
+  }
+  if (jobs.length) console.error(`estimate bench: ${jobs.length} real slices to run (cache: ${CACHE_FILE})`);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) await jobs[next++]();
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  return out;
+}
+
+export const pairId = (model: BenchModel, variant: Variant) => `${model.name} | ${variant.name}`;
+
+export const MODELS_DIR = path.resolve('test', 'fixtures', 'models');

@@ -1,0 +1,216 @@
+// From a mesh and the slice settings to a plain, JSON-serialisable feature set: the layer cross-sections summed
+// into regions (walls, solid top/bottom, sparse infill, support) and the physical model's volume and time per kind
+// of extrusion. predict() only multiplies these terms by calibrated coefficients (docs/estimate.md).
+import type { Mesh } from '../model/mesh.ts';
+import { sweepLayers, type LayerSweep } from './layer-sweep.ts';
+import {
+  basisOf,
+  INFILL_ANCHOR_MM,
+  MIN_PRINT_SPEED_MM_S,
+  SKIRT_DISTANCE_MM,
+  SLOWDOWN_BELOW_LAYER_TIME_S,
+  SUPPORT_INTERFACE_LAYERS,
+  sliceParams,
+  type EstimateSettings,
+  type SliceBasis,
+  type SliceParams,
+} from './params.ts';
+
+/** Bump when features change meaning: a calibration fitted on other features must not be applied to these. */
+export const FEATURES_VERSION = 6;
+
+/** Extruded volume per kind of extrusion, mm³, before calibration. */
+export interface VolumeTerms {
+  walls: number;
+  solid: number;
+  sparse: number;
+  /** Infill anchors: sparse lines joined along the perimeters (PrusaSlicer's infill_anchor). */
+  anchors: number;
+  support: number;
+  skirt: number;
+}
+
+/** Print time per kind of motion, s, before calibration. */
+export interface TimeTerms {
+  walls: number;
+  solid: number;
+  sparse: number;
+  support: number;
+  first_layer: number;
+  /** Slowing down at the contours' sharp corners, every perimeter loop. */
+  corners: number;
+  /** One second per layer: layer change, retraction, travel to the layer's start. */
+  layer_changes: number;
+  /** Extra time of layers slowed down to the minimum layer time for cooling. */
+  cooling: number;
+}
+
+export interface Features {
+  version: number;
+  /** The settings the features were computed with. */
+  basis: SliceBasis & { infill: number; support_density: number };
+  triangles: number;
+  layers: number;
+  height_mm: number;
+  size_mm: [x: number, y: number];
+  /** Sums over all layers, mm and mm². */
+  perimeter_mm: number;
+  section_area_mm2: number;
+  wall_area_mm2: number;
+  solid_area_mm2: number;
+  top_surface_area_mm2: number;
+  sparse_area_mm2: number;
+  /** Bed-projected area of overhangs beyond the support angle, and the support columns under them (0 without
+   *  supports). */
+  overhang_area_mm2: number;
+  support_column_mm3: number;
+  /** false above MAX_CORNER_TRIANGLES triangles: the corner slow-down was not measured (time_terms.corners = 0). */
+  corners_measured: boolean;
+  volume_terms: VolumeTerms;
+  time_terms: TimeTerms;
+}
+
+/** Solid area of each layer: what is not covered by the `top` layers above or the `bottom` layers below. Area
+ *  differences stand in for polygon differences: blind to a section that moves sideways (docs/estimate.md). A
+ *  bitmap of each section, compared cell by cell, was tried and fitted the real slices worse. */
+function exposedArea(area: Float64Array, i: number, top: number, bottom: number): { top: number; bottom: number } {
+  const n = area.length;
+  let above = top > 0 ? Infinity : area[i];
+  for (let k = 1; k <= top; k++) above = Math.min(above, i + k < n ? area[i + k] : 0);
+  let below = bottom > 0 ? Infinity : area[i];
+  for (let k = 1; k <= bottom; k++) below = Math.min(below, i - k >= 0 ? area[i - k] : 0);
+  return { top: Math.max(0, area[i] - above), bottom: Math.max(0, area[i] - below) };
+}
+
+/** Time of `length` mm of lines `segment` mm long at speed v with acceleration a (trapezoid or triangle profile). */
+function lineTime(length: number, segment: number, v: number, a: number): number {
+  if (length <= 0) return 0;
+  const lines = length / segment;
+  const perLine = segment >= (v * v) / a ? segment / v + v / a : 2 * Math.sqrt(segment / a);
+  return lines * perLine;
+}
+
+function computeFeatures(sweep: LayerSweep, q: SliceParams, triangles: number): Features {
+  const h = q.layer_height_mm;
+  const n = sweep.layers;
+  const v = q.speed_mm_s;
+  const a = q.acceleration_mm_s2;
+  const s = q.spacing_mm;
+  const st = q.thin_spacing_mm;
+  const wallBand = q.perimeters * s;
+  const skirtLength = 2 * (sweep.sizeX + sweep.sizeY) + 2 * Math.PI * SKIRT_DISTANCE_MM;
+  const sums = { perimeter: 0, area: 0, wall: 0, solid: 0, top: 0, sparse: 0, column: 0, anchors: 0 };
+  // Sparse lines end on the perimeters and are joined along them by anchors up to INFILL_ANCHOR_MM long; line ends
+  // lie a pitch·√2 apart along the boundary, so anchors cover this share of it.
+  const anchorCover = q.infill > 0 ? Math.min(1, (2 * INFILL_ANCHOR_MM * q.infill) / (s * Math.SQRT2)) : 0;
+  const time: TimeTerms = {
+    walls: 0,
+    solid: 0,
+    sparse: 0,
+    support: 0,
+    first_layer: 0,
+    corners: 0,
+    layer_changes: n,
+    cooling: 0,
+  };
+  const interfaceArea = q.supports ? SUPPORT_INTERFACE_LAYERS * sweep.overhangArea : 0;
+  let supportBody = 0;
+  for (let i = 0; i < n; i++) {
+    const area = sweep.area[i];
+    const perimeter = sweep.perimeter[i];
+    let band = Math.min(area, perimeter * wallBand);
+    let core = area - band;
+    // A core narrower than one line gets no infill of its own: the walls fill it (gap fill, thin walls).
+    if (perimeter > 0 && (2 * core) / perimeter < s) {
+      band = area;
+      core = 0;
+    }
+    const exposed = exposedArea(sweep.area, i, q.top_solid_layers, q.bottom_solid_layers);
+    const solid = Math.min(core, exposed.top + exposed.bottom);
+    const topSurface = Math.min(solid, Math.max(0, area - (i + 1 < n ? sweep.area[i + 1] : 0)));
+    const sparse = core - solid;
+    // Anchors run inside the sparse region, between its lines.
+    const anchors = sparse > 0 ? Math.min(perimeter * anchorCover, (sparse * (1 - q.infill)) / s) : 0;
+    sums.anchors += anchors;
+    const supportArea = q.supports ? sweep.supportArea[i] : 0;
+    // The support's first layer is dense (90 %) for adhesion.
+    const supportFill = supportArea * (i === 0 ? Math.max(0.9, q.support_density) : q.support_density);
+    sums.perimeter += perimeter;
+    sums.area += area;
+    sums.wall += band;
+    sums.solid += solid;
+    sums.top += topSurface;
+    sums.sparse += sparse;
+    sums.column += supportArea * h;
+    supportBody += supportFill;
+    // Infill lines span the section: about 2·area/perimeter long (a square's half side, a strip's width).
+    const segment = Math.max(perimeter > 0 ? (2 * area) / perimeter : 1, 0.5);
+    const lengths = band / s + solid / s + (q.infill * sparse) / s + supportFill / st;
+    let layerTime: number;
+    if (i === 0) {
+      const v1 = q.first_layer_speed_mm_s;
+      layerTime = lineTime(lengths + skirtLength, segment, v1, a) + q.perimeters * sweep.cornerLoss[2][0];
+      time.first_layer += layerTime;
+    } else {
+      const walls = q.perimeters > 0 ? (band / s / v) * (1 + 1 / q.perimeters) : 0;
+      // Inner perimeters at v, the external one at v/2: each loop slows down at the same corners.
+      const corners = q.perimeters > 0 ? (q.perimeters - 1) * sweep.cornerLoss[0][i] + sweep.cornerLoss[1][i] : 0;
+      time.corners += corners;
+      const top = (2 * topSurface) / st / v;
+      const solidTime = lineTime((solid - topSurface) / s, segment, v, a);
+      const sparseTime = lineTime((q.infill * sparse) / s, segment, v, a) + anchors / v;
+      const supportTime = lineTime(supportFill / st, Math.max(segment, 1), v, a);
+      time.walls += walls;
+      time.solid += top + solidTime;
+      time.sparse += sparseTime;
+      time.support += supportTime;
+      layerTime = walls + corners + top + solidTime + sparseTime + supportTime;
+    }
+    // Cooling: a short layer is slowed to the minimum layer time, but never below the minimum print speed.
+    const slowest = lengths / MIN_PRINT_SPEED_MM_S;
+    time.cooling += Math.max(0, Math.min(SLOWDOWN_BELOW_LAYER_TIME_S, slowest) - layerTime);
+  }
+  if (q.supports) time.support += interfaceArea / st / v; // interface layers: solid, at the print speed
+  return {
+    version: FEATURES_VERSION,
+    basis: { ...basisOf(q), infill: q.infill, support_density: q.support_density },
+    triangles,
+    layers: n,
+    height_mm: sweep.height_mm,
+    size_mm: [sweep.sizeX, sweep.sizeY],
+    perimeter_mm: sums.perimeter,
+    section_area_mm2: sums.area,
+    wall_area_mm2: sums.wall,
+    solid_area_mm2: sums.solid,
+    top_surface_area_mm2: sums.top,
+    sparse_area_mm2: sums.sparse,
+    overhang_area_mm2: q.supports ? sweep.overhangArea : 0,
+    support_column_mm3: sums.column,
+    corners_measured: sweep.cornersMeasured,
+    volume_terms: {
+      walls: sums.wall * h,
+      solid: sums.solid * h,
+      sparse: sums.sparse * h * q.infill,
+      anchors: sums.anchors * s * h,
+      support: (supportBody + interfaceArea) * h,
+      skirt: skirtLength * s * h,
+    },
+    time_terms: time,
+  };
+}
+
+/**
+ * Geometry features of a placed mesh (millimetres, printed as oriented; its lowest point is taken as the bed) for
+ * the given settings. Throws EstimateError on an empty, non-finite or flat mesh, invalid settings, or more layers
+ * or segments than the estimator's bounds.
+ */
+export function extractFeatures(mesh: Mesh, settings: EstimateSettings): Features {
+  const q = sliceParams(settings);
+  const overhangSin = q.supports ? Math.sin(((q.support_overhang_angle ?? 45) * Math.PI) / 180) : null;
+  const sweep = sweepLayers(mesh, q.layer_height_mm, overhangSin, {
+    speeds: [q.speed_mm_s, q.speed_mm_s / 2, q.first_layer_speed_mm_s],
+    acceleration: q.acceleration_mm_s2,
+    jerk: q.jerk_mm_s,
+  });
+  return computeFeatures(sweep, q, mesh.indices.length / 3);
+}

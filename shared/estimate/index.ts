@@ -1,0 +1,18 @@
+// Public API of the instant estimator: a real slice's weight and time, guessed from the mesh in milliseconds while
+// the slice runs, with the range the real figures are expected in (docs/estimate.md). Pure TypeScript, no Node-only
+// APIs: the server and the browser can both run it.
+export { EstimateError, type EstimateErrorCode } from './errors.ts';
+export type { EstimateSettings, SliceBasis } from './params.ts';
+export { extractFeatures, FEATURES_VERSION, type Features, type TimeTerms, type VolumeTerms } from './features.ts';
+export { MAX_CORNER_TRIANGLES, MAX_LAYERS, MAX_SEGMENTS } from './layer-sweep.ts';
+export { placeMesh, type MeshPlacement } from './place-mesh.ts';
+export {
+  checkCalibration,
+  fitCalibration,
+  UNCALIBRATED,
+  type Calibration,
+  type CalibrationSample,
+  type RelativeRange,
+} from './calibration.ts';
+export { predict, type Estimate } from './predict.ts';
+export { DEFAULT_CALIBRATION } from './default-calibration.ts';

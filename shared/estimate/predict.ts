@@ -1,0 +1,64 @@
+// Features × calibration → the estimate a quote shows while its slice runs: filament volume and weight, print
+// time, and the range each real value is expected in. An estimate is never a price to sell (docs/estimate.md).
+import { checkCalibration, TIME_TERMS, VOLUME_TERMS, type Calibration } from './calibration.ts';
+import { refuse } from './errors.ts';
+import { FEATURES_VERSION, type Features } from './features.ts';
+import { basisOf, sliceParams, type EstimateSettings } from './params.ts';
+
+export interface Estimate {
+  filament_volume_mm3: number;
+  filament_weight_g: number;
+  estimated_time_seconds: number;
+  /** The real slice's weight and time are expected inside these, g and s. */
+  weight_range: [lo: number, hi: number];
+  time_range: [lo: number, hi: number];
+  /** How the figures were made: the cross-section model, calibrated on real slices or not. */
+  method: 'cross-sections' | 'cross-sections+calibration';
+  /** Real slices behind the calibration (0: the physical model alone). */
+  samples: number;
+}
+
+function sameBasis(f: Features, settings: EstimateSettings): boolean {
+  const q = sliceParams(settings);
+  const expected: Record<string, unknown> = { ...basisOf(q), infill: q.infill, support_density: q.support_density };
+  const got = (f.basis ?? {}) as unknown as Record<string, unknown>;
+  return Object.keys(expected).every((k) => expected[k] === got[k]);
+}
+
+const weighted = (terms: Record<string, number>, coefficients: Record<string, number>, names: readonly string[]) =>
+  names.reduce((sum, t) => sum + terms[t] * coefficients[t], 0);
+
+/**
+ * The estimate for features extracted with these same settings (EstimateError 'features_mismatch' otherwise:
+ * only the material's density may differ, since it turns volume into grams after slicing).
+ */
+export function predict(features: Features, settings: EstimateSettings, calibration: Calibration): Estimate {
+  if (!features || features.version !== FEATURES_VERSION) {
+    refuse('features_mismatch', `The features are not of version ${FEATURES_VERSION}; extract them again.`);
+  }
+  if (!sameBasis(features, settings)) {
+    refuse('features_mismatch', 'The features were extracted with other slice settings; extract them again.');
+  }
+  checkCalibration(calibration);
+  const volume = weighted(
+    features.volume_terms as unknown as Record<string, number>,
+    calibration.volume.coefficients as unknown as Record<string, number>,
+    VOLUME_TERMS,
+  );
+  const time = weighted(
+    features.time_terms as unknown as Record<string, number>,
+    calibration.time.coefficients as unknown as Record<string, number>,
+    TIME_TERMS,
+  );
+  const grams = (volume / 1000) * settings.material.density;
+  const { volume: v, time: t } = calibration;
+  return {
+    filament_volume_mm3: volume,
+    filament_weight_g: grams,
+    estimated_time_seconds: time,
+    weight_range: [grams * (1 + v.range.lo), grams * (1 + v.range.hi)],
+    time_range: [time * (1 + t.range.lo), time * (1 + t.range.hi)],
+    method: calibration.samples > 0 ? 'cross-sections+calibration' : 'cross-sections',
+    samples: calibration.samples,
+  };
+}

@@ -1,0 +1,386 @@
+// The instant estimator (shared/estimate, docs/estimate.md): exact cross-sections of solids whose sections are
+// known, the support approximation, the calibration fit and its ranges, and refusals of hostile input. Accuracy
+// against real slices is measured by `npm run bench -- estimate`, not here.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { detectFormat, parseModel, type Mesh } from '../shared/model/index.ts';
+import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
+import {
+  DEFAULT_CALIBRATION,
+  EstimateError,
+  extractFeatures,
+  fitCalibration,
+  MAX_LAYERS,
+  placeMesh,
+  predict,
+  UNCALIBRATED,
+  type CalibrationSample,
+  type Features,
+} from '../shared/estimate/index.ts';
+import { sweepLayers, planeZ } from '../shared/estimate/layer-sweep.ts';
+import { CUBE_OBJ, T_SHAPE_OBJ, WEDGE_OBJ } from './helpers/meshes.ts';
+import { hollowBoxObj, prismZObj, pyramidObj, regularPolygon, tubeObj } from './helpers/solids.ts';
+
+const meshOf = (obj: string): Mesh => {
+  const bytes = new TextEncoder().encode(obj);
+  return parseModel(bytes, detectFormat('m.obj', bytes) ?? undefined).mesh;
+};
+
+function settings(changes: Partial<ResolvedSettings['printer']> = {}): ResolvedSettings {
+  const s = structuredClone(DEFAULT_SETTINGS);
+  Object.assign(s.printer, changes);
+  return s;
+}
+
+const close = (actual: number, expected: number, rel = 1e-9, what = '') =>
+  assert.ok(
+    Math.abs(actual - expected) <= rel * Math.max(1, Math.abs(expected)),
+    `${what} ${actual} is not ${expected} (±${rel} relative)`,
+  );
+
+function refusedWith(code: string, fn: () => unknown) {
+  assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof EstimateError, `expected an EstimateError, got ${String(e)}`);
+    assert.equal(e.code, code);
+    assert.ok(e.message.length > 10, 'the refusal explains itself');
+    return true;
+  });
+}
+
+describe('cross-sections of solids with known sections', () => {
+  test('a 20 mm cube: 100 layers of perimeter 4a and area a²', () => {
+    const sweep = sweepLayers(meshOf(CUBE_OBJ), 0.2, null);
+    assert.equal(sweep.layers, 100);
+    for (let i = 0; i < sweep.layers; i++) {
+      close(sweep.perimeter[i], 80, 1e-9, `layer ${i} perimeter`);
+      close(sweep.area[i], 400, 1e-9, `layer ${i} area`);
+    }
+    const f = extractFeatures(meshOf(CUBE_OBJ), DEFAULT_SETTINGS);
+    close(f.perimeter_mm, 8000, 1e-9);
+    close(f.section_area_mm2 * 0.2, 8000, 1e-9, 'volume');
+  });
+
+  test('a 64-sided cylinder: the polygon’s perimeter and area at every layer', () => {
+    const n = 64;
+    const r = 10;
+    const sweep = sweepLayers(meshOf(prismZObj(regularPolygon(n, r), 0, 15)), 0.3, null);
+    assert.equal(sweep.layers, 50);
+    const perimeter = 2 * n * r * Math.sin(Math.PI / n);
+    const area = (n / 2) * r * r * Math.sin((2 * Math.PI) / n);
+    for (let i = 0; i < sweep.layers; i++) {
+      close(sweep.perimeter[i], perimeter, 1e-9, `layer ${i} perimeter`);
+      close(sweep.area[i], area, 1e-9, `layer ${i} area`);
+    }
+  });
+
+  test('a box with a sealed cavity: the cavity’s perimeter adds, its area subtracts', () => {
+    const sweep = sweepLayers(meshOf(hollowBoxObj(30, 30, 20, 5)), 0.2, null);
+    assert.equal(sweep.layers, 150);
+    for (let i = 0; i < sweep.layers; i++) {
+      const z = planeZ(i, 0.2, 30);
+      const inCavity = z > 5 && z < 25;
+      close(sweep.perimeter[i], inCavity ? 200 : 120, 1e-9, `layer ${i} perimeter`);
+      close(sweep.area[i], inCavity ? 500 : 900, 1e-9, `layer ${i} area`);
+    }
+  });
+
+  test('a tube: an annulus in every layer', () => {
+    const n = 48;
+    const sweep = sweepLayers(meshOf(tubeObj(n, 20, 18, 10)), 0.25, null);
+    const polygon = (r: number) => (n / 2) * r * r * Math.sin((2 * Math.PI) / n);
+    const edge = (r: number) => 2 * n * r * Math.sin(Math.PI / n);
+    for (let i = 0; i < sweep.layers; i++) {
+      close(sweep.area[i], polygon(20) - polygon(18), 1e-9, `layer ${i} area`);
+      close(sweep.perimeter[i], edge(20) + edge(18), 1e-9, `layer ${i} perimeter`);
+    }
+  });
+
+  test('a square pyramid: side a·(1 − z/h) at each plane', () => {
+    const a = 20;
+    const h = 10;
+    const base: [number, number][] = [
+      [-10, -10],
+      [10, -10],
+      [10, 10],
+      [-10, 10],
+    ];
+    const sweep = sweepLayers(meshOf(pyramidObj(base, h)), 0.2, null);
+    assert.equal(sweep.layers, 50);
+    for (let i = 0; i < sweep.layers; i++) {
+      const side = a * (1 - planeZ(i, 0.2, h) / h);
+      close(sweep.perimeter[i], 4 * side, 1e-9, `layer ${i} perimeter`);
+      close(sweep.area[i], side * side, 1e-9, `layer ${i} area`);
+    }
+  });
+
+  test('an inside-out mesh has the same sections, and the mesh may sit anywhere in space', () => {
+    const mesh = meshOf(CUBE_OBJ);
+    const flipped = new Uint32Array(mesh.indices);
+    for (let i = 0; i < flipped.length; i += 3) [flipped[i + 1], flipped[i + 2]] = [flipped[i + 2], flipped[i + 1]];
+    const moved = mesh.positions.map((v, i) => v + [1000, -500, 37][i % 3]);
+    const a = extractFeatures(mesh, DEFAULT_SETTINGS);
+    const b = extractFeatures({ positions: moved, indices: flipped }, DEFAULT_SETTINGS);
+    close(b.section_area_mm2, a.section_area_mm2, 1e-9);
+    close(b.perimeter_mm, a.perimeter_mm, 1e-9);
+  });
+});
+
+describe('placement', () => {
+  test('the server’s transform: scale, then X, Y, Z; a side tilt puts that side down', () => {
+    // T_SHAPE is 40 × 10 × 25 mm: laid on its −y side (SIDE_TILTS in server/placement/orient.ts: x = 90°) it is
+    // 10 mm high, and its plate (z 20…25) becomes the band y 20…25 standing on the bed.
+    const t = meshOf(T_SHAPE_OBJ);
+    const laid = placeMesh(t, { scale: 2, rotate_x: 90, rotate_y: 0, rotate_z: 0 });
+    const f = extractFeatures(laid, DEFAULT_SETTINGS);
+    close(f.height_mm, 20, 1e-9, 'height');
+    close(f.size_mm[1], 50, 1e-9, 'depth');
+    const zs = laid.positions.filter((_, i) => i % 3 === 2);
+    const bottom = Math.min(...zs);
+    for (let v = 0; v < t.positions.length / 3; v++) {
+      // The −y side (y = 0) lies on the bed, the +y side (y = 10, ×2) at the top.
+      close(laid.positions[v * 3 + 2] - bottom, 2 * t.positions[v * 3 + 1], 1e-9, `vertex ${v} height`);
+    }
+    const onX = placeMesh(t, { scale: 1, rotate_x: 0, rotate_y: 90, rotate_z: 0 });
+    close(extractFeatures(onX, DEFAULT_SETTINGS).height_mm, 40, 1e-9, 'laid on its x side: 40 mm high');
+    const turned = placeMesh(t, { scale: 1, rotate_x: 0, rotate_y: 0, rotate_z: 37 });
+    close(
+      extractFeatures(turned, DEFAULT_SETTINGS).section_area_mm2,
+      extractFeatures(t, DEFAULT_SETTINGS).section_area_mm2,
+    );
+    refusedWith('invalid_mesh', () => placeMesh(t, { scale: 0, rotate_x: 0, rotate_y: 0, rotate_z: 0 }));
+    refusedWith('invalid_mesh', () => placeMesh(t, { scale: 1, rotate_x: Number.NaN, rotate_y: 0, rotate_z: 0 }));
+  });
+});
+
+describe('solid layers and regions', () => {
+  test('a cube: bottom and top solid layers are solid, the middle sparse, walls a band of the perimeter', () => {
+    const f = extractFeatures(meshOf(CUBE_OBJ), DEFAULT_SETTINGS);
+    const band = 80 * 2 * (0.45 - 0.2 * (1 - Math.PI / 4)); // 2 perimeters at the 0.45 mm flow's spacing
+    close(f.wall_area_mm2, 100 * band, 1e-9, 'walls');
+    close(f.solid_area_mm2, (4 + 5) * (400 - band), 1e-9, 'solid: 4 bottom + 5 top layers');
+    close(f.sparse_area_mm2, (100 - 9) * (400 - band), 1e-9, 'sparse');
+    close(f.volume_terms.sparse, f.sparse_area_mm2 * 0.2 * 0.2, 1e-9, 'sparse volume at 20 %');
+  });
+
+  test('a cube’s four corners: the printer brakes to the jerk’s corner speed on every perimeter loop', () => {
+    const f = extractFeatures(meshOf(CUBE_OBJ), DEFAULT_SETTINGS);
+    // 90° turn, jerk 8 mm/s: corner speed 8 / (2·sin 45°); loss (v − v_c)² / (a·v) with a = 1250 mm/s².
+    const vc = 8 / (2 * Math.sin(Math.PI / 4));
+    const loss = (v: number) => (v - vc) ** 2 / (1250 * v);
+    // Layers 1…99: the inner perimeter at 60 mm/s, the external one at 30.
+    close(f.time_terms.corners, 99 * 4 * (loss(60) + loss(30)), 1e-9, 'corner seconds');
+    assert.equal(f.corners_measured, true);
+    const cylinder = extractFeatures(meshOf(prismZObj(regularPolygon(96, 10), 0, 10)), DEFAULT_SETTINGS);
+    assert.equal(cylinder.time_terms.corners, 0, 'a 96-gon turns 3.75° at a time: no slow-down');
+  });
+
+  test('more infill, more walls, more volume; thicker layers, fewer layers', () => {
+    const mesh = meshOf(CUBE_OBJ);
+    const base = predict(extractFeatures(mesh, DEFAULT_SETTINGS), DEFAULT_SETTINGS, DEFAULT_CALIBRATION);
+    for (const change of [{ fill_density: 40 }, { perimeters: 4 }]) {
+      const s = settings(change);
+      const more = predict(extractFeatures(mesh, s), s, DEFAULT_CALIBRATION);
+      assert.ok(more.filament_volume_mm3 > base.filament_volume_mm3, JSON.stringify(change));
+    }
+    assert.equal(extractFeatures(mesh, settings({ layer_height: 0.3 })).layers, 67);
+  });
+});
+
+describe('support approximation', () => {
+  const on = settings({ support_material: true });
+
+  test('a cube needs none', () => {
+    const f = extractFeatures(meshOf(CUBE_OBJ), on);
+    assert.equal(f.overhang_area_mm2, 0);
+    assert.equal(f.volume_terms.support, 0);
+  });
+
+  test('a wedge leaning 60° from vertical: its face’s bed projection, and only beyond the angle', () => {
+    const mesh = meshOf(WEDGE_OBJ);
+    const run = 5 * Math.tan(Math.PI / 3);
+    const depth = 1000 / ((4 + run) * 2.5);
+    const f = extractFeatures(mesh, on);
+    close(f.overhang_area_mm2, run * depth, 1e-9, 'overhang area');
+    assert.ok(f.volume_terms.support > 0, 'f.volume_terms.support > 0');
+    assert.ok(f.support_column_mm3 > 0 && f.support_column_mm3 < run * depth * 5, 'columns below the face');
+    const steep = settings({ support_material: true, support_overhang_angle: 70 });
+    assert.equal(extractFeatures(mesh, steep).overhang_area_mm2, 0);
+    assert.equal(extractFeatures(mesh, DEFAULT_SETTINGS).volume_terms.support, 0, 'supports off');
+  });
+
+  test('a T-shape: its plate’s underside needs support, which adds volume and time', () => {
+    const mesh = meshOf(T_SHAPE_OBJ);
+    const off = predict(extractFeatures(mesh, DEFAULT_SETTINGS), DEFAULT_SETTINGS, DEFAULT_CALIBRATION);
+    const f = extractFeatures(mesh, on);
+    assert.ok(f.overhang_area_mm2 >= 300, `${f.overhang_area_mm2}`);
+    const withSupport = predict(f, on, DEFAULT_CALIBRATION);
+    assert.ok(
+      withSupport.filament_volume_mm3 > off.filament_volume_mm3,
+      'withSupport.filament_volume_mm3 > off.filament_volume_mm3',
+    );
+    assert.ok(
+      withSupport.estimated_time_seconds > off.estimated_time_seconds,
+      'withSupport.estimated_time_seconds > off.estimated_time_seco',
+    );
+  });
+});
+
+/** Feature sets of several solids under several settings, for synthetic calibrations. */
+function featureSets(): Features[] {
+  const meshes = [
+    meshOf(CUBE_OBJ),
+    meshOf(prismZObj(regularPolygon(32, 8), 0, 30)),
+    meshOf(tubeObj(32, 15, 12, 20)),
+    meshOf(pyramidObj(regularPolygon(4, 20), 25)),
+    meshOf(T_SHAPE_OBJ),
+  ];
+  const variants = [{}, { fill_density: 10 }, { fill_density: 50 }, { perimeters: 4 }, { support_material: true }];
+  return meshes.flatMap((m) => variants.map((v) => extractFeatures(m, settings(v))));
+}
+
+const TRUE_VOLUME = { walls: 1.1, solid: 0.9, sparse: 1.3, anchors: 1, support: 0.7, skirt: 1 };
+const TRUE_TIME = {
+  walls: 1.2,
+  solid: 0.8,
+  sparse: 1.1,
+  support: 1.5,
+  first_layer: 1,
+  corners: 1,
+  layer_changes: 0.4,
+  cooling: 1,
+};
+const dotTerms = (terms: object, c: Record<string, number>) =>
+  Object.entries(terms).reduce((s, [k, v]) => s + (v as number) * c[k], 0);
+
+/** Samples whose real values follow TRUE_* exactly, times (1 + noise) from a fixed sequence. */
+function samplesFrom(features: Features[], noise: (i: number) => number): CalibrationSample[] {
+  return features.map((f, i) => ({
+    features: f,
+    volume_mm3: dotTerms(f.volume_terms, TRUE_VOLUME) * (1 + noise(i)),
+    time_s: dotTerms(f.time_terms, TRUE_TIME) * (1 + noise(i)),
+    group: `model ${Math.floor(i / 5)}`,
+  }));
+}
+
+describe('calibration', () => {
+  test('a least-squares fit recovers a known linear relation', () => {
+    const c = fitCalibration(samplesFrom(featureSets(), () => 0));
+    for (const [k, v] of Object.entries(TRUE_VOLUME)) {
+      if (k === 'skirt') continue; // too small a term to pin down
+      // Support appears in 5 samples of 25: the ridge toward 1 holds it back a little more.
+      close((c.volume.coefficients as unknown as Record<string, number>)[k], v, k === 'support' ? 0.06 : 0.02, k);
+    }
+    // The ridge toward the physical model holds the smaller time terms back by a few per cent.
+    for (const k of ['walls', 'solid', 'sparse'] as const) {
+      close(c.time.coefficients[k], TRUE_TIME[k], 0.06, `time ${k}`);
+    }
+    assert.equal(c.samples, 25);
+    assert.equal(c.groups, 5);
+    // Held out one sample at a time (no groups: 25 units, enough to trust), an exact relation leaves a narrow range.
+    const ungrouped = fitCalibration(samplesFrom(featureSets(), () => 0).map(({ group: _, ...s }) => s));
+    const width = ungrouped.volume.range.hi - ungrouped.volume.range.lo;
+    assert.ok(width < 0.1, `an exact relation gives a narrow range, not ${width}`);
+    assert.deepEqual(JSON.parse(JSON.stringify(c)), c, 'plain JSON');
+  });
+
+  test('the range widens with fewer samples and is widest with none', () => {
+    const noise = (i: number) => 0.05 * Math.sin(i * 2.3);
+    const many = fitCalibration(samplesFrom(featureSets(), noise));
+    const few = fitCalibration(samplesFrom(featureSets().slice(0, 10), noise));
+    const none = fitCalibration([]);
+    const width = (c: typeof many) => c.volume.range.hi - c.volume.range.lo;
+    assert.ok(width(few) > width(many), `few ${width(few)} vs many ${width(many)}`);
+    assert.ok(width(none) > width(few), 'width(none) > width(few)');
+    assert.deepEqual(none, UNCALIBRATED);
+    const f = featureSets()[0];
+    const estimate = predict(f, DEFAULT_SETTINGS, many);
+    assert.ok(
+      estimate.weight_range[0] <= estimate.filament_weight_g,
+      'estimate.weight_range[0] <= estimate.filament_weight_g',
+    );
+    assert.ok(
+      estimate.filament_weight_g <= estimate.weight_range[1],
+      'estimate.filament_weight_g <= estimate.weight_range[1]',
+    );
+    assert.ok(
+      estimate.time_range[0] <= estimate.estimated_time_seconds,
+      'estimate.time_range[0] <= estimate.estimated_time_seconds',
+    );
+    assert.ok(
+      estimate.estimated_time_seconds <= estimate.time_range[1],
+      'estimate.estimated_time_seconds <= estimate.time_range[1]',
+    );
+    assert.equal(estimate.method, 'cross-sections+calibration');
+    assert.equal(predict(f, DEFAULT_SETTINGS, none).method, 'cross-sections');
+  });
+
+  test('weight follows the material’s density without new features', () => {
+    const f = extractFeatures(meshOf(CUBE_OBJ), DEFAULT_SETTINGS);
+    const petg = structuredClone(DEFAULT_SETTINGS);
+    petg.material.density = 1.27;
+    const a = predict(f, DEFAULT_SETTINGS, DEFAULT_CALIBRATION);
+    const b = predict(f, petg, DEFAULT_CALIBRATION);
+    close(b.filament_weight_g / a.filament_weight_g, 1.27 / 1.24, 1e-12);
+    close(a.filament_weight_g, (a.filament_volume_mm3 / 1000) * 1.24, 1e-12);
+  });
+
+  test('the shipped calibration was fitted on real slices', () => {
+    assert.ok(DEFAULT_CALIBRATION.samples > 0, 'DEFAULT_CALIBRATION.samples > 0');
+    assert.ok(DEFAULT_CALIBRATION.groups > 1, 'DEFAULT_CALIBRATION.groups > 1');
+  });
+});
+
+describe('hostile input is refused with a clear error', () => {
+  const cube = meshOf(CUBE_OBJ);
+
+  test('an empty mesh', () => {
+    refusedWith('empty_mesh', () =>
+      extractFeatures({ positions: new Float64Array(0), indices: new Uint32Array(0) }, DEFAULT_SETTINGS),
+    );
+  });
+
+  test('NaN and infinite coordinates, missing vertices, wrong array types', () => {
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY]) {
+      const positions = new Float64Array(cube.positions);
+      positions[4] = bad;
+      refusedWith('invalid_mesh', () => extractFeatures({ positions, indices: cube.indices }, DEFAULT_SETTINGS));
+    }
+    const indices = new Uint32Array(cube.indices);
+    indices[5] = 10_000;
+    refusedWith('invalid_mesh', () => extractFeatures({ positions: cube.positions, indices }, DEFAULT_SETTINGS));
+    refusedWith('invalid_mesh', () =>
+      extractFeatures({ positions: [0, 0, 0] as unknown as Float64Array, indices: cube.indices }, DEFAULT_SETTINGS),
+    );
+  });
+
+  test('a flat mesh has no layers', () => {
+    const flat = cube.positions.map((v, i) => (i % 3 === 2 ? 0 : v));
+    refusedWith('flat_mesh', () => extractFeatures({ positions: flat, indices: cube.indices }, DEFAULT_SETTINGS));
+  });
+
+  test('a huge layer count, before any per-layer allocation', () => {
+    const tall = cube.positions.map((v, i) => (i % 3 === 2 ? v * 1000 : v)); // 20 m
+    refusedWith('too_many_layers', () => extractFeatures({ positions: tall, indices: cube.indices }, DEFAULT_SETTINGS));
+    const thin = settings({ layer_height: 20 / (MAX_LAYERS + 1), min_layer_height: 0.0001 });
+    refusedWith('too_many_layers', () => extractFeatures(cube, thin));
+  });
+
+  test('settings that are NaN, negative or missing', () => {
+    refusedWith('invalid_settings', () => extractFeatures(cube, settings({ layer_height: Number.NaN })));
+    refusedWith('invalid_settings', () => extractFeatures(cube, settings({ fill_density: -5 })));
+    refusedWith('invalid_settings', () => extractFeatures(cube, settings({ perimeters: 2.5 })));
+    refusedWith('invalid_settings', () => extractFeatures(cube, {} as ResolvedSettings));
+  });
+
+  test('features from other settings, or a corrupt calibration', () => {
+    const f = extractFeatures(cube, DEFAULT_SETTINGS);
+    refusedWith('features_mismatch', () => predict(f, settings({ fill_density: 40 }), DEFAULT_CALIBRATION));
+    const corrupt = structuredClone(DEFAULT_CALIBRATION);
+    corrupt.volume.coefficients.walls = Number.NaN;
+    refusedWith('invalid_calibration', () => predict(f, DEFAULT_SETTINGS, corrupt));
+    const inverted = structuredClone(DEFAULT_CALIBRATION);
+    inverted.time.range = { lo: 0.1, hi: -0.1 };
+    refusedWith('invalid_calibration', () => predict(f, DEFAULT_SETTINGS, inverted));
+    refusedWith('invalid_samples', () => fitCalibration([{ features: f, volume_mm3: Number.NaN, time_s: 1 }]));
+  });
+});
