@@ -155,7 +155,7 @@ function renderRow(
             ? html`<div class="part-price" part="row-price">
               ${total !== null ? html`<strong>${fmt(total)}</strong>` : nothing}
               <span class="each">${fmt(p.quote.total_price)} each${total !== null ? ` · ${p.selection!.quantity} ${p.selection!.quantity === 1 ? 'piece' : 'pieces'}` : ''}</span>
-              ${p.added ? html`<span class="added" part="added">In your cart</span>` : nothing}
+              ${p.added ? html`<span class="added" part="row-added">In your cart</span>` : nothing}
             </div>`
             : nothing
         }
