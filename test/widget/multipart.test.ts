@@ -6,6 +6,7 @@ import {
   $,
   assert,
   assertEqual,
+  axe,
   cleanup,
   cubeStl,
   fixture,
@@ -58,6 +59,7 @@ describe('several parts (multiple)', () => {
     const el = await multiFixture();
     assert(($(el, '#file') as HTMLInputElement).multiple, 'the file input takes several files');
     assertEqual($(el, '[part~=add-button]').hasAttribute('disabled'), true, 'nothing to add yet');
+    await axe(el);
     const errored = nextEvent('sq-error', 30_000);
     drop(el, [cubeStl(12, 'bracket.stl'), truncatedStl(), cubeStl(16, 'lid.stl')]);
     await until(() => rows(el).length === 3, 'a row per file');
@@ -65,6 +67,7 @@ describe('several parts (multiple)', () => {
     assert(/truncat/.test(broken.code), `the broken file fails with its parser code: ${broken.code}`);
 
     let [first, second, third] = await settled(el, 3);
+    await axe(el); // priced and failed rows
     assertEqual(status(first), 'priced', 'bracket.stl priced');
     assertEqual(status(second), 'failed', 'truncated.stl failed');
     assertEqual(status(third), 'priced', 'lid.stl priced');
@@ -169,6 +172,7 @@ describe('several parts (multiple)', () => {
       () => /Added 2 parts/.test(shadow(el).querySelector('[part~=added]')?.textContent ?? ''),
       'confirmation',
     );
+    await axe(el);
   });
 
   it('max-parts bounds the list with a message naming the files left out; within the hard cap of 25', async () => {
