@@ -170,6 +170,9 @@ export const styles = css`
   .part-price strong { font-size: 1.25em; }
   .add-note:empty { display: none; }
   @container (min-width: 680px) {
+    /* A row's options on one line: material, colour, the wider quality, infill, quantity. */
+    .part .options { grid-template-columns: repeat(2, minmax(0, 1fr)) minmax(0, 2fr) repeat(2, minmax(0, 1fr)); }
+    .part .field.wide { grid-column: auto; }
     .multi .buy-bar { grid-template-columns: minmax(0, 1fr) minmax(200px, auto); align-items: center; }
     .multi .add-note, .multi .buy-bar .added { grid-column: 1 / -1; }
   }
