@@ -191,8 +191,16 @@ test('three files dropped: a broken one removed, a material changed, each row pr
     assert.notEqual(requote.quote_id, quotes[0].quote_id, 'a new quote for the new material');
     assert.ok(requote.estimated_time_seconds > 0 && requote.filament_weight > 0, 'from a slice');
 
-    await page.locator('slice-quote [part~=add-all-button]').click();
+    // By keyboard: focus stays on the button through "Adding…".
+    await page.locator('slice-quote [part~=add-all-button]').focus();
+    await page.keyboard.press('Enter');
     await page.locator('slice-quote [part~=added]').waitFor({ timeout: 30_000 });
+    assert.match(await focusedPart(page), /add-all-button/, 'focus stayed on Add all to cart');
+    assert.equal(
+      await page.evaluate(() => (window as unknown as { bodyFocus: number }).bodyFocus),
+      0,
+      'focus never sat on the body',
+    );
     await page.waitForTimeout(300);
     const added = await events(page, 'sq-add-to-cart');
     assert.equal(added.length, 1, 'one event');

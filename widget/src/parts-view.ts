@@ -199,7 +199,8 @@ function renderSummary(s: Shop, parts: PartFlow[]): TemplateResult {
 function renderAddAll(parts: PartFlow[], m: PartsState, h: PartsHandlers): TemplateResult {
   const statuses = parts.map((p) => partStatus(p.s));
   const invalid = parts.some((p) => p.s.quantityError);
-  const blocked = !parts.some((p) => p.addable) || invalid;
+  // Not disabled while adding: focus would leave the button the shopper just pressed.
+  const blocked = !parts.some((p) => p.s.quote && p.s.file && !p.s.error) || invalid;
   // Busy for a moment (parts still being priced, adding): aria-disabled, so keyboard focus stays on the button.
   const busy = m.adding || statuses.some((st) => st !== 'priced' && st !== 'failed');
   const failed = statuses.filter((st) => st === 'failed').length;

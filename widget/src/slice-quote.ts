@@ -184,7 +184,7 @@ export class SliceQuote extends LitElement {
   protected override render() {
     if (this.multiple)
       return renderParts(this.s, this.parts, this.m, this.maxPartsAllowed, this.thumbnails, this.partsHandlers);
-    const s: WidgetState = { ...this.s, ...this.single.s, error: this.single.s.error ?? this.s.configError };
+    const s: WidgetState = { ...this.s, ...this.single.s, error: this.s.configError ?? this.single.s.error };
     return renderWidget(s, this.single.s.model ? (this.preview?.canvas ?? null) : null, this.handlers);
   }
 
@@ -337,7 +337,7 @@ export class SliceQuote extends LitElement {
 
   /** Adds every priced row to the cart (one cart call each) and fires one `sq-add-to-cart` with the lines. */
   private async addAll(): Promise<void> {
-    const ready = this.parts.filter((p) => p.addable);
+    const ready = this.parts.filter((p) => p.addable && !p.s.error); // a failed row has its own Try again
     const busy = this.parts.some((p) => !['priced', 'failed'].includes(partStatus(p.s)) || p.s.quantityError);
     if (!ready.length || busy || this.m.adding) return;
     this.m = { ...this.m, adding: true, added: null };
