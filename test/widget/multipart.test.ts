@@ -188,6 +188,20 @@ describe('several parts (multiple)', () => {
     await until(() => /up to 10 parts/.test($(el, '[part~=dropzone]').textContent!), 'the default for nonsense');
   });
 
+  it('an unknown key: the reason is shown, a drop asks for the configuration again and adds no row', async () => {
+    const errored = nextEvent('sq-error', 10_000);
+    const el = await fixture({ multiple: '', key: 'pk_unknown_key_for_this_test' }, { ready: false });
+    assertEqual((await errored).detail.code, 'unauthorized', 'the 401 reaches the page');
+    const again = nextEvent('sq-error', 10_000);
+    drop(el, [cubeStl(10)]);
+    assertEqual((await again).detail.code, 'unauthorized', 'asked again');
+    const alert = await until(() => shadow(el).querySelector<HTMLElement>('[role=alert]'), 'the alert');
+    assert(/cannot give online quotes/.test(alert.textContent!), `shopper wording: ${alert.textContent}`);
+    assert(!/Loading the shop/.test(shadow(el).textContent!), 'no endless loading');
+    assertEqual(rows(el).length, 0, 'no row without the shop options');
+    assert(!$(el, '[part~=choose-button]').hasAttribute('disabled'), 'the shopper can try again');
+  });
+
   it('the single-part embed is unchanged without the attribute', async () => {
     const el = await fixture();
     assert(!($(el, '#file') as HTMLInputElement).multiple, 'one file');

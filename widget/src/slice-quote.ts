@@ -282,11 +282,11 @@ export class SliceQuote extends LitElement {
   /** New rows for `files`, as many as the limit leaves room for; the others are named in a notice. */
   private async addFiles(files: File[]): Promise<void> {
     if (!files.length) return;
+    const config = await this.ensureConfig();
+    // Counted after the wait, so that two quick drops cannot pass the limit together.
     const room = Math.max(0, this.maxPartsAllowed - this.parts.length - this.pendingFiles.length);
     this.m = { ...this.m, added: null, refused: files.slice(room).map((f) => f.name) };
     const taken = files.slice(0, room);
-    if (!taken.length) return;
-    const config = await this.ensureConfig();
     if (!config) {
       // The reason is shown (ensureConfig); Try again reloads the configuration and then adds these files.
       this.pendingFiles.push(...taken);
