@@ -7,6 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
@@ -16,6 +17,7 @@ const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
 const DOC_SHOTS = path.resolve('docs', 'screenshots');
 const SLICE_TIMEOUT = 150_000;
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const CUBE = { name: 'cube20.stl', path: corpusPath('stl', 'cube20_ascii.stl') };
 const TWO_CUBES = { name: 'two-cubes.stl', path: corpusPath('stl', 'two_cubes_10mm.stl') };
@@ -46,8 +48,9 @@ interface Opened {
 }
 
 /** The shop's several-parts page, recording the widget's events in window.sqEvents. */
-async function openParts(width: number, height: number): Promise<Opened> {
-  const page = await browser.newPage({ viewport: { width, height } });
+async function openParts(width: number, height: number, opts: { bypassCSP?: boolean } = {}): Promise<Opened> {
+  // bypassCSP only where axe-core is injected (an inline script the shop's policy rightly refuses).
+  const page = await browser.newPage({ viewport: { width, height }, bypassCSP: opts.bypassCSP ?? false });
   const opened = { page, pageErrors: [] as string[], cspViolations: [] as string[] };
   page.on('pageerror', (e) => opened.pageErrors.push(e.message));
   page.on('console', (m) => /Content Security Policy/.test(m.text()) && opened.cspViolations.push(m.text()));
@@ -109,6 +112,17 @@ const focusedPart = (page: Page): Promise<string> =>
     if (active?.tagName !== 'SLICE-QUOTE') return active?.tagName ?? 'none';
     return active.shadowRoot!.activeElement?.getAttribute('part') ?? 'the element itself';
   });
+
+/** axe-core on the whole page (the shop's markup and the widget's shadow DOM): every violation, any impact. */
+async function assertNoAxeViolations(page: Page, label: string): Promise<void> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: any[] }> } }).axe;
+    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
+    return violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+  });
+  assert.deepEqual(violations, [], `axe violations ${label}`);
+}
 
 async function shot(page: Page, name: string, docName: string): Promise<void> {
   const file = path.join(ARTIFACTS, `${name}.png`);
@@ -241,11 +255,11 @@ test('three files dropped: a broken one removed, a material changed, each row pr
   }
 });
 
-test('phone (390 × 844): rows fit the width, "Add all to cart" stays on screen', {
+test('phone (390 × 844): rows fit the width, "Add all to cart" stays on screen; axe finds nothing at either size', {
   skip,
   timeout: SLICE_TIMEOUT,
 }, async () => {
-  const { page } = await openParts(390, 844);
+  const { page } = await openParts(390, 844, { bypassCSP: true });
   try {
     await drop(page, [CUBE, TWO_CUBES]);
     assert.deepEqual(await settled(page, 2), ['priced', 'priced']);
@@ -272,6 +286,10 @@ test('phone (390 × 844): rows fit the width, "Add all to cart" stays on screen'
     const remove = (await page.locator('slice-quote [part~=remove-button]').first().boundingBox())!;
     assert.ok(remove.height >= 44, 'Remove is thumb-sized too');
     await shot(page, 'multipart-phone-390', 'widget-multipart-phone.png');
+    await assertNoAxeViolations(page, 'at 390 × 844');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForTimeout(200);
+    await assertNoAxeViolations(page, 'at 1280 × 800');
   } finally {
     await page.close();
   }

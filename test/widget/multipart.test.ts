@@ -188,6 +188,20 @@ describe('several parts (multiple)', () => {
     await until(() => /up to 10 parts/.test($(el, '[part~=dropzone]').textContent!), 'the default for nonsense');
   });
 
+  it('a row drawn in inches offers the unit fix; accepting re-prices that row at 25.4 mm', async () => {
+    const el = await multiFixture();
+    drop(el, [cubeStl(1, 'inch-cube.stl')]);
+    const [row] = await settled(el, 1);
+    const offer = await until(() => row.querySelector<HTMLElement>('[part~=unit-offer]'), 'the unit offer');
+    assert(/Looks like inches — scale ×25\.4\?/.test(offer.textContent!), `offer: ${offer.textContent}`);
+    const requoted = nextEvent('sq-quote', SLICE_MS);
+    (row.querySelector('[part~=unit-offer-button]') as HTMLElement).click();
+    const { detail } = await requoted;
+    assertEqual(detail.placement.unit, 'in', 'the quote states the unit');
+    await until(() => /25\.4 × 25\.4 × 25\.4 mm/.test(row.textContent!), 'the row shows the new size');
+    assert(!row.querySelector('[part~=unit-offer]'), 'the offer is gone');
+  });
+
   it('an unknown key: the reason is shown, a drop asks for the configuration again and adds no row', async () => {
     const errored = nextEvent('sq-error', 10_000);
     const el = await fixture({ multiple: '', key: 'pk_unknown_key_for_this_test' }, { ready: false });
