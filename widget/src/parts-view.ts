@@ -149,16 +149,17 @@ function renderRow(
             : nothing
         }
         ${renderError(p, { retry: () => h.retry(part) }, name)}
-        ${p.quoting !== null ? progressBar('Calculating the price…', p.quoting > 0 ? p.quoting / 100 : undefined) : nothing}
         ${
-          p.quote && p.quoting === null && !p.error
-            ? html`<div class="part-price" part="row-price">
+          // While a new price is calculated the last one stays, dimmed: the row does not jump.
+          p.quote && !p.error
+            ? html`<div class="part-price ${p.quoting === null ? '' : 'stale'}" part="row-price">
               ${total !== null ? html`<strong>${fmt(total)}</strong>` : nothing}
               <span class="each">${fmt(p.quote.total_price)} each${total !== null ? ` · ${p.selection!.quantity} ${p.selection!.quantity === 1 ? 'piece' : 'pieces'}` : ''}</span>
               ${p.added ? html`<span class="added" part="row-added">In your cart</span>` : nothing}
             </div>`
             : nothing
         }
+        ${p.quoting !== null ? progressBar('Calculating the price…', p.quoting > 0 ? p.quoting / 100 : undefined) : nothing}
       </div>
     </li>
   `;

@@ -168,6 +168,7 @@ export const styles = css`
   .part-body { grid-area: body; display: grid; gap: 12px; min-width: 0; }
   .part-price { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; }
   .part-price strong { font-size: 1.25em; }
+  .part-price.stale { opacity: 0.5; }
   .add-note:empty { display: none; }
   @container (min-width: 680px) {
     /* A row's options on one line: material, colour, the wider quality, infill, quantity. */
