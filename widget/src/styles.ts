@@ -166,6 +166,8 @@ export const styles = css`
   .status-failed { color: var(--_error); }
   .remove { grid-area: remove; align-self: start; min-height: 44px; }
   .part-body { grid-area: body; display: grid; gap: 12px; min-width: 0; }
+  /* Two options side by side even on a phone, so that a list of parts stays short. */
+  .part .options { grid-template-columns: repeat(auto-fit, minmax(120px, 1fr)); }
   .part-price { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; }
   .part-price strong { font-size: 1.25em; }
   .part-price.stale { opacity: 0.5; }
