@@ -47,6 +47,7 @@ export async function startDemoShop(opts: DemoShopOptions): Promise<DemoShop> {
   const apiUrl = opts.apiUrl.replace(/\/+$/, '');
   const ctx: Context = {
     page: renderShopPage(apiUrl, opts.widgetKey),
+    partsPage: renderShopPage(apiUrl, opts.widgetKey, true),
     csp: contentSecurityPolicy(apiUrl),
     secret: opts.webhookSecret,
     quoteSecret: opts.quoteSigningSecret ?? null,
@@ -78,6 +79,7 @@ export async function startDemoShop(opts: DemoShopOptions): Promise<DemoShop> {
 
 interface Context {
   page: string;
+  partsPage: string;
   csp: string;
   secret: string;
   quoteSecret: string | null;
@@ -88,8 +90,8 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, ctx: 
   const { pathname } = new URL(req.url ?? '/', 'http://shop');
   if (req.method === 'POST' && pathname === '/webhooks') return receiveWebhook(req, res, ctx);
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'method not allowed');
-  if (pathname === '/' || pathname === '/shop.html')
-    return send(res, 200, 'text/html; charset=utf-8', ctx.page, {
+  if (pathname === '/' || pathname === '/shop.html' || pathname === '/parts')
+    return send(res, 200, 'text/html; charset=utf-8', pathname === '/parts' ? ctx.partsPage : ctx.page, {
       'content-security-policy': ctx.csp,
       'cache-control': 'no-store',
     });
@@ -213,10 +215,27 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | nu
   });
 }
 
-function renderShopPage(apiUrl: string, widgetKey: string): string {
-  return readFileSync(path.join(here, 'shop.html'), 'utf8')
-    .replaceAll('{{API}}', escapeAttr(apiUrl))
-    .replaceAll('{{KEY}}', escapeAttr(widgetKey));
+/** The product page: one part (`/`) or several parts in one widget (`/parts`, `<slice-quote multiple>`). */
+function renderShopPage(apiUrl: string, widgetKey: string, several = false): string {
+  const words = several
+    ? {
+        HEADING: 'Custom 3D prints: a whole project',
+        INTRO:
+          'Drop all the STL, 3MF or OBJ models of your project below: each part gets its own material, colour, ' +
+          'quantity and a price computed from a real slice, and one button adds them all to the cart.',
+        SWITCH: 'Only one part? <a href="/">Quote a single part</a>.',
+        MULTIPLE: ' multiple',
+      }
+    : {
+        HEADING: 'Custom 3D print',
+        INTRO:
+          'Drop your STL, 3MF or OBJ model below, pick a material and colour, and get a price computed from a real slice.',
+        SWITCH: 'Several parts? <a href="/parts">Quote a whole project at once</a>.',
+        MULTIPLE: '',
+      };
+  let page = readFileSync(path.join(here, 'shop.html'), 'utf8');
+  for (const [name, value] of Object.entries(words)) page = page.replaceAll(`{{${name}}}`, value);
+  return page.replaceAll('{{API}}', escapeAttr(apiUrl)).replaceAll('{{KEY}}', escapeAttr(widgetKey));
 }
 
 /**

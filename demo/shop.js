@@ -67,7 +67,8 @@ async function refreshOrders() {
 }
 
 document.addEventListener('sq-add-to-cart', (e) => {
-  cart.push(e.detail);
+  // One part's event is the line itself; <slice-quote multiple> sends {lines: [...]}, one line per part.
+  cart.push(...(e.detail.lines ?? [e.detail]));
   renderCart();
   // The webhook is sent right after the widget's add-to-cart call; look for it promptly.
   setTimeout(refreshOrders, 300);

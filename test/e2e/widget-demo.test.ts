@@ -34,6 +34,15 @@ test('the shop page embeds the widget by script tag with the API URL and the key
   assert.doesNotMatch(csp, /unsafe-inline/);
 });
 
+test('/parts embeds the same widget with `multiple`; the two pages link to each other', async () => {
+  const parts = await fetch(`${shop.url}/parts`);
+  const html = await parts.text();
+  assert.match(html, /<slice-quote multiple api="http:\/\/127\.0\.0\.1:4000" key="pk_test&quot;&lt;key&gt;">/);
+  assert.match(html, /<a href="\/">Quote a single part<\/a>/);
+  assert.doesNotMatch(parts.headers.get('content-security-policy')!, /unsafe-inline/);
+  assert.match(await (await fetch(shop.url)).text(), /<a href="\/parts">Quote a whole project at once<\/a>/);
+});
+
 test('a correctly signed widget.added_to_cart is kept as an order, once per delivery', async () => {
   const body = cartEvent('qt_good');
   for (let i = 0; i < 2; i++) {

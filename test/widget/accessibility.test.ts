@@ -1,31 +1,8 @@
 // Keyboard operation and an axe-core audit of <slice-quote> in its empty, quoted and error states.
 import { sendKeys } from '@web/test-runner-commands';
-import { $, assert, assertEqual, cleanup, cubeStl, fixture, nextEvent, shadow, truncatedStl } from './helpers.ts';
+import { $, assert, assertEqual, axe, cleanup, cubeStl, fixture, nextEvent, shadow, truncatedStl } from './helpers.ts';
 
 afterEach(cleanup);
-
-interface AxeResult {
-  violations: { id: string; impact: string; nodes: { target: unknown }[] }[];
-}
-declare global {
-  interface Window {
-    axe?: { run(context: Element, options?: object): Promise<AxeResult> };
-  }
-}
-
-async function axe(el: HTMLElement): Promise<void> {
-  if (!window.axe) {
-    const script = document.createElement('script');
-    script.src = '/node_modules/axe-core/axe.min.js';
-    document.head.append(script);
-    await new Promise((resolve, reject) => Object.assign(script, { onload: resolve, onerror: reject }));
-  }
-  const result = await window.axe!.run(el, { resultTypes: ['violations'] });
-  const summary = result.violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`,
-  );
-  assertEqual(summary.join('\n'), '', 'axe violations');
-}
 
 describe('accessibility', () => {
   it('has no axe violations when empty, quoted, and showing an error', async () => {

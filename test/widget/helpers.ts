@@ -147,3 +147,27 @@ export function assert(condition: unknown, message: string): asserts condition {
 export function assertEqual<T>(actual: T, expected: T, message: string): void {
   if (actual !== expected) throw new Error(`${message}: expected ${String(expected)}, got ${String(actual)}`);
 }
+
+interface AxeResult {
+  violations: { id: string; impact: string; nodes: { target: unknown }[] }[];
+}
+declare global {
+  interface Window {
+    axe?: { run(context: Element, options?: object): Promise<AxeResult> };
+  }
+}
+
+/** Runs axe-core on the element; fails listing every violation. */
+export async function axe(el: HTMLElement): Promise<void> {
+  if (!window.axe) {
+    const script = document.createElement('script');
+    script.src = '/node_modules/axe-core/axe.min.js';
+    document.head.append(script);
+    await new Promise((resolve, reject) => Object.assign(script, { onload: resolve, onerror: reject }));
+  }
+  const result = await window.axe!.run(el, { resultTypes: ['violations'] });
+  const summary = result.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`,
+  );
+  assertEqual(summary.join('\n'), '', 'axe violations');
+}

@@ -13,6 +13,7 @@ export class WidgetApi {
   private readonly base: string;
   /** The shopper's session, issued with the first upload id; a shopper reads only their own uploads and quotes. */
   private shopperToken: string | null = null;
+  private firstTicket: Promise<UploadTicket> | null = null;
 
   constructor(
     api: string,
@@ -26,7 +27,16 @@ export class WidgetApi {
   }
 
   async uploadTicket(signal?: AbortSignal): Promise<UploadTicket> {
-    const ticket = await this.json<UploadTicket>('GET', '/v2/file/upload-id', undefined, signal);
+    // The first upload id issues the shopper's token. Parts uploaded together wait for it, so that every part
+    // is the same shopper's (a second token would make the first part's quotes answer 404).
+    while (!this.shopperToken && this.firstTicket) {
+      const pending = this.firstTicket;
+      await pending.catch(() => undefined);
+      if (this.firstTicket === pending) this.firstTicket = null; // it failed: this call asks instead
+    }
+    const request = this.json<UploadTicket>('GET', '/v2/file/upload-id', undefined, signal);
+    if (!this.shopperToken) this.firstTicket = request;
+    const ticket = await request;
     this.shopperToken = ticket.shopper_token ?? this.shopperToken;
     return ticket;
   }

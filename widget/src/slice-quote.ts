@@ -1,32 +1,37 @@
 // <slice-quote api="https://HOST" key="pk_..."> — the storefront widget. A shopper drops a model;
 // it is parsed in a Web Worker, previewed in 3D on the printer's plate, uploaded, quoted from a
-// real slice, re-quoted as options change, and added to the cart. This file is the orchestration;
-// the templates are in view.ts, the scene in preview.ts, the HTTP calls in api.ts.
+// real slice, re-quoted as options change, and added to the cart. With `multiple`, the shopper drops
+// several models, each a row with its own options and price, and adds them all to the cart at once.
+// This file is the orchestration; one part's way to a price is part-flow.ts, the templates are in
+// view.ts and parts-view.ts, the scene in preview.ts, the HTTP calls in api.ts.
 import { LitElement, type PropertyValues } from 'lit';
 import { WidgetApi } from './api.ts';
 import { toWidgetError, WidgetError } from './errors.ts';
-import { dimensions, lineSummary, type CurrencyDisplay } from './format.ts';
-import { parseInWorker } from './parse-client.ts';
-import type { ParsedPreview } from './parse-protocol.ts';
+import { dimensions, type CurrencyDisplay } from './format.ts';
+import { type PartHost, PartFlow, partStatus } from './part-flow.ts';
+import { renderParts, type PartsHandlers, type PartsState } from './parts-view.ts';
 import { Preview } from './preview.ts';
-import { fetchQuote } from './quote-flow.ts';
-import { checkQuantity, findMaterial, findQuality, initialSelection, lineTotal, withMaterial } from './selection.ts';
-import { EMPTY_RUN, type ModelSummary, type Stage, type WidgetState } from './state.ts';
+import { findMaterial, initialSelection } from './selection.ts';
+import type { ShopState, StageError, WidgetState } from './state.ts';
 import { styles } from './styles.ts';
 import type {
   AddToCartDetail,
-  BuildVolume,
+  AddToCartLinesDetail,
   ErrorDetail,
-  PricedLine,
   Quote,
   QuoteDetail,
   Selection,
   WidgetConfig,
 } from './types.ts';
 import { renderWidget, type Handlers } from './view.ts';
-import { unitOffer } from './unit-offer.ts';
 
-const REQUOTE_DEBOUNCE_MS = 300;
+/** Parts in one widget with `multiple`: the default, and the most `max-parts` may ask for. */
+export const DEFAULT_MAX_PARTS = 10;
+export const MAX_PARTS_CAP = 25;
+/** Parts read and uploaded at once; the others wait their turn (their slices then run in parallel). */
+const LOAD_CONCURRENCY = 3;
+
+type ElementState = ShopState & { configError: StageError | null };
 
 export class SliceQuote extends LitElement {
   static override styles = styles;
@@ -36,7 +41,10 @@ export class SliceQuote extends LitElement {
     material: { type: String },
     currencyDisplay: { type: String, attribute: 'currency-display' },
     locale: { type: String },
+    multiple: { type: Boolean, reflect: true },
+    maxParts: { type: Number, attribute: 'max-parts' },
     s: { state: true },
+    m: { state: true },
   };
 
   declare api: string | null;
@@ -44,17 +52,30 @@ export class SliceQuote extends LitElement {
   declare material: string | null;
   declare currencyDisplay: CurrencyDisplay | null;
   declare locale: string | null;
-  declare private s: WidgetState;
+  /** Several parts, each a row, and one "Add all to cart". */
+  declare multiple: boolean;
+  /** The most parts with `multiple` (default 10, at most 25). */
+  declare maxParts: number | null;
+  declare private s: ElementState;
+  declare private m: PartsState;
 
   private client: WidgetApi | null = null;
   private configPromise: Promise<WidgetConfig | null> | null = null;
   private configRun: AbortController | null = null;
   private configFailed = false;
-  private fileRun: AbortController | null = null;
-  private quoteRun: AbortController | null = null;
-  private debounce = 0;
-  private sourceFile: File | null = null;
-  private parsed: ParsedPreview | null = null;
+  /** The one part without `multiple`. */
+  private readonly single: PartFlow;
+  /** The rows with `multiple`, in the order the shopper added them. */
+  private parts: PartFlow[] = [];
+  /** Files dropped while the configuration could not be loaded; taken once it is. */
+  private pendingFiles: File[] = [];
+  private loading = 0;
+  private readonly waiting: (() => void)[] = [];
+  /** With `multiple`: each row's 128 px picture, drawn by one off-screen 3D view. */
+  private readonly thumbnails = new Map<number, string>();
+  private thumbnailer: Preview | null = null;
+  /** Where focus goes after the next render (a row was removed). */
+  private focusAfterRender: (() => HTMLElement | null) | null = null;
   private preview: Preview | null = null;
   private readonly resize = new ResizeObserver(([entry]) =>
     this.preview?.resize(entry.contentRect.width, entry.contentRect.height),
@@ -63,17 +84,18 @@ export class SliceQuote extends LitElement {
 
   constructor() {
     super();
-    this.api = this.key = this.material = this.currencyDisplay = this.locale = null;
+    this.api = this.key = this.material = this.currencyDisplay = this.locale = this.maxParts = null;
+    this.multiple = false;
     this.s = {
-      ...EMPTY_RUN,
       config: null,
-      selection: null,
-      quantityError: null,
+      configError: null,
       dragging: false,
       previewUnavailable: false,
       locale: undefined,
       currencyDisplay: 'symbol',
     };
+    this.m = { adding: false, added: null, refused: [] };
+    this.single = new PartFlow(this.host, null);
     this.addEventListener('dragenter', this.onDrag);
     this.addEventListener('dragover', this.onDrag);
     this.addEventListener('dragleave', this.onDragLeave);
@@ -87,65 +109,50 @@ export class SliceQuote extends LitElement {
     return this.s.config;
   }
 
-  /** The quote currently shown, or null. */
+  /** The quote currently shown, or null (always null with `multiple`: each row has its own). */
   get quote(): Quote | null {
-    return this.s.quote;
+    return this.multiple ? null : this.single.s.quote;
   }
 
-  /** Takes a model file as if the shopper had dropped it. */
+  /** Takes a model file as if the shopper had dropped it (with `multiple`, adds it as a row). */
   async load(file: File): Promise<void> {
-    this.cancelRuns();
-    const run = new AbortController();
-    this.fileRun = run;
-    this.sourceFile = file;
-    this.parsed = null;
+    if (this.multiple) return this.addFiles([file]);
+    const part = this.single;
+    const signal = part.start(file);
     this.preview?.clearModel();
-    this.patch({ ...EMPTY_RUN, parsing: true });
     const config = await this.ensureConfig();
-    if (run.signal.aborted) return;
+    if (signal.aborted) return;
     if (!config) {
       // ensureConfig has shown why (unreachable service, unknown key, origin not allowed); the shopper can
       // drop the file again or press Try again, which reloads the configuration and then takes the file.
-      this.patch({ parsing: false });
-      if (!this.configPromise)
-        this.fail('config', new WidgetError('not_configured', 'The widget needs its api and key attributes.', false));
+      part.patch({ parsing: false });
+      if (!this.configPromise) this.failConfig(notConfigured());
       return;
     }
-    try {
-      if (file.size > config.max_upload_bytes) throw tooLarge(file.size, config.max_upload_bytes);
-      const parsed = await parseInWorker(file, config.max_upload_bytes, run.signal);
-      this.parsed = parsed;
-      const model = summarize(file.name, parsed, config.build_volume);
-      this.patch({ parsing: false, model });
-      this.showModel();
-      if (!model.fits) throw doesNotFit(model.size, config.build_volume);
-    } catch (e) {
-      if (run.signal.aborted) return;
-      this.patch({ parsing: false });
-      this.fail('file', e);
-      return;
-    }
-    await this.upload(run);
+    await part.read(config, signal);
   }
 
   /** A square PNG data URL of the 3D view ('' without one); the add-to-cart thumbnail. */
   snapshot(size = 128): string {
-    return this.preview && this.s.model ? this.preview.snapshot(size) : '';
+    return this.preview && this.single.s.model ? this.preview.snapshot(size) : '';
   }
 
-  /** Back to the empty drop zone. */
+  /** Back to the empty drop zone (with `multiple`, removes every row). */
   reset(): void {
-    this.cancelRuns();
-    this.sourceFile = this.parsed = null;
+    this.single.clear();
     this.preview?.clearModel();
-    this.patch({ ...EMPTY_RUN });
+    for (const part of this.parts) part.cancel();
+    this.parts = [];
+    this.pendingFiles = [];
+    this.thumbnails.clear();
+    this.m = { adding: false, added: null, refused: [] };
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (this.parsed && !this.preview) this.showModel();
+    if (this.single.parsed && !this.preview && !this.multiple) this.showModel();
   }
 
   override disconnectedCallback(): void {
@@ -155,6 +162,8 @@ export class SliceQuote extends LitElement {
     this.observed = null;
     this.preview?.dispose();
     this.preview = null;
+    this.thumbnailer?.dispose();
+    this.thumbnailer = null;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -162,27 +171,37 @@ export class SliceQuote extends LitElement {
       this.client = new WidgetApi(this.api, this.key);
       void this.loadConfig();
     }
-    if (changed.has('material') && this.s.config && this.s.selection && this.material) {
+    if (changed.has('material') && this.s.config && this.single.s.selection && this.material) {
       const m = findMaterial(this.s.config, this.material);
-      if (m) this.select('material', m.name);
+      if (m) this.single.select('material', m.name);
     }
     if (changed.has('locale') || changed.has('currencyDisplay')) {
       this.s = { ...this.s, locale: this.locale ?? undefined, currencyDisplay: this.currencyDisplay ?? 'symbol' };
     }
+    if (changed.has('multiple') && this.hasUpdated) this.reset();
   }
 
   protected override render() {
-    return renderWidget(this.s, this.s.model ? (this.preview?.canvas ?? null) : null, this.handlers);
+    if (this.multiple)
+      return renderParts(this.s, this.parts, this.m, this.maxPartsAllowed, this.thumbnails, this.partsHandlers);
+    const s: WidgetState = { ...this.s, ...this.single.s, error: this.s.configError ?? this.single.s.error };
+    return renderWidget(s, this.single.s.model ? (this.preview?.canvas ?? null) : null, this.handlers);
   }
 
   /**
    * Keeps keyboard focus inside the widget when a render removes or disables the focused control (the
-   * drop zone's button once the model is shown, "Try again" once it worked): focus moves to the control
-   * that took its place, else to the price, instead of falling to the page's body.
+   * drop zone's button once the model is shown, "Try again" once it worked, a removed row): focus moves to
+   * the control that took its place, else to the price, instead of falling to the page's body.
    */
   protected override update(changed: PropertyValues<this>): void {
     const focused = (this.renderRoot as ShadowRoot).activeElement as HTMLElement | null;
     super.update(changed);
+    const planned = this.focusAfterRender?.();
+    this.focusAfterRender = null;
+    if (planned) {
+      planned.focus({ preventScroll: true });
+      return;
+    }
     if (!focused || (focused.isConnected && !(focused as HTMLButtonElement).disabled)) return;
     const sameRole = focused.getAttribute('part')?.includes('choose-button')
       ? this.renderRoot.querySelector<HTMLElement>('[part~=choose-button]')
@@ -213,180 +232,156 @@ export class SliceQuote extends LitElement {
     const run = new AbortController();
     this.configRun = run;
     this.configFailed = false;
-    this.patch({ config: null, selection: null, error: this.s.error?.stage === 'config' ? null : this.s.error });
+    this.patch({ config: null, configError: null });
+    this.single.patch({ selection: null });
     this.configPromise = this.client!.config(run.signal).then(
       (config) => {
         if (run.signal.aborted) return null;
-        this.patch({ config, selection: initialSelection(config, this.material) });
+        this.patch({ config });
+        this.single.patch({ selection: initialSelection(config, this.material) });
         this.preview?.setBuildVolume(config.build_volume);
         return config;
       },
       (e) => {
         if (run.signal.aborted) return null;
         this.configFailed = true;
-        this.fail('config', e);
+        this.failConfig(e);
         return null;
       },
     );
     return this.configPromise;
   }
 
-  private async upload(run: AbortController): Promise<void> {
-    this.patch({ uploadProgress: 0, error: null });
-    try {
-      const ticket = await this.client!.uploadTicket(run.signal);
-      const file = await this.client!.upload(
-        ticket,
-        this.sourceFile!,
-        (f) => this.patch({ uploadProgress: f }),
-        run.signal,
-      );
-      this.patch({ file, uploadProgress: null });
-    } catch (e) {
-      if (run.signal.aborted) return;
-      this.patch({ uploadProgress: null });
-      this.fail('upload', e);
-      return;
-    }
-    this.scheduleQuote(0);
-  }
-
-  /** Every option change lands here; only the last of a quick series reaches the server. */
-  private scheduleQuote(delay = REQUOTE_DEBOUNCE_MS): void {
-    clearTimeout(this.debounce);
-    this.quoteRun?.abort();
-    if (!this.s.file) return;
-    this.patch({ quoting: 0, added: null, error: null });
-    this.debounce = window.setTimeout(() => void this.quoteNow(), delay);
-  }
-
-  private async quoteNow(): Promise<void> {
-    const run = new AbortController();
-    this.quoteRun = run;
-    const { file, selection } = this.s;
-    try {
-      const quote = await fetchQuote(
-        this.client!,
-        file!.file_id,
-        selection!,
-        (p) => this.patch({ quoting: p }),
-        run.signal,
-      );
-      if (run.signal.aborted) return;
-      this.patch({ quote, quoting: null });
-      this.emit('sq-quote', this.quoteDetail());
-    } catch (e) {
-      if (run.signal.aborted) return;
-      // A price for other options than the ones shown would mislead: drop it.
-      this.patch({ quote: null, quoting: null });
-      this.fail('quote', e);
-    }
-  }
-
   private async addToCart(): Promise<void> {
-    const { quote, file, selection, model } = this.s;
-    if (!quote || !file || !selection || this.s.adding || this.s.quoting !== null || this.s.quantityError) return;
-    this.patch({ adding: true, added: null, error: null });
-    try {
-      // The server fires widget.added_to_cart with the authoritative quote; this event is for the page.
-      const line = await this.client!.addToCart(quote.quote_id, selection.quantity);
-      const { cached: _cached, ...priced } = this.quoteDetail();
-      const cartLine: PricedLine = {
-        ...priced,
-        quantity: line.quantity,
-        unit_price: line.unit_price,
-        total_price: line.total_price,
-        currency: line.currency,
-        expires_at: line.expires_at,
-        signature: line.signature,
-      };
-      const detail: AddToCartDetail = {
-        ...cartLine,
-        file_name: model?.name ?? file.name,
-        subtotal: line.subtotal,
-        minimum_line_adjustment: line.minimum_line_adjustment,
-        summary: lineSummary(cartLine, this.s.locale),
-        thumbnail: this.snapshot(128),
-      };
-      this.patch({ adding: false, added: line });
-      this.emit('sq-add-to-cart', detail);
-    } catch (e) {
-      this.patch({ adding: false });
-      this.fail('cart', e);
-    }
-  }
-
-  /** The shopper accepted the unit offer: the server re-reads the upload, the preview and price follow. */
-  private async rescale(): Promise<void> {
-    const { file, model, config } = this.s;
-    const offer = unitOffer(file);
-    if (!file || !offer || !config || this.s.rescaling) return;
-    this.patch({ rescaling: true, error: null });
-    try {
-      const scaled = await this.client!.rescale(file.file_id, offer.request);
-      if (this.parsed && model) {
-        this.parsed = scaleParsed(this.parsed, offer.factor);
-        this.patch({ model: summarize(model.name, this.parsed, config.build_volume) });
-        this.showModel();
-      }
-      this.patch({ file: scaled, rescaling: false });
-    } catch (e) {
-      this.patch({ rescaling: false });
-      this.fail('file', e);
-      return;
-    }
-    this.scheduleQuote(0);
+    const detail = await this.single.addToCart();
+    if (detail) this.emit('sq-add-to-cart', detail);
   }
 
   private retry(): void {
-    const stage: Stage | undefined = this.s.error?.stage;
-    this.patch({ error: null });
-    if (stage === 'config') {
+    if (this.s.configError) {
+      this.patch({ configError: null });
       void this.loadConfig().then((config) => {
-        if (config && this.sourceFile && !this.s.model) void this.load(this.sourceFile);
+        if (!config) return;
+        if (this.multiple) void this.addFiles(this.pendingFiles.splice(0));
+        else if (this.single.sourceFile && !this.single.s.model) void this.load(this.single.sourceFile);
       });
-    } else if (stage === 'upload' && this.fileRun) void this.upload(this.fileRun);
-    else if (stage === 'quote') this.scheduleQuote(0);
-    else if (stage === 'cart') void this.addToCart();
+    } else if (this.single.s.error?.stage === 'cart') {
+      this.single.patch({ error: null });
+      void this.addToCart();
+    } else this.single.retry();
   }
 
-  private select(field: keyof Selection, raw: string): void {
-    const { config, selection } = this.s;
-    if (!config || !selection) return;
-    if (field === 'quantity') {
-      const checked = checkQuantity(config, raw);
-      if ('error' in checked) {
-        // The typed value stays in the field, next to what is wrong with it; no price is shown for another quantity.
-        this.patch({ quantityError: checked.error, added: null });
-        return;
-      }
-      const changed = checked.quantity !== selection.quantity || this.s.quantityError !== null;
-      this.patch({
-        selection: { ...selection, quantity: checked.quantity },
-        quantityError: null,
-        added: changed ? null : this.s.added,
-      });
-      // The price per piece does not change with the quantity: no new slice, only a new total.
-      if (changed && this.s.quote && this.s.quoting === null) this.emit('sq-quote', this.quoteDetail());
+  // ---- several parts ---------------------------------------------------------------------------
+
+  /** `max-parts` within 1..25; 10 when absent or not a number. */
+  private get maxPartsAllowed(): number {
+    const n = Math.floor(Number(this.maxParts));
+    return Number.isFinite(n) && n >= 1 ? Math.min(n, MAX_PARTS_CAP) : DEFAULT_MAX_PARTS;
+  }
+
+  /** New rows for `files`, as many as the limit leaves room for; the others are named in a notice. */
+  private async addFiles(files: File[]): Promise<void> {
+    if (!files.length) return;
+    const config = await this.ensureConfig();
+    // Counted after the wait, so that two quick drops cannot pass the limit together.
+    const room = Math.max(0, this.maxPartsAllowed - this.parts.length - this.pendingFiles.length);
+    this.m = { ...this.m, added: null, refused: files.slice(room).map((f) => f.name) };
+    const taken = files.slice(0, room);
+    if (!config) {
+      // The reason is shown (ensureConfig); Try again reloads the configuration and then adds these files.
+      this.pendingFiles.push(...taken);
+      if (!this.configPromise) this.failConfig(notConfigured());
       return;
     }
-    const next =
-      field === 'material'
-        ? withMaterial(config, selection, raw)
-        : { ...selection, [field]: field === 'infill' ? Number(raw) : raw };
-    this.patch({ selection: next });
-    this.preview?.setModelColor(next.color);
-    this.scheduleQuote();
+    await Promise.all(
+      taken.map((file) => {
+        const part = new PartFlow(this.host, initialSelection(config, this.material));
+        this.parts = [...this.parts, part];
+        const signal = part.start(file);
+        part.patch({ parsing: false }); // queued until its turn comes
+        return this.inTurn(async () => {
+          if (signal.aborted) return;
+          part.patch({ parsing: true });
+          await part.read(config, signal);
+        });
+      }),
+    );
+  }
+
+  /** Runs `step` when fewer than LOAD_CONCURRENCY parts are being read and uploaded. */
+  private async inTurn(step: () => Promise<void>): Promise<void> {
+    while (this.loading >= LOAD_CONCURRENCY) await new Promise<void>((wake) => this.waiting.push(wake));
+    this.loading++;
+    try {
+      await step();
+    } finally {
+      this.loading--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  /** Removes a row; focus goes to the row that takes its place, else the one before, else "Add files". */
+  private removePart(part: PartFlow): void {
+    const index = this.parts.indexOf(part);
+    if (index < 0) return;
+    part.cancel();
+    this.thumbnails.delete(part.id);
+    this.parts = this.parts.filter((p) => p !== part);
+    this.m = { ...this.m, added: null, refused: [] };
+    const next = this.parts[index] ?? this.parts[index - 1];
+    this.focusAfterRender = () =>
+      this.renderRoot.querySelector<HTMLElement>(
+        next ? `#part-${next.id} [part~=remove-button]` : '[part~=choose-button]',
+      );
+  }
+
+  /** Adds every priced row to the cart (one cart call each) and fires one `sq-add-to-cart` with the lines. */
+  private async addAll(): Promise<void> {
+    const ready = this.parts.filter((p) => p.addable && !p.s.error); // a failed row has its own Try again
+    const busy = this.parts.some((p) => !['priced', 'failed'].includes(partStatus(p.s)) || p.s.quantityError);
+    if (!ready.length || busy || this.m.adding) return;
+    this.m = { ...this.m, adding: true, added: null };
+    const lines = (await Promise.all(ready.map((p) => p.addToCart()))).filter((l) => l !== null);
+    this.m = { ...this.m, adding: false, added: lines.length ? lines.length : null };
+    if (lines.length) this.emit('sq-add-to-cart', { lines });
+  }
+
+  /** "Try again" on a row: its upload, quote or cart call. A cart call fires `sq-add-to-cart` with that line. */
+  private async retryPart(part: PartFlow): Promise<void> {
+    if (part.s.error?.stage !== 'cart') return part.retry();
+    part.patch({ error: null });
+    const line = await part.addToCart();
+    if (line) this.emit('sq-add-to-cart', { lines: [line] });
+  }
+
+  private drawThumbnail(part: PartFlow): void {
+    if (!part.parsed || !part.s.model || !this.parts.includes(part)) return;
+    if (!this.thumbnailer && !this.s.previewUnavailable) {
+      try {
+        this.thumbnailer = new Preview(themeColors(this));
+        this.thumbnailer.resize(256, 256);
+      } catch {
+        this.patch({ previewUnavailable: true });
+      }
+    }
+    const t = this.thumbnailer;
+    if (!t) return;
+    t.setModel(part.parsed, part.s.model.fits);
+    t.setModelColor(part.s.selection?.color ?? '');
+    this.thumbnails.set(part.id, t.snapshot(128));
+    t.clearModel();
+    this.requestUpdate();
   }
 
   // ---- preview ---------------------------------------------------------------------------------
 
   private showModel(): void {
     const preview = this.ensurePreview();
-    if (!preview || !this.parsed || !this.s.model) return;
-    preview.setModel(this.parsed, this.s.model.fits);
-    preview.setModelColor(this.s.selection?.color ?? '');
-    const label = `3D preview of ${this.s.model.name}, ${dimensions(this.s.model.size, this.s.locale)}. Arrow keys rotate, plus and minus zoom, 0 resets the view.`;
+    const { parsed, s } = this.single;
+    if (!preview || !parsed || !s.model) return;
+    preview.setModel(parsed, s.model.fits);
+    preview.setModelColor(s.selection?.color ?? '');
+    const label = `3D preview of ${s.model.name}, ${dimensions(s.model.size, this.s.locale)}. Arrow keys rotate, plus and minus zoom, 0 resets the view.`;
     preview.canvas.setAttribute('aria-label', label);
     this.requestUpdate();
   }
@@ -446,15 +441,38 @@ export class SliceQuote extends LitElement {
   private onDrop = (e: DragEvent): void => {
     e.preventDefault();
     this.patch({ dragging: false });
-    const file = e.dataTransfer?.files[0];
-    if (file) void this.load(file);
+    const files = [...(e.dataTransfer?.files ?? [])];
+    if (this.multiple) void this.addFiles(files);
+    else if (files[0]) void this.load(files[0]);
   };
 
   // ---- plumbing --------------------------------------------------------------------------------
 
+  /** What a part reaches of the element: the shared client and configuration, the 3D view, the events. */
+  private get host(): PartHost {
+    const el = this;
+    return {
+      get client() {
+        return el.client;
+      },
+      get config() {
+        return el.s.config;
+      },
+      get locale() {
+        return el.s.locale;
+      },
+      changed: () => this.requestUpdate(),
+      showModel: (part) => (this.multiple ? this.drawThumbnail(part) : this.showModel()),
+      recolor: (part) =>
+        this.multiple ? this.drawThumbnail(part) : this.preview?.setModelColor(part.s.selection?.color ?? ''),
+      thumbnail: (part) => (this.multiple ? (this.thumbnails.get(part.id) ?? '') : this.snapshot(128)),
+      emit: (type, detail) => this.emit(type, detail),
+    };
+  }
+
   private readonly handlers: Handlers = {
     choose: () => {
-      if (!this.s.parsing) (this.renderRoot.querySelector('#file') as HTMLInputElement).click();
+      if (!this.single.s.parsing) (this.renderRoot.querySelector('#file') as HTMLInputElement).click();
     },
     fileChosen: (e) => {
       const input = e.target as HTMLInputElement;
@@ -462,103 +480,54 @@ export class SliceQuote extends LitElement {
       input.value = ''; // choosing the same file again must fire change again
       if (file) void this.load(file);
     },
-    select: (field, value) => this.select(field, value),
+    select: (field, value) => this.single.select(field, value),
     addToCart: () => void this.addToCart(),
-    rescale: () => void this.rescale(),
+    rescale: () => void this.single.rescale(),
     retry: () => this.retry(),
     viewKey: (e) => this.viewKey(e),
     zoom: (f) => this.preview?.zoom(f),
     resetView: () => this.preview?.resetView(),
   };
 
-  private cancelRuns(): void {
-    clearTimeout(this.debounce);
-    this.fileRun?.abort();
-    this.quoteRun?.abort();
-  }
+  private readonly partsHandlers: PartsHandlers = {
+    choose: () => (this.renderRoot.querySelector('#file') as HTMLInputElement).click(),
+    filesChosen: (e) => {
+      const input = e.target as HTMLInputElement;
+      const files = [...(input.files ?? [])];
+      input.value = '';
+      void this.addFiles(files);
+    },
+    select: (part: PartFlow, field: keyof Selection, value: string) => {
+      this.m = { ...this.m, added: null };
+      part.select(field, value);
+    },
+    rescale: (part) => void part.rescale(),
+    retry: (part) => void this.retryPart(part),
+    remove: (part) => this.removePart(part),
+    addAll: () => void this.addAll(),
+    retryConfig: () => this.retry(),
+  };
 
-  private patch(change: Partial<WidgetState>): void {
+  private patch(change: Partial<ElementState>): void {
     this.s = { ...this.s, ...change };
   }
 
-  private fail(stage: Stage, e: unknown): void {
+  private failConfig(e: unknown): void {
     const err = toWidgetError(e);
-    this.patch({ error: { ...err.detail, stage } });
+    this.patch({ configError: { ...err.detail, stage: 'config' } });
     this.emit('sq-error', err.detail);
-  }
-
-  private quoteDetail(): QuoteDetail {
-    const { quote, file, selection, config } = this.s;
-    const q = quote!,
-      sel = selection!;
-    const quality = findQuality(config!, q.choices?.quality ?? sel.quality);
-    return {
-      quote_id: q.quote_id,
-      file_id: file!.file_id,
-      material: q.choices?.material ?? sel.material,
-      color: q.choices?.color ?? sel.color,
-      quality: quality?.id ?? sel.quality,
-      quality_label: quality?.label ?? '',
-      layer_height: quality?.layer_height ?? 0,
-      fill_density: q.choices?.infill ?? sel.infill,
-      quantity: sel.quantity,
-      expires_at: q.expires_at,
-      unit_price: q.total_price,
-      total_price: lineTotal(q, sel.quantity, config!.minimum_line_price),
-      currency: q.currency,
-      estimated_time: q.estimated_time,
-      estimated_time_seconds: q.estimated_time_seconds,
-      filament_weight: q.filament_weight,
-      placement: q.placement ?? null,
-      signature: q.signature,
-      cached: q.cached ?? false,
-    };
   }
 
   private emit(
     type: 'sq-quote' | 'sq-add-to-cart' | 'sq-error',
-    detail: QuoteDetail | AddToCartDetail | ErrorDetail,
+    detail: QuoteDetail | AddToCartDetail | AddToCartLinesDetail | ErrorDetail,
   ): void {
     this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
 }
 
-function summarize(name: string, parsed: ParsedPreview, volume: BuildVolume): ModelSummary {
-  // The server turns or lays down a model that does not fit as uploaded, and may lay a long one diagonally
-  // across the plate: only what cannot fit either way is refused here, before any upload.
-  const [short, , long] = [...parsed.size].sort((a, b) => a - b);
-  const [low, mid, high] = [volume.x, volume.y, volume.z].sort((a, b) => a - b);
-  const fits = short <= low && long <= Math.hypot(mid, high);
-  return { name, size: parsed.size, volume: parsed.volume, triangles: parsed.triangles, fits };
-}
-
-/** The preview of a model rescaled on the server by `factor`. */
-function scaleParsed(p: ParsedPreview, factor: number): ParsedPreview {
-  const grow = (v: [number, number, number]) => v.map((x) => x * factor) as [number, number, number];
-  return {
-    ...p,
-    positions: p.positions.map((x) => x * factor),
-    size: grow(p.size),
-    min: grow(p.min),
-    volume: p.volume * factor ** 3,
-  };
-}
-
-function tooLarge(size: number, limit: number): WidgetError {
-  const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
-  return new WidgetError(
-    'file_too_large',
-    `The file is ${mb(size)}; this shop accepts files up to ${mb(limit)}.`,
-    false,
-  );
-}
-
-function doesNotFit(size: [number, number, number], v: BuildVolume): WidgetError {
-  return new WidgetError(
-    'does_not_fit',
-    `The model (${dimensions(size)}) does not fit the printer's ${dimensions([v.x, v.y, v.z])} build volume.`,
-    false,
-  );
+function notConfigured(): WidgetError {
+  return new WidgetError('not_configured', 'The widget needs its api and key attributes.', false);
 }
 
 function themeColors(host: HTMLElement) {
@@ -580,7 +549,8 @@ declare global {
   }
   interface HTMLElementEventMap {
     'sq-quote': CustomEvent<QuoteDetail>;
-    'sq-add-to-cart': CustomEvent<AddToCartDetail>;
+    /** With `multiple`: `{lines}`, one AddToCartDetail per part added. */
+    'sq-add-to-cart': CustomEvent<AddToCartDetail | AddToCartLinesDetail>;
     'sq-error': CustomEvent<ErrorDetail>;
   }
 }

@@ -45,6 +45,26 @@ export interface WidgetState {
   currencyDisplay: CurrencyDisplay;
 }
 
+/** What one part knows: its choices and how far it got (part-flow.ts). */
+export type PartState = Pick<
+  WidgetState,
+  | 'selection'
+  | 'quantityError'
+  | 'model'
+  | 'parsing'
+  | 'uploadProgress'
+  | 'file'
+  | 'quote'
+  | 'quoting'
+  | 'adding'
+  | 'added'
+  | 'rescaling'
+  | 'error'
+>;
+
+/** What the element knows besides its parts: the shop and how to write for it. */
+export type ShopState = Omit<WidgetState, keyof PartState>;
+
 export const EMPTY_RUN = {
   model: null,
   parsing: false,

@@ -140,6 +140,48 @@ export const styles = css`
     padding: 12px; border-radius: var(--_radius); border: 1px solid var(--_accent); background: var(--_surface);
   }
   .added { color: var(--_success); font-weight: 600; margin: 0; }
+
+  /* multiple: one column of rows under a compact drop zone, the total and "Add all to cart" below. */
+  .root.multi { grid-template-columns: minmax(0, 1fr); grid-template-areas: none; }
+  .multi .buy-bar { grid-area: auto; }
+  .dropzone.compact { height: auto; padding: var(--_gap); }
+  .dropzone.compact p:first-child { margin: 0; }
+  .parts { list-style: none; margin: 0; padding: 0; display: grid; gap: 12px; min-width: 0; }
+  .part {
+    display: grid; gap: 8px 12px; min-width: 0; padding: 12px;
+    grid-template-columns: 64px minmax(0, 1fr) auto; grid-template-areas: 'thumb head remove' 'body body body';
+    border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_bg);
+  }
+  .part[data-status='failed'] { border-color: var(--_error); }
+  .thumb {
+    grid-area: thumb; width: 64px; height: 64px; display: grid; place-content: center;
+    border-radius: calc(var(--_radius) / 2); background: var(--_surface); color: var(--_muted); font-size: 0.75em;
+  }
+  .thumb img { width: 64px; height: 64px; display: block; }
+  .part-head { grid-area: head; display: grid; gap: 4px; align-content: center; min-width: 0; }
+  .part-facts { display: flex; flex-wrap: wrap; gap: 4px 12px; font-size: 0.875em; color: var(--_muted); }
+  .misfit-text { color: var(--_error); font-weight: 600; }
+  .status { font-weight: 600; }
+  .status-priced { color: var(--_success); }
+  .status-failed { color: var(--_error); }
+  .remove { grid-area: remove; align-self: start; min-height: 44px; }
+  .part-body { grid-area: body; display: grid; gap: 12px; min-width: 0; }
+  /* Two options side by side even on a phone, so that a list of parts stays short. */
+  .part .options { grid-template-columns: repeat(auto-fit, minmax(120px, 1fr)); }
+  .part-price { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; }
+  .part-price strong { font-size: 1.25em; }
+  .part-price.stale { opacity: 0.5; }
+  .add-note:empty { display: none; }
+  @container (min-width: 680px) {
+    /* A row's options on one line: material, colour, the wider quality, infill, quantity. */
+    .part .options { grid-template-columns: repeat(2, minmax(0, 1fr)) minmax(0, 2fr) repeat(2, minmax(0, 1fr)); }
+    .part .field.wide { grid-column: auto; }
+    .multi .buy-bar { grid-template-columns: minmax(0, 1fr) minmax(200px, auto); align-items: center; }
+    .multi .add-note, .multi .buy-bar .added { grid-column: 1 / -1; }
+  }
+  @container (max-width: 679.98px) {
+    .multi .buy-bar .add-note { grid-column: 1 / -1; }
+  }
   .visually-hidden {
     position: absolute; width: 1px; height: 1px; overflow: hidden;
     clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap;

@@ -106,3 +106,8 @@ export interface AddToCartDetail extends PricedLine {
   /** A 128×128 PNG data URL of the preview; '' when no 3D preview could be drawn. */
   thumbnail: string;
 }
+
+/** Detail of `sq-add-to-cart` with `multiple`: one line per part added, each as a single part's event says it. */
+export interface AddToCartLinesDetail {
+  lines: AddToCartDetail[];
+}

@@ -33,7 +33,8 @@ export function renderWidget(s: WidgetState, canvas: HTMLCanvasElement | null, h
       <div class="panel">
         ${renderFileStatus(s)}
         ${renderOffer(s, h)}
-        ${s.config && s.selection ? renderOptions(s.config, s.selection, s.quantityError, h) : renderConfigStatus(s)}
+        ${s.config && s.selection ? renderOptions(s.config, s.selection, s.quantityError, h.select) : renderConfigStatus(s)}
+        ${s.config?.lead_time && s.selection ? renderLeadTime(s.config.lead_time) : nothing}
         ${renderFacts(s)}
         ${renderError(s, h)}
       </div>
@@ -85,7 +86,7 @@ function renderPreview(s: WidgetState, canvas: HTMLCanvasElement | null, h: Hand
   `;
 }
 
-function renderFileStatus(s: WidgetState): TemplateResult | typeof nothing {
+export function renderFileStatus(s: Pick<WidgetState, 'parsing' | 'uploadProgress'>): TemplateResult | typeof nothing {
   if (s.parsing) return progressBar('Reading the model…', undefined);
   // Once the bytes are sent the server still parses and measures the file: no percentage to show then.
   if (s.uploadProgress !== null && s.uploadProgress >= 1) return progressBar('Checking the model…', undefined);
@@ -99,25 +100,32 @@ function renderOffer(s: WidgetState, h: Handlers): TemplateResult | typeof nothi
   return offer ? renderUnitOffer(offer, s.rescaling, h.rescale) : nothing;
 }
 
-function renderConfigStatus(s: WidgetState): TemplateResult | typeof nothing {
+export function renderConfigStatus(s: Pick<WidgetState, 'error'>): TemplateResult | typeof nothing {
   return s.error?.stage === 'config' ? nothing : html`<p class="hint">Loading the shop's options…</p>`;
 }
 
-function renderOptions(
+/**
+ * The options form. For a row of the multi-part list, `row` makes its ids unique (`p7-material`) and
+ * its labels name the part ("Material for part 2: bracket.stl"); visibly they still read "Material".
+ */
+export function renderOptions(
   config: WidgetConfig,
   sel: Selection,
   quantityError: string | null,
-  h: Handlers,
+  select: Handlers['select'],
+  row?: { idPrefix: string; name: string },
 ): TemplateResult {
   const colors = config.materials.find((m) => m.name === sel.material)?.colors ?? [];
-  const onChange = (field: keyof Selection) => (e: Event) => h.select(field, (e.target as HTMLInputElement).value);
+  const onChange = (field: keyof Selection) => (e: Event) => select(field, (e.target as HTMLInputElement).value);
   const { min, max } = config.quantity;
+  const id = (name: string) => (row ? `${row.idPrefix}-${name}` : name);
+  const label = (text: string) => (row ? html`${text}<span class="visually-hidden"> for ${row.name}</span>` : text);
   return html`
     <fieldset class="options" part="options">
-      <legend class="visually-hidden">Print options</legend>
+      <legend class="visually-hidden">Print options${row ? ` for ${row.name}` : ''}</legend>
       ${selectField(
-        'material',
-        'Material',
+        id('material'),
+        label('Material'),
         sel.material,
         config.materials.map((m) => [m.name, m.name]),
         onChange('material'),
@@ -125,8 +133,8 @@ function renderOptions(
       ${
         colors.length
           ? selectField(
-              'color',
-              'Colour',
+              id('color'),
+              label('Colour'),
               sel.color,
               colors.map((c) => [c, c]),
               onChange('color'),
@@ -134,26 +142,26 @@ function renderOptions(
           : nothing
       }
       ${selectField(
-        'quality',
-        'Quality',
+        id('quality'),
+        label('Quality'),
         sel.quality,
         config.qualities.map((q) => [q.id, q.label]),
         onChange('quality'),
         'wide',
       )}
       ${selectField(
-        'infill',
-        'Infill',
+        id('infill'),
+        label('Infill'),
         String(sel.infill),
         config.infill_options.map((v) => [String(v), percent(v)]),
         onChange('infill'),
       )}
       <div class="field" part="field">
-        <label for="quantity" part="label">Quantity</label>
-        <input id="quantity" type="number" min=${min} max=${max} step="1" inputmode="numeric"
-          aria-invalid=${quantityError ? 'true' : 'false'} aria-describedby="quantity-help"
+        <label for=${id('quantity')} part="label">${label('Quantity')}</label>
+        <input id=${id('quantity')} type="number" min=${min} max=${max} step="1" inputmode="numeric"
+          aria-invalid=${quantityError ? 'true' : 'false'} aria-describedby=${id('quantity-help')}
           .value=${String(sel.quantity)} @input=${onChange('quantity')} @change=${onChange('quantity')} part="input" />
-        <div id="quantity-help" aria-live="polite">
+        <div id=${id('quantity-help')} aria-live="polite">
           ${
             quantityError
               ? html`<p class="field-error" part="field-error">${quantityError}</p>`
@@ -162,13 +170,16 @@ function renderOptions(
         </div>
       </div>
     </fieldset>
-    ${config.lead_time ? html`<p class="hint lead-time" part="lead-time">${config.lead_time}</p>` : nothing}
   `;
+}
+
+export function renderLeadTime(leadTime: string): TemplateResult {
+  return html`<p class="hint lead-time" part="lead-time">${leadTime}</p>`;
 }
 
 function selectField(
   id: string,
-  label: string,
+  label: string | TemplateResult,
   value: string,
   options: [string, string][],
   onChange: (e: Event) => void,
@@ -218,7 +229,7 @@ function renderFacts(s: WidgetState): TemplateResult | typeof nothing {
   `;
 }
 
-function progressBar(label: string, value: number | undefined): TemplateResult {
+export function progressBar(label: string, value: number | undefined): TemplateResult {
   return html`
     <div class="progress" part="progress">
       <span>${label}</span>
@@ -227,13 +238,18 @@ function progressBar(label: string, value: number | undefined): TemplateResult {
   `;
 }
 
-function renderError(s: WidgetState, h: Handlers): TemplateResult | typeof nothing {
+export function renderError(
+  s: Pick<WidgetState, 'error'>,
+  h: Pick<Handlers, 'retry'>,
+  /** Which part the error is about, for screen readers ("Try again for part 2: bracket.stl"). */
+  about?: string,
+): TemplateResult | typeof nothing {
   const e = s.error;
   if (!e) return nothing;
   return html`
     <div class="error" part="error" role="alert" data-code=${e.code}>
       <p>${e.shopper ?? shopperMessage(e.code, e.retryable)}</p>
-      ${e.retryable ? html`<button type="button" part="button retry-button" @click=${h.retry}>Try again</button>` : nothing}
+      ${e.retryable ? html`<button type="button" part="button retry-button" @click=${h.retry}>Try again${about ? html`<span class="visually-hidden"> for ${about}</span>` : nothing}</button>` : nothing}
     </div>
   `;
 }

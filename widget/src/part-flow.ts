@@ -1,0 +1,360 @@
+// One part's way from a file to a line in the cart: read in a Web Worker, checked against the build
+// volume, uploaded through its own single-use upload id, priced from a real slice (re-priced as its
+// options change), rescaled when the shopper accepts the unit offer, and added to the cart.
+// <slice-quote> runs one of these; with `multiple`, one per row. What the parts share stays in the
+// element (the host): the shop's configuration, the API client with the shopper's token, the 3D view
+// and the events.
+import type { WidgetApi } from './api.ts';
+import { toWidgetError, WidgetError } from './errors.ts';
+import { dimensions, lineSummary } from './format.ts';
+import { parseInWorker } from './parse-client.ts';
+import type { ParsedPreview } from './parse-protocol.ts';
+import { fetchQuote } from './quote-flow.ts';
+import { checkQuantity, findQuality, lineTotal, withMaterial } from './selection.ts';
+import { EMPTY_RUN, type ModelSummary, type PartState, type Stage } from './state.ts';
+import type {
+  AddToCartDetail,
+  BuildVolume,
+  ErrorDetail,
+  PricedLine,
+  QuoteDetail,
+  Selection,
+  WidgetConfig,
+} from './types.ts';
+import { unitOffer } from './unit-offer.ts';
+
+const REQUOTE_DEBOUNCE_MS = 300;
+
+export interface PartHost {
+  readonly client: WidgetApi | null;
+  readonly config: WidgetConfig | null;
+  readonly locale: string | undefined;
+  /** The part's state changed: render it. */
+  changed(part: PartFlow): void;
+  /** The part's model was read or rescaled: show it (3D view or thumbnail). */
+  showModel(part: PartFlow): void;
+  /** The part's colour changed. */
+  recolor(part: PartFlow): void;
+  /** A 128 × 128 PNG data URL of the part for the cart line; '' without 3D. */
+  thumbnail(part: PartFlow): string;
+  emit(type: 'sq-quote' | 'sq-error', detail: QuoteDetail | ErrorDetail): void;
+}
+
+/** Where a part is, in the words a row shows: `queued` until its turn comes to be read. */
+export type PartStatus = 'queued' | 'reading' | 'uploading' | 'checking' | 'pricing' | 'priced' | 'failed';
+
+export function partStatus(s: PartState): PartStatus {
+  if (s.error) return 'failed';
+  if (s.parsing) return 'reading';
+  if (s.uploadProgress !== null) return s.uploadProgress >= 1 ? 'checking' : 'uploading';
+  if (s.rescaling) return 'checking';
+  if (s.quoting !== null) return 'pricing';
+  return s.quote ? 'priced' : 'queued';
+}
+
+let nextId = 1;
+
+export class PartFlow {
+  /** Stable for the part's life (ids of its row's controls), unlike its position in the list. */
+  readonly id = nextId++;
+  s: PartState;
+  sourceFile: File | null = null;
+  parsed: ParsedPreview | null = null;
+  private fileRun: AbortController | null = null;
+  private quoteRun: AbortController | null = null;
+  private debounce = 0;
+
+  constructor(
+    private readonly host: PartHost,
+    selection: Selection | null,
+  ) {
+    this.s = { ...EMPTY_RUN, selection, quantityError: null };
+  }
+
+  /** Starts over with `file`: whatever ran for the previous file stops. The signal aborts with the next start. */
+  start(file: File): AbortSignal {
+    this.cancel();
+    const run = new AbortController();
+    this.fileRun = run;
+    this.sourceFile = file;
+    this.parsed = null;
+    this.patch({ ...EMPTY_RUN, parsing: true });
+    return run.signal;
+  }
+
+  /** Reads, checks and uploads the file given to start(), then prices it. */
+  async read(config: WidgetConfig, signal: AbortSignal): Promise<void> {
+    const file = this.sourceFile!;
+    try {
+      if (file.size > config.max_upload_bytes) throw tooLarge(file.size, config.max_upload_bytes);
+      const parsed = await parseInWorker(file, config.max_upload_bytes, signal);
+      this.parsed = parsed;
+      const model = summarize(file.name, parsed, config.build_volume);
+      this.patch({ parsing: false, model });
+      this.host.showModel(this);
+      if (!model.fits) throw doesNotFit(model.size, config.build_volume);
+    } catch (e) {
+      if (signal.aborted) return;
+      this.patch({ parsing: false });
+      this.fail('file', e);
+      return;
+    }
+    await this.upload();
+  }
+
+  /** Back to nothing, keeping the choices. */
+  clear(): void {
+    this.cancel();
+    this.sourceFile = this.parsed = null;
+    this.patch({ ...EMPTY_RUN });
+  }
+
+  /** Stops whatever runs (a removed row, a new file). */
+  cancel(): void {
+    clearTimeout(this.debounce);
+    this.fileRun?.abort();
+    this.quoteRun?.abort();
+  }
+
+  private async upload(): Promise<void> {
+    const run = this.fileRun!;
+    this.patch({ uploadProgress: 0, error: null });
+    try {
+      // Each part has its own single-use upload id; the shopper's token is the client's, shared by all parts.
+      const ticket = await this.host.client!.uploadTicket(run.signal);
+      const file = await this.host.client!.upload(
+        ticket,
+        this.sourceFile!,
+        (f) => this.patch({ uploadProgress: f }),
+        run.signal,
+      );
+      this.patch({ file, uploadProgress: null });
+    } catch (e) {
+      if (run.signal.aborted) return;
+      this.patch({ uploadProgress: null });
+      this.fail('upload', e);
+      return;
+    }
+    this.scheduleQuote(0);
+  }
+
+  /** Every option change lands here; only the last of a quick series reaches the server. */
+  scheduleQuote(delay = REQUOTE_DEBOUNCE_MS): void {
+    clearTimeout(this.debounce);
+    this.quoteRun?.abort();
+    if (!this.s.file) return;
+    this.patch({ quoting: 0, added: null, error: null });
+    this.debounce = window.setTimeout(() => void this.quoteNow(), delay);
+  }
+
+  private async quoteNow(): Promise<void> {
+    const run = new AbortController();
+    this.quoteRun = run;
+    const { file, selection } = this.s;
+    try {
+      const quote = await fetchQuote(
+        this.host.client!,
+        file!.file_id,
+        selection!,
+        (p) => this.patch({ quoting: p }),
+        run.signal,
+      );
+      if (run.signal.aborted) return;
+      this.patch({ quote, quoting: null });
+      this.host.emit('sq-quote', this.quoteDetail());
+    } catch (e) {
+      if (run.signal.aborted) return;
+      // A price for other options than the ones shown would mislead: drop it.
+      this.patch({ quote: null, quoting: null });
+      this.fail('quote', e);
+    }
+  }
+
+  /** Whether the cart call may go now: priced, the quantity valid, nothing running. */
+  get addable(): boolean {
+    const { quote, file, selection } = this.s;
+    return !!quote && !!file && !!selection && !this.s.adding && this.s.quoting === null && !this.s.quantityError;
+  }
+
+  /** POST /v2/widget/cart for this part: the cart line as `sq-add-to-cart` reports it, or null (the row shows why). */
+  async addToCart(): Promise<AddToCartDetail | null> {
+    if (!this.addable) return null;
+    const { file, selection, model } = this.s;
+    this.patch({ adding: true, added: null, error: null });
+    try {
+      // The server fires widget.added_to_cart with the authoritative quote; the event is for the page.
+      const line = await this.host.client!.addToCart(this.s.quote!.quote_id, selection!.quantity);
+      const { cached: _cached, ...priced } = this.quoteDetail();
+      const cartLine: PricedLine = {
+        ...priced,
+        quantity: line.quantity,
+        unit_price: line.unit_price,
+        total_price: line.total_price,
+        currency: line.currency,
+        expires_at: line.expires_at,
+        signature: line.signature,
+      };
+      const detail: AddToCartDetail = {
+        ...cartLine,
+        file_name: model?.name ?? file!.name,
+        subtotal: line.subtotal,
+        minimum_line_adjustment: line.minimum_line_adjustment,
+        summary: lineSummary(cartLine, this.host.locale),
+        thumbnail: this.host.thumbnail(this),
+      };
+      this.patch({ adding: false, added: line });
+      return detail;
+    } catch (e) {
+      this.patch({ adding: false });
+      this.fail('cart', e);
+      return null;
+    }
+  }
+
+  /** The shopper accepted the unit offer: the server re-reads the upload, the preview and price follow. */
+  async rescale(): Promise<void> {
+    const { file, model } = this.s;
+    const config = this.host.config;
+    const offer = unitOffer(file);
+    if (!file || !offer || !config || this.s.rescaling) return;
+    this.patch({ rescaling: true, error: null });
+    try {
+      const scaled = await this.host.client!.rescale(file.file_id, offer.request);
+      if (this.parsed && model) {
+        this.parsed = scaleParsed(this.parsed, offer.factor);
+        this.patch({ model: summarize(model.name, this.parsed, config.build_volume) });
+        this.host.showModel(this);
+      }
+      this.patch({ file: scaled, rescaling: false });
+    } catch (e) {
+      this.patch({ rescaling: false });
+      this.fail('file', e);
+      return;
+    }
+    this.scheduleQuote(0);
+  }
+
+  /** "Try again" on this part's upload or quote (the host repeats the configuration and the cart call). */
+  retry(): void {
+    const stage = this.s.error?.stage;
+    this.patch({ error: null });
+    if (stage === 'upload' && this.fileRun) void this.upload();
+    else if (stage === 'quote') this.scheduleQuote(0);
+  }
+
+  select(field: keyof Selection, raw: string): void {
+    const config = this.host.config;
+    const { selection } = this.s;
+    if (!config || !selection) return;
+    if (field === 'quantity') {
+      const checked = checkQuantity(config, raw);
+      if ('error' in checked) {
+        // The typed value stays in the field, next to what is wrong with it; no price is shown for another quantity.
+        this.patch({ quantityError: checked.error, added: null });
+        return;
+      }
+      const changed = checked.quantity !== selection.quantity || this.s.quantityError !== null;
+      this.patch({
+        selection: { ...selection, quantity: checked.quantity },
+        quantityError: null,
+        added: changed ? null : this.s.added,
+      });
+      // The price per piece does not change with the quantity: no new slice, only a new total.
+      if (changed && this.s.quote && this.s.quoting === null) this.host.emit('sq-quote', this.quoteDetail());
+      return;
+    }
+    const next =
+      field === 'material'
+        ? withMaterial(config, selection, raw)
+        : { ...selection, [field]: field === 'infill' ? Number(raw) : raw };
+    this.patch({ selection: next });
+    this.host.recolor(this);
+    this.scheduleQuote();
+  }
+
+  patch(change: Partial<PartState>): void {
+    this.s = { ...this.s, ...change };
+    this.host.changed(this);
+  }
+
+  fail(stage: Stage, e: unknown): void {
+    const err = toWidgetError(e);
+    this.patch({ error: { ...err.detail, stage } });
+    this.host.emit('sq-error', err.detail);
+  }
+
+  /** The line total shown: unit price × quantity, raised to the shop's minimum line price. */
+  lineTotal(): number | null {
+    const { quote, selection, quantityError } = this.s;
+    const config = this.host.config;
+    if (!quote || !selection || !config || quantityError) return null;
+    return lineTotal(quote, selection.quantity, config.minimum_line_price);
+  }
+
+  quoteDetail(): QuoteDetail {
+    const { quote, file, selection } = this.s;
+    const config = this.host.config!;
+    const q = quote!,
+      sel = selection!;
+    const quality = findQuality(config, q.choices?.quality ?? sel.quality);
+    return {
+      quote_id: q.quote_id,
+      file_id: file!.file_id,
+      material: q.choices?.material ?? sel.material,
+      color: q.choices?.color ?? sel.color,
+      quality: quality?.id ?? sel.quality,
+      quality_label: quality?.label ?? '',
+      layer_height: quality?.layer_height ?? 0,
+      fill_density: q.choices?.infill ?? sel.infill,
+      quantity: sel.quantity,
+      expires_at: q.expires_at,
+      unit_price: q.total_price,
+      total_price: lineTotal(q, sel.quantity, config.minimum_line_price),
+      currency: q.currency,
+      estimated_time: q.estimated_time,
+      estimated_time_seconds: q.estimated_time_seconds,
+      filament_weight: q.filament_weight,
+      placement: q.placement ?? null,
+      signature: q.signature,
+      cached: q.cached ?? false,
+    };
+  }
+}
+
+function summarize(name: string, parsed: ParsedPreview, volume: BuildVolume): ModelSummary {
+  // The server turns or lays down a model that does not fit as uploaded, and may lay a long one diagonally
+  // across the plate: only what cannot fit either way is refused here, before any upload.
+  const [short, , long] = [...parsed.size].sort((a, b) => a - b);
+  const [low, mid, high] = [volume.x, volume.y, volume.z].sort((a, b) => a - b);
+  const fits = short <= low && long <= Math.hypot(mid, high);
+  return { name, size: parsed.size, volume: parsed.volume, triangles: parsed.triangles, fits };
+}
+
+/** The preview of a model rescaled on the server by `factor`. */
+function scaleParsed(p: ParsedPreview, factor: number): ParsedPreview {
+  const grow = (v: [number, number, number]) => v.map((x) => x * factor) as [number, number, number];
+  return {
+    ...p,
+    positions: p.positions.map((x) => x * factor),
+    size: grow(p.size),
+    min: grow(p.min),
+    volume: p.volume * factor ** 3,
+  };
+}
+
+function tooLarge(size: number, limit: number): WidgetError {
+  const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
+  return new WidgetError(
+    'file_too_large',
+    `The file is ${mb(size)}; this shop accepts files up to ${mb(limit)}.`,
+    false,
+  );
+}
+
+function doesNotFit(size: [number, number, number], v: BuildVolume): WidgetError {
+  return new WidgetError(
+    'does_not_fit',
+    `The model (${dimensions(size)}) does not fit the printer's ${dimensions([v.x, v.y, v.z])} build volume.`,
+    false,
+  );
+}

@@ -1,0 +1,230 @@
+// Templates of <slice-quote multiple>: a drop zone for many files, one row per part (thumbnail, size,
+// unit offer, options, status, price, Try again and Remove) and one "Add all to cart". A row is made of
+// the single-part templates (view.ts); only the list around them is new.
+import { html, nothing, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import { currencyDigits } from '../../shared/pricing.ts';
+import { dimensions, money } from './format.ts';
+import { type PartFlow, type PartStatus, partStatus } from './part-flow.ts';
+import type { ShopState, StageError } from './state.ts';
+import type { Selection } from './types.ts';
+import { renderUnitOffer, unitOffer } from './unit-offer.ts';
+import {
+  progressBar,
+  renderConfigStatus,
+  renderError,
+  renderFileStatus,
+  renderLeadTime,
+  renderOptions,
+} from './view.ts';
+
+export interface PartsHandlers {
+  choose(): void;
+  filesChosen(e: Event): void;
+  select(part: PartFlow, field: keyof Selection, value: string): void;
+  rescale(part: PartFlow): void;
+  retry(part: PartFlow): void;
+  remove(part: PartFlow): void;
+  addAll(): void;
+  retryConfig(): void;
+}
+
+/** What the list knows besides its rows. */
+export interface PartsState {
+  /** "Add all to cart" is running. */
+  adding: boolean;
+  /** How many lines the last "Add all to cart" added; null once anything changed. */
+  added: number | null;
+  /** Names of the files refused by the last drop: over the limit of parts. */
+  refused: string[];
+}
+
+const ACCEPT = '.stl,.3mf,.obj,model/stl,model/3mf,model/obj';
+
+const STATUS_TEXT: Record<PartStatus, string> = {
+  queued: 'Waiting',
+  reading: 'Reading',
+  uploading: 'Uploading',
+  checking: 'Checking',
+  pricing: 'Pricing',
+  priced: 'Priced',
+  failed: 'Failed',
+};
+
+type Shop = ShopState & { configError: StageError | null };
+
+export function renderParts(
+  s: Shop,
+  parts: PartFlow[],
+  m: PartsState,
+  maxParts: number,
+  thumbnails: ReadonlyMap<number, string>,
+  h: PartsHandlers,
+): TemplateResult {
+  return html`
+    <div class="root multi" part="container">
+      ${renderDrop(s, parts.length, maxParts, h)}
+      ${
+        m.refused.length
+          ? html`<p class="error" part="limit" role="alert">
+            You can quote up to ${maxParts} parts at once, so ${m.refused.length === 1 ? 'this file was' : 'these files were'}
+            not added: ${m.refused.join(', ')}. Remove a part to make room.
+          </p>`
+          : nothing
+      }
+      ${s.config ? nothing : renderConfigStatus({ error: s.configError })}
+      ${renderError({ error: s.configError }, { retry: h.retryConfig })}
+      ${
+        parts.length
+          ? html`<ol class="parts" part="parts" aria-label="Your parts">
+            ${repeat(
+              parts,
+              (p) => p.id,
+              (p, i) => renderRow(s, p, i, thumbnails.get(p.id), h),
+            )}
+          </ol>`
+          : nothing
+      }
+      ${s.config?.lead_time && parts.length ? renderLeadTime(s.config.lead_time) : nothing}
+      <div class="buy-bar" part="buy-bar">
+        ${renderSummary(s, parts)}
+        ${renderAddAll(parts, m, h)}
+      </div>
+    </div>
+  `;
+}
+
+function renderDrop(s: Shop, count: number, maxParts: number, h: PartsHandlers): TemplateResult {
+  const limit = s.config ? `, up to ${Math.floor(s.config.max_upload_bytes / 1048576)} MB each` : '';
+  return html`
+    <div class="dropzone compact" part="dropzone">
+      <p>${count ? 'Drop more models here' : 'Drop your 3D models here'}</p>
+      <button type="button" class="primary" part="button choose-button" @click=${h.choose}>
+        ${count ? 'Add more files' : 'Choose files'}
+      </button>
+      <p class="hint">STL, 3MF or OBJ${limit}; up to ${maxParts} parts (${count} added)</p>
+      <input id="file" type="file" accept=${ACCEPT} multiple hidden @change=${h.filesChosen} />
+    </div>
+  `;
+}
+
+function renderRow(
+  s: Shop,
+  part: PartFlow,
+  index: number,
+  thumbnail: string | undefined,
+  h: PartsHandlers,
+): TemplateResult {
+  const p = part.s;
+  const status = partStatus(p);
+  const fileName = p.model?.name ?? part.sourceFile?.name ?? 'model';
+  const name = `part ${index + 1}: ${fileName}`;
+  const offer = unitOffer(p.file);
+  const total = part.lineTotal();
+  const fmt = (v: number) => money(v, p.quote!.currency, s.locale, s.currencyDisplay);
+  return html`
+    <li class="part" id="part-${part.id}" part="row" data-status=${status} aria-label=${`Part ${index + 1}: ${fileName}`}>
+      <div class="thumb" part="thumbnail">
+        ${thumbnail ? html`<img src=${thumbnail} alt="" width="64" height="64" />` : html`<span aria-hidden="true">3D</span>`}
+      </div>
+      <div class="part-head">
+        <span class="file-name" part="file-name">${index + 1}. ${fileName}</span>
+        <span class="part-facts">
+          ${p.model ? html`<span part="dimensions" class=${p.model.fits ? '' : 'misfit-text'}>${dimensions(p.model.size, s.locale)}</span>` : nothing}
+          <span class="status status-${status}" part="row-status">${STATUS_TEXT[status]}</span>
+        </span>
+      </div>
+      <button type="button" class="remove" part="button remove-button" @click=${() => h.remove(part)}>
+        Remove<span class="visually-hidden"> ${name}</span>
+      </button>
+      <div class="part-body">
+        ${renderFileStatus(p)}
+        ${offer ? renderUnitOffer(offer, p.rescaling, () => h.rescale(part)) : nothing}
+        ${
+          s.config && p.selection && p.model?.fits
+            ? renderOptions(s.config, p.selection, p.quantityError, (f, v) => h.select(part, f, v), {
+                idPrefix: `p${part.id}`,
+                name,
+              })
+            : nothing
+        }
+        ${renderError(p, { retry: () => h.retry(part) }, name)}
+        ${
+          // While a new price is calculated the last one stays, dimmed: the row does not jump.
+          p.quote && !p.error
+            ? html`<div class="part-price ${p.quoting === null ? '' : 'stale'}" part="row-price">
+              ${total !== null ? html`<strong>${fmt(total)}</strong>` : nothing}
+              <span class="each">${fmt(p.quote.total_price)} each${total !== null ? ` · ${p.selection!.quantity} ${p.selection!.quantity === 1 ? 'piece' : 'pieces'}` : ''}</span>
+              ${p.added ? html`<span class="added" part="row-added">In your cart</span>` : nothing}
+            </div>`
+            : nothing
+        }
+        ${p.quoting !== null ? progressBar('Calculating the price…', p.quoting > 0 ? p.quoting / 100 : undefined) : nothing}
+      </div>
+    </li>
+  `;
+}
+
+/** The total and the count by status, in one polite live region: what changed is announced once. */
+function renderSummary(s: Shop, parts: PartFlow[]): TemplateResult {
+  const counts = new Map<PartStatus, number>();
+  for (const p of parts) counts.set(partStatus(p.s), (counts.get(partStatus(p.s)) ?? 0) + 1);
+  const priced = parts.filter((p) => partStatus(p.s) === 'priced' && p.lineTotal() !== null);
+  const failed = counts.get('failed') ?? 0;
+  const working = parts.length - (counts.get('priced') ?? 0) - failed;
+  const currency = priced[0]?.s.quote?.currency;
+  const total = currency
+    ? sumMoney(
+        priced.map((p) => p.lineTotal()!),
+        currency,
+      )
+    : null;
+  const words = [
+    `${priced.length} of ${parts.length} ${parts.length === 1 ? 'part' : 'parts'} priced`,
+    working ? `${working} in progress` : '',
+    failed ? `${failed} could not be priced` : '',
+  ].filter(Boolean);
+  return html`
+    <div class="price" part="price summary" role="status" aria-live="polite" aria-busy=${working ? 'true' : 'false'} tabindex="-1">
+      ${
+        parts.length
+          ? html`
+            ${total !== null && currency ? html`<div class="amount" part="amount">${money(total, currency, s.locale, s.currencyDisplay)}</div>` : nothing}
+            <div class="each" part="summary-text">${words.join(' · ')}</div>`
+          : html`<span class="hint">Your parts and their prices appear here.</span>`
+      }
+    </div>
+  `;
+}
+
+function renderAddAll(parts: PartFlow[], m: PartsState, h: PartsHandlers): TemplateResult {
+  const statuses = parts.map((p) => partStatus(p.s));
+  const invalid = parts.some((p) => p.s.quantityError);
+  // Not disabled while adding: focus would leave the button the shopper just pressed.
+  const blocked = !parts.some((p) => p.s.quote && p.s.file && !p.s.error) || invalid;
+  // Busy for a moment (parts still being priced, adding): aria-disabled, so keyboard focus stays on the button.
+  const busy = m.adding || statuses.some((st) => st !== 'priced' && st !== 'failed');
+  const failed = statuses.filter((st) => st === 'failed').length;
+  return html`
+    <button type="button" class="primary add" part="button add-button add-all-button" ?disabled=${blocked}
+      aria-disabled=${busy && !blocked ? 'true' : 'false'} aria-describedby="add-all-note" @click=${h.addAll}>
+      ${m.adding ? 'Adding…' : 'Add all to cart'}
+    </button>
+    <p id="add-all-note" class="hint add-note">
+      ${
+        invalid
+          ? 'Fix the quantity marked in red first.'
+          : failed
+            ? `${failed === 1 ? 'The part' : `The ${failed} parts`} that could not be priced ${failed === 1 ? 'is' : 'are'} not added; remove ${failed === 1 ? 'it' : 'them'} or try again.`
+            : ''
+      }
+    </p>
+    ${m.added ? html`<p class="added" part="added" role="status">Added ${m.added} ${m.added === 1 ? 'part' : 'parts'} to your cart.</p>` : nothing}
+  `;
+}
+
+/** A sum of amounts in the currency's decimals, as the server rounds each line. */
+function sumMoney(amounts: number[], currency: string): number {
+  const unit = 10 ** currencyDigits(currency);
+  return amounts.reduce((sum, a) => sum + Math.round(a * unit), 0) / unit;
+}
