@@ -361,6 +361,21 @@ describe('hostile input is refused with a clear error', () => {
     );
   });
 
+  test('an open mesh (a cube without its lid) gives finite, non-negative figures', () => {
+    const cube = meshOf(CUBE_OBJ);
+    const kept: number[] = [];
+    for (let f = 0; f < cube.indices.length; f += 3) {
+      const corners = [0, 1, 2].map((k) => cube.positions[cube.indices[f + k] * 3 + 2]);
+      if (!corners.every((z) => z === 20)) kept.push(cube.indices[f], cube.indices[f + 1], cube.indices[f + 2]);
+    }
+    const open = { positions: cube.positions, indices: new Uint32Array(kept) };
+    assert.equal(open.indices.length, cube.indices.length - 6, 'the lid’s two triangles are gone');
+    const e = predict(extractFeatures(open, DEFAULT_SETTINGS), DEFAULT_SETTINGS, DEFAULT_CALIBRATION);
+    for (const v of [e.filament_volume_mm3, e.estimated_time_seconds, ...e.weight_range, ...e.time_range]) {
+      assert.ok(Number.isFinite(v) && v >= 0, `${v} is a finite figure ≥ 0`);
+    }
+  });
+
   test('a flat mesh has no layers', () => {
     const flat = cube.positions.map((v, i) => (i % 3 === 2 ? 0 : v));
     refusedWith('flat_mesh', () => extractFeatures({ positions: flat, indices: cube.indices }, DEFAULT_SETTINGS));
