@@ -22,16 +22,16 @@ export const DEFAULT_CALIBRATION: Calibration = {
   groups: 10,
   volume: {
     coefficients: {
-      walls: 0.74556,
-      solid: 0.969754,
-      sparse: 1.04179,
-      anchors: 0.928284,
-      support: 1.34602,
-      skirt: 0.866162,
+      walls: 0.74913,
+      solid: 0.965409,
+      sparse: 1.0351,
+      anchors: 0.941105,
+      support: 1.24258,
+      skirt: 0.970063,
     },
     range: {
-      lo: -0.207311,
-      hi: 0.310522,
+      lo: -0.205694,
+      hi: 0.279124,
     },
   },
   time: {

@@ -12,6 +12,8 @@ export {
   UNCALIBRATED,
   type Calibration,
   type CalibrationSample,
+  type FitOptions,
+  type Ridge,
   type RelativeRange,
 } from './calibration.ts';
 export { predict, type Estimate } from './predict.ts';

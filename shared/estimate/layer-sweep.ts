@@ -8,14 +8,14 @@
 // (docs/estimate.md).
 import type { Mesh } from '../model/mesh.ts';
 import { refuse } from './errors.ts';
-import { edgeTwins } from './mesh-edges.ts';
+import { edgeTurns } from './mesh-edges.ts';
 
 /** Layers beyond this are refused (2 m at 0.1 mm): per-layer arrays stay small. */
 export const MAX_LAYERS = 20_000;
 /** Triangle-plane intersections beyond this are refused (about 70 times 3DBenchy's at 0.2 mm): about a second of
  *  work at most, whatever the mesh. */
 export const MAX_SEGMENTS = 20_000_000;
-/** Above this many triangles the corners are not measured (their edge table would take 64 bytes a triangle): the
+/** Above this many triangles the corners are not measured (their edge table takes about 30 bytes a triangle): the
  *  corner slow-down then counts as zero and the features say so. */
 export const MAX_CORNER_TRIANGLES = 2_000_000;
 
@@ -181,25 +181,13 @@ export function sweepLayers(
     );
   }
   const orientation = volume6 < 0 ? -1 : 1;
-  // Cosine of the turn a contour makes where it crosses each half-edge (1 on an open edge), read per triangle.
-  let turnCos: Float32Array | null = null;
   const cornersMeasured = triangles <= MAX_CORNER_TRIANGLES;
-  if (corners.speeds.length > 0 && cornersMeasured) {
-    const twin = edgeTwins(t, p.length / 3);
-    turnCos = new Float32Array(t.length).fill(1);
-    for (let e = 0; e < t.length; e++) {
-      const other = twin[e];
-      if (other < 0) continue;
-      const fa = ((e / 3) | 0) * 2;
-      const fb = ((other / 3) | 0) * 2;
-      turnCos[e] = normalXY[fa] * normalXY[fb] + normalXY[fa + 1] * normalXY[fb + 1];
-    }
-  }
+  const turnCos = corners.speeds.length > 0 && cornersMeasured ? edgeTurns(t, p.length / 3, normalXY) : null;
   const speeds = corners.speeds.length;
   const cornerLoss = corners.speeds.map(() => new Float64Array(n));
   // Half the loss of a crossed edge's corner: the segment on the other side of the edge adds the other half.
+  // Turns under 8° (cos > 0.99) slow nothing down worth counting.
   const addCorner = (layer: number, cos: number) => {
-    if (cos > 0.99) return; // under 8°: no slow-down at any speed worth counting
     for (let k = 0; k < speeds; k++) cornerLoss[k][layer] += cornerSeconds(cos, corners.speeds[k], corners) / 2;
   };
 
@@ -306,8 +294,10 @@ export function sweepLayers(
         e2 = f + 2;
       }
       if (turnCos) {
-        addCorner(i, turnCos[e1]);
-        addCorner(i, turnCos[e2]);
+        const c1 = turnCos(e1);
+        if (c1 <= 0.99) addCorner(i, c1);
+        const c2 = turnCos(e2);
+        if (c2 <= 0.99) addCorner(i, c2);
       }
       let dx = rx - px;
       let dy = ry - py;
