@@ -10,6 +10,7 @@ import type { JobRunner } from './quotes/job-runner.ts';
 import type { Limits } from './limits/index.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import type { TokenAuthenticator } from './accounts/api-tokens.ts';
+import type { CalibrationLookup } from './quotes/estimate.ts';
 
 export interface Logger {
   info(msg: string, extra?: Record<string, unknown>): void;
@@ -31,6 +32,8 @@ export interface Deps {
   limits: Limits;
   /** API token checks with a revocation-aware cache of token rows (the hot path of every API call). */
   tokens: TokenAuthenticator;
+  /** The instant estimate's calibration of an account's printer and material (fitted on its real slices). */
+  calibrations: CalibrationLookup;
   /** Prometheus metrics of this process and of the service's state (served at /metrics). */
   metrics: Metrics;
   /** draining: the process is shutting down; /readyz answers 503 so load balancers stop sending requests. */

@@ -9,8 +9,14 @@ import { isCrossOrigin, type Access } from '../accounts/access.ts';
 const crossOrigin = cors({
   origin: (ctx) => ctx.get('origin'),
   allowMethods: ['GET', 'POST', 'OPTIONS'],
-  allowHeaders: ['Content-Type', 'X-Widget-Key', 'X-Shopper-Token'],
-  exposeHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
+  allowHeaders: ['Content-Type', 'X-Widget-Key', 'X-Shopper-Token', 'Prefer'],
+  exposeHeaders: [
+    'X-RateLimit-Limit',
+    'X-RateLimit-Remaining',
+    'X-RateLimit-Reset',
+    'Retry-After',
+    'Preference-Applied',
+  ],
   maxAge: 600,
   keepHeadersOnError: true,
 });

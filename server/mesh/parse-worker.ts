@@ -1,4 +1,5 @@
-// Runs in a worker thread: parse an upload with our shared parsers, write the canonical mesh, and report.
+// Runs in a worker thread: parse an upload with our shared parsers, write the canonical mesh, and report; or read
+// a stored canonical mesh and measure the features the instant estimate needs (docs/estimate.md).
 // A hostile file can only exhaust this worker (heap-capped, killed on timeout), never the API process.
 // Workers stay alive between jobs, so the TypeScript loader and the parsers load once.
 import { parentPort } from 'node:worker_threads';
@@ -14,12 +15,34 @@ import {
   type ParsedModel,
 } from '../../shared/model/index.ts';
 import { convexHullXY, describeShape } from './footprint.ts';
+import {
+  extractFeatures,
+  placeMesh,
+  EstimateError,
+  type EstimateSettings,
+  type MeshPlacement,
+} from '../../shared/estimate/index.ts';
 
 export interface ParseJob {
+  kind?: 'parse';
   sourcePath: string;
   fileName: string;
   /** Where to write the canonical mesh: OBJ, or 3MF when the model has negative volumes. */
   canonical: { obj: string; '3mf': string };
+}
+
+/** The estimator's features of a stored canonical mesh, as placed for the slice, with the quote's settings. */
+export interface FeaturesJob {
+  kind: 'features';
+  meshPath: string;
+  placement: MeshPlacement | null;
+  settings: EstimateSettings;
+}
+
+function features(job: FeaturesJob) {
+  const bytes = new Uint8Array(readFileSync(job.meshPath));
+  const mesh = parseModel(bytes, job.meshPath.endsWith('.3mf') ? '3mf' : 'obj').mesh;
+  return extractFeatures(job.placement ? placeMesh(mesh, job.placement) : mesh, job.settings);
 }
 
 function run(job: ParseJob) {
@@ -64,10 +87,11 @@ function writeHashed(path: string, write: (sink: ByteSink) => void): string {
   return hash.digest('hex');
 }
 
-function handle(job: ParseJob) {
+function handle(job: ParseJob | FeaturesJob) {
   try {
-    return { ok: true, result: run(job) };
+    return { ok: true, result: job.kind === 'features' ? features(job) : run(job) };
   } catch (err) {
+    if (err instanceof EstimateError) return { ok: false, code: err.code, message: err.message, details: null };
     if (err instanceof ModelError)
       return { ok: false, code: err.code, message: err.message, details: err.details ?? null };
     // An unexpected parser exception is still the file's fault from the user's view; keep the detail for logs.
@@ -80,5 +104,5 @@ function handle(job: ParseJob) {
   }
 }
 
-parentPort!.on('message', (job: ParseJob) => parentPort!.postMessage(handle(job)));
+parentPort!.on('message', (job: ParseJob | FeaturesJob) => parentPort!.postMessage(handle(job)));
 parentPort!.postMessage({ ready: true });

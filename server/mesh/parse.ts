@@ -3,7 +3,8 @@
 import { Worker } from 'node:worker_threads';
 import type { Measurements, ModelFormat, ModelWarning } from '../../shared/model/index.ts';
 import { ApiError } from '../http/errors.ts';
-import type { ParseJob } from './parse-worker.ts';
+import type { FeaturesJob, ParseJob } from './parse-worker.ts';
+import type { Features } from '../../shared/estimate/index.ts';
 import type { ModelShape } from './footprint.ts';
 
 export interface ParsedUpload {
@@ -20,6 +21,8 @@ export interface ParsedUpload {
 
 export interface ModelParser {
   parse(job: ParseJob): Promise<ParsedUpload>;
+  /** The instant estimate's features of a stored canonical mesh (docs/estimate.md). */
+  features(job: Omit<FeaturesJob, 'kind'>): Promise<Features>;
   close(): Promise<void>;
 }
 
@@ -38,8 +41,8 @@ interface Options {
 export const MODEL_PARSER_OPTIONS: Options = { concurrency: 2, timeoutMs: 120_000, maxHeapMb: 256 };
 const YOUNG_GENERATION_MB = 32;
 
-type Reply =
-  | { ok: true; result: ParsedUpload }
+type Reply<T> =
+  | { ok: true; result: T }
   | { ok: false; code: string; message: string; details: Record<string, unknown> | null };
 
 const tooComplex = (why: string) => new ApiError(422, 'model_too_complex', why);
@@ -56,13 +59,13 @@ function spawn(opts: Options): Promise<Worker> {
   });
 }
 
-function runOn(worker: Worker, job: ParseJob, timeoutMs: number): Promise<ParsedUpload> {
+function runOn<T>(worker: Worker, job: ParseJob | FeaturesJob, timeoutMs: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const cleanup = () => {
       clearTimeout(timer);
       worker.off('message', onMessage).off('error', onError).off('exit', onExit);
     };
-    const onMessage = (msg: Reply) => {
+    const onMessage = (msg: Reply<T>) => {
       cleanup();
       if (msg.ok) resolve(msg.result);
       else reject(new ApiError(422, msg.code, msg.message, msg.details ?? undefined));
@@ -126,19 +129,22 @@ export function createModelParser(opts: Options): ModelParser {
     else idle.push(w);
   }
 
+  async function run<T>(job: ParseJob | FeaturesJob): Promise<T> {
+    const worker = await acquire();
+    try {
+      const result = await runOn<T>(worker, job, opts.timeoutMs);
+      release(worker, true);
+      return result;
+    } catch (err) {
+      // A refused model leaves the worker healthy; a timeout, crash or memory exhaustion does not.
+      release(worker, err instanceof ApiError && err.code !== 'model_too_complex');
+      throw err;
+    }
+  }
+
   return {
-    async parse(job) {
-      const worker = await acquire();
-      try {
-        const result = await runOn(worker, job, opts.timeoutMs);
-        release(worker, true);
-        return result;
-      } catch (err) {
-        // A refused model leaves the worker healthy; a timeout, crash or memory exhaustion does not.
-        release(worker, err instanceof ApiError && err.code !== 'model_too_complex');
-        throw err;
-      }
-    },
+    parse: (job) => run<ParsedUpload>(job),
+    features: (job) => run<Features>({ kind: 'features', ...job }),
     async close() {
       closed = true;
       await Promise.all([...all].map((w) => w.terminate()));

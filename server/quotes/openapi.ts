@@ -23,6 +23,16 @@ import { PRICE_LINES, type PriceLine } from '../../shared/pricing.ts';
 const bearerOrWidget = [{ bearerAuth: [] }, { widgetKey: [] }];
 const nullableTime = { type: ['string', 'null'], format: 'date-time' };
 const fileId = pathParam('file_id', 'A file id (file_...)');
+const range = { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 };
+/** RFC 7240: a client that would rather poll than hold the connection (the widget asks for a second). */
+const preferWait = {
+  name: 'Prefer',
+  in: 'header',
+  required: false,
+  description:
+    "`wait=<seconds>`: hold the connection at most this long (never longer than the server's QUOTE_SYNC_WAIT_MS) before answering 202 with the job and its estimate; `respond-async`: answer 202 at once unless the slice is cached. The answer's `Preference-Applied` says what was applied.",
+  schema: { type: 'string', maxLength: 200 },
+};
 const statusEnum = { type: 'string', enum: ['queued', 'processing', 'completed', 'failed'] };
 const problem = {
   type: ['object', 'null'],
@@ -246,13 +256,57 @@ export const quoteSchemas = {
   },
   JobAccepted: {
     type: 'object',
-    required: ['job_id', 'quote_id', 'status', 'status_url'],
+    required: ['job_id', 'quote_id', 'status', 'status_url', 'estimate'],
     additionalProperties: false,
     properties: {
       job_id: { type: 'string' },
       quote_id: { type: 'string', description: 'Equals job_id' },
       status: statusEnum,
       status_url: { type: 'string' },
+      estimate: {
+        oneOf: [ref('Estimate'), { type: 'null' }],
+        description:
+          'The instant estimate while the slice runs; null when none could be made within 5 s (the job shows it once it is)',
+      },
+    },
+  },
+  Estimate: {
+    type: 'object',
+    description:
+      'An instant estimate from the mesh (docs/estimate.md), shown while the real slice runs. **Not a price**: it cannot be added to a cart, and the completed quote replaces it. The real figures are expected inside the ranges.',
+    required: [
+      'total_price',
+      'price_range',
+      'currency',
+      'filament_weight',
+      'weight_range',
+      'estimated_time_seconds',
+      'time_range',
+      'method',
+      'samples',
+      'calibration',
+    ],
+    additionalProperties: false,
+    properties: {
+      total_price: { type: 'number', description: 'The price the estimated weight and time come to, in `currency`' },
+      price_range: { ...range, description: 'The price at the low and high ends of the weight and time ranges' },
+      currency: { type: 'string' },
+      filament_weight: { type: 'number', description: 'Grams' },
+      weight_range: { ...range, description: 'Grams: the real slice is expected inside' },
+      estimated_time_seconds: { type: 'integer' },
+      time_range: { ...range, description: 'Seconds: the real print time is expected inside' },
+      method: {
+        type: 'string',
+        enum: ['cross-sections', 'cross-sections+calibration'],
+        description: 'Layer cross-sections of the mesh, with or without a calibration on real slices',
+      },
+      samples: { type: 'integer', minimum: 0, description: 'Real slices behind the calibration' },
+      calibration: {
+        type: 'string',
+        enum: ['account', 'shipped'],
+        description:
+          "`account`: fitted on this account's own real slices of the same printer and material; `shipped`: the calibration the product ships, until the account has enough of its own",
+      },
     },
   },
   Job: {
@@ -262,6 +316,7 @@ export const quoteSchemas = {
       'quote_id',
       'status',
       'progress',
+      'estimate',
       'stage',
       'expected_remaining_seconds',
       'file_id',
@@ -284,6 +339,10 @@ export const quoteSchemas = {
         maximum: 100,
         description:
           "Percent: the slicer's own progress while it slices, at least the share of the expected time that has passed. 100 once the job is finished, `completed` or `failed`",
+      },
+      estimate: {
+        oneOf: [ref('Estimate'), { type: 'null' }],
+        description: 'While the job waits or slices: its instant estimate (not a price); null once it has finished',
       },
       stage: {
         type: ['string', 'null'],
@@ -364,10 +423,10 @@ export const quotePaths = {
       tags: ['quotes'],
       summary: 'Quote a file from a real slice',
       security: bearerOrWidget,
-      parameters: [fileId, shopperToken, idempotencyKey],
+      parameters: [fileId, shopperToken, idempotencyKey, preferWait],
       requestBody: quoteBody,
       description:
-        "Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS the answer is 202 with the job to poll. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.",
+        "Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.",
       responses: {
         '200': ok('Quote', 'The completed quote'),
         '202': ok('JobAccepted', 'Still slicing: poll the job'),

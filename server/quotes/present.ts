@@ -26,6 +26,7 @@ export function presentJob(row: QuoteRow, now = new Date()) {
     status: row.status,
     // Finished is 100 %, also for jobs that failed before failures recorded it.
     progress: row.status === 'failed' ? 100 : row.progress,
+    estimate: row.status === 'queued' || row.status === 'processing' ? row.estimate : null,
     ...slicingProgress(row, now),
     file_id: row.file_id,
     file_name: row.file_name,

@@ -1,6 +1,8 @@
 // Quotes: sync (answers 202 with the job when slicing outlasts QUOTE_SYNC_WAIT_MS) and async,
 // jobs, and the quote history.
 import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { PresentedEstimate } from './estimate.ts';
 import type { Deps, AppState } from '../deps.ts';
 import { allow, API, API_OR_WIDGET } from '../accounts/access.ts';
 import { jsonBody } from '../http/json-body.ts';
@@ -12,6 +14,29 @@ import { routeParam } from '../http/route-params.ts';
 import { pageRequest, pageResponse } from '../http/pagination.ts';
 import { idempotent } from '../idempotency/middleware.ts';
 
+/** How long a 202 waits for the instant estimate; past it the job answers with it once it is made. */
+const ESTIMATE_WAIT_MS = 5000;
+
+const within = <T>(promise: Promise<T | null>, ms: number): Promise<T | null> =>
+  Promise.race([promise, new Promise<null>((resolve) => setTimeout(() => resolve(null), ms).unref())]);
+
+/**
+ * How long a synchronous quote holds the connection: QUOTE_SYNC_WAIT_MS, or less when the client asks with
+ * `Prefer: wait=<seconds>` or `Prefer: respond-async` (RFC 7240); the answer says what was applied.
+ */
+function preferredWait(ctx: Context, configuredMs: number): number {
+  const prefer = ctx.get('prefer').toLowerCase();
+  if (/(^|[\s,;])respond-async($|[\s,;])/.test(prefer)) {
+    ctx.set('Preference-Applied', 'respond-async');
+    return 0;
+  }
+  const wait = /(^|[\s,;])wait\s*=\s*(\d{1,6})($|[\s,;])/.exec(prefer)?.[2];
+  if (wait === undefined) return configuredMs;
+  const ms = Math.min(Number(wait) * 1000, configuredMs);
+  ctx.set('Preference-Applied', `wait=${Math.round(ms / 1000)}`);
+  return ms;
+}
+
 function failure(row: QuoteRow): ApiError {
   const e = row.error ?? { code: 'quote_failed', message: 'The quote failed.', status: 500 };
   return new ApiError(e.status, e.code, e.message, { ...e.details, quote_id: row.id });
@@ -20,33 +45,34 @@ function failure(row: QuoteRow): ApiError {
 export function quotesRouter(deps: Deps) {
   const router = new Router<AppState>();
   const once = idempotent(deps);
-  const accepted = (row: QuoteRow) => ({
-    job_id: row.id,
-    quote_id: row.id,
-    status: row.status,
-    status_url: `/v2/jobs/${row.id}`,
-  });
+  /** 202: the job to poll, with the instant estimate when it is ready within ESTIMATE_WAIT_MS. */
+  const accept = async (ctx: Context, row: QuoteRow, estimate: Promise<PresentedEstimate | null>) => {
+    ctx.status = 202;
+    ctx.set('Location', `/v2/jobs/${row.id}`);
+    ctx.body = {
+      job_id: row.id,
+      quote_id: row.id,
+      status: row.status,
+      status_url: `/v2/jobs/${row.id}`,
+      estimate: await within(estimate, ESTIMATE_WAIT_MS),
+    };
+  };
 
   router.post('/v2/file/quote/:file_id', allow(deps, API_OR_WIDGET, 'quote'), jsonBody, once, async (ctx) => {
-    let row = await createQuote(deps, ctx.state.auth, routeParam(ctx, 'file_id'), ctx.request.body, 'sync');
-    if (row.status !== 'completed' && (await deps.jobs.waitFor(row.id, deps.config.quoteSyncWaitMs))) {
+    const created = await createQuote(deps, ctx.state.auth, routeParam(ctx, 'file_id'), ctx.request.body, 'sync');
+    let row = created.row;
+    const waitMs = preferredWait(ctx, deps.config.quoteSyncWaitMs);
+    if (row.status !== 'completed' && (await deps.jobs.waitFor(row.id, waitMs))) {
       row = (await quoteById(deps.db, row.account_id, row.id))!;
     }
     if (row.status === 'failed') throw failure(row);
-    if (row.status !== 'completed') {
-      ctx.status = 202;
-      ctx.set('Location', `/v2/jobs/${row.id}`);
-      ctx.body = accepted(row);
-      return;
-    }
+    if (row.status !== 'completed') return accept(ctx, row, created.estimate);
     ctx.body = presentQuote(row, deps.now());
   });
 
   router.post('/v2/file/quote/:file_id/async', allow(deps, API_OR_WIDGET, 'quote'), jsonBody, once, async (ctx) => {
-    const row = await createQuote(deps, ctx.state.auth, routeParam(ctx, 'file_id'), ctx.request.body, 'async');
-    ctx.status = 202;
-    ctx.set('Location', `/v2/jobs/${row.id}`);
-    ctx.body = accepted(row);
+    const created = await createQuote(deps, ctx.state.auth, routeParam(ctx, 'file_id'), ctx.request.body, 'async');
+    await accept(ctx, created.row, created.estimate);
   });
 
   router.get('/v2/jobs/:job_id', allow(deps, API_OR_WIDGET), async (ctx) => {

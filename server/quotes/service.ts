@@ -45,6 +45,7 @@ import { printStats } from '../slicer/print-stats.ts';
 import { resolveSettings, type QuoteRequest, type Resolution } from './resolve.ts';
 import { slicingKey } from './slicing-key.ts';
 import { jobEventData, quoteEventData, processingTimeMs } from './present.ts';
+import { estimateQuote, recordCalibrationSample, type PresentedEstimate } from './estimate.ts';
 
 const SECTIONS: SettingSection[] = ['printer_config', 'material_config', 'quote_config'];
 
@@ -138,14 +139,23 @@ export async function createQuote(
   fileId: string,
   body: unknown,
   mode: 'sync' | 'async',
-): Promise<QuoteRow> {
+): Promise<CreatedQuote> {
   const file = await fileForCaller(deps, auth, fileId);
   try {
-    return await quoteFile(deps, auth, file, body, mode);
+    const row = await quoteFile(deps, auth, file, body, mode);
+    // A quote that waits for its slice gets an instant estimate, made while the slicer works (docs/estimate.md).
+    const estimate = row.status === 'queued' ? estimateQuote(deps, row) : Promise.resolve(null);
+    return { row, estimate };
   } catch (err) {
     if (!isQuoteRefusal(err)) throw err;
     throw await recordRefusal(deps, auth, file, body, mode, err);
   }
+}
+
+export interface CreatedQuote {
+  row: QuoteRow;
+  /** The estimate being made for a queued quote (null: none, e.g. answered from the cache). */
+  estimate: Promise<PresentedEstimate | null>;
 }
 
 const isQuoteRefusal = (err: unknown): err is ApiError => err instanceof ApiError && err.status === 422;
@@ -362,6 +372,8 @@ export async function finishQuote(
   });
   if (!done) throw new LeaseLostError(row.id);
   if (counted) await countQuote(tx, deps, row.account_id, row.token_id);
+  // The estimate it was shown with and the real slice: a calibration sample of the account's printer and material.
+  await recordCalibrationSample(tx, done, input.stats, done.file_id); // done: the features stored since the claim
   await writeEvent(tx, {
     account_id: done.account_id,
     token_id: done.token_id,

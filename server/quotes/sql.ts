@@ -3,6 +3,8 @@ import type { Queryable } from '../db/index.ts';
 import { firstRow } from '../db/rows.ts';
 import type { SliceMeasure } from '../slicer/gcode-stats.ts';
 import type { StoredResolution } from './service.ts';
+import type { PresentedEstimate } from './estimate.ts';
+import type { Features } from '../../shared/estimate/index.ts';
 
 export type QuoteStatus = 'queued' | 'processing' | 'completed' | 'failed';
 
@@ -46,6 +48,9 @@ export interface QuoteRow {
   /** While slicing: the slicer's stage, and when the slice is expected to end. */
   stage: string | null;
   expected_done_at: Date | null;
+  /** The instant estimate shown while the slice runs, and the features it was made from (docs/estimate.md). */
+  estimate: PresentedEstimate | null;
+  estimate_features: Features | null;
 }
 
 /** A shopper waits at the shop's page: their quote is sliced before a merchant's API quotes. */

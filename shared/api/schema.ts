@@ -106,7 +106,7 @@ export interface paths {
   "/v2/file/quote/{file_id}": {
     /**
      * Quote a file from a real slice
-     * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS the answer is 202 with the job to poll. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
+     * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
      */
     post: operations["createQuote"];
   };
@@ -930,6 +930,35 @@ export interface components {
       /** @enum {string} */
       status: "queued" | "processing" | "completed" | "failed";
       status_url: string;
+      /** @description The instant estimate while the slice runs; null when none could be made within 5 s (the job shows it once it is) */
+      estimate: components["schemas"]["Estimate"] | null;
+    };
+    /** @description An instant estimate from the mesh (docs/estimate.md), shown while the real slice runs. **Not a price**: it cannot be added to a cart, and the completed quote replaces it. The real figures are expected inside the ranges. */
+    Estimate: {
+      /** @description The price the estimated weight and time come to, in `currency` */
+      total_price: number;
+      /** @description The price at the low and high ends of the weight and time ranges */
+      price_range: number[];
+      currency: string;
+      /** @description Grams */
+      filament_weight: number;
+      /** @description Grams: the real slice is expected inside */
+      weight_range: number[];
+      estimated_time_seconds: number;
+      /** @description Seconds: the real print time is expected inside */
+      time_range: number[];
+      /**
+       * @description Layer cross-sections of the mesh, with or without a calibration on real slices
+       * @enum {string}
+       */
+      method: "cross-sections" | "cross-sections+calibration";
+      /** @description Real slices behind the calibration */
+      samples: number;
+      /**
+       * @description `account`: fitted on this account's own real slices of the same printer and material; `shipped`: the calibration the product ships, until the account has enough of its own
+       * @enum {string}
+       */
+      calibration: "account" | "shipped";
     };
     Job: {
       job_id: string;
@@ -938,6 +967,8 @@ export interface components {
       status: "queued" | "processing" | "completed" | "failed";
       /** @description Percent: the slicer's own progress while it slices, at least the share of the expected time that has passed. 100 once the job is finished, `completed` or `failed` */
       progress: number;
+      /** @description While the job waits or slices: its instant estimate (not a price); null once it has finished */
+      estimate: components["schemas"]["Estimate"] | null;
       /** @description While slicing: the stage the slicer reports (e.g. "Generating perimeters"); null otherwise */
       stage: string | null;
       /** @description While slicing: the seconds the slice is expected to take still, from this server's recent slicing speed and the model's size (an estimate); null otherwise */
@@ -2739,7 +2770,7 @@ export interface operations {
   };
   /**
    * Quote a file from a real slice
-   * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS the answer is 202 with the job to poll. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
+   * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
    */
   createQuote: {
     parameters: {
@@ -2748,6 +2779,8 @@ export interface operations {
         "X-Shopper-Token"?: string;
         /** @description Any unique string (e.g. a UUID) of 1 to 255 visible ASCII characters. A retry with the same key and the same request within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is 422 `idempotency_key_reused`; a retry while the first request still runs is 409 `idempotency_key_in_use`. Keys are per account (per widget key and shopper for widget calls). */
         "Idempotency-Key"?: string;
+        /** @description `wait=<seconds>`: hold the connection at most this long (never longer than the server's QUOTE_SYNC_WAIT_MS) before answering 202 with the job and its estimate; `respond-async`: answer 202 at once unless the slice is cached. The answer's `Preference-Applied` says what was applied. */
+        Prefer?: string;
       };
       path: {
         /** @description A file id (file_...) */

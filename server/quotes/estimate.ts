@@ -1,0 +1,166 @@
+// The instant estimate a quote carries while its slice runs (docs/estimate.md): the estimator's features of the
+// placed mesh with the quote's settings (measured in a mesh worker thread), calibrated on the account's own real
+// slices of the same printer and material (shipped defaults until there are enough), priced with the same formula
+// as a real quote, with the range the real price is expected in. An estimate is never a price: it cannot be added
+// to a cart, and the exact quote replaces it.
+import type { Deps } from '../deps.ts';
+import type { Queryable } from '../db/index.ts';
+import { computePrice, PriceOutOfRangeError } from '../../shared/pricing.ts';
+import {
+  DEFAULT_CALIBRATION,
+  fitCalibration,
+  predict,
+  type Calibration,
+  type Estimate,
+  type Features,
+} from '../../shared/estimate/index.ts';
+import { printStats } from '../slicer/print-stats.ts';
+import type { SliceMeasure } from '../slicer/gcode-stats.ts';
+import type { QuoteRow } from './sql.ts';
+import type { StoredResolution } from './service.ts';
+import { ApiError } from '../http/errors.ts';
+
+/** What a quote shows of its estimate (the `estimate` object of the API). */
+export interface PresentedEstimate {
+  total_price: number;
+  price_range: [number, number];
+  currency: string;
+  filament_weight: number;
+  weight_range: [number, number];
+  estimated_time_seconds: number;
+  time_range: [number, number];
+  method: Estimate['method'];
+  samples: number;
+  /** Whose real slices calibrated it: the account's own (this printer and material), or the shipped set. */
+  calibration: 'account' | 'shipped';
+}
+
+/** Fewer real slices than this and the shipped calibration is used: a fit on a handful would be noise. */
+export const MIN_CALIBRATION_SAMPLES = 6;
+/** The newest real slices of a printer and material the calibration is fitted on. */
+const CALIBRATION_WINDOW = 300;
+
+/** Calibration scope: the printer (its label) and the material profile a quote was sliced for. */
+export const calibrationScope = (row: Pick<QuoteRow, 'printer' | 'resolved'>) =>
+  `${row.printer ?? ''}|${row.resolved?.material_profile_id ?? ''}`;
+
+/** Calibrations fitted in this process, refitted when the account has a new sample in that scope. */
+export function createCalibrations(db: Queryable) {
+  const fitted = new Map<string, { count: number; calibration: Calibration }>();
+  return async function calibrationFor(
+    accountId: string,
+    scope: string,
+  ): Promise<{ calibration: Calibration; source: PresentedEstimate['calibration'] }> {
+    const [row] = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM calibration_samples WHERE account_id = $1 AND scope = $2',
+      [accountId, scope],
+    );
+    const count = Math.min(row?.n ?? 0, CALIBRATION_WINDOW);
+    if (count < MIN_CALIBRATION_SAMPLES) return { calibration: DEFAULT_CALIBRATION, source: 'shipped' };
+    const key = `${accountId} ${scope}`;
+    const known = fitted.get(key);
+    if (known && known.count === (row?.n ?? 0)) return { calibration: known.calibration, source: 'account' };
+    const samples = await db.query<{ features: Features; volume_mm3: number; time_s: number; model: string }>(
+      `SELECT features, volume_mm3, time_s, model FROM calibration_samples WHERE account_id = $1 AND scope = $2
+       ORDER BY created_at DESC LIMIT $3`,
+      [accountId, scope, CALIBRATION_WINDOW],
+    );
+    const calibration = fitCalibration(
+      samples.map((s) => ({ features: s.features, volume_mm3: s.volume_mm3, time_s: s.time_s, group: s.model })),
+    );
+    if (fitted.size > 1000) fitted.clear();
+    fitted.set(key, { count: row?.n ?? 0, calibration });
+    return { calibration, source: 'account' };
+  };
+}
+
+export type CalibrationLookup = ReturnType<typeof createCalibrations>;
+
+/** The estimate's figures priced with the quote's own settings: the middle and the two ends of the range. */
+export function presentEstimate(
+  e: Estimate,
+  features: Features,
+  resolved: StoredResolution,
+  calibration: PresentedEstimate['calibration'],
+): PresentedEstimate {
+  const s = resolved.settings;
+  const measure = (grams: number, seconds: number): SliceMeasure => ({
+    extruded_volume_mm3: (grams / s.material.density) * 1000,
+    support_share: 0,
+    print_time_s: seconds,
+    layers: features.layers,
+    max_z_mm: features.height_mm,
+  });
+  const priceOf = (grams: number, seconds: number) =>
+    computePrice(printStats(measure(grams, seconds), s.material), s, resolved.conversion);
+  const mid = priceOf(e.filament_weight_g, e.estimated_time_seconds);
+  const lo = priceOf(e.weight_range[0], e.time_range[0]);
+  const hi = priceOf(e.weight_range[1], e.time_range[1]);
+  const grams = (g: number) => Math.round(g * 100) / 100;
+  return {
+    total_price: mid.total,
+    price_range: [lo.total, hi.total],
+    currency: mid.currency,
+    filament_weight: grams(e.filament_weight_g),
+    weight_range: [grams(e.weight_range[0]), grams(e.weight_range[1])],
+    estimated_time_seconds: Math.round(e.estimated_time_seconds),
+    time_range: [Math.round(e.time_range[0]), Math.round(e.time_range[1])],
+    method: e.method,
+    samples: e.samples,
+    calibration,
+  };
+}
+
+/**
+ * Estimates a quote that waits for its slice and stores the estimate on it; null when it cannot be made (the
+ * model file is gone, the estimator refuses the mesh, the price is out of range): the quote then simply has
+ * none, and its slice decides.
+ */
+export async function estimateQuote(deps: Deps, row: QuoteRow): Promise<PresentedEstimate | null> {
+  const resolved = row.resolved;
+  if (!resolved) return null;
+  try {
+    await deps.storage.ensureLocal(row.file_id);
+    const features = await deps.parser.features({
+      meshPath: deps.storage.canonicalPath(row.file_id),
+      placement: resolved.placement?.transform ?? null,
+      settings: { printer: resolved.settings.printer, material: resolved.settings.material },
+    });
+    const { calibration, source } = await deps.calibrations(row.account_id, calibrationScope(row));
+    const estimate = predict(features, resolved.settings, calibration);
+    const presented = presentEstimate(estimate, features, resolved, source);
+    await deps.db.query(
+      `UPDATE quotes SET estimate = $2, estimate_features = $3 WHERE id = $1 AND status IN ('queued', 'processing')`,
+      [row.id, JSON.stringify(presented), JSON.stringify(features)],
+    );
+    return presented;
+  } catch (err) {
+    // A mesh the estimator refuses or a price out of range: no estimate, and the slice decides.
+    if (err instanceof ApiError || err instanceof PriceOutOfRangeError) deps.log.info(`estimate: none for ${row.id}`);
+    else deps.log.error(`estimate: none for ${row.id}`, err);
+    return null;
+  }
+}
+
+/** A real slice of an estimated quote: a calibration sample of its account, printer and material. */
+export async function recordCalibrationSample(
+  tx: Queryable,
+  row: QuoteRow,
+  measure: SliceMeasure,
+  model: string,
+): Promise<void> {
+  if (!row.estimate_features || !row.slicing_key) return;
+  await tx.query(
+    `INSERT INTO calibration_samples (account_id, scope, slicing_key, model, features, volume_mm3, time_s)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (account_id, slicing_key) DO NOTHING`,
+    [
+      row.account_id,
+      calibrationScope(row),
+      row.slicing_key,
+      model,
+      JSON.stringify(row.estimate_features),
+      measure.extruded_volume_mm3,
+      measure.print_time_s,
+    ],
+  );
+}

@@ -1,0 +1,135 @@
+// The instant estimate through the API (docs/estimate.md): a quote that waits for its slice is answered 202 with an
+// estimate (price, weight and time with their ranges), the job shows it until the exact quote replaces it, it
+// cannot be added to a cart, `Prefer: wait` bounds the synchronous wait, and an account's real slices calibrate
+// its later estimates. Real slices, real parse workers.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { boxesObj } from '../helpers/meshes.ts';
+import { until } from '../helpers/poll.ts';
+import { MIN_CALIBRATION_SAMPLES } from '../../server/quotes/estimate.ts';
+
+const SHOP = 'https://estimate-shop.example';
+let server: TestServer;
+let api: ApiClient;
+let dashboard: ApiClient;
+let key: string;
+
+before(async () => {
+  server = await startTestServer({ RATE_LIMIT_ANON_PLAN: 'business' });
+  dashboard = server.client();
+  const signup = await dashboard.post('/dashboard/api/signup', {
+    email: 'estimate-shop@example.test',
+    password: 'a long enough password',
+  });
+  dashboard.csrf = signup.body.csrf_token;
+  api = server.client((await dashboard.post('/dashboard/api/tokens', { name: 'backend' })).body.token);
+  key = (await dashboard.post('/dashboard/api/widget-keys', { name: 'Shop', allowed_origins: [SHOP] })).body.key;
+});
+after(() => server.stop());
+
+const box = (x: number, y: number, z: number) => new TextEncoder().encode(boxesObj([[0, 0, 0, x, y, z]]));
+const upload = async (bytes: Uint8Array, name: string) => {
+  const res = await api.uploadBytes('/v2/file', bytes, name);
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body.file_id as string;
+};
+const completed = (id: string) =>
+  until(`job ${id}`, 180_000, async () => {
+    const job = (await api.get(`/v2/jobs/${id}`)).body;
+    return job.status === 'completed' || job.status === 'failed' ? job : undefined;
+  });
+const inside = (value: number, [lo, hi]: [number, number]) => lo <= value && value <= hi;
+
+test('a queued quote is answered with an estimate; the job shows it until the exact quote replaces it', async () => {
+  const fileId = await upload(box(30, 20, 12), 'block.obj');
+  const res = await api.post(`/v2/file/quote/${fileId}/async`, { printer_config: { fill_density: 20 } });
+  assert.equal(res.status, 202);
+  const e = res.body.estimate;
+  assert.ok(e, 'an estimate comes with the 202');
+  assert.equal(e.calibration, 'shipped', 'a new account starts from the shipped calibration');
+  assert.equal(e.currency, 'USD');
+  assert.ok(inside(e.total_price, e.price_range), JSON.stringify(e));
+  assert.ok(inside(e.filament_weight, e.weight_range), JSON.stringify(e));
+  assert.ok(inside(e.estimated_time_seconds, e.time_range), JSON.stringify(e));
+  assert.ok(e.price_range[0] < e.price_range[1], 'an estimate states its uncertainty');
+  const waiting = (await api.get(`/v2/jobs/${res.body.job_id}`)).body;
+  if (waiting.status !== 'completed') assert.deepEqual(waiting.estimate, e);
+  const done = await completed(res.body.job_id);
+  assert.equal(done.status, 'completed');
+  assert.equal(done.estimate, null, 'the exact quote replaces the estimate');
+  // A plain block is what the estimator knows best: the real slice lies inside the announced ranges.
+  assert.ok(
+    inside(done.result.filament_weight, e.weight_range),
+    `${done.result.filament_weight} g in ${e.weight_range}`,
+  );
+  assert.ok(
+    inside(done.result.estimated_time_seconds, e.time_range),
+    `${done.result.estimated_time_seconds} s in ${e.time_range}`,
+  );
+});
+
+test('Prefer: wait=0 answers 202 at once with the estimate; a shopper cannot put an estimate in the cart', async () => {
+  const c = server.client();
+  const headers = (token?: string) => ({
+    'x-widget-key': key,
+    origin: SHOP,
+    ...(token ? { 'x-shopper-token': token } : {}),
+  });
+  const ticket = await c.request('GET', '/v2/file/upload-id', { headers: headers() });
+  const token = ticket.body.shopper_token;
+  const up = await c.uploadBytes(`/v2/file/public/${ticket.body.upload_id}`, box(25, 25, 40), 'tower.obj');
+  assert.equal(up.status, 201);
+  await server.deps.db.query('DELETE FROM prefetches WHERE file_id = $1', [up.body.file_id]); // no cache hit here
+  const started = Date.now();
+  const res = await c.request('POST', `/v2/file/quote/${up.body.file_id}`, {
+    json: { choices: { infill: 50 } },
+    headers: { ...headers(token), prefer: 'wait=0' },
+  });
+  assert.equal(res.status, 202, JSON.stringify(res.body));
+  assert.equal(res.headers.get('preference-applied'), 'wait=0');
+  assert.ok(Date.now() - started < 10_000, 'answered without waiting for the slice');
+  assert.ok(res.body.estimate?.total_price > 0);
+  const cart = await c.request('POST', '/v2/widget/cart', {
+    json: { quote_id: res.body.quote_id, quantity: 1 },
+    headers: headers(token),
+  });
+  assert.equal(cart.status, 409, 'an estimate is never sold');
+  assert.equal(cart.body.error.code, 'quote_not_completed');
+  const preflight = await fetch(`${server.url}/v2/file/quote/${up.body.file_id}`, {
+    method: 'OPTIONS',
+    headers: { origin: SHOP, 'access-control-request-method': 'POST', 'access-control-request-headers': 'prefer' },
+  });
+  assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Prefer/i);
+});
+
+test("an account's real slices calibrate its later estimates of that printer and material", async () => {
+  const sizes: [number, number, number][] = [
+    [10, 10, 10],
+    [20, 12, 8],
+    [15, 30, 6],
+    [8, 8, 24],
+    [25, 18, 10],
+    [12, 22, 14],
+    [30, 10, 5],
+  ];
+  for (const [i, [x, y, z]] of sizes.entries()) {
+    const fileId = await upload(box(x, y, z), `cal-${i}.obj`);
+    const res = await api.post(`/v2/file/quote/${fileId}/async`, { printer_config: { fill_density: 15 + i } });
+    assert.equal(res.status, 202);
+    assert.equal((await completed(res.body.job_id)).status, 'completed');
+  }
+  const [row] = await server.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM calibration_samples');
+  assert.ok(row!.n >= MIN_CALIBRATION_SAMPLES, `${row!.n} samples`);
+  const fileId = await upload(box(18, 16, 9), 'after.obj');
+  const res = await api.post(`/v2/file/quote/${fileId}/async`, { printer_config: { fill_density: 25 } });
+  assert.equal(res.body.estimate.calibration, 'account');
+  assert.equal(res.body.estimate.method, 'cross-sections+calibration');
+  assert.ok(res.body.estimate.samples >= MIN_CALIBRATION_SAMPLES);
+  // Another account's estimates are not calibrated on this one's slices.
+  const other = await server.newAccount();
+  const stranger = server.client(other.token);
+  const theirs = await stranger.uploadBytes('/v2/file', box(18, 16, 9), 'theirs.obj');
+  const estimate = (await stranger.post(`/v2/file/quote/${theirs.body.file_id}/async`, {})).body.estimate;
+  assert.equal(estimate.calibration, 'shipped');
+});
