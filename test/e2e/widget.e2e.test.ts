@@ -34,7 +34,7 @@ before(
     await page.evaluate(() => {
       const w = window as unknown as { sqEvents: { type: string; detail: any }[] };
       w.sqEvents = [];
-      for (const type of ['sq-quote', 'sq-add-to-cart', 'sq-error'])
+      for (const type of ['sq-quote', 'sq-estimate', 'sq-add-to-cart', 'sq-error'])
         document.addEventListener(type, (e) => w.sqEvents.push({ type, detail: (e as CustomEvent).detail }));
     });
   },
@@ -102,7 +102,16 @@ test('3DBenchy: preview, upload, price from a real slice', {
   assert.match(await page.locator('slice-quote [part~=dimensions]').innerText(), /× .* mm/);
   await shot('02-preview');
 
-  await page.locator('slice-quote .amount').waitFor({ timeout: SLICE_TIMEOUT });
+  // The instant estimate first, marked as one and not sellable; then the real slice's exact price replaces it.
+  const estimate = page.locator('slice-quote [part~=estimate]');
+  await estimate.waitFor({ timeout: 60_000 });
+  assert.match(await estimate.innerText(), /≈[\s\S]*each[\s\S]*Estimate .+–.+ · exact price/);
+  assert.ok((await page.locator('slice-quote [part~=add-button]').isDisabled()) === true, 'an estimate is never sold');
+  const [estimated] = await events('sq-estimate');
+  assert.ok(estimated.estimate.total_price > 0 && estimated.file_id, 'sq-estimate tells the page, marked as such');
+  await shot('03-estimate');
+  await page.locator('slice-quote .amount:not(.approx)').waitFor({ timeout: SLICE_TIMEOUT });
+  assert.equal(await estimate.count(), 0, 'the exact price replaced the estimate');
   const [quote] = await events('sq-quote');
   assert.ok(quote.total_price > 0 && quote.quote_id && quote.file_id, 'sq-quote carries the price');
   assert.ok(quote.filament_weight > 0 && quote.estimated_time_seconds > 0);

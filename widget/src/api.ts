@@ -5,6 +5,9 @@ import { httpError, networkError, WidgetError } from './errors.ts';
 import type { CartLine, FileRecord, Job, JobAccepted, Quote, UploadTicket, WidgetConfig } from './types.ts';
 
 /** A widget sends only the shopper's choices from the offer; the shop prices them. */
+
+/** Seconds a quote request waits for a quick or cached slice before the server answers with the job. */
+const QUOTE_WAIT_S = 1;
 export interface QuoteRequest {
   choices: { material: string; color?: string; quality: string; infill: number };
 }
@@ -41,7 +44,10 @@ export class WidgetApi {
     return ticket;
   }
 
-  /** 200 carries the quote; 202 a job to poll (the slice outlasted the server's sync wait). */
+  /**
+   * 200 carries the quote (a cached or quick slice); 202 the job to poll and its instant estimate. The server
+   * holds the connection for at most QUOTE_WAIT_S (RFC 7240 `Prefer: wait`), so the estimate shows at once.
+   */
   async quote(
     fileId: string,
     body: QuoteRequest,
@@ -52,6 +58,7 @@ export class WidgetApi {
       `/v2/file/quote/${encodeURIComponent(fileId)}`,
       body,
       signal,
+      { Prefer: `wait=${QUOTE_WAIT_S}` },
     );
     return res.status === 202 ? { job: res.body as JobAccepted } : { quote: res.body as Quote };
   }
@@ -107,8 +114,9 @@ export class WidgetApi {
     path: string,
     body?: unknown,
     signal?: AbortSignal,
+    extraHeaders: Record<string, string> = {},
   ): Promise<{ status: number; body: T }> {
-    const headers: Record<string, string> = { 'X-Widget-Key': this.key, Accept: 'application/json' };
+    const headers: Record<string, string> = { 'X-Widget-Key': this.key, Accept: 'application/json', ...extraHeaders };
     if (this.shopperToken) headers['X-Shopper-Token'] = this.shopperToken;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let res: Response;

@@ -46,6 +46,11 @@ export function percent(value: number, locale?: string): string {
 }
 
 /** Print times come in seconds; hours and minutes read better than the server's fixed format. */
+/** A short wait, as a shopper reads it: "5 s", "40 s", "2 min". */
+export function wait(seconds: number): string {
+  return seconds < 60 ? `${Math.max(1, Math.round(seconds))} s` : `${Math.round(seconds / 60)} min`;
+}
+
 export function duration(seconds: number): string {
   const minutes = Math.max(1, Math.round(seconds / 60));
   const h = Math.floor(minutes / 60),

@@ -16,7 +16,9 @@ import type {
   AddToCartDetail,
   BuildVolume,
   ErrorDetail,
+  EstimateDetail,
   PricedLine,
+  Pricing,
   QuoteDetail,
   Selection,
   WidgetConfig,
@@ -37,7 +39,7 @@ export interface PartHost {
   recolor(part: PartFlow): void;
   /** A 128 × 128 PNG data URL of the part for the cart line; '' without 3D. */
   thumbnail(part: PartFlow): string;
-  emit(type: 'sq-quote' | 'sq-error', detail: QuoteDetail | ErrorDetail): void;
+  emit(type: 'sq-quote' | 'sq-error' | 'sq-estimate', detail: QuoteDetail | ErrorDetail | EstimateDetail): void;
 }
 
 /** Where a part is, in the words a row shows: `queued` until its turn comes to be read. */
@@ -156,18 +158,25 @@ export class PartFlow {
         this.host.client!,
         file!.file_id,
         selection!,
-        (p) => this.patch({ quoting: p }),
+        (p) => this.onPricing(p),
         run.signal,
       );
       if (run.signal.aborted) return;
-      this.patch({ quote, quoting: null });
+      this.patch({ quote, quoting: null, pricing: null });
       this.host.emit('sq-quote', this.quoteDetail());
     } catch (e) {
       if (run.signal.aborted) return;
       // A price for other options than the ones shown would mislead: drop it.
-      this.patch({ quote: null, quoting: null });
+      this.patch({ quote: null, quoting: null, pricing: null });
       this.fail('quote', e);
     }
+  }
+
+  /** Progress of a slice; a new estimate is told to the page too (`sq-estimate`: never a price to sell). */
+  private onPricing(p: Pricing): void {
+    const fresh = p.estimate && p.estimate !== this.s.pricing?.estimate;
+    this.patch({ quoting: p.percent, pricing: p });
+    if (fresh && this.s.file) this.host.emit('sq-estimate', { file_id: this.s.file.file_id, estimate: p.estimate! });
   }
 
   /** Whether the cart call may go now: priced, the quantity valid, nothing running. */

@@ -10,7 +10,9 @@ import type { ShopState, StageError } from './state.ts';
 import type { Selection } from './types.ts';
 import { renderUnitOffer, unitOffer } from './unit-offer.ts';
 import {
+  pricingLabel,
   progressBar,
+  renderEstimate,
   renderConfigStatus,
   renderError,
   renderFileStatus,
@@ -150,16 +152,18 @@ function renderRow(
         }
         ${renderError(p, { retry: () => h.retry(part) }, name)}
         ${
-          // While a new price is calculated the last one stays, dimmed: the row does not jump.
-          p.quote && !p.error
-            ? html`<div class="part-price ${p.quoting === null ? '' : 'stale'}" part="row-price">
+          // While a new price is calculated its estimate shows, else the last price stays, dimmed: no jump.
+          p.quoting !== null && p.pricing?.estimate && !p.error
+            ? html`<div class="part-price" part="row-price">${renderEstimate(p.pricing, s)}</div>`
+            : p.quote && !p.error
+              ? html`<div class="part-price ${p.quoting === null ? '' : 'stale'}" part="row-price">
               ${total !== null ? html`<strong>${fmt(total)}</strong>` : nothing}
               <span class="each">${fmt(p.quote.total_price)} each${total !== null ? ` · ${p.selection!.quantity} ${p.selection!.quantity === 1 ? 'piece' : 'pieces'}` : ''}</span>
               ${p.added ? html`<span class="added" part="row-added">In your cart</span>` : nothing}
             </div>`
-            : nothing
+              : nothing
         }
-        ${p.quoting !== null ? progressBar('Calculating the price…', p.quoting > 0 ? p.quoting / 100 : undefined) : nothing}
+        ${p.quoting !== null ? progressBar(pricingLabel(p.pricing, 'Calculating the price…'), p.quoting > 0 ? p.quoting / 100 : undefined) : nothing}
       </div>
     </li>
   `;

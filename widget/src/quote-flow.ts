@@ -1,9 +1,9 @@
-// Getting one price: POST the quote, and when the server answers 202 (slicing outlasted its sync
-// wait) poll the job until it completes. Short rate-limit waits are absorbed here so a shopper
+// Getting one price: POST the quote, and when the server answers 202 (the slice takes longer than a second)
+// show its instant estimate and poll the job, with the slicer's stage and remaining time, until it completes. Short rate-limit waits are absorbed here so a shopper
 // flicking through options does not see a 429; anything else surfaces as a WidgetError.
 import type { QuoteRequest, WidgetApi } from './api.ts';
 import { WidgetError } from './errors.ts';
-import type { Quote, Selection } from './types.ts';
+import type { Pricing, Quote, Selection } from './types.ts';
 
 const POLL_FIRST_MS = 400;
 const POLL_MAX_MS = 2000;
@@ -26,25 +26,33 @@ export async function fetchQuote(
   api: WidgetApi,
   fileId: string,
   sel: Selection,
-  onProgress: (percent: number) => void,
+  onProgress: (pricing: Pricing) => void,
   signal: AbortSignal,
 ): Promise<Quote> {
   const first = await withRateLimitRetry(() => api.quote(fileId, quoteRequest(sel), signal), signal);
   if ('quote' in first) return first.quote;
-  return pollJob(api, first.job.status_url, onProgress, signal);
+  const estimate = first.job.estimate ?? null;
+  onProgress({ percent: 0, estimate, stage: null, remainingSeconds: null });
+  return pollJob(api, first.job.status_url, estimate, onProgress, signal);
 }
 
 async function pollJob(
   api: WidgetApi,
   statusUrl: string,
-  onProgress: (percent: number) => void,
+  firstEstimate: Pricing['estimate'],
+  onProgress: (pricing: Pricing) => void,
   signal: AbortSignal,
 ): Promise<Quote> {
   const giveUpAt = Date.now() + POLL_GIVE_UP_MS;
   for (let delay = POLL_FIRST_MS; ; delay = Math.min(delay * 1.5, POLL_MAX_MS)) {
     await sleep(delay, signal);
     const job = await withRateLimitRetry(() => api.job(statusUrl, signal), signal);
-    onProgress(job.progress);
+    onProgress({
+      percent: job.progress,
+      estimate: job.estimate ?? firstEstimate,
+      stage: job.stage ?? null,
+      remainingSeconds: job.expected_remaining_seconds ?? null,
+    });
     if (job.status === 'completed' && job.result) return job.result;
     if (job.status === 'failed') {
       const code = job.error?.code ?? 'quote_failed';

@@ -18,6 +18,7 @@ import type {
   AddToCartDetail,
   AddToCartLinesDetail,
   ErrorDetail,
+  EstimateDetail,
   Quote,
   QuoteDetail,
   Selection,
@@ -519,8 +520,8 @@ export class SliceQuote extends LitElement {
   }
 
   private emit(
-    type: 'sq-quote' | 'sq-add-to-cart' | 'sq-error',
-    detail: QuoteDetail | AddToCartDetail | AddToCartLinesDetail | ErrorDetail,
+    type: 'sq-quote' | 'sq-estimate' | 'sq-add-to-cart' | 'sq-error',
+    detail: QuoteDetail | EstimateDetail | AddToCartDetail | AddToCartLinesDetail | ErrorDetail,
   ): void {
     this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }

@@ -1,6 +1,6 @@
 // What the element knows at any moment; the view renders it and nothing else.
 import type { CurrencyDisplay } from './format.ts';
-import type { CartLine, ErrorDetail, FileRecord, Quote, Selection, WidgetConfig } from './types.ts';
+import type { CartLine, ErrorDetail, FileRecord, Quote, Selection, WidgetConfig, Pricing } from './types.ts';
 
 /** Which step failed decides what "Try again" does. */
 export type Stage = 'config' | 'file' | 'upload' | 'quote' | 'cart';
@@ -33,6 +33,8 @@ export interface WidgetState {
   quote: Quote | null;
   /** Slicing progress in percent while a quote runs, else null. */
   quoting: number | null;
+  /** While the slice runs: its instant estimate, stage and expected remaining time (null before the first). */
+  pricing: Pricing | null;
   adding: boolean;
   added: CartLine | null;
   /** A rescale of the upload (the unit offer) is under way. */
@@ -56,6 +58,7 @@ export type PartState = Pick<
   | 'file'
   | 'quote'
   | 'quoting'
+  | 'pricing'
   | 'adding'
   | 'added'
   | 'rescaling'
@@ -72,6 +75,7 @@ export const EMPTY_RUN = {
   file: null,
   quote: null,
   quoting: null,
+  pricing: null,
   adding: false,
   added: null,
   rescaling: false,

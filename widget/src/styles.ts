@@ -123,6 +123,9 @@ export const styles = css`
 
   .price { min-height: 3.5em; padding: 12px; border-radius: var(--_radius); background: var(--_surface); }
   .price[aria-busy='true'] .amount { opacity: 0.5; }
+  /* An estimate is not dimmed like a stale price: it is the current best guess, marked with ≈ and its range. */
+  .price[aria-busy='true'] .estimate .amount { opacity: 1; }
+  .estimate .amount { font-style: italic; }
   .amount { font-size: 1.75em; font-weight: 700; line-height: 1.2; }
   .each { color: var(--_muted); }
   .facts { display: flex; flex-wrap: wrap; gap: 4px 16px; margin: 8px 0 0; font-size: 0.875em; }

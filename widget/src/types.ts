@@ -41,11 +41,25 @@ export type Quote = Schemas['Quote'] &
     >
   >;
 
+/** An instant estimate while the slice runs: never a price, never in a cart (docs/estimate.md). */
+export type Estimate = Schemas['Estimate'];
+
 export interface Job {
   status: 'queued' | 'processing' | 'completed' | 'failed';
   progress: number;
+  estimate: Estimate | null;
+  stage: string | null;
+  expected_remaining_seconds: number | null;
   result: Quote | null;
   error: { code: string; message: string } | null;
+}
+
+/** How far a price is while the slice runs: the estimate to show, and the slicer's stage and remaining time. */
+export interface Pricing {
+  percent: number;
+  estimate: Estimate | null;
+  stage: string | null;
+  remainingSeconds: number | null;
 }
 
 /** What the shopper picked from the offer; quantity never re-slices, the rest are choices the server prices. */
@@ -94,6 +108,12 @@ export interface PricedLine {
 /** Detail of `sq-quote`. */
 export interface QuoteDetail extends PricedLine {
   cached: boolean;
+}
+
+/** Detail of `sq-estimate`: the instant estimate while the part's slice runs. Not a price: never charge it. */
+export interface EstimateDetail {
+  file_id: string;
+  estimate: Estimate;
 }
 
 /** Detail of `sq-add-to-cart`: everything the shop needs to charge for and make the part. */

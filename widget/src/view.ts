@@ -2,10 +2,10 @@
 // the price sits in a polite live region, errors in an alert with a retry when one can help.
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { dimensions, duration, grams, money, percent } from './format.ts';
+import { dimensions, duration, grams, money, percent, wait } from './format.ts';
 import { lineTotal } from './selection.ts';
 import type { WidgetState } from './state.ts';
-import type { Selection, WidgetConfig } from './types.ts';
+import type { Pricing, Selection, WidgetConfig } from './types.ts';
 import { shopperMessage } from './shopper-messages.ts';
 import { renderUnitOffer, unitOffer } from './unit-offer.ts';
 
@@ -195,6 +195,23 @@ function selectField(
   `;
 }
 
+/**
+ * While the slice runs, its instant estimate: "≈ $2.10 each, estimate $1.95–$2.25 · exact price in ~4 s". Marked
+ * as an estimate in words and in the markup (data-estimate); Add to cart waits for the exact price.
+ */
+export function renderEstimate(p: Pricing, s: Pick<WidgetState, 'locale' | 'currencyDisplay'>): TemplateResult {
+  const e = p.estimate!;
+  const fmt = (v: number) => money(v, e.currency, s.locale, s.currencyDisplay);
+  const when = p.remainingSeconds ? `exact price in ~${wait(p.remainingSeconds)}` : 'exact price soon';
+  return html`<div class="estimate" part="estimate" data-estimate>
+    <div class="amount approx" part="estimate-amount"><span aria-hidden="true">≈ </span><span class="visually-hidden">About </span>${fmt(e.total_price)} each</div>
+    <div class="each" part="estimate-range">Estimate ${fmt(e.price_range[0])}–${fmt(e.price_range[1])} · ${when}</div>
+  </div>`;
+}
+
+/** The progress bar's words while a price is being calculated: the slicer's own stage when it has said one. */
+export const pricingLabel = (p: Pricing | null, base: string) => (p?.stage ? `${base} ${p.stage}…` : base);
+
 function renderPrice(s: WidgetState): TemplateResult {
   const q = s.quote;
   const qty = s.selection?.quantity ?? 1;
@@ -205,26 +222,31 @@ function renderPrice(s: WidgetState): TemplateResult {
   return html`
     <div class="price" part="price" role="status" aria-live="polite" aria-busy=${busy ? 'true' : 'false'} tabindex="-1">
       ${
-        q
-          ? html`
+        busy && s.pricing?.estimate
+          ? renderEstimate(s.pricing, s)
+          : q
+            ? html`
             ${invalid ? nothing : html`<div class="amount" part="amount">${fmt(lineTotal(q, qty, s.config?.minimum_line_price ?? null))}</div>`}
             <div class="each" part="unit-price">${fmt(q.total_price)} each${invalid ? '' : html` · ${qty} ${qty === 1 ? 'piece' : 'pieces'}`}</div>`
-          : busy
-            ? nothing
-            : html`<span class="hint">${s.model ? '' : 'Your price appears here.'}</span>`
+            : busy
+              ? nothing
+              : html`<span class="hint">${s.model ? '' : 'Your price appears here.'}</span>`
       }
-      ${busy ? progressBar('Calculating your price…', s.quoting! > 0 ? s.quoting! / 100 : undefined) : nothing}
+      ${busy ? progressBar(pricingLabel(s.pricing, 'Calculating your price…'), s.quoting! > 0 ? s.quoting! / 100 : undefined) : nothing}
     </div>
   `;
 }
 
 function renderFacts(s: WidgetState): TemplateResult | typeof nothing {
-  const q = s.quote;
+  // While an estimate shows, its figures hold the place the exact ones take: the price below does not move.
+  const estimate = s.quoting !== null ? s.pricing?.estimate : null;
+  const q = estimate ?? s.quote;
   if (!q) return nothing;
+  const about = estimate ? '≈ ' : '';
   return html`
     <dl class="facts" part="facts">
-      <div><dt>Print time</dt><dd>${duration(q.estimated_time_seconds)}</dd></div>
-      <div><dt>Weight</dt><dd>${grams(q.filament_weight, s.locale)}</dd></div>
+      <div><dt>Print time</dt><dd>${about}${duration(q.estimated_time_seconds)}</dd></div>
+      <div><dt>Weight</dt><dd>${about}${grams(q.filament_weight, s.locale)}</dd></div>
     </dl>
   `;
 }
