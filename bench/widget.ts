@@ -1,10 +1,19 @@
 // The storefront widget's numbers: bundle size (raw and gzip, target ≤ 200 KB gzip with three.js),
 // and in headless Chromium, on the demo shop against a real server, the time from dropping 3DBenchy
-// on the widget to its 3D preview and to its first price. Each run gets a fresh server, so every
-// first price is a real (uncached) slice.
+// on the widget to its 3D preview, to the first price shown (the instant estimate, or the exact price
+// when it comes first) and to the exact price, beside the bare PrusaSlicer CLI's time for the same
+// mesh and settings in the same run (docs/instant-price.md: the exact price with pre-slicing should
+// come within a second of the bare slicer). Each run gets a fresh server, so no slice is cached.
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
+import { DEFAULT_SETTINGS } from '../shared/settings.ts';
+import { buildSliceConfig } from '../server/slicer/config.ts';
 import { corpusPath } from '../test/helpers/corpus.ts';
 import {
   chromiumMissing,
@@ -15,6 +24,7 @@ import {
 } from '../test/e2e/widget-env.ts';
 
 const TARGET_GZIP_BYTES = 200 * 1024;
+const run = promisify(execFile);
 
 export async function benchWidget(opts: { runs?: number } = {}) {
   await ensureWidgetBuilt();
@@ -32,26 +42,37 @@ export async function benchWidget(opts: { runs?: number } = {}) {
   const model = readFileSync(corpusPath('stl', '3DBenchy.stl'));
   const browser = await launchChromium();
   const preview: number[] = [];
+  const shown: number[] = [];
   const price: number[] = [];
+  const bare: number[] = [];
   try {
     for (let i = 0; i < (opts.runs ?? 3); i++) {
       const run = await dropAndTime(browser, model);
       preview.push(run.preview);
+      shown.push(run.shown);
       price.push(run.price);
+      bare.push(await bareSlice(corpusPath('stl', '3DBenchy.stl')));
     }
   } finally {
     await browser.close();
   }
+  const ms = (xs: number[]) => ({ median: median(xs), runs: xs.map(Math.round) });
   return {
     bundle,
     model: { name: '3DBenchy.stl', bytes: model.length },
-    drop_to_preview_ms: { median: median(preview), runs: preview.map(Math.round) },
-    drop_to_first_price_ms: { median: median(price), runs: price.map(Math.round) },
+    drop_to_preview_ms: ms(preview),
+    drop_to_first_price_shown_ms: ms(shown),
+    drop_to_exact_price_ms: ms(price),
+    bare_prusaslicer_ms: ms(bare),
+    exact_price_minus_bare_slicer_ms: median(price) - median(bare),
   };
 }
 
 /** One shopper: open the shop, drop the model on the widget, time the preview and the price. */
-async function dropAndTime(browser: Browser, model: Buffer): Promise<{ preview: number; price: number }> {
+async function dropAndTime(
+  browser: Browser,
+  model: Buffer,
+): Promise<{ preview: number; shown: number; price: number }> {
   const env = await startWidgetEnv();
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   try {
@@ -63,6 +84,10 @@ async function dropAndTime(browser: Browser, model: Buffer): Promise<{ preview: 
       const file = new File([await (await fetch('/__bench/model.stl')).arrayBuffer()], '3DBenchy.stl');
       const el = document.querySelector('slice-quote')!;
       const priced = new Promise((resolve) => el.addEventListener('sq-quote', resolve, { once: true }));
+      const firstShown = Promise.race([
+        priced,
+        new Promise((resolve) => el.addEventListener('sq-estimate', resolve, { once: true })),
+      ]);
       const drop = new DataTransfer();
       drop.items.add(file);
       const t0 = performance.now();
@@ -72,12 +97,36 @@ async function dropAndTime(browser: Browser, model: Buffer): Promise<{ preview: 
       while (!el.shadowRoot!.querySelector('canvas')) await new Promise((r) => requestAnimationFrame(r));
       await new Promise((r) => requestAnimationFrame(r));
       const preview = performance.now() - t0;
+      await firstShown;
+      const shown = performance.now() - t0;
       await priced;
-      return { preview, price: performance.now() - t0 };
+      return { preview, shown, price: performance.now() - t0 };
     });
   } finally {
     await page.close();
     await env.stop();
+  }
+}
+
+/** The bare PrusaSlicer CLI on the same mesh with the same (default) settings, in its own folder. */
+async function bareSlice(meshPath: string): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), 'slicequote-bench-bare-'));
+  try {
+    await writeFile(join(dir, 'config.ini'), buildSliceConfig(DEFAULT_SETTINGS).ini);
+    const t0 = performance.now();
+    await run('prusa-slicer', [
+      '--loglevel',
+      '1',
+      '--export-gcode',
+      '--load',
+      join(dir, 'config.ini'),
+      '--output',
+      join(dir, 'out.gcode'),
+      meshPath,
+    ]);
+    return performance.now() - t0;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
