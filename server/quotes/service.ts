@@ -29,6 +29,7 @@ import {
   countWaitingJobs,
   explorationCounted,
   PRIORITY,
+  supersedeShopperQuotes,
   type QuoteRow,
   type SliceRow,
   type JobError,
@@ -264,6 +265,8 @@ async function quoteFile(
       choices,
       priority: auth.via === 'widget' ? PRIORITY.shopper : PRIORITY.merchant,
     });
+    // The shopper changed an option before the last price came: that quote is no longer awaited.
+    if (auth.widgetKeyId && auth.shopperHash) await supersedeShopperQuotes(tx, quote);
     if (refusal) return failJob(tx, quote, null, refusal);
     if (cached) return finishQuote(tx, deps, quote, null, { stats: cached.stats, slice: cached, cached: true });
     await jobStatusChanged(tx, quote, null);

@@ -174,6 +174,33 @@ export async function softDeleteQuote(db: Queryable, accountId: string, id: stri
   return rows.length === 1;
 }
 
+/**
+ * A shopper's new quote of an upload supersedes their unfinished earlier ones (docs/instant-price.md): those end as
+ * failed with `superseded`, without events (nobody waits for them), and a worker slicing one stops at its next
+ * heartbeat. Unless another unfinished request shares its slice: the new quote (a colour change slices the same),
+ * another shopper's or a merchant's quote; that one goes on. Returns how many were superseded.
+ */
+export async function supersedeShopperQuotes(db: Queryable, latest: QuoteRow): Promise<number> {
+  const rows = await db.query(
+    `UPDATE quotes q SET status = 'failed', progress = 100, error = $5, finished_at = now(), lease_owner = NULL,
+       lease_expires_at = NULL
+     WHERE q.file_id = $1 AND q.widget_key_id = $2 AND q.shopper_hash = $3 AND q.id <> $4
+       AND q.status IN ('queued', 'processing')
+       AND NOT EXISTS (
+         SELECT 1 FROM quotes o WHERE o.slicing_key = q.slicing_key AND o.id <> q.id AND o.status IN ('queued', 'processing')
+           AND (o.id = $4 OR o.file_id <> $1 OR o.widget_key_id IS DISTINCT FROM $2 OR o.shopper_hash IS DISTINCT FROM $3))
+     RETURNING q.id`,
+    [latest.file_id, latest.widget_key_id, latest.shopper_hash, latest.id, jsonParam(SUPERSEDED)],
+  );
+  return rows.length;
+}
+
+const SUPERSEDED: JobError = {
+  code: 'superseded',
+  message: 'The shopper asked for another quote of this upload before this one was ready.',
+  status: 409,
+};
+
 /** The slicing keys of quotes waiting to be claimed, most urgent first (a few: enough to spare their slices). */
 export async function waitingKeys(db: Queryable): Promise<string[]> {
   const rows = await db.query<{ slicing_key: string }>(

@@ -56,6 +56,7 @@ function shopper() {
   let token = '';
   const headers = () => ({ 'x-widget-key': key, origin: SHOP, ...(token ? { 'x-shopper-token': token } : {}) });
   return {
+    headers,
     get: (p: string) => c.request('GET', p, { headers: headers() }),
     post: (p: string, json: unknown) => c.request('POST', p, { json, headers: headers() }),
     async upload(bytes: Uint8Array, name: string): Promise<string> {
@@ -243,4 +244,53 @@ test('the claim order: priority first, then age; a job whose slice is being made
     })
     .catch((err: { claimed?: string[] }) => err.claimed);
   assert.deepEqual(order, ['job_new_shopper', 'job_old_merchant'], 'the twin of a slice being made waits for it');
+});
+
+test("a shopper's new choice stops the slice they no longer wait for, unless a request shares it", async () => {
+  // No other slicing in the background: the slices counted below are this test's.
+  await sql('DELETE FROM prefetches');
+  await new Promise((r) => setTimeout(r, 2500)); // a running prefetch notices at its next heartbeat
+  const s = shopper();
+  const fileId = await s.upload(BENCHY, 'benchy-flick.stl');
+  await sql('DELETE FROM prefetches WHERE file_id = $1', [fileId]);
+  const ask = (choices: Record<string, unknown>) =>
+    server
+      .client()
+      .request('POST', `/v2/file/quote/${fileId}`, {
+        json: { choices },
+        headers: { ...s.headers(), prefer: 'respond-async' },
+      });
+  const first = await ask({ infill: 15 });
+  assert.equal(first.status, 202);
+  await until('the first slice running', 60_000, async () => {
+    const job = (await s.get(`/v2/jobs/${first.body.job_id}`)).body;
+    return job.status === 'processing' ? job : undefined;
+  });
+  // A colour change slices the same: the running slice is shared and goes on.
+  const recolour = await ask({ infill: 15, color: 'Black' });
+  assert.equal((await s.get(`/v2/jobs/${first.body.job_id}`)).body.status, 'processing');
+  // Another infill: the two earlier quotes are no longer awaited, and their shared slice stops.
+  const other = await ask({ infill: 40 });
+  for (const id of [first.body.job_id, recolour.body.job_id]) {
+    const job = (await s.get(`/v2/jobs/${id}`)).body;
+    assert.equal(job.status, 'failed');
+    assert.equal(job.error.code, 'superseded');
+  }
+  const stopped = await until('the superseded slice stopped', 30_000, async () => {
+    const rows = await sql('SELECT 1 FROM quotes WHERE id = $1 AND lease_owner IS NULL', [first.body.job_id]);
+    const running = await metric(server, /slicequote_slice_duration_seconds_count\{outcome="ok"\} (\d+)/);
+    return rows.length ? running : undefined;
+  });
+  const done = await until('the quote awaited', 240_000, async () => {
+    const job = (await s.get(`/v2/jobs/${other.body.job_id}`)).body;
+    return job.status === 'completed' ? job : undefined;
+  });
+  assert.equal(done.result.choices.infill, 40);
+  // Only the awaited slice was completed after the switch: the superseded one was not finished in the background.
+  assert.equal((await metric(server, /slicequote_slice_duration_seconds_count\{outcome="ok"\} (\d+)/)) - stopped, 1);
+  const events = await sql<{ n: number }>(
+    `SELECT count(*)::int AS n FROM outbox_events WHERE data->>'quoteId' = ANY($1)`,
+    [[first.body.job_id, recolour.body.job_id]],
+  );
+  assert.equal(events[0]!.n, 0, 'no quote.failed for quotes nobody waits for');
 });
