@@ -179,7 +179,7 @@ export async function realSlices(
   if (jobs.length) console.error(`estimate bench: ${jobs.length} real slices to run (cache: ${CACHE_FILE})`);
   let next = 0;
   const worker = async () => {
-    while (next < jobs.length) await jobs[next++]();
+    while (next < jobs.length) await jobs[next++]!();
   };
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
   return out;

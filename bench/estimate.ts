@@ -50,7 +50,7 @@ function quantileOf(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
   if (s.length === 0) return Number.NaN;
   const pos = (s.length - 1) * q;
-  return s[Math.floor(pos)] + (s[Math.ceil(pos)] - s[Math.floor(pos)]) * (pos - Math.floor(pos));
+  return s[Math.floor(pos)]! + (s[Math.ceil(pos)]! - s[Math.floor(pos)]!) * (pos - Math.floor(pos));
 }
 const pct = (x: number) => Math.round(x * 1000) / 10;
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
@@ -127,7 +127,7 @@ function summary(rows: Row[]) {
  * the median of `runs` after `warmups` more, as a server that has estimated before sees it.
  */
 function latency(model: BenchModel, runs: number, warmups = 3) {
-  const s = VARIANTS[0].settings;
+  const s = VARIANTS[0]!.settings;
   const cpuMs: number[] = [];
   const once = () => {
     const cpu0 = process.cpuUsage();
@@ -153,7 +153,7 @@ function latency(model: BenchModel, runs: number, warmups = 3) {
     /** CPU time of the process over the same runs (includes the garbage collector's threads). */
     median_cpu_ms: round(median(cpuMs), 1),
     /** The machine is shared: its 1-minute load average while the latency was measured. */
-    load_average: round(loadavg()[0], 2),
+    load_average: round(loadavg()[0]!, 2),
   };
 }
 

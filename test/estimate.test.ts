@@ -32,9 +32,9 @@ function settings(changes: Partial<ResolvedSettings['printer']> = {}): ResolvedS
   return s;
 }
 
-const close = (actual: number, expected: number, rel = 1e-9, what = '') =>
+const close = (actual: number | undefined, expected: number, rel = 1e-9, what = '') =>
   assert.ok(
-    Math.abs(actual - expected) <= rel * Math.max(1, Math.abs(expected)),
+    actual !== undefined && Math.abs(actual - expected) <= rel * Math.max(1, Math.abs(expected)),
     `${what} ${actual} is not ${expected} (±${rel} relative)`,
   );
 
@@ -116,8 +116,8 @@ describe('cross-sections of solids with known sections', () => {
   test('an inside-out mesh has the same sections, and the mesh may sit anywhere in space', () => {
     const mesh = meshOf(CUBE_OBJ);
     const flipped = new Uint32Array(mesh.indices);
-    for (let i = 0; i < flipped.length; i += 3) [flipped[i + 1], flipped[i + 2]] = [flipped[i + 2], flipped[i + 1]];
-    const moved = mesh.positions.map((v, i) => v + [1000, -500, 37][i % 3]);
+    for (let i = 0; i < flipped.length; i += 3) [flipped[i + 1], flipped[i + 2]] = [flipped[i + 2]!, flipped[i + 1]!];
+    const moved = mesh.positions.map((v, i) => v + [1000, -500, 37][i % 3]!);
     const a = extractFeatures(mesh, DEFAULT_SETTINGS);
     const b = extractFeatures({ positions: moved, indices: flipped }, DEFAULT_SETTINGS);
     close(b.section_area_mm2, a.section_area_mm2, 1e-9);
@@ -138,7 +138,10 @@ describe('placement', () => {
     const bottom = Math.min(...zs);
     for (let v = 0; v < t.positions.length / 3; v++) {
       // The −y side (y = 0) lies on the bed, the +y side (y = 10, ×2) at the top.
-      close(laid.positions[v * 3 + 2] - bottom, 2 * t.positions[v * 3 + 1], 1e-9, `vertex ${v} height`);
+      const z = laid.positions[v * 3 + 2];
+      const y = t.positions[v * 3 + 1];
+      assert.ok(z !== undefined && y !== undefined, `vertex ${v} is missing`);
+      close(z - bottom, 2 * y, 1e-9, `vertex ${v} height`);
     }
     const onX = placeMesh(t, { scale: 1, rotate_x: 0, rotate_y: 90, rotate_z: 0 });
     close(extractFeatures(onX, DEFAULT_SETTINGS).height_mm, 40, 1e-9, 'laid on its x side: 40 mm high');
@@ -250,7 +253,11 @@ const TRUE_TIME = {
   cooling: 1,
 };
 const dotTerms = (terms: object, c: Record<string, number>) =>
-  Object.entries(terms).reduce((s, [k, v]) => s + (v as number) * c[k], 0);
+  Object.entries(terms).reduce((s, [k, v]) => {
+    const ck = c[k];
+    assert.ok(ck !== undefined, `no true coefficient for term ${k}`);
+    return s + (v as number) * ck;
+  }, 0);
 
 /** Samples whose real values follow TRUE_* exactly, times (1 + noise) from a fixed sequence. */
 function samplesFrom(features: Features[], noise: (i: number) => number): CalibrationSample[] {
@@ -300,7 +307,8 @@ describe('calibration', () => {
     assert.ok(width(few) > width(many), `few ${width(few)} vs many ${width(many)}`);
     assert.ok(width(none) > width(few), 'width(none) > width(few)');
     assert.deepEqual(none, UNCALIBRATED);
-    const f = featureSets()[0];
+    const [f] = featureSets();
+    assert.ok(f);
     const estimate = predict(f, DEFAULT_SETTINGS, many);
     assert.ok(
       estimate.weight_range[0] <= estimate.filament_weight_g,
@@ -365,8 +373,9 @@ describe('hostile input is refused with a clear error', () => {
     const cube = meshOf(CUBE_OBJ);
     const kept: number[] = [];
     for (let f = 0; f < cube.indices.length; f += 3) {
-      const corners = [0, 1, 2].map((k) => cube.positions[cube.indices[f + k] * 3 + 2]);
-      if (!corners.every((z) => z === 20)) kept.push(cube.indices[f], cube.indices[f + 1], cube.indices[f + 2]);
+      const triangle = cube.indices.subarray(f, f + 3);
+      const corners = Array.from(triangle, (v) => cube.positions[v * 3 + 2]);
+      if (!corners.every((z) => z === 20)) kept.push(...triangle);
     }
     const open = { positions: cube.positions, indices: new Uint32Array(kept) };
     assert.equal(open.indices.length, cube.indices.length - 6, 'the lid’s two triangles are gone');

@@ -102,19 +102,15 @@ export const UNCALIBRATED: Calibration = {
 
 type Kind = 'volume' | 'time';
 const termsOf = (kind: Kind) => (kind === 'volume' ? VOLUME_TERMS : TIME_TERMS);
-const priorOf = (kind: Kind): Record<string, number> => (kind === 'volume' ? PRIOR_VOLUME : PRIOR_TIME);
+/** The terms of `kind` as a vector, in the order of VOLUME_TERMS or TIME_TERMS. */
+const vectorOf = (kind: Kind, volume: Readonly<VolumeTerms>, time: Readonly<TimeTerms>): number[] =>
+  kind === 'volume' ? VOLUME_TERMS.map((t) => volume[t]) : TIME_TERMS.map((t) => time[t]);
 
-function row(s: CalibrationSample, kind: Kind): number[] {
-  const terms = (kind === 'volume' ? s.features.volume_terms : s.features.time_terms) as unknown as Record<
-    string,
-    number
-  >;
-  return termsOf(kind).map((t) => terms[t]);
-}
+const row = (s: CalibrationSample, kind: Kind) => vectorOf(kind, s.features.volume_terms, s.features.time_terms);
 const actual = (s: CalibrationSample, kind: Kind) => (kind === 'volume' ? s.volume_mm3 : s.time_s);
 
 function fit(samples: CalibrationSample[], kind: Kind, ridge: Ridge): number[] {
-  const prior = termsOf(kind).map((t) => priorOf(kind)[t]);
+  const prior = vectorOf(kind, PRIOR_VOLUME, PRIOR_TIME);
   return fitRelativeRidge(
     samples.map((s) => row(s, kind)),
     samples.map((s) => actual(s, kind)),
@@ -123,7 +119,7 @@ function fit(samples: CalibrationSample[], kind: Kind, ridge: Ridge): number[] {
   );
 }
 
-const dot = (a: number[], b: number[]) => a.reduce((sum, v, i) => sum + v * b[i], 0);
+const dot = (a: number[], b: number[]) => a.reduce((sum, v, i) => sum + v * b[i]!, 0);
 
 /** Relative errors (real / estimate − 1) of each unit predicted by a fit that never saw it. */
 function heldOutResiduals(samples: CalibrationSample[], kind: Kind, units: string[], ridge: Ridge): number[] {

@@ -75,11 +75,11 @@ export interface Features {
  *  bitmap of each section, compared cell by cell, was tried and fitted the real slices worse. */
 function exposedArea(area: Float64Array, i: number, top: number, bottom: number): { top: number; bottom: number } {
   const n = area.length;
-  let above = top > 0 ? Infinity : area[i];
-  for (let k = 1; k <= top; k++) above = Math.min(above, i + k < n ? area[i + k] : 0);
-  let below = bottom > 0 ? Infinity : area[i];
-  for (let k = 1; k <= bottom; k++) below = Math.min(below, i - k >= 0 ? area[i - k] : 0);
-  return { top: Math.max(0, area[i] - above), bottom: Math.max(0, area[i] - below) };
+  let above = top > 0 ? Infinity : area[i]!;
+  for (let k = 1; k <= top; k++) above = Math.min(above, i + k < n ? area[i + k]! : 0);
+  let below = bottom > 0 ? Infinity : area[i]!;
+  for (let k = 1; k <= bottom; k++) below = Math.min(below, i - k >= 0 ? area[i - k]! : 0);
+  return { top: Math.max(0, area[i]! - above), bottom: Math.max(0, area[i]! - below) };
 }
 
 /** Time of `length` mm of lines `segment` mm long at speed v with acceleration a (trapezoid or triangle profile). */
@@ -116,8 +116,8 @@ function computeFeatures(sweep: LayerSweep, q: SliceParams, triangles: number): 
   const interfaceArea = q.supports ? SUPPORT_INTERFACE_LAYERS * sweep.overhangArea : 0;
   let supportBody = 0;
   for (let i = 0; i < n; i++) {
-    const area = sweep.area[i];
-    const perimeter = sweep.perimeter[i];
+    const area = sweep.area[i]!;
+    const perimeter = sweep.perimeter[i]!;
     let band = Math.min(area, perimeter * wallBand);
     let core = area - band;
     // A core narrower than one line gets no infill of its own: the walls fill it (gap fill, thin walls).
@@ -127,12 +127,12 @@ function computeFeatures(sweep: LayerSweep, q: SliceParams, triangles: number): 
     }
     const exposed = exposedArea(sweep.area, i, q.top_solid_layers, q.bottom_solid_layers);
     const solid = Math.min(core, exposed.top + exposed.bottom);
-    const topSurface = Math.min(solid, Math.max(0, area - (i + 1 < n ? sweep.area[i + 1] : 0)));
+    const topSurface = Math.min(solid, Math.max(0, area - (i + 1 < n ? sweep.area[i + 1]! : 0)));
     const sparse = core - solid;
     // Anchors run inside the sparse region, between its lines.
     const anchors = sparse > 0 ? Math.min(perimeter * anchorCover, (sparse * (1 - q.infill)) / s) : 0;
     sums.anchors += anchors;
-    const supportArea = q.supports ? sweep.supportArea[i] : 0;
+    const supportArea = q.supports ? sweep.supportArea[i]! : 0;
     // The support's first layer is dense (90 %) for adhesion.
     const supportFill = supportArea * (i === 0 ? Math.max(0.9, q.support_density) : q.support_density);
     sums.perimeter += perimeter;
@@ -149,12 +149,12 @@ function computeFeatures(sweep: LayerSweep, q: SliceParams, triangles: number): 
     let layerTime: number;
     if (i === 0) {
       const v1 = q.first_layer_speed_mm_s;
-      layerTime = lineTime(lengths + skirtLength, segment, v1, a) + q.perimeters * sweep.cornerLoss[2][0];
+      layerTime = lineTime(lengths + skirtLength, segment, v1, a) + q.perimeters * sweep.cornerLoss[2]![0]!;
       time.first_layer += layerTime;
     } else {
       const walls = q.perimeters > 0 ? (band / s / v) * (1 + 1 / q.perimeters) : 0;
       // Inner perimeters at v, the external one at v/2: each loop slows down at the same corners.
-      const corners = q.perimeters > 0 ? (q.perimeters - 1) * sweep.cornerLoss[0][i] + sweep.cornerLoss[1][i] : 0;
+      const corners = q.perimeters > 0 ? (q.perimeters - 1) * sweep.cornerLoss[0]![i]! + sweep.cornerLoss[1]![i]! : 0;
       time.corners += corners;
       const top = (2 * topSurface) / st / v;
       const solidTime = lineTime((solid - topSurface) / s, segment, v, a);

@@ -61,13 +61,13 @@ function checkMesh(mesh: Mesh): Bounds {
   if (t.length === 0) refuse('empty_mesh', 'The mesh has no triangles, so there is nothing to estimate.');
   const vertices = p.length / 3;
   for (let i = 0; i < t.length; i++) {
-    if (t[i] >= vertices) refuse('invalid_mesh', `Triangle ${Math.floor(i / 3)} refers to a missing vertex.`);
+    if (t[i]! >= vertices) refuse('invalid_mesh', `Triangle ${Math.floor(i / 3)} refers to a missing vertex.`);
   }
   const b = { minX: Infinity, minY: Infinity, minZ: Infinity, maxX: -Infinity, maxY: -Infinity, maxZ: -Infinity };
   for (let i = 0; i < p.length; i += 3) {
-    const x = p[i];
-    const y = p[i + 1];
-    const z = p[i + 2];
+    const x = p[i]!;
+    const y = p[i + 1]!;
+    const z = p[i + 2]!;
     // NaN fails every comparison, so test finiteness explicitly.
     if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) {
       refuse('invalid_mesh', `Vertex ${i / 3} has a coordinate that is not a finite number.`);
@@ -142,12 +142,12 @@ export function sweepLayers(
   let planned = 0;
   let volume6 = 0;
   for (let f = 0; f < t.length; f += 3) {
-    const ia = t[f] * 3;
-    const ib = t[f + 1] * 3;
-    const ic = t[f + 2] * 3;
-    const za = p[ia + 2] - z0;
-    const zb = p[ib + 2] - z0;
-    const zc = p[ic + 2] - z0;
+    const ia = t[f]! * 3;
+    const ib = t[f + 1]! * 3;
+    const ic = t[f + 2]! * 3;
+    const za = p[ia + 2]! - z0;
+    const zb = p[ib + 2]! - z0;
+    const zc = p[ic + 2]! - z0;
     const lo = Math.min(za, zb, zc);
     const hi = Math.max(za, zb, zc);
     const tri = f / 3;
@@ -159,12 +159,12 @@ export function sweepLayers(
     if (end > first) {
       planned += end - first;
     }
-    const ax = p[ia] - cx;
-    const ay = p[ia + 1] - cy;
-    const bx = p[ib] - cx;
-    const by = p[ib + 1] - cy;
-    const qx = p[ic] - cx;
-    const qy = p[ic + 1] - cy;
+    const ax = p[ia]! - cx;
+    const ay = p[ia + 1]! - cy;
+    const bx = p[ib]! - cx;
+    const by = p[ib + 1]! - cy;
+    const qx = p[ic]! - cx;
+    const qy = p[ic + 1]! - cy;
     volume6 += ax * (by * zc - zb * qy) - ay * (bx * zc - zb * qx) + za * (bx * qy - by * qx);
     const nx = (by - ay) * (zc - za) - (zb - za) * (qy - ay);
     const ny = (zb - za) * (qx - ax) - (bx - ax) * (zc - za);
@@ -188,7 +188,7 @@ export function sweepLayers(
   // Half the loss of a crossed edge's corner: the segment on the other side of the edge adds the other half.
   // Turns under 8° (cos > 0.99) slow nothing down worth counting.
   const addCorner = (layer: number, cos: number) => {
-    for (let k = 0; k < speeds; k++) cornerLoss[k][layer] += cornerSeconds(cos, corners.speeds[k], corners) / 2;
+    for (let k = 0; k < speeds; k++) cornerLoss[k]![layer]! += cornerSeconds(cos, corners.speeds[k]!, corners) / 2;
   };
 
   const perimeter = new Float64Array(n);
@@ -200,18 +200,18 @@ export function sweepLayers(
 
   if (overhangSin !== null) {
     for (let f = 0; f < t.length; f += 3) {
-      const za = p[t[f] * 3 + 2] - z0;
-      const zb = p[t[f + 1] * 3 + 2] - z0;
-      const zc = p[t[f + 2] * 3 + 2] - z0;
+      const za = p[t[f]! * 3 + 2]! - z0;
+      const zb = p[t[f + 1]! * 3 + 2]! - z0;
+      const zc = p[t[f + 2]! * 3 + 2]! - z0;
       if (Math.max(za, zb, zc) <= bedTolerance) continue; // resting on the bed
-      const ia = t[f] * 3;
-      const ib = t[f + 1] * 3;
-      const ic = t[f + 2] * 3;
-      const ux = p[ib] - p[ia];
-      const uy = p[ib + 1] - p[ia + 1];
+      const ia = t[f]! * 3;
+      const ib = t[f + 1]! * 3;
+      const ic = t[f + 2]! * 3;
+      const ux = p[ib]! - p[ia]!;
+      const uy = p[ib + 1]! - p[ia + 1]!;
       const uz = zb - za;
-      const vx = p[ic] - p[ia];
-      const vy = p[ic + 1] - p[ia + 1];
+      const vx = p[ic]! - p[ia]!;
+      const vy = p[ic + 1]! - p[ia + 1]!;
       const vz = zc - za;
       const nz = orientation * (ux * vy - uy * vx);
       if (nz >= 0) continue;
@@ -223,33 +223,33 @@ export function sweepLayers(
         overhangArea += projected;
         // Support under this face fills every layer whose plane lies below the face's centroid.
         const top = Math.min(firstAbove((za + zb + zc) / 3), n);
-        supportStart[0] += projected;
-        supportStart[top] -= projected;
+        supportStart[0]! += projected;
+        supportStart[top]! -= projected;
       }
     }
   }
 
   // The sweep: each triangle is visited for the layers it spans, its corners read once.
   for (let tri = 0; tri < triangles; tri++) {
-    const first = firstLayer[tri];
-    const last = endLayer[tri];
+    const first = firstLayer[tri]!;
+    const last = endLayer[tri]!;
     if (last <= first) continue;
     const f = tri * 3;
-    const ia = t[f] * 3;
-    const ib = t[f + 1] * 3;
-    const ic = t[f + 2] * 3;
-    const ax = p[ia] - cx;
-    const ay = p[ia + 1] - cy;
-    const az = p[ia + 2] - z0;
-    const bx = p[ib] - cx;
-    const by = p[ib + 1] - cy;
-    const bz = p[ib + 2] - z0;
-    const qx = p[ic] - cx;
-    const qy = p[ic + 1] - cy;
-    const qz = p[ic + 2] - z0;
+    const ia = t[f]! * 3;
+    const ib = t[f + 1]! * 3;
+    const ic = t[f + 2]! * 3;
+    const ax = p[ia]! - cx;
+    const ay = p[ia + 1]! - cy;
+    const az = p[ia + 2]! - z0;
+    const bx = p[ib]! - cx;
+    const by = p[ib + 1]! - cy;
+    const bz = p[ib + 2]! - z0;
+    const qx = p[ic]! - cx;
+    const qy = p[ic + 1]! - cy;
+    const qz = p[ic + 2]! - z0;
     // Material on the left: segments run along ẑ × n = (−n_y, n_x), n the outward normal.
-    const tx = -normalXY[tri * 2 + 1] * orientation;
-    const ty = normalXY[tri * 2] * orientation;
+    const tx = -normalXY[tri * 2 + 1]! * orientation;
+    const ty = normalXY[tri * 2]! * orientation;
     for (let i = first; i < last; i++) {
       const z = i === n - 1 ? lastPlane : (i + 0.5) * layerHeight;
       // A vertex counts as above the plane when z > plane: shared edges classify alike, so contours close.
@@ -306,8 +306,8 @@ export function sweepLayers(
         dx = -dx;
         dy = -dy;
       }
-      area[i] += (px * ry - rx * py) / 2;
-      perimeter[i] += Math.sqrt(dx * dx + dy * dy);
+      area[i]! += (px * ry - rx * py) / 2;
+      perimeter[i]! += Math.sqrt(dx * dx + dy * dy);
       segments++;
     }
   }
@@ -315,8 +315,8 @@ export function sweepLayers(
   const supportArea = new Float64Array(n);
   let running = 0;
   for (let i = 0; i < n; i++) {
-    area[i] = Math.max(0, area[i]);
-    running += supportStart[i];
+    area[i] = Math.max(0, area[i]!);
+    running += supportStart[i]!;
     supportArea[i] = Math.max(0, running);
   }
   return {

@@ -7,24 +7,24 @@
 function solve(a: Float64Array, b: Float64Array, k: number): Float64Array | null {
   for (let col = 0; col < k; col++) {
     let pivot = col;
-    for (let r = col + 1; r < k; r++) if (Math.abs(a[r * k + col]) > Math.abs(a[pivot * k + col])) pivot = r;
-    if (Math.abs(a[pivot * k + col]) < 1e-300) return null;
+    for (let r = col + 1; r < k; r++) if (Math.abs(a[r * k + col]!) > Math.abs(a[pivot * k + col]!)) pivot = r;
+    if (Math.abs(a[pivot * k + col]!) < 1e-300) return null;
     if (pivot !== col) {
-      for (let c = 0; c < k; c++) [a[col * k + c], a[pivot * k + c]] = [a[pivot * k + c], a[col * k + c]];
-      [b[col], b[pivot]] = [b[pivot], b[col]];
+      for (let c = 0; c < k; c++) [a[col * k + c], a[pivot * k + c]] = [a[pivot * k + c]!, a[col * k + c]!];
+      [b[col], b[pivot]] = [b[pivot]!, b[col]!];
     }
     for (let r = col + 1; r < k; r++) {
-      const f = a[r * k + col] / a[col * k + col];
+      const f = a[r * k + col]! / a[col * k + col]!;
       if (f === 0) continue;
-      for (let c = col; c < k; c++) a[r * k + c] -= f * a[col * k + c];
-      b[r] -= f * b[col];
+      for (let c = col; c < k; c++) a[r * k + c]! -= f * a[col * k + c]!;
+      b[r]! -= f * b[col]!;
     }
   }
   const x = new Float64Array(k);
   for (let r = k - 1; r >= 0; r--) {
-    let sum = b[r];
-    for (let c = r + 1; c < k; c++) sum -= a[r * k + c] * x[c];
-    x[r] = sum / a[r * k + r];
+    let sum = b[r]!;
+    for (let c = r + 1; c < k; c++) sum -= a[r * k + c]! * x[c]!;
+    x[r] = sum / a[r * k + r]!;
   }
   return x;
 }
@@ -44,26 +44,26 @@ export function fitRelativeRidge(rows: number[][], y: number[], prior: number[],
     const a = new Float64Array(m * m);
     const b = new Float64Array(m);
     for (let i = 0; i < rows.length; i++) {
-      const w = 1 / (y[i] * y[i]);
+      const w = 1 / (y[i]! * y[i]!);
       // Fixed coefficients are 0: they contribute nothing to the prediction.
       for (let p = 0; p < m; p++) {
-        const xp = rows[i][free[p]];
+        const xp = rows[i]![free[p]!]!;
         if (xp === 0) continue;
-        b[p] += w * xp * y[i];
-        for (let q = 0; q < m; q++) a[p * m + q] += w * xp * rows[i][free[q]];
+        b[p]! += w * xp * y[i]!;
+        for (let q = 0; q < m; q++) a[p * m + q]! += w * xp * rows[i]![free[q]!]!;
       }
     }
     for (let p = 0; p < m; p++) {
-      a[p * m + p] += lambda;
-      b[p] += lambda * prior[free[p]];
+      a[p * m + p]! += lambda;
+      b[p]! += lambda * prior[free[p]!]!;
     }
     const x = solve(a, b, m);
     if (!x) return prior;
     c = new Array<number>(k).fill(0);
     free.forEach((j, p) => {
-      c[j] = x[p];
+      c[j] = x[p]!;
     });
-    const negative = free.filter((j) => c[j] < 0);
+    const negative = free.filter((j) => c[j]! < 0);
     if (negative.length === 0) return c;
     for (const j of negative) fixed[j] = true;
   }
@@ -76,5 +76,5 @@ export function quantile(sorted: readonly number[], q: number): number {
   const pos = (sorted.length - 1) * q;
   const lo = Math.floor(pos);
   const hi = Math.ceil(pos);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }

@@ -25,9 +25,9 @@ export function placeMesh(mesh: Mesh, t: MeshPlacement): Mesh {
   const src = mesh.positions;
   const out = new Float64Array(src.length);
   for (let i = 0; i < src.length; i += 3) {
-    let x = src[i] * t.scale;
-    let y = src[i + 1] * t.scale;
-    let z = src[i + 2] * t.scale;
+    let x = src[i]! * t.scale;
+    let y = src[i + 1]! * t.scale;
+    let z = src[i + 2]! * t.scale;
     [y, z] = [y * cx - z * sx, y * sx + z * cx];
     [x, z] = [x * cy + z * sy, -x * sy + z * cy];
     [x, y] = [x * cz - y * sz, x * sz + y * cz];

@@ -25,8 +25,11 @@ function sameBasis(f: Features, settings: EstimateSettings): boolean {
   return Object.keys(expected).every((k) => expected[k] === got[k]);
 }
 
-const weighted = (terms: Record<string, number>, coefficients: Record<string, number>, names: readonly string[]) =>
-  names.reduce((sum, t) => sum + terms[t] * coefficients[t], 0);
+const weighted = <K extends string>(
+  terms: Readonly<Record<K, number>>,
+  coefficients: Readonly<Record<K, number>>,
+  names: readonly K[],
+) => names.reduce((sum, t) => sum + terms[t] * coefficients[t], 0);
 
 /**
  * The estimate for features extracted with these same settings (EstimateError 'features_mismatch' otherwise:
@@ -40,16 +43,8 @@ export function predict(features: Features, settings: EstimateSettings, calibrat
     refuse('features_mismatch', 'The features were extracted with other slice settings; extract them again.');
   }
   checkCalibration(calibration);
-  const volume = weighted(
-    features.volume_terms as unknown as Record<string, number>,
-    calibration.volume.coefficients as unknown as Record<string, number>,
-    VOLUME_TERMS,
-  );
-  const time = weighted(
-    features.time_terms as unknown as Record<string, number>,
-    calibration.time.coefficients as unknown as Record<string, number>,
-    TIME_TERMS,
-  );
+  const volume = weighted(features.volume_terms, calibration.volume.coefficients, VOLUME_TERMS);
+  const time = weighted(features.time_terms, calibration.time.coefficients, TIME_TERMS);
   const grams = (volume / 1000) * settings.material.density;
   const { volume: v, time: t } = calibration;
   return {

@@ -130,10 +130,11 @@ function gridSolid(
   const f: [number, number, number][] = [];
   const add = (a: number, b: number, c: number) => {
     if (a === b || b === c || a === c) return;
-    const [pa, pb, pc] = [v[a], v[b], v[c]];
-    const u = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
-    const w = [pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2]];
-    const n = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
+    // index() only returns vertices pushed above.
+    const [pa, pb, pc] = [v[a]!, v[b]!, v[c]!];
+    const u: P3 = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
+    const w: P3 = [pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2]];
+    const n: P3 = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
     const centre = [(pa[0] + pb[0] + pc[0]) / 3, (pa[1] + pb[1] + pc[1]) / 3, (pa[2] + pb[2] + pc[2]) / 3] as P3;
     const ref = inside(centre);
     const out = n[0] * (centre[0] - ref[0]) + n[1] * (centre[1] - ref[1]) + n[2] * (centre[2] - ref[2]);

@@ -67,6 +67,7 @@ describe('several parts (multiple)', () => {
     assert(/truncat/.test(broken.code), `the broken file fails with its parser code: ${broken.code}`);
 
     let [first, second, third] = await settled(el, 3);
+    assert(first && second && third, 'three rows');
     await axe(el); // priced and failed rows
     assertEqual(status(first), 'priced', 'bracket.stl priced');
     assertEqual(status(second), 'failed', 'truncated.stl failed');
@@ -96,6 +97,7 @@ describe('several parts (multiple)', () => {
     await sendKeys({ press: 'Enter' });
     await until(() => rows(el).length === 2, 'the row removed');
     [first, third] = rows(el);
+    assert(first && third, 'two rows left');
     assert(document.activeElement === el, `focus stays in the widget, not on ${document.activeElement?.tagName}`);
     assertEqual(shadow(el).activeElement, third.querySelector('[part~=remove-button]'), 'focus on the next row');
     assert(/Remove part 2: lid\.stl/.test(shadow(el).activeElement!.textContent!.replace(/\s+/g, ' ')), 'renumbered');
@@ -192,6 +194,7 @@ describe('several parts (multiple)', () => {
     const el = await multiFixture();
     drop(el, [cubeStl(1, 'inch-cube.stl')]);
     const [row] = await settled(el, 1);
+    assert(row, 'a row');
     const offer = await until(() => row.querySelector<HTMLElement>('[part~=unit-offer]'), 'the unit offer');
     assert(/Looks like inches — scale ×25\.4\?/.test(offer.textContent!), `offer: ${offer.textContent}`);
     const requoted = nextEvent('sq-quote', SLICE_MS);
