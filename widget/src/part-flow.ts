@@ -333,8 +333,8 @@ export class PartFlow {
 function summarize(name: string, parsed: ParsedPreview, volume: BuildVolume): ModelSummary {
   // The server turns or lays down a model that does not fit as uploaded, and may lay a long one diagonally
   // across the plate: only what cannot fit either way is refused here, before any upload.
-  const [short, , long] = [...parsed.size].sort((a, b) => a - b);
-  const [low, mid, high] = [volume.x, volume.y, volume.z].sort((a, b) => a - b);
+  const [short = 0, , long = 0] = [...parsed.size].sort((a, b) => a - b);
+  const [low = 0, mid = 0, high = 0] = [volume.x, volume.y, volume.z].sort((a, b) => a - b);
   const fits = short <= low && long <= Math.hypot(mid, high);
   return { name, size: parsed.size, volume: parsed.volume, triangles: parsed.triangles, fits };
 }

@@ -78,9 +78,9 @@ export class SliceQuote extends LitElement {
   /** Where focus goes after the next render (a row was removed). */
   private focusAfterRender: (() => HTMLElement | null) | null = null;
   private preview: Preview | null = null;
-  private readonly resize = new ResizeObserver(([entry]) =>
-    this.preview?.resize(entry.contentRect.width, entry.contentRect.height),
-  );
+  private readonly resize = new ResizeObserver(([entry]) => {
+    if (entry) this.preview?.resize(entry.contentRect.width, entry.contentRect.height);
+  });
   private observed: Element | null = null;
 
   constructor() {

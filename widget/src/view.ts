@@ -203,9 +203,10 @@ export function renderEstimate(p: Pricing, s: Pick<WidgetState, 'locale' | 'curr
   const e = p.estimate!;
   const fmt = (v: number) => money(v, e.currency, s.locale, s.currencyDisplay);
   const when = p.remainingSeconds ? `exact price in ~${wait(p.remainingSeconds)}` : 'exact price soon';
+  const [lo = e.total_price, hi = e.total_price] = e.price_range;
   return html`<div class="estimate" part="estimate" data-estimate>
     <div class="amount approx" part="estimate-amount"><span aria-hidden="true">≈ </span><span class="visually-hidden">About </span>${fmt(e.total_price)} each</div>
-    <div class="each" part="estimate-range">Estimate ${fmt(e.price_range[0])}–${fmt(e.price_range[1])} · ${when}</div>
+    <div class="each" part="estimate-range">Estimate ${fmt(lo)}–${fmt(hi)} · ${when}</div>
   </div>`;
 }
 
