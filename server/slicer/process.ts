@@ -2,6 +2,7 @@
 // group (detached) so a kill reaches everything it started; output is kept only as a bounded tail. Where
 // util-linux's setpriv exists, the child also gets SIGKILL when our process dies, even by SIGKILL.
 import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 export interface RunOptions {
   binary: string;
@@ -16,9 +17,15 @@ export interface RunOptions {
   dieWithParent?: boolean;
   /** Called with the child's pid (= its process group) once it is spawned. */
   onSpawn?: (pid: number) => void;
-  /** Called with each chunk the child writes to stdout, as it comes. */
+  /**
+   * Called with each chunk the child writes to stdout, as it comes. A C or C++ program's stdout into a pipe is
+   * block-buffered (PrusaSlicer's progress would arrive all at once at the end), so where coreutils' stdbuf
+   * exists the child runs line-buffered.
+   */
   onStdout?: (chunk: string) => void;
 }
+
+const STDBUF = ['/usr/bin/stdbuf', '/bin/stdbuf'].find((p) => existsSync(p));
 
 export interface RunResult {
   code: number | null;
@@ -78,9 +85,10 @@ export function runProcess(o: RunOptions): Promise<RunResult> {
     const err = new TailBuffer(o.maxOutput ?? 16384);
     let killed: RunResult['killed'] = null;
     let spawnError: Error | undefined;
-    const [binary, args] = o.dieWithParent
-      ? ['setpriv', ['--pdeathsig', 'KILL', '--', o.binary, ...o.args]]
-      : [o.binary, o.args];
+    const command = o.onStdout && STDBUF ? [STDBUF, '-oL', o.binary, ...o.args] : [o.binary, ...o.args];
+    const [binary = o.binary, ...args] = o.dieWithParent
+      ? ['setpriv', '--pdeathsig', 'KILL', '--', ...command]
+      : command;
     const child = spawn(binary, args, { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     if (child.pid !== undefined) o.onSpawn?.(child.pid);
     const stop = (why: 'timeout' | 'abort') => {

@@ -14,7 +14,7 @@ import { claimJob } from '../../server/quotes/sql.ts';
 const SHOP = 'https://instant-shop.example';
 const BENCHY = readFileSync(new URL('../fixtures/models/stl/3DBenchy.stl', import.meta.url));
 const OFFER = {
-  materials: [{ material: 'PLA', colors: [] }],
+  materials: [{ material: 'PLA', colors: ['White', 'Black'] }],
   default_material: 'PLA',
   qualities: [
     { id: 'standard', label: 'Standard 0.2 mm', printer_config: {} },
@@ -147,9 +147,14 @@ test("a shopper's quote is sliced before the merchant's waiting ones, and shows 
   const merchantParts = await Promise.all([18, 19].map((n) => api.uploadBytes('/v2/file', part(n), `m${n}.obj`)));
   // The slicer is busy with a merchant's Benchy; while it slices, its job shows the slicer's stage.
   const busy = await api.post(`/v2/file/quote/${benchy.body.file_id}/async`, { printer_config: { fill_density: 33 } });
+  let last: Record<string, unknown> = {};
   const progress = await until('a slicing stage', 120_000, async () => {
     const job = (await api.get(`/v2/jobs/${busy.body.job_id}`)).body;
+    last = job;
+    assert.notEqual(job.status, 'completed', `the stage was never seen while slicing: ${JSON.stringify(job)}`);
     return job.status === 'processing' && job.stage ? job : undefined;
+  }).catch((err) => {
+    throw new Error(`${err.message}: ${JSON.stringify(last)}`);
   });
   assert.match(progress.stage, /[A-Za-z]/);
   assert.ok(progress.expected_remaining_seconds >= 1);
@@ -254,23 +259,21 @@ test("a shopper's new choice stops the slice they no longer wait for, unless a r
   const fileId = await s.upload(BENCHY, 'benchy-flick.stl');
   await sql('DELETE FROM prefetches WHERE file_id = $1', [fileId]);
   const ask = (choices: Record<string, unknown>) =>
-    server
-      .client()
-      .request('POST', `/v2/file/quote/${fileId}`, {
-        json: { choices },
-        headers: { ...s.headers(), prefer: 'respond-async' },
-      });
-  const first = await ask({ infill: 15 });
+    server.client().request('POST', `/v2/file/quote/${fileId}`, {
+      json: { choices },
+      headers: { ...s.headers(), prefer: 'respond-async' },
+    });
+  const first = await ask({ quality: 'fine', infill: 40 }); // a slice nothing here has made before
   assert.equal(first.status, 202);
   await until('the first slice running', 60_000, async () => {
     const job = (await s.get(`/v2/jobs/${first.body.job_id}`)).body;
     return job.status === 'processing' ? job : undefined;
   });
   // A colour change slices the same: the running slice is shared and goes on.
-  const recolour = await ask({ infill: 15, color: 'Black' });
+  const recolour = await ask({ quality: 'fine', infill: 40, color: 'Black' });
   assert.equal((await s.get(`/v2/jobs/${first.body.job_id}`)).body.status, 'processing');
   // Another infill: the two earlier quotes are no longer awaited, and their shared slice stops.
-  const other = await ask({ infill: 40 });
+  const other = await ask({ quality: 'draft', infill: 40 });
   for (const id of [first.body.job_id, recolour.body.job_id]) {
     const job = (await s.get(`/v2/jobs/${id}`)).body;
     assert.equal(job.status, 'failed');
@@ -288,9 +291,17 @@ test("a shopper's new choice stops the slice they no longer wait for, unless a r
   assert.equal(done.result.choices.infill, 40);
   // Only the awaited slice was completed after the switch: the superseded one was not finished in the background.
   assert.equal((await metric(server, /slicequote_slice_duration_seconds_count\{outcome="ok"\} (\d+)/)) - stopped, 1);
-  const events = await sql<{ n: number }>(
-    `SELECT count(*)::int AS n FROM outbox_events WHERE data->>'quoteId' = ANY($1)`,
-    [[first.body.job_id, recolour.body.job_id]],
+  const eventsOf = async (ids: string[]) =>
+    (
+      await sql<{ n: number }>(
+        `SELECT count(*)::int AS n FROM outbox_events WHERE payload->'data'->>'quoteId' = ANY($1)`,
+        [ids],
+      )
+    )[0]!.n;
+  assert.ok((await eventsOf([other.body.job_id])) >= 1, 'the awaited quote sent quote.completed');
+  assert.equal(
+    await eventsOf([first.body.job_id, recolour.body.job_id]),
+    0,
+    'no quote.failed for quotes nobody waits for',
   );
-  assert.equal(events[0]!.n, 0, 'no quote.failed for quotes nobody waits for');
 });
