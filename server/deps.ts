@@ -10,7 +10,7 @@ import type { JobRunner } from './quotes/job-runner.ts';
 import type { Limits } from './limits/index.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import type { TokenAuthenticator } from './accounts/api-tokens.ts';
-import type { CalibrationLookup } from './quotes/estimate.ts';
+import type { Estimator } from './quotes/estimate.ts';
 
 export interface Logger {
   info(msg: string, extra?: Record<string, unknown>): void;
@@ -32,8 +32,8 @@ export interface Deps {
   limits: Limits;
   /** API token checks with a revocation-aware cache of token rows (the hot path of every API call). */
   tokens: TokenAuthenticator;
-  /** The instant estimate's calibration of an account's printer and material (fitted on its real slices). */
-  calibrations: CalibrationLookup;
+  /** The instant estimate's calibrations (fitted on each account's real slices) and recent features. */
+  estimator: Estimator;
   /** Prometheus metrics of this process and of the service's state (served at /metrics). */
   metrics: Metrics;
   /** draining: the process is shutting down; /readyz answers 503 so load balancers stop sending requests. */

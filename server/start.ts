@@ -1,5 +1,5 @@
 // Builds the dependencies from a Config, migrates, and serves. Used by main.ts and by the tests.
-import { createCalibrations } from './quotes/estimate.ts';
+import { createEstimator } from './quotes/estimate.ts';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -68,7 +68,7 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
     log,
     metrics: createMetrics(db),
     tokens: createTokenAuthenticator(db, config.jwtSecret, log),
-    calibrations: createCalibrations(db),
+    estimator: createEstimator(db),
     lifecycle: { draining: false },
   };
   await seedGlobalProfiles(base);

@@ -44,10 +44,30 @@ const CALIBRATION_WINDOW = 300;
 export const calibrationScope = (row: Pick<QuoteRow, 'printer' | 'resolved'>) =>
   `${row.printer ?? ''}|${row.resolved?.material_profile_id ?? ''}`;
 
-/** Calibrations fitted in this process, refitted when the account has a new sample in that scope. */
-export function createCalibrations(db: Queryable) {
+/** Features measured in this process, by slicing key: a prefetched upload's estimate is ready before it is asked. */
+const FEATURES_KEPT = 200;
+
+/**
+ * The estimator's state in this process: calibrations fitted on the accounts' samples (refitted when a scope gets a
+ * new one), and the features of recent slicing keys.
+ */
+export function createEstimator(db: Queryable) {
   const fitted = new Map<string, { count: number; calibration: Calibration }>();
-  return async function calibrationFor(
+  const features = new Map<string, Promise<Features>>();
+  return { calibrationFor, featuresOf };
+
+  /** The features of a slicing key, measured once (a failed measurement is forgotten, so it may be tried again). */
+  function featuresOf(key: string, measure: () => Promise<Features>): Promise<Features> {
+    const known = features.get(key);
+    if (known) return known;
+    const made = measure();
+    made.catch(() => features.delete(key));
+    if (features.size >= FEATURES_KEPT) features.delete(features.keys().next().value!);
+    features.set(key, made);
+    return made;
+  }
+
+  async function calibrationFor(
     accountId: string,
     scope: string,
   ): Promise<{ calibration: Calibration; source: PresentedEstimate['calibration'] }> {
@@ -71,10 +91,27 @@ export function createCalibrations(db: Queryable) {
     if (fitted.size > 1000) fitted.clear();
     fitted.set(key, { count: row?.n ?? 0, calibration });
     return { calibration, source: 'account' };
-  };
+  }
 }
 
-export type CalibrationLookup = ReturnType<typeof createCalibrations>;
+export type Estimator = ReturnType<typeof createEstimator>;
+
+/** The features of a quote's mesh as placed, with its settings (measured in a mesh worker, kept by slicing key). */
+export function quoteFeatures(
+  deps: Deps,
+  target: { file_id: string; slicing_key: string | null; resolved: StoredResolution },
+): Promise<Features> {
+  const { resolved } = target;
+  const measure = async () => {
+    await deps.storage.ensureLocal(target.file_id);
+    return deps.parser.features({
+      meshPath: deps.storage.canonicalPath(target.file_id),
+      placement: resolved.placement?.transform ?? null,
+      settings: { printer: resolved.settings.printer, material: resolved.settings.material },
+    });
+  };
+  return target.slicing_key ? deps.estimator.featuresOf(target.slicing_key, measure) : measure();
+}
 
 /** The estimate's figures priced with the quote's own settings: the middle and the two ends of the range. */
 export function presentEstimate(
@@ -120,13 +157,8 @@ export async function estimateQuote(deps: Deps, row: QuoteRow): Promise<Presente
   const resolved = row.resolved;
   if (!resolved) return null;
   try {
-    await deps.storage.ensureLocal(row.file_id);
-    const features = await deps.parser.features({
-      meshPath: deps.storage.canonicalPath(row.file_id),
-      placement: resolved.placement?.transform ?? null,
-      settings: { printer: resolved.settings.printer, material: resolved.settings.material },
-    });
-    const { calibration, source } = await deps.calibrations(row.account_id, calibrationScope(row));
+    const features = await quoteFeatures(deps, { ...row, resolved });
+    const { calibration, source } = await deps.estimator.calibrationFor(row.account_id, calibrationScope(row));
     const estimate = predict(features, resolved.settings, calibration);
     const presented = presentEstimate(estimate, features, resolved, source);
     await deps.db.query(

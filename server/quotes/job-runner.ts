@@ -125,6 +125,10 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
           track(process(job), job.id);
           continue;
         }
+        // Prefetches only while no quote waits (not even for a slice being made: it would share the cores), and
+        // always leaving a slot for the next quote.
+        if (prefetching.size >= Math.max(1, deps.config.slicerConcurrency - 1)) break;
+        if ((await waitingKeys(deps.db)).length) break;
         const prefetch = await claimPrefetch(deps.db, owner, leaseMs);
         if (!prefetch) break;
         track(processPrefetch(prefetch), null);
@@ -147,15 +151,19 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
   }
 
   /**
-   * A quote never waits behind prefetch work: when every slot is busy and some run prefetches while a quote is
-   * queued (one that is not waiting for that very slice), one prefetch stops and goes back to the queue.
+   * A quote never waits behind prefetch work: when a quote is queued, the prefetches it does not wait for stop and
+   * go back to the queue if every slot is busy or if the quote waits for another prefetch's slice.
    */
   async function makeWayForQuotes() {
-    if (active.size < deps.config.slicerConcurrency || prefetching.size === 0) return;
+    if (prefetching.size === 0) return;
     const waiting = new Set(await waitingKeys(deps.db));
     if (!waiting.size) return;
-    const victim = [...prefetching.entries()].find(([key]) => !waiting.has(key));
-    victim?.[1].abort(new PrefetchPreemptedError());
+    // A quote waiting for a prefetch's slice lets it finish; the others stop so as not to share the cores with it.
+    const awaited = [...prefetching.keys()].some((key) => waiting.has(key));
+    for (const [key, ctrl] of prefetching) {
+      if (waiting.has(key)) continue;
+      if (awaited || active.size >= deps.config.slicerConcurrency) ctrl.abort(new PrefetchPreemptedError());
+    }
   }
 
   async function slice(

@@ -12,6 +12,7 @@ import { detectSlicer } from '../slicer/engine.ts';
 import { resolveSettings } from './resolve.ts';
 import { slicingKey } from './slicing-key.ts';
 import { countPrefetches, insertPrefetches, type NewPrefetch } from './prefetch-sql.ts';
+import { quoteFeatures } from './estimate.ts';
 
 /** Slices queued for one upload at most: the default choices and the three likeliest changes. */
 export const PREFETCH_PER_UPLOAD = 4;
@@ -78,6 +79,9 @@ export async function prefetchUpload(
     const rows = (await plannedSlices(deps, file, widgetKeyId, expiresAt)).slice(0, room);
     const queued = await deps.db.transaction((tx) => insertPrefetches(tx, rows));
     if (queued) deps.jobs.wake();
+    // The estimate of the default choices, ready before the shopper's first quote asks for it.
+    const [first] = rows;
+    if (first) await quoteFeatures(deps, first).catch(() => undefined);
     return queued;
   } catch (err) {
     deps.log.error(`prefetch: could not plan the slices of ${file.id}`, err);

@@ -6,7 +6,7 @@ import { WidgetError } from './errors.ts';
 import type { Pricing, Quote, Selection } from './types.ts';
 
 const POLL_FIRST_MS = 400;
-const POLL_MAX_MS = 2000;
+const POLL_MAX_MS = 1000;
 const POLL_GIVE_UP_MS = 5 * 60_000;
 const RATE_LIMIT_RETRIES = 2;
 const RATE_LIMIT_MAX_WAIT_MS = 10_000;
