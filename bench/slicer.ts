@@ -65,6 +65,17 @@ async function timeCli(binary: string, dir: string, meshPath: string): Promise<n
   return performance.now() - t0;
 }
 
+/** The bare PrusaSlicer CLI on a mesh with the default settings, in a folder of its own: the yardstick. */
+export async function bareSliceMs(meshPath: string, binary = DEFAULT_BINARY): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), 'slicequote-bench-bare-'));
+  try {
+    await writeFile(join(dir, 'config.ini'), buildSliceConfig(DEFAULT_SETTINGS).ini);
+    return await timeCli(binary, dir, meshPath);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 async function timeEngine(binary: string, meshPath: string): Promise<number> {
   const t0 = performance.now();
   await sliceOnce({ meshPath, settings: DEFAULT_SETTINGS, binary, timeoutMs: 600_000 });

@@ -4,17 +4,11 @@
 // when it comes first) and to the exact price, beside the bare PrusaSlicer CLI's time for the same
 // mesh and settings in the same run (docs/instant-price.md: the exact price with pre-slicing should
 // come within a second of the bare slicer). Each run gets a fresh server, so no slice is cached.
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import { DEFAULT_SETTINGS } from '../shared/settings.ts';
-import { buildSliceConfig } from '../server/slicer/config.ts';
 import { corpusPath } from '../test/helpers/corpus.ts';
+import { bareSliceMs } from './slicer.ts';
 import {
   chromiumMissing,
   ensureWidgetBuilt,
@@ -24,7 +18,6 @@ import {
 } from '../test/e2e/widget-env.ts';
 
 const TARGET_GZIP_BYTES = 200 * 1024;
-const run = promisify(execFile);
 
 export async function benchWidget(opts: { runs?: number } = {}) {
   await ensureWidgetBuilt();
@@ -51,7 +44,7 @@ export async function benchWidget(opts: { runs?: number } = {}) {
       preview.push(run.preview);
       shown.push(run.shown);
       price.push(run.price);
-      bare.push(await bareSlice(corpusPath('stl', '3DBenchy.stl')));
+      bare.push(await bareSliceMs(corpusPath('stl', '3DBenchy.stl')));
     }
   } finally {
     await browser.close();
@@ -105,28 +98,6 @@ async function dropAndTime(
   } finally {
     await page.close();
     await env.stop();
-  }
-}
-
-/** The bare PrusaSlicer CLI on the same mesh with the same (default) settings, in its own folder. */
-async function bareSlice(meshPath: string): Promise<number> {
-  const dir = await mkdtemp(join(tmpdir(), 'slicequote-bench-bare-'));
-  try {
-    await writeFile(join(dir, 'config.ini'), buildSliceConfig(DEFAULT_SETTINGS).ini);
-    const t0 = performance.now();
-    await run('prusa-slicer', [
-      '--loglevel',
-      '1',
-      '--export-gcode',
-      '--load',
-      join(dir, 'config.ini'),
-      '--output',
-      join(dir, 'out.gcode'),
-      meshPath,
-    ]);
-    return performance.now() - t0;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
   }
 }
 

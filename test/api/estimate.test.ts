@@ -4,7 +4,7 @@
 // its later estimates. Real slices, real parse workers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
 import { MIN_CALIBRATION_SAMPLES } from '../../server/quotes/estimate.ts';
@@ -12,19 +12,11 @@ import { MIN_CALIBRATION_SAMPLES } from '../../server/quotes/estimate.ts';
 const SHOP = 'https://estimate-shop.example';
 let server: TestServer;
 let api: ApiClient;
-let dashboard: ApiClient;
 let key: string;
 
 before(async () => {
   server = await startTestServer({ RATE_LIMIT_ANON_PLAN: 'business' });
-  dashboard = server.client();
-  const signup = await dashboard.post('/dashboard/api/signup', {
-    email: 'estimate-shop@example.test',
-    password: 'a long enough password',
-  });
-  dashboard.csrf = signup.body.csrf_token;
-  api = server.client((await dashboard.post('/dashboard/api/tokens', { name: 'backend' })).body.token);
-  key = (await dashboard.post('/dashboard/api/widget-keys', { name: 'Shop', allowed_origins: [SHOP] })).body.key;
+  ({ api, key } = await merchantShop(server, 'estimate-shop@example.test', SHOP));
 });
 after(() => server.stop());
 

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
 import { PREFETCH_PER_UPLOAD } from '../../server/quotes/prefetch.ts';
@@ -31,7 +31,6 @@ const OFFER = {
 };
 
 let server: TestServer;
-let dashboard: ApiClient;
 let api: ApiClient;
 let key: string;
 
@@ -39,15 +38,8 @@ before(async () => {
   // One slicer at a time, so that order and preemption are observable; short leases, so a prefetch whose session
   // ended is stopped within a couple of seconds.
   server = await startTestServer({ RATE_LIMIT_ANON_PLAN: 'business', SLICER_CONCURRENCY: '1', JOB_LEASE_MS: '6000' });
-  dashboard = server.client();
-  const signup = await dashboard.post('/dashboard/api/signup', {
-    email: 'instant-shop@example.test',
-    password: 'a long enough password',
-  });
-  dashboard.csrf = signup.body.csrf_token;
-  api = server.client((await dashboard.post('/dashboard/api/tokens', { name: 'backend' })).body.token);
+  ({ api, key } = await merchantShop(server, 'instant-shop@example.test', SHOP));
   assert.equal((await api.put('/v2/offer', OFFER)).status, 200);
-  key = (await dashboard.post('/dashboard/api/widget-keys', { name: 'Shop', allowed_origins: [SHOP] })).body.key;
 });
 after(() => server.stop());
 

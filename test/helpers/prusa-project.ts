@@ -1,6 +1,7 @@
 // Writes PrusaSlicer project 3MFs the way PrusaSlicer 2.5 saves them: one <object> whose mesh holds every
 // volume's triangles in turn, and Metadata/Slic3r_PE_model.config cutting that mesh into volumes by
 // triangle ranges, each with its volume_type (or, as before 2.4, modifier=1) and its own settings.
+import { BOX_TRIANGLES } from './meshes.ts';
 import { strToU8, zipSync } from 'fflate';
 
 export type Box = [x0: number, y0: number, z0: number, x1: number, y1: number, z1: number];
@@ -19,21 +20,6 @@ export interface Project {
   /** Extra package parts, e.g. Metadata/Slic3r_PE.config. */
   parts?: Record<string, string>;
 }
-
-const BOX_TRIANGLES: [number, number, number][] = [
-  [0, 2, 1],
-  [0, 3, 2],
-  [4, 5, 6],
-  [4, 6, 7],
-  [0, 1, 5],
-  [0, 5, 4],
-  [1, 2, 6],
-  [1, 6, 5],
-  [2, 3, 7],
-  [2, 7, 6],
-  [3, 0, 4],
-  [3, 4, 7],
-];
 
 function boxCorners([x0, y0, z0, x1, y1, z1]: Box): number[][] {
   return [

@@ -89,6 +89,22 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   return server;
 }
 
+/** A merchant signed up in the dashboard, with an API token and a widget key for a shop page at `origin`. */
+export async function merchantShop(server: TestServer, email: string, origin: string) {
+  const dashboard = server.client();
+  const signup = await dashboard.post('/dashboard/api/signup', { email, password: 'a long enough password' });
+  dashboard.csrf = signup.body.csrf_token;
+  const api = server.client((await dashboard.post('/dashboard/api/tokens', { name: 'backend' })).body.token);
+  const key = await dashboard.post('/dashboard/api/widget-keys', { name: 'Shop', allowed_origins: [origin] });
+  return {
+    accountId: signup.body.user.user_id as string,
+    dashboard,
+    api,
+    key: key.body.key as string,
+    keyId: key.body.widget_key_id as string,
+  };
+}
+
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;

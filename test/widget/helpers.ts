@@ -1,5 +1,6 @@
 // Browser-side helpers of the component tests: the server the config started, fixtures of the
 // element loaded from that server by URL (as a shop would), events, small models and assertions.
+import { BOX_TRIANGLES } from '../helpers/meshes.ts';
 
 export interface SliceQuoteElement extends HTMLElement {
   config: { materials: { name: string }[] } | null;
@@ -94,21 +95,7 @@ function boxTriangles(x: number, y: number, z: number): number[][][] {
     [x, y, z],
     [0, y, z],
   ];
-  const faces = [
-    [0, 2, 1],
-    [0, 3, 2],
-    [4, 5, 6],
-    [4, 6, 7],
-    [0, 1, 5],
-    [0, 5, 4],
-    [1, 2, 6],
-    [1, 6, 5],
-    [2, 3, 7],
-    [2, 7, 6],
-    [3, 0, 4],
-    [3, 4, 7],
-  ];
-  return faces.map((f) => f.map((i) => v[i]!)); // every face index is one of the 8 corners
+  return BOX_TRIANGLES.map((f) => f.map((i) => v[i]!)); // every face index is one of the 8 corners
 }
 
 const cubeTriangles = (size: number) => boxTriangles(size, size, size);
