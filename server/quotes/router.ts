@@ -45,17 +45,11 @@ function failure(row: QuoteRow): ApiError {
 export function quotesRouter(deps: Deps) {
   const router = new Router<AppState>();
   const once = idempotent(deps);
-  /** 202: the job to poll, with the instant estimate when it is ready within ESTIMATE_WAIT_MS. */
-  const accept = async (ctx: Context, row: QuoteRow, estimate: Promise<PresentedEstimate | null>) => {
+  /** 202: the job to poll, with the instant estimate (null when it was not ready within ESTIMATE_WAIT_MS). */
+  const accept = (ctx: Context, row: QuoteRow, estimate: PresentedEstimate | null) => {
     ctx.status = 202;
     ctx.set('Location', `/v2/jobs/${row.id}`);
-    ctx.body = {
-      job_id: row.id,
-      quote_id: row.id,
-      status: row.status,
-      status_url: `/v2/jobs/${row.id}`,
-      estimate: await within(estimate, ESTIMATE_WAIT_MS),
-    };
+    ctx.body = { job_id: row.id, quote_id: row.id, status: row.status, status_url: `/v2/jobs/${row.id}`, estimate };
   };
 
   router.post('/v2/file/quote/:file_id', allow(deps, API_OR_WIDGET, 'quote'), jsonBody, once, async (ctx) => {
@@ -65,14 +59,19 @@ export function quotesRouter(deps: Deps) {
     if (row.status !== 'completed' && (await deps.jobs.waitFor(row.id, waitMs))) {
       row = (await quoteById(deps.db, row.account_id, row.id))!;
     }
+    if (row.status !== 'completed' && row.status !== 'failed') {
+      const estimate = await within(created.estimate, ESTIMATE_WAIT_MS);
+      // The slice may have finished while the estimate was made: then the exact quote is the answer.
+      row = (await quoteById(deps.db, row.account_id, row.id))!;
+      if (row.status !== 'completed' && row.status !== 'failed') return accept(ctx, row, estimate);
+    }
     if (row.status === 'failed') throw failure(row);
-    if (row.status !== 'completed') return accept(ctx, row, created.estimate);
     ctx.body = presentQuote(row, deps.now());
   });
 
   router.post('/v2/file/quote/:file_id/async', allow(deps, API_OR_WIDGET, 'quote'), jsonBody, once, async (ctx) => {
     const created = await createQuote(deps, ctx.state.auth, routeParam(ctx, 'file_id'), ctx.request.body, 'async');
-    await accept(ctx, created.row, created.estimate);
+    accept(ctx, created.row, await within(created.estimate, ESTIMATE_WAIT_MS));
   });
 
   router.get('/v2/jobs/:job_id', allow(deps, API_OR_WIDGET), async (ctx) => {

@@ -4,12 +4,14 @@
 // its later estimates. Real slices, real parse workers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
 import { MIN_CALIBRATION_SAMPLES } from '../../server/quotes/estimate.ts';
 
 const SHOP = 'https://estimate-shop.example';
+const BENCHY = readFileSync(new URL('../fixtures/models/stl/3DBenchy.stl', import.meta.url));
 let server: TestServer;
 let api: ApiClient;
 let key: string;
@@ -70,12 +72,13 @@ test('Prefer: wait=0 answers 202 at once with the estimate; a shopper cannot put
   });
   const ticket = await c.request('GET', '/v2/file/upload-id', { headers: headers() });
   const token = ticket.body.shopper_token;
-  const up = await c.uploadBytes(`/v2/file/public/${ticket.body.upload_id}`, box(25, 25, 40), 'tower.obj');
+  // 3DBenchy at 0.1 mm and solid: seconds of slicing even on a fast machine, while the estimate takes milliseconds.
+  const up = await c.uploadBytes(`/v2/file/public/${ticket.body.upload_id}`, BENCHY, 'benchy.stl');
   assert.equal(up.status, 201);
   await server.deps.db.query('DELETE FROM prefetches WHERE file_id = $1', [up.body.file_id]); // no cache hit here
   const started = Date.now();
   const res = await c.request('POST', `/v2/file/quote/${up.body.file_id}`, {
-    json: { choices: { infill: 50 } },
+    json: { choices: { quality: 'fine', infill: 100 } },
     headers: { ...headers(token), prefer: 'wait=0' },
   });
   assert.equal(res.status, 202, JSON.stringify(res.body));
