@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
-import { PREFETCH_PER_UPLOAD } from '../../server/quotes/prefetch.ts';
+import { PREFETCH_PER_ACCOUNT, PREFETCH_PER_UPLOAD } from '../../server/quotes/prefetch.ts';
 import { claimJob } from '../../server/quotes/sql.ts';
 
 const SHOP = 'https://instant-shop.example';
@@ -296,4 +296,32 @@ test("a shopper's new choice stops the slice they no longer wait for, unless a r
     0,
     'no quote.failed for quotes nobody waits for',
   );
+});
+
+test('an account has at most PREFETCH_PER_ACCOUNT prefetches waiting or running', async () => {
+  const s = shopper();
+  const seed = await s.upload(part(22), 'seed.obj');
+  await until('seed prefetches done', 120_000, async () => ((await prefetchesOf(seed)).length ? undefined : true));
+  const [{ account_id: accountId } = { account_id: '' }] = await sql<{ account_id: string }>(
+    'SELECT account_id FROM files WHERE id = $1',
+    [seed],
+  );
+  // The account's allowance taken by prefetches another worker holds (not claimable here).
+  for (let i = 0; i < PREFETCH_PER_ACCOUNT; i++)
+    await sql(
+      `INSERT INTO prefetches (slicing_key, account_id, file_id, resolved, rank, lease_owner, lease_expires_at, expires_at)
+       VALUES ($1, $2, $3, '{}', 0, 'w_elsewhere', now() + interval '10 minutes', now() + interval '10 minutes')`,
+      [`held-${i}`, accountId, seed],
+    );
+  const fileId = await s.upload(part(23), 'one-too-many.obj');
+  await new Promise((r) => setTimeout(r, 1500)); // the upload's prefetch planning runs after the answer
+  assert.equal((await prefetchesOf(fileId)).length, 0, 'no room left for this upload');
+  await sql(`DELETE FROM prefetches WHERE slicing_key LIKE 'held-%'`);
+  const slicedBefore = await prefetched('sliced');
+  const again = await s.upload(part(24), 'room-again.obj');
+  await until('a prefetch queued again', 10_000, async () => {
+    const queued = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM prefetches WHERE file_id = $1`, [again]);
+    const sliced = await prefetched('sliced');
+    return queued[0]!.n > 0 || sliced > slicedBefore ? true : undefined;
+  });
 });
