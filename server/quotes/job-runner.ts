@@ -141,6 +141,10 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     if (pumpAgain) void pump();
   }
 
+  /** The model's size, for the slice clock (0 when the file is gone: the slice then fails on its own). */
+  const trianglesOf = async (fileId: string) =>
+    (await fileByIdAnyAccount(deps.db, fileId).catch(() => undefined))?.measurements.triangles ?? 0;
+
   function track(work: Promise<void>, jobId: string | null) {
     const tracked = work.finally(() => {
       active.delete(tracked);
@@ -167,7 +171,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
   }
 
   async function slice(
-    target: { file_id: string; slicing_key: string; resolved: StoredResolution },
+    target: { file_id: string; slicing_key: string; resolved: StoredResolution; triangles: number },
     signal: AbortSignal,
     onProgress?: (progress: SliceProgress) => void,
   ): Promise<{
@@ -184,11 +188,10 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     if (!existsSync(meshPath))
       throw new SliceFailedError('The model file was deleted before it could be sliced.', 'slice_failed');
     const { settings, placement } = target.resolved;
-    const triangles = (await fileByIdAnyAccount(deps.db, target.file_id))?.measurements.triangles ?? 0;
     const out = await timedSlice(() =>
       pool.slice({ meshPath, settings, transform: placement?.transform ?? undefined, onProgress }, signal),
     );
-    clock.record(triangles, out.durationMs);
+    clock.record(target.triangles, out.durationMs);
     const row = {
       key: target.slicing_key,
       stats: out.stats,
@@ -249,11 +252,11 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       );
     }
     const ctrl = new AbortController();
-    const triangles = (await fileByIdAnyAccount(deps.db, job.file_id).catch(() => undefined))?.measurements.triangles;
-    const { beat, onProgress } = heartbeat(job, ctrl, triangles ?? 0);
+    const triangles = await trianglesOf(job.file_id);
+    const { beat, onProgress } = heartbeat(job, ctrl, triangles);
     try {
       const outcome = await slice(
-        { ...job, slicing_key: job.slicing_key!, resolved: job.resolved! },
+        { ...job, slicing_key: job.slicing_key!, resolved: job.resolved!, triangles },
         ctrl.signal,
         onProgress,
       );
@@ -288,7 +291,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       Math.max(200, Math.floor(leaseMs / 3)),
     );
     try {
-      const outcome = await slice(p, ctrl.signal);
+      const outcome = await slice({ ...p, triangles: await trianglesOf(p.file_id) }, ctrl.signal);
       deps.metrics.prefetches.inc({ outcome: outcome.cached ? 'cached' : 'sliced' });
       await deletePrefetch(deps.db, p.slicing_key);
       wakeAll();
