@@ -1,5 +1,6 @@
 // API tokens are JWTs (HS256, pinned) whose id (jti) is stored: a token is valid only while its row is live,
 // so revocation takes effect on the very next request.
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Db, Queryable } from '../db/index.ts';
 import { insertToken, tokenById, touchToken, type TokenRow } from './tokens-sql.ts';
@@ -9,6 +10,16 @@ import { unauthorized } from '../http/errors.ts';
 
 const ALGORITHM = 'HS256';
 const ISSUER = 'slicequote';
+
+let signingKey: { secret: string; key: KeyObject } | undefined;
+/**
+ * The secret as a key object, made once: given a string, jsonwebtoken first tries to read it as a PEM public key
+ * on every call and only then falls back to a secret key, which cost more than the rest of a cached request.
+ */
+function keyOf(secret: string): KeyObject {
+  if (signingKey?.secret !== secret) signingKey = { secret, key: createSecretKey(Buffer.from(secret, 'utf8')) };
+  return signingKey.key;
+}
 
 export async function createApiToken(
   db: Queryable,
@@ -20,7 +31,7 @@ export async function createApiToken(
   const id = newId('tok');
   const expiresAt = expiresInDays ? new Date(Date.now() + expiresInDays * 86_400_000) : null;
   const row = await insertToken(db, { id, account_id: accountId, name, expires_at: expiresAt });
-  const token = jwt.sign({ sub: accountId, typ: 'api' }, secret, {
+  const token = jwt.sign({ sub: accountId, typ: 'api' }, keyOf(secret), {
     algorithm: ALGORITHM,
     jwtid: id,
     issuer: ISSUER,
@@ -49,7 +60,7 @@ type Claims = { jti: string; sub: string };
 function verifyClaims(secret: string, raw: string): Claims {
   let claims: jwt.JwtPayload;
   try {
-    claims = jwt.verify(raw, secret, { algorithms: [ALGORITHM], issuer: ISSUER }) as jwt.JwtPayload;
+    claims = jwt.verify(raw, keyOf(secret), { algorithms: [ALGORITHM], issuer: ISSUER }) as jwt.JwtPayload;
   } catch (err) {
     const expired = err instanceof jwt.TokenExpiredError;
     throw unauthorized(expired ? 'The API token has expired.' : 'The API token is invalid.');
@@ -67,7 +78,7 @@ async function liveToken(db: Queryable, claims: Claims): Promise<TokenRow> {
   return token;
 }
 
-/** NOTIFY channel on which a revocation empties the token caches of every process. */
+/** NOTIFY channel on which the triggers of migration 017 empty the token caches of every process. */
 const TOKENS_CHANNEL = 'slicequote_tokens';
 /** Bounds staleness should a notification be lost; a dropped LISTEN connection also empties the cache. */
 const TOKEN_CACHE_MS = 30_000;
@@ -76,24 +87,26 @@ const TOKEN_CACHE_MAX = 10_000;
 const TOUCH_EVERY_MS = 60_000;
 
 export interface TokenAuthenticator {
-  /** Like authenticateApiToken, but a live token row is remembered (the signature is checked every time). */
+  /** Like authenticateApiToken, but a live token and its account are remembered (the signature is checked every time). */
   authenticate(raw: string): Promise<TokenAuth>;
-  /** After a revocation: every process forgets its cached tokens at once. */
+  /** After a revocation: this process forgets its cached tokens at once, before the trigger's NOTIFY reaches it. */
   revoked(): Promise<void>;
   start(): Promise<void>;
 }
 
 /**
- * The API hot path: a token's row is read once per TOKEN_CACHE_MS instead of on every request, and a
- * revocation reaches every process at once (PostgreSQL NOTIFY; PGlite has one process). The account row is
- * read on every request, so plan, offer and signing secret changes apply at once.
+ * The API hot path: a token's row and its account's are read once per TOKEN_CACHE_MS instead of on every
+ * request (the signature is checked every time). Any change to an account or to a token's validity, by the
+ * service or by an operator's SQL, empties the cache of every process at once: a trigger NOTIFYs on commit
+ * (migration 017); a revocation is forgotten at once by the process that made it. Offers and signing secrets
+ * are read where they are used, not from this cache.
  */
 export function createTokenAuthenticator(
   db: Db,
   secret: string,
   log: { error(m: string, e?: unknown): void },
 ): TokenAuthenticator {
-  const live = new Map<string, { token: TokenRow; until: number }>();
+  const live = new Map<string, { auth: TokenAuth; until: number }>();
   const touched = new Map<string, number>();
   const forget = () => {
     live.clear();
@@ -105,24 +118,27 @@ export function createTokenAuthenticator(
     touched.set(id, now);
     touchToken(db, id).catch((err) => log.error('tokens: could not record last use', err));
   }
+  async function load(claims: Claims): Promise<TokenAuth> {
+    const token = await liveToken(db, claims);
+    const account = await accountById(db, token.account_id);
+    if (!account) throw unauthorized('The API token is unknown.');
+    return { account, token };
+  }
   return {
     async authenticate(raw) {
       const claims = verifyClaims(secret, raw);
       const hit = live.get(claims.jti);
-      let token = hit && hit.until > Date.now() && hit.token.account_id === claims.sub ? hit.token : undefined;
-      if (!token) {
-        token = await liveToken(db, claims);
+      let auth = hit && hit.until > Date.now() && hit.auth.token.account_id === claims.sub ? hit.auth : undefined;
+      if (!auth) {
+        auth = await load(claims);
         if (live.size >= TOKEN_CACHE_MAX) live.clear();
-        live.set(token.id, { token, until: Date.now() + TOKEN_CACHE_MS });
+        live.set(auth.token.id, { auth, until: Date.now() + TOKEN_CACHE_MS });
       }
-      const account = await accountById(db, token.account_id);
-      if (!account) throw unauthorized('The API token is unknown.');
-      touch(token.id);
-      return { account, token };
+      touch(auth.token.id);
+      return auth;
     },
     async revoked() {
       forget();
-      await db.notify(TOKENS_CHANNEL);
     },
     start: () => db.listen(TOKENS_CHANNEL, forget),
   };

@@ -17,7 +17,8 @@ export interface Db extends Queryable {
   exec(sql: string): Promise<void>;
   /**
    * Calls onNotify on every NOTIFY on the channel, from any process of the deployment (PostgreSQL LISTEN on a
-   * dedicated connection, re-established when it drops). PGlite is one process: its wake-ups stay in process.
+   * dedicated connection, re-established when it drops). PGlite is one process: its wake-ups stay in process,
+   * and only notifications sent by the database itself (triggers) arrive through here.
    */
   listen(channel: string, onNotify: () => void): Promise<void>;
   /** Wakes the listeners of the channel in every process (PostgreSQL NOTIFY); nothing on PGlite. */
@@ -60,25 +61,31 @@ const PGLITE_CONF = [
 ];
 
 export async function openPglite(dataDir: string | null): Promise<Db> {
-  const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), postgresqlconf: PGLITE_CONF });
+  // int8 and numeric as numbers, as on PostgreSQL. Given once here rather than with each query: per query,
+  // PGlite copies its whole parser table to merge them in.
+  const parsers = { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) };
+  const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), postgresqlconf: PGLITE_CONF, parsers });
   if (dataDir) await makePrivate(dataDir);
-  const parseNumbers = { parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) } };
   return {
     kind: 'pglite',
     async query<T>(sql: string, params: unknown[] = []) {
-      return (await db.query<T>(sql, params, parseNumbers)).rows;
+      return (await db.query<T>(sql, params)).rows;
     },
     transaction<T>(fn: (tx: Queryable) => Promise<T>) {
       return db.transaction((tx) =>
         fn({
-          query: async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params, parseNumbers)).rows,
+          query: async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params)).rows,
         }),
       );
     },
     async exec(sql: string) {
       await db.exec(sql);
     },
-    async listen() {},
+    // One process, one connection: only what the database itself notifies (triggers) arrives here.
+    async listen(channel, onNotify) {
+      if (!CHANNEL.test(channel)) throw new Error(`invalid channel name ${channel}`);
+      await db.listen(channel, () => onNotify());
+    },
     async notify() {},
     close: () => db.close(),
   };

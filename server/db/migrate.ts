@@ -34,7 +34,7 @@ export async function migrate(db: Db): Promise<number[]> {
   });
 }
 
-/** Migrations are plain DDL separated by semicolons at line ends; no functions with bodies, so this split is exact. */
+/** Migrations are plain DDL separated by semicolons at line ends; a function body is kept on one line, so this split is exact. */
 function splitStatements(sql: string): string[] {
   return sql
     .split(/;\s*$/m)

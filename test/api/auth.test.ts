@@ -96,6 +96,23 @@ test('a token is shown once, listed without its secret, works, records last use,
   assert.equal((await c.delete(`/dashboard/api/tokens/${created.body.token_id}`)).status, 404);
 });
 
+test("an operator's SQL change to an account or a token reaches a token the server has cached", async () => {
+  const { c, email } = await signedUp();
+  const created = await c.post('/dashboard/api/tokens', { name: 'cached' });
+  const api = server.client(created.body.token);
+  assert.equal((await api.get('/v2/user')).body.plan, 'free'); // the token and its account are cached now
+  // Not through the API: the way an operator upgrades a shop. The cache would otherwise serve 'free' for 30 s.
+  await server.deps.db.query(`UPDATE accounts SET plan = 'business' WHERE email = $1`, [email]);
+  const seen = async (check: () => Promise<boolean>) => {
+    for (const deadline = Date.now() + 2000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20)))
+      if (await check()) return true;
+    return false;
+  };
+  assert.ok(await seen(async () => (await api.get('/v2/user')).body.plan === 'business'), 'the new plan applies');
+  await server.deps.db.query('UPDATE api_tokens SET revoked_at = now() WHERE id = $1', [created.body.token_id]);
+  assert.ok(await seen(async () => (await api.get('/v2/user')).status === 401), 'the revocation applies');
+});
+
 test('another account cannot revoke my token (404)', async () => {
   const a = await signedUp();
   const b = await signedUp();
