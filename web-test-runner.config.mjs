@@ -61,6 +61,7 @@ function slicequoteServer() {
         modelParser ??= bundleModelParser();
         return { body: await modelParser, type: 'js' };
       }
+      if (context.path === '/__sq-offer') return { body: await changeOffer(context.query), type: 'json' };
       if (context.path === '/__sq-env')
         return { body: JSON.stringify({ api: env.server.url, key: env.widgetKey }), type: 'json' };
       const rel = /^\/__corpus\/([\w./-]+)$/.exec(context.path)?.[1];
@@ -68,6 +69,22 @@ function slicequoteServer() {
         return { body: await readFile(corpusPath(rel)), type: 'application/octet-stream' };
     },
   };
+}
+
+async function changeOffer(query) {
+  const call = async (method, body) => {
+    const res = await fetch(`${env.server.url}/v2/offer`, {
+      method,
+      headers: { authorization: `Bearer ${env.apiToken}`, 'content-type': 'application/json' },
+      body: body && JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} /v2/offer: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  if ('reset' in query) return JSON.stringify(await call('DELETE'));
+  const { source: _source, ...offer } = await call('GET');
+  const max = Number(query.quantity_max);
+  return JSON.stringify(await call('PUT', { ...offer, quantity: { min: offer.quantity.min, max } }));
 }
 
 export default {
