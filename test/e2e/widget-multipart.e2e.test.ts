@@ -1,7 +1,8 @@
 // Several parts in one widget, end to end: the demo shop's /parts page (<slice-quote multiple>) in Debian's
 // Chromium against a real server. A shopper drops three files; the broken one fails with shopper wording and is
 // removed by keyboard (focus never falls to the body); a material change re-prices its row from a real slice;
-// "Add all to cart" fires one sq-add-to-cart with both lines, whose signed quotes the shop's backend verifies.
+// "Add all to cart" makes one cart call with both lines and fires one sq-add-to-cart with them, whose signed
+// quotes the shop's backend verifies.
 // At 390 × 844 nothing overflows sideways and "Add all to cart" stays on screen. Screenshots go to
 // test-artifacts/widget/ and, with SLICEQUOTE_UPDATE_SCREENSHOTS=1, to docs/screenshots/widget-multipart-*.png.
 import { after, before, test } from 'node:test';
@@ -206,6 +207,11 @@ test('three files dropped: a broken one removed, a material changed, each row pr
     assert.ok(requote.estimated_time_seconds > 0 && requote.filament_weight > 0, 'from a slice');
 
     // By keyboard: focus stays on the button through "Adding…".
+    const cartCalls: { method: string; body: any }[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/v2/widget/cart' && r.method() !== 'OPTIONS')
+        cartCalls.push({ method: r.method(), body: r.postDataJSON() });
+    });
     await page.locator('slice-quote [part~=add-all-button]').focus();
     await page.keyboard.press('Enter');
     await page.locator('slice-quote [part~=added]').waitFor({ timeout: 30_000 });
@@ -220,6 +226,16 @@ test('three files dropped: a broken one removed, a material changed, each row pr
     assert.equal(added.length, 1, 'one event');
     const { lines } = added[0];
     assert.equal(lines.length, 2, 'with both priced parts');
+    assert.deepEqual(
+      cartCalls,
+      [
+        {
+          method: 'POST',
+          body: { lines: lines.map((l: any) => ({ quote_id: l.quote_id, quantity: l.quantity })) },
+        },
+      ],
+      'both lines in one cart call, all or nothing',
+    );
     assert.deepEqual(
       lines.map((l: any) => l.file_name),
       ['cube20.stl', 'two-cubes.stl'],
