@@ -8,17 +8,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
+import { assertNoAxeViolations } from './axe.ts';
 import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
 const DOC_SHOTS = path.resolve('docs', 'screenshots');
 const SLICE_TIMEOUT = 150_000;
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const CUBE = { name: 'cube20.stl', path: corpusPath('stl', 'cube20_ascii.stl') };
 const TWO_CUBES = { name: 'two-cubes.stl', path: corpusPath('stl', 'two_cubes_10mm.stl') };
@@ -113,17 +112,6 @@ const focusedPart = (page: Page): Promise<string> =>
     if (active?.tagName !== 'SLICE-QUOTE') return active?.tagName ?? 'none';
     return active.shadowRoot!.activeElement?.getAttribute('part') ?? 'the element itself';
   });
-
-/** axe-core on the whole page (the shop's markup and the widget's shadow DOM): every violation, any impact. */
-async function assertNoAxeViolations(page: Page, label: string): Promise<void> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: any[] }> } }).axe;
-    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
-    return violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-  });
-  assert.deepEqual(violations, [], `axe violations ${label}`);
-}
 
 async function shot(page: Page, name: string, docName: string): Promise<void> {
   const file = path.join(ARTIFACTS, `${name}.png`);
