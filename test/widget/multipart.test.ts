@@ -1,6 +1,7 @@
 // <slice-quote multiple> against a real server: several dropped files, a row each (status, size, labelled
 // options, price), a broken file that fails with shopper wording and can be removed without focus falling
-// to the body, a per-row material change, the limit of parts, and one sq-add-to-cart with every priced line.
+// to the body, a per-row material change, the limit of parts, one sq-add-to-cart with every priced line from
+// one cart call, and a line the cart refuses: its row fails and nothing is added.
 import { sendKeys } from '@web/test-runner-commands';
 import {
   $,
