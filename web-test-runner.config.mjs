@@ -61,6 +61,13 @@ function slicequoteServer() {
         modelParser ??= bundleModelParser();
         return { body: await modelParser, type: 'js' };
       }
+      if (context.path === '/__sq-expire') {
+        const expired = await env.server.deps.db.query('UPDATE quotes SET expires_at = $1 WHERE id = $2 RETURNING id', [
+          new Date(Date.now() - 60_000),
+          context.query.quote_id,
+        ]);
+        return { body: JSON.stringify({ expired: expired.length }), type: 'json' };
+      }
       if (context.path === '/__sq-offer') return { body: await changeOffer(context.query), type: 'json' };
       if (context.path === '/__sq-env')
         return { body: JSON.stringify({ api: env.server.url, key: env.widgetKey }), type: 'json' };

@@ -232,6 +232,64 @@ describe('several parts (multiple)', () => {
     cartCalls.stop();
   });
 
+  it('a line whose price expired fails its row; Try again prices it afresh, then both lines go in one call', async () => {
+    const el = await multiFixture();
+    const quoted: string[] = [];
+    const onQuote = (e: Event) => quoted.push((e as CustomEvent).detail.quote_id);
+    document.addEventListener('sq-quote', onQuote);
+    let addedEvents = 0;
+    const onAdded = () => addedEvents++;
+    document.addEventListener('sq-add-to-cart', onAdded);
+    const cartCalls = countRequests('/v2/widget/cart');
+    try {
+      drop(el, [cubeStl(12, 'bracket.stl'), cubeStl(16, 'lid.stl')]);
+      await settled(el, 2);
+      assertEqual(quoted.length, 2, 'a quote per row');
+      const stale = quoted[0]!;
+      assertEqual((await (await fetch(`/__sq-expire?quote_id=${stale}`)).json()).expired, 1, 'the quote expired');
+
+      const errored = nextEvent('sq-error', 30_000);
+      $(el, '[part~=add-all-button]').click();
+      assertEqual((await errored).detail.code, 'quote_expired', 'the refusal is reported to the page');
+      const failed = await until(() => rows(el).find((r) => status(r) === 'failed'), 'the refused row failed');
+      const other = rows(el).find((r) => r !== failed)!;
+      assertEqual(status(other), 'priced', 'the other row is not failed');
+      assert(!shadow(el).querySelector('[part~=row-added]'), 'no row is in the cart');
+      assert(/Nothing was added/.test($(el, '#add-all-note').textContent!), 'the note says nothing was added');
+      const alert = failed.querySelector<HTMLElement>('[role=alert]')!;
+      assertEqual(alert.dataset.code, 'quote_expired', 'the row shows its error');
+      assert(/price has expired/.test(alert.textContent!), `shopper wording: ${alert.textContent}`);
+      await until(() => cartCalls.count() > 0, 'the cart call seen');
+      assertEqual(cartCalls.count(), 1, 'one cart call');
+      assertEqual(addedEvents, 0, 'no sq-add-to-cart');
+      await axe(el);
+
+      const requoted = nextEvent('sq-quote', SLICE_MS);
+      (failed.querySelector('[part~=retry-button]') as HTMLElement).click();
+      assert((await requoted).detail.quote_id !== stale, 'a fresh quote');
+      await settled(el, 2);
+      assert(
+        rows(el).every((r) => status(r) === 'priced'),
+        'both rows priced',
+      );
+      const added = nextEvent('sq-add-to-cart', 30_000);
+      $(el, '[part~=add-all-button]').click();
+      const { lines } = (await added).detail;
+      assertEqual(lines.length, 2, 'both lines');
+      assert(
+        lines.every((l: { quote_id: string }) => l.quote_id !== stale),
+        'none with the expired quote',
+      );
+      await until(() => cartCalls.count() > 1, 'the second cart call seen');
+      assertEqual(cartCalls.count(), 2, 'one more cart call');
+      assertEqual(addedEvents, 1, 'one sq-add-to-cart');
+    } finally {
+      document.removeEventListener('sq-quote', onQuote);
+      document.removeEventListener('sq-add-to-cart', onAdded);
+      cartCalls.stop();
+    }
+  });
+
   it('max-parts bounds the list with a message naming the files left out; within the hard cap of 25', async () => {
     const el = await multiFixture({ 'max-parts': '2' });
     drop(el, [cubeStl(10, 'a.stl'), cubeStl(10, 'b.stl'), cubeStl(10, 'c.stl')]);
