@@ -1,6 +1,6 @@
 // The project's own parsers running in the widget's Web Worker: each format measured as the reference
 // says, hostile files refused, and the page kept responsive while a large model is read.
-import { $, assert, assertEqual, cleanup, fixture, nextEvent, until } from './helpers.ts';
+import { $, assert, assertEqual, cleanup, fixture, nextEvent, type SliceQuoteElement, until } from './helpers.ts';
 
 afterEach(cleanup);
 
@@ -61,42 +61,10 @@ describe('formats', () => {
     // The main thread's pauses from load() until the parse worker's answer reaches the page: reading
     // the file and parsing it. What follows (the 3D view's WebGL context and geometry, then its first
     // frame) is drawing, which must happen on the main thread; with no GPU, as here, Chromium does it
-    // in software. The page is watched until the badge for the message only.
-    const NativeWorker = window.Worker;
-    let workers = 0;
-    let answered!: () => void;
-    const answer = new Promise<void>((resolve) => (answered = resolve));
-    window.Worker = class extends NativeWorker {
-      constructor(url: string | URL, options?: WorkerOptions) {
-        super(url, options);
-        if (options?.name !== 'slice-quote-parser') return;
-        workers++;
-        // Registered before the widget sets onmessage, so this runs first: the widget's handling of
-        // the answer is not counted.
-        this.addEventListener('message', () => answered(), { once: true });
-      }
-    };
-    const badge = new Promise<number>((resolve) => {
-      const watch = new MutationObserver(() => {
-        if (!el.shadowRoot!.querySelector('[part~=dimensions]')) return;
-        watch.disconnect();
-        resolve(performance.now());
-      });
-      watch.observe(el.shadowRoot!, { childList: true, subtree: true });
-    });
-    let inWidget: Pause;
-    const started = performance.now();
-    try {
-      inWidget = await longestPauseDuring(async () => {
-        void el.load(file);
-        await Promise.race([answer, badge]);
-      });
-    } finally {
-      window.Worker = NativeWorker;
-    }
-    const shown = (await badge) - started;
-    (el as unknown as { reset(): void }).reset();
-    assert(workers === 1, `the model was parsed in the parse worker (${workers} started)`);
+    // in software. Two loads, and the calmer counts: a parse on the main thread would pause every
+    // load, while the machine's other work lands on one now and then.
+    const loads = [await widgetLoad(el, file), await widgetLoad(el, file)];
+    const inWidget = loads.reduce((a, b) => (b.pause.longest < a.pause.longest ? b : a));
 
     // A fixed bound on that pause fails on a loaded machine, where every pause stretches. So the same
     // file is then parsed on the main thread by the same parser, in the same run and under the same
@@ -116,12 +84,55 @@ describe('formats', () => {
       onMainThread.push(pause.longest);
     }
     const reference = onMainThread.sort((x, y) => x - y)[1]!;
-    const said = `while the widget read and parsed the model (${Math.round(inWidget.elapsed)} ms; badge shown after ${Math.round(shown)} ms) the main thread paused for ${Math.round(inWidget.longest)} ms at most; parsing it on the main thread paused it for ${onMainThread.map(Math.round).join(', ')} ms`;
-    assert(inWidget.ticks > 3, `the timer kept running while the file was read and parsed: ${said}`);
+    const said = `while the widget read and parsed the model (${loads.map((l) => `${Math.round(l.pause.elapsed)} ms, badge after ${Math.round(l.shown)} ms`).join('; ')}) the main thread paused for ${loads.map((l) => Math.round(l.pause.longest)).join(' and ')} ms at most; parsing it on the main thread paused it for ${onMainThread.map(Math.round).join(', ')} ms`;
+    assert(inWidget.pause.ticks > 3, `the timer kept running while the file was read and parsed: ${said}`);
     assert(reference > 30, `the parse on the main thread took long enough to compare with: ${said}`);
-    assert(inWidget.longest < reference / 3, said);
+    assert(inWidget.pause.longest < reference / 3, said);
   });
 });
+
+/**
+ * One load of `file` by the widget: the main thread's pauses until the parse worker's answer reaches the
+ * page, and when the size badge was shown. The element is reset afterwards.
+ */
+async function widgetLoad(el: SliceQuoteElement, file: File): Promise<{ pause: Pause; shown: number }> {
+  const NativeWorker = window.Worker;
+  let workers = 0;
+  let answered!: () => void;
+  const answer = new Promise<void>((resolve) => (answered = resolve));
+  window.Worker = class extends NativeWorker {
+    constructor(url: string | URL, options?: WorkerOptions) {
+      super(url, options);
+      if (options?.name !== 'slice-quote-parser') return;
+      workers++;
+      // Registered before the widget sets onmessage, so this runs first: the widget's handling of
+      // the answer is not counted.
+      this.addEventListener('message', () => answered(), { once: true });
+    }
+  };
+  const badge = new Promise<number>((resolve) => {
+    const watch = new MutationObserver(() => {
+      if (!el.shadowRoot!.querySelector('[part~=dimensions]')) return;
+      watch.disconnect();
+      resolve(performance.now());
+    });
+    watch.observe(el.shadowRoot!, { childList: true, subtree: true });
+  });
+  let pause: Pause;
+  const started = performance.now();
+  try {
+    pause = await longestPauseDuring(async () => {
+      void el.load(file);
+      await Promise.race([answer, badge]);
+    });
+  } finally {
+    window.Worker = NativeWorker;
+  }
+  const shown = (await badge) - started;
+  (el as unknown as { reset(): void }).reset();
+  assert(workers === 1, `the model was parsed in the parse worker (${workers} started)`);
+  return { pause, shown };
+}
 
 interface Pause {
   /** The longest gap, ms. */
