@@ -6,6 +6,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { tsImport } from 'tsx/esm/api';
 
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 
 const { chromiumMissing, startWidgetEnv, CHROMIUM, CHROMIUM_ARGS } = await tsImport(
   './test/e2e/widget-env.ts',
@@ -21,6 +22,26 @@ if (missing) {
 
 const HOST = '127.0.0.1';
 let env = null;
+let modelParser = null;
+
+/** shared/model as one ES module for the browser (the parsers use CommonJS packages the dev server cannot serve). */
+async function bundleModelParser() {
+  const { build } = await import('vite');
+  const out = await build({
+    configFile: false,
+    logLevel: 'error',
+    build: {
+      write: false,
+      target: 'es2022',
+      lib: {
+        entry: fileURLToPath(new URL('./shared/model/index.ts', import.meta.url)),
+        formats: ['es'],
+        fileName: () => 'model-parser.js',
+      },
+    },
+  });
+  return [out].flat()[0].output[0].code;
+}
 
 /**
  * Starts the API for the dev server's own origin and answers /__sq-env with its URL and key, and
@@ -36,6 +57,18 @@ function slicequoteServer() {
       await env?.stop();
     },
     async serve(context) {
+      if (context.path === '/__model-parser.js') {
+        modelParser ??= bundleModelParser();
+        return { body: await modelParser, type: 'js' };
+      }
+      if (context.path === '/__sq-expire') {
+        const expired = await env.server.deps.db.query('UPDATE quotes SET expires_at = $1 WHERE id = $2 RETURNING id', [
+          new Date(Date.now() - 60_000),
+          context.query.quote_id,
+        ]);
+        return { body: JSON.stringify({ expired: expired.length }), type: 'json' };
+      }
+      if (context.path === '/__sq-offer') return { body: await changeOffer(context.query), type: 'json' };
       if (context.path === '/__sq-env')
         return { body: JSON.stringify({ api: env.server.url, key: env.widgetKey }), type: 'json' };
       const rel = /^\/__corpus\/([\w./-]+)$/.exec(context.path)?.[1];
@@ -43,6 +76,22 @@ function slicequoteServer() {
         return { body: await readFile(corpusPath(rel)), type: 'application/octet-stream' };
     },
   };
+}
+
+async function changeOffer(query) {
+  const call = async (method, body) => {
+    const res = await fetch(`${env.server.url}/v2/offer`, {
+      method,
+      headers: { authorization: `Bearer ${env.apiToken}`, 'content-type': 'application/json' },
+      body: body && JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} /v2/offer: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  if ('reset' in query) return JSON.stringify(await call('DELETE'));
+  const { source: _source, ...offer } = await call('GET');
+  const max = Number(query.quantity_max);
+  return JSON.stringify(await call('PUT', { ...offer, quantity: { min: offer.quantity.min, max } }));
 }
 
 export default {

@@ -96,6 +96,43 @@ export const widgetSchemas = {
       },
     },
   },
+  CartBatchRequest: {
+    type: 'object',
+    required: ['lines'],
+    additionalProperties: false,
+    description:
+      'Several lines at once, all or nothing: every line is checked as a single add-to-cart would be before any is recorded. A refused line answers its error with `details.line`, its index.',
+    properties: {
+      lines: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 25,
+        items: {
+          type: 'object',
+          required: ['quote_id'],
+          additionalProperties: false,
+          properties: {
+            quote_id: { type: 'string', minLength: 1, maxLength: 64, description: 'Each quote at most once' },
+            quantity: {
+              type: 'integer',
+              minimum: 1,
+              maximum: 100000,
+              default: 1,
+              description: "Must lie within the offer's quantity range",
+            },
+          },
+        },
+      },
+    },
+  },
+  CartLines: {
+    type: 'object',
+    required: ['lines'],
+    additionalProperties: false,
+    properties: {
+      lines: { type: 'array', items: ref('CartLine'), description: 'In the order of the request' },
+    },
+  },
   CartLine: {
     type: 'object',
     required: [
@@ -182,14 +219,22 @@ export const widgetPaths = {
     post: {
       operationId: 'addToCart',
       tags: ['widget'],
-      summary: 'Report an add-to-cart (fires widget.added_to_cart)',
+      summary: 'Report an add-to-cart (fires widget.added_to_cart once per line)',
       security: widgetOrToken,
       description:
-        "The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational.",
+        "The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational. One line (`CartRequest`, answered with its `CartLine`) or up to 25 at once (`CartBatchRequest`, answered with `{lines}`): a batch is all or nothing, and a refused line's error carries its index in `details.line`.",
       parameters: [shopperToken],
-      requestBody: jsonBody('CartRequest'),
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': { schema: { oneOf: [ref('CartRequest'), ref('CartBatchRequest')] } },
+        },
+      },
       responses: {
-        '201': ok('CartLine', 'The cart line as priced by the server'),
+        '201': {
+          description: 'The cart line as priced by the server, or for a batch every line, in order',
+          content: { 'application/json': { schema: { oneOf: [ref('CartLine'), ref('CartLines')] } } },
+        },
         ...errors(400, 401, 403, 404, 409, 410),
       },
     },

@@ -3,7 +3,7 @@
 // signed quote from the database (docs/widget.md).
 import type { Deps, Auth } from '../deps.ts';
 import { quoteForCaller } from '../quotes/sql.ts';
-import { writeEvent } from '../webhooks/outbox-sql.ts';
+import { writeEvent, type OutboxEvent } from '../webhooks/outbox-sql.ts';
 import { resolveSettings } from '../quotes/resolve.ts';
 import { specResult } from '../quotes/present.ts';
 import { effectiveOffer } from '../offer/offer.ts';
@@ -37,7 +37,82 @@ export async function widgetConfig(deps: Deps, auth: Auth) {
   };
 }
 
+export interface CartRequestLine {
+  quote_id: string;
+  quantity: number;
+}
+
+/** POST /v2/widget/cart {quote_id, quantity}: one cart line. */
 export async function addToCart(deps: Deps, auth: Auth, quoteId: string, quantity: number, origin: string | null) {
+  const [line] = await addLinesToCart(deps, auth, [{ quote_id: quoteId, quantity }], origin, false);
+  return line!;
+}
+
+/**
+ * POST /v2/widget/cart {lines}: every line is checked before any is recorded, and all are recorded in one
+ * transaction, so a cart is never half added. A refused line's error names it in `details.line`.
+ */
+export async function addCartLines(deps: Deps, auth: Auth, lines: CartRequestLine[], origin: string | null) {
+  const seen = new Map<string, number>();
+  lines.forEach((l, i) => {
+    const first = seen.get(l.quote_id);
+    if (first !== undefined) {
+      throw new ApiError(
+        400,
+        'validation_failed',
+        `lines.${i}.quote_id: the quote is already line ${first}; one line per quote, with its whole quantity.`,
+        { fields: [{ field: `lines.${i}.quote_id`, message: `repeats line ${first}` }], line: i },
+      );
+    }
+    seen.set(l.quote_id, i);
+  });
+  return addLinesToCart(deps, auth, lines, origin, true);
+}
+
+async function addLinesToCart(deps: Deps, auth: Auth, lines: CartRequestLine[], origin: string | null, batch: boolean) {
+  const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId);
+  const checked: CheckedLine[] = [];
+  for (const [i, l] of lines.entries()) {
+    try {
+      checked.push(await checkedLine(deps, auth, offer, l, origin));
+    } catch (e) {
+      throw batch && e instanceof ApiError ? naming(e, i) : e;
+    }
+  }
+  await deps.db.transaction(async (tx) => {
+    for (const { event } of checked) await writeEvent(tx, event);
+  });
+  deps.events.wake();
+  return checked.map((c) => c.line);
+}
+
+/** The same error about line i of a batch: its index in `details.line`, its fields as `lines.i.field`. */
+function naming(e: ApiError, i: number): ApiError {
+  const fields = e.details?.fields as { field: string; message: string }[] | undefined;
+  const details = {
+    ...e.details,
+    line: i,
+    ...(fields ? { fields: fields.map((f) => ({ ...f, field: `lines.${i}.${f.field}` })) } : {}),
+  };
+  const message = fields ? `lines.${i}.${e.message}` : `Line ${i}: ${e.message}`;
+  return new ApiError(e.status, e.code, message, details, e.headers);
+}
+
+type Offer = Awaited<ReturnType<typeof effectiveOffer>>['offer'];
+
+/** One line checked and priced, with the widget.added_to_cart event to record for it. */
+interface CheckedLine {
+  line: Record<string, unknown>;
+  event: OutboxEvent;
+}
+
+async function checkedLine(
+  deps: Deps,
+  auth: Auth,
+  offer: Offer,
+  { quote_id: quoteId, quantity }: CartRequestLine,
+  origin: string | null,
+): Promise<CheckedLine> {
   const quote = await quoteForCaller(deps.db, auth, quoteId);
   if (!quote) throw notFound('quote', quoteId);
   if (quote.status !== 'completed')
@@ -49,7 +124,6 @@ export async function addToCart(deps: Deps, auth: Auth, quoteId: string, quantit
       expired_at: quote.expires_at.toISOString(),
     });
   }
-  const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId);
   const problem = quantityProblem(offer, quantity);
   if (problem) throw new ValidationError([{ field: 'quantity', message: problem }]);
   const unit = quote.total_price!;
@@ -68,7 +142,7 @@ export async function addToCart(deps: Deps, auth: Auth, quoteId: string, quantit
     expires_at: result.expires_at,
     signature: result.signature,
   };
-  await writeEvent(deps.db, {
+  const event = {
     account_id: quote.account_id,
     token_id: null,
     event: 'widget.added_to_cart',
@@ -91,7 +165,6 @@ export async function addToCart(deps: Deps, auth: Auth, quoteId: string, quantit
       origin,
       quote: specResult(quote),
     },
-  });
-  deps.events.wake();
-  return line;
+  };
+  return { line, event };
 }

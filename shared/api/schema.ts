@@ -162,8 +162,8 @@ export interface paths {
   };
   "/v2/widget/cart": {
     /**
-     * Report an add-to-cart (fires widget.added_to_cart)
-     * @description The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational.
+     * Report an add-to-cart (fires widget.added_to_cart once per line)
+     * @description The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational. One line (`CartRequest`, answered with its `CartLine`) or up to 25 at once (`CartBatchRequest`, answered with `{lines}`): a batch is all or nothing, and a refused line's error carries its index in `details.line`.
      */
     post: operations["addToCart"];
   };
@@ -1076,6 +1076,22 @@ export interface components {
        * @default 1
        */
       quantity?: number;
+    };
+    /** @description Several lines at once, all or nothing: every line is checked as a single add-to-cart would be before any is recorded. A refused line answers its error with `details.line`, its index. */
+    CartBatchRequest: {
+      lines: {
+          /** @description Each quote at most once */
+          quote_id: string;
+          /**
+           * @description Must lie within the offer's quantity range
+           * @default 1
+           */
+          quantity?: number;
+        }[];
+    };
+    CartLines: {
+      /** @description In the order of the request */
+      lines: components["schemas"]["CartLine"][];
     };
     /** @description subtotal = unit_price × quantity; total_price = subtotal + minimum_line_adjustment (which raises the line to the offer's minimum_line_price). */
     CartLine: {
@@ -3210,8 +3226,8 @@ export interface operations {
     };
   };
   /**
-   * Report an add-to-cart (fires widget.added_to_cart)
-   * @description The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational.
+   * Report an add-to-cart (fires widget.added_to_cart once per line)
+   * @description The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational. One line (`CartRequest`, answered with its `CartLine`) or up to 25 at once (`CartBatchRequest`, answered with `{lines}`): a batch is all or nothing, and a refused line's error carries its index in `details.line`.
    */
   addToCart: {
     parameters: {
@@ -3222,11 +3238,11 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["CartRequest"];
+        "application/json": components["schemas"]["CartRequest"] | components["schemas"]["CartBatchRequest"];
       };
     };
     responses: {
-      /** @description The cart line as priced by the server */
+      /** @description The cart line as priced by the server, or for a batch every line, in order */
       201: {
         headers: {
           "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3234,7 +3250,7 @@ export interface operations {
           "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
         };
         content: {
-          "application/json": components["schemas"]["CartLine"];
+          "application/json": components["schemas"]["CartLine"] | components["schemas"]["CartLines"];
         };
       };
       400: components["responses"]["BadRequest"];

@@ -197,3 +197,87 @@ test('a revoked widget key stops working at once', async () => {
   other.csrf = s.body.csrf_token;
   assert.equal((await other.delete(`/dashboard/api/widget-keys/${keyId}`)).status, 404);
 });
+
+test('a batch add-to-cart is all or nothing: every line checked first, a refused line named, one event per line', async () => {
+  const { fileId, shopper } = await widgetUpload();
+  const shop = widget(SHOP, shopper);
+  const quote = async (color: string, as = shop, file = fileId) => {
+    const q = await as.post(`/v2/file/quote/${file}`, { choices: { material: 'PETG', color } });
+    assert.equal(q.status, 200, JSON.stringify(q.body));
+    return q.body.quote_id as string;
+  };
+  const [a, b, c] = [await quote('Orange'), await quote('Black'), await quote('White')];
+  assert.equal(new Set([a, b, c]).size, 3, 'three quotes');
+  const other = await widgetUpload();
+  const othersQuote = await quote('Orange', widget(SHOP, other.shopper), other.fileId);
+  const { max } = (await shop.get('/v2/widget/config')).body.quantity;
+  const events = async () => (await eventsForAccount(server.deps.db, accountId, 'widget.added_to_cart')).length;
+  const before = await events();
+
+  const refused = async (lines: unknown[], status: number, code: string, line?: number) => {
+    const res = await shop.post('/v2/widget/cart', { lines });
+    assert.equal(res.status, status, JSON.stringify(res.body));
+    assert.equal(res.body.error.code, code);
+    assert.equal(res.body.error.details?.line, line, JSON.stringify(res.body.error));
+    assert.equal(await events(), before, 'nothing was added');
+    return res.body.error;
+  };
+  await refused([{ quote_id: a }, { quote_id: othersQuote }], 404, 'not_found', 1);
+  const quantity = await refused(
+    [
+      { quote_id: a, quantity: 2 },
+      { quote_id: b, quantity: max + 1 },
+    ],
+    400,
+    'validation_failed',
+    1,
+  );
+  assert.deepEqual(
+    quantity.details.fields.map((f: { field: string }) => f.field),
+    ['lines.1.quantity'],
+  );
+  await refused([{ quote_id: a }, { quote_id: b, quantity: 0 }], 400, 'validation_failed', 1);
+  await refused([{ quote_id: a }, { quote_id: b }, { quote_id: a, quantity: 2 }], 400, 'validation_failed', 2);
+  const many = Array.from({ length: 26 }, (_, i) => ({ quote_id: `q_${i}` }));
+  await refused(many, 400, 'validation_failed', undefined);
+  await refused([], 400, 'validation_failed', undefined);
+  const mixed = await shop.post('/v2/widget/cart', { quote_id: a, lines: [{ quote_id: b }] });
+  assert.equal(mixed.status, 400);
+
+  await server.deps.db.query('UPDATE quotes SET expires_at = $1 WHERE id = $2', [new Date(Date.now() - 60_000), c]);
+  const expired = await refused([{ quote_id: a }, { quote_id: b }, { quote_id: c }], 410, 'quote_expired', 2);
+  assert.ok(expired.details.expired_at);
+
+  const added = await shop.post('/v2/widget/cart', {
+    lines: [
+      { quote_id: b, quantity: 3 },
+      { quote_id: a }, // one by default, as in the single form
+    ],
+  });
+  assert.equal(added.status, 201, JSON.stringify(added.body));
+  assert.deepEqual(
+    added.body.lines.map((l: { quote_id: string; quantity: number }) => [l.quote_id, l.quantity]),
+    [
+      [b, 3],
+      [a, 1],
+    ],
+  );
+  const single = await shop.post('/v2/widget/cart', { quote_id: b, quantity: 3 });
+  assert.equal(single.status, 201);
+  assert.deepEqual(added.body.lines[0], single.body, 'each line is what the single form answers');
+  const recorded = (await eventsForAccount(server.deps.db, accountId, 'widget.added_to_cart')).slice(before);
+  assert.equal(recorded.length, 3, 'one event per line of the batch, then one for the single line');
+  for (const e of recorded) assertWebhookBody('WebhookEventWidgetAddedToCart', e.payload);
+  assert.deepEqual(
+    recorded.map((e) => [
+      (e.payload as any).data.quoteId,
+      (e.payload as any).data.quantity,
+      (e.payload as any).data.origin,
+    ]),
+    [
+      [b, 3, SHOP],
+      [a, 1, SHOP],
+      [b, 3, SHOP],
+    ],
+  );
+});

@@ -1,23 +1,23 @@
 // Several parts in one widget, end to end: the demo shop's /parts page (<slice-quote multiple>) in Debian's
 // Chromium against a real server. A shopper drops three files; the broken one fails with shopper wording and is
 // removed by keyboard (focus never falls to the body); a material change re-prices its row from a real slice;
-// "Add all to cart" fires one sq-add-to-cart with both lines, whose signed quotes the shop's backend verifies.
+// "Add all to cart" makes one cart call with both lines and fires one sq-add-to-cart with them, whose signed
+// quotes the shop's backend verifies.
 // At 390 × 844 nothing overflows sideways and "Add all to cart" stays on screen. Screenshots go to
 // test-artifacts/widget/ and, with SLICEQUOTE_UPDATE_SCREENSHOTS=1, to docs/screenshots/widget-multipart-*.png.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
+import { assertNoAxeViolations } from './axe.ts';
 import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
 const DOC_SHOTS = path.resolve('docs', 'screenshots');
 const SLICE_TIMEOUT = 150_000;
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const CUBE = { name: 'cube20.stl', path: corpusPath('stl', 'cube20_ascii.stl') };
 const TWO_CUBES = { name: 'two-cubes.stl', path: corpusPath('stl', 'two_cubes_10mm.stl') };
@@ -113,17 +113,6 @@ const focusedPart = (page: Page): Promise<string> =>
     return active.shadowRoot!.activeElement?.getAttribute('part') ?? 'the element itself';
   });
 
-/** axe-core on the whole page (the shop's markup and the widget's shadow DOM): every violation, any impact. */
-async function assertNoAxeViolations(page: Page, label: string): Promise<void> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: any[] }> } }).axe;
-    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
-    return violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-  });
-  assert.deepEqual(violations, [], `axe violations ${label}`);
-}
-
 async function shot(page: Page, name: string, docName: string): Promise<void> {
   const file = path.join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path: file });
@@ -206,6 +195,11 @@ test('three files dropped: a broken one removed, a material changed, each row pr
     assert.ok(requote.estimated_time_seconds > 0 && requote.filament_weight > 0, 'from a slice');
 
     // By keyboard: focus stays on the button through "Adding…".
+    const cartCalls: { method: string; body: any }[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/v2/widget/cart' && r.method() !== 'OPTIONS')
+        cartCalls.push({ method: r.method(), body: r.postDataJSON() });
+    });
     await page.locator('slice-quote [part~=add-all-button]').focus();
     await page.keyboard.press('Enter');
     await page.locator('slice-quote [part~=added]').waitFor({ timeout: 30_000 });
@@ -220,6 +214,16 @@ test('three files dropped: a broken one removed, a material changed, each row pr
     assert.equal(added.length, 1, 'one event');
     const { lines } = added[0];
     assert.equal(lines.length, 2, 'with both priced parts');
+    assert.deepEqual(
+      cartCalls,
+      [
+        {
+          method: 'POST',
+          body: { lines: lines.map((l: any) => ({ quote_id: l.quote_id, quantity: l.quantity })) },
+        },
+      ],
+      'both lines in one cart call, all or nothing',
+    );
     assert.deepEqual(
       lines.map((l: any) => l.file_name),
       ['cube20.stl', 'two-cubes.stl'],

@@ -1,7 +1,7 @@
 // The storefront as a shopper meets it, in Debian's Chromium on the demo shop: refusals that reach the
 // shopper (origin not allowed), a keyboard-only run in which focus never falls to the page's body, the
 // quantity checked against the merchant's range, cart lines that say what to make, and the phone layout
-// (390 × 844: price and Add to cart in a sticky bar). Screenshots go to test-artifacts/widget/ and, with
+// (390 × 844: price and Add to cart in a sticky bar); axe finds nothing at either size. Screenshots go to test-artifacts/widget/ and, with
 // SLICEQUOTE_UPDATE_SCREENSHOTS=1, to docs/screenshots/widget-phone.png and widget-desktop.png.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,6 +9,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, FileChooser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
+import { assertNoAxeViolations } from './axe.ts';
 import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
@@ -36,8 +37,14 @@ after(async () => {
 });
 
 /** The demo shop in a fresh page, recording the widget's events in window.sqEvents. */
-async function openShop(opts: { width?: number; height?: number; url?: string } = {}): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 } });
+async function openShop(
+  opts: { width?: number; height?: number; url?: string; bypassCSP?: boolean } = {},
+): Promise<Page> {
+  // bypassCSP only where axe-core is injected (an inline script the shop's policy rightly refuses).
+  const page = await browser.newPage({
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 },
+    bypassCSP: opts.bypassCSP ?? false,
+  });
   await page.addInitScript(() => {
     const w = window as unknown as { sqEvents: { type: string; detail: any }[] };
     w.sqEvents = [];
@@ -310,6 +317,26 @@ test('phone (390 × 844): price and Add to cart in a sticky bar, nothing cut off
     const bar = await page.locator('slice-quote [part~=buy-bar]').evaluate((el) => getComputedStyle(el).position);
     assert.equal(bar, 'static', 'on a desktop the bar is part of the right column');
     await shot(page, 'desktop-1280', 'widget-desktop.png');
+  } finally {
+    await page.close();
+  }
+});
+
+test('axe finds nothing on the shop page at 390 × 844 and 1280 × 800, before a file and once priced', {
+  skip,
+  timeout: SLICE_TIMEOUT,
+}, async () => {
+  const page = await openShop({ width: 390, height: 844, bypassCSP: true });
+  try {
+    await page.locator('slice-quote select#material').waitFor({ timeout: 30_000 });
+    await assertNoAxeViolations(page, 'at 390 × 844, before a file');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await assertNoAxeViolations(page, 'at 1280 × 800, before a file');
+    await priced(page);
+    await assertNoAxeViolations(page, 'at 1280 × 800, priced');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(200);
+    await assertNoAxeViolations(page, 'at 390 × 844, priced');
   } finally {
     await page.close();
   }

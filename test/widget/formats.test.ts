@@ -1,6 +1,6 @@
 // The project's own parsers running in the widget's Web Worker: each format measured as the reference
 // says, hostile files refused, and the page kept responsive while a large model is read.
-import { $, assert, assertEqual, cleanup, fixture, nextEvent, until } from './helpers.ts';
+import { $, assert, assertEqual, cleanup, fixture, nextEvent, type SliceQuoteElement, until } from './helpers.ts';
 
 afterEach(cleanup);
 
@@ -58,34 +58,105 @@ describe('formats', () => {
   it('the page stays responsive while 3DBenchy.stl (11 MB) is parsed', async () => {
     const el = await fixture();
     const file = await corpusFile('stl/3DBenchy.stl');
-    // The pauses of the main thread, measured by a 10 ms timer, until the parsed model reaches the
-    // element (its badge is rendered). The first WebGL frame after that is not counted: with no GPU,
-    // as here, Chromium rasterises it in software and the page waits on that, not on parsing.
-    const pauses: number[] = [];
-    let last = performance.now();
-    const timer = setInterval(() => {
-      const now = performance.now();
-      pauses.push(now - last);
-      last = now;
-    }, 10);
-    const parsed = new Promise<number>((resolve) => {
-      const watch = new MutationObserver(() => {
-        if (!el.shadowRoot!.querySelector('[part~=dimensions]')) return;
-        watch.disconnect();
-        resolve(performance.now());
+    // The main thread's pauses from load() until the parse worker's answer reaches the page: reading
+    // the file and parsing it. What follows (the 3D view's WebGL context and geometry, then its first
+    // frame) is drawing, which must happen on the main thread; with no GPU, as here, Chromium does it
+    // in software. Two loads, and the calmer counts: a parse on the main thread would pause every
+    // load, while the machine's other work lands on one now and then.
+    const loads = [await widgetLoad(el, file), await widgetLoad(el, file)];
+    const inWidget = loads.reduce((a, b) => (b.pause.longest < a.pause.longest ? b : a));
+
+    // A fixed bound on that pause fails on a loaded machine, where every pause stretches. So the same
+    // file is then parsed on the main thread by the same parser, in the same run and under the same
+    // load, three times, and the widget's longest pause must be a small fraction of the median pause
+    // that makes: what the page would suffer if the widget parsed on the main thread. (Afterwards, so
+    // that collecting their garbage does not fall into the widget's measurement.)
+    const parserUrl = '/__model-parser.js'; // shared/model, bundled by the test server
+    const modelParser: typeof import('../../shared/model/index.ts') = await import(/* @vite-ignore */ parserUrl);
+    const onMainThread: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const pause = await longestPauseDuring(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20)); // the timer ticks before the parse
+        const bytes = new Uint8Array(await file.arrayBuffer());
+        const model = modelParser.parseModel(bytes, modelParser.detectFormat(file.name, bytes) ?? undefined);
+        assert(model.measurements.triangles > 100_000, 'the parse on the main thread read the whole model');
       });
-      watch.observe(el.shadowRoot!, { childList: true, subtree: true });
-    });
-    const started = performance.now();
-    void el.load(file);
-    const parsedAt = await parsed;
-    clearInterval(timer);
-    (el as unknown as { reset(): void }).reset();
-    const longest = Math.max(0, ...pauses);
-    assert(pauses.length > 3, 'the timer kept running while the file was read and parsed');
-    assert(
-      longest < 100,
-      `the main thread paused for ${Math.round(longest)} ms while the model was parsed (${Math.round(parsedAt - started)} ms)`,
-    );
+      onMainThread.push(pause.longest);
+    }
+    const reference = onMainThread.sort((x, y) => x - y)[1]!;
+    const said = `while the widget read and parsed the model (${loads.map((l) => `${Math.round(l.pause.elapsed)} ms, badge after ${Math.round(l.shown)} ms`).join('; ')}) the main thread paused for ${loads.map((l) => Math.round(l.pause.longest)).join(' and ')} ms at most; parsing it on the main thread paused it for ${onMainThread.map(Math.round).join(', ')} ms`;
+    assert(inWidget.pause.ticks > 3, `the timer kept running while the file was read and parsed: ${said}`);
+    assert(reference > 30, `the parse on the main thread took long enough to compare with: ${said}`);
+    assert(inWidget.pause.longest < reference / 3, said);
   });
 });
+
+/**
+ * One load of `file` by the widget: the main thread's pauses until the parse worker's answer reaches the
+ * page, and when the size badge was shown. The element is reset afterwards.
+ */
+async function widgetLoad(el: SliceQuoteElement, file: File): Promise<{ pause: Pause; shown: number }> {
+  const NativeWorker = window.Worker;
+  let workers = 0;
+  let answered!: () => void;
+  const answer = new Promise<void>((resolve) => (answered = resolve));
+  window.Worker = class extends NativeWorker {
+    constructor(url: string | URL, options?: WorkerOptions) {
+      super(url, options);
+      if (options?.name !== 'slice-quote-parser') return;
+      workers++;
+      // Registered before the widget sets onmessage, so this runs first: the widget's handling of
+      // the answer is not counted.
+      this.addEventListener('message', () => answered(), { once: true });
+    }
+  };
+  const badge = new Promise<number>((resolve) => {
+    const watch = new MutationObserver(() => {
+      if (!el.shadowRoot!.querySelector('[part~=dimensions]')) return;
+      watch.disconnect();
+      resolve(performance.now());
+    });
+    watch.observe(el.shadowRoot!, { childList: true, subtree: true });
+  });
+  let pause: Pause;
+  const started = performance.now();
+  try {
+    pause = await longestPauseDuring(async () => {
+      void el.load(file);
+      await Promise.race([answer, badge]);
+    });
+  } finally {
+    window.Worker = NativeWorker;
+  }
+  const shown = (await badge) - started;
+  (el as unknown as { reset(): void }).reset();
+  assert(workers === 1, `the model was parsed in the parse worker (${workers} started)`);
+  return { pause, shown };
+}
+
+interface Pause {
+  /** The longest gap, ms. */
+  longest: number;
+  ticks: number;
+  elapsed: number;
+}
+
+/** The longest gap between the ticks of a 10 ms timer while `work` runs, and how long it ran. */
+async function longestPauseDuring(work: () => Promise<void>): Promise<Pause> {
+  const pauses: number[] = [];
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    pauses.push(now - last);
+    last = now;
+  }, 10);
+  const started = performance.now();
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+  }
+  // The gap still open when the work ended counts too: a parse that blocks to the end is a pause.
+  pauses.push(performance.now() - last);
+  return { longest: Math.max(...pauses), ticks: pauses.length, elapsed: performance.now() - started };
+}

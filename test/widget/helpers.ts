@@ -69,6 +69,22 @@ export function nextEvent<T = any>(type: string, timeoutMs = 90_000): Promise<Cu
   });
 }
 
+/** Counts the requests the page makes from now on whose URL ends with `path` (as the network sees them). */
+export function countRequests(path: string): { count(): number; stop(): void } {
+  let seen = 0;
+  const observer = new PerformanceObserver((list) => {
+    seen += list.getEntries().filter((e) => new URL(e.name).pathname.endsWith(path)).length;
+  });
+  observer.observe({ type: 'resource' });
+  return {
+    count: () => {
+      seen += observer.takeRecords().filter((e) => new URL(e.name).pathname.endsWith(path)).length;
+      return seen;
+    },
+    stop: () => observer.disconnect(),
+  };
+}
+
 export async function until<T>(
   probe: () => T | null | undefined | false,
   what: string,

@@ -1,6 +1,7 @@
 // <slice-quote multiple> against a real server: several dropped files, a row each (status, size, labelled
 // options, price), a broken file that fails with shopper wording and can be removed without focus falling
-// to the body, a per-row material change, the limit of parts, and one sq-add-to-cart with every priced line.
+// to the body, a per-row material change, the limit of parts, one sq-add-to-cart with every priced line from
+// one cart call, and a line the cart refuses: its row fails and nothing is added.
 import { sendKeys } from '@web/test-runner-commands';
 import {
   $,
@@ -8,6 +9,7 @@ import {
   assertEqual,
   axe,
   cleanup,
+  countRequests,
   cubeStl,
   fixture,
   nextEvent,
@@ -126,12 +128,16 @@ describe('several parts (multiple)', () => {
     qty.dispatchEvent(new Event('input'));
     await until(() => !add.hasAttribute('disabled'), 'Add all enabled again');
 
+    const cartCalls = countRequests('/v2/widget/cart');
     const added = nextEvent('sq-add-to-cart', 30_000);
     add.click();
     const event = await added;
     assert(event.bubbles && event.composed, 'the event leaves the shadow root');
     const { lines } = event.detail;
     assertEqual(lines.length, 2, 'one event with both priced lines');
+    await until(() => cartCalls.count() > 0, 'the cart call seen');
+    assertEqual(cartCalls.count(), 1, 'both lines in one cart call');
+    cartCalls.stop();
     const keys = [
       'quote_id',
       'file_id',
@@ -175,6 +181,113 @@ describe('several parts (multiple)', () => {
       'confirmation',
     );
     await axe(el);
+  });
+
+  it('a line the cart refuses fails its row with shopper wording and nothing is added; without it the rest is', async () => {
+    const el = await multiFixture();
+    drop(el, [cubeStl(12, 'bracket.stl'), cubeStl(16, 'lid.stl')]);
+    const [first, second] = await settled(el, 2);
+    assert(first && second, 'two rows');
+    assertEqual(status(second), 'priced', 'both priced');
+    const qty = second.querySelector<HTMLInputElement>('input[type=number]')!;
+    qty.value = '3';
+    qty.dispatchEvent(new Event('input'));
+    let addedEvents = 0;
+    const onAdded = () => addedEvents++;
+    document.addEventListener('sq-add-to-cart', onAdded);
+    const cartCalls = countRequests('/v2/widget/cart');
+    // The merchant lowers the most pieces per line to 2 while the page is open: the server refuses line 1.
+    await (await fetch('/__sq-offer?quantity_max=2')).json();
+    try {
+      const errored = nextEvent('sq-error', 30_000);
+      $(el, '[part~=add-all-button]').click();
+      assertEqual((await errored).detail.code, 'validation_failed', 'the refusal is reported to the page');
+      await until(() => status(second) === 'failed', 'the refused row failed');
+      const alert = second.querySelector<HTMLElement>('[role=alert]')!;
+      assertEqual(alert.dataset.code, 'validation_failed', 'the row shows its error');
+      assert(/shop has changed its options/.test(alert.textContent!), `shopper wording: ${alert.textContent}`);
+      assertEqual(status(first), 'priced', 'the other row is not failed');
+      assert(!first.querySelector('[part~=row-added]'), 'and not in the cart');
+      assert(!shadow(el).querySelector('[part~=added]'), 'no confirmation');
+      assert(/Nothing was added/.test($(el, '#add-all-note').textContent!), 'the note says nothing was added');
+      await until(() => cartCalls.count() > 0, 'the cart call seen');
+      assertEqual(cartCalls.count(), 1, 'one cart call for both lines');
+      assertEqual(addedEvents, 0, 'no sq-add-to-cart');
+      await axe(el);
+    } finally {
+      await (await fetch('/__sq-offer?reset')).json();
+    }
+    // Without the refused part, the rest goes in.
+    (second.querySelector('[part~=remove-button]') as HTMLElement).click();
+    await until(() => rows(el).length === 1, 'the row removed');
+    const added = nextEvent('sq-add-to-cart', 30_000);
+    $(el, '[part~=add-all-button]').click();
+    const { lines } = (await added).detail;
+    assertEqual(lines.length, 1, 'one line');
+    assertEqual(lines[0].file_name, 'bracket.stl', 'the part left');
+    await until(() => cartCalls.count() > 1, 'the second cart call seen');
+    assertEqual(cartCalls.count(), 2, 'one more cart call');
+    assertEqual(addedEvents, 1, 'one sq-add-to-cart');
+    document.removeEventListener('sq-add-to-cart', onAdded);
+    cartCalls.stop();
+  });
+
+  it('a line whose price expired fails its row; Try again prices it afresh, then both lines go in one call', async () => {
+    const el = await multiFixture();
+    const quoted: string[] = [];
+    const onQuote = (e: Event) => quoted.push((e as CustomEvent).detail.quote_id);
+    document.addEventListener('sq-quote', onQuote);
+    let addedEvents = 0;
+    const onAdded = () => addedEvents++;
+    document.addEventListener('sq-add-to-cart', onAdded);
+    const cartCalls = countRequests('/v2/widget/cart');
+    try {
+      drop(el, [cubeStl(12, 'bracket.stl'), cubeStl(16, 'lid.stl')]);
+      await settled(el, 2);
+      assertEqual(quoted.length, 2, 'a quote per row');
+      const stale = quoted[0]!;
+      assertEqual((await (await fetch(`/__sq-expire?quote_id=${stale}`)).json()).expired, 1, 'the quote expired');
+
+      const errored = nextEvent('sq-error', 30_000);
+      $(el, '[part~=add-all-button]').click();
+      assertEqual((await errored).detail.code, 'quote_expired', 'the refusal is reported to the page');
+      const failed = await until(() => rows(el).find((r) => status(r) === 'failed'), 'the refused row failed');
+      const other = rows(el).find((r) => r !== failed)!;
+      assertEqual(status(other), 'priced', 'the other row is not failed');
+      assert(!shadow(el).querySelector('[part~=row-added]'), 'no row is in the cart');
+      assert(/Nothing was added/.test($(el, '#add-all-note').textContent!), 'the note says nothing was added');
+      const alert = failed.querySelector<HTMLElement>('[role=alert]')!;
+      assertEqual(alert.dataset.code, 'quote_expired', 'the row shows its error');
+      assert(/price has expired/.test(alert.textContent!), `shopper wording: ${alert.textContent}`);
+      await until(() => cartCalls.count() > 0, 'the cart call seen');
+      assertEqual(cartCalls.count(), 1, 'one cart call');
+      assertEqual(addedEvents, 0, 'no sq-add-to-cart');
+      await axe(el);
+
+      const requoted = nextEvent('sq-quote', SLICE_MS);
+      (failed.querySelector('[part~=retry-button]') as HTMLElement).click();
+      assert((await requoted).detail.quote_id !== stale, 'a fresh quote');
+      await settled(el, 2);
+      assert(
+        rows(el).every((r) => status(r) === 'priced'),
+        'both rows priced',
+      );
+      const added = nextEvent('sq-add-to-cart', 30_000);
+      $(el, '[part~=add-all-button]').click();
+      const { lines } = (await added).detail;
+      assertEqual(lines.length, 2, 'both lines');
+      assert(
+        lines.every((l: { quote_id: string }) => l.quote_id !== stale),
+        'none with the expired quote',
+      );
+      await until(() => cartCalls.count() > 1, 'the second cart call seen');
+      assertEqual(cartCalls.count(), 2, 'one more cart call');
+      assertEqual(addedEvents, 1, 'one sq-add-to-cart');
+    } finally {
+      document.removeEventListener('sq-quote', onQuote);
+      document.removeEventListener('sq-add-to-cart', onAdded);
+      cartCalls.stop();
+    }
   });
 
   it('max-parts bounds the list with a message naming the files left out; within the hard cap of 25', async () => {

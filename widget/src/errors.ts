@@ -10,6 +10,8 @@ export class WidgetError extends Error {
     readonly retryable: boolean,
     /** From Retry-After on a 429, so a retry waits as long as the server asked. */
     readonly retryAfterMs = 0,
+    /** The line of a several-line cart call that the server refused (`details.line`), else null. */
+    readonly line: number | null = null,
   ) {
     super(message);
     this.name = 'WidgetError';
@@ -39,12 +41,19 @@ export function networkError(): WidgetError {
 
 /** Builds the error of a non-2xx response from its `{error: {code, message}}` body. */
 export function httpError(status: number, body: unknown, retryAfter: string | null): WidgetError {
-  const err = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  const err = (body as { error?: { code?: unknown; message?: unknown; details?: { line?: unknown } } } | null)?.error;
   const code = typeof err?.code === 'string' ? err.code : `http_${status}`;
   const message = typeof err?.message === 'string' ? err.message : `The quoting service answered ${status}.`;
   // 402: the shop's monthly allowance or storage is used up; trying again would not help.
   const retryable = status >= 500 || status === 429 || status === 408;
-  return new WidgetError(code, message, retryable, retryAfterMs(retryAfter));
+  const line = err?.details?.line;
+  return new WidgetError(
+    code,
+    message,
+    retryable,
+    retryAfterMs(retryAfter),
+    Number.isInteger(line) ? (line as number) : null,
+  );
 }
 
 function retryAfterMs(header: string | null): number {

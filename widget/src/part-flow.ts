@@ -15,6 +15,7 @@ import { EMPTY_RUN, type ModelSummary, type PartState, type Stage } from './stat
 import type {
   AddToCartDetail,
   BuildVolume,
+  CartLine,
   ErrorDetail,
   EstimateDetail,
   PricedLine,
@@ -187,37 +188,47 @@ export class PartFlow {
 
   /** POST /v2/widget/cart for this part: the cart line as `sq-add-to-cart` reports it, or null (the row shows why). */
   async addToCart(): Promise<AddToCartDetail | null> {
-    if (!this.addable) return null;
-    const { file, selection, model } = this.s;
+    const request = this.cartRequest();
+    if (!request) return null;
     this.patch({ adding: true, added: null, error: null });
     try {
       // The server fires widget.added_to_cart with the authoritative quote; the event is for the page.
-      const line = await this.host.client!.addToCart(this.s.quote!.quote_id, selection!.quantity);
-      const { cached: _cached, ...priced } = this.quoteDetail();
-      const cartLine: PricedLine = {
-        ...priced,
-        quantity: line.quantity,
-        unit_price: line.unit_price,
-        total_price: line.total_price,
-        currency: line.currency,
-        expires_at: line.expires_at,
-        signature: line.signature,
-      };
-      const detail: AddToCartDetail = {
-        ...cartLine,
-        file_name: model?.name ?? file!.name,
-        subtotal: line.subtotal,
-        minimum_line_adjustment: line.minimum_line_adjustment,
-        summary: lineSummary(cartLine, this.host.locale),
-        thumbnail: this.host.thumbnail(this),
-      };
-      this.patch({ adding: false, added: line });
-      return detail;
+      return this.addedToCart(await this.host.client!.addToCart(request.quote_id, request.quantity));
     } catch (e) {
       this.patch({ adding: false });
       this.fail('cart', e);
       return null;
     }
+  }
+
+  /** What the cart call sends for this part, or null when it may not go now (see `addable`). */
+  cartRequest(): { quote_id: string; quantity: number } | null {
+    return this.addable ? { quote_id: this.s.quote!.quote_id, quantity: this.s.selection!.quantity } : null;
+  }
+
+  /** The server accepted this part's line: the row says so; the line as `sq-add-to-cart` reports it. */
+  addedToCart(line: CartLine): AddToCartDetail {
+    const { file, model } = this.s;
+    const { cached: _cached, ...priced } = this.quoteDetail();
+    const cartLine: PricedLine = {
+      ...priced,
+      quantity: line.quantity,
+      unit_price: line.unit_price,
+      total_price: line.total_price,
+      currency: line.currency,
+      expires_at: line.expires_at,
+      signature: line.signature,
+    };
+    const detail: AddToCartDetail = {
+      ...cartLine,
+      file_name: model?.name ?? file!.name,
+      subtotal: line.subtotal,
+      minimum_line_adjustment: line.minimum_line_adjustment,
+      summary: lineSummary(cartLine, this.host.locale),
+      thumbnail: this.host.thumbnail(this),
+    };
+    this.patch({ adding: false, added: line });
+    return detail;
   }
 
   /** The shopper accepted the unit offer: the server re-reads the upload, the preview and price follow. */

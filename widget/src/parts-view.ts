@@ -28,6 +28,8 @@ export interface PartsHandlers {
   retry(part: PartFlow): void;
   remove(part: PartFlow): void;
   addAll(): void;
+  /** Try again after the cart call failed as a whole. */
+  retryCart(): void;
   retryConfig(): void;
 }
 
@@ -39,6 +41,10 @@ export interface PartsState {
   added: number | null;
   /** Names of the files refused by the last drop: over the limit of parts. */
   refused: string[];
+  /** Why the last "Add all to cart" failed when no single line was refused (network, busy server). */
+  cartError: StageError | null;
+  /** The last "Add all to cart" added nothing: the cart refused the line of a row (which shows why). */
+  lineRefused: boolean;
 }
 
 const ACCEPT = '.stl,.3mf,.obj,model/stl,model/3mf,model/obj';
@@ -218,11 +224,14 @@ function renderAddAll(parts: PartFlow[], m: PartsState, h: PartsHandlers): Templ
       ${
         invalid
           ? 'Fix the quantity marked in red first.'
-          : failed
-            ? `${failed === 1 ? 'The part' : `The ${failed} parts`} that could not be priced ${failed === 1 ? 'is' : 'are'} not added; remove ${failed === 1 ? 'it' : 'them'} or try again.`
-            : ''
+          : m.lineRefused
+            ? 'Nothing was added to your cart: the cart refused the part marked. Remove it, or try again, to add the others.'
+            : failed
+              ? `${failed === 1 ? 'The part' : `The ${failed} parts`} that could not be priced ${failed === 1 ? 'is' : 'are'} not added; remove ${failed === 1 ? 'it' : 'them'} or try again.`
+              : ''
       }
     </p>
+    ${renderError({ error: m.cartError }, { retry: h.retryCart })}
     ${m.added ? html`<p class="added" part="added" role="status">Added ${m.added} ${m.added === 1 ? 'part' : 'parts'} to your cart.</p>` : nothing}
   `;
 }

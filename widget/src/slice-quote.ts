@@ -95,7 +95,7 @@ export class SliceQuote extends LitElement {
       locale: undefined,
       currencyDisplay: 'symbol',
     };
-    this.m = { adding: false, added: null, refused: [] };
+    this.m = { adding: false, added: null, refused: [], cartError: null, lineRefused: false };
     this.single = new PartFlow(this.host, null);
     this.addEventListener('dragenter', this.onDrag);
     this.addEventListener('dragover', this.onDrag);
@@ -146,7 +146,7 @@ export class SliceQuote extends LitElement {
     this.parts = [];
     this.pendingFiles = [];
     this.thumbnails.clear();
-    this.m = { adding: false, added: null, refused: [] };
+    this.m = { adding: false, added: null, refused: [], cartError: null, lineRefused: false };
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------
@@ -328,7 +328,7 @@ export class SliceQuote extends LitElement {
     part.cancel();
     this.thumbnails.delete(part.id);
     this.parts = this.parts.filter((p) => p !== part);
-    this.m = { ...this.m, added: null, refused: [] };
+    this.m = { ...this.m, added: null, refused: [], lineRefused: false };
     const next = this.parts[index] ?? this.parts[index - 1];
     this.focusAfterRender = () =>
       this.renderRoot.querySelector<HTMLElement>(
@@ -336,23 +336,43 @@ export class SliceQuote extends LitElement {
       );
   }
 
-  /** Adds every priced row to the cart (one cart call each) and fires one `sq-add-to-cart` with the lines. */
+  /**
+   * Adds every priced row to the cart in one cart call, all or nothing, and fires one `sq-add-to-cart`
+   * with the lines. A line the server refuses fails its row (nothing is added); a call that failed as a
+   * whole (network, busy server) says so under the button, with Try again.
+   */
   private async addAll(): Promise<void> {
     const ready = this.parts.filter((p) => p.addable && !p.s.error); // a failed row has its own Try again
     const busy = this.parts.some((p) => !['priced', 'failed'].includes(partStatus(p.s)) || p.s.quantityError);
     if (!ready.length || busy || this.m.adding) return;
-    this.m = { ...this.m, adding: true, added: null };
-    const lines = (await Promise.all(ready.map((p) => p.addToCart()))).filter((l) => l !== null);
-    this.m = { ...this.m, adding: false, added: lines.length ? lines.length : null };
-    if (lines.length) this.emit('sq-add-to-cart', { lines });
+    const requests = ready.map((p) => p.cartRequest()!);
+    this.m = { ...this.m, adding: true, added: null, cartError: null, lineRefused: false };
+    for (const p of ready) p.patch({ adding: true, added: null });
+    try {
+      const { lines } = await this.client!.addLinesToCart(requests);
+      const details = ready.map((p, i) => p.addedToCart(lines[i]!));
+      this.m = { ...this.m, adding: false, added: details.length };
+      this.emit('sq-add-to-cart', { lines: details });
+    } catch (e) {
+      for (const p of ready) p.patch({ adding: false });
+      const err = toWidgetError(e);
+      const refused = err.line === null ? undefined : ready[err.line];
+      this.m = { ...this.m, adding: false, lineRefused: !!refused };
+      // An expired price is the one refusal the row can mend itself: Try again prices it afresh.
+      if (refused && err.code === 'quote_expired') refused.fail('quote', new WidgetError(err.code, err.message, true));
+      else if (refused) refused.fail('cart', err);
+      else {
+        this.m = { ...this.m, cartError: { ...err.detail, stage: 'cart' } };
+        this.emit('sq-error', err.detail);
+      }
+    }
   }
 
-  /** "Try again" on a row: its upload, quote or cart call. A cart call fires `sq-add-to-cart` with that line. */
+  /** "Try again" on a row: its upload or quote; after a refused cart line, every priced row again, all or nothing. */
   private async retryPart(part: PartFlow): Promise<void> {
     if (part.s.error?.stage !== 'cart') return part.retry();
     part.patch({ error: null });
-    const line = await part.addToCart();
-    if (line) this.emit('sq-add-to-cart', { lines: [line] });
+    await this.addAll();
   }
 
   private drawThumbnail(part: PartFlow): void {
@@ -499,13 +519,17 @@ export class SliceQuote extends LitElement {
       void this.addFiles(files);
     },
     select: (part: PartFlow, field: keyof Selection, value: string) => {
-      this.m = { ...this.m, added: null };
+      this.m = { ...this.m, added: null, cartError: null, lineRefused: false };
       part.select(field, value);
     },
     rescale: (part) => void part.rescale(),
     retry: (part) => void this.retryPart(part),
     remove: (part) => this.removePart(part),
     addAll: () => void this.addAll(),
+    retryCart: () => {
+      this.m = { ...this.m, cartError: null };
+      void this.addAll();
+    },
     retryConfig: () => this.retry(),
   };
 

@@ -87,7 +87,7 @@ export class DeliveryPage extends AppElement {
           <div><dt>Attempts</dt><dd>${d.attempts} / ${d.max_attempts}${d.interrupted_attempts ? ` (+${d.interrupted_attempts} interrupted)` : ''}</dd></div>
           <div><dt>Created</dt><dd>${dateTime(d.created_at)}</dd></div>
           <div><dt>Delivered</dt><dd>${d.delivered_at ? dateTime(d.delivered_at) : '—'}</dd></div>
-          <div><dt>Delivery id</dt><dd><code>${d.delivery_id}</code>${d.resent_from ? html`<br /><span class="muted small">resend of ${d.resent_from}</span>` : nothing}</dd></div>
+          <div class="wide"><dt>Delivery id</dt><dd><code>${d.delivery_id}</code>${d.resent_from ? html`<br /><span class="muted small">resend of ${d.resent_from}</span>` : nothing}</dd></div>
         </dl>
       </section>
       ${this.attemptsView(d)}
