@@ -2,6 +2,7 @@
 // `vite --config dashboard/vite.config.ts` runs a dev server that proxies the API to a local `npm start`.
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
+import { precompress } from '../scripts/vite-precompress.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const api = process.env.SLICEQUOTE_API ?? 'http://127.0.0.1:8080';
@@ -9,6 +10,7 @@ const api = process.env.SLICEQUOTE_API ?? 'http://127.0.0.1:8080';
 export default defineConfig({
   root,
   base: '/dashboard/',
+  plugins: [precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -34,7 +34,7 @@ if [ "${1:-}" = "--with-browser" ]; then
 fi
 
 # The storefront widget and the dashboard are served from their Vite builds: rebuild when a source is newer
-# (an app's own folder, shared/, and any further sources it names).
+# (an app's own folder, shared/, and any further sources it names, such as the build's compression plugin).
 build_if_stale() {
   local app=$1 stamp="$1/dist/.built"
   shift
@@ -45,6 +45,6 @@ build_if_stale() {
     touch "$stamp"
   fi
 }
-build_if_stale widget
+build_if_stale widget scripts/vite-precompress.ts
 # The dashboard's offer preview renders the widget's templates, and it ships the quote signatures guide.
-build_if_stale dashboard widget/src docs/quote-signatures.md
+build_if_stale dashboard widget/src docs/quote-signatures.md scripts/vite-precompress.ts

@@ -2,6 +2,7 @@
 // parsers (inlined into the Web Worker as a string) all in the file a merchant's script tag loads.
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
+import { precompress } from '../scripts/vite-precompress.ts';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -19,4 +20,5 @@ export default defineConfig({
     reportCompressedSize: false,
   },
   worker: { format: 'es', rolldownOptions: { output: { minify: true } } },
+  plugins: [precompress()],
 });

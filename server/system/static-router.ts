@@ -17,6 +17,7 @@ export function staticRouter(deps: Deps) {
   // A shop page on any origin loads the script.
   router.get('/widget/:file', allow(deps, ANYONE, 'read', { crossOrigin: true }), async (ctx) => {
     ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.vary('Accept-Encoding'); // the build's .br and .gz copies are sent to browsers that accept them
     await send(ctx, routeParam(ctx, 'file'), { root: widgetDist });
   });
   router.get(/^\/dashboard(?:\/(?!api\/)(.*))?$/, allow(deps, ANYONE), async (ctx) => {
@@ -27,6 +28,7 @@ export function staticRouter(deps: Deps) {
     // Unknown paths fall back to the app shell so client-side routes survive a reload.
     const file = asset.startsWith(dashboardDist) && existsSync(asset) && !rel.endsWith('/') ? rel : 'index.html';
     ctx.set('Cache-Control', file === 'index.html' ? 'no-cache' : 'public, max-age=3600');
+    ctx.vary('Accept-Encoding');
     await send(ctx, file, { root: dashboardDist });
   });
   return router;

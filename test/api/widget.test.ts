@@ -1,5 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { eventsForAccount } from '../../server/webhooks/outbox-sql.ts';
@@ -280,4 +282,32 @@ test('a batch add-to-cart is all or nothing: every line checked first, a refused
       [b, 3, SHOP],
     ],
   );
+});
+
+test('the widget script and the dashboard go out compressed to browsers that accept it, identical once decoded', async () => {
+  const raw = (urlPath: string, acceptEncoding: string) =>
+    new Promise<{ encoding: string | undefined; vary: string | undefined; body: Buffer }>((resolve, reject) => {
+      http
+        .get(`${server.url}${urlPath}`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ encoding: res.headers['content-encoding'], vary: res.headers.vary, body: Buffer.concat(chunks) }),
+          );
+        })
+        .on('error', reject);
+    });
+  for (const urlPath of ['/widget/slice-quote.js', '/dashboard/']) {
+    const plain = await raw(urlPath, 'identity');
+    assert.equal(plain.encoding, undefined);
+    const br = await raw(urlPath, 'gzip, deflate, br');
+    assert.equal(br.encoding, 'br', urlPath);
+    assert.match(br.vary ?? '', /accept-encoding/i);
+    assert.ok(brotliDecompressSync(br.body).equals(plain.body), `${urlPath}: the Brotli copy is the same file`);
+    const gz = await raw(urlPath, 'gzip');
+    assert.equal(gz.encoding, 'gzip', urlPath);
+    assert.ok(gunzipSync(gz.body).equals(plain.body), `${urlPath}: the gzip copy is the same file`);
+    if (urlPath.endsWith('.js'))
+      assert.ok(br.body.length < plain.body.length / 3, `${br.body.length} of ${plain.body.length} bytes`);
+  }
 });
