@@ -2,7 +2,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { loadConfig } from '../server/config.ts';
@@ -12,6 +11,7 @@ import { createApiToken } from '../server/accounts/api-tokens.ts';
 import { insertAccount } from '../server/accounts/sql.ts';
 import { buildSliceConfig } from '../server/slicer/config.ts';
 import { newId } from '../server/ids.ts';
+import { startMeasuredServer, type MeasuredServer } from '../test/helpers/server-process.ts';
 
 const run = promisify(execFile);
 export const median = (xs: number[]): number => {
@@ -158,49 +158,55 @@ function bigStl(benchy: Buffer, copies: number): Buffer {
   return out;
 }
 
-const vm = (pid: number, key: string) =>
-  Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-
-/** Peak resident memory of a separate server process while it takes a 200 MB upload. */
+/**
+ * Resident memory of a separate server process taking a 200 MB upload, on PGlite and on PostgreSQL: idle before
+ * it (after the start-up settles), and the peak while it is received, parsed, measured and stored.
+ */
 export async function benchBigUpload(modelsDir: string) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-bench-big-'));
-  const file = path.join(dataDir, 'big.stl');
+  const dir = mkdtempSync(path.join(tmpdir(), 'sq-bench-big-'));
+  const file = path.join(dir, 'big.stl');
   writeFileSync(file, bigStl(readFileSync(path.join(modelsDir, 'stl', '3DBenchy.stl')), 18));
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DEMO_ACCOUNT: 'true' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const size = readFileSync(file).length;
+  const out: Record<string, unknown> = { upload_mb: +(size / 1048576).toFixed(1) };
   try {
-    await new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (d) => String(d).includes('is serving') && resolve());
-      child.once('exit', (c) => reject(new Error(`server exited ${c}`)));
-    });
-    const creds = JSON.parse(readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8'));
-    const before = vm(child.pid!, 'VmRSS');
-    const size = readFileSync(file).length;
-    const t = performance.now();
-    const out = await run('curl', [
-      '-s',
-      '-o',
-      '/dev/null',
-      '-w',
-      '%{http_code}',
-      '-H',
-      `Authorization: Bearer ${creds.api_token}`,
-      '-F',
-      `file=@${file}`,
-      `http://127.0.0.1:${port}/v2/file`,
-    ]);
-    return {
-      upload_mb: +(size / 1048576).toFixed(1),
-      status: Number(out.stdout),
-      seconds: +((performance.now() - t) / 1000).toFixed(2),
-      rss_before_mb: Math.round(before),
-      peak_rss_mb: Math.round(vm(child.pid!, 'VmHWM')),
-    };
+    for (const kind of ['pglite', 'postgres'] as const) {
+      const server = await startMeasuredServer(kind);
+      try {
+        const before = (await idleRss(server)).idle_mb;
+        server.resetPeak();
+        const t = performance.now();
+        const res = await run('curl', [
+          ...['-s', '-o', '/dev/null', '-w', '%{http_code}'],
+          ...['-H', `Authorization: Bearer ${server.api.token}`, '-F', `file=@${file}`],
+          `${server.process.url}/v2/file`,
+        ]);
+        const peak = server.rss().peak / MiB;
+        out[kind] = {
+          status: Number(res.stdout),
+          seconds: +((performance.now() - t) / 1000).toFixed(2),
+          rss_before_mb: Math.round(before),
+          peak_rss_mb: Math.round(peak),
+          peak_above_idle_mb: Math.round(peak - before),
+        };
+      } finally {
+        await server.stop();
+      }
+    }
   } finally {
-    child.kill('SIGTERM');
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
+  return out;
+}
+
+const MiB = 2 ** 20;
+
+/** How long a server takes no requests before its memory counts as idle (V8 gives memory back some seconds after the last work). */
+export const IDLE_AFTER_S = 30;
+
+/** The RSS of a server that has been idle for IDLE_AFTER_S since it started, and the RSS 3 s after start. */
+export async function idleRss(server: MeasuredServer): Promise<{ after_start_mb: number; idle_mb: number }> {
+  await new Promise((r) => setTimeout(r, 3000));
+  const afterStart = server.rss().current / MiB;
+  await new Promise((r) => setTimeout(r, (IDLE_AFTER_S - 3) * 1000));
+  return { after_start_mb: Math.round(afterStart), idle_mb: Math.round(server.rss().current / MiB) };
 }

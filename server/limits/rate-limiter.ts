@@ -125,6 +125,8 @@ export async function createRedisLimiter(opts: RedisLimiterOptions): Promise<Rat
     maxRetriesPerRequest: 0,
     commandTimeout: opts.commandTimeoutMs ?? 500,
     connectionName: 'slicequote-rate-limits',
+    // The counts of requests arriving together go to Redis in one write (one round trip under load).
+    enableAutoPipelining: true,
   });
   redis.defineCommand('sqRateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   redis.defineCommand('sqRatePeek', { numberOfKeys: 1, lua: PEEK_SCRIPT });
