@@ -4,6 +4,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { cpus } from 'node:os';
+import { bareSliceCores } from './slicer.ts';
 import { spawnServer, type ServerProcess } from '../test/helpers/process.ts';
 import { ApiClient } from '../test/helpers/server.ts';
 import { privateSchema } from '../test/helpers/server-process.ts';
@@ -26,6 +28,7 @@ export async function benchScale(modelsDir: string) {
   const benchy = new Uint8Array(readFileSync(path.join(modelsDir, 'stl', '3DBenchy.stl')));
   const one = await run(1, benchy);
   const two = await run(2, benchy);
+  const slice = await bareSliceCores(path.join(modelsDir, 'stl', '3DBenchy.stl'));
   return {
     note: 'PostgreSQL; one API process and N worker processes with SLICER_CONCURRENCY=1; 3DBenchy, a different infill per job so none is cached',
     jobs: JOBS,
@@ -34,6 +37,9 @@ export async function benchScale(modelsDir: string) {
       two_workers: two.perMinute,
       ratio: +(two.perMinute / one.perMinute).toFixed(2),
     },
+    // What two processes can gain at most here: PrusaSlicer already spreads one slice over several threads.
+    one_bare_slice: slice,
+    ratio_ceiling_on_this_machine: +Math.min(2, cpus().length / slice.cores_busy).toFixed(2),
     idle_worker_pickup_ms: { median: median(two.pickups), max: Math.max(...two.pickups), samples: two.pickups.length },
   };
 }

@@ -76,6 +76,31 @@ export async function bareSliceMs(meshPath: string, binary = DEFAULT_BINARY): Pr
   }
 }
 
+/**
+ * How many cores one bare slice keeps busy: its CPU time (user + system, read by the shell's `times`) over its
+ * wall time. Several worker processes can gain at most the machine's cores divided by this.
+ */
+export async function bareSliceCores(meshPath: string, binary = DEFAULT_BINARY) {
+  const dir = await mkdtemp(join(tmpdir(), 'slicequote-bench-cores-'));
+  try {
+    await writeFile(join(dir, 'config.ini'), buildSliceConfig(DEFAULT_SETTINGS).ini);
+    const cli = [binary, '--loglevel', '1', '--export-gcode', '--load', join(dir, 'config.ini')];
+    const script = `"$@" --output "${join(dir, 'out.gcode')}" "${meshPath}" >/dev/null 2>&1; times`;
+    const t0 = performance.now();
+    const { stdout } = await run('bash', ['-c', script, 'slice', ...cli]);
+    const wallMs = performance.now() - t0;
+    // `times` prints the shell's user and system time, then its children's: "0m4.120s 0m0.310s".
+    const children = stdout.trim().split('\n').pop() ?? '';
+    const cpuMs = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+      (t, m) => t + (Number(m[1]) * 60 + Number(m[2])) * 1000,
+      0,
+    );
+    return { wall_ms: Math.round(wallMs), cpu_ms: Math.round(cpuMs), cores_busy: round(cpuMs / wallMs, 2) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 async function timeEngine(binary: string, meshPath: string): Promise<number> {
   const t0 = performance.now();
   await sliceOnce({ meshPath, settings: DEFAULT_SETTINGS, binary, timeoutMs: 600_000 });
