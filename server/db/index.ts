@@ -2,6 +2,7 @@
 // Both speak the same SQL dialect, so every query module and migration serves both.
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { createPgliteQuery } from './pglite-query.ts';
 import { chmod, lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -66,17 +67,12 @@ export async function openPglite(dataDir: string | null): Promise<Db> {
   const parsers = { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) };
   const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), postgresqlconf: PGLITE_CONF, parsers });
   if (dataDir) await makePrivate(dataDir);
+  const run = createPgliteQuery(db);
   return {
     kind: 'pglite',
-    async query<T>(sql: string, params: unknown[] = []) {
-      return (await db.query<T>(sql, params)).rows;
-    },
+    query: <T>(sql: string, params: unknown[] = []) => run<T>(sql, params, false),
     transaction<T>(fn: (tx: Queryable) => Promise<T>) {
-      return db.transaction((tx) =>
-        fn({
-          query: async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params)).rows,
-        }),
-      );
+      return db.transaction(() => fn({ query: <R>(sql: string, params: unknown[] = []) => run<R>(sql, params, true) }));
     },
     async exec(sql: string) {
       await db.exec(sql);
