@@ -51,7 +51,13 @@ function slicequoteServer() {
   return {
     name: 'slicequote-server',
     async serverStart({ config }) {
-      env = await startWidgetEnv({ extraOrigins: [`http://${HOST}:${config.port}`] });
+      // Every test file's shoppers call from this one address, so they share its rate limits: counted against
+      // the business plan here, as if they were the many shoppers of a busy shop, not the free plan's 20 quotes a
+      // minute. Rate limiting itself is tested in test/api/limits.test.ts.
+      env = await startWidgetEnv({
+        extraOrigins: [`http://${HOST}:${config.port}`],
+        env: { RATE_LIMIT_ANON_PLAN: 'business' },
+      });
     },
     async serverStop() {
       await env?.stop();

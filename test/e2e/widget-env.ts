@@ -39,6 +39,7 @@ export async function ensureWidgetBuilt(): Promise<void> {
   const sources = [
     path.join(root, 'widget', 'src'),
     path.join(root, 'widget', 'vite.config.ts'),
+    path.join(root, 'scripts', 'vite-precompress.ts'),
     path.join(root, 'shared'),
   ];
   if (builtAt > 0 && !sources.some((s) => newerThan(s, builtAt))) return;
