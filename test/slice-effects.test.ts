@@ -246,7 +246,14 @@ describe('what changes a slice (real PrusaSlicer)', () => {
         `${field}: ${describeChange(base.measure, changed.measure)}`,
       );
       if (field !== 'diameter') {
-        assert.equal(sameToolpath(base, changed), undefined, `${field} changed a move`);
+        const moved = sameToolpath(base, changed);
+        if (moved === undefined) return;
+        // On a loaded machine PrusaSlicer may start the layers' islands in another order from one run to the next
+        // (travel only). A difference is the field's only when the same settings slice to the same moves again.
+        const again = await sliceRaw('pillars', plain);
+        assert.notEqual(sameToolpath(base, again), undefined, `${field} changed a move: ${moved}`);
+        const [pb, pc] = [pathLengths(base.motion), pathLengths(changed.motion)];
+        assert.ok(Math.abs(pb.extruding - pc.extruding) < 0.05, `${field} changed an extruding move: ${moved}`);
         return;
       }
       // A thicker filament shortens every E move; the moves are otherwise the same, and only the estimator's
