@@ -58,10 +58,16 @@ test('a statement that failed leaves no prepared statement behind; one that succ
       await assert.rejects(db.query('INSERT INTO parts VALUES ($1)', ['not a number']), { code: '22P02' });
       await assert.rejects(db.query('SELECT missing FROM parts WHERE id = $1', [i]), { code: '42703' });
     }
-    // (The count query was prepared by its first run, before it counted.)
-    assert.equal(await prepared(), before, 'nothing left prepared by the ten failures');
+    // Inside a transaction too, the caller sees the statement's own error, not one from tidying up after it.
+    await db.query('INSERT INTO parts VALUES ($1)', [100]);
+    await assert.rejects(
+      db.transaction((tx) => tx.query('INSERT INTO parts (id) VALUES ($1)', [100])),
+      { code: '23505' },
+    );
+    // (The count query was prepared by its first run, before it counted; the first insert is the one statement since.)
+    assert.equal(await prepared(), before + 1, 'nothing left prepared by the eleven failures');
     for (let i = 0; i < 5; i++) await db.query('INSERT INTO parts VALUES ($1)', [i]);
-    assert.equal(await prepared(), before + 1, 'five runs of one statement, prepared once');
+    assert.equal(await prepared(), before + 1, 'five more runs of that statement, prepared once');
   } finally {
     await db.close();
   }

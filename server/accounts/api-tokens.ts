@@ -108,7 +108,10 @@ export function createTokenAuthenticator(
 ): TokenAuthenticator {
   const live = new Map<string, { auth: TokenAuth; until: number }>();
   const touched = new Map<string, number>();
+  // Counts the forgets: a row read before a change must not be cached after the change's NOTIFY emptied the cache.
+  let generation = 0;
   const forget = () => {
+    generation++;
     live.clear();
   };
   function touch(id: string) {
@@ -130,9 +133,10 @@ export function createTokenAuthenticator(
       const hit = live.get(claims.jti);
       let auth = hit && hit.until > Date.now() && hit.auth.token.account_id === claims.sub ? hit.auth : undefined;
       if (!auth) {
+        const readIn = generation;
         auth = await load(claims);
         if (live.size >= TOKEN_CACHE_MAX) live.clear();
-        live.set(auth.token.id, { auth, until: Date.now() + TOKEN_CACHE_MS });
+        if (readIn === generation) live.set(auth.token.id, { auth, until: Date.now() + TOKEN_CACHE_MS });
       }
       touch(auth.token.id);
       return auth;

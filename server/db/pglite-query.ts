@@ -44,9 +44,9 @@ export function createPgliteQuery(pg: PGlite): PgliteQuery {
     return inTransaction ? run() : pg._runExclusiveTransaction(run);
   }
 
-  // Closing a statement that does not exist is no error.
+  // Closing a statement that does not exist is no error; nor may a failed close hide the error that led to it.
   const close = (name: string, inTransaction: boolean) =>
-    call(concat([serialize.close({ type: 'S', name }), serialize.sync()]), inTransaction);
+    call(concat([serialize.close({ type: 'S', name }), serialize.sync()]), inTransaction).catch(() => {});
 
   return async function query<T>(sql: string, params: unknown[], inTransaction: boolean): Promise<T[]> {
     const known = prepared.get(sql);
