@@ -18,16 +18,6 @@ const MAX_PREPARED = 2000;
  */
 const STALE_STATEMENT = new Set(['26000', '0A000']);
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 export type PgliteQuery = <T>(sql: string, params: unknown[], inTransaction: boolean) => Promise<T[]>;
 
 /**
@@ -46,14 +36,14 @@ export function createPgliteQuery(pg: PGlite): PgliteQuery {
 
   // Closing a statement that does not exist is no error; nor may a failed close hide the error that led to it.
   const close = (name: string, inTransaction: boolean) =>
-    call(concat([serialize.close({ type: 'S', name }), serialize.sync()]), inTransaction).catch(() => {});
+    call(Buffer.concat([serialize.close({ type: 'S', name }), serialize.sync()]), inTransaction).catch(() => {});
 
   return async function query<T>(sql: string, params: unknown[], inTransaction: boolean): Promise<T[]> {
     const known = prepared.get(sql);
     // '' is the unnamed statement, parsed again next time.
     const fresh = known === undefined ? (prepared.size < MAX_PREPARED ? `sq_${++named}` : '') : undefined;
     const statement = known ?? fresh ?? '';
-    const message = concat([
+    const message = Buffer.concat([
       ...(fresh !== undefined ? [serialize.parse({ name: fresh, text: sql, types: [] })] : []),
       serialize.bind({ statement, values: params.map((v) => pgUtils.prepareValue(v)) }),
       serialize.describe({ type: 'P' }),

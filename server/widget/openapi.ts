@@ -107,21 +107,8 @@ export const widgetSchemas = {
         type: 'array',
         minItems: 1,
         maxItems: 25,
-        items: {
-          type: 'object',
-          required: ['quote_id'],
-          additionalProperties: false,
-          properties: {
-            quote_id: { type: 'string', minLength: 1, maxLength: 64, description: 'Each quote at most once' },
-            quantity: {
-              type: 'integer',
-              minimum: 1,
-              maximum: 100000,
-              default: 1,
-              description: "Must lie within the offer's quantity range",
-            },
-          },
-        },
+        description: 'Each line as the single form takes it; each quote at most once.',
+        items: ref('CartRequest'),
       },
     },
   },

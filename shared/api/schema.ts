@@ -1079,15 +1079,8 @@ export interface components {
     };
     /** @description Several lines at once, all or nothing: every line is checked as a single add-to-cart would be before any is recorded. A refused line answers its error with `details.line`, its index. */
     CartBatchRequest: {
-      lines: {
-          /** @description Each quote at most once */
-          quote_id: string;
-          /**
-           * @description Must lie within the offer's quantity range
-           * @default 1
-           */
-          quantity?: number;
-        }[];
+      /** @description Each line as the single form takes it; each quote at most once. */
+      lines: components["schemas"]["CartRequest"][];
     };
     CartLines: {
       /** @description In the order of the request */
