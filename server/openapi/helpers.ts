@@ -68,6 +68,7 @@ const ERROR_RESPONSES: Record<number, string> = {
   429: 'TooManyRequests',
   500: 'ServerError',
   503: 'ServiceUnavailable',
+  507: 'InsufficientStorage',
 };
 
 export const errors = (...statuses: number[]) =>
@@ -90,6 +91,8 @@ export function errorResponses() {
       'Rate limit exceeded (`rate_limited`): back off and retry after Retry-After seconds. Only rate limits answer 429; an exhausted allowance answers 402.',
     ServerError: 'An unexpected server-side failure (logged); the error code says what failed.',
     ServiceUnavailable: 'The server is busy (e.g. the slicing queue is full); see Retry-After.',
+    InsufficientStorage:
+      "The server's disk is short of space (`insufficient_storage`): the upload would leave less free than the operator's floor (DISK_FREE_FLOOR_MB). Refused before the body is read when its length is declared, else once it arrived; retry later.",
   };
   const shared = Object.entries(describe).map(([name, description]) => [
     name,

@@ -2175,6 +2175,17 @@ export interface components {
         "application/json": components["schemas"]["Error"];
       };
     };
+    /** @description The server's disk is short of space (`insufficient_storage`): the upload would leave less free than the operator's floor (DISK_FREE_FLOOR_MB). Refused before the body is read when its length is declared, else once it arrived; retry later. */
+    InsufficientStorage: {
+      headers: {
+        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
     /** @description The monthly quote allowance of the plan is used up (`quote_allowance_exhausted`); retrying does not help before `details.resets_at`, the start of the next UTC month. */
     QuoteAllowanceExhausted: {
       headers: {
@@ -2546,6 +2557,7 @@ export interface operations {
       415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["Unprocessable"];
       429: components["responses"]["TooManyRequests"];
+      507: components["responses"]["InsufficientStorage"];
     };
   };
   /** A single-use id for a public upload */
@@ -2625,6 +2637,7 @@ export interface operations {
       415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["Unprocessable"];
       429: components["responses"]["TooManyRequests"];
+      507: components["responses"]["InsufficientStorage"];
     };
   };
   /** CORS preflight */
