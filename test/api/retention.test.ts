@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
 import { startTestS3 } from '../helpers/s3-server.ts';
 import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
@@ -123,7 +123,7 @@ async function later<T>(on: TestServer, days: number, fn: () => Promise<T>): Pro
   }
 }
 
-test("an uncarted shopper upload goes after the quote validity with its objects and slices; what the merchant needs stays", async () => {
+test('an uncarted shopper upload goes after the quote validity with its objects and slices; what the merchant needs stays', async () => {
   const s = await shop(server, 'retention-keep@example.test');
   const expired = shopper(server, s.key);
   const gone = await expired.upload(part(11));
@@ -265,7 +265,11 @@ test('uploads are refused with 507 insufficient_storage below the disk floor, be
     server.deps.config.diskFreeFloorBytes = 1;
     const boundary = 'sqfloor';
     let ctrl!: ReadableStreamDefaultController<Uint8Array>;
-    const body = new ReadableStream<Uint8Array>({ start: (c) => void (ctrl = c) });
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        ctrl = c;
+      },
+    });
     const enc = new TextEncoder();
     ctrl.enqueue(
       enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="late.obj"\r\n\r\n`),
@@ -310,7 +314,9 @@ test('dispatched outbox events older than OUTBOX_RETENTION_DAYS are purged; undi
       'SELECT event, dispatched_at IS NOT NULL AS dispatched FROM outbox_events WHERE account_id = $1 ORDER BY seq',
       [s.accountId],
     );
-  await until('events dispatched', 30_000, async () => ((await events()).every((e) => e.dispatched) ? true : undefined));
+  await until('events dispatched', 30_000, async () =>
+    (await events()).every((e) => e.dispatched) ? true : undefined,
+  );
   // The pump stopped (the last test of this server that needs it), an event written now stays undispatched.
   await server.deps.events.stop();
   await writeEvent(server.deps.db, { account_id: s.accountId, token_id: null, event: 'file.uploaded', data: {} });
