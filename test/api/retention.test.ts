@@ -7,6 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
@@ -252,9 +253,25 @@ test('uploads are refused with 507 insufficient_storage below the disk floor, be
   const floor = server.deps.config.diskFreeFloorBytes;
   try {
     server.deps.config.diskFreeFloorBytes = (await freeBytes(server.dataDir)) + 1024 ** 3;
-    const refused = await s.api.uploadBytes('/v2/file', part(19), 'refused.obj');
-    assert.equal(refused.status, 507);
-    assert.equal(refused.body.error.code, 'insufficient_storage');
+    // Judged on the server: was the answer sent while the declared 16 MB body was still arriving?
+    let answeredMidBody: boolean | undefined;
+    const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+      if (req.url === '/v2/file') res.once('finish', () => (answeredMidBody = !req.complete));
+    };
+    server.server.prependListener('request', onRequest);
+    const big = new FormData();
+    big.append('file', new Blob([new Uint8Array(16 * 1024 * 1024)]), 'big.stl');
+    const refused = await fetch(`${server.url}/v2/file`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.api.token}` },
+      body: big,
+    }).catch(() => undefined); // the server may close before the client sent it all
+    server.server.removeListener('request', onRequest);
+    if (refused) {
+      assert.equal(refused.status, 507);
+      assert.equal((await refused.json()).error.code, 'insufficient_storage');
+    }
+    assert.equal(answeredMidBody, true, 'refused from the declared length, before the body was read');
     const ticket = await server
       .client()
       .request('GET', '/v2/file/upload-id', { headers: { 'x-widget-key': s.key, origin: SHOP } });
