@@ -13,11 +13,12 @@ const SHOPPER_UPLOAD = `f.source = 'public' AND EXISTS (SELECT 1 FROM upload_ids
 const heldByQuote = (now: string) => `EXISTS (SELECT 1 FROM quotes q WHERE q.file_id = f.id
   AND (q.status IN ('queued', 'processing') OR q.expires_at > ${now}))`;
 
-/** Accounts with shopper uploads not held by a quote: the candidates of this sweep (each has its own period). */
-export async function accountsWithShopperUploads(db: Queryable, now: Date): Promise<string[]> {
+/** Accounts with shopper uploads made before `madeBefore` that no quote holds at `now`: this sweep's candidates. */
+export async function accountsWithShopperUploads(db: Queryable, now: Date, madeBefore: Date): Promise<string[]> {
   const rows = await db.query<{ account_id: string }>(
-    `SELECT DISTINCT f.account_id FROM files f WHERE ${SHOPPER_UPLOAD} AND NOT ${heldByQuote('$1')}`,
-    [now],
+    `SELECT DISTINCT f.account_id FROM files f
+     WHERE f.created_at <= $2 AND ${SHOPPER_UPLOAD} AND NOT ${heldByQuote('$1')}`,
+    [now, madeBefore],
   );
   return rows.map((r) => r.account_id);
 }

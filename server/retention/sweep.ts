@@ -49,7 +49,8 @@ async function uncartedDays(deps: Deps, accountId: string): Promise<number> {
 async function removeShopperUploads(deps: Deps, now: Date): Promise<{ files: number; bytes: number }> {
   const removed = { files: 0, bytes: 0 };
   const carted = deps.config.cartedUploadRetentionDays;
-  for (const accountId of await accountsWithShopperUploads(deps.db, now)) {
+  // No period is shorter than a day (the quote validity's minimum and the settings' minimum).
+  for (const accountId of await accountsWithShopperUploads(deps.db, now, new Date(now.getTime() - DAY_MS))) {
     const cut = {
       now,
       uncartedBefore: new Date(now.getTime() - (await uncartedDays(deps, accountId)) * DAY_MS),

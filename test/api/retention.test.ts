@@ -241,6 +241,9 @@ test('expired upload ids and sessions are purged; the id of a stored file stays 
   const left = await uploadIds();
   assert.equal(left.length, 1);
   assert.ok(!left.includes(unused));
+  const forgotten = await server.client().uploadBytes(`/v2/file/public/${unused}`, part(17), 'late.obj');
+  assert.equal(forgotten.status, 404);
+  assert.equal(forgotten.body.error.code, 'upload_id_not_found');
   assert.equal((await sql(server, 'SELECT upload_id FROM files WHERE id = $1', [stored])).length, 1);
   assert.equal(await sessions(), 1, 'a dashboard session is kept while valid');
   await later(server, 60, () => server.retention.sweepNow());

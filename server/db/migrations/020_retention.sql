@@ -1,6 +1,8 @@
 -- Retention (docs/limits.md, "Retention"): a periodic sweep deletes shopper uploads once they are no longer
 -- needed, and purges expired upload ids and sessions, slices no live quote names, and outbox events handed to
 -- the webhooks long ago. These indexes keep each of its questions off a full scan.
+-- Which shopper uploads are old enough to be candidates?
+CREATE INDEX files_public_created_idx ON files (created_at) WHERE source = 'public';
 -- Does any quote of this file still hold it (in flight, or valid until a future date)?
 CREATE INDEX quotes_file_idx ON quotes (file_id, expires_at);
 -- Does any quote of a stored file name this slice?
