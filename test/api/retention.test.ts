@@ -3,7 +3,7 @@
 // what the merchant still needs stays (a carted upload, an API upload, a file a valid quote holds, undispatched
 // events). Expired upload ids and sessions, slices no live quote names and old dispatched events are purged.
 // Uploads are refused with 507 below the disk's free-space floor. The clock is the injected one (deps.now); the
-// sweep runs when the test calls it. Real slices, a real S3-protocol server, the real filesystem.
+// sweep runs when the test calls it (and once on its schedule). Real slices, a real S3-protocol server, the real filesystem.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync, readFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
 import { writeEvent } from '../../server/webhooks/outbox-sql.ts';
 import { freeBytes } from '../../server/storage/disk-floor.ts';
+import { loadConfig } from '../../server/config.ts';
 
 const DAY = 86_400_000;
 const SHOP = 'https://retention-shop.example';
@@ -350,19 +351,41 @@ test('dispatched outbox events older than OUTBOX_RETENTION_DAYS are purged; undi
   assert.ok(await fileRow(server, carted), 'the kept cart record still marks the upload carted');
 });
 
-test('with S3 storage, the expired shopper upload leaves the bucket', async () => {
+test('with S3 storage, the scheduled sweep takes the expired shopper upload out of the bucket', async () => {
   const s3 = await startTestS3();
-  const other = await startTestServer({ ...s3.env, RATE_LIMIT_ANON_PLAN: 'business', SLICER_CONCURRENCY: '1' });
+  const other = await startTestServer({
+    ...s3.env,
+    RATE_LIMIT_ANON_PLAN: 'business',
+    SLICER_CONCURRENCY: '1',
+    RETENTION_SWEEP_INTERVAL_MS: '1000',
+  });
   try {
     const s = await shop(other, 'retention-s3@example.test');
     const id = await shopper(other, s.key).upload(part(25));
     await prefetchesDone(other, s.accountId);
     assert.equal((await s3.keys(`sq/files/${id}/`)).length, 2);
-    await later(other, 8, () => other.retention.sweepNow());
-    assert.deepEqual(await s3.keys(`sq/files/${id}/`), []);
+    // No call: the sweep on its schedule finds the upload expired once the clock has moved on.
+    await later(other, 8, () =>
+      until('the scheduled sweep', 60_000, async () => ((await s3.keys(`sq/files/${id}/`)).length ? undefined : true)),
+    );
+    assert.equal(await fileRow(other, id), undefined);
     assert.equal(existsSync(fileDir(other, id)), false, 'and the local cache');
   } finally {
     await other.stop();
     await s3.stop();
   }
+});
+
+test('the settings are validated, naming the variable', () => {
+  const env = { DATA_DIR: server.dataDir, JWT_SECRET: 'test-secret-that-is-long-enough-0123456789' };
+  assert.throws(() => loadConfig({ ...env, DISK_FREE_FLOOR_MB: 'lots' }), /DISK_FREE_FLOOR_MB must be a whole number/);
+  assert.throws(() => loadConfig({ ...env, SHOPPER_UPLOAD_RETENTION_DAYS: '0' }), /SHOPPER_UPLOAD_RETENTION_DAYS/);
+  assert.throws(() => loadConfig({ ...env, CARTED_UPLOAD_RETENTION_DAYS: '-1' }), /CARTED_UPLOAD_RETENTION_DAYS/);
+  assert.throws(() => loadConfig({ ...env, OUTBOX_RETENTION_DAYS: '0' }), /OUTBOX_RETENTION_DAYS/);
+  assert.throws(() => loadConfig({ ...env, RETENTION_SWEEP_INTERVAL_MS: '10' }), /RETENTION_SWEEP_INTERVAL_MS/);
+  const defaults = loadConfig(env);
+  assert.equal(defaults.diskFreeFloorBytes, 1024 * 1024 * 1024);
+  assert.equal(defaults.shopperUploadRetentionDays, null, 'the quote validity');
+  assert.equal(defaults.cartedUploadRetentionDays, null, 'kept');
+  assert.equal(loadConfig({ ...env, DISK_FREE_FLOOR_MB: '0' }).diskFreeFloorBytes, 0);
 });
