@@ -59,8 +59,6 @@ export interface Config {
   retentionSweepIntervalMs: number;
   /** Days a shopper upload that was not added to a cart is kept; null: the account's quote validity. */
   shopperUploadRetentionDays: number | null;
-  /** Days a shopper upload that was added to a cart is kept; null: until the merchant deletes it. */
-  cartedUploadRetentionDays: number | null;
   /** Days an outbox event is kept once handed to the webhooks. */
   outboxRetentionDays: number;
   /** Uploads are refused (507) when they would leave less free space than this on DATA_DIR's disk; 0: no floor. */
@@ -237,7 +235,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevel(env),
     retentionSweepIntervalMs: int(env, 'RETENTION_SWEEP_INTERVAL_MS', 3_600_000, 1000, 7 * 86_400_000),
     shopperUploadRetentionDays: optionalInt(env, 'SHOPPER_UPLOAD_RETENTION_DAYS', 1, 36_500),
-    cartedUploadRetentionDays: optionalInt(env, 'CARTED_UPLOAD_RETENTION_DAYS', 1, 36_500),
     outboxRetentionDays: int(env, 'OUTBOX_RETENTION_DAYS', 30, 1, 36_500),
     diskFreeFloorBytes: int(env, 'DISK_FREE_FLOOR_MB', 1024, 0, 16 * 1024 * 1024) * 1024 * 1024,
   };

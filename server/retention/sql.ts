@@ -13,14 +13,37 @@ const SHOPPER_UPLOAD = `f.source = 'public' AND EXISTS (SELECT 1 FROM upload_ids
 const heldByQuote = (now: string) => `EXISTS (SELECT 1 FROM quotes q WHERE q.file_id = f.id
   AND (q.status IN ('queued', 'processing') OR q.expires_at > ${now}))`;
 
+/** An account with shopper uploads to look at, and its own retention of carted ones (null: kept). */
+export interface RetentionAccount {
+  id: string;
+  carted_upload_retention_days: number | null;
+}
+
 /** Accounts with shopper uploads made before `madeBefore` that no quote holds at `now`: this sweep's candidates. */
-export async function accountsWithShopperUploads(db: Queryable, now: Date, madeBefore: Date): Promise<string[]> {
-  const rows = await db.query<{ account_id: string }>(
-    `SELECT DISTINCT f.account_id FROM files f
-     WHERE f.created_at <= $2 AND ${SHOPPER_UPLOAD} AND NOT ${heldByQuote('$1')}`,
+export async function accountsWithShopperUploads(
+  db: Queryable,
+  now: Date,
+  madeBefore: Date,
+): Promise<RetentionAccount[]> {
+  return db.query<RetentionAccount>(
+    `SELECT a.id, a.carted_upload_retention_days FROM accounts a
+     WHERE a.id IN (SELECT f.account_id FROM files f
+                    WHERE f.created_at <= $2 AND ${SHOPPER_UPLOAD} AND NOT ${heldByQuote('$1')})`,
     [now, madeBefore],
   );
-  return rows.map((r) => r.account_id);
+}
+
+/** The merchant's retention of carted shopper uploads, in days; null: kept until deleted. */
+export async function cartedRetentionDays(db: Queryable, accountId: string): Promise<number | null> {
+  const [row] = await db.query<{ days: number | null }>(
+    'SELECT carted_upload_retention_days AS days FROM accounts WHERE id = $1',
+    [accountId],
+  );
+  return row?.days ?? null;
+}
+
+export async function setCartedRetentionDays(db: Queryable, accountId: string, days: number | null): Promise<void> {
+  await db.query('UPDATE accounts SET carted_upload_retention_days = $2 WHERE id = $1', [accountId, days]);
 }
 
 /**

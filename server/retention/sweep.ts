@@ -37,7 +37,7 @@ export interface RetentionSweep {
 }
 
 /** Days an uncarted shopper upload is kept: SHOPPER_UPLOAD_RETENTION_DAYS, else the account's quote validity. */
-async function uncartedDays(deps: Deps, accountId: string): Promise<number> {
+export async function uncartedDays(deps: Deps, accountId: string): Promise<number> {
   if (deps.config.shopperUploadRetentionDays !== null) return deps.config.shopperUploadRetentionDays;
   try {
     return (await resolveSettings(deps.db, accountId, {})).settings.quote.quote_validity_days;
@@ -48,23 +48,24 @@ async function uncartedDays(deps: Deps, accountId: string): Promise<number> {
 
 async function removeShopperUploads(deps: Deps, now: Date): Promise<{ files: number; bytes: number }> {
   const removed = { files: 0, bytes: 0 };
-  const carted = deps.config.cartedUploadRetentionDays;
-  // No period is shorter than a day (the quote validity's minimum and the settings' minimum).
-  for (const accountId of await accountsWithShopperUploads(deps.db, now, new Date(now.getTime() - DAY_MS))) {
+  const daysAgo = (days: number) => new Date(now.getTime() - days * DAY_MS);
+  // No period is shorter than a day (the minimum of the quote validity and of every retention setting).
+  for (const account of await accountsWithShopperUploads(deps.db, now, daysAgo(1))) {
+    const carted = account.carted_upload_retention_days;
     const cut = {
       now,
-      uncartedBefore: new Date(now.getTime() - (await uncartedDays(deps, accountId)) * DAY_MS),
-      cartedBefore: carted === null ? null : new Date(now.getTime() - carted * DAY_MS),
+      uncartedBefore: daysAgo(await uncartedDays(deps, account.id)),
+      cartedBefore: carted === null ? null : daysAgo(carted),
     };
-    for (let due = await dueShopperUploads(deps.db, accountId, cut); due.length; ) {
+    for (let due = await dueShopperUploads(deps.db, account.id, cut); due.length; ) {
       for (const fileId of due) {
-        const row = await removeFile(deps, accountId, null, fileId);
+        const row = await removeFile(deps, account.id, null, fileId);
         if (row) {
           removed.files += 1;
           removed.bytes += Number(row.size_bytes);
         }
       }
-      due = await dueShopperUploads(deps.db, accountId, cut);
+      due = await dueShopperUploads(deps.db, account.id, cut);
     }
   }
   return removed;

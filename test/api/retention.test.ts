@@ -189,21 +189,28 @@ test("the attacker's uploads filling the storage allowance are gone after the re
   assert.equal(accepted.status, 201, JSON.stringify(accepted.body));
 });
 
-test('a carted upload follows CARTED_UPLOAD_RETENTION_DAYS when the operator sets one', async () => {
+test("a carted upload follows the merchant's retention: kept by default, deleted after the days they set", async () => {
   const s = await shop(server, 'retention-carted@example.test');
+  assert.deepEqual((await s.dashboard.get('/v2/retention')).body, {
+    carted_upload_days: null,
+    uncarted_upload_days: 7,
+  });
+  const bad = await s.dashboard.put('/v2/retention', { carted_upload_days: 0 });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.error.details.fields[0].field, 'carted_upload_days');
   const buyer = shopper(server, s.key);
   const carted = await buyer.upload(part(15));
   await buyer.cart(await buyer.quote(carted));
   await prefetchesDone(server, s.accountId);
-  server.deps.config.cartedUploadRetentionDays = 30;
-  try {
-    await later(server, 29, () => server.retention.sweepNow());
-    assert.ok(await fileRow(server, carted));
-    await later(server, 31, () => server.retention.sweepNow());
-    assert.equal(await fileRow(server, carted), undefined);
-  } finally {
-    server.deps.config.cartedUploadRetentionDays = null;
-  }
+  await later(server, 400, () => server.retention.sweepNow());
+  assert.ok(await fileRow(server, carted), 'kept while the merchant set nothing');
+
+  const set = await s.api.put('/v2/retention', { carted_upload_days: 500 });
+  assert.deepEqual(set.body, { carted_upload_days: 500, uncarted_upload_days: 7 });
+  await later(server, 499, () => server.retention.sweepNow());
+  assert.ok(await fileRow(server, carted));
+  await later(server, 501, () => server.retention.sweepNow());
+  assert.equal(await fileRow(server, carted), undefined);
 });
 
 test('SHOPPER_UPLOAD_RETENTION_DAYS overrides the quote validity', async () => {
@@ -212,6 +219,7 @@ test('SHOPPER_UPLOAD_RETENTION_DAYS overrides the quote validity', async () => {
   await prefetchesDone(server, s.accountId);
   server.deps.config.shopperUploadRetentionDays = 2;
   try {
+    assert.equal((await s.api.get('/v2/retention')).body.uncarted_upload_days, 2);
     await later(server, 1, () => server.retention.sweepNow());
     assert.ok(await fileRow(server, id));
     await later(server, 3, () => server.retention.sweepNow());
@@ -380,12 +388,10 @@ test('the settings are validated, naming the variable', () => {
   const env = { DATA_DIR: server.dataDir, JWT_SECRET: 'test-secret-that-is-long-enough-0123456789' };
   assert.throws(() => loadConfig({ ...env, DISK_FREE_FLOOR_MB: 'lots' }), /DISK_FREE_FLOOR_MB must be a whole number/);
   assert.throws(() => loadConfig({ ...env, SHOPPER_UPLOAD_RETENTION_DAYS: '0' }), /SHOPPER_UPLOAD_RETENTION_DAYS/);
-  assert.throws(() => loadConfig({ ...env, CARTED_UPLOAD_RETENTION_DAYS: '-1' }), /CARTED_UPLOAD_RETENTION_DAYS/);
   assert.throws(() => loadConfig({ ...env, OUTBOX_RETENTION_DAYS: '0' }), /OUTBOX_RETENTION_DAYS/);
   assert.throws(() => loadConfig({ ...env, RETENTION_SWEEP_INTERVAL_MS: '10' }), /RETENTION_SWEEP_INTERVAL_MS/);
   const defaults = loadConfig(env);
   assert.equal(defaults.diskFreeFloorBytes, 1024 * 1024 * 1024);
   assert.equal(defaults.shopperUploadRetentionDays, null, 'the quote validity');
-  assert.equal(defaults.cartedUploadRetentionDays, null, 'kept');
   assert.equal(loadConfig({ ...env, DISK_FREE_FLOOR_MB: '0' }).diskFreeFloorBytes, 0);
 });

@@ -15,3 +15,5 @@ CREATE INDEX upload_ids_expiry_idx ON upload_ids (expires_at) WHERE used_at IS N
 CREATE INDEX upload_ids_file_idx ON upload_ids (file_id) WHERE file_id IS NOT NULL;
 CREATE INDEX sessions_expiry_idx ON sessions (expires_at);
 CREATE INDEX slices_created_idx ON slices (created_at);
+-- The merchant's retention of shopper uploads that were added to a cart, in days; NULL: kept until deleted.
+ALTER TABLE accounts ADD COLUMN carted_upload_retention_days integer;
