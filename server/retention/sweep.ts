@@ -1,7 +1,8 @@
 // The retention sweep (docs/limits.md, "Retention"): on a schedule, deletes the shopper uploads a merchant no
 // longer needs, with their stored objects and slices, so that shoppers cannot fill the merchant's storage
 // allowance or the host's disk; then purges the rows nothing reads any more. Files are deleted through
-// removeFile, the one path every deletion takes (file.deleted, storage accounting, stopping its slices).
+// removeFile, the one path every deletion takes (file.deleted, storage accounting, and whatever else a deletion
+// must do), so a purged upload goes exactly as one the merchant deletes.
 import type { Deps } from '../deps.ts';
 import { removeFile } from '../files/service.ts';
 import { resolveSettings } from '../quotes/resolve.ts';
