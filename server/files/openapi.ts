@@ -65,7 +65,7 @@ export const filePaths = {
       responses: {
         '201': ok('File', 'The stored file with its measurements'),
         ...allowanceRefusal('StorageQuotaExceeded'),
-        ...errors(400, 401, 409, 413, 415, 422),
+        ...errors(400, 401, 409, 413, 415, 422, 507),
       },
     },
   },
@@ -93,7 +93,7 @@ export const filePaths = {
       responses: {
         '201': ok('File', 'The stored file'),
         ...allowanceRefusal('StorageQuotaExceeded'),
-        ...errors(400, 404, 410, 413, 415, 422),
+        ...errors(400, 404, 410, 413, 415, 422, 507),
       },
     },
     options: {

@@ -249,6 +249,15 @@ export interface paths {
      */
     get: operations["getQuota"];
   };
+  "/v2/retention": {
+    /** How long the account's shopper uploads are kept */
+    get: operations["getRetention"];
+    /**
+     * Set how long shopper uploads that were added to a cart are kept
+     * @description A shopper upload nobody added to a cart is deleted after `uncarted_upload_days`; one that was added to a cart is kept for `carted_upload_days`, or until you delete it when that is null (the default). Uploads made with an API token or the dashboard are never deleted by retention.
+     */
+    put: operations["setRetention"];
+  };
   "/v2/usage": {
     /**
      * Endpoint statistics, material usage and daily trends
@@ -1822,6 +1831,16 @@ export interface components {
         alert_level: 0 | 80 | 100;
       };
     };
+    Retention: {
+      /** @description Days a shopper upload that was added to a cart is kept (counted from the upload, and never while a quote of it can still be bought); null: kept until you delete it. */
+      carted_upload_days: number | null;
+      /** @description Days a shopper upload that was not added to a cart is kept: the quote validity of the account's global settings, unless the operator set SHOPPER_UPLOAD_RETENTION_DAYS. Read-only. */
+      uncarted_upload_days: number;
+    };
+    RetentionInput: {
+      /** @description Days a shopper upload that was added to a cart is kept (counted from the upload, and never while a quote of it can still be bought); null: kept until you delete it. */
+      carted_upload_days: number | null;
+    };
     EndpointStats: {
       method: string;
       /** @description Route template, e.g. /v2/file/:file_id; (unmatched) for requests that matched no route */
@@ -2174,6 +2193,17 @@ export interface components {
         "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
         "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
         "Retry-After": components["headers"]["Retry-After"];
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description The server's disk is short of space (`insufficient_storage`): the upload would leave less free than the operator's floor (DISK_FREE_FLOOR_MB). Refused before the body is read when its length is declared, else once it arrived; retry later. */
+    InsufficientStorage: {
+      headers: {
+        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
       };
       content: {
         "application/json": components["schemas"]["Error"];
@@ -2550,6 +2580,7 @@ export interface operations {
       415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["Unprocessable"];
       429: components["responses"]["TooManyRequests"];
+      507: components["responses"]["InsufficientStorage"];
     };
   };
   /** A single-use id for a public upload */
@@ -2629,6 +2660,7 @@ export interface operations {
       415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["Unprocessable"];
       429: components["responses"]["TooManyRequests"];
+      507: components["responses"]["InsufficientStorage"];
     };
   };
   /** CORS preflight */
@@ -3824,6 +3856,54 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /** How long the account's shopper uploads are kept */
+  getRetention: {
+    responses: {
+      /** @description The retention periods in effect */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["Retention"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
+   * Set how long shopper uploads that were added to a cart are kept
+   * @description A shopper upload nobody added to a cart is deleted after `uncarted_upload_days`; one that was added to a cart is kept for `carted_upload_days`, or until you delete it when that is null (the default). Uploads made with an API token or the dashboard are never deleted by retention.
+   */
+  setRetention: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RetentionInput"];
+      };
+    };
+    responses: {
+      /** @description The retention periods now in effect */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["Retention"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      413: components["responses"]["PayloadTooLarge"];
       429: components["responses"]["TooManyRequests"];
     };
   };
