@@ -31,9 +31,11 @@ export interface paths {
     get: operations["getUser"];
   };
   "/dashboard/api/signup": {
+    /** Whether this server lets anyone sign up, only with an invite code, or nobody */
+    get: operations["getSignupMode"];
     /**
      * Create an account (free plan) and start a session
-     * @description The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`.
+     * @description The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`. The server's SIGNUP setting decides who may sign up: with `off`, 403 `signup_closed`; with `invite`, the body needs an `invite_code` (403 `invite_required` without one, 403 `invite_invalid` for an unknown, used or expired code, both naming the field `invite_code`); a code signs up one account.
      */
     post: operations["signup"];
   };
@@ -281,7 +283,7 @@ export interface paths {
   "/metrics": {
     /**
      * Prometheus metrics (text exposition format)
-     * @description Requests by route and status, upload bytes, slice durations and outcomes, slice cache lookups (this process); quote jobs by status, webhook deliveries and attempts, stored bytes (the whole service, read from the database). With `METRICS_TOKEN` set, it must be sent as a Bearer token.
+     * @description Requests by route and status, upload bytes, slice durations and outcomes, slice cache lookups (this process); quote jobs by status, webhook deliveries and attempts, stored bytes (the whole service, read from the database). With `METRICS_TOKEN` set, it must be sent as a Bearer token. Outside demo mode (`DEMO_ACCOUNT` off) metrics need a `METRICS_TOKEN`: without one this route is not served and answers 404 `route_not_found`.
      */
     get: operations["getMetrics"];
   };
@@ -605,6 +607,15 @@ export interface components {
       password: string;
       /** @description Sign-up only */
       shop_name?: string;
+      /** @description Sign-up only, needed when the server runs with SIGNUP=invite: a code from `npm run invite` */
+      invite_code?: string;
+    };
+    SignupMode: {
+      /**
+       * @description open: anyone may sign up; invite: with an invite code; off: sign-up is closed (SIGNUP)
+       * @enum {string}
+       */
+      mode: "open" | "invite" | "off";
     };
     Session: {
       user: components["schemas"]["User"];
@@ -2289,9 +2300,26 @@ export interface operations {
       429: components["responses"]["TooManyRequests"];
     };
   };
+  /** Whether this server lets anyone sign up, only with an invite code, or nobody */
+  getSignupMode: {
+    responses: {
+      /** @description The sign-up mode (SIGNUP) */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["SignupMode"];
+        };
+      };
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
   /**
    * Create an account (free plan) and start a session
-   * @description The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`.
+   * @description The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`. The server's SIGNUP setting decides who may sign up: with `off`, 403 `signup_closed`; with `invite`, the body needs an `invite_code` (403 `invite_required` without one, 403 `invite_invalid` for an unknown, used or expired code, both naming the field `invite_code`); a code signs up one account.
    */
   signup: {
     requestBody: {
@@ -2312,6 +2340,7 @@ export interface operations {
         };
       };
       400: components["responses"]["BadRequest"];
+      403: components["responses"]["Forbidden"];
       409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       429: components["responses"]["TooManyRequests"];
@@ -3987,7 +4016,7 @@ export interface operations {
   };
   /**
    * Prometheus metrics (text exposition format)
-   * @description Requests by route and status, upload bytes, slice durations and outcomes, slice cache lookups (this process); quote jobs by status, webhook deliveries and attempts, stored bytes (the whole service, read from the database). With `METRICS_TOKEN` set, it must be sent as a Bearer token.
+   * @description Requests by route and status, upload bytes, slice durations and outcomes, slice cache lookups (this process); quote jobs by status, webhook deliveries and attempts, stored bytes (the whole service, read from the database). With `METRICS_TOKEN` set, it must be sent as a Bearer token. Outside demo mode (`DEMO_ACCOUNT` off) metrics need a `METRICS_TOKEN`: without one this route is not served and answers 404 `route_not_found`.
    */
   getMetrics: {
     responses: {
@@ -4003,6 +4032,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      404: components["responses"]["NotFound"];
       429: components["responses"]["TooManyRequests"];
     };
   };
