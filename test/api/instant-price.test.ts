@@ -30,6 +30,7 @@ const OFFER = {
   lead_time: null,
 };
 
+const METRICS_TOKEN = 'scrape-secret';
 let server: TestServer;
 let api: ApiClient;
 let key: string;
@@ -69,7 +70,6 @@ function shopper() {
 const sql = <T>(text: string, params: unknown[] = []) => server.deps.db.query<T>(text, params);
 const prefetchesOf = (fileId: string) =>
   sql<{ slicing_key: string; rank: number }>('SELECT slicing_key, rank FROM prefetches WHERE file_id = $1', [fileId]);
-const METRICS_TOKEN = 'scrape-secret';
 const scrape = async (on: TestServer) =>
   (await fetch(`${on.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
 const metric = async (on: TestServer, pattern: RegExp) => Number(pattern.exec(await scrape(on))?.[1] ?? 0);
