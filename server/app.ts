@@ -7,6 +7,7 @@ import type { Deps } from './deps.ts';
 import { errorMiddleware } from './http/errors.ts';
 import { requestLog } from './http/logging.ts';
 import { declaredCors } from './http/cors.ts';
+import { frameGuard } from './http/frame-guard.ts';
 import { credentialsOf } from './accounts/caller.ts';
 import { routeAccess } from './accounts/access.ts';
 import { limitsMiddleware } from './limits/middleware.ts';
@@ -77,6 +78,7 @@ export function createApp(deps: Deps): Koa {
     ctx.state.credentials = credentialsOf(deps, ctx);
     await next();
   });
+  app.use(frameGuard);
   // CORS before the rate limits, so that a 429 on a widget route is readable by the shop page too.
   app.use(declaredCors);
   app.use(limitsMiddleware(deps));

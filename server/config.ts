@@ -58,8 +58,10 @@ export interface Config {
    * counted from the right (the one the nearest trusted proxy saw). 0 ignores the header.
    */
   trustProxy: number;
-  /** Bearer token GET /metrics asks for; null: /metrics is open (keep it off the public network). */
+  /** Bearer token GET /metrics asks for; null: /metrics is open in demo mode and not served outside it. */
   metricsToken: string | null;
+  /** Who may create an account in the dashboard: anyone, holders of an invite code (npm run invite), nobody. */
+  signup: SignupMode;
   /** Object storage for model files (S3_BUCKET set); null: local disk in DATA_DIR/files. */
   s3: S3Settings | null;
   /** Processes serving HTTP on the one port (node:cluster); above 1 needs PostgreSQL. */
@@ -75,6 +77,9 @@ export interface Config {
   /** Uploads are refused (507) when they would leave less free space than this on DATA_DIR's disk; 0: no floor. */
   diskFreeFloorBytes: number;
 }
+
+export const SIGNUP_MODES = ['open', 'invite', 'off'] as const;
+export type SignupMode = (typeof SIGNUP_MODES)[number];
 
 export class ConfigError extends Error {}
 
@@ -165,6 +170,14 @@ function s3Settings(env: Env): S3Settings | null {
   };
 }
 
+/** SIGNUP: off by default in production, where a stranger's account would spend the operator's slicers. */
+function signupMode(env: Env, production: boolean): SignupMode {
+  const raw = env.SIGNUP?.trim().toLowerCase() || (production ? 'off' : 'open');
+  if (!(SIGNUP_MODES as readonly string[]).includes(raw))
+    throw new ConfigError(`SIGNUP must be one of ${SIGNUP_MODES.join(', ')}, got "${env.SIGNUP}"`);
+  return raw as SignupMode;
+}
+
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 function logLevel(env: Env): LogLevel {
@@ -246,6 +259,7 @@ export function loadConfig(env: Env = process.env): Config {
     usageRetentionDays: int(env, 'USAGE_RETENTION_DAYS', 400, 1, 36_500),
     trustProxy: proxyHops(env),
     metricsToken: env.METRICS_TOKEN?.trim() || null,
+    signup: signupMode(env, production),
     s3: s3Settings(env),
     apiProcesses: apiProcesses(env, role),
     logLevel: logLevel(env),

@@ -12,15 +12,22 @@ export const accountPaths = {
     },
   },
   '/dashboard/api/signup': {
+    get: {
+      operationId: 'getSignupMode',
+      tags: ['dashboard'],
+      summary: 'Whether this server lets anyone sign up, only with an invite code, or nobody',
+      security: [],
+      responses: { '200': ok('SignupMode', 'The sign-up mode (SIGNUP)') },
+    },
     post: {
       operationId: 'signup',
       tags: ['dashboard'],
       summary: 'Create an account (free plan) and start a session',
       description:
-        'The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`.',
+        "The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`. The server's SIGNUP setting decides who may sign up: with `off`, 403 `signup_closed`; with `invite`, the body needs an `invite_code` (403 `invite_required` without one, 403 `invite_invalid` for an unknown, used or expired code, both naming the field `invite_code`); a code signs up one account.",
       security: [],
       requestBody: jsonBody('Credentials'),
-      responses: { '201': ok('Session', 'Signed up; the session cookie is set'), ...errors(400, 409) },
+      responses: { '201': ok('Session', 'Signed up; the session cookie is set'), ...errors(400, 403, 409) },
     },
   },
   '/dashboard/api/login': {

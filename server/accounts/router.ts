@@ -17,11 +17,13 @@ import { newId } from '../ids.ts';
 import { presentUser } from './service.ts';
 import { checkPasswordPolicy } from './password-policy.ts';
 import { attemptOf, loginThrottle } from './login-throttle.ts';
+import { inviteToSpend, refuseClosedSignup, spendInvite } from './invites.ts';
 
 interface Credentials {
   email: string;
   password: string;
   shop_name?: string;
+  invite_code?: string;
 }
 
 // A fixed hash to verify against when the email is unknown, so timing does not reveal which emails exist.
@@ -56,15 +58,27 @@ export function accountsRouter(deps: Deps) {
     ctx.body = await presentUser(deps, ctx.state.auth.account);
   });
 
+  router.get('/dashboard/api/signup', allow(deps, ANYONE), (ctx) => {
+    ctx.body = { mode: deps.config.signup };
+  });
+
   router.post('/dashboard/api/signup', allow(deps, ANYONE), jsonBody, async (ctx) => {
+    refuseClosedSignup(deps.config.signup);
     const body = validateBody<Credentials>('Credentials', ctx.request.body);
+    const invite = inviteToSpend(deps.config.signup, body.invite_code);
     checkPasswordPolicy(body.password);
-    const account = await insertAccountUnlessTaken(deps.db, {
-      id: newId('usr'),
-      email: body.email.trim(),
-      password_hash: await hashPassword(body.password),
-      plan: 'free',
-      shop_name: body.shop_name?.trim() || null,
+    const passwordHash = await hashPassword(body.password);
+    // The invite is spent in the transaction that creates the account: a taken email leaves it unused.
+    const account = await deps.db.transaction(async (tx) => {
+      const created = await insertAccountUnlessTaken(tx, {
+        id: newId('usr'),
+        email: body.email.trim(),
+        password_hash: passwordHash,
+        plan: 'free',
+        shop_name: body.shop_name?.trim() || null,
+      });
+      if (created && invite) await spendInvite(tx, invite, created.id, deps.now());
+      return created;
     });
     if (!account)
       throw new ApiError(409, 'email_taken', 'An account with this email already exists; log in instead.', {

@@ -22,8 +22,10 @@ async function sha256File(p: string): Promise<string> {
   return hash.digest('hex');
 }
 
+// Control characters, and the bidirectional controls (embeddings, overrides, isolates, direction marks) that
+// make a name display as something else: "\u202Egnp.stl" shows as "lts.png".
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed from names
-const UNSAFE_NAME_CHARACTERS = /[\u0000-\u001f\u007f"]/g;
+const UNSAFE_NAME_CHARACTERS = /[\u0000-\u001f\u007f"\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** File names are shown back to merchants and sent in headers: strip paths and control characters, cap length. */
 export function cleanFileName(raw: string | null | undefined): string {

@@ -37,5 +37,33 @@ export async function jsonBody(ctx: Context, next: Next) {
     if (!parsed && (err as { status?: number }).status === 413) throw jsonTooLarge();
     throw err;
   }
+  const field = loneSurrogateAt(ctx.request.body, '');
+  if (field !== null) {
+    throw new ApiError(
+      400,
+      'invalid_text',
+      `${field || 'body'}: the text holds a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape), which is not a character.`,
+      { field: field || 'body' },
+    );
+  }
   return next();
+}
+
+// With the u flag a surrogate pair is one code point, so only an unpaired half matches.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/**
+ * Where the first key or string holding a lone surrogate is (dotted, like validation errors: "a.b.0"), or null.
+ * JSON allows a lone "\\uD800" escape, but it is no character: no database or text field can store it.
+ */
+function loneSurrogateAt(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (LONE_SURROGATE.test(key)) return at;
+    const found = loneSurrogateAt(inner, at);
+    if (found !== null) return found;
+  }
+  return null;
 }

@@ -6,11 +6,12 @@ export const operationsPaths = {
       tags: ['system'],
       summary: 'Prometheus metrics (text exposition format)',
       description:
-        'Requests by route and status, upload bytes, slice durations and outcomes, slice cache lookups (this process); quote jobs by status, webhook deliveries and attempts, stored bytes (the whole service, read from the database). With `METRICS_TOKEN` set, it must be sent as a Bearer token.',
+        'Requests by route and status, upload bytes, slice durations and outcomes, slice cache lookups (this process); quote jobs by status, webhook deliveries and attempts, stored bytes (the whole service, read from the database). With `METRICS_TOKEN` set, it must be sent as a Bearer token. Outside demo mode (`DEMO_ACCOUNT` off) metrics need a `METRICS_TOKEN`: without one this route is not served and answers 404 `route_not_found`.',
       security: [{}, { metricsToken: [] }],
       responses: {
         '200': { description: 'Metrics', content: { 'text/plain': { schema: { type: 'string' } } } },
         '401': { $ref: '#/components/responses/Unauthorized' },
+        '404': { $ref: '#/components/responses/NotFound' },
       },
     },
   },

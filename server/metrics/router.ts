@@ -12,11 +12,13 @@ type Check = 'ok' | 'not_configured' | 'unavailable';
 
 export function operationsRouter(deps: Deps) {
   const router = new Router();
-  router.get('/metrics', allow(deps, ANYONE), async (ctx) => {
-    requireMetricsToken(ctx, deps.config.metricsToken);
-    ctx.type = deps.metrics.registry.contentType;
-    ctx.body = await deps.metrics.registry.metrics();
-  });
+  if (metricsServed(deps)) {
+    router.get('/metrics', allow(deps, ANYONE), async (ctx) => {
+      requireMetricsToken(ctx, deps.config.metricsToken);
+      ctx.type = deps.metrics.registry.contentType;
+      ctx.body = await deps.metrics.registry.metrics();
+    });
+  }
   router.get('/readyz', allow(deps, ANYONE), async (ctx) => {
     const checks = await readiness(deps);
     const ready = !deps.lifecycle.draining && Object.values(checks).every((c) => c === 'ok' || c === 'not_configured');
@@ -24,6 +26,16 @@ export function operationsRouter(deps: Deps) {
     ctx.body = { status: ready ? 'ready' : deps.lifecycle.draining ? 'draining' : 'not_ready', checks };
   });
   return router;
+}
+
+/**
+ * Outside demo mode /metrics needs METRICS_TOKEN: without one it is not served (404) rather than open to anyone.
+ * A missing token turns metrics off instead of stopping start-up: the service itself works without them.
+ */
+function metricsServed(deps: Deps): boolean {
+  if (deps.config.metricsToken || deps.config.demoAccount) return true;
+  deps.log.info('GET /metrics is off: set METRICS_TOKEN to serve it (demo mode serves it without one)');
+  return false;
 }
 
 /** With METRICS_TOKEN set, /metrics wants it as a Bearer token (compared in constant time). */

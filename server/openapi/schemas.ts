@@ -361,6 +361,23 @@ export const coreSchemas = {
       email: { type: 'string', format: 'email', maxLength: 254 },
       password: { type: 'string', minLength: 10, maxLength: 200, description: 'At least 10 characters' },
       shop_name: { type: 'string', maxLength: 100, description: 'Sign-up only' },
+      invite_code: {
+        type: 'string',
+        maxLength: 200,
+        description: 'Sign-up only, needed when the server runs with SIGNUP=invite: a code from `npm run invite`',
+      },
+    },
+  },
+  SignupMode: {
+    type: 'object',
+    required: ['mode'],
+    additionalProperties: false,
+    properties: {
+      mode: {
+        type: 'string',
+        enum: ['open', 'invite', 'off'],
+        description: 'open: anyone may sign up; invite: with an invite code; off: sign-up is closed (SIGNUP)',
+      },
     },
   },
   Session: {

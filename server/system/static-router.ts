@@ -7,10 +7,29 @@ import { fileURLToPath } from 'node:url';
 import type { Deps } from '../deps.ts';
 import { allow, ANYONE } from '../accounts/access.ts';
 import { routeParam } from '../http/route-params.ts';
+import { FRAME_ANCESTORS_SELF } from '../http/frame-guard.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const widgetDist = path.join(root, 'widget', 'dist');
 const dashboardDist = path.join(root, 'dashboard', 'dist');
+
+/**
+ * The dashboard runs only its own bundle: no inline or third-party scripts, API calls to this server only.
+ * Inline styles stay allowed (Lit templates and the widget preview's frame use style attributes); the favicon
+ * is a data: URL; the widget in the live preview parses models in a worker started from a blob: URL.
+ */
+const DASHBOARD_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  FRAME_ANCESTORS_SELF,
+].join('; ');
 
 export function staticRouter(deps: Deps) {
   const router = new Router();
@@ -28,6 +47,7 @@ export function staticRouter(deps: Deps) {
     // Unknown paths fall back to the app shell so client-side routes survive a reload.
     const file = asset.startsWith(dashboardDist) && existsSync(asset) && !rel.endsWith('/') ? rel : 'index.html';
     ctx.set('Cache-Control', file === 'index.html' ? 'no-cache' : 'public, max-age=3600');
+    ctx.set('Content-Security-Policy', DASHBOARD_CSP);
     ctx.vary('Accept-Encoding');
     await send(ctx, file, { root: dashboardDist });
   });

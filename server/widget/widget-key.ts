@@ -46,9 +46,9 @@ export async function authenticateWidgetKey(
   const key = await liveWidgetKey(deps.db, raw);
   if (!key) throw unauthorized('The widget key is unknown or has been revoked.');
   // Browsers omit Origin on same-origin GETs; Sec-Fetch-Site says so. The API's own origin (the dashboard's
-  // live preview of the widget) is allowed for every key: it is the merchant's own server.
-  // (Koa 3's ctx.origin is the Origin header, so the server's own origin is built from protocol and host.)
-  const own = `${ctx.protocol}://${ctx.host}`;
+  // live preview of the widget) is allowed for every key: it is the merchant's own server. It is PUBLIC_URL's,
+  // never one built from the Host header, which any client can set to a shop page's origin.
+  const own = new URL(deps.config.publicUrl).origin;
   const origin = ctx.get('origin') || (ctx.get('sec-fetch-site') === 'same-origin' ? own : '');
   if (!origin || !(key.allowed_origins.includes(origin) || origin === own)) {
     throw new ApiError(

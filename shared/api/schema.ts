@@ -31,9 +31,11 @@ export interface paths {
     get: operations["getUser"];
   };
   "/dashboard/api/signup": {
+    /** Whether this server lets anyone sign up, only with an invite code, or nobody */
+    get: operations["getSignupMode"];
     /**
      * Create an account (free plan) and start a session
-     * @description The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`.
+     * @description The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`. The server's SIGNUP setting decides who may sign up: with `off`, 403 `signup_closed`; with `invite`, the body needs an `invite_code` (403 `invite_required` without one, 403 `invite_invalid` for an unknown, used or expired code, both naming the field `invite_code`); a code signs up one account.
      */
     post: operations["signup"];
   };
@@ -106,7 +108,7 @@ export interface paths {
   "/v2/file/quote/{file_id}": {
     /**
      * Quote a file from a real slice
-     * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. A shop's shopper (widget key) whose part is predicted to take more slicer time than the offer's `max_slice_seconds` is refused before any slicing: 422 `model_too_complex` with `details.limit_seconds` and `details.predicted_seconds`. A slice runs at most a few times its predicted time (capped by SLICER_TIMEOUT_MS) and then fails with `slice_timeout`; its seconds count against the caller's hourly slicer budget like any other slice's. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
+     * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. A shop's shopper (widget key) whose part is predicted to take more slicer time than the offer's `max_slice_seconds` is refused before any slicing: 422 `model_too_complex` with `details.limit_seconds` and `details.predicted_seconds`. A slice runs at most 8 times its predicted time (at least 60 s) (capped by SLICER_TIMEOUT_MS) and then fails with `slice_timeout`; its seconds count against the caller's hourly slicer budget like any other slice's. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
      */
     post: operations["createQuote"];
   };
@@ -290,7 +292,7 @@ export interface paths {
   "/metrics": {
     /**
      * Prometheus metrics (text exposition format)
-     * @description Requests by route and status, upload bytes, slice durations and outcomes, slice cache lookups (this process); quote jobs by status, webhook deliveries and attempts, stored bytes (the whole service, read from the database). With `METRICS_TOKEN` set, it must be sent as a Bearer token.
+     * @description Requests by route and status, upload bytes, slice durations and outcomes, slice cache lookups (this process); quote jobs by status, webhook deliveries and attempts, stored bytes (the whole service, read from the database). With `METRICS_TOKEN` set, it must be sent as a Bearer token. Outside demo mode (`DEMO_ACCOUNT` off) metrics need a `METRICS_TOKEN`: without one this route is not served and answers 404 `route_not_found`.
      */
     get: operations["getMetrics"];
   };
@@ -614,6 +616,15 @@ export interface components {
       password: string;
       /** @description Sign-up only */
       shop_name?: string;
+      /** @description Sign-up only, needed when the server runs with SIGNUP=invite: a code from `npm run invite` */
+      invite_code?: string;
+    };
+    SignupMode: {
+      /**
+       * @description open: anyone may sign up; invite: with an invite code; off: sign-up is closed (SIGNUP)
+       * @enum {string}
+       */
+      mode: "open" | "invite" | "off";
     };
     Session: {
       user: components["schemas"]["User"];
@@ -2323,9 +2334,26 @@ export interface operations {
       429: components["responses"]["TooManyRequests"];
     };
   };
+  /** Whether this server lets anyone sign up, only with an invite code, or nobody */
+  getSignupMode: {
+    responses: {
+      /** @description The sign-up mode (SIGNUP) */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["SignupMode"];
+        };
+      };
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
   /**
    * Create an account (free plan) and start a session
-   * @description The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`.
+   * @description The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`. The server's SIGNUP setting decides who may sign up: with `off`, 403 `signup_closed`; with `invite`, the body needs an `invite_code` (403 `invite_required` without one, 403 `invite_invalid` for an unknown, used or expired code, both naming the field `invite_code`); a code signs up one account.
    */
   signup: {
     requestBody: {
@@ -2346,6 +2374,7 @@ export interface operations {
         };
       };
       400: components["responses"]["BadRequest"];
+      403: components["responses"]["Forbidden"];
       409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       429: components["responses"]["TooManyRequests"];
@@ -2815,7 +2844,7 @@ export interface operations {
   };
   /**
    * Quote a file from a real slice
-   * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. A shop's shopper (widget key) whose part is predicted to take more slicer time than the offer's `max_slice_seconds` is refused before any slicing: 422 `model_too_complex` with `details.limit_seconds` and `details.predicted_seconds`. A slice runs at most a few times its predicted time (capped by SLICER_TIMEOUT_MS) and then fails with `slice_timeout`; its seconds count against the caller's hourly slicer budget like any other slice's. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
+   * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. A shop's shopper (widget key) whose part is predicted to take more slicer time than the offer's `max_slice_seconds` is refused before any slicing: 422 `model_too_complex` with `details.limit_seconds` and `details.predicted_seconds`. A slice runs at most 8 times its predicted time (at least 60 s) (capped by SLICER_TIMEOUT_MS) and then fails with `slice_timeout`; its seconds count against the caller's hourly slicer budget like any other slice's. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
    */
   createQuote: {
     parameters: {
@@ -4071,7 +4100,7 @@ export interface operations {
   };
   /**
    * Prometheus metrics (text exposition format)
-   * @description Requests by route and status, upload bytes, slice durations and outcomes, slice cache lookups (this process); quote jobs by status, webhook deliveries and attempts, stored bytes (the whole service, read from the database). With `METRICS_TOKEN` set, it must be sent as a Bearer token.
+   * @description Requests by route and status, upload bytes, slice durations and outcomes, slice cache lookups (this process); quote jobs by status, webhook deliveries and attempts, stored bytes (the whole service, read from the database). With `METRICS_TOKEN` set, it must be sent as a Bearer token. Outside demo mode (`DEMO_ACCOUNT` off) metrics need a `METRICS_TOKEN`: without one this route is not served and answers 404 `route_not_found`.
    */
   getMetrics: {
     responses: {
@@ -4087,6 +4116,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      404: components["responses"]["NotFound"];
       429: components["responses"]["TooManyRequests"];
     };
   };

@@ -114,6 +114,8 @@ const nasty = fc.constantFrom(
   '😀'.repeat(500),
   'e\u0301',
   '\u202Eevil',
+  '\uD800',
+  'a\uDC00b',
   'null',
   'true',
   '[]',

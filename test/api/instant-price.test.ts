@@ -30,6 +30,7 @@ const OFFER = {
   lead_time: null,
 };
 
+const METRICS_TOKEN = 'scrape-secret';
 let server: TestServer;
 let api: ApiClient;
 let key: string;
@@ -37,7 +38,12 @@ let key: string;
 before(async () => {
   // One slicer at a time, so that order and preemption are observable; short leases, so a prefetch whose session
   // ended is stopped within a couple of seconds.
-  server = await startTestServer({ RATE_LIMIT_ANON_PLAN: 'business', SLICER_CONCURRENCY: '1', JOB_LEASE_MS: '6000' });
+  server = await startTestServer({
+    RATE_LIMIT_ANON_PLAN: 'business',
+    SLICER_CONCURRENCY: '1',
+    JOB_LEASE_MS: '6000',
+    METRICS_TOKEN,
+  });
   ({ api, key } = await merchantShop(server, 'instant-shop@example.test', SHOP));
   assert.equal((await api.put('/v2/offer', OFFER)).status, 200);
 });
@@ -64,8 +70,9 @@ function shopper() {
 const sql = <T>(text: string, params: unknown[] = []) => server.deps.db.query<T>(text, params);
 const prefetchesOf = (fileId: string) =>
   sql<{ slicing_key: string; rank: number }>('SELECT slicing_key, rank FROM prefetches WHERE file_id = $1', [fileId]);
-const metric = async (on: TestServer, pattern: RegExp) =>
-  Number(pattern.exec(await (await fetch(`${on.url}/metrics`)).text())?.[1] ?? 0);
+const scrape = async (on: TestServer) =>
+  (await fetch(`${on.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+const metric = async (on: TestServer, pattern: RegExp) => Number(pattern.exec(await scrape(on))?.[1] ?? 0);
 const slicesRun = (on: TestServer) => metric(on, /slicequote_slice_duration_seconds_count\{outcome="ok"\} (\d+)/);
 const prefetched = (outcome: string) =>
   metric(server, new RegExp(`slicequote_prefetches_total\\{outcome="${outcome}"\\} (\\d+)`));
@@ -112,7 +119,7 @@ test('deleting the upload drops its prefetches; one whose shopper session ended 
 
 test('a quote for a slice already being made joins it: one slice for two quotes', async () => {
   // Two slicers: without joining, both quotes would slice at once.
-  const two = await startTestServer({ SLICER_CONCURRENCY: '2' });
+  const two = await startTestServer({ SLICER_CONCURRENCY: '2', METRICS_TOKEN });
   after(() => two.stop());
   const { token } = await two.newAccount();
   const api = two.client(token);
@@ -196,7 +203,7 @@ test('a prefetch makes way for a quote and is sliced afterwards', async () => {
     return job.status === 'completed' ? job : undefined;
   });
   assert.equal(done.status, 'completed');
-  const metrics = await (await fetch(`${server.url}/metrics`)).text();
+  const metrics = await scrape(server);
   assert.match(metrics, /slicequote_prefetches_total\{outcome="preempted"\} [1-9]/);
   // The preempted prefetch is queued again and its slice is made in the end.
   const [preempted] = keys;

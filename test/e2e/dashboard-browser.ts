@@ -1,7 +1,7 @@
 // Browser helpers for the dashboard end-to-end test: Debian's Chromium through playwright-core (never a
 // downloaded browser), an axe-core check per page, and screenshots kept as artifacts.
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -26,9 +26,19 @@ export function launch(): Promise<Browser> {
   });
 }
 
+/** The page's Content-Security-Policy refusals (Chromium reports each on the console), collected as they come. */
+export function cspViolations(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('console', (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) seen.push(msg.text());
+  });
+  return seen;
+}
+
 /** Fails the test on any serious or critical axe violation, naming rule, help and the offending nodes. */
 export async function assertAccessible(page: Page, label: string, exclude: string[] = []): Promise<void> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  // Evaluated rather than added as a <script>: the dashboard's Content-Security-Policy refuses inline scripts.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(AXE, 'utf8'));
   const violations = await page.evaluate(async (excluded) => {
     const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: any[] }> } })
       .axe;

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
-import { assertAccessible, chromiumMissing, CHROMIUM, launch, shoot } from './dashboard-browser.ts';
+import { assertAccessible, chromiumMissing, CHROMIUM, cspViolations, launch, shoot } from './dashboard-browser.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CUBE = path.join(ROOT, 'demo', 'models', 'calibration-cube.stl');
@@ -28,6 +28,7 @@ describe('merchant dashboard end to end', { skip }, () => {
   let receiver: Receiver;
   let receiverStatus = 500;
   let apiToken = '';
+  let refused: string[] = [];
   const at = (hash: string) => `${host.origin}/dashboard/#/${hash}`;
   const h1 = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 
@@ -46,6 +47,7 @@ describe('merchant dashboard end to end', { skip }, () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
     page.on('pageerror', (err) => console.error('page error:', err.message));
+    refused = cspViolations(page);
   });
 
   after(async () => {
@@ -396,6 +398,10 @@ describe('merchant dashboard end to end', { skip }, () => {
       () => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'API tokens',
     );
     assert.equal(await page.title(), 'API tokens · slicequote');
+  });
+
+  it('ran every page, the widget preview included, under its Content-Security-Policy without a refusal', () => {
+    assert.deepEqual(refused, []);
   });
 });
 

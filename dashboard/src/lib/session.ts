@@ -1,6 +1,6 @@
 // The signed-in merchant, shared by every page. Pages read it; only the app shell and the auth page change it.
 import { get, post, setCsrfToken } from './api.ts';
-import type { SessionInfo, User } from './types.ts';
+import type { SessionInfo, SignupMode, User } from './types.ts';
 
 let current: User | null = null;
 
@@ -28,10 +28,16 @@ export async function logIn(email: string, password: string): Promise<User> {
   return adopt(await post<SessionInfo>('/dashboard/api/login', { email, password }));
 }
 
-export async function signUp(email: string, password: string, shopName: string): Promise<User> {
+export async function signUp(email: string, password: string, shopName: string, inviteCode = ''): Promise<User> {
   const body: Record<string, string> = { email, password };
   if (shopName.trim()) body.shop_name = shopName.trim();
+  if (inviteCode.trim()) body.invite_code = inviteCode.trim();
   return adopt(await post<SessionInfo>('/dashboard/api/signup', body));
+}
+
+/** Whether this server lets anyone sign up, only with an invite code, or nobody (its SIGNUP setting). */
+export async function signupMode(): Promise<SignupMode> {
+  return (await get<{ mode: SignupMode }>('/dashboard/api/signup')).mode;
 }
 
 export async function logOut(): Promise<void> {

@@ -7,6 +7,8 @@ export type User = Schemas['User'];
 
 export type SessionInfo = Schemas['Session'];
 
+export type SignupMode = Schemas['SignupMode']['mode'];
+
 export interface Page<T> {
   data: T[];
   page: number;
