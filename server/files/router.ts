@@ -18,6 +18,7 @@ import { checkStorageQuota } from '../limits/quota.ts';
 import { SHOPPER_TOKEN_HEADER, hashShopperToken, newShopperToken } from '../widget/widget-key.ts';
 import { idempotent, uploadFingerprint } from '../idempotency/middleware.ts';
 import { prefetchUpload } from '../quotes/prefetch.ts';
+import { addressKey } from '../accounts/caller.ts';
 
 type State = AppState & { upload: UploadedFile };
 
@@ -68,6 +69,7 @@ export function filesRouter(deps: Deps) {
       const row = await ingestUpload(deps, {
         statedUnit: statedUnit(ctx),
         accountId: ctx.state.auth.account.id,
+        caller: ctx.state.auth.tokenId ? `tok:${ctx.state.auth.tokenId}` : `acct:${ctx.state.auth.account.id}`,
         tokenId: ctx.state.auth.tokenId,
         source: 'api',
         uploadId: null,
@@ -122,6 +124,8 @@ export function filesRouter(deps: Deps) {
       const row = await ingestUpload(deps, {
         statedUnit: statedUnit(ctx),
         accountId: up.account_id,
+        // Shopper sessions are free to mint: a public upload waits its turn as its client address.
+        caller: `ip:${addressKey(ctx.ip)}`,
         tokenId: up.token_id,
         source: 'public',
         uploadId: up.id,
