@@ -182,17 +182,31 @@ export function createModelParser(opts: ParserOptions): ModelParser {
   const changes = new EventEmitter();
   let closed = false;
 
-  async function acquire(pool: Pool): Promise<Worker> {
-    const ready = pool.idle.pop();
-    if (ready) return ready;
+  async function startWorker(): Promise<Worker> {
     const worker = await spawn(opts.maxHeapMb);
     all.add(worker);
     worker.once('exit', () => all.delete(worker));
     return worker;
   }
 
+  const acquire = (pool: Pool) => Promise.resolve(pool.idle.pop() ?? startWorker());
+
+  /** A replacement loads now (about half a second), not when the next file is already waiting for it. */
+  async function replace(pool: Pool) {
+    const fresh = await startWorker().catch(() => null); // a worker that cannot start fails the next file instead
+    if (fresh && closed) void fresh.terminate();
+    else if (fresh) keep(pool, fresh);
+  }
+
   function release(pool: Pool, worker: Worker, healthy: boolean) {
-    if (healthy && !closed) pool.idle.push(worker);
+    if (healthy && !closed) return keep(pool, worker);
+    void worker.terminate();
+    all.delete(worker);
+    if (!closed) void replace(pool);
+  }
+
+  function keep(pool: Pool, worker: Worker) {
+    if (pool.idle.length < pool.slots) pool.idle.push(worker);
     else {
       void worker.terminate();
       all.delete(worker);
