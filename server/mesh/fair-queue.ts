@@ -1,5 +1,5 @@
 // Who parses next (docs/limits.md, "Fair parsing"): each caller has a queue of its own and at most one task
-// running. Callers take turns: a caller joins the line at the back, and one whose task starts goes to the back
+// running. Callers take turns: a caller joins the line at the back, and one whose task ends goes to the back
 // again, so a free worker serves the callers with waiting work round robin. A caller with many files waits for
 // its turn like everyone else instead of holding the workers (first come, first served would let it).
 
@@ -56,15 +56,15 @@ export class FairQueue<T extends Task> {
     }
     if (!best) return undefined;
     best.running = best.waiting.shift()!; // the head checked above
-    best.turn = ++this.clock;
     return best.running;
   }
 
-  /** The caller's running task is over; a caller with nothing left is forgotten. */
+  /** The caller's running task is over: to the back of the line, or forgotten when it has nothing left. */
   finished(caller: string): void {
     const entry = this.callers.get(caller);
     if (!entry) return;
     entry.running = null;
+    entry.turn = ++this.clock;
     if (entry.waiting.length === 0) this.callers.delete(caller);
   }
 
