@@ -16,7 +16,8 @@ export function statedUncompressedBytes(zip: Uint8Array): number | null {
   try {
     unzipSync(zip, {
       filter: (entry) => {
-        if (++entries > DEFAULT_LIMITS.maxZipEntries || !Number.isSafeInteger(entry.originalSize)) throw new Unreadable();
+        if (++entries > DEFAULT_LIMITS.maxZipEntries || !Number.isSafeInteger(entry.originalSize))
+          throw new Unreadable();
         total += entry.originalSize;
         return false; // never inflate here
       },

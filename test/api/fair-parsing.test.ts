@@ -10,7 +10,13 @@ import { readFileSync } from 'node:fs';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { uploadFrom } from '../helpers/from-address.ts';
 import { hostileCase } from '../helpers/hostile.ts';
-import { createModelParser, parserOptions, type Lane, type ModelParser, type ParserOptions } from '../../server/mesh/parse.ts';
+import {
+  createModelParser,
+  parserOptions,
+  type Lane,
+  type ModelParser,
+  type ParserOptions,
+} from '../../server/mesh/parse.ts';
 
 const fixture = (p: string) => readFileSync(`test/fixtures/models/${p}`);
 /** 3 KB: a small file. */
@@ -68,6 +74,9 @@ function until(done: (p: ModelParser) => boolean): Promise<void> {
   });
 }
 
+/** A broken pool leaves an upload waiting for ever; the runner's timeout turns that into a failure. */
+const HANG_GUARD = { timeout: 120_000 };
+
 const callerState = (caller: string) => parser.state().callers.find((c) => c.caller === caller);
 
 async function uploadId(): Promise<string> {
@@ -89,94 +98,114 @@ before(async () => {
 afterEach(() => gate?.releaseAll());
 after(() => server.stop());
 
-test('one parse at a time per caller: the next uploads wait, and one past the queue answers 503 with Retry-After', async () => {
-  const tokenCaller = (c: string) => c.startsWith('tok:');
-  await useParser(tokenCaller);
-  const first = api.uploadBytes('/v2/file', CUBE, 'one.stl');
-  await until(() => gate.started.length === 1);
-  const caller = gate.started[0]!.caller;
-  const queued = [api.uploadBytes('/v2/file', CUBE, 'two.stl'), api.uploadBytes('/v2/file', CUBE, 'three.stl')];
-  await until(() => callerState(caller)?.waiting === 2);
-  // Two more workers are free, yet the caller's next uploads wait for its first.
-  assert.deepEqual(parser.state().busy, { shared: 0, small: 1 });
+test(
+  'one parse at a time per caller: the next uploads wait, and one past the queue answers 503 with Retry-After',
+  HANG_GUARD,
+  async () => {
+    const tokenCaller = (c: string) => c.startsWith('tok:');
+    await useParser(tokenCaller);
+    const first = api.uploadBytes('/v2/file', CUBE, 'one.stl');
+    await until(() => gate.started.length === 1);
+    const caller = gate.started[0]!.caller;
+    const queued = [api.uploadBytes('/v2/file', CUBE, 'two.stl'), api.uploadBytes('/v2/file', CUBE, 'three.stl')];
+    await until(() => callerState(caller)?.waiting === 2);
+    // Two more workers are free, yet the caller's next uploads wait for its first.
+    assert.deepEqual(parser.state().busy, { shared: 0, small: 1 });
 
-  const refused = await api.uploadBytes('/v2/file', CUBE, 'four.stl');
-  assert.equal(refused.status, 503);
-  assert.equal(refused.body.error.code, 'parse_queue_full');
-  assert.equal(refused.body.error.details.limit, 2);
-  const retryAfter = Number(refused.headers.get('retry-after'));
-  assert.ok(retryAfter >= 1, `Retry-After: ${refused.headers.get('retry-after')}`);
-  assert.equal(refused.body.error.details.retry_after, retryAfter);
+    const refused = await api.uploadBytes('/v2/file', CUBE, 'four.stl');
+    assert.equal(refused.status, 503);
+    assert.equal(refused.body.error.code, 'parse_queue_full');
+    assert.equal(refused.body.error.details.limit, 2);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    assert.ok(retryAfter >= 1, `Retry-After: ${refused.headers.get('retry-after')}`);
+    assert.equal(refused.body.error.details.retry_after, retryAfter);
 
-  gate.releaseAll();
-  await until(() => gate.started.length === 2);
-  gate.releaseAll();
-  await until(() => gate.started.length === 3);
-  gate.releaseAll();
-  for (const res of await Promise.all([first, ...queued])) assert.equal(res.status, 201);
-  assert.equal(gate.started.length, 3, 'the refused upload was never parsed');
-});
+    gate.releaseAll();
+    await until(() => gate.started.length === 2);
+    gate.releaseAll();
+    await until(() => gate.started.length === 3);
+    gate.releaseAll();
+    for (const res of await Promise.all([first, ...queued])) assert.equal(res.status, 201);
+    assert.equal(gate.started.length, 3, 'the refused upload was never parsed');
+  },
+);
 
-test('callers take turns: a caller with several uploads queued lets another caller go in between', async () => {
-  // Files over 1 MiB use the shared workers only; with one of them, every parse goes through one slot.
-  await useParser(() => true, { sharedWorkers: 1 });
-  const other = server.client((await server.newAccount({ plan: 'business' })).token);
-  const a1 = api.uploadBytes('/v2/file', GEARS, 'a1.stl');
-  await until(() => gate.started.length === 1);
-  const a = gate.started[0]!.caller;
-  const a2 = api.uploadBytes('/v2/file', GEARS, 'a2.stl');
-  await until(() => callerState(a)?.waiting === 1);
-  const b1 = other.uploadBytes('/v2/file', GEARS, 'b1.stl');
-  await until(() => parser.state().callers.length === 2);
-  const b = parser.state().callers.find((c) => c.caller !== a)!.caller;
+test(
+  'callers take turns: a caller with several uploads queued lets another caller go in between',
+  HANG_GUARD,
+  async () => {
+    // Files over 1 MiB use the shared workers only; with one of them, every parse goes through one slot.
+    await useParser(() => true, { sharedWorkers: 1 });
+    const other = server.client((await server.newAccount({ plan: 'business' })).token);
+    const a1 = api.uploadBytes('/v2/file', GEARS, 'a1.stl');
+    await until(() => gate.started.length === 1);
+    const a = gate.started[0]!.caller;
+    const a2 = api.uploadBytes('/v2/file', GEARS, 'a2.stl');
+    await until(() => callerState(a)?.waiting === 1);
+    const b1 = other.uploadBytes('/v2/file', GEARS, 'b1.stl');
+    await until(() => parser.state().callers.length === 2);
+    const b = parser.state().callers.find((c) => c.caller !== a)!.caller;
 
-  gate.release(a);
-  await until(() => gate.started.length === 2);
-  assert.equal(gate.started[1]!.caller, b, 'first come, first served would have parsed a2 next');
-  gate.release(b);
-  await until(() => gate.started.length === 3);
-  assert.equal(gate.started[2]!.caller, a);
-  gate.release(a);
-  for (const res of await Promise.all([a1, a2, b1])) assert.equal(res.status, 201);
-});
+    gate.release(a);
+    await until(() => gate.started.length === 2);
+    assert.equal(gate.started[1]!.caller, b, 'first come, first served would have parsed a2 next');
+    gate.release(b);
+    await until(() => gate.started.length === 3);
+    assert.equal(gate.started[2]!.caller, a);
+    gate.release(a);
+    for (const res of await Promise.all([a1, a2, b1])) assert.equal(res.status, 201);
+  },
+);
 
-test("another address's small upload is parsed while four attacker addresses' parses hold the shared workers", async () => {
-  const attackers = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5'];
-  await useParser((caller) => attackers.some((a) => caller === `ip:${a}`));
-  const flood = attackers.map((address) => publicUpload(address, VERTEX_FLOOD, 'vertices.3mf'));
-  await until(() => parser.state().callers.length === 4 && parser.state().busy.shared === 2);
+test(
+  "another address's small upload is parsed while four attacker addresses' parses hold the shared workers",
+  HANG_GUARD,
+  async () => {
+    const attackers = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5'];
+    await useParser((caller) => attackers.some((a) => caller === `ip:${a}`));
+    const flood = attackers.map((address) => publicUpload(address, VERTEX_FLOOD, 'vertices.3mf'));
+    await until(() => parser.state().callers.length === 4 && parser.state().busy.shared === 2);
 
-  const honest = await publicUpload('127.0.0.9', CUBE, 'cube.stl');
-  assert.equal(honest.status, 201, JSON.stringify(honest.body));
-  // Every attacker parse is still held: two on the shared workers, two waiting for them.
-  assert.deepEqual(parser.state().busy, { shared: 2, small: 0 });
-  assert.deepEqual(
-    parser
-      .state()
-      .callers.map((c) => c.caller)
-      .sort(),
-    attackers.map((a) => `ip:${a}`),
-  );
+    const honest = await publicUpload('127.0.0.9', CUBE, 'cube.stl');
+    assert.equal(honest.status, 201, JSON.stringify(honest.body));
+    // Every attacker parse is still held: two on the shared workers, two waiting for them.
+    assert.deepEqual(parser.state().busy, { shared: 2, small: 0 });
+    assert.deepEqual(
+      parser
+        .state()
+        .callers.map((c) => c.caller)
+        .sort(),
+      attackers.map((a) => `ip:${a}`),
+    );
 
-  gate.releaseAll();
-  await until(() => gate.started.length === 1 + attackers.length);
-  gate.releaseAll();
-  for (const res of await Promise.all(flood)) {
-    assert.equal(res.status, 422);
-    assert.equal(res.body.error.code, 'compression_ratio_too_high');
-  }
-});
+    gate.releaseAll();
+    await until(() => gate.started.length === 1 + attackers.length);
+    gate.releaseAll();
+    for (const res of await Promise.all(flood)) {
+      assert.equal(res.status, 422);
+      assert.equal(res.body.error.code, 'compression_ratio_too_high');
+    }
+  },
+);
 
-test('a small file that needs longer than its slice on the small-file worker is finished by a shared worker', async () => {
-  // A 70 KB 3MF takes far longer to read than a 1 ms slice.
-  await useParser(() => false, { smallSliceMs: 1 });
-  const res = await api.uploadBytes('/v2/file', fixture('3mf/conformance/examples/dodeca_chain_loop_color.3mf'), 'd.3mf');
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  assert.deepEqual(
-    gate.started.map((s) => s.lane),
-    ['small', 'shared'],
-  );
-});
+test(
+  'a small file that needs longer than its slice on the small-file worker is finished by a shared worker',
+  HANG_GUARD,
+  async () => {
+    // A 70 KB 3MF takes far longer to read than a 1 ms slice.
+    await useParser(() => false, { smallSliceMs: 1 });
+    const res = await api.uploadBytes(
+      '/v2/file',
+      fixture('3mf/conformance/examples/dodeca_chain_loop_color.3mf'),
+      'd.3mf',
+    );
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.deepEqual(
+      gate.started.map((s) => s.lane),
+      ['small', 'shared'],
+    );
+  },
+);
 
 test('a 3MF stating 400 times its size is refused before it is inflated, naming the limit and its ratio; real 3MFs parse', async () => {
   await useParser(() => false);
