@@ -13,6 +13,7 @@ import { benchHostile } from './hostile.ts';
 import { benchScale } from './scale.ts';
 import { benchHttp } from './http.ts';
 import { benchEstimate } from './estimate.ts';
+import { benchAbuseParse } from './abuse-parse.ts';
 
 const modelsDir = path.resolve('test', 'fixtures', 'models');
 if (!existsSync(modelsDir)) {
@@ -44,4 +45,5 @@ if (want('hostile')) report.hostile = await benchHostile();
 if (want('scale')) report.scale = await benchScale(modelsDir);
 if (want('http')) report.http = await benchHttp();
 if (want('estimate')) report.estimate = await benchEstimate(modelsDir);
+if (want('abuse-parse')) report.abuse_parse = await benchAbuseParse(modelsDir);
 console.log(JSON.stringify(report, null, 2));
