@@ -33,7 +33,7 @@ before(async () => {
 });
 after(() => server.stop());
 
-/** The server's answer: a 3MF of the corpus states far more bytes than its size justifies. */
+/** The server's answer: every 3MF this file uploads is an XML flood, stating far more bytes than its size justifies. */
 const serverCode = (c: HostileCase) => (c.fileName.endsWith('.3mf') ? 'compression_ratio_too_high' : c.code);
 
 function assertRefused(c: HostileCase, res: { status: number; body: any }): void {
