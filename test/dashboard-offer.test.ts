@@ -38,6 +38,7 @@ const OFFER: Offer = {
   minimum_price: 3.5,
   minimum_line_price: null,
   lead_time: 'Ships in 3–5 business days',
+  max_slice_seconds: 90,
 };
 
 test('an offer goes through the editor unchanged: every field, order, default and preset setting', () => {

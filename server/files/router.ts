@@ -69,7 +69,7 @@ export function filesRouter(deps: Deps) {
       const row = await ingestUpload(deps, {
         statedUnit: statedUnit(ctx),
         accountId: ctx.state.auth.account.id,
-        caller: ctx.state.auth.tokenId ? `tok:${ctx.state.auth.tokenId}` : `acct:${ctx.state.auth.account.id}`,
+        caller: ctx.state.auth.caller,
         tokenId: ctx.state.auth.tokenId,
         source: 'api',
         uploadId: null,
@@ -121,11 +121,12 @@ export function filesRouter(deps: Deps) {
     uploadBody(deps),
     async (ctx) => {
       const up = ctx.state.publicUpload as Awaited<ReturnType<typeof uploadIdById>> & {};
+      // Shopper sessions are free to mint: the client address waits its turn to be parsed, and pays for prefetches.
+      const caller = `ip:${addressKey(ctx.ip)}`;
       const row = await ingestUpload(deps, {
         statedUnit: statedUnit(ctx),
         accountId: up.account_id,
-        // Shopper sessions are free to mint: a public upload waits its turn as its client address.
-        caller: `ip:${addressKey(ctx.ip)}`,
+        caller,
         tokenId: up.token_id,
         source: 'public',
         uploadId: up.id,
@@ -138,7 +139,8 @@ export function filesRouter(deps: Deps) {
         },
       });
       // A shopper's upload: its likely slices start now, so the first price is a cache hit (docs/instant-price.md).
-      if (up.widget_key_id) void prefetchUpload(deps, row, up.widget_key_id, shopperSessionEnd());
+      if (up.widget_key_id)
+        void prefetchUpload(deps, row, { widgetKeyId: up.widget_key_id, expiresAt: shopperSessionEnd(), caller });
       ctx.status = 201;
       ctx.body = presentFile(row);
     },
@@ -161,8 +163,13 @@ export function filesRouter(deps: Deps) {
     const file = await fileForCaller(deps, ctx.state.auth, routeParam(ctx, 'file_id'));
     const rescaled = await rescaleFile(deps, file, change);
     // A new size is a new slice: prefetch again for the shopper's likely choices.
-    if (ctx.state.auth.via === 'widget')
-      void prefetchUpload(deps, rescaled, ctx.state.auth.widgetKeyId, shopperSessionEnd());
+    const { auth } = ctx.state;
+    if (auth.via === 'widget')
+      void prefetchUpload(deps, rescaled, {
+        widgetKeyId: auth.widgetKeyId,
+        expiresAt: shopperSessionEnd(),
+        caller: auth.caller,
+      });
     ctx.body = presentFile(rescaled);
   });
 

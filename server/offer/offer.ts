@@ -75,6 +75,7 @@ export async function defaultOffer(db: Queryable, accountId: string): Promise<Of
     minimum_price: null,
     minimum_line_price: null,
     lead_time: null,
+    max_slice_seconds: null,
   };
 }
 

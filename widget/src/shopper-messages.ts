@@ -105,6 +105,10 @@ export const SHOPPER_MESSAGES: Readonly<Record<string, string>> = {
   worker_lost: BUSY,
   queue_full: BUSY,
   parse_queue_full: 'Your earlier files are still being read. Please wait a moment and try again.',
+  caller_queue_full: 'You have several prices on the way already. Please wait for them before asking for more.',
+  slicer_budget_spent:
+    'You have asked for many prices in a short time. Please wait a while before trying again, or contact the shop.',
+  file_deleted: 'This upload is no longer available. Please choose your file again.',
   slicer_unavailable: BUSY,
   rate_limited: 'Too many requests at once. Please wait a few seconds and try again.',
   internal_error: BUSY,

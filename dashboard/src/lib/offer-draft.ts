@@ -42,6 +42,7 @@ export interface OfferDraft {
   minimumPrice: string;
   minimumLinePrice: string;
   leadTime: string;
+  maxSliceSeconds: string;
 }
 
 /** The catalogue's definitions of the settings a quality preset may set, in PRESET_FIELDS order. */
@@ -105,6 +106,7 @@ export function draftFrom(offer: Offer): OfferDraft {
     minimumPrice: offer.minimum_price === null ? '' : String(offer.minimum_price),
     minimumLinePrice: offer.minimum_line_price === null ? '' : String(offer.minimum_line_price),
     leadTime: offer.lead_time ?? '',
+    maxSliceSeconds: offer.max_slice_seconds === null ? '' : String(offer.max_slice_seconds),
   };
 }
 
@@ -131,6 +133,7 @@ export function offerBody(d: OfferDraft): Record<string, unknown> {
     minimum_price: amount(d.minimumPrice),
     minimum_line_price: amount(d.minimumLinePrice),
     lead_time: d.leadTime.trim() === '' ? null : d.leadTime.trim(),
+    max_slice_seconds: d.maxSliceSeconds.trim() === '' ? null : numeric(d.maxSliceSeconds),
   };
 }
 
@@ -179,5 +182,6 @@ const TOP_LABELS: Record<string, string> = {
   minimum_price: 'Minimum price per part',
   minimum_line_price: 'Minimum price per line',
   lead_time: 'Lead time',
+  max_slice_seconds: 'Most slicer time per part',
   body: 'Offer',
 };
