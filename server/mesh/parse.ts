@@ -1,5 +1,7 @@
-// Parses uploads in a small pool of long-lived worker threads (heap-capped), one job per worker at a time.
-// A worker that runs out of time or memory is terminated and replaced; the API process is never at risk.
+// Parses uploads in a small pool of long-lived worker threads (heap-capped), one job per worker at a time, in
+// fair turns between callers, with a worker kept for small files and a time budget from each file's size
+// (docs/limits.md, "Fair parsing"). A worker that runs out of time or memory is terminated and replaced; the API
+// process is never at risk.
 import { Worker } from 'node:worker_threads';
 import type { Measurements, ModelFormat, ModelWarning } from '../../shared/model/index.ts';
 import { EventEmitter } from 'node:events';
@@ -73,6 +75,7 @@ export interface ParserState {
   callers: CallerState[];
   busy: Record<Lane, number>;
 }
+
 const YOUNG_GENERATION_MB = 32;
 
 type Reply<T> =
