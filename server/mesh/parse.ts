@@ -2,7 +2,7 @@
 // fair turns between callers, with a worker kept for small files and a time budget from each file's size
 // (docs/limits.md, "Fair parsing"). A worker that runs out of time or memory is terminated and replaced; the API
 // process is never at risk.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Measurements, ModelFormat, ModelWarning } from '../../shared/model/index.ts';
 import { EventEmitter } from 'node:events';
 import { open } from 'node:fs/promises';
@@ -13,6 +13,7 @@ import type { Features } from '../../shared/estimate/index.ts';
 import type { ModelShape } from './footprint.ts';
 import { FairQueue, type CallerState, type Task } from './fair-queue.ts';
 import { parseBudgetMs, SMALL_FILE_BYTES } from './budget.ts';
+import { ParseTimeout, runOn, spawn, tooComplex } from './worker-thread.ts';
 
 export interface ParsedUpload {
   format: ModelFormat;
@@ -74,63 +75,6 @@ export function parserOptions(config: Config): ParserOptions {
 export interface ParserState {
   callers: CallerState[];
   busy: Record<Lane, number>;
-}
-
-const YOUNG_GENERATION_MB = 32;
-
-type Reply<T> =
-  | { ok: true; result: T }
-  | { ok: false; code: string; message: string; details: Record<string, unknown> | null };
-
-const tooComplex = (why: string, details?: Record<string, unknown>) =>
-  new ApiError(422, 'model_too_complex', why, details);
-
-/** A parse ran out of its time; the worker is gone. */
-class ParseTimeout extends Error {}
-
-/** One worker thread, started once and ready before its first job. */
-function spawn(maxHeapMb: number): Promise<Worker> {
-  const worker = new Worker(new URL('./parse-worker-entry.mjs', import.meta.url), {
-    resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-  });
-  worker.unref();
-  return new Promise((resolve, reject) => {
-    worker.once('message', () => resolve(worker));
-    worker.once('error', reject);
-  });
-}
-
-function runOn<T>(worker: Worker, job: ParseJob | FeaturesJob, timeoutMs: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const cleanup = () => {
-      clearTimeout(timer);
-      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
-    };
-    const onMessage = (msg: Reply<T>) => {
-      cleanup();
-      if (msg.ok) resolve(msg.result);
-      else reject(new ApiError(422, msg.code, msg.message, msg.details ?? undefined));
-    };
-    const onError = (err: NodeJS.ErrnoException) => {
-      cleanup();
-      reject(
-        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? tooComplex('The model needs more memory to read than this server allows.')
-          : err,
-      );
-    };
-    const onExit = (code: number) => {
-      cleanup();
-      reject(new Error(`model parser exited with code ${code}`));
-    };
-    const timer = setTimeout(() => {
-      cleanup();
-      void worker.terminate();
-      reject(new ParseTimeout());
-    }, timeoutMs);
-    worker.on('message', onMessage).once('error', onError).once('exit', onExit);
-    worker.postMessage(job);
-  });
 }
 
 interface ParseTask extends Task {
