@@ -107,6 +107,21 @@ async function sizeOf(path: string): Promise<{ bytes: number; zip: boolean }> {
   }
 }
 
+/** How many callers whose small file was slow the pool remembers (the oldest are forgotten first). */
+const SLOW_CALLERS_REMEMBERED = 10_000;
+
+/** A set that keeps its `max` latest members. */
+class RecentSet {
+  private readonly members = new Set<string>();
+  constructor(private readonly max: number) {}
+  has = (key: string) => this.members.has(key);
+  add(key: string) {
+    this.members.delete(key);
+    this.members.add(key);
+    if (this.members.size > this.max) this.members.delete(this.members.values().next().value!);
+  }
+}
+
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 function queueFull(waiting: number, retryAfter: number): ApiError {
@@ -127,6 +142,9 @@ export function createModelParser(opts: ParserOptions): ModelParser {
   };
   const all = new Set<Worker>();
   const changes = new EventEmitter();
+  // Callers whose small file outgrew its slice use the shared workers only from then on, so each of an attacker's
+  // addresses can hold the small-file worker for one slice, once.
+  const slowOnSmall = new RecentSet(SLOW_CALLERS_REMEMBERED);
   let closed = false;
 
   async function startWorker(): Promise<Worker> {
@@ -187,8 +205,10 @@ export function createModelParser(opts: ParserOptions): ModelParser {
     } catch (err) {
       // A refused model leaves the worker healthy; a timeout, crash or memory exhaustion does not.
       healthy = err instanceof ApiError && err.code !== 'model_too_complex';
-      if (err instanceof ParseTimeout && limitMs < task.budgetMs) queue.add({ ...task, small: false }, true);
-      else task.reject(err instanceof ParseTimeout ? tooSlow(task.budgetMs) : err);
+      if (err instanceof ParseTimeout && limitMs < task.budgetMs) {
+        slowOnSmall.add(task.caller);
+        queue.add({ ...task, small: false }, true);
+      } else task.reject(err instanceof ParseTimeout ? tooSlow(task.budgetMs) : err);
     } finally {
       if (worker) release(pool, worker, healthy);
       pool.busy--;
@@ -199,7 +219,7 @@ export function createModelParser(opts: ParserOptions): ModelParser {
 
   function enqueue<T>(caller: string, message: ParseJob | FeaturesJob, budgetMs: number, bytes: number): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const small = bytes <= SMALL_FILE_BYTES;
+      const small = bytes <= SMALL_FILE_BYTES && !slowOnSmall.has(caller);
       queue.add({ caller, message, budgetMs, small, resolve: resolve as (r: unknown) => void, reject });
       pump();
     });

@@ -189,21 +189,23 @@ test(
 );
 
 test(
-  'a small file that needs longer than its slice on the small-file worker is finished by a shared worker',
+  'a small file that needs longer than its slice on the small-file worker is finished by a shared worker; its caller uses the shared workers from then on',
   HANG_GUARD,
   async () => {
     // A 70 KB 3MF takes far longer to read than a 1 ms slice.
     await useParser(() => false, { smallSliceMs: 1 });
-    const res = await api.uploadBytes(
-      '/v2/file',
-      fixture('3mf/conformance/examples/dodeca_chain_loop_color.3mf'),
-      'd.3mf',
-    );
+    const slow = fixture('3mf/conformance/examples/dodeca_chain_loop_color.3mf');
+    const res = await api.uploadBytes('/v2/file', slow, 'd.3mf');
     assert.equal(res.status, 201, JSON.stringify(res.body));
     assert.deepEqual(
       gate.started.map((s) => s.lane),
       ['small', 'shared'],
     );
+    assert.equal((await api.uploadBytes('/v2/file', CUBE, 'cube.stl')).status, 201);
+    assert.equal(gate.started[2]!.lane, 'shared', 'the slow caller is not given the small-file worker again');
+    const other = server.client((await server.newAccount({ plan: 'business' })).token);
+    assert.equal((await other.uploadBytes('/v2/file', CUBE, 'cube.stl')).status, 201);
+    assert.equal(gate.started[3]!.lane, 'small', 'another caller still is');
   },
 );
 
