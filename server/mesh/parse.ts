@@ -124,12 +124,12 @@ class RecentSet {
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
-function queueFull(waiting: number, retryAfter: number): ApiError {
+function queueFull(limit: number, retryAfter: number): ApiError {
   return new ApiError(
     503,
     'parse_queue_full',
-    `${waiting} of your uploads are already waiting to be read, the most one caller may have; retry in ${retryAfter} s.`,
-    { limit: waiting, retry_after: retryAfter },
+    `Your uploads are read one at a time with at most ${limit} waiting, and that many already are; retry in ${retryAfter} s.`,
+    { limit, retry_after: retryAfter },
     { 'Retry-After': String(retryAfter) },
   );
 }
@@ -230,14 +230,18 @@ export function createModelParser(opts: ParserOptions): ModelParser {
       const file = await sizeOf(job.sourcePath);
       const budgetMs = parseBudgetMs(file.bytes, file.zip, opts.maxParseMs);
       const ahead = queue.first(caller); // its running parse, or the first one waiting for a worker
-      const waiting = queue.waiting(caller);
-      if (ahead && waiting >= opts.queuePerCaller) throw queueFull(waiting, seconds(ahead.budgetMs));
+      if (ahead && queue.waiting(caller) >= opts.queuePerCaller)
+        throw queueFull(opts.queuePerCaller, seconds(ahead.budgetMs));
       return enqueue<ParsedUpload>(caller, job, budgetMs, file.bytes);
     },
     // Stored canonical meshes are the service's own files: the longest budget, no queue bound, one at a time per mesh.
     async features(job) {
-      const file = await sizeOf(job.meshPath);
-      return enqueue<Features>(`mesh:${job.meshPath}`, { kind: 'features', ...job }, opts.maxParseMs, file.bytes);
+      // A mesh that cannot be opened is not small; the worker reports why it cannot read it.
+      const bytes = await sizeOf(job.meshPath).then(
+        (file) => file.bytes,
+        () => Number.POSITIVE_INFINITY,
+      );
+      return enqueue<Features>(`mesh:${job.meshPath}`, { kind: 'features', ...job }, opts.maxParseMs, bytes);
     },
     state: () => ({ callers: queue.state(), busy: { shared: pools.shared.busy, small: pools.small.busy } }),
     changes,
