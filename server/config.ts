@@ -14,6 +14,12 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   maxUploadBytes: number;
+  /** Parse workers any upload may use; one more is kept for small files (docs/limits.md, "Fair parsing"). */
+  parseWorkers: number;
+  /** Uploads of one caller that may wait while its parse runs; more answer 503 parse_queue_full. */
+  parseQueuePerCaller: number;
+  /** The longest any parse may take, whatever the file's size justifies. */
+  parseMaxSeconds: number;
   jwtSecret: string;
   demoAccount: boolean;
   production: boolean;
@@ -231,6 +237,9 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     databaseUrl: databaseUrl(env),
     maxUploadBytes: int(env, 'MAX_UPLOAD_MB', 200, 1, 10_240) * 1024 * 1024,
+    parseWorkers: int(env, 'PARSE_WORKERS', 2, 1, 64),
+    parseQueuePerCaller: int(env, 'PARSE_QUEUE_PER_CALLER', 2, 0, 1000),
+    parseMaxSeconds: int(env, 'PARSE_MAX_SECONDS', 120, 10, 3600),
     jwtSecret: jwtSecret(env, dataDir),
     demoAccount: bool(env, 'DEMO_ACCOUNT', !production),
     production,

@@ -10,7 +10,7 @@ import { migrate } from './db/migrate.ts';
 import { loadPlans } from './limits/plans.ts';
 import { createDiskStorage, sweepLeftovers, type FileStorage } from './storage/disk.ts';
 import { createS3Storage } from './storage/s3.ts';
-import { createModelParser, MODEL_PARSER_OPTIONS } from './mesh/parse.ts';
+import { createModelParser, parserOptions } from './mesh/parse.ts';
 import { createApp } from './app.ts';
 import { answerClientError } from './http/errors.ts';
 import type { Deps, Logger } from './deps.ts';
@@ -67,7 +67,7 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
     plans: loadPlans(config.plansFile ? pathToFileURL(config.plansFile) : undefined),
     now: () => new Date(),
     storage,
-    parser: createModelParser(MODEL_PARSER_OPTIONS),
+    parser: createModelParser(parserOptions(config)),
     log,
     metrics: createMetrics(db),
     tokens: createTokenAuthenticator(db, config.jwtSecret, log),

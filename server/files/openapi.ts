@@ -10,6 +10,8 @@ import {
   shopperToken,
   allowanceRefusal,
   idempotencyKey,
+  errorSchema,
+  ref,
 } from '../openapi/helpers.ts';
 
 const fileId = pathParam('file_id', 'A file id (file_...)');
@@ -40,6 +42,25 @@ const unitQuery = {
 };
 const widgetOrBearer = [{ bearerAuth: [] }, { widgetKey: [] }];
 
+export const fileSchemas = {
+  ParseQueueFullError: errorSchema('parse_queue_full', {
+    limit: { type: 'integer', minimum: 0, description: 'Uploads one caller may have waiting while its parse runs' },
+    retry_after: { type: 'integer', minimum: 1, description: 'The same as the Retry-After header' },
+  }),
+};
+
+export const fileResponses = {
+  ParseQueueFull: {
+    description:
+      "The caller already has a file being read and as many waiting as one caller may (`parse_queue_full`; a caller is the API token, the dashboard session's account, or for public uploads the client address). Retry after Retry-After seconds: the longest the caller's current parse may take.",
+    headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+    content: { 'application/json': { schema: ref('ParseQueueFullError') } },
+  },
+};
+const parseQueueFull = { '503': { $ref: '#/components/responses/ParseQueueFull' } };
+const parsing =
+  " Each caller has one file read at a time and at most PARSE_QUEUE_PER_CALLER (default 2) waiting, callers taking turns; more answer 503 `parse_queue_full`. Reading may take as long as the file's size justifies (`model_too_complex`, `details.limit_seconds`), and a 3MF may state at most 50 times its size in uncompressed bytes (at least 16 MiB): more is refused before anything is inflated, 422 `compression_ratio_too_high` with `details.limit` and the file's `details.ratio`.";
+
 export const filePaths = {
   '/v2/user/uploads': {
     get: {
@@ -61,11 +82,13 @@ export const filePaths = {
       requestBody: multipartFile,
       parameters: [unitQuery, idempotencyKey],
       description:
-        "The file is streamed to disk under the size cap, hashed, parsed and measured. Broken or unsupported models, and models over a parse limit (`details.limit` names it), are refused with 422 and a specific code. In PrusaSlicer projects only model parts are printed: modifiers and support blockers/enforcers are dropped, negative volumes are cut away when slicing, and the file's own settings are ignored; `warnings` say so. A size that suggests another unit adds a `unit_suspect` warning. Emits `file.uploaded`.",
+        "The file is streamed to disk under the size cap, hashed, parsed and measured. Broken or unsupported models, and models over a parse limit (`details.limit` names it), are refused with 422 and a specific code. In PrusaSlicer projects only model parts are printed: modifiers and support blockers/enforcers are dropped, negative volumes are cut away when slicing, and the file's own settings are ignored; `warnings` say so. A size that suggests another unit adds a `unit_suspect` warning. Emits `file.uploaded`." +
+        parsing,
       responses: {
         '201': ok('File', 'The stored file with its measurements'),
         ...allowanceRefusal('StorageQuotaExceeded'),
         ...errors(400, 401, 409, 413, 415, 422, 507),
+        ...parseQueueFull,
       },
     },
   },
@@ -87,13 +110,15 @@ export const filePaths = {
       summary: 'Upload without a token, with a single-use upload id',
       security: [],
       description:
-        'CORS-enabled. The file lands in the account that created the upload id. Unknown id: 404 `upload_id_not_found`; used: 410 `upload_id_used`; expired: 410 `upload_id_expired`.',
+        'CORS-enabled. The file lands in the account that created the upload id. Unknown id: 404 `upload_id_not_found`; used: 410 `upload_id_used`; expired: 410 `upload_id_expired`. Refusals leave the upload id unused.' +
+        parsing,
       parameters: [pathParam('upload_id', 'From GET /v2/file/upload-id'), unitQuery],
       requestBody: multipartFile,
       responses: {
         '201': ok('File', 'The stored file'),
         ...allowanceRefusal('StorageQuotaExceeded'),
         ...errors(400, 404, 410, 413, 415, 422, 507),
+        ...parseQueueFull,
       },
     },
     options: {

@@ -69,6 +69,7 @@ export function filesRouter(deps: Deps) {
       const row = await ingestUpload(deps, {
         statedUnit: statedUnit(ctx),
         accountId: ctx.state.auth.account.id,
+        caller: ctx.state.auth.caller,
         tokenId: ctx.state.auth.tokenId,
         source: 'api',
         uploadId: null,
@@ -120,9 +121,12 @@ export function filesRouter(deps: Deps) {
     uploadBody(deps),
     async (ctx) => {
       const up = ctx.state.publicUpload as Awaited<ReturnType<typeof uploadIdById>> & {};
+      // Shopper sessions are free to mint: the client address waits its turn to be parsed, and pays for prefetches.
+      const caller = `ip:${addressKey(ctx.ip)}`;
       const row = await ingestUpload(deps, {
         statedUnit: statedUnit(ctx),
         accountId: up.account_id,
+        caller,
         tokenId: up.token_id,
         source: 'public',
         uploadId: up.id,
@@ -135,10 +139,8 @@ export function filesRouter(deps: Deps) {
         },
       });
       // A shopper's upload: its likely slices start now, so the first price is a cache hit (docs/instant-price.md).
-      if (up.widget_key_id) {
-        const caller = `ip:${addressKey(ctx.ip)}`; // the uploader pays for the prefetches' slicer time
+      if (up.widget_key_id)
         void prefetchUpload(deps, row, { widgetKeyId: up.widget_key_id, expiresAt: shopperSessionEnd(), caller });
-      }
       ctx.status = 201;
       ctx.body = presentFile(row);
     },

@@ -36,6 +36,8 @@ export function cleanFileName(raw: string | null | undefined): string {
 
 export interface IngestRequest {
   accountId: string;
+  /** Whose turn the parse waits for (docs/limits.md, "Fair parsing"): tok:…, acct:… or ip:…. */
+  caller: string;
   tokenId: string | null;
   source: 'api' | 'public';
   uploadId: string | null;
@@ -57,7 +59,10 @@ export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<File
     if (size === 0) throw new ApiError(422, 'empty_file', 'The uploaded file is empty.');
     await checkStorageQuota(deps, req.accountId, size); // refuse before the costly parse
     const sha256 = await sha256File(req.tmpPath);
-    const parsed = await deps.parser.parse({ sourcePath: req.tmpPath, fileName: name, canonical: staged.canonical });
+    const parsed = await deps.parser.parse(
+      { sourcePath: req.tmpPath, fileName: name, canonical: staged.canonical },
+      req.caller,
+    );
     await rename(req.tmpPath, staged.original); // both under this process's tmp folder: one filesystem
     // In place before the row that names it commits; removed again below if the transaction fails.
     await deps.storage.publish(fileId, staged);

@@ -15,6 +15,8 @@ import {
   type ParsedModel,
 } from '../../shared/model/index.ts';
 import { convexHullXY, describeShape } from './footprint.ts';
+import { checkCompression } from './compression.ts';
+import { inflatedAllowance } from './budget.ts';
 import {
   extractFeatures,
   placeMesh,
@@ -64,12 +66,17 @@ function run(job: ParseJob) {
   };
 }
 
-/** Reads and parses the upload; its bytes are garbage once parsed, before the canonical mesh is written. */
+/**
+ * Reads and parses the upload; its bytes are garbage once parsed, before the canonical mesh is written. A 3MF
+ * may inflate only to what its size justifies (budget.ts), checked on its stated sizes first.
+ */
 function parse(job: ParseJob): ParsedModel {
   const bytes = new Uint8Array(readFileSync(job.sourcePath));
   const format = detectFormat(job.fileName, bytes);
   if (!format) throw new ModelError('unsupported_format', 'The file is not an STL, OBJ or 3MF model.');
-  return parseModel(bytes, format);
+  if (format !== '3mf') return parseModel(bytes, format);
+  checkCompression(bytes);
+  return parseModel(bytes, format, { maxInflatedBytes: inflatedAllowance(bytes.length) });
 }
 
 /** Streams the canonical mesh to disk and to its hash, never holding it whole. */

@@ -1,11 +1,19 @@
-// Parses uploads in a small pool of long-lived worker threads (heap-capped), one job per worker at a time.
-// A worker that runs out of time or memory is terminated and replaced; the API process is never at risk.
-import { Worker } from 'node:worker_threads';
+// Parses uploads in a small pool of long-lived worker threads (heap-capped), one job per worker at a time, in
+// fair turns between callers, with a worker kept for small files and a time budget from each file's size
+// (docs/limits.md, "Fair parsing"). A worker that runs out of time or memory is terminated and replaced; the API
+// process is never at risk.
+import type { Worker } from 'node:worker_threads';
 import type { Measurements, ModelFormat, ModelWarning } from '../../shared/model/index.ts';
+import { EventEmitter } from 'node:events';
+import { open } from 'node:fs/promises';
 import { ApiError } from '../http/errors.ts';
+import type { Config } from '../config.ts';
 import type { FeaturesJob, ParseJob } from './parse-worker.ts';
 import type { Features } from '../../shared/estimate/index.ts';
 import type { ModelShape } from './footprint.ts';
+import { FairQueue, type CallerState, type Task } from './fair-queue.ts';
+import { parseBudgetMs, SMALL_FILE_BYTES } from './budget.ts';
+import { ParseTimeout, runOn, spawn, tooComplex } from './worker-thread.ts';
 
 export interface ParsedUpload {
   format: ModelFormat;
@@ -20,134 +28,234 @@ export interface ParsedUpload {
 }
 
 export interface ModelParser {
-  parse(job: ParseJob): Promise<ParsedUpload>;
+  /** Parses an upload for `caller` (tok:…, acct:…, ip:…), in its turn; 503 parse_queue_full when it has too many waiting. */
+  parse(job: ParseJob, caller: string): Promise<ParsedUpload>;
   /** The instant estimate's features of a stored canonical mesh (docs/estimate.md). */
   features(job: Omit<FeaturesJob, 'kind'>): Promise<Features>;
+  state(): ParserState;
+  /** Emits `change` whenever a task is queued, starts or ends. */
+  readonly changes: EventEmitter;
   close(): Promise<void>;
 }
 
-interface Options {
-  concurrency: number;
-  timeoutMs: number;
+export type Lane = 'shared' | 'small';
+
+export interface ParserOptions {
+  /** Workers any file may use (PARSE_WORKERS); one more is kept for small files. */
+  sharedWorkers: number;
+  /** Uploads of one caller that may wait while its parse runs (PARSE_QUEUE_PER_CALLER); more answer 503. */
+  queuePerCaller: number;
+  /** The longest any parse may take (PARSE_MAX_SECONDS), whatever its size justifies. */
+  maxParseMs: number;
+  /** How long a small file may keep the small-file worker; one that needs longer is handed to the shared workers. */
+  smallSliceMs: number;
   /** V8 heap of one worker (old generation; the young generation is capped at YOUNG_GENERATION_MB). */
   maxHeapMb: number;
+  /** Test seam: awaited once a task holds a worker slot, before the worker reads the file (it stands for a slow parse). */
+  hold?: (caller: string, lane: Lane) => Promise<void>;
 }
 
 /**
  * The memory bound of parsing (shared/model/README.md, "Memory"). Strings and objects live in a worker's
  * V8 heap, capped here; the parsers keep every string small (XML tokens are capped). Meshes live in typed
- * arrays outside that heap, bounded by the vertex and triangle caps. Two workers at most parse at once.
+ * arrays outside that heap, bounded by the vertex and triangle caps. The shared workers and the small-file worker
+ * are the parses that may run at once (docs/limits.md, "Fair parsing").
  */
-export const MODEL_PARSER_OPTIONS: Options = { concurrency: 2, timeoutMs: 120_000, maxHeapMb: 256 };
-const YOUNG_GENERATION_MB = 32;
-
-type Reply<T> =
-  | { ok: true; result: T }
-  | { ok: false; code: string; message: string; details: Record<string, unknown> | null };
-
-const tooComplex = (why: string) => new ApiError(422, 'model_too_complex', why);
-
-/** One worker thread, started once and ready before its first job. */
-function spawn(opts: Options): Promise<Worker> {
-  const worker = new Worker(new URL('./parse-worker-entry.mjs', import.meta.url), {
-    resourceLimits: { maxOldGenerationSizeMb: opts.maxHeapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-  });
-  worker.unref();
-  return new Promise((resolve, reject) => {
-    worker.once('message', () => resolve(worker));
-    worker.once('error', reject);
-  });
+export function parserOptions(config: Config): ParserOptions {
+  return {
+    sharedWorkers: config.parseWorkers,
+    queuePerCaller: config.parseQueuePerCaller,
+    maxParseMs: config.parseMaxSeconds * 1000,
+    smallSliceMs: 1000,
+    maxHeapMb: 256,
+  };
 }
 
-function runOn<T>(worker: Worker, job: ParseJob | FeaturesJob, timeoutMs: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const cleanup = () => {
-      clearTimeout(timer);
-      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
-    };
-    const onMessage = (msg: Reply<T>) => {
-      cleanup();
-      if (msg.ok) resolve(msg.result);
-      else reject(new ApiError(422, msg.code, msg.message, msg.details ?? undefined));
-    };
-    const onError = (err: NodeJS.ErrnoException) => {
-      cleanup();
-      reject(
-        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? tooComplex('The model needs more memory to read than this server allows.')
-          : err,
-      );
-    };
-    const onExit = (code: number) => {
-      cleanup();
-      reject(new Error(`model parser exited with code ${code}`));
-    };
-    const timer = setTimeout(() => {
-      cleanup();
-      void worker.terminate();
-      reject(tooComplex('The model took too long to read; it is too complex or malformed.'));
-    }, timeoutMs);
-    worker.on('message', onMessage).once('error', onError).once('exit', onExit);
-    worker.postMessage(job);
-  });
+/** What the pool is doing: each caller with work, and the busy workers of each lane. */
+export interface ParserState {
+  callers: CallerState[];
+  busy: Record<Lane, number>;
 }
 
-export function createModelParser(opts: Options): ModelParser {
-  const idle: Worker[] = [];
-  const waiting: ((w: Worker | null) => void)[] = [];
+interface ParseTask extends Task {
+  message: ParseJob | FeaturesJob;
+  /** How long its parse may take (budget.ts). */
+  budgetMs: number;
+  /** May use the small-file worker. */
+  small: boolean;
+  resolve(result: unknown): void;
+  reject(err: unknown): void;
+}
+
+/** Workers of one lane: how many may run, how many do, and the idle ones. */
+interface Pool {
+  lane: Lane;
+  slots: number;
+  busy: number;
+  idle: Worker[];
+}
+
+/** The file's size and whether it is a zip (a 3MF, whose size justifies more reading), without reading it. */
+async function sizeOf(path: string): Promise<{ bytes: number; zip: boolean }> {
+  const file = await open(path);
+  try {
+    const magic = Buffer.alloc(4);
+    await file.read(magic, 0, 4, 0);
+    return { bytes: (await file.stat()).size, zip: magic.readUInt32LE(0) === 0x04034b50 };
+  } finally {
+    await file.close();
+  }
+}
+
+/** How many callers whose small file was slow the pool remembers (the oldest are forgotten first). */
+const SLOW_CALLERS_REMEMBERED = 10_000;
+
+/** A set that keeps its `max` latest members. */
+class RecentSet {
+  private readonly members = new Set<string>();
+  constructor(private readonly max: number) {}
+  has = (key: string) => this.members.has(key);
+  add(key: string) {
+    this.members.delete(key);
+    this.members.add(key);
+    if (this.members.size > this.max) this.members.delete(this.members.values().next().value!);
+  }
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+function queueFull(limit: number, retryAfter: number): ApiError {
+  return new ApiError(
+    503,
+    'parse_queue_full',
+    `Your uploads are read one at a time with at most ${limit} waiting, and that many already are; retry in ${retryAfter} s.`,
+    { limit, retry_after: retryAfter },
+    { 'Retry-After': String(retryAfter) },
+  );
+}
+
+export function createModelParser(opts: ParserOptions): ModelParser {
+  const queue = new FairQueue<ParseTask>();
+  const pools: Record<Lane, Pool> = {
+    shared: { lane: 'shared', slots: opts.sharedWorkers, busy: 0, idle: [] },
+    small: { lane: 'small', slots: 1, busy: 0, idle: [] },
+  };
   const all = new Set<Worker>();
-  let starting = 0;
+  const changes = new EventEmitter();
+  // Callers whose small file outgrew its slice use the shared workers only from then on, so each of an attacker's
+  // addresses can hold the small-file worker for one slice, once.
+  const slowOnSmall = new RecentSet(SLOW_CALLERS_REMEMBERED);
   let closed = false;
 
-  async function acquire(): Promise<Worker> {
-    const ready = idle.pop();
-    if (ready) return ready;
-    if (all.size + starting < opts.concurrency) {
-      starting++;
-      try {
-        const w = await spawn(opts);
-        all.add(w);
-        w.once('exit', () => all.delete(w));
-        return w;
-      } finally {
-        starting--;
+  async function startWorker(): Promise<Worker> {
+    const worker = await spawn(opts.maxHeapMb);
+    all.add(worker);
+    worker.once('exit', () => all.delete(worker));
+    return worker;
+  }
+
+  const acquire = (pool: Pool) => Promise.resolve(pool.idle.pop() ?? startWorker());
+
+  /** A replacement loads now (about half a second), not when the next file is already waiting for it. */
+  async function replace(pool: Pool) {
+    const fresh = await startWorker().catch(() => null); // a worker that cannot start fails the next file instead
+    if (fresh && closed) void fresh.terminate();
+    else if (fresh) keep(pool, fresh);
+  }
+
+  function release(pool: Pool, worker: Worker, healthy: boolean) {
+    if (healthy && !closed) return keep(pool, worker);
+    void worker.terminate();
+    all.delete(worker);
+    if (!closed) void replace(pool);
+  }
+
+  function keep(pool: Pool, worker: Worker) {
+    if (pool.idle.length < pool.slots) pool.idle.push(worker);
+    else {
+      void worker.terminate();
+      all.delete(worker);
+    }
+  }
+
+  /** Fills free slots: the small-file worker with small files first, then the shared workers with anything. */
+  function pump() {
+    for (const pool of [pools.small, pools.shared]) {
+      while (pool.busy < pool.slots) {
+        const task = queue.take((t) => pool.lane === 'shared' || t.small);
+        if (!task) break;
+        pool.busy++;
+        void run(task, pool);
       }
     }
-    const w = await new Promise<Worker | null>((resolve) => waiting.push(resolve));
-    return w ?? acquire(); // null: a worker died, a slot is free to start a new one
+    changes.emit('change');
   }
 
-  function release(w: Worker, healthy: boolean) {
-    if (!healthy || closed) {
-      void w.terminate();
-      all.delete(w);
-      waiting.shift()?.(null);
-      return;
-    }
-    const next = waiting.shift();
-    if (next) next(w);
-    else idle.push(w);
-  }
-
-  async function run<T>(job: ParseJob | FeaturesJob): Promise<T> {
-    const worker = await acquire();
+  async function run(task: ParseTask, pool: Pool) {
+    // On the small-file worker a parse has a short slice; past it, the file is handed to the shared workers.
+    const limitMs = pool.lane === 'small' ? Math.min(task.budgetMs, opts.smallSliceMs) : task.budgetMs;
+    let worker: Worker | undefined;
+    let healthy = false;
     try {
-      const result = await runOn<T>(worker, job, opts.timeoutMs);
-      release(worker, true);
-      return result;
+      await opts.hold?.(task.caller, pool.lane);
+      worker = await acquire(pool);
+      const result = await runOn(worker, task.message, limitMs);
+      healthy = true;
+      task.resolve(result);
     } catch (err) {
       // A refused model leaves the worker healthy; a timeout, crash or memory exhaustion does not.
-      release(worker, err instanceof ApiError && err.code !== 'model_too_complex');
-      throw err;
+      healthy = err instanceof ApiError && err.code !== 'model_too_complex';
+      if (err instanceof ParseTimeout && limitMs < task.budgetMs) {
+        slowOnSmall.add(task.caller);
+        queue.add({ ...task, small: false }, true);
+      } else task.reject(err instanceof ParseTimeout ? tooSlow(task.budgetMs) : err);
+    } finally {
+      if (worker) release(pool, worker, healthy);
+      pool.busy--;
+      queue.finished(task.caller);
+      pump();
     }
+  }
+
+  function enqueue<T>(caller: string, message: ParseJob | FeaturesJob, budgetMs: number, bytes: number): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const small = bytes <= SMALL_FILE_BYTES && !slowOnSmall.has(caller);
+      queue.add({ caller, message, budgetMs, small, resolve: resolve as (r: unknown) => void, reject });
+      pump();
+    });
   }
 
   return {
-    parse: (job) => run<ParsedUpload>(job),
-    features: (job) => run<Features>({ kind: 'features', ...job }),
+    async parse(job, caller) {
+      const file = await sizeOf(job.sourcePath);
+      const budgetMs = parseBudgetMs(file.bytes, file.zip, opts.maxParseMs);
+      const ahead = queue.first(caller); // its running parse, or the first one waiting for a worker
+      if (ahead && queue.waiting(caller) >= opts.queuePerCaller)
+        throw queueFull(opts.queuePerCaller, seconds(ahead.budgetMs));
+      return enqueue<ParsedUpload>(caller, job, budgetMs, file.bytes);
+    },
+    // Stored canonical meshes are the service's own files: the longest budget, no queue bound, one at a time per mesh.
+    async features(job) {
+      // A mesh that cannot be opened is not small; the worker reports why it cannot read it.
+      const bytes = await sizeOf(job.meshPath).then(
+        (file) => file.bytes,
+        () => Number.POSITIVE_INFINITY,
+      );
+      return enqueue<Features>(`mesh:${job.meshPath}`, { kind: 'features', ...job }, opts.maxParseMs, bytes);
+    },
+    state: () => ({ callers: queue.state(), busy: { shared: pools.shared.busy, small: pools.small.busy } }),
+    changes,
     async close() {
       closed = true;
       await Promise.all([...all].map((w) => w.terminate()));
     },
   };
+}
+
+function tooSlow(budgetMs: number): ApiError {
+  const limit = seconds(budgetMs);
+  return tooComplex(
+    `The model took longer to read than its size allows (${limit} s); it is too complex or malformed.`,
+    { limit_seconds: limit },
+  );
 }

@@ -4,7 +4,7 @@ import { coreSchemas } from './schemas.ts';
 import { errorResponses } from './helpers.ts';
 import { systemPaths } from '../system/openapi.ts';
 import { accountPaths } from '../accounts/openapi.ts';
-import { filePaths } from '../files/openapi.ts';
+import { filePaths, fileResponses, fileSchemas } from '../files/openapi.ts';
 import { quotePaths, quoteSchemas } from '../quotes/openapi.ts';
 import { profilePaths } from '../profiles/openapi.ts';
 import { widgetPaths, widgetSchemas } from '../widget/openapi.ts';
@@ -110,6 +110,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
       },
       schemas: {
         ...coreSchemas,
+        ...fileSchemas,
         ...quoteSchemas,
         ...widgetSchemas,
         ...offerSchemas,
@@ -119,7 +120,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
         ...usageSchemas,
         ...operationsSchemas,
       },
-      responses: withRateLimitResponses(errorResponses()),
+      responses: withRateLimitResponses({ ...errorResponses(), ...fileResponses }),
       headers: rateLimitHeaders,
     },
   };

@@ -71,7 +71,7 @@ export interface paths {
   "/v2/file": {
     /**
      * Upload a model (multipart part `file`, optional field `unit`)
-     * @description The file is streamed to disk under the size cap, hashed, parsed and measured. Broken or unsupported models, and models over a parse limit (`details.limit` names it), are refused with 422 and a specific code. In PrusaSlicer projects only model parts are printed: modifiers and support blockers/enforcers are dropped, negative volumes are cut away when slicing, and the file's own settings are ignored; `warnings` say so. A size that suggests another unit adds a `unit_suspect` warning. Emits `file.uploaded`.
+     * @description The file is streamed to disk under the size cap, hashed, parsed and measured. Broken or unsupported models, and models over a parse limit (`details.limit` names it), are refused with 422 and a specific code. In PrusaSlicer projects only model parts are printed: modifiers and support blockers/enforcers are dropped, negative volumes are cut away when slicing, and the file's own settings are ignored; `warnings` say so. A size that suggests another unit adds a `unit_suspect` warning. Emits `file.uploaded`. Each caller has one file read at a time and at most PARSE_QUEUE_PER_CALLER (default 2) waiting, callers taking turns; more answer 503 `parse_queue_full`. Reading may take as long as the file's size justifies (`model_too_complex`, `details.limit_seconds`), and a 3MF may state at most 50 times its size in uncompressed bytes (at least 16 MiB): more is refused before anything is inflated, 422 `compression_ratio_too_high` with `details.limit` and the file's `details.ratio`.
      */
     post: operations["uploadFile"];
   };
@@ -82,7 +82,7 @@ export interface paths {
   "/v2/file/public/{upload_id}": {
     /**
      * Upload without a token, with a single-use upload id
-     * @description CORS-enabled. The file lands in the account that created the upload id. Unknown id: 404 `upload_id_not_found`; used: 410 `upload_id_used`; expired: 410 `upload_id_expired`.
+     * @description CORS-enabled. The file lands in the account that created the upload id. Unknown id: 404 `upload_id_not_found`; used: 410 `upload_id_used`; expired: 410 `upload_id_expired`. Refusals leave the upload id unused. Each caller has one file read at a time and at most PARSE_QUEUE_PER_CALLER (default 2) waiting, callers taking turns; more answer 503 `parse_queue_full`. Reading may take as long as the file's size justifies (`model_too_complex`, `details.limit_seconds`), and a 3MF may state at most 50 times its size in uncompressed bytes (at least 16 MiB): more is refused before anything is inflated, 422 `compression_ratio_too_high` with `details.limit` and the file's `details.ratio`.
      */
     post: operations["uploadFilePublic"];
     /** CORS preflight */
@@ -667,6 +667,19 @@ export interface components {
     };
     TokenList: {
       data: components["schemas"]["Token"][];
+    };
+    ParseQueueFullError: {
+      error: {
+        /** @constant */
+        code: "parse_queue_full";
+        message: string;
+        details: {
+          /** @description Uploads one caller may have waiting while its parse runs */
+          limit: number;
+          /** @description The same as the Retry-After header */
+          retry_after: number;
+        };
+      };
     };
     PrinterConfig: {
       /** @description Bed size X (mm). Build volume width (X). Sets the bed shape the part is centred on. */
@@ -2242,6 +2255,18 @@ export interface components {
         "application/json": components["schemas"]["StorageQuotaExceededError"];
       };
     };
+    /** @description The caller already has a file being read and as many waiting as one caller may (`parse_queue_full`; a caller is the API token, the dashboard session's account, or for public uploads the client address). Retry after Retry-After seconds: the longest the caller's current parse may take. */
+    ParseQueueFull: {
+      headers: {
+        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        "Retry-After": components["headers"]["Retry-After"];
+      };
+      content: {
+        "application/json": components["schemas"]["ParseQueueFullError"];
+      };
+    };
   };
   parameters: never;
   requestBodies: never;
@@ -2559,7 +2584,7 @@ export interface operations {
   };
   /**
    * Upload a model (multipart part `file`, optional field `unit`)
-   * @description The file is streamed to disk under the size cap, hashed, parsed and measured. Broken or unsupported models, and models over a parse limit (`details.limit` names it), are refused with 422 and a specific code. In PrusaSlicer projects only model parts are printed: modifiers and support blockers/enforcers are dropped, negative volumes are cut away when slicing, and the file's own settings are ignored; `warnings` say so. A size that suggests another unit adds a `unit_suspect` warning. Emits `file.uploaded`.
+   * @description The file is streamed to disk under the size cap, hashed, parsed and measured. Broken or unsupported models, and models over a parse limit (`details.limit` names it), are refused with 422 and a specific code. In PrusaSlicer projects only model parts are printed: modifiers and support blockers/enforcers are dropped, negative volumes are cut away when slicing, and the file's own settings are ignored; `warnings` say so. A size that suggests another unit adds a `unit_suspect` warning. Emits `file.uploaded`. Each caller has one file read at a time and at most PARSE_QUEUE_PER_CALLER (default 2) waiting, callers taking turns; more answer 503 `parse_queue_full`. Reading may take as long as the file's size justifies (`model_too_complex`, `details.limit_seconds`), and a 3MF may state at most 50 times its size in uncompressed bytes (at least 16 MiB): more is refused before anything is inflated, 422 `compression_ratio_too_high` with `details.limit` and the file's `details.ratio`.
    */
   uploadFile: {
     parameters: {
@@ -2609,6 +2634,7 @@ export interface operations {
       415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["Unprocessable"];
       429: components["responses"]["TooManyRequests"];
+      503: components["responses"]["ParseQueueFull"];
       507: components["responses"]["InsufficientStorage"];
     };
   };
@@ -2640,7 +2666,7 @@ export interface operations {
   };
   /**
    * Upload without a token, with a single-use upload id
-   * @description CORS-enabled. The file lands in the account that created the upload id. Unknown id: 404 `upload_id_not_found`; used: 410 `upload_id_used`; expired: 410 `upload_id_expired`.
+   * @description CORS-enabled. The file lands in the account that created the upload id. Unknown id: 404 `upload_id_not_found`; used: 410 `upload_id_used`; expired: 410 `upload_id_expired`. Refusals leave the upload id unused. Each caller has one file read at a time and at most PARSE_QUEUE_PER_CALLER (default 2) waiting, callers taking turns; more answer 503 `parse_queue_full`. Reading may take as long as the file's size justifies (`model_too_complex`, `details.limit_seconds`), and a 3MF may state at most 50 times its size in uncompressed bytes (at least 16 MiB): more is refused before anything is inflated, 422 `compression_ratio_too_high` with `details.limit` and the file's `details.ratio`.
    */
   uploadFilePublic: {
     parameters: {
@@ -2689,6 +2715,7 @@ export interface operations {
       415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["Unprocessable"];
       429: components["responses"]["TooManyRequests"];
+      503: components["responses"]["ParseQueueFull"];
       507: components["responses"]["InsufficientStorage"];
     };
   };

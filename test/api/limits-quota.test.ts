@@ -15,6 +15,7 @@ import type { ApiError } from '../../server/http/errors.ts';
 import { recordStorageChange } from '../../server/limits/quota.ts';
 import { insertFile } from '../../server/files/sql.ts';
 import { newId } from '../../server/ids.ts';
+import { createApiToken } from '../../server/accounts/api-tokens.ts';
 
 // Storage allowances chosen so the uploads below land exactly on the bands (files are 84 + 200 k bytes).
 const STORAGE = 3936;
@@ -311,8 +312,15 @@ test('storage: refusal beyond the allowance, deletes free it at once, alerts at 
 test('concurrent uploads: the allowance is exact and each crossing fires once', async () => {
   const { accountId, token } = await server.newAccount({ plan: 'tiny2' });
   const c = server.client(token);
+  // One token per upload: a token has one file parsed at a time (docs/limits.md, "Fair parsing"), and these
+  // uploads are to reach the storage check together.
+  const tokens = await Promise.all(
+    Array.from({ length: 11 }, (_, i) =>
+      createApiToken(server.deps.db, server.deps.config.jwtSecret, accountId, `c${i}`),
+    ),
+  );
   const results = await Promise.all(
-    Array.from({ length: 11 }, (_, i) => c.uploadBytes('/v2/file', tetrahedra(2), `c${i}.stl`)),
+    tokens.map(({ token: t }, i) => server.client(t).uploadBytes('/v2/file', tetrahedra(2), `c${i}.stl`)),
   );
   const statuses = results.map((r) => r.status).sort();
   assert.deepEqual(statuses, [...Array(10).fill(201), 402], 'ten fit (4840 bytes), the eleventh is refused');

@@ -286,3 +286,30 @@ export function hostileCase(name: string): HostileCase {
   if (!found) throw new Error(`no hostile case ${name}`);
   return found;
 }
+
+/**
+ * The slowest 3MF the compression rule lets through (docs/limits.md, "Fair parsing"): `xmlBytes` of identical
+ * `<vertex>` elements (which compress about 1000 to 1), next to a stored part of random bytes that makes the file
+ * large enough for its ratio to stay under the limit. Every byte of the XML is read; with no triangles it is then
+ * refused. A stand-in for an attacker who knows the rule.
+ */
+export function slowWithinRatio3mf(xmlBytes = 60 * MiB, ratio = 45): Uint8Array {
+  const padding = new Uint8Array(Math.ceil(xmlBytes / ratio));
+  for (let i = 0; i < padding.length; i += 65_536) crypto.getRandomValues(padding.subarray(i, i + 65_536));
+  return zipEntries({
+    '[Content_Types].xml':
+      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+      '<Default Extension="bin" ContentType="application/octet-stream"/>' +
+      '<Default Extension="model" ContentType="application/vnd.ms-package.3dmanufacturing-3dmodel+xml"/></Types>',
+    '_rels/.rels':
+      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+      '<Relationship Target="/3D/3dmodel.model" Id="rel0" Type="http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"/></Relationships>',
+    '3D/3dmodel.model': [
+      { bytes: `${head}<resources><object id="1"><mesh><vertices>` },
+      flood('<vertex x="0" y="0" z="0"/>', xmlBytes),
+      { bytes: '</vertices><triangles/></mesh></object></resources><build><item objectid="1"/></build></model>' },
+    ],
+    'Metadata/padding.bin': padding,
+  });
+}

@@ -78,6 +78,7 @@ export const SHOPPER_MESSAGES: Readonly<Record<string, string>> = {
   too_many_instances: TOO_COMPLEX,
   zip_too_many_entries: TOO_COMPLEX,
   inflated_too_large: TOO_COMPLEX,
+  compression_ratio_too_high: TOO_COMPLEX,
   model_too_complex: TOO_COMPLEX,
 
   // The shape.
@@ -103,6 +104,7 @@ export const SHOPPER_MESSAGES: Readonly<Record<string, string>> = {
   quote_timeout: 'Calculating the price took too long. Please try again; a simpler model is quicker.',
   worker_lost: BUSY,
   queue_full: BUSY,
+  parse_queue_full: 'Your earlier files are still being read. Please wait a moment and try again.',
   caller_queue_full: 'You have several prices on the way already. Please wait for them before asking for more.',
   slicer_budget_spent:
     'You have asked for many prices in a short time. Please wait a while before trying again, or contact the shop.',

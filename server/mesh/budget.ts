@@ -1,0 +1,36 @@
+// What a file's size can justify (docs/limits.md, "Fair parsing"): how many bytes a 3MF may inflate to, how long
+// its parse may take, and whether it is small enough for the worker kept for small files.
+import { DEFAULT_LIMITS } from '../../shared/model/index.ts';
+
+const MiB = 1024 * 1024;
+
+/**
+ * Uncompressed bytes a 3MF may state per byte uploaded. Real models compress 4–10 to 1 (the test corpus: 3DBenchy
+ * 5.5, the conformance samples at most 10); a flood of identical XML elements compresses several hundred to one.
+ */
+export const MAX_COMPRESSION_RATIO = 50;
+/** What any 3MF may inflate to whatever its ratio: a tiny file with a high ratio still parses in well under 2 s. */
+export const RATIO_FREE_BYTES = 16 * MiB;
+
+/** A parse may always take this long: instancing (a few KB placing millions of triangles) costs time, not bytes. */
+export const BASE_PARSE_MS = 10_000;
+/**
+ * The slowest a parse must go: bytes read (the upload, or a 3MF's XML) per millisecond, for reading, measuring and
+ * writing the canonical mesh. A 193 MB STL goes at 8 MB/s on a 2-core machine under a load average of 18, a 3MF's
+ * XML at about 12 MB/s: 2 MiB/s leaves a margin of 4 or more on a busy host.
+ */
+export const BYTES_PER_MS = (2 * MiB) / 1000;
+
+/** At most this size a file may use the worker kept for small files (a 1 MiB STL parses in about 20 ms). */
+export const SMALL_FILE_BYTES = MiB;
+
+/** The bytes a 3MF of this size may inflate to: the ratio's share, never less than the free bytes. */
+export function inflatedAllowance(fileBytes: number): number {
+  return Math.min(DEFAULT_LIMITS.maxInflatedBytes, Math.max(RATIO_FREE_BYTES, MAX_COMPRESSION_RATIO * fileBytes));
+}
+
+/** How long parsing a file may take, in ms: the base plus its bytes at the slowest rate, at most `maxMs`. */
+export function parseBudgetMs(fileBytes: number, zip: boolean, maxMs: number): number {
+  const read = zip ? inflatedAllowance(fileBytes) : fileBytes;
+  return Math.min(maxMs, Math.ceil(BASE_PARSE_MS + read / BYTES_PER_MS));
+}
