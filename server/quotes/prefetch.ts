@@ -94,7 +94,9 @@ export async function prefetchUpload(deps: Deps, file: FileRow, upload: Prefetch
     if (first) await quoteFeatures(deps, first).catch(() => undefined);
     return queued;
   } catch (err) {
-    deps.log.error(`prefetch: could not plan the slices of ${file.id}`, err);
+    // The file was deleted while its slices were planned (a foreign key violation): nothing to prefetch.
+    if ((err as { code?: string }).code !== '23503')
+      deps.log.error(`prefetch: could not plan the slices of ${file.id}`, err);
     return 0;
   }
 }
