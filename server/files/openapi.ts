@@ -11,6 +11,7 @@ import {
   allowanceRefusal,
   idempotencyKey,
 } from '../openapi/helpers.ts';
+import { publicUploadStorageResponse } from '../limits/widget-budget-openapi.ts';
 
 const fileId = pathParam('file_id', 'A file id (file_...)');
 const units = ['mm', 'cm', 'm', 'in', 'ft', 'um'];
@@ -92,7 +93,7 @@ export const filePaths = {
       requestBody: multipartFile,
       responses: {
         '201': ok('File', 'The stored file'),
-        ...allowanceRefusal('StorageQuotaExceeded'),
+        ...publicUploadStorageResponse,
         ...errors(400, 404, 410, 413, 415, 422),
       },
     },

@@ -2,6 +2,7 @@
 import { PRESET_FIELDS, OFFER_LIMITS } from '../../shared/offer.ts';
 import { csrfHeader, errors, jsonBody, ok, pathParam, session } from '../openapi/helpers.ts';
 import { sectionSchema } from '../profiles/settings-schema.ts';
+import { widgetBudgetSchema } from '../limits/widget-budget-openapi.ts';
 
 const printer = sectionSchema('printer_config');
 const presetSettings = {
@@ -75,6 +76,7 @@ const offerProperties = {
     maxLength: OFFER_LIMITS.text,
     description: 'Shown to shoppers, e.g. "Ships in 3–5 business days"',
   },
+  widget_budget: widgetBudgetSchema,
 };
 const offerRequired = [
   'materials',
@@ -97,7 +99,7 @@ export const offerSchemas = {
   },
   Offer: {
     type: 'object',
-    required: [...offerRequired, 'minimum_price', 'minimum_line_price', 'lead_time', 'source'],
+    required: [...offerRequired, 'minimum_price', 'minimum_line_price', 'lead_time', 'widget_budget', 'source'],
     additionalProperties: false,
     properties: {
       ...offerProperties,

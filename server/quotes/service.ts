@@ -37,7 +37,12 @@ import {
 import { ApiError, ValidationError, type FieldProblem } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { checkQuoteQuota, countQuote } from '../limits/quota.ts';
-import { chargeWidgetQuote, checkWidgetShare, countWidgetQuote, type WidgetQuoteCaller } from '../limits/widget-budget.ts';
+import {
+  chargeWidgetQuote,
+  checkWidgetShare,
+  countWidgetQuote,
+  type WidgetQuoteCaller,
+} from '../limits/widget-budget.ts';
 import { detectSlicer } from '../slicer/engine.ts';
 import { mapInfillPattern } from '../slicer/patterns.ts';
 import { placeForQuote, type QuotePlacement } from '../placement/index.ts';
