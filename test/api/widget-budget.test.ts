@@ -161,9 +161,7 @@ test("the shop's quotes of the day answer 402 once used, for every shopper, unti
 
 test("shopper uploads stop at the key's storage budget, exactly under concurrency; the merchant's uploads do not", async () => {
   const shop = await merchantShop(server, 'storage@example.test', SHOP);
-  const parts = Array.from({ length: 6 }, (_, i) =>
-    new TextEncoder().encode(boxesObj([[0, 0, 0, 10 + i, 10, 10]])),
-  );
+  const parts = Array.from({ length: 6 }, (_, i) => new TextEncoder().encode(boxesObj([[0, 0, 0, 10 + i, 10, 10]])));
   const sizes = parts.map((p) => p.length);
   // Room for two of the six parts, whichever two finish first.
   const limit = Math.max(...sizes) * 2 + 1;
