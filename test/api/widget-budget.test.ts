@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, merchantShop, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { CUBE_OBJ, boxesObj } from '../helpers/meshes.ts';
 import { eventsForAccount } from '../../server/webhooks/outbox-sql.ts';
+import { pruneBudgetWindows } from '../../server/limits/widget-budget-sql.ts';
 
 const SHOP = 'https://budget-shop.example';
 const CUBE = new TextEncoder().encode(CUBE_OBJ);
@@ -217,4 +218,44 @@ test('the budget is part of the offer: defaults until set, each bad field named,
   const usage = (await shop.api.get('/v2/usage')).body.widget_budgets[0];
   assert.deepEqual(usage.quotes_today, { used: 0, limit: 7 });
   assert.equal(usage.monthly_quotes.share_percent, 80, "the key's own offer has its own (default) share");
+});
+
+test('the day holds exactly under concurrency: of eight shoppers quoting at once, the budget of four get a price', async () => {
+  const shop = await merchantShop(server, 'concurrent@example.test', SHOP);
+  await setBudget(shop.api, { quotes_per_day: 4 });
+  const shoppers = Array.from({ length: 8 }, (_, i) => shopper(shop.key, `203.0.113.${80 + i}`));
+  const files: string[] = [];
+  for (const s of shoppers) files.push((await s.upload()).body.file_id as string);
+  const answers = await Promise.all(shoppers.map((s, i) => s.quote(files[i]!)));
+  const statuses = answers.map((a) => a.status).sort();
+  assert.deepEqual(statuses, [200, 200, 200, 200, 402, 402, 402, 402]);
+  const usage = (await shop.api.get('/v2/usage')).body.widget_budgets[0];
+  assert.deepEqual(usage.quotes_today, { used: 4, limit: 4 });
+  assert.equal(usage.monthly_quotes.used, 4);
+});
+
+test("windows that ended are pruned a day later; the month's count and today's stay", async (t) => {
+  t.after(() => {
+    server.deps.now = () => new Date();
+  });
+  server.deps.now = () => new Date('2031-09-10T08:30:00.000Z');
+  const shop = await merchantShop(server, 'prune@example.test', SHOP);
+  const s = shopper(shop.key, '203.0.113.99');
+  assert.equal((await s.quote((await s.upload()).body.file_id)).status, 200);
+  const scopes = async () =>
+    (
+      await server.deps.db.query<{ scope: string }>(
+        'SELECT scope FROM widget_budget_counters WHERE widget_key_id = $1 ORDER BY scope',
+        [shop.keyId],
+      )
+    ).map((r) => r.scope.replace(/:.*/, ''));
+  assert.deepEqual(await scopes(), ['day', 'month', 'shopper']);
+  await pruneBudgetWindows(server.deps.db, new Date('2031-09-11T08:59:00.000Z'));
+  assert.deepEqual(await scopes(), ['day', 'month', 'shopper'], 'ended less than a day ago: kept');
+  await pruneBudgetWindows(server.deps.db, new Date('2031-09-11T09:00:01.000Z'));
+  assert.deepEqual(await scopes(), ['day', 'month'], "the shopper's hour ended more than a day ago");
+  await pruneBudgetWindows(server.deps.db, new Date('2031-09-12T00:00:01.000Z'));
+  assert.deepEqual(await scopes(), ['month']);
+  server.deps.now = () => new Date('2031-09-30T12:00:00.000Z');
+  assert.equal((await shop.api.get('/v2/usage')).body.widget_budgets[0].monthly_quotes.used, 1);
 });
