@@ -9,6 +9,7 @@ import { startTestServer, merchantShop, type TestServer, type ApiClient } from '
 import { CUBE_OBJ, boxesObj } from '../helpers/meshes.ts';
 import { eventsForAccount } from '../../server/webhooks/outbox-sql.ts';
 import { pruneBudgetWindows } from '../../server/limits/widget-budget-sql.ts';
+import { assertWebhookBody } from '../helpers/contract.ts';
 
 const SHOP = 'https://budget-shop.example';
 const CUBE = new TextEncoder().encode(CUBE_OBJ);
@@ -93,7 +94,9 @@ test('a stranger with the public key cannot use up the month: shoppers stop at t
   assert.equal(widget.widget_key_id, shop.keyId);
   assert.deepEqual(widget.monthly_quotes, { used: 80, limit: 80, share_percent: 80, period: quota.period });
   assert.equal(widget.quotes_today.used, 80, 'each quote request takes from the day; the refused one did not');
-  const alerts = (await eventsForAccount(server.deps.db, shop.accountId, 'usage.alert'))
+  const alertEvents = await eventsForAccount(server.deps.db, shop.accountId, 'usage.alert');
+  for (const e of alertEvents) assertWebhookBody('WebhookEventUsageAlert', e.payload);
+  const alerts = alertEvents
     .map((e) => (e.payload as { data: Record<string, unknown> }).data)
     .filter((d) => d.resource === 'widget_quotes');
   assert.deepEqual(
@@ -119,6 +122,7 @@ test("a shopper session gets its hour's quotes, then 429 with Retry-After; other
   assert.equal(refused.status, 429);
   assert.equal(refused.body.error.code, 'shopper_quote_budget_exhausted');
   assert.equal(refused.headers.get('retry-after'), '30');
+  assert.match(refused.headers.get('access-control-expose-headers') ?? '', /Retry-After/, 'the widget may read it');
   assert.deepEqual(refused.body.error.details, {
     limit: 3,
     retry_after: 30,
