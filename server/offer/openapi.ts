@@ -103,6 +103,7 @@ export const offerSchemas = {
     additionalProperties: false,
     properties: {
       ...offerProperties,
+      widget_budget: { ...widgetBudgetSchema, required: Object.keys(widgetBudgetSchema.properties) },
       source: {
         type: 'string',
         enum: ['widget_key', 'account', 'default'],

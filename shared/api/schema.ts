@@ -1264,22 +1264,22 @@ export interface components {
          * @description Quote requests one shopper session may make per UTC hour (every request counts, re-quotes of one upload included); beyond: 429 shopper_quote_budget_exhausted
          * @default 60
          */
-        quotes_per_shopper_hour?: number;
+        quotes_per_shopper_hour: number;
         /**
          * @description Quote requests all the key's shoppers together may make per UTC day; beyond: 402 widget_daily_budget_exhausted
          * @default 1000
          */
-        quotes_per_day?: number;
+        quotes_per_day: number;
         /**
          * @description Percent of the plan's monthly quotes the key's shoppers may use, counted as the allowance counts (one per upload explored); beyond: 402 widget_allowance_exhausted
          * @default 80
          */
-        monthly_quote_share_percent?: number;
+        monthly_quote_share_percent: number;
         /**
          * @description Bytes the key's shoppers' stored uploads may take (they count against the account's storage too); beyond: 402 widget_storage_exhausted
          * @default 536870912
          */
-        upload_storage_bytes?: number;
+        upload_storage_bytes: number;
       };
       /**
        * @description widget_key: the key's own offer; account: yours; default: derived from your profiles
