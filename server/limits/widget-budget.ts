@@ -29,7 +29,6 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 const MONTH_SCOPE = 'month';
 const DAY_SCOPE = 'day';
-const shopperScope = (shopperHash: string) => `shopper:${shopperHash}`;
 
 /** The UTC hour or day `now` falls in. */
 function windowOf(now: Date, ms: number): BudgetWindow {
@@ -75,36 +74,36 @@ export async function checkWidgetShare(deps: Pick<Deps, 'db' | 'plans' | 'now'>,
 export async function chargeWidgetQuote(deps: Pick<Deps, 'db' | 'now'>, caller: WidgetQuoteCaller): Promise<void> {
   const now = deps.now();
   const budget = await widgetBudget(deps.db, caller.account.id, caller.widgetKeyId);
+  const hour = windowOf(now, HOUR_MS);
+  const day = windowOf(now, DAY_MS);
   await deps.db.transaction(async (tx) => {
-    const hour = windowOf(now, HOUR_MS);
-    if (
-      (await takeSlot(
-        tx,
-        caller.widgetKeyId,
-        shopperScope(caller.shopperHash),
-        hour,
-        budget.quotes_per_shopper_hour,
-      )) === null
-    ) {
-      const retryAfter = secondsUntil(hour.end, now);
-      throw new ApiError(
-        429,
-        'shopper_quote_budget_exhausted',
-        `This shopper asked for the ${budget.quotes_per_shopper_hour} quotes an hour the shop allows; retry in ${retryAfter} s.`,
-        { limit: budget.quotes_per_shopper_hour, retry_after: retryAfter, resets_at: hour.end.toISOString() },
-        { 'Retry-After': String(retryAfter) },
-      );
-    }
-    const day = windowOf(now, DAY_MS);
-    if ((await takeSlot(tx, caller.widgetKeyId, DAY_SCOPE, day, budget.quotes_per_day)) === null) {
-      throw new ApiError(
-        402,
-        'widget_daily_budget_exhausted',
-        `This shop's widget has asked for its ${budget.quotes_per_day} quotes of the day; it resets at ${day.end.toISOString()}.`,
-        { limit: budget.quotes_per_day, resets_at: day.end.toISOString() },
-      );
-    }
+    const shopperScope = `shopper:${caller.shopperHash}`;
+    if ((await takeSlot(tx, caller.widgetKeyId, shopperScope, hour, budget.quotes_per_shopper_hour)) === null)
+      throw shopperHourUsed(budget.quotes_per_shopper_hour, hour, now);
+    if ((await takeSlot(tx, caller.widgetKeyId, DAY_SCOPE, day, budget.quotes_per_day)) === null)
+      throw shopDayUsed(budget.quotes_per_day, day);
   });
+}
+
+function shopperHourUsed(limit: number, hour: BudgetWindow, now: Date): ApiError {
+  const retryAfter = secondsUntil(hour.end, now);
+  return new ApiError(
+    429,
+    'shopper_quote_budget_exhausted',
+    `This shopper asked for the ${limit} quotes an hour the shop allows; retry in ${retryAfter} s.`,
+    { limit, retry_after: retryAfter, resets_at: hour.end.toISOString() },
+    { 'Retry-After': String(retryAfter) },
+  );
+}
+
+function shopDayUsed(limit: number, day: BudgetWindow): ApiError {
+  const resetsAt = day.end.toISOString();
+  return new ApiError(
+    402,
+    'widget_daily_budget_exhausted',
+    `This shop's widget has asked for its ${limit} quotes of the day; it resets at ${resetsAt}.`,
+    { limit, resets_at: resetsAt },
+  );
 }
 
 /**
