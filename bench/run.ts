@@ -13,6 +13,8 @@ import { benchHostile } from './hostile.ts';
 import { benchScale } from './scale.ts';
 import { benchHttp } from './http.ts';
 import { benchEstimate } from './estimate.ts';
+import { benchSliceCost } from './slice-cost.ts';
+import { benchAbuse } from './abuse.ts';
 
 const modelsDir = path.resolve('test', 'fixtures', 'models');
 if (!existsSync(modelsDir)) {
@@ -44,4 +46,6 @@ if (want('hostile')) report.hostile = await benchHostile();
 if (want('scale')) report.scale = await benchScale(modelsDir);
 if (want('http')) report.http = await benchHttp();
 if (want('estimate')) report.estimate = await benchEstimate(modelsDir);
+if (want('slice-cost')) report.slice_cost = await benchSliceCost(modelsDir);
+if (want('abuse')) report.abuse = await benchAbuse();
 console.log(JSON.stringify(report, null, 2));

@@ -21,7 +21,18 @@ export interface Config {
   slicerBinary: string;
   slicerConcurrency: number;
   slicerTimeoutMs: number;
+  /** Quotes waiting to be sliced, all accounts together: the database's safety bound, not a share. */
   slicerQueueSize: number;
+  /** Quotes one account may have waiting; past it that account (only) is answered 503 queue_full. */
+  slicerQueuePerAccount: number;
+  /** Quotes one shopper (client address) of a shop may have waiting; past it 429 caller_queue_full. */
+  slicerQueuePerShopper: number;
+  /** Slicer seconds per hour, failed and timed-out slices included: one shopper (client address) of a shop. */
+  slicerSecondsPerShopperHour: number;
+  /** Slicer seconds per hour for one API token or dashboard session. */
+  slicerSecondsPerCallerHour: number;
+  /** Predicted slicer seconds above which a shopper's upload is never pre-sliced. */
+  prefetchMaxSeconds: number;
   quoteSyncWaitMs: number;
   jobLeaseMs: number;
   workerRole: 'all' | 'api' | 'worker';
@@ -200,7 +211,12 @@ export function loadConfig(env: Env = process.env): Config {
     slicerBinary: env.PRUSA_SLICER_BIN?.trim() || 'prusa-slicer',
     slicerConcurrency: int(env, 'SLICER_CONCURRENCY', availableParallelism(), 1, 256),
     slicerTimeoutMs: int(env, 'SLICER_TIMEOUT_MS', 300_000, 1000, 3_600_000),
-    slicerQueueSize: int(env, 'SLICER_QUEUE_SIZE', 100, 1, 100_000),
+    slicerQueueSize: int(env, 'SLICER_QUEUE_SIZE', 10_000, 1, 1_000_000),
+    slicerQueuePerAccount: int(env, 'SLICER_QUEUE_PER_ACCOUNT', 100, 1, 100_000),
+    slicerQueuePerShopper: int(env, 'SLICER_QUEUE_PER_SHOPPER', 3, 1, 1000),
+    slicerSecondsPerShopperHour: int(env, 'SLICER_SECONDS_PER_SHOPPER_HOUR', 300, 1, 1_000_000),
+    slicerSecondsPerCallerHour: int(env, 'SLICER_SECONDS_PER_CALLER_HOUR', 3600, 1, 10_000_000),
+    prefetchMaxSeconds: int(env, 'PREFETCH_MAX_SECONDS', 20, 0, 3600),
     quoteSyncWaitMs: int(env, 'QUOTE_SYNC_WAIT_MS', 60_000, 0, 600_000),
     jobLeaseMs: int(env, 'JOB_LEASE_MS', 60_000, 1000, 3_600_000),
     workerRole: role,

@@ -50,6 +50,11 @@ export interface Auth {
   via: 'token' | 'session' | 'widget';
   /** Widget calls: SHA-256 of the shopper token (X-Shopper-Token); a shopper sees only their own uploads and quotes. */
   shopperHash?: string | null;
+  /**
+   * Who slicer time, parse time and queue places are charged to (docs/limits.md): tok:<token id>, acct:<account
+   * id> for a dashboard session, ip:<client address, IPv6 per /64> for a shop's shoppers.
+   */
+  caller: string;
 }
 
 export interface AppState {

@@ -43,7 +43,17 @@ export interface Offer {
   lead_time: string | null;
   /** What the widget's shoppers may spend (shared/widget-budget.ts). */
   widget_budget: WidgetBudget;
+  /**
+   * Slicer seconds a shopper's part may be predicted to take, on this server, before it is refused as too complex
+   * (`model_too_complex`); null: the server's default (DEFAULT_MAX_SLICE_SECONDS). API quotes are not bound by it.
+   */
+  max_slice_seconds: number | null;
 }
+
+/** The slicer time a shopper's part may take when the offer does not say (docs/limits.md, "Slicer time"). */
+export const DEFAULT_MAX_SLICE_SECONDS = 60;
+/** The most a merchant may allow: beyond it a slice would outlast any sane wait at a shop's page. */
+export const MAX_SLICE_SECONDS_LIMIT = 1800;
 
 /** What a shopper sends: each field optional, defaults from the offer. */
 export interface OfferChoices {
@@ -234,6 +244,7 @@ const OFFER_FIELDS = [
   'minimum_line_price',
   'lead_time',
   'widget_budget',
+  'max_slice_seconds',
 ];
 
 /** Every structural problem of an offer, each naming its field (materials.0.colors.1, qualities.2.id …). */
@@ -257,6 +268,15 @@ export function validateOffer(raw: unknown): ConfigIssue[] {
   if (raw.lead_time != null && !isText(raw.lead_time, OFFER_LIMITS.text))
     issues.push({ field: 'lead_time', message: `must be null or a text of 1 to ${OFFER_LIMITS.text} characters` });
   issues.push(...widgetBudgetIssues(raw.widget_budget));
+  const seconds = raw.max_slice_seconds ?? null;
+  if (
+    seconds !== null &&
+    !(Number.isInteger(seconds) && (seconds as number) >= 5 && (seconds as number) <= MAX_SLICE_SECONDS_LIMIT)
+  )
+    issues.push({
+      field: 'max_slice_seconds',
+      message: `must be null or a whole number of seconds from 5 to ${MAX_SLICE_SECONDS_LIMIT}`,
+    });
   return issues;
 }
 
@@ -279,6 +299,7 @@ export function normalizeOffer(raw: Record<string, unknown>): Offer {
     minimum_line_price: o.minimum_line_price ?? null,
     lead_time: o.lead_time?.trim() || null,
     widget_budget: normalizeWidgetBudget(o.widget_budget),
+    max_slice_seconds: o.max_slice_seconds ?? null,
   };
 }
 

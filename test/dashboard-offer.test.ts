@@ -44,6 +44,7 @@ const OFFER: Offer = {
     monthly_quote_share_percent: 75,
     upload_storage_bytes: 1_000_000,
   },
+  max_slice_seconds: 90,
 };
 
 test('an offer goes through the editor unchanged: every field, order, default and preset setting', () => {

@@ -7,7 +7,7 @@ import type { Context, Middleware, Next } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
 import type { EndpointClass } from '../limits/plans.ts';
 import { ApiError, unauthorized } from '../http/errors.ts';
-import { malformedAuthorization, type Credentials } from './caller.ts';
+import { addressKey, malformedAuthorization, type Credentials } from './caller.ts';
 import { csrfMatches } from './sessions.ts';
 import { WIDGET_KEY_HEADER, authenticateWidgetKey, shopperHash } from '../widget/widget-key.ts';
 
@@ -102,7 +102,13 @@ async function authenticate(
       const token = await credentials.token();
       if (!token) throw malformedAuthorization();
       if (token instanceof ApiError) throw token;
-      ctx.state.auth = { account: token.account, tokenId: token.token.id, widgetKeyId: null, via: 'token' };
+      ctx.state.auth = {
+        account: token.account,
+        tokenId: token.token.id,
+        widgetKeyId: null,
+        via: 'token',
+        caller: `tok:${token.token.id}`,
+      };
       return;
     }
     if (ctx.get(WIDGET_KEY_HEADER)) {
@@ -114,6 +120,8 @@ async function authenticate(
         widgetKeyId: widget.key.id,
         via: 'widget',
         shopperHash: shopperHash(ctx),
+        // Shopper sessions cost nothing to mint: the client address (an IPv6 /64) is who pays for slicer time.
+        caller: `ip:${addressKey(ctx.ip)}`,
       };
       return;
     }
@@ -129,7 +137,13 @@ async function authenticate(
   if (!SAFE_METHODS.has(ctx.method) && !csrfMatches(session.csrfToken, ctx.get('x-csrf-token'))) {
     throw new ApiError(403, 'csrf_failed', 'The X-CSRF-Token header is missing or does not match this session.');
   }
-  ctx.state.auth = { account: session.account, tokenId: null, widgetKeyId: null, via: 'session' };
+  ctx.state.auth = {
+    account: session.account,
+    tokenId: null,
+    widgetKeyId: null,
+    via: 'session',
+    caller: `acct:${session.account.id}`,
+  };
   ctx.state.csrf = session.csrfToken;
 }
 

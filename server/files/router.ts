@@ -19,6 +19,7 @@ import { SHOPPER_TOKEN_HEADER, hashShopperToken, newShopperToken } from '../widg
 import { idempotent, uploadFingerprint } from '../idempotency/middleware.ts';
 import { prefetchUpload } from '../quotes/prefetch.ts';
 import { precheckWidgetStorage, reserveWidgetStorage } from '../limits/widget-budget.ts';
+import { addressKey } from '../accounts/caller.ts';
 
 type State = AppState & { upload: UploadedFile };
 
@@ -147,7 +148,10 @@ export function filesRouter(deps: Deps) {
         },
       });
       // A shopper's upload: its likely slices start now, so the first price is a cache hit (docs/instant-price.md).
-      if (up.widget_key_id) void prefetchUpload(deps, row, up.widget_key_id, shopperSessionEnd());
+      if (up.widget_key_id) {
+        const caller = `ip:${addressKey(ctx.ip)}`; // the uploader pays for the prefetches' slicer time
+        void prefetchUpload(deps, row, { widgetKeyId: up.widget_key_id, expiresAt: shopperSessionEnd(), caller });
+      }
       ctx.status = 201;
       ctx.body = presentFile(row);
     },
@@ -170,8 +174,13 @@ export function filesRouter(deps: Deps) {
     const file = await fileForCaller(deps, ctx.state.auth, routeParam(ctx, 'file_id'));
     const rescaled = await rescaleFile(deps, file, change);
     // A new size is a new slice: prefetch again for the shopper's likely choices.
-    if (ctx.state.auth.via === 'widget')
-      void prefetchUpload(deps, rescaled, ctx.state.auth.widgetKeyId, shopperSessionEnd());
+    const { auth } = ctx.state;
+    if (auth.via === 'widget')
+      void prefetchUpload(deps, rescaled, {
+        widgetKeyId: auth.widgetKeyId,
+        expiresAt: shopperSessionEnd(),
+        caller: auth.caller,
+      });
     ctx.body = presentFile(rescaled);
   });
 

@@ -149,8 +149,14 @@ export async function rescaleFile(
     );
   }
   const unitSource = change.unit !== undefined ? 'stated' : file.unit_source;
-  const row = await updateFileScale(deps.db, file.account_id, file.id, next.unit, unitSource, next.scale);
+  const row = await deps.db.transaction(async (tx) => {
+    const updated = await updateFileScale(tx, file.account_id, file.id, next.unit, unitSource, next.scale);
+    // Slices of the old size that nobody will be sold stop (docs/limits.md).
+    if (updated) await deps.jobs.endFileWork(tx, file.id, 'rescaled');
+    return updated;
+  });
   if (!row) throw notFound('file', file.id); // deleted meanwhile
+  deps.events.wake();
   return row;
 }
 
@@ -163,6 +169,7 @@ export async function removeFile(
   const row = await deps.db.transaction(async (tx) => {
     const deleted = await deleteFile(tx, accountId, fileId);
     if (deleted) {
+      await deps.jobs.endFileWork(tx, deleted.id, 'deleted'); // its running slices stop (docs/limits.md)
       await writeEvent(tx, {
         account_id: accountId,
         token_id: tokenId,

@@ -77,6 +77,7 @@ export async function defaultOffer(db: Queryable, accountId: string): Promise<Of
     minimum_line_price: null,
     lead_time: null,
     widget_budget: normalizeWidgetBudget(undefined),
+    max_slice_seconds: null,
   };
 }
 

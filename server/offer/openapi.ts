@@ -1,5 +1,5 @@
 // The offer's part of the OpenAPI document: schemas of the offer and of a shopper's choices, and its paths.
-import { PRESET_FIELDS, OFFER_LIMITS } from '../../shared/offer.ts';
+import { PRESET_FIELDS, OFFER_LIMITS, DEFAULT_MAX_SLICE_SECONDS, MAX_SLICE_SECONDS_LIMIT } from '../../shared/offer.ts';
 import { csrfHeader, errors, jsonBody, ok, pathParam, session } from '../openapi/helpers.ts';
 import { sectionSchema } from '../profiles/settings-schema.ts';
 import { widgetBudgetSchema } from '../limits/widget-budget-openapi.ts';
@@ -77,6 +77,12 @@ const offerProperties = {
     description: 'Shown to shoppers, e.g. "Ships in 3–5 business days"',
   },
   widget_budget: widgetBudgetSchema,
+  max_slice_seconds: {
+    type: ['integer', 'null'],
+    minimum: 5,
+    maximum: MAX_SLICE_SECONDS_LIMIT,
+    description: `Slicer seconds a shopper's part may be predicted to take on this server before the widget refuses it (422 model_too_complex, before any slicing); null: ${DEFAULT_MAX_SLICE_SECONDS} s. API quotes are not bound by it.`,
+  },
 };
 const offerRequired = [
   'materials',
@@ -99,7 +105,15 @@ export const offerSchemas = {
   },
   Offer: {
     type: 'object',
-    required: [...offerRequired, 'minimum_price', 'minimum_line_price', 'lead_time', 'widget_budget', 'source'],
+    required: [
+      ...offerRequired,
+      'minimum_price',
+      'minimum_line_price',
+      'lead_time',
+      'max_slice_seconds',
+      'widget_budget',
+      'source',
+    ],
     additionalProperties: false,
     properties: {
       ...offerProperties,

@@ -87,9 +87,10 @@ export function errorResponses() {
     Unprocessable:
       'The request is well-formed but cannot be processed (e.g. a model file that is broken); `code` names the problem.',
     TooManyRequests:
-      'Rate limit exceeded (`rate_limited`): back off and retry after Retry-After seconds. Only rate limits answer 429; an exhausted allowance answers 402.',
+      'Too many requests: a rate limit (`rate_limited`), a shopper with SLICER_QUEUE_PER_SHOPPER quotes already waiting for the slicer (`caller_queue_full`), or a caller whose slicer seconds of the last hour, failed and timed-out slices included, reached its budget (`slicer_budget_spent`, `details.used_seconds` and `details.budget_seconds`). Back off and retry after Retry-After seconds. An exhausted allowance answers 402, not 429.',
     ServerError: 'An unexpected server-side failure (logged); the error code says what failed.',
-    ServiceUnavailable: 'The server is busy (e.g. the slicing queue is full); see Retry-After.',
+    ServiceUnavailable:
+      "The server is busy: e.g. your account's slicing queue is full (`queue_full`, SLICER_QUEUE_PER_ACCOUNT quotes waiting; other accounts are not affected); see Retry-After.",
   };
   const shared = Object.entries(describe).map(([name, description]) => [
     name,

@@ -7,16 +7,12 @@ import { hostname } from 'node:os';
 import { existsSync } from 'node:fs';
 import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
-import {
-  claimJob,
-  renewLease,
-  sliceByKey,
-  insertSlice,
-  quoteStatus,
-  releaseLeases,
-  waitingKeys,
-  type QuoteRow,
-} from './sql.ts';
+import { renewLease, sliceByKey, insertSlice, quoteStatus, releaseLeases, waitingKeys, type QuoteRow } from './sql.ts';
+import { claimJob } from './claim-sql.ts';
+import { endFileWork, type FileChange } from './file-work.ts';
+import { referenceCost, sliceTimeoutMs, SHORT_SLICE_S } from './slice-cost.ts';
+import { chargeSlicerTime, type SliceOutcome } from '../limits/slicer-time.ts';
+import type { FileRow } from '../files/sql.ts';
 import { claimPrefetch, deletePrefetch, releasePrefetch, renewPrefetch, type PrefetchRow } from './prefetch-sql.ts';
 import type { StoredResolution } from './service.ts';
 import { fileByIdAnyAccount } from '../files/sql.ts';
@@ -46,6 +42,8 @@ export interface JobRunner {
   waitFor(id: string, timeoutMs: number): Promise<boolean>;
   start(): void;
   stop(): Promise<void>;
+  /** The file was deleted or rescaled: its unfinished quotes and prefetches end, in the caller's transaction. */
+  endFileWork(tx: Queryable, fileId: string, change: FileChange): Promise<number>;
 }
 
 type JobError = { code: string; message: string; status: number };
@@ -70,21 +68,6 @@ class PrefetchPreemptedError extends Error {}
 /** A prefetch whose file was deleted, whose shopper session ended or that another worker took over. */
 class PrefetchGoneError extends Error {}
 
-/**
- * How long a slice should take here: this process's recent milliseconds per triangle (a moving average) times the
- * model's triangles; 10 s until a slice has been timed. Used for the expected end shown while a job slices.
- */
-function sliceClock() {
-  let msPerTriangle = 0;
-  return {
-    expectedMs: (triangles: number) => Math.max(1000, msPerTriangle && triangles ? msPerTriangle * triangles : 10_000),
-    record(triangles: number, ms: number) {
-      if (triangles <= 0) return;
-      msPerTriangle = msPerTriangle ? msPerTriangle * 0.7 + (ms / triangles) * 0.3 : ms / triangles;
-    },
-  };
-}
-
 export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobRunner {
   const owner = newId(
     `w_${hostname()
@@ -97,7 +80,8 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
   const active = new Set<Promise<void>>();
   /** Prefetches running in this process, by slicing key: the ones a quote may preempt. */
   const prefetching = new Map<string, AbortController>();
-  const clock = sliceClock();
+  /** The account of each slice this process runs (quote id or prefetch key): the rule of the last free slot. */
+  const holders = new Map<string, string>();
   const leaseMs = deps.config.jobLeaseMs;
   let running = false;
   let timer: NodeJS.Timeout | null = null;
@@ -115,13 +99,20 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     try {
       await makeWayForQuotes();
       while (running && active.size < deps.config.slicerConcurrency) {
+        const slots = deps.config.slicerConcurrency;
+        const rule = {
+          lastSlot: slots > 1 && active.size === slots - 1,
+          heldAccounts: [...new Set(holders.values())],
+          shortSeconds: SHORT_SLICE_S,
+        };
         const job = await deps.db.transaction(async (tx) => {
-          const claimed = await claimJob(tx, owner, leaseMs);
+          const claimed = await claimJob(tx, owner, leaseMs, rule);
           if (claimed && claimed.previous_status === 'queued') await jobStatusChanged(tx, claimed, 'queued');
           return claimed;
         });
         if (job) {
           deps.events.wake();
+          holders.set(job.id, job.account_id);
           track(process(job), job.id);
           continue;
         }
@@ -131,7 +122,8 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
         if ((await waitingKeys(deps.db)).length) break;
         const prefetch = await claimPrefetch(deps.db, owner, leaseMs);
         if (!prefetch) break;
-        track(processPrefetch(prefetch), null);
+        holders.set(prefetch.slicing_key, prefetch.account_id);
+        track(processPrefetch(prefetch), null, prefetch.slicing_key);
       }
     } catch (err) {
       deps.log.error('job runner: claim failed', err);
@@ -141,13 +133,13 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     if (pumpAgain) void pump();
   }
 
-  /** The model's size, for the slice clock (0 when the file is gone: the slice then fails on its own). */
-  const trianglesOf = async (fileId: string) =>
-    (await fileByIdAnyAccount(deps.db, fileId).catch(() => undefined))?.measurements.triangles ?? 0;
+  /** The file to slice (undefined when it is gone: the slice then fails on its own). */
+  const fileOf = (fileId: string) => fileByIdAnyAccount(deps.db, fileId).catch(() => undefined);
 
-  function track(work: Promise<void>, jobId: string | null) {
+  function track(work: Promise<void>, jobId: string | null, holder = jobId) {
     const tracked = work.finally(() => {
       active.delete(tracked);
+      if (holder) holders.delete(holder);
       if (jobId) finished.emit(jobId);
       void pump();
     });
@@ -170,8 +162,18 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     }
   }
 
+  /** What a slice is for and who pays for it (docs/limits.md, "Slicer time"). */
+  interface SliceTarget {
+    file_id: string;
+    slicing_key: string;
+    resolved: StoredResolution;
+    file: FileRow | undefined;
+    predicted_s: number | null;
+    charge: { account_id: string; caller: string; kind: 'quote' | 'prefetch' };
+  }
+
   async function slice(
-    target: { file_id: string; slicing_key: string; resolved: StoredResolution; triangles: number },
+    target: SliceTarget,
     signal: AbortSignal,
     onProgress?: (progress: SliceProgress) => void,
   ): Promise<{
@@ -188,10 +190,19 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     if (!existsSync(meshPath))
       throw new SliceFailedError('The model file was deleted before it could be sliced.', 'slice_failed');
     const { settings, placement } = target.resolved;
-    const out = await timedSlice(() =>
-      pool.slice({ meshPath, settings, transform: placement?.transform ?? undefined, onProgress }, signal),
-    );
-    clock.record(target.triangles, out.durationMs);
+    const timeoutMs = sliceTimeoutMs(target.predicted_s, deps.config.slicerTimeoutMs);
+    const started = performance.now();
+    const charge = (outcome: SliceOutcome | null) => chargeFor(target, outcome, (performance.now() - started) / 1000);
+    let out: Awaited<ReturnType<SlicePool['slice']>>;
+    try {
+      out = await timedSlice(() =>
+        pool.slice({ meshPath, settings, transform: placement?.transform ?? undefined, onProgress, timeoutMs }, signal),
+      );
+    } catch (err) {
+      await charge(outcomeOf(err, signal));
+      throw err;
+    }
+    await charge('ok');
     const row = {
       key: target.slicing_key,
       stats: out.stats,
@@ -201,6 +212,24 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     };
     await insertSlice(deps.db, row);
     return { stats: out.stats, slice: row, cached: false };
+  }
+
+  /**
+   * Charges the seconds a slice ran to its caller, whatever the outcome; not a prefetch stopped to make way for a
+   * quote, nor a slice stopped by this process shutting down (neither is the caller's doing).
+   */
+  async function chargeFor(target: SliceTarget, outcome: SliceOutcome | null, seconds: number) {
+    if (outcome === null || seconds <= 0) return;
+    const { placement, settings } = target.resolved;
+    const reference =
+      target.file && placement?.placement ? referenceCost(target.file, placement.placement, settings) : null;
+    await chargeSlicerTime(deps.db, {
+      ...target.charge,
+      outcome,
+      seconds: Math.round(seconds * 100) / 100,
+      reference_s: outcome === 'ok' ? reference : null,
+      at: deps.now(),
+    }).catch((err) => deps.log.error('jobs: could not record slicer time', err));
   }
 
   /** Runs a slice and records its duration and outcome (an aborted slice, handed to another worker, is not one). */
@@ -219,12 +248,12 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
 
   /**
    * Keeps the lease alive and reports progress: the slicer's own stage and percentage, and when the slice is
-   * expected to end (this process's recent slicing speed applied to the model's size). Aborts the slice if
-   * another worker took the job over.
+   * expected to end (the cost model's prediction, docs/limits.md). Aborts the slice if another worker took the
+   * job over, or the quote ended meanwhile (its file deleted or rescaled, the shopper asked for another).
    */
-  function heartbeat(job: QuoteRow, ctrl: AbortController, triangles: number) {
+  function heartbeat(job: QuoteRow, ctrl: AbortController) {
     const started = Date.now();
-    const expectedMs = clock.expectedMs(triangles);
+    const expectedMs = Math.max(1000, (job.predicted_s ?? 10) * 1000);
     let reported: SliceProgress | null = null;
     const beat = setInterval(
       async () => {
@@ -241,6 +270,14 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     return { beat, onProgress: (p: SliceProgress) => (reported = p) };
   }
 
+  function outcomeOf(err: unknown, signal: AbortSignal): SliceOutcome | null {
+    if (err instanceof SliceTimeoutError) return 'timeout';
+    if (err instanceof SliceFailedError) return 'failed';
+    if (err instanceof PoolClosedError || err instanceof PoolFullError) return null;
+    if (signal.reason instanceof PrefetchPreemptedError) return null;
+    return 'stopped';
+  }
+
   async function process(job: QuoteRow) {
     if (job.attempts > MAX_JOB_ATTEMPTS) {
       return record(job, (tx) =>
@@ -252,11 +289,16 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       );
     }
     const ctrl = new AbortController();
-    const triangles = await trianglesOf(job.file_id);
-    const { beat, onProgress } = heartbeat(job, ctrl, triangles);
+    const { beat, onProgress } = heartbeat(job, ctrl);
     try {
       const outcome = await slice(
-        { ...job, slicing_key: job.slicing_key!, resolved: job.resolved!, triangles },
+        {
+          ...job,
+          slicing_key: job.slicing_key!,
+          resolved: job.resolved!,
+          file: await fileOf(job.file_id),
+          charge: { account_id: job.account_id, caller: job.caller ?? `acct:${job.account_id}`, kind: 'quote' },
+        },
         ctrl.signal,
         onProgress,
       );
@@ -291,7 +333,14 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       Math.max(200, Math.floor(leaseMs / 3)),
     );
     try {
-      const outcome = await slice({ ...p, triangles: await trianglesOf(p.file_id) }, ctrl.signal);
+      const outcome = await slice(
+        {
+          ...p,
+          file: await fileOf(p.file_id),
+          charge: { account_id: p.account_id, caller: p.caller ?? `acct:${p.account_id}`, kind: 'prefetch' },
+        },
+        ctrl.signal,
+      );
       deps.metrics.prefetches.inc({ outcome: outcome.cached ? 'cached' : 'sliced' });
       await deletePrefetch(deps.db, p.slicing_key);
       wakeAll();
@@ -330,6 +379,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     // Workers in other processes (WORKER_ROLE=worker, other hosts) start the job at once rather than at their next
     // poll.
     wake: wakeAll,
+    endFileWork,
     async waitFor(id, timeoutMs) {
       const isDone = async () => ['completed', 'failed'].includes((await quoteStatus(deps.db, id)) ?? '');
       if (await isDone()) return true;

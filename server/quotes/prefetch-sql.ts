@@ -14,11 +14,14 @@ export interface PrefetchRow {
   lease_expires_at: Date | null;
   created_at: Date;
   expires_at: Date;
+  /** The uploader, who pays for the prefetch's slicer time (docs/limits.md). */
+  caller: string | null;
+  predicted_s: number | null;
 }
 
 export type NewPrefetch = Pick<
   PrefetchRow,
-  'slicing_key' | 'account_id' | 'file_id' | 'resolved' | 'rank' | 'expires_at'
+  'slicing_key' | 'account_id' | 'file_id' | 'resolved' | 'rank' | 'expires_at' | 'caller' | 'predicted_s'
 >;
 
 /** A failed prefetch is not retried more than this: the shopper's own quote reports the failure. */
@@ -29,10 +32,19 @@ export async function insertPrefetches(db: Queryable, rows: NewPrefetch[]): Prom
   let queued = 0;
   for (const r of rows) {
     const inserted = await db.query(
-      `INSERT INTO prefetches (slicing_key, account_id, file_id, resolved, rank, expires_at)
-       SELECT $1, $2, $3, $4, $5, $6 WHERE NOT EXISTS (SELECT 1 FROM slices WHERE key = $1)
+      `INSERT INTO prefetches (slicing_key, account_id, file_id, resolved, rank, expires_at, caller, predicted_s)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE NOT EXISTS (SELECT 1 FROM slices WHERE key = $1)
        ON CONFLICT (slicing_key) DO NOTHING RETURNING slicing_key`,
-      [r.slicing_key, r.account_id, r.file_id, JSON.stringify(r.resolved), r.rank, r.expires_at],
+      [
+        r.slicing_key,
+        r.account_id,
+        r.file_id,
+        JSON.stringify(r.resolved),
+        r.rank,
+        r.expires_at,
+        r.caller,
+        r.predicted_s,
+      ],
     );
     queued += inserted.length;
   }
@@ -78,6 +90,12 @@ export async function renewPrefetch(db: Queryable, key: string, owner: string, l
     [key, owner, leaseMs],
   );
   return rows.length === 1;
+}
+
+/** A file deleted or rescaled: its prefetches stop (a worker slicing one sees it at its next heartbeat). */
+export async function deleteFilePrefetches(db: Queryable, fileId: string): Promise<number> {
+  const rows = await db.query('DELETE FROM prefetches WHERE file_id = $1 RETURNING slicing_key', [fileId]);
+  return rows.length;
 }
 
 /** Done (its slice is stored) or failed: the row goes. */

@@ -13,6 +13,7 @@ import { resolveSettings } from './resolve.ts';
 import { slicingKey } from './slicing-key.ts';
 import { countPrefetches, insertPrefetches, type NewPrefetch } from './prefetch-sql.ts';
 import { quoteFeatures } from './estimate.ts';
+import { sliceCost } from './slice-cost.ts';
 
 /** Slices queued for one upload at most: the default choices and the three likeliest changes. */
 export const PREFETCH_PER_UPLOAD = 4;
@@ -33,7 +34,8 @@ export function prefetchChoices(offer: Offer): OfferChoices[] {
 }
 
 /** The distinct slices of an upload's likely choices, most likely first, each as a prefetch row. */
-async function plannedSlices(deps: Deps, file: FileRow, widgetKeyId: string | null, expiresAt: Date) {
+async function plannedSlices(deps: Deps, file: FileRow, upload: PrefetchUpload) {
+  const { widgetKeyId, expiresAt, caller } = upload;
   const { offer } = await effectiveOffer(deps.db, file.account_id, widgetKeyId);
   const version = (await detectSlicer(deps.config.slicerBinary)).version;
   const planned = new Map<string, NewPrefetch>();
@@ -45,6 +47,9 @@ async function plannedSlices(deps: Deps, file: FileRow, widgetKeyId: string | nu
     if (placement.refusal) return []; // fits no orientation: every quote of it is refused before slicing
     const key = slicingKey(file.mesh_sha256, resolution.settings, version, placement.transform ?? undefined);
     if (planned.has(key)) continue; // e.g. a quality that differs only in what never changes the slice
+    // A part this costly is sliced only when a shopper asks for it: never on speculation (docs/limits.md).
+    const cost = await sliceCost(deps, file, placement.placement, resolution.settings);
+    if (cost.predicted_s > deps.config.prefetchMaxSeconds) continue;
     planned.set(key, {
       slicing_key: key,
       account_id: file.account_id,
@@ -58,6 +63,8 @@ async function plannedSlices(deps: Deps, file: FileRow, widgetKeyId: string | nu
       },
       rank: planned.size,
       expires_at: expiresAt,
+      caller,
+      predicted_s: cost.predicted_s,
     });
   }
   return [...planned.values()];
@@ -67,16 +74,19 @@ async function plannedSlices(deps: Deps, file: FileRow, widgetKeyId: string | nu
  * Queues the prefetches of a widget upload and wakes the workers; returns how many were queued. Never fails the
  * upload: a shop whose offer cannot be resolved just gets no prefetch (the shopper's quote reports why).
  */
-export async function prefetchUpload(
-  deps: Deps,
-  file: FileRow,
-  widgetKeyId: string | null,
-  expiresAt: Date,
-): Promise<number> {
+export interface PrefetchUpload {
+  widgetKeyId: string | null;
+  /** When the upload's shopper session ends: the prefetches go with it. */
+  expiresAt: Date;
+  /** Who uploaded: the prefetches' slicer time is theirs (docs/limits.md). */
+  caller: string;
+}
+
+export async function prefetchUpload(deps: Deps, file: FileRow, upload: PrefetchUpload): Promise<number> {
   try {
     const room = PREFETCH_PER_ACCOUNT - (await countPrefetches(deps.db, file.account_id));
     if (room <= 0) return 0;
-    const rows = (await plannedSlices(deps, file, widgetKeyId, expiresAt)).slice(0, room);
+    const rows = (await plannedSlices(deps, file, upload)).slice(0, room);
     const queued = await deps.db.transaction((tx) => insertPrefetches(tx, rows));
     if (queued) deps.jobs.wake();
     // The estimate of the default choices, ready before the shopper's first quote asks for it.

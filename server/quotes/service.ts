@@ -13,7 +13,7 @@ import {
   type Conversion,
   type PrintStats,
 } from '../../shared/pricing.ts';
-import type { OfferChoices } from '../../shared/offer.ts';
+import { DEFAULT_MAX_SLICE_SECONDS, type OfferChoices } from '../../shared/offer.ts';
 import { checkChoices, choicesLayer, effectiveOffer } from '../offer/offer.ts';
 import { settingsDigest, signQuote, signingSecret } from './signing.ts';
 import type { Deps, Auth } from '../deps.ts';
@@ -53,6 +53,8 @@ import { resolveSettings, type QuoteRequest, type Resolution } from './resolve.t
 import { slicingKey } from './slicing-key.ts';
 import { jobEventData, quoteEventData, processingTimeMs } from './present.ts';
 import { estimateQuote, recordCalibrationSample, type PresentedEstimate } from './estimate.ts';
+import { checkComplexity, sliceCost } from './slice-cost.ts';
+import { checkSlicerBudget } from '../limits/slicer-time.ts';
 
 const SECTIONS: SettingSection[] = ['printer_config', 'material_config', 'quote_config'];
 
@@ -127,10 +129,13 @@ async function slicerVersion(deps: Deps): Promise<string> {
 
 /** The offer layer of a request that made choices (always for a widget key), with the choices filled in. */
 async function offerChoices(deps: Deps, auth: Auth, parsed: ParsedQuoteRequest) {
-  if (parsed.choices === undefined && auth.via !== 'widget') return { layer: undefined, choices: null };
+  if (parsed.choices === undefined && auth.via !== 'widget')
+    return { layer: undefined, choices: null, maxSliceSeconds: null };
   const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId);
   const choices = checkChoices(offer, parsed.choices);
-  return { layer: choicesLayer(offer, choices), choices };
+  // Only a shop's shopper is bound by the offer's slicer budget per part; the merchant's own API is not.
+  const maxSliceSeconds = auth.via === 'widget' ? (offer.max_slice_seconds ?? DEFAULT_MAX_SLICE_SECONDS) : null;
+  return { layer: choicesLayer(offer, choices), choices, maxSliceSeconds };
 }
 
 /**
@@ -203,6 +208,8 @@ async function recordRefusal(
       shopper_hash: auth.shopperHash ?? null,
       choices: null,
       priority: auth.via === 'widget' ? PRIORITY.shopper : PRIORITY.merchant,
+      caller: auth.caller,
+      predicted_s: null,
     });
     // Answered with the error at once: there is no job to follow, so quote.failed only.
     const row = await failQuote(tx, quote.id, null, error);
@@ -227,7 +234,7 @@ async function quoteFile(
   mode: 'sync' | 'async',
 ): Promise<QuoteRow> {
   const parsed = validateQuoteRequest(body, auth.via === 'widget');
-  const { layer, choices } = await offerChoices(deps, auth, parsed);
+  const { layer, choices, maxSliceSeconds } = await offerChoices(deps, auth, parsed);
   // A shopper exploring an upload that already counted uses no more of the allowance (docs/limits.md).
   const shopper = widgetQuoteCaller(auth);
   if (!(auth.widgetKeyId && (await explorationCounted(deps.db, file.id, false)))) {
@@ -244,10 +251,10 @@ async function quoteFile(
   const key = slicingKey(file.mesh_sha256, resolution.settings, await slicerVersion(deps), transform);
   const cached = mode === 'sync' && !refusal ? await sliceByKey(deps.db, key) : undefined;
   if (mode === 'sync' && !refusal) deps.metrics.sliceCache.inc({ result: cached ? 'hit' : 'miss' });
-  if (!cached && !refusal && (await countWaitingJobs(deps.db)) >= deps.config.slicerQueueSize) {
-    throw new ApiError(503, 'queue_full', 'Too many quotes are waiting to be sliced; retry shortly.', undefined, {
-      'Retry-After': '30',
-    });
+  const cost = placement.placement ? await sliceCost(deps, file, placement.placement, resolution.settings) : null;
+  if (!cached && !refusal && cost) {
+    if (maxSliceSeconds !== null) checkComplexity(cost, maxSliceSeconds);
+    await admitSlice(deps, auth);
   }
   const stored: StoredResolution = {
     settings: resolution.settings,
@@ -275,6 +282,8 @@ async function quoteFile(
       shopper_hash: auth.shopperHash ?? null,
       choices,
       priority: auth.via === 'widget' ? PRIORITY.shopper : PRIORITY.merchant,
+      caller: auth.caller,
+      predicted_s: cost?.predicted_s ?? null,
     });
     // The shopper changed an option before the last price came: that quote is no longer awaited.
     if (auth.widgetKeyId && auth.shopperHash) await supersedeShopperQuotes(tx, quote);
@@ -292,6 +301,33 @@ async function quoteFile(
 function widgetQuoteCaller(auth: Auth): WidgetQuoteCaller | null {
   if (auth.via !== 'widget' || !auth.widgetKeyId || !auth.shopperHash) return null;
   return { account: auth.account, widgetKeyId: auth.widgetKeyId, shopperHash: auth.shopperHash };
+}
+
+/**
+ * A quote that must be sliced takes a queue place and slicer time: refused when the caller has spent its hourly
+ * slicer budget (429), when this shopper already has SLICER_QUEUE_PER_SHOPPER quotes waiting (429), when the
+ * account has SLICER_QUEUE_PER_ACCOUNT waiting (503: that account only), or at the global safety bound (503).
+ */
+async function admitSlice(deps: Deps, auth: Auth): Promise<void> {
+  const c = deps.config;
+  const shopper = auth.via === 'widget';
+  const budget = shopper ? c.slicerSecondsPerShopperHour : c.slicerSecondsPerCallerHour;
+  await checkSlicerBudget(deps.db, auth.caller, budget, deps.now());
+  const waiting = await countWaitingJobs(deps.db, auth.account.id, auth.caller);
+  if (shopper && waiting.caller >= c.slicerQueuePerShopper) {
+    throw new ApiError(
+      429,
+      'caller_queue_full',
+      `This shopper already has ${waiting.caller} quotes waiting for the slicer; wait for them before asking for more.`,
+      { queued: waiting.caller, limit: c.slicerQueuePerShopper },
+      { 'Retry-After': '10' },
+    );
+  }
+  if (waiting.account >= c.slicerQueuePerAccount || waiting.total >= c.slicerQueueSize) {
+    throw new ApiError(503, 'queue_full', 'Too many quotes are waiting to be sliced; retry shortly.', undefined, {
+      'Retry-After': '30',
+    });
+  }
 }
 
 function printerLabel(r: Resolution): string {

@@ -51,6 +51,10 @@ export interface QuoteRow {
   /** The instant estimate shown while the slice runs, and the features it was made from (docs/estimate.md). */
   estimate: PresentedEstimate | null;
   estimate_features: Features | null;
+  /** Who the slice is charged to: tok:<token>, acct:<account> (dashboard), ip:<address> (a shop's shopper). */
+  caller: string | null;
+  /** Slicer seconds the cost model predicted on this server (server/slicer/cost.ts); its timeout follows it. */
+  predicted_s: number | null;
 }
 
 /** A shopper waits at the shop's page: their quote is sliced before a merchant's API quotes. */
@@ -69,6 +73,8 @@ export type NewQuote = Pick<
   | 'shopper_hash'
   | 'choices'
   | 'priority'
+  | 'caller'
+  | 'predicted_s'
 > & {
   request: unknown;
   resolved: unknown;
@@ -88,8 +94,9 @@ export const jsonParam = (value: unknown): string =>
 export async function insertQuote(db: Queryable, q: NewQuote): Promise<QuoteRow> {
   const rows = await db.query<QuoteRow>(
     `INSERT INTO quotes (id, account_id, token_id, file_id, file_name, mode, status, request, resolved, slicing_key, material, color,
-       printer, widget_key_id, shopper_hash, choices, priority, started_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, CASE WHEN $7 = 'queued' THEN NULL ELSE now() END)
+       printer, widget_key_id, shopper_hash, choices, priority, caller, predicted_s, started_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
+       CASE WHEN $7 = 'queued' THEN NULL ELSE now() END)
      RETURNING *`,
     [
       q.id,
@@ -109,6 +116,8 @@ export async function insertQuote(db: Queryable, q: NewQuote): Promise<QuoteRow>
       q.shopper_hash,
       q.choices && JSON.stringify(q.choices),
       q.priority,
+      q.caller,
+      q.predicted_s,
     ],
   );
   return firstRow(rows);
@@ -209,35 +218,15 @@ export async function waitingKeys(db: Queryable): Promise<string[]> {
   return rows.map((r) => r.slicing_key);
 }
 
-export async function countWaitingJobs(db: Queryable): Promise<number> {
-  const rows = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM quotes WHERE status = 'queued'`);
-  return firstRow(rows).n;
-}
-
-/**
- * Claims the most urgent queued job (priority, then age), or a processing one whose worker's lease ran out (it
- * died). A job whose slice is already being made (another quote or a prefetch holding a live lease on the same
- * slicing key) is left queued: it joins that slice, and is answered from the cache once the slice is stored.
- */
-export async function claimJob(
-  db: Queryable,
-  owner: string,
-  leaseMs: number,
-): Promise<(QuoteRow & { previous_status: QuoteStatus }) | undefined> {
-  const [row] = await db.query<QuoteRow & { previous_status: QuoteStatus }>(
-    `WITH next AS (
-       SELECT id, status AS previous_status FROM quotes q
-       WHERE (status = 'queued' OR (status = 'processing' AND lease_expires_at < now()))
-         AND NOT EXISTS (SELECT 1 FROM quotes o WHERE o.slicing_key = q.slicing_key AND o.id <> q.id
-                           AND o.status = 'processing' AND o.lease_expires_at >= now())
-         AND NOT EXISTS (SELECT 1 FROM prefetches p WHERE p.slicing_key = q.slicing_key AND p.lease_expires_at >= now())
-       ORDER BY priority, created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-     UPDATE quotes q SET status = 'processing', progress = 5, attempts = q.attempts + 1, lease_owner = $1,
-       lease_expires_at = now() + make_interval(secs => $2::float8 / 1000), started_at = coalesce(q.started_at, now())
-     FROM next WHERE q.id = next.id RETURNING q.*, next.previous_status`,
-    [owner, leaseMs],
+/** Quotes waiting to be sliced: all of them, the account's, and the caller's (their queue bounds). */
+export async function countWaitingJobs(db: Queryable, accountId: string, caller: string) {
+  const rows = await db.query<{ total: number; account: number; caller: number }>(
+    `SELECT count(*)::int AS total, (count(*) FILTER (WHERE account_id = $1))::int AS account,
+       (count(*) FILTER (WHERE account_id = $1 AND caller = $2))::int AS caller
+     FROM quotes WHERE status = 'queued'`,
+    [accountId, caller],
   );
-  return row;
+  return firstRow(rows);
 }
 
 export interface JobProgress {

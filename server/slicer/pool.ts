@@ -27,6 +27,8 @@ export interface SliceRequest {
   settings: ResolvedSettings;
   transform?: SliceTransform;
   onProgress?: (progress: SliceProgress) => void;
+  /** This slice's own time limit (its predicted cost decides it); at most the pool's. */
+  timeoutMs?: number;
 }
 
 export interface SlicePoolStats {
@@ -106,7 +108,8 @@ export function createSlicePool(opts: SlicePoolOptions = {}): SlicePool {
     const ctrl = new AbortController();
     const onAbort = () => ctrl.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
-    const work = sliceOnce({ ...req, binary, timeoutMs, tmpRoot: opts.tmpRoot, signal: ctrl.signal });
+    const limit = Math.min(timeoutMs, req.timeoutMs ?? timeoutMs);
+    const work = sliceOnce({ ...req, binary, timeoutMs: limit, tmpRoot: opts.tmpRoot, signal: ctrl.signal });
     const entry = { ctrl, done: work.catch(() => undefined) };
     running.add(entry);
     try {

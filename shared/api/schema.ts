@@ -106,7 +106,7 @@ export interface paths {
   "/v2/file/quote/{file_id}": {
     /**
      * Quote a file from a real slice
-     * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
+     * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. A shop's shopper (widget key) whose part is predicted to take more slicer time than the offer's `max_slice_seconds` is refused before any slicing: 422 `model_too_complex` with `details.limit_seconds` and `details.predicted_seconds`. A slice runs at most a few times its predicted time (capped by SLICER_TIMEOUT_MS) and then fails with `slice_timeout`; its seconds count against the caller's hourly slicer budget like any other slice's. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
      */
     post: operations["createQuote"];
   };
@@ -1205,6 +1205,8 @@ export interface components {
          */
         upload_storage_bytes?: number;
       };
+      /** @description Slicer seconds a shopper's part may be predicted to take on this server before the widget refuses it (422 model_too_complex, before any slicing); null: 60 s. API quotes are not bound by it. */
+      max_slice_seconds?: number | null;
     };
     Offer: {
       materials: {
@@ -1281,6 +1283,8 @@ export interface components {
          */
         upload_storage_bytes: number;
       };
+      /** @description Slicer seconds a shopper's part may be predicted to take on this server before the widget refuses it (422 model_too_complex, before any slicing); null: 60 s. API quotes are not bound by it. */
+      max_slice_seconds: number | null;
       /**
        * @description widget_key: the key's own offer; account: yours; default: derived from your profiles
        * @enum {string}
@@ -2286,7 +2290,7 @@ export interface components {
         "application/json": components["schemas"]["Error"];
       };
     };
-    /** @description Rate limit exceeded (`rate_limited`): back off and retry after Retry-After seconds. Only rate limits answer 429; an exhausted allowance answers 402. */
+    /** @description Too many requests: a rate limit (`rate_limited`), a shopper with SLICER_QUEUE_PER_SHOPPER quotes already waiting for the slicer (`caller_queue_full`), or a caller whose slicer seconds of the last hour, failed and timed-out slices included, reached its budget (`slicer_budget_spent`, `details.used_seconds` and `details.budget_seconds`). Back off and retry after Retry-After seconds. An exhausted allowance answers 402, not 429. */
     TooManyRequests: {
       headers: {
         "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2309,7 +2313,7 @@ export interface components {
         "application/json": components["schemas"]["Error"];
       };
     };
-    /** @description The server is busy (e.g. the slicing queue is full); see Retry-After. */
+    /** @description The server is busy: e.g. your account's slicing queue is full (`queue_full`, SLICER_QUEUE_PER_ACCOUNT quotes waiting; other accounts are not affected); see Retry-After. */
     ServiceUnavailable: {
       headers: {
         "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2935,7 +2939,7 @@ export interface operations {
   };
   /**
    * Quote a file from a real slice
-   * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
+   * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. A shop's shopper (widget key) whose part is predicted to take more slicer time than the offer's `max_slice_seconds` is refused before any slicing: 422 `model_too_complex` with `details.limit_seconds` and `details.predicted_seconds`. A slice runs at most a few times its predicted time (capped by SLICER_TIMEOUT_MS) and then fails with `slice_timeout`; its seconds count against the caller's hourly slicer budget like any other slice's. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
    */
   createQuote: {
     parameters: {

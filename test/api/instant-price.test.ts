@@ -9,7 +9,7 @@ import { merchantShop, startTestServer, type TestServer, type ApiClient } from '
 import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
 import { PREFETCH_PER_ACCOUNT, PREFETCH_PER_UPLOAD } from '../../server/quotes/prefetch.ts';
-import { claimJob } from '../../server/quotes/sql.ts';
+import { claimJob } from '../../server/quotes/claim-sql.ts';
 
 const SHOP = 'https://instant-shop.example';
 const BENCHY = readFileSync(new URL('../fixtures/models/stl/3DBenchy.stl', import.meta.url));
@@ -234,7 +234,7 @@ test('the claim order: priority first, then age; a job whose slice is being made
       );
       const claimed: string[] = [];
       for (let i = 0; i < 3; i++) {
-        const job = await claimJob(tx, 'w_test', 60_000);
+        const job = await claimJob(tx, 'w_test', 60_000, { lastSlot: false, heldAccounts: [], shortSeconds: 15 });
         if (job?.account_id === accountId) claimed.push(job.id);
       }
       throw Object.assign(new Error('rollback'), { claimed });

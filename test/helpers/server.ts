@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import http from 'node:http';
 import pg from 'pg';
 import { loadConfig } from '../../server/config.ts';
 import { openPglite, openPostgres, type Db } from '../../server/db/index.ts';
@@ -115,6 +116,8 @@ export interface ApiResponse<T = any> {
 export class ApiClient {
   cookie: string | null = null;
   csrf: string | null = null;
+  /** Send from this loopback address (127.0.0.x) instead of the default: another client address to the server. */
+  localAddress: string | null = null;
   constructor(
     readonly base: string,
     public token?: string,
@@ -134,7 +137,9 @@ export class ApiClient {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(opts.json);
     } else if (opts.form) body = opts.form;
-    const res = await fetch(this.base + urlPath, { method, headers, body, redirect: 'manual' });
+    const res = this.localAddress
+      ? await sendFrom(this.localAddress, this.base + urlPath, method, headers, body)
+      : await fetch(this.base + urlPath, { method, headers, body, redirect: 'manual' });
     const setCookie = res.headers.get('set-cookie');
     if (setCookie) this.cookie = setCookie.split(';')[0]!;
     const raw = new Uint8Array(await res.arrayBuffer());
@@ -164,4 +169,35 @@ export class ApiClient {
     form.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
     return this.request<T>('POST', p, { form });
   }
+}
+
+/** One request over node:http from a given local address (fetch cannot choose it), answered as a Response. */
+async function sendFrom(
+  localAddress: string,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: BodyInit | undefined,
+): Promise<Response> {
+  const encoded = body === undefined ? undefined : new Request(url, { method, body });
+  const bytes = encoded ? Buffer.from(await encoded.arrayBuffer()) : undefined;
+  const type = encoded?.headers.get('content-type');
+  const all = { ...headers, ...(type && !headers['content-type'] ? { 'content-type': type } : {}) };
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers: all, localAddress }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+        const status = res.statusCode ?? 0;
+        const payload = [204, 304].includes(status) ? null : Buffer.concat(chunks);
+        resolve(new Response(payload, { status, headers: h }));
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(bytes);
+  });
 }

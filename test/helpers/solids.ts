@@ -181,3 +181,54 @@ export function torusObj(R: number, r: number, rows = 24, cols = 64): string {
     false,
   );
 }
+
+/**
+ * n small regular tetrahedra (edge `edge`) scattered without overlap checks over a cube of side `side`, from a
+ * fixed seed: as many separate bodies as tetrahedra, the shape that costs a slicer most per byte.
+ */
+export function tetraCloudObj(n: number, side: number, edge: number, seed = 1): string {
+  let s = seed >>> 0 || 1;
+  const random = () => {
+    s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0;
+    return s / 2 ** 32;
+  };
+  const v: P3[] = [];
+  const f: [number, number, number][] = [];
+  const h = edge * Math.sqrt(2 / 3);
+  const r = edge / Math.sqrt(3);
+  for (let i = 0; i < n; i++) {
+    const [x, y, z] = [random() * (side - edge), random() * (side - edge), random() * (side - h)];
+    const b = v.length;
+    for (let k = 0; k < 3; k++) {
+      const a = (2 * Math.PI * k) / 3;
+      v.push([x + r + r * Math.cos(a), y + r + r * Math.sin(a), z]);
+    }
+    v.push([x + r, y + r, z + h]);
+    f.push([b, b + 2, b + 1], [b, b + 1, b + 3], [b + 1, b + 2, b + 3], [b + 2, b, b + 3]);
+  }
+  return trianglesObj(v, f);
+}
+
+/** A k × k grid of flat tori (ring radius R, tube r), `gap` apart: many bodies of many triangles each. */
+export function torusGridObj(k: number, R: number, r: number, gap: number, rows = 24, cols = 64): string {
+  const one = torusObj(R, r, rows, cols);
+  const verts = one.split('\n').filter((l) => l.startsWith('v '));
+  const faces = one.split('\n').filter((l) => l.startsWith('f '));
+  const lines: string[] = [];
+  const pitch = 2 * (R + r) + gap;
+  for (let i = 0; i < k * k; i++) {
+    const [dx, dy] = [(i % k) * pitch, Math.floor(i / k) * pitch];
+    for (const l of verts) {
+      const [, x, y, z] = l.split(' ');
+      lines.push(`v ${Number(x) + dx} ${Number(y) + dy} ${z}`);
+    }
+  }
+  for (let i = 0; i < k * k; i++) {
+    const base = i * verts.length;
+    for (const l of faces) {
+      const [, a, b, c] = l.split(' ');
+      lines.push(`f ${Number(a) + base} ${Number(b) + base} ${Number(c) + base}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -112,6 +112,10 @@ export const SHOPPER_MESSAGES: Readonly<Record<string, string>> = {
   quote_timeout: 'Calculating the price took too long. Please try again; a simpler model is quicker.',
   worker_lost: BUSY,
   queue_full: BUSY,
+  caller_queue_full: 'You have several prices on the way already. Please wait for them before asking for more.',
+  slicer_budget_spent:
+    'You have asked for many prices in a short time. Please wait a while before trying again, or contact the shop.',
+  file_deleted: 'This upload is no longer available. Please choose your file again.',
   slicer_unavailable: BUSY,
   rate_limited: 'Too many requests at once. Please wait a few seconds and try again.',
   internal_error: BUSY,

@@ -3,6 +3,7 @@
 import { html, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { fieldId, infillRow, type InfillRow, type OfferDraft } from '../lib/offer-draft.ts';
+import { DEFAULT_MAX_SLICE_SECONDS } from '../../../shared/offer.ts';
 import { addOnEnter, defaultSelect, errorText, takeAddText, textField, type EditorContext } from './offer-controls.ts';
 
 export function infillSection(c: EditorContext): TemplateResult {
@@ -69,7 +70,8 @@ export function termsSection(c: EditorContext): TemplateResult {
   const d = c.draft;
   const cur = c.currency;
   const set =
-    (field: 'quantityMin' | 'quantityMax' | 'minimumPrice' | 'minimumLinePrice' | 'leadTime') => (v: string) =>
+    (field: 'quantityMin' | 'quantityMax' | 'minimumPrice' | 'minimumLinePrice' | 'leadTime' | 'maxSliceSeconds') =>
+    (v: string) =>
       c.edit((x) => (x[field] = v));
   return html`<fieldset class="field-group offer-group" aria-describedby="of-terms-hint">
     <legend>Quantities, minimum prices and lead time</legend>
@@ -112,6 +114,14 @@ export function termsSection(c: EditorContext): TemplateResult {
       placeholder: 'e.g. Ships in 3–5 business days',
       hint: 'Shown to shoppers under the options. Empty: none.',
       onInput: set('leadTime'),
+    })}
+    ${textField(c, 'max_slice_seconds', {
+      label: html`Most slicer time per part <span class="unit">(seconds)</span>`,
+      value: d.maxSliceSeconds,
+      inputmode: 'numeric',
+      placeholder: String(DEFAULT_MAX_SLICE_SECONDS),
+      hint: `Shoppers' parts predicted to take longer to slice are refused before slicing, with the reason; quote them through the API instead. Empty: ${DEFAULT_MAX_SLICE_SECONDS} s.`,
+      onInput: set('maxSliceSeconds'),
     })}
   </fieldset>`;
 }

@@ -45,6 +45,7 @@ export interface OfferDraft {
   leadTime: string;
   /** The widget budget as typed; upload storage in MiB (bytes / 2^20, exact both ways). */
   budget: Record<keyof WidgetBudget, string>;
+  maxSliceSeconds: string;
 }
 
 const MIB = 1024 * 1024;
@@ -111,6 +112,7 @@ export function draftFrom(offer: Offer): OfferDraft {
     minimumLinePrice: offer.minimum_line_price === null ? '' : String(offer.minimum_line_price),
     leadTime: offer.lead_time ?? '',
     budget: budgetText(normalizeWidgetBudget(offer.widget_budget)),
+    maxSliceSeconds: offer.max_slice_seconds === null ? '' : String(offer.max_slice_seconds),
   };
 }
 
@@ -158,6 +160,7 @@ export function offerBody(d: OfferDraft): Record<string, unknown> {
     minimum_line_price: amount(d.minimumLinePrice),
     lead_time: d.leadTime.trim() === '' ? null : d.leadTime.trim(),
     widget_budget: budgetBody(d.budget),
+    max_slice_seconds: d.maxSliceSeconds.trim() === '' ? null : numeric(d.maxSliceSeconds),
   };
 }
 
@@ -211,5 +214,6 @@ const TOP_LABELS: Record<string, string> = {
   'widget_budget.quotes_per_day': 'Quotes per day',
   'widget_budget.monthly_quote_share_percent': 'Share of the monthly quotes',
   'widget_budget.upload_storage_bytes': 'Storage for shopper uploads',
+  max_slice_seconds: 'Most slicer time per part',
   body: 'Offer',
 };

@@ -1,0 +1,57 @@
+// Which quote a worker slices next (docs/limits.md, "Fair share of the slicer"). Not first come, first served:
+// the account that used the slicer least recently goes first, then, within it, the caller that used it least
+// (slicer seconds of the last 15 minutes, plus the predicted seconds of what each has slicing now), then the
+// shopper before the merchant's API, then age. And the last free slot of a worker is never taken by a long slice
+// of an account that already holds one of its other slots, so that another account's quote always finds a slot
+// within seconds. The claim is one SQL statement (FOR UPDATE SKIP LOCKED), so any number of worker processes
+// can claim side by side.
+import type { Queryable } from '../db/index.ts';
+import type { QuoteRow, QuoteStatus } from './sql.ts';
+
+/** Slicer use older than this no longer weighs on the order of claims. */
+export const FAIR_SHARE_WINDOW_S = 900;
+
+/** What this worker holds, for the rule of its last free slot. */
+export interface SlotRule {
+  /** The claim is for the worker's last free slot (and it has more than one). */
+  lastSlot: boolean;
+  /** Accounts holding the worker's other slots. */
+  heldAccounts: string[];
+  /** A slice predicted to end within this many seconds may take the last slot anyway. */
+  shortSeconds: number;
+}
+
+export async function claimJob(
+  db: Queryable,
+  owner: string,
+  leaseMs: number,
+  rule: SlotRule,
+): Promise<(QuoteRow & { previous_status: QuoteStatus }) | undefined> {
+  const [row] = await db.query<QuoteRow & { previous_status: QuoteStatus }>(
+    `WITH used AS (
+       SELECT account_id, caller, seconds::float8 AS s FROM slicer_usage
+       WHERE at > now() - make_interval(secs => $3::float8)
+       UNION ALL
+       SELECT account_id, coalesce(caller, ''), coalesce(predicted_s, 0)::float8 FROM quotes
+       WHERE status = 'processing' AND lease_expires_at >= now()
+       UNION ALL
+       SELECT account_id, coalesce(caller, ''), coalesce(predicted_s, 0)::float8 FROM prefetches
+       WHERE lease_expires_at >= now()),
+     next AS (
+       SELECT q.id, q.status AS previous_status FROM quotes q
+       WHERE (q.status = 'queued' OR (q.status = 'processing' AND q.lease_expires_at < now()))
+         AND NOT EXISTS (SELECT 1 FROM quotes o WHERE o.slicing_key = q.slicing_key AND o.id <> q.id
+                           AND o.status = 'processing' AND o.lease_expires_at >= now())
+         AND NOT EXISTS (SELECT 1 FROM prefetches p WHERE p.slicing_key = q.slicing_key AND p.lease_expires_at >= now())
+         AND (NOT $4::boolean OR coalesce(q.predicted_s, 0) <= $5::float8 OR NOT (q.account_id = ANY($6::text[])))
+       ORDER BY (SELECT coalesce(sum(u.s), 0) FROM used u WHERE u.account_id = q.account_id),
+         (SELECT coalesce(sum(u.s), 0) FROM used u WHERE u.account_id = q.account_id AND u.caller = coalesce(q.caller, '')),
+         q.priority, q.created_at
+       LIMIT 1 FOR UPDATE OF q SKIP LOCKED)
+     UPDATE quotes q SET status = 'processing', progress = 5, attempts = q.attempts + 1, lease_owner = $1,
+       lease_expires_at = now() + make_interval(secs => $2::float8 / 1000), started_at = coalesce(q.started_at, now())
+     FROM next WHERE q.id = next.id RETURNING q.*, next.previous_status`,
+    [owner, leaseMs, FAIR_SHARE_WINDOW_S, rule.lastSlot, rule.shortSeconds, rule.heldAccounts],
+  );
+  return row;
+}

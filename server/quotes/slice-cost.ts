@@ -1,0 +1,70 @@
+// A quote's slice cost, known before it runs (docs/limits.md, "Slicer time"): the cost model's reference seconds
+// (server/slicer/cost.ts) for the file as placed and the quote's settings, times how fast this server's recent
+// slices were. It decides whether a shopper's part may be sliced at all, how long its slice may run, whether it
+// may take a worker's last free slot, and whether an upload is pre-sliced.
+import type { ResolvedSettings } from '../../shared/settings.ts';
+import type { Deps } from '../deps.ts';
+import type { FileRow } from '../files/sql.ts';
+import { scaledMeasurements, type Placement } from '../placement/index.ts';
+import { costInputsOf, referenceSeconds } from '../slicer/cost.ts';
+import { slicerSpeed } from '../limits/slicer-time.ts';
+import { ApiError } from '../http/errors.ts';
+
+export interface SliceCost {
+  /** Seconds on the reference machine the model was fitted on. */
+  reference_s: number;
+  /** Seconds on this server, at its recent speed. */
+  predicted_s: number;
+}
+
+/** A slice predicted to end within this many seconds may take a worker's last free slot. */
+export const SHORT_SLICE_S = 15;
+/** The shortest timeout a slice gets, however cheap it looks: start-up and a loaded machine. */
+const MIN_TIMEOUT_MS = 30_000;
+/** A slice may run this many times its predicted time before it is stopped (the model's p90 error is far below). */
+const TIMEOUT_FACTOR = 4;
+
+const SPEED_TTL_MS = 60_000;
+let speedCache: { at: number; value: number } | null = null;
+
+async function speed(deps: Pick<Deps, 'db' | 'now'>): Promise<number> {
+  const now = deps.now().getTime();
+  if (!speedCache || now - speedCache.at > SPEED_TTL_MS) {
+    speedCache = { at: now, value: await slicerSpeed(deps.db).catch(() => 1) };
+  }
+  return speedCache.value;
+}
+
+const tenths = (s: number) => Math.round(s * 10) / 10;
+
+/** Seconds the slice would take on the reference machine. */
+export function referenceCost(file: FileRow, placement: Placement, settings: ResolvedSettings): number {
+  return tenths(referenceSeconds(costInputsOf(scaledMeasurements(file), placement.dimensions.z, settings.printer)));
+}
+
+export async function sliceCost(
+  deps: Pick<Deps, 'db' | 'now'>,
+  file: FileRow,
+  placement: Placement,
+  settings: ResolvedSettings,
+): Promise<SliceCost> {
+  const reference = referenceCost(file, placement, settings);
+  return { reference_s: reference, predicted_s: tenths(reference * (await speed(deps))) };
+}
+
+/** How long a slice may run: a multiple of its prediction, at least MIN_TIMEOUT_MS, at most SLICER_TIMEOUT_MS. */
+export function sliceTimeoutMs(predictedS: number | null, ceilingMs: number): number {
+  if (predictedS === null) return ceilingMs;
+  return Math.min(ceilingMs, Math.max(MIN_TIMEOUT_MS, Math.ceil(predictedS * TIMEOUT_FACTOR * 1000)));
+}
+
+/** A shop's shopper may not ask for a slice beyond the offer's budget: refused before any slicing. */
+export function checkComplexity(cost: SliceCost, limitS: number): void {
+  if (cost.predicted_s <= limitS) return;
+  throw new ApiError(
+    422,
+    'model_too_complex',
+    `This part would take about ${Math.round(cost.predicted_s)} s of slicer time with these choices; the shop quotes parts of up to ${limitS} s online. Simplify the model, choose a coarser quality, or contact the shop.`,
+    { field: 'max_slice_seconds', limit_seconds: limitS, predicted_seconds: cost.predicted_s },
+  );
+}

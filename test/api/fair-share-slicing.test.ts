@@ -1,0 +1,130 @@
+// Fair shares with real slices (docs/limits.md, "Slicer time"): two long slices of one account never hold both
+// slots while another account's quote waits; deleting a file stops its running slice and charges what it used; a
+// timed-out slice is charged to the caller and spends its hourly slicer budget.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startTestServer, type ApiClient, type TestServer } from '../helpers/server.ts';
+import { boxesObj } from '../helpers/meshes.ts';
+import { tetraCloudObj } from '../helpers/solids.ts';
+import { until } from '../helpers/poll.ts';
+import { SHORT_SLICE_S } from '../../server/quotes/slice-cost.ts';
+
+const BENCHY = readFileSync(new URL('../fixtures/models/stl/3DBenchy.stl', import.meta.url));
+/** Two thousand separate bodies: every layer a crowd of islands, with supports under each. */
+const CROWD = new TextEncoder().encode(tetraCloudObj(2_000, 60, 1.5, 7));
+const cubeOf = (mm: number) => new TextEncoder().encode(boxesObj([[0, 0, 0, mm, mm, mm]]));
+
+const servers: TestServer[] = [];
+after(() => Promise.all(servers.map((s) => s.stop())));
+
+async function start(env: Record<string, string>) {
+  const server = await startTestServer(env);
+  servers.push(server);
+  return server;
+}
+
+async function upload(api: ApiClient, bytes: Uint8Array, name: string): Promise<string> {
+  const up = await api.uploadBytes('/v2/file', bytes, name);
+  assert.equal(up.status, 201, JSON.stringify(up.body));
+  return up.body.file_id;
+}
+
+interface Row {
+  status: string;
+  started_at: Date | null;
+  predicted_s: number | null;
+  error: { code: string } | null;
+}
+
+const quoteRow = async (server: TestServer, id: string) =>
+  (
+    await server.deps.db.query<Row>('SELECT status, started_at, predicted_s, error FROM quotes WHERE id = $1', [id])
+  )[0]!;
+
+test("two long slices of one account leave a slot for another account's quote; deleting the file stops them", async () => {
+  const server = await start({ SLICER_CONCURRENCY: '2', JOB_LEASE_MS: '3000' });
+  const a = await server.newAccount({ email: 'long-a@example.test' });
+  const b = await server.newAccount({ email: 'long-b@example.test' });
+  const apiA = server.client(a.token);
+  const crowd = await upload(apiA, CROWD, 'crowd.obj');
+  const long = [
+    await apiA.post(`/v2/file/quote/${crowd}/async`, { printer_config: { support_material: true } }),
+    await apiA.post(`/v2/file/quote/${crowd}/async`, { printer_config: { support_material: true, layer_height: 0.1 } }),
+  ].map((r) => r.body.job_id as string);
+  for (const id of long) {
+    const predicted = (await quoteRow(server, id)).predicted_s!;
+    assert.ok(predicted > SHORT_SLICE_S, `a long slice: predicted ${predicted} s`);
+  }
+  await until('the first long slice to start', 60_000, async () =>
+    (await quoteRow(server, long[0]!)).status === 'processing' ? true : undefined,
+  );
+
+  const apiB = server.client(b.token);
+  const cube = await upload(apiB, cubeOf(14), 'cube.obj');
+  const theirs = await apiB.post(`/v2/file/quote/${cube}`, {});
+  assert.ok([200, 202].includes(theirs.status), JSON.stringify(theirs.body));
+  const id = theirs.body.quote_id as string;
+  const done = await until('the other account to be priced', 120_000, async () => {
+    const row = await quoteRow(server, id);
+    return row.status === 'completed' ? row : undefined;
+  });
+  const second = await quoteRow(server, long[1]!);
+  assert.ok(
+    second.started_at === null || second.started_at > done.started_at!,
+    "the account's second long slice did not take the slot the other account needed",
+  );
+
+  // The file goes: its slices stop at once (not at their end), and what they used is charged to the token.
+  assert.equal((await apiA.delete(`/v2/file/${crowd}`)).status, 200);
+  for (const job of long) {
+    const row = await quoteRow(server, job);
+    assert.equal(row.status, 'failed');
+    assert.equal(row.error?.code, 'file_deleted');
+  }
+  const charged = await until('the stopped slice to be charged', 60_000, async () => {
+    const rows = await server.deps.db.query<{ outcome: string; seconds: number }>(
+      `SELECT outcome, seconds FROM slicer_usage WHERE caller = $1`,
+      [`tok:${a.tokenId}`],
+    );
+    return rows.length ? rows : undefined;
+  });
+  assert.deepEqual(
+    charged.map((r) => r.outcome),
+    ['stopped'],
+  );
+  assert.ok(charged[0]!.seconds > 0);
+});
+
+test("a timed-out slice is charged to its caller and spends the caller's hourly slicer budget", async () => {
+  const server = await start({
+    SLICER_CONCURRENCY: '1',
+    SLICER_TIMEOUT_MS: '1000',
+    SLICER_SECONDS_PER_CALLER_HOUR: '1',
+  });
+  const a = await server.newAccount({ email: 'timeout-a@example.test' });
+  const b = await server.newAccount({ email: 'timeout-b@example.test' });
+  const apiA = server.client(a.token);
+  const benchy = await upload(apiA, BENCHY, 'benchy.stl');
+  const slow = await apiA.post(`/v2/file/quote/${benchy}`, {});
+  assert.equal(slow.status, 422, JSON.stringify(slow.body));
+  assert.equal(slow.body.error.code, 'slice_timeout');
+  const [charge] = await server.deps.db.query<{ outcome: string; seconds: number }>(
+    'SELECT outcome, seconds FROM slicer_usage WHERE caller = $1',
+    [`tok:${a.tokenId}`],
+  );
+  assert.equal(charge?.outcome, 'timeout');
+  assert.ok(charge!.seconds >= 0.9, `charged ${charge!.seconds} s`);
+
+  // The token's budget (1 s an hour) is spent: its next slice is refused before it runs…
+  const cube = await upload(apiA, cubeOf(11), 'cube.obj');
+  const refused = await apiA.post(`/v2/file/quote/${cube}`, {});
+  assert.equal(refused.status, 429, JSON.stringify(refused.body));
+  assert.equal(refused.body.error.code, 'slicer_budget_spent');
+  const retry = Number(refused.headers.get('retry-after'));
+  assert.ok(retry >= 1 && retry <= 3600, `Retry-After: ${retry}`);
+  // …while another account's caller is not affected.
+  const apiB = server.client(b.token);
+  const theirs = await upload(apiB, cubeOf(11), 'cube.obj');
+  assert.equal((await apiB.post(`/v2/file/quote/${theirs}`, {})).status, 200);
+});

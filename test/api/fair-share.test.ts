@@ -1,0 +1,269 @@
+// Fair shares of the slicer (docs/limits.md, "Slicer time"): claims go to the account, then the caller, that used
+// the slicer least recently; a worker's last free slot never goes to a long slice of an account that holds another
+// of its slots; queues are bounded per account and per shopper, never across accounts; a shopper's part above the
+// shop's slicer budget is refused before any slice, with the limit and the part's figure. Nothing here slices:
+// the server only queues (WORKER_ROLE=api), and claims are made by hand in transactions that are rolled back.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { boxesObj, CUBE_OBJ } from '../helpers/meshes.ts';
+import { tetraCloudObj } from '../helpers/solids.ts';
+import { claimJob, type SlotRule } from '../../server/quotes/claim-sql.ts';
+import type { Queryable } from '../../server/db/index.ts';
+import { prefetchUpload } from '../../server/quotes/prefetch.ts';
+import { fileByIdAnyAccount } from '../../server/files/sql.ts';
+import { until } from '../helpers/poll.ts';
+
+const SHOP = 'https://fair-shop.example';
+const OTHER_SHOP = 'https://other-shop.example';
+const HEAVY = new TextEncoder().encode(tetraCloudObj(8_000, 80, 1.5, 11));
+const CUBE = new TextEncoder().encode(CUBE_OBJ);
+/** A cube of its own size: slices are shared by content, so a test that counts prefetches needs a mesh of its own. */
+const cubeOf = (mm: number) => new TextEncoder().encode(boxesObj([[0, 0, 0, mm, mm, mm]]));
+
+let server: TestServer;
+
+before(async () => {
+  server = await startTestServer({
+    WORKER_ROLE: 'api',
+    QUOTE_SYNC_WAIT_MS: '0',
+    SLICER_QUEUE_PER_ACCOUNT: '4',
+    SLICER_QUEUE_PER_SHOPPER: '2',
+    RATE_LIMIT_ANON_PLAN: 'business',
+  });
+});
+after(() => server.stop());
+
+/** A shop's shopper calling from one loopback address. */
+function shopper(key: string, origin: string, address = '127.0.0.1') {
+  const c = server.client();
+  c.localAddress = address;
+  let token = '';
+  const headers = () => ({ 'x-widget-key': key, origin, ...(token ? { 'x-shopper-token': token } : {}) });
+  return {
+    post: (p: string, json: unknown) => c.request('POST', p, { json, headers: headers() }),
+    async upload(bytes: Uint8Array, name: string): Promise<string> {
+      const ticket = await c.request('GET', '/v2/file/upload-id', { headers: headers() });
+      token = ticket.body.shopper_token;
+      const up = await c.uploadBytes(`/v2/file/public/${ticket.body.upload_id}`, bytes, name);
+      assert.equal(up.status, 201, JSON.stringify(up.body));
+      return up.body.file_id;
+    },
+  };
+}
+
+async function upload(api: ApiClient, bytes: Uint8Array, name: string): Promise<string> {
+  const up = await api.uploadBytes('/v2/file', bytes, name);
+  assert.equal(up.status, 201, JSON.stringify(up.body));
+  return up.body.file_id;
+}
+
+const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+  server.deps.db.query<T>(text, params);
+
+/** Claims made in a transaction that is rolled back: the order in which a worker would take the jobs. */
+async function claimOrder(rule: SlotRule, setup: (tx: Queryable) => Promise<void>, n: number): Promise<string[]> {
+  return server.deps.db
+    .transaction(async (tx) => {
+      await setup(tx);
+      const claimed: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const job = await claimJob(tx, 'w_test', 60_000, rule);
+        if (job) claimed.push(job.id);
+      }
+      throw Object.assign(new Error('rollback'), { claimed });
+    })
+    .catch((err: { claimed?: string[] }) => {
+      if (!err.claimed) throw err;
+      return err.claimed;
+    });
+}
+
+/** Queued jobs made by hand: id, account, caller, predicted seconds, age in seconds. */
+async function queue(tx: Queryable, jobs: [string, string, string, number, number][]) {
+  for (const [id, account, caller, predicted, age] of jobs) {
+    await tx.query(
+      `INSERT INTO quotes (id, account_id, file_id, file_name, mode, status, request, slicing_key, priority, caller,
+         predicted_s, created_at)
+       VALUES ($1, $2, 'file_fair', 'x.stl', 'async', 'queued', '{}', $1, 1, $3, $4, now() - make_interval(secs => $5))`,
+      [id, account, caller, predicted, age],
+    );
+  }
+}
+
+const NO_RULE: SlotRule = { lastSlot: false, heldAccounts: [], shortSeconds: 15 };
+
+test('the account that used the slicer least goes first, then its least-served caller, not the oldest job', async () => {
+  const a = await server.newAccount({ email: 'fair-a@example.test' });
+  const b = await server.newAccount({ email: 'fair-b@example.test' });
+  await sql('DELETE FROM quotes WHERE status = $1', ['queued']);
+  const order = await claimOrder(
+    NO_RULE,
+    async (tx) => {
+      // A has sliced for 200 s in the last minutes, B for 10 s; within A, ip:x for 190 s and ip:y for 10 s.
+      await tx.query(
+        `INSERT INTO slicer_usage (account_id, caller, kind, outcome, seconds) VALUES
+           ($1, 'ip:x', 'quote', 'timeout', 190), ($1, 'ip:y', 'quote', 'ok', 10), ($2, 'tok:b', 'quote', 'ok', 10)`,
+        [a.accountId, b.accountId],
+      );
+      await queue(tx, [
+        ['job_a_x_oldest', a.accountId, 'ip:x', 5, 300],
+        ['job_a_y', a.accountId, 'ip:y', 5, 200],
+        ['job_b_newest', b.accountId, 'tok:b', 5, 1],
+      ]);
+    },
+    3,
+  );
+  // B first although newest; then within A, ip:y (10 s) before ip:x (190 s) although younger. Each claim also
+  // counts as use (its predicted seconds), so the order is by share, not by a fixed rank.
+  assert.deepEqual(order, ['job_b_newest', 'job_a_y', 'job_a_x_oldest']);
+});
+
+test("a worker's last free slot never goes to a long slice of an account that holds its other slot", async () => {
+  const a = await server.newAccount({ email: 'slot-a@example.test' });
+  const b = await server.newAccount({ email: 'slot-b@example.test' });
+  await sql('DELETE FROM quotes WHERE status = $1', ['queued']);
+  const jobs = async (tx: Queryable) =>
+    queue(tx, [
+      ['job_a_long', a.accountId, 'ip:x', 120, 100],
+      ['job_a_short', a.accountId, 'ip:x', 3, 50],
+      ['job_b_long', b.accountId, 'tok:b', 120, 1],
+    ]);
+  const last = { lastSlot: true, heldAccounts: [a.accountId], shortSeconds: 15 };
+  // A holds the other slot: its long slice waits, its short one and B's long one may go.
+  assert.deepEqual((await claimOrder(last, jobs, 3)).sort(), ['job_a_short', 'job_b_long']);
+  // Not the last slot: A's long slice may go (after B's, which has used less).
+  assert.deepEqual((await claimOrder(NO_RULE, jobs, 3)).sort(), ['job_a_long', 'job_a_short', 'job_b_long']);
+});
+
+test("one account's full queue answers 503 to that account only; one shopper's full queue 429 to that shopper only", async () => {
+  const flooded = await merchantShop(server, 'flooded@example.test', SHOP);
+  const other = await merchantShop(server, 'other@example.test', OTHER_SHOP);
+  const attacker = shopper(flooded.key, SHOP, '127.0.0.2');
+  const files = [await attacker.upload(CUBE, 'a.obj'), await attacker.upload(CUBE, 'b.obj')];
+  const quotes = [];
+  for (const [i, fileId] of files.entries())
+    quotes.push(await attacker.post(`/v2/file/quote/${fileId}/async`, { choices: { infill: [10, 15][i] } }));
+  assert.deepEqual(
+    quotes.map((q) => q.status),
+    [202, 202],
+  );
+  // The same address, a third waiting quote: refused for this shopper…
+  const third = await attacker.post(`/v2/file/quote/${files[0]}/async`, { choices: { infill: 20 } });
+  assert.equal(third.status, 429, JSON.stringify(third.body));
+  assert.equal(third.body.error.code, 'caller_queue_full');
+  assert.ok(Number(third.headers.get('retry-after')) > 0);
+  // …while another address of the same shop still gets its quote queued.
+  const neighbour = shopper(flooded.key, SHOP, '127.0.0.3');
+  const theirs = await neighbour.upload(CUBE, 'c.obj');
+  assert.equal((await neighbour.post(`/v2/file/quote/${theirs}/async`, {})).status, 202);
+  // The shop's account now has 3 waiting; the merchant's 4th fills it, the 5th is refused with 503, for them only.
+  const own = await upload(flooded.api, CUBE, 'own.obj');
+  assert.equal((await flooded.api.post(`/v2/file/quote/${own}/async`, {})).status, 202);
+  const refused = await flooded.api.post(`/v2/file/quote/${own}/async`, { quote_config: { currency: 'USD' } });
+  assert.equal(refused.status, 503, JSON.stringify(refused.body));
+  assert.equal(refused.body.error.code, 'queue_full');
+  const elsewhere = await upload(other.api, CUBE, 'theirs.obj');
+  const accepted = await other.api.post(`/v2/file/quote/${elsewhere}/async`, {});
+  assert.equal(accepted.status, 202, 'another account is never refused for the flooded one');
+});
+
+test("a shopper's part above the shop's slicer budget is refused before any slice, and the merchant can raise it", async () => {
+  const shop = await merchantShop(server, 'budget-shop@example.test', 'https://budget-shop.example');
+  const s = shopper(shop.key, 'https://budget-shop.example', '127.0.0.4');
+  const heavy = await s.upload(HEAVY, 'cloud.obj');
+  const refused = await s.post(`/v2/file/quote/${heavy}`, { choices: {} });
+  assert.equal(refused.status, 422, JSON.stringify(refused.body));
+  assert.equal(refused.body.error.code, 'model_too_complex');
+  const d = refused.body.error.details;
+  assert.equal(d.field, 'max_slice_seconds');
+  assert.equal(d.limit_seconds, 60);
+  assert.ok(d.predicted_seconds > 60, `predicted ${d.predicted_seconds} s`);
+  const [row] = await sql<{ status: string; started_at: Date | null }>(
+    'SELECT status, started_at FROM quotes WHERE id = $1',
+    [d.quote_id],
+  );
+  assert.deepEqual(row, { status: 'failed', started_at: null }, 'recorded as a failed quote, never sliced');
+  // No prefetch was queued for the costly upload either.
+  assert.equal((await sql('SELECT 1 FROM prefetches WHERE file_id = $1', [heavy])).length, 0);
+  // The merchant raises the budget in the offer: the same part is queued for slicing.
+  const offer = (await shop.api.get('/v2/offer')).body;
+  const { source: _, ...body } = offer;
+  const raised = await shop.api.put('/v2/offer', { ...body, max_slice_seconds: 1800 });
+  assert.equal(raised.status, 200, JSON.stringify(raised.body));
+  const queued = await s.post(`/v2/file/quote/${heavy}/async`, { choices: {} });
+  assert.equal(queued.status, 202, JSON.stringify(queued.body));
+  // The merchant's own API is not bound by the shop's budget.
+  const own = await upload(shop.api, HEAVY, 'own-cloud.obj');
+  await shop.api.put('/v2/offer', { ...body, max_slice_seconds: 5 });
+  assert.equal((await shop.api.post(`/v2/file/quote/${own}/async`, {})).status, 202);
+});
+
+test('a cheap upload is pre-sliced and charged to its uploader; a costly one is never pre-sliced', async () => {
+  const shop = await merchantShop(server, 'prefetch-shop@example.test', 'https://prefetch-shop.example');
+  const s = shopper(shop.key, 'https://prefetch-shop.example', '127.0.0.5');
+  const cube = await s.upload(cubeOf(17), 'cube.obj');
+  const heavy = await s.upload(HEAVY, 'cloud.obj');
+  const rows = async (fileId: string) =>
+    sql<{ caller: string; predicted_s: number }>('SELECT caller, predicted_s FROM prefetches WHERE file_id = $1', [
+      fileId,
+    ]);
+  // Planned after the upload's answer: wait for it.
+  const planned = await until('the cube prefetches', 30_000, async () => {
+    const r = await rows(cube);
+    return r.length ? r : undefined;
+  });
+  for (const p of planned) {
+    assert.equal(p.caller, 'ip:127.0.0.5');
+    assert.ok(p.predicted_s > 0 && p.predicted_s <= 20, `predicted ${p.predicted_s} s`);
+  }
+  // The costly upload: planning it again queues nothing.
+  const file = (await fileByIdAnyAccount(server.deps.db, heavy))!;
+  const again = await prefetchUpload(server.deps, file, {
+    widgetKeyId: shop.keyId,
+    expiresAt: new Date(Date.now() + 600_000),
+    caller: 'ip:127.0.0.5',
+  });
+  assert.equal(again, 0);
+  assert.equal((await rows(heavy)).length, 0);
+});
+
+test("work for a file stops with it: a rescale ends the shopper's slices of the old size, a delete ends all", async () => {
+  const shop = await merchantShop(server, 'stop-shop@example.test', 'https://stop-shop.example');
+  const s = shopper(shop.key, 'https://stop-shop.example', '127.0.0.6');
+  const fileId = await s.upload(cubeOf(13), 'cube.obj');
+  await until('the prefetches', 30_000, async () =>
+    (await sql('SELECT 1 FROM prefetches WHERE file_id = $1', [fileId])).length ? true : undefined,
+  );
+  const mine = await s.post(`/v2/file/quote/${fileId}/async`, { choices: { infill: 20 } });
+  const merchants = await shop.api.post(`/v2/file/quote/${fileId}/async`, {});
+  assert.equal(mine.status, 202);
+  assert.equal(merchants.status, 202);
+  const status = async (id: string) =>
+    (
+      await sql<{ status: string; error: { code: string } | null }>('SELECT status, error FROM quotes WHERE id = $1', [
+        id,
+      ])
+    )[0];
+
+  const rescaled = await s.post(`/v2/file/scale/${fileId}`, { scale: 2 });
+  assert.equal(rescaled.status, 200, JSON.stringify(rescaled.body));
+  assert.deepEqual(await status(mine.body.job_id), {
+    status: 'failed',
+    error: {
+      code: 'superseded',
+      message: 'The model was rescaled before this quote was ready; quote it again at its new size.',
+      status: 409,
+    },
+  });
+  assert.equal((await status(merchants.body.job_id))?.status, 'queued', "the merchant's quote states its own size");
+
+  const deleted = await shop.api.delete(`/v2/file/${fileId}`);
+  assert.equal(deleted.status, 200);
+  const after = await status(merchants.body.job_id);
+  assert.equal(after?.status, 'failed');
+  assert.equal(after?.error?.code, 'file_deleted');
+  assert.equal((await sql('SELECT 1 FROM prefetches WHERE file_id = $1', [fileId])).length, 0);
+  const job = await shop.api.get(`/v2/jobs/${merchants.body.job_id}`);
+  assert.equal(job.body.status, 'failed');
+});
