@@ -25,6 +25,7 @@ import { webhooksRouter } from './webhooks/router.ts';
 import { usageRouter } from './usage/router.ts';
 import { analyticsRouter } from './usage/analytics-router.ts';
 import { limitsRouter } from './limits/router.ts';
+import { retentionRouter } from './retention/router.ts';
 import { widgetRouter } from './widget/router.ts';
 import { widgetKeysRouter } from './widget/keys-router.ts';
 
@@ -49,6 +50,7 @@ export function createRouter(deps: Deps): Router<never> {
           usageRouter(deps),
           analyticsRouter(deps),
           limitsRouter(deps),
+          retentionRouter(deps),
           staticRouter(deps),
         ];
   const root = new Router<never>();

@@ -66,6 +66,14 @@ export interface Config {
   apiProcesses: number;
   /** info logs every request (access log); warn and error log less. */
   logLevel: LogLevel;
+  /** How often the retention sweep runs (docs/limits.md, "Retention"). */
+  retentionSweepIntervalMs: number;
+  /** Days a shopper upload that was not added to a cart is kept; null: the account's quote validity. */
+  shopperUploadRetentionDays: number | null;
+  /** Days an outbox event is kept once handed to the webhooks. */
+  outboxRetentionDays: number;
+  /** Uploads are refused (507) when they would leave less free space than this on DATA_DIR's disk; 0: no floor. */
+  diskFreeFloorBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -79,6 +87,12 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+/** A whole number, or null when the variable is unset or empty. */
+function optionalInt(env: Env, name: string, min: number, max: number): number | null {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? null : int(env, name, 0, min, max);
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -235,5 +249,9 @@ export function loadConfig(env: Env = process.env): Config {
     s3: s3Settings(env),
     apiProcesses: apiProcesses(env, role),
     logLevel: logLevel(env),
+    retentionSweepIntervalMs: int(env, 'RETENTION_SWEEP_INTERVAL_MS', 3_600_000, 1000, 7 * 86_400_000),
+    shopperUploadRetentionDays: optionalInt(env, 'SHOPPER_UPLOAD_RETENTION_DAYS', 1, 36_500),
+    outboxRetentionDays: int(env, 'OUTBOX_RETENTION_DAYS', 30, 1, 36_500),
+    diskFreeFloorBytes: int(env, 'DISK_FREE_FLOOR_MB', 1024, 0, 16 * 1024 * 1024) * 1024 * 1024,
   };
 }

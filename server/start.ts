@@ -22,11 +22,14 @@ import { seedGlobalProfiles } from './profiles/service.ts';
 import { createLimits } from './limits/index.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { createTokenAuthenticator } from './accounts/api-tokens.ts';
+import { startRetentionSweep, type RetentionSweep } from './retention/sweep.ts';
 
 export interface Running {
   url: string;
   deps: Deps;
   server: Server;
+  /** The retention sweep on its schedule; sweepNow() runs one at once (tests, operators' scripts). */
+  retention: RetentionSweep;
   close(): Promise<void>;
 }
 
@@ -92,6 +95,7 @@ export async function serve(deps: Deps): Promise<Running> {
   deps.events.start();
   deps.jobs.start();
   deps.limits.start();
+  const retention = startRetentionSweep(deps);
   const server = app.listen(deps.config.port, deps.config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   server.requestTimeout = 30 * 60_000; // large uploads on slow links
@@ -104,9 +108,11 @@ export async function serve(deps: Deps): Promise<Running> {
     url: `http://${host}:${port}`,
     deps,
     server,
+    retention,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await retention.stop();
       await deps.jobs.stop();
       await deps.events.stop();
       await deps.limits.stop();

@@ -66,7 +66,7 @@ export const filePaths = {
       responses: {
         '201': ok('File', 'The stored file with its measurements'),
         ...allowanceRefusal('StorageQuotaExceeded'),
-        ...errors(400, 401, 409, 413, 415, 422),
+        ...errors(400, 401, 409, 413, 415, 422, 507),
       },
     },
   },
@@ -94,7 +94,7 @@ export const filePaths = {
       responses: {
         '201': ok('File', 'The stored file'),
         ...publicUploadStorageResponse,
-        ...errors(400, 404, 410, 413, 415, 422),
+        ...errors(400, 404, 410, 413, 415, 422, 507),
       },
     },
     options: {

@@ -1,5 +1,6 @@
 // Multipart uploads streamed to disk by koa-body/formidable under a size cap; an oversize request is refused
 // from its Content-Length before any byte is read, or while streaming when the length is not declared.
+// A body that would leave the disk below its floor is refused with 507 (storage/disk-floor.ts), before and after.
 // Each request writes into a private folder of its own (storage/tmp-dirs.ts) that is removed on every path:
 // success, a refused or broken body, a client abort, a second file part.
 import type { Context, Next } from 'koa';
@@ -7,6 +8,7 @@ import { koaBody } from 'koa-body';
 import { rm } from 'node:fs/promises';
 import type { Deps } from '../deps.ts';
 import { ApiError, tooLarge } from '../http/errors.ts';
+import { checkDiskFloor } from '../storage/disk-floor.ts';
 
 // Room for the multipart envelope (boundaries, part headers) around the file itself.
 export const MULTIPART_ENVELOPE_BYTES = 64 * 1024;
@@ -100,9 +102,14 @@ export function uploadBody(deps: Deps) {
       ctx.set('Connection', 'close');
       throw tooLarge(max);
     }
+    await checkDiskFloor(deps, declared).catch((err) => {
+      ctx.set('Connection', 'close'); // the body is not read
+      throw err;
+    });
     const dir = await deps.storage.makeWorkDir('upload');
     try {
       await parseInto(ctx, dir, max);
+      await checkDiskFloor(deps, 0); // the body is on disk now: a length not declared is counted here
       const files = ctx.request.files?.file;
       const file = Array.isArray(files) ? files[0] : files;
       if (!file)

@@ -72,6 +72,9 @@ export async function slicerSpeed(db: Queryable): Promise<number> {
 }
 
 /** Usage rows older than a day are no longer read: the budget looks back an hour, fair shares 15 minutes. */
-export async function purgeSlicerUsage(db: Queryable, now: Date): Promise<void> {
-  await db.query('DELETE FROM slicer_usage WHERE at < $1', [new Date(now.getTime() - 24 * HOUR_S * 1000)]);
+export async function purgeSlicerUsage(db: Queryable, now: Date): Promise<number> {
+  const rows = await db.query('DELETE FROM slicer_usage WHERE at < $1 RETURNING id', [
+    new Date(now.getTime() - 24 * HOUR_S * 1000),
+  ]);
+  return rows.length;
 }

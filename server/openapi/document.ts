@@ -11,6 +11,7 @@ import { widgetPaths, widgetSchemas } from '../widget/openapi.ts';
 import { offerPaths, offerSchemas, offerTag } from '../offer/openapi.ts';
 import { webhookPaths, webhookSchemas, webhookEvents } from '../webhooks/openapi.ts';
 import { usagePaths, usageSchemas, usageTags } from '../usage/openapi.ts';
+import { retentionPaths, retentionSchemas } from '../retention/openapi.ts';
 import { operationsPaths, operationsSchemas, metricsTokenScheme } from '../metrics/openapi.ts';
 import {
   limitsPaths,
@@ -82,6 +83,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
           ...offerPaths,
           ...webhookPaths,
           ...limitsPaths,
+          ...retentionPaths,
           ...usagePaths,
           ...operationsPaths,
         }),
@@ -113,6 +115,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
         ...offerSchemas,
         ...webhookSchemas,
         ...limitsSchemas,
+        ...retentionSchemas,
         ...usageSchemas,
         ...operationsSchemas,
       },

@@ -68,6 +68,7 @@ const ERROR_RESPONSES: Record<number, string> = {
   429: 'TooManyRequests',
   500: 'ServerError',
   503: 'ServiceUnavailable',
+  507: 'InsufficientStorage',
 };
 
 export const errors = (...statuses: number[]) =>
@@ -91,6 +92,8 @@ export function errorResponses() {
     ServerError: 'An unexpected server-side failure (logged); the error code says what failed.',
     ServiceUnavailable:
       "The server is busy: e.g. your account's slicing queue is full (`queue_full`, SLICER_QUEUE_PER_ACCOUNT quotes waiting; other accounts are not affected); see Retry-After.",
+    InsufficientStorage:
+      "The server's disk is short of space (`insufficient_storage`): the upload would leave less free than the operator's floor (DISK_FREE_FLOOR_MB). Refused before the body is read when its length is declared, else once it arrived; retry later.",
   };
   const shared = Object.entries(describe).map(([name, description]) => [
     name,

@@ -10,7 +10,7 @@ import type { Queryable } from '../db/index.ts';
 import { renewLease, sliceByKey, insertSlice, quoteStatus, releaseLeases, waitingKeys, type QuoteRow } from './sql.ts';
 import { claimJob } from './claim-sql.ts';
 import { endFileWork, type FileChange } from './file-work.ts';
-import { referenceCost, sliceTimeoutMs, SHORT_SLICE_S } from './slice-cost.ts';
+import { referenceCost, sliceNiceness, sliceTimeoutMs, SHORT_SLICE_S } from './slice-cost.ts';
 import { chargeSlicerTime, type SliceOutcome } from '../limits/slicer-time.ts';
 import type { FileRow } from '../files/sql.ts';
 import { claimPrefetch, deletePrefetch, releasePrefetch, renewPrefetch, type PrefetchRow } from './prefetch-sql.ts';
@@ -191,12 +191,16 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       throw new SliceFailedError('The model file was deleted before it could be sliced.', 'slice_failed');
     const { settings, placement } = target.resolved;
     const timeoutMs = sliceTimeoutMs(target.predicted_s, deps.config.slicerTimeoutMs);
+    const niceness = sliceNiceness(target.charge.kind, target.predicted_s);
     const started = performance.now();
     const charge = (outcome: SliceOutcome | null) => chargeFor(target, outcome, (performance.now() - started) / 1000);
     let out: Awaited<ReturnType<SlicePool['slice']>>;
     try {
       out = await timedSlice(() =>
-        pool.slice({ meshPath, settings, transform: placement?.transform ?? undefined, onProgress, timeoutMs }, signal),
+        pool.slice(
+          { meshPath, settings, transform: placement?.transform ?? undefined, onProgress, timeoutMs, niceness },
+          signal,
+        ),
       );
     } catch (err) {
       await charge(outcomeOf(err, signal));

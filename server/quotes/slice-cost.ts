@@ -19,10 +19,14 @@ export interface SliceCost {
 
 /** A slice predicted to end within this many seconds may take a worker's last free slot. */
 export const SHORT_SLICE_S = 15;
-/** The shortest timeout a slice gets, however cheap it looks: start-up and a loaded machine. */
-const MIN_TIMEOUT_MS = 30_000;
-/** A slice may run this many times its predicted time before it is stopped (the model's p90 error is far below). */
-const TIMEOUT_FACTOR = 4;
+/** The shortest time limit a slice gets, however cheap it looks: start-up, and a machine loaded by other work. */
+const MIN_TIMEOUT_MS = 60_000;
+/**
+ * A slice may run this many times its predicted time before it is stopped: far beyond the model's error on
+ * held-out models (bench/slice-cost.ts), so an honest part is never cut short, while a part built to look cheap
+ * and slice slowly holds its slot for a bounded time and pays for it.
+ */
+const TIMEOUT_FACTOR = 8;
 
 const SPEED_TTL_MS = 60_000;
 let speedCache: { at: number; value: number } | null = null;
@@ -56,6 +60,15 @@ export async function sliceCost(
 export function sliceTimeoutMs(predictedS: number | null, ceilingMs: number): number {
   if (predictedS === null) return ceilingMs;
   return Math.min(ceilingMs, Math.max(MIN_TIMEOUT_MS, Math.ceil(predictedS * TIMEOUT_FACTOR * 1000)));
+}
+
+/**
+ * How nice a slice's process is: a long slice, or a speculative one (a prefetch), yields the cores to the short
+ * quotes that run beside it, so a shopper waiting for a small part is not slowed by someone's large one.
+ */
+export function sliceNiceness(kind: 'quote' | 'prefetch', predictedS: number | null): number {
+  if (kind === 'prefetch') return 15;
+  return predictedS !== null && predictedS > SHORT_SLICE_S ? 10 : 0;
 }
 
 /** A shop's shopper may not ask for a slice beyond the offer's budget: refused before any slicing. */

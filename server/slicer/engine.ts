@@ -35,6 +35,8 @@ export interface SliceOnceOptions {
   transform?: SliceTransform;
   /** The slicer's own progress as it reports it: a percentage and the stage it has reached. */
   onProgress?: (progress: SliceProgress) => void;
+  /** Scheduling niceness of the slicer process: a long or speculative slice yields the cores to short ones. */
+  niceness?: number;
 }
 
 export interface SliceProgress {
@@ -192,10 +194,10 @@ async function runSlicer(
   model: string,
   binary: string,
   timeoutMs: number,
-  signal: AbortSignal | undefined,
+  o: Pick<SliceOnceOptions, 'signal' | 'onProgress' | 'niceness'>,
   placement: string[],
-  onProgress: ((progress: SliceProgress) => void) | undefined,
 ) {
+  const { signal, onProgress, niceness } = o;
   const args = [
     '--loglevel',
     '1',
@@ -216,7 +218,18 @@ async function runSlicer(
   const dieWithParent = await parentDeathSignal();
   const onStdout = onProgress && progressReader(onProgress);
   const env = childEnv(dir);
-  const r = await runProcess({ binary, args, cwd: dir, env, timeoutMs, signal, dieWithParent, onSpawn, onStdout });
+  const r = await runProcess({
+    binary,
+    args,
+    cwd: dir,
+    env,
+    timeoutMs,
+    signal,
+    dieWithParent,
+    onSpawn,
+    onStdout,
+    niceness,
+  });
   await recorded;
   return r;
 }
@@ -233,7 +246,7 @@ export async function sliceOnce(o: SliceOnceOptions): Promise<SliceOutcome> {
   try {
     const model = await linkMesh(dir, o.meshPath);
     await writeFile(join(dir, 'config.ini'), config.ini);
-    const r = await runSlicer(dir, model, slicer.binary, timeoutMs, o.signal, transformArgs(o.transform), o.onProgress);
+    const r = await runSlicer(dir, model, slicer.binary, timeoutMs, o, transformArgs(o.transform));
     if (r.killed || r.spawnError || r.code !== 0) throw failure(r, timeoutMs, o.signal);
     const stats = await parseGcodeFile(join(dir, 'out.gcode'), { filamentDiameter: REFERENCE_FILAMENT_DIAMETER }).catch(
       (e: Error) => {

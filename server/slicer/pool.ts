@@ -29,6 +29,8 @@ export interface SliceRequest {
   onProgress?: (progress: SliceProgress) => void;
   /** This slice's own time limit (its predicted cost decides it); at most the pool's. */
   timeoutMs?: number;
+  /** Scheduling niceness of the slicer process (see SliceOnceOptions). */
+  niceness?: number;
 }
 
 export interface SlicePoolStats {

@@ -3,6 +3,7 @@
 // util-linux's setpriv exists, the child also gets SIGKILL when our process dies, even by SIGKILL.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { setPriority } from 'node:os';
 
 export interface RunOptions {
   binary: string;
@@ -23,6 +24,8 @@ export interface RunOptions {
    * exists the child runs line-buffered.
    */
   onStdout?: (chunk: string) => void;
+  /** Scheduling niceness (0–19): a child above 0 yields the cores to the others; its threads inherit it. */
+  niceness?: number;
 }
 
 const STDBUF = ['/usr/bin/stdbuf', '/bin/stdbuf'].find((p) => existsSync(p));
@@ -78,6 +81,15 @@ export function parentDeathSignal(): Promise<boolean> {
   return deathSignal;
 }
 
+/** Before the child starts its threads (it is still exec-ing the slicer), so they are all as nice as it is. */
+function lowerPriority(pid: number, niceness: number): void {
+  try {
+    setPriority(pid, niceness);
+  } catch {
+    /* gone already, or not permitted: it runs at normal priority */
+  }
+}
+
 /** Resolves when the process has exited and its pipes are closed; never rejects. */
 export function runProcess(o: RunOptions): Promise<RunResult> {
   return new Promise((resolve) => {
@@ -90,7 +102,10 @@ export function runProcess(o: RunOptions): Promise<RunResult> {
       ? ['setpriv', '--pdeathsig', 'KILL', '--', ...command]
       : command;
     const child = spawn(binary, args, { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (child.pid !== undefined) o.onSpawn?.(child.pid);
+    if (child.pid !== undefined) {
+      if (o.niceness) lowerPriority(child.pid, o.niceness);
+      o.onSpawn?.(child.pid);
+    }
     const stop = (why: 'timeout' | 'abort') => {
       killed ??= why;
       killGroup(child.pid);

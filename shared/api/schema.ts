@@ -106,7 +106,7 @@ export interface paths {
   "/v2/file/quote/{file_id}": {
     /**
      * Quote a file from a real slice
-     * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. A shop's shopper (widget key) whose part is predicted to take more slicer time than the offer's `max_slice_seconds` is refused before any slicing: 422 `model_too_complex` with `details.limit_seconds` and `details.predicted_seconds`. A slice runs at most a few times its predicted time (capped by SLICER_TIMEOUT_MS) and then fails with `slice_timeout`; its seconds count against the caller's hourly slicer budget like any other slice's. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
+     * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. A shop's shopper (widget key) whose part is predicted to take more slicer time than the offer's `max_slice_seconds` is refused before any slicing: 422 `model_too_complex` with `details.limit_seconds` and `details.predicted_seconds`. A slice runs at most 8 times its predicted time (at least 60 s) (capped by SLICER_TIMEOUT_MS) and then fails with `slice_timeout`; its seconds count against the caller's hourly slicer budget like any other slice's. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
      */
     post: operations["createQuote"];
   };
@@ -248,6 +248,15 @@ export interface paths {
      * @description Quotes are counted per UTC calendar month and reset at `resets_at`; storage is the bytes of the stored model files, freed at once by deleting files. A quote beyond the monthly allowance is refused with 402 `quote_allowance_exhausted` (`details.resets_at`), an upload beyond the storage allowance with 402 `storage_quota_exceeded` (`details.free_at_least_bytes`: how much to delete). Neither carries Retry-After; 429 means a rate limit only.
      */
     get: operations["getQuota"];
+  };
+  "/v2/retention": {
+    /** How long the account's shopper uploads are kept */
+    get: operations["getRetention"];
+    /**
+     * Set how long shopper uploads that were added to a cart are kept
+     * @description A shopper upload nobody added to a cart is deleted after `uncarted_upload_days`; one that was added to a cart is kept for `carted_upload_days`, or until you delete it when that is null (the default). Uploads made with an API token or the dashboard are never deleted by retention.
+     */
+    put: operations["setRetention"];
   };
   "/v2/usage": {
     /**
@@ -1966,6 +1975,16 @@ export interface components {
         alert_level: 0 | 80 | 100;
       };
     };
+    Retention: {
+      /** @description Days a shopper upload that was added to a cart is kept (counted from the upload, and never while a quote of it can still be bought); null: kept until you delete it. */
+      carted_upload_days: number | null;
+      /** @description Days a shopper upload that was not added to a cart is kept: the quote validity of the account's global settings, unless the operator set SHOPPER_UPLOAD_RETENTION_DAYS. Read-only. */
+      uncarted_upload_days: number;
+    };
+    RetentionInput: {
+      /** @description Days a shopper upload that was added to a cart is kept (counted from the upload, and never while a quote of it can still be bought); null: kept until you delete it. */
+      carted_upload_days: number | null;
+    };
     EndpointStats: {
       method: string;
       /** @description Route template, e.g. /v2/file/:file_id; (unmatched) for requests that matched no route */
@@ -2320,6 +2339,17 @@ export interface components {
         "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
         "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
         "Retry-After": components["headers"]["Retry-After"];
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description The server's disk is short of space (`insufficient_storage`): the upload would leave less free than the operator's floor (DISK_FREE_FLOOR_MB). Refused before the body is read when its length is declared, else once it arrived; retry later. */
+    InsufficientStorage: {
+      headers: {
+        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
       };
       content: {
         "application/json": components["schemas"]["Error"];
@@ -2696,6 +2726,7 @@ export interface operations {
       415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["Unprocessable"];
       429: components["responses"]["TooManyRequests"];
+      507: components["responses"]["InsufficientStorage"];
     };
   };
   /** A single-use id for a public upload */
@@ -2785,6 +2816,7 @@ export interface operations {
       415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["Unprocessable"];
       429: components["responses"]["TooManyRequests"];
+      507: components["responses"]["InsufficientStorage"];
     };
   };
   /** CORS preflight */
@@ -2939,7 +2971,7 @@ export interface operations {
   };
   /**
    * Quote a file from a real slice
-   * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. A shop's shopper (widget key) whose part is predicted to take more slicer time than the offer's `max_slice_seconds` is refused before any slicing: 422 `model_too_complex` with `details.limit_seconds` and `details.predicted_seconds`. A slice runs at most a few times its predicted time (capped by SLICER_TIMEOUT_MS) and then fails with `slice_timeout`; its seconds count against the caller's hourly slicer budget like any other slice's. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
+   * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. A shop's shopper (widget key) whose part is predicted to take more slicer time than the offer's `max_slice_seconds` is refused before any slicing: 422 `model_too_complex` with `details.limit_seconds` and `details.predicted_seconds`. A slice runs at most 8 times its predicted time (at least 60 s) (capped by SLICER_TIMEOUT_MS) and then fails with `slice_timeout`; its seconds count against the caller's hourly slicer budget like any other slice's. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
    */
   createQuote: {
     parameters: {
@@ -4002,6 +4034,54 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /** How long the account's shopper uploads are kept */
+  getRetention: {
+    responses: {
+      /** @description The retention periods in effect */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["Retention"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
+   * Set how long shopper uploads that were added to a cart are kept
+   * @description A shopper upload nobody added to a cart is deleted after `uncarted_upload_days`; one that was added to a cart is kept for `carted_upload_days`, or until you delete it when that is null (the default). Uploads made with an API token or the dashboard are never deleted by retention.
+   */
+  setRetention: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RetentionInput"];
+      };
+    };
+    responses: {
+      /** @description The retention periods now in effect */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["Retention"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      413: components["responses"]["PayloadTooLarge"];
       429: components["responses"]["TooManyRequests"];
     };
   };

@@ -127,6 +127,7 @@ export const SHOPPER_MESSAGES: Readonly<Record<string, string>> = {
   upload_id_used: 'Please choose your file again.',
   upload_id_not_found: 'Please choose your file again.',
   upload_aborted: 'The upload was interrupted. Please choose your file again.',
+  insufficient_storage: 'We cannot take uploads right now. Please try again later.',
   not_found: 'This model is no longer available. Please upload it again.',
   quote_expired: 'This price has expired. Change any option, or upload the model again, for a fresh price.',
   quote_not_completed: 'The price is still being calculated. Please wait a moment and try again.',

@@ -1,0 +1,27 @@
+// /v2/retention: how long the account's shopper uploads are kept (docs/limits.md, "Retention"). The merchant sets
+// the retention of uploads that were added to a cart; that of the others follows the quote validity.
+import Router from '@koa/router';
+import type { Deps, AppState } from '../deps.ts';
+import { allow, API } from '../accounts/access.ts';
+import { jsonBody } from '../http/json-body.ts';
+import { validateBody } from '../openapi/validate.ts';
+import { cartedRetentionDays, setCartedRetentionDays } from './sql.ts';
+import { uncartedDays } from './sweep.ts';
+
+export function retentionRouter(deps: Deps) {
+  const router = new Router<AppState>();
+  const present = async (accountId: string) => ({
+    carted_upload_days: await cartedRetentionDays(deps.db, accountId),
+    uncarted_upload_days: await uncartedDays(deps, accountId),
+  });
+
+  router.get('/v2/retention', allow(deps, API), async (ctx) => {
+    ctx.body = await present(ctx.state.auth.account.id);
+  });
+  router.put('/v2/retention', allow(deps, API), jsonBody, async (ctx) => {
+    const input = validateBody<{ carted_upload_days: number | null }>('RetentionInput', ctx.request.body);
+    await setCartedRetentionDays(deps.db, ctx.state.auth.account.id, input.carted_upload_days);
+    ctx.body = await present(ctx.state.auth.account.id);
+  });
+  return router;
+}
