@@ -96,8 +96,10 @@ async function changeOffer(query) {
   };
   if ('reset' in query) return JSON.stringify(await call('DELETE'));
   const { source: _source, ...offer } = await call('GET');
-  const max = Number(query.quantity_max);
-  return JSON.stringify(await call('PUT', { ...offer, quantity: { min: offer.quantity.min, max } }));
+  const max = query.quantity_max ? Number(query.quantity_max) : offer.quantity.max;
+  const hourly = query.quotes_per_shopper_hour ? Number(query.quotes_per_shopper_hour) : undefined;
+  const widget_budget = { ...offer.widget_budget, ...(hourly ? { quotes_per_shopper_hour: hourly } : {}) };
+  return JSON.stringify(await call('PUT', { ...offer, quantity: { min: offer.quantity.min, max }, widget_budget }));
 }
 
 export default {

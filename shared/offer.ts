@@ -9,6 +9,7 @@ import {
   type ConfigIssue,
   type PrinterConfig,
 } from './settings.ts';
+import { normalizeWidgetBudget, widgetBudgetIssues, type WidgetBudget } from './widget-budget.ts';
 
 export interface OfferMaterial {
   /** The material profile's name (what `material_config.filament_type` looks up). */
@@ -40,6 +41,8 @@ export interface Offer {
   minimum_line_price: number | null;
   /** Free text shown to shoppers, e.g. "Ships in 3–5 business days". */
   lead_time: string | null;
+  /** What the widget's shoppers may spend (shared/widget-budget.ts). */
+  widget_budget: WidgetBudget;
   /**
    * Slicer seconds a shopper's part may be predicted to take, on this server, before it is refused as too complex
    * (`model_too_complex`); null: the server's default (DEFAULT_MAX_SLICE_SECONDS). API quotes are not bound by it.
@@ -240,6 +243,7 @@ const OFFER_FIELDS = [
   'minimum_price',
   'minimum_line_price',
   'lead_time',
+  'widget_budget',
   'max_slice_seconds',
 ];
 
@@ -263,6 +267,7 @@ export function validateOffer(raw: unknown): ConfigIssue[] {
   moneyIssue(raw.minimum_line_price ?? null, 'minimum_line_price', issues);
   if (raw.lead_time != null && !isText(raw.lead_time, OFFER_LIMITS.text))
     issues.push({ field: 'lead_time', message: `must be null or a text of 1 to ${OFFER_LIMITS.text} characters` });
+  issues.push(...widgetBudgetIssues(raw.widget_budget));
   const seconds = raw.max_slice_seconds ?? null;
   if (
     seconds !== null &&
@@ -293,6 +298,7 @@ export function normalizeOffer(raw: Record<string, unknown>): Offer {
     minimum_price: o.minimum_price ?? null,
     minimum_line_price: o.minimum_line_price ?? null,
     lead_time: o.lead_time?.trim() || null,
+    widget_budget: normalizeWidgetBudget(o.widget_budget),
     max_slice_seconds: o.max_slice_seconds ?? null,
   };
 }

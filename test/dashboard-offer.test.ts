@@ -38,6 +38,12 @@ const OFFER: Offer = {
   minimum_price: 3.5,
   minimum_line_price: null,
   lead_time: 'Ships in 3–5 business days',
+  widget_budget: {
+    quotes_per_shopper_hour: 30,
+    quotes_per_day: 400,
+    monthly_quote_share_percent: 75,
+    upload_storage_bytes: 1_000_000,
+  },
   max_slice_seconds: 90,
 };
 

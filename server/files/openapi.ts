@@ -13,6 +13,7 @@ import {
   errorSchema,
   ref,
 } from '../openapi/helpers.ts';
+import { publicUploadStorageResponse } from '../limits/widget-budget-openapi.ts';
 
 const fileId = pathParam('file_id', 'A file id (file_...)');
 const units = ['mm', 'cm', 'm', 'in', 'ft', 'um'];
@@ -116,7 +117,7 @@ export const filePaths = {
       requestBody: multipartFile,
       responses: {
         '201': ok('File', 'The stored file'),
-        ...allowanceRefusal('StorageQuotaExceeded'),
+        ...publicUploadStorageResponse,
         ...errors(400, 404, 410, 413, 415, 422, 507),
         ...parseQueueFull,
       },

@@ -18,6 +18,7 @@ import { checkStorageQuota } from '../limits/quota.ts';
 import { SHOPPER_TOKEN_HEADER, hashShopperToken, newShopperToken } from '../widget/widget-key.ts';
 import { idempotent, uploadFingerprint } from '../idempotency/middleware.ts';
 import { prefetchUpload } from '../quotes/prefetch.ts';
+import { precheckWidgetStorage, reserveWidgetStorage } from '../limits/widget-budget.ts';
 import { addressKey } from '../accounts/caller.ts';
 
 type State = AppState & { upload: UploadedFile };
@@ -55,6 +56,15 @@ export function filesRouter(deps: Deps) {
   const storagePrecheck = (accountOf: (ctx: Context) => string) => async (ctx: Context, next: Next) => {
     const declared = Number(ctx.get('content-length') || 0) - MULTIPART_ENVELOPE_BYTES;
     if (declared > 0) await checkStorageQuota(deps, accountOf(ctx), declared);
+    await next();
+  };
+
+  // The same early refusal for a shopper's upload beyond the widget key's storage budget.
+  const widgetStoragePrecheck = async (ctx: Context, next: Next) => {
+    const up = ctx.state.publicUpload as { account_id: string; widget_key_id: string | null };
+    const declared = Number(ctx.get('content-length') || 0) - MULTIPART_ENVELOPE_BYTES;
+    if (up.widget_key_id && declared > 0)
+      await precheckWidgetStorage(deps.db, up.account_id, up.widget_key_id, declared);
     await next();
   };
 
@@ -118,6 +128,7 @@ export function filesRouter(deps: Deps) {
       await next();
     },
     storagePrecheck((ctx) => ctx.state.publicUpload.account_id),
+    widgetStoragePrecheck,
     uploadBody(deps),
     async (ctx) => {
       const up = ctx.state.publicUpload as Awaited<ReturnType<typeof uploadIdById>> & {};
@@ -132,10 +143,12 @@ export function filesRouter(deps: Deps) {
         uploadId: up.id,
         tmpPath: ctx.state.upload.path,
         originalName: ctx.state.upload.originalName,
-        beforeCommit: async (tx, fileId) => {
+        beforeCommit: async (tx, fileId, size) => {
           if (!(await consumeUploadId(tx, up.id, fileId))) {
             throw new ApiError(410, 'upload_id_used', 'This upload id has already been used; fetch a new one.');
           }
+          // A shopper's upload must also fit the widget key's storage budget (docs/limits.md, "Widget budgets").
+          if (up.widget_key_id) await reserveWidgetStorage(tx, up.account_id, up.widget_key_id, size);
         },
       });
       // A shopper's upload: its likely slices start now, so the first price is a cache hit (docs/instant-price.md).

@@ -46,7 +46,7 @@ export interface IngestRequest {
   /** The unit the uploader says the numbers are in; applies to formats without one of their own (STL, OBJ). */
   statedUnit?: Unit;
   /** Runs inside the transaction that records the file (e.g. to consume the upload id); throw to abort. */
-  beforeCommit?: (tx: Queryable, fileId: string) => Promise<void>;
+  beforeCommit?: (tx: Queryable, fileId: string, sizeBytes: number) => Promise<void>;
 }
 
 export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<FileRow> {
@@ -69,7 +69,7 @@ export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<File
     published = true;
     const unit = uploadUnit(parsed.format, parsed.unit, req.statedUnit);
     const stored = await deps.db.transaction(async (tx) => {
-      await req.beforeCommit?.(tx, fileId);
+      await req.beforeCommit?.(tx, fileId, size);
       const row = await insertFile(tx, {
         id: fileId,
         account_id: req.accountId,

@@ -1,9 +1,10 @@
 // The limits subsystem as one dependency: the rate limiter, the request log, and the periodic sweep that
-// fires the level-0 quotes alerts owed at the start of a month.
+// fires the level-0 quotes alerts owed at the start of a month and prunes the widget budgets' ended windows.
 import type { Deps } from '../deps.ts';
 import { createMemoryLimiter, createRedisLimiter, type RateLimiter } from './rate-limiter.ts';
 import { createRequestLog, type RequestLog } from '../usage/request-log.ts';
 import { settleNewPeriodForAll } from './quota.ts';
+import { pruneBudgetWindows } from './widget-budget-sql.ts';
 
 export interface Limits {
   limiter: RateLimiter;
@@ -36,7 +37,10 @@ export async function createLimits(deps: Omit<Deps, 'limits'>): Promise<Limits> 
     start() {
       requests.start();
       sweep ??= setInterval(() => {
-        sweeping = settleNewPeriodForAll(deps).catch((err) => log.error('usage alerts: new-period sweep failed', err));
+        sweeping = settleNewPeriodForAll(deps)
+          .catch((err) => log.error('usage alerts: new-period sweep failed', err))
+          .then(() => pruneBudgetWindows(deps.db, deps.now()))
+          .catch((err) => log.error('widget budgets: pruning ended windows failed', err));
       }, PERIOD_SWEEP_MS);
       sweep.unref();
     },

@@ -1,6 +1,7 @@
 // The rate-limit headers every response carries (withRateLimits adds them, a 429 and the operation's
 // rate-limit class to every operation of the document), and the quota: allowances and their refusals.
 import { ok, errors, bearer, timestamp, errorSchema } from '../openapi/helpers.ts';
+import { widgetBudgetSchemas } from './widget-budget-openapi.ts';
 
 const int0 = { type: 'integer', minimum: 0 };
 const num0 = { type: 'number', minimum: 0 };
@@ -83,6 +84,7 @@ const allowance = (unit: string) => ({
 });
 
 export const limitsSchemas = {
+  ...widgetBudgetSchemas,
   QuoteAllowanceExhaustedError: errorSchema('quote_allowance_exhausted', {
     used: { ...int0, description: 'Quotes counted this month' },
     limit: { type: 'integer', minimum: 1, description: "The plan's monthly allowance" },

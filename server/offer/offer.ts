@@ -17,6 +17,7 @@ import { listProfiles } from '../profiles/sql.ts';
 import { ApiError, ValidationError } from '../http/errors.ts';
 import { resolveSettings, type QuoteRequest, type Resolution } from '../quotes/resolve.ts';
 import { accountOffer, widgetKeyOffer } from './sql.ts';
+import { normalizeWidgetBudget } from '../../shared/widget-budget.ts';
 
 export type OfferSource = 'widget_key' | 'account' | 'default';
 
@@ -75,9 +76,13 @@ export async function defaultOffer(db: Queryable, accountId: string): Promise<Of
     minimum_price: null,
     minimum_line_price: null,
     lead_time: null,
+    widget_budget: normalizeWidgetBudget(undefined),
     max_slice_seconds: null,
   };
 }
+
+/** Offers saved before budgets existed have none stored: they get the defaults. */
+const withBudget = (offer: Offer): Offer => ({ ...offer, widget_budget: normalizeWidgetBudget(offer.widget_budget) });
 
 export async function effectiveOffer(
   db: Queryable,
@@ -85,9 +90,9 @@ export async function effectiveOffer(
   widgetKeyId: string | null,
 ): Promise<{ offer: Offer; source: OfferSource }> {
   const own = widgetKeyId ? await widgetKeyOffer(db, accountId, widgetKeyId) : null;
-  if (own) return { offer: own, source: 'widget_key' };
+  if (own) return { offer: withBudget(own), source: 'widget_key' };
   const account = await accountOffer(db, accountId);
-  if (account) return { offer: account, source: 'account' };
+  if (account) return { offer: withBudget(account), source: 'account' };
   return { offer: await defaultOffer(db, accountId), source: 'default' };
 }
 

@@ -2,6 +2,7 @@
 import { PRESET_FIELDS, OFFER_LIMITS, DEFAULT_MAX_SLICE_SECONDS, MAX_SLICE_SECONDS_LIMIT } from '../../shared/offer.ts';
 import { csrfHeader, errors, jsonBody, ok, pathParam, session } from '../openapi/helpers.ts';
 import { sectionSchema } from '../profiles/settings-schema.ts';
+import { widgetBudgetSchema } from '../limits/widget-budget-openapi.ts';
 
 const printer = sectionSchema('printer_config');
 const presetSettings = {
@@ -75,6 +76,7 @@ const offerProperties = {
     maxLength: OFFER_LIMITS.text,
     description: 'Shown to shoppers, e.g. "Ships in 3–5 business days"',
   },
+  widget_budget: widgetBudgetSchema,
   max_slice_seconds: {
     type: ['integer', 'null'],
     minimum: 5,
@@ -103,10 +105,19 @@ export const offerSchemas = {
   },
   Offer: {
     type: 'object',
-    required: [...offerRequired, 'minimum_price', 'minimum_line_price', 'lead_time', 'max_slice_seconds', 'source'],
+    required: [
+      ...offerRequired,
+      'minimum_price',
+      'minimum_line_price',
+      'lead_time',
+      'max_slice_seconds',
+      'widget_budget',
+      'source',
+    ],
     additionalProperties: false,
     properties: {
       ...offerProperties,
+      widget_budget: { ...widgetBudgetSchema, required: Object.keys(widgetBudgetSchema.properties) },
       source: {
         type: 'string',
         enum: ['widget_key', 'account', 'default'],

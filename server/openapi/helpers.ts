@@ -106,8 +106,18 @@ export function errorResponses() {
 const ALLOWANCE_RESPONSES = {
   QuoteAllowanceExhausted: {
     description:
-      'The monthly quote allowance of the plan is used up (`quote_allowance_exhausted`); retrying does not help before `details.resets_at`, the start of the next UTC month.',
-    content: { 'application/json': { schema: ref('QuoteAllowanceExhaustedError') } },
+      'An allowance is used up; retrying does not help before `details.resets_at`: the plan\'s monthly quotes (`quote_allowance_exhausted`), or for a widget key its share of them (`widget_allowance_exhausted`) or its quotes of the day (`widget_daily_budget_exhausted`; docs/limits.md, "Widget budgets").',
+    content: {
+      'application/json': {
+        schema: {
+          anyOf: [
+            'QuoteAllowanceExhaustedError',
+            'WidgetAllowanceExhaustedError',
+            'WidgetDailyBudgetExhaustedError',
+          ].map(ref),
+        },
+      },
+    },
   },
   StorageQuotaExceeded: {
     description:

@@ -1,6 +1,7 @@
 // Paths and schemas of quotes, jobs and quote history, the dashboard's quote signing secret, and the schemas of
 // slice profiles (whose paths are in server/profiles/openapi.ts).
 import {
+  allowanceRefusal,
   jsonBody,
   ok,
   errors,
@@ -13,10 +14,10 @@ import {
   csrfHeader,
   shopperToken,
   deletedSchema,
-  allowanceRefusal,
   idempotencyKey,
 } from '../openapi/helpers.ts';
 import { sectionSchema, settingSchema } from '../profiles/settings-schema.ts';
+import { quoteBudgetResponses } from '../limits/widget-budget-openapi.ts';
 import { PRICE_LINES, type PriceLine } from '../../shared/pricing.ts';
 
 // Also open to a storefront's widget key, for the quotes of its own uploads.
@@ -431,7 +432,8 @@ export const quotePaths = {
         '200': ok('Quote', 'The completed quote'),
         '202': ok('JobAccepted', 'Still slicing: poll the job'),
         ...allowanceRefusal('QuoteAllowanceExhausted'),
-        ...errors(400, 401, 403, 404, 409, 422, 429, 500, 503),
+        ...quoteBudgetResponses,
+        ...errors(400, 401, 403, 404, 409, 422, 500, 503),
       },
     },
   },
@@ -449,7 +451,8 @@ export const quotePaths = {
       responses: {
         '202': ok('JobAccepted', 'Queued'),
         ...allowanceRefusal('QuoteAllowanceExhausted'),
-        ...errors(400, 401, 403, 404, 409, 422, 429, 503),
+        ...quoteBudgetResponses,
+        ...errors(400, 401, 403, 404, 409, 422, 503),
       },
     },
   },

@@ -37,6 +37,12 @@ import {
 import { ApiError, ValidationError, type FieldProblem } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { checkQuoteQuota, countQuote } from '../limits/quota.ts';
+import {
+  chargeWidgetQuote,
+  checkWidgetShare,
+  countWidgetQuote,
+  type WidgetQuoteCaller,
+} from '../limits/widget-budget.ts';
 import { detectSlicer } from '../slicer/engine.ts';
 import { mapInfillPattern } from '../slicer/patterns.ts';
 import { placeForQuote, type QuotePlacement } from '../placement/index.ts';
@@ -230,8 +236,13 @@ async function quoteFile(
   const parsed = validateQuoteRequest(body, auth.via === 'widget');
   const { layer, choices, maxSliceSeconds } = await offerChoices(deps, auth, parsed);
   // A shopper exploring an upload that already counted uses no more of the allowance (docs/limits.md).
-  if (!(auth.widgetKeyId && (await explorationCounted(deps.db, file.id, false))))
+  const shopper = widgetQuoteCaller(auth);
+  if (!(auth.widgetKeyId && (await explorationCounted(deps.db, file.id, false)))) {
     await checkQuoteQuota(deps, auth.account);
+    if (shopper) await checkWidgetShare(deps, shopper);
+  }
+  // Every shopper request costs a slice: it takes from the shopper's hour and the shop's day (docs/limits.md).
+  if (shopper) await chargeWidgetQuote(deps, shopper);
   const resolution = await resolveSettings(deps.db, auth.account.id, parsed.request, layer);
   // A model that fits the printer in no orientation is recorded as a failed quote here and never sliced.
   const placement = placeForQuote(file, resolution.settings.printer);
@@ -284,6 +295,12 @@ async function quoteFile(
   deps.events.wake();
   if (!cached && !refusal) deps.jobs.wake();
   return row;
+}
+
+/** A storefront shopper's request: the widget key and shopper session its budgets are counted by. */
+function widgetQuoteCaller(auth: Auth): WidgetQuoteCaller | null {
+  if (auth.via !== 'widget' || !auth.widgetKeyId || !auth.shopperHash) return null;
+  return { account: auth.account, widgetKeyId: auth.widgetKeyId, shopperHash: auth.shopperHash };
 }
 
 /**
@@ -411,6 +428,7 @@ export async function finishQuote(
   });
   if (!done) throw new LeaseLostError(row.id);
   if (counted) await countQuote(tx, deps, row.account_id, row.token_id);
+  if (counted && row.widget_key_id) await countWidgetQuote(tx, deps, row.account_id, row.widget_key_id);
   // The estimate it was shown with and the real slice: a calibration sample of the account's printer and material.
   await recordCalibrationSample(tx, done, input.stats, done.file_id); // done: the features stored since the claim
   await writeEvent(tx, {

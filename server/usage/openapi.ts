@@ -80,7 +80,7 @@ export const usageSchemas = {
   },
   Usage: {
     type: 'object',
-    required: ['from', 'to', 'via', 'totals', 'callers', 'endpoints', 'materials', 'daily'],
+    required: ['from', 'to', 'via', 'totals', 'callers', 'endpoints', 'materials', 'daily', 'widget_budgets'],
     additionalProperties: false,
     properties: {
       from: date,
@@ -129,6 +129,12 @@ export const usageSchemas = {
           additionalProperties: false,
           properties: { date, calls: int0, errors: int0, cancelled: int0, quotes: int0, grams: num0 },
         },
+      },
+      widget_budgets: {
+        type: 'array',
+        items: ref('WidgetBudgetUsage'),
+        description:
+          "Each live widget key's budget and what its shoppers used of it now (this UTC month, day), whatever the range",
       },
     },
   },

@@ -8,6 +8,7 @@ import { endpointStats, dailyCalls, callsByVia, CALLER_VIAS, type CallerVia } fr
 import { ValidationError } from '../http/errors.ts';
 import { canonicalMember } from '../../shared/enums.ts';
 import { materialUsage, dailyQuotes } from './analytics-sql.ts';
+import { widgetBudgetUsage } from '../limits/widget-budget.ts';
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -32,12 +33,13 @@ export function usageRouter(deps: Deps) {
     const accountId = ctx.state.auth.account.id;
     // Requests of this process still in the buffer are written first, so callers see their latest calls.
     await deps.limits.requests.flush();
-    const [endpoints, materials, calls, quotes, callers] = await Promise.all([
+    const [endpoints, materials, calls, quotes, callers, widgetBudgets] = await Promise.all([
       endpointStats(deps.db, accountId, range.start, range.end, via),
       materialUsage(deps.db, accountId, range.start, range.end),
       dailyCalls(deps.db, accountId, range.start, range.end, via),
       dailyQuotes(deps.db, accountId, range.start, range.end),
       callsByVia(deps.db, accountId, range.start, range.end),
+      widgetBudgetUsage(deps, ctx.state.auth.account),
     ]);
     const callsByDay = new Map(calls.map((c) => [c.day, c]));
     const quotesByDay = new Map(quotes.map((q) => [q.day, q]));
@@ -64,6 +66,7 @@ export function usageRouter(deps: Deps) {
       endpoints,
       materials,
       daily,
+      widget_budgets: widgetBudgets,
     };
   });
 

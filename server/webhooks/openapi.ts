@@ -273,14 +273,21 @@ const eventSchemas = {
       type: 'object',
       required: ['resource', 'level', 'used', 'limit', 'period'],
       properties: {
-        resource: { enum: ['quotes', 'storage'] },
+        resource: {
+          enum: ['quotes', 'storage', 'widget_quotes'],
+          description: "widget_quotes: one widget key's share of the monthly quotes (widget_key_id names the key)",
+        },
         level: {
           enum: [0, 80, 100],
           description: '80 or 100: usage entered that band (>= 80 %, >= 100 % of the allowance); 0: back below 80 %',
         },
         used: { type: 'number', description: 'Quotes this month, or stored bytes' },
-        limit: { type: 'number', description: "The plan's allowance in the same unit" },
+        limit: {
+          type: 'number',
+          description: "The plan's allowance (for widget_quotes, the key's share) in the same unit",
+        },
         period: { type: ['string', 'null'], description: 'YYYY-MM (UTC) for quotes; null for storage' },
+        widget_key_id: { type: 'string', description: 'The widget key (widget_quotes only)' },
       },
     },
     'Body of `usage.alert`.',

@@ -1215,6 +1215,29 @@ export interface components {
       minimum_line_price?: number | null;
       /** @description Shown to shoppers, e.g. "Ships in 3–5 business days" */
       lead_time?: string | null;
+      /** @description What the widget key's shoppers may spend; a key with its own offer has its own budget. Each field left out takes its default. */
+      widget_budget?: {
+        /**
+         * @description Quote requests one shopper session may make per UTC hour (every request counts, re-quotes of one upload included); beyond: 429 shopper_quote_budget_exhausted
+         * @default 60
+         */
+        quotes_per_shopper_hour?: number;
+        /**
+         * @description Quote requests all the key's shoppers together may make per UTC day; beyond: 402 widget_daily_budget_exhausted
+         * @default 1000
+         */
+        quotes_per_day?: number;
+        /**
+         * @description Percent of the plan's monthly quotes the key's shoppers may use, counted as the allowance counts (one per upload explored); beyond: 402 widget_allowance_exhausted
+         * @default 80
+         */
+        monthly_quote_share_percent?: number;
+        /**
+         * @description Bytes the key's shoppers' stored uploads may take (they count against the account's storage too); beyond: 402 widget_storage_exhausted
+         * @default 536870912
+         */
+        upload_storage_bytes?: number;
+      };
       /** @description Slicer seconds a shopper's part may be predicted to take on this server before the widget refuses it (422 model_too_complex, before any slicing); null: 60 s. API quotes are not bound by it. */
       max_slice_seconds?: number | null;
     };
@@ -1270,6 +1293,29 @@ export interface components {
       minimum_line_price: number | null;
       /** @description Shown to shoppers, e.g. "Ships in 3–5 business days" */
       lead_time: string | null;
+      /** @description What the widget key's shoppers may spend; a key with its own offer has its own budget. Each field left out takes its default. */
+      widget_budget: {
+        /**
+         * @description Quote requests one shopper session may make per UTC hour (every request counts, re-quotes of one upload included); beyond: 429 shopper_quote_budget_exhausted
+         * @default 60
+         */
+        quotes_per_shopper_hour: number;
+        /**
+         * @description Quote requests all the key's shoppers together may make per UTC day; beyond: 402 widget_daily_budget_exhausted
+         * @default 1000
+         */
+        quotes_per_day: number;
+        /**
+         * @description Percent of the plan's monthly quotes the key's shoppers may use, counted as the allowance counts (one per upload explored); beyond: 402 widget_allowance_exhausted
+         * @default 80
+         */
+        monthly_quote_share_percent: number;
+        /**
+         * @description Bytes the key's shoppers' stored uploads may take (they count against the account's storage too); beyond: 402 widget_storage_exhausted
+         * @default 536870912
+         */
+        upload_storage_bytes: number;
+      };
       /** @description Slicer seconds a shopper's part may be predicted to take on this server before the widget refuses it (422 model_too_complex, before any slicing); null: 60 s. API quotes are not bound by it. */
       max_slice_seconds: number | null;
       /**
@@ -1757,8 +1803,11 @@ export interface components {
        */
       timestamp: string;
       data: {
-        /** @enum {unknown} */
-        resource: "quotes" | "storage";
+        /**
+         * @description widget_quotes: one widget key's share of the monthly quotes (widget_key_id names the key)
+         * @enum {unknown}
+         */
+        resource: "quotes" | "storage" | "widget_quotes";
         /**
          * @description 80 or 100: usage entered that band (>= 80 %, >= 100 % of the allowance); 0: back below 80 %
          * @enum {unknown}
@@ -1766,10 +1815,105 @@ export interface components {
         level: "" | 80 | 100;
         /** @description Quotes this month, or stored bytes */
         used: number;
-        /** @description The plan's allowance in the same unit */
+        /** @description The plan's allowance (for widget_quotes, the key's share) in the same unit */
         limit: number;
         /** @description YYYY-MM (UTC) for quotes; null for storage */
         period: string | null;
+        /** @description The widget key (widget_quotes only) */
+        widget_key_id?: string;
+      };
+    };
+    ShopperQuoteBudgetExhaustedError: {
+      error: {
+        /** @constant */
+        code: "shopper_quote_budget_exhausted";
+        message: string;
+        details: {
+          /** @description Quotes per shopper session per hour */
+          limit: number;
+          /** @description Seconds until the hour ends (also in Retry-After) */
+          retry_after: number;
+          /**
+           * Format: date-time
+           * @description When the shopper’s count (the next UTC hour) starts again
+           */
+          resets_at: string;
+        };
+      };
+    };
+    WidgetDailyBudgetExhaustedError: {
+      error: {
+        /** @constant */
+        code: "widget_daily_budget_exhausted";
+        message: string;
+        details: {
+          /** @description Quotes per day of the whole shop */
+          limit: number;
+          /**
+           * Format: date-time
+           * @description When the day’s count (the next UTC day) starts again
+           */
+          resets_at: string;
+        };
+      };
+    };
+    WidgetAllowanceExhaustedError: {
+      error: {
+        /** @constant */
+        code: "widget_allowance_exhausted";
+        message: string;
+        details: {
+          /** @description Quotes counted against the key's share this month */
+          used: number;
+          /** @description The key's share, in quotes */
+          limit: number;
+          share_percent: number;
+          /** @description The UTC month */
+          period: string;
+          /**
+           * Format: date-time
+           * @description When the share (the next UTC month) starts again
+           */
+          resets_at: string;
+        };
+      };
+    };
+    WidgetStorageExhaustedError: {
+      error: {
+        /** @constant */
+        code: "widget_storage_exhausted";
+        message: string;
+        details: {
+          /** @description Bytes of the key's shoppers' stored uploads, without this one */
+          used_bytes: number;
+          /** @description The key's upload_storage_bytes */
+          limit_bytes: number;
+          /** @description The size of this upload (the declared length when refused before the body) */
+          needed_bytes: number;
+        };
+      };
+    };
+    /** @description One live widget key's budget and what its shoppers used of it */
+    WidgetBudgetUsage: {
+      widget_key_id: string;
+      name: string;
+      /** @description The key's share of the monthly quote allowance (used may exceed limit by quotes in flight) */
+      monthly_quotes: {
+        used: number;
+        limit: number;
+        share_percent: number;
+        /** @description The UTC month */
+        period: string;
+      };
+      /** @description Quote requests of the current UTC day */
+      quotes_today: {
+        used: number;
+        limit: number;
+      };
+      quotes_per_shopper_hour: number;
+      upload_storage: {
+        used_bytes: number;
+        limit_bytes: number;
       };
     };
     QuoteAllowanceExhaustedError: {
@@ -1937,6 +2081,8 @@ export interface components {
           quotes: number;
           grams: number;
         }[];
+      /** @description Each live widget key's budget and what its shoppers used of it now (this UTC month, day), whatever the range */
+      widget_budgets: components["schemas"]["WidgetBudgetUsage"][];
     };
     QuoteAnalytics: {
       /**
@@ -2233,7 +2379,7 @@ export interface components {
         "application/json": components["schemas"]["Error"];
       };
     };
-    /** @description The monthly quote allowance of the plan is used up (`quote_allowance_exhausted`); retrying does not help before `details.resets_at`, the start of the next UTC month. */
+    /** @description An allowance is used up; retrying does not help before `details.resets_at`: the plan's monthly quotes (`quote_allowance_exhausted`), or for a widget key its share of them (`widget_allowance_exhausted`) or its quotes of the day (`widget_daily_budget_exhausted`; docs/limits.md, "Widget budgets"). */
     QuoteAllowanceExhausted: {
       headers: {
         "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2241,7 +2387,7 @@ export interface components {
         "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
       };
       content: {
-        "application/json": components["schemas"]["QuoteAllowanceExhaustedError"];
+        "application/json": components["schemas"]["QuoteAllowanceExhaustedError"] | components["schemas"]["WidgetAllowanceExhaustedError"] | components["schemas"]["WidgetDailyBudgetExhaustedError"];
       };
     };
     /** @description The upload does not fit the storage allowance (`storage_quota_exceeded`); deleting files of at least `details.free_at_least_bytes` bytes makes room at once. */
@@ -2708,7 +2854,17 @@ export interface operations {
         };
       };
       400: components["responses"]["BadRequest"];
-      402: components["responses"]["StorageQuotaExceeded"];
+      /** @description The upload does not fit: the account's storage allowance (`storage_quota_exceeded`), or for an upload id a widget key fetched, the key's storage for shopper uploads (`widget_storage_exhausted`). */
+      402: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["StorageQuotaExceededError"] | components["schemas"]["WidgetStorageExhaustedError"];
+        };
+      };
       404: components["responses"]["NotFound"];
       410: components["responses"]["Gone"];
       413: components["responses"]["PayloadTooLarge"];
@@ -2925,7 +3081,18 @@ export interface operations {
       409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
-      429: components["responses"]["TooManyRequests"];
+      /** @description A rate limit (`rate_limited`), or for a widget key the shopper session's quotes of the hour (`shopper_quote_budget_exhausted`): retry after Retry-After seconds. */
+      429: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["ShopperQuoteBudgetExhaustedError"];
+        };
+      };
       500: components["responses"]["ServerError"];
       503: components["responses"]["ServiceUnavailable"];
     };
@@ -2973,7 +3140,18 @@ export interface operations {
       409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       422: components["responses"]["Unprocessable"];
-      429: components["responses"]["TooManyRequests"];
+      /** @description A rate limit (`rate_limited`), or for a widget key the shopper session's quotes of the hour (`shopper_quote_budget_exhausted`): retry after Retry-After seconds. */
+      429: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["ShopperQuoteBudgetExhaustedError"];
+        };
+      };
       503: components["responses"]["ServiceUnavailable"];
     };
   };

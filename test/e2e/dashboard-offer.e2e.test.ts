@@ -146,9 +146,18 @@ describe('the offer in the merchant dashboard', { skip }, () => {
     assert.equal(await page.locator('#of-qualities-3-id').inputValue(), 'extra-fine-0-08-mm');
     await page.locator('#of-qualities-3-printer_config-layer_height').fill('0.08');
     await page.getByLabel(/^Minimum price per line/).fill('10');
+    await page.getByLabel('Quotes per day, all shoppers').fill('250');
+    await page.getByLabel(/^Storage for shopper uploads/).fill('100');
     await preview().getByText(LEAD_TIME).waitFor();
     await button('Save offer').click();
     await page.getByText('Offer saved. The widget offers it from now on.').waitFor();
+    const saved = await (await fetch(`${server.url}/v2/offer`, { headers: auth() })).json();
+    assert.deepEqual(saved.widget_budget, {
+      quotes_per_shopper_hour: 60,
+      quotes_per_day: 250,
+      monthly_quote_share_percent: 80,
+      upload_storage_bytes: 100 * 1024 * 1024,
+    });
     assert.match(await page.getByTestId('offer-source').innerText(), /Your offer/);
     await assertAccessible(page, 'offer saved');
     await page.evaluate(() => window.scrollTo(0, 0));
@@ -286,6 +295,8 @@ describe('the offer in the merchant dashboard', { skip }, () => {
       'the 404 is an error, not cancelled',
     );
     await assertAccessible(page, 'usage with cancelled requests');
+    const budget = page.getByTestId('widget-budget');
+    assert.match(await budget.innerText(), /main shop[\s\S]*Quotes today\s+0 of 250[\s\S]*100 MB/);
   });
 });
 

@@ -156,6 +156,30 @@ describe('errors', () => {
     assert(!$(el, '[part~=choose-button]').hasAttribute('disabled'), 'the shopper can drop or choose a file again');
   });
 
+  it("a shopper past the shop's quotes an hour reads why, in shopper words, and may try again", async () => {
+    // The merchant allows one quote per shopper an hour (the offer's widget_budget).
+    await (await fetch('/__sq-offer?quotes_per_shopper_hour=1')).json();
+    try {
+      const el = await fixture();
+      const quoted = nextEvent('sq-quote');
+      await el.load(cubeStl(20));
+      await quoted;
+      const errored = nextEvent('sq-error', 30_000);
+      const select = shadow(el).querySelector<HTMLSelectElement>('select#material')!;
+      select.value = [...select.options].find((o) => o.value !== select.value)!.value;
+      select.dispatchEvent(new Event('change'));
+      const { detail } = await errored;
+      assertEqual(detail.code, 'shopper_quote_budget_exhausted', 'the budget reached');
+      assertEqual(detail.retryable, true, 'retryable');
+      const alert = await until(() => shadow(el).querySelector<HTMLElement>('[role=alert]'), 'the alert');
+      assertEqual(alert.dataset.code, detail.code, 'the alert shows that error');
+      assert(/many prices in a short time/.test(alert.textContent!), `shopper wording: ${alert.textContent}`);
+      assert(shadow(el).querySelector('[part~=retry-button]'), 'a retry button');
+    } finally {
+      await (await fetch('/__sq-offer?reset')).json();
+    }
+  });
+
   it('a model larger than the printer: previewed in the "does not fit" state, never uploaded', async () => {
     const el = await fixture();
     const errored = nextEvent('sq-error', 15_000);

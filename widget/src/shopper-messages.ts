@@ -23,6 +23,15 @@ export const SHOPPER_MESSAGES: Readonly<Record<string, string>> = {
   quote_allowance_exhausted:
     'This shop cannot take more online quotes this month. Please contact the shop for a price.',
   storage_quota_exceeded: 'This shop cannot take more uploads right now. Please contact the shop for a price.',
+  // What the shop lets its widget spend (docs/limits.md, "Widget budgets").
+  shopper_quote_budget_exhausted:
+    'You have asked for many prices in a short time. Please wait a while before trying more options.',
+  widget_daily_budget_exhausted:
+    'This shop cannot give more online quotes today. Please try again tomorrow, or contact the shop for a price.',
+  widget_allowance_exhausted:
+    'This shop cannot give more online quotes this month. Please contact the shop for a price.',
+  widget_storage_exhausted:
+    'This shop cannot take more uploads right now. Please try again later, or contact the shop for a price.',
   invalid_text: 'Something in the request could not be read. Please reload the page and try again.',
   material_price_missing: SHOP_SETUP,
   currency_not_offered: SHOP_SETUP,

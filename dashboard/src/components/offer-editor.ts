@@ -16,6 +16,7 @@ import type { EditOptions, EditorContext } from './offer-controls.ts';
 import { materialsSection } from './offer-materials.ts';
 import { qualitiesSection } from './offer-qualities.ts';
 import { infillSection, termsSection } from './offer-terms.ts';
+import { budgetSection } from './offer-budget.ts';
 import { errorSummary, previewPanel, SUMMARY_ID } from './offer-summary.ts';
 
 /** Detail of the `offer-changed` event: the offer now in effect, and what to tell the merchant. */
@@ -220,6 +221,7 @@ export class OfferEditor extends AppElement {
         <div class="offer-main">
           ${this.submitted ? errorSummary(problems, this.draft, this.serverError) : nothing}
           ${materialsSection(c)} ${qualitiesSection(c)} ${infillSection(c)} ${termsSection(c)}
+          ${budgetSection(c)}
           ${this.actions()}
         </div>
         ${previewPanel(this.shop, this.lastValid, layerHeight, valid !== null)}

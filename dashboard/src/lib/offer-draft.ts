@@ -4,6 +4,7 @@
 import { PRESET_FIELDS, validateOffer, type Offer } from '../../../shared/offer.ts';
 import { getSetting, type ConfigIssue } from '../../../shared/settings.ts';
 import { formatField, numberOrText as numeric, parseField, type FieldDef } from './profile-rules.ts';
+import { normalizeWidgetBudget, type WidgetBudget } from '../../../shared/widget-budget.ts';
 
 export interface ColorRow {
   key: number;
@@ -42,8 +43,12 @@ export interface OfferDraft {
   minimumPrice: string;
   minimumLinePrice: string;
   leadTime: string;
+  /** The widget budget as typed; upload storage in MiB (bytes / 2^20, exact both ways). */
+  budget: Record<keyof WidgetBudget, string>;
   maxSliceSeconds: string;
 }
+
+const MIB = 1024 * 1024;
 
 /** The catalogue's definitions of the settings a quality preset may set, in PRESET_FIELDS order. */
 export const PRESET_DEFS: FieldDef[] = PRESET_FIELDS.map((name) => getSetting('printer_config', name)!).filter(Boolean);
@@ -106,7 +111,28 @@ export function draftFrom(offer: Offer): OfferDraft {
     minimumPrice: offer.minimum_price === null ? '' : String(offer.minimum_price),
     minimumLinePrice: offer.minimum_line_price === null ? '' : String(offer.minimum_line_price),
     leadTime: offer.lead_time ?? '',
+    budget: budgetText(normalizeWidgetBudget(offer.widget_budget)),
     maxSliceSeconds: offer.max_slice_seconds === null ? '' : String(offer.max_slice_seconds),
+  };
+}
+
+function budgetText(b: WidgetBudget): OfferDraft['budget'] {
+  return {
+    quotes_per_shopper_hour: String(b.quotes_per_shopper_hour),
+    quotes_per_day: String(b.quotes_per_day),
+    monthly_quote_share_percent: String(b.monthly_quote_share_percent),
+    upload_storage_bytes: String(b.upload_storage_bytes / MIB),
+  };
+}
+
+/** Text that is not a number goes as typed, so the API's rules name the field. */
+function budgetBody(t: OfferDraft['budget']): Record<string, unknown> {
+  const mib = numeric(t.upload_storage_bytes);
+  return {
+    quotes_per_shopper_hour: numeric(t.quotes_per_shopper_hour),
+    quotes_per_day: numeric(t.quotes_per_day),
+    monthly_quote_share_percent: numeric(t.monthly_quote_share_percent),
+    upload_storage_bytes: typeof mib === 'number' ? Math.round(mib * MIB) : mib,
   };
 }
 
@@ -133,6 +159,7 @@ export function offerBody(d: OfferDraft): Record<string, unknown> {
     minimum_price: amount(d.minimumPrice),
     minimum_line_price: amount(d.minimumLinePrice),
     lead_time: d.leadTime.trim() === '' ? null : d.leadTime.trim(),
+    widget_budget: budgetBody(d.budget),
     max_slice_seconds: d.maxSliceSeconds.trim() === '' ? null : numeric(d.maxSliceSeconds),
   };
 }
@@ -182,6 +209,11 @@ const TOP_LABELS: Record<string, string> = {
   minimum_price: 'Minimum price per part',
   minimum_line_price: 'Minimum price per line',
   lead_time: 'Lead time',
+  widget_budget: 'Widget budget',
+  'widget_budget.quotes_per_shopper_hour': 'Quotes per shopper per hour',
+  'widget_budget.quotes_per_day': 'Quotes per day',
+  'widget_budget.monthly_quote_share_percent': 'Share of the monthly quotes',
+  'widget_budget.upload_storage_bytes': 'Storage for shopper uploads',
   max_slice_seconds: 'Most slicer time per part',
   body: 'Offer',
 };

@@ -10,6 +10,7 @@ import { daysAgo, money, num, utcDay } from '../lib/format.ts';
 import { pageHeader } from '../components/page-header.ts';
 import { emptyView, renderLoad } from '../components/states.ts';
 import { SERIES_COLORS } from '../components/chart.ts';
+import { widgetBudgetsView } from '../components/widget-budgets.ts';
 
 type GroupBy = 'day' | 'week' | 'month';
 const RANGES = [7, 30, 90, 365];
@@ -170,6 +171,16 @@ export class AnalyticsPage extends AppElement {
           this.usage.state,
           'usage',
           (u) => this.usageView(u),
+          () => this.usage.reload(),
+        )}
+      </section>
+      <section class="panel" aria-labelledby="budgets-h">
+        <div class="panel-head"><h2 id="budgets-h">Widget budgets</h2><span class="muted small">now, whatever the period</span></div>
+        <p class="muted">What each widget key's shoppers used of what you let them spend.</p>
+        ${renderLoad(
+          this.usage.state,
+          'widget budgets',
+          (u) => widgetBudgetsView(u.widget_budgets),
           () => this.usage.reload(),
         )}
       </section>`;

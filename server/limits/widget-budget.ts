@@ -1,0 +1,196 @@
+// What one widget key's shoppers may spend (docs/limits.md, "Widget budgets"), set in the offer's widget_budget:
+// quotes per shopper session per UTC hour (429 with Retry-After), quotes per UTC day of the whole shop (402), the
+// key's share of the monthly quote allowance (402; so shoppers never use up the merchant's own API quotes) and
+// the bytes its shoppers' uploads keep stored (402). Every count is a row in widget_budget_counters, taken or
+// read in SQL, so the limits hold across processes.
+import type { Queryable } from '../db/index.ts';
+import type { Deps } from '../deps.ts';
+import type { AccountRow } from '../accounts/sql.ts';
+import { ApiError } from '../http/errors.ts';
+import { writeEvent } from '../webhooks/outbox-sql.ts';
+import { accountPlanId } from '../usage/sql.ts';
+import { monthlyShare, normalizeWidgetBudget, type WidgetBudget } from '../../shared/widget-budget.ts';
+import { alertLevel } from './alerts.ts';
+import { monthPeriod, secondsUntil, type Period } from './period.ts';
+import { planFor } from './quota.ts';
+import {
+  countSlot,
+  liveWidgetKeys,
+  lockWidgetKey,
+  saveAlerted,
+  slotsUsed,
+  storedBudget,
+  takeSlot,
+  widgetStorageUsed,
+  type BudgetWindow,
+} from './widget-budget-sql.ts';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+const MONTH_SCOPE = 'month';
+const DAY_SCOPE = 'day';
+
+/** The UTC hour or day `now` falls in. */
+function windowOf(now: Date, ms: number): BudgetWindow {
+  const start = new Date(Math.floor(now.getTime() / ms) * ms);
+  return { start, end: new Date(start.getTime() + ms) };
+}
+const monthWindow = (p: Period): BudgetWindow => ({ start: p.start, end: p.end });
+
+/** The budget in effect for a key: its own offer's, else the account's, else the defaults. */
+export async function widgetBudget(db: Queryable, accountId: string, widgetKeyId: string): Promise<WidgetBudget> {
+  return normalizeWidgetBudget((await storedBudget(db, accountId, widgetKeyId)) as Partial<WidgetBudget> | undefined);
+}
+
+export interface WidgetQuoteCaller {
+  account: AccountRow;
+  widgetKeyId: string;
+  shopperHash: string;
+}
+
+/**
+ * Refuses a shopper's new exploration once the key's share of the month is used up (402
+ * widget_allowance_exhausted). Like the plan's allowance, checked before the quote and counted when it completes.
+ */
+export async function checkWidgetShare(deps: Pick<Deps, 'db' | 'plans' | 'now'>, caller: WidgetQuoteCaller) {
+  const period = monthPeriod(deps.now());
+  const budget = await widgetBudget(deps.db, caller.account.id, caller.widgetKeyId);
+  const limit = monthlyShare(planFor(deps, caller.account.plan).monthly_quotes, budget.monthly_quote_share_percent);
+  const used = await slotsUsed(deps.db, caller.widgetKeyId, MONTH_SCOPE, monthWindow(period));
+  if (used < limit) return;
+  const resetsAt = period.end.toISOString();
+  throw new ApiError(
+    402,
+    'widget_allowance_exhausted',
+    `This shop's widget has used its ${budget.monthly_quote_share_percent} % share (${limit} quotes) of the month's allowance; it resets at ${resetsAt}.`,
+    { used, limit, share_percent: budget.monthly_quote_share_percent, period: period.name, resets_at: resetsAt },
+  );
+}
+
+/**
+ * Takes one quote from the shopper's hour and one from the shop's day, both or neither: 429
+ * shopper_quote_budget_exhausted (Retry-After: the end of the hour) or 402 widget_daily_budget_exhausted.
+ */
+export async function chargeWidgetQuote(deps: Pick<Deps, 'db' | 'now'>, caller: WidgetQuoteCaller): Promise<void> {
+  const now = deps.now();
+  const budget = await widgetBudget(deps.db, caller.account.id, caller.widgetKeyId);
+  const hour = windowOf(now, HOUR_MS);
+  const day = windowOf(now, DAY_MS);
+  await deps.db.transaction(async (tx) => {
+    const shopperScope = `shopper:${caller.shopperHash}`;
+    if ((await takeSlot(tx, caller.widgetKeyId, shopperScope, hour, budget.quotes_per_shopper_hour)) === null)
+      throw shopperHourUsed(budget.quotes_per_shopper_hour, hour, now);
+    if ((await takeSlot(tx, caller.widgetKeyId, DAY_SCOPE, day, budget.quotes_per_day)) === null)
+      throw shopDayUsed(budget.quotes_per_day, day);
+  });
+}
+
+function shopperHourUsed(limit: number, hour: BudgetWindow, now: Date): ApiError {
+  const retryAfter = secondsUntil(hour.end, now);
+  return new ApiError(
+    429,
+    'shopper_quote_budget_exhausted',
+    `This shopper asked for the ${limit} quotes an hour the shop allows; retry in ${retryAfter} s.`,
+    { limit, retry_after: retryAfter, resets_at: hour.end.toISOString() },
+    { 'Retry-After': String(retryAfter) },
+  );
+}
+
+function shopDayUsed(limit: number, day: BudgetWindow): ApiError {
+  const resetsAt = day.end.toISOString();
+  return new ApiError(
+    402,
+    'widget_daily_budget_exhausted',
+    `This shop's widget has asked for its ${limit} quotes of the day; it resets at ${resetsAt}.`,
+    { limit, resets_at: resetsAt },
+  );
+}
+
+/**
+ * Counts a completed widget quote that counted toward the allowance against the key's share, in the transaction
+ * that completes it, and writes the usage.alert (resource widget_quotes) when the count enters the 80 % or 100 %
+ * band of the share. The counter row stays locked until commit, so each band fires once per key and month.
+ */
+export async function countWidgetQuote(
+  tx: Queryable,
+  deps: Pick<Deps, 'plans' | 'now'>,
+  accountId: string,
+  widgetKeyId: string,
+): Promise<void> {
+  const period = monthPeriod(deps.now());
+  const window = monthWindow(period);
+  const { used, alerted } = await countSlot(tx, widgetKeyId, MONTH_SCOPE, window);
+  const budget = await widgetBudget(tx, accountId, widgetKeyId);
+  const limit = monthlyShare(
+    planFor(deps, await accountPlanId(tx, accountId)).monthly_quotes,
+    budget.monthly_quote_share_percent,
+  );
+  const level = limit > 0 ? alertLevel(used, limit) : 100;
+  if (level === alerted) return;
+  // A raised share lowers the band quietly; reaching a band again then fires it again.
+  if (level > alerted) {
+    await writeEvent(tx, {
+      account_id: accountId,
+      token_id: null,
+      event: 'usage.alert',
+      data: { resource: 'widget_quotes', level, used, limit, period: period.name, widget_key_id: widgetKeyId },
+    });
+  }
+  await saveAlerted(tx, widgetKeyId, MONTH_SCOPE, window, level);
+}
+
+function widgetStorageExhausted(usedBytes: number, limitBytes: number, neededBytes: number) {
+  return new ApiError(
+    402,
+    'widget_storage_exhausted',
+    `This upload of ${neededBytes} bytes does not fit the ${limitBytes} bytes the shop keeps for its widget's uploads (${usedBytes} used).`,
+    { used_bytes: usedBytes, limit_bytes: limitBytes, needed_bytes: neededBytes },
+  );
+}
+
+/** A cheap early refusal of a widget upload by its declared size, before the body is read. */
+export async function precheckWidgetStorage(db: Queryable, accountId: string, widgetKeyId: string, bytes: number) {
+  const { upload_storage_bytes: limit } = await widgetBudget(db, accountId, widgetKeyId);
+  const used = await widgetStorageUsed(db, widgetKeyId);
+  if (used + bytes > limit) throw widgetStorageExhausted(used, limit, bytes);
+}
+
+/**
+ * The exact check, in the transaction that records the upload (before its file row): under the key's row lock,
+ * so concurrent uploads through one key cannot overshoot together.
+ */
+export async function reserveWidgetStorage(tx: Queryable, accountId: string, widgetKeyId: string, bytes: number) {
+  await lockWidgetKey(tx, widgetKeyId);
+  await precheckWidgetStorage(tx, accountId, widgetKeyId, bytes);
+}
+
+/** Each live widget key's budget and what its shoppers used of it (GET /v2/usage). */
+export async function widgetBudgetUsage(deps: Pick<Deps, 'db' | 'plans' | 'now'>, account: AccountRow) {
+  const now = deps.now();
+  const period = monthPeriod(now);
+  const allowance = planFor(deps, account.plan).monthly_quotes;
+  const keys = await liveWidgetKeys(deps.db, account.id);
+  return Promise.all(
+    keys.map(async (key) => {
+      const budget = await widgetBudget(deps.db, account.id, key.id);
+      const [month, today, storage] = await Promise.all([
+        slotsUsed(deps.db, key.id, MONTH_SCOPE, monthWindow(period)),
+        slotsUsed(deps.db, key.id, DAY_SCOPE, windowOf(now, DAY_MS)),
+        widgetStorageUsed(deps.db, key.id),
+      ]);
+      return {
+        widget_key_id: key.id,
+        name: key.name,
+        monthly_quotes: {
+          used: month,
+          limit: monthlyShare(allowance, budget.monthly_quote_share_percent),
+          share_percent: budget.monthly_quote_share_percent,
+          period: period.name,
+        },
+        quotes_today: { used: today, limit: budget.quotes_per_day },
+        quotes_per_shopper_hour: budget.quotes_per_shopper_hour,
+        upload_storage: { used_bytes: storage, limit_bytes: budget.upload_storage_bytes },
+      };
+    }),
+  );
+}
