@@ -2,6 +2,7 @@
 // deleted once their slice is stored, their file is deleted or the upload's shopper session has ended.
 import type { Queryable } from '../db/index.ts';
 import type { StoredResolution } from './service.ts';
+import { FAIR_SHARE_WINDOW_S } from './claim-sql.ts';
 
 export interface PrefetchRow {
   slicing_key: string;
@@ -61,8 +62,8 @@ export async function countPrefetches(db: Queryable, accountId: string): Promise
 }
 
 /**
- * Claims the next prefetch (the offer's default choices first) whose slice nobody has made or is making. Expired
- * ones are dropped on the way.
+ * Claims the next prefetch (the offer's default choices first, and of those the account that used the slicer
+ * least recently: docs/limits.md) whose slice nobody has made or is making. Expired ones are dropped on the way.
  */
 export async function claimPrefetch(db: Queryable, owner: string, leaseMs: number): Promise<PrefetchRow | undefined> {
   await db.query('DELETE FROM prefetches WHERE expires_at <= now() OR attempts >= $1', [MAX_ATTEMPTS]);
@@ -73,11 +74,15 @@ export async function claimPrefetch(db: Queryable, owner: string, leaseMs: numbe
          AND NOT EXISTS (SELECT 1 FROM slices s WHERE s.key = p.slicing_key)
          AND NOT EXISTS (SELECT 1 FROM quotes q WHERE q.slicing_key = p.slicing_key AND q.status = 'processing'
                            AND q.lease_expires_at >= now())
-       ORDER BY rank, created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+       ORDER BY rank,
+         (SELECT coalesce(sum(u.seconds), 0) FROM slicer_usage u
+          WHERE u.account_id = p.account_id AND u.at > now() - make_interval(secs => $3::float8)),
+         created_at
+       LIMIT 1 FOR UPDATE OF p SKIP LOCKED)
      UPDATE prefetches p SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2::float8 / 1000),
        attempts = p.attempts + 1
      FROM next WHERE p.slicing_key = next.slicing_key RETURNING p.*`,
-    [owner, leaseMs],
+    [owner, leaseMs, FAIR_SHARE_WINDOW_S],
   );
   return row;
 }

@@ -47,24 +47,40 @@ export function costTerms(i: CostInputs): number[] {
   const layers = Math.max(1, i.height_mm / lh);
   const contour = i.surface_area_mm2 / lh; // mm of contour over all layers, near enough
   const section = i.volume_mm3 / lh; // mm² of section over all layers
+  // Segments cut over all layers: each triangle crosses about its own size over the layer height, and a
+  // triangle's size is about √(area / triangles).
+  const segments = Math.sqrt(i.surface_area_mm2 * i.triangles) / lh;
   // Islands cut per layer, summed: each body spans about its own size in height (a cube of its surface).
   const bodyHeight = Math.min(i.height_mm, Math.sqrt(i.surface_area_mm2 / i.bodies / 6));
   const islandLayers = (i.bodies * Math.max(lh, bodyHeight)) / lh;
+  const support = i.support ? 1 : 0;
   return [
     1,
     i.triangles / 1e5,
+    segments / 1e5,
     (contour * (1 + Math.max(1, i.perimeters))) / 3 / 1e5,
     (section * (0.05 + i.fill_density / 100)) / 1e5,
     layers / 1e3,
     islandLayers / 1e5,
-    i.support ? contour / 1e5 : 0,
+    (support * contour) / 1e5,
+    (support * islandLayers) / 1e5,
   ];
 }
 
-export const COST_TERM_NAMES = ['start', 'triangles', 'contours', 'fill', 'layers', 'islands', 'support'] as const;
+export const COST_TERM_NAMES = [
+  'start',
+  'triangles',
+  'segments',
+  'contours',
+  'fill',
+  'layers',
+  'islands',
+  'support',
+  'support_islands',
+] as const;
 
 /** Seconds per term on the reference machine (bench/slice-cost.ts prints a fresh fit). */
-export const COST_COEFFICIENTS: readonly number[] = [1, 1, 1, 1, 1, 1, 1];
+export const COST_COEFFICIENTS: readonly number[] = [1, 1, 1, 1, 1, 1, 1, 1, 1];
 
 /** Predicted seconds on the reference machine. */
 export function referenceSeconds(i: CostInputs, coefficients: readonly number[] = COST_COEFFICIENTS): number {
