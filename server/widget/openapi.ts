@@ -10,6 +10,7 @@ import {
   ref,
   shopperToken,
   deletedSchema,
+  idempotencyKey,
 } from '../openapi/helpers.ts';
 
 const widgetOrToken = [{ widgetKey: [] }, { bearerAuth: [] }];
@@ -123,7 +124,11 @@ export const widgetSchemas = {
   CartLine: {
     type: 'object',
     required: [
+      'cart_line_id',
       'quote_id',
+      'file_id',
+      'file_revision',
+      'placement',
       'quantity',
       'unit_price',
       'subtotal',
@@ -138,7 +143,23 @@ export const widgetSchemas = {
     description:
       "subtotal = unit_price × quantity; total_price = subtotal + minimum_line_adjustment (which raises the line to the offer's minimum_line_price).",
     properties: {
+      cart_line_id: {
+        type: 'string',
+        pattern: '^cl_',
+        description: 'This add to the cart; a replay of the add answers the same id',
+      },
       quote_id: { type: 'string' },
+      file_id: { type: 'string', description: 'The part that was priced' },
+      file_revision: {
+        type: 'integer',
+        minimum: 1,
+        description: "The file's revision the quote priced (every rescale makes a new one); also in the signature",
+      },
+      placement: {
+        oneOf: [ref('Placement'), { type: 'null' }],
+        description:
+          'The unit, scale and orientation the quote priced (also in the signature); null only for quotes made before placements were kept',
+      },
       quantity: { type: 'integer' },
       unit_price: { type: 'number' },
       subtotal: { type: 'number' },
@@ -206,11 +227,11 @@ export const widgetPaths = {
     post: {
       operationId: 'addToCart',
       tags: ['widget'],
-      summary: 'Report an add-to-cart (fires widget.added_to_cart once per line)',
+      summary: 'Report an add-to-cart (fires widget.added_to_cart once per add)',
       security: widgetOrToken,
       description:
-        "The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational. One line (`CartRequest`, answered with its `CartLine`) or up to 25 at once (`CartBatchRequest`, answered with `{lines}`): a batch is all or nothing, and a refused line's error carries its index in `details.line`.",
-      parameters: [shopperToken],
+        "The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational. One line (`CartRequest`, answered with its `CartLine`) or up to 25 at once (`CartBatchRequest`, answered with `{lines}`): a batch is all or nothing, and a refused line's error carries its index in `details.line`. Each add is recorded (the dashboard's Orders) and sent once: a line whose quote the same shopper session (or API token) last added with the same quantity is a replay, answered with that add's line (same `cart_line_id`) and sending no second event; another quantity is a new add. A quote priced before its file was rescaled is `409 quote_stale`; re-quote it. A line priced at 0 is `422 zero_price`. A shopper session may make 30 add-to-cart calls in 10 minutes (`429 rate_limited`).",
+      parameters: [shopperToken, idempotencyKey],
       requestBody: {
         required: true,
         content: {
@@ -222,7 +243,7 @@ export const widgetPaths = {
           description: 'The cart line as priced by the server, or for a batch every line, in order',
           content: { 'application/json': { schema: { oneOf: [ref('CartLine'), ref('CartLines')] } } },
         },
-        ...errors(400, 401, 403, 404, 409, 410),
+        ...errors(400, 401, 403, 404, 409, 410, 422),
       },
     },
   },

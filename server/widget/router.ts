@@ -1,11 +1,35 @@
 // The storefront widget's own routes (widget key or token): its configuration, and add-to-cart.
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
 import { allow, API_OR_WIDGET } from '../accounts/access.ts';
 import { jsonBody } from '../http/json-body.ts';
 import { validateBody } from '../openapi/validate.ts';
 import { ApiError, ValidationError, type FieldProblem } from '../http/errors.ts';
-import { widgetConfig, addToCart, addCartLines, type CartRequestLine } from './service.ts';
+import { widgetConfig, addToCart, addCartLines, addedBy, type CartRequestLine } from './service.ts';
+import { idempotent } from '../idempotency/middleware.ts';
+
+/**
+ * Add-to-cart calls one shopper session may make (docs/widget.md, "Add to cart"): far more than a shopper adding
+ * and changing parts needs, few enough that a script replaying a cart cannot flood the shop's orders.
+ */
+export const CART_ADDS = { limit: 30, windowMs: 10 * 60_000 };
+
+/** Counts a shopper's add-to-cart call; the 31st within the window is 429 rate_limited. */
+async function limitCartAdds(deps: Deps, ctx: Context & { state: AppState }) {
+  const auth = ctx.state.auth;
+  if (auth.via !== 'widget') return; // the merchant's own calls are held by the API's rate limits
+  const hit = await deps.limits.limiter.hit(`cart:${addedBy(auth)}`, CART_ADDS.limit, CART_ADDS.windowMs);
+  if (hit.allowed) return;
+  const retryAfter = Math.max(1, Math.ceil(hit.resetMs / 1000));
+  throw new ApiError(
+    429,
+    'rate_limited',
+    `Too many add-to-cart calls: ${CART_ADDS.limit} per shopper session in ${CART_ADDS.windowMs / 60_000} minutes; retry in ${retryAfter} s.`,
+    { class: 'cart', limit: CART_ADDS.limit, retry_after: retryAfter, counted_by: 'shopper session' },
+    { 'Retry-After': String(retryAfter) },
+  );
+}
 
 /** A batch whose first problem is inside one line names that line, as a refused line does. */
 function batchBody(raw: unknown) {
@@ -25,7 +49,8 @@ export function widgetRouter(deps: Deps) {
   router.get('/config', allow(deps, API_OR_WIDGET), async (ctx) => {
     ctx.body = await widgetConfig(deps, ctx.state.auth);
   });
-  router.post('/cart', allow(deps, API_OR_WIDGET), jsonBody, async (ctx) => {
+  router.post('/cart', allow(deps, API_OR_WIDGET), jsonBody, idempotent(deps), async (ctx) => {
+    await limitCartAdds(deps, ctx);
     const origin = ctx.get('origin') || null;
     // Each form is validated against its own schema, so that a refused body is told what its own form lacks.
     const raw = ctx.request.body as Record<string, unknown> | null;

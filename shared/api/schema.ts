@@ -162,8 +162,8 @@ export interface paths {
   };
   "/v2/widget/cart": {
     /**
-     * Report an add-to-cart (fires widget.added_to_cart once per line)
-     * @description The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational. One line (`CartRequest`, answered with its `CartLine`) or up to 25 at once (`CartBatchRequest`, answered with `{lines}`): a batch is all or nothing, and a refused line's error carries its index in `details.line`.
+     * Report an add-to-cart (fires widget.added_to_cart once per add)
+     * @description The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational. One line (`CartRequest`, answered with its `CartLine`) or up to 25 at once (`CartBatchRequest`, answered with `{lines}`): a batch is all or nothing, and a refused line's error carries its index in `details.line`. Each add is recorded (the dashboard's Orders) and sent once: a line whose quote the same shopper session (or API token) last added with the same quantity is a replay, answered with that add's line (same `cart_line_id`) and sending no second event; another quantity is a new add. A quote priced before its file was rescaled is `409 quote_stale`; re-quote it. A line priced at 0 is `422 zero_price`. A shopper session may make 30 add-to-cart calls in 10 minutes (`429 rate_limited`).
      */
     post: operations["addToCart"];
   };
@@ -1088,7 +1088,15 @@ export interface components {
     };
     /** @description subtotal = unit_price × quantity; total_price = subtotal + minimum_line_adjustment (which raises the line to the offer's minimum_line_price). */
     CartLine: {
+      /** @description This add to the cart; a replay of the add answers the same id */
+      cart_line_id: string;
       quote_id: string;
+      /** @description The part that was priced */
+      file_id: string;
+      /** @description The file's revision the quote priced (every rescale makes a new one); also in the signature */
+      file_revision: number;
+      /** @description The unit, scale and orientation the quote priced (also in the signature); null only for quotes made before placements were kept */
+      placement: components["schemas"]["Placement"] | null;
       quantity: number;
       unit_price: number;
       subtotal: number;
@@ -1260,7 +1268,7 @@ export interface components {
     }) | null;
     /** @description Verify offline: HMAC-SHA256(quote signing secret, payload) equals hmac_sha256; then trust only the payload. */
     QuoteSignature: {
-      /** @description v1:<quote_id>:<file_id>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds> */
+      /** @description v2:<quote_id>:<file_id>:<file_revision>:<unit>:<scale>:<orientation>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds>. Quotes signed before v2 carry v1:<quote_id>:<file_id>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds>. */
       payload: string;
       hmac_sha256: string;
     };
@@ -1646,10 +1654,16 @@ export interface components {
        */
       timestamp: string;
       data: {
+        /** @description The add to the cart this event reports (sent once per add; a replayed add sends none) */
+        cartLineId: string;
         /** @description null when reported with an API token */
         widgetKeyId: string | null;
         fileId: string;
         fileName: string;
+        /** @description The file's revision that was priced (every rescale makes a new one) */
+        fileRevision: number;
+        /** @description The unit, scale and orientation that were priced; null only for quotes made before placements were kept */
+        placement: components["schemas"]["Placement"] | null;
         quoteId: string;
         quantity: number;
         material: string;
@@ -3219,14 +3233,16 @@ export interface operations {
     };
   };
   /**
-   * Report an add-to-cart (fires widget.added_to_cart once per line)
-   * @description The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational. One line (`CartRequest`, answered with its `CartLine`) or up to 25 at once (`CartBatchRequest`, answered with `{lines}`): a batch is all or nothing, and a refused line's error carries its index in `details.line`.
+   * Report an add-to-cart (fires widget.added_to_cart once per add)
+   * @description The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational. One line (`CartRequest`, answered with its `CartLine`) or up to 25 at once (`CartBatchRequest`, answered with `{lines}`): a batch is all or nothing, and a refused line's error carries its index in `details.line`. Each add is recorded (the dashboard's Orders) and sent once: a line whose quote the same shopper session (or API token) last added with the same quantity is a replay, answered with that add's line (same `cart_line_id`) and sending no second event; another quantity is a new add. A quote priced before its file was rescaled is `409 quote_stale`; re-quote it. A line priced at 0 is `422 zero_price`. A shopper session may make 30 add-to-cart calls in 10 minutes (`429 rate_limited`).
    */
   addToCart: {
     parameters: {
       header?: {
         /** @description Widget keys: the shopper token from GET /v2/file/upload-id; a shopper sees only their own uploads and quotes */
         "X-Shopper-Token"?: string;
+        /** @description Any unique string (e.g. a UUID) of 1 to 255 visible ASCII characters. A retry with the same key and the same request within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is 422 `idempotency_key_reused`; a retry while the first request still runs is 409 `idempotency_key_in_use`. Keys are per account (per widget key and shopper for widget calls). */
+        "Idempotency-Key"?: string;
       };
     };
     requestBody: {
@@ -3253,6 +3269,7 @@ export interface operations {
       409: components["responses"]["Conflict"];
       410: components["responses"]["Gone"];
       413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
       429: components["responses"]["TooManyRequests"];
     };
   };

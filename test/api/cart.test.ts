@@ -1,0 +1,185 @@
+// Add to cart as the shop's record of its orders: one event per add (a replay sends none), the line says what
+// was priced (a quote of an earlier size of the file is refused), and nothing is sold at 0.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { eventsForAccount } from '../../server/webhooks/outbox-sql.ts';
+import { assertWebhookBody } from '../helpers/contract.ts';
+
+const SHOP = 'https://shop.example';
+let server: TestServer;
+let dashboard: ApiClient;
+let api: ApiClient;
+let accountId: string;
+let key: string;
+
+before(async () => {
+  // Every shopper here comes from one address: count it under a roomy plan.
+  server = await startTestServer({ RATE_LIMIT_ANON_PLAN: 'business' });
+  dashboard = server.client();
+  const signup = await dashboard.post('/dashboard/api/signup', {
+    email: 'cart-shop@example.test',
+    password: 'a long enough password',
+    shop_name: 'Cart Works',
+  });
+  dashboard.csrf = signup.body.csrf_token;
+  accountId = signup.body.user.user_id;
+  api = server.client((await dashboard.post('/dashboard/api/tokens', { name: 'backend' })).body.token);
+  key = (await dashboard.post('/dashboard/api/widget-keys', { name: 'Shop', allowed_origins: [SHOP] })).body.key;
+});
+after(() => server.stop());
+
+/** A shopper on the shop's page: a fresh session (shopper token) with one upload of a 20 mm cube. */
+async function shopper() {
+  const c = server.client();
+  const base = { 'x-widget-key': key, origin: SHOP };
+  const id = await c.request('GET', '/v2/file/upload-id', { headers: base });
+  assert.equal(id.status, 200);
+  const headers = { ...base, 'x-shopper-token': id.body.shopper_token as string };
+  const up = await c.uploadBytes(
+    `/v2/file/public/${id.body.upload_id}`,
+    new TextEncoder().encode(CUBE_OBJ),
+    'cube.obj',
+  );
+  assert.equal(up.status, 201);
+  return {
+    fileId: up.body.file_id as string,
+    post: (p: string, json: unknown, extra: Record<string, string> = {}) =>
+      c.request('POST', p, { json, headers: { ...headers, ...extra } }),
+    async quote(choices: Record<string, unknown> = {}) {
+      const q = await c.request('POST', `/v2/file/quote/${up.body.file_id}`, { json: { choices }, headers });
+      assert.equal(q.status, 200, JSON.stringify(q.body));
+      return q.body;
+    },
+  };
+}
+
+const cartEvents = async () => eventsForAccount(server.deps.db, accountId, 'widget.added_to_cart');
+
+test('ten replays of the same 25 lines send 25 events, not 250; a changed quantity is a new add', async () => {
+  const s = await shopper();
+  const colors = ['White', 'Black', 'Orange'];
+  const quotes: string[] = [];
+  for (let i = 0; i < 25; i++) quotes.push((await s.quote({ material: 'PETG', color: colors[i % 3] })).quote_id);
+  const lines = quotes.map((quote_id) => ({ quote_id, quantity: 2 }));
+  const before = (await cartEvents()).length;
+
+  const answers = [];
+  for (let i = 0; i < 10; i++) {
+    const res = await s.post('/v2/widget/cart', { lines });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    answers.push(res.body);
+  }
+  const events = (await cartEvents()).slice(before);
+  assert.equal(events.length, 25, 'one widget.added_to_cart per add');
+  for (const a of answers) assert.deepEqual(a, answers[0], 'a replay answers the first result, ids included');
+  const ids = answers[0].lines.map((l: { cart_line_id: string }) => l.cart_line_id);
+  assert.equal(new Set(ids).size, 25);
+  assert.deepEqual(
+    events.map((e) => (e.payload as any).data.cartLineId),
+    ids,
+    'each event names the add it reports',
+  );
+
+  // The single form is the same add: its quote's last add had quantity 2.
+  const single = await s.post('/v2/widget/cart', { quote_id: quotes[0], quantity: 2 });
+  assert.deepEqual(single.body, answers[0].lines[0]);
+  const more = await s.post('/v2/widget/cart', { quote_id: quotes[0], quantity: 3 });
+  assert.equal(more.status, 201);
+  assert.notEqual(more.body.cart_line_id, ids[0], 'another quantity is a new add');
+  assert.equal(more.body.quantity, 3);
+  const back = await s.post('/v2/widget/cart', { quote_id: quotes[0], quantity: 2 });
+  assert.notEqual(back.body.cart_line_id, ids[0], 'back to 2 after 3 is the shopper changing their mind: an add');
+  assert.equal((await cartEvents()).length - before, 27);
+
+  // Another shopper session cannot replay (or see) this one's quotes.
+  const other = await shopper();
+  assert.equal((await other.post('/v2/widget/cart', { lines })).status, 404);
+  assert.equal((await cartEvents()).length - before, 27);
+});
+
+test('Idempotency-Key on add-to-cart: a retry gets the first answer, a different body with the key is 422', async () => {
+  const s = await shopper();
+  const q = (await s.quote()).quote_id;
+  const before = (await cartEvents()).length;
+  const first = await s.post('/v2/widget/cart', { quote_id: q, quantity: 1 }, { 'idempotency-key': 'cart-1' });
+  assert.equal(first.status, 201);
+  const again = await s.post('/v2/widget/cart', { quote_id: q, quantity: 1 }, { 'idempotency-key': 'cart-1' });
+  assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  assert.deepEqual(again.body, first.body);
+  const reused = await s.post('/v2/widget/cart', { quote_id: q, quantity: 4 }, { 'idempotency-key': 'cart-1' });
+  assert.equal(reused.status, 422);
+  assert.equal(reused.body.error.code, 'idempotency_key_reused');
+  assert.equal((await cartEvents()).length - before, 1);
+});
+
+test('a shopper session may make 30 add-to-cart calls in 10 minutes; the 31st is 429', async () => {
+  const s = await shopper();
+  for (let i = 0; i < 30; i++) assert.equal((await s.post('/v2/widget/cart', { quote_id: 'qt_none' })).status, 404);
+  const refused = await s.post('/v2/widget/cart', { quote_id: 'qt_none' });
+  assert.equal(refused.status, 429);
+  assert.equal(refused.body.error.code, 'rate_limited');
+  assert.equal(refused.body.error.details.counted_by, 'shopper session');
+  assert.ok(Number(refused.headers.get('retry-after')) > 0);
+  const next = await shopper(); // the same address, another session: not held back
+  assert.equal((await next.post('/v2/widget/cart', { quote_id: 'qt_none' })).status, 404);
+});
+
+/** The documented offline check (docs/quote-signatures.md), v2 payload. */
+function verify(signature: { payload: string; hmac_sha256: string }, secret: string) {
+  const expected = createHmac('sha256', secret).update(signature.payload).digest('hex');
+  if (expected !== signature.hmac_sha256) return null;
+  const [version, quoteId, fileId, revision, unit, scale, orientation, , unitMinor, currency] =
+    signature.payload.split(':');
+  assert.equal(version, 'v2');
+  return { quoteId, fileId, revision: Number(revision), unit, scale: Number(scale), orientation, unitMinor, currency };
+}
+
+test('a quote priced before a rescale is refused at the cart (409 quote_stale); the line says what was priced', async () => {
+  const secret = (await dashboard.get('/dashboard/api/quote-signing-secret')).body.secret;
+  const s = await shopper();
+  const small = await s.post(`/v2/file/scale/${s.fileId}`, { scale: 0.25 });
+  assert.equal(small.status, 200, JSON.stringify(small.body));
+  const old = await s.quote();
+  assert.deepEqual(
+    { ...verify(old.signature, secret), unitMinor: undefined, currency: undefined },
+    {
+      quoteId: old.quote_id,
+      fileId: s.fileId,
+      revision: 2,
+      unit: 'mm',
+      scale: 0.25,
+      orientation: 'as_uploaded',
+      unitMinor: undefined,
+      currency: undefined,
+    },
+    'the signature names the revision and the placement that were priced',
+  );
+  assert.equal((await s.post(`/v2/file/scale/${s.fileId}`, { scale: 1 })).status, 200);
+  const before = (await cartEvents()).length;
+
+  const stale = await s.post('/v2/widget/cart', { quote_id: old.quote_id, quantity: 1 });
+  assert.equal(stale.status, 409, JSON.stringify(stale.body));
+  assert.equal(stale.body.error.code, 'quote_stale');
+  assert.deepEqual([stale.body.error.details.quoted_revision, stale.body.error.details.file_revision], [2, 3]);
+  const batch = await s.post('/v2/widget/cart', { lines: [{ quote_id: old.quote_id }] });
+  assert.equal(batch.status, 409);
+  assert.equal(batch.body.error.details.line, 0);
+  assert.equal((await cartEvents()).length, before, 'nothing was added');
+
+  const fresh = await s.quote();
+  const added = await s.post('/v2/widget/cart', { quote_id: fresh.quote_id, quantity: 1 });
+  assert.equal(added.status, 201, JSON.stringify(added.body));
+  assert.equal(added.body.file_id, s.fileId);
+  assert.equal(added.body.file_revision, 3);
+  assert.deepEqual([added.body.placement.unit, added.body.placement.scale], ['mm', 1]);
+  assert.ok(added.body.unit_price > old.total_price, 'the full-size part costs more than the quarter-size one');
+  const signed = verify(added.body.signature, secret)!;
+  assert.deepEqual([signed.revision, signed.scale], [3, 1]);
+  const [event] = (await cartEvents()).slice(before);
+  assertWebhookBody('WebhookEventWidgetAddedToCart', event!.payload);
+  const data = (event!.payload as any).data;
+  assert.deepEqual([data.fileRevision, data.placement.scale, data.placement.unit], [3, 1, 'mm']);
+});
