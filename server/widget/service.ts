@@ -3,7 +3,7 @@
 // webhooks with the authoritative, signed quote from the database, once per add (docs/widget.md).
 import type { Deps, Auth } from '../deps.ts';
 import { quoteForCaller } from '../quotes/sql.ts';
-import { writeEvent, type OutboxEvent } from '../webhooks/outbox-sql.ts';
+import { writeEvent } from '../webhooks/outbox-sql.ts';
 import { resolveSettings } from '../quotes/resolve.ts';
 import { specResult } from '../quotes/present.ts';
 import { effectiveOffer } from '../offer/offer.ts';

@@ -183,3 +183,28 @@ test('a quote priced before a rescale is refused at the cart (409 quote_stale); 
   const data = (event!.payload as any).data;
   assert.deepEqual([data.fileRevision, data.placement.scale, data.placement.unit], [3, 1, 'mm']);
 });
+
+test('never $0: a fresh shop has a minimum price per part; a line priced at 0 is refused (422 zero_price)', async () => {
+  const s = await shopper();
+  const offer = (await api.get('/v2/offer')).body;
+  assert.deepEqual([offer.source, offer.minimum_price], ['default', 1], 'the shipped offer sells no part under $1.00');
+  assert.equal((await s.post(`/v2/file/scale/${s.fileId}`, { scale: 0.025 })).status, 200); // a 0.5 mm cube
+  const tiny = await s.quote();
+  assert.equal(tiny.total_price, 1);
+  assert.ok(tiny.price_breakdown.minimum_price_adjustment > 0, 'raised to the minimum, and saying so');
+
+  // A part priced at nothing (here by the merchant's own API call that zeroes every price) is not sold.
+  const file = (await api.uploadBytes('/v2/file', new TextEncoder().encode(CUBE_OBJ), 'cube.obj')).body.file_id;
+  const zero = await api.post(`/v2/file/quote/${file}`, {
+    material_config: { price_per_kg: 0 },
+    printer_config: { hourly_cost: 0 },
+    quote_config: { energy_cost_per_kwh: 0, fixed_fee: 0, minimum_price: 0 },
+  });
+  assert.equal(zero.status, 200, JSON.stringify(zero.body));
+  assert.equal(zero.body.total_price, 0);
+  const before = (await cartEvents()).length;
+  const refused = await api.post('/v2/widget/cart', { quote_id: zero.body.quote_id, quantity: 3 });
+  assert.equal(refused.status, 422, JSON.stringify(refused.body));
+  assert.equal(refused.body.error.code, 'zero_price');
+  assert.equal((await cartEvents()).length, before, 'nothing was added');
+});

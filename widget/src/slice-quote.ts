@@ -8,7 +8,7 @@ import { LitElement, type PropertyValues } from 'lit';
 import { WidgetApi } from './api.ts';
 import { toWidgetError, WidgetError } from './errors.ts';
 import { dimensions, type CurrencyDisplay } from './format.ts';
-import { type PartHost, PartFlow, partStatus } from './part-flow.ts';
+import { type PartHost, PartFlow, partStatus, REPRICE } from './part-flow.ts';
 import { renderParts, type PartsHandlers, type PartsState } from './parts-view.ts';
 import { Preview } from './preview.ts';
 import { findMaterial, initialSelection } from './selection.ts';
@@ -343,7 +343,9 @@ export class SliceQuote extends LitElement {
    */
   private async addAll(): Promise<void> {
     const ready = this.parts.filter((p) => p.addable && !p.s.error); // a failed row has its own Try again
-    const busy = this.parts.some((p) => !['priced', 'failed'].includes(partStatus(p.s)) || p.s.quantityError);
+    const busy = this.parts.some(
+      (p) => !['priced', 'failed'].includes(partStatus(p.s)) || p.s.quantityError || p.unitPending,
+    );
     if (!ready.length || busy || this.m.adding) return;
     const requests = ready.map((p) => p.cartRequest()!);
     this.m = { ...this.m, adding: true, added: null, cartError: null, lineRefused: false };
@@ -358,8 +360,8 @@ export class SliceQuote extends LitElement {
       const err = toWidgetError(e);
       const refused = err.line === null ? undefined : ready[err.line];
       this.m = { ...this.m, adding: false, lineRefused: !!refused };
-      // An expired price is the one refusal the row can mend itself: Try again prices it afresh.
-      if (refused && err.code === 'quote_expired') refused.fail('quote', new WidgetError(err.code, err.message, true));
+      // An expired or stale price is a refusal the row can mend itself: Try again prices it afresh.
+      if (refused && REPRICE.has(err.code)) refused.fail('quote', new WidgetError(err.code, err.message, true));
       else if (refused) refused.fail('cart', err);
       else {
         this.m = { ...this.m, cartError: { ...err.detail, stage: 'cart' } };
@@ -504,6 +506,7 @@ export class SliceQuote extends LitElement {
     select: (field, value) => this.single.select(field, value),
     addToCart: () => void this.addToCart(),
     rescale: () => void this.single.rescale(),
+    keepUnit: () => this.single.keepUnit(),
     retry: () => this.retry(),
     viewKey: (e) => this.viewKey(e),
     zoom: (f) => this.preview?.zoom(f),
@@ -523,6 +526,7 @@ export class SliceQuote extends LitElement {
       part.select(field, value);
     },
     rescale: (part) => void part.rescale(),
+    keepUnit: (part) => part.keepUnit(),
     retry: (part) => void this.retryPart(part),
     remove: (part) => this.removePart(part),
     addAll: () => void this.addAll(),

@@ -39,6 +39,8 @@ export interface WidgetState {
   added: CartLine | null;
   /** A rescale of the upload (the unit offer) is under way. */
   rescaling: boolean;
+  /** The shopper answered the unit offer with "Keep this size": the part may be sold as it is. */
+  unitKept: boolean;
   error: StageError | null;
   dragging: boolean;
   /** The browser could not draw 3D; the dimensions are shown alone. */
@@ -62,6 +64,7 @@ export type PartState = Pick<
   | 'adding'
   | 'added'
   | 'rescaling'
+  | 'unitKept'
   | 'error'
 >;
 
@@ -79,5 +82,6 @@ export const EMPTY_RUN = {
   adding: false,
   added: null,
   rescaling: false,
+  unitKept: false,
   error: null,
 } satisfies Partial<WidgetState>;
