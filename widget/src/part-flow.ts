@@ -244,6 +244,8 @@ export class PartFlow {
     };
     const detail: AddToCartDetail = {
       ...cartLine,
+      cart_line_id: line.cart_line_id,
+      file_revision: line.file_revision,
       file_name: model?.name ?? file!.name,
       subtotal: line.subtotal,
       minimum_line_adjustment: line.minimum_line_adjustment,
