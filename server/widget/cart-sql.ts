@@ -65,3 +65,63 @@ export async function insertCartLine(tx: Queryable, l: NewCartLine): Promise<voi
     ],
   );
 }
+
+/** A cart line as the shop's orders list it: the row and the quote's file name. */
+export type OrderRow = CartLineRow & { file_name: string | null };
+
+const ORDER_SELECT = `SELECT c.*, q.file_name FROM cart_lines c LEFT JOIN quotes q ON q.id = c.quote_id
+  WHERE c.account_id = $1`;
+
+/** A page of the account's orders, newest first; with quoteIds, only the lines of those quotes. */
+export async function listOrders(
+  db: Queryable,
+  accountId: string,
+  quoteIds: string[] | null,
+  limit: number,
+  offset: number,
+): Promise<{ rows: OrderRow[]; total: number }> {
+  const only = quoteIds ? ' AND c.quote_id = ANY($2)' : '';
+  const params: unknown[] = quoteIds ? [accountId, quoteIds] : [accountId];
+  const n = params.length;
+  const rows = await db.query<OrderRow>(
+    `${ORDER_SELECT}${only} ORDER BY c.created_at DESC, c.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...params, limit, offset],
+  );
+  const [count] = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM cart_lines c WHERE c.account_id = $1${only}`,
+    params,
+  );
+  return { rows, total: count?.n ?? 0 };
+}
+
+/** Every order of the account, oldest first, in pages of `size` (the CSV export). */
+export async function* allOrders(db: Queryable, accountId: string, size = 500): AsyncGenerator<OrderRow> {
+  for (let offset = 0; ; offset += size) {
+    const page = await db.query<OrderRow>(`${ORDER_SELECT} ORDER BY c.created_at, c.id LIMIT $2 OFFSET $3`, [
+      accountId,
+      size,
+      offset,
+    ]);
+    yield* page;
+    if (page.length < size) return;
+  }
+}
+
+/**
+ * Marks lines as taken by the shop's cart (the first time counts). A shopper acknowledges only their own adds
+ * (addedBy); the merchant (addedBy null) any of the account's. Returns the ids found.
+ */
+export async function acknowledgeCartLines(
+  db: Queryable,
+  accountId: string,
+  addedBy: string | null,
+  ids: string[],
+  now: Date,
+): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `UPDATE cart_lines SET acknowledged_at = coalesce(acknowledged_at, $4)
+     WHERE account_id = $1 AND ($2::text IS NULL OR added_by = $2) AND id = ANY($3) RETURNING id`,
+    [accountId, addedBy, ids, now],
+  );
+  return rows.map((r) => r.id);
+}

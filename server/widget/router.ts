@@ -8,6 +8,11 @@ import { validateBody } from '../openapi/validate.ts';
 import { ApiError, ValidationError, type FieldProblem } from '../http/errors.ts';
 import { widgetConfig, addToCart, addCartLines, addedBy, type CartRequestLine } from './service.ts';
 import { idempotent } from '../idempotency/middleware.ts';
+import { API } from '../accounts/access.ts';
+import { pageRequest, pageResponse } from '../http/pagination.ts';
+import { csvStream } from '../usage/export.ts';
+import { allOrders, listOrders } from './cart-sql.ts';
+import { ORDER_COLUMNS, acknowledge, orderCsvRows, presentOrder } from './orders.ts';
 
 /**
  * Add-to-cart calls one shopper session may make (docs/widget.md, "Add to cart"): far more than a shopper adding
@@ -65,5 +70,38 @@ export function widgetRouter(deps: Deps) {
     ctx.status = 201;
     ctx.body = await addToCart(deps, ctx.state.auth, body.quote_id, body.quantity ?? 1, origin);
   });
+  router.post('/cart/acknowledge', allow(deps, API_OR_WIDGET), jsonBody, async (ctx) => {
+    const body = validateBody<{ cart_line_ids: string[] }>('CartAcknowledgement', ctx.request.body);
+    ctx.body = await acknowledge(deps, ctx.state.auth, body.cart_line_ids);
+  });
+  // The shop's orders: every add to a cart, newest first (the dashboard's Orders page).
+  router.get('/cart', allow(deps, API), async (ctx) => {
+    const page = pageRequest(ctx);
+    const { rows, total } = await listOrders(
+      deps.db,
+      ctx.state.auth.account.id,
+      quoteIds(ctx),
+      page.limit,
+      page.offset,
+    );
+    ctx.body = pageResponse(rows.map(presentOrder), page, total);
+  });
+  router.get('/cart/export', allow(deps, API), async (ctx) => {
+    const stamp = deps.now().toISOString().slice(0, 10);
+    ctx.set('Content-Disposition', `attachment; filename="slicequote-orders-${stamp}.csv"`);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/csv; charset=utf-8; header=present';
+    ctx.body = csvStream(orderCsvRows(allOrders(deps.db, ctx.state.auth.account.id)), ORDER_COLUMNS);
+  });
   return router;
+}
+
+/** `quote_id=a,b,c`: only the lines of those quotes (the quote history's cart column), at most 100. */
+function quoteIds(ctx: Context): string[] | null {
+  const raw = ctx.query.quote_id;
+  if (raw === undefined) return null;
+  const ids = (Array.isArray(raw) ? raw.join(',') : raw).split(',').filter(Boolean);
+  if (ids.length < 1 || ids.length > 100 || ids.some((id) => id.length > 64))
+    throw new ValidationError([{ field: 'quote_id', message: 'must be 1 to 100 quote ids, separated by commas' }]);
+  return ids;
 }

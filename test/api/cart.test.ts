@@ -56,6 +56,7 @@ async function shopper() {
   };
 }
 
+const text = (raw: Uint8Array) => new TextDecoder().decode(raw);
 const cartEvents = async () => eventsForAccount(server.deps.db, accountId, 'widget.added_to_cart');
 
 test('ten replays of the same 25 lines send 25 events, not 250; a changed quantity is a new add', async () => {
@@ -207,4 +208,59 @@ test('never $0: a fresh shop has a minimum price per part; a line priced at 0 is
   assert.equal(refused.status, 422, JSON.stringify(refused.body));
   assert.equal(refused.body.error.code, 'zero_price');
   assert.equal((await cartEvents()).length, before, 'nothing was added');
+});
+
+test('orders: every add listed with its status; a shopper acknowledges only their own lines; CSV; another shop sees none', async () => {
+  const s = await shopper();
+  const q = await s.quote({ material: 'PETG', color: 'Black' });
+  const added = (await s.post('/v2/widget/cart', { quote_id: q.quote_id, quantity: 2 })).body;
+  const orderOf = async () => {
+    const list = await api.get(`/v2/widget/cart?quote_id=${q.quote_id}`);
+    assert.equal(list.status, 200);
+    assert.equal(list.body.total, 1, 'only the lines of that quote');
+    return list.body.data[0];
+  };
+  const order = await orderOf();
+  assert.equal(order.cart_line_id, added.cart_line_id);
+  assert.deepEqual(
+    [order.status, order.acknowledged_at, order.file_name, order.added_by, order.origin, order.quantity],
+    ['unacknowledged', null, 'cube.obj', 'shopper', SHOP, 2],
+  );
+  assert.deepEqual(order.signature, added.signature, 'the signed quote, to verify');
+  assert.equal(order.choices.color, 'Black');
+  const download = await api.get(order.file_url);
+  assert.equal(download.status, 200, 'the model file to print');
+  assert.ok((await api.get('/v2/widget/cart')).body.data.some((o: any) => o.cart_line_id === added.cart_line_id));
+
+  const stranger = await shopper();
+  const refused = await stranger.post('/v2/widget/cart/acknowledge', { cart_line_ids: [added.cart_line_id] });
+  assert.equal(refused.status, 404);
+  assert.equal(refused.body.error.details.fields[0].field, 'cart_line_ids.0');
+  const acked = await s.post('/v2/widget/cart/acknowledge', { cart_line_ids: [added.cart_line_id] });
+  assert.deepEqual([acked.status, acked.body], [200, { acknowledged: [added.cart_line_id] }]);
+  const now = await orderOf();
+  assert.equal(now.status, 'acknowledged');
+  assert.ok(now.acknowledged_at);
+
+  const csv = await api.get('/v2/widget/cart/export');
+  assert.equal(csv.status, 200);
+  assert.match(csv.headers.get('content-type')!, /^text\/csv/);
+  const [header, ...rows] = text(csv.raw).trim().split('\r\n');
+  assert.match(header!, /^cart_line_id,created_at,status,/);
+  const row = rows.find((r) => r.startsWith(added.cart_line_id))!;
+  assert.ok(row, 'the line is exported');
+  assert.ok(row.includes(',acknowledged,') && row.includes(added.signature.payload), row);
+
+  const other = await server.newAccount();
+  const theirs = server.client(other.token);
+  assert.equal((await theirs.get('/v2/widget/cart')).body.total, 0, "another shop's orders are not listed");
+  const notTheirs = await theirs.post('/v2/widget/cart/acknowledge', { cart_line_ids: [added.cart_line_id] });
+  assert.equal(notTheirs.status, 404);
+  assert.equal(
+    text((await theirs.get('/v2/widget/cart/export')).raw)
+      .trim()
+      .split('\r\n').length,
+    1,
+    'a header only',
+  );
 });
