@@ -40,6 +40,8 @@ export interface PartsState {
   adding: boolean;
   /** How many lines the last "Add all to cart" added; null once anything changed. */
   added: number | null;
+  /** The server recorded them but no cart on the page took them: the shop will contact the shopper. */
+  reserved: boolean;
   /** Names of the files refused by the last drop: over the limit of parts. */
   refused: string[];
   /** Why the last "Add all to cart" failed when no single line was refused (network, busy server). */
@@ -245,7 +247,13 @@ function renderAddAll(parts: PartFlow[], m: PartsState, h: PartsHandlers): Templ
       }
     </p>
     ${renderError({ error: m.cartError }, { retry: h.retryCart })}
-    ${m.added ? html`<p class="added" part="added" role="status">Added ${m.added} ${m.added === 1 ? 'part' : 'parts'} to your cart.</p>` : nothing}
+    ${
+      m.added && m.reserved
+        ? html`<p class="added" part="added reserved" role="status">Your ${m.added === 1 ? 'part is' : 'parts are'} reserved — the shop will contact you.</p>`
+        : m.added
+          ? html`<p class="added" part="added" role="status">Added ${m.added} ${m.added === 1 ? 'part' : 'parts'} to your cart.</p>`
+          : nothing
+    }
   `;
 }
 
