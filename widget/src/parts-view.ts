@@ -249,7 +249,7 @@ function renderAddAll(parts: PartFlow[], m: PartsState, h: PartsHandlers): Templ
     ${renderError({ error: m.cartError }, { retry: h.retryCart })}
     ${
       m.added && m.reserved
-        ? html`<p class="added" part="added reserved" role="status">Your ${m.added === 1 ? 'part is' : 'parts are'} reserved — the shop will contact you.</p>`
+        ? html`<p class="added reserved" part="added reserved" role="status">Your ${m.added === 1 ? 'part is' : 'parts are'} reserved — the shop will contact you.</p>`
         : m.added
           ? html`<p class="added" part="added" role="status">Added ${m.added} ${m.added === 1 ? 'part' : 'parts'} to your cart.</p>`
           : nothing

@@ -291,7 +291,7 @@ function renderCart(s: WidgetState, h: Handlers): TemplateResult {
     ${sizeInDoubt ? html`<p class="hint add-note" part="unit-pending">Answer the size question above to add the part to your cart.</p>` : nothing}
     ${
       s.added && s.reserved
-        ? html`<p class="added" part="added reserved" role="status">Your part is reserved — the shop will contact you.</p>`
+        ? html`<p class="added reserved" part="added reserved" role="status">Your part is reserved — the shop will contact you.</p>`
         : s.added
           ? html`<p class="added" part="added" role="status">Added ${s.added.quantity} × ${s.model?.name ?? 'model'} to your cart.</p>`
           : nothing
