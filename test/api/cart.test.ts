@@ -101,6 +101,21 @@ test('ten replays of the same 25 lines send 25 events, not 250; a changed quanti
   assert.equal((await cartEvents()).length - before, 27);
 });
 
+test('five identical adds at once (a double click, a retry racing the first) record one add and send one event', async () => {
+  const s = await shopper();
+  const q = (await s.quote()).quote_id;
+  const before = (await cartEvents()).length;
+  const answers = await Promise.all(
+    Array.from({ length: 5 }, () => s.post('/v2/widget/cart', { quote_id: q, quantity: 4 })),
+  );
+  assert.deepEqual(
+    answers.map((a) => a.status),
+    [201, 201, 201, 201, 201],
+  );
+  assert.equal(new Set(answers.map((a) => a.body.cart_line_id)).size, 1, 'one add, answered five times');
+  assert.equal((await cartEvents()).length - before, 1);
+});
+
 test('Idempotency-Key on add-to-cart: a retry gets the first answer, a different body with the key is 422', async () => {
   const s = await shopper();
   const q = (await s.quote()).quote_id;
