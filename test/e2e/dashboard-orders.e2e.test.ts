@@ -107,7 +107,7 @@ describe('dashboard: orders and the quote history cart column', { skip }, () => 
     await reserved.getByText('Signature').click();
     assert.match(await reserved.innerText(), new RegExp(`v2:${lines[1]!.quote}:`));
     await assertAccessible(page, 'orders');
-    await shoot(page, 'orders');
+    await shoot(page, 'orders', true);
 
     const href = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
     const csv = await page.evaluate(async (url) => (await fetch(url)).text(), href!);

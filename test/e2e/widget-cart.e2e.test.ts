@@ -3,11 +3,12 @@
 // that the part is reserved and the shop will contact them, and the merchant's orders list the line as
 // unacknowledged; with the snippet's listener filled in the shopper reads "Added … to your cart" and the line
 // is acknowledged; with `cart-url` a shop without JavaScript receives the signed lines as a form POST.
-// Screenshots go to test-artifacts/widget/.
+// Screenshots go to test-artifacts/widget/ and, with SLICEQUOTE_UPDATE_SCREENSHOTS=1, the reserved state at 390 px
+// to docs/screenshots/widget-cart-reserved-phone.png.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
@@ -108,7 +109,10 @@ for (const size of SIZES) {
       await note.waitFor({ timeout: 15_000 });
       assert.equal(await note.innerText(), 'Your part is reserved — the shop will contact you.');
       assert.ok(await note.isVisible());
-      await page.screenshot({ path: path.join(ARTIFACTS, `cart-reserved-${size.name}.png`) });
+      const shot = path.join(ARTIFACTS, `cart-reserved-${size.name}.png`);
+      await page.screenshot({ path: shot });
+      if (size.name === 'phone' && process.env.SLICEQUOTE_UPDATE_SCREENSHOTS === '1')
+        copyFileSync(shot, path.resolve('docs', 'screenshots', 'widget-cart-reserved-phone.png'));
       const o = await order(quoteId);
       assert.deepEqual([o.status, o.acknowledged_at], ['unacknowledged', null]);
       assert.equal(o.origin, origin);
