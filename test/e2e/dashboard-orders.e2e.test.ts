@@ -115,7 +115,7 @@ describe('dashboard: orders and the quote history cart column', { skip }, () => 
     for (const { line } of lines) assert.ok(csv.includes(line), `the CSV has ${line}`);
   });
 
-  it('the quote history says what became of each quote in the carts', async () => {
+  it('the quote history and the quote page say what became of each quote in the carts', async () => {
     await page.goto(at('quotes'));
     await h1('Quote history').waitFor();
     const row = (quote: string) => page.locator('tbody tr', { has: page.locator(`a[href="#/quotes/${quote}"]`) });
@@ -123,5 +123,11 @@ describe('dashboard: orders and the quote history cart column', { skip }, () => 
     assert.match(await row(lines[0]!.quote).innerText(), /3 ×\s+In a cart/);
     assert.match(await row(lines[1]!.quote).innerText(), /2 ×\s+Not in a cart/);
     await assertAccessible(page, 'quote history');
+
+    await row(lines[1]!.quote).getByRole('link', { name: lines[1]!.quote }).click();
+    const carts = page.getByTestId('quote-carts');
+    await carts.waitFor();
+    assert.match(await carts.innerText(), /2 × · \$[\d.]+ Not in a cart/, 'the quote page says so too');
+    await assertAccessible(page, 'quote');
   });
 });
