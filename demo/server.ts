@@ -148,17 +148,26 @@ function checkQuote(signature: unknown, secret: string | null): DemoOrder['quote
 export interface SignedQuote {
   quoteId: string;
   fileId: string;
+  /** The file's revision and placement that were priced: the size of part the price is for. */
+  fileRevision: number;
+  unit: string;
+  scale: number;
+  orientation: string;
   settingsDigest: string;
   unitAmountMinor: number;
   currency: string;
   expiresAt: Date;
 }
 
-/** The fields of a v1 signature payload (docs/quote-signatures.md), in order. */
+/** The fields of a v2 signature payload (docs/quote-signatures.md), in order. */
 type PayloadFields = [
   version: string,
   quoteId: string,
   fileId: string,
+  fileRevision: string,
+  unit: string,
+  scale: string,
+  orientation: string,
   settingsDigest: string,
   unitAmountMinor: string,
   currency: string,
@@ -176,14 +185,19 @@ export function verifyQuoteSignature(signature: unknown, secret: string): Signed
   const expected = createHmac('sha256', secret).update(s.payload).digest();
   const given = Buffer.from(s.hmac_sha256, 'hex');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  // A v1 payload has seven fields; a shorter one names no price and is refused like a bad signature.
+  // A v2 payload has eleven fields; any other names no price (or not the size priced) and is refused.
   const fields = s.payload.split(':');
-  if (fields.length < 7) return null;
-  const [version, quoteId, fileId, settingsDigest, minor, currency, expires] = fields as PayloadFields;
-  if (version !== 'v1') return null;
+  if (fields.length !== 11) return null;
+  const [version, quoteId, fileId, revision, unit, scale, orientation, settingsDigest, minor, currency, expires] =
+    fields as PayloadFields;
+  if (version !== 'v2') return null;
   return {
     quoteId,
     fileId,
+    fileRevision: Number(revision),
+    unit,
+    scale: Number(scale),
+    orientation,
     settingsDigest,
     unitAmountMinor: Number(minor),
     currency,

@@ -70,6 +70,9 @@ document.addEventListener('sq-add-to-cart', (e) => {
   // One part's event is the line itself; <slice-quote multiple> sends {lines: [...]}, one line per part.
   cart.push(...(e.detail.lines ?? [e.detail]));
   renderCart();
+  // The lines are in this shop's cart: the widget may tell the shopper so (unaccepted, it says the shop will
+  // contact them, and the line stays unacknowledged in the merchant's orders).
+  e.detail.accept();
   // The webhook is sent right after the widget's add-to-cart call; look for it promptly.
   setTimeout(refreshOrders, 300);
 });

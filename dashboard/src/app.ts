@@ -17,6 +17,7 @@ import './pages/webhooks-page.ts';
 import './pages/webhook-page.ts';
 import './pages/delivery-page.ts';
 import './pages/quotes-page.ts';
+import './pages/orders-page.ts';
 import './pages/quote-page.ts';
 import './pages/analytics-page.ts';
 
@@ -32,6 +33,7 @@ const NAV: NavItem[] = [
   { route: 'offer', label: 'Offer' },
   { route: 'profiles', label: 'Slice profiles' },
   { route: 'webhooks', label: 'Webhooks' },
+  { route: 'orders', label: 'Orders' },
   { route: 'quotes', label: 'Quote history' },
   { route: 'analytics', label: 'Usage & analytics' },
 ];
@@ -191,6 +193,8 @@ export class SqApp extends AppElement {
         return r.params[0]
           ? html`<sq-quote-page .quoteId=${r.params[0]}></sq-quote-page>`
           : html`<sq-quotes-page .query=${r.query}></sq-quotes-page>`;
+      case 'orders':
+        return html`<sq-orders-page .query=${r.query}></sq-orders-page>`;
       case 'analytics':
         return html`<sq-analytics-page></sq-analytics-page>`;
       default:

@@ -25,12 +25,15 @@ export interface FileRow {
   unit_source: UnitSource;
   scale: number;
   shape: ModelShape | null;
+  /** Counts the file's rescales (1 as uploaded): a quote and a cart line say which version was priced. */
+  revision: number;
   created_at: Date;
 }
 
 type PlacementFields = 'unit' | 'unit_source' | 'scale' | 'shape';
 /** Unit, scale and shape default to millimetres assumed, 1 and unknown. */
-export type NewFile = Omit<FileRow, 'created_at' | PlacementFields> & Partial<Pick<FileRow, PlacementFields>>;
+export type NewFile = Omit<FileRow, 'created_at' | 'revision' | PlacementFields> &
+  Partial<Pick<FileRow, PlacementFields>>;
 
 export async function insertFile(db: Queryable, f: NewFile): Promise<FileRow> {
   const rows = await db.query<FileRow>(
@@ -72,7 +75,7 @@ export async function fileByIdAnyAccount(db: Queryable, id: string): Promise<Fil
   return row;
 }
 
-/** Sets how the file's numbers are read and sized; the mesh itself never changes. */
+/** Sets how the file's numbers are read and sized (a new revision); the mesh itself never changes. */
 export async function updateFileScale(
   db: Queryable,
   accountId: string,
@@ -82,7 +85,8 @@ export async function updateFileScale(
   scale: number,
 ): Promise<FileRow | undefined> {
   const [row] = await db.query<FileRow>(
-    'UPDATE files SET unit = $3, unit_source = $4, scale = $5 WHERE id = $1 AND account_id = $2 RETURNING *',
+    `UPDATE files SET unit = $3, unit_source = $4, scale = $5, revision = revision + 1
+     WHERE id = $1 AND account_id = $2 RETURNING *`,
     [id, accountId, unit, unitSource, scale],
   );
   return row;

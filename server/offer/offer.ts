@@ -23,6 +23,12 @@ export type OfferSource = 'widget_key' | 'account' | 'default';
 
 const DEFAULT_INFILL = [10, 15, 20, 30, 50, 100];
 const DEFAULT_QUANTITY = { min: 1, max: 1000 };
+/**
+ * The lowest price of one part a shop sells at until it sets its own (docs/offer.md), in its currency: one whole
+ * unit ($1.00, €1.00). Handling a part (starting the job, taking it off the plate, packing it) costs the shop
+ * about that whatever it weighs, and a tiny or wrongly-scaled part must never be sold for $0.00.
+ */
+export const DEFAULT_MINIMUM_PRICE = 1;
 /** Layer heights of the derived Draft and Fine presets; Standard is the printer profile as it is. */
 const DRAFT_MM = 0.3;
 const FINE_MM = 0.1;
@@ -73,7 +79,7 @@ export async function defaultOffer(db: Queryable, accountId: string): Promise<Of
     infill_options: [...new Set([...DEFAULT_INFILL, fill])].sort((a, b) => a - b),
     default_infill: fill,
     quantity: DEFAULT_QUANTITY,
-    minimum_price: null,
+    minimum_price: base.settings.quote.minimum_price || DEFAULT_MINIMUM_PRICE,
     minimum_line_price: null,
     lead_time: null,
     widget_budget: normalizeWidgetBudget(undefined),

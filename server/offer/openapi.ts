@@ -161,9 +161,10 @@ export const offerSchemas = {
     properties: {
       payload: {
         type: 'string',
-        pattern: '^v1:[^:]+:[^:]+:[0-9a-f]{64}:[0-9]+:[A-Z]{3}:[0-9]+$',
+        pattern:
+          '^(v2:[^:]+:[^:]+:[0-9]+:[a-z]+:[0-9.e+-]+:[a-z_]+:[0-9a-f]{64}:[0-9]+:[A-Z]{3}:[0-9]+|v1:[^:]+:[^:]+:[0-9a-f]{64}:[0-9]+:[A-Z]{3}:[0-9]+)$',
         description:
-          'v1:<quote_id>:<file_id>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds>',
+          'v2:<quote_id>:<file_id>:<file_revision>:<unit>:<scale>:<orientation>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds>. Quotes signed before v2 carry v1:<quote_id>:<file_id>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds>.',
       },
       hmac_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
     },

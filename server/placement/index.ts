@@ -72,8 +72,11 @@ interface Exceeded {
   limit_mm: number;
 }
 
-/** What a quote keeps: the placement it states and slices with, any unit warning, or why nothing fits. */
-export type QuotePlacement = { warnings: UnitSuspectWarning[] } & (
+/**
+ * What a quote keeps: the placement it states and slices with, any unit warning, or why nothing fits, and the
+ * file revision it was placed from (quotes placed before revisions were kept have none).
+ */
+export type QuotePlacement = { warnings: UnitSuspectWarning[]; file_revision?: number } & (
   | { placement: Placement; transform: SliceTransform; refusal: null }
   | { placement: null; transform: null; refusal: PlacementRefusal }
 );
@@ -85,8 +88,14 @@ export function placeForQuote(file: FileRow, printer: { bed_size_x: number; bed_
   const warnings = warning ? [warning] : [];
   const placed = placeFile(file, volume);
   const result: QuotePlacement = placed
-    ? { ...placed, refusal: null, warnings }
-    : { placement: null, transform: null, refusal: refusal(scaledSize(file), volume), warnings };
+    ? { ...placed, refusal: null, warnings, file_revision: file.revision }
+    : {
+        placement: null,
+        transform: null,
+        refusal: refusal(scaledSize(file), volume),
+        warnings,
+        file_revision: file.revision,
+      };
   return result;
 }
 

@@ -383,11 +383,17 @@ function priceOf(stats: PrintStats, s: ResolvedSettings, conversion: Conversion 
 async function signResult(tx: Queryable, deps: Deps, row: QuoteRow, result: ReturnType<typeof buildResult>) {
   const settings = row.resolved!.settings;
   const expiresAt = new Date(deps.now().getTime() + settings.quote.quote_validity_days * 86_400_000);
-  const placement = row.resolved!.placement?.placement ?? null;
+  const placed = row.resolved!.placement;
+  const placement = placed?.placement ?? null;
   const digest = settingsDigest({ settings, color: result.printInfo.color, choices: row.choices, placement });
   const signature = signQuote(await signingSecret(tx, row.account_id), {
     quote_id: row.id,
     file_id: row.file_id,
+    // Quotes placed before placements (or revisions) were kept priced the file as uploaded.
+    file_revision: placed?.file_revision ?? 1,
+    unit: placement?.unit ?? 'mm',
+    scale: placement?.scale ?? 1,
+    orientation: placement?.orientation ?? 'as_uploaded',
     settings_digest: digest,
     unit_amount_minor: result.price_breakdown.minor_units.total,
     currency: result.currency,

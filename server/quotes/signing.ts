@@ -1,16 +1,23 @@
 // Signed, expiring quotes (docs/quote-signatures.md). A completed quote carries a payload naming what was
-// priced (quote, file, a digest of the settings, unit price in minor units, currency, expiry) and an
+// priced (quote, the file and its revision, the placement's unit, scale and orientation, a digest of the settings,
+// unit price in minor units, currency, expiry) and an
 // HMAC-SHA256 of that payload with the account's signing secret, so a merchant's backend can check offline
 // that the price a browser reports is the one we computed, for that part, and still valid.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/index.ts';
 import { firstRow } from '../db/rows.ts';
 
-export const SIGNATURE_VERSION = 'v1';
+export const SIGNATURE_VERSION = 'v2';
 
 export interface SignedFields {
   quote_id: string;
   file_id: string;
+  /** The file's revision when it was priced: every rescale makes a new one. */
+  file_revision: number;
+  /** The placement priced: the unit the file was read in, its extra scale and the orientation it prints in. */
+  unit: string;
+  scale: number;
+  orientation: string;
   settings_digest: string;
   unit_amount_minor: number;
   currency: string;
@@ -39,12 +46,25 @@ export function settingsDigest(what: unknown): string {
   return createHash('sha256').update(canonicalJson(what)).digest('hex');
 }
 
-/** `v1:<quote_id>:<file_id>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds>` */
+/**
+ * `v2:<quote_id>:<file_id>:<file_revision>:<unit>:<scale>:<orientation>:<settings_digest>:<unit_amount_minor>:
+ * <currency>:<expires_at unix seconds>`
+ */
 export function signaturePayload(f: SignedFields): string {
   const expires = Math.floor(f.expires_at.getTime() / 1000);
-  return [SIGNATURE_VERSION, f.quote_id, f.file_id, f.settings_digest, f.unit_amount_minor, f.currency, expires].join(
-    ':',
-  );
+  return [
+    SIGNATURE_VERSION,
+    f.quote_id,
+    f.file_id,
+    f.file_revision,
+    f.unit,
+    f.scale,
+    f.orientation,
+    f.settings_digest,
+    f.unit_amount_minor,
+    f.currency,
+    expires,
+  ].join(':');
 }
 
 export function signQuote(secret: string, fields: SignedFields): QuoteSignature {

@@ -1,7 +1,7 @@
 // The retention sweep's queries. Every cut-off is a parameter computed from the injected clock (deps.now), so
 // tests move time forward instead of waiting. Each purge deletes in batches, so no statement holds locks long.
 import type { Queryable } from '../db/index.ts';
-import { cartedFile, cartRecordOfStoredFile } from './carted.ts';
+import { cartedFile } from './carted.ts';
 
 const BATCH = 500;
 
@@ -123,7 +123,7 @@ export function purgeOutbox(db: Queryable, dispatchedBefore: Date): Promise<numb
     'outbox_events',
     'seq',
     `SELECT e.seq FROM outbox_events e WHERE e.dispatched_at IS NOT NULL AND e.dispatched_at <= $1
-       AND NOT ${cartRecordOfStoredFile('e')} ORDER BY e.seq`,
+       ORDER BY e.seq`,
     [dispatchedBefore],
   );
 }

@@ -13,8 +13,8 @@ export const PAGE_ROWS = 500;
 export type ExportDataset = 'quotes' | 'usage';
 export type ExportFormat = 'csv' | 'json';
 
-type Cell = string | number | boolean | null;
-type Row = Record<string, Cell>;
+export type Cell = string | number | boolean | null;
+export type Row = Record<string, Cell>;
 
 export const QUOTE_COLUMNS = [
   'quote_id',
@@ -105,7 +105,7 @@ function defuse(row: Row): Row {
   return out;
 }
 
-function csvStream(rows: AsyncGenerator<Row>, columns: readonly string[]): Readable {
+export function csvStream(rows: AsyncGenerator<Row>, columns: readonly string[]): Readable {
   const csv = stringify({
     header: true,
     columns: [...columns],

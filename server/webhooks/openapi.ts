@@ -192,9 +192,12 @@ const eventSchemas = {
     {
       type: 'object',
       required: [
+        'cartLineId',
         'widgetKeyId',
         'fileId',
         'fileName',
+        'fileRevision',
+        'placement',
         'quoteId',
         'quantity',
         'material',
@@ -211,9 +214,24 @@ const eventSchemas = {
         'quote',
       ],
       properties: {
+        cartLineId: {
+          type: 'string',
+          pattern: '^cl_',
+          description: 'The add to the cart this event reports (sent once per add; a replayed add sends none)',
+        },
         widgetKeyId: { type: ['string', 'null'], description: 'null when reported with an API token' },
         fileId: { type: 'string' },
         fileName: { type: 'string' },
+        fileRevision: {
+          type: 'integer',
+          minimum: 1,
+          description: "The file's revision that was priced (every rescale makes a new one)",
+        },
+        placement: {
+          oneOf: [{ $ref: '#/components/schemas/Placement' }, { type: 'null' }],
+          description:
+            'The unit, scale and orientation that were priced; null only for quotes made before placements were kept',
+        },
         quoteId: { type: 'string' },
         quantity: { type: 'integer', minimum: 1 },
         material: { type: 'string' },

@@ -10,9 +10,104 @@ import {
   ref,
   shopperToken,
   deletedSchema,
+  idempotencyKey,
+  pageParams,
 } from '../openapi/helpers.ts';
 
 const widgetOrToken = [{ widgetKey: [] }, { bearerAuth: [] }];
+const bearerOrSession = [{ bearerAuth: [] }, { sessionCookie: [] }];
+
+/** One add to a cart, as POST /v2/widget/cart answers it. */
+const cartLine = {
+  type: 'object',
+  required: [
+    'cart_line_id',
+    'quote_id',
+    'file_id',
+    'file_revision',
+    'placement',
+    'quantity',
+    'unit_price',
+    'subtotal',
+    'minimum_line_adjustment',
+    'total_price',
+    'currency',
+    'choices',
+    'expires_at',
+    'signature',
+  ],
+  additionalProperties: false,
+  description:
+    "subtotal = unit_price × quantity; total_price = subtotal + minimum_line_adjustment (which raises the line to the offer's minimum_line_price).",
+  properties: {
+    cart_line_id: {
+      type: 'string',
+      pattern: '^cl_',
+      description: 'This add to the cart; a replay of the add answers the same id',
+    },
+    quote_id: { type: 'string' },
+    file_id: { type: 'string', description: 'The part that was priced' },
+    file_revision: {
+      type: 'integer',
+      minimum: 1,
+      description: "The file's revision the quote priced (every rescale makes a new one); also in the signature",
+    },
+    placement: {
+      oneOf: [ref('Placement'), { type: 'null' }],
+      description:
+        'The unit, scale and orientation the quote priced (also in the signature); null only for quotes made before placements were kept',
+    },
+    quantity: { type: 'integer' },
+    unit_price: { type: 'number' },
+    subtotal: { type: 'number' },
+    minimum_line_adjustment: { type: 'number', minimum: 0 },
+    total_price: { type: 'number' },
+    currency: { type: 'string' },
+    choices: ref('ResolvedChoices'),
+    expires_at: timestamp,
+    signature: ref('QuoteSignature'),
+  },
+};
+
+/** An add to a cart as the shop's orders list it: the line, and what the shop needs to act on it. */
+const order = {
+  ...cartLine,
+  required: [
+    ...cartLine.required,
+    'file_name',
+    'file_url',
+    'added_by',
+    'widget_key_id',
+    'origin',
+    'status',
+    'acknowledged_at',
+    'created_at',
+  ],
+  description:
+    "Every add to a cart: the line as it was answered, and whether the shop's cart acknowledged it (`status`). An `unacknowledged` line reached no cart on the shop page: the shopper was told the shop will contact them.",
+  properties: {
+    ...cartLine.properties,
+    file_name: { type: ['string', 'null'] },
+    file_url: {
+      type: 'string',
+      description: 'Download of the model file (GET, with an API token or a dashboard session)',
+    },
+    added_by: {
+      type: 'string',
+      enum: ['shopper', 'token', 'session'],
+      description: 'A shopper through the widget, an API token, or the dashboard',
+    },
+    widget_key_id: { type: ['string', 'null'] },
+    origin: { type: ['string', 'null'], description: 'Origin of the shop page the widget was on' },
+    status: {
+      type: 'string',
+      enum: ['acknowledged', 'unacknowledged'],
+      description: "acknowledged: the shop page's cart took the line (POST /v2/widget/cart/acknowledge)",
+    },
+    acknowledged_at: { type: ['string', 'null'], format: 'date-time' },
+    created_at: timestamp,
+  },
+};
 
 export const widgetSchemas = {
   WidgetConfig: {
@@ -120,35 +215,33 @@ export const widgetSchemas = {
       lines: { type: 'array', items: ref('CartLine'), description: 'In the order of the request' },
     },
   },
-  CartLine: {
+  CartLine: cartLine,
+  Order: order,
+  OrderList: {
+    allOf: [ref('ListMeta')],
     type: 'object',
-    required: [
-      'quote_id',
-      'quantity',
-      'unit_price',
-      'subtotal',
-      'minimum_line_adjustment',
-      'total_price',
-      'currency',
-      'choices',
-      'expires_at',
-      'signature',
-    ],
+    required: ['data'],
+    properties: { data: { type: 'array', items: ref('Order') } },
+  },
+  CartAcknowledgement: {
+    type: 'object',
+    required: ['cart_line_ids'],
     additionalProperties: false,
-    description:
-      "subtotal = unit_price × quantity; total_price = subtotal + minimum_line_adjustment (which raises the line to the offer's minimum_line_price).",
     properties: {
-      quote_id: { type: 'string' },
-      quantity: { type: 'integer' },
-      unit_price: { type: 'number' },
-      subtotal: { type: 'number' },
-      minimum_line_adjustment: { type: 'number', minimum: 0 },
-      total_price: { type: 'number' },
-      currency: { type: 'string' },
-      choices: ref('ResolvedChoices'),
-      expires_at: timestamp,
-      signature: ref('QuoteSignature'),
+      cart_line_ids: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 25,
+        items: { type: 'string', minLength: 1, maxLength: 64 },
+        description: 'The `cart_line_id` of each line the cart took',
+      },
     },
+  },
+  CartAcknowledged: {
+    type: 'object',
+    required: ['acknowledged'],
+    additionalProperties: false,
+    properties: { acknowledged: { type: 'array', items: { type: 'string' } } },
   },
   WidgetKeyRequest: {
     type: 'object',
@@ -203,14 +296,31 @@ export const widgetPaths = {
     },
   },
   '/v2/widget/cart': {
+    get: {
+      operationId: 'listOrders',
+      tags: ['widget'],
+      summary: "The shop's orders: every add to a cart, newest first",
+      security: bearerOrSession,
+      parameters: [
+        ...pageParams,
+        {
+          name: 'quote_id',
+          in: 'query',
+          required: false,
+          description: 'Only the lines of these quotes: 1 to 100 quote ids separated by commas',
+          schema: { type: 'string', maxLength: 6600 },
+        },
+      ],
+      responses: { '200': ok('OrderList', 'A page of orders'), ...errors(400, 401) },
+    },
     post: {
       operationId: 'addToCart',
       tags: ['widget'],
-      summary: 'Report an add-to-cart (fires widget.added_to_cart once per line)',
+      summary: 'Report an add-to-cart (fires widget.added_to_cart once per add)',
       security: widgetOrToken,
       description:
-        "The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational. One line (`CartRequest`, answered with its `CartLine`) or up to 25 at once (`CartBatchRequest`, answered with `{lines}`): a batch is all or nothing, and a refused line's error carries its index in `details.line`.",
-      parameters: [shopperToken],
+        "The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational. One line (`CartRequest`, answered with its `CartLine`) or up to 25 at once (`CartBatchRequest`, answered with `{lines}`): a batch is all or nothing, and a refused line's error carries its index in `details.line`. Each add is recorded (the dashboard's Orders) and sent once: a line whose quote the same shopper session (or API token) last added with the same quantity is a replay, answered with that add's line (same `cart_line_id`) and sending no second event; another quantity is a new add. A quote priced before its file was rescaled is `409 quote_stale`; re-quote it. A line priced at 0 is `422 zero_price`. A shopper session may make 30 add-to-cart calls in 10 minutes (`429 rate_limited`).",
+      parameters: [shopperToken, idempotencyKey],
       requestBody: {
         required: true,
         content: {
@@ -222,7 +332,37 @@ export const widgetPaths = {
           description: 'The cart line as priced by the server, or for a batch every line, in order',
           content: { 'application/json': { schema: { oneOf: [ref('CartLine'), ref('CartLines')] } } },
         },
-        ...errors(400, 401, 403, 404, 409, 410),
+        ...errors(400, 401, 403, 404, 409, 410, 422),
+      },
+    },
+  },
+  '/v2/widget/cart/acknowledge': {
+    post: {
+      operationId: 'acknowledgeCartLines',
+      tags: ['widget'],
+      summary: "The shop's cart took these lines",
+      security: widgetOrToken,
+      description:
+        "The widget calls it when the page acknowledged `sq-add-to-cart` (docs/widget.md); a merchant's backend may call it with its API token for lines it received otherwise (a `cart-url` form post, the webhook). A shopper acknowledges only their own lines; the merchant any of the shop's. Acknowledging twice keeps the first time. An id not found answers 404 naming it, and nothing is acknowledged.",
+      parameters: [shopperToken],
+      requestBody: jsonBody('CartAcknowledgement'),
+      responses: { '200': ok('CartAcknowledged', 'The lines now acknowledged'), ...errors(400, 401, 403, 404) },
+    },
+  },
+  '/v2/widget/cart/export': {
+    get: {
+      operationId: 'exportOrders',
+      tags: ['widget'],
+      summary: "The shop's orders as CSV",
+      security: bearerOrSession,
+      description:
+        'Every add to a cart, oldest first, one row each: the line, the choices, the placement, the signed quote and its status. RFC 4180 (header row, CRLF); text cells starting with `=`, `+`, `-` or `@` get a leading apostrophe.',
+      responses: {
+        '200': {
+          description: 'The orders, as an attachment',
+          content: { 'text/csv': { schema: { type: 'string' } } },
+        },
+        ...errors(401),
       },
     },
   },

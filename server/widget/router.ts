@@ -1,11 +1,40 @@
 // The storefront widget's own routes (widget key or token): its configuration, and add-to-cart.
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
 import { allow, API_OR_WIDGET } from '../accounts/access.ts';
 import { jsonBody } from '../http/json-body.ts';
 import { validateBody } from '../openapi/validate.ts';
 import { ApiError, ValidationError, type FieldProblem } from '../http/errors.ts';
-import { widgetConfig, addToCart, addCartLines, type CartRequestLine } from './service.ts';
+import { widgetConfig, addToCart, addCartLines, addedBy, type CartRequestLine } from './service.ts';
+import { idempotent } from '../idempotency/middleware.ts';
+import { API } from '../accounts/access.ts';
+import { pageRequest, pageResponse } from '../http/pagination.ts';
+import { csvStream } from '../usage/export.ts';
+import { allOrders, listOrders } from './cart-sql.ts';
+import { ORDER_COLUMNS, acknowledge, orderCsvRows, presentOrder } from './orders.ts';
+
+/**
+ * Add-to-cart calls one shopper session may make (docs/widget.md, "Add to cart"): far more than a shopper adding
+ * and changing parts needs, few enough that a script replaying a cart cannot flood the shop's orders.
+ */
+export const CART_ADDS = { limit: 30, windowMs: 10 * 60_000 };
+
+/** Counts a shopper's add-to-cart call; the 31st within the window is 429 rate_limited. */
+async function limitCartAdds(deps: Deps, ctx: Context & { state: AppState }) {
+  const auth = ctx.state.auth;
+  if (auth.via !== 'widget') return; // the merchant's own calls are held by the API's rate limits
+  const hit = await deps.limits.limiter.hit(`cart:${addedBy(auth)}`, CART_ADDS.limit, CART_ADDS.windowMs);
+  if (hit.allowed) return;
+  const retryAfter = Math.max(1, Math.ceil(hit.resetMs / 1000));
+  throw new ApiError(
+    429,
+    'rate_limited',
+    `Too many add-to-cart calls: ${CART_ADDS.limit} per shopper session in ${CART_ADDS.windowMs / 60_000} minutes; retry in ${retryAfter} s.`,
+    { class: 'cart', limit: CART_ADDS.limit, retry_after: retryAfter, counted_by: 'shopper session' },
+    { 'Retry-After': String(retryAfter) },
+  );
+}
 
 /** A batch whose first problem is inside one line names that line, as a refused line does. */
 function batchBody(raw: unknown) {
@@ -25,7 +54,8 @@ export function widgetRouter(deps: Deps) {
   router.get('/config', allow(deps, API_OR_WIDGET), async (ctx) => {
     ctx.body = await widgetConfig(deps, ctx.state.auth);
   });
-  router.post('/cart', allow(deps, API_OR_WIDGET), jsonBody, async (ctx) => {
+  router.post('/cart', allow(deps, API_OR_WIDGET), jsonBody, idempotent(deps), async (ctx) => {
+    await limitCartAdds(deps, ctx);
     const origin = ctx.get('origin') || null;
     // Each form is validated against its own schema, so that a refused body is told what its own form lacks.
     const raw = ctx.request.body as Record<string, unknown> | null;
@@ -40,5 +70,38 @@ export function widgetRouter(deps: Deps) {
     ctx.status = 201;
     ctx.body = await addToCart(deps, ctx.state.auth, body.quote_id, body.quantity ?? 1, origin);
   });
+  router.post('/cart/acknowledge', allow(deps, API_OR_WIDGET), jsonBody, async (ctx) => {
+    const body = validateBody<{ cart_line_ids: string[] }>('CartAcknowledgement', ctx.request.body);
+    ctx.body = await acknowledge(deps, ctx.state.auth, body.cart_line_ids);
+  });
+  // The shop's orders: every add to a cart, newest first (the dashboard's Orders page).
+  router.get('/cart', allow(deps, API), async (ctx) => {
+    const page = pageRequest(ctx);
+    const { rows, total } = await listOrders(
+      deps.db,
+      ctx.state.auth.account.id,
+      quoteIds(ctx),
+      page.limit,
+      page.offset,
+    );
+    ctx.body = pageResponse(rows.map(presentOrder), page, total);
+  });
+  router.get('/cart/export', allow(deps, API), async (ctx) => {
+    const stamp = deps.now().toISOString().slice(0, 10);
+    ctx.set('Content-Disposition', `attachment; filename="slicequote-orders-${stamp}.csv"`);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/csv; charset=utf-8; header=present';
+    ctx.body = csvStream(orderCsvRows(allOrders(deps.db, ctx.state.auth.account.id)), ORDER_COLUMNS);
+  });
   return router;
+}
+
+/** `quote_id=a,b,c`: only the lines of those quotes (the quote history's cart column), at most 100. */
+function quoteIds(ctx: Context): string[] | null {
+  const raw = ctx.query.quote_id;
+  if (raw === undefined) return null;
+  const ids = (Array.isArray(raw) ? raw.join(',') : raw).split(',').filter(Boolean);
+  if (ids.length < 1 || ids.length > 100 || ids.some((id) => id.length > 64))
+    throw new ValidationError([{ field: 'quote_id', message: 'must be 1 to 100 quote ids, separated by commas' }]);
+  return ids;
 }

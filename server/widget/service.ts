@@ -1,15 +1,20 @@
 // What a storefront widget needs: the merchant's offer (materials, colours, qualities, infill, quantities,
-// build volume, currency) and add-to-cart, which tells the merchant's webhooks with the authoritative,
-// signed quote from the database (docs/widget.md).
+// build volume, currency) and add-to-cart, which records the line (the shop's orders) and tells the merchant's
+// webhooks with the authoritative, signed quote from the database, once per add (docs/widget.md).
 import type { Deps, Auth } from '../deps.ts';
 import { quoteForCaller } from '../quotes/sql.ts';
-import { writeEvent, type OutboxEvent } from '../webhooks/outbox-sql.ts';
+import { writeEvent } from '../webhooks/outbox-sql.ts';
 import { resolveSettings } from '../quotes/resolve.ts';
 import { specResult } from '../quotes/present.ts';
 import { effectiveOffer } from '../offer/offer.ts';
 import { priceLine, quantityProblem } from '../../shared/offer.ts';
 import { currencyDigits } from '../../shared/pricing.ts';
 import { ApiError, ValidationError, notFound } from '../http/errors.ts';
+import { fileById } from '../files/sql.ts';
+import { newId } from '../ids.ts';
+import type { Queryable } from '../db/index.ts';
+import type { QuoteRow } from '../quotes/sql.ts';
+import { insertCartLine, latestCartLine, lockQuotes } from './cart-sql.ts';
 
 export async function widgetConfig(deps: Deps, auth: Auth) {
   const base = await resolveSettings(deps.db, auth.account.id, {});
@@ -42,6 +47,12 @@ export interface CartRequestLine {
   quantity: number;
 }
 
+/** Who adds to a cart: a replay is the same add by the same shopper session (or API token, or dashboard). */
+export function addedBy(auth: Auth): string {
+  if (auth.via === 'widget') return `shopper:${auth.widgetKeyId}:${auth.shopperHash ?? '-'}`;
+  return auth.tokenId ? `token:${auth.tokenId}` : 'session';
+}
+
 /** POST /v2/widget/cart {quote_id, quantity}: one cart line. */
 export async function addToCart(deps: Deps, auth: Auth, quoteId: string, quantity: number, origin: string | null) {
   const [line] = await addLinesToCart(deps, auth, [{ quote_id: quoteId, quantity }], origin, false);
@@ -69,21 +80,63 @@ export async function addCartLines(deps: Deps, auth: Auth, lines: CartRequestLin
   return addLinesToCart(deps, auth, lines, origin, true);
 }
 
+/**
+ * Records each line that is a new add and answers every line. A line whose quote this session added last with
+ * the same quantity is a replay: it answers that add again and records and sends nothing.
+ */
 async function addLinesToCart(deps: Deps, auth: Auth, lines: CartRequestLine[], origin: string | null, batch: boolean) {
   const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId);
-  const checked: CheckedLine[] = [];
-  for (const [i, l] of lines.entries()) {
-    try {
-      checked.push(await checkedLine(deps, auth, offer, l, origin));
-    } catch (e) {
-      throw batch && e instanceof ApiError ? naming(e, i) : e;
+  const by = addedBy(auth);
+  const answered = await deps.db.transaction(async (tx) => {
+    await lockQuotes(
+      tx,
+      auth.account.id,
+      lines.map((l) => l.quote_id),
+    );
+    const out: { line: Record<string, unknown>; added: boolean }[] = [];
+    for (const [i, l] of lines.entries()) {
+      try {
+        out.push(await cartLine(tx, deps, auth, offer, l, origin, by));
+      } catch (e) {
+        throw batch && e instanceof ApiError ? naming(e, i) : e;
+      }
     }
-  }
-  await deps.db.transaction(async (tx) => {
-    for (const { event } of checked) await writeEvent(tx, event);
+    return out;
   });
-  deps.events.wake();
-  return checked.map((c) => c.line);
+  if (answered.some((a) => a.added)) deps.events.wake();
+  return answered.map((a) => a.line);
+}
+
+async function cartLine(
+  tx: Queryable,
+  deps: Deps,
+  auth: Auth,
+  offer: Offer,
+  request: CartRequestLine,
+  origin: string | null,
+  by: string,
+): Promise<{ line: Record<string, unknown>; added: boolean }> {
+  const quote = await quoteForCaller(tx, auth, request.quote_id);
+  if (!quote) throw notFound('quote', request.quote_id);
+  const latest = await latestCartLine(tx, quote.id, by);
+  if (latest?.quantity === request.quantity) return { line: JSON.parse(latest.line), added: false };
+  const { line, event } = await checkedLine(tx, deps, auth, offer, quote, request.quantity, origin);
+  await insertCartLine(tx, {
+    id: line.cart_line_id,
+    account_id: quote.account_id,
+    quote_id: quote.id,
+    file_id: quote.file_id,
+    added_by: by,
+    widget_key_id: auth.widgetKeyId,
+    quantity: request.quantity,
+    total_price: line.total_price,
+    currency: line.currency,
+    line: JSON.stringify(line),
+    origin,
+    created_at: deps.now(),
+  });
+  await writeEvent(tx, event);
+  return { line, added: true };
 }
 
 /** The same error about line i of a batch: its index in `details.line`, its fields as `lines.i.field`. */
@@ -100,21 +153,39 @@ function naming(e: ApiError, i: number): ApiError {
 
 type Offer = Awaited<ReturnType<typeof effectiveOffer>>['offer'];
 
-/** One line checked and priced, with the widget.added_to_cart event to record for it. */
-interface CheckedLine {
-  line: Record<string, unknown>;
-  event: OutboxEvent;
+/**
+ * What was priced is what is sold: a quote made before its file was rescaled (another revision, unit or scale)
+ * prices a part of another size, and is refused until the shopper re-prices it.
+ */
+async function checkNotStale(tx: Queryable, quote: QuoteRow) {
+  const file = await fileById(tx, quote.account_id, quote.file_id);
+  const placed = quote.resolved?.placement;
+  const priced = placed?.placement;
+  const stale =
+    !file ||
+    (placed?.file_revision !== undefined && placed.file_revision !== file.revision) ||
+    (priced && (priced.unit !== file.unit || priced.scale !== file.scale));
+  if (!stale) return file!;
+  const message = file
+    ? 'The part was rescaled after this quote was made; quote it again at its current size.'
+    : 'The part of this quote has been deleted.';
+  throw new ApiError(409, 'quote_stale', message, {
+    file_id: quote.file_id,
+    quoted_revision: placed?.file_revision ?? null,
+    file_revision: file?.revision ?? null,
+  });
 }
 
+/** One line checked and priced, with the widget.added_to_cart event to record for it. */
 async function checkedLine(
+  tx: Queryable,
   deps: Deps,
   auth: Auth,
   offer: Offer,
-  { quote_id: quoteId, quantity }: CartRequestLine,
+  quote: QuoteRow,
+  quantity: number,
   origin: string | null,
-): Promise<CheckedLine> {
-  const quote = await quoteForCaller(deps.db, auth, quoteId);
-  if (!quote) throw notFound('quote', quoteId);
+) {
   if (quote.status !== 'completed')
     throw new ApiError(409, 'quote_not_completed', 'Only a completed quote can be added to the cart.', {
       status: quote.status,
@@ -124,14 +195,28 @@ async function checkedLine(
       expired_at: quote.expires_at.toISOString(),
     });
   }
+  const file = await checkNotStale(tx, quote);
   const problem = quantityProblem(offer, quantity);
   if (problem) throw new ValidationError([{ field: 'quantity', message: problem }]);
   const unit = quote.total_price!;
   const currency = quote.currency!;
   const price = priceLine(unit, quantity, offer.minimum_line_price, currencyDigits(currency));
+  if (!(price.total > 0)) {
+    throw new ApiError(
+      422,
+      'zero_price',
+      'This part is priced at 0 and cannot be sold; the shop sets a minimum price per part in its offer.',
+      { total_price: price.total, currency },
+    );
+  }
   const result = quote.result!;
+  const placement = quote.resolved?.placement?.placement ?? null;
   const line = {
+    cart_line_id: newId('cl'),
     quote_id: quote.id,
+    file_id: quote.file_id,
+    file_revision: quote.resolved?.placement?.file_revision ?? file.revision,
+    placement,
     quantity,
     unit_price: unit,
     subtotal: price.subtotal,
@@ -147,9 +232,12 @@ async function checkedLine(
     token_id: null,
     event: 'widget.added_to_cart',
     data: {
+      cartLineId: line.cart_line_id,
       quoteId: quote.id,
       fileId: quote.file_id,
       fileName: quote.file_name,
+      fileRevision: line.file_revision,
+      placement,
       quantity,
       unitPrice: unit,
       subtotal: price.subtotal,

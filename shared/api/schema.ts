@@ -163,11 +163,27 @@ export interface paths {
     get: operations["getWidgetConfig"];
   };
   "/v2/widget/cart": {
+    /** The shop's orders: every add to a cart, newest first */
+    get: operations["listOrders"];
     /**
-     * Report an add-to-cart (fires widget.added_to_cart once per line)
-     * @description The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational. One line (`CartRequest`, answered with its `CartLine`) or up to 25 at once (`CartBatchRequest`, answered with `{lines}`): a batch is all or nothing, and a refused line's error carries its index in `details.line`.
+     * Report an add-to-cart (fires widget.added_to_cart once per add)
+     * @description The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational. One line (`CartRequest`, answered with its `CartLine`) or up to 25 at once (`CartBatchRequest`, answered with `{lines}`): a batch is all or nothing, and a refused line's error carries its index in `details.line`. Each add is recorded (the dashboard's Orders) and sent once: a line whose quote the same shopper session (or API token) last added with the same quantity is a replay, answered with that add's line (same `cart_line_id`) and sending no second event; another quantity is a new add. A quote priced before its file was rescaled is `409 quote_stale`; re-quote it. A line priced at 0 is `422 zero_price`. A shopper session may make 30 add-to-cart calls in 10 minutes (`429 rate_limited`).
      */
     post: operations["addToCart"];
+  };
+  "/v2/widget/cart/acknowledge": {
+    /**
+     * The shop's cart took these lines
+     * @description The widget calls it when the page acknowledged `sq-add-to-cart` (docs/widget.md); a merchant's backend may call it with its API token for lines it received otherwise (a `cart-url` form post, the webhook). A shopper acknowledges only their own lines; the merchant any of the shop's. Acknowledging twice keeps the first time. An id not found answers 404 naming it, and nothing is acknowledged.
+     */
+    post: operations["acknowledgeCartLines"];
+  };
+  "/v2/widget/cart/export": {
+    /**
+     * The shop's orders as CSV
+     * @description Every add to a cart, oldest first, one row each: the line, the choices, the placement, the signed quote and its status. RFC 4180 (header row, CRLF); text cells starting with `=`, `+`, `-` or `@` get a leading apostrophe.
+     */
+    get: operations["exportOrders"];
   };
   "/widget/{file}": {
     /** The widget bundle (slice-quote.js) */
@@ -1121,7 +1137,15 @@ export interface components {
     };
     /** @description subtotal = unit_price × quantity; total_price = subtotal + minimum_line_adjustment (which raises the line to the offer's minimum_line_price). */
     CartLine: {
+      /** @description This add to the cart; a replay of the add answers the same id */
+      cart_line_id: string;
       quote_id: string;
+      /** @description The part that was priced */
+      file_id: string;
+      /** @description The file's revision the quote priced (every rescale makes a new one); also in the signature */
+      file_revision: number;
+      /** @description The unit, scale and orientation the quote priced (also in the signature); null only for quotes made before placements were kept */
+      placement: components["schemas"]["Placement"] | null;
       quantity: number;
       unit_price: number;
       subtotal: number;
@@ -1135,6 +1159,64 @@ export interface components {
        */
       expires_at: string;
       signature: components["schemas"]["QuoteSignature"];
+    };
+    /** @description Every add to a cart: the line as it was answered, and whether the shop's cart acknowledged it (`status`). An `unacknowledged` line reached no cart on the shop page: the shopper was told the shop will contact them. */
+    Order: {
+      /** @description This add to the cart; a replay of the add answers the same id */
+      cart_line_id: string;
+      quote_id: string;
+      /** @description The part that was priced */
+      file_id: string;
+      /** @description The file's revision the quote priced (every rescale makes a new one); also in the signature */
+      file_revision: number;
+      /** @description The unit, scale and orientation the quote priced (also in the signature); null only for quotes made before placements were kept */
+      placement: components["schemas"]["Placement"] | null;
+      quantity: number;
+      unit_price: number;
+      subtotal: number;
+      minimum_line_adjustment: number;
+      total_price: number;
+      currency: string;
+      choices: components["schemas"]["ResolvedChoices"];
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC with milliseconds
+       */
+      expires_at: string;
+      signature: components["schemas"]["QuoteSignature"];
+      file_name: string | null;
+      /** @description Download of the model file (GET, with an API token or a dashboard session) */
+      file_url: string;
+      /**
+       * @description A shopper through the widget, an API token, or the dashboard
+       * @enum {string}
+       */
+      added_by: "shopper" | "token" | "session";
+      widget_key_id: string | null;
+      /** @description Origin of the shop page the widget was on */
+      origin: string | null;
+      /**
+       * @description acknowledged: the shop page's cart took the line (POST /v2/widget/cart/acknowledge)
+       * @enum {string}
+       */
+      status: "acknowledged" | "unacknowledged";
+      /** Format: date-time */
+      acknowledged_at: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC with milliseconds
+       */
+      created_at: string;
+    };
+    OrderList: WithRequired<{
+      data: components["schemas"]["Order"][];
+    } & components["schemas"]["ListMeta"], "data">;
+    CartAcknowledgement: {
+      /** @description The `cart_line_id` of each line the cart took */
+      cart_line_ids: string[];
+    };
+    CartAcknowledged: {
+      acknowledged: string[];
     };
     WidgetKeyRequest: {
       name: string;
@@ -1343,7 +1425,7 @@ export interface components {
     }) | null;
     /** @description Verify offline: HMAC-SHA256(quote signing secret, payload) equals hmac_sha256; then trust only the payload. */
     QuoteSignature: {
-      /** @description v1:<quote_id>:<file_id>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds> */
+      /** @description v2:<quote_id>:<file_id>:<file_revision>:<unit>:<scale>:<orientation>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds>. Quotes signed before v2 carry v1:<quote_id>:<file_id>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds>. */
       payload: string;
       hmac_sha256: string;
     };
@@ -1729,10 +1811,16 @@ export interface components {
        */
       timestamp: string;
       data: {
+        /** @description The add to the cart this event reports (sent once per add; a replayed add sends none) */
+        cartLineId: string;
         /** @description null when reported with an API token */
         widgetKeyId: string | null;
         fileId: string;
         fileName: string;
+        /** @description The file's revision that was priced (every rescale makes a new one) */
+        fileRevision: number;
+        /** @description The unit, scale and orientation that were priced; null only for quotes made before placements were kept */
+        placement: components["schemas"]["Placement"] | null;
         quoteId: string;
         quantity: number;
         material: string;
@@ -3488,15 +3576,47 @@ export interface operations {
       429: components["responses"]["TooManyRequests"];
     };
   };
+  /** The shop's orders: every add to a cart, newest first */
+  listOrders: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1 */
+        page?: number;
+        /** @description Items per page */
+        limit?: number;
+        /** @description Only the lines of these quotes: 1 to 100 quote ids separated by commas */
+        quote_id?: string;
+      };
+    };
+    responses: {
+      /** @description A page of orders */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["OrderList"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
   /**
-   * Report an add-to-cart (fires widget.added_to_cart once per line)
-   * @description The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational. One line (`CartRequest`, answered with its `CartLine`) or up to 25 at once (`CartBatchRequest`, answered with `{lines}`): a batch is all or nothing, and a refused line's error carries its index in `details.line`.
+   * Report an add-to-cart (fires widget.added_to_cart once per add)
+   * @description The merchant's webhooks receive the authoritative quote from the database; prices in the browser are informational. One line (`CartRequest`, answered with its `CartLine`) or up to 25 at once (`CartBatchRequest`, answered with `{lines}`): a batch is all or nothing, and a refused line's error carries its index in `details.line`. Each add is recorded (the dashboard's Orders) and sent once: a line whose quote the same shopper session (or API token) last added with the same quantity is a replay, answered with that add's line (same `cart_line_id`) and sending no second event; another quantity is a new add. A quote priced before its file was rescaled is `409 quote_stale`; re-quote it. A line priced at 0 is `422 zero_price`. A shopper session may make 30 add-to-cart calls in 10 minutes (`429 rate_limited`).
    */
   addToCart: {
     parameters: {
       header?: {
         /** @description Widget keys: the shopper token from GET /v2/file/upload-id; a shopper sees only their own uploads and quotes */
         "X-Shopper-Token"?: string;
+        /** @description Any unique string (e.g. a UUID) of 1 to 255 visible ASCII characters. A retry with the same key and the same request within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is 422 `idempotency_key_reused`; a retry while the first request still runs is 409 `idempotency_key_in_use`. Keys are per account (per widget key and shopper for widget calls). */
+        "Idempotency-Key"?: string;
       };
     };
     requestBody: {
@@ -3523,6 +3643,65 @@ export interface operations {
       409: components["responses"]["Conflict"];
       410: components["responses"]["Gone"];
       413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
+   * The shop's cart took these lines
+   * @description The widget calls it when the page acknowledged `sq-add-to-cart` (docs/widget.md); a merchant's backend may call it with its API token for lines it received otherwise (a `cart-url` form post, the webhook). A shopper acknowledges only their own lines; the merchant any of the shop's. Acknowledging twice keeps the first time. An id not found answers 404 naming it, and nothing is acknowledged.
+   */
+  acknowledgeCartLines: {
+    parameters: {
+      header?: {
+        /** @description Widget keys: the shopper token from GET /v2/file/upload-id; a shopper sees only their own uploads and quotes */
+        "X-Shopper-Token"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CartAcknowledgement"];
+      };
+    };
+    responses: {
+      /** @description The lines now acknowledged */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["CartAcknowledged"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
+   * The shop's orders as CSV
+   * @description Every add to a cart, oldest first, one row each: the line, the choices, the placement, the signed quote and its status. RFC 4180 (header row, CRLF); text cells starting with `=`, `+`, `-` or `@` get a leading apostrophe.
+   */
+  exportOrders: {
+    responses: {
+      /** @description The orders, as an attachment */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       429: components["responses"]["TooManyRequests"];
     };
   };

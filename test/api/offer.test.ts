@@ -289,8 +289,12 @@ test('a completed quote is signed and expires; the backend verifies it offline; 
   const q = (await s.post(`/v2/file/quote/${fileId}`, { choices: { material: 'PETG' } })).body;
   const secret = (await dashboard.get('/dashboard/api/quote-signing-secret')).body.secret;
   assert.ok(verify(secret, q.signature), 'the signature verifies with the account secret');
-  const [version, quoteId, file, digest, minor, currency, expires] = q.signature.payload.split(':');
-  assert.deepEqual([version, quoteId, file, digest, currency], ['v1', q.quote_id, fileId, q.settings_digest, 'USD']);
+  const [version, quoteId, file, revision, unit, scale, orientation, digest, minor, currency, expires] =
+    q.signature.payload.split(':');
+  assert.deepEqual(
+    [version, quoteId, file, revision, unit, scale, orientation, digest, currency],
+    ['v2', q.quote_id, fileId, '1', 'mm', '1', q.placement.orientation, q.settings_digest, 'USD'],
+  );
   assert.equal(Number(minor), Math.round(q.total_price * 100));
   assert.equal(Number(expires), Math.floor(Date.parse(q.expires_at) / 1000));
   const days = (Date.parse(q.expires_at) - Date.parse(q.completed_at)) / 86_400_000;
@@ -300,13 +304,27 @@ test('a completed quote is signed and expires; the backend verifies it offline; 
   // The verification code a merchant copies from docs/quote-signatures.md, run as printed.
   const documented = await docSnippets(q.signature, tampered, secret);
   assert.deepEqual(documented.node, [
-    { quoteId: q.quote_id, fileId, settingsDigest: q.settings_digest, unitAmountMinor: Number(minor), currency: 'USD' },
+    {
+      quoteId: q.quote_id,
+      fileId,
+      fileRevision: 1,
+      unit: 'mm',
+      scale: 1,
+      orientation: q.placement.orientation,
+      settingsDigest: q.settings_digest,
+      unitAmountMinor: Number(minor),
+      currency: 'USD',
+    },
     null,
   ]);
   assert.deepEqual(documented.python, [
     {
       quote_id: q.quote_id,
       file_id: fileId,
+      file_revision: 1,
+      unit: 'mm',
+      scale: 1,
+      orientation: q.placement.orientation,
       settings_digest: q.settings_digest,
       unit_amount_minor: Number(minor),
       currency: 'USD',
@@ -475,7 +493,7 @@ test("the offer's minimum price per part lifts a speck to the floor with its own
     assert.ok(b.minor_units.minimum_price_adjustment > 0);
     assert.equal(q.body.total_price, b.total);
     assert.equal((await s.get('/v2/widget/config')).body.minimum_price, 50);
-    const [, , , , minor] = q.body.signature.payload.split(':');
+    const minor = q.body.signature.payload.split(':')[8];
     assert.equal(Number(minor), b.minor_units.total, 'the signature carries the floored price');
   } finally {
     await api.put('/v2/offer', OFFER);

@@ -88,9 +88,18 @@ const SAMPLE: Record<string, Record<string, unknown>> = {
     attempts: 1,
   },
   'widget.added_to_cart': {
+    cartLineId: 'cl_abc',
     widgetKeyId: 'wk_abc',
     fileId: 'file_abc',
     fileName: 'cube.stl',
+    fileRevision: 1,
+    placement: {
+      unit: 'mm',
+      scale: 1,
+      orientation: 'as_uploaded',
+      rotation: { x: 0, y: 0, z: 0 },
+      dimensions: { x: 20, y: 20, z: 20 },
+    },
     quoteId: 'qt_abc',
     quantity: 2,
     material: 'PETG',
@@ -110,7 +119,10 @@ const SAMPLE: Record<string, Record<string, unknown>> = {
     currency: 'EUR',
     origin: 'https://shop.example.com',
     expiresAt: '2026-11-30T12:00:00.000Z',
-    signature: { payload: `v1:qt_abc:file_abc:${'0'.repeat(64)}:437:EUR:1796040000`, hmac_sha256: 'f'.repeat(64) },
+    signature: {
+      payload: `v2:qt_abc:file_abc:1:mm:1:as_uploaded:${'0'.repeat(64)}:437:EUR:1796040000`,
+      hmac_sha256: 'f'.repeat(64),
+    },
     quote: {
       quote_id: 'qt_abc',
       total_price: 4.37,

@@ -98,7 +98,7 @@ test("the backend checks each order's quote signature with the quote signing sec
   });
   try {
     const quoteSig = (expires: number, secret = quoteSecret) => {
-      const payload = `v1:qt_sig:file_sig:${'a'.repeat(64)}:1234:EUR:${expires}`;
+      const payload = `v2:qt_sig:file_sig:2:in:1:turned:${'a'.repeat(64)}:1234:EUR:${expires}`;
       return { payload, hmac_sha256: createHmac('sha256', secret).update(payload).digest('hex') };
     };
     const later = Math.floor(Date.now() / 1000) + 3600;
@@ -138,7 +138,9 @@ test("the backend checks each order's quote signature with the quote signing sec
       ok.status === 'verified' &&
         ok.signed.unitAmountMinor === 1234 &&
         ok.signed.currency === 'EUR' &&
-        ok.signed.quoteId === 'qt_sig',
+        ok.signed.quoteId === 'qt_sig' &&
+        ok.signed.fileRevision === 2 &&
+        ok.signed.unit === 'in',
     );
   } finally {
     await backend.close();

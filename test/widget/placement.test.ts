@@ -29,6 +29,32 @@ describe('unit offer', () => {
     assert(!shadow(el).querySelector('[part~=unit-offer]'), 'the offer is gone');
   });
 
+  it('while the size question is open nothing goes to the cart; "Keep this size" answers it', async () => {
+    const el = await fixture();
+    const quoted = nextEvent('sq-quote');
+    await el.load(cubeStl(1, 'speck.stl'));
+    const speck = (await quoted).detail;
+    await until(() => shadow(el).querySelector('[part~=unit-offer]'), 'the unit offer');
+    const add = $(el, '[part~=add-button]');
+    assert(add.hasAttribute('disabled'), 'priced, but Add to cart waits for the answer');
+    assert(/Answer the size question/.test($(el, '[part~=unit-pending]').textContent!), 'and says why');
+    let added = 0;
+    const count = () => added++;
+    el.addEventListener('sq-add-to-cart', count);
+    add.click();
+    assertEqual(added, 0, 'a click adds nothing');
+    assert(speck.unit_price >= 1, `the shop's minimum per part applies, never $0: ${speck.unit_price}`);
+
+    const adding = nextEvent('sq-add-to-cart');
+    $(el, '[part~=unit-keep-button]').click();
+    await until(() => !shadow(el).querySelector('[part~=unit-offer]'), 'the question answered');
+    assert(!shadow(el).querySelector('[part~=unit-pending]'), 'no hint any more');
+    $(el, '[part~=add-button]').click();
+    const { detail } = await adding;
+    assertEqual(detail.quote_id, speck.quote_id, 'the part is sold at the size the shopper kept');
+    el.removeEventListener('sq-add-to-cart', count);
+  });
+
   it('a model of ordinary size gets no offer', async () => {
     const el = await fixture();
     const quoted = nextEvent('sq-quote');

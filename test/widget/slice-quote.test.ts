@@ -109,7 +109,15 @@ describe('quoting', () => {
     img.src = detail.thumbnail;
     await img.decode();
     assertEqual(img.width, 128, 'thumbnail size');
-    await until(() => shadow(el).querySelector('[part~=added]'), 'the confirmation');
+    const note = await until(() => shadow(el).querySelector('[part~=added]'), 'the note under the button');
+    assertEqual(
+      note.textContent!.trim(),
+      'Your part is reserved — the shop will contact you.',
+      'no listener took the line: no false "Added to your cart"',
+    );
+    (detail as unknown as { accept(): void }).accept(); // the page's cart took it, after its own cart call
+    const shown = () => shadow(el).querySelector('[part~=added]')?.textContent?.trim() ?? '';
+    await until(() => /^Added 1 × part\.stl to your cart\.$/.test(shown()), 'now in the cart');
   });
 });
 

@@ -76,6 +76,11 @@ export class WidgetApi {
     return this.json('POST', '/v2/widget/cart', { quote_id: quoteId, quantity });
   }
 
+  /** The page's cart took these lines (POST /v2/widget/cart/acknowledge). */
+  acknowledge(cartLineIds: string[]): Promise<{ acknowledged: string[] }> {
+    return this.json('POST', '/v2/widget/cart/acknowledge', { cart_line_ids: cartLineIds });
+  }
+
   /** Several lines in one call, all or nothing: a refused line's error carries its index (WidgetError.line). */
   addLinesToCart(lines: { quote_id: string; quantity: number }[]): Promise<{ lines: CartLine[] }> {
     return this.json('POST', '/v2/widget/cart', { lines });

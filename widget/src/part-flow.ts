@@ -24,9 +24,12 @@ import type {
   Selection,
   WidgetConfig,
 } from './types.ts';
-import { unitOffer } from './unit-offer.ts';
+import { unitOffer, unitQuestion } from './unit-offer.ts';
 
 const REQUOTE_DEBOUNCE_MS = 300;
+
+/** Cart refusals a fresh price mends (expired; priced at an earlier size): Try again prices the part again. */
+export const REPRICE = new Set(['quote_expired', 'quote_stale']);
 
 export interface PartHost {
   readonly client: WidgetApi | null;
@@ -180,10 +183,28 @@ export class PartFlow {
     if (fresh && this.s.file) this.host.emit('sq-estimate', { file_id: this.s.file.file_id, estimate: p.estimate! });
   }
 
-  /** Whether the cart call may go now: priced, the quantity valid, nothing running. */
+  /** The size question (unit offer) waits for the shopper's answer: nothing is sold at a size in doubt. */
+  get unitPending(): boolean {
+    return unitQuestion(this.s.file, this.s.unitKept) !== null;
+  }
+
+  /** Whether the cart call may go now: priced, the size settled, the quantity valid, nothing running. */
   get addable(): boolean {
     const { quote, file, selection } = this.s;
-    return !!quote && !!file && !!selection && !this.s.adding && this.s.quoting === null && !this.s.quantityError;
+    return (
+      !!quote &&
+      !!file &&
+      !!selection &&
+      !this.s.adding &&
+      this.s.quoting === null &&
+      !this.s.quantityError &&
+      !this.unitPending
+    );
+  }
+
+  /** The shopper answered the unit offer with "Keep this size". */
+  keepUnit(): void {
+    this.patch({ unitKept: true });
   }
 
   /** POST /v2/widget/cart for this part: the cart line as `sq-add-to-cart` reports it, or null (the row shows why). */
@@ -196,7 +217,9 @@ export class PartFlow {
       return this.addedToCart(await this.host.client!.addToCart(request.quote_id, request.quantity));
     } catch (e) {
       this.patch({ adding: false });
-      this.fail('cart', e);
+      const err = toWidgetError(e);
+      if (REPRICE.has(err.code)) this.fail('quote', new WidgetError(err.code, err.message, true));
+      else this.fail('cart', err);
       return null;
     }
   }
@@ -221,6 +244,8 @@ export class PartFlow {
     };
     const detail: AddToCartDetail = {
       ...cartLine,
+      cart_line_id: line.cart_line_id,
+      file_revision: line.file_revision,
       file_name: model?.name ?? file!.name,
       subtotal: line.subtotal,
       minimum_line_adjustment: line.minimum_line_adjustment,

@@ -8,7 +8,7 @@ import { dimensions, money } from './format.ts';
 import { type PartFlow, type PartStatus, partStatus } from './part-flow.ts';
 import type { ShopState, StageError } from './state.ts';
 import type { Selection } from './types.ts';
-import { renderUnitOffer, unitOffer } from './unit-offer.ts';
+import { renderUnitOffer, unitQuestion } from './unit-offer.ts';
 import {
   pricingLabel,
   progressBar,
@@ -25,6 +25,7 @@ export interface PartsHandlers {
   filesChosen(e: Event): void;
   select(part: PartFlow, field: keyof Selection, value: string): void;
   rescale(part: PartFlow): void;
+  keepUnit(part: PartFlow): void;
   retry(part: PartFlow): void;
   remove(part: PartFlow): void;
   addAll(): void;
@@ -39,6 +40,8 @@ export interface PartsState {
   adding: boolean;
   /** How many lines the last "Add all to cart" added; null once anything changed. */
   added: number | null;
+  /** The server recorded them but no cart on the page took them: the shop will contact the shopper. */
+  reserved: boolean;
   /** Names of the files refused by the last drop: over the limit of parts. */
   refused: string[];
   /** Why the last "Add all to cart" failed when no single line was refused (network, busy server). */
@@ -127,7 +130,7 @@ function renderRow(
   const status = partStatus(p);
   const fileName = p.model?.name ?? part.sourceFile?.name ?? 'model';
   const name = `part ${index + 1}: ${fileName}`;
-  const offer = unitOffer(p.file);
+  const offer = unitQuestion(p.file, p.unitKept);
   const total = part.lineTotal();
   const fmt = (v: number) => money(v, p.quote!.currency, s.locale, s.currencyDisplay);
   return html`
@@ -147,7 +150,16 @@ function renderRow(
       </button>
       <div class="part-body">
         ${renderFileStatus(p)}
-        ${offer ? renderUnitOffer(offer, p.rescaling, () => h.rescale(part)) : nothing}
+        ${
+          offer
+            ? renderUnitOffer(
+                offer,
+                p.rescaling,
+                () => h.rescale(part),
+                () => h.keepUnit(part),
+              )
+            : nothing
+        }
         ${
           s.config && p.selection && p.model?.fits
             ? renderOptions(s.config, p.selection, p.quantityError, (f, v) => h.select(part, f, v), {
@@ -210,8 +222,9 @@ function renderSummary(s: Shop, parts: PartFlow[]): TemplateResult {
 function renderAddAll(parts: PartFlow[], m: PartsState, h: PartsHandlers): TemplateResult {
   const statuses = parts.map((p) => partStatus(p.s));
   const invalid = parts.some((p) => p.s.quantityError);
+  const sizeInDoubt = parts.some((p) => p.unitPending);
   // Not disabled while adding: focus would leave the button the shopper just pressed.
-  const blocked = !parts.some((p) => p.s.quote && p.s.file && !p.s.error) || invalid;
+  const blocked = !parts.some((p) => p.s.quote && p.s.file && !p.s.error) || invalid || sizeInDoubt;
   // Busy for a moment (parts still being priced, adding): aria-disabled, so keyboard focus stays on the button.
   const busy = m.adding || statuses.some((st) => st !== 'priced' && st !== 'failed');
   const failed = statuses.filter((st) => st === 'failed').length;
@@ -224,15 +237,23 @@ function renderAddAll(parts: PartFlow[], m: PartsState, h: PartsHandlers): Templ
       ${
         invalid
           ? 'Fix the quantity marked in red first.'
-          : m.lineRefused
-            ? 'Nothing was added to your cart: the cart refused the part marked. Remove it, or try again, to add the others.'
-            : failed
-              ? `${failed === 1 ? 'The part' : `The ${failed} parts`} that could not be priced ${failed === 1 ? 'is' : 'are'} not added; remove ${failed === 1 ? 'it' : 'them'} or try again.`
-              : ''
+          : sizeInDoubt
+            ? 'Answer the size question of the part marked to add your parts to the cart.'
+            : m.lineRefused
+              ? 'Nothing was added to your cart: the cart refused the part marked. Remove it, or try again, to add the others.'
+              : failed
+                ? `${failed === 1 ? 'The part' : `The ${failed} parts`} that could not be priced ${failed === 1 ? 'is' : 'are'} not added; remove ${failed === 1 ? 'it' : 'them'} or try again.`
+                : ''
       }
     </p>
     ${renderError({ error: m.cartError }, { retry: h.retryCart })}
-    ${m.added ? html`<p class="added" part="added" role="status">Added ${m.added} ${m.added === 1 ? 'part' : 'parts'} to your cart.</p>` : nothing}
+    ${
+      m.added && m.reserved
+        ? html`<p class="added reserved" part="added reserved" role="status">Your ${m.added === 1 ? 'part is' : 'parts are'} reserved — the shop will contact you.</p>`
+        : m.added
+          ? html`<p class="added" part="added" role="status">Added ${m.added} ${m.added === 1 ? 'part' : 'parts'} to your cart.</p>`
+          : nothing
+    }
   `;
 }
 

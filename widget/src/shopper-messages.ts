@@ -133,6 +133,8 @@ export const SHOPPER_MESSAGES: Readonly<Record<string, string>> = {
   not_found: 'This model is no longer available. Please upload it again.',
   quote_expired: 'This price has expired. Change any option, or upload the model again, for a fresh price.',
   quote_not_completed: 'The price is still being calculated. Please wait a moment and try again.',
+  quote_stale: 'The size of your model changed after it was priced. Try again to price it at its current size.',
+  zero_price: 'This part cannot be ordered online at this price. Please contact the shop.',
   bad_response: BUSY,
 };
 

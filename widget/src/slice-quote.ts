@@ -8,7 +8,7 @@ import { LitElement, type PropertyValues } from 'lit';
 import { WidgetApi } from './api.ts';
 import { toWidgetError, WidgetError } from './errors.ts';
 import { dimensions, type CurrencyDisplay } from './format.ts';
-import { type PartHost, PartFlow, partStatus } from './part-flow.ts';
+import { type PartHost, PartFlow, partStatus, REPRICE } from './part-flow.ts';
 import { renderParts, type PartsHandlers, type PartsState } from './parts-view.ts';
 import { Preview } from './preview.ts';
 import { findMaterial, initialSelection } from './selection.ts';
@@ -25,6 +25,7 @@ import type {
   WidgetConfig,
 } from './types.ts';
 import { renderWidget, type Handlers } from './view.ts';
+import { handOff, postToCartUrl, type Acceptable } from './cart-handoff.ts';
 
 /** Parts in one widget with `multiple`: the default, and the most `max-parts` may ask for. */
 export const DEFAULT_MAX_PARTS = 10;
@@ -44,6 +45,7 @@ export class SliceQuote extends LitElement {
     locale: { type: String },
     multiple: { type: Boolean, reflect: true },
     maxParts: { type: Number, attribute: 'max-parts' },
+    cartUrl: { type: String, attribute: 'cart-url' },
     s: { state: true },
     m: { state: true },
   };
@@ -57,6 +59,8 @@ export class SliceQuote extends LitElement {
   declare multiple: boolean;
   /** The most parts with `multiple` (default 10, at most 25). */
   declare maxParts: number | null;
+  /** Where the added lines go as a form POST when no listener on the page takes them (cart-handoff.ts). */
+  declare cartUrl: string | null;
   declare private s: ElementState;
   declare private m: PartsState;
 
@@ -85,7 +89,7 @@ export class SliceQuote extends LitElement {
 
   constructor() {
     super();
-    this.api = this.key = this.material = this.currencyDisplay = this.locale = this.maxParts = null;
+    this.api = this.key = this.material = this.currencyDisplay = this.locale = this.maxParts = this.cartUrl = null;
     this.multiple = false;
     this.s = {
       config: null,
@@ -95,7 +99,7 @@ export class SliceQuote extends LitElement {
       locale: undefined,
       currencyDisplay: 'symbol',
     };
-    this.m = { adding: false, added: null, refused: [], cartError: null, lineRefused: false };
+    this.m = { adding: false, added: null, reserved: false, refused: [], cartError: null, lineRefused: false };
     this.single = new PartFlow(this.host, null);
     this.addEventListener('dragenter', this.onDrag);
     this.addEventListener('dragover', this.onDrag);
@@ -146,7 +150,7 @@ export class SliceQuote extends LitElement {
     this.parts = [];
     this.pendingFiles = [];
     this.thumbnails.clear();
-    this.m = { adding: false, added: null, refused: [], cartError: null, lineRefused: false };
+    this.m = { adding: false, added: null, reserved: false, refused: [], cartError: null, lineRefused: false };
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------
@@ -255,7 +259,29 @@ export class SliceQuote extends LitElement {
 
   private async addToCart(): Promise<void> {
     const detail = await this.single.addToCart();
-    if (detail) this.emit('sq-add-to-cart', detail);
+    if (detail) await this.deliver([detail], detail, (taken) => this.single.patch({ reserved: !taken }));
+  }
+
+  /**
+   * Hands the lines the server recorded to the shop's cart: the page's listener (sq-add-to-cart), else the
+   * cart-url; `show` says which the shopper reads, "Added to your cart" or "reserved" (cart-handoff.ts).
+   */
+  private async deliver<T extends object>(lines: AddToCartDetail[], detail: T, show: (taken: boolean) => void) {
+    const ids = lines.map((l) => l.cart_line_id);
+    // A failed acknowledgement loses nothing: the line stays in the shop's orders, marked unacknowledged.
+    const acknowledge = () => this.client!.acknowledge(ids).catch(() => undefined);
+    const taken = handOff(this, detail, () => {
+      show(true);
+      void acknowledge();
+    });
+    if (!taken && this.cartUrl) {
+      await acknowledge(); // recorded before the page leaves for the shop's cart
+      show(true);
+      postToCartUrl(this.cartUrl, lines);
+      return;
+    }
+    if (taken) void acknowledge();
+    show(taken);
   }
 
   private retry(): void {
@@ -343,7 +369,9 @@ export class SliceQuote extends LitElement {
    */
   private async addAll(): Promise<void> {
     const ready = this.parts.filter((p) => p.addable && !p.s.error); // a failed row has its own Try again
-    const busy = this.parts.some((p) => !['priced', 'failed'].includes(partStatus(p.s)) || p.s.quantityError);
+    const busy = this.parts.some(
+      (p) => !['priced', 'failed'].includes(partStatus(p.s)) || p.s.quantityError || p.unitPending,
+    );
     if (!ready.length || busy || this.m.adding) return;
     const requests = ready.map((p) => p.cartRequest()!);
     this.m = { ...this.m, adding: true, added: null, cartError: null, lineRefused: false };
@@ -352,14 +380,16 @@ export class SliceQuote extends LitElement {
       const { lines } = await this.client!.addLinesToCart(requests);
       const details = ready.map((p, i) => p.addedToCart(lines[i]!));
       this.m = { ...this.m, adding: false, added: details.length };
-      this.emit('sq-add-to-cart', { lines: details });
+      await this.deliver(details, { lines: details }, (taken) => {
+        this.m = { ...this.m, reserved: !taken };
+      });
     } catch (e) {
       for (const p of ready) p.patch({ adding: false });
       const err = toWidgetError(e);
       const refused = err.line === null ? undefined : ready[err.line];
       this.m = { ...this.m, adding: false, lineRefused: !!refused };
-      // An expired price is the one refusal the row can mend itself: Try again prices it afresh.
-      if (refused && err.code === 'quote_expired') refused.fail('quote', new WidgetError(err.code, err.message, true));
+      // An expired or stale price is a refusal the row can mend itself: Try again prices it afresh.
+      if (refused && REPRICE.has(err.code)) refused.fail('quote', new WidgetError(err.code, err.message, true));
       else if (refused) refused.fail('cart', err);
       else {
         this.m = { ...this.m, cartError: { ...err.detail, stage: 'cart' } };
@@ -504,6 +534,7 @@ export class SliceQuote extends LitElement {
     select: (field, value) => this.single.select(field, value),
     addToCart: () => void this.addToCart(),
     rescale: () => void this.single.rescale(),
+    keepUnit: () => this.single.keepUnit(),
     retry: () => this.retry(),
     viewKey: (e) => this.viewKey(e),
     zoom: (f) => this.preview?.zoom(f),
@@ -523,6 +554,7 @@ export class SliceQuote extends LitElement {
       part.select(field, value);
     },
     rescale: (part) => void part.rescale(),
+    keepUnit: (part) => part.keepUnit(),
     retry: (part) => void this.retryPart(part),
     remove: (part) => this.removePart(part),
     addAll: () => void this.addAll(),
@@ -544,8 +576,8 @@ export class SliceQuote extends LitElement {
   }
 
   private emit(
-    type: 'sq-quote' | 'sq-estimate' | 'sq-add-to-cart' | 'sq-error',
-    detail: QuoteDetail | EstimateDetail | AddToCartDetail | AddToCartLinesDetail | ErrorDetail,
+    type: 'sq-quote' | 'sq-estimate' | 'sq-error',
+    detail: QuoteDetail | EstimateDetail | ErrorDetail,
   ): void {
     this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
@@ -575,7 +607,7 @@ declare global {
   interface HTMLElementEventMap {
     'sq-quote': CustomEvent<QuoteDetail>;
     /** With `multiple`: `{lines}`, one AddToCartDetail per part added. */
-    'sq-add-to-cart': CustomEvent<AddToCartDetail | AddToCartLinesDetail>;
+    'sq-add-to-cart': CustomEvent<(AddToCartDetail | AddToCartLinesDetail) & Acceptable>;
     'sq-error': CustomEvent<ErrorDetail>;
   }
 }

@@ -37,8 +37,12 @@ export interface WidgetState {
   pricing: Pricing | null;
   adding: boolean;
   added: CartLine | null;
+  /** The server recorded the add but no cart on the page took it: the shop will contact the shopper. */
+  reserved: boolean;
   /** A rescale of the upload (the unit offer) is under way. */
   rescaling: boolean;
+  /** The shopper answered the unit offer with "Keep this size": the part may be sold as it is. */
+  unitKept: boolean;
   error: StageError | null;
   dragging: boolean;
   /** The browser could not draw 3D; the dimensions are shown alone. */
@@ -61,7 +65,9 @@ export type PartState = Pick<
   | 'pricing'
   | 'adding'
   | 'added'
+  | 'reserved'
   | 'rescaling'
+  | 'unitKept'
   | 'error'
 >;
 
@@ -78,6 +84,8 @@ export const EMPTY_RUN = {
   pricing: null,
   adding: false,
   added: null,
+  reserved: false,
   rescaling: false,
+  unitKept: false,
   error: null,
 } satisfies Partial<WidgetState>;

@@ -143,6 +143,8 @@ export const styles = css`
     padding: 12px; border-radius: var(--_radius); border: 1px solid var(--_accent); background: var(--_surface);
   }
   .added { color: var(--_success); font-weight: 600; margin: 0; }
+  /* Reserved, not in a cart: a plain statement, not a success. */
+  .added.reserved { color: inherit; font-weight: 500; }
 
   /* multiple: one column of rows under a compact drop zone, the total and "Add all to cart" below. */
   .root.multi { grid-template-columns: minmax(0, 1fr); grid-template-areas: none; }

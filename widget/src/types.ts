@@ -118,6 +118,10 @@ export interface EstimateDetail {
 
 /** Detail of `sq-add-to-cart`: everything the shop needs to charge for and make the part. */
 export interface AddToCartDetail extends PricedLine {
+  /** This add to the cart, as the shop's orders and the `widget.added_to_cart` webhook name it. */
+  cart_line_id: string;
+  /** The file's revision that was priced (every rescale makes a new one); also in the signature. */
+  file_revision: number;
   file_name: string;
   subtotal: number;
   minimum_line_adjustment: number;

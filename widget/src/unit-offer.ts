@@ -1,6 +1,8 @@
 // "Looks like inches — scale ×25.4?": when the server suspects the model was drawn in another unit
 // (a `unit_suspect` warning on the uploaded file), the shopper is offered the fix in one click. The
 // fix is POST /v2/file/scale/{file_id}; the stored model is re-read in that unit, not re-uploaded.
+// Until the shopper answers (the fix, or "Keep this size"), the part cannot be added to the cart: a part
+// priced at the wrong size sells for the wrong price (a 1-inch cube read as 1 mm costs nothing).
 import { html, type TemplateResult } from 'lit';
 import type { FileRecord, UnitSuspect } from './types.ts';
 
@@ -49,13 +51,19 @@ export function unitOffer(file: FileRecord | null): UnitOffer | null {
   return { label: `Looks like the wrong unit — scale ${times}?`, action: `Scale ${times}`, request, factor };
 }
 
-export function renderUnitOffer(offer: UnitOffer, busy: boolean, accept: () => void): TemplateResult {
+/** The question, while it waits for an answer; nothing once the shopper kept the size. */
+export function unitQuestion(file: FileRecord | null, kept: boolean): UnitOffer | null {
+  return kept ? null : unitOffer(file);
+}
+
+export function renderUnitOffer(offer: UnitOffer, busy: boolean, accept: () => void, keep: () => void): TemplateResult {
   return html`
     <div class="unit-offer" part="unit-offer" role="status">
       <span>${offer.label}</span>
       <button type="button" part="button unit-offer-button" ?disabled=${busy} @click=${accept}>
         ${busy ? 'Scaling…' : offer.action}
       </button>
+      <button type="button" part="button unit-keep-button" ?disabled=${busy} @click=${keep}>Keep this size</button>
     </div>
   `;
 }

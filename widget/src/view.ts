@@ -7,7 +7,7 @@ import { lineTotal } from './selection.ts';
 import type { WidgetState } from './state.ts';
 import type { Pricing, Selection, WidgetConfig } from './types.ts';
 import { shopperMessage } from './shopper-messages.ts';
-import { renderUnitOffer, unitOffer } from './unit-offer.ts';
+import { renderUnitOffer, unitQuestion } from './unit-offer.ts';
 
 export interface Handlers {
   choose(): void;
@@ -15,6 +15,7 @@ export interface Handlers {
   select(field: keyof Selection, value: string): void;
   addToCart(): void;
   rescale(): void;
+  keepUnit(): void;
   retry(): void;
   viewKey(e: KeyboardEvent): void;
   zoom(factor: number): void;
@@ -96,8 +97,8 @@ export function renderFileStatus(s: Pick<WidgetState, 'parsing' | 'uploadProgres
 }
 
 function renderOffer(s: WidgetState, h: Handlers): TemplateResult | typeof nothing {
-  const offer = unitOffer(s.file);
-  return offer ? renderUnitOffer(offer, s.rescaling, h.rescale) : nothing;
+  const offer = unitQuestion(s.file, s.unitKept);
+  return offer ? renderUnitOffer(offer, s.rescaling, h.rescale, h.keepUnit) : nothing;
 }
 
 export function renderConfigStatus(s: Pick<WidgetState, 'error'>): TemplateResult | typeof nothing {
@@ -278,7 +279,8 @@ export function renderError(
 }
 
 function renderCart(s: WidgetState, h: Handlers): TemplateResult {
-  const blocked = s.quote === null || s.file === null || s.quantityError !== null;
+  const sizeInDoubt = unitQuestion(s.file, s.unitKept) !== null;
+  const blocked = s.quote === null || s.file === null || s.quantityError !== null || sizeInDoubt;
   // Busy for a moment (adding, re-pricing): aria-disabled, not disabled, so a keyboard user's focus stays on the button.
   const busy = s.adding || s.quoting !== null;
   return html`
@@ -286,6 +288,13 @@ function renderCart(s: WidgetState, h: Handlers): TemplateResult {
       aria-disabled=${busy && !blocked ? 'true' : 'false'} @click=${h.addToCart}>
       ${s.adding ? 'Adding…' : 'Add to cart'}
     </button>
-    ${s.added ? html`<p class="added" part="added" role="status">Added ${s.added.quantity} × ${s.model?.name ?? 'model'} to your cart.</p>` : nothing}
+    ${sizeInDoubt ? html`<p class="hint add-note" part="unit-pending">Answer the size question above to add the part to your cart.</p>` : nothing}
+    ${
+      s.added && s.reserved
+        ? html`<p class="added reserved" part="added reserved" role="status">Your part is reserved — the shop will contact you.</p>`
+        : s.added
+          ? html`<p class="added" part="added" role="status">Added ${s.added.quantity} × ${s.model?.name ?? 'model'} to your cart.</p>`
+          : nothing
+    }
   `;
 }

@@ -74,6 +74,7 @@ export class OfferPreview extends LitElement {
     zoom: () => undefined,
     resetView: () => undefined,
     rescale: () => undefined,
+    keepUnit: () => undefined,
   };
 
   protected override willUpdate(changed: PropertyValues<this>): void {

@@ -26,7 +26,9 @@ const VERIFY_SNIPPET = `import { createHmac, timingSafeEqual } from 'node:crypto
 const expected = createHmac('sha256', SIGNING_SECRET).update(signature.payload).digest();
 const given = Buffer.from(signature.hmac_sha256, 'hex');
 if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new Error('forged quote');
-const [, quoteId, fileId, digest, unitMinor, currency, expires] = signature.payload.split(':');
+const [version, quoteId, fileId, revision, unit, scale, orientation, digest, unitMinor, currency, expires] =
+  signature.payload.split(':');
+if (version !== 'v2') throw new Error('unknown signature version');
 if (Number(expires) * 1000 <= Date.now()) throw new Error('expired quote: quote again');`;
 
 export class SigningSecret extends AppElement {
@@ -106,8 +108,9 @@ export class SigningSecret extends AppElement {
         <li>Compute HMAC-SHA256 of <code>signature.payload</code> with this secret and compare it with
           <code>signature.hmac_sha256</code> in constant time.</li>
         <li>Then trust only the payload
-          (<code>v1:quote_id:file_id:settings_digest:unit_amount_minor:currency:expires_at</code>): charge its unit
-          amount (in minor units, e.g. cents) × quantity, and refuse it once expired.</li>
+          (<code>v2:quote_id:file_id:file_revision:unit:scale:orientation:settings_digest:unit_amount_minor:currency:expires_at</code>):
+          charge its unit amount (in minor units, e.g. cents) × quantity, and refuse it once expired. The file
+          revision, unit, scale and orientation say which size of the part was priced.</li>
       </ol>
       <details><summary>Node.js example</summary>
         <pre class="code" tabindex="0" aria-label="Node.js example"><code>${VERIFY_SNIPPET}</code></pre></details>

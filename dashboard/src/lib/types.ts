@@ -30,6 +30,7 @@ export type Quota = Schemas['Quota'];
 export type ApiToken = Schemas['Token'] & { token?: string };
 
 export type WidgetKey = Schemas['WidgetKey'];
+export type Order = Schemas['Order'];
 
 export type ProfileKind = 'printer' | 'material' | 'global';
 

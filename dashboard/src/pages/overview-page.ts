@@ -5,7 +5,7 @@ import { AppElement } from '../lib/element.ts';
 import { get } from '../lib/api.ts';
 import { Loader } from '../lib/loader.ts';
 import type { Page, Quota, Quote, User, WidgetKey } from '../lib/types.ts';
-import { embedSnippet } from './widget-keys-page.ts';
+import { embedSnippet } from '../lib/snippet.ts';
 import { bytes, dateTime, num } from '../lib/format.ts';
 import { pageHeader, meter, badge } from '../components/page-header.ts';
 import { emptyView, renderLoad } from '../components/states.ts';

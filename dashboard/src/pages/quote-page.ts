@@ -1,12 +1,13 @@
-// One quote: price breakdown, print statistics, the resolved settings with their sources, the model
-// file download, and delete.
+// One quote: price breakdown, print statistics, what became of it in the shop's carts, the resolved settings
+// with their sources, the model file download, and delete.
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
 import { del, get } from '../lib/api.ts';
 import { Loader, toApiError } from '../lib/loader.ts';
-import type { Profile, Quote } from '../lib/types.ts';
+import type { Order, Page, Profile, Quote } from '../lib/types.ts';
 import { profileNames } from '../lib/profiles.ts';
-import { dateTime } from '../lib/format.ts';
+import { dateTime, money } from '../lib/format.ts';
+import { cartBadge } from '../components/cart-status.ts';
 import { navigate } from '../lib/router.ts';
 import { pageHeader } from '../components/page-header.ts';
 import { renderLoad } from '../components/states.ts';
@@ -22,6 +23,10 @@ export class QuotePage extends AppElement {
   private quote = new Loader<Quote>(this, () => get<Quote>(`/v2/quotes/${encodeURIComponent(this.quoteId)}`));
   // Names for the settings' sources; the page still works (with ids) if this fails.
   private names = new Loader<Map<string, Profile>>(this, () => profileNames().catch(() => new Map()));
+  // Its adds to a cart, newest first (none for most API quotes).
+  private carts = new Loader<Page<Order>>(this, () =>
+    get<Page<Order>>(`/v2/widget/cart?quote_id=${encodeURIComponent(this.quoteId)}&limit=100`),
+  );
 
   constructor() {
     super();
@@ -30,7 +35,10 @@ export class QuotePage extends AppElement {
   }
 
   protected override willUpdate(changed: Map<string, unknown>): void {
-    if (changed.has('quoteId') && changed.get('quoteId')) void this.quote.reload();
+    if (changed.has('quoteId') && changed.get('quoteId')) {
+      void this.quote.reload();
+      void this.carts.reload();
+    }
   }
 
   private async deleteQuote(q: Quote) {
@@ -72,6 +80,7 @@ export class QuotePage extends AppElement {
         <section class="panel" aria-labelledby="price-h"><h2 id="price-h">Price</h2>${priceBreakdownView(q)}</section>
         <section class="panel" aria-labelledby="print-h"><h2 id="print-h">Print statistics</h2>${printStatsView(q)}</section>
       </div>
+      ${this.cartView()}
       <section class="panel" aria-labelledby="file-h">
         <h2 id="file-h">Model file</h2>
         <p><a class="btn" href=${download} download=${q.file_name}>Download ${q.file_name}</a>
@@ -87,6 +96,24 @@ export class QuotePage extends AppElement {
         <p>Removes the quote from your history.</p>
         <button type="button" class="btn btn-danger" @click=${() => this.deleteQuote(q)}>Delete quote</button>
       </section>`;
+  }
+
+  /** Every add of this quote to a cart, with whether a cart took it (the shop's Orders). */
+  private cartView() {
+    const lines = this.carts.data?.data;
+    if (!lines) return nothing;
+    return html`<section class="panel" aria-labelledby="cart-h">
+      <h2 id="cart-h">Cart</h2>
+      ${
+        lines.length
+          ? html`<ul data-testid="quote-carts">${lines.map(
+              (o) =>
+                html`<li>${dateTime(o.created_at)}: ${o.quantity} × · ${money(o.total_price, o.currency)} ${cartBadge(o)}</li>`,
+            )}</ul>
+            <p class="small"><a href="#/orders">All orders</a></p>`
+          : html`<p class="muted">Not added to a cart.</p>`
+      }
+    </section>`;
   }
 }
 customElements.define('sq-quote-page', QuotePage);

@@ -4,7 +4,7 @@ import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
 import { get } from '../lib/api.ts';
 import { Loader } from '../lib/loader.ts';
-import type { Page, Quote } from '../lib/types.ts';
+import type { Order, Page, Quote } from '../lib/types.ts';
 import { filteredQuotes, isFiltered, type FilteredPage, type QuoteFilter } from '../lib/quote-filter.ts';
 import { listProfiles } from '../lib/profiles.ts';
 import { navigate } from '../lib/router.ts';
@@ -16,10 +16,25 @@ import { pager } from '../components/pager.ts';
 
 const LIMIT = 20;
 
+type QuotesPageData = (Page<Quote> | FilteredPage) & { carts: Map<string, Order[]> };
+
+/** The cart lines of the shown quotes, newest first, for the Cart column (one request per page). */
+async function cartsOf(quotes: Quote[]): Promise<Map<string, Order[]>> {
+  const carts = new Map<string, Order[]>();
+  if (!quotes.length) return carts;
+  const ids = quotes.map((q) => q.quote_id).join(',');
+  const lines = await get<Page<Order>>(`/v2/widget/cart?quote_id=${encodeURIComponent(ids)}&limit=100`);
+  for (const line of lines.data) carts.set(line.quote_id, [...(carts.get(line.quote_id) ?? []), line]);
+  return carts;
+}
+
 export class QuotesPage extends AppElement {
   static override properties = { query: { attribute: false } };
   declare query: URLSearchParams;
-  private quotes = new Loader<Page<Quote> | FilteredPage>(this, () => this.fetchPage());
+  private quotes = new Loader<QuotesPageData>(this, async () => {
+    const page = await this.fetchPage();
+    return { ...page, carts: await cartsOf(page.data) };
+  });
   private materials = new Loader<string[]>(this, async () =>
     [...new Set((await listProfiles('material')).map((p) => p.name))].sort(),
   );
@@ -94,7 +109,7 @@ export class QuotesPage extends AppElement {
       </section>`;
   }
 
-  private results(p: Page<Quote> | FilteredPage, f: QuoteFilter) {
+  private results(p: QuotesPageData, f: QuoteFilter) {
     const filtered = isFiltered(f);
     if (!p.data.length) {
       return filtered
@@ -115,7 +130,7 @@ export class QuotesPage extends AppElement {
         ? html`${num(p.total, 0)}${p.has_more ? '+' : ''} matching quotes${scan ? ` (searched the latest ${num(scan.scanned, 0)}${scan.truncated ? '; narrow the dates to search further back' : ''})` : ''}.`
         : html`${num(p.total, 0)} quotes.`
     }</p>
-      ${quoteTable(p.data, 'Quote history')}
+      ${quoteTable(p.data, 'Quote history', p.carts)}
       ${pager('Quote history pages', p.page, p.limit, p.total, p.has_more, (n) => this.go(n))}`;
   }
 }

@@ -1,5 +1,6 @@
 // Widget keys: publishable keys for the <slice-quote> storefront widget, each limited to the shop
 // origins allowed to use it; an embed snippet generator with a live preview of the widget.
+import { WIDGET_SCRIPT, embedSnippet } from '../lib/snippet.ts';
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
 import { ApiError, del, get, post } from '../lib/api.ts';
@@ -15,7 +16,6 @@ import { confirmAction } from '../components/confirm.ts';
 import '../components/copy-button.ts';
 
 const BASE = '/dashboard/api/widget-keys';
-const WIDGET_SCRIPT = '/widget/slice-quote.js';
 
 /** A key with the source of the offer it quotes from (null when that could not be read). */
 type ListedKey = WidgetKey & { offerSource: OfferSource | null };
@@ -57,10 +57,6 @@ export function parseOrigins(text: string): { origins: string[]; problem: string
     origins,
     problem: origins.length ? null : 'Add at least one origin: the address of the shop that embeds the widget.',
   };
-}
-
-export function embedSnippet(origin: string, key: string): string {
-  return `<script type="module" src="${origin}${WIDGET_SCRIPT}"></script>\n<slice-quote api="${origin}" key="${key}"></slice-quote>`;
 }
 
 export class WidgetKeysPage extends AppElement {

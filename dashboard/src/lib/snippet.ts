@@ -1,0 +1,20 @@
+// The widget snippet a merchant copies (widget keys page, Overview): the script, the element, and a listener
+// that connects the shop's cart (docs/widget.md, "Connecting your cart"). As copied, the listener takes nothing
+// (its cart lines are comments to fill in), so the widget honestly tells shoppers the shop will contact them,
+// and the dashboard's Orders page lists every line, until the merchant connects a cart.
+export const WIDGET_SCRIPT = '/widget/slice-quote.js';
+
+export function embedSnippet(origin: string, key: string): string {
+  return `<script type="module" src="${origin}${WIDGET_SCRIPT}"></script>
+<slice-quote api="${origin}" key="${key}"></slice-quote>
+<script>
+  // Connect your cart: put the added parts in it, then call e.detail.accept() so the widget tells the
+  // shopper "Added to your cart". Until then it says the part is reserved and that you will be in touch;
+  // every added part is listed under Orders in your dashboard either way.
+  document.addEventListener('sq-add-to-cart', (e) => {
+    const lines = e.detail.lines ?? [e.detail]; // each: quote_id, quantity, total_price, currency, signature, ...
+    // myCart.add(lines);
+    // e.detail.accept();
+  });
+</script>`;
+}
