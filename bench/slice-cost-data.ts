@@ -131,7 +131,9 @@ export async function costSamples(modelsDir: string, log = console.error): Promi
         cache[key] = sample;
         writeFileSync(cacheFile, JSON.stringify(cache));
       }
-      out.push({ ...cache[key]!, split: m.split, model: m.name });
+      // The inputs are measured afresh (the cache keeps the slicer's seconds), so a new input needs no new slices.
+      const inputs = costInputsOf(measured, measured.bbox.size[2], v.settings.printer);
+      out.push({ ...cache[key]!, split: m.split, model: m.name, inputs });
     }
   }
   return out;

@@ -36,6 +36,10 @@ export async function benchSliceCost(modelsDir: string) {
       held_out: summary(errors(heldOut, COST_COEFFICIENTS)),
     },
     error_fresh_fit: { train: summary(errors(train, fitted)), held_out: summary(errors(heldOut, fitted)) },
+    // A slice may run 8 × its prediction (server/quotes/slice-cost.ts): how close the worst held-out slice came.
+    held_out_longest_real_over_predicted: +Math.max(
+      ...heldOut.map((s) => s.seconds! / referenceSeconds(s.inputs, COST_COEFFICIENTS)),
+    ).toFixed(2),
     held_out: heldOut.map((s) => ({
       model: s.model,
       variant: s.variant,

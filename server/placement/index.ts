@@ -130,5 +130,6 @@ export function scaledMeasurements(file: FileRow): FileRow['measurements'] {
     bbox: { min: scale(m.bbox.min), max: scale(m.bbox.max), size: scale(m.bbox.size) },
     volume_mm3: nm(m.volume_mm3 * f ** 3),
     surface_area_mm2: nm(m.surface_area_mm2 * f ** 2),
+    ...(m.extent_sums ? { extent_sums: scale(m.extent_sums) } : {}),
   };
 }

@@ -43,7 +43,8 @@ const tenths = (s: number) => Math.round(s * 10) / 10;
 
 /** Seconds the slice would take on the reference machine. */
 export function referenceCost(file: FileRow, placement: Placement, settings: ResolvedSettings): number {
-  return tenths(referenceSeconds(costInputsOf(scaledMeasurements(file), placement.dimensions.z, settings.printer)));
+  const inputs = costInputsOf(scaledMeasurements(file), placement.dimensions.z, settings.printer, placement.rotation);
+  return tenths(referenceSeconds(inputs));
 }
 
 export async function sliceCost(

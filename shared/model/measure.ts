@@ -11,6 +11,12 @@ export interface Measurements {
   watertight: boolean;
   /** Connected components (triangles sharing vertices). */
   bodies: number;
+  /**
+   * Σ over the triangles of each one's extent along x, y and z, mm: along the printed up axis, divided by the layer
+   * height, the number of segments a slicer cuts from the mesh over all its layers (its slice cost, docs/limits.md).
+   * Absent on files stored before it was measured.
+   */
+  extent_sums?: [number, number, number];
 }
 
 export function measure(mesh: Mesh): Measurements {
@@ -22,7 +28,27 @@ export function measure(mesh: Mesh): Measurements {
     surface_area_mm2: integrals.area,
     watertight: isWatertight(mesh),
     bodies: countBodies(mesh),
+    extent_sums: extentSums(mesh),
   };
+}
+
+/** Σ of the triangles' extents along each axis (see Measurements.extent_sums). */
+export function extentSums(mesh: Mesh): [number, number, number] {
+  const p = mesh.positions;
+  const t = mesh.indices;
+  const extent = (a: number, b: number, c: number) => Math.max(p[a]!, p[b]!, p[c]!) - Math.min(p[a]!, p[b]!, p[c]!);
+  let x = 0;
+  let y = 0;
+  let z = 0;
+  for (let i = 0; i < t.length; i += 3) {
+    const a = t[i]! * 3;
+    const b = t[i + 1]! * 3;
+    const c = t[i + 2]! * 3;
+    x += extent(a, b, c);
+    y += extent(a + 1, b + 1, c + 1);
+    z += extent(a + 2, b + 2, c + 2);
+  }
+  return [x, y, z];
 }
 
 export function boundingBox(p: Float64Array): Measurements['bbox'] {
