@@ -25,6 +25,7 @@ import type {
   WidgetConfig,
 } from './types.ts';
 import { renderWidget, type Handlers } from './view.ts';
+import { warnMerchant } from './merchant-hints.ts';
 
 /** Parts in one widget with `multiple`: the default, and the most `max-parts` may ask for. */
 export const DEFAULT_MAX_PARTS = 10;
@@ -539,6 +540,7 @@ export class SliceQuote extends LitElement {
 
   private failConfig(e: unknown): void {
     const err = toWidgetError(e);
+    warnMerchant(err, this.key ?? '');
     this.patch({ configError: { ...err.detail, stage: 'config' } });
     this.emit('sq-error', err.detail);
   }
