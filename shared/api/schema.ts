@@ -1938,6 +1938,17 @@ export interface components {
       to: string;
       /** @enum {string} */
       group_by: "day" | "week" | "month";
+      /** @description Shoppers' quotes → cart → lines, from the widget.added_to_cart events still in the outbox (delivered events are purged after the outbox retention) */
+      conversion: {
+        /** @description Uploads a shopper had priced through a widget key, completed in the range: the quotes of one upload (materials, qualities tried) count once */
+        quoted_uploads: number;
+        /** @description Of those, the uploads added to a cart at least once */
+        carted_uploads: number;
+        /** @description Cart lines added in the range (one per part added) */
+        cart_lines: number;
+        /** @description carted_uploads / quoted_uploads, four decimals; null without quoted uploads */
+        cart_rate: number | null;
+      };
       totals: {
         completed: number;
         failed: number;

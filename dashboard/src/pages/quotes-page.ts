@@ -6,7 +6,7 @@ import { get } from '../lib/api.ts';
 import { Loader } from '../lib/loader.ts';
 import type { Page, Quote } from '../lib/types.ts';
 import { filteredQuotes, isFiltered, type FilteredPage, type QuoteFilter } from '../lib/quote-filter.ts';
-import { listProfiles } from '../lib/profiles.ts';
+import { offeredMaterials } from '../lib/offer.ts';
 import { navigate } from '../lib/router.ts';
 import { num } from '../lib/format.ts';
 import { pageHeader } from '../components/page-header.ts';
@@ -20,9 +20,8 @@ export class QuotesPage extends AppElement {
   static override properties = { query: { attribute: false } };
   declare query: URLSearchParams;
   private quotes = new Loader<Page<Quote> | FilteredPage>(this, () => this.fetchPage());
-  private materials = new Loader<string[]>(this, async () =>
-    [...new Set((await listProfiles('material')).map((p) => p.name))].sort(),
-  );
+  // The materials the shop offers its shoppers, not every profile the server knows.
+  private materials = new Loader<string[]>(this, offeredMaterials);
 
   constructor() {
     super();
