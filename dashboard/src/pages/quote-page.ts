@@ -90,13 +90,15 @@ export class QuotePage extends AppElement {
       </section>`;
   }
 }
-/** What the shopper picked in the widget, from the merchant's offer. */
+/**
+ * What the shopper picked in the widget, from the merchant's offer. Not the quantity: it changes after
+ * pricing without a new quote, so the cart line holds the one that counts.
+ */
 function choicesView(c: NonNullable<Quote['choices']>) {
   const rows: [string, string][] = [
     ['Material', c.color ? `${c.material}, ${c.color}` : c.material],
     ['Quality', c.quality_label || c.quality],
     ['Infill', `${c.infill} %`],
-    ['Quantity', String(c.quantity)],
   ];
   return html`<section class="panel" aria-labelledby="choices-h" data-testid="shopper-choices">
     <h2 id="choices-h">Shopper's choices</h2>
