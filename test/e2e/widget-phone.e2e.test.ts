@@ -109,7 +109,11 @@ async function tabThrough(page: Page, viewportHeight: number): Promise<string[]>
     assert.ok(f.box.top >= 0 && f.box.bottom <= viewportHeight, `on screen: ${where}`);
     if (!f.inBar) {
       assert.ok(!overlap(f.box, f.bar), `not under the price bar: ${where}`);
-      if (f.help) assert.ok(!overlap(f.help, f.bar), `its help line is not under the bar: ${where}, help ${JSON.stringify(f.help)}`);
+      if (f.help)
+        assert.ok(
+          !overlap(f.help, f.bar),
+          `its help line is not under the bar: ${where}, help ${JSON.stringify(f.help)}`,
+        );
     }
   }
   assert.ok(entered, 'Tab reached the widget');
