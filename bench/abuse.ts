@@ -167,3 +167,33 @@ export async function benchAbuse() {
     await server.stop();
   }
 }
+
+type Honest = { p95_ms: number; not_stored: string[] };
+
+/** The issue's table: each figure beside its target, from the slicing and the parsing halves of one run. */
+export function abuseTable(
+  slicing: Awaited<ReturnType<typeof benchAbuse>>,
+  parsing: { ratio_bombs: { honest: Honest }; slowest_admitted: { honest: Honest } },
+) {
+  const worstParse = Math.max(parsing.ratio_bombs.honest.p95_ms, parsing.slowest_admitted.honest.p95_ms);
+  const perAddress = Object.entries(slicing.attacker_slicer_seconds).filter(([caller]) => caller.startsWith('ip:'));
+  const refusedHonest =
+    slicing.honest_alone.refusals_503_429 +
+    slicing.honest_beside_attacker.refusals_503_429 +
+    parsing.ratio_bombs.honest.not_stored.length +
+    parsing.slowest_admitted.honest.not_stored.length;
+  return [
+    {
+      figure: 'honest shopper, time to exact price p95 with attacker ÷ without',
+      measured: slicing.p95_ratio,
+      target: '≤ 1.5',
+    },
+    { figure: 'honest upload (3 KB) p95 during a parse flood, ms', measured: worstParse, target: '≤ 1000' },
+    { figure: '503/429 (or unstored uploads) for honest callers', measured: refusedHonest, target: 0 },
+    {
+      figure: "attacker's slicer seconds in the run, most of one address (its hourly budget)",
+      measured: Math.max(0, ...perAddress.map(([, v]) => v.seconds)),
+      target: `≤ ${slicing.attacker_budget_seconds_per_hour_per_address}`,
+    },
+  ];
+}

@@ -15,7 +15,7 @@ import { benchHttp } from './http.ts';
 import { benchEstimate } from './estimate.ts';
 import { benchAbuseParse } from './abuse-parse.ts';
 import { benchSliceCost } from './slice-cost.ts';
-import { benchAbuse } from './abuse.ts';
+import { abuseTable, benchAbuse } from './abuse.ts';
 
 const modelsDir = path.resolve('test', 'fixtures', 'models');
 if (!existsSync(modelsDir)) {
@@ -49,5 +49,12 @@ if (want('http')) report.http = await benchHttp();
 if (want('estimate')) report.estimate = await benchEstimate(modelsDir);
 if (want('abuse-parse')) report.abuse_parse = await benchAbuseParse(modelsDir);
 if (want('slice-cost')) report.slice_cost = await benchSliceCost(modelsDir);
-if (want('abuse')) report.abuse = await benchAbuse();
+if (want('abuse')) {
+  const slicing = await benchAbuse();
+  const parsing = (await benchAbuseParse(modelsDir)) as {
+    ratio_bombs: { honest: { p95_ms: number; not_stored: string[] } };
+    slowest_admitted: { honest: { p95_ms: number; not_stored: string[] } };
+  };
+  report.abuse = { slicing, parsing, table: abuseTable(slicing, parsing) };
+}
 console.log(JSON.stringify(report, null, 2));

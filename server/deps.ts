@@ -11,6 +11,7 @@ import type { Limits } from './limits/index.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import type { TokenAuthenticator } from './accounts/api-tokens.ts';
 import type { Estimator } from './quotes/estimate.ts';
+import type { RefusedOrigins } from './widget/refused-origins.ts';
 
 export interface Logger {
   info(msg: string, extra?: Record<string, unknown>): void;
@@ -36,6 +37,8 @@ export interface Deps {
   estimator: Estimator;
   /** Prometheus metrics of this process and of the service's state (served at /metrics). */
   metrics: Metrics;
+  /** The origins each widget key was recently refused from (shown on the dashboard's widget keys page). */
+  refusedOrigins: RefusedOrigins;
   /** draining: the process is shutting down; /readyz answers 503 so load balancers stop sending requests. */
   lifecycle: { draining: boolean };
   /** The clock quota periods are computed from (UTC months); tests replace it to reach the next month. */

@@ -1,5 +1,6 @@
 // Builds the dependencies from a Config, migrates, and serves. Used by main.ts and by the tests.
 import { createEstimator } from './quotes/estimate.ts';
+import { createRefusedOrigins } from './widget/refused-origins.ts';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -72,6 +73,7 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
     metrics: createMetrics(db),
     tokens: createTokenAuthenticator(db, config.jwtSecret, log),
     estimator: createEstimator(db),
+    refusedOrigins: createRefusedOrigins(),
     lifecycle: { draining: false },
   };
   await seedGlobalProfiles(base);

@@ -7,6 +7,7 @@ import { dateRange, exportRange, intParam, oneOf } from '../http/query-params.ts
 import { exportStream, type ExportDataset, type ExportFormat } from './export.ts';
 import {
   quoteTotals,
+  cartConversion,
   pricesByCurrency,
   materialUsage,
   materialTrends,
@@ -27,11 +28,12 @@ export function analyticsRouter(deps: Deps) {
     const range = dateRange(ctx, deps.now(), 30);
     const groupBy = oneOf(ctx, 'group_by', GROUPS, 'day');
     const id = ctx.state.auth.account.id;
-    const [totals, prices, materials, trends] = await Promise.all([
+    const [totals, prices, materials, trends, conversion] = await Promise.all([
       quoteTotals(deps.db, id, range.start, range.end),
       pricesByCurrency(deps.db, id, range.start, range.end),
       materialUsage(deps.db, id, range.start, range.end),
       materialTrends(deps.db, id, range.start, range.end, groupBy),
+      cartConversion(deps.db, id, range.start, range.end),
     ]);
     const finished = totals.completed + totals.failed;
     ctx.body = {
@@ -42,6 +44,10 @@ export function analyticsRouter(deps: Deps) {
       prices,
       materials: materials.map((m) => ({ ...m, share: totals.completed ? round4(m.quotes / totals.completed) : 0 })),
       material_trends: trends,
+      conversion: {
+        ...conversion,
+        cart_rate: conversion.quoted_uploads ? round4(conversion.carted_uploads / conversion.quoted_uploads) : null,
+      },
     };
   });
 

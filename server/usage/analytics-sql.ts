@@ -40,6 +40,27 @@ export async function quoteTotals(db: Queryable, accountId: string, start: Date,
   return firstRow(rows);
 }
 
+/**
+ * Shoppers' quotes → cart → lines: the uploads shoppers quoted through a widget key (one exploration of a
+ * model counts once, as the allowance counts it), how many of them were added to a cart, and the cart lines
+ * added in the range. Read from the shop's orders (`cart_lines`: every add to a cart through a widget key).
+ */
+export async function cartConversion(db: Queryable, accountId: string, start: Date, end: Date) {
+  const rows = await db.query<{ quoted_uploads: number; carted_uploads: number; cart_lines: number }>(
+    `WITH quoted AS (
+       SELECT DISTINCT file_id FROM quotes WHERE ${COMPLETED} AND widget_key_id IS NOT NULL
+     ), carts AS (
+       SELECT file_id, created_at FROM cart_lines WHERE account_id = $1 AND widget_key_id IS NOT NULL
+     )
+     SELECT (SELECT count(*) FROM quoted)::int AS quoted_uploads,
+            (SELECT count(*) FROM quoted q WHERE EXISTS (SELECT 1 FROM carts c WHERE c.file_id = q.file_id))::int
+              AS carted_uploads,
+            (SELECT count(*) FROM carts WHERE created_at >= $2 AND created_at < $3)::int AS cart_lines`,
+    range(accountId, start, end),
+  );
+  return firstRow(rows);
+}
+
 export interface PriceStats {
   currency: string;
   quotes: number;

@@ -140,12 +140,32 @@ export const usageSchemas = {
   },
   QuoteAnalytics: {
     type: 'object',
-    required: ['from', 'to', 'group_by', 'totals', 'prices', 'materials', 'material_trends'],
+    required: ['from', 'to', 'group_by', 'totals', 'prices', 'materials', 'material_trends', 'conversion'],
     additionalProperties: false,
     properties: {
       from: date,
       to: date,
       group_by: { type: 'string', enum: ['day', 'week', 'month'] },
+      conversion: {
+        type: 'object',
+        description:
+          "Shoppers' quotes → cart → lines, from the shop's orders (every add to a cart through a widget key)",
+        required: ['quoted_uploads', 'carted_uploads', 'cart_lines', 'cart_rate'],
+        additionalProperties: false,
+        properties: {
+          quoted_uploads: {
+            ...int0,
+            description:
+              'Uploads a shopper had priced through a widget key, completed in the range: the quotes of one upload (materials, qualities tried) count once',
+          },
+          carted_uploads: { ...int0, description: 'Of those, the uploads added to a cart at least once' },
+          cart_lines: { ...int0, description: 'Cart lines added in the range (one per part added)' },
+          cart_rate: {
+            type: ['number', 'null'],
+            description: 'carted_uploads / quoted_uploads, four decimals; null without quoted uploads',
+          },
+        },
+      },
       totals: {
         type: 'object',
         required: ['completed', 'failed', 'cached', 'deleted', 'grams', 'print_time_s', 'success_rate'],

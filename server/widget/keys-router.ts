@@ -10,14 +10,16 @@ import { insertWidgetKey, listWidgetKeys, revokeWidgetKey, type WidgetKeyRow } f
 import { ValidationError, notFound } from '../http/errors.ts';
 import { routeParam } from '../http/route-params.ts';
 import { newId } from '../ids.ts';
+import type { RefusedOrigin } from './refused-origins.ts';
 
-export function presentWidgetKey(k: WidgetKeyRow) {
+export function presentWidgetKey(k: WidgetKeyRow, refusedOrigins: RefusedOrigin[] = []) {
   return {
     widget_key_id: k.id,
     name: k.name,
     key: k.key,
     allowed_origins: k.allowed_origins,
     created_at: k.created_at.toISOString(),
+    refused_origins: refusedOrigins,
   };
 }
 
@@ -39,7 +41,11 @@ export function cleanOrigins(raw: string[]): string[] {
 export function widgetKeysRouter(deps: Deps) {
   const router = new Router<AppState>({ prefix: '/dashboard/api/widget-keys' });
   router.get('/', allow(deps, DASHBOARD), async (ctx) => {
-    ctx.body = { data: (await listWidgetKeys(deps.db, ctx.state.auth.account.id)).map(presentWidgetKey) };
+    ctx.body = {
+      data: (await listWidgetKeys(deps.db, ctx.state.auth.account.id)).map((k) =>
+        presentWidgetKey(k, deps.refusedOrigins.list(k.id)),
+      ),
+    };
   });
   router.post('/', allow(deps, DASHBOARD), jsonBody, async (ctx) => {
     const body = validateBody<{ name: string; allowed_origins: string[] }>('WidgetKeyRequest', ctx.request.body);

@@ -1,4 +1,5 @@
 // Paths and schemas of the storefront widget: its configuration, add-to-cart, widget keys, the bundle.
+import { REFUSED_ORIGINS_PER_KEY } from './refused-origins.ts';
 import {
   jsonBody,
   ok,
@@ -260,7 +261,7 @@ export const widgetSchemas = {
   },
   WidgetKey: {
     type: 'object',
-    required: ['widget_key_id', 'name', 'key', 'allowed_origins', 'created_at'],
+    required: ['widget_key_id', 'name', 'key', 'allowed_origins', 'created_at', 'refused_origins'],
     additionalProperties: false,
     properties: {
       widget_key_id: { type: 'string' },
@@ -272,6 +273,22 @@ export const widgetSchemas = {
       },
       allowed_origins: { type: 'array', items: { type: 'string' } },
       created_at: timestamp,
+      refused_origins: {
+        type: 'array',
+        maxItems: REFUSED_ORIGINS_PER_KEY,
+        description:
+          "Origins this key was recently refused from (403 origin_not_allowed), the most recent first: a page whose origin is not among allowed_origins, e.g. http://localhost:5173 while only http://127.0.0.1:5173 is allowed. The last 20 origins per key, kept in the server's memory since it started ('no origin' when the request carried none).",
+        items: {
+          type: 'object',
+          required: ['origin', 'count', 'last_refused_at'],
+          additionalProperties: false,
+          properties: {
+            origin: { type: 'string', maxLength: 300 },
+            count: { type: 'integer', minimum: 1, description: 'Refused requests from this origin' },
+            last_refused_at: timestamp,
+          },
+        },
+      },
     },
   },
   WidgetKeyDeleted: deletedSchema('widget_key_id', 'The revoked widget key'),

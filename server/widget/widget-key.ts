@@ -51,6 +51,7 @@ export async function authenticateWidgetKey(
   const own = new URL(deps.config.publicUrl).origin;
   const origin = ctx.get('origin') || (ctx.get('sec-fetch-site') === 'same-origin' ? own : '');
   if (!origin || !(key.allowed_origins.includes(origin) || origin === own)) {
+    deps.refusedOrigins.record(key.id, origin, deps.now());
     throw new ApiError(
       403,
       'origin_not_allowed',

@@ -1234,6 +1234,17 @@ export interface components {
        * @description ISO 8601 UTC with milliseconds
        */
       created_at: string;
+      /** @description Origins this key was recently refused from (403 origin_not_allowed), the most recent first: a page whose origin is not among allowed_origins, e.g. http://localhost:5173 while only http://127.0.0.1:5173 is allowed. The last 20 origins per key, kept in the server's memory since it started ('no origin' when the request carried none). */
+      refused_origins: {
+          origin: string;
+          /** @description Refused requests from this origin */
+          count: number;
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC with milliseconds
+           */
+          last_refused_at: string;
+        }[];
     };
     WidgetKeyDeleted: {
       /** @description The revoked widget key */
@@ -2185,6 +2196,17 @@ export interface components {
       to: string;
       /** @enum {string} */
       group_by: "day" | "week" | "month";
+      /** @description Shoppers' quotes → cart → lines, from the shop's orders (every add to a cart through a widget key) */
+      conversion: {
+        /** @description Uploads a shopper had priced through a widget key, completed in the range: the quotes of one upload (materials, qualities tried) count once */
+        quoted_uploads: number;
+        /** @description Of those, the uploads added to a cart at least once */
+        carted_uploads: number;
+        /** @description Cart lines added in the range (one per part added) */
+        cart_lines: number;
+        /** @description carted_uploads / quoted_uploads, four decimals; null without quoted uploads */
+        cart_rate: number | null;
+      };
       totals: {
         completed: number;
         failed: number;

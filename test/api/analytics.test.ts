@@ -408,6 +408,46 @@ test('GET /v2/usage: endpoint statistics, material usage and zero-filled daily t
   ]);
 });
 
+test("conversion: shoppers' uploads quoted → added to a cart → cart lines, an upload's explorations counted once", async () => {
+  const shop = await server.newAccount();
+  const widgetQuote = async (id: string, file: string, finished: string, widgetKey: string | null = 'wk_shop') => {
+    await insertQuote(shop.accountId, { ...fixture(0), id, finished });
+    await server.deps.db.query('UPDATE quotes SET file_id = $1, widget_key_id = $2 WHERE id = $3', [
+      file,
+      widgetKey,
+      `${id}_${shop.accountId.slice(-6)}`,
+    ]);
+  };
+  const cartLine = (file: string, at: string) =>
+    server.deps.db.query(
+      `INSERT INTO cart_lines (id, account_id, quote_id, file_id, added_by, widget_key_id, quantity, total_price,
+         currency, line, created_at)
+       VALUES ($1, $2, 'qt_any', $3, 'shopper:wk_shop:s', 'wk_shop', 1, 5, 'EUR', '{}', $4)`,
+      [`cl_${file}_${at}`, shop.accountId, file, at],
+    );
+  // file_1 explored in two materials and carted twice; file_2 and file_3 quoted, never carted; file_4 quoted before
+  // the range but carted in it; an API quote (no widget key) is no shopper's.
+  await widgetQuote('qt_c1', 'file_1', '2031-01-05T10:00:00Z');
+  await widgetQuote('qt_c2', 'file_1', '2031-01-05T10:05:00Z');
+  await widgetQuote('qt_c3', 'file_2', '2031-01-06T10:00:00Z');
+  await widgetQuote('qt_c4', 'file_3', '2031-01-07T10:00:00Z');
+  await widgetQuote('qt_c5', 'file_4', '2030-12-30T10:00:00Z');
+  await widgetQuote('qt_c6', 'file_5', '2031-01-07T10:00:00Z', null);
+  await cartLine('file_1', '2031-01-05T10:10:00Z');
+  await cartLine('file_1', '2031-01-05T10:11:00Z');
+  await cartLine('file_4', '2031-01-02T10:00:00Z');
+  await cartLine('file_5', '2031-02-02T10:00:00Z'); // after the range
+  const res = await server.client(shop.token).get(`/v2/analytics/quotes?${RANGE}`);
+  assert.equal(res.status, 200);
+  assert.deepEqual(res.body.conversion, { quoted_uploads: 3, carted_uploads: 1, cart_lines: 3, cart_rate: 0.3333 });
+  const none = await c.get(`/v2/analytics/quotes?${RANGE}`);
+  assert.deepEqual(
+    none.body.conversion,
+    { quoted_uploads: 0, carted_uploads: 0, cart_lines: 0, cart_rate: null },
+    "another account's carts never show",
+  );
+});
+
 test('defaults: the last 30 days up to today (UTC, from the injected clock)', async () => {
   server.deps.now = () => new Date('2031-02-01T12:00:00Z');
   const res = await c.get('/v2/analytics/quotes');

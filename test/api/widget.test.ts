@@ -74,6 +74,42 @@ test('widget keys: created with normalised origins, listed, origins validated by
   assert.equal(bad.body.error.details.fields[0].field, 'allowed_origins.1');
 });
 
+test('the dashboard lists the origins a key was refused from: most recent first, counted, the last 20', async () => {
+  const refusedOrigins = async () =>
+    (await dashboard.get('/dashboard/api/widget-keys')).body.data.find(
+      (w: { widget_key_id: string }) => w.widget_key_id === keyId,
+    ).refused_origins as { origin: string; count: number; last_refused_at: string }[];
+  const created = await dashboard.post('/dashboard/api/widget-keys', { name: 'Fresh', allowed_origins: [SHOP] });
+  assert.deepEqual(created.body.refused_origins, [], 'a new key was never refused');
+  // A merchant's local shop on localhost while only its 127.0.0.1 twin is allowed (twice), then another page.
+  assert.equal((await widget('http://localhost:5173').get('/v2/widget/config')).status, 403);
+  assert.equal((await widget('http://localhost:5173').get('/v2/widget/config')).status, 403);
+  assert.equal((await widget('https://other.example').get('/v2/widget/config')).status, 403);
+  assert.equal((await widget(SHOP).get('/v2/widget/config')).status, 200);
+  const listed = await refusedOrigins();
+  assert.deepEqual(listed.map(({ origin, count }) => ({ origin, count })).slice(0, 2), [
+    { origin: 'https://other.example', count: 1 },
+    { origin: 'http://localhost:5173', count: 2 },
+  ]);
+  assert.ok(!listed.some((o) => o.origin === SHOP), 'an allowed origin is never listed');
+  assert.ok(Date.parse(listed[0]!.last_refused_at) > 0);
+  // Bounded: the 20 most recent origins of a key, however many pages try it.
+  for (let i = 0; i < 25; i++) await widget(`https://probe-${i}.example`).get('/v2/widget/config');
+  const bounded = await refusedOrigins();
+  assert.equal(bounded.length, 20);
+  assert.equal(bounded[0]!.origin, 'https://probe-24.example');
+  assert.ok(!bounded.some((o) => o.origin === 'http://localhost:5173'), 'the oldest dropped');
+  // Another merchant never sees this key or its refusals.
+  const other = server.client();
+  const signup = await other.post('/dashboard/api/signup', {
+    email: 'other-widget-shop@example.test',
+    password: 'a long enough password',
+    shop_name: 'Other',
+  });
+  other.csrf = signup.body.csrf_token;
+  assert.deepEqual((await other.get('/dashboard/api/widget-keys')).body.data, []);
+});
+
 test('the widget configuration offers the merchant materials, colours, build volume and currency, with CORS', async () => {
   const res = await widget().get('/v2/widget/config');
   assert.equal(res.status, 200);

@@ -59,6 +59,8 @@ export interface WidgetEnv {
   shop: DemoShop;
   widgetKey: string;
   apiToken: string;
+  /** The merchant's dashboard login. */
+  merchant: { email: string; password: string };
   stop(): Promise<void>;
 }
 
@@ -103,6 +105,7 @@ export async function startWidgetEnv(
       shop,
       widgetKey: key.body.key,
       apiToken: merchant.token,
+      merchant: { email: merchant.email, password: merchant.password },
       async stop() {
         await shop.close();
         await server.stop();

@@ -4,10 +4,10 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { currencyDigits } from '../../shared/pricing.ts';
-import { dimensions, money } from './format.ts';
+import { dimensions, duration, grams, money } from './format.ts';
 import { type PartFlow, type PartStatus, partStatus } from './part-flow.ts';
 import type { ShopState, StageError } from './state.ts';
-import type { Selection } from './types.ts';
+import type { Quote, Selection } from './types.ts';
 import { renderUnitOffer, unitQuestion } from './unit-offer.ts';
 import {
   pricingLabel,
@@ -18,6 +18,7 @@ import {
   renderFileStatus,
   renderLeadTime,
   renderOptions,
+  unitWords,
 } from './view.ts';
 
 export interface PartsHandlers {
@@ -176,7 +177,8 @@ function renderRow(
             : p.quote && !p.error
               ? html`<div class="part-price ${p.quoting === null ? '' : 'stale'}" part="row-price">
               ${total !== null ? html`<strong>${fmt(total)}</strong>` : nothing}
-              <span class="each">${fmt(p.quote.total_price)} each${total !== null ? ` · ${p.selection!.quantity} ${p.selection!.quantity === 1 ? 'piece' : 'pieces'}` : ''}</span>
+              <span class="each">${total !== null ? unitWords(p.quote, p.selection!.quantity, s.config?.minimum_line_price ?? null, fmt) : `${fmt(p.quote.total_price)} each`}</span>
+              ${renderRowFacts(p.quote, s)}
               ${p.added ? html`<span class="added" part="row-added">In your cart</span>` : nothing}
             </div>`
               : nothing
@@ -185,6 +187,15 @@ function renderRow(
       </div>
     </li>
   `;
+}
+
+/** A priced row's print time, weight and lead time, as the single part shows them. */
+function renderRowFacts(q: Quote, s: Shop): TemplateResult {
+  return html`<span class="part-facts" part="row-facts">
+    <span>Print time ${duration(q.estimated_time_seconds)}</span>
+    <span>Weight ${grams(q.filament_weight, s.locale)}</span>
+    ${s.config?.lead_time ? html`<span part="row-lead-time">${s.config.lead_time}</span>` : nothing}
+  </span>`;
 }
 
 /** The total and the count by status, in one polite live region: what changed is announced once. */

@@ -26,6 +26,7 @@ import type {
 } from './types.ts';
 import { renderWidget, type Handlers } from './view.ts';
 import { handOff, postToCartUrl, type Acceptable } from './cart-handoff.ts';
+import { warnMerchant } from './merchant-hints.ts';
 
 /** Parts in one widget with `multiple`: the default, and the most `max-parts` may ask for. */
 export const DEFAULT_MAX_PARTS = 10;
@@ -571,6 +572,7 @@ export class SliceQuote extends LitElement {
 
   private failConfig(e: unknown): void {
     const err = toWidgetError(e);
+    warnMerchant(err, this.key ?? '');
     this.patch({ configError: { ...err.detail, stage: 'config' } });
     this.emit('sq-error', err.detail);
   }

@@ -55,8 +55,20 @@ export const styles = css`
     }
     .buy-bar .price { min-height: 0; padding: 4px 0; background: none; }
     .buy-bar .amount { font-size: 1.4em; }
+    .buy-bar .each, .buy-bar .progress, .buy-bar .added { font-size: 0.8em; }
     .buy-bar .add { width: auto; }
     .buy-bar .added { grid-column: 1 / -1; }
+    /* The bar stays short (under 15 % of the screen) while an estimate shows: its progress label is
+       the progress bar's accessible name, so only the bar itself is drawn. */
+    .buy-bar .progress { gap: 0; }
+    .buy-bar .progress span { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+    .buy-bar .estimate .amount { font-size: 1.2em; }
+    /* A control the browser scrolls to (Tab, a focus after a render) stops above the sticky bar, never
+       under it: the bar is at most 15 % of the screen, plus a gap. The quantity keeps its help or
+       error line in view too. */
+    .stage, .panel, .parts { --_bar-room: calc(15vh + 12px); }
+    :is(.stage, .panel, .parts, .dropzone) :is(button, select, input, canvas, [tabindex]) { scroll-margin-bottom: var(--_bar-room); }
+    input[type='number'] { scroll-margin-bottom: calc(var(--_bar-room) + 3em); }
   }
 
   .stage { display: grid; gap: 8px; align-content: start; min-width: 0; }
@@ -90,7 +102,8 @@ export const styles = css`
   }
   .badge.misfit { background: var(--_error); border-color: var(--_error); color: #fff; font-weight: 600; }
   .file-line { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; justify-content: space-between; }
-  .file-name { font-weight: 600; overflow-wrap: anywhere; }
+  /* Names wrap between words; only a single word wider than the line is broken. */
+  .file-name { font-weight: 600; overflow-wrap: break-word; min-width: 0; }
 
   .panel { display: grid; gap: 12px; align-content: start; min-width: 0; }
   .options { display: grid; grid-template-columns: repeat(auto-fit, minmax(140px, 1fr)); gap: 12px; margin: 0; padding: 0; border: 0; }
@@ -174,6 +187,7 @@ export const styles = css`
   /* Two options side by side even on a phone, so that a list of parts stays short. */
   .part .options { grid-template-columns: repeat(auto-fit, minmax(120px, 1fr)); }
   .part-price { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; }
+  .part-price .part-facts { flex-basis: 100%; }
   .part-price strong { font-size: 1.25em; }
   .part-price.stale { opacity: 0.5; }
   .add-note:empty { display: none; }
@@ -186,6 +200,11 @@ export const styles = css`
   }
   @container (max-width: 679.98px) {
     .multi .buy-bar .add-note { grid-column: 1 / -1; }
+  }
+  @container (max-width: 479.98px) {
+    /* On a phone the name gets the row's whole width (it wraps between words): the thumbnail and Remove above it. */
+    .part { grid-template-columns: 64px minmax(0, 1fr); grid-template-areas: 'thumb remove' 'head head' 'body body'; }
+    .remove { justify-self: end; }
   }
   .visually-hidden {
     position: absolute; width: 1px; height: 1px; overflow: hidden;

@@ -5,7 +5,9 @@ import { ifDefined } from 'lit/directives/if-defined.js';
 import { dimensions, duration, grams, money, percent, wait } from './format.ts';
 import { lineTotal } from './selection.ts';
 import type { WidgetState } from './state.ts';
-import type { Pricing, Selection, WidgetConfig } from './types.ts';
+import { priceLine } from '../../shared/offer.ts';
+import { currencyDigits } from '../../shared/pricing.ts';
+import type { Pricing, Quote, Selection, WidgetConfig } from './types.ts';
 import { shopperMessage } from './shopper-messages.ts';
 import { renderUnitOffer, unitQuestion } from './unit-offer.ts';
 
@@ -229,7 +231,7 @@ function renderPrice(s: WidgetState): TemplateResult {
           : q
             ? html`
             ${invalid ? nothing : html`<div class="amount" part="amount">${fmt(lineTotal(q, qty, s.config?.minimum_line_price ?? null))}</div>`}
-            <div class="each" part="unit-price">${fmt(q.total_price)} each${invalid ? '' : html` · ${qty} ${qty === 1 ? 'piece' : 'pieces'}`}</div>`
+            <div class="each" part="unit-price">${invalid ? `${fmt(q.total_price)} each` : unitWords(q, qty, s.config?.minimum_line_price ?? null, fmt)}</div>`
             : busy
               ? nothing
               : html`<span class="hint">${s.model ? '' : 'Your price appears here.'}</span>`
@@ -237,6 +239,23 @@ function renderPrice(s: WidgetState): TemplateResult {
       ${busy ? progressBar(pricingLabel(s.pricing, 'Calculating your price…'), s.quoting! > 0 ? s.quoting! / 100 : undefined) : nothing}
     </div>
   `;
+}
+
+/**
+ * What the amount is made of: "$2.50 each · 2 pieces", or, where a minimum raised it, the minimum by name:
+ * "minimum order $5.00 · $2.50 each × 1", "$1.00 each (minimum price per part) · 1 piece".
+ */
+export function unitWords(
+  q: Pick<Quote, 'total_price' | 'currency' | 'price_breakdown'>,
+  quantity: number,
+  minimumLinePrice: number | null,
+  fmt: (v: number) => string,
+): string {
+  const partMinimum = (q.price_breakdown?.minimum_price_adjustment ?? 0) > 0 ? ' (minimum price per part)' : '';
+  const each = `${fmt(q.total_price)} each${partMinimum}`;
+  const line = priceLine(q.total_price, quantity, minimumLinePrice, currencyDigits(q.currency));
+  if (line.minimum_line_adjustment > 0) return `minimum order ${fmt(minimumLinePrice!)} · ${each} × ${quantity}`;
+  return `${each} · ${quantity} ${quantity === 1 ? 'piece' : 'pieces'}`;
 }
 
 function renderFacts(s: WidgetState): TemplateResult | typeof nothing {

@@ -1,5 +1,5 @@
 // The settings a quote was sliced and priced with, and where each value came from (setting_sources:
-// request, the merchant's profile, a global profile, or the built-in default).
+// request, the merchant's offer, the merchant's profile, a global profile, or the built-in default).
 import { html, type TemplateResult } from 'lit';
 import { SECTIONS, settingsOf, type SettingSection } from '../../../shared/settings.ts';
 import type { Profile, Quote } from '../lib/types.ts';
@@ -15,6 +15,8 @@ export function sourceLabel(source: string | undefined, profiles: Map<string, Pr
   if (!source) return badge('Not set');
   if (source === 'request') return badge('Request', 'info');
   if (source === 'built-in') return badge('Built-in default');
+  // The merchant's offer: a quality preset or material the shopper chose in the widget.
+  if (source === 'offer') return badge('Your offer', 'ok');
   const [scope, id = ''] = source.split(':', 2);
   const name = profiles.get(id)?.name ?? id;
   return scope === 'profile' ? badge(`Your profile “${name}”`, 'ok') : badge(`Global profile “${name}”`);

@@ -20,6 +20,16 @@ export const saveOffer = (target: OfferTarget, body: unknown) => put<OfferView>(
 /** Back to the offer underneath: the account's for a key, the default derived from the profiles for the account. */
 export const removeOffer = (target: OfferTarget) => del<OfferView>(offerPath(target));
 
+/** Every material a shopper can choose: the account offer's and each widget key's own, sorted by name. */
+export async function offeredMaterials(): Promise<string[]> {
+  const keys = await get<{ data: { widget_key_id: string; name: string }[] }>('/dashboard/api/widget-keys');
+  const offers = await Promise.all([
+    loadOffer({ kind: 'account' }),
+    ...keys.data.map((k) => loadOffer({ kind: 'key', id: k.widget_key_id, name: k.name })),
+  ]);
+  return [...new Set(offers.flatMap((o) => o.materials.map((m) => m.material)))].sort();
+}
+
 /** The shop as the widget sees it (currency, build volume, shop name), read with the dashboard session. */
 export const loadWidgetConfig = () => get<WidgetConfig>('/v2/widget/config');
 

@@ -78,6 +78,8 @@ export interface Quote {
   infill_pattern?: { requested: string; used: string; exact: boolean };
   slicer?: { name: string; version: string };
   error?: { code: string; message: string } | null;
+  /** What a shopper picked in the widget; null for API quotes. */
+  choices?: Schemas['ResolvedChoices'];
 }
 
 export type JobAccepted = Schemas['JobAccepted'];

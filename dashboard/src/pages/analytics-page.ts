@@ -17,7 +17,17 @@ const RANGES = [7, 30, 90, 365];
 
 interface QuoteTotals {
   totals: { completed: number; failed: number; grams: number; success_rate: number | null };
+  conversion: { quoted_uploads: number; carted_uploads: number; cart_lines: number; cart_rate: number | null };
   prices: { currency: string; quotes: number; total: number; average: number }[];
+}
+
+/** Shoppers' models quoted → added to a cart → cart lines, with the share that reached a cart. */
+function conversionView(c: QuoteTotals['conversion']) {
+  const rate = c.cart_rate === null ? '' : ` (${num(c.cart_rate * 100, 1)} %)`;
+  return html`<h3 class="small">Shoppers: quotes → cart</h3>
+    <p data-testid="analytics-conversion">${num(c.quoted_uploads, 0)} ${c.quoted_uploads === 1 ? 'model' : 'models'} quoted in the widget
+      → ${num(c.carted_uploads, 0)} added to a cart${rate} → ${num(c.cart_lines, 0)} cart ${c.cart_lines === 1 ? 'line' : 'lines'}</p>
+    <p class="muted small">A model counts once however many materials or qualities the shopper tried on it, as your allowance counts it.</p>`;
 }
 
 function trendChart(t: CostTrends): ChartConfiguration {
@@ -218,7 +228,7 @@ export class AnalyticsPage extends AppElement {
         ${kpi('Success rate', t.totals.success_rate === null ? '—' : `${num(t.totals.success_rate * 100, 1)} %`)}
         ${kpi('Filament quoted', `${num(t.totals.grams)} g`)}
         ${t.prices.map((p) => kpi(`Quoted (${p.currency})`, `${money(p.total, p.currency)} · avg ${money(p.average, p.currency)}`))}
-      </dl></section>`;
+      </dl>${conversionView(t.conversion)}</section>`;
   }
 
   private trendView(t: CostTrends) {

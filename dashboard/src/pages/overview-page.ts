@@ -68,6 +68,9 @@ export class OverviewPage extends AppElement {
           <h2 id="quotes-h">Quotes this month</h2>
           <p class="big" data-testid="quotes-used">${num(user.quotes_used, 0)} <span class="muted">of ${num(user.quotes_limit, 0)}</span></p>
           ${meter('Quote allowance used', quota.quotes.used, quota.quotes.limit, `${num(quota.quotes.percent)} % used`)}
+          <p class="muted small" data-testid="quotes-counting">Counted as your allowance counts them: every API quote, and
+            one per model a shopper uploads, however many materials or qualities they try on it. The quote history and
+            analytics list every quote, so they can show more.</p>
         </section>
         <section class="card" aria-labelledby="storage-h">
           <h2 id="storage-h">Storage</h2>

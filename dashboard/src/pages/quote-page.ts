@@ -76,6 +76,7 @@ export class QuotePage extends AppElement {
         : nothing
     }
       ${q.status === 'completed' ? html`<section class="panel" aria-label="Summary">${quoteHeadline(q)}</section>` : nothing}
+      ${q.choices ? choicesView(q.choices) : nothing}
       <div class="two-col">
         <section class="panel" aria-labelledby="price-h"><h2 id="price-h">Price</h2>${priceBreakdownView(q)}</section>
         <section class="panel" aria-labelledby="print-h"><h2 id="print-h">Print statistics</h2>${printStatsView(q)}</section>
@@ -116,4 +117,20 @@ export class QuotePage extends AppElement {
     </section>`;
   }
 }
+/**
+ * What the shopper picked in the widget, from the merchant's offer. Not the quantity: it changes after
+ * pricing without a new quote, so the cart line holds the one that counts.
+ */
+function choicesView(c: NonNullable<Quote['choices']>) {
+  const rows: [string, string][] = [
+    ['Material', c.color ? `${c.material}, ${c.color}` : c.material],
+    ['Quality', c.quality_label || c.quality],
+    ['Infill', `${c.infill} %`],
+  ];
+  return html`<section class="panel" aria-labelledby="choices-h" data-testid="shopper-choices">
+    <h2 id="choices-h">Shopper's choices</h2>
+    <dl class="facts">${rows.map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>
+  </section>`;
+}
+
 customElements.define('sq-quote-page', QuotePage);

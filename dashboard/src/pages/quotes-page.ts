@@ -6,7 +6,7 @@ import { get } from '../lib/api.ts';
 import { Loader } from '../lib/loader.ts';
 import type { Order, Page, Quote } from '../lib/types.ts';
 import { filteredQuotes, isFiltered, type FilteredPage, type QuoteFilter } from '../lib/quote-filter.ts';
-import { listProfiles } from '../lib/profiles.ts';
+import { offeredMaterials } from '../lib/offer.ts';
 import { navigate } from '../lib/router.ts';
 import { num } from '../lib/format.ts';
 import { pageHeader } from '../components/page-header.ts';
@@ -35,9 +35,8 @@ export class QuotesPage extends AppElement {
     const page = await this.fetchPage();
     return { ...page, carts: await cartsOf(page.data) };
   });
-  private materials = new Loader<string[]>(this, async () =>
-    [...new Set((await listProfiles('material')).map((p) => p.name))].sort(),
-  );
+  // The materials the shop offers its shoppers, not every profile the server knows.
+  private materials = new Loader<string[]>(this, offeredMaterials);
 
   constructor() {
     super();

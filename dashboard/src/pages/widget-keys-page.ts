@@ -59,6 +59,21 @@ export function parseOrigins(text: string): { origins: string[]; problem: string
   };
 }
 
+/**
+ * Pages that tried the key from an origin it does not allow: a merchant testing on localhost while
+ * 127.0.0.1 is allowed sees "http://localhost:5173 was refused 3 times" here, not only a 403 in a console.
+ */
+function refusedOrigins(k: WidgetKey) {
+  if (!k.refused_origins.length) return nothing;
+  return html`<div class="refused-origins" data-testid="refused-origins">
+    <p class="small">Recently refused: pages at these origins could not quote. If one is your shop, create a key that allows it (above) and use that key there.</p>
+    <ul class="small">${k.refused_origins.map(
+      (o) =>
+        html`<li><code class="chip">${o.origin}</code> was refused ${o.count === 1 ? 'once' : `${o.count} times`}, last ${dateTime(o.last_refused_at)}</li>`,
+    )}</ul>
+  </div>`;
+}
+
 export class WidgetKeysPage extends AppElement {
   static override properties = {
     busy: { state: true },
@@ -217,7 +232,7 @@ export class WidgetKeysPage extends AppElement {
         (k) => html`<tr>
           <td>${k.name}</td>
           <td><code>${k.key}</code></td>
-          <td>${k.allowed_origins.map((o) => html`<code class="chip">${o}</code> `)}</td>
+          <td>${k.allowed_origins.map((o) => html`<code class="chip">${o}</code> `)}${refusedOrigins(k)}</td>
           <td data-testid="key-offer">${this.offerCell(k)}</td>
           <td>${dateTime(k.created_at)}</td>
           <td class="actions">
