@@ -51,9 +51,10 @@ function shopper(server: TestServer, key: string, origin: string, address: strin
 }
 
 /** Upload to exact price, as a shopper waits for it: the sync quote, then the job until it is done. */
-async function timeToExactPrice(s: Shopper, refusals: number[]): Promise<number | null> {
+async function timeToExactPrice(s: Shopper, refusals: number[], uploads: number[]): Promise<number | null> {
   const start = performance.now();
   const up = await s.upload(freshCube(), 'part.obj');
+  uploads.push(performance.now() - start);
   if (up.status !== 201 || !up.fileId) {
     refusals.push(up.status);
     return null;
@@ -71,9 +72,36 @@ async function timeToExactPrice(s: Shopper, refusals: number[]): Promise<number 
   return done.status === 'completed' ? performance.now() - start : null;
 }
 
-async function honestTraffic(server: TestServer, shop: { key: string; api: ApiClient }) {
+/** Where an honest shopper's quote spent its time: waiting for a slot, and slicing. */
+async function quoteStages(server: TestServer, accountId: string, since: Date) {
+  const rows = await server.deps.db.query<{ wait: number; run: number }>(
+    `SELECT extract(epoch FROM started_at - created_at)::float8 * 1000 AS wait,
+       extract(epoch FROM finished_at - started_at)::float8 * 1000 AS run
+     FROM quotes WHERE account_id = $1 AND widget_key_id IS NOT NULL AND created_at >= $2 AND status = 'completed'`,
+    [accountId, since],
+  );
+  const p = (xs: number[], q: number) =>
+    Math.round(
+      quantile(
+        xs.sort((a, b) => a - b),
+        q,
+      ),
+    );
+  const waits = rows.map((r) => r.wait);
+  const runs = rows.map((r) => r.run);
+  return {
+    slot_wait_p50_ms: p(waits, 0.5),
+    slot_wait_p95_ms: p(waits, 0.95),
+    slice_p50_ms: p(runs, 0.5),
+    slice_p95_ms: p(runs, 0.95),
+  };
+}
+
+async function honestTraffic(server: TestServer, shop: { key: string; api: ApiClient; accountId: string }) {
+  const since = new Date();
   const refusals: number[] = [];
   const times: number[] = [];
+  const uploads: number[] = [];
   const shoppers = [0, 1].map((i) => shopper(server, shop.key, HONEST_SHOP, `127.0.1.${i + 1}`));
   const merchant = async () => {
     for (let i = 0; i < MERCHANT_QUOTES; i++) {
@@ -84,7 +112,7 @@ async function honestTraffic(server: TestServer, shop: { key: string; api: ApiCl
   };
   const shopping = shoppers.map(async (s) => {
     for (let i = 0; i < HONEST_PARTS / shoppers.length; i++) {
-      const t = await timeToExactPrice(s, refusals);
+      const t = await timeToExactPrice(s, refusals, uploads);
       if (t !== null) times.push(t);
     }
   });
@@ -94,6 +122,14 @@ async function honestTraffic(server: TestServer, shop: { key: string; api: ApiCl
     parts: times.length,
     exact_price_p50_ms: Math.round(quantile(sorted, 0.5)),
     exact_price_p95_ms: Math.round(quantile(sorted, 0.95)),
+    upload_p50_ms: Math.round(
+      quantile(
+        uploads.sort((a, b) => a - b),
+        0.5,
+      ),
+    ),
+    upload_p95_ms: Math.round(quantile(uploads, 0.95)),
+    ...(await quoteStages(server, shop.accountId, since)),
     refusals_503_429: refusals.filter((s) => s === 503 || s === 429).length,
     other_refusals: refusals.filter((s) => s !== 503 && s !== 429),
   };

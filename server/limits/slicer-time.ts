@@ -60,12 +60,13 @@ export async function checkSlicerBudget(db: Queryable, caller: string, budget: n
 
 /**
  * How much slower (above 1) or faster than the reference machine this server's recent slices were: real over
- * predicted seconds of the last 50 good slices, bounded so that a few odd slices cannot swing every prediction.
+ * predicted seconds of the last 50 good slices predicted at a second or more (below it, the server's fixed cost
+ * per quote would pass for slowness), bounded so that a few odd slices cannot swing every prediction.
  */
 export async function slicerSpeed(db: Queryable): Promise<number> {
   const [row] = await db.query<{ real: number | null; predicted: number | null }>(
     `SELECT sum(seconds)::float8 AS real, sum(reference_s)::float8 AS predicted FROM (
-       SELECT seconds, reference_s FROM slicer_usage WHERE outcome = 'ok' AND reference_s > 0 ORDER BY id DESC LIMIT 50) recent`,
+       SELECT seconds, reference_s FROM slicer_usage WHERE outcome = 'ok' AND reference_s >= 1 ORDER BY id DESC LIMIT 50) recent`,
   );
   if (!row?.real || !row.predicted) return 1;
   return Math.min(4, Math.max(0.5, row.real / row.predicted));

@@ -1,7 +1,8 @@
-// Which quote a worker slices next (docs/limits.md, "Fair share of the slicer"). Not first come, first served:
-// the account that used the slicer least recently goes first, then, within it, the caller that used it least
-// (slicer seconds of the last 15 minutes, plus the predicted seconds of what each has slicing now), then the
-// shopper before the merchant's API, then age. And the last free slot of a worker is never taken by a long slice
+// Which quote a worker slices next (docs/limits.md, "Slicer time"). Not first come, first served: the account
+// with the fewest slices running now goes first, so that an account whose flood holds the slots yields the next
+// free one to any other account that waits; among equals, the account that used the slicer least recently (slicer
+// seconds of the last 15 minutes, plus the predicted seconds of what it has slicing now); then, within the
+// account, the same two rules among its callers; then the shopper before the merchant's API, then age. And the last free slot of a worker is never taken by a long slice
 // of an account that already holds one of its other slots, so that another account's quote always finds a slot
 // within seconds. The claim is one SQL statement (FOR UPDATE SKIP LOCKED), so any number of worker processes
 // can claim side by side.
@@ -28,7 +29,12 @@ export async function claimJob(
   rule: SlotRule,
 ): Promise<(QuoteRow & { previous_status: QuoteStatus }) | undefined> {
   const [row] = await db.query<QuoteRow & { previous_status: QuoteStatus }>(
-    `WITH used AS (
+    `WITH busy AS (
+       SELECT account_id, coalesce(caller, '') AS caller FROM quotes
+       WHERE status = 'processing' AND lease_expires_at >= now()
+       UNION ALL
+       SELECT account_id, coalesce(caller, '') FROM prefetches WHERE lease_expires_at >= now()),
+     used AS (
        SELECT account_id, caller, seconds::float8 AS s FROM slicer_usage
        WHERE at > now() - make_interval(secs => $3::float8)
        UNION ALL
@@ -44,7 +50,9 @@ export async function claimJob(
                            AND o.status = 'processing' AND o.lease_expires_at >= now())
          AND NOT EXISTS (SELECT 1 FROM prefetches p WHERE p.slicing_key = q.slicing_key AND p.lease_expires_at >= now())
          AND (NOT $4::boolean OR coalesce(q.predicted_s, 0) <= $5::float8 OR NOT (q.account_id = ANY($6::text[])))
-       ORDER BY (SELECT coalesce(sum(u.s), 0) FROM used u WHERE u.account_id = q.account_id),
+       ORDER BY (SELECT count(*) FROM busy b WHERE b.account_id = q.account_id),
+         (SELECT coalesce(sum(u.s), 0) FROM used u WHERE u.account_id = q.account_id),
+         (SELECT count(*) FROM busy b WHERE b.account_id = q.account_id AND b.caller = coalesce(q.caller, '')),
          (SELECT coalesce(sum(u.s), 0) FROM used u WHERE u.account_id = q.account_id AND u.caller = coalesce(q.caller, '')),
          q.priority, q.created_at
        LIMIT 1 FOR UPDATE OF q SKIP LOCKED)

@@ -120,6 +120,36 @@ test('the account that used the slicer least goes first, then its least-served c
   assert.deepEqual(order, ['job_b_newest', 'job_a_y', 'job_a_x_oldest']);
 });
 
+test('an account with slices running yields the next slot to one with none, whatever their recent use', async () => {
+  const a = await server.newAccount({ email: 'busy-a@example.test' });
+  const b = await server.newAccount({ email: 'busy-b@example.test' });
+  await sql('DELETE FROM quotes WHERE status = $1', ['queued']);
+  const order = await claimOrder(
+    NO_RULE,
+    async (tx) => {
+      // B (an honest shop) sliced a lot in the last minutes; A (a new flood) little, but it holds a slot now.
+      await tx.query(
+        `INSERT INTO slicer_usage (account_id, caller, kind, outcome, seconds) VALUES ($1, 'ip:a', 'quote', 'ok', 1),
+           ($2, 'tok:b', 'quote', 'ok', 300)`,
+        [a.accountId, b.accountId],
+      );
+      await tx.query(
+        `INSERT INTO quotes (id, account_id, file_id, file_name, mode, status, request, slicing_key, priority, caller,
+           predicted_s, lease_owner, lease_expires_at)
+         VALUES ('job_a_running', $1, 'file_fair', 'x.stl', 'async', 'processing', '{}', 'k_running', 1, 'ip:a', 0.5,
+           'w_other', now() + interval '1 minute')`,
+        [a.accountId],
+      );
+      await queue(tx, [
+        ['job_a_next', a.accountId, 'ip:a', 0.5, 100],
+        ['job_b', b.accountId, 'tok:b', 0.5, 1],
+      ]);
+    },
+    1,
+  );
+  assert.deepEqual(order, ['job_b']);
+});
+
 test("a worker's last free slot never goes to a long slice of an account that holds its other slot", async () => {
   const a = await server.newAccount({ email: 'slot-a@example.test' });
   const b = await server.newAccount({ email: 'slot-b@example.test' });
