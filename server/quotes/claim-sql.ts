@@ -2,10 +2,10 @@
 // with the fewest slices running now goes first, so that an account whose flood holds the slots yields the next
 // free one to any other account that waits; among equals, the account that used the slicer least recently (slicer
 // seconds of the last 15 minutes, plus the predicted seconds of what it has slicing now); then, within the
-// account, the same two rules among its callers; then the shopper before the merchant's API, then age. And the last free slot of a worker is never taken by a long slice
-// of an account that already holds one of its other slots, so that another account's quote always finds a slot
-// within seconds. The claim is one SQL statement (FOR UPDATE SKIP LOCKED), so any number of worker processes
-// can claim side by side.
+// account, the same two rules among its callers; then the shopper before the merchant's API, then age. A worker's
+// last free slot is never taken by an account that holds one of its other slots: another account's quote always
+// finds a slot as soon as it comes. The claim is one SQL statement (FOR UPDATE SKIP LOCKED), so any number of
+// worker processes can claim side by side; each answers for its own slots.
 import type { Queryable } from '../db/index.ts';
 import type { QuoteRow, QuoteStatus } from './sql.ts';
 
@@ -18,17 +18,18 @@ export interface SlotRule {
   lastSlot: boolean;
   /** Accounts holding the worker's other slots. */
   heldAccounts: string[];
-  /** A slice predicted to end within this many seconds may take the last slot anyway. */
-  shortSeconds: number;
 }
+
+/** A claimed job, with how many more of its account's quotes wait (a backlog marks bulk work: see sliceNiceness). */
+export type ClaimedJob = QuoteRow & { previous_status: QuoteStatus; backlog: number };
 
 export async function claimJob(
   db: Queryable,
   owner: string,
   leaseMs: number,
   rule: SlotRule,
-): Promise<(QuoteRow & { previous_status: QuoteStatus }) | undefined> {
-  const [row] = await db.query<QuoteRow & { previous_status: QuoteStatus }>(
+): Promise<ClaimedJob | undefined> {
+  const [row] = await db.query<ClaimedJob>(
     `WITH busy AS (
        SELECT account_id, coalesce(caller, '') AS caller FROM quotes
        WHERE status = 'processing' AND lease_expires_at >= now()
@@ -44,12 +45,15 @@ export async function claimJob(
        SELECT account_id, coalesce(caller, ''), coalesce(predicted_s, 0)::float8 FROM prefetches
        WHERE lease_expires_at >= now()),
      next AS (
-       SELECT q.id, q.status AS previous_status FROM quotes q
+       SELECT q.id, q.status AS previous_status,
+         (SELECT count(*) FROM quotes w WHERE w.account_id = q.account_id AND w.status = 'queued' AND w.id <> q.id)::int
+           AS backlog
+       FROM quotes q
        WHERE (q.status = 'queued' OR (q.status = 'processing' AND q.lease_expires_at < now()))
          AND NOT EXISTS (SELECT 1 FROM quotes o WHERE o.slicing_key = q.slicing_key AND o.id <> q.id
                            AND o.status = 'processing' AND o.lease_expires_at >= now())
          AND NOT EXISTS (SELECT 1 FROM prefetches p WHERE p.slicing_key = q.slicing_key AND p.lease_expires_at >= now())
-         AND (NOT $4::boolean OR coalesce(q.predicted_s, 0) <= $5::float8 OR NOT (q.account_id = ANY($6::text[])))
+         AND (NOT $4::boolean OR NOT (q.account_id = ANY($5::text[])))
        ORDER BY (SELECT count(*) FROM busy b WHERE b.account_id = q.account_id),
          (SELECT coalesce(sum(u.s), 0) FROM used u WHERE u.account_id = q.account_id),
          (SELECT count(*) FROM busy b WHERE b.account_id = q.account_id AND b.caller = coalesce(q.caller, '')),
@@ -58,8 +62,8 @@ export async function claimJob(
        LIMIT 1 FOR UPDATE OF q SKIP LOCKED)
      UPDATE quotes q SET status = 'processing', progress = 5, attempts = q.attempts + 1, lease_owner = $1,
        lease_expires_at = now() + make_interval(secs => $2::float8 / 1000), started_at = coalesce(q.started_at, now())
-     FROM next WHERE q.id = next.id RETURNING q.*, next.previous_status`,
-    [owner, leaseMs, FAIR_SHARE_WINDOW_S, rule.lastSlot, rule.shortSeconds, rule.heldAccounts],
+     FROM next WHERE q.id = next.id RETURNING q.*, next.previous_status, next.backlog`,
+    [owner, leaseMs, FAIR_SHARE_WINDOW_S, rule.lastSlot, rule.heldAccounts],
   );
   return row;
 }

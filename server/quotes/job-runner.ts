@@ -10,7 +10,7 @@ import type { Queryable } from '../db/index.ts';
 import { renewLease, sliceByKey, insertSlice, quoteStatus, releaseLeases, waitingKeys, type QuoteRow } from './sql.ts';
 import { claimJob } from './claim-sql.ts';
 import { endFileWork, type FileChange } from './file-work.ts';
-import { referenceCost, sliceNiceness, sliceTimeoutMs, SHORT_SLICE_S } from './slice-cost.ts';
+import { referenceCost, sliceNiceness, sliceTimeoutMs } from './slice-cost.ts';
 import { chargeSlicerTime, type SliceOutcome } from '../limits/slicer-time.ts';
 import type { FileRow } from '../files/sql.ts';
 import { claimPrefetch, deletePrefetch, releasePrefetch, renewPrefetch, type PrefetchRow } from './prefetch-sql.ts';
@@ -103,7 +103,6 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
         const rule = {
           lastSlot: slots > 1 && active.size === slots - 1,
           heldAccounts: [...new Set(holders.values())],
-          shortSeconds: SHORT_SLICE_S,
         };
         const job = await deps.db.transaction(async (tx) => {
           const claimed = await claimJob(tx, owner, leaseMs, rule);
@@ -169,6 +168,8 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     resolved: StoredResolution;
     file: FileRow | undefined;
     predicted_s: number | null;
+    /** More quotes of the same account waiting when this one was claimed: bulk work (see sliceNiceness). */
+    backlog: number;
     charge: { account_id: string; caller: string; kind: 'quote' | 'prefetch' };
   }
 
@@ -191,7 +192,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       throw new SliceFailedError('The model file was deleted before it could be sliced.', 'slice_failed');
     const { settings, placement } = target.resolved;
     const timeoutMs = sliceTimeoutMs(target.predicted_s, deps.config.slicerTimeoutMs);
-    const niceness = sliceNiceness(target.charge.kind, target.predicted_s);
+    const niceness = sliceNiceness(target.charge.kind, target.predicted_s, target.backlog);
     const started = performance.now();
     const charge = (outcome: SliceOutcome | null) => chargeFor(target, outcome, (performance.now() - started) / 1000);
     let out: Awaited<ReturnType<SlicePool['slice']>>;
@@ -282,7 +283,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     return 'stopped';
   }
 
-  async function process(job: QuoteRow) {
+  async function process(job: QuoteRow & { backlog?: number }) {
     if (job.attempts > MAX_JOB_ATTEMPTS) {
       return record(job, (tx) =>
         failJob(tx, job, owner, {
@@ -301,6 +302,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
           slicing_key: job.slicing_key!,
           resolved: job.resolved!,
           file: await fileOf(job.file_id),
+          backlog: job.backlog ?? 0,
           charge: { account_id: job.account_id, caller: job.caller ?? `acct:${job.account_id}`, kind: 'quote' },
         },
         ctrl.signal,
@@ -341,6 +343,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
         {
           ...p,
           file: await fileOf(p.file_id),
+          backlog: 0,
           charge: { account_id: p.account_id, caller: p.caller ?? `acct:${p.account_id}`, kind: 'prefetch' },
         },
         ctrl.signal,

@@ -63,13 +63,19 @@ export function sliceTimeoutMs(predictedS: number | null, ceilingMs: number): nu
   return Math.min(ceilingMs, Math.max(MIN_TIMEOUT_MS, Math.ceil(predictedS * TIMEOUT_FACTOR * 1000)));
 }
 
+/** An account with at least this many more quotes waiting is doing bulk work: its slices yield the cores. */
+export const BULK_BACKLOG = 2;
+
 /**
- * How nice a slice's process is: a long slice, or a speculative one (a prefetch), yields the cores to the short
- * quotes that run beside it, so a shopper waiting for a small part is not slowed by someone's large one.
+ * How nice a slice's process is. A long slice, a slice of an account with a backlog (a flood, or a merchant's
+ * batch of API quotes) and a speculative one (a prefetch) yield the cores to the short, interactive quotes beside
+ * them, so a shopper waiting for a small part is not slowed by someone's large or many ones: the operating
+ * system's scheduler shares the CPU as the claim shares the slots.
  */
-export function sliceNiceness(kind: 'quote' | 'prefetch', predictedS: number | null): number {
+export function sliceNiceness(kind: 'quote' | 'prefetch', predictedS: number | null, backlog = 0): number {
   if (kind === 'prefetch') return 15;
-  return predictedS !== null && predictedS > SHORT_SLICE_S ? 10 : 0;
+  const long = predictedS !== null && predictedS > SHORT_SLICE_S;
+  return long || backlog >= BULK_BACKLOG ? 10 : 0;
 }
 
 /** A shop's shopper may not ask for a slice beyond the offer's budget: refused before any slicing. */

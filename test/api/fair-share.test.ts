@@ -92,7 +92,7 @@ async function queue(tx: Queryable, jobs: [string, string, string, number, numbe
   }
 }
 
-const NO_RULE: SlotRule = { lastSlot: false, heldAccounts: [], shortSeconds: 15 };
+const NO_RULE: SlotRule = { lastSlot: false, heldAccounts: [] };
 
 test('the account that used the slicer least goes first, then its least-served caller, not the oldest job', async () => {
   const a = await server.newAccount({ email: 'fair-a@example.test' });
@@ -150,7 +150,7 @@ test('an account with slices running yields the next slot to one with none, what
   assert.deepEqual(order, ['job_b']);
 });
 
-test("a worker's last free slot never goes to a long slice of an account that holds its other slot", async () => {
+test("a worker's last free slot never goes to an account that holds its other slot", async () => {
   const a = await server.newAccount({ email: 'slot-a@example.test' });
   const b = await server.newAccount({ email: 'slot-b@example.test' });
   await sql('DELETE FROM quotes WHERE status = $1', ['queued']);
@@ -160,9 +160,9 @@ test("a worker's last free slot never goes to a long slice of an account that ho
       ['job_a_short', a.accountId, 'ip:x', 3, 50],
       ['job_b_long', b.accountId, 'tok:b', 120, 1],
     ]);
-  const last = { lastSlot: true, heldAccounts: [a.accountId], shortSeconds: 15 };
-  // A holds the other slot: its long slice waits, its short one and B's long one may go.
-  assert.deepEqual((await claimOrder(last, jobs, 3)).sort(), ['job_a_short', 'job_b_long']);
+  const last = { lastSlot: true, heldAccounts: [a.accountId] };
+  // A holds the other slot: its slices wait, long or short; B's may go.
+  assert.deepEqual(await claimOrder(last, jobs, 3), ['job_b_long']);
   // Not the last slot: A's long slice may go (after B's, which has used less).
   assert.deepEqual((await claimOrder(NO_RULE, jobs, 3)).sort(), ['job_a_long', 'job_a_short', 'job_b_long']);
 });

@@ -241,7 +241,7 @@ test('the claim order: priority first, then age; a job whose slice is being made
       );
       const claimed: string[] = [];
       for (let i = 0; i < 3; i++) {
-        const job = await claimJob(tx, 'w_test', 60_000, { lastSlot: false, heldAccounts: [], shortSeconds: 15 });
+        const job = await claimJob(tx, 'w_test', 60_000, { lastSlot: false, heldAccounts: [] });
         if (job?.account_id === accountId) claimed.push(job.id);
       }
       throw Object.assign(new Error('rollback'), { claimed });
