@@ -80,7 +80,10 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
   const active = new Set<Promise<void>>();
   /** Prefetches running in this process, by slicing key: the ones a quote may preempt. */
   const prefetching = new Map<string, AbortController>();
-  /** The account of each slice this process runs (quote id or prefetch key): the rule of the last free slot. */
+  /**
+   * The account of each quote this process slices: the rule of the last free slot. Prefetches are not counted:
+   * they make way for any quote that needs their slot.
+   */
   const holders = new Map<string, string>();
   const leaseMs = deps.config.jobLeaseMs;
   let running = false;
@@ -121,8 +124,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
         if ((await waitingKeys(deps.db)).length) break;
         const prefetch = await claimPrefetch(deps.db, owner, leaseMs);
         if (!prefetch) break;
-        holders.set(prefetch.slicing_key, prefetch.account_id);
-        track(processPrefetch(prefetch), null, prefetch.slicing_key);
+        track(processPrefetch(prefetch), null);
       }
     } catch (err) {
       deps.log.error('job runner: claim failed', err);
