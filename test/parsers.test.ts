@@ -772,6 +772,8 @@ describe('measurement', () => {
       surface_area_mm2: 24,
       watertight: true,
       bodies: 1,
+      // Eight of the twelve triangles span 2 mm along each axis (the other four lie across it): 16 mm a side.
+      extent_sums: [16, 16, 16],
     });
   });
 

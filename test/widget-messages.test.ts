@@ -25,8 +25,11 @@ const NOT_FOR_SHOPPERS = new Set([
   'unsupported_media_type',
   'webhook_inactive',
   'webhook_limit_reached',
-  // Dashboard logins, and the Idempotency-Key header the widget never sends.
+  // Dashboard logins and sign-up, and the Idempotency-Key header the widget never sends.
   'login_throttled',
+  'signup_closed',
+  'invite_required',
+  'invite_invalid',
   'invalid_idempotency_key',
   'idempotency_key_in_use',
   'idempotency_key_reused',
