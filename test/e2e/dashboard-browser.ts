@@ -30,7 +30,7 @@ export function launch(): Promise<Browser> {
 export function cspViolations(page: Page): string[] {
   const seen: string[] = [];
   page.on('console', (msg) => {
-    if (/Content Security Policy/i.test(msg.text())) seen.push(msg.text());
+    if (/Content Security Policy/i.test(msg.text())) seen.push(`${page.url()}: ${msg.text()}`);
   });
   return seen;
 }

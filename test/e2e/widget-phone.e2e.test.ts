@@ -140,7 +140,7 @@ for (const size of [PHONE, DESKTOP]) {
       assert.equal(await page.locator('slice-quote [part~=amount]').innerText(), '$5.00');
       assert.match(
         await page.locator('slice-quote [part~=unit-price]').innerText(),
-        /^minimum order \$5\.00 · \$\d+\.\d\d each × 1$/,
+        /^minimum order \$5\.00 · \$\d+\.\d\d each( \(minimum price per part\))? × 1$/,
       );
 
       // A wrong quantity: its error line shows above the bar while the field keeps focus.
@@ -254,7 +254,10 @@ for (const size of [PHONE, DESKTOP]) {
         assert.match(facts, /Print time \d+ (h \d+ )?min/);
         assert.match(facts, /Weight \d+(\.\d)? g/);
         assert.ok(facts.includes(LEAD_TIME), `the lead time in the row: ${facts}`);
-        assert.match(await row.locator('.each').innerText(), /^minimum order \$5\.00 · \$\d+\.\d\d each × 1$/);
+        assert.match(
+          await row.locator('.each').innerText(),
+          /^minimum order \$5\.00 · \$\d+\.\d\d each( \(minimum price per part\))? × 1$/,
+        );
       }
 
       const visited = await tabThrough(page, size.height);

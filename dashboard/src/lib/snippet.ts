@@ -4,9 +4,14 @@
 // and the dashboard's Orders page lists every line, until the merchant connects a cart.
 export const WIDGET_SCRIPT = '/widget/slice-quote.js';
 
-export function embedSnippet(origin: string, key: string): string {
+/** The widget alone: its script and its element (what the dashboard's live preview shows). */
+export function widgetTags(origin: string, key: string): string {
   return `<script type="module" src="${origin}${WIDGET_SCRIPT}"></script>
-<slice-quote api="${origin}" key="${key}"></slice-quote>
+<slice-quote api="${origin}" key="${key}"></slice-quote>`;
+}
+
+export function embedSnippet(origin: string, key: string): string {
+  return `${widgetTags(origin, key)}
 <script>
   // Connect your cart: put the added parts in it, then call e.detail.accept() so the widget tells the
   // shopper "Added to your cart". Until then it says the part is reserved and that you will be in touch;

@@ -1,6 +1,6 @@
 // Widget keys: publishable keys for the <slice-quote> storefront widget, each limited to the shop
 // origins allowed to use it; an embed snippet generator with a live preview of the widget.
-import { WIDGET_SCRIPT, embedSnippet } from '../lib/snippet.ts';
+import { WIDGET_SCRIPT, embedSnippet, widgetTags } from '../lib/snippet.ts';
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
 import { ApiError, del, get, post } from '../lib/api.ts';
@@ -258,7 +258,7 @@ export class WidgetKeysPage extends AppElement {
       <p>Paste this where the quote box should appear in your shop page:</p>
       <pre class="code" tabindex="0" aria-label="Embed snippet" data-testid="embed-snippet"><code>${code}</code></pre>
       <h3>Live preview</h3>
-      ${this.preview(key, code)}
+      ${this.preview(key, widgetTags(location.origin, key.key))}
     </section>`;
   }
 
@@ -271,6 +271,8 @@ export class WidgetKeysPage extends AppElement {
         html`This server does not serve <code>${WIDGET_SCRIPT}</code> yet, so the widget cannot be shown here. The snippet above works as soon as it does.`,
       );
     }
+    // Without the snippet's cart listener: an inline script, which the dashboard's Content-Security-Policy
+    // refuses (a srcdoc frame inherits it), and which a preview has no cart to connect anyway.
     // srcdoc frames share this page's origin. Browsers send no Origin header on same-origin GETs, which
     // the widget-key check needs, so the preview shows the widget's look; quoting is for the allowed shops.
     const doc = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Widget preview</title></head><body style="margin:0;font-family:system-ui,sans-serif">${code}</body></html>`;
