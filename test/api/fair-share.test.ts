@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { widgetShopper } from '../helpers/shopper.ts';
 import { boxesObj, CUBE_OBJ } from '../helpers/meshes.ts';
 import { tetraCloudObj } from '../helpers/solids.ts';
 import { claimJob, type SlotRule } from '../../server/quotes/claim-sql.ts';
@@ -36,22 +37,7 @@ before(async () => {
 after(() => server.stop());
 
 /** A shop's shopper calling from one loopback address. */
-function shopper(key: string, origin: string, address = '127.0.0.1') {
-  const c = server.client();
-  c.localAddress = address;
-  let token = '';
-  const headers = () => ({ 'x-widget-key': key, origin, ...(token ? { 'x-shopper-token': token } : {}) });
-  return {
-    post: (p: string, json: unknown) => c.request('POST', p, { json, headers: headers() }),
-    async upload(bytes: Uint8Array, name: string): Promise<string> {
-      const ticket = await c.request('GET', '/v2/file/upload-id', { headers: headers() });
-      token = ticket.body.shopper_token;
-      const up = await c.uploadBytes(`/v2/file/public/${ticket.body.upload_id}`, bytes, name);
-      assert.equal(up.status, 201, JSON.stringify(up.body));
-      return up.body.file_id;
-    },
-  };
-}
+const shopper = (key: string, origin: string, address = '127.0.0.1') => widgetShopper(server, key, origin, address);
 
 async function upload(api: ApiClient, bytes: Uint8Array, name: string): Promise<string> {
   const up = await api.uploadBytes('/v2/file', bytes, name);

@@ -6,6 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { widgetShopper } from '../helpers/shopper.ts';
 import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
 import { PREFETCH_PER_ACCOUNT, PREFETCH_PER_UPLOAD } from '../../server/quotes/prefetch.ts';
@@ -49,23 +50,7 @@ before(async () => {
 });
 after(() => server.stop());
 
-function shopper() {
-  const c = server.client();
-  let token = '';
-  const headers = () => ({ 'x-widget-key': key, origin: SHOP, ...(token ? { 'x-shopper-token': token } : {}) });
-  return {
-    headers,
-    get: (p: string) => c.request('GET', p, { headers: headers() }),
-    post: (p: string, json: unknown) => c.request('POST', p, { json, headers: headers() }),
-    async upload(bytes: Uint8Array, name: string): Promise<string> {
-      const ticket = await c.request('GET', '/v2/file/upload-id', { headers: headers() });
-      token = ticket.body.shopper_token;
-      const up = await c.uploadBytes(`/v2/file/public/${ticket.body.upload_id}`, bytes, name);
-      assert.equal(up.status, 201, JSON.stringify(up.body));
-      return up.body.file_id;
-    },
-  };
-}
+const shopper = () => widgetShopper(server, key, SHOP);
 
 const sql = <T>(text: string, params: unknown[] = []) => server.deps.db.query<T>(text, params);
 const prefetchesOf = (fileId: string) =>
