@@ -76,3 +76,19 @@ export async function shoot(page: Page, name: string, forDocs = false, fullPage 
 }
 
 export const chromiumMissing = () => !existsSync(CHROMIUM);
+
+/** A desktop-sized page of the dashboard at `origin`, logged in as the account, on its Overview. */
+export async function loggedInPage(
+  browser: Browser,
+  origin: string,
+  account: { email: string; password: string },
+): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  page.on('pageerror', (err) => console.error('page error:', err.message));
+  await page.goto(`${origin}/dashboard/#/login`);
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  return page;
+}

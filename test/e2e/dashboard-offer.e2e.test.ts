@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { corpusPath } from '../helpers/corpus.ts';
 import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
-import { assertAccessible, chromiumMissing, CHROMIUM, launch, shoot } from './dashboard-browser.ts';
+import { assertAccessible, chromiumMissing, CHROMIUM, launch, shoot, loggedInPage } from './dashboard-browser.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CUBE = path.join(ROOT, 'demo', 'models', 'calibration-cube.stl');
@@ -57,13 +57,7 @@ describe('the offer in the merchant dashboard', { skip }, () => {
     const account = await server.newAccount();
     token = account.token;
     browser = await launch();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    page.on('pageerror', (err) => console.error('page error:', err.message));
-    await page.goto(at('login'));
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(account.password);
-    await button('Log in').click();
-    await h1('Overview').waitFor();
+    page = await loggedInPage(browser, host.origin, account);
   });
 
   after(async () => {

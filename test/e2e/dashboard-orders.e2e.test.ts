@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
-import { assertAccessible, chromiumMissing, CHROMIUM, launch, shoot } from './dashboard-browser.ts';
+import { assertAccessible, chromiumMissing, CHROMIUM, launch, shoot, loggedInPage } from './dashboard-browser.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const SHOP = 'https://shop.example';
@@ -69,13 +69,7 @@ describe('dashboard: orders and the quote history cart column', { skip }, () => 
     assert.equal(ack.status, 200);
 
     browser = await launch();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    page.on('pageerror', (err) => console.error('page error:', err.message));
-    await page.goto(at('login'));
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(account.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await h1('Overview').waitFor();
+    page = await loggedInPage(browser, host.origin, account);
   });
 
   after(async () => {

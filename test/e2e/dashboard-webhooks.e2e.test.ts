@@ -12,7 +12,7 @@ import { verify } from '@octokit/webhooks-methods';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
-import { assertAccessible, chromiumMissing, CHROMIUM, launch, shoot } from './dashboard-browser.ts';
+import { assertAccessible, chromiumMissing, CHROMIUM, launch, shoot, loggedInPage } from './dashboard-browser.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const skip = chromiumMissing()
@@ -51,13 +51,7 @@ describe('dashboard: test events, delivery detail and usage by caller', { skip }
     assert.equal(created.status, 201);
     hook = created.body;
     browser = await launch();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    page.on('pageerror', (err) => console.error('page error:', err.message));
-    await page.goto(at('login'));
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(account.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await h1('Overview').waitFor();
+    page = await loggedInPage(browser, host.origin, account);
   });
 
   after(async () => {
