@@ -101,8 +101,8 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     pumpAgain = false;
     try {
       await makeWayForQuotes();
-      while (running && active.size < deps.config.slicerConcurrency) {
-        const slots = deps.config.slicerConcurrency;
+      const slots = deps.config.slicerConcurrency;
+      while (running && active.size < slots) {
         const rule = {
           lastSlot: slots > 1 && active.size === slots - 1,
           heldAccounts: [...new Set(holders.values())],
@@ -137,11 +137,13 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
   /** The file to slice (undefined when it is gone: the slice then fails on its own). */
   const fileOf = (fileId: string) => fileByIdAnyAccount(deps.db, fileId).catch(() => undefined);
 
-  function track(work: Promise<void>, jobId: string | null, holder = jobId) {
+  function track(work: Promise<void>, jobId: string | null) {
     const tracked = work.finally(() => {
       active.delete(tracked);
-      if (holder) holders.delete(holder);
-      if (jobId) finished.emit(jobId);
+      if (jobId) {
+        holders.delete(jobId);
+        finished.emit(jobId);
+      }
       void pump();
     });
     active.add(tracked);
