@@ -44,25 +44,29 @@ export async function claimJob(
        UNION ALL
        SELECT account_id, coalesce(caller, ''), coalesce(predicted_s, 0)::float8 FROM prefetches
        WHERE lease_expires_at >= now()),
+     busy_account AS (SELECT account_id, count(*) AS n FROM busy GROUP BY account_id),
+     busy_caller AS (SELECT account_id, caller, count(*) AS n FROM busy GROUP BY account_id, caller),
+     used_account AS (SELECT account_id, sum(s) AS s FROM used GROUP BY account_id),
+     used_caller AS (SELECT account_id, caller, sum(s) AS s FROM used GROUP BY account_id, caller),
      next AS (
-       SELECT q.id, q.status AS previous_status,
-         (SELECT count(*) FROM quotes w WHERE w.account_id = q.account_id AND w.status = 'queued' AND w.id <> q.id)::int
-           AS backlog
-       FROM quotes q
+       SELECT q.id, q.status AS previous_status FROM quotes q
+       LEFT JOIN busy_account ba ON ba.account_id = q.account_id
+       LEFT JOIN used_account ua ON ua.account_id = q.account_id
+       LEFT JOIN busy_caller bc ON bc.account_id = q.account_id AND bc.caller = coalesce(q.caller, '')
+       LEFT JOIN used_caller uc ON uc.account_id = q.account_id AND uc.caller = coalesce(q.caller, '')
        WHERE (q.status = 'queued' OR (q.status = 'processing' AND q.lease_expires_at < now()))
          AND NOT EXISTS (SELECT 1 FROM quotes o WHERE o.slicing_key = q.slicing_key AND o.id <> q.id
                            AND o.status = 'processing' AND o.lease_expires_at >= now())
          AND NOT EXISTS (SELECT 1 FROM prefetches p WHERE p.slicing_key = q.slicing_key AND p.lease_expires_at >= now())
          AND (NOT $4::boolean OR NOT (q.account_id = ANY($5::text[])))
-       ORDER BY (SELECT count(*) FROM busy b WHERE b.account_id = q.account_id),
-         (SELECT coalesce(sum(u.s), 0) FROM used u WHERE u.account_id = q.account_id),
-         (SELECT count(*) FROM busy b WHERE b.account_id = q.account_id AND b.caller = coalesce(q.caller, '')),
-         (SELECT coalesce(sum(u.s), 0) FROM used u WHERE u.account_id = q.account_id AND u.caller = coalesce(q.caller, '')),
-         q.priority, q.created_at
+       ORDER BY coalesce(ba.n, 0), coalesce(ua.s, 0), coalesce(bc.n, 0), coalesce(uc.s, 0), q.priority, q.created_at
        LIMIT 1 FOR UPDATE OF q SKIP LOCKED)
      UPDATE quotes q SET status = 'processing', progress = 5, attempts = q.attempts + 1, lease_owner = $1,
        lease_expires_at = now() + make_interval(secs => $2::float8 / 1000), started_at = coalesce(q.started_at, now())
-     FROM next WHERE q.id = next.id RETURNING q.*, next.previous_status, next.backlog`,
+     FROM next WHERE q.id = next.id
+     RETURNING q.*, next.previous_status,
+       (SELECT count(*) FROM quotes w WHERE w.account_id = q.account_id AND w.status = 'queued' AND w.id <> q.id)::int
+         AS backlog`,
     [owner, leaseMs, FAIR_SHARE_WINDOW_S, rule.lastSlot, rule.heldAccounts],
   );
   return row;
