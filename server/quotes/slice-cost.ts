@@ -29,14 +29,16 @@ const MIN_TIMEOUT_MS = 60_000;
 const TIMEOUT_FACTOR = 8;
 
 const SPEED_TTL_MS = 60_000;
-let speedCache: { at: number; value: number } | null = null;
+/** The speed read last from each database (one per server; tests run several servers in one process). */
+const speeds = new WeakMap<object, { at: number; value: number }>();
 
 async function speed(deps: Pick<Deps, 'db' | 'now'>): Promise<number> {
   const now = deps.now().getTime();
-  if (!speedCache || now - speedCache.at > SPEED_TTL_MS) {
-    speedCache = { at: now, value: await slicerSpeed(deps.db).catch(() => 1) };
-  }
-  return speedCache.value;
+  const known = speeds.get(deps.db);
+  if (known && now - known.at <= SPEED_TTL_MS) return known.value;
+  const value = await slicerSpeed(deps.db).catch(() => 1);
+  speeds.set(deps.db, { at: now, value });
+  return value;
 }
 
 const tenths = (s: number) => Math.round(s * 10) / 10;
