@@ -251,8 +251,10 @@ async function quoteFile(
   const key = slicingKey(file.mesh_sha256, resolution.settings, await slicerVersion(deps), transform);
   const cached = mode === 'sync' && !refusal ? await sliceByKey(deps.db, key) : undefined;
   if (mode === 'sync' && !refusal) deps.metrics.sliceCache.inc({ result: cached ? 'hit' : 'miss' });
-  const cost = placement.placement ? await sliceCost(deps, file, placement.placement, resolution.settings) : null;
-  if (!cached && !refusal && cost) {
+  // Only a quote that will be sliced needs its cost: one answered from the cache or refused costs nothing.
+  const sliced = !cached && placement.placement;
+  const cost = sliced ? await sliceCost(deps, file, sliced, resolution.settings) : null;
+  if (cost) {
     if (maxSliceSeconds !== null) checkComplexity(cost, maxSliceSeconds);
     await admitSlice(deps, auth);
   }
