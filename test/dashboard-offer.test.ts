@@ -38,6 +38,9 @@ const OFFER: Offer = {
   minimum_price: 3.5,
   minimum_line_price: null,
   lead_time: 'Ships in 3–5 business days',
+  quantity_breaks: [],
+  lead_times: [],
+  default_lead_time: null,
   widget_budget: {
     quotes_per_shopper_hour: 30,
     quotes_per_day: 400,

@@ -289,11 +289,11 @@ test('a completed quote is signed and expires; the backend verifies it offline; 
   const q = (await s.post(`/v2/file/quote/${fileId}`, { choices: { material: 'PETG' } })).body;
   const secret = (await dashboard.get('/dashboard/api/quote-signing-secret')).body.secret;
   assert.ok(verify(secret, q.signature), 'the signature verifies with the account secret');
-  const [version, quoteId, file, revision, unit, scale, orientation, digest, minor, currency, expires] =
+  const [version, quoteId, file, revision, unit, scale, orientation, digest, minor, currency, lead, leadDays, expires] =
     q.signature.payload.split(':');
   assert.deepEqual(
-    [version, quoteId, file, revision, unit, scale, orientation, digest, currency],
-    ['v2', q.quote_id, fileId, '1', 'mm', '1', q.placement.orientation, q.settings_digest, 'USD'],
+    [version, quoteId, file, revision, unit, scale, orientation, digest, currency, lead, leadDays],
+    ['v3', q.quote_id, fileId, '1', 'mm', '1', q.placement.orientation, q.settings_digest, 'USD', '', '0'],
   );
   assert.equal(Number(minor), Math.round(q.total_price * 100));
   assert.equal(Number(expires), Math.floor(Date.parse(q.expires_at) / 1000));
