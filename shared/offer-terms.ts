@@ -46,7 +46,10 @@ export function quantityBreakIssues(raw: unknown): ConfigIssue[] {
   let last = 1;
   raw.forEach((b, i) => {
     const at = `quantity_breaks.${i}`;
-    if (!isObject(b)) return issues.push({ field: at, message: 'must be an object {min_quantity, discount_percent}' });
+    if (!isObject(b)) {
+      issues.push({ field: at, message: 'must be an object {min_quantity, discount_percent}' });
+      return;
+    }
     unknownKeys(b, ['min_quantity', 'discount_percent'], at, issues);
     const q = b.min_quantity;
     if (!Number.isInteger(q) || (q as number) < 2 || (q as number) > 100_000)
@@ -94,7 +97,9 @@ export function leadTimesIssues(raw: unknown, defaultId: unknown): ConfigIssue[]
   if (!Array.isArray(raw) || raw.length > TERMS_LIMITS.leadTimes)
     return [{ field: 'lead_times', message: `must be a list of up to ${TERMS_LIMITS.leadTimes} options` }];
   const issues: ConfigIssue[] = [];
-  raw.forEach((o, i) => leadTimeIssues(o, `lead_times.${i}`, issues));
+  raw.forEach((o, i) => {
+    leadTimeIssues(o, `lead_times.${i}`, issues);
+  });
   const ids = raw.map((o) => (isObject(o) ? o.id : undefined));
   ids.forEach((id, i) => {
     if (ids.indexOf(id) !== i) issues.push({ field: `lead_times.${i}.id`, message: `repeats the id "${String(id)}"` });
