@@ -2,14 +2,23 @@
 // Origin, which the server checks against the key's allowed origins. The upload goes to the
 // upload_url of a single-use ticket, through XMLHttpRequest because fetch reports no upload progress.
 import { httpError, networkError, WidgetError } from './errors.ts';
-import type { CartLine, FileRecord, Job, JobAccepted, Quote, UploadTicket, WidgetConfig } from './types.ts';
+import type {
+  CartLine,
+  FileRecord,
+  Job,
+  JobAccepted,
+  MaterialPrices,
+  Quote,
+  UploadTicket,
+  WidgetConfig,
+} from './types.ts';
 
 /** A widget sends only the shopper's choices from the offer; the shop prices them. */
 
 /** Seconds a quote request waits for a quick or cached slice before the server answers with the job. */
 const QUOTE_WAIT_S = 1;
 export interface QuoteRequest {
-  choices: { material: string; color?: string; quality: string; infill: number };
+  choices: { material: string; color?: string; quality: string; infill: number; lead_time?: string };
 }
 
 export class WidgetApi {
@@ -27,6 +36,12 @@ export class WidgetApi {
 
   config(signal?: AbortSignal): Promise<WidgetConfig> {
     return this.json('GET', '/v2/widget/config', undefined, signal);
+  }
+
+  /** Every offered material priced for the part with these other choices (never slices, never cartable). */
+  prices(fileId: string, quality: string, infill: number, signal?: AbortSignal): Promise<MaterialPrices> {
+    const query = new URLSearchParams({ quality, infill: String(infill) });
+    return this.json('GET', `/v2/widget/files/${encodeURIComponent(fileId)}/prices?${query}`, undefined, signal);
   }
 
   async uploadTicket(signal?: AbortSignal): Promise<UploadTicket> {
