@@ -13,10 +13,10 @@ import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
 const SLICE_TIMEOUT = 150_000;
-const CUBE = corpusPath('stl', 'cube20_ascii.stl');
+// A model of its own per size: the slices one size makes would turn the other's estimates exact.
 const SIZES = [
-  { name: 'desktop', width: 1280, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 900, model: corpusPath('stl', 'cube20_ascii.stl') },
+  { name: 'phone', width: 390, height: 844, model: corpusPath('stl', 'two_cubes_10mm.stl') },
 ];
 
 const OFFER = {
@@ -78,14 +78,15 @@ const quoteOf = (page: Page) =>
     .locator('slice-quote')
     .evaluate((el) => (el as unknown as { quote: { quote_id: string; choices: any } | null }).quote);
 
-/** Waits until the shown quote is another one than `before` and satisfies `ok`. */
-async function nextQuote(page: Page, before: string, ok: string) {
+/** Waits until the shown quote is another one than `before`, made with this material or lead time. */
+async function nextQuote(page: Page, before: string, choice: 'material' | 'lead_time', value: string) {
   await page.waitForFunction(
-    ([id, test]) => {
+    ([id, field, wanted]) => {
       const q = (document.querySelector('slice-quote') as unknown as { quote: any }).quote;
-      return q && q.quote_id !== id && new Function('q', `return ${test}`)(q);
+      const made = field === 'material' ? q?.choices.material : q?.choices.lead_time?.id;
+      return q && q.quote_id !== id && made === wanted;
     },
-    [before, ok],
+    [before, choice, value],
     { timeout: SLICE_TIMEOUT },
   );
   return (await quoteOf(page))!;
@@ -103,7 +104,7 @@ for (const size of SIZES) {
     const page = await browser.newPage({ viewport: { width: size.width, height: size.height } });
     try {
       await page.goto(env.shop.url);
-      await page.locator('slice-quote #file').setInputFiles(CUBE);
+      await page.locator('slice-quote #file').setInputFiles(size.model);
       await widget(page, 'amount').waitFor({ timeout: SLICE_TIMEOUT });
 
       assert.equal(await widget(page, 'material-description').innerText(), 'Stiff and matte, for display parts');
@@ -117,7 +118,7 @@ for (const size of SIZES) {
       assert.equal(standard.choices.lead_time.id, 'standard');
       const standardDate = await widget(page, 'ships-by').innerText();
       await widget(page, 'lead-time-select').selectOption('express');
-      const express = await nextQuote(page, standard.quote_id, "q.choices.lead_time.id === 'express'");
+      const express = await nextQuote(page, standard.quote_id, 'lead_time', 'express');
       assert.match((express as any).signature.payload, /^v3:.*:express:2:\d+$/);
       assert.notEqual(await widget(page, 'ships-by').innerText(), standardDate, 'express ships sooner');
       await widget(page, 'amount').waitFor();
@@ -142,7 +143,7 @@ for (const size of SIZES) {
       assert.ok((await overflow(page)) <= 0, 'the list fits the screen');
       await page.screenshot({ path: path.join(ARTIFACTS, `offer-compare-${size.name}.png`) });
       await retracto.click();
-      const picked = await nextQuote(page, express.quote_id, "q.choices.material === 'Retracto'");
+      const picked = await nextQuote(page, express.quote_id, 'material', 'Retracto');
       assert.equal(picked.choices.lead_time.id, 'express', 'the other choices stay');
       assert.equal(await page.locator('slice-quote select#material').inputValue(), 'Retracto');
       await page.waitForFunction(

@@ -2,6 +2,7 @@
 // the delivery options with the date the part ships, the quantity price breaks, and every material priced side by
 // side (exact where a slice exists, "≈" otherwise; picking a row selects the material).
 import { html, nothing, type TemplateResult } from 'lit';
+import { styleMap } from 'lit/directives/style-map.js';
 import { deliveryDate } from '../../shared/offer-terms.ts';
 import { currencyDigits, roundHalfUp } from '../../shared/money.ts';
 import { money, percent } from './format.ts';
@@ -31,7 +32,8 @@ export function materialDescription(config: WidgetConfig, sel: Selection, id: st
 export function swatch(config: WidgetConfig, sel: Selection): TemplateResult | typeof nothing {
   const color = swatchOf(config, sel);
   if (!color || !CSS.supports('color', color)) return nothing;
-  return html`<span class="swatch" part="swatch" aria-hidden="true" style="background:${color}"></span>`;
+  // styleMap sets the colour through the CSSOM: a shop's Content Security Policy may refuse style attributes.
+  return html`<span class="swatch" part="swatch" aria-hidden="true" style=${styleMap({ background: color })}></span>`;
 }
 
 /** The delivery choice with what each option costs and when it ships; nothing when the offer has none. */

@@ -213,6 +213,7 @@ export const styles = css`
   }
   .options .material-description, .options .breaks { grid-column: 1 / -1; }
   .compare { margin-top: 12px; }
+  .panel > .breaks { margin-top: 8px; }
   .material-prices { list-style: none; margin: 8px 0 0; padding: 0; display: grid; gap: 4px; }
   .material-prices button {
     display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 2px 12px; width: 100%; text-align: start;

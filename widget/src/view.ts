@@ -42,6 +42,7 @@ export function renderWidget(s: SingleState, canvas: HTMLCanvasElement | null, h
         ${renderOffer(s, h)}
         ${s.config && s.selection ? renderOptions(s.config, s.selection, s.quantityError, h.select, undefined, s) : renderConfigStatus(s)}
         ${s.config?.lead_time && s.selection ? renderLeadTime(s.config.lead_time) : nothing}
+        ${s.config && s.quote ? renderBreaks(s.quote, s.config, (v) => money(v, s.quote!.currency, s.locale, s.currencyDisplay)) : nothing}
         ${s.config && s.quote ? renderComparison(s, h) : nothing}
         ${renderFacts(s)}
         ${renderError(s, h)}
@@ -243,8 +244,7 @@ function renderPrice(s: WidgetState): TemplateResult {
           : q
             ? html`
             ${invalid ? nothing : html`<div class="amount" part="amount">${fmt(lineTotal(q, qty, s.config))}</div>`}
-            <div class="each" part="unit-price">${invalid ? `${fmt(q.total_price)} each` : unitWords(q, qty, s.config, fmt)}</div>
-            ${s.config ? renderBreaks(q, s.config, fmt) : nothing}`
+            <div class="each" part="unit-price">${invalid ? `${fmt(q.total_price)} each` : unitWords(q, qty, s.config, fmt)}</div>`
             : busy
               ? nothing
               : html`<span class="hint">${s.model ? '' : 'Your price appears here.'}</span>`
