@@ -1318,6 +1318,7 @@ export interface components {
     /** @description Price breaks by quantity, rising min_quantity: a line of at least min_quantity pieces costs discount_percent less (the largest break reached applies). Empty: none. */
     QuantityBreaks: {
         min_quantity: number;
+        /** @description Percent off every piece, at most 2 decimals */
         discount_percent: number;
       }[];
     /** @description Delivery options the shopper picks from (e.g. standard and express); empty: no choice */
@@ -1327,7 +1328,7 @@ export interface components {
         /** @description Business days (Monday to Friday) until the part ships */
         business_days: number;
         /**
-         * @description Percent added to the line after quantity breaks
+         * @description Percent added to the line after quantity breaks (at most 2 decimals)
          * @default 0
          */
         surcharge_percent?: number;
@@ -1544,7 +1545,7 @@ export interface components {
         /** @description Business days (Monday to Friday) until the part ships */
         business_days: number;
         /**
-         * @description Percent added to the line after quantity breaks
+         * @description Percent added to the line after quantity breaks (at most 2 decimals)
          * @default 0
          */
         surcharge_percent: number;
