@@ -205,12 +205,8 @@ const eventSchemas = {
         'choices',
         'unitPrice',
         'subtotal',
-        'discountPercent',
-        'quantityDiscount',
-        'leadTimeSurcharge',
         'minimumLineAdjustment',
         'totalPrice',
-        'leadTime',
         'currency',
         'expiresAt',
         'signature',
@@ -243,6 +239,7 @@ const eventSchemas = {
         choices: { $ref: '#/components/schemas/ResolvedChoices' },
         unitPrice: { type: 'number' },
         subtotal: { type: 'number', description: 'unitPrice × quantity' },
+        // Not required: events recorded before breaks and lead times (a resend sends them as recorded) lack them.
         discountPercent: { type: 'number', minimum: 0, description: "The offer's quantity break applied; 0: none" },
         quantityDiscount: { type: 'number', minimum: 0, description: 'subtotal × discountPercent, half up' },
         leadTimeSurcharge: {

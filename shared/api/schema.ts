@@ -1963,13 +1963,13 @@ export interface components {
         /** @description unitPrice × quantity */
         subtotal: number;
         /** @description The offer's quantity break applied; 0: none */
-        discountPercent: number;
+        discountPercent?: number;
         /** @description subtotal × discountPercent, half up */
-        quantityDiscount: number;
+        quantityDiscount?: number;
         /** @description (subtotal − quantityDiscount) × the lead time's surcharge_percent, half up, + its surcharge_amount */
-        leadTimeSurcharge: number;
+        leadTimeSurcharge?: number;
         /** @description The lead time chosen (also in the signature) and the day the part ships, business days from the add (UTC, Monday to Friday); null when the offer has no lead-time options */
-        leadTime: {
+        leadTime?: {
           id: string;
           label: string;
           business_days: number;
