@@ -37,14 +37,16 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const url = `http://127.0.0.1:${port}`;
-  await until('the server to answer /healthz', 30_000, async () => {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${out}`);
+  // Generous: on a loaded machine compiling and migrating at start-up takes a while.
+  await until('the server to answer /healthz', 180_000, async () => {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     const ok = await fetch(`${url}/healthz`).then(
       (r) => r.ok,
       () => false,
     );
     return ok || undefined;
   }).catch((err: Error) => {
+    child.kill('SIGKILL'); // a server that never answered is not left behind
     throw new Error(`${err.message}:\n${out}`);
   });
   return {
