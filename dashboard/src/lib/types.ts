@@ -31,6 +31,7 @@ export type ApiToken = Schemas['Token'] & { token?: string };
 
 export type WidgetKey = Schemas['WidgetKey'];
 export type Order = Schemas['Order'];
+export type Setup = Schemas['Setup'];
 
 export type ProfileKind = 'printer' | 'material' | 'global';
 
