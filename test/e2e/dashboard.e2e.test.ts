@@ -96,7 +96,7 @@ describe('merchant dashboard end to end', { skip }, () => {
     assert.match(await page.getByTestId('setup-checklist').innerText(), /0 of 5 done/);
     const [widgetBox, curlBox] = [
       await widgetStart.boundingBox(),
-      await page.getByLabel('Getting-started commands').boundingBox(),
+      await page.getByRole('region', { name: 'Get started with the API' }).boundingBox(),
     ];
     assert.ok(
       widgetBox && curlBox && Math.abs(widgetBox.y - curlBox.y) < 80 && widgetBox.x + widgetBox.width < curlBox.x,

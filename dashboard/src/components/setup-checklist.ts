@@ -11,7 +11,8 @@ interface Step {
   done: boolean;
   /** What to do, or what was done. */
   detail: TemplateResult | string;
-  link: { href: string; label: string };
+  /** Where it is done. */
+  href: string;
   warn?: string;
 }
 
@@ -27,14 +28,14 @@ function steps(s: Setup): Step[] {
       title: 'Create a widget key',
       done: s.widget_key.done,
       detail: "A publishable key with your shop's address, for the widget snippet.",
-      link: { href: '#/widget-keys', label: 'Widget keys' },
+      href: '#/widget-keys',
     },
     {
       id: 'offer',
       title: 'Choose your offer',
       done: s.offer.done,
       detail: 'The materials, colours, qualities, infill and quantities shoppers may pick.',
-      link: { href: '#/offer', label: 'Offer' },
+      href: '#/offer',
     },
     {
       id: 'prices',
@@ -43,7 +44,7 @@ function steps(s: Setup): Step[] {
       detail: s.prices.done
         ? `Your own prices, in ${s.prices.currency}, ${minimum(s.prices)}.`
         : `Shoppers pay the shipped example prices in ${s.prices.currency}, ${minimum(s.prices)}: add your material prices (and your currency in a global profile).`,
-      link: { href: '#/profiles/material', label: 'Material profiles' },
+      href: '#/profiles/material',
     },
     {
       id: 'cart',
@@ -52,7 +53,7 @@ function steps(s: Setup): Step[] {
       detail: s.cart.done
         ? 'Your shop page takes the parts shoppers add.'
         : html`Listen for <code>sq-add-to-cart</code> on your shop page and call <code>accept()</code>: the snippet on Widget keys shows how.`,
-      link: { href: '#/widget-keys', label: 'Widget keys' },
+      href: '#/widget-keys',
       warn: s.cart.not_connected ? 'Cart not connected' : undefined,
     },
     {
@@ -62,7 +63,7 @@ function steps(s: Setup): Step[] {
       detail: s.test_order.done
         ? `${num(s.test_order.orders, 0)} ${s.test_order.orders === 1 ? 'order' : 'orders'} so far.`
         : 'Add a part to the cart from your shop page; it appears on Orders.',
-      link: { href: '#/orders', label: 'Orders' },
+      href: '#/orders',
     },
   ];
 }
@@ -82,9 +83,8 @@ export function setupChecklist(s: Setup): TemplateResult {
     <ol class="checklist">
       ${all.map(
         (step) => html`<li class=${step.done ? 'done' : ''} data-step=${step.id}>
-          <div class="checklist-head">${stepBadge(step)} <strong>${step.title}</strong></div>
+          <div class="checklist-head">${stepBadge(step)} <a href=${step.href}><strong>${step.title}</strong></a></div>
           <p class="muted small">${step.detail}</p>
-          <a href=${step.link.href}>${step.done ? step.link.label : `Go to ${step.link.label}`}</a>
         </li>`,
       )}
     </ol>
