@@ -9,8 +9,13 @@ import { crc32, deflateSync } from 'node:zlib';
 
 /** Pixels of the square picture: sharp in a PDF at 7 cm, small as a data URL (a few KiB). */
 export const PICTURE_PX = 320;
-/** Canonical meshes above this size get no picture: their vertices alone would hold too much memory. */
-export const PICTURE_MAX_MESH_BYTES = 64 * 1024 * 1024;
+/**
+ * Canonical meshes above this size (about 300,000 triangles) get no picture: drawing one runs on the event loop,
+ * and its vertices are held while it is drawn.
+ */
+export const PICTURE_MAX_MESH_BYTES = 16 * 1024 * 1024;
+/** Pictures kept in memory (a few KiB each): a link opened again, or its PDF, does not draw the mesh again. */
+const CACHED_PICTURES = 64;
 
 type V3 = [number, number, number];
 const norm = (v: V3): V3 => {
@@ -161,6 +166,27 @@ function chunk(type: string, data: Buffer): Buffer {
   const crc = Buffer.alloc(4);
   crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
   return Buffer.concat([head, data, crc]);
+}
+
+const cache = new Map<string, Promise<Buffer | null>>();
+
+/**
+ * The picture of a file's mesh, drawn once per file while it is among the last CACHED_PICTURES asked for (its
+ * mesh never changes: a rescale changes the file's scale, not the shape drawn). Concurrent asks share one drawing.
+ */
+export function cachedPicture(fileId: string, canonicalPath: () => Promise<string>): Promise<Buffer | null> {
+  const hit = cache.get(fileId);
+  if (hit) {
+    cache.delete(fileId);
+    cache.set(fileId, hit); // most recently used last
+    return hit;
+  }
+  const drawing = canonicalPath()
+    .then(partPicture)
+    .catch(() => null);
+  cache.set(fileId, drawing);
+  if (cache.size > CACHED_PICTURES) cache.delete(cache.keys().next().value!);
+  return drawing;
 }
 
 /** The picture of a canonical mesh as a PNG, or null when there is none to draw (a 3MF, too large, gone). */

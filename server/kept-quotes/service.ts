@@ -6,7 +6,8 @@ import { quoteById, quoteForCaller, type QuoteRow } from '../quotes/sql.ts';
 import { presentQuote } from '../quotes/present.ts';
 import { effectiveOffer } from '../offer/offer.ts';
 import { signLink, verifyLink } from './link.ts';
-import { partPicture } from './picture.ts';
+import { cachedPicture } from './picture.ts';
+import { fileById } from '../files/sql.ts';
 import { quotePdf } from './pdf.ts';
 
 const DAY_MS = 86_400_000;
@@ -42,9 +43,13 @@ async function leadTime(deps: Deps, row: QuoteRow): Promise<string | null> {
   return (await effectiveOffer(deps.db, row.account_id, row.widget_key_id)).offer.lead_time ?? null;
 }
 
+/** The part's picture while its file is stored; a deleted file's part is not shown, not even from the cache. */
 async function picture(deps: Deps, row: QuoteRow): Promise<Buffer | null> {
-  await deps.storage.ensureLocal(row.file_id).catch(() => undefined);
-  return partPicture(deps.storage.canonicalPath(row.file_id)).catch(() => null);
+  if (!(await fileById(deps.db, row.account_id, row.file_id))) return null;
+  return cachedPicture(row.file_id, async () => {
+    await deps.storage.ensureLocal(row.file_id).catch(() => undefined);
+    return deps.storage.canonicalPath(row.file_id);
+  });
 }
 
 export async function openKeptQuote(deps: Deps, auth: Auth, token: string) {

@@ -71,6 +71,11 @@ test('a kept link reopens the quote with its price and picture, through the same
   assert.equal((await stranger.api.get(link.body.pdf_url)).status, 404);
   // A shopper links only their own quotes.
   assert.equal((await other.post(`/v2/quotes/${quote.quote_id}/link`, {})).status, 404);
+  // Once the file is deleted the quote still opens, without the part's picture.
+  assert.equal((await shop.api.delete(`/v2/file/${quote.file_id}`)).status, 200);
+  const afterDelete = await shop.api.get(link.body.url);
+  assert.equal(afterDelete.status, 200);
+  assert.equal(afterDelete.body.picture, null);
 });
 
 test('a tampered link is 400 quote_link_invalid, an expired one 410 quote_link_expired, with plain words', async () => {
