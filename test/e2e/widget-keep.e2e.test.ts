@@ -22,6 +22,7 @@ const ARTIFACTS = path.resolve('test-artifacts', 'widget');
 const SLICE_TIMEOUT = 120_000;
 const CUBE = corpusPath('stl', 'cube20_ascii.stl');
 const TOO_BIG = corpusPath('stl', 'too_big_400mm_cube.stl');
+const TINY = corpusPath('stl', 'tiny_0.5mm_cube.stl');
 const SIZES = [
   { name: 'desktop', width: 1280, height: 900 },
   { name: 'phone', width: 390, height: 844 },
@@ -209,7 +210,7 @@ for (const size of SIZES) {
     }
   });
 
-  test(`${size.name}: a bar is "Turned to fit the printer"; a part too big is scaled by percent and priced`, {
+  test(`${size.name}: a bar is "Turned to fit the printer"; thin walls are warned; a part too big is scaled by percent and priced`, {
     skip,
     timeout: SLICE_TIMEOUT * 2,
   }, async () => {
@@ -222,6 +223,11 @@ for (const size of SIZES) {
       });
       await widget(page, 'amount').waitFor({ timeout: SLICE_TIMEOUT });
       assert.equal(await widget(page, 'placement-note').innerText(), 'Turned to fit the printer');
+      assert.equal(await widget(page, 'thin-walls-warning').count(), 0);
+
+      await page.locator('slice-quote #file').setInputFiles(TINY);
+      await widget(page, 'thin-walls-warning').waitFor({ timeout: SLICE_TIMEOUT });
+      assert.match(await widget(page, 'thin-walls-warning').innerText(), /thinner than the printer’s nozzle/);
 
       await page.locator('slice-quote #file').setInputFiles(TOO_BIG);
       const control = widget(page, 'scale-control');

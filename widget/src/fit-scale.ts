@@ -16,9 +16,18 @@ export function placementNote(placement: Placement | null | undefined): string |
   return null;
 }
 
-export function renderPlacementNote(placement: Placement | null | undefined): TemplateResult | typeof nothing {
+/** What the shopper reads of a `thin_walls` warning on the quote. */
+export const THIN_WALLS = 'Some walls are thinner than the printer’s nozzle: they may print weak or not at all.';
+
+export function renderPlacementNote(
+  placement: Placement | null | undefined,
+  warnings: readonly { code: string }[] = [],
+): TemplateResult | typeof nothing {
   const note = placementNote(placement);
-  return note ? html`<p class="hint placement-note" part="placement-note">${note}</p>` : nothing;
+  const thin = warnings.some((w) => w.code === 'thin_walls');
+  return html`${note ? html`<p class="hint placement-note" part="placement-note">${note}</p>` : nothing}${
+    thin ? html`<p class="hint thin-walls" part="thin-walls-warning">${THIN_WALLS}</p>` : nothing
+  }`;
 }
 
 /**

@@ -6,6 +6,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { CurrencyDisplay } from './format.ts';
 import { duration, grams, money, percent } from './format.ts';
 import type { KeptQuote, KeptQuoteLink } from './types.ts';
+import { shopperMessage } from './shopper-messages.ts';
 
 /** The query parameter of the shop page that carries a kept quote's link. */
 export const LINK_PARAM = 'sq-quote';
@@ -58,8 +59,7 @@ export function shareUrl(token: string, href: string): string {
 /** What a shopper reads when a link cannot be opened. */
 export function keptFailure(code: string, message: string): string {
   if (code === 'quote_link_expired') return `${message.replace(/:.*$/, '')}. Upload your part again for today's price.`;
-  if (code === 'quote_link_invalid')
-    return 'This quote link is damaged or was not made by this shop. Please ask the shop for a new one.';
+  if (code === 'quote_link_invalid') return shopperMessage(code, false);
   if (code === 'not_found' || code === 'quote_not_found')
     return 'This quote is not available in this shop: it may have been removed, or the link belongs to another shop.';
   if (code === 'network_error') return 'Could not reach the quoting service to open this quote. Please try again.';

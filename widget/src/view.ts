@@ -45,7 +45,7 @@ export function renderWidget(s: WidgetState, canvas: HTMLCanvasElement | null, h
         ${s.config && s.selection ? renderOptions(s.config, s.selection, s.quantityError, h.select) : renderConfigStatus(s)}
         ${s.config?.lead_time && s.selection ? renderLeadTime(s.config.lead_time) : nothing}
         ${renderFacts(s)}
-        ${s.quote && s.quoting === null ? renderPlacementNote(s.quote.placement) : nothing}
+        ${s.quote && s.quoting === null ? renderPlacementNote(s.quote.placement, s.quote.warnings) : nothing}
         ${renderError(s, h)}
         ${h.scaleTo ? renderScaleControl(s.error, s.model, s.config?.build_volume, s.rescaling, h.scaleTo) : nothing}
         ${h.kept && s.quote && s.quoting === null ? renderKeep(s.keep ?? null, s.quote.quote_id, h.kept) : nothing}
