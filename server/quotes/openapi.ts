@@ -249,7 +249,7 @@ export const quoteSchemas = {
     required: ['code', 'message', 'average_wall_mm', 'nozzle_mm'],
     additionalProperties: false,
     description:
-      "The part's walls are on average thinner than the nozzle (2 × volume / surface, as printed): thin parts may print weak or not at all (docs/placement.md, \"Thin walls and tiny parts\")",
+      'The part\'s walls are on average thinner than the nozzle (2 × volume / surface, as printed): thin parts may print weak or not at all (docs/placement.md, "Thin walls and tiny parts")',
     properties: {
       code: { const: 'thin_walls' },
       message: { type: 'string' },
