@@ -38,6 +38,8 @@ export function renderWidget(s: WidgetState, canvas: HTMLCanvasElement | null, h
       <div class="stage">
         ${s.model ? renderPreview(s, canvas, h) : renderDropzone(s, h)}
         <input id="file" type="file" accept=${ACCEPT} hidden @change=${h.fileChosen} />
+        <!-- Save or share sits under the part, not between the quantity and Add to cart (one Tab apart). -->
+        ${h.kept && s.quote && s.quoting === null ? renderKeep(s.keep ?? null, s.quote.quote_id, h.kept) : nothing}
       </div>
       <div class="panel">
         ${renderFileStatus(s)}
@@ -48,7 +50,6 @@ export function renderWidget(s: WidgetState, canvas: HTMLCanvasElement | null, h
         ${s.quote && s.quoting === null ? renderPlacementNote(s.quote.placement, s.quote.warnings) : nothing}
         ${renderError(s, h)}
         ${h.scaleTo ? renderScaleControl(s.error, s.model, s.config?.build_volume, s.rescaling, h.scaleTo) : nothing}
-        ${h.kept && s.quote && s.quoting === null ? renderKeep(s.keep ?? null, s.quote.quote_id, h.kept) : nothing}
       </div>
       <div class="buy-bar" part="buy-bar">
         ${renderPrice(s)}
