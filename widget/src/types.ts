@@ -26,6 +26,9 @@ export type FileRecord = Schemas['File'];
 /** Every offered material priced for the part (GET /v2/widget/files/{file_id}/prices). */
 export type MaterialPrices = Schemas['MaterialPrices'];
 export type LeadTimeOption = WidgetConfig['lead_times'][number];
+/** A link to a priced quote the shopper keeps, and what it opens (docs/widget.md, "Quotes shoppers can keep"). */
+export type KeptQuoteLink = Schemas['KeptQuoteLink'];
+export type KeptQuote = Schemas['KeptQuote'];
 
 /** A completed quote: the contract's Quote, with the fields every completed quote carries required. */
 export type Quote = Schemas['Quote'] &

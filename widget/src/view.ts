@@ -9,6 +9,8 @@ import type { MaterialPrices, Pricing, Quote, Selection, WidgetConfig } from './
 import { materialDescription, renderBreaks, renderComparison, renderLeadTimes, swatch } from './offer-view.ts';
 import { shopperMessage } from './shopper-messages.ts';
 import { renderUnitOffer, unitQuestion } from './unit-offer.ts';
+import { renderPlacementNote, renderScaleControl } from './fit-scale.ts';
+import { renderKeep, type KeptHandlers } from './kept-quote.ts';
 
 export interface Handlers {
   choose(): void;
@@ -21,8 +23,12 @@ export interface Handlers {
   viewKey(e: KeyboardEvent): void;
   zoom(factor: number): void;
   resetView(): void;
+  /** Scale a part too big for the printer (fit-scale.ts); absent: no scale control. */
+  scaleTo?(percent: number): void;
+  /** Save, share and download the quote (kept-quote.ts); absent: quotes cannot be kept here. */
+  kept?: KeptHandlers;
   /** Opens or closes the side-by-side list of every material's price. */
-  compare(): void;
+  compare?(): void;
 }
 
 /** The single part's view also shows the side-by-side material prices (offer-view.ts). */
@@ -36,6 +42,8 @@ export function renderWidget(s: SingleState, canvas: HTMLCanvasElement | null, h
       <div class="stage">
         ${s.model ? renderPreview(s, canvas, h) : renderDropzone(s, h)}
         <input id="file" type="file" accept=${ACCEPT} hidden @change=${h.fileChosen} />
+        <!-- Save or share sits under the part, not between the quantity and Add to cart (one Tab apart). -->
+        ${h.kept && s.quote && s.quoting === null ? renderKeep(s.keep ?? null, s.quote.quote_id, h.kept) : nothing}
       </div>
       <div class="panel">
         ${renderFileStatus(s)}
@@ -43,9 +51,11 @@ export function renderWidget(s: SingleState, canvas: HTMLCanvasElement | null, h
         ${s.config && s.selection ? renderOptions(s.config, s.selection, s.quantityError, h.select, undefined, s) : renderConfigStatus(s)}
         ${s.config?.lead_time && s.selection ? renderLeadTime(s.config.lead_time) : nothing}
         ${s.config && s.quote ? renderBreaks(s.quote, s.config, (v) => money(v, s.quote!.currency, s.locale, s.currencyDisplay)) : nothing}
-        ${s.config && s.quote ? renderComparison(s, h) : nothing}
+        ${s.config && s.quote && h.compare ? renderComparison(s, { compare: h.compare, select: h.select }) : nothing}
         ${renderFacts(s)}
+        ${s.quote && s.quoting === null ? renderPlacementNote(s.quote.placement, s.quote.warnings) : nothing}
         ${renderError(s, h)}
+        ${h.scaleTo ? renderScaleControl(s.error, s.model, s.config?.build_volume, s.rescaling, h.scaleTo) : nothing}
       </div>
       <div class="buy-bar" part="buy-bar">
         ${renderPrice(s)}
