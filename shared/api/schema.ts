@@ -1147,7 +1147,7 @@ export interface components {
        * @description ISO 8601 UTC with milliseconds
        */
       link_expires_at: string;
-      /** @description The shop's lead time from its offer; null: none stated */
+      /** @description The delivery option the shopper chose (label and business days), else the shop's lead time from its offer; null: none stated */
       lead_time: string | null;
       /** @description The part drawn from its mesh, a `data:image/png;base64,…` URL; null when none can be drawn (a 3MF project, a very large mesh, a deleted file) */
       picture: string | null;
