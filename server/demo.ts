@@ -8,7 +8,7 @@ import type { Deps } from './deps.ts';
 import { accountByEmail, accountById, countAccounts, insertAccount } from './accounts/sql.ts';
 import type { Queryable } from './db/index.ts';
 import type { Config } from './config.ts';
-import { insertWidgetKey } from './widget/keys-sql.ts';
+import { insertWidgetKey } from './accounts/widget-keys-sql.ts';
 import { insertWebhook } from './webhooks/sql.ts';
 import { hashPassword } from './accounts/passwords.ts';
 import { createApiToken } from './accounts/api-tokens.ts';

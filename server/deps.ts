@@ -1,7 +1,7 @@
 // Everything a route or service needs, passed as one parameter (no module singletons).
 import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
-import type { Plans } from './limits/plans.ts';
+import type { Plans } from './accounts/plans.ts';
 import type { FileStorage } from './storage/disk.ts';
 import type { ModelParser } from './mesh/parse.ts';
 import type { AccountRow } from './accounts/sql.ts';

@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import type { Config } from './config.ts';
 import { openPglite, openPostgres, type Db } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
-import { loadPlans } from './limits/plans.ts';
+import { loadPlans } from './accounts/plans.ts';
 import { createDiskStorage, sweepLeftovers, type FileStorage } from './storage/disk.ts';
 import { createS3Storage } from './storage/s3.ts';
 import { createModelParser, parserOptions } from './mesh/parse.ts';

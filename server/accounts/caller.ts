@@ -5,7 +5,7 @@
 import ipaddr from 'ipaddr.js';
 import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
-import type { Plan } from '../limits/plans.ts';
+import type { Plan } from './plans.ts';
 import type { TokenAuth } from './api-tokens.ts';
 import { ApiError, unauthorized } from '../http/errors.ts';
 import { SESSION_COOKIE, findSession } from './sessions.ts';

@@ -7,7 +7,7 @@ import { fileById } from './sql.ts';
 import { notFound } from '../http/errors.ts';
 import { routeParam } from '../http/route-params.ts';
 import { checkPrintability, type BuildVolume } from './printability.ts';
-import { resolveBuildVolume } from '../quotes/resolve.ts';
+import { resolveBuildVolume } from '../profiles/resolve.ts';
 
 export function printabilityRouter(deps: Deps) {
   const router = new Router<AppState>();

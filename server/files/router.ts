@@ -15,7 +15,7 @@ import { unitNamed, UNITS, type Unit } from '../placement/units.ts';
 import { newId } from '../ids.ts';
 import { pageRequest, pageResponse } from '../http/pagination.ts';
 import { checkStorageQuota } from '../limits/quota.ts';
-import { SHOPPER_TOKEN_HEADER, hashShopperToken, newShopperToken } from '../widget/widget-key.ts';
+import { SHOPPER_TOKEN_HEADER, hashShopperToken, newShopperToken } from '../accounts/widget-key.ts';
 import { idempotent, uploadFingerprint } from '../idempotency/middleware.ts';
 import { prefetchUpload } from '../quotes/prefetch.ts';
 import { precheckWidgetStorage, reserveWidgetStorage } from '../limits/widget-budget.ts';

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import type { Auth, Deps } from '../deps.ts';
-import { fileUploadedByShopper } from '../widget/keys-sql.ts';
+import { fileUploadedByShopper } from '../accounts/widget-keys-sql.ts';
 import type { Queryable } from '../db/index.ts';
 import type { ModelFormat } from '../../shared/model/index.ts';
 import { fileById, insertFile, deleteFile, updateFileScale, type FileRow } from './sql.ts';

@@ -2,7 +2,7 @@
 // fires the level-0 quotes alerts owed at the start of a month and prunes the widget budgets' ended windows.
 import type { Deps } from '../deps.ts';
 import { createMemoryLimiter, createRedisLimiter, type RateLimiter } from './rate-limiter.ts';
-import { createRequestLog, type RequestLog } from '../usage/request-log.ts';
+import { createRequestLog, type RequestLog } from './request-log.ts';
 import { settleNewPeriodForAll } from './quota.ts';
 import { pruneBudgetWindows } from './widget-budget-sql.ts';
 

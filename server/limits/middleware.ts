@@ -5,7 +5,7 @@
 import { routeTemplate } from '../http/logging.ts';
 import type { Context, Next } from 'koa';
 import type { Deps } from '../deps.ts';
-import type { EndpointClass } from './plans.ts';
+import type { EndpointClass } from '../accounts/plans.ts';
 import { ApiError } from '../http/errors.ts';
 import { limitIdentity, type Credentials, type LimitIdentity } from '../accounts/caller.ts';
 import { limitClass, type Access } from '../accounts/access.ts';

@@ -10,7 +10,7 @@
 import type { Queryable } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
 import type { AccountRow } from '../accounts/sql.ts';
-import type { Plan } from './plans.ts';
+import type { Plan } from '../accounts/plans.ts';
 import { storageUsed } from '../files/sql.ts';
 import { accountPlanId, alertState, incrementQuotes, quotesUsed, staleQuoteAlerts } from '../usage/sql.ts';
 import { ApiError } from '../http/errors.ts';

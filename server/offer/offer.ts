@@ -15,7 +15,7 @@ import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
 import { listProfiles } from '../profiles/sql.ts';
 import { ApiError, ValidationError } from '../http/errors.ts';
-import { resolveSettings, type QuoteRequest, type Resolution } from '../quotes/resolve.ts';
+import { resolveSettings, type QuoteRequest, type Resolution } from '../profiles/resolve.ts';
 import { accountOffer, widgetKeyOffer } from './sql.ts';
 import { normalizeWidgetBudget } from '../../shared/widget-budget.ts';
 

@@ -9,7 +9,7 @@ import { notFound } from '../http/errors.ts';
 import { routeParam } from '../http/route-params.ts';
 import { checkOffer, effectiveOffer } from './offer.ts';
 import { setAccountOffer, setWidgetKeyOffer } from './sql.ts';
-import { widgetKeyById } from '../widget/keys-sql.ts';
+import { widgetKeyById } from '../accounts/widget-keys-sql.ts';
 
 export function offerRouter(deps: Deps) {
   const router = new Router<AppState>();

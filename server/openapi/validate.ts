@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import { ValidationError, type FieldProblem } from '../http/errors.ts';
-import { openApiDocument } from './document.ts';
+import { openApiDocument } from '../openapi.ts';
 import { canonicalMember } from '../../shared/enums.ts';
 
 // ajv-formats is CommonJS; its function is the default export's default under NodeNext.

@@ -9,7 +9,7 @@ import type { Offer, OfferChoices } from '../../shared/offer.ts';
 import { checkChoices, choicesLayer, effectiveOffer } from '../offer/offer.ts';
 import { placeForQuote } from '../placement/index.ts';
 import { detectSlicer } from '../slicer/engine.ts';
-import { resolveSettings } from './resolve.ts';
+import { resolveSettings } from '../profiles/resolve.ts';
 import { slicingKey } from './slicing-key.ts';
 import { countPrefetches, insertPrefetches, type NewPrefetch } from './prefetch-sql.ts';
 import { quoteFeatures } from './estimate.ts';

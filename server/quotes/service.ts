@@ -49,7 +49,7 @@ import { placeForQuote, type QuotePlacement } from '../placement/index.ts';
 import { supportDensityUsed } from '../slicer/config.ts';
 import type { SliceMeasure } from '../slicer/gcode-stats.ts';
 import { printStats } from '../slicer/print-stats.ts';
-import { resolveSettings, type QuoteRequest, type Resolution } from './resolve.ts';
+import { resolveSettings, type QuoteRequest, type Resolution } from '../profiles/resolve.ts';
 import { slicingKey } from './slicing-key.ts';
 import { jobEventData, quoteEventData, processingTimeMs } from './present.ts';
 import { estimateQuote, recordCalibrationSample, type PresentedEstimate } from './estimate.ts';

@@ -5,7 +5,7 @@
 // must do), so a purged upload goes exactly as one the merchant deletes.
 import type { Deps } from '../deps.ts';
 import { removeFile } from '../files/service.ts';
-import { resolveSettings } from '../quotes/resolve.ts';
+import { resolveSettings } from '../profiles/resolve.ts';
 import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
 import { purgeSlicerUsage } from '../limits/slicer-time.ts';
 import {

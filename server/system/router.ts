@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Deps } from '../deps.ts';
 import { allow, ANYONE } from '../accounts/access.ts';
-import { openApiDocument } from '../openapi/document.ts';
+import { openApiDocument } from '../openapi.ts';
 
 const require = createRequire(import.meta.url);
 

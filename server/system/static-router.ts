@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Deps } from '../deps.ts';
 import { allow, ANYONE } from '../accounts/access.ts';
 import { routeParam } from '../http/route-params.ts';
-import { FRAME_ANCESTORS_SELF } from '../http/frame-guard.ts';
+import { FRAME_ANCESTORS_SELF } from '../accounts/frame-guard.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const widgetDist = path.join(root, 'widget', 'dist');

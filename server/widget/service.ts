@@ -4,7 +4,7 @@
 import type { Deps, Auth } from '../deps.ts';
 import { quoteForCaller } from '../quotes/sql.ts';
 import { writeEvent } from '../webhooks/outbox-sql.ts';
-import { resolveSettings } from '../quotes/resolve.ts';
+import { resolveSettings } from '../profiles/resolve.ts';
 import { specResult } from '../quotes/present.ts';
 import { effectiveOffer } from '../offer/offer.ts';
 import { priceLine, quantityProblem } from '../../shared/offer.ts';

@@ -16,7 +16,7 @@ import {
 import { aliasOf, aliasValue, SETTING_ALIASES } from '../../shared/aliases.ts';
 import type { Conversion } from '../../shared/pricing.ts';
 import type { Queryable } from '../db/index.ts';
-import { profilesForResolution, materialNames, type ProfileRow } from '../profiles/sql.ts';
+import { profilesForResolution, materialNames, type ProfileRow } from './sql.ts';
 import { ApiError, ValidationError, type FieldProblem } from '../http/errors.ts';
 
 export interface QuoteRequest {

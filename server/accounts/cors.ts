@@ -4,7 +4,7 @@
 // refusal (401, 403, 429) is readable by the page and the widget can say why instead of "network error".
 import cors from '@koa/cors';
 import type { Context, Next } from 'koa';
-import { isCrossOrigin, type Access } from '../accounts/access.ts';
+import { isCrossOrigin, type Access } from './access.ts';
 
 const crossOrigin = cors({
   origin: (ctx) => ctx.get('origin'),

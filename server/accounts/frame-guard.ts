@@ -2,7 +2,7 @@
 // our own origin, so no other site can overlay them to trick a merchant into clicks. The routes shop pages call
 // (the widget script, the widget API, public uploads, the contract) stay embeddable on any origin.
 import type { Context, Next } from 'koa';
-import { isCrossOrigin, type Access } from '../accounts/access.ts';
+import { isCrossOrigin, type Access } from './access.ts';
 
 export const FRAME_ANCESTORS_SELF = "frame-ancestors 'self'";
 
