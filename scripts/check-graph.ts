@@ -10,27 +10,31 @@ const SERVER = join(import.meta.dirname, '..', 'server');
 
 // The declared order, top → bottom. A file may import its own folder, a folder on its own floor when no circle
 // results, and any floor below; never a floor above. The floors follow one upload to its webhook:
-// - the process (main/start/cluster/demo), the app and the contract's assembly see everything;
-// - the routes a request reaches first (the widget's, the operations' and system pages);
-// - quotes, which read files; files, which are charged to limits and priced against the offer;
-// - profiles (settings), webhooks and usage, which the features above write to;
-// - accounts: who is calling, their tokens, widget keys and CORS;
+// - the process (main/start/cluster/demo), then the app and the contract's assembly (openapi.ts);
+// - the routes a request reaches first: the widget's, the system and operations pages, the retention sweep;
+// - quotes, which read files; files, which are charged to limits;
+// - usage (GET /v2/usage, analytics, the export) and the offer: they read what limits count and price against;
+//   usage sits above limits because it shows the widget budgets limits keep, while limits own the counters;
+// - limits: rate limits, quotas, counters, alert state and the request log's writes;
+// - profiles (settings and their resolution) and webhooks (the outbox's delivery), which the features above use;
+// - accounts: who is calling, their plans, tokens, widget keys, CORS;
 // - the model's placement, then the mesh and the slicer it is cut by;
-// - infrastructure every feature uses: the outbox, idempotency, the OpenAPI helpers, HTTP, metrics, storage, db,
-//   configuration and the dependency ports (`deps.ts` declares interfaces and imports no feature).
+// - infrastructure every feature uses: idempotency, the OpenAPI helpers, HTTP, storage, db, configuration, ids and
+//   the dependency ports (`deps.ts` declares interfaces and imports no feature).
 // Root files (server/*.ts) are placed by name; folders by their name.
 const FLOORS: string[][] = [
   ['main.ts', 'start.ts', 'cluster.ts', 'demo.ts'],
   ['app.ts', 'openapi.ts'],
-  ['widget', 'system', 'retention'],
+  ['widget', 'system', 'metrics', 'retention'],
   ['quotes'],
   ['files'],
-  ['limits', 'offer'],
-  ['profiles', 'webhooks', 'usage'],
+  ['usage', 'offer'],
+  ['limits'],
+  ['profiles', 'webhooks'],
   ['accounts'],
   ['placement'],
   ['mesh', 'slicer'],
-  ['outbox', 'idempotency', 'openapi', 'http', 'metrics', 'storage', 'db', 'deps.ts', 'config.ts', 'ids.ts'],
+  ['outbox', 'idempotency', 'openapi', 'http', 'storage', 'db', 'deps.ts', 'config.ts', 'ids.ts'],
 ];
 const FRONT_DOOR = 'index.ts';
 

@@ -4,8 +4,21 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import type { S3Settings } from './storage/s3.ts';
-import type { LogLevel } from './http/logging.ts';
+
+/** S3-compatible storage for model files (storage/s3.ts). */
+export interface S3Settings {
+  bucket: string;
+  /** Key prefix, e.g. "slicequote/" ('' for the bucket's root). */
+  prefix: string;
+  region: string;
+  /** Custom endpoint (MinIO, R2, Ceph); null: AWS. */
+  endpoint: string | null;
+  forcePathStyle: boolean;
+  /** null: the SDK's default credential chain (AWS_* variables, instance or task roles). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+}
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 export interface Config {
   port: number;

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import type { AccountRow } from './sql.ts';
 import type { Queryable } from '../db/index.ts';
 import { firstRow } from '../db/rows.ts';
-import { quotesUsed } from '../usage/sql.ts';
+import { quotesUsed } from '../limits/counters-sql.ts';
 import { monthPeriod } from '../limits/period.ts';
 
 /** Successful quotes this calendar month (UTC). */

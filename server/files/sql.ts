@@ -110,11 +110,3 @@ export async function deleteFile(db: Queryable, accountId: string, id: string): 
   ]);
   return row;
 }
-
-export async function storageUsed(db: Queryable, accountId: string): Promise<number> {
-  const rows = await db.query<{ n: number }>(
-    'SELECT coalesce(sum(size_bytes), 0)::float8 AS n FROM files WHERE account_id = $1',
-    [accountId],
-  );
-  return firstRow(rows).n;
-}

@@ -4,8 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import pino from 'pino';
 import type { Logger } from '../deps.ts';
-
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+import type { LogLevel } from '../config.ts';
 
 export function createLogger(level: LogLevel): Logger {
   const out = pino({ level, base: { pid: process.pid }, messageKey: 'msg' });

@@ -4,7 +4,13 @@
 // crossing fires exactly once however many requests race.
 import type { Queryable } from '../db/index.ts';
 import { writeEvent } from '../webhooks/outbox-sql.ts';
-import { lockAlertState, saveAlertState, type AlertLevel, type AlertResource, type AlertState } from '../usage/sql.ts';
+import {
+  lockAlertState,
+  saveAlertState,
+  type AlertLevel,
+  type AlertResource,
+  type AlertState,
+} from './counters-sql.ts';
 
 export function alertLevel(used: number, limit: number): AlertLevel {
   if (used >= limit) return 100;

@@ -10,7 +10,7 @@ import { ApiError } from '../http/errors.ts';
 import { limitIdentity, type Credentials, type LimitIdentity } from '../accounts/caller.ts';
 import { limitClass, type Access } from '../accounts/access.ts';
 import type { HitResult } from './rate-limiter.ts';
-import type { CallerVia } from '../usage/sql.ts';
+import type { CallerVia } from './counters-sql.ts';
 
 interface Check {
   key: string;

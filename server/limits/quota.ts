@@ -11,8 +11,14 @@ import type { Queryable } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
 import type { AccountRow } from '../accounts/sql.ts';
 import type { Plan } from '../accounts/plans.ts';
-import { storageUsed } from '../files/sql.ts';
-import { accountPlanId, alertState, incrementQuotes, quotesUsed, staleQuoteAlerts } from '../usage/sql.ts';
+import {
+  accountPlanId,
+  alertState,
+  incrementQuotes,
+  quotesUsed,
+  staleQuoteAlerts,
+  storageUsed,
+} from './counters-sql.ts';
 import { ApiError } from '../http/errors.ts';
 import { lockedUsage, settleAlerts } from './alerts.ts';
 import { monthPeriod, secondsUntil, type Period } from './period.ts';

@@ -8,7 +8,7 @@ import type { Deps } from '../deps.ts';
 import type { AccountRow } from '../accounts/sql.ts';
 import { ApiError } from '../http/errors.ts';
 import { writeEvent } from '../webhooks/outbox-sql.ts';
-import { accountPlanId } from '../usage/sql.ts';
+import { accountPlanId } from './counters-sql.ts';
 import { monthlyShare, normalizeWidgetBudget, type WidgetBudget } from '../../shared/widget-budget.ts';
 import { alertLevel } from './alerts.ts';
 import { monthPeriod, secondsUntil, type Period } from './period.ts';

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { corpusBytes } from '../helpers/corpus.ts';
 import { createRequestLog } from '../../server/limits/request-log.ts';
 import type { Db } from '../../server/db/index.ts';
-import type { RequestRecord } from '../../server/usage/sql.ts';
+import type { RequestRecord } from '../../server/limits/counters-sql.ts';
 
 let server: TestServer;
 before(async () => {
