@@ -13,10 +13,12 @@ import { routeAccess } from './accounts/access.ts';
 import { limitsMiddleware } from './limits/middleware.ts';
 import { httpMetrics } from './metrics/middleware.ts';
 import { systemRouter } from './system/router.ts';
+import { openApiDocument } from './openapi.ts';
 import { staticRouter } from './system/static-router.ts';
 import { operationsRouter } from './metrics/router.ts';
 import { accountsRouter } from './accounts/router.ts';
 import { filesRouter } from './files/router.ts';
+import { prefetchOnUpload } from './quotes/prefetch.ts';
 import { printabilityRouter } from './files/printability-router.ts';
 import { quotesRouter } from './quotes/router.ts';
 import { signingRouter } from './quotes/signing-router.ts';
@@ -34,12 +36,12 @@ import { widgetKeysRouter } from './widget/keys-router.ts';
 export function createRouter(deps: Deps): Router<never> {
   const features =
     deps.config.workerRole === 'worker'
-      ? [systemRouter(deps), operationsRouter(deps)]
+      ? [systemRouter(deps, openApiDocument), operationsRouter(deps)]
       : [
-          systemRouter(deps),
+          systemRouter(deps, openApiDocument),
           operationsRouter(deps),
           accountsRouter(deps),
-          filesRouter(deps),
+          filesRouter(deps, prefetchOnUpload(deps)),
           printabilityRouter(deps),
           quotesRouter(deps),
           signingRouter(deps),

@@ -2,6 +2,7 @@
 // Each feature folder holds its part (server/<feature>/openapi.ts); this file puts them together.
 import { coreSchemas } from './openapi/schemas.ts';
 import { errorResponses } from './openapi/helpers.ts';
+import { useContract } from './openapi/validate.ts';
 import { systemPaths } from './system/openapi.ts';
 import { accountPaths } from './accounts/openapi.ts';
 import { filePaths, fileResponses, fileSchemas } from './files/openapi.ts';
@@ -126,3 +127,6 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
   };
   return serverUrl === '/' ? cached : { ...cached, servers: [{ url: serverUrl }] };
 }
+
+// Request bodies are validated against this same document (openapi/validate.ts).
+useContract(() => openApiDocument().components);

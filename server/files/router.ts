@@ -17,7 +17,7 @@ import { pageRequest, pageResponse } from '../http/pagination.ts';
 import { checkStorageQuota } from '../limits/quota.ts';
 import { SHOPPER_TOKEN_HEADER, hashShopperToken, newShopperToken } from '../accounts/widget-key.ts';
 import { idempotent, uploadFingerprint } from '../idempotency/middleware.ts';
-import { prefetchUpload } from '../quotes/prefetch.ts';
+import type { UploadListener } from './events.ts';
 import { precheckWidgetStorage, reserveWidgetStorage } from '../limits/widget-budget.ts';
 import { addressKey } from '../accounts/caller.ts';
 
@@ -41,7 +41,8 @@ function statedUnit(ctx: Context): Unit | undefined {
   return given[0];
 }
 
-export function filesRouter(deps: Deps) {
+/** `uploads` hears of each shopper's upload (quotes prefetch its likely slices). */
+export function filesRouter(deps: Deps, uploads: UploadListener) {
   const router = new Router<State>();
   const shopperSessionEnd = () => new Date(deps.now().getTime() + deps.config.uploadIdTtlSeconds * 1000);
 
@@ -153,7 +154,7 @@ export function filesRouter(deps: Deps) {
       });
       // A shopper's upload: its likely slices start now, so the first price is a cache hit (docs/instant-price.md).
       if (up.widget_key_id)
-        void prefetchUpload(deps, row, { widgetKeyId: up.widget_key_id, expiresAt: shopperSessionEnd(), caller });
+        uploads.shopperUploaded(row, { widgetKeyId: up.widget_key_id, expiresAt: shopperSessionEnd(), caller });
       ctx.status = 201;
       ctx.body = presentFile(row);
     },
@@ -178,7 +179,7 @@ export function filesRouter(deps: Deps) {
     // A new size is a new slice: prefetch again for the shopper's likely choices.
     const { auth } = ctx.state;
     if (auth.via === 'widget')
-      void prefetchUpload(deps, rescaled, {
+      uploads.shopperUploaded(rescaled, {
         widgetKeyId: auth.widgetKeyId,
         expiresAt: shopperSessionEnd(),
         caller: auth.caller,

@@ -5,6 +5,7 @@
 // shopper's upload session ends.
 import type { Deps } from '../deps.ts';
 import type { FileRow } from '../files/sql.ts';
+import type { UploadListener } from '../files/events.ts';
 import type { Offer, OfferChoices } from '../../shared/offer.ts';
 import { checkChoices, choicesLayer, effectiveOffer } from '../offer/offer.ts';
 import { placeForQuote } from '../placement/index.ts';
@@ -99,4 +100,9 @@ export async function prefetchUpload(deps: Deps, file: FileRow, upload: Prefetch
       deps.log.error(`prefetch: could not plan the slices of ${file.id}`, err);
     return 0;
   }
+}
+
+/** Quotes' subscription to uploads: each shopper's upload or rescale queues its likely slices. */
+export function prefetchOnUpload(deps: Deps): UploadListener {
+  return { shopperUploaded: (file, upload) => void prefetchUpload(deps, file, upload) };
 }
