@@ -4,11 +4,15 @@ import type { Deps } from '../deps.ts';
 import { createMemoryLimiter, createRedisLimiter, type RateLimiter } from './rate-limiter.ts';
 import { createRequestLog, type RequestLog } from './request-log.ts';
 import { settleNewPeriodForAll } from './quota.ts';
+import { quotesUsed } from './counters-sql.ts';
+import { monthPeriod } from './period.ts';
 import { pruneBudgetWindows } from './widget-budget-sql.ts';
 
 export interface Limits {
   limiter: RateLimiter;
   requests: RequestLog;
+  /** Successful quotes this month (UTC, by deps.now), as the quota check counts them. */
+  quotesUsed(accountId: string): Promise<number>;
   start(): void;
   stop(): Promise<void>;
 }
@@ -34,6 +38,7 @@ export async function createLimits(deps: Omit<Deps, 'limits'>): Promise<Limits> 
   return {
     limiter,
     requests,
+    quotesUsed: (accountId) => quotesUsed(deps.db, accountId, monthPeriod(deps.now()).name),
     start() {
       requests.start();
       sweep ??= setInterval(() => {
