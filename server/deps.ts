@@ -1,17 +1,17 @@
 // Everything a route or service needs, passed as one parameter (no module singletons).
 import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
-import type { Plans } from './accounts/plans.ts';
-import type { FileStorage } from './storage/disk.ts';
-import type { ModelParser } from './mesh/parse.ts';
-import type { AccountRow } from './accounts/sql.ts';
-import type { EventPump } from './webhooks/dispatcher.ts';
-import type { JobRunner } from './quotes/job-runner.ts';
+import type { Plans } from './accounts/index.ts';
+import type { FileStorage } from './storage/index.ts';
+import type { ModelParser } from './mesh/index.ts';
+import type { AccountRow } from './accounts/index.ts';
+import type { EventPump } from './webhooks/index.ts';
+import type { JobRunner } from './quotes/index.ts';
 import type { Limits } from './limits/index.ts';
-import type { Metrics } from './metrics/metrics.ts';
-import type { TokenAuthenticator } from './accounts/api-tokens.ts';
-import type { Estimator } from './quotes/estimate.ts';
-import type { RefusedOrigins } from './widget/refused-origins.ts';
+import type { Metrics } from './metrics/index.ts';
+import type { TokenAuthenticator } from './accounts/index.ts';
+import type { Estimator } from './quotes/index.ts';
+import type { RefusedOrigins } from './widget/index.ts';
 
 export interface Logger {
   info(msg: string, extra?: Record<string, unknown>): void;

@@ -6,7 +6,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
 import type { EndpointClass } from './plans.ts';
-import { ApiError, unauthorized } from '../http/errors.ts';
+import { ApiError, unauthorized } from '../http/index.ts';
 import { addressKey, malformedAuthorization, type Credentials } from './caller.ts';
 import { csrfMatches } from './sessions.ts';
 import { WIDGET_KEY_HEADER, authenticateWidgetKey, shopperHash } from './widget-key.ts';

@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
 import type { Plan } from './plans.ts';
 import type { TokenAuth } from './api-tokens.ts';
-import { ApiError, unauthorized } from '../http/errors.ts';
+import { ApiError, unauthorized } from '../http/index.ts';
 import { SESSION_COOKIE, findSession } from './sessions.ts';
 import { accountById, type AccountRow } from './sql.ts';
 

@@ -11,7 +11,7 @@
 // The account is keyed by the email as typed (lower-cased), known or not, so throttling reveals no account.
 import type { Context } from 'koa';
 import { addressKey } from './caller.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../http/index.ts';
 
 export const FREE_FAILURES = 5;
 const PAIR_WINDOW_MS = 60 * 60_000;

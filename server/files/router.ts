@@ -2,24 +2,24 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, ANYONE, API, API_OR_WIDGET } from '../accounts/access.ts';
+import { allow, ANYONE, API, API_OR_WIDGET } from '../accounts/index.ts';
 import { uploadBody, MULTIPART_ENVELOPE_BYTES, type UploadedFile } from './upload-body.ts';
 import { fileForCaller, ingestUpload, presentFile, removeFile, rescaleFile } from './service.ts';
 import { fileById, listFiles } from './sql.ts';
 import { insertUploadId, uploadIdById, consumeUploadId } from './upload-ids-sql.ts';
-import { ApiError, ValidationError, notFound } from '../http/errors.ts';
-import { routeParam } from '../http/route-params.ts';
-import { jsonBody } from '../http/json-body.ts';
-import { validateBody } from '../openapi/validate.ts';
-import { unitNamed, UNITS, type Unit } from '../placement/units.ts';
+import { ApiError, ValidationError, notFound } from '../http/index.ts';
+import { routeParam } from '../http/index.ts';
+import { jsonBody } from '../http/index.ts';
+import { validateBody } from '../openapi/index.ts';
+import { unitNamed, UNITS, type Unit } from '../placement/index.ts';
 import { newId } from '../ids.ts';
-import { pageRequest, pageResponse } from '../http/pagination.ts';
-import { checkStorageQuota } from '../limits/quota.ts';
-import { SHOPPER_TOKEN_HEADER, hashShopperToken, newShopperToken } from '../accounts/widget-key.ts';
-import { idempotent, uploadFingerprint } from '../idempotency/middleware.ts';
+import { pageRequest, pageResponse } from '../http/index.ts';
+import { checkStorageQuota } from '../limits/index.ts';
+import { SHOPPER_TOKEN_HEADER, hashShopperToken, newShopperToken } from '../accounts/index.ts';
+import { idempotent, uploadFingerprint } from '../idempotency/index.ts';
 import type { UploadListener } from './events.ts';
-import { precheckWidgetStorage, reserveWidgetStorage } from '../limits/widget-budget.ts';
-import { addressKey } from '../accounts/caller.ts';
+import { precheckWidgetStorage, reserveWidgetStorage } from '../limits/index.ts';
+import { addressKey } from '../accounts/index.ts';
 
 type State = AppState & { upload: UploadedFile };
 

@@ -1,8 +1,8 @@
 import type { Measurements } from '../../shared/model/measure.ts';
 import type { Queryable } from '../db/index.ts';
-import { firstRow } from '../db/rows.ts';
-import type { ModelShape } from '../mesh/footprint.ts';
-import type { Unit, UnitSource } from '../placement/units.ts';
+import { firstRow } from '../db/index.ts';
+import type { ModelShape } from '../mesh/index.ts';
+import type { Unit, UnitSource } from '../placement/index.ts';
 import type { ModelWarning } from '../../shared/model/index.ts';
 
 export interface FileRow {

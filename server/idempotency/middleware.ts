@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Context, Next } from 'koa';
 import type { AppState, Auth, Deps } from '../deps.ts';
-import { ApiError, errorBody } from '../http/errors.ts';
+import { ApiError, errorBody } from '../http/index.ts';
 import { claimKey, completeKey, keyRow, purgeExpired, releaseKey, type KeyRef } from './sql.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';

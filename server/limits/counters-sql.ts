@@ -1,6 +1,6 @@
 // Usage counters, usage.alert state and the request log's writes: what limits/ counts and remembers.
 import type { Queryable } from '../db/index.ts';
-import { firstRow } from '../db/rows.ts';
+import { firstRow } from '../db/index.ts';
 
 export type AlertResource = 'quotes' | 'storage';
 export type AlertLevel = 0 | 80 | 100;

@@ -58,3 +58,23 @@ export async function createLimits(deps: Omit<Deps, 'limits'>): Promise<Limits> 
     },
   };
 }
+
+// The folder's front door: what other folders use of it.
+export { CALLER_VIAS } from './counters-sql.ts';
+export type { CallerVia } from './counters-sql.ts';
+export { limitsMiddleware } from './middleware.ts';
+export { limitsPaths, limitsSchemas, rateLimitHeaders, withRateLimitResponses, withRateLimits } from './openapi.ts';
+export { checkQuoteQuota, checkStorageQuota, countQuote, recordStorageChange } from './quota.ts';
+export { limitsRouter } from './router.ts';
+export { chargeSlicerTime, checkSlicerBudget, purgeSlicerUsage, slicerSpeed } from './slicer-time.ts';
+export type { SliceOutcome } from './slicer-time.ts';
+export { publicUploadStorageResponse, quoteBudgetResponses, widgetBudgetSchema } from './widget-budget-openapi.ts';
+export {
+  chargeWidgetQuote,
+  checkWidgetShare,
+  countWidgetQuote,
+  precheckWidgetStorage,
+  reserveWidgetStorage,
+  widgetBudgetUsage,
+} from './widget-budget.ts';
+export type { WidgetQuoteCaller } from './widget-budget.ts';

@@ -2,13 +2,13 @@
 // class its route declares (server/accounts/access.ts; read or write by method where no route matches),
 // answering 429 rate_limited when one is used up, sets X-RateLimit-* on every response, errors included, and
 // hands each attributed /v2 request to the request log when the response is done.
-import { routeTemplate } from '../http/logging.ts';
+import { routeTemplate } from '../http/index.ts';
 import type { Context, Next } from 'koa';
 import type { Deps } from '../deps.ts';
-import type { EndpointClass } from '../accounts/plans.ts';
-import { ApiError } from '../http/errors.ts';
-import { limitIdentity, type Credentials, type LimitIdentity } from '../accounts/caller.ts';
-import { limitClass, type Access } from '../accounts/access.ts';
+import type { EndpointClass } from '../accounts/index.ts';
+import { ApiError } from '../http/index.ts';
+import { limitIdentity, type Credentials, type LimitIdentity } from '../accounts/index.ts';
+import { limitClass, type Access } from '../accounts/index.ts';
 import type { HitResult } from './rate-limiter.ts';
 import type { CallerVia } from './counters-sql.ts';
 

@@ -9,8 +9,8 @@
 // file frees its bytes at once.
 import type { Queryable } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
-import type { AccountRow } from '../accounts/sql.ts';
-import type { Plan } from '../accounts/plans.ts';
+import type { AccountRow } from '../accounts/index.ts';
+import type { Plan } from '../accounts/index.ts';
 import {
   accountPlanId,
   alertState,
@@ -19,7 +19,7 @@ import {
   staleQuoteAlerts,
   storageUsed,
 } from './counters-sql.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../http/index.ts';
 import { lockedUsage, settleAlerts } from './alerts.ts';
 import { monthPeriod, secondsUntil, type Period } from './period.ts';
 

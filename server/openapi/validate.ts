@@ -3,7 +3,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction, ErrorObject } from 'ajv';
-import { ValidationError, type FieldProblem } from '../http/errors.ts';
+import { ValidationError, type FieldProblem } from '../http/index.ts';
 import { canonicalMember } from '../../shared/enums.ts';
 
 // ajv-formats is CommonJS; its function is the default export's default under NodeNext.

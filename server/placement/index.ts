@@ -2,8 +2,8 @@
 // both, and the transform the slicer applies to the canonical mesh (docs/placement.md). Quotes, printability and
 // the file record all read it from here, so they never disagree.
 import type { Measurements } from '../../shared/model/measure.ts';
-import type { ModelShape } from '../mesh/footprint.ts';
-import type { SliceTransform } from '../slicer/engine.ts';
+import type { ModelShape } from '../mesh/index.ts';
+import type { SliceTransform } from '../slicer/index.ts';
 import { orient, type OrientationName, type Rotation, type ShapeFacts, type Volume } from './orient.ts';
 import { meshFactor, sourceUnit, type Unit } from './units.ts';
 import { unitSuspect, type UnitSuspectWarning } from './unit-check.ts';
@@ -152,3 +152,10 @@ export function scaledMeasurements(file: PlacedFile): PlacedFile['measurements']
     ...(m.extent_sums ? { extent_sums: scale(m.extent_sums) } : {}),
   };
 }
+
+// The folder's front door: what other folders use of it.
+export { fittingTurn } from './orient.ts';
+export type { Volume } from './orient.ts';
+export type { UnitSuspectWarning } from './unit-check.ts';
+export { UNITS, sourceUnit, unitNamed } from './units.ts';
+export type { Unit, UnitSource } from './units.ts';

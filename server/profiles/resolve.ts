@@ -17,7 +17,7 @@ import { aliasOf, aliasValue, SETTING_ALIASES } from '../../shared/aliases.ts';
 import type { Conversion } from '../../shared/pricing.ts';
 import type { Queryable } from '../db/index.ts';
 import { profilesForResolution, materialNames, type ProfileRow } from './sql.ts';
-import { ApiError, ValidationError, type FieldProblem } from '../http/errors.ts';
+import { ApiError, ValidationError, type FieldProblem } from '../http/index.ts';
 
 export interface QuoteRequest {
   printer_config?: PrinterConfig;

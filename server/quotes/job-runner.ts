@@ -11,11 +11,11 @@ import { renewLease, sliceByKey, insertSlice, quoteStatus, releaseLeases, waitin
 import { claimJob } from './claim-sql.ts';
 import { endFileWork, type FileChange } from './file-work.ts';
 import { referenceCost, sliceNiceness, sliceTimeoutMs } from './slice-cost.ts';
-import { chargeSlicerTime, type SliceOutcome } from '../limits/slicer-time.ts';
-import type { FileRow } from '../files/sql.ts';
+import { chargeSlicerTime, type SliceOutcome } from '../limits/index.ts';
+import type { FileRow } from '../files/index.ts';
 import { claimPrefetch, deletePrefetch, releasePrefetch, renewPrefetch, type PrefetchRow } from './prefetch-sql.ts';
 import type { StoredResolution } from './service.ts';
-import { fileByIdAnyAccount } from '../files/sql.ts';
+import { fileByIdAnyAccount } from '../files/index.ts';
 import { finishQuote, failJob, buildResult, jobStatusChanged, LeaseLostError } from './service.ts';
 import {
   SliceFailedError,
@@ -23,12 +23,12 @@ import {
   PoolFullError,
   PoolClosedError,
   SliceAbortedError,
-} from '../slicer/errors.ts';
-import type { SlicePool } from '../slicer/pool.ts';
-import type { SliceMeasure } from '../slicer/gcode-stats.ts';
-import type { SliceProgress } from '../slicer/engine.ts';
+} from '../slicer/index.ts';
+import type { SlicePool } from '../slicer/index.ts';
+import type { SliceMeasure } from '../slicer/index.ts';
+import type { SliceProgress } from '../slicer/index.ts';
 import { newId } from '../ids.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../http/index.ts';
 
 export const MAX_JOB_ATTEMPTS = 3;
 const POLL_MS = 1000;

@@ -14,13 +14,13 @@ import {
   type PrintStats,
 } from '../../shared/pricing.ts';
 import { DEFAULT_MAX_SLICE_SECONDS, type OfferChoices } from '../../shared/offer.ts';
-import { checkChoices, choicesLayer, effectiveOffer } from '../offer/offer.ts';
+import { checkChoices, choicesLayer, effectiveOffer } from '../offer/index.ts';
 import { settingsDigest, signQuote, signingSecret } from './signing.ts';
 import type { Deps, Auth } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
-import { fileForCaller } from '../files/service.ts';
-import type { FileRow } from '../files/sql.ts';
-import { writeEvent } from '../webhooks/outbox-sql.ts';
+import { fileForCaller } from '../files/index.ts';
+import type { FileRow } from '../files/index.ts';
+import { writeEvent } from '../webhooks/index.ts';
 import {
   insertQuote,
   completeQuote,
@@ -34,27 +34,22 @@ import {
   type SliceRow,
   type JobError,
 } from './sql.ts';
-import { ApiError, ValidationError, type FieldProblem } from '../http/errors.ts';
+import { ApiError, ValidationError, type FieldProblem } from '../http/index.ts';
 import { newId } from '../ids.ts';
-import { checkQuoteQuota, countQuote } from '../limits/quota.ts';
-import {
-  chargeWidgetQuote,
-  checkWidgetShare,
-  countWidgetQuote,
-  type WidgetQuoteCaller,
-} from '../limits/widget-budget.ts';
-import { detectSlicer } from '../slicer/engine.ts';
-import { mapInfillPattern } from '../slicer/patterns.ts';
+import { checkQuoteQuota, countQuote } from '../limits/index.ts';
+import { chargeWidgetQuote, checkWidgetShare, countWidgetQuote, type WidgetQuoteCaller } from '../limits/index.ts';
+import { detectSlicer } from '../slicer/index.ts';
+import { mapInfillPattern } from '../slicer/index.ts';
 import { placeForQuote, type QuotePlacement } from '../placement/index.ts';
-import { supportDensityUsed } from '../slicer/config.ts';
-import type { SliceMeasure } from '../slicer/gcode-stats.ts';
-import { printStats } from '../slicer/print-stats.ts';
-import { resolveSettings, type QuoteRequest, type Resolution } from '../profiles/resolve.ts';
+import { supportDensityUsed } from '../slicer/index.ts';
+import type { SliceMeasure } from '../slicer/index.ts';
+import { printStats } from '../slicer/index.ts';
+import { resolveSettings, type QuoteRequest, type Resolution } from '../profiles/index.ts';
 import { slicingKey } from './slicing-key.ts';
 import { jobEventData, quoteEventData, processingTimeMs } from './present.ts';
 import { estimateQuote, recordCalibrationSample, type PresentedEstimate } from './estimate.ts';
 import { checkComplexity, sliceCost } from './slice-cost.ts';
-import { checkSlicerBudget } from '../limits/slicer-time.ts';
+import { checkSlicerBudget } from '../limits/index.ts';
 
 const SECTIONS: SettingSection[] = ['printer_config', 'material_config', 'quote_config'];
 

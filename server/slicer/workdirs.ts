@@ -4,7 +4,7 @@
 // after killing a slicer still running in it. A live owner's folders, on this host or by another process, stay.
 import { lstat, mkdtemp, readdir, readFile, readlink, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { processStartTime } from '../storage/tmp-dirs.ts';
+import { processStartTime } from '../storage/index.ts';
 
 const PREFIXES = ['slicequote-slice-', 'slicequote-probe-'] as const;
 export type WorkDirKind = 'slice' | 'probe';

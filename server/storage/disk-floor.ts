@@ -3,7 +3,7 @@
 // live there). Checked from the declared length before the body is read, and again once it is on disk.
 import { statfs } from 'node:fs/promises';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../http/index.ts';
 
 /** Bytes an unprivileged process may still write on the filesystem holding `dir`. */
 export async function freeBytes(dir: string): Promise<number> {

@@ -6,7 +6,7 @@
 // TimeZone; text ties sort with COLLATE "C", whatever the database's locale.
 // Quotes deleted from history still count: they were computed, counted against the quota and priced.
 import type { Queryable } from '../db/index.ts';
-import { firstRow } from '../db/rows.ts';
+import { firstRow } from '../db/index.ts';
 
 export type GroupBy = 'day' | 'week' | 'month';
 

@@ -1,6 +1,6 @@
 // The request log read back for GET /v2/usage and the export: calls per endpoint, per day and per caller kind.
 import type { Queryable } from '../db/index.ts';
-import { CALLER_VIAS, type CallerVia } from '../limits/counters-sql.ts';
+import { CALLER_VIAS, type CallerVia } from '../limits/index.ts';
 
 /**
  * 499: the client went away first (request-log.ts), e.g. the widget dropped a quote the shopper's next change

@@ -1,6 +1,6 @@
 // Webhooks, their deliveries, and the outbox reads of the delivery pump.
 import type { Queryable } from '../db/index.ts';
-import { firstRow } from '../db/rows.ts';
+import { firstRow } from '../db/index.ts';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 

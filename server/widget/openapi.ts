@@ -13,7 +13,7 @@ import {
   deletedSchema,
   idempotencyKey,
   pageParams,
-} from '../openapi/helpers.ts';
+} from '../openapi/index.ts';
 
 const widgetOrToken = [{ widgetKey: [] }, { bearerAuth: [] }];
 const bearerOrSession = [{ bearerAuth: [] }, { sessionCookie: [] }];

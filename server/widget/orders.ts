@@ -2,8 +2,8 @@
 // its CSV export show them, and their acknowledgement by the shop's cart (docs/widget.md, "Orders are never
 // lost"). A line no cart acknowledged is still an order: the shop contacts the shopper.
 import type { Deps, Auth } from '../deps.ts';
-import { ApiError } from '../http/errors.ts';
-import type { Row } from '../usage/export.ts';
+import { ApiError } from '../http/index.ts';
+import type { Row } from '../usage/index.ts';
 import { acknowledgeCartLines, type OrderRow } from './cart-sql.ts';
 import { addedBy } from './service.ts';
 

@@ -1,0 +1,5 @@
+// The front door of system/: health, readiness, the contract and its reference, static front-ends.
+// Other folders import only what is exported here (npm run check:graph).
+export { systemPaths } from './openapi.ts';
+export { systemRouter } from './router.ts';
+export { staticRouter } from './static-router.ts';
