@@ -16,10 +16,11 @@ const SERVER = join(import.meta.dirname, '..', 'server');
 // - usage (GET /v2/usage, analytics, the export) and the offer: they read what limits count and price against;
 //   usage sits above limits because it shows the widget budgets limits keep, while limits own the counters;
 // - limits: rate limits, quotas, counters, alert state and the request log's writes;
-// - profiles (settings and their resolution) and webhooks (the outbox's delivery), which the features above use;
+// - profiles (settings and their resolution), webhooks (the outbox's delivery) and idempotency (a retried
+//   request answers what the first did, per caller), which the features above use;
 // - accounts: who is calling, their plans, tokens, widget keys, CORS;
 // - the model's placement, then the mesh and the slicer it is cut by;
-// - infrastructure every feature uses: idempotency, the OpenAPI helpers, HTTP, storage, db, configuration, ids and
+// - infrastructure every feature uses: the OpenAPI helpers, HTTP, storage, db, configuration, ids and
 //   the dependency ports (`deps.ts` declares interfaces and imports no feature).
 // Root files (server/*.ts) are placed by name; folders by their name.
 const FLOORS: string[][] = [
@@ -30,11 +31,11 @@ const FLOORS: string[][] = [
   ['files'],
   ['usage', 'offer'],
   ['limits'],
-  ['profiles', 'webhooks'],
+  ['profiles', 'webhooks', 'idempotency'],
   ['accounts'],
   ['placement'],
   ['mesh', 'slicer'],
-  ['outbox', 'idempotency', 'openapi', 'http', 'storage', 'db', 'deps.ts', 'config.ts', 'ids.ts'],
+  ['outbox', 'openapi', 'http', 'storage', 'db', 'deps.ts', 'config.ts', 'ids.ts'],
 ];
 const FRONT_DOOR = 'index.ts';
 

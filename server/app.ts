@@ -15,7 +15,7 @@ import { httpMetrics } from './metrics/index.ts';
 import { systemRouter } from './system/index.ts';
 import { openApiDocument } from './openapi.ts';
 import { staticRouter } from './system/index.ts';
-import { operationsRouter } from './metrics/index.ts';
+import { operationsRouter } from './system/index.ts';
 import { accountsRouter } from './accounts/index.ts';
 import { filesRouter } from './files/index.ts';
 import { prefetchOnUpload } from './quotes/index.ts';

@@ -18,6 +18,22 @@ export interface S3Settings {
   credentials: { accessKeyId: string; secretAccessKey: string } | null;
 }
 
+// The plans file's shape (plans.json; loaded and checked by accounts/plans.ts).
+export type EndpointClass = 'quote' | 'upload' | 'read' | 'write';
+export interface RateLimit {
+  limit: number;
+  window_seconds: number;
+}
+export interface Plan {
+  id: string;
+  label: string;
+  monthly_quotes: number;
+  storage_bytes: number;
+  rate_limits: Record<EndpointClass, RateLimit>;
+}
+/** Plans by id. free, pro and business always exist (loadPlans checks), so `plans[id] ?? plans.free` is a Plan. */
+export type Plans = Record<string, Plan> & Record<'free' | 'pro' | 'business', Plan>;
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 export interface Config {

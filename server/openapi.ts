@@ -13,7 +13,7 @@ import { offerPaths, offerSchemas, offerTag } from './offer/index.ts';
 import { webhookPaths, webhookSchemas, webhookEvents } from './webhooks/index.ts';
 import { usagePaths, usageSchemas, usageTags } from './usage/index.ts';
 import { retentionPaths, retentionSchemas } from './retention/index.ts';
-import { operationsPaths, operationsSchemas, metricsTokenScheme } from './metrics/index.ts';
+import { operationsPaths, operationsSchemas, metricsTokenScheme } from './system/index.ts';
 import {
   limitsPaths,
   limitsSchemas,

@@ -1,6 +1,6 @@
 // Builds the dependencies from a Config, migrates, and serves. Used by main.ts and by the tests.
 import { createEstimator } from './quotes/index.ts';
-import { createRefusedOrigins } from './widget/index.ts';
+import { createRefusedOrigins } from './accounts/index.ts';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';

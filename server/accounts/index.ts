@@ -6,7 +6,7 @@ export type { Access } from './access.ts';
 export { createApiToken, createTokenAuthenticator } from './api-tokens.ts';
 export type { TokenAuthenticator } from './api-tokens.ts';
 export { addressKey, credentialsOf, limitIdentity } from './caller.ts';
-export type { Credentials, LimitIdentity } from './caller.ts';
+export type { Auth, Credentials, LimitIdentity } from './caller.ts';
 export { declaredCors } from './cors.ts';
 export { FRAME_ANCESTORS_SELF, frameGuard } from './frame-guard.ts';
 export { accountPaths } from './openapi.ts';
@@ -26,3 +26,5 @@ export {
   widgetKeyById,
 } from './widget-keys-sql.ts';
 export type { WidgetKeyRow } from './widget-keys-sql.ts';
+export { REFUSED_ORIGINS_PER_KEY, createRefusedOrigins } from './refused-origins.ts';
+export type { RefusedOrigin, RefusedOrigins } from './refused-origins.ts';

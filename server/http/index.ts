@@ -13,6 +13,7 @@ export {
 export type { FieldProblem } from './errors.ts';
 export { jsonBody } from './json-body.ts';
 export { createLogger, requestLog, routeTemplate } from './logging.ts';
+export type { Logger } from './logging.ts';
 export { pageRequest, pageResponse } from './pagination.ts';
 export { dateRange, daysOf, exportRange, intParam, oneOf } from './query-params.ts';
 export type { DateRange } from './query-params.ts';

@@ -3,7 +3,7 @@
 // per (account, resource) and read under a row lock in the transaction that changed usage, so each
 // crossing fires exactly once however many requests race.
 import type { Queryable } from '../db/index.ts';
-import { writeEvent } from '../webhooks/index.ts';
+import { writeEvent } from '../outbox/index.ts';
 import {
   lockAlertState,
   saveAlertState,

@@ -78,3 +78,10 @@ export {
   widgetBudgetUsage,
 } from './widget-budget.ts';
 export type { WidgetQuoteCaller } from './widget-budget.ts';
+
+declare module '../deps.ts' {
+  interface Deps {
+    /** Rate limiter, request log, this month's quote count and the new-month alert sweep. */
+    limits: Limits;
+  }
+}

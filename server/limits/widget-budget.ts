@@ -7,7 +7,7 @@ import type { Queryable } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
 import type { AccountRow } from '../accounts/index.ts';
 import { ApiError } from '../http/index.ts';
-import { writeEvent } from '../webhooks/index.ts';
+import { writeEvent } from '../outbox/index.ts';
 import { accountPlanId } from './counters-sql.ts';
 import { monthlyShare, normalizeWidgetBudget, type WidgetBudget } from '../../shared/widget-budget.ts';
 import { alertLevel } from './alerts.ts';

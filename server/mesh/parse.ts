@@ -259,3 +259,10 @@ function tooSlow(budgetMs: number): ApiError {
     { limit_seconds: limit },
   );
 }
+
+declare module '../deps.ts' {
+  interface Deps {
+    /** Parses uploads in worker threads, in fair turns between callers. */
+    parser: ModelParser;
+  }
+}

@@ -3,5 +3,3 @@
 export { createMetrics } from './metrics.ts';
 export type { Metrics } from './metrics.ts';
 export { httpMetrics } from './middleware.ts';
-export { metricsTokenScheme, operationsPaths, operationsSchemas } from './openapi.ts';
-export { operationsRouter } from './router.ts';

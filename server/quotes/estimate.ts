@@ -196,3 +196,10 @@ export async function recordCalibrationSample(
     ],
   );
 }
+
+declare module '../deps.ts' {
+  interface Deps {
+    /** The instant estimate's calibrations (fitted on each account's real slices) and recent features. */
+    estimator: Estimator;
+  }
+}

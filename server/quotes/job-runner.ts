@@ -437,3 +437,10 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     },
   };
 }
+
+declare module '../deps.ts' {
+  interface Deps {
+    /** Claims and runs quote jobs (in-process worker). */
+    jobs: JobRunner;
+  }
+}

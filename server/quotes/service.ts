@@ -16,11 +16,12 @@ import {
 import { DEFAULT_MAX_SLICE_SECONDS, type OfferChoices } from '../../shared/offer.ts';
 import { checkChoices, choicesLayer, effectiveOffer } from '../offer/index.ts';
 import { settingsDigest, signQuote, signingSecret } from './signing.ts';
-import type { Deps, Auth } from '../deps.ts';
+import type { Deps } from '../deps.ts';
+import type { Auth } from '../accounts/index.ts';
 import type { Queryable } from '../db/index.ts';
 import { fileForCaller } from '../files/index.ts';
 import type { FileRow } from '../files/index.ts';
-import { writeEvent } from '../webhooks/index.ts';
+import { writeEvent } from '../outbox/index.ts';
 import {
   insertQuote,
   completeQuote,

@@ -3,3 +3,5 @@
 export { systemPaths } from './openapi.ts';
 export { systemRouter } from './router.ts';
 export { staticRouter } from './static-router.ts';
+export { metricsTokenScheme, operationsPaths, operationsSchemas } from './operations-openapi.ts';
+export { operationsRouter } from './operations-router.ts';

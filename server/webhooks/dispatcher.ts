@@ -169,3 +169,10 @@ class Pump implements EventPump {
     }
   }
 }
+
+declare module '../deps.ts' {
+  interface Deps {
+    /** Delivers outbox events; wake() after committing a transaction that wrote events. */
+    events: EventPump;
+  }
+}

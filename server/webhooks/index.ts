@@ -3,7 +3,6 @@
 export { createEventPump } from './dispatcher.ts';
 export type { EventPump } from './dispatcher.ts';
 export { webhookEvents, webhookPaths, webhookSchemas } from './openapi.ts';
-export { writeEvent } from './outbox-sql.ts';
 export { webhooksRouter } from './router.ts';
 export { generateSecret } from './signature.ts';
 export { insertWebhook } from './sql.ts';

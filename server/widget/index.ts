@@ -2,6 +2,4 @@
 // Other folders import only what is exported here (npm run check:graph).
 export { widgetKeysRouter } from './keys-router.ts';
 export { widgetPaths, widgetSchemas } from './openapi.ts';
-export { createRefusedOrigins } from './refused-origins.ts';
-export type { RefusedOrigins } from './refused-origins.ts';
 export { widgetRouter } from './router.ts';

@@ -10,7 +10,7 @@ import { insertWidgetKey, listWidgetKeys, revokeWidgetKey, type WidgetKeyRow } f
 import { ValidationError, notFound } from '../http/index.ts';
 import { routeParam } from '../http/index.ts';
 import { newId } from '../ids.ts';
-import type { RefusedOrigin } from './refused-origins.ts';
+import type { RefusedOrigin } from '../accounts/index.ts';
 
 export function presentWidgetKey(k: WidgetKeyRow, refusedOrigins: RefusedOrigin[] = []) {
   return {

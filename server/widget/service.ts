@@ -1,9 +1,10 @@
 // What a storefront widget needs: the merchant's offer (materials, colours, qualities, infill, quantities,
 // build volume, currency) and add-to-cart, which records the line (the shop's orders) and tells the merchant's
 // webhooks with the authoritative, signed quote from the database, once per add (docs/widget.md).
-import type { Deps, Auth } from '../deps.ts';
+import type { Deps } from '../deps.ts';
+import type { Auth } from '../accounts/index.ts';
 import { quoteForCaller } from '../quotes/index.ts';
-import { writeEvent } from '../webhooks/index.ts';
+import { writeEvent } from '../outbox/index.ts';
 import { resolveSettings } from '../profiles/index.ts';
 import { specResult } from '../quotes/index.ts';
 import { effectiveOffer } from '../offer/index.ts';
