@@ -83,11 +83,11 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
     binary: config.slicerBinary,
     maxQueue: config.slicerConcurrency,
   });
-  // The event pump and the job runner each hold the finished deps object (the runner wakes the pump).
-  const deps = base as Deps;
-  deps.events = createEventPump(deps);
-  deps.jobs = createJobRunner(deps, pool);
-  deps.limits = await createLimits(deps);
+  // Built in order on one object, each service given what exists so far (tests replace deps.now and deps.parser
+  // on the finished object, and every service sees the replacement).
+  const withEvents = Object.assign(base, { events: createEventPump(base) });
+  const withLimits = Object.assign(withEvents, { limits: await createLimits(withEvents) });
+  const deps: Deps = Object.assign(withLimits, { jobs: createJobRunner(withLimits, pool) });
   await deps.tokens.start();
   return deps;
 }

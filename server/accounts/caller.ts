@@ -7,6 +7,7 @@ import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
 import type { Plan } from './plans.ts';
 import type { TokenAuth, TokenAuthenticator } from './api-tokens.ts';
+import type { Access } from './access.ts';
 import type { RefusedOrigins } from './refused-origins.ts';
 import { ApiError, unauthorized } from '../http/index.ts';
 import { SESSION_COOKIE, findSession } from './sessions.ts';
@@ -131,6 +132,12 @@ declare module '../deps.ts' {
   interface AppState {
     /** Who is calling, resolved once per request (app.ts, limits/middleware.ts). */
     auth: Auth;
+    /** The matched route's declared access (app.ts, from access.ts's allow()); none for an unknown route. */
+    access?: Access;
+    /** The request's credentials, read once before anything needs them (app.ts). */
+    credentials?: Credentials;
+    /** A dashboard session's CSRF token (access.ts). */
+    csrf?: string;
   }
   interface Deps {
     /** API token checks with a revocation-aware cache of token rows (the hot path of every API call). */

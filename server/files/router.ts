@@ -6,7 +6,7 @@ import { allow, ANYONE, API, API_OR_WIDGET } from '../accounts/index.ts';
 import { uploadBody, MULTIPART_ENVELOPE_BYTES, type UploadedFile } from './upload-body.ts';
 import { fileForCaller, ingestUpload, presentFile, removeFile, rescaleFile } from './service.ts';
 import { fileById, listFiles } from './sql.ts';
-import { insertUploadId, uploadIdById, consumeUploadId } from './upload-ids-sql.ts';
+import { insertUploadId, uploadIdById, consumeUploadId, type UploadIdRow } from './upload-ids-sql.ts';
 import { ApiError, ValidationError, notFound } from '../http/index.ts';
 import { routeParam } from '../http/index.ts';
 import { jsonBody } from '../http/index.ts';
@@ -62,7 +62,7 @@ export function filesRouter(deps: Deps, uploads: UploadListener) {
 
   // The same early refusal for a shopper's upload beyond the widget key's storage budget.
   const widgetStoragePrecheck = async (ctx: Context, next: Next) => {
-    const up = ctx.state.publicUpload as { account_id: string; widget_key_id: string | null };
+    const up = ctx.state.publicUpload!;
     const declared = Number(ctx.get('content-length') || 0) - MULTIPART_ENVELOPE_BYTES;
     if (up.widget_key_id && declared > 0)
       await precheckWidgetStorage(deps.db, up.account_id, up.widget_key_id, declared);
@@ -132,7 +132,7 @@ export function filesRouter(deps: Deps, uploads: UploadListener) {
     widgetStoragePrecheck,
     uploadBody(deps),
     async (ctx) => {
-      const up = ctx.state.publicUpload as Awaited<ReturnType<typeof uploadIdById>> & {};
+      const up = ctx.state.publicUpload!;
       // Shopper sessions are free to mint: the client address waits its turn to be parsed, and pays for prefetches.
       const caller = `ip:${addressKey(ctx.ip)}`;
       const row = await ingestUpload(deps, {
@@ -194,4 +194,11 @@ export function filesRouter(deps: Deps, uploads: UploadListener) {
   });
 
   return router;
+}
+
+declare module '../deps.ts' {
+  interface AppState {
+    /** A public upload's upload id row, found before the body is read (read by limits/ to attribute the request). */
+    publicUpload?: UploadIdRow;
+  }
 }

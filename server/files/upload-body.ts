@@ -148,3 +148,10 @@ async function parseInto(ctx: Context, uploadDir: string, max: number): Promise<
     throw multipartError(err, max, ctx.req.destroyed);
   }
 }
+
+declare module '../deps.ts' {
+  interface AppState {
+    /** The streamed file, once uploadBody has read it. */
+    upload?: UploadedFile;
+  }
+}

@@ -46,3 +46,10 @@ export function requestLog(log: Logger) {
     await next();
   };
 }
+
+declare module '../deps.ts' {
+  interface AppState {
+    /** The request id, also answered in X-Request-Id. */
+    requestId?: string;
+  }
+}

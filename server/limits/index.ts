@@ -19,7 +19,7 @@ export interface Limits {
 
 const PERIOD_SWEEP_MS = 60_000;
 
-export async function createLimits(deps: Omit<Deps, 'limits'>): Promise<Limits> {
+export async function createLimits(deps: Omit<Deps, 'limits' | 'jobs'>): Promise<Limits> {
   const { config, log } = deps;
   if (!deps.plans[config.rateLimitAnonymousPlan]) {
     throw new Error(`RATE_LIMIT_ANON_PLAN: no plan "${config.rateLimitAnonymousPlan}" in the plans file`);

@@ -52,3 +52,10 @@ export function profilesRouter(deps: Deps) {
   });
   return router;
 }
+
+declare module '../deps.ts' {
+  interface AppState {
+    /** The :kind route parameter in its canonical spelling (printer, material, global). */
+    kind?: ProfileKind;
+  }
+}

@@ -65,7 +65,10 @@ async function dispatchAll(db: Db): Promise<void> {
  * Builds the pump. Parses WEBHOOK_ALLOW_PRIVATE_CIDRS here, at start-up, so a malformed value stops the
  * process before it serves anything. `resolver` exists for tests; production uses the system resolver.
  */
-export function createEventPump(deps: Omit<Deps, 'events'>, opts: { resolver?: Resolver } = {}): EventPump {
+/** What the pump needs: the database, its settings and a log. */
+export type PumpDeps = Pick<Deps, 'config' | 'db' | 'log'>;
+
+export function createEventPump(deps: PumpDeps, opts: { resolver?: Resolver } = {}): EventPump {
   const settings = deliverySettings(deps.config);
   return new Pump(deps, settings, opts.resolver);
 }
@@ -81,7 +84,7 @@ class Pump implements EventPump {
   private readonly id = newId('pump');
 
   constructor(
-    private readonly deps: Omit<Deps, 'events'>,
+    private readonly deps: PumpDeps,
     private readonly settings: DeliverySettings,
     private readonly resolver?: Resolver,
   ) {}
