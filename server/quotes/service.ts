@@ -378,7 +378,12 @@ function priceOf(stats: PrintStats, s: ResolvedSettings, conversion: Conversion 
 }
 
 /** Expiry and signature of a completed quote (docs/quote-signatures.md). */
-async function signResult(tx: Queryable, deps: Deps, row: QuoteRow, result: ReturnType<typeof buildResult>) {
+async function signResult(
+  tx: Queryable,
+  deps: Pick<Deps, 'now'>,
+  row: QuoteRow,
+  result: ReturnType<typeof buildResult>,
+) {
   const settings = row.resolved!.settings;
   const expiresAt = new Date(deps.now().getTime() + settings.quote.quote_validity_days * 86_400_000);
   const placed = row.resolved!.placement;
@@ -411,7 +416,7 @@ function placementFields(p: QuotePlacement | undefined) {
 /** Completes a quote in the caller's transaction: row, monthly count and quote.completed together. */
 export async function finishQuote(
   tx: Queryable,
-  deps: Deps,
+  deps: Pick<Deps, 'plans' | 'now'>,
   row: QuoteRow,
   owner: string | null,
   input: FinishInput,
