@@ -24,6 +24,7 @@ import type { FileRow } from '../files/index.ts';
 import { writeEvent } from '../outbox/index.ts';
 import {
   insertQuote,
+  type NewQuote,
   completeQuote,
   failQuote,
   sliceByKey,
@@ -168,6 +169,37 @@ export interface CreatedQuote {
 
 const isQuoteRefusal = (err: unknown): err is ApiError => err instanceof ApiError && err.status === 422;
 
+/** The one insert builder: what every new quote takes from its caller and file, and the rest as given. */
+function newQuote(auth: Auth, file: FileRow, mode: 'sync' | 'async', rest: QuoteRequestColumns): NewQuote {
+  return {
+    id: newId(mode === 'async' ? 'job' : 'qt'),
+    account_id: auth.account.id,
+    token_id: auth.tokenId,
+    file_id: file.id,
+    file_name: file.name,
+    mode,
+    widget_key_id: auth.widgetKeyId,
+    shopper_hash: auth.shopperHash ?? null,
+    priority: auth.via === 'widget' ? PRIORITY.shopper : PRIORITY.merchant,
+    caller: auth.caller,
+    ...rest,
+  };
+}
+
+type QuoteRequestColumns = Omit<
+  NewQuote,
+  | 'id'
+  | 'account_id'
+  | 'token_id'
+  | 'file_id'
+  | 'file_name'
+  | 'mode'
+  | 'widget_key_id'
+  | 'shopper_hash'
+  | 'priority'
+  | 'caller'
+>;
+
 /** Records a refused quote as failed (never sliced, not counted) and answers its error with the quote id. */
 async function recordRefusal(
   deps: Deps,
@@ -186,27 +218,20 @@ async function recordRefusal(
   const requested =
     body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const failed = await deps.db.transaction(async (tx) => {
-    const quote = await insertQuote(tx, {
-      id: newId(mode === 'async' ? 'job' : 'qt'),
-      account_id: auth.account.id,
-      token_id: auth.tokenId,
-      file_id: file.id,
-      file_name: file.name,
-      mode,
-      status: 'processing',
-      request: requested,
-      resolved: null,
-      slicing_key: null,
-      material: null,
-      color: null,
-      printer: null,
-      widget_key_id: auth.widgetKeyId,
-      shopper_hash: auth.shopperHash ?? null,
-      choices: null,
-      priority: auth.via === 'widget' ? PRIORITY.shopper : PRIORITY.merchant,
-      caller: auth.caller,
-      predicted_s: null,
-    });
+    const quote = await insertQuote(
+      tx,
+      newQuote(auth, file, mode, {
+        status: 'processing',
+        request: requested,
+        resolved: null,
+        slicing_key: null,
+        material: null,
+        color: null,
+        printer: null,
+        choices: null,
+        predicted_s: null,
+      }),
+    );
     // Answered with the error at once: there is no job to follow, so quote.failed only.
     const row = await failQuote(tx, quote.id, null, error);
     if (!row) throw new Error(`quote ${quote.id}, inserted as processing, could not be failed`);
@@ -262,27 +287,20 @@ async function quoteFile(
     placement,
   };
   const row = await deps.db.transaction(async (tx) => {
-    const quote = await insertQuote(tx, {
-      id: newId(mode === 'async' ? 'job' : 'qt'),
-      account_id: auth.account.id,
-      token_id: auth.tokenId,
-      file_id: file.id,
-      file_name: file.name,
-      mode,
-      status: cached || refusal ? 'processing' : 'queued',
-      request: parsed.choices !== undefined ? { ...parsed.request, choices: parsed.choices } : parsed.request,
-      resolved: { ...stored, color: resolution.color },
-      slicing_key: key,
-      material: resolution.settings.material.filament_type,
-      color: resolution.color,
-      printer: printerLabel(resolution),
-      widget_key_id: auth.widgetKeyId,
-      shopper_hash: auth.shopperHash ?? null,
-      choices,
-      priority: auth.via === 'widget' ? PRIORITY.shopper : PRIORITY.merchant,
-      caller: auth.caller,
-      predicted_s: cost?.predicted_s ?? null,
-    });
+    const quote = await insertQuote(
+      tx,
+      newQuote(auth, file, mode, {
+        status: cached || refusal ? 'processing' : 'queued',
+        request: parsed.choices !== undefined ? { ...parsed.request, choices: parsed.choices } : parsed.request,
+        resolved: { ...stored, color: resolution.color },
+        slicing_key: key,
+        material: resolution.settings.material.filament_type,
+        color: resolution.color,
+        printer: printerLabel(resolution),
+        choices,
+        predicted_s: cost?.predicted_s ?? null,
+      }),
+    );
     // The shopper changed an option before the last price came: that quote is no longer awaited.
     if (auth.widgetKeyId && auth.shopperHash) await supersedeShopperQuotes(tx, quote);
     if (refusal) return failJob(tx, quote, null, refusal);
