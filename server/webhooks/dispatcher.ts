@@ -9,13 +9,9 @@
 import type { Deps } from '../deps.ts';
 import type { Db } from '../db/index.ts';
 import { newId } from '../ids.ts';
-import {
-  claimDueDeliveries,
-  claimUndispatchedEvents,
-  insertDelivery,
-  markEventDispatched,
-  matchingWebhooks,
-} from './sql.ts';
+import { insertDelivery } from './sql.ts';
+import { claimUndispatchedEvents, markEventDispatched, matchingWebhooks } from './dispatch-sql.ts';
+import { claimDueDeliveries } from './attempts-sql.ts';
 import { eventBody } from './events.ts';
 import { signBody } from './signature.ts';
 import { attemptDelivery } from './attempt.ts';
