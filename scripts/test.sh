@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs the tests: `unit` (types, unit, parser and engine tests), `api` (the server suite on PGlite and again on
-# PostgreSQL), `browser` (the widget's component tests and the end-to-end tests in Chromium), or all of them in
-# that order when no stage is named. Stops at the first failing stage.
+# Runs the tests: `unit` (lint, types, the server's folder graph, unit, parser and engine tests), `api` (the server
+# suite on PGlite and again on PostgreSQL), `browser` (the widget's component tests and the end-to-end tests in
+# Chromium), or all of them in that order when no stage is named. Stops at the first failing stage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +14,7 @@ run() { node --test --test-concurrency="${TEST_CONCURRENCY:-2}" "$@"; }
 stage_unit() {
   npx biome ci . # lint and format
   npx tsc --noEmit
+  node scripts/check-graph.ts # the server's folders: front doors, arrows one way, no circles
   for app in widget dashboard; do
     if [ -f "$app/tsconfig.json" ]; then npx tsc --noEmit -p "$app/tsconfig.json"; fi
   done

@@ -4,44 +4,46 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Deps } from './deps.ts';
-import { errorMiddleware } from './http/errors.ts';
-import { requestLog } from './http/logging.ts';
-import { declaredCors } from './http/cors.ts';
-import { frameGuard } from './http/frame-guard.ts';
-import { credentialsOf } from './accounts/caller.ts';
-import { routeAccess } from './accounts/access.ts';
-import { limitsMiddleware } from './limits/middleware.ts';
-import { httpMetrics } from './metrics/middleware.ts';
-import { systemRouter } from './system/router.ts';
-import { staticRouter } from './system/static-router.ts';
-import { operationsRouter } from './metrics/router.ts';
-import { accountsRouter } from './accounts/router.ts';
-import { filesRouter } from './files/router.ts';
-import { printabilityRouter } from './files/printability-router.ts';
-import { quotesRouter } from './quotes/router.ts';
-import { signingRouter } from './quotes/signing-router.ts';
-import { profilesRouter } from './profiles/router.ts';
-import { offerRouter } from './offer/router.ts';
-import { webhooksRouter } from './webhooks/router.ts';
-import { usageRouter } from './usage/router.ts';
-import { analyticsRouter } from './usage/analytics-router.ts';
-import { limitsRouter } from './limits/router.ts';
-import { retentionRouter } from './retention/router.ts';
-import { widgetRouter } from './widget/router.ts';
-import { widgetKeysRouter } from './widget/keys-router.ts';
-import { keptQuotesRouter } from './kept-quotes/router.ts';
-import { setupRouter } from './setup/router.ts';
+import { errorMiddleware } from './http/index.ts';
+import { requestLog } from './http/index.ts';
+import { declaredCors } from './accounts/index.ts';
+import { frameGuard } from './accounts/index.ts';
+import { credentialsOf } from './accounts/index.ts';
+import { routeAccess } from './accounts/index.ts';
+import { limitsMiddleware } from './limits/index.ts';
+import { httpMetrics } from './metrics/index.ts';
+import { systemRouter } from './system/index.ts';
+import { openApiDocument } from './openapi.ts';
+import { staticRouter } from './system/index.ts';
+import { operationsRouter } from './system/index.ts';
+import { accountsRouter } from './accounts/index.ts';
+import { filesRouter } from './files/index.ts';
+import { prefetchOnUpload } from './quotes/index.ts';
+import { printabilityRouter } from './files/index.ts';
+import { quotesRouter } from './quotes/index.ts';
+import { signingRouter } from './quotes/index.ts';
+import { profilesRouter } from './profiles/index.ts';
+import { offerRouter } from './offer/index.ts';
+import { webhooksRouter } from './webhooks/index.ts';
+import { usageRouter } from './usage/index.ts';
+import { analyticsRouter } from './usage/index.ts';
+import { limitsRouter } from './limits/index.ts';
+import { retentionRouter } from './retention/index.ts';
+import { widgetRouter } from './widget/index.ts';
+import { widgetKeysRouter } from './widget/index.ts';
+import { keptQuotesRouter } from './kept-quotes/index.ts';
+import { setupRouter } from './setup/index.ts';
 
 /** Every route of the service; a worker-only process serves health checks and metrics and nothing else. */
 export function createRouter(deps: Deps): Router<never> {
   const features =
     deps.config.workerRole === 'worker'
-      ? [systemRouter(deps), operationsRouter(deps)]
+      ? [systemRouter(deps, openApiDocument), operationsRouter(deps)]
       : [
-          systemRouter(deps),
+          systemRouter(deps, openApiDocument),
           operationsRouter(deps),
           accountsRouter(deps),
-          filesRouter(deps),
+          filesRouter(deps, prefetchOnUpload(deps)),
           printabilityRouter(deps),
           quotesRouter(deps),
           signingRouter(deps),

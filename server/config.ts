@@ -4,8 +4,37 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import type { S3Settings } from './storage/s3.ts';
-import type { LogLevel } from './http/logging.ts';
+
+/** S3-compatible storage for model files (storage/s3.ts). */
+export interface S3Settings {
+  bucket: string;
+  /** Key prefix, e.g. "slicequote/" ('' for the bucket's root). */
+  prefix: string;
+  region: string;
+  /** Custom endpoint (MinIO, R2, Ceph); null: AWS. */
+  endpoint: string | null;
+  forcePathStyle: boolean;
+  /** null: the SDK's default credential chain (AWS_* variables, instance or task roles). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+}
+
+// The plans file's shape (plans.json; loaded and checked by accounts/plans.ts).
+export type EndpointClass = 'quote' | 'upload' | 'read' | 'write';
+export interface RateLimit {
+  limit: number;
+  window_seconds: number;
+}
+export interface Plan {
+  id: string;
+  label: string;
+  monthly_quotes: number;
+  storage_bytes: number;
+  rate_limits: Record<EndpointClass, RateLimit>;
+}
+/** Plans by id. free, pro and business always exist (loadPlans checks), so `plans[id] ?? plans.free` is a Plan. */
+export type Plans = Record<string, Plan> & Record<'free' | 'pro' | 'business', Plan>;
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 export interface Config {
   port: number;

@@ -5,16 +5,16 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Deps } from './deps.ts';
-import { accountByEmail, accountById, countAccounts, insertAccount } from './accounts/sql.ts';
+import { accountByEmail, accountById, countAccounts, insertAccount } from './accounts/index.ts';
 import type { Queryable } from './db/index.ts';
 import type { Config } from './config.ts';
-import { insertWidgetKey } from './widget/keys-sql.ts';
-import { insertWebhook } from './webhooks/sql.ts';
-import { hashPassword } from './accounts/passwords.ts';
-import { createApiToken } from './accounts/api-tokens.ts';
-import { generateSecret } from './webhooks/signature.ts';
+import { insertWidgetKey } from './accounts/index.ts';
+import { insertWebhook } from './webhooks/index.ts';
+import { hashPassword } from './accounts/index.ts';
+import { createApiToken } from './accounts/index.ts';
+import { generateSecret } from './webhooks/index.ts';
 import { newId } from './ids.ts';
-import { signingSecret } from './quotes/signing.ts';
+import { signingSecret } from './quotes/index.ts';
 
 export interface DemoCredentials {
   /** Absent in files written by 0.1; demoAccountId falls back to the email then. */

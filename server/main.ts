@@ -3,7 +3,7 @@ import path from 'node:path';
 import { chmodSync, existsSync } from 'node:fs';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { buildDeps, openDatabase, serve } from './start.ts';
-import { migrate } from './db/migrate.ts';
+import { migrate } from './db/index.ts';
 import { isSupervisor, superviseApiProcesses } from './cluster.ts';
 import {
   demoAccountId,

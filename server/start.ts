@@ -1,29 +1,29 @@
 // Builds the dependencies from a Config, migrates, and serves. Used by main.ts and by the tests.
-import { createEstimator } from './quotes/estimate.ts';
-import { createRefusedOrigins } from './widget/refused-origins.ts';
+import { createEstimator } from './quotes/index.ts';
+import { createRefusedOrigins } from './accounts/index.ts';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Config } from './config.ts';
 import { openPglite, openPostgres, type Db } from './db/index.ts';
-import { migrate } from './db/migrate.ts';
-import { loadPlans } from './limits/plans.ts';
-import { createDiskStorage, sweepLeftovers, type FileStorage } from './storage/disk.ts';
-import { createS3Storage } from './storage/s3.ts';
-import { createModelParser, parserOptions } from './mesh/parse.ts';
+import { migrate } from './db/index.ts';
+import { loadPlans } from './accounts/index.ts';
+import { createDiskStorage, sweepLeftovers, type FileStorage } from './storage/index.ts';
+import { createS3Storage } from './storage/index.ts';
+import { createModelParser, parserOptions } from './mesh/index.ts';
 import { createApp } from './app.ts';
-import { answerClientError } from './http/errors.ts';
+import { answerClientError } from './http/index.ts';
 import type { Deps, Logger } from './deps.ts';
-import { createLogger } from './http/logging.ts';
-import { createEventPump } from './webhooks/dispatcher.ts';
-import { createJobRunner } from './quotes/job-runner.ts';
-import { createSlicePool } from './slicer/pool.ts';
-import { seedGlobalProfiles } from './profiles/service.ts';
+import { createLogger } from './http/index.ts';
+import { createEventPump } from './webhooks/index.ts';
+import { createJobRunner } from './quotes/index.ts';
+import { createSlicePool } from './slicer/index.ts';
+import { seedGlobalProfiles } from './profiles/index.ts';
 import { createLimits } from './limits/index.ts';
-import { createMetrics } from './metrics/metrics.ts';
-import { createTokenAuthenticator } from './accounts/api-tokens.ts';
-import { startRetentionSweep, type RetentionSweep } from './retention/sweep.ts';
+import { createMetrics } from './metrics/index.ts';
+import { createTokenAuthenticator } from './accounts/index.ts';
+import { startRetentionSweep, type RetentionSweep } from './retention/index.ts';
 
 export interface Running {
   url: string;
@@ -84,11 +84,11 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger; n
     binary: config.slicerBinary,
     maxQueue: config.slicerConcurrency,
   });
-  // The event pump and the job runner each hold the finished deps object (the runner wakes the pump).
-  const deps = base as Deps;
-  deps.events = createEventPump(deps);
-  deps.jobs = createJobRunner(deps, pool);
-  deps.limits = await createLimits(deps);
+  // Built in order on one object, each service given what exists so far (tests replace deps.now and deps.parser
+  // on the finished object, and every service sees the replacement).
+  const withEvents = Object.assign(base, { events: createEventPump(base) });
+  const withLimits = Object.assign(withEvents, { limits: await createLimits(withEvents) });
+  const deps: Deps = Object.assign(withLimits, { jobs: createJobRunner(withLimits, pool) });
   await deps.tokens.start();
   return deps;
 }

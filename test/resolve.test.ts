@@ -3,7 +3,7 @@
 // one field; money is in the shop currency, converted with the shop's rates or refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveFromProfiles, type QuoteRequest } from '../server/quotes/resolve.ts';
+import { resolveFromProfiles, type QuoteRequest } from '../server/profiles/resolve.ts';
 import { GLOBAL_PROFILES } from '../server/profiles/global-profiles.ts';
 import type { ProfileRow } from '../server/profiles/sql.ts';
 import { ApiError } from '../server/http/errors.ts';

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { makeWorkDir, processStartTime, SLICER_PID_FILE } from '../server/slicer/workdirs.ts';
+import { makeWorkDir, SLICER_PID_FILE } from '../server/slicer/workdirs.ts';
+import { processStartTime } from '../server/storage/tmp-dirs.ts';
 import { corpusPath } from './helpers/corpus.ts';
 import { until } from './helpers/poll.ts';
 

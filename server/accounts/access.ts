@@ -5,11 +5,11 @@
 import type Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
-import type { EndpointClass } from '../limits/plans.ts';
-import { ApiError, unauthorized } from '../http/errors.ts';
+import type { EndpointClass } from './plans.ts';
+import { ApiError, unauthorized } from '../http/index.ts';
 import { addressKey, malformedAuthorization, type Credentials } from './caller.ts';
 import { csrfMatches } from './sessions.ts';
-import { WIDGET_KEY_HEADER, authenticateWidgetKey, shopperHash } from '../widget/widget-key.ts';
+import { WIDGET_KEY_HEADER, authenticateWidgetKey, shopperHash } from './widget-key.ts';
 
 /** token: an API token; session: the dashboard's cookie (+ CSRF); widget: a shop's widget key; anyone: no credential. */
 export type CallerKind = 'token' | 'session' | 'widget' | 'anyone';

@@ -6,7 +6,7 @@ import type { Db, Queryable } from '../db/index.ts';
 import { insertToken, tokenById, touchToken, type TokenRow } from './tokens-sql.ts';
 import { accountById, type AccountRow } from './sql.ts';
 import { newId } from '../ids.ts';
-import { unauthorized } from '../http/errors.ts';
+import { unauthorized } from '../http/index.ts';
 
 const ALGORITHM = 'HS256';
 const ISSUER = 'slicequote';

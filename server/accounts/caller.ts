@@ -5,9 +5,11 @@
 import ipaddr from 'ipaddr.js';
 import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
-import type { Plan } from '../limits/plans.ts';
-import type { TokenAuth } from './api-tokens.ts';
-import { ApiError, unauthorized } from '../http/errors.ts';
+import type { Plan } from './plans.ts';
+import type { TokenAuth, TokenAuthenticator } from './api-tokens.ts';
+import type { Access } from './access.ts';
+import type { RefusedOrigins } from './refused-origins.ts';
+import { ApiError, unauthorized } from '../http/index.ts';
 import { SESSION_COOKIE, findSession } from './sessions.ts';
 import { accountById, type AccountRow } from './sql.ts';
 
@@ -109,4 +111,38 @@ export async function limitIdentity(deps: Deps, ctx: Context, credentials: Crede
     accountId: null,
     tokenId: null,
   };
+}
+
+/** Who is calling: an API token, a dashboard session (cookie + CSRF), or a storefront's widget key. */
+export interface Auth {
+  account: AccountRow;
+  tokenId: string | null;
+  widgetKeyId: string | null;
+  via: 'token' | 'session' | 'widget';
+  /** Widget calls: SHA-256 of the shopper token (X-Shopper-Token); a shopper sees only their own uploads and quotes. */
+  shopperHash?: string | null;
+  /**
+   * Who slicer time, parse time and queue places are charged to (docs/limits.md): tok:<token id>, acct:<account
+   * id> for a dashboard session, ip:<client address, IPv6 per /64> for a shop's shoppers.
+   */
+  caller: string;
+}
+
+declare module '../deps.ts' {
+  interface AppState {
+    /** Who is calling, resolved once per request (app.ts, limits/middleware.ts). */
+    auth: Auth;
+    /** The matched route's declared access (app.ts, from access.ts's allow()); none for an unknown route. */
+    access?: Access;
+    /** The request's credentials, read once before anything needs them (app.ts). */
+    credentials?: Credentials;
+    /** A dashboard session's CSRF token (access.ts). */
+    csrf?: string;
+  }
+  interface Deps {
+    /** API token checks with a revocation-aware cache of token rows (the hot path of every API call). */
+    tokens: TokenAuthenticator;
+    /** The origins each widget key was recently refused from (shown on the dashboard's widget keys page). */
+    refusedOrigins: RefusedOrigins;
+  }
 }

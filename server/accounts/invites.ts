@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/index.ts';
 import type { SignupMode } from '../config.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../http/index.ts';
 import { newId } from '../ids.ts';
 
 export const DEFAULT_INVITE_DAYS = 7;

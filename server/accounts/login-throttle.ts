@@ -10,9 +10,8 @@
 // A refused attempt never reaches the password check and counts nothing. Success clears the pair's counter.
 // The account is keyed by the email as typed (lower-cased), known or not, so throttling reveals no account.
 import type { Context } from 'koa';
-import type { RateLimiter } from '../limits/rate-limiter.ts';
 import { addressKey } from './caller.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../http/index.ts';
 
 export const FREE_FAILURES = 5;
 const PAIR_WINDOW_MS = 60 * 60_000;
@@ -56,7 +55,15 @@ const throttled = (retryMs: number, countedBy: string) => {
   );
 };
 
-export function loginThrottle(limiter: RateLimiter) {
+/** What the throttle needs of a rate limiter (limits/rate-limiter.ts): a counted window per key. */
+export interface FailureWindows {
+  hit(key: string, limit: number, windowMs: number): Promise<{ count: number }>;
+  /** The key's running window, or null; counts nothing. */
+  peek(key: string): Promise<{ count: number; resetMs: number } | null>;
+  clear(key: string): Promise<void>;
+}
+
+export function loginThrottle(limiter: FailureWindows) {
   return {
     /** Throws 429 login_throttled while the attempt's pair, account or address is locked. */
     async check(a: LoginAttempt): Promise<void> {

@@ -1,6 +1,6 @@
 // The password rule at sign-up (docs/security.md): at least 10 characters, not blank, not one character
 // repeated, not one of the passwords attackers try first. Long passphrases pass; nothing asks for symbols.
-import { ValidationError } from '../http/errors.ts';
+import { ValidationError } from '../http/index.ts';
 
 export const MIN_PASSWORD_LENGTH = 10;
 

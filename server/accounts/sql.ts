@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/index.ts';
-import { firstRow } from '../db/rows.ts';
+import { firstRow } from '../db/index.ts';
 
 export interface AccountRow {
   id: string;

@@ -182,3 +182,7 @@ function createListeners(url: string) {
     },
   };
 }
+
+// The folder's front door: what other folders use of it.
+export { migrate } from './migrate.ts';
+export { firstRow } from './rows.ts';

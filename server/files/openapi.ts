@@ -12,8 +12,8 @@ import {
   idempotencyKey,
   errorSchema,
   ref,
-} from '../openapi/helpers.ts';
-import { publicUploadStorageResponse } from '../limits/widget-budget-openapi.ts';
+} from '../openapi/index.ts';
+import { publicUploadStorageResponse } from '../limits/index.ts';
 
 const fileId = pathParam('file_id', 'A file id (file_...)');
 const units = ['mm', 'cm', 'm', 'in', 'ft', 'um'];

@@ -1,13 +1,13 @@
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API } from '../accounts/access.ts';
-import { jsonBody } from '../http/json-body.ts';
-import { validateBody } from '../openapi/validate.ts';
+import { allow, API } from '../accounts/index.ts';
+import { jsonBody } from '../http/index.ts';
+import { validateBody } from '../openapi/index.ts';
 import { fileById } from './sql.ts';
-import { notFound } from '../http/errors.ts';
-import { routeParam } from '../http/route-params.ts';
+import { notFound } from '../http/index.ts';
+import { routeParam } from '../http/index.ts';
 import { checkPrintability, type BuildVolume } from './printability.ts';
-import { resolveBuildVolume } from '../quotes/resolve.ts';
+import { resolveBuildVolume } from '../profiles/index.ts';
 
 export function printabilityRouter(deps: Deps) {
   const router = new Router<AppState>();

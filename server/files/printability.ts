@@ -2,8 +2,8 @@
 // placement search quotes use), and what would a print shop want to be warned about before quoting it.
 import type { FileRow } from './sql.ts';
 import { fileFactor, placeFile, scaledMeasurements, unitWarning } from '../placement/index.ts';
-import { fittingTurn, type Volume } from '../placement/orient.ts';
-import type { UnitSuspectWarning } from '../placement/unit-check.ts';
+import { fittingTurn, type Volume } from '../placement/index.ts';
+import type { UnitSuspectWarning } from '../placement/index.ts';
 
 export type BuildVolume = Volume;
 

@@ -2,24 +2,24 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, ANYONE, API, API_OR_WIDGET } from '../accounts/access.ts';
+import { allow, ANYONE, API, API_OR_WIDGET } from '../accounts/index.ts';
 import { uploadBody, MULTIPART_ENVELOPE_BYTES, type UploadedFile } from './upload-body.ts';
 import { fileForCaller, ingestUpload, presentFile, removeFile, rescaleFile } from './service.ts';
 import { fileById, listFiles } from './sql.ts';
-import { insertUploadId, uploadIdById, consumeUploadId } from './upload-ids-sql.ts';
-import { ApiError, ValidationError, notFound } from '../http/errors.ts';
-import { routeParam } from '../http/route-params.ts';
-import { jsonBody } from '../http/json-body.ts';
-import { validateBody } from '../openapi/validate.ts';
-import { unitNamed, UNITS, type Unit } from '../placement/units.ts';
+import { insertUploadId, uploadIdById, consumeUploadId, type UploadIdRow } from './upload-ids-sql.ts';
+import { ApiError, ValidationError, notFound } from '../http/index.ts';
+import { routeParam } from '../http/index.ts';
+import { jsonBody } from '../http/index.ts';
+import { validateBody } from '../openapi/index.ts';
+import { unitNamed, UNITS, type Unit } from '../placement/index.ts';
 import { newId } from '../ids.ts';
-import { pageRequest, pageResponse } from '../http/pagination.ts';
-import { checkStorageQuota } from '../limits/quota.ts';
-import { SHOPPER_TOKEN_HEADER, hashShopperToken, newShopperToken } from '../widget/widget-key.ts';
-import { idempotent, uploadFingerprint } from '../idempotency/middleware.ts';
-import { prefetchUpload } from '../quotes/prefetch.ts';
-import { precheckWidgetStorage, reserveWidgetStorage } from '../limits/widget-budget.ts';
-import { addressKey } from '../accounts/caller.ts';
+import { pageRequest, pageResponse } from '../http/index.ts';
+import { checkStorageQuota } from '../limits/index.ts';
+import { SHOPPER_TOKEN_HEADER, hashShopperToken, newShopperToken } from '../accounts/index.ts';
+import { idempotent, uploadFingerprint } from '../idempotency/index.ts';
+import type { UploadListener } from './events.ts';
+import { precheckWidgetStorage, reserveWidgetStorage } from '../limits/index.ts';
+import { addressKey } from '../accounts/index.ts';
 
 type State = AppState & { upload: UploadedFile };
 
@@ -41,7 +41,8 @@ function statedUnit(ctx: Context): Unit | undefined {
   return given[0];
 }
 
-export function filesRouter(deps: Deps) {
+/** `uploads` hears of each shopper's upload (quotes prefetch its likely slices). */
+export function filesRouter(deps: Deps, uploads: UploadListener) {
   const router = new Router<State>();
   const shopperSessionEnd = () => new Date(deps.now().getTime() + deps.config.uploadIdTtlSeconds * 1000);
 
@@ -61,7 +62,7 @@ export function filesRouter(deps: Deps) {
 
   // The same early refusal for a shopper's upload beyond the widget key's storage budget.
   const widgetStoragePrecheck = async (ctx: Context, next: Next) => {
-    const up = ctx.state.publicUpload as { account_id: string; widget_key_id: string | null };
+    const up = ctx.state.publicUpload!;
     const declared = Number(ctx.get('content-length') || 0) - MULTIPART_ENVELOPE_BYTES;
     if (up.widget_key_id && declared > 0)
       await precheckWidgetStorage(deps.db, up.account_id, up.widget_key_id, declared);
@@ -131,7 +132,7 @@ export function filesRouter(deps: Deps) {
     widgetStoragePrecheck,
     uploadBody(deps),
     async (ctx) => {
-      const up = ctx.state.publicUpload as Awaited<ReturnType<typeof uploadIdById>> & {};
+      const up = ctx.state.publicUpload!;
       // Shopper sessions are free to mint: the client address waits its turn to be parsed, and pays for prefetches.
       const caller = `ip:${addressKey(ctx.ip)}`;
       const row = await ingestUpload(deps, {
@@ -153,7 +154,7 @@ export function filesRouter(deps: Deps) {
       });
       // A shopper's upload: its likely slices start now, so the first price is a cache hit (docs/instant-price.md).
       if (up.widget_key_id)
-        void prefetchUpload(deps, row, { widgetKeyId: up.widget_key_id, expiresAt: shopperSessionEnd(), caller });
+        uploads.shopperUploaded(row, { widgetKeyId: up.widget_key_id, expiresAt: shopperSessionEnd(), caller });
       ctx.status = 201;
       ctx.body = presentFile(row);
     },
@@ -178,7 +179,7 @@ export function filesRouter(deps: Deps) {
     // A new size is a new slice: prefetch again for the shopper's likely choices.
     const { auth } = ctx.state;
     if (auth.via === 'widget')
-      void prefetchUpload(deps, rescaled, {
+      uploads.shopperUploaded(rescaled, {
         widgetKeyId: auth.widgetKeyId,
         expiresAt: shopperSessionEnd(),
         caller: auth.caller,
@@ -193,4 +194,11 @@ export function filesRouter(deps: Deps) {
   });
 
   return router;
+}
+
+declare module '../deps.ts' {
+  interface AppState {
+    /** A public upload's upload id row, found before the body is read (read by limits/ to attribute the request). */
+    publicUpload?: UploadIdRow;
+  }
 }

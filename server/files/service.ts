@@ -2,16 +2,17 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
-import type { Auth, Deps } from '../deps.ts';
-import { fileUploadedByShopper } from '../widget/keys-sql.ts';
+import type { Deps } from '../deps.ts';
+import type { Auth } from '../accounts/index.ts';
+import { fileUploadedByShopper } from '../accounts/index.ts';
 import type { Queryable } from '../db/index.ts';
 import type { ModelFormat } from '../../shared/model/index.ts';
 import { fileById, insertFile, deleteFile, updateFileScale, type FileRow } from './sql.ts';
-import { writeEvent } from '../webhooks/outbox-sql.ts';
+import { writeEvent } from '../outbox/index.ts';
 import { newId } from '../ids.ts';
-import { ApiError, notFound } from '../http/errors.ts';
-import { checkStorageQuota, recordStorageChange } from '../limits/quota.ts';
-import { sourceUnit, type Unit } from '../placement/units.ts';
+import { ApiError, notFound } from '../http/index.ts';
+import { checkStorageQuota, recordStorageChange } from '../limits/index.ts';
+import { sourceUnit, type Unit } from '../placement/index.ts';
 import { scaledMeasurements, scaledSize, unitWarning } from '../placement/index.ts';
 
 const CONTENT_TYPES: Record<ModelFormat, string> = { stl: 'model/stl', obj: 'model/obj', '3mf': 'model/3mf' };

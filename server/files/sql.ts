@@ -1,8 +1,8 @@
 import type { Measurements } from '../../shared/model/measure.ts';
 import type { Queryable } from '../db/index.ts';
-import { firstRow } from '../db/rows.ts';
-import type { ModelShape } from '../mesh/footprint.ts';
-import type { Unit, UnitSource } from '../placement/units.ts';
+import { firstRow } from '../db/index.ts';
+import type { ModelShape } from '../mesh/index.ts';
+import type { Unit, UnitSource } from '../placement/index.ts';
 import type { ModelWarning } from '../../shared/model/index.ts';
 
 export interface FileRow {
@@ -109,12 +109,4 @@ export async function deleteFile(db: Queryable, accountId: string, id: string): 
     accountId,
   ]);
   return row;
-}
-
-export async function storageUsed(db: Queryable, accountId: string): Promise<number> {
-  const rows = await db.query<{ n: number }>(
-    'SELECT coalesce(sum(size_bytes), 0)::float8 AS n FROM files WHERE account_id = $1',
-    [accountId],
-  );
-  return firstRow(rows).n;
 }

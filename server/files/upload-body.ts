@@ -7,8 +7,8 @@ import type { Context, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { rm } from 'node:fs/promises';
 import type { Deps } from '../deps.ts';
-import { ApiError, tooLarge } from '../http/errors.ts';
-import { checkDiskFloor } from '../storage/disk-floor.ts';
+import { ApiError, tooLarge } from '../http/index.ts';
+import { checkDiskFloor } from '../storage/index.ts';
 
 // Room for the multipart envelope (boundaries, part headers) around the file itself.
 export const MULTIPART_ENVELOPE_BYTES = 64 * 1024;
@@ -146,5 +146,12 @@ async function parseInto(ctx: Context, uploadDir: string, max: number): Promise<
   } catch (err) {
     ctx.set('Connection', 'close');
     throw multipartError(err, max, ctx.req.destroyed);
+  }
+}
+
+declare module '../deps.ts' {
+  interface AppState {
+    /** The streamed file, once uploadBody has read it. */
+    upload?: UploadedFile;
   }
 }

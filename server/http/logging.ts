@@ -3,9 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import pino from 'pino';
-import type { Logger } from '../deps.ts';
+import type { LogLevel } from '../config.ts';
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+export interface Logger {
+  info(msg: string, extra?: Record<string, unknown>): void;
+  error(msg: string, err?: unknown): void;
+}
 
 export function createLogger(level: LogLevel): Logger {
   const out = pino({ level, base: { pid: process.pid }, messageKey: 'msg' });
@@ -42,4 +45,11 @@ export function requestLog(log: Logger) {
     });
     await next();
   };
+}
+
+declare module '../deps.ts' {
+  interface AppState {
+    /** The request id, also answered in X-Request-Id. */
+    requestId?: string;
+  }
 }

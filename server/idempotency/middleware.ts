@@ -8,8 +8,9 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Context, Next } from 'koa';
-import type { AppState, Auth, Deps } from '../deps.ts';
-import { ApiError, errorBody } from '../http/errors.ts';
+import type { AppState, Deps } from '../deps.ts';
+import type { Auth } from '../accounts/index.ts';
+import { ApiError, errorBody } from '../http/index.ts';
 import { claimKey, completeKey, keyRow, purgeExpired, releaseKey, type KeyRef } from './sql.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';

@@ -3,7 +3,7 @@
 // link is the shopper's to keep and share: whoever holds it may see that quote, through the shop's own widget
 // key or API token (another account's answer 404), until it expires. Nothing is stored per link.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../http/index.ts';
 
 const TOKEN = /^((?:qt|job)_[A-Za-z0-9]{1,60})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
 

@@ -1,5 +1,5 @@
 // Kept quotes' part of the OpenAPI document (docs/widget.md, "Quotes shoppers can keep").
-import { errorSchema, errors, ok, pathParam, ref, shopperToken, timestamp } from '../openapi/helpers.ts';
+import { errorSchema, errors, ok, pathParam, ref, shopperToken, timestamp } from '../openapi/index.ts';
 
 const widgetOrToken = [{ bearerAuth: [] }, { widgetKey: [] }];
 const tokenParam = pathParam(

@@ -1,8 +1,8 @@
 // Kept quotes over HTTP: make a link to a quote, open it, download its PDF (docs/widget.md, "Quotes shoppers can keep").
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API_OR_WIDGET } from '../accounts/access.ts';
-import { routeParam } from '../http/route-params.ts';
+import { allow, API_OR_WIDGET } from '../accounts/index.ts';
+import { routeParam } from '../http/index.ts';
 import { keepQuote, keptQuotePdf, openKeptQuote } from './service.ts';
 
 export function keptQuotesRouter(deps: Deps) {

@@ -1,13 +1,14 @@
 // Quotes shoppers can keep: a signed, expiring link to a completed quote (link.ts), what the widget shows when it
 // reopens one, and its PDF (pdf.ts) with the part's picture (picture.ts).
-import type { Auth, Deps } from '../deps.ts';
-import { ApiError, notFound } from '../http/errors.ts';
-import { quoteById, quoteForCaller, type QuoteRow } from '../quotes/sql.ts';
-import { presentQuote } from '../quotes/present.ts';
-import { effectiveOffer } from '../offer/offer.ts';
+import type { Deps } from '../deps.ts';
+import type { Auth } from '../accounts/index.ts';
+import { ApiError, notFound } from '../http/index.ts';
+import { quoteById, quoteForCaller, type QuoteRow } from '../quotes/index.ts';
+import { presentQuote } from '../quotes/index.ts';
+import { effectiveOffer } from '../offer/index.ts';
 import { signLink, verifyLink } from './link.ts';
 import { cachedPicture } from './picture.ts';
-import { fileById } from '../files/sql.ts';
+import { fileById } from '../files/index.ts';
 import { quotePdf } from './pdf.ts';
 
 const DAY_MS = 86_400_000;

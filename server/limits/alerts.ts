@@ -3,8 +3,14 @@
 // per (account, resource) and read under a row lock in the transaction that changed usage, so each
 // crossing fires exactly once however many requests race.
 import type { Queryable } from '../db/index.ts';
-import { writeEvent } from '../webhooks/outbox-sql.ts';
-import { lockAlertState, saveAlertState, type AlertLevel, type AlertResource, type AlertState } from '../usage/sql.ts';
+import { writeEvent } from '../outbox/index.ts';
+import {
+  lockAlertState,
+  saveAlertState,
+  type AlertLevel,
+  type AlertResource,
+  type AlertState,
+} from './counters-sql.ts';
 
 export function alertLevel(used: number, limit: number): AlertLevel {
   if (used >= limit) return 100;

@@ -2,20 +2,24 @@
 // fires the level-0 quotes alerts owed at the start of a month and prunes the widget budgets' ended windows.
 import type { Deps } from '../deps.ts';
 import { createMemoryLimiter, createRedisLimiter, type RateLimiter } from './rate-limiter.ts';
-import { createRequestLog, type RequestLog } from '../usage/request-log.ts';
+import { createRequestLog, type RequestLog } from './request-log.ts';
 import { settleNewPeriodForAll } from './quota.ts';
+import { quotesUsed } from './counters-sql.ts';
+import { monthPeriod } from './period.ts';
 import { pruneBudgetWindows } from './widget-budget-sql.ts';
 
 export interface Limits {
   limiter: RateLimiter;
   requests: RequestLog;
+  /** Successful quotes this month (UTC, by deps.now), as the quota check counts them. */
+  quotesUsed(accountId: string): Promise<number>;
   start(): void;
   stop(): Promise<void>;
 }
 
 const PERIOD_SWEEP_MS = 60_000;
 
-export async function createLimits(deps: Omit<Deps, 'limits'>): Promise<Limits> {
+export async function createLimits(deps: Omit<Deps, 'limits' | 'jobs'>): Promise<Limits> {
   const { config, log } = deps;
   if (!deps.plans[config.rateLimitAnonymousPlan]) {
     throw new Error(`RATE_LIMIT_ANON_PLAN: no plan "${config.rateLimitAnonymousPlan}" in the plans file`);
@@ -35,6 +39,7 @@ export async function createLimits(deps: Omit<Deps, 'limits'>): Promise<Limits> 
   return {
     limiter,
     requests,
+    quotesUsed: (accountId) => quotesUsed(deps.db, accountId, monthPeriod(deps.now()).name),
     start() {
       requests.start();
       sweep ??= setInterval(() => {
@@ -53,4 +58,31 @@ export async function createLimits(deps: Omit<Deps, 'limits'>): Promise<Limits> 
       await limiter.close();
     },
   };
+}
+
+// The folder's front door: what other folders use of it.
+export { CALLER_VIAS } from './counters-sql.ts';
+export type { CallerVia } from './counters-sql.ts';
+export { limitsMiddleware } from './middleware.ts';
+export { limitsPaths, limitsSchemas, rateLimitHeaders, withRateLimitResponses, withRateLimits } from './openapi.ts';
+export { checkQuoteQuota, checkStorageQuota, countQuote, recordStorageChange } from './quota.ts';
+export { limitsRouter } from './router.ts';
+export { chargeSlicerTime, checkSlicerBudget, purgeSlicerUsage, slicerSpeed } from './slicer-time.ts';
+export type { SliceOutcome } from './slicer-time.ts';
+export { publicUploadStorageResponse, quoteBudgetResponses, widgetBudgetSchema } from './widget-budget-openapi.ts';
+export {
+  chargeWidgetQuote,
+  checkWidgetShare,
+  countWidgetQuote,
+  precheckWidgetStorage,
+  reserveWidgetStorage,
+  widgetBudgetUsage,
+} from './widget-budget.ts';
+export type { WidgetQuoteCaller } from './widget-budget.ts';
+
+declare module '../deps.ts' {
+  interface Deps {
+    /** Rate limiter, request log, this month's quote count and the new-month alert sweep. */
+    limits: Limits;
+  }
 }

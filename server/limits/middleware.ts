@@ -2,15 +2,17 @@
 // class its route declares (server/accounts/access.ts; read or write by method where no route matches),
 // answering 429 rate_limited when one is used up, sets X-RateLimit-* on every response, errors included, and
 // hands each attributed /v2 request to the request log when the response is done.
-import { routeTemplate } from '../http/logging.ts';
-import type { Context, Next } from 'koa';
-import type { Deps } from '../deps.ts';
-import type { EndpointClass } from './plans.ts';
-import { ApiError } from '../http/errors.ts';
-import { limitIdentity, type Credentials, type LimitIdentity } from '../accounts/caller.ts';
-import { limitClass, type Access } from '../accounts/access.ts';
+import { routeTemplate } from '../http/index.ts';
+import type { Next, ParameterizedContext } from 'koa';
+import type { AppState, Deps } from '../deps.ts';
+
+type Context = ParameterizedContext<AppState>;
+import type { EndpointClass } from '../accounts/index.ts';
+import { ApiError } from '../http/index.ts';
+import { limitIdentity, type LimitIdentity } from '../accounts/index.ts';
+import { limitClass, type Access } from '../accounts/index.ts';
 import type { HitResult } from './rate-limiter.ts';
-import type { CallerVia } from '../usage/sql.ts';
+import type { CallerVia } from './counters-sql.ts';
 
 interface Check {
   key: string;
@@ -45,10 +47,10 @@ export const countedUploadId = (access: Access | undefined, method: string, path
 export function limitsMiddleware(deps: Deps) {
   return async function limits(ctx: Context, next: Next) {
     if (ctx.path.startsWith('/v2/')) trackRequest(deps, ctx);
-    const access = ctx.state.access as Access | undefined;
+    const access = ctx.state.access;
     const cls = limitClass(access, ctx.method);
     const uploadId = countedUploadId(access, ctx.method, ctx.path);
-    const caller = await limitIdentity(deps, ctx, ctx.state.credentials as Credentials);
+    const caller = await limitIdentity(deps, ctx, ctx.state.credentials!);
     ctx.state.limitsCaller = caller;
     const results = await Promise.all(
       checksFor(caller, cls, uploadId).map((c) => deps.limits.limiter.hit(c.key, c.limit, c.windowMs)),
@@ -102,8 +104,8 @@ function trackRequest(deps: Deps, ctx: Context) {
   const started = performance.now();
   const at = deps.now();
   ctx.res.once('close', () => {
-    const caller = ctx.state.limitsCaller as LimitIdentity | undefined;
-    const publicUpload = ctx.state.publicUpload as PublicUpload | undefined;
+    const caller = ctx.state.limitsCaller;
+    const publicUpload = ctx.state.publicUpload;
     const accountId = ctx.state.auth?.account?.id ?? caller?.accountId ?? publicUpload?.account_id;
     if (!accountId) return; // nobody to attribute it to (e.g. an invalid token): not part of any account's usage
     deps.limits.requests.record({
@@ -118,4 +120,11 @@ function trackRequest(deps: Deps, ctx: Context) {
       created_at: at,
     });
   });
+}
+
+declare module '../deps.ts' {
+  interface AppState {
+    /** Who the rate limits counted the request against (set by this middleware, read when it is logged). */
+    limitsCaller?: LimitIdentity;
+  }
 }

@@ -9,11 +9,17 @@
 // file frees its bytes at once.
 import type { Queryable } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
-import type { AccountRow } from '../accounts/sql.ts';
-import type { Plan } from './plans.ts';
-import { storageUsed } from '../files/sql.ts';
-import { accountPlanId, alertState, incrementQuotes, quotesUsed, staleQuoteAlerts } from '../usage/sql.ts';
-import { ApiError } from '../http/errors.ts';
+import type { AccountRow } from '../accounts/index.ts';
+import type { Plan } from '../accounts/index.ts';
+import {
+  accountPlanId,
+  alertState,
+  incrementQuotes,
+  quotesUsed,
+  staleQuoteAlerts,
+  storageUsed,
+} from './counters-sql.ts';
+import { ApiError } from '../http/index.ts';
 import { lockedUsage, settleAlerts } from './alerts.ts';
 import { monthPeriod, secondsUntil, type Period } from './period.ts';
 

@@ -3,7 +3,7 @@
 // as much as a good one, and whoever asked for it pays. A caller's hourly budget is counted from these rows (so it
 // holds across worker processes), and the ratio of real to predicted seconds tells how fast this server slices.
 import type { Queryable } from '../db/index.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../http/index.ts';
 
 export type SliceOutcome = 'ok' | 'failed' | 'timeout' | 'stopped';
 

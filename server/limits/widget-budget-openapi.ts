@@ -1,7 +1,7 @@
 // The widget budgets' part of the OpenAPI document (docs/limits.md, "Widget budgets"): the offer's widget_budget,
 // the refusals of a shopper's quote or upload beyond a budget, and what GET /v2/usage reports of each key.
 import { DEFAULT_WIDGET_BUDGET, WIDGET_BUDGET_BOUNDS, type WidgetBudget } from '../../shared/widget-budget.ts';
-import { errorSchema, ref, timestamp } from '../openapi/helpers.ts';
+import { errorSchema, ref, timestamp } from '../openapi/index.ts';
 
 const int0 = { type: 'integer', minimum: 0 };
 const period = { type: 'string', pattern: '^\\d{4}-\\d{2}$', description: 'The UTC month' };

@@ -1,7 +1,7 @@
 // Counters of the widget budgets (migration 022): one row per widget key, scope and window.
 import type { Queryable } from '../db/index.ts';
-import { firstRow } from '../db/rows.ts';
-import type { AlertLevel } from '../usage/sql.ts';
+import { firstRow } from '../db/index.ts';
+import type { AlertLevel } from './counters-sql.ts';
 
 export interface BudgetWindow {
   start: Date;

@@ -5,10 +5,10 @@
 // read in SQL, so the limits hold across processes.
 import type { Queryable } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
-import type { AccountRow } from '../accounts/sql.ts';
-import { ApiError } from '../http/errors.ts';
-import { writeEvent } from '../webhooks/outbox-sql.ts';
-import { accountPlanId } from '../usage/sql.ts';
+import type { AccountRow } from '../accounts/index.ts';
+import { ApiError } from '../http/index.ts';
+import { writeEvent } from '../outbox/index.ts';
+import { accountPlanId } from './counters-sql.ts';
 import { monthlyShare, normalizeWidgetBudget, type WidgetBudget } from '../../shared/widget-budget.ts';
 import { alertLevel } from './alerts.ts';
 import { monthPeriod, secondsUntil, type Period } from './period.ts';

@@ -6,7 +6,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Measurements, ModelFormat, ModelWarning } from '../../shared/model/index.ts';
 import { EventEmitter } from 'node:events';
 import { open } from 'node:fs/promises';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../http/index.ts';
 import type { Config } from '../config.ts';
 import type { FeaturesJob, ParseJob } from './parse-worker.ts';
 import type { Features } from '../../shared/estimate/index.ts';
@@ -258,4 +258,11 @@ function tooSlow(budgetMs: number): ApiError {
     `The model took longer to read than its size allows (${limit} s); it is too complex or malformed.`,
     { limit_seconds: limit },
   );
+}
+
+declare module '../deps.ts' {
+  interface Deps {
+    /** Parses uploads in worker threads, in fair turns between callers. */
+    parser: ModelParser;
+  }
 }

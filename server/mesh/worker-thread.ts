@@ -1,7 +1,7 @@
 // One parse worker thread: started once (the TypeScript loader and the parsers load once), heap-capped, given one
 // job at a time and stopped when the job runs out of time. What runs inside is parse-worker.ts.
 import { Worker } from 'node:worker_threads';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../http/index.ts';
 import type { FeaturesJob, ParseJob } from './parse-worker.ts';
 
 const YOUNG_GENERATION_MB = 32;

@@ -126,3 +126,10 @@ function labelledCount(
     },
   });
 }
+
+declare module '../deps.ts' {
+  interface Deps {
+    /** Prometheus metrics of this process and of the service's state (served at /metrics). */
+    metrics: Metrics;
+  }
+}

@@ -2,7 +2,7 @@
 // raw path, which carries ids) and status; 499 when the client went away before the answer was complete.
 import type { Context, Next } from 'koa';
 import type { Metrics } from './metrics.ts';
-import { routeTemplate } from '../http/logging.ts';
+import { routeTemplate } from '../http/index.ts';
 
 export function httpMetrics(metrics: Metrics) {
   return async (ctx: Context, next: Next) => {

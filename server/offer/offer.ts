@@ -14,9 +14,9 @@ import {
 import type { ConfigIssue } from '../../shared/settings.ts';
 import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
-import { listProfiles } from '../profiles/sql.ts';
-import { ApiError, ValidationError } from '../http/errors.ts';
-import { resolveSettings, type QuoteRequest, type Resolution } from '../quotes/resolve.ts';
+import { listProfiles } from '../profiles/index.ts';
+import { ApiError, ValidationError } from '../http/index.ts';
+import { resolveSettings, type QuoteRequest, type Resolution } from '../profiles/index.ts';
 import { accountOffer, widgetKeyOffer } from './sql.ts';
 import { normalizeWidgetBudget } from '../../shared/widget-budget.ts';
 

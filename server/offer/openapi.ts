@@ -1,9 +1,9 @@
 // The offer's part of the OpenAPI document: schemas of the offer and of a shopper's choices, and its paths.
 import { PRESET_FIELDS, OFFER_LIMITS, DEFAULT_MAX_SLICE_SECONDS, MAX_SLICE_SECONDS_LIMIT } from '../../shared/offer.ts';
 import { TERMS_LIMITS } from '../../shared/offer-terms.ts';
-import { csrfHeader, errors, jsonBody, ok, pathParam, session } from '../openapi/helpers.ts';
-import { sectionSchema } from '../profiles/settings-schema.ts';
-import { widgetBudgetSchema } from '../limits/widget-budget-openapi.ts';
+import { csrfHeader, errors, jsonBody, ok, pathParam, session } from '../openapi/index.ts';
+import { sectionSchema } from '../profiles/index.ts';
+import { widgetBudgetSchema } from '../limits/index.ts';
 
 const printer = sectionSchema('printer_config');
 const presetSettings = {

@@ -3,13 +3,13 @@
 // the one underneath (the account's, then the default derived from the profiles).
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API, DASHBOARD } from '../accounts/access.ts';
-import { jsonBody } from '../http/json-body.ts';
-import { notFound } from '../http/errors.ts';
-import { routeParam } from '../http/route-params.ts';
+import { allow, API, DASHBOARD } from '../accounts/index.ts';
+import { jsonBody } from '../http/index.ts';
+import { notFound } from '../http/index.ts';
+import { routeParam } from '../http/index.ts';
 import { checkOffer, effectiveOffer } from './offer.ts';
 import { setAccountOffer, setWidgetKeyOffer } from './sql.ts';
-import { widgetKeyById } from '../widget/keys-sql.ts';
+import { widgetKeyById } from '../accounts/index.ts';
 
 export function offerRouter(deps: Deps) {
   const router = new Router<AppState>();

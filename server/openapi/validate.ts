@@ -3,14 +3,29 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction, ErrorObject } from 'ajv';
-import { ValidationError, type FieldProblem } from '../http/errors.ts';
-import { openApiDocument } from './document.ts';
+import { ValidationError, type FieldProblem } from '../http/index.ts';
 import { canonicalMember } from '../../shared/enums.ts';
 
 // ajv-formats is CommonJS; its function is the default export's default under NodeNext.
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
 let ajv: Ajv2020 | null = null;
 const compiled = new Map<string, ValidateFunction>();
+let contract: (() => Record<string, any>) | null = null;
+
+/**
+ * The contract's components, given by its assembly (server/openapi.ts registers them when it is loaded), so
+ * that this low module validates against the whole document without importing the features that describe it.
+ */
+export function useContract(components: () => Record<string, any>): void {
+  contract = components;
+  ajv = null;
+  compiled.clear();
+}
+
+function components(): Record<string, any> {
+  if (!contract) throw new Error('no OpenAPI contract registered (server/openapi.ts registers it)');
+  return contract();
+}
 
 function validatorFor(schemaName: string): ValidateFunction {
   let fn = compiled.get(schemaName);
@@ -18,7 +33,7 @@ function validatorFor(schemaName: string): ValidateFunction {
   if (!ajv) {
     ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats(ajv);
-    ajv.addSchema({ $id: 'openapi', components: openApiDocument().components });
+    ajv.addSchema({ $id: 'openapi', components: components() });
   }
   fn = ajv.getSchema(`openapi#/components/schemas/${schemaName}`);
   if (!fn) throw new Error(`no schema ${schemaName} in the OpenAPI document`);
@@ -45,9 +60,7 @@ type Schema = Record<string, any>;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function resolved(schema: Schema): Schema {
-  return typeof schema.$ref === 'string'
-    ? resolved(openApiDocument().components.schemas[schema.$ref.split('/').pop()!] ?? {})
-    : schema;
+  return typeof schema.$ref === 'string' ? resolved(components().schemas[schema.$ref.split('/').pop()!] ?? {}) : schema;
 }
 
 /**

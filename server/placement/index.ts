@@ -1,12 +1,25 @@
 // Placement of a stored file on a printer: its unit and scale, the orientation it is printed in, its size after
 // both, and the transform the slicer applies to the canonical mesh (docs/placement.md). Quotes, printability and
 // the file record all read it from here, so they never disagree.
-import type { FileRow } from '../files/sql.ts';
-import type { SliceTransform } from '../slicer/engine.ts';
+import type { Measurements } from '../../shared/model/measure.ts';
+import type { ModelShape } from '../mesh/index.ts';
+import type { SliceTransform } from '../slicer/index.ts';
 import { orient, type OrientationName, type Rotation, type ShapeFacts, type Volume } from './orient.ts';
 import { meshFactor, sourceUnit, type Unit } from './units.ts';
 import { unitSuspect, type UnitSuspectWarning } from './unit-check.ts';
 import { checkFeatures, type ThinWallsWarning, type TooSmallRefusal } from './features.ts';
+
+/** What placement reads of a stored file (files/sql.ts's FileRow has these fields). */
+export interface PlacedFile {
+  /** The canonical mesh's measurements (millimetres) and the unit the file declared. */
+  measurements: Measurements & { unit: string };
+  footprint: [number, number][];
+  unit: Unit;
+  scale: number;
+  shape: ModelShape | null;
+  /** Counts the file's rescales: a quote says which version it placed. */
+  revision: number;
+}
 
 /** The `placement` a quote states. */
 export interface Placement {
@@ -23,31 +36,34 @@ interface Measured {
   unit?: string;
 }
 
-const measured = (file: FileRow) => file.measurements as unknown as Measured;
+const measured = (file: PlacedFile) => file.measurements as unknown as Measured;
 
 /** Canonical mesh → printed millimetres for this file. */
-export function fileFactor(file: FileRow): number {
+export function fileFactor(file: PlacedFile): number {
   return meshFactor(file.unit, sourceUnit(measured(file).unit), file.scale);
 }
 
 /** Size as printed before any rotation, mm. */
-export function scaledSize(file: FileRow): Volume {
+export function scaledSize(file: PlacedFile): Volume {
   const [x, y, z] = measured(file).bbox.size.map((v) => v * fileFactor(file)) as [number, number, number];
   return { x, y, z };
 }
 
-export function unitWarning(file: FileRow): UnitSuspectWarning | null {
+export function unitWarning(file: PlacedFile): UnitSuspectWarning | null {
   const s = scaledSize(file);
   return unitSuspect(Math.max(s.x, s.y, s.z), file.unit);
 }
 
-function shapeFacts(file: FileRow): ShapeFacts {
+function shapeFacts(file: PlacedFile): ShapeFacts {
   const { min, max } = measured(file).bbox;
   return { min, max, footprint: file.footprint, shape: file.shape };
 }
 
 /** The placement on a build volume and its slicer transform, or null when no orientation fits. */
-export function placeFile(file: FileRow, volume: Volume): { placement: Placement; transform: SliceTransform } | null {
+export function placeFile(
+  file: PlacedFile,
+  volume: Volume,
+): { placement: Placement; transform: SliceTransform } | null {
   const factor = fileFactor(file);
   const found = orient(shapeFacts(file), factor, volume);
   if (!found) return null;
@@ -94,7 +110,7 @@ type Printer = {
  * Where a quote prints the file; a model that fits in no orientation, or too thin to print with these options
  * (placement/features.ts), gets a refusal, so it is never sliced. Thin walls are a warning.
  */
-export function placeForQuote(file: FileRow, printer: Printer) {
+export function placeForQuote(file: PlacedFile, printer: Printer) {
   const volume = { x: printer.bed_size_x, y: printer.bed_size_y, z: printer.bed_size_z };
   const warning = unitWarning(file);
   const m = scaledMeasurements(file);
@@ -135,7 +151,7 @@ function refusal(size: Volume, volume: Volume): PlacementRefusal {
 const roundVolume = (v: Volume): Volume => ({ x: +v.x.toFixed(3), y: +v.y.toFixed(3), z: +v.z.toFixed(3) });
 
 /** Measurements as printed: the canonical ones scaled by the file's unit and scale. */
-export function scaledMeasurements(file: FileRow): FileRow['measurements'] {
+export function scaledMeasurements(file: PlacedFile): PlacedFile['measurements'] {
   const m = file.measurements;
   const f = fileFactor(file);
   if (f === 1) return m;
@@ -150,3 +166,10 @@ export function scaledMeasurements(file: FileRow): FileRow['measurements'] {
     ...(m.extent_sums ? { extent_sums: scale(m.extent_sums) } : {}),
   };
 }
+
+// The folder's front door: what other folders use of it.
+export { fittingTurn } from './orient.ts';
+export type { Volume } from './orient.ts';
+export type { UnitSuspectWarning } from './unit-check.ts';
+export { UNITS, sourceUnit, unitNamed } from './units.ts';
+export type { Unit, UnitSource } from './units.ts';

@@ -3,7 +3,7 @@
 // plate, keeping its up direction; failing that it is laid down on another side of its bounding box, the side with
 // the most flat area first (lying flat on its largest face), then the lowest. On each side, turns of 0° and 90°
 // are tried before the other whole degrees, which fit long parts diagonally.
-import type { FlatAreas, ModelShape } from '../mesh/footprint.ts';
+import type { FlatAreas, ModelShape } from '../mesh/index.ts';
 
 type P = [number, number];
 export type Side = keyof FlatAreas;

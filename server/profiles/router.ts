@@ -2,12 +2,12 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API } from '../accounts/access.ts';
-import { jsonBody } from '../http/json-body.ts';
-import { validateBody } from '../openapi/validate.ts';
+import { allow, API } from '../accounts/index.ts';
+import { jsonBody } from '../http/index.ts';
+import { validateBody } from '../openapi/index.ts';
 import { listProfiles, profileById, type ProfileKind } from './sql.ts';
-import { notFound } from '../http/errors.ts';
-import { routeParam } from '../http/route-params.ts';
+import { notFound } from '../http/index.ts';
+import { routeParam } from '../http/index.ts';
 import { canonicalMember } from '../../shared/enums.ts';
 import {
   PROFILE_KINDS,
@@ -51,4 +51,11 @@ export function profilesRouter(deps: Deps) {
     ctx.body = { profile_id: ctx.params.profile_id, deleted: true };
   });
   return router;
+}
+
+declare module '../deps.ts' {
+  interface AppState {
+    /** The :kind route parameter in its canonical spelling (printer, material, global). */
+    kind?: ProfileKind;
+  }
 }

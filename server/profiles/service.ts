@@ -12,7 +12,7 @@ import {
   type ProfileKind,
   type ProfileRow,
 } from './sql.ts';
-import { ApiError, ValidationError, notFound } from '../http/errors.ts';
+import { ApiError, ValidationError, notFound } from '../http/index.ts';
 import { newId } from '../ids.ts';
 import { GLOBAL_PROFILES } from './global-profiles.ts';
 

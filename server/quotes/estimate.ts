@@ -14,11 +14,11 @@ import {
   type Estimate,
   type Features,
 } from '../../shared/estimate/index.ts';
-import { printStats } from '../slicer/print-stats.ts';
-import type { SliceMeasure } from '../slicer/gcode-stats.ts';
+import { printStats } from '../slicer/index.ts';
+import type { SliceMeasure } from '../slicer/index.ts';
 import type { QuoteRow } from './sql.ts';
 import type { StoredResolution } from './service.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../http/index.ts';
 
 /** What a quote shows of its estimate (the `estimate` object of the API). */
 export interface PresentedEstimate {
@@ -195,4 +195,11 @@ export async function recordCalibrationSample(
       measure.print_time_s,
     ],
   );
+}
+
+declare module '../deps.ts' {
+  interface Deps {
+    /** The instant estimate's calibrations (fitted on each account's real slices) and recent features. */
+    estimator: Estimator;
+  }
 }

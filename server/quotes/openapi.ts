@@ -15,9 +15,9 @@ import {
   shopperToken,
   deletedSchema,
   idempotencyKey,
-} from '../openapi/helpers.ts';
-import { sectionSchema, settingSchema } from '../profiles/settings-schema.ts';
-import { quoteBudgetResponses } from '../limits/widget-budget-openapi.ts';
+} from '../openapi/index.ts';
+import { sectionSchema, settingSchema } from '../profiles/index.ts';
+import { quoteBudgetResponses } from '../limits/index.ts';
 import { PRICE_LINES, type PriceLine } from '../../shared/pricing.ts';
 
 // Also open to a storefront's widget key, for the quotes of its own uploads.

@@ -4,12 +4,13 @@
 // slice cache. Bounded per upload and per account; run only when no quote waits; gone with the file or when the
 // shopper's upload session ends.
 import type { Deps } from '../deps.ts';
-import type { FileRow } from '../files/sql.ts';
+import type { FileRow } from '../files/index.ts';
+import type { UploadListener } from '../files/index.ts';
 import type { Offer, OfferChoices } from '../../shared/offer.ts';
-import { checkChoices, choicesLayer, effectiveOffer } from '../offer/offer.ts';
+import { checkChoices, choicesLayer, effectiveOffer } from '../offer/index.ts';
 import { placeForQuote } from '../placement/index.ts';
-import { detectSlicer } from '../slicer/engine.ts';
-import { resolveSettings } from './resolve.ts';
+import { detectSlicer } from '../slicer/index.ts';
+import { resolveSettings } from '../profiles/index.ts';
 import { slicingKey } from './slicing-key.ts';
 import { countPrefetches, insertPrefetches, type NewPrefetch } from './prefetch-sql.ts';
 import { quoteFeatures } from './estimate.ts';
@@ -109,4 +110,9 @@ async function planUpload(deps: Deps, file: FileRow, upload: PrefetchUpload): Pr
       deps.log.error(`prefetch: could not plan the slices of ${file.id}`, err);
     return 0;
   }
+}
+
+/** Quotes' subscription to uploads: each shopper's upload or rescale queues its likely slices. */
+export function prefetchOnUpload(deps: Deps): UploadListener {
+  return { shopperUploaded: (file, upload) => void prefetchUpload(deps, file, upload) };
 }

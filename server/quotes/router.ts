@@ -4,15 +4,15 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { PresentedEstimate } from './estimate.ts';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API, API_OR_WIDGET } from '../accounts/access.ts';
-import { jsonBody } from '../http/json-body.ts';
+import { allow, API, API_OR_WIDGET } from '../accounts/index.ts';
+import { jsonBody } from '../http/index.ts';
 import { createQuote } from './service.ts';
 import { presentQuote, presentJob } from './present.ts';
 import { quoteById, quoteForCaller, listQuotes, softDeleteQuote, type QuoteRow } from './sql.ts';
-import { ApiError, notFound } from '../http/errors.ts';
-import { routeParam } from '../http/route-params.ts';
-import { pageRequest, pageResponse } from '../http/pagination.ts';
-import { idempotent } from '../idempotency/middleware.ts';
+import { ApiError, notFound } from '../http/index.ts';
+import { routeParam } from '../http/index.ts';
+import { pageRequest, pageResponse } from '../http/index.ts';
+import { idempotent } from '../idempotency/index.ts';
 
 /** How long a 202 waits for the instant estimate; past it the job answers with it once it is made. */
 const ESTIMATE_WAIT_MS = 5000;

@@ -14,15 +14,17 @@ import {
   type PrintStats,
 } from '../../shared/pricing.ts';
 import { DEFAULT_MAX_SLICE_SECONDS, type OfferChoices } from '../../shared/offer.ts';
-import { checkChoices, choicesLayer, effectiveOffer } from '../offer/offer.ts';
+import { checkChoices, choicesLayer, effectiveOffer } from '../offer/index.ts';
 import { settingsDigest, signQuote, signingSecret } from './signing.ts';
-import type { Deps, Auth } from '../deps.ts';
+import type { Deps } from '../deps.ts';
+import type { Auth } from '../accounts/index.ts';
 import type { Queryable } from '../db/index.ts';
-import { fileForCaller } from '../files/service.ts';
-import type { FileRow } from '../files/sql.ts';
-import { writeEvent } from '../webhooks/outbox-sql.ts';
+import { fileForCaller } from '../files/index.ts';
+import type { FileRow } from '../files/index.ts';
+import { writeEvent } from '../outbox/index.ts';
 import {
   insertQuote,
+  type NewQuote,
   completeQuote,
   failQuote,
   sliceByKey,
@@ -34,27 +36,22 @@ import {
   type SliceRow,
   type JobError,
 } from './sql.ts';
-import { ApiError, ValidationError, type FieldProblem } from '../http/errors.ts';
+import { ApiError, ValidationError, type FieldProblem } from '../http/index.ts';
 import { newId } from '../ids.ts';
-import { checkQuoteQuota, countQuote } from '../limits/quota.ts';
-import {
-  chargeWidgetQuote,
-  checkWidgetShare,
-  countWidgetQuote,
-  type WidgetQuoteCaller,
-} from '../limits/widget-budget.ts';
-import { detectSlicer } from '../slicer/engine.ts';
-import { mapInfillPattern } from '../slicer/patterns.ts';
+import { checkQuoteQuota, countQuote } from '../limits/index.ts';
+import { chargeWidgetQuote, checkWidgetShare, countWidgetQuote, type WidgetQuoteCaller } from '../limits/index.ts';
+import { detectSlicer } from '../slicer/index.ts';
+import { mapInfillPattern } from '../slicer/index.ts';
 import { placeForQuote, type QuotePlacement } from '../placement/index.ts';
-import { supportDensityUsed } from '../slicer/config.ts';
-import type { SliceMeasure } from '../slicer/gcode-stats.ts';
-import { printStats } from '../slicer/print-stats.ts';
-import { resolveSettings, type QuoteRequest, type Resolution } from './resolve.ts';
+import { supportDensityUsed } from '../slicer/index.ts';
+import type { SliceMeasure } from '../slicer/index.ts';
+import { printStats } from '../slicer/index.ts';
+import { resolveSettings, type QuoteRequest, type Resolution } from '../profiles/index.ts';
 import { slicingKey } from './slicing-key.ts';
 import { jobEventData, quoteEventData, processingTimeMs } from './present.ts';
 import { estimateQuote, recordCalibrationSample, type PresentedEstimate } from './estimate.ts';
 import { checkComplexity, sliceCost } from './slice-cost.ts';
-import { checkSlicerBudget } from '../limits/slicer-time.ts';
+import { checkSlicerBudget } from '../limits/index.ts';
 
 const SECTIONS: SettingSection[] = ['printer_config', 'material_config', 'quote_config'];
 
@@ -172,6 +169,37 @@ export interface CreatedQuote {
 
 const isQuoteRefusal = (err: unknown): err is ApiError => err instanceof ApiError && err.status === 422;
 
+/** The one insert builder: what every new quote takes from its caller and file, and the rest as given. */
+function newQuote(auth: Auth, file: FileRow, mode: 'sync' | 'async', rest: QuoteRequestColumns): NewQuote {
+  return {
+    id: newId(mode === 'async' ? 'job' : 'qt'),
+    account_id: auth.account.id,
+    token_id: auth.tokenId,
+    file_id: file.id,
+    file_name: file.name,
+    mode,
+    widget_key_id: auth.widgetKeyId,
+    shopper_hash: auth.shopperHash ?? null,
+    priority: auth.via === 'widget' ? PRIORITY.shopper : PRIORITY.merchant,
+    caller: auth.caller,
+    ...rest,
+  };
+}
+
+type QuoteRequestColumns = Omit<
+  NewQuote,
+  | 'id'
+  | 'account_id'
+  | 'token_id'
+  | 'file_id'
+  | 'file_name'
+  | 'mode'
+  | 'widget_key_id'
+  | 'shopper_hash'
+  | 'priority'
+  | 'caller'
+>;
+
 /** Records a refused quote as failed (never sliced, not counted) and answers its error with the quote id. */
 async function recordRefusal(
   deps: Deps,
@@ -190,27 +218,20 @@ async function recordRefusal(
   const requested =
     body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const failed = await deps.db.transaction(async (tx) => {
-    const quote = await insertQuote(tx, {
-      id: newId(mode === 'async' ? 'job' : 'qt'),
-      account_id: auth.account.id,
-      token_id: auth.tokenId,
-      file_id: file.id,
-      file_name: file.name,
-      mode,
-      status: 'processing',
-      request: requested,
-      resolved: null,
-      slicing_key: null,
-      material: null,
-      color: null,
-      printer: null,
-      widget_key_id: auth.widgetKeyId,
-      shopper_hash: auth.shopperHash ?? null,
-      choices: null,
-      priority: auth.via === 'widget' ? PRIORITY.shopper : PRIORITY.merchant,
-      caller: auth.caller,
-      predicted_s: null,
-    });
+    const quote = await insertQuote(
+      tx,
+      newQuote(auth, file, mode, {
+        status: 'processing',
+        request: requested,
+        resolved: null,
+        slicing_key: null,
+        material: null,
+        color: null,
+        printer: null,
+        choices: null,
+        predicted_s: null,
+      }),
+    );
     // Answered with the error at once: there is no job to follow, so quote.failed only.
     const row = await failQuote(tx, quote.id, null, error);
     if (!row) throw new Error(`quote ${quote.id}, inserted as processing, could not be failed`);
@@ -266,27 +287,20 @@ async function quoteFile(
     placement,
   };
   const row = await deps.db.transaction(async (tx) => {
-    const quote = await insertQuote(tx, {
-      id: newId(mode === 'async' ? 'job' : 'qt'),
-      account_id: auth.account.id,
-      token_id: auth.tokenId,
-      file_id: file.id,
-      file_name: file.name,
-      mode,
-      status: cached || refusal ? 'processing' : 'queued',
-      request: parsed.choices !== undefined ? { ...parsed.request, choices: parsed.choices } : parsed.request,
-      resolved: { ...stored, color: resolution.color },
-      slicing_key: key,
-      material: resolution.settings.material.filament_type,
-      color: resolution.color,
-      printer: printerLabel(resolution.settings.printer),
-      widget_key_id: auth.widgetKeyId,
-      shopper_hash: auth.shopperHash ?? null,
-      choices,
-      priority: auth.via === 'widget' ? PRIORITY.shopper : PRIORITY.merchant,
-      caller: auth.caller,
-      predicted_s: cost?.predicted_s ?? null,
-    });
+    const quote = await insertQuote(
+      tx,
+      newQuote(auth, file, mode, {
+        status: cached || refusal ? 'processing' : 'queued',
+        request: parsed.choices !== undefined ? { ...parsed.request, choices: parsed.choices } : parsed.request,
+        resolved: { ...stored, color: resolution.color },
+        slicing_key: key,
+        material: resolution.settings.material.filament_type,
+        color: resolution.color,
+        printer: printerLabel(resolution.settings.printer),
+        choices,
+        predicted_s: cost?.predicted_s ?? null,
+      }),
+    );
     // The shopper changed an option before the last price came: that quote is no longer awaited.
     if (auth.widgetKeyId && auth.shopperHash) await supersedeShopperQuotes(tx, quote);
     if (refusal) return failJob(tx, quote, null, refusal);
@@ -382,7 +396,12 @@ function priceOf(stats: PrintStats, s: ResolvedSettings, conversion: Conversion 
 }
 
 /** Expiry and signature of a completed quote (docs/quote-signatures.md). */
-async function signResult(tx: Queryable, deps: Deps, row: QuoteRow, result: ReturnType<typeof buildResult>) {
+async function signResult(
+  tx: Queryable,
+  deps: Pick<Deps, 'now'>,
+  row: QuoteRow,
+  result: ReturnType<typeof buildResult>,
+) {
   const settings = row.resolved!.settings;
   const expiresAt = new Date(deps.now().getTime() + settings.quote.quote_validity_days * 86_400_000);
   const placed = row.resolved!.placement;
@@ -417,7 +436,7 @@ function placementFields(p: QuotePlacement | undefined) {
 /** Completes a quote in the caller's transaction: row, monthly count and quote.completed together. */
 export async function finishQuote(
   tx: Queryable,
-  deps: Deps,
+  deps: Pick<Deps, 'plans' | 'now'>,
   row: QuoteRow,
   owner: string | null,
   input: FinishInput,

@@ -5,7 +5,7 @@
 // that the price a browser reports is the one we computed, for that part, and still valid.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/index.ts';
-import { firstRow } from '../db/rows.ts';
+import { firstRow } from '../db/index.ts';
 
 /**
  * v3 added the lead time chosen (its id and business days) before the expiry; v2 payloads (quotes signed before)

@@ -4,11 +4,11 @@
 // may take a worker's last free slot, and whether an upload is pre-sliced.
 import type { ResolvedSettings } from '../../shared/settings.ts';
 import type { Deps } from '../deps.ts';
-import type { FileRow } from '../files/sql.ts';
+import type { FileRow } from '../files/index.ts';
 import { scaledMeasurements, type Placement } from '../placement/index.ts';
-import { costInputsOf, referenceSeconds } from '../slicer/cost.ts';
-import { slicerSpeed } from '../limits/slicer-time.ts';
-import { ApiError } from '../http/errors.ts';
+import { costInputsOf, referenceSeconds } from '../slicer/index.ts';
+import { slicerSpeed } from '../limits/index.ts';
+import { ApiError } from '../http/index.ts';
 
 export interface SliceCost {
   /** Seconds on the reference machine the model was fitted on. */

@@ -7,9 +7,9 @@
 // uploaded do not depend on it.
 import { createHash } from 'node:crypto';
 import type { ResolvedSettings } from '../../shared/settings.ts';
-import { buildSliceConfig } from '../slicer/config.ts';
-import { STATS_REVISION } from '../slicer/gcode-stats.ts';
-import { isIdentity, type SliceTransform } from '../slicer/engine.ts';
+import { buildSliceConfig } from '../slicer/index.ts';
+import { STATS_REVISION } from '../slicer/index.ts';
+import { isIdentity, type SliceTransform } from '../slicer/index.ts';
 
 export function slicingKey(
   meshSha256: string,

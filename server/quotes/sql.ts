@@ -1,7 +1,7 @@
 import type { ResolvedChoices } from '../../shared/offer.ts';
 import type { Queryable } from '../db/index.ts';
-import { firstRow } from '../db/rows.ts';
-import type { SliceMeasure } from '../slicer/gcode-stats.ts';
+import { firstRow } from '../db/index.ts';
+import type { SliceMeasure } from '../slicer/index.ts';
 import type { StoredResolution } from './service.ts';
 import type { PresentedEstimate } from './estimate.ts';
 import type { Features } from '../../shared/estimate/index.ts';

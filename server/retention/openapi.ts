@@ -1,5 +1,5 @@
 // The retention settings' part of the OpenAPI document (docs/limits.md, "Retention").
-import { errors, jsonBody, ok } from '../openapi/helpers.ts';
+import { errors, jsonBody, ok } from '../openapi/index.ts';
 
 const bearerOrSession = [{ bearerAuth: [] }, { sessionCookie: [] }];
 const cartedDays = {

@@ -2,9 +2,9 @@
 // the retention of uploads that were added to a cart; that of the others follows the quote validity.
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API } from '../accounts/access.ts';
-import { jsonBody } from '../http/json-body.ts';
-import { validateBody } from '../openapi/validate.ts';
+import { allow, API } from '../accounts/index.ts';
+import { jsonBody } from '../http/index.ts';
+import { validateBody } from '../openapi/index.ts';
 import { cartedRetentionDays, setCartedRetentionDays } from './sql.ts';
 import { uncartedDays } from './sweep.ts';
 

@@ -4,10 +4,10 @@
 // removeFile, the one path every deletion takes (file.deleted, storage accounting, and whatever else a deletion
 // must do), so a purged upload goes exactly as one the merchant deletes.
 import type { Deps } from '../deps.ts';
-import { removeFile } from '../files/service.ts';
-import { resolveSettings } from '../quotes/resolve.ts';
+import { removeFile } from '../files/index.ts';
+import { resolveSettings } from '../profiles/index.ts';
 import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
-import { purgeSlicerUsage } from '../limits/slicer-time.ts';
+import { purgeSlicerUsage } from '../limits/index.ts';
 import {
   accountsWithShopperUploads,
   dueShopperUploads,

@@ -1,5 +1,5 @@
 // The first-run checklist's part of the OpenAPI document (docs/dashboard.md, "First-run checklist").
-import { bearer, errors, ok, session } from '../openapi/helpers.ts';
+import { bearer, errors, ok, session } from '../openapi/index.ts';
 
 const done = { type: 'boolean', description: 'The step is done, read from what the shop has' };
 const count = { type: 'integer', minimum: 0 };

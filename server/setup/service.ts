@@ -2,8 +2,8 @@
 // it ticks itself. Key → offer → its own prices (currency, minimum) → a cart that takes the widget's lines → a
 // test order. An order no cart took shows the cart as not connected: the shop page lacks a cart listener.
 import type { Deps } from '../deps.ts';
-import { effectiveOffer } from '../offer/offer.ts';
-import { resolveSettings } from '../quotes/resolve.ts';
+import { effectiveOffer } from '../offer/index.ts';
+import { resolveSettings } from '../profiles/index.ts';
 import { setupCounts } from './sql.ts';
 
 export async function setupChecklist(deps: Deps, accountId: string) {

@@ -3,23 +3,13 @@
 // owner. The owner removes its folder on every path; what a killed owner left behind is swept at the next start,
 // after killing a slicer still running in it. A live owner's folders, on this host or by another process, stay.
 import { lstat, mkdtemp, readdir, readFile, readlink, realpath, rm, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processStartTime } from '../storage/index.ts';
 
 const PREFIXES = ['slicequote-slice-', 'slicequote-probe-'] as const;
 export type WorkDirKind = 'slice' | 'probe';
 /** The slicer's process id (= its process group: it is spawned detached), written once it runs. */
 export const SLICER_PID_FILE = 'slicer.pid';
-
-/** Start time of a process in clock ticks since boot (field 22 of /proc/<pid>/stat), or null. */
-export function processStartTime(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null; // fields after "(comm)" start at 3
-  } catch {
-    return null;
-  }
-}
 
 const OWNER = `${process.pid}.${processStartTime(process.pid) ?? 0}`;
 const NAME = /^slicequote-(?:slice|probe)-(\d+)\.(\d+)-/;

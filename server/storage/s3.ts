@@ -18,18 +18,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { FileStorage } from './disk.ts';
-
-export interface S3Settings {
-  bucket: string;
-  /** Key prefix, e.g. "slicequote/" ('' for the bucket's root). */
-  prefix: string;
-  region: string;
-  /** Custom endpoint (MinIO, R2, Ceph); null: AWS. */
-  endpoint: string | null;
-  forcePathStyle: boolean;
-  /** null: the SDK's default credential chain (AWS_* variables, instance or task roles). */
-  credentials: { accessKeyId: string; secretAccessKey: string } | null;
-}
+import type { S3Settings } from '../config.ts';
 
 const CANONICAL = ['canonical.obj', 'canonical.3mf'] as const;
 /** Parts of 8 MiB, 4 in flight: an upload holds about 32 MiB whatever the file's size. */

@@ -6,7 +6,17 @@
 import { hostname } from 'node:os';
 import { mkdir, mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import { processStartTime } from '../slicer/workdirs.ts';
+import { readFileSync } from 'node:fs';
+
+/** Start time of a process in clock ticks since boot (field 22 of /proc/<pid>/stat), or null. */
+export function processStartTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null; // fields after "(comm)" start at 3
+  } catch {
+    return null;
+  }
+}
 
 const HOST = hostname().replace(/[^A-Za-z0-9.-]/g, '_') || 'host';
 const OWNER_NAME = /^proc-(\d+)-(\d+)-(.+)$/;

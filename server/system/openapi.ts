@@ -1,5 +1,5 @@
 // Paths of the service itself: liveness, this document and the readable reference.
-import { ok } from '../openapi/helpers.ts';
+import { ok } from '../openapi/index.ts';
 
 export const systemPaths = {
   '/v2/openapi.json': {

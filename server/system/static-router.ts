@@ -5,9 +5,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Deps } from '../deps.ts';
-import { allow, ANYONE } from '../accounts/access.ts';
-import { routeParam } from '../http/route-params.ts';
-import { FRAME_ANCESTORS_SELF } from '../http/frame-guard.ts';
+import { allow, ANYONE } from '../accounts/index.ts';
+import { routeParam } from '../http/index.ts';
+import { FRAME_ANCESTORS_SELF } from '../accounts/index.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const widgetDist = path.join(root, 'widget', 'dist');

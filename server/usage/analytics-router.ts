@@ -2,8 +2,8 @@
 // streamed export. Only the caller's account's quotes; UTC days, ISO weeks (Monday) and months.
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API } from '../accounts/access.ts';
-import { dateRange, exportRange, intParam, oneOf } from '../http/query-params.ts';
+import { allow, API } from '../accounts/index.ts';
+import { dateRange, exportRange, intParam, oneOf } from '../http/index.ts';
 import { exportStream, type ExportDataset, type ExportFormat } from './export.ts';
 import {
   quoteTotals,

@@ -6,8 +6,7 @@
 // TimeZone; text ties sort with COLLATE "C", whatever the database's locale.
 // Quotes deleted from history still count: they were computed, counted against the quota and priced.
 import type { Queryable } from '../db/index.ts';
-import { firstRow } from '../db/rows.ts';
-import type { QuoteRow } from '../quotes/sql.ts';
+import { firstRow } from '../db/index.ts';
 
 export type GroupBy = 'day' | 'week' | 'month';
 
@@ -181,26 +180,27 @@ export async function popularConfigurations(db: Queryable, accountId: string, st
   );
 }
 
-export type ExportQuoteRow = { cursor: string } & Pick<
-  QuoteRow,
-  | 'id'
-  | 'status'
-  | 'mode'
-  | 'created_at'
-  | 'finished_at'
-  | 'deleted_at'
-  | 'file_id'
-  | 'file_name'
-  | 'material'
-  | 'color'
-  | 'printer'
-  | 'currency'
-  | 'total_price'
-  | 'filament_weight_g'
-  | 'print_time_s'
-  | 'cached'
-  | 'token_id'
->;
+/** One exported quote: the columns of the quotes table (quotes/sql.ts) that the export writes. */
+export interface ExportQuoteRow {
+  cursor: string;
+  id: string;
+  status: 'queued' | 'processing' | 'completed' | 'failed';
+  mode: 'sync' | 'async';
+  created_at: Date;
+  finished_at: Date | null;
+  deleted_at: Date | null;
+  file_id: string;
+  file_name: string;
+  material: string | null;
+  color: string | null;
+  printer: string | null;
+  currency: string | null;
+  total_price: number | null;
+  filament_weight_g: number | null;
+  print_time_s: number | null;
+  cached: boolean | null;
+  token_id: string | null;
+}
 
 export interface QuoteCursor {
   /** created_at in UTC with microseconds (a JS Date would drop them and skip or repeat rows). */

@@ -7,7 +7,7 @@ import { stringify } from 'csv-stringify';
 import type { Queryable } from '../db/index.ts';
 import { exportQuotesPage, dailyQuotes, type ExportQuoteRow, type QuoteCursor } from './analytics-sql.ts';
 import { dailyCalls } from './sql.ts';
-import type { DateRange } from '../http/query-params.ts';
+import type { DateRange } from '../http/index.ts';
 
 export const PAGE_ROWS = 500;
 export type ExportDataset = 'quotes' | 'usage';

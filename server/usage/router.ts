@@ -2,13 +2,14 @@
 // daily trends) for the authenticated account.
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API } from '../accounts/access.ts';
-import { dateRange, daysOf } from '../http/query-params.ts';
-import { endpointStats, dailyCalls, callsByVia, CALLER_VIAS, type CallerVia } from './sql.ts';
-import { ValidationError } from '../http/errors.ts';
+import { allow, API } from '../accounts/index.ts';
+import { dateRange, daysOf } from '../http/index.ts';
+import { endpointStats, dailyCalls, callsByVia } from './sql.ts';
+import { CALLER_VIAS, type CallerVia } from '../limits/index.ts';
+import { ValidationError } from '../http/index.ts';
 import { canonicalMember } from '../../shared/enums.ts';
 import { materialUsage, dailyQuotes } from './analytics-sql.ts';
-import { widgetBudgetUsage } from '../limits/widget-budget.ts';
+import { widgetBudgetUsage } from '../limits/index.ts';
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 

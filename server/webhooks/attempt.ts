@@ -1,6 +1,6 @@
 // One delivery attempt of a claimed delivery: send the fixed body and signature, then record the outcome.
 import type { Queryable } from '../db/index.ts';
-import { closeFailed, recordAttempt, type ClaimedDelivery } from './sql.ts';
+import { closeFailed, recordAttempt, type ClaimedDelivery } from './attempts-sql.ts';
 import { judgeAddress, parseAddress } from './address-policy.ts';
 import { sendWebhook, type SendResult } from './send.ts';
 import { defaultResolver, type Resolver } from './url-guard.ts';

@@ -9,13 +9,9 @@
 import type { Deps } from '../deps.ts';
 import type { Db } from '../db/index.ts';
 import { newId } from '../ids.ts';
-import {
-  claimDueDeliveries,
-  claimUndispatchedEvents,
-  insertDelivery,
-  markEventDispatched,
-  matchingWebhooks,
-} from './sql.ts';
+import { insertDelivery } from './sql.ts';
+import { claimUndispatchedEvents, markEventDispatched, matchingWebhooks } from './dispatch-sql.ts';
+import { claimDueDeliveries } from './attempts-sql.ts';
 import { eventBody } from './events.ts';
 import { signBody } from './signature.ts';
 import { attemptDelivery } from './attempt.ts';
@@ -70,7 +66,10 @@ async function dispatchAll(db: Db): Promise<void> {
  * Builds the pump. Parses WEBHOOK_ALLOW_PRIVATE_CIDRS here, at start-up, so a malformed value stops the
  * process before it serves anything. `resolver` exists for tests; production uses the system resolver.
  */
-export function createEventPump(deps: Omit<Deps, 'events'>, opts: { resolver?: Resolver } = {}): EventPump {
+/** What the pump needs: the database, its settings and a log. */
+export type PumpDeps = Pick<Deps, 'config' | 'db' | 'log' | 'now'>;
+
+export function createEventPump(deps: PumpDeps, opts: { resolver?: Resolver } = {}): EventPump {
   const settings = deliverySettings(deps.config);
   return new Pump(deps, settings, opts.resolver);
 }
@@ -86,7 +85,7 @@ class Pump implements EventPump {
   private readonly id = newId('pump');
 
   constructor(
-    private readonly deps: Omit<Deps, 'events'>,
+    private readonly deps: PumpDeps,
     private readonly settings: DeliverySettings,
     private readonly resolver?: Resolver,
   ) {}
@@ -180,5 +179,12 @@ class Pump implements EventPump {
         });
       this.inFlight.add(attempt);
     }
+  }
+}
+
+declare module '../deps.ts' {
+  interface Deps {
+    /** Delivers outbox events; wake() after committing a transaction that wrote events. */
+    events: EventPump;
   }
 }

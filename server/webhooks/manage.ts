@@ -1,7 +1,7 @@
 // The rules behind the /v2/webhooks routes: save-time URL checks, token links, creation, update, resend.
 import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
-import { tokenById } from '../accounts/tokens-sql.ts';
+import { tokenById } from '../accounts/index.ts';
 import {
   countWebhooks,
   deliveryById,
@@ -12,7 +12,7 @@ import {
   type WebhookPatch,
   type WebhookRow,
 } from './sql.ts';
-import { ApiError, ValidationError, notFound } from '../http/errors.ts';
+import { ApiError, ValidationError, notFound } from '../http/index.ts';
 import { newId } from '../ids.ts';
 import { generateSecret, signBody } from './signature.ts';
 import { accountFacingReason } from './reasons.ts';

@@ -10,7 +10,7 @@ import {
   timestamp,
   ref,
   idempotencyKey,
-} from '../openapi/helpers.ts';
+} from '../openapi/index.ts';
 import { WEBHOOK_EVENTS } from './events.ts';
 
 const nullableTimestamp = { oneOf: [timestamp, { type: 'null' }] };

@@ -2,12 +2,12 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API } from '../accounts/access.ts';
-import { jsonBody } from '../http/json-body.ts';
-import { validateBody } from '../openapi/validate.ts';
-import { pageRequest, pageResponse } from '../http/pagination.ts';
-import { ValidationError, notFound } from '../http/errors.ts';
-import { routeParam } from '../http/route-params.ts';
+import { allow, API } from '../accounts/index.ts';
+import { jsonBody } from '../http/index.ts';
+import { validateBody } from '../openapi/index.ts';
+import { pageRequest, pageResponse } from '../http/index.ts';
+import { ValidationError, notFound } from '../http/index.ts';
+import { routeParam } from '../http/index.ts';
 import { canonicalMember } from '../../shared/enums.ts';
 import {
   deleteWebhook,
@@ -19,7 +19,7 @@ import {
   type DeliveryState,
 } from './sql.ts';
 import { deliverySettings, policyFor } from './settings.ts';
-import { idempotent } from '../idempotency/middleware.ts';
+import { idempotent } from '../idempotency/index.ts';
 import { presentDelivery, presentDeliveryDetail, presentStats, presentWebhook } from './present.ts';
 import {
   changeWebhook,

@@ -2,15 +2,15 @@
 import Router from '@koa/router';
 import { randomBytes } from 'node:crypto';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, DASHBOARD } from '../accounts/access.ts';
-import { normalizeOrigin } from './widget-key.ts';
-import { jsonBody } from '../http/json-body.ts';
-import { validateBody } from '../openapi/validate.ts';
-import { insertWidgetKey, listWidgetKeys, revokeWidgetKey, type WidgetKeyRow } from './keys-sql.ts';
-import { ValidationError, notFound } from '../http/errors.ts';
-import { routeParam } from '../http/route-params.ts';
+import { allow, DASHBOARD } from '../accounts/index.ts';
+import { normalizeOrigin } from '../accounts/index.ts';
+import { jsonBody } from '../http/index.ts';
+import { validateBody } from '../openapi/index.ts';
+import { insertWidgetKey, listWidgetKeys, revokeWidgetKey, type WidgetKeyRow } from '../accounts/index.ts';
+import { ValidationError, notFound } from '../http/index.ts';
+import { routeParam } from '../http/index.ts';
 import { newId } from '../ids.ts';
-import type { RefusedOrigin } from './refused-origins.ts';
+import type { RefusedOrigin } from '../accounts/index.ts';
 
 export function presentWidgetKey(k: WidgetKeyRow, refusedOrigins: RefusedOrigin[] = []) {
   return {

@@ -1,5 +1,5 @@
 // Paths and schemas of the storefront widget: its configuration, add-to-cart, widget keys, the bundle.
-import { REFUSED_ORIGINS_PER_KEY } from './refused-origins.ts';
+import { REFUSED_ORIGINS_PER_KEY } from '../accounts/index.ts';
 import {
   jsonBody,
   ok,
@@ -13,7 +13,7 @@ import {
   deletedSchema,
   idempotencyKey,
   pageParams,
-} from '../openapi/helpers.ts';
+} from '../openapi/index.ts';
 
 const widgetOrToken = [{ widgetKey: [] }, { bearerAuth: [] }];
 const bearerOrSession = [{ bearerAuth: [] }, { sessionCookie: [] }];

@@ -1,9 +1,10 @@
 // The shop's orders: every add to a cart (cart_lines), as the dashboard's Orders page, GET /v2/widget/cart and
 // its CSV export show them, and their acknowledgement by the shop's cart (docs/widget.md, "Orders are never
 // lost"). A line no cart acknowledged is still an order: the shop contacts the shopper.
-import type { Deps, Auth } from '../deps.ts';
-import { ApiError } from '../http/errors.ts';
-import type { Row } from '../usage/export.ts';
+import type { Deps } from '../deps.ts';
+import type { Auth } from '../accounts/index.ts';
+import { ApiError } from '../http/index.ts';
+import type { Row } from '../usage/index.ts';
 import { acknowledgeCartLines, type OrderRow } from './cart-sql.ts';
 import { addedBy } from './service.ts';
 

@@ -2,19 +2,19 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API_OR_WIDGET } from '../accounts/access.ts';
-import { jsonBody } from '../http/json-body.ts';
-import { validateBody } from '../openapi/validate.ts';
-import { ApiError, ValidationError, type FieldProblem } from '../http/errors.ts';
+import { allow, API_OR_WIDGET } from '../accounts/index.ts';
+import { jsonBody } from '../http/index.ts';
+import { validateBody } from '../openapi/index.ts';
+import { ApiError, ValidationError, type FieldProblem } from '../http/index.ts';
 import { widgetConfig, addToCart, addCartLines, addedBy, type CartRequestLine } from './service.ts';
-import { idempotent } from '../idempotency/middleware.ts';
-import { API } from '../accounts/access.ts';
-import { pageRequest, pageResponse } from '../http/pagination.ts';
-import { csvStream } from '../usage/export.ts';
+import { idempotent } from '../idempotency/index.ts';
+import { API } from '../accounts/index.ts';
+import { pageRequest, pageResponse } from '../http/index.ts';
+import { csvStream } from '../usage/index.ts';
 import { allOrders, listOrders } from './cart-sql.ts';
 import { ORDER_COLUMNS, acknowledge, orderCsvRows, presentOrder } from './orders.ts';
-import { materialPrices } from '../quotes/material-prices.ts';
-import { routeParam } from '../http/route-params.ts';
+import { materialPrices } from '../quotes/index.ts';
+import { routeParam } from '../http/index.ts';
 
 /**
  * Add-to-cart calls one shopper session may make (docs/widget.md, "Add to cart"): far more than a shopper adding

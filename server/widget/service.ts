@@ -1,20 +1,21 @@
 // What a storefront widget needs: the merchant's offer (materials, colours, qualities, infill, quantities,
 // build volume, currency) and add-to-cart, which records the line (the shop's orders) and tells the merchant's
 // webhooks with the authoritative, signed quote from the database, once per add (docs/widget.md).
-import type { Deps, Auth } from '../deps.ts';
-import { quoteForCaller } from '../quotes/sql.ts';
-import { writeEvent } from '../webhooks/outbox-sql.ts';
-import { resolveSettings } from '../quotes/resolve.ts';
-import { specResult } from '../quotes/present.ts';
-import { effectiveOffer } from '../offer/offer.ts';
+import type { Deps } from '../deps.ts';
+import type { Auth } from '../accounts/index.ts';
+import { quoteForCaller } from '../quotes/index.ts';
+import { writeEvent } from '../outbox/index.ts';
+import { resolveSettings } from '../profiles/index.ts';
+import { specResult } from '../quotes/index.ts';
+import { effectiveOffer } from '../offer/index.ts';
 import { quantityProblem } from '../../shared/offer.ts';
 import { deliveryDate, priceLine } from '../../shared/offer-terms.ts';
 import { currencyDigits } from '../../shared/pricing.ts';
-import { ApiError, ValidationError, notFound } from '../http/errors.ts';
-import { fileById } from '../files/sql.ts';
+import { ApiError, ValidationError, notFound } from '../http/index.ts';
+import { fileById } from '../files/index.ts';
 import { newId } from '../ids.ts';
 import type { Queryable } from '../db/index.ts';
-import type { QuoteRow } from '../quotes/sql.ts';
+import type { QuoteRow } from '../quotes/index.ts';
 import { insertCartLine, latestCartLine, lockQuotes } from './cart-sql.ts';
 
 export async function widgetConfig(deps: Deps, auth: Auth) {

@@ -18,7 +18,7 @@ import { corpusBytes } from '../helpers/corpus.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { insertAccount } from '../../server/accounts/sql.ts';
 import { createApiToken } from '../../server/accounts/api-tokens.ts';
-import { eventsForAccount } from '../../server/webhooks/outbox-sql.ts';
+import { eventsForAccount } from '../../server/outbox/sql.ts';
 
 const SECRET = 'cluster-test-secret-0123456789-0123456789';
 const onlyPostgres = testDbKind() !== 'postgres' && 'several processes share one database: PostgreSQL only';

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { corpusPath } from '../helpers/corpus.ts';
-import { eventsForAccount } from '../../server/webhooks/outbox-sql.ts';
+import { eventsForAccount } from '../../server/outbox/sql.ts';
 
 let server: TestServer;
 let api: ApiClient;

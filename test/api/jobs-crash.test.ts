@@ -13,7 +13,7 @@ import { openPglite, openPostgres, type Db } from '../../server/db/index.ts';
 import { insertAccount } from '../../server/accounts/sql.ts';
 import { createApiToken } from '../../server/accounts/api-tokens.ts';
 import { migrate } from '../../server/db/migrate.ts';
-import { eventsForAccount } from '../../server/webhooks/outbox-sql.ts';
+import { eventsForAccount } from '../../server/outbox/sql.ts';
 
 const SECRET = 'crash-test-secret-0123456789-0123456789';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { accountById } from '../../server/accounts/sql.ts';
-import { eventsForAccount } from '../../server/webhooks/outbox-sql.ts';
+import { eventsForAccount } from '../../server/outbox/sql.ts';
 import { checkQuoteQuota, countQuote, settleNewPeriodForAll } from '../../server/limits/quota.ts';
 import { alertLevel, alertsOwed } from '../../server/limits/alerts.ts';
 import type { ApiError } from '../../server/http/errors.ts';

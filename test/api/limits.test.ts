@@ -6,13 +6,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestServer, type TestServer, ApiClient } from '../helpers/server.ts';
-import { openApiDocument } from '../../server/openapi/document.ts';
+import { openApiDocument } from '../../server/openapi.ts';
 import { createMemoryLimiter } from '../../server/limits/rate-limiter.ts';
 import { createRouter } from '../../server/app.ts';
 import { declaredRoutes, limitClass, routeAccess } from '../../server/accounts/access.ts';
 import { countedUploadId } from '../../server/limits/middleware.ts';
 import { addressKey } from '../../server/accounts/caller.ts';
-import { insertWidgetKey } from '../../server/widget/keys-sql.ts';
+import { insertWidgetKey } from '../../server/accounts/widget-keys-sql.ts';
 
 // Long enough that a loaded CI machine answers a test's few requests within one window.
 const WINDOW_S = 4;

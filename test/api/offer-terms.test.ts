@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { boxesObj } from '../helpers/meshes.ts';
-import { eventsForAccount } from '../../server/webhooks/outbox-sql.ts';
+import { eventsForAccount } from '../../server/outbox/sql.ts';
 import { assertWebhookBody } from '../helpers/contract.ts';
 import { verifyQuoteSignature } from '../../demo/server.ts';
 

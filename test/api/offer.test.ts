@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { boxesObj } from '../helpers/meshes.ts';
-import { eventsForAccount } from '../../server/webhooks/outbox-sql.ts';
+import { eventsForAccount } from '../../server/outbox/sql.ts';
 import { assertWebhookBody } from '../helpers/contract.ts';
 
 const SHOP = 'https://offer-shop.example';

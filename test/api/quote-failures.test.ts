@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
-import { eventsForAccount } from '../../server/webhooks/outbox-sql.ts';
+import { eventsForAccount } from '../../server/outbox/sql.ts';
 import { until } from '../helpers/poll.ts';
 
 let server: TestServer;

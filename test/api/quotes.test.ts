@@ -4,7 +4,7 @@ import path from 'node:path';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { CUBE_OBJ, T_SHAPE_OBJ } from '../helpers/meshes.ts';
 import { corpusPath } from '../helpers/corpus.ts';
-import { eventsForAccount } from '../../server/webhooks/outbox-sql.ts';
+import { eventsForAccount } from '../../server/outbox/sql.ts';
 import { until } from '../helpers/poll.ts';
 
 let server: TestServer;

@@ -14,7 +14,7 @@ import { merchantShop, startTestServer, type TestServer } from '../helpers/serve
 import { startTestS3 } from '../helpers/s3-server.ts';
 import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
-import { writeEvent } from '../../server/webhooks/outbox-sql.ts';
+import { writeEvent } from '../../server/outbox/sql.ts';
 import { freeBytes } from '../../server/storage/disk-floor.ts';
 import { loadConfig } from '../../server/config.ts';
 

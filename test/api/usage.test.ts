@@ -4,9 +4,9 @@ import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { corpusBytes } from '../helpers/corpus.ts';
-import { createRequestLog } from '../../server/usage/request-log.ts';
+import { createRequestLog } from '../../server/limits/request-log.ts';
 import type { Db } from '../../server/db/index.ts';
-import type { RequestRecord } from '../../server/usage/sql.ts';
+import type { RequestRecord } from '../../server/limits/counters-sql.ts';
 import { until } from '../helpers/poll.ts';
 
 let server: TestServer;

@@ -15,7 +15,7 @@ import { openPglite, openPostgres, type Db } from '../../server/db/index.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { insertAccount } from '../../server/accounts/sql.ts';
 import { insertWebhook } from '../../server/webhooks/sql.ts';
-import { writeEvent } from '../../server/webhooks/outbox-sql.ts';
+import { writeEvent } from '../../server/outbox/sql.ts';
 import { createApiToken } from '../../server/accounts/api-tokens.ts';
 import { createEventPump } from '../../server/webhooks/dispatcher.ts';
 import { newId } from '../../server/ids.ts';

@@ -10,7 +10,7 @@ import { corpusPath } from '../helpers/corpus.ts';
 import { verify } from '@octokit/webhooks-methods';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { startReceiver, eventually, type Receiver, type Answer } from '../helpers/receiver.ts';
-import { writeEvent } from '../../server/webhooks/outbox-sql.ts';
+import { writeEvent } from '../../server/outbox/sql.ts';
 import { createApiToken } from '../../server/accounts/api-tokens.ts';
 import { signBody } from '../../server/webhooks/signature.ts';
 import { SCHEMA_OF_EVENT } from '../../server/webhooks/openapi.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { verify } from '@octokit/webhooks-methods';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { startReceiver, eventually, type Receiver, type Answer } from '../helpers/receiver.ts';
-import { writeEvent } from '../../server/webhooks/outbox-sql.ts';
+import { writeEvent } from '../../server/outbox/sql.ts';
 import { insertDelivery } from '../../server/webhooks/sql.ts';
 import { signBody } from '../../server/webhooks/signature.ts';
 import { newId } from '../../server/ids.ts';

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, merchantShop, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { CUBE_OBJ, boxesObj } from '../helpers/meshes.ts';
-import { eventsForAccount } from '../../server/webhooks/outbox-sql.ts';
+import { eventsForAccount } from '../../server/outbox/sql.ts';
 import { pruneBudgetWindows } from '../../server/limits/widget-budget-sql.ts';
 import { assertWebhookBody } from '../helpers/contract.ts';
 

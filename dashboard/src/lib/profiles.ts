@@ -2,6 +2,7 @@
 import { api, call } from './api.ts';
 import type { Profile, ProfileKind } from './types.ts';
 import { DEFAULT_SETTINGS, getSetting } from '../../../shared/settings.ts';
+import { GLOBAL_LAYER_FIELDS } from '../../../shared/profiles.ts';
 
 export const KINDS: ProfileKind[] = ['printer', 'material', 'global'];
 export const KIND_LABEL: Record<ProfileKind, string> = {
@@ -19,8 +20,6 @@ export async function profileNames(): Promise<Map<string, Profile>> {
   const lists = await Promise.all(KINDS.map(listProfiles));
   return new Map(lists.flat().map((p) => [p.profile_id, p]));
 }
-
-const GLOBAL_LAYER_FIELDS = ['layer_height', 'min_layer_height', 'max_layer_height'];
 
 function split(settings: Record<string, unknown>, keys: string[]) {
   const inKeys: Record<string, unknown> = {};

@@ -15,9 +15,10 @@ import {
 } from '../../shared/settings.ts';
 import { aliasOf, aliasValue, SETTING_ALIASES } from '../../shared/aliases.ts';
 import type { Conversion } from '../../shared/pricing.ts';
+import { GLOBAL_LAYER_FIELDS } from '../../shared/profiles.ts';
 import type { Queryable } from '../db/index.ts';
-import { profilesForResolution, materialNames, type ProfileRow } from '../profiles/sql.ts';
-import { ApiError, ValidationError, type FieldProblem } from '../http/errors.ts';
+import { profilesForResolution, materialNames, type ProfileRow } from './sql.ts';
+import { ApiError, ValidationError, type FieldProblem } from '../http/index.ts';
 
 export interface QuoteRequest {
   printer_config?: PrinterConfig;
@@ -46,8 +47,6 @@ interface Layer {
   /** Material prices are per material: never borrowed from another material or the built-ins. */
   noPrices?: boolean;
 }
-
-const GLOBAL_LAYER_FIELDS = ['layer_height', 'min_layer_height', 'max_layer_height'];
 
 const profileLayer = (p: ProfileRow | undefined, fields?: string[]): Layer | null =>
   p ? { values: p.settings, source: `${p.account_id ? 'profile' : 'global'}:${p.id}`, fields } : null;

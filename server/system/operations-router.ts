@@ -4,8 +4,8 @@ import Router from '@koa/router';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../http/errors.ts';
-import { allow, ANYONE } from '../accounts/access.ts';
+import { ApiError } from '../http/index.ts';
+import { allow, ANYONE } from '../accounts/index.ts';
 
 /** 'unavailable' hides the reason from the (unauthenticated) caller; the log has it. */
 type Check = 'ok' | 'not_configured' | 'unavailable';

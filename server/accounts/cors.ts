@@ -3,8 +3,9 @@
 // no credentials are allowed; a widget key still works only from its allowed origins, checked by the route, so a
 // refusal (401, 403, 429) is readable by the page and the widget can say why instead of "network error".
 import cors from '@koa/cors';
-import type { Context, Next } from 'koa';
-import { isCrossOrigin, type Access } from '../accounts/access.ts';
+import type { Next, ParameterizedContext } from 'koa';
+import type { AppState } from '../deps.ts';
+import { isCrossOrigin } from './access.ts';
 
 const crossOrigin = cors({
   origin: (ctx) => ctx.get('origin'),
@@ -21,7 +22,7 @@ const crossOrigin = cors({
   keepHeadersOnError: true,
 });
 
-export async function declaredCors(ctx: Context, next: Next) {
-  if (isCrossOrigin(ctx.state.access as Access | undefined)) return crossOrigin(ctx, next);
+export async function declaredCors(ctx: ParameterizedContext<AppState>, next: Next) {
+  if (isCrossOrigin(ctx.state.access)) return crossOrigin(ctx, next);
   await next();
 }

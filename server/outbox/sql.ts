@@ -1,3 +1,4 @@
+// Outbox rows: one per event, written in the caller's transaction.
 import type { Queryable } from '../db/index.ts';
 import { newId } from '../ids.ts';
 

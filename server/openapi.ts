@@ -1,27 +1,28 @@
 // The OpenAPI 3.1 document served at /v2/openapi.json: the contract, validated against responses in tests.
 // Each feature folder holds its part (server/<feature>/openapi.ts); this file puts them together.
-import { coreSchemas } from './schemas.ts';
-import { errorResponses } from './helpers.ts';
-import { systemPaths } from '../system/openapi.ts';
-import { accountPaths } from '../accounts/openapi.ts';
-import { filePaths, fileResponses, fileSchemas } from '../files/openapi.ts';
-import { quotePaths, quoteSchemas } from '../quotes/openapi.ts';
-import { keptQuotePaths, keptQuoteSchemas } from '../kept-quotes/openapi.ts';
-import { setupPaths, setupSchemas } from '../setup/openapi.ts';
-import { profilePaths } from '../profiles/openapi.ts';
-import { widgetPaths, widgetSchemas } from '../widget/openapi.ts';
-import { offerPaths, offerSchemas, offerTag } from '../offer/openapi.ts';
-import { webhookPaths, webhookSchemas, webhookEvents } from '../webhooks/openapi.ts';
-import { usagePaths, usageSchemas, usageTags } from '../usage/openapi.ts';
-import { retentionPaths, retentionSchemas } from '../retention/openapi.ts';
-import { operationsPaths, operationsSchemas, metricsTokenScheme } from '../metrics/openapi.ts';
+import { coreSchemas } from './openapi/index.ts';
+import { errorResponses } from './openapi/index.ts';
+import { useContract } from './openapi/index.ts';
+import { systemPaths } from './system/index.ts';
+import { accountPaths } from './accounts/index.ts';
+import { filePaths, fileResponses, fileSchemas } from './files/index.ts';
+import { quotePaths, quoteSchemas } from './quotes/index.ts';
+import { keptQuotePaths, keptQuoteSchemas } from './kept-quotes/index.ts';
+import { setupPaths, setupSchemas } from './setup/index.ts';
+import { profilePaths } from './profiles/index.ts';
+import { widgetPaths, widgetSchemas } from './widget/index.ts';
+import { offerPaths, offerSchemas, offerTag } from './offer/index.ts';
+import { webhookPaths, webhookSchemas, webhookEvents } from './webhooks/index.ts';
+import { usagePaths, usageSchemas, usageTags } from './usage/index.ts';
+import { retentionPaths, retentionSchemas } from './retention/index.ts';
+import { operationsPaths, operationsSchemas, metricsTokenScheme } from './system/index.ts';
 import {
   limitsPaths,
   limitsSchemas,
   rateLimitHeaders,
   withRateLimits,
   withRateLimitResponses,
-} from '../limits/openapi.ts';
+} from './limits/index.ts';
 
 let cached: Record<string, any> | null = null;
 
@@ -132,3 +133,6 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
   };
   return serverUrl === '/' ? cached : { ...cached, servers: [{ url: serverUrl }] };
 }
+
+// Request bodies are validated against this same document (openapi/validate.ts).
+useContract(() => openApiDocument().components);

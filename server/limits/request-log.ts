@@ -3,7 +3,7 @@
 // not a database round trip. A database outage keeps at most maxBuffered rows and drops the oldest beyond.
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../deps.ts';
-import { insertRequests, pruneRequests, type RequestRecord } from './sql.ts';
+import { insertRequests, pruneRequests, type RequestRecord } from './counters-sql.ts';
 
 export interface RequestLog {
   record(r: RequestRecord): void;

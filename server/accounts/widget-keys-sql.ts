@@ -1,6 +1,6 @@
 import type { Offer } from '../../shared/offer.ts';
 import type { Queryable } from '../db/index.ts';
-import { firstRow } from '../db/rows.ts';
+import { firstRow } from '../db/index.ts';
 
 export interface WidgetKeyRow {
   id: string;

@@ -1,20 +1,9 @@
 // Plans live in one config file (plans.json); validated when loaded so a typo stops start-up.
 import { readFileSync } from 'node:fs';
 
-export type EndpointClass = 'quote' | 'upload' | 'read' | 'write';
-export interface RateLimit {
-  limit: number;
-  window_seconds: number;
-}
-export interface Plan {
-  id: string;
-  label: string;
-  monthly_quotes: number;
-  storage_bytes: number;
-  rate_limits: Record<EndpointClass, RateLimit>;
-}
-/** Plans by id. free, pro and business always exist (loadPlans checks), so `plans[id] ?? plans.free` is a Plan. */
-export type Plans = Record<string, Plan> & Record<'free' | 'pro' | 'business', Plan>;
+import type { EndpointClass, Plan, Plans } from '../config.ts';
+
+export type { EndpointClass, Plan, Plans, RateLimit } from '../config.ts';
 
 const CLASSES: EndpointClass[] = ['quote', 'upload', 'read', 'write'];
 const positive = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v > 0;

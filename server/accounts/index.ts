@@ -1,0 +1,30 @@
+// The front door of accounts/: who is calling and what they may do: accounts, sessions, API tokens, plans, widget keys and their check, each
+// route's declared access, CORS and the frame guard.
+// Other folders import only what is exported here (npm run check:graph).
+export { ANYONE, API, API_OR_WIDGET, DASHBOARD, allow, limitClass, routeAccess } from './access.ts';
+export type { Access } from './access.ts';
+export { createApiToken, createTokenAuthenticator } from './api-tokens.ts';
+export type { TokenAuthenticator } from './api-tokens.ts';
+export { addressKey, credentialsOf, limitIdentity } from './caller.ts';
+export type { Auth, Credentials, LimitIdentity } from './caller.ts';
+export { declaredCors } from './cors.ts';
+export { FRAME_ANCESTORS_SELF, frameGuard } from './frame-guard.ts';
+export { accountPaths } from './openapi.ts';
+export { hashPassword } from './passwords.ts';
+export { loadPlans } from './plans.ts';
+export type { EndpointClass, Plan, Plans } from './plans.ts';
+export { accountsRouter } from './router.ts';
+export { accountByEmail, accountById, countAccounts, insertAccount } from './sql.ts';
+export type { AccountRow } from './sql.ts';
+export { tokenById } from './tokens-sql.ts';
+export { SHOPPER_TOKEN_HEADER, hashShopperToken, newShopperToken, normalizeOrigin } from './widget-key.ts';
+export {
+  fileUploadedByShopper,
+  insertWidgetKey,
+  listWidgetKeys,
+  revokeWidgetKey,
+  widgetKeyById,
+} from './widget-keys-sql.ts';
+export type { WidgetKeyRow } from './widget-keys-sql.ts';
+export { REFUSED_ORIGINS_PER_KEY, createRefusedOrigins } from './refused-origins.ts';
+export type { RefusedOrigin, RefusedOrigins } from './refused-origins.ts';

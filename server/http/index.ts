@@ -1,0 +1,20 @@
+// The front door of http/: HTTP plumbing every feature uses: the one error shape, JSON bodies, query and route parameters, pages, logs.
+// Other folders import only what is exported here (npm run check:graph).
+export {
+  ApiError,
+  ValidationError,
+  answerClientError,
+  errorBody,
+  errorMiddleware,
+  notFound,
+  tooLarge,
+  unauthorized,
+} from './errors.ts';
+export type { FieldProblem } from './errors.ts';
+export { jsonBody } from './json-body.ts';
+export { createLogger, requestLog, routeTemplate } from './logging.ts';
+export type { Logger } from './logging.ts';
+export { pageRequest, pageResponse } from './pagination.ts';
+export { dateRange, daysOf, exportRange, intParam, oneOf } from './query-params.ts';
+export type { DateRange } from './query-params.ts';
+export { routeParam } from './route-params.ts';

@@ -1,0 +1,4 @@
+// Front door of kept-quotes/: signed, expiring links to a completed quote and its PDF. Other folders import only
+// what is exported here (npm run check:graph).
+export { keptQuotePaths, keptQuoteSchemas } from './openapi.ts';
+export { keptQuotesRouter } from './router.ts';

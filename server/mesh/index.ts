@@ -1,0 +1,5 @@
+// The front door of mesh/: parsing uploads in worker threads (the parsers are in shared/model/), footprints and shapes.
+// Other folders import only what is exported here (npm run check:graph).
+export type { FlatAreas, ModelShape } from './footprint.ts';
+export { createModelParser, parserOptions } from './parse.ts';
+export type { ModelParser } from './parse.ts';

@@ -1,0 +1,6 @@
+// The front door of outbox/: events written in the same transaction as the change they report, read by the
+// webhook pump (webhooks/dispatcher.ts) and delivered after commit, so that nothing is announced that did not
+// happen and nothing that happened is lost.
+// Other folders import only what is exported here (npm run check:graph).
+export { writeEvent } from './sql.ts';
+export type { OutboxEvent } from './sql.ts';

@@ -1,0 +1,129 @@
+// The quote worker: slices one claimed quote job while keeping its lease and reporting progress, then completes
+// it (or fails it) with its events in one transaction. A job another worker took over is left to that worker.
+import type { Deps } from '../deps.ts';
+import type { Queryable } from '../db/index.ts';
+import { renewLease, type QuoteRow } from './sql.ts';
+import { finishQuote, failJob, buildResult, jobStatusChanged, LeaseLostError } from './service.ts';
+import type { FileRow } from '../files/index.ts';
+import {
+  SliceFailedError,
+  SliceTimeoutError,
+  PoolFullError,
+  PoolClosedError,
+  SliceAbortedError,
+} from '../slicer/index.ts';
+import type { SliceProgress } from '../slicer/index.ts';
+import { ApiError } from '../http/index.ts';
+import type { SliceStep } from './slice-step.ts';
+
+export const MAX_JOB_ATTEMPTS = 3;
+
+/** What the runner hands its workers: who holds the leases, for how long, the slice step, the file to slice. */
+export interface WorkerContext {
+  owner: string;
+  leaseMs: number;
+  slice: SliceStep;
+  /** The file to slice (undefined when it is gone: the slice then fails on its own). */
+  fileOf(fileId: string): Promise<FileRow | undefined>;
+}
+
+export type QuoteWorkerDeps = Omit<Deps, 'jobs'>;
+
+type JobError = { code: string; message: string; status: number };
+
+function describeFailure(err: unknown): JobError {
+  if (err instanceof SliceTimeoutError)
+    return { code: 'slice_timeout', message: `The model is too complex: ${err.message}.`, status: 422 };
+  if (err instanceof SliceFailedError) {
+    const status = err.code === 'slicer_unavailable' ? 503 : 422;
+    return { code: err.code, message: err.message, status };
+  }
+  if (err instanceof ApiError) return { code: err.code, message: err.message, status: err.status };
+  return {
+    code: 'internal_error',
+    message: 'The quote could not be computed because of a server error; it was logged.',
+    status: 500,
+  };
+}
+
+/** Runs one claimed quote job to its end. */
+export function quoteWorker(deps: QuoteWorkerDeps, { owner, leaseMs, slice, fileOf }: WorkerContext) {
+  /**
+   * Keeps the lease alive and reports progress: the slicer's own stage and percentage, and when the slice is
+   * expected to end (the cost model's prediction, docs/limits.md). Aborts the slice if another worker took the
+   * job over, or the quote ended meanwhile (its file deleted or rescaled, the shopper asked for another).
+   */
+  function heartbeat(job: QuoteRow, ctrl: AbortController) {
+    const started = deps.now().getTime();
+    const expectedMs = Math.max(1000, (job.predicted_s ?? 10) * 1000);
+    let reported: SliceProgress | null = null;
+    const beat = setInterval(
+      async () => {
+        const elapsed = deps.now().getTime() - started;
+        const byTime = Math.min(95, 5 + Math.round((90 * elapsed) / expectedMs));
+        const percent = Math.min(95, Math.max(byTime, reported?.percent ?? 0));
+        const expectedDoneAt = new Date(started + Math.max(expectedMs, elapsed + 500));
+        const progress = { percent, stage: reported?.stage ?? null, expectedDoneAt };
+        const held = await renewLease(deps.db, job.id, owner, leaseMs, progress).catch(() => true);
+        if (!held) ctrl.abort(new LeaseLostError(job.id));
+      },
+      Math.max(200, Math.min(1000, Math.floor(leaseMs / 3))),
+    );
+    return { beat, onProgress: (p: SliceProgress) => (reported = p) };
+  }
+
+  async function process(job: QuoteRow & { backlog?: number }) {
+    if (job.attempts > MAX_JOB_ATTEMPTS) {
+      return record(job, (tx) =>
+        failJob(tx, job, owner, {
+          code: 'worker_lost',
+          message: `The quote was interrupted ${MAX_JOB_ATTEMPTS} times and was given up.`,
+          status: 500,
+        }),
+      );
+    }
+    const ctrl = new AbortController();
+    const { beat, onProgress } = heartbeat(job, ctrl);
+    try {
+      const outcome = await slice(
+        {
+          ...job,
+          slicing_key: job.slicing_key!,
+          resolved: job.resolved!,
+          file: await fileOf(job.file_id),
+          backlog: job.backlog ?? 0,
+          charge: { account_id: job.account_id, caller: job.caller ?? `acct:${job.account_id}`, kind: 'quote' },
+        },
+        ctrl.signal,
+        onProgress,
+      );
+      if (job.mode === 'async') deps.metrics.sliceCache.inc({ result: outcome.cached ? 'hit' : 'miss' }); // sync: at request
+      buildResult(job, outcome); // pricing may refuse (price_out_of_range): the job then fails below, not retries
+      await record(job, async (tx) => {
+        const done = await finishQuote(tx, deps, job, owner, outcome);
+        await jobStatusChanged(tx, done, 'processing');
+      });
+    } catch (err) {
+      if (ctrl.signal.aborted || err instanceof LeaseLostError) return; // another worker owns it now
+      // Shutting down, or the pool is full: the job stays claimed and its lease expiry hands it to a worker again.
+      if (err instanceof PoolFullError || err instanceof PoolClosedError || err instanceof SliceAbortedError) return;
+      // Slicer refusals and priced refusals (ApiError) are the job's outcome, not a server fault.
+      if (!(err instanceof SliceFailedError || err instanceof SliceTimeoutError || err instanceof ApiError))
+        deps.log.error(`job ${job.id} failed`, err);
+      await record(job, (tx) => failJob(tx, job, owner, describeFailure(err)));
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  async function record(job: QuoteRow, write: (tx: Queryable) => Promise<unknown>) {
+    try {
+      await deps.db.transaction(write);
+      deps.events.wake();
+    } catch (err) {
+      if (!(err instanceof LeaseLostError)) deps.log.error(`job ${job.id}: could not record the outcome`, err);
+    }
+  }
+
+  return process;
+}

@@ -1,0 +1,128 @@
+// The one slice step quote jobs and prefetches share: the slice cache first, then the model sliced in the bounded
+// pool with its time limit and niceness from the cost model, the slicer time charged to its caller whatever the
+// outcome, and the new slice stored under its slicing key.
+import { existsSync } from 'node:fs';
+import type { Deps } from '../deps.ts';
+import { sliceByKey, insertSlice } from './sql.ts';
+import { referenceCost, sliceNiceness, sliceTimeoutMs } from './slice-cost.ts';
+import { chargeSlicerTime, type SliceOutcome } from '../limits/index.ts';
+import type { FileRow } from '../files/index.ts';
+import type { StoredResolution } from './service.ts';
+import { SliceFailedError, SliceTimeoutError, PoolFullError, PoolClosedError } from '../slicer/index.ts';
+import type { SlicePool, SliceMeasure, SliceProgress } from '../slicer/index.ts';
+
+/** A prefetch stopped to make way for a quote; it goes back to the queue. */
+export class PrefetchPreemptedError extends Error {}
+
+export type SliceStepDeps = Pick<Deps, 'db' | 'storage' | 'config' | 'metrics' | 'log' | 'now'>;
+
+/** A slice's measure and where it came from (cached: the slice cache answered). */
+export interface SliceDone {
+  stats: SliceMeasure;
+  slice: { slicer: string; slicer_version: string; duration_ms: number };
+  cached: boolean;
+}
+
+export type SliceStep = (
+  target: SliceTarget,
+  signal: AbortSignal,
+  onProgress?: (progress: SliceProgress) => void,
+) => Promise<SliceDone>;
+
+/** What a slice is for and who pays for it (docs/limits.md, "Slicer time"). */
+export interface SliceTarget {
+  file_id: string;
+  slicing_key: string;
+  resolved: StoredResolution;
+  file: FileRow | undefined;
+  predicted_s: number | null;
+  /** More quotes of the same account waiting when this one was claimed: bulk work (see sliceNiceness). */
+  backlog: number;
+  charge: { account_id: string; caller: string; kind: 'quote' | 'prefetch' };
+}
+
+export function sliceStep(deps: SliceStepDeps, pool: SlicePool): SliceStep {
+  async function slice(
+    target: SliceTarget,
+    signal: AbortSignal,
+    onProgress?: (progress: SliceProgress) => void,
+  ): Promise<SliceDone> {
+    const hit = await sliceByKey(deps.db, target.slicing_key);
+    if (hit) return { stats: hit.stats, slice: hit, cached: true };
+    await deps.storage.ensureLocal(target.file_id).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
+    const meshPath = deps.storage.canonicalPath(target.file_id);
+    if (!existsSync(meshPath))
+      throw new SliceFailedError('The model file was deleted before it could be sliced.', 'slice_failed');
+    const { settings, placement } = target.resolved;
+    const timeoutMs = sliceTimeoutMs(target.predicted_s, deps.config.slicerTimeoutMs);
+    const niceness = sliceNiceness(target.charge.kind, target.predicted_s, target.backlog);
+    const started = performance.now();
+    const charge = (outcome: SliceOutcome | null) => chargeFor(target, outcome, (performance.now() - started) / 1000);
+    let out: Awaited<ReturnType<SlicePool['slice']>>;
+    try {
+      out = await timedSlice(() =>
+        pool.slice(
+          { meshPath, settings, transform: placement?.transform ?? undefined, onProgress, timeoutMs, niceness },
+          signal,
+        ),
+      );
+    } catch (err) {
+      await charge(outcomeOf(err, signal));
+      throw err;
+    }
+    await charge('ok');
+    const row = {
+      key: target.slicing_key,
+      stats: out.stats,
+      slicer: out.slicer.name,
+      slicer_version: out.slicer.version,
+      duration_ms: out.durationMs,
+    };
+    await insertSlice(deps.db, row);
+    return { stats: out.stats, slice: row, cached: false };
+  }
+
+  /**
+   * Charges the seconds a slice ran to its caller, whatever the outcome; not a prefetch stopped to make way for a
+   * quote, nor a slice stopped by this process shutting down (neither is the caller's doing).
+   */
+  async function chargeFor(target: SliceTarget, outcome: SliceOutcome | null, seconds: number) {
+    if (outcome === null || seconds <= 0) return;
+    const { placement, settings } = target.resolved;
+    const reference =
+      target.file && placement?.placement ? referenceCost(target.file, placement.placement, settings) : null;
+    await chargeSlicerTime(deps.db, {
+      ...target.charge,
+      outcome,
+      seconds: Math.round(seconds * 100) / 100,
+      reference_s: outcome === 'ok' ? reference : null,
+      at: deps.now(),
+    }).catch((err) => deps.log.error('jobs: could not record slicer time', err));
+  }
+
+  /** Runs a slice and records its duration and outcome (an aborted slice, handed to another worker, is not one). */
+  async function timedSlice<T>(run: () => Promise<T>): Promise<T> {
+    const stop = deps.metrics.slices.startTimer();
+    try {
+      const out = await run();
+      stop({ outcome: 'ok' });
+      return out;
+    } catch (err) {
+      if (err instanceof SliceTimeoutError) stop({ outcome: 'timeout' });
+      else if (err instanceof SliceFailedError) stop({ outcome: 'failed' });
+      throw err;
+    }
+  }
+
+  return slice;
+}
+
+function outcomeOf(err: unknown, signal: AbortSignal): SliceOutcome | null {
+  if (err instanceof SliceTimeoutError) return 'timeout';
+  if (err instanceof SliceFailedError) return 'failed';
+  if (err instanceof PoolClosedError || err instanceof PoolFullError) return null;
+  if (signal.reason instanceof PrefetchPreemptedError) return null;
+  return 'stopped';
+}

@@ -1,0 +1,13 @@
+// The front door of slicer/: PrusaSlicer: configuration, the process pool, the slice cost model, G-code statistics.
+// Other folders import only what is exported here (npm run check:graph).
+export { buildSliceConfig, supportDensityUsed } from './config.ts';
+export { costInputsOf, referenceSeconds } from './cost.ts';
+export { detectSlicer, isIdentity } from './engine.ts';
+export type { SliceProgress, SliceTransform } from './engine.ts';
+export { PoolClosedError, PoolFullError, SliceAbortedError, SliceFailedError, SliceTimeoutError } from './errors.ts';
+export { STATS_REVISION } from './gcode-stats.ts';
+export type { SliceMeasure } from './gcode-stats.ts';
+export { mapInfillPattern } from './patterns.ts';
+export { createSlicePool } from './pool.ts';
+export type { SlicePool } from './pool.ts';
+export { printStats } from './print-stats.ts';
