@@ -8,6 +8,7 @@ import { filePaths, fileResponses, fileSchemas } from '../files/openapi.ts';
 import { quotePaths, quoteSchemas } from '../quotes/openapi.ts';
 import { profilePaths } from '../profiles/openapi.ts';
 import { widgetPaths, widgetSchemas } from '../widget/openapi.ts';
+import { estimatePaths, estimateSchemas } from '../widget/estimate-openapi.ts';
 import { offerPaths, offerSchemas, offerTag } from '../offer/openapi.ts';
 import { webhookPaths, webhookSchemas, webhookEvents } from '../webhooks/openapi.ts';
 import { usagePaths, usageSchemas, usageTags } from '../usage/openapi.ts';
@@ -80,6 +81,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
           ...quotePaths,
           ...profilePaths,
           ...widgetPaths,
+          ...estimatePaths,
           ...offerPaths,
           ...webhookPaths,
           ...limitsPaths,
@@ -113,6 +115,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
         ...fileSchemas,
         ...quoteSchemas,
         ...widgetSchemas,
+        ...estimateSchemas,
         ...offerSchemas,
         ...webhookSchemas,
         ...limitsSchemas,

@@ -80,7 +80,7 @@ export async function claimPrefetch(db: Queryable, owner: string, leaseMs: numbe
          created_at
        LIMIT 1 FOR UPDATE OF p SKIP LOCKED)
      UPDATE prefetches p SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2::float8 / 1000),
-       attempts = p.attempts + 1
+       attempts = p.attempts + 1, started_at = now()
      FROM next WHERE p.slicing_key = next.slicing_key RETURNING p.*`,
     [owner, leaseMs, FAIR_SHARE_WINDOW_S],
   );

@@ -332,7 +332,8 @@ async function admitSlice(deps: Deps, auth: Auth): Promise<void> {
   }
 }
 
-function printerLabel(r: Resolution): string {
+/** The printer a quote was sliced for, as its calibration scope names it. */
+export function printerLabel(r: Pick<Resolution, 'settings'>): string {
   const p = r.settings.printer;
   return `${p.bed_size_x}x${p.bed_size_y}x${p.bed_size_z} mm, ${p.nozzle_diameter} mm nozzle`;
 }

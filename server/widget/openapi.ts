@@ -128,6 +128,7 @@ export const widgetSchemas = {
       'minimum_price',
       'minimum_line_price',
       'lead_time',
+      'slice_settings',
     ],
     additionalProperties: false,
     description:
@@ -175,6 +176,11 @@ export const widgetSchemas = {
       minimum_price: { type: ['number', 'null'] },
       minimum_line_price: { type: ['number', 'null'] },
       lead_time: { type: ['string', 'null'] },
+      slice_settings: {
+        oneOf: [ref('PublishedSliceSettings'), { type: 'null' }],
+        description:
+          "What the offer's default choices slice with: the widget measures a dropped model's estimate features with it (POST /v2/widget/estimate); null when the default choices cannot be resolved",
+      },
     },
   },
   CartRequest: {

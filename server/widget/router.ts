@@ -8,6 +8,7 @@ import { validateBody } from '../openapi/validate.ts';
 import { ApiError, ValidationError, type FieldProblem } from '../http/errors.ts';
 import { widgetConfig, addToCart, addCartLines, addedBy, type CartRequestLine } from './service.ts';
 import { idempotent } from '../idempotency/middleware.ts';
+import { estimateFromFeatures } from './instant-estimate.ts';
 import { API } from '../accounts/access.ts';
 import { pageRequest, pageResponse } from '../http/pagination.ts';
 import { csvStream } from '../usage/export.ts';
@@ -53,6 +54,11 @@ export function widgetRouter(deps: Deps) {
   const router = new Router<AppState>({ prefix: '/v2/widget' });
   router.get('/config', allow(deps, API_OR_WIDGET), async (ctx) => {
     ctx.body = await widgetConfig(deps, ctx.state.auth);
+  });
+  // The first price before the upload has arrived: features measured in the browser, priced here.
+  router.post('/estimate', allow(deps, ['widget'], 'quote'), jsonBody, async (ctx) => {
+    const body = validateBody<Parameters<typeof estimateFromFeatures>[2]>('WidgetEstimateRequest', ctx.request.body);
+    ctx.body = await estimateFromFeatures(deps, ctx.state.auth, body);
   });
   router.post('/cart', allow(deps, API_OR_WIDGET), jsonBody, idempotent(deps), async (ctx) => {
     await limitCartAdds(deps, ctx);

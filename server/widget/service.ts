@@ -15,6 +15,7 @@ import { newId } from '../ids.ts';
 import type { Queryable } from '../db/index.ts';
 import type { QuoteRow } from '../quotes/sql.ts';
 import { insertCartLine, latestCartLine, lockQuotes } from './cart-sql.ts';
+import { defaultSliceSettings } from './instant-estimate.ts';
 
 export async function widgetConfig(deps: Deps, auth: Auth) {
   const base = await resolveSettings(deps.db, auth.account.id, {});
@@ -39,6 +40,7 @@ export async function widgetConfig(deps: Deps, auth: Auth) {
     minimum_price: offer.minimum_price ?? (base.settings.quote.minimum_price || null),
     minimum_line_price: offer.minimum_line_price,
     lead_time: offer.lead_time,
+    slice_settings: await defaultSliceSettings(deps, auth),
   };
 }
 

@@ -1,0 +1,68 @@
+// What a waiting shopper is told (docs/instant-price.md, "Progress while slicing"): the step the quote is at, in
+// plain words rather than the slicer's own stages, and the seconds left, from the predicted slice costs of the
+// quote and of the work ahead of it (server/quotes/slice-cost.ts), updated as the slicer reports its stages.
+import type { Deps } from '../deps.ts';
+import type { QuoteRow } from './sql.ts';
+
+/** Where a quote is, as a shopper would say it. */
+export type JobStep = 'queued' | 'preparing' | 'slicing' | 'pricing';
+
+/**
+ * PrusaSlicer's stages ("10 => Processing triangulated mesh", "20 => Generating perimeters", …, "90 => Exporting
+ * G-code to …") mapped to steps: reading the mesh is preparing, exporting the G-code (which yields the print time
+ * and filament the price is made from) is pricing, and everything between is slicing.
+ */
+export function stepOf(row: Pick<QuoteRow, 'status' | 'stage'>): JobStep | null {
+  if (row.status === 'queued') return 'queued';
+  if (row.status !== 'processing') return null;
+  const stage = row.stage ?? '';
+  if (/export|g-?code/i.test(stage)) return 'pricing';
+  if (stage === '' || /processing triangulated|loading|mesh/i.test(stage)) return 'preparing';
+  return 'slicing';
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/**
+ * Seconds a queued quote should still wait: until the same slice ends when a prefetch or another quote is making
+ * it; otherwise the slices ahead of it (those running, and the queued ones it comes after) shared over the
+ * slicer's slots, then its own predicted slice. Null when nothing is known of its cost.
+ */
+async function queuedTimeLeft(deps: Pick<Deps, 'db' | 'config'>, row: QuoteRow, now: Date): Promise<number | null> {
+  const [r] = await deps.db.query<{ same_ms: number | null; running_ms: number; running: number; ahead_s: number; ahead: number }>(
+    `SELECT
+       (SELECT min(ms) FROM (
+          SELECT extract(epoch FROM (o.expected_done_at - $3::timestamptz)) * 1000 AS ms FROM quotes o
+          WHERE o.slicing_key = $1 AND o.id <> $2 AND o.status = 'processing' AND o.lease_expires_at >= now()
+            AND o.expected_done_at IS NOT NULL
+          UNION ALL
+          SELECT extract(epoch FROM (p.started_at - $3::timestamptz)) * 1000 + coalesce(p.predicted_s, 0) * 1000
+          FROM prefetches p
+          WHERE p.slicing_key = $1 AND p.lease_expires_at >= now() AND p.started_at IS NOT NULL) same)::float8
+         AS same_ms,
+       (SELECT coalesce(sum(greatest(0, extract(epoch FROM (o.expected_done_at - $3::timestamptz)) * 1000)), 0)
+        FROM quotes o WHERE o.status = 'processing' AND o.lease_expires_at >= now())::float8 AS running_ms,
+       (SELECT count(*) FROM quotes o WHERE o.status = 'processing' AND o.lease_expires_at >= now())::int AS running,
+       (SELECT coalesce(sum(coalesce(w.predicted_s, 0)), 0) FROM quotes w
+        WHERE w.status = 'queued' AND w.id <> $2 AND (w.priority, w.created_at) < ($4, $5))::float8 AS ahead_s,
+       (SELECT count(*) FROM quotes w
+        WHERE w.status = 'queued' AND w.id <> $2 AND (w.priority, w.created_at) < ($4, $5))::int AS ahead`,
+    [row.slicing_key, row.id, now, row.priority, row.created_at],
+  );
+  if (!r) return null;
+  if (r.same_ms !== null) return seconds(r.same_ms);
+  if (row.predicted_s === null) return null;
+  const slots = Math.max(1, deps.config.slicerConcurrency);
+  // A free slot takes it at once; otherwise the work ahead is shared over the slots.
+  const waitMs = r.running + r.ahead < slots ? 0 : (r.running_ms + r.ahead_s * 1000) / slots;
+  return seconds(waitMs + row.predicted_s * 1000);
+}
+
+/** The step and the seconds left of an unfinished quote (both null once it has finished). */
+export async function jobProgress(deps: Pick<Deps, 'db' | 'config'>, row: QuoteRow, now: Date) {
+  const step = stepOf(row);
+  if (row.status === 'processing')
+    return { step, expected_remaining_seconds: row.expected_done_at ? seconds(row.expected_done_at.getTime() - now.getTime()) : null };
+  if (row.status === 'queued') return { step, expected_remaining_seconds: await queuedTimeLeft(deps, row, now) };
+  return { step, expected_remaining_seconds: null };
+}
