@@ -362,7 +362,7 @@ export const quoteSchemas = {
         type: ['string', 'null'],
         enum: ['queued', 'preparing', 'slicing', 'pricing', null],
         description:
-          "Where the job is, in words a shopper understands: `queued` (waiting for the slicer), `preparing` (reading the model), `slicing`, `pricing` (reading the print time and filament off the slice); null once it has finished",
+          'Where the job is, in words a shopper understands: `queued` (waiting for the slicer), `preparing` (reading the model), `slicing`, `pricing` (reading the print time and filament off the slice); null once it has finished',
       },
       expected_remaining_seconds: {
         type: ['integer', 'null'],

@@ -29,7 +29,13 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
  * slicer's slots, then its own predicted slice. Null when nothing is known of its cost.
  */
 async function queuedTimeLeft(deps: Pick<Deps, 'db' | 'config'>, row: QuoteRow, now: Date): Promise<number | null> {
-  const [r] = await deps.db.query<{ same_ms: number | null; running_ms: number; running: number; ahead_s: number; ahead: number }>(
+  const [r] = await deps.db.query<{
+    same_ms: number | null;
+    running_ms: number;
+    running: number;
+    ahead_s: number;
+    ahead: number;
+  }>(
     `SELECT
        (SELECT min(ms) FROM (
           SELECT extract(epoch FROM (o.expected_done_at - $3::timestamptz)) * 1000 AS ms FROM quotes o
@@ -62,7 +68,10 @@ async function queuedTimeLeft(deps: Pick<Deps, 'db' | 'config'>, row: QuoteRow, 
 export async function jobProgress(deps: Pick<Deps, 'db' | 'config'>, row: QuoteRow, now: Date) {
   const step = stepOf(row);
   if (row.status === 'processing')
-    return { step, expected_remaining_seconds: row.expected_done_at ? seconds(row.expected_done_at.getTime() - now.getTime()) : null };
+    return {
+      step,
+      expected_remaining_seconds: row.expected_done_at ? seconds(row.expected_done_at.getTime() - now.getTime()) : null,
+    };
   if (row.status === 'queued') return { step, expected_remaining_seconds: await queuedTimeLeft(deps, row, now) };
   return { step, expected_remaining_seconds: null };
 }

@@ -78,7 +78,8 @@ export async function estimateFromFeatures(
     return { estimate: checkFigures(presentEstimate(estimate, body.features, resolution, source)), choices };
   } catch (err) {
     if (err instanceof EstimateError) throw refused(err.message);
-    if (err instanceof PriceOutOfRangeError) throw refused('price out of the range a quote can have; measure them again');
+    if (err instanceof PriceOutOfRangeError)
+      throw refused('price out of the range a quote can have; measure them again');
     throw err;
   }
 }

@@ -198,7 +198,10 @@ export class PartFlow {
       this.early = { estimate, choices: JSON.stringify(choices) };
       // Too late: the price (or the quote's own estimate) came first, the shopper chose otherwise, or it failed.
       if (signal.aborted || this.s.quote || this.s.error || this.s.pricing?.estimate || !this.earlyFits()) return;
-      this.patch({ quoting: this.s.quoting ?? 0, pricing: { percent: 0, estimate, step: null, remainingSeconds: null } });
+      this.patch({
+        quoting: this.s.quoting ?? 0,
+        pricing: { percent: 0, estimate, step: null, remainingSeconds: null },
+      });
       this.host.emit('sq-estimate', { file_id: this.s.file?.file_id ?? null, estimate });
     } catch {
       // No early estimate: the quote's own estimate and its exact price follow.
