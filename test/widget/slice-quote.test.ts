@@ -188,7 +188,7 @@ describe('errors', () => {
     }
   });
 
-  it('a model larger than the printer: previewed in the "does not fit" state, never uploaded', async () => {
+  it('a model larger than the printer: previewed in the "does not fit" state, its upload not kept', async () => {
     const el = await fixture();
     const errored = nextEvent('sq-error', 15_000);
     await el.load(cubeStl(400));
@@ -197,7 +197,7 @@ describe('errors', () => {
     assert($(el, '[part~=dimensions]').classList.contains('misfit'), 'the badge says it does not fit');
     assert(/Does not fit/.test($(el, '[part~=dimensions]').textContent!), 'in words');
     await new Promise((r) => setTimeout(r, 300));
-    assert(!shadow(el).querySelector('progress'), 'no upload started');
+    assert(!shadow(el).querySelector('progress'), 'no upload or price under way');
   });
 
   it('a file that is not a model is refused as unsupported_format', async () => {
