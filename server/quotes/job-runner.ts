@@ -218,6 +218,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       slicer: out.slicer.name,
       slicer_version: out.slicer.version,
       duration_ms: out.durationMs,
+      gcode_read_ms: out.gcodeReadMs,
     };
     await insertSlice(deps.db, row);
     return { stats: out.stats, slice: row, cached: false };
