@@ -66,7 +66,13 @@ export async function countPrefetches(db: Queryable, accountId: string): Promise
  * least recently: docs/limits.md) whose slice nobody has made or is making. Expired ones are dropped on the way.
  */
 export async function claimPrefetch(db: Queryable, owner: string, leaseMs: number): Promise<PrefetchRow | undefined> {
-  await db.query('DELETE FROM prefetches WHERE expires_at <= now() OR attempts >= $1', [MAX_ATTEMPTS]);
+  // Also gone: a prefetch whose slice a quote made meanwhile, which would otherwise hold a place under the
+  // account's cap until the shopper's session ends.
+  await db.query(
+    `DELETE FROM prefetches p WHERE expires_at <= now() OR attempts >= $1
+       OR EXISTS (SELECT 1 FROM slices s WHERE s.key = p.slicing_key)`,
+    [MAX_ATTEMPTS],
+  );
   const [row] = await db.query<PrefetchRow>(
     `WITH next AS (
        SELECT slicing_key FROM prefetches p

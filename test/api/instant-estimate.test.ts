@@ -157,9 +157,14 @@ test('the estimate endpoint is bounded: 4xx naming the field, widget keys only',
 test("a shopper's upload prefetches other materials too, one slice for materials that slice alike", async () => {
   const s = shopper();
   // Earlier uploads' prefetches done first, so that the count below is this upload's.
+  let left: unknown[] = [];
   await until('no prefetch left', 240_000, async () => {
-    const rows = await server.deps.db.query('SELECT 1 FROM prefetches LIMIT 1');
-    return rows.length ? undefined : true;
+    left = await server.deps.db.query(
+      'SELECT slicing_key, file_id, attempts, lease_owner, lease_expires_at, expires_at FROM prefetches',
+    );
+    return left.length ? undefined : true;
+  }).catch((err) => {
+    throw new Error(`${err.message}: ${JSON.stringify(left)}`);
   });
   const before = await prefetchesSliced();
   const fileId = await s.upload(part(12, 12, 6), 'bracket.obj');
