@@ -11,6 +11,7 @@ import { renewLease, sliceByKey, insertSlice, quoteStatus, releaseLeases, waitin
 import { claimJob } from './claim-sql.ts';
 import { endFileWork, type FileChange } from './file-work.ts';
 import { referenceCost, sliceNiceness, sliceTimeoutMs } from './slice-cost.ts';
+import { expectedSliceMs } from './time-left.ts';
 import { chargeSlicerTime, type SliceOutcome } from '../limits/slicer-time.ts';
 import type { FileRow } from '../files/sql.ts';
 import { claimPrefetch, deletePrefetch, releasePrefetch, renewPrefetch, type PrefetchRow } from './prefetch-sql.ts';
@@ -258,16 +259,19 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
 
   /**
    * Keeps the lease alive and reports progress: the slicer's own stage and percentage, and when the slice is
-   * expected to end (the cost model's prediction, docs/limits.md). Aborts the slice if another worker took the
+   * expected to end (the cost model's prediction, docs/limits.md, refined by when the slicer reached its stages:
+   * time-left.ts). Aborts the slice if another worker took the
    * job over, or the quote ended meanwhile (its file deleted or rescaled, the shopper asked for another).
    */
   function heartbeat(job: QuoteRow, ctrl: AbortController) {
     const started = Date.now();
-    const expectedMs = Math.max(1000, (job.predicted_s ?? 10) * 1000);
+    const predictedMs = Math.max(1000, (job.predicted_s ?? 10) * 1000);
     let reported: SliceProgress | null = null;
+    let stageReachedMs = 0;
     const beat = setInterval(
       async () => {
         const elapsed = Date.now() - started;
+        const expectedMs = expectedSliceMs(predictedMs, reported?.stage ?? null, stageReachedMs);
         const byTime = Math.min(95, 5 + Math.round((90 * elapsed) / expectedMs));
         const percent = Math.min(95, Math.max(byTime, reported?.percent ?? 0));
         const expectedDoneAt = new Date(started + Math.max(expectedMs, elapsed + 500));
@@ -277,7 +281,11 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       },
       Math.max(200, Math.min(1000, Math.floor(leaseMs / 3))),
     );
-    return { beat, onProgress: (p: SliceProgress) => (reported = p) };
+    const onProgress = (p: SliceProgress) => {
+      if (p.stage !== reported?.stage) stageReachedMs = Date.now() - started;
+      reported = p;
+    };
+    return { beat, onProgress };
   }
 
   function outcomeOf(err: unknown, signal: AbortSignal): SliceOutcome | null {

@@ -1,5 +1,5 @@
-// What a waiting shopper is told (docs/instant-price.md, "Progress while slicing"): the step the quote is at, in
-// plain words rather than the slicer's own stages, and the seconds left, from the predicted slice costs of the
+// What a waiting shopper is told (docs/instant-price.md, "Progress a shopper believes"): the step the quote is at,
+// in plain words rather than the slicer's own stages, and the seconds left, from the predicted slice costs of the
 // quote and of the work ahead of it (server/quotes/slice-cost.ts), updated as the slicer reports its stages.
 import type { Deps } from '../deps.ts';
 import type { QuoteRow } from './sql.ts';
@@ -74,4 +74,30 @@ export async function jobProgress(deps: Pick<Deps, 'db' | 'config'>, row: QuoteR
     };
   if (row.status === 'queued') return { step, expected_remaining_seconds: await queuedTimeLeft(deps, row, now) };
   return { step, expected_remaining_seconds: null };
+}
+
+/**
+ * The share of a slice's time already spent when PrusaSlicer reaches each stage, measured on 3DBenchy (a loaded
+ * 2-core machine, 56 s: mesh read at 8 %, perimeters 11 %, infill 37 %, skirt and G-code export 65 %; the export
+ * takes the last third). Its own percentages are not times: it says 70 for infill and 90 for the export.
+ */
+const STAGE_SHARES: [RegExp, number][] = [
+  [/processing triangulated/i, 0.08],
+  [/perimeters/i, 0.11],
+  [/infill/i, 0.37],
+  [/support/i, 0.5],
+  [/skirt|brim/i, 0.65],
+  [/export/i, 0.66],
+];
+
+/**
+ * How long a slice is expected to take in all, in ms: the prediction at first, then, as PrusaSlicer reports its
+ * stages, more and more what the time the stage was reached says (a stage reached at 10 s that is 37 % of the way
+ * means about 27 s), weighed by how far along the stage is.
+ */
+export function expectedSliceMs(predictedMs: number, stage: string | null, stageReachedMs: number): number {
+  const share = stage ? STAGE_SHARES.find(([re]) => re.test(stage))?.[1] : undefined;
+  if (!share || stageReachedMs <= 0) return predictedMs;
+  const byStage = stageReachedMs / share;
+  return share * byStage + (1 - share) * predictedMs;
 }
