@@ -364,17 +364,21 @@ function choose(page: Page, id: string, value: string) {
     async ([id, value]) => {
       const el = document.querySelector('slice-quote')!;
       const select = el.shadowRoot!.querySelector<HTMLSelectElement>(`select#${id}`)!;
+      // (Inline listeners only: tsx would wrap a named inner function in a helper the page does not have.)
+      const done = new AbortController();
       const priced = new Promise<CustomEvent>((resolve) => {
-        const listener = (e: Event) => {
-          const d = (e as CustomEvent).detail;
-          const picked = id === 'infill' ? String(d.fill_density) === value : d[id] === value;
-          if (!picked) return;
-          el.removeEventListener('sq-quote', listener);
-          resolve(e as CustomEvent);
-        };
-        el.addEventListener('sq-quote', listener);
+        el.addEventListener(
+          'sq-quote',
+          (e) => {
+            const d = (e as CustomEvent).detail;
+            if ((id === 'infill' ? String(d.fill_density) : d[id]) !== value) return;
+            done.abort();
+            resolve(e as CustomEvent);
+          },
+          { signal: done.signal },
+        );
         // A refused change (a budget, a slice that failed) ends the wait too, and says so.
-        el.addEventListener('sq-error', (e) => resolve(e as CustomEvent), { once: true });
+        el.addEventListener('sq-error', (e) => resolve(e as CustomEvent), { signal: done.signal });
       });
       const t0 = performance.now();
       select.value = value;

@@ -80,6 +80,9 @@ export async function estimateFromFeatures(
     if (err instanceof EstimateError) throw refused(err.message);
     if (err instanceof PriceOutOfRangeError)
       throw refused('price out of the range a quote can have; measure them again');
+    // The settings and the calibration are the server's own: what cannot be read here are the features (a section
+    // that is null or not a record).
+    if (err instanceof TypeError) throw refused("are not the estimator's features; measure them again");
     throw err;
   }
 }

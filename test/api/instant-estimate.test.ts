@@ -149,6 +149,7 @@ test('the estimate endpoint is bounded: 4xx naming the field, widget keys only',
   };
   await refused({ features: negative }, 422, /^features$/);
   await refused({ features: { ...features, version: 999 } }, 422, /^features$/);
+  await refused({ features: { ...features, volume_terms: null, time_terms: 7 } }, 422, /^features$/);
   // A merchant's token or no key at all: not this endpoint's callers.
   assert.equal((await api.post('/v2/widget/estimate', { features })).status, 401);
   assert.equal((await server.client().post('/v2/widget/estimate', { features })).status, 401);
