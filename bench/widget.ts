@@ -47,7 +47,7 @@ export async function benchWidget(opts: { runs?: number; loads?: number } = {}) 
   const price: number[] = [];
   const bare: number[] = [];
   const stages: Stages[] = [];
-  const changes: { choice: string; ms: number; cached: boolean }[] = [];
+  const changes: Change[] = [];
   const timeLeft: TimeLeft[] = [];
   try {
     pageLoads = await pageLoad(browser, opts.loads ?? 5);
@@ -77,8 +77,11 @@ export async function benchWidget(opts: { runs?: number; loads?: number } = {}) 
     bare_prusaslicer_ms: ms(bare),
     exact_price_minus_bare_slicer_ms: median(price) - median(bare),
     drop_to_exact_price_stages_ms: Object.fromEntries(stageNames.map((k) => [k, ms(stages.map((s) => s[k]))])),
-    option_change_to_exact_price_ms: changes.length
-      ? { median: median(changes.map((c) => c.ms)), changes: changes.map((c) => ({ ...c, ms: Math.round(c.ms) })) }
+    option_change_to_exact_price_ms: changes.some((c) => !c.refused)
+      ? {
+          median: median(changes.filter((c) => !c.refused).map((c) => c.ms)),
+          changes: changes.map((c) => ({ ...c, ms: Math.round(c.ms) })),
+        }
       : null,
     time_left_error: timeLeftError(timeLeft),
   };
@@ -100,6 +103,14 @@ interface Stages {
   gcode_reading: number;
   /** The slice stored → the exact price shown (the quote answered from the slice, the widget told, drawn). */
   answer: number;
+}
+
+/** One option changed after the first price: ms to its exact price, or the code it was refused with. */
+interface Change {
+  choice: string;
+  ms: number;
+  cached: boolean;
+  refused: string | null;
 }
 
 /** One time left the widget was told (s), and the wait that followed until the exact price (s). */
@@ -126,7 +137,7 @@ function printTable(r: {
   drop_to_exact_price_ms: { median: number };
   bare_prusaslicer_ms: { median: number };
   exact_price_minus_bare_slicer_ms: number;
-  option_change_to_exact_price_ms: { median: number; changes: unknown[] } | null;
+  option_change_to_exact_price_ms: { median: number; changes: { refused: string | null }[] } | null;
   time_left_error: ReturnType<typeof timeLeftError>;
 }) {
   const rows: [string, string][] = [
@@ -138,7 +149,7 @@ function printTable(r: {
   ];
   if (r.option_change_to_exact_price_ms)
     rows.push([
-      `option change → exact price (median of ${r.option_change_to_exact_price_ms.changes.length})`,
+      `option change → exact price (median of ${r.option_change_to_exact_price_ms.changes.filter((c) => !c.refused).length} priced)`,
       `${r.option_change_to_exact_price_ms.median} ms`,
     ]);
   if (r.time_left_error)
@@ -243,7 +254,7 @@ async function dropAndTime(
   shown: number;
   price: number;
   stages: Stages;
-  changes: { choice: string; ms: number; cached: boolean }[];
+  changes: Change[];
   timeLeft: TimeLeft[];
 }> {
   const env = await startWidgetEnv();
@@ -334,7 +345,7 @@ async function timeChanges(
   page: Page,
   told: { at: number; remaining: number }[],
   timeLeft: TimeLeft[],
-): Promise<{ choice: string; ms: number; cached: boolean }[]> {
+): Promise<Change[]> {
   const selects = ['material', 'quality', 'infill'];
   const options = await page.evaluate((ids) => {
     const root = document.querySelector('slice-quote')!.shadowRoot!;
@@ -343,12 +354,12 @@ async function timeChanges(
       return { id, current: select.value, values: [...select.options].map((o) => o.value) };
     });
   }, selects);
-  const out: { choice: string; ms: number; cached: boolean }[] = [];
+  const out: Change[] = [];
   for (const { id, current, values } of options) {
     for (const value of values.filter((v) => v !== current)) {
       const changed = await choose(page, id, value);
-      if (changed.error) throw new Error(`choosing ${id}=${value} failed: ${changed.error}`);
-      out.push({ choice: `${id}=${value}`, ms: changed.ms, cached: changed.cached });
+      // A choice the shop refuses (e.g. model_too_complex: fine layers predicted past max_slice_seconds) has no price.
+      out.push({ choice: `${id}=${value}`, ms: changed.ms, cached: changed.cached, refused: changed.error });
       const at = changed.wallAt;
       timeLeft.push(...told.splice(0).map((t) => ({ announced: t.remaining, actual: (at - t.at) / 1000 })));
       await choose(page, id, current);
