@@ -2,7 +2,7 @@
 // expected length of a slice refined as the slicer reaches its stages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { expectedSliceMs, stepOf } from '../server/quotes/time-left.ts';
+import { expectedSliceMs, sliceExpectation, stepOf } from '../server/quotes/time-left.ts';
 
 test("PrusaSlicer's stages become a shopper's words", () => {
   const step = (status: string, stage: string | null) => stepOf({ status, stage } as never);
@@ -28,4 +28,14 @@ test('a slice that reaches its stages late is expected to end late, more so the 
   assert.ok(exporting > infill && exporting < 31_000, String(exporting));
   // Reached early: the slice is expected to end early.
   assert.ok(expectedSliceMs(10_000, 'Infilling layers', 1000) < 10_000);
+});
+
+test('a slice past its expected length is given a quarter of its time more, not a last second', () => {
+  const now = Date.now();
+  const onTime = sliceExpectation(20, now - 5000);
+  assert.equal(onTime.doneAt(now).getTime(), now - 5000 + 20_000, 'within its prediction: the prediction');
+  const late = sliceExpectation(10, now - 40_000);
+  assert.equal(late.doneAt(now).getTime() - now, 10_000, '40 s into a 10 s slice: 10 s more');
+  const unknown = sliceExpectation(null, now);
+  assert.equal(unknown.expectedMs(), 10_000, 'no prediction: 10 s');
 });

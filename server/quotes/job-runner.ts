@@ -11,7 +11,7 @@ import { renewLease, sliceByKey, insertSlice, quoteStatus, releaseLeases, waitin
 import { claimJob } from './claim-sql.ts';
 import { endFileWork, type FileChange } from './file-work.ts';
 import { referenceCost, sliceNiceness, sliceTimeoutMs } from './slice-cost.ts';
-import { expectedSliceMs } from './time-left.ts';
+import { sliceExpectation } from './time-left.ts';
 import { chargeSlicerTime, type SliceOutcome } from '../limits/slicer-time.ts';
 import type { FileRow } from '../files/sql.ts';
 import { claimPrefetch, deletePrefetch, releasePrefetch, renewPrefetch, type PrefetchRow } from './prefetch-sql.ts';
@@ -265,16 +265,14 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
    */
   function heartbeat(job: QuoteRow, ctrl: AbortController) {
     const started = Date.now();
-    const predictedMs = Math.max(1000, (job.predicted_s ?? 10) * 1000);
+    const expectation = sliceExpectation(job.predicted_s, started);
     let reported: SliceProgress | null = null;
-    let stageReachedMs = 0;
     const beat = setInterval(
       async () => {
         const elapsed = Date.now() - started;
-        const expectedMs = expectedSliceMs(predictedMs, reported?.stage ?? null, stageReachedMs);
-        const byTime = Math.min(95, 5 + Math.round((90 * elapsed) / expectedMs));
+        const byTime = Math.min(95, 5 + Math.round((90 * elapsed) / expectation.expectedMs()));
         const percent = Math.min(95, Math.max(byTime, reported?.percent ?? 0));
-        const expectedDoneAt = new Date(started + Math.max(expectedMs, elapsed + 500));
+        const expectedDoneAt = expectation.doneAt();
         const progress = { percent, stage: reported?.stage ?? null, expectedDoneAt };
         const held = await renewLease(deps.db, job.id, owner, leaseMs, progress).catch(() => true);
         if (!held) ctrl.abort(new LeaseLostError(job.id));
@@ -282,7 +280,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       Math.max(200, Math.min(1000, Math.floor(leaseMs / 3))),
     );
     const onProgress = (p: SliceProgress) => {
-      if (p.stage !== reported?.stage) stageReachedMs = Date.now() - started;
+      expectation.onProgress(p);
       reported = p;
     };
     return { beat, onProgress };
@@ -344,12 +342,17 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
   async function processPrefetch(p: PrefetchRow) {
     const ctrl = new AbortController();
     prefetching.set(p.slicing_key, ctrl);
+    // A shopper's quote may wait for this slice: it is told when the slice is expected to end (time-left.ts).
+    const expectation = sliceExpectation(p.predicted_s);
     const beat = setInterval(
       async () => {
-        const held = await renewPrefetch(deps.db, p.slicing_key, owner, leaseMs).catch(() => true);
+        const held = await renewPrefetch(deps.db, p.slicing_key, owner, leaseMs, expectation.doneAt()).catch(
+          () => true,
+        );
         if (!held) ctrl.abort(new PrefetchGoneError());
       },
-      Math.max(200, Math.floor(leaseMs / 3)),
+      // As often as a quote's: the time left told to a quote waiting for this slice follows it.
+      Math.max(200, Math.min(1000, Math.floor(leaseMs / 3))),
     );
     try {
       const outcome = await slice(
@@ -360,6 +363,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
           charge: { account_id: p.account_id, caller: p.caller ?? `acct:${p.account_id}`, kind: 'prefetch' },
         },
         ctrl.signal,
+        expectation.onProgress,
       );
       deps.metrics.prefetches.inc({ outcome: outcome.cached ? 'cached' : 'sliced' });
       await deletePrefetch(deps.db, p.slicing_key);

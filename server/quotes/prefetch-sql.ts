@@ -86,7 +86,7 @@ export async function claimPrefetch(db: Queryable, owner: string, leaseMs: numbe
          created_at
        LIMIT 1 FOR UPDATE OF p SKIP LOCKED)
      UPDATE prefetches p SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2::float8 / 1000),
-       attempts = p.attempts + 1, started_at = now()
+       attempts = p.attempts + 1, started_at = now(), expected_done_at = NULL
      FROM next WHERE p.slicing_key = next.slicing_key RETURNING p.*`,
     [owner, leaseMs, FAIR_SHARE_WINDOW_S],
   );
@@ -94,11 +94,17 @@ export async function claimPrefetch(db: Queryable, owner: string, leaseMs: numbe
 }
 
 /** Keeps the lease; false when the prefetch is gone (file deleted, session over) or another worker holds it. */
-export async function renewPrefetch(db: Queryable, key: string, owner: string, leaseMs: number): Promise<boolean> {
+export async function renewPrefetch(
+  db: Queryable,
+  key: string,
+  owner: string,
+  leaseMs: number,
+  expectedDoneAt: Date,
+): Promise<boolean> {
   const rows = await db.query(
-    `UPDATE prefetches SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000)
+    `UPDATE prefetches SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000), expected_done_at = $4
      WHERE slicing_key = $1 AND lease_owner = $2 AND expires_at > now() RETURNING slicing_key`,
-    [key, owner, leaseMs],
+    [key, owner, leaseMs, expectedDoneAt],
   );
   return rows.length === 1;
 }

@@ -2,6 +2,7 @@
 // in plain words rather than the slicer's own stages, and the seconds left, from the predicted slice costs of the
 // quote and of the work ahead of it (server/quotes/slice-cost.ts), updated as the slicer reports its stages.
 import type { Deps } from '../deps.ts';
+import type { SliceProgress } from '../slicer/engine.ts';
 import type { QuoteRow } from './sql.ts';
 
 /** Where a quote is, as a shopper would say it. */
@@ -42,7 +43,8 @@ async function queuedTimeLeft(deps: Pick<Deps, 'db' | 'config'>, row: QuoteRow, 
           WHERE o.slicing_key = $1 AND o.id <> $2 AND o.status = 'processing' AND o.lease_expires_at >= now()
             AND o.expected_done_at IS NOT NULL
           UNION ALL
-          SELECT extract(epoch FROM (p.started_at - $3::timestamptz)) * 1000 + coalesce(p.predicted_s, 0) * 1000
+          SELECT extract(epoch FROM (coalesce(p.expected_done_at,
+                   p.started_at + make_interval(secs => coalesce(p.predicted_s, 0)::float8)) - $3::timestamptz)) * 1000
           FROM prefetches p
           WHERE p.slicing_key = $1 AND p.lease_expires_at >= now() AND p.started_at IS NOT NULL) same)::float8
          AS same_ms,
@@ -100,4 +102,28 @@ export function expectedSliceMs(predictedMs: number, stage: string | null, stage
   if (!share || stageReachedMs <= 0) return predictedMs;
   const byStage = stageReachedMs / share;
   return share * byStage + (1 - share) * predictedMs;
+}
+
+/**
+ * Follows one running slice (a quote's or a prefetch's): the length it is expected to have, and when it is expected
+ * to end. A slice past its expected length is slow rather than nearly done: it is given a quarter of the time it has
+ * taken more, not a last second that never ends.
+ */
+export function sliceExpectation(predictedS: number | null, startedAt = Date.now()) {
+  const predictedMs = Math.max(1000, (predictedS ?? 10) * 1000);
+  let stage: string | null = null;
+  let stageReachedMs = 0;
+  const expectedMs = () => expectedSliceMs(predictedMs, stage, stageReachedMs);
+  return {
+    onProgress(p: SliceProgress) {
+      if (p.stage === stage) return;
+      stage = p.stage;
+      stageReachedMs = Date.now() - startedAt;
+    },
+    expectedMs,
+    doneAt(now = Date.now()): Date {
+      const elapsed = now - startedAt;
+      return new Date(startedAt + Math.max(expectedMs(), elapsed * 1.25, elapsed + 500));
+    },
+  };
 }
