@@ -31,11 +31,18 @@ test('a slice that reaches its stages late is expected to end late, more so the 
 });
 
 test('a slice past its expected length is given a quarter of its time more, not a last second', () => {
-  const now = Date.now();
-  const onTime = sliceExpectation(20, now - 5000);
-  assert.equal(onTime.doneAt(now).getTime(), now - 5000 + 20_000, 'within its prediction: the prediction');
-  const late = sliceExpectation(10, now - 40_000);
-  assert.equal(late.doneAt(now).getTime() - now, 10_000, '40 s into a 10 s slice: 10 s more');
-  const unknown = sliceExpectation(null, now);
-  assert.equal(unknown.expectedMs(), 10_000, 'no prediction: 10 s');
+  let clock = 1_000_000;
+  const now = () => clock;
+  const onTime = sliceExpectation(20, now);
+  clock += 5000;
+  assert.equal(onTime.doneAt().getTime(), 1_000_000 + 20_000, 'within its prediction: the prediction');
+  const late = sliceExpectation(10, now);
+  clock += 40_000;
+  assert.equal(late.doneAt().getTime() - clock, 10_000, '40 s into a 10 s slice: 10 s more');
+  // Infill reached 11 s into a slice predicted at 10 s: expected longer than predicted.
+  const staged = sliceExpectation(10, now);
+  clock += 11_000;
+  staged.onProgress({ percent: 70, stage: 'Infilling layers' });
+  assert.ok(staged.expectedMs() > 15_000);
+  assert.equal(sliceExpectation(null, now).expectedMs(), 10_000, 'no prediction: 10 s');
 });

@@ -123,7 +123,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
         // always leaving a slot for the next quote.
         if (prefetching.size >= Math.max(1, deps.config.slicerConcurrency - 1)) break;
         if ((await waitingKeys(deps.db)).length) break;
-        const prefetch = await claimPrefetch(deps.db, owner, leaseMs);
+        const prefetch = await claimPrefetch(deps.db, owner, leaseMs, deps.now());
         if (!prefetch) break;
         track(processPrefetch(prefetch), null);
       }
@@ -264,12 +264,12 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
    * job over, or the quote ended meanwhile (its file deleted or rescaled, the shopper asked for another).
    */
   function heartbeat(job: QuoteRow, ctrl: AbortController) {
-    const started = Date.now();
-    const expectation = sliceExpectation(job.predicted_s, started);
+    const started = deps.now().getTime();
+    const expectation = sliceExpectation(job.predicted_s, () => deps.now().getTime());
     let reported: SliceProgress | null = null;
     const beat = setInterval(
       async () => {
-        const elapsed = Date.now() - started;
+        const elapsed = deps.now().getTime() - started;
         const byTime = Math.min(95, 5 + Math.round((90 * elapsed) / expectation.expectedMs()));
         const percent = Math.min(95, Math.max(byTime, reported?.percent ?? 0));
         const expectedDoneAt = expectation.doneAt();
@@ -342,13 +342,19 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
   async function processPrefetch(p: PrefetchRow) {
     const ctrl = new AbortController();
     prefetching.set(p.slicing_key, ctrl);
+    deps.metrics.prefetchesRunning.inc();
     // A shopper's quote may wait for this slice: it is told when the slice is expected to end (time-left.ts).
-    const expectation = sliceExpectation(p.predicted_s);
+    const expectation = sliceExpectation(p.predicted_s, () => deps.now().getTime());
     const beat = setInterval(
       async () => {
-        const held = await renewPrefetch(deps.db, p.slicing_key, owner, leaseMs, expectation.doneAt()).catch(
-          () => true,
-        );
+        const held = await renewPrefetch(
+          deps.db,
+          p.slicing_key,
+          owner,
+          leaseMs,
+          deps.now(),
+          expectation.doneAt(),
+        ).catch(() => true);
         if (!held) ctrl.abort(new PrefetchGoneError());
       },
       // As often as a quote's: the time left told to a quote waiting for this slice follows it.
@@ -382,6 +388,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     } finally {
       clearInterval(beat);
       prefetching.delete(p.slicing_key);
+      deps.metrics.prefetchesRunning.dec();
     }
   }
 

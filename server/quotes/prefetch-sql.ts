@@ -53,25 +53,31 @@ export async function insertPrefetches(db: Queryable, rows: NewPrefetch[]): Prom
 }
 
 /** Prefetches an account has waiting or running (its bound: docs/instant-price.md). */
-export async function countPrefetches(db: Queryable, accountId: string): Promise<number> {
+export async function countPrefetches(db: Queryable, accountId: string, now: Date): Promise<number> {
   const [row] = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM prefetches WHERE account_id = $1 AND expires_at > now()',
-    [accountId],
+    'SELECT count(*)::int AS n FROM prefetches WHERE account_id = $1 AND expires_at > $2',
+    [accountId, now],
   );
   return row?.n ?? 0;
 }
 
 /**
  * Claims the next prefetch (the offer's default choices first, and of those the account that used the slicer
- * least recently: docs/limits.md) whose slice nobody has made or is making. Expired ones are dropped on the way.
+ * least recently: docs/limits.md) whose slice nobody has made or is making. Expired ones (by the injected clock
+ * `now` that set their expiry; leases by the database's) are dropped on the way.
  */
-export async function claimPrefetch(db: Queryable, owner: string, leaseMs: number): Promise<PrefetchRow | undefined> {
+export async function claimPrefetch(
+  db: Queryable,
+  owner: string,
+  leaseMs: number,
+  now: Date,
+): Promise<PrefetchRow | undefined> {
   // Also gone: a prefetch whose slice a quote made meanwhile, which would otherwise hold a place under the
   // account's cap until the shopper's session ends.
   await db.query(
-    `DELETE FROM prefetches p WHERE expires_at <= now() OR attempts >= $1
+    `DELETE FROM prefetches p WHERE expires_at <= $2 OR attempts >= $1
        OR EXISTS (SELECT 1 FROM slices s WHERE s.key = p.slicing_key)`,
-    [MAX_ATTEMPTS],
+    [MAX_ATTEMPTS, now],
   );
   const [row] = await db.query<PrefetchRow>(
     `WITH next AS (
@@ -99,12 +105,13 @@ export async function renewPrefetch(
   key: string,
   owner: string,
   leaseMs: number,
+  now: Date,
   expectedDoneAt: Date,
 ): Promise<boolean> {
   const rows = await db.query(
-    `UPDATE prefetches SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000), expected_done_at = $4
-     WHERE slicing_key = $1 AND lease_owner = $2 AND expires_at > now() RETURNING slicing_key`,
-    [key, owner, leaseMs, expectedDoneAt],
+    `UPDATE prefetches SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000), expected_done_at = $5
+     WHERE slicing_key = $1 AND lease_owner = $2 AND expires_at > $4 RETURNING slicing_key`,
+    [key, owner, leaseMs, now, expectedDoneAt],
   );
   return rows.length === 1;
 }

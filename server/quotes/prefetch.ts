@@ -93,8 +93,18 @@ export interface PrefetchUpload {
 }
 
 export async function prefetchUpload(deps: Deps, file: FileRow, upload: PrefetchUpload): Promise<number> {
+  // Counted before the first await: from the upload's answer on, its planning shows until it is done.
+  deps.metrics.prefetchPlanning.inc();
   try {
-    let room = PREFETCH_PER_ACCOUNT - (await countPrefetches(deps.db, file.account_id));
+    return await planUpload(deps, file, upload);
+  } finally {
+    deps.metrics.prefetchPlanning.dec();
+  }
+}
+
+async function planUpload(deps: Deps, file: FileRow, upload: PrefetchUpload): Promise<number> {
+  try {
+    let room = PREFETCH_PER_ACCOUNT - (await countPrefetches(deps.db, file.account_id, deps.now()));
     if (room <= 0) return 0;
     let queued = 0;
     let first: NewPrefetch | null = null;

@@ -105,11 +105,12 @@ export function expectedSliceMs(predictedMs: number, stage: string | null, stage
 }
 
 /**
- * Follows one running slice (a quote's or a prefetch's): the length it is expected to have, and when it is expected
- * to end. A slice past its expected length is slow rather than nearly done: it is given a quarter of the time it has
- * taken more, not a last second that never ends.
+ * Follows one running slice (a quote's or a prefetch's) on the server's clock `now` (ms): the length it is expected
+ * to have, and when it is expected to end. A slice past its expected length is slow rather than nearly done: it is
+ * given a quarter of the time it has taken more, not a last second that never ends.
  */
-export function sliceExpectation(predictedS: number | null, startedAt = Date.now()) {
+export function sliceExpectation(predictedS: number | null, now: () => number) {
+  const startedAt = now();
   const predictedMs = Math.max(1000, (predictedS ?? 10) * 1000);
   let stage: string | null = null;
   let stageReachedMs = 0;
@@ -118,11 +119,11 @@ export function sliceExpectation(predictedS: number | null, startedAt = Date.now
     onProgress(p: SliceProgress) {
       if (p.stage === stage) return;
       stage = p.stage;
-      stageReachedMs = Date.now() - startedAt;
+      stageReachedMs = now() - startedAt;
     },
     expectedMs,
-    doneAt(now = Date.now()): Date {
-      const elapsed = now - startedAt;
+    doneAt(): Date {
+      const elapsed = now() - startedAt;
       return new Date(startedAt + Math.max(expectedMs(), elapsed * 1.25, elapsed + 500));
     },
   };

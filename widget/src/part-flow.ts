@@ -18,9 +18,7 @@ import type {
   BuildVolume,
   CartLine,
   FileRecord,
-  ErrorDetail,
   Estimate,
-  EstimateDetail,
   PricedLine,
   Pricing,
   QuoteDetail,
@@ -28,6 +26,7 @@ import type {
   WidgetConfig,
 } from './types.ts';
 import { unitOffer, unitQuestion } from './unit-offer.ts';
+import type { PartEvent, SliceQuoteEventDetails } from './events.ts';
 
 const REQUOTE_DEBOUNCE_MS = 300;
 
@@ -46,7 +45,7 @@ export interface PartHost {
   recolor(part: PartFlow): void;
   /** A 128 × 128 PNG data URL of the part for the cart line; '' without 3D. */
   thumbnail(part: PartFlow): string;
-  emit(type: 'sq-quote' | 'sq-error' | 'sq-estimate', detail: QuoteDetail | ErrorDetail | EstimateDetail): void;
+  emit<K extends PartEvent>(type: K, detail: SliceQuoteEventDetails[K]): void;
 }
 
 /** Where a part is, in the words a row shows: `queued` until its turn comes to be read. */

@@ -14,19 +14,11 @@ import { Preview } from './preview.ts';
 import { findMaterial, initialSelection } from './selection.ts';
 import type { ShopState, StageError, WidgetState } from './state.ts';
 import { styles } from './styles.ts';
-import type {
-  AddToCartDetail,
-  AddToCartLinesDetail,
-  ErrorDetail,
-  EstimateDetail,
-  Quote,
-  QuoteDetail,
-  Selection,
-  WidgetConfig,
-} from './types.ts';
+import type { AddToCartDetail, Quote, Selection, WidgetConfig } from './types.ts';
 import { renderWidget, type Handlers } from './view.ts';
-import { handOff, postToCartUrl, type Acceptable } from './cart-handoff.ts';
+import { handOff, postToCartUrl } from './cart-handoff.ts';
 import { warnMerchant } from './merchant-hints.ts';
+import type { PartEvent, SliceQuoteEventDetails, SliceQuoteEvents } from './events.ts';
 
 /** Parts in one widget with `multiple`: the default, and the most `max-parts` may ask for. */
 export const DEFAULT_MAX_PARTS = 10;
@@ -577,10 +569,7 @@ export class SliceQuote extends LitElement {
     this.emit('sq-error', err.detail);
   }
 
-  private emit(
-    type: 'sq-quote' | 'sq-estimate' | 'sq-error',
-    detail: QuoteDetail | EstimateDetail | ErrorDetail,
-  ): void {
+  private emit<K extends PartEvent>(type: K, detail: SliceQuoteEventDetails[K]): void {
     this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
 }
@@ -606,10 +595,5 @@ declare global {
   interface HTMLElementTagNameMap {
     'slice-quote': SliceQuote;
   }
-  interface HTMLElementEventMap {
-    'sq-quote': CustomEvent<QuoteDetail>;
-    /** With `multiple`: `{lines}`, one AddToCartDetail per part added. */
-    'sq-add-to-cart': CustomEvent<(AddToCartDetail | AddToCartLinesDetail) & Acceptable>;
-    'sq-error': CustomEvent<ErrorDetail>;
-  }
+  interface HTMLElementEventMap extends SliceQuoteEvents {}
 }

@@ -2,7 +2,7 @@
 // for a shop page, beside the first API calls to copy.
 import { html } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { get } from '../lib/api.ts';
+import { api, call } from '../lib/api.ts';
 import { Loader } from '../lib/loader.ts';
 import type { Page, Quota, Quote, User, WidgetKey } from '../lib/types.ts';
 import { embedSnippet } from '../lib/snippet.ts';
@@ -38,10 +38,10 @@ export function gettingStarted(origin: string): string {
 export class OverviewPage extends AppElement {
   private data = new Loader<Overview>(this, async () => {
     const [user, quota, recent, keys] = await Promise.all([
-      get<User>('/v2/user'),
-      get<Quota>('/v2/quota'),
-      get<Page<Quote>>('/v2/quotes?limit=5'),
-      get<{ data: WidgetKey[] } | WidgetKey[]>('/dashboard/api/widget-keys'),
+      call(api.GET('/v2/user')),
+      call(api.GET('/v2/quota')),
+      call(api.GET('/v2/quotes', { params: { query: { limit: 5 } } })),
+      call(api.GET('/dashboard/api/widget-keys')),
     ]);
     return { user, quota, recent, widgetKey: (Array.isArray(keys) ? keys : keys.data)[0] ?? null };
   });
