@@ -34,6 +34,7 @@ export type CreatedToken = Schemas['TokenCreated'];
 
 export type WidgetKey = Schemas['WidgetKey'];
 export type Order = Schemas['Order'];
+export type Setup = Schemas['Setup'];
 
 export type ProfileKind = 'printer' | 'material' | 'global';
 
