@@ -4,12 +4,16 @@
 // when it comes first) and to the exact price, beside the bare PrusaSlicer CLI's time for the same
 // mesh and settings in the same run (docs/instant-price.md: the exact price with pre-slicing should
 // come within a second of the bare slicer). Each run gets a fresh server, so no slice is cached.
+// The way from drop to exact price is split into its stages (upload, the server's parse and measure,
+// queue, PrusaSlicer's run, G-code reading, answer); after the first price, each of the offer's other
+// choices is picked in turn and timed to its new exact price; and every time left the widget was told
+// is compared with the wait that followed.
 // Also the shop page's first paint and first contentful paint, the time until <slice-quote> has drawn
 // its drop zone, and the widget script's bytes on the wire, each load in a fresh browser context (an
 // empty cache), as a shopper's first visit.
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../test/helpers/corpus.ts';
 import { bareSliceMs } from './slicer.ts';
 import {
@@ -42,20 +46,28 @@ export async function benchWidget(opts: { runs?: number; loads?: number } = {}) 
   const shown: number[] = [];
   const price: number[] = [];
   const bare: number[] = [];
+  const stages: Stages[] = [];
+  const changes: Change[] = [];
+  const timeLeft: TimeLeft[] = [];
   try {
     pageLoads = await pageLoad(browser, opts.loads ?? 5);
     for (let i = 0; i < (opts.runs ?? 3); i++) {
-      const run = await dropAndTime(browser, model);
+      // The option changes are timed in the first run only: each cold one is a whole slice.
+      const run = await dropAndTime(browser, model, i === 0);
       preview.push(run.preview);
       shown.push(run.shown);
       price.push(run.price);
+      stages.push(run.stages);
+      changes.push(...run.changes);
+      timeLeft.push(...run.timeLeft);
       bare.push(await bareSliceMs(corpusPath('stl', '3DBenchy.stl')));
     }
   } finally {
     await browser.close();
   }
   const ms = (xs: number[]) => ({ median: median(xs), runs: xs.map(Math.round) });
-  return {
+  const stageNames = Object.keys(stages[0]!) as (keyof Stages)[];
+  const report = {
     bundle,
     page_load: pageLoads,
     model: { name: '3DBenchy.stl', bytes: model.length },
@@ -64,7 +76,89 @@ export async function benchWidget(opts: { runs?: number; loads?: number } = {}) 
     drop_to_exact_price_ms: ms(price),
     bare_prusaslicer_ms: ms(bare),
     exact_price_minus_bare_slicer_ms: median(price) - median(bare),
+    drop_to_exact_price_stages_ms: Object.fromEntries(stageNames.map((k) => [k, ms(stages.map((s) => s[k]))])),
+    option_change_to_exact_price_ms: changes.some((c) => !c.refused)
+      ? {
+          median: median(changes.filter((c) => !c.refused).map((c) => c.ms)),
+          changes: changes.map((c) => ({ ...c, ms: Math.round(c.ms) })),
+        }
+      : null,
+    time_left_error: timeLeftError(timeLeft),
   };
+  printTable(report);
+  return report;
+}
+
+/** Where the time from drop to exact price went, in ms (see dropAndTime). */
+interface Stages {
+  /** Drop → the server has the whole file and starts reading it (the upload id, the bytes). */
+  upload: number;
+  /** The server's parse, canonical mesh and measurements. */
+  parse_measure: number;
+  /** The file stored → PrusaSlicer started on the default choices (the prefetch planned, queued, claimed). */
+  queue: number;
+  /** PrusaSlicer's run. */
+  slice: number;
+  /** Reading the G-code it wrote. */
+  gcode_reading: number;
+  /** The slice stored → the exact price shown (the quote answered from the slice, the widget told, drawn). */
+  answer: number;
+}
+
+/** One option changed after the first price: ms to its exact price, or the code it was refused with. */
+interface Change {
+  choice: string;
+  ms: number;
+  cached: boolean;
+  refused: string | null;
+}
+
+/** One time left the widget was told (s), and the wait that followed until the exact price (s). */
+interface TimeLeft {
+  announced: number;
+  actual: number;
+}
+
+/** Median absolute error of the announced time left, in seconds and relative to the actual wait. */
+function timeLeftError(samples: TimeLeft[]) {
+  if (!samples.length) return null;
+  const abs = samples.map((t) => Math.abs(t.announced - t.actual));
+  const rel = samples.map((t) => Math.abs(t.announced - t.actual) / Math.max(t.actual, 0.5));
+  return {
+    announcements: samples.length,
+    median_abs_error_s: Math.round(medianOf(abs) * 10) / 10,
+    median_abs_error_relative: Math.round(medianOf(rel) * 1000) / 1000,
+  };
+}
+
+function printTable(r: {
+  drop_to_exact_price_stages_ms: Record<string, { median: number }>;
+  drop_to_first_price_shown_ms: { median: number };
+  drop_to_exact_price_ms: { median: number };
+  bare_prusaslicer_ms: { median: number };
+  exact_price_minus_bare_slicer_ms: number;
+  option_change_to_exact_price_ms: { median: number; changes: { refused: string | null }[] } | null;
+  time_left_error: ReturnType<typeof timeLeftError>;
+}) {
+  const rows: [string, string][] = [
+    ...Object.entries(r.drop_to_exact_price_stages_ms).map(([k, v]): [string, string] => [`  ${k}`, `${v.median} ms`]),
+    ['drop → first price shown', `${r.drop_to_first_price_shown_ms.median} ms`],
+    ['drop → exact price', `${r.drop_to_exact_price_ms.median} ms`],
+    ['bare PrusaSlicer CLI', `${r.bare_prusaslicer_ms.median} ms`],
+    ['exact price − bare slicer', `${r.exact_price_minus_bare_slicer_ms} ms`],
+  ];
+  if (r.option_change_to_exact_price_ms)
+    rows.push([
+      `option change → exact price (median of ${r.option_change_to_exact_price_ms.changes.filter((c) => !c.refused).length} priced)`,
+      `${r.option_change_to_exact_price_ms.median} ms`,
+    ]);
+  if (r.time_left_error)
+    rows.push([
+      `time left vs actual wait (${r.time_left_error.announcements} announced)`,
+      `median |error| ${r.time_left_error.median_abs_error_s} s, ${Math.round(r.time_left_error.median_abs_error_relative * 100)} %`,
+    ]);
+  console.error('\nwidget, 3DBenchy (medians; stages of drop → exact price indented)');
+  for (const [k, v] of rows) console.error(`${k.padEnd(60)} ${v}`);
 }
 
 // Runs before the page's own scripts: notes when <slice-quote> is defined and when its shadow root holds the
@@ -131,28 +225,67 @@ async function pageLoad(browser: Browser, loads: number) {
   };
 }
 
-/** One shopper: open the shop, drop the model on the widget, time the preview and the price. */
+/** The server's parse of each upload, in wall-clock ms (the browser's clock is the same machine's). */
+function watchParses(env: Awaited<ReturnType<typeof startWidgetEnv>>): { start: number; end: number }[] {
+  const parses: { start: number; end: number }[] = [];
+  const parser = env.server.deps.parser;
+  const parse = parser.parse.bind(parser);
+  parser.parse = async (job, caller) => {
+    const start = Date.now();
+    try {
+      return await parse(job, caller);
+    } finally {
+      parses.push({ start, end: Date.now() });
+    }
+  };
+  return parses;
+}
+
+/**
+ * One shopper: open the shop, drop the model on the widget, time the preview and the price and the stages between;
+ * then, if asked, pick each of the offer's other choices in turn and time each new exact price.
+ */
 async function dropAndTime(
   browser: Browser,
   model: Buffer,
-): Promise<{ preview: number; shown: number; price: number }> {
+  withChanges: boolean,
+): Promise<{
+  preview: number;
+  shown: number;
+  price: number;
+  stages: Stages;
+  changes: Change[];
+  timeLeft: TimeLeft[];
+}> {
   const env = await startWidgetEnv();
+  const parses = watchParses(env);
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  // Every time left the widget is told, with when (wall clock, ms); matched with the exact price's arrival.
+  const told: { at: number; remaining: number }[] = [];
+  page.on('response', async (r) => {
+    if (!/\/v2\/jobs\//.test(r.url())) return;
+    const at = Date.now();
+    const job = await r.json().catch(() => null);
+    if (job?.expected_remaining_seconds) told.push({ at, remaining: job.expected_remaining_seconds });
+  });
   try {
     // The model is handed to the page from memory, so file serving is not part of the measurement.
     await page.route('**/__bench/model.stl', (route) => route.fulfill({ body: model, contentType: 'model/stl' }));
     await page.goto(env.shop.url);
     await page.locator('slice-quote select#material').waitFor({ timeout: 30_000 });
-    return await page.evaluate(async () => {
+    const times = await page.evaluate(async () => {
       const file = new File([await (await fetch('/__bench/model.stl')).arrayBuffer()], '3DBenchy.stl');
       const el = document.querySelector('slice-quote')!;
-      const priced = new Promise((resolve) => el.addEventListener('sq-quote', resolve, { once: true }));
+      const priced = new Promise<CustomEvent>((resolve) =>
+        el.addEventListener('sq-quote', (e) => resolve(e as CustomEvent), { once: true }),
+      );
       const firstShown = Promise.race([
         priced,
         new Promise((resolve) => el.addEventListener('sq-estimate', resolve, { once: true })),
       ]);
       const drop = new DataTransfer();
       drop.items.add(file);
+      const wall0 = Date.now();
       const t0 = performance.now();
       el.dispatchEvent(new DragEvent('drop', { dataTransfer: drop, bubbles: true, composed: true, cancelable: true }));
       // Preview: the canvas is in place and one frame has been drawn into it.
@@ -162,13 +295,117 @@ async function dropAndTime(
       const preview = performance.now() - t0;
       await firstShown;
       const shown = performance.now() - t0;
-      await priced;
-      return { preview, shown, price: performance.now() - t0 };
+      const quote = (await priced).detail;
+      return { wall0, preview, shown, price: performance.now() - t0, quoteId: quote.quote_id as string };
     });
+    const priceAt = times.wall0 + times.price;
+    const stages = await stagesOf(env, parses, times.wall0, priceAt, times.quoteId);
+    const timeLeft = told.splice(0).map((t) => ({ announced: t.remaining, actual: (priceAt - t.at) / 1000 }));
+    const changes = withChanges ? await timeChanges(page, told, timeLeft) : [];
+    return { preview: times.preview, shown: times.shown, price: times.price, stages, changes, timeLeft };
   } finally {
     await page.close();
     await env.stop();
   }
+}
+
+/** The stages of drop → exact price, from the server's parse, the stored slice and the browser's clock. */
+async function stagesOf(
+  env: Awaited<ReturnType<typeof startWidgetEnv>>,
+  parses: { start: number; end: number }[],
+  dropAt: number,
+  priceAt: number,
+  quoteId: string,
+): Promise<Stages> {
+  const [slice] = await env.server.deps.db.query<{ stored: Date; duration_ms: number; gcode_read_ms: number | null }>(
+    `SELECT s.created_at AS stored, s.duration_ms, s.gcode_read_ms FROM quotes q JOIN slices s ON s.key = q.slicing_key
+     WHERE q.id = $1`,
+    [quoteId],
+  );
+  const parse = parses[0];
+  if (!slice || !parse) throw new Error('the first price has no stored slice or parse to split into stages');
+  const stored = slice.stored.getTime();
+  const sliceStart = stored - slice.duration_ms;
+  const reading = slice.gcode_read_ms ?? 0;
+  return {
+    upload: parse.start - dropAt,
+    parse_measure: parse.end - parse.start,
+    queue: sliceStart - parse.end,
+    slice: slice.duration_ms - reading,
+    gcode_reading: reading,
+    answer: priceAt - stored,
+  };
+}
+
+/**
+ * After the first price, each of the offer's other materials, qualities and infills in turn (the others at their
+ * defaults): the time from the change to its exact price. Going back to the default between two is not timed.
+ */
+async function timeChanges(
+  page: Page,
+  told: { at: number; remaining: number }[],
+  timeLeft: TimeLeft[],
+): Promise<Change[]> {
+  const selects = ['material', 'quality', 'infill'];
+  const options = await page.evaluate((ids) => {
+    const root = document.querySelector('slice-quote')!.shadowRoot!;
+    return ids.map((id) => {
+      const select = root.querySelector<HTMLSelectElement>(`select#${id}`)!;
+      return { id, current: select.value, values: [...select.options].map((o) => o.value) };
+    });
+  }, selects);
+  const out: Change[] = [];
+  for (const { id, current, values } of options) {
+    for (const value of values.filter((v) => v !== current)) {
+      const changed = await choose(page, id, value);
+      // A choice the shop refuses (e.g. model_too_complex: fine layers predicted past max_slice_seconds) has no price.
+      out.push({ choice: `${id}=${value}`, ms: changed.ms, cached: changed.cached, refused: changed.error });
+      const at = changed.wallAt;
+      timeLeft.push(...told.splice(0).map((t) => ({ announced: t.remaining, actual: (at - t.at) / 1000 })));
+      await choose(page, id, current);
+      told.splice(0);
+    }
+  }
+  return out;
+}
+
+/** Picks `value` in the widget's select `id` and waits for the price of it: ms from the change, cached or not. */
+function choose(page: Page, id: string, value: string) {
+  return page.evaluate(
+    async ([id, value]) => {
+      const el = document.querySelector('slice-quote')!;
+      const select = el.shadowRoot!.querySelector<HTMLSelectElement>(`select#${id}`)!;
+      // (Inline listeners only: tsx would wrap a named inner function in a helper the page does not have.)
+      const done = new AbortController();
+      const priced = new Promise<CustomEvent>((resolve) => {
+        el.addEventListener(
+          'sq-quote',
+          (e) => {
+            const d = (e as CustomEvent).detail;
+            if ((id === 'infill' ? String(d.fill_density) : d[id]) !== value) return;
+            done.abort();
+            resolve(e as CustomEvent);
+          },
+          { signal: done.signal },
+        );
+        // A refused change (a budget, a slice that failed) ends the wait too, and says so.
+        el.addEventListener('sq-error', (e) => resolve(e as CustomEvent), { signal: done.signal });
+      });
+      const t0 = performance.now();
+      select.value = value;
+      select.dispatchEvent(new Event('change'));
+      const detail = (await priced).detail;
+      const error = 'code' in detail && !('quote_id' in detail) ? (detail.code as string) : null;
+      return { ms: performance.now() - t0, cached: detail.cached === true, wallAt: Date.now(), error };
+    },
+    [id, value] as const,
+  );
+}
+
+function medianOf(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 function median(values: number[]): number {

@@ -16,6 +16,7 @@ import { webhookPaths, webhookSchemas, webhookEvents } from './webhooks/index.ts
 import { usagePaths, usageSchemas, usageTags } from './usage/index.ts';
 import { retentionPaths, retentionSchemas } from './retention/index.ts';
 import { operationsPaths, operationsSchemas, metricsTokenScheme } from './system/index.ts';
+import { estimatePaths, estimateSchemas } from './widget/index.ts';
 import {
   limitsPaths,
   limitsSchemas,
@@ -85,6 +86,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
           ...setupPaths,
           ...profilePaths,
           ...widgetPaths,
+          ...estimatePaths,
           ...offerPaths,
           ...webhookPaths,
           ...limitsPaths,
@@ -120,6 +122,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
         ...keptQuoteSchemas,
         ...setupSchemas,
         ...widgetSchemas,
+        ...estimateSchemas,
         ...offerSchemas,
         ...webhookSchemas,
         ...limitsSchemas,

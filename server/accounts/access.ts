@@ -97,8 +97,8 @@ async function authenticate(
   callers: readonly CallerKind[],
 ) {
   const credentials = ctx.state.credentials as Credentials;
-  if (callers.includes('token')) {
-    if (credentials.hasAuthorization) {
+  if (callers.includes('token') || callers.includes('widget')) {
+    if (callers.includes('token') && credentials.hasAuthorization) {
       const token = await credentials.token();
       if (!token) throw malformedAuthorization();
       if (token instanceof ApiError) throw token;
@@ -126,6 +126,9 @@ async function authenticate(
       return;
     }
   }
+  // A route for the storefront widget alone (its first price before the upload): nothing else opens it.
+  if (!callers.includes('token') && !callers.includes('session'))
+    throw unauthorized('This endpoint is for the storefront widget: send its key in X-Widget-Key.');
   const session = callers.includes('session') ? await credentials.session() : null;
   if (!session) {
     throw unauthorized(

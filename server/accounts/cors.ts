@@ -9,7 +9,8 @@ import { isCrossOrigin } from './access.ts';
 
 const crossOrigin = cors({
   origin: (ctx) => ctx.get('origin'),
-  allowMethods: ['GET', 'POST', 'OPTIONS'],
+  // DELETE: a shopper's own upload that the widget's parse refused (docs/instant-price.md).
+  allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
   allowHeaders: ['Content-Type', 'X-Widget-Key', 'X-Shopper-Token', 'Prefer'],
   exposeHeaders: [
     'X-RateLimit-Limit',

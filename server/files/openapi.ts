@@ -154,9 +154,11 @@ export const filePaths = {
       operationId: 'deleteFile',
       tags: ['files'],
       summary: 'Delete a file (emits `file.deleted`)',
-      security: bearer,
-      parameters: [fileId],
-      responses: { '200': ok('FileDeleted', 'Deleted'), ...errors(401, 404) },
+      description:
+        "A widget key may delete its shopper's own upload (X-Shopper-Token), unless it is in a cart (409 `file_in_cart`); another shopper's is 404.",
+      security: widgetOrBearer,
+      parameters: [fileId, shopperToken],
+      responses: { '200': ok('FileDeleted', 'Deleted'), ...errors(401, 404, 409) },
     },
   },
   '/v2/file/scale/{file_id}': {

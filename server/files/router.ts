@@ -2,6 +2,7 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
+import type { Auth } from '../accounts/index.ts';
 import { allow, ANYONE, API, API_OR_WIDGET } from '../accounts/index.ts';
 import { uploadBody, MULTIPART_ENVELOPE_BYTES, type UploadedFile } from './upload-body.ts';
 import { fileForCaller, ingestUpload, presentFile, removeFile, rescaleFile } from './service.ts';
@@ -39,6 +40,13 @@ function statedUnit(ctx: Context): Unit | undefined {
   if (new Set(given).size > 1)
     throw new ValidationError([{ field: 'unit', message: 'was given more than once with different values' }]);
   return given[0];
+}
+
+/** A shopper deletes only their own upload, and not once it is in a cart: the shop needs it to print. */
+async function shopperMayDelete(deps: Deps, auth: Auth, fileId: string): Promise<void> {
+  const file = await fileForCaller(deps, auth, fileId);
+  const [inCart] = await deps.db.query('SELECT 1 FROM cart_lines WHERE file_id = $1 LIMIT 1', [file.id]);
+  if (inCart) throw new ApiError(409, 'file_in_cart', 'This upload is in a cart; the shop keeps it.');
 }
 
 /** `uploads` hears of each shopper's upload (quotes prefetch its likely slices). */
@@ -187,7 +195,11 @@ export function filesRouter(deps: Deps, uploads: UploadListener) {
     ctx.body = presentFile(rescaled);
   });
 
-  router.delete('/v2/file/:file_id', allow(deps, API), async (ctx) => {
+  // Also open to a widget key, for the shopper's own upload that was never added to a cart: the widget deletes an
+  // upload it sent while its own parse of the file was still running, when that parse refuses the file.
+  router.delete('/v2/file/:file_id', allow(deps, API_OR_WIDGET), async (ctx) => {
+    const { auth } = ctx.state;
+    if (auth.via === 'widget') await shopperMayDelete(deps, auth, routeParam(ctx, 'file_id'));
     const row = await removeFile(deps, ctx.state.auth.account.id, ctx.state.auth.tokenId, routeParam(ctx, 'file_id'));
     if (!row) throw notFound('file', ctx.params.file_id);
     ctx.body = { file_id: row.id, deleted: true };

@@ -42,7 +42,11 @@ const CALIBRATION_WINDOW = 300;
 
 /** Calibration scope: the printer (its label) and the material profile a quote was sliced for. */
 export const calibrationScope = (row: Pick<QuoteRow, 'printer' | 'resolved'>) =>
-  `${row.printer ?? ''}|${row.resolved?.material_profile_id ?? ''}`;
+  scopeOf(row.printer, row.resolved?.material_profile_id);
+
+/** The scope of a printer (its label) and a material profile. */
+export const scopeOf = (printer: string | null, materialProfileId: string | undefined) =>
+  `${printer ?? ''}|${materialProfileId ?? ''}`;
 
 /** Features measured in this process, by slicing key: a prefetched upload's estimate is ready before it is asked. */
 const FEATURES_KEPT = 200;
@@ -117,7 +121,7 @@ export function quoteFeatures(
 export function presentEstimate(
   e: Estimate,
   features: Features,
-  resolved: StoredResolution,
+  resolved: Pick<StoredResolution, 'settings' | 'conversion'>,
   calibration: PresentedEstimate['calibration'],
 ): PresentedEstimate {
   const s = resolved.settings;

@@ -34,6 +34,14 @@ const preferWait = {
     "`wait=<seconds>`: hold the connection at most this long (never longer than the server's QUOTE_SYNC_WAIT_MS) before answering 202 with the job and its estimate; `respond-async`: answer 202 at once unless the slice is cached. The answer's `Preference-Applied` says what was applied.",
   schema: { type: 'string', maxLength: 200 },
 };
+const jobPreferHeader = {
+  name: 'Prefer',
+  in: 'header',
+  required: false,
+  description:
+    '`wait=<seconds>`: hold the answer until the job has finished, at most this long (capped at 10 s); without it the job is answered at once.',
+  schema: { type: 'string', maxLength: 200 },
+};
 const statusEnum = { type: 'string', enum: ['queued', 'processing', 'completed', 'failed'] };
 const problem = {
   type: ['object', 'null'],
@@ -333,6 +341,7 @@ export const quoteSchemas = {
       'progress',
       'estimate',
       'stage',
+      'step',
       'expected_remaining_seconds',
       'file_id',
       'file_name',
@@ -363,11 +372,17 @@ export const quoteSchemas = {
         type: ['string', 'null'],
         description: 'While slicing: the stage the slicer reports (e.g. "Generating perimeters"); null otherwise',
       },
+      step: {
+        type: ['string', 'null'],
+        enum: ['queued', 'preparing', 'slicing', 'pricing', null],
+        description:
+          'Where the job is, in words a shopper understands: `queued` (waiting for the slicer), `preparing` (reading the model), `slicing`, `pricing` (reading the print time and filament off the slice); null once it has finished',
+      },
       expected_remaining_seconds: {
         type: ['integer', 'null'],
         minimum: 1,
         description:
-          "While slicing: the seconds the slice is expected to take still, from this server's recent slicing speed and the model's size (an estimate); null otherwise",
+          "Until the job finishes, the seconds it is expected to take still (an estimate, at least 1): while queued, the predicted slicer time of the work ahead of it shared over the slicer's slots plus its own (or, when a prefetch or another quote is making the same slice, until that one ends); while slicing, until its predicted end. Null once finished, or while queued when its cost is unknown",
       },
       file_id: { type: 'string' },
       file_name: { type: 'string' },
@@ -476,7 +491,9 @@ export const quotePaths = {
       tags: ['quotes'],
       summary: 'Job status, progress and result',
       security: bearerOrWidget,
-      parameters: [pathParam('job_id', 'A job id'), shopperToken],
+      description:
+        'With `Prefer: wait=<seconds>` (at most 10) the answer waits until the job has finished, or that long if it has not: a client learns of the result the moment it exists, without polling in between. `Preference-Applied` says the wait applied.',
+      parameters: [pathParam('job_id', 'A job id'), shopperToken, jobPreferHeader],
       responses: { '200': ok('Job', 'The job'), ...errors(400, 401, 403, 404) },
     },
   },

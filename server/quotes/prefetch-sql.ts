@@ -72,7 +72,13 @@ export async function claimPrefetch(
   leaseMs: number,
   now: Date,
 ): Promise<PrefetchRow | undefined> {
-  await db.query('DELETE FROM prefetches WHERE expires_at <= $2 OR attempts >= $1', [MAX_ATTEMPTS, now]);
+  // Also gone: a prefetch whose slice a quote made meanwhile, which would otherwise hold a place under the
+  // account's cap until the shopper's session ends.
+  await db.query(
+    `DELETE FROM prefetches p WHERE expires_at <= $2 OR attempts >= $1
+       OR EXISTS (SELECT 1 FROM slices s WHERE s.key = p.slicing_key)`,
+    [MAX_ATTEMPTS, now],
+  );
   const [row] = await db.query<PrefetchRow>(
     `WITH next AS (
        SELECT slicing_key FROM prefetches p
@@ -86,7 +92,7 @@ export async function claimPrefetch(
          created_at
        LIMIT 1 FOR UPDATE OF p SKIP LOCKED)
      UPDATE prefetches p SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2::float8 / 1000),
-       attempts = p.attempts + 1
+       attempts = p.attempts + 1, started_at = now(), expected_done_at = NULL
      FROM next WHERE p.slicing_key = next.slicing_key RETURNING p.*`,
     [owner, leaseMs, FAIR_SHARE_WINDOW_S],
   );
@@ -100,11 +106,12 @@ export async function renewPrefetch(
   owner: string,
   leaseMs: number,
   now: Date,
+  expectedDoneAt: Date,
 ): Promise<boolean> {
   const rows = await db.query(
-    `UPDATE prefetches SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000)
+    `UPDATE prefetches SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000), expected_done_at = $5
      WHERE slicing_key = $1 AND lease_owner = $2 AND expires_at > $4 RETURNING slicing_key`,
-    [key, owner, leaseMs, now],
+    [key, owner, leaseMs, now, expectedDoneAt],
   );
   return rows.length === 1;
 }

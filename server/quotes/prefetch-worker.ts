@@ -5,6 +5,7 @@ import type { Deps } from '../deps.ts';
 import { deletePrefetch, releasePrefetch, renewPrefetch, type PrefetchRow } from './prefetch-sql.ts';
 import { PoolFullError, PoolClosedError } from '../slicer/index.ts';
 import { PrefetchPreemptedError } from './slice-step.ts';
+import { sliceExpectation } from './time-left.ts';
 import type { WorkerContext } from './quote-worker.ts';
 
 /** A prefetch whose file was deleted, whose shopper session ended or that another worker took over. */
@@ -26,12 +27,22 @@ export function prefetchWorker(
     const ctrl = new AbortController();
     prefetching.set(p.slicing_key, ctrl);
     deps.metrics.prefetchesRunning.inc();
+    // A shopper's quote may wait for this slice: it is told when the slice is expected to end (time-left.ts).
+    const expectation = sliceExpectation(p.predicted_s, () => deps.now().getTime());
     const beat = setInterval(
       async () => {
-        const held = await renewPrefetch(deps.db, p.slicing_key, owner, leaseMs, deps.now()).catch(() => true);
+        const held = await renewPrefetch(
+          deps.db,
+          p.slicing_key,
+          owner,
+          leaseMs,
+          deps.now(),
+          expectation.doneAt(),
+        ).catch(() => true);
         if (!held) ctrl.abort(new PrefetchGoneError());
       },
-      Math.max(200, Math.floor(leaseMs / 3)),
+      // As often as a quote's: the time left told to a quote waiting for this slice follows it.
+      Math.max(200, Math.min(1000, Math.floor(leaseMs / 3))),
     );
     try {
       const outcome = await slice(
@@ -42,6 +53,7 @@ export function prefetchWorker(
           charge: { account_id: p.account_id, caller: p.caller ?? `acct:${p.account_id}`, kind: 'prefetch' },
         },
         ctrl.signal,
+        expectation.onProgress,
       );
       deps.metrics.prefetches.inc({ outcome: outcome.cached ? 'cached' : 'sliced' });
       await deletePrefetch(deps.db, p.slicing_key);

@@ -1,7 +1,7 @@
 // Pre-slicing at a widget upload (docs/instant-price.md): as soon as a shopper's upload is measured, the slice of
-// the offer's default choices is queued, then those of the other choices that change the slice (each other
-// quality, each other infill), so that the shopper's first price and the usual changes are answered from the
-// slice cache. Bounded per upload and per account; run only when no quote waits; gone with the file or when the
+// the offer's default choices is queued and a worker woken, then those of the other choices that change the slice
+// (other materials, qualities and infills, in turns), so that the shopper's first price and the usual changes are
+// answered from the slice cache. Bounded per upload and per account; run only when no quote waits; gone with the file or when the
 // shopper's upload session ends.
 import type { Deps } from '../deps.ts';
 import type { FileRow } from '../files/index.ts';
@@ -21,37 +21,47 @@ export const PREFETCH_PER_UPLOAD = 4;
 /** Prefetches one account may have waiting or running at once, across all its shoppers. */
 export const PREFETCH_PER_ACCOUNT = 12;
 
-/** The offer's default choices first, then each other quality, then each other infill (the others at default). */
+/**
+ * The offer's default choices first, then the other choices in turns: each other material, quality and infill (the
+ * others at default), one of each kind before the second of any, each kind in the offer's order. Shoppers change the
+ * material most, then the quality, then the infill; taking turns keeps every kind within the per-upload cap.
+ */
 export function prefetchChoices(offer: Offer): OfferChoices[] {
   const others = <T>(values: readonly T[], current: T) => values.filter((v) => v !== current);
-  return [
-    {},
-    ...others(
+  const kinds: OfferChoices[][] = [
+    others(
+      offer.materials.map((m) => m.material),
+      offer.default_material,
+    ).map((material) => ({ material })),
+    others(
       offer.qualities.map((q) => q.id),
       offer.default_quality,
     ).map((quality) => ({ quality })),
-    ...others(offer.infill_options, offer.default_infill).map((infill) => ({ infill })),
+    others(offer.infill_options, offer.default_infill).map((infill) => ({ infill })),
   ];
+  const turns = Math.max(...kinds.map((k) => k.length));
+  const inTurns = Array.from({ length: turns }, (_, i) => kinds.flatMap((k) => (i < k.length ? [k[i]!] : [])));
+  return [{}, ...inTurns.flat()];
 }
 
 /** The distinct slices of an upload's likely choices, most likely first, each as a prefetch row. */
-async function plannedSlices(deps: Deps, file: FileRow, upload: PrefetchUpload) {
+async function* plannedSlices(deps: Deps, file: FileRow, upload: PrefetchUpload): AsyncGenerator<NewPrefetch> {
   const { widgetKeyId, expiresAt, caller } = upload;
   const { offer } = await effectiveOffer(deps.db, file.account_id, widgetKeyId);
   const version = (await detectSlicer(deps.config.slicerBinary)).version;
-  const planned = new Map<string, NewPrefetch>();
+  const planned = new Set<string>();
   for (const raw of prefetchChoices(offer)) {
     if (planned.size >= PREFETCH_PER_UPLOAD) break;
     const choices = checkChoices(offer, raw);
     const resolution = await resolveSettings(deps.db, file.account_id, {}, choicesLayer(offer, choices));
     const placement = placeForQuote(file, resolution.settings.printer);
-    if (placement.refusal) return []; // fits no orientation: every quote of it is refused before slicing
+    if (placement.refusal) return; // fits no orientation: every quote of it is refused before slicing
     const key = slicingKey(file.mesh_sha256, resolution.settings, version, placement.transform ?? undefined);
     if (planned.has(key)) continue; // e.g. a quality that differs only in what never changes the slice
     // A part this costly is sliced only when a shopper asks for it: never on speculation (docs/limits.md).
     const cost = await sliceCost(deps, file, placement.placement, resolution.settings);
     if (cost.predicted_s > deps.config.prefetchMaxSeconds) continue;
-    planned.set(key, {
+    yield {
       slicing_key: key,
       account_id: file.account_id,
       file_id: file.id,
@@ -66,9 +76,9 @@ async function plannedSlices(deps: Deps, file: FileRow, upload: PrefetchUpload) 
       expires_at: expiresAt,
       caller,
       predicted_s: cost.predicted_s,
-    });
+    };
+    planned.add(key);
   }
-  return [...planned.values()];
 }
 
 /**
@@ -95,13 +105,20 @@ export async function prefetchUpload(deps: Deps, file: FileRow, upload: Prefetch
 
 async function planUpload(deps: Deps, file: FileRow, upload: PrefetchUpload): Promise<number> {
   try {
-    const room = PREFETCH_PER_ACCOUNT - (await countPrefetches(deps.db, file.account_id, deps.now()));
+    let room = PREFETCH_PER_ACCOUNT - (await countPrefetches(deps.db, file.account_id, deps.now()));
     if (room <= 0) return 0;
-    const rows = (await plannedSlices(deps, file, upload)).slice(0, room);
-    const queued = await deps.db.transaction((tx) => insertPrefetches(tx, rows));
-    if (queued) deps.jobs.wake();
+    let queued = 0;
+    let first: NewPrefetch | null = null;
+    for await (const row of plannedSlices(deps, file, upload)) {
+      if (room-- <= 0) break;
+      // Each slice is queued, and a worker woken, as soon as it is planned: the default choices' slice starts while
+      // the others are still being worked out.
+      const inserted = await insertPrefetches(deps.db, [row]);
+      if (inserted) deps.jobs.wake();
+      queued += inserted;
+      first ??= row;
+    }
     // The estimate of the default choices, ready before the shopper's first quote asks for it.
-    const [first] = rows;
     if (first) await quoteFeatures(deps, first).catch(() => undefined);
     return queued;
   } catch (err) {

@@ -19,7 +19,12 @@ export function presentQuote(row: QuoteRow, now: Date) {
   };
 }
 
-export function presentJob(row: QuoteRow, now: Date) {
+/** A job as GET /v2/jobs answers it; `progress` is its step and time left (time-left.ts). */
+export function presentJob(
+  row: QuoteRow,
+  now: Date,
+  progress: { step: string | null; expected_remaining_seconds: number | null },
+) {
   return {
     job_id: row.id,
     quote_id: row.id,
@@ -27,7 +32,8 @@ export function presentJob(row: QuoteRow, now: Date) {
     // Finished is 100 %, also for jobs that failed before failures recorded it.
     progress: row.status === 'failed' ? 100 : row.progress,
     estimate: row.status === 'queued' || row.status === 'processing' ? row.estimate : null,
-    ...slicingProgress(row, now),
+    stage: row.status === 'processing' ? row.stage : null,
+    ...progress,
     file_id: row.file_id,
     file_name: row.file_name,
     attempts: row.attempts,
@@ -36,16 +42,6 @@ export function presentJob(row: QuoteRow, now: Date) {
     finished_at: row.finished_at?.toISOString() ?? null,
     result: row.status === 'completed' ? presentQuote(row, now) : null,
     error: row.status === 'failed' && row.error ? { code: row.error.code, message: row.error.message } : null,
-  };
-}
-
-/** While a job slices: the slicer's stage and the seconds it is expected to take still (never below 1). */
-function slicingProgress(row: QuoteRow, now: Date) {
-  const slicing = row.status === 'processing';
-  const remainingMs = slicing && row.expected_done_at ? row.expected_done_at.getTime() - now.getTime() : null;
-  return {
-    stage: slicing ? row.stage : null,
-    expected_remaining_seconds: remainingMs === null ? null : Math.max(1, Math.ceil(remainingMs / 1000)),
   };
 }
 

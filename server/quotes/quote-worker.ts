@@ -1,5 +1,6 @@
 // The quote worker: slices one claimed quote job while keeping its lease and reporting progress, then completes
 // it (or fails it) with its events in one transaction. A job another worker took over is left to that worker.
+import { sliceExpectation } from './time-left.ts';
 import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
 import { renewLease, type QuoteRow } from './sql.ts';
@@ -50,26 +51,31 @@ function describeFailure(err: unknown): JobError {
 export function quoteWorker(deps: QuoteWorkerDeps, { owner, leaseMs, slice, fileOf }: WorkerContext) {
   /**
    * Keeps the lease alive and reports progress: the slicer's own stage and percentage, and when the slice is
-   * expected to end (the cost model's prediction, docs/limits.md). Aborts the slice if another worker took the
+   * expected to end (the cost model's prediction, docs/limits.md, refined by when the slicer reached its stages:
+   * time-left.ts). Aborts the slice if another worker took the
    * job over, or the quote ended meanwhile (its file deleted or rescaled, the shopper asked for another).
    */
   function heartbeat(job: QuoteRow, ctrl: AbortController) {
     const started = deps.now().getTime();
-    const expectedMs = Math.max(1000, (job.predicted_s ?? 10) * 1000);
+    const expectation = sliceExpectation(job.predicted_s, () => deps.now().getTime());
     let reported: SliceProgress | null = null;
     const beat = setInterval(
       async () => {
         const elapsed = deps.now().getTime() - started;
-        const byTime = Math.min(95, 5 + Math.round((90 * elapsed) / expectedMs));
+        const byTime = Math.min(95, 5 + Math.round((90 * elapsed) / expectation.expectedMs()));
         const percent = Math.min(95, Math.max(byTime, reported?.percent ?? 0));
-        const expectedDoneAt = new Date(started + Math.max(expectedMs, elapsed + 500));
+        const expectedDoneAt = expectation.doneAt();
         const progress = { percent, stage: reported?.stage ?? null, expectedDoneAt };
         const held = await renewLease(deps.db, job.id, owner, leaseMs, progress).catch(() => true);
         if (!held) ctrl.abort(new LeaseLostError(job.id));
       },
       Math.max(200, Math.min(1000, Math.floor(leaseMs / 3))),
     );
-    return { beat, onProgress: (p: SliceProgress) => (reported = p) };
+    const onProgress = (p: SliceProgress) => {
+      expectation.onProgress(p);
+      reported = p;
+    };
+    return { beat, onProgress };
   }
 
   async function process(job: QuoteRow & { backlog?: number }) {

@@ -8,11 +8,17 @@ import { allow, API, API_OR_WIDGET } from '../accounts/index.ts';
 import { jsonBody } from '../http/index.ts';
 import { createQuote } from './service.ts';
 import { presentQuote, presentJob } from './present.ts';
+import { jobProgress } from './time-left.ts';
 import { quoteById, quoteForCaller, listQuotes, softDeleteQuote, type QuoteRow } from './sql.ts';
 import { ApiError, notFound } from '../http/index.ts';
 import { routeParam } from '../http/index.ts';
 import { pageRequest, pageResponse } from '../http/index.ts';
 import { idempotent } from '../idempotency/index.ts';
+
+/** The longest a job read may be held with `Prefer: wait` (it answers as soon as the job finishes). */
+export const JOB_WAIT_MAX_S = 10;
+
+const finished = (row: QuoteRow) => row.status === 'completed' || row.status === 'failed';
 
 /** How long a 202 waits for the instant estimate; past it the job answers with it once it is made. */
 const ESTIMATE_WAIT_MS = 5000;
@@ -21,17 +27,18 @@ const within = <T>(promise: Promise<T | null>, ms: number): Promise<T | null> =>
   Promise.race([promise, new Promise<null>((resolve) => setTimeout(() => resolve(null), ms).unref())]);
 
 /**
- * How long a synchronous quote holds the connection: QUOTE_SYNC_WAIT_MS, or less when the client asks with
- * `Prefer: wait=<seconds>` or `Prefer: respond-async` (RFC 7240); the answer says what was applied.
+ * How long a request holds the connection: `unstatedMs` without a preference (QUOTE_SYNC_WAIT_MS for a synchronous
+ * quote, nothing for a job read), what the client asks with `Prefer: wait=<seconds>` up to `configuredMs`, nothing
+ * with `Prefer: respond-async` (RFC 7240); the answer says what was applied.
  */
-function preferredWait(ctx: Context, configuredMs: number): number {
+function preferredWait(ctx: Context, configuredMs: number, unstatedMs = configuredMs): number {
   const prefer = ctx.get('prefer').toLowerCase();
   if (/(^|[\s,;])respond-async($|[\s,;])/.test(prefer)) {
     ctx.set('Preference-Applied', 'respond-async');
     return 0;
   }
   const wait = /(^|[\s,;])wait\s*=\s*(\d{1,6})($|[\s,;])/.exec(prefer)?.[2];
-  if (wait === undefined) return configuredMs;
+  if (wait === undefined) return unstatedMs;
   const ms = Math.min(Number(wait) * 1000, configuredMs);
   ctx.set('Preference-Applied', `wait=${Math.round(ms / 1000)}`);
   return ms;
@@ -74,10 +81,17 @@ export function quotesRouter(deps: Deps) {
     accept(ctx, created.row, await within(created.estimate, ESTIMATE_WAIT_MS));
   });
 
+  // `Prefer: wait=<seconds>` holds the answer until the job finishes (at most JOB_WAIT_MAX_S): the caller learns of
+  // the exact price the moment it exists, without a polling gap, and still sees progress between answers.
   router.get('/v2/jobs/:job_id', allow(deps, API_OR_WIDGET), async (ctx) => {
-    const row = await quoteForCaller(deps.db, ctx.state.auth, routeParam(ctx, 'job_id'));
+    const id = routeParam(ctx, 'job_id');
+    let row = await quoteForCaller(deps.db, ctx.state.auth, id);
     if (!row) throw notFound('job', ctx.params.job_id);
-    ctx.body = presentJob(row, deps.now());
+    const waitMs = preferredWait(ctx, JOB_WAIT_MAX_S * 1000, 0);
+    if (waitMs > 0 && !finished(row) && (await deps.jobs.waitFor(row.id, waitMs)))
+      row = (await quoteForCaller(deps.db, ctx.state.auth, id)) ?? row;
+    const now = deps.now();
+    ctx.body = presentJob(row, now, await jobProgress(deps, row, now));
   });
 
   router.get('/v2/quotes', allow(deps, API), async (ctx) => {

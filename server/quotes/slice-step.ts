@@ -79,6 +79,7 @@ export function sliceStep(deps: SliceStepDeps, pool: SlicePool): SliceStep {
       slicer: out.slicer.name,
       slicer_version: out.slicer.version,
       duration_ms: out.durationMs,
+      gcode_read_ms: out.gcodeReadMs,
     };
     await insertSlice(deps.db, row);
     return { stats: out.stats, slice: row, cached: false };

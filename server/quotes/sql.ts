@@ -314,6 +314,8 @@ export interface SliceRow {
   slicer: string;
   slicer_version: string;
   duration_ms: number;
+  /** Of which reading the G-code (null for slices stored before it was measured). */
+  gcode_read_ms?: number | null;
 }
 
 export async function sliceByKey(db: Queryable, key: string): Promise<SliceRow | undefined> {
@@ -323,8 +325,16 @@ export async function sliceByKey(db: Queryable, key: string): Promise<SliceRow |
 
 export async function insertSlice(db: Queryable, s: SliceRow): Promise<void> {
   await db.query(
-    'INSERT INTO slices (key, stats, slicer, slicer_version, duration_ms) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (key) DO NOTHING',
-    [s.key, JSON.stringify(s.stats), s.slicer, s.slicer_version, Math.round(s.duration_ms)],
+    `INSERT INTO slices (key, stats, slicer, slicer_version, duration_ms, gcode_read_ms) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (key) DO NOTHING`,
+    [
+      s.key,
+      JSON.stringify(s.stats),
+      s.slicer,
+      s.slicer_version,
+      Math.round(s.duration_ms),
+      s.gcode_read_ms === undefined || s.gcode_read_ms === null ? null : Math.round(s.gcode_read_ms),
+    ],
   );
 }
 

@@ -94,7 +94,10 @@ export interface SliceOutcome {
   slicer: SlicerInfo;
   /** Perimeters after the min/max wall count clamp. */
   perimeters: number;
+  /** The whole slice: PrusaSlicer's run and the reading of its G-code. */
   durationMs: number;
+  /** Of which reading the G-code. */
+  gcodeReadMs: number;
 }
 
 const MESH_EXTENSIONS = new Set(['.obj', '.stl', '.3mf', '.amf']);
@@ -248,6 +251,7 @@ export async function sliceOnce(o: SliceOnceOptions): Promise<SliceOutcome> {
     await writeFile(join(dir, 'config.ini'), config.ini);
     const r = await runSlicer(dir, model, slicer.binary, timeoutMs, o, transformArgs(o.transform));
     if (r.killed || r.spawnError || r.code !== 0) throw failure(r, timeoutMs, o.signal);
+    const reading = performance.now();
     const stats = await parseGcodeFile(join(dir, 'out.gcode'), { filamentDiameter: REFERENCE_FILAMENT_DIAMETER }).catch(
       (e: Error) => {
         throw new SliceFailedError(`PrusaSlicer wrote no usable G-code: ${e.message}`, 'bad_output');
@@ -260,6 +264,7 @@ export async function sliceOnce(o: SliceOnceOptions): Promise<SliceOutcome> {
       slicer,
       perimeters: config.perimeters,
       durationMs: performance.now() - started,
+      gcodeReadMs: performance.now() - reading,
     };
   } finally {
     await rm(dir, { recursive: true, force: true, maxRetries: 3 });

@@ -3,3 +3,4 @@
 export { widgetKeysRouter } from './keys-router.ts';
 export { widgetPaths, widgetSchemas } from './openapi.ts';
 export { widgetRouter } from './router.ts';
+export { estimatePaths, estimateSchemas } from './estimate-openapi.ts';

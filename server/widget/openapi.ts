@@ -187,6 +187,7 @@ export const widgetSchemas = {
       'quantity_breaks',
       'lead_times',
       'default_lead_time',
+      'slice_settings',
     ],
     additionalProperties: false,
     description:
@@ -247,6 +248,11 @@ export const widgetSchemas = {
       quantity_breaks: ref('QuantityBreaks'),
       lead_times: ref('LeadTimes'),
       default_lead_time: { type: ['string', 'null'] },
+      slice_settings: {
+        oneOf: [ref('PublishedSliceSettings'), { type: 'null' }],
+        description:
+          "What the offer's default choices slice with: the widget measures a dropped model's estimate features with it (POST /v2/widget/estimate); null when the default choices cannot be resolved",
+      },
     },
   },
   CartRequest: {

@@ -11,6 +11,7 @@ import { idempotent } from '../idempotency/index.ts';
 import { API } from '../accounts/index.ts';
 import { pageRequest, pageResponse } from '../http/index.ts';
 import { csvStream } from '../usage/index.ts';
+import { estimateFromFeatures } from './instant-estimate.ts';
 import { allOrders, listOrders } from './cart-sql.ts';
 import { ORDER_COLUMNS, acknowledge, orderCsvRows, presentOrder } from './orders.ts';
 import { materialPrices } from '../quotes/index.ts';
@@ -58,6 +59,12 @@ export function widgetRouter(deps: Deps) {
   });
   router.get('/files/:file_id/prices', allow(deps, API_OR_WIDGET), async (ctx) => {
     ctx.body = await materialPrices(deps, ctx.state.auth, routeParam(ctx, 'file_id'), ctx.query);
+  });
+
+  // The first price before the upload has arrived: features measured in the browser, priced here.
+  router.post('/estimate', allow(deps, ['widget'], 'quote'), jsonBody, async (ctx) => {
+    const body = validateBody<Parameters<typeof estimateFromFeatures>[2]>('WidgetEstimateRequest', ctx.request.body);
+    ctx.body = await estimateFromFeatures(deps, ctx.state.auth, body);
   });
   router.post('/cart', allow(deps, API_OR_WIDGET), jsonBody, idempotent(deps), async (ctx) => {
     await limitCartAdds(deps, ctx);

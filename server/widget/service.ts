@@ -17,6 +17,7 @@ import { newId } from '../ids.ts';
 import type { Queryable } from '../db/index.ts';
 import type { QuoteRow } from '../quotes/index.ts';
 import { insertCartLine, latestCartLine, lockQuotes } from './cart-sql.ts';
+import { defaultSliceSettings } from './instant-estimate.ts';
 
 export async function widgetConfig(deps: Deps, auth: Auth) {
   const base = await resolveSettings(deps.db, auth.account.id, {});
@@ -49,6 +50,7 @@ export async function widgetConfig(deps: Deps, auth: Auth) {
     quantity_breaks: offer.quantity_breaks,
     lead_times: offer.lead_times,
     default_lead_time: offer.default_lead_time,
+    slice_settings: await defaultSliceSettings(deps, auth),
   };
 }
 

@@ -91,7 +91,10 @@ export interface paths {
   "/v2/file/{file_id}": {
     /** Download the original bytes */
     get: operations["downloadFile"];
-    /** Delete a file (emits `file.deleted`) */
+    /**
+     * Delete a file (emits `file.deleted`)
+     * @description A widget key may delete its shopper's own upload (X-Shopper-Token), unless it is in a cart (409 `file_in_cart`); another shopper's is 404.
+     */
     delete: operations["deleteFile"];
   };
   "/v2/file/scale/{file_id}": {
@@ -120,7 +123,10 @@ export interface paths {
     post: operations["createQuoteAsync"];
   };
   "/v2/jobs/{job_id}": {
-    /** Job status, progress and result */
+    /**
+     * Job status, progress and result
+     * @description With `Prefer: wait=<seconds>` (at most 10) the answer waits until the job has finished, or that long if it has not: a client learns of the result the moment it exists, without polling in between. `Preference-Applied` says the wait applied.
+     */
     get: operations["getJob"];
   };
   "/v2/quotes": {
@@ -230,6 +236,13 @@ export interface paths {
   "/dashboard/api/widget-keys/{widget_key_id}": {
     /** Revoke a widget key */
     delete: operations["revokeWidgetKey"];
+  };
+  "/v2/widget/estimate": {
+    /**
+     * An instant estimate from mesh features measured in the browser, before the upload has arrived
+     * @description Widget keys only. The features must have been measured with the configuration's `slice_settings` and the offer's default quality and infill (or the `choices` sent); otherwise 422 naming `features`. Counted in the widget key's `quote` rate-limit class; uses no quote allowance and no slicer time.
+     */
+    post: operations["estimateFromFeatures"];
   };
   "/v2/offer": {
     /** The account's offer (what widget shoppers may choose) */
@@ -1060,7 +1073,12 @@ export interface components {
       estimate: components["schemas"]["Estimate"] | null;
       /** @description While slicing: the stage the slicer reports (e.g. "Generating perimeters"); null otherwise */
       stage: string | null;
-      /** @description While slicing: the seconds the slice is expected to take still, from this server's recent slicing speed and the model's size (an estimate); null otherwise */
+      /**
+       * @description Where the job is, in words a shopper understands: `queued` (waiting for the slicer), `preparing` (reading the model), `slicing`, `pricing` (reading the print time and filament off the slice); null once it has finished
+       * @enum {string|null}
+       */
+      step: "queued" | "preparing" | "slicing" | "pricing" | null;
+      /** @description Until the job finishes, the seconds it is expected to take still (an estimate, at least 1): while queued, the predicted slicer time of the work ahead of it shared over the slicer's slots plus its own (or, when a prefetch or another quote is making the same slice, until that one ends); while slicing, until its predicted end. Null once finished, or while queued when its cost is unknown */
       expected_remaining_seconds: number | null;
       file_id: string;
       file_name: string;
@@ -1260,6 +1278,8 @@ export interface components {
       quantity_breaks: components["schemas"]["QuantityBreaks"];
       lead_times: components["schemas"]["LeadTimes"];
       default_lead_time: string | null;
+      /** @description What the offer's default choices slice with: the widget measures a dropped model's estimate features with it (POST /v2/widget/estimate); null when the default choices cannot be resolved */
+      slice_settings: components["schemas"]["PublishedSliceSettings"] | null;
     };
     CartRequest: {
       quote_id: string;
@@ -1442,6 +1462,32 @@ export interface components {
     };
     WidgetKeyList: {
       data: components["schemas"]["WidgetKey"][];
+    };
+    /** @description What the offer's default choices slice with, for the widget's estimator: the printer settings that change a slice and the material's density and diameter. Never the cost model (hourly cost, power, material prices, fees, taxes). */
+    PublishedSliceSettings: {
+      printer: {
+        [key: string]: number | boolean | string;
+      };
+      material: {
+        /** @description g/cm³ */
+        density: number;
+        /** @description mm */
+        diameter: number;
+      };
+    };
+    WidgetEstimateRequest: {
+      /** @description The estimator's features of the mesh (shared/estimate `extractFeatures`), measured in the browser with the configuration's `slice_settings`: a few hundred numbers, never the mesh */
+      features: {
+        [key: string]: OneOf<[number | boolean | null, (number | boolean | null)[], {
+          [key: string]: number | boolean | null;
+        }]>;
+      };
+      choices?: components["schemas"]["OfferChoices"];
+    };
+    /** @description An estimate, **not a price**: no quote id, so it cannot be added to a cart; never in a webhook. The quote of the uploaded file replaces it. */
+    WidgetEstimate: {
+      estimate: components["schemas"]["Estimate"];
+      choices: components["schemas"]["ResolvedChoices"];
     };
     /** @description Price breaks by quantity, rising min_quantity: a line of at least min_quantity pieces costs discount_percent less (the largest break reached applies). Empty: none. */
     QuantityBreaks: {
@@ -3298,9 +3344,16 @@ export interface operations {
       429: components["responses"]["TooManyRequests"];
     };
   };
-  /** Delete a file (emits `file.deleted`) */
+  /**
+   * Delete a file (emits `file.deleted`)
+   * @description A widget key may delete its shopper's own upload (X-Shopper-Token), unless it is in a cart (409 `file_in_cart`); another shopper's is 404.
+   */
   deleteFile: {
     parameters: {
+      header?: {
+        /** @description Widget keys: the shopper token from GET /v2/file/upload-id; a shopper sees only their own uploads and quotes */
+        "X-Shopper-Token"?: string;
+      };
       path: {
         /** @description A file id (file_...) */
         file_id: string;
@@ -3321,6 +3374,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
       429: components["responses"]["TooManyRequests"];
     };
   };
@@ -3529,12 +3583,17 @@ export interface operations {
       503: components["responses"]["ServiceUnavailable"];
     };
   };
-  /** Job status, progress and result */
+  /**
+   * Job status, progress and result
+   * @description With `Prefer: wait=<seconds>` (at most 10) the answer waits until the job has finished, or that long if it has not: a client learns of the result the moment it exists, without polling in between. `Preference-Applied` says the wait applied.
+   */
   getJob: {
     parameters: {
       header?: {
         /** @description Widget keys: the shopper token from GET /v2/file/upload-id; a shopper sees only their own uploads and quotes */
         "X-Shopper-Token"?: string;
+        /** @description `wait=<seconds>`: hold the answer until the job has finished, at most this long (capped at 10 s); without it the job is answered at once. */
+        Prefer?: string;
       };
       path: {
         /** @description A job id */
@@ -4295,6 +4354,36 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
+   * An instant estimate from mesh features measured in the browser, before the upload has arrived
+   * @description Widget keys only. The features must have been measured with the configuration's `slice_settings` and the offer's default quality and infill (or the `choices` sent); otherwise 422 naming `features`. Counted in the widget key's `quote` rate-limit class; uses no quote allowance and no slicer time.
+   */
+  estimateFromFeatures: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WidgetEstimateRequest"];
+      };
+    };
+    responses: {
+      /** @description The estimate priced with the shop's calibration and prices */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["WidgetEstimate"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      413: components["responses"]["PayloadTooLarge"];
+      422: components["responses"]["Unprocessable"];
       429: components["responses"]["TooManyRequests"];
     };
   };

@@ -108,7 +108,8 @@ test('3DBenchy: preview, upload, price from a real slice', {
   assert.match(await estimate.innerText(), /≈[\s\S]*each[\s\S]*Estimate .+–.+ · exact price/);
   assert.ok((await page.locator('slice-quote [part~=add-button]').isDisabled()) === true, 'an estimate is never sold');
   const [estimated] = await events('sq-estimate');
-  assert.ok(estimated.estimate.total_price > 0 && estimated.file_id, 'sq-estimate tells the page, marked as such');
+  // The first estimate may come before the upload has arrived (no file id yet: test/e2e/widget-instant.e2e.test.ts).
+  assert.ok(estimated.estimate.total_price > 0 && 'file_id' in estimated, 'sq-estimate tells the page, marked as such');
   await shot('03-estimate');
   await page.locator('slice-quote .amount:not(.approx)').waitFor({ timeout: SLICE_TIMEOUT });
   assert.equal(await estimate.count(), 0, 'the exact price replaced the estimate');

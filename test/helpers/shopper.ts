@@ -13,6 +13,9 @@ export function widgetShopper(server: TestServer, key: string, origin: string, l
     headers,
     get: (p: string) => c.request('GET', p, { headers: headers() }),
     post: (p: string, json: unknown) => c.request('POST', p, { json, headers: headers() }),
+    /** Any call as this shopper, with more headers (e.g. Prefer). */
+    request: (method: string, p: string, extra: Record<string, string> = {}) =>
+      c.request(method, p, { headers: { ...headers(), ...extra } }),
     /** Fetches an upload id, uploads through it and answers the stored file's id. */
     async upload(bytes: Uint8Array, name: string): Promise<string> {
       const ticket = await c.request('GET', '/v2/file/upload-id', { headers: headers() });

@@ -2,8 +2,10 @@
 // Origin, which the server checks against the key's allowed origins. The upload goes to the
 // upload_url of a single-use ticket, through XMLHttpRequest because fetch reports no upload progress.
 import { httpError, networkError, WidgetError } from './errors.ts';
+import type { Features } from '../../shared/estimate/index.ts';
 import type {
   CartLine,
+  Estimate,
   FileRecord,
   Job,
   JobAccepted,
@@ -19,6 +21,11 @@ import type {
 
 /** Seconds a quote request waits for a quick or cached slice before the server answers with the job. */
 const QUOTE_WAIT_S = 1;
+/**
+ * Seconds a job read waits for the job to finish (`Prefer: wait`): the exact price arrives the moment it exists,
+ * and the progress between answers is at most this old.
+ */
+const JOB_WAIT_S = 2;
 export interface QuoteRequest {
   choices: { material: string; color?: string; quality: string; infill: number; lead_time?: string };
 }
@@ -85,8 +92,26 @@ export class WidgetApi {
     return this.json('POST', `/v2/file/scale/${encodeURIComponent(fileId)}`, body);
   }
 
-  job(statusUrl: string, signal?: AbortSignal): Promise<Job> {
-    return this.json('GET', statusUrl, undefined, signal);
+  /** The job, answered as soon as it finishes or after JOB_WAIT_S with its progress. */
+  async job(statusUrl: string, signal?: AbortSignal): Promise<Job> {
+    return (await this.request<Job>('GET', statusUrl, undefined, signal, { Prefer: `wait=${JOB_WAIT_S}` })).body;
+  }
+
+  /**
+   * The first price, before the upload has arrived: the estimator's features measured in the browser, priced by
+   * the shop (POST /v2/widget/estimate). An estimate, never a price: nothing can be bought with it.
+   */
+  async estimate(
+    features: Features,
+    choices: QuoteRequest['choices'],
+    signal?: AbortSignal,
+  ): Promise<{ estimate: Estimate }> {
+    return this.json('POST', '/v2/widget/estimate', { features, choices }, signal);
+  }
+
+  /** Deletes the shopper's own upload (one the browser's parse refused after it was sent). */
+  deleteFile(fileId: string): Promise<unknown> {
+    return this.json('DELETE', `/v2/file/${encodeURIComponent(fileId)}`);
   }
 
   addToCart(quoteId: string, quantity: number): Promise<CartLine> {

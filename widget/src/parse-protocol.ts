@@ -1,10 +1,13 @@
 // Messages between the element and the parse worker.
+import type { EstimateSettings, Features } from '../../shared/estimate/index.ts';
 import type { ModelWarning } from '../../shared/model/index.ts';
 
 export interface ParseRequest {
   name: string;
   bytes: ArrayBuffer;
   maxBytes: number;
+  /** The slice settings the shop publishes for its default choices: the worker then measures the estimate's features. */
+  settings: EstimateSettings | null;
 }
 
 export interface ParsedPreview {
@@ -19,6 +22,11 @@ export interface ParsedPreview {
   volume: number;
   triangles: number;
   warnings: ModelWarning[];
+}
+
+/** The worker's second message, after the preview: the estimator's features, or null when none could be made. */
+export interface MeasuredFeatures {
+  features: Features | null;
 }
 
 export type ParseReply = ParsedPreview | { ok: false; code: string; message: string };

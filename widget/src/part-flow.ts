@@ -9,13 +9,16 @@ import { toWidgetError, WidgetError } from './errors.ts';
 import { dimensions, lineSummary } from './format.ts';
 import { parseInWorker } from './parse-client.ts';
 import type { ParsedPreview } from './parse-protocol.ts';
-import { fetchQuote } from './quote-flow.ts';
+import { fetchQuote, quoteRequest } from './quote-flow.ts';
 import { checkQuantity, findQuality, lineTotal, withMaterial } from './selection.ts';
 import { EMPTY_RUN, type ModelSummary, type PartState, type Stage } from './state.ts';
+import type { EstimateSettings, Features } from '../../shared/estimate/index.ts';
 import type {
   AddToCartDetail,
   BuildVolume,
   CartLine,
+  FileRecord,
+  Estimate,
   PricedLine,
   Pricing,
   QuoteDetail,
@@ -66,6 +69,8 @@ export class PartFlow {
   sourceFile: File | null = null;
   parsed: ParsedPreview | null = null;
   private fileRun: AbortController | null = null;
+  /** The estimate made from the browser's measurements, and the choices it was made for. */
+  private early: { estimate: Estimate; choices: string } | null = null;
   private quoteRun: AbortController | null = null;
   private debounce = 0;
 
@@ -83,16 +88,27 @@ export class PartFlow {
     this.fileRun = run;
     this.sourceFile = file;
     this.parsed = null;
+    this.early = null;
     this.patch({ ...EMPTY_RUN, parsing: true });
     return run.signal;
   }
 
-  /** Reads, checks and uploads the file given to start(), then prices it. */
+  /**
+   * Reads and checks the file given to start() in a worker while it is uploaded, shows an estimate from the
+   * browser's measurements as soon as the shop has priced them, and prices the part once it has arrived. A file the
+   * reading refuses is not kept: its upload stops, or is deleted if it has already arrived.
+   */
   async read(config: WidgetConfig, signal: AbortSignal): Promise<void> {
     const file = this.sourceFile!;
+    if (file.size > config.max_upload_bytes) {
+      this.patch({ parsing: false });
+      return this.fail('file', tooLarge(file.size, config.max_upload_bytes));
+    }
+    // The upload starts now, beside the parse: the server has the file, and slices it, that much sooner.
+    const sending = this.send();
+    const parse = parseInWorker(file, config.max_upload_bytes, publishedSettings(config), signal);
     try {
-      if (file.size > config.max_upload_bytes) throw tooLarge(file.size, config.max_upload_bytes);
-      const parsed = await parseInWorker(file, config.max_upload_bytes, signal);
+      const parsed = await parse.parsed;
       this.parsed = parsed;
       const model = summarize(file.name, parsed, config.build_volume);
       this.patch({ parsing: false, model });
@@ -100,17 +116,20 @@ export class PartFlow {
       if (!model.fits) throw doesNotFit(model.size, config.build_volume);
     } catch (e) {
       if (signal.aborted) return;
-      this.patch({ parsing: false });
+      sending.drop();
+      this.patch({ parsing: false, uploadProgress: null });
       this.fail('file', e);
       return;
     }
-    await this.upload();
+    void parse.features.then((features) => features && this.estimateEarly(features, signal));
+    await this.landed(sending);
   }
 
   /** Back to nothing, keeping the choices. */
   clear(): void {
     this.cancel();
     this.sourceFile = this.parsed = null;
+    this.early = null;
     this.patch({ ...EMPTY_RUN });
   }
 
@@ -121,26 +140,77 @@ export class PartFlow {
     this.quoteRun?.abort();
   }
 
-  private async upload(): Promise<void> {
-    const run = this.fileRun!;
+  /** One upload of the source file under the file's run; drop() stops it, or deletes the file once it has arrived. */
+  private send(): Sending {
+    const client = this.host.client!;
+    const file = this.sourceFile!;
+    const stop = new AbortController();
+    this.fileRun!.signal.addEventListener('abort', () => stop.abort(), { once: true });
+    let dropped = false;
     this.patch({ uploadProgress: 0, error: null });
-    try {
+    const done = (async () => {
       // Each part has its own single-use upload id; the shopper's token is the client's, shared by all parts.
-      const ticket = await this.host.client!.uploadTicket(run.signal);
-      const file = await this.host.client!.upload(
-        ticket,
-        this.sourceFile!,
-        (f) => this.patch({ uploadProgress: f }),
-        run.signal,
-      );
+      const ticket = await client.uploadTicket(stop.signal);
+      return client.upload(ticket, file, (f) => dropped || this.patch({ uploadProgress: f }), stop.signal);
+    })();
+    done.catch(() => undefined); // read by landed(), once the parse has accepted the file
+    const drop = () => {
+      dropped = true;
+      // Bytes still on their way stop (the server keeps nothing of a cut upload); a file it already has is deleted.
+      if ((this.s.uploadProgress ?? 0) < 1) stop.abort();
+      done.then((f) => client.deleteFile(f.file_id)).catch(() => undefined);
+    };
+    return { done, drop };
+  }
+
+  /** The upload has arrived: the part is priced; or it failed, and the row says why. */
+  private async landed(sending: Sending): Promise<void> {
+    const run = this.fileRun!;
+    try {
+      const file = await sending.done;
       this.patch({ file, uploadProgress: null });
     } catch (e) {
       if (run.signal.aborted) return;
-      this.patch({ uploadProgress: null });
+      // An estimate shown while the file was on its way goes with it: there is nothing to price.
+      this.patch({ uploadProgress: null, quoting: null, pricing: null });
       this.fail('upload', e);
       return;
     }
     this.scheduleQuote(0);
+  }
+
+  private upload(): Promise<void> {
+    return this.landed(this.send());
+  }
+
+  /**
+   * The first price, from the browser's own measurements of the mesh, while the upload runs (docs/instant-price.md):
+   * shown as an estimate until the quote's own estimate or its exact price replaces it. None when the shop cannot
+   * make one (features of other settings, a rate limit): the quote's follow.
+   */
+  private async estimateEarly(features: Features, signal: AbortSignal): Promise<void> {
+    const { selection } = this.s;
+    if (!selection || !this.host.client) return;
+    const choices = quoteRequest(selection).choices;
+    try {
+      const { estimate } = await this.host.client.estimate(features, choices, signal);
+      this.early = { estimate, choices: JSON.stringify(choices) };
+      // Too late: the price (or the quote's own estimate) came first, the shopper chose otherwise, or it failed.
+      if (signal.aborted || this.s.quote || this.s.error || this.s.pricing?.estimate || !this.earlyFits()) return;
+      this.patch({
+        quoting: this.s.quoting ?? 0,
+        pricing: { percent: 0, estimate, step: null, remainingSeconds: null },
+      });
+      this.host.emit('sq-estimate', { file_id: this.s.file?.file_id ?? null, estimate });
+    } catch {
+      // No early estimate: the quote's own estimate and its exact price follow.
+    }
+  }
+
+  /** Whether the early estimate was made for the choices now selected. */
+  private earlyFits(): boolean {
+    const { selection } = this.s;
+    return !!this.early && !!selection && this.early.choices === JSON.stringify(quoteRequest(selection).choices);
   }
 
   /** Every option change lands here; only the last of a quick series reaches the server. */
@@ -175,8 +245,12 @@ export class PartFlow {
     }
   }
 
-  /** Progress of a slice; a new estimate is told to the page too (`sq-estimate`: never a price to sell). */
-  private onPricing(p: Pricing): void {
+  /**
+   * Progress of a slice; a new estimate is told to the page too (`sq-estimate`: never a price to sell). The early
+   * estimate stays while the quote has none of its own, for the same choices.
+   */
+  private onPricing(progress: Pricing): void {
+    const p = { ...progress, estimate: progress.estimate ?? (this.earlyFits() ? this.early!.estimate : null) };
     const fresh = p.estimate && p.estimate !== this.s.pricing?.estimate;
     this.patch({ quoting: p.percent, pricing: p });
     if (fresh && this.s.file) this.host.emit('sq-estimate', { file_id: this.s.file.file_id, estimate: p.estimate! });
@@ -398,6 +472,16 @@ export class PartFlow {
     };
   }
 }
+
+/** An upload under way beside the parse. */
+interface Sending {
+  done: Promise<FileRecord>;
+  drop(): void;
+}
+
+/** The shop's published slice settings, as the estimator reads them (the fields it needs are all there). */
+const publishedSettings = (config: WidgetConfig): EstimateSettings | null =>
+  (config.slice_settings as EstimateSettings | null | undefined) ?? null;
 
 function summarize(name: string, parsed: ParsedPreview, volume: BuildVolume): ModelSummary {
   // The server turns or lays down a model that does not fit as uploaded, and may lay a long one diagonally

@@ -1,12 +1,14 @@
 // Getting one price: POST the quote, and when the server answers 202 (the slice takes longer than a second)
-// show its instant estimate and poll the job, with the slicer's stage and remaining time, until it completes. Short rate-limit waits are absorbed here so a shopper
-// flicking through options does not see a 429; anything else surfaces as a WidgetError.
+// show its instant estimate and read the job, with its step and time left, until it completes. Each read waits
+// on the server until the job finishes (or a couple of seconds pass), so the exact price shows the moment it
+// exists. Short rate-limit waits are absorbed here so a shopper flicking through options does not see a 429;
+// anything else surfaces as a WidgetError.
 import type { QuoteRequest, WidgetApi } from './api.ts';
 import { WidgetError } from './errors.ts';
 import type { Pricing, Quote, Selection } from './types.ts';
 
-const POLL_FIRST_MS = 400;
-const POLL_MAX_MS = 1000;
+/** Reads of an unfinished job are at least this far apart, should the server answer without waiting. */
+const MIN_READ_INTERVAL_MS = 500;
 const POLL_GIVE_UP_MS = 5 * 60_000;
 const RATE_LIMIT_RETRIES = 2;
 const RATE_LIMIT_MAX_WAIT_MS = 10_000;
@@ -33,7 +35,7 @@ export async function fetchQuote(
   const first = await withRateLimitRetry(() => api.quote(fileId, quoteRequest(sel), signal), signal);
   if ('quote' in first) return first.quote;
   const estimate = first.job.estimate ?? null;
-  onProgress({ percent: 0, estimate, stage: null, remainingSeconds: null });
+  onProgress({ percent: 0, estimate, step: null, remainingSeconds: null });
   return pollJob(api, first.job.status_url, estimate, onProgress, signal);
 }
 
@@ -45,13 +47,14 @@ async function pollJob(
   signal: AbortSignal,
 ): Promise<Quote> {
   const giveUpAt = Date.now() + POLL_GIVE_UP_MS;
-  for (let delay = POLL_FIRST_MS; ; delay = Math.min(delay * 1.5, POLL_MAX_MS)) {
-    await sleep(delay, signal);
+  for (;;) {
+    // No pause between reads: each one is held by the server until the job finishes or a moment passes.
+    const sent = Date.now();
     const job = await withRateLimitRetry(() => api.job(statusUrl, signal), signal);
     onProgress({
       percent: job.progress,
       estimate: job.estimate ?? firstEstimate,
-      stage: job.stage ?? null,
+      step: job.step ?? null,
       remainingSeconds: job.expected_remaining_seconds ?? null,
     });
     if (job.status === 'completed' && job.result) return job.result;
@@ -62,6 +65,7 @@ async function pollJob(
     }
     if (Date.now() > giveUpAt)
       throw new WidgetError('quote_timeout', 'Slicing is taking too long. Please try again.', true);
+    await sleep(MIN_READ_INTERVAL_MS - (Date.now() - sent), signal);
   }
 }
 
@@ -80,6 +84,7 @@ async function withRateLimitRetry<T>(call: () => Promise<T>, signal: AbortSignal
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
+    if (ms <= 0) return resolve();
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener(
       'abort',

@@ -140,6 +140,7 @@ export const SHOPPER_MESSAGES: Readonly<Record<string, string>> = {
   quote_not_completed: 'The price is still being calculated. Please wait a moment and try again.',
   quote_stale: 'The size of your model changed after it was priced. Try again to price it at its current size.',
   zero_price: 'This part cannot be ordered online at this price. Please contact the shop.',
+  file_in_cart: 'This model is in your cart, so the shop keeps it.',
   bad_response: BUSY,
 };
 

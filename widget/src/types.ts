@@ -55,16 +55,20 @@ export interface Job {
   progress: number;
   estimate: Estimate | null;
   stage: string | null;
+  /** Where the job is, in words a shopper understands (the slicer's own stage is not shown). */
+  step: JobStep | null;
   expected_remaining_seconds: number | null;
   result: Quote | null;
   error: { code: string; message: string } | null;
 }
 
-/** How far a price is while the slice runs: the estimate to show, and the slicer's stage and remaining time. */
+export type JobStep = 'queued' | 'preparing' | 'slicing' | 'pricing';
+
+/** How far a price is while the slice runs: the estimate to show, the step it is at and the time left. */
 export interface Pricing {
   percent: number;
   estimate: Estimate | null;
-  stage: string | null;
+  step: JobStep | null;
   remainingSeconds: number | null;
 }
 
@@ -118,9 +122,12 @@ export interface QuoteDetail extends PricedLine {
   cached: boolean;
 }
 
-/** Detail of `sq-estimate`: the instant estimate while the part's slice runs. Not a price: never charge it. */
+/**
+ * Detail of `sq-estimate`: the instant estimate while the part's upload or slice runs. Not a price: never charge
+ * it. `file_id` is null for the first estimate, made before the upload has arrived.
+ */
 export interface EstimateDetail {
-  file_id: string;
+  file_id: string | null;
   estimate: Estimate;
 }
 

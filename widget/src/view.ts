@@ -5,7 +5,7 @@ import { ifDefined } from 'lit/directives/if-defined.js';
 import { dimensions, duration, grams, money, percent, wait } from './format.ts';
 import { lineTotal, quoteLine } from './selection.ts';
 import type { WidgetState } from './state.ts';
-import type { MaterialPrices, Pricing, Quote, Selection, WidgetConfig } from './types.ts';
+import type { JobStep, MaterialPrices, Pricing, Quote, Selection, WidgetConfig } from './types.ts';
 import { materialDescription, renderBreaks, renderComparison, renderLeadTimes, swatch } from './offer-view.ts';
 import { shopperMessage } from './shopper-messages.ts';
 import { renderUnitOffer, unitQuestion } from './unit-offer.ts';
@@ -236,8 +236,16 @@ export function renderEstimate(p: Pricing, s: Pick<WidgetState, 'locale' | 'curr
   </div>`;
 }
 
-/** The progress bar's words while a price is being calculated: the slicer's own stage when it has said one. */
-export const pricingLabel = (p: Pricing | null, base: string) => (p?.stage ? `${base} ${p.stage}…` : base);
+/** What a shopper reads of each step of a price: plain words, never the slicer's own stages. */
+const STEP_WORDS: Record<JobStep, string> = {
+  queued: 'Waiting for the slicer…',
+  preparing: 'Preparing your part…',
+  slicing: 'Slicing your part…',
+  pricing: 'Pricing…',
+};
+
+/** The progress bar's words while a price is being calculated: the step it is at, once the server has said. */
+export const pricingLabel = (p: Pricing | null, base: string) => (p?.step ? STEP_WORDS[p.step] : base);
 
 function renderPrice(s: WidgetState): TemplateResult {
   const q = s.quote;

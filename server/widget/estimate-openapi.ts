@@ -1,0 +1,78 @@
+// Path and schemas of the widget's instant estimate (POST /v2/widget/estimate, docs/instant-price.md), and the
+// slice settings the widget configuration publishes for it.
+import { jsonBody, ok, errors, ref } from '../openapi/index.ts';
+
+/** A feature's value: a number, a flag, null (a setting that is off), a short list or a small record of them. */
+const scalar = { type: ['number', 'boolean', 'null'] };
+const featureValue = {
+  oneOf: [
+    scalar,
+    { type: 'array', maxItems: 8, items: scalar },
+    { type: 'object', maxProperties: 32, propertyNames: { maxLength: 64 }, additionalProperties: scalar },
+  ],
+};
+
+export const estimateSchemas = {
+  PublishedSliceSettings: {
+    type: 'object',
+    required: ['printer', 'material'],
+    additionalProperties: false,
+    description:
+      "What the offer's default choices slice with, for the widget's estimator: the printer settings that change a slice and the material's density and diameter. Never the cost model (hourly cost, power, material prices, fees, taxes).",
+    properties: {
+      printer: { type: 'object', additionalProperties: { type: ['number', 'integer', 'boolean', 'string'] } },
+      material: {
+        type: 'object',
+        required: ['density', 'diameter'],
+        additionalProperties: false,
+        properties: {
+          density: { type: 'number', description: 'g/cm³' },
+          diameter: { type: 'number', description: 'mm' },
+        },
+      },
+    },
+  },
+  WidgetEstimateRequest: {
+    type: 'object',
+    required: ['features'],
+    additionalProperties: false,
+    properties: {
+      features: {
+        type: 'object',
+        minProperties: 1,
+        maxProperties: 64,
+        propertyNames: { maxLength: 64 },
+        additionalProperties: featureValue,
+        description:
+          "The estimator's features of the mesh (shared/estimate `extractFeatures`), measured in the browser with the configuration's `slice_settings`: a few hundred numbers, never the mesh",
+      },
+      choices: ref('OfferChoices'),
+    },
+  },
+  WidgetEstimate: {
+    type: 'object',
+    required: ['estimate', 'choices'],
+    additionalProperties: false,
+    description:
+      'An estimate, **not a price**: no quote id, so it cannot be added to a cart; never in a webhook. The quote of the uploaded file replaces it.',
+    properties: { estimate: ref('Estimate'), choices: ref('ResolvedChoices') },
+  },
+};
+
+export const estimatePaths = {
+  '/v2/widget/estimate': {
+    post: {
+      operationId: 'estimateFromFeatures',
+      tags: ['widget'],
+      summary: 'An instant estimate from mesh features measured in the browser, before the upload has arrived',
+      description:
+        "Widget keys only. The features must have been measured with the configuration's `slice_settings` and the offer's default quality and infill (or the `choices` sent); otherwise 422 naming `features`. Counted in the widget key's `quote` rate-limit class; uses no quote allowance and no slicer time.",
+      security: [{ widgetKey: [] }],
+      requestBody: jsonBody('WidgetEstimateRequest'),
+      responses: {
+        '200': ok('WidgetEstimate', "The estimate priced with the shop's calibration and prices"),
+        ...errors(400, 401, 403, 422),
+      },
+    },
+  },
+};

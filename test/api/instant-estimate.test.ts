@@ -1,0 +1,239 @@
+// The first price before the upload ends, and the exact one right behind the slicer (docs/instant-price.md): the
+// widget configuration publishes the slice settings of the offer's default choices (never its cost model); the
+// estimate endpoint prices features a browser measured with them, for widget keys only, within bounds that name
+// the field; materials are prefetched as well as qualities and infills; a job read with `Prefer: wait` answers the
+// moment the job finishes and says its step in plain words and its time left; a shopper may delete their own
+// upload, not once it is in a cart. Real slices, real parse workers.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { widgetShopper } from '../helpers/shopper.ts';
+import { boxesObj } from '../helpers/meshes.ts';
+import { until } from '../helpers/poll.ts';
+import { parseModel } from '../../shared/model/index.ts';
+import { extractFeatures, type EstimateSettings, type Features } from '../../shared/estimate/index.ts';
+import { PREFETCH_PER_UPLOAD } from '../../server/quotes/prefetch.ts';
+
+const SHOP = 'https://first-price.example';
+const METRICS_TOKEN = 'scrape-secret';
+const BENCHY = readFileSync(new URL('../fixtures/models/stl/3DBenchy.stl', import.meta.url));
+// PLA and ABS differ only in what never changes a slice (one slice for both); PETG retracts further (its own).
+const OFFER = {
+  materials: [
+    { material: 'PLA', colors: ['White'] },
+    { material: 'ABS', colors: ['Black'] },
+    { material: 'PETG', colors: ['Clear'] },
+  ],
+  default_material: 'PLA',
+  qualities: [
+    { id: 'standard', label: 'Standard 0.2 mm', printer_config: {} },
+    { id: 'draft', label: 'Draft 0.3 mm', printer_config: { layer_height: 0.3 } },
+  ],
+  default_quality: 'standard',
+  infill_options: [15, 25],
+  default_infill: 15,
+  quantity: { min: 1, max: 20 },
+  minimum_price: null,
+  minimum_line_price: null,
+  lead_time: null,
+};
+
+let server: TestServer;
+let api: ApiClient;
+let key: string;
+
+before(async () => {
+  // One slicer, so that a quote waits behind another and its time left counts the one ahead.
+  server = await startTestServer({
+    RATE_LIMIT_ANON_PLAN: 'business',
+    SLICER_CONCURRENCY: '1',
+    METRICS_TOKEN,
+  });
+  ({ api, key } = await merchantShop(server, 'first-price@example.test', SHOP));
+  assert.equal((await api.put('/v2/offer', OFFER)).status, 200);
+});
+after(() => server.stop());
+
+const shopper = () => widgetShopper(server, key, SHOP);
+const prefetchesSliced = async () => {
+  const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  return Number(/slicequote_prefetches_total\{outcome="sliced"\} (\d+)/.exec(await res.text())?.[1] ?? 0);
+};
+const part = (x: number, y: number, z: number) => new TextEncoder().encode(boxesObj([[0, 0, 0, x, y, z]]));
+
+/** What the widget's worker does: the estimator's features of the parsed mesh, with the published settings. */
+function browserFeatures(bytes: Uint8Array, settings: EstimateSettings): Features {
+  return extractFeatures(parseModel(bytes, 'obj').mesh, settings);
+}
+
+async function publishedSettings(): Promise<EstimateSettings> {
+  const config = await shopper().get('/v2/widget/config');
+  assert.equal(config.status, 200, JSON.stringify(config.body));
+  return config.body.slice_settings;
+}
+
+test('the configuration publishes what the default choices slice with, and none of the cost model', async () => {
+  const settings = (await publishedSettings()) as unknown as { printer: Record<string, unknown>; material: object };
+  assert.equal(settings.printer.layer_height, 0.2);
+  assert.equal(settings.printer.fill_density, 15, "the offer's default infill");
+  assert.equal(typeof settings.printer.perimeters, 'number');
+  for (const price of ['hourly_cost', 'power_watts']) assert.ok(!(price in settings.printer), `${price} stays private`);
+  assert.deepEqual(Object.keys(settings.material).sort(), ['density', 'diameter']);
+});
+
+test('features measured in the browser are priced as an estimate: marked, with its range, not cartable', async () => {
+  const s = shopper();
+  const bytes = part(30, 20, 10);
+  const res = await s.post('/v2/widget/estimate', { features: browserFeatures(bytes, await publishedSettings()) });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const { estimate, choices } = res.body;
+  assert.deepEqual([choices.material, choices.quality, choices.infill], ['PLA', 'standard', 15]);
+  assert.ok(estimate.total_price > 0 && estimate.currency);
+  assert.ok(estimate.price_range[0] <= estimate.total_price && estimate.total_price <= estimate.price_range[1]);
+  assert.ok(
+    estimate.weight_range[0] <= estimate.filament_weight && estimate.filament_weight <= estimate.weight_range[1],
+  );
+  assert.ok(!('quote_id' in res.body) && !('signature' in estimate), 'nothing to put in a cart');
+  // The same part, uploaded and sliced: the exact weight is expected inside the estimate's range.
+  const fileId = await s.upload(bytes, 'box.obj');
+  const exact = await s.post(`/v2/file/quote/${fileId}`, { choices: {} });
+  assert.equal(exact.status, 200, JSON.stringify(exact.body));
+  const [lo, hi] = estimate.weight_range;
+  assert.ok(lo <= exact.body.filament_weight && exact.body.filament_weight <= hi, JSON.stringify({ estimate, exact }));
+  // A material of another price: the same features, priced with that material.
+  const petg = await s.post('/v2/widget/estimate', {
+    features: browserFeatures(bytes, await publishedSettings()),
+    choices: { material: 'PETG' },
+  });
+  assert.equal(petg.status, 200, JSON.stringify(petg.body));
+  assert.notEqual(petg.body.estimate.total_price, estimate.total_price);
+});
+
+test('the estimate endpoint is bounded: 4xx naming the field, widget keys only', async () => {
+  const s = shopper();
+  const settings = await publishedSettings();
+  const features = browserFeatures(part(10, 10, 10), settings);
+  const refused = async (body: unknown, status: number, field: RegExp) => {
+    const res = await s.post('/v2/widget/estimate', body);
+    assert.equal(res.status, status, JSON.stringify(res.body));
+    const named = [res.body.error.details?.fields?.[0]?.field, res.body.error.details?.field, res.body.error.message];
+    assert.ok(
+      named.some((f) => typeof f === 'string' && field.test(f)),
+      `${field} named: ${JSON.stringify(res.body.error)}`,
+    );
+  };
+  await refused({}, 400, /^features/);
+  await refused({ features: { ...features, layers: 'many' } }, 400, /^features/);
+  await refused({ features: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`f${i}`, i])) }, 400, /^features/);
+  await refused({ features: { ...features, basis: { a: { deeper: 1 } } } }, 400, /^features/);
+  await refused({ features, choices: { material: 'Unobtainium' } }, 400, /^choices\.material/);
+  await refused({ features, mesh: [1, 2, 3] }, 400, /mesh/);
+  // Measured with other settings than the ones priced (draft layers, priced at standard): measure again.
+  const draft = { ...settings, printer: { ...settings.printer, layer_height: 0.3 } };
+  await refused({ features: browserFeatures(part(10, 10, 10), draft) }, 422, /^features$/);
+  const asDraft = await s.post('/v2/widget/estimate', {
+    features: browserFeatures(part(10, 10, 10), draft),
+    choices: { quality: 'draft' },
+  });
+  assert.equal(asDraft.status, 200, 'the same features for the draft choice');
+  // Numbers no mesh has: refused, never a 5xx or a price of nothing.
+  const huge = {
+    ...features,
+    volume_terms: Object.fromEntries(Object.keys(features.volume_terms).map((k) => [k, 1e300])),
+  };
+  await refused({ features: huge }, 422, /^features$/);
+  const negative = {
+    ...features,
+    time_terms: Object.fromEntries(Object.keys(features.time_terms).map((k) => [k, -1e6])),
+  };
+  await refused({ features: negative }, 422, /^features$/);
+  await refused({ features: { ...features, version: 999 } }, 422, /^features$/);
+  await refused({ features: { ...features, volume_terms: null, time_terms: 7 } }, 422, /^features$/);
+  // A merchant's token or no key at all: not this endpoint's callers.
+  assert.equal((await api.post('/v2/widget/estimate', { features })).status, 401);
+  assert.equal((await server.client().post('/v2/widget/estimate', { features })).status, 401);
+});
+
+test("a shopper's upload prefetches other materials too, one slice for materials that slice alike", async () => {
+  const s = shopper();
+  // Earlier uploads' prefetches done first, so that the count below is this upload's.
+  let left: unknown[] = [];
+  await until('no prefetch left', 240_000, async () => {
+    left = await server.deps.db.query(
+      'SELECT slicing_key, file_id, attempts, lease_owner, lease_expires_at, expires_at FROM prefetches',
+    );
+    return left.length ? undefined : true;
+  }).catch((err) => {
+    throw new Error(`${err.message}: ${JSON.stringify(left)}`);
+  });
+  const before = await prefetchesSliced();
+  const fileId = await s.upload(part(12, 12, 6), 'bracket.obj');
+  // The four likeliest slices: the defaults, then in turns another material (ABS slices as PLA does, so PETG),
+  // the draft quality and the other infill. Each is in the slice cache once its prefetch has run.
+  await until('the prefetches of the upload', 240_000, async () =>
+    (await prefetchesSliced()) - before === PREFETCH_PER_UPLOAD ? true : undefined,
+  );
+  for (const material of ['PETG', 'ABS', 'PLA']) {
+    const q = await s.post(`/v2/file/quote/${fileId}`, { choices: { material } });
+    assert.equal(q.status, 200, JSON.stringify(q.body));
+    assert.equal(q.body.cached, true, `${material} was sliced before the shopper asked`);
+  }
+});
+
+test('a job read with Prefer: wait answers when the job finishes; a queued job says so and its time left', async () => {
+  const s = shopper();
+  // A Benchy holds the one slicer; a small part asked for meanwhile waits behind it.
+  const benchy = await api.uploadBytes('/v2/file', BENCHY, 'benchy.stl');
+  const busy = await api.post(`/v2/file/quote/${benchy.body.file_id}/async`, { printer_config: { fill_density: 37 } });
+  assert.equal(busy.status, 202);
+  await until('the Benchy slicing', 120_000, async () => {
+    const job = (await api.get(`/v2/jobs/${busy.body.job_id}`)).body;
+    return job.status === 'processing' ? job : undefined;
+  });
+  const fileId = await s.upload(part(15, 15, 5), 'queued.obj');
+  await server.deps.db.query('DELETE FROM prefetches WHERE file_id = $1', [fileId]); // about the quote's own wait
+  const mine = await s.post(`/v2/file/quote/${fileId}/async`, { choices: { infill: 25 } });
+  assert.equal(mine.status, 202);
+  const queued = await s.get(`/v2/jobs/${mine.body.job_id}`);
+  assert.equal(queued.status, 200);
+  if (queued.body.status === 'queued') {
+    assert.equal(queued.body.step, 'queued');
+    assert.ok(queued.body.expected_remaining_seconds >= 1, 'the time left counts the slice ahead and its own');
+    assert.equal(queued.headers.get('preference-applied'), null, 'no wait without asking');
+  }
+  // Each read waits for the end (at most 10 s): the last one carries the result.
+  const done = await until('the queued quote', 240_000, async () => {
+    const job = await s.request('GET', `/v2/jobs/${mine.body.job_id}`, { prefer: 'wait=10' });
+    assert.equal(job.headers.get('preference-applied'), 'wait=10');
+    assert.ok(job.body.step === null || ['queued', 'preparing', 'slicing', 'pricing'].includes(job.body.step));
+    assert.ok(!/=>|G-code|gcode/i.test(String(job.body.step)), 'no slicer jargon in the step');
+    return job.body.status === 'completed' ? job.body : undefined;
+  });
+  assert.equal(done.step, null);
+  assert.equal(done.expected_remaining_seconds, null);
+  assert.ok(done.result.total_price > 0);
+});
+
+test("a shopper deletes their own upload, not another shopper's, and not once it is in a cart", async () => {
+  const s = shopper();
+  const other = shopper();
+  const refusedLater = await s.upload(part(11, 11, 11), 'refused.obj');
+  assert.equal((await other.request('DELETE', `/v2/file/${refusedLater}`)).status, 404);
+  const del = await s.request('DELETE', `/v2/file/${refusedLater}`);
+  assert.equal(del.status, 200, JSON.stringify(del.body));
+  assert.equal((await api.get(`/v2/file/${refusedLater}`)).status, 404, 'gone for the merchant too');
+  const bought = await s.upload(part(9, 9, 9), 'bought.obj');
+  const quote = await s.post(`/v2/file/quote/${bought}`, { choices: {} });
+  const done =
+    quote.status === 200
+      ? quote.body
+      : await until('the quote', 120_000, async () => {
+          const job = (await s.get(`/v2/jobs/${quote.body.job_id}`)).body;
+          return job.status === 'completed' ? job.result : undefined;
+        });
+  assert.equal((await s.post('/v2/widget/cart', { quote_id: done.quote_id, quantity: 1 })).status, 201);
+  const kept = await s.request('DELETE', `/v2/file/${bought}`);
+  assert.equal(kept.status, 409);
+  assert.equal(kept.body.error.code, 'file_in_cart');
+});

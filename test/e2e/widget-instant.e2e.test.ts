@@ -1,0 +1,119 @@
+// The first price before the upload ends (docs/instant-price.md), in Debian's Chromium on the demo shop against a
+// real server: the upload starts beside the browser's parse (the upload id is asked for before the estimate, which
+// needs the parse); while the upload is held back, the estimate from the browser's measurements shows, marked and
+// not for sale; once the upload is let through the exact price replaces it and only then may the part be added to
+// the cart. A model the parse refuses after its upload started is not kept by the server.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page, Route } from 'playwright-core';
+import { corpusPath } from '../helpers/corpus.ts';
+import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+
+const skip = chromiumMissing() ?? false;
+const SLICE_TIMEOUT = 180_000;
+
+let env: WidgetEnv;
+let browser: Browser;
+
+before(
+  async () => {
+    if (skip) return;
+    env = await startWidgetEnv({ env: { RATE_LIMIT_ANON_PLAN: 'business' } });
+    browser = await launchChromium();
+  },
+  { timeout: 120_000 },
+);
+
+after(async () => {
+  await browser?.close();
+  await env?.stop();
+});
+
+/** The shop page with the widget's events and the API requests it sends, in the order the browser sends them. */
+async function shopPage(): Promise<{ page: Page; requests: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const requests: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith('/v2/')) requests.push(`${r.method()} ${url.pathname}`);
+  });
+  await page.goto(env.shop.url);
+  await page.evaluate(() => {
+    const w = window as unknown as { sqEvents: { type: string; detail: any }[] };
+    w.sqEvents = [];
+    for (const type of ['sq-quote', 'sq-estimate', 'sq-error'])
+      document.addEventListener(type, (e) => w.sqEvents.push({ type, detail: (e as CustomEvent).detail }));
+  });
+  await page.locator('slice-quote select#material').waitFor({ timeout: 30_000 });
+  return { page, requests };
+}
+
+const events = (page: Page, type: string): Promise<any[]> =>
+  page.evaluate(
+    (t) =>
+      (window as unknown as { sqEvents: { type: string; detail: unknown }[] }).sqEvents
+        .filter((e) => e.type === t)
+        .map((e) => e.detail),
+    type,
+  );
+
+test('an estimate before the upload ends, marked and not for sale; the exact price replaces it', {
+  skip,
+  timeout: SLICE_TIMEOUT,
+}, async () => {
+  const { page, requests } = await shopPage();
+  // The upload is held at the browser until the estimate has shown: the estimate cannot have come from it.
+  let held: Route | null = null;
+  await page.route('**/v2/file/public/**', (route) => {
+    held = route;
+  });
+  try {
+    await page.locator('slice-quote #file').setInputFiles(corpusPath('stl', '3DBenchy.stl'));
+    const estimate = page.locator('slice-quote [part~=estimate]');
+    await estimate.waitFor({ timeout: 60_000 });
+    assert.ok(held, 'the upload was sent before the estimate showed');
+    const upload = requests.indexOf('GET /v2/file/upload-id');
+    const estimated = requests.indexOf('POST /v2/widget/estimate');
+    assert.ok(upload >= 0 && estimated > upload, `the upload starts before the parse ends: ${requests.join(', ')}`);
+    assert.ok(!requests.some((r) => r.startsWith('POST /v2/file/quote')), 'no quote before the file has arrived');
+    assert.match(await estimate.innerText(), /≈[\s\S]*each[\s\S]*Estimate .+–.+/);
+    assert.equal(await estimate.getAttribute('data-estimate'), '', 'marked as an estimate in the markup');
+    assert.equal(await page.locator('slice-quote [part~=add-button]').isDisabled(), true, 'an estimate is never sold');
+    const [first] = await events(page, 'sq-estimate');
+    assert.equal(first.file_id, null, 'told to the page before the file has arrived');
+    assert.ok(first.estimate.price_range[0] <= first.estimate.total_price);
+    assert.equal((await events(page, 'sq-quote')).length, 0);
+  } finally {
+    await (held as Route | null)?.continue();
+  }
+  await page.locator('slice-quote .amount:not(.approx)').waitFor({ timeout: SLICE_TIMEOUT });
+  assert.equal(await page.locator('slice-quote [part~=estimate]').count(), 0, 'the exact price replaced the estimate');
+  const [quote] = await events(page, 'sq-quote');
+  assert.ok(quote.total_price > 0 && quote.signature, 'the exact price, signed');
+  assert.equal(await page.locator('slice-quote [part~=add-button]').isDisabled(), false, 'now it may be added');
+  await page.close();
+});
+
+test('a model the parse refuses after its upload started is not kept', { skip, timeout: SLICE_TIMEOUT }, async () => {
+  const { page } = await shopPage();
+  // Either the upload is cut short, or it arrives and the widget deletes it.
+  const settled = new Promise<void>((resolve) => {
+    page.on('requestfailed', (r) => new URL(r.url()).pathname.startsWith('/v2/file/public/') && resolve());
+    page.on('response', (r) => r.request().method() === 'DELETE' && r.status() === 200 && resolve());
+  });
+  await page.locator('slice-quote #file').setInputFiles(corpusPath('stl', 'too_big_400mm_cube.stl'));
+  await page.waitForFunction(() =>
+    (window as unknown as { sqEvents: { type: string; detail: any }[] }).sqEvents.some(
+      (e) => e.type === 'sq-error' && e.detail.code === 'does_not_fit',
+    ),
+  );
+  await settled;
+  const uploads = async () => {
+    const res = await fetch(`${env.server.url}/v2/user/uploads?limit=100`, {
+      headers: { authorization: `Bearer ${env.apiToken}` },
+    });
+    return ((await res.json()) as { data: { name: string }[] }).data.map((f) => f.name);
+  };
+  assert.ok(!(await uploads()).includes('too_big_400mm_cube.stl'), 'the server keeps nothing of it');
+  await page.close();
+});
