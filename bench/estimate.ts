@@ -180,10 +180,18 @@ function markdown(byVariant: Record<string, ReturnType<typeof summary>>): string
 
 export async function benchEstimate(modelsDir = MODELS_DIR) {
   const started = performance.now();
-  const models = benchModels(modelsDir);
+  const withFinal = process.env.SQ_ESTIMATE_FINAL === '1';
+  const all = benchModels(modelsDir);
+  if (process.env.SQ_ESTIMATE_SLICE_ONLY === '1') {
+    // Fills the slice cache (every split) without computing a single estimate: the final set stays unseen.
+    const { failed } = await collectPairs(all);
+    return { sliced_only: true, failed_slices: failed };
+  }
+  // The final held-out set is read only on request (docs/estimate.md "How honest is the split").
+  const models = all.filter((m) => withFinal || m.split !== 'final');
   const { pairs, failed } = await collectPairs(models);
   const train = pairs.filter((p) => p.model.split === 'train');
-  const heldOut = pairs.filter((p) => p.model.split === 'held_out');
+  const heldOut = pairs.filter((p) => p.model.split === 'dev');
   const calibration = fitCalibration(samplesOf(train));
   const heldRows = rowsOf(heldOut, calibration);
   const byVariant: Record<string, ReturnType<typeof summary>> = { 'all held-out': summary(heldRows) };
