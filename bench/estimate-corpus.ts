@@ -218,6 +218,8 @@ export async function realSlices(
         out.set(id, cache[key]);
         continue;
       }
+      // SQ_ESTIMATE_CACHE_ONLY=1: report on what is cached (another run may be slicing the rest).
+      if (process.env.SQ_ESTIMATE_CACHE_ONLY === '1') continue;
       jobs.push(async () => {
         try {
           const r = await sliceOnce({ meshPath, settings: variant.settings, timeoutMs: 300_000 });

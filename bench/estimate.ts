@@ -63,6 +63,7 @@ export async function collectPairs(models: BenchModel[]): Promise<{ pairs: Pair[
   for (const model of models) {
     for (const variant of VARIANTS) {
       const real = slices.get(pairId(model, variant));
+      if (!real && process.env.SQ_ESTIMATE_CACHE_ONLY === '1') continue;
       if (!real || 'error' in real)
         failed.push(`${pairId(model, variant)}: ${real && 'error' in real ? real.error : '?'}`);
       else pairs.push({ model, variant, real });
@@ -126,13 +127,13 @@ function summary(rows: Row[]) {
  * Estimator latency (features + prediction) on 3DBenchy: the first call in this process (the JIT still cold) and
  * the median of `runs` after `warmups` more, as a server that has estimated before sees it.
  */
-function latency(model: BenchModel, runs: number, warmups = 3) {
+function latency(model: BenchModel, calibration: Calibration, runs: number, warmups = 3) {
   const s = VARIANTS[0]!.settings;
   const cpuMs: number[] = [];
   const once = () => {
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    predict(extractFeatures(model.mesh, s), s, DEFAULT_CALIBRATION);
+    predict(extractFeatures(model.mesh, s), s, calibration);
     const wall = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     cpuMs.push((cpu.user + cpu.system) / 1000);
@@ -227,7 +228,7 @@ export async function benchEstimate(modelsDir = MODELS_DIR) {
       .sort((a, b) => b.weight_error + b.time_error - (a.weight_error + a.time_error))
       .slice(0, 10)
       .map((r) => ({ ...r, weight_error: pct(r.weight_error), time_error: pct(r.time_error) })),
-    latency_3dbenchy: latency(benchy, 15),
+    latency_3dbenchy: process.env.SQ_ESTIMATE_NO_LATENCY === '1' ? null : latency(benchy, calibration, 15),
     failed_slices: failed,
     wall_s: round((performance.now() - started) / 1000, 1),
   };
