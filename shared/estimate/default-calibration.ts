@@ -16,38 +16,58 @@
 import type { Calibration } from './calibration.ts';
 
 export const DEFAULT_CALIBRATION: Calibration = {
-  version: 1,
-  features_version: 6,
+  version: 2,
+  features_version: 7,
   samples: 60,
   groups: 10,
   volume: {
     coefficients: {
-      walls: 0.74913,
-      solid: 0.965409,
-      sparse: 1.0351,
-      anchors: 0.941105,
-      support: 1.24258,
-      skirt: 0.970063,
+      walls: 1.001,
+      solid: 1.00045,
+      sparse: 1.00063,
+      anchors: 1.00018,
+      support: 1.00008,
+      skirt: 1.00001,
     },
     range: {
-      lo: -0.205694,
-      hi: 0.279124,
+      lo: -0.0598909,
+      hi: 0.270975,
     },
   },
   time: {
     coefficients: {
-      walls: 1.00292,
-      solid: 1.10929,
-      sparse: 1.09497,
-      support: 2.0725,
-      first_layer: 0.422403,
-      corners: 1.69432,
-      layer_changes: 0,
-      cooling: 0.778555,
+      walls: 1.07863,
+      solid: 1.03564,
+      sparse: 1.05138,
+      support: 1.0039,
+      first_layer: 1.00487,
+      corners: 1.01612,
+      layer_changes: 0.51449,
+      cooling: 1.00304,
     },
     range: {
-      lo: -0.209294,
-      hi: 0.430165,
+      lo: -0.0998984,
+      hi: 0.647627,
+    },
+  },
+  supports: {
+    volume: {
+      lo: -0.0746801,
+      hi: 0.659993,
+    },
+    time: {
+      lo: -0.0865846,
+      hi: 1.3735,
+    },
+  },
+  ratio: {
+    volume: {
+      lo: -0.288557,
+      hi: 0.350523,
+    },
+    time: {
+      lo: -0.364643,
+      hi: 0.469555,
     },
   },
 };

@@ -129,7 +129,13 @@ function lineTime(length: number, segment: number, v: number, a: number): number
   return lines * perLine;
 }
 
-function computeFeatures(sweep: LayerSweep, r: LayerRegions, polygons: boolean, q: SliceParams, triangles: number): Features {
+function computeFeatures(
+  sweep: LayerSweep,
+  r: LayerRegions,
+  polygons: boolean,
+  q: SliceParams,
+  triangles: number,
+): Features {
   const h = q.layer_height_mm;
   const n = sweep.layers;
   const v = q.speed_mm_s;
@@ -140,7 +146,7 @@ function computeFeatures(sweep: LayerSweep, r: LayerRegions, polygons: boolean, 
   const sums = { perimeter: 0, area: 0, wall: 0, solid: 0, top: 0, bridge: 0, sparse: 0, column: 0, anchors: 0 };
   // Bridges (thick_bridges): round lines one nozzle wide, spaced a nozzle + 0.05 mm apart (BRIDGE_EXTRA_SPACING).
   const bridgePitch = q.nozzle_diameter_mm + 0.05;
-  const bridgeThickness = (Math.PI / 4) * q.nozzle_diameter_mm ** 2 / bridgePitch;
+  const bridgeThickness = ((Math.PI / 4) * q.nozzle_diameter_mm ** 2) / bridgePitch;
   // Sparse lines end on the perimeters and are joined along them by anchors up to INFILL_ANCHOR_MM long; line ends
   // lie a pitch·√2 apart along the boundary (lines at 45°) and every other gap is joined (the lines zigzag), so
   // anchors cover this share of it.
@@ -260,7 +266,9 @@ export function extractFeatures(mesh: Mesh, settings: EstimateSettings): Feature
         external_width_mm: 1.125 * q.nozzle_diameter_mm,
         top_solid_layers: q.top_solid_layers,
         bottom_solid_layers: q.bottom_solid_layers,
-        overhang_step_mm: q.supports ? q.layer_height_mm / Math.tan(((90 - (q.support_overhang_angle ?? 45)) * Math.PI) / 180) : null,
+        overhang_step_mm: q.supports
+          ? q.layer_height_mm / Math.tan(((90 - (q.support_overhang_angle ?? 45)) * Math.PI) / 180)
+          : null,
         support_gap_mm: 0.5 * 1.125 * q.nozzle_diameter_mm,
       })
     : regionsFromSweep(sweep, q);

@@ -116,9 +116,7 @@ export function layerPolygons(mesh: Mesh, layerHeight: number): LayerPolygons | 
       sx.push(Math.round((p[ua * 3]! + (p[ub * 3]! - p[ua * 3]!) * s) * UNITS_PER_MM));
       sy.push(Math.round((p[ua * 3 + 1]! + (p[ub * 3 + 1]! - p[ua * 3 + 1]!) * s) * UNITS_PER_MM));
       fromEdge.push(edgeKey(ua, ub));
-      toEdge.push(
-        e1 === 0 ? edgeKey(v0, v1) : e1 === 1 ? edgeKey(v1, v2) : edgeKey(v2, v0),
-      );
+      toEdge.push(e1 === 0 ? edgeKey(v0, v1) : e1 === 1 ? edgeKey(v1, v2) : edgeKey(v2, v0));
     }
     sections.push(chainLoops(sx, sy, fromEdge, toEdge));
   }

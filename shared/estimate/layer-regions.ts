@@ -7,20 +7,11 @@
 // - bridges: bottom surfaces above the first layer that rest on air, printed with round lines one nozzle wide;
 // - sparse infill: the rest of the inset (solid_infill_below_area is 0 in the base config: no small-island rule);
 // - supports: overhangs beyond the threshold angle, carried down until they land on the bed or on the part below.
-import {
-  difference,
-  EndType,
-  FillRule,
-  inflatePaths,
-  intersect,
-  JoinType,
-  type Paths64,
-  union,
-} from 'clipper2-ts';
+import { difference, EndType, FillRule, inflatePaths, intersect, JoinType, type Paths64, union } from 'clipper2-ts';
 import { UNITS_PER_MM } from './layer-polygons.ts';
 
 /** PrusaSlicer 2.5 grows top and bottom surfaces this far into the infill beneath them (EXTERNAL_INFILL_MARGIN). */
-export const EXTERNAL_INFILL_MARGIN_MM = Number(process.env.SQ_MARGIN ?? 3);
+export const EXTERNAL_INFILL_MARGIN_MM = 3;
 /** Area units: µm² → mm². */
 const MM2 = UNITS_PER_MM * UNITS_PER_MM;
 
