@@ -128,7 +128,8 @@ function supportColumns(sections: Paths64[], q: RegionParams, support: Float64Ar
   const step = q.overhang_step_mm!;
   let column: Paths64 = [];
   for (let i = sections.length - 1; i >= 1; i--) {
-    const overhang = opening(minus(sections[i]!, offset(sections[i - 1]!, step)), q.spacing_mm / 2);
+    // Opened by a tenth of a line only (numerical slivers): a slope's overhang is a thin sliver on every layer.
+    const overhang = opening(minus(sections[i]!, offset(sections[i - 1]!, step)), q.external_width_mm / 10);
     column = minus(unite([column, overhang]), offset(sections[i - 1]!, q.support_gap_mm));
     support[i - 1] = area(column);
   }
