@@ -44,6 +44,15 @@ export function benchParsers(runs = 5): Record<string, number> {
     parse();
     report[`${c.name}_ms`] = time(parse, runs);
   }
+  // A hostile OBJ: one face line of 18 MB, refused at the triangle cap (test/parsers.test.ts checks the refusal).
+  const hugeLine = new TextEncoder().encode(`v 0 0 0\nv 1 0 0\nv 0 1 0\nf${' 1 2 3'.repeat(3_000_000)}\n`);
+  report.huge_obj_line_refusal_ms = time(() => {
+    try {
+      parseModel(hugeLine, 'obj', { maxTriangles: 100_000 });
+    } catch {
+      // refused, as it must be
+    }
+  }, runs);
   const benchy = parseModel(new Uint8Array(readFileSync(corpusPath('stl', '3DBenchy.stl'))), 'stl');
   report['3DBenchy_canonical_obj_ms'] = time(() => writeCanonicalObj(benchy.mesh), runs);
   // What an upload adds for placement: the footprint and the shape facts (hulls of two more projections, flat sides).

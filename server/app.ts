@@ -29,6 +29,8 @@ import { limitsRouter } from './limits/router.ts';
 import { retentionRouter } from './retention/router.ts';
 import { widgetRouter } from './widget/router.ts';
 import { widgetKeysRouter } from './widget/keys-router.ts';
+import { keptQuotesRouter } from './kept-quotes/router.ts';
+import { setupRouter } from './setup/router.ts';
 
 /** Every route of the service; a worker-only process serves health checks and metrics and nothing else. */
 export function createRouter(deps: Deps): Router<never> {
@@ -43,6 +45,8 @@ export function createRouter(deps: Deps): Router<never> {
           printabilityRouter(deps),
           quotesRouter(deps),
           signingRouter(deps),
+          keptQuotesRouter(deps),
+          setupRouter(deps),
           profilesRouter(deps),
           offerRouter(deps),
           widgetRouter(deps),

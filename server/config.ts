@@ -80,6 +80,8 @@ export interface Config {
   shopperUploadRetentionDays: number | null;
   /** Days an outbox event is kept once handed to the webhooks. */
   outboxRetentionDays: number;
+  /** Days a kept quote's link (POST /v2/quotes/{quote_id}/link) opens the quote and its PDF. */
+  quoteLinkDays: number;
   /** Uploads are refused (507) when they would leave less free space than this on DATA_DIR's disk; 0: no floor. */
   diskFreeFloorBytes: number;
 }
@@ -275,6 +277,7 @@ export function loadConfig(env: Env = process.env): Config {
     retentionSweepIntervalMs: int(env, 'RETENTION_SWEEP_INTERVAL_MS', 3_600_000, 1000, 7 * 86_400_000),
     shopperUploadRetentionDays: optionalInt(env, 'SHOPPER_UPLOAD_RETENTION_DAYS', 1, 36_500),
     outboxRetentionDays: int(env, 'OUTBOX_RETENTION_DAYS', 30, 1, 36_500),
+    quoteLinkDays: int(env, 'QUOTE_LINK_DAYS', 30, 1, 365),
     diskFreeFloorBytes: int(env, 'DISK_FREE_FLOOR_MB', 1024, 0, 16 * 1024 * 1024) * 1024 * 1024,
   };
 }

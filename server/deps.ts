@@ -41,7 +41,12 @@ export interface Deps {
   refusedOrigins: RefusedOrigins;
   /** draining: the process is shutting down; /readyz answers 503 so load balancers stop sending requests. */
   lifecycle: { draining: boolean };
-  /** The clock quota periods are computed from (UTC months); tests replace it to reach the next month. */
+  /**
+   * The one clock of every time-dependent decision: expiries (sessions, API tokens, upload ids, quotes, invites,
+   * idempotency keys, prefetches), in-memory rate-limit windows and login locks, quota periods, retention and the
+   * webhook retry schedule. Leases stay on the database's clock (they must agree across processes) and Redis
+   * windows on Redis' clock. Tests start a server with a clock they advance instead of sleeping.
+   */
   now: () => Date;
 }
 

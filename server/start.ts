@@ -50,7 +50,7 @@ async function openStorage(config: Config): Promise<FileStorage> {
   return s3;
 }
 
-export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } = {}): Promise<Deps> {
+export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger; now?: () => Date } = {}): Promise<Deps> {
   const db = opts.db ?? (await openDatabase(config));
   await migrate(db);
   // What killed processes left behind (their tmp folders, empty file folders); a live process's stay.
@@ -66,12 +66,13 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger } 
     config,
     db,
     plans: loadPlans(config.plansFile ? pathToFileURL(config.plansFile) : undefined),
-    now: () => new Date(),
+    now: opts.now ?? (() => new Date()),
     storage,
     parser: createModelParser(parserOptions(config)),
     log,
     metrics: createMetrics(db),
-    tokens: createTokenAuthenticator(db, config.jwtSecret, log),
+    // Read through base, not captured: a test may replace deps.now after start.
+    tokens: createTokenAuthenticator(db, config.jwtSecret, log, (): Date => base.now()),
     estimator: createEstimator(db),
     refusedOrigins: createRefusedOrigins(),
     lifecycle: { draining: false },

@@ -1,7 +1,8 @@
 // Deterministic fuzzing of the model parsers: seeded random byte flips, truncations, splices and
 // token substitutions of small valid samples of each format (3MF both as raw zip bytes and with
 // the XML mutated inside a re-zipped package). Every case must either parse into a consistent
-// result or throw a ModelError — never another error type — and finish quickly.
+// result or throw a ModelError — never another error type. A case that hangs is stopped by the test's timeout;
+// how fast hostile input is refused is measured by `npm run bench` (parsers, abuse-parse).
 // FUZZ_SEED=<n> explores other cases; failures print the seed and case to reproduce.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -11,7 +12,6 @@ import { corpusBytes } from './helpers/corpus.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20240611);
 const CASES_PER_SAMPLE = 32;
-const MAX_CASE_MS = 2000;
 
 /** mulberry32: small, fast, good enough to spread mutations. */
 function rng(seed: number): () => number {
@@ -156,7 +156,6 @@ describe(`parser fuzzing (seed ${SEED})`, () => {
         const structured = sample.name.endsWith('.3mf') && r() < 0.6;
         const [bytes, how] = structured ? mutatePackage(r, original) : mutate(r, original);
         const label = `seed ${SEED}, ${sample.name} case ${c}: ${how}`;
-        const start = performance.now();
         try {
           checkResult(parseModel(bytes, detectFormat(sample.name, bytes) ?? undefined));
           outcomes.parsed++;
@@ -166,8 +165,6 @@ describe(`parser fuzzing (seed ${SEED})`, () => {
           assert.match(err.code, /^[a-z0-9]+(_[a-z0-9]+)*$/, label);
           outcomes.refused++;
         }
-        const ms = performance.now() - start;
-        assert.ok(ms < MAX_CASE_MS, `${label} took ${ms.toFixed(0)} ms`);
       }
       assert.equal(outcomes.parsed + outcomes.refused, CASES_PER_SAMPLE);
     });

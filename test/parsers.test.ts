@@ -461,10 +461,9 @@ describe('OBJ', () => {
   });
 
   it('stays bounded on a huge single line', () => {
+    // Refused at the triangle cap, not read to its end; how long that takes is measured by `npm run bench`.
     const line = `f${' 1 2 3'.repeat(3_000_000)}\n`;
-    const start = performance.now();
     refuses(() => parseModel(text(CUBE_VERTICES + line), 'obj', { maxTriangles: 100_000 }), 'too_many_triangles');
-    assert.ok(performance.now() - start < 5000);
   });
 });
 
@@ -577,9 +576,8 @@ describe('3MF', () => {
 
   it('refuses the 1 GiB zip bomb quickly, without inflating it', () => {
     const bytes = corpusBytes('broken/3mf_zip_bomb_1GiB.3mf');
-    const start = performance.now();
+    // Quickly: it allocates a bounded amount, not the gibibyte; its time is measured by `npm run bench`.
     const growth = arrayBuffersGrowth(() => refuses(() => parseModel(bytes, '3mf'), 'inflated_too_large'));
-    assert.ok(performance.now() - start < 1000, 'refused within a second');
     assert.ok(growth < 64 * 1024 * 1024, `allocated ${growth} bytes`);
   });
 

@@ -81,9 +81,12 @@ test('a query from outside waits for an open transaction, which sees only its ow
     await assert.rejects(
       db.transaction(async (tx) => {
         await tx.query('INSERT INTO parts VALUES ($1)', [1]);
-        outside = db.query('INSERT INTO parts VALUES ($1)', [2]); // another request meanwhile
-        await new Promise((r) => setTimeout(r, 20));
+        let outsideDone = false;
+        outside = db.query('INSERT INTO parts VALUES ($1)', [2]).then(() => {
+          outsideDone = true;
+        }); // another request meanwhile
         assert.deepEqual(await tx.query('SELECT id FROM parts ORDER BY id'), [{ id: 1 }]);
+        assert.equal(outsideDone, false, 'the outside request waits for the transaction');
         throw new Error('roll back');
       }),
       /roll back/,

@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { makeWorkDir, processStartTime, SLICER_PID_FILE } from '../server/slicer/workdirs.ts';
 import { corpusPath } from './helpers/corpus.ts';
+import { until } from './helpers/poll.ts';
 
 const SCRIPT = fileURLToPath(new URL('./helpers/slicing-process.ts', import.meta.url));
 
@@ -20,20 +21,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-async function until<T>(
-  what: string,
-  timeoutMs: number,
-  probe: () => Promise<T | undefined> | T | undefined,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
 /** Starts the slicing process; resolves with it and its start-up sweep report. */
@@ -85,7 +72,13 @@ test('kill -9 mid-slice: PrusaSlicer dies with the process; the next start sweep
     const pid = name && Number(await readFile(join(root, name, SLICER_PID_FILE), 'utf8').catch(() => ''));
     return pid && alive(pid) ? ([join(root, name), pid] as const) : undefined;
   });
-  await new Promise((r) => setTimeout(r, 500)); // well inside the slice
+  // setpriv sets the parent-death signal, then execs PrusaSlicer in place: kill only once that happened.
+  const comm = () =>
+    readFile(`/proc/${slicerPid}/comm`, 'utf8').then(
+      (c) => c.trim(),
+      () => 'setpriv',
+    );
+  await until('setpriv to become PrusaSlicer', 30_000, async () => ((await comm()) !== 'setpriv' ? true : undefined));
   worker.child.kill('SIGKILL');
   await exited(worker.child);
   await until('PrusaSlicer to die with its process', 2_000, () => (alive(slicerPid) ? undefined : true));

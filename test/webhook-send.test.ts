@@ -16,6 +16,7 @@ import { sign as octokitSign, verify as octokitVerify } from '@octokit/webhooks-
 import { sendWebhook } from '../server/webhooks/send.ts';
 import { generateSecret, signBody, verifySignature } from '../server/webhooks/signature.ts';
 import type { Resolver } from '../server/webhooks/url-guard.ts';
+import { until } from './helpers/poll.ts';
 
 const LOOPBACK_ONLY = { allowPrivateCidrs: ['127.0.0.1/32'] };
 const NO_POLICY = { allowPrivateCidrs: [] };
@@ -450,9 +451,5 @@ describe('signature', () => {
 });
 
 async function waitFor(cond: () => boolean, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await until('the condition', ms, () => cond() || undefined);
 }

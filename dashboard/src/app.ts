@@ -3,7 +3,8 @@
 import { html, nothing } from 'lit';
 import { AppElement } from './lib/element.ts';
 import { currentRoute, mayLeave, navigate, type Route } from './lib/router.ts';
-import { UNAUTHORIZED_EVENT, ApiError } from './lib/api.ts';
+import { ApiError } from './lib/api.ts';
+import { UNAUTHORIZED_EVENT } from './lib/events.ts';
 import { currentUser, forget, logOut, restoreSession } from './lib/session.ts';
 import { errorView, loadingView } from './components/states.ts';
 import { toApiError } from './lib/loader.ts';
@@ -126,7 +127,7 @@ export class SqApp extends AppElement {
     if (this.phase === 'booting') return html`<main id="main" class="boot-main">${loadingView('your session')}</main>`;
     if (this.phase === 'out') {
       const mode = this.route.name === 'signup' ? 'signup' : 'login';
-      return html`<main id="main" class="auth-main"><sq-auth-page .mode=${mode} @signed-in=${this.onSignedIn}></sq-auth-page></main>`;
+      return html`<main id="main" class="auth-main"><sq-auth-page .mode=${mode} @sq-signed-in=${this.onSignedIn}></sq-auth-page></main>`;
     }
     return html`<a class="skip-link" href="#main" @click=${this.skip}>Skip to content</a>
       ${this.header()}

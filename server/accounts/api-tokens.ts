@@ -27,11 +27,14 @@ export async function createApiToken(
   accountId: string,
   name: string,
   expiresInDays?: number,
+  now: Date = new Date(),
 ) {
   const id = newId('tok');
-  const expiresAt = expiresInDays ? new Date(Date.now() + expiresInDays * 86_400_000) : null;
+  const expiresAt = expiresInDays ? new Date(now.getTime() + expiresInDays * 86_400_000) : null;
   const row = await insertToken(db, { id, account_id: accountId, name, expires_at: expiresAt });
-  const token = jwt.sign({ sub: accountId, typ: 'api' }, keyOf(secret), {
+  // iat from the injected clock: the token's expiry (iat + expiresIn) is then judged on that clock too.
+  const iat = Math.floor(now.getTime() / 1000);
+  const token = jwt.sign({ sub: accountId, typ: 'api', iat }, keyOf(secret), {
     algorithm: ALGORITHM,
     jwtid: id,
     issuer: ISSUER,
@@ -46,8 +49,13 @@ export interface TokenAuth {
 }
 
 /** Verifies signature (algorithm pinned; alg:none and others refused), expiry, and the stored row. */
-export async function authenticateApiToken(db: Queryable, secret: string, raw: string): Promise<TokenAuth> {
-  const claims = verifyClaims(secret, raw);
+export async function authenticateApiToken(
+  db: Queryable,
+  secret: string,
+  raw: string,
+  now: Date = new Date(),
+): Promise<TokenAuth> {
+  const claims = verifyClaims(secret, raw, now);
   const token = await liveToken(db, claims);
   const account = await accountById(db, token.account_id);
   if (!account) throw unauthorized('The API token is unknown.');
@@ -57,10 +65,14 @@ export async function authenticateApiToken(db: Queryable, secret: string, raw: s
 
 type Claims = { jti: string; sub: string };
 
-function verifyClaims(secret: string, raw: string): Claims {
+function verifyClaims(secret: string, raw: string, now: Date): Claims {
   let claims: jwt.JwtPayload;
   try {
-    claims = jwt.verify(raw, keyOf(secret), { algorithms: [ALGORITHM], issuer: ISSUER }) as jwt.JwtPayload;
+    claims = jwt.verify(raw, keyOf(secret), {
+      algorithms: [ALGORITHM],
+      issuer: ISSUER,
+      clockTimestamp: Math.floor(now.getTime() / 1000),
+    }) as jwt.JwtPayload;
   } catch (err) {
     const expired = err instanceof jwt.TokenExpiredError;
     throw unauthorized(expired ? 'The API token has expired.' : 'The API token is invalid.');
@@ -105,6 +117,7 @@ export function createTokenAuthenticator(
   db: Db,
   secret: string,
   log: { error(m: string, e?: unknown): void },
+  now: () => Date = () => new Date(),
 ): TokenAuthenticator {
   const live = new Map<string, { auth: TokenAuth; until: number }>();
   const touched = new Map<string, number>();
@@ -129,14 +142,15 @@ export function createTokenAuthenticator(
   }
   return {
     async authenticate(raw) {
-      const claims = verifyClaims(secret, raw);
+      const at = now();
+      const claims = verifyClaims(secret, raw, at);
       const hit = live.get(claims.jti);
-      let auth = hit && hit.until > Date.now() && hit.auth.token.account_id === claims.sub ? hit.auth : undefined;
+      let auth = hit && hit.until > at.getTime() && hit.auth.token.account_id === claims.sub ? hit.auth : undefined;
       if (!auth) {
         const readIn = generation;
         auth = await load(claims);
         if (live.size >= TOKEN_CACHE_MAX) live.clear();
-        if (readIn === generation) live.set(auth.token.id, { auth, until: Date.now() + TOKEN_CACHE_MS });
+        if (readIn === generation) live.set(auth.token.id, { auth, until: at.getTime() + TOKEN_CACHE_MS });
       }
       touch(auth.token.id);
       return auth;

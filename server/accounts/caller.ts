@@ -70,7 +70,7 @@ export function credentialsOf(deps: Deps, ctx: Context): Credentials {
       }
     }),
     session: memo(async () => {
-      const session = await findSession(deps.db, ctx.cookies.get(SESSION_COOKIE));
+      const session = await findSession(deps.db, ctx.cookies.get(SESSION_COOKIE), deps.now());
       const account = session ? await accountById(deps.db, session.account_id) : undefined;
       return session && account ? { account, csrfToken: session.csrf_token } : null;
     }),

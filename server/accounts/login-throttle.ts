@@ -27,7 +27,8 @@ export interface LoginAttempt {
   address: string;
 }
 
-const keys = (a: LoginAttempt) => {
+/** The counters' keys of an attempt (exported for tests that wait for a lock to run out). */
+export const throttleKeys = (a: LoginAttempt) => {
   const account = a.email.trim().toLowerCase();
   const address = addressKey(a.address);
   return {
@@ -59,7 +60,7 @@ export function loginThrottle(limiter: RateLimiter) {
   return {
     /** Throws 429 login_throttled while the attempt's pair, account or address is locked. */
     async check(a: LoginAttempt): Promise<void> {
-      const k = keys(a);
+      const k = throttleKeys(a);
       const [lock, account, address] = await Promise.all([
         limiter.peek(k.pairLock),
         limiter.peek(k.account),
@@ -70,7 +71,7 @@ export function loginThrottle(limiter: RateLimiter) {
       if (address && address.count >= ADDRESS_FAILURES) throw throttled(address.resetMs, 'from this address');
     },
     async failed(a: LoginAttempt): Promise<void> {
-      const k = keys(a);
+      const k = throttleKeys(a);
       const [pair] = await Promise.all([
         limiter.hit(k.pairFailures, FREE_FAILURES, PAIR_WINDOW_MS),
         limiter.hit(k.account, ACCOUNT_FAILURES, CAP_WINDOW_MS),
@@ -83,7 +84,7 @@ export function loginThrottle(limiter: RateLimiter) {
       }
     },
     async succeeded(a: LoginAttempt): Promise<void> {
-      const k = keys(a);
+      const k = throttleKeys(a);
       await Promise.all([limiter.clear(k.pairFailures), limiter.clear(k.pairLock)]);
     },
   };

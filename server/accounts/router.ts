@@ -84,7 +84,7 @@ export function accountsRouter(deps: Deps) {
       throw new ApiError(409, 'email_taken', 'An account with this email already exists; log in instead.', {
         field: 'email',
       });
-    const s = await startSession(deps.db, account.id);
+    const s = await startSession(deps.db, account.id, deps.now());
     setSessionCookie(ctx, s.cookie, s.expires);
     ctx.status = 201;
     ctx.body = { user: await presentUser(deps, account), csrf_token: s.csrf };
@@ -102,7 +102,7 @@ export function accountsRouter(deps: Deps) {
       throw unauthorized('The email or password is wrong.');
     }
     await throttle.succeeded(attempt);
-    const s = await startSession(deps.db, account.id);
+    const s = await startSession(deps.db, account.id, deps.now());
     setSessionCookie(ctx, s.cookie, s.expires);
     ctx.body = { user: await presentUser(deps, account), csrf_token: s.csrf };
   });
@@ -129,6 +129,7 @@ export function accountsRouter(deps: Deps) {
       ctx.state.auth.account.id,
       body.name.trim(),
       body.expires_in_days,
+      deps.now(),
     );
     ctx.status = 201;
     const { last_used_at: _unused, ...shown } = presentToken(row);

@@ -16,9 +16,10 @@ export async function insertSession(db: Queryable, s: SessionRow): Promise<void>
   ]);
 }
 
-export async function liveSession(db: Queryable, idHash: string): Promise<SessionRow | undefined> {
-  const [row] = await db.query<SessionRow>('SELECT * FROM sessions WHERE id_hash = $1 AND expires_at > now()', [
+export async function liveSession(db: Queryable, idHash: string, now: Date): Promise<SessionRow | undefined> {
+  const [row] = await db.query<SessionRow>('SELECT * FROM sessions WHERE id_hash = $1 AND expires_at > $2', [
     idHash,
+    now,
   ]);
   return row;
 }

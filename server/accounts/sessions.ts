@@ -9,17 +9,17 @@ const SESSION_DAYS = 14;
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-export async function startSession(db: Queryable, accountId: string) {
+export async function startSession(db: Queryable, accountId: string, now: Date) {
   const raw = randomBytes(32).toString('base64url');
   const csrf = randomBytes(24).toString('base64url');
-  const expires = new Date(Date.now() + SESSION_DAYS * 86_400_000);
+  const expires = new Date(now.getTime() + SESSION_DAYS * 86_400_000);
   await insertSession(db, { id_hash: sha256(raw), account_id: accountId, csrf_token: csrf, expires_at: expires });
   return { cookie: raw, csrf, expires };
 }
 
-export async function findSession(db: Queryable, cookie: string | undefined) {
+export async function findSession(db: Queryable, cookie: string | undefined, now: Date) {
   if (!cookie) return undefined;
-  return liveSession(db, sha256(cookie));
+  return liveSession(db, sha256(cookie), now);
 }
 
 export async function endSession(db: Queryable, cookie: string | undefined) {

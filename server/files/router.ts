@@ -102,7 +102,7 @@ export function filesRouter(deps: Deps) {
       token_id: caller.tokenId,
       widget_key_id: caller.widgetKeyId,
       shopper_hash: shopperToken && hashShopperToken(shopperToken),
-      ttlSeconds: deps.config.uploadIdTtlSeconds,
+      expires_at: shopperSessionEnd(),
     });
     ctx.body = {
       upload_id: row.id,
@@ -119,7 +119,7 @@ export function filesRouter(deps: Deps) {
     allow(deps, ANYONE, 'upload', { crossOrigin: true, perUploadId: true }),
     unitQuery,
     async (ctx, next) => {
-      const up = await uploadIdById(deps.db, routeParam(ctx, 'upload_id'));
+      const up = await uploadIdById(deps.db, routeParam(ctx, 'upload_id'), deps.now());
       if (!up) throw new ApiError(404, 'upload_id_not_found', 'This upload id does not exist.');
       if (up.used_at)
         throw new ApiError(410, 'upload_id_used', 'This upload id has already been used; fetch a new one.');
@@ -144,7 +144,7 @@ export function filesRouter(deps: Deps) {
         tmpPath: ctx.state.upload.path,
         originalName: ctx.state.upload.originalName,
         beforeCommit: async (tx, fileId, size) => {
-          if (!(await consumeUploadId(tx, up.id, fileId))) {
+          if (!(await consumeUploadId(tx, up.id, fileId, deps.now()))) {
             throw new ApiError(410, 'upload_id_used', 'This upload id has already been used; fetch a new one.');
           }
           // A shopper's upload must also fit the widget key's storage budget (docs/limits.md, "Widget budgets").

@@ -21,13 +21,13 @@ export async function insertUploadId(
     token_id: string | null;
     widget_key_id: string | null;
     shopper_hash: string | null;
-    ttlSeconds: number;
+    expires_at: Date;
   },
 ): Promise<UploadIdRow> {
   const rows = await db.query<UploadIdRow>(
     `INSERT INTO upload_ids (id, account_id, token_id, widget_key_id, shopper_hash, expires_at)
-     VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6)) RETURNING *`,
-    [u.id, u.account_id, u.token_id, u.widget_key_id, u.shopper_hash, u.ttlSeconds],
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+    [u.id, u.account_id, u.token_id, u.widget_key_id, u.shopper_hash, u.expires_at],
   );
   return firstRow(rows);
 }
@@ -35,19 +35,20 @@ export async function insertUploadId(
 export async function uploadIdById(
   db: Queryable,
   id: string,
+  now: Date,
 ): Promise<(UploadIdRow & { expired: boolean }) | undefined> {
   const [row] = await db.query<UploadIdRow & { expired: boolean }>(
-    'SELECT *, expires_at <= now() AS expired FROM upload_ids WHERE id = $1',
-    [id],
+    'SELECT *, expires_at <= $2 AS expired FROM upload_ids WHERE id = $1',
+    [id, now],
   );
   return row;
 }
 
 /** Marks the id used; false when another request used it first (single use under concurrency). */
-export async function consumeUploadId(db: Queryable, id: string, fileId: string): Promise<boolean> {
+export async function consumeUploadId(db: Queryable, id: string, fileId: string, now: Date): Promise<boolean> {
   const rows = await db.query(
-    'UPDATE upload_ids SET used_at = now(), file_id = $2 WHERE id = $1 AND used_at IS NULL AND expires_at > now() RETURNING id',
-    [id, fileId],
+    'UPDATE upload_ids SET used_at = $3, file_id = $2 WHERE id = $1 AND used_at IS NULL AND expires_at > $3 RETURNING id',
+    [id, fileId, now],
   );
   return rows.length === 1;
 }

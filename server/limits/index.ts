@@ -22,12 +22,13 @@ export async function createLimits(deps: Omit<Deps, 'limits'>): Promise<Limits> 
   }
   const limiter = config.redisUrl
     ? await createRedisLimiter({ url: config.redisUrl, prefix: config.rateLimitPrefix, log })
-    : createMemoryLimiter();
+    : createMemoryLimiter(() => deps.now().getTime());
   const requests = createRequestLog({
     db: deps.db,
     log,
     flushMs: config.usageFlushMs,
     retentionDays: config.usageRetentionDays,
+    now: () => deps.now(),
   });
   let sweep: NodeJS.Timeout | null = null;
   let sweeping: Promise<void> = Promise.resolve();

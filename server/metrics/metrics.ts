@@ -13,6 +13,10 @@ export interface Metrics {
   slices: Histogram<'outcome'>;
   sliceCache: Counter<'result'>;
   prefetches: Counter<'outcome'>;
+  /** Uploads whose prefetches this process is planning (it runs after the upload's answer). */
+  prefetchPlanning: Gauge;
+  /** Prefetches this process is slicing right now. */
+  prefetchesRunning: Gauge;
 }
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -52,6 +56,16 @@ export function createMetrics(db: Queryable): Metrics {
       name: 'slicequote_prefetches_total',
       help: 'Prefetched slices by outcome: sliced, cached (already there), preempted (made way for a quote), failed',
       labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    prefetchPlanning: new Gauge({
+      name: 'slicequote_prefetch_planning',
+      help: 'Uploads whose prefetches this process is planning right now (after the upload was answered)',
+      registers: [registry],
+    }),
+    prefetchesRunning: new Gauge({
+      name: 'slicequote_prefetches_running',
+      help: 'Prefetches this process is slicing right now',
       registers: [registry],
     }),
   };

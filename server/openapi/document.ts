@@ -6,6 +6,8 @@ import { systemPaths } from '../system/openapi.ts';
 import { accountPaths } from '../accounts/openapi.ts';
 import { filePaths, fileResponses, fileSchemas } from '../files/openapi.ts';
 import { quotePaths, quoteSchemas } from '../quotes/openapi.ts';
+import { keptQuotePaths, keptQuoteSchemas } from '../kept-quotes/openapi.ts';
+import { setupPaths, setupSchemas } from '../setup/openapi.ts';
 import { profilePaths } from '../profiles/openapi.ts';
 import { widgetPaths, widgetSchemas } from '../widget/openapi.ts';
 import { offerPaths, offerSchemas, offerTag } from '../offer/openapi.ts';
@@ -78,6 +80,8 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
           ...accountPaths,
           ...filePaths,
           ...quotePaths,
+          ...keptQuotePaths,
+          ...setupPaths,
           ...profilePaths,
           ...widgetPaths,
           ...offerPaths,
@@ -112,6 +116,8 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
         ...coreSchemas,
         ...fileSchemas,
         ...quoteSchemas,
+        ...keptQuoteSchemas,
+        ...setupSchemas,
         ...widgetSchemas,
         ...offerSchemas,
         ...webhookSchemas,

@@ -6,6 +6,7 @@ import type { SliceTransform } from '../slicer/engine.ts';
 import { orient, type OrientationName, type Rotation, type ShapeFacts, type Volume } from './orient.ts';
 import { meshFactor, sourceUnit, type Unit } from './units.ts';
 import { unitSuspect, type UnitSuspectWarning } from './unit-check.ts';
+import { checkFeatures, type ThinWallsWarning, type TooSmallRefusal } from './features.ts';
 
 /** The `placement` a quote states. */
 export interface Placement {
@@ -76,26 +77,42 @@ interface Exceeded {
  * What a quote keeps: the placement it states and slices with, any unit warning, or why nothing fits, and the
  * file revision it was placed from (quotes placed before revisions were kept have none).
  */
-export type QuotePlacement = { warnings: UnitSuspectWarning[]; file_revision?: number } & (
+export type QuotePlacement = { warnings: (UnitSuspectWarning | ThinWallsWarning)[]; file_revision?: number } & (
   | { placement: Placement; transform: SliceTransform; refusal: null }
-  | { placement: null; transform: null; refusal: PlacementRefusal }
+  | { placement: null; transform: null; refusal: PlacementRefusal | TooSmallRefusal }
 );
 
-/** Where a quote prints the file; a model that fits in no orientation gets a refusal, so it is never sliced. */
-export function placeForQuote(file: FileRow, printer: { bed_size_x: number; bed_size_y: number; bed_size_z: number }) {
+type Printer = {
+  bed_size_x: number;
+  bed_size_y: number;
+  bed_size_z: number;
+  nozzle_diameter: number;
+  layer_height: number;
+};
+
+/**
+ * Where a quote prints the file; a model that fits in no orientation, or too thin to print with these options
+ * (placement/features.ts), gets a refusal, so it is never sliced. Thin walls are a warning.
+ */
+export function placeForQuote(file: FileRow, printer: Printer) {
   const volume = { x: printer.bed_size_x, y: printer.bed_size_y, z: printer.bed_size_z };
   const warning = unitWarning(file);
-  const warnings = warning ? [warning] : [];
+  const m = scaledMeasurements(file);
+  const features = checkFeatures({ ...m, size: m.bbox.size }, printer);
+  const warnings = [...(warning ? [warning] : []), ...(features.warning ? [features.warning] : [])];
   const placed = placeFile(file, volume);
-  const result: QuotePlacement = placed
-    ? { ...placed, refusal: null, warnings, file_revision: file.revision }
-    : {
-        placement: null,
-        transform: null,
-        refusal: refusal(scaledSize(file), volume),
-        warnings,
-        file_revision: file.revision,
-      };
+  const result: QuotePlacement =
+    placed && features.refusal
+      ? { placement: null, transform: null, refusal: features.refusal, warnings, file_revision: file.revision }
+      : placed
+        ? { ...placed, refusal: null, warnings, file_revision: file.revision }
+        : {
+            placement: null,
+            transform: null,
+            refusal: refusal(scaledSize(file), volume),
+            warnings,
+            file_revision: file.revision,
+          };
   return result;
 }
 

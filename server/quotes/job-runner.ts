@@ -122,7 +122,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
         // always leaving a slot for the next quote.
         if (prefetching.size >= Math.max(1, deps.config.slicerConcurrency - 1)) break;
         if ((await waitingKeys(deps.db)).length) break;
-        const prefetch = await claimPrefetch(deps.db, owner, leaseMs);
+        const prefetch = await claimPrefetch(deps.db, owner, leaseMs, deps.now());
         if (!prefetch) break;
         track(processPrefetch(prefetch), null);
       }
@@ -261,12 +261,12 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
    * job over, or the quote ended meanwhile (its file deleted or rescaled, the shopper asked for another).
    */
   function heartbeat(job: QuoteRow, ctrl: AbortController) {
-    const started = Date.now();
+    const started = deps.now().getTime();
     const expectedMs = Math.max(1000, (job.predicted_s ?? 10) * 1000);
     let reported: SliceProgress | null = null;
     const beat = setInterval(
       async () => {
-        const elapsed = Date.now() - started;
+        const elapsed = deps.now().getTime() - started;
         const byTime = Math.min(95, 5 + Math.round((90 * elapsed) / expectedMs));
         const percent = Math.min(95, Math.max(byTime, reported?.percent ?? 0));
         const expectedDoneAt = new Date(started + Math.max(expectedMs, elapsed + 500));
@@ -335,9 +335,10 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
   async function processPrefetch(p: PrefetchRow) {
     const ctrl = new AbortController();
     prefetching.set(p.slicing_key, ctrl);
+    deps.metrics.prefetchesRunning.inc();
     const beat = setInterval(
       async () => {
-        const held = await renewPrefetch(deps.db, p.slicing_key, owner, leaseMs).catch(() => true);
+        const held = await renewPrefetch(deps.db, p.slicing_key, owner, leaseMs, deps.now()).catch(() => true);
         if (!held) ctrl.abort(new PrefetchGoneError());
       },
       Math.max(200, Math.floor(leaseMs / 3)),
@@ -369,6 +370,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     } finally {
       clearInterval(beat);
       prefetching.delete(p.slicing_key);
+      deps.metrics.prefetchesRunning.dec();
     }
   }
 

@@ -237,10 +237,24 @@ export const quoteSchemas = {
       placement: ref('Placement'),
       warnings: {
         type: 'array',
-        items: ref('UnitSuspectWarning'),
-        description: 'A size that suggests a unit mistake (`unit_suspect`): the quote was still priced as placed',
+        items: { oneOf: [ref('UnitSuspectWarning'), ref('ThinWallsWarning')] },
+        description:
+          'A size that suggests a unit mistake (`unit_suspect`), walls thinner than the nozzle on average (`thin_walls`): the quote was still priced as placed',
       },
       error: problem,
+    },
+  },
+  ThinWallsWarning: {
+    type: 'object',
+    required: ['code', 'message', 'average_wall_mm', 'nozzle_mm'],
+    additionalProperties: false,
+    description:
+      'The part\'s walls are on average thinner than the nozzle (2 × volume / surface, as printed): thin parts may print weak or not at all (docs/placement.md, "Thin walls and tiny parts")',
+    properties: {
+      code: { const: 'thin_walls' },
+      message: { type: 'string' },
+      average_wall_mm: { type: 'number', minimum: 0 },
+      nozzle_mm: { type: 'number', exclusiveMinimum: 0 },
     },
   },
   QuoteList: {
@@ -427,7 +441,7 @@ export const quotePaths = {
       parameters: [fileId, shopperToken, idempotencyKey, preferWait],
       requestBody: quoteBody,
       description:
-        "Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. A shop's shopper (widget key) whose part is predicted to take more slicer time than the offer's `max_slice_seconds` is refused before any slicing: 422 `model_too_complex` with `details.limit_seconds` and `details.predicted_seconds`. A slice runs at most 8 times its predicted time (at least 60 s) (capped by SLICER_TIMEOUT_MS) and then fails with `slice_timeout`; its seconds count against the caller's hourly slicer budget like any other slice's. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.",
+        "Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`; one thinner at its thinnest side than a layer of the chosen quality fails the same way with 422 `feature_too_small` (`details.thinnest_mm`, `details.layer_height_mm`). Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. A shop's shopper (widget key) whose part is predicted to take more slicer time than the offer's `max_slice_seconds` is refused before any slicing: 422 `model_too_complex` with `details.limit_seconds` and `details.predicted_seconds`. A slice runs at most 8 times its predicted time (at least 60 s) (capped by SLICER_TIMEOUT_MS) and then fails with `slice_timeout`; its seconds count against the caller's hourly slicer budget like any other slice's. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.",
       responses: {
         '200': ok('Quote', 'The completed quote'),
         '202': ok('JobAccepted', 'Still slicing: poll the job'),

@@ -53,20 +53,26 @@ export async function insertPrefetches(db: Queryable, rows: NewPrefetch[]): Prom
 }
 
 /** Prefetches an account has waiting or running (its bound: docs/instant-price.md). */
-export async function countPrefetches(db: Queryable, accountId: string): Promise<number> {
+export async function countPrefetches(db: Queryable, accountId: string, now: Date): Promise<number> {
   const [row] = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM prefetches WHERE account_id = $1 AND expires_at > now()',
-    [accountId],
+    'SELECT count(*)::int AS n FROM prefetches WHERE account_id = $1 AND expires_at > $2',
+    [accountId, now],
   );
   return row?.n ?? 0;
 }
 
 /**
  * Claims the next prefetch (the offer's default choices first, and of those the account that used the slicer
- * least recently: docs/limits.md) whose slice nobody has made or is making. Expired ones are dropped on the way.
+ * least recently: docs/limits.md) whose slice nobody has made or is making. Expired ones (by the injected clock
+ * `now` that set their expiry; leases by the database's) are dropped on the way.
  */
-export async function claimPrefetch(db: Queryable, owner: string, leaseMs: number): Promise<PrefetchRow | undefined> {
-  await db.query('DELETE FROM prefetches WHERE expires_at <= now() OR attempts >= $1', [MAX_ATTEMPTS]);
+export async function claimPrefetch(
+  db: Queryable,
+  owner: string,
+  leaseMs: number,
+  now: Date,
+): Promise<PrefetchRow | undefined> {
+  await db.query('DELETE FROM prefetches WHERE expires_at <= $2 OR attempts >= $1', [MAX_ATTEMPTS, now]);
   const [row] = await db.query<PrefetchRow>(
     `WITH next AS (
        SELECT slicing_key FROM prefetches p
@@ -88,11 +94,17 @@ export async function claimPrefetch(db: Queryable, owner: string, leaseMs: numbe
 }
 
 /** Keeps the lease; false when the prefetch is gone (file deleted, session over) or another worker holds it. */
-export async function renewPrefetch(db: Queryable, key: string, owner: string, leaseMs: number): Promise<boolean> {
+export async function renewPrefetch(
+  db: Queryable,
+  key: string,
+  owner: string,
+  leaseMs: number,
+  now: Date,
+): Promise<boolean> {
   const rows = await db.query(
     `UPDATE prefetches SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000)
-     WHERE slicing_key = $1 AND lease_owner = $2 AND expires_at > now() RETURNING slicing_key`,
-    [key, owner, leaseMs],
+     WHERE slicing_key = $1 AND lease_owner = $2 AND expires_at > $4 RETURNING slicing_key`,
+    [key, owner, leaseMs, now],
   );
   return rows.length === 1;
 }

@@ -83,8 +83,18 @@ export interface PrefetchUpload {
 }
 
 export async function prefetchUpload(deps: Deps, file: FileRow, upload: PrefetchUpload): Promise<number> {
+  // Counted before the first await: from the upload's answer on, its planning shows until it is done.
+  deps.metrics.prefetchPlanning.inc();
   try {
-    const room = PREFETCH_PER_ACCOUNT - (await countPrefetches(deps.db, file.account_id));
+    return await planUpload(deps, file, upload);
+  } finally {
+    deps.metrics.prefetchPlanning.dec();
+  }
+}
+
+async function planUpload(deps: Deps, file: FileRow, upload: PrefetchUpload): Promise<number> {
+  try {
+    const room = PREFETCH_PER_ACCOUNT - (await countPrefetches(deps.db, file.account_id, deps.now()));
     if (room <= 0) return 0;
     const rows = (await plannedSlices(deps, file, upload)).slice(0, room);
     const queued = await deps.db.transaction((tx) => insertPrefetches(tx, rows));

@@ -2,7 +2,7 @@
 import type { QuoteRow } from './sql.ts';
 
 /** The quote result object plus the breakdown and print statistics (stored at completion). */
-export function presentQuote(row: QuoteRow, now = new Date()) {
+export function presentQuote(row: QuoteRow, now: Date) {
   return {
     quote_id: row.id,
     job_id: row.id,
@@ -19,7 +19,7 @@ export function presentQuote(row: QuoteRow, now = new Date()) {
   };
 }
 
-export function presentJob(row: QuoteRow, now = new Date()) {
+export function presentJob(row: QuoteRow, now: Date) {
   return {
     job_id: row.id,
     quote_id: row.id,

@@ -20,6 +20,8 @@ export interface RequestLogOptions {
   log: Logger;
   flushMs: number;
   retentionDays: number;
+  /** The injected clock: rows older than retentionDays by it are pruned (their created_at came from it too). */
+  now: () => Date;
   maxBatch?: number;
   maxBuffered?: number;
 }
@@ -47,9 +49,10 @@ export function createRequestLog(opts: RequestLogOptions): RequestLog {
         return;
       }
     }
-    if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
-      lastPrune = Date.now();
-      await pruneRequests(opts.db, opts.retentionDays).catch((err) =>
+    const now = opts.now();
+    if (now.getTime() - lastPrune > PRUNE_EVERY_MS) {
+      lastPrune = now.getTime();
+      await pruneRequests(opts.db, opts.retentionDays, now).catch((err) =>
         opts.log.error('request log: pruning failed', err),
       );
     }

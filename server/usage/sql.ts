@@ -129,8 +129,11 @@ export async function insertRequests(db: Queryable, rows: RequestRecord[]): Prom
   );
 }
 
-export async function pruneRequests(db: Queryable, retentionDays: number): Promise<void> {
-  await db.query(`DELETE FROM api_requests WHERE created_at < now() - make_interval(days => $1)`, [retentionDays]);
+export async function pruneRequests(db: Queryable, retentionDays: number, now: Date): Promise<void> {
+  await db.query(`DELETE FROM api_requests WHERE created_at < $2::timestamptz - make_interval(days => $1)`, [
+    retentionDays,
+    now,
+  ]);
 }
 
 /**

@@ -80,6 +80,8 @@ export interface AttemptContext {
   db: Queryable;
   settings: DeliverySettings;
   resolver?: Resolver;
+  /** The injected clock: when the attempt left, and from when its retry delay counts. */
+  now: () => Date;
 }
 
 /** Runs one attempt; returns the state recorded (null when the lease had been taken over meanwhile). */
@@ -90,7 +92,7 @@ export async function attemptDelivery(ctx: AttemptContext, d: ClaimedDelivery) {
     return 'failed' as const;
   }
   const { settings } = ctx;
-  const sentAt = new Date();
+  const sentAt = ctx.now();
   const result = await sendWebhook({
     url: d.url,
     body: d.body,
@@ -108,6 +110,7 @@ export async function attemptDelivery(ctx: AttemptContext, d: ClaimedDelivery) {
     snippet: snippetOf(result),
     attemptSnippet: snippetOf(result, ATTEMPT_SNIPPET_CHARS),
     sentAt,
+    finishedAt: ctx.now(),
     durationMs: result.durationMs,
     maxAttempts: MAX_ATTEMPTS,
     retryDelayMs: settings.sweepIntervalMs,

@@ -25,6 +25,11 @@ import { deliverySettings, MAX_IN_FLIGHT, MAX_IN_FLIGHT_PER_WEBHOOK, type Delive
 export interface EventPump {
   /** Called after a transaction that wrote outbox events commits: deliver without waiting for the sweep. */
   wake(): void;
+  /**
+   * One pass now (after the one running): dispatches waiting events, attempts what is due by the clock, and
+   * resolves once those attempts are recorded. For operators' scripts and tests that must know a pass ran.
+   */
+  sweep(): Promise<void>;
   start(): void;
   stop(): Promise<void>;
 }
@@ -102,6 +107,13 @@ class Pump implements EventPump {
     this.kick();
   }
 
+  async sweep(): Promise<void> {
+    while (this.pass) await this.pass;
+    this.kick();
+    await this.pass;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
@@ -141,11 +153,12 @@ class Pump implements EventPump {
       limit: free,
       perWebhook: MAX_IN_FLIGHT_PER_WEBHOOK,
       leaseMs: this.settings.leaseMs,
+      now: this.deps.now(),
     });
     for (const d of claimed) {
       if (d.reclaimed) this.deps.log.info('webhooks: retrying an interrupted attempt', { delivery_id: d.id });
       const attempt: Promise<unknown> = attemptDelivery(
-        { db: this.deps.db, settings: this.settings, resolver: this.resolver },
+        { db: this.deps.db, settings: this.settings, resolver: this.resolver, now: () => this.deps.now() },
         d,
       )
         .then((state) => {

@@ -257,11 +257,12 @@ export interface ClaimedDelivery {
  * Atomically leases up to `limit` due deliveries of active webhooks. A row is due when it is pending, its
  * next_attempt_at has come, and nobody holds a live lease on it. SKIP LOCKED plus the lease mean no two
  * claimers ever hold the same row. At most `perWebhook` live leases per webhook (counting other processes'),
- * so one slow receiver's backlog cannot take every slot. Times come from the database clock only.
+ * so one slow receiver's backlog cannot take every slot. Leases are judged by the database clock (processes
+ * must agree on them); whether a retry is due by the injected clock `now` that scheduled it (recordAttempt).
  */
 export async function claimDueDeliveries(
   db: Queryable,
-  o: { owner: string; limit: number; perWebhook: number; leaseMs: number },
+  o: { owner: string; limit: number; perWebhook: number; leaseMs: number; now: Date },
 ): Promise<ClaimedDelivery[]> {
   return db.query<ClaimedDelivery>(
     `WITH busy AS (
@@ -273,7 +274,7 @@ export async function claimDueDeliveries(
        FROM webhook_deliveries d
        JOIN webhooks w ON w.id = d.webhook_id AND w.active
        LEFT JOIN busy b ON b.webhook_id = d.webhook_id
-       WHERE d.state = 'pending' AND d.next_attempt_at <= now()
+       WHERE d.state = 'pending' AND d.next_attempt_at <= $6
          AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= now())
      ), picked AS (
        SELECT d.id, (d.lease_owner IS NOT NULL) AS reclaimed FROM webhook_deliveries d JOIN ranked r ON r.id = d.id
@@ -292,7 +293,7 @@ export async function claimDueDeliveries(
      WHERE d.id = picked.id AND w.id = d.webhook_id
      RETURNING d.id, d.webhook_id, w.account_id, d.event, d.body, d.signature, w.url, d.attempts, d.interrupted_attempts,
                picked.reclaimed, d.lease_owner`,
-    [o.limit, o.perWebhook, o.owner, o.leaseMs, INTERRUPTED],
+    [o.limit, o.perWebhook, o.owner, o.leaseMs, INTERRUPTED, o.now],
   );
 }
 
@@ -307,6 +308,8 @@ export interface AttemptOutcome {
   attemptSnippet: string | null;
   /** When the attempt left (its X-Webhook-Timestamp) and how long it took. */
   sentAt: Date;
+  /** When the outcome came back (injected clock): the retry delay counts from here. */
+  finishedAt: Date;
   durationMs: number;
   maxAttempts: number;
   retryDelayMs: number;
@@ -326,8 +329,8 @@ export async function recordAttempt(db: Queryable, o: AttemptOutcome): Promise<D
        last_status_code = $4::int,
        last_error = $5,
        response_snippet = $6,
-       delivered_at = CASE WHEN $3::boolean THEN now() ELSE NULL END,
-       next_attempt_at = now() + $8::double precision * interval '1 millisecond',
+       delivered_at = CASE WHEN $3::boolean THEN $12::timestamptz ELSE NULL END,
+       next_attempt_at = $12::timestamptz + $8::double precision * interval '1 millisecond',
        lease_owner = NULL,
        lease_expires_at = NULL
      WHERE id = $1 AND lease_owner = $2 AND state = 'pending'
@@ -349,6 +352,7 @@ export async function recordAttempt(db: Queryable, o: AttemptOutcome): Promise<D
       o.sentAt.toISOString(),
       Math.max(0, Math.round(o.durationMs)),
       o.attemptSnippet,
+      o.finishedAt.toISOString(),
     ],
   );
   return row?.state ?? null;

@@ -108,7 +108,7 @@ export interface paths {
   "/v2/file/quote/{file_id}": {
     /**
      * Quote a file from a real slice
-     * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. A shop's shopper (widget key) whose part is predicted to take more slicer time than the offer's `max_slice_seconds` is refused before any slicing: 422 `model_too_complex` with `details.limit_seconds` and `details.predicted_seconds`. A slice runs at most 8 times its predicted time (at least 60 s) (capped by SLICER_TIMEOUT_MS) and then fails with `slice_timeout`; its seconds count against the caller's hourly slicer budget like any other slice's. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
+     * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`; one thinner at its thinnest side than a layer of the chosen quality fails the same way with 422 `feature_too_small` (`details.thinnest_mm`, `details.layer_height_mm`). Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. A shop's shopper (widget key) whose part is predicted to take more slicer time than the offer's `max_slice_seconds` is refused before any slicing: 422 `model_too_complex` with `details.limit_seconds` and `details.predicted_seconds`. A slice runs at most 8 times its predicted time (at least 60 s) (capped by SLICER_TIMEOUT_MS) and then fails with `slice_timeout`; its seconds count against the caller's hourly slicer budget like any other slice's. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
      */
     post: operations["createQuote"];
   };
@@ -143,6 +143,31 @@ export interface paths {
   "/dashboard/api/quote-signing-secret/rotate": {
     /** Replace the signing secret (older signatures stop verifying offline) */
     post: operations["rotateQuoteSigningSecret"];
+  };
+  "/v2/quotes/{quote_id}/link": {
+    /**
+     * A signed link to a completed quote, to keep, share or download as PDF
+     * @description The link (`token`) is signed by the server and expires after QUOTE_LINK_DAYS (default 30) days. It opens the quote with the same shop's widget key or API token only; anyone holding it may, so it is as private as the shopper keeps it. A shopper links only their own quotes. Nothing is stored: the link cannot be revoked before it expires, but deleting the quote closes it.
+     */
+    post: operations["keepQuote"];
+  };
+  "/v2/kept-quotes/{token}": {
+    /** The quote a kept link stands for, with the part’s picture */
+    get: operations["openKeptQuote"];
+  };
+  "/v2/kept-quotes/{token}/pdf": {
+    /**
+     * The kept quote as a PDF
+     * @description One A4 page: the shop's name, the part's name and picture, the choices, weight, print time, lead time, the price lines of one part and until when the price holds.
+     */
+    get: operations["keptQuotePdf"];
+  };
+  "/v2/setup": {
+    /**
+     * The shop's first-run checklist
+     * @description Each step says whether it is done, from what the account holds: a live widget key; an offer saved (for the account or a key); its own prices (an own material or global-settings profile), with the currency and minimums in force; a cart that took a line the widget added (acknowledged `sq-add-to-cart`); a first order. `cart.not_connected`: orders exist but no cart took any.
+     */
+    get: operations["getSetup"];
   };
   "/v2/profiles/{kind}": {
     /** The account's profiles of a kind, then the global ones */
@@ -957,12 +982,20 @@ export interface components {
       settings_digest?: string;
       signature?: components["schemas"]["QuoteSignature"];
       placement?: components["schemas"]["Placement"];
-      /** @description A size that suggests a unit mistake (`unit_suspect`): the quote was still priced as placed */
-      warnings?: components["schemas"]["UnitSuspectWarning"][];
+      /** @description A size that suggests a unit mistake (`unit_suspect`), walls thinner than the nozzle on average (`thin_walls`): the quote was still priced as placed */
+      warnings?: (components["schemas"]["UnitSuspectWarning"] | components["schemas"]["ThinWallsWarning"])[];
       error?: {
         code: string;
         message: string;
       } | null;
+    };
+    /** @description The part's walls are on average thinner than the nozzle (2 × volume / surface, as printed): thin parts may print weak or not at all (docs/placement.md, "Thin walls and tiny parts") */
+    ThinWallsWarning: {
+      /** @constant */
+      code: "thin_walls";
+      message: string;
+      average_wall_mm: number;
+      nozzle_mm: number;
     };
     QuoteList: WithRequired<{
       data: components["schemas"]["Quote"][];
@@ -1085,6 +1118,101 @@ export interface components {
     };
     ProfileList: {
       data: components["schemas"]["Profile"][];
+    };
+    KeptQuoteLink: {
+      quote_id: string;
+      /** @description Put it in the shop page’s address as `sq-quote=<token>` to reopen it */
+      token: string;
+      /**
+       * Format: date-time
+       * @description When the link stops opening the quote
+       */
+      expires_at: string;
+      /** @description GET: the kept quote */
+      url: string;
+      /** @description GET: its PDF */
+      pdf_url: string;
+    };
+    KeptQuote: {
+      token: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC with milliseconds
+       */
+      link_expires_at: string;
+      /** @description The shop's lead time from its offer; null: none stated */
+      lead_time: string | null;
+      /** @description The part drawn from its mesh, a `data:image/png;base64,…` URL; null when none can be drawn (a 3MF project, a very large mesh, a deleted file) */
+      picture: string | null;
+      pdf_url: string;
+      /** @description The quote as GET /v2/quotes/{quote_id} answers it; `expired` says whether its price still holds */
+      quote: components["schemas"]["Quote"];
+    };
+    QuoteLinkInvalidError: {
+      error: {
+        /** @constant */
+        code: "quote_link_invalid";
+        message: string;
+        details: {
+          /** @constant */
+          field: "token";
+        };
+      };
+    };
+    QuoteLinkExpiredError: {
+      error: {
+        /** @constant */
+        code: "quote_link_expired";
+        message: string;
+        details: {
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC with milliseconds
+           */
+          expired_at: string;
+        };
+      };
+    };
+    Setup: {
+      /** @description A live widget key exists */
+      widget_key: {
+        /** @description The step is done, read from what the shop has */
+        done: boolean;
+        widget_keys: number;
+      };
+      /** @description An offer was saved for the account or a widget key */
+      offer: {
+        /** @description The step is done, read from what the shop has */
+        done: boolean;
+      };
+      /** @description The shop prices with its own material or global-settings profile */
+      prices: {
+        /** @description The step is done, read from what the shop has */
+        done: boolean;
+        own_profiles: number;
+        /** @description The shop currency in force */
+        currency: string;
+        /** @description The account offer's minimum price per part; null: the profiles' */
+        minimum_price: number | null;
+        /** @description The account offer's minimum line price; null: none */
+        minimum_line_price: number | null;
+      };
+      /** @description The shop page's cart took at least one line */
+      cart: {
+        /** @description The step is done, read from what the shop has */
+        done: boolean;
+        /** @description Orders exist, and no cart took any of them */
+        not_connected: boolean;
+        acknowledged: number;
+      };
+      /** @description At least one order (an add to a cart) exists */
+      test_order: {
+        /** @description The step is done, read from what the shop has */
+        done: boolean;
+        orders: number;
+      };
+      /** @description Every step is done */
+      complete: boolean;
     };
     /** @description The offer this widget key quotes from (the key's own, else the account's, else the default derived from the profiles). */
     WidgetConfig: {
@@ -3137,7 +3265,7 @@ export interface operations {
   };
   /**
    * Quote a file from a real slice
-   * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. A shop's shopper (widget key) whose part is predicted to take more slicer time than the offer's `max_slice_seconds` is refused before any slicing: 422 `model_too_complex` with `details.limit_seconds` and `details.predicted_seconds`. A slice runs at most 8 times its predicted time (at least 60 s) (capped by SLICER_TIMEOUT_MS) and then fails with `slice_timeout`; its seconds count against the caller's hourly slicer budget like any other slice's. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
+   * @description Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`; one thinner at its thinnest side than a layer of the chosen quality fails the same way with 422 `feature_too_small` (`details.thinnest_mm`, `details.layer_height_mm`). Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. A shop's shopper (widget key) whose part is predicted to take more slicer time than the offer's `max_slice_seconds` is refused before any slicing: 422 `model_too_complex` with `details.limit_seconds` and `details.predicted_seconds`. A slice runs at most 8 times its predicted time (at least 60 s) (capped by SLICER_TIMEOUT_MS) and then fails with `slice_timeout`; its seconds count against the caller's hourly slicer budget like any other slice's. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.
    */
   createQuote: {
     parameters: {
@@ -3420,6 +3548,171 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["SigningSecret"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
+   * A signed link to a completed quote, to keep, share or download as PDF
+   * @description The link (`token`) is signed by the server and expires after QUOTE_LINK_DAYS (default 30) days. It opens the quote with the same shop's widget key or API token only; anyone holding it may, so it is as private as the shopper keeps it. A shopper links only their own quotes. Nothing is stored: the link cannot be revoked before it expires, but deleting the quote closes it.
+   */
+  keepQuote: {
+    parameters: {
+      header?: {
+        /** @description Widget keys: the shopper token from GET /v2/file/upload-id; a shopper sees only their own uploads and quotes */
+        "X-Shopper-Token"?: string;
+      };
+      path: {
+        /** @description A completed quote */
+        quote_id: string;
+      };
+    };
+    responses: {
+      /** @description The link */
+      201: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["KeptQuoteLink"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      /** @description The quote is not priced yet, or failed (`quote_not_completed`) */
+      409: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /** The quote a kept link stands for, with the part’s picture */
+  openKeptQuote: {
+    parameters: {
+      path: {
+        /** @description A kept quote link: `<quote id>.<expiry, Unix seconds>.<HMAC-SHA256, base64url>`, as POST /v2/quotes/{quote_id}/link answered it */
+        token: string;
+      };
+    };
+    responses: {
+      /** @description The kept quote */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["KeptQuote"];
+        };
+      };
+      /** @description The link was altered or not made by this server (`quote_link_invalid`) */
+      400: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["QuoteLinkInvalidError"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      /** @description The link expired (`quote_link_expired`) */
+      410: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["QuoteLinkExpiredError"];
+        };
+      };
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
+   * The kept quote as a PDF
+   * @description One A4 page: the shop's name, the part's name and picture, the choices, weight, print time, lead time, the price lines of one part and until when the price holds.
+   */
+  keptQuotePdf: {
+    parameters: {
+      path: {
+        /** @description A kept quote link: `<quote id>.<expiry, Unix seconds>.<HMAC-SHA256, base64url>`, as POST /v2/quotes/{quote_id}/link answered it */
+        token: string;
+      };
+    };
+    responses: {
+      /** @description The PDF, as an attachment */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/pdf": string;
+        };
+      };
+      /** @description The link was altered or not made by this server (`quote_link_invalid`) */
+      400: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["QuoteLinkInvalidError"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      /** @description The link expired (`quote_link_expired`) */
+      410: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["QuoteLinkExpiredError"];
+        };
+      };
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
+   * The shop's first-run checklist
+   * @description Each step says whether it is done, from what the account holds: a live widget key; an offer saved (for the account or a key); its own prices (an own material or global-settings profile), with the currency and minimums in force; a cart that took a line the widget added (acknowledged `sq-add-to-cart`); a first order. `cart.not_connected`: orders exist but no cart took any.
+   */
+  getSetup: {
+    responses: {
+      /** @description The checklist */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["Setup"];
         };
       };
       401: components["responses"]["Unauthorized"];

@@ -110,12 +110,11 @@ test('two API processes and two workers on separate disks: quotes survive a kill
     for (const r of readers) assert.equal((await r.get('/v2/user')).status, 200);
     await db.query('UPDATE api_tokens SET revoked_at = now() WHERE account_id = $1', [account.id]);
     await db.notify('slicequote_tokens');
-    const refusedAt = Date.now();
+    // A hundred polls (a few seconds) end long before the cache's 30 s could: only the notification can do it.
     await until('both API processes to refuse the revoked token', 5_000, async () => {
       const statuses = await Promise.all(readers.map(async (r) => (await r.get('/v2/user')).status));
       return statuses.every((s) => s === 401) ? true : undefined;
     });
-    assert.ok(Date.now() - refusedAt < 5_000);
   } finally {
     for (const p of processes) await p.kill('SIGKILL');
     await db.close();

@@ -165,9 +165,7 @@ test('public upload: single use, into the upload id account, CORS, unknown and e
   assert.equal(unknown.status, 404);
   assert.equal(unknown.body.error.code, 'upload_id_not_found');
   const expiring = await api.get('/v2/file/upload-id');
-  await server.deps.db.query(`UPDATE upload_ids SET expires_at = now() - interval '1 second' WHERE id = $1`, [
-    expiring.body.upload_id,
-  ]);
+  server.clock.advance(server.deps.config.uploadIdTtlSeconds * 1000); // its lifetime passes on the server's clock
   const expired = await anonymous.upload(
     `/v2/file/public/${expiring.body.upload_id}`,
     model('stl', 'cube20_ascii.stl'),

@@ -59,6 +59,20 @@ const scrape = async (on: TestServer) =>
   (await fetch(`${on.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
 const metric = async (on: TestServer, pattern: RegExp) => Number(pattern.exec(await scrape(on))?.[1] ?? 0);
 const slicesRun = (on: TestServer) => metric(on, /slicequote_slice_duration_seconds_count\{outcome="ok"\} (\d+)/);
+/** A gauge of this server (it must be served). The waits below: what was started has ended. */
+const gauge = async (name: string) => {
+  const found = new RegExp(`^${name} (\\d+)$`, 'm').exec(await scrape(server));
+  assert.ok(found, `the metric ${name} is served`);
+  return Number(found[1]);
+};
+const planningDone = () =>
+  until('prefetch planning to finish', 30_000, async () =>
+    (await gauge('slicequote_prefetch_planning')) === 0 ? true : undefined,
+  );
+const noPrefetchRunning = () =>
+  until('no prefetch slicing', 120_000, async () =>
+    (await gauge('slicequote_prefetches_running')) === 0 ? true : undefined,
+  );
 const prefetched = (outcome: string) =>
   metric(server, new RegExp(`slicequote_prefetches_total\\{outcome="${outcome}"\\} (\\d+)`));
 const part = (size: number) => new TextEncoder().encode(boxesObj([[0, 0, 0, size, size, size / 2]]));
@@ -79,7 +93,7 @@ test("a shopper's upload prefetches the likely slices; the first price comes fro
   assert.equal(draft.body.cached, true, 'the likeliest change too');
   // A merchant's API upload is not a shopper's: nothing is prefetched for it.
   const merchant = await api.uploadBytes('/v2/file', part(15), 'merchant.obj');
-  await new Promise((r) => setTimeout(r, 300));
+  await planningDone(); // a planning would have started before the answer
   assert.equal((await prefetchesOf(merchant.body.file_id)).length, 0);
 });
 
@@ -97,7 +111,7 @@ test('deleting the upload drops its prefetches; one whose shopper session ended 
   assert.equal((await prefetchesOf(fileId)).length, 0);
   await sql(`UPDATE prefetches SET expires_at = now() - interval '1 second' WHERE file_id = $1`, [big]);
   await until('expired prefetches dropped', 60_000, async () => ((await prefetchesOf(big)).length ? undefined : true));
-  await new Promise((r) => setTimeout(r, 3000)); // longer than a heartbeat: a slice still running would be stored now
+  await noPrefetchRunning(); // the running one ended: had it not been stopped, its slice would be stored now
   const stored = await sql('SELECT 1 FROM slices WHERE key = ANY($1)', [keys]);
   assert.equal(stored.length, 0, 'the running prefetch was stopped, the others never started');
 });
@@ -238,7 +252,7 @@ test('the claim order: priority first, then age; a job whose slice is being made
 test("a shopper's new choice stops the slice they no longer wait for, unless a request shares it", async () => {
   // No other slicing in the background: the slices counted below are this test's.
   await sql('DELETE FROM prefetches');
-  await new Promise((r) => setTimeout(r, 2500)); // a running prefetch notices at its next heartbeat
+  await noPrefetchRunning(); // a running prefetch notices at its next heartbeat
   const s = shopper();
   const fileId = await s.upload(BENCHY, 'benchy-flick.stl');
   await sql('DELETE FROM prefetches WHERE file_id = $1', [fileId]);
@@ -306,7 +320,7 @@ test('an account has at most PREFETCH_PER_ACCOUNT prefetches waiting or running'
       [`held-${i}`, accountId, seed],
     );
   const fileId = await s.upload(part(23), 'one-too-many.obj');
-  await new Promise((r) => setTimeout(r, 1500)); // the upload's prefetch planning runs after the answer
+  await planningDone(); // the upload's prefetch planning runs after the answer
   assert.equal((await prefetchesOf(fileId)).length, 0, 'no room left for this upload');
   await sql(`DELETE FROM prefetches WHERE slicing_key LIKE 'held-%'`);
   const slicedBefore = await prefetched('sliced');

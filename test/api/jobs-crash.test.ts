@@ -71,10 +71,12 @@ test('kill -9 of the worker mid-slice: the job is reclaimed after its lease and 
     const job = await api.post(`/v2/file/quote/${file.body.file_id}/async`, {});
     assert.equal(job.status, 202);
     const id = job.body.job_id;
-    await until('processing', 30_000, async () =>
-      (await api.get(`/v2/jobs/${id}`)).body.status === 'processing' ? true : undefined,
-    );
-    await new Promise((r) => setTimeout(r, 500)); // well inside the slice
+    // Well inside the slice: the slicer has reported a stage.
+    await until('the slicer to report a stage', 60_000, async () => {
+      const j = (await api.get(`/v2/jobs/${id}`)).body;
+      assert.ok(j.status === 'queued' || j.status === 'processing', `the job is still running (${j.status})`);
+      return j.stage ? true : undefined;
+    });
     await server.kill('SIGKILL');
 
     server = await spawnServer(env);

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { POSTGRES_URL } from '../helpers/server.ts';
+import { until } from '../helpers/poll.ts';
 import { openPostgres, type Db } from '../../server/db/index.ts';
 import { insertAccount } from '../../server/accounts/sql.ts';
 import { createApiToken } from '../../server/accounts/api-tokens.ts';
@@ -79,17 +80,16 @@ async function startProcess(n: number, env: Record<string, string>) {
   child.stdout!.on('data', (d) => output.push(String(d)));
   child.stderr!.on('data', (d) => output.push(String(d)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
+  await until(`server ${n} to start`, 90_000, async () => {
     if (child.exitCode !== null) throw new Error(`server ${n} exited (${child.exitCode}):\n${output.join('')}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server ${n} did not start:\n${output.join('')}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false, // not listening yet
+    );
+    return ok || undefined;
+  }).catch((err: Error) => {
+    throw new Error(`${err.message}:\n${output.join('')}`);
+  });
   procs.push({ child, url, output });
 }
 
@@ -182,7 +182,10 @@ test('two server processes share one limit through Redis, and both recover after
   assert.ok(key);
   const ttl = await redis.pttl(key);
   assert.ok(ttl > 0 && ttl <= WINDOW_S * 1000, `PTTL ${ttl}`);
-  await new Promise((r) => setTimeout(r, retryAfter * 1000 + 150));
+  // The window ends when Redis expires the counter (its clock, shared by both processes): wait for that.
+  await until('the window to end in Redis', retryAfter * 1000 + 10_000, async () =>
+    (await redis.pttl(key)) === -2 ? true : undefined,
+  );
   const recovered = [await get(b, token), await get(a, token)];
   assert.deepEqual(
     recovered.map((r) => [r.status, r.remaining]),
@@ -216,14 +219,18 @@ test('when Redis stops answering, requests are judged by per-process counters in
   });
   try {
     assert.equal((await limiter.hit('k', 10, 10_000)).count, 1);
-    // Every client of this Redis is paused for 1 s: the limiter's command times out and memory answers.
-    await redis.call('CLIENT', 'PAUSE', '1000', 'ALL');
-    const started = Date.now();
+    // Every client of this Redis is paused for 2 s: the limiter's command times out (200 ms) and memory answers.
+    await redis.call('CLIENT', 'PAUSE', '2000', 'ALL');
+    // This client's PING is answered only once the pause is over: it tells when Redis is back.
+    let resumed = false;
+    const back = redis.ping().then(() => {
+      resumed = true;
+    });
     const during = await limiter.hit('k', 10, 10_000);
-    assert.ok(Date.now() - started < 900, 'answered without waiting for Redis');
+    assert.equal(resumed, false, 'answered while Redis was still paused, without waiting for it');
     assert.deepEqual([during.allowed, during.count], [true, 1]);
     assert.equal(complaints.length, 1);
-    await new Promise((r) => setTimeout(r, 1100));
+    await back;
     // Back on Redis: its count continues (the timed-out INCR may have run after the pause).
     assert.ok((await limiter.hit('k', 10, 10_000)).count >= 2);
   } finally {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { spawnServer } from '../helpers/process.ts';
+import { until } from '../helpers/poll.ts';
 
 test('every request has an id and one JSON access log line; a bad LOG_LEVEL stops start-up', {
   timeout: 120_000,
@@ -21,14 +22,19 @@ test('every request has an id and one JSON access log line; a bad LOG_LEVEL stop
     });
     const fresh = hostile.headers.get('x-request-id') ?? '';
     assert.match(fresh, /^[0-9a-f-]{36}$/, 'an unsafe id is replaced');
-    await new Promise((r) => setTimeout(r, 300));
-
-    const lines = server
-      .output()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l));
-    const access = (id: string) => lines.filter((l) => l.msg === 'request' && l.request_id === id);
+    const lines = () =>
+      server
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l));
+    const access = (id: string) => lines().filter((l) => l.msg === 'request' && l.request_id === id);
+    // The access line is written as the answer finishes: wait until both requests' lines are out.
+    await until(
+      'both access log lines',
+      20_000,
+      () => (access('trace-42.a').length && access(fresh).length) || undefined,
+    );
     assert.equal(access('trace-42.a').length, 1);
     assert.deepEqual((({ method, route, status }) => ({ method, route, status }))(access('trace-42.a')[0]), {
       method: 'GET',

@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { corpusBytes } from '../helpers/corpus.ts';
+import { until } from '../helpers/poll.ts';
 
 let server: TestServer;
 before(async () => {
@@ -97,7 +98,7 @@ test("a stopping worker hands its job back at once, without spending one of the 
     const file = (await api.uploadBytes('/v2/file', corpusBytes('stl', '3DBenchy.stl'), '3DBenchy.stl')).body.file_id;
     const job = (await api.post(`/v2/file/quote/${file}/async`, {})).body.job_id as string;
     const processing = async () => (await api.get(`/v2/jobs/${job}`)).body.status === 'processing';
-    for (let i = 0; i < 100 && !(await processing()); i++) await new Promise((r) => setTimeout(r, 50));
+    await until('the worker to take the job', 5000, async () => (await processing()) || undefined);
     assert.ok(await processing(), 'the worker took the job');
     await worker.deps.jobs.stop();
     const [row] = await worker.deps.db.query<{ status: string; attempts: number; released: boolean }>(

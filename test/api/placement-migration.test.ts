@@ -42,11 +42,23 @@ test('files stored before migration 009 get their unit, scale 1, and are placed 
     assert.deepEqual([threeMf.unit, threeMf.unit_source, threeMf.scale, threeMf.shape], ['in', 'file', 1, null]);
     const stl = (await fileById(db, 'usr_old', 'file_oldstl')) as FileRow;
     assert.deepEqual([stl.unit, stl.unit_source, stl.scale], ['mm', 'assumed', 1]);
-    const rod = placeForQuote(stl, { bed_size_x: 250, bed_size_y: 210, bed_size_z: 210 });
+    const rod = placeForQuote(stl, {
+      bed_size_x: 250,
+      bed_size_y: 210,
+      bed_size_z: 210,
+      nozzle_diameter: 0.4,
+      layer_height: 0.2,
+    });
     assert.equal(rod.placement?.orientation, 'laid_down');
     assert.equal(rod.placement?.dimensions.z, 30);
     assert.equal(
-      placeForQuote(threeMf, { bed_size_x: 250, bed_size_y: 210, bed_size_z: 210 }).refusal?.code,
+      placeForQuote(threeMf, {
+        bed_size_x: 250,
+        bed_size_y: 210,
+        bed_size_z: 210,
+        nozzle_diameter: 0.4,
+        layer_height: 0.2,
+      }).refusal?.code,
       'exceeds_build_volume',
     );
   } finally {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { eventsForAccount } from '../../server/webhooks/outbox-sql.ts';
+import { until } from '../helpers/poll.ts';
 
 let server: TestServer;
 
@@ -31,12 +32,10 @@ async function shop() {
 }
 
 async function waitForJob(api: ApiClient, id: string) {
-  for (let i = 0; i < 600; i++) {
+  return until(`job ${id} to finish`, 60_000, async () => {
     const job = (await api.get(`/v2/jobs/${id}`)).body;
-    if (job.status === 'completed' || job.status === 'failed') return job;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`job ${id} did not finish`);
+    return job.status === 'completed' || job.status === 'failed' ? job : undefined;
+  });
 }
 
 const REFUSALS: [name: string, body: unknown, status: number][] = [

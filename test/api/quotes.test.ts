@@ -5,6 +5,7 @@ import { startTestServer, type TestServer, type ApiClient } from '../helpers/ser
 import { CUBE_OBJ, T_SHAPE_OBJ } from '../helpers/meshes.ts';
 import { corpusPath } from '../helpers/corpus.ts';
 import { eventsForAccount } from '../../server/webhooks/outbox-sql.ts';
+import { until } from '../helpers/poll.ts';
 
 let server: TestServer;
 let api: ApiClient;
@@ -244,12 +245,10 @@ test('async: 202 with a job id that equals the quote id; job lifecycle and event
   const id = res.body.job_id;
   assert.match(id, /^job_/);
   assert.equal(res.body.quote_id, id);
-  let job: any;
-  for (let i = 0; i < 200; i++) {
-    job = (await api.get(`/v2/jobs/${id}`)).body;
-    if (job.status === 'completed' || job.status === 'failed') break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const job = await until('the job to finish', 20_000, async () => {
+    const j = (await api.get(`/v2/jobs/${id}`)).body;
+    return j.status === 'completed' || j.status === 'failed' ? j : undefined;
+  });
   assert.equal(job.status, 'completed');
   assert.equal(job.progress, 100);
   assert.equal(job.result.quote_id, id);

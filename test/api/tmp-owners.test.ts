@@ -14,6 +14,7 @@ import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { insertAccount } from '../../server/accounts/sql.ts';
 import { createApiToken } from '../../server/accounts/api-tokens.ts';
+import { until as poll } from '../helpers/poll.ts';
 
 const SECRET = 'tmp-owners-secret-0123456789-0123456789';
 const BOUNDARY = 'sqinflight';
@@ -90,13 +91,7 @@ function uploadInFlight(url: string) {
   };
 }
 
-async function until(what: string, check: () => boolean, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (what: string, check: () => boolean, ms = 10_000) => poll(what, ms, () => check() || undefined);
 
 test('a second process on the same DATA_DIR sweeps dead owners only and does not break an upload in flight', async () => {
   const first = await start(main);

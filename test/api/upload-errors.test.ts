@@ -7,6 +7,7 @@ import { readdirSync } from 'node:fs';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { assertMatchesContract } from '../helpers/contract.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { until } from '../helpers/poll.ts';
 
 const MB = 1024 * 1024;
 const BOUNDARY = 'sqtestboundary';
@@ -162,11 +163,10 @@ test('a client that aborts mid-upload leaves no temp file', async () => {
     signal: abort.signal,
   } as RequestInit).catch(() => null);
   const dir = server.deps.storage.tmpDir;
-  const deadline = Date.now() + 10_000;
-  while (readdirSync(dir).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await until('the upload to reach the disk', 10_000, () => readdirSync(dir).length || undefined);
   assert.equal(readdirSync(dir).length, 1, 'the upload is being written to its own folder');
   abort.abort();
   await sent;
-  while (readdirSync(dir).length > 0 && Date.now() < deadline + 5000) await new Promise((r) => setTimeout(r, 20));
+  await until('the aborted upload to be removed', 15_000, () => (readdirSync(dir).length === 0 ? true : undefined));
   assertNoTempFiles('an aborted upload');
 });

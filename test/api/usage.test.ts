@@ -7,6 +7,7 @@ import { corpusBytes } from '../helpers/corpus.ts';
 import { createRequestLog } from '../../server/usage/request-log.ts';
 import type { Db } from '../../server/db/index.ts';
 import type { RequestRecord } from '../../server/usage/sql.ts';
+import { until } from '../helpers/poll.ts';
 
 let server: TestServer;
 before(async () => {
@@ -74,11 +75,22 @@ test('a request the client abandons (a superseded quote) counts as cancelled, no
     body: '{}',
     headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
   });
-  setTimeout(() => gone.abort(), 300); // the slice takes seconds: the shopper changed an option meanwhile
+  // The slice takes seconds: once it runs, the shopper changed an option meanwhile.
+  await until('the slice to start', 60_000, async () => {
+    const rows = await server.deps.db.query(`SELECT 1 FROM quotes WHERE file_id = $1 AND status = 'processing'`, [
+      fileId,
+    ]);
+    return rows.length ? true : undefined;
+  });
+  gone.abort();
   await assert.rejects(request);
-  await new Promise((r) => setTimeout(r, 200));
-  const res = await live.get('/v2/usage');
-  const quote = res.body.endpoints.find((e: any) => e.route === '/v2/file/quote/:file_id');
+  const quoteRoute = (body: any) => body.endpoints.find((e: any) => e.route === '/v2/file/quote/:file_id');
+  // The server records the request once it notices the caller left.
+  const res = await until('the abandoned request in the usage', 20_000, async () => {
+    const r = await live.get('/v2/usage');
+    return quoteRoute(r.body) ? r : undefined;
+  });
+  const quote = quoteRoute(res.body);
   assert.deepEqual([quote.calls, quote.errors, quote.cancelled], [1, 0, 1]);
   assert.deepEqual([res.body.totals.errors, res.body.totals.cancelled], [0, 1]);
   assert.equal(res.body.daily.at(-1).cancelled, 1);
@@ -136,6 +148,7 @@ test('the request log writes in batches, keeps rows while the database is down, 
     retentionDays: 400,
     maxBatch: 100,
     maxBuffered: 250,
+    now: () => new Date(),
   });
   for (let i = 0; i < 99; i++) log.record(record(i));
   assert.deepEqual(batches, [], 'nothing written before a batch is full or the timer fires');

@@ -10,7 +10,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { verify } from '@octokit/webhooks-methods';
 import { startTestServer, testDbKind, POSTGRES_URL, ApiClient } from '../helpers/server.ts';
-import { startReceiver, eventually, sleep, type Receiver } from '../helpers/receiver.ts';
+import { startReceiver, eventually, type Receiver } from '../helpers/receiver.ts';
 import { openPglite, openPostgres, type Db } from '../../server/db/index.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { insertAccount } from '../../server/accounts/sql.ts';
@@ -71,7 +71,8 @@ test('four pumps on one database: a delivery is never sent twice at once, and ev
     );
   const [hung] = await settled(hHang.webhook_id, 1);
   const delivered = await settled(hFine.webhook_id, 20);
-  await sleep(500);
+  // Every pump finishes a pass and the attempts it has in flight: a stray send would have arrived by now.
+  await Promise.all([server.deps.events, ...pumps].map((p) => p.sweep()));
 
   assert.equal(hung.state, 'failed');
   assert.equal(hung.attempts, 3);

@@ -14,6 +14,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { corpusPath } from '../helpers/corpus.ts';
 import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
 import { assertAccessible, chromiumMissing, CHROMIUM, launch, shoot, loggedInPage } from './dashboard-browser.ts';
+import { until } from '../helpers/poll.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CUBE = path.join(ROOT, 'demo', 'models', 'calibration-cube.stl');
@@ -268,7 +269,14 @@ describe('the offer in the merchant dashboard', { skip }, () => {
       headers: { ...auth(), 'content-type': 'application/json' },
       body: JSON.stringify({ printer_config: { fill_density: 35 } }),
     });
-    setTimeout(() => gone.abort(), 300); // slicing 3DBenchy takes seconds: the caller gave up meanwhile
+    // Slicing 3DBenchy takes seconds: once it runs, the caller gives up.
+    await until('the slice to start', 60_000, async () => {
+      const rows = await server.deps.db.query(`SELECT 1 FROM quotes WHERE file_id = $1 AND status = 'processing'`, [
+        file,
+      ]);
+      return rows.length ? true : undefined;
+    });
+    gone.abort();
     await assert.rejects(abandoned);
     assert.equal((await fetch(`${server.url}/v2/quotes/qt_none`, { headers: auth() })).status, 404);
     await page.goto(at('analytics'));

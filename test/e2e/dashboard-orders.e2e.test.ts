@@ -114,8 +114,15 @@ describe('dashboard: orders and the quote history cart column', { skip }, () => 
     await h1('Quote history').waitFor();
     const row = (quote: string) => page.locator('tbody tr', { has: page.locator(`a[href="#/quotes/${quote}"]`) });
     await row(lines[0]!.quote).waitFor();
-    assert.match(await row(lines[0]!.quote).innerText(), /3 ×\s+In a cart/);
-    assert.match(await row(lines[1]!.quote).innerText(), /2 ×\s+Not in a cart/);
+    // Each add shows its line total next to the unit price: unit × quantity (no minimum line price here).
+    for (const [quote, quantity, status] of [
+      [lines[0]!.quote, 3, 'In a cart'],
+      [lines[1]!.quote, 2, 'Not in a cart'],
+    ] as const) {
+      const m = new RegExp(`${quantity} × \\$([\\d.]+) = \\$([\\d.]+)\\s+${status}`).exec(await row(quote).innerText());
+      assert.ok(m, `${quantity} × unit = line total, ${status}`);
+      assert.equal(Math.round(Number(m[1]) * 100) * quantity, Math.round(Number(m[2]) * 100));
+    }
     await assertAccessible(page, 'quote history');
 
     await row(lines[1]!.quote).getByRole('link', { name: lines[1]!.quote }).click();

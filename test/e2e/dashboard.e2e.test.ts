@@ -86,21 +86,17 @@ describe('merchant dashboard end to end', { skip }, () => {
     await page.getByText('No quotes yet').waitFor();
     assert.match(await page.getByTestId('quotes-used').innerText(), /^0 of [\d,]+/);
     assert.match(await page.getByLabel('Getting-started commands').innerText(), new RegExp(`${host.origin}/v2/file`));
-    // The widget snippet sits beside the curl commands; without a widget key yet it says where to make one.
-    const widgetSnippet = page.getByTestId('overview-embed-snippet');
-    assert.match(
-      await widgetSnippet.innerText(),
-      new RegExp(
-        `<script type="module" src="${host.origin}/widget/slice-quote.js"></script>\n<slice-quote api="${host.origin}" key="pk_YOUR_WIDGET_KEY">`,
-      ),
-    );
-    await page
-      .getByRole('region', { name: 'Add the widget to your shop' })
-      .getByRole('link', { name: 'Widget keys' })
-      .waitFor();
+    // Without a widget key yet, the widget panel beside the curl commands shows no snippet (never a placeholder
+    // key), only where to make one; the first-run checklist starts with that step.
+    const widgetStart = page.getByTestId('overview-widget-start');
+    assert.equal(await page.getByTestId('overview-embed-snippet').count(), 0);
+    assert.equal(await widgetStart.getByRole('button', { name: 'Copy widget snippet' }).count(), 0);
+    assert.doesNotMatch(await page.locator('main').innerText(), /pk_YOUR_WIDGET_KEY/);
+    await widgetStart.getByRole('link', { name: 'Create a widget key' }).waitFor();
+    assert.match(await page.getByTestId('setup-checklist').innerText(), /0 of 5 done/);
     const [widgetBox, curlBox] = [
-      await widgetSnippet.boundingBox(),
-      await page.getByLabel('Getting-started commands').boundingBox(),
+      await widgetStart.boundingBox(),
+      await page.getByRole('region', { name: 'Get started with the API' }).boundingBox(),
     ];
     assert.ok(
       widgetBox && curlBox && Math.abs(widgetBox.y - curlBox.y) < 80 && widgetBox.x + widgetBox.width < curlBox.x,

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { until } from './poll.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -36,16 +37,18 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${out}`);
+  // Generous: on a loaded machine compiling and migrating at start-up takes a while.
+  await until('the server to answer /healthz', 180_000, async () => {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     const ok = await fetch(`${url}/healthz`).then(
       (r) => r.ok,
       () => false,
     );
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return ok || undefined;
+  }).catch((err: Error) => {
+    child.kill('SIGKILL'); // a server that never answered is not left behind
+    throw new Error(`${err.message}:\n${out}`);
+  });
   return {
     child,
     url,

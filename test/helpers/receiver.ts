@@ -27,6 +27,8 @@ export interface Receiver {
   requests: Received[];
   /** Most requests that were open (received, not yet answered or dropped) at the same time. */
   maxConcurrent: number;
+  /** Requests answered so far (a delayed answer counts once it is sent). */
+  answered: number;
   /** Resolves with the first n requests, or rejects after timeoutMs naming how many arrived. */
   waitFor<N extends number>(n: N, timeoutMs?: number): Promise<Tuple<Received, N>>;
   close(): Promise<void>;
@@ -66,6 +68,7 @@ export async function startReceiver(
       const send = () => {
         res.writeHead(a.status, { 'content-type': 'text/plain' });
         res.end(a.body ?? 'ok');
+        state.answered++;
       };
       if (a.delayMs) {
         const t = setTimeout(() => {
@@ -87,6 +90,7 @@ export async function startReceiver(
     url: `http://127.0.0.1:${actual}/hook`,
     requests,
     maxConcurrent: 0,
+    answered: 0,
     waitFor<N extends number>(n: N, timeoutMs = 20_000) {
       // slice(0, n) of at least n requests holds exactly n.
       const firstN = () => requests.slice(0, n) as Tuple<Received, N>;
@@ -115,22 +119,5 @@ export async function startReceiver(
   return state;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls until check() returns a truthy value, or throws after timeoutMs with the last value seen. */
-export async function eventually<T>(
-  check: () => Promise<T | null | undefined | false>,
-  timeoutMs = 20_000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    last = value;
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
-    await sleep(50);
-  }
-}
+// The poll helper, where the webhook tests have always found it.
+export { eventually } from './poll.ts';

@@ -13,6 +13,7 @@ import { insertAccount } from '../../server/accounts/sql.ts';
 import { hashPassword } from '../../server/accounts/passwords.ts';
 import { newId } from '../../server/ids.ts';
 import { assertMatchesContract } from './contract.ts';
+import { testClock, type TestClock } from './clock.ts';
 
 export const POSTGRES_URL = process.env.SQ_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const testDbKind = (): 'pglite' | 'postgres' => (process.env.SQ_TEST_DB === 'postgres' ? 'postgres' : 'pglite');
@@ -41,6 +42,8 @@ export async function openTestDb(): Promise<{ db: Db; drop(): Promise<void> }> {
 
 export interface TestServer extends Running {
   dataDir: string;
+  /** The server's clock (deps.now): advance it to let a window, a lock or a delay pass without sleeping. */
+  clock: TestClock;
   client(token?: string): ApiClient;
   newAccount(opts?: {
     plan?: string;
@@ -61,11 +64,13 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   });
   const { db, drop } = await openTestDb();
   const quiet = { info() {}, error: (m: string, e: unknown) => console.error(m, e) };
-  const deps = await buildDeps(config, { db, log: quiet });
+  const clock = testClock();
+  const deps = await buildDeps(config, { db, log: quiet, now: clock.now });
   const running = await serve(deps);
   const server: TestServer = {
     ...running,
     dataDir,
+    clock,
     client: (token?: string) => new ApiClient(running.url, token),
     async newAccount(opts = {}) {
       const email = opts.email ?? `${newId('m')}@example.test`;

@@ -7,6 +7,8 @@ export interface SliceQuoteElement extends HTMLElement {
   quote: { quote_id: string; total_price: number } | null;
   load(file: File): Promise<void>;
   snapshot(size?: number): string;
+  /** Lit's: resolves once the element has rendered its latest state. */
+  readonly updateComplete: Promise<boolean>;
 }
 
 let envPromise: Promise<{ api: string; key: string }> | null = null;
@@ -85,18 +87,15 @@ export function countRequests(path: string): { count(): number; stop(): void } {
   };
 }
 
-export async function until<T>(
-  probe: () => T | null | undefined | false,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
+/** Polls probe until it answers a truthy value; budgetMs / 50 polls at most (a count, not a deadline). */
+export async function until<T>(probe: () => T | null | undefined | false, what: string, budgetMs = 30_000): Promise<T> {
+  const tries = Math.max(1, Math.ceil(budgetMs / 50));
+  for (let i = 0; i < tries; i++) {
     const v = probe();
     if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 50)); // the interval between two polls
   }
+  throw new Error(`gave up waiting for ${what} after ${tries} polls`);
 }
 
 /** The 12 triangles of an x × y × z mm box standing on z = 0. */

@@ -196,7 +196,8 @@ describe('errors', () => {
     assertEqual(detail.code, 'does_not_fit', 'code');
     assert($(el, '[part~=dimensions]').classList.contains('misfit'), 'the badge says it does not fit');
     assert(/Does not fit/.test($(el, '[part~=dimensions]').textContent!), 'in words');
-    await new Promise((r) => setTimeout(r, 300));
+    // load() resolves once the whole flow ran: an upload would have begun (and shown its progress) by now.
+    await el.updateComplete;
     assert(!shadow(el).querySelector('progress'), 'no upload started');
   });
 

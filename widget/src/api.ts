@@ -2,7 +2,17 @@
 // Origin, which the server checks against the key's allowed origins. The upload goes to the
 // upload_url of a single-use ticket, through XMLHttpRequest because fetch reports no upload progress.
 import { httpError, networkError, WidgetError } from './errors.ts';
-import type { CartLine, FileRecord, Job, JobAccepted, Quote, UploadTicket, WidgetConfig } from './types.ts';
+import type {
+  CartLine,
+  FileRecord,
+  Job,
+  JobAccepted,
+  KeptQuote,
+  KeptQuoteLink,
+  Quote,
+  UploadTicket,
+  WidgetConfig,
+} from './types.ts';
 
 /** A widget sends only the shopper's choices from the offer; the shop prices them. */
 
@@ -84,6 +94,31 @@ export class WidgetApi {
   /** Several lines in one call, all or nothing: a refused line's error carries its index (WidgetError.line). */
   addLinesToCart(lines: { quote_id: string; quantity: number }[]): Promise<{ lines: CartLine[] }> {
     return this.json('POST', '/v2/widget/cart', { lines });
+  }
+
+  /** A signed link to a priced quote the shopper can keep (POST /v2/quotes/{quote_id}/link). */
+  keepQuote(quoteId: string): Promise<KeptQuoteLink> {
+    return this.json('POST', `/v2/quotes/${encodeURIComponent(quoteId)}/link`, {});
+  }
+
+  /** The quote a kept link stands for (GET /v2/kept-quotes/{token}). */
+  keptQuote(token: string, signal?: AbortSignal): Promise<KeptQuote> {
+    return this.json('GET', `/v2/kept-quotes/${encodeURIComponent(token)}`, undefined, signal);
+  }
+
+  /** The kept quote's PDF: fetched with the key (a plain link could not carry it), handed over as a Blob. */
+  async keptQuotePdf(token: string): Promise<Blob> {
+    let res: Response;
+    try {
+      res = await fetch(this.url(`/v2/kept-quotes/${encodeURIComponent(token)}/pdf`), {
+        headers: { 'X-Widget-Key': this.key, Accept: 'application/pdf' },
+        credentials: 'omit',
+      });
+    } catch {
+      throw networkError();
+    }
+    if (!res.ok) throw httpError(res.status, await res.json().catch(() => null), res.headers.get('Retry-After'));
+    return res.blob();
   }
 
   upload(

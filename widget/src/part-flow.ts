@@ -16,8 +16,6 @@ import type {
   AddToCartDetail,
   BuildVolume,
   CartLine,
-  ErrorDetail,
-  EstimateDetail,
   PricedLine,
   Pricing,
   QuoteDetail,
@@ -25,6 +23,7 @@ import type {
   WidgetConfig,
 } from './types.ts';
 import { unitOffer, unitQuestion } from './unit-offer.ts';
+import type { PartEvent, SliceQuoteEventDetails } from './events.ts';
 
 const REQUOTE_DEBOUNCE_MS = 300;
 
@@ -43,7 +42,7 @@ export interface PartHost {
   recolor(part: PartFlow): void;
   /** A 128 × 128 PNG data URL of the part for the cart line; '' without 3D. */
   thumbnail(part: PartFlow): string;
-  emit(type: 'sq-quote' | 'sq-error' | 'sq-estimate', detail: QuoteDetail | ErrorDetail | EstimateDetail): void;
+  emit<K extends PartEvent>(type: K, detail: SliceQuoteEventDetails[K]): void;
 }
 
 /** Where a part is, in the words a row shows: `queued` until its turn comes to be read. */
@@ -277,6 +276,40 @@ export class PartFlow {
       return;
     }
     this.scheduleQuote(0);
+  }
+
+  /**
+   * The shopper scaled a part too big for the printer to `percent` of its size: checked here first, uploaded if
+   * the widget had refused it before upload, rescaled on the server (POST /v2/file/scale), then priced.
+   */
+  async scaleTo(percent: number): Promise<void> {
+    const { model } = this.s;
+    const config = this.host.config;
+    if (!this.parsed || !model || !config || this.s.rescaling) return;
+    const factor = percent / 100;
+    const parsed = scaleParsed(this.parsed, factor);
+    const scaledModel = summarize(model.name, parsed, config.build_volume);
+    if (!scaledModel.fits) return this.fail('file', doesNotFit(scaledModel.size, config.build_volume));
+    this.patch({ rescaling: true, error: null });
+    try {
+      const file = this.s.file ?? (await this.uploadNow());
+      const scaled = await this.host.client!.rescale(file.file_id, { scale: +(file.scale * factor).toPrecision(6) });
+      this.parsed = parsed;
+      this.patch({ file: scaled, model: scaledModel, rescaling: false });
+      this.host.showModel(this);
+    } catch (e) {
+      this.patch({ rescaling: false });
+      this.fail('file', e);
+      return;
+    }
+    this.scheduleQuote(0);
+  }
+
+  /** Uploads the part (refused before upload for its size) so that the server can rescale it. */
+  private async uploadNow() {
+    const client = this.host.client!;
+    const ticket = await client.uploadTicket();
+    return client.upload(ticket, this.sourceFile!, () => undefined);
   }
 
   /** "Try again" on this part's upload or quote (the host repeats the configuration and the cart call). */

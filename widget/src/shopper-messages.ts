@@ -98,6 +98,11 @@ export const SHOPPER_MESSAGES: Readonly<Record<string, string>> = {
     'This model is too big for our printer, however it is turned. Please scale it down or split it into parts.',
   exceeds_build_volume:
     'This model is too big for our printer, however it is turned. Please scale it down or split it into parts.',
+  // A kept quote's link (kept-quote.ts adds the date of an expired one).
+  quote_link_invalid: 'This quote link is damaged or was not made by this shop. Please ask the shop for a new one.',
+  quote_link_expired: "This quote link has expired. Upload your part again for today's price.",
+  feature_too_small:
+    'This model is thinner than one printed layer, so it cannot be printed at this size. Please check the units of your file or scale it up.',
   scale_out_of_range:
     'At that size the model would be too small or too large to print. Please check the units of your file.',
 

@@ -14,19 +14,12 @@ import { Preview } from './preview.ts';
 import { findMaterial, initialSelection } from './selection.ts';
 import type { ShopState, StageError, WidgetState } from './state.ts';
 import { styles } from './styles.ts';
-import type {
-  AddToCartDetail,
-  AddToCartLinesDetail,
-  ErrorDetail,
-  EstimateDetail,
-  Quote,
-  QuoteDetail,
-  Selection,
-  WidgetConfig,
-} from './types.ts';
+import type { AddToCartDetail, Quote, Selection, WidgetConfig } from './types.ts';
 import { renderWidget, type Handlers } from './view.ts';
-import { handOff, postToCartUrl, type Acceptable } from './cart-handoff.ts';
+import { handOff, postToCartUrl } from './cart-handoff.ts';
 import { warnMerchant } from './merchant-hints.ts';
+import type { PartEvent, SliceQuoteEventDetails, SliceQuoteEvents } from './events.ts';
+import { linkFromPage, renderKept, saveBlob, shareUrl, type KeptHandlers, type KeptView } from './kept-quote.ts';
 
 /** Parts in one widget with `multiple`: the default, and the most `max-parts` may ask for. */
 export const DEFAULT_MAX_PARTS = 10;
@@ -34,7 +27,12 @@ export const MAX_PARTS_CAP = 25;
 /** Parts read and uploaded at once; the others wait their turn (their slices then run in parallel). */
 const LOAD_CONCURRENCY = 3;
 
-type ElementState = ShopState & { configError: StageError | null };
+type ElementState = ShopState & {
+  configError: StageError | null;
+  /** A kept quote opened from a link, shown instead of the drop zone until the shopper closes it. */
+  kept: KeptView | null;
+  keptDownloading: boolean;
+};
 
 export class SliceQuote extends LitElement {
   static override styles = styles;
@@ -47,6 +45,7 @@ export class SliceQuote extends LitElement {
     multiple: { type: Boolean, reflect: true },
     maxParts: { type: Number, attribute: 'max-parts' },
     cartUrl: { type: String, attribute: 'cart-url' },
+    quoteLink: { type: String, attribute: 'quote-link' },
     s: { state: true },
     m: { state: true },
   };
@@ -62,6 +61,8 @@ export class SliceQuote extends LitElement {
   declare maxParts: number | null;
   /** Where the added lines go as a form POST when no listener on the page takes them (cart-handoff.ts). */
   declare cartUrl: string | null;
+  /** A kept quote's link to open (kept-quote.ts); without it, `sq-quote` in the page's address. */
+  declare quoteLink: string | null;
   declare private s: ElementState;
   declare private m: PartsState;
 
@@ -91,6 +92,7 @@ export class SliceQuote extends LitElement {
   constructor() {
     super();
     this.api = this.key = this.material = this.currencyDisplay = this.locale = this.maxParts = this.cartUrl = null;
+    this.quoteLink = null;
     this.multiple = false;
     this.s = {
       config: null,
@@ -99,6 +101,9 @@ export class SliceQuote extends LitElement {
       previewUnavailable: false,
       locale: undefined,
       currencyDisplay: 'symbol',
+      kept: null,
+      keptDownloading: false,
+      keep: null,
     };
     this.m = { adding: false, added: null, reserved: false, refused: [], cartError: null, lineRefused: false };
     this.single = new PartFlow(this.host, null);
@@ -176,6 +181,8 @@ export class SliceQuote extends LitElement {
     if ((changed.has('api') || changed.has('key')) && this.api && this.key) {
       this.client = new WidgetApi(this.api, this.key);
       void this.loadConfig();
+      const link = this.multiple ? null : linkFromPage(this.quoteLink, location.href);
+      if (link) void this.openKept(link);
     }
     if (changed.has('material') && this.s.config && this.single.s.selection && this.material) {
       const m = findMaterial(this.s.config, this.material);
@@ -190,6 +197,7 @@ export class SliceQuote extends LitElement {
   protected override render() {
     if (this.multiple)
       return renderParts(this.s, this.parts, this.m, this.maxPartsAllowed, this.thumbnails, this.partsHandlers);
+    if (this.s.kept) return renderKept(this.s.kept, this.s, this.s.keptDownloading, this.keptHandlers);
     const s: WidgetState = { ...this.s, ...this.single.s, error: this.s.configError ?? this.single.s.error };
     return renderWidget(s, this.single.s.model ? (this.preview?.canvas ?? null) : null, this.handlers);
   }
@@ -298,6 +306,60 @@ export class SliceQuote extends LitElement {
       void this.addToCart();
     } else this.single.retry();
   }
+
+  // ---- kept quotes (kept-quote.ts) ---------------------------------------------------------------
+
+  private async openKept(token: string): Promise<void> {
+    this.patch({ kept: { status: 'loading' } });
+    try {
+      this.patch({ kept: { status: 'shown', kept: await this.client!.keptQuote(token) } });
+    } catch (e) {
+      const err = toWidgetError(e);
+      this.patch({ kept: { status: 'failed', code: err.code, message: err.message } });
+      this.emit('sq-error', err.detail);
+    }
+  }
+
+  private async keepQuote(): Promise<void> {
+    const quote = this.single.s.quote;
+    if (!quote || this.s.keep?.status === 'saving') return;
+    this.patch({ keep: { quoteId: quote.quote_id, status: 'saving' } });
+    try {
+      const link = await this.client!.keepQuote(quote.quote_id);
+      this.patch({
+        keep: { quoteId: quote.quote_id, status: 'saved', link, url: shareUrl(link.token, location.href) },
+      });
+      this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>('#kept-link');
+    } catch (e) {
+      const message = toWidgetError(e).message;
+      this.patch({ keep: { quoteId: quote.quote_id, status: 'failed', message } });
+    }
+  }
+
+  private async downloadPdf(token: string): Promise<void> {
+    if (this.s.keptDownloading || this.s.keep?.downloading) return;
+    const busy = (downloading: boolean) =>
+      this.s.kept
+        ? this.patch({ keptDownloading: downloading })
+        : this.s.keep && this.patch({ keep: { ...this.s.keep, downloading } });
+    busy(true);
+    try {
+      saveBlob(await this.client!.keptQuotePdf(token), `quote-${token.split('.')[0]}.pdf`);
+    } catch (e) {
+      this.emit('sq-error', toWidgetError(e).detail);
+    } finally {
+      busy(false);
+    }
+  }
+
+  private readonly keptHandlers: KeptHandlers = {
+    keep: () => void this.keepQuote(),
+    downloadPdf: (token) => void this.downloadPdf(token),
+    closeKept: () => {
+      this.patch({ kept: null });
+      this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>('[part~=choose-button]');
+    },
+  };
 
   // ---- several parts ---------------------------------------------------------------------------
 
@@ -540,6 +602,8 @@ export class SliceQuote extends LitElement {
     viewKey: (e) => this.viewKey(e),
     zoom: (f) => this.preview?.zoom(f),
     resetView: () => this.preview?.resetView(),
+    scaleTo: (percent) => void this.single.scaleTo(percent),
+    kept: this.keptHandlers,
   };
 
   private readonly partsHandlers: PartsHandlers = {
@@ -577,10 +641,7 @@ export class SliceQuote extends LitElement {
     this.emit('sq-error', err.detail);
   }
 
-  private emit(
-    type: 'sq-quote' | 'sq-estimate' | 'sq-error',
-    detail: QuoteDetail | EstimateDetail | ErrorDetail,
-  ): void {
+  private emit<K extends PartEvent>(type: K, detail: SliceQuoteEventDetails[K]): void {
     this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
 }
@@ -606,10 +667,5 @@ declare global {
   interface HTMLElementTagNameMap {
     'slice-quote': SliceQuote;
   }
-  interface HTMLElementEventMap {
-    'sq-quote': CustomEvent<QuoteDetail>;
-    /** With `multiple`: `{lines}`, one AddToCartDetail per part added. */
-    'sq-add-to-cart': CustomEvent<(AddToCartDetail | AddToCartLinesDetail) & Acceptable>;
-    'sq-error': CustomEvent<ErrorDetail>;
-  }
+  interface HTMLElementEventMap extends SliceQuoteEvents {}
 }

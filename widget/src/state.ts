@@ -1,5 +1,6 @@
 // What the element knows at any moment; the view renders it and nothing else.
 import type { CurrencyDisplay } from './format.ts';
+import type { KeepState } from './kept-quote.ts';
 import type { CartLine, ErrorDetail, FileRecord, Quote, Selection, WidgetConfig, Pricing } from './types.ts';
 
 /** Which step failed decides what "Try again" does. */
@@ -49,6 +50,8 @@ export interface WidgetState {
   previewUnavailable: boolean;
   locale: string | undefined;
   currencyDisplay: CurrencyDisplay;
+  /** "Save this quote" for the quote shown (kept-quote.ts); absent where quotes cannot be kept (a preview). */
+  keep?: KeepState | null;
 }
 
 /** What one part knows: its choices and how far it got (part-flow.ts). */

@@ -156,6 +156,16 @@ export const styles = css`
     padding: 12px; border-radius: var(--_radius); border: 1px solid var(--_accent); background: var(--_surface);
   }
   .added { color: var(--_success); font-weight: 600; margin: 0; }
+  .scale-control, .keep {
+    display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: center;
+    padding: 12px; border-radius: var(--_radius); border: 1px solid var(--_border); background: var(--_surface);
+  }
+  .scale-control .hint { flex-basis: 100%; }
+  .scale-input input { width: 5em; }
+  .keep input { flex: 1 1 12em; min-width: 0; }
+  .keep label { flex-basis: 100%; }
+  .kept-picture { width: 100%; max-width: var(--sq-preview-height, 320px); aspect-ratio: 1; justify-self: center; border-radius: var(--_radius); background: #fff; }
+  .kept-title { font-size: 1.1em; margin: 0; }
   /* Reserved, not in a cart: a plain statement, not a success. */
   .added.reserved { color: inherit; font-weight: 500; }
 

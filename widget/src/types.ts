@@ -23,6 +23,9 @@ export type QuoteChoices = NonNullable<Schemas['ResolvedChoices']>;
 /** A `unit_suspect` warning: the model's size suggests another unit. */
 export type UnitSuspect = Schemas['UnitSuspectWarning'];
 export type FileRecord = Schemas['File'];
+/** A link to a priced quote the shopper keeps, and what it opens (docs/widget.md, "Quotes shoppers can keep"). */
+export type KeptQuoteLink = Schemas['KeptQuoteLink'];
+export type KeptQuote = Schemas['KeptQuote'];
 
 /** A completed quote: the contract's Quote, with the fields every completed quote carries required. */
 export type Quote = Schemas['Quote'] &

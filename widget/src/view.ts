@@ -10,6 +10,8 @@ import { currencyDigits } from '../../shared/pricing.ts';
 import type { Pricing, Quote, Selection, WidgetConfig } from './types.ts';
 import { shopperMessage } from './shopper-messages.ts';
 import { renderUnitOffer, unitQuestion } from './unit-offer.ts';
+import { renderPlacementNote, renderScaleControl } from './fit-scale.ts';
+import { renderKeep, type KeptHandlers } from './kept-quote.ts';
 
 export interface Handlers {
   choose(): void;
@@ -22,6 +24,10 @@ export interface Handlers {
   viewKey(e: KeyboardEvent): void;
   zoom(factor: number): void;
   resetView(): void;
+  /** Scale a part too big for the printer (fit-scale.ts); absent: no scale control. */
+  scaleTo?(percent: number): void;
+  /** Save, share and download the quote (kept-quote.ts); absent: quotes cannot be kept here. */
+  kept?: KeptHandlers;
 }
 
 const ACCEPT = '.stl,.3mf,.obj,model/stl,model/3mf,model/obj';
@@ -32,6 +38,8 @@ export function renderWidget(s: WidgetState, canvas: HTMLCanvasElement | null, h
       <div class="stage">
         ${s.model ? renderPreview(s, canvas, h) : renderDropzone(s, h)}
         <input id="file" type="file" accept=${ACCEPT} hidden @change=${h.fileChosen} />
+        <!-- Save or share sits under the part, not between the quantity and Add to cart (one Tab apart). -->
+        ${h.kept && s.quote && s.quoting === null ? renderKeep(s.keep ?? null, s.quote.quote_id, h.kept) : nothing}
       </div>
       <div class="panel">
         ${renderFileStatus(s)}
@@ -39,7 +47,9 @@ export function renderWidget(s: WidgetState, canvas: HTMLCanvasElement | null, h
         ${s.config && s.selection ? renderOptions(s.config, s.selection, s.quantityError, h.select) : renderConfigStatus(s)}
         ${s.config?.lead_time && s.selection ? renderLeadTime(s.config.lead_time) : nothing}
         ${renderFacts(s)}
+        ${s.quote && s.quoting === null ? renderPlacementNote(s.quote.placement, s.quote.warnings) : nothing}
         ${renderError(s, h)}
+        ${h.scaleTo ? renderScaleControl(s.error, s.model, s.config?.build_volume, s.rescaling, h.scaleTo) : nothing}
       </div>
       <div class="buy-bar" part="buy-bar">
         ${renderPrice(s)}

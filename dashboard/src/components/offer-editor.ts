@@ -5,7 +5,7 @@ import { html, nothing, type PropertyValues } from 'lit';
 import { AppElement } from '../lib/element.ts';
 import type { ApiError } from '../lib/api.ts';
 import { toApiError } from '../lib/loader.ts';
-import { removeOffer, saveOffer, type Offer, type OfferTarget, type OfferView } from '../lib/offer.ts';
+import { removeOffer, saveOffer, type Offer, type OfferInput, type OfferTarget, type OfferView } from '../lib/offer.ts';
 import { draftFrom, draftIssues, draftOffer, fieldLabel, offerBody, type OfferDraft } from '../lib/offer-draft.ts';
 import type { MaterialChoice } from '../lib/profiles.ts';
 import { UNSAVED_ATTRIBUTE } from '../lib/router.ts';
@@ -18,12 +18,7 @@ import { qualitiesSection } from './offer-qualities.ts';
 import { infillSection, termsSection } from './offer-terms.ts';
 import { budgetSection } from './offer-budget.ts';
 import { errorSummary, previewPanel, SUMMARY_ID } from './offer-summary.ts';
-
-/** Detail of the `offer-changed` event: the offer now in effect, and what to tell the merchant. */
-export interface OfferChanged {
-  offer: OfferView;
-  message: string;
-}
+import { emit } from '../lib/events.ts';
 
 const REMOVE_KEY_OFFER: ConfirmOptions = {
   title: 'Remove this key’s own offer?',
@@ -168,7 +163,9 @@ export class OfferEditor extends AppElement {
     const t = this.target;
     const message =
       t.kind === 'account' ? 'Offer saved. The widget offers it from now on.' : `Own offer of “${t.name}” saved.`;
-    await this.run(async () => this.changed(await saveOffer(t, offerBody(this.draft)), message));
+    // The body carries what the merchant typed as is (text in a number field): the server names what is wrong.
+    const body = offerBody(this.draft) as OfferInput;
+    await this.run(async () => this.changed(await saveOffer(t, body), message));
   }
 
   private async reset() {
@@ -201,7 +198,7 @@ export class OfferEditor extends AppElement {
 
   private changed(offer: OfferView, message: string) {
     this.notice = message;
-    this.dispatchEvent(new CustomEvent<OfferChanged>('offer-changed', { detail: { offer, message }, bubbles: true }));
+    emit(this, 'sq-offer-changed', { offer, message });
   }
 
   private discard = () => {

@@ -2,7 +2,7 @@
 // API's own rules; fields left empty are not stored and inherit from the global profile.
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { type ApiError, post, put } from '../lib/api.ts';
+import { type ApiError, api, call } from '../lib/api.ts';
 import { toApiError } from '../lib/loader.ts';
 import type { Profile, ProfileKind } from '../lib/types.ts';
 import { KIND_LABEL } from '../lib/profiles.ts';
@@ -17,6 +17,7 @@ import {
 } from '../lib/profile-rules.ts';
 import { settingField } from './setting-field.ts';
 import { formError } from './states.ts';
+import { emit } from '../lib/events.ts';
 
 export class ProfileForm extends AppElement {
   static override properties = {
@@ -126,11 +127,18 @@ export class ProfileForm extends AppElement {
     }
     this.busy = true;
     try {
-      const body = { name: this.name.trim(), is_default: this.isDefault, settings: this.settings() };
+      // The contract leaves the settings' fields to the catalogue (shared/settings.ts), which the form checked.
+      const settings = this.settings() as Record<string, never>;
+      const body = { name: this.name.trim(), is_default: this.isDefault, settings };
       const saved = this.profile
-        ? await put<Profile>(`/v2/profiles/${this.kind}/${encodeURIComponent(this.profile.profile_id)}`, body)
-        : await post<Profile>(`/v2/profiles/${this.kind}`, body);
-      this.dispatchEvent(new CustomEvent<Profile>('saved', { detail: saved, bubbles: true }));
+        ? await call(
+            api.PUT('/v2/profiles/{kind}/{profile_id}', {
+              params: { path: { kind: this.kind, profile_id: this.profile.profile_id } },
+              body,
+            }),
+          )
+        : await call(api.POST('/v2/profiles/{kind}', { params: { path: { kind: this.kind } }, body }));
+      emit(this, 'sq-saved', saved);
     } catch (err) {
       this.serverError = toApiError(err);
     } finally {

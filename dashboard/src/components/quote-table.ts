@@ -12,11 +12,22 @@ export function statusBadge(q: Quote): TemplateResult {
   return badge(q.status === 'queued' ? 'Queued' : 'Slicing', 'info');
 }
 
-/** What became of a quote in the shop's carts: its latest add, and how many adds there were. */
+/**
+ * A cart line's total as the shop charges it: unit price × quantity, raised to the offer's minimum line price
+ * ("minimum order") when below it, so the history adds up with the Orders page and the shopper's cart.
+ */
+export function lineTotal(o: Order): TemplateResult {
+  const sum = `${o.quantity} × ${money(o.unit_price, o.currency)}`;
+  return o.minimum_line_adjustment > 0
+    ? html`<span data-testid="line-total">${sum} → ${money(o.total_price, o.currency)} <span class="muted small">(minimum order)</span></span>`
+    : html`<span data-testid="line-total">${sum} = ${money(o.total_price, o.currency)}</span>`;
+}
+
+/** What became of a quote in the shop's carts: its latest add with its line total, and how many adds there were. */
 function cartCell(lines: Order[] | undefined): TemplateResult | string {
   const [latest] = lines ?? [];
   if (!latest) return '—';
-  return html`<a href="#/orders">${latest.quantity} ×</a> ${cartBadge(latest)}${
+  return html`<a href="#/orders">${lineTotal(latest)}</a> ${cartBadge(latest)}${
     lines!.length > 1 ? html`<div class="muted small">${lines!.length} adds</div>` : ''
   }`;
 }
@@ -27,7 +38,7 @@ export function quoteTable(quotes: Quote[], caption: string, carts?: Map<string,
     <caption class="visually-hidden">${caption}</caption>
     <thead><tr>
       <th scope="col">Quote</th><th scope="col">File</th><th scope="col">Material</th><th scope="col" class="num">Weight</th>
-      <th scope="col" class="num">Price</th><th scope="col">Status</th>${carts ? html`<th scope="col">Cart</th>` : ''}
+      <th scope="col" class="num">Unit price</th><th scope="col">Status</th>${carts ? html`<th scope="col">Cart</th>` : ''}
       <th scope="col">Created</th>
     </tr></thead>
     <tbody>

@@ -3,6 +3,7 @@
 import { html } from 'lit';
 import { AppElement } from '../lib/element.ts';
 import './copy-button.ts';
+import { emit } from '../lib/events.ts';
 
 export class SecretOnce extends AppElement {
   static override properties = { heading: {}, secret: {}, note: {} };
@@ -22,7 +23,7 @@ export class SecretOnce extends AppElement {
   }
 
   private dismiss() {
-    this.dispatchEvent(new CustomEvent('dismiss', { bubbles: true }));
+    emit(this, 'sq-dismiss', null);
   }
 
   protected override render() {

@@ -3,14 +3,12 @@
 // rotating asks first and says what it breaks.
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { type ApiError, get, post } from '../lib/api.ts';
+import { type ApiError, api, call, csrfHeader } from '../lib/api.ts';
 import { toApiError } from '../lib/loader.ts';
 import { confirmAction, type ConfirmOptions } from './confirm.ts';
 import { formError } from './states.ts';
 import guideUrl from '../../../docs/quote-signatures.md?url';
 import './copy-button.ts';
-
-const BASE = '/dashboard/api/quote-signing-secret';
 
 const ROTATE: ConfirmOptions = {
   title: 'Rotate the quote signing secret?',
@@ -65,7 +63,7 @@ export class SigningSecret extends AppElement {
     }
   }
 
-  private reveal = () => this.run(() => get(BASE), '');
+  private reveal = () => this.run(() => call(api.GET('/dashboard/api/quote-signing-secret')), '');
 
   private hide = () => {
     this.secret = null;
@@ -75,7 +73,10 @@ export class SigningSecret extends AppElement {
   private rotate = async () => {
     if (!(await confirmAction(ROTATE))) return;
     const notice = 'Secret rotated: new quotes are signed with the secret shown. Update your backend now.';
-    await this.run(() => post(`${BASE}/rotate`), notice);
+    await this.run(
+      () => call(api.POST('/dashboard/api/quote-signing-secret/rotate', { params: { header: csrfHeader() } })),
+      notice,
+    );
   };
 
   protected override render() {

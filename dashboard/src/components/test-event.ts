@@ -2,11 +2,12 @@
 // first attempt has an outcome and says what the receiver answered, with a link to the full delivery.
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { get, post } from '../lib/api.ts';
+import { api, call } from '../lib/api.ts';
 import { toApiError } from '../lib/loader.ts';
 import { num } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
-import type { Delivery, DeliveryDetail } from '../lib/types.ts';
+import type { DeliveryDetail } from '../lib/types.ts';
+import { emit } from '../lib/events.ts';
 
 const POLL_MS = 700;
 /** A receiver gets at most the delivery timeout (10 s by default) per attempt; stop asking well after that. */
@@ -72,14 +73,16 @@ export class TestEventButton extends AppElement {
   private async send() {
     this.busy = true;
     this.outcome = { tone: 'info', text: 'Sending a test event…' };
-    const base = `/v2/webhooks/${encodeURIComponent(this.webhookId)}`;
+    const webhook_id = this.webhookId;
     try {
-      const created = await post<Delivery>(`${base}/ping`);
-      this.dispatchEvent(new CustomEvent('test-sent', { bubbles: true, composed: true, detail: created }));
-      const url = `${base}/deliveries/${encodeURIComponent(created.delivery_id)}`;
+      const created = await call(api.POST('/v2/webhooks/{webhook_id}/ping', { params: { path: { webhook_id } } }));
+      emit(this, 'sq-test-sent', created);
+      const path = { webhook_id, delivery_id: created.delivery_id };
       const until = Date.now() + GIVE_UP_MS;
       while (!this.stopped && Date.now() < until) {
-        const outcome = testOutcome(await get<DeliveryDetail>(url));
+        const outcome = testOutcome(
+          await call(api.GET('/v2/webhooks/{webhook_id}/deliveries/{delivery_id}', { params: { path } })),
+        );
         if (outcome) {
           this.outcome = outcome;
           return;
@@ -95,7 +98,7 @@ export class TestEventButton extends AppElement {
       this.outcome = { tone: 'bad', text: `Could not send a test event: ${toApiError(err).message}` };
     } finally {
       this.busy = false;
-      this.dispatchEvent(new CustomEvent('test-done', { bubbles: true, composed: true }));
+      emit(this, 'sq-test-done', null);
     }
   }
 

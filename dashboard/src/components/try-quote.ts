@@ -2,9 +2,10 @@
 // price and every resolved setting with its source. It is a real quote: saved to history, counted.
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { ApiError, get, post } from '../lib/api.ts';
+import { ApiError, api, call } from '../lib/api.ts';
+import { modelUpload } from '../../../client/index.ts';
 import { Loader, toApiError } from '../lib/loader.ts';
-import type { FileRecord, Job, JobAccepted, Page, Profile, Quote } from '../lib/types.ts';
+import type { FileRecord, Profile, Quote } from '../lib/types.ts';
 import { quoteRequestFor } from '../lib/profiles.ts';
 import { bytes, dateTime } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
@@ -19,7 +20,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function untilDone(jobId: string): Promise<Quote> {
   for (;;) {
     await sleep(POLL_MS);
-    const job = await get<Job>(`/v2/jobs/${encodeURIComponent(jobId)}`);
+    const job = await call(api.GET('/v2/jobs/{job_id}', { params: { path: { job_id: jobId } } }));
     if (job.status === 'completed' && job.result) return job.result;
     if (job.status === 'failed')
       throw new ApiError(422, job.error?.code ?? 'quote_failed', job.error?.message ?? 'The quote failed.');
@@ -43,7 +44,7 @@ export class TryQuote extends AppElement {
   declare quote: Quote | null;
   private uploads = new Loader<FileRecord[]>(
     this,
-    async () => (await get<Page<FileRecord>>('/v2/user/uploads?limit=20')).data,
+    async () => (await call(api.GET('/v2/user/uploads', { params: { query: { limit: 20 } } }))).data,
   );
 
   constructor() {
@@ -62,9 +63,7 @@ export class TryQuote extends AppElement {
     this.phase = 'uploading';
     this.error = null;
     try {
-      const form = new FormData();
-      form.append('file', file, file.name);
-      const rec = await post<FileRecord>('/v2/file', form);
+      const rec = await call(api.POST('/v2/file', modelUpload(file, file.name)));
       await this.uploads.reload();
       this.fileId = rec.file_id;
     } catch (err) {
@@ -86,7 +85,7 @@ export class TryQuote extends AppElement {
     this.quote = null;
     try {
       const body = quoteRequestFor(this.profile);
-      const answer = await post<Quote | JobAccepted>(`/v2/file/quote/${encodeURIComponent(fileId)}`, body);
+      const answer = await call(api.POST('/v2/file/quote/{file_id}', { params: { path: { file_id: fileId } }, body }));
       this.quote = 'status_url' in answer ? await untilDone(answer.job_id) : answer;
       await this.updateComplete;
       this.querySelector<HTMLElement>('#try-result-h')?.focus();

@@ -1,6 +1,7 @@
 // The fields shared by webhook creation and editing: URL, events as checkboxes, the token link.
 import { html, type TemplateResult } from 'lit';
 import { WEBHOOK_EVENTS, type ApiToken } from '../lib/types.ts';
+import type { WebhookEvent } from '../../../shared/webhook-events.ts';
 
 /** What each webhook event means, next to its checkbox. */
 export const EVENT_HELP: Record<string, string> = {
@@ -15,7 +16,7 @@ export const EVENT_HELP: Record<string, string> = {
 
 export interface WebhookFieldValues {
   url: string;
-  events: string[];
+  events: WebhookEvent[];
   token_id: string | null;
 }
 
@@ -59,7 +60,8 @@ export function readWebhookFields(form: HTMLFormElement): WebhookFieldValues {
   const data = new FormData(form);
   return {
     url: String(data.get('url') ?? '').trim(),
-    events: data.getAll('events').map(String),
+    // The checkboxes' values are the event names they were drawn from.
+    events: data.getAll('events').map(String) as WebhookEvent[],
     token_id: String(data.get('token_id') ?? '') || null,
   };
 }

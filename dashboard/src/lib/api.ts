@@ -1,5 +1,8 @@
 // The one place the dashboard talks HTTP: the session cookie travels by itself (same origin); every
 // state-changing call carries the session's CSRF token, which the server checks for /v2 and /dashboard/api.
+import createClient from 'openapi-fetch';
+import type { paths } from '../../../shared/api/schema.ts';
+import { UNAUTHORIZED_EVENT } from './events.ts';
 export interface FieldProblem {
   field: string;
   message: string;
@@ -30,34 +33,44 @@ export function setCsrfToken(token: string | null): void {
   csrfToken = token;
 }
 
-/** Fired when any call answers 401: the session ended (logged out elsewhere, expired), so the app shows the login. */
-export const UNAUTHORIZED_EVENT = 'sq-unauthorized';
+/** The header the contract declares on the dashboard's own state-changing routes (the client sets it anyway). */
+export const csrfHeader = () => ({ 'X-CSRF-Token': csrfToken ?? '' });
 
 const SAFE = new Set(['GET', 'HEAD']);
 
-async function errorFrom(res: Response): Promise<ApiError> {
-  try {
-    const body = await res.json();
-    const e = body?.error;
-    if (e?.code) return new ApiError(res.status, e.code, e.message ?? res.statusText, e.details ?? {});
-  } catch {
-    // not our JSON error shape (a proxy's error page, say): fall through to a generic message
-  }
-  return new ApiError(res.status, `http_${res.status}`, `The server answered ${res.status} ${res.statusText}.`);
+/**
+ * The typed client (openapi-fetch over the contract's generated types, as in client/): paths, parameters, bodies
+ * and answers are checked by TypeScript. Same origin, so the session cookie travels by itself; every
+ * state-changing call carries the session's CSRF token.
+ */
+export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+api.use({
+  onRequest({ request }) {
+    request.headers.set('accept', 'application/json');
+    if (!SAFE.has(request.method) && csrfToken) request.headers.set('x-csrf-token', csrfToken);
+    return request;
+  },
+});
+
+function errorFrom(response: Response, body: unknown): ApiError {
+  const e = (body as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | null)?.error;
+  if (e?.code) return new ApiError(response.status, e.code, e.message ?? response.statusText, e.details ?? {});
+  // not our JSON error shape (a proxy's error page, say): a generic message
+  return new ApiError(
+    response.status,
+    `http_${response.status}`,
+    `The server answered ${response.status} ${response.statusText}.`,
+  );
 }
 
-export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (!SAFE.has(method) && csrfToken) headers['x-csrf-token'] = csrfToken;
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers['content-type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  let res: Response;
+/**
+ * Awaits a call of `api` and answers its data, or throws its error as an ApiError (status 0: the server could not
+ * be reached). A 401 outside the login tells the app that the session ended.
+ */
+export async function call<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let answer: { data?: T; error?: unknown; response: Response };
   try {
-    res = await fetch(path, { method, headers, body: payload, credentials: 'same-origin' });
+    answer = await pending;
   } catch {
     throw new ApiError(
       0,
@@ -65,17 +78,16 @@ export async function request<T>(method: string, path: string, body?: unknown): 
       'Could not reach the slicequote server. Check your connection and try again.',
     );
   }
-  if (res.status === 401 && !path.startsWith('/dashboard/api/login'))
-    window.dispatchEvent(new CustomEvent(UNAUTHORIZED_EVENT));
-  if (!res.ok) throw await errorFrom(res);
-  if (res.status === 204 || res.headers.get('content-length') === '0') return undefined as T;
-  return (await res.json()) as T;
+  const { data, error, response } = answer;
+  if (
+    response.status === 401 &&
+    !new URL(response.url, window.location.href).pathname.startsWith('/dashboard/api/login')
+  )
+    // The session ended (logged out elsewhere, expired): the app shows the login.
+    window.dispatchEvent(new CustomEvent(UNAUTHORIZED_EVENT, { detail: null }));
+  if (!response.ok) throw errorFrom(response, error);
+  return data as T;
 }
-
-export const get = <T>(path: string) => request<T>('GET', path);
-export const post = <T>(path: string, body?: unknown) => request<T>('POST', path, body);
-export const put = <T>(path: string, body: unknown) => request<T>('PUT', path, body);
-export const del = <T = void>(path: string) => request<T>('DELETE', path);
 
 /** Builds a path with query parameters, leaving out empty ones. */
 export function withQuery(path: string, params: Record<string, string | number | undefined | null>): string {

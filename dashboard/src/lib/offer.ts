@@ -2,27 +2,39 @@
 // /dashboard/api/widget-keys/{id}/offer. Both answer the offer in effect with its source.
 import type { Offer } from '../../../shared/offer.ts';
 import type { WidgetConfig } from '../../../widget/src/types.ts';
-import { del, get, put } from './api.ts';
+import type { components } from '../../../shared/api/schema.ts';
+import { api, call, csrfHeader } from './api.ts';
 
 export type { Offer };
 export type OfferSource = 'widget_key' | 'account' | 'default';
 export type OfferView = Offer & { source: OfferSource };
 
+/** The contract's offer as shared/offer.ts types it: the server answers it normalised (every list present). */
+const asView = (offer: components['schemas']['Offer']) => offer as OfferView;
+
 /** Whose offer an editor changes: the account's, or one widget key's own. */
 export type OfferTarget = { kind: 'account' } | { kind: 'key'; id: string; name: string };
 
-export function offerPath(target: OfferTarget): string {
-  return target.kind === 'account' ? '/v2/offer' : `/dashboard/api/widget-keys/${encodeURIComponent(target.id)}/offer`;
-}
+export type OfferInput = components['schemas']['OfferInput'];
 
-export const loadOffer = (target: OfferTarget) => get<OfferView>(offerPath(target));
-export const saveOffer = (target: OfferTarget, body: unknown) => put<OfferView>(offerPath(target), body);
+const KEY_OFFER = '/dashboard/api/widget-keys/{widget_key_id}/offer';
+const keyPath = (id: string) => ({ params: { path: { widget_key_id: id }, header: csrfHeader() } });
+
+export const loadOffer = async (target: OfferTarget) =>
+  asView(await call(target.kind === 'account' ? api.GET('/v2/offer') : api.GET(KEY_OFFER, keyPath(target.id))));
+export const saveOffer = async (target: OfferTarget, body: OfferInput) =>
+  asView(
+    await call(
+      target.kind === 'account' ? api.PUT('/v2/offer', { body }) : api.PUT(KEY_OFFER, { ...keyPath(target.id), body }),
+    ),
+  );
 /** Back to the offer underneath: the account's for a key, the default derived from the profiles for the account. */
-export const removeOffer = (target: OfferTarget) => del<OfferView>(offerPath(target));
+export const removeOffer = async (target: OfferTarget) =>
+  asView(await call(target.kind === 'account' ? api.DELETE('/v2/offer') : api.DELETE(KEY_OFFER, keyPath(target.id))));
 
 /** Every material a shopper can choose: the account offer's and each widget key's own, sorted by name. */
 export async function offeredMaterials(): Promise<string[]> {
-  const keys = await get<{ data: { widget_key_id: string; name: string }[] }>('/dashboard/api/widget-keys');
+  const keys = await call(api.GET('/dashboard/api/widget-keys'));
   const offers = await Promise.all([
     loadOffer({ kind: 'account' }),
     ...keys.data.map((k) => loadOffer({ kind: 'key', id: k.widget_key_id, name: k.name })),
@@ -31,7 +43,7 @@ export async function offeredMaterials(): Promise<string[]> {
 }
 
 /** The shop as the widget sees it (currency, build volume, shop name), read with the dashboard session. */
-export const loadWidgetConfig = () => get<WidgetConfig>('/v2/widget/config');
+export const loadWidgetConfig = () => call(api.GET('/v2/widget/config'));
 
 /**
  * What GET /v2/widget/config would answer with this offer: the shop's own fields from the server, the

@@ -1,5 +1,5 @@
 // Profile API calls and the quote request a profile stands for in the "try it" box.
-import { get } from './api.ts';
+import { api, call } from './api.ts';
 import type { Profile, ProfileKind } from './types.ts';
 import { DEFAULT_SETTINGS, getSetting } from '../../../shared/settings.ts';
 
@@ -11,7 +11,7 @@ export const KIND_LABEL: Record<ProfileKind, string> = {
 };
 
 export async function listProfiles(kind: ProfileKind): Promise<Profile[]> {
-  return (await get<{ data: Profile[] }>(`/v2/profiles/${kind}`)).data;
+  return (await call(api.GET('/v2/profiles/{kind}', { params: { path: { kind } } }))).data;
 }
 
 /** Every profile the account can see, by id: for naming the sources of resolved settings. */

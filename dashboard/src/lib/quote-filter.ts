@@ -1,7 +1,7 @@
 // Filtering of the quote history by material and date. GET /v2/quotes takes only page and limit, so the
 // dashboard reads the history newest first in pages of 100 and filters here, stopping as soon as it has
 // the requested page of matches, reaches quotes older than the "from" day, or hits the scan cap.
-import { get } from './api.ts';
+import { api, call } from './api.ts';
 import type { Page, Quote } from './types.ts';
 
 export interface QuoteFilter {
@@ -42,7 +42,7 @@ export async function filteredQuotes(f: QuoteFilter, page: number, limit: number
       truncated = true;
       break;
     }
-    const batch = await get<Page<Quote>>(`/v2/quotes?page=${p}&limit=${SCAN_LIMIT}`);
+    const batch = await call(api.GET('/v2/quotes', { params: { query: { page: p, limit: SCAN_LIMIT } } }));
     scanned += batch.data.length;
     found.push(...batch.data.filter((q) => matches(q, f)));
     const oldest = batch.data.at(-1);

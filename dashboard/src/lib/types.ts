@@ -27,10 +27,14 @@ export interface Allowance {
 
 export type Quota = Schemas['Quota'];
 
-export type ApiToken = Schemas['Token'] & { token?: string };
+export type ApiToken = Schemas['Token'];
+
+/** The creation answer: the token itself, shown once. */
+export type CreatedToken = Schemas['TokenCreated'];
 
 export type WidgetKey = Schemas['WidgetKey'];
 export type Order = Schemas['Order'];
+export type Setup = Schemas['Setup'];
 
 export type ProfileKind = 'printer' | 'material' | 'global';
 
@@ -48,73 +52,29 @@ export interface Profile {
 
 export type FileRecord = Schemas['File'];
 
-import type { PriceBreakdown } from '../../../shared/pricing.ts';
-export type { PriceBreakdown };
-
-import type { SliceStats as PrintStats } from '../../../shared/print-stats.ts';
-export type { PrintStats };
-
-export type QuoteStatus = 'queued' | 'processing' | 'completed' | 'failed';
-
-export interface Quote {
-  quote_id: string;
-  status: QuoteStatus;
-  mode: 'sync' | 'async';
-  file_id: string;
-  file_name: string;
-  created_at: string;
-  completed_at: string | null;
-  total_price?: number;
-  currency?: string;
-  estimated_time?: string;
-  estimated_time_seconds?: number;
-  filament_weight?: number;
-  printInfo?: { technology: string; material: string; color: string };
-  cached?: boolean;
-  price_breakdown?: PriceBreakdown;
-  print_stats?: PrintStats;
-  settings?: Record<'printer_config' | 'material_config' | 'quote_config', Record<string, unknown>>;
-  setting_sources?: Record<string, string>;
-  infill_pattern?: { requested: string; used: string; exact: boolean };
-  slicer?: { name: string; version: string };
-  error?: { code: string; message: string } | null;
-  /** What a shopper picked in the widget; null for API quotes. */
-  choices?: Schemas['ResolvedChoices'];
-}
+export type PriceBreakdown = Schemas['PriceBreakdown'];
+export type PrintStats = Schemas['PrintStats'];
+export type Quote = Schemas['Quote'];
+export type QuoteStatus = Quote['status'];
 
 export type JobAccepted = Schemas['JobAccepted'];
 
-export interface Job {
-  job_id: string;
-  status: QuoteStatus;
-  progress: number;
-  result: Quote | null;
-  error: { code: string; message: string } | null;
-}
+export type Job = Schemas['Job'];
 
 /** The creation answer also carries the signing secret, shown once. */
 export type Webhook = Schemas['Webhook'] & { secret?: string };
 
 export type WebhookStats = Schemas['WebhookStats'];
 
+export type WebhookUpdate = Schemas['WebhookUpdate'];
+
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
 export type Delivery = Schemas['WebhookDelivery'];
 
-export interface DeliveryAttempt {
-  attempt: number;
-  sent_at: string;
-  duration_ms: number;
-  status_code: number | null;
-  error: string | null;
-  response_snippet: string | null;
-}
+export type DeliveryAttempt = Schemas['WebhookDeliveryAttempt'];
 
-export interface DeliveryDetail extends Delivery {
-  interrupted_attempts: number;
-  request: { method: 'POST'; url: string; headers: Record<string, string>; body: string };
-  attempt_log: DeliveryAttempt[];
-}
+export type DeliveryDetail = Schemas['WebhookDeliveryDetail'];
 
 export type EndpointStats = Schemas['EndpointStats'];
 

@@ -3,7 +3,7 @@
 import { html, nothing } from 'lit';
 import type { ChartConfiguration } from 'chart.js';
 import { AppElement } from '../lib/element.ts';
-import { get, withQuery } from '../lib/api.ts';
+import { api, call, withQuery } from '../lib/api.ts';
 import { Loader } from '../lib/loader.ts';
 import type { CallerVia, CostTrends, Popular, Usage } from '../lib/types.ts';
 import { daysAgo, money, num, utcDay } from '../lib/format.ts';
@@ -107,15 +107,17 @@ export class AnalyticsPage extends AppElement {
   declare exportDataset: 'quotes' | 'usage';
   private range = () => ({ from: daysAgo(this.days - 1), to: utcDay() });
   private usage = new Loader<Usage>(this, () =>
-    get<Usage>(withQuery('/v2/usage', { ...this.range(), via: CALLER_CHOICES[this.callers].via })),
+    call(api.GET('/v2/usage', { params: { query: { ...this.range(), via: CALLER_CHOICES[this.callers].via } } })),
   );
   private totals = new Loader<QuoteTotals>(this, () =>
-    get<QuoteTotals>(withQuery('/v2/analytics/quotes', this.range())),
+    call(api.GET('/v2/analytics/quotes', { params: { query: this.range() } })),
   );
   private trends = new Loader<CostTrends>(this, () =>
-    get<CostTrends>(withQuery('/v2/analytics/cost-trends', { ...this.range(), group_by: this.groupBy })),
+    call(api.GET('/v2/analytics/cost-trends', { params: { query: { ...this.range(), group_by: this.groupBy } } })),
   );
-  private popular = new Loader<Popular>(this, () => get<Popular>(withQuery('/v2/analytics/popular', this.range())));
+  private popular = new Loader<Popular>(this, () =>
+    call(api.GET('/v2/analytics/popular', { params: { query: this.range() } })),
+  );
 
   constructor() {
     super();

@@ -8,6 +8,7 @@ import { Loader, toApiError } from '../lib/loader.ts';
 import { currentRoute } from '../lib/router.ts';
 import type { SignupMode } from '../lib/types.ts';
 import { formError, renderLoad } from '../components/states.ts';
+import { emit } from '../lib/events.ts';
 
 const MIN_PASSWORD = 10;
 
@@ -50,7 +51,7 @@ export class AuthPage extends AppElement {
       if (this.mode === 'signup')
         await signUp(email, password, String(form.get('shop_name') ?? ''), String(form.get('invite_code') ?? ''));
       else await logIn(email, password);
-      this.dispatchEvent(new CustomEvent('signed-in', { bubbles: true }));
+      emit(this, 'sq-signed-in', null);
     } catch (err) {
       this.error = toApiError(err);
       this.busy = false;

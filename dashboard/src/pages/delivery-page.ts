@@ -2,7 +2,7 @@
 // status, timing and the start of the answer (docs/webhooks.md, one delivery). Refreshes while pending.
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { get } from '../lib/api.ts';
+import { api, call } from '../lib/api.ts';
 import { Loader } from '../lib/loader.ts';
 import type { DeliveryAttempt, DeliveryDetail } from '../lib/types.ts';
 import { dateTime, dateTimeSeconds, num } from '../lib/format.ts';
@@ -34,8 +34,10 @@ export class DeliveryPage extends AppElement {
   declare deliveryId: string;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private delivery = new Loader<DeliveryDetail>(this, () =>
-    get<DeliveryDetail>(
-      `/v2/webhooks/${encodeURIComponent(this.webhookId)}/deliveries/${encodeURIComponent(this.deliveryId)}`,
+    call(
+      api.GET('/v2/webhooks/{webhook_id}/deliveries/{delivery_id}', {
+        params: { path: { webhook_id: this.webhookId, delivery_id: this.deliveryId } },
+      }),
     ),
   );
 

@@ -2,15 +2,14 @@
 // secret. The same editor gives one widget key its own offer (#/widget-keys/{id}/offer).
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { ApiError, get } from '../lib/api.ts';
+import { ApiError, api, call } from '../lib/api.ts';
 import { Loader } from '../lib/loader.ts';
 import { listProfiles, materialChoices, printerBaseline, type MaterialChoice } from '../lib/profiles.ts';
 import { loadOffer, loadWidgetConfig, SOURCE_TEXT, type OfferTarget, type OfferView } from '../lib/offer.ts';
-import type { WidgetKey } from '../lib/types.ts';
 import type { WidgetConfig } from '../../../widget/src/types.ts';
 import { pageHeader, badge } from '../components/page-header.ts';
 import { renderLoad } from '../components/states.ts';
-import type { OfferChanged } from '../components/offer-editor.ts';
+import type { OfferChanged } from '../lib/events.ts';
 import '../components/offer-editor.ts';
 import '../components/signing-secret.ts';
 
@@ -29,7 +28,7 @@ interface OfferData {
 }
 
 async function keyTarget(id: string): Promise<OfferTarget> {
-  const keys = (await get<{ data: WidgetKey[] }>('/dashboard/api/widget-keys')).data;
+  const keys = (await call(api.GET('/dashboard/api/widget-keys'))).data;
   const key = keys.find((k) => k.widget_key_id === id);
   if (!key) throw new ApiError(404, 'not_found', `No live widget key ${id} exists in this account.`);
   return { kind: 'key', id, name: key.name };
@@ -110,7 +109,7 @@ export class OfferPage extends AppElement {
         </div>
         ${this.sourceNote(data.target, offer)}
         <sq-offer-editor .offer=${offer} .target=${data.target} .materials=${data.materials} .printer=${data.printer}
-          .shop=${data.shop} @offer-changed=${this.onChanged}></sq-offer-editor>
+          .shop=${data.shop} @sq-offer-changed=${this.onChanged}></sq-offer-editor>
       </section>
       ${data.target.kind === 'account' ? html`<sq-signing-secret></sq-signing-secret>` : nothing}`;
   }

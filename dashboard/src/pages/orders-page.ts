@@ -2,7 +2,7 @@
 // priced, the signed quote, the model file and whether the shop's cart took the line; a CSV export of all.
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { get } from '../lib/api.ts';
+import { api, call } from '../lib/api.ts';
 import { Loader } from '../lib/loader.ts';
 import type { Order, Page } from '../lib/types.ts';
 import { dateTime, money, num } from '../lib/format.ts';
@@ -31,7 +31,7 @@ export class OrdersPage extends AppElement {
   static override properties = { query: { attribute: false } };
   declare query: URLSearchParams;
   private orders = new Loader<Page<Order>>(this, () =>
-    get<Page<Order>>(`/v2/widget/cart?page=${this.page}&limit=${LIMIT}`),
+    call(api.GET('/v2/widget/cart', { params: { query: { page: this.page, limit: LIMIT } } })),
   );
 
   constructor() {

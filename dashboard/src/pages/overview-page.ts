@@ -1,15 +1,17 @@
-// Overview: plan, quote allowance, storage, recent quotes, and the two ways to start: the widget snippet
-// for a shop page, beside the first API calls to copy.
+// Overview: the first-run checklist until the shop is set up, plan, quote allowance, storage, recent quotes, and
+// the two ways to start: the widget snippet for a shop page (once a widget key exists), beside the first API calls.
 import { html } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { get } from '../lib/api.ts';
+import { api, call } from '../lib/api.ts';
 import { Loader } from '../lib/loader.ts';
-import type { Page, Quota, Quote, User, WidgetKey } from '../lib/types.ts';
+import type { Page, Quota, Quote, Setup, User, WidgetKey } from '../lib/types.ts';
 import { embedSnippet } from '../lib/snippet.ts';
 import { bytes, dateTime, num } from '../lib/format.ts';
 import { pageHeader, meter, badge } from '../components/page-header.ts';
 import { emptyView, renderLoad } from '../components/states.ts';
 import { quoteTable } from '../components/quote-table.ts';
+import { setupChecklist } from '../components/setup-checklist.ts';
+import limitsGuide from '../../../docs/limits.md?url';
 import '../components/copy-button.ts';
 
 interface Overview {
@@ -18,6 +20,7 @@ interface Overview {
   recent: Page<Quote>;
   /** The first widget key, for the embed snippet; null before the merchant created one. */
   widgetKey: WidgetKey | null;
+  setup: Setup;
 }
 
 /** The first two calls a merchant makes, with this server's address filled in. */
@@ -37,13 +40,14 @@ export function gettingStarted(origin: string): string {
 
 export class OverviewPage extends AppElement {
   private data = new Loader<Overview>(this, async () => {
-    const [user, quota, recent, keys] = await Promise.all([
-      get<User>('/v2/user'),
-      get<Quota>('/v2/quota'),
-      get<Page<Quote>>('/v2/quotes?limit=5'),
-      get<{ data: WidgetKey[] } | WidgetKey[]>('/dashboard/api/widget-keys'),
+    const [user, quota, recent, keys, setup] = await Promise.all([
+      call(api.GET('/v2/user')),
+      call(api.GET('/v2/quota')),
+      call(api.GET('/v2/quotes', { params: { query: { limit: 5 } } })),
+      call(api.GET('/dashboard/api/widget-keys')),
+      call(api.GET('/v2/setup')),
     ]);
-    return { user, quota, recent, widgetKey: (Array.isArray(keys) ? keys : keys.data)[0] ?? null };
+    return { user, quota, recent, setup, widgetKey: (Array.isArray(keys) ? keys : keys.data)[0] ?? null };
   });
 
   protected override render() {
@@ -56,9 +60,9 @@ export class OverviewPage extends AppElement {
       )}`;
   }
 
-  private body({ user, quota, recent, widgetKey }: Overview) {
-    const snippet = embedSnippet(location.origin, widgetKey?.key ?? 'pk_YOUR_WIDGET_KEY');
-    return html`<div class="cards">
+  private body({ user, quota, recent, widgetKey, setup }: Overview) {
+    return html`${setupChecklist(setup)}
+      <div class="cards">
         <section class="card" aria-labelledby="plan-h">
           <h2 id="plan-h">Plan</h2>
           <p class="big">${badge(user.plan, 'info')}</p>
@@ -70,7 +74,9 @@ export class OverviewPage extends AppElement {
           ${meter('Quote allowance used', quota.quotes.used, quota.quotes.limit, `${num(quota.quotes.percent)} % used`)}
           <p class="muted small" data-testid="quotes-counting">Counted as your allowance counts them: every API quote, and
             one per model a shopper uploads, however many materials or qualities they try on it. The quote history and
-            analytics list every quote, so they can show more.</p>
+            analytics list every quote, so they can show more.
+            <a href=${limitsGuide} target="_blank" rel="noopener">What counts (docs/limits.md, Quotas)<span class="visually-hidden">
+              (opens in a new tab)</span></a></p>
         </section>
         <section class="card" aria-labelledby="storage-h">
           <h2 id="storage-h">Storage</h2>
@@ -91,16 +97,7 @@ export class OverviewPage extends AppElement {
         }
       </section>
       <div class="start-grid">
-        <section class="panel" aria-labelledby="widget-start-h">
-          <div class="panel-head"><h2 id="widget-start-h">Add the widget to your shop</h2><sq-copy .text=${snippet} label="Copy widget snippet"></sq-copy></div>
-          <p>${
-            widgetKey
-              ? html`Paste this into your product page (key <strong>${widgetKey.name}</strong>; its allowed origins are on <a href="#/widget-keys">Widget keys</a>):`
-              : html`Create a widget key on <a href="#/widget-keys">Widget keys</a> with your shop's address, then paste this into your product page:`
-          }</p>
-          <pre class="code" tabindex="0" aria-label="Widget embed snippet" data-testid="overview-embed-snippet"><code>${snippet}</code></pre>
-          <p class="muted small">Shoppers drop a model and get a price from a real slice; listen for <code>sq-add-to-cart</code> to fill your cart.</p>
-        </section>
+        ${widgetStart(widgetKey)}
         <section class="panel" aria-labelledby="start-h">
           <div class="panel-head"><h2 id="start-h">Get started with the API</h2><sq-copy .text=${gettingStarted(location.origin)} label="Copy snippet"></sq-copy></div>
           <p>Create a token on <a href="#/tokens">API tokens</a>, put it in <code>SLICEQUOTE_TOKEN</code>, then:</p>
@@ -109,5 +106,22 @@ export class OverviewPage extends AppElement {
         </section>
       </div>`;
   }
+}
+
+/** The widget snippet with the shop's own key; before a key exists, only the way to make one (never a placeholder key). */
+function widgetStart(widgetKey: WidgetKey | null) {
+  if (!widgetKey)
+    return html`<section class="panel" aria-labelledby="widget-start-h" data-testid="overview-widget-start">
+      <div class="panel-head"><h2 id="widget-start-h">Add the widget to your shop</h2></div>
+      <p>First create a widget key with your shop's address: the snippet to paste into your product page appears here then.</p>
+      <a class="btn" href="#/widget-keys">Create a widget key</a>
+    </section>`;
+  const snippet = embedSnippet(location.origin, widgetKey.key);
+  return html`<section class="panel" aria-labelledby="widget-start-h" data-testid="overview-widget-start">
+    <div class="panel-head"><h2 id="widget-start-h">Add the widget to your shop</h2><sq-copy .text=${snippet} label="Copy widget snippet"></sq-copy></div>
+    <p>Paste this into your product page (key <strong>${widgetKey.name}</strong>; its allowed origins are on <a href="#/widget-keys">Widget keys</a>):</p>
+    <pre class="code" tabindex="0" aria-label="Widget embed snippet" data-testid="overview-embed-snippet"><code>${snippet}</code></pre>
+    <p class="muted small">Shoppers drop a model and get a price from a real slice; listen for <code>sq-add-to-cart</code> to fill your cart.</p>
+  </section>`;
 }
 customElements.define('sq-overview-page', OverviewPage);

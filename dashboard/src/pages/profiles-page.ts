@@ -2,7 +2,7 @@
 // request parameter), the shipped global profiles read-only, one default per kind, and "try it".
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { ApiError, del, put } from '../lib/api.ts';
+import { ApiError, api, call } from '../lib/api.ts';
 import { Loader, toApiError } from '../lib/loader.ts';
 import type { Profile, ProfileKind } from '../lib/types.ts';
 import { KINDS, KIND_LABEL, listProfiles } from '../lib/profiles.ts';
@@ -103,7 +103,11 @@ export class ProfilesPage extends AppElement {
     });
     if (!ok) return;
     try {
-      await del(`/v2/profiles/${p.kind}/${encodeURIComponent(p.profile_id)}`);
+      await call(
+        api.DELETE('/v2/profiles/{kind}/{profile_id}', {
+          params: { path: { kind: p.kind, profile_id: p.profile_id } },
+        }),
+      );
       this.say(`Profile "${p.name}" deleted.`, href(['profiles', p.kind]));
       await this.all.reload();
       navigate(['profiles', p.kind]);
@@ -114,11 +118,13 @@ export class ProfilesPage extends AppElement {
 
   private async makeDefault(p: Profile) {
     try {
-      await put(`/v2/profiles/${p.kind}/${encodeURIComponent(p.profile_id)}`, {
-        name: p.name,
-        is_default: true,
-        settings: p.settings,
-      });
+      await call(
+        api.PUT('/v2/profiles/{kind}/{profile_id}', {
+          params: { path: { kind: p.kind, profile_id: p.profile_id } },
+          // The profile's own settings, as the server answered them.
+          body: { name: p.name, is_default: true, settings: p.settings as Record<string, never> },
+        }),
+      );
       this.say(`"${p.name}" is now your default ${KIND_LABEL[p.kind].toLowerCase()} profile.`);
       await this.all.reload();
     } catch (err) {
@@ -147,7 +153,7 @@ export class ProfilesPage extends AppElement {
     if (id === 'new') {
       const from = all[kind].find((p) => p.profile_id === this.route.query.get('from')) ?? null;
       return html`<section class="panel" aria-labelledby="pf-h"><h2 id="pf-h">New ${KIND_LABEL[kind].toLowerCase()} profile${from ? ` from “${from.name}”` : ''}</h2>
-        <sq-profile-form .kind=${kind} .template=${from} .inherited=${inheritedFor(kind, all, from?.name ?? '')} @saved=${(e: CustomEvent<Profile>) => this.saved(e.detail)}></sq-profile-form></section>`;
+        <sq-profile-form .kind=${kind} .template=${from} .inherited=${inheritedFor(kind, all, from?.name ?? '')} @sq-saved=${(e: CustomEvent<Profile>) => this.saved(e.detail)}></sq-profile-form></section>`;
     }
     const profile = all[kind].find((p) => p.profile_id === id);
     if (!profile) return errorView(new ApiError(404, 'not_found', `No ${kind} profile ${id} exists in this account.`));
@@ -159,7 +165,7 @@ export class ProfilesPage extends AppElement {
     return html`<section class="panel" aria-labelledby="pf-h">
       <div class="panel-head"><h2 id="pf-h">${p.name} ${p.is_default ? badge('Default', 'ok') : nothing}</h2>
         <button type="button" class="btn btn-danger-quiet" @click=${() => this.deleteProfile(p)}>Delete profile</button></div>
-      <sq-profile-form .kind=${p.kind} .profile=${p} .inherited=${inheritedFor(p.kind, all, p.name)} @saved=${(e: CustomEvent<Profile>) => this.saved(e.detail)}></sq-profile-form>
+      <sq-profile-form .kind=${p.kind} .profile=${p} .inherited=${inheritedFor(p.kind, all, p.name)} @sq-saved=${(e: CustomEvent<Profile>) => this.saved(e.detail)}></sq-profile-form>
     </section>`;
   }
 

@@ -2,7 +2,7 @@
 // with their sources, the model file download, and delete.
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { del, get } from '../lib/api.ts';
+import { api, call } from '../lib/api.ts';
 import { Loader, toApiError } from '../lib/loader.ts';
 import type { Order, Page, Profile, Quote } from '../lib/types.ts';
 import { profileNames } from '../lib/profiles.ts';
@@ -20,12 +20,14 @@ export class QuotePage extends AppElement {
   static override properties = { quoteId: {}, notice: { state: true } };
   declare quoteId: string;
   declare notice: string;
-  private quote = new Loader<Quote>(this, () => get<Quote>(`/v2/quotes/${encodeURIComponent(this.quoteId)}`));
+  private quote = new Loader<Quote>(this, () =>
+    call(api.GET('/v2/quotes/{quote_id}', { params: { path: { quote_id: this.quoteId } } })),
+  );
   // Names for the settings' sources; the page still works (with ids) if this fails.
   private names = new Loader<Map<string, Profile>>(this, () => profileNames().catch(() => new Map()));
   // Its adds to a cart, newest first (none for most API quotes).
   private carts = new Loader<Page<Order>>(this, () =>
-    get<Page<Order>>(`/v2/widget/cart?quote_id=${encodeURIComponent(this.quoteId)}&limit=100`),
+    call(api.GET('/v2/widget/cart', { params: { query: { quote_id: this.quoteId, limit: 100 } } })),
   );
 
   constructor() {
@@ -49,7 +51,7 @@ export class QuotePage extends AppElement {
     });
     if (!ok) return;
     try {
-      await del(`/v2/quotes/${encodeURIComponent(q.quote_id)}`);
+      await call(api.DELETE('/v2/quotes/{quote_id}', { params: { path: { quote_id: q.quote_id } } }));
       navigate(['quotes']);
     } catch (err) {
       this.notice = `Could not delete the quote: ${toApiError(err).message}`;

@@ -2,7 +2,7 @@
 // lib/quote-filter.ts). The filter lives in the address, so a filtered view can be bookmarked.
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { get } from '../lib/api.ts';
+import { api, call } from '../lib/api.ts';
 import { Loader } from '../lib/loader.ts';
 import type { Order, Page, Quote } from '../lib/types.ts';
 import { filteredQuotes, isFiltered, type FilteredPage, type QuoteFilter } from '../lib/quote-filter.ts';
@@ -23,7 +23,7 @@ async function cartsOf(quotes: Quote[]): Promise<Map<string, Order[]>> {
   const carts = new Map<string, Order[]>();
   if (!quotes.length) return carts;
   const ids = quotes.map((q) => q.quote_id).join(',');
-  const lines = await get<Page<Order>>(`/v2/widget/cart?quote_id=${encodeURIComponent(ids)}&limit=100`);
+  const lines = await call(api.GET('/v2/widget/cart', { params: { query: { quote_id: ids, limit: 100 } } }));
   for (const line of lines.data) carts.set(line.quote_id, [...(carts.get(line.quote_id) ?? []), line]);
   return carts;
 }
@@ -59,7 +59,7 @@ export class QuotesPage extends AppElement {
     const f = this.filter;
     return isFiltered(f)
       ? filteredQuotes(f, this.page, LIMIT)
-      : get<Page<Quote>>(`/v2/quotes?page=${this.page}&limit=${LIMIT}`);
+      : call(api.GET('/v2/quotes', { params: { query: { page: this.page, limit: LIMIT } } }));
   }
 
   protected override willUpdate(changed: Map<string, unknown>): void {

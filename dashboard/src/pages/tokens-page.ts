@@ -1,9 +1,9 @@
 // API tokens: create (shown once, with a copy button), list with last use, revoke.
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { ApiError, del, get, post } from '../lib/api.ts';
+import { ApiError, api, call, csrfHeader } from '../lib/api.ts';
 import { Loader, toApiError } from '../lib/loader.ts';
-import type { ApiToken } from '../lib/types.ts';
+import type { ApiToken, CreatedToken } from '../lib/types.ts';
 import { dateTime } from '../lib/format.ts';
 import { pageHeader, badge } from '../components/page-header.ts';
 import { emptyView, formError, renderLoad } from '../components/states.ts';
@@ -17,14 +17,11 @@ export class TokensPage extends AppElement {
     error: { state: true },
     notice: { state: true },
   };
-  declare created: ApiToken | null;
+  declare created: CreatedToken | null;
   declare busy: boolean;
   declare error: ApiError | null;
   declare notice: string;
-  private tokens = new Loader<ApiToken[]>(
-    this,
-    async () => (await get<{ data: ApiToken[] }>('/dashboard/api/tokens')).data,
-  );
+  private tokens = new Loader<ApiToken[]>(this, async () => (await call(api.GET('/dashboard/api/tokens'))).data);
 
   constructor() {
     super();
@@ -53,9 +50,11 @@ export class TokensPage extends AppElement {
     this.busy = true;
     this.error = null;
     try {
-      this.created = await post<ApiToken>(
-        '/dashboard/api/tokens',
-        days ? { name, expires_in_days: Number(days) } : { name },
+      this.created = await call(
+        api.POST('/dashboard/api/tokens', {
+          params: { header: csrfHeader() },
+          body: days ? { name, expires_in_days: Number(days) } : { name },
+        }),
       );
       form.reset();
       void this.tokens.reload();
@@ -74,7 +73,11 @@ export class TokensPage extends AppElement {
     });
     if (!ok) return;
     try {
-      await del(`/dashboard/api/tokens/${encodeURIComponent(t.token_id)}`);
+      await call(
+        api.DELETE('/dashboard/api/tokens/{token_id}', {
+          params: { path: { token_id: t.token_id }, header: csrfHeader() },
+        }),
+      );
       this.notice = `Token "${t.name}" revoked.`;
       await this.tokens.reload();
     } catch (err) {
@@ -106,7 +109,7 @@ export class TokensPage extends AppElement {
         ${
           this.created?.token
             ? html`<sq-secret-once heading="Your new token “${this.created.name}”" .secret=${this.created.token}
-              note="Try it: curl -H &quot;Authorization: Bearer <token>&quot; ${location.origin}/v2/user" @dismiss=${() => (this.created = null)}></sq-secret-once>`
+              note="Try it: curl -H &quot;Authorization: Bearer <token>&quot; ${location.origin}/v2/user" @sq-dismiss=${() => (this.created = null)}></sq-secret-once>`
             : nothing
         }
       </section>

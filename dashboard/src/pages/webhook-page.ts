@@ -2,9 +2,9 @@
 // log with failed deliveries standing out and a resend button. Refreshes itself while deliveries are pending.
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { ApiError, del, get, post, put, withQuery } from '../lib/api.ts';
+import { ApiError, api, call } from '../lib/api.ts';
 import { Loader, toApiError } from '../lib/loader.ts';
-import type { ApiToken, Delivery, DeliveryState, Page, Webhook, WebhookStats } from '../lib/types.ts';
+import type { ApiToken, Delivery, DeliveryState, Page, Webhook, WebhookStats, WebhookUpdate } from '../lib/types.ts';
 import { dateTime, num } from '../lib/format.ts';
 import { href, navigate } from '../lib/router.ts';
 import { pageHeader, badge } from '../components/page-header.ts';
@@ -45,10 +45,16 @@ export class WebhookPage extends AppElement {
   declare notice: string;
   declare busy: boolean;
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private base = () => `/v2/webhooks/${encodeURIComponent(this.webhookId)}`;
-  private hook = new Loader<Details>(this, () => get<Details>(this.base()));
+  private path = () => ({ webhook_id: this.webhookId });
+  private hook = new Loader<Details>(this, () =>
+    call(api.GET('/v2/webhooks/{webhook_id}', { params: { path: this.path() } })),
+  );
   private deliveries = new Loader<Page<Delivery>>(this, () =>
-    get<Page<Delivery>>(withQuery(`${this.base()}/deliveries`, { page: this.page, limit: 20, state: this.filter })),
+    call(
+      api.GET('/v2/webhooks/{webhook_id}/deliveries', {
+        params: { path: this.path(), query: { page: this.page, limit: 20, state: this.filter || undefined } },
+      }),
+    ),
   );
   private tokens = new Loader<ApiToken[]>(this, loadTokens);
 
@@ -80,11 +86,11 @@ export class WebhookPage extends AppElement {
     await Promise.all([this.hook.reload(), this.deliveries.reload()]);
   }
 
-  private async change(body: Record<string, unknown>, done: string) {
+  private async change(body: WebhookUpdate, done: string) {
     this.busy = true;
     this.error = null;
     try {
-      const updated = await put<Webhook>(this.base(), body);
+      const updated = await call(api.PUT('/v2/webhooks/{webhook_id}', { params: { path: this.path() }, body }));
       if (updated.secret) this.secret = updated.secret;
       this.notice = done;
       this.editing = false;
@@ -124,7 +130,7 @@ export class WebhookPage extends AppElement {
     });
     if (!ok) return;
     try {
-      await del(this.base());
+      await call(api.DELETE('/v2/webhooks/{webhook_id}', { params: { path: this.path() } }));
       navigate(['webhooks']);
     } catch (err) {
       this.error = toApiError(err);
@@ -133,7 +139,11 @@ export class WebhookPage extends AppElement {
 
   private async resend(d: Delivery) {
     try {
-      const fresh = await post<Delivery>(`${this.base()}/deliveries/${encodeURIComponent(d.delivery_id)}/resend`);
+      const fresh = await call(
+        api.POST('/v2/webhooks/{webhook_id}/deliveries/{delivery_id}/resend', {
+          params: { path: { ...this.path(), delivery_id: d.delivery_id } },
+        }),
+      );
       this.notice = `Resent ${d.event} as a new delivery (${fresh.delivery_id}).`;
       this.page = 1;
       await this.refresh();
@@ -176,7 +186,7 @@ export class WebhookPage extends AppElement {
 
   private body(w: Details) {
     return html`<div role="status">${this.notice ? html`<p class="alert alert-info">${this.notice}</p>` : nothing}</div>
-      ${this.secret ? html`<sq-secret-once heading="New signing secret" .secret=${this.secret} @dismiss=${() => (this.secret = '')}></sq-secret-once>` : nothing}
+      ${this.secret ? html`<sq-secret-once heading="New signing secret" .secret=${this.secret} @sq-dismiss=${() => (this.secret = '')}></sq-secret-once>` : nothing}
       ${formError(this.error)}
       ${this.statsView(w)}
       ${this.settingsView(w)}
@@ -226,7 +236,7 @@ export class WebhookPage extends AppElement {
             <div><dt>Created</dt><dd>${dateTime(w.created_at)}</dd></div>
           </dl>
           <div class="form-actions">
-            <sq-test-event .webhookId=${w.webhook_id} ?disabled=${!w.active} @test-sent=${this.testSent} @test-done=${() => this.refresh()}></sq-test-event>
+            <sq-test-event .webhookId=${w.webhook_id} ?disabled=${!w.active} @sq-test-sent=${this.testSent} @sq-test-done=${() => this.refresh()}></sq-test-event>
             <button type="button" class="btn" @click=${() => (this.editing = true)}>Edit</button>
             <button type="button" class="btn" @click=${this.rotate}>Replace signing secret</button>
             <button type="button" class="btn btn-danger-quiet" @click=${this.deleteWebhook}>Delete webhook</button>

@@ -1,7 +1,7 @@
 // Webhooks: create one (its signing secret is shown once) and list them with their state.
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { ApiError, get, post } from '../lib/api.ts';
+import { ApiError, api, call } from '../lib/api.ts';
 import { Loader, toApiError } from '../lib/loader.ts';
 import type { ApiToken, Page, Webhook } from '../lib/types.ts';
 import { dateTime } from '../lib/format.ts';
@@ -13,7 +13,7 @@ import '../components/secret-once.ts';
 import '../components/test-event.ts';
 
 export async function loadTokens(): Promise<ApiToken[]> {
-  return (await get<{ data: ApiToken[] }>('/dashboard/api/tokens')).data;
+  return (await call(api.GET('/dashboard/api/tokens'))).data;
 }
 
 export class WebhooksPage extends AppElement {
@@ -21,7 +21,9 @@ export class WebhooksPage extends AppElement {
   declare created: Webhook | null;
   declare busy: boolean;
   declare error: ApiError | null;
-  private hooks = new Loader<Page<Webhook>>(this, () => get<Page<Webhook>>('/v2/webhooks?limit=100'));
+  private hooks = new Loader<Page<Webhook>>(this, () =>
+    call(api.GET('/v2/webhooks', { params: { query: { limit: 100 } } })),
+  );
   private tokens = new Loader<ApiToken[]>(this, loadTokens);
 
   constructor() {
@@ -44,9 +46,8 @@ export class WebhooksPage extends AppElement {
     this.busy = true;
     this.error = null;
     try {
-      const body: Record<string, unknown> = { url: v.url, events: v.events };
-      if (v.token_id) body.token_id = v.token_id;
-      this.created = await post<Webhook>('/v2/webhooks', body);
+      const body = { url: v.url, events: v.events, ...(v.token_id ? { token_id: v.token_id } : {}) };
+      this.created = await call(api.POST('/v2/webhooks', { body }));
       form.reset();
       await this.hooks.reload();
     } catch (err) {
@@ -71,7 +72,7 @@ export class WebhooksPage extends AppElement {
           this.created?.secret
             ? html`<sq-secret-once heading="Signing secret of the new webhook" .secret=${this.created.secret}
               note="Your receiver checks each request with it: HMAC-SHA256 of the raw body, sent as sha256=<hex> in X-Webhook-Signature."
-              @dismiss=${() => (this.created = null)}></sq-secret-once>
+              @sq-dismiss=${() => (this.created = null)}></sq-secret-once>
             <p><a href=${href(['webhooks', this.created.webhook_id])}>Open the new webhook's deliveries</a></p>`
             : nothing
         }

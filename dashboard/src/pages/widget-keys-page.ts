@@ -3,7 +3,7 @@
 import { WIDGET_SCRIPT, embedSnippet, widgetTags } from '../lib/snippet.ts';
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { ApiError, del, get, post } from '../lib/api.ts';
+import { ApiError, api, call, csrfHeader } from '../lib/api.ts';
 import { Loader, toApiError } from '../lib/loader.ts';
 import type { WidgetKey } from '../lib/types.ts';
 import { loadOffer, removeOffer, type OfferSource } from '../lib/offer.ts';
@@ -15,15 +15,11 @@ import { emptyView, formError, renderLoad } from '../components/states.ts';
 import { confirmAction } from '../components/confirm.ts';
 import '../components/copy-button.ts';
 
-const BASE = '/dashboard/api/widget-keys';
-
 /** A key with the source of the offer it quotes from (null when that could not be read). */
 type ListedKey = WidgetKey & { offerSource: OfferSource | null };
 
-/** The list answer may be {data: [...]} (the dashboard API's convention) or a bare array. */
 async function listKeys(): Promise<ListedKey[]> {
-  const body = await get<{ data: WidgetKey[] } | WidgetKey[]>(BASE);
-  const keys = Array.isArray(body) ? body : body.data;
+  const keys = (await call(api.GET('/dashboard/api/widget-keys'))).data;
   const offers = await Promise.allSettled(
     keys.map((k) => loadOffer({ kind: 'key', id: k.widget_key_id, name: k.name })),
   );
@@ -125,7 +121,12 @@ export class WidgetKeysPage extends AppElement {
     this.busy = true;
     this.error = null;
     try {
-      const key = await post<WidgetKey>(BASE, { name, allowed_origins: origins });
+      const key = await call(
+        api.POST('/dashboard/api/widget-keys', {
+          params: { header: csrfHeader() },
+          body: { name, allowed_origins: origins },
+        }),
+      );
       form.reset();
       this.selected = key.widget_key_id;
       this.notice = `Widget key "${key.name}" created. Its embed snippet is below.`;
@@ -145,7 +146,11 @@ export class WidgetKeysPage extends AppElement {
     });
     if (!ok) return;
     try {
-      await del(`${BASE}/${encodeURIComponent(k.widget_key_id)}`);
+      await call(
+        api.DELETE('/dashboard/api/widget-keys/{widget_key_id}', {
+          params: { path: { widget_key_id: k.widget_key_id }, header: csrfHeader() },
+        }),
+      );
       this.notice = `Widget key "${k.name}" revoked.`;
       if (this.selected === k.widget_key_id) this.selected = '';
       await this.keys.reload();

@@ -1,0 +1,49 @@
+// A kept quote's link (docs/widget.md, "Quotes shoppers can keep"): `<quote id>.<expiry>.<mac>`, the mac an
+// HMAC-SHA256 over the quote id and the expiry (Unix seconds) under a key derived from the server's secret. The
+// link is the shopper's to keep and share: whoever holds it may see that quote, through the shop's own widget
+// key or API token (another account's answer 404), until it expires. Nothing is stored per link.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../http/errors.ts';
+
+const TOKEN = /^((?:qt|job)_[A-Za-z0-9]{1,60})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
+
+/** Its own key, so that a link's mac can never stand for a session token's or anything else signed with the secret. */
+const linkKey = (serverSecret: string) =>
+  createHmac('sha256', serverSecret).update('slicequote kept-quote link v1').digest();
+
+const mac = (serverSecret: string, quoteId: string, expiry: number) =>
+  createHmac('sha256', linkKey(serverSecret)).update(`${quoteId}.${expiry}`).digest();
+
+export function signLink(serverSecret: string, quoteId: string, expiresAt: Date): string {
+  const expiry = Math.floor(expiresAt.getTime() / 1000);
+  return `${quoteId}.${expiry}.${mac(serverSecret, quoteId, expiry).toString('base64url')}`;
+}
+
+/** The quote a link stands for; 400 quote_link_invalid when it was altered or not made here, 410 when expired. */
+export function verifyLink(serverSecret: string, token: string, now: Date): { quoteId: string; expiresAt: Date } {
+  const m = TOKEN.exec(token);
+  const invalid = () =>
+    new ApiError(
+      400,
+      'quote_link_invalid',
+      'This quote link is damaged or was not made by this shop: ask the shop for a new one.',
+      {
+        field: 'token',
+      },
+    );
+  if (!m) throw invalid();
+  const [, quoteId, expiryText, given] = m as unknown as [string, string, string, string];
+  const expiry = Number(expiryText);
+  const expected = mac(serverSecret, quoteId, expiry);
+  const actual = Buffer.from(given, 'base64url');
+  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) throw invalid();
+  const expiresAt = new Date(expiry * 1000);
+  if (expiresAt <= now)
+    throw new ApiError(
+      410,
+      'quote_link_expired',
+      `This quote link expired on ${expiresAt.toISOString().slice(0, 10)}: upload the part again for today's price.`,
+      { expired_at: expiresAt.toISOString() },
+    );
+  return { quoteId, expiresAt };
+}

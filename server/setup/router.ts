@@ -1,0 +1,13 @@
+// GET /v2/setup: the shop's first-run checklist (token or dashboard session).
+import Router from '@koa/router';
+import type { Deps, AppState } from '../deps.ts';
+import { allow, API } from '../accounts/access.ts';
+import { setupChecklist } from './service.ts';
+
+export function setupRouter(deps: Deps) {
+  const router = new Router<AppState>();
+  router.get('/v2/setup', allow(deps, API), async (ctx) => {
+    ctx.body = await setupChecklist(deps, ctx.state.auth.account.id);
+  });
+  return router;
+}

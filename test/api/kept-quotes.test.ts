@@ -1,0 +1,177 @@
+// Quotes shoppers can keep: a signed, expiring link that opens a completed quote with the same shop's key only,
+// and its PDF, which parses and names the price. And the first-run checklist, which ticks itself from what the
+// shop has done.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
+import { startTestServer, merchantShop, type TestServer } from '../helpers/server.ts';
+import { widgetShopper } from '../helpers/shopper.ts';
+import { CUBE_OBJ } from '../helpers/meshes.ts';
+
+const SHOP = 'https://keep.example';
+const OTHER = 'https://other.example';
+let server: TestServer;
+let shop: Awaited<ReturnType<typeof merchantShop>>;
+let stranger: Awaited<ReturnType<typeof merchantShop>>;
+
+before(async () => {
+  server = await startTestServer({ RATE_LIMIT_ANON_PLAN: 'business', QUOTE_LINK_DAYS: '10' });
+  shop = await merchantShop(server, 'keep-shop@example.test', SHOP);
+  stranger = await merchantShop(server, 'keep-stranger@example.test', OTHER);
+});
+after(() => server.stop());
+
+async function quotedShopper() {
+  const s = widgetShopper(server, shop.key, SHOP);
+  const fileId = await s.upload(new TextEncoder().encode(CUBE_OBJ), 'cube.obj');
+  const q = await s.post(`/v2/file/quote/${fileId}`, { choices: {} });
+  assert.equal(q.status, 200, JSON.stringify(q.body));
+  return { s, quote: q.body };
+}
+
+/** Every text string the PDF's pages draw, in order (pdfkit writes hex strings in TJ arrays). */
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const pdf = await PDFDocument.load(bytes);
+  assert.equal(pdf.getPageCount(), 1);
+  const out: string[] = [];
+  for (const [, obj] of pdf.context.enumerateIndirectObjects()) {
+    if (!(obj instanceof PDFRawStream)) continue;
+    const content = Buffer.from(decodePDFRawStream(obj).decode()).toString('latin1');
+    for (const tj of content.matchAll(/\[([^\]]*)\]\s*TJ/g))
+      out.push(
+        [...tj[1]!.matchAll(/<([0-9a-f]*)>/gi)].map((h) => Buffer.from(h[1]!, 'hex').toString('latin1')).join(''),
+      );
+  }
+  return out.join('\n');
+}
+
+test('a kept link reopens the quote with its price and picture, through the same shop’s key only', async () => {
+  const { s, quote } = await quotedShopper();
+  const link = await s.post(`/v2/quotes/${quote.quote_id}/link`, {});
+  assert.equal(link.status, 201, JSON.stringify(link.body));
+  const expires = new Date(link.body.expires_at).getTime() - server.deps.now().getTime();
+  assert.ok(Math.abs(expires - 10 * 86_400_000) < 60_000, 'QUOTE_LINK_DAYS sets the lifetime');
+
+  // Another browser of the same shop (no shopper token) opens it.
+  const other = widgetShopper(server, shop.key, SHOP);
+  const opened = await other.get(link.body.url);
+  assert.equal(opened.status, 200, JSON.stringify(opened.body));
+  assert.equal(opened.body.quote.quote_id, quote.quote_id);
+  assert.equal(opened.body.quote.total_price, quote.total_price);
+  assert.deepEqual(opened.body.quote.signature, quote.signature);
+  assert.match(opened.body.picture, /^data:image\/png;base64,/);
+  const png = Buffer.from(opened.body.picture.split(',')[1], 'base64');
+  assert.equal(png.subarray(1, 4).toString('ascii'), 'PNG');
+  assert.equal(png.readUInt32BE(16), 320, 'a 320 px picture');
+
+  // The shop's backend too; another shop's key and token answer 404, as for any quote not theirs.
+  assert.equal((await shop.api.get(link.body.url)).status, 200);
+  assert.equal((await widgetShopper(server, stranger.key, OTHER).get(link.body.url)).status, 404);
+  assert.equal((await stranger.api.get(link.body.url)).status, 404);
+  assert.equal((await stranger.api.get(link.body.pdf_url)).status, 404);
+  // A shopper links only their own quotes.
+  assert.equal((await other.post(`/v2/quotes/${quote.quote_id}/link`, {})).status, 404);
+  // Once the file is deleted the quote still opens, without the part's picture.
+  assert.equal((await shop.api.delete(`/v2/file/${quote.file_id}`)).status, 200);
+  const afterDelete = await shop.api.get(link.body.url);
+  assert.equal(afterDelete.status, 200);
+  assert.equal(afterDelete.body.picture, null);
+});
+
+test('a tampered link is 400 quote_link_invalid, an expired one 410 quote_link_expired, with plain words', async () => {
+  const { s, quote } = await quotedShopper();
+  const { token } = (await s.post(`/v2/quotes/${quote.quote_id}/link`, {})).body as { token: string };
+  const [id, expiry, mac] = token.split('.') as [string, string, string];
+  const flipped = mac[0] === 'A' ? `B${mac.slice(1)}` : `A${mac.slice(1)}`;
+  for (const bad of [
+    `${id}.${expiry}.${flipped}`,
+    `${id}.${Number(expiry) + 86_400}.${mac}`, // a longer life, same mac
+    `${quote.quote_id.replace(/.$/, (c: string) => (c === 'a' ? 'b' : 'a'))}.${expiry}.${mac}`,
+    'not-a-link',
+    `${id}.${expiry}.${mac}x`,
+  ]) {
+    const res = await shop.api.get(`/v2/kept-quotes/${encodeURIComponent(bad)}`);
+    assert.equal(res.status, 400, bad);
+    assert.equal(res.body.error.code, 'quote_link_invalid');
+    assert.match(res.body.error.message, /damaged/);
+    assert.equal((await shop.api.get(`/v2/kept-quotes/${encodeURIComponent(bad)}/pdf`)).status, 400);
+  }
+  const realNow = server.deps.now;
+  server.deps.now = () => new Date(realNow().getTime() + 11 * 86_400_000);
+  try {
+    const res = await shop.api.get(`/v2/kept-quotes/${token}`);
+    assert.equal(res.status, 410);
+    assert.equal(res.body.error.code, 'quote_link_expired');
+    assert.match(res.body.error.message, /expired on \d{4}-\d{2}-\d{2}/);
+    assert.equal((await shop.api.get(`/v2/kept-quotes/${token}/pdf`)).status, 410);
+  } finally {
+    server.deps.now = realNow;
+  }
+  // A deleted quote's link opens nothing.
+  assert.equal((await shop.api.delete(`/v2/quotes/${quote.quote_id}`)).status, 200);
+  assert.equal((await shop.api.get(`/v2/kept-quotes/${token}`)).status, 404);
+});
+
+test('the PDF parses, names the part, the choices, the price of one part and until when it holds', async () => {
+  const { s, quote } = await quotedShopper();
+  const link = (await s.post(`/v2/quotes/${quote.quote_id}/link`, {})).body;
+  const res = await s.get(link.pdf_url);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-type'), 'application/pdf');
+  assert.match(res.headers.get('content-disposition') ?? '', /attachment; filename="quote-.+\.pdf"/);
+  const text = await pdfText(res.raw);
+  const b = quote.price_breakdown;
+  const total = `${(b.minor_units.total / 10 ** b.digits).toFixed(b.digits)} ${b.currency}`;
+  assert.match(text, new RegExp(`Price of one part\\n${total.replace('.', '\\.')}`), text);
+  assert.match(text, /cube\.obj/);
+  assert.match(text, new RegExp(quote.choices.material));
+  assert.match(text, new RegExp(`price valid until ${quote.expires_at.slice(0, 10)}`));
+  assert.match(text, /Lead time\nAsk the shop/);
+  // The picture is embedded.
+  assert.match(Buffer.from(res.raw).toString('latin1'), /\/Subtype \/Image/);
+});
+
+test('an unknown quote cannot be kept: 404', async () => {
+  assert.equal((await shop.api.post('/v2/quotes/qt_doesnotexist000000/link', {})).status, 404);
+});
+
+test('the first-run checklist ticks itself: key, offer, prices, a test order, and the cart once it takes a line', async () => {
+  const fresh = await server.newAccount();
+  const api = server.client(fresh.token);
+  const first = (await api.get('/v2/setup')).body;
+  assert.deepEqual(
+    [first.widget_key.done, first.offer.done, first.prices.done, first.cart.done, first.test_order.done],
+    [false, false, false, false, false],
+  );
+  assert.equal(first.prices.currency, 'USD');
+  assert.equal(first.complete, false);
+
+  let setup = (await shop.api.get('/v2/setup')).body;
+  assert.equal(setup.widget_key.done, true);
+  assert.equal(setup.test_order.done, false);
+  // An order no cart took: the test order is there, the cart is not connected.
+  const { s, quote } = await quotedShopper();
+  const line = await s.post('/v2/widget/cart', { quote_id: quote.quote_id, quantity: 1 });
+  assert.equal(line.status, 201);
+  setup = (await shop.api.get('/v2/setup')).body;
+  assert.deepEqual([setup.test_order.done, setup.cart.done, setup.cart.not_connected], [true, false, true]);
+  const ack = await s.post('/v2/widget/cart/acknowledge', { cart_line_ids: [line.body.cart_line_id] });
+  assert.equal(ack.status, 200);
+  setup = (await shop.api.get('/v2/setup')).body;
+  assert.deepEqual([setup.cart.done, setup.cart.not_connected], [true, false]);
+
+  // Its own offer and prices.
+  const offer = (await shop.api.get('/v2/offer')).body;
+  const { source: _source, ...saved } = offer;
+  assert.equal((await shop.api.put('/v2/offer', { ...saved, minimum_price: 2.5 })).status, 200);
+  const material = await shop.api.post('/v2/profiles/material', {
+    name: 'PLA',
+    settings: { filament_type: 'PLA', price_per_kg: 30 },
+  });
+  assert.equal(material.status, 201, JSON.stringify(material.body));
+  setup = (await shop.api.get('/v2/setup')).body;
+  assert.deepEqual([setup.offer.done, setup.prices.done, setup.prices.minimum_price], [true, true, 2.5]);
+  assert.equal(setup.complete, true);
+  // Another account's state is its own.
+  assert.equal((await api.get('/v2/setup')).body.test_order.done, false);
+});
