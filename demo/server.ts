@@ -156,10 +156,13 @@ export interface SignedQuote {
   settingsDigest: string;
   unitAmountMinor: number;
   currency: string;
+  /** The lead-time option chosen ('' when the shop offers none) and its business days (v3; v2: '' and 0). */
+  leadTime: string;
+  businessDays: number;
   expiresAt: Date;
 }
 
-/** The fields of a v2 signature payload (docs/quote-signatures.md), in order. */
+/** The fields of a v2 signature payload (docs/quote-signatures.md), in order; v3 adds lead time and days before expires. */
 type PayloadFields = [
   version: string,
   quoteId: string,
@@ -185,12 +188,14 @@ export function verifyQuoteSignature(signature: unknown, secret: string): Signed
   const expected = createHmac('sha256', secret).update(s.payload).digest();
   const given = Buffer.from(s.hmac_sha256, 'hex');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  // A v2 payload has eleven fields; any other names no price (or not the size priced) and is refused.
+  // A v3 payload has thirteen fields, a v2 one (signed before lead times) eleven; any other names no price (or not
+  // the size priced) and is refused.
   const fields = s.payload.split(':');
-  if (fields.length !== 11) return null;
-  const [version, quoteId, fileId, revision, unit, scale, orientation, settingsDigest, minor, currency, expires] =
+  const v3 = fields[0] === 'v3' && fields.length === 13;
+  if (!v3 && !(fields[0] === 'v2' && fields.length === 11)) return null;
+  const [leadTime, businessDays] = v3 ? fields.splice(10, 2) : ['', '0'];
+  const [, quoteId, fileId, revision, unit, scale, orientation, settingsDigest, minor, currency, expires] =
     fields as PayloadFields;
-  if (version !== 'v2') return null;
   return {
     quoteId,
     fileId,
@@ -201,6 +206,8 @@ export function verifyQuoteSignature(signature: unknown, secret: string): Signed
     settingsDigest,
     unitAmountMinor: Number(minor),
     currency,
+    leadTime: leadTime!,
+    businessDays: Number(businessDays),
     expiresAt: new Date(Number(expires) * 1000),
   };
 }

@@ -10,12 +10,25 @@ import {
   type PrinterConfig,
 } from './settings.ts';
 import { normalizeWidgetBudget, widgetBudgetIssues, type WidgetBudget } from './widget-budget.ts';
+import {
+  leadTimesIssues,
+  normalizeBreaks,
+  normalizeLeadTimes,
+  quantityBreakIssues,
+  type ChosenLeadTime,
+  type LeadTimeOption,
+  type QuantityBreak,
+} from './offer-terms.ts';
 
 export interface OfferMaterial {
   /** The material profile's name (what `material_config.filament_type` looks up). */
   material: string;
   /** Colours the shopper may pick; empty: the material's own colour, no choice. */
   colors: string[];
+  /** A short text the widget shows with the material ("Tough, food-safe, 80 °C"); null: none. */
+  description?: string | null;
+  /** The colour a colour name is drawn in, `#rrggbb`, by colour name; a colour without one is drawn from its name. */
+  swatches?: Record<string, string>;
 }
 
 export interface QualityPreset {
@@ -41,6 +54,12 @@ export interface Offer {
   minimum_line_price: number | null;
   /** Free text shown to shoppers, e.g. "Ships in 3–5 business days". */
   lead_time: string | null;
+  /** Price breaks by quantity (shared/offer-terms.ts); empty: none. */
+  quantity_breaks: QuantityBreak[];
+  /** Delivery options the shopper picks from; empty: no choice (lead_time's text alone). */
+  lead_times: LeadTimeOption[];
+  /** The lead time the widget preselects; null exactly when lead_times is empty. */
+  default_lead_time: string | null;
   /** What the widget's shoppers may spend (shared/widget-budget.ts). */
   widget_budget: WidgetBudget;
   /**
@@ -62,6 +81,7 @@ export interface OfferChoices {
   quality?: string;
   infill?: number;
   quantity?: number;
+  lead_time?: string;
 }
 
 /** The choices a quote was made with, every field filled in. */
@@ -72,6 +92,8 @@ export interface ResolvedChoices {
   quality_label: string;
   infill: number;
   quantity: number;
+  /** The delivery option chosen; absent when the offer has no lead-time options (and on older quotes). */
+  lead_time?: ChosenLeadTime;
 }
 
 export const OFFER_LIMITS = {
@@ -81,7 +103,11 @@ export const OFFER_LIMITS = {
   infill: 20,
   maxQuantity: 100_000,
   text: 200,
+  description: 200,
 } as const;
+
+/** A swatch: the colour as the widget draws it. */
+export const SWATCH = /^#[0-9a-fA-F]{6}$/;
 
 /**
  * Printer settings a quality preset may set: what changes how a part is sliced, but not the machine itself
@@ -137,7 +163,7 @@ function materialIssues(raw: unknown, issues: ConfigIssue[]): OfferMaterial[] {
       issues.push({ field: at, message: 'must be an object {material, colors}' });
       return;
     }
-    knownKeys(m, ['material', 'colors'], at, issues);
+    knownKeys(m, ['material', 'colors', 'description', 'swatches'], at, issues);
     if (!isText(m.material, 64)) issues.push({ field: `${at}.material`, message: 'must be a material profile name' });
     const colors = m.colors ?? [];
     if (!Array.isArray(colors) || colors.length > OFFER_LIMITS.colors || !colors.every((c) => isText(c, 40))) {
@@ -146,6 +172,12 @@ function materialIssues(raw: unknown, issues: ConfigIssue[]): OfferMaterial[] {
         message: `must be a list of up to ${OFFER_LIMITS.colors} colour names (1 to 40 characters)`,
       });
     } else unique(colors as string[], `${at}.colors`, 'colour', issues);
+    if (m.description != null && !isText(m.description, OFFER_LIMITS.description))
+      issues.push({
+        field: `${at}.description`,
+        message: `must be null or a text of 1 to ${OFFER_LIMITS.description} characters`,
+      });
+    swatchIssues(m.swatches, Array.isArray(colors) ? colors : [], at, issues);
     if (isText(m.material, 64))
       out.push({ material: m.material, colors: Array.isArray(colors) ? (colors as string[]) : [] });
   });
@@ -156,6 +188,19 @@ function materialIssues(raw: unknown, issues: ConfigIssue[]): OfferMaterial[] {
     issues,
   );
   return out;
+}
+
+/** Swatches name offered colours (exactly as spelt in colors) and are `#rrggbb`. */
+function swatchIssues(raw: unknown, colors: unknown[], at: string, issues: ConfigIssue[]) {
+  if (raw === undefined || raw === null) return;
+  if (!isObject(raw))
+    return issues.push({ field: `${at}.swatches`, message: 'must be an object {colour name: "#rrggbb"}' });
+  for (const [name, hex] of Object.entries(raw)) {
+    if (!colors.includes(name))
+      issues.push({ field: `${at}.swatches.${name}`, message: 'is not one of the colours of this material' });
+    else if (typeof hex !== 'string' || !SWATCH.test(hex))
+      issues.push({ field: `${at}.swatches.${name}`, message: 'must be a colour as #rrggbb, e.g. #5b2a86' });
+  }
 }
 
 function presetIssues(raw: unknown, issues: ConfigIssue[]): QualityPreset[] {
@@ -243,6 +288,9 @@ const OFFER_FIELDS = [
   'minimum_price',
   'minimum_line_price',
   'lead_time',
+  'quantity_breaks',
+  'lead_times',
+  'default_lead_time',
   'widget_budget',
   'max_slice_seconds',
 ];
@@ -267,6 +315,8 @@ export function validateOffer(raw: unknown): ConfigIssue[] {
   moneyIssue(raw.minimum_line_price ?? null, 'minimum_line_price', issues);
   if (raw.lead_time != null && !isText(raw.lead_time, OFFER_LIMITS.text))
     issues.push({ field: 'lead_time', message: `must be null or a text of 1 to ${OFFER_LIMITS.text} characters` });
+  issues.push(...quantityBreakIssues(raw.quantity_breaks));
+  issues.push(...leadTimesIssues(raw.lead_times, raw.default_lead_time ?? null));
   issues.push(...widgetBudgetIssues(raw.widget_budget));
   const seconds = raw.max_slice_seconds ?? null;
   if (
@@ -280,11 +330,32 @@ export function validateOffer(raw: unknown): ConfigIssue[] {
   return issues;
 }
 
+function normalizeMaterial(m: OfferMaterial): OfferMaterial {
+  const swatches = Object.fromEntries(Object.entries(m.swatches ?? {}).map(([c, hex]) => [c, hex.toLowerCase()]));
+  return {
+    material: m.material,
+    colors: m.colors ?? [],
+    description: m.description?.trim() || null,
+    ...(Object.keys(swatches).length ? { swatches } : {}),
+  };
+}
+
+/**
+ * Offers saved before breaks and lead-time options have none stored: they read as none (the free-text lead_time
+ * keeps working).
+ */
+export const withTerms = (offer: Offer): Offer => ({
+  ...offer,
+  quantity_breaks: offer.quantity_breaks ?? [],
+  lead_times: offer.lead_times ?? [],
+  default_lead_time: offer.default_lead_time ?? null,
+});
+
 /** An offer that passed validateOffer, with the optional fields filled in. */
 export function normalizeOffer(raw: Record<string, unknown>): Offer {
   const o = raw as unknown as Offer;
   return {
-    materials: o.materials.map((m) => ({ material: m.material, colors: m.colors ?? [] })),
+    materials: o.materials.map(normalizeMaterial),
     default_material: o.materials.find((m) => m.material.toLowerCase() === o.default_material.toLowerCase())!.material,
     qualities: o.qualities.map((q) => ({
       id: q.id,
@@ -298,12 +369,15 @@ export function normalizeOffer(raw: Record<string, unknown>): Offer {
     minimum_price: o.minimum_price ?? null,
     minimum_line_price: o.minimum_line_price ?? null,
     lead_time: o.lead_time?.trim() || null,
+    quantity_breaks: normalizeBreaks(o.quantity_breaks),
+    lead_times: normalizeLeadTimes(o.lead_times),
+    default_lead_time: o.lead_times?.length ? o.default_lead_time : null,
     widget_budget: normalizeWidgetBudget(o.widget_budget),
     max_slice_seconds: o.max_slice_seconds ?? null,
   };
 }
 
-const CHOICE_FIELDS = ['material', 'color', 'quality', 'infill', 'quantity'];
+const CHOICE_FIELDS = ['material', 'color', 'quality', 'infill', 'quantity', 'lead_time'];
 
 /**
  * The shopper's choices checked against the offer: each missing one takes the offer's default, each one
@@ -360,6 +434,7 @@ export function resolveChoices(offer: Offer, raw: unknown): { choices: ResolvedC
   const quantity = c.quantity === undefined ? offer.quantity.min : (c.quantity as number);
   const quantityIssue = quantityProblem(offer, quantity);
   if (quantityIssue) issues.push({ field: 'choices.quantity', message: quantityIssue });
+  const lead_time = leadTimeChoice(offer, c.lead_time, issues);
   return {
     issues,
     choices: {
@@ -369,8 +444,26 @@ export function resolveChoices(offer: Offer, raw: unknown): { choices: ResolvedC
       quality_label: quality?.label ?? '',
       infill,
       quantity,
+      // Only with lead-time options: choices (and so signatures) of other offers stay as they were.
+      ...(lead_time ? { lead_time } : {}),
     },
   };
+}
+
+/** The lead time chosen (default: the offer's), or null when the offer has no lead-time options. */
+function leadTimeChoice(offer: Offer, raw: unknown, issues: ConfigIssue[]): ChosenLeadTime | null {
+  const options = offer.lead_times ?? [];
+  const id = raw === undefined ? offer.default_lead_time : raw;
+  const found = options.find((o) => o.id === id);
+  if (found) return { ...found };
+  if (raw === undefined && !options.length) return null;
+  issues.push({
+    field: 'choices.lead_time',
+    message: options.length
+      ? `is not offered (lead times: ${options.map((o) => o.id).join(', ')})`
+      : 'is not a choice: this shop offers no lead-time options',
+  });
+  return null;
 }
 
 /** Why a quantity is outside the offer's range, or null. */
@@ -379,19 +472,4 @@ export function quantityProblem(offer: Pick<Offer, 'quantity'>, quantity: unknow
   return Number.isInteger(quantity) && (quantity as number) >= min && (quantity as number) <= max
     ? null
     : `must be a whole number from ${min} to ${max}`;
-}
-
-/**
- * A cart line in minor units, so unit × quantity + the line minimum adds up exactly (the server prices
- * add-to-cart with it; the widget shows the same figure).
- */
-export function priceLine(unitPrice: number, quantity: number, minimumLinePrice: number | null, digits: number) {
-  const scale = 10 ** digits;
-  const subtotal = Math.round(unitPrice * scale) * quantity;
-  const adjustment = minimumLinePrice === null ? 0 : Math.max(0, Math.round(minimumLinePrice * scale) - subtotal);
-  return {
-    subtotal: subtotal / scale,
-    minimum_line_adjustment: adjustment / scale,
-    total: (subtotal + adjustment) / scale,
-  };
 }

@@ -19,8 +19,13 @@ import type { Profile } from '../dashboard/src/lib/types.ts';
 
 const OFFER: Offer = {
   materials: [
-    { material: 'PLA', colors: ['White', 'Black', 'Red'] },
-    { material: 'PETG', colors: [] },
+    {
+      material: 'PLA',
+      colors: ['White', 'Black', 'Red'],
+      description: 'Stiff and matte',
+      swatches: { Red: '#c81e1e' },
+    },
+    { material: 'PETG', colors: [], description: null },
   ],
   default_material: 'PETG',
   qualities: [
@@ -38,6 +43,15 @@ const OFFER: Offer = {
   minimum_price: 3.5,
   minimum_line_price: null,
   lead_time: 'Ships in 3–5 business days',
+  quantity_breaks: [
+    { min_quantity: 10, discount_percent: 5 },
+    { min_quantity: 50, discount_percent: 12.5 },
+  ],
+  lead_times: [
+    { id: 'standard', label: 'Standard', business_days: 5, surcharge_percent: 0, surcharge_amount: 0 },
+    { id: 'express', label: 'Express · 48 h', business_days: 2, surcharge_percent: 20, surcharge_amount: 2.5 },
+  ],
+  default_lead_time: 'standard',
   widget_budget: {
     quotes_per_shopper_hour: 30,
     quotes_per_day: 400,
@@ -52,6 +66,22 @@ test('an offer goes through the editor unchanged: every field, order, default an
   assert.deepEqual(validateOffer(body), []);
   assert.deepEqual(body, OFFER);
   assert.deepEqual(normalizeOffer(body), OFFER);
+});
+
+test('breaks and delivery options typed in the editor reach the API as typed, so its rules name the field', () => {
+  const draft = draftFrom(OFFER);
+  draft.quantityBreaks = '10+: 5 %, fifty: 3';
+  draft.leadTimes = 'express | Express | 2 | 20 | 2.50\nsame-day | Same day | soon';
+  const body = offerBody(draft);
+  assert.deepEqual(body.quantity_breaks, [
+    { min_quantity: 10, discount_percent: 5 },
+    { min_quantity: 'fifty', discount_percent: 3 },
+  ]);
+  assert.equal(body.default_lead_time, 'express', 'the first line is preselected');
+  assert.deepEqual(
+    draftIssues(draft).map((i) => i.field),
+    ['quantity_breaks.1.min_quantity', 'lead_times.1.business_days'],
+  );
 });
 
 test('a default follows its row: renaming the preselected quality keeps it preselected', () => {

@@ -88,7 +88,11 @@ export const keptQuoteSchemas = {
     properties: {
       token: { type: 'string' },
       link_expires_at: timestamp,
-      lead_time: { type: ['string', 'null'], description: "The shop's lead time from its offer; null: none stated" },
+      lead_time: {
+        type: ['string', 'null'],
+        description:
+          "The delivery option the shopper chose (label and business days), else the shop's lead time from its offer; null: none stated",
+      },
       picture: {
         type: ['string', 'null'],
         description:

@@ -39,7 +39,10 @@ async function linkedQuote(deps: Deps, auth: Auth, token: string): Promise<{ row
   return { row, expiresAt };
 }
 
+/** The delivery option the shopper chose (it is part of the signed quote), else the offer's free-text lead time. */
 async function leadTime(deps: Deps, row: QuoteRow): Promise<string | null> {
+  const chosen = row.choices?.lead_time;
+  if (chosen) return `${chosen.label} (${chosen.business_days} business day${chosen.business_days === 1 ? '' : 's'})`;
   return (await effectiveOffer(deps.db, row.account_id, row.widget_key_id)).offer.lead_time ?? null;
 }
 

@@ -5,6 +5,7 @@ import {
   normalizeOffer,
   resolveChoices,
   validateOffer,
+  withTerms,
   type Offer,
   type OfferChoices,
   type QualityPreset,
@@ -82,13 +83,17 @@ export async function defaultOffer(db: Queryable, accountId: string): Promise<Of
     minimum_price: base.settings.quote.minimum_price || DEFAULT_MINIMUM_PRICE,
     minimum_line_price: null,
     lead_time: null,
+    quantity_breaks: [],
+    lead_times: [],
+    default_lead_time: null,
     widget_budget: normalizeWidgetBudget(undefined),
     max_slice_seconds: null,
   };
 }
 
-/** Offers saved before budgets existed have none stored: they get the defaults. */
-const withBudget = (offer: Offer): Offer => ({ ...offer, widget_budget: normalizeWidgetBudget(offer.widget_budget) });
+/** Offers saved before budgets, breaks or lead-time options existed have none stored: they get the defaults. */
+const withBudget = (offer: Offer): Offer =>
+  withTerms({ ...offer, widget_budget: normalizeWidgetBudget(offer.widget_budget) });
 
 export async function effectiveOffer(
   db: Queryable,

@@ -1,5 +1,6 @@
 // The offer's part of the OpenAPI document: schemas of the offer and of a shopper's choices, and its paths.
 import { PRESET_FIELDS, OFFER_LIMITS, DEFAULT_MAX_SLICE_SECONDS, MAX_SLICE_SECONDS_LIMIT } from '../../shared/offer.ts';
+import { TERMS_LIMITS } from '../../shared/offer-terms.ts';
 import { csrfHeader, errors, jsonBody, ok, pathParam, session } from '../openapi/helpers.ts';
 import { sectionSchema } from '../profiles/settings-schema.ts';
 import { widgetBudgetSchema } from '../limits/widget-budget-openapi.ts';
@@ -29,6 +30,18 @@ const offerProperties = {
           maxItems: OFFER_LIMITS.colors,
           items: { type: 'string', minLength: 1, maxLength: 40 },
           description: 'Colours a shopper may pick (empty: no choice)',
+        },
+        description: {
+          type: ['string', 'null'],
+          maxLength: OFFER_LIMITS.description,
+          description: 'A short text the widget shows with the material, e.g. "Tough and heat resistant (80 °C)"',
+        },
+        swatches: {
+          type: 'object',
+          maxProperties: OFFER_LIMITS.colors,
+          additionalProperties: { type: 'string', pattern: '^#[0-9a-fA-F]{6}$' },
+          description:
+            'How the widget draws each colour, by colour name as spelt in colors: {"Galaxy Purple": "#5b2a86"}. A colour without one is drawn from its name when that is a CSS colour name.',
         },
       },
     },
@@ -76,6 +89,12 @@ const offerProperties = {
     maxLength: OFFER_LIMITS.text,
     description: 'Shown to shoppers, e.g. "Ships in 3–5 business days"',
   },
+  quantity_breaks: { $ref: '#/components/schemas/QuantityBreaks' },
+  lead_times: { $ref: '#/components/schemas/LeadTimes' },
+  default_lead_time: {
+    type: ['string', 'null'],
+    description: 'The id of the lead time the widget preselects; required with lead_times, null without',
+  },
   widget_budget: widgetBudgetSchema,
   max_slice_seconds: {
     type: ['integer', 'null'],
@@ -94,7 +113,63 @@ const offerRequired = [
   'quantity',
 ];
 
+const leadTime = {
+  type: 'object',
+  required: ['id', 'label', 'business_days'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,39}$', examples: ['express'] },
+    label: { type: 'string', minLength: 1, maxLength: 60, examples: ['Express'] },
+    business_days: {
+      type: 'integer',
+      minimum: 0,
+      maximum: TERMS_LIMITS.maxDays,
+      description: 'Business days (Monday to Friday) until the part ships',
+    },
+    surcharge_percent: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1000,
+      default: 0,
+      description: 'Percent added to the line after quantity breaks (at most 2 decimals)',
+    },
+    surcharge_amount: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1_000_000,
+      default: 0,
+      description: "Amount added to the line, in the merchant's currency",
+    },
+  },
+};
+
 export const offerSchemas = {
+  QuantityBreaks: {
+    type: 'array',
+    maxItems: TERMS_LIMITS.breaks,
+    description:
+      'Price breaks by quantity, rising min_quantity: a line of at least min_quantity pieces costs discount_percent less (the largest break reached applies). Empty: none.',
+    items: {
+      type: 'object',
+      required: ['min_quantity', 'discount_percent'],
+      additionalProperties: false,
+      properties: {
+        min_quantity: { type: 'integer', minimum: 2, maximum: 100000 },
+        discount_percent: {
+          type: 'number',
+          exclusiveMinimum: 0,
+          maximum: TERMS_LIMITS.maxDiscount,
+          description: 'Percent off every piece, at most 2 decimals',
+        },
+      },
+    },
+  },
+  LeadTimes: {
+    type: 'array',
+    maxItems: TERMS_LIMITS.leadTimes,
+    items: leadTime,
+    description: 'Delivery options the shopper picks from (e.g. standard and express); empty: no choice',
+  },
   OfferInput: {
     type: 'object',
     required: offerRequired,
@@ -111,6 +186,9 @@ export const offerSchemas = {
       'minimum_line_price',
       'lead_time',
       'max_slice_seconds',
+      'quantity_breaks',
+      'lead_times',
+      'default_lead_time',
       'widget_budget',
       'source',
     ],
@@ -136,6 +214,7 @@ export const offerSchemas = {
       quality: { type: 'string', maxLength: 40 },
       infill: { type: 'number' },
       quantity: { type: 'integer' },
+      lead_time: { type: 'string', maxLength: 40, description: 'The id of one of the offer’s lead_times' },
     },
   },
   ResolvedChoices: {
@@ -150,6 +229,11 @@ export const offerSchemas = {
       quality_label: { type: 'string' },
       infill: { type: 'number' },
       quantity: { type: 'integer' },
+      lead_time: {
+        ...leadTime,
+        required: ['id', 'label', 'business_days', 'surcharge_percent', 'surcharge_amount'],
+        description: 'The lead time chosen (also in the signature); absent when the offer has no lead-time options',
+      },
     },
   },
   QuoteSignature: {
@@ -162,9 +246,9 @@ export const offerSchemas = {
       payload: {
         type: 'string',
         pattern:
-          '^(v2:[^:]+:[^:]+:[0-9]+:[a-z]+:[0-9.e+-]+:[a-z_]+:[0-9a-f]{64}:[0-9]+:[A-Z]{3}:[0-9]+|v1:[^:]+:[^:]+:[0-9a-f]{64}:[0-9]+:[A-Z]{3}:[0-9]+)$',
+          '^(v3:[^:]+:[^:]+:[0-9]+:[a-z]+:[0-9.e+-]+:[a-z_]+:[0-9a-f]{64}:[0-9]+:[A-Z]{3}:[a-z0-9_-]*:[0-9]+:[0-9]+|v2:[^:]+:[^:]+:[0-9]+:[a-z]+:[0-9.e+-]+:[a-z_]+:[0-9a-f]{64}:[0-9]+:[A-Z]{3}:[0-9]+|v1:[^:]+:[^:]+:[0-9a-f]{64}:[0-9]+:[A-Z]{3}:[0-9]+)$',
         description:
-          'v2:<quote_id>:<file_id>:<file_revision>:<unit>:<scale>:<orientation>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds>. Quotes signed before v2 carry v1:<quote_id>:<file_id>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds>.',
+          'v3:<quote_id>:<file_id>:<file_revision>:<unit>:<scale>:<orientation>:<settings_digest>:<unit_amount_minor>:<currency>:<lead_time id, empty without one>:<business_days>:<expires_at unix seconds>. Quotes signed before lead times carry v2 (the same without lead_time and business_days); before v2, v1:<quote_id>:<file_id>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds>.',
       },
       hmac_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
     },

@@ -113,7 +113,7 @@ export interface StoredResolution {
   placement?: QuotePlacement;
 }
 
-async function slicerVersion(deps: Deps): Promise<string> {
+export async function slicerVersionOf(deps: Deps): Promise<string> {
   try {
     return (await detectSlicer(deps.config.slicerBinary)).version;
   } catch {
@@ -248,7 +248,7 @@ async function quoteFile(
   const placement = placeForQuote(file, resolution.settings.printer);
   const { refusal } = placement;
   const transform = placement.transform ?? undefined;
-  const key = slicingKey(file.mesh_sha256, resolution.settings, await slicerVersion(deps), transform);
+  const key = slicingKey(file.mesh_sha256, resolution.settings, await slicerVersionOf(deps), transform);
   const cached = mode === 'sync' && !refusal ? await sliceByKey(deps.db, key) : undefined;
   if (mode === 'sync' && !refusal) deps.metrics.sliceCache.inc({ result: cached ? 'hit' : 'miss' });
   // Only a quote that will be sliced needs its cost: one answered from the cache or refused costs nothing.
@@ -279,7 +279,7 @@ async function quoteFile(
       slicing_key: key,
       material: resolution.settings.material.filament_type,
       color: resolution.color,
-      printer: printerLabel(resolution),
+      printer: printerLabel(resolution.settings.printer),
       widget_key_id: auth.widgetKeyId,
       shopper_hash: auth.shopperHash ?? null,
       choices,
@@ -332,8 +332,8 @@ async function admitSlice(deps: Deps, auth: Auth): Promise<void> {
   }
 }
 
-function printerLabel(r: Resolution): string {
-  const p = r.settings.printer;
+/** The printer a quote was made for, as calibration scopes and the history name it. */
+export function printerLabel(p: Resolution['settings']['printer']): string {
   return `${p.bed_size_x}x${p.bed_size_y}x${p.bed_size_z} mm, ${p.nozzle_diameter} mm nozzle`;
 }
 
@@ -399,6 +399,8 @@ async function signResult(tx: Queryable, deps: Deps, row: QuoteRow, result: Retu
     settings_digest: digest,
     unit_amount_minor: result.price_breakdown.minor_units.total,
     currency: result.currency,
+    lead_time: row.choices?.lead_time?.id ?? '',
+    business_days: row.choices?.lead_time?.business_days ?? 0,
     expires_at: expiresAt,
   });
   return {

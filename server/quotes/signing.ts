@@ -7,7 +7,11 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { Queryable } from '../db/index.ts';
 import { firstRow } from '../db/rows.ts';
 
-export const SIGNATURE_VERSION = 'v2';
+/**
+ * v3 added the lead time chosen (its id and business days) before the expiry; v2 payloads (quotes signed before)
+ * still verify with the same HMAC, as the verifiers in docs/quote-signatures.md read both.
+ */
+export const SIGNATURE_VERSION = 'v3';
 
 export interface SignedFields {
   quote_id: string;
@@ -21,6 +25,9 @@ export interface SignedFields {
   settings_digest: string;
   unit_amount_minor: number;
   currency: string;
+  /** The lead-time option chosen (its id) and its business days; empty and 0 when the offer has none. */
+  lead_time: string;
+  business_days: number;
   expires_at: Date;
 }
 
@@ -47,8 +54,8 @@ export function settingsDigest(what: unknown): string {
 }
 
 /**
- * `v2:<quote_id>:<file_id>:<file_revision>:<unit>:<scale>:<orientation>:<settings_digest>:<unit_amount_minor>:
- * <currency>:<expires_at unix seconds>`
+ * `v3:<quote_id>:<file_id>:<file_revision>:<unit>:<scale>:<orientation>:<settings_digest>:<unit_amount_minor>:
+ * <currency>:<lead_time id>:<business_days>:<expires_at unix seconds>`
  */
 export function signaturePayload(f: SignedFields): string {
   const expires = Math.floor(f.expires_at.getTime() / 1000);
@@ -63,6 +70,8 @@ export function signaturePayload(f: SignedFields): string {
     f.settings_digest,
     f.unit_amount_minor,
     f.currency,
+    f.lead_time,
+    f.business_days,
     expires,
   ].join(':');
 }

@@ -239,12 +239,37 @@ const eventSchemas = {
         choices: { $ref: '#/components/schemas/ResolvedChoices' },
         unitPrice: { type: 'number' },
         subtotal: { type: 'number', description: 'unitPrice × quantity' },
+        // Not required: events recorded before breaks and lead times (a resend sends them as recorded) lack them.
+        discountPercent: { type: 'number', minimum: 0, description: "The offer's quantity break applied; 0: none" },
+        quantityDiscount: { type: 'number', minimum: 0, description: 'subtotal × discountPercent, half up' },
+        leadTimeSurcharge: {
+          type: 'number',
+          minimum: 0,
+          description:
+            "(subtotal − quantityDiscount) × the lead time's surcharge_percent, half up, + its surcharge_amount",
+        },
+        leadTime: {
+          type: ['object', 'null'],
+          required: ['id', 'label', 'business_days', 'ships_by'],
+          description:
+            'The lead time chosen (also in the signature) and the day the part ships, business days from the add (UTC, Monday to Friday); null when the offer has no lead-time options',
+          properties: {
+            id: { type: 'string' },
+            label: { type: 'string' },
+            business_days: { type: 'integer', minimum: 0 },
+            ships_by: { type: 'string', format: 'date' },
+          },
+        },
         minimumLineAdjustment: {
           type: 'number',
           minimum: 0,
           description: "Raises the line to the offer's minimum_line_price",
         },
-        totalPrice: { type: 'number', description: 'subtotal + minimumLineAdjustment: what to charge for the line' },
+        totalPrice: {
+          type: 'number',
+          description:
+            'subtotal − quantityDiscount + leadTimeSurcharge + minimumLineAdjustment: what to charge for the line',
+        },
         expiresAt: {
           type: 'string',
           format: 'date-time',
@@ -259,7 +284,7 @@ const eventSchemas = {
         },
       },
     },
-    'Body of `widget.added_to_cart`. unitPrice is the quote total for one part; totalPrice = unitPrice × quantity + minimumLineAdjustment. Verify `signature` with your quote signing secret before charging (docs/quote-signatures.md).',
+    'Body of `widget.added_to_cart`. unitPrice is the quote total for one part; totalPrice = unitPrice × quantity − quantityDiscount + leadTimeSurcharge + minimumLineAdjustment (exact minor units). Verify `signature` with your quote signing secret before charging (docs/quote-signatures.md).',
   ),
   WebhookEventPing: {
     type: 'object',

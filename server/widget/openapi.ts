@@ -30,16 +30,20 @@ const cartLine = {
     'quantity',
     'unit_price',
     'subtotal',
+    'discount_percent',
+    'quantity_discount',
+    'lead_time_surcharge',
     'minimum_line_adjustment',
     'total_price',
     'currency',
+    'lead_time',
     'choices',
     'expires_at',
     'signature',
   ],
   additionalProperties: false,
   description:
-    "subtotal = unit_price × quantity; total_price = subtotal + minimum_line_adjustment (which raises the line to the offer's minimum_line_price).",
+    "In exact minor units: subtotal = unit_price × quantity; quantity_discount = subtotal × discount_percent (the offer's quantity break for this quantity, half up); lead_time_surcharge = (subtotal − quantity_discount) × the lead time's surcharge_percent (half up) + its surcharge_amount; total_price = subtotal − quantity_discount + lead_time_surcharge + minimum_line_adjustment (which raises the line to the offer's minimum_line_price).",
   properties: {
     cart_line_id: {
       type: 'string',
@@ -61,9 +65,29 @@ const cartLine = {
     quantity: { type: 'integer' },
     unit_price: { type: 'number' },
     subtotal: { type: 'number' },
+    discount_percent: {
+      type: 'number',
+      minimum: 0,
+      description: 'The quantity break applied (percent off every piece); 0: none',
+    },
+    quantity_discount: { type: 'number', minimum: 0 },
+    lead_time_surcharge: { type: 'number', minimum: 0 },
     minimum_line_adjustment: { type: 'number', minimum: 0 },
     total_price: { type: 'number' },
     currency: { type: 'string' },
+    lead_time: {
+      type: ['object', 'null'],
+      required: ['id', 'label', 'business_days', 'ships_by'],
+      additionalProperties: false,
+      description:
+        'The lead time the quote was made with (also in its signature); null when the offer has none. ships_by: business days (Monday to Friday) from the day of the add, UTC',
+      properties: {
+        id: { type: 'string' },
+        label: { type: 'string' },
+        business_days: { type: 'integer', minimum: 0 },
+        ships_by: { type: 'string', format: 'date' },
+      },
+    },
     choices: ref('ResolvedChoices'),
     expires_at: timestamp,
     signature: ref('QuoteSignature'),
@@ -110,6 +134,38 @@ const order = {
   },
 };
 
+const materialPrices = {
+  type: 'object',
+  required: ['file_id', 'currency', 'quality', 'infill', 'prices'],
+  additionalProperties: false,
+  properties: {
+    file_id: { type: 'string' },
+    currency: { type: ['string', 'null'], description: 'null only when no material could be resolved' },
+    quality: { type: 'string', description: 'The quality preset priced' },
+    infill: { type: 'number', description: 'The infill priced' },
+    prices: {
+      type: 'array',
+      description: 'Every offered material, cheapest first (materials without a price last)',
+      items: {
+        type: 'object',
+        required: ['material', 'description', 'total_price', 'basis'],
+        additionalProperties: false,
+        properties: {
+          material: { type: 'string' },
+          description: { type: ['string', 'null'] },
+          total_price: { type: ['number', 'null'], description: 'One part; null: quote this material to price it' },
+          basis: {
+            type: ['string', 'null'],
+            enum: ['exact', 'estimate', null],
+            description:
+              'exact: from a real slice already made (a quote for it answers at this price); estimate: the instant estimate scaled by an exact price of this part (exact(A) × estimate(B) / estimate(A)), shown as ≈ and never added to a cart: quote the material first',
+          },
+        },
+      },
+    },
+  },
+};
+
 export const widgetSchemas = {
   WidgetConfig: {
     type: 'object',
@@ -128,6 +184,9 @@ export const widgetSchemas = {
       'minimum_price',
       'minimum_line_price',
       'lead_time',
+      'quantity_breaks',
+      'lead_times',
+      'default_lead_time',
     ],
     additionalProperties: false,
     description:
@@ -145,9 +204,19 @@ export const widgetSchemas = {
         type: 'array',
         items: {
           type: 'object',
-          required: ['name', 'colors'],
+          required: ['name', 'colors', 'description', 'swatches'],
           additionalProperties: false,
-          properties: { name: { type: 'string' }, colors: { type: 'array', items: { type: 'string' } } },
+          properties: {
+            name: { type: 'string' },
+            colors: { type: 'array', items: { type: 'string' } },
+            description: { type: ['string', 'null'] },
+            swatches: {
+              type: 'object',
+              additionalProperties: { type: 'string', pattern: '^#[0-9a-f]{6}$' },
+              description:
+                'How each colour is drawn, by colour name (#rrggbb); colours without one are drawn from their name',
+            },
+          },
         },
       },
       default_material: { type: 'string' },
@@ -175,6 +244,9 @@ export const widgetSchemas = {
       minimum_price: { type: ['number', 'null'] },
       minimum_line_price: { type: ['number', 'null'] },
       lead_time: { type: ['string', 'null'] },
+      quantity_breaks: ref('QuantityBreaks'),
+      lead_times: ref('LeadTimes'),
+      default_lead_time: { type: ['string', 'null'] },
     },
   },
   CartRequest: {
@@ -291,6 +363,7 @@ export const widgetSchemas = {
       },
     },
   },
+  MaterialPrices: materialPrices,
   WidgetKeyDeleted: deletedSchema('widget_key_id', 'The revoked widget key'),
   WidgetKeyList: {
     type: 'object',
@@ -300,6 +373,23 @@ export const widgetSchemas = {
 };
 
 export const widgetPaths = {
+  '/v2/widget/files/{file_id}/prices': {
+    get: {
+      operationId: 'listMaterialPrices',
+      tags: ['widget'],
+      summary: 'Every offered material priced for this part, side by side',
+      description:
+        "The price of one part in each of the offer's materials, for the other choices given (quality, infill; each left out takes the offer's default). Read from slices already made (the upload's prefetch, earlier quotes) and from the instant estimator: it never slices, queues or counts a quote. A shopper's widget key sees only its own uploads (404 otherwise).",
+      security: widgetOrToken,
+      parameters: [
+        pathParam('file_id', 'The part (file_...)'),
+        shopperToken,
+        { name: 'quality', in: 'query', required: false, schema: { type: 'string', maxLength: 40 } },
+        { name: 'infill', in: 'query', required: false, schema: { type: 'number', minimum: 0, maximum: 100 } },
+      ],
+      responses: { '200': ok('MaterialPrices', 'One row per offered material'), ...errors(400, 401, 403, 404) },
+    },
+  },
   '/v2/widget/config': {
     get: {
       operationId: 'getWidgetConfig',

@@ -20,6 +20,10 @@ interface StoredLine {
   unit_price: number;
   subtotal: number;
   minimum_line_adjustment: number;
+  discount_percent?: number;
+  quantity_discount?: number;
+  lead_time_surcharge?: number;
+  lead_time?: { id: string; label: string; business_days: number; ships_by: string } | null;
   choices: { material: string; color: string | null; quality: string; quality_label: string; infill: number } | null;
   expires_at: string;
   signature: { payload: string; hmac_sha256: string };
@@ -30,6 +34,11 @@ const caller = (by: string) => by.split(':')[0] as 'shopper' | 'token' | 'sessio
 export function presentOrder(row: OrderRow) {
   const line = JSON.parse(row.line) as StoredLine;
   return {
+    // Lines added before quantity breaks and lead-time options had neither.
+    discount_percent: 0,
+    quantity_discount: 0,
+    lead_time_surcharge: 0,
+    lead_time: null,
     ...line,
     file_name: row.file_name,
     file_url: `/v2/file/${row.file_id}`,
@@ -60,9 +69,13 @@ export const ORDER_COLUMNS = [
   'infill',
   'quantity',
   'unit_price',
+  'quantity_discount',
+  'lead_time_surcharge',
   'minimum_line_adjustment',
   'total_price',
   'currency',
+  'lead_time',
+  'ships_by',
   'expires_at',
   'signature_payload',
   'signature_hmac_sha256',
@@ -91,9 +104,13 @@ export async function* orderCsvRows(rows: AsyncGenerator<OrderRow>): AsyncGenera
       infill: o.choices?.infill ?? null,
       quantity: o.quantity,
       unit_price: o.unit_price,
+      quantity_discount: o.quantity_discount,
+      lead_time_surcharge: o.lead_time_surcharge,
       minimum_line_adjustment: o.minimum_line_adjustment,
       total_price: o.total_price,
       currency: o.currency,
+      lead_time: o.lead_time?.label ?? null,
+      ships_by: o.lead_time?.ships_by ?? null,
       expires_at: o.expires_at,
       signature_payload: o.signature.payload,
       signature_hmac_sha256: o.signature.hmac_sha256,

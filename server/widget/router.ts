@@ -13,6 +13,8 @@ import { pageRequest, pageResponse } from '../http/pagination.ts';
 import { csvStream } from '../usage/export.ts';
 import { allOrders, listOrders } from './cart-sql.ts';
 import { ORDER_COLUMNS, acknowledge, orderCsvRows, presentOrder } from './orders.ts';
+import { materialPrices } from '../quotes/material-prices.ts';
+import { routeParam } from '../http/route-params.ts';
 
 /**
  * Add-to-cart calls one shopper session may make (docs/widget.md, "Add to cart"): far more than a shopper adding
@@ -53,6 +55,9 @@ export function widgetRouter(deps: Deps) {
   const router = new Router<AppState>({ prefix: '/v2/widget' });
   router.get('/config', allow(deps, API_OR_WIDGET), async (ctx) => {
     ctx.body = await widgetConfig(deps, ctx.state.auth);
+  });
+  router.get('/files/:file_id/prices', allow(deps, API_OR_WIDGET), async (ctx) => {
+    ctx.body = await materialPrices(deps, ctx.state.auth, routeParam(ctx, 'file_id'), ctx.query);
   });
   router.post('/cart', allow(deps, API_OR_WIDGET), jsonBody, idempotent(deps), async (ctx) => {
     await limitCartAdds(deps, ctx);

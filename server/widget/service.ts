@@ -7,7 +7,8 @@ import { writeEvent } from '../webhooks/outbox-sql.ts';
 import { resolveSettings } from '../quotes/resolve.ts';
 import { specResult } from '../quotes/present.ts';
 import { effectiveOffer } from '../offer/offer.ts';
-import { priceLine, quantityProblem } from '../../shared/offer.ts';
+import { quantityProblem } from '../../shared/offer.ts';
+import { deliveryDate, priceLine } from '../../shared/offer-terms.ts';
 import { currencyDigits } from '../../shared/pricing.ts';
 import { ApiError, ValidationError, notFound } from '../http/errors.ts';
 import { fileById } from '../files/sql.ts';
@@ -25,7 +26,12 @@ export async function widgetConfig(deps: Deps, auth: Auth) {
     currency: base.settings.quote.currency,
     max_upload_bytes: deps.config.maxUploadBytes,
     build_volume: { x: p.bed_size_x, y: p.bed_size_y, z: p.bed_size_z },
-    materials: offer.materials.map((m) => ({ name: m.material, colors: m.colors })),
+    materials: offer.materials.map((m) => ({
+      name: m.material,
+      colors: m.colors,
+      description: m.description ?? null,
+      swatches: m.swatches ?? {},
+    })),
     default_material: offer.default_material,
     qualities: offer.qualities.map((q) => ({
       id: q.id,
@@ -39,6 +45,9 @@ export async function widgetConfig(deps: Deps, auth: Auth) {
     minimum_price: offer.minimum_price ?? (base.settings.quote.minimum_price || null),
     minimum_line_price: offer.minimum_line_price,
     lead_time: offer.lead_time,
+    quantity_breaks: offer.quantity_breaks,
+    lead_times: offer.lead_times,
+    default_lead_time: offer.default_lead_time,
   };
 }
 
@@ -200,7 +209,31 @@ async function checkedLine(
   if (problem) throw new ValidationError([{ field: 'quantity', message: problem }]);
   const unit = quote.total_price!;
   const currency = quote.currency!;
-  const price = priceLine(unit, quantity, offer.minimum_line_price, currencyDigits(currency));
+  // Breaks and the line minimum are the offer's today; the lead time is the quote's own (chosen and signed).
+  const lead = quote.choices?.lead_time ?? null;
+  const price = priceLine(
+    unit,
+    quantity,
+    {
+      quantity_breaks: offer.quantity_breaks,
+      lead_time: lead,
+      minimum_line_price: offer.minimum_line_price,
+      rate: quote.resolved?.conversion?.rate ?? 1,
+    },
+    currencyDigits(currency),
+  );
+  const now = deps.now();
+  const leadTime = lead
+    ? {
+        id: lead.id,
+        label: lead.label,
+        business_days: lead.business_days,
+        ships_by: deliveryDate(
+          { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1, day: now.getUTCDate() },
+          lead.business_days,
+        ),
+      }
+    : null;
   if (!(price.total > 0)) {
     throw new ApiError(
       422,
@@ -220,9 +253,13 @@ async function checkedLine(
     quantity,
     unit_price: unit,
     subtotal: price.subtotal,
+    discount_percent: price.discount_percent,
+    quantity_discount: price.quantity_discount,
+    lead_time_surcharge: price.lead_time_surcharge,
     minimum_line_adjustment: price.minimum_line_adjustment,
     total_price: price.total,
     currency,
+    lead_time: leadTime,
     choices: quote.choices,
     expires_at: result.expires_at,
     signature: result.signature,
@@ -241,8 +278,12 @@ async function checkedLine(
       quantity,
       unitPrice: unit,
       subtotal: price.subtotal,
+      discountPercent: price.discount_percent,
+      quantityDiscount: price.quantity_discount,
+      leadTimeSurcharge: price.lead_time_surcharge,
       minimumLineAdjustment: price.minimum_line_adjustment,
       totalPrice: price.total,
+      leadTime,
       currency,
       material: quote.material,
       color: quote.color,

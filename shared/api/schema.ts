@@ -183,6 +183,13 @@ export interface paths {
     /** Delete a profile */
     delete: operations["deleteProfile"];
   };
+  "/v2/widget/files/{file_id}/prices": {
+    /**
+     * Every offered material priced for this part, side by side
+     * @description The price of one part in each of the offer's materials, for the other choices given (quality, infill; each left out takes the offer's default). Read from slices already made (the upload's prefetch, earlier quotes) and from the instant estimator: it never slices, queues or counts a quote. A shopper's widget key sees only its own uploads (404 otherwise).
+     */
+    get: operations["listMaterialPrices"];
+  };
   "/v2/widget/config": {
     /** What the storefront widget offers */
     get: operations["getWidgetConfig"];
@@ -1140,7 +1147,7 @@ export interface components {
        * @description ISO 8601 UTC with milliseconds
        */
       link_expires_at: string;
-      /** @description The shop's lead time from its offer; null: none stated */
+      /** @description The delivery option the shopper chose (label and business days), else the shop's lead time from its offer; null: none stated */
       lead_time: string | null;
       /** @description The part drawn from its mesh, a `data:image/png;base64,…` URL; null when none can be drawn (a 3MF project, a very large mesh, a deleted file) */
       picture: string | null;
@@ -1224,10 +1231,15 @@ export interface components {
         y: number;
         z: number;
       };
-      materials: {
+      materials: ({
           name: string;
           colors: string[];
-        }[];
+          description: string | null;
+          /** @description How each colour is drawn, by colour name (#rrggbb); colours without one are drawn from their name */
+          swatches: {
+            [key: string]: string;
+          };
+        })[];
       default_material: string;
       qualities: {
           id: string;
@@ -1245,6 +1257,9 @@ export interface components {
       minimum_price: number | null;
       minimum_line_price: number | null;
       lead_time: string | null;
+      quantity_breaks: components["schemas"]["QuantityBreaks"];
+      lead_times: components["schemas"]["LeadTimes"];
+      default_lead_time: string | null;
     };
     CartRequest: {
       quote_id: string;
@@ -1263,7 +1278,7 @@ export interface components {
       /** @description In the order of the request */
       lines: components["schemas"]["CartLine"][];
     };
-    /** @description subtotal = unit_price × quantity; total_price = subtotal + minimum_line_adjustment (which raises the line to the offer's minimum_line_price). */
+    /** @description In exact minor units: subtotal = unit_price × quantity; quantity_discount = subtotal × discount_percent (the offer's quantity break for this quantity, half up); lead_time_surcharge = (subtotal − quantity_discount) × the lead time's surcharge_percent (half up) + its surcharge_amount; total_price = subtotal − quantity_discount + lead_time_surcharge + minimum_line_adjustment (which raises the line to the offer's minimum_line_price). */
     CartLine: {
       /** @description This add to the cart; a replay of the add answers the same id */
       cart_line_id: string;
@@ -1277,9 +1292,21 @@ export interface components {
       quantity: number;
       unit_price: number;
       subtotal: number;
+      /** @description The quantity break applied (percent off every piece); 0: none */
+      discount_percent: number;
+      quantity_discount: number;
+      lead_time_surcharge: number;
       minimum_line_adjustment: number;
       total_price: number;
       currency: string;
+      /** @description The lead time the quote was made with (also in its signature); null when the offer has none. ships_by: business days (Monday to Friday) from the day of the add, UTC */
+      lead_time: {
+        id: string;
+        label: string;
+        business_days: number;
+        /** Format: date */
+        ships_by: string;
+      } | null;
       choices: components["schemas"]["ResolvedChoices"];
       /**
        * Format: date-time
@@ -1302,9 +1329,21 @@ export interface components {
       quantity: number;
       unit_price: number;
       subtotal: number;
+      /** @description The quantity break applied (percent off every piece); 0: none */
+      discount_percent: number;
+      quantity_discount: number;
+      lead_time_surcharge: number;
       minimum_line_adjustment: number;
       total_price: number;
       currency: string;
+      /** @description The lead time the quote was made with (also in its signature); null when the offer has none. ships_by: business days (Monday to Friday) from the day of the add, UTC */
+      lead_time: {
+        id: string;
+        label: string;
+        business_days: number;
+        /** Format: date */
+        ships_by: string;
+      } | null;
       choices: components["schemas"]["ResolvedChoices"];
       /**
        * Format: date-time
@@ -1374,6 +1413,27 @@ export interface components {
           last_refused_at: string;
         }[];
     };
+    MaterialPrices: {
+      file_id: string;
+      /** @description null only when no material could be resolved */
+      currency: string | null;
+      /** @description The quality preset priced */
+      quality: string;
+      /** @description The infill priced */
+      infill: number;
+      /** @description Every offered material, cheapest first (materials without a price last) */
+      prices: ({
+          material: string;
+          description: string | null;
+          /** @description One part; null: quote this material to price it */
+          total_price: number | null;
+          /**
+           * @description exact: from a real slice already made (a quote for it answers at this price); estimate: the instant estimate scaled by an exact price of this part (exact(A) × estimate(B) / estimate(A)), shown as ≈ and never added to a cart: quote the material first
+           * @enum {string|null}
+           */
+          basis: "exact" | "estimate" | null;
+        })[];
+    };
     WidgetKeyDeleted: {
       /** @description The revoked widget key */
       widget_key_id: string;
@@ -1383,14 +1443,43 @@ export interface components {
     WidgetKeyList: {
       data: components["schemas"]["WidgetKey"][];
     };
+    /** @description Price breaks by quantity, rising min_quantity: a line of at least min_quantity pieces costs discount_percent less (the largest break reached applies). Empty: none. */
+    QuantityBreaks: {
+        min_quantity: number;
+        /** @description Percent off every piece, at most 2 decimals */
+        discount_percent: number;
+      }[];
+    /** @description Delivery options the shopper picks from (e.g. standard and express); empty: no choice */
+    LeadTimes: {
+        id: string;
+        label: string;
+        /** @description Business days (Monday to Friday) until the part ships */
+        business_days: number;
+        /**
+         * @description Percent added to the line after quantity breaks (at most 2 decimals)
+         * @default 0
+         */
+        surcharge_percent?: number;
+        /**
+         * @description Amount added to the line, in the merchant's currency
+         * @default 0
+         */
+        surcharge_amount?: number;
+      }[];
     /** @description What storefront shoppers may choose and the price floors. Checked against your profiles: every material must exist and be priced, every quality must resolve to valid settings. */
     OfferInput: {
-      materials: {
+      materials: ({
           /** @description A material profile name */
           material: string;
           /** @description Colours a shopper may pick (empty: no choice) */
           colors?: string[];
-        }[];
+          /** @description A short text the widget shows with the material, e.g. "Tough and heat resistant (80 °C)" */
+          description?: string | null;
+          /** @description How the widget draws each colour, by colour name as spelt in colors: {"Galaxy Purple": "#5b2a86"}. A colour without one is drawn from its name when that is a CSS colour name. */
+          swatches?: {
+            [key: string]: string;
+          };
+        })[];
       default_material: string;
       qualities: ({
           id: string;
@@ -1436,6 +1525,10 @@ export interface components {
       minimum_line_price?: number | null;
       /** @description Shown to shoppers, e.g. "Ships in 3–5 business days" */
       lead_time?: string | null;
+      quantity_breaks?: components["schemas"]["QuantityBreaks"];
+      lead_times?: components["schemas"]["LeadTimes"];
+      /** @description The id of the lead time the widget preselects; required with lead_times, null without */
+      default_lead_time?: string | null;
       /** @description What the widget key's shoppers may spend; a key with its own offer has its own budget. Each field left out takes its default. */
       widget_budget?: {
         /**
@@ -1463,12 +1556,18 @@ export interface components {
       max_slice_seconds?: number | null;
     };
     Offer: {
-      materials: {
+      materials: ({
           /** @description A material profile name */
           material: string;
           /** @description Colours a shopper may pick (empty: no choice) */
           colors?: string[];
-        }[];
+          /** @description A short text the widget shows with the material, e.g. "Tough and heat resistant (80 °C)" */
+          description?: string | null;
+          /** @description How the widget draws each colour, by colour name as spelt in colors: {"Galaxy Purple": "#5b2a86"}. A colour without one is drawn from its name when that is a CSS colour name. */
+          swatches?: {
+            [key: string]: string;
+          };
+        })[];
       default_material: string;
       qualities: ({
           id: string;
@@ -1514,6 +1613,10 @@ export interface components {
       minimum_line_price: number | null;
       /** @description Shown to shoppers, e.g. "Ships in 3–5 business days" */
       lead_time: string | null;
+      quantity_breaks: components["schemas"]["QuantityBreaks"];
+      lead_times: components["schemas"]["LeadTimes"];
+      /** @description The id of the lead time the widget preselects; required with lead_times, null without */
+      default_lead_time: string | null;
       /** @description What the widget key's shoppers may spend; a key with its own offer has its own budget. Each field left out takes its default. */
       widget_budget: {
         /**
@@ -1552,6 +1655,8 @@ export interface components {
       quality?: string;
       infill?: number;
       quantity?: number;
+      /** @description The id of one of the offer’s lead_times */
+      lead_time?: string;
     };
     /** @description The choices a quote was made with (null for a quote from raw settings) */
     ResolvedChoices: ({
@@ -1561,10 +1666,27 @@ export interface components {
       quality_label: string;
       infill: number;
       quantity: number;
+      /** @description The lead time chosen (also in the signature); absent when the offer has no lead-time options */
+      lead_time?: {
+        id: string;
+        label: string;
+        /** @description Business days (Monday to Friday) until the part ships */
+        business_days: number;
+        /**
+         * @description Percent added to the line after quantity breaks (at most 2 decimals)
+         * @default 0
+         */
+        surcharge_percent: number;
+        /**
+         * @description Amount added to the line, in the merchant's currency
+         * @default 0
+         */
+        surcharge_amount: number;
+      };
     }) | null;
     /** @description Verify offline: HMAC-SHA256(quote signing secret, payload) equals hmac_sha256; then trust only the payload. */
     QuoteSignature: {
-      /** @description v2:<quote_id>:<file_id>:<file_revision>:<unit>:<scale>:<orientation>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds>. Quotes signed before v2 carry v1:<quote_id>:<file_id>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds>. */
+      /** @description v3:<quote_id>:<file_id>:<file_revision>:<unit>:<scale>:<orientation>:<settings_digest>:<unit_amount_minor>:<currency>:<lead_time id, empty without one>:<business_days>:<expires_at unix seconds>. Quotes signed before lead times carry v2 (the same without lead_time and business_days); before v2, v1:<quote_id>:<file_id>:<settings_digest>:<unit_amount_minor>:<currency>:<expires_at unix seconds>. */
       payload: string;
       hmac_sha256: string;
     };
@@ -1940,7 +2062,7 @@ export interface components {
         attempts: number;
       };
     };
-    /** @description Body of `widget.added_to_cart`. unitPrice is the quote total for one part; totalPrice = unitPrice × quantity + minimumLineAdjustment. Verify `signature` with your quote signing secret before charging (docs/quote-signatures.md). Receivers must ignore fields they do not know; fields may be added. */
+    /** @description Body of `widget.added_to_cart`. unitPrice is the quote total for one part; totalPrice = unitPrice × quantity − quantityDiscount + leadTimeSurcharge + minimumLineAdjustment (exact minor units). Verify `signature` with your quote signing secret before charging (docs/quote-signatures.md). Receivers must ignore fields they do not know; fields may be added. */
     WebhookEventWidgetAddedToCart: {
       /** @constant */
       event: "widget.added_to_cart";
@@ -1968,9 +2090,23 @@ export interface components {
         unitPrice: number;
         /** @description unitPrice × quantity */
         subtotal: number;
+        /** @description The offer's quantity break applied; 0: none */
+        discountPercent?: number;
+        /** @description subtotal × discountPercent, half up */
+        quantityDiscount?: number;
+        /** @description (subtotal − quantityDiscount) × the lead time's surcharge_percent, half up, + its surcharge_amount */
+        leadTimeSurcharge?: number;
+        /** @description The lead time chosen (also in the signature) and the day the part ships, business days from the add (UTC, Monday to Friday); null when the offer has no lead-time options */
+        leadTime?: {
+          id: string;
+          label: string;
+          business_days: number;
+          /** Format: date */
+          ships_by: string;
+        } | null;
         /** @description Raises the line to the offer's minimum_line_price */
         minimumLineAdjustment: number;
-        /** @description subtotal + minimumLineAdjustment: what to charge for the line */
+        /** @description subtotal − quantityDiscount + leadTimeSurcharge + minimumLineAdjustment: what to charge for the line */
         totalPrice: number;
         /**
          * Format: date-time
@@ -3866,6 +4002,44 @@ export interface operations {
           "application/json": components["schemas"]["ProfileDeleted"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
+   * Every offered material priced for this part, side by side
+   * @description The price of one part in each of the offer's materials, for the other choices given (quality, infill; each left out takes the offer's default). Read from slices already made (the upload's prefetch, earlier quotes) and from the instant estimator: it never slices, queues or counts a quote. A shopper's widget key sees only its own uploads (404 otherwise).
+   */
+  listMaterialPrices: {
+    parameters: {
+      query?: {
+        quality?: string;
+        infill?: number;
+      };
+      header?: {
+        /** @description Widget keys: the shopper token from GET /v2/file/upload-id; a shopper sees only their own uploads and quotes */
+        "X-Shopper-Token"?: string;
+      };
+      path: {
+        /** @description The part (file_...) */
+        file_id: string;
+      };
+    };
+    responses: {
+      /** @description One row per offered material */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["MaterialPrices"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];

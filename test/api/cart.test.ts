@@ -143,13 +143,13 @@ test('a shopper session may make 30 add-to-cart calls in 10 minutes; the 31st is
   assert.equal((await next.post('/v2/widget/cart', { quote_id: 'qt_none' })).status, 404);
 });
 
-/** The documented offline check (docs/quote-signatures.md), v2 payload. */
+/** The documented offline check (docs/quote-signatures.md), v3 payload. */
 function verify(signature: { payload: string; hmac_sha256: string }, secret: string) {
   const expected = createHmac('sha256', secret).update(signature.payload).digest('hex');
   if (expected !== signature.hmac_sha256) return null;
   const [version, quoteId, fileId, revision, unit, scale, orientation, , unitMinor, currency] =
     signature.payload.split(':');
-  assert.equal(version, 'v2');
+  assert.equal(version, 'v3');
   return { quoteId, fileId, revision: Number(revision), unit, scale: Number(scale), orientation, unitMinor, currency };
 }
 

@@ -131,6 +131,26 @@ test('the PDF parses, names the part, the choices, the price of one part and unt
   assert.match(Buffer.from(res.raw).toString('latin1'), /\/Subtype \/Image/);
 });
 
+test('the kept quote and its PDF name the delivery option the shopper chose', async () => {
+  const { source: _source, ...current } = (await stranger.api.get('/v2/offer')).body;
+  const saved = await stranger.api.put('/v2/offer', {
+    ...current,
+    lead_times: [
+      { id: 'standard', label: 'Standard', business_days: 5 },
+      { id: 'express', label: 'Express', business_days: 2, surcharge_percent: 20 },
+    ],
+    default_lead_time: 'standard',
+  });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  const s = widgetShopper(server, stranger.key, OTHER);
+  const fileId = await s.upload(new TextEncoder().encode(CUBE_OBJ), 'cube.obj');
+  const q = await s.post(`/v2/file/quote/${fileId}`, { choices: { lead_time: 'express' } });
+  assert.equal(q.status, 200, JSON.stringify(q.body));
+  const link = (await s.post(`/v2/quotes/${q.body.quote_id}/link`, {})).body;
+  assert.equal((await s.get(link.url)).body.lead_time, 'Express (2 business days)');
+  assert.match(await pdfText((await s.get(link.pdf_url)).raw), /Lead time\nExpress \(2 business days\)/);
+});
+
 test('an unknown quote cannot be kept: 404', async () => {
   assert.equal((await shop.api.post('/v2/quotes/qt_doesnotexist000000/link', {})).status, 404);
 });

@@ -148,8 +148,8 @@ test('a merchant saves an offer; unknown materials, price fields in presets and 
   assert.equal(saved.body.materials[0].material, 'PLA', "material names take the profile's spelling");
   const config = await shopper().get('/v2/widget/config');
   assert.deepEqual(config.body.materials, [
-    { name: 'PLA', colors: ['White', 'Black'] },
-    { name: 'PETG', colors: [] },
+    { name: 'PLA', colors: ['White', 'Black'], description: null, swatches: {} },
+    { name: 'PETG', colors: [], description: null, swatches: {} },
   ]);
   assert.deepEqual(
     config.body.qualities.map((q: { id: string; layer_height: number }) => [q.id, q.layer_height]),
@@ -289,11 +289,11 @@ test('a completed quote is signed and expires; the backend verifies it offline; 
   const q = (await s.post(`/v2/file/quote/${fileId}`, { choices: { material: 'PETG' } })).body;
   const secret = (await dashboard.get('/dashboard/api/quote-signing-secret')).body.secret;
   assert.ok(verify(secret, q.signature), 'the signature verifies with the account secret');
-  const [version, quoteId, file, revision, unit, scale, orientation, digest, minor, currency, expires] =
+  const [version, quoteId, file, revision, unit, scale, orientation, digest, minor, currency, lead, leadDays, expires] =
     q.signature.payload.split(':');
   assert.deepEqual(
-    [version, quoteId, file, revision, unit, scale, orientation, digest, currency],
-    ['v2', q.quote_id, fileId, '1', 'mm', '1', q.placement.orientation, q.settings_digest, 'USD'],
+    [version, quoteId, file, revision, unit, scale, orientation, digest, currency, lead, leadDays],
+    ['v3', q.quote_id, fileId, '1', 'mm', '1', q.placement.orientation, q.settings_digest, 'USD', '', '0'],
   );
   assert.equal(Number(minor), Math.round(q.total_price * 100));
   assert.equal(Number(expires), Math.floor(Date.parse(q.expires_at) / 1000));
@@ -314,6 +314,8 @@ test('a completed quote is signed and expires; the backend verifies it offline; 
       settingsDigest: q.settings_digest,
       unitAmountMinor: Number(minor),
       currency: 'USD',
+      leadTime: '',
+      businessDays: 0,
     },
     null,
   ]);
@@ -328,6 +330,8 @@ test('a completed quote is signed and expires; the backend verifies it offline; 
       settings_digest: q.settings_digest,
       unit_amount_minor: Number(minor),
       currency: 'USD',
+      lead_time: '',
+      business_days: 0,
     },
     null,
   ]);
@@ -434,7 +438,9 @@ test('a widget key can have its own offer; removing it returns the key to the ac
   assert.equal(put.status, 200, JSON.stringify(put.body));
   assert.equal(put.body.source, 'widget_key');
   const trade = shopper(undefined, other.body.key);
-  assert.deepEqual((await trade.get('/v2/widget/config')).body.materials, [{ name: 'ABS', colors: ['Black'] }]);
+  assert.deepEqual((await trade.get('/v2/widget/config')).body.materials, [
+    { name: 'ABS', colors: ['Black'], description: null, swatches: {} },
+  ]);
   assert.deepEqual(
     (await shopper().get('/v2/widget/config')).body.materials.map((m: { name: string }) => m.name),
     ['PLA', 'PETG'],

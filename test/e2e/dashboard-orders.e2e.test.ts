@@ -99,7 +99,7 @@ describe('dashboard: orders and the quote history cart column', { skip }, () => 
     );
     assert.equal(fetched, 200, 'the model file downloads with the dashboard session');
     await reserved.getByText('Signature').click();
-    assert.match(await reserved.innerText(), new RegExp(`v2:${lines[1]!.quote}:`));
+    assert.match(await reserved.innerText(), new RegExp(`v3:${lines[1]!.quote}:`));
     await assertAccessible(page, 'orders');
     await shoot(page, 'orders', true);
 

@@ -157,7 +157,7 @@ for (const size of SIZES) {
       const form = posted.at(-1)!;
       assert.equal(form.get('lines[0][quote_id]'), quoteId);
       assert.equal(form.get('lines[0][quantity]'), '1');
-      assert.match(form.get('lines[0][signature_payload]')!, new RegExp(`^v2:${quoteId}:`));
+      assert.match(form.get('lines[0][signature_payload]')!, new RegExp(`^v3:${quoteId}:`));
       assert.match(form.get('lines[0][signature_hmac_sha256]')!, /^[0-9a-f]{64}$/);
       const o = await order(quoteId);
       assert.equal(form.get('lines[0][cart_line_id]'), o.cart_line_id);

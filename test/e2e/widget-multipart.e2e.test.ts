@@ -232,7 +232,7 @@ test('three files dropped: a broken one removed, a material changed, each row pr
     assert.equal(lines[0].quote_id, requote.quote_id, 'priced by its latest quote');
     for (const line of lines) {
       assert.ok(
-        line.signature.payload.startsWith(`v2:${line.quote_id}:${line.file_id}:`) &&
+        line.signature.payload.startsWith(`v3:${line.quote_id}:${line.file_id}:`) &&
           /^[0-9a-f]{64}$/.test(line.signature.hmac_sha256),
         'a signed quote per line',
       );

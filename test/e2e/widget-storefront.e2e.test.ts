@@ -261,7 +261,7 @@ test('the cart line and sq-add-to-cart say everything the shop needs to make the
     assert.deepEqual(added.placement.dimensions, { x: 20, y: 20, z: 20 });
     assert.deepEqual(added.placement.rotation, { x: 0, y: 0, z: 0 });
     assert.ok(
-      added.signature.payload.startsWith(`v2:${added.quote_id}:`) && /^[0-9a-f]{64}$/.test(added.signature.hmac_sha256),
+      added.signature.payload.startsWith(`v3:${added.quote_id}:`) && /^[0-9a-f]{64}$/.test(added.signature.hmac_sha256),
       'the signed quote',
     );
     assert.match(

@@ -38,8 +38,10 @@ describe('accessibility', () => {
     const second = (await requoted).detail;
     assert(second.fill_density !== first.fill_density, 'the keyboard changed the infill');
 
-    // Tab from the quantity field to "Add to cart" and press Enter.
+    // Tab from the quantity field past "Compare all materials" to "Add to cart" and press Enter.
     $(el, '#quantity').focus();
+    await sendKeys({ press: 'Tab' });
+    assertEqual(shadow(el).activeElement, $(el, '[part~=compare-button]'), 'Tab reaches Compare all materials');
     await sendKeys({ press: 'Tab' });
     assertEqual(shadow(el).activeElement, $(el, '[part~=add-button]'), 'Tab reaches Add to cart');
     const added = nextEvent('sq-add-to-cart', 15_000);

@@ -172,7 +172,7 @@ describe('several parts (multiple)', () => {
     assert(lines[0].quote_id !== lines[1].quote_id && lines[0].file_id !== lines[1].file_id, 'two parts');
     for (const line of lines)
       assert(
-        line.signature.payload.startsWith(`v2:${line.quote_id}:${line.file_id}:`) &&
+        line.signature.payload.startsWith(`v3:${line.quote_id}:${line.file_id}:`) &&
           /^[0-9a-f]{64}$/.test(line.signature.hmac_sha256),
         'each line carries its signed quote',
       );

@@ -7,6 +7,7 @@ import type {
   FileRecord,
   Job,
   JobAccepted,
+  MaterialPrices,
   KeptQuote,
   KeptQuoteLink,
   Quote,
@@ -19,7 +20,7 @@ import type {
 /** Seconds a quote request waits for a quick or cached slice before the server answers with the job. */
 const QUOTE_WAIT_S = 1;
 export interface QuoteRequest {
-  choices: { material: string; color?: string; quality: string; infill: number };
+  choices: { material: string; color?: string; quality: string; infill: number; lead_time?: string };
 }
 
 export class WidgetApi {
@@ -37,6 +38,12 @@ export class WidgetApi {
 
   config(signal?: AbortSignal): Promise<WidgetConfig> {
     return this.json('GET', '/v2/widget/config', undefined, signal);
+  }
+
+  /** Every offered material priced for the part with these other choices (never slices, never cartable). */
+  prices(fileId: string, quality: string, infill: number, signal?: AbortSignal): Promise<MaterialPrices> {
+    const query = new URLSearchParams({ quality, infill: String(infill) });
+    return this.json('GET', `/v2/widget/files/${encodeURIComponent(fileId)}/prices?${query}`, undefined, signal);
   }
 
   async uploadTicket(signal?: AbortSignal): Promise<UploadTicket> {

@@ -366,7 +366,7 @@ export class PartFlow {
     const { quote, selection, quantityError } = this.s;
     const config = this.host.config;
     if (!quote || !selection || !config || quantityError) return null;
-    return lineTotal(quote, selection.quantity, config.minimum_line_price);
+    return lineTotal(quote, selection.quantity, config);
   }
 
   quoteDetail(): QuoteDetail {
@@ -387,7 +387,7 @@ export class PartFlow {
       quantity: sel.quantity,
       expires_at: q.expires_at,
       unit_price: q.total_price,
-      total_price: lineTotal(q, sel.quantity, config.minimum_line_price),
+      total_price: lineTotal(q, sel.quantity, config),
       currency: q.currency,
       estimated_time: q.estimated_time,
       estimated_time_seconds: q.estimated_time_seconds,

@@ -177,7 +177,7 @@ function renderRow(
             : p.quote && !p.error
               ? html`<div class="part-price ${p.quoting === null ? '' : 'stale'}" part="row-price">
               ${total !== null ? html`<strong>${fmt(total)}</strong>` : nothing}
-              <span class="each">${total !== null ? unitWords(p.quote, p.selection!.quantity, s.config?.minimum_line_price ?? null, fmt) : `${fmt(p.quote.total_price)} each`}</span>
+              <span class="each">${total !== null ? unitWords(p.quote, p.selection!.quantity, s.config, fmt) : `${fmt(p.quote.total_price)} each`}</span>
               ${renderRowFacts(p.quote, s)}
               ${p.added ? html`<span class="added" part="row-added">In your cart</span>` : nothing}
             </div>`

@@ -18,6 +18,7 @@ export function quoteRequest(sel: Selection): QuoteRequest {
       quality: sel.quality,
       infill: sel.infill,
       ...(sel.color ? { color: sel.color } : {}),
+      ...(sel.lead_time ? { lead_time: sel.lead_time } : {}),
     },
   };
 }

@@ -1,5 +1,5 @@
 // The shopper's choices: the offer's defaults to start with, and what changing the material does to the colour.
-import { priceLine } from '../../shared/offer.ts';
+import { priceLine } from '../../shared/offer-terms.ts';
 import { currencyDigits } from '../../shared/pricing.ts';
 import type { Quote, Selection, WidgetConfig, WidgetMaterial, WidgetQuality } from './types.ts';
 
@@ -12,18 +12,28 @@ export function initialSelection(config: WidgetConfig, preferred?: string | null
     quality: config.default_quality,
     infill: config.default_infill,
     quantity: config.quantity.min,
+    lead_time: config.default_lead_time ?? '',
   };
 }
 
 /** Case-insensitive, since a merchant types the `material` attribute by hand. */
-export function findMaterial(config: WidgetConfig, name?: string | null): WidgetMaterial | undefined {
-  if (!name) return undefined;
+export function findMaterial(config: WidgetConfig | undefined, name?: string | null): WidgetMaterial | undefined {
+  if (!name || !config) return undefined;
   const wanted = name.toLowerCase();
   return config.materials.find((m) => m.name.toLowerCase() === wanted);
 }
 
 export function findQuality(config: WidgetConfig, id: string): WidgetQuality | undefined {
   return config.qualities.find((q) => q.id === id);
+}
+
+/**
+ * How a colour is drawn: the offer's swatch for it (#rrggbb), else its name (a CSS colour such as "Red" draws as
+ * itself; a name that is no CSS colour, like "Galaxy Purple" without a swatch, falls back to the preview's own).
+ */
+export function swatchOf(config: WidgetConfig | null, sel: Pick<Selection, 'material' | 'color'> | null): string {
+  if (!sel?.color) return '';
+  return findMaterial(config ?? undefined, sel.material)?.swatches?.[sel.color] ?? sel.color;
 }
 
 /** A new material keeps the colour when it is offered in it, else takes the material's first. */
@@ -51,11 +61,27 @@ export function checkQuantity(config: WidgetConfig, raw: string): { quantity: nu
   return { quantity: n };
 }
 
-/** What the line costs: unit price × quantity, raised to the shop's minimum line price (as the cart prices it). */
-export function lineTotal(
-  q: Pick<Quote, 'total_price' | 'currency'>,
+/**
+ * What the line costs, exactly as the cart prices it: unit price × quantity, less the offer's quantity break, plus
+ * the quote's lead-time surcharge, raised to the shop's minimum line price.
+ */
+export function quoteLine(
+  q: Pick<Quote, 'total_price' | 'currency'> & { choices?: Quote['choices'] },
   quantity: number,
-  minimumLinePrice: number | null,
+  config: Pick<WidgetConfig, 'minimum_line_price' | 'quantity_breaks'> | null,
+) {
+  const terms = {
+    quantity_breaks: config?.quantity_breaks ?? [],
+    lead_time: q.choices?.lead_time ?? null,
+    minimum_line_price: config?.minimum_line_price ?? null,
+  };
+  return priceLine(q.total_price, quantity, terms, currencyDigits(q.currency));
+}
+
+export function lineTotal(
+  q: Pick<Quote, 'total_price' | 'currency'> & { choices?: Quote['choices'] },
+  quantity: number,
+  config: Pick<WidgetConfig, 'minimum_line_price' | 'quantity_breaks'> | null,
 ): number {
-  return priceLine(q.total_price, quantity, minimumLinePrice, currencyDigits(q.currency)).total;
+  return quoteLine(q, quantity, config).total;
 }

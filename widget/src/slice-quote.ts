@@ -11,11 +11,11 @@ import { dimensions, type CurrencyDisplay } from './format.ts';
 import { type PartHost, PartFlow, partStatus, REPRICE } from './part-flow.ts';
 import { renderParts, type PartsHandlers, type PartsState } from './parts-view.ts';
 import { Preview } from './preview.ts';
-import { findMaterial, initialSelection } from './selection.ts';
-import type { ShopState, StageError, WidgetState } from './state.ts';
+import { findMaterial, initialSelection, swatchOf } from './selection.ts';
+import type { ShopState, StageError } from './state.ts';
 import { styles } from './styles.ts';
-import type { AddToCartDetail, Quote, Selection, WidgetConfig } from './types.ts';
-import { renderWidget, type Handlers } from './view.ts';
+import type { AddToCartDetail, MaterialPrices, Quote, Selection, WidgetConfig } from './types.ts';
+import { renderWidget, type Handlers, type SingleState } from './view.ts';
 import { handOff, postToCartUrl } from './cart-handoff.ts';
 import { warnMerchant } from './merchant-hints.ts';
 import type { PartEvent, SliceQuoteEventDetails, SliceQuoteEvents } from './events.ts';
@@ -88,6 +88,11 @@ export class SliceQuote extends LitElement {
     if (entry) this.preview?.resize(entry.contentRect.width, entry.contentRect.height);
   });
   private observed: Element | null = null;
+  /** The side-by-side material prices: open or not, the list shown, and what it was asked for. */
+  private comparing = false;
+  private prices: MaterialPrices | null = null;
+  private pricesFor = '';
+  private pricesRun: AbortController | null = null;
 
   constructor() {
     super();
@@ -198,7 +203,13 @@ export class SliceQuote extends LitElement {
     if (this.multiple)
       return renderParts(this.s, this.parts, this.m, this.maxPartsAllowed, this.thumbnails, this.partsHandlers);
     if (this.s.kept) return renderKept(this.s.kept, this.s, this.s.keptDownloading, this.keptHandlers);
-    const s: WidgetState = { ...this.s, ...this.single.s, error: this.s.configError ?? this.single.s.error };
+    const s: SingleState = {
+      ...this.s,
+      ...this.single.s,
+      error: this.s.configError ?? this.single.s.error,
+      comparing: this.comparing,
+      prices: this.prices,
+    };
     return renderWidget(s, this.single.s.model ? (this.preview?.canvas ?? null) : null, this.handlers);
   }
 
@@ -225,6 +236,7 @@ export class SliceQuote extends LitElement {
   }
 
   protected override updated(): void {
+    if (this.comparing) this.loadPrices();
     const viewport = this.renderRoot.querySelector('.viewport');
     if (viewport === this.observed) return;
     this.resize.disconnect();
@@ -481,7 +493,7 @@ export class SliceQuote extends LitElement {
     const t = this.thumbnailer;
     if (!t) return;
     t.setModel(part.parsed, part.s.model.fits);
-    t.setModelColor(part.s.selection?.color ?? '');
+    t.setModelColor(swatchOf(this.s.config, part.s.selection));
     this.thumbnails.set(part.id, t.snapshot(128));
     t.clearModel();
     this.requestUpdate();
@@ -494,7 +506,7 @@ export class SliceQuote extends LitElement {
     const { parsed, s } = this.single;
     if (!preview || !parsed || !s.model) return;
     preview.setModel(parsed, s.model.fits);
-    preview.setModelColor(s.selection?.color ?? '');
+    preview.setModelColor(swatchOf(this.s.config, s.selection));
     const label = `3D preview of ${s.model.name}, ${dimensions(s.model.size, this.s.locale)}. Arrow keys rotate, plus and minus zoom, 0 resets the view.`;
     preview.canvas.setAttribute('aria-label', label);
     this.requestUpdate();
@@ -578,7 +590,9 @@ export class SliceQuote extends LitElement {
       changed: () => this.requestUpdate(),
       showModel: (part) => (this.multiple ? this.drawThumbnail(part) : this.showModel()),
       recolor: (part) =>
-        this.multiple ? this.drawThumbnail(part) : this.preview?.setModelColor(part.s.selection?.color ?? ''),
+        this.multiple
+          ? this.drawThumbnail(part)
+          : this.preview?.setModelColor(swatchOf(this.s.config, part.s.selection)),
       thumbnail: (part) => (this.multiple ? (this.thumbnails.get(part.id) ?? '') : this.snapshot(128)),
       emit: (type, detail) => this.emit(type, detail),
     };
@@ -604,7 +618,41 @@ export class SliceQuote extends LitElement {
     resetView: () => this.preview?.resetView(),
     scaleTo: (percent) => void this.single.scaleTo(percent),
     kept: this.keptHandlers,
+    compare: () => {
+      this.comparing = !this.comparing;
+      this.requestUpdate();
+    },
   };
+
+  /**
+   * Prices every material for the part and the other choices, again whenever the part, its quality or infill, or
+   * its exact price changed (a new slice may turn an estimate exact). It never slices: the server reads its cache.
+   */
+  private loadPrices(): void {
+    const { file, selection, quote } = this.single.s;
+    if (!this.client || !file || !selection) return;
+    const asked = [file.file_id, selection.quality, selection.infill, quote?.quote_id ?? ''].join('|');
+    if (asked === this.pricesFor) return;
+    this.pricesFor = asked;
+    this.pricesRun?.abort();
+    const run = new AbortController();
+    this.pricesRun = run;
+    this.prices = null;
+    this.client.prices(file.file_id, selection.quality, selection.infill, run.signal).then(
+      (prices) => {
+        if (run.signal.aborted) return;
+        this.prices = prices;
+        this.requestUpdate();
+      },
+      () => {
+        if (run.signal.aborted) return;
+        const none = { file_id: file.file_id, currency: null, quality: selection.quality, infill: selection.infill };
+        this.prices = { ...none, prices: [] };
+        this.pricesFor = ''; // asked again at the next change
+        this.requestUpdate();
+      },
+    );
+  }
 
   private readonly partsHandlers: PartsHandlers = {
     choose: () => (this.renderRoot.querySelector('#file') as HTMLInputElement).click(),

@@ -216,6 +216,22 @@ export const styles = css`
     .part { grid-template-columns: 64px minmax(0, 1fr); grid-template-areas: 'thumb remove' 'head head' 'body body'; }
     .remove { justify-self: end; }
   }
+  /* The offer's extras (offer-view.ts): swatch, description, the side-by-side material prices. */
+  .swatch {
+    display: inline-block; width: 0.9em; height: 0.9em; border-radius: 50%; margin-inline-end: 0.35em;
+    vertical-align: -0.1em; box-shadow: inset 0 0 0 1px rgb(0 0 0 / 0.25);
+  }
+  .options .material-description, .options .breaks { grid-column: 1 / -1; }
+  .compare { margin-top: 12px; }
+  .panel > .breaks { margin-top: 8px; }
+  .material-prices { list-style: none; margin: 8px 0 0; padding: 0; display: grid; gap: 4px; }
+  .material-prices button {
+    display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 2px 12px; width: 100%; text-align: start;
+    min-height: 44px; overflow-wrap: break-word;
+  }
+  .material-prices button[aria-pressed='true'] { outline: 2px solid var(--_accent); }
+  .material-prices .hint { grid-column: 1 / -1; }
+  .material-amount { font-weight: 600; white-space: nowrap; }
   .visually-hidden {
     position: absolute; width: 1px; height: 1px; overflow: hidden;
     clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap;

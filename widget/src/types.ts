@@ -23,6 +23,9 @@ export type QuoteChoices = NonNullable<Schemas['ResolvedChoices']>;
 /** A `unit_suspect` warning: the model's size suggests another unit. */
 export type UnitSuspect = Schemas['UnitSuspectWarning'];
 export type FileRecord = Schemas['File'];
+/** Every offered material priced for the part (GET /v2/widget/files/{file_id}/prices). */
+export type MaterialPrices = Schemas['MaterialPrices'];
+export type LeadTimeOption = WidgetConfig['lead_times'][number];
 /** A link to a priced quote the shopper keeps, and what it opens (docs/widget.md, "Quotes shoppers can keep"). */
 export type KeptQuoteLink = Schemas['KeptQuoteLink'];
 export type KeptQuote = Schemas['KeptQuote'];
@@ -73,6 +76,8 @@ export interface Selection {
   quality: string;
   infill: number;
   quantity: number;
+  /** The id of one of the offer's lead times; '' when it offers none. */
+  lead_time: string;
 }
 
 /** Detail of `sq-error`. */

@@ -3,11 +3,10 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { dimensions, duration, grams, money, percent, wait } from './format.ts';
-import { lineTotal } from './selection.ts';
+import { lineTotal, quoteLine } from './selection.ts';
 import type { WidgetState } from './state.ts';
-import { priceLine } from '../../shared/offer.ts';
-import { currencyDigits } from '../../shared/pricing.ts';
-import type { Pricing, Quote, Selection, WidgetConfig } from './types.ts';
+import type { MaterialPrices, Pricing, Quote, Selection, WidgetConfig } from './types.ts';
+import { materialDescription, renderBreaks, renderComparison, renderLeadTimes, swatch } from './offer-view.ts';
 import { shopperMessage } from './shopper-messages.ts';
 import { renderUnitOffer, unitQuestion } from './unit-offer.ts';
 import { renderPlacementNote, renderScaleControl } from './fit-scale.ts';
@@ -28,11 +27,16 @@ export interface Handlers {
   scaleTo?(percent: number): void;
   /** Save, share and download the quote (kept-quote.ts); absent: quotes cannot be kept here. */
   kept?: KeptHandlers;
+  /** Opens or closes the side-by-side list of every material's price. */
+  compare?(): void;
 }
+
+/** The single part's view also shows the side-by-side material prices (offer-view.ts). */
+export type SingleState = WidgetState & { comparing: boolean; prices: MaterialPrices | null };
 
 const ACCEPT = '.stl,.3mf,.obj,model/stl,model/3mf,model/obj';
 
-export function renderWidget(s: WidgetState, canvas: HTMLCanvasElement | null, h: Handlers): TemplateResult {
+export function renderWidget(s: SingleState, canvas: HTMLCanvasElement | null, h: Handlers): TemplateResult {
   return html`
     <div class="root ${s.dragging ? 'dragging' : ''}" part="container">
       <div class="stage">
@@ -44,8 +48,10 @@ export function renderWidget(s: WidgetState, canvas: HTMLCanvasElement | null, h
       <div class="panel">
         ${renderFileStatus(s)}
         ${renderOffer(s, h)}
-        ${s.config && s.selection ? renderOptions(s.config, s.selection, s.quantityError, h.select) : renderConfigStatus(s)}
+        ${s.config && s.selection ? renderOptions(s.config, s.selection, s.quantityError, h.select, undefined, s) : renderConfigStatus(s)}
         ${s.config?.lead_time && s.selection ? renderLeadTime(s.config.lead_time) : nothing}
+        ${s.config && s.quote ? renderBreaks(s.quote, s.config, (v) => money(v, s.quote!.currency, s.locale, s.currencyDisplay)) : nothing}
+        ${s.config && s.quote && h.compare ? renderComparison(s, { compare: h.compare, select: h.select }) : nothing}
         ${renderFacts(s)}
         ${s.quote && s.quoting === null ? renderPlacementNote(s.quote.placement, s.quote.warnings) : nothing}
         ${renderError(s, h)}
@@ -127,6 +133,11 @@ export function renderOptions(
   quantityError: string | null,
   select: Handlers['select'],
   row?: { idPrefix: string; name: string },
+  shown: Pick<WidgetState, 'locale' | 'quote' | 'currencyDisplay'> = {
+    locale: undefined,
+    quote: null,
+    currencyDisplay: 'symbol',
+  },
 ): TemplateResult {
   const colors = config.materials.find((m) => m.name === sel.material)?.colors ?? [];
   const onChange = (field: keyof Selection) => (e: Event) => select(field, (e.target as HTMLInputElement).value);
@@ -143,11 +154,12 @@ export function renderOptions(
         config.materials.map((m) => [m.name, m.name]),
         onChange('material'),
       )}
+      ${materialDescription(config, sel, id('material-description'))}
       ${
         colors.length
           ? selectField(
               id('color'),
-              label('Colour'),
+              html`${swatch(config, sel)}${label('Colour')}`,
               sel.color,
               colors.map((c) => [c, c]),
               onChange('color'),
@@ -182,6 +194,7 @@ export function renderOptions(
           }
         </div>
       </div>
+      ${renderLeadTimes(shown, config, sel, onChange('lead_time'), id('lead-time'))}
     </fieldset>
   `;
 }
@@ -240,8 +253,8 @@ function renderPrice(s: WidgetState): TemplateResult {
           ? renderEstimate(s.pricing, s)
           : q
             ? html`
-            ${invalid ? nothing : html`<div class="amount" part="amount">${fmt(lineTotal(q, qty, s.config?.minimum_line_price ?? null))}</div>`}
-            <div class="each" part="unit-price">${invalid ? `${fmt(q.total_price)} each` : unitWords(q, qty, s.config?.minimum_line_price ?? null, fmt)}</div>`
+            ${invalid ? nothing : html`<div class="amount" part="amount">${fmt(lineTotal(q, qty, s.config))}</div>`}
+            <div class="each" part="unit-price">${invalid ? `${fmt(q.total_price)} each` : unitWords(q, qty, s.config, fmt)}</div>`
             : busy
               ? nothing
               : html`<span class="hint">${s.model ? '' : 'Your price appears here.'}</span>`
@@ -253,19 +266,25 @@ function renderPrice(s: WidgetState): TemplateResult {
 
 /**
  * What the amount is made of: "$2.50 each · 2 pieces", or, where a minimum raised it, the minimum by name:
- * "minimum order $5.00 · $2.50 each × 1", "$1.00 each (minimum price per part) · 1 piece".
+ * "minimum order $5.00 · $2.50 each × 1", "$1.00 each (minimum price per part) · 1 piece"; a quantity break and a
+ * lead-time surcharge by name: "$2.50 each · 12 pieces · 5 % off for 10+ · Express +$8.20".
  */
 export function unitWords(
-  q: Pick<Quote, 'total_price' | 'currency' | 'price_breakdown'>,
+  q: Pick<Quote, 'total_price' | 'currency' | 'price_breakdown'> & { choices?: Quote['choices'] },
   quantity: number,
-  minimumLinePrice: number | null,
+  config: Pick<WidgetConfig, 'minimum_line_price' | 'quantity_breaks'> | null,
   fmt: (v: number) => string,
 ): string {
   const partMinimum = (q.price_breakdown?.minimum_price_adjustment ?? 0) > 0 ? ' (minimum price per part)' : '';
   const each = `${fmt(q.total_price)} each${partMinimum}`;
-  const line = priceLine(q.total_price, quantity, minimumLinePrice, currencyDigits(q.currency));
-  if (line.minimum_line_adjustment > 0) return `minimum order ${fmt(minimumLinePrice!)} · ${each} × ${quantity}`;
-  return `${each} · ${quantity} ${quantity === 1 ? 'piece' : 'pieces'}`;
+  const line = quoteLine(q, quantity, config);
+  if (line.minimum_line_adjustment > 0)
+    return `minimum order ${fmt(config!.minimum_line_price!)} · ${each} × ${quantity}`;
+  const words = [`${each} · ${quantity} ${quantity === 1 ? 'piece' : 'pieces'}`];
+  const rule = config?.quantity_breaks?.filter((b) => quantity >= b.min_quantity).at(-1);
+  if (line.quantity_discount > 0 && rule) words.push(`${line.discount_percent} % off for ${rule.min_quantity}+`);
+  if (line.lead_time_surcharge > 0) words.push(`${q.choices?.lead_time?.label} +${fmt(line.lead_time_surcharge)}`);
+  return words.join(' · ');
 }
 
 function renderFacts(s: WidgetState): TemplateResult | typeof nothing {

@@ -115,6 +115,14 @@ function materialItem(c: EditorContext, m: MaterialRow, i: number): TemplateResu
       “${m.material}”: saving is refused until you remove it or create that profile.</p>`
     }
     ${errorText(c, `${path}.material`)}
+    ${textField(c, `${path}.description`, {
+      label: `Description of ${m.material}`,
+      value: m.description,
+      maxlength: 200,
+      placeholder: 'e.g. Tough and heat resistant (80 °C)',
+      hint: 'Shown to shoppers under the material. Empty: none.',
+      onInput: (v) => c.edit(() => (m.description = v)),
+    })}
     ${colorsGroup(c, m, i)}
   </li>`;
 }
@@ -166,7 +174,17 @@ function colorChip(c: EditorContext, m: MaterialRow, path: string, j: number): T
     },
     'row',
   );
-  return html`<li class="color-chip ${c.problem(path) ? 'chip-invalid' : ''}">${field}${tools}</li>`;
+  const swatchPath = `materials.${path.split('.')[1]}.swatches.${col.name.trim()}`;
+  const swatch = textField(c, swatchPath, {
+    label: `Swatch of ${col.name || `colour ${j + 1}`} (#rrggbb)`,
+    hiddenLabel: true,
+    value: col.swatch,
+    maxlength: 7,
+    placeholder: '#rrggbb',
+    onInput: (v) => c.edit(() => (col.swatch = v)),
+  });
+  const invalid = c.problem(path) || c.problem(swatchPath);
+  return html`<li class="color-chip ${invalid ? 'chip-invalid' : ''}">${field}${swatch}${tools}</li>`;
 }
 
 function addColor(c: EditorContext, m: MaterialRow, e: Event) {

@@ -75,6 +75,7 @@ export class OfferPreview extends LitElement {
     resetView: () => undefined,
     rescale: () => undefined,
     keepUnit: () => undefined,
+    compare: () => undefined,
   };
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -103,6 +104,8 @@ export class OfferPreview extends LitElement {
       previewUnavailable: false,
       locale: undefined,
       currencyDisplay: 'symbol' as const,
+      comparing: false,
+      prices: null,
     };
     return renderWidget(state, null, this.handlers);
   }

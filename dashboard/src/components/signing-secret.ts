@@ -24,9 +24,12 @@ const VERIFY_SNIPPET = `import { createHmac, timingSafeEqual } from 'node:crypto
 const expected = createHmac('sha256', SIGNING_SECRET).update(signature.payload).digest();
 const given = Buffer.from(signature.hmac_sha256, 'hex');
 if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new Error('forged quote');
-const [version, quoteId, fileId, revision, unit, scale, orientation, digest, unitMinor, currency, expires] =
-  signature.payload.split(':');
-if (version !== 'v2') throw new Error('unknown signature version');
+const fields = signature.payload.split(':');
+// v3 (lead time and its business days before the expiry); v2 from quotes signed before lead times.
+if (fields[0] === 'v2' && fields.length === 11) fields.splice(10, 0, '', '0');
+else if (fields[0] !== 'v3' || fields.length !== 13) throw new Error('unknown signature version');
+const [, quoteId, fileId, revision, unit, scale, orientation, digest, unitMinor, currency, leadTime, days, expires] =
+  fields;
 if (Number(expires) * 1000 <= Date.now()) throw new Error('expired quote: quote again');`;
 
 export class SigningSecret extends AppElement {
@@ -109,7 +112,7 @@ export class SigningSecret extends AppElement {
         <li>Compute HMAC-SHA256 of <code>signature.payload</code> with this secret and compare it with
           <code>signature.hmac_sha256</code> in constant time.</li>
         <li>Then trust only the payload
-          (<code>v2:quote_id:file_id:file_revision:unit:scale:orientation:settings_digest:unit_amount_minor:currency:expires_at</code>):
+          (<code>v3:quote_id:file_id:file_revision:unit:scale:orientation:settings_digest:unit_amount_minor:currency:lead_time:business_days:expires_at</code>):
           charge its unit amount (in minor units, e.g. cents) × quantity, and refuse it once expired. The file
           revision, unit, scale and orientation say which size of the part was priced.</li>
       </ol>

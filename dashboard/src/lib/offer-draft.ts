@@ -9,11 +9,14 @@ import { normalizeWidgetBudget, type WidgetBudget } from '../../../shared/widget
 export interface ColorRow {
   key: number;
   name: string;
+  /** How the widget draws it, #rrggbb; empty: from its name. */
+  swatch: string;
 }
 export interface MaterialRow {
   key: number;
   material: string;
   colors: ColorRow[];
+  description: string;
 }
 export interface QualityRow {
   key: number;
@@ -43,6 +46,10 @@ export interface OfferDraft {
   minimumPrice: string;
   minimumLinePrice: string;
   leadTime: string;
+  /** Quantity breaks as typed: "10: 5, 50: 12.5" (from 10 pieces 5 % off, from 50 12.5 %). */
+  quantityBreaks: string;
+  /** Lead-time options as typed, one a line: "id | label | business days | surcharge % | surcharge amount"; the first is preselected. */
+  leadTimes: string;
   /** The widget budget as typed; upload storage in MiB (bytes / 2^20, exact both ways). */
   budget: Record<keyof WidgetBudget, string>;
   maxSliceSeconds: string;
@@ -59,12 +66,58 @@ const newKey = () => ++lastKey;
 /** An empty amount is none (null). */
 const amount = (text: string): unknown => (text.trim() === '' ? null : numeric(text));
 
-export const colorRow = (name: string): ColorRow => ({ key: newKey(), name });
-export const materialRow = (material: string, colors: string[]): MaterialRow => ({
+export const colorRow = (name: string, swatch = ''): ColorRow => ({ key: newKey(), name, swatch });
+export const materialRow = (
+  material: string,
+  colors: string[],
+  description = '',
+  swatches: Record<string, string> = {},
+): MaterialRow => ({
   key: newKey(),
   material,
-  colors: colors.map(colorRow),
+  colors: colors.map((c) => colorRow(c, swatches[c] ?? '')),
+  description,
 });
+
+/** "10: 5, 50: 12.5" ↔ the breaks; an entry that is not "quantity: percent" goes as typed, so the API names it. */
+export const breaksText = (breaks: Offer['quantity_breaks'] | undefined) =>
+  (breaks ?? []).map((b) => `${b.min_quantity}: ${b.discount_percent}`).join(', ');
+function breaksBody(text: string): unknown[] {
+  return text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [quantity = '', pct = ''] = entry.split(':');
+      return {
+        min_quantity: numeric(quantity.replace('+', '').trim()),
+        discount_percent: numeric(pct.replace('%', '').trim()),
+      };
+    });
+}
+
+/** One lead time a line: "express | Express | 2 | 20 | 2.50" ↔ {id, label, business_days, surcharge_…}. */
+export const leadTimesText = (options: Offer['lead_times'] | undefined, preselected: string | null | undefined) =>
+  [...(options ?? [])]
+    .sort((a, b) => Number(b.id === preselected) - Number(a.id === preselected))
+    .map((o) => [o.id, o.label, o.business_days, o.surcharge_percent ?? 0, o.surcharge_amount ?? 0].join(' | '))
+    .join('\n');
+function leadTimesBody(text: string): Record<string, unknown>[] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((line) => {
+      const [id = '', label = '', days = '', pct = '', amount = ''] = line.split('|').map((p) => p.trim());
+      return {
+        id,
+        label,
+        business_days: numeric(days),
+        surcharge_percent: pct === '' ? 0 : numeric(pct.replace('%', '')),
+        surcharge_amount: amount === '' ? 0 : numeric(amount),
+      };
+    });
+}
 export const qualityRow = (id: string, label: string, settings: Record<string, string>): QualityRow => ({
   key: newKey(),
   id,
@@ -90,7 +143,9 @@ export function idFromLabel(label: string): string {
 export const infillRow = (value: string): InfillRow => ({ key: newKey(), value });
 
 export function draftFrom(offer: Offer): OfferDraft {
-  const materials = offer.materials.map((m) => materialRow(m.material, m.colors));
+  const materials = offer.materials.map((m) =>
+    materialRow(m.material, m.colors, m.description ?? '', m.swatches ?? {}),
+  );
   const qualities = offer.qualities.map((q) => {
     const settings = q.printer_config as Record<string, unknown>;
     const text = Object.fromEntries(PRESET_DEFS.map((d) => [d.name, formatField(d, settings[d.name])]));
@@ -111,6 +166,8 @@ export function draftFrom(offer: Offer): OfferDraft {
     minimumPrice: offer.minimum_price === null ? '' : String(offer.minimum_price),
     minimumLinePrice: offer.minimum_line_price === null ? '' : String(offer.minimum_line_price),
     leadTime: offer.lead_time ?? '',
+    quantityBreaks: breaksText(offer.quantity_breaks),
+    leadTimes: leadTimesText(offer.lead_times, offer.default_lead_time),
     budget: budgetText(normalizeWidgetBudget(offer.widget_budget)),
     maxSliceSeconds: offer.max_slice_seconds === null ? '' : String(offer.max_slice_seconds),
   };
@@ -145,11 +202,24 @@ function presetSettings(q: QualityRow): Record<string, unknown> {
   return out;
 }
 
+function materialBody(m: MaterialRow) {
+  const swatches = Object.fromEntries(
+    m.colors.filter((c) => c.swatch.trim()).map((c) => [c.name.trim(), c.swatch.trim()]),
+  );
+  return {
+    material: m.material,
+    colors: m.colors.map((c) => c.name.trim()),
+    description: m.description.trim() === '' ? null : m.description.trim(),
+    ...(Object.keys(swatches).length ? { swatches } : {}),
+  };
+}
+
 /** The request body of PUT /v2/offer for this draft. */
 export function offerBody(d: OfferDraft): Record<string, unknown> {
+  const leadTimes = leadTimesBody(d.leadTimes);
   const byKey = <T extends { key: number }>(rows: T[], key: number) => rows.find((r) => r.key === key);
   return {
-    materials: d.materials.map((m) => ({ material: m.material, colors: m.colors.map((c) => c.name.trim()) })),
+    materials: d.materials.map(materialBody),
     default_material: byKey(d.materials, d.defaultMaterial)?.material ?? '',
     qualities: d.qualities.map((q) => ({ id: q.id.trim(), label: q.label.trim(), printer_config: presetSettings(q) })),
     default_quality: byKey(d.qualities, d.defaultQuality)?.id.trim() ?? '',
@@ -159,6 +229,9 @@ export function offerBody(d: OfferDraft): Record<string, unknown> {
     minimum_price: amount(d.minimumPrice),
     minimum_line_price: amount(d.minimumLinePrice),
     lead_time: d.leadTime.trim() === '' ? null : d.leadTime.trim(),
+    quantity_breaks: breaksBody(d.quantityBreaks),
+    lead_times: leadTimes,
+    default_lead_time: leadTimes[0]?.id ?? null,
     widget_budget: budgetBody(d.budget),
     max_slice_seconds: d.maxSliceSeconds.trim() === '' ? null : numeric(d.maxSliceSeconds),
   };
@@ -182,6 +255,8 @@ export function fieldLabel(path: string, d: OfferDraft): string {
   const n = Number(index);
   if (head === 'materials' && index !== undefined) {
     const name = d.materials[n]?.material || `Material ${n + 1}`;
+    if (sub === 'description') return `${name}, description`;
+    if (sub === 'swatches') return `${name}, swatch of ${rest}`;
     if (sub === 'colors') return rest === undefined ? `${name}, colours` : `${name}, colour ${Number(rest) + 1}`;
     return name;
   }
@@ -193,6 +268,8 @@ export function fieldLabel(path: string, d: OfferDraft): string {
     return sub === 'id' ? `${name}, id` : sub === 'label' ? `${name}, label` : name;
   }
   if (head === 'infill_options' && index !== undefined) return `Infill option ${n + 1}`;
+  if (head === 'quantity_breaks' && index !== undefined) return `Quantity break ${n + 1}, ${sub ?? ''}`;
+  if (head === 'lead_times' && index !== undefined) return `Delivery option ${n + 1}, ${sub ?? ''}`;
   return TOP_LABELS[path] ?? path;
 }
 
@@ -209,6 +286,9 @@ const TOP_LABELS: Record<string, string> = {
   minimum_price: 'Minimum price per part',
   minimum_line_price: 'Minimum price per line',
   lead_time: 'Lead time',
+  quantity_breaks: 'Quantity breaks',
+  lead_times: 'Delivery options',
+  default_lead_time: 'Preselected delivery option',
   widget_budget: 'Widget budget',
   'widget_budget.quotes_per_shopper_hour': 'Quotes per shopper per hour',
   'widget_budget.quotes_per_day': 'Quotes per day',

@@ -52,7 +52,12 @@ export const loadWidgetConfig = () => call(api.GET('/v2/widget/config'));
 export function widgetConfigFor(shop: WidgetConfig, offer: Offer, printerLayerHeight: number): WidgetConfig {
   return {
     ...shop,
-    materials: offer.materials.map((m) => ({ name: m.material, colors: m.colors })),
+    materials: offer.materials.map((m) => ({
+      name: m.material,
+      colors: m.colors,
+      description: m.description ?? null,
+      swatches: m.swatches ?? {},
+    })),
     default_material: offer.default_material,
     qualities: offer.qualities.map((q) => ({
       id: q.id,
@@ -66,6 +71,13 @@ export function widgetConfigFor(shop: WidgetConfig, offer: Offer, printerLayerHe
     minimum_price: offer.minimum_price,
     minimum_line_price: offer.minimum_line_price,
     lead_time: offer.lead_time,
+    quantity_breaks: offer.quantity_breaks ?? [],
+    lead_times: (offer.lead_times ?? []).map((o) => ({
+      ...o,
+      surcharge_percent: o.surcharge_percent ?? 0,
+      surcharge_amount: o.surcharge_amount ?? 0,
+    })),
+    default_lead_time: offer.default_lead_time ?? null,
   };
 }
 

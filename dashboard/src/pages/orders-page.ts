@@ -20,6 +20,18 @@ function choices(o: Order): string {
   return [c.material, c.color, c.quality_label, `${num(c.infill, 0)} % infill`].filter(Boolean).join(' · ');
 }
 
+/** What made the line differ from unit price × quantity: a quantity break, a lead-time surcharge, a minimum. */
+function lineNotes(o: Order) {
+  const notes = [
+    o.quantity_discount > 0 ? `${num(o.discount_percent, 2)} % off: −${money(o.quantity_discount, o.currency)}` : '',
+    o.lead_time_surcharge > 0
+      ? `${o.lead_time?.label ?? 'lead time'}: +${money(o.lead_time_surcharge, o.currency)}`
+      : '',
+    o.minimum_line_adjustment > 0 ? `minimum order: +${money(o.minimum_line_adjustment, o.currency)}` : '',
+  ].filter(Boolean);
+  return notes.map((n) => html`<div class="muted small">${n}</div>`);
+}
+
 function placement(o: Order): string {
   const p = o.placement;
   if (!p) return '—';
@@ -89,13 +101,13 @@ export class OrdersPage extends AppElement {
       <td>${dateTime(o.created_at)}</td>
       <td><a href=${o.file_url} download aria-label=${`Download ${name}`}>${name}</a>
         <div class="muted small">${placement(o)}</div></td>
-      <td>${choices(o)}</td>
-      <td class="num">${num(o.quantity, 0)}</td>
-      <td class="num">${money(o.total_price, o.currency)}${
-        o.minimum_line_adjustment > 0
-          ? html`<div class="muted small">minimum order: +${money(o.minimum_line_adjustment, o.currency)}</div>`
+      <td>${choices(o)}${
+        o.lead_time
+          ? html`<div class="muted small">${o.lead_time.label}, ships by ${o.lead_time.ships_by}</div>`
           : nothing
       }</td>
+      <td class="num">${num(o.quantity, 0)}</td>
+      <td class="num">${money(o.total_price, o.currency)}${lineNotes(o)}</td>
       <td>${cartBadge(o)}${o.origin ? html`<div class="muted small">${o.origin}</div>` : nothing}</td>
       <td><a href=${href(['quotes', o.quote_id])}><code>${o.quote_id}</code></a>
         <details><summary>Signature</summary><code class="small break">${o.signature.payload}</code></details></td>

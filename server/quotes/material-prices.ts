@@ -1,0 +1,155 @@
+// Every offered material side by side (docs/offer.md, "Every material side by side"): the price of one part in each
+// material for the shopper's other choices. Exact where the slice is already in the cache (materials that share a
+// slicing key share that one slice); otherwise the instant estimate scaled by an exact price:
+// exact(A) × estimate(B) / estimate(A). Nothing here slices, queues or counts a quote: the list is read from the
+// slice cache and the estimator alone, and an estimate is never a quote, so it can never be added to a cart.
+import { computePrice, currencyDigits } from '../../shared/pricing.ts';
+import { resolveChoices, type Offer } from '../../shared/offer.ts';
+import { predict } from '../../shared/estimate/index.ts';
+import { roundHalfUp } from '../../shared/money.ts';
+import type { Deps, Auth } from '../deps.ts';
+import type { FileRow } from '../files/sql.ts';
+import { fileForCaller } from '../files/service.ts';
+import { choicesLayer, effectiveOffer } from '../offer/offer.ts';
+import { ValidationError } from '../http/errors.ts';
+import { placeForQuote } from '../placement/index.ts';
+import { printStats } from '../slicer/print-stats.ts';
+import { resolveSettings } from './resolve.ts';
+import { slicingKey } from './slicing-key.ts';
+import { sliceByKey } from './sql.ts';
+import { calibrationScope, presentEstimate, quoteFeatures } from './estimate.ts';
+import { printerLabel, slicerVersionOf, type StoredResolution } from './service.ts';
+
+/**
+ * Distinct slicing keys whose mesh features one list may measure (each in a mesh worker, kept by key): materials
+ * beyond them that need an estimate of their own are listed without a price.
+ */
+export const MAX_ESTIMATED_KEYS = 4;
+
+export interface MaterialPrice {
+  material: string;
+  description: string | null;
+  /** One part's price; null: neither sliced nor estimable now (quote the material to price it). */
+  total_price: number | null;
+  /** exact: from a real slice (a quote for it is answered from the cache); estimate: ≈, never cartable. */
+  basis: 'exact' | 'estimate' | null;
+}
+
+interface Row {
+  material: string;
+  description: string | null;
+  resolved: StoredResolution;
+  key: string;
+  exactMinor: number | null;
+  estimateMinor: number | null;
+}
+
+/** The query's choices (every choice but the material) checked against the offer: 400 names the query field. */
+function otherChoices(offer: Offer, query: Record<string, unknown>) {
+  const raw: Record<string, unknown> = {};
+  if (typeof query.quality === 'string') raw.quality = query.quality;
+  if (typeof query.infill === 'string') raw.infill = Number(query.infill);
+  const { choices, issues } = resolveChoices(offer, raw);
+  if (issues.length) throw new ValidationError(issues.map((i) => ({ ...i, field: i.field.replace('choices.', '') })));
+  return choices;
+}
+
+async function resolveRow(
+  deps: Deps,
+  auth: Auth,
+  file: FileRow,
+  offer: Offer,
+  choices: ReturnType<typeof otherChoices>,
+  m: Offer['materials'][number],
+  version: string,
+) {
+  const layer = choicesLayer(offer, { ...choices, material: m.material, color: m.colors[0] ?? null });
+  const resolution = await resolveSettings(deps.db, auth.account.id, {}, layer);
+  const placement = placeForQuote(file, resolution.settings.printer);
+  if (placement.refusal) return null;
+  const resolved: StoredResolution = {
+    settings: resolution.settings,
+    sources: resolution.sources,
+    material_profile_id: resolution.material.id,
+    conversion: resolution.conversion,
+    placement,
+  };
+  const key = slicingKey(file.mesh_sha256, resolution.settings, version, placement.transform);
+  const slice = await sliceByKey(deps.db, key);
+  const s = resolution.settings;
+  const exactMinor = slice
+    ? computePrice(printStats(slice.stats, s.material), s, resolution.conversion).minor_units.total
+    : null;
+  return { material: m.material, description: m.description ?? null, resolved, key, exactMinor, estimateMinor: null };
+}
+
+/** The instant estimate of one part in minor units, or null when the estimator cannot make one. */
+async function estimateMinor(deps: Deps, accountId: string, file: FileRow, row: Row): Promise<number | null> {
+  try {
+    const features = await quoteFeatures(deps, { file_id: file.id, slicing_key: row.key, resolved: row.resolved });
+    const printer = printerLabel(row.resolved.settings.printer);
+    const scope = calibrationScope({ printer, resolved: row.resolved });
+    const { calibration, source } = await deps.estimator.calibrationFor(accountId, scope);
+    const e = predict(features, row.resolved.settings, calibration);
+    const shown = presentEstimate(e, features, row.resolved, source);
+    return roundHalfUp(shown.total_price * 10 ** digitsOf(row));
+  } catch {
+    // A mesh the estimator refuses, features of another basis, a price out of range: listed without a price.
+    deps.log.info(`material prices: no estimate for ${row.material} of ${file.id}`);
+    return null;
+  }
+}
+
+/** The quote currency is the resolved one (converted quotes resolve to the requested currency). */
+const digitsOf = (row: Row) => currencyDigits(row.resolved.settings.quote.currency);
+
+/**
+ * The ratio-scaled estimate: an exact price times the ratio of two estimates, so the estimator's bias for this
+ * part cancels out. (shared/estimate has no `scaleFromExact` yet; this is the one place the formula lives.)
+ */
+export const scaleFromExact = (exactA: number, estimateA: number, estimateB: number) =>
+  roundHalfUp((exactA * estimateB) / estimateA);
+
+/** GET /v2/widget/files/{file_id}/prices: every offered material priced for this part, cheapest first. */
+export async function materialPrices(deps: Deps, auth: Auth, fileId: string, query: Record<string, unknown>) {
+  const file = await fileForCaller(deps, auth, fileId);
+  const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId);
+  const choices = otherChoices(offer, query);
+  const version = await slicerVersionOf(deps);
+  const rows: Row[] = [];
+  for (const m of offer.materials) {
+    const row = await resolveRow(deps, auth, file, offer, choices, m, version).catch(() => null);
+    if (row) rows.push(row);
+  }
+  await estimateWhereNeeded(deps, auth.account.id, file, rows);
+  const currency = rows[0]?.resolved.settings.quote.currency ?? null;
+  const priced = rows.map((r) => present(r, anchorOf(rows)));
+  const unpriced = offer.materials
+    .filter((m) => !rows.some((r) => r.material === m.material))
+    .map((m) => ({ material: m.material, description: m.description ?? null, total_price: null, basis: null }));
+  const list = [...priced, ...unpriced] as MaterialPrice[];
+  list.sort((a, b) => (a.total_price ?? Number.POSITIVE_INFINITY) - (b.total_price ?? Number.POSITIVE_INFINITY));
+  return { file_id: file.id, currency, quality: choices.quality, infill: choices.infill, prices: list };
+}
+
+/** Estimates for the rows without a slice, and for one sliced row to scale them by (at most MAX_ESTIMATED_KEYS keys). */
+async function estimateWhereNeeded(deps: Deps, accountId: string, file: FileRow, rows: Row[]) {
+  const missing = rows.filter((r) => r.exactMinor === null);
+  if (!missing.length) return;
+  const anchor = rows.find((r) => r.exactMinor !== null);
+  const wanted = anchor ? [anchor, ...missing] : missing;
+  const keys = [...new Set(wanted.map((r) => r.key))].slice(0, MAX_ESTIMATED_KEYS);
+  for (const r of wanted) if (keys.includes(r.key)) r.estimateMinor = await estimateMinor(deps, accountId, file, r);
+}
+
+const anchorOf = (rows: Row[]) => rows.find((r) => r.exactMinor !== null && r.estimateMinor);
+
+function present(r: Row, anchor: Row | undefined): MaterialPrice {
+  const digits = digitsOf(r);
+  const major = (minor: number) => minor / 10 ** digits;
+  const base = { material: r.material, description: r.description };
+  if (r.exactMinor !== null) return { ...base, total_price: major(r.exactMinor), basis: 'exact' };
+  if (r.estimateMinor === null) return { ...base, total_price: null, basis: null };
+  const minor = anchor ? scaleFromExact(anchor.exactMinor!, anchor.estimateMinor!, r.estimateMinor) : r.estimateMinor;
+  return { ...base, total_price: major(minor), basis: 'estimate' };
+}

@@ -1,0 +1,165 @@
+// The offer's extras as a shopper meets them on the demo shop, in Debian's Chromium against a real server, at
+// 1280 and 390 px: the material's description and the colour's swatch, the Delivery choice with the date it ships
+// (and a re-quote carrying the lead time), the quantity breaks under the price, and every material side by side
+// (exact from a slice, ≈ otherwise), where picking a row selects and quotes that material.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { corpusPath } from '../helpers/corpus.ts';
+import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+
+const skip = chromiumMissing() ?? false;
+const ARTIFACTS = path.resolve('test-artifacts', 'widget');
+const SLICE_TIMEOUT = 150_000;
+// A model of its own per size: the slices one size makes would turn the other's estimates exact.
+const SIZES = [
+  { name: 'desktop', width: 1280, height: 900, model: corpusPath('stl', 'cube20_ascii.stl') },
+  { name: 'phone', width: 390, height: 844, model: corpusPath('stl', 'two_cubes_10mm.stl') },
+];
+
+const OFFER = {
+  materials: [
+    {
+      material: 'PLA',
+      colors: ['Galaxy Purple', 'White'],
+      description: 'Stiff and matte, for display parts',
+      swatches: { 'Galaxy Purple': '#5b2a86' },
+    },
+    { material: 'Retracto', colors: [], description: 'Its own slicing key' },
+  ],
+  default_material: 'PLA',
+  qualities: [{ id: 'standard', label: 'Standard', printer_config: {} }],
+  default_quality: 'standard',
+  infill_options: [15],
+  default_infill: 15,
+  quantity: { min: 1, max: 100 },
+  minimum_price: 1,
+  minimum_line_price: null,
+  lead_time: null,
+  quantity_breaks: [{ min_quantity: 10, discount_percent: 5 }],
+  lead_times: [
+    { id: 'standard', label: 'Standard', business_days: 5 },
+    { id: 'express', label: 'Express', business_days: 2, surcharge_percent: 20 },
+  ],
+  default_lead_time: 'standard',
+};
+
+let env: WidgetEnv;
+let browser: Browser;
+
+before(
+  async () => {
+    if (skip) return;
+    mkdirSync(ARTIFACTS, { recursive: true });
+    env = await startWidgetEnv();
+    const api = env.server.client(env.apiToken);
+    const profile = await api.post('/v2/profiles/material', {
+      name: 'Retracto',
+      settings: { price_per_kg: 31, retraction_distance: 3.5 },
+    });
+    assert.equal(profile.status, 201, JSON.stringify(profile.body));
+    const saved = await api.put('/v2/offer', OFFER);
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    browser = await launchChromium();
+  },
+  { timeout: 120_000 },
+);
+
+after(async () => {
+  await browser?.close();
+  await env?.stop();
+});
+
+const widget = (page: Page, part: string) => page.locator(`slice-quote [part~=${part}]`);
+const quoteOf = (page: Page) =>
+  page
+    .locator('slice-quote')
+    .evaluate((el) => (el as unknown as { quote: { quote_id: string; choices: any } | null }).quote);
+
+/** Waits until the shown quote is another one than `before`, made with this material or lead time. */
+async function nextQuote(page: Page, before: string, choice: 'material' | 'lead_time', value: string) {
+  await page.waitForFunction(
+    ([id, field, wanted]) => {
+      const q = (document.querySelector('slice-quote') as unknown as { quote: any }).quote;
+      const made = field === 'material' ? q?.choices.material : q?.choices.lead_time?.id;
+      return q && q.quote_id !== id && made === wanted;
+    },
+    [before, choice, value],
+    { timeout: SLICE_TIMEOUT },
+  );
+  return (await quoteOf(page))!;
+}
+
+/** Nothing of the widget sticks out sideways (a phone would scroll the page). */
+const overflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+for (const size of SIZES) {
+  test(`${size.name}: description, swatch, delivery date, breaks, and every material side by side`, {
+    skip,
+    timeout: SLICE_TIMEOUT * 3,
+  }, async () => {
+    const page = await browser.newPage({ viewport: { width: size.width, height: size.height } });
+    try {
+      await page.goto(env.shop.url);
+      await page.locator('slice-quote #file').setInputFiles(size.model);
+      await widget(page, 'amount').waitFor({ timeout: SLICE_TIMEOUT });
+
+      assert.equal(await widget(page, 'material-description').innerText(), 'Stiff and matte, for display parts');
+      const swatch = await widget(page, 'swatch').evaluate((el) => getComputedStyle(el).backgroundColor);
+      assert.equal(swatch, 'rgb(91, 42, 134)', 'Galaxy Purple is drawn in its swatch, not guessed from its name');
+      assert.match(await widget(page, 'ships-by').innerText(), /^Ships by \w{3}/);
+      assert.match(await widget(page, 'quantity-breaks').innerText(), /^10\+: .+ each$/);
+
+      // Express re-quotes with the lead time in the quote (and its signature).
+      const standard = (await quoteOf(page))!;
+      assert.equal(standard.choices.lead_time.id, 'standard');
+      const standardDate = await widget(page, 'ships-by').innerText();
+      await widget(page, 'lead-time-select').selectOption('express');
+      const express = await nextQuote(page, standard.quote_id, 'lead_time', 'express');
+      assert.match((express as any).signature.payload, /^v3:.*:express:2:\d+$/);
+      assert.notEqual(await widget(page, 'ships-by').innerText(), standardDate, 'express ships sooner');
+      await widget(page, 'amount').waitFor();
+      assert.match(await widget(page, 'unit-price').innerText(), /Express \+/);
+
+      // Every material side by side: PLA exact (its slice), Retracto ≈; picking Retracto quotes it.
+      await widget(page, 'compare-button').click();
+      const rows = widget(page, 'material-price');
+      await page.waitForFunction(
+        () =>
+          document.querySelector('slice-quote')!.shadowRoot!.querySelectorAll('[part~=material-price]').length === 2,
+        undefined,
+        { timeout: 60_000 },
+      );
+      const basis = await rows.evaluateAll((els) =>
+        els.map((e) => [e.querySelector('.material-name')!.textContent, (e as HTMLElement).dataset.basis]),
+      );
+      assert.deepEqual(Object.fromEntries(basis), { PLA: 'exact', Retracto: 'estimate' });
+      const retracto = rows.filter({ hasText: 'Retracto' });
+      assert.match(await retracto.innerText(), /≈ /);
+      assert.equal(await rows.filter({ hasText: 'PLA' }).getAttribute('aria-pressed'), 'true');
+      assert.ok((await overflow(page)) <= 0, 'the list fits the screen');
+      await page.screenshot({ path: path.join(ARTIFACTS, `offer-compare-${size.name}.png`) });
+      await retracto.click();
+      const picked = await nextQuote(page, express.quote_id, 'material', 'Retracto');
+      assert.equal(picked.choices.lead_time.id, 'express', 'the other choices stay');
+      assert.equal(await page.locator('slice-quote select#material').inputValue(), 'Retracto');
+      await page.waitForFunction(
+        () => {
+          const row = [
+            ...document
+              .querySelector('slice-quote')!
+              .shadowRoot!.querySelectorAll<HTMLElement>('[part~=material-price]'),
+          ].find((r) => r.textContent!.includes('Retracto'));
+          return row?.dataset.basis === 'exact' && row.getAttribute('aria-pressed') === 'true';
+        },
+        undefined,
+        { timeout: 60_000 },
+      );
+    } finally {
+      await page.close();
+    }
+  });
+}

@@ -1,0 +1,139 @@
+// What shoppers know from instant-quote sites, drawn from the offer: a material's description, a colour's swatch,
+// the delivery options with the date the part ships, the quantity price breaks, and every material priced side by
+// side (exact where a slice exists, "≈" otherwise; picking a row selects the material).
+import { html, nothing, type TemplateResult } from 'lit';
+import { styleMap } from 'lit/directives/style-map.js';
+import { deliveryDate } from '../../shared/offer-terms.ts';
+import { currencyDigits, roundHalfUp } from '../../shared/money.ts';
+import { money, percent } from './format.ts';
+import type { WidgetState } from './state.ts';
+import type { MaterialPrices, Quote, Selection, WidgetConfig } from './types.ts';
+import { swatchOf } from './selection.ts';
+
+type Fmt = (v: number) => string;
+
+/** Today in the shopper's own calendar: a delivery date is the day they will see on theirs. */
+function today(now = new Date()) {
+  return { year: now.getFullYear(), month: now.getMonth() + 1, day: now.getDate() };
+}
+
+/** "Tue 1 Dec": the date a lead time ships by, business days (Monday to Friday) from today. */
+export function shipsBy(businessDays: number, locale?: string, now = new Date()): string {
+  const date = new Date(`${deliveryDate(today(now), businessDays)}T12:00:00`);
+  return date.toLocaleDateString(locale, { weekday: 'short', day: 'numeric', month: 'short' });
+}
+
+export function materialDescription(config: WidgetConfig, sel: Selection, id: string): TemplateResult | typeof nothing {
+  const text = config.materials.find((m) => m.name === sel.material)?.description;
+  return text ? html`<p class="hint material-description" id=${id} part="material-description">${text}</p>` : nothing;
+}
+
+/** The chosen colour as a dot beside its select: the merchant's swatch, else the colour's own name. */
+export function swatch(config: WidgetConfig, sel: Selection): TemplateResult | typeof nothing {
+  const color = swatchOf(config, sel);
+  if (!color || !CSS.supports('color', color)) return nothing;
+  // styleMap sets the colour through the CSSOM: a shop's Content Security Policy may refuse style attributes.
+  return html`<span class="swatch" part="swatch" aria-hidden="true" style=${styleMap({ background: color })}></span>`;
+}
+
+/** The delivery choice with what each option costs and when it ships; nothing when the offer has none. */
+export function renderLeadTimes(
+  s: Pick<WidgetState, 'locale' | 'quote' | 'currencyDisplay'>,
+  config: WidgetConfig,
+  sel: Selection,
+  onChange: (e: Event) => void,
+  id: string,
+): TemplateResult | typeof nothing {
+  if (!config.lead_times.length) return nothing;
+  const chosen = config.lead_times.find((o) => o.id === sel.lead_time) ?? config.lead_times[0]!;
+  const fmt: Fmt = (v) => money(v, config.currency, s.locale, s.currencyDisplay);
+  const extra = (o: (typeof config.lead_times)[number]) =>
+    [
+      o.surcharge_percent ? `+${percent(o.surcharge_percent, s.locale)}` : '',
+      o.surcharge_amount ? `+${fmt(o.surcharge_amount)}` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+  const label = (o: (typeof config.lead_times)[number]) =>
+    `${o.label} · ${o.business_days} business ${o.business_days === 1 ? 'day' : 'days'}${extra(o) ? ` · ${extra(o)}` : ''}`;
+  return html`
+    <div class="field wide" part="field">
+      <label for=${id} part="label">Delivery</label>
+      <select id=${id} part="select lead-time-select" aria-describedby=${`${id}-date`} @change=${onChange}>
+        ${config.lead_times.map((o) => html`<option value=${o.id} ?selected=${o.id === chosen.id}>${label(o)}</option>`)}
+      </select>
+      <p class="hint" id=${`${id}-date`} part="ships-by">Ships by ${shipsBy(chosen.business_days, s.locale)}</p>
+    </div>
+  `;
+}
+
+/** "10+: $2.38 each · 50+: $2.19 each": what a piece costs at each break, from the exact unit price. */
+export function renderBreaks(q: Pick<Quote, 'total_price' | 'currency'>, config: WidgetConfig, fmt: Fmt) {
+  if (!config.quantity_breaks.length) return nothing;
+  const scale = 10 ** currencyDigits(q.currency);
+  // The piece price at a break, half up in minor units (the line itself is discounted as a whole, in the cart).
+  const each = (pct: number) =>
+    roundHalfUp((Math.round(q.total_price * scale) * (10_000 - Math.round(pct * 100))) / 10_000) / scale;
+  const words = config.quantity_breaks.map((b) => `${b.min_quantity}+: ${fmt(each(b.discount_percent))} each`);
+  return html`<div class="hint breaks" part="quantity-breaks">${words.join(' · ')}</div>`;
+}
+
+export interface CompareHandlers {
+  compare(): void;
+  select(field: keyof Selection, value: string): void;
+}
+
+/** The side-by-side list of every material, behind a disclosure button; each row picks its material. */
+export function renderComparison(
+  s: Pick<WidgetState, 'locale' | 'currencyDisplay' | 'selection' | 'file'> & {
+    comparing: boolean;
+    prices: MaterialPrices | null;
+  },
+  h: CompareHandlers,
+): TemplateResult | typeof nothing {
+  if (!s.file || !s.selection) return nothing;
+  const list = s.comparing ? s.prices : null;
+  return html`
+    <div class="compare" part="compare">
+      <button type="button" part="button compare-button" aria-expanded=${s.comparing ? 'true' : 'false'}
+        aria-controls="material-prices" @click=${h.compare}>
+        ${s.comparing ? 'Hide material prices' : 'Compare all materials'}
+      </button>
+      ${
+        s.comparing
+          ? html`<ul id="material-prices" class="material-prices" part="material-prices" aria-busy=${list ? 'false' : 'true'}>
+              ${
+                !list
+                  ? html`<li class="hint">Pricing every material…</li>`
+                  : list.prices.length
+                    ? list.prices.map((row) => priceRow(row, list.currency, s, h))
+                    : html`<li class="hint">The materials cannot be compared right now.</li>`
+              }
+            </ul>`
+          : nothing
+      }
+    </div>
+  `;
+}
+
+function priceRow(
+  row: MaterialPrices['prices'][number],
+  currency: string | null,
+  s: Pick<WidgetState, 'locale' | 'currencyDisplay' | 'selection'>,
+  h: CompareHandlers,
+): TemplateResult {
+  const chosen = s.selection?.material === row.material;
+  const price =
+    row.total_price === null || !currency
+      ? 'price on request'
+      : `${row.basis === 'estimate' ? '≈ ' : ''}${money(row.total_price, currency, s.locale, s.currencyDisplay)} each`;
+  const estimate = row.basis === 'estimate' ? html`<span class="visually-hidden"> (estimate)</span>` : nothing;
+  return html`<li>
+    <button type="button" part="material-price" aria-pressed=${chosen ? 'true' : 'false'}
+      data-basis=${row.basis ?? 'none'} @click=${() => h.select('material', row.material)}>
+      <span class="material-name">${row.material}</span>
+      <span class="material-amount">${price}${estimate}</span>
+      ${row.description ? html`<span class="hint">${row.description}</span>` : nothing}
+    </button>
+  </li>`;
+}
