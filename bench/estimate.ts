@@ -11,6 +11,7 @@ import {
   extractFeatures,
   fitCalibration,
   predict,
+  scaleFromExact,
   type Calibration,
   type CalibrationSample,
 } from '../shared/estimate/index.ts';
@@ -43,6 +44,12 @@ interface Row {
   time_error: number;
   weight_inside: boolean;
   time_inside: boolean;
+  /** Half the announced range's width relative to the estimate. */
+  weight_half_width: number;
+  time_half_width: number;
+  /** Error of the figure scaled from this model's default slice (scaleFromExact); null for the default itself. */
+  scaled_weight_error: number | null;
+  scaled_time_error: number | null;
 }
 
 const median = (xs: number[]) => quantileOf(xs, 0.5);
@@ -63,6 +70,7 @@ export async function collectPairs(models: BenchModel[]): Promise<{ pairs: Pair[
   for (const model of models) {
     for (const variant of VARIANTS) {
       const real = slices.get(pairId(model, variant));
+      if (!real && process.env.SQ_ESTIMATE_CACHE_ONLY === '1') continue;
       if (!real || 'error' in real)
         failed.push(`${pairId(model, variant)}: ${real && 'error' in real ? real.error : '?'}`);
       else pairs.push({ model, variant, real });
@@ -81,9 +89,24 @@ export function samplesOf(pairs: Pair[]): CalibrationSample[] {
 }
 
 function rowsOf(pairs: Pair[], calibration: Calibration): Row[] {
-  return pairs.map(({ model, variant, real }) => {
-    const e = predict(extractFeatures(model.mesh, variant.settings), variant.settings, calibration);
-    const realG = (real.volume_mm3 / 1000) * variant.settings.material.density;
+  const estimates = pairs.map(({ model, variant }) =>
+    predict(extractFeatures(model.mesh, variant.settings), variant.settings, calibration),
+  );
+  const gramsOf = (p: Pair) => (p.real.volume_mm3 / 1000) * p.variant.settings.material.density;
+  return pairs.map((pair, i) => {
+    const { model, variant, real } = pair;
+    const e = estimates[i]!;
+    const realG = gramsOf(pair);
+    const base = pairs.findIndex((p) => p.model === model && p.variant.name === VARIANTS[0]!.name);
+    const scaled =
+      base >= 0 && base !== i
+        ? scaleFromExact(
+            { filament_weight_g: gramsOf(pairs[base]!), estimated_time_seconds: pairs[base]!.real.time_s },
+            estimates[base]!,
+            e,
+            calibration,
+          )
+        : null;
     return {
       model: model.name,
       variant: variant.name,
@@ -95,6 +118,10 @@ function rowsOf(pairs: Pair[], calibration: Calibration): Row[] {
       time_error: Math.abs(e.estimated_time_seconds - real.time_s) / real.time_s,
       weight_inside: realG >= e.weight_range[0] && realG <= e.weight_range[1],
       time_inside: real.time_s >= e.time_range[0] && real.time_s <= e.time_range[1],
+      weight_half_width: (e.weight_range[1] - e.weight_range[0]) / 2 / e.filament_weight_g,
+      time_half_width: (e.time_range[1] - e.time_range[0]) / 2 / e.estimated_time_seconds,
+      scaled_weight_error: scaled ? Math.abs(scaled.filament_weight_g - realG) / realG : null,
+      scaled_time_error: scaled ? Math.abs(scaled.estimated_time_seconds - real.time_s) / real.time_s : null,
     };
   });
 }
@@ -119,20 +146,27 @@ function summary(rows: Row[]) {
     weight_inside_range_pct: pct(rows.filter((r) => r.weight_inside).length / rows.length),
     time_inside_range_pct: pct(rows.filter((r) => r.time_inside).length / rows.length),
     both_inside_range_pct: pct(rows.filter((r) => r.weight_inside && r.time_inside).length / rows.length),
+    weight_half_width_median_pct: pct(median(rows.map((r) => r.weight_half_width))),
+    time_half_width_median_pct: pct(median(rows.map((r) => r.time_half_width))),
+    scaled_weight_error_median_pct: pct(median(scaledOf(rows, 'scaled_weight_error'))),
+    scaled_time_error_median_pct: pct(median(scaledOf(rows, 'scaled_time_error'))),
   };
 }
+
+const scaledOf = (rows: Row[], key: 'scaled_weight_error' | 'scaled_time_error') =>
+  rows.map((r) => r[key]).filter((v): v is number => v !== null);
 
 /**
  * Estimator latency (features + prediction) on 3DBenchy: the first call in this process (the JIT still cold) and
  * the median of `runs` after `warmups` more, as a server that has estimated before sees it.
  */
-function latency(model: BenchModel, runs: number, warmups = 3) {
+function latency(model: BenchModel, calibration: Calibration, runs: number, warmups = 3) {
   const s = VARIANTS[0]!.settings;
   const cpuMs: number[] = [];
   const once = () => {
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    predict(extractFeatures(model.mesh, s), s, DEFAULT_CALIBRATION);
+    predict(extractFeatures(model.mesh, s), s, calibration);
     const wall = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     cpuMs.push((cpu.user + cpu.system) / 1000);
@@ -166,37 +200,53 @@ const coefficientGap = (a: Calibration, b: Calibration) =>
 
 function markdown(byVariant: Record<string, ReturnType<typeof summary>>): string {
   const head =
-    '| settings | slices | weight error median / p90 | time error median / p90 | real inside range (weight, time, both) |';
-  const lines = [head, '|---|---|---|---|---|'];
+    '| settings | slices | weight error median / p90 | time error median / p90 | both inside range | range half-width median (weight, time) | scaled from default: weight / time error median |';
+  const lines = [head, '|---|---|---|---|---|---|---|'];
+  const dash = (v: number) => (Number.isNaN(v) ? '–' : `${v} %`);
   for (const [name, s] of Object.entries(byVariant)) {
     lines.push(
       `| ${name} | ${s.slices} | ${s.weight_error_median_pct} % / ${s.weight_error_p90_pct} % | ` +
-        `${s.time_error_median_pct} % / ${s.time_error_p90_pct} % | ` +
-        `${s.weight_inside_range_pct} %, ${s.time_inside_range_pct} %, ${s.both_inside_range_pct} % |`,
+        `${s.time_error_median_pct} % / ${s.time_error_p90_pct} % | ${s.both_inside_range_pct} % | ` +
+        `±${s.weight_half_width_median_pct} %, ±${s.time_half_width_median_pct} % | ` +
+        `${dash(s.scaled_weight_error_median_pct)} / ${dash(s.scaled_time_error_median_pct)} |`,
     );
   }
   return lines.join('\n');
 }
 
+/** The table of one split: all its slices, then per setting. */
+function tableOf(rows: Row[]): Record<string, ReturnType<typeof summary>> {
+  const byVariant: Record<string, ReturnType<typeof summary>> = { all: summary(rows) };
+  for (const v of VARIANTS) byVariant[v.name] = summary(rows.filter((r) => r.variant === v.name));
+  return byVariant;
+}
+
 export async function benchEstimate(modelsDir = MODELS_DIR) {
   const started = performance.now();
-  const models = benchModels(modelsDir);
+  const withFinal = process.env.SQ_ESTIMATE_FINAL === '1';
+  const all = benchModels(modelsDir);
+  if (process.env.SQ_ESTIMATE_SLICE_ONLY === '1') {
+    // Fills the slice cache (every split) without computing a single estimate: the final set stays unseen.
+    const { failed } = await collectPairs(all);
+    return { sliced_only: true, failed_slices: failed };
+  }
+  // The final held-out set is read only on request (docs/estimate.md "How honest is the split").
+  const models = all.filter((m) => withFinal || m.split !== 'final');
   const { pairs, failed } = await collectPairs(models);
   const train = pairs.filter((p) => p.model.split === 'train');
-  const heldOut = pairs.filter((p) => p.model.split === 'held_out');
+  const heldOut = pairs.filter((p) => p.model.split === 'dev');
   const calibration = fitCalibration(samplesOf(train));
   const heldRows = rowsOf(heldOut, calibration);
-  const byVariant: Record<string, ReturnType<typeof summary>> = { 'all held-out': summary(heldRows) };
-  for (const v of VARIANTS) byVariant[v.name] = summary(heldRows.filter((r) => r.variant === v.name));
-  byVariant['held-out corpus only'] = summary(
-    heldRows.filter((r) => models.find((m) => m.name === r.model)?.origin === 'corpus'),
-  );
-  byVariant['held-out procedural only'] = summary(
-    heldRows.filter((r) => models.find((m) => m.name === r.model)?.origin === 'procedural'),
-  );
+  const byVariant = tableOf(heldRows);
+  const finalPairs = pairs.filter((p) => p.model.split === 'final');
+  const finalRows = withFinal ? rowsOf(finalPairs, calibration) : [];
+  const finalTable = withFinal ? tableOf(finalRows) : null;
   const benchy = models.find((m) => m.name.includes('3DBenchy'))!;
   const table = markdown(byVariant);
-  console.error(`\nestimate: held-out models, calibration fitted on the training models only\n${table}\n`);
+  console.error(`\nestimate: development models, calibration fitted on the training models only\n${table}\n`);
+  if (finalTable) {
+    console.error(`estimate: FINAL held-out models (never used for fitting or choosing)\n${markdown(finalTable)}\n`);
+  }
   const perModel = [...new Set(heldRows.map((r) => r.model))].map((name) => {
     const rows = heldRows.filter((r) => r.model === name);
     return { model: name, ...summary(rows) };
@@ -206,20 +256,27 @@ export async function benchEstimate(modelsDir = MODELS_DIR) {
     machine: `${cpus().length} × ${cpus()[0]?.model ?? '?'}`,
     split: {
       train: [...new Set(train.map((p) => p.model.name))],
-      held_out: [...new Set(heldOut.map((p) => `${p.model.name} (${p.model.origin})`))],
+      development: [...new Set(heldOut.map((p) => `${p.model.name} (${p.model.origin})`))],
+      final: withFinal ? [...new Set(finalPairs.map((p) => p.model.name))] : 'not read (SQ_ESTIMATE_FINAL=1 reads it)',
       variants: VARIANTS.map((v) => v.name),
     },
     calibration,
     shipped_calibration_max_coefficient_gap: round(coefficientGap(calibration, DEFAULT_CALIBRATION), 6),
-    held_out: byVariant,
-    held_out_table: table,
+    development: byVariant,
+    development_table: table,
+    final_held_out: finalTable,
+    final_held_out_table: finalTable ? markdown(finalTable) : null,
+    per_final_model: [...new Set(finalRows.map((r) => r.model))].map((name) => ({
+      model: name,
+      ...summary(finalRows.filter((r) => r.model === name)),
+    })),
     train_in_sample: summary(rowsOf(train, calibration)),
-    per_held_out_model: perModel,
-    worst_held_out: [...heldRows]
+    per_development_model: perModel,
+    worst_development: [...heldRows]
       .sort((a, b) => b.weight_error + b.time_error - (a.weight_error + a.time_error))
       .slice(0, 10)
       .map((r) => ({ ...r, weight_error: pct(r.weight_error), time_error: pct(r.time_error) })),
-    latency_3dbenchy: latency(benchy, 15),
+    latency_3dbenchy: process.env.SQ_ESTIMATE_NO_LATENCY === '1' ? null : latency(benchy, calibration, 15),
     failed_slices: failed,
     wall_s: round((performance.now() - started) / 1000, 1),
   };

@@ -8,6 +8,7 @@ import type { Queryable } from '../db/index.ts';
 import { computePrice, PriceOutOfRangeError } from '../../shared/pricing.ts';
 import {
   DEFAULT_CALIBRATION,
+  FEATURES_VERSION,
   fitCalibration,
   predict,
   type Calibration,
@@ -89,8 +90,14 @@ export function createEstimator(db: Queryable) {
        ORDER BY created_at DESC LIMIT $3`,
       [accountId, scope, CALIBRATION_WINDOW],
     );
+    // The shipped calibration is the prior the account's slices refine: few samples move it little, and its
+    // ranges only narrow as samples arrive (docs/estimate.md "Calibration per account"). Samples measured with
+    // older features are skipped: they cannot be fitted with these.
     const calibration = fitCalibration(
-      samples.map((s) => ({ features: s.features, volume_mm3: s.volume_mm3, time_s: s.time_s, group: s.model })),
+      samples
+        .filter((s) => s.features?.version === FEATURES_VERSION)
+        .map((s) => ({ features: s.features, volume_mm3: s.volume_mm3, time_s: s.time_s, group: s.model })),
+      { prior: DEFAULT_CALIBRATION },
     );
     if (fitted.size > 1000) fitted.clear();
     fitted.set(key, { count: row?.n ?? 0, calibration });

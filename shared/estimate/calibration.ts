@@ -5,7 +5,7 @@ import { refuse } from './errors.ts';
 import { FEATURES_VERSION, type Features, type TimeTerms, type VolumeTerms } from './features.ts';
 import { fitRelativeRidge, quantile } from './least-squares.ts';
 
-export const CALIBRATION_VERSION = 1;
+export const CALIBRATION_VERSION = 2;
 
 export const VOLUME_TERMS = [
   'walls',
@@ -45,15 +45,26 @@ export interface RelativeRange {
   hi: number;
 }
 
+/** The ranges of one family of settings (or of the ratio-scaled estimates). */
+export interface FamilyRanges {
+  volume: RelativeRange;
+  time: RelativeRange;
+}
+
 export interface Calibration {
   version: number;
   features_version: number;
-  /** Real slices the coefficients were fitted on (0: the physical model alone). */
+  /** Real slices the coefficients were fitted on (0: the physical model alone; the prior's are not counted). */
   samples: number;
   /** Distinct models among them (the residuals are held out per model). */
   groups: number;
+  /** Coefficients, and the ranges of slices without supports. */
   volume: { coefficients: VolumeTerms; range: RelativeRange };
   time: { coefficients: TimeTerms; range: RelativeRange };
+  /** Ranges of slices with supports (their errors are larger: they are measured apart). */
+  supports: FamilyRanges;
+  /** Ranges of an estimate scaled from another setting's exact slice of the same model (scaleFromExact). */
+  ratio: FamilyRanges;
 }
 
 /** One real slice: the features of the mesh and settings it was sliced with, and what PrusaSlicer reported. */
@@ -69,6 +80,8 @@ export interface CalibrationSample {
 
 /** Ranges when nothing was measured: wide on purpose. */
 const UNMEASURED = { volume: { lo: -0.3, hi: 0.3 }, time: { lo: -0.4, hi: 0.4 } };
+/** A prior calibration counts as this many held-out models when an account's own residuals refine its ranges. */
+const PRIOR_UNITS = 10;
 /** No range is announced narrower than this, whatever the samples say. */
 const FLOOR = { volume: 0.02, time: 0.03 };
 /** Below this many held-out units the measured spread is not trusted alone: blended with the unmeasured range. */
@@ -76,7 +89,10 @@ const FEW = 8;
 /** Ridge weights toward the physical coefficients. Volume: chosen by leave-one-model-out error on the benchmark's
  *  training models. Time: a weaker pull scored better there but zeroed the first-layer and cooling terms, which
  *  those models barely exercise, and failed small parts badly; docs/estimate.md tells the story. */
-const RIDGE: Ridge = { volume: 0.1, time: 0.02 };
+const RIDGE: Ridge = { volume: 1000, time: 20 };
+/** How strongly an account's fit is held toward the shipped (prior) coefficients: six slices move it about a
+ *  third of the way, sixty most of it. */
+const ACCOUNT_RIDGE: Ridge = { volume: 10, time: 10 };
 
 /** How strongly a fit is held toward the physical model's coefficients, per kind. */
 export interface Ridge {
@@ -85,8 +101,11 @@ export interface Ridge {
 }
 
 export interface FitOptions {
-  /** Default: the weights chosen on the benchmark's training models. */
+  /** Default: the weights chosen on the benchmark's development models (RIDGE), or ACCOUNT_RIDGE with a prior. */
   ridge?: Ridge;
+  /** A calibration to refine (the shipped one): coefficients shrink toward it instead of the physical model, and
+   *  its ranges are blended with the measured ones, never widened. */
+  prior?: Calibration;
 }
 export const MAX_SAMPLES = 10_000;
 
@@ -98,7 +117,19 @@ export const UNCALIBRATED: Calibration = {
   groups: 0,
   volume: { coefficients: { ...PRIOR_VOLUME }, range: { ...UNMEASURED.volume } },
   time: { coefficients: { ...PRIOR_TIME }, range: { ...UNMEASURED.time } },
+  supports: structuredClone(UNMEASURED),
+  ratio: structuredClone(UNMEASURED),
 };
+
+/** Which family of ranges a feature set's estimate takes. */
+export const familyOf = (f: Features): 'plain' | 'supports' =>
+  f.basis.support_overhang_angle === null ? 'plain' : 'supports';
+
+/** The ranges of a family, from a calibration. */
+export function rangesOf(c: Calibration, family: 'plain' | 'supports' | 'ratio'): FamilyRanges {
+  if (family === 'plain') return { volume: c.volume.range, time: c.time.range };
+  return c[family];
+}
 
 type Kind = 'volume' | 'time';
 const termsOf = (kind: Kind) => (kind === 'volume' ? VOLUME_TERMS : TIME_TERMS);
@@ -109,8 +140,10 @@ const vectorOf = (kind: Kind, volume: Readonly<VolumeTerms>, time: Readonly<Time
 const row = (s: CalibrationSample, kind: Kind) => vectorOf(kind, s.features.volume_terms, s.features.time_terms);
 const actual = (s: CalibrationSample, kind: Kind) => (kind === 'volume' ? s.volume_mm3 : s.time_s);
 
-function fit(samples: CalibrationSample[], kind: Kind, ridge: Ridge): number[] {
-  const prior = vectorOf(kind, PRIOR_VOLUME, PRIOR_TIME);
+function fit(samples: CalibrationSample[], kind: Kind, ridge: Ridge, base?: Calibration): number[] {
+  const prior = base
+    ? vectorOf(kind, base.volume.coefficients, base.time.coefficients)
+    : vectorOf(kind, PRIOR_VOLUME, PRIOR_TIME);
   return fitRelativeRidge(
     samples.map((s) => row(s, kind)),
     samples.map((s) => actual(s, kind)),
@@ -121,28 +154,69 @@ function fit(samples: CalibrationSample[], kind: Kind, ridge: Ridge): number[] {
 
 const dot = (a: number[], b: number[]) => a.reduce((sum, v, i) => sum + v * b[i]!, 0);
 
-/** Relative errors (real / estimate − 1) of each unit predicted by a fit that never saw it. */
-function heldOutResiduals(samples: CalibrationSample[], kind: Kind, units: string[], ridge: Ridge): number[] {
-  const residuals: number[] = [];
-  for (const unit of units) {
-    const train = samples.filter((s, i) => (s.group ?? `#${i}`) !== unit);
-    const test = samples.filter((s, i) => (s.group ?? `#${i}`) === unit);
-    const c = fit(train, kind, ridge);
-    for (const s of test) residuals.push(actual(s, kind) / dot(c, row(s, kind)) - 1);
-  }
-  return residuals;
+interface Residuals {
+  plain: number[];
+  supports: number[];
+  ratio: number[];
+  /** Units (models) with residuals in each family. */
+  units: { plain: Set<string>; supports: Set<string>; ratio: Set<string> };
 }
 
-/** The announced range from held-out residuals: their 5th–95th percentile, widened by 1 + 2/√units, floored, and
- *  blended toward the unmeasured range when units are few. Always contains 0 (the estimate itself). */
-function rangeOf(residuals: number[], units: number, kind: Kind): RelativeRange {
+/**
+ * Relative errors (real / estimate − 1) of each unit (model) predicted by a fit that never saw it, per family; and
+ * within a unit, the errors of every setting's figure scaled from every other setting's real one.
+ */
+function heldOutResiduals(samples: CalibrationSample[], kind: Kind, units: string[], ridge: Ridge, base?: Calibration) {
+  const out: Residuals = {
+    plain: [],
+    supports: [],
+    ratio: [],
+    units: { plain: new Set(), supports: new Set(), ratio: new Set() },
+  };
+  const unitOf = (s: CalibrationSample, i: number) => s.group ?? `#${i}`;
+  for (const unit of units) {
+    const train = samples.filter((s, i) => unitOf(s, i) !== unit);
+    const test = samples.filter((s, i) => unitOf(s, i) === unit);
+    const c =
+      train.length > 0
+        ? fit(train, kind, ridge, base)
+        : base
+          ? vectorOf(kind, base.volume.coefficients, base.time.coefficients)
+          : fit([], kind, ridge);
+    const predicted = test.map((s) => dot(c, row(s, kind)));
+    test.forEach((s, j) => {
+      const family = familyOf(s.features);
+      out[family].push(actual(s, kind) / predicted[j]! - 1);
+      out.units[family].add(unit);
+    });
+    for (let a = 0; a < test.length; a++) {
+      for (let b = 0; b < test.length; b++) {
+        if (a === b || !(predicted[a]! > 0 && predicted[b]! > 0)) continue;
+        const scaled = (actual(test[a]!, kind) * predicted[b]!) / predicted[a]!;
+        out.ratio.push(actual(test[b]!, kind) / scaled - 1);
+        out.units.ratio.add(unit);
+      }
+    }
+  }
+  return out;
+}
+
+/** The announced range from held-out residuals: their 5th–95th percentile, widened by 1 + 2/√units, floored.
+ *  Without a prior, blended toward the unmeasured range when units are few. With one, blended with the prior's
+ *  range as if the prior were PRIOR_UNITS models, and never wider than it: more of an account's slices never make
+ *  the range vaguer than the shipped one. Always contains 0 (the estimate itself). */
+function rangeOf(residuals: number[], units: number, kind: Kind, prior?: RelativeRange): RelativeRange {
   const wide = UNMEASURED[kind];
-  if (residuals.length === 0) return { ...wide };
+  if (residuals.length === 0) return { ...(prior ?? wide) };
   const sorted = [...residuals].sort((a, b) => a - b);
   const widen = 1 + 2 / Math.sqrt(units);
   let lo = Math.min(-FLOOR[kind], quantile(sorted, 0.05) * widen);
   let hi = Math.max(FLOOR[kind], quantile(sorted, 0.95) * widen);
-  if (units < FEW) {
+  if (prior) {
+    const trust = units / (units + PRIOR_UNITS);
+    lo = Math.max(prior.lo, Math.min(-FLOOR[kind], trust * lo + (1 - trust) * prior.lo));
+    hi = Math.min(prior.hi, Math.max(FLOOR[kind], trust * hi + (1 - trust) * prior.hi));
+  } else if (units < FEW) {
     const trust = units / FEW;
     lo = Math.min(lo, trust * lo + (1 - trust) * wide.lo);
     hi = Math.max(hi, trust * hi + (1 - trust) * wide.hi);
@@ -177,27 +251,39 @@ function checkSample(s: CalibrationSample, i: number): void {
  * settings) are held out together when the range is measured, so it reflects models the fit has not seen.
  */
 export function fitCalibration(samples: readonly CalibrationSample[], options: FitOptions = {}): Calibration {
-  const ridge = options.ridge ?? RIDGE;
+  const base = options.prior;
+  if (base) checkCalibration(base);
+  const ridge = options.ridge ?? (base ? ACCOUNT_RIDGE : RIDGE);
   if (!(ridge.volume >= 0 && ridge.time >= 0)) refuse('invalid_samples', 'The ridge weights must be ≥ 0.');
   if (!Array.isArray(samples)) refuse('invalid_samples', 'Samples must be an array.');
   if (samples.length > MAX_SAMPLES) refuse('invalid_samples', `At most ${MAX_SAMPLES} samples can be fitted.`);
   samples.forEach(checkSample);
-  if (samples.length === 0) return structuredClone(UNCALIBRATED);
+  if (samples.length === 0) return structuredClone(base ?? UNCALIBRATED);
   const list = [...samples];
   const units = [...new Set(list.map((s, i) => s.group ?? `#${i}`))];
   const coefficients = (kind: Kind) => {
-    const c = fit(list, kind, ridge);
+    const c = fit(list, kind, ridge, base);
     return Object.fromEntries(termsOf(kind).map((t, j) => [t, c[j]]));
   };
-  const range = (kind: Kind) =>
-    rangeOf(units.length > 1 ? heldOutResiduals(list, kind, units, ridge) : [], units.length, kind);
+  // With one model only, nothing can be held out: the ranges stay the prior's (or the unmeasured ones).
+  const residuals = {
+    volume: units.length > 1 || base ? heldOutResiduals(list, 'volume', units, ridge, base) : null,
+    time: units.length > 1 || base ? heldOutResiduals(list, 'time', units, ridge, base) : null,
+  };
+  const priorRanges = (family: 'plain' | 'supports' | 'ratio') => (base ? rangesOf(base, family) : undefined);
+  const range = (kind: Kind, family: 'plain' | 'supports' | 'ratio') => {
+    const r = residuals[kind];
+    return rangeOf(r ? r[family] : [], r ? r.units[family].size : 0, kind, priorRanges(family)?.[kind]);
+  };
   return {
     version: CALIBRATION_VERSION,
     features_version: FEATURES_VERSION,
     samples: list.length,
     groups: units.length,
-    volume: { coefficients: coefficients('volume') as unknown as VolumeTerms, range: range('volume') },
-    time: { coefficients: coefficients('time') as unknown as TimeTerms, range: range('time') },
+    volume: { coefficients: coefficients('volume') as unknown as VolumeTerms, range: range('volume', 'plain') },
+    time: { coefficients: coefficients('time') as unknown as TimeTerms, range: range('time', 'plain') },
+    supports: { volume: range('volume', 'supports'), time: range('time', 'supports') },
+    ratio: { volume: range('volume', 'ratio'), time: range('time', 'ratio') },
   };
 }
 
@@ -216,9 +302,14 @@ export function checkCalibration(c: Calibration): void {
         refuse('invalid_calibration', `The ${kind} coefficient ${t} must be a finite number ≥ 0.`);
       }
     }
-    const r = part.range;
-    if (!r || !finite(r.lo) || !finite(r.hi) || r.lo > 0 || r.hi < 0 || r.lo <= -1) {
-      refuse('invalid_calibration', `The ${kind} range must satisfy -1 < lo ≤ 0 ≤ hi.`);
+    for (const [name, r] of [
+      ['', part?.range],
+      [' supports', c.supports?.[kind]],
+      [' ratio', c.ratio?.[kind]],
+    ] as const) {
+      if (!r || !finite(r.lo) || !finite(r.hi) || r.lo > 0 || r.hi < 0 || r.lo <= -1) {
+        refuse('invalid_calibration', `The ${kind}${name} range must satisfy -1 < lo ≤ 0 ≤ hi.`);
+      }
     }
   }
 }

@@ -16,38 +16,58 @@
 import type { Calibration } from './calibration.ts';
 
 export const DEFAULT_CALIBRATION: Calibration = {
-  version: 1,
-  features_version: 6,
+  version: 2,
+  features_version: 7,
   samples: 60,
   groups: 10,
   volume: {
     coefficients: {
-      walls: 0.74913,
-      solid: 0.965409,
-      sparse: 1.0351,
-      anchors: 0.941105,
-      support: 1.24258,
-      skirt: 0.970063,
+      walls: 1.00098,
+      solid: 1.00044,
+      sparse: 1.00061,
+      anchors: 1.00017,
+      support: 1.00008,
+      skirt: 1.00001,
     },
     range: {
-      lo: -0.205694,
-      hi: 0.279124,
+      lo: -0.0598684,
+      hi: 0.270999,
     },
   },
   time: {
     coefficients: {
-      walls: 1.00292,
-      solid: 1.10929,
-      sparse: 1.09497,
-      support: 2.0725,
-      first_layer: 0.422403,
-      corners: 1.69432,
-      layer_changes: 0,
-      cooling: 0.778555,
+      walls: 1.07802,
+      solid: 1.03536,
+      sparse: 1.051,
+      support: 1.00434,
+      first_layer: 1.00515,
+      corners: 1.01605,
+      layer_changes: 0.514369,
+      cooling: 1.00297,
     },
     range: {
-      lo: -0.209294,
-      hi: 0.430165,
+      lo: -0.0992875,
+      hi: 0.648456,
+    },
+  },
+  supports: {
+    volume: {
+      lo: -0.0800167,
+      hi: 0.63393,
+    },
+    time: {
+      lo: -0.0859708,
+      hi: 1.33271,
+    },
+  },
+  ratio: {
+    volume: {
+      lo: -0.280178,
+      hi: 0.338228,
+    },
+    time: {
+      lo: -0.35335,
+      hi: 0.45097,
     },
   },
 };

@@ -2,6 +2,8 @@
 // into regions (walls, solid top/bottom, sparse infill, support) and the physical model's volume and time per kind
 // of extrusion. predict() only multiplies these terms by calibrated coefficients (docs/estimate.md).
 import type { Mesh } from '../model/mesh.ts';
+import { layerPolygons } from './layer-polygons.ts';
+import { layerRegions, type LayerRegions } from './layer-regions.ts';
 import { sweepLayers, type LayerSweep } from './layer-sweep.ts';
 import {
   basisOf,
@@ -17,7 +19,7 @@ import {
 } from './params.ts';
 
 /** Bump when features change meaning: a calibration fitted on other features must not be applied to these. */
-export const FEATURES_VERSION = 6;
+export const FEATURES_VERSION = 7;
 
 /** Extruded volume per kind of extrusion, mm³, before calibration. */
 export interface VolumeTerms {
@@ -66,6 +68,11 @@ export interface Features {
   support_column_mm3: number;
   /** false above MAX_CORNER_TRIANGLES triangles: the corner slow-down was not measured (time_terms.corners = 0). */
   corners_measured: boolean;
+  /** true when the regions came from section polygons; false above MAX_POLYGON_SEGMENTS, where they come from
+   *  area differences (less exact on slopes and thin parts). */
+  polygons: boolean;
+  /** Bottom surfaces resting on air, printed as bridges, mm² summed over layers. */
+  bridge_area_mm2: number;
   volume_terms: VolumeTerms;
   time_terms: TimeTerms;
 }
@@ -82,6 +89,38 @@ function exposedArea(area: Float64Array, i: number, top: number, bottom: number)
   return { top: Math.max(0, area[i]! - above), bottom: Math.max(0, area[i]! - below) };
 }
 
+/** The regions from the sweep's areas and perimeters alone (above MAX_POLYGON_SEGMENTS): a band of walls along
+ *  the perimeter, solid shells from area differences, support columns down to the bed. */
+function regionsFromSweep(sweep: LayerSweep, q: SliceParams): LayerRegions {
+  const n = sweep.layers;
+  const r: LayerRegions = {
+    section: sweep.area,
+    walls: new Float64Array(n),
+    solid: new Float64Array(n),
+    top: new Float64Array(n),
+    bridge: new Float64Array(n),
+    sparse: new Float64Array(n),
+    support: q.supports ? sweep.supportArea : new Float64Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    const area = sweep.area[i]!;
+    const perimeter = sweep.perimeter[i]!;
+    let band = Math.min(area, perimeter * q.perimeters * q.spacing_mm);
+    let core = area - band;
+    // A core narrower than one line gets no infill of its own: the walls fill it (gap fill, thin walls).
+    if (perimeter > 0 && (2 * core) / perimeter < q.spacing_mm) {
+      band = area;
+      core = 0;
+    }
+    const exposed = exposedArea(sweep.area, i, q.top_solid_layers, q.bottom_solid_layers);
+    r.walls[i] = band;
+    r.solid[i] = Math.min(core, exposed.top + exposed.bottom);
+    r.top[i] = Math.min(r.solid[i]!, Math.max(0, area - (i + 1 < n ? sweep.area[i + 1]! : 0)));
+    r.sparse[i] = core - r.solid[i]!;
+  }
+  return r;
+}
+
 /** Time of `length` mm of lines `segment` mm long at speed v with acceleration a (trapezoid or triangle profile). */
 function lineTime(length: number, segment: number, v: number, a: number): number {
   if (length <= 0) return 0;
@@ -90,19 +129,28 @@ function lineTime(length: number, segment: number, v: number, a: number): number
   return lines * perLine;
 }
 
-function computeFeatures(sweep: LayerSweep, q: SliceParams, triangles: number): Features {
+function computeFeatures(
+  sweep: LayerSweep,
+  r: LayerRegions,
+  polygons: boolean,
+  q: SliceParams,
+  triangles: number,
+): Features {
   const h = q.layer_height_mm;
   const n = sweep.layers;
   const v = q.speed_mm_s;
   const a = q.acceleration_mm_s2;
   const s = q.spacing_mm;
   const st = q.thin_spacing_mm;
-  const wallBand = q.perimeters * s;
   const skirtLength = 2 * (sweep.sizeX + sweep.sizeY) + 2 * Math.PI * SKIRT_DISTANCE_MM;
-  const sums = { perimeter: 0, area: 0, wall: 0, solid: 0, top: 0, sparse: 0, column: 0, anchors: 0 };
+  const sums = { perimeter: 0, area: 0, wall: 0, solid: 0, top: 0, bridge: 0, sparse: 0, column: 0, anchors: 0 };
+  // Bridges (thick_bridges): round lines one nozzle wide, spaced a nozzle + 0.05 mm apart (BRIDGE_EXTRA_SPACING).
+  const bridgePitch = q.nozzle_diameter_mm + 0.05;
+  const bridgeThickness = ((Math.PI / 4) * q.nozzle_diameter_mm ** 2) / bridgePitch;
   // Sparse lines end on the perimeters and are joined along them by anchors up to INFILL_ANCHOR_MM long; line ends
-  // lie a pitch·√2 apart along the boundary, so anchors cover this share of it.
-  const anchorCover = q.infill > 0 ? Math.min(1, (2 * INFILL_ANCHOR_MM * q.infill) / (s * Math.SQRT2)) : 0;
+  // lie a pitch·√2 apart along the boundary (lines at 45°) and every other gap is joined (the lines zigzag), so
+  // anchors cover this share of it.
+  const anchorCover = q.infill > 0 ? Math.min(1, (INFILL_ANCHOR_MM * q.infill) / (s * Math.SQRT2)) / 2 : 0;
   const time: TimeTerms = {
     walls: 0,
     solid: 0,
@@ -116,23 +164,17 @@ function computeFeatures(sweep: LayerSweep, q: SliceParams, triangles: number): 
   const interfaceArea = q.supports ? SUPPORT_INTERFACE_LAYERS * sweep.overhangArea : 0;
   let supportBody = 0;
   for (let i = 0; i < n; i++) {
-    const area = sweep.area[i]!;
+    const area = r.section[i]!;
     const perimeter = sweep.perimeter[i]!;
-    let band = Math.min(area, perimeter * wallBand);
-    let core = area - band;
-    // A core narrower than one line gets no infill of its own: the walls fill it (gap fill, thin walls).
-    if (perimeter > 0 && (2 * core) / perimeter < s) {
-      band = area;
-      core = 0;
-    }
-    const exposed = exposedArea(sweep.area, i, q.top_solid_layers, q.bottom_solid_layers);
-    const solid = Math.min(core, exposed.top + exposed.bottom);
-    const topSurface = Math.min(solid, Math.max(0, area - (i + 1 < n ? sweep.area[i + 1]! : 0)));
-    const sparse = core - solid;
+    const band = r.walls[i]!;
+    const solid = r.solid[i]!;
+    const topSurface = r.top[i]!;
+    const bridge = r.bridge[i]!;
+    const sparse = r.sparse[i]!;
     // Anchors run inside the sparse region, between its lines.
     const anchors = sparse > 0 ? Math.min(perimeter * anchorCover, (sparse * (1 - q.infill)) / s) : 0;
     sums.anchors += anchors;
-    const supportArea = q.supports ? sweep.supportArea[i]! : 0;
+    const supportArea = q.supports ? r.support[i]! : 0;
     // The support's first layer is dense (90 %) for adhesion.
     const supportFill = supportArea * (i === 0 ? Math.max(0.9, q.support_density) : q.support_density);
     sums.perimeter += perimeter;
@@ -140,6 +182,7 @@ function computeFeatures(sweep: LayerSweep, q: SliceParams, triangles: number): 
     sums.wall += band;
     sums.solid += solid;
     sums.top += topSurface;
+    sums.bridge += bridge;
     sums.sparse += sparse;
     sums.column += supportArea * h;
     supportBody += supportFill;
@@ -157,7 +200,7 @@ function computeFeatures(sweep: LayerSweep, q: SliceParams, triangles: number): 
       const corners = q.perimeters > 0 ? (q.perimeters - 1) * sweep.cornerLoss[0]![i]! + sweep.cornerLoss[1]![i]! : 0;
       time.corners += corners;
       const top = (2 * topSurface) / st / v;
-      const solidTime = lineTime((solid - topSurface) / s, segment, v, a);
+      const solidTime = lineTime((solid - topSurface - bridge) / s, segment, v, a) + bridge / bridgePitch / (v / 2);
       const sparseTime = lineTime((q.infill * sparse) / s, segment, v, a) + anchors / v;
       const supportTime = lineTime(supportFill / st, Math.max(segment, 1), v, a);
       time.walls += walls;
@@ -187,9 +230,11 @@ function computeFeatures(sweep: LayerSweep, q: SliceParams, triangles: number): 
     overhang_area_mm2: q.supports ? sweep.overhangArea : 0,
     support_column_mm3: sums.column,
     corners_measured: sweep.cornersMeasured,
+    polygons,
+    bridge_area_mm2: sums.bridge,
     volume_terms: {
       walls: sums.wall * h,
-      solid: sums.solid * h,
+      solid: (sums.solid - sums.bridge) * h + sums.bridge * bridgeThickness,
       sparse: sums.sparse * h * q.infill,
       anchors: sums.anchors * s * h,
       support: (supportBody + interfaceArea) * h,
@@ -212,5 +257,20 @@ export function extractFeatures(mesh: Mesh, settings: EstimateSettings): Feature
     acceleration: q.acceleration_mm_s2,
     jerk: q.jerk_mm_s,
   });
-  return computeFeatures(sweep, q, mesh.indices.length / 3);
+  const polygons = layerPolygons(mesh, q.layer_height_mm);
+  const regions = polygons
+    ? layerRegions(polygons.sections, {
+        layer_height_mm: q.layer_height_mm,
+        perimeters: q.perimeters,
+        spacing_mm: q.spacing_mm,
+        external_width_mm: 1.125 * q.nozzle_diameter_mm,
+        top_solid_layers: q.top_solid_layers,
+        bottom_solid_layers: q.bottom_solid_layers,
+        overhang_step_mm: q.supports
+          ? q.layer_height_mm / Math.tan(((90 - (q.support_overhang_angle ?? 45)) * Math.PI) / 180)
+          : null,
+        support_gap_mm: 0.5 * 1.125 * q.nozzle_diameter_mm,
+      })
+    : regionsFromSweep(sweep, q);
+  return computeFeatures(sweep, regions, polygons !== null, q, mesh.indices.length / 3);
 }

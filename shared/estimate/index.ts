@@ -12,9 +12,12 @@ export {
   UNCALIBRATED,
   type Calibration,
   type CalibrationSample,
+  type FamilyRanges,
   type FitOptions,
   type Ridge,
   type RelativeRange,
 } from './calibration.ts';
 export { predict, type Estimate } from './predict.ts';
+export { scaleFromExact, type ExactFigures, type ScaledEstimate } from './scale-from-exact.ts';
+export { MAX_POLYGON_SEGMENTS } from './layer-polygons.ts';
 export { DEFAULT_CALIBRATION } from './default-calibration.ts';

@@ -1,6 +1,6 @@
 // Features × calibration → the estimate a quote shows while its slice runs: filament volume and weight, print
 // time, and the range each real value is expected in. An estimate is never a price to sell (docs/estimate.md).
-import { checkCalibration, TIME_TERMS, VOLUME_TERMS, type Calibration } from './calibration.ts';
+import { checkCalibration, familyOf, rangesOf, TIME_TERMS, VOLUME_TERMS, type Calibration } from './calibration.ts';
 import { refuse } from './errors.ts';
 import { FEATURES_VERSION, type Features } from './features.ts';
 import { basisOf, sliceParams, type EstimateSettings } from './params.ts';
@@ -46,13 +46,14 @@ export function predict(features: Features, settings: EstimateSettings, calibrat
   const volume = weighted(features.volume_terms, calibration.volume.coefficients, VOLUME_TERMS);
   const time = weighted(features.time_terms, calibration.time.coefficients, TIME_TERMS);
   const grams = (volume / 1000) * settings.material.density;
-  const { volume: v, time: t } = calibration;
+  // Slices with supports have their own, wider ranges.
+  const { volume: v, time: t } = rangesOf(calibration, familyOf(features));
   return {
     filament_volume_mm3: volume,
     filament_weight_g: grams,
     estimated_time_seconds: time,
-    weight_range: [grams * (1 + v.range.lo), grams * (1 + v.range.hi)],
-    time_range: [time * (1 + t.range.lo), time * (1 + t.range.hi)],
+    weight_range: [grams * (1 + v.lo), grams * (1 + v.hi)],
+    time_range: [time * (1 + t.lo), time * (1 + t.hi)],
     method: calibration.samples > 0 ? 'cross-sections+calibration' : 'cross-sections',
     samples: calibration.samples,
   };

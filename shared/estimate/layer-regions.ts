@@ -1,0 +1,136 @@
+// PrusaSlicer's regions of every layer, from the section polygons with real offsets and differences (Clipper2):
+// - walls: the band between the section and its inset by `perimeters` line spacings, plus whatever is left inside
+//   narrower than one line (Arachne's thin walls and gap fill fill it: thin_walls and gap_fill_enabled are on);
+// - top and bottom shells: what the layers above (below) do not cover, opened by a tenth of a line (PrusaSlicer's
+//   detect_surfaces_type) and grown by EXTERNAL_INFILL_MARGIN into the infill area, then carried down
+//   `top_solid_layers` (up `bottom_solid_layers`) layers, so shallow slopes get their shells;
+// - bridges: bottom surfaces above the first layer that rest on air, printed with round lines one nozzle wide;
+// - sparse infill: the rest of the inset (solid_infill_below_area is 0 in the base config: no small-island rule);
+// - supports: overhangs beyond the threshold angle, carried down until they land on the bed or on the part below.
+import { difference, EndType, FillRule, inflatePaths, intersect, JoinType, type Paths64, union } from 'clipper2-ts';
+import { UNITS_PER_MM } from './layer-polygons.ts';
+
+/** PrusaSlicer 2.5 grows top and bottom surfaces this far into the infill beneath them (EXTERNAL_INFILL_MARGIN). */
+export const EXTERNAL_INFILL_MARGIN_MM = 3;
+/** Area units: µm² → mm². */
+const MM2 = UNITS_PER_MM * UNITS_PER_MM;
+
+export interface RegionParams {
+  layer_height_mm: number;
+  perimeters: number;
+  /** Perimeter and infill line spacing, mm. */
+  spacing_mm: number;
+  /** External perimeter width, mm (surfaces are opened by a tenth of it). */
+  external_width_mm: number;
+  top_solid_layers: number;
+  bottom_solid_layers: number;
+  /** Support on: the overhang allowed per layer (h / tan(threshold)), mm; null with supports off. */
+  overhang_step_mm: number | null;
+  /** Gap between support and the part in XY, mm. */
+  support_gap_mm: number;
+}
+
+/** Areas per layer, mm². */
+export interface LayerRegions {
+  section: Float64Array;
+  walls: Float64Array;
+  /** Solid infill (top and bottom shells, bridges included). */
+  solid: Float64Array;
+  /** Of the solid: the layer's own top surface (printed slower, with thinner lines). */
+  top: Float64Array;
+  /** Of the solid: bottom surfaces resting on air above the first layer (bridge flow). */
+  bridge: Float64Array;
+  sparse: Float64Array;
+  support: Float64Array;
+}
+
+const area = (paths: Paths64): number => {
+  let a = 0;
+  for (const path of paths) {
+    let s = 0;
+    for (let i = 0, j = path.length - 1; i < path.length; j = i++) {
+      s += (path[j]!.x + path[i]!.x) * (path[i]!.y - path[j]!.y);
+    }
+    a += s / 2;
+  }
+  return a / MM2;
+};
+const offset = (paths: Paths64, mm: number): Paths64 =>
+  paths.length === 0 ? [] : inflatePaths(paths, mm * UNITS_PER_MM, JoinType.Miter, EndType.Polygon, 3);
+const opening = (paths: Paths64, mm: number): Paths64 => offset(offset(paths, -mm), mm);
+const minus = (a: Paths64, b: Paths64): Paths64 =>
+  a.length === 0 ? [] : b.length === 0 ? a : difference(a, b, FillRule.NonZero);
+const and = (a: Paths64, b: Paths64): Paths64 =>
+  a.length === 0 || b.length === 0 ? [] : intersect(a, b, FillRule.NonZero);
+const unite = (parts: Paths64[]): Paths64 => {
+  const all = parts.flat();
+  return all.length === 0 ? [] : union(all, FillRule.NonZero);
+};
+
+/** The regions of every layer from its section polygons (µm, simplified, non-overlapping: layerPolygons). */
+export function layerRegions(raw: Paths64[], q: RegionParams): LayerRegions {
+  const n = raw.length;
+  const sections = raw;
+  const band = q.perimeters * q.spacing_mm;
+  const out: LayerRegions = {
+    section: new Float64Array(n),
+    walls: new Float64Array(n),
+    solid: new Float64Array(n),
+    top: new Float64Array(n),
+    bridge: new Float64Array(n),
+    sparse: new Float64Array(n),
+    support: new Float64Array(n),
+  };
+  // Infill area of each layer: the inset past the walls, without what is narrower than a line (left to the walls).
+  const cores = sections.map((s) => offset(offset(s, -band - q.spacing_mm / 2), q.spacing_mm / 2));
+  const open = q.external_width_mm / 10;
+  // Only the part of a surface inside the infill area is grown (a slope's sliver under the perimeters is not):
+  // PrusaSlicer grows the fill surfaces, not the slices ("growing the slices puts too much solid infill inside
+  // nearly-vertical slopes").
+  const grow = (surface: Paths64, core: Paths64) => {
+    const inside = and(surface, core);
+    return inside.length === 0 ? [] : and(offset(inside, EXTERNAL_INFILL_MARGIN_MM), core);
+  };
+  // Exposed top (bottom) surface of each layer, grown into its infill area.
+  const tops = sections.map((s, i) => {
+    const t = opening(minus(s, sections[i + 1] ?? []), open);
+    return { surface: t, grown: grow(t, cores[i]!) };
+  });
+  const bottoms = sections.map((s, i) => {
+    const b = i === 0 ? s : opening(minus(s, sections[i - 1]!), open);
+    return { surface: b, grown: grow(b, cores[i]!) };
+  });
+  for (let i = 0; i < n; i++) {
+    const core = cores[i]!;
+    out.section[i] = area(sections[i]!);
+    const coreArea = area(core);
+    out.walls[i] = Math.max(0, out.section[i]! - coreArea);
+    const shells: Paths64[] = [];
+    // Shells carry both the surfaces as sliced and as grown (discover_horizontal_shells): on a dome, an upper
+    // layer's edge sliver lies inside the infill area of the layers below it.
+    for (let k = 0; k < q.top_solid_layers && i + k < n; k++) shells.push(tops[i + k]!.surface, tops[i + k]!.grown);
+    for (let k = 0; k < q.bottom_solid_layers && i - k >= 0; k++) {
+      shells.push(bottoms[i - k]!.surface, bottoms[i - k]!.grown);
+    }
+    const solid = and(unite(shells), core);
+    out.solid[i] = Math.min(coreArea, area(solid));
+    out.top[i] = Math.min(out.solid[i]!, area(and(tops[i]!.surface, core)));
+    out.bridge[i] = i > 0 ? Math.min(out.solid[i]! - out.top[i]!, area(and(bottoms[i]!.surface, core))) : 0;
+    out.sparse[i] = Math.max(0, coreArea - out.solid[i]!);
+  }
+  if (q.overhang_step_mm !== null) supportColumns(sections, q, out.support);
+  return out;
+}
+
+/** Support area per layer: each layer's overhang (what reaches further out than `overhang_step_mm` beyond the layer
+ *  below) carried down layer by layer, cut where the part is (less the XY gap), so it lands on the part below. */
+function supportColumns(sections: Paths64[], q: RegionParams, support: Float64Array): void {
+  const step = q.overhang_step_mm!;
+  let column: Paths64 = [];
+  for (let i = sections.length - 1; i >= 1; i--) {
+    // Opened by a tenth of a line only (numerical slivers): a slope's overhang is a thin sliver on every layer.
+    const overhang = opening(minus(sections[i]!, offset(sections[i - 1]!, step)), q.external_width_mm / 10);
+    column = minus(unite([column, overhang]), offset(sections[i - 1]!, q.support_gap_mm));
+    support[i - 1] = area(column);
+  }
+}
