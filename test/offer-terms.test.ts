@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { breakFor, deliveryDate, priceLine } from '../shared/offer-terms.ts';
-import { scaleFromExact } from '../server/quotes/material-prices.ts';
+import { scalePriceFromExact } from '../server/quotes/material-prices.ts';
 
 const day = (iso: string) => {
   const [year, month, d] = iso.split('-').map(Number);
@@ -53,7 +53,7 @@ test('a cart line adds up in minor units: break half up, surcharge on the discou
 });
 
 test('a ratio-scaled estimate keeps the exact price and the estimates’ ratio, half up', () => {
-  assert.equal(scaleFromExact(250, 200, 300), 375);
-  assert.equal(scaleFromExact(101, 3, 1), 34, '33.67 → 34');
-  assert.equal(scaleFromExact(5, 2, 1), 3, '2.5 → 3');
+  assert.equal(scalePriceFromExact(250, 200, 300), 375);
+  assert.equal(scalePriceFromExact(101, 3, 1), 34, '33.67 → 34');
+  assert.equal(scalePriceFromExact(5, 2, 1), 3, '2.5 → 3');
 });

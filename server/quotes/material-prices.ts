@@ -105,10 +105,11 @@ async function estimateMinor(deps: Deps, accountId: string, file: FileRow, row: 
 const digitsOf = (row: Row) => currencyDigits(row.resolved.settings.quote.currency);
 
 /**
- * The ratio-scaled estimate: an exact price times the ratio of two estimates, so the estimator's bias for this
- * part cancels out. (shared/estimate has no `scaleFromExact` yet; this is the one place the formula lives.)
+ * The ratio-scaled estimate of a price: an exact price times the ratio of two estimated prices, so the estimator's
+ * bias for this part cancels out. It scales money, where shared/estimate's `scaleFromExact` scales weight and time:
+ * a price's fixed parts (setup fee, minimum) make it an approximation, shown marked as an estimate.
  */
-export const scaleFromExact = (exactA: number, estimateA: number, estimateB: number) =>
+export const scalePriceFromExact = (exactA: number, estimateA: number, estimateB: number) =>
   roundHalfUp((exactA * estimateB) / estimateA);
 
 /** GET /v2/widget/files/{file_id}/prices: every offered material priced for this part, cheapest first. */
@@ -151,6 +152,8 @@ function present(r: Row, anchor: Row | undefined): MaterialPrice {
   const base = { material: r.material, description: r.description };
   if (r.exactMinor !== null) return { ...base, total_price: major(r.exactMinor), basis: 'exact' };
   if (r.estimateMinor === null) return { ...base, total_price: null, basis: null };
-  const minor = anchor ? scaleFromExact(anchor.exactMinor!, anchor.estimateMinor!, r.estimateMinor) : r.estimateMinor;
+  const minor = anchor
+    ? scalePriceFromExact(anchor.exactMinor!, anchor.estimateMinor!, r.estimateMinor)
+    : r.estimateMinor;
   return { ...base, total_price: major(minor), basis: 'estimate' };
 }
