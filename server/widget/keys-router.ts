@@ -48,7 +48,7 @@ export function widgetKeysRouter(deps: Deps) {
     };
   });
   router.post('/', allow(deps, DASHBOARD), jsonBody, async (ctx) => {
-    const body = validateBody<{ name: string; allowed_origins: string[] }>('WidgetKeyRequest', ctx.request.body);
+    const body = validateBody('WidgetKeyRequest', ctx.request.body);
     const row = await insertWidgetKey(deps.db, {
       id: newId('wk'),
       account_id: ctx.state.auth.account.id,
