@@ -4,7 +4,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
 import { jsonBody } from '../http/index.ts';
-import { validateBody } from '../openapi/index.ts';
+import { validateBody, type ContractSchema } from '../openapi/index.ts';
 import { allow, ANYONE, API, DASHBOARD } from './access.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { SESSION_COOKIE, startSession, endSession } from './sessions.ts';
@@ -33,7 +33,7 @@ function setSessionCookie(ctx: Context, value: string, expires: Date) {
   });
 }
 
-export function presentToken(t: TokenRow) {
+export function presentToken(t: TokenRow): ContractSchema<'Token'> {
   return {
     token_id: t.id,
     name: t.name,

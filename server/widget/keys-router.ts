@@ -5,14 +5,14 @@ import type { Deps, AppState } from '../deps.ts';
 import { allow, DASHBOARD } from '../accounts/index.ts';
 import { normalizeOrigin } from '../accounts/index.ts';
 import { jsonBody } from '../http/index.ts';
-import { validateBody } from '../openapi/index.ts';
+import { validateBody, type ContractSchema } from '../openapi/index.ts';
 import { insertWidgetKey, listWidgetKeys, revokeWidgetKey, type WidgetKeyRow } from '../accounts/index.ts';
 import { ValidationError, notFound } from '../http/index.ts';
 import { routeParam } from '../http/index.ts';
 import { newId } from '../ids.ts';
 import type { RefusedOrigin } from '../accounts/index.ts';
 
-export function presentWidgetKey(k: WidgetKeyRow, refusedOrigins: RefusedOrigin[] = []) {
+export function presentWidgetKey(k: WidgetKeyRow, refusedOrigins: RefusedOrigin[] = []): ContractSchema<'WidgetKey'> {
   return {
     widget_key_id: k.id,
     name: k.name,
