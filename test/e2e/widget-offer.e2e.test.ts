@@ -53,7 +53,9 @@ before(
   async () => {
     if (skip) return;
     mkdirSync(ARTIFACTS, { recursive: true });
-    env = await startWidgetEnv();
+    // No prefetches: the other material must still be unsliced when the list opens, so it shows its ≈ estimate
+    // (with prefetching on, whether its slice has landed by then is a race).
+    env = await startWidgetEnv({ env: { PREFETCH_MAX_SECONDS: '0' } });
     const api = env.server.client(env.apiToken);
     const profile = await api.post('/v2/profiles/material', {
       name: 'Retracto',

@@ -2,7 +2,7 @@
 // the delivery options with the date the part ships, the quantity price breaks, and every material priced side by
 // side (exact where a slice exists, "≈" otherwise; picking a row selects the material).
 import { html, nothing, type TemplateResult } from 'lit';
-import { styleMap } from 'lit/directives/style-map.js';
+import { ref } from 'lit/directives/ref.js';
 import { deliveryDate } from '../../shared/offer-terms.ts';
 import { currencyDigits, roundHalfUp } from '../../shared/money.ts';
 import { money, percent } from './format.ts';
@@ -32,8 +32,12 @@ export function materialDescription(config: WidgetConfig, sel: Selection, id: st
 export function swatch(config: WidgetConfig, sel: Selection): TemplateResult | typeof nothing {
   const color = swatchOf(config, sel);
   if (!color || !CSS.supports('color', color)) return nothing;
-  // styleMap sets the colour through the CSSOM: a shop's Content Security Policy may refuse style attributes.
-  return html`<span class="swatch" part="swatch" aria-hidden="true" style=${styleMap({ background: color })}></span>`;
+  // The colour is set through the CSSOM once the element exists: a shop's Content Security Policy may refuse style
+  // attributes (style-src without 'unsafe-inline'), and styleMap writes one on its first render.
+  const paint = (el: Element | undefined) => {
+    if (el instanceof HTMLElement) el.style.background = color;
+  };
+  return html`<span class="swatch" part="swatch" aria-hidden="true" ${ref(paint)}></span>`;
 }
 
 /** The delivery choice with what each option costs and when it ships; nothing when the offer has none. */
