@@ -221,9 +221,17 @@ function selectField(
   `;
 }
 
+/** An estimate's range is shown only while it helps a shopper choose: at most ±15 % around the estimate. */
+export const MAX_SHOWN_RANGE = 0.15;
+
+/** The range's half-width over the estimate (0.2: ±20 %); Infinity when there is nothing to compare with. */
+export const rangeHalfWidth = (total: number, [lo, hi]: readonly number[]) =>
+  total > 0 && lo !== undefined && hi !== undefined ? (hi - lo) / 2 / total : Number.POSITIVE_INFINITY;
+
 /**
- * While the slice runs, its instant estimate: "≈ $2.10 each, estimate $1.95–$2.25 · exact price in ~4 s". Marked
- * as an estimate in words and in the markup (data-estimate); Add to cart waits for the exact price.
+ * While the slice runs, its instant estimate: "≈ $2.10 each, estimate $1.95–$2.25 · exact price in ~4 s", the range
+ * left out when it is wider than ±15 % (it would tell the shopper nothing). Marked as an estimate in words and in
+ * the markup (data-estimate); Add to cart waits for the exact price.
  */
 export function renderEstimate(p: Pricing, s: Pick<WidgetState, 'locale' | 'currencyDisplay'>): TemplateResult {
   const e = p.estimate!;
@@ -232,7 +240,9 @@ export function renderEstimate(p: Pricing, s: Pick<WidgetState, 'locale' | 'curr
   const [lo = e.total_price, hi = e.total_price] = e.price_range;
   return html`<div class="estimate" part="estimate" data-estimate>
     <div class="amount approx" part="estimate-amount"><span aria-hidden="true">≈ </span><span class="visually-hidden">About </span>${fmt(e.total_price)} each</div>
-    <div class="each" part="estimate-range">Estimate ${fmt(lo)}–${fmt(hi)} · ${when}</div>
+    <div class="each" part="estimate-range">
+      ${rangeHalfWidth(e.total_price, [lo, hi]) <= MAX_SHOWN_RANGE ? `Estimate ${fmt(lo)}–${fmt(hi)}` : 'Estimate'} · ${when}
+    </div>
   </div>`;
 }
 
