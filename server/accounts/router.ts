@@ -4,7 +4,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
 import { jsonBody } from '../http/index.ts';
-import { validateBody } from '../openapi/index.ts';
+import { validateBody, type ContractSchema } from '../openapi/index.ts';
 import { allow, ANYONE, API, DASHBOARD } from './access.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { SESSION_COOKIE, startSession, endSession } from './sessions.ts';
@@ -18,13 +18,6 @@ import { presentUser } from './service.ts';
 import { checkPasswordPolicy } from './password-policy.ts';
 import { attemptOf, loginThrottle } from './login-throttle.ts';
 import { inviteToSpend, refuseClosedSignup, spendInvite } from './invites.ts';
-
-interface Credentials {
-  email: string;
-  password: string;
-  shop_name?: string;
-  invite_code?: string;
-}
 
 // A fixed hash to verify against when the email is unknown, so timing does not reveal which emails exist.
 let decoyHash: Promise<string> | null = null;
@@ -40,7 +33,7 @@ function setSessionCookie(ctx: Context, value: string, expires: Date) {
   });
 }
 
-export function presentToken(t: TokenRow) {
+export function presentToken(t: TokenRow): ContractSchema<'Token'> {
   return {
     token_id: t.id,
     name: t.name,
@@ -64,7 +57,7 @@ export function accountsRouter(deps: Deps) {
 
   router.post('/dashboard/api/signup', allow(deps, ANYONE), jsonBody, async (ctx) => {
     refuseClosedSignup(deps.config.signup);
-    const body = validateBody<Credentials>('Credentials', ctx.request.body);
+    const body = validateBody('Credentials', ctx.request.body);
     const invite = inviteToSpend(deps.config.signup, body.invite_code);
     checkPasswordPolicy(body.password);
     const passwordHash = await hashPassword(body.password);
@@ -91,7 +84,7 @@ export function accountsRouter(deps: Deps) {
   });
 
   router.post('/dashboard/api/login', allow(deps, ANYONE), jsonBody, async (ctx) => {
-    const body = validateBody<Credentials>('Credentials', ctx.request.body);
+    const body = validateBody('Credentials', ctx.request.body);
     const attempt = attemptOf(ctx, body.email);
     await throttle.check(attempt);
     const account = await accountByEmail(deps.db, body.email.trim());
@@ -122,7 +115,7 @@ export function accountsRouter(deps: Deps) {
   });
 
   router.post('/dashboard/api/tokens', allow(deps, DASHBOARD), jsonBody, async (ctx) => {
-    const body = validateBody<{ name: string; expires_in_days?: number }>('TokenRequest', ctx.request.body);
+    const body = validateBody('TokenRequest', ctx.request.body);
     const { row, token } = await createApiToken(
       deps.db,
       deps.config.jwtSecret,

@@ -6,13 +6,13 @@ import { validateBody } from '../openapi/index.ts';
 import { fileById } from './sql.ts';
 import { notFound } from '../http/index.ts';
 import { routeParam } from '../http/index.ts';
-import { checkPrintability, type BuildVolume } from './printability.ts';
+import { checkPrintability } from './printability.ts';
 import { resolveBuildVolume } from '../profiles/index.ts';
 
 export function printabilityRouter(deps: Deps) {
   const router = new Router<AppState>();
   router.post('/v2/printability/:file_id', allow(deps, API), jsonBody, async (ctx) => {
-    const given = validateBody<Partial<BuildVolume>>('PrintabilityRequest', ctx.request.body);
+    const given = validateBody('PrintabilityRequest', ctx.request.body);
     const file = await fileById(deps.db, ctx.state.auth.account.id, routeParam(ctx, 'file_id'));
     if (!file) throw notFound('file', ctx.params.file_id);
     const fallback = await resolveBuildVolume(deps.db, ctx.state.auth.account.id);

@@ -187,7 +187,7 @@ export function filesRouter(deps: Deps, uploads: UploadListener) {
 
   // Also open to a widget key, for the shopper's own upload (the widget's "scale ×25.4?" offer).
   router.post('/v2/file/scale/:file_id', allow(deps, API_OR_WIDGET), jsonBody, async (ctx) => {
-    const change = validateBody<{ unit?: Unit; scale?: number }>('FileScaleRequest', ctx.request.body);
+    const change = validateBody('FileScaleRequest', ctx.request.body);
     const file = await fileForCaller(deps, ctx.state.auth, routeParam(ctx, 'file_id'));
     const rescaled = await rescaleFile(deps, file, change);
     // A new size is a new slice: prefetch again for the shopper's likely choices.

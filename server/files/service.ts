@@ -14,8 +14,13 @@ import { ApiError, notFound } from '../http/index.ts';
 import { checkStorageQuota, recordStorageChange } from '../limits/index.ts';
 import { sourceUnit, type Unit } from '../placement/index.ts';
 import { scaledMeasurements, scaledSize, unitWarning } from '../placement/index.ts';
+import type { ContractSchema } from '../openapi/index.ts';
 
-const CONTENT_TYPES: Record<ModelFormat, string> = { stl: 'model/stl', obj: 'model/obj', '3mf': 'model/3mf' };
+const CONTENT_TYPES: Record<ModelFormat, `model/${ModelFormat}`> = {
+  stl: 'model/stl',
+  obj: 'model/obj',
+  '3mf': 'model/3mf',
+};
 
 async function sha256File(p: string): Promise<string> {
   const hash = createHash('sha256');
@@ -208,7 +213,7 @@ function fileEventData(row: FileRow) {
 }
 
 /** Measurements as the model will be printed (after its unit and scale). */
-export function presentMeasurements(row: FileRow) {
+export function presentMeasurements(row: FileRow): ContractSchema<'Measurements'> {
   const m = scaledMeasurements(row);
   return {
     triangles: m.triangles,
@@ -227,7 +232,7 @@ export function fileWarnings(row: FileRow) {
   return unit ? [...row.warnings, unit] : row.warnings;
 }
 
-export function presentFile(row: FileRow) {
+export function presentFile(row: FileRow): ContractSchema<'File'> {
   return {
     file_id: row.id,
     name: row.name,

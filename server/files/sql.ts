@@ -3,14 +3,14 @@ import type { Queryable } from '../db/index.ts';
 import { firstRow } from '../db/index.ts';
 import type { ModelShape } from '../mesh/index.ts';
 import type { Unit, UnitSource } from '../placement/index.ts';
-import type { ModelWarning } from '../../shared/model/index.ts';
+import type { ModelFormat, ModelWarning } from '../../shared/model/index.ts';
 
 export interface FileRow {
   id: string;
   account_id: string;
   name: string;
-  format: string;
-  content_type: string;
+  format: ModelFormat;
+  content_type: `model/${ModelFormat}`;
   size_bytes: number;
   sha256: string;
   mesh_sha256: string;

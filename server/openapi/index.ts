@@ -19,4 +19,4 @@ export {
   timestamp,
 } from './helpers.ts';
 export { coreSchemas } from './schemas.ts';
-export { useContract, validateBody } from './validate.ts';
+export { useContract, validateBody, type ContractSchema, type SchemaName } from './validate.ts';

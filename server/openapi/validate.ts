@@ -5,6 +5,7 @@ import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import { ValidationError, type FieldProblem } from '../http/index.ts';
 import { canonicalMember } from '../../shared/enums.ts';
+import type { components as Contract } from '../../shared/api/schema.ts';
 
 // ajv-formats is CommonJS; its function is the default export's default under NodeNext.
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
@@ -92,10 +93,18 @@ export function canonicalEnums(schemaIn: Schema, value: unknown): unknown {
   );
 }
 
-/** Throws a 400 naming each offending field; returns the body typed, its enumerated values canonical. */
-export function validateBody<T>(schemaName: string, body: unknown): T {
+/** A request or response shape of the contract, by its name under `components.schemas`. */
+export type ContractSchema<N extends SchemaName> = Contract['schemas'][N];
+export type SchemaName = keyof Contract['schemas'];
+
+/**
+ * Throws a 400 naming each offending field; returns the body typed as the generated contract type of
+ * `schemaName` (so a handler cannot read a field the contract does not declare), its enumerated values canonical.
+ */
+export function validateBody<N extends SchemaName>(schemaName: N, body: unknown): ContractSchema<N> {
   const fn = validatorFor(schemaName);
   const value = canonicalEnums({ $ref: `#/components/schemas/${schemaName}` }, body ?? {});
   if (!fn(value)) throw new ValidationError(fieldProblems(fn.errors));
-  return value as T;
+  // ajv checked `value` against this very schema, so the generated type describes it.
+  return value as ContractSchema<N>;
 }

@@ -9,14 +9,7 @@ import { listProfiles, profileById, type ProfileKind } from './sql.ts';
 import { notFound } from '../http/index.ts';
 import { routeParam } from '../http/index.ts';
 import { canonicalMember } from '../../shared/enums.ts';
-import {
-  PROFILE_KINDS,
-  createProfile,
-  replaceProfile,
-  removeProfile,
-  presentProfile,
-  type ProfileInput,
-} from './service.ts';
+import { PROFILE_KINDS, createProfile, replaceProfile, removeProfile, presentProfile } from './service.ts';
 
 export function profilesRouter(deps: Deps) {
   const router = new Router<AppState & { kind: ProfileKind }>({ prefix: '/v2/profiles' });
@@ -31,7 +24,7 @@ export function profilesRouter(deps: Deps) {
     ctx.body = { data: (await listProfiles(deps.db, ctx.state.auth.account.id, ctx.state.kind)).map(presentProfile) };
   });
   router.post('/:kind', allow(deps, API), jsonBody, async (ctx) => {
-    const input = validateBody<ProfileInput>('ProfileInput', ctx.request.body);
+    const input = validateBody('ProfileInput', ctx.request.body);
     ctx.status = 201;
     ctx.body = presentProfile(await createProfile(deps, ctx.state.auth.account.id, ctx.state.kind, input));
   });
@@ -41,7 +34,7 @@ export function profilesRouter(deps: Deps) {
     ctx.body = presentProfile(row);
   });
   router.put('/:kind/:profile_id', allow(deps, API), jsonBody, async (ctx) => {
-    const input = validateBody<ProfileInput>('ProfileInput', ctx.request.body);
+    const input = validateBody('ProfileInput', ctx.request.body);
     ctx.body = presentProfile(
       await replaceProfile(deps, ctx.state.auth.account.id, ctx.state.kind, routeParam(ctx, 'profile_id'), input),
     );

@@ -15,6 +15,7 @@ import {
 import { ApiError, ValidationError, notFound } from '../http/index.ts';
 import { newId } from '../ids.ts';
 import { GLOBAL_PROFILES } from './global-profiles.ts';
+import type { ContractSchema } from '../openapi/index.ts';
 
 export const PROFILE_KINDS: ProfileKind[] = ['printer', 'material', 'global'];
 export interface ProfileInput {
@@ -97,7 +98,7 @@ export async function removeProfile(deps: Deps, accountId: string, kind: Profile
   await deleteProfile(deps.db, accountId, kind, id);
 }
 
-export function presentProfile(row: ProfileRow) {
+export function presentProfile(row: ProfileRow): ContractSchema<'Profile'> {
   return {
     profile_id: row.id,
     kind: row.kind,

@@ -1,8 +1,10 @@
 // Quote shapes: the API record, the quote result, and the webhook event bodies (docs/webhooks.md).
 import type { QuoteRow } from './sql.ts';
+import type { JobStep } from './time-left.ts';
+import type { ContractSchema } from '../openapi/index.ts';
 
 /** The quote result object plus the breakdown and print statistics (stored at completion). */
-export function presentQuote(row: QuoteRow, now: Date) {
+export function presentQuote(row: QuoteRow, now: Date): ContractSchema<'Quote'> {
   return {
     quote_id: row.id,
     job_id: row.id,
@@ -23,8 +25,8 @@ export function presentQuote(row: QuoteRow, now: Date) {
 export function presentJob(
   row: QuoteRow,
   now: Date,
-  progress: { step: string | null; expected_remaining_seconds: number | null },
-) {
+  progress: { step: JobStep | null; expected_remaining_seconds: number | null },
+): ContractSchema<'Job'> {
   return {
     job_id: row.id,
     quote_id: row.id,

@@ -5,6 +5,13 @@ import type { SliceMeasure } from '../slicer/index.ts';
 import type { StoredResolution } from './service.ts';
 import type { PresentedEstimate } from './estimate.ts';
 import type { Features } from '../../shared/estimate/index.ts';
+import type { ContractSchema } from '../openapi/index.ts';
+
+/** The stored result of a completed quote: the Quote's own fields, without those the record itself carries. */
+export type StoredQuoteResult = Omit<
+  ContractSchema<'Quote'>,
+  'quote_id' | 'job_id' | 'status' | 'mode' | 'file_id' | 'file_name' | 'created_at' | 'completed_at' | 'expired'
+>;
 
 export type QuoteStatus = 'queued' | 'processing' | 'completed' | 'failed';
 
@@ -29,7 +36,7 @@ export interface QuoteRow {
   filament_weight_g: number | null;
   print_time_s: number | null;
   cached: boolean | null;
-  result: Record<string, unknown> | null;
+  result: StoredQuoteResult | null;
   error: JobError | null;
   attempts: number;
   lease_owner: string | null;

@@ -19,7 +19,7 @@ export function retentionRouter(deps: Deps) {
     ctx.body = await present(ctx.state.auth.account.id);
   });
   router.put('/v2/retention', allow(deps, API), jsonBody, async (ctx) => {
-    const input = validateBody<{ carted_upload_days: number | null }>('RetentionInput', ctx.request.body);
+    const input = validateBody('RetentionInput', ctx.request.body);
     await setCartedRetentionDays(deps.db, ctx.state.auth.account.id, input.carted_upload_days);
     ctx.body = await present(ctx.state.auth.account.id);
   });

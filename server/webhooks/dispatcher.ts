@@ -12,7 +12,7 @@ import { newId } from '../ids.ts';
 import { insertDelivery } from './sql.ts';
 import { claimUndispatchedEvents, markEventDispatched, matchingWebhooks } from './dispatch-sql.ts';
 import { claimDueDeliveries } from './attempts-sql.ts';
-import { eventBody } from './events.ts';
+import { eventBody, type WebhookEvent } from './events.ts';
 import { signBody } from './signature.ts';
 import { attemptDelivery } from './attempt.ts';
 import type { Resolver } from './url-guard.ts';
@@ -45,7 +45,8 @@ export async function dispatchEvents(db: Db, limit = EVENT_BATCH): Promise<numbe
           webhook_id: hook.id,
           account_id: e.account_id,
           event_id: e.id,
-          event: e.event,
+          // matchingWebhooks returned only webhooks subscribed to this event, so it is one of the names they hold.
+          event: e.event as WebhookEvent,
           body,
           signature: signBody(hook.secret, body),
           resent_from: null,

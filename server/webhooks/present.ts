@@ -3,10 +3,11 @@
 import type { AttemptRow, DeliveryRow, WebhookRow, WebhookStatsRow } from './sql.ts';
 import { MAX_ATTEMPTS } from './settings.ts';
 import { deliveryHeaders } from './attempt.ts';
+import type { ContractSchema } from '../openapi/index.ts';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-export function presentWebhook(w: WebhookRow) {
+export function presentWebhook(w: WebhookRow): ContractSchema<'Webhook'> {
   return {
     webhook_id: w.id,
     url: w.url,
@@ -19,7 +20,7 @@ export function presentWebhook(w: WebhookRow) {
 }
 
 /** success_rate: delivered / (delivered + failed), over finished deliveries only; null before any finished. */
-export function presentStats(s: WebhookStatsRow) {
+export function presentStats(s: WebhookStatsRow): ContractSchema<'WebhookStats'> {
   const finished = s.delivered + s.failed;
   return {
     total: s.total,
@@ -32,7 +33,7 @@ export function presentStats(s: WebhookStatsRow) {
   };
 }
 
-export function presentDelivery(d: DeliveryRow) {
+export function presentDelivery(d: DeliveryRow): ContractSchema<'WebhookDelivery'> {
   return {
     delivery_id: d.id,
     webhook_id: d.webhook_id,
@@ -58,7 +59,11 @@ export function presentDelivery(d: DeliveryRow) {
  * signature are the same on every attempt; only X-Webhook-Timestamp differs, and each attempt's sent_at is that
  * value) and every recorded attempt, oldest first.
  */
-export function presentDeliveryDetail(d: DeliveryRow, hook: Pick<WebhookRow, 'url'>, attempts: AttemptRow[]) {
+export function presentDeliveryDetail(
+  d: DeliveryRow,
+  hook: Pick<WebhookRow, 'url'>,
+  attempts: AttemptRow[],
+): ContractSchema<'WebhookDeliveryDetail'> {
   const latest = attempts.at(-1);
   const headers: Record<string, string> = deliveryHeaders(d, latest?.sent_at ?? new Date(0));
   if (!latest) delete headers['x-webhook-timestamp']; // not sent yet: there is no timestamp to show

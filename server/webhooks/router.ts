@@ -21,16 +21,7 @@ import {
 import { deliverySettings, policyFor } from './settings.ts';
 import { idempotent } from '../idempotency/index.ts';
 import { presentDelivery, presentDeliveryDetail, presentStats, presentWebhook } from './present.ts';
-import {
-  changeWebhook,
-  createWebhook,
-  ownWebhook,
-  pingWebhook,
-  resendDelivery,
-  type ManageContext,
-  type WebhookCreate,
-  type WebhookUpdate,
-} from './manage.ts';
+import { changeWebhook, createWebhook, ownWebhook, pingWebhook, resendDelivery, type ManageContext } from './manage.ts';
 
 const STATES: DeliveryState[] = ['pending', 'delivered', 'failed'];
 
@@ -50,7 +41,7 @@ export function webhooksRouter(deps: Deps) {
   const manage = (ctx: { state: AppState }): ManageContext => ({ deps, policy: policyFor(settings, accountOf(ctx)) });
 
   router.post('/v2/webhooks', allow(deps, API), jsonBody, idempotent(deps), async (ctx) => {
-    const body = validateBody<WebhookCreate>('WebhookCreate', ctx.request.body);
+    const body = validateBody('WebhookCreate', ctx.request.body);
     const { row, secret } = await createWebhook(manage(ctx), accountOf(ctx), body);
     ctx.status = 201;
     ctx.body = { ...presentWebhook(row), secret };
@@ -68,7 +59,7 @@ export function webhooksRouter(deps: Deps) {
   });
 
   router.put('/v2/webhooks/:webhook_id', allow(deps, API), jsonBody, async (ctx) => {
-    const body = validateBody<WebhookUpdate>('WebhookUpdate', ctx.request.body);
+    const body = validateBody('WebhookUpdate', ctx.request.body);
     const { row, secret } = await changeWebhook(manage(ctx), accountOf(ctx), routeParam(ctx, 'webhook_id'), body);
     ctx.body = secret === undefined ? presentWebhook(row) : { ...presentWebhook(row), secret };
   });

@@ -2,6 +2,7 @@
 // (outbox → deliveries) and attempts-sql.ts (claiming deliveries and recording attempts).
 import type { Queryable } from '../db/index.ts';
 import { firstRow } from '../db/index.ts';
+import type { WebhookEvent } from './events.ts';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
@@ -9,7 +10,7 @@ export interface WebhookRow {
   id: string;
   account_id: string;
   url: string;
-  events: string[];
+  events: WebhookEvent[];
   secret: string;
   token_id: string | null;
   active: boolean;
@@ -22,7 +23,8 @@ export interface DeliveryRow {
   webhook_id: string;
   account_id: string;
   event_id: string;
-  event: string;
+  /** A subscribed event's name, or 'ping' for the test delivery. */
+  event: WebhookEvent | 'ping';
   body: string;
   signature: string;
   state: DeliveryState;

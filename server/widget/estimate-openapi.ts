@@ -68,6 +68,7 @@ export const estimatePaths = {
       description:
         "Widget keys only. The features must have been measured with the configuration's `slice_settings` and the offer's default quality and infill (or the `choices` sent); otherwise 422 naming `features`. Counted in the widget key's `quote` rate-limit class; uses no quote allowance and no slicer time.",
       security: [{ widgetKey: [] }],
+      'x-rate-limit-class': 'quote',
       requestBody: jsonBody('WidgetEstimateRequest'),
       responses: {
         '200': ok('WidgetEstimate', "The estimate priced with the shop's calibration and prices"),

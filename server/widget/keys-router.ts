@@ -5,14 +5,14 @@ import type { Deps, AppState } from '../deps.ts';
 import { allow, DASHBOARD } from '../accounts/index.ts';
 import { normalizeOrigin } from '../accounts/index.ts';
 import { jsonBody } from '../http/index.ts';
-import { validateBody } from '../openapi/index.ts';
+import { validateBody, type ContractSchema } from '../openapi/index.ts';
 import { insertWidgetKey, listWidgetKeys, revokeWidgetKey, type WidgetKeyRow } from '../accounts/index.ts';
 import { ValidationError, notFound } from '../http/index.ts';
 import { routeParam } from '../http/index.ts';
 import { newId } from '../ids.ts';
 import type { RefusedOrigin } from '../accounts/index.ts';
 
-export function presentWidgetKey(k: WidgetKeyRow, refusedOrigins: RefusedOrigin[] = []) {
+export function presentWidgetKey(k: WidgetKeyRow, refusedOrigins: RefusedOrigin[] = []): ContractSchema<'WidgetKey'> {
   return {
     widget_key_id: k.id,
     name: k.name,
@@ -48,7 +48,7 @@ export function widgetKeysRouter(deps: Deps) {
     };
   });
   router.post('/', allow(deps, DASHBOARD), jsonBody, async (ctx) => {
-    const body = validateBody<{ name: string; allowed_origins: string[] }>('WidgetKeyRequest', ctx.request.body);
+    const body = validateBody('WidgetKeyRequest', ctx.request.body);
     const row = await insertWidgetKey(deps.db, {
       id: newId('wk'),
       account_id: ctx.state.auth.account.id,

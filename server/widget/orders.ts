@@ -7,6 +7,7 @@ import { ApiError } from '../http/index.ts';
 import type { Row } from '../usage/index.ts';
 import { acknowledgeCartLines, type OrderRow } from './cart-sql.ts';
 import { addedBy } from './service.ts';
+import type { ContractSchema } from '../openapi/index.ts';
 
 /** The line as add-to-cart answered it (CartLine). */
 interface StoredLine {
@@ -17,7 +18,7 @@ interface StoredLine {
   total_price: number;
   currency: string;
   file_revision: number;
-  placement: { unit: string; scale: number; orientation: string } | null;
+  placement: ContractSchema<'CartLine'>['placement'];
   unit_price: number;
   subtotal: number;
   minimum_line_adjustment: number;
@@ -25,14 +26,14 @@ interface StoredLine {
   quantity_discount?: number;
   lead_time_surcharge?: number;
   lead_time?: { id: string; label: string; business_days: number; ships_by: string } | null;
-  choices: { material: string; color: string | null; quality: string; quality_label: string; infill: number } | null;
+  choices: ContractSchema<'CartLine'>['choices'];
   expires_at: string;
   signature: { payload: string; hmac_sha256: string };
 }
 
 const caller = (by: string) => by.split(':')[0] as 'shopper' | 'token' | 'session';
 
-export function presentOrder(row: OrderRow) {
+export function presentOrder(row: OrderRow): ContractSchema<'Order'> {
   const line = JSON.parse(row.line) as StoredLine;
   return {
     // Lines added before quantity breaks and lead-time options had neither.

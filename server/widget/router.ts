@@ -12,6 +12,7 @@ import { API } from '../accounts/index.ts';
 import { pageRequest, pageResponse } from '../http/index.ts';
 import { csvStream } from '../usage/index.ts';
 import { estimateFromFeatures } from './instant-estimate.ts';
+import type { Features } from '../../shared/estimate/index.ts';
 import { allOrders, listOrders } from './cart-sql.ts';
 import { ORDER_COLUMNS, acknowledge, orderCsvRows, presentOrder } from './orders.ts';
 import { materialPrices } from '../quotes/index.ts';
@@ -42,7 +43,7 @@ async function limitCartAdds(deps: Deps, ctx: Context & { state: AppState }) {
 /** A batch whose first problem is inside one line names that line, as a refused line does. */
 function batchBody(raw: unknown) {
   try {
-    return validateBody<{ lines: { quote_id: string; quantity?: number }[] }>('CartBatchRequest', raw);
+    return validateBody('CartBatchRequest', raw);
   } catch (e) {
     const fields = e instanceof ValidationError ? (e.details?.fields as FieldProblem[]) : [];
     const line = /^lines\.(\d+)\./.exec(fields[0]?.field ?? '')?.[1];
@@ -63,8 +64,10 @@ export function widgetRouter(deps: Deps) {
 
   // The first price before the upload has arrived: features measured in the browser, priced here.
   router.post('/estimate', allow(deps, ['widget'], 'quote'), jsonBody, async (ctx) => {
-    const body = validateBody<Parameters<typeof estimateFromFeatures>[2]>('WidgetEstimateRequest', ctx.request.body);
-    ctx.body = await estimateFromFeatures(deps, ctx.state.auth, body);
+    const { features, choices } = validateBody('WidgetEstimateRequest', ctx.request.body);
+    // The contract keeps the features an open record (their layout is the estimator's, versioned with it), so
+    // this is the one place they become the estimator's type: what predict() cannot read is refused as a 422.
+    ctx.body = await estimateFromFeatures(deps, ctx.state.auth, { features: features as unknown as Features, choices });
   });
   router.post('/cart', allow(deps, API_OR_WIDGET), jsonBody, idempotent(deps), async (ctx) => {
     await limitCartAdds(deps, ctx);
@@ -78,12 +81,12 @@ export function widgetRouter(deps: Deps) {
       ctx.body = { lines: await addCartLines(deps, ctx.state.auth, lines, origin) };
       return;
     }
-    const body = validateBody<{ quote_id: string; quantity?: number }>('CartRequest', raw);
+    const body = validateBody('CartRequest', raw);
     ctx.status = 201;
     ctx.body = await addToCart(deps, ctx.state.auth, body.quote_id, body.quantity ?? 1, origin);
   });
   router.post('/cart/acknowledge', allow(deps, API_OR_WIDGET), jsonBody, async (ctx) => {
-    const body = validateBody<{ cart_line_ids: string[] }>('CartAcknowledgement', ctx.request.body);
+    const body = validateBody('CartAcknowledgement', ctx.request.body);
     ctx.body = await acknowledge(deps, ctx.state.auth, body.cart_line_ids);
   });
   // The shop's orders: every add to a cart, newest first (the dashboard's Orders page).
