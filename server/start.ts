@@ -50,7 +50,10 @@ async function openStorage(config: Config): Promise<FileStorage> {
   return s3;
 }
 
-export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger; now?: () => Date } = {}): Promise<Deps> {
+export async function buildDeps(
+  config: Config,
+  opts: { db?: Db; log?: Logger; now?: () => Date; random?: () => number } = {},
+): Promise<Deps> {
   const db = opts.db ?? (await openDatabase(config));
   await migrate(db);
   // What killed processes left behind (their tmp folders, empty file folders); a live process's stay.
@@ -86,7 +89,7 @@ export async function buildDeps(config: Config, opts: { db?: Db; log?: Logger; n
   });
   // Built in order on one object, each service given what exists so far (tests replace deps.now and deps.parser
   // on the finished object, and every service sees the replacement).
-  const withEvents = Object.assign(base, { events: createEventPump(base) });
+  const withEvents = Object.assign(base, { events: createEventPump(base, { random: opts.random }) });
   const withLimits = Object.assign(withEvents, { limits: await createLimits(withEvents) });
   const deps: Deps = Object.assign(withLimits, { jobs: createJobRunner(withLimits, pool) });
   await deps.tokens.start();

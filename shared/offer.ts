@@ -69,6 +69,34 @@ export interface Offer {
   max_slice_seconds: number | null;
 }
 
+/**
+ * Every field of an offer, written once, and whether a merchant must send it (the others take their defaults in
+ * normalizeOffer). The validator, the OpenAPI schemas (server/offer/openapi.ts) and the dashboard's field labels
+ * derive from it, and the compiler keeps it in step with Offer. In the order the API documents them.
+ */
+export const OFFER_FIELD_KINDS = {
+  materials: 'required',
+  default_material: 'required',
+  qualities: 'required',
+  default_quality: 'required',
+  infill_options: 'required',
+  default_infill: 'required',
+  quantity: 'required',
+  minimum_price: 'optional',
+  minimum_line_price: 'optional',
+  lead_time: 'optional',
+  max_slice_seconds: 'optional',
+  quantity_breaks: 'optional',
+  lead_times: 'optional',
+  default_lead_time: 'optional',
+  widget_budget: 'optional',
+} as const satisfies Record<keyof Offer, 'required' | 'optional'>;
+
+export type OfferField = keyof typeof OFFER_FIELD_KINDS;
+export const OFFER_FIELDS = Object.keys(OFFER_FIELD_KINDS) as OfferField[];
+/** What a merchant must send when saving an offer. */
+export const OFFER_REQUIRED_FIELDS = OFFER_FIELDS.filter((f) => OFFER_FIELD_KINDS[f] === 'required');
+
 /** The slicer time a shopper's part may take when the offer does not say (docs/limits.md, "Slicer time"). */
 export const DEFAULT_MAX_SLICE_SECONDS = 60;
 /** The most a merchant may allow: beyond it a slice would outlast any sane wait at a shop's page. */
@@ -276,24 +304,6 @@ function moneyIssue(v: unknown, field: string, issues: ConfigIssue[]) {
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > MONEY_MAX)
     issues.push({ field, message: `must be null or an amount from 0 to ${MONEY_MAX}` });
 }
-
-const OFFER_FIELDS = [
-  'materials',
-  'default_material',
-  'qualities',
-  'default_quality',
-  'infill_options',
-  'default_infill',
-  'quantity',
-  'minimum_price',
-  'minimum_line_price',
-  'lead_time',
-  'quantity_breaks',
-  'lead_times',
-  'default_lead_time',
-  'widget_budget',
-  'max_slice_seconds',
-];
 
 /** Every structural problem of an offer, each naming its field (materials.0.colors.1, qualities.2.id …). */
 export function validateOffer(raw: unknown): ConfigIssue[] {

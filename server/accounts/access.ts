@@ -20,8 +20,6 @@ export interface Access {
   limit?: EndpointClass;
   /** Pages on any origin may call it (CORS); implied by 'widget'. */
   crossOrigin?: boolean;
-  /** Also counted per upload id (:upload_id), the credential of a public upload. */
-  perUploadId?: boolean;
 }
 
 /** The API: a merchant's token, or the dashboard acting for its logged-in merchant. */

@@ -19,7 +19,7 @@ import { checkStorageQuota } from '../limits/index.ts';
 import { SHOPPER_TOKEN_HEADER, hashShopperToken, newShopperToken } from '../accounts/index.ts';
 import { idempotent, uploadFingerprint } from '../idempotency/index.ts';
 import type { UploadListener } from './events.ts';
-import { precheckWidgetStorage, reserveWidgetStorage } from '../limits/index.ts';
+import { chargeToUploadOwner, chargeUploadId, precheckWidgetStorage, reserveWidgetStorage } from '../limits/index.ts';
 import { addressKey } from '../accounts/index.ts';
 
 type State = AppState & { upload: UploadedFile };
@@ -125,14 +125,20 @@ export function filesRouter(deps: Deps, uploads: UploadListener) {
   // is checked before the body is read, so an invalid id never costs a 200 MB transfer.
   router.post(
     '/v2/file/public/:upload_id',
-    allow(deps, ANYONE, 'upload', { crossOrigin: true, perUploadId: true }),
+    allow(deps, ANYONE, 'upload', { crossOrigin: true }),
+    async (ctx, next) => {
+      ctx.state.uploadId = routeParam(ctx, 'upload_id');
+      await chargeUploadId(deps, ctx, ctx.state.uploadId);
+      await next();
+    },
     unitQuery,
     async (ctx, next) => {
-      const up = await uploadIdById(deps.db, routeParam(ctx, 'upload_id'), deps.now());
+      const up = await uploadIdById(deps.db, ctx.state.uploadId!, deps.now());
       if (!up) throw new ApiError(404, 'upload_id_not_found', 'This upload id does not exist.');
       if (up.used_at)
         throw new ApiError(410, 'upload_id_used', 'This upload id has already been used; fetch a new one.');
       if (up.expired) throw new ApiError(410, 'upload_id_expired', 'This upload id has expired; fetch a new one.');
+      chargeToUploadOwner(ctx, up);
       ctx.state.publicUpload = up;
       await next();
     },
@@ -210,7 +216,9 @@ export function filesRouter(deps: Deps, uploads: UploadListener) {
 
 declare module '../deps.ts' {
   interface AppState {
-    /** A public upload's upload id row, found before the body is read (read by limits/ to attribute the request). */
+    /** A public upload's upload id, as the route's parameter gives it: its rate-limit counter and its row use it. */
+    uploadId?: string;
+    /** A public upload's upload id row, found before the body is read. */
     publicUpload?: UploadIdRow;
   }
 }

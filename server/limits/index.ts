@@ -63,7 +63,7 @@ export async function createLimits(deps: Omit<Deps, 'limits' | 'jobs'>): Promise
 // The folder's front door: what other folders use of it.
 export { CALLER_VIAS } from './counters-sql.ts';
 export type { CallerVia } from './counters-sql.ts';
-export { limitsMiddleware } from './middleware.ts';
+export { chargeToUploadOwner, chargeUploadId, limitsMiddleware } from './middleware.ts';
 export { limitsPaths, limitsSchemas, rateLimitHeaders, withRateLimitResponses, withRateLimits } from './openapi.ts';
 export { checkQuoteQuota, checkStorageQuota, countQuote, recordStorageChange } from './quota.ts';
 export { limitsRouter } from './router.ts';

@@ -10,24 +10,9 @@ type Context = ParameterizedContext<AppState>;
 import type { EndpointClass } from '../accounts/index.ts';
 import { ApiError } from '../http/index.ts';
 import { limitIdentity, type LimitIdentity } from '../accounts/index.ts';
-import { limitClass, type Access } from '../accounts/index.ts';
+import { limitClass } from '../accounts/index.ts';
 import type { HitResult } from './rate-limiter.ts';
 import type { CallerVia } from './counters-sql.ts';
-
-interface Check {
-  key: string;
-  limit: number;
-  windowMs: number;
-}
-
-/** The counters a request is charged to: its caller's, and for a public upload also its upload id's. */
-function checksFor(caller: LimitIdentity, cls: EndpointClass, uploadId: string | null): Check[] {
-  const rule = caller.plan.rate_limits[cls];
-  const checks = [{ key: `${cls}:${caller.key}`, limit: rule.limit, windowMs: rule.window_seconds * 1000 }];
-  if (uploadId)
-    checks.push({ key: `${cls}:upload_id:${uploadId}`, limit: rule.limit, windowMs: rule.window_seconds * 1000 });
-  return checks;
-}
 
 /** The headers show the counter closest to refusing (fewest remaining; then the later reset). */
 function tightest(results: HitResult[]): HitResult {
@@ -40,49 +25,67 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';
 
-/** The upload id a public upload is counted by (its URL's last segment; the route declares perUploadId). */
-export const countedUploadId = (access: Access | undefined, method: string, path: string) =>
-  access?.perUploadId && method !== 'OPTIONS' ? (path.replace(/\/$/, '').split('/').pop() ?? null) : null;
+/** Sets X-RateLimit-* from the tightest counter charged so far; 429 rate_limited when one refused. */
+function answerFor(ctx: Context, cls: EndpointClass, caller: LimitIdentity, results: HitResult[]): void {
+  const shown = tightest(results);
+  ctx.state.rateLimitShown = shown;
+  ctx.set('X-RateLimit-Limit', String(shown.limit));
+  ctx.set('X-RateLimit-Remaining', String(shown.remaining));
+  ctx.set('X-RateLimit-Reset', String(seconds(shown.resetMs)));
+  const refused = results.filter((r) => !r.allowed);
+  if (!refused.length) return;
+  const retryAfter = seconds(Math.max(...refused.map((r) => r.resetMs)));
+  const rule = refused[0]!;
+  throw new ApiError(
+    429,
+    'rate_limited',
+    `Rate limit exceeded: ${rule.limit} ${cls} requests per window; retry in ${retryAfter} s.`,
+    {
+      class: cls,
+      limit: rule.limit,
+      retry_after: retryAfter,
+      counted_by: caller.kind === 'address' ? 'client address' : caller.kind,
+    },
+    { 'Retry-After': String(retryAfter) },
+  );
+}
 
+/** Charges the request to its caller's counter in the class its route declares. */
 export function limitsMiddleware(deps: Deps) {
   return async function limits(ctx: Context, next: Next) {
     if (ctx.path.startsWith('/v2/')) trackRequest(deps, ctx);
-    const access = ctx.state.access;
-    const cls = limitClass(access, ctx.method);
-    const uploadId = countedUploadId(access, ctx.method, ctx.path);
+    const cls = limitClass(ctx.state.access, ctx.method);
     const caller = await limitIdentity(deps, ctx, ctx.state.credentials!);
     ctx.state.limitsCaller = caller;
-    const results = await Promise.all(
-      checksFor(caller, cls, uploadId).map((c) => deps.limits.limiter.hit(c.key, c.limit, c.windowMs)),
-    );
-    const shown = tightest(results);
-    ctx.set('X-RateLimit-Limit', String(shown.limit));
-    ctx.set('X-RateLimit-Remaining', String(shown.remaining));
-    ctx.set('X-RateLimit-Reset', String(seconds(shown.resetMs)));
+    const rule = caller.plan.rate_limits[cls];
+    const charged = await deps.limits.limiter.hit(`${cls}:${caller.key}`, rule.limit, rule.window_seconds * 1000);
     // Browsers (the widget, public uploads) may read these headers only when exposed to CORS.
-    if (uploadId || ctx.get('origin')) ctx.set('Access-Control-Expose-Headers', EXPOSED);
-    const refused = results.filter((r) => !r.allowed);
-    if (refused.length) {
-      const retryAfter = seconds(Math.max(...refused.map((r) => r.resetMs)));
-      const rule = refused[0]!;
-      throw new ApiError(
-        429,
-        'rate_limited',
-        `Rate limit exceeded: ${rule.limit} ${cls} requests per window; retry in ${retryAfter} s.`,
-        {
-          class: cls,
-          limit: rule.limit,
-          retry_after: retryAfter,
-          counted_by: caller.kind === 'address' ? 'client address' : caller.kind,
-        },
-        { 'Retry-After': String(retryAfter) },
-      );
-    }
+    if (ctx.get('origin')) ctx.set('Access-Control-Expose-Headers', EXPOSED);
+    answerFor(ctx, cls, caller, [charged]);
     await next();
   };
 }
 
-type PublicUpload = { account_id: string; token_id: string | null; widget_key_id: string | null };
+/**
+ * Charges a public upload to its upload id's own counter too (the id is the credential, so one id shared by
+ * many addresses is bounded as well), in the same class and window as the caller's. The route calls it with
+ * the id it parsed, before reading the body; the headers then show the tighter of the two counters.
+ */
+export async function chargeUploadId(deps: Deps, ctx: Context, uploadId: string): Promise<void> {
+  const caller = ctx.state.limitsCaller!;
+  const cls = limitClass(ctx.state.access, ctx.method);
+  const rule = caller.plan.rate_limits[cls];
+  const charged = await deps.limits.limiter.hit(`${cls}:upload_id:${uploadId}`, rule.limit, rule.window_seconds * 1000);
+  ctx.set('Access-Control-Expose-Headers', EXPOSED);
+  answerFor(ctx, cls, caller, [ctx.state.rateLimitShown!, charged]);
+}
+
+/** Attributes a request made with a public upload id to the account (and token or widget key) behind the id. */
+export function chargeToUploadOwner(ctx: Context, owner: PublicUpload): void {
+  ctx.state.uploadOwner = owner;
+}
+
+export type PublicUpload = { account_id: string; token_id: string | null; widget_key_id: string | null };
 
 /**
  * Who made the request, for GET /v2/usage: the authenticated kind; else the kind the rate limiter recognised
@@ -105,7 +108,7 @@ function trackRequest(deps: Deps, ctx: Context) {
   const at = deps.now();
   ctx.res.once('close', () => {
     const caller = ctx.state.limitsCaller;
-    const publicUpload = ctx.state.publicUpload;
+    const publicUpload = ctx.state.uploadOwner;
     const accountId = ctx.state.auth?.account?.id ?? caller?.accountId ?? publicUpload?.account_id;
     if (!accountId) return; // nobody to attribute it to (e.g. an invalid token): not part of any account's usage
     deps.limits.requests.record({
@@ -126,5 +129,9 @@ declare module '../deps.ts' {
   interface AppState {
     /** Who the rate limits counted the request against (set by this middleware, read when it is logged). */
     limitsCaller?: LimitIdentity;
+    /** The counter the X-RateLimit-* headers show so far (a route's own counter may be tighter). */
+    rateLimitShown?: HitResult;
+    /** For a public upload, whoever fetched its upload id (chargeToUploadOwner): the request is theirs. */
+    uploadOwner?: PublicUpload;
   }
 }

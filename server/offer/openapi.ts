@@ -1,5 +1,13 @@
 // The offer's part of the OpenAPI document: schemas of the offer and of a shopper's choices, and its paths.
-import { PRESET_FIELDS, OFFER_LIMITS, DEFAULT_MAX_SLICE_SECONDS, MAX_SLICE_SECONDS_LIMIT } from '../../shared/offer.ts';
+import {
+  PRESET_FIELDS,
+  OFFER_FIELDS,
+  OFFER_LIMITS,
+  OFFER_REQUIRED_FIELDS,
+  DEFAULT_MAX_SLICE_SECONDS,
+  MAX_SLICE_SECONDS_LIMIT,
+  type OfferField,
+} from '../../shared/offer.ts';
 import { TERMS_LIMITS } from '../../shared/offer-terms.ts';
 import { csrfHeader, errors, jsonBody, ok, pathParam, session } from '../openapi/index.ts';
 import { sectionSchema } from '../profiles/index.ts';
@@ -102,16 +110,7 @@ const offerProperties = {
     maximum: MAX_SLICE_SECONDS_LIMIT,
     description: `Slicer seconds a shopper's part may be predicted to take on this server before the widget refuses it (422 model_too_complex, before any slicing); null: ${DEFAULT_MAX_SLICE_SECONDS} s. API quotes are not bound by it.`,
   },
-};
-const offerRequired = [
-  'materials',
-  'default_material',
-  'qualities',
-  'default_quality',
-  'infill_options',
-  'default_infill',
-  'quantity',
-];
+} satisfies Record<OfferField, unknown>;
 
 const leadTime = {
   type: 'object',
@@ -172,7 +171,7 @@ export const offerSchemas = {
   },
   OfferInput: {
     type: 'object',
-    required: offerRequired,
+    required: [...OFFER_REQUIRED_FIELDS],
     additionalProperties: false,
     properties: offerProperties,
     description:
@@ -180,18 +179,8 @@ export const offerSchemas = {
   },
   Offer: {
     type: 'object',
-    required: [
-      ...offerRequired,
-      'minimum_price',
-      'minimum_line_price',
-      'lead_time',
-      'max_slice_seconds',
-      'quantity_breaks',
-      'lead_times',
-      'default_lead_time',
-      'widget_budget',
-      'source',
-    ],
+    // An offer read back always carries every field, its defaults filled in.
+    required: [...OFFER_FIELDS, 'source'],
     additionalProperties: false,
     properties: {
       ...offerProperties,

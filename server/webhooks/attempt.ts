@@ -5,6 +5,7 @@ import { judgeAddress, parseAddress } from './address-policy.ts';
 import { sendWebhook, type SendResult } from './send.ts';
 import { defaultResolver, type Resolver } from './url-guard.ts';
 import { accountFacingReason } from './reasons.ts';
+import { retryDelayMs, type Random } from './backoff.ts';
 import {
   ATTEMPT_SNIPPET_CHARS,
   MAX_ATTEMPTS,
@@ -82,6 +83,8 @@ export interface AttemptContext {
   resolver?: Resolver;
   /** The injected clock: when the attempt left, and from when its retry delay counts. */
   now: () => Date;
+  /** The jitter of the retry delay (backoff.ts); Math.random unless a test injects one. */
+  random?: Random;
 }
 
 /** Runs one attempt; returns the state recorded (null when the lease had been taken over meanwhile). */
@@ -113,6 +116,7 @@ export async function attemptDelivery(ctx: AttemptContext, d: ClaimedDelivery) {
     finishedAt: ctx.now(),
     durationMs: result.durationMs,
     maxAttempts: MAX_ATTEMPTS,
-    retryDelayMs: settings.sweepIntervalMs,
+    // This attempt is number attempts + 1; a retry waits longer the more attempts have failed.
+    retryDelayMs: retryDelayMs(d.attempts + 1, settings.sweepIntervalMs, ctx.random),
   });
 }

@@ -16,6 +16,7 @@ import { eventBody, type WebhookEvent } from './events.ts';
 import { signBody } from './signature.ts';
 import { attemptDelivery } from './attempt.ts';
 import type { Resolver } from './url-guard.ts';
+import type { Random } from './backoff.ts';
 import { deliverySettings, MAX_IN_FLIGHT, MAX_IN_FLIGHT_PER_WEBHOOK, type DeliverySettings } from './settings.ts';
 
 export interface EventPump {
@@ -63,16 +64,22 @@ async function dispatchAll(db: Db): Promise<void> {
   }
 }
 
-/**
- * Builds the pump. Parses WEBHOOK_ALLOW_PRIVATE_CIDRS here, at start-up, so a malformed value stops the
- * process before it serves anything. `resolver` exists for tests; production uses the system resolver.
- */
 /** What the pump needs: the database, its settings and a log. */
 export type PumpDeps = Pick<Deps, 'config' | 'db' | 'log' | 'now'>;
 
-export function createEventPump(deps: PumpDeps, opts: { resolver?: Resolver } = {}): EventPump {
+/** For tests: production uses the system resolver and Math.random for the retries' jitter. */
+export interface PumpOptions {
+  resolver?: Resolver;
+  random?: Random;
+}
+
+/**
+ * Builds the pump. Parses WEBHOOK_ALLOW_PRIVATE_CIDRS here, at start-up, so a malformed value stops the
+ * process before it serves anything.
+ */
+export function createEventPump(deps: PumpDeps, opts: PumpOptions = {}): EventPump {
   const settings = deliverySettings(deps.config);
-  return new Pump(deps, settings, opts.resolver);
+  return new Pump(deps, settings, opts);
 }
 
 class Pump implements EventPump {
@@ -88,7 +95,7 @@ class Pump implements EventPump {
   constructor(
     private readonly deps: PumpDeps,
     private readonly settings: DeliverySettings,
-    private readonly resolver?: Resolver,
+    private readonly opts: PumpOptions,
   ) {}
 
   start(): void {
@@ -158,7 +165,7 @@ class Pump implements EventPump {
     for (const d of claimed) {
       if (d.reclaimed) this.deps.log.info('webhooks: retrying an interrupted attempt', { delivery_id: d.id });
       const attempt: Promise<unknown> = attemptDelivery(
-        { db: this.deps.db, settings: this.settings, resolver: this.resolver, now: () => this.deps.now() },
+        { db: this.deps.db, settings: this.settings, ...this.opts, now: () => this.deps.now() },
         d,
       )
         .then((state) => {

@@ -138,8 +138,13 @@ const SAMPLE: Record<string, Record<string, unknown>> = {
 
 let server: TestServer;
 const receivers: Receiver[] = [];
+/** The retries' jitter (the server's `random`): 0.5 puts a first retry 150 ms after its failure (base 200 ms). */
+let jitter = 0.5;
 before(async () => {
-  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_SWEEP_INTERVAL_MS: '200' });
+  server = await startTestServer(
+    { WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_SWEEP_INTERVAL_MS: '200' },
+    { random: () => jitter },
+  );
 });
 after(async () => {
   await Promise.all(receivers.map((r) => r.close()));
@@ -383,7 +388,43 @@ test('a transient failure is retried by the sweep and then delivered', async () 
   const [attempt, retry] = r.requests;
   assert.ok(attempt && retry, 'both attempts reached the receiver');
   assert.equal(attempt.body, retry.body);
-  assert.ok(retry.at - attempt.at >= 150, 'the retry waited for the sweep');
+  assert.ok(retry.at - attempt.at >= 150, 'the retry waited for its delay (150 ms with jitter 0.5)');
+});
+
+test('retries back off exponentially with jitter: each delay drawn from the upper half of a doubling step', async () => {
+  const { token, accountId } = await server.newAccount();
+  const api = server.client(token);
+  const r = await receiver(() => ({ status: 503 }));
+  const h = await hook(api, r.url, ['usage.alert']);
+  let failedAt = 0;
+  const nextAt = async () => {
+    const [d] = await deliveries(api, h.webhook_id);
+    return [d.attempts, d.next_attempt_at && Date.parse(d.next_attempt_at) - failedAt];
+  };
+  server.clock.freeze(); // every attempt fails at this instant until the test moves the clock
+  failedAt = server.clock.now().getTime();
+  try {
+    jitter = 0.5;
+    await passedThrough(server, await emit(server, accountId, 'usage.alert'));
+    // Step 200 ms (the base): half of it, plus half of it × 0.5.
+    assert.deepEqual(await nextAt(), [1, 150]);
+    server.clock.advance(149);
+    await server.deps.events.sweep();
+    assert.deepEqual(await nextAt(), [1, 150], 'not before its time');
+    server.clock.advance(1);
+    failedAt = server.clock.now().getTime();
+    jitter = 0.25;
+    await server.deps.events.sweep();
+    // Step 400 ms: 200 + 200 × 0.25.
+    assert.deepEqual(await nextAt(), [2, 250]);
+    server.clock.advance(250);
+    await server.deps.events.sweep();
+    assert.deepEqual(await nextAt(), [3, null], 'the third failure closes the delivery');
+    assert.equal(r.requests.length, 3);
+  } finally {
+    jitter = 0.5;
+    server.clock.resume();
+  }
 });
 
 test('resend creates a new pending record (202) with the same body; an inactive webhook refuses with 409', async () => {

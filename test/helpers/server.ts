@@ -52,7 +52,11 @@ export interface TestServer extends Running {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/** `random` replaces Math.random for the webhook retries' jitter, so a test knows each retry's delay. */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  opts: { random?: () => number } = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -65,7 +69,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const { db, drop } = await openTestDb();
   const quiet = { info() {}, error: (m: string, e: unknown) => console.error(m, e) };
   const clock = testClock();
-  const deps = await buildDeps(config, { db, log: quiet, now: clock.now });
+  const deps = await buildDeps(config, { db, log: quiet, now: clock.now, random: opts.random });
   const running = await serve(deps);
   const server: TestServer = {
     ...running,

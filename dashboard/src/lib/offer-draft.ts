@@ -1,7 +1,7 @@
 // The offer as the editor holds it: text as typed (so validateOffer can name what is wrong with it), and
 // rows with stable keys, so a default follows its row through renames and reordering, and focus follows a
 // moved row. offerBody() turns it into exactly the JSON PUT /v2/offer receives.
-import { PRESET_FIELDS, validateOffer, type Offer } from '../../../shared/offer.ts';
+import { PRESET_FIELDS, validateOffer, type Offer, type OfferField } from '../../../shared/offer.ts';
 import { getSetting, type ConfigIssue } from '../../../shared/settings.ts';
 import { formatField, numberOrText as numeric, parseField, type FieldDef } from './profile-rules.ts';
 import { normalizeWidgetBudget, type WidgetBudget } from '../../../shared/widget-budget.ts';
@@ -273,7 +273,8 @@ export function fieldLabel(path: string, d: OfferDraft): string {
   return TOP_LABELS[path] ?? path;
 }
 
-const TOP_LABELS: Record<string, string> = {
+// A label for every offer field (the compiler holds it to OFFER_FIELD_KINDS), and for a few of their parts.
+const TOP_LABELS: Record<OfferField, string> & Record<string, string> = {
   materials: 'Materials',
   qualities: 'Qualities',
   infill_options: 'Infill options',
