@@ -153,10 +153,23 @@ test('switching the material re-quotes with a different price', {
 test("add to cart: the cart line and the merchant backend's verified order", { skip: skip ?? false }, async () => {
   const view = page.locator('slice-quote canvas');
   const viewBefore = await view.screenshot();
-  // By keyboard: type the quantity, Tab to "Add to cart", press Enter.
+  // By keyboard: type the quantity, Tab on to "Add to cart" (past the controls after the quantity, such as
+  // "Compare all materials"), press Enter.
   const quantity = page.locator('slice-quote #quantity');
   await quantity.fill('2');
+  const onAddButton = () =>
+    page.evaluate(
+      () =>
+        document
+          .querySelector('slice-quote')!
+          .shadowRoot!.activeElement?.getAttribute('part')
+          ?.includes('add-button') ?? false,
+    );
   await quantity.press('Tab');
+  for (let tabs = 1; !(await onAddButton()); tabs++) {
+    assert.ok(tabs < 8, 'Add to cart is reached by Tab from the quantity');
+    await page.keyboard.press('Tab');
+  }
   await page.keyboard.press('Enter');
   await page.locator('#cart .cart-line').waitFor({ timeout: 15_000 });
   const [added] = await events('sq-add-to-cart');
