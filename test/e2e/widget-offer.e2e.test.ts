@@ -1,23 +1,40 @@
-// The offer's extras as a shopper meets them on the demo shop, in Debian's Chromium against a real server, at
-// 1280 and 390 px: the material's description and the colour's swatch, the Delivery choice with the date it ships
+// The offer's extras as a shopper meets them on the demo shop and on a plain page of another origin holding only the
+// copied snippet, in Debian's Chromium against a real server, at 1280 and 390 px: the material's description and the colour's swatch, the Delivery choice with the date it ships
 // (and a re-quote carrying the lead time), the quantity breaks under the price, and every material side by side
 // (exact from a slice, ≈ otherwise), where picking a row selects and quotes that material.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
+import { freePort } from '../helpers/process.ts';
+import { prismZObj } from '../helpers/solids.ts';
+import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
 import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
 const SLICE_TIMEOUT = 150_000;
-// A model of its own per size: the slices one size makes would turn the other's estimates exact.
+const square = (side: number) =>
+  [
+    [0, 0],
+    [side, 0],
+    [side, side],
+    [0, side],
+  ] as [number, number][];
+const block = (side: number, height: number) => ({
+  name: `block-${side}.obj`,
+  mimeType: 'text/plain',
+  buffer: Buffer.from(prismZObj(square(side), 0, height)),
+});
+// A model of its own per page and size: the slices one makes would turn the others' estimates exact.
 const SIZES = [
-  { name: 'desktop', width: 1280, height: 900, model: corpusPath('stl', 'cube20_ascii.stl') },
-  { name: 'phone', width: 390, height: 844, model: corpusPath('stl', 'two_cubes_10mm.stl') },
+  { name: 'desktop', width: 1280, height: 900, model: corpusPath('stl', 'cube20_ascii.stl'), plain: block(15, 12) },
+  { name: 'phone', width: 390, height: 844, model: corpusPath('stl', 'two_cubes_10mm.stl'), plain: block(12, 9) },
 ];
+const PAGES = ['demo shop', 'plain page'] as const;
 
 const OFFER = {
   materials: [
@@ -48,6 +65,9 @@ const OFFER = {
 
 let env: WidgetEnv;
 let browser: Browser;
+/** A page of another origin holding only the snippet the dashboard copies. */
+let plain: http.Server;
+let plainUrl: string;
 
 before(
   async () => {
@@ -55,7 +75,17 @@ before(
     mkdirSync(ARTIFACTS, { recursive: true });
     // No prefetches: the other material must still be unsliced when the list opens, so it shows its ≈ estimate
     // (with prefetching on, whether its slice has landed by then is a race).
-    env = await startWidgetEnv({ env: { PREFETCH_MAX_SECONDS: '0' } });
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    plainUrl = `${origin}/plain`;
+    env = await startWidgetEnv({ env: { PREFETCH_MAX_SECONDS: '0' }, extraOrigins: [origin] });
+    plain = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>A shop</title></head><body><main>${embedSnippet(env.server.url, env.widgetKey)}</main></body></html>`,
+      );
+    });
+    await new Promise<void>((resolve) => plain.listen(port, '127.0.0.1', resolve));
     const api = env.server.client(env.apiToken);
     const profile = await api.post('/v2/profiles/material', {
       name: 'Retracto',
@@ -71,6 +101,7 @@ before(
 
 after(async () => {
   await browser?.close();
+  plain?.close();
   await env?.stop();
 });
 
@@ -99,69 +130,72 @@ const overflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 for (const size of SIZES) {
-  test(`${size.name}: description, swatch, delivery date, breaks, and every material side by side`, {
-    skip,
-    timeout: SLICE_TIMEOUT * 3,
-  }, async () => {
-    const page = await browser.newPage({ viewport: { width: size.width, height: size.height } });
-    try {
-      await page.goto(env.shop.url);
-      await page.locator('slice-quote #file').setInputFiles(size.model);
-      await widget(page, 'amount').waitFor({ timeout: SLICE_TIMEOUT });
+  for (const where of PAGES)
+    test(`${where}, ${size.name}: description, swatch, delivery date, breaks, and every material side by side`, {
+      skip,
+      timeout: SLICE_TIMEOUT * 3,
+    }, async () => {
+      const page = await browser.newPage({ viewport: { width: size.width, height: size.height } });
+      try {
+        await page.goto(where === 'demo shop' ? env.shop.url : plainUrl);
+        await page.locator('slice-quote #file').setInputFiles(where === 'demo shop' ? size.model : size.plain);
+        await widget(page, 'amount').waitFor({ timeout: SLICE_TIMEOUT });
 
-      assert.equal(await widget(page, 'material-description').innerText(), 'Stiff and matte, for display parts');
-      const swatch = await widget(page, 'swatch').evaluate((el) => getComputedStyle(el).backgroundColor);
-      assert.equal(swatch, 'rgb(91, 42, 134)', 'Galaxy Purple is drawn in its swatch, not guessed from its name');
-      assert.match(await widget(page, 'ships-by').innerText(), /^Ships by \w{3}/);
-      assert.match(await widget(page, 'quantity-breaks').innerText(), /^10\+: .+ each$/);
+        assert.equal(await widget(page, 'material-description').innerText(), 'Stiff and matte, for display parts');
+        const swatch = await widget(page, 'swatch').evaluate((el) => getComputedStyle(el).backgroundColor);
+        assert.equal(swatch, 'rgb(91, 42, 134)', 'Galaxy Purple is drawn in its swatch, not guessed from its name');
+        assert.match(await widget(page, 'ships-by').innerText(), /^Ships by \w{3}/);
+        assert.match(await widget(page, 'quantity-breaks').innerText(), /^10\+: .+ each$/);
 
-      // Express re-quotes with the lead time in the quote (and its signature).
-      const standard = (await quoteOf(page))!;
-      assert.equal(standard.choices.lead_time.id, 'standard');
-      const standardDate = await widget(page, 'ships-by').innerText();
-      await widget(page, 'lead-time-select').selectOption('express');
-      const express = await nextQuote(page, standard.quote_id, 'lead_time', 'express');
-      assert.match((express as any).signature.payload, /^v3:.*:express:2:\d+$/);
-      assert.notEqual(await widget(page, 'ships-by').innerText(), standardDate, 'express ships sooner');
-      await widget(page, 'amount').waitFor();
-      assert.match(await widget(page, 'unit-price').innerText(), /Express \+/);
+        // Express re-quotes with the lead time in the quote (and its signature).
+        const standard = (await quoteOf(page))!;
+        assert.equal(standard.choices.lead_time.id, 'standard');
+        const standardDate = await widget(page, 'ships-by').innerText();
+        await widget(page, 'lead-time-select').selectOption('express');
+        const express = await nextQuote(page, standard.quote_id, 'lead_time', 'express');
+        assert.match((express as any).signature.payload, /^v3:.*:express:2:\d+$/);
+        assert.notEqual(await widget(page, 'ships-by').innerText(), standardDate, 'express ships sooner');
+        await widget(page, 'amount').waitFor();
+        assert.match(await widget(page, 'unit-price').innerText(), /Express \+/);
 
-      // Every material side by side: PLA exact (its slice), Retracto ≈; picking Retracto quotes it.
-      await widget(page, 'compare-button').click();
-      const rows = widget(page, 'material-price');
-      await page.waitForFunction(
-        () =>
-          document.querySelector('slice-quote')!.shadowRoot!.querySelectorAll('[part~=material-price]').length === 2,
-        undefined,
-        { timeout: 60_000 },
-      );
-      const basis = await rows.evaluateAll((els) =>
-        els.map((e) => [e.querySelector('.material-name')!.textContent, (e as HTMLElement).dataset.basis]),
-      );
-      assert.deepEqual(Object.fromEntries(basis), { PLA: 'exact', Retracto: 'estimate' });
-      const retracto = rows.filter({ hasText: 'Retracto' });
-      assert.match(await retracto.innerText(), /≈ /);
-      assert.equal(await rows.filter({ hasText: 'PLA' }).getAttribute('aria-pressed'), 'true');
-      assert.ok((await overflow(page)) <= 0, 'the list fits the screen');
-      await page.screenshot({ path: path.join(ARTIFACTS, `offer-compare-${size.name}.png`) });
-      await retracto.click();
-      const picked = await nextQuote(page, express.quote_id, 'material', 'Retracto');
-      assert.equal(picked.choices.lead_time.id, 'express', 'the other choices stay');
-      assert.equal(await page.locator('slice-quote select#material').inputValue(), 'Retracto');
-      await page.waitForFunction(
-        () => {
-          const row = [
-            ...document
-              .querySelector('slice-quote')!
-              .shadowRoot!.querySelectorAll<HTMLElement>('[part~=material-price]'),
-          ].find((r) => r.textContent!.includes('Retracto'));
-          return row?.dataset.basis === 'exact' && row.getAttribute('aria-pressed') === 'true';
-        },
-        undefined,
-        { timeout: 60_000 },
-      );
-    } finally {
-      await page.close();
-    }
-  });
+        // Every material side by side: PLA exact (its slice), Retracto ≈; picking Retracto quotes it.
+        await widget(page, 'compare-button').click();
+        const rows = widget(page, 'material-price');
+        await page.waitForFunction(
+          () =>
+            document.querySelector('slice-quote')!.shadowRoot!.querySelectorAll('[part~=material-price]').length === 2,
+          undefined,
+          { timeout: 60_000 },
+        );
+        const basis = await rows.evaluateAll((els) =>
+          els.map((e) => [e.querySelector('.material-name')!.textContent, (e as HTMLElement).dataset.basis]),
+        );
+        assert.deepEqual(Object.fromEntries(basis), { PLA: 'exact', Retracto: 'estimate' });
+        const retracto = rows.filter({ hasText: 'Retracto' });
+        assert.match(await retracto.innerText(), /≈ /);
+        assert.equal(await rows.filter({ hasText: 'PLA' }).getAttribute('aria-pressed'), 'true');
+        assert.ok((await overflow(page)) <= 0, 'the list fits the screen');
+        await page.screenshot({
+          path: path.join(ARTIFACTS, `offer-compare-${where.replace(' ', '-')}-${size.name}.png`),
+        });
+        await retracto.click();
+        const picked = await nextQuote(page, express.quote_id, 'material', 'Retracto');
+        assert.equal(picked.choices.lead_time.id, 'express', 'the other choices stay');
+        assert.equal(await page.locator('slice-quote select#material').inputValue(), 'Retracto');
+        await page.waitForFunction(
+          () => {
+            const row = [
+              ...document
+                .querySelector('slice-quote')!
+                .shadowRoot!.querySelectorAll<HTMLElement>('[part~=material-price]'),
+            ].find((r) => r.textContent!.includes('Retracto'));
+            return row?.dataset.basis === 'exact' && row.getAttribute('aria-pressed') === 'true';
+          },
+          undefined,
+          { timeout: 60_000 },
+        );
+      } finally {
+        await page.close();
+      }
+    });
 }
