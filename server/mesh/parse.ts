@@ -30,8 +30,11 @@ export interface ParsedUpload {
 export interface ModelParser {
   /** Parses an upload for `caller` (tok:…, acct:…, ip:…), in its turn; 503 parse_queue_full when it has too many waiting. */
   parse(job: ParseJob, caller: string): Promise<ParsedUpload>;
-  /** The instant estimate's features of a stored canonical mesh (docs/estimate.md). */
-  features(job: Omit<FeaturesJob, 'kind'>): Promise<Features>;
+  /**
+   * The instant estimate's features of a stored canonical mesh (docs/estimate.md), measured in `caller`'s turn:
+   * measuring a large mesh's layer polygons takes about a second of CPU, so it is shared out like parsing.
+   */
+  features(job: Omit<FeaturesJob, 'kind'>, caller: string): Promise<Features>;
   state(): ParserState;
   /** Emits `change` whenever a task is queued, starts or ends. */
   readonly changes: EventEmitter;
@@ -234,14 +237,15 @@ export function createModelParser(opts: ParserOptions): ModelParser {
         throw queueFull(opts.queuePerCaller, seconds(ahead.budgetMs));
       return enqueue<ParsedUpload>(caller, job, budgetMs, file.bytes);
     },
-    // Stored canonical meshes are the service's own files: the longest budget, no queue bound, one at a time per mesh.
-    async features(job) {
+    // Stored canonical meshes are the service's own files: the longest budget and no queue bound, but in the turn of
+    // the caller who wants them, one at a time per caller, so nobody's estimates crowd out others' parses.
+    async features(job, caller) {
       // A mesh that cannot be opened is not small; the worker reports why it cannot read it.
       const bytes = await sizeOf(job.meshPath).then(
         (file) => file.bytes,
         () => Number.POSITIVE_INFINITY,
       );
-      return enqueue<Features>(`mesh:${job.meshPath}`, { kind: 'features', ...job }, opts.maxParseMs, bytes);
+      return enqueue<Features>(caller, { kind: 'features', ...job }, opts.maxParseMs, bytes);
     },
     state: () => ({ callers: queue.state(), busy: { shared: pools.shared.busy, small: pools.small.busy } }),
     changes,

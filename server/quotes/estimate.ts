@@ -107,19 +107,26 @@ export function createEstimator(db: Queryable) {
 
 export type Estimator = ReturnType<typeof createEstimator>;
 
-/** The features of a quote's mesh as placed, with its settings (measured in a mesh worker, kept by slicing key). */
+/**
+ * The features of a quote's mesh as placed, with its settings (measured in a mesh worker in `caller`'s turn, kept by
+ * slicing key).
+ */
 export function quoteFeatures(
   deps: Deps,
   target: { file_id: string; slicing_key: string | null; resolved: StoredResolution },
+  caller: string,
 ): Promise<Features> {
   const { resolved } = target;
   const measure = async () => {
     await deps.storage.ensureLocal(target.file_id);
-    return deps.parser.features({
-      meshPath: deps.storage.canonicalPath(target.file_id),
-      placement: resolved.placement?.transform ?? null,
-      settings: { printer: resolved.settings.printer, material: resolved.settings.material },
-    });
+    return deps.parser.features(
+      {
+        meshPath: deps.storage.canonicalPath(target.file_id),
+        placement: resolved.placement?.transform ?? null,
+        settings: { printer: resolved.settings.printer, material: resolved.settings.material },
+      },
+      caller,
+    );
   };
   return target.slicing_key ? deps.estimator.featuresOf(target.slicing_key, measure) : measure();
 }
@@ -168,7 +175,7 @@ export async function estimateQuote(deps: Deps, row: QuoteRow): Promise<Presente
   const resolved = row.resolved;
   if (!resolved) return null;
   try {
-    const features = await quoteFeatures(deps, { ...row, resolved });
+    const features = await quoteFeatures(deps, { ...row, resolved }, row.caller ?? `acct:${row.account_id}`);
     const { calibration, source } = await deps.estimator.calibrationFor(row.account_id, calibrationScope(row));
     const estimate = predict(features, resolved.settings, calibration);
     const presented = presentEstimate(estimate, features, resolved, source);

@@ -85,9 +85,11 @@ async function resolveRow(
 }
 
 /** The instant estimate of one part in minor units, or null when the estimator cannot make one. */
-async function estimateMinor(deps: Deps, accountId: string, file: FileRow, row: Row): Promise<number | null> {
+async function estimateMinor(deps: Deps, auth: Auth, file: FileRow, row: Row): Promise<number | null> {
+  const accountId = auth.account.id;
   try {
-    const features = await quoteFeatures(deps, { file_id: file.id, slicing_key: row.key, resolved: row.resolved });
+    const target = { file_id: file.id, slicing_key: row.key, resolved: row.resolved };
+    const features = await quoteFeatures(deps, target, auth.caller);
     const printer = printerLabel(row.resolved.settings.printer);
     const scope = calibrationScope({ printer, resolved: row.resolved });
     const { calibration, source } = await deps.estimator.calibrationFor(accountId, scope);
@@ -123,7 +125,7 @@ export async function materialPrices(deps: Deps, auth: Auth, fileId: string, que
     const row = await resolveRow(deps, auth, file, offer, choices, m, version).catch(() => null);
     if (row) rows.push(row);
   }
-  await estimateWhereNeeded(deps, auth.account.id, file, rows);
+  await estimateWhereNeeded(deps, auth, file, rows);
   const currency = rows[0]?.resolved.settings.quote.currency ?? null;
   const priced = rows.map((r) => present(r, anchorOf(rows)));
   const unpriced = offer.materials
@@ -135,13 +137,13 @@ export async function materialPrices(deps: Deps, auth: Auth, fileId: string, que
 }
 
 /** Estimates for the rows without a slice, and for one sliced row to scale them by (at most MAX_ESTIMATED_KEYS keys). */
-async function estimateWhereNeeded(deps: Deps, accountId: string, file: FileRow, rows: Row[]) {
+async function estimateWhereNeeded(deps: Deps, auth: Auth, file: FileRow, rows: Row[]) {
   const missing = rows.filter((r) => r.exactMinor === null);
   if (!missing.length) return;
   const anchor = rows.find((r) => r.exactMinor !== null);
   const wanted = anchor ? [anchor, ...missing] : missing;
   const keys = [...new Set(wanted.map((r) => r.key))].slice(0, MAX_ESTIMATED_KEYS);
-  for (const r of wanted) if (keys.includes(r.key)) r.estimateMinor = await estimateMinor(deps, accountId, file, r);
+  for (const r of wanted) if (keys.includes(r.key)) r.estimateMinor = await estimateMinor(deps, auth, file, r);
 }
 
 const anchorOf = (rows: Row[]) => rows.find((r) => r.exactMinor !== null && r.estimateMinor);

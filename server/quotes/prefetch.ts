@@ -119,7 +119,7 @@ async function planUpload(deps: Deps, file: FileRow, upload: PrefetchUpload): Pr
       first ??= row;
     }
     // The estimate of the default choices, ready before the shopper's first quote asks for it.
-    if (first) await quoteFeatures(deps, first).catch(() => undefined);
+    if (first) await quoteFeatures(deps, first, first.caller ?? `acct:${first.account_id}`).catch(() => undefined);
     return queued;
   } catch (err) {
     // The file was deleted while its slices were planned (a foreign key violation): nothing to prefetch.

@@ -226,3 +226,28 @@ test('a 3MF stating 400 times its size is refused before it is inflated, naming 
     assert.equal(ok.status, 201, `${name}: ${JSON.stringify(ok.body)}`);
   }
 });
+
+test(
+  "a quote's instant estimate is measured in its caller's turn, not as a caller of its own",
+  HANG_GUARD,
+  async () => {
+    await useParser(() => false);
+    const up = await api.uploadBytes('/v2/file', GEARS, 'gears.stl');
+    assert.equal(up.status, 201);
+    const uploader = gate.started.at(-1)!.caller;
+    assert.match(uploader, /^tok:/);
+    gate.started.length = 0;
+    // A quote that waits for its slice is estimated meanwhile: the mesh's features are measured by the parsers.
+    const quote = await api.request('POST', `/v2/file/quote/${up.body.file_id}`, {
+      json: { material_config: { filament_type: 'PETG' } },
+      headers: { prefer: 'wait=0' },
+    });
+    assert.equal(quote.status, 202, JSON.stringify(quote.body));
+    await until(() => gate.started.length > 0);
+    // The same caller as the upload: a visitor asking for many estimates waits behind their own work.
+    assert.deepEqual(
+      gate.started.map((s) => s.caller),
+      [uploader],
+    );
+  },
+);
