@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { freePort } from '../helpers/process.ts';
 import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
-import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv, plainShopPage } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
@@ -41,7 +41,7 @@ function shopPage(kind: string): string {
       : kind === 'form'
         ? snippet.replace('<slice-quote ', `<slice-quote cart-url="${origin}/cart" `)
         : snippet;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>A shop</title></head><body><main>${body}</main></body></html>`;
+  return plainShopPage(body);
 }
 
 before(

@@ -8,6 +8,10 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { freePort } from '../helpers/process.ts';
 import { startDemoShop, type DemoShop } from '../../demo/server.ts';
 
+/** A shop's page holding only `body` (the snippet a merchant pasted), as a plain page of another origin serves it. */
+export const plainShopPage = (body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>A shop</title></head><body><main>${body}</main></body></html>`;
+
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
   '--no-sandbox',

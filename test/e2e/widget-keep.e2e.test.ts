@@ -15,7 +15,7 @@ import { freePort } from '../helpers/process.ts';
 import { merchantShop } from '../helpers/server.ts';
 import { prismZObj } from '../helpers/solids.ts';
 import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
-import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv, plainShopPage } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
@@ -71,9 +71,7 @@ before(
       }
       const key = url.pathname === '/stranger' ? strangerKey : env.widgetKey;
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>A shop</title></head><body><main>${embedSnippet(env.server.url, key)}</main></body></html>`,
-      );
+      res.end(plainShopPage(embedSnippet(env.server.url, key)));
     });
     await new Promise<void>((resolve) => pages.listen(port, '127.0.0.1', resolve));
     browser = await launchChromium();

@@ -12,7 +12,7 @@ import { corpusPath } from '../helpers/corpus.ts';
 import { freePort } from '../helpers/process.ts';
 import { prismZObj } from '../helpers/solids.ts';
 import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
-import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv, plainShopPage } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
@@ -81,9 +81,7 @@ before(
     env = await startWidgetEnv({ env: { PREFETCH_MAX_SECONDS: '0' }, extraOrigins: [origin] });
     plain = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>A shop</title></head><body><main>${embedSnippet(env.server.url, env.widgetKey)}</main></body></html>`,
-      );
+      res.end(plainShopPage(embedSnippet(env.server.url, env.widgetKey)));
     });
     await new Promise<void>((resolve) => plain.listen(port, '127.0.0.1', resolve));
     const api = env.server.client(env.apiToken);
