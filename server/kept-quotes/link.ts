@@ -36,6 +36,9 @@ export function verifyLink(serverSecret: string, token: string, now: Date): { qu
   const expiry = Number(expiryText);
   const expected = mac(serverSecret, quoteId, expiry);
   const actual = Buffer.from(given, 'base64url');
+  // Only the canonical spelling: the last of 43 characters carries 2 unused bits, and a link differing there would
+  // otherwise decode to the same mac and open although it was altered.
+  if (actual.toString('base64url') !== given) throw invalid();
   if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) throw invalid();
   const expiresAt = new Date(expiry * 1000);
   if (expiresAt <= now)

@@ -83,8 +83,13 @@ test('a tampered link is 400 quote_link_invalid, an expired one 410 quote_link_e
   const { token } = (await s.post(`/v2/quotes/${quote.quote_id}/link`, {})).body as { token: string };
   const [id, expiry, mac] = token.split('.') as [string, string, string];
   const flipped = mac[0] === 'A' ? `B${mac.slice(1)}` : `A${mac.slice(1)}`;
+  // The last character's 2 unused bits: decodes to the same mac, yet the link was altered.
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  const last = alphabet.indexOf(mac.at(-1)!);
+  const samebits = `${mac.slice(0, -1)}${alphabet[last ^ 1]}`;
   for (const bad of [
     `${id}.${expiry}.${flipped}`,
+    `${id}.${expiry}.${samebits}`,
     `${id}.${Number(expiry) + 86_400}.${mac}`, // a longer life, same mac
     `${quote.quote_id.replace(/.$/, (c: string) => (c === 'a' ? 'b' : 'a'))}.${expiry}.${mac}`,
     'not-a-link',

@@ -5,8 +5,9 @@
 // the cart. A model the parse refuses after its upload started is not kept by the server.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page, Route } from 'playwright-core';
+import type { Browser, Page, Request, Route } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
+import { until } from '../helpers/poll.ts';
 import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
@@ -102,10 +103,20 @@ test('an estimate before the upload ends, marked and not for sale; the exact pri
 
 test('a model the parse refuses after its upload started is not kept', { skip, timeout: SLICE_TIMEOUT }, async () => {
   const { page } = await shopPage();
-  // Either the upload is cut short, or it arrives and the widget deletes it.
-  const settled = new Promise<void>((resolve) => {
-    page.on('requestfailed', (r) => new URL(r.url()).pathname.startsWith('/v2/file/public/') && resolve());
-    page.on('response', (r) => r.request().method() === 'DELETE' && r.status() === 200 && resolve());
+  // The upload is stopped before it is sent, cut short on its way, or arrives and is deleted by the widget: the
+  // widget's requests for it are followed until none is in flight and an upload that arrived was deleted.
+  const inFlight = new Set<Request>();
+  let arrived = false;
+  let deleted = false;
+  const ours = (r: Request) => new URL(r.url()).pathname.startsWith('/v2/file');
+  page.on('request', (r) => ours(r) && inFlight.add(r));
+  page.on('requestfailed', (r) => inFlight.delete(r));
+  page.on('requestfinished', async (r) => {
+    const status = (await r.response())?.status();
+    if (r.method() === 'POST' && new URL(r.url()).pathname.startsWith('/v2/file/public/') && status === 201)
+      arrived = true;
+    if (r.method() === 'DELETE' && status === 200) deleted = true;
+    inFlight.delete(r);
   });
   await page.locator('slice-quote #file').setInputFiles(corpusPath('stl', 'too_big_400mm_cube.stl'));
   await page.waitForFunction(() =>
@@ -113,7 +124,9 @@ test('a model the parse refuses after its upload started is not kept', { skip, t
       (e) => e.type === 'sq-error' && e.detail.code === 'does_not_fit',
     ),
   );
-  await settled;
+  await until('the upload stopped or deleted', 60_000, () =>
+    inFlight.size === 0 && (!arrived || deleted) ? true : undefined,
+  );
   const uploads = async () => {
     const res = await fetch(`${env.server.url}/v2/user/uploads?limit=100`, {
       headers: { authorization: `Bearer ${env.apiToken}` },
