@@ -15,7 +15,15 @@ import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
 import { buildSliceConfig } from '../server/slicer/config.ts';
 import { detectSlicer, sliceOnce } from '../server/slicer/engine.ts';
 import { BRIDGE_OBJ, T_SHAPE_OBJ, WEDGE_OBJ } from '../test/helpers/meshes.ts';
-import { hollowBoxObj, prismZObj, pyramidObj, regularPolygon, torusObj, tubeObj } from '../test/helpers/solids.ts';
+import {
+  boxObj,
+  hollowBoxObj,
+  prismZObj,
+  pyramidObj,
+  regularPolygon,
+  torusObj,
+  tubeObj,
+} from '../test/helpers/solids.ts';
 
 export interface BenchModel {
   name: string;
@@ -75,19 +83,6 @@ const square = (a: number): [number, number][] => [
   [0, a],
 ];
 
-/** A box from (x0, y0, z0) to (x1, y1, z1), as a prism. */
-const box = (x0: number, y0: number, z0: number, x1: number, y1: number, z1: number) =>
-  prismZObj(
-    [
-      [x0, y0],
-      [x1, y0],
-      [x1, y1],
-      [x0, y1],
-    ],
-    z0,
-    z1,
-  );
-
 /** Bodies as one OBJ (each body's face indices shifted past the vertices before it). */
 function joinObj(...bodies: string[]): string {
   const lines: string[] = [];
@@ -139,12 +134,12 @@ const PROCEDURAL: [name: string, obj: string, split: BenchModel['split']][] = [
   ['torus R18 r5 (final)', torusObj(18, 5), 'final'],
   ['shallow cone Ø60 × 8 (final)', pyramidObj(regularPolygon(96, 30), 8), 'final'],
   ['square pyramid 40 × 30 (final)', pyramidObj(square(40), 30, [20, 20]), 'final'],
-  ['fin 40 × 1.2 × 20 (final)', box(0, 0, 0, 40, 1.2, 20), 'final'],
+  ['fin 40 × 1.2 × 20 (final)', boxObj(0, 0, 0, 40, 1.2, 20), 'final'],
   ['tube Ø24/Ø18 × 25 (final)', tubeObj(64, 12, 9, 25), 'final'],
-  ['stepped tower 30/15 (final)', joinObj(box(0, 0, 0, 30, 30, 10), box(7.5, 7.5, 10, 22.5, 22.5, 30)), 'final'],
+  ['stepped tower 30/15 (final)', joinObj(boxObj(0, 0, 0, 30, 30, 10), boxObj(7.5, 7.5, 10, 22.5, 22.5, 30)), 'final'],
   [
     'shelf over a base (final)',
-    joinObj(box(0, 0, 0, 40, 20, 5), box(0, 0, 5, 10, 20, 25), box(0, 0, 25, 40, 20, 30)),
+    joinObj(boxObj(0, 0, 0, 40, 20, 5), boxObj(0, 0, 5, 10, 20, 25), boxObj(0, 0, 25, 40, 20, 30)),
     'final',
   ],
 ];

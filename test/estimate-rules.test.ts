@@ -11,7 +11,7 @@ import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
 import { extractFeatures, predict, UNCALIBRATED } from '../shared/estimate/index.ts';
 import { sliceOnce } from '../server/slicer/engine.ts';
 import { BRIDGE_OBJ } from './helpers/meshes.ts';
-import { prismZObj, pyramidObj } from './helpers/solids.ts';
+import { boxObj, pyramidObj } from './helpers/solids.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sq-estimate-rules-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,17 +20,6 @@ const meshOf = (obj: string): Mesh => {
   const bytes = new TextEncoder().encode(obj);
   return parseModel(bytes, detectFormat('m.obj', bytes) ?? undefined).mesh;
 };
-const box = (x0: number, y0: number, z0: number, x1: number, y1: number, z1: number) =>
-  prismZObj(
-    [
-      [x0, y0],
-      [x1, y0],
-      [x1, y1],
-      [x0, y1],
-    ],
-    z0,
-    z1,
-  );
 function settings(changes: Partial<ResolvedSettings['printer']> = {}): ResolvedSettings {
   const s = structuredClone(DEFAULT_SETTINGS);
   Object.assign(s.printer, changes);
@@ -55,7 +44,7 @@ const within = (actual: number, expected: number, rel: number, what: string) =>
 
 describe('the estimator follows the slicer on small parts', () => {
   test('a wall 1 mm thin is all perimeters (thin walls, gap fill): no infill of its own', async () => {
-    const r = await compare('thin', meshOf(box(0, 0, 0, 30, 1, 10)), DEFAULT_SETTINGS);
+    const r = await compare('thin', meshOf(boxObj(0, 0, 0, 30, 1, 10)), DEFAULT_SETTINGS);
     assert.equal(r.features.sparse_area_mm2, 0);
     within(r.estimate, r.real, 0.06, 'thin wall'); // 2.5.0: 294.7 mm³ against 308.1 estimated
   });
@@ -87,7 +76,7 @@ describe('the estimator follows the slicer on small parts', () => {
   });
 
   test('the supports under a shelf land on the base below it, not on the bed', async () => {
-    const shelf = [box(0, 0, 0, 30, 15, 4), box(0, 0, 4, 8, 15, 22), box(0, 0, 22, 30, 15, 26)];
+    const shelf = [boxObj(0, 0, 0, 30, 15, 4), boxObj(0, 0, 4, 8, 15, 22), boxObj(0, 0, 22, 30, 15, 26)];
     const lines: string[] = [];
     let offset = 0;
     for (const body of shelf) {

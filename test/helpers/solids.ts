@@ -45,6 +45,19 @@ export function prismZObj(poly: P2[], z0: number, z1: number): string {
   return trianglesObj(v, f);
 }
 
+/** An axis-aligned box from (x0, y0, z0) to (x1, y1, z1), as a prism. */
+export const boxObj = (x0: number, y0: number, z0: number, x1: number, y1: number, z1: number) =>
+  prismZObj(
+    [
+      [x0, y0],
+      [x1, y0],
+      [x1, y1],
+      [x0, y1],
+    ],
+    z0,
+    z1,
+  );
+
 /** A box a × a × height with a sealed cubic cavity of side b centred inside (cross-section a² − b² across it). */
 export function hollowBoxObj(a: number, height: number, b: number, cavityZ0: number): string {
   const v: P3[] = [];
