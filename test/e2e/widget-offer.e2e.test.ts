@@ -10,24 +10,17 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { freePort } from '../helpers/process.ts';
-import { prismZObj } from '../helpers/solids.ts';
+import { boxObj } from '../helpers/solids.ts';
 import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
 import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv, plainShopPage } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
 const SLICE_TIMEOUT = 150_000;
-const square = (side: number) =>
-  [
-    [0, 0],
-    [side, 0],
-    [side, side],
-    [0, side],
-  ] as [number, number][];
 const block = (side: number, height: number) => ({
   name: `block-${side}.obj`,
   mimeType: 'text/plain',
-  buffer: Buffer.from(prismZObj(square(side), 0, height)),
+  buffer: Buffer.from(boxObj(0, 0, 0, side, side, height)),
 });
 // A model of its own per page and size: the slices one makes would turn the others' estimates exact.
 const SIZES = [
