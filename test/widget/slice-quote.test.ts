@@ -5,6 +5,7 @@ import {
   assert,
   assertEqual,
   cleanup,
+  countRequests,
   cubeStl,
   fixture,
   nextEvent,
@@ -73,6 +74,34 @@ describe('quoting', () => {
     assertEqual(detail.quote_id, first.quote_id, 'same quote');
     assertEqual(detail.quantity, 3, 'quantity');
     assert(Math.abs(detail.total_price - first.unit_price * 3) < 0.011, 'total = 3 × unit');
+  });
+
+  it('going back to a choice already priced shows its price at once, without asking the server again', async () => {
+    const el = await fixture();
+    const select = $(el, 'select#material') as HTMLSelectElement;
+    const initial = select.value;
+    const other = [...select.options].map((o) => o.value).find((v) => v !== initial)!;
+    const quoted = nextEvent('sq-quote');
+    await el.load(cubeStl(14));
+    const first = (await quoted).detail;
+    const requoted = nextEvent('sq-quote');
+    select.value = other;
+    select.dispatchEvent(new Event('change'));
+    const second = (await requoted).detail;
+    assert(second.quote_id !== first.quote_id, 'the other material has its own quote');
+    const calls = countRequests(`/v2/file/quote/${first.file_id}`);
+    try {
+      const back = nextEvent('sq-quote');
+      select.value = initial;
+      select.dispatchEvent(new Event('change'));
+      const { detail } = await back;
+      assertEqual(detail.quote_id, first.quote_id, 'the first quote again');
+      assertEqual(detail.total_price, first.total_price, 'at its price');
+      assert($(el, '[part~=price]').textContent!.includes(String(Math.floor(first.total_price))), 'the price is shown');
+      assertEqual(calls.count(), 0, 'no quote request was made');
+    } finally {
+      calls.stop();
+    }
   });
 
   it('add to cart posts the line and emits sq-add-to-cart with the full payload', async () => {

@@ -20,6 +20,7 @@ import type {
   FileRecord,
   Estimate,
   PricedLine,
+  Quote,
   Pricing,
   QuoteDetail,
   Selection,
@@ -29,6 +30,8 @@ import { unitOffer, unitQuestion } from './unit-offer.ts';
 import type { PartEvent, SliceQuoteEventDetails } from './events.ts';
 
 const REQUOTE_DEBOUNCE_MS = 300;
+/** A price the part already has is shown again only while it has at least this long left to live. */
+const REUSE_MARGIN_MS = 60_000;
 
 /** Cart refusals a fresh price mends (expired; priced at an earlier size): Try again prices the part again. */
 export const REPRICE = new Set(['quote_expired', 'quote_stale']);
@@ -73,6 +76,11 @@ export class PartFlow {
   private early: { estimate: Estimate; choices: string } | null = null;
   private quoteRun: AbortController | null = null;
   private debounce = 0;
+  /**
+   * The exact prices this part already has, by file, scale and choices: a shopper who goes back to a choice sees its
+   * price at once, and it costs no request (nor a place in the shopper's rate limit).
+   */
+  private readonly priced = new Map<string, Quote>();
 
   constructor(
     private readonly host: PartHost,
@@ -89,6 +97,7 @@ export class PartFlow {
     this.sourceFile = file;
     this.parsed = null;
     this.early = null;
+    this.priced.clear();
     this.patch({ ...EMPTY_RUN, parsing: true });
     return run.signal;
   }
@@ -130,6 +139,7 @@ export class PartFlow {
     this.cancel();
     this.sourceFile = this.parsed = null;
     this.early = null;
+    this.priced.clear();
     this.patch({ ...EMPTY_RUN });
   }
 
@@ -218,8 +228,32 @@ export class PartFlow {
     clearTimeout(this.debounce);
     this.quoteRun?.abort();
     if (!this.s.file) return;
+    const known = this.knownPrice();
+    if (known) {
+      this.patch({ quote: known, quoting: null, pricing: null, added: null, error: null });
+      this.host.emit('sq-quote', this.quoteDetail());
+      return;
+    }
     this.patch({ quoting: 0, added: null, error: null });
     this.debounce = window.setTimeout(() => void this.quoteNow(), delay);
+  }
+
+  /** Which file, at which size, with which choices: what one exact price is for. */
+  private priceKey(): string | null {
+    const { file, selection } = this.s;
+    return file && selection
+      ? `${file.file_id}@${file.scale}:${JSON.stringify(quoteRequest(selection).choices)}`
+      : null;
+  }
+
+  /** The exact price this part already has for the choices now selected, while it is far enough from expiring. */
+  private knownPrice(): Quote | null {
+    const key = this.priceKey();
+    const quote = key ? this.priced.get(key) : undefined;
+    if (!key || !quote) return null;
+    if (Date.parse(quote.expires_at) - Date.now() > REUSE_MARGIN_MS) return quote;
+    this.priced.delete(key);
+    return null;
   }
 
   private async quoteNow(): Promise<void> {
@@ -235,6 +269,8 @@ export class PartFlow {
         run.signal,
       );
       if (run.signal.aborted) return;
+      const key = this.priceKey();
+      if (key) this.priced.set(key, quote);
       this.patch({ quote, quoting: null, pricing: null });
       this.host.emit('sq-quote', this.quoteDetail());
     } catch (e) {
@@ -431,6 +467,9 @@ export class PartFlow {
 
   fail(stage: Stage, e: unknown): void {
     const err = toWidgetError(e);
+    // A price the cart refused (expired, made at an earlier size) is never shown again: Try again prices anew.
+    if (stage === 'quote')
+      for (const [key, q] of this.priced) if (q.quote_id === this.s.quote?.quote_id) this.priced.delete(key);
     this.patch({ error: { ...err.detail, stage } });
     this.host.emit('sq-error', err.detail);
   }
