@@ -26,7 +26,10 @@ import {
 
 const TARGET_GZIP_BYTES = 200 * 1024;
 
-export async function benchWidget(opts: { runs?: number; loads?: number } = {}) {
+/** The upload speed of the throttled runs, Mbit/s. */
+const THROTTLED_UPLOAD_MBPS = 20;
+
+export async function benchWidget(opts: { runs?: number; loads?: number; throttledRuns?: number } = {}) {
   await ensureWidgetBuilt();
   const raw = readFileSync(WIDGET_BUNDLE);
   const gzip = gzipSync(raw, { level: 9 }).length;
@@ -49,6 +52,7 @@ export async function benchWidget(opts: { runs?: number; loads?: number } = {}) 
   const stages: Stages[] = [];
   const changes: Change[] = [];
   const timeLeft: TimeLeft[] = [];
+  const throttled: { shown: number; uploaded: number }[] = [];
   try {
     pageLoads = await pageLoad(browser, opts.loads ?? 5);
     for (let i = 0; i < (opts.runs ?? 3); i++) {
@@ -61,6 +65,12 @@ export async function benchWidget(opts: { runs?: number; loads?: number } = {}) 
       changes.push(...run.changes);
       timeLeft.push(...run.timeLeft);
       bare.push(await bareSliceMs(corpusPath('stl', '3DBenchy.stl')));
+    }
+    // The same drop with the upload throttled as on a 20 Mbit/s line (Chromium's network emulation): the first
+    // price should still come long before the 11 MB have arrived.
+    for (let i = 0; i < (opts.throttledRuns ?? 2); i++) {
+      const run = await dropAndTime(browser, model, false, THROTTLED_UPLOAD_MBPS);
+      throttled.push({ shown: run.shown, uploaded: run.stages.upload });
     }
   } finally {
     await browser.close();
@@ -84,6 +94,11 @@ export async function benchWidget(opts: { runs?: number; loads?: number } = {}) 
         }
       : null,
     time_left_error: timeLeftError(timeLeft),
+    throttled_upload: {
+      upload_mbps: THROTTLED_UPLOAD_MBPS,
+      drop_to_first_price_shown_ms: ms(throttled.map((t) => t.shown)),
+      drop_to_upload_received_ms: ms(throttled.map((t) => t.uploaded)),
+    },
   };
   printTable(report);
   return report;
@@ -128,6 +143,7 @@ function timeLeftError(samples: TimeLeft[]) {
     announcements: samples.length,
     median_abs_error_s: Math.round(medianOf(abs) * 10) / 10,
     median_abs_error_relative: Math.round(medianOf(rel) * 1000) / 1000,
+    samples: samples.map((t) => ({ announced_s: t.announced, actual_s: Math.round(t.actual * 10) / 10 })),
   };
 }
 
@@ -139,6 +155,7 @@ function printTable(r: {
   exact_price_minus_bare_slicer_ms: number;
   option_change_to_exact_price_ms: { median: number; changes: { refused: string | null }[] } | null;
   time_left_error: ReturnType<typeof timeLeftError>;
+  throttled_upload: { upload_mbps: number; drop_to_first_price_shown_ms: { median: number } };
 }) {
   const rows: [string, string][] = [
     ...Object.entries(r.drop_to_exact_price_stages_ms).map(([k, v]): [string, string] => [`  ${k}`, `${v.median} ms`]),
@@ -157,6 +174,10 @@ function printTable(r: {
       `time left vs actual wait (${r.time_left_error.announcements} announced)`,
       `median |error| ${r.time_left_error.median_abs_error_s} s, ${Math.round(r.time_left_error.median_abs_error_relative * 100)} %`,
     ]);
+  rows.push([
+    `drop → first price shown, upload at ${r.throttled_upload.upload_mbps} Mbit/s`,
+    `${r.throttled_upload.drop_to_first_price_shown_ms.median} ms`,
+  ]);
   console.error('\nwidget, 3DBenchy (medians; stages of drop → exact price indented)');
   for (const [k, v] of rows) console.error(`${k.padEnd(60)} ${v}`);
 }
@@ -249,6 +270,7 @@ async function dropAndTime(
   browser: Browser,
   model: Buffer,
   withChanges: boolean,
+  uploadMbps?: number,
 ): Promise<{
   preview: number;
   shown: number;
@@ -260,6 +282,16 @@ async function dropAndTime(
   const env = await startWidgetEnv();
   const parses = watchParses(env);
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  if (uploadMbps) {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: (uploadMbps * 1e6) / 8,
+    });
+  }
   // Every time left the widget is told, with when (wall clock, ms); matched with the exact price's arrival.
   const told: { at: number; remaining: number }[] = [];
   page.on('response', async (r) => {
