@@ -95,6 +95,20 @@ test('a bar too long for Y is turned on the plate; the quote states the turn', {
   within(q.print_stats.filament_weight_g, await bareWeight(boxesObj([[0, 0, 0, 215, 20, 10]]), q), 0.005);
 });
 
+test('long bars turned diagonally keep the room PrusaSlicer wants around slanted edges, and are sliced', {
+  skip: onlyOnce,
+}, async () => {
+  // On the 250 mm wide plate, 260 mm fits at 18° with 0.25 mm to spare and 266 mm at 22° with 0.37 mm; PrusaSlicer
+  // refuses both there ("Objects could not fit on the bed"), so they are turned further.
+  for (const length of [260, 266]) {
+    const bar = await upload(boxesObj([[0, 0, 0, length, 8, 8]]), `bar-${length}.obj`);
+    const q = await quote(bar.file_id);
+    assert.equal(q.placement.orientation, 'turned');
+    assert.ok(q.placement.dimensions.x <= 250 && q.placement.dimensions.y <= 210, JSON.stringify(q.placement));
+    assert.ok(q.print_stats.filament_weight_g > 0);
+  }
+});
+
 test('a part that fits no orientation is refused before slicing, naming the axes and the limits', async () => {
   const big = await upload(boxesObj([[0, 0, 0, 300, 260, 220]]), 'big.obj');
   const res = await api.post(`/v2/file/quote/${big.file_id}`, {});
