@@ -17,57 +17,57 @@ import type { Calibration } from './calibration.ts';
 
 export const DEFAULT_CALIBRATION: Calibration = {
   version: 2,
-  features_version: 7,
+  features_version: 8,
   samples: 60,
   groups: 10,
   volume: {
     coefficients: {
-      walls: 1.00098,
-      solid: 1.00044,
-      sparse: 1.00061,
+      walls: 1.00099,
+      solid: 1.00045,
+      sparse: 1.00062,
       anchors: 1.00017,
       support: 1.00008,
       skirt: 1.00001,
     },
     range: {
-      lo: -0.0598684,
-      hi: 0.270999,
+      lo: -0.0598781,
+      hi: 0.270988,
     },
   },
   time: {
     coefficients: {
-      walls: 1.07802,
-      solid: 1.03536,
-      sparse: 1.051,
-      support: 1.00434,
-      first_layer: 1.00515,
-      corners: 1.01605,
-      layer_changes: 0.514369,
-      cooling: 1.00297,
+      walls: 1.07834,
+      solid: 1.03549,
+      sparse: 1.0511,
+      support: 1.0042,
+      first_layer: 1.00507,
+      corners: 1.01608,
+      layer_changes: 0.51441,
+      cooling: 1.00298,
     },
     range: {
-      lo: -0.0992875,
-      hi: 0.648456,
+      lo: -0.0995494,
+      hi: 0.648102,
     },
   },
   supports: {
     volume: {
-      lo: -0.0800167,
-      hi: 0.63393,
+      lo: -0.0747044,
+      hi: 0.64885,
     },
     time: {
-      lo: -0.0859708,
-      hi: 1.33271,
+      lo: -0.0862291,
+      hi: 1.35645,
     },
   },
   ratio: {
     volume: {
-      lo: -0.280178,
-      hi: 0.338228,
+      lo: -0.280757,
+      hi: 0.339082,
     },
     time: {
-      lo: -0.35335,
-      hi: 0.45097,
+      lo: -0.353449,
+      hi: 0.45113,
     },
   },
 };

@@ -19,7 +19,7 @@ import {
 } from './params.ts';
 
 /** Bump when features change meaning: a calibration fitted on other features must not be applied to these. */
-export const FEATURES_VERSION = 7;
+export const FEATURES_VERSION = 8;
 
 /** Extruded volume per kind of extrusion, mm³, before calibration. */
 export interface VolumeTerms {

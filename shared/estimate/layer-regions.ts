@@ -6,8 +6,10 @@
 //   `top_solid_layers` (up `bottom_solid_layers`) layers, so shallow slopes get their shells;
 // - bridges: bottom surfaces above the first layer that rest on air, printed with round lines one nozzle wide;
 // - sparse infill: the rest of the inset (solid_infill_below_area is 0 in the base config: no small-island rule);
-// - supports: overhangs beyond the threshold angle, carried down until they land on the bed or on the part below.
+// - supports: overhangs beyond the threshold angle, less the bridges (held on two sides: bridges.ts), carried down
+//   until they land on the bed or on the part below.
 import { difference, EndType, FillRule, inflatePaths, intersect, JoinType, type Paths64, union } from 'clipper2-ts';
+import { withoutBridges } from './bridges.ts';
 import { UNITS_PER_MM } from './layer-polygons.ts';
 
 /** PrusaSlicer 2.5 grows top and bottom surfaces this far into the infill beneath them (EXTERNAL_INFILL_MARGIN). */
@@ -129,7 +131,8 @@ function supportColumns(sections: Paths64[], q: RegionParams, support: Float64Ar
   let column: Paths64 = [];
   for (let i = sections.length - 1; i >= 1; i--) {
     // Opened by a tenth of a line only (numerical slivers): a slope's overhang is a thin sliver on every layer.
-    const overhang = opening(minus(sections[i]!, offset(sections[i - 1]!, step)), q.external_width_mm / 10);
+    const reach = opening(minus(sections[i]!, offset(sections[i - 1]!, step)), q.external_width_mm / 10);
+    const overhang = withoutBridges(reach, sections[i - 1]!);
     column = minus(unite([column, overhang]), offset(sections[i - 1]!, q.support_gap_mm));
     support[i - 1] = area(column);
   }
