@@ -483,9 +483,11 @@ export const widgetPaths = {
     get: {
       operationId: 'getWidgetBundle',
       tags: ['widget'],
-      summary: 'The widget bundle (slice-quote.js)',
+      summary: 'The widget bundle (slice-quote.js and its worker)',
+      description:
+        "`slice-quote.js` is the script a shop's page loads; `slice-quote-worker.js` is its model parser and estimator, which the script fetches from beside itself once the page is idle and runs in a Web Worker. Both go to any origin (CORS), cached for 5 minutes, Brotli or gzip when the browser accepts it.",
       security: [],
-      parameters: [pathParam('file', 'slice-quote.js')],
+      parameters: [pathParam('file', '`slice-quote.js` or `slice-quote-worker.js`')],
       responses: {
         '200': {
           description: 'JavaScript module',

@@ -224,7 +224,10 @@ export interface paths {
     get: operations["exportOrders"];
   };
   "/widget/{file}": {
-    /** The widget bundle (slice-quote.js) */
+    /**
+     * The widget bundle (slice-quote.js and its worker)
+     * @description `slice-quote.js` is the script a shop's page loads; `slice-quote-worker.js` is its model parser and estimator, which the script fetches from beside itself once the page is idle and runs in a Web Worker. Both go to any origin (CORS), cached for 5 minutes, Brotli or gzip when the browser accepts it.
+     */
     get: operations["getWidgetBundle"];
   };
   "/dashboard/api/widget-keys": {
@@ -4253,11 +4256,14 @@ export interface operations {
       429: components["responses"]["TooManyRequests"];
     };
   };
-  /** The widget bundle (slice-quote.js) */
+  /**
+   * The widget bundle (slice-quote.js and its worker)
+   * @description `slice-quote.js` is the script a shop's page loads; `slice-quote-worker.js` is its model parser and estimator, which the script fetches from beside itself once the page is idle and runs in a Web Worker. Both go to any origin (CORS), cached for 5 minutes, Brotli or gzip when the browser accepts it.
+   */
   getWidgetBundle: {
     parameters: {
       path: {
-        /** @description slice-quote.js */
+        /** @description `slice-quote.js` or `slice-quote-worker.js` */
         file: string;
       };
     };

@@ -335,7 +335,7 @@ test('the widget script and the dashboard go out compressed to browsers that acc
         })
         .on('error', reject);
     });
-  for (const urlPath of ['/widget/slice-quote.js', '/dashboard/']) {
+  for (const urlPath of ['/widget/slice-quote.js', '/widget/slice-quote-worker.js', '/dashboard/']) {
     const plain = await raw(urlPath, 'identity');
     assert.equal(plain.encoding, undefined);
     const br = await raw(urlPath, 'gzip, deflate, br');
@@ -348,4 +348,20 @@ test('the widget script and the dashboard go out compressed to browsers that acc
     if (urlPath.endsWith('.js'))
       assert.ok(br.body.length < plain.body.length / 3, `${br.body.length} of ${plain.body.length} bytes`);
   }
+});
+
+test("the widget's worker file is served beside its script, to any shop's page, with the script's headers", async () => {
+  // The element fetches the worker's code cross-origin (from the shop's page) and starts it from a blob URL.
+  const get = (file: string) => fetch(`${server.url}/widget/${file}`, { headers: { origin: SHOP } });
+  const script = await get('slice-quote.js');
+  const worker = await get('slice-quote-worker.js');
+  assert.equal(worker.status, 200);
+  assert.match(worker.headers.get('content-type') ?? '', /^(application|text)\/javascript\b/);
+  for (const header of ['content-type', 'cache-control', 'access-control-allow-origin', 'vary'])
+    assert.equal(worker.headers.get(header), script.headers.get(header), header);
+  assert.ok(worker.headers.get('access-control-allow-origin'), 'readable from the shop page');
+  // The script's own bytes no longer carry the parsers: what it imports of them is the worker file's URL.
+  const scriptText = await script.text();
+  assert.match(scriptText, /slice-quote-worker\.js/);
+  assert.ok((await worker.text()).length > 10_000, 'the worker file holds the parsers');
 });

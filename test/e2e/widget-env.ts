@@ -24,6 +24,8 @@ export const CHROMIUM_ARGS = [
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const WIDGET_BUNDLE = path.join(root, 'widget', 'dist', 'slice-quote.js');
+/** The parse worker's code, which the script fetches from beside itself once the page is idle. */
+export const WIDGET_WORKER = path.join(root, 'widget', 'dist', 'slice-quote-worker.js');
 
 /** Why browser tests cannot run here, or null when they can. */
 export function chromiumMissing(): string | null {
@@ -39,7 +41,8 @@ export function launchChromium(): Promise<Browser> {
 /** Builds widget/dist when it is missing or older than its sources (as scripts/setup.sh does). */
 export async function ensureWidgetBuilt(): Promise<void> {
   const stamp = path.join(root, 'widget', 'dist', '.built');
-  const builtAt = existsSync(stamp) && existsSync(WIDGET_BUNDLE) ? statSync(stamp).mtimeMs : 0;
+  const builtAt =
+    existsSync(stamp) && existsSync(WIDGET_BUNDLE) && existsSync(WIDGET_WORKER) ? statSync(stamp).mtimeMs : 0;
   const sources = [
     path.join(root, 'widget', 'src'),
     path.join(root, 'widget', 'vite.config.ts'),

@@ -19,6 +19,8 @@ let browser: Browser;
 let page: Page;
 const pageErrors: string[] = [];
 const cspViolations: string[] = [];
+/** The widget's own files the page fetched: the script, then its worker's code. */
+const widgetFiles: { url: string; status: number }[] = [];
 
 before(
   async () => {
@@ -30,6 +32,10 @@ before(
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('console', (m) => /Content Security Policy/.test(m.text()) && cspViolations.push(m.text()));
+    page.on(
+      'response',
+      (r) => /\/widget\/[^/]+\.js$/.test(r.url()) && widgetFiles.push({ url: r.url(), status: r.status() }),
+    );
     await page.goto(env.shop.url);
     await page.evaluate(() => {
       const w = window as unknown as { sqEvents: { type: string; detail: any }[] };
@@ -100,6 +106,15 @@ test('3DBenchy: preview, upload, price from a real slice', {
     `the preview is drawn (${JSON.stringify(pixels)})`,
   );
   assert.match(await page.locator('slice-quote [part~=dimensions]').innerText(), /× .* mm/);
+  // The parsers are not in the script the page loaded: their file came from beside it, from the API's origin.
+  assert.deepEqual(widgetFiles.map((f) => f.url).sort(), [
+    `${env.server.url}/widget/slice-quote-worker.js`,
+    `${env.server.url}/widget/slice-quote.js`,
+  ]);
+  assert.ok(
+    widgetFiles.every((f) => f.status === 200 || f.status === 304),
+    JSON.stringify(widgetFiles),
+  );
   await shot('02-preview');
 
   // The instant estimate first, marked as one and not sellable; then the real slice's exact price replaces it.
@@ -119,6 +134,8 @@ test('3DBenchy: preview, upload, price from a real slice', {
   );
   // The first estimate may come before the upload has arrived (no file id yet: test/e2e/widget-instant.e2e.test.ts).
   assert.ok(estimated.estimate.total_price > 0 && 'file_id' in estimated, 'sq-estimate tells the page, marked as such');
+  const measured = await page.evaluate(() => performance.getEntriesByName('slice-quote:features').length);
+  assert.equal(measured, 1, "the worker's time measuring the estimate's features is a User Timing entry of the page");
   await shot('03-estimate');
   await page.locator('slice-quote .amount:not(.approx)').waitFor({ timeout: SLICE_TIMEOUT });
   assert.equal(await estimate.count(), 0, 'the exact price replaced the estimate');

@@ -1,11 +1,45 @@
-// Runs one parse in a fresh Web Worker. The worker is inlined in the bundle (a blob URL), since a
-// worker script cannot be loaded from the API's origin into the shop's page. Aborting terminates
-// the worker: a shopper who drops a second file does not wait for the first. The preview comes
-// first; the estimate's features follow from the same worker (null without settings or on failure).
-import ParseWorker from './parse.worker.ts?worker&inline';
+// Runs one parse in a fresh Web Worker. The worker's code is a second file built beside the widget
+// script (slice-quote-worker.js), so a shop page's first load carries only the element and its
+// preview: it is fetched once per page (at idle after the widget has its options, or at the first
+// file) and started from a blob URL, since a worker script cannot be loaded from the API's origin
+// into the shop's page. Aborting terminates the worker: a shopper who drops a second file does not
+// wait for the first. The preview comes first; the estimate's features follow from the same worker
+// (null without settings or on failure).
+import workerUrl from './parse.worker.ts?worker&url';
 import type { EstimateSettings, Features } from '../../shared/estimate/index.ts';
-import { WidgetError } from './errors.ts';
+import { networkError, WidgetError } from './errors.ts';
 import type { MeasuredFeatures, ParsedPreview, ParseReply, ParseRequest } from './parse-protocol.ts';
+
+/** User Timing names under which the page can read the worker's own times (docs/widget.md, "Timings"). */
+export const PARSE_MEASURE = 'slice-quote:parse';
+export const FEATURES_MEASURE = 'slice-quote:features';
+
+let workerCode: Promise<string> | null = null;
+
+/**
+ * The blob URL of the worker's code, fetched once per page from beside the widget script. A failed fetch is
+ * forgotten, so the next file tries again.
+ */
+export function loadParser(): Promise<string> {
+  if (workerCode) return workerCode;
+  const loading = fetch(workerUrl, { credentials: 'omit' }).then(async (res) => {
+    if (!res.ok) throw networkError();
+    const code = await res.blob();
+    return URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
+  });
+  workerCode = loading;
+  loading.catch(() => {
+    if (workerCode === loading) workerCode = null;
+  });
+  return loading;
+}
+
+/** Fetches the worker's code once the page is idle, so that the first file does not wait for it. */
+export function prefetchParser(): void {
+  const load = () => void loadParser().catch(() => undefined);
+  if ('requestIdleCallback' in window) requestIdleCallback(load, { timeout: 5000 });
+  else setTimeout(load, 0);
+}
 
 export interface ParseRun {
   parsed: Promise<ParsedPreview>;
@@ -22,28 +56,42 @@ export function parseInWorker(
   let settleFeatures: (f: Features | null) => void = () => {};
   const features = new Promise<Features | null>((resolve) => (settleFeatures = resolve));
   const parsed = new Promise<ParsedPreview>((resolve, reject) => {
-    const worker = new ParseWorker({ name: 'slice-quote-parser' });
+    let worker: Worker | null = null;
     const end = (error?: unknown) => {
-      worker.terminate();
+      worker?.terminate();
       settleFeatures(null);
       if (error !== undefined) reject(error);
     };
     signal.addEventListener('abort', () => end(signal.reason), { once: true });
-    worker.onerror = () => end(new WidgetError('parse_failed', 'The model could not be read in the browser.', false));
-    worker.onmessage = (e: MessageEvent<ParseReply | MeasuredFeatures>) => {
-      const reply = e.data;
-      if ('features' in reply) {
-        settleFeatures(reply.features);
-        return end();
-      }
-      if (reply.ok) resolve(reply);
-      else end(new WidgetError(reply.code, reply.message, false));
-    };
-    file.arrayBuffer().then((bytes) => {
+    const start = (url: string, bytes: ArrayBuffer) => {
       if (signal.aborted) return;
+      worker = new Worker(url, { type: 'module', name: 'slice-quote-parser' });
+      worker.onerror = () => end(new WidgetError('parse_failed', 'The model could not be read in the browser.', false));
+      worker.onmessage = (e: MessageEvent<ParseReply | MeasuredFeatures>) => {
+        const reply = e.data;
+        if ('features' in reply) {
+          if (reply.ms !== null) recordMeasure(FEATURES_MEASURE, reply.ms);
+          settleFeatures(reply.features);
+          return end();
+        }
+        if (reply.ok) {
+          recordMeasure(PARSE_MEASURE, reply.ms);
+          resolve(reply);
+        } else end(new WidgetError(reply.code, reply.message, false));
+      };
       const request: ParseRequest = { name: file.name, bytes, maxBytes, settings };
       worker.postMessage(request, [bytes]);
-    }, end);
+    };
+    Promise.all([loadParser(), file.arrayBuffer()]).then(([url, bytes]) => start(url, bytes), end);
   });
   return { parsed, features };
+}
+
+/** A time the worker measured, as a User Timing entry ending now (the worker's clock has another origin). */
+function recordMeasure(name: string, ms: number): void {
+  try {
+    performance.measure(name, { end: performance.now(), duration: ms });
+  } catch {
+    // A browser without User Timing level 3 options: the timing is only informative.
+  }
 }

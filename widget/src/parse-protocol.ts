@@ -22,11 +22,15 @@ export interface ParsedPreview {
   volume: number;
   triangles: number;
   warnings: ModelWarning[];
+  /** How long the worker took to read the file and weld its mesh, ms. */
+  ms: number;
 }
 
 /** The worker's second message, after the preview: the estimator's features, or null when none could be made. */
 export interface MeasuredFeatures {
   features: Features | null;
+  /** How long the worker took to measure them (extractFeatures), ms; null when it did not try. */
+  ms: number | null;
 }
 
 export type ParseReply = ParsedPreview | { ok: false; code: string; message: string };

@@ -33,6 +33,19 @@ const REQUOTE_DEBOUNCE_MS = 300;
 /** A price the part already has is shown again only while it has at least this long left to live. */
 const REUSE_MARGIN_MS = 60_000;
 
+/** Uploads smaller than this are never cut short: they are let arrive and deleted (see worthCutting). */
+const CUT_MIN_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Whether to stop an unwanted upload on its way rather than let it arrive and delete it. Progress events lag the
+ * bytes (a small file leaves in one write and reports it later), and the server keeps an upload whose last byte
+ * arrived even if the browser then cuts it: so only a large upload with at least half still to send is cut, where
+ * the bytes saved matter and the events' lag cannot span that half on a shopper's connection.
+ */
+function worthCutting(size: number, progress: number): boolean {
+  return size >= CUT_MIN_BYTES && progress < 0.5;
+}
+
 /** Cart refusals a fresh price mends (expired; priced at an earlier size): Try again prices the part again. */
 export const REPRICE = new Set(['quote_expired', 'quote_stale']);
 
@@ -167,7 +180,7 @@ export class PartFlow {
     const drop = () => {
       dropped = true;
       // Bytes still on their way stop (the server keeps nothing of a cut upload); a file it already has is deleted.
-      if ((this.s.uploadProgress ?? 0) < 1) stop.abort();
+      if (worthCutting(file.size, this.s.uploadProgress ?? 0)) stop.abort();
       done.then((f) => client.deleteFile(f.file_id)).catch(() => undefined);
     };
     return { done, drop };

@@ -11,6 +11,7 @@ import { dimensions, type CurrencyDisplay } from './format.ts';
 import { type PartHost, PartFlow, partStatus, REPRICE } from './part-flow.ts';
 import { renderParts, type PartsHandlers, type PartsState } from './parts-view.ts';
 import { Preview } from './preview.ts';
+import { prefetchParser } from './parse-client.ts';
 import { findMaterial, initialSelection, swatchOf } from './selection.ts';
 import type { ShopState, StageError } from './state.ts';
 import { styles } from './styles.ts';
@@ -266,6 +267,8 @@ export class SliceQuote extends LitElement {
         this.patch({ config });
         this.single.patch({ selection: initialSelection(config, this.material) });
         this.preview?.setBuildVolume(config.build_volume);
+        // The options are drawn: the parser's code can come now, off the page's first load.
+        prefetchParser();
         return config;
       },
       (e) => {
