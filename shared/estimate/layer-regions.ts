@@ -7,7 +7,7 @@
 // - bridges: bottom surfaces above the first layer that rest on air, printed with round lines one nozzle wide;
 // - sparse infill: the rest of the inset (solid_infill_below_area is 0 in the base config: no small-island rule);
 // - supports: overhangs beyond the threshold angle, carried down until they land on the bed or on the part below.
-import { difference, EndType, FillRule, inflatePaths, intersect, JoinType, type Paths64, union } from 'clipper2-ts';
+import { difference, EndType, FillRule, inflatePaths, intersect, JoinType, type Paths64 } from 'clipper2-ts';
 import { UNITS_PER_MM } from './layer-polygons.ts';
 
 /** PrusaSlicer 2.5 grows top and bottom surfaces this far into the infill beneath them (EXTERNAL_INFILL_MARGIN). */
@@ -62,9 +62,14 @@ const minus = (a: Paths64, b: Paths64): Paths64 =>
   a.length === 0 ? [] : b.length === 0 ? a : difference(a, b, FillRule.NonZero);
 const and = (a: Paths64, b: Paths64): Paths64 =>
   a.length === 0 || b.length === 0 ? [] : intersect(a, b, FillRule.NonZero);
-const unite = (parts: Paths64[]): Paths64 => {
-  const all = parts.flat();
-  return all.length === 0 ? [] : union(all, FillRule.NonZero);
+/** (∪ parts) ∩ b in one Clipper pass: every part is a Clipper result (outer loops counter-clockwise, holes
+ *  clockwise), so each one adds 0 or 1 to the winding number and the non-zero rule reads the concatenation as their
+ *  union. Saves a union per layer. */
+const unionAnd = (parts: Paths64[], b: Paths64): Paths64 => and(parts.flat(), b);
+/** (a ∪ b) − c, the union done by the difference's non-zero fill when both are non-empty (Clipper results, as above). */
+const unionMinus = (a: Paths64, b: Paths64, c: Paths64): Paths64 => {
+  if (a.length === 0 || b.length === 0) return minus(a.length === 0 ? b : a, c);
+  return difference([...a, ...b], c, FillRule.NonZero);
 };
 
 /** The regions of every layer from its section polygons (µm, simplified, non-overlapping: layerPolygons). */
@@ -87,19 +92,15 @@ export function layerRegions(raw: Paths64[], q: RegionParams): LayerRegions {
   // Only the part of a surface inside the infill area is grown (a slope's sliver under the perimeters is not):
   // PrusaSlicer grows the fill surfaces, not the slices ("growing the slices puts too much solid infill inside
   // nearly-vertical slopes").
+  // `inside` (the surface within its own layer's infill area) is kept: it is also the layer's top (bridge) area.
   const grow = (surface: Paths64, core: Paths64) => {
     const inside = and(surface, core);
-    return inside.length === 0 ? [] : and(offset(inside, EXTERNAL_INFILL_MARGIN_MM), core);
+    const grown = inside.length === 0 ? [] : and(offset(inside, EXTERNAL_INFILL_MARGIN_MM), core);
+    return { surface, inside, grown };
   };
   // Exposed top (bottom) surface of each layer, grown into its infill area.
-  const tops = sections.map((s, i) => {
-    const t = opening(minus(s, sections[i + 1] ?? []), open);
-    return { surface: t, grown: grow(t, cores[i]!) };
-  });
-  const bottoms = sections.map((s, i) => {
-    const b = i === 0 ? s : opening(minus(s, sections[i - 1]!), open);
-    return { surface: b, grown: grow(b, cores[i]!) };
-  });
+  const tops = sections.map((s, i) => grow(opening(minus(s, sections[i + 1] ?? []), open), cores[i]!));
+  const bottoms = sections.map((s, i) => grow(i === 0 ? s : opening(minus(s, sections[i - 1]!), open), cores[i]!));
   for (let i = 0; i < n; i++) {
     const core = cores[i]!;
     out.section[i] = area(sections[i]!);
@@ -112,10 +113,10 @@ export function layerRegions(raw: Paths64[], q: RegionParams): LayerRegions {
     for (let k = 0; k < q.bottom_solid_layers && i - k >= 0; k++) {
       shells.push(bottoms[i - k]!.surface, bottoms[i - k]!.grown);
     }
-    const solid = and(unite(shells), core);
+    const solid = unionAnd(shells, core);
     out.solid[i] = Math.min(coreArea, area(solid));
-    out.top[i] = Math.min(out.solid[i]!, area(and(tops[i]!.surface, core)));
-    out.bridge[i] = i > 0 ? Math.min(out.solid[i]! - out.top[i]!, area(and(bottoms[i]!.surface, core))) : 0;
+    out.top[i] = Math.min(out.solid[i]!, area(tops[i]!.inside));
+    out.bridge[i] = i > 0 ? Math.min(out.solid[i]! - out.top[i]!, area(bottoms[i]!.inside)) : 0;
     out.sparse[i] = Math.max(0, coreArea - out.solid[i]!);
   }
   if (q.overhang_step_mm !== null) supportColumns(sections, q, out.support);
@@ -130,7 +131,7 @@ function supportColumns(sections: Paths64[], q: RegionParams, support: Float64Ar
   for (let i = sections.length - 1; i >= 1; i--) {
     // Opened by a tenth of a line only (numerical slivers): a slope's overhang is a thin sliver on every layer.
     const overhang = opening(minus(sections[i]!, offset(sections[i - 1]!, step)), q.external_width_mm / 10);
-    column = minus(unite([column, overhang]), offset(sections[i - 1]!, q.support_gap_mm));
+    column = unionMinus(column, overhang, offset(sections[i - 1]!, q.support_gap_mm));
     support[i - 1] = area(column);
   }
 }
