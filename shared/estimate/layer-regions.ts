@@ -86,8 +86,15 @@ export function layerRegions(raw: Paths64[], q: RegionParams): LayerRegions {
     sparse: new Float64Array(n),
     support: new Float64Array(n),
   };
+  // A prism repeats its section layer after layer: such a layer reuses the previous one's offsets, and nothing is
+  // exposed between the two (the same geometry gives the same figures, without the Clipper work).
+  const repeated = sections.map((s, i) => i > 0 && samePaths(s, sections[i - 1]!));
   // Infill area of each layer: the inset past the walls, without what is narrower than a line (left to the walls).
-  const cores = sections.map((s) => offset(offset(s, -band - q.spacing_mm / 2), q.spacing_mm / 2));
+  const cores: Paths64[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = sections[i]!;
+    cores.push(repeated[i] ? cores[i - 1]! : offset(offset(s, -band - q.spacing_mm / 2), q.spacing_mm / 2));
+  }
   const open = q.external_width_mm / 10;
   // Only the part of a surface inside the infill area is grown (a slope's sliver under the perimeters is not):
   // PrusaSlicer grows the fill surfaces, not the slices ("growing the slices puts too much solid infill inside
@@ -99,8 +106,9 @@ export function layerRegions(raw: Paths64[], q: RegionParams): LayerRegions {
     return { surface, inside, grown };
   };
   // Exposed top (bottom) surface of each layer, grown into its infill area.
-  const tops = sections.map((s, i) => grow(opening(minus(s, sections[i + 1] ?? []), open), cores[i]!));
-  const bottoms = sections.map((s, i) => grow(i === 0 ? s : opening(minus(s, sections[i - 1]!), open), cores[i]!));
+  const exposed = (s: Paths64, neighbour: Paths64, same: boolean) => (same ? [] : opening(minus(s, neighbour), open));
+  const tops = sections.map((s, i) => grow(exposed(s, sections[i + 1] ?? [], repeated[i + 1] === true), cores[i]!));
+  const bottoms = sections.map((s, i) => grow(i === 0 ? s : exposed(s, sections[i - 1]!, repeated[i]!), cores[i]!));
   for (let i = 0; i < n; i++) {
     const core = cores[i]!;
     out.section[i] = area(sections[i]!);
@@ -119,16 +127,34 @@ export function layerRegions(raw: Paths64[], q: RegionParams): LayerRegions {
     out.bridge[i] = i > 0 ? Math.min(out.solid[i]! - out.top[i]!, area(bottoms[i]!.inside)) : 0;
     out.sparse[i] = Math.max(0, coreArea - out.solid[i]!);
   }
-  if (q.overhang_step_mm !== null) supportColumns(sections, q, out.support);
+  if (q.overhang_step_mm !== null) supportColumns(sections, repeated, q, out.support);
   return out;
+}
+
+/** Whether two sections are the same loops, point for point (a repeated layer of a prism). */
+function samePaths(a: Paths64, b: Paths64): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) {
+    const pa = a[k]!;
+    const pb = b[k]!;
+    if (pa.length !== pb.length) return false;
+    for (let j = 0; j < pa.length; j++) if (pa[j]!.x !== pb[j]!.x || pa[j]!.y !== pb[j]!.y) return false;
+  }
+  return true;
 }
 
 /** Support area per layer: each layer's overhang (what reaches further out than `overhang_step_mm` beyond the layer
  *  below) carried down layer by layer, cut where the part is (less the XY gap), so it lands on the part below. */
-function supportColumns(sections: Paths64[], q: RegionParams, support: Float64Array): void {
+function supportColumns(sections: Paths64[], repeated: boolean[], q: RegionParams, support: Float64Array): void {
   const step = q.overhang_step_mm!;
   let column: Paths64 = [];
   for (let i = sections.length - 1; i >= 1; i--) {
+    // A layer that repeats the one below overhangs nothing, and the column above it is already cut by that part.
+    if (repeated[i]) {
+      support[i - 1] = support[i]!;
+      continue;
+    }
     // Opened by a tenth of a line only (numerical slivers): a slope's overhang is a thin sliver on every layer.
     const overhang = opening(minus(sections[i]!, offset(sections[i - 1]!, step)), q.external_width_mm / 10);
     column = unionMinus(column, overhang, offset(sections[i - 1]!, q.support_gap_mm));
