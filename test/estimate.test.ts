@@ -18,6 +18,8 @@ import {
   type CalibrationSample,
   type Features,
 } from '../shared/estimate/index.ts';
+import { layerPolygons } from '../shared/estimate/layer-polygons.ts';
+import { layerRegions, type LayerRegions } from '../shared/estimate/layer-regions.ts';
 import { sweepLayers, planeZ } from '../shared/estimate/layer-sweep.ts';
 import { CUBE_OBJ, T_SHAPE_OBJ, WEDGE_OBJ } from './helpers/meshes.ts';
 import { hollowBoxObj, prismZObj, pyramidObj, regularPolygon, tubeObj } from './helpers/solids.ts';
@@ -192,6 +194,43 @@ describe('solid layers and regions', () => {
       assert.ok(more.filament_volume_mm3 > base.filament_volume_mm3, JSON.stringify(change));
     }
     assert.equal(extractFeatures(mesh, settings({ layer_height: 0.3 })).layers, 67);
+  });
+});
+
+describe('repeated layers', () => {
+  test('a layer that repeats the one below gets the regions it would get drawn anew', () => {
+    // A box with a sealed cavity (repeated layers below, around and above the cavity, changes at its floor and
+    // ceiling) and a T (its plate overhangs: support columns carried down past repeated layers).
+    for (const obj of [hollowBoxObj(30, 30, 20, 5), T_SHAPE_OBJ]) {
+      const { sections } = layerPolygons(meshOf(obj), 0.2)!;
+      const reused = sections.filter((s, i) => i > 0 && JSON.stringify(s) === JSON.stringify(sections[i - 1])).length;
+      assert.ok(reused > sections.length / 2, `most layers repeat the one below (${reused} of ${sections.length})`);
+      // The same loops, each starting one point further on: the same geometry, but no layer equals another point
+      // for point, so every layer is computed on its own.
+      const redrawn = sections.map((s) => s.map((loop) => [...loop.slice(1), loop[0]!]));
+      const q = {
+        layer_height_mm: 0.2,
+        perimeters: 2,
+        spacing_mm: 0.45,
+        external_width_mm: 0.5,
+        top_solid_layers: 5,
+        bottom_solid_layers: 4,
+        overhang_step_mm: 0.2,
+        support_gap_mm: 0.25,
+      };
+      const fast = layerRegions(sections, q);
+      const anew = layerRegions(redrawn, q);
+      for (const key of Object.keys(anew) as (keyof LayerRegions)[]) {
+        // The cavity's ceiling is held all around: a bridge, which gets no support (dont_support_bridges).
+        const exercised = key !== 'support' || obj === T_SHAPE_OBJ;
+        assert.equal(
+          anew[key].some((v) => v > 0),
+          exercised,
+          `${key} is ${exercised ? '' : 'not '}exercised`,
+        );
+        for (let i = 0; i < anew[key].length; i++) close(fast[key][i], anew[key][i]!, 1e-6, `${key} of layer ${i}`);
+      }
+    }
   });
 });
 

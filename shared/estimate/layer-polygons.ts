@@ -79,23 +79,20 @@ export function layerPolygons(mesh: Mesh, layerHeight: number): LayerPolygons | 
   const lastPlane = planeZ(n - 1, layerHeight, height);
   const { start, order } = bucketByFirstLayer(first, n);
   const sections: Paths64[] = [];
-  let active: number[] = [];
-  // Per layer, reused: segment start point, and the edges (as vertex-pair keys) it starts and ends on.
-  const sx: number[] = [];
-  const sy: number[] = [];
-  const fromEdge: number[] = [];
-  const toEdge: number[] = [];
+  // Triangles crossing the current plane, compacted in place as the sweep climbs.
+  const active = new Int32Array(triangles);
+  let activeCount = 0;
+  const segments = new LayerSegments();
   const edgeKey = (u: number, v: number) => (u < v ? u * vertices + v : v * vertices + u);
   for (let i = 0; i < n; i++) {
-    for (let k = start[i]!; k < start[i + 1]!; k++) active.push(order[k]!);
-    active = active.filter((tri) => end[tri]! > i);
+    let kept = 0;
+    for (let k = 0; k < activeCount; k++) if (end[active[k]!]! > i) active[kept++] = active[k]!;
+    for (let k = start[i]!; k < start[i + 1]!; k++) if (end[order[k]!]! > i) active[kept++] = order[k]!;
+    activeCount = kept;
     const z = (i === n - 1 ? lastPlane : (i + 0.5) * layerHeight) + minZ;
-    sx.length = 0;
-    sy.length = 0;
-    fromEdge.length = 0;
-    toEdge.length = 0;
-    for (const tri of active) {
-      const f = tri * 3;
+    segments.reset(activeCount);
+    for (let k = 0; k < activeCount; k++) {
+      const f = active[k]! * 3;
       const v0 = t[f]!;
       const v1 = t[f + 1]!;
       const v2 = t[f + 2]!;
@@ -113,35 +110,110 @@ export function layerPolygons(mesh: Mesh, layerHeight: number): LayerPolygons | 
       const ua = e0 === 0 ? v0 : e0 === 1 ? v1 : v2;
       const ub = e0 === 0 ? v1 : e0 === 1 ? v2 : v0;
       const s = (z - p[ua * 3 + 2]!) / (p[ub * 3 + 2]! - p[ua * 3 + 2]!);
-      sx.push(Math.round((p[ua * 3]! + (p[ub * 3]! - p[ua * 3]!) * s) * UNITS_PER_MM));
-      sy.push(Math.round((p[ua * 3 + 1]! + (p[ub * 3 + 1]! - p[ua * 3 + 1]!) * s) * UNITS_PER_MM));
-      fromEdge.push(edgeKey(ua, ub));
-      toEdge.push(e1 === 0 ? edgeKey(v0, v1) : e1 === 1 ? edgeKey(v1, v2) : edgeKey(v2, v0));
+      segments.add(
+        Math.round((p[ua * 3]! + (p[ub * 3]! - p[ua * 3]!) * s) * UNITS_PER_MM),
+        Math.round((p[ua * 3 + 1]! + (p[ub * 3 + 1]! - p[ua * 3 + 1]!) * s) * UNITS_PER_MM),
+        edgeKey(ua, ub),
+        e1 === 0 ? edgeKey(v0, v1) : e1 === 1 ? edgeKey(v1, v2) : edgeKey(v2, v0),
+      );
     }
-    sections.push(chainLoops(sx, sy, fromEdge, toEdge));
+    sections.push(segments.chainLoops());
   }
   return { layers: n, sections };
 }
 
-/** Segments chained into loops (a segment ends on the edge the next one starts on), united non-zero. */
-function chainLoops(sx: number[], sy: number[], fromEdge: number[], toEdge: number[]): Paths64 {
-  const startsAt = new Map<number, number>();
-  for (let s = 0; s < fromEdge.length; s++) startsAt.set(fromEdge[s]!, s);
-  const used = new Uint8Array(fromEdge.length);
-  const loops: Paths64 = [];
-  for (let s0 = 0; s0 < fromEdge.length; s0++) {
-    if (used[s0]) continue;
-    const loop: Path64 = [];
-    let s: number | undefined = s0;
-    while (s !== undefined && !used[s]) {
-      used[s] = 1;
-      loop.push({ x: sx[s]!, y: sy[s]! });
-      s = startsAt.get(toEdge[s]!);
+/**
+ * One layer's segments in typed arrays reused from layer to layer (a layer of 3DBenchy has about a thousand), and
+ * the edge each one starts on in an open-addressing table: no per-segment allocation before the loops are built.
+ */
+class LayerSegments {
+  count = 0;
+  private x = new Float64Array(0);
+  private y = new Float64Array(0);
+  private fromEdge = new Float64Array(0);
+  private toEdge = new Float64Array(0);
+  private used = new Uint8Array(0);
+  /** Edge key → segment starting on it; slots hold segment + 1 (0 = empty). */
+  private slotKey = new Float64Array(0);
+  private slotSegment = new Int32Array(0);
+  private slotBits = 0;
+
+  /** Room for up to `capacity` segments (one per crossing triangle), emptied. */
+  reset(capacity: number): void {
+    this.count = 0;
+    if (this.x.length < capacity) {
+      const size = Math.max(capacity, 2 * this.x.length);
+      this.x = new Float64Array(size);
+      this.y = new Float64Array(size);
+      this.fromEdge = new Float64Array(size);
+      this.toEdge = new Float64Array(size);
+      this.used = new Uint8Array(size);
     }
-    // An open chain (a mesh that is not closed) is closed by its last segment, as PrusaSlicer's repair would.
-    if (loop.length >= 3) loops.push(loop);
   }
-  // Simplified before the union: raw sections have a point every few micrometres on curved parts, and every
-  // Clipper operation costs per point.
-  return loops.length ? union(simplifyPaths(loops, SIMPLIFY_UM, true), FillRule.NonZero) : [];
+
+  add(x: number, y: number, fromEdge: number, toEdge: number): void {
+    const s = this.count++;
+    this.x[s] = x;
+    this.y[s] = y;
+    this.fromEdge[s] = fromEdge;
+    this.toEdge[s] = toEdge;
+  }
+
+  /** Table slot of an edge key: the key (an integer below 2^53) folded to 31 bits, spread by a Fibonacci hash. */
+  private slotOf(key: number): number {
+    const folded = (key % 0x7fffffff) ^ Math.floor(key / 0x7fffffff);
+    return Math.imul(folded | 0, 0x9e3779b1) >>> (32 - this.slotBits);
+  }
+
+  /** Indexes every segment by its start edge (a later segment on the same edge replaces an earlier one). */
+  private indexStarts(): void {
+    let bits = 4;
+    while (1 << bits < 2 * this.count) bits++;
+    if (this.slotKey.length < 1 << bits) {
+      this.slotKey = new Float64Array(1 << bits);
+      this.slotSegment = new Int32Array(1 << bits);
+    } else this.slotSegment.fill(0, 0, 1 << bits);
+    this.slotBits = bits;
+    const mask = (1 << bits) - 1;
+    for (let s = 0; s < this.count; s++) {
+      const key = this.fromEdge[s]!;
+      let slot = this.slotOf(key);
+      while (this.slotSegment[slot] !== 0 && this.slotKey[slot] !== key) slot = (slot + 1) & mask;
+      this.slotKey[slot] = key;
+      this.slotSegment[slot] = s + 1;
+    }
+  }
+
+  /** The segment starting on edge `key`, or -1. */
+  private startingOn(key: number): number {
+    const mask = (1 << this.slotBits) - 1;
+    let slot = this.slotOf(key);
+    while (this.slotSegment[slot] !== 0) {
+      if (this.slotKey[slot] === key) return this.slotSegment[slot]! - 1;
+      slot = (slot + 1) & mask;
+    }
+    return -1;
+  }
+
+  /** Segments chained into loops (a segment ends on the edge the next one starts on), united non-zero. */
+  chainLoops(): Paths64 {
+    this.indexStarts();
+    this.used.fill(0, 0, this.count);
+    const loops: Paths64 = [];
+    for (let s0 = 0; s0 < this.count; s0++) {
+      if (this.used[s0]) continue;
+      const loop: Path64 = [];
+      let s = s0;
+      while (s >= 0 && !this.used[s]) {
+        this.used[s] = 1;
+        loop.push({ x: this.x[s]!, y: this.y[s]! });
+        s = this.startingOn(this.toEdge[s]!);
+      }
+      // An open chain (a mesh that is not closed) is closed by its last segment, as PrusaSlicer's repair would.
+      if (loop.length >= 3) loops.push(loop);
+    }
+    // Simplified before the union: raw sections have a point every few micrometres on curved parts, and every
+    // Clipper operation costs per point.
+    return loops.length ? union(simplifyPaths(loops, SIMPLIFY_UM, true), FillRule.NonZero) : [];
+  }
 }

@@ -8,7 +8,7 @@
 // - sparse infill: the rest of the inset (solid_infill_below_area is 0 in the base config: no small-island rule);
 // - supports: overhangs beyond the threshold angle, less the bridges (held on two sides: bridges.ts), carried down
 //   until they land on the bed or on the part below.
-import { difference, EndType, FillRule, inflatePaths, intersect, JoinType, type Paths64, union } from 'clipper2-ts';
+import { difference, EndType, FillRule, inflatePaths, intersect, JoinType, type Paths64 } from 'clipper2-ts';
 import { withoutBridges } from './bridges.ts';
 import { UNITS_PER_MM } from './layer-polygons.ts';
 
@@ -64,9 +64,14 @@ const minus = (a: Paths64, b: Paths64): Paths64 =>
   a.length === 0 ? [] : b.length === 0 ? a : difference(a, b, FillRule.NonZero);
 const and = (a: Paths64, b: Paths64): Paths64 =>
   a.length === 0 || b.length === 0 ? [] : intersect(a, b, FillRule.NonZero);
-const unite = (parts: Paths64[]): Paths64 => {
-  const all = parts.flat();
-  return all.length === 0 ? [] : union(all, FillRule.NonZero);
+/** (∪ parts) ∩ b in one Clipper pass: every part is a Clipper result (outer loops counter-clockwise, holes
+ *  clockwise), so each one adds 0 or 1 to the winding number and the non-zero rule reads the concatenation as their
+ *  union. Saves a union per layer. */
+const unionAnd = (parts: Paths64[], b: Paths64): Paths64 => and(parts.flat(), b);
+/** (a ∪ b) − c, the union done by the difference's non-zero fill when both are non-empty (Clipper results, as above). */
+const unionMinus = (a: Paths64, b: Paths64, c: Paths64): Paths64 => {
+  if (a.length === 0 || b.length === 0) return minus(a.length === 0 ? b : a, c);
+  return difference([...a, ...b], c, FillRule.NonZero);
 };
 
 /** The regions of every layer from its section polygons (µm, simplified, non-overlapping: layerPolygons). */
@@ -83,25 +88,29 @@ export function layerRegions(raw: Paths64[], q: RegionParams): LayerRegions {
     sparse: new Float64Array(n),
     support: new Float64Array(n),
   };
+  // A prism repeats its section layer after layer: such a layer reuses the previous one's offsets, and nothing is
+  // exposed between the two (the same geometry gives the same figures, without the Clipper work).
+  const repeated = sections.map((s, i) => i > 0 && samePaths(s, sections[i - 1]!));
   // Infill area of each layer: the inset past the walls, without what is narrower than a line (left to the walls).
-  const cores = sections.map((s) => offset(offset(s, -band - q.spacing_mm / 2), q.spacing_mm / 2));
+  const cores: Paths64[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = sections[i]!;
+    cores.push(repeated[i] ? cores[i - 1]! : offset(offset(s, -band - q.spacing_mm / 2), q.spacing_mm / 2));
+  }
   const open = q.external_width_mm / 10;
   // Only the part of a surface inside the infill area is grown (a slope's sliver under the perimeters is not):
   // PrusaSlicer grows the fill surfaces, not the slices ("growing the slices puts too much solid infill inside
   // nearly-vertical slopes").
+  // `inside` (the surface within its own layer's infill area) is kept: it is also the layer's top (bridge) area.
   const grow = (surface: Paths64, core: Paths64) => {
     const inside = and(surface, core);
-    return inside.length === 0 ? [] : and(offset(inside, EXTERNAL_INFILL_MARGIN_MM), core);
+    const grown = inside.length === 0 ? [] : and(offset(inside, EXTERNAL_INFILL_MARGIN_MM), core);
+    return { surface, inside, grown };
   };
   // Exposed top (bottom) surface of each layer, grown into its infill area.
-  const tops = sections.map((s, i) => {
-    const t = opening(minus(s, sections[i + 1] ?? []), open);
-    return { surface: t, grown: grow(t, cores[i]!) };
-  });
-  const bottoms = sections.map((s, i) => {
-    const b = i === 0 ? s : opening(minus(s, sections[i - 1]!), open);
-    return { surface: b, grown: grow(b, cores[i]!) };
-  });
+  const exposed = (s: Paths64, neighbour: Paths64, same: boolean) => (same ? [] : opening(minus(s, neighbour), open));
+  const tops = sections.map((s, i) => grow(exposed(s, sections[i + 1] ?? [], repeated[i + 1] === true), cores[i]!));
+  const bottoms = sections.map((s, i) => grow(i === 0 ? s : exposed(s, sections[i - 1]!, repeated[i]!), cores[i]!));
   for (let i = 0; i < n; i++) {
     const core = cores[i]!;
     out.section[i] = area(sections[i]!);
@@ -114,26 +123,44 @@ export function layerRegions(raw: Paths64[], q: RegionParams): LayerRegions {
     for (let k = 0; k < q.bottom_solid_layers && i - k >= 0; k++) {
       shells.push(bottoms[i - k]!.surface, bottoms[i - k]!.grown);
     }
-    const solid = and(unite(shells), core);
+    const solid = unionAnd(shells, core);
     out.solid[i] = Math.min(coreArea, area(solid));
-    out.top[i] = Math.min(out.solid[i]!, area(and(tops[i]!.surface, core)));
-    out.bridge[i] = i > 0 ? Math.min(out.solid[i]! - out.top[i]!, area(and(bottoms[i]!.surface, core))) : 0;
+    out.top[i] = Math.min(out.solid[i]!, area(tops[i]!.inside));
+    out.bridge[i] = i > 0 ? Math.min(out.solid[i]! - out.top[i]!, area(bottoms[i]!.inside)) : 0;
     out.sparse[i] = Math.max(0, coreArea - out.solid[i]!);
   }
-  if (q.overhang_step_mm !== null) supportColumns(sections, q, out.support);
+  if (q.overhang_step_mm !== null) supportColumns(sections, repeated, q, out.support);
   return out;
+}
+
+/** Whether two sections are the same loops, point for point (a repeated layer of a prism). */
+function samePaths(a: Paths64, b: Paths64): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) {
+    const pa = a[k]!;
+    const pb = b[k]!;
+    if (pa.length !== pb.length) return false;
+    for (let j = 0; j < pa.length; j++) if (pa[j]!.x !== pb[j]!.x || pa[j]!.y !== pb[j]!.y) return false;
+  }
+  return true;
 }
 
 /** Support area per layer: each layer's overhang (what reaches further out than `overhang_step_mm` beyond the layer
  *  below) carried down layer by layer, cut where the part is (less the XY gap), so it lands on the part below. */
-function supportColumns(sections: Paths64[], q: RegionParams, support: Float64Array): void {
+function supportColumns(sections: Paths64[], repeated: boolean[], q: RegionParams, support: Float64Array): void {
   const step = q.overhang_step_mm!;
   let column: Paths64 = [];
   for (let i = sections.length - 1; i >= 1; i--) {
+    // A layer that repeats the one below overhangs nothing, and the column above it is already cut by that part.
+    if (repeated[i]) {
+      support[i - 1] = support[i]!;
+      continue;
+    }
     // Opened by a tenth of a line only (numerical slivers): a slope's overhang is a thin sliver on every layer.
     const reach = opening(minus(sections[i]!, offset(sections[i - 1]!, step)), q.external_width_mm / 10);
     const overhang = withoutBridges(reach, sections[i - 1]!);
-    column = minus(unite([column, overhang]), offset(sections[i - 1]!, q.support_gap_mm));
+    column = unionMinus(column, overhang, offset(sections[i - 1]!, q.support_gap_mm));
     support[i - 1] = area(column);
   }
 }
