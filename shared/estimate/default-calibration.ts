@@ -17,7 +17,7 @@ import type { Calibration } from './calibration.ts';
 
 export const DEFAULT_CALIBRATION: Calibration = {
   version: 2,
-  features_version: 7,
+  features_version: 8,
   samples: 60,
   groups: 10,
   volume: {
@@ -36,18 +36,19 @@ export const DEFAULT_CALIBRATION: Calibration = {
   },
   time: {
     coefficients: {
-      walls: 1.07802,
-      solid: 1.03536,
-      sparse: 1.051,
-      support: 1.00434,
-      first_layer: 1.00515,
-      corners: 1.01605,
-      layer_changes: 0.514369,
-      cooling: 1.00297,
+      walls: 1.06635,
+      solid: 1.02875,
+      sparse: 1.04547,
+      support: 1.00411,
+      first_layer: 1.00206,
+      corners: 1.00604,
+      layer_changes: 0.211917,
+      cooling: 1.00183,
+      travel: 1.01861,
     },
     range: {
-      lo: -0.0992875,
-      hi: 0.648456,
+      lo: -0.0898223,
+      hi: 0.633836,
     },
   },
   supports: {
@@ -56,8 +57,8 @@ export const DEFAULT_CALIBRATION: Calibration = {
       hi: 0.63393,
     },
     time: {
-      lo: -0.0859708,
-      hi: 1.33271,
+      lo: -0.0787766,
+      hi: 1.24302,
     },
   },
   ratio: {
@@ -66,8 +67,8 @@ export const DEFAULT_CALIBRATION: Calibration = {
       hi: 0.338228,
     },
     time: {
-      lo: -0.35335,
-      hi: 0.45097,
+      lo: -0.303065,
+      hi: 0.372158,
     },
   },
 };
