@@ -44,7 +44,8 @@ export interface TimeTerms {
   /** Perimeter loops planned along the section contours: what acceleration and the jerk at every vertex add to
    *  their time at constant speed (with the area model's fallback: slowing down at the mesh's sharp edges). */
   corners: number;
-  /** One second per layer: layer change, retraction, travel to the layer's start. */
+  /** One per layer (the prior counts 0.2 s each): the layer change's retraction, z move and travel to the layer's
+   *  first contour. */
   layer_changes: number;
   /** Travel with retraction to every contour's loops and to every island's infill regions. */
   travel: number;
