@@ -72,7 +72,8 @@ export interface Features {
    *  supports). */
   overhang_area_mm2: number;
   support_column_mm3: number;
-  /** false above MAX_CORNER_TRIANGLES triangles: the corner slow-down was not measured (time_terms.corners = 0). */
+  /** false when the corners were not measured (time_terms.corners = 0): no polygons for the planner and more than
+   *  MAX_CORNER_TRIANGLES triangles for the mesh edges. */
   corners_measured: boolean;
   /** true when the regions came from section polygons; false above MAX_POLYGON_SEGMENTS, where they come from
    *  area differences (less exact on slopes and thin parts). */
@@ -284,7 +285,7 @@ function computeFeatures(
     sparse_area_mm2: sums.sparse,
     overhang_area_mm2: q.supports ? sweep.overhangArea : 0,
     support_column_mm3: sums.column,
-    corners_measured: sweep.cornersMeasured,
+    corners_measured: polygons || sweep.cornersMeasured,
     polygons,
     bridge_area_mm2: sums.bridge,
     volume_terms: {
@@ -307,12 +308,17 @@ function computeFeatures(
 export function extractFeatures(mesh: Mesh, settings: EstimateSettings): Features {
   const q = sliceParams(settings);
   const overhangSin = q.supports ? Math.sin(((q.support_overhang_angle ?? 45) * Math.PI) / 180) : null;
-  const sweep = sweepLayers(mesh, q.layer_height_mm, overhangSin, {
-    speeds: [q.speed_mm_s, q.speed_mm_s / 2, q.first_layer_speed_mm_s],
-    acceleration: q.acceleration_mm_s2,
-    jerk: q.jerk_mm_s,
-  });
+  // The mesh edges' corners are needed only without polygons (the planner reads the contours): then a second sweep
+  // measures them, so a mesh within the polygon bound skips the edge table.
+  let sweep = sweepLayers(mesh, q.layer_height_mm, overhangSin);
   const polygons = layerPolygons(mesh, q.layer_height_mm);
+  if (!polygons) {
+    sweep = sweepLayers(mesh, q.layer_height_mm, overhangSin, {
+      speeds: [q.speed_mm_s, q.speed_mm_s / 2, q.first_layer_speed_mm_s],
+      acceleration: q.acceleration_mm_s2,
+      jerk: q.jerk_mm_s,
+    });
+  }
   const regions = polygons
     ? layerRegions(polygons.sections, {
         layer_height_mm: q.layer_height_mm,
