@@ -3,10 +3,11 @@
 // triangle) speed profile with the print acceleration, and every vertex a junction speed from the classic jerk
 // rule (the velocity change each axis may take without slowing down). Loops start and end at the jerk speed.
 //
-// Each of the `perimeters` loops of a contour follows the contour itself, scaled so its length is the inset's:
-// an inward offset by d of a simple closed curve is 2π·d shorter (a hole's is 2π·d longer), and scaling keeps the
-// turns, which is what the jerk rule reads. A loop that does not fit (the contour is narrower than its inset) is
-// dropped. Cost: O(perimeters × vertices) per layer, on loops already simplified to 12 µm by layer-polygons.ts.
+// Each of the `perimeters` loops of a contour follows the contour itself, its segments scaled so the loop is as
+// long as the inset's (contourInsets: a smooth outline's inset by d is 2π·d shorter, a hole's 2π·d longer, a sharp
+// spike's more): scaling keeps the turns, which is what the jerk rule reads, and costs no Clipper offset. A loop
+// that does not fit (the contour is narrower than its inset) or would overfill the layer's wall area is dropped.
+// Cost: O(perimeters × vertices) per layer, on loops already simplified to 12 µm by layer-polygons.ts.
 import type { Path64, Paths64 } from 'clipper2-ts';
 import { UNITS_PER_MM } from './layer-polygons.ts';
 
