@@ -1,7 +1,7 @@
 // The estimator's rules (shared/estimate, docs/estimate.md) on small synthetic parts, against the real PrusaSlicer:
 // a wall thinner than two perimeters, a shallow slope, a bridge, a shelf whose supports land on the part below, and
-// the print time of a thin-walled tube's perimeter loops and of nine small pillars. Uncalibrated: the physical model alone must follow the
-// slicer here. No timing of the estimator itself: its latency is for the bench.
+// the print time of a thin-walled tube's perimeter loops and of nine small pillars. Uncalibrated: the physical model
+// alone must follow the slicer here. No timing of the estimator itself: its latency is for the bench.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
