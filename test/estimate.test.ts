@@ -173,16 +173,28 @@ describe('solid layers and regions', () => {
     close(f.volume_terms.sparse, f.sparse_area_mm2 * 0.2 * 0.2, 1e-9, 'sparse volume at 20 %');
   });
 
-  test('a cube’s four corners: the printer brakes to the jerk’s corner speed on every perimeter loop', () => {
+  test('a cube’s perimeter loops, planned: from the jerk speed at each corner to full speed along each side', () => {
     const f = extractFeatures(meshOf(CUBE_OBJ), DEFAULT_SETTINGS);
-    // 90° turn, jerk 8 mm/s: corner speed 8 / (2·sin 45°); loss (v − v_c)² / (a·v) with a = 1250 mm/s².
-    const vc = 8 / (2 * Math.sin(Math.PI / 4));
-    const loss = (v: number) => (v - vc) ** 2 / (1250 * v);
-    // Layers 1…99: the inner perimeter at 60 mm/s, the external one at 30.
-    close(f.time_terms.corners, 99 * 4 * (loss(60) + loss(30)), 1e-9, 'corner seconds');
-    assert.equal(f.corners_measured, true);
+    const spacing = 0.45 - 0.2 * (1 - Math.PI / 4);
+    const [a, jerk] = [1250, 8];
+    // Loop k runs (k + ½) spacings inside the section: a square of side 20 − (2k + 1)·spacing. A 90° turn changes
+    // one axis by the whole speed, so each corner is taken at the jerk, 8 mm/s; each side accelerates from it to
+    // v and brakes back at 1250 mm/s².
+    const loop = (k: number, v: number) => {
+      const side = 20 - (2 * k + 1) * spacing;
+      const ramp = (v * v - jerk * jerk) / (2 * a);
+      return { cruise: (4 * side) / v, planned: 4 * ((2 * (v - jerk)) / a + (side - 2 * ramp) / v) };
+    };
+    // Layers 1…99: the external loop at 30 mm/s, the inner one at 60.
+    const outer = loop(0, 30);
+    const inner = loop(1, 60);
+    close(f.time_terms.walls, 99 * (outer.cruise + inner.cruise), 1e-6, 'loops at their speeds');
+    close(f.time_terms.corners, 99 * (outer.planned - outer.cruise + inner.planned - inner.cruise), 1e-6, 'planned');
+    // A 96-gon turns 3.75° at a time: no axis changes by the jerk, so only each loop's start and stop cost time,
+    // accelerating from 8 mm/s and braking back: (v − 8)² / (a·v) per loop. Layers 1…49.
     const cylinder = extractFeatures(meshOf(prismZObj(regularPolygon(96, 10), 0, 10)), DEFAULT_SETTINGS);
-    assert.equal(cylinder.time_terms.corners, 0, 'a 96-gon turns 3.75° at a time: no slow-down');
+    const startStop = (v: number) => (v - jerk) ** 2 / (a * v);
+    close(cylinder.time_terms.corners, 49 * (startStop(30) + startStop(60)), 1e-6, 'cylinder');
   });
 
   test('more infill, more walls, more volume; thicker layers, fewer layers', () => {
@@ -295,6 +307,7 @@ const TRUE_TIME = {
   first_layer: 1,
   corners: 1,
   layer_changes: 0.4,
+  travel: 0.9,
   cooling: 1,
 };
 const dotTerms = (terms: object, c: Record<string, number>) =>

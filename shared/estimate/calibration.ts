@@ -24,6 +24,7 @@ export const TIME_TERMS = [
   'corners',
   'layer_changes',
   'cooling',
+  'travel',
 ] as const satisfies (keyof TimeTerms)[];
 
 /** The physical model's own coefficients: what a calibration without samples uses and what fits shrink toward. */
@@ -35,8 +36,9 @@ export const PRIOR_TIME: Readonly<TimeTerms> = {
   support: 1,
   first_layer: 1,
   corners: 1,
-  layer_changes: 0.5,
+  layer_changes: 0.2,
   cooling: 1,
+  travel: 1,
 };
 
 /** Relative error range: the real value lies in [estimate × (1 + lo), estimate × (1 + hi)]. */

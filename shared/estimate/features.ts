@@ -2,9 +2,11 @@
 // into regions (walls, solid top/bottom, sparse infill, support) and the physical model's volume and time per kind
 // of extrusion. predict() only multiplies these terms by calibrated coefficients (docs/estimate.md).
 import type { Mesh } from '../model/mesh.ts';
+import type { Paths64 } from 'clipper2-ts';
 import { layerPolygons } from './layer-polygons.ts';
 import { layerRegions, type LayerRegions } from './layer-regions.ts';
 import { sweepLayers, type LayerSweep } from './layer-sweep.ts';
+import { hopTime, planLayerWalls, type WallMotion, type WallPlan } from './motion-time.ts';
 import {
   basisOf,
   INFILL_ANCHOR_MM,
@@ -39,10 +41,14 @@ export interface TimeTerms {
   sparse: number;
   support: number;
   first_layer: number;
-  /** Slowing down at the contours' sharp corners, every perimeter loop. */
+  /** Perimeter loops planned along the section contours: what acceleration and the jerk at every vertex add to
+   *  their time at constant speed (with the area model's fallback: slowing down at the mesh's sharp edges). */
   corners: number;
-  /** One second per layer: layer change, retraction, travel to the layer's start. */
+  /** One per layer (the prior counts 0.2 s each): the layer change's retraction, z move and travel to the layer's
+   *  first contour. */
   layer_changes: number;
+  /** Travel with retraction to every contour's loops and to every island's infill regions. */
+  travel: number;
   /** Extra time of layers slowed down to the minimum layer time for cooling. */
   cooling: number;
 }
@@ -66,7 +72,8 @@ export interface Features {
    *  supports). */
   overhang_area_mm2: number;
   support_column_mm3: number;
-  /** false above MAX_CORNER_TRIANGLES triangles: the corner slow-down was not measured (time_terms.corners = 0). */
+  /** false when the corners were not measured (time_terms.corners = 0): no polygons for the planner and more than
+   *  MAX_CORNER_TRIANGLES triangles for the mesh edges. */
   corners_measured: boolean;
   /** true when the regions came from section polygons; false above MAX_POLYGON_SEGMENTS, where they come from
    *  area differences (less exact on slopes and thin parts). */
@@ -76,6 +83,10 @@ export interface Features {
   volume_terms: VolumeTerms;
   time_terms: TimeTerms;
 }
+
+/** What a layer change takes (retraction, z move, travel to the layer's start) in the physical model: the prior of
+ *  its time term (calibration.ts). */
+const PRIOR_LAYER_CHANGE_S = 0.2;
 
 /** Solid area of each layer: what is not covered by the `top` layers above or the `bottom` layers below. Area
  *  differences stand in for polygon differences: blind to a section that moves sideways (docs/estimate.md). A
@@ -129,13 +140,29 @@ function lineTime(length: number, segment: number, v: number, a: number): number
   return lines * perLine;
 }
 
+/** The layer's perimeter loops planned along its contours (null without polygons): `band` is its wall area. */
+function planWalls(sections: Paths64[] | null, i: number, band: number, q: SliceParams): WallPlan | null {
+  if (!sections) return null;
+  const first = i === 0;
+  const motion: WallMotion = {
+    perimeters: q.perimeters,
+    spacing_mm: q.spacing_mm,
+    speed_mm_s: first ? q.first_layer_speed_mm_s : q.speed_mm_s,
+    slow_mm_s: first ? q.first_layer_speed_mm_s : q.speed_mm_s / 2,
+    acceleration_mm_s2: q.acceleration_mm_s2,
+    jerk_mm_s: q.jerk_mm_s,
+  };
+  return planLayerWalls(sections[i]!, motion, band * 1.05);
+}
+
 function computeFeatures(
   sweep: LayerSweep,
   r: LayerRegions,
-  polygons: boolean,
+  sections: Paths64[] | null,
   q: SliceParams,
   triangles: number,
 ): Features {
+  const polygons = sections !== null;
   const h = q.layer_height_mm;
   const n = sweep.layers;
   const v = q.speed_mm_s;
@@ -160,6 +187,7 @@ function computeFeatures(
     corners: 0,
     layer_changes: n,
     cooling: 0,
+    travel: 0,
   };
   const interfaceArea = q.supports ? SUPPORT_INTERFACE_LAYERS * sweep.overhangArea : 0;
   let supportBody = 0;
@@ -189,15 +217,41 @@ function computeFeatures(
     // Infill lines span the section: about 2·area/perimeter long (a square's half side, a strip's width).
     const segment = Math.max(perimeter > 0 ? (2 * area) / perimeter : 1, 0.5);
     const lengths = band / s + solid / s + (q.infill * sparse) / s + supportFill / st;
-    let layerTime: number;
+    const plan = planWalls(sections, i, band, q);
+    // What the planned loops leave of the walls, narrower than a line, Arachne mostly absorbs by widening them.
+    const gapFill = 0;
+    // A hop (retract, travel, deretract) to each contour's loops and to each island's regions of infill, as far as
+    // an island is wide; the first of the layer is the layer change's own.
+    const contours = plan ? plan.contours : 1;
+    const islands = plan ? Math.max(1, plan.islands) : 1;
+    const regionKinds =
+      Number(solid - topSurface - bridge > 0) +
+      Number(topSurface > 0) +
+      Number(bridge > 0) +
+      Number(q.infill * sparse > 0) +
+      Number(supportFill > 0);
+    const hops = area > 0 ? Math.max(0, contours + islands * regionKinds - 1) : 0;
+    const travel = hops * hopTime(Math.sqrt(area / islands), q.travel_speed_mm_s, q.travel_acceleration_mm_s2);
+    time.travel += travel;
+    let layerTime = travel;
     if (i === 0) {
       const v1 = q.first_layer_speed_mm_s;
-      layerTime = lineTime(lengths + skirtLength, segment, v1, a) + q.perimeters * sweep.cornerLoss[2]![0]!;
-      time.first_layer += layerTime;
+      const firstLayer = plan
+        ? lineTime(lengths - band / s + skirtLength, segment, v1, a) + plan.planned_s + gapFill / v1
+        : lineTime(lengths + skirtLength, segment, v1, a) + q.perimeters * sweep.cornerLoss[2]![0]!;
+      time.first_layer += firstLayer;
+      layerTime += firstLayer;
     } else {
-      const walls = q.perimeters > 0 ? (band / s / v) * (1 + 1 / q.perimeters) : 0;
-      // Inner perimeters at v, the external one at v/2: each loop slows down at the same corners.
-      const corners = q.perimeters > 0 ? (q.perimeters - 1) * sweep.cornerLoss[0]![i]! + sweep.cornerLoss[1]![i]! : 0;
+      let walls: number;
+      let corners: number;
+      if (plan) {
+        walls = plan.cruise_s + gapFill / (v / 2);
+        corners = plan.planned_s - plan.cruise_s;
+      } else {
+        walls = q.perimeters > 0 ? (band / s / v) * (1 + 1 / q.perimeters) : 0;
+        // Inner perimeters at v, the external one at v/2: each loop slows down at the same corners.
+        corners = q.perimeters > 0 ? (q.perimeters - 1) * sweep.cornerLoss[0]![i]! + sweep.cornerLoss[1]![i]! : 0;
+      }
       time.corners += corners;
       const top = (2 * topSurface) / st / v;
       const solidTime = lineTime((solid - topSurface - bridge) / s, segment, v, a) + bridge / bridgePitch / (v / 2);
@@ -207,11 +261,13 @@ function computeFeatures(
       time.solid += top + solidTime;
       time.sparse += sparseTime;
       time.support += supportTime;
-      layerTime = walls + corners + top + solidTime + sparseTime + supportTime;
+      layerTime += walls + corners + top + solidTime + sparseTime + supportTime;
     }
-    // Cooling: a short layer is slowed to the minimum layer time, but never below the minimum print speed.
-    const slowest = lengths / MIN_PRINT_SPEED_MM_S;
-    time.cooling += Math.max(0, Math.min(SLOWDOWN_BELOW_LAYER_TIME_S, slowest) - layerTime);
+    // Cooling: a short layer's extrusions are slowed until the layer, its travel and layer change included, lasts
+    // the minimum layer time, but never below the minimum print speed (travel keeps its speed).
+    const moving = travel + PRIOR_LAYER_CHANGE_S;
+    const slowest = lengths / MIN_PRINT_SPEED_MM_S + moving;
+    time.cooling += Math.max(0, Math.min(SLOWDOWN_BELOW_LAYER_TIME_S, slowest) - layerTime - PRIOR_LAYER_CHANGE_S);
   }
   if (q.supports) time.support += interfaceArea / st / v; // interface layers: solid, at the print speed
   return {
@@ -229,7 +285,7 @@ function computeFeatures(
     sparse_area_mm2: sums.sparse,
     overhang_area_mm2: q.supports ? sweep.overhangArea : 0,
     support_column_mm3: sums.column,
-    corners_measured: sweep.cornersMeasured,
+    corners_measured: polygons || sweep.cornersMeasured,
     polygons,
     bridge_area_mm2: sums.bridge,
     volume_terms: {
@@ -252,12 +308,17 @@ function computeFeatures(
 export function extractFeatures(mesh: Mesh, settings: EstimateSettings): Features {
   const q = sliceParams(settings);
   const overhangSin = q.supports ? Math.sin(((q.support_overhang_angle ?? 45) * Math.PI) / 180) : null;
-  const sweep = sweepLayers(mesh, q.layer_height_mm, overhangSin, {
-    speeds: [q.speed_mm_s, q.speed_mm_s / 2, q.first_layer_speed_mm_s],
-    acceleration: q.acceleration_mm_s2,
-    jerk: q.jerk_mm_s,
-  });
+  // The mesh edges' corners are needed only without polygons (the planner reads the contours): then a second sweep
+  // measures them, so a mesh within the polygon bound skips the edge table.
+  let sweep = sweepLayers(mesh, q.layer_height_mm, overhangSin);
   const polygons = layerPolygons(mesh, q.layer_height_mm);
+  if (!polygons) {
+    sweep = sweepLayers(mesh, q.layer_height_mm, overhangSin, {
+      speeds: [q.speed_mm_s, q.speed_mm_s / 2, q.first_layer_speed_mm_s],
+      acceleration: q.acceleration_mm_s2,
+      jerk: q.jerk_mm_s,
+    });
+  }
   const regions = polygons
     ? layerRegions(polygons.sections, {
         layer_height_mm: q.layer_height_mm,
@@ -272,5 +333,5 @@ export function extractFeatures(mesh: Mesh, settings: EstimateSettings): Feature
         support_gap_mm: 0.5 * 1.125 * q.nozzle_diameter_mm,
       })
     : regionsFromSweep(sweep, q);
-  return computeFeatures(sweep, regions, polygons !== null, q, mesh.indices.length / 3);
+  return computeFeatures(sweep, regions, polygons ? polygons.sections : null, q, mesh.indices.length / 3);
 }

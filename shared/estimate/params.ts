@@ -25,6 +25,9 @@ export interface SliceBasis {
   first_layer_speed_mm_s: number;
   acceleration_mm_s2: number;
   jerk_mm_s: number;
+  /** Travel moves between islands and regions. */
+  travel_speed_mm_s: number;
+  travel_acceleration_mm_s2: number;
 }
 
 export interface SliceParams extends SliceBasis {
@@ -75,6 +78,8 @@ export function sliceParams(s: EstimateSettings): SliceParams {
     first_layer_speed: p.first_layer_speed,
     acceleration_print: p.acceleration_print,
     jerk_print: p.jerk_print,
+    travel_speed: p.travel_speed,
+    acceleration_travel: p.acceleration_travel,
     density: m.density,
   };
   for (const [name, v] of Object.entries(positive)) {
@@ -119,6 +124,8 @@ export function sliceParams(s: EstimateSettings): SliceParams {
     first_layer_speed_mm_s: Math.min(p.first_layer_speed, p.max_print_speed),
     acceleration_mm_s2: p.acceleration_print,
     jerk_mm_s: p.jerk_print,
+    travel_speed_mm_s: p.travel_speed,
+    travel_acceleration_mm_s2: p.acceleration_travel,
     infill: p.fill_density / 100,
     supports: p.support_material === true,
     support_density: p.support_material ? supportDensityUsed(p.support_density) : 0,
@@ -141,5 +148,7 @@ export function basisOf(p: SliceParams): SliceBasis {
     first_layer_speed_mm_s: p.first_layer_speed_mm_s,
     acceleration_mm_s2: p.acceleration_mm_s2,
     jerk_mm_s: p.jerk_mm_s,
+    travel_speed_mm_s: p.travel_speed_mm_s,
+    travel_acceleration_mm_s2: p.travel_acceleration_mm_s2,
   };
 }

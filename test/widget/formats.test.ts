@@ -103,12 +103,13 @@ async function widgetLoad(el: SliceQuoteElement, file: File): Promise<{ pause: P
   let workers = 0;
   let answered!: () => void;
   const answer = new Promise<void>((resolve) => (answered = resolve));
-  Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: [Transferable[]?]) {
+  Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker['postMessage']>) {
+    const [message] = args;
     if (message && typeof message === 'object' && 'bytes' in message) {
       workers++;
       this.addEventListener('message', () => answered(), { once: true });
     }
-    return nativePost.call(this, message, ...(rest as [Transferable[]]));
+    return nativePost.apply(this, args as Parameters<typeof nativePost>);
   } as typeof Worker.prototype.postMessage;
   const badge = new Promise<number>((resolve) => {
     const watch = new MutationObserver(() => {

@@ -17,9 +17,10 @@ describe('the parse worker', () => {
         if (options?.name === 'slice-quote-parser') started.push(this);
       }
     };
-    NativeWorker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: [Transferable[]?]) {
+    NativeWorker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker['postMessage']>) {
+      const [message] = args;
       if (message && typeof message === 'object' && 'bytes' in message) parsedBy.push(this);
-      return nativePost.call(this, message, ...(rest as [Transferable[]]));
+      return nativePost.apply(this, args as Parameters<typeof nativePost>);
     } as typeof Worker.prototype.postMessage;
     try {
       const el = await fixture();
