@@ -4,24 +4,15 @@
 // file) and started from a blob URL, since a worker script cannot be loaded from the API's origin
 // into the shop's page. Aborting terminates the worker: a shopper who drops a second file does not
 // wait for the first. The preview comes first; the estimate's features follow from the same worker
-// (null without settings or on failure). One worker waits ready at idle, its estimator already run
-// once on a small part (warmed up), so the shopper's first model is measured by compiled code.
+// (null without settings or on failure).
 import workerUrl from './parse.worker.ts?worker&url';
 import type { EstimateSettings, Features } from '../../shared/estimate/index.ts';
 import { networkError, WidgetError } from './errors.ts';
-import type {
-  MeasuredFeatures,
-  ParsedPreview,
-  ParseReply,
-  ParseRequest,
-  WarmedUp,
-  WarmUpRequest,
-} from './parse-protocol.ts';
+import type { MeasuredFeatures, ParsedPreview, ParseReply, ParseRequest } from './parse-protocol.ts';
 
 /** User Timing names under which the page can read the worker's own times (docs/widget.md, "Timings"). */
 export const PARSE_MEASURE = 'slice-quote:parse';
 export const FEATURES_MEASURE = 'slice-quote:features';
-export const WARM_UP_MEASURE = 'slice-quote:warm-up';
 
 let workerCode: Promise<string> | null = null;
 
@@ -43,54 +34,11 @@ export function loadParser(): Promise<string> {
   return loading;
 }
 
-/** A worker started and warmed up ahead of the next file (one per page), or null. */
-let spare: Promise<Worker> | null = null;
-let spareSettings: EstimateSettings | null = null;
-
-/**
- * Once the page is idle: fetches the worker's code, so that the first file does not wait for it, and starts a
- * worker that runs the estimator once on a small part with the shop's settings (`settings`; none: no warm-up).
- */
-export function prefetchParser(settings: EstimateSettings | null = null): void {
-  spareSettings = settings;
-  whenIdle(() => void startSpare().catch(() => undefined));
-}
-
-const whenIdle = (run: () => void) => {
-  if ('requestIdleCallback' in window) requestIdleCallback(run, { timeout: 5000 });
-  else setTimeout(run, 0);
-};
-
-function startSpare(): Promise<Worker> {
-  if (spare) return spare;
-  const starting = loadParser().then((url) => {
-    const worker = new Worker(url, { type: 'module', name: 'slice-quote-parser' });
-    if (!spareSettings) return worker;
-    return new Promise<Worker>((resolve) => {
-      worker.onmessage = (e: MessageEvent<WarmedUp>) => {
-        recordMeasure(WARM_UP_MEASURE, e.data.warmedUp);
-        resolve(worker);
-      };
-      // A worker that fails to warm up is still a worker: the file's own run reports any real failure.
-      worker.onerror = () => resolve(worker);
-      const request: WarmUpRequest = { warmUp: spareSettings! };
-      worker.postMessage(request);
-    });
-  });
-  spare = starting;
-  starting.catch(() => {
-    if (spare === starting) spare = null;
-  });
-  return starting;
-}
-
-/** The worker for the next file: the spare one (whose warm-up is awaited) or a new one; another spare follows. */
-async function takeWorker(url: string): Promise<Worker> {
-  const ready = spare;
-  spare = null;
-  const worker = ready ? await ready.catch(() => null) : null;
-  if (spareSettings) whenIdle(() => void startSpare().catch(() => undefined));
-  return worker ?? new Worker(url, { type: 'module', name: 'slice-quote-parser' });
+/** Fetches the worker's code once the page is idle, so that the first file does not wait for it. */
+export function prefetchParser(): void {
+  const load = () => void loadParser().catch(() => undefined);
+  if ('requestIdleCallback' in window) requestIdleCallback(load, { timeout: 5000 });
+  else setTimeout(load, 0);
 }
 
 export interface ParseRun {
@@ -115,9 +63,9 @@ export function parseInWorker(
       if (error !== undefined) reject(error);
     };
     signal.addEventListener('abort', () => end(signal.reason), { once: true });
-    const start = (started: Worker, bytes: ArrayBuffer) => {
-      if (signal.aborted) return void started.terminate();
-      worker = started;
+    const start = (url: string, bytes: ArrayBuffer) => {
+      if (signal.aborted) return;
+      worker = new Worker(url, { type: 'module', name: 'slice-quote-parser' });
       worker.onerror = () => end(new WidgetError('parse_failed', 'The model could not be read in the browser.', false));
       worker.onmessage = (e: MessageEvent<ParseReply | MeasuredFeatures>) => {
         const reply = e.data;
@@ -134,7 +82,7 @@ export function parseInWorker(
       const request: ParseRequest = { name: file.name, bytes, maxBytes, settings };
       worker.postMessage(request, [bytes]);
     };
-    Promise.all([loadParser().then(takeWorker), file.arrayBuffer()]).then(([w, bytes]) => start(w, bytes), end);
+    Promise.all([loadParser(), file.arrayBuffer()]).then(([url, bytes]) => start(url, bytes), end);
   });
   return { parsed, features };
 }

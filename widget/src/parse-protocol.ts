@@ -34,16 +34,3 @@ export interface MeasuredFeatures {
 }
 
 export type ParseReply = ParsedPreview | { ok: false; code: string; message: string };
-
-/**
- * Sent to a worker started ahead of the first file: measure the estimator's features of a small built-in part with
- * these settings, so that the code the estimate runs is compiled before a shopper's model arrives.
- */
-export interface WarmUpRequest {
-  warmUp: EstimateSettings;
-}
-
-/** The worker's answer to a WarmUpRequest: how long it took, ms. */
-export interface WarmedUp {
-  warmedUp: number;
-}

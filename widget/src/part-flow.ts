@@ -532,7 +532,7 @@ interface Sending {
 }
 
 /** The shop's published slice settings, as the estimator reads them (the fields it needs are all there). */
-export const publishedSettings = (config: WidgetConfig): EstimateSettings | null =>
+const publishedSettings = (config: WidgetConfig): EstimateSettings | null =>
   (config.slice_settings as EstimateSettings | null | undefined) ?? null;
 
 function summarize(name: string, parsed: ParsedPreview, volume: BuildVolume): ModelSummary {

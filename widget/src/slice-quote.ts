@@ -8,7 +8,7 @@ import { LitElement, type PropertyValues } from 'lit';
 import { WidgetApi } from './api.ts';
 import { toWidgetError, WidgetError } from './errors.ts';
 import { dimensions, type CurrencyDisplay } from './format.ts';
-import { type PartHost, PartFlow, partStatus, publishedSettings, REPRICE } from './part-flow.ts';
+import { type PartHost, PartFlow, partStatus, REPRICE } from './part-flow.ts';
 import { renderParts, type PartsHandlers, type PartsState } from './parts-view.ts';
 import { Preview } from './preview.ts';
 import { prefetchParser } from './parse-client.ts';
@@ -267,8 +267,8 @@ export class SliceQuote extends LitElement {
         this.patch({ config });
         this.single.patch({ selection: initialSelection(config, this.material) });
         this.preview?.setBuildVolume(config.build_volume);
-        // The options are drawn: the parser's code can come now, off the page's first load, and a worker warm up.
-        prefetchParser(publishedSettings(config));
+        // The options are drawn: the parser's code can come now, off the page's first load.
+        prefetchParser();
         return config;
       },
       (e) => {
