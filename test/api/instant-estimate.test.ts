@@ -169,10 +169,13 @@ test("a shopper's upload prefetches other materials too, one slice for materials
   });
   const before = await prefetchesSliced();
   const fileId = await s.upload(part(12, 12, 6), 'bracket.obj');
-  // The four likeliest slices: the defaults, then in turns another material (ABS slices as PLA does, so PETG),
-  // the draft quality and the other infill. Each is in the slice cache once its prefetch has run.
+  // Every distinct slice of this offer, within the per-upload bound: the defaults, then in turns another material
+  // (ABS slices as PLA does, so PETG), the draft quality and the other infill. Each is in the slice cache once its
+  // prefetch has run.
+  const distinct = 4;
+  assert.ok(PREFETCH_PER_UPLOAD >= distinct);
   await until('the prefetches of the upload', 240_000, async () =>
-    (await prefetchesSliced()) - before === PREFETCH_PER_UPLOAD ? true : undefined,
+    (await prefetchesSliced()) - before === distinct ? true : undefined,
   );
   for (const material of ['PETG', 'ABS', 'PLA']) {
     const q = await s.post(`/v2/file/quote/${fileId}`, { choices: { material } });

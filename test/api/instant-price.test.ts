@@ -23,7 +23,7 @@ const OFFER = {
     { id: 'fine', label: 'Fine 0.15 mm', printer_config: { layer_height: 0.15 } },
   ],
   default_quality: 'standard',
-  infill_options: [15, 25, 40],
+  infill_options: [15, 20, 25, 30, 40],
   default_infill: 15,
   quantity: { min: 1, max: 20 },
   minimum_price: null,
@@ -83,7 +83,7 @@ test("a shopper's upload prefetches the likely slices; the first price comes fro
   const s = shopper();
   const sliced = await prefetched('sliced');
   const fileId = await s.upload(part(14), 'bracket.obj');
-  // The default choices and the likeliest changes (five candidates here), within the per-upload bound.
+  // The default choices and the likeliest changes (seven candidates here), within the per-upload bound.
   await until('prefetches sliced', 120_000, async () =>
     (await prefetched('sliced')) - sliced === PREFETCH_PER_UPLOAD ? true : undefined,
   );
