@@ -28,7 +28,11 @@ const MIN_TIMEOUT_MS = 60_000;
  */
 const TIMEOUT_FACTOR = 8;
 
-const SPEED_TTL_MS = 60_000;
+/**
+ * How long a speed read from the database is reused. Short: a new server learns its speed from its first slices,
+ * and a speed read before them (none known: 1) must not stand for a minute of predictions and times left.
+ */
+const SPEED_TTL_MS = 5_000;
 /** The speed read last from each database (one per server; tests run several servers in one process). */
 const speeds = new WeakMap<object, { at: number; value: number }>();
 
