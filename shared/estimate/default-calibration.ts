@@ -16,59 +16,59 @@
 import type { Calibration } from './calibration.ts';
 
 export const DEFAULT_CALIBRATION: Calibration = {
-  "version": 2,
-  "features_version": 8,
-  "samples": 60,
-  "groups": 10,
-  "volume": {
-    "coefficients": {
-      "walls": 1.00099,
-      "solid": 1.00045,
-      "sparse": 1.00062,
-      "anchors": 1.00017,
-      "support": 1.00008,
-      "skirt": 1.00001
+  version: 2,
+  features_version: 8,
+  samples: 60,
+  groups: 10,
+  volume: {
+    coefficients: {
+      walls: 1.00099,
+      solid: 1.00045,
+      sparse: 1.00062,
+      anchors: 1.00017,
+      support: 1.00008,
+      skirt: 1.00001,
     },
-    "range": {
-      "lo": -0.0598781,
-      "hi": 0.27099
-    }
+    range: {
+      lo: -0.0598781,
+      hi: 0.27099,
+    },
   },
-  "time": {
-    "coefficients": {
-      "walls": 1.06666,
-      "solid": 1.02885,
-      "sparse": 1.04557,
-      "support": 1.00398,
-      "first_layer": 1.00197,
-      "corners": 1.00605,
-      "layer_changes": 0.211966,
-      "cooling": 1.00183,
-      "travel": 1.01871
+  time: {
+    coefficients: {
+      walls: 1.06666,
+      solid: 1.02885,
+      sparse: 1.04557,
+      support: 1.00398,
+      first_layer: 1.00197,
+      corners: 1.00605,
+      layer_changes: 0.211966,
+      cooling: 1.00183,
+      travel: 1.01871,
     },
-    "range": {
-      "lo": -0.0900737,
-      "hi": 0.633489
-    }
+    range: {
+      lo: -0.0900737,
+      hi: 0.633489,
+    },
   },
-  "supports": {
-    "volume": {
-      "lo": -0.0747044,
-      "hi": 0.648854
+  supports: {
+    volume: {
+      lo: -0.0747044,
+      hi: 0.648854,
     },
-    "time": {
-      "lo": -0.0790397,
-      "hi": 1.26611
-    }
+    time: {
+      lo: -0.0790397,
+      hi: 1.26611,
+    },
   },
-  "ratio": {
-    "volume": {
-      "lo": -0.280757,
-      "hi": 0.339082
+  ratio: {
+    volume: {
+      lo: -0.280757,
+      hi: 0.339082,
     },
-    "time": {
-      "lo": -0.303027,
-      "hi": 0.3721
-    }
-  }
+    time: {
+      lo: -0.303027,
+      hi: 0.3721,
+    },
+  },
 };
