@@ -251,11 +251,11 @@ export class PartFlow {
     this.debounce = window.setTimeout(() => void this.quoteNow(), delay);
   }
 
-  /** Which file, at which size, with which choices: what one exact price is for. */
+  /** Which file, at which size (its unit and scale), with which choices: what one exact price is for. */
   private priceKey(): string | null {
     const { file, selection } = this.s;
     return file && selection
-      ? `${file.file_id}@${file.scale}:${JSON.stringify(quoteRequest(selection).choices)}`
+      ? `${file.file_id}@${file.unit}×${file.scale}:${JSON.stringify(quoteRequest(selection).choices)}`
       : null;
   }
 
