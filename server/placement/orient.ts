@@ -52,9 +52,9 @@ const TOLERANCE_MM = 1e-6;
 /**
  * PrusaSlicer places a part on the bed only with room around its slanted edges: it treats the outline as grown by
  * about a millimetre with mitred corners, and the bed as grown by as much, so an axis-aligned part may touch the
- * bed's edges while one turned 22° needs 0.4–0.8 mm more. Measured on 250 × 210 mm (a 8 mm bar turned 8–36°: every
- * turn with less room than a growth of 0.65 mm leaves was refused, "Objects could not fit on the bed", none with
- * more than 1.11 mm's); 1.5 mm keeps clear of the edge of that range.
+ * bed's edges while one turned 22° needs 0.4–0.8 mm more. Measured on the 250 × 210 mm plate with 8 mm bars turned
+ * 8–36°: every refusal ("Objects could not fit on the bed") and every success fits a growth between 0.65 and
+ * 1.11 mm; 1.5 mm keeps clear of that range.
  */
 export const ARRANGE_GROWTH_MM = 1.5;
 

@@ -18,8 +18,8 @@ import { sliceCost } from './slice-cost.ts';
 
 /**
  * Slices queued for one upload at most: the default choices and the five likeliest changes. With the choices that
- * share a slice, that covers most of a typical offer (on the demo shop's 13 choices, 7 were cached after the first
- * price with 4; the rest took a whole slice each).
+ * share a slice, that covers most of a typical offer: of the demo shop's 12 choices besides the default, 7 were
+ * cached after the first price with six prefetches, 6 with four (the others take a whole slice each).
  */
 export const PREFETCH_PER_UPLOAD = 6;
 /** Prefetches one account may have waiting or running at once, across all its shoppers. */
