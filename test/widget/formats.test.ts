@@ -68,9 +68,12 @@ describe('formats', () => {
 
     // A fixed bound on that pause fails on a loaded machine, where every pause stretches. So the same
     // file is then parsed on the main thread by the same parser, in the same run and under the same
-    // load, three times, and the widget's longest pause must be a small fraction of the median pause
-    // that makes: what the page would suffer if the widget parsed on the main thread. (Afterwards, so
-    // that collecting their garbage does not fall into the widget's measurement.)
+    // load, three times, and the widget's longest pause must be at most half the median pause that
+    // makes: what the page would suffer if the widget parsed on the main thread. (Afterwards, so that
+    // collecting their garbage does not fall into the widget's measurement.) Half, not less: on an idle
+    // machine the parse takes 150–230 ms while the element's own rendering of the new row holds the main
+    // thread for 70–120 ms, and a widget that parsed on the main thread would pause it for the whole parse.
+    // A parse that lands on the main thread still fails here.
     const parserUrl = '/__model-parser.js'; // shared/model, bundled by the test server
     const modelParser: typeof import('../../shared/model/index.ts') = await import(/* @vite-ignore */ parserUrl);
     const onMainThread: number[] = [];
@@ -87,7 +90,7 @@ describe('formats', () => {
     const said = `while the widget read and parsed the model (${loads.map((l) => `${Math.round(l.pause.elapsed)} ms, badge after ${Math.round(l.shown)} ms`).join('; ')}) the main thread paused for ${loads.map((l) => Math.round(l.pause.longest)).join(' and ')} ms at most; parsing it on the main thread paused it for ${onMainThread.map(Math.round).join(', ')} ms`;
     assert(inWidget.pause.ticks > 3, `the timer kept running while the file was read and parsed: ${said}`);
     assert(reference > 30, `the parse on the main thread took long enough to compare with: ${said}`);
-    assert(inWidget.pause.longest < reference / 3, said);
+    assert(inWidget.pause.longest < reference / 2, said);
   });
 });
 
