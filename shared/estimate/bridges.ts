@@ -3,7 +3,7 @@
 // on one side only (a shelf, a wing of a T) is supported. Each overhang island is judged by its anchors: where the
 // island, grown by ANCHOR_MM, lands on the layer below. Two separate anchors, or one that rings the island, make
 // it a bridge.
-import { EndType, FillRule, inflatePaths, intersect, JoinType, type Paths64, union } from 'clipper2-ts';
+import { area, EndType, FillRule, inflatePaths, intersect, JoinType, type Paths64, union } from 'clipper2-ts';
 import { UNITS_PER_MM } from './layer-polygons.ts';
 
 /** How far beyond its edge an overhang looks for the layer below it, mm: about two line widths. */
@@ -11,14 +11,8 @@ export const ANCHOR_MM = 1;
 /** An anchor smaller than this holds nothing (a corner grazing the layer below), mm². */
 const MIN_ANCHOR_MM2 = 0.5;
 const MM2 = UNITS_PER_MM * UNITS_PER_MM;
-
-const signedArea = (path: Paths64[number]): number => {
-  let s = 0;
-  for (let i = 0, j = path.length - 1; i < path.length; j = i++) {
-    s += (path[j]!.x + path[i]!.x) * (path[i]!.y - path[j]!.y);
-  }
-  return s / 2 / MM2;
-};
+/** Signed area of one loop, mm²: outer loops positive, holes negative (Clipper's orientation). */
+const signedArea = (path: Paths64[number]): number => area(path) / MM2;
 
 /** Whether an island (one outer loop) is held by the layer below on two sides or all around. */
 function isBridge(island: Paths64, below: Paths64): boolean {
@@ -35,9 +29,8 @@ export function withoutBridges(overhang: Paths64, below: Paths64): Paths64 {
   // Islands are the outer loops; a hole inside an overhang island (rare) stays with the island it lies in.
   const islands = union(overhang, FillRule.NonZero);
   const outers = islands.filter((p) => signedArea(p) > 0);
-  if (outers.length === islands.length) return outers.filter((p) => !isBridge([p], below));
-  // With holes: judge each outer loop alone, then cut the holes back out of what is kept.
   const kept = outers.filter((p) => !isBridge([p], below));
-  if (kept.length === 0) return [];
+  // With holes, each outer loop was judged alone: cut the holes back out of what is kept.
+  if (outers.length === islands.length || kept.length === 0) return kept;
   return intersect(kept, islands, FillRule.NonZero);
 }
