@@ -37,33 +37,55 @@ export async function jsonBody(ctx: Context, next: Next) {
     if (!parsed && (err as { status?: number }).status === 413) throw jsonTooLarge();
     throw err;
   }
-  const field = loneSurrogateAt(ctx.request.body, '');
-  if (field !== null) {
-    throw new ApiError(
-      400,
-      'invalid_text',
-      `${field || 'body'}: the text holds a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape), which is not a character.`,
-      { field: field || 'body' },
-    );
-  }
+  checkText(ctx.request.body);
   return next();
 }
+
+/**
+ * How deeply a JSON body may nest. The deepest body any operation takes is a few levels (a quote's settings);
+ * 64 leaves room for any real one, and a check deeper than the stack holds would be the server's own failure.
+ */
+export const MAX_JSON_DEPTH = 64;
 
 // With the u flag a surrogate pair is one code point, so only an unpaired half matches.
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 /**
- * Where the first key or string holding a lone surrogate is (dotted, like validation errors: "a.b.0"), or null.
- * JSON allows a lone "\\uD800" escape, but it is no character: no database or text field can store it.
+ * Refuses a body nested deeper than MAX_JSON_DEPTH, or one whose key or string holds a lone surrogate: JSON allows
+ * a lone "\\uD800" escape, but it is no character, and no database or text field can store it. The walk is
+ * iterative (an explicit stack), so no body can overflow the server's own stack whatever its depth.
  */
-function loneSurrogateAt(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : null;
-  if (value === null || typeof value !== 'object') return null;
-  for (const [key, inner] of Object.entries(value)) {
-    const at = path ? `${path}.${key}` : key;
-    if (LONE_SURROGATE.test(key)) return at;
-    const found = loneSurrogateAt(inner, at);
-    if (found !== null) return found;
+function checkText(body: unknown): void {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value: body, path: '', depth: 0 }];
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) throw loneSurrogate(path);
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) throw tooDeep(path);
+    const entries = Object.entries(value);
+    // Pushed in reverse so the first offending field in document order is the one named.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, inner] = entries[i]!;
+      const at = path ? `${path}.${key}` : key;
+      if (LONE_SURROGATE.test(key)) throw loneSurrogate(at);
+      stack.push({ value: inner, path: at, depth: depth + 1 });
+    }
   }
-  return null;
 }
+
+const loneSurrogate = (field: string) =>
+  new ApiError(
+    400,
+    'invalid_text',
+    `${field || 'body'}: the text holds a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape), which is not a character.`,
+    { field: field || 'body' },
+  );
+
+const tooDeep = (field: string) =>
+  new ApiError(400, 'json_too_deep', `${field || 'body'}: the JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`, {
+    field: field || 'body',
+    max_depth: MAX_JSON_DEPTH,
+  });

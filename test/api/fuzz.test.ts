@@ -211,6 +211,15 @@ function pathSegment(name: string): fc.Arbitrary<string> {
   );
 }
 
+/** JSON nested far deeper than any body: arrays or objects, thousands of levels (a recursive walk overflows). */
+const deepJson = fc
+  .tuple(fc.integer({ min: 60, max: 20_000 }), fc.constantFrom(['[', ']'], ['{"a":', '}'], ['[{"b":', '}]']))
+  .map(([depth, [open, close]]) => ({
+    kind: 'raw' as const,
+    type: 'application/json',
+    text: open!.repeat(depth) + (open === '[' ? '' : '1') + close!.repeat(depth),
+  }));
+
 interface Fuzzed {
   path: string;
   query: string;
@@ -256,6 +265,7 @@ function requestFor(template: string, op: Schema): fc.Arbitrary<Fuzzed> {
   const bodies: Weighted[] = [
     { arbitrary: fc.constant({ kind: 'none' as const }), weight: 1 },
     { arbitrary: wrongType, weight: 1 },
+    { arbitrary: deepJson, weight: 1 },
     { arbitrary: junk.map((value) => ({ kind: 'json' as const, value })), weight: 1 },
   ];
   if (content['application/json'])

@@ -92,6 +92,36 @@ test('a JSON body over the JSON limit is a 413 json_too_large naming 256 KB, dec
   assert.equal(streamed.error.code, 'json_too_large');
 });
 
+test('a JSON body nested thousands deep is a 400 json_too_deep naming the limit, never a stack overflow', async () => {
+  const cases: [string, string, string][] = [
+    ['arrays', '/v2/file/quote/file_x', `${'['.repeat(5000)}${']'.repeat(5000)}`],
+    ['objects', '/v2/file/quote/file_x', `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`],
+    ['a quote body deep inside', '/v2/file/quote/file_x', `{"settings":${'['.repeat(100)}${']'.repeat(100)}}`],
+    ['sign-up', '/dashboard/api/signup', `${'['.repeat(50_000)}${']'.repeat(50_000)}`],
+  ];
+  for (const [what, urlPath, body] of cases) {
+    const res = await fetch(server.url + urlPath, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
+      body,
+    });
+    const json = await res.json();
+    if (urlPath.startsWith('/v2/'))
+      assertMatchesContract('POST', urlPath, res.status, res.headers.get('content-type'), json);
+    assert.equal(res.status, 400, what);
+    assert.equal(json.error.code, 'json_too_deep', what);
+    assert.equal(json.error.details.max_depth, 64, what);
+    assert.match(json.error.message, /deeper than 64 levels/, what);
+  }
+  // The deepest path is named like a validation error's field.
+  const named = await post(
+    `{"settings":{"a":${'['.repeat(70)}${']'.repeat(70)}}}`,
+    'application/json',
+    '/v2/file/quote/file_x',
+  );
+  assert.equal(named.error.details.field, `settings.a${'.0'.repeat(62)}`);
+});
+
 test('broken multipart bodies answer 4xx naming the problem, never 403 or 5xx, and leave no temp file', async () => {
   const cases: [string, BodyInit, string, number, string][] = [
     ['no boundary', 'abc', 'multipart/form-data', 400, 'malformed_multipart'],

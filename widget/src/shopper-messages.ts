@@ -49,6 +49,7 @@ export const SHOPPER_MESSAGES: Readonly<Record<string, string>> = {
   too_many_fields: 'Your file did not arrive complete. Please choose it again.',
   fields_too_large: 'Your file did not arrive complete. Please choose it again.',
   json_too_large: 'Something in the request could not be read. Please reload the page and try again.',
+  json_too_deep: 'Something in the request could not be read. Please reload the page and try again.',
   parse_failed:
     'Your browser could not read this model (it may be too large for this device). Please try another browser or a smaller file.',
   model_unreadable: BROKEN_FILE,
