@@ -7,6 +7,7 @@ import { migrate } from './db/index.ts';
 import { isSupervisor, superviseApiProcesses } from './cluster.ts';
 import {
   demoAccountId,
+  demoCredentialsPath,
   ensureDemoAccount,
   readDemoCredentials,
   withDemoAllowance,
@@ -61,14 +62,17 @@ function printWelcome(config: Config, dbKind: string, creds: DemoCredentials | n
   console.log(`  API reference: ${url}/docs    Dashboard: ${url}/dashboard/`);
   if (!creds) return;
   if (shopUrl) console.log(`  Demo shop (widget + merchant backend): ${shopUrl}`);
-  console.log(`  Demo account: ${creds.email} / ${creds.password}  (saved in data/demo-credentials.json)`);
-  console.log(`  Demo API token: ${creds.api_token}`);
+  // The log is read by more people and tools than the data directory (it is shipped, pasted, kept): it names
+  // where the secrets are, never the secrets themselves.
+  const file = path.resolve(demoCredentialsPath(config.dataDir));
+  console.log(`  Demo account: ${creds.email}; its password and API token are in ${file} (readable by you only)`);
   const sample = path.resolve('demo', 'models', 'calibration-cube.stl');
   console.log(`\nTry it: upload a model and measure it:`);
-  console.log(`  curl -s -H "Authorization: Bearer ${creds.api_token}" -F "file=@${sample}" ${url}/v2/file`);
+  console.log(`  TOKEN=$(node -p "require('${file}').api_token")`);
+  console.log(`  curl -s -H "Authorization: Bearer $TOKEN" -F "file=@${sample}" ${url}/v2/file`);
   console.log(`then quote it from a real slice:`);
   console.log(
-    `  curl -s -H "Authorization: Bearer ${creds.api_token}" -H "Content-Type: application/json" -d '{"material_config":{"filament_type":"PLA"}}' ${url}/v2/file/quote/<file_id>\n`,
+    `  curl -s -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" -d '{"material_config":{"filament_type":"PLA"}}' ${url}/v2/file/quote/<file_id>\n`,
   );
 }
 

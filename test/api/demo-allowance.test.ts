@@ -10,6 +10,7 @@ import { spawnServer, type ServerProcess } from '../helpers/process.ts';
 import { testDatabase, type TestDatabase } from '../helpers/server-process.ts';
 import { ApiClient, testDbKind } from '../helpers/server.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { until } from '../helpers/poll.ts';
 
 let dataDir: string;
 let db: TestDatabase;
@@ -69,4 +70,16 @@ test('the demo account itself still saves and is delivered to its loopback recei
   assert.equal(upload.status, 201);
   const [delivered] = await receiver.waitFor(1, 15_000);
   assert.equal(delivered.json.event, 'file.uploaded');
+});
+
+test('the start-up banner names the demo credentials file and never prints the password or the token', async () => {
+  const creds = JSON.parse(readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8'));
+  // The banner is printed once the server listens; its lines may reach the pipe after the first answer.
+  const log = await until('the banner to be printed', 60_000, () =>
+    server.output().includes('then quote it') ? server.output() : undefined,
+  );
+  assert.match(log, /Demo account: demo@slicequote\.local/);
+  assert.ok(log.includes(path.join(dataDir, 'demo-credentials.json')), log);
+  assert.ok(!log.includes(creds.password), 'the password is not in the log');
+  assert.ok(!log.includes(creds.api_token), 'the API token is not in the log');
 });
