@@ -24,10 +24,14 @@ export const accountPaths = {
       tags: ['dashboard'],
       summary: 'Create an account (free plan) and start a session',
       description:
-        "The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`. The server's SIGNUP setting decides who may sign up: with `off`, 403 `signup_closed`; with `invite`, the body needs an `invite_code` (403 `invite_required` without one, 403 `invite_invalid` for an unknown, used or expired code, both naming the field `invite_code`); a code signs up one account.",
+        "The password must be at least 10 characters, not blank, not one character repeated and not one of the most common passwords; otherwise 400 `weak_password` naming the field `password`. The server's SIGNUP setting decides who may sign up: with `off`, 403 `signup_closed`; with `invite`, the body needs an `invite_code` (403 `invite_required` without one, 403 `invite_invalid` for an unknown, used or expired code, both naming the field `invite_code`); a code signs up one account. An email that already has an account is a log-in attempt: with that account's password the answer is 200 and a session (the owner is logged in), with any other 409 `email_taken` (field `email`), and such tries count in the log-in throttle (429 `login_throttled` with Retry-After while locked), so probing which emails exist is as slow as guessing passwords.",
       security: [],
       requestBody: jsonBody('Credentials'),
-      responses: { '201': ok('Session', 'Signed up; the session cookie is set'), ...errors(400, 403, 409) },
+      responses: {
+        '200': ok('Session', 'The email already had an account and this is its password: logged in'),
+        '201': ok('Session', 'Signed up; the session cookie is set'),
+        ...errors(400, 403, 409),
+      },
     },
   },
   '/dashboard/api/login': {

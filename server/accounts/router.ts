@@ -16,7 +16,7 @@ import { routeParam } from '../http/index.ts';
 import { newId } from '../ids.ts';
 import { presentUser } from './service.ts';
 import { checkPasswordPolicy } from './password-policy.ts';
-import { attemptOf, loginThrottle } from './login-throttle.ts';
+import { attemptOf, loginThrottle, type LoginAttempt } from './login-throttle.ts';
 import { inviteToSpend, refuseClosedSignup, spendInvite } from './invites.ts';
 
 // A fixed hash to verify against when the email is unknown, so timing does not reveal which emails exist.
@@ -60,6 +60,10 @@ export function accountsRouter(deps: Deps) {
     const body = validateBody('Credentials', ctx.request.body);
     const invite = inviteToSpend(deps.config.signup, body.invite_code);
     checkPasswordPolicy(body.password);
+    // A sign-up with a taken email is a log-in attempt: it is throttled and counted like one, so probing which
+    // emails have accounts is as slow as guessing passwords (docs/security.md, "Sign-up and taken emails").
+    const attempt = attemptOf(ctx, body.email);
+    await throttle.check(attempt);
     const passwordHash = await hashPassword(body.password);
     // The invite is spent in the transaction that creates the account: a taken email leaves it unused.
     const account = await deps.db.transaction(async (tx) => {
@@ -73,15 +77,25 @@ export function accountsRouter(deps: Deps) {
       if (created && invite) await spendInvite(tx, invite, created.id, deps.now());
       return created;
     });
-    if (!account)
-      throw new ApiError(409, 'email_taken', 'An account with this email already exists; log in instead.', {
-        field: 'email',
-      });
-    const s = await startSession(deps.db, account.id, deps.now());
+    const signedIn = account ?? (await existingAccountLogIn(body.email, body.password, attempt));
+    const s = await startSession(deps.db, signedIn.id, deps.now());
     setSessionCookie(ctx, s.cookie, s.expires);
-    ctx.status = 201;
-    ctx.body = { user: await presentUser(deps, account), csrf_token: s.csrf };
+    ctx.status = account ? 201 : 200;
+    ctx.body = { user: await presentUser(deps, signedIn), csrf_token: s.csrf };
   });
+
+  /** The owner signing up again with their password is logged in; anyone else's try counts as a failed log-in. */
+  async function existingAccountLogIn(email: string, password: string, attempt: LoginAttempt) {
+    const existing = await accountByEmail(deps.db, email.trim());
+    if (existing && (await verifyPassword(password, existing.password_hash))) {
+      await throttle.succeeded(attempt);
+      return existing;
+    }
+    await throttle.failed(attempt);
+    throw new ApiError(409, 'email_taken', 'An account with this email already exists; log in instead.', {
+      field: 'email',
+    });
+  }
 
   router.post('/dashboard/api/login', allow(deps, ANYONE), jsonBody, async (ctx) => {
     const body = validateBody('Credentials', ctx.request.body);

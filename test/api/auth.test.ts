@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import jwt from 'jsonwebtoken';
 import { startTestServer, type TestServer, ApiClient } from '../helpers/server.ts';
 import { until } from '../helpers/poll.ts';
+import { FREE_FAILURES } from '../../server/accounts/login-throttle.ts';
 
 let server: TestServer;
 before(async () => {
@@ -35,6 +36,31 @@ test('sign up starts a session on the free plan; duplicate email is 409', async 
     .post('/dashboard/api/signup', { email: email.toUpperCase(), password: 'another long password' });
   assert.equal(again.status, 409);
   assert.equal(again.body.error.code, 'email_taken');
+  // The owner signing up again with their own password is logged in instead of refused.
+  const owner = server.client();
+  const back = await owner.post('/dashboard/api/signup', { email, password: 'a long enough password' });
+  assert.equal(back.status, 200, JSON.stringify(back.body));
+  assert.equal(back.body.user.email, email);
+  owner.csrf = back.body.csrf_token;
+  assert.equal((await owner.get('/dashboard/api/session')).status, 200);
+});
+
+test('a sign-up with a taken email counts as a failed log-in: probing emails is throttled like guessing passwords', async () => {
+  const { email } = await signedUp();
+  const prober = server.client();
+  // The locks run on the server's clock: frozen, no lock can run out while a slow machine works.
+  server.clock.freeze();
+  const statuses: number[] = [];
+  for (let i = 0; i < FREE_FAILURES + 1; i++) {
+    statuses.push((await prober.post('/dashboard/api/signup', { email, password: `not the password ${i}` })).status);
+  }
+  assert.deepEqual(statuses, [...Array(FREE_FAILURES).fill(409), 429]);
+  // The lock is the log-in throttle's: logging in from this address is refused too, without a password check.
+  const login = await prober.post('/dashboard/api/login', { email, password: 'a long enough password' });
+  assert.equal(login.status, 429);
+  assert.equal(login.body.error.code, 'login_throttled');
+  server.clock.advance(60 * 60_000); // the lock and the failure windows run out for the tests after this one
+  server.clock.resume();
 });
 
 test('sign up validation names the field', async () => {
