@@ -3,10 +3,10 @@
 // events. When no quote waits it slices prefetches (docs/instant-price.md), and a prefetch makes way for a quote
 // that would otherwise wait for a slot. Any number of processes can run it against one database.
 import { EventEmitter } from 'node:events';
-import { hostname } from 'node:os';
 import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
-import { quoteStatus, releaseLeases, waitingKeys } from './sql.ts';
+import { leaseHolders, quoteStatus, releaseDeadOwner, releaseLeases, waitingKeys } from './sql.ts';
+import { isDeadOwnerHere, ownerFolderName } from '../storage/index.ts';
 import { claimJob } from './claim-sql.ts';
 import { endFileWork, type FileChange } from './file-work.ts';
 import { claimPrefetch } from './prefetch-sql.ts';
@@ -35,12 +35,8 @@ export interface JobRunner {
 }
 
 export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobRunner {
-  const owner = newId(
-    `w_${hostname()
-      .replace(/[^a-z0-9]/gi, '')
-      .slice(0, 12)
-      .toLowerCase()}`,
-  );
+  // Names this process (pid, start time, host) so that the next start on this host can tell its leases are dead.
+  const owner = `${ownerFolderName()}~${newId('w')}`;
   const finished = new EventEmitter();
   finished.setMaxListeners(0);
   const active = new Set<Promise<void>>();
@@ -56,6 +52,22 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
   let timer: NodeJS.Timeout | null = null;
   let pumping = false;
   let pumpAgain = false;
+
+  /**
+   * A process of this host that was killed mid-slice left its jobs "processing" under a lease that runs on for up
+   * to JOB_LEASE_MS: they are handed on now, their progress back to 0, instead of when the lease runs out.
+   */
+  async function releaseDeadOwners() {
+    try {
+      for (const holder of await leaseHolders(deps.db)) {
+        if (!isDeadOwnerHere(holder.split('~')[0]!)) continue;
+        const released = await releaseDeadOwner(deps.db, holder);
+        if (released) deps.log.info(`jobs: ${released} job(s) of a stopped process on this host are queued again`);
+      }
+    } catch (err) {
+      deps.log.error('jobs: could not release the leases of stopped processes; they pass on when they run out', err);
+    }
+  }
 
   async function pump() {
     if (!running) return;
@@ -167,6 +179,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     start() {
       if (running || deps.config.workerRole === 'api') return;
       running = true;
+      void releaseDeadOwners().then(() => pump());
       timer = setInterval(() => void pump(), POLL_MS);
       deps.db
         .listen(JOBS_CHANNEL, () => void pump())

@@ -349,6 +349,31 @@ export async function insertSlice(db: Queryable, s: SliceRow): Promise<void> {
  * Hands back the jobs a stopping worker holds: their leases end now, so any worker claims them at once, and the
  * interrupted claim does not count as an attempt (a graceful stop is not a failure). Returns how many.
  */
+/** The owners holding a running lease on a quote or a prefetch (the dead among them are released at start). */
+export async function leaseHolders(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ lease_owner: string }>(
+    `SELECT lease_owner FROM quotes WHERE status = 'processing' AND lease_expires_at >= now() AND lease_owner IS NOT NULL
+     UNION SELECT lease_owner FROM prefetches WHERE lease_expires_at >= now() AND lease_owner IS NOT NULL`,
+  );
+  return rows.map((r) => r.lease_owner);
+}
+
+/**
+ * A dead owner's leases end now, its quotes' progress back to 0: its slices died with it, and the job waits to
+ * be claimed again (the killed attempt still counts, as a crash may be the file's doing).
+ */
+export async function releaseDeadOwner(db: Queryable, owner: string): Promise<number> {
+  const quotes = await db.query(
+    `UPDATE quotes SET lease_expires_at = now() - interval '1 millisecond', progress = 0
+     WHERE lease_owner = $1 AND status = 'processing' RETURNING id`,
+    [owner],
+  );
+  await db.query(`UPDATE prefetches SET lease_expires_at = now() - interval '1 millisecond' WHERE lease_owner = $1`, [
+    owner,
+  ]);
+  return quotes.length;
+}
+
 export async function releaseLeases(db: Queryable, owner: string): Promise<number> {
   const rows = await db.query(
     `UPDATE quotes SET lease_expires_at = now() - interval '1 millisecond', attempts = greatest(attempts - 1, 0)

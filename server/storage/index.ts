@@ -4,4 +4,4 @@ export { checkDiskFloor } from './disk-floor.ts';
 export { createDiskStorage, sweepLeftovers } from './disk.ts';
 export type { FileStorage } from './disk.ts';
 export { createS3Storage } from './s3.ts';
-export { processStartTime } from './tmp-dirs.ts';
+export { isDeadOwnerHere, ownerFolderName, processStartTime } from './tmp-dirs.ts';

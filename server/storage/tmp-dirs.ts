@@ -38,6 +38,12 @@ function ownerAlive(pid: number, start: string): boolean {
   }
 }
 
+/** Whether an owner name (ownerFolderName) names a process of this host that no longer runs. */
+export function isDeadOwnerHere(name: string): boolean {
+  const owner = OWNER_NAME.exec(name);
+  return owner !== null && owner[3] === HOST && !ownerAlive(Number(owner[1]), owner[2]!);
+}
+
 /**
  * Removes the tmp folders of dead owners on this host. Entries that are not owner folders are loose temp files
  * of versions before 0.2 (which kept no owner) and are removed too. Returns the names removed.

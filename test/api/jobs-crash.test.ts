@@ -1,4 +1,5 @@
-// A worker killed with SIGKILL mid-slice: its job is taken over when the lease runs out, and completes.
+// A worker killed with SIGKILL mid-slice: its job is taken over when the lease runs out, and completes; a server
+// restarted on the same host takes it over at once, whatever the lease.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
@@ -41,9 +42,24 @@ async function database(
   };
 }
 
-test('kill -9 of the worker mid-slice: the job is reclaimed after its lease and completes; nothing is lost', {
-  timeout: 240_000,
-}, async () => {
+test(
+  'kill -9 of the worker mid-slice: the job is reclaimed after its lease and completes; nothing is lost',
+  {
+    timeout: 240_000,
+  },
+  () => killedMidSlice('2000'),
+);
+
+// With a one-hour lease the job could only finish if the new process knew its predecessor on this host was dead.
+test(
+  "a server restarted on the same host takes over its killed predecessor's job at once, from progress 0",
+  {
+    timeout: 240_000,
+  },
+  () => killedMidSlice('3600000'),
+);
+
+async function killedMidSlice(leaseMs: string) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-crash-'));
   const db = await database(dataDir);
   // Create the account before the server holds the database (PGlite is single-process).
@@ -58,7 +74,7 @@ test('kill -9 of the worker mid-slice: the job is reclaimed after its lease and 
   });
   const { token } = await createApiToken(setup, SECRET, account.id, 'crash');
   await setup.close();
-  const env = { ...db.env, DATA_DIR: dataDir, JWT_SECRET: SECRET, JOB_LEASE_MS: '2000', QUOTE_SYNC_WAIT_MS: '0' };
+  const env = { ...db.env, DATA_DIR: dataDir, JWT_SECRET: SECRET, JOB_LEASE_MS: leaseMs, QUOTE_SYNC_WAIT_MS: '0' };
   let server = await spawnServer(env);
   try {
     let api = new ApiClient(server.url, token);
@@ -77,10 +93,14 @@ test('kill -9 of the worker mid-slice: the job is reclaimed after its lease and 
       assert.ok(j.status === 'queued' || j.status === 'processing', `the job is still running (${j.status})`);
       return j.stage ? true : undefined;
     });
+    const before = (await api.get(`/v2/jobs/${id}`)).body;
     await server.kill('SIGKILL');
 
     server = await spawnServer(env);
     api = new ApiClient(server.url, token);
+    // The killed slice's progress is never shown as if it went on: from the restart the job counts up again.
+    const after = (await api.get(`/v2/jobs/${id}`)).body;
+    assert.ok(after.attempts === 2 || after.progress <= before.progress, JSON.stringify({ before, after }));
     const done = await until('the job to finish after the restart', 180_000, async () => {
       const j = (await api.get(`/v2/jobs/${id}`)).body;
       return j.status === 'completed' || j.status === 'failed' ? j : undefined;
@@ -103,4 +123,4 @@ test('kill -9 of the worker mid-slice: the job is reclaimed after its lease and 
     await db.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-});
+}
