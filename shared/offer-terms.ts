@@ -138,6 +138,8 @@ export interface LineTerms {
   lead_time?: Pick<LeadTimeOption, 'surcharge_percent' | 'surcharge_amount'> | null;
   /** In the shop currency. */
   minimum_line_price: number | null;
+  /** The part's price at its minimum, in the quote currency (PriceBreakdown.minimum_unit_price); a break stops there. */
+  minimum_unit_price?: number | null;
   /** Units of the quote currency per unit of the shop currency (1: the same currency). */
   rate?: number;
 }
@@ -147,7 +149,8 @@ const percentOf = (minor: number, percent: number) => roundHalfUp((minor * Math.
 
 /**
  * A cart line in integer minor units, so every line adds up exactly:
- * subtotal = unit × quantity; quantity_discount = subtotal × break % (half up); lead_time_surcharge = (subtotal −
+ * subtotal = unit × quantity; quantity_discount = subtotal × break % (half up), at most what takes the parts down to
+ * their minimum price; lead_time_surcharge = (subtotal −
  * discount) × surcharge % (half up) + the surcharge amount; minimum_line_adjustment lifts the line to the minimum;
  * total = subtotal − discount + surcharge + adjustment. The result is in major units with `minor_units` alongside.
  */
@@ -156,7 +159,12 @@ export function priceLine(unitPrice: number, quantity: number, terms: LineTerms,
   const rate = terms.rate ?? 1;
   const subtotal = Math.round(unitPrice * scale) * quantity;
   const rule = breakFor(terms.quantity_breaks ?? [], quantity);
-  const discount = rule ? percentOf(subtotal, rule.discount_percent) : 0;
+  // A break discounts the parts down to their minimum price, never below it: the minimum is what a part costs the
+  // shop to handle whatever the quantity.
+  const floor = terms.minimum_unit_price
+    ? Math.min(subtotal, Math.round(terms.minimum_unit_price * scale) * quantity)
+    : 0;
+  const discount = rule ? Math.min(percentOf(subtotal, rule.discount_percent), subtotal - floor) : 0;
   const lead = terms.lead_time;
   const surcharge = lead
     ? percentOf(subtotal - discount, lead.surcharge_percent) + roundHalfUp(lead.surcharge_amount * rate * scale)

@@ -44,6 +44,8 @@ export type PriceBreakdown = {
   exchange_rate: Conversion | null;
   /** Material price per gram in the quote currency (a rate, not rounded). */
   price_per_gram: number;
+  /** The part at its minimum price with its tax, in the quote currency (a quantity break stops there); null: none. */
+  minimum_unit_price?: number | null;
   /** The same lines as integers in minor units (cents for USD): material + … = subtotal, subtotal + tax = total. */
   minor_units: Record<PriceLine, number>;
 } & Record<PriceLine, number>;
@@ -95,9 +97,11 @@ export function computePrice(
     fixed_fee: minor(raw.fixed_fee),
   };
   const sum = Object.values(parts).reduce((a, b) => a + b, 0);
-  const minimum_price_adjustment = Math.max(0, minor(s.quote.minimum_price) - sum);
+  const minimum = minor(s.quote.minimum_price);
+  const minimum_price_adjustment = Math.max(0, minimum - sum);
   const subtotal = sum + minimum_price_adjustment;
-  const tax = roundHalfUp((subtotal * s.quote.tax_rate) / 100);
+  const taxOf = (amount: number) => roundHalfUp((amount * s.quote.tax_rate) / 100);
+  const tax = taxOf(subtotal);
   const minorUnits = { ...parts, minimum_price_adjustment, subtotal, tax, total: subtotal + tax };
   if (!(minorUnits.total <= MAX_MINOR_UNITS)) {
     throw new PriceOutOfRangeError(`the price exceeds ${MAX_MINOR_UNITS / 10 ** digits} ${currency}`);
@@ -112,6 +116,7 @@ export function computePrice(
     exchange_rate: conversion,
     price_per_gram: Number((perGram * rate).toPrecision(15)),
     ...major,
+    minimum_unit_price: minimum > 0 ? (minimum + taxOf(minimum)) / 10 ** digits : null,
     minor_units: minorUnits,
   };
 }

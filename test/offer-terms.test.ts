@@ -52,6 +52,27 @@ test('a cart line adds up in minor units: break half up, surcharge on the discou
   assert.deepEqual([yen.lead_time_surcharge, yen.total], [757, 874 + 757]);
 });
 
+test('a quantity break discounts parts down to their minimum price per part, never below it', () => {
+  const deep = [{ min_quantity: 10, discount_percent: 90 }];
+  // A part raised to its minimum ($1.00 + 20 % tax = $1.20): 10 of them cost 12.00, a 90 % break takes nothing off.
+  const atMinimum = priceLine(1.2, 10, { quantity_breaks: deep, minimum_line_price: null, minimum_unit_price: 1.2 }, 2);
+  assert.deepEqual([atMinimum.quantity_discount, atMinimum.total], [0, 12]);
+  // A $3.00 part with a $1.20 floor: 90 % would leave $3.00 for ten; the break stops at ten floors, $12.00.
+  const above = priceLine(3, 10, { quantity_breaks: deep, minimum_line_price: null, minimum_unit_price: 1.2 }, 2);
+  assert.deepEqual([above.quantity_discount, above.total], [18, 12]);
+  // A small break above the floor is taken whole: 5 % of $30.00.
+  const small = priceLine(
+    3,
+    10,
+    { quantity_breaks: [{ min_quantity: 10, discount_percent: 5 }], minimum_line_price: null, minimum_unit_price: 1.2 },
+    2,
+  );
+  assert.deepEqual([small.quantity_discount, small.total], [1.5, 28.5]);
+  // No minimum (null, or a quote made before it was recorded): the break as set.
+  const none = priceLine(3, 10, { quantity_breaks: deep, minimum_line_price: null, minimum_unit_price: null }, 2);
+  assert.equal(none.total, 3);
+});
+
 test('a ratio-scaled estimate keeps the exact price and the estimates’ ratio, half up', () => {
   assert.equal(scalePriceFromExact(250, 200, 300), 375);
   assert.equal(scalePriceFromExact(101, 3, 1), 34, '33.67 → 34');

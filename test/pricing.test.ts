@@ -24,7 +24,8 @@ function settings(o: Overrides = {}): ResolvedSettings {
   const s = structuredClone(DEFAULT_SETTINGS);
   Object.assign(s.printer, o.printer);
   Object.assign(s.material, { price_per_gram: 0.025, price_per_kg: 25 }, o.material);
-  Object.assign(s.quote, o.quote);
+  // No minimum unless a test sets one: these tests are about each line's rounding, which a floor would hide.
+  Object.assign(s.quote, { minimum_price: 0 }, o.quote);
   return s;
 }
 
@@ -119,12 +120,14 @@ test('a minimum price raises a cheap part to the floor with its own line; tax is
   assert.ok(parts < 1000);
   assert.equal(cheap.minor_units.minimum_price_adjustment, 1000 - parts);
   assert.deepEqual([cheap.subtotal, cheap.tax, cheap.total], [10, 2, 12]);
+  assert.equal(cheap.minimum_unit_price, 12, 'the floor with its tax, where a quantity break stops');
   assertAddsUp(cheap);
   const dear = computePrice(STATS, settings({ quote: { minimum_price: 0.5 } }));
   assert.equal(dear.minimum_price_adjustment, 0, 'a part above the floor is not touched');
   assert.ok(dear.subtotal > 0.5);
   const none = computePrice(STATS, settings({ quote: { minimum_price: 0 } }));
   assert.equal(none.minimum_price_adjustment, 0);
+  assert.equal(none.minimum_unit_price, null);
 });
 
 test("a conversion multiplies every amount by the shop's rate before rounding to the quote currency", () => {

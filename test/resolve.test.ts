@@ -43,7 +43,7 @@ test("field by field: request, then the account's default profile, then the ship
   assert.equal(r.sources['printer_config.hourly_cost'], 'profile:prof_p');
   assert.equal(r.sources['printer_config.perimeters'], 'global:prof_global_printer');
   assert.equal(r.sources['quote_config.minimum_price'], 'global:prof_global_settings');
-  assert.equal(r.settings.quote.minimum_price, 0);
+  assert.equal(r.settings.quote.minimum_price, 1, 'the shipped minimum: no part is sold for 0');
   assert.equal(r.conversion, null);
 });
 

@@ -229,6 +229,12 @@ const SHIPPED_CURRENCY = DEFAULT_SETTINGS.quote.currency;
 const SECOND_NAMES = new Set(SETTING_ALIASES.map((a) => `${a.section}.${a.names[1]}`));
 
 /**
+ * The shipped minimum price is one unit of whatever the shop's currency is ($1.00, €1.00, ¥1), as the offer's
+ * default is: it exists so that no part is ever sold for 0, not to state a price.
+ */
+const IN_ANY_CURRENCY = new Set(['quote_config.minimum_price']);
+
+/**
  * A shop pricing in another currency than the shipped profiles must set its own amounts: a shipped 1.5 USD
  * per hour is no 1.5 JPY per hour. Zero is zero in any currency.
  */
@@ -236,6 +242,7 @@ function shippedAmountIssues(s: ResolvedSettings, sources: Record<string, Source
   if (shop === SHIPPED_CURRENCY) return [];
   return SETTINGS.filter((d) => d.money && !SECOND_NAMES.has(`${d.section}.${d.name}`)).flatMap((d) => {
     const field = `${d.section}.${d.name}`;
+    if (IN_ANY_CURRENCY.has(field)) return [];
     const value = sectionValues(s, d.section)[d.name];
     const source = sources[field] ?? '';
     if (!value || source === 'request' || source === 'offer' || source.startsWith('profile:')) return [];

@@ -138,6 +138,12 @@ export const quoteSchemas = {
           },
         ]),
       ),
+      minimum_unit_price: {
+        type: ['number', 'null'],
+        minimum: 0,
+        description:
+          "The part's price at its minimum: quote_config.minimum_price in the quote currency plus its tax (rounded like the lines). A cart line's quantity break never takes a part below it. null: no minimum (set to 0). Absent from quotes made before it existed.",
+      },
       minor_units: {
         type: 'object',
         required: [...PRICE_LINES],

@@ -221,6 +221,7 @@ async function checkedLine(
       quantity_breaks: offer.quantity_breaks,
       lead_time: lead,
       minimum_line_price: offer.minimum_line_price,
+      minimum_unit_price: quote.result?.price_breakdown?.minimum_unit_price,
       rate: quote.resolved?.conversion?.rate ?? 1,
     },
     currencyDigits(currency),

@@ -862,7 +862,7 @@ export interface components {
       fixed_fee?: number;
       /** @description Energy cost (currency/kWh). Energy price per kWh, in the shop currency. */
       energy_cost_per_kwh?: number;
-      /** @description Minimum price. Lowest subtotal (before tax) of one part, in the shop currency: a cheaper part is raised to it by a minimum_price_adjustment line. 0: no minimum. */
+      /** @description Minimum price. Lowest subtotal (before tax) of one part, in the shop currency: a cheaper part is raised to it by a minimum_price_adjustment line. The shipped default is 1 (one unit of the shop currency), so no part is sold for 0; 0 set in a profile or a request: no minimum. */
       minimum_price?: number;
     };
     /** @description Every field is optional; omitted ones come from the profiles (request > choices from the offer > the account's default profile > the global profile, field by field). `{"material_config": {"filament_type": "PLA"}}` is a valid minimal request. A widget key sends only `choices`; any other field is a 400. */
@@ -913,6 +913,8 @@ export interface components {
       tax: number;
       /** @description In the quote currency, rounded to `digits` decimals (subtotal + tax) */
       total: number;
+      /** @description The part's price at its minimum: quote_config.minimum_price in the quote currency plus its tax (rounded like the lines). A cart line's quantity break never takes a part below it. null: no minimum (set to 0). Absent from quotes made before it existed. */
+      minimum_unit_price?: number | null;
       /** @description The same lines as integers of the minor unit (cents for USD, yen for JPY): exact for any client */
       minor_units: {
         material: number;

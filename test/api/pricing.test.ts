@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { boxesObj, CUBE_OBJ } from '../helpers/meshes.ts';
 import { assertAddsUp } from '../helpers/money.ts';
 import { CURRENCY_CODES } from '../../shared/money.ts';
 
@@ -42,7 +42,7 @@ test("a material profile's price per kg is the price: it beats the shipped per-g
   const q = await quote({ material_config: { filament_type: 'PLA' } });
   assert.equal(q.price_breakdown.price_per_gram, 0.04);
   assert.equal(q.price_breakdown.minor_units.material, cents(modelGrams(q) * 0.04));
-  assert.ok(q.total_price > before.total_price);
+  assert.ok(q.price_breakdown.material > before.price_breakdown.material);
   for (const name of ['price_per_kg', 'price_per_gram'])
     assert.equal(q.setting_sources[`material_config.${name}`], `profile:${pla.body.profile_id}`);
   assert.deepEqual([q.settings.material_config.price_per_kg, q.settings.material_config.price_per_gram], [40, 0.04]);
@@ -186,11 +186,36 @@ test('a shop in yen prices in yen; it must set its own amounts, since the shippe
   );
 });
 
+test("no part is sold for 0: a merchant's API quote of a 2 mm speck gets the shipped minimum, unless the shop sets 0", async () => {
+  const api = server.client((await server.newAccount({ plan: 'pro' })).token);
+  const speck = await api.uploadBytes(
+    '/v2/file',
+    new TextEncoder().encode(boxesObj([[0, 0, 0, 2, 2, 2]])),
+    'speck.obj',
+  );
+  assert.equal(speck.status, 201, JSON.stringify(speck.body));
+  const quoted = await api.post(`/v2/file/quote/${speck.body.file_id}`, {});
+  assert.equal(quoted.status, 200, JSON.stringify(quoted.body));
+  const b = quoted.body.price_breakdown;
+  assertAddsUp(b);
+  assert.ok(b.minimum_price_adjustment > 0, 'the speck is raised to the minimum, and says so');
+  assert.deepEqual([b.subtotal, b.minimum_unit_price], [1, 1], 'one unit of the shop currency, before and with tax');
+  assert.equal(quoted.body.setting_sources['quote_config.minimum_price'], 'global:prof_global_settings');
+  // A shop that sells at cost sets 0 itself, and then it is 0.
+  const free = await api.post(`/v2/file/quote/${speck.body.file_id}`, {
+    quote_config: { minimum_price: 0, fixed_fee: 0 },
+  });
+  assert.equal(free.body.price_breakdown.minimum_price_adjustment, 0);
+  assert.equal(free.body.price_breakdown.minimum_unit_price, null);
+  assert.ok(free.body.total_price < 1);
+});
+
 test('a minimum price lifts a cheap part to the floor with its own line, also converted', async () => {
   const { api, cube, quote } = await shop();
+  // The 20 mm cube's lines come to less than the shipped minimum of one unit: it is raised to it.
   const plain = await quote({});
-  assert.equal(plain.price_breakdown.minimum_price_adjustment, 0);
-  assert.ok(plain.price_breakdown.subtotal < 25);
+  assert.ok(plain.price_breakdown.minimum_price_adjustment > 0);
+  assert.equal(plain.price_breakdown.subtotal, 1);
   const settings = await api.post('/v2/profiles/global', {
     name: 'Shop',
     is_default: true,

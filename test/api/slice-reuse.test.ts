@@ -49,7 +49,7 @@ test('temperature, fan, filament density and diameter changes reuse the slice; g
     'twice the density, twice the grams',
   );
   assert.ok(Math.abs(heavy.print_stats.support_weight_g - 2 * first.print_stats.support_weight_g) < 1e-9);
-  assert.ok(heavy.total_price > first.total_price);
+  assert.ok(heavy.price_breakdown.material > first.price_breakdown.material, 'twice the grams, a dearer material line');
   const thick = await quote(material({ diameter: 2.85 }));
   assert.equal(thick.print_stats.filament_weight_g, first.print_stats.filament_weight_g, 'same volume, same grams');
   const expectedLength = first.print_stats.filament_length_mm * (1.75 / 2.85) ** 2;

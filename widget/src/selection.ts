@@ -66,7 +66,10 @@ export function checkQuantity(config: WidgetConfig, raw: string): { quantity: nu
  * the quote's lead-time surcharge, raised to the shop's minimum line price.
  */
 export function quoteLine(
-  q: Pick<Quote, 'total_price' | 'currency'> & { choices?: Quote['choices'] },
+  q: Pick<Quote, 'total_price' | 'currency'> & {
+    choices?: Quote['choices'];
+    price_breakdown?: Quote['price_breakdown'];
+  },
   quantity: number,
   config: Pick<WidgetConfig, 'minimum_line_price' | 'quantity_breaks'> | null,
 ) {
@@ -74,12 +77,16 @@ export function quoteLine(
     quantity_breaks: config?.quantity_breaks ?? [],
     lead_time: q.choices?.lead_time ?? null,
     minimum_line_price: config?.minimum_line_price ?? null,
+    minimum_unit_price: q.price_breakdown?.minimum_unit_price,
   };
   return priceLine(q.total_price, quantity, terms, currencyDigits(q.currency));
 }
 
 export function lineTotal(
-  q: Pick<Quote, 'total_price' | 'currency'> & { choices?: Quote['choices'] },
+  q: Pick<Quote, 'total_price' | 'currency'> & {
+    choices?: Quote['choices'];
+    price_breakdown?: Quote['price_breakdown'];
+  },
   quantity: number,
   config: Pick<WidgetConfig, 'minimum_line_price' | 'quantity_breaks'> | null,
 ): number {
