@@ -1,4 +1,4 @@
-// The cart_lines table (migration 019): every add to a cart, the shop's record of its orders.
+// The cart_lines table (migration 019): one line per part and shopper session, the shop's record of its orders.
 import type { Queryable } from '../db/index.ts';
 
 export interface CartLineRow {
@@ -63,6 +63,22 @@ export async function insertCartLine(tx: Queryable, l: NewCartLine): Promise<voi
       l.origin,
       l.created_at,
     ],
+  );
+}
+
+/**
+ * The shopper changed the quantity of a part already in their cart: the same order, now as priced again. Its
+ * acknowledgement ends, as the shop page's cart has yet to take the new quantity.
+ */
+export async function updateCartLine(
+  tx: Queryable,
+  id: string,
+  l: Pick<CartLineRow, 'quantity' | 'total_price' | 'currency' | 'line' | 'origin'>,
+): Promise<void> {
+  await tx.query(
+    `UPDATE cart_lines SET quantity = $2, total_price = $3, currency = $4, line = $5, origin = $6, acknowledged_at = NULL
+     WHERE id = $1`,
+    [id, l.quantity, l.total_price, l.currency, l.line, l.origin],
   );
 }
 

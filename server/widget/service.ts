@@ -16,7 +16,7 @@ import { fileById } from '../files/index.ts';
 import { newId } from '../ids.ts';
 import type { Queryable } from '../db/index.ts';
 import type { QuoteRow } from '../quotes/index.ts';
-import { insertCartLine, latestCartLine, lockQuotes } from './cart-sql.ts';
+import { insertCartLine, latestCartLine, lockQuotes, updateCartLine } from './cart-sql.ts';
 import { defaultSliceSettings } from './instant-estimate.ts';
 
 export async function widgetConfig(deps: Deps, auth: Auth) {
@@ -132,7 +132,19 @@ async function cartLine(
   if (!quote) throw notFound('quote', request.quote_id);
   const latest = await latestCartLine(tx, quote.id, by);
   if (latest?.quantity === request.quantity) return { line: JSON.parse(latest.line), added: false };
-  const { line, event } = await checkedLine(tx, deps, auth, offer, quote, request.quantity, origin);
+  // One order per part and shopper session: another quantity changes that order (the latest wins), it adds none.
+  const { line, event } = await checkedLine(tx, deps, auth, offer, quote, request.quantity, origin, latest?.id);
+  if (latest) {
+    await updateCartLine(tx, latest.id, {
+      quantity: request.quantity,
+      total_price: line.total_price,
+      currency: line.currency,
+      line: JSON.stringify(line),
+      origin,
+    });
+    await writeEvent(tx, event);
+    return { line, added: true };
+  }
   await insertCartLine(tx, {
     id: line.cart_line_id,
     account_id: quote.account_id,
@@ -197,6 +209,7 @@ async function checkedLine(
   quote: QuoteRow,
   quantity: number,
   origin: string | null,
+  cartLineId: string = newId('cl'),
 ) {
   if (quote.status !== 'completed')
     throw new ApiError(409, 'quote_not_completed', 'Only a completed quote can be added to the cart.', {
@@ -249,7 +262,7 @@ async function checkedLine(
   const result = quote.result!;
   const placement = quote.resolved?.placement?.placement ?? null;
   const line = {
-    cart_line_id: newId('cl'),
+    cart_line_id: cartLineId,
     quote_id: quote.id,
     file_id: quote.file_id,
     file_revision: quote.resolved?.placement?.file_revision ?? file.revision,

@@ -59,7 +59,7 @@ async function shopper() {
 const text = (raw: Uint8Array) => new TextDecoder().decode(raw);
 const cartEvents = async () => eventsForAccount(server.deps.db, accountId, 'widget.added_to_cart');
 
-test('ten replays of the same 25 lines send 25 events, not 250; a changed quantity is a new add', async () => {
+test('ten replays of the same 25 lines send 25 events, not 250; a changed quantity changes that order, adds none', async () => {
   const s = await shopper();
   const colors = ['White', 'Black', 'Orange'];
   const quotes: string[] = [];
@@ -87,13 +87,30 @@ test('ten replays of the same 25 lines send 25 events, not 250; a changed quanti
   // The single form is the same add: its quote's last add had quantity 2.
   const single = await s.post('/v2/widget/cart', { quote_id: quotes[0], quantity: 2 });
   assert.deepEqual(single.body, answers[0].lines[0]);
+  assert.equal((await api.post('/v2/widget/cart/acknowledge', { cart_line_ids: [ids[0]] })).status, 200);
+  // Alternating the quantity (1, 2, 1, 2 …) is the shopper changing one order, never a stream of new ones.
   const more = await s.post('/v2/widget/cart', { quote_id: quotes[0], quantity: 3 });
   assert.equal(more.status, 201);
-  assert.notEqual(more.body.cart_line_id, ids[0], 'another quantity is a new add');
+  assert.equal(more.body.cart_line_id, ids[0], 'another quantity changes the same order');
   assert.equal(more.body.quantity, 3);
   const back = await s.post('/v2/widget/cart', { quote_id: quotes[0], quantity: 2 });
-  assert.notEqual(back.body.cart_line_id, ids[0], 'back to 2 after 3 is the shopper changing their mind: an add');
-  assert.equal((await cartEvents()).length - before, 27);
+  assert.equal(back.body.cart_line_id, ids[0], 'and back to 2: still that order, now for 2');
+  const orders = await api.get(`/v2/widget/cart?quote_id=${quotes[0]}`);
+  assert.equal(orders.body.total, 1, 'one order per part and shopper session');
+  assert.deepEqual(
+    [orders.body.data[0].quantity, orders.body.data[0].total_price, orders.body.data[0].status],
+    [2, back.body.total_price, 'unacknowledged'],
+    'the latest quantity wins, and the shop page has yet to take it',
+  );
+  // Each change is sent (the merchant's backend needs the latest quantity), naming the same order.
+  const changes = (await cartEvents()).slice(before + 25);
+  assert.deepEqual(
+    changes.map((e) => [(e.payload as any).data.cartLineId, (e.payload as any).data.quantity]),
+    [
+      [ids[0], 3],
+      [ids[0], 2],
+    ],
+  );
 
   // Another shopper session cannot replay (or see) this one's quotes.
   const other = await shopper();
