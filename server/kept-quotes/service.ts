@@ -7,7 +7,6 @@ import { quoteById, quoteForCaller, type QuoteRow } from '../quotes/index.ts';
 import { presentQuote } from '../quotes/index.ts';
 import { effectiveOffer } from '../offer/index.ts';
 import { signLink, verifyLink } from './link.ts';
-import { cachedPicture } from './picture.ts';
 import { fileById } from '../files/index.ts';
 import { quotePdf } from './pdf.ts';
 
@@ -47,18 +46,30 @@ async function leadTime(deps: Deps, row: QuoteRow): Promise<string | null> {
   return (await effectiveOffer(deps.db, row.account_id, row.widget_key_id)).offer.lead_time ?? null;
 }
 
-/** The part's picture while its file is stored; a deleted file's part is not shown, not even from the cache. */
-async function picture(deps: Deps, row: QuoteRow): Promise<Buffer | null> {
-  if (!(await fileById(deps.db, row.account_id, row.file_id))) return null;
-  return cachedPicture(row.file_id, async () => {
-    await deps.storage.ensureLocal(row.file_id).catch(() => undefined);
-    return deps.storage.canonicalPath(row.file_id);
-  });
+/**
+ * The part's picture while its file is stored, drawn in the pictures' worker in the caller's turn (pictures.ts); a
+ * deleted file's part is not shown, not even from the cache.
+ */
+async function picture(deps: Deps, auth: Auth, row: QuoteRow): Promise<Buffer | null> {
+  const file = await fileById(deps.db, row.account_id, row.file_id);
+  if (!file) return null;
+  const bbox = file.measurements?.bbox;
+  return deps.pictures.of(
+    {
+      id: file.id,
+      bbox: bbox ? { min: bbox.min, max: bbox.max } : null,
+      async meshPath() {
+        await deps.storage.ensureLocal(file.id).catch(() => undefined);
+        return deps.storage.canonicalPath(file.id);
+      },
+    },
+    auth.caller,
+  );
 }
 
 export async function openKeptQuote(deps: Deps, auth: Auth, token: string) {
   const { row, expiresAt } = await linkedQuote(deps, auth, token);
-  const png = await picture(deps, row);
+  const png = await picture(deps, auth, row);
   return {
     token,
     link_expires_at: expiresAt.toISOString(),
@@ -92,6 +103,6 @@ export async function keptQuotePdf(deps: Deps, auth: Auth, token: string) {
     weightG: row.filament_weight_g,
     printTime: result.estimated_time ?? null,
     leadTime: await leadTime(deps, row),
-    picture: await picture(deps, row),
+    picture: await picture(deps, auth, row),
   });
 }
