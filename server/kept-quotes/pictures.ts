@@ -3,8 +3,8 @@
 // drawing budget (picture.ts), else the part's outline. A file's picture is made once, on the first open of a
 // link to it, and kept in memory: opening the link again, or its PDF, draws nothing; concurrent first opens
 // share one drawing.
-import { Worker } from 'node:worker_threads';
-import type { PictureJob, PictureReply } from './picture-worker.ts';
+import type { PictureJob } from './picture-worker.ts';
+import { createPictureThread } from './picture-thread.ts';
 import { PICTURE_WORK_BUDGET } from './picture.ts';
 
 type V3 = [number, number, number];
@@ -75,43 +75,9 @@ export function createPartPictures(opts: PictureOptions): PartPictures {
   const progress = new Int32Array(new SharedArrayBuffer(8));
   const release = new Int32Array(new SharedArrayBuffer(4));
   const made = { part: 0, outline: 0, none: 0 };
-  let worker: Promise<Worker> | null = null;
+  const thread = createPictureThread(opts);
   let running = false;
   let closed = false;
-
-  function spawn(): Promise<Worker> {
-    const w = new Worker(new URL('./picture-worker-entry.mjs', import.meta.url), {
-      resourceLimits: { maxOldGenerationSizeMb: opts.maxHeapMb, maxYoungGenerationSizeMb: 16 },
-    });
-    w.unref();
-    return new Promise((resolve, reject) => {
-      w.once('message', () => resolve(w));
-      w.once('error', reject);
-    });
-  }
-
-  /** Sends one job; a worker that fails or overruns is dropped (the next job starts a fresh one). */
-  async function draw(job: PictureJob): Promise<PictureReply> {
-    worker ??= spawn();
-    const w = await worker;
-    return new Promise((resolve) => {
-      const done = (reply: PictureReply, healthy: boolean) => {
-        clearTimeout(timer);
-        w.off('message', onMessage).off('error', onError).off('exit', onExit);
-        if (!healthy) {
-          worker = null;
-          void w.terminate();
-        }
-        resolve(reply);
-      };
-      const onMessage = (reply: PictureReply) => done(reply, true);
-      const onError = (err: Error) => done({ ok: false, message: String(err) }, false);
-      const onExit = (code: number) => done({ ok: false, message: `picture worker exited with ${code}` }, false);
-      const timer = setTimeout(() => done({ ok: false, message: 'picture took too long' }, false), opts.timeoutMs);
-      w.on('message', onMessage).once('error', onError).once('exit', onExit);
-      w.postMessage(job);
-    });
-  }
 
   async function run(task: Task) {
     try {
@@ -123,7 +89,7 @@ export function createPartPictures(opts: PictureOptions): PartPictures {
         progress,
         pause: opts.pauseAtWork === undefined ? undefined : { atWork: opts.pauseAtWork, release },
       };
-      const reply = await draw(job);
+      const reply = await thread.draw(job);
       if (!reply.ok) return task.fail();
       made[reply.kind]++;
       task.resolve(reply.png ? Buffer.from(reply.png) : null);
@@ -178,8 +144,7 @@ export function createPartPictures(opts: PictureOptions): PartPictures {
     },
     async close() {
       closed = true;
-      const w = await worker?.catch(() => null);
-      await w?.terminate();
+      await thread.close();
     },
   };
 }
