@@ -96,7 +96,7 @@ export const keptQuoteSchemas = {
       picture: {
         type: ['string', 'null'],
         description:
-          'The part drawn from its mesh, a `data:image/png;base64,…` URL; null when none can be drawn (a 3MF project, a very large mesh, a deleted file)',
+          'The part drawn from its mesh, a `data:image/png;base64,…` URL; its bounding box in grey when the mesh is over 16 MiB or costs more to draw than a picture may (docs/security.md); null when none can be drawn (a 3MF project, a deleted file)',
       },
       pdf_url: { type: 'string' },
       quote: {

@@ -3,7 +3,8 @@
 // sends the job and gets a PNG of a few KiB back. The work spent so far is published in shared memory, so the
 // service can say how far a drawing is; a test may hold a drawing there (`pause`) to show the event loop free.
 import { parentPort } from 'node:worker_threads';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, readlinkSync, statSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { encodePng, outline, PICTURE_PX, render } from './picture.ts';
 
 type V3 = [number, number, number];
@@ -98,6 +99,19 @@ function draw(job: PictureJob): PictureReply {
   return { ok: true, png: encodePng(drawing.rgb, PICTURE_PX, 'part'), kind: 'part', work: drawing.work };
 }
 
+/**
+ * This thread yields the cores to the API's event loop and the parsers: on Linux a thread has a niceness of its own,
+ * set through its thread id (/proc/thread-self is /proc/<pid>/task/<tid>).
+ */
+function lowerPriority(niceness: number) {
+  try {
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), niceness);
+  } catch {
+    /* not Linux, or not permitted: it runs at normal priority */
+  }
+}
+
+lowerPriority(10);
 parentPort!.on('message', (job: PictureJob) => {
   let reply: PictureReply;
   try {

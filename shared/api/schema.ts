@@ -1170,7 +1170,7 @@ export interface components {
       link_expires_at: string;
       /** @description The delivery option the shopper chose (label and business days), else the shop's lead time from its offer; null: none stated */
       lead_time: string | null;
-      /** @description The part drawn from its mesh, a `data:image/png;base64,…` URL; null when none can be drawn (a 3MF project, a very large mesh, a deleted file) */
+      /** @description The part drawn from its mesh, a `data:image/png;base64,…` URL; its bounding box in grey when the mesh is over 16 MiB or costs more to draw than a picture may (docs/security.md); null when none can be drawn (a 3MF project, a deleted file) */
       picture: string | null;
       pdf_url: string;
       /** @description The quote as GET /v2/quotes/{quote_id} answers it; `expired` says whether its price still holds */

@@ -13,7 +13,7 @@ export function pictureBombObj(triangles: number): string {
   const plateVertices = plate.split('\n').filter((l) => l.startsWith('v ')).length;
   const lines: string[] = [];
   for (let t = 0; t < triangles; t += 2) {
-    const d = 1 + ((t / 2) % 97) * 0.01;
+    const d = +(1 + (8 * t) / triangles).toFixed(5); // every sheet its own corners: no edge shared between sheets
     const corners =
       (t / 2) % 2 === 0
         ? [
