@@ -91,6 +91,7 @@ test('a tampered link is 400 quote_link_invalid, an expired one 410 quote_link_e
     `${id}.${expiry}.${flipped}`,
     `${id}.${expiry}.${samebits}`,
     `${id}.${Number(expiry) + 86_400}.${mac}`, // a longer life, same mac
+    `${id}.0${expiry}.${mac}`, // the same expiry spelt with a leading zero: another link, not this one
     `${quote.quote_id.replace(/.$/, (c: string) => (c === 'a' ? 'b' : 'a'))}.${expiry}.${mac}`,
     'not-a-link',
     `${id}.${expiry}.${mac}x`,
