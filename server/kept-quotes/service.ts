@@ -8,9 +8,23 @@ import { presentQuote } from '../quotes/index.ts';
 import { effectiveOffer } from '../offer/index.ts';
 import { signLink, verifyLink } from './link.ts';
 import { fileById } from '../files/index.ts';
+import { fileKeptUntil } from '../retention/index.ts';
 import { quotePdf } from './pdf.ts';
 
 const DAY_MS = 86_400_000;
+
+/**
+ * QUOTE_LINK_DAYS from now, but never past the day the retention sweep may delete the part's file (a shopper's
+ * upload: its period, or while a quote of it can be bought), so a link never opens a quote whose part is gone.
+ * At least a day, even for a file the next sweep deletes: that link opens the quote without its picture.
+ */
+async function linkExpiry(deps: Deps, row: QuoteRow): Promise<Date> {
+  const now = deps.now().getTime();
+  const full = now + deps.config.quoteLinkDays * DAY_MS;
+  const fileKept = await fileKeptUntil(deps, row.account_id, row.file_id);
+  if (!fileKept) return new Date(full);
+  return new Date(Math.min(full, Math.max(fileKept.getTime(), now + DAY_MS)));
+}
 
 /** A link to one of the caller's completed quotes (a shopper: one of their own), valid QUOTE_LINK_DAYS. */
 export async function keepQuote(deps: Deps, auth: Auth, quoteId: string) {
@@ -20,7 +34,7 @@ export async function keepQuote(deps: Deps, auth: Auth, quoteId: string) {
     throw new ApiError(409, 'quote_not_completed', 'Only a priced quote can be kept: wait until its price is shown.', {
       status: row.status,
     });
-  const expiresAt = new Date(deps.now().getTime() + deps.config.quoteLinkDays * DAY_MS);
+  const expiresAt = await linkExpiry(deps, row);
   const token = signLink(deps.config.jwtSecret, row.id, expiresAt);
   return {
     quote_id: row.id,

@@ -153,7 +153,7 @@ export interface paths {
   "/v2/quotes/{quote_id}/link": {
     /**
      * A signed link to a completed quote, to keep, share or download as PDF
-     * @description The link (`token`) is signed by the server and expires after QUOTE_LINK_DAYS (default 30) days. It opens the quote with the same shop's widget key or API token only; anyone holding it may, so it is as private as the shopper keeps it. A shopper links only their own quotes. Nothing is stored: the link cannot be revoked before it expires, but deleting the quote closes it.
+     * @description The link (`token`) is signed by the server and expires after QUOTE_LINK_DAYS (default 30) days, or sooner when the retention sweep may delete the part's upload before then (a shopper's upload: its retention period, at the least while the price holds; never less than a day), so a link never outlives its file. It opens the quote with the same shop's widget key or API token only; anyone holding it may, so it is as private as the shopper keeps it. A shopper links only their own quotes. Nothing is stored: the link cannot be revoked before it expires, but deleting the quote closes it.
      */
     post: operations["keepQuote"];
   };
@@ -3755,7 +3755,7 @@ export interface operations {
   };
   /**
    * A signed link to a completed quote, to keep, share or download as PDF
-   * @description The link (`token`) is signed by the server and expires after QUOTE_LINK_DAYS (default 30) days. It opens the quote with the same shop's widget key or API token only; anyone holding it may, so it is as private as the shopper keeps it. A shopper links only their own quotes. Nothing is stored: the link cannot be revoked before it expires, but deleting the quote closes it.
+   * @description The link (`token`) is signed by the server and expires after QUOTE_LINK_DAYS (default 30) days, or sooner when the retention sweep may delete the part's upload before then (a shopper's upload: its retention period, at the least while the price holds; never less than a day), so a link never outlives its file. It opens the quote with the same shop's widget key or API token only; anyone holding it may, so it is as private as the shopper keeps it. A shopper links only their own quotes. Nothing is stored: the link cannot be revoked before it expires, but deleting the quote closes it.
    */
   keepQuote: {
     parameters: {

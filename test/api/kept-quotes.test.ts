@@ -49,8 +49,6 @@ test('a kept link reopens the quote with its price and picture, through the same
   const { s, quote } = await quotedShopper();
   const link = await s.post(`/v2/quotes/${quote.quote_id}/link`, {});
   assert.equal(link.status, 201, JSON.stringify(link.body));
-  const expires = new Date(link.body.expires_at).getTime() - server.deps.now().getTime();
-  assert.ok(Math.abs(expires - 10 * 86_400_000) < 60_000, 'QUOTE_LINK_DAYS sets the lifetime');
 
   // Another browser of the same shop (no shopper token) opens it.
   const other = widgetShopper(server, shop.key, SHOP);
@@ -76,6 +74,47 @@ test('a kept link reopens the quote with its price and picture, through the same
   const afterDelete = await shop.api.get(link.body.url);
   assert.equal(afterDelete.status, 200);
   assert.equal(afterDelete.body.picture, null);
+});
+
+/** Runs `fn` with the clock `days` ahead, then puts it back. */
+async function later<T>(days: number, fn: () => Promise<T>): Promise<T> {
+  const real = server.deps.now;
+  server.deps.now = () => new Date(real().getTime() + days * 86_400_000);
+  try {
+    return await fn();
+  } finally {
+    server.deps.now = real;
+  }
+}
+
+test('a link lives QUOTE_LINK_DAYS, but a shopper’s never past the day retention may delete the upload it shows', async () => {
+  // The merchant's own upload is never deleted by retention: QUOTE_LINK_DAYS (10 here) sets the lifetime.
+  const own = await shop.api.uploadBytes('/v2/file', new TextEncoder().encode(CUBE_OBJ), 'own.obj');
+  const ownQuote = await shop.api.post(`/v2/file/quote/${own.body.file_id}`, {});
+  assert.equal(ownQuote.status, 200, JSON.stringify(ownQuote.body));
+  const ownLink = (await shop.api.post(`/v2/quotes/${ownQuote.body.quote_id}/link`, {})).body;
+  const days = (iso: string) => (new Date(iso).getTime() - server.deps.now().getTime()) / 86_400_000;
+  assert.ok(
+    Math.abs(days(ownLink.expires_at) - 10) < 0.001,
+    `QUOTE_LINK_DAYS sets the lifetime (${ownLink.expires_at})`,
+  );
+
+  // A shopper's upload is deleted after the quote validity (7 days): the link ends with it, not 3 days later.
+  const { s, quote } = await quotedShopper();
+  const link = (await s.post(`/v2/quotes/${quote.quote_id}/link`, {})).body;
+  assert.ok(Math.abs(days(link.expires_at) - 7) < 0.01, `the upload's retention bounds the link (${link.expires_at})`);
+  assert.ok(new Date(link.expires_at) >= new Date(quote.expires_at), 'it lives at least as long as the price holds');
+  const lastDay = days(link.expires_at) - 0.01;
+  await later(lastDay, () => server.retention.sweepNow());
+  const opened = await later(lastDay, () => s.get(link.url));
+  assert.equal(opened.status, 200);
+  assert.notEqual(opened.body.picture, null, 'on its last day the link still shows the part');
+  // Once past, the sweep deletes the upload, and the link has expired: it never opens a quote whose part is gone.
+  await later(days(link.expires_at) + 0.01, () => server.retention.sweepNow());
+  assert.equal((await shop.api.get(`/v2/file/${quote.file_id}`)).status, 404, 'the upload is deleted');
+  const expired = await later(days(link.expires_at) + 0.01, () => s.get(link.url));
+  assert.equal(expired.status, 410);
+  assert.equal((await later(8, () => shop.api.get(ownLink.url))).status, 200, 'the merchant’s link still opens');
 });
 
 test('a tampered link is 400 quote_link_invalid, an expired one 410 quote_link_expired, with plain words', async () => {
