@@ -176,6 +176,25 @@ test('the PDF parses, names the part, the choices, the price of one part and unt
   assert.match(Buffer.from(res.raw).toString('latin1'), /\/Subtype \/Image/);
 });
 
+test('names in other scripts print transliterated in the PDF, never as mojibake; its properties keep them as they are', async () => {
+  for (const [name, printed] of <[string, string][]>[
+    ['модель детали.obj', 'model detali.obj'],
+    ['Ελληνικό.obj', 'Elliniko.obj'],
+    ['模型.obj', '??.obj'],
+  ]) {
+    const s = widgetShopper(server, shop.key, SHOP);
+    const fileId = await s.upload(new TextEncoder().encode(CUBE_OBJ), name);
+    const q = await s.post(`/v2/file/quote/${fileId}`, { choices: {} });
+    assert.equal(q.status, 200, JSON.stringify(q.body));
+    const link = (await s.post(`/v2/quotes/${q.body.quote_id}/link`, {})).body;
+    const res = await s.get(link.pdf_url);
+    assert.equal(res.status, 200);
+    const text = await pdfText(res.raw);
+    assert.ok(text.split('\n').includes(printed), `${name} prints as ${printed}: ${text}`);
+    assert.equal((await PDFDocument.load(res.raw)).getSubject(), name);
+  }
+});
+
 test('the kept quote and its PDF name the delivery option the shopper chose', async () => {
   const { source: _source, ...current } = (await stranger.api.get('/v2/offer')).body;
   const saved = await stranger.api.put('/v2/offer', {
