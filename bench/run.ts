@@ -16,6 +16,7 @@ import { benchEstimate } from './estimate.ts';
 import { benchAbuseParse } from './abuse-parse.ts';
 import { benchSliceCost } from './slice-cost.ts';
 import { abuseTable, benchAbuse } from './abuse.ts';
+import { benchAbusePicture } from './abuse-picture.ts';
 
 const modelsDir = path.resolve('test', 'fixtures', 'models');
 if (!existsSync(modelsDir)) {
@@ -49,12 +50,20 @@ if (want('http')) report.http = await benchHttp();
 if (want('estimate')) report.estimate = await benchEstimate(modelsDir);
 if (want('abuse-parse')) report.abuse_parse = await benchAbuseParse(modelsDir);
 if (want('slice-cost')) report.slice_cost = await benchSliceCost(modelsDir);
+if (want('abuse-picture')) report.abuse_picture = await benchAbusePicture();
 if (want('abuse')) {
   const slicing = await benchAbuse();
   const parsing = (await benchAbuseParse(modelsDir)) as {
     ratio_bombs: { honest: { p95_ms: number; not_stored: string[] } };
     slowest_admitted: { honest: { p95_ms: number; not_stored: string[] } };
   };
-  report.abuse = { slicing, parsing, table: abuseTable(slicing, parsing) };
+  const picture =
+    (report.abuse_picture as Awaited<ReturnType<typeof benchAbusePicture>>) ?? (await benchAbusePicture());
+  const healthz = {
+    figure: '/healthz p99 from another address while the costliest kept-quote pictures are drawn, ms',
+    measured: Math.max(picture.healthz_while_pictures_drawn.p99_ms, picture.healthz_while_largest_drawn.p99_ms),
+    target: `≤ ${picture.target_p99_ms}`,
+  };
+  report.abuse = { slicing, parsing, picture, table: [...abuseTable(slicing, parsing), healthz] };
 }
 console.log(JSON.stringify(report, null, 2));

@@ -24,6 +24,7 @@ import { createLimits } from './limits/index.ts';
 import { createMetrics } from './metrics/index.ts';
 import { createTokenAuthenticator } from './accounts/index.ts';
 import { startRetentionSweep, type RetentionSweep } from './retention/index.ts';
+import { createPartPictures, pictureOptions } from './kept-quotes/index.ts';
 
 export interface Running {
   url: string;
@@ -72,6 +73,7 @@ export async function buildDeps(
     now: opts.now ?? (() => new Date()),
     storage,
     parser: createModelParser(parserOptions(config)),
+    pictures: createPartPictures(pictureOptions()),
     log,
     metrics: createMetrics(db),
     // Read through base, not captured: a test may replace deps.now after start.
@@ -122,6 +124,7 @@ export async function serve(deps: Deps): Promise<Running> {
       await deps.jobs.stop();
       await deps.events.stop();
       await deps.limits.stop();
+      await deps.pictures.close();
       await deps.storage.close();
       await deps.db.close();
     },

@@ -2,3 +2,5 @@
 // what is exported here (npm run check:graph).
 export { keptQuotePaths, keptQuoteSchemas } from './openapi.ts';
 export { keptQuotesRouter } from './router.ts';
+export { createPartPictures, pictureOptions } from './pictures.ts';
+export type { PartPictures } from './pictures.ts';

@@ -5,7 +5,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../http/index.ts';
 
-const TOKEN = /^((?:qt|job)_[A-Za-z0-9]{1,60})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
+/** One spelling per link: the expiry without leading zeros (`0123` would be read as 123 and open the same quote). */
+const TOKEN = /^((?:qt|job)_[A-Za-z0-9]{1,60})\.([1-9]\d{0,11})\.([A-Za-z0-9_-]{43})$/;
 
 /** Its own key, so that a link's mac can never stand for a session token's or anything else signed with the secret. */
 const linkKey = (serverSecret: string) =>

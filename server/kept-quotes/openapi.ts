@@ -25,7 +25,7 @@ export const keptQuotePaths = {
       summary: 'A signed link to a completed quote, to keep, share or download as PDF',
       security: widgetOrToken,
       description:
-        "The link (`token`) is signed by the server and expires after QUOTE_LINK_DAYS (default 30) days. It opens the quote with the same shop's widget key or API token only; anyone holding it may, so it is as private as the shopper keeps it. A shopper links only their own quotes. Nothing is stored: the link cannot be revoked before it expires, but deleting the quote closes it.",
+        "The link (`token`) is signed by the server and expires after QUOTE_LINK_DAYS (default 30) days, or sooner when the retention sweep may delete the part's upload before then (a shopper's upload: its retention period, at the least while the price holds; never less than a day), so a link never outlives its file. It opens the quote with the same shop's widget key or API token only; anyone holding it may, so it is as private as the shopper keeps it. A shopper links only their own quotes. Nothing is stored: the link cannot be revoked before it expires, but deleting the quote closes it.",
       parameters: [pathParam('quote_id', 'A completed quote'), shopperToken],
       responses: {
         '201': ok('KeptQuoteLink', 'The link'),
@@ -96,7 +96,7 @@ export const keptQuoteSchemas = {
       picture: {
         type: ['string', 'null'],
         description:
-          'The part drawn from its mesh, a `data:image/png;base64,…` URL; null when none can be drawn (a 3MF project, a very large mesh, a deleted file)',
+          'The part drawn from its mesh, a `data:image/png;base64,…` URL; its bounding box in grey when the mesh is over 16 MiB or costs more to draw than a picture may (docs/security.md); null when none can be drawn (a 3MF project, a deleted file)',
       },
       pdf_url: { type: 'string' },
       quote: {

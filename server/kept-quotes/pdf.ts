@@ -1,8 +1,11 @@
 // A kept quote as a one-page PDF, written with pdfkit: it is maintained, has no native parts, draws text with the
-// PDF standard fonts (nothing to ship) and embeds PNGs, which is all a quote needs. Amounts are written with the
-// currency code ("12.40 USD"), which every standard font can print, whatever the currency's symbol.
+// PDF standard fonts (nothing to ship, nothing to read per PDF) and embeds PNGs, which is all a quote needs.
+// Amounts are written with the currency code ("12.40 USD"), which every standard font can print, whatever the
+// currency's symbol; names in other scripts are transliterated (pdf-text.ts), the originals kept in the PDF's
+// properties.
 import PDFDocument from 'pdfkit';
 import { PART_LINES } from '../../shared/pricing.ts';
+import { pdfText } from './pdf-text.ts';
 
 export interface PdfQuote {
   shopName: string;
@@ -40,14 +43,22 @@ export function amount(minor: number, digits: number, currency: string): string 
 }
 
 export function quotePdf(q: PdfQuote): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Quote ${q.quoteId}`, Author: q.shopName } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 50,
+    // Properties hold any script: the names as they are.
+    info: { Title: `Quote ${q.quoteId}`, Author: q.shopName, Subject: q.fileName },
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  doc.font('Helvetica-Bold').fontSize(20).text(`${q.shopName}: quote`);
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(20)
+    .text(`${pdfText(q.shopName)}: quote`);
   doc
     .font('Helvetica')
     .fontSize(10)
@@ -55,7 +66,7 @@ export function quotePdf(q: PdfQuote): Promise<Buffer> {
     .text(
       `Quote ${q.quoteId} · made ${day(q.createdAt)}${q.validUntil ? ` · price valid until ${day(q.validUntil)}` : ''}`,
     );
-  doc.moveDown().fillColor('#000').font('Helvetica-Bold').fontSize(14).text(q.fileName);
+  doc.moveDown().fillColor('#000').font('Helvetica-Bold').fontSize(14).text(pdfText(q.fileName));
   const top = doc.y + 8;
   if (q.picture) doc.image(q.picture, 50, top, { fit: [200, 200] });
   details(doc, q, q.picture ? 270 : 50, top);
@@ -80,7 +91,7 @@ function details(doc: PDFKit.PDFDocument, q: PdfQuote, x: number, y: number) {
   doc.fontSize(11);
   rows.forEach(([label, value], i) => {
     doc.font('Helvetica-Bold').text(label, x, y + i * 18, { width: 90, lineBreak: false });
-    doc.font('Helvetica').text(value, x + 95, y + i * 18, { width: 180 });
+    doc.font('Helvetica').text(pdfText(value), x + 95, y + i * 18, { width: 180 });
   });
 }
 

@@ -1,21 +1,19 @@
 // The part's picture on a kept quote (its PDF and its reopened view): no thumbnail is stored, so the canonical
-// mesh is drawn here, seen from above and in front at an angle, flat-shaded into a small depth buffer and
-// written as a PNG. A depth buffer costs the same for 12 triangles as for 2 million (memory is the pixels and
-// the vertices), and every triangle is drawn, so the picture has no holes however detailed the part is.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
+// mesh is drawn, seen from above and in front at an angle, flat-shaded into a small depth buffer and written as a
+// PNG. Drawing runs in a worker thread (picture-worker.ts), never on the API's event loop, and within a budget of
+// drawing work counted as it draws: one unit per triangle, per pixel row it spans and per pixel it covers. A mesh
+// whose drawing would cost more (huge flat triangles stacked thousands deep cost the same per triangle as the
+// whole picture) is shown as its bounding box instead, in grey, so it reads as an outline and not as the part.
 import { crc32, deflateSync } from 'node:zlib';
 
 /** Pixels of the square picture: sharp in a PDF at 7 cm, small as a data URL (a few KiB). */
 export const PICTURE_PX = 320;
 /**
- * Canonical meshes above this size (about 300,000 triangles) get no picture: drawing one runs on the event loop,
- * and its vertices are held while it is drawn.
+ * Drawing work one picture may take (triangles + pixel rows + pixels covered): about 0.2 s of one core. Real parts
+ * cost a few million units (3DBenchy's 225,000 triangles about 1.1 million); every pixel covered 250 times over is
+ * 25 million.
  */
-export const PICTURE_MAX_MESH_BYTES = 16 * 1024 * 1024;
-/** Pictures kept in memory (a few KiB each): a link opened again, or its PDF, does not draw the mesh again. */
-const CACHED_PICTURES = 64;
+export const PICTURE_WORK_BUDGET = 25_000_000;
 
 type V3 = [number, number, number];
 const norm = (v: V3): V3 => {
@@ -28,31 +26,17 @@ const TOWARD = norm([1, -1, 1]);
 const RIGHT = norm([1, 1, 0]);
 const UP = norm([-1, 1, 2]);
 const LIGHT = norm([0.6, -1, 1.6]);
-const COLOR: V3 = [62, 116, 178];
+/** The part's colour, and the outline's: grey, so a box is never taken for the part. */
+export const PART_COLOR: V3 = [62, 116, 178];
+export const OUTLINE_COLOR: V3 = [150, 150, 150];
 
-/** Vertices and triangles of a canonical OBJ (only `v` and `f` lines, 1-based indices), read line by line. */
-async function readObj(path: string): Promise<{ v: Float64Array; f: Uint32Array }> {
-  let v = new Float64Array(3 * 4096);
-  let f = new Uint32Array(3 * 4096);
-  let nv = 0;
-  let nf = 0;
-  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
-    const parts = line.split(' ');
-    if (parts[0] === 'v') {
-      if (nv + 3 > v.length) v = grow(v);
-      for (let i = 1; i <= 3; i++) v[nv++] = Number(parts[i]);
-    } else if (parts[0] === 'f') {
-      if (nf + 3 > f.length) f = grow(f);
-      for (let i = 1; i <= 3; i++) f[nf++] = Number(parts[i]) - 1;
-    }
-  }
-  return { v: v.subarray(0, nv), f: f.subarray(0, nf) };
-}
-
-function grow<T extends Float64Array | Uint32Array>(a: T): T {
-  const bigger = new (a.constructor as new (n: number) => T)(a.length * 2);
-  bigger.set(a);
-  return bigger;
+export interface Drawing {
+  /** RGB pixels, row by row. */
+  rgb: Uint8Array;
+  /** Work units spent; more than the budget when it was stopped. */
+  work: number;
+  /** false: the budget ran out before every triangle was drawn. */
+  complete: boolean;
 }
 
 /** Screen x, y (pixels) and depth of every vertex, the part centred and fitted with a margin. */
@@ -82,24 +66,51 @@ function project(v: Float64Array, px: number): Float64Array {
   return out;
 }
 
-/** Flat-shaded triangles into an RGBA image on white, nearer triangles over farther ones. */
-export function render(v: Float64Array, f: Uint32Array, px = PICTURE_PX): Uint8Array {
-  const s = project(v, px);
-  const depth = new Float64Array(px * px).fill(-Infinity);
-  const rgba = new Uint8Array(px * px * 4).fill(255);
-  for (let t = 0; t < f.length; t += 3) {
-    const [a, b, c] = [f[t]! * 3, f[t + 1]! * 3, f[t + 2]! * 3];
-    const e1: V3 = [v[b]! - v[a]!, v[b + 1]! - v[a + 1]!, v[b + 2]! - v[a + 2]!];
-    const e2: V3 = [v[c]! - v[a]!, v[c + 1]! - v[a + 1]!, v[c + 2]! - v[a + 2]!];
-    const n = norm([e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]]);
-    // Both sides lit alike: uploads are not always consistently wound.
-    const light = 0.35 + 0.65 * Math.abs(dot(n, LIGHT));
-    const rgb = COLOR.map((ch) => Math.min(255, Math.round(ch * light + 70 * (1 - light)))) as V3;
-    fill(s, a, b, c, px, depth, rgba, rgb);
-  }
-  return rgba;
+export interface DrawOptions {
+  px?: number;
+  budget?: number;
+  color?: V3;
+  /** Called after each triangle with the work spent so far (the worker publishes it; a test may pause there). */
+  progress?: (work: number) => void;
 }
 
+/**
+ * Work a triangle costs before any pixel, in pixel units: setting it up (its normal, shade and depth plane) takes
+ * about as long as covering this many pixels.
+ */
+export const TRIANGLE_WORK = 16;
+
+/** Flat-shaded triangles into an RGB image on white, nearer over farther, until the budget is spent. */
+export function render(v: Float64Array, f: Uint32Array, opts: DrawOptions = {}): Drawing {
+  const px = opts.px ?? PICTURE_PX;
+  const budget = opts.budget ?? PICTURE_WORK_BUDGET;
+  const [cr, cg, cb] = opts.color ?? PART_COLOR;
+  const s = project(v, px);
+  const depth = new Float64Array(px * px).fill(-Infinity);
+  const rgb = new Uint8Array(px * px * 3).fill(255);
+  let work = 0;
+  for (let t = 0; t < f.length; t += 3) {
+    if (work > budget) return { rgb, work, complete: false };
+    const a = f[t]! * 3;
+    const b = f[t + 1]! * 3;
+    const c = f[t + 2]! * 3;
+    const [e1x, e1y, e1z] = [v[b]! - v[a]!, v[b + 1]! - v[a + 1]!, v[b + 2]! - v[a + 2]!];
+    const [e2x, e2y, e2z] = [v[c]! - v[a]!, v[c + 1]! - v[a + 1]!, v[c + 2]! - v[a + 2]!];
+    const [nx, ny, nz] = [e1y * e2z - e1z * e2y, e1z * e2x - e1x * e2z, e1x * e2y - e1y * e2x];
+    const length = Math.sqrt(nx * nx + ny * ny + nz * nz) || 1;
+    // Both sides lit alike: uploads are not always consistently wound.
+    const light = 0.35 + 0.65 * Math.abs((nx * LIGHT[0] + ny * LIGHT[1] + nz * LIGHT[2]) / length);
+    const shade = (ch: number) => Math.min(255, Math.round(ch * light + 70 * (1 - light)));
+    work += TRIANGLE_WORK + fill(s, a, b, c, px, depth, rgb, (shade(cr) << 16) | (shade(cg) << 8) | shade(cb));
+    opts.progress?.(work);
+  }
+  return { rgb, work, complete: work <= budget };
+}
+
+/**
+ * Scan-line fill of one triangle; returns its work: the rows it spans and the pixels it covers. Only the covered
+ * span of each row is visited, so a long thin sliver costs its rows, not its bounding box.
+ */
 function fill(
   s: Float64Array,
   a: number,
@@ -107,9 +118,9 @@ function fill(
   c: number,
   px: number,
   depth: Float64Array,
-  rgba: Uint8Array,
-  rgb: V3,
-) {
+  rgb: Uint8Array,
+  shade: number,
+): number {
   const [ax, ay, az, bx, by, bz, cx, cy, cz] = [
     s[a]!,
     s[a + 1]!,
@@ -122,38 +133,78 @@ function fill(
     s[c + 2]!,
   ];
   const area = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
-  if (Math.abs(area) < 1e-12) return;
-  const x0 = Math.max(0, Math.floor(Math.min(ax, bx, cx)));
-  const x1 = Math.min(px - 1, Math.ceil(Math.max(ax, bx, cx)));
-  const y0 = Math.max(0, Math.floor(Math.min(ay, by, cy)));
-  const y1 = Math.min(px - 1, Math.ceil(Math.max(ay, by, cy)));
-  for (let y = y0; y <= y1; y++) {
-    for (let x = x0; x <= x1; x++) {
-      const [qx, qy] = [x + 0.5, y + 0.5];
-      const w0 = ((bx - qx) * (cy - qy) - (by - qy) * (cx - qx)) / area;
-      const w1 = ((cx - qx) * (ay - qy) - (cy - qy) * (ax - qx)) / area;
-      const w2 = 1 - w0 - w1;
-      if (w0 < 0 || w1 < 0 || w2 < 0) continue;
-      const z = w0 * az + w1 * bz + w2 * cz;
+  if (!(Math.abs(area) >= 1e-12)) return 0;
+  // Depth is a plane over the screen: z = az + dzdx (x - ax) + dzdy (y - ay).
+  const dzdx = ((bz - az) * (cy - ay) - (cz - az) * (by - ay)) / area;
+  const dzdy = ((cz - az) * (bx - ax) - (bz - az) * (cx - ax)) / area;
+  // Corners top to bottom: (x0, y0), (x1, y1), (x2, y2).
+  let [x0, y0, x1, y1, x2, y2] = [ax, ay, bx, by, cx, cy];
+  if (y1 < y0) [x0, y0, x1, y1] = [x1, y1, x0, y0];
+  if (y2 < y1) [x1, y1, x2, y2] = [x2, y2, x1, y1];
+  if (y1 < y0) [x0, y0, x1, y1] = [x1, y1, x0, y0];
+  const [r, g, bl] = [shade >> 16, (shade >> 8) & 255, shade & 255];
+  const top = Math.max(0, Math.ceil(y0 - 0.5));
+  const bottom = Math.min(px - 1, Math.floor(y2 - 0.5));
+  let work = 0;
+  for (let y = top; y <= bottom; y++) {
+    work++;
+    const yc = y + 0.5;
+    const long = x0 + ((x2 - x0) * (yc - y0)) / (y2 - y0);
+    const short =
+      yc < y1 ? x0 + ((x1 - x0) * (yc - y0)) / (y1 - y0) : y2 > y1 ? x1 + ((x2 - x1) * (yc - y1)) / (y2 - y1) : x1;
+    const left = Math.max(0, Math.ceil(Math.min(long, short) - 0.5));
+    const right = Math.min(px - 1, Math.floor(Math.max(long, short) - 0.5));
+    const rowZ = az + dzdy * (yc - ay) + dzdx * (0.5 - ax);
+    for (let x = left; x <= right; x++) {
+      const z = rowZ + dzdx * x;
       const i = y * px + x;
       if (z <= depth[i]!) continue;
       depth[i] = z;
-      rgba.set(rgb, i * 4);
+      rgb[i * 3] = r;
+      rgb[i * 3 + 1] = g;
+      rgb[i * 3 + 2] = bl;
     }
+    if (right >= left) work += right - left + 1;
   }
+  return work;
 }
 
-/** RGBA pixels as a PNG (8-bit, colour type 6, no filter). */
-export function encodePng(rgba: Uint8Array, px: number): Buffer {
-  const rows = Buffer.alloc(px * (px * 4 + 1));
-  for (let y = 0; y < px; y++) rows.set(rgba.subarray(y * px * 4, (y + 1) * px * 4), y * (px * 4 + 1) + 1);
+/** The 8 corners and 12 triangles of a box. */
+export function boxMesh(min: V3, max: V3): { v: Float64Array; f: Uint32Array } {
+  const v: number[] = [];
+  for (let i = 0; i < 8; i++) v.push(i & 1 ? max[0] : min[0], i & 2 ? max[1] : min[1], i & 4 ? max[2] : min[2]);
+  // Two triangles per side: -x, +x, -y, +y, -z, +z.
+  const sides = [
+    [0, 2, 6, 4],
+    [1, 3, 7, 5],
+    [0, 1, 5, 4],
+    [2, 3, 7, 6],
+    [0, 1, 3, 2],
+    [4, 5, 7, 6],
+  ];
+  const f = sides.flatMap(([i, j, k, l]) => [i!, j!, k!, i!, k!, l!]);
+  return { v: Float64Array.from(v), f: Uint32Array.from(f) };
+}
+
+/** The outline shown instead of a part too costly to draw: its bounding box, in grey. */
+export function outline(min: V3, max: V3, px = PICTURE_PX): Uint8Array {
+  const box = boxMesh(min, max);
+  return render(box.v, box.f, { px, color: OUTLINE_COLOR, budget: Number.POSITIVE_INFINITY }).rgb;
+}
+
+/** RGB pixels as a PNG (8-bit, colour type 2, no filter), with a text chunk saying what it shows. */
+export function encodePng(rgb: Uint8Array, px: number, description: string): Buffer {
+  const stride = px * 3;
+  const rows = Buffer.alloc(px * (stride + 1));
+  for (let y = 0; y < px; y++) rows.set(rgb.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
   const header = Buffer.alloc(13);
   header.writeUInt32BE(px, 0);
   header.writeUInt32BE(px, 4);
-  header.set([8, 6, 0, 0, 0], 8);
+  header.set([8, 2, 0, 0, 0], 8);
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),
+    chunk('tEXt', Buffer.from(`Description\0${description}`, 'latin1')),
     chunk('IDAT', deflateSync(rows)),
     chunk('IEND', Buffer.alloc(0)),
   ]);
@@ -166,38 +217,4 @@ function chunk(type: string, data: Buffer): Buffer {
   const crc = Buffer.alloc(4);
   crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
   return Buffer.concat([head, data, crc]);
-}
-
-const cache = new Map<string, Promise<Buffer | null>>();
-
-/**
- * The picture of a file's mesh, drawn once per file while it is among the last CACHED_PICTURES asked for (its
- * mesh never changes: a rescale changes the file's scale, not the shape drawn). Concurrent asks share one drawing.
- */
-export function cachedPicture(fileId: string, canonicalPath: () => Promise<string>): Promise<Buffer | null> {
-  const hit = cache.get(fileId);
-  if (hit) {
-    cache.delete(fileId);
-    cache.set(fileId, hit); // most recently used last
-    return hit;
-  }
-  const drawing = canonicalPath()
-    .then(partPicture)
-    .catch(() => null);
-  cache.set(fileId, drawing);
-  if (cache.size > CACHED_PICTURES) cache.delete(cache.keys().next().value!);
-  return drawing;
-}
-
-/** The picture of a canonical mesh as a PNG, or null when there is none to draw (a 3MF, too large, gone). */
-export async function partPicture(canonicalPath: string): Promise<Buffer | null> {
-  if (!canonicalPath.endsWith('.obj')) return null;
-  const size = await stat(canonicalPath).then(
-    (s) => s.size,
-    () => null,
-  );
-  if (size === null || size > PICTURE_MAX_MESH_BYTES) return null;
-  const { v, f } = await readObj(canonicalPath);
-  if (f.length === 0) return null;
-  return encodePng(render(v, f), PICTURE_PX);
 }

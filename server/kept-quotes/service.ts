@@ -7,11 +7,24 @@ import { quoteById, quoteForCaller, type QuoteRow } from '../quotes/index.ts';
 import { presentQuote } from '../quotes/index.ts';
 import { effectiveOffer } from '../offer/index.ts';
 import { signLink, verifyLink } from './link.ts';
-import { cachedPicture } from './picture.ts';
 import { fileById } from '../files/index.ts';
+import { fileKeptUntil } from '../retention/index.ts';
 import { quotePdf } from './pdf.ts';
 
 const DAY_MS = 86_400_000;
+
+/**
+ * QUOTE_LINK_DAYS from now, but never past the day the retention sweep may delete the part's file (a shopper's
+ * upload: its period, or while a quote of it can be bought), so a link never opens a quote whose part is gone.
+ * At least a day, even for a file the next sweep deletes: that link opens the quote without its picture.
+ */
+async function linkExpiry(deps: Deps, row: QuoteRow): Promise<Date> {
+  const now = deps.now().getTime();
+  const full = now + deps.config.quoteLinkDays * DAY_MS;
+  const fileKept = await fileKeptUntil(deps, row.account_id, row.file_id);
+  if (!fileKept) return new Date(full);
+  return new Date(Math.min(full, Math.max(fileKept.getTime(), now + DAY_MS)));
+}
 
 /** A link to one of the caller's completed quotes (a shopper: one of their own), valid QUOTE_LINK_DAYS. */
 export async function keepQuote(deps: Deps, auth: Auth, quoteId: string) {
@@ -21,7 +34,7 @@ export async function keepQuote(deps: Deps, auth: Auth, quoteId: string) {
     throw new ApiError(409, 'quote_not_completed', 'Only a priced quote can be kept: wait until its price is shown.', {
       status: row.status,
     });
-  const expiresAt = new Date(deps.now().getTime() + deps.config.quoteLinkDays * DAY_MS);
+  const expiresAt = await linkExpiry(deps, row);
   const token = signLink(deps.config.jwtSecret, row.id, expiresAt);
   return {
     quote_id: row.id,
@@ -47,18 +60,30 @@ async function leadTime(deps: Deps, row: QuoteRow): Promise<string | null> {
   return (await effectiveOffer(deps.db, row.account_id, row.widget_key_id)).offer.lead_time ?? null;
 }
 
-/** The part's picture while its file is stored; a deleted file's part is not shown, not even from the cache. */
-async function picture(deps: Deps, row: QuoteRow): Promise<Buffer | null> {
-  if (!(await fileById(deps.db, row.account_id, row.file_id))) return null;
-  return cachedPicture(row.file_id, async () => {
-    await deps.storage.ensureLocal(row.file_id).catch(() => undefined);
-    return deps.storage.canonicalPath(row.file_id);
-  });
+/**
+ * The part's picture while its file is stored, drawn in the pictures' worker in the caller's turn (pictures.ts); a
+ * deleted file's part is not shown, not even from the cache.
+ */
+async function picture(deps: Deps, auth: Auth, row: QuoteRow): Promise<Buffer | null> {
+  const file = await fileById(deps.db, row.account_id, row.file_id);
+  if (!file) return null;
+  const bbox = file.measurements?.bbox;
+  return deps.pictures.of(
+    {
+      id: file.id,
+      bbox: bbox ? { min: bbox.min, max: bbox.max } : null,
+      async meshPath() {
+        await deps.storage.ensureLocal(file.id).catch(() => undefined);
+        return deps.storage.canonicalPath(file.id);
+      },
+    },
+    auth.caller,
+  );
 }
 
 export async function openKeptQuote(deps: Deps, auth: Auth, token: string) {
   const { row, expiresAt } = await linkedQuote(deps, auth, token);
-  const png = await picture(deps, row);
+  const png = await picture(deps, auth, row);
   return {
     token,
     link_expires_at: expiresAt.toISOString(),
@@ -92,6 +117,6 @@ export async function keptQuotePdf(deps: Deps, auth: Auth, token: string) {
     weightG: row.filament_weight_g,
     printTime: result.estimated_time ?? null,
     leadTime: await leadTime(deps, row),
-    picture: await picture(deps, row),
+    picture: await picture(deps, auth, row),
   });
 }

@@ -4,3 +4,4 @@ export { retentionPaths, retentionSchemas } from './openapi.ts';
 export { retentionRouter } from './router.ts';
 export { startRetentionSweep } from './sweep.ts';
 export type { RetentionSweep } from './sweep.ts';
+export { fileKeptUntil } from './kept-until.ts';

@@ -65,6 +65,24 @@ export async function dueShopperUploads(
   return rows.map((r) => r.id);
 }
 
+/** What decides when the sweep may delete a file: whether it is a shopper upload, carted, and its quotes' expiry. */
+export async function fileRetentionFacts(db: Queryable, accountId: string, fileId: string) {
+  const [row] = await db.query<{
+    created_at: Date;
+    shopper_upload: boolean;
+    carted: boolean;
+    carted_days: number | null;
+    quoted_until: Date | null;
+  }>(
+    `SELECT f.created_at, (${SHOPPER_UPLOAD}) AS shopper_upload, ${cartedFile('f')} AS carted,
+       a.carted_upload_retention_days AS carted_days,
+       (SELECT max(q.expires_at) FROM quotes q WHERE q.file_id = f.id) AS quoted_until
+     FROM files f JOIN accounts a ON a.id = f.account_id WHERE f.id = $1 AND f.account_id = $2`,
+    [fileId, accountId],
+  );
+  return row;
+}
+
 /** Runs `DELETE ... WHERE <key> IN (<select> LIMIT batch)` until a batch comes back short; returns rows deleted. */
 async function deleteInBatches(db: Queryable, table: string, key: string, select: string, params: unknown[]) {
   let total = 0;

@@ -153,7 +153,7 @@ export interface paths {
   "/v2/quotes/{quote_id}/link": {
     /**
      * A signed link to a completed quote, to keep, share or download as PDF
-     * @description The link (`token`) is signed by the server and expires after QUOTE_LINK_DAYS (default 30) days. It opens the quote with the same shop's widget key or API token only; anyone holding it may, so it is as private as the shopper keeps it. A shopper links only their own quotes. Nothing is stored: the link cannot be revoked before it expires, but deleting the quote closes it.
+     * @description The link (`token`) is signed by the server and expires after QUOTE_LINK_DAYS (default 30) days, or sooner when the retention sweep may delete the part's upload before then (a shopper's upload: its retention period, at the least while the price holds; never less than a day), so a link never outlives its file. It opens the quote with the same shop's widget key or API token only; anyone holding it may, so it is as private as the shopper keeps it. A shopper links only their own quotes. Nothing is stored: the link cannot be revoked before it expires, but deleting the quote closes it.
      */
     post: operations["keepQuote"];
   };
@@ -1172,7 +1172,7 @@ export interface components {
       link_expires_at: string;
       /** @description The delivery option the shopper chose (label and business days), else the shop's lead time from its offer; null: none stated */
       lead_time: string | null;
-      /** @description The part drawn from its mesh, a `data:image/png;base64,…` URL; null when none can be drawn (a 3MF project, a very large mesh, a deleted file) */
+      /** @description The part drawn from its mesh, a `data:image/png;base64,…` URL; its bounding box in grey when the mesh is over 16 MiB or costs more to draw than a picture may (docs/security.md); null when none can be drawn (a 3MF project, a deleted file) */
       picture: string | null;
       pdf_url: string;
       /** @description The quote as GET /v2/quotes/{quote_id} answers it; `expired` says whether its price still holds */
@@ -3768,7 +3768,7 @@ export interface operations {
   };
   /**
    * A signed link to a completed quote, to keep, share or download as PDF
-   * @description The link (`token`) is signed by the server and expires after QUOTE_LINK_DAYS (default 30) days. It opens the quote with the same shop's widget key or API token only; anyone holding it may, so it is as private as the shopper keeps it. A shopper links only their own quotes. Nothing is stored: the link cannot be revoked before it expires, but deleting the quote closes it.
+   * @description The link (`token`) is signed by the server and expires after QUOTE_LINK_DAYS (default 30) days, or sooner when the retention sweep may delete the part's upload before then (a shopper's upload: its retention period, at the least while the price holds; never less than a day), so a link never outlives its file. It opens the quote with the same shop's widget key or API token only; anyone holding it may, so it is as private as the shopper keeps it. A shopper links only their own quotes. Nothing is stored: the link cannot be revoked before it expires, but deleting the quote closes it.
    */
   keepQuote: {
     parameters: {

@@ -49,8 +49,6 @@ test('a kept link reopens the quote with its price and picture, through the same
   const { s, quote } = await quotedShopper();
   const link = await s.post(`/v2/quotes/${quote.quote_id}/link`, {});
   assert.equal(link.status, 201, JSON.stringify(link.body));
-  const expires = new Date(link.body.expires_at).getTime() - server.deps.now().getTime();
-  assert.ok(Math.abs(expires - 10 * 86_400_000) < 60_000, 'QUOTE_LINK_DAYS sets the lifetime');
 
   // Another browser of the same shop (no shopper token) opens it.
   const other = widgetShopper(server, shop.key, SHOP);
@@ -78,6 +76,47 @@ test('a kept link reopens the quote with its price and picture, through the same
   assert.equal(afterDelete.body.picture, null);
 });
 
+/** Runs `fn` with the clock `days` ahead, then puts it back. */
+async function later<T>(days: number, fn: () => Promise<T>): Promise<T> {
+  const real = server.deps.now;
+  server.deps.now = () => new Date(real().getTime() + days * 86_400_000);
+  try {
+    return await fn();
+  } finally {
+    server.deps.now = real;
+  }
+}
+
+test('a link lives QUOTE_LINK_DAYS, but a shopper’s never past the day retention may delete the upload it shows', async () => {
+  // The merchant's own upload is never deleted by retention: QUOTE_LINK_DAYS (10 here) sets the lifetime.
+  const own = await shop.api.uploadBytes('/v2/file', new TextEncoder().encode(CUBE_OBJ), 'own.obj');
+  const ownQuote = await shop.api.post(`/v2/file/quote/${own.body.file_id}`, {});
+  assert.equal(ownQuote.status, 200, JSON.stringify(ownQuote.body));
+  const ownLink = (await shop.api.post(`/v2/quotes/${ownQuote.body.quote_id}/link`, {})).body;
+  const days = (iso: string) => (new Date(iso).getTime() - server.deps.now().getTime()) / 86_400_000;
+  assert.ok(
+    Math.abs(days(ownLink.expires_at) - 10) < 0.001,
+    `QUOTE_LINK_DAYS sets the lifetime (${ownLink.expires_at})`,
+  );
+
+  // A shopper's upload is deleted after the quote validity (7 days): the link ends with it, not 3 days later.
+  const { s, quote } = await quotedShopper();
+  const link = (await s.post(`/v2/quotes/${quote.quote_id}/link`, {})).body;
+  assert.ok(Math.abs(days(link.expires_at) - 7) < 0.01, `the upload's retention bounds the link (${link.expires_at})`);
+  assert.ok(new Date(link.expires_at) >= new Date(quote.expires_at), 'it lives at least as long as the price holds');
+  const lastDay = days(link.expires_at) - 0.01;
+  await later(lastDay, () => server.retention.sweepNow());
+  const opened = await later(lastDay, () => s.get(link.url));
+  assert.equal(opened.status, 200);
+  assert.notEqual(opened.body.picture, null, 'on its last day the link still shows the part');
+  // Once past, the sweep deletes the upload, and the link has expired: it never opens a quote whose part is gone.
+  await later(days(link.expires_at) + 0.01, () => server.retention.sweepNow());
+  assert.equal((await shop.api.get(`/v2/file/${quote.file_id}`)).status, 404, 'the upload is deleted');
+  const expired = await later(days(link.expires_at) + 0.01, () => s.get(link.url));
+  assert.equal(expired.status, 410);
+  assert.equal((await later(8, () => shop.api.get(ownLink.url))).status, 200, 'the merchant’s link still opens');
+});
+
 test('a tampered link is 400 quote_link_invalid, an expired one 410 quote_link_expired, with plain words', async () => {
   const { s, quote } = await quotedShopper();
   const { token } = (await s.post(`/v2/quotes/${quote.quote_id}/link`, {})).body as { token: string };
@@ -91,6 +130,7 @@ test('a tampered link is 400 quote_link_invalid, an expired one 410 quote_link_e
     `${id}.${expiry}.${flipped}`,
     `${id}.${expiry}.${samebits}`,
     `${id}.${Number(expiry) + 86_400}.${mac}`, // a longer life, same mac
+    `${id}.0${expiry}.${mac}`, // the same expiry spelt with a leading zero: another link, not this one
     `${quote.quote_id.replace(/.$/, (c: string) => (c === 'a' ? 'b' : 'a'))}.${expiry}.${mac}`,
     'not-a-link',
     `${id}.${expiry}.${mac}x`,
@@ -134,6 +174,25 @@ test('the PDF parses, names the part, the choices, the price of one part and unt
   assert.match(text, /Lead time\nAsk the shop/);
   // The picture is embedded.
   assert.match(Buffer.from(res.raw).toString('latin1'), /\/Subtype \/Image/);
+});
+
+test('names in other scripts print transliterated in the PDF, never as mojibake; its properties keep them as they are', async () => {
+  for (const [name, printed] of <[string, string][]>[
+    ['модель детали.obj', 'model detali.obj'],
+    ['Ελληνικό.obj', 'Elliniko.obj'],
+    ['模型.obj', '??.obj'],
+  ]) {
+    const s = widgetShopper(server, shop.key, SHOP);
+    const fileId = await s.upload(new TextEncoder().encode(CUBE_OBJ), name);
+    const q = await s.post(`/v2/file/quote/${fileId}`, { choices: {} });
+    assert.equal(q.status, 200, JSON.stringify(q.body));
+    const link = (await s.post(`/v2/quotes/${q.body.quote_id}/link`, {})).body;
+    const res = await s.get(link.pdf_url);
+    assert.equal(res.status, 200);
+    const text = await pdfText(res.raw);
+    assert.ok(text.split('\n').includes(printed), `${name} prints as ${printed}: ${text}`);
+    assert.equal((await PDFDocument.load(res.raw)).getSubject(), name);
+  }
 });
 
 test('the kept quote and its PDF name the delivery option the shopper chose', async () => {
