@@ -1,4 +1,4 @@
-// What an upload may store, known before its parse writes the canonical mesh (docs/limits.md, "Storage"): the
+// What an upload may store, known before its parse writes the canonical mesh (docs/limits.md, "The disk floor"): the
 // least room any of its limits leaves — the plan's storage allowance, a widget key's storage budget, the disk's
 // floor and the account's and the key's shares of the disk. The parse is told that room: a mesh that cannot fit
 // (an instanced 3MF expanding a few KB into tens of MB) is refused before it is written, with the refusal of the

@@ -141,7 +141,7 @@ function collect(write: (sink: ByteSink) => void): Uint8Array {
 
 /**
  * Bytes the canonical mesh takes at least, known before a byte is written: storage is reserved against it
- * (docs/limits.md, "Storage"). Face lines are counted exactly (their indices' digits); a vertex line is counted
+ * (docs/limits.md, "The disk floor"). Face lines are counted exactly (their indices' digits); a vertex line is counted
  * with each coordinate at its shortest, one character (its real text is only known once written).
  */
 export function canonicalBytesAtLeast(part: Mesh, negative: Mesh | null): number {

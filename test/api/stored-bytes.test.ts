@@ -1,4 +1,4 @@
-// Storage is counted in the bytes a file stores, not the bytes uploaded (docs/limits.md, "Storage"): a few KB of
+// Storage is counted in the bytes a file stores, not the bytes uploaded (docs/limits.md, "Quotas"): a few KB of
 // instanced 3MF expand into megabytes of canonical mesh. The attack: a shop's public widget key, shoppers at several
 // 127.0.0.x addresses, each uploading such a file. Shown here: the quota, the widget budget and GET /v2/usage count
 // the stored bytes; an expansion beyond the budget or the disk is refused before its mesh is written and leaves
@@ -14,6 +14,7 @@ import { largestAccepted3mf } from '../helpers/hostile.ts';
 import { storedBytesOf } from '../helpers/stored-bytes.ts';
 import { canonicalBytesAtLeast, parseModel } from '../../shared/model/index.ts';
 import { freeBytes } from '../../server/storage/disk-floor.ts';
+import { loadConfig } from '../../server/config.ts';
 
 const SHOP = 'https://stored-bytes.example';
 /** A torus of 4,000 triangles placed 40 times: about 33 KB uploaded, megabytes of canonical mesh. */
@@ -182,4 +183,14 @@ test('a widget key, then an account, at its share of the disk leaves the other m
     assert.equal((await shopperUpload(other.key, '127.0.0.30')).status, 201, "another shop's shopper");
     assert.ok((await freeBytes(server.dataDir)) >= server.deps.config.diskFreeFloorBytes, 'the floor was kept');
   });
+});
+
+test('the disk shares are validated, naming the variable, and default to 50 % and 10 %', () => {
+  const env = { DATA_DIR: server.dataDir, JWT_SECRET: 'test-secret-that-is-long-enough-0123456789' };
+  assert.throws(() => loadConfig({ ...env, DISK_ACCOUNT_SHARE_PERCENT: '0' }), /DISK_ACCOUNT_SHARE_PERCENT/);
+  assert.throws(() => loadConfig({ ...env, DISK_WIDGET_SHARE_PERCENT: '101' }), /DISK_WIDGET_SHARE_PERCENT/);
+  const defaults = loadConfig(env);
+  assert.equal(defaults.diskAccountSharePercent, 50);
+  assert.equal(defaults.diskWidgetSharePercent, 10);
+  assert.equal(loadConfig({ ...env, DISK_ACCOUNT_SHARE_PERCENT: '100' }).diskAccountSharePercent, 100);
 });

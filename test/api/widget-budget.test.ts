@@ -184,7 +184,8 @@ test("shopper uploads stop at the key's storage budget, exactly under concurrenc
     assert.equal(r.body.error.details.limit_bytes, limit);
     assert.ok(r.body.error.details.used_bytes + r.body.error.details.needed_bytes > limit);
   }
-  const storedOf = (sha256: string) => sizes[parts.findIndex((p) => createHash('sha256').update(p).digest('hex') === sha256)]!;
+  const storedOf = (sha256: string) =>
+    sizes[parts.findIndex((p) => createHash('sha256').update(p).digest('hex') === sha256)]!;
   const usedBytes = stored.reduce((n, r) => n + storedOf(r.body.sha256), 0);
   const usage = (await shop.api.get('/v2/usage')).body.widget_budgets[0];
   assert.deepEqual(usage.upload_storage, { used_bytes: usedBytes, limit_bytes: limit });

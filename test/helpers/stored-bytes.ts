@@ -1,4 +1,4 @@
-// What an upload stores (docs/limits.md, "Storage"): its original and the canonical mesh the server writes from it,
+// What an upload stores (docs/limits.md, "Quotas"): its original and the canonical mesh the server writes from it,
 // computed here with the same parser and writer, so tests can state storage figures exactly.
 import { parseModel, writeCanonical3mf, writeCanonicalObj, type ModelFormat } from '../../shared/model/index.ts';
 
