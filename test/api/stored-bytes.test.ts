@@ -26,7 +26,8 @@ const LEAST = MODEL.length + canonicalBytesAtLeast(parseModel(MODEL, '3mf').mesh
 
 let server: TestServer;
 before(async () => {
-  server = await startTestServer();
+  // Nothing is pre-sliced: these tests are about storage, and a slice of each upload would only load the machine.
+  server = await startTestServer({ PREFETCH_MAX_SECONDS: '0' });
 });
 after(() => server.stop());
 
@@ -51,11 +52,12 @@ function onDisk(fileId: string): number {
   return readdirSync(dir).reduce((n, name) => n + statSync(path.join(dir, name)).size, 0);
 }
 
-/** Every file folder in the store, and what this process is staging or receiving in its tmp folder. */
+/** Every file folder in the store, and the files this process is staging or receiving in its tmp folder. */
 function leftovers() {
   const root = path.join(server.dataDir, 'files');
   const folders = readdirSync(root).flatMap((shard) => readdirSync(path.join(root, shard)));
-  return { folders: folders.sort(), tmp: readdirSync(server.deps.storage.tmpDir) };
+  const tmp = readdirSync(server.deps.storage.tmpDir).filter((d) => d.startsWith('stage') || d.startsWith('upload'));
+  return { folders: folders.sort(), tmp };
 }
 
 const widgetUsage = async (api: ApiClient) => (await api.get('/v2/usage')).body.widget_budgets[0].upload_storage;
