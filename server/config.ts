@@ -113,6 +113,10 @@ export interface Config {
   quoteLinkDays: number;
   /** Uploads are refused (507) when they would leave less free space than this on DATA_DIR's disk; 0: no floor. */
   diskFreeFloorBytes: number;
+  /** The most of the disk above the floor one account's stored files may hold (docs/limits.md, "The disk floor"). */
+  diskAccountSharePercent: number;
+  /** The same for the uploads of one widget key's shoppers. */
+  diskWidgetSharePercent: number;
 }
 
 export const SIGNUP_MODES = ['open', 'invite', 'off'] as const;
@@ -308,5 +312,7 @@ export function loadConfig(env: Env = process.env): Config {
     outboxRetentionDays: int(env, 'OUTBOX_RETENTION_DAYS', 30, 1, 36_500),
     quoteLinkDays: int(env, 'QUOTE_LINK_DAYS', 30, 1, 365),
     diskFreeFloorBytes: int(env, 'DISK_FREE_FLOOR_MB', 1024, 0, 16 * 1024 * 1024) * 1024 * 1024,
+    diskAccountSharePercent: int(env, 'DISK_ACCOUNT_SHARE_PERCENT', 50, 1, 100),
+    diskWidgetSharePercent: int(env, 'DISK_WIDGET_SHARE_PERCENT', 10, 1, 100),
   };
 }

@@ -1,4 +1,5 @@
-// Turning an uploaded temp file into a stored model: hash, parse (in a worker), store, record, emit.
+// Turning an uploaded temp file into a stored model: hash, parse (in a worker), store, record, emit. What a file
+// stores is its original and its canonical mesh; storage limits count both (storage-room.ts).
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
@@ -11,7 +12,8 @@ import { fileById, insertFile, deleteFile, updateFileScale, type FileRow } from 
 import { writeEvent } from '../outbox/index.ts';
 import { newId } from '../ids.ts';
 import { ApiError, notFound } from '../http/index.ts';
-import { checkStorageQuota, recordStorageChange } from '../limits/index.ts';
+import { recordStorageChange } from '../limits/index.ts';
+import { uploadRoom } from './storage-room.ts';
 import { sourceUnit, type Unit } from '../placement/index.ts';
 import { scaledMeasurements, scaledSize, unitWarning } from '../placement/index.ts';
 import type { ContractSchema } from '../openapi/index.ts';
@@ -51,8 +53,11 @@ export interface IngestRequest {
   originalName: string | null;
   /** The unit the uploader says the numbers are in; applies to formats without one of their own (STL, OBJ). */
   statedUnit?: Unit;
-  /** Runs inside the transaction that records the file (e.g. to consume the upload id); throw to abort. */
-  beforeCommit?: (tx: Queryable, fileId: string, sizeBytes: number) => Promise<void>;
+  /**
+   * Runs inside the transaction that records the file (e.g. to consume the upload id); throw to abort.
+   * `storedBytes`: what the file stores, its original and its canonical mesh.
+   */
+  beforeCommit?: (tx: Queryable, fileId: string, storedBytes: number) => Promise<void>;
 }
 
 export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<FileRow> {
@@ -63,19 +68,30 @@ export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<File
   try {
     const { size } = await stat(req.tmpPath);
     if (size === 0) throw new ApiError(422, 'empty_file', 'The uploaded file is empty.');
-    await checkStorageQuota(deps, req.accountId, size); // refuse before the costly parse
+    // Refuse before the costly parse when not even the original fits; the parse writes at most the room left.
+    const room = await uploadRoom(deps, { accountId: req.accountId, uploadId: req.uploadId, originalBytes: size });
     const sha256 = await sha256File(req.tmpPath);
-    const parsed = await deps.parser.parse(
-      { sourcePath: req.tmpPath, fileName: name, canonical: staged.canonical },
-      req.caller,
-    );
+    const parsed = await deps.parser
+      .parse(
+        {
+          sourcePath: req.tmpPath,
+          fileName: name,
+          canonical: staged.canonical,
+          maxCanonicalBytes: room.canonicalBytes,
+        },
+        req.caller,
+      )
+      .catch((err) => {
+        throw room.refusal(err);
+      });
+    const storedBytes = size + (await stat(staged.canonical[parsed.canonical])).size;
     await rename(req.tmpPath, staged.original); // both under this process's tmp folder: one filesystem
     // In place before the row that names it commits; removed again below if the transaction fails.
     await deps.storage.publish(fileId, staged);
     published = true;
     const unit = uploadUnit(parsed.format, parsed.unit, req.statedUnit);
     const stored = await deps.db.transaction(async (tx) => {
-      await req.beforeCommit?.(tx, fileId, size);
+      await req.beforeCommit?.(tx, fileId, storedBytes);
       const row = await insertFile(tx, {
         id: fileId,
         account_id: req.accountId,
@@ -83,6 +99,7 @@ export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<File
         format: parsed.format,
         content_type: CONTENT_TYPES[parsed.format],
         size_bytes: size,
+        stored_bytes: storedBytes,
         sha256,
         mesh_sha256: parsed.meshSha256,
         measurements: { ...parsed.measurements, unit: parsed.unit },
@@ -106,7 +123,7 @@ export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<File
         accountId: req.accountId,
         tokenId: req.tokenId,
         enforce: true,
-        addedBytes: size,
+        addedBytes: storedBytes,
       });
       return row;
     });

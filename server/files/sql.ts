@@ -11,7 +11,10 @@ export interface FileRow {
   name: string;
   format: ModelFormat;
   content_type: `model/${ModelFormat}`;
+  /** The original's size: what was uploaded and what a download sends. */
   size_bytes: number;
+  /** What the file keeps stored: the original plus the canonical mesh (storage limits count this). */
+  stored_bytes: number;
   sha256: string;
   mesh_sha256: string;
   /** The canonical mesh's measurements (millimetres) and the unit the file declared. */
@@ -30,16 +33,16 @@ export interface FileRow {
   created_at: Date;
 }
 
-type PlacementFields = 'unit' | 'unit_source' | 'scale' | 'shape';
-/** Unit, scale and shape default to millimetres assumed, 1 and unknown. */
-export type NewFile = Omit<FileRow, 'created_at' | 'revision' | PlacementFields> &
-  Partial<Pick<FileRow, PlacementFields>>;
+type DefaultedFields = 'unit' | 'unit_source' | 'scale' | 'shape' | 'stored_bytes';
+/** Unit, scale and shape default to millimetres assumed, 1 and unknown; stored bytes to the original's size. */
+export type NewFile = Omit<FileRow, 'created_at' | 'revision' | DefaultedFields> &
+  Partial<Pick<FileRow, DefaultedFields>>;
 
 export async function insertFile(db: Queryable, f: NewFile): Promise<FileRow> {
   const rows = await db.query<FileRow>(
     `INSERT INTO files (id, account_id, name, format, content_type, size_bytes, sha256, mesh_sha256, measurements,
-       footprint, warnings, source, token_id, upload_id, unit, unit_source, scale, shape)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING *`,
+       footprint, warnings, source, token_id, upload_id, unit, unit_source, scale, shape, stored_bytes)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING *`,
     [
       f.id,
       f.account_id,
@@ -59,6 +62,7 @@ export async function insertFile(db: Queryable, f: NewFile): Promise<FileRow> {
       f.unit_source ?? 'assumed',
       f.scale ?? 1,
       f.shape ? JSON.stringify(f.shape) : null,
+      f.stored_bytes ?? f.size_bytes,
     ],
   );
   return firstRow(rows);
@@ -109,4 +113,12 @@ export async function deleteFile(db: Queryable, accountId: string, id: string): 
     accountId,
   ]);
   return row;
+}
+
+/** The widget key that fetched an upload id (its shoppers' uploads share that key's storage budget), if any. */
+export async function uploadWidgetKey(db: Queryable, uploadId: string): Promise<string | null> {
+  const [row] = await db.query<{ widget_key_id: string | null }>('SELECT widget_key_id FROM upload_ids WHERE id = $1', [
+    uploadId,
+  ]);
+  return row?.widget_key_id ?? null;
 }

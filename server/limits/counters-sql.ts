@@ -45,10 +45,10 @@ export async function incrementQuotes(tx: Queryable, accountId: string, period: 
   return firstRow(rows).quotes;
 }
 
-/** Bytes of model files the account stores (the storage quota counts them). */
+/** Bytes the account's model files keep stored, originals and canonical meshes (the storage quota counts them). */
 export async function storageUsed(db: Queryable, accountId: string): Promise<number> {
   const rows = await db.query<{ n: number }>(
-    'SELECT coalesce(sum(size_bytes), 0)::float8 AS n FROM files WHERE account_id = $1',
+    'SELECT coalesce(sum(stored_bytes), 0)::float8 AS n FROM files WHERE account_id = $1',
     [accountId],
   );
   return firstRow(rows).n;

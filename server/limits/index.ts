@@ -65,7 +65,7 @@ export { CALLER_VIAS } from './counters-sql.ts';
 export type { CallerVia } from './counters-sql.ts';
 export { chargeToUploadOwner, chargeUploadId, limitsMiddleware } from './middleware.ts';
 export { limitsPaths, limitsSchemas, rateLimitHeaders, withRateLimitResponses, withRateLimits } from './openapi.ts';
-export { checkQuoteQuota, checkStorageQuota, countQuote, recordStorageChange } from './quota.ts';
+export { checkQuoteQuota, checkStorageQuota, countQuote, recordStorageChange, storageAllowanceRoom } from './quota.ts';
 export { limitsRouter } from './router.ts';
 export { chargeSlicerTime, checkSlicerBudget, purgeSlicerUsage, slicerSpeed } from './slicer-time.ts';
 export type { SliceOutcome } from './slicer-time.ts';
@@ -77,6 +77,7 @@ export {
   precheckWidgetStorage,
   reserveWidgetStorage,
   widgetBudgetUsage,
+  widgetStorageRoom,
 } from './widget-budget.ts';
 export type { WidgetQuoteCaller } from './widget-budget.ts';
 

@@ -92,11 +92,15 @@ export const limitsSchemas = {
     resets_at: { ...timestamp, description: 'When the allowance starts again: the start of the next UTC month' },
   }),
   StorageQuotaExceededError: errorSchema('storage_quota_exceeded', {
-    used_bytes: { ...int0, description: 'Bytes stored now, without this upload' },
+    used_bytes: {
+      ...int0,
+      description: "Bytes the account's files store now (originals and canonical meshes), without this upload",
+    },
     limit_bytes: { type: 'integer', minimum: 1, description: "The plan's storage allowance" },
     needed_bytes: {
       ...int0,
-      description: 'The size of this upload (the declared length when refused before the body was read)',
+      description:
+        'What this upload would store, as far as known when refused: the declared length before the body was read, the original before the parse, the original plus at least its canonical mesh after it',
     },
     free_at_least_bytes: {
       ...int0,
@@ -122,7 +126,7 @@ export const limitsSchemas = {
       resets_in_seconds: { type: 'integer', minimum: 1 },
       quotes: { ...allowance('successful quotes this month'), description: 'Monthly quote allowance' },
       storage: {
-        ...allowance('bytes of stored model files'),
+        ...allowance('bytes the model files store: each original and its canonical mesh'),
         description: 'Storage allowance (not monthly: deleting files frees it at once)',
       },
     },
@@ -137,7 +141,7 @@ export const limitsPaths = {
       summary: 'Quota limits, usage and reset time for quotes and storage',
       security: bearer,
       description:
-        'Quotes are counted per UTC calendar month and reset at `resets_at`; storage is the bytes of the stored model files, freed at once by deleting files. A quote beyond the monthly allowance is refused with 402 `quote_allowance_exhausted` (`details.resets_at`), an upload beyond the storage allowance with 402 `storage_quota_exceeded` (`details.free_at_least_bytes`: how much to delete). Neither carries Retry-After; 429 means a rate limit only.',
+        'Quotes are counted per UTC calendar month and reset at `resets_at`; storage is the bytes the model files store (each original and the canonical mesh written from it: an instanced 3MF stores far more than its upload), freed at once by deleting files. A quote beyond the monthly allowance is refused with 402 `quote_allowance_exhausted` (`details.resets_at`), an upload beyond the storage allowance with 402 `storage_quota_exceeded` (`details.free_at_least_bytes`: how much to delete). Neither carries Retry-After; 429 means a rate limit only.',
       responses: { '200': ok('Quota', 'Allowances and usage'), ...errors(401) },
     },
   },

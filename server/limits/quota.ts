@@ -4,9 +4,10 @@
 // countQuote counts a completed quote in the transaction that completes it. Quotes already running when
 // the last one of the month was used may still complete and be counted (the count can exceed the limit by
 // the number of quotes in flight): a quote is never thrown away after its slice was paid for.
-// Storage: the bytes of the account's stored originals. An upload that would go beyond the allowance is
-// refused, exactly (re-checked under the alert lock in the transaction that records the file); deleting a
-// file frees its bytes at once.
+// Storage: the bytes the account's files keep stored, each original and the canonical mesh parsed from it. An
+// upload that would go beyond the allowance is refused before its mesh is written (storageAllowanceRoom bounds
+// what the parse may write), then exactly (re-checked under the alert lock in the transaction that records the
+// file); deleting a file frees its bytes at once.
 import type { Queryable } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
 import type { AccountRow } from '../accounts/index.ts';
@@ -20,6 +21,7 @@ import {
   storageUsed,
 } from './counters-sql.ts';
 import { ApiError } from '../http/index.ts';
+import type { StorageRoom } from '../storage/index.ts';
 import { lockedUsage, settleAlerts } from './alerts.ts';
 import { monthPeriod, secondsUntil, type Period } from './period.ts';
 
@@ -43,13 +45,16 @@ function quoteAllowanceExhausted(used: number, limit: number, period: Period): A
   );
 }
 
-/** `usedBytes` is what is stored without this upload; the details say how much to delete to make it fit. */
+/**
+ * `usedBytes` is what is stored without this upload, `neededBytes` what the upload would store (its declared length
+ * when refused before the body is read); the details say how much to delete to make it fit.
+ */
 function storageQuotaExceeded(usedBytes: number, limitBytes: number, neededBytes: number): ApiError {
   const freeAtLeast = Math.max(0, usedBytes + neededBytes - limitBytes);
   return new ApiError(
     402,
     'storage_quota_exceeded',
-    `This upload of ${neededBytes} bytes does not fit the storage allowance of ${limitBytes} bytes (${usedBytes} used): ` +
+    `This upload needs ${neededBytes} bytes of storage and does not fit the storage allowance of ${limitBytes} bytes (${usedBytes} used): ` +
       `delete files of at least ${freeAtLeast} bytes to make room.`,
     { used_bytes: usedBytes, limit_bytes: limitBytes, needed_bytes: neededBytes, free_at_least_bytes: freeAtLeast },
   );
@@ -99,9 +104,15 @@ export async function settleNewPeriod(deps: QuotaDeps, accountId: string, period
 
 /** A cheap early refusal before an upload is parsed; recordStorageChange makes the exact decision. */
 export async function checkStorageQuota(deps: QuotaDeps, accountId: string, addBytes: number): Promise<void> {
+  const room = await storageAllowanceRoom(deps, accountId);
+  if (addBytes > room.left) throw room.refuse(addBytes);
+}
+
+/** What is left of the account's storage allowance for one upload, before it is parsed. */
+export async function storageAllowanceRoom(deps: QuotaDeps, accountId: string): Promise<StorageRoom> {
   const limit = planFor(deps, await accountPlanId(deps.db, accountId)).storage_bytes;
   const used = await storageUsed(deps.db, accountId);
-  if (used + addBytes > limit) throw storageQuotaExceeded(used, limit, addBytes);
+  return { used, left: limit - used, refuse: (needed) => storageQuotaExceeded(used, limit, needed) };
 }
 
 /**

@@ -14,7 +14,7 @@ const BUDGET_FIELDS: Record<keyof WidgetBudget, string> = {
   monthly_quote_share_percent:
     "Percent of the plan's monthly quotes the key's shoppers may use, counted as the allowance counts (one per upload explored); beyond: 402 widget_allowance_exhausted",
   upload_storage_bytes:
-    "Bytes the key's shoppers' stored uploads may take (they count against the account's storage too); beyond: 402 widget_storage_exhausted",
+    "Bytes the key's shoppers' uploads may keep stored, originals and canonical meshes (they count against the account's storage too); beyond: 402 widget_storage_exhausted",
 };
 
 export const widgetBudgetSchema = {
@@ -54,11 +54,12 @@ export const widgetBudgetSchemas = {
     resets_at: resetsAt('the share (the next UTC month)'),
   }),
   WidgetStorageExhaustedError: errorSchema('widget_storage_exhausted', {
-    used_bytes: { ...int0, description: "Bytes of the key's shoppers' stored uploads, without this one" },
+    used_bytes: { ...int0, description: "Bytes the key's shoppers' uploads store now, without this one" },
     limit_bytes: { ...int0, description: "The key's upload_storage_bytes" },
     needed_bytes: {
       ...int0,
-      description: 'The size of this upload (the declared length when refused before the body)',
+      description:
+        'What this upload would store, as far as known when refused: the declared length before the body, the original before the parse, the original plus at least its canonical mesh after it',
     },
   }),
   WidgetBudgetUsage: {
@@ -86,6 +87,8 @@ export const widgetBudgetSchemas = {
       quotes_per_shopper_hour: { type: 'integer', minimum: 1 },
       upload_storage: {
         type: 'object',
+        description:
+          "Bytes the key's shoppers' uploads store now (originals and canonical meshes) and upload_storage_bytes",
         required: ['used_bytes', 'limit_bytes'],
         additionalProperties: false,
         properties: { used_bytes: int0, limit_bytes: int0 },

@@ -77,10 +77,10 @@ export async function lockWidgetKey(tx: Queryable, widgetKeyId: string): Promise
   await tx.query('SELECT id FROM widget_keys WHERE id = $1 FOR NO KEY UPDATE', [widgetKeyId]);
 }
 
-/** Bytes of the stored files uploaded through the key's upload ids. */
+/** Bytes the files uploaded through the key's upload ids keep stored (originals and canonical meshes). */
 export async function widgetStorageUsed(db: Queryable, widgetKeyId: string): Promise<number> {
   const rows = await db.query<{ n: number }>(
-    `SELECT coalesce(sum(f.size_bytes), 0)::float8 AS n FROM upload_ids u JOIN files f ON f.id = u.file_id
+    `SELECT coalesce(sum(f.stored_bytes), 0)::float8 AS n FROM upload_ids u JOIN files f ON f.id = u.file_id
      WHERE u.widget_key_id = $1 AND u.file_id IS NOT NULL`,
     [widgetKeyId],
   );

@@ -1,12 +1,13 @@
 // What one widget key's shoppers may spend (docs/limits.md, "Widget budgets"), set in the offer's widget_budget:
 // quotes per shopper session per UTC hour (429 with Retry-After), quotes per UTC day of the whole shop (402), the
 // key's share of the monthly quote allowance (402; so shoppers never use up the merchant's own API quotes) and
-// the bytes its shoppers' uploads keep stored (402). Every count is a row in widget_budget_counters, taken or
+// the bytes its shoppers' uploads keep stored, originals and canonical meshes (402). Every count is a row in widget_budget_counters, taken or
 // read in SQL, so the limits hold across processes.
 import type { Queryable } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
 import type { AccountRow } from '../accounts/index.ts';
 import { ApiError } from '../http/index.ts';
+import type { StorageRoom } from '../storage/index.ts';
 import { writeEvent } from '../outbox/index.ts';
 import { accountPlanId } from './counters-sql.ts';
 import { monthlyShare, normalizeWidgetBudget, type WidgetBudget } from '../../shared/widget-budget.ts';
@@ -143,20 +144,26 @@ function widgetStorageExhausted(usedBytes: number, limitBytes: number, neededByt
   return new ApiError(
     402,
     'widget_storage_exhausted',
-    `This upload of ${neededBytes} bytes does not fit the ${limitBytes} bytes the shop keeps for its widget's uploads (${usedBytes} used).`,
+    `This upload needs ${neededBytes} bytes of storage and does not fit the ${limitBytes} bytes the shop keeps for its widget's uploads (${usedBytes} used).`,
     { used_bytes: usedBytes, limit_bytes: limitBytes, needed_bytes: neededBytes },
   );
 }
 
 /** A cheap early refusal of a widget upload by its declared size, before the body is read. */
 export async function precheckWidgetStorage(db: Queryable, accountId: string, widgetKeyId: string, bytes: number) {
+  const room = await widgetStorageRoom(db, accountId, widgetKeyId);
+  if (bytes > room.left) throw room.refuse(bytes);
+}
+
+/** What is left of the key's storage budget for one shopper upload, before it is parsed. */
+export async function widgetStorageRoom(db: Queryable, accountId: string, widgetKeyId: string): Promise<StorageRoom> {
   const { upload_storage_bytes: limit } = await widgetBudget(db, accountId, widgetKeyId);
   const used = await widgetStorageUsed(db, widgetKeyId);
-  if (used + bytes > limit) throw widgetStorageExhausted(used, limit, bytes);
+  return { used, left: limit - used, refuse: (needed) => widgetStorageExhausted(used, limit, needed) };
 }
 
 /**
- * The exact check, in the transaction that records the upload (before its file row): under the key's row lock,
+ * The exact check with the bytes the upload stores (original and canonical mesh), in the transaction that records it (before its file row): under the key's row lock,
  * so concurrent uploads through one key cannot overshoot together.
  */
 export async function reserveWidgetStorage(tx: Queryable, accountId: string, widgetKeyId: string, bytes: number) {

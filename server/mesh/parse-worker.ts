@@ -6,6 +6,7 @@ import { parentPort } from 'node:worker_threads';
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import {
+  canonicalBytesAtLeast,
   detectFormat,
   ModelError,
   parseModel,
@@ -31,6 +32,8 @@ export interface ParseJob {
   fileName: string;
   /** Where to write the canonical mesh: OBJ, or 3MF when the model has negative volumes. */
   canonical: { obj: string; '3mf': string };
+  /** The most the canonical mesh may take on disk (the upload's storage room); unbounded when left out. */
+  maxCanonicalBytes?: number;
 }
 
 /** The estimator's features of a stored canonical mesh, as placed for the slice, with the quote's settings. */
@@ -50,7 +53,11 @@ function features(job: FeaturesJob) {
 function run(job: ParseJob) {
   const parsed = parse(job);
   const canonical = parsed.negativeVolumes ? '3mf' : 'obj';
-  const meshSha256 = writeHashed(job.canonical[canonical], (sink) => {
+  const room = job.maxCanonicalBytes ?? Number.POSITIVE_INFINITY;
+  // An instanced 3MF is refused here, before its expanded mesh is written, when even its least size has no room.
+  const least = canonicalBytesAtLeast(parsed.mesh, parsed.negativeVolumes);
+  if (least > room) throw noRoom(least, room);
+  const meshSha256 = writeHashed(job.canonical[canonical], room, (sink) => {
     if (parsed.negativeVolumes) streamCanonical3mf(parsed.mesh, parsed.negativeVolumes, sink);
     else streamCanonicalObj(parsed.mesh, sink);
   });
@@ -79,12 +86,24 @@ function parse(job: ParseJob): ParsedModel {
   return parseModel(bytes, format, { maxInflatedBytes: inflatedAllowance(bytes.length) });
 }
 
-/** Streams the canonical mesh to disk and to its hash, never holding it whole. */
-function writeHashed(path: string, write: (sink: ByteSink) => void): string {
+/** The canonical mesh needs more than the upload's storage room; the caller answers with the limit that set it. */
+function noRoom(neededAtLeast: number, room: number): ModelError {
+  return new ModelError(
+    'storage_room_exceeded',
+    `The model's mesh needs at least ${neededAtLeast} bytes of storage, more than the ${room} bytes left for it.`,
+    { needed_at_least_bytes: neededAtLeast, room_bytes: room },
+  );
+}
+
+/** Streams the canonical mesh to disk and to its hash, never holding it whole, and never more than `room` bytes. */
+function writeHashed(path: string, room: number, write: (sink: ByteSink) => void): string {
   const hash = createHash('sha256');
   const fd = openSync(path, 'w');
+  let written = 0;
   try {
     write((chunk) => {
+      written += chunk.length;
+      if (written > room) throw noRoom(written, room);
       hash.update(chunk);
       for (let offset = 0; offset < chunk.length; ) offset += writeSync(fd, chunk, offset);
     });

@@ -93,7 +93,7 @@ export function errorResponses() {
     ServiceUnavailable:
       "The server is busy: e.g. your account's slicing queue is full (`queue_full`, SLICER_QUEUE_PER_ACCOUNT quotes waiting; other accounts are not affected); see Retry-After.",
     InsufficientStorage:
-      "The server's disk is short of space (`insufficient_storage`): the upload would leave less free than the operator's floor (DISK_FREE_FLOOR_MB). Refused before the body is read when its length is declared, else once it arrived; retry later.",
+      "The server's disk is short of space (`insufficient_storage`): the upload would leave less free than the operator's floor (DISK_FREE_FLOOR_MB), or its account's or widget key's files would hold more than their share of the space above it (DISK_ACCOUNT_SHARE_PERCENT, DISK_WIDGET_SHARE_PERCENT; `details.limit`: `disk_floor`, `account_disk_share` or `widget_disk_share`). Refused before the body is read when its length is declared, once it arrived, and before the parse writes the canonical mesh; retry later.",
   };
   const shared = Object.entries(describe).map(([name, description]) => [
     name,

@@ -311,7 +311,7 @@ export interface paths {
   "/v2/quota": {
     /**
      * Quota limits, usage and reset time for quotes and storage
-     * @description Quotes are counted per UTC calendar month and reset at `resets_at`; storage is the bytes of the stored model files, freed at once by deleting files. A quote beyond the monthly allowance is refused with 402 `quote_allowance_exhausted` (`details.resets_at`), an upload beyond the storage allowance with 402 `storage_quota_exceeded` (`details.free_at_least_bytes`: how much to delete). Neither carries Retry-After; 429 means a rate limit only.
+     * @description Quotes are counted per UTC calendar month and reset at `resets_at`; storage is the bytes the model files store (each original and the canonical mesh written from it: an instanced 3MF stores far more than its upload), freed at once by deleting files. A quote beyond the monthly allowance is refused with 402 `quote_allowance_exhausted` (`details.resets_at`), an upload beyond the storage allowance with 402 `storage_quota_exceeded` (`details.free_at_least_bytes`: how much to delete). Neither carries Retry-After; 429 means a rate limit only.
      */
     get: operations["getQuota"];
   };
@@ -1598,7 +1598,7 @@ export interface components {
          */
         monthly_quote_share_percent?: number;
         /**
-         * @description Bytes the key's shoppers' stored uploads may take (they count against the account's storage too); beyond: 402 widget_storage_exhausted
+         * @description Bytes the key's shoppers' uploads may keep stored, originals and canonical meshes (they count against the account's storage too); beyond: 402 widget_storage_exhausted
          * @default 536870912
          */
         upload_storage_bytes?: number;
@@ -1686,7 +1686,7 @@ export interface components {
          */
         monthly_quote_share_percent: number;
         /**
-         * @description Bytes the key's shoppers' stored uploads may take (they count against the account's storage too); beyond: 402 widget_storage_exhausted
+         * @description Bytes the key's shoppers' uploads may keep stored, originals and canonical meshes (they count against the account's storage too); beyond: 402 widget_storage_exhausted
          * @default 536870912
          */
         upload_storage_bytes: number;
@@ -2298,11 +2298,11 @@ export interface components {
         code: "widget_storage_exhausted";
         message: string;
         details: {
-          /** @description Bytes of the key's shoppers' stored uploads, without this one */
+          /** @description Bytes the key's shoppers' uploads store now, without this one */
           used_bytes: number;
           /** @description The key's upload_storage_bytes */
           limit_bytes: number;
-          /** @description The size of this upload (the declared length when refused before the body) */
+          /** @description What this upload would store, as far as known when refused: the declared length before the body, the original before the parse, the original plus at least its canonical mesh after it */
           needed_bytes: number;
         };
       };
@@ -2325,6 +2325,7 @@ export interface components {
         limit: number;
       };
       quotes_per_shopper_hour: number;
+      /** @description Bytes the key's shoppers' uploads store now (originals and canonical meshes) and upload_storage_bytes */
       upload_storage: {
         used_bytes: number;
         limit_bytes: number;
@@ -2356,11 +2357,11 @@ export interface components {
         code: "storage_quota_exceeded";
         message: string;
         details: {
-          /** @description Bytes stored now, without this upload */
+          /** @description Bytes the account's files store now (originals and canonical meshes), without this upload */
           used_bytes: number;
           /** @description The plan's storage allowance */
           limit_bytes: number;
-          /** @description The size of this upload (the declared length when refused before the body was read) */
+          /** @description What this upload would store, as far as known when refused: the declared length before the body was read, the original before the parse, the original plus at least its canonical mesh after it */
           needed_bytes: number;
           /** @description used_bytes + needed_bytes - limit_bytes: delete at least this much to make the upload fit */
           free_at_least_bytes: number;
@@ -2399,9 +2400,9 @@ export interface components {
       };
       /** @description Storage allowance (not monthly: deleting files frees it at once) */
       storage: {
-        /** @description Used, in bytes of stored model files */
+        /** @description Used, in bytes the model files store: each original and its canonical mesh */
         used: number;
-        /** @description The plan's allowance, in bytes of stored model files */
+        /** @description The plan's allowance, in bytes the model files store: each original and its canonical mesh */
         limit: number;
         remaining: number;
         /** @description used / limit in percent, two decimals (may exceed 100 by quotes in flight) */
@@ -2793,7 +2794,7 @@ export interface components {
         "application/json": components["schemas"]["Error"];
       };
     };
-    /** @description The server's disk is short of space (`insufficient_storage`): the upload would leave less free than the operator's floor (DISK_FREE_FLOOR_MB). Refused before the body is read when its length is declared, else once it arrived; retry later. */
+    /** @description The server's disk is short of space (`insufficient_storage`): the upload would leave less free than the operator's floor (DISK_FREE_FLOOR_MB), or its account's or widget key's files would hold more than their share of the space above it (DISK_ACCOUNT_SHARE_PERCENT, DISK_WIDGET_SHARE_PERCENT; `details.limit`: `disk_floor`, `account_disk_share` or `widget_disk_share`). Refused before the body is read when its length is declared, once it arrived, and before the parse writes the canonical mesh; retry later. */
     InsufficientStorage: {
       headers: {
         "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4849,7 +4850,7 @@ export interface operations {
   };
   /**
    * Quota limits, usage and reset time for quotes and storage
-   * @description Quotes are counted per UTC calendar month and reset at `resets_at`; storage is the bytes of the stored model files, freed at once by deleting files. A quote beyond the monthly allowance is refused with 402 `quote_allowance_exhausted` (`details.resets_at`), an upload beyond the storage allowance with 402 `storage_quota_exceeded` (`details.free_at_least_bytes`: how much to delete). Neither carries Retry-After; 429 means a rate limit only.
+   * @description Quotes are counted per UTC calendar month and reset at `resets_at`; storage is the bytes the model files store (each original and the canonical mesh written from it: an instanced 3MF stores far more than its upload), freed at once by deleting files. A quote beyond the monthly allowance is refused with 402 `quote_allowance_exhausted` (`details.resets_at`), an upload beyond the storage allowance with 402 `storage_quota_exceeded` (`details.free_at_least_bytes`: how much to delete). Neither carries Retry-After; 429 means a rate limit only.
    */
   getQuota: {
     responses: {

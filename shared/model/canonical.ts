@@ -138,3 +138,33 @@ function collect(write: (sink: ByteSink) => void): Uint8Array {
   }
   return out;
 }
+
+/**
+ * Bytes the canonical mesh takes at least, known before a byte is written: storage is reserved against it
+ * (docs/limits.md, "The disk floor"). Face lines are counted exactly (their indices' digits); a vertex line is counted
+ * with each coordinate at its shortest, one character (its real text is only known once written).
+ */
+export function canonicalBytesAtLeast(part: Mesh, negative: Mesh | null): number {
+  const vertices = (mesh: Mesh) => mesh.positions.length / 3;
+  // `v x y z\n` and `f a b c\n` (1-based).
+  if (!negative) return vertices(part) * 8 + indexLineBytes(part.indices, 1, 5);
+  // `<vertex x="x" y="y" z="z"/>\n` and `<triangle v1="a" v2="b" v3="c"/>\n`, the negative volume's indices after the part's.
+  return (
+    (vertices(part) + vertices(negative)) * 28 +
+    indexLineBytes(part.indices, 0, 30) +
+    indexLineBytes(negative.indices, vertices(part), 30)
+  );
+}
+
+/** Bytes of one line per triangle: its three indices (plus `base`) in decimal, and `fixed` other characters. */
+function indexLineBytes(indices: Uint32Array, base: number, fixed: number): number {
+  let digits = 0;
+  for (let i = 0; i < indices.length; i++) digits += digitCount(indices[i]! + base);
+  return digits + (indices.length / 3) * fixed;
+}
+
+function digitCount(n: number): number {
+  let d = 1;
+  for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) d++;
+  return d;
+}

@@ -17,6 +17,7 @@ export { DEFAULT_LIMITS, type ParseLimits } from './limits.ts';
 export { measure, type Measurements } from './measure.ts';
 export type { Mesh } from './mesh.ts';
 export {
+  canonicalBytesAtLeast,
   streamCanonical3mf,
   streamCanonicalObj,
   writeCanonical3mf,

@@ -16,10 +16,13 @@ import { recordStorageChange } from '../../server/limits/quota.ts';
 import { insertFile } from '../../server/files/sql.ts';
 import { newId } from '../../server/ids.ts';
 import { createApiToken } from '../../server/accounts/api-tokens.ts';
+import { storedBytesOf } from '../helpers/stored-bytes.ts';
 
-// Storage allowances chosen so the uploads below land exactly on the bands (files are 84 + 200 k bytes).
-const STORAGE = 3936;
-const CONCURRENT_STORAGE = 10 * 484;
+// What an upload of k tetrahedra stores: the STL (84 + 200 k bytes) and its canonical mesh.
+const stored = (k: number) => storedBytesOf(tetrahedra(k), 'stl');
+// Storage allowances chosen so the uploads below land exactly on the bands.
+const STORAGE = stored(10) + stored(5) + stored(2) + stored(1);
+const CONCURRENT_STORAGE = 10 * stored(2);
 
 function plansFile(): string {
   const bundled = JSON.parse(readFileSync(new URL('../../server/plans.json', import.meta.url), 'utf8'));
@@ -221,20 +224,24 @@ test('storage: refusal beyond the allowance, deletes free it at once, alerts at 
     return res;
   };
   const levels = async () => (await alerts(accountId)).map((a) => [a.level, a.used]);
-  const a = await upload(10); // 2084 bytes: 52.9 %
+  // Stored bytes, each upload's STL and canonical mesh, against the allowance.
+  const at80 = stored(10) + stored(5);
+  const below80 = STORAGE - stored(10);
+  const a = await upload(10); // 53.7 %
   assert.equal(a.status, 201);
   assert.deepEqual(await levels(), []);
-  assert.equal((await upload(5)).status, 201); // 3168: 80.5 %
-  assert.deepEqual(await levels(), [[80, 3168]]);
-  assert.equal((await upload(2)).status, 201); // 3652: 92.8 %, level holds
-  assert.deepEqual(await levels(), [[80, 3168]]);
-  const d = await upload(1); // 3936: exactly 100 %, allowed
+  assert.equal((await upload(5)).status, 201); // 81.3 %
+  assert.deepEqual(await levels(), [[80, at80]]);
+  assert.equal((await upload(2)).status, 201); // 93.2 %, level holds
+  assert.deepEqual(await levels(), [[80, at80]]);
+  const d = await upload(1); // exactly 100 %, allowed
   assert.equal(d.status, 201);
   assert.deepEqual(await levels(), [
-    [80, 3168],
-    [100, 3936],
+    [80, at80],
+    [100, STORAGE],
   ]);
 
+  // With no room left, not even the original fits: refused before the parse, needing at least the original's bytes.
   const refused = await upload(1);
   assert.equal(refused.status, 402);
   assert.equal(refused.body.error.code, 'storage_quota_exceeded');
@@ -262,30 +269,30 @@ test('storage: refusal beyond the allowance, deletes free it at once, alerts at 
 
   // Deleting frees storage at once and falls below 80 %: level 0.
   assert.equal((await c.delete(`/v2/file/${a.body.file_id}`)).status, 200);
-  assert.equal((await c.get('/v2/quota')).body.storage.used, STORAGE - 2084);
+  assert.equal((await c.get('/v2/quota')).body.storage.used, below80);
   assert.deepEqual(await levels(), [
-    [80, 3168],
-    [100, 3936],
-    [0, 1852],
+    [80, at80],
+    [100, STORAGE],
+    [0, below80],
   ]);
   const publicOk = await server.client().request('POST', `/v2/file/public/${up.body.upload_id}`, { form: form() });
   assert.equal(publicOk.status, 201);
   assert.deepEqual(
     await levels(),
     [
-      [80, 3168],
-      [100, 3936],
-      [0, 1852],
+      [80, at80],
+      [100, STORAGE],
+      [0, below80],
     ],
-    '2136 bytes: 54 %, no alert',
+    '53 %: no alert',
   );
   assert.equal((await c.delete(`/v2/file/${publicOk.body.file_id}`)).status, 200);
   assert.deepEqual(
     await levels(),
     [
-      [80, 3168],
-      [100, 3936],
-      [0, 1852],
+      [80, at80],
+      [100, STORAGE],
+      [0, below80],
     ],
     'still below 80 %: no repeated 0',
   );
@@ -299,11 +306,11 @@ test('storage: refusal beyond the allowance, deletes free it at once, alerts at 
   assert.deepEqual(
     all.map((x) => [x.level, x.used]),
     [
-      [80, 3168],
-      [100, 3936],
-      [0, 1852],
-      [100, 3936],
-      [100, 3936],
+      [80, at80],
+      [100, STORAGE],
+      [0, below80],
+      [100, STORAGE],
+      [100, STORAGE],
     ],
   );
   assert.ok(all.every((x) => x.resource === 'storage' && x.limit === STORAGE && x.period === null));
@@ -323,12 +330,12 @@ test('concurrent uploads: the allowance is exact and each crossing fires once', 
     tokens.map(({ token: t }, i) => server.client(t).uploadBytes('/v2/file', tetrahedra(2), `c${i}.stl`)),
   );
   const statuses = results.map((r) => r.status).sort();
-  assert.deepEqual(statuses, [...Array(10).fill(201), 402], 'ten fit (4840 bytes), the eleventh is refused');
+  assert.deepEqual(statuses, [...Array(10).fill(201), 402], 'ten fit, the eleventh is refused');
   assert.deepEqual(
     (await alerts(accountId)).map((a) => [a.level, a.used]),
     [
-      [80, 3872],
-      [100, 4840],
+      [80, 8 * stored(2)],
+      [100, CONCURRENT_STORAGE],
     ],
   );
   assert.equal((await c.get('/v2/quota')).body.storage.used, CONCURRENT_STORAGE);
@@ -345,6 +352,7 @@ test('racing storage transactions (no parser in between) still admit exactly the
         format: 'stl',
         content_type: 'model/stl',
         size_bytes: 484,
+        stored_bytes: stored(2),
         sha256: '0'.repeat(64),
         mesh_sha256: '0'.repeat(64),
         measurements: {} as never,
@@ -355,7 +363,7 @@ test('racing storage transactions (no parser in between) still admit exactly the
         upload_id: null,
       });
       await tx.query('SELECT pg_sleep(0.02)'); // widen the window in which the transactions overlap
-      await recordStorageChange(tx, server.deps, { accountId, tokenId: null, enforce: true, addedBytes: 484 });
+      await recordStorageChange(tx, server.deps, { accountId, tokenId: null, enforce: true, addedBytes: stored(2) });
       return file;
     });
   const results = await Promise.allSettled(Array.from({ length: 14 }, store));
@@ -365,8 +373,8 @@ test('racing storage transactions (no parser in between) still admit exactly the
   assert.deepEqual(
     (await alerts(accountId)).map((a) => [a.level, a.used]),
     [
-      [80, 3872],
-      [100, 4840],
+      [80, 8 * stored(2)],
+      [100, CONCURRENT_STORAGE],
     ],
   );
 });

@@ -4,12 +4,14 @@
 // Retry-After), quotes per day of the shop (402), storage for shopper uploads (402, exact under concurrency); the
 // budget in the offer, validated by field; the share in GET /v2/usage and in usage.alert.
 import { test, before, after } from 'node:test';
+import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { startTestServer, merchantShop, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { CUBE_OBJ, boxesObj } from '../helpers/meshes.ts';
 import { eventsForAccount } from '../../server/outbox/sql.ts';
 import { pruneBudgetWindows } from '../../server/limits/widget-budget-sql.ts';
 import { assertWebhookBody } from '../helpers/contract.ts';
+import { storedBytesOf } from '../helpers/stored-bytes.ts';
 
 const SHOP = 'https://budget-shop.example';
 const CUBE = new TextEncoder().encode(CUBE_OBJ);
@@ -167,7 +169,8 @@ test("the shop's quotes of the day answer 402 once used, for every shopper, unti
 test("shopper uploads stop at the key's storage budget, exactly under concurrency; the merchant's uploads do not", async () => {
   const shop = await merchantShop(server, 'storage@example.test', SHOP);
   const parts = Array.from({ length: 6 }, (_, i) => new TextEncoder().encode(boxesObj([[0, 0, 0, 10 + i, 10, 10]])));
-  const sizes = parts.map((p) => p.length);
+  // What each stores: the upload and its canonical mesh.
+  const sizes = parts.map((p) => storedBytesOf(p, 'obj'));
   // Room for two of the six parts, whichever two finish first.
   const limit = Math.max(...sizes) * 2 + 1;
   await setBudget(shop.api, { upload_storage_bytes: limit });
@@ -181,7 +184,9 @@ test("shopper uploads stop at the key's storage budget, exactly under concurrenc
     assert.equal(r.body.error.details.limit_bytes, limit);
     assert.ok(r.body.error.details.used_bytes + r.body.error.details.needed_bytes > limit);
   }
-  const usedBytes = stored.reduce((n, r) => n + r.body.size_bytes, 0);
+  const storedOf = (sha256: string) =>
+    sizes[parts.findIndex((p) => createHash('sha256').update(p).digest('hex') === sha256)]!;
+  const usedBytes = stored.reduce((n, r) => n + storedOf(r.body.sha256), 0);
   const usage = (await shop.api.get('/v2/usage')).body.widget_budgets[0];
   assert.deepEqual(usage.upload_storage, { used_bytes: usedBytes, limit_bytes: limit });
 
