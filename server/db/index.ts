@@ -61,11 +61,20 @@ const PGLITE_CONF = [
   'maintenance_work_mem = 16MB',
 ];
 
-export async function openPglite(dataDir: string | null): Promise<Db> {
+/**
+ * `loadDataDir`: start from a data folder PGlite dumped (`dumpDataDir`) instead of creating one, which runs
+ * initdb in a second PGlite (seconds of CPU); the tests start each server's database from one such dump.
+ */
+export async function openPglite(dataDir: string | null, opts: { loadDataDir?: Blob } = {}): Promise<Db> {
   // int8 and numeric as numbers, as on PostgreSQL. Given once here rather than with each query: per query,
   // PGlite copies its whole parser table to merge them in.
   const parsers = { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) };
-  const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), postgresqlconf: PGLITE_CONF, parsers });
+  const db = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+    postgresqlconf: PGLITE_CONF,
+    parsers,
+  });
   if (dataDir) await makePrivate(dataDir);
   const run = createPgliteQuery(db);
   return {

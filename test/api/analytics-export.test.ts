@@ -4,6 +4,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import type { ServerResponse } from 'node:http';
+import { eventually } from '../helpers/poll.ts';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { PAGE_ROWS, QUOTE_COLUMNS } from '../../server/usage/export.ts';
 
@@ -217,6 +219,8 @@ test(`export of ${BULK} quotes streams in bounded memory, page by page, and a sl
     if (sql.includes('AS cursor')) pages.push(rows.length);
     return rows;
   }) as typeof db.query;
+  // The server's side of the export's response, to see it held up by the reader below.
+  const response = new Promise<ServerResponse>((resolve) => server.server.once('request', (_req, res) => resolve(res)));
 
   try {
     gc();
@@ -227,13 +231,21 @@ test(`export of ${BULK} quotes streams in bounded memory, page by page, and a sl
     assert.equal(res.status, 200);
     const reader = res.body!.getReader();
     const first = await reader.read();
-    // A reader that stops: the server fills the socket buffers, then waits instead of querying on. Wait
-    // until no page has been fetched for 500 ms (a server without back-pressure would run to the end).
+    // A reader that stops: the server fills the socket buffers, then waits for them to drain instead of
+    // querying on (a server without back-pressure would run to the end). Wait until the response is held up
+    // by the reader and no page query has run across ten polls.
+    const heldUp = await response;
     let pagesWhilePaused = -1;
-    for (let waited = 0; waited < 15_000 && pagesWhilePaused !== pages.length; waited += 500) {
-      pagesWhilePaused = pages.length;
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    let still = 0;
+    await eventually(
+      async () => {
+        still = heldUp.writableNeedDrain && pagesWhilePaused === pages.length ? still + 1 : 0;
+        pagesWhilePaused = pages.length;
+        return still >= 10;
+      },
+      15_000,
+      'the export held up by the paused reader',
+    );
 
     const decoder = new TextDecoder();
     let tail = decoder.decode(first.value, { stream: true });

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { freePort } from '../helpers/process.ts';
 import { startDemoShop, type DemoShop } from '../../demo/server.ts';
@@ -36,6 +36,16 @@ export function chromiumMissing(): string | null {
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * Resolves once the page has drawn two more frames: a scroll, a new viewport size and what they set off (layout,
+ * container queries, ResizeObserver callbacks and the 3D view's redraw) are on screen, as the shopper sees them.
+ */
+export function painted(page: Page): Promise<void> {
+  return page.evaluate(
+    () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+  );
 }
 
 /** Builds widget/dist when it is missing or older than its sources (as scripts/setup.sh does). */

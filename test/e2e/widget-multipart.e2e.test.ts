@@ -12,7 +12,8 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { assertNoAxeViolations } from './axe.ts';
-import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+import { eventually } from '../helpers/poll.ts';
+import { chromiumMissing, launchChromium, painted, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
@@ -200,6 +201,10 @@ test('three files dropped: a broken one removed, a material changed, each row pr
       if (new URL(r.url()).pathname === '/v2/widget/cart' && r.method() !== 'OPTIONS')
         cartCalls.push({ method: r.method(), body: r.postDataJSON() });
     });
+    // The widget's last step of an add: it acknowledges the lines the page took from its event.
+    const acknowledged = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/v2/widget/cart/acknowledge' && r.request().method() === 'POST',
+    );
     await page.locator('slice-quote [part~=add-all-button]').focus();
     await page.keyboard.press('Enter');
     await page.locator('slice-quote [part~=added]').waitFor({ timeout: 30_000 });
@@ -209,7 +214,7 @@ test('three files dropped: a broken one removed, a material changed, each row pr
       0,
       'focus never sat on the body',
     );
-    await page.waitForTimeout(300);
+    await acknowledged;
     const added = await events(page, 'sq-add-to-cart');
     assert.equal(added.length, 1, 'one event');
     const { lines } = added[0];
@@ -242,7 +247,7 @@ test('three files dropped: a broken one removed, a material changed, each row pr
 
     // The shop's cart shows both lines; its backend verified both quote signatures from the webhooks.
     await page.waitForFunction(() => document.querySelectorAll('#cart .cart-line').length === 2);
-    for (let i = 0; i < 100 && env.shop.orders().length < 2; i++) await page.waitForTimeout(200);
+    await eventually(async () => env.shop.orders().length >= 2, 20_000, "both orders at the shop's backend");
     const orders = env.shop.orders();
     assert.deepEqual(orders.map((o) => o.data.quoteId).sort(), lines.map((l: any) => l.quote_id).sort());
     assert.ok(
@@ -250,7 +255,7 @@ test('three files dropped: a broken one removed, a material changed, each row pr
       'each line is its own signed quote, verified by the shop',
     );
     await page.locator('slice-quote').evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await page.waitForTimeout(200);
+    await painted(page);
     await shot(page, 'multipart-desktop-1280', 'widget-multipart-desktop.png');
     assert.deepEqual(pageErrors, []);
     assert.deepEqual(cspViolations, [], 'thumbnails are data: images, allowed by the strict CSP');
@@ -280,7 +285,7 @@ test('phone (390 × 844): rows fit the width, "Add all to cart" stays on screen;
     assert.deepEqual(overflow.sticking, [], 'nothing in the widget reaches past its edge');
 
     await page.locator('slice-quote').evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 150));
-    await page.waitForTimeout(200);
+    await painted(page);
     const widgetBottom = await page.locator('slice-quote').evaluate((el) => el.getBoundingClientRect().bottom);
     assert.ok(widgetBottom > 844, `the list runs below the fold (${widgetBottom} px)`);
     const box = (await page.locator('slice-quote [part~=add-all-button]').boundingBox())!;
@@ -292,7 +297,7 @@ test('phone (390 × 844): rows fit the width, "Add all to cart" stays on screen;
     await shot(page, 'multipart-phone-390', 'widget-multipart-phone.png');
     await assertNoAxeViolations(page, 'at 390 × 844');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.waitForTimeout(200);
+    await painted(page);
     await assertNoAxeViolations(page, 'at 1280 × 800');
   } finally {
     await page.close();

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Browser, FileChooser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { assertNoAxeViolations } from './axe.ts';
-import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+import { chromiumMissing, launchChromium, painted, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
@@ -288,7 +288,7 @@ test('phone (390 × 844): price and Add to cart in a sticky bar, nothing cut off
     await priced(page);
     // The widget starts 200 px down the screen, so its end (where the price and button sit in the flow) is below the fold.
     await page.locator('slice-quote').evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 200));
-    await page.waitForTimeout(200);
+    await painted(page);
     const widgetBottom = await page.locator('slice-quote').evaluate((el) => el.getBoundingClientRect().bottom);
     assert.ok(widgetBottom > 844, `the widget runs below the fold (${widgetBottom} px)`);
     for (const part of ['amount', 'add-button']) {
@@ -313,7 +313,7 @@ test('phone (390 × 844): price and Add to cart in a sticky bar, nothing cut off
 
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.locator('slice-quote').evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await page.waitForTimeout(300);
+    await painted(page);
     const bar = await page.locator('slice-quote [part~=buy-bar]').evaluate((el) => getComputedStyle(el).position);
     assert.equal(bar, 'static', 'on a desktop the bar is part of the right column');
     await shot(page, 'desktop-1280', 'widget-desktop.png');
@@ -335,7 +335,7 @@ test('axe finds nothing on the shop page at 390 × 844 and 1280 × 800, before a
     await priced(page);
     await assertNoAxeViolations(page, 'at 1280 × 800, priced');
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(200);
+    await painted(page);
     await assertNoAxeViolations(page, 'at 390 × 844, priced');
   } finally {
     await page.close();

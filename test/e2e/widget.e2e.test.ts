@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
+import { eventually } from '../helpers/poll.ts';
 import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing();
@@ -99,11 +100,14 @@ test('3DBenchy: preview, upload, price from a real slice', {
 }, async () => {
   await page.locator('slice-quote #file').setInputFiles(corpusPath('stl', '3DBenchy.stl'));
   await page.locator('slice-quote canvas').waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(300); // one animation frame at least
-  const pixels = await previewPixels(page);
-  assert.ok(
-    pixels.drawn > pixels.total * 0.1 && pixels.colors > 20,
-    `the preview is drawn (${JSON.stringify(pixels)})`,
+  // The preview is drawn within frames of the canvas appearing: poll what a snapshot of it shows.
+  await eventually(
+    async () => {
+      const pixels = await previewPixels(page);
+      return pixels.drawn > pixels.total * 0.1 && pixels.colors > 20 && pixels;
+    },
+    20_000,
+    'the preview drawn (over a tenth of its pixels, more than 20 colours)',
   );
   assert.match(await page.locator('slice-quote [part~=dimensions]').innerText(), /× .* mm/);
   // The parsers are not in the script the page loaded: their file came from beside it, from the API's origin.

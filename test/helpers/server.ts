@@ -6,7 +6,7 @@ import path from 'node:path';
 import http from 'node:http';
 import pg from 'pg';
 import { loadConfig } from '../../server/config.ts';
-import { openPglite, openPostgres, type Db } from '../../server/db/index.ts';
+import { migrate, openPglite, openPostgres, type Db } from '../../server/db/index.ts';
 import { buildDeps, serve, type Running } from '../../server/start.ts';
 import { createApiToken } from '../../server/accounts/api-tokens.ts';
 import { insertAccount } from '../../server/accounts/sql.ts';
@@ -14,13 +14,18 @@ import { hashPassword } from '../../server/accounts/passwords.ts';
 import { newId } from '../../server/ids.ts';
 import { assertMatchesContract } from './contract.ts';
 import { testClock, type TestClock } from './clock.ts';
+import { pgliteTemplate } from './pglite-template.ts';
 
 export const POSTGRES_URL = process.env.SQ_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const testDbKind = (): 'pglite' | 'postgres' => (process.env.SQ_TEST_DB === 'postgres' ? 'postgres' : 'pglite');
 
-export async function openTestDb(): Promise<{ db: Db; drop(): Promise<void> }> {
+/**
+ * A database of the kind SQ_TEST_DB names: empty, or `migrated` (every migration applied; on PGlite by starting
+ * from a dump of a migrated database, see pglite-template.ts).
+ */
+export async function openTestDb(opts: { migrated?: boolean } = {}): Promise<{ db: Db; drop(): Promise<void> }> {
   if (testDbKind() === 'pglite') {
-    const db = await openPglite(null);
+    const db = await openPglite(null, { loadDataDir: await pgliteTemplate(opts.migrated ?? false) });
     return { db, drop: async () => {} };
   }
   const schema = `t_${newId('s').slice(2, 18)}`;
@@ -29,6 +34,7 @@ export async function openTestDb(): Promise<{ db: Db; drop(): Promise<void> }> {
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const db = await openPostgres(POSTGRES_URL, { searchPath: schema, max: 5 });
+  if (opts.migrated) await migrate(db);
   return {
     db,
     async drop() {
@@ -66,7 +72,7 @@ export async function startTestServer(
     JWT_SECRET: 'test-secret-that-is-long-enough-0123456789',
     ...env,
   });
-  const { db, drop } = await openTestDb();
+  const { db, drop } = await openTestDb({ migrated: true });
   const quiet = { info() {}, error: (m: string, e: unknown) => console.error(m, e) };
   const clock = testClock();
   const deps = await buildDeps(config, { db, log: quiet, now: clock.now, random: opts.random });

@@ -78,8 +78,8 @@ describe('formats', () => {
     const modelParser: typeof import('../../shared/model/index.ts') = await import(/* @vite-ignore */ parserUrl);
     const onMainThread: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const pause = await longestPauseDuring(async () => {
-        await new Promise((resolve) => setTimeout(resolve, 20)); // the timer ticks before the parse
+      const pause = await longestPauseDuring(async (ticked) => {
+        await ticked; // the timer runs before the parse
         const bytes = new Uint8Array(await file.arrayBuffer());
         const model = modelParser.parseModel(bytes, modelParser.detectFormat(file.name, bytes) ?? undefined);
         assert(model.measurements.triangles > 100_000, 'the parse on the main thread read the whole model');
@@ -144,18 +144,24 @@ interface Pause {
   elapsed: number;
 }
 
-/** The longest gap between the ticks of a 10 ms timer while `work` runs, and how long it ran. */
-async function longestPauseDuring(work: () => Promise<void>): Promise<Pause> {
+/**
+ * The longest gap between the ticks of a 10 ms timer while `work` runs, and how long it ran. `work` is given a
+ * promise of the timer's first tick.
+ */
+async function longestPauseDuring(work: (ticked: Promise<void>) => Promise<void>): Promise<Pause> {
   const pauses: number[] = [];
   let last = performance.now();
+  let firstTick!: () => void;
+  const ticked = new Promise<void>((resolve) => (firstTick = resolve));
   const timer = setInterval(() => {
     const now = performance.now();
     pauses.push(now - last);
     last = now;
+    firstTick();
   }, 10);
   const started = performance.now();
   try {
-    await work();
+    await work(ticked);
   } finally {
     clearInterval(timer);
   }
