@@ -17,6 +17,7 @@ import {
 import { convexHullXY, describeShape } from './footprint.ts';
 import { checkCompression } from './compression.ts';
 import { inflatedAllowance } from './budget.ts';
+import { currentThread } from './cpu-time.ts';
 import {
   extractFeatures,
   placeMesh,
@@ -112,4 +113,5 @@ function handle(job: ParseJob | FeaturesJob) {
 }
 
 parentPort!.on('message', (job: ParseJob | FeaturesJob) => parentPort!.postMessage(handle(job)));
-parentPort!.postMessage({ ready: true });
+// The parent reads this thread's CPU time under /proc to hold a parse to its budget (worker-thread.ts).
+parentPort!.postMessage({ ready: true, thread: currentThread() });
