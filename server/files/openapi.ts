@@ -60,7 +60,7 @@ export const fileResponses = {
 };
 const parseQueueFull = { '503': { $ref: '#/components/responses/ParseQueueFull' } };
 const parsing =
-  " Each caller has one file read at a time and at most PARSE_QUEUE_PER_CALLER (default 2) waiting, callers taking turns; more answer 503 `parse_queue_full`. Reading may take as long as the file's size justifies (`model_too_complex`, `details.limit_seconds`), and a 3MF may state at most 50 times its size in uncompressed bytes (at least 16 MiB): more is refused before anything is inflated, 422 `compression_ratio_too_high` with `details.limit` and the file's `details.ratio`.";
+  " Each caller has one file read at a time and at most PARSE_QUEUE_PER_CALLER (default 2) waiting, callers taking turns; more answer 503 `parse_queue_full`. Reading may use as much processor time as the file's size justifies, however busy the server is (`model_too_complex`, `details.limit_seconds`), and a 3MF may state at most 50 times its size in uncompressed bytes (at least 16 MiB): more is refused before anything is inflated, 422 `compression_ratio_too_high` with `details.limit` and the file's `details.ratio`.";
 
 export const filePaths = {
   '/v2/user/uploads': {

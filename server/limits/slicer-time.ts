@@ -1,7 +1,8 @@
-// Slicer time as a budget (docs/limits.md, "Slicer time"). Every slice that ran is recorded with the seconds it
-// really took and the caller it is charged to, whatever its outcome: a failed or timed-out slice cost the server
-// as much as a good one, and whoever asked for it pays. A caller's hourly budget is counted from these rows (so it
-// holds across worker processes), and the ratio of real to predicted seconds tells how fast this server slices.
+// Slicer time as a budget (docs/limits.md, "Slicer time"). Every slice that ran is recorded with the CPU seconds
+// the slicer used (the work, which the host's load does not change) and the caller it is charged to, whatever its
+// outcome: a failed or timed-out slice cost the server as much as a good one, and whoever asked for it pays. A
+// caller's hourly budget is counted from these rows (so it holds across worker processes), and the ratio of used to
+// predicted seconds tells how fast this server's processors slice.
 import type { Queryable } from '../db/index.ts';
 import { ApiError } from '../http/index.ts';
 
@@ -12,6 +13,7 @@ export interface SlicerCharge {
   caller: string;
   kind: 'quote' | 'prefetch';
   outcome: SliceOutcome;
+  /** The slicer's CPU seconds (wall seconds where the host has no /proc to read them from). */
   seconds: number;
   /** What the cost model predicted on the reference machine; null when unknown. */
   reference_s: number | null;
@@ -59,9 +61,10 @@ export async function checkSlicerBudget(db: Queryable, caller: string, budget: n
 }
 
 /**
- * How much slower (above 1) or faster than the reference machine this server's recent slices were: real over
- * predicted seconds of the last 50 good slices predicted at a second or more (below it, the server's fixed cost
- * per quote would pass for slowness), bounded so that a few odd slices cannot swing every prediction.
+ * How much slower (above 1) or faster than the reference machine this server's processors slice: used over
+ * predicted CPU seconds of the last 50 good slices predicted at a second or more (below it, the server's fixed cost
+ * per quote would pass for slowness), bounded so that a few odd slices cannot swing every prediction. CPU seconds,
+ * not wall: a host busy with other work slices no less in CPU time, so its predictions do not grow with its load.
  */
 export async function slicerSpeed(db: Queryable): Promise<number> {
   const [row] = await db.query<{ real: number | null; predicted: number | null }>(

@@ -1,5 +1,5 @@
-// What a file's size can justify (docs/limits.md, "Fair parsing"): how many bytes a 3MF may inflate to, how long
-// its parse may take, and whether it is small enough for the worker kept for small files.
+// What a file's size can justify (docs/limits.md, "Fair parsing"): how many bytes a 3MF may inflate to, how much
+// CPU time its parse may use, and whether it is small enough for the worker kept for small files.
 import { DEFAULT_LIMITS } from '../../shared/model/index.ts';
 
 const MiB = 1024 * 1024;
@@ -12,14 +12,21 @@ export const MAX_COMPRESSION_RATIO = 50;
 /** What any 3MF may inflate to whatever its ratio: a tiny file with a high ratio still parses in well under 2 s. */
 export const RATIO_FREE_BYTES = 16 * MiB;
 
-/** A parse may always take this long: instancing (a few KB placing millions of triangles) costs time, not bytes. */
+/** A parse may always use this much CPU: instancing (a few KB placing millions of triangles) costs work, not bytes. */
 export const BASE_PARSE_MS = 10_000;
 /**
- * The slowest a parse must go: bytes read (the upload, or a 3MF's XML) per millisecond, for reading, measuring and
- * writing the canonical mesh. A 193 MB STL goes at 8 MB/s on a 2-core machine under a load average of 18, a 3MF's
- * XML at about 12 MB/s: 2 MiB/s leaves a margin of 4 or more on a busy host.
+ * The slowest a parse must go: bytes read (the upload, or a 3MF's XML) per millisecond of the parse thread's CPU
+ * time, for reading, measuring and writing the canonical mesh. Counted in CPU time, the rate does not depend on
+ * the host's load; it was first set for wall time on a 2-core machine under a load average of 18 (a 193 MB STL
+ * at 8 MB/s, a 3MF's XML at about 12 MB/s), so in CPU time it leaves a wide margin.
  */
 export const BYTES_PER_MS = (2 * MiB) / 1000;
+/**
+ * A parse still running after this many times its CPU budget in wall time is stopped whatever it used: the
+ * backstop for a worker stalled on I/O. A busy host only slows a parse: under a load average of 20 on 2 cores a
+ * thread still gets about a tenth of a core, and a valid file uses a small part of its budget.
+ */
+export const WALL_BACKSTOP = 4;
 
 /** At most this size a file may use the worker kept for small files (a 1 MiB STL parses in about 20 ms). */
 export const SMALL_FILE_BYTES = MiB;
@@ -29,7 +36,7 @@ export function inflatedAllowance(fileBytes: number): number {
   return Math.min(DEFAULT_LIMITS.maxInflatedBytes, Math.max(RATIO_FREE_BYTES, MAX_COMPRESSION_RATIO * fileBytes));
 }
 
-/** How long parsing a file may take, in ms: the base plus its bytes at the slowest rate, at most `maxMs`. */
+/** The CPU ms parsing a file may use: the base plus its bytes at the slowest rate, at most `maxMs`. */
 export function parseBudgetMs(fileBytes: number, zip: boolean, maxMs: number): number {
   const read = zip ? inflatedAllowance(fileBytes) : fileBytes;
   return Math.min(maxMs, Math.ceil(BASE_PARSE_MS + read / BYTES_PER_MS));

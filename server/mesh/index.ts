@@ -3,3 +3,5 @@
 export type { FlatAreas, ModelShape } from './footprint.ts';
 export { createModelParser, parserOptions } from './parse.ts';
 export type { ModelParser } from './parse.ts';
+export { processCpuMs, watchCpu } from './cpu-time.ts';
+export type { CpuLimit, CpuWatch, Spent } from './cpu-time.ts';

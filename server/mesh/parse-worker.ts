@@ -18,6 +18,7 @@ import {
 import { convexHullXY, describeShape } from './footprint.ts';
 import { checkCompression } from './compression.ts';
 import { inflatedAllowance } from './budget.ts';
+import { currentThread } from './cpu-time.ts';
 import {
   extractFeatures,
   placeMesh,
@@ -131,4 +132,5 @@ function handle(job: ParseJob | FeaturesJob) {
 }
 
 parentPort!.on('message', (job: ParseJob | FeaturesJob) => parentPort!.postMessage(handle(job)));
-parentPort!.postMessage({ ready: true });
+// The parent reads this thread's CPU time under /proc to hold a parse to its budget (worker-thread.ts).
+parentPort!.postMessage({ ready: true, thread: currentThread() });

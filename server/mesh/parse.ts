@@ -1,7 +1,7 @@
 // Parses uploads in a small pool of long-lived worker threads (heap-capped), one job per worker at a time, in
-// fair turns between callers, with a worker kept for small files and a time budget from each file's size
-// (docs/limits.md, "Fair parsing"). A worker that runs out of time or memory is terminated and replaced; the API
-// process is never at risk.
+// fair turns between callers, with a worker kept for small files and a CPU-time budget from each file's size
+// (docs/limits.md, "Fair parsing"). A worker that runs out of its budget or memory is terminated and replaced; the
+// API process is never at risk.
 import type { Worker } from 'node:worker_threads';
 import type { Measurements, ModelFormat, ModelWarning } from '../../shared/model/index.ts';
 import { EventEmitter } from 'node:events';
@@ -12,7 +12,7 @@ import type { FeaturesJob, ParseJob } from './parse-worker.ts';
 import type { Features } from '../../shared/estimate/index.ts';
 import type { ModelShape } from './footprint.ts';
 import { FairQueue, type CallerState, type Task } from './fair-queue.ts';
-import { parseBudgetMs, SMALL_FILE_BYTES } from './budget.ts';
+import { parseBudgetMs, SMALL_FILE_BYTES, WALL_BACKSTOP } from './budget.ts';
 import { ParseTimeout, runOn, spawn, tooComplex } from './worker-thread.ts';
 
 export interface ParsedUpload {
@@ -48,12 +48,14 @@ export interface ParserOptions {
   sharedWorkers: number;
   /** Uploads of one caller that may wait while its parse runs (PARSE_QUEUE_PER_CALLER); more answer 503. */
   queuePerCaller: number;
-  /** The longest any parse may take (PARSE_MAX_SECONDS), whatever its size justifies. */
+  /** The most CPU time any parse may use (PARSE_MAX_SECONDS), whatever its size justifies. */
   maxParseMs: number;
-  /** How long a small file may keep the small-file worker; one that needs longer is handed to the shared workers. */
+  /** The CPU time a small file may use on the small-file worker; one that needs more is handed to the shared workers. */
   smallSliceMs: number;
   /** V8 heap of one worker (old generation; the young generation is capped at YOUNG_GENERATION_MB). */
   maxHeapMb: number;
+  /** A parse is stopped after this many times its CPU budget in wall time, whatever it used (budget.ts). */
+  wallBackstop: number;
   /** Test seam: awaited once a task holds a worker slot, before the worker reads the file (it stands for a slow parse). */
   hold?: (caller: string, lane: Lane) => Promise<void>;
 }
@@ -71,6 +73,7 @@ export function parserOptions(config: Config): ParserOptions {
     maxParseMs: config.parseMaxSeconds * 1000,
     smallSliceMs: 1000,
     maxHeapMb: 256,
+    wallBackstop: WALL_BACKSTOP,
   };
 }
 
@@ -82,7 +85,7 @@ export interface ParserState {
 
 interface ParseTask extends Task {
   message: ParseJob | FeaturesJob;
-  /** How long its parse may take (budget.ts). */
+  /** The CPU ms its parse may use (budget.ts). */
   budgetMs: number;
   /** May use the small-file worker. */
   small: boolean;
@@ -196,22 +199,23 @@ export function createModelParser(opts: ParserOptions): ModelParser {
 
   async function run(task: ParseTask, pool: Pool) {
     // On the small-file worker a parse has a short slice; past it, the file is handed to the shared workers.
-    const limitMs = pool.lane === 'small' ? Math.min(task.budgetMs, opts.smallSliceMs) : task.budgetMs;
+    const cpuMs = pool.lane === 'small' ? Math.min(task.budgetMs, opts.smallSliceMs) : task.budgetMs;
     let worker: Worker | undefined;
     let healthy = false;
     try {
       await opts.hold?.(task.caller, pool.lane);
       worker = await acquire(pool);
-      const result = await runOn(worker, task.message, limitMs);
+      const result = await runOn(worker, task.message, { cpuMs, wallMs: cpuMs * opts.wallBackstop });
       healthy = true;
       task.resolve(result);
     } catch (err) {
       // A refused model leaves the worker healthy; a timeout, crash or memory exhaustion does not.
       healthy = err instanceof ApiError && err.code !== 'model_too_complex';
-      if (err instanceof ParseTimeout && limitMs < task.budgetMs) {
+      if (err instanceof ParseTimeout && cpuMs < task.budgetMs) {
         slowOnSmall.add(task.caller);
         queue.add({ ...task, small: false }, true);
-      } else task.reject(err instanceof ParseTimeout ? tooSlow(task.budgetMs) : err);
+      } else
+        task.reject(err instanceof ParseTimeout ? tooSlow(task.budgetMs, task.budgetMs * opts.wallBackstop, err) : err);
     } finally {
       if (worker) release(pool, worker, healthy);
       pool.busy--;
@@ -256,11 +260,18 @@ export function createModelParser(opts: ParserOptions): ModelParser {
   };
 }
 
-function tooSlow(budgetMs: number): ApiError {
+/** A parse stopped by its budget: the work it took, not the time (a busy server takes longer for the same work). */
+function tooSlow(budgetMs: number, wallMs: number, timeout: ParseTimeout): ApiError {
   const limit = seconds(budgetMs);
+  if (timeout.why === 'cpu')
+    return tooComplex(
+      `The model took more work to read than its size allows (${limit} s of processor time); it is too complex or malformed.`,
+      { limit_seconds: limit },
+    );
+  const wall = seconds(wallMs);
   return tooComplex(
-    `The model took longer to read than its size allows (${limit} s); it is too complex or malformed.`,
-    { limit_seconds: limit },
+    `The model was not read within ${wall} s, though its size allows ${limit} s of processor time; it may be malformed, or the server is too busy: try again later.`,
+    { limit_seconds: limit, wall_seconds: wall },
   );
 }
 

@@ -1,7 +1,9 @@
 // One parse worker thread: started once (the TypeScript loader and the parsers load once), heap-capped, given one
-// job at a time and stopped when the job runs out of time. What runs inside is parse-worker.ts.
+// job at a time and stopped when the job has used its CPU time (or, as a backstop, a multiple of it in wall time).
+// What runs inside is parse-worker.ts.
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../http/index.ts';
+import { threadCpuMs, watchCpu, type CpuLimit, type Spent } from './cpu-time.ts';
 import type { FeaturesJob, ParseJob } from './parse-worker.ts';
 
 const YOUNG_GENERATION_MB = 32;
@@ -13,8 +15,15 @@ type Reply<T> =
 export const tooComplex = (why: string, details?: Record<string, unknown>) =>
   new ApiError(422, 'model_too_complex', why, details);
 
-/** A parse ran out of its time; the worker is gone. */
-export class ParseTimeout extends Error {}
+/** A parse used up its CPU time (`cpu`) or its wall-clock backstop (`wall`); the worker is gone. */
+export class ParseTimeout extends Error {
+  constructor(readonly why: Spent) {
+    super(`parse stopped: ${why} limit`);
+  }
+}
+
+/** The worker's thread under /proc ("<pid>/task/<tid>"), which it reports when ready; null without /proc. */
+const threads = new WeakMap<Worker, string | null>();
 
 /** One worker thread, started once and ready before its first job. */
 export function spawn(maxHeapMb: number): Promise<Worker> {
@@ -23,15 +32,24 @@ export function spawn(maxHeapMb: number): Promise<Worker> {
   });
   worker.unref();
   return new Promise((resolve, reject) => {
-    worker.once('message', () => resolve(worker));
+    worker.once('message', (ready: { thread?: string | null }) => {
+      threads.set(worker, ready.thread ?? null);
+      resolve(worker);
+    });
     worker.once('error', reject);
   });
 }
 
-export function runOn<T>(worker: Worker, job: ParseJob | FeaturesJob, timeoutMs: number): Promise<T> {
+/**
+ * Runs one job on the worker. The job may use `limit.cpuMs` of the worker thread's CPU time, so that a busy host
+ * does not make a valid file too slow; a worker that has not finished after `limit.wallMs` (stalled on I/O,
+ * starved) is stopped too. Without /proc the CPU budget is judged on wall time.
+ */
+export function runOn<T>(worker: Worker, job: ParseJob | FeaturesJob, limit: CpuLimit): Promise<T> {
+  const thread = threads.get(worker) ?? null;
   return new Promise((resolve, reject) => {
     const cleanup = () => {
-      clearTimeout(timer);
+      watch.stop();
       worker.off('message', onMessage).off('error', onError).off('exit', onExit);
     };
     const onMessage = (msg: Reply<T>) => {
@@ -51,11 +69,15 @@ export function runOn<T>(worker: Worker, job: ParseJob | FeaturesJob, timeoutMs:
       cleanup();
       reject(new Error(`model parser exited with code ${code}`));
     };
-    const timer = setTimeout(() => {
-      cleanup();
-      void worker.terminate();
-      reject(new ParseTimeout());
-    }, timeoutMs);
+    const watch = watchCpu(
+      () => (thread === null ? null : threadCpuMs(thread)),
+      limit,
+      (why) => {
+        cleanup();
+        void worker.terminate();
+        reject(new ParseTimeout(why));
+      },
+    );
     worker.on('message', onMessage).once('error', onError).once('exit', onExit);
     worker.postMessage(job);
   });

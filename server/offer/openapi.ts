@@ -108,7 +108,7 @@ const offerProperties = {
     type: ['integer', 'null'],
     minimum: 5,
     maximum: MAX_SLICE_SECONDS_LIMIT,
-    description: `Slicer seconds a shopper's part may be predicted to take on this server before the widget refuses it (422 model_too_complex, before any slicing); null: ${DEFAULT_MAX_SLICE_SECONDS} s. API quotes are not bound by it.`,
+    description: `Slicer CPU seconds a shopper's part may be predicted to take on this server (what it costs with the cores to itself, whatever the load) before the widget refuses it (422 model_too_complex, before any slicing); null: ${DEFAULT_MAX_SLICE_SECONDS} s. API quotes are not bound by it.`,
   },
 } satisfies Record<OfferField, unknown>;
 

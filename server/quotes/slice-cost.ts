@@ -1,7 +1,8 @@
 // A quote's slice cost, known before it runs (docs/limits.md, "Slicer time"): the cost model's reference seconds
 // (server/slicer/cost.ts) for the file as placed and the quote's settings, times how fast this server's recent
-// slices were. It decides whether a shopper's part may be sliced at all, how long its slice may run, whether it
-// may take a worker's last free slot, and whether an upload is pre-sliced.
+// slices were. All in CPU seconds, the slicer's work, so the host's load changes none of it. It decides whether a
+// shopper's part may be sliced at all, how much CPU time its slice may use, whether it may take a worker's last
+// free slot, and whether an upload is pre-sliced.
 import type { ResolvedSettings } from '../../shared/settings.ts';
 import type { Deps } from '../deps.ts';
 import type { FileRow } from '../files/index.ts';
@@ -11,18 +12,18 @@ import { slicerSpeed } from '../limits/index.ts';
 import { ApiError } from '../http/index.ts';
 
 export interface SliceCost {
-  /** Seconds on the reference machine the model was fitted on. */
+  /** CPU seconds on the reference machine the model was fitted on. */
   reference_s: number;
-  /** Seconds on this server, at its recent speed. */
+  /** CPU seconds on this server, at its recent speed (its CPU's, not its load's). */
   predicted_s: number;
 }
 
 /** A slice predicted to end within this many seconds may take a worker's last free slot. */
 export const SHORT_SLICE_S = 15;
-/** The shortest time limit a slice gets, however cheap it looks: start-up, and a machine loaded by other work. */
+/** The least CPU time a slice may use, however cheap it looks: start-up, and the cost model's error on small parts. */
 const MIN_TIMEOUT_MS = 60_000;
 /**
- * A slice may run this many times its predicted time before it is stopped: far beyond the model's error on
+ * A slice may use this many times its predicted CPU time before it is stopped: far beyond the model's error on
  * held-out models (bench/slice-cost.ts), so an honest part is never cut short, while a part built to look cheap
  * and slice slowly holds its slot for a bounded time and pays for it.
  */
@@ -47,7 +48,7 @@ async function speed(deps: Pick<Deps, 'db' | 'now'>): Promise<number> {
 
 const tenths = (s: number) => Math.round(s * 10) / 10;
 
-/** Seconds the slice would take on the reference machine. */
+/** CPU seconds the slice would take on the reference machine. */
 export function referenceCost(file: FileRow, placement: Placement, settings: ResolvedSettings): number {
   const inputs = costInputsOf(scaledMeasurements(file), placement.dimensions.z, settings.printer, placement.rotation);
   return tenths(referenceSeconds(inputs));
@@ -63,7 +64,10 @@ export async function sliceCost(
   return { reference_s: reference, predicted_s: tenths(reference * (await speed(deps))) };
 }
 
-/** How long a slice may run: a multiple of its prediction, at least MIN_TIMEOUT_MS, at most SLICER_TIMEOUT_MS. */
+/**
+ * The CPU ms a slice may use: a multiple of its prediction, at least MIN_TIMEOUT_MS, at most SLICER_TIMEOUT_MS
+ * (the slicer pool adds a wall-clock backstop, several times this).
+ */
 export function sliceTimeoutMs(predictedS: number | null, ceilingMs: number): number {
   if (predictedS === null) return ceilingMs;
   return Math.min(ceilingMs, Math.max(MIN_TIMEOUT_MS, Math.ceil(predictedS * TIMEOUT_FACTOR * 1000)));
@@ -90,7 +94,7 @@ export function checkComplexity(cost: SliceCost, limitS: number): void {
   throw new ApiError(
     422,
     'model_too_complex',
-    `This part would take about ${Math.round(cost.predicted_s)} s of slicer time with these choices; the shop quotes parts of up to ${limitS} s online. Simplify the model, choose a coarser quality, or contact the shop.`,
+    `This part would take about ${Math.round(cost.predicted_s)} s of slicer processor time with these choices; the shop quotes parts of up to ${limitS} s online. Simplify the model, choose a coarser quality, or contact the shop.`,
     { field: 'max_slice_seconds', limit_seconds: limitS, predicted_seconds: cost.predicted_s },
   );
 }

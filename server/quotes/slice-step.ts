@@ -1,6 +1,6 @@
 // The one slice step quote jobs and prefetches share: the slice cache first, then the model sliced in the bounded
-// pool with its time limit and niceness from the cost model, the slicer time charged to its caller whatever the
-// outcome, and the new slice stored under its slicing key.
+// pool with its CPU-time limit and niceness from the cost model, the slicer's CPU time charged to its caller
+// whatever the outcome, and the new slice stored under its slicing key.
 import { existsSync } from 'node:fs';
 import type { Deps } from '../deps.ts';
 import { sliceByKey, insertSlice } from './sql.ts';
@@ -59,12 +59,26 @@ export function sliceStep(deps: SliceStepDeps, pool: SlicePool): SliceStep {
     const timeoutMs = sliceTimeoutMs(target.predicted_s, deps.config.slicerTimeoutMs);
     const niceness = sliceNiceness(target.charge.kind, target.predicted_s, target.backlog);
     const started = performance.now();
-    const charge = (outcome: SliceOutcome | null) => chargeFor(target, outcome, (performance.now() - started) / 1000);
+    // The slicer's CPU time, once it has ended; without it (no /proc, or it never ran) the wall time stands in.
+    let cpuMs: number | null = null;
+    const onCpuTime = (ms: number | null) => {
+      cpuMs = ms;
+    };
+    const seconds = () => (cpuMs ?? performance.now() - started) / 1000;
+    const charge = (outcome: SliceOutcome | null) => chargeFor(target, outcome, seconds());
     let out: Awaited<ReturnType<SlicePool['slice']>>;
     try {
       out = await timedSlice(() =>
         pool.slice(
-          { meshPath, settings, transform: placement?.transform ?? undefined, onProgress, timeoutMs, niceness },
+          {
+            meshPath,
+            settings,
+            transform: placement?.transform ?? undefined,
+            onProgress,
+            timeoutMs,
+            niceness,
+            onCpuTime,
+          },
           signal,
         ),
       );
@@ -86,8 +100,9 @@ export function sliceStep(deps: SliceStepDeps, pool: SlicePool): SliceStep {
   }
 
   /**
-   * Charges the seconds a slice ran to its caller, whatever the outcome; not a prefetch stopped to make way for a
-   * quote, nor a slice stopped by this process shutting down (neither is the caller's doing).
+   * Charges the slicer's CPU seconds to the caller, whatever the outcome: the work it cost, which the host's load
+   * does not change. Not a prefetch stopped to make way for a quote, nor a slice stopped by this process shutting
+   * down (neither is the caller's doing).
    */
   async function chargeFor(target: SliceTarget, outcome: SliceOutcome | null, seconds: number) {
     if (outcome === null || seconds <= 0) return;

@@ -15,6 +15,15 @@ import { makeWorkDir, recordSlicer } from './workdirs.ts';
 
 export const DEFAULT_BINARY = 'prusa-slicer';
 export const DEFAULT_TIMEOUT_MS = 120_000;
+/**
+ * A slice may use its time limit in CPU time (PrusaSlicer's threads together), so a host loaded by other work does
+ * not cut an honest slice short; it is killed after this many times the limit in wall time whatever it used (a
+ * slicer stalled, or starved of the cores).
+ */
+export const WALL_BACKSTOP = 5;
+
+/** A CPU-time limit and its wall-clock backstop. */
+const limitOf = (cpuMs: number) => ({ cpuMs, wallMs: cpuMs * WALL_BACKSTOP });
 
 export interface SlicerInfo {
   name: 'PrusaSlicer';
@@ -27,8 +36,11 @@ export interface SliceOnceOptions {
   meshPath: string;
   settings: ResolvedSettings;
   binary?: string;
+  /** The CPU time the slicer may use, ms (its wall-clock backstop is WALL_BACKSTOP times that). */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Called once the slicer process has ended, whatever the outcome, with the CPU ms it used (null without /proc). */
+  onCpuTime?: (ms: number | null) => void;
   /** Folder for the private work folders (default os.tmpdir()). */
   tmpRoot?: string;
   /** Scale and rotation applied to the mesh before slicing (its placement on the plate). */
@@ -94,8 +106,10 @@ export interface SliceOutcome {
   slicer: SlicerInfo;
   /** Perimeters after the min/max wall count clamp. */
   perimeters: number;
-  /** The whole slice: PrusaSlicer's run and the reading of its G-code. */
+  /** The whole slice: PrusaSlicer's run and the reading of its G-code, wall time. */
   durationMs: number;
+  /** PrusaSlicer's CPU time (all its threads); null without /proc. */
+  cpuMs: number | null;
   /** Of which reading the G-code. */
   gcodeReadMs: number;
 }
@@ -113,7 +127,7 @@ async function probe(binary: string): Promise<SlicerInfo> {
   try {
     const dieWithParent = await parentDeathSignal();
     const env = childEnv(home);
-    const r = await runProcess({ binary, args: ['--help'], cwd: home, env, timeoutMs: 15_000, dieWithParent });
+    const r = await runProcess({ binary, args: ['--help'], cwd: home, env, limit: limitOf(15_000), dieWithParent });
     const m = /^PrusaSlicer-(\d+\.\d+\.\d+)/m.exec(r.stdout);
     if (!m)
       throw new SliceFailedError(
@@ -152,7 +166,8 @@ export function slicerMessage(r: Pick<RunResult, 'stdout' | 'stderr'>): string {
 }
 
 function failure(r: RunResult, timeoutMs: number, signal?: AbortSignal): Error {
-  if (r.killed === 'timeout') return new SliceTimeoutError(timeoutMs);
+  if (r.killed === 'cpu') return new SliceTimeoutError(timeoutMs, 'cpu');
+  if (r.killed === 'wall') return new SliceTimeoutError(timeoutMs * WALL_BACKSTOP, 'wall');
   if (r.killed === 'abort') return new SliceAbortedError(signal?.reason);
   if (r.spawnError)
     return new SliceFailedError(`cannot run PrusaSlicer: ${r.spawnError.message}`, 'slicer_unavailable');
@@ -197,10 +212,10 @@ async function runSlicer(
   model: string,
   binary: string,
   timeoutMs: number,
-  o: Pick<SliceOnceOptions, 'signal' | 'onProgress' | 'niceness'>,
+  o: Pick<SliceOnceOptions, 'signal' | 'onProgress' | 'niceness' | 'onCpuTime'>,
   placement: string[],
 ) {
-  const { signal, onProgress, niceness } = o;
+  const { signal, onProgress, niceness, onCpuTime } = o;
   const args = [
     '--loglevel',
     '1',
@@ -226,13 +241,14 @@ async function runSlicer(
     args,
     cwd: dir,
     env,
-    timeoutMs,
+    limit: limitOf(timeoutMs),
     signal,
     dieWithParent,
     onSpawn,
     onStdout,
     niceness,
   });
+  if (!r.spawnError) onCpuTime?.(r.cpuMs);
   await recorded;
   return r;
 }
@@ -263,6 +279,7 @@ export async function sliceOnce(o: SliceOnceOptions): Promise<SliceOutcome> {
       patternUsed: config.patternUsed,
       slicer,
       perimeters: config.perimeters,
+      cpuMs: r.cpuMs,
       durationMs: performance.now() - started,
       gcodeReadMs: performance.now() - reading,
     };

@@ -17,6 +17,7 @@ import { sweepWorkDirs, type SweepReport } from './workdirs.ts';
 export interface SlicePoolOptions {
   size?: number;
   maxQueue?: number;
+  /** The most CPU time any slice may use, ms (SLICER_TIMEOUT_MS). */
   timeoutMs?: number;
   binary?: string;
   tmpRoot?: string;
@@ -27,8 +28,10 @@ export interface SliceRequest {
   settings: ResolvedSettings;
   transform?: SliceTransform;
   onProgress?: (progress: SliceProgress) => void;
-  /** This slice's own time limit (its predicted cost decides it); at most the pool's. */
+  /** This slice's own CPU-time limit (its predicted cost decides it); at most the pool's. */
   timeoutMs?: number;
+  /** Called once the slicer process has ended with the CPU ms it used (null without /proc); not if it never ran. */
+  onCpuTime?: (ms: number | null) => void;
   /** Scheduling niceness of the slicer process (see SliceOnceOptions). */
   niceness?: number;
 }

@@ -1,16 +1,22 @@
-// Runs one child process with no shell, a time limit and an abort signal. The child leads its own process
-// group (detached) so a kill reaches everything it started; output is kept only as a bounded tail. Where
-// util-linux's setpriv exists, the child also gets SIGKILL when our process dies, even by SIGKILL.
+// Runs one child process with no shell, a CPU-time limit (with a wall-clock backstop) and an abort signal. The
+// child leads its own process group (detached) so a kill reaches everything it started; output is kept only as a
+// bounded tail. Where util-linux's setpriv exists, the child also gets SIGKILL when our process dies, even by SIGKILL.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { processCpuMs, watchCpu, type CpuLimit, type CpuWatch } from '../mesh/index.ts';
 
 export interface RunOptions {
   binary: string;
   args: readonly string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
-  timeoutMs: number;
+  /**
+   * The CPU time the child may use (all its threads and the children it waited for), so that a host busy with
+   * other work does not cut an honest run short; and the wall time after which it is killed whatever it used (a
+   * child stalled or starved). Without /proc the CPU time is judged on wall time.
+   */
+  limit: CpuLimit;
   signal?: AbortSignal;
   /** Bytes of stdout and of stderr kept (the tail). */
   maxOutput?: number;
@@ -35,8 +41,10 @@ export interface RunResult {
   exitSignal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
-  /** Why we killed it, if we did. */
-  killed: 'timeout' | 'abort' | null;
+  /** Why we killed it, if we did: its CPU time spent, its wall-clock backstop passed, or the abort signal. */
+  killed: 'cpu' | 'wall' | 'abort' | null;
+  /** The CPU ms it used, as last read (sampled while it runs and once as its output ends); null without /proc. */
+  cpuMs: number | null;
   spawnError?: Error;
 }
 
@@ -97,20 +105,24 @@ export function runProcess(o: RunOptions): Promise<RunResult> {
     const err = new TailBuffer(o.maxOutput ?? 16384);
     let killed: RunResult['killed'] = null;
     let spawnError: Error | undefined;
+    let watch: CpuWatch | undefined;
     const command = o.onStdout && STDBUF ? [STDBUF, '-oL', o.binary, ...o.args] : [o.binary, ...o.args];
     const [binary = o.binary, ...args] = o.dieWithParent
       ? ['setpriv', '--pdeathsig', 'KILL', '--', ...command]
       : command;
     const child = spawn(binary, args, { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (child.pid !== undefined) {
-      if (o.niceness) lowerPriority(child.pid, o.niceness);
-      o.onSpawn?.(child.pid);
-    }
-    const stop = (why: 'timeout' | 'abort') => {
+    const stop = (why: NonNullable<RunResult['killed']>) => {
       killed ??= why;
       killGroup(child.pid);
     };
-    const timer = setTimeout(() => stop('timeout'), o.timeoutMs);
+    const pid = child.pid;
+    if (pid !== undefined) {
+      if (o.niceness) lowerPriority(pid, o.niceness);
+      o.onSpawn?.(pid);
+      watch = watchCpu(() => processCpuMs(pid), o.limit, stop);
+      // The process is reaped before 'close', and its /proc entry with it: read its time once more as it exits.
+      child.stdout.once('end', () => watch?.used());
+    }
     const onAbort = () => stop('abort');
     if (o.signal?.aborted) onAbort();
     else o.signal?.addEventListener('abort', onAbort, { once: true });
@@ -123,9 +135,10 @@ export function runProcess(o: RunOptions): Promise<RunResult> {
       spawnError = e;
     });
     child.on('close', (code, exitSignal) => {
-      clearTimeout(timer);
+      const cpuMs = watch?.used() ?? null;
+      watch?.stop();
       o.signal?.removeEventListener('abort', onAbort);
-      resolve({ code, exitSignal, stdout: out.toString(), stderr: err.toString(), killed, spawnError });
+      resolve({ code, exitSignal, stdout: out.toString(), stderr: err.toString(), killed, cpuMs, spawnError });
     });
   });
 }

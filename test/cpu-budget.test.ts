@@ -1,0 +1,160 @@
+// Budgets count work, not time (docs/limits.md, "Fair parsing" and "Slicer time"): a thread's and a process's CPU
+// time are read from /proc, and a watch stops only what used its CPU time. A worker or a child that sleeps uses
+// next to no CPU and is left to finish while a busy one beside it, on the same budget, is stopped; a hostile
+// parse is refused for the work it took. Every wait is on an event (a watch firing, a gate opened), never on time.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { currentThread, processCpuMs, statCpuMs, threadCpuMs, watchCpu, type Spent } from '../server/mesh/cpu-time.ts';
+import { createModelParser, type ParserOptions } from '../server/mesh/parse.ts';
+import { runProcess } from '../server/slicer/process.ts';
+import { ApiError } from '../server/http/index.ts';
+import { largestAccepted3mf } from './helpers/hostile.ts';
+import { CUBE_OBJ } from './helpers/meshes.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'sq-cpu-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Far beyond any wait here: only the CPU limit may stop the work under test. */
+const NO_BACKSTOP_MS = 10 * 60_000;
+
+test('the CPU time of a /proc stat line is utime + stime (with children: + cutime + cstime), in ms at 100 ticks/s', () => {
+  // Fields 3 to 17 after a command name holding spaces and parentheses.
+  const line = `4242 (a (b) c) S 1 4242 4242 0 -1 4194560 100 0 0 0 150 25 7 3 20 0 1 0`;
+  assert.equal(statCpuMs(line, false), 1750);
+  assert.equal(statCpuMs(line, true), 1850);
+});
+
+test('this thread is found under /proc, and its CPU time grows with work done', () => {
+  const thread = currentThread();
+  assert.equal(thread, `${process.pid}/task/${process.pid}`, 'the main thread is the task of the pid');
+  const before = threadCpuMs(thread!)!;
+  let x = 0;
+  while (threadCpuMs(thread!)! - before < 50) x += Math.sqrt(x + 1);
+  assert.ok(x > 0);
+  assert.equal(threadCpuMs('0/task/0'), null, 'a thread that does not exist has no CPU time');
+});
+
+/** A worker thread that reports its /proc thread, then spins, or sleeps until its gate opens and says so. */
+function worker(kind: 'busy' | 'asleep', gate: Int32Array) {
+  const w = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+     parentPort.postMessage(require('node:fs').readlinkSync('/proc/thread-self'));
+     if (workerData.kind === 'busy') for (;;) {}
+     Atomics.wait(workerData.gate, 0, 0);
+     parentPort.postMessage('woke');`,
+    { eval: true, workerData: { kind, gate } },
+  );
+  const thread = new Promise<string>((resolve) => w.once('message', resolve));
+  const woke = thread.then(() => new Promise((resolve) => w.once('message', resolve)));
+  return { w, thread, woke };
+}
+
+test('a sleeping worker uses next to no CPU and is not stopped, while a busy one on the same budget is', async () => {
+  const gate = new Int32Array(new SharedArrayBuffer(4));
+  const busy = worker('busy', gate);
+  const asleep = worker('asleep', gate);
+  const limit = { cpuMs: 300, wallMs: NO_BACKSTOP_MS };
+  const watch = async (thread: string) => {
+    let spent: Spent | null = null;
+    let fired!: () => void;
+    const firing = new Promise<void>((resolve) => {
+      fired = resolve;
+    });
+    const w = watchCpu(
+      () => threadCpuMs(thread),
+      limit,
+      (why) => {
+        spent = why;
+        fired();
+      },
+    );
+    return { w, firing, spent: () => spent };
+  };
+  const sleeper = await watch(await asleep.thread);
+  const spinner = await watch(await busy.thread);
+  try {
+    await spinner.firing;
+    assert.equal(spinner.spent(), 'cpu', 'the busy worker is stopped for its CPU time');
+    assert.ok(spinner.w.used()! >= 300, `the busy worker used ${spinner.w.used()} ms`);
+    // The sleeper has been alive at least as long as the busy worker took to use 300 ms of CPU.
+    assert.equal(sleeper.spent(), null, 'the sleeping worker is not stopped');
+    assert.ok(sleeper.w.used()! < 100, `the sleeping worker used ${sleeper.w.used()} ms of CPU`);
+    Atomics.notify(gate, 0);
+    assert.equal(await asleep.woke, 'woke');
+    assert.equal(sleeper.spent(), null);
+  } finally {
+    sleeper.w.stop();
+    spinner.w.stop();
+    Atomics.store(gate, 0, 1);
+    Atomics.notify(gate, 0);
+    await Promise.all([busy.w.terminate(), asleep.w.terminate()]);
+  }
+});
+
+test('a child process is killed for its CPU time, not its wall time: a sleeping one on the same budget runs to its end', async () => {
+  const fifo = join(dir, 'gate');
+  execFileSync('mkfifo', [fifo]);
+  const run = (script: string, ...args: string[]) =>
+    runProcess({
+      binary: 'sh',
+      args: ['-c', script, 'sh', ...args],
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+      limit: { cpuMs: 300, wallMs: NO_BACKSTOP_MS },
+    });
+  // Blocks reading the gate until it is written: no CPU meanwhile.
+  const asleep = run('read line < "$1"; echo "$line"', fifo);
+  const busy = await run('while :; do :; done');
+  assert.equal(busy.killed, 'cpu', 'the busy child is killed for its CPU time');
+  assert.ok(busy.cpuMs! >= 300, `the busy child used ${busy.cpuMs} ms`);
+  await writeFile(fifo, 'open\n');
+  const slept = await asleep;
+  assert.equal(slept.killed, null, 'the sleeping child is not killed');
+  assert.equal(slept.code, 0);
+  assert.equal(slept.stdout.trim(), 'open');
+  assert.ok(slept.cpuMs !== null && slept.cpuMs < 100, `the sleeping child used ${slept.cpuMs} ms of CPU`);
+  assert.equal(processCpuMs(2 ** 22 + 1), null, 'a process that does not exist has no CPU time');
+});
+
+test('a hostile parse is refused for the work it took, within its CPU budget; the next file parses', async () => {
+  const options: ParserOptions = {
+    sharedWorkers: 1,
+    queuePerCaller: 2,
+    maxParseMs: 500, // the budget of every file, whatever its size
+    smallSliceMs: 1000,
+    maxHeapMb: 256,
+    wallBackstop: NO_BACKSTOP_MS / 500,
+  };
+  const parser = createModelParser(options);
+  const job = (name: string, bytes: Uint8Array | string) => {
+    const sourcePath = join(dir, name);
+    writeFileSync(sourcePath, bytes);
+    return {
+      sourcePath,
+      fileName: name,
+      canonical: { obj: join(dir, `${name}.canonical.obj`), '3mf': join(dir, `${name}.canonical.3mf`) },
+    };
+  };
+  try {
+    // 100 KB placing a torus 2,490 times: 9.96 million triangles, seconds of work.
+    const refused = await parser.parse(job('instances.3mf', largestAccepted3mf()), 'ip:a').then(
+      () => assert.fail('the parse was not stopped'),
+      (err: unknown) => err,
+    );
+    assert.ok(refused instanceof ApiError, String(refused));
+    assert.equal(refused.status, 422);
+    assert.equal(refused.code, 'model_too_complex');
+    assert.match(refused.message, /more work to read than its size allows \(1 s of processor time\)/);
+    assert.deepEqual(refused.details, { limit_seconds: 1 });
+    const cube = await parser.parse(job('cube.obj', CUBE_OBJ), 'ip:a');
+    assert.equal(cube.measurements.triangles, 12);
+  } finally {
+    await parser.close();
+  }
+});
