@@ -1,0 +1,48 @@
+// A busy server is not a slow client: when the server's event loop was held up past a connection's keep-alive
+// timeout while the client's next request was already waiting, that request is answered, not dropped. Timers run
+// before sockets are read, so the idle timer fires first; the connection is judged only after the waiting bytes
+// were read (server/http/connections.ts).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import { CONNECTION_LIMITS, guardConnections } from '../server/http/index.ts';
+import { until } from './helpers/poll.ts';
+
+const KEEP_ALIVE_MS = 1000;
+/** Longer than the keep-alive timer (Node adds a second to the advertised timeout). */
+const BUSY_MS = KEEP_ALIVE_MS + 2000;
+
+/** Holds the event loop as a slow synchronous task of the server would. */
+const holdEventLoop = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+test('a request waiting while the server was busy past the keep-alive timeout is answered', async () => {
+  const server = http.createServer((_req, res) => res.end('ok'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  guardConnections(server, { ...CONNECTION_LIMITS, keepAliveMs: KEEP_ALIVE_MS });
+  const { port } = server.address() as net.AddressInfo;
+  const socket = net.connect({ port, host: '127.0.0.1' });
+  const request = `GET / HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n\r\n`;
+  let received = '';
+  let closed = false;
+  let sentSecond = false;
+  socket.on('close', () => (closed = true));
+  socket.on('error', () => {});
+  socket.on('data', (d: Buffer) => {
+    received += d.toString('latin1');
+    if (!sentSecond && received.includes('\r\n\r\nok')) {
+      // The second request reaches the server's socket, then the server is busy past its keep-alive timer.
+      sentSecond = true;
+      socket.write(request);
+      holdEventLoop(BUSY_MS);
+    }
+  });
+  socket.write(request);
+  const answers = await until('the second answer or the connection closed', 10_000, () => {
+    const n = received.split('HTTP/1.1 200').length - 1;
+    return n === 2 || closed ? n : undefined;
+  });
+  socket.destroy();
+  await new Promise((resolve) => server.close(resolve));
+  assert.equal(answers, 2, 'the request that waited while the server was busy was answered');
+});
