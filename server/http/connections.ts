@@ -1,4 +1,4 @@
-// Every request gets an answer, and a connection ends gracefully (docs/limits.md, "Slow clients and refused
+// Every request gets an answer, and a connection ends gracefully (docs/deployment.md, "Slow clients and refused
 // uploads"). Two things used to drop connections without a status:
 // - A refusal answered before the body was read (too large, no valid token, rate limited) closed the socket as soon
 //   as the answer was written, while the client was still sending: the kernel answered its next bytes with a reset,

@@ -1,6 +1,6 @@
 // A refused upload still gets its answer: when the server refuses a request before its body has arrived (over the
 // size cap, no valid credential, an unknown upload id), the client that is still sending megabytes reads the
-// status and the JSON error, and its upload ends without a broken pipe or a reset (docs/limits.md, "Slow clients
+// status and the JSON error, and its upload ends without a broken pipe or a reset (docs/deployment.md, "Slow clients
 // and refused uploads"). Without the server reading and discarding the rest of the body, the kernel answers the
 // client's next bytes with a reset, and the client may lose the answer it was sent.
 import { test, before, after } from 'node:test';
@@ -129,7 +129,8 @@ test('a public upload to an unknown upload id: 404 read mid-upload, no broken pi
 test('Node fetch streaming an over-size body reads the 413 and its JSON', async () => {
   let sent = 0;
   const head = new TextEncoder().encode(
-    '--b\r\nContent-Disposition: form-data; name="file"; filename="huge.stl"\r\nContent-Type: application/octet-stream\r\n\r\n',
+    '--b\r\nContent-Disposition: form-data; name="file"; filename="huge.stl"\r\n' +
+      'Content-Type: application/octet-stream\r\n\r\n',
   );
   const body = new ReadableStream<Uint8Array>({
     pull(ctrl) {
