@@ -110,8 +110,9 @@ function onQuiet(socket: HttpSocket): void {
   if (lingering.has(socket)) return void socket.destroy();
   const read = socket.bytesRead;
   const written = socket.bytesWritten;
-  // Timers run before the event loop polls sockets: look again once whatever arrived meanwhile has been read.
-  setImmediate(() => {
+  // Timers run before the event loop polls sockets: look again once whatever arrived meanwhile has been read, two
+  // turns on (a client in this very process may have written its request after this turn's poll).
+  afterTwoPolls(() => {
     if (socket.destroyed || socket.bytesRead !== read || socket.bytesWritten !== written) return;
     if (socket.writableLength > 0) return void socket.destroy(); // the client stopped reading our answer
     const req = socket.parser?.incoming;
@@ -126,6 +127,8 @@ function onQuiet(socket: HttpSocket): void {
     socket.destroy(); // idle between requests
   });
 }
+
+const afterTwoPolls = (then: () => void) => setImmediate(() => setImmediate(then));
 
 function requestTimedOut(res: ServerResponse): void {
   const body = JSON.stringify(
