@@ -46,3 +46,66 @@ test('a request waiting while the server was busy past the keep-alive timeout is
   await new Promise((resolve) => server.close(resolve));
   assert.equal(answers, 2, 'the request that waited while the server was busy was answered');
 });
+
+/** A plain server with short limits, and a raw client socket that collects what it is sent. */
+async function guarded(
+  handler: http.RequestListener,
+  clientIdleMs: number,
+  onServerSocket: (s: net.Socket) => void = () => {},
+) {
+  const server = http.createServer(handler);
+  server.on('connection', onServerSocket);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  guardConnections(server, { ...CONNECTION_LIMITS, clientIdleMs, lingerIdleMs: clientIdleMs });
+  const { port } = server.address() as net.AddressInfo;
+  const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+  const seen = { text: '', closed: false };
+  socket.on('data', (d: Buffer) => (seen.text += d.toString('latin1')));
+  socket.on('close', () => (seen.closed = true));
+  socket.on('error', () => {});
+  return {
+    server,
+    socket,
+    seen,
+    async stop() {
+      socket.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+test('a client that stops sending its body is told 408 request_timeout in JSON', async () => {
+  const c = await guarded((req, res) => {
+    req.resume();
+    req.on('end', () => res.end('never'));
+  }, 300);
+  c.socket.write('POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\nonly ten b');
+  await until('the connection to end', 10_000, () => c.seen.closed || c.seen.text.includes('}') || undefined);
+  await c.stop();
+  assert.match(c.seen.text, /^HTTP\/1\.1 408 /);
+  assert.match(c.seen.text, /\r\nconnection: close\r\n/i);
+  assert.equal(JSON.parse(c.seen.text.slice(c.seen.text.indexOf('\r\n\r\n') + 4)).error.code, 'request_timeout');
+});
+
+test('a request the server takes longer than the idle limit to answer is answered, not timed out', async () => {
+  let quietSeen: () => void = () => {};
+  const quiet = new Promise<void>((resolve) => (quietSeen = resolve));
+  const c = await guarded(
+    (_req, res) => {
+      // Answer only once the connection's idle timer has fired and its verdict (two turns on) has been given.
+      void quiet.then(() => setImmediate(() => setImmediate(() => setImmediate(() => res.end('done')))));
+    },
+    300,
+    // The server-side socket's own event: listening to it changes nothing in how the server treats the connection.
+    (s) => s.once('timeout', () => quietSeen()),
+  );
+  c.socket.write('GET / HTTP/1.1\r\nhost: x\r\n\r\n');
+  await until(
+    'the answer or the connection closed',
+    1000,
+    () => c.seen.text.endsWith('done') || c.seen.closed || undefined,
+  );
+  await c.stop();
+  assert.match(c.seen.text, /^HTTP\/1\.1 200 [^]*done$/);
+});

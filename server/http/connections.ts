@@ -118,6 +118,8 @@ function onQuiet(socket: HttpSocket): void {
     const req = socket.parser?.incoming;
     const res = socket._httpMessage;
     if (req && !req.complete) {
+      // Bytes we have not consumed yet, or a body we paused (a slow disk): the wait is ours, not the client's.
+      if (req.readableFlowing === false || req.readableLength > 0) return;
       // The client owes us the rest of its request: a slow client, told so when nothing was answered yet.
       if (res && !res.headersSent) return requestTimedOut(res);
       return void socket.destroy();
