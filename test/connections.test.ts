@@ -103,7 +103,7 @@ test('a request the server takes longer than the idle limit to answer is answere
   c.socket.write('GET / HTTP/1.1\r\nhost: x\r\n\r\n');
   await until(
     'the answer or the connection closed',
-    1000,
+    10_000,
     () => c.seen.text.endsWith('done') || c.seen.closed || undefined,
   );
   await c.stop();
