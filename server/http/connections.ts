@@ -95,7 +95,10 @@ function lingeringClose(socket: HttpSocket, limits: ConnectionLimits): void {
   const cap = setTimeout(close, limits.lingerMs);
   cap.unref();
   socket.once('close', () => clearTimeout(cap));
-  socket.once('end', close); // the client finished sending
+  // The body has all arrived or the client finished sending: close once our answer has been handed over in full.
+  const done = () => (socket.writableFinished ? close() : socket.once('finish', close));
+  socket.once('end', done);
+  req.once('end', done);
   // Counted on the request: a 'data' listener on the socket would take its bytes away from Node's parser.
   let discarded = 0;
   req.on('data', (chunk: Buffer) => {
