@@ -4,7 +4,7 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Deps } from './deps.ts';
-import { errorMiddleware } from './http/index.ts';
+import { closeWhenBodyUnread, errorMiddleware } from './http/index.ts';
 import { requestLog } from './http/index.ts';
 import { declaredCors } from './accounts/index.ts';
 import { frameGuard } from './accounts/index.ts';
@@ -71,6 +71,7 @@ export function createApp(deps: Deps): Koa {
   const hops = deps.config.trustProxy;
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   const router = createRouter(deps);
+  app.use(closeWhenBodyUnread);
   app.use(httpMetrics(deps.metrics));
   app.use(requestLog(deps.log));
   app.use(async (ctx, next) => {

@@ -13,7 +13,7 @@ import { createDiskStorage, sweepLeftovers, type FileStorage } from './storage/i
 import { createS3Storage } from './storage/index.ts';
 import { createModelParser, parserOptions } from './mesh/index.ts';
 import { createApp } from './app.ts';
-import { answerClientError } from './http/index.ts';
+import { answerClientError, guardConnections } from './http/index.ts';
 import type { Deps, Logger } from './deps.ts';
 import { createLogger } from './http/index.ts';
 import { createEventPump } from './webhooks/index.ts';
@@ -106,7 +106,7 @@ export async function serve(deps: Deps): Promise<Running> {
   const retention = startRetentionSweep(deps);
   const server = app.listen(deps.config.port, deps.config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-  server.requestTimeout = 30 * 60_000; // large uploads on slow links
+  guardConnections(server); // slow clients told apart from a busy server; refusals closed gracefully
   server.on('clientError', answerClientError);
   const { port } = server.address() as AddressInfo;
   const host = deps.config.host.includes(':') ? `[${deps.config.host}]` : deps.config.host;

@@ -119,14 +119,18 @@ export function errorMiddleware(opts: { maxUploadBytes: number; log: (msg: strin
  */
 export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
   if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? 431 : 400;
-  const error = tooLarge
-    ? {
-        code: 'headers_too_large',
-        message: 'The request line or headers are too large (the URL with its query, or a header).',
-      }
-    : { code: 'bad_request', message: 'The HTTP request is malformed.' };
+  const [status, error] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [
+          431,
+          {
+            code: 'headers_too_large',
+            message: 'The request line or headers are too large (the URL with its query, or a header).',
+          },
+        ]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, { code: 'request_timeout', message: 'The request did not arrive in time; send it again.' }]
+        : [400, { code: 'bad_request', message: 'The HTTP request is malformed.' }];
   const body = JSON.stringify({ error });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +

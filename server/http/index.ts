@@ -11,6 +11,8 @@ export {
   unauthorized,
 } from './errors.ts';
 export type { FieldProblem } from './errors.ts';
+export { CONNECTION_LIMITS, closeWhenBodyUnread, guardConnections } from './connections.ts';
+export type { ConnectionLimits } from './connections.ts';
 export { jsonBody } from './json-body.ts';
 export { createLogger, requestLog, routeTemplate } from './logging.ts';
 export type { Logger } from './logging.ts';

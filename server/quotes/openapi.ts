@@ -295,7 +295,7 @@ export const quoteSchemas = {
       estimate: {
         oneOf: [ref('Estimate'), { type: 'null' }],
         description:
-          'The instant estimate while the slice runs; null when none could be made within 5 s (the job shows it once it is)',
+          'The instant estimate while the slice runs; null when none can be made for this model (the exact quote decides)',
       },
     },
   },

@@ -1037,7 +1037,7 @@ export interface components {
       /** @enum {string} */
       status: "queued" | "processing" | "completed" | "failed";
       status_url: string;
-      /** @description The instant estimate while the slice runs; null when none could be made within 5 s (the job shows it once it is) */
+      /** @description The instant estimate while the slice runs; null when none can be made for this model (the exact quote decides) */
       estimate: components["schemas"]["Estimate"] | null;
     };
     /** @description An instant estimate from the mesh (docs/estimate.md), shown while the real slice runs. **Not a price**: it cannot be added to a cart, and the completed quote replaces it. The real figures are expected inside the ranges. */

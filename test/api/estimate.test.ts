@@ -34,20 +34,17 @@ const completed = (id: string) =>
     return job.status === 'completed' || job.status === 'failed' ? job : undefined;
   });
 const inside = (value: number, [lo, hi]: [number, number]) => lo <= value && value <= hi;
-/** The 202's estimate, or (made later than the 202 waits for, on a busy machine) the job's. */
-const estimateOf = async (client: ApiClient, res: { body: { job_id: string; estimate: any } }) =>
-  res.body.estimate ??
-  until(
-    'the estimate',
-    60_000,
-    async () => (await client.get(`/v2/jobs/${res.body.job_id}`)).body.estimate ?? undefined,
-  );
+/** The 202's estimate: part of the answer, however busy the machine (null only for a model none can be made of). */
+const estimateOf = (res: { body: { estimate: any } }) => {
+  assert.ok(res.body.estimate, `the 202 carries the estimate: ${JSON.stringify(res.body)}`);
+  return res.body.estimate;
+};
 
 test('a queued quote is answered with an estimate; the job shows it until the exact quote replaces it', async () => {
   const fileId = await upload(box(30, 20, 12), 'block.obj');
   const res = await api.post(`/v2/file/quote/${fileId}/async`, { printer_config: { fill_density: 20 } });
   assert.equal(res.status, 202);
-  const e = await estimateOf(api, res);
+  const e = estimateOf(res);
   assert.equal(e.calibration, 'shipped', 'a new account starts from the shipped calibration');
   assert.equal(e.currency, 'USD');
   assert.ok(inside(e.total_price, e.price_range), JSON.stringify(e));
@@ -95,14 +92,9 @@ test('Prefer: wait=0 answers 202 at once with the estimate; a shopper cannot put
   });
   assert.equal(cart.status, 409, 'an estimate is never sold');
   assert.equal(cart.body.error.code, 'quote_not_completed');
-  // The 202 carries the estimate when it was made within 5 s; on a busy machine the job shows it a moment later.
-  const estimate =
-    res.body.estimate ??
-    (await until('the estimate', 60_000, async () => {
-      const job = (await c.request('GET', `/v2/jobs/${res.body.job_id}`, { headers: headers(token) })).body;
-      return job.estimate ?? undefined;
-    }));
-  assert.ok(estimate.total_price > 0);
+  // The estimate is part of the 202, however busy the machine: the slice may finish before a job read shows it.
+  assert.ok(res.body.estimate, 'the 202 carries the estimate');
+  assert.ok(res.body.estimate.total_price > 0);
   const preflight = await fetch(`${server.url}/v2/file/quote/${up.body.file_id}`, {
     method: 'OPTIONS',
     headers: { origin: SHOP, 'access-control-request-method': 'POST', 'access-control-request-headers': 'prefer' },
@@ -130,7 +122,7 @@ test("an account's real slices calibrate its later estimates of that printer and
   assert.ok(row!.n >= MIN_CALIBRATION_SAMPLES, `${row!.n} samples`);
   const fileId = await upload(box(18, 16, 9), 'after.obj');
   const res = await api.post(`/v2/file/quote/${fileId}/async`, { printer_config: { fill_density: 25 } });
-  const calibrated = await estimateOf(api, res);
+  const calibrated = estimateOf(res);
   assert.equal(calibrated.calibration, 'account');
   assert.equal(calibrated.method, 'cross-sections+calibration');
   assert.ok(calibrated.samples >= MIN_CALIBRATION_SAMPLES);
@@ -138,6 +130,6 @@ test("an account's real slices calibrate its later estimates of that printer and
   const other = await server.newAccount();
   const stranger = server.client(other.token);
   const theirs = await stranger.uploadBytes('/v2/file', box(18, 16, 9), 'theirs.obj');
-  const estimate = await estimateOf(stranger, await stranger.post(`/v2/file/quote/${theirs.body.file_id}/async`, {}));
+  const estimate = estimateOf(await stranger.post(`/v2/file/quote/${theirs.body.file_id}/async`, {}));
   assert.equal(estimate.calibration, 'shipped');
 });
