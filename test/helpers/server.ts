@@ -70,6 +70,10 @@ export async function startTestServer(
     HOST: '127.0.0.1',
     DEMO_ACCOUNT: 'false',
     JWT_SECRET: 'test-secret-that-is-long-enough-0123456789',
+    // A synchronous quote answers when its slice is done, as on a server that waits long enough: on a loaded
+    // machine a slice queued behind others outlasts the default minute, and the test would see a 202 it is not
+    // about. Tests of the 202 set their own wait (or Prefer: wait / respond-async).
+    QUOTE_SYNC_WAIT_MS: '600000',
     ...env,
   });
   const { db, drop } = await openTestDb({ migrated: true });
