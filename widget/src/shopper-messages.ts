@@ -50,6 +50,7 @@ export const SHOPPER_MESSAGES: Readonly<Record<string, string>> = {
   fields_too_large: 'Your file did not arrive complete. Please choose it again.',
   json_too_large: 'Something in the request could not be read. Please reload the page and try again.',
   json_too_deep: 'Something in the request could not be read. Please reload the page and try again.',
+  request_timeout: 'Your file stopped arriving. Please check your connection and try again.',
   parse_failed:
     'Your browser could not read this model (it may be too large for this device). Please try another browser or a smaller file.',
   model_unreadable: BROKEN_FILE,
