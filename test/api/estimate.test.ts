@@ -42,7 +42,11 @@ const estimateOf = (res: { body: { estimate: any } }) => {
 
 test('a queued quote is answered with an estimate; the job shows it until the exact quote replaces it', async () => {
   const fileId = await upload(box(30, 20, 12), 'block.obj');
-  const res = await api.post(`/v2/file/quote/${fileId}/async`, { printer_config: { fill_density: 20 } });
+  // No minimum price: the block costs less than the shipped minimum, which would floor both ends of the range.
+  const res = await api.post(`/v2/file/quote/${fileId}/async`, {
+    printer_config: { fill_density: 20 },
+    quote_config: { minimum_price: 0 },
+  });
   assert.equal(res.status, 202);
   const e = estimateOf(res);
   assert.equal(e.calibration, 'shipped', 'a new account starts from the shipped calibration');
@@ -68,38 +72,44 @@ test('a queued quote is answered with an estimate; the job shows it until the ex
 });
 
 test('Prefer: wait=0 answers 202 at once with the estimate; a shopper cannot put an estimate in the cart', async () => {
-  const c = server.client();
-  const headers = (token?: string) => ({
-    'x-widget-key': key,
-    origin: SHOP,
-    ...(token ? { 'x-shopper-token': token } : {}),
-  });
-  const ticket = await c.request('GET', '/v2/file/upload-id', { headers: headers() });
-  const token = ticket.body.shopper_token;
-  // 3DBenchy at 0.1 mm and solid: seconds of slicing even on a fast machine, while the estimate takes milliseconds.
-  const up = await c.uploadBytes(`/v2/file/public/${ticket.body.upload_id}`, BENCHY, 'benchy.stl');
-  assert.equal(up.status, 201);
-  await server.deps.db.query('DELETE FROM prefetches WHERE file_id = $1', [up.body.file_id]); // no cache hit here
-  const res = await c.request('POST', `/v2/file/quote/${up.body.file_id}`, {
-    json: { choices: { quality: 'fine', infill: 100 } },
-    headers: { ...headers(token), prefer: 'wait=0' },
-  });
-  assert.equal(res.status, 202, JSON.stringify(res.body));
-  assert.equal(res.headers.get('preference-applied'), 'wait=0');
-  const cart = await c.request('POST', '/v2/widget/cart', {
-    json: { quote_id: res.body.quote_id, quantity: 1 },
-    headers: headers(token),
-  });
-  assert.equal(cart.status, 409, 'an estimate is never sold');
-  assert.equal(cart.body.error.code, 'quote_not_completed');
-  // The estimate is part of the 202, however busy the machine: the slice may finish before a job read shows it.
-  assert.ok(res.body.estimate, 'the 202 carries the estimate');
-  assert.ok(res.body.estimate.total_price > 0);
-  const preflight = await fetch(`${server.url}/v2/file/quote/${up.body.file_id}`, {
-    method: 'OPTIONS',
-    headers: { origin: SHOP, 'access-control-request-method': 'POST', 'access-control-request-headers': 'prefer' },
-  });
-  assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Prefer/i);
+  // An API-only process (no worker takes the job): the answer cannot be the finished slice, however fast the slicer
+  // or slow the estimator on a loaded machine (the exact quote is the answer when the slice wins that race).
+  const apiOnly = await startTestServer({ RATE_LIMIT_ANON_PLAN: 'business', WORKER_ROLE: 'api' });
+  try {
+    const shopKey = (await merchantShop(apiOnly, 'estimate-api@example.test', SHOP)).key;
+    const c = apiOnly.client();
+    const headers = (token?: string) => ({
+      'x-widget-key': shopKey,
+      origin: SHOP,
+      ...(token ? { 'x-shopper-token': token } : {}),
+    });
+    const ticket = await c.request('GET', '/v2/file/upload-id', { headers: headers() });
+    const token = ticket.body.shopper_token;
+    const up = await c.uploadBytes(`/v2/file/public/${ticket.body.upload_id}`, BENCHY, 'benchy.stl');
+    assert.equal(up.status, 201);
+    const res = await c.request('POST', `/v2/file/quote/${up.body.file_id}`, {
+      json: { choices: { quality: 'fine', infill: 100 } },
+      headers: { ...headers(token), prefer: 'wait=0' },
+    });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    assert.equal(res.headers.get('preference-applied'), 'wait=0');
+    const cart = await c.request('POST', '/v2/widget/cart', {
+      json: { quote_id: res.body.quote_id, quantity: 1 },
+      headers: headers(token),
+    });
+    assert.equal(cart.status, 409, 'an estimate is never sold');
+    assert.equal(cart.body.error.code, 'quote_not_completed');
+    // The estimate is part of the 202, however busy the machine: the slice may finish before a job read shows it.
+    assert.ok(res.body.estimate, 'the 202 carries the estimate');
+    assert.ok(res.body.estimate.total_price > 0);
+    const preflight = await fetch(`${apiOnly.url}/v2/file/quote/${up.body.file_id}`, {
+      method: 'OPTIONS',
+      headers: { origin: SHOP, 'access-control-request-method': 'POST', 'access-control-request-headers': 'prefer' },
+    });
+    assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Prefer/i);
+  } finally {
+    await apiOnly.stop();
+  }
 });
 
 test("an account's real slices calibrate its later estimates of that printer and material", async () => {
