@@ -222,9 +222,9 @@ test('the claim order: priority first, then age; a job whose slice is being made
   const order = await server.deps.db
     .transaction(async (tx) => {
       await tx.query(
-        `INSERT INTO files (id, account_id, name, format, content_type, size_bytes, sha256, mesh_sha256, measurements,
-           footprint, warnings, source)
-         VALUES ('file_claim_order', $1, 'x.stl', 'stl', 'model/stl', 1, 'a', 'b', '{}', '[]', '[]', 'api')`,
+        `INSERT INTO files (id, account_id, name, format, content_type, size_bytes, stored_bytes, sha256, mesh_sha256,
+           measurements, footprint, warnings, source)
+         VALUES ('file_claim_order', $1, 'x.stl', 'stl', 'model/stl', 1, 1, 'a', 'b', '{}', '[]', '[]', 'api')`,
         [accountId],
       );
       const queue = (id: string, priority: number, key: string, ageSeconds: number) =>

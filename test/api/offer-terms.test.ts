@@ -36,7 +36,8 @@ const OFFER = {
   infill_options: [15],
   default_infill: 15,
   quantity: { min: 1, max: 200 },
-  minimum_price: 1,
+  // Far below the cube's price: these tests are about the breaks' arithmetic, which stops at the minimum per part.
+  minimum_price: 0.01,
   minimum_line_price: null,
   lead_time: 'Shipped from Berlin',
   quantity_breaks: [

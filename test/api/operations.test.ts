@@ -96,9 +96,11 @@ test("a stopping worker hands its job back at once, without spending one of the 
     const a = await worker.newAccount();
     const api = worker.client(a.token);
     const file = (await api.uploadBytes('/v2/file', corpusBytes('stl', '3DBenchy.stl'), '3DBenchy.stl')).body.file_id;
-    const job = (await api.post(`/v2/file/quote/${file}/async`, {})).body.job_id as string;
+    // At 0.1 mm the slice outlasts the 202, which carries the instant estimate (slow on a loaded machine).
+    const fine = { printer_config: { layer_height: 0.1 } };
+    const job = (await api.post(`/v2/file/quote/${file}/async`, fine)).body.job_id as string;
     const processing = async () => (await api.get(`/v2/jobs/${job}`)).body.status === 'processing';
-    await until('the worker to take the job', 5000, async () => (await processing()) || undefined);
+    await until('the worker to take the job', 60_000, async () => (await processing()) || undefined);
     assert.ok(await processing(), 'the worker took the job');
     await worker.deps.jobs.stop();
     const [row] = await worker.deps.db.query<{ status: string; attempts: number; released: boolean }>(
