@@ -14,11 +14,10 @@ const SHOP = 'https://estimate-shop.example';
 const BENCHY = readFileSync(new URL('../fixtures/models/stl/3DBenchy.stl', import.meta.url));
 let server: TestServer;
 let api: ApiClient;
-let key: string;
 
 before(async () => {
   server = await startTestServer({ RATE_LIMIT_ANON_PLAN: 'business' });
-  ({ api, key } = await merchantShop(server, 'estimate-shop@example.test', SHOP));
+  ({ api } = await merchantShop(server, 'estimate-shop@example.test', SHOP));
 });
 after(() => server.stop());
 
