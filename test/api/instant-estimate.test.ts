@@ -34,7 +34,8 @@ const OFFER = {
   infill_options: [15, 25],
   default_infill: 15,
   quantity: { min: 1, max: 20 },
-  minimum_price: null,
+  // Far below the small parts' prices (null would take the shipped 1.00), so materials are told apart by price.
+  minimum_price: 0.01,
   minimum_line_price: null,
   lead_time: null,
 };
