@@ -16,13 +16,6 @@ const BUSY_MS = KEEP_ALIVE_MS + 2000;
 /** Holds the event loop as a slow synchronous task of the server would. */
 const holdEventLoop = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
-/** How many answers a keep-alive client had when its second arrived or the server closed the connection. */
-const secondAnswerOrClose = (received: () => string, closed: () => boolean) =>
-  until('the second answer or the connection closed', 10_000, () => {
-    const n = received().split('HTTP/1.1 200').length - 1;
-    return n === 2 || closed() ? n : undefined;
-  });
-
 test('a request waiting while the server was busy past the keep-alive timeout is answered', async () => {
   const server = http.createServer((_req, res) => res.end('ok'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -45,10 +38,10 @@ test('a request waiting while the server was busy past the keep-alive timeout is
     }
   });
   socket.write(request);
-  const answers = await secondAnswerOrClose(
-    () => received,
-    () => closed,
-  );
+  const answers = await until('the second answer or the connection closed', 10_000, () => {
+    const n = received.split('HTTP/1.1 200').length - 1;
+    return n === 2 || closed ? n : undefined;
+  });
   socket.destroy();
   await new Promise((resolve) => server.close(resolve));
   assert.equal(answers, 2, 'the request that waited while the server was busy was answered');
@@ -75,10 +68,10 @@ test('a client that reuses a keep-alive connection after the advertised timeout 
   await until('the keep-alive timer to run', 10_000, () => (keepAliveRanOut ? true : undefined));
   await new Promise((resolve) => setImmediate(() => setImmediate(() => setImmediate(resolve))));
   if (!closed) socket.write(request);
-  const answers = await secondAnswerOrClose(
-    () => received,
-    () => closed,
-  );
+  const answers = await until('the second answer or the connection closed', 10_000, () => {
+    const n = received.split('HTTP/1.1 200').length - 1;
+    return n === 2 || closed ? n : undefined;
+  });
   socket.destroy();
   await new Promise((resolve) => server.close(resolve));
   assert.equal(answers, 2, 'the late request was answered, not written into a closed connection');
