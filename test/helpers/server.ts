@@ -79,7 +79,13 @@ export async function startTestServer(
   const { db, drop } = await openTestDb({ migrated: true });
   const quiet = { info() {}, error: (m: string, e: unknown) => console.error(m, e) };
   const clock = testClock();
-  const deps = await buildDeps(config, { db, log: quiet, now: clock.now, random: opts.random });
+  // A start that fails (a test of a bad setting) leaves nothing open: an open PGlite keeps the test process alive.
+  const deps = await buildDeps(config, { db, log: quiet, now: clock.now, random: opts.random }).catch(async (err) => {
+    await db.close();
+    await drop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  });
   const running = await serve(deps);
   const server: TestServer = {
     ...running,
