@@ -35,7 +35,7 @@ const FLOORS: string[][] = [
   ['profiles', 'webhooks', 'idempotency'],
   ['accounts'],
   ['placement'],
-  ['mesh', 'slicer'],
+  ['mesh', 'slicer', 'prusa-config'],
   ['outbox', 'openapi', 'http', 'storage', 'db', 'deps.ts', 'config.ts', 'ids.ts'],
 ];
 const FRONT_DOOR = 'index.ts';
