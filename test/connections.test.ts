@@ -16,6 +16,13 @@ const BUSY_MS = KEEP_ALIVE_MS + 2000;
 /** Holds the event loop as a slow synchronous task of the server would. */
 const holdEventLoop = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
+/** How many answers a keep-alive client had when its second arrived or the server closed the connection. */
+const secondAnswerOrClose = (received: () => string, closed: () => boolean) =>
+  until('the second answer or the connection closed', 10_000, () => {
+    const n = received().split('HTTP/1.1 200').length - 1;
+    return n === 2 || closed() ? n : undefined;
+  });
+
 test('a request waiting while the server was busy past the keep-alive timeout is answered', async () => {
   const server = http.createServer((_req, res) => res.end('ok'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -38,13 +45,43 @@ test('a request waiting while the server was busy past the keep-alive timeout is
     }
   });
   socket.write(request);
-  const answers = await until('the second answer or the connection closed', 10_000, () => {
-    const n = received.split('HTTP/1.1 200').length - 1;
-    return n === 2 || closed ? n : undefined;
-  });
+  const answers = await secondAnswerOrClose(
+    () => received,
+    () => closed,
+  );
   socket.destroy();
   await new Promise((resolve) => server.close(resolve));
   assert.equal(answers, 2, 'the request that waited while the server was busy was answered');
+});
+
+test('a client that reuses a keep-alive connection after the advertised timeout (its own timer late) is answered', async () => {
+  const server = http.createServer((_req, res) => res.end('ok'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  guardConnections(server, { ...CONNECTION_LIMITS, keepAliveMs: KEEP_ALIVE_MS });
+  let keepAliveRanOut = false;
+  server.on('timeout', () => (keepAliveRanOut = true));
+  const { port } = server.address() as net.AddressInfo;
+  const socket = net.connect({ port, host: '127.0.0.1' });
+  const request = `GET / HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n\r\n`;
+  let received = '';
+  let closed = false;
+  socket.on('close', () => (closed = true));
+  socket.on('error', () => {});
+  socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+  socket.write(request);
+  await until('the first answer', 10_000, () => (received.includes('\r\n\r\nok') ? true : undefined));
+  // The connection sits idle until the server's keep-alive timer has run and the server has judged it (two
+  // turns on), as when a client's own timer is late; only then does the client send its next request.
+  await until('the keep-alive timer to run', 10_000, () => (keepAliveRanOut ? true : undefined));
+  await new Promise((resolve) => setImmediate(() => setImmediate(() => setImmediate(resolve))));
+  if (!closed) socket.write(request);
+  const answers = await secondAnswerOrClose(
+    () => received,
+    () => closed,
+  );
+  socket.destroy();
+  await new Promise((resolve) => server.close(resolve));
+  assert.equal(answers, 2, 'the late request was answered, not written into a closed connection');
 });
 
 /** A plain server with short limits, and a raw client socket that collects what it is sent. */

@@ -18,8 +18,14 @@ import { ApiError, errorBody } from './errors.ts';
 export interface ConnectionLimits {
   /** No byte from the client for this long while it owes the request's headers or body: 408, then closed. */
   clientIdleMs: number;
-  /** An idle keep-alive connection is closed after this long (advertised to clients in Keep-Alive: timeout). */
+  /** An idle keep-alive connection is closed after this long (advertised to clients in Keep-Alive: timeout)... */
   keepAliveMs: number;
+  /**
+   * ...and this much later again. A client reuses a connection for a little less than the advertised time, by its
+   * own timer; a client whose event loop was busy (building a large upload, say) reuses it late and would write
+   * its request into a connection the server had just closed: EPIPE, and no status.
+   */
+  keepAliveGraceMs: number;
   /** The request line and headers must have arrived within this long (slow-header protection). */
   headersMs: number;
   /** A whole request, body included, must have arrived within this long (a 200 MB upload on a slow link). */
@@ -35,6 +41,7 @@ export interface ConnectionLimits {
 export const CONNECTION_LIMITS: ConnectionLimits = {
   clientIdleMs: 60_000,
   keepAliveMs: 5_000,
+  keepAliveGraceMs: 60_000,
   headersMs: 60_000,
   requestMs: 30 * 60_000,
   lingerBytes: 64 * 1024 * 1024,
@@ -62,7 +69,7 @@ export function guardConnections(server: Server, limits: ConnectionLimits = CONN
     socket.destroySoon = () => lingeringClose(socket as HttpSocket, limits);
   });
   // With a listener here Node no longer destroys a quiet connection itself: onQuiet decides.
-  server.on('timeout', (socket: Socket) => onQuiet(socket as HttpSocket));
+  server.on('timeout', (socket: Socket) => onQuiet(socket as HttpSocket, limits));
 }
 
 /**
@@ -109,7 +116,7 @@ function lingeringClose(socket: HttpSocket, limits: ConnectionLimits): void {
 }
 
 /** A connection had no traffic for its timeout: decide whether the client is slow, idle, or the server busy. */
-function onQuiet(socket: HttpSocket): void {
+function onQuiet(socket: HttpSocket, limits: ConnectionLimits): void {
   if (lingering.has(socket)) return void socket.destroy();
   const read = socket.bytesRead;
   const written = socket.bytesWritten;
@@ -129,8 +136,18 @@ function onQuiet(socket: HttpSocket): void {
     }
     // A complete request being answered: the wait is the server's, not the client's.
     if (res) return;
-    socket.destroy(); // idle between requests
+    idleBetweenRequests(socket, limits);
   });
+}
+
+/** The bytes read when a connection's keep-alive grace began: the same count at the next quiet spell ends it. */
+const graced = new WeakMap<Socket, number>();
+
+/** Idle past the advertised keep-alive: closed once the grace has passed too with no new request. */
+function idleBetweenRequests(socket: HttpSocket, limits: ConnectionLimits): void {
+  if (graced.get(socket) === socket.bytesRead) return void socket.destroy();
+  graced.set(socket, socket.bytesRead);
+  socket.setTimeout(limits.keepAliveGraceMs);
 }
 
 const afterTwoPolls = (then: () => void) => setImmediate(() => setImmediate(then));
