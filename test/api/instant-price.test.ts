@@ -9,6 +9,7 @@ import { merchantShop, startTestServer, type TestServer, type ApiClient } from '
 import { widgetShopper } from '../helpers/shopper.ts';
 import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
+import { holdSlicers, runningSlicers } from '../helpers/slicer-hold.ts';
 import { PREFETCH_PER_ACCOUNT, PREFETCH_PER_UPLOAD } from '../../server/quotes/prefetch.ts';
 import { claimJob } from '../../server/quotes/claim-sql.ts';
 
@@ -107,6 +108,18 @@ test('deleting the upload drops its prefetches; one whose shopper session ended 
     const running = await sql('SELECT 1 FROM prefetches WHERE file_id = $1 AND lease_expires_at > now()', [big]);
     return running.length ? rows.map((r) => r.slicing_key) : undefined;
   });
+  // Held until the server stops it: on a fast or a loaded machine alike, it has not finished when the test acts.
+  const held = holdSlicers(await until('its slicer started', 60_000, () => nonEmpty(runningSlicers())));
+  try {
+    await dropPrefetchesOf(s, big, keys);
+  } finally {
+    held.release();
+  }
+});
+
+const nonEmpty = <T>(list: T[]) => (list.length ? list : undefined);
+
+async function dropPrefetchesOf(s: ReturnType<typeof shopper>, big: string, keys: string[]) {
   const fileId = await s.upload(part(16), 'spare.obj');
   await until('prefetches queued', 10_000, async () => ((await prefetchesOf(fileId)).length ? true : undefined));
   assert.equal((await api.delete(`/v2/file/${fileId}`)).status, 200);
@@ -116,7 +129,7 @@ test('deleting the upload drops its prefetches; one whose shopper session ended 
   await noPrefetchRunning(); // the running one ended: had it not been stopped, its slice would be stored now
   const stored = await sql('SELECT 1 FROM slices WHERE key = ANY($1)', [keys]);
   assert.equal(stored.length, 0, 'the running prefetch was stopped, the others never started');
-});
+}
 
 test('a quote for a slice already being made joins it: one slice for two quotes', async () => {
   // Two slicers: without joining, both quotes would slice at once.
@@ -271,41 +284,47 @@ test("a shopper's new choice stops the slice they no longer wait for, unless a r
     const job = (await s.get(`/v2/jobs/${first.body.job_id}`)).body;
     return job.status === 'processing' ? job : undefined;
   });
-  // A colour change slices the same: the running slice is shared and goes on.
-  const recolour = await ask({ quality: 'fine', infill: 40, color: 'Black' });
-  assert.equal((await s.get(`/v2/jobs/${first.body.job_id}`)).body.status, 'processing');
-  // Another infill: the two earlier quotes are no longer awaited, and their shared slice stops.
-  const other = await ask({ quality: 'draft', infill: 40 });
-  for (const id of [first.body.job_id, recolour.body.job_id]) {
-    const job = (await s.get(`/v2/jobs/${id}`)).body;
-    assert.equal(job.status, 'failed');
-    assert.equal(job.error.code, 'superseded');
+  // Held until the server stops it, so it is still running when the shopper changes their mind, however fast.
+  const held = holdSlicers(await until('its slicer started', 60_000, () => nonEmpty(runningSlicers())));
+  try {
+    // A colour change slices the same: the running slice is shared and goes on.
+    const recolour = await ask({ quality: 'fine', infill: 40, color: 'Black' });
+    assert.equal((await s.get(`/v2/jobs/${first.body.job_id}`)).body.status, 'processing');
+    // Another infill: the two earlier quotes are no longer awaited, and their shared slice stops.
+    const other = await ask({ quality: 'draft', infill: 40 });
+    for (const id of [first.body.job_id, recolour.body.job_id]) {
+      const job = (await s.get(`/v2/jobs/${id}`)).body;
+      assert.equal(job.status, 'failed');
+      assert.equal(job.error.code, 'superseded');
+    }
+    const stopped = await until('the superseded slice stopped', 30_000, async () => {
+      const rows = await sql('SELECT 1 FROM quotes WHERE id = $1 AND lease_owner IS NULL', [first.body.job_id]);
+      const running = await metric(server, /slicequote_slice_duration_seconds_count\{outcome="ok"\} (\d+)/);
+      return rows.length ? running : undefined;
+    });
+    const done = await until('the quote awaited', 240_000, async () => {
+      const job = (await s.get(`/v2/jobs/${other.body.job_id}`)).body;
+      return job.status === 'completed' ? job : undefined;
+    });
+    assert.equal(done.result.choices.infill, 40);
+    // Only the awaited slice was completed after the switch: the superseded one was not finished in the background.
+    assert.equal((await metric(server, /slicequote_slice_duration_seconds_count\{outcome="ok"\} (\d+)/)) - stopped, 1);
+    const eventsOf = async (ids: string[]) =>
+      (
+        await sql<{ n: number }>(
+          `SELECT count(*)::int AS n FROM outbox_events WHERE payload->'data'->>'quoteId' = ANY($1)`,
+          [ids],
+        )
+      )[0]!.n;
+    assert.ok((await eventsOf([other.body.job_id])) >= 1, 'the awaited quote sent quote.completed');
+    assert.equal(
+      await eventsOf([first.body.job_id, recolour.body.job_id]),
+      0,
+      'no quote.failed for quotes nobody waits for',
+    );
+  } finally {
+    held.release();
   }
-  const stopped = await until('the superseded slice stopped', 30_000, async () => {
-    const rows = await sql('SELECT 1 FROM quotes WHERE id = $1 AND lease_owner IS NULL', [first.body.job_id]);
-    const running = await metric(server, /slicequote_slice_duration_seconds_count\{outcome="ok"\} (\d+)/);
-    return rows.length ? running : undefined;
-  });
-  const done = await until('the quote awaited', 240_000, async () => {
-    const job = (await s.get(`/v2/jobs/${other.body.job_id}`)).body;
-    return job.status === 'completed' ? job : undefined;
-  });
-  assert.equal(done.result.choices.infill, 40);
-  // Only the awaited slice was completed after the switch: the superseded one was not finished in the background.
-  assert.equal((await metric(server, /slicequote_slice_duration_seconds_count\{outcome="ok"\} (\d+)/)) - stopped, 1);
-  const eventsOf = async (ids: string[]) =>
-    (
-      await sql<{ n: number }>(
-        `SELECT count(*)::int AS n FROM outbox_events WHERE payload->'data'->>'quoteId' = ANY($1)`,
-        [ids],
-      )
-    )[0]!.n;
-  assert.ok((await eventsOf([other.body.job_id])) >= 1, 'the awaited quote sent quote.completed');
-  assert.equal(
-    await eventsOf([first.body.job_id, recolour.body.job_id]),
-    0,
-    'no quote.failed for quotes nobody waits for',
-  );
 });
 
 test('an account has at most PREFETCH_PER_ACCOUNT prefetches waiting or running', async () => {

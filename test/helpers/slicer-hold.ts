@@ -1,0 +1,35 @@
+// Holds the slicers this test process runs (SIGSTOP to each one's process group), so that a test about stopping
+// a slice knows the slice is still running when it acts, however fast or loaded the machine is. A held slicer
+// uses no CPU; the server still kills it (SIGKILL reaches a stopped process). release() lets the others go on.
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** The pids of this process's children whose command line names PrusaSlicer (each leads its process group). */
+export function runningSlicers(): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const command = readFileSync(`/proc/${name}/cmdline`, 'latin1');
+      if (parent === process.pid && /prusa-?slicer/i.test(command)) found.push(Number(name));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return found;
+}
+
+export function holdSlicers(pids: number[]): { release(): void } {
+  const signal = (sig: NodeJS.Signals) => {
+    for (const pid of pids) {
+      try {
+        process.kill(-pid, sig);
+      } catch {
+        // already gone (the server stopped it)
+      }
+    }
+  };
+  signal('SIGSTOP');
+  return { release: () => signal('SIGCONT') };
+}
