@@ -65,6 +65,7 @@ export { CALLER_VIAS } from './counters-sql.ts';
 export type { CallerVia } from './counters-sql.ts';
 export { chargeToUploadOwner, chargeUploadId, limitsMiddleware } from './middleware.ts';
 export { limitsPaths, limitsSchemas, rateLimitHeaders, withRateLimitResponses, withRateLimits } from './openapi.ts';
+export { monthPeriod } from './period.ts';
 export { checkQuoteQuota, checkStorageQuota, countQuote, recordStorageChange, storageAllowanceRoom } from './quota.ts';
 export { limitsRouter } from './router.ts';
 export { chargeSlicerTime, checkSlicerBudget, purgeSlicerUsage, slicerSpeed } from './slicer-time.ts';

@@ -38,7 +38,7 @@ import {
 } from './sql.ts';
 import { ApiError, ValidationError, type FieldProblem } from '../http/index.ts';
 import { newId } from '../ids.ts';
-import { checkQuoteQuota, countQuote } from '../limits/index.ts';
+import { checkQuoteQuota, countQuote, monthPeriod } from '../limits/index.ts';
 import { chargeWidgetQuote, checkWidgetShare, countWidgetQuote, type WidgetQuoteCaller } from '../limits/index.ts';
 import { detectSlicer } from '../slicer/index.ts';
 import { mapInfillPattern } from '../slicer/index.ts';
@@ -258,7 +258,7 @@ async function quoteFile(
   const { layer, choices, maxSliceSeconds } = await offerChoices(deps, auth, parsed);
   // A shopper exploring an upload that already counted uses no more of the allowance (docs/limits.md).
   const shopper = widgetQuoteCaller(auth);
-  if (!(auth.widgetKeyId && (await explorationCounted(deps.db, file.id, false)))) {
+  if (!(auth.widgetKeyId && (await explorationCounted(deps.db, file.id, false, monthPeriod(deps.now()).start)))) {
     await checkQuoteQuota(deps, auth.account);
     if (shopper) await checkWidgetShare(deps, shopper);
   }
@@ -444,7 +444,8 @@ export async function finishQuote(
   const result = buildResult(row, input);
   const signed = await signResult(tx, deps, row, result);
   // A shopper's exploration of one upload counts once; every API quote counts (docs/limits.md).
-  const counted = !row.widget_key_id || !(await explorationCounted(tx, row.file_id, true));
+  const counted =
+    !row.widget_key_id || !(await explorationCounted(tx, row.file_id, true, monthPeriod(deps.now()).start));
   const done = await completeQuote(tx, row.id, owner, {
     expires_at: signed.expiresAt,
     counted,

@@ -152,14 +152,26 @@ export async function quoteForCaller(
 }
 
 /**
- * Has a widget quote of this file already counted toward the allowance? Locks the file row first, so two
- * quotes of one upload completing at once agree that exactly one of them counts.
+ * Has a widget quote of this file (or, this period, of the same mesh uploaded to the same shop) already counted
+ * toward the allowance? Locks the file row first, so two quotes of one upload completing at once agree that
+ * exactly one of them counts.
  */
-export async function explorationCounted(tx: Queryable, fileId: string, lock: boolean): Promise<boolean> {
+export async function explorationCounted(
+  tx: Queryable,
+  fileId: string,
+  lock: boolean,
+  periodStart: Date,
+): Promise<boolean> {
   if (lock) await tx.query('SELECT id FROM files WHERE id = $1 FOR UPDATE', [fileId]);
+  // This upload's shopper quote counted (ever), or a shopper quote of another upload of the same mesh to the same
+  // shop counted this period: the same cube sent again from other addresses does not close the month.
   const rows = await tx.query(
-    'SELECT 1 FROM quotes WHERE file_id = $1 AND widget_key_id IS NOT NULL AND counted LIMIT 1',
-    [fileId],
+    `SELECT 1 FROM files f
+       JOIN files same ON same.account_id = f.account_id AND same.mesh_sha256 = f.mesh_sha256
+       JOIN quotes q ON q.file_id = same.id
+      WHERE f.id = $1 AND q.widget_key_id IS NOT NULL AND q.counted AND (same.id = f.id OR q.created_at >= $2)
+      LIMIT 1`,
+    [fileId, periodStart],
   );
   return rows.length > 0;
 }

@@ -69,11 +69,11 @@ function shopper(token?: string, widgetKey = key) {
     },
     get: (p: string) => c.request('GET', p, { headers: headers() }),
     post: (p: string, json: unknown) => c.request('POST', p, { json, headers: headers() }),
-    async upload(): Promise<string> {
+    async upload(bytes = PART): Promise<string> {
       const ticket = await c.request('GET', '/v2/file/upload-id', { headers: headers() });
       assert.equal(ticket.status, 200);
       token = ticket.body.shopper_token;
-      const up = await c.uploadBytes(`/v2/file/public/${ticket.body.upload_id}`, PART, 'part.obj');
+      const up = await c.uploadBytes(`/v2/file/public/${ticket.body.upload_id}`, bytes, 'part.obj');
       assert.equal(up.status, 201, JSON.stringify(up.body));
       return up.body.file_id;
     },
@@ -467,7 +467,7 @@ test('a widget key can have its own offer; removing it returns the key to the ac
   assert.equal((await stranger.put(`/dashboard/api/widget-keys/${keyId}/offer`, OFFER)).status, 404);
 });
 
-test("a shopper's exploration of one upload counts once against the allowance; API quotes count each", async () => {
+test("a shopper's exploration of one model counts once a month against the allowance; API quotes count each", async () => {
   await api.put('/v2/offer', OFFER);
   const used = async () => (await api.get('/v2/user')).body.quotes_used;
   const start = await used();
@@ -477,9 +477,17 @@ test("a shopper's exploration of one upload counts once against the allowance; A
     assert.equal((await s.post(`/v2/file/quote/${fileId}`, { choices })).status, 200);
   }
   assert.equal(await used(), start + 1, 'four quotes of one upload in the widget count as one');
-  const second = await s.upload();
-  await s.post(`/v2/file/quote/${second}`, { choices: {} });
-  assert.equal(await used(), start + 2, 'a new upload is a new exploration');
+  // The same model uploaded again this month, by this shopper or another, is the same exploration: the same
+  // cube sent from many addresses does not close the shop's month.
+  for (const again of [s, shopper()]) {
+    const copy = await again.upload();
+    assert.equal((await again.post(`/v2/file/quote/${copy}`, { choices: { infill: 40 } })).status, 200);
+  }
+  assert.equal(await used(), start + 1, 'the same model uploaded again counts no more this month');
+  const other = shopper();
+  const second = await other.upload(new TextEncoder().encode(boxesObj([[0, 0, 0, 13, 12, 8]])));
+  await other.post(`/v2/file/quote/${second}`, { choices: {} });
+  assert.equal(await used(), start + 2, 'another model is a new exploration');
   const own = (await api.uploadBytes('/v2/file', PART, 'own.obj')).body.file_id;
   await api.post(`/v2/file/quote/${own}`, {});
   await api.post(`/v2/file/quote/${own}`, { printer_config: { fill_density: 40 } });
