@@ -25,7 +25,11 @@ function formatOf(name: string | null, head: Uint8Array): ConfigFormat {
   if (ext === 'json') return 'json';
   if (ext === 'ini' || ext === 'config') return 'ini';
   if (head[0] === 0x50 && head[1] === 0x4b) return '3mf'; // "PK": a zip
-  return String.fromCharCode(...head.slice(0, 64)).trimStart().startsWith('{') ? 'json' : 'ini';
+  return String.fromCharCode(...head.slice(0, 64))
+    .trimStart()
+    .startsWith('{')
+    ? 'json'
+    : 'ini';
 }
 
 function flag(fields: Record<string, unknown> | undefined, name: string): boolean {
@@ -67,13 +71,19 @@ export async function readImportUpload(deps: Deps, ctx: Context): Promise<Import
     await parse(ctx, async () => {}).catch((err: { httpCode?: number; code?: number }) => {
       ctx.set('Connection', 'close');
       if (err?.code === 1009 || err?.code === 1016) throw tooLarge(max);
-      throw new ApiError(400, 'malformed_multipart', 'The multipart body is malformed; send the config in a part named "file".', {
-        field: 'file',
-      });
+      throw new ApiError(
+        400,
+        'malformed_multipart',
+        'The multipart body is malformed; send the config in a part named "file".',
+        {
+          field: 'file',
+        },
+      );
     });
     const files = ctx.request.files?.file;
     const file = Array.isArray(files) ? files[0] : files;
-    if (!file) throw new ValidationError([{ field: 'file', message: 'is missing: send the config in a part named "file"' }]);
+    if (!file)
+      throw new ValidationError([{ field: 'file', message: 'is missing: send the config in a part named "file"' }]);
     const fields = ctx.request.body as Record<string, unknown> | undefined;
     const size = (await stat(file.filepath)).size;
     const head = new Uint8Array(await readHead(file.filepath));

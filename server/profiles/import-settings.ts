@@ -47,7 +47,8 @@ export function printerSettingsOf(options: Record<string, string>, name: string)
   const bed = bedSize(options.bed_shape);
   const perimeter = first(options, 'perimeter_speed');
   const infill = first(options, 'infill_speed');
-  const printSpeed = perimeter !== undefined && infill !== undefined ? Math.max(perimeter, infill) : (infill ?? perimeter);
+  const printSpeed =
+    perimeter !== undefined && infill !== undefined ? Math.max(perimeter, infill) : (infill ?? perimeter);
   const pattern = options.fill_pattern;
   const accelX = first(options, 'machine_max_acceleration_x');
   const perimeters = first(options, 'perimeters');

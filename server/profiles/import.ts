@@ -78,7 +78,11 @@ function prices(settings: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries({ price_per_kg, price_per_gram }).filter(([, v]) => v !== undefined));
 }
 
-export async function importConfig(deps: Pick<Deps, 'db'>, accountId: string, input: ImportInput): Promise<ImportResult> {
+export async function importConfig(
+  deps: Pick<Deps, 'db'>,
+  accountId: string,
+  input: ImportInput,
+): Promise<ImportResult> {
   let screened: ReturnType<typeof screenPresetSet>;
   try {
     screened = screenPresetSet(input.set, { keepCustomGcode: input.keepCustomGcode });

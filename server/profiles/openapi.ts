@@ -89,7 +89,7 @@ export const profilePaths = {
       tags: ['profiles'],
       summary: "Import the shop's own slicer config as profiles",
       description:
-        "Makes a printer profile of the printer with each print preset (named `<printer> — <print>`) and a material profile of each filament, carrying the allowlisted PrusaSlicer options the quotes then slice with (docs/profiles.md). Options outside the allowlist are listed in `ignored`, dangerous ones (post_process, print-host credentials, output paths) in `refused`; neither is stored. A value out of range is a 400 whose `details.fields` names the option. A .ini or .json may hold at most 1 MiB and 5000 options (413 `config_too_large`).",
+        'Makes a printer profile of the printer with each print preset (named `<printer> — <print>`) and a material profile of each filament, carrying the allowlisted PrusaSlicer options the quotes then slice with (docs/profiles.md). Options outside the allowlist are listed in `ignored`, dangerous ones (post_process, print-host credentials, output paths) in `refused`; neither is stored. A value out of range is a 400 whose `details.fields` names the option. A .ini or .json may hold at most 1 MiB and 5000 options (413 `config_too_large`).',
       security: bearer,
       requestBody: importBody,
       responses: { '201': ok('ProfileImportResult', 'Imported'), ...errors(400, 401, 413, 415) },

@@ -157,7 +157,12 @@ export async function updateImported(
   db: Queryable,
   accountId: string,
   id: string,
-  p: { settings: Record<string, unknown>; slicer_options: Record<string, string>; slicer_sources: Record<string, string>; is_default?: boolean },
+  p: {
+    settings: Record<string, unknown>;
+    slicer_options: Record<string, string>;
+    slicer_sources: Record<string, string>;
+    is_default?: boolean;
+  },
 ): Promise<ProfileRow> {
   const [row] = await db.query<ProfileRow>(
     `UPDATE profiles SET settings = $3, slicer_options = $4, slicer_sources = $5,

@@ -113,13 +113,17 @@ export const ALLOWED: ReadonlyMap<string, AllowedOption> = new Map([
     'machine_min_extruding_rate',
     'machine_min_travel_rate',
   ]),
-  ...group('printer', PAIR(0, 1000), ['machine_max_jerk_e', 'machine_max_jerk_x', 'machine_max_jerk_y', 'machine_max_jerk_z']),
+  ...group('printer', PAIR(0, 1000), [
+    'machine_max_jerk_e',
+    'machine_max_jerk_x',
+    'machine_max_jerk_y',
+    'machine_max_jerk_z',
+  ]),
+  ...group('printer', num(0, 10_000, { list: true }), ['retract_lift_above', 'retract_lift_below']),
   ...group('printer', num(0, 100, { list: true }), [
     'retract_length',
     'retract_length_toolchange',
     'retract_lift',
-    'retract_lift_above',
-    'retract_lift_below',
     'retract_restart_extra',
     'retract_restart_extra_toolchange',
     'retract_before_travel',
@@ -273,13 +277,18 @@ export const ALLOWED: ReadonlyMap<string, AllowedOption> = new Map([
   ...group('filament', num(0, 100, { list: true, nil: true }), [
     'filament_retract_length',
     'filament_retract_lift',
-    'filament_retract_lift_above',
-    'filament_retract_lift_below',
     'filament_retract_restart_extra',
     'filament_retract_before_travel',
   ]),
+  ...group('filament', num(0, 10_000, { list: true, nil: true }), [
+    'filament_retract_lift_above',
+    'filament_retract_lift_below',
+  ]),
   ...group('filament', num(0, 1000, { list: true, nil: true }), ['filament_retract_speed', 'filament_deretract_speed']),
-  ...group('filament', num(0, 1, { list: true, int: true, nil: true }), ['filament_retract_layer_change', 'filament_wipe']),
+  ...group('filament', num(0, 1, { list: true, int: true, nil: true }), [
+    'filament_retract_layer_change',
+    'filament_wipe',
+  ]),
   ...group('filament', num(0, 100, { list: true, pct: true, nil: true }), ['filament_retract_before_wipe']),
 ]);
 
@@ -350,7 +359,8 @@ const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 /** Why a value is not acceptable for an allowed option, or null. Values are PrusaSlicer text. */
 export function valueProblem(check: Check, value: string): string | null {
   if (/[\r\n]/.test(value)) return 'contains a line break';
-  if (check.t === 'gcode') return value.length > MAX_GCODE_CHARS ? `is longer than ${MAX_GCODE_CHARS} characters` : null;
+  if (check.t === 'gcode')
+    return value.length > MAX_GCODE_CHARS ? `is longer than ${MAX_GCODE_CHARS} characters` : null;
   if (value.length > MAX_VALUE_CHARS) return `is longer than ${MAX_VALUE_CHARS} characters`;
   if (check.t === 'enum') return check.values.includes(value) ? null : `must be one of ${check.values.join(', ')}`;
   if (check.t === 'bed') return bedProblem(value);

@@ -16,23 +16,25 @@ function presetName(raw: string | undefined): string | null {
 }
 
 /** `key = value` lines into a map; refuses (400 naming the file) a file too large, a line without a key, too many keys. */
-export function parseFlatLines(text: string, source: string): Map<string, string> {
-  if (text.length > MAX_CONFIG_BYTES)
-    throw new ConfigError('file', `is larger than ${MAX_CONFIG_BYTES} bytes`, 413);
+/** A project 3MF writes every option as a comment: `; key = value`. */
+const COMMENTED_OPTION = /^;\s*([A-Za-z0-9_]{1,128}\s*=.*)$/;
+
+export function parseFlatLines(text: string, source: string, commented = false): Map<string, string> {
+  if (text.length > MAX_CONFIG_BYTES) throw new ConfigError('file', `is larger than ${MAX_CONFIG_BYTES} bytes`, 413);
   const out = new Map<string, string>();
   let at = 0;
   let line = 0;
   while (at < text.length) {
     const end = text.indexOf('\n', at);
-    const raw = text.slice(at, end === -1 ? text.length : end).replace(/\r$/, '');
+    const line0 = text.slice(at, end === -1 ? text.length : end).replace(/\r$/, '');
+    const raw = commented ? (line0.match(COMMENTED_OPTION)?.[1] ?? line0) : line0;
     at = end === -1 ? text.length : end + 1;
     line++;
     const trimmed = raw.trim();
     if (!trimmed || trimmed.startsWith('#') || trimmed.startsWith(';')) continue;
     const eq = raw.indexOf('=');
     const key = (eq === -1 ? raw : raw.slice(0, eq)).trim();
-    if (eq === -1 || !KEY.test(key))
-      throw new ConfigError('file', `line ${line} of ${source} is not "key = value"`);
+    if (eq === -1 || !KEY.test(key)) throw new ConfigError('file', `line ${line} of ${source} is not "key = value"`);
     if (!out.has(key) && out.size >= MAX_CONFIG_KEYS)
       throw new ConfigError('file', `holds more than ${MAX_CONFIG_KEYS} options`, 413);
     out.set(key, raw.slice(eq + 1).trim());
@@ -50,8 +52,8 @@ function preset(name: string): FlatPreset {
 }
 
 /** A flat config as a PresetSet: one printer, at most one print and one filament, named as in the file. */
-export function readFlatConfig(text: string, source = 'config'): ReadConfig {
-  const lines = parseFlatLines(text, source);
+export function readFlatConfig(text: string, source = 'config', commented = false): ReadConfig {
+  const lines = parseFlatLines(text, source, commented);
   const printer = preset(presetName(lines.get('printer_settings_id')) ?? 'Imported printer');
   const print = preset(presetName(lines.get('print_settings_id')) ?? 'Imported print');
   const filament = preset(presetName(lines.get('filament_settings_id')) ?? 'Imported filament');

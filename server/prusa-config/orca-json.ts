@@ -2,6 +2,7 @@
 // or arrays of strings) as a PresetSet of PrusaSlicer options. Only options with a true PrusaSlicer equivalent
 // are translated (the table below); every other option is reported as ignored with its reason. An `inherits`
 // names a system preset of that slicer, which this service does not have: reported, not followed.
+import { ALLOWED } from './allowlist.ts';
 import type { FlatPreset, PresetSet } from './config-set.ts';
 import { ConfigError, MAX_CONFIG_BYTES, MAX_CONFIG_KEYS, type ImportNote, type ReadConfig } from './notes.ts';
 
@@ -47,6 +48,11 @@ export const ORCA_TO_PRUSA: Readonly<Record<string, string>> = {
   top_shell_thickness: 'top_solid_min_thickness',
   bottom_shell_thickness: 'bottom_solid_min_thickness',
   sparse_infill_density: 'fill_density',
+  sparse_infill_pattern: 'fill_pattern',
+  top_surface_pattern: 'top_fill_pattern',
+  bottom_surface_pattern: 'bottom_fill_pattern',
+  seam_position: 'seam_position',
+  wall_generator: 'perimeter_generator',
   infill_direction: 'fill_angle',
   outer_wall_speed: 'external_perimeter_speed',
   inner_wall_speed: 'perimeter_speed',
@@ -102,11 +108,23 @@ export const ORCA_TO_PRUSA: Readonly<Record<string, string>> = {
 
 /** Orca option values that name the same thing differently in PrusaSlicer. */
 const VALUE_NAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  fill_pattern: { zigzag: 'rectilinear', 'zig-zag': 'rectilinear', alignedrectilinear: 'alignedrectilinear' },
+  fill_pattern: { zigzag: 'rectilinear' },
+  top_fill_pattern: { monotonicline: 'monotoniclines', zigzag: 'rectilinear' },
+  bottom_fill_pattern: { monotonicline: 'monotoniclines', zigzag: 'rectilinear' },
+  seam_position: { back: 'rear' },
 };
 
 /** Keys that describe the preset rather than the print. */
-const META = new Set(['type', 'name', 'from', 'setting_id', 'instantiation', 'version', 'filament_id', 'is_custom_defined']);
+const META = new Set([
+  'type',
+  'name',
+  'from',
+  'setting_id',
+  'instantiation',
+  'version',
+  'filament_id',
+  'is_custom_defined',
+]);
 
 const KIND = { machine: 'printer', process: 'print', filament: 'filament' } as const;
 
@@ -118,8 +136,7 @@ function textOf(key: string, v: unknown): string {
 }
 
 function parseJson(text: string): Record<string, unknown> {
-  if (text.length > MAX_CONFIG_BYTES)
-    throw new ConfigError('file', `is larger than ${MAX_CONFIG_BYTES} bytes`, 413);
+  if (text.length > MAX_CONFIG_BYTES) throw new ConfigError('file', `is larger than ${MAX_CONFIG_BYTES} bytes`, 413);
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -157,7 +174,13 @@ export function readOrcaPreset(text: string): ReadConfig {
       continue;
     }
     const raw = textOf(key, value);
-    preset.options[prusa] = VALUE_NAMES[prusa]?.[raw] ?? raw;
+    const translated = VALUE_NAMES[prusa]?.[raw] ?? raw;
+    const allowed = ALLOWED.get(prusa)?.check;
+    if (allowed?.t === 'enum' && !allowed.values.includes(translated)) {
+      ignored.push({ key, reason: `"${raw.slice(0, 40)}" has no PrusaSlicer ${prusa} of the same meaning` });
+      continue;
+    }
+    preset.options[prusa] = translated;
     preset.sources[prusa] = name;
   }
   const set: PresetSet = { printer: null, prints: [], filaments: [] };

@@ -17,9 +17,8 @@ export function readProjectConfig(bytes: Uint8Array): ReadConfig {
     }
     pkg.stream(PROJECT_CONFIG_PART, (c) => chunks.push(c));
   } catch (e) {
-    if (e instanceof ModelError)
-      throw new ConfigError('file', `is not a readable 3MF: ${e.message}`);
+    if (e instanceof ModelError) throw new ConfigError('file', `is not a readable 3MF: ${e.message}`);
     throw e;
   }
-  return readFlatConfig(Buffer.concat(chunks).toString('utf8'), PROJECT_CONFIG_PART);
+  return readFlatConfig(Buffer.concat(chunks).toString('utf8'), PROJECT_CONFIG_PART, true);
 }

@@ -29,8 +29,7 @@ function screenPreset(p: FlatPreset, o: ScreenOptions, refused: ImportNote[], ig
     }
     if (verdict.as === 'ignored') {
       // Even an option we drop is bounded, so a hostile file cannot hide megabytes in one.
-      if (value.length > MAX_VALUE_CHARS)
-        throw new ConfigError(key, `is longer than ${MAX_VALUE_CHARS} characters`);
+      if (value.length > MAX_VALUE_CHARS) throw new ConfigError(key, `is longer than ${MAX_VALUE_CHARS} characters`);
       noteOnce(ignored, { key, reason: verdict.reason });
       continue;
     }
@@ -50,8 +49,7 @@ function screenPreset(p: FlatPreset, o: ScreenOptions, refused: ImportNote[], ig
 export function screenPresetSet(set: PresetSet, o: ScreenOptions): ScreenedSet {
   const all = [set.printer, ...set.prints, ...set.filaments].filter((p): p is FlatPreset => p !== null);
   const count = all.reduce((n, p) => n + Object.keys(p.options).length, 0);
-  if (count > MAX_CONFIG_KEYS)
-    throw new ConfigError('file', `holds more than ${MAX_CONFIG_KEYS} options`, 413);
+  if (count > MAX_CONFIG_KEYS) throw new ConfigError('file', `holds more than ${MAX_CONFIG_KEYS} options`, 413);
   const refused: ImportNote[] = [];
   const ignored: ImportNote[] = [];
   const one = (p: FlatPreset) => screenPreset(p, o, refused, ignored);

@@ -187,12 +187,23 @@ export function buildSliceConfig(s: SliceSettings): SliceConfig {
   const patternUsed = mapInfillPattern(s.printer.infill_pattern);
   const generated = generatedOptions(s, patternUsed);
   const options = s.imported
-    ? { ...BASE_OPTIONS, ...s.imported.options, ...explicitOptions(generated, s.imported.explicit), ...pinned(s.imported) }
+    ? {
+        ...BASE_OPTIONS,
+        ...s.imported.options,
+        ...explicitOptions(generated, s.imported.explicit),
+        ...pinned(s.imported),
+      }
     : { ...BASE_OPTIONS, ...generated };
   for (const [k, v] of Object.entries(options)) {
     // Defence in depth: a line break would let a value inject further options.
     if (/[\r\n]/.test(v)) throw new Error(`slicer option ${k} contains a line break`);
   }
   const filamentDiameter = Number(options.filament_diameter?.split(',')[0]) || REFERENCE_FILAMENT_DIAMETER;
-  return { options, ini: renderIni(options), patternUsed, perimeters: effectivePerimeters(s.printer), filamentDiameter };
+  return {
+    options,
+    ini: renderIni(options),
+    patternUsed,
+    perimeters: effectivePerimeters(s.printer),
+    filamentDiameter,
+  };
 }

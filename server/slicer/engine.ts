@@ -267,7 +267,7 @@ export async function sliceOnce(o: SliceOnceOptions): Promise<SliceOutcome> {
     const r = await runSlicer(dir, model, slicer.binary, timeoutMs, o, transformArgs(o.transform));
     if (r.killed || r.spawnError || r.code !== 0) throw failure(r, timeoutMs, o.signal);
     const reading = performance.now();
-    const stats = await parseGcodeFile(join(dir, "out.gcode"), { filamentDiameter: config.filamentDiameter }).catch(
+    const stats = await parseGcodeFile(join(dir, 'out.gcode'), { filamentDiameter: config.filamentDiameter }).catch(
       (e: Error) => {
         throw new SliceFailedError(`PrusaSlicer wrote no usable G-code: ${e.message}`, 'bad_output');
       },

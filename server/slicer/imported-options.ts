@@ -78,7 +78,8 @@ export function explicitOptions(generated: Record<string, string>, explicit: str
     if (override) out[override] = 'nil';
   }
   // Axis limits must not undercut an explicit speed or acceleration (config.ts sizes them from all of them).
-  if (explicit.some((f) => SPEEDS.includes(f))) for (const k of ['machine_max_feedrate_x', 'machine_max_feedrate_y']) take(k);
+  if (explicit.some((f) => SPEEDS.includes(f)))
+    for (const k of ['machine_max_feedrate_x', 'machine_max_feedrate_y']) take(k);
   if (explicit.some((f) => ACCELS.includes(f))) {
     for (const k of ['machine_max_acceleration_x', 'machine_max_acceleration_y']) take(k);
     for (const k of ACCEL_FEATURES) out[k] = '0';
