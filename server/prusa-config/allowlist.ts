@@ -9,7 +9,7 @@ export type PresetKind = 'printer' | 'print' | 'filament';
 
 /** How a value is checked. Numbers are finite and within [min, max]; lists hold at most MAX_LIST_ITEMS. */
 type Check =
-  | { t: 'num'; min: number; max: number; int?: boolean; pct?: boolean; list?: boolean; nil?: boolean }
+  | { t: 'num'; min: number; max: number; int?: boolean; pct?: boolean; pctMax?: number; list?: boolean; nil?: boolean }
   | { t: 'enum'; values: readonly string[] }
   | { t: 'bed' }
   | { t: 'gcode' };
@@ -172,7 +172,7 @@ export const ALLOWED: ReadonlyMap<string, AllowedOption> = new Map([
   ]),
   ...group('print', num(-10, 10), ['xy_size_compensation']),
   ...group('print', num(0, 100_000), ['solid_infill_below_area']),
-  ...group('print', num(0, 100, { pct: true }), [
+  ...group('print', num(0, 100, { pct: true, pctMax: 100 }), [
     'fill_density',
     'raft_first_layer_density',
     'support_material_xy_spacing',
@@ -381,7 +381,7 @@ function numberProblem(check: Extract<Check, { t: 'num' }>, text: string): strin
   const n = Number(body);
   if (!Number.isFinite(n)) return 'must be a finite number';
   if (check.int && !Number.isInteger(n)) return 'must be a whole number';
-  const [min, max] = pct ? [0, 10_000] : [check.min, check.max];
+  const [min, max] = pct ? [0, check.pctMax ?? 10_000] : [check.min, check.max];
   if (n < min || n > max) return `must be between ${min} and ${max}${pct ? '%' : ''}`;
   return null;
 }
