@@ -83,7 +83,7 @@ async function quote(client: ApiClient, obj: string, body: Record<string, unknow
 
 test('a flat PrusaSlicer export of a vendor preset quotes within 0.5 % (weight) and 1 % (time) of the bare slicer', {
   timeout: 300_000,
-}, async () => {
+}, async (t) => {
   const ini = flatIni(shop);
   const res = await importFile(api, ini, 'MK3S.ini', { default: 'true', keep_custom_gcode: 'true' });
   assert.equal(res.status, 201, JSON.stringify(res.body));
@@ -116,6 +116,7 @@ test('a flat PrusaSlicer export of a vendor preset quotes within 0.5 % (weight) 
     assert.match(q.body.setting_sources['slicer.filament_density'], new RegExp(`\\(${PICK.filament}\\)$`));
     const bare = await bareSlice(ini, obj);
     const { filament_weight_g: grams, print_time_s: seconds } = q.body.print_stats;
+    t.diagnostic(`${name}: quote ${grams} g ${seconds} s; bare slicer ${bare.grams.toFixed(3)} g ${bare.seconds} s`);
     assert.ok(Math.abs(grams - bare.grams) / bare.grams <= 0.005, `${name}: ${grams} g, bare slicer ${bare.grams} g`);
     assert.ok(Math.abs(seconds - bare.seconds) / bare.seconds <= 0.01, `${name}: ${seconds} s, bare ${bare.seconds} s`);
   }
