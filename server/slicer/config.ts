@@ -190,7 +190,7 @@ export function buildSliceConfig(s: SliceSettings): SliceConfig {
     ? {
         ...BASE_OPTIONS,
         ...s.imported.options,
-        ...explicitOptions(generated, s.imported.explicit),
+        ...explicitOptions(generated, s.imported.explicit, s.imported.options),
         ...pinned(s.imported),
       }
     : { ...BASE_OPTIONS, ...generated };

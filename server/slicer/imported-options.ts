@@ -13,7 +13,8 @@ const OPTIONS_OF: Readonly<Record<string, readonly string[]>> = {
   'printer_config.bed_size_y': ['bed_shape'],
   'printer_config.bed_size_z': ['max_print_height'],
   'printer_config.nozzle_diameter': ['nozzle_diameter'],
-  'printer_config.layer_height': ['layer_height', 'first_layer_height'],
+  // The shop's first layer stays its own: PrusaSlicer prints any layer height over it.
+  'printer_config.layer_height': ['layer_height'],
   'printer_config.perimeters': ['perimeters'],
   'printer_config.min_wall_count': ['perimeters'],
   'printer_config.max_wall_count': ['perimeters'],
@@ -67,7 +68,22 @@ const FILAMENT_RETRACT: Readonly<Record<string, string>> = {
   'material_config.retraction_speed': 'filament_retract_speed',
 };
 
-export function explicitOptions(generated: Record<string, string>, explicit: string[]): Record<string, string> {
+/** Sparse patterns PrusaSlicer slices at 100 % (it refuses the others there, as its GUI says). */
+const SOLID_CAPABLE = new Set([
+  'rectilinear',
+  'alignedrectilinear',
+  'monotonic',
+  'concentric',
+  'hilbertcurve',
+  'archimedeanchords',
+  'octagramspiral',
+]);
+
+export function explicitOptions(
+  generated: Record<string, string>,
+  explicit: string[],
+  imported: Record<string, string>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   const take = (key: string) => {
     if (generated[key] !== undefined) out[key] = generated[key];
@@ -84,6 +100,9 @@ export function explicitOptions(generated: Record<string, string>, explicit: str
     for (const k of ['machine_max_acceleration_x', 'machine_max_acceleration_y']) take(k);
     for (const k of ACCEL_FEATURES) out[k] = '0';
   }
+  // A request for solid infill on a shop pattern that cannot be solid gets rectilinear, as PrusaSlicer's GUI offers.
+  const pattern = out.fill_pattern ?? imported.fill_pattern ?? '';
+  if (out.fill_density === '100%' && !SOLID_CAPABLE.has(pattern)) out.fill_pattern = 'rectilinear';
   return out;
 }
 
