@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { CUBE_OBJ, T_SHAPE_OBJ } from '../helpers/meshes.ts';
 import { flatIni, vendorFlatOptions } from '../helpers/vendor-preset.ts';
 import { parseGcodeFile } from '../../server/slicer/gcode-stats.ts';
@@ -253,4 +253,26 @@ test("another account's imported profile is not found", async () => {
   const id = res.body.profiles[0].id;
   assert.equal((await other.get(`/v2/profiles/printer/${id}`)).status, 404);
   assert.equal((await api.get(`/v2/profiles/printer/${id}`)).status, 200);
+});
+
+test('a widget key may not import; the dashboard session may', async () => {
+  const origin = 'https://shop.example.test';
+  const shopAccount = await merchantShop(server, 'import-shop@example.test', origin);
+  const form = () => {
+    const f = new FormData();
+    f.append(
+      'file',
+      new Blob([new TextEncoder().encode('printer_settings_id = Shop\nlayer_height = 0.2\n')]),
+      'shop.ini',
+    );
+    return f;
+  };
+  const widget = server.client();
+  const refused = await widget.request('POST', '/v2/profiles/import', {
+    form: form(),
+    headers: { 'x-widget-key': shopAccount.key, origin },
+  });
+  assert.ok([401, 403].includes(refused.status), `${refused.status}`);
+  const own = await shopAccount.dashboard.request('POST', '/v2/profiles/import', { form: form() });
+  assert.equal(own.status, 201, JSON.stringify(own.body));
 });
