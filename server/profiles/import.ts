@@ -7,6 +7,7 @@ import type { Deps } from '../deps.ts';
 import { ValidationError } from '../http/index.ts';
 import { newId } from '../ids.ts';
 import type { Queryable } from '../db/index.ts';
+import { validateProfileSettings } from '../../shared/profiles.ts';
 import { clearDefault, insertProfile, ownProfileByName, updateImported, type ProfileKind } from './sql.ts';
 import { materialSettingsOf, printerSettingsOf } from './import-settings.ts';
 
@@ -54,10 +55,13 @@ function plan(set: PresetSet): Planned[] {
 
 async function store(tx: Queryable, accountId: string, p: Planned, makeDefault: boolean) {
   const existing = await ownProfileByName(tx, accountId, p.kind as ProfileKind, p.name);
-  const settings =
+  const derived =
     p.kind === 'printer'
       ? printerSettingsOf(p.preset.options, p.name)
       : materialSettingsOf(p.preset.options, p.name, prices(existing?.settings ?? {}));
+  // What the merchant set by hand beside an earlier import (hourly cost, colours...) stays, if it still fits.
+  const merged = { ...existing?.settings, ...derived };
+  const settings = validateProfileSettings(p.kind, p.name, merged).length ? derived : merged;
   if (makeDefault) await clearDefault(tx, accountId, p.kind);
   const imported = { settings, slicer_options: p.preset.options, slicer_sources: p.preset.sources };
   if (existing)

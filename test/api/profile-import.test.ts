@@ -276,3 +276,30 @@ test('a widget key may not import; the dashboard session may', async () => {
   const own = await shopAccount.dashboard.request('POST', '/v2/profiles/import', { form: form() });
   assert.equal(own.status, 201, JSON.stringify(own.body));
 });
+
+test('importing a preset again replaces its options and keeps the price the merchant set', async () => {
+  const ini = (cost: string) =>
+    flatIni({
+      ...shop,
+      printer_settings_id: 'Again printer',
+      filament_settings_id: '"Again PLA"',
+      filament_cost: cost,
+    });
+  const first = await importFile(api, ini('20'), 'a.ini');
+  assert.equal(first.status, 201, JSON.stringify(first.body));
+  const material = first.body.profiles.find((p: { kind: string }) => p.kind === 'material');
+  const got = await api.get(`/v2/profiles/material/${material.id}`);
+  assert.equal(got.body.settings.price_per_kg, 20);
+  const priced = await api.put(`/v2/profiles/material/${material.id}`, {
+    name: 'Again PLA',
+    settings: { ...got.body.settings, price_per_kg: 55, color: 'Galaxy Black' },
+  });
+  assert.equal(priced.status, 200, JSON.stringify(priced.body));
+  const again = await importFile(api, ini('30'), 'a.ini');
+  assert.equal(again.status, 201, JSON.stringify(again.body));
+  assert.equal(again.body.profiles.find((p: { kind: string }) => p.kind === 'material').id, material.id);
+  const after = await api.get(`/v2/profiles/material/${material.id}`);
+  assert.equal(after.body.settings.price_per_kg, 55, 'the merchant’s price, not the config’s cost');
+  assert.equal(after.body.settings.color, 'Galaxy Black');
+  assert.equal(after.body.slicer_options.filament_cost, '30');
+});
