@@ -189,6 +189,8 @@ export function buildSliceConfig(s: SliceSettings): SliceConfig {
   const options = s.imported
     ? {
         ...BASE_OPTIONS,
+        // Where the shop's config is silent (a partial preset), the settings' own mapping rather than the binary's defaults.
+        ...generated,
         ...s.imported.options,
         ...explicitOptions(generated, s.imported.explicit, s.imported.options),
         ...pinned(s.imported),
