@@ -216,6 +216,12 @@ test('an Orca preset is translated where PrusaSlicer has the same option; the re
     fill_pattern: 'gyroid',
     perimeter_generator: 'arachne',
   });
+  // A partial preset slices: its options over the service's mapping of the rest.
+  const fresh = server.client((await server.newAccount()).token);
+  assert.equal((await importFile(fresh, JSON.stringify(orca), 'fast.json', { default: 'true' })).status, 201);
+  const q = await quote(fresh, CUBE_OBJ, { material_config: { filament_type: 'PLA' } });
+  assert.equal(q.status, 200, JSON.stringify(q.body));
+  assert.match(q.body.setting_sources['slicer.perimeters'], /\(Fast walls\)$/);
 });
 
 test('hostile configs are 4xx naming the key or field, and unknown keys are ignored', async () => {
