@@ -9,7 +9,7 @@ import { filePaths, fileResponses, fileSchemas } from './files/index.ts';
 import { quotePaths, quoteSchemas } from './quotes/index.ts';
 import { keptQuotePaths, keptQuoteSchemas } from './kept-quotes/index.ts';
 import { setupPaths, setupSchemas } from './setup/index.ts';
-import { profilePaths } from './profiles/index.ts';
+import { profilePaths, profileSchemas } from './profiles/index.ts';
 import { widgetPaths, widgetSchemas } from './widget/index.ts';
 import { offerPaths, offerSchemas, offerTag } from './offer/index.ts';
 import { webhookPaths, webhookSchemas, webhookEvents } from './webhooks/index.ts';
@@ -119,6 +119,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
         ...coreSchemas,
         ...fileSchemas,
         ...quoteSchemas,
+        ...profileSchemas,
         ...keptQuoteSchemas,
         ...setupSchemas,
         ...widgetSchemas,

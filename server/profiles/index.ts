@@ -1,6 +1,6 @@
 // The front door of profiles/: printer, material and global profiles, and settings resolution (a request's settings from its profiles).
 // Other folders import only what is exported here (npm run check:graph).
-export { profilePaths } from './openapi.ts';
+export { profilePaths, profileSchemas } from './openapi.ts';
 export { resolveBuildVolume, resolveSettings } from './resolve.ts';
 export type { QuoteRequest, Resolution } from './resolve.ts';
 export { profilesRouter } from './router.ts';

@@ -11,7 +11,91 @@ const kind = {
 };
 const profileId = pathParam('profile_id', 'A profile id (prof_...)');
 
+const note = {
+  type: 'object',
+  required: ['key', 'reason'],
+  additionalProperties: false,
+  properties: { key: { type: 'string' }, reason: { type: 'string' } },
+};
+
+export const profileSchemas = {
+  ProfileImportResult: {
+    type: 'object',
+    required: ['profiles', 'refused', 'ignored'],
+    additionalProperties: false,
+    properties: {
+      profiles: {
+        type: 'array',
+        description: 'The profiles made (or replaced, for a preset imported before)',
+        items: {
+          type: 'object',
+          required: ['id', 'kind', 'name'],
+          additionalProperties: false,
+          properties: {
+            id: { type: 'string' },
+            kind: { type: 'string', enum: ['printer', 'material'] },
+            name: { type: 'string' },
+          },
+        },
+      },
+      refused: {
+        type: 'array',
+        items: note,
+        description: 'Options never imported for safety (post_process, print-host credentials, output paths...)',
+      },
+      ignored: {
+        type: 'array',
+        items: note,
+        description: 'Options left out: not on the allowlist, untranslatable, custom G-code not asked for',
+      },
+    },
+  },
+};
+
+const importBody = {
+  required: true,
+  content: {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: {
+          file: {
+            type: 'string',
+            format: 'binary',
+            description:
+              'A PrusaSlicer config (.ini, from Export Config), a PrusaSlicer project (.3mf) or an Orca Slicer / Bambu Studio preset (.json)',
+          },
+          default: {
+            type: 'string',
+            enum: ['true', 'false'],
+            description: "Make the imported printer the account's default printer profile",
+          },
+          keep_custom_gcode: {
+            type: 'string',
+            enum: ['true', 'false'],
+            description: 'Keep the custom G-code blocks (start, end, layer change...): they change the print time',
+          },
+        },
+      },
+    },
+  },
+};
+
 export const profilePaths = {
+  '/v2/profiles/import': {
+    post: {
+      operationId: 'importProfiles',
+      tags: ['profiles'],
+      summary: "Import the shop's own slicer config as profiles",
+      description:
+        'Makes a printer profile of the printer with each print preset (named `<printer> — <print>`) and a material profile of each filament, carrying the allowlisted PrusaSlicer options the quotes then slice with (docs/profiles.md). Options outside the allowlist are listed in `ignored`, dangerous ones (post_process, print-host credentials, output paths) in `refused`; neither is stored. A value out of range is a 400 whose `details.fields` names the option. A .ini or .json may hold at most 1 MiB and 5000 options (413 `config_too_large`).',
+      security: bearer,
+      requestBody: importBody,
+      responses: { '201': ok('ProfileImportResult', 'Imported'), ...errors(400, 401, 413, 415) },
+    },
+  },
+
   '/v2/profiles/{kind}': {
     get: {
       operationId: 'listProfiles',

@@ -19,6 +19,8 @@ import { GLOBAL_LAYER_FIELDS } from '../../shared/profiles.ts';
 import type { Queryable } from '../db/index.ts';
 import { profilesForResolution, materialNames, type ProfileRow } from './sql.ts';
 import { ApiError, ValidationError, type FieldProblem } from '../http/index.ts';
+import type { SliceSettings } from '../slicer/index.ts';
+import { importedOptions } from './imported.ts';
 
 export interface QuoteRequest {
   printer_config?: PrinterConfig;
@@ -31,7 +33,8 @@ export interface QuoteRequest {
 export type Source = string;
 
 export interface Resolution {
-  settings: ResolvedSettings;
+  /** With `imported` when the printer or material profile carries the shop's own PrusaSlicer options. */
+  settings: SliceSettings;
   sources: Record<string, Source>;
   material: ProfileRow;
   color: string;
@@ -186,7 +189,10 @@ export function resolveFromProfiles(rows: ProfileRow[], req: QuoteRequest, offer
     req.material_config?.filament_type ?? offer?.material_config?.filament_type ?? null,
   );
   if (!picked.material) throw new Error('resolveFromProfiles: the requested material is not among the rows');
-  const { settings, sources } = merge(req, picked, picked.material.name, offer);
+  const merged = merge(req, picked, picked.material.name, offer);
+  const imported = importedOptions(picked.ownPrinter, picked.material, merged.sources);
+  const settings: SliceSettings = imported ? { ...merged.settings, imported: imported.options } : merged.settings;
+  const sources = imported ? { ...merged.sources, ...imported.sources } : merged.sources;
   const issues = validateResolvedSettings(settings);
   if (issues.length) throw new ValidationError(issues, 422, 'settings_conflict');
   if (settings.material.price_per_gram === undefined) {

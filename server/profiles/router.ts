@@ -9,6 +9,7 @@ import { listProfiles, profileById, type ProfileKind } from './sql.ts';
 import { notFound } from '../http/index.ts';
 import { routeParam } from '../http/index.ts';
 import { canonicalMember } from '../../shared/enums.ts';
+import { importFromUpload } from './import-route.ts';
 import { PROFILE_KINDS, createProfile, replaceProfile, removeProfile, presentProfile } from './service.ts';
 
 export function profilesRouter(deps: Deps) {
@@ -20,6 +21,11 @@ export function profilesRouter(deps: Deps) {
     return next();
   });
 
+  // Before the /:kind routes: "import" is no profile kind.
+  router.post('/import', allow(deps, API), async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await importFromUpload(deps, ctx);
+  });
   router.get('/:kind', allow(deps, API), async (ctx) => {
     ctx.body = { data: (await listProfiles(deps.db, ctx.state.auth.account.id, ctx.state.kind)).map(presentProfile) };
   });

@@ -106,6 +106,7 @@ export function presentProfile(row: ProfileRow): ContractSchema<'Profile'> {
     scope: row.account_id ? 'account' : 'global',
     is_default: row.is_default,
     settings: row.settings,
+    ...(row.slicer_options ? { slicer_options: row.slicer_options, slicer_sources: row.slicer_sources ?? {} } : {}),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -9,6 +9,10 @@ export interface ProfileRow {
   name: string;
   is_default: boolean;
   settings: Record<string, unknown>;
+  /** Imported PrusaSlicer options (allowlisted), by option name; null for a profile made of settings alone. */
+  slicer_options?: Record<string, string> | null;
+  /** The preset each imported option came from. */
+  slicer_sources?: Record<string, string> | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -49,12 +53,22 @@ export async function profileById(
 
 export async function insertProfile(
   db: Queryable,
-  p: Omit<ProfileRow, 'created_at' | 'updated_at'>,
+  p: Omit<ProfileRow, 'created_at' | 'updated_at' | 'slicer_options' | 'slicer_sources'> &
+    Partial<Pick<ProfileRow, 'slicer_options' | 'slicer_sources'>>,
 ): Promise<ProfileRow | undefined> {
   const [row] = await db.query<ProfileRow>(
-    `INSERT INTO profiles (id, account_id, kind, name, is_default, settings) VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT DO NOTHING RETURNING *`,
-    [p.id, p.account_id, p.kind, p.name, p.is_default, JSON.stringify(p.settings)],
+    `INSERT INTO profiles (id, account_id, kind, name, is_default, settings, slicer_options, slicer_sources)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING *`,
+    [
+      p.id,
+      p.account_id,
+      p.kind,
+      p.name,
+      p.is_default,
+      JSON.stringify(p.settings),
+      p.slicer_options ? JSON.stringify(p.slicer_options) : null,
+      p.slicer_sources ? JSON.stringify(p.slicer_sources) : null,
+    ],
   );
   return row;
 }
@@ -122,4 +136,46 @@ export async function materialNames(db: Queryable, accountId: string): Promise<s
     [accountId],
   );
   return rows.map((r) => r.name);
+}
+
+/** An own profile by name (any case), for an import that replaces what an earlier import of the same preset made. */
+export async function ownProfileByName(
+  db: Queryable,
+  accountId: string,
+  kind: ProfileKind,
+  name: string,
+): Promise<ProfileRow | undefined> {
+  const [row] = await db.query<ProfileRow>(
+    'SELECT * FROM profiles WHERE account_id = $1 AND kind = $2 AND lower(name) = lower($3)',
+    [accountId, kind, name],
+  );
+  return row;
+}
+
+/** Replaces an own profile's settings and imported options (an import of a preset it already has). */
+export async function updateImported(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  p: {
+    settings: Record<string, unknown>;
+    slicer_options: Record<string, string>;
+    slicer_sources: Record<string, string>;
+    is_default?: boolean;
+  },
+): Promise<ProfileRow> {
+  const [row] = await db.query<ProfileRow>(
+    `UPDATE profiles SET settings = $3, slicer_options = $4, slicer_sources = $5,
+       is_default = coalesce($6, is_default), updated_at = now()
+     WHERE id = $1 AND account_id = $2 RETURNING *`,
+    [
+      id,
+      accountId,
+      JSON.stringify(p.settings),
+      JSON.stringify(p.slicer_options),
+      JSON.stringify(p.slicer_sources),
+      p.is_default ?? null,
+    ],
+  );
+  return row!;
 }

@@ -229,7 +229,8 @@ export const quoteSchemas = {
       setting_sources: {
         type: 'object',
         additionalProperties: { type: 'string' },
-        description: 'Where each value came from: request, profile:<id>, global:<id> or built-in',
+        description:
+          'Where each value came from: request, offer, profile:<id>, global:<id> or built-in; with an imported profile, also `slicer.<option>`: the profile and preset each PrusaSlicer option came from',
       },
       slicer: {
         type: 'object',
@@ -442,6 +443,17 @@ export const quoteSchemas = {
         type: 'object',
         description: 'As in ProfileInput',
         properties: { exchange_rates: settingSchema('quote_config', 'exchange_rates') },
+      },
+      slicer_options: {
+        type: 'object',
+        additionalProperties: { type: 'string' },
+        description:
+          'Imported profiles only (POST /v2/profiles/import): the allowlisted PrusaSlicer options this profile slices with, by option name, as PrusaSlicer writes them (docs/profiles.md)',
+      },
+      slicer_sources: {
+        type: 'object',
+        additionalProperties: { type: 'string' },
+        description: 'Imported profiles only: the preset each slicer option came from',
       },
     },
   },

@@ -2,8 +2,24 @@
 // extruded volume or the print time are written (the others are pinned in base-config.ts), so the text is the
 // slicing cache key. The spec-field -> option table, with the reasons, is docs/prusaslicer-mapping.md.
 import type { ResolvedSettings, ResolvedPrinter, ResolvedMaterial } from '../../shared/settings.ts';
-import { BASE_OPTIONS } from './base-config.ts';
+import { BASE_OPTIONS, REFERENCE_FILAMENT_DIAMETER } from './base-config.ts';
+import { explicitOptions, pinned } from './imported-options.ts';
 import { mapInfillPattern, type PatternUsed } from './patterns.ts';
+
+/**
+ * A shop's own PrusaSlicer options (imported: docs/profiles.md), resolved for one quote: the options of its printer
+ * and material profiles, where each came from, and the settings (`section.field`) the request or the offer set
+ * explicitly, whose options are written over the imported ones. Other settings came from profiles and leave the
+ * imported options as they are.
+ */
+export interface ImportedOptions {
+  options: Record<string, string>;
+  sources: Record<string, string>;
+  explicit: string[];
+}
+
+/** Resolved settings, with the shop's imported options when its profiles carry any. */
+export type SliceSettings = ResolvedSettings & { imported?: ImportedOptions };
 
 export interface SliceConfig {
   /** Every option written, by PrusaSlicer name. */
@@ -13,6 +29,8 @@ export interface SliceConfig {
   patternUsed: PatternUsed;
   /** perimeters after the min/max wall count clamp. */
   perimeters: number;
+  /** The filament diameter sliced with: PrusaSlicer's E lengths are in this filament. */
+  filamentDiameter: number;
 }
 
 /** Formats a number for the .ini: finite, no exponent, at most 6 decimals. */
@@ -152,10 +170,9 @@ export function renderIni(options: Record<string, string>): string {
     .join('\n')}\n`;
 }
 
-export function buildSliceConfig(s: ResolvedSettings): SliceConfig {
-  const patternUsed = mapInfillPattern(s.printer.infill_pattern);
-  const options: Record<string, string> = {
-    ...BASE_OPTIONS,
+/** Options of the settings, generated as for a quote without imported options. */
+function generatedOptions(s: ResolvedSettings, patternUsed: PatternUsed): Record<string, string> {
+  return {
     ...bedOptions(s.printer),
     ...layerOptions(s.printer),
     fill_pattern: patternUsed.used,
@@ -164,9 +181,31 @@ export function buildSliceConfig(s: ResolvedSettings): SliceConfig {
     ...supportOptions(s.printer),
     ...materialOptions(s.material),
   };
+}
+
+export function buildSliceConfig(s: SliceSettings): SliceConfig {
+  const patternUsed = mapInfillPattern(s.printer.infill_pattern);
+  const generated = generatedOptions(s, patternUsed);
+  const options = s.imported
+    ? {
+        ...BASE_OPTIONS,
+        // Where the shop's config is silent (a partial preset), the settings' own mapping rather than the binary's defaults.
+        ...generated,
+        ...s.imported.options,
+        ...explicitOptions(generated, s.imported.explicit, s.imported.options),
+        ...pinned(s.imported),
+      }
+    : { ...BASE_OPTIONS, ...generated };
   for (const [k, v] of Object.entries(options)) {
     // Defence in depth: a line break would let a value inject further options.
     if (/[\r\n]/.test(v)) throw new Error(`slicer option ${k} contains a line break`);
   }
-  return { options, ini: renderIni(options), patternUsed, perimeters: effectivePerimeters(s.printer) };
+  const filamentDiameter = Number(options.filament_diameter?.split(',')[0]) || REFERENCE_FILAMENT_DIAMETER;
+  return {
+    options,
+    ini: renderIni(options),
+    patternUsed,
+    perimeters: effectivePerimeters(s.printer),
+    filamentDiameter,
+  };
 }

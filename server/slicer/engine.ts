@@ -5,7 +5,6 @@ import { rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { validateResolvedSettings, type ResolvedSettings } from '../../shared/settings.ts';
-import { REFERENCE_FILAMENT_DIAMETER } from './base-config.ts';
 import { buildSliceConfig } from './config.ts';
 import { SettingsInvalidError, SliceAbortedError, SliceFailedError, SliceTimeoutError } from './errors.ts';
 import { parseGcodeFile, type SliceMeasure } from './gcode-stats.ts';
@@ -268,7 +267,7 @@ export async function sliceOnce(o: SliceOnceOptions): Promise<SliceOutcome> {
     const r = await runSlicer(dir, model, slicer.binary, timeoutMs, o, transformArgs(o.transform));
     if (r.killed || r.spawnError || r.code !== 0) throw failure(r, timeoutMs, o.signal);
     const reading = performance.now();
-    const stats = await parseGcodeFile(join(dir, 'out.gcode'), { filamentDiameter: REFERENCE_FILAMENT_DIAMETER }).catch(
+    const stats = await parseGcodeFile(join(dir, 'out.gcode'), { filamentDiameter: config.filamentDiameter }).catch(
       (e: Error) => {
         throw new SliceFailedError(`PrusaSlicer wrote no usable G-code: ${e.message}`, 'bad_output');
       },

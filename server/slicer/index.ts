@@ -1,6 +1,7 @@
 // The front door of slicer/: PrusaSlicer: configuration, the process pool, the slice cost model, G-code statistics.
 // Other folders import only what is exported here (npm run check:graph).
 export { buildSliceConfig, supportDensityUsed } from './config.ts';
+export type { ImportedOptions, SliceSettings } from './config.ts';
 export { costInputsOf, referenceSeconds } from './cost.ts';
 export { detectSlicer, isIdentity } from './engine.ts';
 export type { SliceProgress, SliceTransform } from './engine.ts';

@@ -175,6 +175,13 @@ export interface paths {
      */
     get: operations["getSetup"];
   };
+  "/v2/profiles/import": {
+    /**
+     * Import the shop's own slicer config as profiles
+     * @description Makes a printer profile of the printer with each print preset (named `<printer> — <print>`) and a material profile of each filament, carrying the allowlisted PrusaSlicer options the quotes then slice with (docs/profiles.md). Options outside the allowlist are listed in `ignored`, dangerous ones (post_process, print-host credentials, output paths) in `refused`; neither is stored. A value out of range is a 400 whose `details.fields` names the option. A .ini or .json may hold at most 1 MiB and 5000 options (413 `config_too_large`).
+     */
+    post: operations["importProfiles"];
+  };
   "/v2/profiles/{kind}": {
     /** The account's profiles of a kind, then the global ones */
     get: operations["listProfiles"];
@@ -987,7 +994,7 @@ export interface components {
         material_config?: Record<string, never>;
         quote_config?: Record<string, never>;
       };
-      /** @description Where each value came from: request, profile:<id>, global:<id> or built-in */
+      /** @description Where each value came from: request, offer, profile:<id>, global:<id> or built-in; with an imported profile, also `slicer.<option>`: the profile and preset each PrusaSlicer option came from */
       setting_sources?: {
         [key: string]: string;
       };
@@ -1139,6 +1146,14 @@ export interface components {
           [key: string]: number;
         };
       };
+      /** @description Imported profiles only (POST /v2/profiles/import): the allowlisted PrusaSlicer options this profile slices with, by option name, as PrusaSlicer writes them (docs/profiles.md) */
+      slicer_options?: {
+        [key: string]: string;
+      };
+      /** @description Imported profiles only: the preset each slicer option came from */
+      slicer_sources?: {
+        [key: string]: string;
+      };
     };
     ProfileDeleted: {
       /** @description The deleted profile */
@@ -1148,6 +1163,25 @@ export interface components {
     };
     ProfileList: {
       data: components["schemas"]["Profile"][];
+    };
+    ProfileImportResult: {
+      /** @description The profiles made (or replaced, for a preset imported before) */
+      profiles: ({
+          id: string;
+          /** @enum {string} */
+          kind: "printer" | "material";
+          name: string;
+        })[];
+      /** @description Options never imported for safety (post_process, print-host credentials, output paths...) */
+      refused: {
+          key: string;
+          reason: string;
+        }[];
+      /** @description Options left out: not on the allowlist, untranslatable, custom G-code not asked for */
+      ignored: {
+          key: string;
+          reason: string;
+        }[];
     };
     KeptQuoteLink: {
       quote_id: string;
@@ -3929,6 +3963,52 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
+   * Import the shop's own slicer config as profiles
+   * @description Makes a printer profile of the printer with each print preset (named `<printer> — <print>`) and a material profile of each filament, carrying the allowlisted PrusaSlicer options the quotes then slice with (docs/profiles.md). Options outside the allowlist are listed in `ignored`, dangerous ones (post_process, print-host credentials, output paths) in `refused`; neither is stored. A value out of range is a 400 whose `details.fields` names the option. A .ini or .json may hold at most 1 MiB and 5000 options (413 `config_too_large`).
+   */
+  importProfiles: {
+    requestBody: {
+      content: {
+        "multipart/form-data": {
+          /**
+           * Format: binary
+           * @description A PrusaSlicer config (.ini, from Export Config), a PrusaSlicer project (.3mf) or an Orca Slicer / Bambu Studio preset (.json)
+           */
+          file: string;
+          /**
+           * @description Make the imported printer the account's default printer profile
+           * @enum {string}
+           */
+          default?: "true" | "false";
+          /**
+           * @description Keep the custom G-code blocks (start, end, layer change...): they change the print time
+           * @enum {string}
+           */
+          keep_custom_gcode?: "true" | "false";
+        };
+      };
+    };
+    responses: {
+      /** @description Imported */
+      201: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ProfileImportResult"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       429: components["responses"]["TooManyRequests"];
     };
   };
