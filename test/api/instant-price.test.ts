@@ -9,7 +9,7 @@ import { merchantShop, startTestServer, type TestServer, type ApiClient } from '
 import { widgetShopper } from '../helpers/shopper.ts';
 import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
-import { holdSlicers, runningSlicers } from '../helpers/slicer-hold.ts';
+import { holdSlicers, someSlicers } from '../helpers/slicer-hold.ts';
 import { PREFETCH_PER_ACCOUNT, PREFETCH_PER_UPLOAD } from '../../server/quotes/prefetch.ts';
 import { claimJob } from '../../server/quotes/claim-sql.ts';
 
@@ -109,15 +109,13 @@ test('deleting the upload drops its prefetches; one whose shopper session ended 
     return running.length ? rows.map((r) => r.slicing_key) : undefined;
   });
   // Held until the server stops it: on a fast or a loaded machine alike, it has not finished when the test acts.
-  const held = holdSlicers(await until('its slicer started', 60_000, () => nonEmpty(runningSlicers())));
+  const held = holdSlicers(await until('its slicer started', 60_000, () => someSlicers()));
   try {
     await dropPrefetchesOf(s, big, keys);
   } finally {
     held.release();
   }
 });
-
-const nonEmpty = <T>(list: T[]) => (list.length ? list : undefined);
 
 async function dropPrefetchesOf(s: ReturnType<typeof shopper>, big: string, keys: string[]) {
   const fileId = await s.upload(part(16), 'spare.obj');
@@ -285,7 +283,7 @@ test("a shopper's new choice stops the slice they no longer wait for, unless a r
     return job.status === 'processing' ? job : undefined;
   });
   // Held until the server stops it, so it is still running when the shopper changes their mind, however fast.
-  const held = holdSlicers(await until('its slicer started', 60_000, () => nonEmpty(runningSlicers())));
+  const held = holdSlicers(await until('its slicer started', 60_000, () => someSlicers()));
   try {
     // A colour change slices the same: the running slice is shared and goes on.
     const recolour = await ask({ quality: 'fine', infill: 40, color: 'Black' });

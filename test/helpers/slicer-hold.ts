@@ -1,18 +1,18 @@
-// Holds the slicers this test process runs (SIGSTOP to each one's process group), so that a test about stopping
+// Holds the slicers a process runs (this test process's, or a server process's) (SIGSTOP to each one's process group), so that a test about stopping
 // a slice knows the slice is still running when it acts, however fast or loaded the machine is. A held slicer
 // uses no CPU; the server still kills it (SIGKILL reaches a stopped process). release() lets the others go on.
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** The pids of this process's children whose command line names PrusaSlicer (each leads its process group). */
-export function runningSlicers(): number[] {
+/** The pids of `parent`'s children slicing with PrusaSlicer (not asked its version): each leads its process group. */
+export function runningSlicers(parent = process.pid): number[] {
   const found: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       const command = readFileSync(`/proc/${name}/cmdline`, 'latin1');
-      if (parent === process.pid && /prusa-?slicer/i.test(command)) found.push(Number(name));
+      if (ppid === parent && /prusa-?slicer/i.test(command) && command.includes('--export-gcode')) found.push(Number(name));
     } catch {
       // the process ended while we looked
     }
@@ -20,7 +20,13 @@ export function runningSlicers(): number[] {
   return found;
 }
 
-export function holdSlicers(pids: number[]): { release(): void } {
+/** The slicers found, if any (for `until`). */
+export const someSlicers = (parent = process.pid): number[] | undefined => {
+  const pids = runningSlicers(parent);
+  return pids.length ? pids : undefined;
+};
+
+export function holdSlicers(pids: number[]): { release(): void; kill(): void } {
   const signal = (sig: NodeJS.Signals) => {
     for (const pid of pids) {
       try {
@@ -31,5 +37,5 @@ export function holdSlicers(pids: number[]): { release(): void } {
     }
   };
   signal('SIGSTOP');
-  return { release: () => signal('SIGCONT') };
+  return { release: () => signal('SIGCONT'), kill: () => signal('SIGKILL') };
 }
