@@ -12,7 +12,8 @@ export function runningSlicers(parent = process.pid): number[] {
       const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       const command = readFileSync(`/proc/${name}/cmdline`, 'latin1');
-      if (ppid === parent && /prusa-?slicer/i.test(command) && command.includes('--export-gcode')) found.push(Number(name));
+      if (ppid === parent && /prusa-?slicer/i.test(command) && command.includes('--export-gcode'))
+        found.push(Number(name));
     } catch {
       // the process ended while we looked
     }
