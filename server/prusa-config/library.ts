@@ -1,0 +1,176 @@
+// The printer library: the vendor bundles shipped with PrusaSlicer as vendor → printer (one per nozzle variant) →
+// the print and filament presets compatible with it, as PrusaSlicer's configuration wizard and its preset combos
+// decide it. Pure: the caller reads the files (in a worker thread: the Prusa bundle is several MB).
+import { ValidationError } from '../http/index.ts';
+import { type Bundle, Flattener, type PresetKind, offered, readBundle } from './bundle.ts';
+import type { PresetSet } from './config-set.ts';
+import { ConditionError, type Node, evaluateCondition, parseCondition } from './conditions.ts';
+import { VENDOR_INI_LIMITS, splitStrings } from './ini.ts';
+
+export interface LibraryPrinter {
+  /** The printer preset's name, as PrusaSlicer lists it. */
+  name: string;
+  /** The printer model's name from `[printer_model:ID]`. */
+  model: string;
+  model_id: string;
+  nozzle_diameter: number;
+  prints: string[];
+  filaments: string[];
+}
+
+export interface LibraryVendor {
+  /** The bundle's file name without `.ini`: PrusaResearch, Creality. */
+  id: string;
+  name: string;
+  config_version: string;
+  printers: LibraryPrinter[];
+  /** Presets whose condition this reader cannot evaluate; they are listed with no printer. */
+  unsupported_conditions: string[];
+}
+
+export interface LoadedVendor {
+  bundle: Bundle;
+  flattener: Flattener;
+  listing: LibraryVendor;
+}
+
+/** Reads one vendor bundle and works out, for each of its FFF printers, the presets compatible with it. */
+export function loadVendor(id: string, text: string): LoadedVendor | null {
+  const bundle = readBundle(text, VENDOR_INI_LIMITS);
+  if (!bundle.vendor) return null;
+  const flattener = new Flattener(bundle);
+  const judge = new Compatibility(flattener);
+  const printers = printersOf(bundle, flattener).map((printer) => ({
+    ...printer,
+    prints: offered(bundle, 'print')
+      .filter((p) => judge.compatible('print', p.name, printer.name))
+      .map((p) => p.name),
+    filaments: offered(bundle, 'filament')
+      .filter((p) => judge.compatible('filament', p.name, printer.name))
+      .map((p) => p.name),
+  }));
+  const listing: LibraryVendor = {
+    id,
+    name: bundle.vendor.name || id,
+    config_version: bundle.vendor.configVersion,
+    printers,
+    unsupported_conditions: [...judge.unsupported].sort(),
+  };
+  return { bundle, flattener, listing };
+}
+
+/**
+ * The printers PrusaSlicer installs from a vendor bundle: a printer_model and printer_variant that the `[vendor]`
+ * lists, FFF only (SLA printers are not quoted here). In the models' order, then their variants' order.
+ */
+function printersOf(bundle: Bundle, flattener: Flattener) {
+  const found = offered(bundle, 'printer').flatMap((preset) => {
+    const modelId = flattener.option('printer', preset.name, 'printer_model') ?? '';
+    const variant = flattener.option('printer', preset.name, 'printer_variant') ?? '';
+    const modelIndex = bundle.models.findIndex((m) => m.id === modelId);
+    const model = bundle.models[modelIndex];
+    if (!model || model.technology !== 'FFF' || !model.variants.includes(variant)) return [];
+    const nozzle = Number((flattener.option('printer', preset.name, 'nozzle_diameter') ?? '').split(',')[0]);
+    return [
+      {
+        order: modelIndex * 1000 + model.variants.indexOf(variant),
+        printer: {
+          name: preset.name,
+          model: model.name,
+          model_id: model.id,
+          nozzle_diameter: Number.isFinite(nozzle) ? nozzle : Number(variant),
+        },
+      },
+    ];
+  });
+  return found.sort((a, b) => a.order - b.order).map((f) => f.printer);
+}
+
+/**
+ * PrusaSlicer's compatibility of a print or filament with a printer: a non-empty `compatible_printers` list names
+ * it; else a non-empty `compatible_printers_condition` holds for the printer's options (and `num_extruders`);
+ * else it suits every printer. A condition this reader cannot evaluate counts as incompatible and is remembered.
+ */
+class Compatibility {
+  readonly unsupported = new Set<string>();
+  private readonly conditions = new Map<string, Node | null | ConditionError>();
+  private readonly printerOptions = new Map<string, Record<string, string>>();
+
+  constructor(private readonly flattener: Flattener) {}
+
+  compatible(kind: PresetKind, preset: string, printer: string): boolean {
+    const listed = splitStrings(this.flattener.option(kind, preset, 'compatible_printers') ?? '') ?? [];
+    if (listed.length > 0) return listed.includes(printer);
+    const condition = this.parsed(this.flattener.option(kind, preset, 'compatible_printers_condition') ?? '');
+    if (condition === null) return true;
+    try {
+      if (condition instanceof ConditionError) throw condition;
+      return evaluateCondition(condition, this.optionsOf(printer));
+    } catch (err) {
+      if (!(err instanceof ConditionError)) throw err;
+      this.unsupported.add(`${kind}:${preset}`);
+      return false;
+    }
+  }
+
+  private parsed(text: string): Node | null | ConditionError {
+    let node = this.conditions.get(text);
+    if (node === undefined) {
+      try {
+        node = parseCondition(text);
+      } catch (err) {
+        if (!(err instanceof ConditionError)) throw err;
+        node = err;
+      }
+      this.conditions.set(text, node);
+    }
+    return node;
+  }
+
+  private optionsOf(printer: string): Record<string, string> {
+    let options = this.printerOptions.get(printer);
+    if (!options) {
+      options = { ...this.flattener.flat('printer', printer).options };
+      // PrusaSlicer adds the extruder count, read from the nozzle list, for the conditions.
+      options.num_extruders ??= String((options.nozzle_diameter ?? '0.4').split(',').length);
+      this.printerOptions.set(printer, options);
+    }
+    return options;
+  }
+}
+
+export interface LibraryPick {
+  vendor: string;
+  printer: string;
+  prints: string[];
+  filaments: string[];
+}
+
+/**
+ * A shop's pick from the library, flattened with each value's source. Every name is checked: an unknown vendor,
+ * printer, print or filament, or one not compatible with the printer, is a 400 naming the field.
+ */
+export function pickFromLibrary(vendors: ReadonlyMap<string, LoadedVendor>, pick: LibraryPick, prefix = 'library'): PresetSet {
+  const vendor = vendors.get(pick.vendor);
+  if (!vendor) throw refuse(`${prefix}.vendor`, `no vendor "${pick.vendor}" in the printer library`);
+  const printer = vendor.listing.printers.find((p) => p.name === pick.printer);
+  if (!printer) throw refuse(`${prefix}.printer`, `${vendor.listing.name} has no printer "${pick.printer}"`);
+  const check = (kind: 'prints' | 'filaments', names: string[]) =>
+    names.forEach((name, i) => {
+      const known = vendor.bundle.presets[kind === 'prints' ? 'print' : 'filament'].get(name);
+      if (!known || known.abstract)
+        throw refuse(`${prefix}.${kind}[${i}]`, `${vendor.listing.name} has no ${kind.slice(0, -1)} preset "${name}"`);
+      if (!printer[kind].includes(name))
+        throw refuse(`${prefix}.${kind}[${i}]`, `"${name}" is not compatible with the printer "${printer.name}"`);
+    });
+  check('prints', pick.prints);
+  check('filaments', pick.filaments);
+  const f = vendor.flattener;
+  return {
+    printer: f.flat('printer', printer.name),
+    prints: pick.prints.map((name) => f.flat('print', name)),
+    filaments: pick.filaments.map((name) => f.flat('filament', name)),
+  };
+}
+
+const refuse = (field: string, message: string) => new ValidationError([{ field, message }]);
