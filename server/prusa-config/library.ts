@@ -70,7 +70,8 @@ function printersOf(bundle: Bundle, flattener: Flattener) {
     const modelIndex = bundle.models.findIndex((m) => m.id === modelId);
     const model = bundle.models[modelIndex];
     if (!model || model.technology !== 'FFF' || !model.variants.includes(variant)) return [];
-    const nozzle = Number((flattener.option('printer', preset.name, 'nozzle_diameter') ?? '').split(',')[0]);
+    // A printer without nozzle_diameter has PrusaSlicer's default, 0.4 mm.
+    const nozzle = Number((flattener.option('printer', preset.name, 'nozzle_diameter') ?? '0.4').split(',')[0]);
     return [
       {
         order: modelIndex * 1000 + model.variants.indexOf(variant),
@@ -78,7 +79,7 @@ function printersOf(bundle: Bundle, flattener: Flattener) {
           name: preset.name,
           model: model.name,
           model_id: model.id,
-          nozzle_diameter: Number.isFinite(nozzle) ? nozzle : Number(variant),
+          nozzle_diameter: nozzle > 0 ? nozzle : Number(variant) || 0.4,
         },
       },
     ];

@@ -175,6 +175,13 @@ export interface paths {
      */
     get: operations["getSetup"];
   };
+  "/v2/profiles/library": {
+    /**
+     * The printers PrusaSlicer's vendor bundles describe, with their compatible presets
+     * @description The vendor bundles shipped with the server's PrusaSlicer, as its configuration wizard offers them: each vendor's FFF printers, one per nozzle variant. With `vendor`, each printer lists the print and filament presets compatible with it (`compatible_printers`, else `compatible_printers_condition`); without it, printers come without those lists, which for all vendors run to megabytes. A pick from here is imported with POST /v2/profiles/import.
+     */
+    get: operations["getPrinterLibrary"];
+  };
   "/v2/profiles/{kind}": {
     /** The account's profiles of a kind, then the global ones */
     get: operations["listProfiles"];
@@ -1243,6 +1250,36 @@ export interface components {
       };
       /** @description Every step is done */
       complete: boolean;
+    };
+    PrinterLibrary: {
+      /** @description The configured PrusaSlicer's version; null when it cannot be run */
+      slicer_version: string | null;
+      vendors: components["schemas"]["LibraryVendor"][];
+    };
+    LibraryVendor: {
+      /** @description The bundle file name without .ini, e.g. PrusaResearch */
+      id: string;
+      /** @description The `[vendor]` name, e.g. Prusa Research */
+      name: string;
+      /** @description The bundle's config_version */
+      config_version: string;
+      printers: components["schemas"]["LibraryPrinter"][];
+      /** @description Presets whose compatibility condition cannot be evaluated; they are offered to no printer */
+      unsupported_conditions: number;
+    };
+    LibraryPrinter: {
+      /** @description The printer preset's name, e.g. Original Prusa i3 MK3S & MK3S+ */
+      name: string;
+      /** @description The printer model's name */
+      model: string;
+      /** @description The `[printer_model:ID]` id, e.g. MK3S */
+      model_id: string;
+      /** @description Millimetres (the first extruder) */
+      nozzle_diameter: number;
+      /** @description Compatible print presets (only with `vendor`) */
+      prints?: string[];
+      /** @description Compatible filament presets (only with `vendor`) */
+      filaments?: string[];
     };
     /** @description The offer this widget key quotes from (the key's own, else the account's, else the default derived from the profiles). */
     WidgetConfig: {
@@ -3927,6 +3964,35 @@ export interface operations {
           "application/json": components["schemas"]["Setup"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
+   * The printers PrusaSlicer's vendor bundles describe, with their compatible presets
+   * @description The vendor bundles shipped with the server's PrusaSlicer, as its configuration wizard offers them: each vendor's FFF printers, one per nozzle variant. With `vendor`, each printer lists the print and filament presets compatible with it (`compatible_printers`, else `compatible_printers_condition`); without it, printers come without those lists, which for all vendors run to megabytes. A pick from here is imported with POST /v2/profiles/import.
+   */
+  getPrinterLibrary: {
+    parameters: {
+      query?: {
+        /** @description A vendor id (`PrusaResearch`) or name (`Prusa Research`), any letter case */
+        vendor?: string;
+      };
+    };
+    responses: {
+      /** @description The library */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["PrinterLibrary"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       429: components["responses"]["TooManyRequests"];
