@@ -4,7 +4,13 @@
 import { parentPort } from 'node:worker_threads';
 import { readFileSync } from 'node:fs';
 import { ApiError } from '../http/index.ts';
-import { type LibraryPick, type LibraryVendor, type LoadedVendor, loadVendor, pickFromLibrary } from '../prusa-config/index.ts';
+import {
+  type LibraryPick,
+  type LibraryVendor,
+  type LoadedVendor,
+  loadVendor,
+  pickFromLibrary,
+} from '../prusa-config/index.ts';
 import { bundleFiles, type BundleFile } from './bundle-files.ts';
 
 export type LibraryJob = { kind: 'list'; dir: string } | { kind: 'pick'; dir: string; pick: LibraryPick };
@@ -66,4 +72,6 @@ function handle(job: LibraryJob) {
   }
 }
 
-parentPort!.on('message', ({ id, job }: { id: number; job: LibraryJob }) => parentPort!.postMessage({ id, ...handle(job) }));
+parentPort!.on('message', ({ id, job }: { id: number; job: LibraryJob }) =>
+  parentPort!.postMessage({ id, ...handle(job) }),
+);

@@ -184,7 +184,8 @@ class Parser {
     if (!this.isOp('[')) return null;
     this.at++;
     const t = this.tokens[this.at++];
-    if (t?.kind !== 'num' || !Number.isInteger(t.value)) throw new ConditionError('a vector index must be a whole number');
+    if (t?.kind !== 'num' || !Number.isInteger(t.value))
+      throw new ConditionError('a vector index must be a whole number');
     this.expect(']');
     return t.value;
   }

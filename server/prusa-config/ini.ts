@@ -22,7 +22,11 @@ export interface IniLimits {
 /** A user's bundle: generous for a shop's presets, far below what would strain the process. */
 export const USER_INI_LIMITS: IniLimits = { maxBytes: 8 * 1024 * 1024, maxSections: 20_000, maxKeysPerSection: 2_000 };
 /** The bundles shipped with PrusaSlicer (several MB for Prusa Research's). */
-export const VENDOR_INI_LIMITS: IniLimits = { maxBytes: 32 * 1024 * 1024, maxSections: 50_000, maxKeysPerSection: 2_000 };
+export const VENDOR_INI_LIMITS: IniLimits = {
+  maxBytes: 32 * 1024 * 1024,
+  maxSections: 50_000,
+  maxKeysPerSection: 2_000,
+};
 
 /** Parses the text; throws BundleError (400) naming the line or section past a limit or not in the format. */
 export function parseIni(text: string, limits: IniLimits = USER_INI_LIMITS): IniSection[] {

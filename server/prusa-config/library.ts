@@ -69,7 +69,7 @@ function printersOf(bundle: Bundle, flattener: Flattener) {
     const variant = flattener.option('printer', preset.name, 'printer_variant') ?? '';
     const modelIndex = bundle.models.findIndex((m) => m.id === modelId);
     const model = bundle.models[modelIndex];
-    if (!model || model.technology !== 'FFF' || !model.variants.includes(variant)) return [];
+    if (model?.technology !== 'FFF' || !model.variants.includes(variant)) return [];
     // A printer without nozzle_diameter has PrusaSlicer's default, 0.4 mm.
     const nozzle = Number((flattener.option('printer', preset.name, 'nozzle_diameter') ?? '0.4').split(',')[0]);
     return [
@@ -151,7 +151,11 @@ export interface LibraryPick {
  * A shop's pick from the library, flattened with each value's source. Every name is checked: an unknown vendor,
  * printer, print or filament, or one not compatible with the printer, is a 400 naming the field.
  */
-export function pickFromLibrary(vendors: ReadonlyMap<string, LoadedVendor>, pick: LibraryPick, prefix = 'library'): PresetSet {
+export function pickFromLibrary(
+  vendors: ReadonlyMap<string, LoadedVendor>,
+  pick: LibraryPick,
+  prefix = 'library',
+): PresetSet {
   const vendor = vendors.get(pick.vendor);
   if (!vendor) throw refuse(`${prefix}.vendor`, `no vendor "${pick.vendor}" in the printer library`);
   const printer = vendor.listing.printers.find((p) => p.name === pick.printer);

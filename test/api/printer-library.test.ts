@@ -134,11 +134,21 @@ test('a changed profiles folder is read again; a broken bundle is skipped, the o
     const client = other.client(token);
     assert.deepEqual((await client.get('/v2/profiles/library')).body.vendors, []);
     writeFileSync(path.join(dir, 'Tiny.ini'), TINY);
-    writeFileSync(path.join(dir, 'Loop.ini'), `${TINY}\n[print:*a*]\ninherits = *b*\n[print:*b*]\ninherits = *a*\n[print:x]\ninherits = *a*\n`);
+    writeFileSync(
+      path.join(dir, 'Loop.ini'),
+      `${TINY}\n[print:*a*]\ninherits = *b*\n[print:*b*]\ninherits = *a*\n[print:x]\ninherits = *a*\n`,
+    );
     const res = await client.get('/v2/profiles/library?vendor=Tiny');
     assert.equal(res.status, 200);
     assert.deepEqual(res.body.vendors[0].printers, [
-      { name: 'Tiny 0.4', model: 'Tiny One', model_id: 'T1', nozzle_diameter: 0.4, prints: ['Fine'], filaments: ['PLA'] },
+      {
+        name: 'Tiny 0.4',
+        model: 'Tiny One',
+        model_id: 'T1',
+        nozzle_diameter: 0.4,
+        prints: ['Fine'],
+        filaments: ['PLA'],
+      },
     ]);
     assert.equal(res.body.vendors[0].unsupported_conditions, 1);
     const all = await client.get('/v2/profiles/library');
