@@ -13,6 +13,7 @@ type Reply =
   | { id: number; ok: false; status: number; code: string; message: string; details: Record<string, unknown> | null };
 
 interface Pending {
+  kind: LibraryJob['kind'];
   resolve(value: unknown): void;
   reject(err: Error): void;
 }
@@ -27,14 +28,24 @@ function start(): Worker {
   });
   started.unref();
   started.on('message', (reply: Reply) => settle(reply));
-  const fail = (err: Error) => {
+  const fail = (err: NodeJS.ErrnoException) => {
     if (worker === started) worker = null;
-    for (const job of pending.values()) job.reject(err);
+    for (const job of pending.values()) job.reject(outOfMemory(err, job.kind) ?? err);
     pending.clear();
   };
   started.on('error', fail);
   started.on('exit', (code) => fail(new Error(`printer library worker exited with code ${code}`)));
   return started;
+}
+
+/** A user's bundle that needs more memory than the thread has is the bundle's fault; the library's is not. */
+function outOfMemory(err: NodeJS.ErrnoException, kind: LibraryJob['kind']): ApiError | null {
+  if (err.code !== 'ERR_WORKER_OUT_OF_MEMORY' || kind !== 'bundle') return null;
+  return new ApiError(
+    400,
+    'bundle_too_large',
+    'The config bundle needs more memory to resolve than this server allows.',
+  );
 }
 
 function settle(reply: Reply) {
@@ -53,7 +64,7 @@ export function runLibraryJob<T>(job: LibraryJob): Promise<T> {
   const id = nextId++;
   const target = worker;
   return new Promise<T>((resolve, reject) => {
-    pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+    pending.set(id, { kind: job.kind, resolve: resolve as (value: unknown) => void, reject });
     // Referenced while it has work, so a script awaiting a pick is not ended early; idle, it holds no process open.
     target.ref();
     target.postMessage({ id, job });

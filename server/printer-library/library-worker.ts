@@ -1,10 +1,11 @@
 // Runs in the printer library's worker thread: reads PrusaSlicer's vendor bundles (Prusa Research's is several MB)
-// and works out each printer's compatible presets, away from the event loop. The result stays in this thread's
+// and works out each printer's compatible presets, away from the event loop; and resolves users' config bundles. The result stays in this thread's
 // memory, keyed by the folder's files (names, sizes, modification times), so a changed folder is read again.
 import { parentPort } from 'node:worker_threads';
 import { readFileSync } from 'node:fs';
 import { ApiError } from '../http/index.ts';
 import {
+  resolveBundle,
   type LibraryPick,
   type LibraryVendor,
   type LoadedVendor,
@@ -13,7 +14,11 @@ import {
 } from '../prusa-config/index.ts';
 import { bundleFiles, type BundleFile } from './bundle-files.ts';
 
-export type LibraryJob = { kind: 'list'; dir: string } | { kind: 'pick'; dir: string; pick: LibraryPick };
+export type LibraryJob =
+  | { kind: 'list'; dir: string }
+  | { kind: 'pick'; dir: string; pick: LibraryPick }
+  /** A user's config bundle, resolved here so its parse (up to 8 MB) never runs on the event loop. */
+  | { kind: 'bundle'; text: string };
 
 export interface LibraryListing {
   vendors: LibraryVendor[];
@@ -62,6 +67,7 @@ function readVendor(file: BundleFile, vendors: Map<string, LoadedVendor>, skippe
 
 function handle(job: LibraryJob) {
   try {
+    if (job.kind === 'bundle') return { ok: true, result: resolveBundle(job.text) };
     const library = load(job.dir);
     const result = job.kind === 'list' ? library.listing : pickFromLibrary(library.vendors, job.pick);
     return { ok: true, result };

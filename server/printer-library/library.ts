@@ -64,3 +64,11 @@ export async function presentLibrary(deps: Deps, vendor: string | undefined): Pr
 export function libraryPick(deps: Deps, pick: LibraryPick): Promise<PresetSet> {
   return runLibraryJob<PresetSet>({ kind: 'pick', dir: deps.config.slicerProfilesDir, pick });
 }
+
+/**
+ * A user's config bundle (PrusaSlicer's exported `.ini`) as a PresetSet, resolved in the library's thread; a
+ * broken or hostile bundle is a 400 naming the preset (docs/profiles.md, "Config bundles are code").
+ */
+export function resolveConfigBundle(text: string): Promise<PresetSet> {
+  return runLibraryJob<PresetSet>({ kind: 'bundle', text });
+}

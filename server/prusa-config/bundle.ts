@@ -39,7 +39,7 @@ export interface Bundle {
 /** Inherits chains longer than this are refused: PrusaSlicer's own bundles go about six deep. */
 const MAX_DEPTH = 64;
 /** The most option values flattening may produce for one bundle (each preset holds its inherited keys too). */
-const DEFAULT_MAX_FLAT_VALUES = 4_000_000;
+const DEFAULT_MAX_FLAT_VALUES = 1_000_000;
 
 /** Reads the sections of a bundle into presets and the vendor's printer models; nothing is resolved yet. */
 export function readBundle(text: string, limits: IniLimits = USER_INI_LIMITS): Bundle {
@@ -103,14 +103,21 @@ interface Flat {
   sources: Map<string, string>;
 }
 
-/** Resolves presets of one bundle, each once: a resolved parent is shared by all its children. */
+/**
+ * Resolves the presets of one bundle. `check` walks a preset's chain once (loops, unknown parents, depth);
+ * `option` answers one resolved key without building the preset (the library asks a few keys of thousands of
+ * presets); `flat` builds the whole preset, each once, a resolved parent shared by all its children.
+ */
 export class Flattener {
   private readonly done: Record<PresetKind, Map<string, Flat>> = {
     print: new Map(),
     filament: new Map(),
     printer: new Map(),
   };
+  private readonly checked = new Set<string>();
   private readonly active = new Set<string>();
+  /** Resolved values of the keys `option` was asked, per preset: bounded by keys asked × presets. */
+  private readonly lookups = new Map<string, Map<string, string | undefined>>();
   private values = 0;
 
   constructor(
@@ -118,23 +125,12 @@ export class Flattener {
     private readonly maxValues = DEFAULT_MAX_FLAT_VALUES,
   ) {}
 
-  /** The preset with its inherits chain applied; throws BundleError naming it when it cannot be. */
-  flat(kind: PresetKind, name: string): FlatPreset {
-    const { options, sources } = this.resolve(kind, name, [], 0);
-    return { name, options: Object.fromEntries(options), sources: Object.fromEntries(sources) };
-  }
-
-  /** One option of the resolved preset, without building the plain object `flat` answers. */
-  option(kind: PresetKind, name: string, key: string): string | undefined {
-    return this.resolve(kind, name, [], 0).options.get(key);
-  }
-
-  private resolve(kind: PresetKind, name: string, chain: string[], depth: number): Flat {
-    const cached = this.done[kind].get(name);
-    if (cached) return cached;
+  /** Throws BundleError when the preset, or a preset in its inherits chain, is missing, loops or is too deep. */
+  check(kind: PresetKind, name: string, chain: string[] = [], depth = 0): void {
+    const key = `${kind}:${name}`;
+    if (this.checked.has(key)) return;
     const preset = this.bundle.presets[kind].get(name);
     if (!preset) throw unknownPreset(kind, name, chain);
-    const key = `${kind}:${name}`;
     if (this.active.has(key)) throw inheritsLoop(kind, [...chain, name]);
     if (depth >= MAX_DEPTH)
       throw new BundleError('bundle_too_deep', `Preset [${key}] inherits through more than ${MAX_DEPTH} levels.`, {
@@ -143,19 +139,54 @@ export class Flattener {
       });
     this.active.add(key);
     try {
-      const flat = this.merge(preset, [...chain, name], depth);
-      this.done[kind].set(name, flat);
-      return flat;
+      for (const parent of preset.inherits) this.check(kind, parent, [...chain, name], depth + 1);
     } finally {
       this.active.delete(key);
     }
+    this.checked.add(key);
   }
 
-  private merge(preset: RawPreset, chain: string[], depth: number): Flat {
+  /** The preset with its inherits chain applied; throws BundleError naming it when it cannot be. */
+  flat(kind: PresetKind, name: string): FlatPreset {
+    this.check(kind, name);
+    const { options, sources } = this.resolve(kind, name);
+    return { name, options: Object.fromEntries(options), sources: Object.fromEntries(sources) };
+  }
+
+  /** One option of the resolved preset, without building it. */
+  option(kind: PresetKind, name: string, key: string): string | undefined {
+    this.check(kind, name);
+    let cache = this.lookups.get(key);
+    if (!cache) this.lookups.set(key, (cache = new Map()));
+    return this.lookup(kind, name, key, cache);
+  }
+
+  /** Own value, else the parents' from the last to the first: PrusaSlicer's order. Called on checked chains. */
+  private lookup(kind: PresetKind, name: string, key: string, cache: Map<string, string | undefined>) {
+    const id = `${kind}:${name}`;
+    if (cache.has(id)) return cache.get(id);
+    const preset = this.bundle.presets[kind].get(name)!;
+    let value = preset.own.get(key);
+    for (let i = preset.inherits.length - 1; value === undefined && i >= 0; i--)
+      value = this.lookup(kind, preset.inherits[i]!, key, cache);
+    cache.set(id, value);
+    return value;
+  }
+
+  /** Called on checked chains only, so it neither loops nor runs deep. */
+  private resolve(kind: PresetKind, name: string): Flat {
+    const cached = this.done[kind].get(name);
+    if (cached) return cached;
+    const flat = this.merge(this.bundle.presets[kind].get(name)!);
+    this.done[kind].set(name, flat);
+    return flat;
+  }
+
+  private merge(preset: RawPreset): Flat {
     const options = new Map(preset.own);
     const sources = new Map([...preset.own.keys()].map((key) => [key, preset.name]));
     for (let i = preset.inherits.length - 1; i >= 0; i--) {
-      const parent = this.resolve(preset.kind, preset.inherits[i]!, chain, depth + 1);
+      const parent = this.resolve(preset.kind, preset.inherits[i]!);
       for (const [key, value] of parent.options) {
         if (options.has(key)) continue;
         options.set(key, value);
@@ -206,7 +237,7 @@ export function resolveBundle(text: string, limits: IniLimits = USER_INI_LIMITS)
   const bundle = readBundle(text, limits);
   const flattener = new Flattener(bundle);
   // Every preset is resolved, so a loop or a missing parent anywhere is reported, not only on the ones returned.
-  for (const kind of PRESET_KINDS) for (const name of bundle.presets[kind].keys()) flattener.option(kind, name, '');
+  for (const kind of PRESET_KINDS) for (const name of bundle.presets[kind].keys()) flattener.check(kind, name);
   const printers = offered(bundle, 'printer');
   const printerName =
     bundle.selected.printer && bundle.presets.printer.has(bundle.selected.printer)

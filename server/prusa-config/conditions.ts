@@ -265,9 +265,17 @@ function lookup(name: string, index: number | null, options: Record<string, stri
   return { t: 'opt', v: unquote(item.trim()), name };
 }
 
+const unquoted = new Map<string, string>();
+
+/** An option's text as PrusaSlicer holds it: quotes removed, `\n` a line break. Remembered: notes are long. */
 function unquote(raw: string): string {
-  const text = raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw;
-  return text.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+  let text = unquoted.get(raw);
+  if (text === undefined) {
+    const inner = raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw;
+    text = inner.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+    if (unquoted.size < 10_000) unquoted.set(raw, text);
+  }
+  return text;
 }
 
 function splitQuoted(raw: string): string[] {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestServer, merchantShop, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { libraryPick } from '../../server/printer-library/index.ts';
+import { libraryPick, resolveConfigBundle } from '../../server/printer-library/index.ts';
 import { ApiError } from '../../server/http/index.ts';
 
 const SHOP = 'https://library-shop.example';
@@ -200,3 +200,24 @@ compatible_printers = "Tiny 0.4"
 [filament:PETG]
 compatible_printers = "Other printer"
 `;
+
+test("a user's config bundle resolves off the event loop; a loop in it is a 400 naming the preset", async () => {
+  const set = await resolveConfigBundle(
+    '[print:*base*]\nperimeters = 3\n[print:Shop fine]\ninherits = *base*\nlayer_height = 0.1\n[printer:Shop MK3S]\nnozzle_diameter = 0.4\n',
+  );
+  assert.equal(set.printer?.name, 'Shop MK3S');
+  assert.deepEqual(set.prints, [
+    {
+      name: 'Shop fine',
+      options: { layer_height: '0.1', perimeters: '3' },
+      sources: { layer_height: 'Shop fine', perimeters: '*base*' },
+    },
+  ]);
+  await assert.rejects(resolveConfigBundle('[print:a]\ninherits = b\n[print:b]\ninherits = a\n'), (err: unknown) => {
+    assert.ok(err instanceof ApiError);
+    assert.equal(err.status, 400);
+    assert.equal(err.code, 'bundle_inherits_loop');
+    assert.equal((err.details as any).preset, 'a');
+    return true;
+  });
+});
