@@ -157,7 +157,10 @@ export class Flattener {
   option(kind: PresetKind, name: string, key: string): string | undefined {
     this.check(kind, name);
     let cache = this.lookups.get(key);
-    if (!cache) this.lookups.set(key, (cache = new Map()));
+    if (!cache) {
+      cache = new Map();
+      this.lookups.set(key, cache);
+    }
     return this.lookup(kind, name, key, cache);
   }
 
