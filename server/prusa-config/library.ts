@@ -42,12 +42,8 @@ export function loadVendor(id: string, text: string): LoadedVendor | null {
   const judge = new Compatibility(flattener);
   const printers = printersOf(bundle, flattener).map((printer) => ({
     ...printer,
-    prints: offered(bundle, 'print')
-      .filter((p) => judge.compatible('print', p.name, printer.name))
-      .map((p) => p.name),
-    filaments: offered(bundle, 'filament')
-      .filter((p) => judge.compatible('filament', p.name, printer.name))
-      .map((p) => p.name),
+    prints: byName(offered(bundle, 'print').filter((p) => judge.compatible('print', p.name, printer.name))),
+    filaments: byName(offered(bundle, 'filament').filter((p) => judge.compatible('filament', p.name, printer.name))),
   }));
   const listing: LibraryVendor = {
     id,
@@ -58,6 +54,10 @@ export function loadVendor(id: string, text: string): LoadedVendor | null {
   };
   return { bundle, flattener, listing };
 }
+
+/** Names sorted as PrusaSlicer's lists show them: alphabetically, numbers by value. */
+const byName = (presets: { name: string }[]) =>
+  presets.map((p) => p.name).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 
 /**
  * The printers PrusaSlicer installs from a vendor bundle: a printer_model and printer_variant that the `[vendor]`

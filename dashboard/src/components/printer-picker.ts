@@ -4,6 +4,7 @@
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
 import { api, call } from '../lib/api.ts';
+import { emit } from '../lib/events.ts';
 import { Loader } from '../lib/loader.ts';
 import type { LibraryPrinter, PrinterLibrary } from '../lib/types.ts';
 import { byModel, pickFor, toggle, type PrinterPick } from '../lib/printer-pick.ts';
@@ -40,7 +41,7 @@ export class PrinterPicker extends AppElement {
 
   private setPick(pick: PrinterPick | null) {
     this.pick = pick;
-    this.dispatchEvent(new CustomEvent('sq-printer-pick', { detail: pick, bubbles: true }));
+    emit(this, 'sq-printer-pick', pick);
   }
 
   protected override render() {
