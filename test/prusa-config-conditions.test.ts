@@ -78,6 +78,8 @@ test('not, !, &&, or, parentheses and a bare boolean option', () => {
   assert.equal(holds('not num_extruders>1', MMU), false);
   assert.equal(holds('(printer_model=="MINI" or printer_model=="MK3S") and nozzle_diameter[0]>=0.4', MK3S), true);
   assert.equal(holds('nozzle_diameter[4]<0.5', MMU), true);
+  assert.equal(holds('single_extruder_multi_material == true', MMU), true);
+  assert.equal(holds('nozzle_diameter[0] <= 0.4 and nozzle_diameter[0] >= 0.4', MK3S), true);
 });
 
 test('a regex matches the whole value, as in PrusaSlicer', () => {

@@ -298,8 +298,12 @@ function compare(op: CompareOp, left: Value, right: Value): boolean {
     const matched = fullMatch(right.v).test(text(left));
     return op === '=~' ? matched : !matched;
   }
-  if (left.t === 'num' || right.t === 'num') return order(op, number(left), number(right), 1e-9);
-  return order(op, text(left), text(right), 0);
+  if (left.t === 'bool' || right.t === 'bool') {
+    if (op !== '==' && op !== '!=') throw new ConditionError(`booleans are compared with == and != only`);
+    return (truth(left) === truth(right)) === (op === '==');
+  }
+  if (left.t === 'num' || right.t === 'num') return order(op, number(left), number(right));
+  return order(op, text(left), text(right));
 }
 
 const compiled = new Map<string, RegExp>();
@@ -330,20 +334,21 @@ function text(value: Value): string {
   throw new ConditionError(`a ${value.t} is not a string`);
 }
 
-function order<T extends number | string>(op: CompareOp, a: T, b: T, epsilon: number): boolean {
-  const equal = typeof a === 'number' ? Math.abs(a - (b as number)) <= epsilon * Math.max(1, Math.abs(a)) : a === b;
+/** PrusaSlicer's comparisons: numbers equal within 1e-8; `<=` is "not greater", `>=` "not less". */
+function order<T extends number | string>(op: CompareOp, a: T, b: T): boolean {
+  const equal = typeof a === 'number' ? Math.abs(a - (b as number)) < 1e-8 : a === b;
   switch (op) {
     case '==':
       return equal;
     case '!=':
       return !equal;
     case '<':
-      return !equal && a < b;
+      return a < b;
     case '>':
-      return !equal && a > b;
+      return a > b;
     case '<=':
-      return equal || a < b;
+      return !(a > b);
     default:
-      return equal || a > b;
+      return !(a < b);
   }
 }
