@@ -40,10 +40,13 @@ export function loadVendor(id: string, text: string): LoadedVendor | null {
   if (!bundle.vendor) return null;
   const flattener = new Flattener(bundle);
   const judge = new Compatibility(flattener);
+  // Sorted once: Prusa Research's 2.9 bundle has thousands of filaments and some 200 printers.
+  const prints = byName(offered(bundle, 'print'));
+  const filaments = byName(offered(bundle, 'filament'));
   const printers = printersOf(bundle, flattener).map((printer) => ({
     ...printer,
-    prints: byName(offered(bundle, 'print').filter((p) => judge.compatible('print', p.name, printer.name))),
-    filaments: byName(offered(bundle, 'filament').filter((p) => judge.compatible('filament', p.name, printer.name))),
+    prints: judge.compatibleOf('print', prints, printer.name),
+    filaments: judge.compatibleOf('filament', filaments, printer.name),
   }));
   const listing: LibraryVendor = {
     id,
@@ -56,7 +59,7 @@ export function loadVendor(id: string, text: string): LoadedVendor | null {
 }
 
 /** Names sorted as PrusaSlicer's lists show them: alphabetically, numbers by value. */
-const byName = (presets: { name: string }[]) =>
+const byName = (presets: { name: string }[]): string[] =>
   presets.map((p) => p.name).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 
 /**
@@ -92,25 +95,69 @@ function printersOf(bundle: Bundle, flattener: Flattener) {
  * it; else a non-empty `compatible_printers_condition` holds for the printer's options (and `num_extruders`);
  * else it suits every printer. A condition this reader cannot evaluate counts as incompatible and is remembered.
  */
+interface Rule {
+  listed: Set<string> | null;
+  condition: string;
+}
+
 class Compatibility {
   readonly unsupported = new Set<string>();
+  /** Per preset: the printers it names, or its condition's text. */
+  private readonly rules = new Map<string, Rule>();
+  /** The rules of a list of names, worked out once for all the printers. */
+  private readonly ruleLists = new WeakMap<string[], Rule[]>();
   private readonly conditions = new Map<string, Node | null | ConditionError>();
-  private readonly printerOptions = new Map<string, Record<string, string>>();
+  /** Per printer and condition text: the verdict, null when it cannot be judged. Presets share conditions. */
+  private readonly verdicts = new Map<string, Map<string, boolean | null>>();
 
   constructor(private readonly flattener: Flattener) {}
 
-  compatible(kind: PresetKind, preset: string, printer: string): boolean {
-    const listed = splitStrings(this.flattener.option(kind, preset, 'compatible_printers') ?? '') ?? [];
-    if (listed.length > 0) return listed.includes(printer);
-    const condition = this.parsed(this.flattener.option(kind, preset, 'compatible_printers_condition') ?? '');
-    if (condition === null) return true;
+  /** The presets of `names` compatible with the printer, in their order. */
+  compatibleOf(kind: PresetKind, names: string[], printer: string): string[] {
+    let rules = this.ruleLists.get(names);
+    if (!rules) {
+      rules = names.map((name) => this.ruleOf(kind, name));
+      this.ruleLists.set(names, rules);
+    }
+    let verdicts = this.verdicts.get(printer);
+    if (!verdicts) {
+      verdicts = new Map();
+      this.verdicts.set(printer, verdicts);
+    }
+    return names.filter((name, i) => {
+      const rule = rules[i]!;
+      if (rule.listed) return rule.listed.has(printer);
+      let verdict = verdicts.get(rule.condition);
+      if (verdict === undefined) {
+        verdict = this.evaluate(rule.condition, printer);
+        verdicts.set(rule.condition, verdict);
+      }
+      if (verdict === null) this.unsupported.add(`${kind}:${name}`);
+      return verdict === true;
+    });
+  }
+
+  private ruleOf(kind: PresetKind, preset: string) {
+    const key = `${kind}:${preset}`;
+    let rule = this.rules.get(key);
+    if (!rule) {
+      const listed = splitStrings(this.flattener.option(kind, preset, 'compatible_printers') ?? '') ?? [];
+      const condition = this.flattener.option(kind, preset, 'compatible_printers_condition') ?? '';
+      rule = { listed: listed.length > 0 ? new Set(listed) : null, condition };
+      this.rules.set(key, rule);
+    }
+    return rule;
+  }
+
+  private evaluate(condition: string, printer: string): boolean | null {
+    const node = this.parsed(condition);
+    if (node === null) return true;
+    if (node instanceof ConditionError) return null;
     try {
-      if (condition instanceof ConditionError) throw condition;
-      return evaluateCondition(condition, this.optionsOf(printer));
+      return evaluateCondition(node, this.optionsOf(printer));
     } catch (err) {
       if (!(err instanceof ConditionError)) throw err;
-      this.unsupported.add(`${kind}:${preset}`);
-      return false;
+      return null;
     }
   }
 
@@ -127,6 +174,8 @@ class Compatibility {
     }
     return node;
   }
+
+  private readonly printerOptions = new Map<string, Record<string, string>>();
 
   private optionsOf(printer: string): Record<string, string> {
     let options = this.printerOptions.get(printer);
