@@ -82,6 +82,13 @@ test('not, !, &&, or, parentheses and a bare boolean option', () => {
   assert.equal(holds('nozzle_diameter[0] <= 0.4 and nozzle_diameter[0] >= 0.4', MK3S), true);
 });
 
+test("an option a printer leaves out has PrusaSlicer's default (2.9's high-flow nozzles)", () => {
+  const highFlow = 'printer_model=~/(MK4|MK4IS)/ and nozzle_diameter[0]!=0.8 and nozzle_high_flow[0]';
+  assert.equal(holds(highFlow, { printer_model: 'MK4IS' }), false);
+  assert.equal(holds(highFlow, { printer_model: 'MK4IS', nozzle_high_flow: '1' }), true);
+  assert.equal(holds('printer_notes=~/.*MINI.*/ or ! single_extruder_multi_material', {}), true);
+});
+
 test('a regex matches the whole value, as in PrusaSlicer', () => {
   assert.equal(holds('printer_model=~/.*GMAX2/', { printer_model: 'GMAX2' }), true);
   assert.equal(holds('printer_model=~/.*GMAX2/', { printer_model: 'GMAX2PRO' }), false);

@@ -220,6 +220,7 @@ const PRINTER_DEFAULTS: Record<string, string> = {
   printer_technology: 'FFF',
   single_extruder_multi_material: '0',
   nozzle_diameter: '0.4',
+  nozzle_high_flow: '0',
 };
 
 /** Evaluates against a preset's options (text, as in the INI); throws ConditionError on what it cannot judge. */
