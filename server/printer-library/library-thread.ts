@@ -3,6 +3,7 @@
 // requests share it; a job's error comes back as the ApiError the worker raised.
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../http/index.ts';
+import { BundleError } from '../prusa-config/index.ts';
 import type { LibraryJob } from './library-worker.ts';
 
 /** Prusa Research's bundle resolves to a few tens of MB; far more means something is wrong. */
