@@ -42,11 +42,7 @@ function start(): Worker {
 /** A user's bundle that needs more memory than the thread has is the bundle's fault; the library's is not. */
 function outOfMemory(err: NodeJS.ErrnoException, kind: LibraryJob['kind']): ApiError | null {
   if (err.code !== 'ERR_WORKER_OUT_OF_MEMORY' || kind !== 'bundle') return null;
-  return new ApiError(
-    400,
-    'bundle_too_large',
-    'The config bundle needs more memory to resolve than this server allows.',
-  );
+  return new BundleError('bundle_too_large', 'The config bundle needs more memory to resolve than this server allows.');
 }
 
 function settle(reply: Reply) {
