@@ -126,13 +126,13 @@ test('libraryPick refuses unknown and incompatible names with a 400 naming the f
   }
 });
 
-test('a changed profiles folder is read again; a broken bundle is skipped, the others listed', async () => {
+test('a changed profiles folder is read again; a broken bundle is skipped; no slicer: no version', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'sq-profiles-'));
-  const other = await startTestServer({ SLICER_PROFILES_DIR: dir });
+  const other = await startTestServer({ SLICER_PROFILES_DIR: dir, PRUSA_SLICER_BIN: path.join(dir, 'no-slicer') });
   try {
     const token = (await other.newAccount()).token;
     const client = other.client(token);
-    assert.deepEqual((await client.get('/v2/profiles/library')).body.vendors, []);
+    assert.deepEqual((await client.get('/v2/profiles/library')).body, { slicer_version: null, vendors: [] });
     writeFileSync(path.join(dir, 'Tiny.ini'), TINY);
     writeFileSync(
       path.join(dir, 'Loop.ini'),
