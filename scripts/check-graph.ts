@@ -17,8 +17,9 @@ const SERVER = join(import.meta.dirname, '..', 'server');
 // - usage (GET /v2/usage, analytics, the export) and the offer: they read what limits count and price against;
 //   usage sits above limits because it shows the widget budgets limits keep, while limits own the counters;
 // - limits: rate limits, quotas, counters, alert state and the request log's writes;
-// - profiles (settings and their resolution), webhooks (the outbox's delivery) and idempotency (a retried
-//   request answers what the first did, per caller), which the features above use;
+// - profiles (settings and their resolution), the printer library (PrusaSlicer's vendor bundles), webhooks (the
+//   outbox's delivery) and idempotency (a retried request answers what the first did, per caller), which the
+//   features above use;
 // - accounts: who is calling, their plans, tokens, widget keys, CORS;
 // - the model's placement, then the mesh and the slicer it is cut by;
 // - infrastructure every feature uses: the OpenAPI helpers, HTTP, storage, db, configuration, ids and
@@ -32,7 +33,7 @@ const FLOORS: string[][] = [
   ['files'],
   ['usage', 'offer'],
   ['limits'],
-  ['profiles', 'webhooks', 'idempotency'],
+  ['profiles', 'printer-library', 'webhooks', 'idempotency'],
   ['accounts'],
   ['placement'],
   ['mesh', 'slicer', 'prusa-config'],

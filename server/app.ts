@@ -23,6 +23,7 @@ import { printabilityRouter } from './files/index.ts';
 import { quotesRouter } from './quotes/index.ts';
 import { signingRouter } from './quotes/index.ts';
 import { profilesRouter } from './profiles/index.ts';
+import { printerLibraryRouter } from './printer-library/index.ts';
 import { offerRouter } from './offer/index.ts';
 import { webhooksRouter } from './webhooks/index.ts';
 import { usageRouter } from './usage/index.ts';
@@ -49,6 +50,7 @@ export function createRouter(deps: Deps): Router<never> {
           signingRouter(deps),
           keptQuotesRouter(deps),
           setupRouter(deps),
+          printerLibraryRouter(deps),
           profilesRouter(deps),
           offerRouter(deps),
           widgetRouter(deps),

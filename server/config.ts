@@ -54,6 +54,8 @@ export interface Config {
   production: boolean;
   uploadIdTtlSeconds: number;
   slicerBinary: string;
+  /** PrusaSlicer's vendor bundles (`*.ini`), read for the printer library (docs/profiles.md). */
+  slicerProfilesDir: string;
   slicerConcurrency: number;
   slicerTimeoutMs: number;
   /** Quotes waiting to be sliced, all accounts together: the database's safety bound, not a share. */
@@ -280,6 +282,7 @@ export function loadConfig(env: Env = process.env): Config {
     production,
     uploadIdTtlSeconds: int(env, 'UPLOAD_ID_TTL_SECONDS', 900, 10, 7 * 86_400),
     slicerBinary: env.PRUSA_SLICER_BIN?.trim() || 'prusa-slicer',
+    slicerProfilesDir: path.resolve(env.SLICER_PROFILES_DIR?.trim() || '/usr/share/PrusaSlicer/profiles'),
     slicerConcurrency: int(env, 'SLICER_CONCURRENCY', availableParallelism(), 1, 256),
     slicerTimeoutMs: int(env, 'SLICER_TIMEOUT_MS', 300_000, 1000, 3_600_000),
     slicerQueueSize: int(env, 'SLICER_QUEUE_SIZE', 10_000, 1, 1_000_000),

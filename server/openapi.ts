@@ -10,6 +10,7 @@ import { quotePaths, quoteSchemas } from './quotes/index.ts';
 import { keptQuotePaths, keptQuoteSchemas } from './kept-quotes/index.ts';
 import { setupPaths, setupSchemas } from './setup/index.ts';
 import { profilePaths, profileSchemas } from './profiles/index.ts';
+import { printerLibraryPaths, printerLibrarySchemas } from './printer-library/index.ts';
 import { widgetPaths, widgetSchemas } from './widget/index.ts';
 import { offerPaths, offerSchemas, offerTag } from './offer/index.ts';
 import { webhookPaths, webhookSchemas, webhookEvents } from './webhooks/index.ts';
@@ -84,6 +85,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
           ...quotePaths,
           ...keptQuotePaths,
           ...setupPaths,
+          ...printerLibraryPaths,
           ...profilePaths,
           ...widgetPaths,
           ...estimatePaths,
@@ -122,6 +124,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
         ...profileSchemas,
         ...keptQuoteSchemas,
         ...setupSchemas,
+        ...printerLibrarySchemas,
         ...widgetSchemas,
         ...estimateSchemas,
         ...offerSchemas,

@@ -19,6 +19,42 @@ const note = {
 };
 
 export const profileSchemas = {
+  ProfileLibraryImport: {
+    type: 'object',
+    required: ['library'],
+    additionalProperties: false,
+    description:
+      "A printer picked from the printer library (GET /v2/profiles/library) with the print presets to offer and its filaments, imported as profiles with the vendor's names (docs/profiles.md)",
+    properties: {
+      library: {
+        type: 'object',
+        required: ['vendor', 'printer'],
+        additionalProperties: false,
+        properties: {
+          vendor: { type: 'string', minLength: 1, maxLength: 200, description: "The vendor's id, as listed" },
+          printer: { type: 'string', minLength: 1, maxLength: 200, description: 'The printer preset, as listed' },
+          prints: {
+            type: 'array',
+            maxItems: 50,
+            items: { type: 'string', minLength: 1, maxLength: 200 },
+            description:
+              'Print presets compatible with the printer: each becomes a printer profile "<printer> — <print>"',
+          },
+          filaments: {
+            type: 'array',
+            maxItems: 100,
+            items: { type: 'string', minLength: 1, maxLength: 200 },
+            description: 'Filament presets compatible with the printer: each becomes a material profile of that name',
+          },
+        },
+      },
+      default: { type: 'boolean', description: "Make the imported printer the account's default printer profile" },
+      keep_custom_gcode: {
+        type: 'boolean',
+        description: "Keep the vendor's custom G-code blocks (start, end, layer change...): they change the print time",
+      },
+    },
+  },
   ProfileImportResult: {
     type: 'object',
     required: ['profiles', 'refused', 'ignored'],
@@ -55,6 +91,7 @@ export const profileSchemas = {
 const importBody = {
   required: true,
   content: {
+    'application/json': { schema: { $ref: '#/components/schemas/ProfileLibraryImport' } },
     'multipart/form-data': {
       schema: {
         type: 'object',

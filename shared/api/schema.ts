@@ -175,6 +175,13 @@ export interface paths {
      */
     get: operations["getSetup"];
   };
+  "/v2/profiles/library": {
+    /**
+     * The printers PrusaSlicer's vendor bundles describe, with their compatible presets
+     * @description The vendor bundles shipped with the server's PrusaSlicer, as its configuration wizard offers them: each vendor's FFF printers, one per nozzle variant. With `vendor`, each printer lists the print and filament presets compatible with it (`compatible_printers`, else `compatible_printers_condition`); without it, printers come without those lists, which for all vendors run to megabytes. A pick from here is imported with POST /v2/profiles/import.
+     */
+    get: operations["getPrinterLibrary"];
+  };
   "/v2/profiles/import": {
     /**
      * Import the shop's own slicer config as profiles
@@ -1164,6 +1171,23 @@ export interface components {
     ProfileList: {
       data: components["schemas"]["Profile"][];
     };
+    /** @description A printer picked from the printer library (GET /v2/profiles/library) with the print presets to offer and its filaments, imported as profiles with the vendor's names (docs/profiles.md) */
+    ProfileLibraryImport: {
+      library: {
+        /** @description The vendor's id, as listed */
+        vendor: string;
+        /** @description The printer preset, as listed */
+        printer: string;
+        /** @description Print presets compatible with the printer: each becomes a printer profile "<printer> — <print>" */
+        prints?: string[];
+        /** @description Filament presets compatible with the printer: each becomes a material profile of that name */
+        filaments?: string[];
+      };
+      /** @description Make the imported printer the account's default printer profile */
+      default?: boolean;
+      /** @description Keep the vendor's custom G-code blocks (start, end, layer change...): they change the print time */
+      keep_custom_gcode?: boolean;
+    };
     ProfileImportResult: {
       /** @description The profiles made (or replaced, for a preset imported before) */
       profiles: ({
@@ -1277,6 +1301,36 @@ export interface components {
       };
       /** @description Every step is done */
       complete: boolean;
+    };
+    PrinterLibrary: {
+      /** @description The configured PrusaSlicer's version; null when it cannot be run */
+      slicer_version: string | null;
+      vendors: components["schemas"]["LibraryVendor"][];
+    };
+    LibraryVendor: {
+      /** @description The bundle file name without .ini, e.g. PrusaResearch */
+      id: string;
+      /** @description The `[vendor]` name, e.g. Prusa Research */
+      name: string;
+      /** @description The bundle's config_version */
+      config_version: string;
+      printers: components["schemas"]["LibraryPrinter"][];
+      /** @description Presets whose compatibility condition cannot be evaluated; they are offered to no printer */
+      unsupported_conditions: number;
+    };
+    LibraryPrinter: {
+      /** @description The printer preset's name, e.g. Original Prusa i3 MK3S & MK3S+ */
+      name: string;
+      /** @description The printer model's name */
+      model: string;
+      /** @description The `[printer_model:ID]` id, e.g. MK3S */
+      model_id: string;
+      /** @description Millimetres (the first extruder) */
+      nozzle_diameter: number;
+      /** @description Compatible print presets (only with `vendor`) */
+      prints?: string[];
+      /** @description Compatible filament presets (only with `vendor`) */
+      filaments?: string[];
     };
     /** @description The offer this widget key quotes from (the key's own, else the account's, else the default derived from the profiles). */
     WidgetConfig: {
@@ -3967,12 +4021,42 @@ export interface operations {
     };
   };
   /**
+   * The printers PrusaSlicer's vendor bundles describe, with their compatible presets
+   * @description The vendor bundles shipped with the server's PrusaSlicer, as its configuration wizard offers them: each vendor's FFF printers, one per nozzle variant. With `vendor`, each printer lists the print and filament presets compatible with it (`compatible_printers`, else `compatible_printers_condition`); without it, printers come without those lists, which for all vendors run to megabytes. A pick from here is imported with POST /v2/profiles/import.
+   */
+  getPrinterLibrary: {
+    parameters: {
+      query?: {
+        /** @description A vendor id (`PrusaResearch`) or name (`Prusa Research`), any letter case */
+        vendor?: string;
+      };
+    };
+    responses: {
+      /** @description The library */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["PrinterLibrary"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
    * Import the shop's own slicer config as profiles
    * @description Makes a printer profile of the printer with each print preset (named `<printer> — <print>`) and a material profile of each filament, carrying the allowlisted PrusaSlicer options the quotes then slice with (docs/profiles.md). Options outside the allowlist are listed in `ignored`, dangerous ones (post_process, print-host credentials, output paths) in `refused`; neither is stored. A value out of range is a 400 whose `details.fields` names the option. A .ini or .json may hold at most 1 MiB and 5000 options (413 `config_too_large`).
    */
   importProfiles: {
     requestBody: {
       content: {
+        "application/json": components["schemas"]["ProfileLibraryImport"];
         "multipart/form-data": {
           /**
            * Format: binary

@@ -30,7 +30,10 @@ export function assertMatchesContract(
 ) {
   // CORS preflights are answered by the HTTP layer for the browser, not API operations.
   if (method === 'OPTIONS' && status === 204) return;
-  const match = templates.find((t) => t.regex.test(urlPath));
+  // A concrete path wins over a templated one (OpenAPI's rule): /v2/profiles/library before /v2/profiles/{kind}.
+  const match = templates
+    .filter((t) => t.regex.test(urlPath))
+    .sort((a, b) => a.template.split('{').length - b.template.split('{').length)[0];
   const where = `${method} ${urlPath} -> ${status}`;
   if (!match) {
     if (status === 404 || status === 405) return assertError(where, body); // unknown routes still answer the error shape

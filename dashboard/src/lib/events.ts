@@ -3,6 +3,7 @@
 // (docs/dashboard.md, "Events").
 import type { Delivery, Profile } from './types.ts';
 import type { OfferView } from './offer.ts';
+import type { PrinterPick } from './printer-pick.ts';
 
 /** An offer saved or removed in the editor, and what to tell the merchant. */
 export interface OfferChanged {
@@ -23,6 +24,8 @@ export interface DashboardEventDetails {
   'sq-test-sent': Delivery;
   /** The test event's delivery finished (or the wait for it ended). */
   'sq-test-done': null;
+  /** The printer picker's pick changed: the `library` object of the import, or null while no printer is chosen. */
+  'sq-printer-pick': PrinterPick | null;
 }
 
 /** On window: an API call answered 401, so the session has ended. */

@@ -35,6 +35,8 @@ export type CreatedToken = Schemas['TokenCreated'];
 export type WidgetKey = Schemas['WidgetKey'];
 export type Order = Schemas['Order'];
 export type Setup = Schemas['Setup'];
+export type PrinterLibrary = Schemas['PrinterLibrary'];
+export type LibraryPrinter = Schemas['LibraryPrinter'];
 
 export type ProfileKind = 'printer' | 'material' | 'global';
 

@@ -1,5 +1,6 @@
-// Overview: the first-run checklist until the shop is set up, plan, quote allowance, storage, recent quotes, and
-// the two ways to start: the widget snippet for a shop page (once a widget key exists), beside the first API calls.
+// Overview: the first-run checklist until the shop is set up, the printer picker, plan, quote allowance, storage,
+// recent quotes, and the two ways to start: the widget snippet for a shop page (once a widget key exists), beside
+// the first API calls.
 import { html } from 'lit';
 import { AppElement } from '../lib/element.ts';
 import { api, call } from '../lib/api.ts';
@@ -13,6 +14,7 @@ import { quoteTable } from '../components/quote-table.ts';
 import { setupChecklist } from '../components/setup-checklist.ts';
 import limitsGuide from '../../../docs/limits.md?url';
 import '../components/copy-button.ts';
+import '../components/printer-picker.ts';
 
 interface Overview {
   user: User;
@@ -62,6 +64,7 @@ export class OverviewPage extends AppElement {
 
   private body({ user, quota, recent, widgetKey, setup }: Overview) {
     return html`${setupChecklist(setup)}
+      <sq-printer-picker></sq-printer-picker>
       <div class="cards">
         <section class="card" aria-labelledby="plan-h">
           <h2 id="plan-h">Plan</h2>
