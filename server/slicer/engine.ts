@@ -5,6 +5,7 @@ import { rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { validateResolvedSettings, type ResolvedSettings } from '../../shared/settings.ts';
+import { slicerChoice } from '../config.ts';
 import { REFERENCE_FILAMENT_DIAMETER } from './base-config.ts';
 import { buildSliceConfig } from './config.ts';
 import { SettingsInvalidError, SliceAbortedError, SliceFailedError, SliceTimeoutError } from './errors.ts';
@@ -13,7 +14,8 @@ import type { PatternUsed } from './patterns.ts';
 import { parentDeathSignal, runProcess, type RunResult } from './process.ts';
 import { makeWorkDir, recordSlicer } from './workdirs.ts';
 
-export const DEFAULT_BINARY = 'prusa-slicer';
+/** The server's slicer when none is named: PRUSA_SLICER_BIN, else the 2.9 tree setup installed, else 2.5. */
+export const DEFAULT_BINARY = slicerChoice().binary;
 export const DEFAULT_TIMEOUT_MS = 120_000;
 /**
  * A slice may use its time limit in CPU time (PrusaSlicer's threads together), so a host loaded by other work does
