@@ -21,7 +21,6 @@ const ADDED_IN_2_9: Readonly<Record<string, string>> = {
   external_perimeter_acceleration: '0', // 0 as default_acceleration below: the machine limits apply
   solid_infill_acceleration: '0',
   top_solid_infill_acceleration: '0',
-  travel_acceleration: '0',
   wipe_tower_acceleration: '0',
   travel_max_lift: '0',
   travel_ramping_lift: '0',
@@ -214,7 +213,7 @@ export const BASE_OPTIONS: Readonly<Record<string, string>> = {
 
 /** Options BASE_OPTIONS pins for one version only: the other ignores them (test/slicer.test.ts checks the lists). */
 export const ONLY_IN_2_5: readonly string[] = ['infill_only_where_needed'];
-export const ONLY_IN_2_9: readonly string[] = Object.keys(ADDED_IN_2_9);
+export const ONLY_IN_2_9: readonly string[] = [...Object.keys(ADDED_IN_2_9), 'travel_acceleration']; // + config.ts's
 
 /** The filament diameter every slice uses (filament_diameter above): its length × cross-section is the volume. */
 export const REFERENCE_FILAMENT_DIAMETER = 1.75;
