@@ -98,7 +98,9 @@ exec "$lib/ld-linux-x86-64.so.2" --inhibit-cache --library-path "$lib" --argv0 p
   "$root/usr/bin/prusa-slicer" "$@"
 LAUNCHER
 chmod 755 "$tree/prusa-slicer"
-"$tree/prusa-slicer" --help | grep -q "^PrusaSlicer-${version%%+*}" ||
-  { echo "setup: the unpacked PrusaSlicer $version does not run" >&2; exit 1; }
+# Its whole output first: grep -q would stop reading early, and pipefail would count the slicer's SIGPIPE.
+help=$("$tree/prusa-slicer" --help 2>&1 || true)
+grep -q "^PrusaSlicer-${version%%+*}" <<<"$help" ||
+  { echo "setup: the unpacked PrusaSlicer $version does not run: ${help:0:300}" >&2; exit 1; }
 # Another clone may have finished first: its tree is the same version, keep it.
 mv -T "$tree" "$target" 2>/dev/null || [ -x "$target/prusa-slicer" ]

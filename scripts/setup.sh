@@ -32,7 +32,7 @@ command -v prusa-slicer >/dev/null 2>&1 || apt_install prusa-slicer
 slicer_version=$(<scripts/prusa-slicer.version)
 slicer_tree="${SLICEQUOTE_CACHE:-$HOME/.cache/slicequote}/prusa-slicer-$slicer_version"
 if [ -z "${PRUSA_SLICER_BIN:-}" ] && [ ! -x "$slicer_tree/prusa-slicer" ]; then
-  echo "setup: installing PrusaSlicer $slicer_version from Debian trixie into $slicer_tree (350 MB download, 490 MB on disk)" >&2
+  echo "setup: installing PrusaSlicer $slicer_version from Debian trixie into $slicer_tree (330 MB download, 490 MB on disk)" >&2
   bash scripts/install-prusa-slicer.sh "$slicer_tree" ||
     echo "setup: could not install PrusaSlicer from Debian trixie (see above); quotes will be sliced by $(prusa-slicer --help 2>/dev/null | grep -o -m1 '^PrusaSlicer-[0-9.]*')" >&2
 fi
