@@ -25,8 +25,17 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
   echo "$lock_hash" > "$stamp"
 fi
 
-# The slicer every quote comes from.
+# The slicer every quote comes from: PrusaSlicer 2.9 from Debian trixie, unpacked into a tree of ours that the
+# clones of this machine share (never installed over the host's system), with Debian's own prusa-slicer (2.5 on
+# bookworm) as the fallback. Skipped when PRUSA_SLICER_BIN names the slicer. docs/deployment.md, "The slicer".
 command -v prusa-slicer >/dev/null 2>&1 || apt_install prusa-slicer
+slicer_version=$(<scripts/prusa-slicer.version)
+slicer_tree="${SLICEQUOTE_CACHE:-$HOME/.cache/slicequote}/prusa-slicer-$slicer_version"
+if [ -z "${PRUSA_SLICER_BIN:-}" ] && [ ! -x "$slicer_tree/prusa-slicer" ]; then
+  echo "setup: installing PrusaSlicer $slicer_version from Debian trixie into $slicer_tree (330 MB download, 490 MB on disk)" >&2
+  bash scripts/install-prusa-slicer.sh "$slicer_tree" ||
+    echo "setup: could not install PrusaSlicer from Debian trixie (see above); quotes will be sliced by $(prusa-slicer --help 2>/dev/null | grep -o -m1 '^PrusaSlicer-[0-9.]*')" >&2
+fi
 
 # Browser tests need Debian's Chromium (never a downloaded browser build).
 if [ "${1:-}" = "--with-browser" ]; then

@@ -1,8 +1,8 @@
 // Configuration from the environment, validated once at start-up.
 // A bad value stops start-up with a message naming the variable; nothing else reads process.env.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync, existsSync } from 'node:fs';
+import { availableParallelism, homedir } from 'node:os';
 import path from 'node:path';
 
 /** S3-compatible storage for model files (storage/s3.ts). */
@@ -53,8 +53,12 @@ export interface Config {
   demoAccount: boolean;
   production: boolean;
   uploadIdTtlSeconds: number;
+  /** The PrusaSlicer every slice runs (PRUSA_SLICER_BIN; default: see slicerChoice). */
   slicerBinary: string;
-  /** PrusaSlicer's vendor bundles (`*.ini`), read for the printer library (docs/profiles.md). */
+  /**
+   * The vendor profiles directory (PrusaResearch.ini, …) of that slicer, for readers of its printer presets:
+   * the 2.9 tree's usr/share/PrusaSlicer/profiles, or /usr/share/PrusaSlicer/profiles for Debian's 2.5.
+   */
   slicerProfilesDir: string;
   slicerConcurrency: number;
   slicerTimeoutMs: number;
@@ -256,6 +260,55 @@ function jwtSecret(env: Env, dataDir: string): string {
   return secret;
 }
 
+/** The trixie PrusaSlicer version scripts/setup.sh installs (the Debian package version). */
+const TREE_VERSION = readFileSync(new URL('../scripts/prusa-slicer.version', import.meta.url), 'utf8').trim();
+
+/** Where setup puts the PrusaSlicer tree, shared by the clones of this machine (docs/deployment.md). */
+export function slicerTreeDir(env: Env = process.env): string {
+  const cache = env.SLICEQUOTE_CACHE?.trim() || path.join(env.HOME?.trim() || homedir(), '.cache', 'slicequote');
+  return path.join(path.resolve(cache), `prusa-slicer-${TREE_VERSION}`);
+}
+
+/** A command as the slicer process would find it: through PATH unless it names a path; null if absent. */
+function whichSync(command: string, env: Env): string | null {
+  const dirs = command.includes('/') ? [''] : (env.PATH ?? '/usr/bin:/bin').split(':');
+  for (const dir of dirs) {
+    try {
+      return realpathSync(path.resolve(dir, command));
+    } catch {
+      /* not there: next */
+    }
+  }
+  return null;
+}
+
+/**
+ * The slicer a server runs and its vendor profiles: PRUSA_SLICER_BIN if set, else the 2.9 tree's launcher when
+ * setup installed it, else Debian's `prusa-slicer` (2.5). The profiles sit beside the binary the command resolves
+ * to (the tree's usr/share/PrusaSlicer, or ../share/PrusaSlicer of /usr/bin); PRUSA_SLICER_PROFILES_DIR overrides.
+ */
+export function slicerChoice(env: Env = process.env): { binary: string; profilesDir: string } {
+  const tree = slicerTreeDir(env);
+  const launcher = path.join(tree, 'prusa-slicer');
+  const binary = env.PRUSA_SLICER_BIN?.trim() || (existsSync(launcher) ? launcher : 'prusa-slicer');
+  const override = env.PRUSA_SLICER_PROFILES_DIR?.trim();
+  if (override) return { binary, profilesDir: path.resolve(override) };
+  const real = whichSync(binary, env);
+  const beside = real
+    ? [
+        path.join(path.dirname(real), 'usr/share/PrusaSlicer/profiles'),
+        path.join(path.dirname(real), '../share/PrusaSlicer/profiles'),
+      ]
+    : [];
+  const profilesDir = beside.find((dir) => existsSync(dir)) ?? '/usr/share/PrusaSlicer/profiles';
+  return { binary, profilesDir: path.resolve(profilesDir) };
+}
+
+function slicerSettings(env: Env): Pick<Config, 'slicerBinary' | 'slicerProfilesDir'> {
+  const { binary, profilesDir } = slicerChoice(env);
+  return { slicerBinary: binary, slicerProfilesDir: profilesDir };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const dataDir = path.resolve(env.DATA_DIR?.trim() || './data');
@@ -281,8 +334,7 @@ export function loadConfig(env: Env = process.env): Config {
     demoAccount: bool(env, 'DEMO_ACCOUNT', !production),
     production,
     uploadIdTtlSeconds: int(env, 'UPLOAD_ID_TTL_SECONDS', 900, 10, 7 * 86_400),
-    slicerBinary: env.PRUSA_SLICER_BIN?.trim() || 'prusa-slicer',
-    slicerProfilesDir: path.resolve(env.SLICER_PROFILES_DIR?.trim() || '/usr/share/PrusaSlicer/profiles'),
+    ...slicerSettings(env),
     slicerConcurrency: int(env, 'SLICER_CONCURRENCY', availableParallelism(), 1, 256),
     slicerTimeoutMs: int(env, 'SLICER_TIMEOUT_MS', 300_000, 1000, 3_600_000),
     slicerQueueSize: int(env, 'SLICER_QUEUE_SIZE', 10_000, 1, 1_000_000),

@@ -12,7 +12,7 @@ import {
   VENDOR_INI_LIMITS,
 } from '../server/prusa-config/index.ts';
 
-const PROFILES = process.env.SLICER_PROFILES_DIR ?? '/usr/share/PrusaSlicer/profiles';
+const PROFILES = process.env.PRUSA_SLICER_PROFILES_DIR ?? '/usr/share/PrusaSlicer/profiles';
 
 function installedConditions(): Set<string> {
   const conditions = new Set<string>();

@@ -1,6 +1,7 @@
 // Slicing engine tests against the real PrusaSlicer CLI, on small OBJ fixtures written here.
 // Run: node --import tsx --test test/slicer.test.ts
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,8 @@ import {
   type SettingDef,
 } from '../shared/settings.ts';
 import { buildSliceConfig } from '../server/slicer/config.ts';
+import { BASE_OPTIONS, ONLY_IN_2_5, ONLY_IN_2_9 } from '../server/slicer/base-config.ts';
+import { slicerChoice, slicerTreeDir } from '../server/config.ts';
 import { detectSlicer, sliceOnce, type SliceOutcome } from '../server/slicer/engine.ts';
 import {
   PoolClosedError,
@@ -398,12 +401,42 @@ describe('G-code statistics', () => {
 });
 
 describe('slicing with PrusaSlicer', () => {
-  test('detects PrusaSlicer 2.5.0', async () => {
-    assert.deepEqual(await detectSlicer(), { name: 'PrusaSlicer', version: '2.5.0', binary: 'prusa-slicer' });
+  test("detects the server's slicer: 2.9 from the tree setup installed, else Debian's 2.5; and 2.5 by name", async () => {
+    const launcher = join(slicerTreeDir(), 'prusa-slicer');
+    const treeVersion = readFileSync('scripts/prusa-slicer.version', 'utf8').trim().replace(/\+.*/, '');
+    const expected = process.env.PRUSA_SLICER_BIN
+      ? (await detectSlicer(process.env.PRUSA_SLICER_BIN)).version
+      : existsSync(launcher)
+        ? treeVersion
+        : '2.5.0';
+    assert.equal((await detectSlicer()).version, expected);
+    assert.equal((await detectSlicer()).binary, slicerChoice().binary);
+    assert.deepEqual(await detectSlicer('prusa-slicer'), {
+      name: 'PrusaSlicer',
+      version: '2.5.0',
+      binary: 'prusa-slicer',
+    });
     await assert.rejects(
       detectSlicer('/nonexistent/prusa-slicer'),
       (e: unknown) => e instanceof SliceFailedError && e.code === 'slicer_unavailable',
     );
+  });
+
+  test("every pinned option is one the slicer knows, but for the other version's own; binary G-code is off", async () => {
+    const known = async (binary: string) => {
+      const r = spawnSync(binary, ['--help-fff'], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
+      // " --after-layer-gcode ABCD, --layer-gcode ABCD   This custom code…": a name and its aliases.
+      const heads = [...r.stdout.matchAll(/^ (--.*?)(?: {2,}|$)/gm)].map((m) => m[1]!);
+      return new Set(heads.flatMap((h) => [...h.matchAll(/--([a-z0-9-]+)/g)].map((m) => m[1]!.replaceAll('-', '_'))));
+    };
+    const options = Object.keys(buildSliceConfig(DEFAULT_SETTINGS).options);
+    for (const binary of [slicerChoice().binary, 'prusa-slicer']) {
+      const { version } = await detectSlicer(binary);
+      const names = await known(binary);
+      const unknown = options.filter((k) => !names.has(k));
+      assert.deepEqual(unknown.sort(), [...(version.startsWith('2.5.') ? ONLY_IN_2_9 : ONLY_IN_2_5)].sort(), version);
+    }
+    assert.equal(BASE_OPTIONS.binary_gcode, '0');
   });
 
   test('20 mm cube at 20 % infill: plausible statistics', async () => {

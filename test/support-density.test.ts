@@ -7,13 +7,21 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
 import { buildSliceConfig, supportDensityUsed } from '../server/slicer/config.ts';
-import { sliceOnce } from '../server/slicer/engine.ts';
+import { detectSlicer, sliceOnce } from '../server/slicer/engine.ts';
 import { printStats } from '../server/slicer/print-stats.ts';
 import type { SliceStats } from '../shared/print-stats.ts';
 import { BRIDGE_OBJ, T_SHAPE_OBJ, WEDGE_OBJ } from './helpers/meshes.ts';
 
 const DENSITIES = [0, 1, 2, 5, 10, 15, 20, 30, 50, 75, 100];
 const MODELS = { wedge: WEDGE_OBJ, 'T-shape': T_SHAPE_OBJ, bridge: BRIDGE_OBJ };
+/**
+ * How much more support 100 % prints than 0 %, at least. 2.5 gave 1.9 to 2.5 times on every model. 2.9 prints
+ * most of the T's and the bridge's support as its sheath (the loop around it), which the density does not touch:
+ * T 1.331 → 1.417 g, bridge 0.613 → 0.661 g (the wedge still 1.9 times), so there it must only grow by 5 %.
+ */
+function materialFactor(model: string, version: string): number {
+  return version.startsWith('2.5.') || model === 'wedge' ? 1.5 : 1.05;
+}
 /** Below a milligram two slices count as equal: G-code rounds E to 0.00001 mm of filament. */
 const GRAM_TOLERANCE = 0.001;
 
@@ -73,7 +81,10 @@ describe('support density', () => {
       const [none, full] = [stats[0], stats.at(-1)];
       assert.ok(none && full);
       assert.ok(none.support_weight_g > 0, "0 % still prints the support's wall, first layer and interfaces");
-      assert.ok(full.support_weight_g > 1.5 * none.support_weight_g, `density changes the support materially: ${row}`);
+      assert.ok(
+        full.support_weight_g > materialFactor(name, (await detectSlicer()).version) * none.support_weight_g,
+        `density changes the support materially: ${row}`,
+      );
     });
   }
 });

@@ -1,6 +1,42 @@
-// PrusaSlicer 2.5 options we pin regardless of the request, so a slice depends only on the mesh and the
-// resolved settings, never on the binary's defaults or a user's PrusaSlicer presets. Values start from
+// PrusaSlicer options we pin regardless of the request, so a slice depends only on the mesh, the resolved settings
+// and the slicer's version, never on the binary's defaults or a user's PrusaSlicer presets. Values start from
 // `prusa-slicer --save` defaults; departures are commented. Request-driven options live in config.ts.
+// One set serves 2.9 (the slicer setup installs) and 2.5 (the fallback): each version ignores, without a word,
+// a key it does not know, so an option only one of them has is pinned here for that one (checked against both
+// `--help-fff` lists by test/slicer.test.ts).
+
+// Options 2.9 added (2.5 ignores them), at 2.9's own defaults unless commented.
+const ADDED_IN_2_9: Readonly<Record<string, string>> = {
+  binary_gcode: '0', // 2.9 can write binary G-code, which gcode-stats.ts cannot read
+  arc_fitting: 'disabled', // G2/G3 arcs would change the time estimate and the moves we sum
+  automatic_extrusion_widths: '0',
+  automatic_infill_combination: '0',
+  avoid_crossing_curled_overhangs: '0',
+  enable_dynamic_overhang_speeds: '0',
+  extra_perimeters_on_overhangs: '0',
+  only_one_perimeter_first_layer: '0',
+  top_one_perimeter_type: 'none',
+  first_layer_infill_speed: '0',
+  over_bridge_speed: '0',
+  external_perimeter_acceleration: '0', // 0 as default_acceleration below: the machine limits apply
+  solid_infill_acceleration: '0',
+  top_solid_infill_acceleration: '0',
+  wipe_tower_acceleration: '0',
+  travel_max_lift: '0',
+  travel_ramping_lift: '0',
+  travel_slope: '0',
+  travel_lift_before_obstacle: '0',
+  filament_infill_max_speed: '0',
+  filament_infill_max_crossing_speed: '0',
+  filament_shrinkage_compensation_xy: '0%',
+  filament_shrinkage_compensation_z: '0%',
+  scarf_seam_placement: 'nowhere',
+  seam_gap_distance: '15%',
+  staggered_inner_seams: '0',
+  prefer_clockwise_movements: '0',
+  interlocking_beam: '0',
+  nozzle_high_flow: '0',
+};
 
 export const BASE_OPTIONS: Readonly<Record<string, string>> = {
   printer_technology: 'FFF',
@@ -53,6 +89,7 @@ export const BASE_OPTIONS: Readonly<Record<string, string>> = {
   extrusion_multiplier: '1',
   perimeter_generator: 'arachne',
   extra_perimeters: '0', // off (default on): perimeters stays the wall count the request clamps
+  // A boolean in 2.5; 2.9 reads this 0 as 'partial', its equivalent of 2.5's off (PrusaSlicer's legacy mapping).
   ensure_vertical_shell_thickness: '0',
   thin_walls: '1',
   overhangs: '1',
@@ -68,7 +105,7 @@ export const BASE_OPTIONS: Readonly<Record<string, string>> = {
   infill_anchor_max: '50',
   infill_overlap: '25%',
   infill_every_layers: '1',
-  infill_only_where_needed: '0',
+  infill_only_where_needed: '0', // 2.5 only (2.9 dropped it; off there)
   infill_first: '0',
   solid_infill_every_layers: '0',
   solid_infill_below_area: '0', // default 70 mm²; 0 so small regions get the requested density too
@@ -171,7 +208,12 @@ export const BASE_OPTIONS: Readonly<Record<string, string>> = {
   bridge_fan_speed: '100',
   min_fan_speed: '35',
   fan_always_on: '0',
+  ...ADDED_IN_2_9,
 };
+
+/** Options BASE_OPTIONS pins for one version only: the other ignores them (test/slicer.test.ts checks the lists). */
+export const ONLY_IN_2_5: readonly string[] = ['infill_only_where_needed'];
+export const ONLY_IN_2_9: readonly string[] = [...Object.keys(ADDED_IN_2_9), 'travel_acceleration']; // + config.ts's
 
 /** The filament diameter every slice uses (filament_diameter above): its length × cross-section is the volume. */
 export const REFERENCE_FILAMENT_DIAMETER = 1.75;

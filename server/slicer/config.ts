@@ -1,4 +1,4 @@
-// Resolved settings -> PrusaSlicer 2.5 .ini. Pure: same settings, same text. Only settings that change the
+// Resolved settings -> PrusaSlicer .ini (2.9; 2.5 reads it too, see base-config.ts). Pure: same settings, same text. Only settings that change the
 // extruded volume or the print time are written (the others are pinned in base-config.ts), so the text is the
 // slicing cache key. The spec-field -> option table, with the reasons, is docs/prusaslicer-mapping.md.
 import type { ResolvedSettings, ResolvedPrinter, ResolvedMaterial } from '../../shared/settings.ts';
@@ -99,6 +99,9 @@ function motionOptions(p: ResolvedPrinter): Record<string, string> {
   return {
     machine_max_acceleration_extruding: pair(p.acceleration_print),
     machine_max_acceleration_travel: pair(p.acceleration_travel),
+    // 2.9's time estimate ignores the machine's travel limit until the G-code sets one (M204 T, from this option);
+    // 2.5 ignores the option and applies the limit. Same travel acceleration on both.
+    travel_acceleration: fmt(p.acceleration_travel),
     machine_max_acceleration_retracting: pair(p.acceleration_retraction),
     machine_max_acceleration_x: pair(xy),
     machine_max_acceleration_y: pair(xy),

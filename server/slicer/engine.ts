@@ -5,6 +5,7 @@ import { rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { validateResolvedSettings, type ResolvedSettings } from '../../shared/settings.ts';
+import { slicerChoice } from '../config.ts';
 import { buildSliceConfig } from './config.ts';
 import { SettingsInvalidError, SliceAbortedError, SliceFailedError, SliceTimeoutError } from './errors.ts';
 import { parseGcodeFile, type SliceMeasure } from './gcode-stats.ts';
@@ -12,7 +13,8 @@ import type { PatternUsed } from './patterns.ts';
 import { parentDeathSignal, runProcess, type RunResult } from './process.ts';
 import { makeWorkDir, recordSlicer } from './workdirs.ts';
 
-export const DEFAULT_BINARY = 'prusa-slicer';
+/** The server's slicer when none is named: PRUSA_SLICER_BIN, else the 2.9 tree setup installed, else 2.5. */
+export const DEFAULT_BINARY = slicerChoice().binary;
 export const DEFAULT_TIMEOUT_MS = 120_000;
 /**
  * A slice may use its time limit in CPU time (PrusaSlicer's threads together), so a host loaded by other work does
@@ -164,6 +166,14 @@ export function slicerMessage(r: Pick<RunResult, 'stdout' | 'stderr'>): string {
   return [...new Set(lines)].join(' ').slice(0, 500) || 'PrusaSlicer failed without a message';
 }
 
+/** 2.5 aborts with "Objects could not fit on the bed"; 2.9 says "All objects are outside of the print volume."
+ *  (the height included) and exits 0 without writing G-code. */
+const OUTSIDE_BED = /could not fit on the bed|outside of the print volume/i;
+
+/** Whether the slicer failed: a kill, an exit code, or 2.9's refusal of a model outside the build volume. */
+const failed = (r: RunResult) =>
+  r.killed || r.spawnError || r.code !== 0 || OUTSIDE_BED.test(`${r.stdout}\n${r.stderr}`);
+
 function failure(r: RunResult, timeoutMs: number, signal?: AbortSignal): Error {
   if (r.killed === 'cpu') return new SliceTimeoutError(timeoutMs, 'cpu');
   if (r.killed === 'wall') return new SliceTimeoutError(timeoutMs * WALL_BACKSTOP, 'wall');
@@ -178,7 +188,14 @@ function failure(r: RunResult, timeoutMs: number, signal?: AbortSignal): Error {
       msg,
     );
   }
-  const code = /could not fit on the bed/i.test(msg) ? 'exceeds_build_volume' : 'slice_failed';
+  if (OUTSIDE_BED.test(msg)) {
+    return new SliceFailedError(
+      'The model does not fit in the build volume (bed_size_x, bed_size_y, bed_size_z) at this size and orientation.',
+      'exceeds_build_volume',
+      msg,
+    );
+  }
+  const code = 'slice_failed';
   return new SliceFailedError(`PrusaSlicer could not slice the model: ${msg}`, code, `exit ${r.code ?? r.exitSignal}`);
 }
 
@@ -265,7 +282,7 @@ export async function sliceOnce(o: SliceOnceOptions): Promise<SliceOutcome> {
     const model = await linkMesh(dir, o.meshPath);
     await writeFile(join(dir, 'config.ini'), config.ini);
     const r = await runSlicer(dir, model, slicer.binary, timeoutMs, o, transformArgs(o.transform));
-    if (r.killed || r.spawnError || r.code !== 0) throw failure(r, timeoutMs, o.signal);
+    if (failed(r)) throw failure(r, timeoutMs, o.signal);
     const reading = performance.now();
     const stats = await parseGcodeFile(join(dir, 'out.gcode'), { filamentDiameter: config.filamentDiameter }).catch(
       (e: Error) => {

@@ -5,8 +5,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { loadConfig } from '../../server/config.ts';
 
-export const VENDOR_BUNDLE = '/usr/share/PrusaSlicer/profiles/PrusaResearch.ini';
+/** Prusa Research's bundle of the server's slicer (the 2.9 tree's when installed), as the library reads it. */
+export const VENDOR_BUNDLE = path.join(loadConfig({}).slicerProfilesDir, 'PrusaResearch.ini');
 
 type Sections = Map<string, Record<string, string>>;
 
