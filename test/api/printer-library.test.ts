@@ -128,7 +128,10 @@ test('libraryPick refuses unknown and incompatible names with a 400 naming the f
 
 test('a changed profiles folder is read again; a broken bundle is skipped; no slicer: no version', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'sq-profiles-'));
-  const other = await startTestServer({ PRUSA_SLICER_PROFILES_DIR: dir, PRUSA_SLICER_BIN: path.join(dir, 'no-slicer') });
+  const other = await startTestServer({
+    PRUSA_SLICER_PROFILES_DIR: dir,
+    PRUSA_SLICER_BIN: path.join(dir, 'no-slicer'),
+  });
   try {
     const token = (await other.newAccount()).token;
     const client = other.client(token);

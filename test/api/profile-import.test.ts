@@ -309,3 +309,72 @@ test('importing a preset again replaces its options and keeps the price the merc
   assert.equal(after.body.settings.color, 'Galaxy Black');
   assert.equal(after.body.slicer_options.filament_cost, '30');
 });
+
+test('a printer picked from the library quotes like the bare slicer with the same vendor presets', {
+  timeout: 300_000,
+}, async (t) => {
+  const picker = server.client((await server.newAccount()).token);
+  const library = { vendor: 'PrusaResearch', printer: PICK.printer, prints: [PICK.print], filaments: [PICK.filament] };
+  const res = await picker.post('/v2/profiles/import', { library, default: true, keep_custom_gcode: true });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  assert.deepEqual(
+    res.body.profiles.map((p: { kind: string; name: string }) => `${p.kind}:${p.name}`),
+    [`printer:${PRINTER_PROFILE}`, `material:${PICK.filament}`],
+  );
+  const printer = (await picker.get(`/v2/profiles/printer/${res.body.profiles[0].id}`)).body;
+  assert.equal(printer.slicer_options.perimeters, shop.perimeters, "the vendor's walls");
+  assert.equal(printer.slicer_sources.layer_height, '*0.20mm*', 'the preset of its chain that set it');
+  const q = await quote(picker, CUBE_OBJ, { material_config: { filament_type: PICK.filament } });
+  assert.equal(q.status, 200, JSON.stringify(q.body));
+  const bare = await bareSlice(flatIni(shop), CUBE_OBJ);
+  const { filament_weight_g: grams, print_time_s: seconds } = q.body.print_stats;
+  t.diagnostic(`library pick: quote ${grams} g ${seconds} s; bare slicer ${bare.grams.toFixed(3)} g ${bare.seconds} s`);
+  assert.ok(Math.abs(grams - bare.grams) / bare.grams <= 0.005, `${grams} g, bare slicer ${bare.grams} g`);
+  assert.ok(Math.abs(seconds - bare.seconds) / bare.seconds <= 0.01, `${seconds} s, bare ${bare.seconds} s`);
+
+  const unknown = await picker.post('/v2/profiles/import', { library: { ...library, printer: 'No such printer' } });
+  assert.equal(unknown.status, 400);
+  assert.match(JSON.stringify(unknown.body.error), /library\.printer/);
+  const malformed = await picker.post('/v2/profiles/import', { library: { vendor: 'PrusaResearch' } });
+  assert.equal(malformed.status, 400, 'the printer is required');
+});
+
+test('a config bundle imports with its inherits applied; a parent it does not carry is listed, its loops refused', async () => {
+  const bundle = [
+    '[print:*shop base*]',
+    'perimeters = 4',
+    'fill_density = 25%',
+    '[print:Shop strong]',
+    'inherits = *shop base*',
+    'layer_height = 0.25',
+    '[filament:Shop PETG]',
+    'inherits = Prusament PETG',
+    'filament_type = PETG',
+    'filament_density = 1.27',
+    'filament_diameter = 1.75',
+    '[printer:Shop MK3S]',
+    'inherits = Original Prusa i3 MK3S & MK3S+',
+    'printer_technology = FFF',
+    'nozzle_diameter = 0.4',
+    'bed_shape = 0x0,250x0,250x210,0x210',
+    'max_print_height = 210',
+    '[presets]',
+    'printer = Shop MK3S',
+    '',
+  ].join('\n');
+  const res = await importFile(api, bundle, 'bundle.ini');
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  assert.deepEqual(
+    res.body.profiles.map((p: { kind: string; name: string }) => `${p.kind}:${p.name}`),
+    ['printer:Shop MK3S — Shop strong', 'material:Shop PETG'],
+  );
+  const printer = (await api.get(`/v2/profiles/printer/${res.body.profiles[0].id}`)).body;
+  assert.equal(printer.slicer_options.perimeters, '4', 'inherited from the abstract preset');
+  assert.equal(printer.slicer_sources.perimeters, '*shop base*');
+  assert.equal(printer.slicer_options.layer_height, '0.25');
+  const notes = res.body.ignored.filter((n: { key: string }) => n.key === 'inherits');
+  assert.equal(notes.length, 2, JSON.stringify(res.body.ignored));
+  const loop = await importFile(api, '[print:a]\ninherits = b\n[print:b]\ninherits = a\n', 'loop.ini');
+  assert.equal(loop.status, 400);
+  assert.equal(loop.body.error.code, 'bundle_inherits_loop');
+});
