@@ -51,4 +51,18 @@ test('Your printer: Prusa Research → MK3S 0.4 mm lists its own prints and Prus
   assert.match(await presets.innerText(), /Print settings \(1 of \d+ chosen\)/);
   await assertAccessible(page, 'overview with the printer picker');
   await shoot(page, 'printer-picker');
+  // Used for quotes: the shop's default printer is now the vendor's, with the vendor's names.
+  await picker.getByRole('button', { name: 'Use this printer for my quotes' }).click();
+  const imported = page.getByTestId('printer-imported');
+  await imported.waitFor();
+  await shoot(page, 'printer-imported', true);
+  assert.match(
+    await imported.innerText(),
+    /default printer is now Original Prusa i3 MK3S & MK3S\+ — 0\.20mm QUALITY @MK3/,
+  );
+  const printers = await server.client(account.token).get('/v2/profiles/printer');
+  const own = printers.body.data.find(
+    (p: { scope: string; is_default: boolean }) => p.is_default && p.scope === 'account',
+  );
+  assert.equal(own?.name, 'Original Prusa i3 MK3S & MK3S+ — 0.20mm QUALITY @MK3');
 });

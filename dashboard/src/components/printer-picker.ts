@@ -1,19 +1,30 @@
 // "Your printer" on the Overview: the printer library (GET /v2/profiles/library) as vendor → printer → the print
-// and filament presets compatible with it. Each change of the pick is announced as `sq-printer-pick`, whose
-// detail is the `library` object the import takes ({vendor, printer, prints, filaments}).
+// and filament presets compatible with it, imported as the shop's default printer and its materials
+// (POST /v2/profiles/import), or the shop's own PrusaSlicer / Orca config file imported the same way. Each change
+// of the pick is announced as `sq-printer-pick`, whose detail is the `library` object the import takes.
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
-import { api, call } from '../lib/api.ts';
+import { api, ApiError, call } from '../lib/api.ts';
 import { emit } from '../lib/events.ts';
 import { Loader } from '../lib/loader.ts';
-import type { LibraryPrinter, PrinterLibrary } from '../lib/types.ts';
+import type { LibraryPrinter, PrinterLibrary, ProfileImportResult } from '../lib/types.ts';
 import { byModel, pickFor, toggle, type PrinterPick } from '../lib/printer-pick.ts';
 import { renderLoad } from './states.ts';
 
 export class PrinterPicker extends AppElement {
-  static override properties = { vendor: { state: true }, pick: { state: true } };
+  static override properties = {
+    vendor: { state: true },
+    pick: { state: true },
+    imported: { state: true },
+    importError: { state: true },
+    importing: { state: true },
+  };
   declare vendor: string;
   declare pick: PrinterPick | null;
+  /** What the last import made, and what it left out. */
+  declare imported: ProfileImportResult | null;
+  declare importError: string;
+  declare importing: boolean;
 
   private vendors = new Loader<PrinterLibrary>(this, () => call(api.GET('/v2/profiles/library')));
   private printers = new Loader<PrinterLibrary | null>(this, () =>
@@ -26,6 +37,43 @@ export class PrinterPicker extends AppElement {
     super();
     this.vendor = '';
     this.pick = null;
+    this.imported = null;
+    this.importError = '';
+    this.importing = false;
+  }
+
+  /** The pick, or the shop's own config file, as the account's default printer and its materials. */
+  private async runImport(send: () => Promise<ProfileImportResult>) {
+    this.importing = true;
+    this.importError = '';
+    try {
+      this.imported = await send();
+    } catch (e) {
+      this.imported = null;
+      this.importError = e instanceof ApiError ? e.message : String(e);
+    } finally {
+      this.importing = false;
+    }
+  }
+
+  private importPick(pick: PrinterPick) {
+    return this.runImport(() => call(api.POST('/v2/profiles/import', { body: { library: pick, default: true } })));
+  }
+
+  private importFile(file: File) {
+    return this.runImport(() =>
+      call(
+        api.POST('/v2/profiles/import', {
+          body: { file: file.name, default: 'true' },
+          bodySerializer() {
+            const form = new FormData();
+            form.append('file', file, file.name);
+            form.append('default', 'true');
+            return form;
+          },
+        }),
+      ),
+    );
   }
 
   private chooseVendor(id: string) {
@@ -51,6 +99,7 @@ export class PrinterPicker extends AppElement {
         filaments PrusaSlicer offers for it.</p>
       ${renderLoad(this.vendors.state, 'the printer library', (library) => this.vendorSelect(library))}
       ${this.vendor ? renderLoad(this.printers.state, 'the printers', (library) => this.printerPart(library)) : nothing}
+      ${this.importPart()}
     </section>`;
   }
 
@@ -82,6 +131,41 @@ export class PrinterPicker extends AppElement {
         </select>
       </div>
       ${chosen && this.pick ? this.presets(chosen, this.pick) : nothing}`;
+  }
+
+  private importPart() {
+    const pick = this.pick;
+    const ready = !!pick && pick.prints.length > 0;
+    return html`<div class="field">
+        <button type="button" class="primary" ?disabled=${!ready || this.importing}
+          @click=${() => pick && this.importPick(pick)}>Use this printer for my quotes</button>
+        <p class="muted small">${ready ? 'Quotes will be sliced with these presets.' : 'Choose a printer and at least one print setting.'}</p>
+      </div>
+      <div class="field">
+        <label for="printer-config">Or import your own PrusaSlicer or Orca config (.ini, .3mf, .json)</label>
+        <input id="printer-config" type="file" accept=".ini,.3mf,.json" ?disabled=${this.importing}
+          @change=${(e: Event) => {
+            const file = (e.target as HTMLInputElement).files?.[0];
+            if (file) void this.importFile(file);
+          }} />
+      </div>
+      ${this.importError ? html`<p class="error" role="alert">${this.importError}</p>` : nothing}
+      ${this.imported ? this.importedPart(this.imported) : nothing}`;
+  }
+
+  private importedPart(result: ProfileImportResult) {
+    const left = [...result.refused, ...result.ignored];
+    return html`<div role="status" data-testid="printer-imported">
+      <p>Imported: ${result.profiles.map((p) => p.name).join(', ')}. Your default printer is now
+        ${result.profiles.find((p) => p.kind === 'printer')?.name ?? 'unchanged'}.</p>
+      ${
+        left.length
+          ? html`<details><summary>${left.length} settings left out</summary>
+              <ul class="plain-list small">${left.map((n) => html`<li><code>${n.key}</code>: ${n.reason}</li>`)}</ul>
+            </details>`
+          : nothing
+      }
+    </div>`;
   }
 
   private presets(printer: LibraryPrinter, pick: PrinterPick) {

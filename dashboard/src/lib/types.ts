@@ -36,6 +36,7 @@ export type WidgetKey = Schemas['WidgetKey'];
 export type Order = Schemas['Order'];
 export type Setup = Schemas['Setup'];
 export type PrinterLibrary = Schemas['PrinterLibrary'];
+export type ProfileImportResult = Schemas['ProfileImportResult'];
 export type LibraryPrinter = Schemas['LibraryPrinter'];
 
 export type ProfileKind = 'printer' | 'material' | 'global';
