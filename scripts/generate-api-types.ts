@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS from 'openapi-typescript';
-import { openApiDocument } from '../server/openapi.ts';
+import { openApiDocument } from '../server/contract.ts';
 
 export const API_TYPES_FILE = fileURLToPath(new URL('../shared/api/schema.ts', import.meta.url));
 const HEADER = '// Generated from /v2/openapi.json by `npm run generate:types`; do not edit.\n';

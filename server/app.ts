@@ -13,7 +13,7 @@ import { routeAccess } from './accounts/index.ts';
 import { limitsMiddleware } from './limits/index.ts';
 import { httpMetrics } from './metrics/index.ts';
 import { systemRouter } from './system/index.ts';
-import { openApiDocument } from './openapi.ts';
+import { openApiDocument } from './contract.ts';
 import { staticRouter } from './system/index.ts';
 import { operationsRouter } from './system/index.ts';
 import { accountsRouter } from './accounts/index.ts';

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { openApiDocument } from '../server/openapi.ts';
+import { openApiDocument } from '../server/contract.ts';
 
 const run = promisify(execFile);
 

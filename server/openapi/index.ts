@@ -1,4 +1,4 @@
-// The front door of openapi/: the contract's shared pieces (schemas, helpers) and request validation; the assembly is server/openapi.ts.
+// The front door of openapi/: the contract's shared pieces (schemas, helpers) and request validation; the assembly is server/contract.ts.
 // Other folders import only what is exported here (npm run check:graph).
 export {
   allowanceRefusal,

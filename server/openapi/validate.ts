@@ -14,7 +14,7 @@ const compiled = new Map<string, ValidateFunction>();
 let contract: (() => Record<string, any>) | null = null;
 
 /**
- * The contract's components, given by its assembly (server/openapi.ts registers them when it is loaded), so
+ * The contract's components, given by its assembly (server/contract.ts registers them when it is loaded), so
  * that this low module validates against the whole document without importing the features that describe it.
  */
 export function useContract(components: () => Record<string, any>): void {
@@ -24,7 +24,7 @@ export function useContract(components: () => Record<string, any>): void {
 }
 
 function components(): Record<string, any> {
-  if (!contract) throw new Error('no OpenAPI contract registered (server/openapi.ts registers it)');
+  if (!contract) throw new Error('no OpenAPI contract registered (server/contract.ts registers it)');
   return contract();
 }
 

@@ -12,7 +12,7 @@ const DOCS_HTML = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body><redoc spec-url="/v2/openapi.json"></redoc><script src="/docs/redoc.standalone.js"></script></body></html>`;
 
-/** `contract`: the assembled OpenAPI document (server/openapi.ts), served as it is. */
+/** `contract`: the assembled OpenAPI document (server/contract.ts), served as it is. */
 export function systemRouter(deps: Deps, contract: () => Record<string, unknown>) {
   const router = new Router();
   router.get('/healthz', allow(deps, ANYONE), async (ctx) => {

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestServer, type TestServer, ApiClient } from '../helpers/server.ts';
-import { openApiDocument } from '../../server/openapi.ts';
+import { openApiDocument } from '../../server/contract.ts';
 import { createMemoryLimiter } from '../../server/limits/rate-limiter.ts';
 import { createRouter } from '../../server/app.ts';
 import { declaredRoutes, limitClass, routeAccess } from '../../server/accounts/access.ts';

@@ -1,7 +1,7 @@
 // Validates every response the tests see against the served OpenAPI document: the document is the contract.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { openApiDocument } from '../../server/openapi.ts';
+import { openApiDocument } from '../../server/contract.ts';
 
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
 
