@@ -33,7 +33,8 @@ async function compare(name: string, mesh: Mesh, s: ResolvedSettings) {
   const meshPath = join(dir, `${name}.obj`);
   writeFileSync(meshPath, writeCanonicalObj(mesh));
   const real = await sliceOnce({ meshPath, settings: s, timeoutMs: 300_000 });
-  const features = extractFeatures(mesh, s);
+  // The slicer's version decides which overhangs are bridges (shared/estimate/bridges.ts).
+  const features = extractFeatures(mesh, s, { slicerVersion: real.slicer.version });
   const estimate = predict(features, s, UNCALIBRATED);
   return {
     real: real.stats.extruded_volume_mm3,
