@@ -8,7 +8,10 @@ export {
   extractFeatures,
   FEATURES_VERSION,
   type FeatureOptions,
-  type Features, type TimeTerms, type VolumeTerms } from './features.ts';
+  type Features,
+  type TimeTerms,
+  type VolumeTerms,
+} from './features.ts';
 export { MAX_CORNER_TRIANGLES, MAX_LAYERS, MAX_SEGMENTS } from './layer-sweep.ts';
 export { placeMesh, type MeshPlacement } from './place-mesh.ts';
 export {

@@ -30,8 +30,9 @@ export interface RegionParams {
   overhang_step_mm: number | null;
   /** Gap between support and the part in XY, mm. */
   support_gap_mm: number;
-  /** Which overhangs `dont_support_bridges` leaves unsupported (bridges.ts): the slicer version's rule. */
-  bridge_rule: BridgeRule;
+  /** Which overhangs `dont_support_bridges` leaves unsupported (bridges.ts): the slicer version's rule (default
+   *  `edges`, PrusaSlicer 2.6 and later). */
+  bridge_rule?: BridgeRule;
 }
 
 /** Areas per layer, mm². */
@@ -164,7 +165,7 @@ function supportColumns(sections: Paths64[], repeated: boolean[], q: RegionParam
     }
     // Opened by a tenth of a line only (numerical slivers): a slope's overhang is a thin sliver on every layer.
     const reach = opening(minus(sections[i]!, offset(sections[i - 1]!, step)), q.external_width_mm / 10);
-    const overhang = withoutBridges(reach, sections[i - 1]!, q.bridge_rule, sections[i]!, edge);
+    const overhang = withoutBridges(reach, sections[i - 1]!, q.bridge_rule ?? 'edges', sections[i]!, edge);
     column = unionMinus(column, overhang, offset(sections[i - 1]!, q.support_gap_mm));
     support[i - 1] = area(column);
   }
