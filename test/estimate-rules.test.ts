@@ -33,7 +33,8 @@ async function compare(name: string, mesh: Mesh, s: ResolvedSettings) {
   const meshPath = join(dir, `${name}.obj`);
   writeFileSync(meshPath, writeCanonicalObj(mesh));
   const real = await sliceOnce({ meshPath, settings: s, timeoutMs: 300_000 });
-  const features = extractFeatures(mesh, s);
+  // The slicer's version decides which overhangs are bridges (shared/estimate/bridges.ts).
+  const features = extractFeatures(mesh, s, { slicerVersion: real.slicer.version });
   const estimate = predict(features, s, UNCALIBRATED);
   return {
     real: real.stats.extruded_volume_mm3,
@@ -105,6 +106,7 @@ describe('the estimator follows the slicer on small parts', () => {
     const on = await compare('bridge-supports', meshOf(BRIDGE_OBJ), settings({ support_material: true }));
     const off = await compare('bridge-no-supports', meshOf(BRIDGE_OBJ), DEFAULT_SETTINGS);
     // 2.5.0: 596 mm³ of support, under the deck's two free ends only; 684 estimated (1140 with the span supported).
+    // 2.9.2: 499 mm³, under the free ends' edge bands only; 566 estimated (684 with 2.5's rule).
     within(on.estimate - off.estimate, on.real - off.real, 0.2, 'support volume');
   });
 
@@ -132,7 +134,8 @@ describe('the estimator follows the slicer on small parts', () => {
     const off = await compare('shelf-off', mesh, DEFAULT_SETTINGS);
     // Columns under the shelf's free 22 × 15 mm: 18 mm tall down to the base's top (z 4), 22 mm to the bed.
     assert.ok(r.features.support_column_mm3 < 22 * 15 * 20, `columns ${r.features.support_column_mm3} mm³`);
-    // 2.5.0: 1004 mm³ of support against 1077 estimated.
+    // 2.5.0: 1004 mm³ of support against 1077 estimated (the shelf supported whole). 2.9.2: 677 mm³ against 647,
+    // its three free edges supported (1077 with 2.5's rule).
     within(r.estimate - off.estimate, r.real - off.real, 0.1, 'support volume');
   });
 

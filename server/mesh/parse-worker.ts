@@ -43,12 +43,16 @@ export interface FeaturesJob {
   meshPath: string;
   placement: MeshPlacement | null;
   settings: EstimateSettings;
+  /** Version of the slicer the quote slices with: it decides which overhangs are bridges (docs/estimate.md). */
+  slicerVersion?: string;
 }
 
 function features(job: FeaturesJob) {
   const bytes = new Uint8Array(readFileSync(job.meshPath));
   const mesh = parseModel(bytes, job.meshPath.endsWith('.3mf') ? '3mf' : 'obj').mesh;
-  return extractFeatures(job.placement ? placeMesh(mesh, job.placement) : mesh, job.settings);
+  return extractFeatures(job.placement ? placeMesh(mesh, job.placement) : mesh, job.settings, {
+    slicerVersion: job.slicerVersion,
+  });
 }
 
 function run(job: ParseJob) {

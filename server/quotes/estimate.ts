@@ -15,7 +15,7 @@ import {
   type Estimate,
   type Features,
 } from '../../shared/estimate/index.ts';
-import { printStats } from '../slicer/index.ts';
+import { detectSlicer, printStats } from '../slicer/index.ts';
 import type { SliceMeasure } from '../slicer/index.ts';
 import type { QuoteRow } from './sql.ts';
 import type { StoredResolution } from './service.ts';
@@ -119,11 +119,18 @@ export function quoteFeatures(
   const { resolved } = target;
   const measure = async () => {
     await deps.storage.ensureLocal(target.file_id);
+    // The slicer's version is in the slicing key, so features kept by key were measured for the same slicer; an
+    // unavailable slicer leaves the estimator's default (the version the product ships).
+    const slicerVersion = await detectSlicer(deps.config.slicerBinary).then(
+      (slicer) => slicer.version,
+      () => undefined,
+    );
     return deps.parser.features(
       {
         meshPath: deps.storage.canonicalPath(target.file_id),
         placement: resolved.placement?.transform ?? null,
         settings: { printer: resolved.settings.printer, material: resolved.settings.material },
+        slicerVersion,
       },
       caller,
     );

@@ -3,6 +3,7 @@
 // of extrusion. predict() only multiplies these terms by calibrated coefficients (docs/estimate.md).
 import type { Mesh } from '../model/mesh.ts';
 import type { Paths64 } from 'clipper2-ts';
+import { bridgeRuleOf } from './bridges.ts';
 import { layerPolygons } from './layer-polygons.ts';
 import { layerRegions, type LayerRegions } from './layer-regions.ts';
 import { sweepLayers, type LayerSweep } from './layer-sweep.ts';
@@ -300,12 +301,21 @@ function computeFeatures(
   };
 }
 
+/** The PrusaSlicer version the product slices with by default (the widget's worker assumes it). */
+export const DEFAULT_SLICER_VERSION = '2.9.2';
+
+export interface FeatureOptions {
+  /** Version of the PrusaSlicer whose slice is estimated ("2.5.0", "2.9.2"): it decides which overhangs are
+   *  bridges under `dont_support_bridges` (bridges.ts). Default: DEFAULT_SLICER_VERSION. */
+  slicerVersion?: string;
+}
+
 /**
  * Geometry features of a placed mesh (millimetres, printed as oriented; its lowest point is taken as the bed) for
  * the given settings. Throws EstimateError on an empty, non-finite or flat mesh, invalid settings, or more layers
  * or segments than the estimator's bounds.
  */
-export function extractFeatures(mesh: Mesh, settings: EstimateSettings): Features {
+export function extractFeatures(mesh: Mesh, settings: EstimateSettings, options: FeatureOptions = {}): Features {
   const q = sliceParams(settings);
   const overhangSin = q.supports ? Math.sin(((q.support_overhang_angle ?? 45) * Math.PI) / 180) : null;
   // The mesh edges' corners are needed only without polygons (the planner reads the contours): then a second sweep
@@ -331,6 +341,7 @@ export function extractFeatures(mesh: Mesh, settings: EstimateSettings): Feature
           ? q.layer_height_mm / Math.tan(((90 - (q.support_overhang_angle ?? 45)) * Math.PI) / 180)
           : null,
         support_gap_mm: 0.5 * 1.125 * q.nozzle_diameter_mm,
+        bridge_rule: bridgeRuleOf(options.slicerVersion ?? DEFAULT_SLICER_VERSION),
       })
     : regionsFromSweep(sweep, q);
   return computeFeatures(sweep, regions, polygons ? polygons.sections : null, q, mesh.indices.length / 3);

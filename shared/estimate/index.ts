@@ -3,7 +3,15 @@
 // APIs: the server and the browser can both run it.
 export { EstimateError, type EstimateErrorCode } from './errors.ts';
 export type { EstimateSettings, SliceBasis } from './params.ts';
-export { extractFeatures, FEATURES_VERSION, type Features, type TimeTerms, type VolumeTerms } from './features.ts';
+export {
+  DEFAULT_SLICER_VERSION,
+  extractFeatures,
+  FEATURES_VERSION,
+  type FeatureOptions,
+  type Features,
+  type TimeTerms,
+  type VolumeTerms,
+} from './features.ts';
 export { MAX_CORNER_TRIANGLES, MAX_LAYERS, MAX_SEGMENTS } from './layer-sweep.ts';
 export { placeMesh, type MeshPlacement } from './place-mesh.ts';
 export {

@@ -9,7 +9,7 @@
 // - supports: overhangs beyond the threshold angle, less the bridges (held on two sides: bridges.ts), carried down
 //   until they land on the bed or on the part below.
 import { difference, EndType, FillRule, inflatePaths, intersect, JoinType, type Paths64 } from 'clipper2-ts';
-import { withoutBridges } from './bridges.ts';
+import { type BridgeRule, SUPPORT_MARGIN_MM, withoutBridges } from './bridges.ts';
 import { UNITS_PER_MM } from './layer-polygons.ts';
 
 /** PrusaSlicer 2.5 grows top and bottom surfaces this far into the infill beneath them (EXTERNAL_INFILL_MARGIN). */
@@ -30,6 +30,9 @@ export interface RegionParams {
   overhang_step_mm: number | null;
   /** Gap between support and the part in XY, mm. */
   support_gap_mm: number;
+  /** Which overhangs `dont_support_bridges` leaves unsupported (bridges.ts): the slicer version's rule (default
+   *  `edges`, PrusaSlicer 2.6 and later). */
+  bridge_rule?: BridgeRule;
 }
 
 /** Areas per layer, mm². */
@@ -150,6 +153,9 @@ function samePaths(a: Paths64, b: Paths64): boolean {
  *  below) carried down layer by layer, cut where the part is (less the XY gap), so it lands on the part below. */
 function supportColumns(sections: Paths64[], repeated: boolean[], q: RegionParams, support: Float64Array): void {
   const step = q.overhang_step_mm!;
+  // The perimeters' width (half the external line, its spacing, the inner loops' spacings: what 2.6+ calls the
+  // shell) plus the margin the contacts are grown by: the edge band `edges` keeps supported.
+  const edge = q.external_width_mm / 2 + Math.max(0, q.perimeters) * q.spacing_mm + SUPPORT_MARGIN_MM;
   let column: Paths64 = [];
   for (let i = sections.length - 1; i >= 1; i--) {
     // A layer that repeats the one below overhangs nothing, and the column above it is already cut by that part.
@@ -159,7 +165,7 @@ function supportColumns(sections: Paths64[], repeated: boolean[], q: RegionParam
     }
     // Opened by a tenth of a line only (numerical slivers): a slope's overhang is a thin sliver on every layer.
     const reach = opening(minus(sections[i]!, offset(sections[i - 1]!, step)), q.external_width_mm / 10);
-    const overhang = withoutBridges(reach, sections[i - 1]!);
+    const overhang = withoutBridges(reach, sections[i - 1]!, q.bridge_rule ?? 'edges', sections[i]!, edge);
     column = unionMinus(column, overhang, offset(sections[i - 1]!, q.support_gap_mm));
     support[i - 1] = area(column);
   }

@@ -42,6 +42,7 @@ self.onmessage = (event: MessageEvent<ParseRequest>) => {
   let features: Features | null = null;
   const measureStart = performance.now();
   try {
+    // The slicer version left out: the product's default slicer (2.9), as the server runs it.
     if (settings) features = extractFeatures(model.mesh, settings);
   } catch {
     // A mesh the estimator refuses (too many layers, flat): no early estimate; the slice decides.
