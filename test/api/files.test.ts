@@ -5,6 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { corpusPath } from '../helpers/corpus.ts';
+import { boxesObj } from '../helpers/meshes.ts';
 import { eventsForAccount } from '../../server/outbox/sql.ts';
 
 let server: TestServer;
@@ -195,8 +196,14 @@ test('printability: default build volume, explicit volume, rotation about Z, war
   assert.equal(tooSmall.body.fits, false);
   assert.equal(tooSmall.body.fits_rotated.fits, false);
   assert.ok(tooSmall.body.warnings.some((w: { code: string }) => w.code === 'does_not_fit'));
-  const long = (await api.upload('/v2/file', model('stl', 'two_cubes_10mm.stl'))).body.file_id; // 40 x 10 x 10
-  const diagonal = await api.post(`/v2/printability/${long}`, { x: 38, y: 38, z: 20 });
+  // Two 10 mm cubes 100 mm apart: too long for a 90 mm bed, which holds them turned diagonally with the slicer's
+  // arrange margin around them (docs/placement.md).
+  const pair = boxesObj([
+    [0, 0, 0, 10, 10, 10],
+    [90, 0, 0, 100, 10, 10],
+  ]);
+  const long = (await api.uploadBytes('/v2/file', new TextEncoder().encode(pair), 'pair.obj')).body.file_id;
+  const diagonal = await api.post(`/v2/printability/${long}`, { x: 90, y: 90, z: 20 });
   assert.equal(diagonal.body.fits, false);
   assert.equal(diagonal.body.fits_rotated.fits, true, 'fits when turned diagonally');
   assert.ok(diagonal.body.fits_rotated.angle_deg > 0);
