@@ -243,7 +243,7 @@ test('hostile configs are 4xx naming the key or field, and unknown keys are igno
   await bad('#'.repeat(10 * 1024 * 1024), 'big.ini', 413, 'file');
   const library = await api.post('/v2/profiles/import', { library: { printer: PICK.printer } });
   assert.equal(library.status, 400);
-  assert.equal(library.body.error.details.fields[0].field, 'library');
+  assert.equal(library.body.error.details.fields[0].field, 'library.vendor', 'a library pick names its vendor');
 
   const unknown = await importFile(api, 'printer_settings_id = Odd\nfrobnicate = 1\nlayer_height = 0.25\n', 'odd.ini');
   assert.equal(unknown.status, 201, JSON.stringify(unknown.body));
