@@ -246,6 +246,8 @@ export const profilePaths = {
   '/v2/profiles/printer/{profile_id}/check': {
     post: {
       operationId: 'checkPrinterProfile',
+      // A slice: rate limited with the quotes, not the writes (it makes no quote and counts in no allowance).
+      'x-rate-limit-class': 'quote',
       tags: ['profiles'],
       summary: "Slice the reference part with a printer profile and compare with the shop's own G-code",
       description:
