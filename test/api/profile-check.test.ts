@@ -18,6 +18,7 @@ const SHOP = 'https://shop.example';
 let server: TestServer;
 let merchant: Awaited<ReturnType<typeof merchantShop>>;
 let other: ApiClient;
+let otherTokenId: string;
 let dir: string;
 let shop: Record<string, string>;
 let printerId: string;
@@ -26,7 +27,9 @@ let part: { name: string; bytes: Uint8Array };
 before(async () => {
   server = await startTestServer();
   merchant = await merchantShop(server, 'check@example.com', SHOP);
-  other = server.client((await server.newAccount()).token);
+  const second = await server.newAccount();
+  other = server.client(second.token);
+  otherTokenId = second.tokenId;
   dir = mkdtempSync(path.join(tmpdir(), 'sq-check-'));
   shop = vendorFlatOptions(PICK, server.deps.config.slicerBinary);
   const form = new FormData();
@@ -168,4 +171,17 @@ test("a global printer profile can be checked too, with the account's default ma
   assert.equal(res.body.profile_id, global.profile_id);
   assert.equal(res.body.material, byDefault?.name);
   assert.ok(res.body.slice.filament_weight_g > 0);
+});
+
+test("a caller whose hour of slicer time is spent is refused the check's slice (429)", async () => {
+  const printers = await other.get('/v2/profiles/printer');
+  const global = printers.body.data.find((p: { scope: string }) => p.scope === 'global');
+  await server.deps.db.query(
+    `INSERT INTO slicer_usage (account_id, caller, kind, outcome, seconds, reference_s, at)
+     VALUES ((SELECT account_id FROM api_tokens WHERE id = $1), $2, 'quote', 'ok', $3, NULL, $4)`,
+    [otherTokenId, `tok:${otherTokenId}`, server.deps.config.slicerSecondsPerCallerHour, server.deps.now()],
+  );
+  const res = await check(other, global.profile_id);
+  assert.equal(res.status, 429, JSON.stringify(res.body));
+  assert.equal(res.body.error.code, 'slicer_budget_spent');
 });
