@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -184,4 +185,29 @@ test("a caller whose hour of slicer time is spent is refused the check's slice (
   const res = await check(other, global.profile_id);
   assert.equal(res.status, 429, JSON.stringify(res.body));
   assert.equal(res.body.error.code, 'slicer_budget_spent');
+});
+
+test('a G-code announced above 64 MiB is refused before it is read: 413 naming gcode', async () => {
+  const url = new URL(`${server.url}/v2/profiles/printer/${printerId}/check`);
+  const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${merchant.api.token}`,
+        'content-type': 'multipart/form-data; boundary=x',
+        'content-length': String(65 * 1024 * 1024),
+      },
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (c) => {
+        body += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.write('--x\r\nContent-Disposition: form-data; name="gcode"; filename="big.gcode"\r\n\r\n');
+  });
+  assert.equal(answer.status, 413, answer.body);
+  assert.equal(JSON.parse(answer.body).error.details.field, 'gcode');
 });
