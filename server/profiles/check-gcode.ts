@@ -8,7 +8,8 @@ import { GcodeStatsError, readGcodeFooter } from '../slicer/index.ts';
 /** The largest G-code accepted: a 20 mm cube's is well under 5 MiB at any sensible setting. */
 export const MAX_GCODE_BYTES = 64 * 1024 * 1024;
 const HEAD_BYTES = 4 * 1024;
-/** The footer's statistics, then PrusaSlicer's config dump (~40 KiB with custom G-code): room for both. */
+/** The footer's statistics, then PrusaSlicer's config dump after them (14 KiB from the end on an MK3S preset with its custom
+ * G-code): room for a config with far longer custom G-code. */
 const TAIL_BYTES = 256 * 1024;
 
 export interface ShopGcode {
