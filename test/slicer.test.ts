@@ -32,7 +32,7 @@ import {
   SliceFailedError,
   SliceTimeoutError,
 } from '../server/slicer/errors.ts';
-import { GcodeStatsParser, parseDuration, parseGcodeText } from '../server/slicer/gcode-stats.ts';
+import { GcodeStatsParser, parseDuration, parseGcodeText, readGcodeFooter } from '../server/slicer/gcode-stats.ts';
 import { printStats } from '../server/slicer/print-stats.ts';
 import type { SliceStats } from '../shared/print-stats.ts';
 import { mapInfillPattern } from '../server/slicer/patterns.ts';
@@ -397,6 +397,23 @@ describe('G-code statistics', () => {
     assert.equal(parseGcodeText(abs, ref).support_share, 10 / 15);
     assert.equal(parseDuration('2d 0h 1m 5s'), 172865);
     assert.throws(() => parseGcodeText('G1 X1 E1\n', ref), /footer/);
+  });
+
+  test("reads a footer alone, as a shop's own G-code's tail gives it: Windows line ends, one value per extruder", () => {
+    const tail = [
+      'G1 X1 Y1 E5',
+      '; filament used [mm] = 1200.50, 47.25',
+      '; filament used [g] = 3.58, 0.14',
+      '; total filament used [g] = 3.72',
+      '; estimated printing time (normal mode) = 1h 2m 3s',
+      '; prusaslicer_config = begin',
+    ].join('\r\n');
+    assert.deepEqual(readGcodeFooter(tail), {
+      filament_length_mm: 1247.75,
+      filament_weight_g: 3.72,
+      print_time_s: 3723,
+    });
+    assert.deepEqual(readGcodeFooter('G1 X1 E1\n; layer_height = 0.2\n'), {});
   });
 });
 

@@ -11,7 +11,7 @@ export type SliceOutcome = 'ok' | 'failed' | 'timeout' | 'stopped';
 export interface SlicerCharge {
   account_id: string;
   caller: string;
-  kind: 'quote' | 'prefetch';
+  kind: 'quote' | 'prefetch' | 'check';
   outcome: SliceOutcome;
   /** The slicer's CPU seconds (wall seconds where the host has no /proc to read them from). */
   seconds: number;

@@ -10,6 +10,7 @@ import { notFound } from '../http/index.ts';
 import { routeParam } from '../http/index.ts';
 import { canonicalMember } from '../../shared/enums.ts';
 import { importFromUpload } from './import-route.ts';
+import { checkFromRequest, sendReferencePart } from './check-route.ts';
 import { PROFILE_KINDS, createProfile, replaceProfile, removeProfile, presentProfile } from './service.ts';
 
 export function profilesRouter(deps: Deps) {
@@ -25,6 +26,11 @@ export function profilesRouter(deps: Deps) {
   router.post('/import', allow(deps, API), async (ctx) => {
     ctx.status = 201;
     ctx.body = await importFromUpload(deps, ctx);
+  });
+  router.get('/reference-part', allow(deps, API), (ctx) => sendReferencePart(ctx));
+  // A slice, rate-limited as a quote is (it makes none: the quote allowance is untouched).
+  router.post('/printer/:profile_id/check', allow(deps, API, 'quote'), async (ctx) => {
+    ctx.body = await checkFromRequest(deps, ctx, routeParam(ctx, 'profile_id'));
   });
   router.get('/:kind', allow(deps, API), async (ctx) => {
     ctx.body = { data: (await listProfiles(deps.db, ctx.state.auth.account.id, ctx.state.kind)).map(presentProfile) };

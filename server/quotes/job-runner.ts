@@ -16,6 +16,7 @@ import type { SlicePool } from '../slicer/index.ts';
 import { newId } from '../ids.ts';
 import { PrefetchPreemptedError, sliceStep } from './slice-step.ts';
 import { quoteWorker } from './quote-worker.ts';
+import { asideSlicer, type AsideSlicer } from './aside-slice.ts';
 import { prefetchWorker } from './prefetch-worker.ts';
 
 export { MAX_JOB_ATTEMPTS } from './quote-worker.ts';
@@ -32,6 +33,8 @@ export interface JobRunner {
   stop(): Promise<void>;
   /** The file was deleted or rescaled: its unfinished quotes and prefetches end, in the caller's transaction. */
   endFileWork(tx: Queryable, fileId: string, change: FileChange): Promise<number>;
+  /** A slice outside the queue (the import check's reference part), in the same pool, charged to its caller. */
+  sliceAside: AsideSlicer;
 }
 
 export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobRunner {
@@ -156,6 +159,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     // poll.
     wake: wakeAll,
     endFileWork,
+    sliceAside: asideSlicer(deps, pool),
     async waitFor(id, timeoutMs) {
       const isDone = async () => ['completed', 'failed'].includes((await quoteStatus(deps.db, id)) ?? '');
       if (await isDone()) return true;

@@ -47,6 +47,35 @@ export function parseDuration(text: string): number {
 /** "1.5, 2.5" (one value per extruder) -> 4. */
 const sumList = (text: string): number => text.split(',').reduce((a, v) => a + Number(v), 0);
 
+/** The statistics PrusaSlicer writes in its G-code's footer (each absent when the line is). */
+export interface GcodeFooter {
+  filament_length_mm?: number;
+  /** From the filament density of the config the G-code was sliced with (0 when it sets none). */
+  filament_weight_g?: number;
+  print_time_s?: number;
+}
+
+/** One footer line ("; filament used [mm] = 1234.5") into `into`; other lines leave it as it is. */
+function footerLine(raw: string, into: GcodeFooter): void {
+  const eq = raw.indexOf(' = ');
+  if (eq < 0) return;
+  const key = raw.slice(2, eq);
+  const value = raw.slice(eq + 3).trimEnd();
+  if (key === 'filament used [mm]') into.filament_length_mm = sumList(value);
+  else if (key === 'filament used [g]') into.filament_weight_g = sumList(value);
+  else if (key === 'estimated printing time (normal mode)') into.print_time_s = parseDuration(value);
+}
+
+/**
+ * The footer statistics in a piece of G-code text (a file's tail: the footer is its last part), read line by
+ * line as the slice's own measure reads them. Throws GcodeStatsError on an unreadable print time.
+ */
+export function readGcodeFooter(text: string): GcodeFooter {
+  const footer: GcodeFooter = {};
+  for (const line of text.split('\n')) if (line.startsWith('; ')) footerLine(line, footer);
+  return footer;
+}
+
 /** Incremental parser: push() decoded text in any chunking, then end(). */
 export class GcodeStatsParser {
   private rest = '';
@@ -57,7 +86,7 @@ export class GcodeStatsParser {
   private supportE = 0;
   private layers = 0;
   private maxZ = 0;
-  private footer: { length?: number; time?: number } = {};
+  private footer: GcodeFooter = {};
 
   push(chunk: string): void {
     const text = this.rest + chunk;
@@ -87,16 +116,7 @@ export class GcodeStatsParser {
     if (raw.startsWith(';TYPE:')) this.type = raw.slice(6).trim();
     else if (raw.startsWith(';LAYER_CHANGE')) this.layers++;
     else if (raw.startsWith(';Z:')) this.maxZ = Math.max(this.maxZ, Number(raw.slice(3)) || 0);
-    else if (raw.startsWith('; ')) this.footerLine(raw);
-  }
-
-  private footerLine(raw: string): void {
-    const eq = raw.indexOf(' = ');
-    if (eq < 0) return;
-    const key = raw.slice(2, eq);
-    const value = raw.slice(eq + 3);
-    if (key === 'filament used [mm]') this.footer.length = sumList(value);
-    else if (key === 'estimated printing time (normal mode)') this.footer.time = parseDuration(value);
+    else if (raw.startsWith('; ')) footerLine(raw, this.footer);
   }
 
   // Counts E only on moves that also travel in XY: retract/unretract (E alone) are not extrusion.
@@ -128,7 +148,7 @@ export class GcodeStatsParser {
   }
 
   private result(opts: StatsOptions): SliceMeasure {
-    const { length, time } = this.footer;
+    const { filament_length_mm: length, print_time_s: time } = this.footer;
     if (length === undefined || time === undefined) {
       throw new GcodeStatsError(
         "the G-code lacks PrusaSlicer's statistics footer (filament used, estimated printing time)",
