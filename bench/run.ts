@@ -17,6 +17,7 @@ import { benchAbuseParse } from './abuse-parse.ts';
 import { benchSliceCost } from './slice-cost.ts';
 import { abuseTable, benchAbuse } from './abuse.ts';
 import { benchAbusePicture } from './abuse-picture.ts';
+import { benchPrinters } from './printers.ts';
 
 const modelsDir = path.resolve('test', 'fixtures', 'models');
 if (!existsSync(modelsDir)) {
@@ -51,6 +52,7 @@ if (want('estimate')) report.estimate = await benchEstimate(modelsDir);
 if (want('abuse-parse')) report.abuse_parse = await benchAbuseParse(modelsDir);
 if (want('slice-cost')) report.slice_cost = await benchSliceCost(modelsDir);
 if (want('abuse-picture')) report.abuse_picture = await benchAbusePicture();
+if (want('printers')) report.printers = await benchPrinters(modelsDir);
 if (want('abuse')) {
   const slicing = await benchAbuse();
   const parsing = (await benchAbuseParse(modelsDir)) as {

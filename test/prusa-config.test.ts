@@ -145,7 +145,7 @@ test('the slice: imported options over the base, explicit request settings over 
   const plain = buildSliceConfig(imported(shop)).options;
   assert.equal(plain.fill_density, '15%', 'a profile value does not overwrite the shop option');
   assert.equal(plain.perimeter_speed, '45');
-  assert.equal(plain.gcode_flavor, 'marlin2', 'pinned');
+  assert.equal(plain.gcode_flavor, 'klipper', "the shop's firmware: it changes the time estimate");
   assert.equal(plain.post_process, '', 'pinned');
   assert.equal(plain.layer_gcode, ';AFTER_LAYER_CHANGE\\nG92 E0', 'relative E needs the reset');
   assert.equal(buildSliceConfig(imported(shop)).filamentDiameter, 2.85);

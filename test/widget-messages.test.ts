@@ -33,6 +33,9 @@ const NOT_FOR_SHOPPERS = new Set([
   'invalid_idempotency_key',
   'idempotency_key_in_use',
   'idempotency_key_reused',
+  // The merchant's check of an imported printer profile (an API token or the dashboard).
+  'gcode_too_large',
+  'slicer_busy',
 ]);
 
 function sources(dir: string): string[] {

@@ -96,6 +96,13 @@ export const ALLOWED: ReadonlyMap<string, AllowedOption> = new Map([
   ...group('printer', num(0, 5, { list: true }), ['min_layer_height', 'max_layer_height']),
   ...group('printer', num(-50, 50), ['z_offset']),
   ...group('printer', oneOf('emit_to_gcode', 'time_estimate_only', 'ignore'), ['machine_limits_usage']),
+  // The firmware flavour changes the time estimate (Marlin 1 takes one acceleration for printing and travel,
+  // Marlin 2 and Klipper tell them apart). Flavours whose G-code is plain relative-E text, as the service reads it.
+  ...group(
+    'printer',
+    oneOf('marlin', 'marlin2', 'klipper', 'reprapfirmware', 'repetier', 'smoothie', 'sprinter', 'teacup'),
+    ['gcode_flavor'],
+  ),
   ...group('printer', PAIR(0, 200_000), [
     'machine_max_acceleration_e',
     'machine_max_acceleration_extruding',
@@ -313,7 +320,6 @@ const REFUSED: { test: (key: string) => boolean; reason: string; secret?: boolea
   {
     test: (k) =>
       [
-        'gcode_flavor',
         'use_relative_e_distances',
         'use_volumetric_e',
         'gcode_comments',

@@ -109,7 +109,6 @@ export function explicitOptions(
 /** Options no config may change: the G-code's shape (what we read), its name, and scripts that never run. */
 const PINNED = [
   'printer_technology',
-  'gcode_flavor',
   'use_relative_e_distances',
   'gcode_comments',
   'gcode_label_objects',

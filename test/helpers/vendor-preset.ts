@@ -64,8 +64,8 @@ export interface VendorPick {
 }
 
 /** Options as a flat export holds them; render with flatIni. */
-export function vendorFlatOptions(pick: VendorPick, binary?: string): Record<string, string> {
-  const all = sections(readFileSync(VENDOR_BUNDLE, 'utf8'));
+export function vendorFlatOptions(pick: VendorPick, binary?: string, bundle = VENDOR_BUNDLE): Record<string, string> {
+  const all = sections(readFileSync(bundle, 'utf8'));
   const options: Record<string, string> = { ...slicerDefaults(binary) };
   for (const [kind, name] of [
     ['printer', pick.printer],
