@@ -61,6 +61,9 @@ const ACCEL_FEATURES = [
   'bridge_acceleration',
   'first_layer_acceleration',
   'first_layer_acceleration_over_raft',
+  'external_perimeter_acceleration',
+  'solid_infill_acceleration',
+  'top_solid_infill_acceleration',
 ];
 /** A request's retraction stands over the filament's own override of the printer's. */
 const FILAMENT_RETRACT: Readonly<Record<string, string>> = {

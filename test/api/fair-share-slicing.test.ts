@@ -9,6 +9,7 @@ import { startTestServer, type ApiClient, type TestServer } from '../helpers/ser
 import { boxesObj } from '../helpers/meshes.ts';
 import { torusGridObj } from '../helpers/solids.ts';
 import { until } from '../helpers/poll.ts';
+import { holdSlicers } from '../helpers/slicer-hold.ts';
 import { SHORT_SLICE_S } from '../../server/quotes/slice-cost.ts';
 
 const BENCHY = readFileSync(new URL('../fixtures/models/stl/3DBenchy.stl', import.meta.url));
@@ -62,7 +63,7 @@ const quoteRow = async (server: TestServer, id: string) =>
     await server.deps.db.query<Row>('SELECT status, started_at, predicted_s, error FROM quotes WHERE id = $1', [id])
   )[0]!;
 
-test("two long slices of one account leave a slot for another account's quote; deleting the file stops them", async () => {
+test("two long slices of one account leave a slot for another account's quote; deleting the file stops them", async (t) => {
   const server = await start({ SLICER_CONCURRENCY: '2', JOB_LEASE_MS: '3000' });
   const a = await server.newAccount({ email: 'long-a@example.test' });
   const b = await server.newAccount({ email: 'long-b@example.test' });
@@ -79,6 +80,10 @@ test("two long slices of one account leave a slot for another account's quote; d
   // The long slice runs niced, so that it yields the cores to the short ones beside it.
   const slicer = await until('the long slice to run', 60_000, async () => slicerOf(crowd));
   assert.equal(niceness(slicer), 10);
+  // Held (stopped) while the other account asks: however fast or loaded the machine, the first long slice is
+  // still running then, so the only free slot is the one the rule keeps from the account's second.
+  const held = holdSlicers([slicer]);
+  t.after(() => held.release());
 
   const apiB = server.client(b.token);
   const cube = await upload(apiB, cubeOf(14), 'cube.obj');
