@@ -97,10 +97,24 @@ export const ALLOWED: ReadonlyMap<string, AllowedOption> = new Map([
   ...group('printer', num(-50, 50), ['z_offset']),
   ...group('printer', oneOf('emit_to_gcode', 'time_estimate_only', 'ignore'), ['machine_limits_usage']),
   // The firmware flavour changes the time estimate (Marlin 1 takes one acceleration for printing and travel,
-  // Marlin 2 and Klipper tell them apart). Flavours whose G-code is plain relative-E text, as the service reads it.
+  // Marlin 2 and Klipper tell them apart). Every flavour PrusaSlicer writes extrusion for (relative E is pinned).
   ...group(
     'printer',
-    oneOf('marlin', 'marlin2', 'klipper', 'reprapfirmware', 'repetier', 'smoothie', 'sprinter', 'teacup'),
+    oneOf(
+      'marlin',
+      'marlin2',
+      'klipper',
+      'reprap',
+      'reprapfirmware',
+      'repetier',
+      'smoothie',
+      'sprinter',
+      'teacup',
+      'makerware',
+      'sailfish',
+      'mach3',
+      'machinekit',
+    ),
     ['gcode_flavor'],
   ),
   // Travel lift shapes (2.8 and later): ramps and obstacle lifts change travel time.
