@@ -208,15 +208,56 @@ test('with Redis, unauthenticated callers are counted per address across process
   assert.equal(Number(res2.headers.get('x-ratelimit-remaining')), Number(res.headers.get('x-ratelimit-remaining')) - 1);
 });
 
-test('when Redis stops answering, requests are judged by per-process counters instead of failing', async () => {
+/**
+ * A Redis of this test's own on a free loopback port: pausing the shared one would stall every other user of it
+ * (another test run on the same machine among them).
+ */
+async function privateRedis(): Promise<{ url: string; client: Redis; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const url = `redis://127.0.0.1:${port}`;
+  await until('the private Redis to answer', 600, async () => {
+    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => {}); // refused until it listens: answered by connect() below
+    try {
+      await probe.connect();
+      return (await probe.ping()) === 'PONG' ? true : undefined;
+    } catch {
+      return undefined; // not listening yet
+    } finally {
+      probe.disconnect();
+    }
+  });
+  const client = new Redis(url, { maxRetriesPerRequest: 1 });
+  return {
+    url,
+    client,
+    async stop() {
+      client.disconnect();
+      child.kill('SIGKILL');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    },
+  };
+}
+
+test('when Redis stops answering, requests are judged by per-process counters instead of failing', async (t) => {
+  const own = await privateRedis();
+  t.after(() => own.stop());
   const complaints: string[] = [];
   const log = { info() {}, error: (m: string) => complaints.push(m) };
   const limiter = await createRedisLimiter({
-    url: REDIS_URL,
+    url: own.url,
     prefix: `${prefix}fallback:`,
     log,
     commandTimeoutMs: 200,
   });
+  const redis = own.client;
   try {
     assert.equal((await limiter.hit('k', 10, 10_000)).count, 1);
     // Every client of this Redis is paused for 2 s: the limiter's command times out (200 ms) and memory answers.
