@@ -2,7 +2,7 @@
 // (POST /v2/profiles/import with {library}), a model is quoted with it, and the bare PrusaSlicer CLI slices the same
 // model with the same vendor presets written as PrusaSlicer's flat export: the differences in weight and time are
 // the fidelity of a library pick. Also what the PrusaSlicer tree the server slices with takes on disk.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -57,6 +57,33 @@ function treeDisk(binary: string): { tree: string; bytes: number } | null {
   if (!binary.includes('prusa-slicer-')) return null; // Debian's 2.5 in /usr/bin: no tree of ours
   const bytes = Number(execFileSync('du', ['-sb', tree], { encoding: 'utf8' }).split('\t')[0]);
   return { tree, bytes };
+}
+
+/**
+ * What setup's install of PrusaSlicer 2.9 costs on a machine without it: a fresh install into a temporary cache
+ * (Debian trixie's packages fetched, unpacked and trimmed), its wall time, each step as the script reports it, and
+ * the tree's size. Null when trixie cannot be reached.
+ */
+export function benchSlicerInstall() {
+  const cache = mkdtempSync(path.join(tmpdir(), 'sq-bench-install-'));
+  try {
+    const tree = path.join(cache, 'prusa-slicer-bench');
+    const started = performance.now();
+    const run = spawnSync('bash', ['scripts/install-prusa-slicer.sh', tree], {
+      env: { ...process.env, SLICEQUOTE_SETUP_TIMING: '1' },
+      encoding: 'utf8',
+    });
+    const seconds = Number(((performance.now() - started) / 1000).toFixed(1));
+    if (run.status !== 0) return { installed: false, seconds, message: run.stderr.trim().slice(-300) };
+    const bytes = Number(execFileSync('du', ['-sb', tree], { encoding: 'utf8' }).split('\t')[0]);
+    const steps = run.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('setup: '))
+      .map((line) => line.slice('setup: '.length));
+    return { installed: true, seconds, tree_bytes: bytes, steps, load_1min: Number(loadavg()[0]!.toFixed(2)) };
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
 }
 
 export async function benchPrinters(modelsDir: string) {

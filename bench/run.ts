@@ -17,7 +17,7 @@ import { benchAbuseParse } from './abuse-parse.ts';
 import { benchSliceCost } from './slice-cost.ts';
 import { abuseTable, benchAbuse } from './abuse.ts';
 import { benchAbusePicture } from './abuse-picture.ts';
-import { benchPrinters } from './printers.ts';
+import { benchPrinters, benchSlicerInstall } from './printers.ts';
 
 const modelsDir = path.resolve('test', 'fixtures', 'models');
 if (!existsSync(modelsDir)) {
@@ -53,6 +53,8 @@ if (want('abuse-parse')) report.abuse_parse = await benchAbuseParse(modelsDir);
 if (want('slice-cost')) report.slice_cost = await benchSliceCost(modelsDir);
 if (want('abuse-picture')) report.abuse_picture = await benchAbusePicture();
 if (want('printers')) report.printers = await benchPrinters(modelsDir);
+// Fetches about 330 MB from Debian: only when asked by name (`npm run bench -- slicer-install`).
+if (only.has('slicer-install')) report.slicer_install = benchSlicerInstall();
 if (want('abuse')) {
   const slicing = await benchAbuse();
   const parsing = (await benchAbuseParse(modelsDir)) as {
