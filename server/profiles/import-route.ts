@@ -18,7 +18,7 @@ async function readConfig(upload: ImportUpload): Promise<ReadConfig> {
     const text = Buffer.from(upload.bytes).toString('utf8');
     if (upload.format === 'json') return readOrcaPreset(text);
     // A bundle's `inherits` are resolved in the library's worker thread: never a big parse on the event loop.
-    if (BUNDLE_SECTION.test(text)) return resolveConfigBundle(text);
+    if (BUNDLE_SECTION.test(text)) return await resolveConfigBundle(text);
     return readFlatConfig(text);
   } catch (e) {
     throw asApiError(e);
@@ -43,7 +43,11 @@ export async function importFromUpload(deps: Deps, ctx: Context): Promise<Import
   if (ctx.is('application/json')) return importFromLibrary(deps, ctx);
   if (!ctx.is('multipart/form-data')) {
     ctx.set('Connection', 'close');
-    throw new ApiError(415, 'multipart_required', 'Send the config as multipart/form-data with a part named "file".');
+    throw new ApiError(
+      415,
+      'multipart_required',
+      'Send the config as multipart/form-data with a part named "file", or a library pick as application/json.',
+    );
   }
   const upload = await readImportUpload(deps, ctx);
   const read = await readConfig(upload);
