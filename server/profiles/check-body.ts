@@ -1,20 +1,18 @@
 // The import check's optional multipart body: a part `gcode` (the shop's own G-code of the reference part),
 // streamed to a private folder under MAX_GCODE_BYTES, and a field `material` (a material profile's name). No body
 // at all is a check without G-code. The caller reads the G-code inside `use`; the folder goes whatever happens.
-import { koaBody } from 'koa-body';
 import type { Context } from 'koa';
 import { rm } from 'node:fs/promises';
 import type { Deps } from '../deps.ts';
 import { ApiError, ValidationError } from '../http/index.ts';
 import { MAX_GCODE_BYTES } from './check-gcode.ts';
+import { readSinglePart, refuseDeclaredTooLarge } from './single-part.ts';
 
 export interface CheckUpload {
   /** Where the uploaded G-code is, until `use` returns; null without one. */
   gcodePath: string | null;
   material: string | null;
 }
-
-const ENVELOPE_BYTES = 64 * 1024;
 
 const gcodeTooLarge = () =>
   new ApiError(413, 'gcode_too_large', `The G-code may be at most ${MAX_GCODE_BYTES} bytes.`, {
@@ -47,45 +45,12 @@ export async function withCheckUpload<T>(deps: Deps, ctx: Context, use: (u: Chec
     }
     return use({ gcodePath: null, material: null });
   }
-  if (Number(ctx.get('content-length') || 0) > MAX_GCODE_BYTES + ENVELOPE_BYTES) {
-    ctx.set('Connection', 'close');
-    throw gcodeTooLarge();
-  }
+  const part = { part: 'gcode', what: 'the G-code', maxBytes: MAX_GCODE_BYTES, tooLarge: gcodeTooLarge };
+  refuseDeclaredTooLarge(ctx, part);
   const dir = await deps.storage.makeWorkDir('check');
   try {
-    const parse = koaBody({
-      multipart: true,
-      json: false,
-      urlencoded: false,
-      text: false,
-      formidable: {
-        uploadDir: dir,
-        maxFileSize: MAX_GCODE_BYTES,
-        maxTotalFileSize: MAX_GCODE_BYTES,
-        maxFiles: 1,
-        maxFields: 10,
-        maxFieldsSize: 64 * 1024,
-        allowEmptyFiles: true,
-        minFileSize: 0,
-        hashAlgorithm: false,
-        filter: (part) => part.name === 'gcode',
-      },
-    });
-    await parse(ctx, async () => {}).catch((err: { code?: number }) => {
-      ctx.set('Connection', 'close');
-      if (err?.code === 1009 || err?.code === 1016) throw gcodeTooLarge();
-      throw new ApiError(
-        400,
-        'malformed_multipart',
-        'The multipart body is malformed; send the G-code in a part named "gcode".',
-        {
-          field: 'gcode',
-        },
-      );
-    });
-    const files = ctx.request.files?.gcode;
-    const file = Array.isArray(files) ? files[0] : files;
-    const material = materialField(ctx.request.body as Record<string, unknown> | undefined);
+    const { file, fields } = await readSinglePart(ctx, dir, part);
+    const material = materialField(fields);
     return await use({ gcodePath: file?.filepath ?? null, material });
   } finally {
     await rm(dir, { recursive: true, force: true });

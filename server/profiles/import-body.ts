@@ -1,11 +1,11 @@
 // The import's multipart body: one part named `file` streamed to a private folder under the upload limit (a
 // 3MF may be as large as a model upload), and the `default` and `keep_custom_gcode` fields. A .ini or .json
 // larger than its own bound is refused from its size on disk, before a byte of it is read.
-import { koaBody } from 'koa-body';
 import type { Context } from 'koa';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import type { Deps } from '../deps.ts';
-import { ApiError, ValidationError, tooLarge } from '../http/index.ts';
+import { ValidationError, tooLarge } from '../http/index.ts';
+import { readSinglePart, refuseDeclaredTooLarge } from './single-part.ts';
 import { MAX_CONFIG_BYTES } from '../prusa-config/index.ts';
 
 export type ConfigFormat = 'ini' | '3mf' | 'json';
@@ -16,8 +16,6 @@ export interface ImportUpload {
   makeDefault: boolean;
   keepCustomGcode: boolean;
 }
-
-const ENVELOPE_BYTES = 64 * 1024;
 
 function formatOf(name: string | null, head: Uint8Array): ConfigFormat {
   const ext = name?.toLowerCase().match(/\.(ini|config|3mf|json)$/)?.[1];
@@ -44,47 +42,13 @@ function flag(fields: Record<string, unknown> | undefined, name: string): boolea
 /** Reads the upload; the caller's folder is removed whatever happens. */
 export async function readImportUpload(deps: Deps, ctx: Context): Promise<ImportUpload> {
   const max = deps.config.maxUploadBytes;
-  if (Number(ctx.get('content-length') || 0) > max + ENVELOPE_BYTES) {
-    ctx.set('Connection', 'close');
-    throw tooLarge(max);
-  }
+  const part = { part: 'file', what: 'the config', maxBytes: max, tooLarge: () => tooLarge(max) };
+  refuseDeclaredTooLarge(ctx, part);
   const dir = await deps.storage.makeWorkDir('import');
   try {
-    const parse = koaBody({
-      multipart: true,
-      json: false,
-      urlencoded: false,
-      text: false,
-      formidable: {
-        uploadDir: dir,
-        maxFileSize: max,
-        maxTotalFileSize: max,
-        maxFiles: 1,
-        maxFields: 10,
-        maxFieldsSize: 64 * 1024,
-        allowEmptyFiles: true,
-        minFileSize: 0,
-        hashAlgorithm: false,
-        filter: (part) => part.name === 'file',
-      },
-    });
-    await parse(ctx, async () => {}).catch((err: { httpCode?: number; code?: number }) => {
-      ctx.set('Connection', 'close');
-      if (err?.code === 1009 || err?.code === 1016) throw tooLarge(max);
-      throw new ApiError(
-        400,
-        'malformed_multipart',
-        'The multipart body is malformed; send the config in a part named "file".',
-        {
-          field: 'file',
-        },
-      );
-    });
-    const files = ctx.request.files?.file;
-    const file = Array.isArray(files) ? files[0] : files;
+    const { file, fields } = await readSinglePart(ctx, dir, part);
     if (!file)
       throw new ValidationError([{ field: 'file', message: 'is missing: send the config in a part named "file"' }]);
-    const fields = ctx.request.body as Record<string, unknown> | undefined;
     const size = (await stat(file.filepath)).size;
     const head = new Uint8Array(await readHead(file.filepath));
     const format = formatOf(file.originalFilename, head);
