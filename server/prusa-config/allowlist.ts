@@ -4,6 +4,7 @@
 // checked against a sane range so a hostile value is a 400 naming the key, never a slicer crash.
 // The kind of each option (printer, print, filament) follows PrusaSlicer's own preset groups as the vendor bundle
 // /usr/share/PrusaSlicer/profiles/PrusaResearch.ini files them under [printer:], [print:] and [filament:].
+import { PRUSA_FILL_PATTERNS } from '../slicer/index.ts';
 
 export type PresetKind = 'printer' | 'print' | 'filament';
 
@@ -39,25 +40,7 @@ const SPEED_OR_PCT = num(0, 2000, { pct: true });
 const ACCEL = num(0, 200_000); // mm/s²
 const WIDTH = num(0, 20, { pct: true }); // mm, or % of the nozzle
 const PAIR = (min: number, max: number) => num(min, max, { list: true }); // machine limits: normal, silent
-const FILL_PATTERNS = oneOf(
-  'rectilinear',
-  'alignedrectilinear',
-  'grid',
-  'triangles',
-  'stars',
-  'cubic',
-  'line',
-  'concentric',
-  'honeycomb',
-  '3dhoneycomb',
-  'gyroid',
-  'hilbertcurve',
-  'archimedeanchords',
-  'octagramspiral',
-  'adaptivecubic',
-  'supportcubic',
-  'lightning',
-);
+const FILL_PATTERNS = oneOf(...PRUSA_FILL_PATTERNS);
 const SURFACE_PATTERNS = oneOf(
   'rectilinear',
   'monotonic',

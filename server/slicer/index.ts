@@ -9,7 +9,7 @@ export type { SliceProgress, SliceTransform } from './engine.ts';
 export { PoolClosedError, PoolFullError, SliceAbortedError, SliceFailedError, SliceTimeoutError } from './errors.ts';
 export { GcodeStatsError, readGcodeFooter, STATS_REVISION } from './gcode-stats.ts';
 export type { GcodeFooter, SliceMeasure } from './gcode-stats.ts';
-export { mapInfillPattern } from './patterns.ts';
+export { mapInfillPattern, PRUSA_FILL_PATTERNS } from './patterns.ts';
 export { createSlicePool } from './pool.ts';
 export type { SlicePool } from './pool.ts';
 export { printStats } from './print-stats.ts';

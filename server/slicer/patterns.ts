@@ -3,25 +3,28 @@
 // nearest pattern it has, and the quote reports which one was used.
 import type { InfillPattern } from '../../shared/settings.ts';
 
-/** Values PrusaSlicer 2.5 accepts for `fill_pattern` (prusa-slicer --help-fff). */
-export type PrusaFillPattern =
-  | 'rectilinear'
-  | 'alignedrectilinear'
-  | 'grid'
-  | 'triangles'
-  | 'stars'
-  | 'cubic'
-  | 'line'
-  | 'concentric'
-  | 'honeycomb'
-  | '3dhoneycomb'
-  | 'gyroid'
-  | 'hilbertcurve'
-  | 'archimedeanchords'
-  | 'octagramspiral'
-  | 'adaptivecubic'
-  | 'supportcubic'
-  | 'lightning';
+/** Values PrusaSlicer accepts for `fill_pattern` (prusa-slicer --help-fff, the same on 2.5 and 2.9). */
+export const PRUSA_FILL_PATTERNS = [
+  'rectilinear',
+  'alignedrectilinear',
+  'grid',
+  'triangles',
+  'stars',
+  'cubic',
+  'line',
+  'concentric',
+  'honeycomb',
+  '3dhoneycomb',
+  'gyroid',
+  'hilbertcurve',
+  'archimedeanchords',
+  'octagramspiral',
+  'adaptivecubic',
+  'supportcubic',
+  'lightning',
+] as const;
+
+export type PrusaFillPattern = (typeof PRUSA_FILL_PATTERNS)[number];
 
 export interface PatternUsed {
   requested: InfillPattern;
