@@ -6,13 +6,22 @@ cd "$(dirname "$0")/.."
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
+missing_packages() { for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || echo "$pkg"; done; }
+
+# Two clones setting up at once (two CI runs on one machine) take turns: the second finds the packages the first
+# installed. apt itself waits up to 10 minutes for a dpkg lock held by anything else.
 apt_install() {
-  local missing=()
-  for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  echo "setup: installing Debian packages: ${missing[*]}" >&2
-  as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  [ -z "$(missing_packages "$@")" ] && return 0
+  (
+    flock 9
+    local missing
+    mapfile -t missing < <(missing_packages "$@")
+    [ ${#missing[@]} -eq 0 ] && exit 0
+    echo "setup: installing Debian packages: ${missing[*]}" >&2
+    local wait=(-o DPkg::Lock::Timeout=600)
+    as_root apt-get "${wait[@]}" update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get "${wait[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  ) 9>"${TMPDIR:-/tmp}/slicequote-setup-apt.lock"
 }
 
 # npm packages: reinstall only when package-lock.json changed since the last install.
