@@ -37,6 +37,11 @@ export interface QualityPreset {
   label: string;
   /** Slicing settings of this preset, laid over the printer profile. */
   printer_config: PrinterConfig;
+  /**
+   * The id of one of the account's printer profiles this quality slices with instead of the default one (an
+   * imported PrusaSlicer print preset, docs/profiles.md); absent: the default printer profile.
+   */
+  printer_profile?: string;
 }
 
 export interface Offer {
@@ -155,6 +160,9 @@ export const PRESET_FIELDS: readonly string[] = [
 ];
 
 const ID = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+const PROFILE_ID = /^prof_[a-z0-9_]{1,60}$/;
+const profileOf = (q: { printer_profile?: unknown }) =>
+  typeof q.printer_profile === 'string' ? { printer_profile: q.printer_profile } : {};
 const MONEY_MAX = 1_000_000;
 
 const isText = (v: unknown, max: number): v is string =>
@@ -240,7 +248,12 @@ function presetIssues(raw: unknown, issues: ConfigIssue[]): QualityPreset[] {
       issues.push({ field: at, message: 'must be an object {id, label, printer_config}' });
       return;
     }
-    knownKeys(q, ['id', 'label', 'printer_config'], at, issues);
+    knownKeys(q, ['id', 'label', 'printer_config', 'printer_profile'], at, issues);
+    if (
+      q.printer_profile !== undefined &&
+      (typeof q.printer_profile !== 'string' || !PROFILE_ID.test(q.printer_profile))
+    )
+      issues.push({ field: `${at}.printer_profile`, message: 'must be the id of one of your printer profiles' });
     if (typeof q.id !== 'string' || !ID.test(q.id))
       issues.push({ field: `${at}.id`, message: 'must be 1 to 40 lower-case letters, digits, - or _' });
     if (!isText(q.label, 60)) issues.push({ field: `${at}.label`, message: 'must be a label of 1 to 60 characters' });
@@ -263,7 +276,7 @@ function presetIssues(raw: unknown, issues: ConfigIssue[]): QualityPreset[] {
     for (const issue of validateConfigSection('printer_config', known))
       issues.push({ field: `${at}.${issue.field}`, message: issue.message });
     if (typeof q.id === 'string' && isText(q.label, 60))
-      out.push({ id: q.id, label: q.label, printer_config: settings as PrinterConfig });
+      out.push({ id: q.id, label: q.label, printer_config: settings as PrinterConfig, ...profileOf(q) });
   });
   unique(
     out.map((q) => q.id),
@@ -371,6 +384,7 @@ export function normalizeOffer(raw: Record<string, unknown>): Offer {
       id: q.id,
       label: q.label,
       printer_config: canonicalSection('printer_config', q.printer_config ?? {}),
+      ...profileOf(q),
     })),
     default_quality: o.default_quality,
     infill_options: [...o.infill_options].sort((a, b) => a - b),

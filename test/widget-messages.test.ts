@@ -19,6 +19,7 @@ const NOT_FOR_SHOPPERS = new Set([
   'method_not_allowed',
   'multipart_required',
   'offer_conflict',
+  'profile_in_use',
   'profile_name_taken',
   'profile_read_only',
   'route_not_found',

@@ -14,7 +14,7 @@ import {
 import type { ConfigIssue } from '../../shared/settings.ts';
 import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
-import { listProfiles } from '../profiles/index.ts';
+import { listProfiles, printPresetQualities } from '../profiles/index.ts';
 import { ApiError, ValidationError } from '../http/index.ts';
 import { resolveSettings, type QuoteRequest, type Resolution } from '../profiles/index.ts';
 import { accountOffer, widgetKeyOffer } from './sql.ts';
@@ -60,7 +60,10 @@ function derivedQualities(p: Resolution['settings']['printer']): QualityPreset[]
   return presets;
 }
 
-/** The offer of an account that has not written one: every material that can be priced, three qualities. */
+/**
+ * The offer of an account that has not written one: every material that can be priced; the print presets
+ * imported with its default printer as qualities, else three qualities derived from the printer profile.
+ */
 export async function defaultOffer(db: Queryable, accountId: string): Promise<Offer> {
   const base = await resolveSettings(db, accountId, {});
   const materials = [];
@@ -72,11 +75,12 @@ export async function defaultOffer(db: Queryable, accountId: string): Promise<Of
     if (priced) materials.push({ material: m.name, colors: colorsOf(m.settings) });
   }
   const fill = base.settings.printer.fill_density;
+  const presets = await printPresetQualities(db, accountId);
   return {
     materials,
     default_material: base.material.name,
-    qualities: derivedQualities(base.settings.printer),
-    default_quality: 'standard',
+    qualities: presets?.qualities ?? derivedQualities(base.settings.printer),
+    default_quality: presets?.defaultQuality ?? 'standard',
     infill_options: [...new Set([...DEFAULT_INFILL, fill])].sort((a, b) => a - b),
     default_infill: fill,
     quantity: DEFAULT_QUANTITY,
@@ -118,6 +122,7 @@ export function choicesLayer(offer: Offer, choices: ResolvedChoices): QuoteReque
     printer_config: { ...preset.printer_config, fill_density: choices.infill },
     ...(offer.minimum_price !== null ? { quote_config: { minimum_price: offer.minimum_price } } : {}),
     ...(choices.color ? { color: choices.color } : {}),
+    ...(preset.printer_profile ? { printer_profile: preset.printer_profile } : {}),
   };
 }
 
@@ -126,6 +131,18 @@ export function checkChoices(offer: Offer, raw: OfferChoices | undefined): Resol
   const { choices, issues } = resolveChoices(offer, raw);
   if (issues.length) throw new ValidationError(issues);
   return choices;
+}
+
+/** A quality may slice only with one of the account's own printer profiles. */
+async function unknownPrinterProfiles(db: Queryable, accountId: string, offer: Offer): Promise<ConfigIssue[]> {
+  const own = new Set(
+    (await listProfiles(db, accountId, 'printer')).filter((r) => r.account_id !== null).map((r) => r.id),
+  );
+  return offer.qualities.flatMap((q, i) =>
+    q.printer_profile && !own.has(q.printer_profile)
+      ? [{ field: `qualities.${i}.printer_profile`, message: 'is not one of your printer profiles' }]
+      : [],
+  );
 }
 
 async function resolutionIssue(
@@ -167,6 +184,7 @@ export async function checkOffer(deps: Pick<Deps, 'db'>, accountId: string, raw:
   offer.default_material =
     offer.materials.find((m) => m.material.toLowerCase() === offer.default_material.toLowerCase())?.material ??
     offer.default_material;
+  problems.push(...(await unknownPrinterProfiles(deps.db, accountId, offer)));
   if (problems.length) throw new ValidationError(problems, 422, 'offer_conflict');
   const standard = offer.qualities.find((q) => q.id === offer.default_quality)!;
   const trials = [
@@ -181,6 +199,7 @@ export async function checkOffer(deps: Pick<Deps, 'db'>, accountId: string, raw:
     const request = {
       material_config: { filament_type: t.material },
       printer_config: { ...t.preset.printer_config, fill_density: offer.default_infill },
+      ...(t.preset.printer_profile ? { printer_profile: t.preset.printer_profile } : {}),
     };
     const issue = await resolutionIssue(deps.db, accountId, request, t.field);
     if (issue) problems.push(issue);

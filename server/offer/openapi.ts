@@ -59,16 +59,7 @@ const offerProperties = {
     type: 'array',
     minItems: 1,
     maxItems: OFFER_LIMITS.qualities,
-    items: {
-      type: 'object',
-      required: ['id', 'label'],
-      additionalProperties: false,
-      properties: {
-        id: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,39}$' },
-        label: { type: 'string', minLength: 1, maxLength: 60, examples: ['Fine · 0.1 mm'] },
-        printer_config: presetSettings,
-      },
-    },
+    items: { $ref: '#/components/schemas/QualityPreset' },
   },
   default_quality: { type: 'string' },
   infill_options: {
@@ -142,7 +133,25 @@ const leadTime = {
   },
 };
 
+const qualityPreset = {
+  type: 'object',
+  required: ['id', 'label'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,39}$' },
+    label: { type: 'string', minLength: 1, maxLength: 60, examples: ['Fine · 0.1 mm'] },
+    printer_config: presetSettings,
+    printer_profile: {
+      type: 'string',
+      pattern: '^prof_[a-z0-9_]{1,60}$',
+      description:
+        "The id of one of your printer profiles this quality slices with instead of your default printer profile (an imported PrusaSlicer print preset, docs/profiles.md), with printer_config laid over it. Absent: the default printer profile. A profile an offer's quality uses cannot be deleted (409 profile_in_use).",
+    },
+  },
+};
+
 export const offerSchemas = {
+  QualityPreset: qualityPreset,
   QuantityBreaks: {
     type: 'array',
     maxItems: TERMS_LIMITS.breaks,

@@ -10,6 +10,8 @@ import type { Queryable } from '../db/index.ts';
 import { validateProfileSettings } from '../../shared/profiles.ts';
 import { clearDefault, insertProfile, ownProfileByName, updateImported, type ProfileKind } from './sql.ts';
 import { materialSettingsOf, printerSettingsOf } from './import-settings.ts';
+import { qualitiesOf } from './print-presets.ts';
+import type { QualityPreset } from '../../shared/offer.ts';
 
 export interface ImportInput {
   set: PresetSet;
@@ -23,6 +25,8 @@ export interface ImportResult {
   profiles: { id: string; kind: 'printer' | 'material'; name: string }[];
   refused: ImportNote[];
   ignored: ImportNote[];
+  /** The imported print presets as offer qualities (print-presets.ts); empty without print presets. */
+  qualities: QualityPreset[];
 }
 
 /** Profile names are at most 64 characters (ProfileInput.name). */
@@ -33,13 +37,18 @@ interface Planned {
   kind: 'printer' | 'material';
   name: string;
   preset: FlatPreset;
+  /** The PrusaSlicer presets a printer profile is made of. */
+  printerPreset: string | null;
+  printPreset: string | null;
 }
 
 /** The printer alone, or the printer with each print preset ("<printer> — <print>"), then the filaments. */
 function plan(set: PresetSet): Planned[] {
   const printers: Planned[] = [];
   const { printer, prints } = set;
-  if (prints.length === 0 && printer) printers.push({ kind: 'printer', name: clip(printer.name), preset: printer });
+  const printerPreset = printer?.name ?? null;
+  if (prints.length === 0 && printer)
+    printers.push({ kind: 'printer', name: clip(printer.name), preset: printer, printerPreset, printPreset: null });
   for (const print of prints) {
     const name = printer ? `${printer.name} — ${print.name}` : print.name;
     const preset: FlatPreset = {
@@ -47,9 +56,11 @@ function plan(set: PresetSet): Planned[] {
       options: { ...printer?.options, ...print.options },
       sources: { ...printer?.sources, ...print.sources },
     };
-    printers.push({ kind: 'printer', name: clip(name), preset });
+    printers.push({ kind: 'printer', name: clip(name), preset, printerPreset, printPreset: print.name });
   }
-  const materials = set.filaments.map((f): Planned => ({ kind: 'material', name: clip(f.name), preset: f }));
+  const materials = set.filaments.map(
+    (f): Planned => ({ kind: 'material', name: clip(f.name), preset: f, printerPreset: null, printPreset: null }),
+  );
   return [...printers, ...materials];
 }
 
@@ -63,7 +74,13 @@ async function store(tx: Queryable, accountId: string, p: Planned, makeDefault: 
   const merged = { ...existing?.settings, ...derived };
   const settings = validateProfileSettings(p.kind, p.name, merged).length ? derived : merged;
   if (makeDefault) await clearDefault(tx, accountId, p.kind);
-  const imported = { settings, slicer_options: p.preset.options, slicer_sources: p.preset.sources };
+  const imported = {
+    settings,
+    slicer_options: p.preset.options,
+    slicer_sources: p.preset.sources,
+    printer_preset: p.printerPreset,
+    print_preset: p.printPreset,
+  };
   if (existing)
     return updateImported(tx, accountId, existing.id, { ...imported, is_default: makeDefault ? true : undefined });
   const row = await insertProfile(tx, {
@@ -111,6 +128,7 @@ export async function importConfig(
     profiles: rows.map((r) => ({ id: r.id, kind: r.kind as 'printer' | 'material', name: r.name })),
     refused: screened.refused,
     ignored: [...input.ignored, ...screened.ignored],
+    qualities: qualitiesOf(rows),
   };
 }
 

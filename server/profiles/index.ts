@@ -7,3 +7,4 @@ export { profilesRouter } from './router.ts';
 export { seedGlobalProfiles } from './service.ts';
 export { sectionSchema, settingSchema } from './settings-schema.ts';
 export { listProfiles } from './sql.ts';
+export { printPresetQualities } from './print-presets.ts';

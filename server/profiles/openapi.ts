@@ -139,7 +139,7 @@ export const profileSchemas = {
   },
   ProfileImportResult: {
     type: 'object',
-    required: ['profiles', 'refused', 'ignored'],
+    required: ['profiles', 'refused', 'ignored', 'qualities'],
     additionalProperties: false,
     properties: {
       profiles: {
@@ -165,6 +165,12 @@ export const profileSchemas = {
         type: 'array',
         items: note,
         description: 'Options left out: not on the allowlist, untranslatable, custom G-code not asked for',
+      },
+      qualities: {
+        type: 'array',
+        items: { $ref: '#/components/schemas/QualityPreset' },
+        description:
+          "The imported print presets as offer qualities, each slicing with its printer profile, thickest layers first; empty when no print preset was imported. The offer derived for an account without one of its own offers them when the printer is the default; put them in a saved offer's `qualities` (PUT /v2/offer) to offer them there.",
       },
     },
   },
@@ -312,9 +318,11 @@ export const profilePaths = {
       operationId: 'deleteProfile',
       tags: ['profiles'],
       summary: 'Delete a profile',
+      description:
+        "A printer profile a quality of the account's offer, or of one of its widget keys' offers, slices with is not deleted (409 `profile_in_use`, naming the quality): take it out of the offer first.",
       security: bearer,
       parameters: [kind, profileId],
-      responses: { '200': ok('ProfileDeleted', 'Deleted'), ...errors(401, 403, 404) },
+      responses: { '200': ok('ProfileDeleted', 'Deleted'), ...errors(401, 403, 404, 409) },
     },
   },
 };

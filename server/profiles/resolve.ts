@@ -27,6 +27,8 @@ export interface QuoteRequest {
   material_config?: MaterialConfig;
   quote_config?: QuoteConfig;
   color?: string;
+  /** An own printer profile in the default one's place: set by the offer layer, for a quality that names one. */
+  printer_profile?: string;
 }
 
 /** 'request', 'offer' (a shopper's choices), 'profile:<id>' (the account's), 'global:<id>' (shipped) or 'built-in'. */
@@ -54,8 +56,11 @@ interface Layer {
 const profileLayer = (p: ProfileRow | undefined, fields?: string[]): Layer | null =>
   p ? { values: p.settings, source: `${p.account_id ? 'profile' : 'global'}:${p.id}`, fields } : null;
 
-function pickProfiles(rows: ProfileRow[], filamentType: string | null) {
-  const own = (kind: string) => rows.find((r) => r.account_id !== null && r.kind === kind && r.is_default);
+function pickProfiles(rows: ProfileRow[], filamentType: string | null, printerProfile: string | null = null) {
+  const own = (kind: string) =>
+    kind === 'printer' && printerProfile
+      ? rows.find((r) => r.account_id !== null && r.kind === kind && r.id === printerProfile)
+      : rows.find((r) => r.account_id !== null && r.kind === kind && r.is_default);
   const global = (kind: string) => rows.find((r) => r.account_id === null && r.kind === kind && r.is_default);
   const named = (scopeOwn: boolean) =>
     rows.find(
@@ -163,7 +168,16 @@ export async function resolveSettings(
   offer?: QuoteRequest,
 ): Promise<Resolution> {
   const filamentType = req.material_config?.filament_type ?? offer?.material_config?.filament_type ?? null;
-  const rows = await profilesForResolution(db, accountId, filamentType);
+  const printerProfile = printerProfileOf(req, offer);
+  const rows = await profilesForResolution(db, accountId, filamentType, printerProfile);
+  if (printerProfile && !rows.some((r) => r.id === printerProfile && r.account_id !== null)) {
+    throw new ApiError(
+      422,
+      'offer_conflict',
+      'This quality slices with a printer profile that no longer exists: choose another quality.',
+      { field: 'choices.quality' },
+    );
+  }
   if (!pickProfiles(rows, filamentType).material) {
     const available = await materialNames(db, accountId);
     throw new ApiError(
@@ -187,6 +201,7 @@ export function resolveFromProfiles(rows: ProfileRow[], req: QuoteRequest, offer
   const picked = pickProfiles(
     rows,
     req.material_config?.filament_type ?? offer?.material_config?.filament_type ?? null,
+    printerProfileOf(req, offer),
   );
   if (!picked.material) throw new Error('resolveFromProfiles: the requested material is not among the rows');
   const merged = merge(req, picked, picked.material.name, offer);
@@ -207,6 +222,9 @@ export function resolveFromProfiles(rows: ProfileRow[], req: QuoteRequest, offer
   const color = req.color ?? offer?.color ?? (picked.material.settings.color as string | undefined) ?? 'Natural';
   return { settings, sources, material: picked.material, color, conversion: conversionFor(shop, settings.quote) };
 }
+
+const printerProfileOf = (req: QuoteRequest, offer?: QuoteRequest) =>
+  req.printer_profile ?? offer?.printer_profile ?? null;
 
 /** Every setting from the first layer that sets it, with that layer's name. */
 function merge(req: QuoteRequest, picked: ReturnType<typeof pickProfiles>, materialName: string, offer?: QuoteRequest) {

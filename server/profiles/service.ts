@@ -9,6 +9,7 @@ import {
   clearDefault,
   nameTaken,
   upsertGlobalProfile,
+  qualityUsingProfile,
   type ProfileKind,
   type ProfileRow,
 } from './sql.ts';
@@ -95,6 +96,14 @@ export async function replaceProfile(
 
 export async function removeProfile(deps: Deps, accountId: string, kind: ProfileKind, id: string) {
   await ownProfile(deps, accountId, kind, id);
+  const quality = kind === 'printer' ? await qualityUsingProfile(deps.db, accountId, id) : null;
+  if (quality !== null)
+    throw new ApiError(
+      409,
+      'profile_in_use',
+      `Your offer's quality "${quality}" slices with this printer profile: remove it from the offer first.`,
+      { field: 'profile_id' },
+    );
   await deleteProfile(deps.db, accountId, kind, id);
 }
 

@@ -13,6 +13,9 @@ export interface ProfileRow {
   slicer_options?: Record<string, string> | null;
   /** The preset each imported option came from. */
   slicer_sources?: Record<string, string> | null;
+  /** The PrusaSlicer printer and print presets an imported printer profile was made of; null otherwise. */
+  printer_preset?: string | null;
+  print_preset?: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -51,14 +54,16 @@ export async function profileById(
   return row;
 }
 
+type ImportedColumns = 'slicer_options' | 'slicer_sources' | 'printer_preset' | 'print_preset';
+
 export async function insertProfile(
   db: Queryable,
-  p: Omit<ProfileRow, 'created_at' | 'updated_at' | 'slicer_options' | 'slicer_sources'> &
-    Partial<Pick<ProfileRow, 'slicer_options' | 'slicer_sources'>>,
+  p: Omit<ProfileRow, 'created_at' | 'updated_at' | ImportedColumns> & Partial<Pick<ProfileRow, ImportedColumns>>,
 ): Promise<ProfileRow | undefined> {
   const [row] = await db.query<ProfileRow>(
-    `INSERT INTO profiles (id, account_id, kind, name, is_default, settings, slicer_options, slicer_sources)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING *`,
+    `INSERT INTO profiles (id, account_id, kind, name, is_default, settings, slicer_options, slicer_sources,
+       printer_preset, print_preset)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING RETURNING *`,
     [
       p.id,
       p.account_id,
@@ -68,6 +73,8 @@ export async function insertProfile(
       JSON.stringify(p.settings),
       p.slicer_options ? JSON.stringify(p.slicer_options) : null,
       p.slicer_sources ? JSON.stringify(p.slicer_sources) : null,
+      p.printer_preset ?? null,
+      p.print_preset ?? null,
     ],
   );
   return row;
@@ -117,17 +124,38 @@ export async function deleteProfile(db: Queryable, accountId: string, kind: Prof
   return rows.length === 1;
 }
 
-/** Everything resolution needs in one round trip: the account's defaults, the global ones, and materials by name. */
+/**
+ * Everything resolution needs in one round trip: the account's defaults, the global ones, materials by name, and
+ * the own printer profile a quality slices with (`printerProfileId`), when it names one.
+ */
 export async function profilesForResolution(
   db: Queryable,
   accountId: string,
   filamentType: string | null,
+  printerProfileId: string | null = null,
 ): Promise<ProfileRow[]> {
   return db.query<ProfileRow>(
     `SELECT * FROM profiles WHERE (account_id = $1 OR account_id IS NULL)
-       AND (is_default OR (kind = 'material' AND lower(name) = lower(coalesce($2, ''))))`,
-    [accountId, filamentType],
+       AND (is_default OR (kind = 'material' AND lower(name) = lower(coalesce($2, '')))
+            OR (kind = 'printer' AND account_id = $1 AND id = $3))`,
+    [accountId, filamentType, printerProfileId],
   );
+}
+
+/**
+ * The label of a quality, in the account's offer or one of its widget keys' offers, that slices with this printer
+ * profile; null when none does.
+ */
+export async function qualityUsingProfile(db: Queryable, accountId: string, profileId: string) {
+  const [row] = await db.query<{ label: string }>(
+    `SELECT q->>'label' AS label FROM (
+       SELECT offer FROM accounts WHERE id = $1
+       UNION ALL SELECT offer FROM widget_keys WHERE account_id = $1 AND revoked_at IS NULL
+     ) o, json_array_elements(o.offer->'qualities') q
+     WHERE q->>'printer_profile' = $2 LIMIT 1`,
+    [accountId, profileId],
+  );
+  return row?.label ?? null;
 }
 
 export async function materialNames(db: Queryable, accountId: string): Promise<string[]> {
@@ -161,12 +189,14 @@ export async function updateImported(
     settings: Record<string, unknown>;
     slicer_options: Record<string, string>;
     slicer_sources: Record<string, string>;
+    printer_preset: string | null;
+    print_preset: string | null;
     is_default?: boolean;
   },
 ): Promise<ProfileRow> {
   const [row] = await db.query<ProfileRow>(
     `UPDATE profiles SET settings = $3, slicer_options = $4, slicer_sources = $5,
-       is_default = coalesce($6, is_default), updated_at = now()
+       is_default = coalesce($6, is_default), printer_preset = $7, print_preset = $8, updated_at = now()
      WHERE id = $1 AND account_id = $2 RETURNING *`,
     [
       id,
@@ -175,6 +205,8 @@ export async function updateImported(
       JSON.stringify(p.slicer_options),
       JSON.stringify(p.slicer_sources),
       p.is_default ?? null,
+      p.printer_preset,
+      p.print_preset,
     ],
   );
   return row!;

@@ -214,7 +214,10 @@ export interface paths {
     get: operations["getProfile"];
     /** Replace a profile */
     put: operations["replaceProfile"];
-    /** Delete a profile */
+    /**
+     * Delete a profile
+     * @description A printer profile a quality of the account's offer, or of one of its widget keys' offers, slices with is not deleted (409 `profile_in_use`, naming the quality): take it out of the offer first.
+     */
     delete: operations["deleteProfile"];
   };
   "/v2/widget/files/{file_id}/prices": {
@@ -1258,6 +1261,8 @@ export interface components {
           key: string;
           reason: string;
         }[];
+      /** @description The imported print presets as offer qualities, each slicing with its printer profile, thickest layers first; empty when no print preset was imported. The offer derived for an account without one of its own offers them when the printer is the default; put them in a saved offer's `qualities` (PUT /v2/offer) to offer them there. */
+      qualities: components["schemas"]["QualityPreset"][];
     };
     KeptQuoteLink: {
       quote_id: string;
@@ -1634,6 +1639,38 @@ export interface components {
       estimate: components["schemas"]["Estimate"];
       choices: components["schemas"]["ResolvedChoices"];
     };
+    QualityPreset: {
+      id: string;
+      label: string;
+      /** @description Slicing settings of the preset, laid over the printer profile */
+      printer_config?: {
+        /** @description Layer height (mm). Height of every layer, the first one included. Must lie within min/max layer height and not exceed the nozzle diameter. */
+        layer_height?: number;
+        /** @description Perimeters (count). Number of walls, clamped to [min_wall_count, max_wall_count]. */
+        perimeters?: number;
+        /** @description Top solid layers (count). Solid layers under every top surface. */
+        top_solid_layers?: number;
+        /** @description Bottom solid layers (count). Solid layers over every bottom surface. */
+        bottom_solid_layers?: number;
+        /**
+         * @description Infill pattern. Sparse infill pattern. Names PrusaSlicer lacks are sliced with the nearest equivalent, reported in the result.
+         * @enum {string}
+         */
+        infill_pattern?: "rectilinear" | "alignedrectilinear" | "zigzag" | "crosszag" | "lockedzag" | "line" | "grid" | "triangles" | "trihexagon" | "cubic" | "adaptivecubic" | "supportcubic" | "honeycomb" | "honeycomb3d" | "lateralhoneycomb" | "gyroid" | "monotonic" | "monotonicline" | "lightning";
+        /** @description Supports. Generate support material under overhangs (automatic supports). */
+        support_material?: boolean;
+        /** @description Support overhang angle (°). Overhang angle measured from vertical: faces leaning further out than this get support (45 is common). Sent to PrusaSlicer as threshold 90 − angle. */
+        support_overhang_angle?: number;
+        /** @description Support density (%). Density of the support body under its interface layers. Sliced at the nearest halving of 100 % (50, 25, 12.5 … 1.6 %), so less density never means more material; 0 = no body lines, only the support's outline wall, dense first layer and interfaces. */
+        support_density?: number;
+        /** @description Print speed (mm/s). Default extrusion speed: perimeters, infill, support; external perimeters, top layers, bridges and gap fill run at half of it. */
+        print_speed?: number;
+        /** @description First layer speed (mm/s). Extrusion speed of the first layer. */
+        first_layer_speed?: number;
+      };
+      /** @description The id of one of your printer profiles this quality slices with instead of your default printer profile (an imported PrusaSlicer print preset, docs/profiles.md), with printer_config laid over it. Absent: the default printer profile. A profile an offer's quality uses cannot be deleted (409 profile_in_use). */
+      printer_profile?: string;
+    };
     /** @description Price breaks by quantity, rising min_quantity: a line of at least min_quantity pieces costs discount_percent less (the largest break reached applies). Empty: none. */
     QuantityBreaks: {
         min_quantity: number;
@@ -1672,36 +1709,7 @@ export interface components {
           };
         })[];
       default_material: string;
-      qualities: ({
-          id: string;
-          label: string;
-          /** @description Slicing settings of the preset, laid over the printer profile */
-          printer_config?: {
-            /** @description Layer height (mm). Height of every layer, the first one included. Must lie within min/max layer height and not exceed the nozzle diameter. */
-            layer_height?: number;
-            /** @description Perimeters (count). Number of walls, clamped to [min_wall_count, max_wall_count]. */
-            perimeters?: number;
-            /** @description Top solid layers (count). Solid layers under every top surface. */
-            top_solid_layers?: number;
-            /** @description Bottom solid layers (count). Solid layers over every bottom surface. */
-            bottom_solid_layers?: number;
-            /**
-             * @description Infill pattern. Sparse infill pattern. Names PrusaSlicer lacks are sliced with the nearest equivalent, reported in the result.
-             * @enum {string}
-             */
-            infill_pattern?: "rectilinear" | "alignedrectilinear" | "zigzag" | "crosszag" | "lockedzag" | "line" | "grid" | "triangles" | "trihexagon" | "cubic" | "adaptivecubic" | "supportcubic" | "honeycomb" | "honeycomb3d" | "lateralhoneycomb" | "gyroid" | "monotonic" | "monotonicline" | "lightning";
-            /** @description Supports. Generate support material under overhangs (automatic supports). */
-            support_material?: boolean;
-            /** @description Support overhang angle (°). Overhang angle measured from vertical: faces leaning further out than this get support (45 is common). Sent to PrusaSlicer as threshold 90 − angle. */
-            support_overhang_angle?: number;
-            /** @description Support density (%). Density of the support body under its interface layers. Sliced at the nearest halving of 100 % (50, 25, 12.5 … 1.6 %), so less density never means more material; 0 = no body lines, only the support's outline wall, dense first layer and interfaces. */
-            support_density?: number;
-            /** @description Print speed (mm/s). Default extrusion speed: perimeters, infill, support; external perimeters, top layers, bridges and gap fill run at half of it. */
-            print_speed?: number;
-            /** @description First layer speed (mm/s). Extrusion speed of the first layer. */
-            first_layer_speed?: number;
-          };
-        })[];
+      qualities: components["schemas"]["QualityPreset"][];
       default_quality: string;
       /** @description Infill densities, percent */
       infill_options: number[];
@@ -1760,36 +1768,7 @@ export interface components {
           };
         })[];
       default_material: string;
-      qualities: ({
-          id: string;
-          label: string;
-          /** @description Slicing settings of the preset, laid over the printer profile */
-          printer_config?: {
-            /** @description Layer height (mm). Height of every layer, the first one included. Must lie within min/max layer height and not exceed the nozzle diameter. */
-            layer_height?: number;
-            /** @description Perimeters (count). Number of walls, clamped to [min_wall_count, max_wall_count]. */
-            perimeters?: number;
-            /** @description Top solid layers (count). Solid layers under every top surface. */
-            top_solid_layers?: number;
-            /** @description Bottom solid layers (count). Solid layers over every bottom surface. */
-            bottom_solid_layers?: number;
-            /**
-             * @description Infill pattern. Sparse infill pattern. Names PrusaSlicer lacks are sliced with the nearest equivalent, reported in the result.
-             * @enum {string}
-             */
-            infill_pattern?: "rectilinear" | "alignedrectilinear" | "zigzag" | "crosszag" | "lockedzag" | "line" | "grid" | "triangles" | "trihexagon" | "cubic" | "adaptivecubic" | "supportcubic" | "honeycomb" | "honeycomb3d" | "lateralhoneycomb" | "gyroid" | "monotonic" | "monotonicline" | "lightning";
-            /** @description Supports. Generate support material under overhangs (automatic supports). */
-            support_material?: boolean;
-            /** @description Support overhang angle (°). Overhang angle measured from vertical: faces leaning further out than this get support (45 is common). Sent to PrusaSlicer as threshold 90 − angle. */
-            support_overhang_angle?: number;
-            /** @description Support density (%). Density of the support body under its interface layers. Sliced at the nearest halving of 100 % (50, 25, 12.5 … 1.6 %), so less density never means more material; 0 = no body lines, only the support's outline wall, dense first layer and interfaces. */
-            support_density?: number;
-            /** @description Print speed (mm/s). Default extrusion speed: perimeters, infill, support; external perimeters, top layers, bridges and gap fill run at half of it. */
-            print_speed?: number;
-            /** @description First layer speed (mm/s). Extrusion speed of the first layer. */
-            first_layer_speed?: number;
-          };
-        })[];
+      qualities: components["schemas"]["QualityPreset"][];
       default_quality: string;
       /** @description Infill densities, percent */
       infill_options: number[];
@@ -4341,7 +4320,10 @@ export interface operations {
       429: components["responses"]["TooManyRequests"];
     };
   };
-  /** Delete a profile */
+  /**
+   * Delete a profile
+   * @description A printer profile a quality of the account's offer, or of one of its widget keys' offers, slices with is not deleted (409 `profile_in_use`, naming the quality): take it out of the offer first.
+   */
   deleteProfile: {
     parameters: {
       path: {
@@ -4366,6 +4348,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
       429: components["responses"]["TooManyRequests"];
     };
   };
