@@ -8,7 +8,7 @@ import { writeEvent } from '../outbox/index.ts';
 import { resolveSettings } from '../profiles/index.ts';
 import { specResult } from '../quotes/index.ts';
 import { effectiveOffer } from '../offer/index.ts';
-import { quantityProblem } from '../../shared/offer.ts';
+import { quantityProblem, type QualityPreset } from '../../shared/offer.ts';
 import { deliveryDate, priceLine } from '../../shared/offer-terms.ts';
 import { currencyDigits } from '../../shared/pricing.ts';
 import { ApiError, ValidationError, notFound } from '../http/index.ts';
@@ -35,11 +35,13 @@ export async function widgetConfig(deps: Deps, auth: Auth) {
       swatches: m.swatches ?? {},
     })),
     default_material: offer.default_material,
-    qualities: offer.qualities.map((q) => ({
-      id: q.id,
-      label: q.label,
-      layer_height: q.printer_config.layer_height ?? p.layer_height,
-    })),
+    qualities: await Promise.all(
+      offer.qualities.map(async (q) => ({
+        id: q.id,
+        label: q.label,
+        layer_height: q.printer_config.layer_height ?? (await profileLayerHeight(deps, auth, q)) ?? p.layer_height,
+      })),
+    ),
     default_quality: offer.default_quality,
     infill_options: offer.infill_options,
     default_infill: offer.default_infill,
@@ -52,6 +54,19 @@ export async function widgetConfig(deps: Deps, auth: Auth) {
     default_lead_time: offer.default_lead_time,
     slice_settings: await defaultSliceSettings(deps, auth),
   };
+}
+
+/** The layer height of the printer profile a quality slices with (an imported print preset); null: none. */
+async function profileLayerHeight(deps: Deps, auth: Auth, q: QualityPreset): Promise<number | null> {
+  if (!q.printer_profile) return null;
+  return resolveSettings(deps.db, auth.account.id, {}, { printer_profile: q.printer_profile }).then(
+    (r) => r.settings.printer.layer_height,
+    // Deleted since the offer was read: the quote names the problem; the configuration still answers.
+    (err) => {
+      if (err instanceof ApiError) return null;
+      throw err;
+    },
+  );
 }
 
 export interface CartRequestLine {

@@ -58,6 +58,12 @@ test('the picked print presets are the qualities, named as in PrusaSlicer, thick
     offer.body.materials.some((m: { material: string }) => m.material === FILAMENT),
     'the picked filament is sold',
   );
+  const widget = await api.get('/v2/widget/config');
+  assert.deepEqual(
+    widget.body.qualities.map((q: { label: string; layer_height: number }) => `${q.label}: ${q.layer_height}`),
+    ['0.30mm DRAFT: 0.3', '0.20mm QUALITY: 0.2', '0.15mm QUALITY: 0.15'],
+    "the widget shows each preset's own layer height",
+  );
   const again = await api.post('/v2/profiles/import', {
     library: { vendor: 'PrusaResearch', printer: PRINTER, prints: PRINTS, filaments: [FILAMENT] },
     default: true,
