@@ -64,7 +64,9 @@ const quoteRow = async (server: TestServer, id: string) =>
   )[0]!;
 
 test("two long slices of one account leave a slot for another account's quote; deleting the file stops them", async (t) => {
-  const server = await start({ SLICER_CONCURRENCY: '2', JOB_LEASE_MS: '3000' });
+  // The default job lease (60 s): a short one can run out on a loaded host between two heartbeats, and a slice
+  // whose lease ran out no longer counts as running, so the rule would rightly hand its account the last slot.
+  const server = await start({ SLICER_CONCURRENCY: '2' });
   const a = await server.newAccount({ email: 'long-a@example.test' });
   const b = await server.newAccount({ email: 'long-b@example.test' });
   const apiA = server.client(a.token);
