@@ -35,6 +35,8 @@ const OFFER: Offer = {
       label: 'Strong',
       printer_config: { perimeters: 4, support_material: true, infill_pattern: 'gyroid' },
     },
+    // An imported print preset: it slices with its own printer profile.
+    { id: '0-15mm-quality', label: '0.15mm QUALITY', printer_config: {}, printer_profile: 'prof_k3j9x0abc' },
   ],
   default_quality: 'strong',
   infill_options: [10, 20, 40],

@@ -3,7 +3,7 @@
 // buttons of a list row, "add" fields, and the select of a preselected value.
 import { html, nothing, type TemplateResult } from 'lit';
 import { fieldId, type OfferDraft } from '../lib/offer-draft.ts';
-import type { MaterialChoice } from '../lib/profiles.ts';
+import type { MaterialChoice, PrinterChoice } from '../lib/profiles.ts';
 
 /** The problems the editor shows, by field path as the API names them (materials.0.colors.1, quantity.max …). */
 export interface FieldErrors {
@@ -116,6 +116,8 @@ export interface EditorContext extends FieldErrors {
   materials: MaterialChoice[];
   /** The printer values a preset field inherits when left empty (the placeholders). */
   printer: Record<string, unknown>;
+  /** The account's own printer profiles a quality may slice with instead of the default one. */
+  printers: PrinterChoice[];
   edit(change: (d: OfferDraft) => void, opts?: EditOptions): void;
 }
 

@@ -7,7 +7,7 @@ import type { ApiError } from '../lib/api.ts';
 import { toApiError } from '../lib/loader.ts';
 import { removeOffer, saveOffer, type Offer, type OfferInput, type OfferTarget, type OfferView } from '../lib/offer.ts';
 import { draftFrom, draftIssues, draftOffer, fieldLabel, offerBody, type OfferDraft } from '../lib/offer-draft.ts';
-import type { MaterialChoice } from '../lib/profiles.ts';
+import type { MaterialChoice, PrinterChoice } from '../lib/profiles.ts';
 import { UNSAVED_ATTRIBUTE } from '../lib/router.ts';
 import type { WidgetConfig } from '../../../widget/src/types.ts';
 import { confirmAction, type ConfirmOptions } from './confirm.ts';
@@ -39,6 +39,7 @@ export class OfferEditor extends AppElement {
     target: { attribute: false },
     materials: { attribute: false },
     printer: { attribute: false },
+    printers: { attribute: false },
     shop: { attribute: false },
     draft: { state: true },
     submitted: { state: true },
@@ -51,6 +52,7 @@ export class OfferEditor extends AppElement {
   declare target: OfferTarget;
   declare materials: MaterialChoice[];
   declare printer: Record<string, unknown>;
+  declare printers: PrinterChoice[];
   /** The shop as GET /v2/widget/config describes it (currency, build volume), for the preview. */
   declare shop: WidgetConfig;
   declare draft: OfferDraft;
@@ -70,6 +72,7 @@ export class OfferEditor extends AppElement {
     super();
     this.materials = [];
     this.printer = {};
+    this.printers = [];
     this.submitted = false;
     this.busy = false;
     this.serverError = null;
@@ -150,6 +153,7 @@ export class OfferEditor extends AppElement {
       currency: this.shop.currency,
       materials: this.materials,
       printer: this.printer,
+      printers: this.printers,
       problem: (path) => problems.get(path),
       label: (path) => fieldLabel(path, this.draft),
       edit: this.edit,
@@ -212,7 +216,10 @@ export class OfferEditor extends AppElement {
     const c = this.context(problems);
     const valid = draftOffer(this.draft);
     if (valid) this.lastValid = valid;
-    const layerHeight = Number(this.printer.layer_height ?? 0);
+    const layerHeightOf = (q: Offer['qualities'][number]) => {
+      const own = this.printers.find((p) => p.id === q.printer_profile)?.settings ?? this.printer;
+      return Number(q.printer_config.layer_height ?? own.layer_height ?? 0);
+    };
     return html`<form class="offer-editor" @submit=${this.submit} novalidate aria-label="Offer">
       <div class="offer-layout">
         <div class="offer-main">
@@ -221,7 +228,7 @@ export class OfferEditor extends AppElement {
           ${budgetSection(c)}
           ${this.actions()}
         </div>
-        ${previewPanel(this.shop, this.lastValid, layerHeight, valid !== null)}
+        ${previewPanel(this.shop, this.lastValid, layerHeightOf, valid !== null)}
       </div>
       <div class="visually-hidden" role="status" aria-live="polite">${this.announcement}</div>
     </form>`;

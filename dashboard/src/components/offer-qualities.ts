@@ -13,16 +13,25 @@ import {
 import { formatField, unitText } from '../lib/profile-rules.ts';
 import { badge } from './page-header.ts';
 import { settingField } from './setting-field.ts';
-import { defaultSelect, errorText, moveIn, moved, rowTools, textField, type EditorContext } from './offer-controls.ts';
+import {
+  defaultSelect,
+  describedBy,
+  errorText,
+  moveIn,
+  moved,
+  rowTools,
+  textField,
+  type EditorContext,
+} from './offer-controls.ts';
 
 export function qualitiesSection(c: EditorContext): TemplateResult {
   const d = c.draft;
   return html`<fieldset class="field-group offer-group" id=${fieldId('qualities')} tabindex="-1"
     aria-describedby="of-qualities-hint">
     <legend>Quality presets</legend>
-    <p class="hint" id="of-qualities-hint">Named sets of slicing settings laid over your printer profile. A field
-      left empty keeps the printer profile's value (shown greyed). Bed, nozzle and prices stay the printer
-      profile's.</p>
+    <p class="hint" id="of-qualities-hint">Named sets of slicing settings laid over a printer profile: your default
+      one, or another of yours (a print preset you imported, say). A field left empty keeps the printer profile's
+      value (shown greyed). Bed, nozzle and prices stay the printer profile's.</p>
     ${errorText(c, 'qualities')}
     <ol class="offer-list">${repeat(
       d.qualities,
@@ -52,10 +61,15 @@ function removeQuality(d: OfferDraft, key: number) {
   if (d.defaultQuality === key) d.defaultQuality = d.qualities[0]?.key ?? 0;
 }
 
+/** The printer profile a quality slices with, when it names one of the account's. */
+const printerOf = (c: EditorContext, q: QualityRow) =>
+  q.printerProfile ? c.printers.find((p) => p.id === q.printerProfile) : undefined;
+
 /** "Layer height 0.1 mm, Perimeters 4", or what an empty preset means. */
-function presetSummary(q: QualityRow): string {
+function presetSummary(c: EditorContext, q: QualityRow): string {
   const set = PRESET_DEFS.filter((def) => (q.settings[def.name] ?? '').trim() !== '');
-  if (!set.length) return 'as your printer profile';
+  if (!set.length)
+    return q.printerProfile ? `as ${printerOf(c, q)?.name ?? 'its printer profile'}` : 'as your printer profile';
   return set.map((def) => `${def.label} ${q.settings[def.name]}${unitText(def) ? ` ${unitText(def)}` : ''}`).join(', ');
 }
 
@@ -76,6 +90,7 @@ function qualityItem(c: EditorContext, q: QualityRow, i: number): TemplateResult
       ${tools}
     </div>
     <div class="field-pair">${nameFields(c, q, path)}</div>
+    ${printerField(c, q, `${path}.printer_profile`)}
     ${presetSettings(c, q, `${path}.printer_config`)}
   </li>`;
 }
@@ -109,10 +124,28 @@ function nameFields(c: EditorContext, q: QualityRow, path: string): TemplateResu
     })}`;
 }
 
+/** Which printer profile the quality slices with: shown once the account has a printer profile of its own. */
+function printerField(c: EditorContext, q: QualityRow, path: string): TemplateResult | typeof nothing {
+  if (!c.printers.length && !q.printerProfile) return nothing;
+  const id = fieldId(path);
+  const invalid = c.problem(path) !== undefined;
+  const known = c.printers.some((p) => p.id === q.printerProfile);
+  return html`<div class="field ${invalid ? 'field-invalid' : ''}">
+    <label for=${id}>Slices with</label>
+    <select id=${id} aria-invalid=${invalid ? 'true' : 'false'} aria-describedby=${describedBy(c, path, false)}
+      @change=${(e: Event) => c.edit(() => (q.printerProfile = (e.target as HTMLSelectElement).value), { touch: q.key })}>
+      <option value="" ?selected=${!q.printerProfile}>Your default printer profile</option>
+      ${c.printers.map((p) => html`<option value=${p.id} ?selected=${p.id === q.printerProfile}>${p.name}</option>`)}
+      ${q.printerProfile && !known ? html`<option value=${q.printerProfile} selected>A profile that no longer exists</option>` : nothing}
+    </select>
+    ${errorText(c, path)}
+  </div>`;
+}
+
 /** The preset's settings; a new preset's start open, and the editor opens any with a problem. */
 function presetSettings(c: EditorContext, q: QualityRow, path: string): TemplateResult {
   return html`<details class="preset-settings" id=${fieldId(path)} tabindex="-1" ?open=${q.isNew}>
-    <summary>Slicing settings: <span class="muted">${presetSummary(q)}</span></summary>
+    <summary>Slicing settings: <span class="muted">${presetSummary(c, q)}</span></summary>
     ${errorText(c, path)}
     <div class="field-grid">
       ${PRESET_DEFS.map((def) =>
@@ -120,7 +153,7 @@ function presetSettings(c: EditorContext, q: QualityRow, path: string): Template
           {
             def,
             value: q.settings[def.name] ?? '',
-            inherited: formatField(def, c.printer[def.name]),
+            inherited: formatField(def, (printerOf(c, q)?.settings ?? c.printer)[def.name]),
             error: c.problem(`${path}.${def.name}`),
             readonly: false,
             onInput: (field, v) => c.edit(() => (q.settings[field] = v), { touch: q.key }),

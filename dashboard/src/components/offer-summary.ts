@@ -41,8 +41,13 @@ export function errorSummary(problems: Map<string, string>, draft: OfferDraft, s
 }
 
 /** The widget as shoppers will see it with this offer, and the terms the widget does not show. */
-export function previewPanel(shop: WidgetConfig, offer: Offer | null, layerHeight: number, current: boolean) {
-  const config = offer ? widgetConfigFor(shop, offer, layerHeight) : null;
+export function previewPanel(
+  shop: WidgetConfig,
+  offer: Offer | null,
+  layerHeightOf: (q: Offer['qualities'][number]) => number,
+  current: boolean,
+) {
+  const config = offer ? widgetConfigFor(shop, offer, layerHeightOf) : null;
   const floor = (v: number | null, what: string): TemplateResult | typeof nothing =>
     v === null ? nothing : html`<li>${what}: ${money(v, shop.currency)}</li>`;
   return html`<aside class="offer-preview" aria-labelledby="of-preview-h">

@@ -27,6 +27,8 @@ export interface QualityRow {
   idFromLabel: boolean;
   /** Added in this editor (not loaded): its settings start open. */
   isNew: boolean;
+  /** The id of the printer profile it slices with; empty: the default printer profile. */
+  printerProfile: string;
 }
 export interface InfillRow {
   key: number;
@@ -118,13 +120,19 @@ function leadTimesBody(text: string): Record<string, unknown>[] {
       };
     });
 }
-export const qualityRow = (id: string, label: string, settings: Record<string, string>): QualityRow => ({
+export const qualityRow = (
+  id: string,
+  label: string,
+  settings: Record<string, string>,
+  printerProfile = '',
+): QualityRow => ({
   key: newKey(),
   id,
   label,
   settings,
   idFromLabel: false,
   isNew: false,
+  printerProfile,
 });
 export const newQualityRow = (): QualityRow => ({ ...qualityRow('', '', {}), idFromLabel: true, isNew: true });
 
@@ -149,7 +157,7 @@ export function draftFrom(offer: Offer): OfferDraft {
   const qualities = offer.qualities.map((q) => {
     const settings = q.printer_config as Record<string, unknown>;
     const text = Object.fromEntries(PRESET_DEFS.map((d) => [d.name, formatField(d, settings[d.name])]));
-    return qualityRow(q.id, q.label, text);
+    return qualityRow(q.id, q.label, text, q.printer_profile ?? '');
   });
   const infill = offer.infill_options.map((v) => infillRow(String(v)));
   const keyOf = <T extends { key: number }>(rows: T[], match: (r: T) => boolean) =>
@@ -221,7 +229,12 @@ export function offerBody(d: OfferDraft): Record<string, unknown> {
   return {
     materials: d.materials.map(materialBody),
     default_material: byKey(d.materials, d.defaultMaterial)?.material ?? '',
-    qualities: d.qualities.map((q) => ({ id: q.id.trim(), label: q.label.trim(), printer_config: presetSettings(q) })),
+    qualities: d.qualities.map((q) => ({
+      id: q.id.trim(),
+      label: q.label.trim(),
+      printer_config: presetSettings(q),
+      ...(q.printerProfile ? { printer_profile: q.printerProfile } : {}),
+    })),
     default_quality: byKey(d.qualities, d.defaultQuality)?.id.trim() ?? '',
     infill_options: d.infill.map((i) => numeric(i.value)),
     default_infill: numeric(byKey(d.infill, d.defaultInfill)?.value ?? ''),
@@ -265,6 +278,7 @@ export function fieldLabel(path: string, d: OfferDraft): string {
     if (sub === 'printer_config') {
       return rest ? `${name}, ${PRESET_DEFS.find((f) => f.name === rest)?.label ?? rest}` : `${name}, slicing settings`;
     }
+    if (sub === 'printer_profile') return `${name}, printer profile`;
     return sub === 'id' ? `${name}, id` : sub === 'label' ? `${name}, label` : name;
   }
   if (head === 'infill_options' && index !== undefined) return `Infill option ${n + 1}`;

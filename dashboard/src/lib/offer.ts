@@ -49,7 +49,11 @@ export const loadWidgetConfig = () => call(api.GET('/v2/widget/config'));
  * What GET /v2/widget/config would answer with this offer: the shop's own fields from the server, the
  * shopper's options from the (unsaved) offer, as server/widget/service.ts builds them.
  */
-export function widgetConfigFor(shop: WidgetConfig, offer: Offer, printerLayerHeight: number): WidgetConfig {
+export function widgetConfigFor(
+  shop: WidgetConfig,
+  offer: Offer,
+  layerHeightOf: (q: Offer['qualities'][number]) => number,
+): WidgetConfig {
   return {
     ...shop,
     materials: offer.materials.map((m) => ({
@@ -62,7 +66,7 @@ export function widgetConfigFor(shop: WidgetConfig, offer: Offer, printerLayerHe
     qualities: offer.qualities.map((q) => ({
       id: q.id,
       label: q.label,
-      layer_height: q.printer_config.layer_height ?? printerLayerHeight,
+      layer_height: layerHeightOf(q),
     })),
     default_quality: offer.default_quality,
     infill_options: [...offer.infill_options].sort((a, b) => a - b),

@@ -71,6 +71,27 @@ export function printerBaseline(printers: Profile[], globals: Profile[]): Record
   return out;
 }
 
+/** One of the account's printer profiles a quality may slice with, with the values it resolves to. */
+export interface PrinterChoice {
+  id: string;
+  name: string;
+  settings: Record<string, unknown>;
+}
+
+/** The account's own printer profiles, each with the values its presets inherit when left empty. */
+export function printerChoices(printers: Profile[], globals: Profile[]): PrinterChoice[] {
+  return printers
+    .filter((p) => p.scope === 'account')
+    .map((p) => ({
+      id: p.profile_id,
+      name: p.name,
+      settings: printerBaseline(
+        printers.map((x) => (x.scope === 'account' ? { ...x, is_default: x.profile_id === p.profile_id } : x)),
+        globals,
+      ),
+    }));
+}
+
 /** A material profile an offer may name. */
 export interface MaterialChoice {
   name: string;

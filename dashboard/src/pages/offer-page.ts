@@ -4,7 +4,14 @@ import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
 import { ApiError, api, call } from '../lib/api.ts';
 import { Loader } from '../lib/loader.ts';
-import { listProfiles, materialChoices, printerBaseline, type MaterialChoice } from '../lib/profiles.ts';
+import {
+  listProfiles,
+  materialChoices,
+  printerBaseline,
+  printerChoices,
+  type MaterialChoice,
+  type PrinterChoice,
+} from '../lib/profiles.ts';
 import { loadOffer, loadWidgetConfig, SOURCE_TEXT, type OfferTarget, type OfferView } from '../lib/offer.ts';
 import type { WidgetConfig } from '../../../widget/src/types.ts';
 import { pageHeader, badge } from '../components/page-header.ts';
@@ -24,6 +31,7 @@ interface OfferData {
   offer: OfferView;
   materials: MaterialChoice[];
   printer: Record<string, unknown>;
+  printers: PrinterChoice[];
   shop: WidgetConfig;
 }
 
@@ -43,7 +51,14 @@ async function loadAll(keyId: string | null): Promise<OfferData> {
     listProfiles('global'),
     loadWidgetConfig(),
   ]);
-  return { target, offer, materials: materialChoices(materials), printer: printerBaseline(printers, globals), shop };
+  return {
+    target,
+    offer,
+    materials: materialChoices(materials),
+    printer: printerBaseline(printers, globals),
+    printers: printerChoices(printers, globals),
+    shop,
+  };
 }
 
 export class OfferPage extends AppElement {
@@ -109,7 +124,7 @@ export class OfferPage extends AppElement {
         </div>
         ${this.sourceNote(data.target, offer)}
         <sq-offer-editor .offer=${offer} .target=${data.target} .materials=${data.materials} .printer=${data.printer}
-          .shop=${data.shop} @sq-offer-changed=${this.onChanged}></sq-offer-editor>
+          .printers=${data.printers} .shop=${data.shop} @sq-offer-changed=${this.onChanged}></sq-offer-editor>
       </section>
       ${data.target.kind === 'account' ? html`<sq-signing-secret></sq-signing-secret>` : nothing}`;
   }
