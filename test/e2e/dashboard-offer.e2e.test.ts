@@ -190,6 +190,49 @@ describe('the offer in the merchant dashboard', { skip }, () => {
     assert.equal(await page.getByLabel('Lead time').inputValue(), LEAD_TIME);
   });
 
+  it('lets a quality slice with an imported print preset, and the widget shows its layer height', async () => {
+    const library = {
+      vendor: 'PrusaResearch',
+      printer: 'Original Prusa i3 MK3S & MK3S+',
+      prints: ['0.15mm QUALITY @MK3'],
+      filaments: [],
+    };
+    const imported = await fetch(`${server.url}/v2/profiles/import`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: JSON.stringify({ library }),
+    });
+    assert.equal(imported.status, 201);
+    const presetId = (await imported.json()).qualities[0].printer_profile as string;
+    await page.reload();
+    await h1('Offer').waitFor();
+    const slicesWith = page.locator('#of-qualities-1-printer_profile');
+    const layerBefore = (await widgetConfig()).qualities[1].layer_height;
+    assert.equal(await slicesWith.inputValue(), '', 'the default printer profile until chosen');
+    await slicesWith.selectOption({ label: 'Original Prusa i3 MK3S & MK3S+ — 0.15mm QUALITY @MK3' });
+    await page.locator('#of-qualities-1-printer_config').getByText('as Original Prusa i3 MK3S').waitFor();
+    await assertAccessible(page, 'a quality slicing with an imported print preset');
+    await button('Save offer').click();
+    await page.getByText('Offer saved. The widget offers it from now on.').waitFor();
+    const saved = await (await fetch(`${server.url}/v2/offer`, { headers: auth() })).json();
+    assert.equal(saved.qualities[1].printer_profile, presetId);
+    const config = await widgetConfig();
+    assert.equal(config.qualities[1].layer_height, 0.15, "the preset's layer height, not the printer profile's");
+    const previewed = await preview().evaluate((el) => (el as unknown as { config: { qualities: unknown } }).config);
+    assert.deepEqual(previewed.qualities, config.qualities, "the preview offers the widget's qualities");
+
+    const refused = await fetch(`${server.url}/v2/profiles/printer/${presetId}`, { method: 'DELETE', headers: auth() });
+    assert.equal(refused.status, 409, 'a profile the offer slices with is not deleted');
+    await slicesWith.selectOption({ label: 'Your default printer profile' });
+    await button('Save offer').click();
+    const back = await until('the offer saved with the default printer profile again', 30_000, async () => {
+      const offer = await (await fetch(`${server.url}/v2/offer`, { headers: auth() })).json();
+      return offer.qualities[1].printer_profile === undefined ? offer : undefined;
+    });
+    assert.equal(back.qualities[1].id, saved.qualities[1].id);
+    assert.equal((await widgetConfig()).qualities[1].layer_height, layerBefore);
+  });
+
   it('gives the widget key its own offer, then removes it', async () => {
     await page.goto(at('widget-keys'));
     await assertAccessible(page, 'widget keys with the offer column', ['iframe.widget-preview']);
