@@ -71,21 +71,24 @@ test("two long slices of one account leave a slot for another account's quote; d
   const b = await server.newAccount({ email: 'long-b@example.test' });
   const apiA = server.client(a.token);
   const crowd = await upload(apiA, CROWD, 'crowd.obj');
-  const long = [
-    await apiA.post(`/v2/file/quote/${crowd}/async`, { printer_config: { layer_height: 0.1 } }),
-    await apiA.post(`/v2/file/quote/${crowd}/async`, { printer_config: { layer_height: 0.1, support_material: true } }),
-  ].map((r) => r.body.job_id as string);
+  // The first long slice is held (stopped) the moment it runs: however fast or loaded the machine, it is still
+  // running when the account's second one and the other account's quote ask, so the only free slot is the one
+  // the rule keeps from the account's second. (Answering a quote waits for its estimate, which on a loaded host
+  // can outlast the slice itself: the hold cannot wait for the answer.)
+  const first = apiA.post(`/v2/file/quote/${crowd}/async`, { printer_config: { layer_height: 0.1 } });
+  const slicer = await until('the long slice to run', 60_000, async () => slicerOf(crowd));
+  const held = holdSlicers([slicer]);
+  t.after(() => held.release());
+  // The long slice runs niced, so that it yields the cores to the short ones beside it.
+  assert.equal(niceness(slicer), 10);
+  const second = apiA.post(`/v2/file/quote/${crowd}/async`, {
+    printer_config: { layer_height: 0.1, support_material: true },
+  });
+  const long = (await Promise.all([first, second])).map((r) => r.body.job_id as string);
   for (const id of long) {
     const predicted = (await quoteRow(server, id)).predicted_s!;
     assert.ok(predicted > SHORT_SLICE_S, `a long slice: predicted ${predicted} s`);
   }
-  // The long slice runs niced, so that it yields the cores to the short ones beside it.
-  const slicer = await until('the long slice to run', 60_000, async () => slicerOf(crowd));
-  assert.equal(niceness(slicer), 10);
-  // Held (stopped) while the other account asks: however fast or loaded the machine, the first long slice is
-  // still running then, so the only free slot is the one the rule keeps from the account's second.
-  const held = holdSlicers([slicer]);
-  t.after(() => held.release());
 
   const apiB = server.client(b.token);
   const cube = await upload(apiB, cubeOf(14), 'cube.obj');
