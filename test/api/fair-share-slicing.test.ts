@@ -55,6 +55,12 @@ function slicerOf(fileId: string): number | undefined {
   return undefined;
 }
 
+/** A process's CPU time in clock ticks (user and system: the 14th and 15th fields of /proc/<pid>/stat). */
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
 /** A process's nice value (the 19th field of /proc/<pid>/stat, counted after the command in parentheses). */
 const niceness = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]!.split(' ')[16]);
 
@@ -77,6 +83,8 @@ test("two long slices of one account leave a slot for another account's quote; d
   // can outlast the slice itself: the hold cannot wait for the answer.)
   const first = apiA.post(`/v2/file/quote/${crowd}/async`, { printer_config: { layer_height: 0.1 } });
   const slicer = await until('the long slice to run', 60_000, async () => slicerOf(crowd));
+  // Some work done first, so that its stop below has seconds to charge.
+  await until('the long slice to use the CPU', 60_000, () => (cpuTicks(slicer) >= 20 ? true : undefined));
   const held = holdSlicers([slicer]);
   t.after(() => held.release());
   // The long slice runs niced, so that it yields the cores to the short ones beside it.
@@ -121,11 +129,12 @@ test("two long slices of one account leave a slot for another account's quote; d
     );
     return rows.length ? rows : undefined;
   });
-  assert.deepEqual(
-    charged.map((r) => r.outcome),
-    ['stopped'],
-  );
-  assert.ok(charged[0]!.seconds > 0);
+  // The held slice, and the account's second if it had started after the other account's quote: each stopped.
+  assert.ok(charged.length <= 2);
+  for (const row of charged) {
+    assert.equal(row.outcome, 'stopped');
+    assert.ok(row.seconds > 0);
+  }
 });
 
 test("a timed-out slice is charged to its caller and spends the caller's hourly slicer budget", async () => {
