@@ -1,5 +1,5 @@
 // The dashboard's reading of an import check (dashboard/src/lib/printer-check.ts): agreement within docs/profiles.md's
-// bounds, what to look at otherwise (a time gap points at custom G-code, a version gap at the slicer version), and
+// bounds, what to look at otherwise (less here points at custom G-code, a version gap at the slicer version), and
 // the figures as a merchant reads them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,14 +27,20 @@ test('within ±0.5 % filament and ±1 % time the slices agree; no G-code, no rea
   assert.equal(readCheck({ ...base, shop_gcode: null, difference: null }), null);
 });
 
-test('a time gap points at custom G-code, a weight gap at the presets, a version gap at the version', () => {
+test('less here points at custom G-code first, a weight gap at the infill, a version gap at the version', () => {
   const time = readCheck(withDifference({ weight_percent: 0.1, time_percent: -6.3 }))!;
   assert.equal(time.agrees, false);
-  assert.ok(time.hints.some((h) => /custom G-code/.test(h) && /keep_custom_gcode=true/.test(h)));
-  assert.ok(!time.hints.some((h) => /filament differs/.test(h)));
-  const weight = readCheck(withDifference({ weight_percent: -12, time_percent: 0.2 }))!;
-  assert.ok(weight.hints.some((h) => /infill/.test(h)));
-  assert.ok(!weight.hints.some((h) => /custom G-code/.test(h)));
+  assert.match(time.hints[0]!, /custom G-code/);
+  assert.match(time.hints[0]!, /keep_custom_gcode=true/);
+  assert.ok(!time.hints.some((h) => /infill/.test(h)));
+  // Lighter here: the purge line of the start G-code is the likeliest reason, then the infill.
+  const lighter = readCheck(withDifference({ weight_percent: -1.67, time_percent: -0.82 }))!;
+  assert.match(lighter.hints[0]!, /custom G-code/);
+  assert.ok(lighter.hints.some((h) => /infill/.test(h)));
+  // Heavier and longer here: no custom G-code can explain it.
+  const heavier = readCheck(withDifference({ weight_percent: 12, time_percent: 3 }))!;
+  assert.ok(!heavier.hints.some((h) => /custom G-code/.test(h)));
+  assert.ok(heavier.hints.some((h) => /infill/.test(h)) && heavier.hints.some((h) => /exactly the presets/.test(h)));
   const version = readCheck(withDifference({ weight_percent: 0, time_percent: 3 }, '2.8.1'))!;
   assert.match(version.hints[0]!, /PrusaSlicer 2\.8\.1, this service slices with 2\.9\.2/);
 });

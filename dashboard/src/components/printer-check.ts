@@ -53,6 +53,7 @@ export class PrinterCheck extends AppElement {
   protected override willUpdate(changed: PropertyValues<this>) {
     if (!changed.has('imported') || !this.imported) return;
     this.printerId = this.imported.profiles.find((p) => p.kind === 'printer')?.id ?? this.printerId;
+    this.material = this.imported.profiles.find((p) => p.kind === 'material')?.name ?? this.material;
     this.result = null;
     void this.printers.reload();
     void this.materials.reload();
@@ -110,16 +111,16 @@ export class PrinterCheck extends AppElement {
           PrusaSlicer places it (not moved, rotated or scaled), and export the G-code (.gcode or .bgcode).</li>
         <li>Upload that G-code and compare.</li>
       </ol>
+      <div class="field">
+        <label for="check-printer">Printer profile</label>
+        <select id="check-printer" @change=${(e: Event) => (this.printerId = (e.target as HTMLSelectElement).value)}>
+          ${printers.map(
+            (p) =>
+              html`<option value=${p.profile_id} ?selected=${p.profile_id === printer.profile_id}>${p.name}</option>`,
+          )}
+        </select>
+      </div>
       <div class="field-grid">
-        <div class="field">
-          <label for="check-printer">Printer profile</label>
-          <select id="check-printer" @change=${(e: Event) => (this.printerId = (e.target as HTMLSelectElement).value)}>
-            ${printers.map(
-              (p) =>
-                html`<option value=${p.profile_id} ?selected=${p.profile_id === printer.profile_id}>${p.name}</option>`,
-            )}
-          </select>
-        </div>
         <div class="field">
           <label for="check-material">Material (the filament preset you sliced with)</label>
           <select id="check-material" @change=${(e: Event) => (this.material = (e.target as HTMLSelectElement).value)}>

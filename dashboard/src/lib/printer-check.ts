@@ -15,29 +15,29 @@ export interface CheckReading {
 }
 
 const within = (percent: number | null, bound: number) => percent === null || Math.abs(percent) <= bound;
+const below = (percent: number | null, bound: number) => percent !== null && percent < -bound;
+
+const CUSTOM_GCODE =
+  'Less filament or time here usually means your printer’s custom G-code (start and end, purge line, layer change) was left out: the dashboard imports printers without it. To count it, import your config through the API with keep_custom_gcode=true (docs/profiles.md, “Custom G-code”).';
+const PRESETS =
+  'Slice the reference part with exactly the presets of the profile checked (printer, print and filament) and the material chosen here, without moving, rotating or scaling it. Settings the import left out (listed after the import) slice with this service’s values.';
+const INFILL =
+  'A gap in filament is often another infill density or pattern, other perimeters or another filament preset in your G-code.';
 
 export function readCheck(check: ProfileCheck): CheckReading | null {
   const { difference, shop_gcode: shop, slicer } = check;
   if (!difference || !shop) return null;
-  const weightOk = within(difference.weight_percent, AGREEMENT.weightPercent);
-  const timeOk = within(difference.time_percent, AGREEMENT.timePercent);
-  if (weightOk && timeOk) return { agrees: true, hints: [] };
+  const { weight_percent: weight, time_percent: time } = difference;
+  const weightOk = within(weight, AGREEMENT.weightPercent);
+  if (weightOk && within(time, AGREEMENT.timePercent)) return { agrees: true, hints: [] };
   const hints: string[] = [];
   if (shop.slicer_version && shop.slicer_version !== slicer.version)
     hints.push(
       `Your G-code comes from PrusaSlicer ${shop.slicer_version}, this service slices with ${slicer.version}: another version estimates print times a few per cent apart.`,
     );
-  hints.push(
-    'Slice the reference part with exactly the presets of the profile checked (its printer, print and filament presets) and the same material chosen here, without moving, rotating or scaling it.',
-  );
-  if (!timeOk)
-    hints.push(
-      'The print time differs: your printer’s custom G-code (start and end, purge line, layer change) adds time, and the dashboard imports printers without it. To count it, import your config through the API with keep_custom_gcode=true (docs/profiles.md, “Custom G-code”).',
-    );
-  if (!weightOk)
-    hints.push(
-      'The filament differs: a denser or sparser infill, other perimeters or another filament preset in your G-code shows here. Settings the import left out (listed after the import) slice with this service’s values.',
-    );
+  if (below(weight, AGREEMENT.weightPercent) || below(time, AGREEMENT.timePercent)) hints.push(CUSTOM_GCODE);
+  hints.push(PRESETS);
+  if (!weightOk) hints.push(INFILL);
   return { agrees: false, hints };
 }
 
