@@ -36,6 +36,7 @@ const NOT_FOR_SHOPPERS = new Set([
   'idempotency_key_reused',
   // The merchant's check of an imported printer profile (an API token or the dashboard).
   'gcode_too_large',
+  'bgcode_unreadable',
   'slicer_busy',
 ]);
 

@@ -360,7 +360,7 @@ const REFUSED: { test: (key: string) => boolean; reason: string; secret?: boolea
     reason: 'output path and file name are the service’s own',
   },
   { test: (k) => k === 'gcode_substitutions', reason: 'rewrites the G-code the service reads: never applied' },
-  { test: (k) => k === 'binary_gcode', reason: 'the service reads text G-code: pinned off' },
+  { test: (k) => k === 'binary_gcode', reason: "the service's own slices are text G-code: pinned off" },
   { test: (k) => k.startsWith('thumbnails'), reason: 'thumbnails are not rendered by the service' },
   {
     test: (k) =>

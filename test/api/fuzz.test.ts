@@ -227,8 +227,17 @@ interface Fuzzed {
     | { kind: 'none' }
     | { kind: 'json'; value: unknown }
     | { kind: 'raw'; type: string; text: string }
-    | { kind: 'form'; fields: [string, string][]; file: Uint8Array | null };
+    | { kind: 'form'; fields: [string, string][]; part: string; file: Uint8Array | null };
 }
+
+/** The multipart schema's file part ("file", the check's "gcode"). */
+function filePart(schema: Schema | undefined): string {
+  const properties: Record<string, Schema> = resolve(schema).properties ?? {};
+  return Object.entries(properties).find(([, p]) => p.format === 'binary')?.[0] ?? 'file';
+}
+
+/** The head of a binary G-code, then junk: block sizes, types and checksums from nowhere. */
+const BGCODE_HEAD = new Uint8Array([...enc('GCDE'), 1, 0, 0, 0, 1, 0]);
 
 function requestFor(template: string, op: Schema): fc.Arbitrary<Fuzzed> {
   const params: Schema[] = op.parameters ?? [];
@@ -279,8 +288,14 @@ function requestFor(template: string, op: Schema): fc.Arbitrary<Fuzzed> {
       arbitrary: fc.record({
         kind: fc.constant('form' as const),
         fields: fc.array(fc.tuple(fc.constantFrom('unit', 'file', 'x'), hostileString), { maxLength: 2 }),
+        part: fc.constant(filePart(content['multipart/form-data'].schema)),
         file: fc.option(
-          fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.constant(enc(CUBE_OBJ)), hostileString.map(enc)),
+          fc.oneof(
+            fc.uint8Array({ maxLength: 300 }),
+            fc.constant(enc(CUBE_OBJ)),
+            hostileString.map(enc),
+            fc.uint8Array({ maxLength: 300 }).map((junk) => new Uint8Array([...BGCODE_HEAD, ...junk])),
+          ),
           { nil: null },
         ),
       }),
@@ -301,7 +316,7 @@ async function send(method: string, caller: Caller, r: Fuzzed) {
   } else if (r.body.kind === 'form') {
     const form = new FormData();
     for (const [name, value] of r.body.fields) form.append(name, value);
-    if (r.body.file) form.append('file', new Blob([r.body.file as Uint8Array<ArrayBuffer>]), 'fuzz.stl');
+    if (r.body.file) form.append(r.body.part, new Blob([r.body.file as Uint8Array<ArrayBuffer>]), 'fuzz.stl');
     body = form;
   }
   if (method === 'GET' || method === 'HEAD') body = undefined;

@@ -1,17 +1,16 @@
 // Checking an import (docs/profiles.md, "Checking the import"): the reference part downloaded and sliced by the
 // bare PrusaSlicer with the shop's own .ini stands for the shop's desktop G-code; the check's slice with the
 // imported profile agrees with it within 0.5 % (weight) and 1 % (time), and a G-code of another config shows the
-// difference with its sign. Binary G-code, G-code without footer, another account's profile and widget keys are
-// refused; the check's slicer time is charged to its caller.
+// difference with its sign. A binary G-code (.bgcode) of the same slice answers as its text G-code does; a cut,
+// damaged or lying binary G-code, G-code without footer, another account's profile and widget keys are refused;
+// the check's slicer time is charged to its caller.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import http from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { flatIni, vendorFlatOptions } from '../helpers/vendor-preset.ts';
+import { shopGcode as sliceOnDesktop } from '../helpers/shop-gcode.ts';
 
 const PICK = { printer: 'Original Prusa i3 MK3S & MK3S+', print: '0.20mm QUALITY @MK3', filament: 'Prusament PLA' };
 const SHOP = 'https://shop.example';
@@ -20,7 +19,6 @@ let server: TestServer;
 let merchant: Awaited<ReturnType<typeof merchantShop>>;
 let other: ApiClient;
 let otherTokenId: string;
-let dir: string;
 let shop: Record<string, string>;
 let printerId: string;
 let part: { name: string; bytes: Uint8Array };
@@ -31,7 +29,6 @@ before(async () => {
   const second = await server.newAccount();
   other = server.client(second.token);
   otherTokenId = second.tokenId;
-  dir = mkdtempSync(path.join(tmpdir(), 'sq-check-'));
   shop = vendorFlatOptions(PICK, server.deps.config.slicerBinary);
   const form = new FormData();
   form.append('file', new Blob([new TextEncoder().encode(flatIni(shop))]), 'MK3S.ini');
@@ -46,33 +43,21 @@ before(async () => {
   assert.ok(name?.endsWith('.stl'), `file name: ${name}`);
   part = { name: name!, bytes: download.raw };
 });
-after(async () => {
-  await server.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => server.stop());
 
-/** "The shop's desktop": the bare slicer of the same binary with an .ini on the downloaded reference part. */
-function shopGcode(ini: string): Uint8Array {
-  const work = mkdtempSync(path.join(dir, 'bare-'));
-  writeFileSync(path.join(work, 'config.ini'), ini);
-  writeFileSync(path.join(work, part.name), part.bytes);
-  const out = path.join(work, 'out.gcode');
-  execFileSync(
-    server.deps.config.slicerBinary,
-    ['--loglevel', '1', '--datadir', path.join(work, 'data'), '--export-gcode', '--load', 'config.ini'].concat([
-      '--output',
-      out,
-      part.name,
-    ]),
-    { cwd: work, env: { PATH: process.env.PATH, HOME: work, LC_ALL: 'C' }, stdio: 'ignore' },
-  );
-  return readFileSync(out);
-}
+/** "The shop's desktop": the bare slicer of the same binary with these options on the downloaded reference part. */
+const shopGcode = (options: Record<string, string>, format: 'text' | 'binary' = 'text') =>
+  sliceOnDesktop({ slicer: server.deps.config.slicerBinary, options, format, part });
 
-function check(client: ApiClient, id: string, fields: { gcode?: Uint8Array; material?: string } = {}) {
+function check(
+  client: ApiClient,
+  id: string,
+  fields: { gcode?: Uint8Array; fileName?: string; material?: string } = {},
+) {
   if (!fields.gcode && !fields.material) return client.request('POST', `/v2/profiles/printer/${id}/check`);
   const form = new FormData();
-  if (fields.gcode) form.append('gcode', new Blob([fields.gcode as Uint8Array<ArrayBuffer>]), 'cube.gcode');
+  const name = fields.fileName ?? 'cube.gcode';
+  if (fields.gcode) form.append('gcode', new Blob([fields.gcode as Uint8Array<ArrayBuffer>]), name);
   if (fields.material) form.append('material', fields.material);
   return client.request('POST', `/v2/profiles/printer/${id}/check`, { form });
 }
@@ -84,7 +69,7 @@ test('the reference part is a 20 mm cube in a binary STL', () => {
 });
 
 test("the shop's own G-code of the reference part agrees with the check's slice", { timeout: 300_000 }, async (t) => {
-  const gcode = shopGcode(flatIni(shop));
+  const gcode = shopGcode(shop);
   const footerAt = Buffer.from(gcode).lastIndexOf('; filament used [mm]');
   t.diagnostic(`G-code ${gcode.length} bytes; its footer starts ${gcode.length - footerAt} bytes before its end`);
   const res = await check(merchant.api, printerId, { gcode, material: PICK.filament });
@@ -110,7 +95,7 @@ test("the shop's own G-code of the reference part agrees with the check's slice"
 });
 
 test('a G-code sliced with a denser infill shows a heavier, longer shop print', { timeout: 300_000 }, async (t) => {
-  const gcode = shopGcode(flatIni({ ...shop, fill_density: '40%' }));
+  const gcode = shopGcode({ ...shop, fill_density: '40%' });
   const res = await check(merchant.api, printerId, { gcode });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   t.diagnostic(JSON.stringify(res.body.difference));
@@ -128,15 +113,76 @@ test('without a G-code (a dashboard session, no body) the check answers the slic
   assert.ok(res.body.slice.filament_weight_g > 0 && res.body.slice.print_time_s > 0);
 });
 
-test('a binary G-code is 415 and a G-code without footer 422, both naming gcode', async () => {
-  const binary = new Uint8Array([...new TextEncoder().encode('GCDE'), 1, 0, 0, 0, 0, 0, 0, 0]);
-  const bg = await check(merchant.api, printerId, { gcode: binary });
-  assert.equal(bg.status, 415, JSON.stringify(bg.body));
-  assert.equal(bg.body.error.details.field, 'gcode');
-  assert.match(bg.body.error.message, /Binary G-code off/);
+test('a binary G-code (.bgcode) of the same slice answers what its text G-code answers', {
+  timeout: 300_000,
+}, async (t) => {
+  const text = shopGcode(shop, 'text');
+  const binary = shopGcode(shop, 'binary');
+  assert.equal(Buffer.from(binary).toString('latin1', 0, 4), 'GCDE', 'the slicer wrote binary G-code');
+  t.diagnostic(`text ${text.length} bytes, binary ${binary.length} bytes`);
+  const fromText = await check(merchant.api, printerId, { gcode: text, material: PICK.filament });
+  const fromBinary = await check(merchant.api, printerId, {
+    gcode: binary,
+    fileName: 'cube.bgcode',
+    material: PICK.filament,
+  });
+  assert.equal(fromText.status, 200, JSON.stringify(fromText.body));
+  assert.equal(fromBinary.status, 200, JSON.stringify(fromBinary.body));
+  t.diagnostic(`binary: ${JSON.stringify(fromBinary.body.shop_gcode)} ${JSON.stringify(fromBinary.body.difference)}`);
+  assert.deepEqual(fromBinary.body.shop_gcode, fromText.body.shop_gcode);
+  assert.equal(fromBinary.body.shop_gcode.slicer_version, fromBinary.body.slicer.version);
+  assert.ok(fromBinary.body.shop_gcode.filament_weight_g > 0 && fromBinary.body.shop_gcode.print_time_s > 0);
+  assert.deepEqual(fromBinary.body.difference, fromText.body.difference);
+});
+
+/** Where each block of a binary G-code starts, and its type (libbgcode's layout; see check-bgcode.ts). */
+function blocksOf(bgcode: Buffer): { at: number; type: number; compressed: boolean }[] {
+  const crcBytes = bgcode.readUInt16LE(8) === 1 ? 4 : 0;
+  const out: { at: number; type: number; compressed: boolean }[] = [];
+  for (let at = 10; at < bgcode.length; ) {
+    const type = bgcode.readUInt16LE(at);
+    const compressed = bgcode.readUInt16LE(at + 2) !== 0;
+    const size = bgcode.readUInt32LE(at + (compressed ? 8 : 4));
+    out.push({ at, type, compressed });
+    at += (compressed ? 12 : 8) + (type === 5 ? 6 : 2) + size + crcBytes;
+  }
+  return out;
+}
+
+test('a cut, damaged or lying binary G-code is a 422 naming gcode, read no further than its metadata', {
+  timeout: 300_000,
+}, async (t) => {
+  const binary = Buffer.from(shopGcode(shop, 'binary'));
+  const printer = blocksOf(binary).find((b) => b.type === 3)!;
+  assert.ok(printer && !printer.compressed, 'PrusaSlicer writes the printer metadata uncompressed');
+  const damaged = Buffer.from(binary);
+  damaged[printer.at + 20] = damaged[printer.at + 20]! ^ 0xff;
+  // A printer metadata block claiming 4 GiB, its checksum made right again: refused by its size alone.
+  const lying = Buffer.from(binary);
+  const oldSize = lying.readUInt32LE(printer.at + 4);
+  lying.writeUInt32LE(0xffff_ffff, printer.at + 4);
+  const crcAt = printer.at + 8 + 2 + oldSize;
+  lying.writeUInt32LE(crc32(lying.subarray(printer.at, crcAt)), crcAt);
+  const cases = {
+    'cut in its header': binary.subarray(0, 7),
+    'cut in its printer metadata': binary.subarray(0, printer.at + 30),
+    'a flipped byte in its printer metadata': damaged,
+    'a block claiming 4 GiB': lying,
+  };
+  for (const [what, gcode] of Object.entries(cases)) {
+    const res = await check(merchant.api, printerId, { gcode, fileName: 'cube.bgcode' });
+    t.diagnostic(`${what}: ${res.status} ${res.body.error?.message}`);
+    assert.equal(res.status, 422, `${what}: ${JSON.stringify(res.body)}`);
+    assert.equal(res.body.error.code, 'bgcode_unreadable', what);
+    assert.equal(res.body.error.details.field, 'gcode', what);
+  }
+});
+
+test('a G-code without footer is 422 naming gcode', async () => {
   const cut = new TextEncoder().encode('; generated by PrusaSlicer 2.9.2\nG1 X10 Y10 E1\n');
   const noFooter = await check(merchant.api, printerId, { gcode: cut });
   assert.equal(noFooter.status, 422, JSON.stringify(noFooter.body));
+  assert.equal(noFooter.body.error.code, 'gcode_footer_missing');
   assert.equal(noFooter.body.error.details.field, 'gcode');
 });
 

@@ -1,5 +1,6 @@
 // End-to-end in Debian's Chromium: on the Overview, a merchant picks their printer from PrusaSlicer's library
-// (vendor, then printer and nozzle) and sees only the print settings and filaments compatible with it.
+// (vendor, then printer and nozzle) and sees only the print settings and filaments compatible with it; then checks
+// the imported printer against a binary G-code of the reference part made by the server's own PrusaSlicer.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -9,6 +10,9 @@ import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
 import { assertAccessible, chromiumMissing, CHROMIUM, launch, loggedInPage, shoot } from './dashboard-browser.ts';
+import { shopGcode } from '../helpers/shop-gcode.ts';
+import { vendorFlatOptions } from '../helpers/vendor-preset.ts';
+import { readCheck, signedPercent } from '../../dashboard/src/lib/printer-check.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const skip = chromiumMissing()
@@ -65,4 +69,71 @@ test('Your printer: Prusa Research → MK3S 0.4 mm lists its own prints and Prus
     (p: { scope: string; is_default: boolean }) => p.is_default && p.scope === 'account',
   );
   assert.equal(own?.name, 'Original Prusa i3 MK3S & MK3S+ — 0.20mm QUALITY @MK3');
+});
+
+const PICK = { printer: 'Original Prusa i3 MK3S & MK3S+', print: '0.20mm QUALITY @MK3', filament: 'Prusament PLA' };
+
+test('Check against your slicer: a .bgcode of the reference part shows the grams, time and difference the API answers', {
+  skip,
+  timeout: 300_000,
+}, async (t) => {
+  const account = await server.newAccount();
+  const api = server.client(account.token);
+  // Imported as the dashboard imports a library pick: without the vendor's custom G-code.
+  const library = { vendor: 'PrusaResearch', printer: PICK.printer, prints: [PICK.print], filaments: [PICK.filament] };
+  const imported = await api.post('/v2/profiles/import', { library, default: true });
+  assert.equal(imported.status, 201, JSON.stringify(imported.body));
+  const printerId: string = imported.body.profiles.find((p: { kind: string }) => p.kind === 'printer').id;
+  const slicer = server.deps.config.slicerBinary;
+  const bgcode = Buffer.from(shopGcode({ slicer, options: vendorFlatOptions(PICK, slicer), format: 'binary' }));
+  assert.equal(bgcode.toString('latin1', 0, 4), 'GCDE');
+
+  const page = await loggedInPage(browser, host.origin, account);
+  const check = page.getByTestId('printer-check');
+  await check.waitFor();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    check.getByRole('link', { name: 'Download the reference part' }).click(),
+  ]);
+  assert.equal(download.suggestedFilename(), 'slicequote-reference-cube-20mm.stl');
+  assert.equal(await check.getByLabel('Printer profile').inputValue(), printerId);
+  await check.getByLabel('Material (the filament preset you sliced with)').selectOption({ label: PICK.filament });
+  const compare = check.getByRole('button', { name: 'Compare with my G-code' });
+  assert.equal(await compare.isDisabled(), true, 'nothing to compare before a G-code is chosen');
+  const gcodeInput = check.getByLabel('Your G-code of the reference part (.gcode or .bgcode)');
+  await gcodeInput.setInputFiles({ name: 'cube.bgcode', mimeType: 'application/octet-stream', buffer: bgcode });
+  await compare.click();
+  const result = check.getByTestId('printer-check-result');
+  await result.waitFor({ timeout: 240_000 });
+
+  // The same G-code through the API: the shown figures are its answer (the slice is deterministic).
+  const form = new FormData();
+  form.append('gcode', new Blob([bgcode]), 'cube.bgcode');
+  form.append('material', PICK.filament);
+  const answer = await api.request('POST', `/v2/profiles/printer/${printerId}/check`, { form });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  const { difference, shop_gcode: shop } = answer.body;
+  t.diagnostic(`shop ${JSON.stringify(shop)}; difference ${JSON.stringify(difference)}`);
+  assert.equal(await result.getByTestId('check-weight-diff').innerText(), signedPercent(difference.weight_percent));
+  assert.equal(await result.getByTestId('check-time-diff').innerText(), signedPercent(difference.time_percent));
+  const table = await result.innerText();
+  assert.ok(table.includes(`${shop.filament_weight_g} g`), `the shop's grams in ${table}`);
+  const status = await check.getByTestId('printer-check-status').innerText();
+  const reading = readCheck(answer.body)!;
+  if (reading.agrees) assert.match(status, /^Agrees/);
+  else assert.ok(status.startsWith('Differs') && status.includes(reading.hints[0]!), status);
+  await assertAccessible(page, 'the printer check with its result');
+  await shoot(page, 'printer-check', true);
+
+  // A file that is no G-code: the server's own words, in an alert.
+  await gcodeInput.setInputFiles({
+    name: 'cut.bgcode',
+    mimeType: 'application/octet-stream',
+    buffer: bgcode.subarray(0, 120),
+  });
+  await compare.click();
+  const alert = check.getByRole('alert');
+  await alert.waitFor();
+  assert.match(await alert.innerText(), /The binary G-code is cut short/);
+  assert.equal(await result.count(), 0, 'no result is left beside the error');
 });

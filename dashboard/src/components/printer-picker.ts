@@ -10,6 +10,7 @@ import { Loader } from '../lib/loader.ts';
 import type { LibraryPrinter, PrinterLibrary, ProfileImportResult } from '../lib/types.ts';
 import { byModel, pickFor, toggle, type PrinterPick } from '../lib/printer-pick.ts';
 import { renderLoad } from './states.ts';
+import './printer-check.ts';
 
 export class PrinterPicker extends AppElement {
   static override properties = {
@@ -100,6 +101,7 @@ export class PrinterPicker extends AppElement {
       ${renderLoad(this.vendors.state, 'the printer library', (library) => this.vendorSelect(library))}
       ${this.vendor ? renderLoad(this.printers.state, 'the printers', (library) => this.printerPart(library)) : nothing}
       ${this.importPart()}
+      <sq-printer-check .imported=${this.imported}></sq-printer-check>
     </section>`;
   }
 
