@@ -282,6 +282,12 @@ function renderPrice(s: WidgetState): TemplateResult {
   `;
 }
 
+/** Whether the part is priced at the shop's minimum: said by the breakdown, or by the shopper's part of it. */
+function atMinimumPrice(b: Quote['price_breakdown']): boolean {
+  if (!b) return false;
+  return 'minimum_price_applied' in b ? b.minimum_price_applied : b.minimum_price_adjustment > 0;
+}
+
 /**
  * What the amount is made of: "$2.50 each · 2 pieces", or, where a minimum raised it, the minimum by name:
  * "minimum order $5.00 · $2.50 each × 1", "$1.00 each (minimum price per part) · 1 piece"; a quantity break and a
@@ -293,7 +299,7 @@ export function unitWords(
   config: Pick<WidgetConfig, 'minimum_line_price' | 'quantity_breaks'> | null,
   fmt: (v: number) => string,
 ): string {
-  const partMinimum = (q.price_breakdown?.minimum_price_adjustment ?? 0) > 0 ? ' (minimum price per part)' : '';
+  const partMinimum = atMinimumPrice(q.price_breakdown) ? ' (minimum price per part)' : '';
   const each = `${fmt(q.total_price)} each${partMinimum}`;
   const line = quoteLine(q, quantity, config);
   if (line.minimum_line_adjustment > 0)
