@@ -43,7 +43,7 @@ export function renderWidget(s: SingleState, canvas: HTMLCanvasElement | null, h
         ${s.model ? renderPreview(s, canvas, h) : renderDropzone(s, h)}
         <input id="file" type="file" accept=${ACCEPT} hidden @change=${h.fileChosen} />
         <!-- Save or share sits under the part, not between the quantity and Add to cart (one Tab apart). -->
-        ${h.kept && s.quote && s.quoting === null ? renderKeep(s.keep ?? null, s.quote.quote_id, h.kept) : nothing}
+        ${h.kept && s.quote && s.quoting === null && s.selection ? renderKeep(s.keep ?? null, s.quote.quote_id, s.selection.quantity, h.kept) : nothing}
       </div>
       <div class="panel">
         ${renderFileStatus(s)}
