@@ -119,6 +119,12 @@ export async function openKeptQuote(deps: Deps, auth: Auth, token: string) {
 
 /** The kept quote ordered from its link, at the link's quantity: a cart line, as POST /v2/widget/cart answers it. */
 export async function orderKeptQuote(deps: Deps, auth: Auth, token: string, origin: string | null) {
+  // An add is one shopper session's (one order per quote and session): without a token every such shopper would be
+  // one session, and each order would change the last one's.
+  if (auth.via === 'widget' && !auth.shopperHash)
+    throw new ValidationError([
+      { field: 'X-Shopper-Token', message: 'is required to order: GET /v2/file/upload-id issues one' },
+    ]);
   const { row, quantity } = await linkedQuote(deps, auth, token);
   return addKeptQuoteToCart(deps, auth, row.id, quantity, origin);
 }
