@@ -36,7 +36,7 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
 }
 
 const COST_LINES = ['material', 'support', 'machine', 'energy', 'fixed_fee', 'price_per_gram'];
-const COST_WORDS = /Machine time|Energy|Fixed fee|Support material|Price of one part|cost/i;
+const COST_WORDS = /Machine time|Energy|Fixed fee|Support material|Price of one part|\bcost\b/i;
 
 /** A quote as a shopper may see it with the breakdown hidden: the price and its tax, nothing of the costs. */
 function assertNoCosts(quote: Record<string, any>, where: string) {

@@ -27,6 +27,7 @@ before(async () => {
   const { source: _source, ...current } = (await terms.api.get('/v2/offer')).body;
   const saved = await terms.api.put('/v2/offer', {
     ...current,
+    minimum_price: 0.01, // the cube's own price, above it: the break applies (it never goes below the minimum)
     quantity_breaks: [{ min_quantity: 3, discount_percent: 10 }],
     lead_times: [
       { id: 'standard', label: 'Standard', business_days: 5 },
@@ -182,7 +183,7 @@ test('a tampered link is 400 quote_link_invalid, an expired one 410 quote_link_e
 const pdfAmount = (major: number, digits: number, currency: string) => `${major.toFixed(digits)} ${currency}`;
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Words of the cost breakdown: none of them on a shopper's PDF unless the merchant shows it. */
-const COST_WORDS = /Machine time|Energy|Fixed fee|Support material|Price of one part|price per gram|cost/i;
+const COST_WORDS = /Machine time|Energy|Fixed fee|Support material|Price of one part|price per gram|\bcost\b/i;
 
 test('the PDF is a quotation: shop and contact, quote number, part, dimensions, options, quantity, line total, validity, a link back; no cost breakdown', async () => {
   const { s, quote } = await quotedShopper();
