@@ -10,6 +10,7 @@ import { duration, grams, money, percent } from './format.ts';
 import type { KeptQuote } from './types.ts';
 import { shopperMessage } from './shopper-messages.ts';
 import { renderKeptOrder, type KeptOrder } from './kept-order.ts';
+import { atMinimumPrice } from './selection.ts';
 
 export { renderKeep, saveBlob, type KeepState } from './kept-link.ts';
 
@@ -67,10 +68,14 @@ export const day = (iso: string, locale?: string) =>
 
 const pieces = (n: number) => `${n} ${n === 1 ? 'piece' : 'pieces'}`;
 
-/** What the line total is made of: "$2.35 each · 3 pieces · 5 % off · Express +$1.41", as the cart prices it. */
+/**
+ * What the line total is made of, in the words the widget uses for a part priced on the page: "$2.35 each · 3
+ * pieces · 10 % off · Express +$1.41", "$1.00 each (minimum price per part) · 3 pieces".
+ */
 export function keptLineWords(kept: KeptQuote, fmt: (v: number) => string): string {
   const l = kept.line;
-  const words = [`${fmt(l.unit_price)} each`, pieces(l.quantity)];
+  const minimum = atMinimumPrice(kept.quote.price_breakdown) ? ' (minimum price per part)' : '';
+  const words = [`${fmt(l.unit_price)} each${minimum}`, pieces(l.quantity)];
   if (l.quantity_discount > 0) words.push(`${l.discount_percent} % off`);
   if (l.lead_time_surcharge > 0) words.push(`${l.lead_time?.label ?? 'Delivery'} +${fmt(l.lead_time_surcharge)}`);
   if (l.minimum_line_adjustment > 0) words.push(`raised to the minimum order of ${fmt(l.total_price)}`);

@@ -3,7 +3,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { dimensions, duration, grams, money, percent, wait } from './format.ts';
-import { lineTotal, quoteLine } from './selection.ts';
+import { atMinimumPrice, lineTotal, quoteLine } from './selection.ts';
 import type { WidgetState } from './state.ts';
 import type { JobStep, MaterialPrices, Pricing, Quote, Selection, WidgetConfig } from './types.ts';
 import { materialDescription, renderBreaks, renderComparison, renderLeadTimes, swatch } from './offer-view.ts';
@@ -280,12 +280,6 @@ function renderPrice(s: WidgetState): TemplateResult {
       ${busy ? progressBar(pricingLabel(s.pricing, 'Calculating your price…'), s.quoting! > 0 ? s.quoting! / 100 : undefined) : nothing}
     </div>
   `;
-}
-
-/** Whether the part is priced at the shop's minimum: said by the breakdown, or by the shopper's part of it. */
-function atMinimumPrice(b: Quote['price_breakdown']): boolean {
-  if (!b) return false;
-  return 'minimum_price_applied' in b ? b.minimum_price_applied : b.minimum_price_adjustment > 0;
 }
 
 /**
