@@ -232,6 +232,9 @@ for (const size of SIZES) {
         // The same words as on the page the link was made on.
         assert.equal(await widget(again, 'unit-price').innerText(), words);
         await assertNoAxeViolations(again, `the kept quote at ${size.width} px`);
+        // Its PDF links back to this very page, the kept link in it.
+        const pdf = (await pdfFrom(again, widget(again, 'pdf-button'))).toString('latin1');
+        assert.ok(pdf.includes(`/URI (${link})`), 'the PDF links back to the shop page with the quote');
         const added = again.evaluate(
           () =>
             new Promise<{ quantity: number; total_price: number; currency: string; quote_id: string; summary: string }>(

@@ -76,6 +76,16 @@ export async function copyLink(url: string, field: HTMLTextAreaElement | null): 
   }
 }
 
+/**
+ * The shop page the PDF links back to: this page without its fragment; a page whose address is too long for the
+ * server (2000 characters) without its query, so the PDF always downloads.
+ */
+export function pdfPage(href: string): string {
+  const url = new URL(href);
+  url.hash = '';
+  return url.toString().length <= 1900 ? url.toString() : `${url.origin}${url.pathname}`.slice(0, 1900);
+}
+
 /** Saves a Blob under `name` through a temporary link (the PDF cannot be a plain link: it needs the widget key). */
 export function saveBlob(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob);

@@ -21,7 +21,7 @@ import { handOff, postToCartUrl } from './cart-handoff.ts';
 import { warnMerchant } from './merchant-hints.ts';
 import type { PartEvent, SliceQuoteEventDetails, SliceQuoteEvents } from './events.ts';
 import { linkFromPage, renderKept, saveBlob, shareUrl, type KeptHandlers, type KeptView } from './kept-quote.ts';
-import { copyLink } from './kept-link.ts';
+import { copyLink, pdfPage } from './kept-link.ts';
 import { keptCartDetail, keptThumbnail, type KeptOrder } from './kept-order.ts';
 
 /** Parts in one widget with `multiple`: the default, and the most `max-parts` may ask for. */
@@ -389,7 +389,7 @@ export class SliceQuote extends LitElement {
         : this.s.keep && this.patch({ keep: { ...this.s.keep, downloading } });
     busy(true);
     try {
-      saveBlob(await this.client!.keptQuotePdf(token, location.href), `quote-${token.split('.')[0]}.pdf`);
+      saveBlob(await this.client!.keptQuotePdf(token, pdfPage(location.href)), `quote-${token.split('.')[0]}.pdf`);
     } catch (e) {
       this.emit('sq-error', toWidgetError(e).detail);
     } finally {
