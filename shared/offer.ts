@@ -72,6 +72,14 @@ export interface Offer {
    * (`model_too_complex`); null: the server's default (DEFAULT_MAX_SLICE_SECONDS). API quotes are not bound by it.
    */
   max_slice_seconds: number | null;
+  /**
+   * Whether shoppers see how a part's price is made (material, support, machine time, energy and fee lines, the
+   * price per gram, the resolved settings): in the widget's answers and on a kept quote's PDF. Off by default;
+   * answers to the merchant's own API token carry it always.
+   */
+  show_cost_breakdown: boolean;
+  /** How shoppers reach the shop, printed on a kept quote and its PDF; null: the account's e-mail. */
+  contact: string | null;
 }
 
 /**
@@ -95,6 +103,8 @@ export const OFFER_FIELD_KINDS = {
   lead_times: 'optional',
   default_lead_time: 'optional',
   widget_budget: 'optional',
+  show_cost_breakdown: 'optional',
+  contact: 'optional',
 } as const satisfies Record<keyof Offer, 'required' | 'optional'>;
 
 export type OfferField = keyof typeof OFFER_FIELD_KINDS;
@@ -338,6 +348,10 @@ export function validateOffer(raw: unknown): ConfigIssue[] {
   moneyIssue(raw.minimum_line_price ?? null, 'minimum_line_price', issues);
   if (raw.lead_time != null && !isText(raw.lead_time, OFFER_LIMITS.text))
     issues.push({ field: 'lead_time', message: `must be null or a text of 1 to ${OFFER_LIMITS.text} characters` });
+  if (raw.contact != null && !isText(raw.contact, OFFER_LIMITS.text))
+    issues.push({ field: 'contact', message: `must be null or a text of 1 to ${OFFER_LIMITS.text} characters` });
+  if (raw.show_cost_breakdown !== undefined && typeof raw.show_cost_breakdown !== 'boolean')
+    issues.push({ field: 'show_cost_breakdown', message: 'must be true or false' });
   issues.push(...quantityBreakIssues(raw.quantity_breaks));
   issues.push(...leadTimesIssues(raw.lead_times, raw.default_lead_time ?? null));
   issues.push(...widgetBudgetIssues(raw.widget_budget));
@@ -365,13 +379,16 @@ function normalizeMaterial(m: OfferMaterial): OfferMaterial {
 
 /**
  * Offers saved before breaks and lead-time options have none stored: they read as none (the free-text lead_time
- * keeps working).
+ * keeps working). Offers saved before the cost-breakdown switch and the contact hide the breakdown and name
+ * the account's e-mail, as a new offer does.
  */
 export const withTerms = (offer: Offer): Offer => ({
   ...offer,
   quantity_breaks: offer.quantity_breaks ?? [],
   lead_times: offer.lead_times ?? [],
   default_lead_time: offer.default_lead_time ?? null,
+  show_cost_breakdown: offer.show_cost_breakdown ?? false,
+  contact: offer.contact ?? null,
 });
 
 /** An offer that passed validateOffer, with the optional fields filled in. */
@@ -398,6 +415,8 @@ export function normalizeOffer(raw: Record<string, unknown>): Offer {
     default_lead_time: o.lead_times?.length ? o.default_lead_time : null,
     widget_budget: normalizeWidgetBudget(o.widget_budget),
     max_slice_seconds: o.max_slice_seconds ?? null,
+    show_cost_breakdown: o.show_cost_breakdown ?? false,
+    contact: o.contact?.trim() || null,
   };
 }
 

@@ -61,6 +61,8 @@ const OFFER: Offer = {
     upload_storage_bytes: 1_000_000,
   },
   max_slice_seconds: 90,
+  show_cost_breakdown: true,
+  contact: 'orders@shop.example · +1 555 0100',
 };
 
 test('an offer goes through the editor unchanged: every field, order, default and preset setting', () => {

@@ -1,15 +1,19 @@
-// Quotes shoppers can keep: a signed, expiring link to a completed quote (link.ts), what the widget shows when it
-// reopens one, and its PDF (pdf.ts) with the part's picture (picture.ts).
+// Quotes shoppers can keep: a signed, expiring link to a completed quote at the quantity the shopper chose
+// (link.ts), what the widget shows when it reopens one (the line priced as the cart will price it, line.ts), the
+// order placed from it, and its PDF, a quotation (pdf.ts) with the part's picture (picture.ts).
 import type { Deps } from '../deps.ts';
 import type { Auth } from '../accounts/index.ts';
-import { ApiError, notFound } from '../http/index.ts';
-import { quoteById, quoteForCaller, type QuoteRow } from '../quotes/index.ts';
+import { ApiError, ValidationError, notFound } from '../http/index.ts';
+import { quoteAsSeen, quoteById, quoteForCaller, type QuoteRow } from '../quotes/index.ts';
 import { presentQuote } from '../quotes/index.ts';
-import { effectiveOffer } from '../offer/index.ts';
+import { addKeptQuoteToCart } from '../widget/index.ts';
+import { quantityProblem } from '../../shared/offer.ts';
 import { signLink, verifyLink } from './link.ts';
 import { fileById } from '../files/index.ts';
 import { fileKeptUntil } from '../retention/index.ts';
 import { quotePdf } from './pdf.ts';
+import { keptLine, keptOffer, keptQuantity } from './line.ts';
+import { backLink } from './back-link.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -26,38 +30,54 @@ async function linkExpiry(deps: Deps, row: QuoteRow): Promise<Date> {
   return new Date(Math.min(full, Math.max(fileKept.getTime(), now + DAY_MS)));
 }
 
-/** A link to one of the caller's completed quotes (a shopper: one of their own), valid QUOTE_LINK_DAYS. */
-export async function keepQuote(deps: Deps, auth: Auth, quoteId: string) {
+/** The link's paths: the kept quote, its PDF, and its order. */
+const paths = (token: string) => ({
+  url: `/v2/kept-quotes/${token}`,
+  pdf_url: `/v2/kept-quotes/${token}/pdf`,
+  cart_url: `/v2/kept-quotes/${token}/cart`,
+});
+
+/**
+ * A link to one of the caller's completed quotes (a shopper: one of their own) at `quantity` pieces (default: the
+ * offer's smallest), valid QUOTE_LINK_DAYS. The quantity must be one the offer sells: 400 names `quantity`.
+ */
+export async function keepQuote(deps: Deps, auth: Auth, quoteId: string, quantity: number | undefined) {
   const row = await quoteForCaller(deps.db, auth, quoteId);
   if (!row) throw notFound('quote', quoteId);
   if (row.status !== 'completed')
     throw new ApiError(409, 'quote_not_completed', 'Only a priced quote can be kept: wait until its price is shown.', {
       status: row.status,
     });
+  const offer = await keptOffer(deps, auth, row);
+  const pieces = keptQuantity(offer, quantity ?? null);
+  const problem = quantityProblem(offer, pieces);
+  if (problem) throw new ValidationError([{ field: 'quantity', message: problem }]);
   const expiresAt = await linkExpiry(deps, row);
-  const token = signLink(deps.config.jwtSecret, row.id, expiresAt);
+  const token = signLink(deps.config.jwtSecret, row.id, expiresAt, pieces);
   return {
     quote_id: row.id,
     token,
+    quantity: pieces,
     expires_at: expiresAt.toISOString(),
-    url: `/v2/kept-quotes/${token}`,
-    pdf_url: `/v2/kept-quotes/${token}/pdf`,
+    price_expires_at: row.expires_at!.toISOString(),
+    ...paths(token),
   };
 }
 
 /** The quote a link stands for, if it is the caller's account's: another shop's key gets 404 as for any quote. */
-async function linkedQuote(deps: Deps, auth: Auth, token: string): Promise<{ row: QuoteRow; expiresAt: Date }> {
-  const { quoteId, expiresAt } = verifyLink(deps.config.jwtSecret, token, deps.now());
+async function linkedQuote(deps: Deps, auth: Auth, token: string) {
+  const { quoteId, expiresAt, quantity } = verifyLink(deps.config.jwtSecret, token, deps.now());
   const row = await quoteById(deps.db, auth.account.id, quoteId);
   if (row?.status !== 'completed') throw notFound('quote', quoteId);
-  return { row, expiresAt };
+  const offer = await keptOffer(deps, auth, row);
+  return { row, expiresAt, offer, quantity: keptQuantity(offer, quantity) };
 }
 
 /** The delivery option the shopper chose (it is part of the signed quote), else the offer's free-text lead time. */
-async function leadTime(deps: Deps, row: QuoteRow): Promise<string | null> {
+function leadTime(row: QuoteRow, offer: { lead_time: string | null }): string | null {
   const chosen = row.choices?.lead_time;
   if (chosen) return `${chosen.label} (${chosen.business_days} business day${chosen.business_days === 1 ? '' : 's'})`;
-  return (await effectiveOffer(deps.db, row.account_id, row.widget_key_id)).offer.lead_time ?? null;
+  return offer.lead_time ?? null;
 }
 
 /**
@@ -82,16 +102,31 @@ async function picture(deps: Deps, auth: Auth, row: QuoteRow): Promise<Buffer | 
 }
 
 export async function openKeptQuote(deps: Deps, auth: Auth, token: string) {
-  const { row, expiresAt } = await linkedQuote(deps, auth, token);
+  const { row, expiresAt, offer, quantity } = await linkedQuote(deps, auth, token);
   const png = await picture(deps, auth, row);
+  const { url: _url, ...more } = paths(token);
   return {
     token,
     link_expires_at: expiresAt.toISOString(),
-    lead_time: await leadTime(deps, row),
+    quantity,
+    line: keptLine(deps, row, quantity, offer),
+    lead_time: leadTime(row, offer),
     picture: png ? `data:image/png;base64,${png.toString('base64')}` : null,
-    pdf_url: `/v2/kept-quotes/${token}/pdf`,
-    quote: presentQuote(row, deps.now()),
+    ...more,
+    quote: quoteAsSeen(auth, offer, presentQuote(row, deps.now())),
   };
+}
+
+/** The kept quote ordered from its link, at the link's quantity: a cart line, as POST /v2/widget/cart answers it. */
+export async function orderKeptQuote(deps: Deps, auth: Auth, token: string, origin: string | null) {
+  // An add is one shopper session's (one order per quote and session): without a token every such shopper would be
+  // one session, and each order would change the last one's.
+  if (auth.via === 'widget' && !auth.shopperHash)
+    throw new ValidationError([
+      { field: 'X-Shopper-Token', message: 'is required to order: GET /v2/file/upload-id issues one' },
+    ]);
+  const { row, quantity } = await linkedQuote(deps, auth, token);
+  return addKeptQuoteToCart(deps, auth, row.id, quantity, origin);
 }
 
 interface Breakdown {
@@ -100,23 +135,41 @@ interface Breakdown {
   minor_units: Record<string, number>;
 }
 
-export async function keptQuotePdf(deps: Deps, auth: Auth, token: string) {
-  const { row } = await linkedQuote(deps, auth, token);
-  const result = row.result as { price_breakdown: Breakdown; estimated_time?: string };
+/**
+ * The kept quote as a quotation PDF. `page` is the shop page to link back to (the link is added to it); a widget
+ * may name only a page of the origin it calls from (`origin`).
+ */
+export async function keptQuotePdf(
+  deps: Deps,
+  auth: Auth,
+  token: string,
+  page: { url: string | undefined; origin: string | null },
+) {
+  const { row, offer, quantity } = await linkedQuote(deps, auth, token);
+  const result = row.result as {
+    price_breakdown: Breakdown;
+    estimated_time?: string;
+    placement?: { dimensions: { x: number; y: number; z: number } };
+  };
   const b = result.price_breakdown;
   return quotePdf({
     shopName: auth.account.shop_name ?? 'Print shop',
+    contact: offer.contact ?? auth.account.email,
     quoteId: row.id,
     fileName: row.file_name,
     createdAt: row.created_at,
     validUntil: row.expires_at,
     currency: b.currency,
     digits: b.digits,
-    minor: b.minor_units,
+    line: keptLine(deps, row, quantity, offer),
+    costs: offer.show_cost_breakdown ? b.minor_units : null,
+    taxMinor: b.minor_units.tax ?? 0,
+    dimensions: result.placement?.dimensions ?? null,
     choices: row.choices,
     weightG: row.filament_weight_g,
     printTime: result.estimated_time ?? null,
-    leadTime: await leadTime(deps, row),
+    leadTime: leadTime(row, offer),
+    link: page.url === undefined ? null : backLink(page.url, token, page.origin),
     picture: await picture(deps, auth, row),
   });
 }

@@ -92,6 +92,8 @@ export async function defaultOffer(db: Queryable, accountId: string): Promise<Of
     default_lead_time: null,
     widget_budget: normalizeWidgetBudget(undefined),
     max_slice_seconds: null,
+    show_cost_breakdown: false,
+    contact: null,
   };
 }
 

@@ -101,6 +101,18 @@ const offerProperties = {
     maximum: MAX_SLICE_SECONDS_LIMIT,
     description: `Slicer CPU seconds a shopper's part may be predicted to take on this server (what it costs with the cores to itself, whatever the load) before the widget refuses it (422 model_too_complex, before any slicing); null: ${DEFAULT_MAX_SLICE_SECONDS} s. API quotes are not bound by it.`,
   },
+  show_cost_breakdown: {
+    type: 'boolean',
+    default: false,
+    description:
+      "Extension. Whether shoppers see how a part's price is made: the price breakdown's material, support, machine, energy and fee lines, price_per_gram and the resolved settings, in every answer to a widget key (quotes, jobs, kept quotes) and on a kept quote's PDF. false (the default): a widget key's quotes carry ShopperPriceBreakdown (subtotal, tax, total) and no settings; the PDF prints the line's price only. Answers to your API token always carry the whole breakdown.",
+  },
+  contact: {
+    type: ['string', 'null'],
+    maxLength: OFFER_LIMITS.text,
+    description:
+      'Extension. How shoppers reach the shop, printed on a kept quote and its PDF, e.g. "orders@shop.example · +1 555 0100"; null: the e-mail of the account',
+  },
 } satisfies Record<OfferField, unknown>;
 
 const leadTime = {

@@ -7,6 +7,7 @@ export type { JobRunner } from './job-runner.ts';
 export { quotePaths, quoteSchemas } from './openapi.ts';
 export { prefetchOnUpload } from './prefetch.ts';
 export { presentQuote, specResult } from './present.ts';
+export { quoteAsSeen, quoteForViewer } from './shopper-view.ts';
 export { quotesRouter } from './router.ts';
 export { signingRouter } from './signing-router.ts';
 export { signingSecret } from './signing.ts';

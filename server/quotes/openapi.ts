@@ -153,6 +153,62 @@ export const quoteSchemas = {
       },
     },
   },
+  ShopperPriceBreakdown: {
+    type: 'object',
+    required: [
+      'currency',
+      'digits',
+      'exchange_rate',
+      'subtotal',
+      'tax',
+      'total',
+      'minimum_price_applied',
+      'minor_units',
+    ],
+    additionalProperties: false,
+    description:
+      "Extension. The price of one part as a shop's shoppers see it when its offer keeps the cost breakdown to itself (`show_cost_breakdown`: false, the default; docs/offer.md): the subtotal, its tax and the total, without the material, support, machine, energy and fee lines or the price per gram. Such a quote carries no `settings` and no `setting_sources` either.",
+    properties: {
+      currency: { type: 'string', description: 'ISO 4217 code of the quote' },
+      digits: { type: 'integer', minimum: 0, maximum: 4 },
+      exchange_rate: {
+        description: 'As in PriceBreakdown',
+        oneOf: [
+          { type: 'null' },
+          {
+            type: 'object',
+            required: ['from', 'to', 'rate'],
+            additionalProperties: false,
+            properties: {
+              from: { type: 'string' },
+              to: { type: 'string' },
+              rate: { type: 'number', exclusiveMinimum: 0 },
+            },
+          },
+        ],
+      },
+      subtotal: { ...money, minimum: 0, description: 'The price of one part before tax' },
+      tax: { ...money, minimum: 0 },
+      total: { ...money, minimum: 0, description: 'subtotal + tax: the price of one part' },
+      minimum_price_applied: {
+        type: 'boolean',
+        description: "The part is priced at the shop's minimum price per part",
+      },
+      minimum_unit_price: {
+        type: ['number', 'null'],
+        minimum: 0,
+        description: 'As in PriceBreakdown: a quantity break never takes a part below it',
+      },
+      minor_units: {
+        type: 'object',
+        required: ['subtotal', 'tax', 'total'],
+        additionalProperties: false,
+        properties: Object.fromEntries(
+          ['subtotal', 'tax', 'total'].map((line) => [line, { type: 'integer', minimum: 0 }]),
+        ),
+      },
+    },
+  },
   PrintStats: {
     type: 'object',
     required: [
@@ -197,7 +253,11 @@ export const quoteSchemas = {
       printInfo: ref('PrintInfo'),
       cached: { type: 'boolean', description: 'Statistics reused from an identical earlier slice' },
       processing_time_ms: { type: 'integer' },
-      price_breakdown: ref('PriceBreakdown'),
+      price_breakdown: {
+        oneOf: [ref('PriceBreakdown'), ref('ShopperPriceBreakdown')],
+        description:
+          "PriceBreakdown for your API token and dashboard, and for a widget key when the offer's `show_cost_breakdown` is true; otherwise (a widget key, by default) ShopperPriceBreakdown, the price without the costs it is made from",
+      },
       print_stats: ref('PrintStats'),
       infill_pattern: {
         type: 'object',
@@ -219,7 +279,8 @@ export const quoteSchemas = {
       },
       settings: {
         type: 'object',
-        description: 'The resolved settings that were sliced and priced',
+        description:
+          "The resolved settings that were sliced and priced; absent from a widget key's answers unless the offer's `show_cost_breakdown` is true",
         properties: {
           printer_config: { type: 'object' },
           material_config: { type: 'object' },
@@ -230,7 +291,7 @@ export const quoteSchemas = {
         type: 'object',
         additionalProperties: { type: 'string' },
         description:
-          'Where each value came from: request, offer, profile:<id>, global:<id> or built-in; with an imported profile, also `slicer.<option>`: the profile and preset each PrusaSlicer option came from',
+          'Where each value came from: request, offer, profile:<id>, global:<id> or built-in; with an imported profile, also `slicer.<option>`: the profile and preset each PrusaSlicer option came from. Absent wherever `settings` is',
       },
       slicer: {
         type: 'object',

@@ -8,6 +8,7 @@ import { allow, API, API_OR_WIDGET } from '../accounts/index.ts';
 import { jsonBody } from '../http/index.ts';
 import { createQuote } from './service.ts';
 import { presentQuote, presentJob } from './present.ts';
+import { quoteForViewer } from './shopper-view.ts';
 import { jobProgress } from './time-left.ts';
 import { quoteById, quoteForCaller, listQuotes, softDeleteQuote, type QuoteRow } from './sql.ts';
 import { ApiError, notFound } from '../http/index.ts';
@@ -71,7 +72,7 @@ export function quotesRouter(deps: Deps) {
       if (row.status !== 'completed' && row.status !== 'failed') return accept(ctx, row, estimate);
     }
     if (row.status === 'failed') throw failure(row);
-    ctx.body = presentQuote(row, deps.now());
+    ctx.body = await quoteForViewer(deps, ctx.state.auth, presentQuote(row, deps.now()));
   });
 
   router.post('/v2/file/quote/:file_id/async', allow(deps, API_OR_WIDGET, 'quote'), jsonBody, once, async (ctx) => {
@@ -89,7 +90,8 @@ export function quotesRouter(deps: Deps) {
     if (waitMs > 0 && !finished(row) && (await deps.jobs.waitFor(row.id, waitMs)))
       row = (await quoteForCaller(deps.db, ctx.state.auth, id)) ?? row;
     const now = deps.now();
-    ctx.body = presentJob(row, now, await jobProgress(deps, row, now));
+    const job = presentJob(row, now, await jobProgress(deps, row, now));
+    ctx.body = job.result ? { ...job, result: await quoteForViewer(deps, ctx.state.auth, job.result) } : job;
   });
 
   router.get('/v2/quotes', allow(deps, API), async (ctx) => {
@@ -105,7 +107,7 @@ export function quotesRouter(deps: Deps) {
   router.get('/v2/quotes/:quote_id', allow(deps, API_OR_WIDGET), async (ctx) => {
     const row = await quoteForCaller(deps.db, ctx.state.auth, routeParam(ctx, 'quote_id'));
     if (!row) throw notFound('quote', ctx.params.quote_id);
-    ctx.body = presentQuote(row, deps.now());
+    ctx.body = await quoteForViewer(deps, ctx.state.auth, presentQuote(row, deps.now()));
   });
 
   router.delete('/v2/quotes/:quote_id', allow(deps, API), async (ctx) => {

@@ -4,3 +4,5 @@ export { widgetKeysRouter } from './keys-router.ts';
 export { widgetPaths, widgetSchemas } from './openapi.ts';
 export { widgetRouter } from './router.ts';
 export { estimatePaths, estimateSchemas } from './estimate-openapi.ts';
+export { limitCartAdds } from './router.ts';
+export { addKeptQuoteToCart, chosenLeadTime, quoteLinePrice } from './service.ts';

@@ -25,7 +25,7 @@ import { routeParam } from '../http/index.ts';
 export const CART_ADDS = { limit: 30, windowMs: 10 * 60_000 };
 
 /** Counts a shopper's add-to-cart call; the 31st within the window is 429 rate_limited. */
-async function limitCartAdds(deps: Deps, ctx: Context & { state: AppState }) {
+export async function limitCartAdds(deps: Deps, ctx: Context & { state: AppState }) {
   const auth = ctx.state.auth;
   if (auth.via !== 'widget') return; // the merchant's own calls are held by the API's rate limits
   const hit = await deps.limits.limiter.hit(`cart:${addedBy(auth)}`, CART_ADDS.limit, CART_ADDS.windowMs);

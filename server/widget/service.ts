@@ -3,7 +3,7 @@
 // webhooks with the authoritative, signed quote from the database, once per add (docs/widget.md).
 import type { Deps } from '../deps.ts';
 import type { Auth } from '../accounts/index.ts';
-import { quoteForCaller } from '../quotes/index.ts';
+import { quoteById, quoteForCaller } from '../quotes/index.ts';
 import { writeEvent } from '../outbox/index.ts';
 import { resolveSettings } from '../profiles/index.ts';
 import { specResult } from '../quotes/index.ts';
@@ -82,7 +82,26 @@ export function addedBy(auth: Auth): string {
 
 /** POST /v2/widget/cart {quote_id, quantity}: one cart line. */
 export async function addToCart(deps: Deps, auth: Auth, quoteId: string, quantity: number, origin: string | null) {
-  const [line] = await addLinesToCart(deps, auth, [{ quote_id: quoteId, quantity }], origin, false);
+  const [line] = await addLinesToCart(deps, auth, [{ quote_id: quoteId, quantity }], origin, { batch: false });
+  return line!;
+}
+
+/**
+ * A kept quote ordered from its link (POST /v2/kept-quotes/{token}/cart): one cart line, recorded and told to the
+ * webhooks as any add. The link stands for the quote, so the shopper who opened it may order it although another
+ * shopper session priced it; everything else (expiry, staleness, quantity, price) is checked as for any add.
+ */
+export async function addKeptQuoteToCart(
+  deps: Deps,
+  auth: Auth,
+  quoteId: string,
+  quantity: number,
+  origin: string | null,
+) {
+  const [line] = await addLinesToCart(deps, auth, [{ quote_id: quoteId, quantity }], origin, {
+    batch: false,
+    linked: true,
+  });
   return line!;
 }
 
@@ -104,14 +123,20 @@ export async function addCartLines(deps: Deps, auth: Auth, lines: CartRequestLin
     }
     seen.set(l.quote_id, i);
   });
-  return addLinesToCart(deps, auth, lines, origin, true);
+  return addLinesToCart(deps, auth, lines, origin, { batch: true });
+}
+
+/** How lines reach the cart: in a batch (errors name the line), and through a kept link (any session's quote). */
+interface AddMode {
+  batch: boolean;
+  linked?: boolean;
 }
 
 /**
  * Records each line that is a new add and answers every line. A line whose quote this session added last with
  * the same quantity is a replay: it answers that add again and records and sends nothing.
  */
-async function addLinesToCart(deps: Deps, auth: Auth, lines: CartRequestLine[], origin: string | null, batch: boolean) {
+async function addLinesToCart(deps: Deps, auth: Auth, lines: CartRequestLine[], origin: string | null, mode: AddMode) {
   const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId);
   const by = addedBy(auth);
   const answered = await deps.db.transaction(async (tx) => {
@@ -123,9 +148,9 @@ async function addLinesToCart(deps: Deps, auth: Auth, lines: CartRequestLine[], 
     const out: { line: Record<string, unknown>; added: boolean }[] = [];
     for (const [i, l] of lines.entries()) {
       try {
-        out.push(await cartLine(tx, deps, auth, offer, l, origin, by));
+        out.push(await cartLine(tx, deps, auth, offer, l, origin, by, mode.linked ?? false));
       } catch (e) {
-        throw batch && e instanceof ApiError ? naming(e, i) : e;
+        throw mode.batch && e instanceof ApiError ? naming(e, i) : e;
       }
     }
     return out;
@@ -142,8 +167,11 @@ async function cartLine(
   request: CartRequestLine,
   origin: string | null,
   by: string,
+  linked: boolean,
 ): Promise<{ line: Record<string, unknown>; added: boolean }> {
-  const quote = await quoteForCaller(tx, auth, request.quote_id);
+  const quote = linked
+    ? await quoteById(tx, auth.account.id, request.quote_id)
+    : await quoteForCaller(tx, auth, request.quote_id);
   if (!quote) throw notFound('quote', request.quote_id);
   const latest = await latestCartLine(tx, quote.id, by);
   if (latest?.quantity === request.quantity) return { line: JSON.parse(latest.line), added: false };
@@ -193,6 +221,38 @@ function naming(e: ApiError, i: number): ApiError {
 type Offer = Awaited<ReturnType<typeof effectiveOffer>>['offer'];
 
 /**
+ * A completed quote's line at a quantity, priced as the cart prices it: breaks and the line minimum are the offer's
+ * today; the lead time is the quote's own (chosen and signed).
+ */
+export function quoteLinePrice(quote: QuoteRow, quantity: number, offer: Offer) {
+  return priceLine(
+    quote.total_price!,
+    quantity,
+    {
+      quantity_breaks: offer.quantity_breaks,
+      lead_time: quote.choices?.lead_time ?? null,
+      minimum_line_price: offer.minimum_line_price,
+      minimum_unit_price: quote.result?.price_breakdown?.minimum_unit_price,
+      rate: quote.resolved?.conversion?.rate ?? 1,
+    },
+    currencyDigits(quote.currency!),
+  );
+}
+
+/** The delivery option the quote was made with and the day a line ordered `now` ships; null without one. */
+export function chosenLeadTime(quote: QuoteRow, now: Date) {
+  const lead = quote.choices?.lead_time;
+  if (!lead) return null;
+  const today = { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1, day: now.getUTCDate() };
+  return {
+    id: lead.id,
+    label: lead.label,
+    business_days: lead.business_days,
+    ships_by: deliveryDate(today, lead.business_days),
+  };
+}
+
+/**
  * What was priced is what is sold: a quote made before its file was rescaled (another revision, unit or scale)
  * prices a part of another size, and is refused until the shopper re-prices it.
  */
@@ -240,32 +300,8 @@ async function checkedLine(
   if (problem) throw new ValidationError([{ field: 'quantity', message: problem }]);
   const unit = quote.total_price!;
   const currency = quote.currency!;
-  // Breaks and the line minimum are the offer's today; the lead time is the quote's own (chosen and signed).
-  const lead = quote.choices?.lead_time ?? null;
-  const price = priceLine(
-    unit,
-    quantity,
-    {
-      quantity_breaks: offer.quantity_breaks,
-      lead_time: lead,
-      minimum_line_price: offer.minimum_line_price,
-      minimum_unit_price: quote.result?.price_breakdown?.minimum_unit_price,
-      rate: quote.resolved?.conversion?.rate ?? 1,
-    },
-    currencyDigits(currency),
-  );
-  const now = deps.now();
-  const leadTime = lead
-    ? {
-        id: lead.id,
-        label: lead.label,
-        business_days: lead.business_days,
-        ships_by: deliveryDate(
-          { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1, day: now.getUTCDate() },
-          lead.business_days,
-        ),
-      }
-    : null;
+  const price = quoteLinePrice(quote, quantity, offer);
+  const leadTime = chosenLeadTime(quote, deps.now());
   if (!(price.total > 0)) {
     throw new ApiError(
       422,

@@ -153,7 +153,7 @@ export interface paths {
   "/v2/quotes/{quote_id}/link": {
     /**
      * A signed link to a completed quote, to keep, share or download as PDF
-     * @description The link (`token`) is signed by the server and expires after QUOTE_LINK_DAYS (default 30) days, or sooner when the retention sweep may delete the part's upload before then (a shopper's upload: its retention period, at the least while the price holds; never less than a day), so a link never outlives its file. It opens the quote with the same shop's widget key or API token only; anyone holding it may, so it is as private as the shopper keeps it. A shopper links only their own quotes. Nothing is stored: the link cannot be revoked before it expires, but deleting the quote closes it.
+     * @description The link (`token`) keeps the quote at a quantity (the body's, default the offer's smallest; one the offer does not sell is a 400 naming `quantity`), is signed by the server and expires after QUOTE_LINK_DAYS (default 30) days, or sooner when the retention sweep may delete the part's upload before then (a shopper's upload: its retention period, at the least while the price holds; never less than a day), so a link never outlives its file. The price it shows holds until `price_expires_at` (the quote's own `expires_at`), usually sooner than the link: after that the link still opens the quote, marked expired, and cannot order it. It opens the quote with the same shop's widget key or API token only; anyone holding it may, so it is as private as the shopper keeps it. A shopper links only their own quotes. Nothing is stored: the link cannot be revoked before it expires, but deleting the quote closes it.
      */
     post: operations["keepQuote"];
   };
@@ -161,10 +161,17 @@ export interface paths {
     /** The quote a kept link stands for, with the part’s picture */
     get: operations["openKeptQuote"];
   };
+  "/v2/kept-quotes/{token}/cart": {
+    /**
+     * Order a kept quote: add it to the cart at the link’s quantity
+     * @description Extension. The link's holder adds its quote to the cart at the link's quantity, priced as `line` of GET /v2/kept-quotes/{token} shows it: the same add as POST /v2/widget/cart (recorded in the shop's orders, `widget.added_to_cart` sent once per add, the same replay rule per shopper session, the same 30 adds per 10 minutes), answered with the same CartLine. The link stands for the quote, so a shopper may order a quote another browser priced. An expired price is `410 quote_expired` (price the part again); a link that expired or was altered is refused as when opening it; a part rescaled since is `409 quote_stale`; a quantity the offer no longer sells is a 400 naming `quantity`.
+     */
+    post: operations["orderKeptQuote"];
+  };
   "/v2/kept-quotes/{token}/pdf": {
     /**
      * The kept quote as a PDF
-     * @description One A4 page: the shop's name, the part's name and picture, the choices, weight, print time, lead time, the price lines of one part and until when the price holds.
+     * @description A quotation on one A4 page: the shop's name and contact (the offer's `contact`, else the account's e-mail), the quote number and date, the part's name, picture and dimensions, the material and options, weight, print time, the delivery option and the day it ships when ordered today, the line at the link's quantity (unit price, quantity, the quantity break and delivery surcharge applied, the minimum line price where it applies, the total; priced as the cart prices it), until when the price holds, and a link back to the shop page (`page`). The price lines of one part (material, support, machine time, energy, fee) only when the offer's `show_cost_breakdown` is true, whoever asks.
      */
     get: operations["keptQuotePdf"];
   };
@@ -959,6 +966,32 @@ export interface components {
         total: number;
       };
     };
+    /** @description Extension. The price of one part as a shop's shoppers see it when its offer keeps the cost breakdown to itself (`show_cost_breakdown`: false, the default; docs/offer.md): the subtotal, its tax and the total, without the material, support, machine, energy and fee lines or the price per gram. Such a quote carries no `settings` and no `setting_sources` either. */
+    ShopperPriceBreakdown: {
+      /** @description ISO 4217 code of the quote */
+      currency: string;
+      digits: number;
+      /** @description As in PriceBreakdown */
+      exchange_rate: OneOf<[null, {
+        from: string;
+        to: string;
+        rate: number;
+      }]>;
+      /** @description The price of one part before tax */
+      subtotal: number;
+      tax: number;
+      /** @description subtotal + tax: the price of one part */
+      total: number;
+      /** @description The part is priced at the shop's minimum price per part */
+      minimum_price_applied: boolean;
+      /** @description As in PriceBreakdown: a quantity break never takes a part below it */
+      minimum_unit_price?: number | null;
+      minor_units: {
+        subtotal: number;
+        tax: number;
+        total: number;
+      };
+    };
     PrintStats: {
       filament_length_mm: number;
       filament_volume_cm3: number;
@@ -999,7 +1032,8 @@ export interface components {
       /** @description Statistics reused from an identical earlier slice */
       cached?: boolean;
       processing_time_ms?: number;
-      price_breakdown?: components["schemas"]["PriceBreakdown"];
+      /** @description PriceBreakdown for your API token and dashboard, and for a widget key when the offer's `show_cost_breakdown` is true; otherwise (a widget key, by default) ShopperPriceBreakdown, the price without the costs it is made from */
+      price_breakdown?: components["schemas"]["PriceBreakdown"] | components["schemas"]["ShopperPriceBreakdown"];
       print_stats?: components["schemas"]["PrintStats"];
       infill_pattern?: {
         requested: string;
@@ -1012,13 +1046,13 @@ export interface components {
         requested: number;
         used: number;
       };
-      /** @description The resolved settings that were sliced and priced */
+      /** @description The resolved settings that were sliced and priced; absent from a widget key's answers unless the offer's `show_cost_breakdown` is true */
       settings?: {
         printer_config?: Record<string, never>;
         material_config?: Record<string, never>;
         quote_config?: Record<string, never>;
       };
-      /** @description Where each value came from: request, offer, profile:<id>, global:<id> or built-in; with an imported profile, also `slicer.<option>`: the profile and preset each PrusaSlicer option came from */
+      /** @description Where each value came from: request, offer, profile:<id>, global:<id> or built-in; with an imported profile, also `slicer.<option>`: the profile and preset each PrusaSlicer option came from. Absent wherever `settings` is */
       setting_sources?: {
         [key: string]: string;
       };
@@ -1264,33 +1298,76 @@ export interface components {
       /** @description The imported print presets as offer qualities, each slicing with its printer profile, thickest layers first; empty when no print preset was imported. The offer derived for an account without one of its own offers them when the printer is the default; put them in a saved offer's `qualities` (PUT /v2/offer) to offer them there. */
       qualities: components["schemas"]["QualityPreset"][];
     };
+    KeepQuoteRequest: {
+      /** @description Pieces to keep the quote at; default the offer's smallest quantity */
+      quantity?: number;
+    };
     KeptQuoteLink: {
       quote_id: string;
       /** @description Put it in the shop page’s address as `sq-quote=<token>` to reopen it */
       token: string;
+      /** @description The quantity the link keeps */
+      quantity: number;
       /**
        * Format: date-time
        * @description When the link stops opening the quote
        */
       expires_at: string;
+      /**
+       * Format: date-time
+       * @description Until when the price holds and the link can order it (the quote’s `expires_at`): what to tell the shopper
+       */
+      price_expires_at: string;
       /** @description GET: the kept quote */
       url: string;
       /** @description GET: its PDF */
       pdf_url: string;
+      /** @description POST: order it (add it to the cart at the link’s quantity) */
+      cart_url: string;
+    };
+    /** @description The kept quote at its quantity, priced as the cart prices it today (the offer’s quantity breaks and minimum line price, the quote’s delivery option): ordering it adds this line */
+    KeptLine: {
+      quantity: number;
+      unit_price: number;
+      /** @description unit_price × quantity */
+      subtotal: number;
+      /** @description The quantity break applied; 0: none */
+      discount_percent: number;
+      quantity_discount: number;
+      lead_time_surcharge: number;
+      minimum_line_adjustment: number;
+      total_price: number;
+      currency: string;
+      /** @description The delivery option the quote was made with; null: none offered */
+      lead_time: OneOf<[null, {
+        id: string;
+        label: string;
+        business_days: number;
+        /**
+         * Format: date
+         * @description The day it ships when ordered today (UTC)
+         */
+        ships_by: string;
+      }]>;
     };
     KeptQuote: {
       token: string;
       /**
        * Format: date-time
-       * @description ISO 8601 UTC with milliseconds
+       * @description When the link stops opening; the price holds until `quote.expires_at`
        */
       link_expires_at: string;
+      /** @description The quantity the link keeps (a link made before links kept one: the offer's smallest) */
+      quantity: number;
+      line: components["schemas"]["KeptLine"];
       /** @description The delivery option the shopper chose (label and business days), else the shop's lead time from its offer; null: none stated */
       lead_time: string | null;
       /** @description The part drawn from its mesh, a `data:image/png;base64,…` URL; its bounding box in grey when the mesh is over 16 MiB or costs more to draw than a picture may (docs/security.md); null when none can be drawn (a 3MF project, a deleted file) */
       picture: string | null;
       pdf_url: string;
-      /** @description The quote as GET /v2/quotes/{quote_id} answers it; `expired` says whether its price still holds */
+      /** @description POST: order it */
+      cart_url: string;
+      /** @description The quote as GET /v2/quotes/{quote_id} answers it to this caller (a widget key: without the cost breakdown unless the offer shows it); `expired` says whether its price still holds, and so whether it can be ordered */
       quote: components["schemas"]["Quote"];
     };
     QuoteLinkInvalidError: {
@@ -1753,6 +1830,13 @@ export interface components {
       };
       /** @description Slicer CPU seconds a shopper's part may be predicted to take on this server (what it costs with the cores to itself, whatever the load) before the widget refuses it (422 model_too_complex, before any slicing); null: 60 s. API quotes are not bound by it. */
       max_slice_seconds?: number | null;
+      /**
+       * @description Extension. Whether shoppers see how a part's price is made: the price breakdown's material, support, machine, energy and fee lines, price_per_gram and the resolved settings, in every answer to a widget key (quotes, jobs, kept quotes) and on a kept quote's PDF. false (the default): a widget key's quotes carry ShopperPriceBreakdown (subtotal, tax, total) and no settings; the PDF prints the line's price only. Answers to your API token always carry the whole breakdown.
+       * @default false
+       */
+      show_cost_breakdown?: boolean;
+      /** @description Extension. How shoppers reach the shop, printed on a kept quote and its PDF, e.g. "orders@shop.example · +1 555 0100"; null: the e-mail of the account */
+      contact?: string | null;
     };
     Offer: {
       materials: ({
@@ -1812,6 +1896,13 @@ export interface components {
       };
       /** @description Slicer CPU seconds a shopper's part may be predicted to take on this server (what it costs with the cores to itself, whatever the load) before the widget refuses it (422 model_too_complex, before any slicing); null: 60 s. API quotes are not bound by it. */
       max_slice_seconds: number | null;
+      /**
+       * @description Extension. Whether shoppers see how a part's price is made: the price breakdown's material, support, machine, energy and fee lines, price_per_gram and the resolved settings, in every answer to a widget key (quotes, jobs, kept quotes) and on a kept quote's PDF. false (the default): a widget key's quotes carry ShopperPriceBreakdown (subtotal, tax, total) and no settings; the PDF prints the line's price only. Answers to your API token always carry the whole breakdown.
+       * @default false
+       */
+      show_cost_breakdown: boolean;
+      /** @description Extension. How shoppers reach the shop, printed on a kept quote and its PDF, e.g. "orders@shop.example · +1 555 0100"; null: the e-mail of the account */
+      contact: string | null;
       /**
        * @description widget_key: the key's own offer; account: yours; default: derived from your profiles
        * @enum {string}
@@ -3888,7 +3979,7 @@ export interface operations {
   };
   /**
    * A signed link to a completed quote, to keep, share or download as PDF
-   * @description The link (`token`) is signed by the server and expires after QUOTE_LINK_DAYS (default 30) days, or sooner when the retention sweep may delete the part's upload before then (a shopper's upload: its retention period, at the least while the price holds; never less than a day), so a link never outlives its file. It opens the quote with the same shop's widget key or API token only; anyone holding it may, so it is as private as the shopper keeps it. A shopper links only their own quotes. Nothing is stored: the link cannot be revoked before it expires, but deleting the quote closes it.
+   * @description The link (`token`) keeps the quote at a quantity (the body's, default the offer's smallest; one the offer does not sell is a 400 naming `quantity`), is signed by the server and expires after QUOTE_LINK_DAYS (default 30) days, or sooner when the retention sweep may delete the part's upload before then (a shopper's upload: its retention period, at the least while the price holds; never less than a day), so a link never outlives its file. The price it shows holds until `price_expires_at` (the quote's own `expires_at`), usually sooner than the link: after that the link still opens the quote, marked expired, and cannot order it. It opens the quote with the same shop's widget key or API token only; anyone holding it may, so it is as private as the shopper keeps it. A shopper links only their own quotes. Nothing is stored: the link cannot be revoked before it expires, but deleting the quote closes it.
    */
   keepQuote: {
     parameters: {
@@ -3899,6 +3990,12 @@ export interface operations {
       path: {
         /** @description A completed quote */
         quote_id: string;
+      };
+    };
+    /** @description The quantity to keep */
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["KeepQuoteRequest"];
       };
     };
     responses: {
@@ -3913,6 +4010,7 @@ export interface operations {
           "application/json": components["schemas"]["KeptQuoteLink"];
         };
       };
+      400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
@@ -3927,6 +4025,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      413: components["responses"]["PayloadTooLarge"];
       429: components["responses"]["TooManyRequests"];
     };
   };
@@ -3934,7 +4033,7 @@ export interface operations {
   openKeptQuote: {
     parameters: {
       path: {
-        /** @description A kept quote link: `<quote id>.<expiry, Unix seconds>.<HMAC-SHA256, base64url>`, as POST /v2/quotes/{quote_id}/link answered it */
+        /** @description A kept quote link: `<quote id>.<expiry, Unix seconds>.<quantity>.<HMAC-SHA256, base64url>`, as POST /v2/quotes/{quote_id}/link answered it (links made before they kept a quantity: `<quote id>.<expiry>.<HMAC-SHA256>`) */
         token: string;
       };
     };
@@ -3979,13 +4078,76 @@ export interface operations {
     };
   };
   /**
+   * Order a kept quote: add it to the cart at the link’s quantity
+   * @description Extension. The link's holder adds its quote to the cart at the link's quantity, priced as `line` of GET /v2/kept-quotes/{token} shows it: the same add as POST /v2/widget/cart (recorded in the shop's orders, `widget.added_to_cart` sent once per add, the same replay rule per shopper session, the same 30 adds per 10 minutes), answered with the same CartLine. The link stands for the quote, so a shopper may order a quote another browser priced. An expired price is `410 quote_expired` (price the part again); a link that expired or was altered is refused as when opening it; a part rescaled since is `409 quote_stale`; a quantity the offer no longer sells is a 400 naming `quantity`.
+   */
+  orderKeptQuote: {
+    parameters: {
+      header?: {
+        /** @description Widget keys: the shopper token from GET /v2/file/upload-id; a shopper sees only their own uploads and quotes */
+        "X-Shopper-Token"?: string;
+        /** @description Any unique string (e.g. a UUID) of 1 to 255 visible ASCII characters. A retry with the same key and the same request within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is 422 `idempotency_key_reused`; a retry while the first request still runs is 409 `idempotency_key_in_use`. Keys are per account (per widget key and shopper for widget calls). */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        /** @description A kept quote link: `<quote id>.<expiry, Unix seconds>.<quantity>.<HMAC-SHA256, base64url>`, as POST /v2/quotes/{quote_id}/link answered it (links made before they kept a quantity: `<quote id>.<expiry>.<HMAC-SHA256>`) */
+        token: string;
+      };
+    };
+    responses: {
+      /** @description The cart line as priced by the server */
+      201: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["CartLine"];
+        };
+      };
+      /** @description The link was altered or not made by this server (`quote_link_invalid`), or the offer no longer sells its quantity (`validation_failed` naming `quantity`) */
+      400: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      /** @description The link expired (`quote_link_expired`), or the price did (`quote_expired`) */
+      410: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      422: components["responses"]["Unprocessable"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
    * The kept quote as a PDF
-   * @description One A4 page: the shop's name, the part's name and picture, the choices, weight, print time, lead time, the price lines of one part and until when the price holds.
+   * @description A quotation on one A4 page: the shop's name and contact (the offer's `contact`, else the account's e-mail), the quote number and date, the part's name, picture and dimensions, the material and options, weight, print time, the delivery option and the day it ships when ordered today, the line at the link's quantity (unit price, quantity, the quantity break and delivery surcharge applied, the minimum line price where it applies, the total; priced as the cart prices it), until when the price holds, and a link back to the shop page (`page`). The price lines of one part (material, support, machine time, energy, fee) only when the offer's `show_cost_breakdown` is true, whoever asks.
    */
   keptQuotePdf: {
     parameters: {
+      query?: {
+        /** @description The shop page to link back to (the kept link is added to it as `sq-quote`): an http(s) address of at most 2000 characters; a widget key may name only a page of the origin it calls from. Without it the PDF has no link. */
+        page?: string;
+      };
       path: {
-        /** @description A kept quote link: `<quote id>.<expiry, Unix seconds>.<HMAC-SHA256, base64url>`, as POST /v2/quotes/{quote_id}/link answered it */
+        /** @description A kept quote link: `<quote id>.<expiry, Unix seconds>.<quantity>.<HMAC-SHA256, base64url>`, as POST /v2/quotes/{quote_id}/link answered it (links made before they kept a quantity: `<quote id>.<expiry>.<HMAC-SHA256>`) */
         token: string;
       };
     };
@@ -4001,7 +4163,7 @@ export interface operations {
           "application/pdf": string;
         };
       };
-      /** @description The link was altered or not made by this server (`quote_link_invalid`) */
+      /** @description The link was altered or not made by this server (`quote_link_invalid`), or `page` is not a page the caller may link to (`validation_failed` naming `page`) */
       400: {
         headers: {
           "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4009,7 +4171,7 @@ export interface operations {
           "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
         };
         content: {
-          "application/json": components["schemas"]["QuoteLinkInvalidError"];
+          "application/json": components["schemas"]["Error"];
         };
       };
       401: components["responses"]["Unauthorized"];

@@ -224,7 +224,7 @@ test('never $0: a fresh shop has a minimum price per part; a line priced at 0 is
   assert.equal((await s.post(`/v2/file/scale/${s.fileId}`, { scale: 0.025 })).status, 200); // a 0.5 mm cube
   const tiny = await s.quote();
   assert.equal(tiny.total_price, 1);
-  assert.ok(tiny.price_breakdown.minimum_price_adjustment > 0, 'raised to the minimum, and saying so');
+  assert.equal(tiny.price_breakdown.minimum_price_applied, true, 'raised to the minimum, and saying so');
 
   // A part priced at nothing (here by the merchant's own API call that zeroes every price) is not sold.
   const file = (await api.uploadBytes('/v2/file', new TextEncoder().encode(CUBE_OBJ), 'cube.obj')).body.file_id;

@@ -1,8 +1,10 @@
-// Quotes shoppers can keep: a signed, expiring link that opens a completed quote with the same shop's key only,
-// and its PDF, which parses and names the price. And the first-run checklist, which ticks itself from what the
-// shop has done.
+// Quotes shoppers can keep: a signed, expiring link at the quantity the shopper chose, that opens a completed quote
+// with the same shop's key only, shows the line as the cart prices it and the price's own validity, and orders it
+// through the cart from another browser; and its PDF, a quotation. And the first-run checklist, which ticks itself
+// from what the shop has done.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
 import { startTestServer, merchantShop, type TestServer } from '../helpers/server.ts';
 import { widgetShopper } from '../helpers/shopper.ts';
@@ -10,14 +12,30 @@ import { CUBE_OBJ } from '../helpers/meshes.ts';
 
 const SHOP = 'https://keep.example';
 const OTHER = 'https://other.example';
+const TERMS = 'https://terms.example';
 let server: TestServer;
 let shop: Awaited<ReturnType<typeof merchantShop>>;
 let stranger: Awaited<ReturnType<typeof merchantShop>>;
+/** A shop with a quantity break and delivery options. */
+let terms: Awaited<ReturnType<typeof merchantShop>>;
 
 before(async () => {
   server = await startTestServer({ RATE_LIMIT_ANON_PLAN: 'business', QUOTE_LINK_DAYS: '10' });
   shop = await merchantShop(server, 'keep-shop@example.test', SHOP);
   stranger = await merchantShop(server, 'keep-stranger@example.test', OTHER);
+  terms = await merchantShop(server, 'keep-terms@example.test', TERMS);
+  const { source: _source, ...current } = (await terms.api.get('/v2/offer')).body;
+  const saved = await terms.api.put('/v2/offer', {
+    ...current,
+    minimum_price: 0.01, // the cube's own price, above it: the break applies (it never goes below the minimum)
+    quantity_breaks: [{ min_quantity: 3, discount_percent: 10 }],
+    lead_times: [
+      { id: 'standard', label: 'Standard', business_days: 5 },
+      { id: 'express', label: 'Express', business_days: 2, surcharge_percent: 20, surcharge_amount: 1 },
+    ],
+    default_lead_time: 'standard',
+  });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
 });
 after(() => server.stop());
 
@@ -119,21 +137,25 @@ test('a link lives QUOTE_LINK_DAYS, but a shopper’s never past the day retenti
 
 test('a tampered link is 400 quote_link_invalid, an expired one 410 quote_link_expired, with plain words', async () => {
   const { s, quote } = await quotedShopper();
-  const { token } = (await s.post(`/v2/quotes/${quote.quote_id}/link`, {})).body as { token: string };
-  const [id, expiry, mac] = token.split('.') as [string, string, string];
+  const { token } = (await s.post(`/v2/quotes/${quote.quote_id}/link`, { quantity: 2 })).body as { token: string };
+  const [id, expiry, quantity, mac] = token.split('.') as [string, string, string, string];
+  assert.equal(quantity, '2', 'the link keeps its quantity');
   const flipped = mac[0] === 'A' ? `B${mac.slice(1)}` : `A${mac.slice(1)}`;
   // The last character's 2 unused bits: decodes to the same mac, yet the link was altered.
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
   const last = alphabet.indexOf(mac.at(-1)!);
   const samebits = `${mac.slice(0, -1)}${alphabet[last ^ 1]}`;
   for (const bad of [
-    `${id}.${expiry}.${flipped}`,
-    `${id}.${expiry}.${samebits}`,
-    `${id}.${Number(expiry) + 86_400}.${mac}`, // a longer life, same mac
-    `${id}.0${expiry}.${mac}`, // the same expiry spelt with a leading zero: another link, not this one
-    `${quote.quote_id.replace(/.$/, (c: string) => (c === 'a' ? 'b' : 'a'))}.${expiry}.${mac}`,
+    `${id}.${expiry}.${quantity}.${flipped}`,
+    `${id}.${expiry}.${quantity}.${samebits}`,
+    `${id}.${Number(expiry) + 86_400}.${quantity}.${mac}`, // a longer life, same mac
+    `${id}.0${expiry}.${quantity}.${mac}`, // the same expiry spelt with a leading zero: another link, not this one
+    `${id}.${expiry}.20.${mac}`, // another quantity, same mac
+    `${id}.${expiry}.02.${mac}`, // the same quantity with a leading zero
+    `${id}.${expiry}.${mac}`, // the quantity left out: a link of the older form, which this mac is not
+    `${quote.quote_id.replace(/.$/, (c: string) => (c === 'a' ? 'b' : 'a'))}.${expiry}.${quantity}.${mac}`,
     'not-a-link',
-    `${id}.${expiry}.${mac}x`,
+    `${id}.${expiry}.${quantity}.${mac}x`,
   ]) {
     const res = await shop.api.get(`/v2/kept-quotes/${encodeURIComponent(bad)}`);
     assert.equal(res.status, 400, bad);
@@ -157,23 +179,149 @@ test('a tampered link is 400 quote_link_invalid, an expired one 410 quote_link_e
   assert.equal((await shop.api.get(`/v2/kept-quotes/${token}`)).status, 404);
 });
 
-test('the PDF parses, names the part, the choices, the price of one part and until when it holds', async () => {
+/** An amount as the PDF writes it: "2.35 USD". */
+const pdfAmount = (major: number, digits: number, currency: string) => `${major.toFixed(digits)} ${currency}`;
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Words of the cost breakdown: none of them on a shopper's PDF unless the merchant shows it. */
+const COST_WORDS = /Machine time|Energy|Fixed fee|Support material|Price of one part|price per gram|\bcost\b/i;
+
+test('the PDF is a quotation: shop and contact, quote number, part, dimensions, options, quantity, line total, validity, a link back; no cost breakdown', async () => {
   const { s, quote } = await quotedShopper();
-  const link = (await s.post(`/v2/quotes/${quote.quote_id}/link`, {})).body;
-  const res = await s.get(link.pdf_url);
+  const link = (await s.post(`/v2/quotes/${quote.quote_id}/link`, { quantity: 2 })).body;
+  const page = `${SHOP}/products/custom-print?ref=mail#top`;
+  const res = await s.get(`${link.pdf_url}?page=${encodeURIComponent(page)}`);
   assert.equal(res.status, 200);
   assert.equal(res.headers.get('content-type'), 'application/pdf');
   assert.match(res.headers.get('content-disposition') ?? '', /attachment; filename="quote-.+\.pdf"/);
   const text = await pdfText(res.raw);
-  const b = quote.price_breakdown;
-  const total = `${(b.minor_units.total / 10 ** b.digits).toFixed(b.digits)} ${b.currency}`;
-  assert.match(text, new RegExp(`Price of one part\\n${total.replace('.', '\\.')}`), text);
-  assert.match(text, /cube\.obj/);
-  assert.match(text, new RegExp(quote.choices.material));
-  assert.match(text, new RegExp(`price valid until ${quote.expires_at.slice(0, 10)}`));
-  assert.match(text, /Lead time\nAsk the shop/);
+  const line = (await s.get(link.url)).body.line;
+  const { digits, currency } = quote.price_breakdown;
+  const money = (v: number) => escaped(pdfAmount(v, digits, currency));
+  assert.equal(line.quantity, 2);
+  for (const expected of [
+    /^Print shop$/m, // no shop name set: the default
+    /^Contact: keep-shop@example\.test$/m, // no contact in the offer: the account's e-mail
+    new RegExp(`^Quotation ${quote.quote_id}$`, 'm'),
+    /^cube\.obj$/m,
+    /Dimensions\n20\.0 × 20\.0 × 20\.0 mm/,
+    new RegExp(`Material\\n${quote.choices.material}`),
+    new RegExp(`Quality\\n${escaped(quote.choices.quality_label)}`),
+    new RegExp(`Infill\\n${quote.choices.infill} %`),
+    /Delivery\nAsk the shop/,
+    new RegExp(`Unit price\\n${money(quote.total_price)}`),
+    /Quantity\n2\n/,
+    new RegExp(`Total\\n${money(line.total_price)}`),
+    new RegExp(`Price valid until ${quote.expires_at.slice(0, 10)}`),
+    new RegExp(`This price is valid until ${quote.expires_at.slice(0, 10)}`),
+  ])
+    assert.match(text, expected, text);
+  assert.doesNotMatch(text, COST_WORDS, 'no cost breakdown unless the merchant shows it');
+  // The link back: the shop page with the kept link in it (the fragment dropped), as text and as a PDF link.
+  const back = new URL(page);
+  back.searchParams.set('sq-quote', link.token);
+  back.hash = '';
+  const raw = Buffer.from(res.raw).toString('latin1');
+  assert.ok(raw.includes(`/URI (${back.toString()})`), `the PDF links to ${back}`);
   // The picture is embedded.
-  assert.match(Buffer.from(res.raw).toString('latin1'), /\/Subtype \/Image/);
+  assert.match(raw, /\/Subtype \/Image/);
+  // A widget names only pages of its own origin; the merchant's token any web page, or none.
+  const foreign = await s.get(`${link.pdf_url}?page=${encodeURIComponent('https://evil.example/')}`);
+  assert.equal(foreign.status, 400);
+  assert.equal(foreign.body.error.details.fields[0].field, 'page');
+  assert.equal((await s.get(`${link.pdf_url}?page=javascript:alert(1)`)).status, 400);
+  assert.equal(
+    (await shop.api.get(`${link.pdf_url}?page=${encodeURIComponent('https://shop.example/p')}`)).status,
+    200,
+  );
+  assert.doesNotMatch(await pdfText((await shop.api.get(link.pdf_url)).raw), /Order it or see it again/);
+});
+
+test('the kept link keeps the quantity, choices, delivery option and line total; another browser orders it at that quantity and total', async () => {
+  const s = widgetShopper(server, terms.key, TERMS);
+  const fileId = await s.upload(new TextEncoder().encode(CUBE_OBJ), 'cube.obj');
+  const q = await s.post(`/v2/file/quote/${fileId}`, { choices: { lead_time: 'express' } });
+  assert.equal(q.status, 200, JSON.stringify(q.body));
+  const link = await s.post(`/v2/quotes/${q.body.quote_id}/link`, { quantity: 3 });
+  assert.equal(link.status, 201, JSON.stringify(link.body));
+  assert.equal(link.body.quantity, 3);
+  assert.equal(link.body.price_expires_at, q.body.expires_at, "the link states the price's validity");
+  assert.ok(link.body.expires_at >= link.body.price_expires_at, 'the link opens at least as long as the price holds');
+
+  // Another browser opens it: the same choices, delivery option and quantity, the line as the cart prices it.
+  const other = widgetShopper(server, terms.key, TERMS);
+  const opened = await other.get(link.body.url);
+  assert.equal(opened.status, 200, JSON.stringify(opened.body));
+  assert.equal(opened.body.quantity, 3);
+  assert.deepEqual(opened.body.quote.choices, q.body.choices);
+  const line = opened.body.line;
+  assert.deepEqual(
+    [line.quantity, line.unit_price, line.discount_percent, line.lead_time.id, line.currency],
+    [3, q.body.total_price, 10, 'express', q.body.currency],
+  );
+  assert.ok(line.quantity_discount > 0 && line.lead_time_surcharge > 0, 'the break and the surcharge apply');
+  assert.match(line.lead_time.ships_by, /^\d{4}-\d{2}-\d{2}$/);
+
+  // Ordering needs a shopper session (the widget asks for one first); then it is an add like any other.
+  assert.equal((await other.post(opened.body.cart_url, {})).status, 400);
+  await other.session();
+  const order = await other.post(opened.body.cart_url, {});
+  assert.equal(order.status, 201, JSON.stringify(order.body));
+  assert.deepEqual(
+    [order.body.quote_id, order.body.quantity, order.body.total_price, order.body.lead_time.id],
+    [q.body.quote_id, 3, line.total_price, 'express'],
+    'ordered at the kept quantity and the total the link showed',
+  );
+  const again = await other.post(opened.body.cart_url, {});
+  assert.equal(again.body.cart_line_id, order.body.cart_line_id, 'a replay adds nothing');
+  const orders = (await terms.api.get(`/v2/widget/cart?quote_id=${q.body.quote_id}`)).body.data;
+  assert.deepEqual(
+    orders.map((o: { quantity: number; total_price: number }) => [o.quantity, o.total_price]),
+    [[3, line.total_price]],
+  );
+  // The PDF names the same line.
+  const text = await pdfText((await other.get(opened.body.pdf_url)).raw);
+  const money = (v: number) => escaped(pdfAmount(v, q.body.price_breakdown.digits, q.body.currency));
+  assert.match(text, /Quantity\n3\n/, text);
+  assert.match(text, /Quantity break: 10 % off/);
+  assert.match(text, /Delivery surcharge \(Express\)/);
+  assert.match(text, new RegExp(`Ships by\\n${line.lead_time.ships_by} if ordered today`));
+  assert.match(text, new RegExp(`Total\\n${money(line.total_price)}`));
+
+  // A quantity the offer does not sell is not kept.
+  for (const quantity of [0, 1001, 2.5]) {
+    const refused = await s.post(`/v2/quotes/${q.body.quote_id}/link`, { quantity });
+    assert.equal(refused.status, 400, String(quantity));
+    assert.equal(refused.body.error.details.fields[0].field, 'quantity');
+  }
+});
+
+test('the link holds while the price does not: an expired price opens marked expired, and cannot be ordered', async () => {
+  const own = await terms.api.uploadBytes('/v2/file', new TextEncoder().encode(CUBE_OBJ), 'own.obj');
+  const q = await terms.api.post(`/v2/file/quote/${own.body.file_id}`, {});
+  assert.equal(q.status, 200, JSON.stringify(q.body));
+  const link = (await terms.api.post(`/v2/quotes/${q.body.quote_id}/link`, { quantity: 2 })).body;
+  assert.ok(link.price_expires_at < link.expires_at, 'the price (7 days) ends before the link (10 days)');
+  const s = widgetShopper(server, terms.key, TERMS);
+  await s.session();
+  const opened = await later(8, () => s.get(link.url));
+  assert.equal(opened.status, 200);
+  assert.equal(opened.body.quote.expired, true);
+  const order = await later(8, () => s.post(link.cart_url, {}));
+  assert.equal(order.status, 410);
+  assert.equal(order.body.error.code, 'quote_expired');
+});
+
+test('a link made before links kept a quantity still opens, at the offer’s smallest quantity', async () => {
+  const { s, quote } = await quotedShopper();
+  // The older form: `<quote id>.<expiry>.<mac>`, the mac over the id and the expiry alone.
+  const secret = server.deps.config.jwtSecret;
+  const key = createHmac('sha256', secret).update('slicequote kept-quote link v1').digest();
+  const expiry = Math.floor(new Date(quote.expires_at).getTime() / 1000);
+  const mac = createHmac('sha256', key).update(`${quote.quote_id}.${expiry}`).digest('base64url');
+  const opened = await s.get(`/v2/kept-quotes/${quote.quote_id}.${expiry}.${mac}`);
+  assert.equal(opened.status, 200, JSON.stringify(opened.body));
+  assert.equal(opened.body.quantity, 1);
+  assert.equal(opened.body.line.total_price, quote.total_price);
 });
 
 test('names in other scripts print transliterated in the PDF, never as mojibake; its properties keep them as they are', async () => {
@@ -212,7 +360,7 @@ test('the kept quote and its PDF name the delivery option the shopper chose', as
   assert.equal(q.status, 200, JSON.stringify(q.body));
   const link = (await s.post(`/v2/quotes/${q.body.quote_id}/link`, {})).body;
   assert.equal((await s.get(link.url)).body.lead_time, 'Express (2 business days)');
-  assert.match(await pdfText((await s.get(link.pdf_url)).raw), /Lead time\nExpress \(2 business days\)/);
+  assert.match(await pdfText((await s.get(link.pdf_url)).raw), /Delivery\nExpress \(2 business days\)/);
 });
 
 test('an unknown quote cannot be kept: 404', async () => {

@@ -204,12 +204,16 @@ test("a shopper's choices are priced with the merchant's settings and reported w
     infill: 40,
     quantity: 2,
   });
-  assert.equal(q.body.settings.printer_config.layer_height, 0.1);
-  assert.equal(q.body.settings.printer_config.perimeters, 3);
-  assert.equal(q.body.settings.printer_config.fill_density, 40);
-  assert.equal(q.body.setting_sources['printer_config.layer_height'], 'offer');
+  // The settings and their sources are the merchant's to read (a shopper's answer has neither, docs/offer.md).
+  assert.equal(q.body.settings, undefined);
+  const merchant = (await api.get(`/v2/quotes/${q.body.quote_id}`)).body;
+  assert.equal(merchant.settings.printer_config.layer_height, 0.1);
+  assert.equal(merchant.settings.printer_config.perimeters, 3);
+  assert.equal(merchant.settings.printer_config.fill_density, 40);
+  assert.equal(merchant.setting_sources['printer_config.layer_height'], 'offer');
   assert.match(
-    q.body.setting_sources['material_config.price_per_kg'] ?? q.body.setting_sources['material_config.price_per_gram'],
+    merchant.setting_sources['material_config.price_per_kg'] ??
+      merchant.setting_sources['material_config.price_per_gram'],
     /^global:/,
   );
   assert.equal(q.body.printInfo.color, 'Black');
@@ -503,10 +507,14 @@ test("the offer's minimum price per part lifts a speck to the floor with its own
     const fileId = await s.upload();
     const q = await s.post(`/v2/file/quote/${fileId}`, { choices: {} });
     assert.equal(q.status, 200, JSON.stringify(q.body));
-    const b = q.body.price_breakdown;
-    assert.equal(q.body.setting_sources['quote_config.minimum_price'], 'offer');
+    const b = (await api.get(`/v2/quotes/${q.body.quote_id}`)).body.price_breakdown;
+    assert.equal(
+      (await api.get(`/v2/quotes/${q.body.quote_id}`)).body.setting_sources['quote_config.minimum_price'],
+      'offer',
+    );
     assert.equal(b.minor_units.subtotal, 5000, 'the subtotal is raised to the floor');
     assert.ok(b.minor_units.minimum_price_adjustment > 0);
+    assert.equal(q.body.price_breakdown.minimum_price_applied, true, 'the shopper is told so, without the amount');
     assert.equal(q.body.total_price, b.total);
     assert.equal((await s.get('/v2/widget/config')).body.minimum_price, 50);
     const minor = q.body.signature.payload.split(':')[8];

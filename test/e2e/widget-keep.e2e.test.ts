@@ -1,13 +1,15 @@
 // Quotes shoppers can keep, and parts that must be turned or scaled to fit, in Debian's Chromium at 1280 and 390 px,
 // on the demo shop and on a plain page of another origin holding only the copied snippet: a priced part is saved as
 // a link (the shop page's address with sq-quote=…) and a PDF; the link opens the part with its price in another
-// browser; an altered, expired or other shop's link says so in plain words. A bar too long for the plate is told
-// "Turned to fit the printer"; a part too big gets a scale control whose percent prices it through the rescale path.
-// Screenshots in test-artifacts/widget/.
+// browser; on the demo shop a link kept at quantity 3 is shown whole, copied with its Copy button, and ordered from
+// another browser (the cart event carries quantity 3 and the same total; axe finds nothing); an altered, expired or other shop's
+// link says so in plain words. A bar too long for the plate is told "Turned to fit the printer"; a part too big gets
+// a scale control whose percent prices it through the rescale path. Screenshots in test-artifacts/widget/ and, with
+// SLICEQUOTE_UPDATE_SCREENSHOTS=1, the kept quote at 390 px in docs/screenshots/widget-kept-quote-phone.png.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
@@ -16,6 +18,7 @@ import { merchantShop } from '../helpers/server.ts';
 import { prismZObj } from '../helpers/solids.ts';
 import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
 import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv, plainShopPage } from './widget-env.ts';
+import { assertNoAxeViolations } from './axe.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
@@ -86,12 +89,15 @@ after(async () => {
 });
 
 const widget = (page: Page, part: string) => page.locator(`slice-quote [part~=${part}]`);
+const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-async function open(url: string, size: (typeof SIZES)[number]): Promise<Page> {
-  // A context of its own: another browser, without the first shopper's session.
+async function open(url: string, size: (typeof SIZES)[number], opts: { bypassCSP?: boolean } = {}): Promise<Page> {
+  // A context of its own: another browser, without the first shopper's session. bypassCSP only where axe-core is
+  // injected (an inline script the demo shop's policy rightly refuses).
   const context = await browser.newContext({
     viewport: { width: size.width, height: size.height },
     acceptDownloads: true,
+    bypassCSP: opts.bypassCSP ?? false,
   });
   const page = await context.newPage();
   page.on('pageerror', (err) => console.error('page error:', err.message));
@@ -124,7 +130,7 @@ for (const size of SIZES) {
         const link = await linkField.inputValue();
         assert.ok(link.startsWith(shopUrl.replace(/\/$/, '')), `the link is the shop page's own address: ${link}`);
         const token = new URL(link).searchParams.get('sq-quote')!;
-        assert.match(token, /^(qt|job)_\w+\.\d+\.[\w-]{43}$/);
+        assert.match(token, /^(qt|job)_\w+\.\d+\.1\.[\w-]{43}$/, 'the link keeps quantity 1');
         assert.ok(
           await linkField.evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement),
           'focus goes to the link',
@@ -163,6 +169,110 @@ for (const size of SIZES) {
       }
     });
   }
+
+  test(`${size.name}: a link kept at quantity 3 is shown whole and copied; another browser orders it at 3 for the same total`, {
+    skip,
+    timeout: SLICE_TIMEOUT * 2,
+  }, async () => {
+    // The demo shop: a whole shop page (axe judges the page too), whose cart takes the line.
+    const page = await open(env.shop.url, size, { bypassCSP: true });
+    try {
+      await page
+        .context()
+        .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(env.shop.url).origin });
+      await page.locator('slice-quote #file').setInputFiles(CUBE);
+      const amount = widget(page, 'amount');
+      await amount.waitFor({ timeout: SLICE_TIMEOUT });
+      const one = await amount.innerText();
+      await page.locator('slice-quote #quantity').fill('3');
+      await page.waitForFunction(([el, before]) => (el as HTMLElement).innerText !== before, [
+        await amount.elementHandle(),
+        one,
+      ] as const);
+      const total = await amount.innerText();
+      const words = await widget(page, 'unit-price').innerText();
+      assert.match(words, new RegExp(`^${escapeRe(one)} each.* · 3 pieces`));
+      await widget(page, 'keep-button').click();
+      const field = widget(page, 'kept-link');
+      await field.waitFor();
+      const link = await field.inputValue();
+      assert.match(new URL(link).searchParams.get('sq-quote')!, /^(qt|job)_\w+\.\d+\.3\.[\w-]{43}$/);
+      assert.match(await widget(page, 'keep').innerText(), /Link to this quote \(3 pieces\)/);
+      // The validity is the price's (the quote's expires_at), not the link's own.
+      const expiresAt = await page
+        .locator('slice-quote')
+        .evaluate((el) => (el as unknown as { quote: { expires_at: string } }).quote.expires_at);
+      const priceDay = new Date(expiresAt).toLocaleDateString('en-US', {
+        year: 'numeric',
+        month: 'long',
+        day: 'numeric',
+        timeZone: 'UTC',
+      });
+      assert.equal(await widget(page, 'kept-link-validity').innerText(), `The price holds until ${priceDay}.`);
+      // Shown whole: nothing of the link is scrolled out of its field.
+      const fits = await field.evaluate(
+        (el) => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1,
+      );
+      assert.ok(fits, 'the whole link is in view');
+      await widget(page, 'copy-button').click();
+      await page.waitForFunction(
+        (el) => (el as HTMLElement).innerText === 'Link copied.',
+        await widget(page, 'copy-status').elementHandle(),
+      );
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link, 'the link is on the clipboard');
+      await page.screenshot({ path: path.join(ARTIFACTS, `keep-copied-${size.name}.png`) });
+      await assertNoAxeViolations(page, `the saved link at ${size.width} px`);
+
+      // Another browser opens it: quantity 3, the same total; Add to cart hands the page's cart that line.
+      const again = await open(link, size, { bypassCSP: true });
+      try {
+        await widget(again, 'kept-title').waitFor();
+        assert.equal(await widget(again, 'kept-quantity').innerText(), '3');
+        assert.equal(await widget(again, 'amount').innerText(), total);
+        // The same words as on the page the link was made on.
+        assert.equal(await widget(again, 'unit-price').innerText(), words);
+        await assertNoAxeViolations(again, `the kept quote at ${size.width} px`);
+        // Its PDF links back to this very page, the kept link in it.
+        const pdf = (await pdfFrom(again, widget(again, 'pdf-button'))).toString('latin1');
+        assert.ok(pdf.includes(`/URI (${link})`), 'the PDF links back to the shop page with the quote');
+        const added = again.evaluate(
+          () =>
+            new Promise<{ quantity: number; total_price: number; currency: string; quote_id: string; summary: string }>(
+              (resolve) =>
+                document.addEventListener('sq-add-to-cart', (e) => {
+                  const detail = (e as CustomEvent).detail;
+                  detail.accept();
+                  resolve({ ...detail, accept: undefined });
+                }),
+            ),
+        );
+        await widget(again, 'add-button').click();
+        const detail = await added;
+        assert.equal(detail.quantity, 3);
+        const shown = await again.evaluate(
+          ([v, currency]) => new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(v),
+          [detail.total_price, detail.currency] as const,
+        );
+        assert.equal(shown, total, 'the cart gets the total the link showed');
+        assert.match(detail.summary, /20(\.0)? × 20(\.0)? × 20(\.0)? mm/);
+        const note = widget(again, 'added');
+        await note.waitFor();
+        assert.equal(await note.innerText(), 'Added 3 × cube20_ascii.stl to your cart.');
+        const orders = await env.server.client(env.apiToken).get(`/v2/widget/cart?quote_id=${detail.quote_id}`);
+        const order = orders.body.data[0];
+        assert.deepEqual([order.quantity, order.total_price], [3, detail.total_price]);
+        const shot = path.join(ARTIFACTS, `keep-ordered-${size.name}.png`);
+        await again.screenshot({ path: shot });
+        if (size.name === 'phone' && process.env.SLICEQUOTE_UPDATE_SCREENSHOTS === '1')
+          copyFileSync(shot, path.resolve('docs', 'screenshots', 'widget-kept-quote-phone.png'));
+        await assertNoAxeViolations(again, `the ordered kept quote at ${size.width} px`);
+      } finally {
+        await again.context().close();
+      }
+    } finally {
+      await page.context().close();
+    }
+  });
 
   test(`${size.name}: an altered, expired or other shop's link says so in plain words`, {
     skip,

@@ -16,6 +16,12 @@ export function widgetShopper(server: TestServer, key: string, origin: string, l
     /** Any call as this shopper, with more headers (e.g. Prefer). */
     request: (method: string, p: string, extra: Record<string, string> = {}) =>
       c.request(method, p, { headers: { ...headers(), ...extra } }),
+    /** Starts a session without uploading: an upload id issues the token (the widget does so before ordering a kept link). */
+    async session(): Promise<void> {
+      const ticket = await c.request('GET', '/v2/file/upload-id', { headers: headers() });
+      assert.equal(ticket.status, 200, JSON.stringify(ticket.body));
+      token = ticket.body.shopper_token;
+    },
     /** Fetches an upload id, uploads through it and answers the stored file's id. */
     async upload(bytes: Uint8Array, name: string): Promise<string> {
       const ticket = await c.request('GET', '/v2/file/upload-id', { headers: headers() });

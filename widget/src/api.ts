@@ -128,9 +128,18 @@ export class WidgetApi {
     return this.json('POST', '/v2/widget/cart', { lines });
   }
 
-  /** A signed link to a priced quote the shopper can keep (POST /v2/quotes/{quote_id}/link). */
-  keepQuote(quoteId: string): Promise<KeptQuoteLink> {
-    return this.json('POST', `/v2/quotes/${encodeURIComponent(quoteId)}/link`, {});
+  /** A signed link to a priced quote at a quantity, for the shopper to keep (POST /v2/quotes/{quote_id}/link). */
+  keepQuote(quoteId: string, quantity: number): Promise<KeptQuoteLink> {
+    return this.json('POST', `/v2/quotes/${encodeURIComponent(quoteId)}/link`, { quantity });
+  }
+
+  /**
+   * Orders a kept quote at its link's quantity (POST /v2/kept-quotes/{token}/cart). An add belongs to a shopper
+   * session: a page that uploaded nothing yet asks for its token first (an upload id issues it, and expires unused).
+   */
+  async orderKept(token: string): Promise<CartLine> {
+    if (!this.shopperToken) await this.uploadTicket();
+    return this.json('POST', `/v2/kept-quotes/${encodeURIComponent(token)}/cart`);
   }
 
   /** The quote a kept link stands for (GET /v2/kept-quotes/{token}). */
@@ -138,11 +147,15 @@ export class WidgetApi {
     return this.json('GET', `/v2/kept-quotes/${encodeURIComponent(token)}`, undefined, signal);
   }
 
-  /** The kept quote's PDF: fetched with the key (a plain link could not carry it), handed over as a Blob. */
-  async keptQuotePdf(token: string): Promise<Blob> {
+  /**
+   * The kept quote's PDF: fetched with the key (a plain link could not carry it), handed over as a Blob. `page` is
+   * the shop page the PDF links back to.
+   */
+  async keptQuotePdf(token: string, page: string): Promise<Blob> {
     let res: Response;
+    const query = new URLSearchParams({ page });
     try {
-      res = await fetch(this.url(`/v2/kept-quotes/${encodeURIComponent(token)}/pdf`), {
+      res = await fetch(this.url(`/v2/kept-quotes/${encodeURIComponent(token)}/pdf?${query}`), {
         headers: { 'X-Widget-Key': this.key, Accept: 'application/pdf' },
         credentials: 'omit',
       });

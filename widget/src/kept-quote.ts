@@ -1,12 +1,18 @@
-// Quotes shoppers can keep (docs/widget.md): once a part is priced, "Save this quote" asks the server for a signed,
-// expiring link, shown as the shop page's own address with `sq-quote=<token>`, with a PDF to download. Opening
-// that address (or a `quote-link` attribute) shows the kept quote: the part's picture, choices and price, until
-// when the price holds, and the PDF. An expired, altered or foreign link says so in plain words.
+// Quotes shoppers can keep (docs/widget.md): once a part is priced, "Save or share this quote" asks the server for
+// a signed, expiring link at the quantity chosen, shown as the shop page's own address with `sq-quote=<token>`
+// (kept-link.ts). Opening that address (or a `quote-link` attribute) shows the kept quote: the part's picture, its
+// choices, quantity, delivery option and line total, until when the price holds, the PDF, and Add to cart, which
+// orders it through the shop's cart like any part (kept-order.ts). An expired, altered or foreign link says so in
+// plain words; an expired price cannot be ordered, and the shopper prices the part again.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CurrencyDisplay } from './format.ts';
 import { duration, grams, money, percent } from './format.ts';
-import type { KeptQuote, KeptQuoteLink } from './types.ts';
+import type { KeptQuote } from './types.ts';
 import { shopperMessage } from './shopper-messages.ts';
+import { renderKeptOrder, type KeptOrder } from './kept-order.ts';
+import { atMinimumPrice } from './selection.ts';
+
+export { renderKeep, saveBlob, type KeepState } from './kept-link.ts';
 
 /** The query parameter of the shop page that carries a kept quote's link. */
 export const LINK_PARAM = 'sq-quote';
@@ -16,20 +22,11 @@ export type KeptView =
   | { status: 'shown'; kept: KeptQuote }
   | { status: 'failed'; code: string; message: string };
 
-/** "Save this quote" for the quote shown: idle, asking, the link, or why it failed. */
-export interface KeepState {
-  quoteId: string;
-  status: 'saving' | 'saved' | 'failed';
-  link?: KeptQuoteLink;
-  url?: string;
-  message?: string;
-  /** The PDF is being fetched. */
-  downloading?: boolean;
-}
-
 export interface KeptHandlers {
   keep(): void;
+  copyLink(): void;
   downloadPdf(token: string): void;
+  order(kept: KeptQuote): void;
   closeKept(): void;
 }
 
@@ -66,11 +63,33 @@ export function keptFailure(code: string, message: string): string {
   return 'This saved quote could not be opened. Please try again, or upload your part.';
 }
 
-const day = (iso: string, locale?: string) =>
+export const day = (iso: string, locale?: string) =>
   new Date(iso).toLocaleDateString(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
+const pieces = (n: number) => `${n} ${n === 1 ? 'piece' : 'pieces'}`;
+
+/**
+ * What the line total is made of, in the words the widget uses for a part priced on the page: "$2.35 each · 3
+ * pieces · 10 % off · Express +$1.41", "$1.00 each (minimum price per part) · 3 pieces".
+ */
+export function keptLineWords(kept: KeptQuote, fmt: (v: number) => string): string {
+  const l = kept.line;
+  const minimum = atMinimumPrice(kept.quote.price_breakdown) ? ' (minimum price per part)' : '';
+  const words = [`${fmt(l.unit_price)} each${minimum}`, pieces(l.quantity)];
+  if (l.quantity_discount > 0) words.push(`${l.discount_percent} % off`);
+  if (l.lead_time_surcharge > 0) words.push(`${l.lead_time?.label ?? 'Delivery'} +${fmt(l.lead_time_surcharge)}`);
+  if (l.minimum_line_adjustment > 0) words.push(`raised to the minimum order of ${fmt(l.total_price)}`);
+  return words.join(' · ');
+}
+
 /** The whole widget while it shows a kept quote (or why it cannot). */
-export function renderKept(view: KeptView, w: Writing, downloading: boolean, h: KeptHandlers): TemplateResult {
+export function renderKept(
+  view: KeptView,
+  w: Writing,
+  downloading: boolean,
+  order: KeptOrder | null,
+  h: KeptHandlers,
+): TemplateResult {
   if (view.status === 'loading')
     return html`<div class="root kept" part="container kept"><p class="hint" role="status">Opening your saved quote…</p></div>`;
   if (view.status === 'failed')
@@ -82,7 +101,6 @@ export function renderKept(view: KeptView, w: Writing, downloading: boolean, h: 
     </div>`;
   const { kept } = view;
   const q = kept.quote;
-  const c = q.choices;
   const fmt = (v: number) => money(v, q.currency!, w.locale, w.currencyDisplay);
   return html`<div class="root kept" part="container kept">
     <div class="stage">
@@ -95,60 +113,46 @@ export function renderKept(view: KeptView, w: Writing, downloading: boolean, h: 
     </div>
     <div class="panel">
       <h2 class="kept-title" part="kept-title">Your saved quote</h2>
-      <dl class="facts kept-facts" part="facts">
-        ${c ? html`<div><dt>Material</dt><dd>${c.color ? `${c.material}, ${c.color}` : c.material}</dd></div>` : nothing}
-        ${c ? html`<div><dt>Quality</dt><dd>${c.quality_label}</dd></div>` : nothing}
-        ${c ? html`<div><dt>Infill</dt><dd>${percent(c.infill, w.locale)}</dd></div>` : nothing}
-        <div><dt>Print time</dt><dd>${duration(q.estimated_time_seconds!)}</dd></div>
-        <div><dt>Weight</dt><dd>${grams(q.filament_weight!, w.locale)}</dd></div>
-        ${kept.lead_time ? html`<div><dt>Lead time</dt><dd>${kept.lead_time}</dd></div>` : nothing}
-      </dl>
+      ${renderKeptFacts(kept, w)}
       <p class="hint" part="kept-validity">${
         q.expired
           ? `This price held until ${day(q.expires_at!, w.locale)}. Upload your part again for today's price.`
           : `This price holds until ${day(q.expires_at!, w.locale)}.`
       }</p>
-      <button type="button" part="button" @click=${h.closeKept}>Price another part</button>
+      <div class="kept-actions">
+        <button type="button" part="button pdf-button" aria-disabled=${downloading ? 'true' : 'false'}
+          @click=${() => h.downloadPdf(kept.token)}>${downloading ? 'Preparing the PDF…' : 'Download PDF quote'}</button>
+        <button type="button" part="button" @click=${h.closeKept}>Price another part</button>
+      </div>
     </div>
     <div class="buy-bar" part="buy-bar">
-      <div class="price" part="price" role="status">
-        <div class="amount" part="amount">${fmt(q.total_price!)}</div>
-        <div class="each" part="unit-price">each${q.expired ? ' · expired' : ''}</div>
+      <div class="price" part="price" role="status" tabindex="-1">
+        <div class="amount" part="amount">${fmt(kept.line.total_price)}</div>
+        <div class="each" part="unit-price">${keptLineWords(kept, fmt)}${q.expired ? ' · expired' : ''}</div>
       </div>
-      <button type="button" class="primary" part="button pdf-button" aria-disabled=${downloading ? 'true' : 'false'}
-        @click=${() => h.downloadPdf(kept.token)}>${downloading ? 'Preparing the PDF…' : 'Download PDF quote'}</button>
+      ${renderKeptOrder(kept, order, h)}
     </div>
   </div>`;
 }
 
-/** Under a priced part: "Save this quote", then the link to copy and the PDF. */
-export function renderKeep(keep: KeepState | null, quoteId: string, h: KeptHandlers): TemplateResult {
-  const mine = keep?.quoteId === quoteId ? keep : null;
-  if (!mine || mine.status === 'failed')
-    return html`<div class="keep" part="keep">
-      <button type="button" part="button keep-button" @click=${h.keep}>Save or share this quote</button>
-      ${mine?.status === 'failed' ? html`<p class="field-error" role="alert">${mine.message}</p>` : nothing}
-    </div>`;
-  if (mine.status === 'saving')
-    return html`<div class="keep" part="keep"><button type="button" part="button keep-button" aria-disabled="true">Saving…</button></div>`;
-  const link = mine.link!;
-  return html`<div class="keep" part="keep" role="status">
-    <label for="kept-link" part="label">Link to this quote, until ${day(link.expires_at)}</label>
-    <input id="kept-link" part="input kept-link" readonly .value=${mine.url!} @focus=${(e: Event) => (e.target as HTMLInputElement).select()} />
-    <button type="button" part="button pdf-button" aria-disabled=${mine.downloading ? 'true' : 'false'}
-      @click=${() => h.downloadPdf(link.token)}>${mine.downloading ? 'Preparing the PDF…' : 'Download PDF quote'}</button>
-  </div>`;
-}
-
-/** Saves a Blob under `name` through a temporary link (the PDF cannot be a plain link: it needs the widget key). */
-export function saveBlob(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.style.display = 'none';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+/** The choices the quote was made with, the quantity kept and the delivery option with its date. */
+function renderKeptFacts(kept: KeptQuote, w: Writing): TemplateResult {
+  const q = kept.quote;
+  const c = q.choices;
+  const lead = kept.line.lead_time;
+  return html`<dl class="facts kept-facts" part="facts">
+    ${c ? html`<div><dt>Material</dt><dd>${c.color ? `${c.material}, ${c.color}` : c.material}</dd></div>` : nothing}
+    ${c ? html`<div><dt>Quality</dt><dd>${c.quality_label}</dd></div>` : nothing}
+    ${c ? html`<div><dt>Infill</dt><dd>${percent(c.infill, w.locale)}</dd></div>` : nothing}
+    <div><dt>Quantity</dt><dd part="kept-quantity">${kept.line.quantity}</dd></div>
+    ${
+      lead
+        ? html`<div><dt>Delivery</dt><dd part="kept-delivery">${lead.label}, ships by ${day(lead.ships_by, w.locale)} if ordered today</dd></div>`
+        : kept.lead_time
+          ? html`<div><dt>Lead time</dt><dd>${kept.lead_time}</dd></div>`
+          : nothing
+    }
+    <div><dt>Print time</dt><dd>${duration(q.estimated_time_seconds!)}</dd></div>
+    <div><dt>Weight</dt><dd>${grams(q.filament_weight!, w.locale)} each</dd></div>
+  </dl>`;
 }

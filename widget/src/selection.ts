@@ -92,3 +92,9 @@ export function lineTotal(
 ): number {
   return quoteLine(q, quantity, config).total;
 }
+
+/** Whether the part is priced at the shop's minimum: said by the breakdown, or by the shopper's part of it. */
+export function atMinimumPrice(b: Quote['price_breakdown']): boolean {
+  if (!b) return false;
+  return 'minimum_price_applied' in b ? b.minimum_price_applied : b.minimum_price_adjustment > 0;
+}

@@ -15,12 +15,14 @@ import { prefetchParser } from './parse-client.ts';
 import { findMaterial, initialSelection, swatchOf } from './selection.ts';
 import type { ShopState, StageError } from './state.ts';
 import { styles } from './styles.ts';
-import type { AddToCartDetail, MaterialPrices, Quote, Selection, WidgetConfig } from './types.ts';
+import type { AddToCartDetail, KeptQuote, MaterialPrices, Quote, Selection, WidgetConfig } from './types.ts';
 import { renderWidget, type Handlers, type SingleState } from './view.ts';
 import { handOff, postToCartUrl } from './cart-handoff.ts';
 import { warnMerchant } from './merchant-hints.ts';
 import type { PartEvent, SliceQuoteEventDetails, SliceQuoteEvents } from './events.ts';
 import { linkFromPage, renderKept, saveBlob, shareUrl, type KeptHandlers, type KeptView } from './kept-quote.ts';
+import { copyLink, pdfPage } from './kept-link.ts';
+import { keptCartDetail, keptThumbnail, type KeptOrder } from './kept-order.ts';
 
 /** Parts in one widget with `multiple`: the default, and the most `max-parts` may ask for. */
 export const DEFAULT_MAX_PARTS = 10;
@@ -33,6 +35,8 @@ type ElementState = ShopState & {
   /** A kept quote opened from a link, shown instead of the drop zone until the shopper closes it. */
   kept: KeptView | null;
   keptDownloading: boolean;
+  /** Add to cart of the kept quote shown: under way, done, or why not. */
+  keptOrder: KeptOrder | null;
 };
 
 export class SliceQuote extends LitElement {
@@ -109,6 +113,7 @@ export class SliceQuote extends LitElement {
       currencyDisplay: 'symbol',
       kept: null,
       keptDownloading: false,
+      keptOrder: null,
       keep: null,
     };
     this.m = { adding: false, added: null, reserved: false, refused: [], cartError: null, lineRefused: false };
@@ -203,7 +208,8 @@ export class SliceQuote extends LitElement {
   protected override render() {
     if (this.multiple)
       return renderParts(this.s, this.parts, this.m, this.maxPartsAllowed, this.thumbnails, this.partsHandlers);
-    if (this.s.kept) return renderKept(this.s.kept, this.s, this.s.keptDownloading, this.keptHandlers);
+    if (this.s.kept)
+      return renderKept(this.s.kept, this.s, this.s.keptDownloading, this.s.keptOrder, this.keptHandlers);
     const s: SingleState = {
       ...this.s,
       ...this.single.s,
@@ -325,7 +331,7 @@ export class SliceQuote extends LitElement {
   // ---- kept quotes (kept-quote.ts) ---------------------------------------------------------------
 
   private async openKept(token: string): Promise<void> {
-    this.patch({ kept: { status: 'loading' } });
+    this.patch({ kept: { status: 'loading' }, keptOrder: null });
     try {
       this.patch({ kept: { status: 'shown', kept: await this.client!.keptQuote(token) } });
     } catch (e) {
@@ -337,17 +343,41 @@ export class SliceQuote extends LitElement {
 
   private async keepQuote(): Promise<void> {
     const quote = this.single.s.quote;
-    if (!quote || this.s.keep?.status === 'saving') return;
-    this.patch({ keep: { quoteId: quote.quote_id, status: 'saving' } });
+    const quantity = this.single.s.selection?.quantity;
+    if (!quote || !quantity || this.s.keep?.status === 'saving') return;
+    const mine = { quoteId: quote.quote_id, quantity };
+    this.patch({ keep: { ...mine, status: 'saving' } });
     try {
-      const link = await this.client!.keepQuote(quote.quote_id);
-      this.patch({
-        keep: { quoteId: quote.quote_id, status: 'saved', link, url: shareUrl(link.token, location.href) },
-      });
+      const link = await this.client!.keepQuote(quote.quote_id, quantity);
+      this.patch({ keep: { ...mine, status: 'saved', link, url: shareUrl(link.token, location.href) } });
       this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>('#kept-link');
     } catch (e) {
       const message = toWidgetError(e).message;
-      this.patch({ keep: { quoteId: quote.quote_id, status: 'failed', message } });
+      this.patch({ keep: { ...mine, status: 'failed', message } });
+    }
+  }
+
+  private async copyKeptLink(): Promise<void> {
+    const keep = this.s.keep;
+    if (!keep?.url) return;
+    const copied = await copyLink(keep.url, this.renderRoot.querySelector<HTMLTextAreaElement>('#kept-link'));
+    if (this.s.keep === keep) this.patch({ keep: { ...keep, copied } });
+  }
+
+  /** Orders the kept quote shown: the server records the line, the page's cart takes it (or the fallback). */
+  private async orderKept(kept: KeptQuote): Promise<void> {
+    if (this.s.keptOrder?.status === 'adding') return;
+    this.patch({ keptOrder: { status: 'adding' } });
+    try {
+      const line = await this.client!.orderKept(kept.token);
+      const detail = keptCartDetail(kept, line, this.s.config, await keptThumbnail(kept.picture), this.s.locale);
+      await this.deliver([detail], detail, (taken) =>
+        this.patch({ keptOrder: { status: 'added', reserved: !taken, line } }),
+      );
+    } catch (e) {
+      const err = toWidgetError(e);
+      this.patch({ keptOrder: { status: 'failed', code: err.code, message: err.message, retryable: err.retryable } });
+      this.emit('sq-error', err.detail);
     }
   }
 
@@ -359,7 +389,7 @@ export class SliceQuote extends LitElement {
         : this.s.keep && this.patch({ keep: { ...this.s.keep, downloading } });
     busy(true);
     try {
-      saveBlob(await this.client!.keptQuotePdf(token), `quote-${token.split('.')[0]}.pdf`);
+      saveBlob(await this.client!.keptQuotePdf(token, pdfPage(location.href)), `quote-${token.split('.')[0]}.pdf`);
     } catch (e) {
       this.emit('sq-error', toWidgetError(e).detail);
     } finally {
@@ -369,9 +399,11 @@ export class SliceQuote extends LitElement {
 
   private readonly keptHandlers: KeptHandlers = {
     keep: () => void this.keepQuote(),
+    copyLink: () => void this.copyKeptLink(),
     downloadPdf: (token) => void this.downloadPdf(token),
+    order: (kept) => void this.orderKept(kept),
     closeKept: () => {
-      this.patch({ kept: null });
+      this.patch({ kept: null, keptOrder: null });
       this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>('[part~=choose-button]');
     },
   };

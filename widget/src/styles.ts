@@ -162,8 +162,16 @@ export const styles = css`
   }
   .scale-control .hint { flex-basis: 100%; }
   .scale-input input { width: 5em; }
-  .keep input { flex: 1 1 12em; min-width: 0; }
-  .keep label { flex-basis: 100%; }
+  .keep label, .keep .hint { flex-basis: 100%; }
+  /* The link is shown whole: it wraps inside its field (sized to it where the browser can, else by rows). */
+  .kept-link {
+    flex: 1 1 100%; width: 100%; min-width: 0; resize: none; field-sizing: content;
+    font: inherit; font-size: 0.875em; color: inherit; background: var(--_bg); overflow-wrap: anywhere;
+    padding: 6px 8px; border: 1px solid var(--_border); border-radius: calc(var(--_radius) / 2);
+  }
+  .kept-link:focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
+  .kept-actions { display: flex; flex-wrap: wrap; gap: 8px 12px; }
+  .kept .buy-bar .add-note, .kept .buy-bar .field-error, .kept .buy-bar .added { grid-column: 1 / -1; }
   .kept-picture { width: 100%; max-width: var(--sq-preview-height, 320px); aspect-ratio: 1; justify-self: center; border-radius: var(--_radius); background: #fff; }
   .kept-title { font-size: 1.1em; margin: 0; }
   /* Reserved, not in a cart: a plain statement, not a success. */

@@ -3,7 +3,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { dimensions, duration, grams, money, percent, wait } from './format.ts';
-import { lineTotal, quoteLine } from './selection.ts';
+import { atMinimumPrice, lineTotal, quoteLine } from './selection.ts';
 import type { WidgetState } from './state.ts';
 import type { JobStep, MaterialPrices, Pricing, Quote, Selection, WidgetConfig } from './types.ts';
 import { materialDescription, renderBreaks, renderComparison, renderLeadTimes, swatch } from './offer-view.ts';
@@ -43,7 +43,7 @@ export function renderWidget(s: SingleState, canvas: HTMLCanvasElement | null, h
         ${s.model ? renderPreview(s, canvas, h) : renderDropzone(s, h)}
         <input id="file" type="file" accept=${ACCEPT} hidden @change=${h.fileChosen} />
         <!-- Save or share sits under the part, not between the quantity and Add to cart (one Tab apart). -->
-        ${h.kept && s.quote && s.quoting === null ? renderKeep(s.keep ?? null, s.quote.quote_id, h.kept) : nothing}
+        ${h.kept && s.quote && s.quoting === null && s.selection ? renderKeep(s.keep ?? null, s.quote.quote_id, s.selection.quantity, h.kept) : nothing}
       </div>
       <div class="panel">
         ${renderFileStatus(s)}
@@ -293,7 +293,7 @@ export function unitWords(
   config: Pick<WidgetConfig, 'minimum_line_price' | 'quantity_breaks'> | null,
   fmt: (v: number) => string,
 ): string {
-  const partMinimum = (q.price_breakdown?.minimum_price_adjustment ?? 0) > 0 ? ' (minimum price per part)' : '';
+  const partMinimum = atMinimumPrice(q.price_breakdown) ? ' (minimum price per part)' : '';
   const each = `${fmt(q.total_price)} each${partMinimum}`;
   const line = quoteLine(q, quantity, config);
   if (line.minimum_line_adjustment > 0)

@@ -88,7 +88,16 @@ export function termsSection(c: EditorContext): TemplateResult {
   const d = c.draft;
   const cur = c.currency;
   const set =
-    (field: 'quantityMin' | 'quantityMax' | 'minimumPrice' | 'minimumLinePrice' | 'leadTime' | 'maxSliceSeconds') =>
+    (
+      field:
+        | 'quantityMin'
+        | 'quantityMax'
+        | 'minimumPrice'
+        | 'minimumLinePrice'
+        | 'leadTime'
+        | 'maxSliceSeconds'
+        | 'contact',
+    ) =>
     (v: string) =>
       c.edit((x) => (x[field] = v));
   return html`<fieldset class="field-group offer-group" aria-describedby="of-terms-hint">
@@ -152,5 +161,26 @@ export function termsSection(c: EditorContext): TemplateResult {
       hint: `Shoppers' parts predicted to take longer to slice are refused before slicing, with the reason; quote them through the API instead. Empty: ${DEFAULT_MAX_SLICE_SECONDS} s.`,
       onInput: set('maxSliceSeconds'),
     })}
+    ${quotationFields(c, set('contact'))}
   </fieldset>`;
+}
+
+/** What a shopper's kept quote and its PDF say besides the price: the shop's contact, and the cost breakdown or not. */
+function quotationFields(c: EditorContext, setContact: (v: string) => void): TemplateResult {
+  const id = fieldId('show_cost_breakdown');
+  return html`${textField(c, 'contact', {
+    label: 'Contact on quotes',
+    value: c.draft.contact,
+    maxlength: 200,
+    placeholder: 'e.g. orders@shop.example · +1 555 0100',
+    hint: 'Printed on a shopper’s saved quote and its PDF. Empty: your account’s e-mail.',
+    onInput: setContact,
+  })}
+    <div class="field field-check">
+      <input id=${id} type="checkbox" .checked=${c.draft.showCostBreakdown} aria-describedby="${id}-hint"
+        @change=${(e: Event) => c.edit((x) => (x.showCostBreakdown = (e.target as HTMLInputElement).checked))} />
+      <label for=${id}>Show shoppers the cost breakdown</label>
+      <span class="hint" id="${id}-hint">Material, machine time, energy and fee lines in the widget’s answers and
+        on the PDF. Off: shoppers see the price only; your API token always sees the breakdown.</span>
+    </div>`;
 }

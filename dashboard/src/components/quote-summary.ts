@@ -5,7 +5,8 @@ import { duration, money, num } from '../lib/format.ts';
 
 export function priceBreakdownView(q: Quote): TemplateResult {
   const b = q.price_breakdown;
-  if (!b) return html`<p class="muted">No price breakdown recorded.</p>`;
+  // The dashboard is the merchant's: its quotes always carry the whole breakdown (a shopper's may not).
+  if (!b || !('machine' in b)) return html`<p class="muted">No price breakdown recorded.</p>`;
   const row = (label: string, v: number, hint = '') =>
     html`<tr><th scope="row">${label}${hint ? html` <span class="muted small">${hint}</span>` : nothing}</th><td class="num">${money(v, b.currency)}</td></tr>`;
   const rate = b.exchange_rate;

@@ -55,6 +55,10 @@ export interface OfferDraft {
   /** The widget budget as typed; upload storage in MiB (bytes / 2^20, exact both ways). */
   budget: Record<keyof WidgetBudget, string>;
   maxSliceSeconds: string;
+  /** Shoppers see how a price is made (off: the widget's answers and the PDF show the price only). */
+  showCostBreakdown: boolean;
+  /** How shoppers reach the shop, as typed; empty: the account's e-mail. */
+  contact: string;
 }
 
 const MIB = 1024 * 1024;
@@ -178,6 +182,8 @@ export function draftFrom(offer: Offer): OfferDraft {
     leadTimes: leadTimesText(offer.lead_times, offer.default_lead_time),
     budget: budgetText(normalizeWidgetBudget(offer.widget_budget)),
     maxSliceSeconds: offer.max_slice_seconds === null ? '' : String(offer.max_slice_seconds),
+    showCostBreakdown: offer.show_cost_breakdown ?? false,
+    contact: offer.contact ?? '',
   };
 }
 
@@ -247,6 +253,8 @@ export function offerBody(d: OfferDraft): Record<string, unknown> {
     default_lead_time: leadTimes[0]?.id ?? null,
     widget_budget: budgetBody(d.budget),
     max_slice_seconds: d.maxSliceSeconds.trim() === '' ? null : numeric(d.maxSliceSeconds),
+    show_cost_breakdown: d.showCostBreakdown,
+    contact: d.contact.trim() === '' ? null : d.contact.trim(),
   };
 }
 
@@ -310,5 +318,7 @@ const TOP_LABELS: Record<OfferField, string> & Record<string, string> = {
   'widget_budget.monthly_quote_share_percent': 'Share of the monthly quotes',
   'widget_budget.upload_storage_bytes': 'Storage for shopper uploads',
   max_slice_seconds: 'Most slicer time per part',
+  show_cost_breakdown: 'Show shoppers the cost breakdown',
+  contact: 'Contact on quotes',
   body: 'Offer',
 };

@@ -1,0 +1,100 @@
+// "Save or share this quote" under a priced part: the link, shown whole (it wraps) with a Copy button, until when
+// the price holds, and the PDF. The link keeps the quantity it was saved at: another quantity asks to save again.
+import { html, nothing, type TemplateResult } from 'lit';
+import type { KeptQuoteLink } from './types.ts';
+import type { KeptHandlers } from './kept-quote.ts';
+
+/** "Save this quote" for the quote shown: idle, asking, the link, or why it failed. */
+export interface KeepState {
+  quoteId: string;
+  /** The quantity the link keeps. */
+  quantity: number;
+  status: 'saving' | 'saved' | 'failed';
+  link?: KeptQuoteLink;
+  url?: string;
+  message?: string;
+  /** The PDF is being fetched. */
+  downloading?: boolean;
+  /** Copy: the link went to the clipboard, or it is selected for the shopper to copy. */
+  copied?: 'copied' | 'selected';
+}
+
+const day = (iso: string) =>
+  new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+/** Lines the link takes at about 40 characters a line: where `field-sizing` is not supported, rows do it. */
+const rowsFor = (url: string) => Math.min(6, Math.max(2, Math.ceil(url.length / 40)));
+
+const COPY_WORDS = {
+  copied: 'Link copied.',
+  selected: 'The link is selected: press Ctrl+C (⌘C on a Mac) to copy it.',
+};
+
+/** Under a priced part: "Save or share this quote", then the link to copy and the PDF. */
+export function renderKeep(keep: KeepState | null, quoteId: string, quantity: number, h: KeptHandlers): TemplateResult {
+  const mine = keep?.quoteId === quoteId && keep.quantity === quantity ? keep : null;
+  if (!mine || mine.status === 'failed')
+    return html`<div class="keep" part="keep">
+      <button type="button" part="button keep-button" @click=${h.keep}>Save or share this quote</button>
+      ${mine?.status === 'failed' ? html`<p class="field-error" role="alert">${mine.message}</p>` : nothing}
+    </div>`;
+  if (mine.status === 'saving')
+    return html`<div class="keep" part="keep"><button type="button" part="button keep-button" aria-disabled="true">Saving…</button></div>`;
+  const link = mine.link!;
+  const n = link.quantity;
+  return html`<div class="keep" part="keep">
+    <label for="kept-link" part="label">Link to this quote (${n} ${n === 1 ? 'piece' : 'pieces'})</label>
+    <textarea id="kept-link" class="kept-link" part="input kept-link" readonly rows=${rowsFor(mine.url!)}
+      aria-describedby="kept-link-validity" .value=${mine.url!}
+      @focus=${(e: Event) => (e.target as HTMLTextAreaElement).select()}></textarea>
+    <p class="hint" id="kept-link-validity" part="kept-link-validity">The price holds until ${day(link.price_expires_at)}.</p>
+    <button type="button" part="button copy-button" @click=${h.copyLink}>Copy link</button>
+    <button type="button" part="button pdf-button" aria-disabled=${mine.downloading ? 'true' : 'false'}
+      @click=${() => h.downloadPdf(link.token)}>${mine.downloading ? 'Preparing the PDF…' : 'Download PDF quote'}</button>
+    <p class="hint copy-status" part="copy-status" role="status">${mine.copied ? COPY_WORDS[mine.copied] : ''}</p>
+  </div>`;
+}
+
+/**
+ * Puts the link on the clipboard; where the browser refuses (no Clipboard API outside secure pages, a denied
+ * permission), selects it in its field for the shopper to copy, trying the older copy command once.
+ */
+export async function copyLink(url: string, field: HTMLTextAreaElement | null): Promise<'copied' | 'selected'> {
+  try {
+    await navigator.clipboard.writeText(url);
+    return 'copied';
+  } catch {
+    if (!field) return 'selected';
+    field.focus();
+    field.select();
+    try {
+      // Deprecated, yet the one way to copy on an http page; false (or a throw) where it is gone.
+      return document.execCommand('copy') ? 'copied' : 'selected';
+    } catch {
+      return 'selected';
+    }
+  }
+}
+
+/**
+ * The shop page the PDF links back to: this page without its fragment; a page whose address is too long for the
+ * server (2000 characters) without its query, so the PDF always downloads.
+ */
+export function pdfPage(href: string): string {
+  const url = new URL(href);
+  url.hash = '';
+  return url.toString().length <= 1900 ? url.toString() : `${url.origin}${url.pathname}`.slice(0, 1900);
+}
+
+/** Saves a Blob under `name` through a temporary link (the PDF cannot be a plain link: it needs the widget key). */
+export function saveBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.style.display = 'none';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
