@@ -78,7 +78,7 @@ export interface Offer {
    * answers to the merchant's own API token carry it always.
    */
   show_cost_breakdown: boolean;
-  /** How shoppers reach the shop, printed on a kept quote and its PDF; null: the account's e-mail. */
+  /** How shoppers reach the shop, printed on a kept quote's PDF; null: no contact line. */
   contact: string | null;
 }
 
@@ -379,8 +379,8 @@ function normalizeMaterial(m: OfferMaterial): OfferMaterial {
 
 /**
  * Offers saved before breaks and lead-time options have none stored: they read as none (the free-text lead_time
- * keeps working). Offers saved before the cost-breakdown switch and the contact hide the breakdown and name
- * the account's e-mail, as a new offer does.
+ * keeps working). Offers saved before the cost-breakdown switch and the contact hide the breakdown and print
+ * no contact, as a new offer does.
  */
 export const withTerms = (offer: Offer): Offer => ({
   ...offer,

@@ -13,7 +13,8 @@ import type { KeptLine } from './line.ts';
 
 export interface PdfQuote {
   shopName: string;
-  contact: string;
+  /** How shoppers reach the shop (the offer's `contact`); null: no contact line. */
+  contact: string | null;
   quoteId: string;
   fileName: string;
   createdAt: Date;
@@ -84,11 +85,12 @@ export function quotePdf(q: PdfQuote): Promise<Buffer> {
 
 function heading(doc: PDFKit.PDFDocument, q: PdfQuote) {
   doc.font('Helvetica-Bold').fontSize(20).text(pdfText(q.shopName));
-  doc
-    .font('Helvetica')
-    .fontSize(10)
-    .fillColor('#555')
-    .text(`Contact: ${pdfText(q.contact)}`);
+  if (q.contact)
+    doc
+      .font('Helvetica')
+      .fontSize(10)
+      .fillColor('#555')
+      .text(`Contact: ${pdfText(q.contact)}`);
   doc.moveDown(0.5).fillColor('#000').font('Helvetica-Bold').fontSize(13).text(`Quotation ${q.quoteId}`);
   const validity = q.validUntil ? ` · Price valid until ${day(q.validUntil)}` : '';
   doc

@@ -154,7 +154,8 @@ export async function keptQuotePdf(
   const b = result.price_breakdown;
   return quotePdf({
     shopName: auth.account.shop_name ?? 'Print shop',
-    contact: offer.contact ?? auth.account.email,
+    // The account's login e-mail is never printed for link holders: the shop states its contact in the offer.
+    contact: offer.contact,
     quoteId: row.id,
     fileName: row.file_name,
     createdAt: row.created_at,

@@ -171,7 +171,7 @@ export interface paths {
   "/v2/kept-quotes/{token}/pdf": {
     /**
      * The kept quote as a PDF
-     * @description A quotation on one A4 page: the shop's name and contact (the offer's `contact`, else the account's e-mail), the quote number and date, the part's name, picture and dimensions, the material and options, weight, print time, the delivery option and the day it ships when ordered today, the line at the link's quantity (unit price, quantity, the quantity break and delivery surcharge applied, the minimum line price where it applies, the total; priced as the cart prices it), until when the price holds, and a link back to the shop page (`page`). The price lines of one part (material, support, machine time, energy, fee) only when the offer's `show_cost_breakdown` is true, whoever asks.
+     * @description A quotation on one A4 page: the shop's name and contact (the offer's `contact`, when it has one), the quote number and date, the part's name, picture and dimensions, the material and options, weight, print time, the delivery option and the day it ships when ordered today, the line at the link's quantity (unit price, quantity, the quantity break and delivery surcharge applied, the minimum line price where it applies, the total; priced as the cart prices it), until when the price holds, and a link back to the shop page (`page`). The price lines of one part (material, support, machine time, energy, fee) only when the offer's `show_cost_breakdown` is true, whoever asks.
      */
     get: operations["keptQuotePdf"];
   };
@@ -4138,7 +4138,7 @@ export interface operations {
   };
   /**
    * The kept quote as a PDF
-   * @description A quotation on one A4 page: the shop's name and contact (the offer's `contact`, else the account's e-mail), the quote number and date, the part's name, picture and dimensions, the material and options, weight, print time, the delivery option and the day it ships when ordered today, the line at the link's quantity (unit price, quantity, the quantity break and delivery surcharge applied, the minimum line price where it applies, the total; priced as the cart prices it), until when the price holds, and a link back to the shop page (`page`). The price lines of one part (material, support, machine time, energy, fee) only when the offer's `show_cost_breakdown` is true, whoever asks.
+   * @description A quotation on one A4 page: the shop's name and contact (the offer's `contact`, when it has one), the quote number and date, the part's name, picture and dimensions, the material and options, weight, print time, the delivery option and the day it ships when ordered today, the line at the link's quantity (unit price, quantity, the quantity break and delivery surcharge applied, the minimum line price where it applies, the total; priced as the cart prices it), until when the price holds, and a link back to the shop page (`page`). The price lines of one part (material, support, machine time, energy, fee) only when the offer's `show_cost_breakdown` is true, whoever asks.
    */
   keptQuotePdf: {
     parameters: {

@@ -173,7 +173,7 @@ function quotationFields(c: EditorContext, setContact: (v: string) => void): Tem
     value: c.draft.contact,
     maxlength: 200,
     placeholder: 'e.g. orders@shop.example · +1 555 0100',
-    hint: 'Printed on a shopper’s saved quote and its PDF. Empty: your account’s e-mail.',
+    hint: 'Printed on a shopper’s saved quote and its PDF. Empty: no contact line (your login e-mail is never shown).',
     onInput: setContact,
   })}
     <div class="field field-check">

@@ -57,7 +57,7 @@ export interface OfferDraft {
   maxSliceSeconds: string;
   /** Shoppers see how a price is made (off: the widget's answers and the PDF show the price only). */
   showCostBreakdown: boolean;
-  /** How shoppers reach the shop, as typed; empty: the account's e-mail. */
+  /** How shoppers reach the shop, as typed; empty: none. */
   contact: string;
 }
 
