@@ -11,16 +11,8 @@ import { addressKey, malformedAuthorization, type Credentials } from './caller.t
 import { csrfMatches } from './sessions.ts';
 import { WIDGET_KEY_HEADER, authenticateWidgetKey, shopperHash } from './widget-key.ts';
 
-/** token: an API token; session: the dashboard's cookie (+ CSRF); widget: a shop's widget key; anyone: no credential. */
-export type CallerKind = 'token' | 'session' | 'widget' | 'anyone';
-
-export interface Access {
-  callers: readonly CallerKind[];
-  /** Rate-limit class; by default read for GET, HEAD and OPTIONS, write otherwise. */
-  limit?: EndpointClass;
-  /** Pages on any origin may call it (CORS); implied by 'widget'. */
-  crossOrigin?: boolean;
-}
+export type { Access, CallerKind } from './access-rule.ts';
+import type { Access, CallerKind } from './access-rule.ts';
 
 /** The API: a merchant's token, or the dashboard acting for its logged-in merchant. */
 export const API: readonly CallerKind[] = ['token', 'session'];

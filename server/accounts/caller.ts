@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
 import type { Plan } from './plans.ts';
 import type { TokenAuth, TokenAuthenticator } from './api-tokens.ts';
-import type { Access } from './access.ts';
+import type { Access } from './access-rule.ts';
 import type { RefusedOrigins } from './refused-origins.ts';
 import { ApiError, unauthorized } from '../http/index.ts';
 import { SESSION_COOKIE, findSession } from './sessions.ts';

@@ -18,23 +18,10 @@ import {
 import { detectSlicer, printStats } from '../slicer/index.ts';
 import type { SliceMeasure } from '../slicer/index.ts';
 import type { QuoteRow } from './sql.ts';
-import type { StoredResolution } from './service.ts';
-import { ApiError } from '../http/index.ts';
+import type { PresentedEstimate, StoredResolution } from './model.ts';
 
-/** What a quote shows of its estimate (the `estimate` object of the API). */
-export interface PresentedEstimate {
-  total_price: number;
-  price_range: [number, number];
-  currency: string;
-  filament_weight: number;
-  weight_range: [number, number];
-  estimated_time_seconds: number;
-  time_range: [number, number];
-  method: Estimate['method'];
-  samples: number;
-  /** Whose real slices calibrated it: the account's own (this printer and material), or the shipped set. */
-  calibration: 'account' | 'shipped';
-}
+export type { PresentedEstimate };
+import { ApiError } from '../http/index.ts';
 
 /** Fewer real slices than this and the shipped calibration is used: a fit on a handful would be noise. */
 export const MIN_CALIBRATION_SAMPLES = 6;

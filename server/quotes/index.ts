@@ -16,4 +16,4 @@ export type { QuoteRow } from './sql.ts';
 export { materialPrices } from './material-prices.ts';
 export { printerLabel } from './service.ts';
 export { scopeOf, presentEstimate } from './estimate.ts';
-export type { PresentedEstimate } from './estimate.ts';
+export type { PresentedEstimate } from './model.ts';

@@ -19,7 +19,8 @@ import { resolveSettings } from '../profiles/index.ts';
 import { slicingKey } from './slicing-key.ts';
 import { sliceByKey } from './sql.ts';
 import { calibrationScope, presentEstimate, quoteFeatures } from './estimate.ts';
-import { printerLabel, slicerVersionOf, type StoredResolution } from './service.ts';
+import { printerLabel, slicerVersionOf } from './service.ts';
+import type { StoredResolution } from './model.ts';
 
 /**
  * Distinct slicing keys whose mesh features one list may measure (each in a mesh worker, kept by key): materials

@@ -2,7 +2,7 @@
 // jobs, and the quote history.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { PresentedEstimate } from './estimate.ts';
+import type { PresentedEstimate } from './model.ts';
 import type { Deps, AppState } from '../deps.ts';
 import { allow, API, API_OR_WIDGET } from '../accounts/index.ts';
 import { jsonBody } from '../http/index.ts';

@@ -49,7 +49,8 @@ import { printStats } from '../slicer/index.ts';
 import { resolveSettings, type QuoteRequest, type Resolution } from '../profiles/index.ts';
 import { slicingKey } from './slicing-key.ts';
 import { jobEventData, quoteEventData, processingTimeMs } from './present.ts';
-import { estimateQuote, recordCalibrationSample, type PresentedEstimate } from './estimate.ts';
+import { estimateQuote, recordCalibrationSample } from './estimate.ts';
+import type { PresentedEstimate, StoredResolution } from './model.ts';
 import { checkComplexity, sliceCost } from './slice-cost.ts';
 import { checkSlicerBudget } from '../limits/index.ts';
 
@@ -101,15 +102,6 @@ export function validateQuoteRequest(body: unknown, widget: boolean): ParsedQuot
 }
 
 /** What a quote row keeps of its resolution, so a worker can slice and price it later. */
-export interface StoredResolution {
-  settings: ResolvedSettings;
-  sources: Record<string, string>;
-  material_profile_id: string;
-  conversion: Conversion | null;
-  /** Absent on quotes created before placements were stored. */
-  placement?: QuotePlacement;
-}
-
 export async function slicerVersionOf(deps: Deps): Promise<string> {
   try {
     return (await detectSlicer(deps.config.slicerBinary)).version;

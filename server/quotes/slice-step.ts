@@ -7,7 +7,7 @@ import { sliceByKey, insertSlice } from './sql.ts';
 import { referenceCost, sliceNiceness, sliceTimeoutMs } from './slice-cost.ts';
 import { chargeSlicerTime, type SliceOutcome } from '../limits/index.ts';
 import type { FileRow } from '../files/index.ts';
-import type { StoredResolution } from './service.ts';
+import type { StoredResolution } from './model.ts';
 import { SliceFailedError, SliceTimeoutError, PoolFullError, PoolClosedError } from '../slicer/index.ts';
 import type { SlicePool, SliceMeasure, SliceProgress } from '../slicer/index.ts';
 

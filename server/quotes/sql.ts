@@ -2,8 +2,7 @@ import type { ResolvedChoices } from '../../shared/offer.ts';
 import type { Queryable } from '../db/index.ts';
 import { firstRow } from '../db/index.ts';
 import type { SliceMeasure } from '../slicer/index.ts';
-import type { StoredResolution } from './service.ts';
-import type { PresentedEstimate } from './estimate.ts';
+import type { PresentedEstimate, StoredResolution } from './model.ts';
 import type { Features } from '../../shared/estimate/index.ts';
 import type { ContractSchema } from '../openapi/index.ts';
 

@@ -3,20 +3,10 @@
 // slicing cache key. The spec-field -> option table, with the reasons, is docs/prusaslicer-mapping.md.
 import type { ResolvedSettings, ResolvedPrinter, ResolvedMaterial } from '../../shared/settings.ts';
 import { BASE_OPTIONS, REFERENCE_FILAMENT_DIAMETER } from './base-config.ts';
-import { explicitOptions, pinned } from './imported-options.ts';
+import { explicitOptions, pinned, type ImportedOptions } from './imported-options.ts';
 import { mapInfillPattern, type PatternUsed } from './patterns.ts';
 
-/**
- * A shop's own PrusaSlicer options (imported: docs/profiles.md), resolved for one quote: the options of its printer
- * and material profiles, where each came from, and the settings (`section.field`) the request or the offer set
- * explicitly, whose options are written over the imported ones. Other settings came from profiles and leave the
- * imported options as they are.
- */
-export interface ImportedOptions {
-  options: Record<string, string>;
-  sources: Record<string, string>;
-  explicit: string[];
-}
+export type { ImportedOptions };
 
 /** Resolved settings, with the shop's imported options when its profiles carry any. */
 export type SliceSettings = ResolvedSettings & { imported?: ImportedOptions };

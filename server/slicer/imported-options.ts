@@ -2,7 +2,18 @@
 // options a request or offer setting stands for are written over the imported ones, and the options that keep the
 // G-code in the one shape we read win over everything.
 import { BASE_OPTIONS } from './base-config.ts';
-import type { ImportedOptions } from './config.ts';
+
+/**
+ * A shop's own PrusaSlicer options (imported: docs/profiles.md), resolved for one quote: the options of its printer
+ * and material profiles, where each came from, and the settings (`section.field`) the request or the offer set
+ * explicitly, whose options are written over the imported ones. Other settings came from profiles and leave the
+ * imported options as they are.
+ */
+export interface ImportedOptions {
+  options: Record<string, string>;
+  sources: Record<string, string>;
+  explicit: string[];
+}
 
 const SPEEDS = ['printer_config.print_speed', 'printer_config.first_layer_speed', 'printer_config.travel_speed'];
 const ACCELS = ['printer_config.acceleration_print', 'printer_config.acceleration_travel'];
