@@ -41,6 +41,20 @@ const FLOORS: string[][] = [
   ['outbox', 'openapi', 'http', 'storage', 'db', 'deps.ts', 'config.ts', 'ids.ts'],
 ];
 const FRONT_DOOR = 'index.ts';
+// The quote pipeline's two halves: the worker half (claiming, slicing, finishing, stopping) never imports the
+// request half (creating quotes, their routes). A worker finishes a quote through finish.ts, as a request does
+// for a cached slice.
+const WORKER_HALF = [
+  'job-runner',
+  'quote-worker',
+  'prefetch-worker',
+  'slice-step',
+  'file-work',
+  'finish',
+  'aside-slice',
+];
+const REQUEST_HALF = ['service', 'router', 'prefetch', 'material-prices'];
+const inQuotes = (names: string[]) => new Set(names.map((n) => `quotes/${n}.ts`));
 
 const report = process.argv.includes('--report');
 
@@ -174,6 +188,9 @@ const innerReached = reachedFromOutside.filter((f) => !f.endsWith(`/${FRONT_DOOR
 const folderEdges = crossing.map((e) => ({ from: groupOf(e.from), to: groupOf(e.to) }));
 const folderCircles = circles(groups, adjacency(folderEdges));
 const fileCircles = circles(files.map(rel), adjacency(fileEdges));
+const workers = inQuotes(WORKER_HALF);
+const requests = inQuotes(REQUEST_HALF);
+const workerToRequest = fileEdges.filter((e) => workers.has(e.from) && requests.has(e.to));
 const largest = functions.sort((a, b) => b.lines - a.lines).slice(0, 5);
 
 const list = (title: string, items: string[], limit = 40) => {
@@ -204,13 +221,23 @@ list(
   largest.map((f) => `${f.lines}  ${f.name}`),
 );
 list('folders without a floor', unplaced);
+list(
+  'worker half → request half (quotes/)',
+  workerToRequest.map((e) => `${e.from} → ${e.to}`),
+);
 
-const failures = backUp.length + folderCircles.length + fileCircles.length + innerImports.length + unplaced.length;
+const failures =
+  backUp.length +
+  folderCircles.length +
+  fileCircles.length +
+  innerImports.length +
+  unplaced.length +
+  workerToRequest.length;
 if (failures > 0 && !report) {
   console.error(
     `\ncheck-graph: ${backUp.length} arrows back up, ${folderCircles.length} folder circles, ` +
       `${fileCircles.length} file circles, ${innerImports.length} imports past a front door, ` +
-      `${unplaced.length} folders without a floor`,
+      `${unplaced.length} folders without a floor, ${workerToRequest.length} worker → request imports`,
   );
   process.exit(1);
 }

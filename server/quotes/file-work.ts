@@ -4,7 +4,7 @@
 // option) and its prefetches, which are planned again for the new size. A worker slicing one of them stops at its
 // next heartbeat, when it finds its lease gone, and the seconds it sliced are charged to the caller.
 import type { Queryable } from '../db/index.ts';
-import { failJob } from './service.ts';
+import { failJob } from './finish.ts';
 import { failQuote, type JobError, type QuoteRow } from './sql.ts';
 import { deleteFilePrefetches } from './prefetch-sql.ts';
 

@@ -14,6 +14,6 @@ export { signingSecret } from './signing.ts';
 export { quoteById, quoteForCaller } from './sql.ts';
 export type { QuoteRow } from './sql.ts';
 export { materialPrices } from './material-prices.ts';
-export { printerLabel } from './service.ts';
+export { printerLabel } from './printer-label.ts';
 export { scopeOf, presentEstimate } from './estimate.ts';
 export type { PresentedEstimate } from './model.ts';

@@ -11,7 +11,7 @@ import { claimJob } from './claim-sql.ts';
 import { endFileWork, type FileChange } from './file-work.ts';
 import { claimPrefetch } from './prefetch-sql.ts';
 import { fileByIdAnyAccount } from '../files/index.ts';
-import { jobStatusChanged } from './service.ts';
+import { jobStatusChanged } from './finish.ts';
 import type { SlicePool } from '../slicer/index.ts';
 import { newId } from '../ids.ts';
 import { PrefetchPreemptedError, sliceStep } from './slice-step.ts';

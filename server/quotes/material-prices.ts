@@ -19,7 +19,8 @@ import { resolveSettings } from '../profiles/index.ts';
 import { slicingKey } from './slicing-key.ts';
 import { sliceByKey } from './sql.ts';
 import { calibrationScope, presentEstimate, quoteFeatures } from './estimate.ts';
-import { printerLabel, slicerVersionOf } from './service.ts';
+import { slicerVersionOf } from './service.ts';
+import { printerLabel } from './printer-label.ts';
 import type { StoredResolution } from './model.ts';
 
 /**

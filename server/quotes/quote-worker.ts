@@ -4,7 +4,7 @@ import { sliceExpectation } from './time-left.ts';
 import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
 import { renewLease, type QuoteRow } from './sql.ts';
-import { finishQuote, failJob, buildResult, jobStatusChanged, LeaseLostError } from './service.ts';
+import { finishQuote, failJob, buildResult, jobStatusChanged, LeaseLostError } from './finish.ts';
 import type { FileRow } from '../files/index.ts';
 import {
   SliceFailedError,

@@ -1,31 +1,16 @@
-// Creating quotes and finishing them. A quote whose slice is cached is answered inline; any other quote
-// becomes a job row that a worker claims (see job-runner.ts), for sync and async requests alike.
-import {
-  canonicalSection,
-  validateConfigSection,
-  type ResolvedSettings,
-  type SettingSection,
-} from '../../shared/settings.ts';
-import {
-  computePrice,
-  formatDuration,
-  PriceOutOfRangeError,
-  type Conversion,
-  type PrintStats,
-} from '../../shared/pricing.ts';
+// Creating quotes. A quote whose slice is cached is finished inline (finish.ts); any other quote becomes a job row
+// that a worker claims (see job-runner.ts), for sync and async requests alike.
+import { canonicalSection, validateConfigSection, type SettingSection } from '../../shared/settings.ts';
 import { DEFAULT_MAX_SLICE_SECONDS, type OfferChoices } from '../../shared/offer.ts';
 import { checkChoices, choicesLayer, effectiveOffer } from '../offer/index.ts';
-import { settingsDigest, signQuote, signingSecret } from './signing.ts';
 import type { Deps } from '../deps.ts';
 import type { Auth } from '../accounts/index.ts';
-import type { Queryable } from '../db/index.ts';
 import { fileForCaller } from '../files/index.ts';
 import type { FileRow } from '../files/index.ts';
 import { writeEvent } from '../outbox/index.ts';
 import {
   insertQuote,
   type NewQuote,
-  completeQuote,
   failQuote,
   sliceByKey,
   countWaitingJobs,
@@ -33,23 +18,20 @@ import {
   PRIORITY,
   supersedeShopperQuotes,
   type QuoteRow,
-  type SliceRow,
   type JobError,
 } from './sql.ts';
 import { ApiError, ValidationError, type FieldProblem } from '../http/index.ts';
 import { newId } from '../ids.ts';
-import { checkQuoteQuota, countQuote, monthPeriod } from '../limits/index.ts';
-import { chargeWidgetQuote, checkWidgetShare, countWidgetQuote, type WidgetQuoteCaller } from '../limits/index.ts';
+import { checkQuoteQuota, monthPeriod } from '../limits/index.ts';
+import { chargeWidgetQuote, checkWidgetShare, type WidgetQuoteCaller } from '../limits/index.ts';
 import { detectSlicer } from '../slicer/index.ts';
-import { mapInfillPattern } from '../slicer/index.ts';
-import { placeForQuote, type QuotePlacement } from '../placement/index.ts';
-import { supportDensityUsed } from '../slicer/index.ts';
-import type { SliceMeasure } from '../slicer/index.ts';
-import { printStats } from '../slicer/index.ts';
-import { resolveSettings, type QuoteRequest, type Resolution } from '../profiles/index.ts';
+import { placeForQuote } from '../placement/index.ts';
+import { resolveSettings, type QuoteRequest } from '../profiles/index.ts';
 import { slicingKey } from './slicing-key.ts';
-import { jobEventData, quoteEventData, processingTimeMs } from './present.ts';
-import { estimateQuote, recordCalibrationSample } from './estimate.ts';
+import { failJob, finishQuote, jobStatusChanged } from './finish.ts';
+import { printerLabel } from './printer-label.ts';
+import { quoteEventData } from './present.ts';
+import { estimateQuote } from './estimate.ts';
 import type { PresentedEstimate, StoredResolution } from './model.ts';
 import { checkComplexity, sliceCost } from './slice-cost.ts';
 import { checkSlicerBudget } from '../limits/index.ts';
@@ -335,164 +317,5 @@ async function admitSlice(deps: Deps, auth: Auth): Promise<void> {
     throw new ApiError(503, 'queue_full', 'Too many quotes are waiting to be sliced; retry shortly.', undefined, {
       'Retry-After': '30',
     });
-  }
-}
-
-/** The printer a quote was made for, as calibration scopes and the history name it. */
-export function printerLabel(p: Resolution['settings']['printer']): string {
-  return `${p.bed_size_x}x${p.bed_size_y}x${p.bed_size_z} mm, ${p.nozzle_diameter} mm nozzle`;
-}
-
-export interface FinishInput {
-  /** The slice's measure; grams and filament length follow from the quote's material. */
-  stats: SliceMeasure;
-  slice: Pick<SliceRow, 'slicer' | 'slicer_version' | 'duration_ms'>;
-  cached: boolean;
-}
-
-/** The stored result: the documented result fields, then the breakdown, statistics and resolved settings with sources. */
-export function buildResult(row: QuoteRow, input: FinishInput) {
-  const resolved = row.resolved!;
-  const s = resolved.settings;
-  const stats = printStats(input.stats, s.material);
-  const price = priceOf(stats, s, resolved.conversion);
-  const pattern = mapInfillPattern(s.printer.infill_pattern);
-  return {
-    total_price: price.total,
-    currency: price.currency,
-    estimated_time: formatDuration(stats.print_time_s),
-    estimated_time_seconds: Math.round(stats.print_time_s),
-    filament_weight: Math.round(stats.filament_weight_g * 100) / 100,
-    printInfo: { technology: 'FDM', material: s.material.filament_type, color: resolved.color },
-    cached: input.cached,
-    processing_time_ms: processingTimeMs(row),
-    price_breakdown: price,
-    print_stats: stats,
-    infill_pattern: { requested: pattern.requested, used: pattern.used, exact: pattern.exact },
-    support_density: { requested: s.printer.support_density, used: supportDensityUsed(s.printer.support_density) },
-    settings: { printer_config: s.printer, material_config: s.material, quote_config: s.quote },
-    setting_sources: resolved.sources,
-    slicer: { name: input.slice.slicer, version: input.slice.slicer_version, slice_time_ms: input.slice.duration_ms },
-    ...placementFields(resolved.placement),
-  };
-}
-
-function priceOf(stats: PrintStats, s: ResolvedSettings, conversion: Conversion | null) {
-  try {
-    return computePrice(stats, s, conversion);
-  } catch (err) {
-    if (!(err instanceof PriceOutOfRangeError)) throw err;
-    const message = `The quote cannot be priced: ${err.message}. Check the prices in the request and profiles.`;
-    throw new ApiError(422, 'price_out_of_range', message);
-  }
-}
-
-/** Expiry and signature of a completed quote (docs/quote-signatures.md). */
-async function signResult(
-  tx: Queryable,
-  deps: Pick<Deps, 'now'>,
-  row: QuoteRow,
-  result: ReturnType<typeof buildResult>,
-) {
-  const settings = row.resolved!.settings;
-  const expiresAt = new Date(deps.now().getTime() + settings.quote.quote_validity_days * 86_400_000);
-  const placed = row.resolved!.placement;
-  const placement = placed?.placement ?? null;
-  const digest = settingsDigest({ settings, color: result.printInfo.color, choices: row.choices, placement });
-  const signature = signQuote(await signingSecret(tx, row.account_id), {
-    quote_id: row.id,
-    file_id: row.file_id,
-    // Quotes placed before placements (or revisions) were kept priced the file as uploaded.
-    file_revision: placed?.file_revision ?? 1,
-    unit: placement?.unit ?? 'mm',
-    scale: placement?.scale ?? 1,
-    orientation: placement?.orientation ?? 'as_uploaded',
-    settings_digest: digest,
-    unit_amount_minor: result.price_breakdown.minor_units.total,
-    currency: result.currency,
-    lead_time: row.choices?.lead_time?.id ?? '',
-    business_days: row.choices?.lead_time?.business_days ?? 0,
-    expires_at: expiresAt,
-  });
-  return {
-    expiresAt,
-    fields: { expires_at: expiresAt.toISOString(), choices: row.choices, settings_digest: digest, signature },
-  };
-}
-
-/** What a quote states of its placement (quotes created before placements were stored state nothing). */
-function placementFields(p: QuotePlacement | undefined) {
-  return p?.placement ? { placement: p.placement, warnings: p.warnings } : {};
-}
-
-/** Completes a quote in the caller's transaction: row, monthly count and quote.completed together. */
-export async function finishQuote(
-  tx: Queryable,
-  deps: Pick<Deps, 'plans' | 'now'>,
-  row: QuoteRow,
-  owner: string | null,
-  input: FinishInput,
-): Promise<QuoteRow> {
-  const result = buildResult(row, input);
-  const signed = await signResult(tx, deps, row, result);
-  // A shopper's exploration of one upload counts once; every API quote counts (docs/limits.md).
-  const counted =
-    !row.widget_key_id || !(await explorationCounted(tx, row.file_id, true, monthPeriod(deps.now()).start));
-  const done = await completeQuote(tx, row.id, owner, {
-    expires_at: signed.expiresAt,
-    counted,
-    currency: result.currency,
-    total_price: result.total_price,
-    filament_weight_g: result.print_stats.filament_weight_g,
-    print_time_s: result.print_stats.print_time_s,
-    cached: input.cached,
-    result: { ...result, ...signed.fields },
-  });
-  if (!done) throw new LeaseLostError(row.id);
-  if (counted) await countQuote(tx, deps, row.account_id, row.token_id);
-  if (counted && row.widget_key_id) await countWidgetQuote(tx, deps, row.account_id, row.widget_key_id);
-  // The estimate it was shown with and the real slice: a calibration sample of the account's printer and material.
-  await recordCalibrationSample(tx, done, input.stats, done.file_id); // done: the features stored since the claim
-  await writeEvent(tx, {
-    account_id: done.account_id,
-    token_id: done.token_id,
-    event: 'quote.completed',
-    data: quoteEventData(done),
-  });
-  return done;
-}
-
-export async function failJob(tx: Queryable, row: QuoteRow, owner: string | null, error: JobError) {
-  const failed = await failQuote(tx, row.id, owner, error);
-  if (!failed) throw new LeaseLostError(row.id);
-  await writeEvent(tx, {
-    account_id: failed.account_id,
-    token_id: failed.token_id,
-    event: 'quote.failed',
-    data: quoteEventData(failed),
-  });
-  await jobStatusChanged(tx, failed, row.status);
-  return failed;
-}
-
-/**
- * job.status_changed goes to the jobs of asynchronous requests only: a synchronous caller gets the outcome in
- * the response (or polls the job it was answered 202 with), whether its quote was sliced or cached; quote.completed
- * and quote.failed are sent for both (docs/webhooks.md).
- */
-export async function jobStatusChanged(tx: Queryable, row: QuoteRow, previous: string | null): Promise<void> {
-  if (row.mode !== 'async') return;
-  await writeEvent(tx, {
-    account_id: row.account_id,
-    token_id: row.token_id,
-    event: 'job.status_changed',
-    data: jobEventData(row, previous),
-  });
-}
-
-/** Another worker took the job over (this one's lease ran out): its result is discarded. */
-export class LeaseLostError extends Error {
-  constructor(id: string) {
-    super(`lost the lease on ${id}`);
   }
 }
