@@ -13,13 +13,10 @@ import type { FileRow } from '../files/index.ts';
 import { fileForCaller } from '../files/index.ts';
 import { choicesLayer, effectiveOffer } from '../offer/index.ts';
 import { ValidationError } from '../http/index.ts';
-import { placeForQuote } from '../placement/index.ts';
 import { printStats } from '../slicer/index.ts';
-import { resolveSettings } from '../profiles/index.ts';
-import { slicingKey } from './slicing-key.ts';
 import { sliceByKey } from './sql.ts';
 import { calibrationScope, presentEstimate, quoteFeatures } from './estimate.ts';
-import { slicerVersionOf } from './service.ts';
+import { planSlice, slicerVersionOf } from './plan.ts';
 import { printerLabel } from './printer-label.ts';
 import type { StoredResolution } from './model.ts';
 
@@ -59,7 +56,7 @@ function otherChoices(offer: Offer, query: Record<string, unknown>) {
 
 async function resolveRow(
   deps: Deps,
-  auth: Auth,
+  _auth: Auth,
   file: FileRow,
   offer: Offer,
   choices: ReturnType<typeof otherChoices>,
@@ -67,17 +64,8 @@ async function resolveRow(
   version: string,
 ) {
   const layer = choicesLayer(offer, { ...choices, material: m.material, color: m.colors[0] ?? null });
-  const resolution = await resolveSettings(deps.db, auth.account.id, {}, layer);
-  const placement = placeForQuote(file, resolution.settings.printer);
-  if (placement.refusal) return null;
-  const resolved: StoredResolution = {
-    settings: resolution.settings,
-    sources: resolution.sources,
-    material_profile_id: resolution.material.id,
-    conversion: resolution.conversion,
-    placement,
-  };
-  const key = slicingKey(file.mesh_sha256, resolution.settings, version, placement.transform);
+  const { resolution, resolved, refusal, key } = await planSlice(deps, file, {}, layer, version);
+  if (refusal) return null;
   const slice = await sliceByKey(deps.db, key);
   const s = resolution.settings;
   const exactMinor = slice

@@ -3,18 +3,15 @@
 // (other materials, qualities and infills, in turns), so that the shopper's first price and the usual changes are
 // answered from the slice cache. Bounded per upload and per account; run only when no quote waits; gone with the file or when the
 // shopper's upload session ends.
+import { planCost, planSlice } from './plan.ts';
 import type { Deps } from '../deps.ts';
 import type { FileRow } from '../files/index.ts';
 import type { UploadListener } from '../files/index.ts';
 import type { Offer, OfferChoices } from '../../shared/offer.ts';
 import { checkChoices, choicesLayer, effectiveOffer } from '../offer/index.ts';
-import { placeForQuote } from '../placement/index.ts';
 import { detectSlicer } from '../slicer/index.ts';
-import { resolveSettings } from '../profiles/index.ts';
-import { slicingKey } from './slicing-key.ts';
 import { countPrefetches, insertPrefetches, type NewPrefetch } from './prefetch-sql.ts';
 import { quoteFeatures } from './estimate.ts';
-import { sliceCost } from './slice-cost.ts';
 
 /**
  * Slices queued for one upload at most: the default choices and the five likeliest changes. With the choices that
@@ -56,32 +53,23 @@ async function* plannedSlices(deps: Deps, file: FileRow, upload: PrefetchUpload)
   const planned = new Set<string>();
   for (const raw of prefetchChoices(offer)) {
     if (planned.size >= PREFETCH_PER_UPLOAD) break;
-    const choices = checkChoices(offer, raw);
-    const resolution = await resolveSettings(deps.db, file.account_id, {}, choicesLayer(offer, choices));
-    const placement = placeForQuote(file, resolution.settings.printer);
-    if (placement.refusal) return; // fits no orientation: every quote of it is refused before slicing
-    const key = slicingKey(file.mesh_sha256, resolution.settings, version, placement.transform ?? undefined);
-    if (planned.has(key)) continue; // e.g. a quality that differs only in what never changes the slice
+    const plan = await planSlice(deps, file, {}, choicesLayer(offer, checkChoices(offer, raw)), version);
+    if (plan.refusal) return; // fits no orientation: every quote of it is refused before slicing
+    if (planned.has(plan.key)) continue; // e.g. a quality that differs only in what never changes the slice
     // A part this costly is sliced only when a shopper asks for it: never on speculation (docs/limits.md).
-    const cost = await sliceCost(deps, file, placement.placement, resolution.settings);
+    const cost = await planCost(deps, file, plan);
     if (cost.predicted_s > deps.config.prefetchMaxSeconds) continue;
     yield {
-      slicing_key: key,
+      slicing_key: plan.key,
       account_id: file.account_id,
       file_id: file.id,
-      resolved: {
-        settings: resolution.settings,
-        sources: resolution.sources,
-        material_profile_id: resolution.material.id,
-        conversion: resolution.conversion,
-        placement,
-      },
+      resolved: plan.resolved,
       rank: planned.size,
       expires_at: expiresAt,
       caller,
       predicted_s: cost.predicted_s,
     };
-    planned.add(key);
+    planned.add(plan.key);
   }
 }
 

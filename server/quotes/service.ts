@@ -24,16 +24,14 @@ import { ApiError, ValidationError, type FieldProblem } from '../http/index.ts';
 import { newId } from '../ids.ts';
 import { checkQuoteQuota, monthPeriod } from '../limits/index.ts';
 import { chargeWidgetQuote, checkWidgetShare, type WidgetQuoteCaller } from '../limits/index.ts';
-import { detectSlicer } from '../slicer/index.ts';
-import { placeForQuote } from '../placement/index.ts';
-import { resolveSettings, type QuoteRequest } from '../profiles/index.ts';
-import { slicingKey } from './slicing-key.ts';
+import type { QuoteRequest } from '../profiles/index.ts';
+import { planCost, planSlice, slicerVersionOf } from './plan.ts';
 import { failJob, finishQuote, jobStatusChanged } from './finish.ts';
 import { printerLabel } from './printer-label.ts';
 import { quoteEventData } from './present.ts';
 import { estimateQuote } from './estimate.ts';
-import type { PresentedEstimate, StoredResolution } from './model.ts';
-import { checkComplexity, sliceCost } from './slice-cost.ts';
+import type { PresentedEstimate } from './model.ts';
+import { checkComplexity } from './slice-cost.ts';
 import { checkSlicerBudget } from '../limits/index.ts';
 
 const SECTIONS: SettingSection[] = ['printer_config', 'material_config', 'quote_config'];
@@ -81,21 +79,6 @@ export function validateQuoteRequest(body: unknown, widget: boolean): ParsedQuot
     ]),
   );
   return { request: request as QuoteRequest, ...(choices !== undefined ? { choices: choices as OfferChoices } : {}) };
-}
-
-/** What a quote row keeps of its resolution, so a worker can slice and price it later. */
-export async function slicerVersionOf(deps: Deps): Promise<string> {
-  try {
-    return (await detectSlicer(deps.config.slicerBinary)).version;
-  } catch {
-    throw new ApiError(
-      503,
-      'slicer_unavailable',
-      'The slicer is not available on this server; quotes cannot be computed right now.',
-      undefined,
-      { 'Retry-After': '60' },
-    );
-  }
 }
 
 /** The offer layer of a request that made choices (always for a widget key), with the choices filled in. */
@@ -238,35 +221,24 @@ async function quoteFile(
   }
   // Every shopper request costs a slice: it takes from the shopper's hour and the shop's day (docs/limits.md).
   if (shopper) await chargeWidgetQuote(deps, shopper);
-  const resolution = await resolveSettings(deps.db, auth.account.id, parsed.request, layer);
   // A model that fits the printer in no orientation is recorded as a failed quote here and never sliced.
-  const placement = placeForQuote(file, resolution.settings.printer);
-  const { refusal } = placement;
-  const transform = placement.transform ?? undefined;
-  const key = slicingKey(file.mesh_sha256, resolution.settings, await slicerVersionOf(deps), transform);
+  const plan = await planSlice(deps, file, parsed.request, layer, await slicerVersionOf(deps));
+  const { resolution, refusal, key } = plan;
   const cached = mode === 'sync' && !refusal ? await sliceByKey(deps.db, key) : undefined;
   if (mode === 'sync' && !refusal) deps.metrics.sliceCache.inc({ result: cached ? 'hit' : 'miss' });
   // Only a quote that will be sliced needs its cost: one answered from the cache or refused costs nothing.
-  const sliced = !cached && placement.placement;
-  const cost = sliced ? await sliceCost(deps, file, sliced, resolution.settings) : null;
+  const cost = !cached && !refusal ? await planCost(deps, file, plan) : null;
   if (cost) {
     if (maxSliceSeconds !== null) checkComplexity(cost, maxSliceSeconds);
     await admitSlice(deps, auth);
   }
-  const stored: StoredResolution = {
-    settings: resolution.settings,
-    sources: resolution.sources,
-    material_profile_id: resolution.material.id,
-    conversion: resolution.conversion,
-    placement,
-  };
   const row = await deps.db.transaction(async (tx) => {
     const quote = await insertQuote(
       tx,
       newQuote(auth, file, mode, {
         status: cached || refusal ? 'processing' : 'queued',
         request: parsed.choices !== undefined ? { ...parsed.request, choices: parsed.choices } : parsed.request,
-        resolved: { ...stored, color: resolution.color },
+        resolved: { ...plan.resolved, color: resolution.color },
         slicing_key: key,
         material: resolution.settings.material.filament_type,
         color: resolution.color,
