@@ -128,10 +128,10 @@ export function createTokenAuthenticator(
     live.clear();
   };
   function touch(id: string) {
-    const now = Date.now();
-    if ((touched.get(id) ?? 0) > now - TOUCH_EVERY_MS) return;
+    const at = now().getTime();
+    if ((touched.get(id) ?? 0) > at - TOUCH_EVERY_MS) return;
     if (touched.size >= TOKEN_CACHE_MAX) touched.clear();
-    touched.set(id, now);
+    touched.set(id, at);
     touchToken(db, id).catch((err) => log.error('tokens: could not record last use', err));
   }
   async function load(claims: Claims): Promise<TokenAuth> {

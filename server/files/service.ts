@@ -117,6 +117,7 @@ export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<File
         token_id: req.tokenId,
         event: 'file.uploaded',
         data: fileEventData(row),
+        at: deps.now(),
       });
       // Exact storage check under the alert lock (a 402 rolls the whole transaction back), plus any usage.alert owed.
       await recordStorageChange(tx, deps, {
@@ -205,6 +206,7 @@ export async function removeFile(
         token_id: tokenId,
         event: 'file.deleted',
         data: { fileId: deleted.id, fileName: deleted.name, sizeBytes: deleted.size_bytes },
+        at: deps.now(),
       });
       await recordStorageChange(tx, deps, { accountId, tokenId, enforce: false }); // the level-0 alert when storage falls below 80 %
     }

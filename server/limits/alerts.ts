@@ -46,6 +46,8 @@ export interface UsageSnapshot {
   limit: number;
   /** 'YYYY-MM' for quotes; null for storage, which is a standing allowance, not a monthly one. */
   period: string | null;
+  /** Now, by the service's clock: when an alert it owes happened. */
+  at: Date;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function settleAlerts(tx: Queryable, stored: AlertState, usage: Usa
       token_id: usage.tokenId,
       event: 'usage.alert',
       data: { resource: usage.resource, level, used: usage.used, limit: usage.limit, period: usage.period },
+      at: usage.at,
     });
   }
   if (next !== stored.level || usage.period !== stored.period) {

@@ -84,7 +84,15 @@ export async function countQuote(
   const used = await incrementQuotes(tx, accountId, period.name);
   const limit = planFor(deps, await accountPlanId(tx, accountId)).monthly_quotes;
   const { stored } = await lockedUsage(tx, accountId, 'quotes', async () => used);
-  await settleAlerts(tx, stored, { accountId, tokenId, resource: 'quotes', used, limit, period: period.name });
+  await settleAlerts(tx, stored, {
+    accountId,
+    tokenId,
+    resource: 'quotes',
+    used,
+    limit,
+    period: period.name,
+    at: deps.now(),
+  });
 }
 
 /**
@@ -97,7 +105,15 @@ export async function settleNewPeriod(deps: QuotaDeps, accountId: string, period
   const fired = await deps.db.transaction(async (tx) => {
     const limit = planFor(deps, await accountPlanId(tx, accountId)).monthly_quotes;
     const { stored, used } = await lockedUsage(tx, accountId, 'quotes', () => quotesUsed(tx, accountId, period.name));
-    return settleAlerts(tx, stored, { accountId, tokenId: null, resource: 'quotes', used, limit, period: period.name });
+    return settleAlerts(tx, stored, {
+      accountId,
+      tokenId: null,
+      resource: 'quotes',
+      used,
+      limit,
+      period: period.name,
+      at: deps.now(),
+    });
   });
   if (fired) deps.events.wake();
 }
@@ -138,6 +154,7 @@ export async function recordStorageChange(
     used,
     limit,
     period: null,
+    at: deps.now(),
   });
 }
 

@@ -135,6 +135,7 @@ export async function countWidgetQuote(
       token_id: null,
       event: 'usage.alert',
       data: { resource: 'widget_quotes', level, used, limit, period: period.name, widget_key_id: widgetKeyId },
+      at: deps.now(),
     });
   }
   await saveAlerted(tx, widgetKeyId, MONTH_SCOPE, window, level);

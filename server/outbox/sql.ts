@@ -7,12 +7,14 @@ export interface OutboxEvent {
   token_id: string | null;
   event: string;
   data: Record<string, unknown>;
+  /** When it happened, by the service's injected clock: the body's `timestamp`. */
+  at: Date;
 }
 
 /** Writes an event row in the caller's transaction; the body is fixed here, with its timestamp. */
 export async function writeEvent(db: Queryable, e: OutboxEvent): Promise<string> {
   const id = newId('evt');
-  const payload = { event: e.event, timestamp: new Date().toISOString(), data: e.data };
+  const payload = { event: e.event, timestamp: e.at.toISOString(), data: e.data };
   await db.query('INSERT INTO outbox_events (id, account_id, token_id, event, payload) VALUES ($1, $2, $3, $4, $5)', [
     id,
     e.account_id,

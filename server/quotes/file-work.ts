@@ -31,11 +31,11 @@ async function unfinishedQuotes(tx: Queryable, fileId: string, shoppersOnly: boo
 }
 
 /** Ends the file's unfinished work in the caller's transaction; returns how many quotes ended. */
-export async function endFileWork(tx: Queryable, fileId: string, change: FileChange): Promise<number> {
+export async function endFileWork(tx: Queryable, fileId: string, change: FileChange, at: Date): Promise<number> {
   await deleteFilePrefetches(tx, fileId);
   const rows = await unfinishedQuotes(tx, fileId, change === 'rescaled');
   for (const row of rows) {
-    if (change === 'deleted') await failJob(tx, row, row.lease_owner, FILE_DELETED);
+    if (change === 'deleted') await failJob(tx, row, row.lease_owner, FILE_DELETED, at);
     else await failQuote(tx, row.id, row.lease_owner, RESCALED);
   }
   return rows.length;

@@ -29,7 +29,7 @@ export interface FinishInput {
 }
 
 /** The stored result: the documented result fields, then the breakdown, statistics and resolved settings with sources. */
-export function buildResult(row: QuoteRow, input: FinishInput) {
+export function buildResult(row: QuoteRow, input: FinishInput, now: Date) {
   const resolved = row.resolved!;
   const s = resolved.settings;
   const stats = printStats(input.stats, s.material);
@@ -43,7 +43,7 @@ export function buildResult(row: QuoteRow, input: FinishInput) {
     filament_weight: Math.round(stats.filament_weight_g * 100) / 100,
     printInfo: { technology: 'FDM', material: s.material.filament_type, color: resolved.color },
     cached: input.cached,
-    processing_time_ms: processingTimeMs(row),
+    processing_time_ms: processingTimeMs(row, now),
     price_breakdown: price,
     print_stats: stats,
     infill_pattern: { requested: pattern.requested, used: pattern.used, exact: pattern.exact },
@@ -111,7 +111,7 @@ export async function finishQuote(
   owner: string | null,
   input: FinishInput,
 ): Promise<QuoteRow> {
-  const result = buildResult(row, input);
+  const result = buildResult(row, input, deps.now());
   const signed = await signResult(tx, deps, row, result);
   // A shopper's exploration of one upload counts once; every API quote counts (docs/limits.md).
   const counted =
@@ -136,11 +136,12 @@ export async function finishQuote(
     token_id: done.token_id,
     event: 'quote.completed',
     data: quoteEventData(done),
+    at: deps.now(),
   });
   return done;
 }
 
-export async function failJob(tx: Queryable, row: QuoteRow, owner: string | null, error: JobError) {
+export async function failJob(tx: Queryable, row: QuoteRow, owner: string | null, error: JobError, at: Date) {
   const failed = await failQuote(tx, row.id, owner, error);
   if (!failed) throw new LeaseLostError(row.id);
   await writeEvent(tx, {
@@ -148,8 +149,9 @@ export async function failJob(tx: Queryable, row: QuoteRow, owner: string | null
     token_id: failed.token_id,
     event: 'quote.failed',
     data: quoteEventData(failed),
+    at,
   });
-  await jobStatusChanged(tx, failed, row.status);
+  await jobStatusChanged(tx, failed, row.status, at);
   return failed;
 }
 
@@ -158,13 +160,14 @@ export async function failJob(tx: Queryable, row: QuoteRow, owner: string | null
  * the response (or polls the job it was answered 202 with), whether its quote was sliced or cached; quote.completed
  * and quote.failed are sent for both (docs/webhooks.md).
  */
-export async function jobStatusChanged(tx: Queryable, row: QuoteRow, previous: string | null): Promise<void> {
+export async function jobStatusChanged(tx: Queryable, row: QuoteRow, previous: string | null, at: Date): Promise<void> {
   if (row.mode !== 'async') return;
   await writeEvent(tx, {
     account_id: row.account_id,
     token_id: row.token_id,
     event: 'job.status_changed',
     data: jobEventData(row, previous),
+    at,
   });
 }
 

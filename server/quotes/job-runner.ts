@@ -90,7 +90,8 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
         };
         const job = await deps.db.transaction(async (tx) => {
           const claimed = await claimJob(tx, owner, leaseMs, rule);
-          if (claimed && claimed.previous_status === 'queued') await jobStatusChanged(tx, claimed, 'queued');
+          if (claimed && claimed.previous_status === 'queued')
+            await jobStatusChanged(tx, claimed, 'queued', deps.now());
           return claimed;
         });
         if (job) {
@@ -158,7 +159,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     // Workers in other processes (WORKER_ROLE=worker, other hosts) start the job at once rather than at their next
     // poll.
     wake: wakeAll,
-    endFileWork,
+    endFileWork: (tx, fileId, change) => endFileWork(tx, fileId, change, deps.now()),
     sliceAside: asideSlicer(deps, pool),
     async waitFor(id, timeoutMs) {
       const isDone = async () => ['completed', 'failed'].includes((await quoteStatus(deps.db, id)) ?? '');

@@ -61,8 +61,9 @@ export function specResult(row: QuoteRow) {
   };
 }
 
-export function processingTimeMs(row: QuoteRow): number {
-  return Math.max(0, (row.finished_at ?? new Date()).getTime() - row.created_at.getTime());
+/** From the request to its end: `now`, by the service's clock, for a quote that has not finished yet. */
+export function processingTimeMs(row: QuoteRow, now: Date): number {
+  return Math.max(0, (row.finished_at ?? now).getTime() - row.created_at.getTime());
 }
 
 export function quoteEventData(row: QuoteRow) {
@@ -72,7 +73,8 @@ export function quoteEventData(row: QuoteRow) {
     status: row.status,
     fileName: row.file_name,
     fileId: row.file_id,
-    processingTimeMs: processingTimeMs(row),
+    // Sent for finished quotes only (quote.completed, quote.failed): their end is recorded.
+    processingTimeMs: processingTimeMs(row, row.finished_at ?? row.created_at),
     cached: row.cached ?? false,
     result: row.status === 'completed' ? specResult(row) : null,
     error: row.status === 'failed' && row.error ? { code: row.error.code, message: row.error.message } : null,

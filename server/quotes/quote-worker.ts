@@ -81,11 +81,17 @@ export function quoteWorker(deps: QuoteWorkerDeps, { owner, leaseMs, slice, file
   async function process(job: QuoteRow & { backlog?: number }) {
     if (job.attempts > MAX_JOB_ATTEMPTS) {
       return record(job, (tx) =>
-        failJob(tx, job, owner, {
-          code: 'worker_lost',
-          message: `The quote was interrupted ${MAX_JOB_ATTEMPTS} times and was given up.`,
-          status: 500,
-        }),
+        failJob(
+          tx,
+          job,
+          owner,
+          {
+            code: 'worker_lost',
+            message: `The quote was interrupted ${MAX_JOB_ATTEMPTS} times and was given up.`,
+            status: 500,
+          },
+          deps.now(),
+        ),
       );
     }
     const ctrl = new AbortController();
@@ -104,10 +110,10 @@ export function quoteWorker(deps: QuoteWorkerDeps, { owner, leaseMs, slice, file
         onProgress,
       );
       if (job.mode === 'async') deps.metrics.sliceCache.inc({ result: outcome.cached ? 'hit' : 'miss' }); // sync: at request
-      buildResult(job, outcome); // pricing may refuse (price_out_of_range): the job then fails below, not retries
+      buildResult(job, outcome, deps.now()); // pricing may refuse (price_out_of_range): the job then fails below, not retries
       await record(job, async (tx) => {
         const done = await finishQuote(tx, deps, job, owner, outcome);
-        await jobStatusChanged(tx, done, 'processing');
+        await jobStatusChanged(tx, done, 'processing', deps.now());
       });
     } catch (err) {
       if (ctrl.signal.aborted || err instanceof LeaseLostError) return; // another worker owns it now
@@ -116,7 +122,7 @@ export function quoteWorker(deps: QuoteWorkerDeps, { owner, leaseMs, slice, file
       // Slicer refusals and priced refusals (ApiError) are the job's outcome, not a server fault.
       if (!(err instanceof SliceFailedError || err instanceof SliceTimeoutError || err instanceof ApiError))
         deps.log.error(`job ${job.id} failed`, err);
-      await record(job, (tx) => failJob(tx, job, owner, describeFailure(err)));
+      await record(job, (tx) => failJob(tx, job, owner, describeFailure(err), deps.now()));
     } finally {
       clearInterval(beat);
     }

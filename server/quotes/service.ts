@@ -197,6 +197,7 @@ async function recordRefusal(
       token_id: row.token_id,
       event: 'quote.failed',
       data: quoteEventData(row),
+      at: deps.now(),
     });
     return row;
   });
@@ -249,9 +250,9 @@ async function quoteFile(
     );
     // The shopper changed an option before the last price came: that quote is no longer awaited.
     if (auth.widgetKeyId && auth.shopperHash) await supersedeShopperQuotes(tx, quote);
-    if (refusal) return failJob(tx, quote, null, refusal);
+    if (refusal) return failJob(tx, quote, null, refusal, deps.now());
     if (cached) return finishQuote(tx, deps, quote, null, { stats: cached.stats, slice: cached, cached: true });
-    await jobStatusChanged(tx, quote, null);
+    await jobStatusChanged(tx, quote, null, deps.now());
     return quote;
   });
   deps.events.wake();

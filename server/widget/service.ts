@@ -362,6 +362,7 @@ async function checkedLine(
       origin,
       quote: specResult(quote),
     },
+    at: deps.now(),
   };
   return { line, event };
 }

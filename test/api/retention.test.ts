@@ -348,7 +348,13 @@ test('dispatched outbox events older than OUTBOX_RETENTION_DAYS are purged, undi
   );
   // The pump stopped (the last test of this server that needs it), an event written now stays undispatched.
   await server.deps.events.stop();
-  await writeEvent(server.deps.db, { account_id: s.accountId, token_id: null, event: 'file.uploaded', data: {} });
+  await writeEvent(server.deps.db, {
+    account_id: s.accountId,
+    token_id: null,
+    event: 'file.uploaded',
+    data: {},
+    at: server.deps.now(),
+  });
   await later(server, 29, () => server.retention.sweepNow());
   assert.ok((await events()).length > 3);
   await later(server, 31, () => server.retention.sweepNow());

@@ -173,7 +173,7 @@ async function emit(
 ) {
   assert.ok(data, `no sample data for the event ${event}`);
   const id = await s.deps.db.transaction((tx) =>
-    writeEvent(tx, { account_id: accountId, token_id: tokenId, event, data }),
+    writeEvent(tx, { account_id: accountId, token_id: tokenId, event, data, at: s.deps.now() }),
   );
   s.deps.events.wake();
   return id;

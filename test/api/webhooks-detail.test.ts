@@ -65,7 +65,7 @@ test('the detail shows the signed request and each attempt with its status, timi
   const h = await hook(api, r.url, ['usage.alert']);
   const data = { resource: 'quotes', level: 80, used: 80, limit: 100, period: '2026-11' };
   await server.deps.db.transaction((tx) =>
-    writeEvent(tx, { account_id: accountId, token_id: null, event: 'usage.alert', data }),
+    writeEvent(tx, { account_id: accountId, token_id: null, event: 'usage.alert', data, at: server.deps.now() }),
   );
   server.deps.events.wake();
   const got = await r.waitFor(2);
