@@ -7,6 +7,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { corpusBytes } from '../helpers/corpus.ts';
 import { until } from '../helpers/poll.ts';
+import { holdSlicers, someSlicers } from '../helpers/slicer-hold.ts';
 
 let server: TestServer;
 before(async () => {
@@ -96,13 +97,17 @@ test("a stopping worker hands its job back at once, without spending one of the 
     const a = await worker.newAccount();
     const api = worker.client(a.token);
     const file = (await api.uploadBytes('/v2/file', corpusBytes('stl', '3DBenchy.stl'), '3DBenchy.stl')).body.file_id;
-    // At 0.1 mm the slice outlasts the 202, which carries the instant estimate (slow on a loaded machine).
-    const fine = { printer_config: { layer_height: 0.1 } };
-    const job = (await api.post(`/v2/file/quote/${file}/async`, fine)).body.job_id as string;
-    const processing = async () => (await api.get(`/v2/jobs/${job}`)).body.status === 'processing';
-    await until('the worker to take the job', 60_000, async () => (await processing()) || undefined);
-    assert.ok(await processing(), 'the worker took the job');
-    await worker.deps.jobs.stop();
+    // The slicer is held (stopped) the moment it runs: the job is certainly being sliced when the worker stops,
+    // however fast the slice or slow the 202 (it carries the instant estimate, slow on a loaded machine).
+    const asking = api.post(`/v2/file/quote/${file}/async`, {});
+    const held = holdSlicers(await until('the worker to take the job', 60_000, () => someSlicers()));
+    const job = (await asking).body.job_id as string;
+    try {
+      assert.equal((await api.get(`/v2/jobs/${job}`)).body.status, 'processing', 'the worker took the job');
+      await worker.deps.jobs.stop();
+    } finally {
+      held.release();
+    }
     const [row] = await worker.deps.db.query<{ status: string; attempts: number; released: boolean }>(
       'SELECT status, attempts, lease_expires_at <= now() AS released FROM quotes WHERE id = $1',
       [job],
