@@ -156,11 +156,17 @@ test('a quote for a slice already being made joins it: one slice for two quotes'
 test("a shopper's quote is sliced before the merchant's waiting ones, and shows the slicer's progress", async (t) => {
   const benchy = await api.uploadBytes('/v2/file', BENCHY, 'benchy.stl');
   const merchantParts = await Promise.all([18, 19].map((n) => api.uploadBytes('/v2/file', part(n), `m${n}.obj`)));
-  // The slicer is busy with a merchant's Benchy; while it slices, its job shows the slicer's stage.
-  const busy = await api.post(`/v2/file/quote/${benchy.body.file_id}/async`, { printer_config: { fill_density: 33 } });
+  // The slicer is busy with a merchant's Benchy; while it slices, its job shows the slicer's stage. Followed from
+  // the moment it exists: the answer to its request waits for its estimate, which a loaded host can make slower
+  // than the slice.
+  const asking = api.post(`/v2/file/quote/${benchy.body.file_id}/async`, { printer_config: { fill_density: 33 } });
+  const busyId = await until('the Benchy job', 60_000, async () => {
+    const [row] = await sql<{ id: string }>('SELECT id FROM quotes WHERE file_id = $1', [benchy.body.file_id]);
+    return row?.id;
+  });
   let last: Record<string, unknown> = {};
   const progress = await until('a slicing stage', 120_000, async () => {
-    const job = (await api.get(`/v2/jobs/${busy.body.job_id}`)).body;
+    const job = (await api.get(`/v2/jobs/${busyId}`)).body;
     last = job;
     assert.notEqual(job.status, 'completed', `the stage was never seen while slicing: ${JSON.stringify(job)}`);
     return job.status === 'processing' && job.stage ? job : undefined;
@@ -173,6 +179,7 @@ test("a shopper's quote is sliced before the merchant's waiting ones, and shows 
   // Held while the others ask: however fast or loaded the machine, Benchy still holds the single slicer then.
   const held = holdSlicers(await until('its slicer started', 60_000, () => someSlicers()));
   t.after(() => held.release());
+  assert.equal((await asking).status, 202);
   // Two merchant quotes wait, then a shopper asks.
   const waiting = [];
   for (const p of merchantParts)
