@@ -9,8 +9,9 @@ import { resolveSettings } from '../profiles/index.ts';
 import { specResult } from '../quotes/index.ts';
 import { effectiveOffer } from '../offer/index.ts';
 import { quantityProblem } from '../../shared/offer.ts';
-import { deliveryDate, priceLine } from '../../shared/offer-terms.ts';
-import { currencyDigits } from '../../shared/pricing.ts';
+import { deliveryDate } from '../../shared/offer-terms.ts';
+import { priceLine, type LineTerms } from '../../shared/line-price.ts';
+import { currencyDigits, PriceOutOfRangeError } from '../../shared/pricing.ts';
 import { ApiError, ValidationError, notFound } from '../http/index.ts';
 import { fileById } from '../files/index.ts';
 import { newId } from '../ids.ts';
@@ -200,6 +201,18 @@ async function checkNotStale(tx: Queryable, quote: QuoteRow) {
   });
 }
 
+/** The line's figures (shared/line-price.ts); a line too large to price exactly is a 422, as a part's price is. */
+function lineOf(unit: number, quantity: number, digits: number, terms: LineTerms) {
+  try {
+    return priceLine(unit, quantity, terms, digits);
+  } catch (err) {
+    if (!(err instanceof PriceOutOfRangeError)) throw err;
+    throw new ApiError(422, 'price_out_of_range', `This line cannot be priced: ${err.message}. Order fewer parts.`, {
+      field: 'quantity',
+    });
+  }
+}
+
 /** One line checked and priced, with the widget.added_to_cart event to record for it. */
 async function checkedLine(
   tx: Queryable,
@@ -227,18 +240,14 @@ async function checkedLine(
   const currency = quote.currency!;
   // Breaks and the line minimum are the offer's today; the lead time is the quote's own (chosen and signed).
   const lead = quote.choices?.lead_time ?? null;
-  const price = priceLine(
-    unit,
-    quantity,
-    {
-      quantity_breaks: offer.quantity_breaks,
-      lead_time: lead,
-      minimum_line_price: offer.minimum_line_price,
-      minimum_unit_price: quote.result?.price_breakdown?.minimum_unit_price,
-      rate: quote.resolved?.conversion?.rate ?? 1,
-    },
-    currencyDigits(currency),
-  );
+  const minimumUnit = quote.result?.price_breakdown?.minimum_unit_price ?? null;
+  const price = lineOf(unit, quantity, currencyDigits(currency), {
+    quantity_breaks: offer.quantity_breaks,
+    lead_time: lead,
+    minimum_line_price: offer.minimum_line_price,
+    minimum_unit_price: minimumUnit,
+    rate: quote.resolved?.conversion?.rate ?? 1,
+  });
   const now = deps.now();
   const leadTime = lead
     ? {
@@ -269,6 +278,7 @@ async function checkedLine(
     placement,
     quantity,
     unit_price: unit,
+    minimum_unit_price: minimumUnit,
     subtotal: price.subtotal,
     discount_percent: price.discount_percent,
     quantity_discount: price.quantity_discount,
