@@ -1,6 +1,6 @@
 // What a cart line costs (docs/pricing.md, "A cart line"): the one function the server (authoritative: the cart,
-// the orders, the webhook), the widget (the line total a shopper sees), the dashboard and the kept quote's PDF
-// compute a line with, so that every place shows the same figure to the minor unit.
+// the orders, the webhook), the widget (the line total and break prices a shopper sees) and the dashboard (what a
+// kept line's figures say) compute a line with, so that every place shows the same figure to the minor unit.
 //
 // Exactness: amounts arrive as major-unit numbers that are whole minor units (2.35 USD, 1.005 KWD); they are read
 // into integer minor units once, every step after that is integer arithmetic (percentages in BigInt, so no product

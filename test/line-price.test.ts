@@ -1,5 +1,5 @@
-// The one money function of a cart line (shared/line-price.ts), which the server, the widget, the dashboard and the
-// PDF all call: its edge cases, worked by hand in minor units.
+// The one money function of a cart line (shared/line-price.ts), which the server, the widget and the dashboard call:
+// its edge cases, worked by hand in minor units.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
