@@ -1,7 +1,6 @@
 // The offer's selling terms beyond the part itself (docs/offer.md): quantity price breaks, lead-time options and
-// the delivery date they promise, and the cart line they price. Pure TypeScript, shared by the server
+// the delivery date they promise (the line they price: line-price.ts). Pure TypeScript, shared by the server
 // (authoritative), the widget (which shows the same figures) and the dashboard's editor (same checks, same fields).
-import { roundHalfUp } from './money.ts';
 import type { ConfigIssue } from './settings.ts';
 
 /** From `min_quantity` pieces on, each piece costs `discount_percent` less. */
@@ -124,73 +123,6 @@ export const normalizeLeadTimes = (raw: Partial<LeadTimeOption>[] | null | undef
     surcharge_percent: o.surcharge_percent ?? 0,
     surcharge_amount: o.surcharge_amount ?? 0,
   }));
-
-/** The break that applies to a quantity (the largest whose min_quantity it reaches), or null. */
-export function breakFor(breaks: readonly QuantityBreak[], quantity: number): QuantityBreak | null {
-  let found: QuantityBreak | null = null;
-  for (const b of breaks) if (quantity >= b.min_quantity && (!found || b.min_quantity > found.min_quantity)) found = b;
-  return found;
-}
-
-/** What prices a line besides the unit price: the offer's breaks and line minimum, the quote's lead time. */
-export interface LineTerms {
-  quantity_breaks?: readonly QuantityBreak[];
-  lead_time?: Pick<LeadTimeOption, 'surcharge_percent' | 'surcharge_amount'> | null;
-  /** In the shop currency. */
-  minimum_line_price: number | null;
-  /** The part's price at its minimum, in the quote currency (PriceBreakdown.minimum_unit_price); a break stops there. */
-  minimum_unit_price?: number | null;
-  /** Units of the quote currency per unit of the shop currency (1: the same currency). */
-  rate?: number;
-}
-
-/** A percent of an integer amount of minor units, rounded half up, in integer arithmetic (percent in 0.01 steps). */
-const percentOf = (minor: number, percent: number) => roundHalfUp((minor * Math.round(percent * 100)) / 10_000);
-
-/**
- * A cart line in integer minor units, so every line adds up exactly:
- * subtotal = unit × quantity; quantity_discount = subtotal × break % (half up), at most what takes the parts down to
- * their minimum price; lead_time_surcharge = (subtotal −
- * discount) × surcharge % (half up) + the surcharge amount; minimum_line_adjustment lifts the line to the minimum;
- * total = subtotal − discount + surcharge + adjustment. The result is in major units with `minor_units` alongside.
- */
-export function priceLine(unitPrice: number, quantity: number, terms: LineTerms, digits: number) {
-  const scale = 10 ** digits;
-  const rate = terms.rate ?? 1;
-  const subtotal = Math.round(unitPrice * scale) * quantity;
-  const rule = breakFor(terms.quantity_breaks ?? [], quantity);
-  // A break discounts the parts down to their minimum price, never below it: the minimum is what a part costs the
-  // shop to handle whatever the quantity.
-  const floor = terms.minimum_unit_price
-    ? Math.min(subtotal, Math.round(terms.minimum_unit_price * scale) * quantity)
-    : 0;
-  const discount = rule ? Math.min(percentOf(subtotal, rule.discount_percent), subtotal - floor) : 0;
-  const lead = terms.lead_time;
-  const surcharge = lead
-    ? percentOf(subtotal - discount, lead.surcharge_percent) + roundHalfUp(lead.surcharge_amount * rate * scale)
-    : 0;
-  const before = subtotal - discount + surcharge;
-  const minimum = terms.minimum_line_price === null ? 0 : roundHalfUp(terms.minimum_line_price * rate * scale);
-  const adjustment = Math.max(0, minimum - before);
-  const minor = {
-    subtotal,
-    quantity_discount: discount,
-    lead_time_surcharge: surcharge,
-    minimum_line_adjustment: adjustment,
-    total: before + adjustment,
-  };
-  return {
-    subtotal: subtotal / scale,
-    quantity_discount: discount / scale,
-    discount_percent: rule?.discount_percent ?? 0,
-    lead_time_surcharge: surcharge / scale,
-    minimum_line_adjustment: adjustment / scale,
-    total: minor.total / scale,
-    minor_units: minor,
-  };
-}
-
-export type LinePrice = ReturnType<typeof priceLine>;
 
 /**
  * The date a part ships: `days` business days after `from` (Monday to Friday count, Saturdays and Sundays do

@@ -37,6 +37,7 @@ export function buildResult(row: QuoteRow, input: FinishInput, now: Date) {
   const pattern = mapInfillPattern(s.printer.infill_pattern);
   return {
     total_price: price.total,
+    minimum_unit_price: price.minimum_unit_price ?? null,
     currency: price.currency,
     estimated_time: formatDuration(stats.print_time_s),
     estimated_time_seconds: Math.round(stats.print_time_s),

@@ -246,6 +246,12 @@ export const quoteSchemas = {
       created_at: timestamp,
       completed_at: nullableTime,
       total_price: money,
+      minimum_unit_price: {
+        type: ['number', 'null'],
+        minimum: 0,
+        description:
+          "The part's price at the shop's minimum price per part, with its tax, in `currency` (price_breakdown.minimum_unit_price, as a selling term): a cart line's quantity break never takes a part below it (docs/pricing.md, \"A cart line\"). null: no minimum.",
+      },
       currency: { type: 'string' },
       estimated_time: { type: 'string', examples: ['2h 15m'] },
       estimated_time_seconds: { type: 'integer' },

@@ -14,10 +14,19 @@ export function presentQuote(row: QuoteRow, now: Date): ContractSchema<'Quote'> 
     file_name: row.file_name,
     created_at: row.created_at.toISOString(),
     completed_at: row.finished_at?.toISOString() ?? null,
-    ...(row.status === 'completed' ? { ...row.result, expired: !!row.expires_at && row.expires_at <= now } : {}),
+    ...(row.status === 'completed' ? completedFields(row.result!, row.expires_at, now) : {}),
     ...(row.status === 'failed'
       ? { error: row.error ? { code: row.error.code, message: row.error.message } : null }
       : {}),
+  };
+}
+
+/** A completed quote's result; one stored before minimum_unit_price was a field of its own reads it from its breakdown. */
+function completedFields(result: NonNullable<QuoteRow['result']>, expiresAt: Date | null, now: Date) {
+  return {
+    ...result,
+    minimum_unit_price: result.minimum_unit_price ?? result.price_breakdown?.minimum_unit_price ?? null,
+    expired: !!expiresAt && expiresAt <= now,
   };
 }
 

@@ -19,7 +19,7 @@ export const setupPaths = {
       tags: ['account'],
       summary: "The shop's first-run checklist",
       description:
-        'Each step says whether it is done, from what the account holds: a live widget key; an offer saved (for the account or a key); its own prices (an own material or global-settings profile), with the currency and minimums in force; a cart that took a line the widget added (acknowledged `sq-add-to-cart`); a first order. `cart.not_connected`: orders exist but no cart took any.',
+        'Each step says whether it is done, from what the account holds: a live widget key; an offer saved (for the account or a key); its own price for every material a shopper can pick (the effective offer’s and every widget key’s own offer’s: a price from one of the account’s material profiles, not a shipped example price), with the currency and minimums in force; a cart that took a line the widget added (acknowledged `sq-add-to-cart`); a first order. `cart.not_connected`: orders exist but no cart took any.',
       security: [...bearer, ...session],
       responses: { '200': ok('Setup', 'The checklist'), ...errors(401) },
     },
@@ -34,8 +34,15 @@ export const setupSchemas = {
     properties: {
       widget_key: step('A live widget key exists', { widget_keys: count }),
       offer: step('An offer was saved for the account or a widget key'),
-      prices: step('The shop prices with its own material or global-settings profile', {
-        own_profiles: count,
+      prices: step("Every offered material is sold at the shop's own price (from its own material profile)", {
+        own_profiles: { ...count, description: 'Material and global-settings profiles the account has' },
+        materials: { ...count, description: 'Materials shoppers can pick (the offer and the widget keys’ own offers)' },
+        example_priced_materials: {
+          type: 'array',
+          items: { type: 'string' },
+          description:
+            'Offered materials still sold at a shipped profile’s example price, in offer order; empty when the step is done',
+        },
         currency: { type: 'string', description: 'The shop currency in force' },
         minimum_price: { ...money, description: "The account offer's minimum price per part; null: the profiles'" },
         minimum_line_price: { ...money, description: "The account offer's minimum line price; null: none" },

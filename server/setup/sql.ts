@@ -24,3 +24,12 @@ export async function setupCounts(db: Queryable, accountId: string): Promise<Set
   );
   return row!;
 }
+
+/** The materials of the widget keys' own offers (live keys): their shoppers pick from those. */
+export async function keyOfferMaterials(db: Queryable, accountId: string): Promise<string[]> {
+  const rows = await db.query<{ offer: { materials: { material: string }[] } }>(
+    'SELECT offer FROM widget_keys WHERE account_id = $1 AND revoked_at IS NULL AND offer IS NOT NULL ORDER BY created_at',
+    [accountId],
+  );
+  return rows.flatMap((r) => r.offer.materials.map((m) => m.material));
+}

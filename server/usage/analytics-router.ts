@@ -8,6 +8,7 @@ import { exportStream, type ExportDataset, type ExportFormat } from './export.ts
 import {
   quoteTotals,
   cartConversion,
+  orderValue,
   pricesByCurrency,
   materialUsage,
   materialTrends,
@@ -28,13 +29,15 @@ export function analyticsRouter(deps: Deps) {
     const range = dateRange(ctx, deps.now(), 30);
     const groupBy = oneOf(ctx, 'group_by', GROUPS, 'day');
     const id = ctx.state.auth.account.id;
-    const [totals, prices, materials, trends, conversion] = await Promise.all([
+    const [totals, prices, materials, trends, conversion, orders] = await Promise.all([
       quoteTotals(deps.db, id, range.start, range.end),
       pricesByCurrency(deps.db, id, range.start, range.end),
       materialUsage(deps.db, id, range.start, range.end),
       materialTrends(deps.db, id, range.start, range.end, groupBy),
       cartConversion(deps.db, id, range.start, range.end),
+      orderValue(deps.db, id, range.start, range.end),
     ]);
+    const share = (n: number) => (conversion.quoted_uploads ? round4(n / conversion.quoted_uploads) : null);
     const finished = totals.completed + totals.failed;
     ctx.body = {
       from: range.from,
@@ -46,8 +49,10 @@ export function analyticsRouter(deps: Deps) {
       material_trends: trends,
       conversion: {
         ...conversion,
-        cart_rate: conversion.quoted_uploads ? round4(conversion.carted_uploads / conversion.quoted_uploads) : null,
+        order_rate: share(conversion.ordered_uploads),
+        cart_rate: share(conversion.carted_uploads),
       },
+      orders,
     };
   });
 

@@ -40,24 +40,64 @@ export async function quoteTotals(db: Queryable, accountId: string, start: Date,
 }
 
 /**
- * Shoppers' quotes → cart → lines: the uploads shoppers quoted through a widget key (one exploration of a
- * model counts once, as the allowance counts it), how many of them were added to a cart, and the cart lines
- * added in the range. Read from the shop's orders (`cart_lines`: every add to a cart through a widget key).
+ * Shoppers' quotes → orders → carts: the uploads shoppers quoted through a widget key (one exploration of a model
+ * counts once, as the allowance counts it), how many of them were ordered (added through the widget, whether or not
+ * a cart took the line), how many a shop's cart took (an acknowledged line), and the lines added in the range. Read
+ * from the shop's orders (`cart_lines`: every add to a cart through a widget key).
  */
 export async function cartConversion(db: Queryable, accountId: string, start: Date, end: Date) {
-  const rows = await db.query<{ quoted_uploads: number; carted_uploads: number; cart_lines: number }>(
+  const rows = await db.query<{
+    quoted_uploads: number;
+    ordered_uploads: number;
+    carted_uploads: number;
+    cart_lines: number;
+  }>(
     `WITH quoted AS (
        SELECT DISTINCT file_id FROM quotes WHERE ${COMPLETED} AND widget_key_id IS NOT NULL
      ), carts AS (
-       SELECT file_id, created_at FROM cart_lines WHERE account_id = $1 AND widget_key_id IS NOT NULL
+       SELECT file_id, created_at, acknowledged_at FROM cart_lines WHERE account_id = $1 AND widget_key_id IS NOT NULL
      )
      SELECT (SELECT count(*) FROM quoted)::int AS quoted_uploads,
             (SELECT count(*) FROM quoted q WHERE EXISTS (SELECT 1 FROM carts c WHERE c.file_id = q.file_id))::int
+              AS ordered_uploads,
+            (SELECT count(*) FROM quoted q WHERE EXISTS (
+               SELECT 1 FROM carts c WHERE c.file_id = q.file_id AND c.acknowledged_at IS NOT NULL))::int
               AS carted_uploads,
             (SELECT count(*) FROM carts WHERE created_at >= $2 AND created_at < $3)::int AS cart_lines`,
     range(accountId, start, end),
   );
   return firstRow(rows);
+}
+
+export interface OrderValue {
+  currency: string;
+  lines: number;
+  in_cart_lines: number;
+  not_in_cart_lines: number;
+  total: number;
+  in_cart: number;
+  not_in_cart: number;
+}
+
+/**
+ * The orders added in the range (every cart line, as the Orders page lists them), per currency: how many lines and
+ * the sum of their line totals, split into the lines a shop's cart took (acknowledged) and those no cart took (the
+ * shop contacts the shopper). Each total_price is whole minor units (at most 4 decimals): read as numeric, the sums
+ * are exact, and round(…, 4) changes nothing but a double's last-digit noise.
+ */
+export async function orderValue(db: Queryable, accountId: string, start: Date, end: Date): Promise<OrderValue[]> {
+  const taken = 'acknowledged_at IS NOT NULL';
+  return db.query<OrderValue>(
+    `SELECT currency, count(*)::int AS lines,
+            (count(*) FILTER (WHERE ${taken}))::int AS in_cart_lines,
+            (count(*) FILTER (WHERE NOT (${taken})))::int AS not_in_cart_lines,
+            round(sum(total_price::numeric), 4) AS total,
+            round(coalesce(sum(total_price::numeric) FILTER (WHERE ${taken}), 0), 4) AS in_cart,
+            round(coalesce(sum(total_price::numeric) FILTER (WHERE NOT (${taken})), 0), 4) AS not_in_cart
+     FROM cart_lines WHERE account_id = $1 AND created_at >= $2 AND created_at < $3
+     GROUP BY currency ORDER BY lines DESC, currency COLLATE "C"`,
+    range(accountId, start, end),
+  );
 }
 
 export interface PriceStats {

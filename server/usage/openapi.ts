@@ -140,7 +140,7 @@ export const usageSchemas = {
   },
   QuoteAnalytics: {
     type: 'object',
-    required: ['from', 'to', 'group_by', 'totals', 'prices', 'materials', 'material_trends', 'conversion'],
+    required: ['from', 'to', 'group_by', 'totals', 'prices', 'materials', 'material_trends', 'conversion', 'orders'],
     additionalProperties: false,
     properties: {
       from: date,
@@ -149,8 +149,8 @@ export const usageSchemas = {
       conversion: {
         type: 'object',
         description:
-          "Shoppers' quotes → cart → lines, from the shop's orders (every add to a cart through a widget key)",
-        required: ['quoted_uploads', 'carted_uploads', 'cart_lines', 'cart_rate'],
+          "Shoppers' quotes → orders → carts, from the shop's orders (every add to a cart through a widget key). An order no cart took (`unacknowledged`) is ordered, not carted.",
+        required: ['quoted_uploads', 'ordered_uploads', 'carted_uploads', 'cart_lines', 'order_rate', 'cart_rate'],
         additionalProperties: false,
         properties: {
           quoted_uploads: {
@@ -158,11 +158,45 @@ export const usageSchemas = {
             description:
               'Uploads a shopper had priced through a widget key, completed in the range: the quotes of one upload (materials, qualities tried) count once',
           },
-          carted_uploads: { ...int0, description: 'Of those, the uploads added to a cart at least once' },
-          cart_lines: { ...int0, description: 'Cart lines added in the range (one per part added)' },
+          ordered_uploads: {
+            ...int0,
+            description:
+              'Of those, the uploads added through the widget at least once, whether or not a cart took them',
+          },
+          carted_uploads: {
+            ...int0,
+            description: "Of those, the uploads of which the shop page's cart took at least one line (acknowledged)",
+          },
+          cart_lines: {
+            ...int0,
+            description: 'Lines added through the widget in the range (one per part added), in a cart or not',
+          },
+          order_rate: {
+            type: ['number', 'null'],
+            description: 'ordered_uploads / quoted_uploads, four decimals; null without quoted uploads',
+          },
           cart_rate: {
             type: ['number', 'null'],
             description: 'carted_uploads / quoted_uploads, four decimals; null without quoted uploads',
+          },
+        },
+      },
+      orders: {
+        type: 'array',
+        description:
+          'The orders added in the range (every cart line, as the Orders page lists them), per currency, most lines first: the lines and the order value (the sum of their line totals), split into the lines a cart took and those no cart took',
+        items: {
+          type: 'object',
+          required: ['currency', 'lines', 'in_cart_lines', 'not_in_cart_lines', 'total', 'in_cart', 'not_in_cart'],
+          additionalProperties: false,
+          properties: {
+            currency: { type: 'string' },
+            lines: int0,
+            in_cart_lines: { ...int0, description: "Lines the shop page's cart took (acknowledged)" },
+            not_in_cart_lines: { ...int0, description: 'Lines no cart took: the shop contacts the shopper' },
+            total: { ...num0, description: 'Order value: the sum of the line totals (total_price), exact' },
+            in_cart: { ...num0, description: 'The sum of the line totals a cart took' },
+            not_in_cart: { ...num0, description: 'The sum of the line totals no cart took' },
           },
         },
       },

@@ -43,7 +43,7 @@ const cartLine = {
   ],
   additionalProperties: false,
   description:
-    "In exact minor units: subtotal = unit_price × quantity; quantity_discount = subtotal × discount_percent (the offer's quantity break for this quantity, half up); lead_time_surcharge = (subtotal − quantity_discount) × the lead time's surcharge_percent (half up) + its surcharge_amount; total_price = subtotal − quantity_discount + lead_time_surcharge + minimum_line_adjustment (which raises the line to the offer's minimum_line_price).",
+    "In exact minor units (docs/pricing.md, \"A cart line\"): subtotal = unit_price × quantity; quantity_discount = subtotal × discount_percent (the offer's quantity break for this quantity, half up), at most subtotal − minimum_unit_price × quantity (a break never takes a part below its minimum price); lead_time_surcharge = (subtotal − quantity_discount) × the lead time's surcharge_percent (half up) + its surcharge_amount; total_price = subtotal − quantity_discount + lead_time_surcharge + minimum_line_adjustment (which raises the line to the offer's minimum_line_price).",
   properties: {
     cart_line_id: {
       type: 'string',
@@ -64,6 +64,12 @@ const cartLine = {
     },
     quantity: { type: 'integer' },
     unit_price: { type: 'number' },
+    minimum_unit_price: {
+      type: ['number', 'null'],
+      minimum: 0,
+      description:
+        "The part's minimum price with its tax (the quote's minimum_unit_price), where the quantity break stops; null: no minimum. Absent from lines added before it was recorded.",
+    },
     subtotal: { type: 'number' },
     discount_percent: {
       type: 'number',
@@ -99,6 +105,7 @@ const order = {
   ...cartLine,
   required: [
     ...cartLine.required,
+    'minimum_unit_price',
     'file_name',
     'file_url',
     'added_by',

@@ -20,6 +20,7 @@ interface StoredLine {
   file_revision: number;
   placement: ContractSchema<'CartLine'>['placement'];
   unit_price: number;
+  minimum_unit_price?: number | null;
   subtotal: number;
   minimum_line_adjustment: number;
   discount_percent?: number;
@@ -41,6 +42,8 @@ export function presentOrder(row: OrderRow): ContractSchema<'Order'> {
     quantity_discount: 0,
     lead_time_surcharge: 0,
     lead_time: null,
+    // Lines added before the minimum per part was recorded with them.
+    minimum_unit_price: null,
     ...line,
     file_name: row.file_name,
     file_url: `/v2/file/${row.file_id}`,
@@ -71,6 +74,9 @@ export const ORDER_COLUMNS = [
   'infill',
   'quantity',
   'unit_price',
+  'minimum_unit_price',
+  'subtotal',
+  'discount_percent',
   'quantity_discount',
   'lead_time_surcharge',
   'minimum_line_adjustment',
@@ -106,6 +112,9 @@ export async function* orderCsvRows(rows: AsyncGenerator<OrderRow>): AsyncGenera
       infill: o.choices?.infill ?? null,
       quantity: o.quantity,
       unit_price: o.unit_price,
+      minimum_unit_price: o.minimum_unit_price ?? null,
+      subtotal: o.subtotal,
+      discount_percent: o.discount_percent,
       quantity_discount: o.quantity_discount,
       lead_time_surcharge: o.lead_time_surcharge,
       minimum_line_adjustment: o.minimum_line_adjustment,

@@ -9,8 +9,9 @@ import { resolveSettings } from '../profiles/index.ts';
 import { specResult } from '../quotes/index.ts';
 import { effectiveOffer } from '../offer/index.ts';
 import { quantityProblem, type QualityPreset } from '../../shared/offer.ts';
-import { deliveryDate, priceLine } from '../../shared/offer-terms.ts';
-import { currencyDigits } from '../../shared/pricing.ts';
+import { deliveryDate } from '../../shared/offer-terms.ts';
+import { priceLine, type LineTerms } from '../../shared/line-price.ts';
+import { currencyDigits, PriceOutOfRangeError } from '../../shared/pricing.ts';
 import { ApiError, ValidationError, notFound } from '../http/index.ts';
 import { fileById } from '../files/index.ts';
 import { newId } from '../ids.ts';
@@ -225,18 +226,13 @@ type Offer = Awaited<ReturnType<typeof effectiveOffer>>['offer'];
  * today; the lead time is the quote's own (chosen and signed).
  */
 export function quoteLinePrice(quote: QuoteRow, quantity: number, offer: Offer) {
-  return priceLine(
-    quote.total_price!,
-    quantity,
-    {
-      quantity_breaks: offer.quantity_breaks,
-      lead_time: quote.choices?.lead_time ?? null,
-      minimum_line_price: offer.minimum_line_price,
-      minimum_unit_price: quote.result?.price_breakdown?.minimum_unit_price,
-      rate: quote.resolved?.conversion?.rate ?? 1,
-    },
-    currencyDigits(quote.currency!),
-  );
+  return lineOf(quote.total_price!, quantity, currencyDigits(quote.currency!), {
+    quantity_breaks: offer.quantity_breaks,
+    lead_time: quote.choices?.lead_time ?? null,
+    minimum_line_price: offer.minimum_line_price,
+    minimum_unit_price: quote.result?.price_breakdown?.minimum_unit_price ?? null,
+    rate: quote.resolved?.conversion?.rate ?? 1,
+  });
 }
 
 /** The delivery option the quote was made with and the day a line ordered `now` ships; null without one. */
@@ -275,6 +271,18 @@ async function checkNotStale(tx: Queryable, quote: QuoteRow) {
   });
 }
 
+/** The line's figures (shared/line-price.ts); a line too large to price exactly is a 422, as a part's price is. */
+function lineOf(unit: number, quantity: number, digits: number, terms: LineTerms) {
+  try {
+    return priceLine(unit, quantity, terms, digits);
+  } catch (err) {
+    if (!(err instanceof PriceOutOfRangeError)) throw err;
+    throw new ApiError(422, 'price_out_of_range', `This line cannot be priced: ${err.message}. Order fewer parts.`, {
+      field: 'quantity',
+    });
+  }
+}
+
 /** One line checked and priced, with the widget.added_to_cart event to record for it. */
 async function checkedLine(
   tx: Queryable,
@@ -300,6 +308,7 @@ async function checkedLine(
   if (problem) throw new ValidationError([{ field: 'quantity', message: problem }]);
   const unit = quote.total_price!;
   const currency = quote.currency!;
+  const minimumUnit = quote.result?.price_breakdown?.minimum_unit_price ?? null;
   const price = quoteLinePrice(quote, quantity, offer);
   const leadTime = chosenLeadTime(quote, deps.now());
   if (!(price.total > 0)) {
@@ -320,6 +329,7 @@ async function checkedLine(
     placement,
     quantity,
     unit_price: unit,
+    minimum_unit_price: minimumUnit,
     subtotal: price.subtotal,
     discount_percent: price.discount_percent,
     quantity_discount: price.quantity_discount,

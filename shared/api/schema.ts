@@ -178,7 +178,7 @@ export interface paths {
   "/v2/setup": {
     /**
      * The shop's first-run checklist
-     * @description Each step says whether it is done, from what the account holds: a live widget key; an offer saved (for the account or a key); its own prices (an own material or global-settings profile), with the currency and minimums in force; a cart that took a line the widget added (acknowledged `sq-add-to-cart`); a first order. `cart.not_connected`: orders exist but no cart took any.
+     * @description Each step says whether it is done, from what the account holds: a live widget key; an offer saved (for the account or a key); its own price for every material a shopper can pick (the effective offer’s and every widget key’s own offer’s: a price from one of the account’s material profiles, not a shipped example price), with the currency and minimums in force; a cart that took a line the widget added (acknowledged `sq-add-to-cart`); a first order. `cart.not_connected`: orders exist but no cart took any.
      */
     get: operations["getSetup"];
   };
@@ -1023,6 +1023,8 @@ export interface components {
       /** Format: date-time */
       completed_at: string | null;
       total_price?: number;
+      /** @description The part's price at the shop's minimum price per part, with its tax, in `currency` (price_breakdown.minimum_unit_price, as a selling term): a cart line's quantity break never takes a part below it (docs/pricing.md, "A cart line"). null: no minimum. */
+      minimum_unit_price?: number | null;
       currency?: string;
       estimated_time?: string;
       estimated_time_seconds?: number;
@@ -1407,11 +1409,16 @@ export interface components {
         /** @description The step is done, read from what the shop has */
         done: boolean;
       };
-      /** @description The shop prices with its own material or global-settings profile */
+      /** @description Every offered material is sold at the shop's own price (from its own material profile) */
       prices: {
         /** @description The step is done, read from what the shop has */
         done: boolean;
+        /** @description Material and global-settings profiles the account has */
         own_profiles: number;
+        /** @description Materials shoppers can pick (the offer and the widget keys’ own offers) */
+        materials: number;
+        /** @description Offered materials still sold at a shipped profile’s example price, in offer order; empty when the step is done */
+        example_priced_materials: string[];
         /** @description The shop currency in force */
         currency: string;
         /** @description The account offer's minimum price per part; null: the profiles' */
@@ -1525,7 +1532,7 @@ export interface components {
       /** @description In the order of the request */
       lines: components["schemas"]["CartLine"][];
     };
-    /** @description In exact minor units: subtotal = unit_price × quantity; quantity_discount = subtotal × discount_percent (the offer's quantity break for this quantity, half up); lead_time_surcharge = (subtotal − quantity_discount) × the lead time's surcharge_percent (half up) + its surcharge_amount; total_price = subtotal − quantity_discount + lead_time_surcharge + minimum_line_adjustment (which raises the line to the offer's minimum_line_price). */
+    /** @description In exact minor units (docs/pricing.md, "A cart line"): subtotal = unit_price × quantity; quantity_discount = subtotal × discount_percent (the offer's quantity break for this quantity, half up), at most subtotal − minimum_unit_price × quantity (a break never takes a part below its minimum price); lead_time_surcharge = (subtotal − quantity_discount) × the lead time's surcharge_percent (half up) + its surcharge_amount; total_price = subtotal − quantity_discount + lead_time_surcharge + minimum_line_adjustment (which raises the line to the offer's minimum_line_price). */
     CartLine: {
       /** @description This add to the cart; a replay of the add answers the same id */
       cart_line_id: string;
@@ -1538,6 +1545,8 @@ export interface components {
       placement: components["schemas"]["Placement"] | null;
       quantity: number;
       unit_price: number;
+      /** @description The part's minimum price with its tax (the quote's minimum_unit_price), where the quantity break stops; null: no minimum. Absent from lines added before it was recorded. */
+      minimum_unit_price?: number | null;
       subtotal: number;
       /** @description The quantity break applied (percent off every piece); 0: none */
       discount_percent: number;
@@ -1575,6 +1584,8 @@ export interface components {
       placement: components["schemas"]["Placement"] | null;
       quantity: number;
       unit_price: number;
+      /** @description The part's minimum price with its tax (the quote's minimum_unit_price), where the quantity break stops; null: no minimum. Absent from lines added before it was recorded. */
+      minimum_unit_price: number | null;
       subtotal: number;
       /** @description The quantity break applied (percent off every piece); 0: none */
       discount_percent: number;
@@ -2722,17 +2733,36 @@ export interface components {
       to: string;
       /** @enum {string} */
       group_by: "day" | "week" | "month";
-      /** @description Shoppers' quotes → cart → lines, from the shop's orders (every add to a cart through a widget key) */
+      /** @description Shoppers' quotes → orders → carts, from the shop's orders (every add to a cart through a widget key). An order no cart took (`unacknowledged`) is ordered, not carted. */
       conversion: {
         /** @description Uploads a shopper had priced through a widget key, completed in the range: the quotes of one upload (materials, qualities tried) count once */
         quoted_uploads: number;
-        /** @description Of those, the uploads added to a cart at least once */
+        /** @description Of those, the uploads added through the widget at least once, whether or not a cart took them */
+        ordered_uploads: number;
+        /** @description Of those, the uploads of which the shop page's cart took at least one line (acknowledged) */
         carted_uploads: number;
-        /** @description Cart lines added in the range (one per part added) */
+        /** @description Lines added through the widget in the range (one per part added), in a cart or not */
         cart_lines: number;
+        /** @description ordered_uploads / quoted_uploads, four decimals; null without quoted uploads */
+        order_rate: number | null;
         /** @description carted_uploads / quoted_uploads, four decimals; null without quoted uploads */
         cart_rate: number | null;
       };
+      /** @description The orders added in the range (every cart line, as the Orders page lists them), per currency, most lines first: the lines and the order value (the sum of their line totals), split into the lines a cart took and those no cart took */
+      orders: {
+          currency: string;
+          lines: number;
+          /** @description Lines the shop page's cart took (acknowledged) */
+          in_cart_lines: number;
+          /** @description Lines no cart took: the shop contacts the shopper */
+          not_in_cart_lines: number;
+          /** @description Order value: the sum of the line totals (total_price), exact */
+          total: number;
+          /** @description The sum of the line totals a cart took */
+          in_cart: number;
+          /** @description The sum of the line totals no cart took */
+          not_in_cart: number;
+        }[];
       totals: {
         completed: number;
         failed: number;
@@ -4193,7 +4223,7 @@ export interface operations {
   };
   /**
    * The shop's first-run checklist
-   * @description Each step says whether it is done, from what the account holds: a live widget key; an offer saved (for the account or a key); its own prices (an own material or global-settings profile), with the currency and minimums in force; a cart that took a line the widget added (acknowledged `sq-add-to-cart`); a first order. `cart.not_connected`: orders exist but no cart took any.
+   * @description Each step says whether it is done, from what the account holds: a live widget key; an offer saved (for the account or a key); its own price for every material a shopper can pick (the effective offer’s and every widget key’s own offer’s: a price from one of the account’s material profiles, not a shipped example price), with the currency and minimums in force; a cart that took a line the widget added (acknowledged `sq-add-to-cart`); a first order. `cart.not_connected`: orders exist but no cart took any.
    */
   getSetup: {
     responses: {

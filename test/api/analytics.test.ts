@@ -408,7 +408,7 @@ test('GET /v2/usage: endpoint statistics, material usage and zero-filled daily t
   ]);
 });
 
-test("conversion: shoppers' uploads quoted → added to a cart → cart lines, an upload's explorations counted once", async () => {
+test("conversion: shoppers' uploads quoted → ordered → taken by a cart, an upload's explorations counted once; order value", async () => {
   const shop = await server.newAccount();
   const widgetQuote = async (id: string, file: string, finished: string, widgetKey: string | null = 'wk_shop') => {
     await insertQuote(shop.accountId, { ...fixture(0), id, finished });
@@ -418,34 +418,61 @@ test("conversion: shoppers' uploads quoted → added to a cart → cart lines, a
       `${id}_${shop.accountId.slice(-6)}`,
     ]);
   };
-  const cartLine = (file: string, at: string) =>
-    server.deps.db.query(
+  const line = { total: 5, currency: 'EUR', taken: false, widgetKey: 'wk_shop' as string | null };
+  const cartLine = (file: string, at: string, l: Partial<typeof line> = {}) => {
+    const { total, currency, taken, widgetKey } = { ...line, ...l };
+    return server.deps.db.query(
       `INSERT INTO cart_lines (id, account_id, quote_id, file_id, added_by, widget_key_id, quantity, total_price,
-         currency, line, created_at)
-       VALUES ($1, $2, 'qt_any', $3, 'shopper:wk_shop:s', 'wk_shop', 1, 5, 'EUR', '{}', $4)`,
-      [`cl_${file}_${at}`, shop.accountId, file, at],
+         currency, line, acknowledged_at, created_at)
+       VALUES ($1, $2, 'qt_any', $3, 'shopper:wk_shop:s', $4, 1, $5, $6, '{}', $7, $8)`,
+      [`cl_${file}_${at}`, shop.accountId, file, widgetKey, total, currency, taken ? at : null, at],
     );
-  // file_1 explored in two materials and carted twice; file_2 and file_3 quoted, never carted; file_4 quoted before
-  // the range but carted in it; an API quote (no widget key) is no shopper's.
+  };
+  // file_1 explored in two materials and ordered twice, one line taken by the shop's cart; file_2 ordered, no cart
+  // took it; file_3 quoted, never ordered; file_4 quoted before the range but ordered (and taken) in it; an API
+  // quote (no widget key) is no shopper's, its line an order all the same.
   await widgetQuote('qt_c1', 'file_1', '2031-01-05T10:00:00Z');
   await widgetQuote('qt_c2', 'file_1', '2031-01-05T10:05:00Z');
   await widgetQuote('qt_c3', 'file_2', '2031-01-06T10:00:00Z');
   await widgetQuote('qt_c4', 'file_3', '2031-01-07T10:00:00Z');
   await widgetQuote('qt_c5', 'file_4', '2030-12-30T10:00:00Z');
   await widgetQuote('qt_c6', 'file_5', '2031-01-07T10:00:00Z', null);
-  await cartLine('file_1', '2031-01-05T10:10:00Z');
-  await cartLine('file_1', '2031-01-05T10:11:00Z');
-  await cartLine('file_4', '2031-01-02T10:00:00Z');
-  await cartLine('file_5', '2031-02-02T10:00:00Z'); // after the range
+  await cartLine('file_1', '2031-01-05T10:10:00Z', { total: 16.18, taken: true });
+  await cartLine('file_1', '2031-01-05T10:11:00Z', { total: 0.1 });
+  await cartLine('file_2', '2031-01-06T10:11:00Z', { total: 0.2 });
+  await cartLine('file_4', '2031-01-02T10:00:00Z', { taken: true });
+  await cartLine('file_5', '2031-01-08T10:00:00Z', { total: 1575, currency: 'JPY', widgetKey: null });
+  await cartLine('file_5', '2031-02-02T10:00:00Z', { total: 99 }); // after the range
   const res = await server.client(shop.token).get(`/v2/analytics/quotes?${RANGE}`);
   assert.equal(res.status, 200);
-  assert.deepEqual(res.body.conversion, { quoted_uploads: 3, carted_uploads: 1, cart_lines: 3, cart_rate: 0.3333 });
+  assert.deepEqual(res.body.conversion, {
+    quoted_uploads: 3,
+    ordered_uploads: 2,
+    carted_uploads: 1,
+    cart_lines: 4,
+    order_rate: 0.6667,
+    cart_rate: 0.3333,
+  });
+  // Every order of the range, per currency: 0.1 + 0.2 is 0.3 here, never 0.30000000000000004.
+  assert.deepEqual(res.body.orders, [
+    {
+      currency: 'EUR',
+      lines: 4,
+      in_cart_lines: 2,
+      not_in_cart_lines: 2,
+      total: 21.48,
+      in_cart: 21.18,
+      not_in_cart: 0.3,
+    },
+    { currency: 'JPY', lines: 1, in_cart_lines: 0, not_in_cart_lines: 1, total: 1575, in_cart: 0, not_in_cart: 1575 },
+  ]);
   const none = await c.get(`/v2/analytics/quotes?${RANGE}`);
   assert.deepEqual(
     none.body.conversion,
-    { quoted_uploads: 0, carted_uploads: 0, cart_lines: 0, cart_rate: null },
+    { quoted_uploads: 0, ordered_uploads: 0, carted_uploads: 0, cart_lines: 0, order_rate: null, cart_rate: null },
     "another account's carts never show",
   );
+  assert.deepEqual(none.body.orders, []);
 });
 
 test('defaults: the last 30 days up to today (UTC, from the injected clock)', async () => {

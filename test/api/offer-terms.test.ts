@@ -10,6 +10,8 @@ import { boxesObj } from '../helpers/meshes.ts';
 import { eventsForAccount } from '../../server/outbox/sql.ts';
 import { assertWebhookBody } from '../helpers/contract.ts';
 import { verifyQuoteSignature } from '../../demo/server.ts';
+import { breakPrices, breakStoppedAtMinimum, priceLine } from '../../shared/line-price.ts';
+import { currencyDigits } from '../../shared/money.ts';
 
 const SHOP = 'https://terms-shop.example';
 const PART = new TextEncoder().encode(boxesObj([[0, 0, 0, 14, 10, 6]]));
@@ -297,4 +299,92 @@ test('the 50+ break applies past 50 with its half-up cents; below 10 no break; o
   const v2 = { payload, hmac_sha256: createHmac('sha256', secret).update(payload).digest('hex') };
   const old = verifyQuoteSignature(v2, secret);
   assert.deepEqual([old?.unitAmountMinor, old?.leadTime, old?.businessDays], [437, '', 0]);
+});
+
+/** The line the widget shows for a quote and quantity: the shared function, with the offer the widget was served. */
+async function widgetLine(s: Awaited<ReturnType<typeof shopper>>, q: any, quantity: number) {
+  const config = (await s.get('/v2/widget/config')).body;
+  const terms = {
+    quantity_breaks: config.quantity_breaks,
+    lead_time: q.choices.lead_time,
+    minimum_line_price: config.minimum_line_price,
+    minimum_unit_price: q.minimum_unit_price,
+  };
+  return priceLine(q.total_price, quantity, terms, currencyDigits(q.currency));
+}
+
+/** The order as Orders lists it: every term of its formula adds up to its total, in minor units. */
+async function orderOf(quoteId: string) {
+  const order = (await api.get(`/v2/widget/cart?quote_id=${quoteId}`)).body.data[0];
+  const c = (v: number) => Math.round(v * 100);
+  assert.equal(c(order.subtotal), c(order.unit_price) * order.quantity, 'subtotal = unit price × quantity');
+  assert.equal(
+    c(order.total_price),
+    c(order.subtotal) - c(order.quantity_discount) + c(order.lead_time_surcharge) + c(order.minimum_line_adjustment),
+    'total = subtotal − break + surcharge + minimum order',
+  );
+  return order;
+}
+
+test('a break never takes a part below its minimum price per part; the widget, the cart and Orders agree', async () => {
+  const s = await shopper();
+  const natural = await s.quote({ quantity: 12 });
+  const unit = natural.price_breakdown.minor_units.total as number;
+  assert.ok(unit >= 3, `a part worth a break test (${unit} cents)`);
+  try {
+    // At the minimum: the offer's minimum price per part is above the part's own price. 12 pieces, 5 % off for 10+,
+    // Express: the break takes nothing, the surcharge is 20 % of 12 minimums + $2.50.
+    const minimum = Math.ceil(unit / 100) + 1;
+    assert.equal((await api.put('/v2/offer', { ...OFFER, minimum_price: minimum })).status, 200);
+    const atMinimum = await s.quote({ quantity: 12, lead_time: 'express' });
+    assert.deepEqual([atMinimum.total_price, atMinimum.minimum_unit_price], [minimum, minimum]);
+    assert.equal(atMinimum.price_breakdown.minimum_unit_price, minimum);
+    const config = (await s.get('/v2/widget/config')).body;
+    assert.deepEqual(
+      breakPrices(atMinimum.total_price, config.quantity_breaks, atMinimum.minimum_unit_price, 2),
+      [],
+      'no "10+" price under the minimum is offered',
+    );
+    const line = (await s.post('/v2/widget/cart', { quote_id: atMinimum.quote_id, quantity: 12 })).body;
+    const expected = { subtotal: minimum * 12, surcharge: (pct(minimum * 1200, 20) + 250) / 100 };
+    assert.deepEqual(
+      [line.subtotal, line.discount_percent, line.quantity_discount, line.lead_time_surcharge, line.minimum_unit_price],
+      [expected.subtotal, 5, 0, expected.surcharge, minimum],
+    );
+    assert.equal(line.total_price, (await widgetLine(s, atMinimum, 12)).total, "the widget's line total is the cart's");
+    const order = await orderOf(atMinimum.quote_id);
+    assert.deepEqual(
+      [order.total_price, order.minimum_unit_price, order.quantity_discount],
+      [line.total_price, minimum, 0],
+    );
+    assert.equal(breakStoppedAtMinimum(order, 2), true, 'Orders can say the minimum stopped the break');
+
+    // A cent under the part's price, with 40 % off from 10: the break is cut short where 12 parts reach 12 minimums.
+    const floor = (unit - 1) / 100;
+    const deep = { ...OFFER, quantity_breaks: [{ min_quantity: 10, discount_percent: 40 }], minimum_price: floor };
+    assert.equal((await api.put('/v2/offer', deep)).status, 200);
+    const partly = await s.quote({ quantity: 12 });
+    assert.deepEqual([Math.round(partly.total_price * 100), partly.minimum_unit_price], [unit, floor]);
+    const cut = (await s.post('/v2/widget/cart', { quote_id: partly.quote_id, quantity: 12 })).body;
+    assert.equal(Math.round(cut.quantity_discount * 100), 12 * (unit - Math.round(floor * 100)));
+    assert.ok(cut.quantity_discount * 100 < pct(unit * 12, 40), 'less than the whole 40 %');
+    assert.equal(Math.round(cut.total_price * 100), 12 * Math.round(floor * 100), 'each part at exactly its minimum');
+    const widget = await widgetLine(s, partly, 12);
+    assert.deepEqual([widget.total, widget.discount_at_minimum], [cut.total_price, true]);
+    const cutOrder = await orderOf(partly.quote_id);
+    assert.equal(breakStoppedAtMinimum(cutOrder, 2), true);
+    const csv = new TextDecoder().decode((await api.get('/v2/widget/cart/export')).raw);
+    const [header, ...rows] = csv.trim().split('\r\n');
+    const cols = header!.split(',');
+    const row = rows.find((r) => r.startsWith(cut.cart_line_id))!.split(',');
+    assert.deepEqual(
+      ['minimum_unit_price', 'subtotal', 'discount_percent', 'quantity_discount', 'total_price'].map((k) =>
+        Number(row[cols.indexOf(k)]),
+      ),
+      [floor, cut.subtotal, 40, cut.quantity_discount, cut.total_price],
+      'the CSV has the whole formula',
+    );
+  } finally {
+    assert.equal((await api.put('/v2/offer', OFFER)).status, 200);
+  }
 });

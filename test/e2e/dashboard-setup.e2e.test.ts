@@ -1,7 +1,8 @@
 // End-to-end in Debian's Chromium at 1280 and 390 px: a new shop's first-run checklist on the Overview ticks itself
 // from what the shop does (key, offer, prices, an order, a cart that takes it), the widget snippet appears only
-// once a key exists (never a placeholder key), the allowance links to what counts, and the quote history shows
-// each line's total with the minimum order applied.
+// once a key exists (never a placeholder key), the allowance links to what counts, the price step waits for the
+// shop's own price of every offered material, and the quote history shows each line's formula with the minimum
+// order applied.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -89,7 +90,10 @@ for (const width of [1280, 390]) {
     // The shop makes a key and an offer with a minimum order of 50.00; a shopper adds one part no cart takes.
     const key = (await dashboard.post('/dashboard/api/widget-keys', { name: 'Shop', allowed_origins: [SHOP] })).body;
     const { source: _source, ...offer } = (await api.get('/v2/offer')).body;
-    assert.equal((await api.put('/v2/offer', { ...offer, minimum_line_price: 50 })).status, 200);
+    // PLA and PETG offered, both at the shipped example prices.
+    const materials = offer.materials.filter((m: { material: string }) => ['PLA', 'PETG'].includes(m.material));
+    const terms = { materials, default_material: 'PLA', minimum_line_price: 50 };
+    assert.equal((await api.put('/v2/offer', { ...offer, ...terms })).status, 200);
     const c = server.client();
     const base = { 'x-widget-key': key.key, origin: SHOP };
     const id = (await c.request('GET', '/v2/file/upload-id', { headers: base })).body;
@@ -113,6 +117,10 @@ for (const width of [1280, 390]) {
       test_order: 'Done',
     });
     assert.match(await checklist.innerText(), /3 of 5 done/);
+    assert.match(
+      await checklist.locator('li[data-step="prices"]').innerText(),
+      /PLA and PETG sell at the shipped example prices in USD/,
+    );
     const snippet = page.getByTestId('overview-embed-snippet');
     assert.match(await snippet.innerText(), new RegExp(`key="${key.key}"`), 'the snippet carries the real key');
     await page.getByRole('button', { name: 'Copy widget snippet' }).waitFor();
@@ -123,12 +131,18 @@ for (const width of [1280, 390]) {
       assert.ok(fits, 'the checklist fits a phone');
     }
 
-    // The history's line: 2 × the unit price, raised to the 50.00 minimum order.
+    // The history's line: 2 × the unit price, raised to the 50.00 minimum order, the whole formula shown.
     await page.goto(`${host.origin}/dashboard/#/quotes`);
     const total = page.getByTestId('line-total');
     await total.waitFor();
-    const unit = (q.body.total_price as number).toFixed(2);
-    assert.match(await total.innerText(), new RegExp(`^2 × \\$${unit} → \\$50\\.00 \\(minimum order\\)$`));
+    const cents = Math.round((q.body.total_price as number) * 100);
+    const [unit, sum, lift] = [cents, 2 * cents, 5000 - 2 * cents].map((c) => (c / 100).toFixed(2).replace('.', '\\.'));
+    assert.match(
+      await total.innerText(),
+      new RegExp(
+        `^2 × \\$${unit}( \\(minimum price per part\\))? = \\$${sum} \\+ \\$${lift} \\(minimum order\\) = \\$50\\.00$`,
+      ),
+    );
     await shoot(page, `quote-history-line-totals-${width}`);
 
     // The cart takes the line, and the shop sets its own prices: every step is done.
@@ -137,12 +151,24 @@ for (const width of [1280, 390]) {
       headers,
     });
     assert.equal(ack.status, 200);
-    const own = await api.post('/v2/profiles/material', {
-      name: 'PLA',
-      settings: { filament_type: 'PLA', price_per_kg: 32 },
-    });
-    assert.equal(own.status, 201, JSON.stringify(own.body));
-    await page.goto(`${host.origin}/dashboard/#/overview`);
+    for (const [name, price] of [
+      ['PLA', 32],
+      ['PETG', 35],
+    ] as const) {
+      const own = await api.post('/v2/profiles/material', {
+        name,
+        settings: { filament_type: name, price_per_kg: price },
+      });
+      assert.equal(own.status, 201, JSON.stringify(own.body));
+      if (name === 'PLA') {
+        // PLA alone is not every offered material: the step stays open, naming PETG.
+        await page.goto(`${host.origin}/dashboard/#/overview`);
+        const step = page.locator('li[data-step="prices"]');
+        await page.getByText('PETG sells at the shipped example prices').waitFor();
+        assert.match(await step.innerText(), /To do/);
+      }
+    }
+    await page.reload();
     await page.getByTestId('setup-complete').waitFor();
     assert.match(await page.getByTestId('setup-complete').innerText(), /all 5 steps are done/);
     await page.context().close();

@@ -1,7 +1,7 @@
 // Words that add up, in Debian's Chromium at 390 and 1280 px: a shopper prices a cube on the demo shop and adds it
 // to the cart; then the merchant's dashboard names the offer as the source of the settings it set and shows the
 // shopper's choices on the quote page, lists only the offered materials in the history's filter, explains on
-// the Overview what the allowance counts, and shows the quotes → cart → lines conversion on Analytics.
+// the Overview what the allowance counts, and shows the quotes → orders → carts conversion on Analytics.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -108,7 +108,7 @@ for (const width of [390, 1280]) {
       await conversion.waitFor();
       assert.match(
         (await conversion.innerText()).replace(/\s+/g, ' '),
-        /^1 model quoted in the widget → 1 added to a cart \(100(\.0)? %\) → 1 cart line$/,
+        /^1 model quoted in the widget → 1 ordered \(100(\.0)? %\) → 1 taken by a cart \(100(\.0)? %\)$/,
       );
       assert.ok(await fitsWidth(page, 'analytics-conversion'));
     } finally {

@@ -1,7 +1,7 @@
 // The offer's extras as a shopper meets them on the demo shop and on a plain page of another origin holding only the
 // copied snippet, in Debian's Chromium against a real server, at 1280 and 390 px: the material's description and the colour's swatch, the Delivery choice with the date it ships
-// (and a re-quote carrying the lead time), the quantity breaks under the price, and every material side by side
-// (exact from a slice, ≈ otherwise), where picking a row selects and quotes that material.
+// (and a re-quote carrying the lead time), no quantity-break price below the minimum price per part, and every
+// material side by side (exact from a slice, ≈ otherwise), where picking a row selects and quotes that material.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -136,7 +136,12 @@ for (const size of SIZES) {
         const swatch = await widget(page, 'swatch').evaluate((el) => getComputedStyle(el).backgroundColor);
         assert.equal(swatch, 'rgb(91, 42, 134)', 'Galaxy Purple is drawn in its swatch, not guessed from its name');
         assert.match(await widget(page, 'ships-by').innerText(), /^Ships by \w{3}/);
-        assert.match(await widget(page, 'quantity-breaks').innerText(), /^10\+: .+ each$/);
+        // These small parts cost less than the $1.00 minimum per part at the shipped prices: they sell at it, and
+        // the 10+ break cannot take a piece below it, so no break price is offered beside the minimum.
+        const first = (await quoteOf(page))! as unknown as { total_price: number; minimum_unit_price: number };
+        assert.deepEqual([first.total_price, first.minimum_unit_price], [1, 1], 'the part sells at the minimum');
+        assert.match(await widget(page, 'unit-price').innerText(), /^\$1\.00 each \(minimum price per part\)/);
+        assert.equal(await widget(page, 'quantity-breaks').count(), 0, 'no "10+: $0.95 each" under a $1.00 minimum');
 
         // Express re-quotes with the lead time in the quote (and its signature).
         const standard = (await quoteOf(page))!;

@@ -4,11 +4,12 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { ref } from 'lit/directives/ref.js';
 import { deliveryDate } from '../../shared/offer-terms.ts';
-import { currencyDigits, roundHalfUp } from '../../shared/money.ts';
+import { currencyDigits } from '../../shared/money.ts';
+import { breakPrices } from '../../shared/line-price.ts';
 import { money, percent } from './format.ts';
 import type { WidgetState } from './state.ts';
-import type { MaterialPrices, Quote, Selection, WidgetConfig } from './types.ts';
-import { swatchOf } from './selection.ts';
+import type { MaterialPrices, Selection, WidgetConfig } from './types.ts';
+import { minimumUnitPrice, swatchOf, type PricedQuote } from './selection.ts';
 
 type Fmt = (v: number) => string;
 
@@ -71,14 +72,16 @@ export function renderLeadTimes(
   `;
 }
 
-/** "10+: $2.38 each · 50+: $2.19 each": what a piece costs at each break, from the exact unit price. */
-export function renderBreaks(q: Pick<Quote, 'total_price' | 'currency'>, config: WidgetConfig, fmt: Fmt) {
-  if (!config.quantity_breaks.length) return nothing;
-  const scale = 10 ** currencyDigits(q.currency);
-  // The piece price at a break, half up in minor units (the line itself is discounted as a whole, in the cart).
-  const each = (pct: number) =>
-    roundHalfUp((Math.round(q.total_price * scale) * (10_000 - Math.round(pct * 100))) / 10_000) / scale;
-  const words = config.quantity_breaks.map((b) => `${b.min_quantity}+: ${fmt(each(b.discount_percent))} each`);
+/**
+ * "10+: $2.38 each · 50+: $2.19 each": what a piece costs at each break (shared/line-price.ts), never below the
+ * minimum price per part: a break the minimum stops says so, one that cannot lower the price is not listed.
+ */
+export function renderBreaks(q: PricedQuote, config: WidgetConfig, fmt: Fmt) {
+  const rows = breakPrices(q.total_price, config.quantity_breaks, minimumUnitPrice(q), currencyDigits(q.currency));
+  if (!rows.length) return nothing;
+  const words = rows.map(
+    (b) => `${b.min_quantity}+: ${fmt(b.each)} each${b.at_minimum ? ' (minimum price per part)' : ''}`,
+  );
   return html`<div class="hint breaks" part="quantity-breaks">${words.join(' · ')}</div>`;
 }
 

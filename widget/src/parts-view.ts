@@ -4,6 +4,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { currencyDigits } from '../../shared/pricing.ts';
+import { sumAmounts } from '../../shared/line-price.ts';
 import { dimensions, duration, grams, money } from './format.ts';
 import { type PartFlow, type PartStatus, partStatus } from './part-flow.ts';
 import type { ShopState, StageError } from './state.ts';
@@ -207,9 +208,9 @@ function renderSummary(s: Shop, parts: PartFlow[]): TemplateResult {
   const working = parts.length - (counts.get('priced') ?? 0) - failed;
   const currency = priced[0]?.s.quote?.currency;
   const total = currency
-    ? sumMoney(
+    ? sumAmounts(
         priced.map((p) => p.lineTotal()!),
-        currency,
+        currencyDigits(currency),
       )
     : null;
   const words = [
@@ -266,10 +267,4 @@ function renderAddAll(parts: PartFlow[], m: PartsState, h: PartsHandlers): Templ
           : nothing
     }
   `;
-}
-
-/** A sum of amounts in the currency's decimals, as the server rounds each line. */
-function sumMoney(amounts: number[], currency: string): number {
-  const unit = 10 ** currencyDigits(currency);
-  return amounts.reduce((sum, a) => sum + Math.round(a * unit), 0) / unit;
 }

@@ -1,5 +1,5 @@
 // The shopper's choices: the offer's defaults to start with, and what changing the material does to the colour.
-import { priceLine } from '../../shared/offer-terms.ts';
+import { priceLine } from '../../shared/line-price.ts';
 import { currencyDigits } from '../../shared/pricing.ts';
 import type { Quote, Selection, WidgetConfig, WidgetMaterial, WidgetQuality } from './types.ts';
 
@@ -61,15 +61,24 @@ export function checkQuantity(config: WidgetConfig, raw: string): { quantity: nu
   return { quantity: n };
 }
 
+/** What a line is priced from: the quote's unit price, floor and lead time. */
+export type PricedQuote = Pick<Quote, 'total_price' | 'currency'> & {
+  choices?: Quote['choices'];
+  minimum_unit_price?: Quote['minimum_unit_price'];
+  price_breakdown?: Pick<NonNullable<Quote['price_breakdown']>, 'minimum_unit_price'>;
+};
+
+/** The part's minimum price (a break stops there); quotes stored before it was a field of its own hold it in the breakdown. */
+export const minimumUnitPrice = (q: PricedQuote): number | null =>
+  q.minimum_unit_price ?? q.price_breakdown?.minimum_unit_price ?? null;
+
 /**
- * What the line costs, exactly as the cart prices it: unit price × quantity, less the offer's quantity break, plus
- * the quote's lead-time surcharge, raised to the shop's minimum line price.
+ * What the line costs, exactly as the cart prices it (shared/line-price.ts): unit price × quantity, less the offer's
+ * quantity break down to the minimum price per part at most, plus the quote's lead-time surcharge, raised to the
+ * shop's minimum line price.
  */
 export function quoteLine(
-  q: Pick<Quote, 'total_price' | 'currency'> & {
-    choices?: Quote['choices'];
-    price_breakdown?: Quote['price_breakdown'];
-  },
+  q: PricedQuote,
   quantity: number,
   config: Pick<WidgetConfig, 'minimum_line_price' | 'quantity_breaks'> | null,
 ) {
@@ -77,16 +86,13 @@ export function quoteLine(
     quantity_breaks: config?.quantity_breaks ?? [],
     lead_time: q.choices?.lead_time ?? null,
     minimum_line_price: config?.minimum_line_price ?? null,
-    minimum_unit_price: q.price_breakdown?.minimum_unit_price,
+    minimum_unit_price: minimumUnitPrice(q),
   };
   return priceLine(q.total_price, quantity, terms, currencyDigits(q.currency));
 }
 
 export function lineTotal(
-  q: Pick<Quote, 'total_price' | 'currency'> & {
-    choices?: Quote['choices'];
-    price_breakdown?: Quote['price_breakdown'];
-  },
+  q: PricedQuote,
   quantity: number,
   config: Pick<WidgetConfig, 'minimum_line_price' | 'quantity_breaks'> | null,
 ): number {

@@ -3,9 +3,9 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { dimensions, duration, grams, money, percent, wait } from './format.ts';
-import { atMinimumPrice, lineTotal, quoteLine } from './selection.ts';
+import { lineTotal, minimumUnitPrice, quoteLine, type PricedQuote } from './selection.ts';
 import type { WidgetState } from './state.ts';
-import type { JobStep, MaterialPrices, Pricing, Quote, Selection, WidgetConfig } from './types.ts';
+import type { JobStep, MaterialPrices, Pricing, Selection, WidgetConfig } from './types.ts';
 import { materialDescription, renderBreaks, renderComparison, renderLeadTimes, swatch } from './offer-view.ts';
 import { shopperMessage } from './shopper-messages.ts';
 import { renderUnitOffer, unitQuestion } from './unit-offer.ts';
@@ -285,22 +285,26 @@ function renderPrice(s: WidgetState): TemplateResult {
 /**
  * What the amount is made of: "$2.50 each · 2 pieces", or, where a minimum raised it, the minimum by name:
  * "minimum order $5.00 · $2.50 each × 1", "$1.00 each (minimum price per part) · 1 piece"; a quantity break and a
- * lead-time surcharge by name: "$2.50 each · 12 pieces · 5 % off for 10+ · Express +$8.20".
+ * lead-time surcharge by name: "$2.50 each · 12 pieces · 5 % off for 10+ · Express +$8.20", a break the minimum
+ * price per part stopped as such: "… · 5 % off for 10+, down to the minimum price per part".
  */
 export function unitWords(
-  q: Pick<Quote, 'total_price' | 'currency' | 'price_breakdown'> & { choices?: Quote['choices'] },
+  q: PricedQuote,
   quantity: number,
   config: Pick<WidgetConfig, 'minimum_line_price' | 'quantity_breaks'> | null,
   fmt: (v: number) => string,
 ): string {
-  const partMinimum = atMinimumPrice(q.price_breakdown) ? ' (minimum price per part)' : '';
+  const minimum = minimumUnitPrice(q);
+  const partMinimum = minimum !== null && q.total_price <= minimum ? ' (minimum price per part)' : '';
   const each = `${fmt(q.total_price)} each${partMinimum}`;
   const line = quoteLine(q, quantity, config);
   if (line.minimum_line_adjustment > 0)
     return `minimum order ${fmt(config!.minimum_line_price!)} · ${each} × ${quantity}`;
   const words = [`${each} · ${quantity} ${quantity === 1 ? 'piece' : 'pieces'}`];
-  const rule = config?.quantity_breaks?.filter((b) => quantity >= b.min_quantity).at(-1);
-  if (line.quantity_discount > 0 && rule) words.push(`${line.discount_percent} % off for ${rule.min_quantity}+`);
+  if (line.quantity_discount > 0) {
+    const stopped = line.discount_at_minimum ? ', down to the minimum price per part' : '';
+    words.push(`${line.discount_percent} % off for ${line.break_from}+${stopped}`);
+  }
   if (line.lead_time_surcharge > 0) words.push(`${q.choices?.lead_time?.label} +${fmt(line.lead_time_surcharge)}`);
   return words.join(' · ');
 }

@@ -5,6 +5,7 @@ import { dateTime, money, num } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
 import { badge } from './page-header.ts';
 import { cartBadge } from './cart-status.ts';
+import { lineFormula } from './line-formula.ts';
 
 export function statusBadge(q: Quote): TemplateResult {
   if (q.status === 'completed') return badge('Completed', 'ok');
@@ -12,22 +13,11 @@ export function statusBadge(q: Quote): TemplateResult {
   return badge(q.status === 'queued' ? 'Queued' : 'Slicing', 'info');
 }
 
-/**
- * A cart line's total as the shop charges it: unit price × quantity, raised to the offer's minimum line price
- * ("minimum order") when below it, so the history adds up with the Orders page and the shopper's cart.
- */
-export function lineTotal(o: Order): TemplateResult {
-  const sum = `${o.quantity} × ${money(o.unit_price, o.currency)}`;
-  return o.minimum_line_adjustment > 0
-    ? html`<span data-testid="line-total">${sum} → ${money(o.total_price, o.currency)} <span class="muted small">(minimum order)</span></span>`
-    : html`<span data-testid="line-total">${sum} = ${money(o.total_price, o.currency)}</span>`;
-}
-
-/** What became of a quote in the shop's carts: its latest add with its line total, and how many adds there were. */
+/** What became of a quote in the shop's carts: its latest add with its line's whole formula, and how many adds there were. */
 function cartCell(lines: Order[] | undefined): TemplateResult | string {
   const [latest] = lines ?? [];
   if (!latest) return '—';
-  return html`<a href="#/orders">${lineTotal(latest)}</a> ${cartBadge(latest)}${
+  return html`<a href="#/orders">${lineFormula(latest)}</a> ${cartBadge(latest)}${
     lines!.length > 1 ? html`<div class="muted small">${lines!.length} adds</div>` : ''
   }`;
 }

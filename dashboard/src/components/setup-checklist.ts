@@ -21,6 +21,19 @@ const minimum = (s: Setup['prices']) =>
     ? 'the minimum price of your global profile'
     : `at least ${money(s.minimum_price, s.currency)} a part`;
 
+/** "PETG and ABS" */
+const names = (list: string[]) =>
+  list.length < 2 ? (list[0] ?? '') : `${list.slice(0, -1).join(', ')} and ${list.at(-1)}`;
+
+/** Whose prices shoppers pay: the shop's own for every material it offers, or which still sell at the examples. */
+function pricesDetail(p: Setup['prices']): string {
+  if (p.done)
+    return `Your own prices for ${p.materials === 1 ? 'your material' : `all ${p.materials} materials`}, in ${p.currency}, ${minimum(p)}.`;
+  if (!p.materials) return 'Your offer has no material yet: choose the materials shoppers may pick.';
+  const examples = p.example_priced_materials;
+  return `${names(examples)} ${examples.length === 1 ? 'sells' : 'sell'} at the shipped example prices in ${p.currency}, ${minimum(p)}: add your price for ${examples.length === 1 ? 'it' : 'each'} (and your currency in a global profile).`;
+}
+
 function steps(s: Setup): Step[] {
   return [
     {
@@ -41,9 +54,7 @@ function steps(s: Setup): Step[] {
       id: 'prices',
       title: 'Set your prices, currency and minimum',
       done: s.prices.done,
-      detail: s.prices.done
-        ? `Your own prices, in ${s.prices.currency}, ${minimum(s.prices)}.`
-        : `Shoppers pay the shipped example prices in ${s.prices.currency}, ${minimum(s.prices)}: add your material prices (and your currency in a global profile).`,
+      detail: pricesDetail(s.prices),
       href: '#/profiles/material',
     },
     {

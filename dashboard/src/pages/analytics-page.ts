@@ -17,17 +17,57 @@ const RANGES = [7, 30, 90, 365];
 
 interface QuoteTotals {
   totals: { completed: number; failed: number; grams: number; success_rate: number | null };
-  conversion: { quoted_uploads: number; carted_uploads: number; cart_lines: number; cart_rate: number | null };
+  conversion: {
+    quoted_uploads: number;
+    ordered_uploads: number;
+    carted_uploads: number;
+    cart_lines: number;
+    order_rate: number | null;
+    cart_rate: number | null;
+  };
   prices: { currency: string; quotes: number; total: number; average: number }[];
+  orders: {
+    currency: string;
+    lines: number;
+    in_cart_lines: number;
+    not_in_cart_lines: number;
+    total: number;
+    in_cart: number;
+    not_in_cart: number;
+  }[];
 }
 
-/** Shoppers' models quoted → added to a cart → cart lines, with the share that reached a cart. */
+const rateOf = (r: number | null) => (r === null ? '' : ` (${num(r * 100, 1)} %)`);
+const plural = (n: number, one: string, many: string) => `${num(n, 0)} ${n === 1 ? one : many}`;
+
+/** Shoppers' models quoted → ordered → taken by a cart, each with its share of the models quoted. */
 function conversionView(c: QuoteTotals['conversion']) {
-  const rate = c.cart_rate === null ? '' : ` (${num(c.cart_rate * 100, 1)} %)`;
-  return html`<h3 class="small">Shoppers: quotes → cart</h3>
-    <p data-testid="analytics-conversion">${num(c.quoted_uploads, 0)} ${c.quoted_uploads === 1 ? 'model' : 'models'} quoted in the widget
-      → ${num(c.carted_uploads, 0)} added to a cart${rate} → ${num(c.cart_lines, 0)} cart ${c.cart_lines === 1 ? 'line' : 'lines'}</p>
-    <p class="muted small">A model counts once however many materials or qualities the shopper tried on it, as your allowance counts it.</p>`;
+  return html`<h3 class="small">Shoppers: quotes → orders → carts</h3>
+    <p data-testid="analytics-conversion">${plural(c.quoted_uploads, 'model', 'models')} quoted in the widget
+      → ${num(c.ordered_uploads, 0)} ordered${rateOf(c.order_rate)}
+      → ${num(c.carted_uploads, 0)} taken by a cart${rateOf(c.cart_rate)}</p>
+    <p class="muted small">A model counts once however many materials or qualities the shopper tried on it, as your
+      allowance counts it. Ordered: added through the widget; taken by a cart: your shop page's cart took the line.</p>`;
+}
+
+/** The orders of the period per currency: lines and order value, those a cart took apart from those no cart took. */
+function ordersView(orders: QuoteTotals['orders']) {
+  if (!orders.length) return html`<p class="muted" data-testid="analytics-orders">No orders in this period.</p>`;
+  return html`<div class="table-wrap"><table class="table table-compact" data-testid="analytics-orders">
+    <caption>Orders and order value (the sum of the line totals)</caption>
+    <thead><tr><th scope="col">Currency</th><th scope="col" class="num">Lines</th>
+      <th scope="col" class="num">Order value</th><th scope="col" class="num">In a cart</th>
+      <th scope="col" class="num">Not in a cart</th></tr></thead>
+    <tbody>${orders.map(
+      (
+        o,
+      ) => html`<tr data-currency=${o.currency}><th scope="row">${o.currency}</th><td class="num">${num(o.lines, 0)}</td>
+        <td class="num">${money(o.total, o.currency)}</td>
+        <td class="num" data-cell="in-cart">${money(o.in_cart, o.currency)} · ${plural(o.in_cart_lines, 'line', 'lines')}</td>
+        <td class="num" data-cell="not-in-cart">${money(o.not_in_cart, o.currency)} · ${plural(o.not_in_cart_lines, 'line', 'lines')}</td></tr>`,
+    )}</tbody>
+  </table></div>
+  <p class="muted small">Not in a cart: no cart on your shop page took the line; the shopper was told you will be in touch (Orders lists them).</p>`;
 }
 
 function trendChart(t: CostTrends): ChartConfiguration {
@@ -230,7 +270,7 @@ export class AnalyticsPage extends AppElement {
         ${kpi('Success rate', t.totals.success_rate === null ? '—' : `${num(t.totals.success_rate * 100, 1)} %`)}
         ${kpi('Filament quoted', `${num(t.totals.grams)} g`)}
         ${t.prices.map((p) => kpi(`Quoted (${p.currency})`, `${money(p.total, p.currency)} · avg ${money(p.average, p.currency)}`))}
-      </dl>${conversionView(t.conversion)}</section>`;
+      </dl>${conversionView(t.conversion)}${ordersView(t.orders)}</section>`;
   }
 
   private trendView(t: CostTrends) {

@@ -11,6 +11,7 @@ import { pageHeader } from '../components/page-header.ts';
 import { emptyView, renderLoad } from '../components/states.ts';
 import { pager } from '../components/pager.ts';
 import { cartBadge } from '../components/cart-status.ts';
+import { lineFormula } from '../components/line-formula.ts';
 
 const LIMIT = 20;
 
@@ -18,18 +19,6 @@ function choices(o: Order): string {
   const c = o.choices;
   if (!c) return '—';
   return [c.material, c.color, c.quality_label, `${num(c.infill, 0)} % infill`].filter(Boolean).join(' · ');
-}
-
-/** What made the line differ from unit price × quantity: a quantity break, a lead-time surcharge, a minimum. */
-function lineNotes(o: Order) {
-  const notes = [
-    o.quantity_discount > 0 ? `${num(o.discount_percent, 2)} % off: −${money(o.quantity_discount, o.currency)}` : '',
-    o.lead_time_surcharge > 0
-      ? `${o.lead_time?.label ?? 'lead time'}: +${money(o.lead_time_surcharge, o.currency)}`
-      : '',
-    o.minimum_line_adjustment > 0 ? `minimum order: +${money(o.minimum_line_adjustment, o.currency)}` : '',
-  ].filter(Boolean);
-  return notes.map((n) => html`<div class="muted small">${n}</div>`);
 }
 
 function placement(o: Order): string {
@@ -107,7 +96,7 @@ export class OrdersPage extends AppElement {
           : nothing
       }</td>
       <td class="num">${num(o.quantity, 0)}</td>
-      <td class="num">${money(o.total_price, o.currency)}${lineNotes(o)}</td>
+      <td class="num"><strong>${money(o.total_price, o.currency)}</strong><div class="muted small">${lineFormula(o)}</div></td>
       <td>${cartBadge(o)}${o.origin ? html`<div class="muted small">${o.origin}</div>` : nothing}</td>
       <td><a href=${href(['quotes', o.quote_id])}><code>${o.quote_id}</code></a>
         <details><summary>Signature</summary><code class="small break">${o.signature.payload}</code></details></td>

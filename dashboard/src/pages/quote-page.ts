@@ -6,8 +6,9 @@ import { api, call } from '../lib/api.ts';
 import { Loader, toApiError } from '../lib/loader.ts';
 import type { Order, Page, Profile, Quote } from '../lib/types.ts';
 import { profileNames } from '../lib/profiles.ts';
-import { dateTime, money } from '../lib/format.ts';
+import { dateTime } from '../lib/format.ts';
 import { cartBadge } from '../components/cart-status.ts';
+import { lineFormula } from '../components/line-formula.ts';
 import { navigate } from '../lib/router.ts';
 import { pageHeader } from '../components/page-header.ts';
 import { renderLoad } from '../components/states.ts';
@@ -110,8 +111,7 @@ export class QuotePage extends AppElement {
       ${
         lines.length
           ? html`<ul data-testid="quote-carts">${lines.map(
-              (o) =>
-                html`<li>${dateTime(o.created_at)}: ${o.quantity} × · ${money(o.total_price, o.currency)} ${cartBadge(o)}</li>`,
+              (o) => html`<li>${dateTime(o.created_at)}: ${lineFormula(o)} ${cartBadge(o)}</li>`,
             )}</ul>
             <p class="small"><a href="#/orders">All orders</a></p>`
           : html`<p class="muted">Not added to a cart.</p>`

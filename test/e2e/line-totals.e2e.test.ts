@@ -1,0 +1,217 @@
+// Every number agrees, in Debian's Chromium against a real server: a shopper on the demo shop prices a part at
+// quantity 12 with a 10+ quantity break and the Express delivery (+20 % and $2.50), and the line total the widget
+// shows is the one the cart charged and the merchant's quote history and Orders show, with the whole formula. Once
+// with the break taken whole (1280 px), once with the shop's minimum price per part stopping it (390 px): the
+// widget's break list then shows the minimum, never a piece below it.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { corpusPath } from '../helpers/corpus.ts';
+import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
+import { loggedInPage, shoot } from './dashboard-browser.ts';
+import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+
+const skip = chromiumMissing() ?? false;
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const SLICE_TIMEOUT = 150_000;
+const CUBE = corpusPath('stl', 'cube20_ascii.stl');
+
+const OFFER = {
+  materials: [{ material: 'PLA', colors: ['White'] }],
+  default_material: 'PLA',
+  qualities: [{ id: 'standard', label: 'Standard', printer_config: {} }],
+  default_quality: 'standard',
+  infill_options: [15],
+  default_infill: 15,
+  quantity: { min: 1, max: 100 },
+  minimum_price: 0.01,
+  minimum_line_price: null,
+  lead_time: null,
+  quantity_breaks: [{ min_quantity: 10, discount_percent: 5 }],
+  lead_times: [
+    { id: 'standard', label: 'Standard', business_days: 5 },
+    { id: 'express', label: 'Express', business_days: 2, surcharge_percent: 20, surcharge_amount: 2.5 },
+  ],
+  default_lead_time: 'standard',
+};
+
+let env: WidgetEnv;
+let host: DashboardHost;
+let browser: Browser;
+/** What the widget showed for each scenario, checked against the dashboard at the end. */
+const shown: { quoteId: string; amount: string }[] = [];
+/** The part's own price in cents, from the first scenario. */
+let unitCents = 0;
+
+before(
+  async () => {
+    if (skip) return;
+    if (!existsSync(path.join(DIST, 'index.html')))
+      execFileSync('npm', ['run', '--silent', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' });
+    env = await startWidgetEnv({ env: { PREFETCH_MAX_SECONDS: '0' } });
+    host = await dashboardHost(env.server.url);
+    const saved = await env.server.client(env.apiToken).put('/v2/offer', OFFER);
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    browser = await launchChromium();
+  },
+  { timeout: 120_000 },
+);
+
+after(async () => {
+  await browser?.close();
+  await host?.close();
+  await env?.stop();
+});
+
+const widget = (page: Page, part: string) => page.locator(`slice-quote [part~=${part}]`);
+type ShownQuote = { quote_id: string; total_price: number; minimum_unit_price: number | null; choices: any };
+const quoteOf = (page: Page) =>
+  page.locator('slice-quote').evaluate((el) => (el as unknown as { quote: ShownQuote | null }).quote);
+/** Half-up percent of whole cents, as a merchant's spreadsheet computes it. */
+const pct = (cents: number, percent: number) => Math.floor((cents * percent) / 100 + 0.5);
+/** "$1,234.56" in cents. */
+const cents = (text: string) => Math.round(Number(text.replace(/[^\d.]/g, '')) * 100);
+const dollars = (c: number) => `$${(c / 100).toFixed(2)}`;
+
+/** The shopper uploads the cube, picks 12 pieces and Express, and sees the price settle. */
+async function priceTwelveExpress(page: Page): Promise<ShownQuote> {
+  await page.goto(env.shop.url);
+  await page.locator('slice-quote #file').setInputFiles(CUBE);
+  await widget(page, 'amount').waitFor({ timeout: SLICE_TIMEOUT });
+  const standard = (await quoteOf(page))!;
+  await page.locator('slice-quote input#quantity, slice-quote select#quantity').fill('12');
+  await widget(page, 'lead-time-select').selectOption('express');
+  await page.waitForFunction(
+    (before) => {
+      const q = (document.querySelector('slice-quote') as unknown as { quote: ShownQuote | null }).quote;
+      return q && q.quote_id !== before && q.choices.lead_time?.id === 'express';
+    },
+    standard.quote_id,
+    { timeout: SLICE_TIMEOUT },
+  );
+  await page.waitForFunction(() =>
+    /12 pieces/.test(
+      document.querySelector('slice-quote')!.shadowRoot!.querySelector('[part~=unit-price]')?.textContent ?? '',
+    ),
+  );
+  return (await quoteOf(page))!;
+}
+
+async function addToCart(page: Page, quote: ShownQuote) {
+  const amount = await widget(page, 'amount').innerText();
+  await widget(page, 'add-button').click();
+  await widget(page, 'added').waitFor({ timeout: 30_000 });
+  shown.push({ quoteId: quote.quote_id, amount });
+  return amount;
+}
+
+test('1280 px: 12 pieces, 5 % off for 10+, Express: the widget shows the line the cart charges', {
+  skip,
+  timeout: SLICE_TIMEOUT * 2,
+}, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  try {
+    const q = await priceTwelveExpress(page);
+    unitCents = Math.round(q.total_price * 100);
+    assert.ok(unitCents >= 21, `a part whose 5 % is more than a cent (${unitCents} cents)`);
+    assert.match(await widget(page, 'quantity-breaks').innerText(), /^10\+: \$[\d.]+ each$/);
+    const subtotal = 12 * unitCents;
+    const discount = pct(subtotal, 5);
+    const surcharge = pct(subtotal - discount, 20) + 250;
+    const words = await widget(page, 'unit-price').innerText();
+    assert.match(words, new RegExp(`· 12 pieces · 5 % off for 10\\+ · Express \\+\\${dollars(surcharge)}$`));
+    const amount = await addToCart(page, q);
+    assert.equal(cents(amount), subtotal - discount + surcharge, `the widget's ${amount}`);
+  } finally {
+    await page.close();
+  }
+});
+
+test('390 px: the minimum price per part stops the break; the break list shows the minimum, never below it', {
+  skip,
+  timeout: SLICE_TIMEOUT * 2,
+}, async () => {
+  assert.ok(unitCents > 0, 'the first scenario found the part’s price');
+  // A minimum a cent under the part's price: 5 % off would take a piece below it.
+  const minimum = unitCents - 1;
+  assert.ok(minimum > unitCents * 0.95);
+  const api = env.server.client(env.apiToken);
+  assert.equal((await api.put('/v2/offer', { ...OFFER, minimum_price: minimum / 100 })).status, 200);
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  try {
+    const q = await priceTwelveExpress(page);
+    assert.deepEqual([Math.round(q.total_price * 100), q.minimum_unit_price], [unitCents, minimum / 100]);
+    assert.equal(
+      await widget(page, 'quantity-breaks').innerText(),
+      `10+: ${dollars(minimum)} each (minimum price per part)`,
+    );
+    const subtotal = 12 * minimum;
+    const surcharge = pct(subtotal, 20) + 250;
+    assert.match(
+      await widget(page, 'unit-price').innerText(),
+      /· 12 pieces · 5 % off for 10\+, down to the minimum price per part · Express \+/,
+    );
+    const amount = await addToCart(page, q);
+    assert.equal(cents(amount), subtotal + surcharge, `the widget's ${amount}: every piece at the minimum`);
+  } finally {
+    await page.close();
+  }
+});
+
+test('the quote history and Orders show the widget’s line totals, with the whole formula', {
+  skip,
+  timeout: 60_000,
+}, async () => {
+  assert.equal(shown.length, 2, 'both scenarios added their line');
+  const page = await loggedInPage(browser, host.origin, env.merchant);
+  try {
+    await page.goto(`${host.origin}/dashboard/#/quotes`);
+    const historyRow = (quote: string) =>
+      page.locator('tbody tr', { has: page.locator(`a[href="#/quotes/${quote}"]`) });
+    await historyRow(shown[0]!.quoteId).waitFor();
+    const formulas: string[] = [];
+    for (const { quoteId, amount } of shown) {
+      const formula = await historyRow(quoteId).getByTestId('line-total').innerText();
+      assert.ok(formula.endsWith(`= ${amount}`), `history: ${formula} ends with the widget's ${amount}`);
+      formulas.push(formula);
+    }
+    const unit = dollars(unitCents);
+    assert.match(
+      formulas[0]!,
+      new RegExp(`^12 × \\${unit} = \\$[\\d.,]+ − \\$[\\d.,]+ \\(5 % off\\) \\+ \\$[\\d.,]+ \\(Express\\) = `),
+    );
+    assert.match(
+      formulas[1]!,
+      new RegExp(
+        `^12 × \\${unit} = .+ \\(5 % off, down to the minimum price per part, \\$[\\d.]+\\) \\+ .+ \\(Express\\) = `,
+      ),
+    );
+    await shoot(page, 'quote-history-formula');
+
+    await page.goto(`${host.origin}/dashboard/#/orders`);
+    const orderRow = (quote: string) =>
+      page.getByTestId('orders').locator('tr', { has: page.locator(`a[href="#/quotes/${quote}"]`) });
+    await orderRow(shown[0]!.quoteId).waitFor();
+    for (const [i, { quoteId, amount }] of shown.entries()) {
+      const row = orderRow(quoteId);
+      assert.equal(await row.locator('td.num strong').innerText(), amount, "Orders' total is the widget's");
+      assert.equal(await row.getByTestId('line-total').innerText(), formulas[i], 'the same formula as the history');
+      assert.match(await row.innerText(), /In a cart/, "the demo shop's cart took the line");
+    }
+    await shoot(page, 'orders-formula', true);
+
+    // Analytics: two lines a cart took, their order value the sum of the widget's two line totals.
+    await page.goto(`${host.origin}/dashboard/#/analytics`);
+    const usd = page.getByTestId('analytics-orders').locator('tr[data-currency="USD"]');
+    await usd.waitFor();
+    const sum = shown.reduce((s, l) => s + cents(l.amount), 0);
+    assert.equal(cents(await usd.locator('td').nth(1).innerText()), sum, 'order value = the sum of the line totals');
+    assert.match(await usd.locator('[data-cell="in-cart"]').innerText(), / · 2 lines$/);
+    assert.match(await usd.locator('[data-cell="not-in-cart"]').innerText(), /^\$0\.00 · 0 lines$/);
+  } finally {
+    await page.context().close();
+  }
+});
