@@ -59,6 +59,8 @@ test('Your printer: Prusa Research → MK3S 0.4 mm lists its own prints and Prus
   await picker.getByRole('button', { name: 'Use this printer for my quotes' }).click();
   const imported = page.getByTestId('printer-imported');
   await imported.waitFor();
+  // The offer derived from the profiles offers the imported print preset at once.
+  await imported.getByTestId('preset-qualities').getByText('Shoppers choose between 0.20mm QUALITY.').waitFor();
   await shoot(page, 'printer-imported', true);
   assert.match(
     await imported.innerText(),
@@ -72,6 +74,41 @@ test('Your printer: Prusa Research → MK3S 0.4 mm lists its own prints and Prus
 });
 
 const PICK = { printer: 'Original Prusa i3 MK3S & MK3S+', print: '0.20mm QUALITY @MK3', filament: 'Prusament PLA' };
+
+test('a saved offer keeps its qualities until the merchant offers the imported print presets instead', {
+  skip,
+  timeout: 180_000,
+}, async () => {
+  const account = await server.newAccount();
+  const api = server.client(account.token);
+  const { source: _source, ...derived } = (await api.get('/v2/offer')).body;
+  assert.equal((await api.put('/v2/offer', derived)).status, 200, 'an offer of its own, with Draft/Standard/Fine');
+  const page = await loggedInPage(browser, host.origin, account);
+  const picker = page.getByTestId('printer-picker');
+  await picker.getByLabel('Vendor').selectOption({ label: 'Prusa Research' });
+  await picker
+    .getByLabel('Printer and nozzle')
+    .selectOption({ label: 'Original Prusa i3 MK3S & MK3S+ (0.4 mm nozzle)' });
+  const presets = page.getByTestId('printer-presets');
+  await presets.getByLabel('0.20mm QUALITY @MK3').check();
+  await presets.getByLabel('0.30mm DRAFT @MK3').check();
+  await picker.getByRole('button', { name: 'Use this printer for my quotes' }).click();
+  const offer = page.getByTestId('preset-qualities');
+  await offer.getByText(/^Your saved offer keeps its own qualities/).waitFor();
+  await assertAccessible(page, 'an import beside a saved offer');
+  await offer
+    .getByRole('button', { name: /^Offer these print presets instead: 0\.30mm DRAFT, 0\.20mm QUALITY$/ })
+    .click();
+  await offer.getByText('Your offer now offers these print presets.').waitFor();
+  const saved = (await api.get('/v2/offer')).body;
+  assert.deepEqual(
+    saved.qualities.map((q: { label: string }) => q.label),
+    ['0.30mm DRAFT', '0.20mm QUALITY'],
+  );
+  assert.equal(saved.default_quality, '0-20mm-quality', 'the default printer profile’s preset is preselected');
+  const names = (o: { materials: { material: string }[] }) => o.materials.map((m) => m.material);
+  assert.deepEqual(names(saved), names(derived), 'the rest of the offer is kept');
+});
 
 test('Check against your slicer: a .bgcode of the reference part shows the grams, time and difference the API answers', {
   skip,

@@ -11,6 +11,7 @@ import type { LibraryPrinter, PrinterLibrary, ProfileImportResult } from '../lib
 import { byModel, pickFor, toggle, type PrinterPick } from '../lib/printer-pick.ts';
 import { renderLoad } from './states.ts';
 import './printer-check.ts';
+import './preset-qualities.ts';
 
 export class PrinterPicker extends AppElement {
   static override properties = {
@@ -160,6 +161,7 @@ export class PrinterPicker extends AppElement {
     return html`<div role="status" data-testid="printer-imported">
       <p>Imported: ${result.profiles.map((p) => p.name).join(', ')}. Your default printer is now
         ${result.profiles.find((p) => p.kind === 'printer')?.name ?? 'unchanged'}.</p>
+      <sq-preset-qualities .imported=${result}></sq-preset-qualities>
       ${
         left.length
           ? html`<details><summary>${left.length} settings left out</summary>
