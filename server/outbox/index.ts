@@ -3,4 +3,4 @@
 // happen and nothing that happened is lost.
 // Other folders import only what is exported here (npm run check:graph).
 export { writeEvent } from './sql.ts';
-export type { OutboxEvent } from './sql.ts';
+export type { EventData, EventName, OutboxEvent } from './sql.ts';

@@ -1,18 +1,33 @@
 // Outbox rows: one per event, written in the caller's transaction.
+import type { components } from '../../shared/api/schema.ts';
 import type { Queryable } from '../db/index.ts';
 import { newId } from '../ids.ts';
 
-export interface OutboxEvent {
+type Schemas = components['schemas'];
+
+/** Each event's `data`, as the contract's webhook bodies state it: an event cannot be written with another shape. */
+export interface EventData {
+  'quote.completed': Schemas['WebhookEventQuoteCompleted']['data'];
+  'quote.failed': Schemas['WebhookEventQuoteFailed']['data'];
+  'file.uploaded': Schemas['WebhookEventFileUploaded']['data'];
+  'file.deleted': Schemas['WebhookEventFileDeleted']['data'];
+  'job.status_changed': Schemas['WebhookEventJobStatusChanged']['data'];
+  'widget.added_to_cart': Schemas['WebhookEventWidgetAddedToCart']['data'];
+  'usage.alert': Schemas['WebhookEventUsageAlert']['data'];
+}
+export type EventName = keyof EventData;
+
+export interface OutboxEvent<E extends EventName = EventName> {
   account_id: string;
   token_id: string | null;
-  event: string;
-  data: Record<string, unknown>;
+  event: E;
+  data: EventData[E];
   /** When it happened, by the service's injected clock: the body's `timestamp`. */
   at: Date;
 }
 
 /** Writes an event row in the caller's transaction; the body is fixed here, with its timestamp. */
-export async function writeEvent(db: Queryable, e: OutboxEvent): Promise<string> {
+export async function writeEvent<E extends EventName>(db: Queryable, e: OutboxEvent<E>): Promise<string> {
   const id = newId('evt');
   const payload = { event: e.event, timestamp: e.at.toISOString(), data: e.data };
   await db.query('INSERT INTO outbox_events (id, account_id, token_id, event, payload) VALUES ($1, $2, $3, $4, $5)', [

@@ -13,12 +13,20 @@ import { settingsDigest, signQuote, signingSecret } from './signing.ts';
 import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
 import { writeEvent } from '../outbox/index.ts';
-import { completeQuote, failQuote, explorationCounted, type QuoteRow, type SliceRow, type JobError } from './sql.ts';
+import {
+  completeQuote,
+  failQuote,
+  explorationCounted,
+  type QuoteRow,
+  type QuoteStatus,
+  type SliceRow,
+  type JobError,
+} from './sql.ts';
 import { ApiError } from '../http/index.ts';
 import { countQuote, countWidgetQuote, monthPeriod } from '../limits/index.ts';
 import { mapInfillPattern, printStats, supportDensityUsed, type SliceMeasure } from '../slicer/index.ts';
 import type { QuotePlacement } from '../placement/index.ts';
-import { jobEventData, quoteEventData, processingTimeMs } from './present.ts';
+import { completedEventData, failedEventData, jobEventData, processingTimeMs } from './present.ts';
 import { recordCalibrationSample } from './estimate.ts';
 
 export interface FinishInput {
@@ -136,7 +144,7 @@ export async function finishQuote(
     account_id: done.account_id,
     token_id: done.token_id,
     event: 'quote.completed',
-    data: quoteEventData(done),
+    data: completedEventData(done),
     at: deps.now(),
   });
   return done;
@@ -149,7 +157,7 @@ export async function failJob(tx: Queryable, row: QuoteRow, owner: string | null
     account_id: failed.account_id,
     token_id: failed.token_id,
     event: 'quote.failed',
-    data: quoteEventData(failed),
+    data: failedEventData(failed),
     at,
   });
   await jobStatusChanged(tx, failed, row.status, at);
@@ -161,7 +169,12 @@ export async function failJob(tx: Queryable, row: QuoteRow, owner: string | null
  * the response (or polls the job it was answered 202 with), whether its quote was sliced or cached; quote.completed
  * and quote.failed are sent for both (docs/webhooks.md).
  */
-export async function jobStatusChanged(tx: Queryable, row: QuoteRow, previous: string | null, at: Date): Promise<void> {
+export async function jobStatusChanged(
+  tx: Queryable,
+  row: QuoteRow,
+  previous: QuoteStatus | null,
+  at: Date,
+): Promise<void> {
   if (row.mode !== 'async') return;
   await writeEvent(tx, {
     account_id: row.account_id,

@@ -1,5 +1,5 @@
 // Quote shapes: the API record, the quote result, and the webhook event bodies (docs/webhooks.md).
-import type { QuoteRow } from './sql.ts';
+import type { QuoteRow, QuoteStatus } from './sql.ts';
 import type { JobStep } from './time-left.ts';
 import type { ContractSchema } from '../openapi/index.ts';
 
@@ -56,17 +56,21 @@ export function presentJob(
   };
 }
 
+type CompletedData = ContractSchema<'WebhookEventQuoteCompleted'>['data'];
+type FailedData = ContractSchema<'WebhookEventQuoteFailed'>['data'];
+type JobData = ContractSchema<'WebhookEventJobStatusChanged'>['data'];
+
 /** The result fields only: what the quote.completed event carries as data.result (docs/webhooks.md). */
-export function specResult(row: QuoteRow) {
+export function specResult(row: QuoteRow): CompletedData['result'] {
   const r = row.result!;
   return {
     quote_id: row.id,
-    total_price: r.total_price,
-    currency: r.currency,
-    estimated_time: r.estimated_time,
-    estimated_time_seconds: r.estimated_time_seconds,
-    filament_weight: r.filament_weight,
-    printInfo: r.printInfo,
+    total_price: r.total_price!,
+    currency: r.currency!,
+    estimated_time: r.estimated_time!,
+    estimated_time_seconds: r.estimated_time_seconds!,
+    filament_weight: r.filament_weight!,
+    printInfo: r.printInfo!,
   };
 }
 
@@ -75,22 +79,34 @@ export function processingTimeMs(row: QuoteRow, now: Date): number {
   return Math.max(0, (row.finished_at ?? now).getTime() - row.created_at.getTime());
 }
 
-export function quoteEventData(row: QuoteRow) {
+/** What quote.completed and quote.failed share: sent for finished quotes only, whose end is recorded. */
+const finishedEventData = (row: QuoteRow) => ({
+  jobId: row.id,
+  quoteId: row.id,
+  fileName: row.file_name,
+  fileId: row.file_id,
+  processingTimeMs: processingTimeMs(row, row.finished_at ?? row.created_at),
+  cached: row.cached ?? false,
+});
+
+/** The data of quote.completed, as the contract states it. */
+export function completedEventData(row: QuoteRow): CompletedData {
+  return { ...finishedEventData(row), status: 'completed', result: specResult(row), error: null };
+}
+
+/** The data of quote.failed, as the contract states it. */
+export function failedEventData(row: QuoteRow): FailedData {
+  const error = row.error ?? { code: 'failed', message: 'The quote failed.' };
   return {
-    jobId: row.id,
-    quoteId: row.id,
-    status: row.status,
-    fileName: row.file_name,
-    fileId: row.file_id,
-    // Sent for finished quotes only (quote.completed, quote.failed): their end is recorded.
-    processingTimeMs: processingTimeMs(row, row.finished_at ?? row.created_at),
-    cached: row.cached ?? false,
-    result: row.status === 'completed' ? specResult(row) : null,
-    error: row.status === 'failed' && row.error ? { code: row.error.code, message: row.error.message } : null,
+    ...finishedEventData(row),
+    status: 'failed',
+    result: null,
+    error: { code: error.code, message: error.message },
   };
 }
 
-export function jobEventData(row: QuoteRow, previous: string | null) {
+/** The data of job.status_changed: null as the previous status of a job's first event. */
+export function jobEventData(row: QuoteRow, previous: QuoteStatus | null): JobData {
   return {
     jobId: row.id,
     quoteId: row.id,

@@ -28,7 +28,7 @@ import type { QuoteRequest } from '../profiles/index.ts';
 import { planCost, planSlice, slicerVersionOf } from './plan.ts';
 import { failJob, finishQuote, jobStatusChanged } from './finish.ts';
 import { printerLabel } from './printer-label.ts';
-import { quoteEventData } from './present.ts';
+import { failedEventData } from './present.ts';
 import { estimateQuote } from './estimate.ts';
 import type { PresentedEstimate } from './model.ts';
 import { checkComplexity } from './slice-cost.ts';
@@ -196,7 +196,7 @@ async function recordRefusal(
       account_id: row.account_id,
       token_id: row.token_id,
       event: 'quote.failed',
-      data: quoteEventData(row),
+      data: failedEventData(row),
       at: deps.now(),
     });
     return row;

@@ -152,7 +152,7 @@ const eventSchemas = {
         sizeBytes: { type: 'integer' },
         sha256: { type: 'string' },
         source: { type: 'string', enum: ['api', 'public'] },
-        measurements: { type: 'object', description: 'As in the File record' },
+        measurements: { $ref: '#/components/schemas/Measurements', description: 'As in the File record' },
       },
     },
     'Body of `file.uploaded`.',
@@ -178,6 +178,7 @@ const eventSchemas = {
         fileName: { type: 'string' },
         status: { enum: ['queued', 'processing', 'completed', 'failed'] },
         previousStatus: {
+          type: ['string', 'null'],
           enum: ['queued', 'processing', 'completed', 'failed', null],
           description: 'null for the first event (queued)',
         },
@@ -321,6 +322,7 @@ const eventSchemas = {
           description: "widget_quotes: one widget key's share of the monthly quotes (widget_key_id names the key)",
         },
         level: {
+          type: 'integer',
           enum: [0, 80, 100],
           description: '80 or 100: usage entered that band (>= 80 %, >= 100 % of the allowance); 0: back below 80 %',
         },

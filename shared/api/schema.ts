@@ -2289,7 +2289,7 @@ export interface components {
         /** @enum {string} */
         source: "api" | "public";
         /** @description As in the File record */
-        measurements: Record<string, never>;
+        measurements: components["schemas"]["Measurements"];
       };
     };
     /** @description Body of `file.deleted`. Receivers must ignore fields they do not know; fields may be added. */
@@ -2326,9 +2326,9 @@ export interface components {
         status: "queued" | "processing" | "completed" | "failed";
         /**
          * @description null for the first event (queued)
-         * @enum {unknown}
+         * @enum {string|null}
          */
-        previousStatus: "queued" | "processing" | "completed" | "failed" | "";
+        previousStatus: "queued" | "processing" | "completed" | "failed" | null;
         progress: number;
         /** @description How many times a worker has taken the job up */
         attempts: number;
@@ -2445,9 +2445,9 @@ export interface components {
         resource: "quotes" | "storage" | "widget_quotes";
         /**
          * @description 80 or 100: usage entered that band (>= 80 %, >= 100 % of the allowance); 0: back below 80 %
-         * @enum {unknown}
+         * @enum {integer}
          */
-        level: "" | 80 | 100;
+        level: 0 | 80 | 100;
         /** @description Quotes this month, or stored bytes */
         used: number;
         /** @description The plan's allowance (for widget_quotes, the key's share) in the same unit */

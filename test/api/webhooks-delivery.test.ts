@@ -10,7 +10,7 @@ import { corpusPath } from '../helpers/corpus.ts';
 import { verify } from '@octokit/webhooks-methods';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { startReceiver, eventually, type Receiver, type Answer } from '../helpers/receiver.ts';
-import { writeEvent } from '../../server/outbox/sql.ts';
+import { writeEvent, type EventName } from '../../server/outbox/sql.ts';
 import { createApiToken } from '../../server/accounts/api-tokens.ts';
 import { signBody } from '../../server/webhooks/signature.ts';
 import { SCHEMA_OF_EVENT } from '../../server/webhooks/openapi.ts';
@@ -74,7 +74,14 @@ const SAMPLE: Record<string, Record<string, unknown>> = {
     sizeBytes: 684,
     sha256: 'a'.repeat(64),
     source: 'api',
-    measurements: { triangles: 12 },
+    measurements: {
+      triangles: 12,
+      bounding_box: { min: [0, 0, 0], max: [20, 20, 20], size: [20, 20, 20] },
+      volume_mm3: 8000,
+      surface_area_mm2: 2400,
+      watertight: true,
+      bodies: 1,
+    },
   },
   'file.deleted': { fileId: 'file_abc', fileName: 'cube.stl', sizeBytes: 684 },
   'job.status_changed': {
@@ -173,7 +180,13 @@ async function emit(
 ) {
   assert.ok(data, `no sample data for the event ${event}`);
   const id = await s.deps.db.transaction((tx) =>
-    writeEvent(tx, { account_id: accountId, token_id: tokenId, event, data, at: s.deps.now() }),
+    writeEvent(tx, {
+      account_id: accountId,
+      token_id: tokenId,
+      event: event as EventName,
+      data: data as never,
+      at: s.deps.now(),
+    }),
   );
   s.deps.events.wake();
   return id;

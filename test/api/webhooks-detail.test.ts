@@ -63,7 +63,7 @@ test('the detail shows the signed request and each attempt with its status, timi
     i === 0 ? { status: 500, delayMs: 300, body: 'database unavailable' } : { status: 200 },
   );
   const h = await hook(api, r.url, ['usage.alert']);
-  const data = { resource: 'quotes', level: 80, used: 80, limit: 100, period: '2026-11' };
+  const data = { resource: 'quotes' as const, level: 80 as const, used: 80, limit: 100, period: '2026-11' };
   await server.deps.db.transaction((tx) =>
     writeEvent(tx, { account_id: accountId, token_id: null, event: 'usage.alert', data, at: server.deps.now() }),
   );
