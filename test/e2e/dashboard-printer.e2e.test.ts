@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
 import { assertAccessible, chromiumMissing, CHROMIUM, launch, loggedInPage, shoot } from './dashboard-browser.ts';
@@ -37,18 +37,23 @@ after(async () => {
   await server?.stop();
 });
 
+/** The MK3S with a 0.4 mm nozzle chosen in the Overview's printer picker; its preset lists then show. */
+async function pickMk3s(page: Page) {
+  const picker = page.getByTestId('printer-picker');
+  await picker.getByLabel('Vendor').selectOption({ label: 'Prusa Research' });
+  await picker
+    .getByLabel('Printer and nozzle')
+    .selectOption({ label: 'Original Prusa i3 MK3S & MK3S+ (0.4 mm nozzle)' });
+  return { picker, presets: page.getByTestId('printer-presets') };
+}
+
 test('Your printer: Prusa Research → MK3S 0.4 mm lists its own prints and Prusament PLA', {
   skip,
   timeout: 180_000,
 }, async () => {
   const account = await server.newAccount();
   const page = await loggedInPage(browser, host.origin, account);
-  const picker = page.getByTestId('printer-picker');
-  await picker.getByLabel('Vendor').selectOption({ label: 'Prusa Research' });
-  await picker
-    .getByLabel('Printer and nozzle')
-    .selectOption({ label: 'Original Prusa i3 MK3S & MK3S+ (0.4 mm nozzle)' });
-  const presets = page.getByTestId('printer-presets');
+  const { picker, presets } = await pickMk3s(page);
   await presets.getByLabel('0.20mm QUALITY @MK3').check();
   await presets.getByLabel('Prusament PLA', { exact: true }).check();
   assert.equal(await presets.getByLabel('0.20mm QUALITY @MINI').count(), 0, 'a MINI print is not offered');
@@ -84,12 +89,7 @@ test('a saved offer keeps its qualities until the merchant offers the imported p
   const { source: _source, ...derived } = (await api.get('/v2/offer')).body;
   assert.equal((await api.put('/v2/offer', derived)).status, 200, 'an offer of its own, with Draft/Standard/Fine');
   const page = await loggedInPage(browser, host.origin, account);
-  const picker = page.getByTestId('printer-picker');
-  await picker.getByLabel('Vendor').selectOption({ label: 'Prusa Research' });
-  await picker
-    .getByLabel('Printer and nozzle')
-    .selectOption({ label: 'Original Prusa i3 MK3S & MK3S+ (0.4 mm nozzle)' });
-  const presets = page.getByTestId('printer-presets');
+  const { picker, presets } = await pickMk3s(page);
   await presets.getByLabel('0.20mm QUALITY @MK3').check();
   await presets.getByLabel('0.30mm DRAFT @MK3').check();
   await picker.getByRole('button', { name: 'Use this printer for my quotes' }).click();
