@@ -6,7 +6,6 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { tsImport } from 'tsx/esm/api';
 
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 
 const { chromiumMissing, startWidgetEnv, CHROMIUM, CHROMIUM_ARGS } = await tsImport(
   './test/e2e/widget-env.ts',
@@ -22,26 +21,6 @@ if (missing) {
 
 const HOST = '127.0.0.1';
 let env = null;
-let modelParser = null;
-
-/** shared/model as one ES module for the browser (the parsers use CommonJS packages the dev server cannot serve). */
-async function bundleModelParser() {
-  const { build } = await import('vite');
-  const out = await build({
-    configFile: false,
-    logLevel: 'error',
-    build: {
-      write: false,
-      target: 'es2022',
-      lib: {
-        entry: fileURLToPath(new URL('./shared/model/index.ts', import.meta.url)),
-        formats: ['es'],
-        fileName: () => 'model-parser.js',
-      },
-    },
-  });
-  return [out].flat()[0].output[0].code;
-}
 
 /**
  * Starts the API for the dev server's own origin and answers /__sq-env with its URL and key, and
@@ -63,10 +42,6 @@ function slicequoteServer() {
       await env?.stop();
     },
     async serve(context) {
-      if (context.path === '/__model-parser.js') {
-        modelParser ??= bundleModelParser();
-        return { body: await modelParser, type: 'js' };
-      }
       if (context.path === '/__sq-expire') {
         const expired = await env.server.deps.db.query('UPDATE quotes SET expires_at = $1 WHERE id = $2 RETURNING id', [
           new Date(Date.now() - 60_000),

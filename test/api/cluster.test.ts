@@ -15,6 +15,7 @@ import { privateSchema } from '../helpers/server-process.ts';
 import { until } from '../helpers/poll.ts';
 import { startTestS3 } from '../helpers/s3-server.ts';
 import { corpusBytes } from '../helpers/corpus.ts';
+import { holdSlicers, someSlicers } from '../helpers/slicer-hold.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { insertAccount } from '../../server/accounts/sql.ts';
 import { createApiToken } from '../../server/accounts/api-tokens.ts';
@@ -77,12 +78,13 @@ test('two API processes and two workers on separate disks: quotes survive a kill
       assert.equal(res.status, 202, JSON.stringify(res.body));
       jobs.push(res.body.job_id);
     }
-    const statuses = async () =>
-      Promise.all(jobs.map(async (id) => (await quotes.get(`/v2/jobs/${id}`)).body.status as string));
-    await until('both workers to hold a job', 60_000, async () =>
-      (await statuses()).filter((s) => s === 'processing').length >= 2 ? true : undefined,
+    // Worker 1's slice is held the moment it runs, so it is certainly mid-job when the worker is killed, however
+    // fast or loaded the machine is (a slice that finished first would leave nothing to take over).
+    const held = holdSlicers(
+      await until("worker 1's slicer to start", 120_000, () => someSlicers(worker1.child.pid!)),
     );
     await worker1.kill('SIGKILL');
+    held.kill(); // a crashed host's slicer is gone with it
 
     const done = await until('every job to finish', 240_000, async () => {
       const all = await Promise.all(jobs.map(async (id) => (await quotes.get(`/v2/jobs/${id}`)).body));

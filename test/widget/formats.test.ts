@@ -1,5 +1,5 @@
 // The project's own parsers running in the widget's Web Worker: each format measured as the reference
-// says, hostile files refused, and the page kept responsive while a large model is read.
+// says, hostile files refused, and a large model parsed off the page's main thread.
 import { $, assert, assertEqual, cleanup, fixture, nextEvent, type SliceQuoteElement, until } from './helpers.ts';
 
 afterEach(cleanup);
@@ -55,117 +55,54 @@ describe('formats', () => {
     });
   }
 
-  it('the page stays responsive while 3DBenchy.stl (11 MB) is parsed', async () => {
+  // The main thread's longest pause while the widget reads and parses this file is timed by
+  // `npm run bench -- widget`, where timing belongs; here, that the parse happens where it cannot pause the page.
+  it('3DBenchy.stl (11 MB) is parsed in the parse worker, not on the page', async () => {
     const el = await fixture();
-    const file = await corpusFile('stl/3DBenchy.stl');
-    // The main thread's pauses from load() until the parse worker's answer reaches the page: reading
-    // the file and parsing it. What follows (the 3D view's WebGL context and geometry, then its first
-    // frame) is drawing, which must happen on the main thread; with no GPU, as here, Chromium does it
-    // in software. Two loads, and the calmer counts: a parse on the main thread would pause every
-    // load, while the machine's other work lands on one now and then.
-    const loads = [await widgetLoad(el, file), await widgetLoad(el, file)];
-    const inWidget = loads.reduce((a, b) => (b.pause.longest < a.pause.longest ? b : a));
-
-    // A fixed bound on that pause fails on a loaded machine, where every pause stretches. So the same
-    // file is then parsed on the main thread by the same parser, in the same run and under the same
-    // load, three times, and the widget's longest pause must be at most half the median pause that
-    // makes: what the page would suffer if the widget parsed on the main thread. (Afterwards, so that
-    // collecting their garbage does not fall into the widget's measurement.) Half, not less: on an idle
-    // machine the parse takes 150–230 ms while the element's own rendering of the new row holds the main
-    // thread for 70–120 ms, and a widget that parsed on the main thread would pause it for the whole parse.
-    // A parse that lands on the main thread still fails here.
-    const parserUrl = '/__model-parser.js'; // shared/model, bundled by the test server
-    const modelParser: typeof import('../../shared/model/index.ts') = await import(/* @vite-ignore */ parserUrl);
-    const onMainThread: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const pause = await longestPauseDuring(async (ticked) => {
-        await ticked; // the timer runs before the parse
-        const bytes = new Uint8Array(await file.arrayBuffer());
-        const model = modelParser.parseModel(bytes, modelParser.detectFormat(file.name, bytes) ?? undefined);
-        assert(model.measurements.triangles > 100_000, 'the parse on the main thread read the whole model');
-      });
-      onMainThread.push(pause.longest);
-    }
-    const reference = onMainThread.sort((x, y) => x - y)[1]!;
-    const said = `while the widget read and parsed the model (${loads.map((l) => `${Math.round(l.pause.elapsed)} ms, badge after ${Math.round(l.shown)} ms`).join('; ')}) the main thread paused for ${loads.map((l) => Math.round(l.pause.longest)).join(' and ')} ms at most; parsing it on the main thread paused it for ${onMainThread.map(Math.round).join(', ')} ms`;
-    assert(inWidget.pause.ticks > 3, `the timer kept running while the file was read and parsed: ${said}`);
-    assert(reference > 30, `the parse on the main thread took long enough to compare with: ${said}`);
-    assert(inWidget.pause.longest < reference / 2, said);
+    const order = await widgetLoad(el, await corpusFile('stl/3DBenchy.stl'));
+    assertEqual(order.workers, 1, 'parse workers started');
+    assertEqual(order.first, 'worker answer', 'what came first');
   });
 });
 
 /**
- * One load of `file` by the widget: the main thread's pauses until the parse worker's answer reaches the
- * page, and when the size badge was shown. The element is reset afterwards.
+ * One load of `file` by the widget: how many parse workers it started, and whether the parse worker's answer
+ * reached the page before the size badge was shown (the badge is drawn from that answer, never from a parse
+ * of the page's own). The element is reset afterwards.
  */
-async function widgetLoad(el: SliceQuoteElement, file: File): Promise<{ pause: Pause; shown: number }> {
+async function widgetLoad(
+  el: SliceQuoteElement,
+  file: File,
+): Promise<{ workers: number; first: 'worker answer' | 'size badge' }> {
   const NativeWorker = window.Worker;
   let workers = 0;
   let answered!: () => void;
-  const answer = new Promise<void>((resolve) => (answered = resolve));
+  const answer = new Promise<'worker answer'>((resolve) => (answered = () => resolve('worker answer')));
   window.Worker = class extends NativeWorker {
     constructor(url: string | URL, options?: WorkerOptions) {
       super(url, options);
       if (options?.name !== 'slice-quote-parser') return;
       workers++;
-      // Registered before the widget sets onmessage, so this runs first: the widget's handling of
-      // the answer is not counted.
+      // Registered before the widget sets onmessage, so this runs first.
       this.addEventListener('message', () => answered(), { once: true });
     }
   };
-  const badge = new Promise<number>((resolve) => {
+  const badge = new Promise<'size badge'>((resolve) => {
     const watch = new MutationObserver(() => {
       if (!el.shadowRoot!.querySelector('[part~=dimensions]')) return;
       watch.disconnect();
-      resolve(performance.now());
+      resolve('size badge');
     });
     watch.observe(el.shadowRoot!, { childList: true, subtree: true });
   });
-  let pause: Pause;
-  const started = performance.now();
+  let first: 'worker answer' | 'size badge';
   try {
-    pause = await longestPauseDuring(async () => {
-      void el.load(file);
-      await Promise.race([answer, badge]);
-    });
+    void el.load(file);
+    first = await Promise.race([answer, badge]);
+    await badge;
   } finally {
     window.Worker = NativeWorker;
   }
-  const shown = (await badge) - started;
   (el as unknown as { reset(): void }).reset();
-  assert(workers === 1, `the model was parsed in the parse worker (${workers} started)`);
-  return { pause, shown };
-}
-
-interface Pause {
-  /** The longest gap, ms. */
-  longest: number;
-  ticks: number;
-  elapsed: number;
-}
-
-/**
- * The longest gap between the ticks of a 10 ms timer while `work` runs, and how long it ran. `work` is given a
- * promise of the timer's first tick.
- */
-async function longestPauseDuring(work: (ticked: Promise<void>) => Promise<void>): Promise<Pause> {
-  const pauses: number[] = [];
-  let last = performance.now();
-  let firstTick!: () => void;
-  const ticked = new Promise<void>((resolve) => (firstTick = resolve));
-  const timer = setInterval(() => {
-    const now = performance.now();
-    pauses.push(now - last);
-    last = now;
-    firstTick();
-  }, 10);
-  const started = performance.now();
-  try {
-    await work(ticked);
-  } finally {
-    clearInterval(timer);
-  }
-  // The gap still open when the work ended counts too: a parse that blocks to the end is a pause.
-  pauses.push(performance.now() - last);
-  return { longest: Math.max(...pauses), ticks: pauses.length, elapsed: performance.now() - started };
+  return { workers, first };
 }
