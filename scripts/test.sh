@@ -23,20 +23,6 @@ stage_unit() {
   run "${unit[@]}"
 }
 
-# The longest server test files start first, so that the last minutes of a stage are not one long file running
-# alone on one core (measured with --test-reporter=tap; see CONTRIBUTING.md, "Tests").
-LONGEST_API=(corpus fuzz hostile-uploads instant-price instant-estimate fair-share-slicing fair-share files)
-
-# Files in `dir`, the named ones first (those that exist), then the rest in name order.
-ordered() {
-  local dir=$1
-  shift
-  local first=() name
-  for name in "$@"; do [ -f "$dir/$name.test.ts" ] && first+=("$dir/$name.test.ts"); done
-  printf '%s\n' "${first[@]}"
-  find "$dir" -name '*.test.ts' | sort | grep -vxF -f <(printf '%s\n' "${first[@]}")
-}
-
 # Files whose subject is not the database: model files and parsers, the slicer's geometry, HTTP connections,
 # temporary folders, object storage, the host's load. Their SQL is the same few statements every other file runs
 # on both databases, so they run once, on PGlite (the default database); everything that touches SQL runs on both.
@@ -44,7 +30,8 @@ PGLITE_ONLY=(corpus busy-host hostile-uploads early-refusal fair-parsing kept-qu
   s3-storage project-3mf upload-errors data-dir-modes)
 
 stage_api() {
-  mapfile -t api < <(ordered test/api "${LONGEST_API[@]}")
+  # node --test runs its files in name order, whatever order they are given in.
+  mapfile -t api < <(find test/api -name '*.test.ts' | sort)
   echo "== server suite on PGlite"
   SQ_TEST_DB=pglite run "${api[@]}"
   mapfile -t both < <(printf '%s\n' "${api[@]}" | grep -vxF -f <(printf 'test/api/%s.test.ts\n' "${PGLITE_ONLY[@]}"))

@@ -65,13 +65,13 @@ test('two API processes and two workers on separate disks: quotes survive a kill
 
     const upload = await new ApiClient(api1.url, token).uploadBytes(
       '/v2/file',
-      corpusBytes('stl', '3DBenchy.stl'),
-      '3DBenchy.stl',
+      corpusBytes('stl', 'cube20_ascii.stl'), // a killed worker's slice is held mid-run: a small part serves
+      'cube.stl',
     );
     assert.equal(upload.status, 201);
     const quotes = new ApiClient(api2.url, token);
     const jobs: string[] = [];
-    for (const infill of [11, 12, 13, 14]) {
+    for (const infill of [10, 30, 50, 70]) {
       const res = await quotes.post(`/v2/file/quote/${upload.body.file_id}/async`, {
         printer_config: { fill_density: infill },
       });
@@ -80,9 +80,7 @@ test('two API processes and two workers on separate disks: quotes survive a kill
     }
     // Worker 1's slice is held the moment it runs, so it is certainly mid-job when the worker is killed, however
     // fast or loaded the machine is (a slice that finished first would leave nothing to take over).
-    const held = holdSlicers(
-      await until("worker 1's slicer to start", 120_000, () => someSlicers(worker1.child.pid!)),
-    );
+    const held = holdSlicers(await until("worker 1's slicer to start", 120_000, () => someSlicers(worker1.child.pid!)));
     await worker1.kill('SIGKILL');
     held.kill(); // a crashed host's slicer is gone with it
 

@@ -96,9 +96,9 @@ test("a stopping worker hands its job back at once, without spending one of the 
   try {
     const a = await worker.newAccount();
     const api = worker.client(a.token);
-    const file = (await api.uploadBytes('/v2/file', corpusBytes('stl', '3DBenchy.stl'), '3DBenchy.stl')).body.file_id;
+    const file = (await api.uploadBytes('/v2/file', corpusBytes('stl', 'cube20_ascii.stl'), 'cube.stl')).body.file_id;
     // The slicer is held (stopped) the moment it runs: the job is certainly being sliced when the worker stops,
-    // however fast the slice or slow the 202 (it carries the instant estimate, slow on a loaded machine).
+    // however fast the slice or slow the 202 (it carries the instant estimate), so a small part serves.
     const asking = api.post(`/v2/file/quote/${file}/async`, {});
     const held = holdSlicers(await until('the worker to take the job', 60_000, () => someSlicers()));
     const job = (await asking).body.job_id as string;

@@ -55,12 +55,23 @@ export function assertMatchesContract(
       `contract: ${where}: content type "${type}" not documented (documented: ${Object.keys(response.content).join(', ')})`,
     );
   if (!type.includes('json')) return;
-  const validate = ajv.compile(inline(media.schema));
+  const validate = validatorOf(`${method} ${match.template} ${status} ${type}`, media.schema);
   if (!validate(body)) {
     throw new Error(
       `contract: ${where}: body does not match schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 800)}`,
     );
   }
+}
+
+/** One compiled validator per response of the document: compiling costs milliseconds, and tests see thousands. */
+const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+function validatorOf(key: string, schema: any) {
+  let validate = validators.get(key);
+  if (!validate) {
+    validate = ajv.compile(inline(schema));
+    validators.set(key, validate);
+  }
+  return validate;
 }
 
 function inline(schema: any) {
