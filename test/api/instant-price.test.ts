@@ -39,7 +39,7 @@ let key: string;
 
 before(async () => {
   // One slicer at a time, so that order and preemption are observable; short leases, so a prefetch whose session
-  // ended is stopped within a couple of seconds. Benchy is prefetched however slow a loaded machine makes its
+  // ended is stopped within a couple of seconds. Every part is prefetched however slow a loaded machine makes its
   // predicted slice (the bound on costly prefetches is fair-share.test.ts's).
   server = await startTestServer({
     RATE_LIMIT_ANON_PLAN: 'business',
@@ -102,15 +102,12 @@ test("a shopper's upload prefetches the likely slices; the first price comes fro
 
 test('deleting the upload drops its prefetches; one whose shopper session ended is stopped and never stored', async () => {
   const s = shopper();
-  const big = await s.upload(BENCHY, 'benchy.stl'); // its first prefetch holds the slicer for a while
-  const keys = await until('a Benchy prefetch slicing', 60_000, async () => {
-    const rows = await prefetchesOf(big);
-    const running = await sql('SELECT 1 FROM prefetches WHERE file_id = $1 AND lease_expires_at > now()', [big]);
-    return running.length ? rows.map((r) => r.slicing_key) : undefined;
-  });
-  // Held until the server stops it: on a fast or a loaded machine alike, it has not finished when the test acts.
-  const held = holdSlicers(await until('its slicer started', 60_000, () => someSlicers()));
+  const big = await s.upload(part(30), 'big.obj');
+  // Its first prefetch is held the moment its slicer runs, until the server stops it: on a fast or a loaded machine
+  // alike, it has not finished when the test acts.
+  const held = holdSlicers(await until('its first prefetch slicing', 60_000, () => someSlicers()));
   try {
+    const keys = (await prefetchesOf(big)).map((r) => r.slicing_key);
     await dropPrefetchesOf(s, big, keys);
   } finally {
     held.release();
@@ -211,8 +208,10 @@ test("a shopper's quote is sliced before the merchant's waiting ones, and shows 
 
 test('a prefetch makes way for a quote and is sliced afterwards', async () => {
   const s = shopper();
-  const fileId = await s.upload(BENCHY, 'benchy-again.stl');
-  const keys = await until('prefetch running', 60_000, async () => {
+  const fileId = await s.upload(part(31), 'prefetched.obj');
+  // Its first prefetch is held the moment its slicer runs: it is certainly slicing when the quote arrives.
+  const held = holdSlicers(await until('a prefetch slicing', 60_000, () => someSlicers()));
+  const keys = await until('the running prefetch', 10_000, async () => {
     const rows = await sql<{ slicing_key: string }>(
       'SELECT slicing_key FROM prefetches WHERE file_id = $1 AND lease_expires_at > now()',
       [fileId],
@@ -226,7 +225,7 @@ test('a prefetch makes way for a quote and is sliced afterwards', async () => {
   const done = await until('the quote', 60_000, async () => {
     const job = (await api.get(`/v2/jobs/${quote.body.job_id}`)).body;
     return job.status === 'completed' ? job : undefined;
-  });
+  }).finally(() => held.release());
   assert.equal(done.status, 'completed');
   const metrics = await scrape(server);
   assert.match(metrics, /slicequote_prefetches_total\{outcome="preempted"\} [1-9]/);
@@ -280,22 +279,23 @@ test("a shopper's new choice stops the slice they no longer wait for, unless a r
   await sql('DELETE FROM prefetches');
   await noPrefetchRunning(); // a running prefetch notices at its next heartbeat
   const s = shopper();
-  const fileId = await s.upload(BENCHY, 'benchy-flick.stl');
+  const fileId = await s.upload(part(32), 'flick.obj');
+  await planningDone();
   await sql('DELETE FROM prefetches WHERE file_id = $1', [fileId]);
+  await noPrefetchRunning(); // one that started before the delete stops at its next heartbeat
   const ask = (choices: Record<string, unknown>) =>
     server.client().request('POST', `/v2/file/quote/${fileId}`, {
       json: { choices },
       headers: { ...s.headers(), prefer: 'respond-async' },
     });
-  const first = await ask({ quality: 'fine', infill: 40 }); // a slice nothing here has made before
-  assert.equal(first.status, 202);
-  await until('the first slice running', 60_000, async () => {
-    const job = (await s.get(`/v2/jobs/${first.body.job_id}`)).body;
-    return job.status === 'processing' ? job : undefined;
-  });
-  // Held until the server stops it, so it is still running when the shopper changes their mind, however fast.
-  const held = holdSlicers(await until('its slicer started', 60_000, () => someSlicers()));
+  const asking = ask({ quality: 'fine', infill: 40 }); // a slice nothing here has made before
+  // Held the moment it runs, until the server stops it, so it is still running when the shopper changes their
+  // mind, however fast the machine.
+  const held = holdSlicers(await until('the first slice running', 60_000, () => someSlicers()));
   try {
+    const first = await asking;
+    assert.equal(first.status, 202);
+    assert.equal((await s.get(`/v2/jobs/${first.body.job_id}`)).body.status, 'processing');
     // A colour change slices the same: the running slice is shared and goes on.
     const recolour = await ask({ quality: 'fine', infill: 40, color: 'Black' });
     assert.equal((await s.get(`/v2/jobs/${first.body.job_id}`)).body.status, 'processing');
