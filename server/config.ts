@@ -242,7 +242,8 @@ function smtpSettings(env: Env): SmtpSettings | null {
   if (!raw) return null;
   const url = new URL(raw);
   const from = env.SMTP_FROM?.trim() ?? '';
-  if (!MAIL_ADDRESS.test(from)) throw new ConfigError(`SMTP_FROM must be an e-mail address when SMTP_URL is set, got "${from}"`);
+  if (!MAIL_ADDRESS.test(from))
+    throw new ConfigError(`SMTP_FROM must be an e-mail address when SMTP_URL is set, got "${from}"`);
   const secure = url.protocol === 'smtps:';
   const user = decodeURIComponent(url.username);
   return {

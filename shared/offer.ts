@@ -392,7 +392,10 @@ function requestRuleIssues(raw: unknown): ConfigIssue[] {
   const hours = raw.hours ?? null;
   const amount = raw.amount ?? null;
   if (hours !== null && !(typeof hours === 'number' && hours > 0 && hours <= MAX_RULE_HOURS))
-    issues.push({ field: `${field}.hours`, message: `must be null or a number of hours above 0, at most ${MAX_RULE_HOURS}` });
+    issues.push({
+      field: `${field}.hours`,
+      message: `must be null or a number of hours above 0, at most ${MAX_RULE_HOURS}`,
+    });
   moneyIssue(amount, `${field}.amount`, issues);
   if (amount === 0) issues.push({ field: `${field}.amount`, message: 'must be null or above 0' });
   if (hours === null && amount === null)

@@ -50,7 +50,10 @@ class ReplyReader {
 
   private take(chunk: string): void {
     this.buffer += chunk;
-    if (this.buffer.length > MAX_REPLY_BYTES) return this.fail(new SmtpError('The SMTP server sent an overlong reply'));
+    if (this.buffer.length > MAX_REPLY_BYTES) {
+      this.fail(new SmtpError('The SMTP server sent an overlong reply'));
+      return;
+    }
     for (let end = this.buffer.indexOf('\n'); end >= 0; end = this.buffer.indexOf('\n')) {
       const line = this.buffer.slice(0, end).replace(/\r$/, '');
       this.buffer = this.buffer.slice(end + 1);
@@ -99,6 +102,7 @@ class ReplyReader {
 
 /** Words with characters beyond ASCII as an RFC 2047 encoded word; control characters never reach a header. */
 function headerText(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed from headers
   const clean = text.replace(/[\x00-\x1f\x7f]+/g, ' ').trim();
   return /^[\x20-\x7e]*$/.test(clean) ? clean : `=?UTF-8?B?${Buffer.from(clean, 'utf8').toString('base64')}?=`;
 }

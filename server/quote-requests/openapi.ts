@@ -1,5 +1,15 @@
 // Quote requests' part of the OpenAPI document (docs/widget.md, "Request a quote"; docs/dashboard.md, "Orders").
-import { errors, idempotencyKey, jsonBody, ok, pageParams, pathParam, ref, shopperToken, timestamp } from '../openapi/index.ts';
+import {
+  errors,
+  idempotencyKey,
+  jsonBody,
+  ok,
+  pageParams,
+  pathParam,
+  ref,
+  shopperToken,
+  timestamp,
+} from '../openapi/index.ts';
 import { REQUEST_LIMITS } from './limits.ts';
 
 const tags = ['quotes'];
@@ -21,7 +31,10 @@ export const quoteRequestPaths = {
       description: `Extension. A shopper whose part the widget cannot sell at once sends their name, e-mail and a note: no cart on the page took the line (\`no_cart\`), the part could not be priced automatically (\`not_priceable\`, with the error's code in \`reason_code\`: a failed slice, a part over the shop's limits or too thin to print), or the offer's \`request_quote_above\` asks for it (\`merchant_rule\`). The request names one of the shopper's own uploads (another's answers 404 as any file not theirs) and, when there is one, the quote it concerns (one of the shopper's own). It is listed in the shop's Orders with status \`requested\` and sent as the \`quote_request.created\` webhook event. The shopper never sets a price: the merchant prices it (POST /v2/quote-requests/{request_id}/price). A widget needs its shopper token; one shopper session may send ${REQUEST_LIMITS.perSession} requests an hour (then 429 \`rate_limited\`); a second request for the same upload while the first is unpriced replaces it.`,
       parameters: [shopperToken, idempotencyKey],
       requestBody: jsonBody('QuoteRequestCreate'),
-      responses: { '201': ok('QuoteRequestReceipt', 'The request, as the shop received it'), ...errors(400, 401, 403, 404) },
+      responses: {
+        '201': ok('QuoteRequestReceipt', 'The request, as the shop received it'),
+        ...errors(400, 401, 403, 404),
+      },
     },
     get: {
       operationId: 'listQuoteRequests',
@@ -48,7 +61,7 @@ export const quoteRequestPaths = {
       summary: 'One quote request',
       security: [{ bearerAuth: [] }],
       parameters: [requestId],
-      responses: { '200': ok('QuoteRequest', 'The request'), ...errors(401, 404) },
+      responses: { '200': ok('QuoteRequestRecord', 'The request'), ...errors(401, 404) },
     },
   },
   '/v2/quote-requests/{request_id}/price': {
@@ -62,7 +75,7 @@ export const quoteRequestPaths = {
       parameters: [requestId, idempotencyKey],
       requestBody: jsonBody('QuoteRequestPrice'),
       responses: {
-        '200': ok('QuoteRequest', 'The priced request, with its link'),
+        '200': ok('QuoteRequestRecord', 'The priced request, with its link'),
         ...errors(400, 401, 404, 409),
       },
     },
@@ -107,7 +120,8 @@ export const quoteRequestSchemas = {
         type: 'string',
         minLength: 3,
         maxLength: REQUEST_LIMITS.email,
-        pattern: "^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$",
+        pattern:
+          "^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$",
         description: 'Where the shop sends the link to order the part',
       },
       note: {
@@ -153,7 +167,7 @@ export const quoteRequestSchemas = {
       },
     },
   },
-  QuoteRequest: {
+  QuoteRequestRecord: {
     type: 'object',
     required: [
       'request_id',
@@ -182,7 +196,8 @@ export const quoteRequestSchemas = {
       status: {
         type: 'string',
         enum: [...STATUSES],
-        description: 'requested: waiting for your price; priced: the link is out; ordered: the priced quote was added to a cart',
+        description:
+          'requested: waiting for your price; priced: the link is out; ordered: the priced quote was added to a cart',
       },
       reason: { type: 'string', enum: [...REASONS] },
       reason_code: { type: ['string', 'null'] },
@@ -240,7 +255,8 @@ export const quoteRequestSchemas = {
       token: { type: 'string', description: 'The kept link (GET /v2/kept-quotes/{token})' },
       order_url: {
         type: ['string', 'null'],
-        description: 'The shop page with the link in it (`sq-quote`): what the shopper opens to order; null when the request named no page',
+        description:
+          'The shop page with the link in it (`sq-quote`): what the shopper opens to order; null when the request named no page',
       },
       link_expires_at: timestamp,
     },
@@ -249,6 +265,6 @@ export const quoteRequestSchemas = {
     allOf: [ref('ListMeta')],
     type: 'object',
     required: ['data'],
-    properties: { data: { type: 'array', items: ref('QuoteRequest') } },
+    properties: { data: { type: 'array', items: ref('QuoteRequestRecord') } },
   },
 };

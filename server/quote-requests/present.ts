@@ -8,7 +8,7 @@ import type { ListedRequest } from './sql.ts';
 /** The shop page with the link in it (`sq-quote`); null when the request named no page. */
 export const orderUrl = (page: string | null, token: string) => (page ? backLink(page, token, null) : null);
 
-export function presentRequest(deps: Pick<Deps, 'config'>, r: ListedRequest): ContractSchema<'QuoteRequest'> {
+export function presentRequest(deps: Pick<Deps, 'config'>, r: ListedRequest): ContractSchema<'QuoteRequestRecord'> {
   const priced = r.priced_quote_id && r.link_token && r.currency && r.unit_price !== null && r.priced_at;
   return {
     request_id: r.id,

@@ -29,7 +29,10 @@ function unitMinor(unitPrice: number, currency: string, quantity: number): numbe
     ]);
   if (minor * quantity > MAX_MINOR_UNITS)
     throw new ValidationError([
-      { field: 'unit_price', message: `the line (× ${quantity}) must not exceed ${fromMinor(MAX_MINOR_UNITS, currency)} ${currency}` },
+      {
+        field: 'unit_price',
+        message: `the line (× ${quantity}) must not exceed ${fromMinor(MAX_MINOR_UNITS, currency)} ${currency}`,
+      },
     ]);
   return minor;
 }
@@ -51,9 +54,14 @@ export async function priceRequest(deps: Deps, auth: Auth, id: string, body: Con
     if (!r) throw notFound('quote request', id);
     const listed = await requestById(tx, accountId, id);
     if (listed?.ordered)
-      throw new ApiError(409, 'quote_request_ordered', 'This request was ordered at its price: it cannot be priced again.', {
-        quote_id: r.priced_quote_id,
-      });
+      throw new ApiError(
+        409,
+        'quote_request_ordered',
+        'This request was ordered at its price: it cannot be priced again.',
+        {
+          quote_id: r.priced_quote_id,
+        },
+      );
     const file = await fileById(tx, accountId, r.file_id);
     if (!file)
       throw new ApiError(409, 'file_deleted', 'The part of this request has been deleted: it cannot be priced.', {

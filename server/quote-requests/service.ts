@@ -30,7 +30,12 @@ async function limitRequests(deps: Deps, auth: Auth) {
     429,
     'rate_limited',
     `Too many quote requests: ${REQUEST_LIMITS.perSession} per shopper session an hour; retry in ${retryAfter} s.`,
-    { class: 'quote_request', limit: REQUEST_LIMITS.perSession, retry_after: retryAfter, counted_by: 'shopper session' },
+    {
+      class: 'quote_request',
+      limit: REQUEST_LIMITS.perSession,
+      retry_after: retryAfter,
+      counted_by: 'shopper session',
+    },
     { 'Retry-After': String(retryAfter) },
   );
 }

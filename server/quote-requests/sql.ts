@@ -161,8 +161,10 @@ export async function setEmailOutcome(
   outcome: { at: Date } | { error: string },
 ): Promise<void> {
   // Only for the link it carried: a newer price's outcome is not overwritten by a slow older one.
-  await db.query(
-    'UPDATE quote_requests SET emailed_at = $3, email_error = $4 WHERE id = $1 AND link_token = $2',
-    [id, token, 'at' in outcome ? outcome.at : null, 'error' in outcome ? outcome.error.slice(0, 500) : null],
-  );
+  await db.query('UPDATE quote_requests SET emailed_at = $3, email_error = $4 WHERE id = $1 AND link_token = $2', [
+    id,
+    token,
+    'at' in outcome ? outcome.at : null,
+    'error' in outcome ? outcome.error.slice(0, 500) : null,
+  ]);
 }

@@ -72,7 +72,11 @@ function withoutLeadTime(choices: ResolvedChoices): ResolvedChoices {
 }
 
 /** Inserts the completed quote in the caller's transaction and answers its row. */
-export async function createManualQuote(tx: Queryable, deps: Pick<Deps, 'now'>, q: ManualQuoteInput): Promise<QuoteRow> {
+export async function createManualQuote(
+  tx: Queryable,
+  deps: Pick<Deps, 'now'>,
+  q: ManualQuoteInput,
+): Promise<QuoteRow> {
   if (!(Number.isInteger(q.unitMinor) && q.unitMinor > 0 && q.unitMinor <= MAX_MINOR_UNITS))
     throw new RangeError(`a manual price must be 1 to ${MAX_MINOR_UNITS} minor units`);
   const id = q.id;
@@ -98,6 +102,11 @@ export async function createManualQuote(tx: Queryable, deps: Pick<Deps, 'now'>, 
     expires_at: q.expiresAt,
   });
   const seconds = stats?.estimated_time_seconds ?? 0;
+  const printInfo = {
+    technology: 'FDM',
+    material: choices?.material ?? q.source?.material ?? '',
+    color: choices?.color ?? q.source?.color ?? '',
+  };
   const result: StoredQuoteResult = {
     total_price: breakdown.total,
     minimum_unit_price: null,
@@ -105,11 +114,7 @@ export async function createManualQuote(tx: Queryable, deps: Pick<Deps, 'now'>, 
     estimated_time: stats?.estimated_time ?? formatDuration(seconds),
     estimated_time_seconds: seconds,
     filament_weight: stats?.filament_weight ?? 0,
-    printInfo: {
-      technology: 'FDM',
-      material: choices?.material ?? q.source?.material ?? '',
-      color: choices?.color ?? q.source?.color ?? '',
-    },
+    printInfo,
     cached: false,
     processing_time_ms: 0,
     price_breakdown: breakdown,
@@ -138,8 +143,8 @@ export async function createManualQuote(tx: Queryable, deps: Pick<Deps, 'now'>, 
       q.file.name,
       JSON.stringify({ manual: true, quote_request_id: q.requestId }),
       JSON.stringify(resolved),
-      result.printInfo.material || null,
-      result.printInfo.color || null,
+      printInfo.material || null,
+      printInfo.color || null,
       q.currency,
       breakdown.total,
       stats?.filament_weight ?? 0,

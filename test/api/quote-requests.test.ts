@@ -208,7 +208,13 @@ test('hostile input: bad e-mail, oversized note, blank name, another shop’s or
       `names ${field}: ${JSON.stringify(res.body)}`,
     );
   };
-  for (const email of ['not-an-email', 'a@b', 'ada@example.test\r\nBcc: all@example.test', '<ada@example.test>', 'a b@c.de'])
+  for (const email of [
+    'not-an-email',
+    'a@b',
+    'ada@example.test\r\nBcc: all@example.test',
+    '<ada@example.test>',
+    'a b@c.de',
+  ])
     await refused({ ...base, email }, 'email');
   await refused({ ...base, note: 'x'.repeat(2001) }, 'note');
   await refused({ ...base, name: '   ' }, 'name');
@@ -245,7 +251,11 @@ test('hostile input: bad e-mail, oversized note, blank name, another shop’s or
   assert.equal((await stranger.api.get('/v2/quote-requests')).body.total, 0);
   // Prices the currency cannot hold exactly, or none at all.
   for (const unit_price of [12.345, 0, -1])
-    assert.equal((await shop.api.post(`/v2/quote-requests/${id}/price`, { unit_price })).status, 400, String(unit_price));
+    assert.equal(
+      (await shop.api.post(`/v2/quote-requests/${id}/price`, { unit_price })).status,
+      400,
+      String(unit_price),
+    );
 
   // Sending again replaces the unpriced request; past 10 an hour per shopper session, 429.
   for (let i = 0; i < 8; i++) assert.equal((await s.post('/v2/quote-requests', base)).status, 201);

@@ -28,7 +28,8 @@ export const NOT_PRICEABLE = new Set([
 
 /** The form's bounds, as the server's (server/quote-requests/limits.ts). */
 export const CONTACT_LIMITS = { name: 100, email: 254, note: 2000 };
-const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 
 export type ContactField = 'name' | 'email' | 'note';
 
@@ -80,7 +81,8 @@ export const newRequest = (about: string, open: boolean): RequestState => ({
 export function contactProblems(name: string, email: string, note: string): Partial<Record<ContactField, string>> {
   const errors: Partial<Record<ContactField, string>> = {};
   if (!name.trim()) errors.name = 'Please enter your name.';
-  else if (name.length > CONTACT_LIMITS.name) errors.name = `Please shorten your name to ${CONTACT_LIMITS.name} characters.`;
+  else if (name.length > CONTACT_LIMITS.name)
+    errors.name = `Please shorten your name to ${CONTACT_LIMITS.name} characters.`;
   if (!EMAIL.test(email.trim()) || email.trim().length > CONTACT_LIMITS.email)
     errors.email = 'Please enter an e-mail address like name@example.com.';
   if (note.length > CONTACT_LIMITS.note) errors.note = `Please shorten your note to ${CONTACT_LIMITS.note} characters.`;
@@ -88,7 +90,8 @@ export function contactProblems(name: string, email: string, note: string): Part
 }
 
 const WHY: Record<RequestReason, string> = {
-  no_cart: 'No cart on this page took your part. Leave your name and e-mail, and the shop will send you a link to order it.',
+  no_cart:
+    'No cart on this page took your part. Leave your name and e-mail, and the shop will send you a link to order it.',
   not_priceable:
     'The shop can still price this part by hand. Leave your name and e-mail, and they will send you a link to order it.',
   merchant_rule:

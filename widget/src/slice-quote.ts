@@ -13,7 +13,7 @@ import { renderParts, type PartsHandlers, type PartsState } from './parts-view.t
 import { Preview } from './preview.ts';
 import { prefetchParser } from './parse-client.ts';
 import { findMaterial, initialSelection, swatchOf } from './selection.ts';
-import type { ShopState, StageError } from './state.ts';
+import type { ShopState, StageError, WidgetState } from './state.ts';
 import { styles } from './styles.ts';
 import type { AddToCartDetail, KeptQuote, MaterialPrices, Quote, Selection, WidgetConfig } from './types.ts';
 import { renderWidget, type Handlers, type SingleState } from './view.ts';
@@ -32,7 +32,6 @@ import {
   type RequestHandlers,
   type RequestState,
 } from './quote-request.ts';
-import type { WidgetState } from './state.ts';
 
 /** Parts in one widget with `multiple`: the default, and the most `max-parts` may ask for. */
 export const DEFAULT_MAX_PARTS = 10;

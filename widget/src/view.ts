@@ -367,7 +367,9 @@ function renderRequestBlock(s: SingleState, h: Handlers): TemplateResult | typeo
   const r = s.request;
   if (!r || !h.request) return nothing;
   const shown = r.state.open || r.state.sent !== null || r.reason === 'not_priceable';
-  return shown ? html`<div class="rfq-block" part="request">${renderRequest(r.reason, r.state, h.request)}</div>` : nothing;
+  return shown
+    ? html`<div class="rfq-block" part="request">${renderRequest(r.reason, r.state, h.request)}</div>`
+    : nothing;
 }
 
 function renderCart(s: SingleState, h: Handlers): TemplateResult {

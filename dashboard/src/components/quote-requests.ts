@@ -66,7 +66,7 @@ export class QuoteRequests extends AppElement {
       );
       this.pricing = null;
       await this.list.reload();
-      this.updateComplete.then(() =>
+      void this.updateComplete.then(() =>
         this.querySelector<HTMLElement>(`[data-request="${r.request_id}"] .rfq-link input`)?.focus(),
       );
     } catch (err) {
@@ -79,7 +79,7 @@ export class QuoteRequests extends AppElement {
   private open(r: QuoteRequest) {
     this.pricing = r.request_id;
     this.error = null;
-    this.updateComplete.then(() => this.querySelector<HTMLElement>(`#rfq-price-${r.request_id}`)?.focus());
+    void this.updateComplete.then(() => this.querySelector<HTMLElement>(`#rfq-price-${r.request_id}`)?.focus());
   }
 
   protected override render() {
@@ -143,8 +143,11 @@ export class QuoteRequests extends AppElement {
           </form>`
         : nothing;
     if (!p)
-      return html`${form || html`<button type="button" class="btn btn-small btn-primary" @click=${() => this.open(r)}
-          aria-label=${`Price this request of ${r.name}`}>Price this request</button>`}`;
+      return html`${
+        form ||
+        html`<button type="button" class="btn btn-small btn-primary" @click=${() => this.open(r)}
+          aria-label=${`Price this request of ${r.name}`}>Price this request</button>`
+      }`;
     const link = p.order_url ?? p.token;
     const mail = r.email_delivery;
     return html`<strong>${money(p.total_price, p.currency)}</strong>
@@ -163,7 +166,8 @@ export class QuoteRequests extends AppElement {
       }</p>
       ${
         r.status === 'priced'
-          ? form || html`<button type="button" class="btn btn-small" @click=${() => this.open(r)}>Change the price</button>`
+          ? form ||
+            html`<button type="button" class="btn btn-small" @click=${() => this.open(r)}>Change the price</button>`
           : nothing
       }`;
   }
