@@ -76,10 +76,11 @@ export async function createRequest(deps: Deps, auth: Auth, body: CreateBody, or
   if (!body.name.trim()) throw new ValidationError([{ field: 'name', message: 'must not be blank' }]);
   if (body.reason !== 'not_priceable' && body.reason_code)
     throw new ValidationError([{ field: 'reason_code', message: 'is only for reason not_priceable' }]);
-  await limitRequests(deps, auth);
   const file = await fileForCaller(deps, auth, body.file_id);
   const { quote, choices, quantity } = await whatIsAsked(deps, auth, body, file.id);
   const page = checkedPage(auth, body.page, origin);
+  // Counted once the request is good: a refused one spends none of the shopper's requests.
+  await limitRequests(deps, auth);
   const row: NewQuoteRequest = {
     id: newId('rq'),
     account_id: auth.account.id,
