@@ -122,9 +122,8 @@ export class QuoteRequests extends AppElement {
 
   private priceCell(r: QuoteRequest) {
     const p = r.price;
-    const form =
-      this.pricing === r.request_id
-        ? html`<form class="stack rfq-price" @submit=${(e: SubmitEvent) => this.price(e, r)} novalidate
+    const open = this.pricing === r.request_id;
+    const form = html`<form class="stack rfq-price" @submit=${(e: SubmitEvent) => this.price(e, r)} novalidate
             aria-label=${`Price the request of ${r.name}`}>
             <div class="field">
               <label for="rfq-price-${r.request_id}">Price per part, tax included</label>
@@ -140,12 +139,12 @@ export class QuoteRequests extends AppElement {
               <button type="button" class="btn btn-small" @click=${() => (this.pricing = null)}>Cancel</button>
             </div>
             ${formError(this.error)}
-          </form>`
-        : nothing;
+          </form>`;
     if (!p)
       return html`${
-        form ||
-        html`<button type="button" class="btn btn-small btn-primary" @click=${() => this.open(r)}
+        open
+          ? form
+          : html`<button type="button" class="btn btn-small btn-primary" @click=${() => this.open(r)}
           aria-label=${`Price this request of ${r.name}`}>Price this request</button>`
       }`;
     const link = p.order_url ?? p.token;
@@ -166,8 +165,9 @@ export class QuoteRequests extends AppElement {
       }</p>
       ${
         r.status === 'priced'
-          ? form ||
-            html`<button type="button" class="btn btn-small" @click=${() => this.open(r)}>Change the price</button>`
+          ? open
+            ? form
+            : html`<button type="button" class="btn btn-small" @click=${() => this.open(r)}>Change the price</button>`
           : nothing
       }`;
   }
