@@ -429,7 +429,13 @@ export class SliceQuote extends LitElement {
     if (this.rfq?.about !== about) {
       // No cart took the line: the form is the next step, so it opens at once and takes the focus.
       this.rfq = newRequest(about, reason === 'no_cart');
-      if (reason === 'no_cart') this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>('#rfq-name');
+      if (reason === 'no_cart')
+        this.focusAfterRender = () => {
+          // In view (on a phone the form is above the sticky bar, out of sight), then focused.
+          const name = this.renderRoot.querySelector<HTMLElement>('#rfq-name');
+          name?.scrollIntoView({ block: 'center' });
+          return name;
+        };
     }
     return { reason, state: this.rfq };
   }
