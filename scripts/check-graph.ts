@@ -12,6 +12,7 @@ const SERVER = join(import.meta.dirname, '..', 'server');
 // The declared order, top → bottom. A file may import its own folder, a folder on its own floor when no circle
 // results, and any floor below; never a floor above. The floors follow one upload to its webhook:
 // - the process (main/start/cluster/demo), then the app and the contract's assembly (contract.ts);
+// - quote requests, which price a part by hand into a quote and a kept link the widget's cart orders;
 // - the routes a request reaches first: the widget's, the system and operations pages, the retention sweep,
 //   kept quotes (links and PDFs) and the first-run checklist;
 // - quotes, which read files; files, which are charged to limits;
@@ -23,12 +24,13 @@ const SERVER = join(import.meta.dirname, '..', 'server');
 //   features above use;
 // - accounts: who is calling, their plans, tokens, widget keys, CORS;
 // - the model's placement, then the mesh and the slicer it is cut by;
-// - infrastructure every feature uses: the OpenAPI helpers, HTTP, storage, db, configuration, ids and
+// - infrastructure every feature uses: the OpenAPI helpers, HTTP, storage, e-mail, db, configuration, ids and
 //   the dependency ports (`deps.ts` declares interfaces and imports no feature).
 // Root files (server/*.ts) are placed by name; folders by their name.
 const FLOORS: string[][] = [
   ['main.ts', 'start.ts', 'cluster.ts', 'demo.ts'],
   ['app.ts', 'contract.ts'],
+  ['quote-requests'],
   ['widget', 'system', 'metrics', 'retention', 'kept-quotes', 'setup'],
   ['quotes'],
   ['files'],
@@ -38,7 +40,7 @@ const FLOORS: string[][] = [
   ['accounts'],
   ['placement'],
   ['mesh', 'slicer', 'prusa-config'],
-  ['outbox', 'openapi', 'http', 'storage', 'db', 'deps.ts', 'config.ts', 'ids.ts'],
+  ['outbox', 'openapi', 'http', 'storage', 'mail', 'db', 'deps.ts', 'config.ts', 'ids.ts'],
 ];
 const FRONT_DOOR = 'index.ts';
 // The quote pipeline's two halves: the worker half (claiming, slicing, finishing, stopping) never imports the

@@ -33,6 +33,7 @@ import { retentionRouter } from './retention/index.ts';
 import { widgetRouter } from './widget/index.ts';
 import { widgetKeysRouter } from './widget/index.ts';
 import { keptQuotesRouter } from './kept-quotes/index.ts';
+import { quoteRequestsRouter } from './quote-requests/index.ts';
 import { setupRouter } from './setup/index.ts';
 
 /** Every route of the service; a worker-only process serves health checks and metrics and nothing else. */
@@ -49,6 +50,7 @@ export function createRouter(deps: Deps): Router<never> {
           quotesRouter(deps),
           signingRouter(deps),
           keptQuotesRouter(deps),
+          quoteRequestsRouter(deps),
           setupRouter(deps),
           printerLibraryRouter(deps),
           profilesRouter(deps),

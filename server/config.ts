@@ -18,6 +18,20 @@ export interface S3Settings {
   credentials: { accessKeyId: string; secretAccessKey: string } | null;
 }
 
+/** The SMTP server links to priced quote requests are e-mailed through (mail/smtp.ts). */
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  /** smtps://: TLS from the first byte; smtp://: plain, upgraded with STARTTLS whenever the server offers it. */
+  secure: boolean;
+  /** AUTH PLAIN credentials; null: none. */
+  auth: { user: string; pass: string } | null;
+  /** The sender address (SMTP_FROM). */
+  from: string;
+  /** Accept a certificate no trusted authority signed (SMTP_TLS_INSECURE; a relay on the same host). */
+  tlsInsecure: boolean;
+}
+
 // The plans file's shape (plans.json; loaded and checked by accounts/plans.ts).
 export type EndpointClass = 'quote' | 'upload' | 'read' | 'write';
 export interface RateLimit {
@@ -117,6 +131,8 @@ export interface Config {
   outboxRetentionDays: number;
   /** Days a kept quote's link (POST /v2/quotes/{quote_id}/link) opens the quote and its PDF. */
   quoteLinkDays: number;
+  /** Where links to priced quote requests are e-mailed from; null: not e-mailed (the dashboard copies them). */
+  smtp: SmtpSettings | null;
   /** Uploads are refused (507) when they would leave less free space than this on DATA_DIR's disk; 0: no floor. */
   diskFreeFloorBytes: number;
   /** The most of the disk above the floor one account's stored files may hold (docs/limits.md, "The disk floor"). */
@@ -214,6 +230,29 @@ function s3Settings(env: Env): S3Settings | null {
     endpoint,
     forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', endpoint !== null),
     credentials: accessKeyId ? { accessKeyId, secretAccessKey } : null,
+  };
+}
+
+/** A plain e-mail address: no spaces, no angle brackets, one @ (it goes into SMTP commands and headers). */
+const MAIL_ADDRESS = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9.-]+$/;
+
+/** SMTP_URL (smtp:// or smtps://, user and password URL-encoded) with SMTP_FROM, or null when unset. */
+function smtpSettings(env: Env): SmtpSettings | null {
+  const raw = optionalUrl(env, 'SMTP_URL', ['smtp:', 'smtps:']);
+  if (!raw) return null;
+  const url = new URL(raw);
+  const from = env.SMTP_FROM?.trim() ?? '';
+  if (!MAIL_ADDRESS.test(from))
+    throw new ConfigError(`SMTP_FROM must be an e-mail address when SMTP_URL is set, got "${from}"`);
+  const secure = url.protocol === 'smtps:';
+  const user = decodeURIComponent(url.username);
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    auth: user ? { user, pass: decodeURIComponent(url.password) } : null,
+    from,
+    tlsInsecure: bool(env, 'SMTP_TLS_INSECURE', false),
   };
 }
 
@@ -366,6 +405,7 @@ export function loadConfig(env: Env = process.env): Config {
     shopperUploadRetentionDays: optionalInt(env, 'SHOPPER_UPLOAD_RETENTION_DAYS', 1, 36_500),
     outboxRetentionDays: int(env, 'OUTBOX_RETENTION_DAYS', 30, 1, 36_500),
     quoteLinkDays: int(env, 'QUOTE_LINK_DAYS', 30, 1, 365),
+    smtp: smtpSettings(env),
     diskFreeFloorBytes: int(env, 'DISK_FREE_FLOOR_MB', 1024, 0, 16 * 1024 * 1024) * 1024 * 1024,
     diskAccountSharePercent: int(env, 'DISK_ACCOUNT_SHARE_PERCENT', 50, 1, 100),
     diskWidgetSharePercent: int(env, 'DISK_WIDGET_SHARE_PERCENT', 10, 1, 100),

@@ -8,6 +8,7 @@ import { accountPaths } from './accounts/index.ts';
 import { filePaths, fileResponses, fileSchemas } from './files/index.ts';
 import { quotePaths, quoteSchemas } from './quotes/index.ts';
 import { keptQuotePaths, keptQuoteSchemas } from './kept-quotes/index.ts';
+import { quoteRequestPaths, quoteRequestSchemas } from './quote-requests/index.ts';
 import { setupPaths, setupSchemas } from './setup/index.ts';
 import { profilePaths, profileSchemas } from './profiles/index.ts';
 import { printerLibraryPaths, printerLibrarySchemas } from './printer-library/index.ts';
@@ -84,6 +85,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
           ...filePaths,
           ...quotePaths,
           ...keptQuotePaths,
+          ...quoteRequestPaths,
           ...setupPaths,
           ...printerLibraryPaths,
           ...profilePaths,
@@ -123,6 +125,7 @@ export function openApiDocument(serverUrl = '/'): Record<string, any> {
         ...quoteSchemas,
         ...profileSchemas,
         ...keptQuoteSchemas,
+        ...quoteRequestSchemas,
         ...setupSchemas,
         ...printerLibrarySchemas,
         ...widgetSchemas,

@@ -80,6 +80,17 @@ export interface Offer {
   show_cost_breakdown: boolean;
   /** How shoppers reach the shop, printed on a kept quote's PDF; null: no contact line. */
   contact: string | null;
+  /**
+   * Above these the widget offers "Request a quote" instead of Add to cart (docs/offer.md): a part whose print time
+   * exceeds `hours`, or a line whose total exceeds `amount` (shop currency); null: every priced part is sold.
+   */
+  request_quote_above: RequestQuoteAbove | null;
+}
+
+/** The merchant's rule for parts priced by hand (either bound may be null; not both). */
+export interface RequestQuoteAbove {
+  hours: number | null;
+  amount: number | null;
 }
 
 /**
@@ -105,6 +116,7 @@ export const OFFER_FIELD_KINDS = {
   widget_budget: 'optional',
   show_cost_breakdown: 'optional',
   contact: 'optional',
+  request_quote_above: 'optional',
 } as const satisfies Record<keyof Offer, 'required' | 'optional'>;
 
 export type OfferField = keyof typeof OFFER_FIELD_KINDS;
@@ -352,6 +364,7 @@ export function validateOffer(raw: unknown): ConfigIssue[] {
     issues.push({ field: 'contact', message: `must be null or a text of 1 to ${OFFER_LIMITS.text} characters` });
   if (raw.show_cost_breakdown !== undefined && typeof raw.show_cost_breakdown !== 'boolean')
     issues.push({ field: 'show_cost_breakdown', message: 'must be true or false' });
+  issues.push(...requestRuleIssues(raw.request_quote_above ?? null));
   issues.push(...quantityBreakIssues(raw.quantity_breaks));
   issues.push(...leadTimesIssues(raw.lead_times, raw.default_lead_time ?? null));
   issues.push(...widgetBudgetIssues(raw.widget_budget));
@@ -365,6 +378,40 @@ export function validateOffer(raw: unknown): ConfigIssue[] {
       message: `must be null or a whole number of seconds from 5 to ${MAX_SLICE_SECONDS_LIMIT}`,
     });
   return issues;
+}
+
+/** The most hours a rule may name: a month of printing. */
+export const MAX_RULE_HOURS = 720;
+
+function requestRuleIssues(raw: unknown): ConfigIssue[] {
+  if (raw === null) return [];
+  const field = 'request_quote_above';
+  if (!isObject(raw)) return [{ field, message: 'must be null or an object with hours and/or amount' }];
+  const issues: ConfigIssue[] = [];
+  knownKeys(raw, ['hours', 'amount'], field, issues);
+  const hours = raw.hours ?? null;
+  const amount = raw.amount ?? null;
+  if (hours !== null && !(typeof hours === 'number' && hours > 0 && hours <= MAX_RULE_HOURS))
+    issues.push({
+      field: `${field}.hours`,
+      message: `must be null or a number of hours above 0, at most ${MAX_RULE_HOURS}`,
+    });
+  moneyIssue(amount, `${field}.amount`, issues);
+  if (amount === 0) issues.push({ field: `${field}.amount`, message: 'must be null or above 0' });
+  if (hours === null && amount === null)
+    issues.push({ field, message: 'names hours, an amount or both; null sells every priced part' });
+  return issues;
+}
+
+/** Whether the merchant's rule sends a priced line to "Request a quote": over its hours per part or its amount. */
+export function requestQuoteRule(
+  rule: RequestQuoteAbove | null,
+  line: { print_seconds: number; total_price: number; rate?: number },
+): 'hours' | 'amount' | null {
+  if (!rule) return null;
+  if (rule.hours !== null && line.print_seconds > rule.hours * 3600) return 'hours';
+  if (rule.amount !== null && line.total_price > rule.amount * (line.rate ?? 1)) return 'amount';
+  return null;
 }
 
 function normalizeMaterial(m: OfferMaterial): OfferMaterial {
@@ -389,6 +436,7 @@ export const withTerms = (offer: Offer): Offer => ({
   default_lead_time: offer.default_lead_time ?? null,
   show_cost_breakdown: offer.show_cost_breakdown ?? false,
   contact: offer.contact ?? null,
+  request_quote_above: offer.request_quote_above ?? null,
 });
 
 /** An offer that passed validateOffer, with the optional fields filled in. */
@@ -417,6 +465,7 @@ export function normalizeOffer(raw: Record<string, unknown>): Offer {
     max_slice_seconds: o.max_slice_seconds ?? null,
     show_cost_breakdown: o.show_cost_breakdown ?? false,
     contact: o.contact?.trim() || null,
+    request_quote_above: o.request_quote_above ?? null,
   };
 }
 

@@ -1,4 +1,4 @@
-// The seven webhook event names (docs/webhooks.md): the only names a webhook may subscribe to (server and dashboard alike).
+// The nine webhook event names (docs/webhooks.md): the only names a webhook may subscribe to (server and dashboard alike).
 export const WEBHOOK_EVENTS = [
   'quote.completed',
   'quote.failed',
@@ -7,6 +7,8 @@ export const WEBHOOK_EVENTS = [
   'job.status_changed',
   'widget.added_to_cart',
   'usage.alert',
+  'quote_request.created',
+  'quote_request.priced',
 ] as const;
 
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

@@ -63,6 +63,7 @@ const OFFER: Offer = {
   max_slice_seconds: 90,
   show_cost_breakdown: true,
   contact: 'orders@shop.example · +1 555 0100',
+  request_quote_above: { hours: 24, amount: null },
 };
 
 test('an offer goes through the editor unchanged: every field, order, default and preset setting', () => {

@@ -38,6 +38,8 @@ const NOT_FOR_SHOPPERS = new Set([
   'gcode_too_large',
   'bgcode_unreadable',
   'slicer_busy',
+  // Pricing a quote request: the merchant's token or dashboard only.
+  'quote_request_ordered',
 ]);
 
 function sources(dir: string): string[] {

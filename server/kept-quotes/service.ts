@@ -52,17 +52,42 @@ export async function keepQuote(deps: Deps, auth: Auth, quoteId: string, quantit
   const pieces = keptQuantity(offer, quantity ?? null);
   const problem = quantityProblem(offer, pieces);
   if (problem) throw new ValidationError([{ field: 'quantity', message: problem }]);
+  return linkToQuote(deps, row, pieces);
+}
+
+/**
+ * A kept link to a completed quote at `quantity` pieces, valid as long as keepQuote's (also a quote priced by hand
+ * from a quote request, whose link the merchant sends the shopper).
+ */
+export async function linkToQuote(deps: Deps, row: QuoteRow, quantity: number) {
   const expiresAt = await linkExpiry(deps, row);
-  const token = signLink(deps.config.jwtSecret, row.id, expiresAt, pieces);
+  const token = keptLinkToken(deps, row.id, expiresAt, quantity);
   return {
     quote_id: row.id,
     token,
-    quantity: pieces,
+    quantity,
     expires_at: expiresAt.toISOString(),
     price_expires_at: row.expires_at!.toISOString(),
     ...paths(token),
   };
 }
+
+/**
+ * The expiry of a link to a quote not yet written (a price set by hand, written in a transaction this must not
+ * wait on): as linkExpiry, with the quote's expiry counted as the retention sweep will count it.
+ */
+export async function keptLinkExpiry(deps: Deps, accountId: string, fileId: string, priceExpiresAt: Date) {
+  const now = deps.now().getTime();
+  const full = now + deps.config.quoteLinkDays * DAY_MS;
+  const fileKept = await fileKeptUntil(deps, accountId, fileId);
+  if (!fileKept) return new Date(full);
+  const kept = Math.max(fileKept.getTime(), priceExpiresAt.getTime(), now + DAY_MS);
+  return new Date(Math.min(full, kept));
+}
+
+/** The signed link itself (link.ts). */
+export const keptLinkToken = (deps: Pick<Deps, 'config'>, quoteId: string, expiresAt: Date, quantity: number) =>
+  signLink(deps.config.jwtSecret, quoteId, expiresAt, quantity);
 
 /** The quote a link stands for, if it is the caller's account's: another shop's key gets 404 as for any quote. */
 async function linkedQuote(deps: Deps, auth: Auth, token: string) {

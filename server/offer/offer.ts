@@ -94,6 +94,7 @@ export async function defaultOffer(db: Queryable, accountId: string): Promise<Of
     max_slice_seconds: null,
     show_cost_breakdown: false,
     contact: null,
+    request_quote_above: null,
   };
 }
 

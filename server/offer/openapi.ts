@@ -113,6 +113,22 @@ const offerProperties = {
     description:
       'Extension. How shoppers reach the shop, printed on a kept quote and its PDF, e.g. "orders@shop.example · +1 555 0100"; null: the e-mail of the account',
   },
+  request_quote_above: {
+    oneOf: [
+      { type: 'null' },
+      {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: {
+          hours: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 720 },
+          amount: { type: ['number', 'null'], exclusiveMinimum: 0 },
+        },
+      },
+    ],
+    description:
+      'Extension. Above these the widget offers "Request a quote" (name, e-mail, note: docs/widget.md) instead of Add to cart: a part whose print time is over `hours`, or a line (at the chosen quantity) whose total is over `amount` in the shop currency; either may be null, not both. null (the default): every priced part is sold.',
+  },
 } satisfies Record<OfferField, unknown>;
 
 const leadTime = {

@@ -14,6 +14,8 @@ export interface EventData {
   'job.status_changed': Schemas['WebhookEventJobStatusChanged']['data'];
   'widget.added_to_cart': Schemas['WebhookEventWidgetAddedToCart']['data'];
   'usage.alert': Schemas['WebhookEventUsageAlert']['data'];
+  'quote_request.created': Schemas['WebhookEventQuoteRequestCreated']['data'];
+  'quote_request.priced': Schemas['WebhookEventQuoteRequestPriced']['data'];
 }
 export type EventName = keyof EventData;
 

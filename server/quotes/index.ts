@@ -12,6 +12,7 @@ export { quotesRouter } from './router.ts';
 export { signingRouter } from './signing-router.ts';
 export { signingSecret } from './signing.ts';
 export { quoteById, quoteForCaller } from './sql.ts';
+export { createManualQuote } from './manual.ts';
 export type { QuoteRow } from './sql.ts';
 export { materialPrices } from './material-prices.ts';
 export { printerLabel } from './printer-label.ts';

@@ -309,6 +309,11 @@ export const quoteSchemas = {
         description: 'After this the quote cannot be added to a cart and its signature is stale',
       },
       expired: { type: 'boolean' },
+      manual: {
+        type: 'boolean',
+        description:
+          'Extension. true: the merchant priced this part by hand (a quote request, POST /v2/quote-requests/{request_id}/price). Signed like every quote; its breakdown states the price before tax as `fixed_fee`, its print figures are those of the automatic quote it replaced (0 when there was none), and its line is unit price × quantity (no quantity break, delivery surcharge or minimum line price). Absent on quotes the slicer priced',
+      },
       choices: ref('ResolvedChoices'),
       settings_digest: {
         type: 'string',

@@ -195,6 +195,7 @@ export const widgetSchemas = {
       'lead_times',
       'default_lead_time',
       'slice_settings',
+      'request_quote_above',
     ],
     additionalProperties: false,
     description:
@@ -255,6 +256,19 @@ export const widgetSchemas = {
       quantity_breaks: ref('QuantityBreaks'),
       lead_times: ref('LeadTimes'),
       default_lead_time: { type: ['string', 'null'] },
+      request_quote_above: {
+        oneOf: [
+          { type: 'null' },
+          {
+            type: 'object',
+            required: ['hours', 'amount'],
+            additionalProperties: false,
+            properties: { hours: { type: ['number', 'null'] }, amount: { type: ['number', 'null'] } },
+          },
+        ],
+        description:
+          "The offer's rule (docs/offer.md): above `hours` of print time per part, or a line total above `amount` (shop currency), the widget offers Request a quote instead of Add to cart; null: none",
+      },
       slice_settings: {
         oneOf: [ref('PublishedSliceSettings'), { type: 'null' }],
         description:

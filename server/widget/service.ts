@@ -54,6 +54,9 @@ export async function widgetConfig(deps: Deps, auth: Auth) {
     lead_times: offer.lead_times,
     default_lead_time: offer.default_lead_time,
     slice_settings: await defaultSliceSettings(deps, auth),
+    request_quote_above: offer.request_quote_above
+      ? { hours: offer.request_quote_above.hours ?? null, amount: offer.request_quote_above.amount ?? null }
+      : null,
   };
 }
 
@@ -226,6 +229,15 @@ type Offer = Awaited<ReturnType<typeof effectiveOffer>>['offer'];
  * today; the lead time is the quote's own (chosen and signed).
  */
 export function quoteLinePrice(quote: QuoteRow, quantity: number, offer: Offer) {
+  // A price set by hand is the price of the part at that quantity: the offer's terms do not change it.
+  if (quote.result?.manual)
+    return lineOf(quote.total_price!, quantity, currencyDigits(quote.currency!), {
+      quantity_breaks: [],
+      lead_time: null,
+      minimum_line_price: null,
+      minimum_unit_price: null,
+      rate: 1,
+    });
   return lineOf(quote.total_price!, quantity, currencyDigits(quote.currency!), {
     quantity_breaks: offer.quantity_breaks,
     lead_time: quote.choices?.lead_time ?? null,

@@ -175,6 +175,26 @@ export interface paths {
      */
     get: operations["keptQuotePdf"];
   };
+  "/v2/quote-requests": {
+    /** The shop's quote requests, newest first */
+    get: operations["listQuoteRequests"];
+    /**
+     * Ask the shop to price a part by hand (the widget’s “Request a quote”)
+     * @description Extension. A shopper whose part the widget cannot sell at once sends their name, e-mail and a note: no cart on the page took the line (`no_cart`), the part could not be priced automatically (`not_priceable`, with the error's code in `reason_code`: a failed slice, a part over the shop's limits or too thin to print), or the offer's `request_quote_above` asks for it (`merchant_rule`). The request names one of the shopper's own uploads (another's answers 404 as any file not theirs) and, when there is one, the quote it concerns (one of the shopper's own). It is listed in the shop's Orders with status `requested` and sent as the `quote_request.created` webhook event. The shopper never sets a price: the merchant prices it (POST /v2/quote-requests/{request_id}/price). A widget needs its shopper token; one shopper session may send 10 requests an hour (then 429 `rate_limited`); a second request for the same upload while the first is unpriced replaces it.
+     */
+    post: operations["createQuoteRequest"];
+  };
+  "/v2/quote-requests/{request_id}": {
+    /** One quote request */
+    get: operations["getQuoteRequest"];
+  };
+  "/v2/quote-requests/{request_id}/price": {
+    /**
+     * Price a request by hand and make the link the shopper orders it from
+     * @description The merchant's price of one part (`unit_price`, in the shop currency, tax included as every quote's `total_price`): it becomes a quote of the part at the request's choices, signed like every quote (docs/quote-signatures.md; `manual: true`), valid `valid_days` (default the account's quote validity), and a kept link at the request's quantity (POST /v2/kept-quotes/{token}/cart orders it). The line is the unit price × quantity: no quantity break, delivery surcharge or minimum line price is added to a price set by hand. When SMTP is configured (SMTP_URL) the link is e-mailed to the shopper at once; `email` says whether it was sent. Pricing again replaces the price and the link (the earlier link stays valid until its quote expires or is deleted); an ordered request is 409 `quote_request_ordered`.
+     */
+    post: operations["priceQuoteRequest"];
+  };
   "/v2/setup": {
     /**
      * The shop's first-run checklist
@@ -456,6 +476,20 @@ export interface webhooks {
      * @description Quote or storage usage reached 80 % or 100 % of the allowance, or fell back below 80 %. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
      */
     post: operations["webhook_usage_alert"];
+  };
+  "quote_request.created": {
+    /**
+     * The quote_request.created notification
+     * @description Extension. A shopper asked for a quote the widget could not give or sell at once (docs/widget.md, "Request a quote"). Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+     */
+    post: operations["webhook_quote_request_created"];
+  };
+  "quote_request.priced": {
+    /**
+     * The quote_request.priced notification
+     * @description Extension. You priced a quote request: the signed quote and the link to order it. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+     */
+    post: operations["webhook_quote_request_priced"];
   };
   "ping": {
     /**
@@ -1069,6 +1103,8 @@ export interface components {
        */
       expires_at?: string;
       expired?: boolean;
+      /** @description Extension. true: the merchant priced this part by hand (a quote request, POST /v2/quote-requests/{request_id}/price). Signed like every quote; its breakdown states the price before tax as `fixed_fee`, its print figures are those of the automatic quote it replaced (0 when there was none), and its line is unit price × quantity (no quantity break, delivery surcharge or minimum line price). Absent on quotes the slicer priced */
+      manual?: boolean;
       choices?: components["schemas"]["ResolvedChoices"];
       /** @description SHA-256 of the resolved settings, colour and choices */
       settings_digest?: string;
@@ -1397,6 +1433,122 @@ export interface components {
         };
       };
     };
+    QuoteRequestCreate: {
+      /** @description One of the shopper’s uploads */
+      file_id: string;
+      /** @description The quote the request concerns (one of the shopper’s); its choices are the request’s */
+      quote_id?: string | null;
+      /** @description Without a quote: the shopper's choices from the offer (defaults as for a quote) */
+      choices?: {
+        material?: string;
+        color?: string;
+        quality?: string;
+        infill?: number;
+        lead_time?: string;
+      };
+      /** @description Default the offer's smallest */
+      quantity?: number;
+      /** @enum {string} */
+      reason: "no_cart" | "not_priceable" | "merchant_rule";
+      /** @description With `not_priceable`: the error code the part failed with (e.g. `slice_failed`) */
+      reason_code?: string | null;
+      name: string;
+      /** @description Where the shop sends the link to order the part */
+      email: string;
+      /** @description What the shopper wants the shop to know (line breaks allowed) */
+      note?: string;
+      /** @description The shop page the widget runs on: the order link opens the priced quote there (`sq-quote`). A widget may name only a page of the origin it calls from. */
+      page?: string;
+    };
+    QuoteRequestReceipt: {
+      request_id: string;
+      /** @constant */
+      status: "requested";
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC with milliseconds
+       */
+      created_at: string;
+    };
+    QuoteRequestPrice: {
+      /** @description The price of one part in the shop currency, tax included, in whole minor units (12.5 or 12.50) */
+      unit_price: number;
+      /** @description How long the price holds; default the account's quote validity (quote_validity_days) */
+      valid_days?: number;
+    };
+    QuoteRequestRecord: {
+      request_id: string;
+      /**
+       * @description requested: waiting for your price; priced: the link is out; ordered: the priced quote was added to a cart
+       * @enum {string}
+       */
+      status: "requested" | "priced" | "ordered";
+      /** @enum {string} */
+      reason: "no_cart" | "not_priceable" | "merchant_rule";
+      reason_code: string | null;
+      file_id: string;
+      file_name: string;
+      /** @description GET: download the model */
+      file_url: string;
+      /** @description The automatic quote it concerns, if any */
+      quote_id: string | null;
+      choices: components["schemas"]["ResolvedChoices"];
+      quantity: number;
+      name: string;
+      email: string;
+      note: string;
+      /** @description Origin of the shop page */
+      origin: string | null;
+      /** @description The shop page it was sent from */
+      page: string | null;
+      widget_key_id: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC with milliseconds
+       */
+      created_at: string;
+      /** @description null until you price it */
+      price: null | components["schemas"]["QuoteRequestPriceSet"];
+      /** @description Whether the link was e-mailed to the shopper */
+      email_delivery: {
+        /** @description SMTP is configured: links are e-mailed when priced */
+        configured: boolean;
+        /** @description When the SMTP server took the e-mail with the latest link */
+        sent_at: string | null;
+        /** @description Why the latest e-mail was not sent */
+        error: string | null;
+      };
+    };
+    QuoteRequestPriceSet: {
+      /** @description The quote priced by hand (signed; `manual: true`) */
+      quote_id: string;
+      unit_price: number;
+      /** @description unit_price × quantity */
+      total_price: number;
+      currency: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC with milliseconds
+       */
+      priced_at: string;
+      /**
+       * Format: date-time
+       * @description Until when the price holds and can be ordered
+       */
+      expires_at: string;
+      /** @description The kept link (GET /v2/kept-quotes/{token}) */
+      token: string;
+      /** @description The shop page with the link in it (`sq-quote`): what the shopper opens to order; null when the request named no page */
+      order_url: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC with milliseconds
+       */
+      link_expires_at: string;
+    };
+    QuoteRequestList: WithRequired<{
+      data: components["schemas"]["QuoteRequestRecord"][];
+    } & components["schemas"]["ListMeta"], "data">;
     Setup: {
       /** @description A live widget key exists */
       widget_key: {
@@ -1512,6 +1664,11 @@ export interface components {
       quantity_breaks: components["schemas"]["QuantityBreaks"];
       lead_times: components["schemas"]["LeadTimes"];
       default_lead_time: string | null;
+      /** @description The offer's rule (docs/offer.md): above `hours` of print time per part, or a line total above `amount` (shop currency), the widget offers Request a quote instead of Add to cart; null: none */
+      request_quote_above: OneOf<[null, {
+        hours: number | null;
+        amount: number | null;
+      }]>;
       /** @description What the offer's default choices slice with: the widget measures a dropped model's estimate features with it (POST /v2/widget/estimate); null when the default choices cannot be resolved */
       slice_settings: components["schemas"]["PublishedSliceSettings"] | null;
     };
@@ -1848,6 +2005,11 @@ export interface components {
       show_cost_breakdown?: boolean;
       /** @description Extension. How shoppers reach the shop, printed on a kept quote and its PDF, e.g. "orders@shop.example · +1 555 0100"; null: the e-mail of the account */
       contact?: string | null;
+      /** @description Extension. Above these the widget offers "Request a quote" (name, e-mail, note: docs/widget.md) instead of Add to cart: a part whose print time is over `hours`, or a line (at the chosen quantity) whose total is over `amount` in the shop currency; either may be null, not both. null (the default): every priced part is sold. */
+      request_quote_above?: OneOf<[null, {
+        hours?: number | null;
+        amount?: number | null;
+      }]>;
     };
     Offer: {
       materials: ({
@@ -1914,6 +2076,11 @@ export interface components {
       show_cost_breakdown: boolean;
       /** @description Extension. How shoppers reach the shop, printed on a kept quote and its PDF, e.g. "orders@shop.example · +1 555 0100"; null: the e-mail of the account */
       contact: string | null;
+      /** @description Extension. Above these the widget offers "Request a quote" (name, e-mail, note: docs/widget.md) instead of Add to cart: a part whose print time is over `hours`, or a line (at the chosen quantity) whose total is over `amount` in the shop currency; either may be null, not both. null (the default): every priced part is sold. */
+      request_quote_above: OneOf<[null, {
+        hours?: number | null;
+        amount?: number | null;
+      }]>;
       /**
        * @description widget_key: the key's own offer; account: yours; default: derived from your profiles
        * @enum {string}
@@ -1966,12 +2133,12 @@ export interface components {
       secret: string;
     };
     /** @enum {string} */
-    WebhookEventName: "quote.completed" | "quote.failed" | "file.uploaded" | "file.deleted" | "job.status_changed" | "widget.added_to_cart" | "usage.alert";
+    WebhookEventName: "quote.completed" | "quote.failed" | "file.uploaded" | "file.deleted" | "job.status_changed" | "widget.added_to_cart" | "usage.alert" | "quote_request.created" | "quote_request.priced";
     /**
      * @description A subscribed event, or `ping` for a test delivery
      * @enum {string}
      */
-    WebhookDeliveryEvent: "quote.completed" | "quote.failed" | "file.uploaded" | "file.deleted" | "job.status_changed" | "widget.added_to_cart" | "usage.alert" | "ping";
+    WebhookDeliveryEvent: "quote.completed" | "quote.failed" | "file.uploaded" | "file.deleted" | "job.status_changed" | "widget.added_to_cart" | "usage.alert" | "quote_request.created" | "quote_request.priced" | "ping";
     WebhookCreate: {
       /** @description Receiver endpoint (at most 2048 characters); must satisfy the endpoint rules (http/https, no credentials, public address only), checked by the URL guard so each refusal carries its rule as the error code */
       url: string;
@@ -2405,6 +2572,73 @@ export interface components {
             color: string;
           };
         };
+      };
+    };
+    /** @description Extension. Body of `quote_request.created`: a shopper asked you to price a part (docs/widget.md, "Request a quote"). Price it in the dashboard (Orders) or with POST /v2/quote-requests/{request_id}/price. Receivers must ignore fields they do not know; fields may be added. */
+    WebhookEventQuoteRequestCreated: {
+      /** @constant */
+      event: "quote_request.created";
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC with milliseconds
+       */
+      timestamp: string;
+      data: {
+        requestId: string;
+        /**
+         * @description no_cart: no cart on the page took the line; not_priceable: no automatic price (reasonCode says why); merchant_rule: above the offer's request_quote_above
+         * @enum {string}
+         */
+        reason: "no_cart" | "not_priceable" | "merchant_rule";
+        /** @description The error code the part failed with (not_priceable) */
+        reasonCode: string | null;
+        fileId: string;
+        fileName: string;
+        /** @description The automatic quote it concerns, if any */
+        quoteId: string | null;
+        choices: components["schemas"]["ResolvedChoices"];
+        quantity: number;
+        name: string;
+        email: string;
+        note: string;
+        origin: string | null;
+        /** @description The shop page it was sent from */
+        page: string | null;
+        widgetKeyId: string | null;
+      };
+    };
+    /** @description Extension. Body of `quote_request.priced`: you priced a quote request; the quote is signed like every quote (docs/quote-signatures.md). Ordering it from the link sends `widget.added_to_cart` as any add. Receivers must ignore fields they do not know; fields may be added. */
+    WebhookEventQuoteRequestPriced: {
+      /** @constant */
+      event: "quote_request.priced";
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC with milliseconds
+       */
+      timestamp: string;
+      data: {
+        requestId: string;
+        /** @description The quote priced by hand (`manual: true`) */
+        quoteId: string;
+        fileId: string;
+        fileName: string;
+        quantity: number;
+        unitPrice: number;
+        /** @description unitPrice × quantity */
+        totalPrice: number;
+        currency: string;
+        /**
+         * Format: date-time
+         * @description Until when the price holds
+         */
+        expiresAt: string;
+        signature: components["schemas"]["QuoteSignature"];
+        /** @description The kept link the shopper orders from */
+        token: string;
+        /** @description The shop page with the link in it; null: none named */
+        orderUrl: string | null;
+        /** @description The shopper's e-mail */
+        email: string;
       };
     };
     /** @description Body of a test delivery ("Send a test event", `POST /v2/webhooks/{webhook_id}/ping`). Not an event you subscribe to: every webhook can receive it. `test` is true only here. Answer with any 2xx; a receiver that switches on `event` should treat an unknown name (this one included) as "nothing to do" and still answer 2xx. Receivers must ignore fields they do not know; fields may be added. */
@@ -4221,6 +4455,141 @@ export interface operations {
       429: components["responses"]["TooManyRequests"];
     };
   };
+  /** The shop's quote requests, newest first */
+  listQuoteRequests: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1 */
+        page?: number;
+        /** @description Items per page */
+        limit?: number;
+        /** @description Only requests in this state */
+        status?: "requested" | "priced" | "ordered";
+      };
+    };
+    responses: {
+      /** @description A page of requests */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["QuoteRequestList"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
+   * Ask the shop to price a part by hand (the widget’s “Request a quote”)
+   * @description Extension. A shopper whose part the widget cannot sell at once sends their name, e-mail and a note: no cart on the page took the line (`no_cart`), the part could not be priced automatically (`not_priceable`, with the error's code in `reason_code`: a failed slice, a part over the shop's limits or too thin to print), or the offer's `request_quote_above` asks for it (`merchant_rule`). The request names one of the shopper's own uploads (another's answers 404 as any file not theirs) and, when there is one, the quote it concerns (one of the shopper's own). It is listed in the shop's Orders with status `requested` and sent as the `quote_request.created` webhook event. The shopper never sets a price: the merchant prices it (POST /v2/quote-requests/{request_id}/price). A widget needs its shopper token; one shopper session may send 10 requests an hour (then 429 `rate_limited`); a second request for the same upload while the first is unpriced replaces it.
+   */
+  createQuoteRequest: {
+    parameters: {
+      header?: {
+        /** @description Widget keys: the shopper token from GET /v2/file/upload-id; a shopper sees only their own uploads and quotes */
+        "X-Shopper-Token"?: string;
+        /** @description Any unique string (e.g. a UUID) of 1 to 255 visible ASCII characters. A retry with the same key and the same request within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is 422 `idempotency_key_reused`; a retry while the first request still runs is 409 `idempotency_key_in_use`. Keys are per account (per widget key and shopper for widget calls). */
+        "Idempotency-Key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["QuoteRequestCreate"];
+      };
+    };
+    responses: {
+      /** @description The request, as the shop received it */
+      201: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["QuoteRequestReceipt"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /** One quote request */
+  getQuoteRequest: {
+    parameters: {
+      path: {
+        /** @description A quote request (rq_…) */
+        request_id: string;
+      };
+    };
+    responses: {
+      /** @description The request */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["QuoteRequestRecord"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
+   * Price a request by hand and make the link the shopper orders it from
+   * @description The merchant's price of one part (`unit_price`, in the shop currency, tax included as every quote's `total_price`): it becomes a quote of the part at the request's choices, signed like every quote (docs/quote-signatures.md; `manual: true`), valid `valid_days` (default the account's quote validity), and a kept link at the request's quantity (POST /v2/kept-quotes/{token}/cart orders it). The line is the unit price × quantity: no quantity break, delivery surcharge or minimum line price is added to a price set by hand. When SMTP is configured (SMTP_URL) the link is e-mailed to the shopper at once; `email` says whether it was sent. Pricing again replaces the price and the link (the earlier link stays valid until its quote expires or is deleted); an ordered request is 409 `quote_request_ordered`.
+   */
+  priceQuoteRequest: {
+    parameters: {
+      header?: {
+        /** @description Any unique string (e.g. a UUID) of 1 to 255 visible ASCII characters. A retry with the same key and the same request within 24 hours gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is 422 `idempotency_key_reused`; a retry while the first request still runs is 409 `idempotency_key_in_use`. Keys are per account (per widget key and shopper for widget calls). */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        /** @description A quote request (rq_…) */
+        request_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["QuoteRequestPrice"];
+      };
+    };
+    responses: {
+      /** @description The priced request, with its link */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["QuoteRequestRecord"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
   /**
    * The shop's first-run checklist
    * @description Each step says whether it is done, from what the account holds: a live widget key; an offer saved (for the account or a key); its own price for every material a shopper can pick (the effective offer’s and every widget key’s own offer’s: a price from one of the account’s material profiles, not a shipped example price), with the currency and minimums in force; a cart that took a line the widget added (acknowledged `sq-add-to-cart`); a first order. `cart.not_connected`: orders exist but no cart took any.
@@ -5787,6 +6156,64 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["WebhookEventUsageAlert"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer marks the delivery delivered; anything else fails the attempt */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /**
+   * The quote_request.created notification
+   * @description Extension. A shopper asked for a quote the widget could not give or sell at once (docs/widget.md, "Request a quote"). Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+   */
+  webhook_quote_request_created: {
+    parameters: {
+      header: {
+        /** @description sha256=<hex HMAC-SHA256 of the raw body, keyed with the webhook secret> */
+        "X-Webhook-Signature": string;
+        /** @description The event name */
+        "X-Webhook-Event": string;
+        /** @description The delivery id (dlv_...), the same on every attempt */
+        "X-Webhook-Delivery": string;
+        /** @description When this attempt was sent (not signed) */
+        "X-Webhook-Timestamp": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookEventQuoteRequestCreated"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer marks the delivery delivered; anything else fails the attempt */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /**
+   * The quote_request.priced notification
+   * @description Extension. You priced a quote request: the signed quote and the link to order it. Sent by slicequote to the webhook URL; authenticated by X-Webhook-Signature, not by a token.
+   */
+  webhook_quote_request_priced: {
+    parameters: {
+      header: {
+        /** @description sha256=<hex HMAC-SHA256 of the raw body, keyed with the webhook secret> */
+        "X-Webhook-Signature": string;
+        /** @description The event name */
+        "X-Webhook-Event": string;
+        /** @description The delivery id (dlv_...), the same on every attempt */
+        "X-Webhook-Delivery": string;
+        /** @description When this attempt was sent (not signed) */
+        "X-Webhook-Timestamp": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookEventQuoteRequestPriced"];
       };
     };
     responses: {

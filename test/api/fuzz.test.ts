@@ -57,6 +57,11 @@ before(async () => {
   });
   const hook = await api.post('/v2/webhooks', { url: 'https://93.184.215.14/hooks/fuzz', events: ['usage.alert'] });
   const profile = await api.post('/v2/profiles/printer', { name: 'Fuzz printer', settings: { fill_density: 30 } });
+  const request = await server.client().request('POST', '/v2/quote-requests', {
+    json: { file_id: shopperFile.body.file_id, reason: 'no_cart', name: 'Fuzz', email: 'fuzz@example.test' },
+    headers: shopperHeaders,
+  });
+  assert.equal(request.status, 201, JSON.stringify(request.body));
   realIds = {
     file_id: [file.body.file_id, shopperFile.body.file_id],
     quote_id: [refused.body.error.details.quote_id],
@@ -68,6 +73,7 @@ before(async () => {
     token_id: [spareToken.body.token_id],
     widget_key_id: [spareKey.body.widget_key_id],
     upload_id: [spareUpload.body.upload_id],
+    request_id: [request.body.request_id],
   };
   headersOf = {
     token: { authorization: `Bearer ${account.token}` },

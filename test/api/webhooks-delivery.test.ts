@@ -24,6 +24,8 @@ const ALL_EVENTS = [
   'job.status_changed',
   'widget.added_to_cart',
   'usage.alert',
+  'quote_request.created',
+  'quote_request.priced',
 ];
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const MODELS = corpusPath();
@@ -141,6 +143,47 @@ const SAMPLE: Record<string, Record<string, unknown>> = {
     },
   },
   'usage.alert': { resource: 'quotes', level: 80, used: 80, limit: 100, period: '2026-11' },
+  'quote_request.created': {
+    requestId: 'rq_abc',
+    reason: 'not_priceable',
+    reasonCode: 'exceeds_build_volume',
+    fileId: 'file_abc',
+    fileName: 'hull.stl',
+    quoteId: 'qt_abc',
+    choices: {
+      material: 'PETG',
+      color: 'orange',
+      quality: 'standard',
+      quality_label: 'Standard',
+      infill: 20,
+      quantity: 2,
+    },
+    quantity: 2,
+    name: 'Ada Lovelace',
+    email: 'ada@example.test',
+    note: 'Could you print it in two halves?',
+    origin: 'https://shop.example',
+    page: 'https://shop.example/print',
+    widgetKeyId: 'wk_abc',
+  },
+  'quote_request.priced': {
+    requestId: 'rq_abc',
+    quoteId: 'qt_def',
+    fileId: 'file_abc',
+    fileName: 'hull.stl',
+    quantity: 2,
+    unitPrice: 12.5,
+    totalPrice: 25,
+    currency: 'EUR',
+    expiresAt: '2026-12-01T10:00:00.000Z',
+    signature: {
+      payload: `v3:qt_def:file_abc:1:mm:1:as_uploaded:${'0'.repeat(64)}:1250:EUR::0:1796119200`,
+      hmac_sha256: 'a'.repeat(64),
+    },
+    token: 'qt_def.1796119200.2.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+    orderUrl: 'https://shop.example/print?sq-quote=qt_def.1796119200.2.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+    email: 'ada@example.test',
+  },
 };
 
 let server: TestServer;
@@ -237,7 +280,7 @@ test('every event type is delivered with the documented headers and a signature 
   const r = await receiver();
   const h = await hook(api, r.url, ALL_EVENTS);
   for (const event of ALL_EVENTS) await emit(server, accountId, event);
-  const got = await r.waitFor(7);
+  const got = await r.waitFor(ALL_EVENTS.length);
   assert.deepEqual(got.map((g) => g.json.event).sort(), [...ALL_EVENTS].sort());
   for (const g of got) {
     assert.equal(
@@ -256,7 +299,7 @@ test('every event type is delivered with the documented headers and a signature 
     assert.deepEqual(g.json.data, SAMPLE[g.json.event]);
     assertEventShape(g.json);
   }
-  const list = await settled(api, h.webhook_id, 7);
+  const list = await settled(api, h.webhook_id, ALL_EVENTS.length);
   for (const d of list) {
     assert.equal(d.state, 'delivered');
     assert.equal(d.attempts, 1);

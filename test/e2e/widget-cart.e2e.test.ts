@@ -1,7 +1,7 @@
 // Orders are never lost, in Debian's Chromium at 1280 and 390 px, on plain pages of another origin holding
 // only the snippet as a merchant copies it from the dashboard: as copied (no cart connected) the shopper reads
-// that the part is reserved and the shop will contact them, and the merchant's orders list the line as
-// unacknowledged; with the snippet's listener filled in the shopper reads "Added … to your cart" and the line
+// that no cart took the part and is asked for a quote request (the Request a quote form), and the merchant's
+// orders list the line as unacknowledged; with the snippet's listener filled in the shopper reads "Added … to your cart" and the line
 // is acknowledged; with `cart-url` a shop without JavaScript receives the signed lines as a form POST.
 // Screenshots go to test-artifacts/widget/ and, with SLICEQUOTE_UPDATE_SCREENSHOTS=1, the reserved state at 390 px
 // to docs/screenshots/widget-cart-reserved-phone.png.
@@ -97,7 +97,7 @@ const quoteOf = (page: Page): Promise<string> =>
   page.locator('slice-quote').evaluate((el) => (el as unknown as { quote: { quote_id: string } }).quote.quote_id);
 
 for (const size of SIZES) {
-  test(`${size.name}: the snippet as copied: "reserved, the shop will contact you"; the line is an unacknowledged order`, {
+  test(`${size.name}: the snippet as copied: no cart took the part, the widget asks for a quote request; the line is an unacknowledged order`, {
     skip,
     timeout: SLICE_TIMEOUT,
   }, async () => {
@@ -107,8 +107,12 @@ for (const size of SIZES) {
       await page.locator('slice-quote [part~=add-button]').click();
       const note = page.locator('slice-quote [part~=added]');
       await note.waitFor({ timeout: 15_000 });
-      assert.equal(await note.innerText(), 'Your part is reserved — the shop will contact you.');
+      assert.equal(
+        await note.innerText(),
+        'No cart took your part yet: request a quote above, and the shop will send you a link to order it.',
+      );
       assert.ok(await note.isVisible());
+      await page.locator('slice-quote [part~=request-form]').waitFor();
       const shot = path.join(ARTIFACTS, `cart-reserved-${size.name}.png`);
       await page.screenshot({ path: shot });
       if (size.name === 'phone' && process.env.SLICEQUOTE_UPDATE_SCREENSHOTS === '1')

@@ -141,8 +141,8 @@ describe('quoting', () => {
     const note = await until(() => shadow(el).querySelector('[part~=added]'), 'the note under the button');
     assertEqual(
       note.textContent!.trim(),
-      'Your part is reserved — the shop will contact you.',
-      'no listener took the line: no false "Added to your cart"',
+      'No cart took your part yet: request a quote above, and the shop will send you a link to order it.',
+      'no listener took the line: no false "Added to your cart", a quote request instead',
     );
     (detail as unknown as { accept(): void }).accept(); // the page's cart took it, after its own cart call
     const shown = () => shadow(el).querySelector('[part~=added]')?.textContent?.trim() ?? '';

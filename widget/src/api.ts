@@ -30,6 +30,9 @@ export interface QuoteRequest {
   choices: { material: string; color?: string; quality: string; infill: number; lead_time?: string };
 }
 
+/** What a quote request sends (the contract's QuoteRequestCreate). */
+export type QuoteRequestBody = import('../../shared/api/schema.ts').components['schemas']['QuoteRequestCreate'];
+
 export class WidgetApi {
   private readonly base: string;
   /** The shopper's session, issued with the first upload id; a shopper reads only their own uploads and quotes. */
@@ -140,6 +143,11 @@ export class WidgetApi {
   async orderKept(token: string): Promise<CartLine> {
     if (!this.shopperToken) await this.uploadTicket();
     return this.json('POST', `/v2/kept-quotes/${encodeURIComponent(token)}/cart`);
+  }
+
+  /** Asks the shop to price a part by hand (POST /v2/quote-requests): the shopper's contact, never a price. */
+  requestQuote(body: QuoteRequestBody): Promise<{ request_id: string; status: 'requested'; created_at: string }> {
+    return this.json('POST', '/v2/quote-requests', body);
   }
 
   /** The quote a kept link stands for (GET /v2/kept-quotes/{token}). */

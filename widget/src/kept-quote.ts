@@ -152,7 +152,12 @@ function renderKeptFacts(kept: KeptQuote, w: Writing): TemplateResult {
           ? html`<div><dt>Lead time</dt><dd>${kept.lead_time}</dd></div>`
           : nothing
     }
-    <div><dt>Print time</dt><dd>${duration(q.estimated_time_seconds!)}</dd></div>
-    <div><dt>Weight</dt><dd>${grams(q.filament_weight!, w.locale)} each</dd></div>
+    ${
+      // A price the shop set by hand for a part never sliced has no print figures to show.
+      q.manual && !q.estimated_time_seconds
+        ? nothing
+        : html`<div><dt>Print time</dt><dd>${duration(q.estimated_time_seconds!)}</dd></div>
+    <div><dt>Weight</dt><dd>${grams(q.filament_weight!, w.locale)} each</dd></div>`
+    }
   </dl>`;
 }

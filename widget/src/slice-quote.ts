@@ -13,7 +13,7 @@ import { renderParts, type PartsHandlers, type PartsState } from './parts-view.t
 import { Preview } from './preview.ts';
 import { prefetchParser } from './parse-client.ts';
 import { findMaterial, initialSelection, swatchOf } from './selection.ts';
-import type { ShopState, StageError } from './state.ts';
+import type { ShopState, StageError, WidgetState } from './state.ts';
 import { styles } from './styles.ts';
 import type { AddToCartDetail, KeptQuote, MaterialPrices, Quote, Selection, WidgetConfig } from './types.ts';
 import { renderWidget, type Handlers, type SingleState } from './view.ts';
@@ -23,6 +23,15 @@ import type { PartEvent, SliceQuoteEventDetails, SliceQuoteEvents } from './even
 import { linkFromPage, renderKept, saveBlob, shareUrl, type KeptHandlers, type KeptView } from './kept-quote.ts';
 import { copyLink, pdfPage } from './kept-link.ts';
 import { keptCartDetail, keptThumbnail, type KeptOrder } from './kept-order.ts';
+import {
+  contactProblems,
+  newRequest,
+  requestAbout,
+  requestReason,
+  type ContactField,
+  type RequestHandlers,
+  type RequestState,
+} from './quote-request.ts';
 
 /** Parts in one widget with `multiple`: the default, and the most `max-parts` may ask for. */
 export const DEFAULT_MAX_PARTS = 10;
@@ -98,6 +107,8 @@ export class SliceQuote extends LitElement {
   private prices: MaterialPrices | null = null;
   private pricesFor = '';
   private pricesRun: AbortController | null = null;
+  /** "Request a quote" of the single part (quote-request.ts): the form's state, for the part and price it is about. */
+  private rfq: RequestState | null = null;
 
   constructor() {
     super();
@@ -210,12 +221,12 @@ export class SliceQuote extends LitElement {
       return renderParts(this.s, this.parts, this.m, this.maxPartsAllowed, this.thumbnails, this.partsHandlers);
     if (this.s.kept)
       return renderKept(this.s.kept, this.s, this.s.keptDownloading, this.s.keptOrder, this.keptHandlers);
+    const shown: WidgetState = { ...this.s, ...this.single.s, error: this.s.configError ?? this.single.s.error };
     const s: SingleState = {
-      ...this.s,
-      ...this.single.s,
-      error: this.s.configError ?? this.single.s.error,
+      ...shown,
       comparing: this.comparing,
       prices: this.prices,
+      request: this.requestView(shown),
     };
     return renderWidget(s, this.single.s.model ? (this.preview?.canvas ?? null) : null, this.handlers);
   }
@@ -405,6 +416,98 @@ export class SliceQuote extends LitElement {
     closeKept: () => {
       this.patch({ kept: null, keptOrder: null });
       this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>('[part~=choose-button]');
+    },
+  };
+
+  // ---- request a quote (quote-request.ts) ---------------------------------------------------------
+
+  /** Why the part shown needs a request, with its form's state (a new part or price starts a new form). */
+  private requestView(s: WidgetState) {
+    const reason = requestReason(s);
+    if (!reason) return null;
+    const about = requestAbout(s, reason);
+    if (this.rfq?.about !== about) {
+      // No cart took the line: the form is the next step, so it opens at once and takes the focus.
+      this.rfq = newRequest(about, reason === 'no_cart');
+      if (reason === 'no_cart')
+        this.focusAfterRender = () => {
+          // In view (on a phone the form is above the sticky bar, out of sight), then focused.
+          const name = this.renderRoot.querySelector<HTMLElement>('#rfq-name');
+          name?.scrollIntoView({ block: 'center' });
+          return name;
+        };
+    }
+    return { reason, state: this.rfq };
+  }
+
+  private patchRequest(change: Partial<RequestState>): void {
+    if (this.rfq) this.rfq = { ...this.rfq, ...change };
+    this.requestUpdate();
+  }
+
+  private async sendRequest(form: HTMLFormElement): Promise<void> {
+    const part = this.single.s;
+    const view = this.requestView({ ...this.s, ...part });
+    if (!view || !part.file || !part.selection || view.state.sending) return;
+    const data = new FormData(form);
+    const [name, email, note] = (['name', 'email', 'note'] as const).map((f) => String(data.get(f) ?? ''));
+    const errors = contactProblems(name!, email!, note!);
+    const first = (['name', 'email', 'note'] as ContactField[]).find((f) => errors[f]);
+    if (first) {
+      this.patchRequest({ errors, failure: null });
+      this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>(`#rfq-${first}`);
+      return;
+    }
+    this.patchRequest({ errors: {}, failure: null, sending: true });
+    const sel = part.selection;
+    const quote = view.reason === 'not_priceable' ? null : part.quote;
+    const page = location.href.length <= 2000 && /^https?:/.test(location.href) ? location.href : undefined;
+    try {
+      const sent = await this.client!.requestQuote({
+        file_id: part.file.file_id,
+        quote_id: quote?.quote_id ?? null,
+        ...(quote
+          ? {}
+          : {
+              choices: {
+                material: sel.material,
+                ...(sel.color ? { color: sel.color } : {}),
+                quality: sel.quality,
+                infill: sel.infill,
+                ...(sel.lead_time ? { lead_time: sel.lead_time } : {}),
+              },
+            }),
+        quantity: sel.quantity,
+        reason: view.reason,
+        reason_code: view.reason === 'not_priceable' ? (part.error?.code ?? null) : null,
+        name: name!.trim(),
+        email: email!.trim(),
+        note: note!.trim(),
+        ...(page ? { page } : {}),
+      });
+      this.patchRequest({ sending: false, sent: email!.trim() });
+      this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>('[part~=request-sent]');
+      this.emit('sq-quote-request', {
+        request_id: sent.request_id,
+        file_id: part.file.file_id,
+        quote_id: quote?.quote_id ?? null,
+        reason: view.reason,
+      });
+    } catch (e) {
+      const err = toWidgetError(e);
+      this.patchRequest({ sending: false, failure: err.detail });
+      this.emit('sq-error', err.detail);
+    }
+  }
+
+  private readonly requestHandlers: RequestHandlers = {
+    open: () => {
+      this.patchRequest({ open: true });
+      this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>('#rfq-name');
+    },
+    submit: (e) => {
+      e.preventDefault();
+      void this.sendRequest(e.target as HTMLFormElement);
     },
   };
 
@@ -653,6 +756,7 @@ export class SliceQuote extends LitElement {
     resetView: () => this.preview?.resetView(),
     scaleTo: (percent) => void this.single.scaleTo(percent),
     kept: this.keptHandlers,
+    request: this.requestHandlers,
     compare: () => {
       this.comparing = !this.comparing;
       this.requestUpdate();

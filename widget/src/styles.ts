@@ -232,6 +232,17 @@ export const styles = css`
   .options .material-description, .options .breaks { grid-column: 1 / -1; }
   .compare { margin-top: 12px; }
   .panel > .breaks { margin-top: 8px; }
+  /* Request a quote: the shopper's contact, in the panel (never in the phone's sticky bar). */
+  .rfq { display: grid; gap: 10px; padding: 12px; border: 1px solid var(--_border); border-radius: var(--_radius); }
+  .rfq p { margin: 0; }
+  .rfq input, .rfq textarea {
+    font: inherit; width: 100%; min-height: 40px; padding: 8px; color: inherit; background: var(--_bg);
+    border: 1px solid var(--_border); border-radius: calc(var(--_radius) / 2);
+  }
+  .rfq textarea { resize: vertical; }
+  .rfq textarea[aria-invalid='true'] { border-color: var(--_error); border-width: 2px; }
+  .rfq textarea:focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
+  .rfq-offer { display: grid; gap: 8px; }
   .material-prices { list-style: none; margin: 8px 0 0; padding: 0; display: grid; gap: 4px; }
   .material-prices button {
     display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 2px 12px; width: 100%; text-align: start;

@@ -11,6 +11,7 @@ import { shopperMessage } from './shopper-messages.ts';
 import { renderUnitOffer, unitQuestion } from './unit-offer.ts';
 import { renderPlacementNote, renderScaleControl } from './fit-scale.ts';
 import { renderKeep, type KeptHandlers } from './kept-quote.ts';
+import { renderRequest, type RequestHandlers, type RequestReason, type RequestState } from './quote-request.ts';
 
 export interface Handlers {
   choose(): void;
@@ -29,10 +30,22 @@ export interface Handlers {
   kept?: KeptHandlers;
   /** Opens or closes the side-by-side list of every material's price. */
   compare?(): void;
+  /** "Request a quote" (quote-request.ts); absent: not offered (a preview). */
+  request?: RequestHandlers;
+}
+
+/** Why the part needs a request, and how far its form got. */
+export interface RequestView {
+  reason: RequestReason;
+  state: RequestState;
 }
 
 /** The single part's view also shows the side-by-side material prices (offer-view.ts). */
-export type SingleState = WidgetState & { comparing: boolean; prices: MaterialPrices | null };
+export type SingleState = WidgetState & {
+  comparing: boolean;
+  prices: MaterialPrices | null;
+  request?: RequestView | null;
+};
 
 const ACCEPT = '.stl,.3mf,.obj,model/stl,model/3mf,model/obj';
 
@@ -55,6 +68,7 @@ export function renderWidget(s: SingleState, canvas: HTMLCanvasElement | null, h
         ${renderFacts(s)}
         ${s.quote && s.quoting === null ? renderPlacementNote(s.quote.placement, s.quote.warnings) : nothing}
         ${renderError(s, h)}
+        ${renderRequestBlock(s, h)}
         ${h.scaleTo ? renderScaleControl(s.error, s.model, s.config?.build_volume, s.rescaling, h.scaleTo) : nothing}
       </div>
       <div class="buy-bar" part="buy-bar">
@@ -348,7 +362,26 @@ export function renderError(
   `;
 }
 
-function renderCart(s: WidgetState, h: Handlers): TemplateResult {
+/** The request's form in the panel (never in the phone's sticky bar): open, sent, or its button under an error. */
+function renderRequestBlock(s: SingleState, h: Handlers): TemplateResult | typeof nothing {
+  const r = s.request;
+  if (!r || !h.request) return nothing;
+  const shown = r.state.open || r.state.sent !== null || r.reason === 'not_priceable';
+  return shown
+    ? html`<div class="rfq-block" part="request">${renderRequest(r.reason, r.state, h.request)}</div>`
+    : nothing;
+}
+
+function renderCart(s: SingleState, h: Handlers): TemplateResult {
+  const r = h.request ? s.request : null;
+  // Above the shop's rule the part is not sold at once: Request a quote takes Add to cart's place.
+  if (r?.reason === 'merchant_rule') {
+    return r.state.open || r.state.sent !== null
+      ? html`<p class="hint add-note" part="request-note">The shop prices this part itself: your request is above.</p>`
+      : renderRequest(r.reason, r.state, h.request!);
+  }
+  if (r?.reason === 'no_cart' && r.state.sent === null)
+    return html`<p class="added reserved" part="added reserved" role="status">No cart took your part yet: request a quote above, and the shop will send you a link to order it.</p>`;
   const sizeInDoubt = unitQuestion(s.file, s.unitKept) !== null;
   const blocked = s.quote === null || s.file === null || s.quantityError !== null || sizeInDoubt;
   // Busy for a moment (adding, re-pricing): aria-disabled, not disabled, so a keyboard user's focus stays on the button.

@@ -96,7 +96,9 @@ export function termsSection(c: EditorContext): TemplateResult {
         | 'minimumLinePrice'
         | 'leadTime'
         | 'maxSliceSeconds'
-        | 'contact',
+        | 'contact'
+        | 'requestHours'
+        | 'requestAmount',
     ) =>
     (v: string) =>
       c.edit((x) => (x[field] = v));
@@ -161,6 +163,23 @@ export function termsSection(c: EditorContext): TemplateResult {
       hint: `Shoppers' parts predicted to take longer to slice are refused before slicing, with the reason; quote them through the API instead. Empty: ${DEFAULT_MAX_SLICE_SECONDS} s.`,
       onInput: set('maxSliceSeconds'),
     })}
+    <div class="field-pair">
+      ${textField(c, 'request_quote_above.hours', {
+        label: html`Request a quote above <span class="unit">(hours per part)</span>`,
+        value: d.requestHours,
+        inputmode: 'decimal',
+        hint: 'Parts that print longer are not sold at once: shoppers send you a request, which you price in Orders. Empty: no limit.',
+        onInput: set('requestHours'),
+      })}
+      ${textField(c, 'request_quote_above.amount', {
+        label: html`Request a quote above <span class="unit">(line total, ${cur})</span>`,
+        value: d.requestAmount,
+        inputmode: 'decimal',
+        hint: 'Lines that cost more become a request too. Empty: no limit.',
+        onInput: set('requestAmount'),
+      })}
+    </div>
+    ${errorText(c, 'request_quote_above')}
     ${quotationFields(c, set('contact'))}
   </fieldset>`;
 }

@@ -59,6 +59,9 @@ export interface OfferDraft {
   showCostBreakdown: boolean;
   /** How shoppers reach the shop, as typed; empty: none. */
   contact: string;
+  /** "Request a quote" above these, as typed: hours of print time per part, a line total; empty: no bound. */
+  requestHours: string;
+  requestAmount: string;
 }
 
 const MIB = 1024 * 1024;
@@ -184,6 +187,8 @@ export function draftFrom(offer: Offer): OfferDraft {
     maxSliceSeconds: offer.max_slice_seconds === null ? '' : String(offer.max_slice_seconds),
     showCostBreakdown: offer.show_cost_breakdown ?? false,
     contact: offer.contact ?? '',
+    requestHours: offer.request_quote_above?.hours == null ? '' : String(offer.request_quote_above.hours),
+    requestAmount: offer.request_quote_above?.amount == null ? '' : String(offer.request_quote_above.amount),
   };
 }
 
@@ -255,6 +260,10 @@ export function offerBody(d: OfferDraft): Record<string, unknown> {
     max_slice_seconds: d.maxSliceSeconds.trim() === '' ? null : numeric(d.maxSliceSeconds),
     show_cost_breakdown: d.showCostBreakdown,
     contact: d.contact.trim() === '' ? null : d.contact.trim(),
+    request_quote_above:
+      d.requestHours.trim() === '' && d.requestAmount.trim() === ''
+        ? null
+        : { hours: amount(d.requestHours), amount: amount(d.requestAmount) },
   };
 }
 
@@ -320,5 +329,8 @@ const TOP_LABELS: Record<OfferField, string> & Record<string, string> = {
   max_slice_seconds: 'Most slicer time per part',
   show_cost_breakdown: 'Show shoppers the cost breakdown',
   contact: 'Contact on quotes',
+  request_quote_above: 'Request a quote above',
+  'request_quote_above.hours': 'Request a quote above (hours per part)',
+  'request_quote_above.amount': 'Request a quote above (line total)',
   body: 'Offer',
 };

@@ -34,6 +34,7 @@ export type CreatedToken = Schemas['TokenCreated'];
 
 export type WidgetKey = Schemas['WidgetKey'];
 export type Order = Schemas['Order'];
+export type QuoteRequest = Schemas['QuoteRequestRecord'];
 export type Setup = Schemas['Setup'];
 export type PrinterLibrary = Schemas['PrinterLibrary'];
 export type ProfileImportResult = Schemas['ProfileImportResult'];

@@ -12,6 +12,7 @@ import { emptyView, renderLoad } from '../components/states.ts';
 import { pager } from '../components/pager.ts';
 import { cartBadge } from '../components/cart-status.ts';
 import { lineFormula } from '../components/line-formula.ts';
+import '../components/quote-requests.ts';
 
 const LIMIT = 20;
 
@@ -54,6 +55,11 @@ export class OrdersPage extends AppElement {
       'Every part shoppers added to a cart through your widget, newest first. "Not in a cart": your page did not take the line (no cart connected); the shopper was told you will be in touch.',
       html`<a class="btn" href="/v2/widget/cart/export" download>Export CSV</a>`,
     )}
+      <section class="panel" aria-labelledby="rfq-h">
+        <h2 id="rfq-h">Quote requests</h2>
+        <p class="muted small">Parts the widget could not sell at once: price them, and the shopper gets a link to order.</p>
+        <sq-quote-requests></sq-quote-requests>
+      </section>
       <section class="panel" aria-label="Orders">
         ${renderLoad(
           this.orders.state,

@@ -1,0 +1,182 @@
+// Request a quote, end to end in Debian's Chromium at 1280 and 390 px: the copied snippet on a plain page with no cart
+// connected; the shopper prices a part and presses Add to cart, no cart takes it, and the widget asks for a name, an
+// e-mail and a note (the form's errors announced, focus on the field to mend); the request reaches the dashboard's
+// Orders and a signed webhook; the merchant prices it there (no SMTP on this server: the link is copied); the shopper
+// opens the link in another browser and orders it. axe finds nothing on the widget's form nor on the Orders page.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { createHmac } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { corpusPath } from '../helpers/corpus.ts';
+import { freePort } from '../helpers/process.ts';
+import { eventually } from '../helpers/poll.ts';
+import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
+import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv, plainShopPage } from './widget-env.ts';
+import { assertNoAxeViolations } from './axe.ts';
+import { assertAccessible, loggedInPage } from './dashboard-browser.ts';
+import { dashboardHost, type DashboardHost } from './dashboard-serve.ts';
+
+const skip = chromiumMissing() ?? false;
+const ARTIFACTS = path.resolve('test-artifacts', 'widget');
+const SLICE_TIMEOUT = 120_000;
+const CUBE = corpusPath('stl', 'cube20_ascii.stl');
+const SIZES = [
+  { name: 'desktop', width: 1280, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+];
+
+let env: WidgetEnv;
+let browser: Browser;
+let pages: http.Server;
+let origin: string;
+let host: DashboardHost;
+let hooks: Receiver;
+let hookSecret: string;
+
+before(
+  async () => {
+    if (skip) return;
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    env = await startWidgetEnv({ extraOrigins: [origin], env: { RATE_LIMIT_ANON_PLAN: 'business' } });
+    hooks = await startReceiver();
+    const hook = await env.server
+      .client(env.apiToken)
+      .post('/v2/webhooks', { url: hooks.url, events: ['quote_request.created', 'quote_request.priced'] });
+    assert.equal(hook.status, 201, JSON.stringify(hook.body));
+    hookSecret = hook.body.secret;
+    pages = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      // The copied snippet under the page's own heading (axe judges the whole page, which a shop gives a title).
+      res.end(plainShopPage(`<h1>Custom prints</h1>${embedSnippet(env.server.url, env.widgetKey)}`));
+    });
+    await new Promise<void>((resolve) => pages.listen(port, '127.0.0.1', resolve));
+    host = await dashboardHost(env.server.url);
+    browser = await launchChromium();
+  },
+  { timeout: 120_000 },
+);
+
+after(async () => {
+  await browser?.close();
+  pages?.close();
+  await host?.close();
+  await hooks?.close();
+  await env?.stop();
+});
+
+const widget = (page: Page, part: string) => page.locator(`slice-quote [part~=${part}]`);
+const focusedId = (page: Page) =>
+  page.locator('slice-quote').evaluate((el) => (el.shadowRoot!.activeElement as HTMLElement | null)?.id ?? '');
+
+async function open(url: string, size: (typeof SIZES)[number]): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, bypassCSP: true });
+  const page = await context.newPage();
+  page.on('pageerror', (err) => console.error('page error:', err.message));
+  await page.goto(url);
+  return page;
+}
+
+for (const size of SIZES) {
+  test(`${size.name}: no cart on the page → a request in Orders and the webhook → priced in the dashboard → ordered from the link`, {
+    skip,
+    timeout: SLICE_TIMEOUT * 3,
+  }, async () => {
+    const shopper = `Ada ${size.name}`;
+    const email = `ada-${size.name}@example.test`;
+    const page = await open(`${origin}/plain`, size);
+    try {
+      await page.locator('slice-quote #file').setInputFiles(CUBE);
+      await widget(page, 'amount').waitFor({ timeout: SLICE_TIMEOUT });
+      await widget(page, 'add-button').click();
+      // No cart took the line: the form opens, focus on its first field, and the bar says why.
+      const form = widget(page, 'request-form');
+      await form.waitFor();
+      await page.waitForFunction(
+        () => document.querySelector('slice-quote')?.shadowRoot?.activeElement?.id === 'rfq-name',
+      );
+      assert.match(await widget(page, 'reserved').innerText(), /No cart took your part yet/);
+      await assertNoAxeViolations(page, `${size.name}: the request form`);
+
+      // Sent empty: each field says what is wrong, announced; focus goes to the first to mend.
+      await widget(page, 'send-request-button').click();
+      await widget(page, 'field-error').first().waitFor();
+      assert.equal(await page.locator('slice-quote #rfq-name').getAttribute('aria-invalid'), 'true');
+      assert.equal(await page.locator('slice-quote #rfq-email').getAttribute('aria-invalid'), 'true');
+      assert.equal(await focusedId(page), 'rfq-name');
+      await assertNoAxeViolations(page, `${size.name}: the request form with its errors`);
+
+      await page.locator('slice-quote #rfq-name').fill(shopper);
+      await page.locator('slice-quote #rfq-email').fill(email);
+      await page.locator('slice-quote #rfq-note').fill('Matte black if you can.');
+      const box = await widget(page, 'send-request-button').boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= size.width, 'Send request is within the screen');
+      await widget(page, 'send-request-button').click();
+      await widget(page, 'request-sent').waitFor();
+      assert.match(await widget(page, 'request-sent').innerText(), new RegExp(`link to order your part to ${email}`));
+      await page.screenshot({ path: path.join(ARTIFACTS, `request-sent-${size.name}.png`) });
+    } finally {
+      await page.context().close();
+    }
+
+    // The signed webhook.
+    const created = await eventually(
+      async () => hooks.requests.find((r) => r.json?.event === 'quote_request.created' && r.json.data.email === email),
+      20_000,
+      'quote_request.created',
+    );
+    const signature = `sha256=${createHmac('sha256', hookSecret).update(created.body).digest('hex')}`;
+    assert.equal(created.headers['x-webhook-signature'], signature);
+    assert.equal(created.json.data.reason, 'no_cart');
+    assert.equal(created.json.data.name, shopper);
+
+    // The merchant prices it in Orders.
+    const dash = await loggedInPage(browser, host.origin, env.merchant);
+    let link = '';
+    try {
+      await dash.setViewportSize({ width: size.width, height: size.height });
+      await dash.goto(`${host.origin}/dashboard/#/orders`);
+      const row = dash.locator('[data-testid=quote-requests] tr', { hasText: email });
+      await row.waitFor();
+      assert.match(await row.innerText(), /Requested/);
+      assert.match(await row.innerText(), /Matte black if you can\./);
+      await row.getByRole('button', { name: `Price this request of ${shopper}` }).click();
+      await row.getByLabel('Price per part, tax included').fill('12.50');
+      await row.getByLabel('Valid for (days)').fill('5');
+      await row.getByRole('button', { name: 'Price and make the link' }).click();
+      const linkField = row.getByLabel('Link to order it');
+      await linkField.waitFor();
+      link = await linkField.inputValue();
+      assert.ok(link.startsWith(`${origin}/plain?`), link);
+      assert.match(await row.innerText(), /Priced/);
+      assert.match(await row.innerText(), /E-mail is not configured on this server/);
+      await row.getByRole('button', { name: 'Copy link' }).waitFor();
+      await assertAccessible(dash, `${size.name}: Orders with a priced request`);
+      await dash.screenshot({ path: path.join(ARTIFACTS, `request-priced-${size.name}.png`), fullPage: true });
+    } finally {
+      await dash.context().close();
+    }
+
+    // The shopper opens the link in another browser and orders it at the price set by hand.
+    const again = await open(link, size);
+    try {
+      await widget(again, 'kept-title').waitFor();
+      assert.match(await widget(again, 'amount').innerText(), /12\.50/);
+      await widget(again, 'add-button').click();
+      await widget(again, 'added').waitFor();
+      await assertNoAxeViolations(again, `${size.name}: the priced request opened from its link`);
+    } finally {
+      await again.context().close();
+    }
+    const listed = await env.server.client(env.apiToken).get('/v2/quote-requests?status=ordered');
+    assert.ok(
+      listed.body.data.some((r: { email: string }) => r.email === email),
+      'the request is ordered',
+    );
+  });
+}
