@@ -31,7 +31,8 @@ import { printerLabel } from './printer-label.ts';
 import { failedEventData } from './present.ts';
 import { estimateQuote } from './estimate.ts';
 import type { PresentedEstimate } from './model.ts';
-import { checkComplexity } from './slice-cost.ts';
+import { refuseOverLimit } from './slice-cost.ts';
+import { qualitiesWithinLimit } from './within-limit.ts';
 import { checkSlicerBudget } from '../limits/index.ts';
 
 const SECTIONS: SettingSection[] = ['printer_config', 'material_config', 'quote_config'];
@@ -84,12 +85,12 @@ export function validateQuoteRequest(body: unknown, widget: boolean): ParsedQuot
 /** The offer layer of a request that made choices (always for a widget key), with the choices filled in. */
 async function offerChoices(deps: Deps, auth: Auth, parsed: ParsedQuoteRequest) {
   if (parsed.choices === undefined && auth.via !== 'widget')
-    return { layer: undefined, choices: null, maxSliceSeconds: null };
+    return { layer: undefined, choices: null, maxSliceSeconds: null, offer: null };
   const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId);
   const choices = checkChoices(offer, parsed.choices);
   // Only a shop's shopper is bound by the offer's slicer budget per part; the merchant's own API is not.
   const maxSliceSeconds = auth.via === 'widget' ? (offer.max_slice_seconds ?? DEFAULT_MAX_SLICE_SECONDS) : null;
-  return { layer: choicesLayer(offer, choices), choices, maxSliceSeconds };
+  return { layer: choicesLayer(offer, choices), choices, maxSliceSeconds, offer };
 }
 
 /**
@@ -213,7 +214,7 @@ async function quoteFile(
   mode: 'sync' | 'async',
 ): Promise<QuoteRow> {
   const parsed = validateQuoteRequest(body, auth.via === 'widget');
-  const { layer, choices, maxSliceSeconds } = await offerChoices(deps, auth, parsed);
+  const { layer, choices, maxSliceSeconds, offer } = await offerChoices(deps, auth, parsed);
   // A shopper exploring an upload that already counted uses no more of the allowance (docs/limits.md).
   const shopper = widgetQuoteCaller(auth);
   if (!(auth.widgetKeyId && (await explorationCounted(deps.db, file.id, false, monthPeriod(deps.now()).start)))) {
@@ -223,14 +224,22 @@ async function quoteFile(
   // Every shopper request costs a slice: it takes from the shopper's hour and the shop's day (docs/limits.md).
   if (shopper) await chargeWidgetQuote(deps, shopper);
   // A model that fits the printer in no orientation is recorded as a failed quote here and never sliced.
-  const plan = await planSlice(deps, file, parsed.request, layer, await slicerVersionOf(deps));
+  const version = await slicerVersionOf(deps);
+  const plan = await planSlice(deps, file, parsed.request, layer, version);
   const { resolution, refusal, key } = plan;
   const cached = mode === 'sync' && !refusal ? await sliceByKey(deps.db, key) : undefined;
   if (mode === 'sync' && !refusal) deps.metrics.sliceCache.inc({ result: cached ? 'hit' : 'miss' });
   // Only a quote that will be sliced needs its cost: one answered from the cache or refused costs nothing.
   const cost = !cached && !refusal ? await planCost(deps, file, plan) : null;
   if (cost) {
-    if (maxSliceSeconds !== null) checkComplexity(cost, maxSliceSeconds);
+    if (maxSliceSeconds !== null && cost.predicted_s > maxSliceSeconds) {
+      const chosen = offer && choices ? offer.qualities.find((q) => q.id === choices.quality) : undefined;
+      const within =
+        offer && choices
+          ? await qualitiesWithinLimit(deps, file, parsed.request, offer, choices, maxSliceSeconds, version)
+          : [];
+      refuseOverLimit(cost, maxSliceSeconds, chosen ? { quality: chosen.id, label: chosen.label } : null, within);
+    }
     await admitSlice(deps, auth);
   }
   const row = await deps.db.transaction(async (tx) => {

@@ -88,13 +88,37 @@ export function sliceNiceness(kind: 'quote' | 'prefetch', predictedS: number | n
   return long || backlog >= BULK_BACKLOG ? 10 : 0;
 }
 
-/** A shop's shopper may not ask for a slice beyond the offer's budget: refused before any slicing. */
-export function checkComplexity(cost: SliceCost, limitS: number): void {
-  if (cost.predicted_s <= limitS) return;
+/** One of the offer's qualities a refused choice could take instead (within-limit.ts). */
+export interface QualityWithinLimit {
+  quality: string;
+  label: string;
+  predicted_seconds: number;
+}
+
+/**
+ * A shop's shopper may not ask for a slice beyond the offer's budget: refused before any slicing, naming the
+ * choice that is over it and the qualities that are within it (`within`, finest first), never blaming the model.
+ */
+export function refuseOverLimit(
+  cost: SliceCost,
+  limitS: number,
+  over: { quality: string; label: string } | null,
+  within: QualityWithinLimit[],
+): never {
+  const what = over ? `With ${over.label} this part` : 'With these choices this part';
+  const instead = within[0]
+    ? `${within[0].label} is within it.`
+    : 'Choose a coarser quality, or ask the shop for a quote.';
   throw new ApiError(
     422,
     'model_too_complex',
-    `This part would take about ${Math.round(cost.predicted_s)} s of slicer processor time with these choices; the shop quotes parts of up to ${limitS} s online. Simplify the model, choose a coarser quality, or contact the shop.`,
-    { field: 'max_slice_seconds', limit_seconds: limitS, predicted_seconds: cost.predicted_s },
+    `${what} would take about ${Math.round(cost.predicted_s)} s of slicer processor time; the shop prices parts of up to ${limitS} s online. ${instead}`,
+    {
+      field: 'max_slice_seconds',
+      limit_seconds: limitS,
+      predicted_seconds: cost.predicted_s,
+      ...(over ? { over_limit: over } : {}),
+      within_limit: within,
+    },
   );
 }

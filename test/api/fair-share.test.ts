@@ -207,6 +207,39 @@ test("a shopper's part above the shop's slicer budget is refused before any slic
     d.quote_id,
   ]);
   assert.deepEqual(row, { status: 'failed', attempts: 0 }, 'recorded as a failed quote, never claimed by a worker');
+  assert.equal(d.over_limit.quality, body.default_quality, 'the refusal names the choice over the limit');
+
+  // Over the limit is not a dead end: a choice over it is answered with the offer's qualities within it, finest
+  // first (what the widget offers with one click), and the shopper can take one. The limit sits just above what
+  // the standard quality was predicted to cost: Fine (0.1 mm, twice the layers) is over it, Standard and Draft are not.
+  const standardS = d.predicted_seconds as number;
+  const qualities = [
+    { id: 'draft', label: 'Draft 0.3 mm', printer_config: { layer_height: 0.3 } },
+    { id: 'standard', label: 'Standard 0.2 mm', printer_config: {} },
+    { id: 'fine', label: 'Fine 0.1 mm', printer_config: { layer_height: 0.1 } },
+  ];
+  const limit = Math.ceil(standardS * 1.05);
+  const put = await shop.api.put('/v2/offer', {
+    ...body,
+    qualities,
+    default_quality: 'standard',
+    max_slice_seconds: limit,
+  });
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+  const fine = await s.post(`/v2/file/quote/${heavy}`, { choices: { quality: 'fine' } });
+  assert.equal(fine.status, 422, JSON.stringify(fine.body));
+  const over = fine.body.error.details;
+  assert.deepEqual(over.over_limit, { quality: 'fine', label: 'Fine 0.1 mm' });
+  assert.deepEqual(
+    over.within_limit.map((q: { quality: string }) => q.quality),
+    ['standard', 'draft'],
+    JSON.stringify(over),
+  );
+  for (const q of over.within_limit) assert.ok(q.predicted_seconds <= limit, JSON.stringify(q));
+  assert.match(fine.body.error.message, /With Fine 0\.1 mm this part .* Standard 0\.2 mm is within it\./);
+  const instead = await s.post(`/v2/file/quote/${heavy}/async`, { choices: { quality: 'standard' } });
+  assert.equal(instead.status, 202, JSON.stringify(instead.body));
+
   // The merchant raises the budget in the offer: the same part is queued for slicing.
   await setBudget(1800);
   const queued = await s.post(`/v2/file/quote/${heavy}/async`, { choices: {} });

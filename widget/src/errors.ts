@@ -3,6 +3,16 @@
 // the API docs; the widget adds a few of its own (network_error, does_not_fit, ...).
 import type { ErrorDetail } from './types.ts';
 
+/**
+ * A quote refused for the shop's slicer limit on these choices (`model_too_complex` with `details.field`
+ * `max_slice_seconds`), not for the model: the quality chosen, and the finest of the offer's qualities within it.
+ */
+export interface SlicerLimit {
+  /** The label of the quality chosen; null when the request named no offer choice. */
+  over: string | null;
+  instead: { quality: string; label: string } | null;
+}
+
 export class WidgetError extends Error {
   constructor(
     readonly code: string,
@@ -12,6 +22,8 @@ export class WidgetError extends Error {
     readonly retryAfterMs = 0,
     /** The line of a several-line cart call that the server refused (`details.line`), else null. */
     readonly line: number | null = null,
+    /** A refusal for the shop's slicer limit on these choices, else null. */
+    readonly slicerLimit: SlicerLimit | null = null,
   ) {
     super(message);
     this.name = 'WidgetError';
@@ -41,7 +53,8 @@ export function networkError(): WidgetError {
 
 /** Builds the error of a non-2xx response from its `{error: {code, message}}` body. */
 export function httpError(status: number, body: unknown, retryAfter: string | null): WidgetError {
-  const err = (body as { error?: { code?: unknown; message?: unknown; details?: { line?: unknown } } } | null)?.error;
+  const err = (body as { error?: { code?: unknown; message?: unknown; details?: Record<string, unknown> } } | null)
+    ?.error;
   const code = typeof err?.code === 'string' ? err.code : `http_${status}`;
   const message = typeof err?.message === 'string' ? err.message : `The quoting service answered ${status}.`;
   // 402: the shop's monthly allowance or storage is used up; trying again would not help.
@@ -53,9 +66,23 @@ export function httpError(status: number, body: unknown, retryAfter: string | nu
     retryable,
     retryAfterMs(retryAfter),
     Number.isInteger(line) ? (line as number) : null,
+    slicerLimitOf(err?.details),
   );
 }
 
+/** A slicer-limit refusal's details, read defensively: the first of `within_limit` is the one offered. */
+function slicerLimitOf(details: Record<string, unknown> | undefined): SlicerLimit | null {
+  if (details?.field !== 'max_slice_seconds') return null;
+  const over = (details.over_limit as { label?: unknown } | undefined)?.label;
+  const first = (Array.isArray(details.within_limit) ? details.within_limit[0] : undefined) as
+    | { quality?: unknown; label?: unknown }
+    | undefined;
+  const instead =
+    typeof first?.quality === 'string' && typeof first.label === 'string'
+      ? { quality: first.quality, label: first.label }
+      : null;
+  return { over: typeof over === 'string' ? over : null, instead };
+}
 function retryAfterMs(header: string | null): number {
   const seconds = Number(header);
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;

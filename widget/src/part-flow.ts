@@ -483,7 +483,7 @@ export class PartFlow {
     // A price the cart refused (expired, made at an earlier size) is never shown again: Try again prices anew.
     if (stage === 'quote')
       for (const [key, q] of this.priced) if (q.quote_id === this.s.quote?.quote_id) this.priced.delete(key);
-    this.patch({ error: { ...err.detail, stage } });
+    this.patch({ error: { ...err.detail, stage, ...(err.slicerLimit ? { slicerLimit: err.slicerLimit } : {}) } });
     this.host.emit('sq-error', err.detail);
   }
 

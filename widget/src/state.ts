@@ -1,4 +1,5 @@
 // What the element knows at any moment; the view renders it and nothing else.
+import type { SlicerLimit } from './errors.ts';
 import type { CurrencyDisplay } from './format.ts';
 import type { KeepState } from './kept-quote.ts';
 import type { CartLine, ErrorDetail, FileRecord, Quote, Selection, WidgetConfig, Pricing } from './types.ts';
@@ -10,6 +11,8 @@ export interface StageError extends ErrorDetail {
   stage: Stage;
   /** Shown instead of the shopper wording of the code (the dashboard's offer preview explains itself). */
   shopper?: string;
+  /** A choice over the shop's slicer limit: named, and the quality within it offered with one click. */
+  slicerLimit?: SlicerLimit;
 }
 
 export interface ModelSummary {

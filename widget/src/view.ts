@@ -1,5 +1,6 @@
 // Templates of the element, as pure functions of its state. Every control has a visible label,
 // the price sits in a polite live region, errors in an alert with a retry when one can help.
+import type { SlicerLimit } from './errors.ts';
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { dimensions, duration, grams, money, percent, wait } from './format.ts';
@@ -348,16 +349,34 @@ export function progressBar(label: string, value: number | undefined): TemplateR
 
 export function renderError(
   s: Pick<WidgetState, 'error'>,
-  h: Pick<Handlers, 'retry'>,
+  h: Pick<Handlers, 'retry'> & Partial<Pick<Handlers, 'select'>>,
   /** Which part the error is about, for screen readers ("Try again for part 2: bracket.stl"). */
   about?: string,
 ): TemplateResult | typeof nothing {
   const e = s.error;
   if (!e) return nothing;
+  if (e.slicerLimit) return renderSlicerLimit(e.code, e.slicerLimit, h.select);
   return html`
     <div class="error" part="error" role="alert" data-code=${e.code}>
       <p>${e.shopper ?? shopperMessage(e.code, e.retryable)}</p>
       ${e.retryable ? html`<button type="button" part="button retry-button" @click=${h.retry}>Try again${about ? html`<span class="visually-hidden"> for ${about}</span>` : nothing}</button>` : nothing}
+    </div>
+  `;
+}
+
+/**
+ * A choice over the shop's slicer limit, in words that do not blame the model: the quality chosen is named, and
+ * the finest quality within the limit is one click away (when the view can change the choice).
+ */
+function renderSlicerLimit(code: string, limit: SlicerLimit, select?: Handlers['select']): TemplateResult {
+  const instead = select ? limit.instead : null;
+  return html`
+    <div class="error" part="error" role="alert" data-code=${code}>
+      <p>
+        ${limit.over ?? 'These choices'} ${limit.over ? 'needs' : 'need'} more slicing time than this shop prices online.
+        ${instead ? `${instead.label} is within it.` : 'Choose a coarser quality, or ask the shop for a quote.'}
+      </p>
+      ${instead ? html`<button type="button" part="button instead-button" @click=${() => select!('quality', instead.quality)}>Price it with ${instead.label}</button>` : nothing}
     </div>
   `;
 }
