@@ -88,6 +88,8 @@ export interface Config {
   slicerSecondsPerCallerHour: number;
   /** Predicted slicer seconds above which a shopper's upload is never pre-sliced. */
   prefetchMaxSeconds: number;
+  /** Slicer seconds per hour a shop's prefetches may use, all its shoppers' uploads together (its own budget). */
+  prefetchSecondsPerShopHour: number;
   quoteSyncWaitMs: number;
   jobLeaseMs: number;
   workerRole: 'all' | 'api' | 'worker';
@@ -382,6 +384,7 @@ export function loadConfig(env: Env = process.env): Config {
     slicerSecondsPerShopperHour: int(env, 'SLICER_SECONDS_PER_SHOPPER_HOUR', 300, 1, 1_000_000),
     slicerSecondsPerCallerHour: int(env, 'SLICER_SECONDS_PER_CALLER_HOUR', 3600, 1, 10_000_000),
     prefetchMaxSeconds: int(env, 'PREFETCH_MAX_SECONDS', 20, 0, 3600),
+    prefetchSecondsPerShopHour: int(env, 'PREFETCH_SECONDS_PER_SHOP_HOUR', 900, 0, 10_000_000),
     quoteSyncWaitMs: int(env, 'QUOTE_SYNC_WAIT_MS', 60_000, 0, 600_000),
     jobLeaseMs: int(env, 'JOB_LEASE_MS', 60_000, 1000, 3_600_000),
     workerRole: role,

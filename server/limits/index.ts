@@ -68,7 +68,13 @@ export { limitsPaths, limitsSchemas, rateLimitHeaders, withRateLimitResponses, w
 export { monthPeriod } from './period.ts';
 export { checkQuoteQuota, checkStorageQuota, countQuote, recordStorageChange, storageAllowanceRoom } from './quota.ts';
 export { limitsRouter } from './router.ts';
-export { chargeSlicerTime, checkSlicerBudget, purgeSlicerUsage, slicerSpeed } from './slicer-time.ts';
+export {
+  chargeSlicerTime,
+  checkSlicerBudget,
+  purgeSlicerUsage,
+  slicerSecondsUsed,
+  slicerSpeed,
+} from './slicer-time.ts';
 export type { SliceOutcome } from './slicer-time.ts';
 export { publicUploadStorageResponse, quoteBudgetResponses, widgetBudgetSchema } from './widget-budget-openapi.ts';
 export {

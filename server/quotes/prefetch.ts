@@ -10,6 +10,7 @@ import type { UploadListener } from '../files/index.ts';
 import type { Offer, OfferChoices } from '../../shared/offer.ts';
 import { checkChoices, choicesLayer, effectiveOffer } from '../offer/index.ts';
 import { detectSlicer } from '../slicer/index.ts';
+import { slicerSecondsUsed } from '../limits/index.ts';
 import { countPrefetches, insertPrefetches, type NewPrefetch } from './prefetch-sql.ts';
 import { quoteFeatures } from './estimate.ts';
 
@@ -47,7 +48,8 @@ export function prefetchChoices(offer: Offer): OfferChoices[] {
 
 /** The distinct slices of an upload's likely choices, most likely first, each as a prefetch row. */
 async function* plannedSlices(deps: Deps, file: FileRow, upload: PrefetchUpload): AsyncGenerator<NewPrefetch> {
-  const { widgetKeyId, expiresAt, caller } = upload;
+  const { widgetKeyId, expiresAt } = upload;
+  const caller = prefetchCaller(file.account_id);
   const { offer } = await effectiveOffer(deps.db, file.account_id, widgetKeyId);
   const version = (await detectSlicer(deps.config.slicerBinary)).version;
   const planned = new Set<string>();
@@ -81,7 +83,7 @@ export interface PrefetchUpload {
   widgetKeyId: string | null;
   /** When the upload's shopper session ends: the prefetches go with it. */
   expiresAt: Date;
-  /** Who uploaded: the prefetches' slicer time is theirs (docs/limits.md). */
+  /** Who uploaded. Not who pays: prefetches spend the shop's own budget (prefetchCaller, docs/limits.md). */
   caller: string;
 }
 
@@ -95,8 +97,23 @@ export async function prefetchUpload(deps: Deps, file: FileRow, upload: Prefetch
   }
 }
 
+/**
+ * Who a prefetch's slicer time is charged to: the shop's own prefetch budget, never the shopper who uploaded (a
+ * speculation the shop chose to make must not spend the shopper's hour of slicer time, docs/limits.md).
+ */
+export const prefetchCaller = (accountId: string): string => `prefetch:${accountId}`;
+
+/** Whether the shop's prefetches of the last hour left room in its budget (PREFETCH_SECONDS_PER_SHOP_HOUR). */
+async function prefetchBudgetLeft(deps: Deps, accountId: string): Promise<boolean> {
+  const budget = deps.config.prefetchSecondsPerShopHour;
+  const { used } = await slicerSecondsUsed(deps.db, prefetchCaller(accountId), budget, deps.now());
+  return used < budget;
+}
+
 async function planUpload(deps: Deps, file: FileRow, upload: PrefetchUpload): Promise<number> {
   try {
+    // A spent budget means no speculation this hour: shoppers are still priced, each when they ask.
+    if (!(await prefetchBudgetLeft(deps, file.account_id))) return 0;
     let room = PREFETCH_PER_ACCOUNT - (await countPrefetches(deps.db, file.account_id, deps.now()));
     if (room <= 0) return 0;
     let queued = 0;

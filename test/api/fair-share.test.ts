@@ -250,9 +250,10 @@ test("a shopper's part above the shop's slicer budget is refused before any slic
   assert.equal((await shop.api.post(`/v2/file/quote/${own}/async`, {})).status, 202);
 });
 
-test('a cheap upload is pre-sliced and charged to its uploader; a costly one is never pre-sliced', async () => {
+test("a cheap upload is pre-sliced on the shop's own prefetch budget, never the shopper's; a costly one never is; a spent budget stops prefetching, not pricing", async () => {
   const shop = await merchantShop(server, 'prefetch-shop@example.test', 'https://prefetch-shop.example');
   const s = shopper(shop.key, 'https://prefetch-shop.example', '127.0.0.5');
+  const shopCaller = `prefetch:${shop.accountId}`;
   const cube = await s.upload(cubeOf(17), 'cube.obj');
   const heavy = await s.upload(HEAVY, 'cloud.obj');
   const rows = async (fileId: string) =>
@@ -264,19 +265,29 @@ test('a cheap upload is pre-sliced and charged to its uploader; a costly one is 
     const r = await rows(cube);
     return r.length ? r : undefined;
   });
+  // A prefetch's slicer time is charged to its row's caller (prefetch-worker.ts): the shop's, never the shopper's.
   for (const p of planned) {
-    assert.equal(p.caller, 'ip:127.0.0.5');
+    assert.equal(p.caller, shopCaller);
     assert.ok(p.predicted_s > 0 && p.predicted_s <= 20, `predicted ${p.predicted_s} s`);
   }
   // The costly upload: planning it again queues nothing.
   const file = (await fileByIdAnyAccount(server.deps.db, heavy))!;
-  const again = await prefetchUpload(server.deps, file, {
-    widgetKeyId: shop.keyId,
-    expiresAt: new Date(Date.now() + 600_000),
-    caller: 'ip:127.0.0.5',
-  });
-  assert.equal(again, 0);
+  const upload = { widgetKeyId: shop.keyId, expiresAt: new Date(Date.now() + 600_000), caller: 'ip:127.0.0.5' };
+  assert.equal(await prefetchUpload(server.deps, file, upload), 0);
   assert.equal((await rows(heavy)).length, 0);
+
+  // The shop's prefetch budget for the hour spent: a cheap upload is no longer pre-sliced, and its shopper is
+  // still priced when they ask.
+  await sql(
+    `INSERT INTO slicer_usage (account_id, caller, kind, outcome, seconds, at) VALUES ($1, $2, 'prefetch', 'ok', $3, $4)`,
+    [shop.accountId, shopCaller, server.deps.config.prefetchSecondsPerShopHour, server.deps.now()],
+  );
+  const later = await s.upload(cubeOf(19), 'later.obj');
+  const laterFile = (await fileByIdAnyAccount(server.deps.db, later))!;
+  assert.equal(await prefetchUpload(server.deps, laterFile, upload), 0, 'nothing planned on a spent budget');
+  assert.equal((await rows(later)).length, 0);
+  const priced = await s.post(`/v2/file/quote/${later}`, { choices: {} });
+  assert.ok([200, 202].includes(priced.status), JSON.stringify(priced.body)); // priced, or queued with its estimate
 });
 
 test("work for a file stops with it: a rescale ends the shopper's slices of the old size, a delete ends all", async () => {

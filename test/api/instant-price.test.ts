@@ -184,7 +184,7 @@ test("a shopper's quote is sliced before the merchant's waiting ones, and shows 
       (await api.post(`/v2/file/quote/${p.body.file_id}/async`, { printer_config: { fill_density: 31 } })).body,
     );
   // A shopper from an address that has not used the slicer yet: within an account, the caller who used the slicer
-  // least goes first, and the prefetches of the shoppers above (this same loopback address) were charged to them.
+  // least goes first (the prefetches of the uploads above were the shop's, charged to its own prefetch budget).
   const s = widgetShopper(server, key, SHOP, '127.0.0.43');
   const fileId = await s.upload(part(20), 'shopper.obj');
   await sql('DELETE FROM prefetches WHERE file_id = $1', [fileId]); // this test is about the quote's own priority
