@@ -76,7 +76,8 @@ async function underAttack(
 function summary(answers: Answer[]) {
   const by: Record<string, { count: number; max_ms: number }> = {};
   for (const a of answers) {
-    const entry = (by[a.code] ??= { count: 0, max_ms: 0 });
+    const entry = by[a.code] ?? { count: 0, max_ms: 0 };
+    by[a.code] = entry;
     entry.count++;
     entry.max_ms = Math.max(entry.max_ms, a.ms);
   }
@@ -101,13 +102,7 @@ export async function benchAbuseParse(modelsDir: string): Promise<Record<string,
       slowest_admitted: { attack_file_bytes: slow.length, ...(await underAttack(server, '127.0.0.11', cube, slow)) },
       many_addresses: {
         attack_file_bytes: [ratioFree.length, instancing.length],
-        ...(await underAttack(
-          server,
-          '127.0.0.12',
-          cube,
-          (i) => (i % 2 ? instancing : ratioFree),
-          MANY,
-        )),
+        ...(await underAttack(server, '127.0.0.12', cube, (i) => (i % 2 ? instancing : ratioFree), MANY)),
       },
     };
   } finally {

@@ -235,7 +235,10 @@ export async function benchTwoAccounts() {
     let mm = 20;
     const cubes = async () => {
       const times: number[] = [];
-      for (let i = 0; i < CUBES; i++) times.push(await cubeToPrice(honest, (mm += 0.01)));
+      for (let i = 0; i < CUBES; i++) {
+        mm += 0.01;
+        times.push(await cubeToPrice(honest, mm));
+      }
       return times;
     };
     await cubeToPrice(honest, 19.5); // warm-up: parser workers, slicer speed

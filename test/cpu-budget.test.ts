@@ -131,7 +131,11 @@ test("a paused watch's wall-clock backstop stands still: a watch started after i
     const promise = new Promise<void>((resolve) => {
       done = resolve;
     });
-    return { promise, onSpent: () => (fired.push(name), done()) };
+    const onSpent = () => {
+      fired.push(name);
+      done();
+    };
+    return { promise, onSpent };
   };
   const a = firing('paused');
   const b = firing('running');

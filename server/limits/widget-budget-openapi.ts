@@ -77,15 +77,7 @@ export const widgetBudgetSchemas = {
       name: { type: 'string' },
       monthly_quotes: {
         type: 'object',
-        required: [
-          'used',
-          'limit',
-          'newcomer_reserve',
-          'share_percent',
-          'period',
-          'top_addresses',
-          'top_sessions',
-        ],
+        required: ['used', 'limit', 'newcomer_reserve', 'share_percent', 'period', 'top_addresses', 'top_sessions'],
         additionalProperties: false,
         description:
           "The key's share of the monthly quote allowance (used may exceed limit by quotes in flight), and who spent it",
@@ -102,7 +94,8 @@ export const widgetBudgetSchemas = {
           top_addresses: {
             type: 'array',
             maxItems: 5,
-            description: 'The client addresses (IPv6 per /64) with the most quotes counted against the share this month',
+            description:
+              'The client addresses (IPv6 per /64) with the most quotes counted against the share this month',
             items: {
               type: 'object',
               required: ['address', 'quotes'],

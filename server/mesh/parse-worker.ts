@@ -96,7 +96,10 @@ function parse(job: ParseJob): ParsedModel {
   if (format !== '3mf') return parseModel(bytes, format, lane);
   checkCompression(bytes);
   const allowance = inflatedAllowance(bytes.length);
-  return parseModel(bytes, format, { ...lane, maxInflatedBytes: Math.min(allowance, lane.maxInflatedBytes ?? allowance) });
+  return parseModel(bytes, format, {
+    ...lane,
+    maxInflatedBytes: Math.min(allowance, lane.maxInflatedBytes ?? allowance),
+  });
 }
 
 /** The canonical mesh needs more than the upload's storage room; the caller answers with the limit that set it. */
@@ -132,7 +135,12 @@ function handle(job: ParseJob | FeaturesJob) {
   } catch (err) {
     if (err instanceof EstimateError) return { ok: false, code: err.code, message: err.message, details: null };
     if (err instanceof ModelError && job.kind !== 'features' && job.laneLimits && COUNTED_WORK_CODES.has(err.code))
-      return { ok: false, code: SMALL_LANE_OUTGROWN, message: 'More work than the small-file worker does.', details: null };
+      return {
+        ok: false,
+        code: SMALL_LANE_OUTGROWN,
+        message: 'More work than the small-file worker does.',
+        details: null,
+      };
     if (err instanceof ModelError)
       return { ok: false, code: err.code, message: err.message, details: err.details ?? null };
     // An unexpected parser exception is still the file's fault from the user's view; keep the detail for logs.

@@ -12,13 +12,7 @@ import type { FeaturesJob, ParseJob } from './parse-worker.ts';
 import type { Features } from '../../shared/estimate/index.ts';
 import type { ModelShape } from './footprint.ts';
 import { FairQueue, type CallerState, type Task } from './fair-queue.ts';
-import {
-  parseBudgetMs,
-  SMALL_FILE_BYTES,
-  SMALL_LANE_LIMITS,
-  SMALL_LANE_OUTGROWN,
-  WALL_BACKSTOP,
-} from './budget.ts';
+import { parseBudgetMs, SMALL_FILE_BYTES, SMALL_LANE_LIMITS, SMALL_LANE_OUTGROWN, WALL_BACKSTOP } from './budget.ts';
 import { statedUncompressedBytes } from './compression.ts';
 import type { ParseLimits } from '../../shared/model/index.ts';
 import { ParseTimeout, runOn, spawn, tooComplex } from './worker-thread.ts';
@@ -220,8 +214,7 @@ export function createModelParser(opts: ParserOptions): ModelParser {
   function pump() {
     for (const pool of [pools.small, pools.shared]) {
       while (pool.busy < pool.slots) {
-        const task =
-          pool.lane === 'small' ? queue.take((t) => t.small, readClass) : queue.take(() => true);
+        const task = pool.lane === 'small' ? queue.take((t) => t.small, readClass) : queue.take(() => true);
         if (!task) break;
         pool.busy++;
         void run(task, pool);

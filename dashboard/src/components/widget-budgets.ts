@@ -17,9 +17,11 @@ function keyBudget(k: KeyBudget): TemplateResult {
   return html`<section class="card" data-testid="widget-budget" aria-label="Budget of widget key ${k.name}">
     <h3>${k.name}</h3>
     ${meter(`Share of this month's quotes (${m.share_percent} %)`, m.used, m.limit, used(m.used, m.limit))}
-    ${m.newcomer_reserve
-      ? html`<p class="muted small">The last ${num(m.newcomer_reserve, 0)} are kept for shoppers new this month.</p>`
-      : ''}
+    ${
+      m.newcomer_reserve
+        ? html`<p class="muted small">The last ${num(m.newcomer_reserve, 0)} are kept for shoppers new this month.</p>`
+        : ''
+    }
     ${spenders(m)}
     ${meter('Quotes today', k.quotes_today.used, k.quotes_today.limit, used(k.quotes_today.used, k.quotes_today.limit))}
     ${meter(
