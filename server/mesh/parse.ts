@@ -12,7 +12,14 @@ import type { FeaturesJob, ParseJob } from './parse-worker.ts';
 import type { Features } from '../../shared/estimate/index.ts';
 import type { ModelShape } from './footprint.ts';
 import { FairQueue, type CallerState, type Task } from './fair-queue.ts';
-import { parseBudgetMs, SMALL_FILE_BYTES, SMALL_LANE_LIMITS, SMALL_LANE_OUTGROWN, WALL_BACKSTOP } from './budget.ts';
+import {
+  parseBudgetMs,
+  SHARED_WORKER_NICENESS,
+  SMALL_FILE_BYTES,
+  SMALL_LANE_LIMITS,
+  SMALL_LANE_OUTGROWN,
+  WALL_BACKSTOP,
+} from './budget.ts';
 import { statedUncompressedBytes } from './compression.ts';
 import type { ParseLimits } from '../../shared/model/index.ts';
 import { ParseTimeout, runOn, spawn, tooComplex } from './worker-thread.ts';
@@ -176,18 +183,19 @@ export function createModelParser(opts: ParserOptions): ModelParser {
   const slowOnSmall = new RecentSet(SLOW_CALLERS_REMEMBERED);
   let closed = false;
 
-  async function startWorker(): Promise<Worker> {
-    const worker = await spawn(opts.maxHeapMb);
+  /** A shared worker runs niced: its slow parses yield the cores to the small-file worker's and to requests. */
+  async function startWorker(pool: Pool): Promise<Worker> {
+    const worker = await spawn(opts.maxHeapMb, pool.lane === 'shared' ? SHARED_WORKER_NICENESS : 0);
     all.add(worker);
     worker.once('exit', () => all.delete(worker));
     return worker;
   }
 
-  const acquire = (pool: Pool) => Promise.resolve(pool.idle.pop() ?? startWorker());
+  const acquire = (pool: Pool) => Promise.resolve(pool.idle.pop() ?? startWorker(pool));
 
   /** A replacement loads now (about half a second), not when the next file is already waiting for it. */
   async function replace(pool: Pool) {
-    const fresh = await startWorker().catch(() => null); // a worker that cannot start fails the next file instead
+    const fresh = await startWorker(pool).catch(() => null); // a worker that cannot start fails the next file instead
     if (fresh && closed) void fresh.terminate();
     else if (fresh) keep(pool, fresh);
   }
