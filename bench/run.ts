@@ -15,7 +15,7 @@ import { benchHttp } from './http.ts';
 import { benchEstimate } from './estimate.ts';
 import { benchAbuseParse } from './abuse-parse.ts';
 import { benchSliceCost } from './slice-cost.ts';
-import { abuseTable, benchAbuse } from './abuse.ts';
+import { abuseTable, benchAbuse, benchTwoAccounts } from './abuse.ts';
 import { benchAbusePicture } from './abuse-picture.ts';
 import { benchPrinters, benchSlicerInstall } from './printers.ts';
 
@@ -55,12 +55,12 @@ if (want('abuse-picture')) report.abuse_picture = await benchAbusePicture();
 if (want('printers')) report.printers = await benchPrinters(modelsDir);
 // Fetches about 330 MB from Debian: only when asked by name (`npm run bench -- slicer-install`).
 if (only.has('slicer-install')) report.slicer_install = benchSlicerInstall();
+// The two-accounts half of `abuse` on its own: only when asked by name.
+if (only.has('abuse-accounts')) report.abuse_accounts = await benchTwoAccounts();
 if (want('abuse')) {
   const slicing = await benchAbuse();
-  const parsing = (await benchAbuseParse(modelsDir)) as {
-    ratio_bombs: { honest: { p95_ms: number; not_stored: string[] } };
-    slowest_admitted: { honest: { p95_ms: number; not_stored: string[] } };
-  };
+  const twoAccounts = await benchTwoAccounts();
+  const parsing = (await benchAbuseParse(modelsDir)) as Parameters<typeof abuseTable>[1];
   const picture =
     (report.abuse_picture as Awaited<ReturnType<typeof benchAbusePicture>>) ?? (await benchAbusePicture());
   const healthz = {
@@ -68,6 +68,12 @@ if (want('abuse')) {
     measured: Math.max(picture.healthz_while_pictures_drawn.p99_ms, picture.healthz_while_largest_drawn.p99_ms),
     target: `≤ ${picture.target_p99_ms}`,
   };
-  report.abuse = { slicing, parsing, picture, table: [...abuseTable(slicing, parsing), healthz] };
+  report.abuse = {
+    slicing,
+    two_accounts: twoAccounts,
+    parsing,
+    picture,
+    table: [...abuseTable(slicing, parsing, twoAccounts), healthz],
+  };
 }
 console.log(JSON.stringify(report, null, 2));

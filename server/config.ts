@@ -75,6 +75,8 @@ export interface Config {
    */
   slicerProfilesDir: string;
   slicerConcurrency: number;
+  /** Slicer slots beyond SLICER_CONCURRENCY that only quotes predicted short may take (docs/limits.md). */
+  slicerShortLane: number;
   slicerTimeoutMs: number;
   /** Quotes waiting to be sliced, all accounts together: the database's safety bound, not a share. */
   slicerQueueSize: number;
@@ -377,6 +379,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadIdTtlSeconds: int(env, 'UPLOAD_ID_TTL_SECONDS', 900, 10, 7 * 86_400),
     ...slicerSettings(env),
     slicerConcurrency: int(env, 'SLICER_CONCURRENCY', availableParallelism(), 1, 256),
+    slicerShortLane: int(env, 'SLICER_SHORT_LANE', 1, 0, 64),
     slicerTimeoutMs: int(env, 'SLICER_TIMEOUT_MS', 300_000, 1000, 3_600_000),
     slicerQueueSize: int(env, 'SLICER_QUEUE_SIZE', 10_000, 1, 1_000_000),
     slicerQueuePerAccount: int(env, 'SLICER_QUEUE_PER_ACCOUNT', 100, 1, 100_000),

@@ -85,6 +85,7 @@ export async function buildDeps(
   await seedGlobalProfiles(base);
   const pool = createSlicePool({
     size: config.slicerConcurrency,
+    shortLane: config.slicerShortLane,
     timeoutMs: config.slicerTimeoutMs,
     binary: config.slicerBinary,
     maxQueue: config.slicerConcurrency,

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { currentThread, processCpuMs, statCpuMs, threadCpuMs, watchCpu, type Spent } from '../server/mesh/cpu-time.ts';
 import { createModelParser, type ParserOptions } from '../server/mesh/parse.ts';
+import { SMALL_LANE_LIMITS } from '../server/mesh/budget.ts';
 import { runProcess } from '../server/slicer/process.ts';
 import { ApiError } from '../server/http/index.ts';
 import { largestAccepted3mf } from './helpers/hostile.ts';
@@ -122,12 +123,40 @@ test('a child process is killed for its CPU time, not its wall time: a sleeping 
   assert.equal(processCpuMs(2 ** 22 + 1), null, 'a process that does not exist has no CPU time');
 });
 
+test("a paused watch's wall-clock backstop stands still: a watch started after it, unpaused, fires first; resumed, it fires", async () => {
+  const fired: string[] = [];
+  const limit = { cpuMs: 20, wallMs: 20 };
+  const firing = (name: string) => {
+    let done!: () => void;
+    const promise = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const onSpent = () => {
+      fired.push(name);
+      done();
+    };
+    return { promise, onSpent };
+  };
+  const a = firing('paused');
+  const b = firing('running');
+  // Without /proc the CPU limit is judged on wall time: the same backstop, which a pause stops as well.
+  const paused = watchCpu(() => null, limit, a.onSpent);
+  paused.pause();
+  watchCpu(() => null, limit, b.onSpent);
+  await b.promise;
+  assert.deepEqual(fired, ['running'], 'the paused watch did not fire while paused');
+  paused.resume();
+  await a.promise;
+  assert.deepEqual(fired, ['running', 'paused']);
+});
+
 test('a hostile parse is refused for the work it took, within its CPU budget; the next file parses', async () => {
   const options: ParserOptions = {
     sharedWorkers: 1,
     queuePerCaller: 2,
     maxParseMs: 500, // the budget of every file, whatever its size
     smallSliceMs: 1000,
+    smallLimits: SMALL_LANE_LIMITS,
     maxHeapMb: 256,
     wallBackstop: NO_BACKSTOP_MS / 500,
   };

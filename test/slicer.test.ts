@@ -28,6 +28,7 @@ import {
   PoolClosedError,
   PoolFullError,
   SettingsInvalidError,
+  ShortLaneOutgrownError,
   SliceAbortedError,
   SliceFailedError,
   SliceTimeoutError,
@@ -37,6 +38,31 @@ import { printStats } from '../server/slicer/print-stats.ts';
 import type { SliceStats } from '../shared/print-stats.ts';
 import { mapInfillPattern } from '../server/slicer/patterns.ts';
 import { createSlicePool } from '../server/slicer/pool.ts';
+import { holdSlicers, runningSlicers, someSlicers } from './helpers/slicer-hold.ts';
+
+/** Fields of /proc/<pid>/stat after the command name (field 3 first); empty once it is gone. */
+function statFields(pid: number): string[] {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return [];
+  }
+}
+/** CPU ticks used (utime + stime). */
+const cpuTicksOf = (pid: number) => Number(statFields(pid)[11] ?? 0) + Number(statFields(pid)[12] ?? 0);
+/** The nice value of its main thread. */
+const nicenessOf = (pid: number) => Number(statFields(pid)[16]);
+
+/** A process's state letter (R, S, T for stopped, …) from /proc; undefined once it is gone. */
+function stateOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return undefined;
+  }
+}
 
 type Box = [x0: number, y0: number, z0: number, x1: number, y1: number, z1: number];
 
@@ -657,6 +683,64 @@ describe('process control', () => {
     await pool.close();
     await Promise.all(outcomes);
     await assert.rejects(pool.slice({ meshPath: cube, settings: DEFAULT_SETTINGS }), PoolClosedError);
+  });
+
+  test('pool: a short slice starts in the short lane while a long one holds the slot; the long one is paused (SIGSTOP) while it runs and resumed after', async () => {
+    const pool = createSlicePool({ size: 1, shortLane: 1, maxQueue: 1, timeoutMs: 600_000 });
+    const ctrl = new AbortController();
+    const long = pool.slice({ meshPath: BENCHY, settings: DEFAULT_SETTINGS, niceness: 10 }, ctrl.signal);
+    const stopped = assert.rejects(long, SliceAbortedError);
+    const [longPid] = await until('the long slice to run', 60_000, () => someSlicers());
+    // The only normal slot is taken: without the lane the short slice would wait for Benchy.
+    const short = pool.slice({
+      meshPath: cube,
+      settings: DEFAULT_SETTINGS,
+      lane: 'short',
+      short: { cpuMs: 600_000, niceness: 10 },
+    });
+    // The short slicer is held the moment it runs, so it is certainly running while the long one is looked at.
+    const shortPid = await until('the short slice to run', 60_000, () =>
+      runningSlicers().find((pid) => pid !== longPid),
+    );
+    const held = holdSlicers([shortPid]);
+    // Paused by the pool: stopped, and counted (a long slice is paused at most half its life, so the pool may let
+    // it run again for a while if the short one is held long: the state is looked at as a whole, once).
+    const pausedByPool = () =>
+      stateOf(longPid!) === 'T' && pool.stats().paused === 1 && pool.stats().shortRunning === 1 ? true : undefined;
+    await until('the long slice to be paused by the pool', 60_000, pausedByPool);
+    held.release();
+    await short;
+    await until('the long slice to be resumed', 60_000, () => (stateOf(longPid!) !== 'T' ? true : undefined));
+    assert.equal(pool.stats().paused, 0);
+    assert.ok(pool.stats().pauses >= 1);
+    ctrl.abort();
+    await stopped;
+    await pool.close();
+  });
+
+  test('pool: a short slice past its allowance is stopped in the short lane (ShortLaneOutgrownError) and runs on, long, in a normal slot', async () => {
+    const pool = createSlicePool({ size: 1, shortLane: 1, timeoutMs: 600_000 });
+    const short = { cpuMs: 1, niceness: 10 };
+    // Each slicer is held once it has used some CPU time, so it is past its allowance and still running, however
+    // fast the machine slices the cube.
+    const holdOnceBusy = async () => {
+      const pid = await until('the slicer to use the CPU', 60_000, () =>
+        runningSlicers().find((p) => cpuTicksOf(p) >= 1),
+      );
+      return { pid, held: holdSlicers([pid]) };
+    };
+    const inLane = pool.slice({ meshPath: cube, settings: DEFAULT_SETTINGS, lane: 'short', short });
+    const lane = await holdOnceBusy();
+    await assert.rejects(inLane, ShortLaneOutgrownError);
+    const inSlot = pool.slice({ meshPath: cube, settings: DEFAULT_SETTINGS, short });
+    const slot = await holdOnceBusy();
+    await until('the slice to outgrow its allowance', 60_000, () => (pool.stats().outgrown === 2 ? true : undefined));
+    assert.equal(nicenessOf(slot.pid), 10, 'reniced as a long slice');
+    slot.held.release();
+    const out = await inSlot;
+    assert.ok(out.stats.extruded_volume_mm3 > 0);
+    lane.held.release();
+    await pool.close();
   });
 
   test('pool runs queued work in turn and never exceeds its size', async () => {

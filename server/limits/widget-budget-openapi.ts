@@ -49,6 +49,11 @@ export const widgetBudgetSchemas = {
   WidgetAllowanceExhaustedError: errorSchema('widget_allowance_exhausted', {
     used: { ...int0, description: "Quotes counted against the key's share this month" },
     limit: { ...int0, description: "The key's share, in quotes" },
+    newcomer_reserve: {
+      ...int0,
+      description:
+        'The last quotes of the share, kept for shoppers whose address and session had no quote counted this month (a tenth of the share, rounded down): refused here when this shopper is not one',
+    },
     share_percent: { type: 'integer', minimum: 0, maximum: 100 },
     period,
     resets_at: resetsAt('the share (the next UTC month)'),
@@ -72,10 +77,45 @@ export const widgetBudgetSchemas = {
       name: { type: 'string' },
       monthly_quotes: {
         type: 'object',
-        required: ['used', 'limit', 'share_percent', 'period'],
+        required: ['used', 'limit', 'newcomer_reserve', 'share_percent', 'period', 'top_addresses', 'top_sessions'],
         additionalProperties: false,
-        description: "The key's share of the monthly quote allowance (used may exceed limit by quotes in flight)",
-        properties: { used: int0, limit: int0, share_percent: { type: 'integer', minimum: 0, maximum: 100 }, period },
+        description:
+          "The key's share of the monthly quote allowance (used may exceed limit by quotes in flight), and who spent it",
+        properties: {
+          used: int0,
+          limit: int0,
+          newcomer_reserve: {
+            ...int0,
+            description:
+              'The last quotes of the share, kept for shoppers whose address and session had no quote counted this month',
+          },
+          share_percent: { type: 'integer', minimum: 0, maximum: 100 },
+          period,
+          top_addresses: {
+            type: 'array',
+            maxItems: 5,
+            description:
+              'The client addresses (IPv6 per /64) with the most quotes counted against the share this month',
+            items: {
+              type: 'object',
+              required: ['address', 'quotes'],
+              additionalProperties: false,
+              properties: { address: { type: 'string' }, quotes: { type: 'integer', minimum: 1 } },
+            },
+          },
+          top_sessions: {
+            type: 'array',
+            maxItems: 5,
+            description:
+              'The shopper sessions with the most quotes counted against the share this month, each named by the first 12 characters of its hash',
+            items: {
+              type: 'object',
+              required: ['session', 'quotes'],
+              additionalProperties: false,
+              properties: { session: { type: 'string' }, quotes: { type: 'integer', minimum: 1 } },
+            },
+          },
+        },
       },
       quotes_today: {
         type: 'object',

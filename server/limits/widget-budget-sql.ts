@@ -100,3 +100,41 @@ export async function pruneBudgetWindows(db: Queryable, now: Date): Promise<void
     now.toISOString(),
   ]);
 }
+
+/**
+ * Whether the client address or the shopper session already had a shopper quote of this key counted toward its
+ * share since `since` (the month): such a shopper is no newcomer, and the share's reserve is not theirs.
+ */
+export async function spentShare(
+  db: Queryable,
+  widgetKeyId: string,
+  caller: string,
+  shopperHash: string,
+  since: Date,
+): Promise<boolean> {
+  const rows = await db.query(
+    `SELECT 1 FROM quotes WHERE widget_key_id = $1 AND counted AND created_at >= $2
+       AND (caller = $3 OR shopper_hash = $4) LIMIT 1`,
+    [widgetKeyId, since.toISOString(), caller, shopperHash],
+  );
+  return rows.length > 0;
+}
+
+export interface Spender {
+  /** ip:<address> (IPv6 per /64), or the shopper session's hash. */
+  who: string;
+  quotes: number;
+}
+
+/** Who spent the key's share since `since`: the `top` client addresses and shopper sessions with most counted quotes. */
+export async function shareSpenders(db: Queryable, widgetKeyId: string, since: Date, top: number) {
+  const by = (column: 'caller' | 'shopper_hash') =>
+    db.query<Spender>(
+      `SELECT coalesce(${column}, '') AS who, count(*)::int AS quotes FROM quotes
+       WHERE widget_key_id = $1 AND counted AND created_at >= $2
+       GROUP BY ${column} ORDER BY quotes DESC, who LIMIT $3`,
+      [widgetKeyId, since.toISOString(), top],
+    );
+  const [addresses, sessions] = await Promise.all([by('caller'), by('shopper_hash')]);
+  return { addresses, sessions };
+}

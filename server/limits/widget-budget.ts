@@ -19,7 +19,9 @@ import {
   liveWidgetKeys,
   lockWidgetKey,
   saveAlerted,
+  shareSpenders,
   slotsUsed,
+  spentShare,
   storedBudget,
   takeSlot,
   widgetStorageUsed,
@@ -47,24 +49,50 @@ export interface WidgetQuoteCaller {
   account: AccountRow;
   widgetKeyId: string;
   shopperHash: string;
+  /** The client address the shopper calls from (ip:…, IPv6 per /64). */
+  caller: string;
 }
+
+/** The part of a key's monthly share kept for shoppers new this month, in percent of the share (rounded down). */
+export const NEWCOMER_RESERVE_PERCENT = 10;
+const reserveOf = (limit: number) => Math.floor((limit * NEWCOMER_RESERVE_PERCENT) / 100);
+
+/** How many of the key's counted quotes the most spending addresses and sessions of the month each had. */
+const SPENDERS_SHOWN = 5;
 
 /**
  * Refuses a shopper's new exploration once the key's share of the month is used up (402
  * widget_allowance_exhausted). Like the plan's allowance, checked before the quote and counted when it completes.
+ * The share's last tenth is a reserve for newcomers: once only it is left, a shopper whose address or session
+ * already had a quote counted this month is refused, so that one shopper population (a flood from many sessions of
+ * a few addresses, or many addresses of one session) cannot close the shop's widget to everyone else for the month.
  */
 export async function checkWidgetShare(deps: Pick<Deps, 'db' | 'plans' | 'now'>, caller: WidgetQuoteCaller) {
   const period = monthPeriod(deps.now());
   const budget = await widgetBudget(deps.db, caller.account.id, caller.widgetKeyId);
   const limit = monthlyShare(planFor(deps, caller.account.plan).monthly_quotes, budget.monthly_quote_share_percent);
   const used = await slotsUsed(deps.db, caller.widgetKeyId, MONTH_SCOPE, monthWindow(period));
-  if (used < limit) return;
+  const reserve = reserveOf(limit);
+  if (used < limit - reserve) return;
+  const newcomer =
+    used < limit && !(await spentShare(deps.db, caller.widgetKeyId, caller.caller, caller.shopperHash, period.start));
+  if (newcomer) return;
   const resetsAt = period.end.toISOString();
+  const share = `its ${budget.monthly_quote_share_percent} % share (${limit} quotes) of the month's allowance`;
   throw new ApiError(
     402,
     'widget_allowance_exhausted',
-    `This shop's widget has used its ${budget.monthly_quote_share_percent} % share (${limit} quotes) of the month's allowance; it resets at ${resetsAt}.`,
-    { used, limit, share_percent: budget.monthly_quote_share_percent, period: period.name, resets_at: resetsAt },
+    used < limit
+      ? `This shop's widget has used ${share} but the ${reserve} quotes it keeps for shoppers new this month, and this shopper has had quotes this month; it resets at ${resetsAt}.`
+      : `This shop's widget has used ${share}; it resets at ${resetsAt}.`,
+    {
+      used,
+      limit,
+      newcomer_reserve: reserve,
+      share_percent: budget.monthly_quote_share_percent,
+      period: period.name,
+      resets_at: resetsAt,
+    },
   );
 }
 
@@ -181,19 +209,24 @@ export async function widgetBudgetUsage(deps: Pick<Deps, 'db' | 'plans' | 'now'>
   return Promise.all(
     keys.map(async (key) => {
       const budget = await widgetBudget(deps.db, account.id, key.id);
-      const [month, today, storage] = await Promise.all([
+      const [month, today, storage, spenders] = await Promise.all([
         slotsUsed(deps.db, key.id, MONTH_SCOPE, monthWindow(period)),
         slotsUsed(deps.db, key.id, DAY_SCOPE, windowOf(now, DAY_MS)),
         widgetStorageUsed(deps.db, key.id),
+        shareSpenders(deps.db, key.id, period.start, SPENDERS_SHOWN),
       ]);
+      const limit = monthlyShare(allowance, budget.monthly_quote_share_percent);
       return {
         widget_key_id: key.id,
         name: key.name,
         monthly_quotes: {
           used: month,
-          limit: monthlyShare(allowance, budget.monthly_quote_share_percent),
+          limit,
+          newcomer_reserve: reserveOf(limit),
           share_percent: budget.monthly_quote_share_percent,
           period: period.name,
+          top_addresses: spenders.addresses.map((s) => ({ address: s.who.replace(/^ip:/, ''), quotes: s.quotes })),
+          top_sessions: spenders.sessions.map((s) => ({ session: s.who.slice(0, 12), quotes: s.quotes })),
         },
         quotes_today: { used: today, limit: budget.quotes_per_day },
         quotes_per_shopper_hour: budget.quotes_per_shopper_hour,

@@ -1,6 +1,6 @@
 // What a file's size can justify (docs/limits.md, "Fair parsing"): how many bytes a 3MF may inflate to, how much
 // CPU time its parse may use, and whether it is small enough for the worker kept for small files.
-import { DEFAULT_LIMITS } from '../../shared/model/index.ts';
+import { DEFAULT_LIMITS, type ParseLimits } from '../../shared/model/index.ts';
 
 const MiB = 1024 * 1024;
 
@@ -28,8 +28,40 @@ export const BYTES_PER_MS = (2 * MiB) / 1000;
  */
 export const WALL_BACKSTOP = 4;
 
+/**
+ * The niceness of the shared workers' threads: their slow parses yield the cores to the small-file worker and the
+ * API's event loop, as long slices yield them to short ones.
+ */
+export const SHARED_WORKER_NICENESS = 10;
+
 /** At most this size a file may use the worker kept for small files (a 1 MiB STL parses in about 20 ms). */
 export const SMALL_FILE_BYTES = MiB;
+
+/**
+ * The work a parse may do on the small-file worker, counted by the parser as it goes: bytes read (a 3MF's inflated
+ * XML included), vertices and triangles placed (every instance counted), objects instantiated. Each is linear work,
+ * so a parse within them ends in a fraction of a second (2 MiB of 3MF XML: about 0.15 s of CPU); a file that needs
+ * more stops at the first one it passes, the worker healthy and free at once, and is handed to the shared workers.
+ * Parsing is what counts: no file can make the small-file worker do more by being slow per byte.
+ */
+export const SMALL_LANE_LIMITS = Object.freeze({
+  maxInflatedBytes: 2 * MiB,
+  maxVertices: 100_000,
+  maxTriangles: 100_000,
+  maxObjects: 1000,
+}) satisfies Partial<ParseLimits>;
+
+/** The worker's answer for a parse that passed the small-file worker's counts (never an answer to a user). */
+export const SMALL_LANE_OUTGROWN = 'small_lane_outgrown';
+
+/** The parser's refusals for passing one of its counts: on the small-file worker, a file to hand on, not refuse. */
+export const COUNTED_WORK_CODES: ReadonlySet<string> = new Set([
+  'inflated_too_large',
+  'too_many_instances',
+  'too_many_objects',
+  'too_many_triangles',
+  'too_many_vertices',
+]);
 
 /** The bytes a 3MF of this size may inflate to: the ratio's share, never less than the free bytes. */
 export function inflatedAllowance(fileBytes: number): number {

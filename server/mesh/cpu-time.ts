@@ -53,6 +53,12 @@ export interface CpuWatch {
   /** CPU ms used since the start, read now (the last reading once the work is gone); null without /proc. */
   used(): number | null;
   stop(): void;
+  /**
+   * The work is paused (SIGSTOP) until `resume`: a paused process uses no CPU, so its CPU budget stands still by
+   * itself; the wall-clock backstop stands still with it, so that waiting while paused never counts as stalling.
+   */
+  pause(): void;
+  resume(): void;
 }
 
 /**
@@ -83,14 +89,26 @@ export function watchCpu(read: () => number | null, limit: CpuLimit, onSpent: (w
           },
           Math.min(POLL_MS, Math.max(10, limit.cpuMs / 4)),
         ).unref();
-  const backstop =
-    start === null
-      ? setTimeout(() => spend('cpu'), limit.cpuMs)
-      : setTimeout(() => spend('wall'), Math.max(limit.cpuMs, limit.wallMs));
+  // Without /proc the CPU budget is judged on wall time, so it is the backstop that pauses stop.
+  const why: Spent = start === null ? 'cpu' : 'wall';
+  let left = start === null ? limit.cpuMs : Math.max(limit.cpuMs, limit.wallMs);
+  let armedAt = performance.now();
+  let backstop: NodeJS.Timeout | undefined = setTimeout(() => spend(why), left);
   function stop() {
     done = true;
     clearInterval(poll);
     clearTimeout(backstop);
   }
-  return { used: () => (start === null ? null : sample()), stop };
+  function pause() {
+    if (done || !backstop) return;
+    clearTimeout(backstop);
+    backstop = undefined;
+    left = Math.max(0, left - (performance.now() - armedAt));
+  }
+  function resume() {
+    if (done || backstop) return;
+    armedAt = performance.now();
+    backstop = setTimeout(() => spend(why), left);
+  }
+  return { used: () => (start === null ? null : sample()), stop, pause, resume };
 }

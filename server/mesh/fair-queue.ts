@@ -47,12 +47,21 @@ export class FairQueue<T extends Task> {
     else entry.waiting.push(task);
   }
 
-  /** The next task `fits` accepts, from the first caller in line with nothing running; it is running from now. */
-  take(fits: (task: T) => boolean): T | undefined {
+  /**
+   * The next task `fits` accepts, from the first caller in line with nothing running; it is running from now. With
+   * `rank`, the caller whose next task ranks lowest goes first, and the line decides among equals.
+   */
+  take(fits: (task: T) => boolean, rank: (task: T) => number = () => 0): T | undefined {
     let best: Caller<T> | undefined;
+    let bestRank = 0;
     for (const entry of this.callers.values()) {
       const head = entry.waiting[0];
-      if (!entry.running && head && fits(head) && (!best || entry.turn < best.turn)) best = entry;
+      if (entry.running || !head || !fits(head)) continue;
+      const r = rank(head);
+      if (!best || r < bestRank || (r === bestRank && entry.turn < best.turn)) {
+        best = entry;
+        bestRank = r;
+      }
     }
     if (!best) return undefined;
     best.running = best.waiting.shift()!; // the head checked above

@@ -9,6 +9,7 @@ import {
   canonicalBytesAtLeast,
   detectFormat,
   ModelError,
+  type ParseLimits,
   parseModel,
   streamCanonical3mf,
   streamCanonicalObj,
@@ -17,7 +18,7 @@ import {
 } from '../../shared/model/index.ts';
 import { convexHullXY, describeShape } from './footprint.ts';
 import { checkCompression } from './compression.ts';
-import { inflatedAllowance } from './budget.ts';
+import { COUNTED_WORK_CODES, inflatedAllowance, SMALL_LANE_OUTGROWN } from './budget.ts';
 import { currentThread } from './cpu-time.ts';
 import {
   extractFeatures,
@@ -35,6 +36,11 @@ export interface ParseJob {
   canonical: { obj: string; '3mf': string };
   /** The most the canonical mesh may take on disk (the upload's storage room); unbounded when left out. */
   maxCanonicalBytes?: number;
+  /**
+   * The small-file worker's counts (budget.ts, SMALL_LANE_LIMITS): a file that passes one answers
+   * `small_lane_outgrown`, to be parsed again by a shared worker with the usual limits.
+   */
+  laneLimits?: Partial<ParseLimits>;
 }
 
 /** The estimator's features of a stored canonical mesh, as placed for the slice, with the quote's settings. */
@@ -86,9 +92,14 @@ function parse(job: ParseJob): ParsedModel {
   const bytes = new Uint8Array(readFileSync(job.sourcePath));
   const format = detectFormat(job.fileName, bytes);
   if (!format) throw new ModelError('unsupported_format', 'The file is not an STL, OBJ or 3MF model.');
-  if (format !== '3mf') return parseModel(bytes, format);
+  const lane = job.laneLimits ?? {};
+  if (format !== '3mf') return parseModel(bytes, format, lane);
   checkCompression(bytes);
-  return parseModel(bytes, format, { maxInflatedBytes: inflatedAllowance(bytes.length) });
+  const allowance = inflatedAllowance(bytes.length);
+  return parseModel(bytes, format, {
+    ...lane,
+    maxInflatedBytes: Math.min(allowance, lane.maxInflatedBytes ?? allowance),
+  });
 }
 
 /** The canonical mesh needs more than the upload's storage room; the caller answers with the limit that set it. */
@@ -123,6 +134,13 @@ function handle(job: ParseJob | FeaturesJob) {
     return { ok: true, result: job.kind === 'features' ? features(job) : run(job) };
   } catch (err) {
     if (err instanceof EstimateError) return { ok: false, code: err.code, message: err.message, details: null };
+    if (err instanceof ModelError && job.kind !== 'features' && job.laneLimits && COUNTED_WORK_CODES.has(err.code))
+      return {
+        ok: false,
+        code: SMALL_LANE_OUTGROWN,
+        message: 'More work than the small-file worker does.',
+        details: null,
+      };
     if (err instanceof ModelError)
       return { ok: false, code: err.code, message: err.message, details: err.details ?? null };
     // An unexpected parser exception is still the file's fault from the user's view; keep the detail for logs.

@@ -5,14 +5,23 @@
 import type { Worker } from 'node:worker_threads';
 import type { Measurements, ModelFormat, ModelWarning } from '../../shared/model/index.ts';
 import { EventEmitter } from 'node:events';
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { ApiError } from '../http/index.ts';
 import type { Config } from '../config.ts';
 import type { FeaturesJob, ParseJob } from './parse-worker.ts';
 import type { Features } from '../../shared/estimate/index.ts';
 import type { ModelShape } from './footprint.ts';
 import { FairQueue, type CallerState, type Task } from './fair-queue.ts';
-import { parseBudgetMs, SMALL_FILE_BYTES, WALL_BACKSTOP } from './budget.ts';
+import {
+  parseBudgetMs,
+  SHARED_WORKER_NICENESS,
+  SMALL_FILE_BYTES,
+  SMALL_LANE_LIMITS,
+  SMALL_LANE_OUTGROWN,
+  WALL_BACKSTOP,
+} from './budget.ts';
+import { statedUncompressedBytes } from './compression.ts';
+import type { ParseLimits } from '../../shared/model/index.ts';
 import { ParseTimeout, runOn, spawn, tooComplex } from './worker-thread.ts';
 
 export interface ParsedUpload {
@@ -52,6 +61,8 @@ export interface ParserOptions {
   maxParseMs: number;
   /** The CPU time a small file may use on the small-file worker; one that needs more is handed to the shared workers. */
   smallSliceMs: number;
+  /** The work (counted by the parser) a file may do on the small-file worker before it is handed on (budget.ts). */
+  smallLimits: Partial<ParseLimits>;
   /** V8 heap of one worker (old generation; the young generation is capped at YOUNG_GENERATION_MB). */
   maxHeapMb: number;
   /** A parse is stopped after this many times its CPU budget in wall time, whatever it used (budget.ts). */
@@ -72,6 +83,7 @@ export function parserOptions(config: Config): ParserOptions {
     queuePerCaller: config.parseQueuePerCaller,
     maxParseMs: config.parseMaxSeconds * 1000,
     smallSliceMs: 1000,
+    smallLimits: SMALL_LANE_LIMITS,
     maxHeapMb: 256,
     wallBackstop: WALL_BACKSTOP,
   };
@@ -89,6 +101,8 @@ interface ParseTask extends Task {
   budgetMs: number;
   /** May use the small-file worker. */
   small: boolean;
+  /** The bytes its parse reads (a 3MF's stated uncompressed size): the small-file worker takes the least first. */
+  reads: number;
   resolve(result: unknown): void;
   reject(err: unknown): void;
 }
@@ -112,6 +126,22 @@ async function sizeOf(path: string): Promise<{ bytes: number; zip: boolean }> {
     await file.close();
   }
 }
+
+/**
+ * The bytes parsing a small file reads: its size, or for a 3MF the uncompressed size its zip directory states (read
+ * without inflating anything: a walk of at most 1,000 entries of a file of at most 1 MiB). A directory that
+ * understates is caught by the parser's count of inflated bytes.
+ */
+async function readsOf(path: string, file: { bytes: number; zip: boolean }): Promise<number> {
+  if (!file.zip || file.bytes > SMALL_FILE_BYTES) return file.bytes;
+  return statedUncompressedBytes(new Uint8Array(await readFile(path))) ?? file.bytes;
+}
+
+/**
+ * The small-file worker's order: the files that read least first, by powers of two from 8 KiB (a 3 KB STL is
+ * never behind a 3MF stating megabytes of XML); the callers of one class take turns.
+ */
+const readClass = (task: ParseTask) => Math.max(0, Math.ceil(Math.log2(task.reads / 8192)));
 
 /** How many callers whose small file was slow the pool remembers (the oldest are forgotten first). */
 const SLOW_CALLERS_REMEMBERED = 10_000;
@@ -153,18 +183,19 @@ export function createModelParser(opts: ParserOptions): ModelParser {
   const slowOnSmall = new RecentSet(SLOW_CALLERS_REMEMBERED);
   let closed = false;
 
-  async function startWorker(): Promise<Worker> {
-    const worker = await spawn(opts.maxHeapMb);
+  /** A shared worker runs niced: its slow parses yield the cores to the small-file worker's and to requests. */
+  async function startWorker(pool: Pool): Promise<Worker> {
+    const worker = await spawn(opts.maxHeapMb, pool.lane === 'shared' ? SHARED_WORKER_NICENESS : 0);
     all.add(worker);
     worker.once('exit', () => all.delete(worker));
     return worker;
   }
 
-  const acquire = (pool: Pool) => Promise.resolve(pool.idle.pop() ?? startWorker());
+  const acquire = (pool: Pool) => Promise.resolve(pool.idle.pop() ?? startWorker(pool));
 
   /** A replacement loads now (about half a second), not when the next file is already waiting for it. */
   async function replace(pool: Pool) {
-    const fresh = await startWorker().catch(() => null); // a worker that cannot start fails the next file instead
+    const fresh = await startWorker(pool).catch(() => null); // a worker that cannot start fails the next file instead
     if (fresh && closed) void fresh.terminate();
     else if (fresh) keep(pool, fresh);
   }
@@ -184,11 +215,14 @@ export function createModelParser(opts: ParserOptions): ModelParser {
     }
   }
 
-  /** Fills free slots: the small-file worker with small files first, then the shared workers with anything. */
+  /**
+   * Fills free slots: the small-file worker with small files first (the least reading first), then the shared
+   * workers with anything, in the callers' turns.
+   */
   function pump() {
     for (const pool of [pools.small, pools.shared]) {
       while (pool.busy < pool.slots) {
-        const task = queue.take((t) => pool.lane === 'shared' || t.small);
+        const task = pool.lane === 'small' ? queue.take((t) => t.small, readClass) : queue.take(() => true);
         if (!task) break;
         pool.busy++;
         void run(task, pool);
@@ -198,20 +232,25 @@ export function createModelParser(opts: ParserOptions): ModelParser {
   }
 
   async function run(task: ParseTask, pool: Pool) {
-    // On the small-file worker a parse has a short slice; past it, the file is handed to the shared workers.
-    const cpuMs = pool.lane === 'small' ? Math.min(task.budgetMs, opts.smallSliceMs) : task.budgetMs;
+    // On the small-file worker a parse may do a small amount of counted work, and has a short slice of CPU time as
+    // a backstop; past either, the file is handed to the shared workers.
+    const small = pool.lane === 'small';
+    const cpuMs = small ? Math.min(task.budgetMs, opts.smallSliceMs) : task.budgetMs;
+    const message =
+      small && task.message.kind !== 'features' ? { ...task.message, laneLimits: opts.smallLimits } : task.message;
     let worker: Worker | undefined;
     let healthy = false;
     try {
       await opts.hold?.(task.caller, pool.lane);
       worker = await acquire(pool);
-      const result = await runOn(worker, task.message, { cpuMs, wallMs: cpuMs * opts.wallBackstop });
+      const result = await runOn(worker, message, { cpuMs, wallMs: cpuMs * opts.wallBackstop });
       healthy = true;
       task.resolve(result);
     } catch (err) {
       // A refused model leaves the worker healthy; a timeout, crash or memory exhaustion does not.
       healthy = err instanceof ApiError && err.code !== 'model_too_complex';
-      if (err instanceof ParseTimeout && cpuMs < task.budgetMs) {
+      const outgrown = err instanceof ApiError && err.code === SMALL_LANE_OUTGROWN;
+      if (outgrown || (err instanceof ParseTimeout && cpuMs < task.budgetMs)) {
         slowOnSmall.add(task.caller);
         queue.add({ ...task, small: false }, true);
       } else
@@ -224,10 +263,19 @@ export function createModelParser(opts: ParserOptions): ModelParser {
     }
   }
 
-  function enqueue<T>(caller: string, message: ParseJob | FeaturesJob, budgetMs: number, bytes: number): Promise<T> {
+  function enqueue<T>(
+    caller: string,
+    message: ParseJob | FeaturesJob,
+    budgetMs: number,
+    bytes: number,
+    reads = bytes,
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const small = bytes <= SMALL_FILE_BYTES && !slowOnSmall.has(caller);
-      queue.add({ caller, message, budgetMs, small, resolve: resolve as (r: unknown) => void, reject });
+      // A file that would read more than the small-file worker's count goes to the shared workers at once.
+      const withinCount = reads <= (opts.smallLimits.maxInflatedBytes ?? Number.POSITIVE_INFINITY);
+      const small = bytes <= SMALL_FILE_BYTES && withinCount && !slowOnSmall.has(caller);
+      const settle = { resolve: resolve as (r: unknown) => void, reject };
+      queue.add({ caller, message, budgetMs, small, reads, ...settle });
       pump();
     });
   }
@@ -236,10 +284,11 @@ export function createModelParser(opts: ParserOptions): ModelParser {
     async parse(job, caller) {
       const file = await sizeOf(job.sourcePath);
       const budgetMs = parseBudgetMs(file.bytes, file.zip, opts.maxParseMs);
+      const reads = await readsOf(job.sourcePath, file);
       const ahead = queue.first(caller); // its running parse, or the first one waiting for a worker
       if (ahead && queue.waiting(caller) >= opts.queuePerCaller)
         throw queueFull(opts.queuePerCaller, seconds(ahead.budgetMs));
-      return enqueue<ParsedUpload>(caller, job, budgetMs, file.bytes);
+      return enqueue<ParsedUpload>(caller, job, budgetMs, file.bytes, reads);
     },
     // Stored canonical meshes are the service's own files: the longest budget and no queue bound, but in the turn of
     // the caller who wants them, one at a time per caller, so nobody's estimates crowd out others' parses.

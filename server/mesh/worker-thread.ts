@@ -25,10 +25,14 @@ export class ParseTimeout extends Error {
 /** The worker's thread under /proc ("<pid>/task/<tid>"), which it reports when ready; null without /proc. */
 const threads = new WeakMap<Worker, string | null>();
 
-/** One worker thread, started once and ready before its first job. */
-export function spawn(maxHeapMb: number): Promise<Worker> {
+/**
+ * One worker thread, started once and ready before its first job, at `niceness` (0: the API's own), which the
+ * thread sets first thing (parse-worker-entry.mjs), before it loads the parsers.
+ */
+export function spawn(maxHeapMb: number, niceness = 0): Promise<Worker> {
   const worker = new Worker(new URL('./parse-worker-entry.mjs', import.meta.url), {
     resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    workerData: { niceness },
   });
   worker.unref();
   return new Promise((resolve, reject) => {

@@ -4,7 +4,7 @@
 // seconds of the last 15 minutes, plus the predicted seconds of what it has slicing now); then, within the
 // account, the same two rules among its callers; then the shopper before the merchant's API, then age. A worker's
 // last free slot is never taken by an account that holds one of its other slots: another account's quote always
-// finds a slot as soon as it comes. The claim is one SQL statement (FOR UPDATE SKIP LOCKED), so any number of
+// finds a slot as soon as it comes. A worker's short lane takes only quotes predicted short. The claim is one SQL statement (FOR UPDATE SKIP LOCKED), so any number of
 // worker processes can claim side by side; each answers for its own slots.
 import type { Queryable } from '../db/index.ts';
 import type { QuoteRow, QuoteStatus } from './sql.ts';
@@ -12,12 +12,17 @@ import type { QuoteRow, QuoteStatus } from './sql.ts';
 /** Slicer use older than this no longer weighs on the order of claims. */
 export const FAIR_SHARE_WINDOW_S = 900;
 
-/** What this worker holds, for the rule of its last free slot. */
+/** What this worker holds, for the rule of its last free slot; and whether the claim is for its short lane. */
 export interface SlotRule {
   /** The claim is for the worker's last free slot (and it has more than one). */
   lastSlot: boolean;
   /** Accounts holding the worker's other slots. */
   heldAccounts: string[];
+  /**
+   * The claim is for the short lane: only a quote predicted at most this many seconds (and that has not outgrown
+   * the lane once) may take it.
+   */
+  shortLaneS?: number;
 }
 
 /** A claimed job, with how many more of its account's quotes wait (a backlog marks bulk work: see sliceNiceness). */
@@ -59,6 +64,8 @@ export async function claimJob(
                            AND o.status = 'processing' AND o.lease_expires_at >= now())
          AND NOT EXISTS (SELECT 1 FROM prefetches p WHERE p.slicing_key = q.slicing_key AND p.lease_expires_at >= now())
          AND (NOT $4::boolean OR NOT (q.account_id = ANY($5::text[])))
+         AND ($6::float8 IS NULL
+              OR (q.predicted_s IS NOT NULL AND q.predicted_s <= $6::float8 AND NOT q.short_lane_outgrown))
        ORDER BY coalesce(ba.n, 0), coalesce(ua.s, 0), coalesce(bc.n, 0), coalesce(uc.s, 0), q.priority, q.created_at
        LIMIT 1 FOR UPDATE OF q SKIP LOCKED)
      UPDATE quotes q SET status = 'processing', progress = 5, attempts = q.attempts + 1, lease_owner = $1,
@@ -67,7 +74,7 @@ export async function claimJob(
      RETURNING q.*, next.previous_status,
        (SELECT count(*) FROM quotes w WHERE w.account_id = q.account_id AND w.status = 'queued' AND w.id <> q.id)::int
          AS backlog`,
-    [owner, leaseMs, FAIR_SHARE_WINDOW_S, rule.lastSlot, rule.heldAccounts],
+    [owner, leaseMs, FAIR_SHARE_WINDOW_S, rule.lastSlot, rule.heldAccounts, rule.shortLaneS ?? null],
   );
   return row;
 }

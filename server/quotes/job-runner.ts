@@ -1,13 +1,15 @@
-// The job worker: claims queued quotes (or ones whose worker died: lease expired) with
-// FOR UPDATE SKIP LOCKED, most urgent first, slices them in the bounded pool, and records the outcome with its
-// events. When no quote waits it slices prefetches (docs/instant-price.md), and a prefetch makes way for a quote
-// that would otherwise wait for a slot. Any number of processes can run it against one database.
+// The job worker: claims queued quotes (or ones whose worker died: lease expired) with FOR UPDATE SKIP LOCKED,
+// most urgent first, slices them in the bounded pool (its normal slots, and its short lane for quotes predicted
+// short), and records the outcome with its events. When no quote waits it slices prefetches
+// (docs/instant-price.md), and a prefetch makes way for a quote that would otherwise wait for a slot. Any number
+// of processes can run it against one database.
 import { EventEmitter } from 'node:events';
 import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
 import { leaseHolders, quoteStatus, releaseDeadOwner, releaseLeases, waitingKeys } from './sql.ts';
 import { isDeadOwnerHere, ownerFolderName } from '../storage/index.ts';
-import { claimJob } from './claim-sql.ts';
+import { claimJob, type SlotRule } from './claim-sql.ts';
+import { SHORT_SLICE_S } from './slice-cost.ts';
 import { endFileWork, type FileChange } from './file-work.ts';
 import { claimPrefetch } from './prefetch-sql.ts';
 import { fileByIdAnyAccount } from '../files/index.ts';
@@ -50,6 +52,8 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
    * they make way for any quote that needs their slot.
    */
   const holders = new Map<string, string>();
+  /** Quotes this process slices in its short lane (docs/limits.md, "The short lane"). */
+  const inLane = new Set<string>();
   const leaseMs = deps.config.jobLeaseMs;
   let running = false;
   let timer: NodeJS.Timeout | null = null;
@@ -72,6 +76,18 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     }
   }
 
+  /** Claims the next quote by fair share (claim-sql.ts) for a normal slot, or for the short lane. */
+  async function claim(rule: SlotRule) {
+    return deps.db.transaction(async (tx) => {
+      const claimed = await claimJob(tx, owner, leaseMs, rule);
+      if (claimed && claimed.previous_status === 'queued') await jobStatusChanged(tx, claimed, 'queued', deps.now());
+      return claimed;
+    });
+  }
+
+  /** Slices in normal slots: quotes and prefetches, not the short lane's. */
+  const inNormalSlots = () => active.size - inLane.size;
+
   async function pump() {
     if (!running) return;
     if (pumping) {
@@ -82,31 +98,14 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     pumpAgain = false;
     try {
       await makeWayForQuotes();
-      const slots = deps.config.slicerConcurrency;
-      while (running && active.size < slots) {
-        const rule = {
-          lastSlot: slots > 1 && active.size === slots - 1,
-          heldAccounts: [...new Set(holders.values())],
-        };
-        const job = await deps.db.transaction(async (tx) => {
-          const claimed = await claimJob(tx, owner, leaseMs, rule);
-          if (claimed && claimed.previous_status === 'queued')
-            await jobStatusChanged(tx, claimed, 'queued', deps.now());
-          return claimed;
-        });
-        if (job) {
-          deps.events.wake();
-          holders.set(job.id, job.account_id);
-          track(runQuote(job), job.id);
-          continue;
-        }
-        // Prefetches only while no quote waits (not even for a slice being made: it would share the cores), and
-        // always leaving a slot for the next quote.
-        if (prefetching.size >= Math.max(1, deps.config.slicerConcurrency - 1)) break;
-        if ((await waitingKeys(deps.db)).length) break;
-        const prefetch = await claimPrefetch(deps.db, owner, leaseMs, deps.now());
-        if (!prefetch) break;
-        track(runPrefetch(prefetch), null);
+      await fillNormalSlots();
+      // Beyond the normal slots, the short lane: a quote predicted short starts whoever holds them.
+      while (running && inLane.size < deps.config.slicerShortLane) {
+        const job = await claim({ lastSlot: false, heldAccounts: [], shortLaneS: SHORT_SLICE_S });
+        if (!job) break;
+        deps.events.wake();
+        inLane.add(job.id);
+        track(runQuote({ ...job, lane: 'short' }), job.id);
       }
     } catch (err) {
       deps.log.error('job runner: claim failed', err);
@@ -114,6 +113,30 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       pumping = false;
     }
     if (pumpAgain) void pump();
+  }
+
+  async function fillNormalSlots() {
+    const slots = deps.config.slicerConcurrency;
+    while (running && inNormalSlots() < slots) {
+      const rule = {
+        lastSlot: slots > 1 && inNormalSlots() === slots - 1,
+        heldAccounts: [...new Set(holders.values())],
+      };
+      const job = await claim(rule);
+      if (job) {
+        deps.events.wake();
+        holders.set(job.id, job.account_id);
+        track(runQuote(job), job.id);
+        continue;
+      }
+      // Prefetches only while no quote waits (not even for a slice being made: it would share the cores), and
+      // always leaving a slot for the next quote.
+      if (prefetching.size >= Math.max(1, deps.config.slicerConcurrency - 1)) break;
+      if ((await waitingKeys(deps.db)).length) break;
+      const prefetch = await claimPrefetch(deps.db, owner, leaseMs, deps.now());
+      if (!prefetch) break;
+      track(runPrefetch(prefetch), null);
+    }
   }
 
   /** The file to slice (undefined when it is gone: the slice then fails on its own). */
@@ -127,6 +150,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
       active.delete(tracked);
       if (jobId) {
         holders.delete(jobId);
+        inLane.delete(jobId);
         finished.emit(jobId);
       }
       void pump();
@@ -146,7 +170,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     const awaited = [...prefetching.keys()].some((key) => waiting.has(key));
     for (const [key, ctrl] of prefetching) {
       if (waiting.has(key)) continue;
-      if (awaited || active.size >= deps.config.slicerConcurrency) ctrl.abort(new PrefetchPreemptedError());
+      if (awaited || inNormalSlots() >= deps.config.slicerConcurrency) ctrl.abort(new PrefetchPreemptedError());
     }
   }
 

@@ -3,7 +3,7 @@
 import { sliceExpectation } from './time-left.ts';
 import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
-import { renewLease, type QuoteRow } from './sql.ts';
+import { handBackOutgrown, renewLease, type QuoteRow } from './sql.ts';
 import { finishQuote, failJob, buildResult, jobStatusChanged, LeaseLostError } from './finish.ts';
 import type { FileRow } from '../files/index.ts';
 import {
@@ -12,8 +12,9 @@ import {
   PoolFullError,
   PoolClosedError,
   SliceAbortedError,
+  ShortLaneOutgrownError,
 } from '../slicer/index.ts';
-import type { SliceProgress } from '../slicer/index.ts';
+import type { SliceLane, SliceProgress } from '../slicer/index.ts';
 import { ApiError } from '../http/index.ts';
 import type { SliceStep } from './slice-step.ts';
 
@@ -78,7 +79,7 @@ export function quoteWorker(deps: QuoteWorkerDeps, { owner, leaseMs, slice, file
     return { beat, onProgress };
   }
 
-  async function process(job: QuoteRow & { backlog?: number }) {
+  async function process(job: QuoteRow & { backlog?: number; lane?: SliceLane }) {
     if (job.attempts > MAX_JOB_ATTEMPTS) {
       return record(job, (tx) =>
         failJob(
@@ -104,6 +105,7 @@ export function quoteWorker(deps: QuoteWorkerDeps, { owner, leaseMs, slice, file
           resolved: job.resolved!,
           file: await fileOf(job.file_id),
           backlog: job.backlog ?? 0,
+          lane: job.lane,
           charge: { account_id: job.account_id, caller: job.caller ?? `acct:${job.account_id}`, kind: 'quote' },
         },
         ctrl.signal,
@@ -117,6 +119,11 @@ export function quoteWorker(deps: QuoteWorkerDeps, { owner, leaseMs, slice, file
       });
     } catch (err) {
       if (ctrl.signal.aborted || err instanceof LeaseLostError) return; // another worker owns it now
+      // It outgrew the short lane: a normal slot slices it again (the runner claims it as soon as this returns).
+      if (err instanceof ShortLaneOutgrownError) {
+        await handBackOutgrown(deps.db, job.id, owner).catch((e) => deps.log.error(`job ${job.id}: hand-back`, e));
+        return;
+      }
       // Shutting down, or the pool is full: the job stays claimed and its lease expiry hands it to a worker again.
       if (err instanceof PoolFullError || err instanceof PoolClosedError || err instanceof SliceAbortedError) return;
       // Slicer refusals and priced refusals (ApiError) are the job's outcome, not a server fault.

@@ -272,7 +272,7 @@ async function quoteFile(
 /** A storefront shopper's request: the widget key and shopper session its budgets are counted by. */
 function widgetQuoteCaller(auth: Auth): WidgetQuoteCaller | null {
   if (auth.via !== 'widget' || !auth.widgetKeyId || !auth.shopperHash) return null;
-  return { account: auth.account, widgetKeyId: auth.widgetKeyId, shopperHash: auth.shopperHash };
+  return { account: auth.account, widgetKeyId: auth.widgetKeyId, shopperHash: auth.shopperHash, caller: auth.caller };
 }
 
 /**

@@ -18,8 +18,15 @@ export interface SliceCost {
   predicted_s: number;
 }
 
-/** A slice predicted to end within this many seconds may take a worker's last free slot. */
+/**
+ * A slice predicted to end within this many seconds is short: it may take a worker's last free slot and its short
+ * lane, and long slices pause while it runs (docs/limits.md, "The short lane").
+ */
 export const SHORT_SLICE_S = 15;
+/** A short slice stays short until it has used this many times its predicted CPU time, plus SHORT_SLACK_S. */
+const SHORT_FACTOR = 2;
+/** The slicer's start-up and the model's error on tiny parts: a short slice's allowance is never below this. */
+const SHORT_SLACK_S = 5;
 /** The least CPU time a slice may use, however cheap it looks: start-up, and the cost model's error on small parts. */
 const MIN_TIMEOUT_MS = 60_000;
 /**
@@ -73,6 +80,22 @@ export function sliceTimeoutMs(predictedS: number | null, ceilingMs: number): nu
   return Math.min(ceilingMs, Math.max(MIN_TIMEOUT_MS, Math.ceil(predictedS * TIMEOUT_FACTOR * 1000)));
 }
 
+/** Whether a quote's slice is short (may take the short lane), judged by its prediction. */
+export const isShortSlice = (predictedS: number | null): predictedS is number =>
+  predictedS !== null && predictedS <= SHORT_SLICE_S;
+
+/**
+ * The CPU ms a short slice may use while it is treated as short: twice its prediction and some slack. The cost
+ * model's error on held-out parts is up to ×3.4, so an honest part may pass it: in the short lane it is then
+ * stopped and sliced again in a normal slot, elsewhere it just runs on as a long slice.
+ */
+export function shortAllowanceMs(predictedS: number): number {
+  return Math.ceil((predictedS * SHORT_FACTOR + SHORT_SLACK_S) * 1000);
+}
+
+/** The niceness of a long quote's slice (see sliceNiceness). */
+export const LONG_NICENESS = 10;
+
 /** An account with at least this many more quotes waiting is doing bulk work: its slices yield the cores. */
 export const BULK_BACKLOG = 2;
 
@@ -85,7 +108,7 @@ export const BULK_BACKLOG = 2;
 export function sliceNiceness(kind: 'quote' | 'prefetch', predictedS: number | null, backlog = 0): number {
   if (kind === 'prefetch') return 15;
   const long = predictedS !== null && predictedS > SHORT_SLICE_S;
-  return long || backlog >= BULK_BACKLOG ? 10 : 0;
+  return long || backlog >= BULK_BACKLOG ? LONG_NICENESS : 0;
 }
 
 /** One of the offer's qualities a refused choice could take instead (within-limit.ts). */

@@ -4,12 +4,25 @@
 import { existsSync } from 'node:fs';
 import type { Deps } from '../deps.ts';
 import { sliceByKey, insertSlice } from './sql.ts';
-import { referenceCost, sliceNiceness, sliceTimeoutMs } from './slice-cost.ts';
+import {
+  isShortSlice,
+  LONG_NICENESS,
+  referenceCost,
+  shortAllowanceMs,
+  sliceNiceness,
+  sliceTimeoutMs,
+} from './slice-cost.ts';
 import { chargeSlicerTime, type SliceOutcome } from '../limits/index.ts';
 import type { FileRow } from '../files/index.ts';
 import type { StoredResolution } from './model.ts';
-import { SliceFailedError, SliceTimeoutError, PoolFullError, PoolClosedError } from '../slicer/index.ts';
-import type { SlicePool, SliceMeasure, SliceProgress } from '../slicer/index.ts';
+import {
+  SliceFailedError,
+  SliceTimeoutError,
+  PoolFullError,
+  PoolClosedError,
+  ShortLaneOutgrownError,
+} from '../slicer/index.ts';
+import type { ShortSlice, SliceLane, SlicePool, SliceMeasure, SliceProgress } from '../slicer/index.ts';
 
 /** A prefetch stopped to make way for a quote; it goes back to the queue. */
 export class PrefetchPreemptedError extends Error {}
@@ -38,6 +51,10 @@ export interface SliceTarget {
   predicted_s: number | null;
   /** More quotes of the same account waiting when this one was claimed: bulk work (see sliceNiceness). */
   backlog: number;
+  /** The slot it was claimed for: a normal one, or the short lane (docs/limits.md, "The short lane"). */
+  lane?: SliceLane;
+  /** It used its short allowance in the short lane once: it is long from then on. */
+  short_lane_outgrown?: boolean;
   charge: { account_id: string; caller: string; kind: 'quote' | 'prefetch' };
 }
 
@@ -78,6 +95,8 @@ export function sliceStep(deps: SliceStepDeps, pool: SlicePool): SliceStep {
             timeoutMs,
             niceness,
             onCpuTime,
+            lane: target.lane,
+            short: shortOf(target),
           },
           signal,
         ),
@@ -135,8 +154,16 @@ export function sliceStep(deps: SliceStepDeps, pool: SlicePool): SliceStep {
   return slice;
 }
 
+/** A quote predicted short is short (long slices pause while it runs) until it has used its allowance. */
+function shortOf(target: SliceTarget): ShortSlice | undefined {
+  if (target.charge.kind !== 'quote' || target.short_lane_outgrown || !isShortSlice(target.predicted_s)) return;
+  return { cpuMs: shortAllowanceMs(target.predicted_s), niceness: LONG_NICENESS };
+}
+
 function outcomeOf(err: unknown, signal: AbortSignal): SliceOutcome | null {
   if (err instanceof SliceTimeoutError) return 'timeout';
+  // Sliced again in a normal slot: what it used so far is its caller's, as for any slice that ran.
+  if (err instanceof ShortLaneOutgrownError) return 'stopped';
   if (err instanceof SliceFailedError) return 'failed';
   if (err instanceof PoolClosedError || err instanceof PoolFullError) return null;
   if (signal.reason instanceof PrefetchPreemptedError) return null;

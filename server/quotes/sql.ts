@@ -61,6 +61,8 @@ export interface QuoteRow {
   caller: string | null;
   /** Slicer seconds the cost model predicted on this server (server/slicer/cost.ts); its timeout follows it. */
   predicted_s: number | null;
+  /** Its slice used its allowance in the short lane once: it takes normal slots only (docs/limits.md). */
+  short_lane_outgrown: boolean;
 }
 
 /** A shopper waits at the shop's page: their quote is sliced before a merchant's API quotes. */
@@ -383,6 +385,20 @@ export async function releaseDeadOwner(db: Queryable, owner: string): Promise<nu
     owner,
   ]);
   return quotes.length;
+}
+
+/**
+ * The slice outgrew the short lane: the job is handed back at once (its lease ended, the attempt not counted) for
+ * a normal slot, never the lane again. False when this worker no longer holds it.
+ */
+export async function handBackOutgrown(db: Queryable, id: string, owner: string): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE quotes SET lease_expires_at = now() - interval '1 millisecond', attempts = greatest(attempts - 1, 0),
+       short_lane_outgrown = true
+     WHERE id = $1 AND lease_owner = $2 AND status = 'processing' RETURNING id`,
+    [id, owner],
+  );
+  return rows.length === 1;
 }
 
 export async function releaseLeases(db: Queryable, owner: string): Promise<number> {

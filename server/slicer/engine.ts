@@ -10,7 +10,7 @@ import { buildSliceConfig } from './config.ts';
 import { SettingsInvalidError, SliceAbortedError, SliceFailedError, SliceTimeoutError } from './errors.ts';
 import { parseGcodeFile, type SliceMeasure } from './gcode-stats.ts';
 import type { PatternUsed } from './patterns.ts';
-import { parentDeathSignal, runProcess, type RunResult } from './process.ts';
+import { parentDeathSignal, runProcess, type ChildControl, type RunResult } from './process.ts';
 import { makeWorkDir, recordSlicer } from './workdirs.ts';
 
 /** The server's slicer when none is named: PRUSA_SLICER_BIN, else the 2.9 tree setup installed, else 2.5. */
@@ -50,6 +50,8 @@ export interface SliceOnceOptions {
   onProgress?: (progress: SliceProgress) => void;
   /** Scheduling niceness of the slicer process: a long or speculative slice yields the cores to short ones. */
   niceness?: number;
+  /** Called once the slicer runs, with the means to pause, resume and renice it (the pool's short lane). */
+  onControl?: (control: ChildControl) => void;
 }
 
 export interface SliceProgress {
@@ -228,10 +230,10 @@ async function runSlicer(
   model: string,
   binary: string,
   timeoutMs: number,
-  o: Pick<SliceOnceOptions, 'signal' | 'onProgress' | 'niceness' | 'onCpuTime'>,
+  o: Pick<SliceOnceOptions, 'signal' | 'onProgress' | 'niceness' | 'onCpuTime' | 'onControl'>,
   placement: string[],
 ) {
-  const { signal, onProgress, niceness, onCpuTime } = o;
+  const { signal, onProgress, niceness, onCpuTime, onControl } = o;
   const args = [
     '--loglevel',
     '1',
@@ -263,6 +265,7 @@ async function runSlicer(
     onSpawn,
     onStdout,
     niceness,
+    onControl,
   });
   if (!r.spawnError) onCpuTime?.(r.cpuMs);
   await recorded;

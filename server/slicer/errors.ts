@@ -64,3 +64,14 @@ export class PoolClosedError extends Error {
     super('the slice pool is closed');
   }
 }
+
+/**
+ * A slice in the short lane used more CPU time than a short slice may (its prediction was wrong, or made to be):
+ * it is stopped so that the lane is free for the next short quote, and its quote is sliced again in a normal slot.
+ */
+export class ShortLaneOutgrownError extends Error {
+  override name = 'ShortLaneOutgrownError';
+  constructor(readonly cpuMs: number) {
+    super(`the slice used more than ${Math.round(cpuMs / 1000)} s of processor time, what a short slice may use`);
+  }
+}

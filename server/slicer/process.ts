@@ -2,7 +2,7 @@
 // child leads its own process group (detached) so a kill reaches everything it started; output is kept only as a
 // bounded tail. Where util-linux's setpriv exists, the child also gets SIGKILL when our process dies, even by SIGKILL.
 import { execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { processCpuMs, watchCpu, type CpuLimit, type CpuWatch } from '../mesh/index.ts';
 
@@ -24,6 +24,8 @@ export interface RunOptions {
   dieWithParent?: boolean;
   /** Called with the child's pid (= its process group) once it is spawned. */
   onSpawn?: (pid: number) => void;
+  /** Called once the child is spawned with the means to pause, resume and renice it while it runs. */
+  onControl?: (control: ChildControl) => void;
   /**
    * Called with each chunk the child writes to stdout, as it comes. A C or C++ program's stdout into a pipe is
    * block-buffered (PrusaSlicer's progress would arrive all at once at the end), so where coreutils' stdbuf
@@ -32,6 +34,23 @@ export interface RunOptions {
   onStdout?: (chunk: string) => void;
   /** Scheduling niceness (0–19): a child above 0 yields the cores to the others; its threads inherit it. */
   niceness?: number;
+}
+
+/** A running child, as its scheduler sees it (server/slicer/pool.ts pauses long slices while short ones run). */
+export interface ChildControl {
+  pid: number;
+  /**
+   * Stops the child's process group (SIGSTOP): it uses no CPU and its wall-clock backstop stands still. False, and
+   * nothing done, when it is stopped already by someone else (an operator, a test's hold): only what this paused
+   * is resumed.
+   */
+  pause(): boolean;
+  /** Lets a child this paused go on (SIGCONT), its backstop running again. */
+  resume(): void;
+  /** Sets the niceness of every thread it has now (threads it starts later inherit their parent thread's). */
+  renice(niceness: number): void;
+  /** The CPU ms it has used so far (null without /proc). */
+  cpuMs(): number | null;
 }
 
 const STDBUF = ['/usr/bin/stdbuf', '/bin/stdbuf'].find((p) => existsSync(p));
@@ -98,6 +117,50 @@ function lowerPriority(pid: number, niceness: number): void {
   }
 }
 
+/** Whether a process is stopped (state T, or t while traced), from /proc; false when unknown. */
+function isStopped(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return /^[Tt]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return false;
+  }
+}
+
+function signalGroup(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, sig);
+  } catch {
+    /* it has exited */
+  }
+}
+
+function control(pid: number, watch: CpuWatch): ChildControl {
+  return {
+    pid,
+    pause() {
+      if (isStopped(pid)) return false;
+      signalGroup(pid, 'SIGSTOP');
+      watch.pause();
+      return true;
+    },
+    resume() {
+      watch.resume();
+      signalGroup(pid, 'SIGCONT');
+    },
+    renice(niceness) {
+      let tasks: string[] = [];
+      try {
+        tasks = readdirSync(`/proc/${pid}/task`);
+      } catch {
+        /* no /proc: the main thread only */
+      }
+      for (const tid of tasks.length ? tasks.map(Number) : [pid]) lowerPriority(tid, niceness);
+    },
+    cpuMs: () => watch.used(),
+  };
+}
+
 /** Resolves when the process has exited and its pipes are closed; never rejects. */
 export function runProcess(o: RunOptions): Promise<RunResult> {
   return new Promise((resolve) => {
@@ -120,6 +183,7 @@ export function runProcess(o: RunOptions): Promise<RunResult> {
       if (o.niceness) lowerPriority(pid, o.niceness);
       o.onSpawn?.(pid);
       watch = watchCpu(() => processCpuMs(pid), o.limit, stop);
+      o.onControl?.(control(pid, watch));
       // The process is reaped before 'close', and its /proc entry with it: read its time once more as it exits.
       child.stdout.once('end', () => watch?.used());
     }

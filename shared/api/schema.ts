@@ -2736,6 +2736,8 @@ export interface components {
           used: number;
           /** @description The key's share, in quotes */
           limit: number;
+          /** @description The last quotes of the share, kept for shoppers whose address and session had no quote counted this month (a tenth of the share, rounded down): refused here when this shopper is not one */
+          newcomer_reserve: number;
           share_percent: number;
           /** @description The UTC month */
           period: string;
@@ -2766,13 +2768,25 @@ export interface components {
     WidgetBudgetUsage: {
       widget_key_id: string;
       name: string;
-      /** @description The key's share of the monthly quote allowance (used may exceed limit by quotes in flight) */
+      /** @description The key's share of the monthly quote allowance (used may exceed limit by quotes in flight), and who spent it */
       monthly_quotes: {
         used: number;
         limit: number;
+        /** @description The last quotes of the share, kept for shoppers whose address and session had no quote counted this month */
+        newcomer_reserve: number;
         share_percent: number;
         /** @description The UTC month */
         period: string;
+        /** @description The client addresses (IPv6 per /64) with the most quotes counted against the share this month */
+        top_addresses: {
+            address: string;
+            quotes: number;
+          }[];
+        /** @description The shopper sessions with the most quotes counted against the share this month, each named by the first 12 characters of its hash */
+        top_sessions: {
+            session: string;
+            quotes: number;
+          }[];
       };
       /** @description Quote requests of the current UTC day */
       quotes_today: {

@@ -52,6 +52,7 @@ test('two API processes and two workers on separate disks: quotes survive a kill
       JOB_LEASE_MS: '3000',
       QUOTE_SYNC_WAIT_MS: '0',
       SLICER_CONCURRENCY: '1',
+      SLICER_SHORT_LANE: '0',
     };
     const start = async (role: 'api' | 'worker') => {
       const dir = mkdtempSync(path.join(tmpdir(), `sq-cluster-${role}-`));

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { uploadFrom } from '../helpers/from-address.ts';
-import { hostileCase } from '../helpers/hostile.ts';
+import { hostileCase, instancingBomb } from '../helpers/hostile.ts';
 import {
   createModelParser,
   parserOptions,
@@ -30,11 +30,11 @@ const VERTEX_FLOOD = hostileCase('3mf_vertex_flood').build();
 class Gate {
   readonly started: { caller: string; lane: Lane }[] = [];
   private readonly waiting = new Map<string, (() => void)[]>();
-  constructor(private readonly holds: (caller: string) => boolean) {}
+  constructor(private readonly holds: (caller: string, lane: Lane) => boolean) {}
 
   readonly hold = (caller: string, lane: Lane): Promise<void> => {
     this.started.push({ caller, lane });
-    if (!this.holds(caller)) return Promise.resolve();
+    if (!this.holds(caller, lane)) return Promise.resolve();
     return new Promise((resolve) => this.waiting.set(caller, [...(this.waiting.get(caller) ?? []), resolve]));
   };
 
@@ -54,7 +54,7 @@ let parser: ModelParser;
 let gate: Gate;
 
 /** A real parser with the gate, in place of the server's (the routes read deps.parser on every upload). */
-async function useParser(holds: (caller: string) => boolean, options: Partial<ParserOptions> = {}) {
+async function useParser(holds: (caller: string, lane: Lane) => boolean, options: Partial<ParserOptions> = {}) {
   gate = new Gate(holds);
   await server.deps.parser.close();
   parser = createModelParser({ ...parserOptions(server.deps.config), ...options, hold: gate.hold });
@@ -185,6 +185,50 @@ test(
       assert.equal(res.status, 422);
       assert.equal(res.body.error.code, 'compression_ratio_too_high');
     }
+  },
+);
+
+test(
+  "a 3 KB upload from one more address goes before eight addresses' small, slow 3MFs on the small-file worker; each of those stops at its counted work and waits for a shared worker in its own turn",
+  HANG_GUARD,
+  async () => {
+    const heavy = ['127.0.0.30', '127.0.0.31'];
+    const attackers = Array.from({ length: 8 }, (_, i) => `127.0.0.${20 + i}`);
+    const ip = (address: string) => `ip:${address}`;
+    // Two large files hold the shared workers. The first attacker's turn on the small-file worker is held, so the
+    // others are certainly waiting for it when the honest upload comes. The CPU slice is out of reach: only the
+    // count (20,000 vertices here) can stop a file on the small-file worker.
+    await useParser(
+      (caller, lane) => heavy.map(ip).includes(caller) || (caller === ip(attackers[0]!) && lane === 'small'),
+      { smallSliceMs: 600_000, smallLimits: { maxInflatedBytes: 4 << 20, maxVertices: 20_000, maxTriangles: 20_000 } },
+    );
+    const large = heavy.map((address) => publicUpload(address, GEARS, 'gears.stl'));
+    await until(() => parser.state().busy.shared === 2);
+    // 10 KB placing a strip of 202 vertices 150 times: 30,300 vertices.
+    const slow = instancingBomb(100, 150);
+    const flood = [publicUpload(attackers[0]!, slow, 'slow.3mf')];
+    await until(() => parser.state().busy.small === 1);
+    for (const address of attackers.slice(1)) flood.push(publicUpload(address, slow, 'slow.3mf'));
+    await until(() => parser.state().callers.length === heavy.length + attackers.length);
+
+    const honest = publicUpload('127.0.0.9', CUBE, 'cube.stl');
+    await until(() => parser.state().callers.length === heavy.length + attackers.length + 1);
+    gate.release(ip(attackers[0]!));
+    assert.equal((await honest).status, 201);
+    const onSmall = () => gate.started.filter((s) => s.lane === 'small').map((s) => s.caller);
+    assert.deepEqual(onSmall().slice(0, 2), [ip(attackers[0]!), 'ip:127.0.0.9'], 'the honest upload went next');
+    // Each attacker's turn on the small-file worker ends at its count; its file then waits for a shared worker.
+    await until(() => onSmall().length === attackers.length + 1);
+    await until(() => attackers.every((a) => callerState(ip(a))?.waiting === 1 && !callerState(ip(a))?.running));
+    gate.releaseAll();
+    for (const res of await Promise.all(large)) assert.equal(res.status, 201);
+    for (const res of await Promise.all(flood)) assert.ok([201, 422].includes(res.status), JSON.stringify(res.body));
+    for (const address of attackers)
+      assert.deepEqual(
+        gate.started.filter((s) => s.caller === ip(address)).map((s) => s.lane),
+        ['small', 'shared'],
+        address,
+      );
   },
 );
 

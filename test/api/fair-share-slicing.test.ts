@@ -169,3 +169,69 @@ test("a timed-out slice is charged to its caller and spends the caller's hourly 
   const theirs = await upload(apiB, cubeOf(11), 'cube.obj');
   assert.equal((await apiB.post(`/v2/file/quote/${theirs}`, {})).status, 200);
 });
+
+/** A process's state letter from /proc (T: stopped); undefined once it is gone. */
+function stateOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0];
+  } catch {
+    return undefined;
+  }
+}
+
+test("two accounts' long slices hold both slots: a third account's short quote is sliced in the short lane, the long ones paused meanwhile, and is priced while both still run", async (t) => {
+  const server = await start({ SLICER_CONCURRENCY: '2', SLICER_SHORT_LANE: '1' });
+  const [a, b, c] = await Promise.all(
+    ['lane-a', 'lane-b', 'lane-c'].map((name) => server.newAccount({ email: `${name}@example.test` })),
+  );
+  // Two strangers (two free sign-ups, or two shops' keys), each with a long part the cost check accepts. Each
+  // slice is held the moment it runs: whatever the machine, both are still running when the third account asks.
+  const holds: ReturnType<typeof holdSlicers>[] = [];
+  t.after(() => {
+    for (const h of holds) h.release();
+  });
+  const longOnes: { api: ApiClient; file: string; job: Promise<string>; pid: number }[] = [];
+  for (const [account, choices] of [
+    [a, { layer_height: 0.1 }],
+    [b, { layer_height: 0.1, support_material: true }],
+  ] as const) {
+    const api = server.client(account!.token);
+    const file = await upload(api, CROWD, 'crowd.obj');
+    const job = api.post(`/v2/file/quote/${file}/async`, { printer_config: choices }).then((r) => {
+      assert.equal(r.status, 202, JSON.stringify(r.body));
+      return r.body.job_id as string;
+    });
+    const pid = await until('the long slice to run', 60_000, async () => slicerOf(file));
+    holds.push(holdSlicers([pid]));
+    longOnes.push({ api, file, job, pid });
+  }
+  const long = await Promise.all(longOnes.map((l) => l.job));
+  for (const id of long) assert.ok((await quoteRow(server, id)).predicted_s! > SHORT_SLICE_S);
+
+  // The third account's 20 mm cube: both slots are taken, so only the short lane can slice it now.
+  const apiC = server.client(c!.token);
+  const cube = await upload(apiC, cubeOf(20), 'cube.obj');
+  const asked = apiC.post(`/v2/file/quote/${cube}/async`, {});
+  const cubePid = await until('the short slice to run', 60_000, async () => slicerOf(cube));
+  // The cube is held in turn and the long ones let go: the pool, not the test, must now stop them.
+  const cubeHold = holdSlicers([cubePid]);
+  for (const h of holds.splice(0)) h.release();
+  await until('the long slices to be paused', 60_000, () =>
+    longOnes.every((l) => stateOf(l.pid) === 'T') ? true : undefined,
+  );
+  cubeHold.release();
+  const theirs = await asked;
+  assert.equal(theirs.status, 202, JSON.stringify(theirs.body));
+  const done = await until('the cube to be priced', 120_000, async () => {
+    const row = await quoteRow(server, theirs.body.job_id);
+    return ['completed', 'failed'].includes(row.status) ? row : undefined;
+  });
+  assert.equal(done.status, 'completed', JSON.stringify(done.error));
+  for (const id of long) assert.equal((await quoteRow(server, id)).status, 'processing', 'a long slice still runs');
+  // With the short one done, the long ones go on.
+  await until('the long slices to be resumed', 60_000, () =>
+    longOnes.every((l) => stateOf(l.pid) !== 'T') ? true : undefined,
+  );
+  for (const l of longOnes) assert.equal((await l.api.delete(`/v2/file/${l.file}`)).status, 200);
+});

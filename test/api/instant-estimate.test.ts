@@ -46,10 +46,11 @@ let api: ApiClient;
 let key: string;
 
 before(async () => {
-  // One slicer, so that a quote waits behind another and its time left counts the one ahead.
+  // One slicer and no short lane, so that a quote waits behind another and its time left counts the one ahead.
   server = await startTestServer({
     RATE_LIMIT_ANON_PLAN: 'business',
     SLICER_CONCURRENCY: '1',
+    SLICER_SHORT_LANE: '0',
     METRICS_TOKEN,
   });
   ({ api, key } = await merchantShop(server, 'first-price@example.test', SHOP));

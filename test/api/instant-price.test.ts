@@ -38,12 +38,13 @@ let api: ApiClient;
 let key: string;
 
 before(async () => {
-  // One slicer at a time, so that order and preemption are observable; short leases, so a prefetch whose session
-  // ended is stopped within a couple of seconds. Every part is prefetched however slow a loaded machine makes its
-  // predicted slice (the bound on costly prefetches is fair-share.test.ts's).
+  // One slicer at a time (and no short lane beside it), so that order and preemption are observable; short leases,
+  // so a prefetch whose session ended is stopped within a couple of seconds. Every part is prefetched however slow
+  // a loaded machine makes its predicted slice (the bound on costly prefetches is fair-share.test.ts's).
   server = await startTestServer({
     RATE_LIMIT_ANON_PLAN: 'business',
     SLICER_CONCURRENCY: '1',
+    SLICER_SHORT_LANE: '0',
     PREFETCH_MAX_SECONDS: '3600',
     JOB_LEASE_MS: '6000',
     METRICS_TOKEN,

@@ -59,29 +59,55 @@ async function setBudget(api: ApiClient, budget: Record<string, unknown>) {
   return saved.body;
 }
 
-test('a stranger with the public key cannot use up the month: shoppers stop at the widget share, the API still quotes', async () => {
+test('a stranger with the public key cannot use up the month: shoppers stop at the widget share, its last tenth kept for newcomers; the API still quotes', async () => {
   const shop = await merchantShop(server, 'attacked@example.test', SHOP);
   assert.equal((await shop.api.get('/v2/quota')).body.plan, 'free');
-  // Free plan: 100 quotes a month; the widget's share set to 10 %. Eight addresses, a new session and a model of
-  // its own each time (the same model again would count once: docs/limits.md).
+  // Free plan: 100 quotes a month; the widget's share set to 10 %, of which 1 is kept for newcomers. Three addresses,
+  // a new session and a model of its own each time (the same model again would count once: docs/limits.md).
   await setBudget(shop.api, { monthly_quote_share_percent: 10 });
-  for (let i = 0; i < 10; i++) {
-    const s = shopper(shop.key, `198.51.100.${i % 8}`);
-    const up = await s.upload(new TextEncoder().encode(boxesObj([[0, 0, 0, 10 + i, 10, 5]])));
+  const part = (i: number) => new TextEncoder().encode(boxesObj([[0, 0, 0, 10 + i, 10, 5]]));
+  const attempt = async (address: string, i: number) => {
+    const s = shopper(shop.key, address);
+    const up = await s.upload(part(i));
     assert.equal(up.status, 201, JSON.stringify(up.body));
-    const quote = await s.quote(up.body.file_id);
+    return s.quote(up.body.file_id);
+  };
+  const population = ['198.51.100.0', '198.51.100.1', '198.51.100.2'];
+  for (let i = 0; i < 9; i++) {
+    const quote = await attempt(population[i % 3]!, i);
     assert.equal(quote.status, 200, `shopper ${i}: ${JSON.stringify(quote.body)}`);
   }
-  const late = shopper(shop.key, '198.51.100.200');
-  const up = await late.upload(new TextEncoder().encode(boxesObj([[0, 0, 0, 30, 10, 5]])));
-  assert.equal(up.status, 201);
-  const refused = await late.quote(up.body.file_id);
+  // Only the reserve is left: the population's next session is refused, a shopper new this month is not.
+  const again = await attempt(population[0]!, 9);
+  assert.equal(again.status, 402, JSON.stringify(again.body));
+  assert.equal(again.body.error.code, 'widget_allowance_exhausted');
+  assert.deepEqual(
+    { ...again.body.error.details, resets_at: undefined },
+    {
+      used: 9,
+      limit: 10,
+      newcomer_reserve: 1,
+      share_percent: 10,
+      period: again.body.error.details.period,
+      resets_at: undefined,
+    },
+  );
+  assert.match(again.body.error.message, /keeps for shoppers new this month/);
+  assert.equal((await attempt('198.51.100.200', 10)).status, 200, 'a newcomer gets the reserve');
+  const refused = await attempt('198.51.100.201', 11);
   assert.equal(refused.status, 402);
   assert.equal(refused.body.error.code, 'widget_allowance_exhausted');
   assert.equal(refused.headers.get('retry-after'), null);
   assert.deepEqual(
     { ...refused.body.error.details, resets_at: undefined },
-    { used: 10, limit: 10, share_percent: 10, period: refused.body.error.details.period, resets_at: undefined },
+    {
+      used: 10,
+      limit: 10,
+      newcomer_reserve: 1,
+      share_percent: 10,
+      period: refused.body.error.details.period,
+      resets_at: undefined,
+    },
   );
 
   // The merchant's own backend still quotes: 90 quotes of the month are left for it.
@@ -96,8 +122,18 @@ test('a stranger with the public key cannot use up the month: shoppers stop at t
   const usage = await shop.api.get('/v2/usage');
   const [widget] = usage.body.widget_budgets;
   assert.equal(widget.widget_key_id, shop.keyId);
-  assert.deepEqual(widget.monthly_quotes, { used: 10, limit: 10, share_percent: 10, period: quota.period });
-  assert.equal(widget.quotes_today.used, 10, 'each quote request takes from the day; the refused one did not');
+  const { top_addresses, top_sessions, ...share } = widget.monthly_quotes;
+  assert.deepEqual(share, { used: 10, limit: 10, newcomer_reserve: 1, share_percent: 10, period: quota.period });
+  // Who spent it: the population's three addresses first, three quotes each; ten sessions of one quote each.
+  assert.deepEqual(top_addresses, [
+    { address: '198.51.100.0', quotes: 3 },
+    { address: '198.51.100.1', quotes: 3 },
+    { address: '198.51.100.2', quotes: 3 },
+    { address: '198.51.100.200', quotes: 1 },
+  ]);
+  assert.equal(top_sessions.length, 5);
+  for (const row of top_sessions) assert.deepEqual([row.session.length, row.quotes], [12, 1]);
+  assert.equal(widget.quotes_today.used, 10, 'each quote request takes from the day; the refused ones did not');
   const alertEvents = await eventsForAccount(server.deps.db, shop.accountId, 'usage.alert');
   for (const e of alertEvents) assertWebhookBody('WebhookEventUsageAlert', e.payload);
   const alerts = alertEvents

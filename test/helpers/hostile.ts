@@ -65,7 +65,7 @@ const around = (before: string, flooded: Piece, after: string): Uint8Array =>
  * One object, a strip of `n` quads (2n triangles, 2n+2 vertices), placed `instances` times with
  * distinct translations: every instance adds new vertices, so a few KB ask for millions of them.
  */
-function instancingBomb(n: number, instances: number): Uint8Array {
+export function instancingBomb(n: number, instances: number): Uint8Array {
   let vertices = '',
     triangles = '';
   for (let i = 0; i <= n; i++) vertices += `<vertex x="${i}" y="0" z="0"/><vertex x="${i}" y="1" z="${i % 2}"/>`;
