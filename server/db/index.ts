@@ -177,3 +177,4 @@ function createListeners(url: string) {
 // The folder's front door: what other folders use of it.
 export { migrate } from './migrate.ts';
 export { firstRow } from './rows.ts';
+export { oncePerTurn, perTurn } from './per-turn.ts';
