@@ -120,6 +120,8 @@ export async function benchHttpProfile() {
   for (const [kind, route] of [
     ['postgres', '/healthz'],
     ['postgres', '/v2/user'],
+    ['postgres', '/v2/quotes?limit=20'],
+    ['pglite', '/v2/user'],
   ] as const) {
     out[`${route}, ${kind}`] = await profileRoute(kind, route);
   }

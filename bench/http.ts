@@ -104,7 +104,8 @@ export async function benchHttp() {
     const server = await startMeasuredServer(kind, { PLANS_FILE: plans, ...env });
     try {
       // With API_PROCESSES the measured process is the supervisor, not the servers: no memory figure.
-      if ('API_PROCESSES' in env) await new Promise((r) => setTimeout(r, 3000)); // let the second process start
+      if ('API_PROCESSES' in env)
+        await new Promise((r) => setTimeout(r, 3000)); // let the second process start
       else memory[name] = await idleRss(server);
       for (const route of routes) {
         measured.push({ setup: name, route, load: await load(`${server.process.url}${route}`, server.api.token!) });

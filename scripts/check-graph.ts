@@ -11,7 +11,8 @@ const SERVER = join(import.meta.dirname, '..', 'server');
 
 // The declared order, top → bottom. A file may import its own folder, a folder on its own floor when no circle
 // results, and any floor below; never a floor above. The floors follow one upload to its webhook:
-// - the process (main/start/cluster/demo), then the app and the contract's assembly (contract.ts);
+// - the process (main/start/cluster/demo), then the app, each route's front (route-front.ts) and the contract's
+//   assembly (contract.ts);
 // - the routes a request reaches first: the widget's, the system and operations pages, the retention sweep,
 //   kept quotes (links and PDFs) and the first-run checklist;
 // - quotes, which read files; files, which are charged to limits;
@@ -28,7 +29,7 @@ const SERVER = join(import.meta.dirname, '..', 'server');
 // Root files (server/*.ts) are placed by name; folders by their name.
 const FLOORS: string[][] = [
   ['main.ts', 'start.ts', 'cluster.ts', 'demo.ts'],
-  ['app.ts', 'contract.ts'],
+  ['app.ts', 'route-front.ts', 'contract.ts'],
   ['widget', 'system', 'metrics', 'retention', 'kept-quotes', 'setup'],
   ['quotes'],
   ['files'],

@@ -33,7 +33,9 @@ function frontOf(deps: Deps, access: Access | undefined, cls: EndpointClass | nu
     ['rate-limit', rateLimit(deps, cls)],
   ];
   const chain = named.reduceRight<Step>(
-    (rest, [, step]) => (ctx, next) => step(ctx, () => Promise.resolve(rest(ctx, next))),
+    (rest, [, step]) =>
+      (ctx, next) =>
+        step(ctx, () => Promise.resolve(rest(ctx, next))),
     (_ctx, next) => next(),
   );
   return {

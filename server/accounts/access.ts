@@ -40,10 +40,12 @@ export function allow(
   extra: Omit<Access, 'callers' | 'limit'> = {},
 ): Middleware<AppState & { csrf?: string }> {
   const access: Access = { callers, limit, ...extra };
-  const guard = async (ctx: Context & { state: AppState & { csrf?: string } }, next: Next) => {
-    if (!callers.includes('anyone')) await authenticate(deps, ctx, callers);
-    return next();
-  };
+  const guard = callers.includes('anyone')
+    ? (_ctx: Context, next: Next) => next()
+    : async (ctx: Context & { state: AppState & { csrf?: string } }, next: Next) => {
+        await authenticate(deps, ctx, callers);
+        return next();
+      };
   declared.set(guard, access);
   return guard;
 }

@@ -25,7 +25,8 @@ export function perTurn<K, V>(read: (keys: K[]) => Promise<Map<K, V>>, missing: 
       const part = keys.slice(i, i + MAX_KEYS);
       try {
         const values = await read(part);
-        for (const key of part) for (const w of batch.get(key)!) w.resolve(values.has(key) ? values.get(key)! : missing);
+        for (const key of part)
+          for (const w of batch.get(key)!) w.resolve(values.has(key) ? values.get(key)! : missing);
       } catch (err) {
         for (const key of part) for (const w of batch.get(key)!) w.reject(err);
       }

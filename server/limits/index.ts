@@ -47,7 +47,8 @@ export async function createLimits(deps: Omit<Deps, 'limits' | 'jobs'>): Promise
     }
     const counts = new Map<string, number>();
     for (const [period, accountIds] of byPeriod) {
-      for (const [accountId, n] of await quotesUsedOf(deps.db, accountIds, period)) counts.set(`${period} ${accountId}`, n);
+      for (const [accountId, n] of await quotesUsedOf(deps.db, accountIds, period))
+        counts.set(`${period} ${accountId}`, n);
     }
     return counts;
   }, 0);

@@ -58,7 +58,8 @@ function answerFor(ctx: Context, cls: EndpointClass, caller: LimitIdentity, resu
  */
 export function rateLimit(deps: Deps, cls: EndpointClass | null) {
   return async function rateLimited(ctx: Context, next: Next) {
-    const credentials = (ctx.state.credentials = credentialsOf(deps, ctx));
+    const credentials = credentialsOf(deps, ctx);
+    ctx.state.credentials = credentials;
     const charged = cls ?? limitClass(ctx.state.access, ctx.method);
     const caller = await limitIdentity(deps, ctx, credentials);
     ctx.state.limitsCaller = caller;
