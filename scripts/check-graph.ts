@@ -28,7 +28,7 @@ const SERVER = join(import.meta.dirname, '..', 'server');
 //   the dependency ports (`deps.ts` declares interfaces and imports no feature).
 // Root files (server/*.ts) are placed by name; folders by their name.
 const FLOORS: string[][] = [
-  ['main.ts', 'start.ts', 'cluster.ts', 'demo.ts'],
+  ['main.ts', 'start.ts', 'cluster.ts', 'demo.ts', 'settle-memory.ts'],
   ['app.ts', 'route-front.ts', 'contract.ts'],
   ['widget', 'system', 'metrics', 'retention', 'kept-quotes', 'setup'],
   ['quotes'],

@@ -13,6 +13,7 @@ export type { FieldProblem } from './errors.ts';
 export { CONNECTION_LIMITS, guardConnections } from './connections.ts';
 export type { ConnectionLimits } from './connections.ts';
 export { jsonBody } from './json-body.ts';
+export { loadKoaBody } from './body-parser.ts';
 export { createLogger, routeTemplate } from './logging.ts';
 export { requestEdge } from './request-edge.ts';
 export type { OnRequestEnd, RequestEnd } from './request-edge.ts';

@@ -1,0 +1,15 @@
+if (process.env.NOMAPS) process.setSourceMapsEnabled(false);
+import { readFileSync } from 'node:fs';
+const mb = (n: number) => Math.round(n / 1048576);
+const rss = () => mb(process.memoryUsage().rss);
+console.log('start', rss());
+const { PGlite } = await import('@electric-sql/pglite');
+console.log('imported', rss());
+const db = await PGlite.create({ dataDir: process.env.D + '/pglite', postgresqlconf: (process.env.CONF ?? 'shared_buffers = 16MB').split(';') } as any);
+console.log('created', rss(), JSON.stringify(process.memoryUsage()));
+await db.query('SELECT count(*) FROM accounts');
+await new Promise((r) => setTimeout(r, 3000));
+console.log('3s', rss());
+const maps = readFileSync('/proc/self/smaps', 'utf8').split(/\n(?=[0-9a-f]+-[0-9a-f]+ )/).map((m) => { const [h] = m.split('\n'); const r = Number(/\nRss:\s+(\d+)/.exec(m)?.[1] ?? 0) / 1024; const [a, b] = h!.split(' ')[0]!.split('-').map((x) => parseInt(x, 16)); return [Math.round((b! - a!) / 1048576), Math.round(r), h!.split(/\s+/).slice(5).join(' ')]; }).filter((x) => (x[1] as number) >= 2).sort((x, y) => (y[1] as number) - (x[1] as number));
+console.log(JSON.stringify(maps));
+await db.close();
