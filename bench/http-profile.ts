@@ -88,10 +88,10 @@ export function summarise(profile: CpuProfile, from: number, to: number, top = 2
 /** Profiles the server while it answers `route` under load; the profile is written when the server stops. */
 async function profileRoute(kind: 'pglite' | 'postgres', route: string) {
   const dir = mkdtempSync(path.join(tmpdir(), 'sq-profile-'));
-  const server = await startMeasuredServer(kind, {
-    PLANS_FILE: unlimitedPlans(),
-    NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}`,
-  });
+  const server = await startMeasuredServer(kind, { PLANS_FILE: unlimitedPlans() }, [
+    '--cpu-prof',
+    `--cpu-prof-dir=${dir}`,
+  ]);
   try {
     await load(`${server.process.url}${route}`, server.api.token!, 3); // warm: compiled code, caches filled
     const from = microseconds();
