@@ -12,6 +12,8 @@ import { benchWidget } from './widget.ts';
 import { benchHostile } from './hostile.ts';
 import { benchScale } from './scale.ts';
 import { benchHttp } from './http.ts';
+import { benchHttpProfile } from './http-profile.ts';
+import { benchHttpGuard } from './http-guard.ts';
 import { benchEstimate } from './estimate.ts';
 import { benchAbuseParse } from './abuse-parse.ts';
 import { benchSliceCost } from './slice-cost.ts';
@@ -48,6 +50,10 @@ if (want('widget')) report.widget = await benchWidget();
 if (want('hostile')) report.hostile = await benchHostile();
 if (want('scale')) report.scale = await benchScale(modelsDir);
 if (want('http')) report.http = await benchHttp();
+// A profile, not a figure: only when asked by name (`npm run bench -- http-profile`).
+if (only.has('http-profile')) report.http_profile = await benchHttpProfile();
+// The short check of the hot path's ratios to bare Koa (exit 1 when slower than recorded): only when named.
+if (only.has('http-guard')) report.http_guard = await benchHttpGuard();
 if (want('estimate')) report.estimate = await benchEstimate(modelsDir);
 if (want('abuse-parse')) report.abuse_parse = await benchAbuseParse(modelsDir);
 if (want('slice-cost')) report.slice_cost = await benchSliceCost(modelsDir);

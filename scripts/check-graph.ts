@@ -11,7 +11,8 @@ const SERVER = join(import.meta.dirname, '..', 'server');
 
 // The declared order, top → bottom. A file may import its own folder, a folder on its own floor when no circle
 // results, and any floor below; never a floor above. The floors follow one upload to its webhook:
-// - the process (main/start/cluster/demo), then the app and the contract's assembly (contract.ts);
+// - the process (main/start/cluster/demo), then the app, each route's front (route-front.ts) and the contract's
+//   assembly (contract.ts);
 // - quote requests, which price a part by hand into a quote and a kept link the widget's cart orders;
 // - the routes a request reaches first: the widget's, the system and operations pages, the retention sweep,
 //   kept quotes (links and PDFs) and the first-run checklist;
@@ -28,8 +29,8 @@ const SERVER = join(import.meta.dirname, '..', 'server');
 //   the dependency ports (`deps.ts` declares interfaces and imports no feature).
 // Root files (server/*.ts) are placed by name; folders by their name.
 const FLOORS: string[][] = [
-  ['main.ts', 'start.ts', 'cluster.ts', 'demo.ts'],
-  ['app.ts', 'contract.ts'],
+  ['main.ts', 'start.ts', 'cluster.ts', 'demo.ts', 'settle-memory.ts'],
+  ['app.ts', 'route-front.ts', 'contract.ts'],
   ['quote-requests'],
   ['widget', 'system', 'metrics', 'retention', 'kept-quotes', 'setup'],
   ['quotes'],

@@ -1,17 +1,15 @@
-// The Koa application: one router that mounts every feature's routes, and the few things every request goes
-// through — metrics, logs, the error shape, who is calling, CORS, rate limits — in that order. Each route
-// declares who may call it (server/accounts/access.ts); dependencies come in as one parameter.
+// The Koa application: one router that mounts every feature's routes. Every request goes through the request
+// edge (its id, the access log line, metrics, the error shape); each route then runs the front its declaration asks
+// for (route-front.ts: CORS or the frame guard, the request log, the rate limit in its class), built once at
+// start-up, and its own middleware, which begins with who may call it (server/accounts/access.ts). Dependencies
+// come in as one parameter.
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Deps } from './deps.ts';
-import { closeWhenBodyUnread, errorMiddleware } from './http/index.ts';
-import { requestLog } from './http/index.ts';
-import { declaredCors } from './accounts/index.ts';
-import { frameGuard } from './accounts/index.ts';
-import { credentialsOf } from './accounts/index.ts';
-import { routeAccess } from './accounts/index.ts';
-import { limitsMiddleware } from './limits/index.ts';
-import { httpMetrics } from './metrics/index.ts';
+import { requestEdge } from './http/index.ts';
+import { recordRequest } from './limits/index.ts';
+import { requestMetrics } from './metrics/index.ts';
+import { putFronts, unmatchedFront } from './route-front.ts';
 import { systemRouter } from './system/index.ts';
 import { openApiDocument } from './contract.ts';
 import { staticRouter } from './system/index.ts';
@@ -69,31 +67,27 @@ export function createRouter(deps: Deps): Router<never> {
   return root;
 }
 
+const routers = new WeakMap<Koa, Router<never>>();
+/** The router an app was built with (the hot-path test reads each route's front from it). */
+export const routerOf = (app: Koa): Router<never> => routers.get(app)!;
+
 export function createApp(deps: Deps): Koa {
   // Koa keeps the last maxIpsCount X-Forwarded-For entries and takes the first of them: with n trusted hops,
   // the address the nearest trusted proxy saw. Entries further left are the client's to invent.
   const hops = deps.config.trustProxy;
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   const router = createRouter(deps);
-  app.use(closeWhenBodyUnread);
-  app.use(httpMetrics(deps.metrics));
-  app.use(requestLog(deps.log));
-  app.use(async (ctx, next) => {
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    await next();
-  });
-  app.use(errorMiddleware({ maxUploadBytes: deps.config.maxUploadBytes, log: (m, e) => deps.log.error(m, e) }));
-  // The route's declared access and the request's credentials, found once before anything needs them.
-  app.use(async (ctx, next) => {
-    ctx.state.access = routeAccess(router, ctx.method, ctx.path, ctx.get('access-control-request-method'));
-    ctx.state.credentials = credentialsOf(deps, ctx);
-    await next();
-  });
-  app.use(frameGuard);
-  // CORS before the rate limits, so that a 429 on a widget route is readable by the shop page too.
-  app.use(declaredCors);
-  app.use(limitsMiddleware(deps));
+  putFronts(deps, router);
+  routers.set(app, router);
+  app.use(
+    requestEdge({
+      log: deps.log,
+      maxUploadBytes: deps.config.maxUploadBytes,
+      onEnd: [requestMetrics(deps.metrics), recordRequest(deps)],
+    }),
+  );
   app.use(router.routes());
+  app.use(unmatchedFront(deps, router));
   app.use(router.allowedMethods({ throw: true }));
   return app;
 }

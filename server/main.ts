@@ -4,6 +4,7 @@ import { chmodSync, existsSync } from 'node:fs';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { buildDeps, openDatabase, serve } from './start.ts';
 import { migrate } from './db/index.ts';
+import { settleMemoryAfterStart } from './settle-memory.ts';
 import { isSupervisor, superviseApiProcesses } from './cluster.ts';
 import {
   demoAccountId,
@@ -91,6 +92,7 @@ async function main() {
   const config = withDemoAllowance(loaded, creds ? await demoAccountId(db, creds) : null);
   const deps = await buildDeps(config, { db });
   const running = await serve(deps);
+  settleMemoryAfterStart();
   const shop = creds ? await startDemo(config, creds) : null;
   printWelcome(config, deps.db.kind, creds, shop?.url ?? null);
   const stop = async () => {

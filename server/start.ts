@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import type Koa from 'koa';
 import type { Config } from './config.ts';
 import { openPglite, openPostgres, type Db } from './db/index.ts';
 import { migrate } from './db/index.ts';
@@ -28,6 +29,7 @@ import { createPartPictures, pictureOptions } from './kept-quotes/index.ts';
 
 export interface Running {
   url: string;
+  app: Koa;
   deps: Deps;
   server: Server;
   /** The retention sweep on its schedule; sweepNow() runs one at once (tests, operators' scripts). */
@@ -43,7 +45,7 @@ export async function openDatabase(config: Config): Promise<Db> {
 async function openStorage(config: Config): Promise<FileStorage> {
   const disk = await createDiskStorage(config.dataDir);
   if (!config.s3) return disk;
-  const s3 = createS3Storage(config.s3, disk);
+  const s3 = await createS3Storage(config.s3, disk);
   await s3.ready().catch(async (err: Error) => {
     await s3.close();
     throw new Error(`S3_BUCKET: cannot reach bucket "${config.s3!.bucket}" (${err.name}: ${err.message})`);
@@ -115,6 +117,7 @@ export async function serve(deps: Deps): Promise<Running> {
   if (deps.config.port === 0 && deps.config.publicUrl.endsWith(':0')) deps.config.publicUrl = `http://${host}:${port}`;
   return {
     url: `http://${host}:${port}`,
+    app,
     deps,
     server,
     retention,

@@ -1,7 +1,8 @@
 // Who may call a route, declared on the route itself: `allow(API, 'quote')` as the route's first middleware.
 // The declaration also names the route's rate-limit class and whether shop pages on other origins may call it;
-// the app reads it before routing (routeAccess), so the rate limits and CORS apply the route's own rules, and
-// the route enforces it when it runs. Credentials come from caller.ts, checked once per request.
+// the app reads it once at start-up (declaredAccess) and puts in front of the route the steps it asks for, so the
+// rate limits and CORS apply the route's own rules, and the route enforces it when it runs. Credentials come from
+// caller.ts, checked once per request.
 import type Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
@@ -39,16 +40,21 @@ export function allow(
   extra: Omit<Access, 'callers' | 'limit'> = {},
 ): Middleware<AppState & { csrf?: string }> {
   const access: Access = { callers, limit, ...extra };
-  const guard = async (ctx: Context & { state: AppState & { csrf?: string } }, next: Next) => {
-    if (!callers.includes('anyone')) await authenticate(deps, ctx, callers);
-    return next();
-  };
+  const guard = callers.includes('anyone')
+    ? (_ctx: Context, next: Next) => next()
+    : async (ctx: Context & { state: AppState & { csrf?: string } }, next: Next) => {
+        await authenticate(deps, ctx, callers);
+        return next();
+      };
   declared.set(guard, access);
   return guard;
 }
 
 /** A route's stack starts with its parameter handlers (router.param), then its own middleware: allow() first. */
 const declaredBy = (stack: readonly object[]) => stack.map((fn) => declared.get(fn)).find((access) => access);
+
+/** The access one route of a router declared (its layer's allow()), if it declared one. */
+export const declaredAccess = (layer: { stack: readonly object[] }): Access | undefined => declaredBy(layer.stack);
 
 /**
  * The access a route declared, found before routing (the router's own matcher, so case and trailing slashes

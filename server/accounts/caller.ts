@@ -130,11 +130,11 @@ export interface Auth {
 
 declare module '../deps.ts' {
   interface AppState {
-    /** Who is calling, resolved once per request (app.ts, limits/middleware.ts). */
+    /** Who is calling, resolved once per request (access.ts's allow()). */
     auth: Auth;
-    /** The matched route's declared access (app.ts, from access.ts's allow()); none for an unknown route. */
+    /** The matched route's declared access (from its allow()), set by its front (route-front.ts); none for an unknown route. */
     access?: Access;
-    /** The request's credentials, read once before anything needs them (app.ts). */
+    /** The request's credentials, read once by the rate limit, the first step that needs them (limits/). */
     credentials?: Credentials;
     /** A dashboard session's CSRF token (access.ts). */
     csrf?: string;

@@ -3,9 +3,9 @@
 // no credentials are allowed; a widget key still works only from its allowed origins, checked by the route, so a
 // refusal (401, 403, 429) is readable by the page and the widget can say why instead of "network error".
 import cors from '@koa/cors';
-import type { Next, ParameterizedContext } from 'koa';
-import type { AppState } from '../deps.ts';
+import type { Access } from './access-rule.ts';
 import { isCrossOrigin } from './access.ts';
+import { denyFraming } from './frame-guard.ts';
 
 const crossOrigin = cors({
   origin: (ctx) => ctx.get('origin'),
@@ -23,7 +23,8 @@ const crossOrigin = cors({
   keepHeadersOnError: true,
 });
 
-export async function declaredCors(ctx: ParameterizedContext<AppState>, next: Next) {
-  if (isCrossOrigin(ctx.state.access)) return crossOrigin(ctx, next);
-  await next();
-}
+/**
+ * A route's policy toward pages on other origins, chosen once per route: CORS for the routes shop pages call, and
+ * framing refused for every other (frame-guard.ts). A request no route answers gets the latter.
+ */
+export const originPolicy = (access: Access | undefined) => (isCrossOrigin(access) ? crossOrigin : denyFraming);

@@ -1,14 +1,24 @@
 // The front door of accounts/: who is calling and what they may do: accounts, sessions, API tokens, plans, widget keys and their check, each
 // route's declared access, CORS and the frame guard.
 // Other folders import only what is exported here (npm run check:graph).
-export { ANYONE, API, API_OR_WIDGET, DASHBOARD, allow, limitClass, routeAccess } from './access.ts';
+export {
+  ANYONE,
+  API,
+  API_OR_WIDGET,
+  DASHBOARD,
+  allow,
+  declaredAccess,
+  isCrossOrigin,
+  limitClass,
+  routeAccess,
+} from './access.ts';
 export type { Access } from './access.ts';
 export { createApiToken, createTokenAuthenticator } from './api-tokens.ts';
 export type { TokenAuthenticator } from './api-tokens.ts';
 export { addressKey, credentialsOf, limitIdentity } from './caller.ts';
 export type { Auth, Credentials, LimitIdentity } from './caller.ts';
-export { declaredCors } from './cors.ts';
-export { FRAME_ANCESTORS_SELF, frameGuard } from './frame-guard.ts';
+export { originPolicy } from './cors.ts';
+export { FRAME_ANCESTORS_SELF } from './frame-guard.ts';
 export { accountPaths } from './openapi.ts';
 export { hashPassword } from './passwords.ts';
 export { loadPlans } from './plans.ts';

@@ -4,10 +4,9 @@
 // Each request writes into a private folder of its own (storage/tmp-dirs.ts) that is removed on every path:
 // success, a refused or broken body, a client abort, a second file part.
 import type { Context, Next } from 'koa';
-import { koaBody } from 'koa-body';
 import { rm } from 'node:fs/promises';
 import type { Deps } from '../deps.ts';
-import { ApiError, tooLarge } from '../http/index.ts';
+import { ApiError, loadKoaBody, tooLarge } from '../http/index.ts';
 import { checkDiskFloor } from '../storage/index.ts';
 
 // Room for the multipart envelope (boundaries, part headers) around the file itself.
@@ -123,6 +122,7 @@ export function uploadBody(deps: Deps) {
 }
 
 async function parseInto(ctx: Context, uploadDir: string, max: number): Promise<void> {
+  const koaBody = await loadKoaBody();
   const parse = koaBody({
     multipart: true,
     json: false,

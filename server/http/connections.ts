@@ -10,7 +10,6 @@
 //   unanswered. Now a quiet connection is judged only after the bytes that arrived meanwhile were read, and only a
 //   client that owes bytes (or does not read our answer) is a slow client; time the server spends working on an
 //   answer never counts against the client.
-import type { Context, Next } from 'koa';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ApiError, errorBody } from './errors.ts';
@@ -70,16 +69,6 @@ export function guardConnections(server: Server, limits: ConnectionLimits = CONN
   });
   // With a listener here Node no longer destroys a quiet connection itself: onQuiet decides.
   server.on('timeout', (socket: Socket) => onQuiet(socket as HttpSocket, limits));
-}
-
-/**
- * A request whose body has not all been read by the time its answer is ready (a refusal before the upload was
- * read) is answered with Connection: close: the connection then ends in a lingering close, bounded, rather than
- * reading an unbounded body to keep it alive.
- */
-export async function closeWhenBodyUnread(ctx: Context, next: Next): Promise<void> {
-  await next();
-  if (!ctx.req.complete && !ctx.headerSent) ctx.set('Connection', 'close');
 }
 
 /** Half-close after the answer, read and discard what the client still sends (bounded), then close. */

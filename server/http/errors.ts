@@ -1,5 +1,6 @@
-// Typed API errors, turned into the JSON error shape (docs/api-conventions.md) in exactly one place (errorMiddleware).
-import type { Context, Next } from 'koa';
+// Typed API errors, turned into the JSON error shape (docs/api-conventions.md) in exactly one place (answerError,
+// which the request edge calls for every request).
+import type { Context } from 'koa';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 
@@ -93,24 +94,22 @@ export const errorBody = (api: ApiError) => ({
   error: { code: api.code, message: api.message, ...(api.details ? { details: api.details } : {}) },
 });
 
-export function errorMiddleware(opts: { maxUploadBytes: number; log: (msg: string, err: unknown) => void }) {
-  return async function errors(ctx: Context, next: Next) {
-    try {
-      await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        throw new ApiError(404, 'route_not_found', `No route for ${ctx.method} ${ctx.path}.`);
-      }
-    } catch (thrown) {
-      const err = thrown instanceof ApiError ? thrown : fromLibrary(thrown as HttpishError, opts.maxUploadBytes);
-      if (!err) {
-        opts.log(`unhandled error on ${ctx.method} ${ctx.path} (request ${ctx.state.requestId ?? '-'})`, thrown);
-      }
-      const api = err ?? new ApiError(500, 'internal_error', 'Something went wrong on our side; the error was logged.');
-      ctx.status = api.status;
-      for (const [name, value] of Object.entries(api.headers ?? {})) ctx.set(name, value);
-      ctx.body = errorBody(api);
-    }
-  };
+export const routeNotFound = (ctx: Context) =>
+  new ApiError(404, 'route_not_found', `No route for ${ctx.method} ${ctx.path}.`);
+
+/** Answers a thrown error in the one error shape; anything not ours nor a library's known refusal is a logged 500. */
+export function answerError(
+  ctx: Context,
+  thrown: unknown,
+  maxUploadBytes: number,
+  log: (msg: string, err: unknown) => void,
+): void {
+  const err = thrown instanceof ApiError ? thrown : fromLibrary(thrown as HttpishError, maxUploadBytes);
+  if (!err) log(`unhandled error on ${ctx.method} ${ctx.path} (request ${ctx.state.requestId ?? '-'})`, thrown);
+  const api = err ?? new ApiError(500, 'internal_error', 'Something went wrong on our side; the error was logged.');
+  ctx.status = api.status;
+  for (const [name, value] of Object.entries(api.headers ?? {})) ctx.set(name, value);
+  ctx.body = errorBody(api);
 }
 
 /**

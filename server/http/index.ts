@@ -5,16 +5,18 @@ export {
   ValidationError,
   answerClientError,
   errorBody,
-  errorMiddleware,
   notFound,
   tooLarge,
   unauthorized,
 } from './errors.ts';
 export type { FieldProblem } from './errors.ts';
-export { CONNECTION_LIMITS, closeWhenBodyUnread, guardConnections } from './connections.ts';
+export { CONNECTION_LIMITS, guardConnections } from './connections.ts';
 export type { ConnectionLimits } from './connections.ts';
 export { jsonBody } from './json-body.ts';
-export { createLogger, requestLog, routeTemplate } from './logging.ts';
+export { loadKoaBody } from './body-parser.ts';
+export { createLogger, routeTemplate } from './logging.ts';
+export { requestEdge } from './request-edge.ts';
+export type { OnRequestEnd, RequestEnd } from './request-edge.ts';
 export type { Logger } from './logging.ts';
 export { pageRequest, pageResponse } from './pagination.ts';
 export { dateRange, daysOf, exportRange, intParam, oneOf } from './query-params.ts';

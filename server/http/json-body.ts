@@ -1,19 +1,24 @@
-// JSON request bodies for the non-upload routes: parsed by koa-body with a small limit.
-import { koaBody } from 'koa-body';
-import type { Context, Next } from 'koa';
+// JSON request bodies for the non-upload routes: parsed by koa-body with a small limit (loaded on first use).
+import type { Context, Middleware, Next } from 'koa';
 import { ApiError } from './errors.ts';
+import { loadKoaBody } from './body-parser.ts';
 
 /** The largest JSON body any route accepts (uploads have their own limit, MAX_UPLOAD_MB). */
 export const MAX_JSON_BYTES = 256 * 1024;
 
-const parse = koaBody({
-  json: true,
-  jsonStrict: true,
-  jsonLimit: MAX_JSON_BYTES,
-  multipart: false,
-  urlencoded: false,
-  text: false,
-});
+let parser: Middleware | null = null;
+async function jsonParser(): Promise<Middleware> {
+  const koaBody = await loadKoaBody();
+  parser ??= koaBody({
+    json: true,
+    jsonStrict: true,
+    jsonLimit: MAX_JSON_BYTES,
+    multipart: false,
+    urlencoded: false,
+    text: false,
+  }) as Middleware;
+  return parser;
+}
 
 export const jsonTooLarge = () =>
   new ApiError(413, 'json_too_large', `The JSON body exceeds the limit of ${MAX_JSON_BYTES / 1024} KB.`, {
@@ -28,6 +33,7 @@ export async function jsonBody(ctx: Context, next: Next) {
   }
   if (declared > MAX_JSON_BYTES) throw jsonTooLarge();
   let parsed = false;
+  const parse = parser ?? (await jsonParser());
   try {
     await parse(ctx, async () => {
       parsed = true;

@@ -11,7 +11,6 @@ import { quantityProblem } from '../../shared/offer.ts';
 import { signLink, verifyLink } from './link.ts';
 import { fileById } from '../files/index.ts';
 import { fileKeptUntil } from '../retention/index.ts';
-import { quotePdf } from './pdf.ts';
 import { keptLine, keptOffer, keptQuantity } from './line.ts';
 import { backLink } from './back-link.ts';
 
@@ -177,6 +176,8 @@ export async function keptQuotePdf(
     placement?: { dimensions: { x: number; y: number; z: number } };
   };
   const b = result.price_breakdown;
+  // pdfkit and its fonts are loaded by the first PDF asked for, not by every process at start.
+  const { quotePdf } = await import('./pdf.ts');
   return quotePdf({
     shopName: auth.account.shop_name ?? 'Print shop',
     // The account's login e-mail is never printed for link holders: the shop states its contact in the offer.

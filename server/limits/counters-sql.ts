@@ -34,6 +34,16 @@ export async function quotesUsed(db: Queryable, accountId: string, period: strin
   return firstRow(rows).n;
 }
 
+/** quotesUsed of many accounts in one statement (GET /v2/user's requests arriving together share it). */
+export async function quotesUsedOf(db: Queryable, accountIds: string[], period: string): Promise<Map<string, number>> {
+  const rows = await db.query<{ account_id: string; n: number }>(
+    `SELECT account_id, coalesce(sum(quotes), 0)::int AS n FROM usage_counters
+     WHERE account_id = ANY($1::text[]) AND period = $2 GROUP BY account_id`,
+    [accountIds, period],
+  );
+  return new Map(rows.map((r) => [r.account_id, r.n]));
+}
+
 /** Counts one quote and returns the month's new total; the row lock it takes serialises concurrent counts. */
 export async function incrementQuotes(tx: Queryable, accountId: string, period: string): Promise<number> {
   const rows = await tx.query<{ quotes: number }>(

@@ -4,14 +4,18 @@ import type { Deps } from '../deps.ts';
 import { createMemoryLimiter, createRedisLimiter, type RateLimiter } from './rate-limiter.ts';
 import { createRequestLog, type RequestLog } from './request-log.ts';
 import { settleNewPeriodForAll } from './quota.ts';
-import { quotesUsed } from './counters-sql.ts';
+import { quotesUsedOf } from './counters-sql.ts';
+import { perTurn } from '../db/index.ts';
 import { monthPeriod } from './period.ts';
 import { pruneBudgetWindows } from './widget-budget-sql.ts';
 
 export interface Limits {
   limiter: RateLimiter;
   requests: RequestLog;
-  /** Successful quotes this month (UTC, by deps.now), as the quota check counts them. */
+  /**
+   * Successful quotes this month (UTC, by deps.now), as the quota check counts them; the requests of one turn of
+   * the event loop share one statement (db/per-turn.ts).
+   */
   quotesUsed(accountId: string): Promise<number>;
   start(): void;
   stop(): Promise<void>;
@@ -34,12 +38,26 @@ export async function createLimits(deps: Omit<Deps, 'limits' | 'jobs'>): Promise
     retentionDays: config.usageRetentionDays,
     now: () => deps.now(),
   });
+  // Keyed "period account": the requests of one turn share one statement per period (nearly always one).
+  const quotesUsedNow = perTurn(async (keys: string[]) => {
+    const byPeriod = new Map<string, string[]>();
+    for (const key of keys) {
+      const [period, accountId] = key.split(' ') as [string, string];
+      byPeriod.set(period, [...(byPeriod.get(period) ?? []), accountId]);
+    }
+    const counts = new Map<string, number>();
+    for (const [period, accountIds] of byPeriod) {
+      for (const [accountId, n] of await quotesUsedOf(deps.db, accountIds, period))
+        counts.set(`${period} ${accountId}`, n);
+    }
+    return counts;
+  }, 0);
   let sweep: NodeJS.Timeout | null = null;
   let sweeping: Promise<void> = Promise.resolve();
   return {
     limiter,
     requests,
-    quotesUsed: (accountId) => quotesUsed(deps.db, accountId, monthPeriod(deps.now()).name),
+    quotesUsed: (accountId) => quotesUsedNow(`${monthPeriod(deps.now()).name} ${accountId}`),
     start() {
       requests.start();
       sweep ??= setInterval(() => {
@@ -63,7 +81,7 @@ export async function createLimits(deps: Omit<Deps, 'limits' | 'jobs'>): Promise
 // The folder's front door: what other folders use of it.
 export { CALLER_VIAS } from './counters-sql.ts';
 export type { CallerVia } from './counters-sql.ts';
-export { chargeToUploadOwner, chargeUploadId, limitsMiddleware } from './middleware.ts';
+export { chargeToUploadOwner, chargeUploadId, rateLimit, recordRequest, requestLogged } from './middleware.ts';
 export { limitsPaths, limitsSchemas, rateLimitHeaders, withRateLimitResponses, withRateLimits } from './openapi.ts';
 export { monthPeriod } from './period.ts';
 export { checkQuoteQuota, checkStorageQuota, countQuote, recordStorageChange, storageAllowanceRoom } from './quota.ts';

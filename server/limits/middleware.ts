@@ -1,15 +1,16 @@
-// One app-level middleware, mounted before the routers: it counts the request against its rate limits in the
-// class its route declares (server/accounts/access.ts; read or write by method where no route matches),
-// answering 429 rate_limited when one is used up, sets X-RateLimit-* on every response, errors included, and
-// hands each attributed /v2 request to the request log when the response is done.
-import { routeTemplate } from '../http/index.ts';
+// The rate limits and the request log, as steps a route's declaration puts in front of it (server/app.ts builds
+// each route's front once, at start-up). rateLimit counts the request against its caller's limits in the class its
+// route declares (read or write by method where no route matches), answering 429 rate_limited when one is used
+// up, and sets X-RateLimit-* on every response, errors included; requestLogged marks a /v2 request for the request
+// log, and recordRequest hands it over when the answer ends.
+import { routeTemplate, type OnRequestEnd } from '../http/index.ts';
 import type { Next, ParameterizedContext } from 'koa';
 import type { AppState, Deps } from '../deps.ts';
 
 type Context = ParameterizedContext<AppState>;
 import type { EndpointClass } from '../accounts/index.ts';
 import { ApiError } from '../http/index.ts';
-import { limitIdentity, type LimitIdentity } from '../accounts/index.ts';
+import { credentialsOf, limitIdentity, type LimitIdentity } from '../accounts/index.ts';
 import { limitClass } from '../accounts/index.ts';
 import type { HitResult } from './rate-limiter.ts';
 import type { CallerVia } from './counters-sql.ts';
@@ -50,19 +51,35 @@ function answerFor(ctx: Context, cls: EndpointClass, caller: LimitIdentity, resu
   );
 }
 
-/** Charges the request to its caller's counter in the class its route declares. */
-export function limitsMiddleware(deps: Deps) {
-  return async function limits(ctx: Context, next: Next) {
-    if (ctx.path.startsWith('/v2/')) trackRequest(deps, ctx);
-    const cls = limitClass(ctx.state.access, ctx.method);
-    const caller = await limitIdentity(deps, ctx, ctx.state.credentials!);
+/**
+ * Charges the request to its caller's counter: in `cls`, the class its route declares (fixed when the route was
+ * built), or, for a request no route answers, the class its method implies. The request's credentials are read
+ * here, the first step that needs them; the route's allow() checks them against its declaration.
+ */
+export function rateLimit(deps: Deps, cls: EndpointClass | null) {
+  return async function rateLimited(ctx: Context, next: Next) {
+    const credentials = credentialsOf(deps, ctx);
+    ctx.state.credentials = credentials;
+    const charged = cls ?? limitClass(ctx.state.access, ctx.method);
+    const caller = await limitIdentity(deps, ctx, credentials);
     ctx.state.limitsCaller = caller;
-    const rule = caller.plan.rate_limits[cls];
-    const charged = await deps.limits.limiter.hit(`${cls}:${caller.key}`, rule.limit, rule.window_seconds * 1000);
+    const rule = caller.plan.rate_limits[charged];
+    const hit = await deps.limits.limiter.hit(`${charged}:${caller.key}`, rule.limit, rule.window_seconds * 1000);
     // Browsers (the widget, public uploads) may read these headers only when exposed to CORS.
     if (ctx.get('origin')) ctx.set('Access-Control-Expose-Headers', EXPOSED);
-    answerFor(ctx, cls, caller, [charged]);
+    answerFor(ctx, charged, caller, [hit]);
     await next();
+  };
+}
+
+/**
+ * Marks the request for the request log behind GET /v2/usage (the /v2 routes declare it); recordRequest writes
+ * its row when the answer ends. Marked before the rate limits, so a refused request is counted too.
+ */
+export function requestLogged(deps: Deps) {
+  return function logged(ctx: Context, next: Next) {
+    ctx.state.requestLogAt = deps.now();
+    return next();
   };
 }
 
@@ -102,11 +119,11 @@ function callerVia(
   return upload?.token_id ? 'token' : 'session';
 }
 
-/** Records the request when the response is done: route template, status, duration, account and token. */
-function trackRequest(deps: Deps, ctx: Context) {
-  const started = performance.now();
-  const at = deps.now();
-  ctx.res.once('close', () => {
+/** Records a request marked by requestLogged when its answer ends: route template, status, duration, account, token. */
+export function recordRequest(deps: Deps): OnRequestEnd {
+  return (ctx: Context, end) => {
+    const at = ctx.state.requestLogAt;
+    if (!at) return;
     const caller = ctx.state.limitsCaller;
     const publicUpload = ctx.state.uploadOwner;
     const accountId = ctx.state.auth?.account?.id ?? caller?.accountId ?? publicUpload?.account_id;
@@ -117,16 +134,17 @@ function trackRequest(deps: Deps, ctx: Context) {
       via: callerVia(ctx.state.auth?.via, caller, publicUpload),
       method: ctx.method,
       route: routeTemplate(ctx),
-      // 499 (as nginx logs it): the client went away before the response was complete.
-      status: ctx.res.writableFinished ? ctx.status : 499,
-      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      status: end.status,
+      duration_ms: Math.round(end.durationMs * 100) / 100,
       created_at: at,
     });
-  });
+  };
 }
 
 declare module '../deps.ts' {
   interface AppState {
+    /** When a request of a route that declares the request log started (by deps.now): its row's created_at. */
+    requestLogAt?: Date;
     /** Who the rate limits counted the request against (set by this middleware, read when it is logged). */
     limitsCaller?: LimitIdentity;
     /** The counter the X-RateLimit-* headers show so far (a route's own counter may be tighter). */

@@ -4,7 +4,6 @@
 // (refused ones too, so hammering does not earn a fresh window). Reset = milliseconds until that window
 // ends. In Redis one Lua script does INCR and PEXPIRE atomically and reads PTTL, so the expiry is
 // judged by Redis' clock alone and processes with skewed clocks still agree on one window.
-import { Redis } from 'ioredis';
 import type { Logger } from '../deps.ts';
 
 export interface HitResult {
@@ -119,6 +118,8 @@ export interface RedisLimiterOptions {
  * in-memory limiter instead of failing: the API stays up, and limits hold per process until Redis is back.
  */
 export async function createRedisLimiter(opts: RedisLimiterOptions): Promise<RateLimiter> {
+  // Loaded by the processes configured for Redis only.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(opts.url, {
     lazyConnect: true,
     enableOfflineQueue: false,

@@ -2,4 +2,4 @@
 // Other folders import only what is exported here (npm run check:graph).
 export { createMetrics } from './metrics.ts';
 export type { Metrics } from './metrics.ts';
-export { httpMetrics } from './middleware.ts';
+export { requestMetrics } from './middleware.ts';

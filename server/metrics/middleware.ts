@@ -1,19 +1,13 @@
 // Times every request into slicequote_http_request_duration_seconds, labelled by route template (never by the
-// raw path, which carries ids) and status; 499 when the client went away before the answer was complete.
-import type { Context, Next } from 'koa';
+// raw path, which carries ids) and status; 499 when the client went away before the answer was complete. Called
+// by the request edge when the answer ends (server/http/request-edge.ts), which timed it.
 import type { Metrics } from './metrics.ts';
-import { routeTemplate } from '../http/index.ts';
+import { routeTemplate, type OnRequestEnd } from '../http/index.ts';
 
-export function httpMetrics(metrics: Metrics) {
-  return async (ctx: Context, next: Next) => {
-    const stop = metrics.requests.startTimer();
-    ctx.res.once('close', () => {
-      stop({
-        method: ctx.method,
-        route: routeTemplate(ctx),
-        status: String(ctx.res.writableFinished ? ctx.status : 499),
-      });
-    });
-    await next();
-  };
+export function requestMetrics(metrics: Metrics): OnRequestEnd {
+  return (ctx, end) =>
+    metrics.requests.observe(
+      { method: ctx.method, route: routeTemplate(ctx), status: String(end.status) },
+      end.durationMs / 1000,
+    );
 }

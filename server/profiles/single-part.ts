@@ -1,9 +1,8 @@
 // One file part of a merchant's multipart body (the import's config, the check's G-code), streamed into `dir`
 // under `maxBytes`, with a few small fields beside it. A body past the bound is `tooLarge()`; anything else
 // formidable refuses is a 400 naming the part. The caller makes and removes `dir`.
-import { koaBody } from 'koa-body';
 import type { Context } from 'koa';
-import { ApiError } from '../http/index.ts';
+import { ApiError, loadKoaBody } from '../http/index.ts';
 
 /** Multipart framing and the small fields around the part: the declared length may exceed the part by this. */
 export const ENVELOPE_BYTES = 64 * 1024;
@@ -31,6 +30,7 @@ export function refuseDeclaredTooLarge(ctx: Context, p: SinglePart): void {
 }
 
 export async function readSinglePart(ctx: Context, dir: string, p: SinglePart): Promise<ReadPart> {
+  const koaBody = await loadKoaBody();
   const parse = koaBody({
     multipart: true,
     json: false,

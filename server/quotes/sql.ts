@@ -182,16 +182,24 @@ export async function quoteStatus(db: Queryable, id: string): Promise<QuoteStatu
   return row?.status;
 }
 
+/**
+ * A page of history and the history's length in one statement (one round trip): the count's row is joined to the
+ * page, so a page past the end still brings the count, on a row whose quote columns are null.
+ */
 export async function listQuotes(db: Queryable, accountId: string, limit: number, offset: number) {
-  const rows = await db.query<QuoteRow>(
-    `SELECT * FROM quotes WHERE account_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+  const rows = await db.query<QuoteRow & { total__: number }>(
+    `SELECT c.total__, q.* FROM
+       (SELECT count(*)::int AS total__ FROM quotes WHERE account_id = $1 AND deleted_at IS NULL) c
+       LEFT JOIN (
+         SELECT * FROM quotes WHERE account_id = $1 AND deleted_at IS NULL
+         ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3
+       ) q ON true
+     ORDER BY q.created_at DESC, q.id DESC`,
     [accountId, limit, offset],
   );
-  const counts = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM quotes WHERE account_id = $1 AND deleted_at IS NULL',
-    [accountId],
-  );
-  return { rows, total: firstRow(counts).n };
+  const total = firstRow(rows).total__;
+  const page = rows.filter((r) => r.id !== null).map(({ total__: _, ...quote }) => quote as QuoteRow);
+  return { rows: page, total };
 }
 
 /** History delete: the quote leaves history, but still counts toward usage and analytics (it happened). */

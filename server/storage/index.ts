@@ -4,5 +4,11 @@ export { checkDiskFloor, diskRooms } from './disk-floor.ts';
 export type { DiskHolder, StorageRoom } from './disk-floor.ts';
 export { createDiskStorage, sweepLeftovers } from './disk.ts';
 export type { FileStorage } from './disk.ts';
-export { createS3Storage } from './s3.ts';
 export { isDeadOwnerHere, ownerFolderName, processStartTime } from './tmp-dirs.ts';
+
+import type { S3Settings } from '../config.ts';
+import type { FileStorage } from './disk.ts';
+/** S3-compatible storage; the AWS SDK, a large module, is loaded only by a process configured for it. */
+export async function createS3Storage(settings: S3Settings, local: FileStorage): Promise<FileStorage> {
+  return (await import('./s3.ts')).createS3Storage(settings, local);
+}

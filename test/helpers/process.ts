@@ -25,10 +25,13 @@ export interface ServerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `node --import tsx server/main.ts` with env and resolves once it serves /healthz. */
-export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * Starts `node --import tsx server/main.ts` with env and resolves once it serves /healthz. `nodeArgs`: options for
+ * node itself that NODE_OPTIONS does not take (--cpu-prof, for the bench's profile).
+ */
+export async function spawnServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
     cwd: repoRoot,
     env: { ...process.env, NODE_OPTIONS: '', HOST: '127.0.0.1', PORT: String(port), DEMO_ACCOUNT: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

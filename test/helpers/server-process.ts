@@ -26,6 +26,7 @@ export interface MeasuredServer {
 export async function startMeasuredServer(
   kind: 'pglite' | 'postgres',
   env: Record<string, string> = {},
+  nodeArgs: string[] = [],
 ): Promise<MeasuredServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-measured-'));
   const db = await testDatabase(kind, dataDir);
@@ -41,7 +42,7 @@ export async function startMeasuredServer(
   });
   const { token } = await createApiToken(setup, SECRET, account.id, 'measured');
   await setup.close();
-  const child = await spawnServer({ ...db.env, DATA_DIR: dataDir, JWT_SECRET: SECRET, ...env });
+  const child = await spawnServer({ ...db.env, DATA_DIR: dataDir, JWT_SECRET: SECRET, ...env }, nodeArgs);
   const status = () => readFileSync(`/proc/${child.child.pid}/status`, 'utf8');
   const kb = (text: string, field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(text)![1]) * 1024;
   return {

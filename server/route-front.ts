@@ -1,0 +1,90 @@
+// Each route's front: the steps its declaration (allow(), server/accounts/access.ts) asks for, put in front of the
+// route's own middleware once, at start-up, and run by the router after its one match of the request:
+//  - its policy toward other origins: CORS for the routes shop pages call, framing refused for the others;
+//  - the request log behind GET /v2/usage, for the /v2 routes only;
+//  - the rate limit, in the class the route declares (read or write by its method otherwise), which reads the
+//    request's credentials first.
+// A session is looked up only when a route's allow() or the rate limit asks for it (caller.ts), and a JSON body
+// is parsed only by the routes that take one (jsonBody in their own middleware). A request no route answers (an
+// unknown path, a wrong method, a CORS preflight) goes through the same steps, chosen per request, after the router.
+import type Router from '@koa/router';
+import type { Middleware, Next, ParameterizedContext } from 'koa';
+import type { AppState, Deps } from './deps.ts';
+import { declaredAccess, isCrossOrigin, limitClass, originPolicy, routeAccess, type Access } from './accounts/index.ts';
+import type { EndpointClass } from './accounts/index.ts';
+import { rateLimit, requestLogged } from './limits/index.ts';
+
+type Context = ParameterizedContext<AppState>;
+type Step = (ctx: Context, next: Next) => unknown;
+
+/** A route's front: the names of its steps (what it pays for; the hot-path test reads them) and their chain. */
+export interface Front {
+  steps: readonly string[];
+  run: Step;
+}
+
+const fronts = new WeakMap<object, Front>();
+
+/** The steps `access` asks for; `cls` null: the class is the method's, judged per request. */
+function frontOf(deps: Deps, access: Access | undefined, cls: EndpointClass | null, requestLog: boolean): Front {
+  const named: [string, Step][] = [
+    [isCrossOrigin(access) ? 'cors' : 'frame-guard', originPolicy(access)],
+    ...(requestLog ? [['request-log', requestLogged(deps)] as [string, Step]] : []),
+    ['rate-limit', rateLimit(deps, cls)],
+  ];
+  const chain = named.reduceRight<Step>(
+    (rest, [, step]) =>
+      (ctx, next) =>
+        step(ctx, () => Promise.resolve(rest(ctx, next))),
+    (_ctx, next) => next(),
+  );
+  return {
+    steps: named.map(([name]) => name),
+    run(ctx, next) {
+      // A route that hands on to a second route matching the same request (none does today) is not charged twice.
+      if (ctx.state.access !== undefined) return next();
+      ctx.state.access = access;
+      return chain(ctx, next);
+    },
+  };
+}
+
+/** The class a route's methods imply when it declares none: one class for all of them, or null to judge per request. */
+function classOf(access: Access, methods: readonly string[]): EndpointClass | null {
+  const classes = new Set(methods.map((m) => limitClass(access, m)));
+  return classes.size === 1 ? [...classes][0]! : null;
+}
+
+/** Puts each route's front first in its own middleware (before its parameter handlers, as the rate limit always was). */
+export function putFronts(deps: Deps, router: Router<never>): void {
+  for (const layer of router.stack) {
+    const access = declaredAccess(layer);
+    if (!layer.methods.length || !access) continue; // a route without allow() is refused by the contract test
+    const front = frontOf(deps, access, classOf(access, layer.methods), String(layer.path).startsWith('/v2/'));
+    fronts.set(layer, front);
+    layer.stack.unshift(front.run as unknown as (typeof layer.stack)[number]);
+  }
+}
+
+/** The front of a request no route answered: its policy by the route a preflight announces, its class by method. */
+export function unmatchedFront(deps: Deps, router: Router<never>): Middleware<AppState> {
+  // Built once per declared access (and once for none), as the routes' own are.
+  const built = new Map<Access | undefined, Front[]>();
+  const frontFor = (access: Access | undefined, requestLog: boolean) => {
+    const pair = built.get(access) ?? [frontOf(deps, access, null, false), frontOf(deps, access, null, true)];
+    built.set(access, pair);
+    return pair[requestLog ? 1 : 0]!;
+  };
+  return (ctx, next) => {
+    if (ctx.state.access !== undefined) return next(); // a route ran, and its front with it
+    const access = routeAccess(router, ctx.method, ctx.path, ctx.get('access-control-request-method'));
+    return frontFor(access, ctx.path.startsWith('/v2/')).run(ctx, next) as Promise<void>;
+  };
+}
+
+/** The steps the route that answers `method path` runs in front of its own middleware, and how many of those. */
+export function routeWork(router: Router<never>, method: string, path: string) {
+  const layer = router.match(path, method).pathAndMethod.find((l) => l.methods.length);
+  const front = layer && fronts.get(layer);
+  return front ? { front: front.steps, own: layer.stack.length - 1 } : undefined;
+}
