@@ -79,6 +79,16 @@ const noPrefetchRunning = () =>
   );
 const prefetched = (outcome: string) =>
   metric(server, new RegExp(`slicequote_prefetches_total\\{outcome="${outcome}"\\} (\\d+)`));
+/**
+ * No slice in the background: every prefetch planned by an earlier test (planning runs after an upload's answer, so
+ * a prefetch may be queued after a test deleted its file's rows) is dropped and has stopped. The next slicer to run
+ * is then the one the test starts.
+ */
+const quiet = async () => {
+  await planningDone();
+  await sql('DELETE FROM prefetches');
+  await noPrefetchRunning(); // a running prefetch notices at its next heartbeat
+};
 const part = (size: number) => new TextEncoder().encode(boxesObj([[0, 0, 0, size, size, size / 2]]));
 
 test("a shopper's upload prefetches the likely slices; the first price comes from the cache", async () => {
@@ -102,6 +112,7 @@ test("a shopper's upload prefetches the likely slices; the first price comes fro
 });
 
 test('deleting the upload drops its prefetches; one whose shopper session ended is stopped and never stored', async () => {
+  await quiet();
   const s = shopper();
   const big = await s.upload(part(30), 'big.obj');
   // Its first prefetch is held the moment its slicer runs, until the server stops it: on a fast or a loaded machine
@@ -208,9 +219,11 @@ test("a shopper's quote is sliced before the merchant's waiting ones, and shows 
 });
 
 test('a prefetch makes way for a quote and is sliced afterwards', async () => {
+  await quiet();
   const s = shopper();
   const fileId = await s.upload(part(31), 'prefetched.obj');
-  // Its first prefetch is held the moment its slicer runs: it is certainly slicing when the quote arrives.
+  // Its first prefetch is held the moment its slicer runs (nothing else slices now): it is certainly slicing when
+  // the quote arrives.
   const held = holdSlicers(await until('a prefetch slicing', 60_000, () => someSlicers()));
   const keys = await until('the running prefetch', 10_000, async () => {
     const rows = await sql<{ slicing_key: string }>(
@@ -277,8 +290,7 @@ test('the claim order: priority first, then age; a job whose slice is being made
 
 test("a shopper's new choice stops the slice they no longer wait for, unless a request shares it", async () => {
   // No other slicing in the background: the slices counted below are this test's.
-  await sql('DELETE FROM prefetches');
-  await noPrefetchRunning(); // a running prefetch notices at its next heartbeat
+  await quiet();
   const s = shopper();
   const fileId = await s.upload(part(32), 'flick.obj');
   await planningDone();
