@@ -78,6 +78,22 @@ export function partStatus(s: PartState): PartStatus {
 
 let nextId = 1;
 
+/** How many times an upload refused because the shopper's other files are still being read is sent again. */
+const QUEUE_RETRIES = 5;
+
+/** Resolves after `ms`, or rejects when `signal` aborts (the part was removed meanwhile). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
+
 export class PartFlow {
   /** Stable for the part's life (ids of its row's controls), unlike its position in the list. */
   readonly id = nextId++;
@@ -172,9 +188,18 @@ export class PartFlow {
     let dropped = false;
     this.patch({ uploadProgress: 0, error: null });
     const done = (async () => {
-      // Each part has its own single-use upload id; the shopper's token is the client's, shared by all parts.
-      const ticket = await client.uploadTicket(stop.signal);
-      return client.upload(ticket, file, (f) => dropped || this.patch({ uploadProgress: f }), stop.signal);
+      for (let attempt = 1; ; attempt++) {
+        // Each part has its own single-use upload id; the shopper's token is the client's, shared by all parts.
+        const ticket = await client.uploadTicket(stop.signal);
+        try {
+          return await client.upload(ticket, file, (f) => dropped || this.patch({ uploadProgress: f }), stop.signal);
+        } catch (e) {
+          // The shopper's other files are still being read (several dropped at once): this one waits its turn, as
+          // long as the server asks, a few times, instead of failing its row.
+          if (!(e instanceof WidgetError) || e.code !== 'parse_queue_full' || attempt >= QUEUE_RETRIES) throw e;
+          await pause(e.retryAfterMs || 1000, stop.signal);
+        }
+      }
     })();
     done.catch(() => undefined); // read by landed(), once the parse has accepted the file
     const drop = () => {
