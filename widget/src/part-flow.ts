@@ -9,7 +9,7 @@ import { toWidgetError, WidgetError } from './errors.ts';
 import { dimensions, lineSummary } from './format.ts';
 import { parseInWorker } from './parse-client.ts';
 import type { ParsedPreview } from './parse-protocol.ts';
-import { fetchQuote, quoteRequest } from './quote-flow.ts';
+import { fetchQuote, quoteRequest, sleep } from './quote-flow.ts';
 import { checkQuantity, findQuality, lineTotal, withMaterial } from './selection.ts';
 import { EMPTY_RUN, type ModelSummary, type PartState, type Stage } from './state.ts';
 import type { EstimateSettings, Features } from '../../shared/estimate/index.ts';
@@ -80,19 +80,6 @@ let nextId = 1;
 
 /** How many times an upload refused because the shopper's other files are still being read is sent again. */
 const QUEUE_RETRIES = 5;
-
-/** Resolves after `ms`, or rejects when `signal` aborts (the part was removed meanwhile). */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', stop, { once: true });
-  });
-}
 
 export class PartFlow {
   /** Stable for the part's life (ids of its row's controls), unlike its position in the list. */
@@ -197,7 +184,7 @@ export class PartFlow {
           // The shopper's other files are still being read (several dropped at once): this one waits its turn, as
           // long as the server asks, a few times, instead of failing its row.
           if (!(e instanceof WidgetError) || e.code !== 'parse_queue_full' || attempt >= QUEUE_RETRIES) throw e;
-          await pause(e.retryAfterMs || 1000, stop.signal);
+          await sleep(e.retryAfterMs || 1000, stop.signal);
         }
       }
     })();
