@@ -176,9 +176,10 @@ export class PrinterPicker extends AppElement {
     return html`<div class="field field-check">
       <input id="printer-keep-gcode" type="checkbox" .checked=${this.keepGcode} aria-describedby="printer-keep-gcode-hint"
         @change=${(e: Event) => (this.keepGcode = (e.target as HTMLInputElement).checked)} />
-      <label for="printer-keep-gcode">Keep my custom G-code (start, end, layer change)</label>
-      <span class="hint" id="printer-keep-gcode-hint">Start and end G-code (homing, bed levelling, purge line) add print
-        time: kept, quotes count it as your printer does; left out, this service's minimal start and end are used.</span>
+      <label for="printer-keep-gcode">Keep my custom G-code</label>
+      <span class="hint" id="printer-keep-gcode-hint">Start, end and layer-change G-code (homing, bed levelling, purge
+        line) add print time: kept, quotes count it as your printer does; left out, this service's minimal start and
+        end are used.</span>
     </div>`;
   }
 

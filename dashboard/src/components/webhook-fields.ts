@@ -7,7 +7,7 @@ import { WEBHOOK_EVENTS, type ApiToken } from '../lib/types.ts';
 import type { WebhookEvent } from '../../../shared/webhook-events.ts';
 
 /** What each webhook event means, next to its checkbox. */
-export const EVENT_HELP: Record<string, string> = {
+export const EVENT_HELP: Record<WebhookEvent, string> = {
   'quote.completed': 'a quote calculation finishes successfully',
   'quote.failed': 'a quote calculation fails for any reason',
   'file.uploaded': 'a model file is uploaded to the account',
@@ -15,6 +15,8 @@ export const EVENT_HELP: Record<string, string> = {
   'job.status_changed': 'an asynchronous job changes state (queued, processing, completed, failed)',
   'widget.added_to_cart': 'a customer adds a model to the cart in the widget',
   'usage.alert': 'usage crosses 80 % or 100 % of the quote or storage allowance, or falls back below 80 %',
+  'quote_request.created': 'a shopper asks you to price a part the widget could not sell at once',
+  'quote_request.priced': 'you price a quote request and its link to order is made',
 };
 
 export interface WebhookFieldValues {

@@ -19,12 +19,15 @@ async function loadPrices(): Promise<PriceData> {
     loadOffer({ kind: 'account' }),
     offeredMaterials(),
   ]);
+  // In the account offer's order (as the widget lists them), then what only widget keys' own offers add.
+  const first = offer.materials.map((m) => m.material);
+  const rest = offered.filter((m) => !first.some((f) => f.toLowerCase() === m.toLowerCase()));
   return {
     currency: shopCurrency(globals),
     materials,
     printers,
     globals,
-    offered,
+    offered: [...first, ...rest],
     offerMinimum: offer.source === 'account' ? offer.minimum_price : null,
     derivedOffer: offer.source === 'default',
   };
