@@ -91,7 +91,8 @@ for (const width of [1280, 390]) {
     await page.getByLabel('PETG: Price per kg (USD)').fill('28');
     if (width === 1280) await assertAccessible(page, 'prices');
     else assert.ok(await fits(page, 'sq-price-sheet'), 'the Prices page fits a phone');
-    await shoot(page, `prices-${width}`, width === 1280);
+    await page.evaluate(() => scrollTo(0, 0));
+    await shoot(page, `prices-${width}`, width === 1280, false);
 
     await page.getByRole('button', { name: 'Save prices' }).click();
     await page.getByTestId('prices-notice').getByText('Prices saved.').waitFor();
