@@ -12,11 +12,12 @@ import {
   formIssues,
   resolvedFor,
   samplePrice,
+  shippedAmounts,
   shopCurrency,
   shopperMinimum,
   type PriceData,
 } from '../dashboard/src/lib/price-sheet.ts';
-import { savePlan } from '../dashboard/src/lib/price-save.ts';
+import { savePlan, type ProfileWrite } from '../dashboard/src/lib/price-save.ts';
 import { SAMPLE_PART, sampleStats } from '../dashboard/src/lib/sample-part.ts';
 import type { Profile } from '../dashboard/src/lib/types.ts';
 
@@ -167,4 +168,47 @@ test('saving writes only what changed, to the profiles quotes read it from', () 
     ['MK3S — 0.30mm DRAFT', { layer_height: 0.3, hourly_cost: 2 }],
     ['Shop', { tax_rate: 19 }],
   ]);
+});
+
+/** The profiles after the writes, as the server would hold them. */
+function afterWrites(d: PriceData, writes: ProfileWrite[]): PriceData {
+  const lists = { material: [...d.materials], printer: [...d.printers], global: [...d.globals] };
+  for (const w of writes) {
+    const list = lists[w.kind];
+    if (w.is_default)
+      for (const [i, p] of list.entries()) if (p.scope === 'account') list[i] = { ...p, is_default: false };
+    const made = mine(w.kind, w.name, w.settings, w.is_default);
+    const at = list.findIndex((p) => p.profile_id === w.profile?.profile_id);
+    if (at >= 0) list[at] = { ...made, profile_id: w.profile!.profile_id };
+    else list.unshift(made);
+  }
+  return { ...d, materials: lists.material, printers: lists.printer, globals: lists.global };
+}
+
+test('a shop in EUR types its own amounts: the shipped USD examples start empty, and the save lets quotes price', () => {
+  const d = data([mine('global', 'Shop', { currency: 'EUR' }, true)]);
+  assert.equal(d.currency, 'EUR');
+  const examples = Object.fromEntries(shippedAmounts(d));
+  assert.deepEqual(examples, { 'price:PLA': 25, 'price:PETG': 28, hourly_cost: 1.5, energy_cost_per_kwh: 0.3 });
+  const form = formFrom(d);
+  assert.deepEqual([form.prices.PLA, form.shop.hourly_cost, form.shop.minimum_price], ['', '', '1']);
+  assert.equal(
+    formIssues(d, form).get('price:PLA'),
+    'PLA: price per kg is needed in EUR: the shipped example, 25 USD, is not your price',
+  );
+  assert.equal(samplePrice(d, form, 'PLA'), null);
+  // The server refuses to quote a EUR shop with the USD examples, as the page says.
+  assert.throws(() => resolveFromProfiles(rows(d), { material_config: { filament_type: 'PLA' } }), /shipped profile/);
+
+  Object.assign(form.prices, { PLA: '27', PETG: '30' });
+  Object.assign(form.shop, { hourly_cost: '1.4', energy_cost_per_kwh: '0.35' });
+  assert.equal(formIssues(d, form).size, 0);
+  const saved = afterWrites(d, savePlan(d, form));
+  for (const material of d.offered) {
+    const server = resolveFromProfiles(rows(saved), { material_config: { filament_type: material } }).settings;
+    const expected = computePrice(sampleStats(server.material.density), server);
+    assert.deepEqual(samplePrice(d, form, material), expected, `${material}: the page's figure is the quote's`);
+    assert.equal(expected.currency, 'EUR');
+  }
+  assert.equal(shippedAmounts(saved).size, 0, 'saved: every amount is the shop’s own');
 });

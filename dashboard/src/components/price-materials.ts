@@ -3,7 +3,14 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PriceBreakdown } from '../../../shared/pricing.ts';
 import { money } from '../lib/format.ts';
-import { materialPrice, priceKey, type PriceData, type PriceForm } from '../lib/price-sheet.ts';
+import {
+  formIssues,
+  materialPrice,
+  priceKey,
+  SHIPPED_CURRENCY,
+  type PriceData,
+  type PriceForm,
+} from '../lib/price-sheet.ts';
 import { SAMPLE_PART } from '../lib/sample-part.ts';
 import { badge } from './page-header.ts';
 
@@ -11,6 +18,10 @@ import { badge } from './page-header.ts';
 export interface PriceView {
   data: PriceData;
   form: PriceForm;
+  /** The form as loaded: what "changed" is measured against. */
+  initial: PriceForm;
+  /** The shipped example amount a field must be typed anew instead of (a shop not pricing in USD). */
+  example(key: string): number | undefined;
   /** The problem of a field, as a sentence naming it, if one is to be shown. */
   problem(key: string): string | undefined;
   setPrice(material: string, text: string): void;
@@ -28,9 +39,15 @@ export function materialRows(v: PriceView): TemplateResult {
 }
 
 function status(v: PriceView, m: string) {
-  const { value, ownPrice } = materialPrice(v.data, m);
-  if ((v.form.prices[m] ?? '').trim() !== String(value ?? '')) return badge('Changed, not saved', 'warn');
-  return ownPrice ? badge('Your price', 'ok') : badge('Shipped example price', 'neutral');
+  if ((v.form.prices[m] ?? '').trim() !== (v.initial.prices[m] ?? '').trim())
+    return badge('Changed, not saved', 'warn');
+  return materialPrice(v.data, m).ownPrice ? badge('Your price', 'ok') : badge('Shipped example price', 'neutral');
+}
+
+/** "Shipped example: 25 USD", where the field starts empty to be typed in the shop's own currency. */
+export function examplePlaceholder(v: PriceView, key: string): string | typeof nothing {
+  const amount = v.example(key);
+  return amount === undefined ? nothing : `Shipped example: ${amount} ${SHIPPED_CURRENCY}`;
 }
 
 function materialRow(v: PriceView, m: string): TemplateResult {
@@ -42,6 +59,7 @@ function materialRow(v: PriceView, m: string): TemplateResult {
     <div class="field ${error ? 'field-invalid' : ''}">
       <label for=${id}><span class="visually-hidden">${m}: </span>Price per kg <span class="unit">${unit}</span></label>
       <input id=${id} type="text" inputmode="decimal" autocomplete="off" .value=${v.form.prices[m] ?? ''}
+        placeholder=${examplePlaceholder(v, priceKey(m))}
         aria-invalid=${error ? 'true' : 'false'} aria-describedby=${error ? `${id}-error` : nothing}
         @input=${(e: Event) => v.setPrice(m, (e.target as HTMLInputElement).value)} />
       ${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : nothing}
@@ -56,10 +74,17 @@ function sampleCell(v: PriceView, m: string): TemplateResult {
   const body = price
     ? html`<strong class="price-total">${money(price.total, cur)}</strong>
         <span class="small muted">${partsText(price, cur)}</span>`
-    : html`<span class="muted">Fix the ${v.problem(priceKey(m)) ? 'price' : 'fields below'} to see it.</span>`;
+    : html`<span class="muted">${samplePending(v, m)}</span>`;
   return html`<div class="price-sample" data-testid="sample-price">
     <span class="small muted">One ${SAMPLE_PART.name}<span class="visually-hidden"> in ${m}</span></span> ${body}
   </div>`;
+}
+
+/** Why there is no sample price yet: this row's price, or a field every part pays, is missing or wrong. */
+function samplePending(v: PriceView, m: string): string {
+  const price = (v.form.prices[m] ?? '').trim();
+  const ok = price !== '' && !formIssues(v.data, v.form).has(priceKey(m));
+  return ok ? 'Complete the fields under “Every part” to see it.' : 'Type a valid price to see it.';
 }
 
 /** "Material $0.10 · machine time $0.44 · electricity $0.01 · raised to your minimum (+$0.45)" */

@@ -7,7 +7,15 @@ import type { ApiError } from '../lib/api.ts';
 import { toApiError } from '../lib/loader.ts';
 import { emit } from '../lib/events.ts';
 import { UNSAVED_ATTRIBUTE } from '../lib/router.ts';
-import { formFrom, formIssues, priceKey, samplePrice, type PriceData, type PriceForm } from '../lib/price-sheet.ts';
+import {
+  formFrom,
+  formIssues,
+  priceKey,
+  samplePrice,
+  shippedAmounts,
+  type PriceData,
+  type PriceForm,
+} from '../lib/price-sheet.ts';
 import { savePlan, saveWrites } from '../lib/price-save.ts';
 import { SAMPLE_PART } from '../lib/sample-part.ts';
 import { duration } from '../lib/format.ts';
@@ -74,9 +82,13 @@ export class PriceSheet extends AppElement {
       this.touched = new Set(this.touched).add(key);
       this.serverError = null;
     };
+    const initial = formFrom(this.data);
+    const examples = shippedAmounts(this.data);
     return {
       data: this.data,
       form: this.form,
+      initial,
+      example: (key) => examples.get(key),
       problem: shown,
       setPrice: (m, text) => {
         typed(priceKey(m));

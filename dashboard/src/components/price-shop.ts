@@ -6,7 +6,7 @@ import { printerBaseline } from '../lib/profiles.ts';
 import { SHOP_FIELDS, type PriceData, type ShopFieldName } from '../lib/price-sheet.ts';
 import { SAMPLE_PART } from '../lib/sample-part.ts';
 import { DEFAULT_MINIMUM_PRICE } from '../../../shared/offer.ts';
-import type { PriceView } from './price-materials.ts';
+import { examplePlaceholder, type PriceView } from './price-materials.ts';
 
 export const shopInputId = (name: ShopFieldName) => `pr-${name.replaceAll('_', '-')}`;
 
@@ -69,6 +69,7 @@ export function shopFields(v: PriceView): TemplateResult {
       return html`<div class="field ${error ? 'field-invalid' : ''}">
         <label for=${id}>${f.label} <span class="unit">(${unit(f.name, v.data.currency)})</span></label>
         <input id=${id} type="text" inputmode="decimal" autocomplete="off" .value=${v.form.shop[f.name]}
+          placeholder=${examplePlaceholder(v, f.name)}
           aria-invalid=${error ? 'true' : 'false'} aria-describedby=${describedBy}
           @input=${(e: Event) => v.setShop(f.name, (e.target as HTMLInputElement).value)} />
         <p class="hint" id="${id}-hint">${hint(v, f.name)}</p>

@@ -81,31 +81,67 @@ export function shopCurrency(globals: Profile[]): string {
 
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
-export function formFrom(d: PriceData): PriceForm {
-  const quote = quoteBaseline(d);
-  const printer = printerBaseline(d.printers, d.globals);
-  return {
-    prices: Object.fromEntries(d.offered.map((m) => [m, text(materialPrice(d, m).value)])),
-    shop: {
-      hourly_cost: text(printer.hourly_cost),
-      energy_cost_per_kwh: text(quote.energy_cost_per_kwh),
-      fixed_fee: text(quote.fixed_fee),
-      minimum_price: text(quote.minimum_price),
-      tax_rate: text(quote.tax_rate),
-    },
-  };
-}
-
 /** The key of a material's price field in problems and element ids. */
 export const priceKey = (material: string) => `price:${material}`;
+
+/** The shipped profiles and the built-ins state their amounts in this currency. */
+export const SHIPPED_CURRENCY = DEFAULT_SETTINGS.quote.currency;
+
+/** Each field's value as quotes take it now, by field key, and whether it comes from a profile of the account. */
+function loaded(d: PriceData): Map<string, { value: unknown; own: boolean }> {
+  const quote = quoteBaseline(d);
+  const ownPrinter = defaultOf(d.printers, 'account')?.settings ?? {};
+  const ownGlobal = defaultOf(d.globals, 'account')?.settings ?? {};
+  const out = new Map<string, { value: unknown; own: boolean }>();
+  for (const m of d.offered) {
+    const { value, ownPrice } = materialPrice(d, m);
+    out.set(priceKey(m), { value, own: ownPrice });
+  }
+  const hourly = printerBaseline(d.printers, d.globals).hourly_cost;
+  out.set('hourly_cost', { value: hourly, own: ownPrinter.hourly_cost !== undefined });
+  for (const f of SHOP_FIELDS.filter((x) => x.section === 'quote_config'))
+    out.set(f.name, { value: (quote as Record<string, unknown>)[f.name], own: ownGlobal[f.name] !== undefined });
+  return out;
+}
+
+/**
+ * In a shop that does not price in USD, the shipped example amounts (USD) are no price of its own: the server
+ * refuses to quote with them (docs/pricing.md). Those fields start empty, to be typed in the shop's currency; by
+ * field key, the shipped amount they would have shown. The minimum price per part is one unit of any currency.
+ */
+export function shippedAmounts(d: PriceData): Map<string, number> {
+  const out = new Map<string, number>();
+  if (d.currency === SHIPPED_CURRENCY) return out;
+  for (const [key, { value, own }] of loaded(d)) {
+    if (own || key === 'minimum_price' || typeof value !== 'number' || value === 0) continue;
+    if (key.startsWith('price:') || getSetting(SHOP_FIELDS.find((f) => f.name === key)!.section, key)?.money)
+      out.set(key, value);
+  }
+  return out;
+}
+
+export function formFrom(d: PriceData): PriceForm {
+  const values = loaded(d);
+  const examples = shippedAmounts(d);
+  const at = (key: string) => (examples.has(key) ? '' : text(values.get(key)?.value));
+  return {
+    prices: Object.fromEntries(d.offered.map((m) => [m, at(priceKey(m))])),
+    shop: Object.fromEntries(SHOP_FIELDS.map((f) => [f.name, at(f.name)])) as PriceForm['shop'],
+  };
+}
 
 /** Problems as sentences naming the row and the field ("PLA: price per kg must be at least 0"), by field key. */
 export function formIssues(d: PriceData, f: PriceForm): Map<string, string> {
   const out = new Map<string, string>();
+  const examples = shippedAmounts(d);
+  const required = (key: string) =>
+    examples.has(key)
+      ? `is needed in ${d.currency}: the shipped example, ${examples.get(key)} ${SHIPPED_CURRENCY}, is not your price`
+      : 'is required';
   const check = (key: string, words: string, section: 'material_config' | ShopSection, name: string, t: string) => {
     const value = t.trim() === '' ? undefined : numberOrText(t);
     const [issue] =
-      value === undefined ? [{ message: 'is required' }] : validateConfigSection(section, { [name]: value });
+      value === undefined ? [{ message: required(key) }] : validateConfigSection(section, { [name]: value });
     if (issue) out.set(key, `${words} ${issue.message.replace(/\bcurrency\b/, d.currency)}`);
   };
   for (const m of d.offered)
