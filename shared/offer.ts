@@ -124,6 +124,14 @@ export const OFFER_FIELDS = Object.keys(OFFER_FIELD_KINDS) as OfferField[];
 /** What a merchant must send when saving an offer. */
 export const OFFER_REQUIRED_FIELDS = OFFER_FIELDS.filter((f) => OFFER_FIELD_KINDS[f] === 'required');
 
+/**
+ * The lowest price of one part a shop sells at until it sets its own (docs/offer.md), in its currency: one whole
+ * unit ($1.00, €1.00). Handling a part (starting the job, taking it off the plate, packing it) costs the shop
+ * about that whatever it weighs, and a tiny or wrongly-scaled part must never be sold for $0.00. The default offer
+ * takes it when the profiles' minimum_price is 0.
+ */
+export const DEFAULT_MINIMUM_PRICE = 1;
+
 /** The slicer time a shopper's part may take when the offer does not say (docs/limits.md, "Slicer time"). */
 export const DEFAULT_MAX_SLICE_SECONDS = 60;
 /** The most a merchant may allow: beyond it a slice would outlast any sane wait at a shop's page. */

@@ -73,20 +73,58 @@ test('an offer goes through the editor unchanged: every field, order, default an
   assert.deepEqual(normalizeOffer(body), OFFER);
 });
 
-test('breaks and delivery options typed in the editor reach the API as typed, so its rules name the field', () => {
+test('breaks and delivery options typed in their rows reach the API as typed, so its rules name the row', () => {
   const draft = draftFrom(OFFER);
-  draft.quantityBreaks = '10+: 5 %, fifty: 3';
-  draft.leadTimes = 'express | Express | 2 | 20 | 2.50\nsame-day | Same day | soon';
+  const [first, second] = draft.quantityBreaks;
+  assert.ok(first && second);
+  first.percent = '5 %';
+  second.quantity = 'fifty';
+  const [standard, express] = draft.leadTimes;
+  assert.ok(standard && express);
+  express.days = 'soon';
+  draft.leadTimes.reverse();
   const body = offerBody(draft);
   assert.deepEqual(body.quantity_breaks, [
     { min_quantity: 10, discount_percent: 5 },
-    { min_quantity: 'fifty', discount_percent: 3 },
+    { min_quantity: 'fifty', discount_percent: 12.5 },
   ]);
-  assert.equal(body.default_lead_time, 'express', 'the first line is preselected');
   assert.deepEqual(
-    draftIssues(draft).map((i) => i.field),
-    ['quantity_breaks.1.min_quantity', 'lead_times.1.business_days'],
+    (body.lead_times as { id: string }[]).map((o) => o.id),
+    ['express', 'standard'],
+    'in the rows’ order',
   );
+  assert.equal(body.default_lead_time, 'standard', 'the preselected option follows its row');
+  const issues = draftIssues(draft);
+  assert.deepEqual(
+    issues.map((i) => i.field),
+    ['quantity_breaks.1.min_quantity', 'lead_times.0.business_days'],
+  );
+  const words = issues.map((i) => `${fieldLabel(i.field, draft)} ${i.message}`);
+  assert.deepEqual(words, [
+    'Break 2: quantity must be a whole number of pieces from 2 to 100000',
+    'Delivery option 1 “Express · 48 h”: business days must be a whole number from 0 to 365',
+  ]);
+});
+
+test('a break not above the one before it is named by its row; empty surcharges are none', () => {
+  const draft = draftFrom(OFFER);
+  const [, second] = draft.quantityBreaks;
+  assert.ok(second);
+  second.quantity = '10';
+  const [issue] = draftIssues(draft);
+  assert.ok(issue);
+  assert.equal(
+    `${fieldLabel(issue.field, draft)} ${issue.message}`,
+    'Break 2: quantity must be larger than the break before it',
+  );
+  const [standard] = draft.leadTimes;
+  assert.ok(standard);
+  standard.percent = '';
+  standard.amount = ' ';
+  const [first] = offerBody(draft).lead_times as { surcharge_percent: number; surcharge_amount: number }[];
+  assert.deepEqual([first?.surcharge_percent, first?.surcharge_amount], [0, 0]);
+  draft.leadTimes = [];
+  assert.equal(offerBody(draft).default_lead_time, null, 'no option, none preselected');
 });
 
 test('a default follows its row: renaming the preselected quality keeps it preselected', () => {

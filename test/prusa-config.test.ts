@@ -61,8 +61,10 @@ test('screening keeps allowlisted options, refuses secrets by key only, drops G-
     ['start_gcode', 'temperature'],
   );
   assert.equal(screened.printer?.options.start_gcode, undefined);
+  assert.deepEqual(screened.keptGcode, [], 'nothing kept unless asked');
   const kept = screenPresetSet(readFlatConfig(FLAT).set, { keepCustomGcode: true });
   assert.equal(kept.printer?.options.start_gcode, 'G28\\nG1 Z5');
+  assert.deepEqual(kept.keptGcode, ['start_gcode'], 'the kept blocks are named');
 });
 
 test('values are range-checked, naming the option', () => {

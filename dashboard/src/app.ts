@@ -13,6 +13,7 @@ import './pages/overview-page.ts';
 import './pages/tokens-page.ts';
 import './pages/widget-keys-page.ts';
 import './pages/offer-page.ts';
+import './pages/prices-page.ts';
 import './pages/profiles-page.ts';
 import './pages/webhooks-page.ts';
 import './pages/webhook-page.ts';
@@ -32,6 +33,7 @@ const NAV: NavItem[] = [
   { route: 'tokens', label: 'API tokens' },
   { route: 'widget-keys', label: 'Widget keys' },
   { route: 'offer', label: 'Offer' },
+  { route: 'prices', label: 'Prices' },
   { route: 'profiles', label: 'Slice profiles' },
   { route: 'webhooks', label: 'Webhooks' },
   { route: 'orders', label: 'Orders' },
@@ -182,6 +184,8 @@ export class SqApp extends AppElement {
         return html`<sq-widget-keys-page></sq-widget-keys-page>`;
       case 'offer':
         return html`<sq-offer-page></sq-offer-page>`;
+      case 'prices':
+        return html`<sq-prices-page></sq-prices-page>`;
       case 'profiles':
         return html`<sq-profiles-page .route=${r}></sq-profiles-page>`;
       case 'webhooks':

@@ -2,6 +2,7 @@
 // profiles (docs/offer.md). Saving checks the offer against the account's profiles, so a shopper can only ever
 // pick choices that resolve to sliceable, priced settings.
 import {
+  DEFAULT_MINIMUM_PRICE,
   normalizeOffer,
   resolveChoices,
   validateOffer,
@@ -24,12 +25,6 @@ export type OfferSource = 'widget_key' | 'account' | 'default';
 
 const DEFAULT_INFILL = [10, 15, 20, 30, 50, 100];
 const DEFAULT_QUANTITY = { min: 1, max: 1000 };
-/**
- * The lowest price of one part a shop sells at until it sets its own (docs/offer.md), in its currency: one whole
- * unit ($1.00, €1.00). Handling a part (starting the job, taking it off the plate, packing it) costs the shop
- * about that whatever it weighs, and a tiny or wrongly-scaled part must never be sold for $0.00.
- */
-export const DEFAULT_MINIMUM_PRICE = 1;
 /** Layer heights of the derived Draft and Fine presets; Standard is the printer profile as it is. */
 const DRAFT_MM = 0.3;
 const FINE_MM = 0.1;

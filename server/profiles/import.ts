@@ -27,6 +27,8 @@ export interface ImportResult {
   ignored: ImportNote[];
   /** The imported print presets as offer qualities (print-presets.ts); empty without print presets. */
   qualities: QualityPreset[];
+  /** The custom G-code blocks kept because the import asked for them (docs/profiles.md, "Custom G-code"). */
+  kept_custom_gcode: string[];
 }
 
 /** Profile names are at most 64 characters (ProfileInput.name). */
@@ -129,6 +131,7 @@ export async function importConfig(
     refused: screened.refused,
     ignored: [...input.ignored, ...screened.ignored],
     qualities: qualitiesOf(rows),
+    kept_custom_gcode: screened.keptGcode,
   };
 }
 

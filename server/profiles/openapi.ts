@@ -140,7 +140,7 @@ export const profileSchemas = {
   },
   ProfileImportResult: {
     type: 'object',
-    required: ['profiles', 'refused', 'ignored', 'qualities'],
+    required: ['profiles', 'refused', 'ignored', 'qualities', 'kept_custom_gcode'],
     additionalProperties: false,
     properties: {
       profiles: {
@@ -172,6 +172,12 @@ export const profileSchemas = {
         items: { $ref: '#/components/schemas/QualityPreset' },
         description:
           "The imported print presets as offer qualities, each slicing with its printer profile, thickest layers first; empty when no print preset was imported. The offer derived for an account without one of its own offers them when the printer is the default; put them in a saved offer's `qualities` (PUT /v2/offer) to offer them there.",
+      },
+      kept_custom_gcode: {
+        type: 'array',
+        items: { type: 'string' },
+        description:
+          'The custom G-code blocks kept (`keep_custom_gcode`: true), by option name (`start_gcode`, `end_gcode`, ...), each once: the slices run them. Empty without `keep_custom_gcode`, or when the config has none; without it, the blocks are listed in `ignored`.',
       },
     },
   },

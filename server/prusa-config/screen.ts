@@ -12,13 +12,22 @@ export interface ScreenOptions {
 export interface ScreenedSet extends PresetSet {
   refused: ImportNote[];
   ignored: ImportNote[];
+  /** The custom G-code blocks kept (keepCustomGcode), each named once, in the order met. */
+  keptGcode: string[];
+}
+
+interface Notes {
+  refused: ImportNote[];
+  ignored: ImportNote[];
+  keptGcode: string[];
 }
 
 function noteOnce(list: ImportNote[], note: ImportNote) {
   if (!list.some((n) => n.key === note.key)) list.push(note);
 }
 
-function screenPreset(p: FlatPreset, o: ScreenOptions, refused: ImportNote[], ignored: ImportNote[]): FlatPreset {
+function screenPreset(p: FlatPreset, o: ScreenOptions, notes: Notes): FlatPreset {
+  const { refused, ignored, keptGcode } = notes;
   const out: FlatPreset = { name: p.name, options: {}, sources: {} };
   for (const [key, value] of Object.entries(p.options)) {
     const verdict = classify(key);
@@ -41,6 +50,7 @@ function screenPreset(p: FlatPreset, o: ScreenOptions, refused: ImportNote[], ig
     if (problem) throw new ConfigError(key, problem);
     out.options[key] = value;
     out.sources[key] = p.sources[key] ?? p.name;
+    if (verdict.as === 'gcode' && !keptGcode.includes(key)) keptGcode.push(key);
   }
   return out;
 }
@@ -50,14 +60,12 @@ export function screenPresetSet(set: PresetSet, o: ScreenOptions): ScreenedSet {
   const all = [set.printer, ...set.prints, ...set.filaments].filter((p): p is FlatPreset => p !== null);
   const count = all.reduce((n, p) => n + Object.keys(p.options).length, 0);
   if (count > MAX_CONFIG_KEYS) throw new ConfigError('file', `holds more than ${MAX_CONFIG_KEYS} options`, 413);
-  const refused: ImportNote[] = [];
-  const ignored: ImportNote[] = [];
-  const one = (p: FlatPreset) => screenPreset(p, o, refused, ignored);
+  const notes: Notes = { refused: [], ignored: [], keptGcode: [] };
+  const one = (p: FlatPreset) => screenPreset(p, o, notes);
   return {
     printer: set.printer && one(set.printer),
     prints: set.prints.map(one),
     filaments: set.filaments.map(one),
-    refused,
-    ignored,
+    ...notes,
   };
 }

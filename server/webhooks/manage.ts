@@ -15,7 +15,12 @@ import {
 import { ApiError, ValidationError, notFound } from '../http/index.ts';
 import { newId } from '../ids.ts';
 import { generateSecret, signBody } from './signature.ts';
-import { accountFacingReason } from './reasons.ts';
+import {
+  accountFacingReason,
+  PRIVATE_RECEIVERS_DOCS,
+  PRIVATE_RECEIVERS_HINT,
+  PRIVATE_RECEIVERS_SETTING,
+} from './reasons.ts';
 import { resolveSafeTarget, UnsafeUrlError, type AddressPolicy, type Resolver } from './url-guard.ts';
 
 /** A generous cap: every webhook multiplies each event, so an account cannot fan one event out without bound. */
@@ -50,7 +55,15 @@ export async function checkReceiverUrl(ctx: ManageContext, url: string): Promise
   } catch (err) {
     if (!(err instanceof UnsafeUrlError)) throw err;
     const reason = accountFacingReason(err.reason);
-    throw new ApiError(400, err.code, `url: ${reason}`, { fields: [{ field: 'url', message: reason }] });
+    if (err.code !== 'url_private_address')
+      throw new ApiError(400, err.code, `url: ${reason}`, { fields: [{ field: 'url', message: reason }] });
+    // A private address is refused by the operator's setting, not by a mistake in the URL: name the setting.
+    const message = `${reason}; ${PRIVATE_RECEIVERS_HINT}`;
+    throw new ApiError(400, err.code, `url: ${message}`, {
+      fields: [{ field: 'url', message }],
+      setting: PRIVATE_RECEIVERS_SETTING,
+      docs: PRIVATE_RECEIVERS_DOCS,
+    });
   }
 }
 

@@ -651,7 +651,7 @@ export const webhookPaths = {
       summary: 'Create a webhook (the secret is returned only here)',
       security: bearer,
       description:
-        'The URL is checked now (and again before every delivery attempt): http or https, no credentials, and the host must resolve only to public addresses. A refused URL answers 400 with the rule as `code` (`url_scheme`, `url_credentials`, `url_private_address`, `url_unresolvable`, `url_invalid`, `url_too_long`). Unknown event names answer 400 naming the field. At most 20 webhooks per account (409 `webhook_limit_reached`).',
+        'The URL is checked now (and again before every delivery attempt): http or https, no credentials, and the host must resolve only to public addresses. A refused URL answers 400 with the rule as `code` (`url_scheme`, `url_credentials`, `url_private_address`, `url_unresolvable`, `url_invalid`, `url_too_long`); `url_private_address` also names the operator setting that allows private receivers (`details.setting`: `WEBHOOK_ALLOW_PRIVATE_CIDRS`) and its guide (`details.docs`). Unknown event names answer 400 naming the field. At most 20 webhooks per account (409 `webhook_limit_reached`).',
       parameters: [idempotencyKey],
       requestBody: jsonBody('WebhookCreate'),
       responses: {

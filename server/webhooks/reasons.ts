@@ -13,3 +13,16 @@ export function accountFacingReason(reason: string): string {
       `host "${host}" resolves to a non-public address (${range.replace(/\(.*$/, '')})`,
   );
 }
+
+/** The operator setting that opens private ranges to receivers (server/config.ts, docs/webhooks.md). */
+export const PRIVATE_RECEIVERS_SETTING = 'WEBHOOK_ALLOW_PRIVATE_CIDRS';
+/** Where that setting is explained: the guide's "Local development" section. */
+export const PRIVATE_RECEIVERS_DOCS = 'docs/webhooks.md#local-development-webhook_allow_private_cidrs';
+
+/**
+ * What a merchant refused a private receiver can do about it: a receiver on their own machine or network works
+ * once the server's operator lists its range. Named here so the refusal never leaves them guessing the setting.
+ */
+export const PRIVATE_RECEIVERS_HINT =
+  `the server's operator can allow private receivers by listing their range in ${PRIVATE_RECEIVERS_SETTING} ` +
+  '(docs/webhooks.md, "Local development")';

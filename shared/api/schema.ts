@@ -326,7 +326,7 @@ export interface paths {
     get: operations["listWebhooks"];
     /**
      * Create a webhook (the secret is returned only here)
-     * @description The URL is checked now (and again before every delivery attempt): http or https, no credentials, and the host must resolve only to public addresses. A refused URL answers 400 with the rule as `code` (`url_scheme`, `url_credentials`, `url_private_address`, `url_unresolvable`, `url_invalid`, `url_too_long`). Unknown event names answer 400 naming the field. At most 20 webhooks per account (409 `webhook_limit_reached`).
+     * @description The URL is checked now (and again before every delivery attempt): http or https, no credentials, and the host must resolve only to public addresses. A refused URL answers 400 with the rule as `code` (`url_scheme`, `url_credentials`, `url_private_address`, `url_unresolvable`, `url_invalid`, `url_too_long`); `url_private_address` also names the operator setting that allows private receivers (`details.setting`: `WEBHOOK_ALLOW_PRIVATE_CIDRS`) and its guide (`details.docs`). Unknown event names answer 400 naming the field. At most 20 webhooks per account (409 `webhook_limit_reached`).
      */
     post: operations["createWebhook"];
   };
@@ -1335,6 +1335,8 @@ export interface components {
         }[];
       /** @description The imported print presets as offer qualities, each slicing with its printer profile, thickest layers first; empty when no print preset was imported. The offer derived for an account without one of its own offers them when the printer is the default; put them in a saved offer's `qualities` (PUT /v2/offer) to offer them there. */
       qualities: components["schemas"]["QualityPreset"][];
+      /** @description The custom G-code blocks kept (`keep_custom_gcode`: true), by option name (`start_gcode`, `end_gcode`, ...), each once: the slices run them. Empty without `keep_custom_gcode`, or when the config has none; without it, the blocks are listed in `ignored`. */
+      kept_custom_gcode: string[];
     };
     KeepQuoteRequest: {
       /** @description Pieces to keep the quote at; default the offer's smallest quantity */
@@ -5438,7 +5440,7 @@ export interface operations {
   };
   /**
    * Create a webhook (the secret is returned only here)
-   * @description The URL is checked now (and again before every delivery attempt): http or https, no credentials, and the host must resolve only to public addresses. A refused URL answers 400 with the rule as `code` (`url_scheme`, `url_credentials`, `url_private_address`, `url_unresolvable`, `url_invalid`, `url_too_long`). Unknown event names answer 400 naming the field. At most 20 webhooks per account (409 `webhook_limit_reached`).
+   * @description The URL is checked now (and again before every delivery attempt): http or https, no credentials, and the host must resolve only to public addresses. A refused URL answers 400 with the rule as `code` (`url_scheme`, `url_credentials`, `url_private_address`, `url_unresolvable`, `url_invalid`, `url_too_long`); `url_private_address` also names the operator setting that allows private receivers (`details.setting`: `WEBHOOK_ALLOW_PRIVATE_CIDRS`) and its guide (`details.docs`). Unknown event names answer 400 naming the field. At most 20 webhooks per account (409 `webhook_limit_reached`).
    */
   createWebhook: {
     parameters: {

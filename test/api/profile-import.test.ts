@@ -97,6 +97,9 @@ test('a flat PrusaSlicer export of a vendor preset quotes within 0.5 % (weight) 
   assert.deepEqual([printer.body.settings.bed_size_x, printer.body.settings.bed_size_y], [250, 210]);
   assert.equal(printer.body.slicer_options.perimeters, shop.perimeters);
   assert.equal(printer.body.slicer_options.start_gcode, shop.start_gcode, 'kept on request');
+  assert.ok(res.body.kept_custom_gcode.includes('start_gcode'), `the answer names it: ${res.body.kept_custom_gcode}`);
+  assert.ok(res.body.kept_custom_gcode.includes('end_gcode'));
+  assert.ok(!res.body.ignored.some((n: { key: string }) => n.key === 'start_gcode'), 'kept, so not ignored');
   assert.equal(printer.body.slicer_sources.layer_height, PICK.print);
   const material = await api.get(`/v2/profiles/material/${res.body.profiles[1].id}`);
   assert.equal(material.body.settings.density, 1.24);
@@ -138,6 +141,7 @@ test('custom G-code is dropped unless asked for, and listed as ignored with its 
   const ignored = new Map(res.body.ignored.map((n: { key: string; reason: string }) => [n.key, n.reason]));
   assert.match(String(ignored.get('start_gcode')), /keep_custom_gcode/);
   assert.match(String(ignored.get('temperature')), /allowlist/);
+  assert.deepEqual(res.body.kept_custom_gcode, [], 'none kept without keep_custom_gcode');
   const printer = await api.get(`/v2/profiles/printer/${res.body.profiles[0].id}`);
   assert.equal(printer.body.slicer_options.start_gcode, undefined);
 });
@@ -323,6 +327,12 @@ test('a printer picked from the library quotes like the bare slicer with the sam
   );
   const printer = (await picker.get(`/v2/profiles/printer/${res.body.profiles[0].id}`)).body;
   assert.equal(printer.slicer_options.perimeters, shop.perimeters, "the vendor's walls");
+  const material = (await picker.get(`/v2/profiles/material/${res.body.profiles[1].id}`)).body;
+  for (const block of res.body.kept_custom_gcode) {
+    const options = block.endsWith('_filament_gcode') ? material.slicer_options : printer.slicer_options;
+    assert.ok(options[block] !== undefined, `${block} named as kept is in the imported profile`);
+  }
+  assert.ok(res.body.kept_custom_gcode.includes('start_gcode'), "the vendor's start G-code is kept");
   assert.equal(printer.slicer_sources.layer_height, '*0.20mm*', 'the preset of its chain that set it');
   const q = await quote(picker, CUBE_OBJ, { material_config: { filament_type: PICK.filament } });
   assert.equal(q.status, 200, JSON.stringify(q.body));

@@ -105,6 +105,14 @@ test('with WEBHOOK_ALLOW_PRIVATE_CIDRS empty, a loopback receiver is refused at 
   assert.equal(res.status, 400);
   assert.equal(res.body.error.code, 'url_private_address');
   assert.equal(res.body.error.details.fields[0].field, 'url');
+  // The refusal names the operator setting that would allow it, and where it is explained.
+  assert.match(
+    res.body.error.message,
+    /^url: address 127\.0\.0\.1 is not public \(loopback\); .*WEBHOOK_ALLOW_PRIVATE_CIDRS/,
+  );
+  assert.match(res.body.error.details.fields[0].message, /WEBHOOK_ALLOW_PRIVATE_CIDRS \(docs\/webhooks\.md/);
+  assert.equal(res.body.error.details.setting, 'WEBHOOK_ALLOW_PRIVATE_CIDRS');
+  assert.equal(res.body.error.details.docs, 'docs/webhooks.md#local-development-webhook_allow_private_cidrs');
   assert.equal(loopback.requests.length, 0);
 });
 
@@ -131,6 +139,11 @@ test('save-time URL rules answer 400 with the rule as the code', async () => {
     const res = await api.post('/v2/webhooks', { url, events: ['file.uploaded'] });
     assert.equal(res.status, 400, url);
     assert.equal(res.body.error.code, code, url);
+    // Only a private address is the operator's to allow; the other rules are the URL's own mistakes.
+    assert.equal(
+      res.body.error.details.setting,
+      code === 'url_private_address' ? 'WEBHOOK_ALLOW_PRIVATE_CIDRS' : undefined,
+    );
   }
   assert.equal((await api.get('/v2/webhooks')).body.total, 0);
 });

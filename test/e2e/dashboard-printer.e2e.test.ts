@@ -1,5 +1,6 @@
 // End-to-end in Debian's Chromium: on the Overview, a merchant picks their printer from PrusaSlicer's library
-// (vendor, then printer and nozzle) and sees only the print settings and filaments compatible with it; then checks
+// (vendor, then printer and nozzle) and sees only the print settings and filaments compatible with it, imports it
+// with or without its custom G-code (and reads which blocks were kept or left out); then checks
 // the imported printer against a binary G-code of the reference part made by the server's own PrusaSlicer.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -71,11 +72,39 @@ test('Your printer: Prusa Research → MK3S 0.4 mm lists its own prints and Prus
     await imported.innerText(),
     /default printer is now Original Prusa i3 MK3S & MK3S\+ — 0\.20mm QUALITY @MK3/,
   );
+  const leftOut = await imported.getByTestId('gcode-kept').innerText();
+  assert.match(leftOut, /^Custom G-code left out: .*tick “Keep my custom G-code” and import again/);
+  assert.ok(leftOut.includes('Start G-code') && leftOut.includes('End G-code'), leftOut);
   const printers = await server.client(account.token).get('/v2/profiles/printer');
   const own = printers.body.data.find(
     (p: { scope: string; is_default: boolean }) => p.is_default && p.scope === 'account',
   );
   assert.equal(own?.name, 'Original Prusa i3 MK3S & MK3S+ — 0.20mm QUALITY @MK3');
+});
+
+test('Keep my custom G-code: the import keeps the vendor’s blocks and says which', {
+  skip,
+  timeout: 180_000,
+}, async () => {
+  const account = await server.newAccount();
+  const page = await loggedInPage(browser, host.origin, account);
+  const { picker, presets } = await pickMk3s(page);
+  await presets.getByLabel('0.20mm QUALITY @MK3').check();
+  const keep = picker.getByLabel('Keep my custom G-code');
+  assert.match((await keep.getAttribute('aria-describedby'))!, /printer-keep-gcode-hint/);
+  assert.match(await picker.locator('#printer-keep-gcode-hint').innerText(), /add print time/);
+  await keep.check();
+  await picker.getByRole('button', { name: 'Use this printer for my quotes' }).click();
+  const kept = page.getByTestId('printer-imported').getByTestId('gcode-kept');
+  await kept.waitFor();
+  const keptText = await kept.innerText();
+  assert.match(keptText, /^Kept your custom G-code: .*Quotes count the time it adds/);
+  assert.ok(keptText.includes('Start G-code') && keptText.includes('End G-code'), keptText);
+  await assertAccessible(page, 'an import with its custom G-code kept');
+  const printers = (await server.client(account.token).get('/v2/profiles/printer')).body.data;
+  const own = printers.find((p: { scope: string; is_default: boolean }) => p.scope === 'account' && p.is_default);
+  assert.ok(own.slicer_options.start_gcode, 'the start G-code is in the printer profile the quotes slice with');
+  assert.ok(own.slicer_options.end_gcode);
 });
 
 const PICK = { printer: 'Original Prusa i3 MK3S & MK3S+', print: '0.20mm QUALITY @MK3', filament: 'Prusament PLA' };

@@ -78,7 +78,7 @@ for (const width of [1280, 390]) {
       test_order: 'To do',
     });
     const links = await checklist.getByRole('link').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-    assert.deepEqual(links, ['#/widget-keys', '#/offer', '#/profiles/material', '#/widget-keys', '#/orders']);
+    assert.deepEqual(links, ['#/widget-keys', '#/offer', '#/prices', '#/widget-keys', '#/orders']);
     assert.equal(await page.getByTestId('overview-embed-snippet').count(), 0);
     assert.doesNotMatch(await page.locator('main').innerText(), /pk_YOUR_WIDGET_KEY/);
     const guide = page.getByTestId('quotes-counting').getByRole('link', { name: /What counts/ });

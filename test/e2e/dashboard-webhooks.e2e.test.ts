@@ -1,6 +1,7 @@
 // End-to-end in Debian's Chromium against a real server and a real loopback receiver: "Send test event" per
 // webhook with the receiver's answer, the delivery detail (signed request, every attempt with status, timing
-// and outcome), and the usage page counting API calls apart from the dashboard's own. Screenshots in
+// and outcome), the usage page counting API calls apart from the dashboard's own, and a private receiver's refusal
+// naming the setting that allows it. Screenshots in
 // test-artifacts/dashboard/.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -159,5 +160,32 @@ describe('dashboard: test events, delivery detail and usage by caller', { skip }
     assert.match(all, /POST \/v2\/webhooks/);
     const userCalls = Number(/GET \/v2\/user\s+(\d+)/.exec(all)![1]);
     assert.ok(userCalls > 3, `the token's 3 and the dashboard's own: ${userCalls}`);
+  });
+
+  it('refuses a private receiver naming the operator setting that allows it, with its guide linked', async () => {
+    await page.goto(at('webhooks'));
+    await h1('Webhooks').waitFor();
+    // 127.0.0.1/32 is allowed on this server; the rest of the private ranges are not.
+    await page.getByLabel('Receiver URL').fill('http://10.0.0.7/hook');
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'is not public' });
+    await alert.waitFor();
+    assert.match(
+      await alert.innerText(),
+      /address 10\.0\.0\.7 is not public \(private\); .*WEBHOOK_ALLOW_PRIVATE_CIDRS/,
+    );
+    assert.equal(await page.getByLabel('Receiver URL').getAttribute('aria-invalid'), 'true');
+    const help = page.getByTestId('webhook-refusal-help');
+    assert.match(await help.innerText(), /WEBHOOK_ALLOW_PRIVATE_CIDRS/);
+    const guide = help.getByRole('link', { name: /webhooks guide/ });
+    const href = (await guide.getAttribute('href'))!;
+    assert.match(href, /webhooks.*\.md$/);
+    const served = await page.evaluate(async (u) => {
+      const res = await fetch(u);
+      return { status: res.status, text: await res.text() };
+    }, href);
+    assert.equal(served.status, 200);
+    assert.match(served.text, /### Local development: `WEBHOOK_ALLOW_PRIVATE_CIDRS`/, 'the guide explains the setting');
+    await assertAccessible(page, 'webhooks with a refused private receiver');
   });
 });

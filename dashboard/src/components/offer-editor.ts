@@ -16,6 +16,8 @@ import type { EditOptions, EditorContext } from './offer-controls.ts';
 import { materialsSection } from './offer-materials.ts';
 import { qualitiesSection } from './offer-qualities.ts';
 import { infillSection, termsSection } from './offer-terms.ts';
+import { breaksSection } from './offer-breaks.ts';
+import { deliverySection } from './offer-delivery.ts';
 import { budgetSection } from './offer-budget.ts';
 import { errorSummary, previewPanel, SUMMARY_ID } from './offer-summary.ts';
 import { emit } from '../lib/events.ts';
@@ -137,14 +139,25 @@ export class OfferEditor extends AppElement {
   private problems(): Map<string, string> {
     const map = new Map<string, string>();
     const untouchedNewRow = (path: string) => {
-      const m = /^qualities\.(\d+)\./.exec(path);
-      const row = m ? this.draft.qualities[Number(m[1])] : undefined;
+      const row = this.rowOf(path);
       return !this.submitted && row !== undefined && row.isNew && !this.touched.has(row.key);
     };
     for (const issue of [...draftIssues(this.draft), ...(this.serverError?.fields ?? [])]) {
       if (!map.has(issue.field) && !untouchedNewRow(issue.field)) map.set(issue.field, issue.message);
     }
     return map;
+  }
+
+  /** The row of a list a field path points into (a quality, a quantity break, a delivery option). */
+  private rowOf(path: string): { key: number; isNew: boolean } | undefined {
+    const m = /^(qualities|quantity_breaks|lead_times)\.(\d+)\./.exec(path);
+    if (!m) return undefined;
+    const lists = {
+      qualities: this.draft.qualities,
+      quantity_breaks: this.draft.quantityBreaks,
+      lead_times: this.draft.leadTimes,
+    };
+    return lists[m[1] as keyof typeof lists][Number(m[2])];
   }
 
   private context(problems: Map<string, string>): EditorContext {
@@ -225,7 +238,7 @@ export class OfferEditor extends AppElement {
         <div class="offer-main">
           ${this.submitted ? errorSummary(problems, this.draft, this.serverError) : nothing}
           ${materialsSection(c)} ${qualitiesSection(c)} ${infillSection(c)} ${termsSection(c)}
-          ${budgetSection(c)}
+          ${breaksSection(c)} ${deliverySection(c)} ${budgetSection(c)}
           ${this.actions()}
         </div>
         ${previewPanel(this.shop, this.lastValid, layerHeightOf, valid !== null)}

@@ -1,5 +1,6 @@
 // The infill choices and the terms of the offer editor: quantity range, minimum prices (in the account
-// currency) and lead time.
+// currency) and lead time. Quantity breaks and delivery options have their own rows (offer-breaks.ts,
+// offer-delivery.ts).
 import { html, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { fieldId, infillRow, type InfillRow, type OfferDraft } from '../lib/offer-draft.ts';
@@ -66,24 +67,6 @@ function addInfill(c: EditorContext, e: Event) {
   c.edit((d) => d.infill.push(infillRow(text)), { say: `Infill ${text} % added.`, focus: input.id });
 }
 
-/** Delivery options, one a line; problems of any option are listed under the field. */
-function leadTimesField(c: EditorContext): TemplateResult {
-  const id = fieldId('lead_times');
-  const problems = [...Array(6).keys()].flatMap((i) =>
-    ['id', 'label', 'business_days', 'surcharge_percent', 'surcharge_amount'].map((f) => `lead_times.${i}.${f}`),
-  );
-  return html`<div class="field">
-    <label for=${id}>Delivery options</label>
-    <textarea id=${id} rows="3" autocomplete="off" .value=${c.draft.leadTimes} aria-describedby="${id}-hint"
-      placeholder="standard | Standard | 5 | 0 | 0&#10;express | Express | 2 | 20 | 2.50"
-      @input=${(e: Event) => c.edit((x) => (x.leadTimes = (e.target as HTMLTextAreaElement).value))}></textarea>
-    <p class="hint" id="${id}-hint">One a line: id | label | business days | surcharge % | surcharge amount
-      (${c.currency}, per line). Shoppers pick one and see the date it ships; the first is preselected. Empty: no
-      choice.</p>
-    ${errorText(c, 'lead_times')} ${errorText(c, 'default_lead_time')} ${problems.map((p) => errorText(c, p))}
-  </div>`;
-}
-
 export function termsSection(c: EditorContext): TemplateResult {
   const d = c.draft;
   const cur = c.currency;
@@ -144,17 +127,6 @@ export function termsSection(c: EditorContext): TemplateResult {
       hint: 'Shown to shoppers under the options. Empty: none.',
       onInput: set('leadTime'),
     })}
-    ${textField(c, 'quantity_breaks', {
-      label: 'Quantity breaks',
-      value: d.quantityBreaks,
-      placeholder: 'e.g. 10: 5, 50: 12.5',
-      hint: 'From a number of pieces on, each costs this percent less: "10: 5, 50: 12.5". Empty: none.',
-      onInput: (v) => c.edit((x) => (x.quantityBreaks = v)),
-    })}
-    ${[...Array(10).keys()].flatMap((i) =>
-      ['min_quantity', 'discount_percent'].map((f) => errorText(c, `quantity_breaks.${i}.${f}`)),
-    )}
-    ${leadTimesField(c)}
     ${textField(c, 'max_slice_seconds', {
       label: html`Most slicer time per part <span class="unit">(seconds)</span>`,
       value: d.maxSliceSeconds,

@@ -1,7 +1,8 @@
 // "Your printer" on the Overview: the printer library (GET /v2/profiles/library) as vendor → printer → the print
 // and filament presets compatible with it, imported as the shop's default printer and its materials
-// (POST /v2/profiles/import), or the shop's own PrusaSlicer / Orca config file imported the same way. Each change
-// of the pick is announced as `sq-printer-pick`, whose detail is the `library` object the import takes.
+// (POST /v2/profiles/import), or the shop's own PrusaSlicer / Orca config file imported the same way, either with
+// its custom G-code kept when asked (keep_custom_gcode). Each change of the pick is announced as `sq-printer-pick`,
+// whose detail is the `library` object the import takes.
 import { html, nothing } from 'lit';
 import { AppElement } from '../lib/element.ts';
 import { api, ApiError, call } from '../lib/api.ts';
@@ -10,8 +11,8 @@ import { Loader } from '../lib/loader.ts';
 import type { LibraryPrinter, PrinterLibrary, ProfileImportResult } from '../lib/types.ts';
 import { byModel, pickFor, toggle, type PrinterPick } from '../lib/printer-pick.ts';
 import { renderLoad } from './states.ts';
+import { importResult } from './import-result.ts';
 import './printer-check.ts';
-import './preset-qualities.ts';
 
 export class PrinterPicker extends AppElement {
   static override properties = {
@@ -20,6 +21,7 @@ export class PrinterPicker extends AppElement {
     imported: { state: true },
     importError: { state: true },
     importing: { state: true },
+    keepGcode: { state: true },
   };
   declare vendor: string;
   declare pick: PrinterPick | null;
@@ -27,6 +29,10 @@ export class PrinterPicker extends AppElement {
   declare imported: ProfileImportResult | null;
   declare importError: string;
   declare importing: boolean;
+  /** Import with the config's custom G-code (keep_custom_gcode): start and end G-code add print time. */
+  declare keepGcode: boolean;
+  /** Whether the last import asked to keep it. */
+  private keptAsked = false;
 
   private vendors = new Loader<PrinterLibrary>(this, () => call(api.GET('/v2/profiles/library')));
   private printers = new Loader<PrinterLibrary | null>(this, () =>
@@ -42,12 +48,14 @@ export class PrinterPicker extends AppElement {
     this.imported = null;
     this.importError = '';
     this.importing = false;
+    this.keepGcode = false;
   }
 
   /** The pick, or the shop's own config file, as the account's default printer and its materials. */
   private async runImport(send: () => Promise<ProfileImportResult>) {
     this.importing = true;
     this.importError = '';
+    this.keptAsked = this.keepGcode;
     try {
       this.imported = await send();
     } catch (e) {
@@ -59,18 +67,24 @@ export class PrinterPicker extends AppElement {
   }
 
   private importPick(pick: PrinterPick) {
-    return this.runImport(() => call(api.POST('/v2/profiles/import', { body: { library: pick, default: true } })));
+    return this.runImport(() =>
+      call(
+        api.POST('/v2/profiles/import', { body: { library: pick, default: true, keep_custom_gcode: this.keepGcode } }),
+      ),
+    );
   }
 
   private importFile(file: File) {
+    const keep = this.keepGcode ? 'true' : 'false';
     return this.runImport(() =>
       call(
         api.POST('/v2/profiles/import', {
-          body: { file: file.name, default: 'true' },
+          body: { file: file.name, default: 'true', keep_custom_gcode: keep },
           bodySerializer() {
             const form = new FormData();
             form.append('file', file, file.name);
             form.append('default', 'true');
+            form.append('keep_custom_gcode', keep);
             return form;
           },
         }),
@@ -139,7 +153,8 @@ export class PrinterPicker extends AppElement {
   private importPart() {
     const pick = this.pick;
     const ready = !!pick && pick.prints.length > 0;
-    return html`<div class="field">
+    return html`${this.keepField()}
+      <div class="field">
         <button type="button" class="primary" ?disabled=${!ready || this.importing}
           @click=${() => pick && this.importPick(pick)}>Use this printer for my quotes</button>
         <p class="muted small">${ready ? 'Quotes will be sliced with these presets.' : 'Choose a printer and at least one print setting.'}</p>
@@ -153,22 +168,18 @@ export class PrinterPicker extends AppElement {
           }} />
       </div>
       ${this.importError ? html`<p class="error" role="alert">${this.importError}</p>` : nothing}
-      ${this.imported ? this.importedPart(this.imported) : nothing}`;
+      ${this.imported ? importResult(this.imported, this.keptAsked) : nothing}`;
   }
 
-  private importedPart(result: ProfileImportResult) {
-    const left = [...result.refused, ...result.ignored];
-    return html`<div role="status" data-testid="printer-imported">
-      <p>Imported: ${result.profiles.map((p) => p.name).join(', ')}. Your default printer is now
-        ${result.profiles.find((p) => p.kind === 'printer')?.name ?? 'unchanged'}.</p>
-      <sq-preset-qualities .imported=${result}></sq-preset-qualities>
-      ${
-        left.length
-          ? html`<details><summary>${left.length} settings left out</summary>
-              <ul class="plain-list small">${left.map((n) => html`<li><code>${n.key}</code>: ${n.reason}</li>`)}</ul>
-            </details>`
-          : nothing
-      }
+  /** Whether the import keeps the printer's custom G-code; it applies to a library pick and to a file alike. */
+  private keepField() {
+    return html`<div class="field field-check">
+      <input id="printer-keep-gcode" type="checkbox" .checked=${this.keepGcode} aria-describedby="printer-keep-gcode-hint"
+        @change=${(e: Event) => (this.keepGcode = (e.target as HTMLInputElement).checked)} />
+      <label for="printer-keep-gcode">Keep my custom G-code</label>
+      <span class="hint" id="printer-keep-gcode-hint">Start, end and layer-change G-code (homing, bed levelling, purge
+        line) add print time: kept, quotes count it as your printer does; left out, this service's minimal start and
+        end are used.</span>
     </div>`;
   }
 

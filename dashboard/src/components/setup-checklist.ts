@@ -55,7 +55,7 @@ function steps(s: Setup): Step[] {
       title: 'Set your prices, currency and minimum',
       done: s.prices.done,
       detail: pricesDetail(s.prices),
-      href: '#/profiles/material',
+      href: '#/prices',
     },
     {
       id: 'cart',

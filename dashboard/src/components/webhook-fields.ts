@@ -1,10 +1,13 @@
-// The fields shared by webhook creation and editing: URL, events as checkboxes, the token link.
-import { html, type TemplateResult } from 'lit';
+// The fields shared by webhook creation and editing: URL, events as checkboxes, the token link; and, under a
+// refused private address, the operator setting that allows it with the guide that explains it.
+import { html, nothing, type TemplateResult } from 'lit';
+import type { ApiError } from '../lib/api.ts';
+import webhooksGuide from '../../../docs/webhooks.md?url';
 import { WEBHOOK_EVENTS, type ApiToken } from '../lib/types.ts';
 import type { WebhookEvent } from '../../../shared/webhook-events.ts';
 
 /** What each webhook event means, next to its checkbox. */
-export const EVENT_HELP: Record<string, string> = {
+export const EVENT_HELP: Record<WebhookEvent, string> = {
   'quote.completed': 'a quote calculation finishes successfully',
   'quote.failed': 'a quote calculation fails for any reason',
   'file.uploaded': 'a model file is uploaded to the account',
@@ -12,6 +15,8 @@ export const EVENT_HELP: Record<string, string> = {
   'job.status_changed': 'an asynchronous job changes state (queued, processing, completed, failed)',
   'widget.added_to_cart': 'a customer adds a model to the cart in the widget',
   'usage.alert': 'usage crosses 80 % or 100 % of the quote or storage allowance, or falls back below 80 %',
+  'quote_request.created': 'a shopper asks you to price a part the widget could not sell at once',
+  'quote_request.priced': 'you price a quote request and its link to order is made',
 };
 
 export interface WebhookFieldValues {
@@ -78,4 +83,17 @@ export function webhookProblem(v: WebhookFieldValues): [field: string, message: 
   }
   if (!v.events.length) return ['events', 'Choose at least one event.'];
   return null;
+}
+
+/**
+ * Under a refusal the server's operator could lift (a private receiver address: the answer names the setting in
+ * `details.setting`), where that setting is explained, so the merchant knows what to ask for.
+ */
+export function refusalHelp(error: ApiError | null): TemplateResult | typeof nothing {
+  const setting = error?.details.setting;
+  if (typeof setting !== 'string') return nothing;
+  return html`<p class="hint" data-testid="webhook-refusal-help">A receiver on your own machine or network needs
+    the server's operator to allow its range in <code>${setting}</code>: see
+    <a href=${webhooksGuide} target="_blank" rel="noopener">Local development in the webhooks guide
+    (docs/webhooks.md)<span class="visually-hidden"> (opens in a new tab)</span></a>.</p>`;
 }

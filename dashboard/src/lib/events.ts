@@ -26,6 +26,8 @@ export interface DashboardEventDetails {
   'sq-test-done': null;
   /** The printer picker's pick changed: the `library` object of the import, or null while no printer is chosen. */
   'sq-printer-pick': PrinterPick | null;
+  /** The Prices page saved: what it said (the profiles it wrote changed). */
+  'sq-prices-saved': string;
 }
 
 /** On window: an API call answered 401, so the session has ended. */

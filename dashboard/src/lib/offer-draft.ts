@@ -5,6 +5,18 @@ import { PRESET_FIELDS, validateOffer, type Offer, type OfferField } from '../..
 import { getSetting, type ConfigIssue } from '../../../shared/settings.ts';
 import { formatField, numberOrText as numeric, parseField, type FieldDef } from './profile-rules.ts';
 import { normalizeWidgetBudget, type WidgetBudget } from '../../../shared/widget-budget.ts';
+import { newRowKey as newKey } from './row-key.ts';
+import {
+  breakRows,
+  breaksBody,
+  deliveryBody,
+  deliveryRows,
+  termsFieldLabel,
+  type BreakRow,
+  type DeliveryRow,
+} from './offer-terms-draft.ts';
+
+export type { BreakRow, DeliveryRow };
 
 export interface ColorRow {
   key: number;
@@ -48,10 +60,12 @@ export interface OfferDraft {
   minimumPrice: string;
   minimumLinePrice: string;
   leadTime: string;
-  /** Quantity breaks as typed: "10: 5, 50: 12.5" (from 10 pieces 5 % off, from 50 12.5 %). */
-  quantityBreaks: string;
-  /** Lead-time options as typed, one a line: "id | label | business days | surcharge % | surcharge amount"; the first is preselected. */
-  leadTimes: string;
+  /** Quantity breaks, a row each (from 10 pieces 5 % off, from 50 12.5 % …). */
+  quantityBreaks: BreakRow[];
+  /** Delivery options, a row each, in the order shoppers see them. */
+  leadTimes: DeliveryRow[];
+  /** Key of the preselected delivery option (0: none, when there is no option). */
+  defaultLeadTime: number;
   /** The widget budget as typed; upload storage in MiB (bytes / 2^20, exact both ways). */
   budget: Record<keyof WidgetBudget, string>;
   maxSliceSeconds: string;
@@ -69,9 +83,6 @@ const MIB = 1024 * 1024;
 /** The catalogue's definitions of the settings a quality preset may set, in PRESET_FIELDS order. */
 export const PRESET_DEFS: FieldDef[] = PRESET_FIELDS.map((name) => getSetting('printer_config', name)!).filter(Boolean);
 
-let lastKey = 0;
-const newKey = () => ++lastKey;
-
 /** An empty amount is none (null). */
 const amount = (text: string): unknown => (text.trim() === '' ? null : numeric(text));
 
@@ -88,45 +99,6 @@ export const materialRow = (
   description,
 });
 
-/** "10: 5, 50: 12.5" ↔ the breaks; an entry that is not "quantity: percent" goes as typed, so the API names it. */
-export const breaksText = (breaks: Offer['quantity_breaks'] | undefined) =>
-  (breaks ?? []).map((b) => `${b.min_quantity}: ${b.discount_percent}`).join(', ');
-function breaksBody(text: string): unknown[] {
-  return text
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      const [quantity = '', pct = ''] = entry.split(':');
-      return {
-        min_quantity: numeric(quantity.replace('+', '').trim()),
-        discount_percent: numeric(pct.replace('%', '').trim()),
-      };
-    });
-}
-
-/** One lead time a line: "express | Express | 2 | 20 | 2.50" ↔ {id, label, business_days, surcharge_…}. */
-export const leadTimesText = (options: Offer['lead_times'] | undefined, preselected: string | null | undefined) =>
-  [...(options ?? [])]
-    .sort((a, b) => Number(b.id === preselected) - Number(a.id === preselected))
-    .map((o) => [o.id, o.label, o.business_days, o.surcharge_percent ?? 0, o.surcharge_amount ?? 0].join(' | '))
-    .join('\n');
-function leadTimesBody(text: string): Record<string, unknown>[] {
-  return text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean)
-    .map((line) => {
-      const [id = '', label = '', days = '', pct = '', amount = ''] = line.split('|').map((p) => p.trim());
-      return {
-        id,
-        label,
-        business_days: numeric(days),
-        surcharge_percent: pct === '' ? 0 : numeric(pct.replace('%', '')),
-        surcharge_amount: amount === '' ? 0 : numeric(amount),
-      };
-    });
-}
 export const qualityRow = (
   id: string,
   label: string,
@@ -167,6 +139,7 @@ export function draftFrom(offer: Offer): OfferDraft {
     return qualityRow(q.id, q.label, text, q.printer_profile ?? '');
   });
   const infill = offer.infill_options.map((v) => infillRow(String(v)));
+  const leadTimes = deliveryRows(offer.lead_times);
   const keyOf = <T extends { key: number }>(rows: T[], match: (r: T) => boolean) =>
     (rows.find(match) ?? rows[0])?.key ?? 0;
   return {
@@ -181,8 +154,9 @@ export function draftFrom(offer: Offer): OfferDraft {
     minimumPrice: offer.minimum_price === null ? '' : String(offer.minimum_price),
     minimumLinePrice: offer.minimum_line_price === null ? '' : String(offer.minimum_line_price),
     leadTime: offer.lead_time ?? '',
-    quantityBreaks: breaksText(offer.quantity_breaks),
-    leadTimes: leadTimesText(offer.lead_times, offer.default_lead_time),
+    quantityBreaks: breakRows(offer.quantity_breaks),
+    leadTimes,
+    defaultLeadTime: keyOf(leadTimes, (o) => o.id === offer.default_lead_time),
     budget: budgetText(normalizeWidgetBudget(offer.widget_budget)),
     maxSliceSeconds: offer.max_slice_seconds === null ? '' : String(offer.max_slice_seconds),
     showCostBreakdown: offer.show_cost_breakdown ?? false,
@@ -235,7 +209,6 @@ function materialBody(m: MaterialRow) {
 
 /** The request body of PUT /v2/offer for this draft. */
 export function offerBody(d: OfferDraft): Record<string, unknown> {
-  const leadTimes = leadTimesBody(d.leadTimes);
   const byKey = <T extends { key: number }>(rows: T[], key: number) => rows.find((r) => r.key === key);
   return {
     materials: d.materials.map(materialBody),
@@ -254,8 +227,8 @@ export function offerBody(d: OfferDraft): Record<string, unknown> {
     minimum_line_price: amount(d.minimumLinePrice),
     lead_time: d.leadTime.trim() === '' ? null : d.leadTime.trim(),
     quantity_breaks: breaksBody(d.quantityBreaks),
-    lead_times: leadTimes,
-    default_lead_time: leadTimes[0]?.id ?? null,
+    lead_times: deliveryBody(d.leadTimes),
+    default_lead_time: byKey(d.leadTimes, d.defaultLeadTime)?.id.trim() ?? null,
     widget_budget: budgetBody(d.budget),
     max_slice_seconds: d.maxSliceSeconds.trim() === '' ? null : numeric(d.maxSliceSeconds),
     show_cost_breakdown: d.showCostBreakdown,
@@ -299,8 +272,8 @@ export function fieldLabel(path: string, d: OfferDraft): string {
     return sub === 'id' ? `${name}, id` : sub === 'label' ? `${name}, label` : name;
   }
   if (head === 'infill_options' && index !== undefined) return `Infill option ${n + 1}`;
-  if (head === 'quantity_breaks' && index !== undefined) return `Quantity break ${n + 1}, ${sub ?? ''}`;
-  if (head === 'lead_times' && index !== undefined) return `Delivery option ${n + 1}, ${sub ?? ''}`;
+  if ((head === 'quantity_breaks' || head === 'lead_times') && index !== undefined)
+    return termsFieldLabel(head, n, sub, d.leadTimes);
   return TOP_LABELS[path] ?? path;
 }
 

@@ -18,7 +18,7 @@ const within = (percent: number | null, bound: number) => percent === null || Ma
 const below = (percent: number | null, bound: number) => percent !== null && percent < -bound;
 
 const CUSTOM_GCODE =
-  'Less filament or time here usually means your printer’s custom G-code (start and end, purge line, layer change) was left out: the dashboard imports printers without it. To count it, import your config through the API with keep_custom_gcode=true (docs/profiles.md, “Custom G-code”).';
+  'Less filament or time here usually means your printer’s custom G-code (start and end, purge line, layer change) was left out: an import leaves it out unless asked. To count it, import your printer again with “Keep my custom G-code” ticked (keep_custom_gcode=true in the API; docs/profiles.md, “Custom G-code”).';
 const PRESETS =
   'Slice the reference part with exactly the presets of the profile checked (printer, print and filament) and the material chosen here, without moving, rotating or scaling it. Settings the import left out (listed after the import) slice with this service’s values.';
 const INFILL =

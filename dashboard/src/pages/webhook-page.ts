@@ -11,7 +11,7 @@ import { pageHeader, badge } from '../components/page-header.ts';
 import { emptyView, formError, renderLoad } from '../components/states.ts';
 import { confirmAction } from '../components/confirm.ts';
 import { pager } from '../components/pager.ts';
-import { readWebhookFields, webhookFields, webhookProblem } from '../components/webhook-fields.ts';
+import { readWebhookFields, refusalHelp, webhookFields, webhookProblem } from '../components/webhook-fields.ts';
 import { loadTokens } from './webhooks-page.ts';
 import '../components/secret-once.ts';
 import '../components/test-event.ts';
@@ -187,7 +187,7 @@ export class WebhookPage extends AppElement {
   private body(w: Details) {
     return html`<div role="status">${this.notice ? html`<p class="alert alert-info">${this.notice}</p>` : nothing}</div>
       ${this.secret ? html`<sq-secret-once heading="New signing secret" .secret=${this.secret} @sq-dismiss=${() => (this.secret = '')}></sq-secret-once>` : nothing}
-      ${formError(this.error)}
+      ${formError(this.error)} ${refusalHelp(this.error)}
       ${this.statsView(w)}
       ${this.settingsView(w)}
       ${this.deliveriesView(w)}`;

@@ -8,7 +8,7 @@ import { dateTime } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
 import { pageHeader, badge } from '../components/page-header.ts';
 import { emptyView, formError, renderLoad } from '../components/states.ts';
-import { readWebhookFields, webhookFields, webhookProblem } from '../components/webhook-fields.ts';
+import { readWebhookFields, refusalHelp, webhookFields, webhookProblem } from '../components/webhook-fields.ts';
 import '../components/secret-once.ts';
 import '../components/test-event.ts';
 
@@ -65,7 +65,7 @@ export class WebhooksPage extends AppElement {
         <h2 id="new-wh-h">Add a webhook</h2>
         <form class="stack-form" @submit=${this.create} novalidate>
           ${webhookFields('wh', { url: '', events: ['quote.completed', 'quote.failed'], token_id: null }, tokens, invalid)}
-          ${formError(this.error)}
+          ${formError(this.error)} ${refusalHelp(this.error)}
           <div><button type="submit" class="btn btn-primary" ?disabled=${this.busy}>${this.busy ? 'Adding…' : 'Add webhook'}</button></div>
         </form>
         ${
