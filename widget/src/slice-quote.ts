@@ -353,8 +353,10 @@ export class SliceQuote extends LitElement {
   private async keepQuote(part: PartFlow, linkField: string): Promise<void> {
     const { quote, selection } = part.s;
     if (!quote || !selection || !this.client) return;
-    if (await part.keeper.keep(this.client, quote, selection.quantity))
-      this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>(`#${linkField}`);
+    if (!(await part.keeper.keep(this.client, quote, selection.quantity))) return;
+    // The link may already be drawn (the keeper's change rendered it): one more render moves the focus there.
+    this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>(`#${linkField}`);
+    this.requestUpdate();
   }
 
   /** Orders the kept quote shown: the server records the line, the page's cart takes it (or the fallback). */
