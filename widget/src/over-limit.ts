@@ -1,6 +1,6 @@
 // What a part learned of the shop's slicer limit (docs/limits.md, "Slicer time"): a quality the shop refused as
-// over it (`model_too_complex` with `details.over_limit`) is marked in the Quality select, " — over this shop's
-// limit", for as long as it holds: the same upload at the same size, with the same other choices (another material
+// over it (`model_too_complex` with `details.over_limit`) is marked in the Quality select ("Fine · 0.1 mm — over the
+// limit"), for as long as it holds: the same upload at the same size, with the same other choices (another material
 // or infill slices in another time, so the mark is not carried over to them).
 // The option stays selectable: the shopper may still want that quality (the refusal then offers the finest quality
 // within the limit, and a request for the shop's own price), and a disabled option says nothing about why.
@@ -14,8 +14,11 @@ export interface OverLimit {
   qualities: string[];
 }
 
-/** What is added to an over-limit quality's label in the select. */
-export const OVER_LIMIT_MARK = " — over this shop's limit";
+/**
+ * What is added to an over-limit quality's label in the select. Short, so that "Fine · 0.1 mm — over the limit" is not
+ * cut off in a phone's select while it is the one chosen (the refusal beside it says which limit, in full).
+ */
+export const OVER_LIMIT_MARK = ' — over the limit';
 
 /** The upload at its size and every choice but the quality: what the slicer's time depends on besides it. */
 function limitKey(file: FileRecord | null, sel: Selection | null): string | null {
