@@ -212,7 +212,12 @@ describe('several parts (multiple)', () => {
       assertEqual(status(first), 'priced', 'the other row is not failed');
       assert(!first.querySelector('[part~=row-added]'), 'and not in the cart');
       assert(!shadow(el).querySelector('[part~=added]'), 'no confirmation');
-      assert(/Nothing was added/.test($(el, '#add-all-note').textContent!), 'the note says nothing was added');
+      assertEqual(
+        $(el, '#add-all-note').textContent!.trim(),
+        'Nothing was added to your cart: the cart refused part 2 (lid.stl). Remove it, or try again, to add the others.',
+        'the note under the button says nothing was added, and which line the cart refused',
+      );
+      assertEqual($(el, '#add-all-blockers').textContent!.trim(), '', 'the refused row is not said to be unpriced');
       await until(() => cartCalls.count() > 0, 'the cart call seen');
       assertEqual(cartCalls.count(), 1, 'one cart call for both lines');
       assertEqual(addedEvents, 0, 'no sq-add-to-cart');
@@ -362,7 +367,7 @@ describe('several parts (multiple)', () => {
     );
 
     const add = $(el, '[part~=add-all-button]');
-    const note = () => $(el, '#add-all-note').textContent!.replace(/\s+/g, ' ').trim();
+    const note = () => $(el, '#add-all-blockers').textContent!.replace(/\s+/g, ' ').trim();
     assert(add.hasAttribute('disabled'), 'Add all waits for the answer');
     assertEqual(
       note(),
@@ -404,7 +409,7 @@ describe('several parts (multiple)', () => {
     assertEqual(input.value, '62', 'prefilled with the largest size that fits');
     assertEqual(labelText(el, input), 'Scale the model to (part 1: rod.stl)', 'labelled for its row');
     assertEqual(
-      $(el, '#add-all-note').textContent!.trim(),
+      $(el, '#add-all-blockers').textContent!.trim(),
       'Part 1 (rod.stl) could not be priced and is not added: its row says why.',
       'the note names it',
     );

@@ -1,11 +1,13 @@
 // Why "Add all to cart" cannot add every part now, naming each row it is about and why: a row whose quantity is
 // wrong or whose size is in doubt holds back every part (nothing is sold at a size in doubt, all or nothing); a row
-// still being priced holds them back until it is; a row that could not be priced is left out; a line the cart
-// refused means nothing was added. One sentence per reason, so the note stays short in the phone's sticky bar.
+// still being priced holds them back until it is; a row that could not be priced is left out. One sentence per
+// reason. It stands under the list, above the bar with the total and the button (which it describes): in the phone's
+// sticky bar a note naming several rows would take the screen. What became of the last press (a line the cart
+// refused: nothing was added) is said in the bar, under the button.
 import { html, nothing, type TemplateResult } from 'lit';
 import { type PartFlow, partStatus } from './part-flow.ts';
 
-/** A row of the list and the name the note gives it: "part 2 (lid.stl)". */
+/** A row of the list and the name the notes give it: "part 2 (lid.stl)". */
 export interface NamedRow {
   part: PartFlow;
   name: string;
@@ -21,19 +23,16 @@ function names(rows: NamedRow[]): string {
 
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** The note's sentences, most pressing first; none when every part can be added as it is. */
+/** The sentences, most pressing first; none when every part can be added as it is. */
 export function addAllBlockers(rows: NamedRow[], refusedId: number | null, adding: boolean): string[] {
-  const refused = rows.find((r) => r.part.id === refusedId);
-  const where = (test: (r: NamedRow) => boolean) => rows.filter((r) => r !== refused && test(r));
+  // The row whose line the cart refused is named by the refusal note, in its own words.
+  const where = (test: (r: NamedRow) => boolean) => rows.filter((r) => r.part.id !== refusedId && test(r));
   const quantity = where((r) => !!r.part.s.quantityError);
   const size = where((r) => !r.part.s.error && r.part.unitPending);
   const working = adding ? [] : where((r) => WORKING.has(partStatus(r.part.s)));
   const failed = where((r) => partStatus(r.part.s) === 'failed');
   const several = (list: NamedRow[], one: string, many: string) => (list.length === 1 ? one : many);
   return [
-    refused
-      ? `Nothing was added to your cart: the cart refused ${refused.name}. Remove it, or try again, to add the others.`
-      : '',
     quantity.length
       ? `Fix the ${several(quantity, 'quantity', 'quantities')} of ${names(quantity)} to add your parts to the cart.`
       : '',
@@ -47,10 +46,20 @@ export function addAllBlockers(rows: NamedRow[], refusedId: number | null, addin
   ].filter(Boolean);
 }
 
-/** The note under "Add all to cart" (its description): every sentence that applies. */
-export function renderAddAllNote(rows: NamedRow[], refusedId: number | null, adding: boolean): TemplateResult {
+/** Under the list: every sentence that applies (the button's description). */
+export function renderAddAllBlockers(rows: NamedRow[], refusedId: number | null, adding: boolean): TemplateResult {
   const sentences = addAllBlockers(rows, refusedId, adding);
-  return html`<p id="add-all-note" class="hint add-note" part="add-all-note">${
+  return html`<p id="add-all-blockers" class="hint add-blockers" part="add-all-blockers">${
     sentences.length ? sentences.join(' ') : nothing
+  }</p>`;
+}
+
+/** In the bar, under the button: the last press added nothing, since the cart refused this row's line. */
+export function renderRefusal(rows: NamedRow[], refusedId: number | null): TemplateResult {
+  const refused = rows.find((r) => r.part.id === refusedId);
+  return html`<p id="add-all-note" class="hint add-note" part="add-all-note">${
+    refused
+      ? `Nothing was added to your cart: the cart refused ${refused.name}. Remove it, or try again, to add the others.`
+      : nothing
   }</p>`;
 }

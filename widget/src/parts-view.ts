@@ -14,7 +14,7 @@ import { renderUnitOffer, renderUnitPending, unitQuestion } from './unit-offer.t
 import { renderScaleControl } from './fit-scale.ts';
 import { renderComparison } from './offer-view.ts';
 import { renderKeep } from './kept-link.ts';
-import { renderAddAllNote, type NamedRow } from './add-all-note.ts';
+import { renderAddAllBlockers, renderRefusal, type NamedRow } from './add-all-note.ts';
 import {
   keepable,
   pricingLabel,
@@ -114,6 +114,7 @@ export function renderParts(
           : nothing
       }
       ${s.config?.lead_time && parts.length ? renderLeadTime(s.config.lead_time) : nothing}
+      ${renderAddAllBlockers(named(parts), m.lineRefused, m.adding)}
       <div class="buy-bar" part="buy-bar">
         ${renderSummary(s, parts)}
         ${renderAddAll(parts, m, h)}
@@ -136,8 +137,11 @@ function renderDrop(s: Shop, count: number, maxParts: number, h: PartsHandlers):
   `;
 }
 
-/** The name the note under "Add all to cart" gives each row: "part 2 (lid.stl)". */
 const fileNameOf = (part: PartFlow) => part.s.model?.name ?? part.sourceFile?.name ?? 'model';
+
+/** The names the notes about "Add all to cart" give the rows: "part 2 (lid.stl)". */
+const named = (parts: PartFlow[]): NamedRow[] =>
+  parts.map((part, i) => ({ part, name: `part ${i + 1} (${fileNameOf(part)})` }));
 
 function renderRow(
   s: Shop,
@@ -289,13 +293,13 @@ function renderAddAll(parts: PartFlow[], m: PartsState, h: PartsHandlers): Templ
   const blocked = !parts.some((p) => p.s.quote && p.s.file && !p.s.error) || invalid || sizeInDoubt;
   // Busy for a moment (parts still being priced, adding): aria-disabled, so keyboard focus stays on the button.
   const busy = m.adding || statuses.some((st) => st !== 'priced' && st !== 'failed');
-  const rows: NamedRow[] = parts.map((part, i) => ({ part, name: `part ${i + 1} (${fileNameOf(part)})` }));
   return html`
     <button type="button" class="primary add" part="button add-button add-all-button" ?disabled=${blocked}
-      aria-disabled=${busy && !blocked ? 'true' : 'false'} aria-describedby="add-all-note" @click=${h.addAll}>
+      aria-disabled=${busy && !blocked ? 'true' : 'false'} aria-describedby="add-all-note add-all-blockers"
+      @click=${h.addAll}>
       ${m.adding ? 'Adding…' : 'Add all to cart'}
     </button>
-    ${renderAddAllNote(rows, m.lineRefused, m.adding)}
+    ${renderRefusal(named(parts), m.lineRefused)}
     ${renderError({ error: m.cartError }, { retry: h.retryCart })}
     ${
       m.added && m.reserved

@@ -211,10 +211,12 @@ export const styles = css`
   .part-price .part-facts { flex-basis: 100%; }
   .part-price strong { font-size: 1.25em; }
   .part-price.stale { opacity: 0.5; }
-  /* Compare all materials and Save or share: side by side while closed, each the row's width once open. */
+  /* Compare all materials and Save or share: two buttons side by side while closed, each the row's width once open. */
   .part-more { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: start; }
-  .part-more > * { flex: 1 1 240px; min-width: 0; margin: 0; }
-  .add-note:empty { display: none; }
+  .part-more > * { flex: 0 1 auto; min-width: 0; margin: 0; }
+  .part-more > :has(.material-prices, .kept-link, .field-error) { flex-basis: 100%; }
+  .part-more .keep:not(:has(.kept-link)) { padding: 0; border: 0; background: none; }
+  .add-note:empty, .add-blockers:empty { display: none; }
   @container (min-width: 680px) {
     /* A row's options on one line: material, colour, the wider quality, infill, quantity. */
     .part .options { grid-template-columns: repeat(2, minmax(0, 1fr)) minmax(0, 2fr) repeat(2, minmax(0, 1fr)); }
@@ -237,6 +239,7 @@ export const styles = css`
   }
   .options .material-description, .options .breaks { grid-column: 1 / -1; }
   .compare { margin-top: 12px; }
+  .part-more .compare { margin-top: 0; }
   .panel > .breaks { margin-top: 8px; }
   /* Request a quote: the shopper's contact, in the panel (never in the phone's sticky bar). */
   .rfq { display: grid; gap: 10px; padding: 12px; border: 1px solid var(--_border); border-radius: var(--_radius); }
