@@ -25,7 +25,7 @@ test("a choice over the shop's slicer limit carries the finest quality within it
   assert.equal(err.code, 'model_too_complex');
   assert.equal(err.retryable, false);
   assert.deepEqual(err.slicerLimit, {
-    over: 'Fine 0.1 mm',
+    over: { quality: 'fine', label: 'Fine 0.1 mm' },
     instead: { quality: 'standard', label: 'Standard 0.2 mm' },
   });
 });
@@ -36,7 +36,7 @@ test('a slicer-limit refusal with no quality within it names the choice and offe
     overLimit({ field: 'max_slice_seconds', over_limit: { quality: 'draft', label: 'Draft' }, within_limit: [] }),
     null,
   );
-  assert.deepEqual(none.slicerLimit, { over: 'Draft', instead: null });
+  assert.deepEqual(none.slicerLimit, { over: { quality: 'draft', label: 'Draft' }, instead: null });
   const malformed = httpError(422, overLimit({ field: 'max_slice_seconds', within_limit: [{ quality: 3 }] }), null);
   assert.deepEqual(malformed.slicerLimit, { over: null, instead: null });
   // The same code for a file that took too much work to read: the model's own wording applies.

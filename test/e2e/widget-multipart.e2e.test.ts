@@ -3,8 +3,12 @@
 // removed by keyboard (focus never falls to the body); a material change re-prices its row from a real slice;
 // "Add all to cart" makes one cart call with both lines and fires one sq-add-to-cart with them, whose signed
 // quotes the shop's backend verifies.
-// At 390 × 844 nothing overflows sideways and "Add all to cart" stays on screen. Screenshots go to
-// test-artifacts/widget/ and, with SLICEQUOTE_UPDATE_SCREENSHOTS=1, to docs/screenshots/widget-multipart-*.png.
+// At 390 × 844 nothing overflows sideways and "Add all to cart" stays on screen. Each row has what a single part has:
+// a part too big for the printer is scaled down in its row and priced, a part drawn in inches is not "Priced" until
+// its size question is answered, a row compares every material and saves its quote as a link, which opens on the
+// /parts page and orders from there; the note under "Add all to cart" names every row that holds it back, and why.
+// Screenshots go to test-artifacts/widget/ and, with SLICEQUOTE_UPDATE_SCREENSHOTS=1, to
+// docs/screenshots/widget-multipart-*.png.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
@@ -13,6 +17,7 @@ import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { assertNoAxeViolations } from './axe.ts';
 import { eventually } from '../helpers/poll.ts';
+import { boxObj } from '../helpers/solids.ts';
 import { chromiumMissing, launchChromium, painted, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
@@ -23,6 +28,12 @@ const SLICE_TIMEOUT = 150_000;
 const CUBE = { name: 'cube20.stl', path: corpusPath('stl', 'cube20_ascii.stl') };
 const TWO_CUBES = { name: 'two-cubes.stl', path: corpusPath('stl', 'two_cubes_10mm.stl') };
 const BROKEN = { name: 'broken.stl', path: corpusPath('broken', 'stl_truncated.stl') };
+/** A rod longer than the printer's diagonal: refused before upload, whichever way it is turned. */
+const ROD = { name: 'rod.obj', bytes: Buffer.from(boxObj(0, 0, 0, 20, 20, 400)) };
+/** A 1-unit cube: a part drawn in inches and exported without a unit. */
+const INCH = { name: 'inch-cube.obj', bytes: Buffer.from(boxObj(0, 0, 0, 1, 1, 1)) };
+
+type Dropped = { name: string; path: string } | { name: string; bytes: Buffer };
 
 let env: WidgetEnv;
 let browser: Browser;
@@ -77,8 +88,11 @@ const events = (page: Page, type: string): Promise<any[]> =>
   );
 
 /** Drops the files on the widget as a shopper's drag and drop does (a DataTransfer holding Files). */
-async function drop(page: Page, files: { name: string; path: string }[]): Promise<void> {
-  const payload = files.map((f) => ({ name: f.name, base64: readFileSync(f.path).toString('base64') }));
+async function drop(page: Page, files: Dropped[]): Promise<void> {
+  const payload = files.map((f) => ({
+    name: f.name,
+    base64: ('bytes' in f ? f.bytes : readFileSync(f.path)).toString('base64'),
+  }));
   await page.evaluate((list) => {
     const data = new DataTransfer();
     for (const f of list) {
@@ -91,12 +105,12 @@ async function drop(page: Page, files: { name: string; path: string }[]): Promis
   }, payload);
 }
 
-/** The rows' statuses once every row is priced or failed. */
+/** The rows' statuses once every row is priced, failed or waits for the shopper to confirm its size. */
 async function settled(page: Page, count: number): Promise<string[]> {
   await page.waitForFunction(
     (n) => {
       const rows = [...document.querySelector('slice-quote')!.shadowRoot!.querySelectorAll<HTMLElement>('[part~=row]')];
-      return rows.length === n && rows.every((r) => r.dataset.status === 'priced' || r.dataset.status === 'failed');
+      return rows.length === n && rows.every((r) => ['priced', 'failed', 'confirm-size'].includes(r.dataset.status!));
     },
     count,
     { timeout: SLICE_TIMEOUT },
@@ -299,6 +313,160 @@ test('phone (390 × 844): rows fit the width, "Add all to cart" stays on screen;
     await page.setViewportSize({ width: 1280, height: 800 });
     await painted(page);
     await assertNoAxeViolations(page, 'at 1280 × 800');
+  } finally {
+    await page.close();
+  }
+});
+
+/** The note about what holds "Add all to cart" back (under the list, above the bar), as one line of text. */
+const addAllNote = (page: Page) =>
+  page.locator('slice-quote #add-all-blockers').evaluate((el) => el.textContent!.replace(/\s+/g, ' ').trim());
+
+test('each row as good as one part: scaled down, its size confirmed, its materials compared, its quote saved and ordered from the link; the note names each row that holds Add all back', {
+  skip,
+  timeout: SLICE_TIMEOUT * 3,
+}, async () => {
+  const { page, pageErrors, cspViolations } = await openParts(1280, 800);
+  let linkPage: Page | null = null;
+  try {
+    await drop(page, [ROD, INCH, CUBE]);
+    assert.deepEqual(await settled(page, 3), ['failed', 'confirm-size', 'priced']);
+    const rows = page.locator('slice-quote [part~=row]');
+    const [rod, inch, cube] = [rows.nth(0), rows.nth(1), rows.nth(2)];
+    const addAll = page.locator('slice-quote [part~=add-all-button]');
+
+    // Nothing can be added yet, and the note says which rows and why.
+    assert.equal(await inch.locator('[part~=row-status]').innerText(), 'Size to confirm', 'not "Priced"');
+    assert.ok(await addAll.isDisabled());
+    assert.equal(
+      await addAllNote(page),
+      'Answer the size question of part 2 (inch-cube.obj) to add your parts to the cart. ' +
+        'Part 1 (rod.obj) could not be priced and is not added: its row says why.',
+    );
+    assert.match(await page.locator('slice-quote [part~=summary-text]').innerText(), /1 size to confirm/);
+
+    // The part drawn in inches: the single part's choice, in its row.
+    await inch.getByRole('button', { name: 'Use inches for part 2: inch-cube.obj' }).click();
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('slice-quote')!
+          .shadowRoot!.querySelectorAll('[part~=row]')[1]!
+          .getAttribute('data-status') === 'priced',
+      undefined,
+      { timeout: SLICE_TIMEOUT },
+    );
+    assert.match(await inch.innerText(), /25\.4 × 25\.4 × 25\.4 mm/);
+
+    // The part too big: the single part's scale control, in its row; priced at the size chosen.
+    assert.equal(await rod.locator('[role=alert]').getAttribute('data-code'), 'does_not_fit');
+    const percent = rod.getByLabel('Scale the model to (part 1: rod.obj)');
+    assert.equal(await percent.inputValue(), '62', 'prefilled with the largest size that fits');
+    await percent.fill('25');
+    await rod.locator('[part~=scale-button]').click();
+    assert.deepEqual(await settled(page, 3), ['priced', 'priced', 'priced']);
+    assert.match(await rod.innerText(), /5\.0 × 5\.0 × 100\.0 mm/);
+    assert.ok(await addAll.isEnabled(), 'every row can go to the cart now');
+    assert.equal(await addAllNote(page), '', 'and the note has nothing to say');
+
+    // Compare all materials in the cube's row; picking one re-prices that row from a slice.
+    await cube.getByRole('button', { name: 'Compare all materials for part 3: cube20.stl' }).click();
+    const prices = cube.locator('[part~=material-prices][aria-busy=false]');
+    await prices.waitFor({ timeout: 30_000 });
+    const other = prices.locator('[part~=material-price][aria-pressed=false]').first();
+    const material = await other.locator('.material-name').innerText();
+    await other.click();
+    await page.waitForFunction(
+      (m) =>
+        (window as unknown as { sqEvents: { type: string; detail: any }[] }).sqEvents.some(
+          (e) => e.type === 'sq-quote' && e.detail.material === m && e.detail.estimated_time_seconds > 0,
+        ),
+      material,
+      { timeout: SLICE_TIMEOUT },
+    );
+    assert.equal(await cube.locator('select[id$="-material"]').inputValue(), material);
+    await settled(page, 3);
+
+    // Save or share the cube's quote: a link to this shop page, which opens the saved quote and orders it.
+    await cube.getByRole('button', { name: 'Save or share this quote for part 3: cube20.stl' }).click();
+    const link = cube.locator('[part~=kept-link]');
+    await link.waitFor();
+    const url = await link.inputValue();
+    assert.ok(url.startsWith(`${env.shop.url}/parts?sq-quote=`), url);
+    await cube.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(ARTIFACTS, 'multipart-row-compared-and-saved-1280.png') });
+    const savedQuote = (await events(page, 'sq-quote')).at(-1).quote_id as string;
+    assert.ok(new URL(url).searchParams.get('sq-quote')!.startsWith(`${savedQuote}.`), 'the link keeps its quote');
+    linkPage = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await linkPage.goto(url);
+    await linkPage.locator('slice-quote [part~=kept-title]').waitFor({ timeout: 30_000 });
+    assert.match(await linkPage.locator('slice-quote [part~=file-name]').innerText(), /cube20\.stl/);
+    await linkPage.locator('slice-quote [part~=add-button]').click();
+    await linkPage.locator('slice-quote [part~=added]').waitFor({ timeout: 30_000 });
+    assert.match(await linkPage.locator('slice-quote [part~=added]').innerText(), /Added 1 × cube20\.stl/);
+    await linkPage.waitForFunction(() => document.querySelectorAll('#cart .cart-line').length === 1);
+
+    // Add all: one event, three lines, each with the minimum price per part of its cart line.
+    await addAll.click();
+    await page.locator('slice-quote [part~=added]').waitFor({ timeout: 30_000 });
+    const [added] = await events(page, 'sq-add-to-cart');
+    assert.deepEqual(
+      added.lines.map((l: any) => l.file_name),
+      ['rod.obj', 'inch-cube.obj', 'cube20.stl'],
+    );
+    for (const line of added.lines)
+      assert.ok(typeof line.minimum_unit_price === 'number', `${line.file_name}: minimum_unit_price`);
+    assert.equal(added.lines[2].material, material, "the cube's line in the material picked from the list");
+    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(cspViolations, []);
+  } finally {
+    await linkPage?.close();
+    await page.close();
+  }
+});
+
+test('phone (390 × 844): a too-big row and a size to confirm fit the width; the note naming both stands above a short bar', {
+  skip,
+  timeout: SLICE_TIMEOUT,
+}, async () => {
+  const { page } = await openParts(390, 844, { bypassCSP: true });
+  try {
+    await drop(page, [ROD, { ...INCH, name: 'inch-bracket.obj' }]);
+    assert.deepEqual(await settled(page, 2), ['failed', 'confirm-size']);
+    const sticking = await page.locator('slice-quote').evaluate((el) => {
+      const right = el.getBoundingClientRect().right;
+      return [...el.shadowRoot!.querySelectorAll('*')]
+        .filter((n) => n.getBoundingClientRect().right > right + 0.5)
+        .map((n) => n.getAttribute('part') ?? n.tagName);
+    });
+    assert.deepEqual(sticking, [], 'the scale control and the unit offer fit the row');
+    assert.equal(
+      await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+      0,
+      'no sideways scroll',
+    );
+    const note = await addAllNote(page);
+    assert.match(note, /part 2 \(inch-bracket\.obj\)/);
+    assert.match(note, /Part 1 \(rod\.obj\)/);
+    await page.locator('slice-quote [part~=scale-control]').scrollIntoViewIfNeeded();
+    await painted(page);
+    const bar = (await page.locator('slice-quote [part~=buy-bar]').boundingBox())!;
+    assert.ok(bar.height < 0.15 * 844, `the sticky bar stays under 15 % of the screen (${bar.height} px)`);
+    assert.ok(bar.y + bar.height <= 844 && bar.y >= 0, 'and on screen');
+    // At the end of the list the note stands whole above the bar, never under it.
+    await page.locator('slice-quote').evaluate((el) => el.scrollIntoView({ block: 'end' }));
+    await painted(page);
+    const [noteBox, barBox] = await Promise.all(
+      ['#add-all-blockers', '[part~=buy-bar]'].map(
+        async (sel) => (await page.locator(`slice-quote ${sel}`).boundingBox())!,
+      ),
+    );
+    assert.ok(
+      noteBox!.y >= 0 && noteBox!.y + noteBox!.height <= barBox!.y,
+      `the note is above the bar (${JSON.stringify({ noteBox, barBox })})`,
+    );
+    await shot(page, 'multipart-blocked-phone-390', 'widget-multipart-blocked-phone.png');
+    await assertNoAxeViolations(page, 'rows to mend, at 390 × 844');
   } finally {
     await page.close();
   }

@@ -9,6 +9,7 @@ import {
   assertEqual,
   axe,
   cleanup,
+  boxStl,
   countRequests,
   cubeStl,
   fixture,
@@ -152,6 +153,7 @@ describe('several parts (multiple)', () => {
       'quantity',
       'unit_price',
       'subtotal',
+      'minimum_unit_price',
       'minimum_line_adjustment',
       'total_price',
       'currency',
@@ -210,7 +212,12 @@ describe('several parts (multiple)', () => {
       assertEqual(status(first), 'priced', 'the other row is not failed');
       assert(!first.querySelector('[part~=row-added]'), 'and not in the cart');
       assert(!shadow(el).querySelector('[part~=added]'), 'no confirmation');
-      assert(/Nothing was added/.test($(el, '#add-all-note').textContent!), 'the note says nothing was added');
+      assertEqual(
+        $(el, '#add-all-note').textContent!.trim(),
+        'Nothing was added to your cart: the cart refused part 2 (lid.stl). Remove it, or try again, to add the others.',
+        'the note under the button says nothing was added, and which line the cart refused',
+      );
+      assertEqual($(el, '#add-all-blockers').textContent!.trim(), '', 'the refused row is not said to be unpriced');
       await until(() => cartCalls.count() > 0, 'the cart call seen');
       assertEqual(cartCalls.count(), 1, 'one cart call for both lines');
       assertEqual(addedEvents, 0, 'no sq-add-to-cart');
@@ -307,8 +314,7 @@ describe('several parts (multiple)', () => {
   it('a row drawn in inches offers the unit fix; accepting re-prices that row at 25.4 mm', async () => {
     const el = await multiFixture();
     drop(el, [cubeStl(1, 'inch-cube.stl')]);
-    const [row] = await settled(el, 1);
-    assert(row, 'a row');
+    const row = await until(() => rows(el).find((r) => status(r) === 'confirm-size'), 'the row priced, size in doubt');
     const offer = await until(() => row.querySelector<HTMLElement>('[part~=unit-offer]'), 'the unit offer');
     assert(/Looks like inches — scale ×25\.4\?/.test(offer.textContent!), `offer: ${offer.textContent}`);
     const requoted = nextEvent('sq-quote', SLICE_MS);
@@ -316,7 +322,156 @@ describe('several parts (multiple)', () => {
     const { detail } = await requoted;
     assertEqual(detail.placement.unit, 'in', 'the quote states the unit');
     await until(() => /25\.4 × 25\.4 × 25\.4 mm/.test(row.textContent!), 'the row shows the new size');
+    await until(() => status(row) === 'priced', 'priced at a size no longer in doubt');
     assert(!row.querySelector('[part~=unit-offer]'), 'the offer is gone');
+  });
+
+  it('the note under Add all names every row that holds it back and why; a size in doubt is not "Priced"', async () => {
+    const el = await multiFixture();
+    drop(el, [cubeStl(12, 'bracket.stl'), cubeStl(1, 'inch-cube.stl'), truncatedStl()]);
+    const [bracket, inch, broken] = await until(
+      () => {
+        const r = rows(el);
+        return r.length === 3 && r.map(status).join() === 'priced,confirm-size,failed' && r;
+      },
+      'a priced row, a row priced at a size in doubt and a failed row',
+      SLICE_MS,
+    );
+    assert(bracket && inch && broken, 'three rows');
+    // The inch row: not a green "Priced" while its size is in doubt, and the single part's choice and note.
+    const inchStatus = inch.querySelector<HTMLElement>('[part~=row-status]')!;
+    assertEqual(inchStatus.textContent!.trim(), 'Size to confirm', 'its status asks for the answer');
+    assert(
+      getComputedStyle(inchStatus).color !== getComputedStyle(bracket.querySelector('[part~=row-status]')!).color,
+      'not in the colour of a priced row',
+    );
+    const buttons = [...inch.querySelectorAll('[part~=unit-offer] button')].map((b) =>
+      b.textContent!.replace(/\s+/g, ' ').trim(),
+    );
+    assertEqual(
+      buttons.join(' | '),
+      'Use inches for part 2: inch-cube.stl | Keep this size for part 2: inch-cube.stl',
+      'the unit choice of a single part, naming its row',
+    );
+    assert(
+      /Answer the size question above to add this part/.test(inch.querySelector('[part~=unit-pending]')!.textContent!),
+      'the row says why it cannot go to the cart',
+    );
+    assert(!inch.querySelector('[part~=keep]'), 'nor be saved as a link at a size in doubt');
+    const summary = $(el, '[part~=summary-text]').textContent!;
+    assertEqual(summary, '1 of 3 parts priced · 1 size to confirm · 1 could not be priced', 'the summary');
+    assertEqual(
+      $(el, '[part~=summary] [part~=amount]').textContent,
+      bracket.querySelector('[part~=row-price] strong')!.textContent,
+      "the total is the priced row's line alone",
+    );
+
+    const add = $(el, '[part~=add-all-button]');
+    const note = () => $(el, '#add-all-blockers').textContent!.replace(/\s+/g, ' ').trim();
+    assert(add.hasAttribute('disabled'), 'Add all waits for the answer');
+    assertEqual(
+      note(),
+      'Answer the size question of part 2 (inch-cube.stl) to add your parts to the cart. ' +
+        'Part 3 (truncated.stl) could not be priced and is not added: its row says why.',
+      'the note names each row and why',
+    );
+    const qty = bracket.querySelector<HTMLInputElement>('input[type=number]')!;
+    qty.value = '0';
+    qty.dispatchEvent(new Event('input'));
+    await until(() => note().startsWith('Fix the quantity of part 1 (bracket.stl)'), 'the quantity named first');
+    assert(note().includes('Answer the size question of part 2 (inch-cube.stl)'), `and the size still: ${note()}`);
+    await axe(el);
+
+    qty.value = '1';
+    qty.dispatchEvent(new Event('input'));
+    (inch.querySelector('[part~=unit-keep-button]') as HTMLElement).click();
+    await until(() => status(inch) === 'priced', 'kept at its size: priced');
+    await until(() => !add.hasAttribute('disabled'), 'Add all enabled');
+    assertEqual(
+      note(),
+      'Part 3 (truncated.stl) could not be priced and is not added: its row says why.',
+      'what is left out',
+    );
+    assertEqual($(el, '[part~=summary-text]').textContent, '2 of 3 parts priced · 1 could not be priced', 'counted');
+  });
+
+  it('a row too big for the printer gets the scale control of a single part; scaled, it is priced', async () => {
+    const el = await multiFixture();
+    const errored = nextEvent('sq-error', 30_000);
+    drop(el, [boxStl(20, 20, 400, 'rod.stl')]);
+    assertEqual((await errored).detail.code, 'does_not_fit', 'refused before upload');
+    const [row] = await settled(el, 1);
+    assert(row, 'a row');
+    assertEqual(row.querySelector<HTMLElement>('[role=alert]')!.dataset.code, 'does_not_fit', 'the row says why');
+    const control = await until(() => row.querySelector<HTMLFormElement>('[part~=scale-control]'), 'a scale control');
+    const input = control.querySelector<HTMLInputElement>('input')!;
+    assert(input.id.startsWith('p') && input.id.endsWith('-scale-percent'), `an id of its row: ${input.id}`);
+    assertEqual(input.value, '62', 'prefilled with the largest size that fits');
+    assertEqual(labelText(el, input), 'Scale the model to (part 1: rod.stl)', 'labelled for its row');
+    assertEqual(
+      $(el, '#add-all-blockers').textContent!.trim(),
+      'Part 1 (rod.stl) could not be priced and is not added: its row says why.',
+      'the note names it',
+    );
+    const priced = nextEvent('sq-quote', SLICE_MS);
+    input.value = '25';
+    control.querySelector<HTMLButtonElement>('[part~=scale-button]')!.click();
+    const { detail } = await priced;
+    assertEqual(detail.placement.dimensions.z, 100, 'priced at a quarter of its size, standing');
+    await until(() => status(row) === 'priced', 'the row priced');
+    assert(/5\.0 × 5\.0 × 100\.0 mm/.test(row.textContent!), 'the row shows the new size');
+    assert(!row.querySelector('[part~=scale-control]'), 'the control is gone');
+    assert(!$(el, '[part~=add-all-button]').hasAttribute('disabled'), 'and it can be added');
+  });
+
+  it('a row compares materials and is saved as a link, which opens in a several-parts widget and orders from there', async () => {
+    const el = await multiFixture();
+    drop(el, [cubeStl(12, 'bracket.stl'), cubeStl(16, 'lid.stl')]);
+    const [first, second] = await settled(el, 2);
+    assert(first && second, 'two rows');
+    assertEqual(shadow(el).querySelectorAll('[part~=compare-button]').length, 2, 'Compare all materials per row');
+    // Compare on the second row: its own list, and picking a material re-prices that row only.
+    const compare = second.querySelector<HTMLElement>('[part~=compare-button]')!;
+    assertEqual(compare.textContent!.replace(/\s+/g, ' ').trim(), 'Compare all materials for part 2: lid.stl', 'named');
+    compare.click();
+    const list = await until(
+      () => second.querySelector<HTMLElement>('[part~=material-prices][aria-busy=false]'),
+      "the row's material prices",
+    );
+    assertEqual(compare.getAttribute('aria-controls'), list.id, 'the button controls its own list');
+    assert(!first.querySelector('[part~=material-prices]'), 'the other row has none open');
+    const select = second.querySelector<HTMLSelectElement>('select[id$="-material"]')!;
+    const other = [...list.querySelectorAll<HTMLElement>('[part~=material-price]')].find(
+      (b) => b.getAttribute('aria-pressed') === 'false',
+    )!;
+    const material = other.querySelector('.material-name')!.textContent!;
+    const firstPrice = first.querySelector('[part~=row-price]')!.textContent;
+    const requoted = nextEvent('sq-quote', SLICE_MS);
+    other.click();
+    assertEqual((await requoted).detail.material, material, 'the row quoted in the material picked');
+    assertEqual(select.value, material, 'and its select says so');
+    await settled(el, 2);
+    assertEqual(first.querySelector('[part~=row-price]')!.textContent, firstPrice, 'the other row kept its price');
+
+    // Save or share on the first row: the link takes the focus, in a field of that row.
+    (first.querySelector('[part~=keep-button]') as HTMLElement).click();
+    const field = await until(() => first.querySelector<HTMLTextAreaElement>('[part~=kept-link]'), 'the link');
+    assert(field.id.endsWith('-kept-link') && field.id !== 'kept-link', `an id of its row: ${field.id}`);
+    await until(() => shadow(el).activeElement === field, 'the link focused');
+    const token = new URL(field.value).searchParams.get('sq-quote');
+    assert(token && /^qt_\w+\./.test(token), `a link to a quote in the shop page's address: ${field.value}`);
+    const quoteId = token.split('.')[0]!;
+
+    // The link opens in a several-parts widget (a shop's /parts page) and orders from there, as `lines`.
+    const kept = await fixture({ multiple: '', 'quote-link': token }, { ready: false });
+    await until(() => shadow(kept).querySelector('[part~=kept-title]'), 'the saved quote shown');
+    const added = nextEvent('sq-add-to-cart', 30_000);
+    $(kept, '[part~=add-button]').click();
+    const { lines } = (await added).detail;
+    assertEqual(lines.length, 1, 'one line');
+    assertEqual(lines[0].quote_id, quoteId, 'the quote the link keeps');
+    assertEqual(lines[0].file_name, 'bracket.stl', "the first row's file");
+    assert(typeof lines[0].minimum_unit_price === 'number', 'with the minimum price per part of its cart line');
   });
 
   it('an unknown key: the reason is shown, a drop asks for the configuration again and adds no row', async () => {

@@ -126,9 +126,18 @@ describe('quoting', () => {
       'estimated_time',
       'estimated_time_seconds',
       'filament_weight',
+      'minimum_unit_price',
       'thumbnail',
     ];
     for (const k of keys) assert(k in detail, `sq-add-to-cart has ${k}`);
+    // The cart line's floor a quantity break stops at: the shop's minimum price per part, as the quote states it.
+    const priced = el.quote as unknown as {
+      minimum_unit_price?: number;
+      price_breakdown: { minimum_unit_price: number | null };
+    };
+    const minimum = priced.minimum_unit_price ?? priced.price_breakdown.minimum_unit_price;
+    assert(typeof minimum === 'number' && minimum > 0, `the shop has a minimum price per part: ${minimum}`);
+    assertEqual(detail.minimum_unit_price, minimum, 'the minimum price per part of the cart line');
     assertEqual(detail.quote_id, quote.quote_id, 'quote id');
     assertEqual(detail.file_name, 'part.stl', 'file name');
     assertEqual(detail.quantity, 1, 'quantity');

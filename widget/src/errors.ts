@@ -8,9 +8,15 @@ import type { ErrorDetail } from './types.ts';
  * `max_slice_seconds`), not for the model: the quality chosen, and the finest of the offer's qualities within it.
  */
 export interface SlicerLimit {
-  /** The label of the quality chosen; null when the request named no offer choice. */
-  over: string | null;
-  instead: { quality: string; label: string } | null;
+  /** The quality chosen (its id and label); null when the request named no offer choice. */
+  over: QualityChoice | null;
+  instead: QualityChoice | null;
+}
+
+/** One of the offer's qualities, as a refusal names it. */
+export interface QualityChoice {
+  quality: string;
+  label: string;
 }
 
 export class WidgetError extends Error {
@@ -73,16 +79,15 @@ export function httpError(status: number, body: unknown, retryAfter: string | nu
 /** A slicer-limit refusal's details, read defensively: the first of `within_limit` is the one offered. */
 function slicerLimitOf(details: Record<string, unknown> | undefined): SlicerLimit | null {
   if (details?.field !== 'max_slice_seconds') return null;
-  const over = (details.over_limit as { label?: unknown } | undefined)?.label;
-  const first = (Array.isArray(details.within_limit) ? details.within_limit[0] : undefined) as
-    | { quality?: unknown; label?: unknown }
-    | undefined;
-  const instead =
-    typeof first?.quality === 'string' && typeof first.label === 'string'
-      ? { quality: first.quality, label: first.label }
-      : null;
-  return { over: typeof over === 'string' ? over : null, instead };
+  const first = Array.isArray(details.within_limit) ? details.within_limit[0] : undefined;
+  return { over: qualityChoice(details.over_limit), instead: qualityChoice(first) };
 }
+
+function qualityChoice(raw: unknown): QualityChoice | null {
+  const q = raw as { quality?: unknown; label?: unknown } | null | undefined;
+  return typeof q?.quality === 'string' && typeof q.label === 'string' ? { quality: q.quality, label: q.label } : null;
+}
+
 function retryAfterMs(header: string | null): number {
   const seconds = Number(header);
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;

@@ -41,15 +41,22 @@ export function fitPercent(size: readonly number[], volume: BuildVolume): number
   return Math.max(1, Math.min(100, Math.floor(factor * 100)));
 }
 
+/**
+ * "Scale the model to [52] %" and "Scale and price" under a refusal for size. For a row of the multi-part list, `row`
+ * makes its ids unique and its label and button name the part for screen readers.
+ */
 export function renderScaleControl(
   error: StageError | null,
   model: ModelSummary | null,
   volume: BuildVolume | undefined,
   busy: boolean,
   scaleTo: (percent: number) => void,
+  row?: { idPrefix: string; name: string },
 ): TemplateResult | typeof nothing {
   if (!error || !TOO_BIG.has(error.code) || !model || !volume) return nothing;
   const suggested = fitPercent(model.size, volume);
+  const id = (name: string) => (row ? `${row.idPrefix}-${name}` : name);
+  const about = row ? html`<span class="visually-hidden"> (${row.name})</span>` : nothing;
   const submit = (e: Event) => {
     e.preventDefault();
     const input = (e.target as HTMLFormElement).elements.namedItem('scale-percent') as HTMLInputElement;
@@ -59,11 +66,11 @@ export function renderScaleControl(
     input.reportValidity();
   };
   return html`<form class="scale-control" part="scale-control" @submit=${submit}>
-    <label for="scale-percent" part="label">Scale the model to</label>
-    <span class="scale-input"><input id="scale-percent" name="scale-percent" type="number" min="1" max="100" step="1"
-      inputmode="numeric" .value=${String(suggested)} aria-describedby="scale-help" part="input"
+    <label for=${id('scale-percent')} part="label">Scale the model to${about}</label>
+    <span class="scale-input"><input id=${id('scale-percent')} name="scale-percent" type="number" min="1" max="100" step="1"
+      inputmode="numeric" .value=${String(suggested)} aria-describedby=${id('scale-help')} part="input"
       @input=${(e: Event) => (e.target as HTMLInputElement).setCustomValidity('')} /> %</span>
-    <button type="submit" part="button scale-button" aria-disabled=${busy ? 'true' : 'false'}>${busy ? 'Scaling…' : 'Scale and price'}</button>
-    <p id="scale-help" class="hint">At ${suggested} % it fits the printer.</p>
+    <button type="submit" part="button scale-button" aria-disabled=${busy ? 'true' : 'false'}>${busy ? 'Scaling…' : 'Scale and price'}${row && !busy ? html`<span class="visually-hidden"> ${row.name}</span>` : nothing}</button>
+    <p id=${id('scale-help')} class="hint">At ${suggested} % it fits the printer.</p>
   </form>`;
 }

@@ -78,6 +78,7 @@ export function keptCartDetail(
     file_revision: line.file_revision,
     file_name: q.file_name,
     subtotal: line.subtotal,
+    minimum_unit_price: line.minimum_unit_price ?? null,
     minimum_line_adjustment: line.minimum_line_adjustment,
     summary: lineSummary(priced, locale),
     thumbnail,

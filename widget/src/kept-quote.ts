@@ -12,7 +12,9 @@ import { shopperMessage } from './shopper-messages.ts';
 import { renderKeptOrder, type KeptOrder } from './kept-order.ts';
 import { atMinimumPrice } from './selection.ts';
 
-export { renderKeep, saveBlob, type KeepState } from './kept-link.ts';
+import type { KeepHandlers } from './kept-link.ts';
+
+export { renderKeep, type KeepState } from './kept-link.ts';
 
 /** The query parameter of the shop page that carries a kept quote's link. */
 export const LINK_PARAM = 'sq-quote';
@@ -22,10 +24,8 @@ export type KeptView =
   | { status: 'shown'; kept: KeptQuote }
   | { status: 'failed'; code: string; message: string };
 
-export interface KeptHandlers {
-  keep(): void;
-  copyLink(): void;
-  downloadPdf(token: string): void;
+/** The kept quote's own buttons, and the Save or share box's of the part shown (kept-link.ts). */
+export interface KeptHandlers extends KeepHandlers {
   order(kept: KeptQuote): void;
   closeKept(): void;
 }

@@ -90,25 +90,30 @@ export interface CompareHandlers {
   select(field: keyof Selection, value: string): void;
 }
 
-/** The side-by-side list of every material, behind a disclosure button; each row picks its material. */
+/**
+ * The side-by-side list of every material, behind a disclosure button; each row picks its material. For a row of the
+ * multi-part list, `row` makes its ids unique and its button name the part for screen readers.
+ */
 export function renderComparison(
   s: Pick<WidgetState, 'locale' | 'currencyDisplay' | 'selection' | 'file'> & {
     comparing: boolean;
     prices: MaterialPrices | null;
   },
   h: CompareHandlers,
+  row?: { idPrefix: string; name: string },
 ): TemplateResult | typeof nothing {
   if (!s.file || !s.selection) return nothing;
   const list = s.comparing ? s.prices : null;
+  const id = row ? `${row.idPrefix}-material-prices` : 'material-prices';
   return html`
     <div class="compare" part="compare">
       <button type="button" part="button compare-button" aria-expanded=${s.comparing ? 'true' : 'false'}
-        aria-controls="material-prices" @click=${h.compare}>
-        ${s.comparing ? 'Hide material prices' : 'Compare all materials'}
+        aria-controls=${id} @click=${h.compare}>
+        ${s.comparing ? 'Hide material prices' : 'Compare all materials'}${row ? html`<span class="visually-hidden"> for ${row.name}</span>` : nothing}
       </button>
       ${
         s.comparing
-          ? html`<ul id="material-prices" class="material-prices" part="material-prices" aria-busy=${list ? 'false' : 'true'}>
+          ? html`<ul id=${id} class="material-prices" part="material-prices" aria-busy=${list ? 'false' : 'true'}>
               ${
                 !list
                   ? html`<li class="hint">Pricing every material…</li>`

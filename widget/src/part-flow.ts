@@ -27,6 +27,9 @@ import type {
   WidgetConfig,
 } from './types.ts';
 import { unitOffer, unitQuestion } from './unit-offer.ts';
+import { learnOverLimit } from './over-limit.ts';
+import { MaterialComparison } from './material-compare.ts';
+import { QuoteKeeper } from './quote-keeper.ts';
 import type { PartEvent, SliceQuoteEventDetails } from './events.ts';
 
 const REQUOTE_DEBOUNCE_MS = 300;
@@ -64,8 +67,19 @@ export interface PartHost {
   emit<K extends PartEvent>(type: K, detail: SliceQuoteEventDetails[K]): void;
 }
 
-/** Where a part is, in the words a row shows: `queued` until its turn comes to be read. */
-export type PartStatus = 'queued' | 'reading' | 'uploading' | 'checking' | 'pricing' | 'priced' | 'failed';
+/**
+ * Where a part is, in the words a row shows: `queued` until its turn comes to be read; `confirm-size` while it is
+ * priced at a size in doubt (the unit offer waits for an answer), which is not yet a price to sell.
+ */
+export type PartStatus =
+  | 'queued'
+  | 'reading'
+  | 'uploading'
+  | 'checking'
+  | 'pricing'
+  | 'confirm-size'
+  | 'priced'
+  | 'failed';
 
 export function partStatus(s: PartState): PartStatus {
   if (s.error) return 'failed';
@@ -73,7 +87,8 @@ export function partStatus(s: PartState): PartStatus {
   if (s.uploadProgress !== null) return s.uploadProgress >= 1 ? 'checking' : 'uploading';
   if (s.rescaling) return 'checking';
   if (s.quoting !== null) return 'pricing';
-  return s.quote ? 'priced' : 'queued';
+  if (!s.quote) return 'queued';
+  return unitQuestion(s.file, s.unitKept) ? 'confirm-size' : 'priced';
 }
 
 let nextId = 1;
@@ -97,6 +112,10 @@ export class PartFlow {
    * price at once, and it costs no request (nor a place in the shopper's rate limit).
    */
   private readonly priced = new Map<string, Quote>();
+  /** "Compare all materials" of this part (material-compare.ts). */
+  readonly comparison = new MaterialComparison(() => this.host.changed(this));
+  /** "Save or share this quote" of this part (quote-keeper.ts). */
+  readonly keeper = new QuoteKeeper(() => this.host.changed(this));
 
   constructor(
     private readonly host: PartHost,
@@ -164,6 +183,7 @@ export class PartFlow {
     clearTimeout(this.debounce);
     this.fileRun?.abort();
     this.quoteRun?.abort();
+    this.comparison.stop();
   }
 
   /** One upload of the source file under the file's run; drop() stops it, or deletes the file once it has arrived. */
@@ -382,6 +402,7 @@ export class PartFlow {
       file_revision: line.file_revision,
       file_name: model?.name ?? file!.name,
       subtotal: line.subtotal,
+      minimum_unit_price: line.minimum_unit_price ?? null,
       minimum_line_adjustment: line.minimum_line_adjustment,
       summary: lineSummary(cartLine, this.host.locale),
       thumbnail: this.host.thumbnail(this),
@@ -495,7 +516,11 @@ export class PartFlow {
     // A price the cart refused (expired, made at an earlier size) is never shown again: Try again prices anew.
     if (stage === 'quote')
       for (const [key, q] of this.priced) if (q.quote_id === this.s.quote?.quote_id) this.priced.delete(key);
-    this.patch({ error: { ...err.detail, stage, ...(err.slicerLimit ? { slicerLimit: err.slicerLimit } : {}) } });
+    const limit = err.slicerLimit;
+    this.patch({
+      error: { ...err.detail, stage, ...(limit ? { slicerLimit: limit } : {}) },
+      ...(limit ? { overLimit: learnOverLimit(this.s.overLimit, this.s.file, this.s.selection, limit) } : {}),
+    });
     this.host.emit('sq-error', err.detail);
   }
 

@@ -1,6 +1,7 @@
 // Templates of <slice-quote multiple>: a drop zone for many files, one row per part (thumbnail, size,
-// unit offer, options, status, price, Try again and Remove) and one "Add all to cart". A row is made of
-// the single-part templates (view.ts); only the list around them is new.
+// unit offer, options, status, price, the scale control of a part too big, Compare all materials, Save or share,
+// Try again and Remove) and one "Add all to cart". A row is made of the single-part templates (view.ts,
+// fit-scale.ts, offer-view.ts, kept-link.ts); only the list around them is new.
 import { html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { currencyDigits } from '../../shared/pricing.ts';
@@ -9,8 +10,13 @@ import { dimensions, duration, grams, money } from './format.ts';
 import { type PartFlow, type PartStatus, partStatus } from './part-flow.ts';
 import type { ShopState, StageError } from './state.ts';
 import type { Quote, Selection } from './types.ts';
-import { renderUnitOffer, unitQuestion } from './unit-offer.ts';
+import { renderUnitOffer, renderUnitPending, unitQuestion } from './unit-offer.ts';
+import { renderScaleControl } from './fit-scale.ts';
+import { renderComparison } from './offer-view.ts';
+import { renderKeep } from './kept-link.ts';
+import { renderAddAllBlockers, renderRefusal, type NamedRow } from './add-all-note.ts';
 import {
+  keepable,
   pricingLabel,
   progressBar,
   renderEstimate,
@@ -28,6 +34,14 @@ export interface PartsHandlers {
   select(part: PartFlow, field: keyof Selection, value: string): void;
   rescale(part: PartFlow): void;
   keepUnit(part: PartFlow): void;
+  /** Scale a part too big for the printer to `percent` of its size (fit-scale.ts). */
+  scaleTo(part: PartFlow, percent: number): void;
+  /** Opens or closes the part's side-by-side material prices. */
+  compare(part: PartFlow): void;
+  /** Save or share the part's quote (kept-link.ts). */
+  keep(part: PartFlow): void;
+  copyLink(part: PartFlow): void;
+  downloadPdf(part: PartFlow, token: string): void;
   retry(part: PartFlow): void;
   remove(part: PartFlow): void;
   addAll(): void;
@@ -48,8 +62,8 @@ export interface PartsState {
   refused: string[];
   /** Why the last "Add all to cart" failed when no single line was refused (network, busy server). */
   cartError: StageError | null;
-  /** The last "Add all to cart" added nothing: the cart refused the line of a row (which shows why). */
-  lineRefused: boolean;
+  /** The last "Add all to cart" added nothing: the cart refused the line of this row (which shows why). */
+  lineRefused: number | null;
 }
 
 const ACCEPT = '.stl,.3mf,.obj,model/stl,model/3mf,model/obj';
@@ -60,6 +74,7 @@ const STATUS_TEXT: Record<PartStatus, string> = {
   uploading: 'Uploading',
   checking: 'Checking',
   pricing: 'Pricing',
+  'confirm-size': 'Size to confirm',
   priced: 'Priced',
   failed: 'Failed',
 };
@@ -99,6 +114,7 @@ export function renderParts(
           : nothing
       }
       ${s.config?.lead_time && parts.length ? renderLeadTime(s.config.lead_time) : nothing}
+      ${renderAddAllBlockers(named(parts), m.lineRefused, m.adding)}
       <div class="buy-bar" part="buy-bar">
         ${renderSummary(s, parts)}
         ${renderAddAll(parts, m, h)}
@@ -121,6 +137,12 @@ function renderDrop(s: Shop, count: number, maxParts: number, h: PartsHandlers):
   `;
 }
 
+const fileNameOf = (part: PartFlow) => part.s.model?.name ?? part.sourceFile?.name ?? 'model';
+
+/** The names the notes about "Add all to cart" give the rows: "part 2 (lid.stl)". */
+const named = (parts: PartFlow[]): NamedRow[] =>
+  parts.map((part, i) => ({ part, name: `part ${i + 1} (${fileNameOf(part)})` }));
+
 function renderRow(
   s: Shop,
   part: PartFlow,
@@ -130,11 +152,11 @@ function renderRow(
 ): TemplateResult {
   const p = part.s;
   const status = partStatus(p);
-  const fileName = p.model?.name ?? part.sourceFile?.name ?? 'model';
+  const fileName = fileNameOf(part);
   const name = `part ${index + 1}: ${fileName}`;
+  const row = { idPrefix: `p${part.id}`, name };
   const offer = unitQuestion(p.file, p.unitKept);
-  const total = part.lineTotal();
-  const fmt = (v: number) => money(v, p.quote!.currency, s.locale, s.currencyDisplay);
+  const select = (f: keyof Selection, v: string) => h.select(part, f, v);
   return html`
     <li class="part" id="part-${part.id}" part="row" data-status=${status} aria-label=${`Part ${index + 1}: ${fileName}`}>
       <div class="thumb" part="thumbnail">
@@ -159,35 +181,63 @@ function renderRow(
                 p.rescaling,
                 () => h.rescale(part),
                 () => h.keepUnit(part),
+                name,
               )
             : nothing
         }
         ${
           s.config && p.selection && p.model?.fits
-            ? renderOptions(s.config, p.selection, p.quantityError, (f, v) => h.select(part, f, v), {
-                idPrefix: `p${part.id}`,
-                name,
-              })
+            ? renderOptions(s.config, p.selection, p.quantityError, select, row, { ...s, ...p })
             : nothing
         }
-        ${renderError(p, { retry: () => h.retry(part) }, name)}
-        ${
-          // While a new price is calculated its estimate shows, else the last price stays, dimmed: no jump.
-          p.quoting !== null && p.pricing?.estimate && !p.error
-            ? html`<div class="part-price" part="row-price">${renderEstimate(p.pricing, s)}</div>`
-            : p.quote && !p.error
-              ? html`<div class="part-price ${p.quoting === null ? '' : 'stale'}" part="row-price">
-              ${total !== null ? html`<strong>${fmt(total)}</strong>` : nothing}
-              <span class="each">${total !== null ? unitWords(p.quote, p.selection!.quantity, s.config, fmt) : `${fmt(p.quote.total_price)} each`}</span>
-              ${renderRowFacts(p.quote, s)}
-              ${p.added ? html`<span class="added" part="row-added">In your cart</span>` : nothing}
-            </div>`
-              : nothing
-        }
+        ${renderError(p, { retry: () => h.retry(part), select }, name)}
+        ${renderScaleControl(p.error, p.model, s.config?.build_volume, p.rescaling, (pc) => h.scaleTo(part, pc), row)}
+        ${renderRowPrice(s, part)}
         ${p.quoting !== null ? progressBar(pricingLabel(p.pricing, 'Calculating the price…'), p.quoting > 0 ? p.quoting / 100 : undefined) : nothing}
+        ${renderRowMore(s, part, row, h)}
       </div>
     </li>
   `;
+}
+
+/** While a new price is calculated its estimate shows, else the last price stays, dimmed: no jump. */
+function renderRowPrice(s: Shop, part: PartFlow): TemplateResult | typeof nothing {
+  const p = part.s;
+  if (p.error) return nothing;
+  if (p.quoting !== null && p.pricing?.estimate)
+    return html`<div class="part-price" part="row-price">${renderEstimate(p.pricing, s)}</div>`;
+  if (!p.quote) return nothing;
+  const total = part.lineTotal();
+  const fmt = (v: number) => money(v, p.quote!.currency, s.locale, s.currencyDisplay);
+  return html`<div class="part-price ${p.quoting === null ? '' : 'stale'}" part="row-price">
+      ${total !== null ? html`<strong>${fmt(total)}</strong>` : nothing}
+      <span class="each">${total !== null ? unitWords(p.quote, p.selection!.quantity, s.config, fmt) : `${fmt(p.quote.total_price)} each`}</span>
+      ${renderRowFacts(p.quote, s)}
+      ${p.added ? html`<span class="added" part="row-added">In your cart</span>` : nothing}
+    </div>
+    ${part.unitPending && p.quoting === null ? renderUnitPending('this part') : nothing}`;
+}
+
+/** A priced row's "Compare all materials" and "Save or share this quote", as a single part has them. */
+function renderRowMore(
+  s: Shop,
+  part: PartFlow,
+  row: { idPrefix: string; name: string },
+  h: PartsHandlers,
+): TemplateResult | typeof nothing {
+  const p = part.s;
+  if (!s.config || !p.quote || p.error) return nothing;
+  const { comparison, keeper } = part;
+  const compare = { compare: () => h.compare(part), select: (f: keyof Selection, v: string) => h.select(part, f, v) };
+  const keep = {
+    keep: () => h.keep(part),
+    copyLink: () => h.copyLink(part),
+    downloadPdf: (token: string) => h.downloadPdf(part, token),
+  };
+  return html`<div class="part-more">
+    ${renderComparison({ ...s, ...p, comparing: comparison.open, prices: comparison.prices }, compare, row)}
+    ${keepable(p) ? renderKeep(keeper.state, p.quote.quote_id, p.selection!.quantity, keep, row) : nothing}
+  </div>`;
 }
 
 /** A priced row's print time, weight and lead time, as the single part shows them. */
@@ -203,9 +253,11 @@ function renderRowFacts(q: Quote, s: Shop): TemplateResult {
 function renderSummary(s: Shop, parts: PartFlow[]): TemplateResult {
   const counts = new Map<PartStatus, number>();
   for (const p of parts) counts.set(partStatus(p.s), (counts.get(partStatus(p.s)) ?? 0) + 1);
+  // A price at a size in doubt is not counted: it is not a price to sell until the shopper answered.
   const priced = parts.filter((p) => partStatus(p.s) === 'priced' && p.lineTotal() !== null);
   const failed = counts.get('failed') ?? 0;
-  const working = parts.length - (counts.get('priced') ?? 0) - failed;
+  const toConfirm = counts.get('confirm-size') ?? 0;
+  const working = parts.length - (counts.get('priced') ?? 0) - failed - toConfirm;
   const currency = priced[0]?.s.quote?.currency;
   const total = currency
     ? sumAmounts(
@@ -216,6 +268,7 @@ function renderSummary(s: Shop, parts: PartFlow[]): TemplateResult {
   const words = [
     `${priced.length} of ${parts.length} ${parts.length === 1 ? 'part' : 'parts'} priced`,
     working ? `${working} in progress` : '',
+    toConfirm ? `${toConfirm} ${toConfirm === 1 ? 'size' : 'sizes'} to confirm` : '',
     failed ? `${failed} could not be priced` : '',
   ].filter(Boolean);
   return html`
@@ -234,30 +287,19 @@ function renderSummary(s: Shop, parts: PartFlow[]): TemplateResult {
 function renderAddAll(parts: PartFlow[], m: PartsState, h: PartsHandlers): TemplateResult {
   const statuses = parts.map((p) => partStatus(p.s));
   const invalid = parts.some((p) => p.s.quantityError);
-  const sizeInDoubt = parts.some((p) => p.unitPending);
+  // A row that failed is not added: its size question holds nothing back.
+  const sizeInDoubt = parts.some((p) => p.unitPending && !p.s.error);
   // Not disabled while adding: focus would leave the button the shopper just pressed.
   const blocked = !parts.some((p) => p.s.quote && p.s.file && !p.s.error) || invalid || sizeInDoubt;
   // Busy for a moment (parts still being priced, adding): aria-disabled, so keyboard focus stays on the button.
   const busy = m.adding || statuses.some((st) => st !== 'priced' && st !== 'failed');
-  const failed = statuses.filter((st) => st === 'failed').length;
   return html`
     <button type="button" class="primary add" part="button add-button add-all-button" ?disabled=${blocked}
-      aria-disabled=${busy && !blocked ? 'true' : 'false'} aria-describedby="add-all-note" @click=${h.addAll}>
+      aria-disabled=${busy && !blocked ? 'true' : 'false'} aria-describedby="add-all-note add-all-blockers"
+      @click=${h.addAll}>
       ${m.adding ? 'Adding…' : 'Add all to cart'}
     </button>
-    <p id="add-all-note" class="hint add-note">
-      ${
-        invalid
-          ? 'Fix the quantity marked in red first.'
-          : sizeInDoubt
-            ? 'Answer the size question of the part marked to add your parts to the cart.'
-            : m.lineRefused
-              ? 'Nothing was added to your cart: the cart refused the part marked. Remove it, or try again, to add the others.'
-              : failed
-                ? `${failed === 1 ? 'The part' : `The ${failed} parts`} that could not be priced ${failed === 1 ? 'is' : 'are'} not added; remove ${failed === 1 ? 'it' : 'them'} or try again.`
-                : ''
-      }
-    </p>
+    ${renderRefusal(named(parts), m.lineRefused)}
     ${renderError({ error: m.cartError }, { retry: h.retryCart })}
     ${
       m.added && m.reserved

@@ -15,13 +15,13 @@ import { prefetchParser } from './parse-client.ts';
 import { findMaterial, initialSelection, swatchOf } from './selection.ts';
 import type { ShopState, StageError, WidgetState } from './state.ts';
 import { styles } from './styles.ts';
-import type { AddToCartDetail, KeptQuote, MaterialPrices, Quote, Selection, WidgetConfig } from './types.ts';
+import type { AddToCartDetail, KeptQuote, Quote, Selection, WidgetConfig } from './types.ts';
 import { renderWidget, type Handlers, type SingleState } from './view.ts';
 import { handOff, postToCartUrl } from './cart-handoff.ts';
 import { warnMerchant } from './merchant-hints.ts';
 import type { PartEvent, SliceQuoteEventDetails, SliceQuoteEvents } from './events.ts';
-import { linkFromPage, renderKept, saveBlob, shareUrl, type KeptHandlers, type KeptView } from './kept-quote.ts';
-import { copyLink, pdfPage } from './kept-link.ts';
+import { linkFromPage, renderKept, type KeptHandlers, type KeptView } from './kept-quote.ts';
+import { savePdf } from './kept-link.ts';
 import { keptCartDetail, keptThumbnail, type KeptOrder } from './kept-order.ts';
 import {
   contactProblems,
@@ -102,11 +102,6 @@ export class SliceQuote extends LitElement {
     if (entry) this.preview?.resize(entry.contentRect.width, entry.contentRect.height);
   });
   private observed: Element | null = null;
-  /** The side-by-side material prices: open or not, the list shown, and what it was asked for. */
-  private comparing = false;
-  private prices: MaterialPrices | null = null;
-  private pricesFor = '';
-  private pricesRun: AbortController | null = null;
   /** "Request a quote" of the single part (quote-request.ts): the form's state, for the part and price it is about. */
   private rfq: RequestState | null = null;
 
@@ -125,9 +120,8 @@ export class SliceQuote extends LitElement {
       kept: null,
       keptDownloading: false,
       keptOrder: null,
-      keep: null,
     };
-    this.m = { adding: false, added: null, reserved: false, refused: [], cartError: null, lineRefused: false };
+    this.m = { adding: false, added: null, reserved: false, refused: [], cartError: null, lineRefused: null };
     this.single = new PartFlow(this.host, null);
     this.addEventListener('dragenter', this.onDrag);
     this.addEventListener('dragover', this.onDrag);
@@ -178,7 +172,7 @@ export class SliceQuote extends LitElement {
     this.parts = [];
     this.pendingFiles = [];
     this.thumbnails.clear();
-    this.m = { adding: false, added: null, reserved: false, refused: [], cartError: null, lineRefused: false };
+    this.m = { adding: false, added: null, reserved: false, refused: [], cartError: null, lineRefused: null };
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------
@@ -203,7 +197,7 @@ export class SliceQuote extends LitElement {
     if ((changed.has('api') || changed.has('key')) && this.api && this.key) {
       this.client = new WidgetApi(this.api, this.key);
       void this.loadConfig();
-      const link = this.multiple ? null : linkFromPage(this.quoteLink, location.href);
+      const link = linkFromPage(this.quoteLink, location.href);
       if (link) void this.openKept(link);
     }
     if (changed.has('material') && this.s.config && this.single.s.selection && this.material) {
@@ -217,15 +211,18 @@ export class SliceQuote extends LitElement {
   }
 
   protected override render() {
-    if (this.multiple)
-      return renderParts(this.s, this.parts, this.m, this.maxPartsAllowed, this.thumbnails, this.partsHandlers);
+    // A kept quote's link opens it in either widget: a row's Save or share makes such links too.
     if (this.s.kept)
       return renderKept(this.s.kept, this.s, this.s.keptDownloading, this.s.keptOrder, this.keptHandlers);
-    const shown: WidgetState = { ...this.s, ...this.single.s, error: this.s.configError ?? this.single.s.error };
+    if (this.multiple)
+      return renderParts(this.s, this.parts, this.m, this.maxPartsAllowed, this.thumbnails, this.partsHandlers);
+    const { single } = this;
+    const shown: WidgetState = { ...this.s, ...single.s, error: this.s.configError ?? single.s.error };
     const s: SingleState = {
       ...shown,
-      comparing: this.comparing,
-      prices: this.prices,
+      keep: single.keeper.state,
+      comparing: single.comparison.open,
+      prices: single.comparison.prices,
       request: this.requestView(shown),
     };
     return renderWidget(s, this.single.s.model ? (this.preview?.canvas ?? null) : null, this.handlers);
@@ -254,7 +251,7 @@ export class SliceQuote extends LitElement {
   }
 
   protected override updated(): void {
-    if (this.comparing) this.loadPrices();
+    for (const part of this.multiple ? this.parts : [this.single]) part.comparison.refresh(this.client, part.s);
     const viewport = this.renderRoot.querySelector('.viewport');
     if (viewport === this.observed) return;
     this.resize.disconnect();
@@ -352,27 +349,14 @@ export class SliceQuote extends LitElement {
     }
   }
 
-  private async keepQuote(): Promise<void> {
-    const quote = this.single.s.quote;
-    const quantity = this.single.s.selection?.quantity;
-    if (!quote || !quantity || this.s.keep?.status === 'saving') return;
-    const mine = { quoteId: quote.quote_id, quantity };
-    this.patch({ keep: { ...mine, status: 'saving' } });
-    try {
-      const link = await this.client!.keepQuote(quote.quote_id, quantity);
-      this.patch({ keep: { ...mine, status: 'saved', link, url: shareUrl(link.token, location.href) } });
-      this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>('#kept-link');
-    } catch (e) {
-      const message = toWidgetError(e).message;
-      this.patch({ keep: { ...mine, status: 'failed', message } });
-    }
-  }
-
-  private async copyKeptLink(): Promise<void> {
-    const keep = this.s.keep;
-    if (!keep?.url) return;
-    const copied = await copyLink(keep.url, this.renderRoot.querySelector<HTMLTextAreaElement>('#kept-link'));
-    if (this.s.keep === keep) this.patch({ keep: { ...keep, copied } });
+  /** Save or share: a link to the part's quote at its quantity; its field takes the focus once shown. */
+  private async keepQuote(part: PartFlow, linkField: string): Promise<void> {
+    const { quote, selection } = part.s;
+    if (!quote || !selection || !this.client) return;
+    if (!(await part.keeper.keep(this.client, quote, selection.quantity))) return;
+    // The link may already be drawn (the keeper's change rendered it): one more render moves the focus there.
+    this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>(`#${linkField}`);
+    this.requestUpdate();
   }
 
   /** Orders the kept quote shown: the server records the line, the page's cart takes it (or the fallback). */
@@ -382,7 +366,8 @@ export class SliceQuote extends LitElement {
     try {
       const line = await this.client!.orderKept(kept.token);
       const detail = keptCartDetail(kept, line, this.s.config, await keptThumbnail(kept.picture), this.s.locale);
-      await this.deliver([detail], detail, (taken) =>
+      // With `multiple` the page's cart code reads `lines`, whatever was added.
+      await this.deliver([detail], this.multiple ? { lines: [detail] } : detail, (taken) =>
         this.patch({ keptOrder: { status: 'added', reserved: !taken, line } }),
       );
     } catch (e) {
@@ -392,26 +377,22 @@ export class SliceQuote extends LitElement {
     }
   }
 
-  private async downloadPdf(token: string): Promise<void> {
-    if (this.s.keptDownloading || this.s.keep?.downloading) return;
-    const busy = (downloading: boolean) =>
-      this.s.kept
-        ? this.patch({ keptDownloading: downloading })
-        : this.s.keep && this.patch({ keep: { ...this.s.keep, downloading } });
-    busy(true);
+  /** The PDF of the kept quote shown, or of a part's saved link (`part`). */
+  private async downloadPdf(token: string, part?: PartFlow): Promise<void> {
     try {
-      saveBlob(await this.client!.keptQuotePdf(token, pdfPage(location.href)), `quote-${token.split('.')[0]}.pdf`);
+      if (part) return await part.keeper.downloadPdf(this.client!, token);
+      if (this.s.keptDownloading) return;
+      this.patch({ keptDownloading: true });
+      await savePdf(this.client!, token).finally(() => this.patch({ keptDownloading: false }));
     } catch (e) {
       this.emit('sq-error', toWidgetError(e).detail);
-    } finally {
-      busy(false);
     }
   }
 
   private readonly keptHandlers: KeptHandlers = {
-    keep: () => void this.keepQuote(),
-    copyLink: () => void this.copyKeptLink(),
-    downloadPdf: (token) => void this.downloadPdf(token),
+    keep: () => void this.keepQuote(this.single, 'kept-link'),
+    copyLink: () => void this.single.keeper.copy(this.renderRoot.querySelector<HTMLTextAreaElement>('#kept-link')),
+    downloadPdf: (token) => void this.downloadPdf(token, this.s.kept ? undefined : this.single),
     order: (kept) => void this.orderKept(kept),
     closeKept: () => {
       this.patch({ kept: null, keptOrder: null });
@@ -567,7 +548,7 @@ export class SliceQuote extends LitElement {
     part.cancel();
     this.thumbnails.delete(part.id);
     this.parts = this.parts.filter((p) => p !== part);
-    this.m = { ...this.m, added: null, refused: [], lineRefused: false };
+    this.m = { ...this.m, added: null, refused: [], lineRefused: null };
     const next = this.parts[index] ?? this.parts[index - 1];
     this.focusAfterRender = () =>
       this.renderRoot.querySelector<HTMLElement>(
@@ -582,12 +563,11 @@ export class SliceQuote extends LitElement {
    */
   private async addAll(): Promise<void> {
     const ready = this.parts.filter((p) => p.addable && !p.s.error); // a failed row has its own Try again
-    const busy = this.parts.some(
-      (p) => !['priced', 'failed'].includes(partStatus(p.s)) || p.s.quantityError || p.unitPending,
-    );
+    // A size in doubt holds every part back (its status is `confirm-size`); a row that failed is left out.
+    const busy = this.parts.some((p) => !['priced', 'failed'].includes(partStatus(p.s)) || p.s.quantityError);
     if (!ready.length || busy || this.m.adding) return;
     const requests = ready.map((p) => p.cartRequest()!);
-    this.m = { ...this.m, adding: true, added: null, cartError: null, lineRefused: false };
+    this.m = { ...this.m, adding: true, added: null, cartError: null, lineRefused: null };
     for (const p of ready) p.patch({ adding: true, added: null });
     try {
       const { lines } = await this.client!.addLinesToCart(requests);
@@ -600,7 +580,7 @@ export class SliceQuote extends LitElement {
       for (const p of ready) p.patch({ adding: false });
       const err = toWidgetError(e);
       const refused = err.line === null ? undefined : ready[err.line];
-      this.m = { ...this.m, adding: false, lineRefused: !!refused };
+      this.m = { ...this.m, adding: false, lineRefused: refused?.id ?? null };
       // An expired or stale price is a refusal the row can mend itself: Try again prices it afresh.
       if (refused && REPRICE.has(err.code)) refused.fail('quote', new WidgetError(err.code, err.message, true));
       else if (refused) refused.fail('cart', err);
@@ -757,41 +737,8 @@ export class SliceQuote extends LitElement {
     scaleTo: (percent) => void this.single.scaleTo(percent),
     kept: this.keptHandlers,
     request: this.requestHandlers,
-    compare: () => {
-      this.comparing = !this.comparing;
-      this.requestUpdate();
-    },
+    compare: () => this.single.comparison.toggle(),
   };
-
-  /**
-   * Prices every material for the part and the other choices, again whenever the part, its quality or infill, or
-   * its exact price changed (a new slice may turn an estimate exact). It never slices: the server reads its cache.
-   */
-  private loadPrices(): void {
-    const { file, selection, quote } = this.single.s;
-    if (!this.client || !file || !selection) return;
-    const asked = [file.file_id, selection.quality, selection.infill, quote?.quote_id ?? ''].join('|');
-    if (asked === this.pricesFor) return;
-    this.pricesFor = asked;
-    this.pricesRun?.abort();
-    const run = new AbortController();
-    this.pricesRun = run;
-    this.prices = null;
-    this.client.prices(file.file_id, selection.quality, selection.infill, run.signal).then(
-      (prices) => {
-        if (run.signal.aborted) return;
-        this.prices = prices;
-        this.requestUpdate();
-      },
-      () => {
-        if (run.signal.aborted) return;
-        const none = { file_id: file.file_id, currency: null, quality: selection.quality, infill: selection.infill };
-        this.prices = { ...none, prices: [] };
-        this.pricesFor = ''; // asked again at the next change
-        this.requestUpdate();
-      },
-    );
-  }
 
   private readonly partsHandlers: PartsHandlers = {
     choose: () => (this.renderRoot.querySelector('#file') as HTMLInputElement).click(),
@@ -802,11 +749,17 @@ export class SliceQuote extends LitElement {
       void this.addFiles(files);
     },
     select: (part: PartFlow, field: keyof Selection, value: string) => {
-      this.m = { ...this.m, added: null, cartError: null, lineRefused: false };
+      this.m = { ...this.m, added: null, cartError: null, lineRefused: null };
       part.select(field, value);
     },
     rescale: (part) => void part.rescale(),
     keepUnit: (part) => part.keepUnit(),
+    scaleTo: (part, percent) => void part.scaleTo(percent),
+    compare: (part) => part.comparison.toggle(),
+    keep: (part) => void this.keepQuote(part, `p${part.id}-kept-link`),
+    copyLink: (part) =>
+      void part.keeper.copy(this.renderRoot.querySelector<HTMLTextAreaElement>(`#p${part.id}-kept-link`)),
+    downloadPdf: (part, token) => void this.downloadPdf(token, part),
     retry: (part) => void this.retryPart(part),
     remove: (part) => this.removePart(part),
     addAll: () => void this.addAll(),

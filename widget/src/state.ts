@@ -2,6 +2,7 @@
 import type { SlicerLimit } from './errors.ts';
 import type { CurrencyDisplay } from './format.ts';
 import type { KeepState } from './kept-quote.ts';
+import type { OverLimit } from './over-limit.ts';
 import type { CartLine, ErrorDetail, FileRecord, Quote, Selection, WidgetConfig, Pricing } from './types.ts';
 
 /** Which step failed decides what "Try again" does. */
@@ -47,6 +48,8 @@ export interface WidgetState {
   rescaling: boolean;
   /** The shopper answered the unit offer with "Keep this size": the part may be sold as it is. */
   unitKept: boolean;
+  /** Qualities the shop refused as over its slicer limit for this upload and these other choices (over-limit.ts). */
+  overLimit: OverLimit | null;
   error: StageError | null;
   dragging: boolean;
   /** The browser could not draw 3D; the dimensions are shown alone. */
@@ -74,6 +77,7 @@ export type PartState = Pick<
   | 'reserved'
   | 'rescaling'
   | 'unitKept'
+  | 'overLimit'
   | 'error'
 >;
 
@@ -93,5 +97,6 @@ export const EMPTY_RUN = {
   reserved: false,
   rescaling: false,
   unitKept: false,
+  overLimit: null,
   error: null,
 } satisfies Partial<WidgetState>;

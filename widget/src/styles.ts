@@ -189,6 +189,8 @@ export const styles = css`
     border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_bg);
   }
   .part[data-status='failed'] { border-color: var(--_error); }
+  /* Priced at a size in doubt: a question for the shopper, not yet a price to sell. */
+  .part[data-status='confirm-size'] { border-color: var(--_accent); }
   .thumb {
     grid-area: thumb; width: 64px; height: 64px; display: grid; place-content: center;
     border-radius: calc(var(--_radius) / 2); background: var(--_surface); color: var(--_muted); font-size: 0.75em;
@@ -200,6 +202,7 @@ export const styles = css`
   .status { font-weight: 600; }
   .status-priced { color: var(--_success); }
   .status-failed { color: var(--_error); }
+  .status-confirm-size { color: var(--_accent); }
   .remove { grid-area: remove; align-self: start; min-height: 44px; }
   .part-body { grid-area: body; display: grid; gap: 12px; min-width: 0; }
   /* Two options side by side even on a phone, so that a list of parts stays short. */
@@ -208,7 +211,12 @@ export const styles = css`
   .part-price .part-facts { flex-basis: 100%; }
   .part-price strong { font-size: 1.25em; }
   .part-price.stale { opacity: 0.5; }
-  .add-note:empty { display: none; }
+  /* Compare all materials and Save or share: two buttons side by side while closed, each the row's width once open. */
+  .part-more { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: start; }
+  .part-more > * { flex: 0 1 auto; min-width: 0; margin: 0; }
+  .part-more > :has(.material-prices, .kept-link, .field-error) { flex-basis: 100%; }
+  .part-more .keep:not(:has(.kept-link)) { padding: 0; border: 0; background: none; }
+  .add-note:empty, .add-blockers:empty { display: none; }
   @container (min-width: 680px) {
     /* A row's options on one line: material, colour, the wider quality, infill, quantity. */
     .part .options { grid-template-columns: repeat(2, minmax(0, 1fr)) minmax(0, 2fr) repeat(2, minmax(0, 1fr)); }
@@ -231,6 +239,7 @@ export const styles = css`
   }
   .options .material-description, .options .breaks { grid-column: 1 / -1; }
   .compare { margin-top: 12px; }
+  .part-more .compare { margin-top: 0; }
   .panel > .breaks { margin-top: 8px; }
   /* Request a quote: the shopper's contact, in the panel (never in the phone's sticky bar). */
   .rfq { display: grid; gap: 10px; padding: 12px; border: 1px solid var(--_border); border-radius: var(--_radius); }

@@ -139,6 +139,11 @@ export interface AddToCartDetail extends PricedLine {
   file_revision: number;
   file_name: string;
   subtotal: number;
+  /**
+   * The part's minimum price with its tax, as the cart line has it (the floor a quantity break stops at); null: no
+   * minimum, or a line recorded before the cart kept it.
+   */
+  minimum_unit_price: Exclude<CartLine['minimum_unit_price'], undefined>;
   minimum_line_adjustment: number;
   /** One line for a cart or an order: "PLA, White · Standard · 0.2 mm layers · 20 % infill · mm, ×1 · as uploaded". */
   summary: string;

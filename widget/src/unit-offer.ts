@@ -3,7 +3,7 @@
 // fix is POST /v2/file/scale/{file_id}; the stored model is re-read in that unit, not re-uploaded.
 // Until the shopper answers (the fix, or "Keep this size"), the part cannot be added to the cart: a part
 // priced at the wrong size sells for the wrong price (a 1-inch cube read as 1 mm costs nothing).
-import { html, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import type { FileRecord, UnitSuspect } from './types.ts';
 
 export interface UnitOffer {
@@ -56,14 +56,27 @@ export function unitQuestion(file: FileRecord | null, kept: boolean): UnitOffer 
   return kept ? null : unitOffer(file);
 }
 
-export function renderUnitOffer(offer: UnitOffer, busy: boolean, accept: () => void, keep: () => void): TemplateResult {
+/** The question and its two answers; `about` names the part for screen readers in a row of the multi-part list. */
+export function renderUnitOffer(
+  offer: UnitOffer,
+  busy: boolean,
+  accept: () => void,
+  keep: () => void,
+  about?: string,
+): TemplateResult {
+  const forPart = about ? html`<span class="visually-hidden"> for ${about}</span>` : nothing;
   return html`
     <div class="unit-offer" part="unit-offer" role="status">
       <span>${offer.label}</span>
       <button type="button" part="button unit-offer-button" ?disabled=${busy} @click=${accept}>
-        ${busy ? 'Scaling…' : offer.action}
+        ${busy ? 'Scaling…' : offer.action}${forPart}
       </button>
-      <button type="button" part="button unit-keep-button" ?disabled=${busy} @click=${keep}>Keep this size</button>
+      <button type="button" part="button unit-keep-button" ?disabled=${busy} @click=${keep}>Keep this size${forPart}</button>
     </div>
   `;
+}
+
+/** Why a part priced at a size in doubt cannot go to the cart yet (beside Add to cart, or in its row). */
+export function renderUnitPending(what = 'the part'): TemplateResult {
+  return html`<p class="hint add-note" part="unit-pending">Answer the size question above to add ${what} to your cart.</p>`;
 }

@@ -9,7 +9,8 @@ import type { WidgetState } from './state.ts';
 import type { JobStep, MaterialPrices, Pricing, Selection, WidgetConfig } from './types.ts';
 import { materialDescription, renderBreaks, renderComparison, renderLeadTimes, swatch } from './offer-view.ts';
 import { shopperMessage } from './shopper-messages.ts';
-import { renderUnitOffer, unitQuestion } from './unit-offer.ts';
+import { renderUnitOffer, renderUnitPending, unitQuestion } from './unit-offer.ts';
+import { OVER_LIMIT_MARK, overLimitNow } from './over-limit.ts';
 import { renderPlacementNote, renderScaleControl } from './fit-scale.ts';
 import { renderKeep, type KeptHandlers } from './kept-quote.ts';
 import { renderRequest, type RequestHandlers, type RequestReason, type RequestState } from './quote-request.ts';
@@ -57,7 +58,7 @@ export function renderWidget(s: SingleState, canvas: HTMLCanvasElement | null, h
         ${s.model ? renderPreview(s, canvas, h) : renderDropzone(s, h)}
         <input id="file" type="file" accept=${ACCEPT} hidden @change=${h.fileChosen} />
         <!-- Save or share sits under the part, not between the quantity and Add to cart (one Tab apart). -->
-        ${h.kept && s.quote && s.quoting === null && s.selection ? renderKeep(s.keep ?? null, s.quote.quote_id, s.selection.quantity, h.kept) : nothing}
+        ${h.kept && keepable(s) ? renderKeep(s.keep ?? null, s.quote!.quote_id, s.selection!.quantity, h.kept) : nothing}
       </div>
       <div class="panel">
         ${renderFileStatus(s)}
@@ -78,6 +79,14 @@ export function renderWidget(s: SingleState, canvas: HTMLCanvasElement | null, h
       </div>
     </div>
   `;
+}
+
+/**
+ * Whether a part's quote may be saved or shared: priced, nothing re-pricing it, and its size settled (a link orders
+ * the part, so a size in doubt would sell at the wrong price through it).
+ */
+export function keepable(s: Pick<WidgetState, 'quote' | 'quoting' | 'selection' | 'file' | 'unitKept'>): boolean {
+  return !!s.quote && s.quoting === null && !!s.selection && !unitQuestion(s.file, s.unitKept);
 }
 
 function renderDropzone(s: WidgetState, h: Handlers): TemplateResult {
@@ -148,12 +157,15 @@ export function renderOptions(
   quantityError: string | null,
   select: Handlers['select'],
   row?: { idPrefix: string; name: string },
-  shown: Pick<WidgetState, 'locale' | 'quote' | 'currencyDisplay'> = {
+  shown: Pick<WidgetState, 'locale' | 'quote' | 'currencyDisplay' | 'overLimit' | 'file'> = {
     locale: undefined,
     quote: null,
     currencyDisplay: 'symbol',
+    overLimit: null,
+    file: null,
   },
 ): TemplateResult {
+  const over = overLimitNow({ ...shown, selection: sel });
   const colors = config.materials.find((m) => m.name === sel.material)?.colors ?? [];
   const onChange = (field: keyof Selection) => (e: Event) => select(field, (e.target as HTMLInputElement).value);
   const { min, max } = config.quantity;
@@ -185,7 +197,7 @@ export function renderOptions(
         id('quality'),
         label('Quality'),
         sel.quality,
-        config.qualities.map((q) => [q.id, q.label]),
+        config.qualities.map((q) => [q.id, over.includes(q.id) ? `${q.label}${OVER_LIMIT_MARK}` : q.label]),
         onChange('quality'),
         'wide',
       )}
@@ -355,7 +367,7 @@ export function renderError(
 ): TemplateResult | typeof nothing {
   const e = s.error;
   if (!e) return nothing;
-  if (e.slicerLimit) return renderSlicerLimit(e.code, e.slicerLimit, h.select);
+  if (e.slicerLimit) return renderSlicerLimit(e.code, e.slicerLimit, h.select, about);
   return html`
     <div class="error" part="error" role="alert" data-code=${e.code}>
       <p>${e.shopper ?? shopperMessage(e.code, e.retryable)}</p>
@@ -368,15 +380,21 @@ export function renderError(
  * A choice over the shop's slicer limit, in words that do not blame the model: the quality chosen is named, and
  * the finest quality within the limit is one click away (when the view can change the choice).
  */
-function renderSlicerLimit(code: string, limit: SlicerLimit, select?: Handlers['select']): TemplateResult {
+function renderSlicerLimit(
+  code: string,
+  limit: SlicerLimit,
+  select?: Handlers['select'],
+  about?: string,
+): TemplateResult {
   const instead = select ? limit.instead : null;
+  const over = limit.over?.label;
   return html`
     <div class="error" part="error" role="alert" data-code=${code}>
       <p>
-        ${limit.over ?? 'These choices'} ${limit.over ? 'needs' : 'need'} more slicing time than this shop prices online.
+        ${over ?? 'These choices'} ${over ? 'needs' : 'need'} more slicing time than this shop prices online.
         ${instead ? `${instead.label} is within it.` : 'Choose a coarser quality, or ask the shop for a quote.'}
       </p>
-      ${instead ? html`<button type="button" part="button instead-button" @click=${() => select!('quality', instead.quality)}>Price it with ${instead.label}</button>` : nothing}
+      ${instead ? html`<button type="button" part="button instead-button" @click=${() => select!('quality', instead.quality)}>Price it with ${instead.label}${about ? html`<span class="visually-hidden"> for ${about}</span>` : nothing}</button>` : nothing}
     </div>
   `;
 }
@@ -410,7 +428,7 @@ function renderCart(s: SingleState, h: Handlers): TemplateResult {
       aria-disabled=${busy && !blocked ? 'true' : 'false'} @click=${h.addToCart}>
       ${s.adding ? 'Adding…' : 'Add to cart'}
     </button>
-    ${sizeInDoubt ? html`<p class="hint add-note" part="unit-pending">Answer the size question above to add the part to your cart.</p>` : nothing}
+    ${sizeInDoubt ? renderUnitPending() : nothing}
     ${
       s.added && s.reserved
         ? html`<p class="added reserved" part="added reserved" role="status">Your part is reserved — the shop will contact you.</p>`
