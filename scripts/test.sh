@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Runs the tests: `unit` (lint, types, the server's folder graph, unit, parser and engine tests), `api` (the server
 # suite on PGlite and again on PostgreSQL), `browser` (the widget's component tests and the end-to-end tests in
-# Chromium), or all of them in that order when no stage is named. Stops at the first failing stage.
+# Chromium), or, when no stage is named, `unit` and then the other three parts side by side (see `side_by_side`).
+# Stops at the first failing stage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 stages=("$@")
-[ ${#stages[@]} -gt 0 ] || stages=(unit api browser)
+[ ${#stages[@]} -gt 0 ] || stages=(unit rest)
 
 export NODE_OPTIONS="${NODE_OPTIONS:-} --import tsx"
 run() { node --test --test-concurrency="${TEST_CONCURRENCY:-2}" "$@"; }
@@ -29,14 +30,25 @@ stage_unit() {
 PGLITE_ONLY=(corpus busy-host hostile-uploads early-refusal fair-parsing kept-quotes-picture thin-parts tmp-owners
   s3-storage project-3mf upload-errors data-dir-modes)
 
-stage_api() {
-  # node --test runs its files in name order, whatever order they are given in.
-  mapfile -t api < <(find test/api -name '*.test.ts' | sort)
+# node --test runs its files in name order, whatever order they are given in.
+api_files() { find test/api -name '*.test.ts' | sort; }
+
+part_pglite() {
+  mapfile -t api < <(api_files)
   echo "== server suite on PGlite"
   SQ_TEST_DB=pglite run "${api[@]}"
+}
+
+part_postgres() {
+  mapfile -t api < <(api_files)
   mapfile -t both < <(printf '%s\n' "${api[@]}" | grep -vxF -f <(printf 'test/api/%s.test.ts\n' "${PGLITE_ONLY[@]}"))
   echo "== server suite on PostgreSQL (${#both[@]} of ${#api[@]} files: the rest do not touch SQL of their own)"
   SQ_TEST_DB=postgres run "${both[@]}"
+}
+
+stage_api() {
+  part_pglite
+  part_postgres
 }
 
 stage_browser() {
@@ -47,9 +59,35 @@ stage_browser() {
   TEST_CONCURRENCY=1 run "${e2e[@]}"
 }
 
+# The server suite on each database and the browser tests at the same time, each part's output kept in a file and
+# printed whole when it ends. One after the other, each part ends with its last long files running alone while a
+# core waits; side by side the cores stay busy to the end. The server suite on PGlite, the biggest part, runs two
+# files at a time, the others one.
+side_by_side() {
+  local logs pids=() parts=(pglite postgres browser) failed=0
+  logs=$(mktemp -d)
+  for part in "${parts[@]}"; do
+    case "$part" in
+      pglite) (TEST_CONCURRENCY="${TEST_CONCURRENCY:-2}" part_pglite) ;;
+      postgres) (TEST_CONCURRENCY="${TEST_CONCURRENCY:-1}" part_postgres) ;;
+      browser) (stage_browser) ;;
+    esac >"$logs/$part.log" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${!parts[@]}"; do
+    local status=passed
+    wait "${pids[$i]}" || { status=FAILED; failed=1; }
+    cat "$logs/${parts[$i]}.log"
+    echo "== ${parts[$i]}: $status (${SECONDS} s since the tests began)"
+  done
+  rm -rf "$logs"
+  return "$failed"
+}
+
 for stage in "${stages[@]}"; do
   case "$stage" in
     unit | api | browser) "stage_$stage" ;;
+    rest) side_by_side ;;
     *) echo "test: unknown stage '$stage' (expected unit, api or browser)" >&2; exit 2 ;;
   esac
 done
