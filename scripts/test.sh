@@ -59,26 +59,33 @@ stage_browser() {
   TEST_CONCURRENCY=1 run "${e2e[@]}"
 }
 
+part_browser() { stage_browser; }
+
 # The server suite on each database and the browser tests at the same time, each part's output kept in a file and
 # printed whole when it ends. One after the other, each part ends with its last long files running alone while a
-# core waits; side by side the cores stay busy to the end. The server suite on PGlite, the biggest part, runs two
-# files at a time, the others one.
+# core waits; side by side the cores stay busy to the end. The server suites run two files at a time, the browser
+# tests one.
 side_by_side() {
   local logs pids=() parts=(pglite postgres browser) failed=0
   logs=$(mktemp -d)
   for part in "${parts[@]}"; do
-    case "$part" in
-      pglite) (TEST_CONCURRENCY="${TEST_CONCURRENCY:-2}" part_pglite) ;;
-      postgres) (TEST_CONCURRENCY="${TEST_CONCURRENCY:-1}" part_postgres) ;;
-      browser) (stage_browser) ;;
-    esac >"$logs/$part.log" 2>&1 &
+    (
+      set +e
+      (
+        set -e # each part stops at its first failing command, as a stage does
+        "part_$part"
+      )
+      status=$?
+      echo "== $part ended ${SECONDS} s after the tests began"
+      exit "$status"
+    ) >"$logs/$part.log" 2>&1 &
     pids+=($!)
   done
   for i in "${!parts[@]}"; do
     local status=passed
     wait "${pids[$i]}" || { status=FAILED; failed=1; }
     cat "$logs/${parts[$i]}.log"
-    echo "== ${parts[$i]}: $status (${SECONDS} s since the tests began)"
+    echo "== ${parts[$i]}: $status"
   done
   rm -rf "$logs"
   return "$failed"

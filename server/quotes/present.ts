@@ -1,10 +1,10 @@
 // Quote shapes: the API record, the quote result, and the webhook event bodies (docs/webhooks.md).
-import type { QuoteRow, QuoteStatus } from './sql.ts';
+import type { QuoteRecordRow, QuoteRow, QuoteStatus } from './sql.ts';
 import type { JobStep } from './time-left.ts';
 import type { ContractSchema } from '../openapi/index.ts';
 
 /** The quote result object plus the breakdown and print statistics (stored at completion). */
-export function presentQuote(row: QuoteRow, now: Date): ContractSchema<'Quote'> {
+export function presentQuote(row: QuoteRecordRow, now: Date): ContractSchema<'Quote'> {
   return {
     quote_id: row.id,
     job_id: row.id,

@@ -182,23 +182,40 @@ export async function quoteStatus(db: Queryable, id: string): Promise<QuoteStatu
   return row?.status;
 }
 
+/** The columns a quote's API record is made of (presentQuote): the history page reads only these. */
+export const QUOTE_RECORD_COLUMNS = [
+  'id',
+  'status',
+  'mode',
+  'file_id',
+  'file_name',
+  'created_at',
+  'finished_at',
+  'expires_at',
+  'result',
+  'error',
+] as const satisfies readonly (keyof QuoteRow)[];
+export type QuoteRecordRow = Pick<QuoteRow, (typeof QUOTE_RECORD_COLUMNS)[number]>;
+
 /**
  * A page of history and the history's length in one statement (one round trip): the count's row is joined to the
- * page, so a page past the end still brings the count, on a row whose quote columns are null.
+ * page, so a page past the end still brings the count, on a row whose quote columns are null. Only the columns the
+ * API record shows are read: a quote's resolved settings and estimate features are most of its row's bytes.
  */
 export async function listQuotes(db: Queryable, accountId: string, limit: number, offset: number) {
-  const rows = await db.query<QuoteRow & { total__: number }>(
+  const columns = QUOTE_RECORD_COLUMNS.join(', ');
+  const rows = await db.query<QuoteRecordRow & { total__: number }>(
     `SELECT c.total__, q.* FROM
        (SELECT count(*)::int AS total__ FROM quotes WHERE account_id = $1 AND deleted_at IS NULL) c
        LEFT JOIN (
-         SELECT * FROM quotes WHERE account_id = $1 AND deleted_at IS NULL
+         SELECT ${columns} FROM quotes WHERE account_id = $1 AND deleted_at IS NULL
          ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3
        ) q ON true
      ORDER BY q.created_at DESC, q.id DESC`,
     [accountId, limit, offset],
   );
   const total = firstRow(rows).total__;
-  const page = rows.filter((r) => r.id !== null).map(({ total__: _, ...quote }) => quote as QuoteRow);
+  const page = rows.filter((r) => r.id !== null).map(({ total__: _, ...quote }) => quote as QuoteRecordRow);
   return { rows: page, total };
 }
 
