@@ -1,0 +1,85 @@
+// The time left a waiting shopper reads (docs/instant-price.md, "Progress a shopper believes"). The server's figure
+// is read every two seconds and may move either way as the slicer reports its stages and the queue changes; what the
+// shopper sees only counts down, smoothly, from the latest figure it may believe, and never below zero ("almost
+// done"). It goes up only with a reason the server gave, and then says it in words: the queue grew, the part waits
+// for others being sliced first or for the same slice under way, or the slice is taking longer than predicted.
+// Pure functions of the readings and the clock's `now` (ms), so that a test drives them without waiting.
+
+/** Why the server's figure is more than the quote's own slice (the Job's `expected_remaining_reason`). */
+export type ServerReason = 'queue' | 'same_slice' | 'slower_than_predicted';
+
+/** One reading of a job, as GET /v2/jobs answered it. */
+export interface TimeLeftReading {
+  seconds: number | null;
+  reason: ServerReason | null;
+  /** Slices the job waits for while queued (`slices_ahead`); null while slicing. */
+  ahead: number | null;
+}
+
+/** Why the time shown went up, in the words the shopper reads beside it. */
+export type RaiseReason = 'queue' | 'queue_grew' | 'same_slice' | 'ahead_slower' | 'slower';
+
+export const RAISE_WORDS: Record<RaiseReason, string> = {
+  queue: 'other parts are being sliced first',
+  queue_grew: 'more parts joined the queue ahead of yours',
+  same_slice: 'waiting for the same slice, already under way',
+  ahead_slower: 'the parts ahead are taking longer than predicted',
+  slower: 'the slice is taking longer than predicted',
+};
+
+/** What the shopper is shown: a figure that counts down from `at`, and why it last went up. */
+export interface TimeLeft {
+  /** Seconds left at `at` (ms on the page's clock). */
+  seconds: number;
+  at: number;
+  /** The server's reason for the figure followed: a reason that appears is news, one that stays is not. */
+  basis: ServerReason | null;
+  ahead: number | null;
+  /** Why the figure last went up, said with it; null while it has only counted down. */
+  raised: RaiseReason | null;
+}
+
+/** The server rounds its figure up to whole seconds: a reading this much above the countdown is the same figure. */
+const ROUNDING_S = 1;
+
+/** Seconds left now, counted down from the figure followed; never below zero. */
+export function secondsLeft(t: TimeLeft, now: number): number {
+  return Math.max(0, t.seconds - (now - t.at) / 1000);
+}
+
+/**
+ * Why a reading above the countdown may raise it, or null when it may not: a reason that was not there before, a
+ * queue that grew, or the same reason still there once the countdown has run out (it took longer again).
+ */
+export function raiseReason(prev: TimeLeft, r: TimeLeftReading, left: number): RaiseReason | null {
+  if (!r.reason) return null;
+  if (r.reason === 'queue' && prev.ahead !== null && r.ahead !== null && r.ahead > prev.ahead) return 'queue_grew';
+  const news = r.reason !== prev.basis;
+  if (r.reason === 'slower_than_predicted') return news || left <= 0 ? 'slower' : null;
+  if (news) return r.reason;
+  if (left > 0) return null;
+  return r.reason === 'queue' ? 'ahead_slower' : 'slower';
+}
+
+/** The time left to show after a new reading at `now`: lower at once, higher only with a reason, else counting on. */
+export function followTimeLeft(prev: TimeLeft | null, r: TimeLeftReading, now: number): TimeLeft | null {
+  if (r.seconds === null) return prev;
+  const fresh = { seconds: r.seconds, at: now, basis: r.reason, ahead: r.ahead };
+  if (!prev) return { ...fresh, raised: null };
+  const left = secondsLeft(prev, now);
+  if (r.seconds < left) return { ...fresh, raised: null };
+  if (r.seconds <= left + ROUNDING_S) return { ...prev, basis: r.reason, ahead: r.ahead };
+  const why = raiseReason(prev, r, left);
+  // Without a reason the shopper keeps counting down: the figure is noise, or the wait ahead was underestimated.
+  return why ? { ...fresh, raised: why } : { ...prev, ahead: r.ahead };
+}
+
+/** What the shopper reads: "exact price in ~4 s", with why when it went up; "almost done" at zero. */
+export function timeLeftWords(t: TimeLeft | null, now: number): string {
+  if (!t) return 'exact price soon';
+  const left = secondsLeft(t, now);
+  const why = t.raised ? ` — ${RAISE_WORDS[t.raised]}` : '';
+  if (left <= 0) return `almost done${why}`;
+  const s = Math.ceil(left);
+  return `exact price in ~${s < 60 ? `${s} s` : `${Math.round(s / 60)} min`}${why}`;
+}
