@@ -85,6 +85,14 @@ test('it goes up only with a reason, and says it', () => {
   assert.equal(timeLeftWords(same, 2000), 'exact price in ~8 s — waiting for the same slice, already under way');
 });
 
+test('the first figure says its reason too', () => {
+  assert.equal(
+    timeLeftWords(followTimeLeft(null, reading(9, 'queue', 2), 0), 0),
+    'exact price in ~9 s — other parts are being sliced first',
+  );
+  assert.equal(timeLeftWords(followTimeLeft(null, reading(9), 0), 0), 'exact price in ~9 s');
+});
+
 test('the wait ahead underestimated is no reason: at zero it says "almost done" until the price comes', () => {
   // Queued, then slicing its own predicted 7 s after the countdown ran out: no reason, so no jump back up.
   let t = followTimeLeft(null, reading(3, 'queue', 1), 0)!;

@@ -27,6 +27,14 @@ export const RAISE_WORDS: Record<RaiseReason, string> = {
   slower: 'the slice is taking longer than predicted',
 };
 
+/** The server's reason as said with a figure that did not go up (the first, or a lower one). */
+const SAID: Record<ServerReason | 'none', RaiseReason | null> = {
+  queue: 'queue',
+  same_slice: 'same_slice',
+  slower_than_predicted: 'slower',
+  none: null,
+};
+
 /** What the shopper is shown: a figure that counts down from `at`, and why it last went up. */
 export interface TimeLeft {
   /** Seconds left at `at` (ms on the page's clock). */
@@ -35,7 +43,7 @@ export interface TimeLeft {
   /** The server's reason for the figure followed: a reason that appears is news, one that stays is not. */
   basis: ServerReason | null;
   ahead: number | null;
-  /** Why the figure last went up, said with it; null while it has only counted down. */
+  /** Why the figure is more than the slice's own, said with it: the server's reason, or why it went up. */
   raised: RaiseReason | null;
 }
 
@@ -65,13 +73,14 @@ export function raiseReason(prev: TimeLeft, r: TimeLeftReading, left: number): R
 export function followTimeLeft(prev: TimeLeft | null, r: TimeLeftReading, now: number): TimeLeft | null {
   if (r.seconds === null) return prev;
   const fresh = { seconds: r.seconds, at: now, basis: r.reason, ahead: r.ahead };
-  if (!prev) return { ...fresh, raised: null };
+  if (!prev || r.seconds < secondsLeft(prev, now)) return { ...fresh, raised: SAID[r.reason ?? 'none'] };
   const left = secondsLeft(prev, now);
-  if (r.seconds < left) return { ...fresh, raised: null };
-  if (r.seconds <= left + ROUNDING_S) return { ...prev, basis: r.reason, ahead: r.ahead };
+  // Its reason is said while the server still gives one (a part no longer queued is not "waiting for others").
+  const kept = { ...prev, basis: r.reason, ahead: r.ahead, raised: r.reason ? prev.raised : null };
+  if (r.seconds <= left + ROUNDING_S) return kept;
   const why = raiseReason(prev, r, left);
   // Without a reason the shopper keeps counting down: the figure is noise, or the wait ahead was underestimated.
-  return why ? { ...fresh, raised: why } : { ...prev, ahead: r.ahead };
+  return why ? { ...fresh, raised: why } : kept;
 }
 
 /** What the shopper reads: "exact price in ~4 s", with why when it went up; "almost done" at zero. */
