@@ -301,7 +301,7 @@ export interface paths {
   "/v2/widget/estimate": {
     /**
      * An instant estimate from mesh features measured in the browser, before the upload has arrived
-     * @description Widget keys only. The features must have been measured with the configuration's `slice_settings` and the offer's default quality and infill (or the `choices` sent); otherwise 422 naming `features`. Counted in the widget key's `quote` rate-limit class; uses no quote allowance and no slicer time.
+     * @description Widget keys only. The features must have been measured with the settings of the choices priced: the configuration's `slice_settings` for the offer's default choices, or the chosen quality's `qualities[].slice_settings` with `fill_density` set to the infill chosen (the `choices` sent); otherwise 422 naming `features`. Counted in the `write` rate-limit class, per shopper address: it uses no quote allowance and no slicer time, so a shopper's estimates never take the place of their quotes.
      */
     post: operations["estimateFromFeatures"];
   };
@@ -5233,7 +5233,7 @@ export interface operations {
   };
   /**
    * An instant estimate from mesh features measured in the browser, before the upload has arrived
-   * @description Widget keys only. The features must have been measured with the configuration's `slice_settings` and the offer's default quality and infill (or the `choices` sent); otherwise 422 naming `features`. Counted in the widget key's `quote` rate-limit class; uses no quote allowance and no slicer time.
+   * @description Widget keys only. The features must have been measured with the settings of the choices priced: the configuration's `slice_settings` for the offer's default choices, or the chosen quality's `qualities[].slice_settings` with `fill_density` set to the infill chosen (the `choices` sent); otherwise 422 naming `features`. Counted in the `write` rate-limit class, per shopper address: it uses no quote allowance and no slicer time, so a shopper's estimates never take the place of their quotes.
    */
   estimateFromFeatures: {
     requestBody: {

@@ -129,6 +129,10 @@ test('features measured in the browser are priced as an estimate: marked, with i
     estimate.weight_range[0] <= estimate.filament_weight && estimate.filament_weight <= estimate.weight_range[1],
   );
   assert.ok(!('quote_id' in res.body) && !('signature' in estimate), 'nothing to put in a cart');
+  // Counted as a write, not in the quote class: a shopper's estimates never take the place of their quotes.
+  const plans = JSON.parse(readFileSync(new URL('../../server/plans.json', import.meta.url), 'utf8'));
+  assert.equal(Number(res.headers.get('x-ratelimit-limit')), plans.business.rate_limits.write.limit);
+  assert.notEqual(plans.business.rate_limits.write.limit, plans.business.rate_limits.quote.limit);
   // The same part, uploaded and sliced: the exact weight is expected inside the estimate's range.
   const fileId = await s.upload(bytes, 'box.obj');
   const exact = await s.post(`/v2/file/quote/${fileId}`, { choices: {} });

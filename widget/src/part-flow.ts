@@ -12,7 +12,7 @@ import type { ParsedPreview } from './parse-protocol.ts';
 import { fetchQuote, quoteRequest, sleep } from './quote-flow.ts';
 import { checkQuantity, findQuality, lineTotal, withMaterial } from './selection.ts';
 import { EMPTY_RUN, type ModelSummary, type PartState, type Stage } from './state.ts';
-import type { EstimateSettings } from '../../shared/estimate/index.ts';
+import type { EstimateSettings, Features } from '../../shared/estimate/index.ts';
 import { ChoiceEstimates, estimateKey } from './choice-estimate.ts';
 import { followTimeLeft, type TimeLeft } from './time-left.ts';
 import type {
@@ -110,6 +110,8 @@ export class PartFlow {
   private parse: ParseRun | null = null;
   /** The part's scale since it was read (a rescale on the server): what the worker's mesh is measured at. */
   private meshScale = 1;
+  /** The features measured of the mesh, by size and settings. */
+  private readonly measured = new Map<string, Promise<Features | null>>();
   /** Estimates of the choices the shopper made (choice-estimate.ts), the first one included. */
   private readonly estimates = new ChoiceEstimates({
     client: () => this.host.client,
@@ -142,14 +144,22 @@ export class PartFlow {
     this.s = { ...EMPTY_RUN, selection, quantityError: null };
   }
 
-  /** The estimator's features of the mesh with `settings`: the first ones measured with the parse, else anew. */
-  private async measure(settings: EstimateSettings) {
+  /**
+   * The estimator's features of the mesh with `settings` at its size: the first ones measured with the parse, others
+   * measured once each (a material change keeps them: no setting the estimator reads changes with the material).
+   */
+  private measure(settings: EstimateSettings): Promise<Features | null> {
     const run = this.parse;
     const config = this.host.config;
-    if (!run || !config) return null;
-    const first = config.slice_settings;
-    if (this.meshScale === 1 && first && JSON.stringify(settings) === JSON.stringify(first)) return run.features;
-    return run.measure(settings, this.meshScale);
+    if (!run || !config) return Promise.resolve(null);
+    const key = `${this.meshScale}|${JSON.stringify(settings)}`;
+    let features = this.measured.get(key);
+    if (!features) {
+      const first = this.meshScale === 1 && JSON.stringify(settings) === JSON.stringify(config.slice_settings);
+      features = first ? run.features : run.measure(settings, this.meshScale);
+      this.measured.set(key, features);
+    }
+    return features;
   }
 
   /** Starts over with `file`: whatever ran for the previous file stops. The signal aborts with the next start. */
@@ -161,6 +171,7 @@ export class PartFlow {
     this.parsed = null;
     this.parse = null;
     this.meshScale = 1;
+    this.measured.clear();
     this.estimates.clear();
     this.priced.clear();
     this.patch({ ...EMPTY_RUN, parsing: true });
@@ -207,6 +218,7 @@ export class PartFlow {
     this.sourceFile = this.parsed = null;
     this.parse = null;
     this.meshScale = 1;
+    this.measured.clear();
     this.estimates.clear();
     this.priced.clear();
     this.patch({ ...EMPTY_RUN });
@@ -310,7 +322,8 @@ export class PartFlow {
     }
     // The old price is not shown as if it were this choice's: the choice's estimate is, at once when it is known,
     // else as soon as the browser has measured it; the exact price follows from the slice.
-    const holding = holds && !!this.s.quote && this.s.quoting === null && !this.s.error;
+    // The price shown: the exact one (nothing re-pricing it), or one already held through an earlier colour change.
+    const holding = holds && !!this.s.quote && (this.s.quoting === null || this.s.holding) && !this.s.error;
     const estimate = holding ? null : this.estimates.get(selection, this.meshScale);
     this.patch({
       quoting: 0,
