@@ -261,6 +261,20 @@ test('a job read with Prefer: wait answers when the job finishes; a queued job s
   });
   assert.equal(slower.status, 'processing');
   assert.ok(slower.expected_remaining_seconds >= predicted_s, 'half the time it has taken more');
+  // A read held with Prefer: wait tells the time left as of its answer: the job moved on while it was held (its
+  // expected end pushed back: the server's clock jumped, then stood still), and the answer says so.
+  server.clock.freeze();
+  try {
+    const heldRead = api.request('GET', `/v2/jobs/${benchyJob}`, { headers: { prefer: 'wait=5' } });
+    server.clock.advance(60_000);
+    const answered = (await heldRead).body;
+    const after = (await api.get(`/v2/jobs/${benchyJob}`)).body;
+    assert.equal(answered.status, 'processing');
+    assert.ok(answered.expected_remaining_seconds > 30, JSON.stringify(answered));
+    assert.equal(answered.expected_remaining_seconds, after.expected_remaining_seconds, 'not the figure of its start');
+  } finally {
+    server.clock.resume();
+  }
   held.release();
   // Each read waits for the end (at most 10 s): the last one carries the result.
   const done = await until('the queued quote', 240_000, async () => {

@@ -215,7 +215,7 @@ test('a changed infill shows its estimate before its exact price; the time left 
   for (let i = 1; i < shown.length; i++)
     if (seconds(shown[i]!) > seconds(shown[i - 1]!))
       assert.ok(
-        shown[i]!.includes(' — the slice is taking longer than predicted'),
+        shown[i]!.includes(' — slower than predicted'),
         `up from "${shown[i - 1]}" to "${shown[i]}" without its reason`,
       );
   await page.close();

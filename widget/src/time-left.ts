@@ -2,7 +2,7 @@
 // is read every two seconds and may move either way as the slicer reports its stages and the queue changes; what the
 // shopper sees only counts down, smoothly, from the latest figure it may believe, and never below zero ("almost
 // done"). It goes up only with a reason the server gave, and then says it in words: the queue grew, the part waits
-// for others being sliced first or for the same slice under way, or the slice is taking longer than predicted.
+// for others sliced first or for the same slice under way, or the slice is slower than predicted.
 // Pure functions of the readings and the clock's `now` (ms), so that a test drives them without waiting.
 
 /** Why the server's figure is more than the quote's own slice (the Job's `expected_remaining_reason`). */
@@ -19,12 +19,13 @@ export interface TimeLeftReading {
 /** Why the time shown went up, in the words the shopper reads beside it. */
 export type RaiseReason = 'queue' | 'queue_grew' | 'same_slice' | 'ahead_slower' | 'slower';
 
+/** Short: on a phone they stand in the sticky price bar, which stays under 15 % of the screen. */
 export const RAISE_WORDS: Record<RaiseReason, string> = {
-  queue: 'other parts are being sliced first',
-  queue_grew: 'more parts joined the queue ahead of yours',
-  same_slice: 'waiting for the same slice, already under way',
-  ahead_slower: 'the parts ahead are taking longer than predicted',
-  slower: 'the slice is taking longer than predicted',
+  queue: 'other parts are sliced first',
+  queue_grew: 'more parts queued ahead',
+  same_slice: 'the same slice is under way',
+  ahead_slower: 'parts ahead are slower than predicted',
+  slower: 'slower than predicted',
 };
 
 /** The server's reason as said with a figure that did not go up (the first, or a lower one). */
