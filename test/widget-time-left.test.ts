@@ -67,10 +67,10 @@ test('it goes up only with a reason, and says it', () => {
   // Queued behind one slice, then two (the queue grew): up, with the words.
   let t = followTimeLeft(null, reading(6, 'queue', 1), 0)!;
   t = followTimeLeft(t, reading(12, 'queue', 2), 2000)!;
-  assert.equal(timeLeftWords(t, 2000), 'exact price in ~12 s — more parts queued ahead');
+  assert.equal(timeLeftWords(t, 2000), 'exact price in ~12 s — the queue grew');
   // The same queue, a higher figure (its slices ahead were re-estimated): no reason, keeps counting down.
   const noise = followTimeLeft(t, reading(20, 'queue', 2), 4000)!;
-  assert.equal(timeLeftWords(noise, 4000), 'exact price in ~10 s — more parts queued ahead');
+  assert.equal(timeLeftWords(noise, 4000), 'exact price in ~10 s — the queue grew');
   // The slice turned out longer than predicted: a new reason, up at once.
   let slow = followTimeLeft(null, reading(3), 0)!;
   slow = followTimeLeft(slow, reading(9, 'slower_than_predicted'), 2000)!;
@@ -82,13 +82,13 @@ test('it goes up only with a reason, and says it', () => {
   assert.equal(timeLeftWords(ranOut, 12_000), 'exact price in ~6 s — slower than predicted');
   // Waiting for the same slice, already under way for another request.
   const same = followTimeLeft(followTimeLeft(null, reading(2), 0), reading(8, 'same_slice', 0), 2000)!;
-  assert.equal(timeLeftWords(same, 2000), 'exact price in ~8 s — the same slice is under way');
+  assert.equal(timeLeftWords(same, 2000), 'exact price in ~8 s — same slice under way');
 });
 
 test('the first figure says its reason too', () => {
   assert.equal(
     timeLeftWords(followTimeLeft(null, reading(9, 'queue', 2), 0), 0),
-    'exact price in ~9 s — other parts are sliced first',
+    'exact price in ~9 s — other parts go first',
   );
   assert.equal(timeLeftWords(followTimeLeft(null, reading(9), 0), 0), 'exact price in ~9 s');
 });

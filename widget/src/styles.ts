@@ -63,6 +63,8 @@ export const styles = css`
     .buy-bar .progress { gap: 0; }
     .buy-bar .progress span { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
     .buy-bar .estimate .amount { font-size: 1.2em; }
+    /* "exact price in" is left to screen readers there: "~6 s — slower than predicted" keeps the bar short. */
+    .buy-bar .when-lead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
     /* A control the browser scrolls to (Tab, a focus after a render) stops above the sticky bar, never
        under it: the bar is at most 15 % of the screen, plus a gap. The quantity keeps its help or
        error line in view too. */

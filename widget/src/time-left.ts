@@ -21,10 +21,10 @@ export type RaiseReason = 'queue' | 'queue_grew' | 'same_slice' | 'ahead_slower'
 
 /** Short: on a phone they stand in the sticky price bar, which stays under 15 % of the screen. */
 export const RAISE_WORDS: Record<RaiseReason, string> = {
-  queue: 'other parts are sliced first',
-  queue_grew: 'more parts queued ahead',
-  same_slice: 'the same slice is under way',
-  ahead_slower: 'parts ahead are slower than predicted',
+  queue: 'other parts go first',
+  queue_grew: 'the queue grew',
+  same_slice: 'same slice under way',
+  ahead_slower: 'parts ahead are slower',
   slower: 'slower than predicted',
 };
 
@@ -84,12 +84,21 @@ export function followTimeLeft(prev: TimeLeft | null, r: TimeLeftReading, now: n
   return why ? { ...fresh, raised: why } : kept;
 }
 
-/** What the shopper reads: "exact price in ~4 s", with why when it went up; "almost done" at zero. */
-export function timeLeftWords(t: TimeLeft | null, now: number): string {
-  if (!t) return 'exact price soon';
+/**
+ * What the shopper reads, in parts: `lead` ("exact price in ", which a phone's price bar leaves to screen readers),
+ * the figure ("~4 s"; "almost done" at zero; "exact price soon" before the first) and why it is what it is.
+ */
+export function timeLeftParts(t: TimeLeft | null, now: number): { lead: string; figure: string; why: string | null } {
+  if (!t) return { lead: '', figure: 'exact price soon', why: null };
   const left = secondsLeft(t, now);
-  const why = t.raised ? ` — ${RAISE_WORDS[t.raised]}` : '';
-  if (left <= 0) return `almost done${why}`;
+  const why = t.raised ? RAISE_WORDS[t.raised] : null;
+  if (left <= 0) return { lead: '', figure: 'almost done', why };
   const s = Math.ceil(left);
-  return `exact price in ~${s < 60 ? `${s} s` : `${Math.round(s / 60)} min`}${why}`;
+  return { lead: 'exact price in ', figure: `~${s < 60 ? `${s} s` : `${Math.round(s / 60)} min`}`, why };
+}
+
+/** The same in one line: "exact price in ~4 s", "exact price in ~9 s — slower than predicted", "almost done". */
+export function timeLeftWords(t: TimeLeft | null, now: number): string {
+  const { lead, figure, why } = timeLeftParts(t, now);
+  return `${lead}${figure}${why ? ` — ${why}` : ''}`;
 }

@@ -4,7 +4,7 @@ import type { SlicerLimit } from './errors.ts';
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { dimensions, duration, grams, money, percent } from './format.ts';
-import { timeLeftWords } from './time-left.ts';
+import { timeLeftParts } from './time-left.ts';
 import { lineTotal, minimumUnitPrice, quoteLine, type PricedQuote } from './selection.ts';
 import type { WidgetState } from './state.ts';
 import type { JobStep, MaterialPrices, Pricing, Selection, WidgetConfig } from './types.ts';
@@ -273,12 +273,12 @@ export const priceShown = (s: Pick<WidgetState, 'quote' | 'quoting' | 'holding'>
 export function renderEstimate(p: Pricing, s: Pick<WidgetState, 'locale' | 'currencyDisplay'>): TemplateResult {
   const e = p.estimate!;
   const fmt = (v: number) => money(v, e.currency, s.locale, s.currencyDisplay);
-  const when = timeLeftWords(p.timeLeft ?? null, p.now ?? Date.now());
+  const when = timeLeftParts(p.timeLeft ?? null, p.now ?? Date.now());
   const [lo = e.total_price, hi = e.total_price] = e.price_range;
   return html`<div class="estimate" part="estimate" data-estimate>
     <div class="amount approx" part="estimate-amount"><span aria-hidden="true">≈ </span><span class="visually-hidden">About </span>${fmt(e.total_price)} each</div>
     <div class="each" part="estimate-range">
-      ${rangeHalfWidth(e.total_price, [lo, hi]) <= MAX_SHOWN_RANGE ? `Estimate ${fmt(lo)}–${fmt(hi)}` : 'Estimate'} · ${when}
+      ${rangeHalfWidth(e.total_price, [lo, hi]) <= MAX_SHOWN_RANGE ? `Estimate ${fmt(lo)}–${fmt(hi)}` : 'Estimate'} · <span class="when-lead">${when.lead}</span>${when.figure}${when.why ? ` — ${when.why}` : ''}
     </div>
   </div>`;
 }
