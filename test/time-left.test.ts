@@ -30,19 +30,37 @@ test('a slice that reaches its stages late is expected to end late, more so the 
   assert.ok(expectedSliceMs(10_000, 'Infilling layers', 1000) < 10_000);
 });
 
-test('a slice past its expected length is given a quarter of its time more, not a last second', () => {
+test('a slice past its expected length is given half its time more, held until reached, and said to be slower', () => {
   let clock = 1_000_000;
   const now = () => clock;
   const onTime = sliceExpectation(20, now);
   clock += 5000;
   assert.equal(onTime.doneAt().getTime(), 1_000_000 + 20_000, 'within its prediction: the prediction');
+  assert.equal(onTime.slower(), false);
   const late = sliceExpectation(10, now);
+  const start = clock;
   clock += 40_000;
-  assert.equal(late.doneAt().getTime() - clock, 10_000, '40 s into a 10 s slice: 10 s more');
+  assert.equal(late.doneAt().getTime() - clock, 20_000, '40 s into a 10 s slice: 20 s more');
+  assert.equal(late.slower(), true, 'the reason its time left grew');
+  // The new end holds: the time left counts down to it at every heartbeat instead of creeping up.
+  const lefts: number[] = [];
+  for (let beat = 0; beat < 19; beat++) {
+    clock += 1000;
+    lefts.push(late.doneAt().getTime() - clock);
+  }
+  assert.deepEqual(
+    lefts,
+    lefts.map((_, i) => 19_000 - i * 1000),
+    'one second less at each heartbeat',
+  );
+  // Reached again: a second extension, half of the 60 s taken by then.
+  clock += 1000;
+  assert.equal(late.doneAt().getTime() - start, 90_000);
   // Infill reached 11 s into a slice predicted at 10 s: expected longer than predicted.
   const staged = sliceExpectation(10, now);
   clock += 11_000;
   staged.onProgress({ percent: 70, stage: 'Infilling layers' });
   assert.ok(staged.expectedMs() > 15_000);
+  assert.equal(staged.slower(), true);
   assert.equal(sliceExpectation(null, now).expectedMs(), 10_000, 'no prediction: 10 s');
 });

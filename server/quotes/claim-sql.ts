@@ -69,7 +69,8 @@ export async function claimJob(
        ORDER BY coalesce(ba.n, 0), coalesce(ua.s, 0), coalesce(bc.n, 0), coalesce(uc.s, 0), q.priority, q.created_at
        LIMIT 1 FOR UPDATE OF q SKIP LOCKED)
      UPDATE quotes q SET status = 'processing', progress = 5, attempts = q.attempts + 1, lease_owner = $1,
-       lease_expires_at = now() + make_interval(secs => $2::float8 / 1000), started_at = coalesce(q.started_at, now())
+       lease_expires_at = now() + make_interval(secs => $2::float8 / 1000), started_at = coalesce(q.started_at, now()),
+       expected_done_at = NULL, slower_than_predicted = false
      FROM next WHERE q.id = next.id
      RETURNING q.*, next.previous_status,
        (SELECT count(*) FROM quotes w WHERE w.account_id = q.account_id AND w.status = 'queued' AND w.id <> q.id)::int

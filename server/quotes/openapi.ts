@@ -422,6 +422,8 @@ export const quoteSchemas = {
       'stage',
       'step',
       'expected_remaining_seconds',
+      'expected_remaining_reason',
+      'slices_ahead',
       'file_id',
       'file_name',
       'attempts',
@@ -461,7 +463,19 @@ export const quoteSchemas = {
         type: ['integer', 'null'],
         minimum: 1,
         description:
-          "Until the job finishes, the seconds it is expected to take still (an estimate, at least 1): while queued, the predicted slicer time of the work ahead of it shared over the slicer's slots plus its own (or, when a prefetch or another quote is making the same slice, until that one ends); while slicing, until its predicted end. Null once finished, or while queued when its cost is unknown",
+          "Until the job finishes, the seconds it is expected to take still (an estimate, at least 1): while queued, the predicted slicer time of the work ahead of it shared over the slicer's slots plus its own (or, when a prefetch or another quote is making the same slice, until that one ends); while slicing, until its predicted end (a slice that reaches that end is given half the time it has taken more, which holds until it is reached). Null once finished, or while queued when its cost is unknown",
+      },
+      expected_remaining_reason: {
+        type: ['string', 'null'],
+        enum: ['queue', 'same_slice', 'slower_than_predicted', null],
+        description:
+          "Why `expected_remaining_seconds` is more than the job's own predicted slice, so that a client can say why a time left grew: `queue` (it waits for the slices ahead of it, `slices_ahead`), `same_slice` (another request is making the same slice; it ends with that one), `slower_than_predicted` (its slice is expected to take longer than predicted: its stages came late, or it outran its expected end). Null: the figure is its own prediction, or it has finished",
+      },
+      slices_ahead: {
+        type: ['integer', 'null'],
+        minimum: 0,
+        description:
+          'While queued: the slices it waits for (running, and queued before it); 0 when a slicer slot is free for it. A number that grows is a queue that grew. Null while slicing or once finished',
       },
       file_id: { type: 'string' },
       file_name: { type: 'string' },

@@ -1,6 +1,6 @@
 // Quote shapes: the API record, the quote result, and the webhook event bodies (docs/webhooks.md).
 import type { QuoteRecordRow, QuoteRow, QuoteStatus } from './sql.ts';
-import type { JobStep } from './time-left.ts';
+import type { JobTimeLeft } from './time-left.ts';
 import type { ContractSchema } from '../openapi/index.ts';
 
 /** The quote result object plus the breakdown and print statistics (stored at completion). */
@@ -31,11 +31,7 @@ function completedFields(result: NonNullable<QuoteRow['result']>, expiresAt: Dat
 }
 
 /** A job as GET /v2/jobs answers it; `progress` is its step and time left (time-left.ts). */
-export function presentJob(
-  row: QuoteRow,
-  now: Date,
-  progress: { step: JobStep | null; expected_remaining_seconds: number | null },
-): ContractSchema<'Job'> {
+export function presentJob(row: QuoteRow, now: Date, progress: JobTimeLeft): ContractSchema<'Job'> {
   return {
     job_id: row.id,
     quote_id: row.id,

@@ -66,7 +66,7 @@ export function quoteWorker(deps: QuoteWorkerDeps, { owner, leaseMs, slice, file
         const byTime = Math.min(95, 5 + Math.round((90 * elapsed) / expectation.expectedMs()));
         const percent = Math.min(95, Math.max(byTime, reported?.percent ?? 0));
         const expectedDoneAt = expectation.doneAt();
-        const progress = { percent, stage: reported?.stage ?? null, expectedDoneAt };
+        const progress = { percent, stage: reported?.stage ?? null, expectedDoneAt, slower: expectation.slower() };
         const held = await renewLease(deps.db, job.id, owner, leaseMs, progress).catch(() => true);
         if (!held) ctrl.abort(new LeaseLostError(job.id));
       },

@@ -87,8 +87,12 @@ export function quotesRouter(deps: Deps) {
     let row = await quoteForCaller(deps.db, ctx.state.auth, id);
     if (!row) throw notFound('job', ctx.params.job_id);
     const waitMs = preferredWait(ctx, JOB_WAIT_MAX_S * 1000, 0);
-    if (waitMs > 0 && !finished(row) && (await deps.jobs.waitFor(row.id, waitMs)))
+    // Read again after the wait, finished or not: a job still running has moved on (its stage, its expected end),
+    // and its time left is told as of the answer, not as of the question.
+    if (waitMs > 0 && !finished(row)) {
+      await deps.jobs.waitFor(row.id, waitMs);
       row = (await quoteForCaller(deps.db, ctx.state.auth, id)) ?? row;
+    }
     const now = deps.now();
     const job = presentJob(row, now, await jobProgress(deps, row, now));
     ctx.body = job.result ? { ...job, result: await quoteForViewer(deps, ctx.state.auth, job.result) } : job;

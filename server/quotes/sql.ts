@@ -54,6 +54,8 @@ export interface QuoteRow {
   /** While slicing: the slicer's stage, and when the slice is expected to end. */
   stage: string | null;
   expected_done_at: Date | null;
+  /** While slicing: its slice is expected to take longer than predicted (the reason its time left grew). */
+  slower_than_predicted: boolean;
   /** The instant estimate shown while the slice runs, and the features it was made from (docs/estimate.md). */
   estimate: PresentedEstimate | null;
   estimate_features: Features | null;
@@ -278,6 +280,8 @@ export interface JobProgress {
   percent: number;
   stage: string | null;
   expectedDoneAt: Date | null;
+  /** The slice is expected to take longer than predicted. */
+  slower: boolean;
 }
 
 /** Extends the lease while the worker is alive and records progress; false when another worker has taken the job over. */
@@ -290,9 +294,9 @@ export async function renewLease(
 ): Promise<boolean> {
   const rows = await db.query(
     `UPDATE quotes SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000), progress = greatest(progress, $4),
-       stage = coalesce($5, stage), expected_done_at = $6
+       stage = coalesce($5, stage), expected_done_at = $6, slower_than_predicted = $7
      WHERE id = $1 AND lease_owner = $2 AND status = 'processing' RETURNING id`,
-    [id, owner, leaseMs, progress.percent, progress.stage, progress.expectedDoneAt],
+    [id, owner, leaseMs, progress.percent, progress.stage, progress.expectedDoneAt, progress.slower],
   );
   return rows.length === 1;
 }

@@ -1,6 +1,7 @@
 // What a waiting shopper is told (docs/instant-price.md, "Progress a shopper believes"): the step the quote is at,
 // in plain words rather than the slicer's own stages, and the seconds left, from the predicted slice costs of the
-// quote and of the work ahead of it (server/quotes/slice-cost.ts), updated as the slicer reports its stages.
+// quote and of the work ahead of it (server/quotes/slice-cost.ts), updated as the slicer reports its stages, with
+// the reason when the time left is longer than the quote's own prediction (so that a client may say why it grew).
 import type { Deps } from '../deps.ts';
 import type { SliceProgress } from '../slicer/index.ts';
 import type { QuoteRow } from './sql.ts';
@@ -25,11 +26,30 @@ export function stepOf(row: Pick<QuoteRow, 'status' | 'stage'>): JobStep | null 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /**
+ * Why a quote's time left is more than its own predicted slice: it waits for slices ahead of it (`queue`), for the
+ * same slice another request is making (`same_slice`), or its slice is taking longer than predicted
+ * (`slower_than_predicted`). Null: the figure is the quote's own prediction.
+ */
+export type TimeLeftReason = 'queue' | 'same_slice' | 'slower_than_predicted';
+
+/** The step of an unfinished quote, its seconds left, why they are more than its own slice, and the slices ahead. */
+export interface JobTimeLeft {
+  step: JobStep | null;
+  expected_remaining_seconds: number | null;
+  expected_remaining_reason: TimeLeftReason | null;
+  slices_ahead: number | null;
+}
+
+/**
  * Seconds a queued quote should still wait: until the same slice ends when a prefetch or another quote is making
  * it; otherwise the slices ahead of it (those running, and the queued ones it comes after) shared over the
  * slicer's slots, then its own predicted slice. Null when nothing is known of its cost.
  */
-async function queuedTimeLeft(deps: Pick<Deps, 'db' | 'config'>, row: QuoteRow, now: Date): Promise<number | null> {
+async function queuedTimeLeft(
+  deps: Pick<Deps, 'db' | 'config'>,
+  row: QuoteRow,
+  now: Date,
+): Promise<Omit<JobTimeLeft, 'step'>> {
   const [r] = await deps.db.query<{
     same_ms: number | null;
     running_ms: number;
@@ -57,25 +77,34 @@ async function queuedTimeLeft(deps: Pick<Deps, 'db' | 'config'>, row: QuoteRow, 
         WHERE w.status = 'queued' AND w.id <> $2 AND (w.priority, w.created_at) < ($4, $5))::int AS ahead`,
     [row.slicing_key, row.id, now, row.priority, row.created_at],
   );
-  if (!r) return null;
-  if (r.same_ms !== null) return seconds(r.same_ms);
-  if (row.predicted_s === null) return null;
+  const none = { expected_remaining_seconds: null, expected_remaining_reason: null, slices_ahead: null };
+  if (!r) return none;
+  if (r.same_ms !== null)
+    return { expected_remaining_seconds: seconds(r.same_ms), expected_remaining_reason: 'same_slice', slices_ahead: 0 };
   const slots = Math.max(1, deps.config.slicerConcurrency);
   // A free slot takes it at once; otherwise the work ahead is shared over the slots.
-  const waitMs = r.running + r.ahead < slots ? 0 : (r.running_ms + r.ahead_s * 1000) / slots;
-  return seconds(waitMs + row.predicted_s * 1000);
+  const waiting = r.running + r.ahead >= slots;
+  const ahead = {
+    expected_remaining_reason: waiting ? ('queue' as const) : null,
+    slices_ahead: waiting ? r.ahead + r.running : 0,
+  };
+  if (row.predicted_s === null) return { ...ahead, expected_remaining_seconds: null };
+  const waitMs = waiting ? (r.running_ms + r.ahead_s * 1000) / slots : 0;
+  return { ...ahead, expected_remaining_seconds: seconds(waitMs + row.predicted_s * 1000) };
 }
 
-/** The step and the seconds left of an unfinished quote (both null once it has finished). */
-export async function jobProgress(deps: Pick<Deps, 'db' | 'config'>, row: QuoteRow, now: Date) {
+/** The step and the seconds left of an unfinished quote, with their reason (all null once it has finished). */
+export async function jobProgress(deps: Pick<Deps, 'db' | 'config'>, row: QuoteRow, now: Date): Promise<JobTimeLeft> {
   const step = stepOf(row);
   if (row.status === 'processing')
     return {
       step,
       expected_remaining_seconds: row.expected_done_at ? seconds(row.expected_done_at.getTime() - now.getTime()) : null,
+      expected_remaining_reason: row.expected_done_at && row.slower_than_predicted ? 'slower_than_predicted' : null,
+      slices_ahead: null,
     };
-  if (row.status === 'queued') return { step, expected_remaining_seconds: await queuedTimeLeft(deps, row, now) };
-  return { step, expected_remaining_seconds: null };
+  if (row.status === 'queued') return { step, ...(await queuedTimeLeft(deps, row, now)) };
+  return { step, expected_remaining_seconds: null, expected_remaining_reason: null, slices_ahead: null };
 }
 
 /**
@@ -104,17 +133,29 @@ export function expectedSliceMs(predictedMs: number, stage: string | null, stage
   return share * byStage + (1 - share) * predictedMs;
 }
 
+/** A slice whose expected length exceeds its prediction by more than this share (and a second) is slower. */
+const SLOWER_SHARE = 0.1;
+
 /**
  * Follows one running slice (a quote's or a prefetch's) on the server's clock `now` (ms): the length it is expected
- * to have, and when it is expected to end. A slice past its expected length is slow rather than nearly done: it is
- * given a quarter of the time it has taken more, not a last second that never ends.
+ * to have, and when it is expected to end. A slice that reaches its expected end is slow rather than nearly done: it
+ * is given half the time it has taken more, and that end holds until it is reached (so the time left counts down to
+ * it rather than creeping up at every heartbeat), not a last second that never ends.
  */
 export function sliceExpectation(predictedS: number | null, now: () => number) {
   const startedAt = now();
   const predictedMs = Math.max(1000, (predictedS ?? 10) * 1000);
   let stage: string | null = null;
   let stageReachedMs = 0;
+  /** The end given to a slice that outran its expected one, ms after its start; 0 before it did. */
+  let extendedMs = 0;
   const expectedMs = () => expectedSliceMs(predictedMs, stage, stageReachedMs);
+  const endMs = () => {
+    const elapsed = now() - startedAt;
+    const end = Math.max(expectedMs(), extendedMs);
+    if (elapsed + 500 >= end) extendedMs = Math.max(elapsed * 1.5, elapsed + 2000);
+    return Math.max(expectedMs(), extendedMs);
+  };
   return {
     onProgress(p: SliceProgress) {
       if (p.stage === stage) return;
@@ -123,8 +164,11 @@ export function sliceExpectation(predictedS: number | null, now: () => number) {
     },
     expectedMs,
     doneAt(): Date {
-      const elapsed = now() - startedAt;
-      return new Date(startedAt + Math.max(expectedMs(), elapsed * 1.25, elapsed + 500));
+      return new Date(startedAt + endMs());
+    },
+    /** Whether the slice is now expected to take longer than predicted (its stages came late, or it outran its end). */
+    slower(): boolean {
+      return endMs() > predictedMs * (1 + SLOWER_SHARE) + 1000;
     },
   };
 }

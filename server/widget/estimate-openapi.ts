@@ -66,9 +66,8 @@ export const estimatePaths = {
       tags: ['widget'],
       summary: 'An instant estimate from mesh features measured in the browser, before the upload has arrived',
       description:
-        "Widget keys only. The features must have been measured with the configuration's `slice_settings` and the offer's default quality and infill (or the `choices` sent); otherwise 422 naming `features`. Counted in the widget key's `quote` rate-limit class; uses no quote allowance and no slicer time.",
+        "Widget keys only. The features must have been measured with the settings of the choices priced: the configuration's `slice_settings` for the offer's default choices, or the chosen quality's `qualities[].slice_settings` with `fill_density` set to the infill chosen (the `choices` sent); otherwise 422 naming `features`. Counted in the `write` rate-limit class, per shopper address: it uses no quote allowance and no slicer time, so a shopper's estimates never take the place of their quotes.",
       security: [{ widgetKey: [] }],
-      'x-rate-limit-class': 'quote',
       requestBody: jsonBody('WidgetEstimateRequest'),
       responses: {
         '200': ok('WidgetEstimate', "The estimate priced with the shop's calibration and prices"),

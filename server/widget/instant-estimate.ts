@@ -9,7 +9,7 @@ import type { Auth } from '../accounts/index.ts';
 import { SETTINGS, type ResolvedSettings } from '../../shared/settings.ts';
 import { EstimateError, predict, type Features } from '../../shared/estimate/index.ts';
 import { PriceOutOfRangeError } from '../../shared/pricing.ts';
-import type { OfferChoices } from '../../shared/offer.ts';
+import type { Offer, OfferChoices } from '../../shared/offer.ts';
 import { checkChoices, choicesLayer, effectiveOffer } from '../offer/index.ts';
 import { resolveSettings } from '../profiles/index.ts';
 import { printerLabel, scopeOf, presentEstimate, type PresentedEstimate } from '../quotes/index.ts';
@@ -34,13 +34,13 @@ export function publishedSliceSettings(settings: ResolvedSettings) {
 }
 
 /**
- * What the offer's default choices slice with, for GET /v2/widget/config; null when they cannot be resolved (a
- * default material without a profile): the widget then shows no estimate before the quote, and the quote says why.
+ * What the offer's choices slice with (the defaults for those not given), for GET /v2/widget/config; null when
+ * they cannot be resolved (a default material without a profile, a quality's printer profile deleted since): the
+ * widget then shows no estimate of its own for them, and the quote says why.
  */
-export async function defaultSliceSettings(deps: Deps, auth: Auth) {
+export async function sliceSettingsOf(deps: Deps, auth: Auth, offer: Offer, choices: OfferChoices = {}) {
   try {
-    const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId);
-    const layer = choicesLayer(offer, checkChoices(offer, {}));
+    const layer = choicesLayer(offer, checkChoices(offer, choices));
     return publishedSliceSettings((await resolveSettings(deps.db, auth.account.id, {}, layer)).settings);
   } catch (err) {
     if (err instanceof ApiError) return null;

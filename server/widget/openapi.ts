@@ -233,12 +233,17 @@ export const widgetSchemas = {
         type: 'array',
         items: {
           type: 'object',
-          required: ['id', 'label', 'layer_height'],
+          required: ['id', 'label', 'layer_height', 'slice_settings'],
           additionalProperties: false,
           properties: {
             id: { type: 'string' },
             label: { type: 'string' },
             layer_height: { type: 'number', description: 'mm, as sliced' },
+            slice_settings: {
+              oneOf: [ref('PublishedSliceSettings'), { type: 'null' }],
+              description:
+                "What this quality slices with (the offer's default material and infill): the widget measures a changed choice's estimate features with it, `fill_density` set to the infill chosen (POST /v2/widget/estimate); null when it cannot be resolved",
+            },
           },
         },
       },

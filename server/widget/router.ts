@@ -63,7 +63,9 @@ export function widgetRouter(deps: Deps) {
   });
 
   // The first price before the upload has arrived: features measured in the browser, priced here.
-  router.post('/estimate', allow(deps, ['widget'], 'quote'), jsonBody, async (ctx) => {
+  // A write, not in the quote class: an estimate slices nothing, and the widget asks for one at each changed
+  // choice; counted with the quotes, it would take their place in the shopper's rate limit.
+  router.post('/estimate', allow(deps, ['widget']), jsonBody, async (ctx) => {
     const { features, choices } = validateBody('WidgetEstimateRequest', ctx.request.body);
     // The contract keeps the features an open record (their layout is the estimator's, versioned with it), so
     // this is the one place they become the estimator's type: what predict() cannot read is refused as a 422.

@@ -18,7 +18,7 @@ import { newId } from '../ids.ts';
 import type { Queryable } from '../db/index.ts';
 import type { QuoteRow } from '../quotes/index.ts';
 import { insertCartLine, latestCartLine, lockQuotes, updateCartLine } from './cart-sql.ts';
-import { defaultSliceSettings } from './instant-estimate.ts';
+import { sliceSettingsOf } from './instant-estimate.ts';
 
 export async function widgetConfig(deps: Deps, auth: Auth) {
   const base = await resolveSettings(deps.db, auth.account.id, {});
@@ -41,6 +41,8 @@ export async function widgetConfig(deps: Deps, auth: Auth) {
         id: q.id,
         label: q.label,
         layer_height: q.printer_config.layer_height ?? (await profileLayerHeight(deps, auth, q)) ?? p.layer_height,
+        // The widget measures a changed choice's estimate with these (docs/instant-price.md), infill set by itself.
+        slice_settings: await sliceSettingsOf(deps, auth, offer, { quality: q.id }),
       })),
     ),
     default_quality: offer.default_quality,
@@ -53,7 +55,7 @@ export async function widgetConfig(deps: Deps, auth: Auth) {
     quantity_breaks: offer.quantity_breaks,
     lead_times: offer.lead_times,
     default_lead_time: offer.default_lead_time,
-    slice_settings: await defaultSliceSettings(deps, auth),
+    slice_settings: await sliceSettingsOf(deps, auth, offer),
     request_quote_above: offer.request_quote_above
       ? { hours: offer.request_quote_above.hours ?? null, amount: offer.request_quote_above.amount ?? null }
       : null,

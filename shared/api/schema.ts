@@ -301,7 +301,7 @@ export interface paths {
   "/v2/widget/estimate": {
     /**
      * An instant estimate from mesh features measured in the browser, before the upload has arrived
-     * @description Widget keys only. The features must have been measured with the configuration's `slice_settings` and the offer's default quality and infill (or the `choices` sent); otherwise 422 naming `features`. Counted in the widget key's `quote` rate-limit class; uses no quote allowance and no slicer time.
+     * @description Widget keys only. The features must have been measured with the settings of the choices priced: the configuration's `slice_settings` for the offer's default choices, or the chosen quality's `qualities[].slice_settings` with `fill_density` set to the infill chosen (the `choices` sent); otherwise 422 naming `features`. Counted in the `write` rate-limit class, per shopper address: it uses no quote allowance and no slicer time, so a shopper's estimates never take the place of their quotes.
      */
     post: operations["estimateFromFeatures"];
   };
@@ -1186,8 +1186,15 @@ export interface components {
        * @enum {string|null}
        */
       step: "queued" | "preparing" | "slicing" | "pricing" | null;
-      /** @description Until the job finishes, the seconds it is expected to take still (an estimate, at least 1): while queued, the predicted slicer time of the work ahead of it shared over the slicer's slots plus its own (or, when a prefetch or another quote is making the same slice, until that one ends); while slicing, until its predicted end. Null once finished, or while queued when its cost is unknown */
+      /** @description Until the job finishes, the seconds it is expected to take still (an estimate, at least 1): while queued, the predicted slicer time of the work ahead of it shared over the slicer's slots plus its own (or, when a prefetch or another quote is making the same slice, until that one ends); while slicing, until its predicted end (a slice that reaches that end is given half the time it has taken more, which holds until it is reached). Null once finished, or while queued when its cost is unknown */
       expected_remaining_seconds: number | null;
+      /**
+       * @description Why `expected_remaining_seconds` is more than the job's own predicted slice, so that a client can say why a time left grew: `queue` (it waits for the slices ahead of it, `slices_ahead`), `same_slice` (another request is making the same slice; it ends with that one), `slower_than_predicted` (its slice is expected to take longer than predicted: its stages came late, or it outran its expected end). Null: the figure is its own prediction, or it has finished
+       * @enum {string|null}
+       */
+      expected_remaining_reason: "queue" | "same_slice" | "slower_than_predicted" | null;
+      /** @description While queued: the slices it waits for (running, and queued before it); 0 when a slicer slot is free for it. A number that grows is a queue that grew. Null while slicing or once finished */
+      slices_ahead: number | null;
       file_id: string;
       file_name: string;
       attempts: number;
@@ -1647,12 +1654,14 @@ export interface components {
           };
         })[];
       default_material: string;
-      qualities: {
+      qualities: ({
           id: string;
           label: string;
           /** @description mm, as sliced */
           layer_height: number;
-        }[];
+          /** @description What this quality slices with (the offer's default material and infill): the widget measures a changed choice's estimate features with it, `fill_density` set to the infill chosen (POST /v2/widget/estimate); null when it cannot be resolved */
+          slice_settings: components["schemas"]["PublishedSliceSettings"] | null;
+        })[];
       default_quality: string;
       infill_options: number[];
       default_infill: number;
@@ -5224,7 +5233,7 @@ export interface operations {
   };
   /**
    * An instant estimate from mesh features measured in the browser, before the upload has arrived
-   * @description Widget keys only. The features must have been measured with the configuration's `slice_settings` and the offer's default quality and infill (or the `choices` sent); otherwise 422 naming `features`. Counted in the widget key's `quote` rate-limit class; uses no quote allowance and no slicer time.
+   * @description Widget keys only. The features must have been measured with the settings of the choices priced: the configuration's `slice_settings` for the offer's default choices, or the chosen quality's `qualities[].slice_settings` with `fill_density` set to the infill chosen (the `choices` sent); otherwise 422 naming `features`. Counted in the `write` rate-limit class, per shopper address: it uses no quote allowance and no slicer time, so a shopper's estimates never take the place of their quotes.
    */
   estimateFromFeatures: {
     requestBody: {

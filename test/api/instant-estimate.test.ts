@@ -85,6 +85,37 @@ test('the configuration publishes what the default choices slice with, and none 
   assert.deepEqual(Object.keys(settings.material).sort(), ['density', 'diameter']);
 });
 
+test("each quality publishes what it slices with: a changed choice's features, measured in the browser, are priced", async () => {
+  const s = shopper();
+  const config = (await s.get('/v2/widget/config')).body;
+  const byId = Object.fromEntries(config.qualities.map((q: { id: string }) => [q.id, q]));
+  assert.deepEqual(byId.standard.slice_settings, config.slice_settings, 'the default quality: the default settings');
+  assert.equal(byId.draft.slice_settings.printer.layer_height, 0.3);
+  for (const price of ['hourly_cost', 'power_watts'])
+    assert.ok(!(price in byId.draft.slice_settings.printer), `${price} stays private`);
+  // The shopper changes to draft and 25 % infill: the widget measures with the draft settings, its infill set.
+  const draft = byId.draft.slice_settings as EstimateSettings;
+  const changed = { ...draft, printer: { ...draft.printer, fill_density: 25 } };
+  const bytes = part(20, 20, 20);
+  const res = await s.post('/v2/widget/estimate', {
+    features: browserFeatures(bytes, changed),
+    choices: { quality: 'draft', infill: 25 },
+  });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.deepEqual([res.body.choices.quality, res.body.choices.infill], ['draft', 25]);
+  const standard = await s.post('/v2/widget/estimate', { features: browserFeatures(bytes, config.slice_settings) });
+  assert.ok(
+    res.body.estimate.filament_weight > standard.body.estimate.filament_weight,
+    'more infill weighs more, as the slice will',
+  );
+  // Measured with the default infill but priced at 25 %: refused, so the widget never shows another choice's price.
+  const stale = await s.post('/v2/widget/estimate', {
+    features: browserFeatures(bytes, draft),
+    choices: { quality: 'draft', infill: 25 },
+  });
+  assert.equal(stale.status, 422);
+});
+
 test('features measured in the browser are priced as an estimate: marked, with its range, not cartable', async () => {
   const s = shopper();
   const bytes = part(30, 20, 10);
@@ -98,6 +129,10 @@ test('features measured in the browser are priced as an estimate: marked, with i
     estimate.weight_range[0] <= estimate.filament_weight && estimate.filament_weight <= estimate.weight_range[1],
   );
   assert.ok(!('quote_id' in res.body) && !('signature' in estimate), 'nothing to put in a cart');
+  // Counted as a write, not in the quote class: a shopper's estimates never take the place of their quotes.
+  const plans = JSON.parse(readFileSync(new URL('../../server/plans.json', import.meta.url), 'utf8'));
+  assert.equal(Number(res.headers.get('x-ratelimit-limit')), plans.business.rate_limits.write.limit);
+  assert.notEqual(plans.business.rate_limits.write.limit, plans.business.rate_limits.quote.limit);
   // The same part, uploaded and sliced: the exact weight is expected inside the estimate's range.
   const fileId = await s.upload(bytes, 'box.obj');
   const exact = await s.post(`/v2/file/quote/${fileId}`, { choices: {} });
@@ -207,6 +242,39 @@ test('a job read with Prefer: wait answers when the job finishes; a queued job s
   assert.equal(queued.body.step, 'queued');
   assert.ok(queued.body.expected_remaining_seconds >= 1, 'the time left counts the slice ahead and its own');
   assert.equal(queued.headers.get('preference-applied'), null, 'no wait without asking');
+  // Why it is longer than its own slice: the Benchy ahead of it.
+  assert.equal(queued.body.expected_remaining_reason, 'queue');
+  assert.ok(queued.body.slices_ahead >= 1, JSON.stringify(queued.body));
+  // The Benchy outruns its prediction (the server's clock moved past it): its time left grows, and says why.
+  const benchyJob = (await asking).body.job_id;
+  const [row] = await server.deps.db.query<{ predicted_s: number }>('SELECT predicted_s FROM quotes WHERE id = $1', [
+    benchyJob,
+  ]);
+  const predicted_s = row!.predicted_s;
+  const before = (await api.get(`/v2/jobs/${benchyJob}`)).body;
+  assert.equal(before.status, 'processing');
+  assert.equal(before.slices_ahead, null, 'slicing: nothing ahead of it');
+  server.clock.advance(Math.ceil(predicted_s * 2 + 5) * 1000);
+  const slower = await until('the held Benchy said to be slower than predicted', 30_000, async () => {
+    const job = (await api.get(`/v2/jobs/${benchyJob}`)).body;
+    return job.expected_remaining_reason === 'slower_than_predicted' ? job : undefined;
+  });
+  assert.equal(slower.status, 'processing');
+  assert.ok(slower.expected_remaining_seconds >= predicted_s, 'half the time it has taken more');
+  // A read held with Prefer: wait tells the time left as of its answer: the job moved on while it was held (its
+  // expected end pushed back: the server's clock jumped, then stood still), and the answer says so.
+  server.clock.freeze();
+  try {
+    const heldRead = api.request('GET', `/v2/jobs/${benchyJob}`, { headers: { prefer: 'wait=5' } });
+    server.clock.advance(60_000);
+    const answered = (await heldRead).body;
+    const after = (await api.get(`/v2/jobs/${benchyJob}`)).body;
+    assert.equal(answered.status, 'processing');
+    assert.ok(answered.expected_remaining_seconds > 30, JSON.stringify(answered));
+    assert.equal(answered.expected_remaining_seconds, after.expected_remaining_seconds, 'not the figure of its start');
+  } finally {
+    server.clock.resume();
+  }
   held.release();
   // Each read waits for the end (at most 10 s): the last one carries the result.
   const done = await until('the queued quote', 240_000, async () => {

@@ -2,12 +2,15 @@
 // real server: the upload starts beside the browser's parse (the upload id is asked for before the estimate, which
 // needs the parse); while the upload is held back, the estimate from the browser's measurements shows, marked and
 // not for sale; once the upload is let through the exact price replaces it and only then may the part be added to
-// the cart. A model the parse refuses after its upload started is not kept by the server.
+// the cart. A model the parse refuses after its upload started is not kept by the server. A shopper who changes the
+// infill of a small part sees the new choice's estimate, marked, before its exact price, and a time left that never
+// goes up without its reason.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page, Request, Route } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { until } from '../helpers/poll.ts';
+import { holdSlicers, runningSlicers, someSlicers } from '../helpers/slicer-hold.ts';
 import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
@@ -134,5 +137,86 @@ test('a model the parse refuses after its upload started is not kept', { skip, t
     return ((await res.json()) as { data: { name: string }[] }).data.map((f) => f.name);
   };
   assert.ok(!(await uploads()).includes('too_big_400mm_cube.stl'), 'the server keeps nothing of it');
+  await page.close();
+});
+
+test('a changed infill shows its estimate before its exact price; the time left never goes up without its reason', {
+  skip,
+  timeout: SLICE_TIMEOUT,
+}, async (t) => {
+  const { page } = await shopPage();
+  await page.locator('slice-quote #file').setInputFiles(corpusPath('stl', 'cube20_ascii.stl'));
+  await page.locator('slice-quote .amount:not(.approx)').waitFor({ timeout: SLICE_TIMEOUT });
+  const [first] = await events(page, 'sq-quote');
+  // Prefetches (this upload's, an earlier test's 3DBenchy's) are dropped, and stop: the one slicer that runs next
+  // is the new choice's.
+  await until('prefetch planning done', 60_000, async () =>
+    (await env.server.deps.metrics.prefetchPlanning.get()).values[0]?.value === 0 ? true : undefined,
+  );
+  await env.server.deps.db.query('DELETE FROM prefetches');
+  await until('no slicer running', 120_000, () => (runningSlicers().length === 0 ? true : undefined));
+  // Every time left the shopper is shown, in order.
+  await page.evaluate(() => {
+    const w = window as unknown as { timeLeft: string[] };
+    w.timeLeft = [];
+    const root = document.querySelector('slice-quote')!.shadowRoot!;
+    new MutationObserver(() => {
+      const words = root.querySelector('[part~=estimate-range]')?.textContent?.replace(/\s+/g, ' ').trim();
+      const when = words?.split(' · ').at(-1);
+      // A time left ("exact price soon" says there is none yet).
+      if (when && /~\d|almost done|\d s/.test(when) && when !== w.timeLeft.at(-1)) w.timeLeft.push(when);
+    }).observe(root, { subtree: true, childList: true, characterData: true });
+  });
+  // The quote is held at the browser until the estimate has shown: the estimate cannot have come from its slice.
+  let held: Route | null = null;
+  await page.route('**/v2/file/quote/**', (route) => {
+    held = route;
+  });
+  const densest = await page.locator('slice-quote select#infill option').last().getAttribute('value');
+  assert.notEqual(Number(densest), first.fill_density);
+  await page.locator('slice-quote select#infill').selectOption(densest!);
+  const estimate = page.locator('slice-quote [part~=estimate]');
+  await estimate.waitFor({ timeout: 30_000 });
+  assert.equal(await estimate.getAttribute('data-estimate'), '', 'marked as an estimate in the markup');
+  assert.match(await estimate.innerText(), /≈[\s\S]*each[\s\S]*Estimate/);
+  assert.equal(await page.locator('slice-quote [part~=amount]').count(), 0, 'the last price is not shown as this one');
+  const add = page.locator('slice-quote [part~=add-button]');
+  assert.ok(
+    (await add.isDisabled()) || (await add.getAttribute('aria-disabled')) === 'true',
+    'an estimate is not sold',
+  );
+  assert.equal((await events(page, 'sq-quote')).length, 1, 'no exact price yet');
+  await until('the quote request', 30_000, () => held ?? undefined);
+  await (held as Route | null)!.continue();
+  await page.unroute('**/v2/file/quote/**');
+  // Its slicer is held the moment it runs, so that it outruns its prediction on any machine.
+  const slicer = holdSlicers(await until('the new choice slicing', 60_000, () => someSlicers()));
+  t.after(() => slicer.release());
+  // Held, the slice outruns its prediction again and again: the time left counts down, then goes up, saying why.
+  const timeLeft = () => page.evaluate(() => (window as unknown as { timeLeft: string[] }).timeLeft);
+  const seconds = (w: string) => (/almost done/.test(w) ? 0 : Number(/~(\d+) s/.exec(w)?.[1] ?? Number.NaN));
+  const wentUp = (shown: string[]) => shown.some((w, i) => i > 0 && seconds(w) > seconds(shown[i - 1]!));
+  await until('the time left going up', 60_000, async () => (wentUp(await timeLeft()) ? true : undefined));
+  slicer.release();
+  await until('the exact price of the new choice', SLICE_TIMEOUT, async () =>
+    (await events(page, 'sq-quote')).length === 2 ? true : undefined,
+  );
+  const [, exact] = await events(page, 'sq-quote');
+  assert.equal(exact.fill_density, Number(densest));
+  await page.locator('slice-quote .amount:not(.approx)').waitFor();
+  assert.equal(await estimate.count(), 0, 'the exact price replaced the estimate');
+  // What was shown counted down, said "almost done" rather than 0 s, and went up only with its reason in words.
+  const shown = await timeLeft();
+  assert.ok(
+    shown.every((w) => Number.isFinite(seconds(w))),
+    shown.join(' | '),
+  );
+  assert.ok(!shown.some((w) => /\b0 s|-\d/.test(w)), `never 0 s nor negative: ${shown.join(' | ')}`);
+  for (let i = 1; i < shown.length; i++)
+    if (seconds(shown[i]!) > seconds(shown[i - 1]!))
+      assert.ok(
+        shown[i]!.includes(' — slower than predicted'),
+        `up from "${shown[i - 1]}" to "${shown[i]}" without its reason`,
+      );
   await page.close();
 });

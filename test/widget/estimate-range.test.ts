@@ -7,7 +7,8 @@ import { assert, assertEqual } from './helpers.ts';
 
 function shown(total: number, range: [number, number]): HTMLElement {
   const estimate = { total_price: total, price_range: range, currency: 'USD' } as unknown as Estimate;
-  const pricing: Pricing = { percent: 10, estimate, step: 'slicing', remainingSeconds: 4 };
+  const timeLeft = { seconds: 4, at: 1000, basis: null, ahead: null, raised: null };
+  const pricing: Pricing = { percent: 10, estimate, step: 'slicing', reading: null, timeLeft, now: 1000 };
   const host = document.createElement('div');
   render(renderEstimate(pricing, { locale: 'en-US', currencyDisplay: 'symbol' }), host);
   return host;

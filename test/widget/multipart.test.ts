@@ -424,6 +424,44 @@ describe('several parts (multiple)', () => {
     assert(!$(el, '[part~=add-all-button]').hasAttribute('disabled'), 'and it can be added');
   });
 
+  it('a row that cannot be priced automatically offers Request a quote, as a single part does', async () => {
+    const el = await multiFixture();
+    // A 0.1 mm sheet is thinner than a layer: the server refuses it without slicing (feature_too_small).
+    drop(el, [cubeStl(10, 'block.stl'), boxStl(30, 30, 0.1, 'sheet.stl')]);
+    const [block, sheet] = await settled(el, 2);
+    assertEqual(status(sheet!), 'failed', 'the sheet has no automatic price');
+    assertEqual(sheet!.querySelector<HTMLElement>('[role=alert]')!.dataset.code, 'feature_too_small', 'it says why');
+    assert(!block!.querySelector('[part~=request-button]'), 'a priced row is added to the cart, not requested');
+    const button = await until(() => sheet!.querySelector<HTMLElement>('[part~=request-button]'), 'Request a quote');
+    assertEqual(
+      button.textContent!.replace(/\s+/g, ' ').trim(),
+      'Request a quote for part 2: sheet.stl',
+      'named for its part',
+    );
+    button.click();
+    const name = await until(() => sheet!.querySelector<HTMLInputElement>('input[name=name]'), 'the form in its row');
+    await until(() => shadow(el).activeElement === name, 'the focus on its first field');
+    assert(name.id.startsWith('p') && name.id.endsWith('-rfq-name'), `an id of its row: ${name.id}`);
+    assertEqual(labelText(el, name), 'Your name', 'labelled');
+    await axe(el);
+    // Sent empty: the problem is named and the focus goes to the field to mend.
+    sheet!.querySelector<HTMLButtonElement>('[part~=send-request-button]')!.click();
+    await until(() => sheet!.querySelector('[part~=field-error]'), 'the problem named');
+    assertEqual(name.getAttribute('aria-invalid'), 'true', 'the field marked');
+    name.value = 'Ada Lovelace';
+    sheet!.querySelector<HTMLInputElement>('input[name=email]')!.value = 'ada@example.com';
+    const requested = nextEvent('sq-quote-request', 30_000);
+    sheet!.querySelector<HTMLButtonElement>('[part~=send-request-button]')!.click();
+    const { detail } = await requested;
+    assertEqual(detail.reason, 'not_priceable', 'why');
+    assertEqual(detail.quote_id, null, 'no price to send');
+    const sent = await until(() => sheet!.querySelector<HTMLElement>('[part~=request-sent]'), 'the confirmation');
+    assert(/ada@example\.com/.test(sent.textContent!), `sent: ${sent.textContent}`);
+    await until(() => shadow(el).activeElement === sent, 'the focus on the confirmation');
+    assert(!block!.querySelector('[part~=request-sent]'), 'the other row is untouched');
+    assert(!$(el, '[part~=add-all-button]').hasAttribute('disabled'), 'the priced row can still be added');
+  });
+
   it('a row compares materials and is saved as a link, which opens in a several-parts widget and orders from there', async () => {
     const el = await multiFixture();
     drop(el, [cubeStl(12, 'bracket.stl'), cubeStl(16, 'lid.stl')]);

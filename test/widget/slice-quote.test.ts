@@ -16,6 +16,29 @@ import {
 
 afterEach(cleanup);
 
+/**
+ * Holds the widget's quote requests (POST /v2/file/quote/…) at the page until release(), and records the bodies of
+ * its estimate requests: what a shopper sees before the quote's own answer can be told apart from what it brought.
+ */
+function holdQuotes() {
+  const native = window.fetch;
+  const waiting: (() => void)[] = [];
+  const estimates: { choices: { infill: number } }[] = [];
+  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const path = new URL(input instanceof Request ? input.url : String(input), location.href).pathname;
+    if (path.endsWith('/v2/widget/estimate') && typeof init?.body === 'string') estimates.push(JSON.parse(init.body));
+    if (init?.method === 'POST' && path.includes('/v2/file/quote/')) await new Promise<void>((go) => waiting.push(go));
+    return native(input, init);
+  };
+  return {
+    estimated: () => estimates,
+    release() {
+      window.fetch = native;
+      for (const go of waiting.splice(0)) go();
+    },
+  };
+}
+
 describe('configuration', () => {
   it('shows the merchant materials and preselects the default one', async () => {
     const el = await fixture();
@@ -66,14 +89,61 @@ describe('quoting', () => {
     const quoted = nextEvent('sq-quote');
     await el.load(cubeStl(15));
     const first = (await quoted).detail;
-    const requoted = nextEvent('sq-quote', 2000);
-    const qty = $(el, '#quantity') as HTMLInputElement;
-    qty.value = '3';
-    qty.dispatchEvent(new Event('change'));
-    const { detail } = await requoted;
-    assertEqual(detail.quote_id, first.quote_id, 'same quote');
-    assertEqual(detail.quantity, 3, 'quantity');
-    assert(Math.abs(detail.total_price - first.unit_price * 3) < 0.011, 'total = 3 × unit');
+    const calls = countRequests(`/v2/file/quote/${first.file_id}`);
+    try {
+      const requoted = nextEvent('sq-quote', 2000);
+      const qty = $(el, '#quantity') as HTMLInputElement;
+      qty.value = '3';
+      qty.dispatchEvent(new Event('change'));
+      const { detail } = await requoted;
+      assertEqual(detail.quote_id, first.quote_id, 'same quote');
+      assertEqual(detail.quantity, 3, 'quantity');
+      assert(Math.abs(detail.total_price - first.unit_price * 3) < 0.011, 'total = 3 × unit');
+      assert(!shadow(el).querySelector('[data-estimate]'), 'no estimate: the price per piece is known');
+      assertEqual(calls.count(), 0, 'no quote request: a line total is arithmetic, not a slice');
+    } finally {
+      calls.stop();
+    }
+  });
+
+  it('a changed choice shows its estimate at once, marked and not for sale, then the exact price', async () => {
+    const el = await fixture();
+    const quoted = nextEvent('sq-quote');
+    await el.load(cubeStl(16));
+    const first = (await quoted).detail;
+    const infill = $(el, 'select#infill') as HTMLSelectElement;
+    const target = Number([...infill.options].map((o) => o.value).at(-1));
+    assert(target !== first.fill_density, 'the densest infill is another choice');
+    // The quote request is held until the estimate has shown: the estimate cannot have come from its slice.
+    const hold = holdQuotes();
+    let requoted: Promise<CustomEvent> | null = null;
+    try {
+      const estimated = nextEvent('sq-estimate', 30_000);
+      infill.value = String(target);
+      infill.dispatchEvent(new Event('change'));
+      await el.updateComplete;
+      assert(
+        !shadow(el).querySelector('[part~=amount]'),
+        "the last price is not shown as this choice's, dimmed or not",
+      );
+      const { detail } = await estimated;
+      assertEqual(detail.file_id, first.file_id, 'the estimate of this part');
+      assertEqual(hold.estimated().at(-1)?.choices.infill, target, 'measured in the browser for the new infill');
+      const shown = await until(() => shadow(el).querySelector<HTMLElement>('[data-estimate]'), 'the estimate shown');
+      assert(/≈/.test(shown.textContent!) && /Estimate/.test(shown.textContent!), `marked: ${shown.textContent}`);
+      assert(shown.textContent!.includes(String(Math.floor(detail.estimate.total_price))), 'its price is shown');
+      const add = $(el, '[part~=add-button]');
+      assert(add.hasAttribute('disabled') || add.getAttribute('aria-disabled') === 'true', 'an estimate is not sold');
+      assertEqual(el.quote?.quote_id, first.quote_id, 'no new price yet');
+      requoted = nextEvent('sq-quote');
+    } finally {
+      hold.release();
+    }
+    const { detail } = await requoted!;
+    assertEqual(detail.fill_density, target, 'the exact price of the new choice');
+    await el.updateComplete;
+    assert(!shadow(el).querySelector('[data-estimate]'), 'the exact price replaced the estimate');
+    assert($(el, '[part~=amount]').textContent!.includes(String(Math.floor(detail.total_price))), 'and is shown');
   });
 
   it('going back to a choice already priced shows its price at once, without asking the server again', async () => {

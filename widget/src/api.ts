@@ -95,9 +95,10 @@ export class WidgetApi {
     return this.json('POST', `/v2/file/scale/${encodeURIComponent(fileId)}`, body);
   }
 
-  /** The job, answered as soon as it finishes or after JOB_WAIT_S with its progress. */
-  async job(statusUrl: string, signal?: AbortSignal): Promise<Job> {
-    return (await this.request<Job>('GET', statusUrl, undefined, signal, { Prefer: `wait=${JOB_WAIT_S}` })).body;
+  /** The job, answered as soon as it finishes or after `waitS` (JOB_WAIT_S) with its progress; 0: at once. */
+  async job(statusUrl: string, signal?: AbortSignal, waitS = JOB_WAIT_S): Promise<Job> {
+    const prefer: Record<string, string> = waitS > 0 ? { Prefer: `wait=${waitS}` } : {};
+    return (await this.request<Job>('GET', statusUrl, undefined, signal, prefer)).body;
   }
 
   /**

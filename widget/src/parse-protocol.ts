@@ -3,6 +3,7 @@ import type { EstimateSettings, Features } from '../../shared/estimate/index.ts'
 import type { ModelWarning } from '../../shared/model/index.ts';
 
 export interface ParseRequest {
+  kind: 'parse';
   name: string;
   bytes: ArrayBuffer;
   maxBytes: number;
@@ -28,9 +29,24 @@ export interface ParsedPreview {
 
 /** The worker's second message, after the preview: the estimator's features, or null when none could be made. */
 export interface MeasuredFeatures {
+  /** Absent for the first measurement (with the parse); the request's id for a later one (MeasureRequest). */
+  id?: number;
   features: Features | null;
   /** How long the worker took to measure them (extractFeatures), ms; null when it did not try. */
   ms: number | null;
 }
+
+/**
+ * A later measurement of the mesh the worker keeps: the estimate's features for another choice (its settings), the
+ * mesh scaled by `scale` (the part rescaled on the server since it was read). Answered with a MeasuredFeatures.
+ */
+export interface MeasureRequest {
+  kind: 'measure';
+  id: number;
+  settings: EstimateSettings;
+  scale: number;
+}
+
+export type WorkerRequest = ParseRequest | MeasureRequest;
 
 export type ParseReply = ParsedPreview | { ok: false; code: string; message: string };

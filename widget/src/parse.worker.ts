@@ -2,13 +2,24 @@
 // STL never freezes the shop page. The welded mesh goes back as float32 positions and its indices,
 // what WebGL draws; the buffers are transferred, not copied. Then, with the shop's published slice
 // settings, it measures the estimator's features of the mesh (shared/estimate): a few hundred numbers
-// the server prices before the upload has arrived (docs/instant-price.md).
-import { extractFeatures, type Features } from '../../shared/estimate/index.ts';
+// the server prices before the upload has arrived (docs/instant-price.md). The worker keeps the mesh
+// afterwards: when the shopper changes a choice it measures the features again with that choice's
+// settings, so the new choice's estimate shows at once instead of after its slice.
+import { extractFeatures, type EstimateSettings, type Features } from '../../shared/estimate/index.ts';
 import { detectFormat, ModelError, parseModel } from '../../shared/model/index.ts';
-import type { MeasuredFeatures, ParseReply, ParseRequest } from './parse-protocol.ts';
+import type { Mesh } from '../../shared/model/mesh.ts';
+import type { MeasuredFeatures, MeasureRequest, ParseReply, ParseRequest, WorkerRequest } from './parse-protocol.ts';
 
-self.onmessage = (event: MessageEvent<ParseRequest>) => {
-  const { name, bytes, maxBytes, settings } = event.data;
+/** The mesh as read, and the last scaled copy asked for (a rescaled part is measured at its new size). */
+let kept: Mesh | null = null;
+let scaled: { scale: number; mesh: Mesh } | null = null;
+
+self.onmessage = (event: MessageEvent<WorkerRequest>) => {
+  if (event.data.kind === 'measure') measureAgain(event.data);
+  else parse(event.data);
+};
+
+function parse({ name, bytes, maxBytes, settings }: ParseRequest): void {
   let model: ReturnType<typeof parseModel>;
   const parseStart = performance.now();
   try {
@@ -39,15 +50,31 @@ self.onmessage = (event: MessageEvent<ParseRequest>) => {
     ms: performance.now() - parseStart,
   };
   self.postMessage(reply, { transfer: [positions.buffer, indices.buffer] });
+  kept = model.mesh;
+  // The estimate's share of the worker's time, for the page's User Timing (bench/widget.ts reads it).
+  self.postMessage(settings ? measure(model.mesh, settings) : ({ features: null, ms: null } as MeasuredFeatures));
+}
+
+function measureAgain({ id, settings, scale }: MeasureRequest): void {
+  const mesh = kept ? meshAt(kept, scale) : null;
+  self.postMessage({ ...(mesh ? measure(mesh, settings) : { features: null, ms: null }), id } as MeasuredFeatures);
+}
+
+function measure(mesh: Mesh, settings: EstimateSettings): MeasuredFeatures {
+  const start = performance.now();
   let features: Features | null = null;
-  const measureStart = performance.now();
   try {
     // The slicer version left out: the product's default slicer (2.9), as the server runs it.
-    if (settings) features = extractFeatures(model.mesh, settings);
+    features = extractFeatures(mesh, settings);
   } catch {
-    // A mesh the estimator refuses (too many layers, flat): no early estimate; the slice decides.
+    // A mesh the estimator refuses (too many layers, flat): no estimate of its own; the slice decides.
   }
-  // The estimate's share of the worker's time, for the page's User Timing (bench/widget.ts reads it).
-  const measured: MeasuredFeatures = { features, ms: settings ? performance.now() - measureStart : null };
-  self.postMessage(measured);
-};
+  return { features, ms: performance.now() - start };
+}
+
+/** The kept mesh scaled by `scale` about the origin (the estimator reads sizes and layers, not where it stands). */
+function meshAt(mesh: Mesh, scale: number): Mesh {
+  if (scale === 1) return mesh;
+  if (scaled?.scale !== scale) scaled = { scale, mesh: { ...mesh, positions: mesh.positions.map((x) => x * scale) } };
+  return scaled.mesh;
+}

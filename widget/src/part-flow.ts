@@ -7,18 +7,19 @@
 import type { WidgetApi } from './api.ts';
 import { toWidgetError, WidgetError } from './errors.ts';
 import { dimensions, lineSummary } from './format.ts';
-import { parseInWorker } from './parse-client.ts';
+import { parseInWorker, type ParseRun } from './parse-client.ts';
 import type { ParsedPreview } from './parse-protocol.ts';
 import { fetchQuote, quoteRequest, sleep } from './quote-flow.ts';
 import { checkQuantity, findQuality, lineTotal, withMaterial } from './selection.ts';
 import { EMPTY_RUN, type ModelSummary, type PartState, type Stage } from './state.ts';
 import type { EstimateSettings, Features } from '../../shared/estimate/index.ts';
+import { ChoiceEstimates, estimateKey } from './choice-estimate.ts';
+import { followTimeLeft, type TimeLeft } from './time-left.ts';
 import type {
   AddToCartDetail,
   BuildVolume,
   CartLine,
   FileRecord,
-  Estimate,
   PricedLine,
   Quote,
   Pricing,
@@ -33,6 +34,8 @@ import { QuoteKeeper } from './quote-keeper.ts';
 import type { PartEvent, SliceQuoteEventDetails } from './events.ts';
 
 const REQUOTE_DEBOUNCE_MS = 300;
+/** How often the time left shown counts down between two reads of the job. */
+const TICK_MS = 500;
 /** A price the part already has is shown again only while it has at least this long left to live. */
 const REUSE_MARGIN_MS = 60_000;
 
@@ -103,8 +106,25 @@ export class PartFlow {
   sourceFile: File | null = null;
   parsed: ParsedPreview | null = null;
   private fileRun: AbortController | null = null;
-  /** The estimate made from the browser's measurements, and the choices it was made for. */
-  private early: { estimate: Estimate; choices: string } | null = null;
+  /** The parse worker of the file, which keeps its mesh to measure a changed choice's estimate. */
+  private parse: ParseRun | null = null;
+  /** The part's scale since it was read (a rescale on the server): what the worker's mesh is measured at. */
+  private meshScale = 1;
+  /** The features measured of the mesh, by size and settings. */
+  private readonly measured = new Map<string, Promise<Features | null>>();
+  /** Estimates of the choices the shopper made (choice-estimate.ts), the first one included. */
+  private readonly estimates = new ChoiceEstimates({
+    client: () => this.host.client,
+    config: () => this.host.config,
+    current: () => (this.s.selection ? { selection: this.s.selection, scale: this.meshScale } : null),
+    measure: (settings) => this.measure(settings),
+    estimated: (key) => this.showEstimate(key),
+  });
+  /** The quote in flight has an estimate of its own (the server's, from the placed mesh): it wins. */
+  private quoteEstimated = false;
+  /** What the shopper is shown of the time left (time-left.ts), and the timer that counts it down. */
+  private timeLeft: TimeLeft | null = null;
+  private ticker = 0;
   private quoteRun: AbortController | null = null;
   private debounce = 0;
   /**
@@ -124,6 +144,24 @@ export class PartFlow {
     this.s = { ...EMPTY_RUN, selection, quantityError: null };
   }
 
+  /**
+   * The estimator's features of the mesh with `settings` at its size: the first ones measured with the parse, others
+   * measured once each (a material change keeps them: no setting the estimator reads changes with the material).
+   */
+  private measure(settings: EstimateSettings): Promise<Features | null> {
+    const run = this.parse;
+    const config = this.host.config;
+    if (!run || !config) return Promise.resolve(null);
+    const key = `${this.meshScale}|${JSON.stringify(settings)}`;
+    let features = this.measured.get(key);
+    if (!features) {
+      const first = this.meshScale === 1 && JSON.stringify(settings) === JSON.stringify(config.slice_settings);
+      features = first ? run.features : run.measure(settings, this.meshScale);
+      this.measured.set(key, features);
+    }
+    return features;
+  }
+
   /** Starts over with `file`: whatever ran for the previous file stops. The signal aborts with the next start. */
   start(file: File): AbortSignal {
     this.cancel();
@@ -131,7 +169,10 @@ export class PartFlow {
     this.fileRun = run;
     this.sourceFile = file;
     this.parsed = null;
-    this.early = null;
+    this.parse = null;
+    this.meshScale = 1;
+    this.measured.clear();
+    this.estimates.clear();
     this.priced.clear();
     this.patch({ ...EMPTY_RUN, parsing: true });
     return run.signal;
@@ -151,6 +192,7 @@ export class PartFlow {
     // The upload starts now, beside the parse: the server has the file, and slices it, that much sooner.
     const sending = this.send();
     const parse = parseInWorker(file, config.max_upload_bytes, publishedSettings(config), signal);
+    this.parse = parse;
     try {
       const parsed = await parse.parsed;
       this.parsed = parsed;
@@ -165,7 +207,8 @@ export class PartFlow {
       this.fail('file', e);
       return;
     }
-    void parse.features.then((features) => features && this.estimateEarly(features, signal));
+    // The first estimate, from the browser's own measurements, while the upload runs.
+    void this.estimates.request(signal);
     await this.landed(sending);
   }
 
@@ -173,7 +216,10 @@ export class PartFlow {
   clear(): void {
     this.cancel();
     this.sourceFile = this.parsed = null;
-    this.early = null;
+    this.parse = null;
+    this.meshScale = 1;
+    this.measured.clear();
+    this.estimates.clear();
     this.priced.clear();
     this.patch({ ...EMPTY_RUN });
   }
@@ -184,6 +230,8 @@ export class PartFlow {
     this.fileRun?.abort();
     this.quoteRun?.abort();
     this.comparison.stop();
+    clearInterval(this.ticker);
+    this.ticker = 0;
   }
 
   /** One upload of the source file under the file's run; drop() stops it, or deletes the file once it has arrived. */
@@ -239,47 +287,53 @@ export class PartFlow {
   }
 
   /**
-   * The first price, from the browser's own measurements of the mesh, while the upload runs (docs/instant-price.md):
-   * shown as an estimate until the quote's own estimate or its exact price replaces it. None when the shop cannot
-   * make one (features of other settings, a rate limit): the quote's follow.
+   * An estimate of the choices now selected arrived (the browser's measurements priced by the shop, docs/instant-price.md):
+   * shown, marked, until the quote's own estimate or its exact price replaces it. Too late when the exact price for
+   * these choices is shown, the quote has an estimate of its own, the part failed, or the shopper chose otherwise.
    */
-  private async estimateEarly(features: Features, signal: AbortSignal): Promise<void> {
-    const { selection } = this.s;
-    if (!selection || !this.host.client) return;
-    const choices = quoteRequest(selection).choices;
-    try {
-      const { estimate } = await this.host.client.estimate(features, choices, signal);
-      this.early = { estimate, choices: JSON.stringify(choices) };
-      // Too late: the price (or the quote's own estimate) came first, the shopper chose otherwise, or it failed.
-      if (signal.aborted || this.s.quote || this.s.error || this.s.pricing?.estimate || !this.earlyFits()) return;
-      this.patch({
-        quoting: this.s.quoting ?? 0,
-        pricing: { percent: 0, estimate, step: null, remainingSeconds: null },
-      });
-      this.host.emit('sq-estimate', { file_id: this.s.file?.file_id ?? null, estimate });
-    } catch {
-      // No early estimate: the quote's own estimate and its exact price follow.
-    }
+  private showEstimate(key: string): void {
+    const { selection, quote, quoting, error } = this.s;
+    if (!selection || error || key !== estimateKey(selection, this.meshScale)) return;
+    if ((quote && quoting === null) || this.s.holding || this.quoteEstimated) return;
+    const estimate = this.estimates.get(selection, this.meshScale);
+    if (!estimate || this.s.pricing?.estimate === estimate) return;
+    const pricing = this.s.pricing ?? { percent: 0, estimate: null, step: null, reading: null };
+    this.patch({ quoting: quoting ?? 0, pricing: { ...pricing, estimate } });
+    this.host.emit('sq-estimate', { file_id: this.s.file?.file_id ?? null, estimate });
   }
 
-  /** Whether the early estimate was made for the choices now selected. */
-  private earlyFits(): boolean {
-    const { selection } = this.s;
-    return !!this.early && !!selection && this.early.choices === JSON.stringify(quoteRequest(selection).choices);
-  }
-
-  /** Every option change lands here; only the last of a quick series reaches the server. */
-  scheduleQuote(delay = REQUOTE_DEBOUNCE_MS): void {
+  /**
+   * Every option change lands here; only the last of a quick series reaches the server. `holds`: the price shown
+   * holds for the new choices too (a colour of the same material slices and prices alike): it stays while they are
+   * quoted.
+   */
+  scheduleQuote(delay = REQUOTE_DEBOUNCE_MS, holds = false): void {
     clearTimeout(this.debounce);
     this.quoteRun?.abort();
-    if (!this.s.file) return;
+    this.quoteEstimated = false;
+    this.timeLeft = null;
+    const { file, selection } = this.s;
+    if (!file || !selection) return;
     const known = this.knownPrice();
     if (known) {
-      this.patch({ quote: known, quoting: null, pricing: null, added: null, error: null });
+      this.patch({ quote: known, holding: false, quoting: null, pricing: null, added: null, error: null });
       this.host.emit('sq-quote', this.quoteDetail());
       return;
     }
-    this.patch({ quoting: 0, added: null, error: null });
+    // The old price is not shown as if it were this choice's: the choice's estimate is, at once when it is known,
+    // else as soon as the browser has measured it; the exact price follows from the slice.
+    // The price shown: the exact one (nothing re-pricing it), or one already held through an earlier colour change.
+    const holding = holds && !!this.s.quote && (this.s.quoting === null || this.s.holding) && !this.s.error;
+    const estimate = holding ? null : this.estimates.get(selection, this.meshScale);
+    this.patch({
+      quoting: 0,
+      holding,
+      added: null,
+      error: null,
+      pricing: estimate ? { percent: 0, estimate, step: null, reading: null } : null,
+    });
+    if (estimate) this.host.emit('sq-estimate', { file_id: file.file_id, estimate });
+    else if (!holding && this.fileRun) void this.estimates.request(this.fileRun.signal);
     this.debounce = window.setTimeout(() => void this.quoteNow(), delay);
   }
 
@@ -310,31 +364,51 @@ export class PartFlow {
         this.host.client!,
         file!.file_id,
         selection!,
-        (p) => this.onPricing(p),
+        (p) => run.signal.aborted || this.onPricing(p, selection!),
         run.signal,
       );
       if (run.signal.aborted) return;
       const key = this.priceKey();
       if (key) this.priced.set(key, quote);
-      this.patch({ quote, quoting: null, pricing: null });
+      this.patch({ quote, holding: false, quoting: null, pricing: null });
       this.host.emit('sq-quote', this.quoteDetail());
     } catch (e) {
       if (run.signal.aborted) return;
       // A price for other options than the ones shown would mislead: drop it.
-      this.patch({ quote: null, quoting: null, pricing: null });
+      this.patch({ quote: null, holding: false, quoting: null, pricing: null });
       this.fail('quote', e);
     }
   }
 
   /**
-   * Progress of a slice; a new estimate is told to the page too (`sq-estimate`: never a price to sell). The early
-   * estimate stays while the quote has none of its own, for the same choices.
+   * Progress of a slice; a new estimate is told to the page too (`sq-estimate`: never a price to sell). The
+   * browser's estimate of these choices stays while the quote has none of its own. The time left shown follows the
+   * server's figure as time-left.ts allows: down at once, up only with a reason, counting down in between.
    */
-  private onPricing(progress: Pricing): void {
-    const p = { ...progress, estimate: progress.estimate ?? (this.earlyFits() ? this.early!.estimate : null) };
-    const fresh = p.estimate && p.estimate !== this.s.pricing?.estimate;
-    this.patch({ quoting: p.percent, pricing: p });
-    if (fresh && this.s.file) this.host.emit('sq-estimate', { file_id: this.s.file.file_id, estimate: p.estimate! });
+  private onPricing(progress: Pricing, selection: Selection): void {
+    if (progress.estimate) {
+      this.quoteEstimated = true;
+      this.estimates.keep(selection, this.meshScale, progress.estimate);
+    }
+    const estimate = progress.estimate ?? this.estimates.get(selection, this.meshScale);
+    const fresh = estimate && estimate !== this.s.pricing?.estimate;
+    const now = Date.now();
+    if (progress.reading) this.timeLeft = followTimeLeft(this.timeLeft, progress.reading, now);
+    this.patch({ quoting: progress.percent, pricing: { ...progress, estimate, timeLeft: this.timeLeft, now } });
+    if (fresh && this.s.file) this.host.emit('sq-estimate', { file_id: this.s.file.file_id, estimate: estimate! });
+  }
+
+  /** Counts the time left down on screen while a slice runs, between the job's reads; stops with it. */
+  private syncTicker(): void {
+    const counting = this.s.quoting !== null && !!this.s.pricing?.timeLeft;
+    if (counting && !this.ticker)
+      this.ticker = window.setInterval(() => {
+        if (this.s.pricing) this.patch({ pricing: { ...this.s.pricing, now: Date.now() } });
+      }, TICK_MS);
+    else if (!counting && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = 0;
+    }
   }
 
   /** The size question (unit offer) waits for the shopper's answer: nothing is sold at a size in doubt. */
@@ -420,6 +494,7 @@ export class PartFlow {
     this.patch({ rescaling: true, error: null });
     try {
       const scaled = await this.host.client!.rescale(file.file_id, offer.request);
+      this.meshScale *= offer.factor;
       if (this.parsed && model) {
         this.parsed = scaleParsed(this.parsed, offer.factor);
         this.patch({ model: summarize(model.name, this.parsed, config.build_volume) });
@@ -451,6 +526,7 @@ export class PartFlow {
       const file = this.s.file ?? (await this.uploadNow());
       const scaled = await this.host.client!.rescale(file.file_id, { scale: +(file.scale * factor).toPrecision(6) });
       this.parsed = parsed;
+      this.meshScale *= factor;
       this.patch({ file: scaled, model: scaledModel, rescaling: false });
       this.host.showModel(this);
     } catch (e) {
@@ -503,11 +579,12 @@ export class PartFlow {
         : { ...selection, [field]: field === 'infill' ? Number(raw) : raw };
     this.patch({ selection: next });
     this.host.recolor(this);
-    this.scheduleQuote();
+    this.scheduleQuote(REQUOTE_DEBOUNCE_MS, field === 'color');
   }
 
   patch(change: Partial<PartState>): void {
     this.s = { ...this.s, ...change };
+    this.syncTicker();
     this.host.changed(this);
   }
 

@@ -1,7 +1,8 @@
 // Templates of <slice-quote multiple>: a drop zone for many files, one row per part (thumbnail, size,
 // unit offer, options, status, price, the scale control of a part too big, Compare all materials, Save or share,
-// Try again and Remove) and one "Add all to cart". A row is made of the single-part templates (view.ts,
-// fit-scale.ts, offer-view.ts, kept-link.ts); only the list around them is new.
+// Request a quote where it cannot be priced automatically, Try again and Remove) and one "Add all to cart". A row
+// is made of the single-part templates (view.ts, fit-scale.ts, offer-view.ts, kept-link.ts, quote-request.ts);
+// only the list around them is new.
 import { html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { currencyDigits } from '../../shared/pricing.ts';
@@ -15,8 +16,10 @@ import { renderScaleControl } from './fit-scale.ts';
 import { renderComparison } from './offer-view.ts';
 import { renderKeep } from './kept-link.ts';
 import { renderAddAllBlockers, renderRefusal, type NamedRow } from './add-all-note.ts';
+import { renderRequest, type RequestHandlers, type RequestReason, type RequestState } from './quote-request.ts';
 import {
   keepable,
+  priceShown,
   pricingLabel,
   progressBar,
   renderEstimate,
@@ -48,6 +51,8 @@ export interface PartsHandlers {
   /** Try again after the cart call failed as a whole. */
   retryCart(): void;
   retryConfig(): void;
+  /** Request a quote of a row that cannot be priced automatically (quote-request.ts); null: none to offer. */
+  request(part: PartFlow): { reason: RequestReason; state: RequestState; handlers: RequestHandlers } | null;
 }
 
 /** What the list knows besides its rows. */
@@ -191,6 +196,7 @@ function renderRow(
             : nothing
         }
         ${renderError(p, { retry: () => h.retry(part), select }, name)}
+        ${renderRowRequest(part, row, h)}
         ${renderScaleControl(p.error, p.model, s.config?.build_volume, p.rescaling, (pc) => h.scaleTo(part, pc), row)}
         ${renderRowPrice(s, part)}
         ${p.quoting !== null ? progressBar(pricingLabel(p.pricing, 'Calculating the price…'), p.quoting > 0 ? p.quoting / 100 : undefined) : nothing}
@@ -200,22 +206,37 @@ function renderRow(
   `;
 }
 
-/** While a new price is calculated its estimate shows, else the last price stays, dimmed: no jump. */
+/**
+ * While a new price is calculated its estimate shows, marked; the last price only while it holds for the new choice
+ * (only the colour changed), never dimmed as if it were still current.
+ */
 function renderRowPrice(s: Shop, part: PartFlow): TemplateResult | typeof nothing {
   const p = part.s;
   if (p.error) return nothing;
   if (p.quoting !== null && p.pricing?.estimate)
     return html`<div class="part-price" part="row-price">${renderEstimate(p.pricing, s)}</div>`;
-  if (!p.quote) return nothing;
+  if (!p.quote || !priceShown(p)) return nothing;
   const total = part.lineTotal();
   const fmt = (v: number) => money(v, p.quote!.currency, s.locale, s.currencyDisplay);
-  return html`<div class="part-price ${p.quoting === null ? '' : 'stale'}" part="row-price">
+  return html`<div class="part-price" part="row-price">
       ${total !== null ? html`<strong>${fmt(total)}</strong>` : nothing}
       <span class="each">${total !== null ? unitWords(p.quote, p.selection!.quantity, s.config, fmt) : `${fmt(p.quote.total_price)} each`}</span>
       ${renderRowFacts(p.quote, s)}
       ${p.added ? html`<span class="added" part="row-added">In your cart</span>` : nothing}
     </div>
     ${part.unitPending && p.quoting === null ? renderUnitPending('this part') : nothing}`;
+}
+
+/** A row that cannot be priced automatically: Request a quote, as a single part has it, under its error. */
+function renderRowRequest(
+  part: PartFlow,
+  row: { idPrefix: string; name: string },
+  h: PartsHandlers,
+): TemplateResult | typeof nothing {
+  const r = h.request(part);
+  return r
+    ? html`<div class="rfq-block" part="request">${renderRequest(r.reason, r.state, r.handlers, row)}</div>`
+    : nothing;
 }
 
 /** A priced row's "Compare all materials" and "Save or share this quote", as a single part has them. */

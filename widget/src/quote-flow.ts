@@ -35,7 +35,7 @@ export async function fetchQuote(
   const first = await withRateLimitRetry(() => api.quote(fileId, quoteRequest(sel), signal), signal);
   if ('quote' in first) return first.quote;
   const estimate = first.job.estimate ?? null;
-  onProgress({ percent: 0, estimate, step: null, remainingSeconds: null });
+  onProgress({ percent: 0, estimate, step: null, reading: null });
   return pollJob(api, first.job.status_url, estimate, onProgress, signal);
 }
 
@@ -47,15 +47,20 @@ async function pollJob(
   signal: AbortSignal,
 ): Promise<Quote> {
   const giveUpAt = Date.now() + POLL_GIVE_UP_MS;
-  for (;;) {
-    // No pause between reads: each one is held by the server until the job finishes or a moment passes.
+  for (let read = 0; ; read++) {
+    // No pause between reads: each one is held by the server until the job finishes or a moment passes. The first
+    // is answered at once, so that the time left shows as soon as the job is accepted.
     const sent = Date.now();
-    const job = await withRateLimitRetry(() => api.job(statusUrl, signal), signal);
+    const job = await withRateLimitRetry(() => api.job(statusUrl, signal, read === 0 ? 0 : undefined), signal);
     onProgress({
       percent: job.progress,
       estimate: job.estimate ?? firstEstimate,
       step: job.step ?? null,
-      remainingSeconds: job.expected_remaining_seconds ?? null,
+      reading: {
+        seconds: job.expected_remaining_seconds ?? null,
+        reason: job.expected_remaining_reason ?? null,
+        ahead: job.slices_ahead ?? null,
+      },
     });
     if (job.status === 'completed' && job.result) return job.result;
     if (job.status === 'failed') {

@@ -98,51 +98,64 @@ const WHY: Record<RequestReason, string> = {
     'The shop prices parts like this one itself. Leave your name and e-mail, and they will send you a link to order it.',
 };
 
-/** The "Request a quote" button, the form, or the confirmation. */
-export function renderRequest(reason: RequestReason, r: RequestState, h: RequestHandlers): TemplateResult {
+/** The id of a form's element: `rfq-name` for the single part, `p7-rfq-name` in the row of part 7. */
+export const requestId = (what: string, row?: { idPrefix: string }) => `${row ? `${row.idPrefix}-` : ''}rfq-${what}`;
+
+/**
+ * The "Request a quote" button, the form, or the confirmation. In a row of several parts (`row`) its ids are the
+ * row's own and its controls name the part for screen readers ("Request a quote for part 2: bracket.stl").
+ */
+export function renderRequest(
+  reason: RequestReason,
+  r: RequestState,
+  h: RequestHandlers,
+  row?: { idPrefix: string; name: string },
+): TemplateResult {
+  const id = (what: string) => requestId(what, row);
+  const about = row ? html`<span class="visually-hidden"> for ${row.name}</span>` : nothing;
   if (r.sent)
     return html`<p class="added" part="request-sent" role="status" tabindex="-1">
       Request sent. The shop will e-mail a link to order your part to ${r.sent}.
     </p>`;
   if (!r.open)
     return html`<div class="rfq-offer" part="request-offer">
-      <button type="button" class="primary add" part="button request-button" @click=${h.open}>Request a quote</button>
+      <button type="button" class="primary add" part="button request-button" @click=${h.open}>Request a quote${about}</button>
       ${reason === 'merchant_rule' ? html`<p class="hint add-note">${WHY.merchant_rule}</p>` : nothing}
     </div>`;
   const field = (name: ContactField, label: string, control: TemplateResult) => html`
     <div class="field" part="field">
-      <label for="rfq-${name}" part="label">${label}</label>
+      <label for=${id(name)} part="label">${label}</label>
       ${control}
-      <div id="rfq-${name}-help" aria-live="polite">
+      <div id=${id(`${name}-help`)} aria-live="polite">
         ${r.errors[name] ? html`<p class="field-error" part="field-error">${r.errors[name]}</p>` : nothing}
       </div>
     </div>`;
   const invalid = (name: ContactField) => (r.errors[name] ? 'true' : 'false');
-  return html`<form class="rfq" part="request-form" novalidate aria-labelledby="rfq-title" aria-describedby="rfq-why"
+  return html`<form class="rfq" part="request-form" novalidate aria-labelledby=${id('title')} aria-describedby=${id('why')}
       @submit=${h.submit}>
-    <p class="rfq-title" id="rfq-title"><strong>Request a quote</strong></p>
-    <p class="hint" id="rfq-why">${WHY[reason]}</p>
+    <p class="rfq-title" id=${id('title')}><strong>Request a quote</strong>${about}</p>
+    <p class="hint" id=${id('why')}>${WHY[reason]}</p>
     ${field(
       'name',
       'Your name',
-      html`<input id="rfq-name" name="name" type="text" autocomplete="name" maxlength=${CONTACT_LIMITS.name} required
-        aria-invalid=${invalid('name')} aria-describedby="rfq-name-help" part="input" />`,
+      html`<input id=${id('name')} name="name" type="text" autocomplete="name" maxlength=${CONTACT_LIMITS.name} required
+        aria-invalid=${invalid('name')} aria-describedby=${id('name-help')} part="input" />`,
     )}
     ${field(
       'email',
       'E-mail',
-      html`<input id="rfq-email" name="email" type="email" autocomplete="email" inputmode="email"
-        maxlength=${CONTACT_LIMITS.email} required aria-invalid=${invalid('email')} aria-describedby="rfq-email-help"
+      html`<input id=${id('email')} name="email" type="email" autocomplete="email" inputmode="email"
+        maxlength=${CONTACT_LIMITS.email} required aria-invalid=${invalid('email')} aria-describedby=${id('email-help')}
         part="input" />`,
     )}
     ${field(
       'note',
       'Note for the shop (optional)',
-      html`<textarea id="rfq-note" name="note" rows="3" maxlength=${CONTACT_LIMITS.note}
-        aria-invalid=${invalid('note')} aria-describedby="rfq-note-help" part="input textarea"></textarea>`,
+      html`<textarea id=${id('note')} name="note" rows="3" maxlength=${CONTACT_LIMITS.note}
+        aria-invalid=${invalid('note')} aria-describedby=${id('note-help')} part="input textarea"></textarea>`,
     )}
     <button type="submit" class="primary add" part="button send-request-button"
-      aria-disabled=${r.sending ? 'true' : 'false'}>${r.sending ? 'Sending…' : 'Send request'}</button>
+      aria-disabled=${r.sending ? 'true' : 'false'}>${r.sending ? 'Sending…' : 'Send request'}${about}</button>
     ${
       r.failure
         ? html`<div class="error" part="error request-error" role="alert" data-code=${r.failure.code}>

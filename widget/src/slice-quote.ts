@@ -27,11 +27,14 @@ import {
   contactProblems,
   newRequest,
   requestAbout,
+  requestId,
   requestReason,
   type ContactField,
   type RequestHandlers,
+  type RequestReason,
   type RequestState,
 } from './quote-request.ts';
+import { quoteRequest } from './quote-flow.ts';
 
 /** Parts in one widget with `multiple`: the default, and the most `max-parts` may ask for. */
 export const DEFAULT_MAX_PARTS = 10;
@@ -102,8 +105,8 @@ export class SliceQuote extends LitElement {
     if (entry) this.preview?.resize(entry.contentRect.width, entry.contentRect.height);
   });
   private observed: Element | null = null;
-  /** "Request a quote" of the single part (quote-request.ts): the form's state, for the part and price it is about. */
-  private rfq: RequestState | null = null;
+  /** "Request a quote" of each part (quote-request.ts): the form's state, for the part and price it is about. */
+  private readonly rfq = new WeakMap<PartFlow, RequestState>();
 
   constructor() {
     super();
@@ -223,7 +226,7 @@ export class SliceQuote extends LitElement {
       keep: single.keeper.state,
       comparing: single.comparison.open,
       prices: single.comparison.prices,
-      request: this.requestView(shown),
+      request: this.requestView(this.single, shown),
     };
     return renderWidget(s, this.single.s.model ? (this.preview?.canvas ?? null) : null, this.handlers);
   }
@@ -402,95 +405,102 @@ export class SliceQuote extends LitElement {
 
   // ---- request a quote (quote-request.ts) ---------------------------------------------------------
 
-  /** Why the part shown needs a request, with its form's state (a new part or price starts a new form). */
-  private requestView(s: WidgetState) {
+  /**
+   * Why a part needs a request, with its form's state (a new part or price starts a new form). A row of several parts
+   * is offered one where it cannot be priced automatically; it is added to the cart with the others otherwise.
+   */
+  private requestView(part: PartFlow, s: WidgetState): { reason: RequestReason; state: RequestState } | null {
     const reason = requestReason(s);
-    if (!reason) return null;
+    if (!reason || (this.multiple && reason !== 'not_priceable')) return null;
     const about = requestAbout(s, reason);
-    if (this.rfq?.about !== about) {
+    let state = this.rfq.get(part);
+    if (state?.about !== about) {
       // No cart took the line: the form is the next step, so it opens at once and takes the focus.
-      this.rfq = newRequest(about, reason === 'no_cart');
+      state = newRequest(about, reason === 'no_cart');
+      this.rfq.set(part, state);
       if (reason === 'no_cart')
         this.focusAfterRender = () => {
           // In view (on a phone the form is above the sticky bar, out of sight), then focused.
-          const name = this.renderRoot.querySelector<HTMLElement>('#rfq-name');
+          const name = this.renderRoot.querySelector<HTMLElement>(`#${requestId('name', this.rowOf(part))}`);
           name?.scrollIntoView({ block: 'center' });
           return name;
         };
     }
-    return { reason, state: this.rfq };
+    return { reason, state };
   }
 
-  private patchRequest(change: Partial<RequestState>): void {
-    if (this.rfq) this.rfq = { ...this.rfq, ...change };
+  /** A row's id prefix (its form's ids are its own); none for the single part. */
+  private rowOf(part: PartFlow): { idPrefix: string } | undefined {
+    return part === this.single ? undefined : { idPrefix: `p${part.id}` };
+  }
+
+  private patchRequest(part: PartFlow, change: Partial<RequestState>): void {
+    const state = this.rfq.get(part);
+    if (state) this.rfq.set(part, { ...state, ...change });
     this.requestUpdate();
   }
 
-  private async sendRequest(form: HTMLFormElement): Promise<void> {
-    const part = this.single.s;
-    const view = this.requestView({ ...this.s, ...part });
-    if (!view || !part.file || !part.selection || view.state.sending) return;
+  private async sendRequest(part: PartFlow, form: HTMLFormElement): Promise<void> {
+    const s = part.s;
+    const view = this.requestView(part, { ...this.s, ...s });
+    if (!view || !s.file || !s.selection || view.state.sending) return;
+    const row = this.rowOf(part);
     const data = new FormData(form);
     const [name, email, note] = (['name', 'email', 'note'] as const).map((f) => String(data.get(f) ?? ''));
     const errors = contactProblems(name!, email!, note!);
     const first = (['name', 'email', 'note'] as ContactField[]).find((f) => errors[f]);
     if (first) {
-      this.patchRequest({ errors, failure: null });
-      this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>(`#rfq-${first}`);
+      this.patchRequest(part, { errors, failure: null });
+      this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>(`#${requestId(first, row)}`);
       return;
     }
-    this.patchRequest({ errors: {}, failure: null, sending: true });
-    const sel = part.selection;
-    const quote = view.reason === 'not_priceable' ? null : part.quote;
+    this.patchRequest(part, { errors: {}, failure: null, sending: true });
+    const sel = s.selection;
+    const quote = view.reason === 'not_priceable' ? null : s.quote;
     const page = location.href.length <= 2000 && /^https?:/.test(location.href) ? location.href : undefined;
     try {
       const sent = await this.client!.requestQuote({
-        file_id: part.file.file_id,
+        file_id: s.file.file_id,
         quote_id: quote?.quote_id ?? null,
-        ...(quote
-          ? {}
-          : {
-              choices: {
-                material: sel.material,
-                ...(sel.color ? { color: sel.color } : {}),
-                quality: sel.quality,
-                infill: sel.infill,
-                ...(sel.lead_time ? { lead_time: sel.lead_time } : {}),
-              },
-            }),
+        ...(quote ? {} : { choices: quoteRequest(sel).choices }),
         quantity: sel.quantity,
         reason: view.reason,
-        reason_code: view.reason === 'not_priceable' ? (part.error?.code ?? null) : null,
+        reason_code: view.reason === 'not_priceable' ? (s.error?.code ?? null) : null,
         name: name!.trim(),
         email: email!.trim(),
         note: note!.trim(),
         ...(page ? { page } : {}),
       });
-      this.patchRequest({ sending: false, sent: email!.trim() });
-      this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>('[part~=request-sent]');
+      this.patchRequest(part, { sending: false, sent: email!.trim() });
+      const sentNote = row ? `#part-${part.id} [part~=request-sent]` : '[part~=request-sent]';
+      this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>(sentNote);
       this.emit('sq-quote-request', {
         request_id: sent.request_id,
-        file_id: part.file.file_id,
+        file_id: s.file.file_id,
         quote_id: quote?.quote_id ?? null,
         reason: view.reason,
       });
     } catch (e) {
       const err = toWidgetError(e);
-      this.patchRequest({ sending: false, failure: err.detail });
+      this.patchRequest(part, { sending: false, failure: err.detail });
       this.emit('sq-error', err.detail);
     }
   }
 
-  private readonly requestHandlers: RequestHandlers = {
-    open: () => {
-      this.patchRequest({ open: true });
-      this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>('#rfq-name');
-    },
-    submit: (e) => {
-      e.preventDefault();
-      void this.sendRequest(e.target as HTMLFormElement);
-    },
-  };
+  /** The request form's handlers of a part (the single part, or a row). */
+  private requestHandlers(part: PartFlow): RequestHandlers {
+    return {
+      open: () => {
+        this.patchRequest(part, { open: true });
+        this.focusAfterRender = () =>
+          this.renderRoot.querySelector<HTMLElement>(`#${requestId('name', this.rowOf(part))}`);
+      },
+      submit: (e) => {
+        e.preventDefault();
+        void this.sendRequest(part, e.target as HTMLFormElement);
+      },
+    };
+  }
 
   // ---- several parts ---------------------------------------------------------------------------
 
@@ -736,7 +746,10 @@ export class SliceQuote extends LitElement {
     resetView: () => this.preview?.resetView(),
     scaleTo: (percent) => void this.single.scaleTo(percent),
     kept: this.keptHandlers,
-    request: this.requestHandlers,
+    request: {
+      open: () => this.requestHandlers(this.single).open(),
+      submit: (e) => this.requestHandlers(this.single).submit(e),
+    },
     compare: () => this.single.comparison.toggle(),
   };
 
@@ -768,6 +781,10 @@ export class SliceQuote extends LitElement {
       void this.addAll();
     },
     retryConfig: () => this.retry(),
+    request: (part) => {
+      const view = this.requestView(part, { ...this.s, ...part.s });
+      return view && { ...view, handlers: this.requestHandlers(part) };
+    },
   };
 
   private patch(change: Partial<ElementState>): void {

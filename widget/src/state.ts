@@ -34,8 +34,13 @@ export interface WidgetState {
   /** 0..1 while the file is being sent, else null. */
   uploadProgress: number | null;
   file: FileRecord | null;
-  /** The last price shown; kept (dimmed) while a re-quote runs. */
+  /**
+   * The last exact price. While a re-quote runs it is not shown as this choice's price (the choice's estimate is),
+   * unless it still holds (`holding`).
+   */
   quote: Quote | null;
+  /** A re-quote runs for choices the price shown still holds for (only the colour changed): it stays, not dimmed. */
+  holding: boolean;
   /** Slicing progress in percent while a quote runs, else null. */
   quoting: number | null;
   /** While the slice runs: its instant estimate, stage and expected remaining time (null before the first). */
@@ -70,6 +75,7 @@ export type PartState = Pick<
   | 'uploadProgress'
   | 'file'
   | 'quote'
+  | 'holding'
   | 'quoting'
   | 'pricing'
   | 'adding'
@@ -90,6 +96,7 @@ export const EMPTY_RUN = {
   uploadProgress: null,
   file: null,
   quote: null,
+  holding: false,
   quoting: null,
   pricing: null,
   adding: false,

@@ -63,6 +63,8 @@ export const styles = css`
     .buy-bar .progress { gap: 0; }
     .buy-bar .progress span { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
     .buy-bar .estimate .amount { font-size: 1.2em; }
+    /* "exact price in" is left to screen readers there: "~6 s — slower than predicted" keeps the bar short. */
+    .buy-bar .when-lead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
     /* A control the browser scrolls to (Tab, a focus after a render) stops above the sticky bar, never
        under it: the bar is at most 15 % of the screen, plus a gap. The quantity keeps its help or
        error line in view too. */
@@ -135,9 +137,8 @@ export const styles = css`
   progress { width: 100%; height: 8px; accent-color: var(--_accent); }
 
   .price { min-height: 3.5em; padding: 12px; border-radius: var(--_radius); background: var(--_surface); }
-  .price[aria-busy='true'] .amount { opacity: 0.5; }
-  /* An estimate is not dimmed like a stale price: it is the current best guess, marked with ≈ and its range. */
-  .price[aria-busy='true'] .estimate .amount { opacity: 1; }
+  /* Nothing in the price box is dimmed: while a choice is priced its estimate shows, marked with ≈ and its range, or
+     the price that holds for it (only the colour changed); never the last price as if it were current. */
   .estimate .amount { font-style: italic; }
   .amount { font-size: 1.75em; font-weight: 700; line-height: 1.2; }
   .each { color: var(--_muted); }
@@ -210,7 +211,6 @@ export const styles = css`
   .part-price { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; }
   .part-price .part-facts { flex-basis: 100%; }
   .part-price strong { font-size: 1.25em; }
-  .part-price.stale { opacity: 0.5; }
   /* Compare all materials and Save or share: two buttons side by side while closed, each the row's width once open. */
   .part-more { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: start; }
   .part-more > * { flex: 0 1 auto; min-width: 0; margin: 0; }

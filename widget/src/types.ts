@@ -2,6 +2,7 @@
 // contract, and of the DOM events the element emits.
 
 import type { components } from '../../shared/api/schema.ts';
+import type { ServerReason, TimeLeft, TimeLeftReading } from './time-left.ts';
 
 // The API's shapes come from the contract (shared/api/schema.ts, generated from /v2/openapi.json).
 type Schemas = components['schemas'];
@@ -58,6 +59,9 @@ export interface Job {
   /** Where the job is, in words a shopper understands (the slicer's own stage is not shown). */
   step: JobStep | null;
   expected_remaining_seconds: number | null;
+  /** Why the time left is more than the job's own slice (time-left.ts says it in words when it goes up). */
+  expected_remaining_reason: ServerReason | null;
+  slices_ahead: number | null;
   result: Quote | null;
   error: { code: string; message: string } | null;
 }
@@ -69,7 +73,11 @@ export interface Pricing {
   percent: number;
   estimate: Estimate | null;
   step: JobStep | null;
-  remainingSeconds: number | null;
+  /** The server's latest figure of the time left, as read (time-left.ts decides what is shown of it). */
+  reading: TimeLeftReading | null;
+  /** The time left the shopper is shown, and the page's clock (ms) it is shown at: it counts down between reads. */
+  timeLeft?: TimeLeft | null;
+  now?: number;
 }
 
 /** What the shopper picked from the offer; quantity never re-slices, the rest are choices the server prices. */

@@ -3,7 +3,8 @@
 import type { SlicerLimit } from './errors.ts';
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { dimensions, duration, grams, money, percent, wait } from './format.ts';
+import { dimensions, duration, grams, money, percent } from './format.ts';
+import { timeLeftParts } from './time-left.ts';
 import { lineTotal, minimumUnitPrice, quoteLine, type PricedQuote } from './selection.ts';
 import type { WidgetState } from './state.ts';
 import type { JobStep, MaterialPrices, Pricing, Selection, WidgetConfig } from './types.ts';
@@ -65,7 +66,7 @@ export function renderWidget(s: SingleState, canvas: HTMLCanvasElement | null, h
         ${renderOffer(s, h)}
         ${s.config && s.selection ? renderOptions(s.config, s.selection, s.quantityError, h.select, undefined, s) : renderConfigStatus(s)}
         ${s.config?.lead_time && s.selection ? renderLeadTime(s.config.lead_time) : nothing}
-        ${s.config && s.quote ? renderBreaks(s.quote, s.config, (v) => money(v, s.quote!.currency, s.locale, s.currencyDisplay)) : nothing}
+        ${s.config && s.quote && priceShown(s) ? renderBreaks(s.quote, s.config, (v) => money(v, s.quote!.currency, s.locale, s.currencyDisplay)) : nothing}
         ${s.config && s.quote && h.compare ? renderComparison(s, { compare: h.compare, select: h.select }) : nothing}
         ${renderFacts(s)}
         ${s.quote && s.quoting === null ? renderPlacementNote(s.quote.placement, s.quote.warnings) : nothing}
@@ -256,19 +257,28 @@ export const rangeHalfWidth = (total: number, [lo, hi]: readonly number[]) =>
   total > 0 && lo !== undefined && hi !== undefined ? (hi - lo) / 2 / total : Number.POSITIVE_INFINITY;
 
 /**
+ * Whether the exact price is shown as the price of the choices now selected: nothing re-prices the part, or what
+ * does leaves that price as it is (`holding`: only the colour changed). While another choice is priced, the last
+ * price is not shown, dimmed, as if it were still current: the choice's estimate takes its place.
+ */
+export const priceShown = (s: Pick<WidgetState, 'quote' | 'quoting' | 'holding'>) =>
+  !!s.quote && (s.quoting === null || s.holding);
+
+/**
  * While the slice runs, its instant estimate: "≈ $2.10 each, estimate $1.95–$2.25 · exact price in ~4 s", the range
  * left out when it is wider than ±15 % (it would tell the shopper nothing). Marked as an estimate in words and in
- * the markup (data-estimate); Add to cart waits for the exact price.
+ * the markup (data-estimate); Add to cart waits for the exact price. The time left only counts down, and says why
+ * when it went up (time-left.ts).
  */
 export function renderEstimate(p: Pricing, s: Pick<WidgetState, 'locale' | 'currencyDisplay'>): TemplateResult {
   const e = p.estimate!;
   const fmt = (v: number) => money(v, e.currency, s.locale, s.currencyDisplay);
-  const when = p.remainingSeconds ? `exact price in ~${wait(p.remainingSeconds)}` : 'exact price soon';
+  const when = timeLeftParts(p.timeLeft ?? null, p.now ?? Date.now());
   const [lo = e.total_price, hi = e.total_price] = e.price_range;
   return html`<div class="estimate" part="estimate" data-estimate>
     <div class="amount approx" part="estimate-amount"><span aria-hidden="true">≈ </span><span class="visually-hidden">About </span>${fmt(e.total_price)} each</div>
     <div class="each" part="estimate-range">
-      ${rangeHalfWidth(e.total_price, [lo, hi]) <= MAX_SHOWN_RANGE ? `Estimate ${fmt(lo)}–${fmt(hi)}` : 'Estimate'} · ${when}
+      ${rangeHalfWidth(e.total_price, [lo, hi]) <= MAX_SHOWN_RANGE ? `Estimate ${fmt(lo)}–${fmt(hi)}` : 'Estimate'} · <span class="when-lead">${when.lead}</span>${when.figure}${when.why ? ` — ${when.why}` : ''}
     </div>
   </div>`;
 }
@@ -296,7 +306,7 @@ function renderPrice(s: WidgetState): TemplateResult {
       ${
         busy && s.pricing?.estimate
           ? renderEstimate(s.pricing, s)
-          : q
+          : q && priceShown(s)
             ? html`
             ${invalid ? nothing : html`<div class="amount" part="amount">${fmt(lineTotal(q, qty, s.config))}</div>`}
             <div class="each" part="unit-price">${invalid ? `${fmt(q.total_price)} each` : unitWords(q, qty, s.config, fmt)}</div>`
@@ -339,7 +349,7 @@ export function unitWords(
 function renderFacts(s: WidgetState): TemplateResult | typeof nothing {
   // While an estimate shows, its figures hold the place the exact ones take: the price below does not move.
   const estimate = s.quoting !== null ? s.pricing?.estimate : null;
-  const q = estimate ?? s.quote;
+  const q = estimate ?? (priceShown(s) ? s.quote : null);
   if (!q) return nothing;
   const about = estimate ? '≈ ' : '';
   return html`

@@ -67,6 +67,8 @@ export function widgetConfigFor(
       id: q.id,
       label: q.label,
       layer_height: layerHeightOf(q),
+      // The preview prices nothing: it measures no estimate of its own.
+      slice_settings: null,
     })),
     default_quality: offer.default_quality,
     infill_options: [...offer.infill_options].sort((a, b) => a - b),
