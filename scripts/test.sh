@@ -62,9 +62,9 @@ stage_browser() {
 part_browser() { stage_browser; }
 
 # The server suite on each database and the browser tests at the same time, each part's output kept in a file and
-# printed whole when it ends. One after the other, each part ends with its last long files running alone while a
-# core waits; side by side the cores stay busy to the end. The server suites run two files at a time, the browser
-# tests one.
+# printed whole once the part has ended (in this order, so the log reads part by part). One after the other, each part
+# ends with its last long files running alone while a core waits; side by side the cores stay busy to the end. The
+# server suites run two files at a time, the browser tests one.
 side_by_side() {
   local logs pids=() parts=(pglite postgres browser) failed=0
   logs=$(mktemp -d)
