@@ -191,6 +191,29 @@ function latency(model: BenchModel, calibration: Calibration, runs: number, warm
   };
 }
 
+/**
+ * CPU time of extractFeatures on each pair, one call each, in this process (the JIT warmed by the fit): median, 90th
+ * percentile and total. CPU time, not wall time: the machine is shared, and the load is noted beside it.
+ */
+function featureCost(pairs: Pair[]) {
+  const cpuMs = pairs.map(({ model, variant }) => {
+    const cpu0 = process.cpuUsage();
+    extractFeatures(model.mesh, variant.settings);
+    const cpu = process.cpuUsage(cpu0);
+    return (cpu.user + cpu.system) / 1000;
+  });
+  return {
+    pairs: pairs.length,
+    median_cpu_ms: round(median(cpuMs), 1),
+    p90_cpu_ms: round(quantileOf(cpuMs, 0.9), 1),
+    total_cpu_ms: round(
+      cpuMs.reduce((a, b) => a + b, 0),
+      0,
+    ),
+    load_average: round(loadavg()[0]!, 2),
+  };
+}
+
 const coefficientGap = (a: Calibration, b: Calibration) =>
   Math.max(
     ...(['volume', 'time'] as const).flatMap((k) =>
@@ -276,6 +299,7 @@ export async function benchEstimate(modelsDir = MODELS_DIR) {
       .sort((a, b) => b.weight_error + b.time_error - (a.weight_error + a.time_error))
       .slice(0, 10)
       .map((r) => ({ ...r, weight_error: pct(r.weight_error), time_error: pct(r.time_error) })),
+    features_cpu: { train: featureCost(train), development: featureCost(heldOut) },
     latency_3dbenchy: process.env.SQ_ESTIMATE_NO_LATENCY === '1' ? null : latency(benchy, calibration, 15),
     failed_slices: failed,
     wall_s: round((performance.now() - started) / 1000, 1),
