@@ -39,6 +39,12 @@ export interface LayerSweep {
   sizeX: number;
   sizeY: number;
   segments: number;
+  /** Per band b, the slab between layer b − 1's plane and layer b's (band 0 below the first plane, band n above
+   *  the last): how far the shallowest upward (downward) face in it moves sideways over one layer, h·|n_z|/|n_xy|
+   *  in mm (Infinity for a horizontal face, 0 without such a face). It bounds how far the top surface of layer
+   *  b − 1 (the bottom surface of layer b) reaches in from the section's outline: layer-sample.ts reads it. */
+  topReach: Float64Array;
+  bottomReach: Float64Array;
 }
 
 interface Bounds {
@@ -108,6 +114,39 @@ function cornerSeconds(cos: number, v: number, model: CornerModel): number {
 }
 
 /**
+ * The shallowest upward and downward face of every band (LayerSweep.topReach, bottomReach): each face's reach, signed
+ * by its normal's z in the file's orientation (`faceReach`), is spread over the bands its z-range spans. Runs once
+ * the segment count is bounded, which bounds this loop too (a face spans one band more than the planes it crosses).
+ */
+function exposedReach(
+  mesh: Mesh,
+  z0: number,
+  layerHeight: number,
+  lastPlane: number,
+  n: number,
+  faceReach: Float32Array,
+  orientation: number,
+): { top: Float64Array; bottom: Float64Array } {
+  const { positions: p, indices: t } = mesh;
+  const top = new Float64Array(n + 1);
+  const bottom = new Float64Array(n + 1);
+  const bandOf = (z: number) => (z > lastPlane ? n : Math.min(n, Math.max(0, Math.ceil(z / layerHeight - 0.5))));
+  for (let tri = 0; tri < faceReach.length; tri++) {
+    const signed = faceReach[tri]! * orientation;
+    if (signed === 0) continue;
+    const bands = signed > 0 ? top : bottom;
+    const reach = Math.abs(signed);
+    const za = p[t[tri * 3]! * 3 + 2]! - z0;
+    const zb = p[t[tri * 3 + 1]! * 3 + 2]! - z0;
+    const zc = p[t[tri * 3 + 2]! * 3 + 2]! - z0;
+    for (let band = bandOf(Math.min(za, zb, zc)), last = bandOf(Math.max(za, zb, zc)); band <= last; band++) {
+      if (reach > bands[band]!) bands[band] = reach;
+    }
+  }
+  return { top, bottom };
+}
+
+/**
  * Sweeps the mesh. `overhangSin`: a downward face whose normal has −n_z above this (sin of the support overhang
  * angle from vertical) needs support; null skips the support collection.
  */
@@ -139,6 +178,8 @@ export function sweepLayers(
   const firstLayer = new Int32Array(triangles);
   const endLayer = new Int32Array(triangles);
   const normalXY = new Float32Array(triangles * 2);
+  // Each face's sideways reach per layer (exposedReach), positive facing up in the file's own orientation.
+  const faceReach = new Float32Array(triangles);
   let planned = 0;
   let volume6 = 0;
   for (let f = 0; f < t.length; f += 3) {
@@ -173,6 +214,9 @@ export function sweepLayers(
       normalXY[tri * 2] = nx / len;
       normalXY[tri * 2 + 1] = ny / len;
     }
+    // Twice the face's area seen from above; faces under a square micrometre (degenerate slivers) are left out.
+    const nz = (bx - ax) * (qy - ay) - (by - ay) * (qx - ax);
+    if (Math.abs(nz) > 2e-6) faceReach[tri] = Math.sign(nz) * (len > 0 ? (layerHeight * Math.abs(nz)) / len : Infinity);
   }
   if (planned > MAX_SEGMENTS) {
     refuse(
@@ -181,6 +225,15 @@ export function sweepLayers(
     );
   }
   const orientation = volume6 < 0 ? -1 : 1;
+  const { top: topReach, bottom: bottomReach } = exposedReach(
+    mesh,
+    z0,
+    layerHeight,
+    lastPlane,
+    n,
+    faceReach,
+    orientation,
+  );
   const cornersMeasured = triangles <= MAX_CORNER_TRIANGLES;
   const turnCos = corners.speeds.length > 0 && cornersMeasured ? edgeTurns(t, p.length / 3, normalXY) : null;
   const speeds = corners.speeds.length;
@@ -331,5 +384,7 @@ export function sweepLayers(
     sizeX: b.maxX - b.minX,
     sizeY: b.maxY - b.minY,
     segments,
+    topReach,
+    bottomReach,
   };
 }
