@@ -6,7 +6,8 @@ import type { Paths64 } from 'clipper2-ts';
 import { bridgeRuleOf } from './bridges.ts';
 import { layerPolygons } from './layer-polygons.ts';
 import { layerRegions, type LayerRegions, type RegionParams } from './layer-regions.ts';
-import { fillLayers, sampleLayers, type LayerSample } from './layer-sample.ts';
+import { fillLayers } from './layer-fill.ts';
+import { sampleLayers, type LayerSample } from './layer-sample.ts';
 import { sweepLayers, type LayerSweep } from './layer-sweep.ts';
 import { sampledRegions } from './sampled-regions.ts';
 import { hopTime, planLayerWalls, type WallMotion, type WallPlan } from './motion-time.ts';
@@ -342,7 +343,7 @@ export function extractFeatures(mesh: Mesh, settings: EstimateSettings, options:
   const rp = regionParams(q, options.slicerVersion ?? DEFAULT_SLICER_VERSION);
   // The regions are worked on a sample of the layers (layer-sample.ts): parts with few layers get every one.
   const loops = polygons.sections.map((section) => section.length);
-  const sample = options.everyLayer ? null : sampleLayers(sweep, loops, rp);
+  const sample = options.everyLayer ? null : sampleLayers(mesh, sweep, loops, rp);
   const regions = sample ? sampledRegions(polygons.sections, sample, rp) : layerRegions(polygons.sections, rp);
   const plans = planLayers(polygons.sections, regions, sample, q);
   if (sample) fillLayers(sample, sweep, regions, plans);

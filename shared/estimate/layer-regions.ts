@@ -182,8 +182,10 @@ function supportColumns(sections: Paths64[], repeated: boolean[], q: RegionParam
 /** What `upper` needs supported beyond `lower`, the layer under it: what reaches further out than the overhang step,
  *  less its bridges (dont_support_bridges, bridges.ts). */
 export function overhangOf(upper: Paths64, lower: Paths64, q: RegionParams): Paths64 {
+  const beyond = minus(upper, offset(lower, q.overhang_step_mm!));
+  if (beyond.length === 0) return [];
   // Opened by a tenth of a line only (numerical slivers): a slope's overhang is a thin sliver on every layer.
-  const reach = opening(minus(upper, offset(lower, q.overhang_step_mm!)), q.external_width_mm / 10);
+  const reach = opening(beyond, q.external_width_mm / 10);
   // The perimeters' width (half the external line, its spacing, the inner loops' spacings: what 2.6+ calls the
   // shell) plus the margin the contacts are grown by: the edge band `edges` keeps supported.
   const edge = q.external_width_mm / 2 + Math.max(0, q.perimeters) * q.spacing_mm + SUPPORT_MARGIN_MM;

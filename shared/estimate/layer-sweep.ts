@@ -9,6 +9,7 @@
 import type { Mesh } from '../model/mesh.ts';
 import { refuse } from './errors.ts';
 import { edgeTurns } from './mesh-edges.ts';
+import { type Bands, criticalBands, exposedReach } from './surface-bands.ts';
 
 /** Layers beyond this are refused (2 m at 0.1 mm): per-layer arrays stay small. */
 export const MAX_LAYERS = 20_000;
@@ -45,6 +46,12 @@ export interface LayerSweep {
    *  b − 1 (the bottom surface of layer b) reaches in from the section's outline: layer-sample.ts reads it. */
   topReach: Float64Array;
   bottomReach: Float64Array;
+  /** The bands' heights (surface-bands.ts) and the mesh's orientation (1, or −1 for an inside-out file). */
+  bands: Bands;
+  orientation: number;
+  /** Per band: 1 where a vertex of the mesh is a local lowest or highest point (all its neighbours at or above it,
+   *  or at or below it): where a hole or an island may start or end inside the section. */
+  critical: Uint8Array;
 }
 
 interface Bounds {
@@ -111,39 +118,6 @@ function cornerSeconds(cos: number, v: number, model: CornerModel): number {
   const sinHalf = Math.sqrt(Math.max(0, (1 - cos) / 2));
   const vc = sinHalf > 0 ? model.jerk / (2 * sinHalf) : v;
   return vc >= v ? 0 : ((v - vc) * (v - vc)) / (model.acceleration * v);
-}
-
-/**
- * The shallowest upward and downward face of every band (LayerSweep.topReach, bottomReach): each face's reach, signed
- * by its normal's z in the file's orientation (`faceReach`), is spread over the bands its z-range spans. Runs once
- * the segment count is bounded, which bounds this loop too (a face spans one band more than the planes it crosses).
- */
-function exposedReach(
-  mesh: Mesh,
-  z0: number,
-  layerHeight: number,
-  lastPlane: number,
-  n: number,
-  faceReach: Float32Array,
-  orientation: number,
-): { top: Float64Array; bottom: Float64Array } {
-  const { positions: p, indices: t } = mesh;
-  const top = new Float64Array(n + 1);
-  const bottom = new Float64Array(n + 1);
-  const bandOf = (z: number) => (z > lastPlane ? n : Math.min(n, Math.max(0, Math.ceil(z / layerHeight - 0.5))));
-  for (let tri = 0; tri < faceReach.length; tri++) {
-    const signed = faceReach[tri]! * orientation;
-    if (signed === 0) continue;
-    const bands = signed > 0 ? top : bottom;
-    const reach = Math.abs(signed);
-    const za = p[t[tri * 3]! * 3 + 2]! - z0;
-    const zb = p[t[tri * 3 + 1]! * 3 + 2]! - z0;
-    const zc = p[t[tri * 3 + 2]! * 3 + 2]! - z0;
-    for (let band = bandOf(Math.min(za, zb, zc)), last = bandOf(Math.max(za, zb, zc)); band <= last; band++) {
-      if (reach > bands[band]!) bands[band] = reach;
-    }
-  }
-  return { top, bottom };
 }
 
 /**
@@ -225,15 +199,9 @@ export function sweepLayers(
     );
   }
   const orientation = volume6 < 0 ? -1 : 1;
-  const { top: topReach, bottom: bottomReach } = exposedReach(
-    mesh,
-    z0,
-    layerHeight,
-    lastPlane,
-    n,
-    faceReach,
-    orientation,
-  );
+  const bands = { z0, layerHeight, lastPlane, layers: n };
+  const { top: topReach, bottom: bottomReach } = exposedReach(mesh, bands, faceReach, orientation);
+  const critical = criticalBands(mesh, bands);
   const cornersMeasured = triangles <= MAX_CORNER_TRIANGLES;
   const turnCos = corners.speeds.length > 0 && cornersMeasured ? edgeTurns(t, p.length / 3, normalXY) : null;
   const speeds = corners.speeds.length;
@@ -386,5 +354,8 @@ export function sweepLayers(
     segments,
     topReach,
     bottomReach,
+    critical,
+    bands,
+    orientation,
   };
 }

@@ -120,8 +120,9 @@ function sampledSupport(sections: Paths64[], s: LayerSample, q: RegionParams, su
   for (let m = s.layers - 2; m >= 0; m--) {
     if (!s.supported[m]) continue;
     const overhang = s.overhang[m + 1] ? overhangOf(sections[m + 1]!, sections[m]!, q) : [];
-    // A column already cut by the same section is left as it is.
-    if (overhang.length > 0 || !cutBy || !samePaths(cutBy, sections[m]!)) {
+    // Nothing to carry, or a column already cut by the same section: left as it is.
+    const idle = overhang.length === 0 && (column.length === 0 || (cutBy !== null && samePaths(cutBy, sections[m]!)));
+    if (!idle) {
       column = unionMinus(column, overhang, offset(sections[m]!, q.support_gap_mm));
       cutBy = sections[m]!;
     }
