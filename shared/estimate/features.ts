@@ -6,7 +6,7 @@ import type { Paths64 } from 'clipper2-ts';
 import { bridgeRuleOf } from './bridges.ts';
 import { layerPolygons } from './layer-polygons.ts';
 import { layerRegions, type LayerRegions, type RegionParams } from './layer-regions.ts';
-import { fillLayers } from './layer-fill.ts';
+import { fillLayers, refineLayers } from './layer-fill.ts';
 import { sampleLayers, type LayerSample } from './layer-sample.ts';
 import { sweepLayers, type LayerSweep } from './layer-sweep.ts';
 import { sampledRegions } from './sampled-regions.ts';
@@ -158,9 +158,9 @@ function planWalls(section: Paths64, i: number, band: number, q: SliceParams): W
   return planLayerWalls(section, motion, band * 1.05);
 }
 
-/** The wall plans of the layers computed from polygons (every layer without a sample), null for the others. */
-function planLayers(sections: Paths64[], r: LayerRegions, sample: LayerSample | null, q: SliceParams) {
-  return sections.map((section, i) => (!sample || sample.computed[i] ? planWalls(section, i, r.walls[i]!, q) : null));
+/** The wall plans of the sample's computed layers, null for the others. */
+function planLayers(sections: Paths64[], r: LayerRegions, sample: LayerSample, q: SliceParams) {
+  return sections.map((section, i) => (sample.computed[i] ? planWalls(section, i, r.walls[i]!, q) : null));
 }
 
 function computeFeatures(
@@ -344,9 +344,19 @@ export function extractFeatures(mesh: Mesh, settings: EstimateSettings, options:
   // The regions are worked on a sample of the layers (layer-sample.ts): parts with few layers get every one.
   const loops = polygons.sections.map((section) => section.length);
   const sample = options.everyLayer ? null : sampleLayers(mesh, sweep, loops, rp);
-  const regions = sample ? sampledRegions(polygons.sections, sample, rp) : layerRegions(polygons.sections, rp);
+  if (!sample) {
+    const regions = layerRegions(polygons.sections, rp);
+    const plans = polygons.sections.map((section, i) => planWalls(section, i, regions.walls[i]!, q));
+    return computeFeatures(sweep, regions, plans, q, mesh.indices.length / 3);
+  }
+  const sampled = sampledRegions(polygons.sections, sample, rp);
+  const { regions } = sampled;
   const plans = planLayers(polygons.sections, regions, sample, q);
-  if (sample) fillLayers(sample, sweep, regions, plans);
+  refineLayers(sample, regions, plans, (i) => {
+    sampled.computeLayer(i);
+    plans[i] = planWalls(polygons.sections[i]!, i, regions.walls[i]!, q);
+  });
+  fillLayers(sample, sweep, regions, plans);
   return computeFeatures(sweep, regions, plans, q, mesh.indices.length / 3);
 }
 

@@ -80,6 +80,7 @@ function planBetween(a: WallPlan, b: WallPlan, pa: number, pb: number, p: number
   return {
     contours: near.contours,
     islands: near.islands,
+    small_loops: near.small_loops,
     length_mm: p * lerp(share(a.length_mm, pa), share(b.length_mm, pb)),
     cruise_s: cruise,
     planned_s: cruise + lerp(a.planned_s - a.cruise_s, b.planned_s - b.cruise_s),
@@ -109,4 +110,41 @@ function thinGuess(A: Float64Array, P: Float64Array, i: number, s: LayerSample):
   const below = i - s.bottom_solid_layers >= 0 ? A[i - s.bottom_solid_layers]! : 0;
   const ring = (other: number) => Math.max(0, (A[i]! - other) / p - s.band_mm);
   return Math.min(A[i]!, p * Math.max(ring(above), ring(below)));
+}
+
+/**
+ * Computes more layers where two consecutive computed layers disagree on something a layer counts rather than
+ * measures (its contours, islands and small perimeter loops; whether it has solid or sparse infill at all): the
+ * layer halfway between, then halfway again, until the change is pinned to the layer it happens on. `compute`
+ * computes a layer's regions and wall plan. Deterministic, and at most log2(SAMPLE_STRIDE) layers per change.
+ */
+export function refineLayers(
+  s: LayerSample,
+  r: LayerRegions,
+  plans: (WallPlan | null)[],
+  compute: (i: number) => void,
+): void {
+  const differ = (a: number, b: number) => {
+    const [pa, pb] = [plans[a] ?? null, plans[b] ?? null];
+    const counts = (p: WallPlan | null) => (p ? [p.contours, p.islands, p.small_loops] : []);
+    return (
+      counts(pa).some((v, k) => v !== counts(pb)[k]) ||
+      r.solid[a]! > 0 !== r.solid[b]! > 0 ||
+      r.sparse[a]! > 0 !== r.sparse[b]! > 0
+    );
+  };
+  const gaps: [number, number][] = [];
+  let last = -1;
+  for (let i = 0; i < s.layers; i++) {
+    if (!s.computed[i]) continue;
+    if (last >= 0 && i - last > 1) gaps.push([last, i]);
+    last = i;
+  }
+  while (gaps.length > 0) {
+    const [a, b] = gaps.pop()!;
+    if (b - a < 2 || !differ(a, b)) continue;
+    const m = (a + b) >> 1;
+    compute(m);
+    gaps.push([a, m], [m, b]);
+  }
 }

@@ -52,6 +52,11 @@ export interface LayerSample {
    *  surface) may reach the infill area: it is cut, and where it does reach it, grown and carried exactly. */
   topCut: Uint8Array;
   bottomCut: Uint8Array;
+  /** Per band: 1 where layer b − 1's top surface (layer b's bottom surface) is certainly empty once opened by a
+   *  tenth of a line: no face or valley in it moves sideways that far twice over, and no hole or island starts or
+   *  ends there (or the surface was cut and found empty). A layer whose shells span only empty surfaces has none. */
+  emptyTop: Uint8Array;
+  emptyBottom: Uint8Array;
   /** Per band b: 1 where layer b overhangs layer b − 1 beyond the support angle (supports on). */
   overhang: Uint8Array;
   /** Per layer: 1 where the support column is cut by the part and measured (supports on). */
@@ -70,7 +75,9 @@ export function sampleLayers(
   if (n <= MIN_SAMPLED_LAYERS) return null;
   const topReach = sweep.topReach.slice();
   const bottomReach = sweep.bottomReach.slice();
-  valleyReach(mesh, sweep.bands, sweep.orientation, cutReach(q), topReach, bottomReach);
+  // The opening removes what is narrower than twice its width: a surface no wider than that is empty.
+  const narrow = (2 * q.external_width_mm) / 10;
+  valleyReach(mesh, sweep.bands, sweep.orientation, Math.min(narrow, cutReach(q)), topReach, bottomReach);
   const s: LayerSample = {
     layers: n,
     band_mm: Math.max(q.perimeters, 0) * q.spacing_mm,
@@ -79,6 +86,8 @@ export function sampleLayers(
     computed: new Uint8Array(n),
     topCut: new Uint8Array(n + 1),
     bottomCut: new Uint8Array(n + 1),
+    emptyTop: new Uint8Array(n + 1),
+    emptyBottom: new Uint8Array(n + 1),
     overhang: new Uint8Array(n + 1),
     supported: new Uint8Array(n),
   };
@@ -98,6 +107,10 @@ export function sampleLayers(
     const topology = sweep.critical[b] === 1 || (b > 0 && b < n && loops[b - 1] !== loops[b]);
     if (b > 0 && (b === n || topology || topReach[b]! > reach)) s.topCut[b] = 1;
     if (b < n && (b === 0 || topology || bottomReach[b]! > reach)) s.bottomCut[b] = 1;
+    if (b > 0 && b < n && !topology) {
+      s.emptyTop[b] = Number(topReach[b]! <= narrow);
+      s.emptyBottom[b] = Number(bottomReach[b]! <= narrow);
+    }
   }
   for (let i = 0; i + 1 < n; i++) {
     const { area: A, perimeter: P } = sweep;

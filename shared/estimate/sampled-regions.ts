@@ -27,41 +27,57 @@ import {
   unionMinus,
 } from './layer-regions.ts';
 
-/** The regions of the sample's computed layers (the others stay zero: fillLayers fills them in); marks the edges
- *  of the cut surfaces' shells as computed. */
-export function sampledRegions(sections: Paths64[], s: LayerSample, q: RegionParams): LayerRegions {
+/** The regions of a sample's layers: the computed ones, and any other layer once `computeLayer` has computed it. */
+export interface SampledRegions {
+  /** Zero on the layers not computed (layer-fill.ts fills them in). */
+  regions: LayerRegions;
+  /** Computes one more layer's regions and marks it computed (its support area stays filled in). */
+  computeLayer(i: number): void;
+}
+
+/** The regions of the sample's computed layers; marks the edges of the shells of the cut surfaces that reach the
+ *  infill area as computed. */
+export function sampledRegions(sections: Paths64[], s: LayerSample, q: RegionParams): SampledRegions {
   const n = s.layers;
+  const T = q.top_solid_layers;
+  const B = q.bottom_solid_layers;
   const out = emptyRegions(n);
   const cores = infillAreas(sections, q);
   const open = q.external_width_mm / 10;
   // The cut surfaces that reach the infill area, by layer (the top of layer b − 1, the bottom of layer b): what
   // the next layer does not cover, opened by a tenth of a line, in the infill area and grown 3 mm into it. Most
   // never reach it: that is found first, without the opening's two offsets.
-  const reaching = (j: number, neighbour: Paths64 | null): Surface | null => {
+  const reaching = (j: number, neighbour: Paths64 | null, empty: Uint8Array, b: number): Surface | null => {
     const core = cores(j);
     if (neighbour !== null && minus(core, neighbour).length === 0) return null;
     const surface = neighbour === null ? sections[j]! : opening(minus(sections[j]!, neighbour), open);
+    if (surface.length === 0) empty[b] = 1;
     const reached = grow(surface, core);
     return reached.inside.length === 0 ? null : reached;
   };
   const tops = new Map<number, Surface>();
   const bottoms = new Map<number, Surface>();
   for (let b = 0; b <= n; b++) {
-    const top = s.topCut[b] ? reaching(b - 1, b < n ? sections[b]! : null) : null;
+    const top = s.topCut[b] ? reaching(b - 1, b < n ? sections[b]! : null, s.emptyTop, b) : null;
     if (top) {
       tops.set(b - 1, top);
       addShellEdges(s, b - 1, 'top');
     }
-    const bottom = s.bottomCut[b] ? reaching(b, b > 0 ? sections[b - 1]! : null) : null;
+    const bottom = s.bottomCut[b] ? reaching(b, b > 0 ? sections[b - 1]! : null, s.emptyBottom, b) : null;
     if (bottom) {
       bottoms.set(b, bottom);
       addShellEdges(s, b, 'bottom');
     }
   }
-  const T = q.top_solid_layers;
-  const B = q.bottom_solid_layers;
-  for (let i = 0; i < n; i++) {
-    if (!s.computed[i]) continue;
+  // Whether every surface layer i's shells carry is empty: the tops of layers i … i + T − 1 (bands i + 1 … i + T)
+  // and the bottoms of layers i − B + 1 … i.
+  const noShells = (i: number) => {
+    for (let b = i + 1; b <= i + T; b++) if (!s.emptyTop[b]) return false;
+    for (let b = i - B + 1; b <= i; b++) if (!s.emptyBottom[b]) return false;
+    return true;
+  };
+  const computeLayer = (i: number) => {
+    s.computed[i] = 1;
     const section = sections[i]!;
     const core = cores(i);
     out.section[i] = area(section);
@@ -70,7 +86,7 @@ export function sampledRegions(sections: Paths64[], s: LayerSample, q: RegionPar
     // Without top (bottom) layers the layer itself covers what the shells would.
     const above = T === 0 ? section : (sections[i + T] ?? []);
     const below = B === 0 ? section : i - B >= 0 ? sections[i - B]! : [];
-    const thin = thinShells(section, core, above, below);
+    const thin = noShells(i) ? [] : thinShells(section, core, above, below);
     // The cut surfaces within reach, each already inside its own layer's infill area: cut to this one's.
     const grown: Paths64[] = [];
     for (let k = 0; k < T && i + k < n; k++) grown.push(tops.get(i + k)?.grown ?? []);
@@ -81,9 +97,10 @@ export function sampledRegions(sections: Paths64[], s: LayerSample, q: RegionPar
     out.top[i] = Math.min(out.solid[i]!, area(tops.get(i)?.inside ?? []));
     out.bridge[i] = i > 0 ? Math.min(out.solid[i]! - out.top[i]!, area(bottoms.get(i)?.inside ?? [])) : 0;
     out.sparse[i] = Math.max(0, coreArea - out.solid[i]!);
-  }
+  };
+  for (let i = 0; i < n; i++) if (s.computed[i]) computeLayer(i);
   if (q.overhang_step_mm !== null) sampledSupport(sections, s, q, out.support);
-  return out;
+  return { regions: out, computeLayer };
 }
 
 /** The infill area of a layer, computed once, and reused for a layer whose section repeats the last one computed. */

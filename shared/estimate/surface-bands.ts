@@ -81,8 +81,8 @@ export function criticalBands(mesh: Mesh, b: Bands): Uint8Array {
 /**
  * Valleys: an edge where the surface folds into the part (the two faces meet at more than 180° inside it) may be
  * much shallower than either face, and a notch along it opens sideways as fast as the edge climbs: between two
- * layers it exposes a surface as deep as the edge's own reach, h·|xy|/|z|. Each edge shallower than `reach` whose
- * bands are not already marked is paired with its twin half-edge (a map of those edges only) and, where it folds
+ * layers it exposes a surface as deep as the edge's own reach, h·|xy|/|z|. Each edge reaching further than `reach`
+ * and than its bands already do is paired with its twin half-edge (a map of those edges only) and, where it folds
  * inward, raises the top and bottom reach of every band it spans.
  */
 export function valleyReach(
@@ -95,8 +95,9 @@ export function valleyReach(
 ): void {
   const { positions: p, indices: t } = mesh;
   const vertices = p.length / 3;
-  const marked = (lo: number, hi: number) => {
-    for (let band = lo; band <= hi; band++) if (!(top[band]! > reach && bottom[band]! > reach)) return false;
+  // An edge reaching no further than its bands already do changes nothing: its twin is not looked for.
+  const covered = (lo: number, hi: number, edgeReach: number) => {
+    for (let band = lo; band <= hi; band++) if (top[band]! < edgeReach || bottom[band]! < edgeReach) return false;
     return true;
   };
   const open = new Map<number, number>(); // edge key → its first half-edge seen
@@ -107,13 +108,14 @@ export function valleyReach(
     const dz = p[w * 3 + 2]! - p[u * 3 + 2]!;
     const dx = p[w * 3]! - p[u * 3]!;
     const dy = p[w * 3 + 1]! - p[u * 3 + 1]!;
-    // Shallower than `reach` (squared, so steep edges cost no square root).
-    if (!(dx * dx + dy * dy > slope * dz * dz)) continue;
+    // Shallower than `reach` (squared, so steep edges cost no square root); a level edge has no tip that moves.
+    if (dz === 0 || !(dx * dx + dy * dy > slope * dz * dz)) continue;
     const z1 = p[u * 3 + 2]! - b.z0;
     const z2 = p[w * 3 + 2]! - b.z0;
     const lo = bandOf(Math.min(z1, z2), b);
     const hi = bandOf(Math.max(z1, z2), b);
-    if (marked(lo, hi)) continue;
+    const edgeReach = (b.layerHeight * Math.sqrt(dx * dx + dy * dy)) / Math.abs(dz);
+    if (covered(lo, hi, edgeReach)) continue;
     const key = Math.min(u, w) * vertices + Math.max(u, w);
     const first = open.get(key);
     if (first === undefined) {
@@ -123,13 +125,28 @@ export function valleyReach(
     open.delete(key);
     // The first face in its own winding: its normal points out of the part (times the orientation).
     const [fu, fw] = [t[first]!, t[first % 3 === 2 ? first - 2 : first + 1]!];
-    if (!foldsInward(p, fu, fw, thirdOf(t, first), thirdOf(t, e), orientation)) continue;
-    const edgeReach = dz !== 0 ? (b.layerHeight * Math.sqrt(dx * dx + dy * dy)) / Math.abs(dz) : Infinity;
-    for (let band = lo; band <= hi; band++) {
-      top[band] = Math.max(top[band]!, edgeReach);
-      bottom[band] = Math.max(bottom[band]!, edgeReach);
-    }
+    const [c1, c2] = [thirdOf(t, first), thirdOf(t, e)];
+    if (!foldsInward(p, fu, fw, c1, c2, orientation)) continue;
+    // Climbing the edge, the notch's tip moves along (ex, ey): deeper into the part when that points away from
+    // both faces' traces (a top surface below), out of it when it points along both (a bottom surface above).
+    const sign = Math.sign(dz);
+    const [a1, a2] = [along(p, u, w, c1, sign * dx, sign * dy), along(p, u, w, c2, sign * dx, sign * dy)];
+    const bands = a1 < 0 && a2 < 0 ? top : a1 > 0 && a2 > 0 ? bottom : null;
+    for (let band = lo; bands && band <= hi; band++) bands[band] = Math.max(bands[band]!, edgeReach);
   }
+}
+
+/** How far (ex, ey) points along the trace that face (u, w, c) leaves in a horizontal plane, from its edge u–w
+ *  into the face: positive along it, negative away from it. */
+function along(p: Float64Array, u: number, w: number, c: number, ex: number, ey: number): number {
+  const [ux, uy, uz] = [p[u * 3]!, p[u * 3 + 1]!, p[u * 3 + 2]!];
+  const [ax, ay, az] = [p[w * 3]! - ux, p[w * 3 + 1]! - uy, p[w * 3 + 2]! - uz];
+  const [bx, by, bz] = [p[c * 3]! - ux, p[c * 3 + 1]! - uy, p[c * 3 + 2]! - uz];
+  // The trace runs along n × ẑ = (n_y, −n_x), n the face's normal; towards c.
+  const nx = ay * bz - az * by;
+  const ny = az * bx - ax * bz;
+  const toC = ny * bx - nx * by;
+  return Math.sign(toC) * (ny * ex - nx * ey);
 }
 
 /** The vertex of half-edge e's triangle that is not on it. */
