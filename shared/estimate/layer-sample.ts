@@ -75,9 +75,11 @@ export function sampleLayers(
   if (n <= MIN_SAMPLED_LAYERS) return null;
   const topReach = sweep.topReach.slice();
   const bottomReach = sweep.bottomReach.slice();
+  // Valleys are looked for only where they could make a surface a candidate: one shallower than that leaves a
+  // notch narrower than the perimeters, which the shells' edges of the computed layers account for.
+  valleyReach(mesh, sweep.bands, sweep.orientation, cutReach(q), topReach, bottomReach);
   // The opening removes what is narrower than twice its width: a surface no wider than that is empty.
   const narrow = (2 * q.external_width_mm) / 10;
-  valleyReach(mesh, sweep.bands, sweep.orientation, Math.min(narrow, cutReach(q)), topReach, bottomReach);
   const s: LayerSample = {
     layers: n,
     band_mm: Math.max(q.perimeters, 0) * q.spacing_mm,
