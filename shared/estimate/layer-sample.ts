@@ -1,7 +1,7 @@
 // Which layers the polygon estimator works on (docs/estimate.md, "Sampled layers"). Offsetting and classifying a
 // layer's polygons with Clipper costs about a millisecond; the sweep's perimeter and area of every layer cost
 // microseconds. So the regions are computed on a sample that holds every layer where they can change abruptly, and a
-// stride between; layer-fill.ts fills in the others. The sample holds:
+// stride between; layer-fill.ts computes more where a layer's counts change and fills in the others. It holds:
 // - the first layers (the first is all bottom, the next carry its shells; the second is the first at full speed)
 //   and the last one;
 // - both layers around a change of the section's loop count, or of its area or perimeter by more than CHANGE_SHARE;
@@ -75,8 +75,9 @@ export function sampleLayers(
   if (n <= MIN_SAMPLED_LAYERS) return null;
   const topReach = sweep.topReach.slice();
   const bottomReach = sweep.bottomReach.slice();
-  // Valleys are looked for only where they could make a surface a candidate: one shallower than that leaves a
-  // notch narrower than the perimeters, which the shells' edges of the computed layers account for.
+  // Valleys are looked for only where they could make a surface a candidate: a gentler one leaves a notch
+  // narrower than the perimeters, which no infill area reaches (its band may then count as empty below: the notch
+  // is left out of the shells of the layers whose shells span only such bands).
   valleyReach(mesh, sweep.bands, sweep.orientation, cutReach(q), topReach, bottomReach);
   // The opening removes what is narrower than twice its width: a surface no wider than that is empty.
   const narrow = (2 * q.external_width_mm) / 10;

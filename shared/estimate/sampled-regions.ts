@@ -1,12 +1,14 @@
 // The regions of the layers a sample computes (layer-sample.ts), with the same offsets and differences as
 // layer-regions.ts but without cutting every layer's surfaces:
-// - a surface that may reach the infill area (the sample's topCut, bottomCut) is cut, grown 3 mm into the infill
-//   area and carried down (up) its shell layers exactly as layer-regions.ts does;
+// - a surface that may reach the infill area (the sample's topCut, bottomCut) is tested first (is the infill area
+//   left uncovered by the next layer?) and, where it does reach it, cut, grown 3 mm into the infill area and
+//   carried down (up) its shell layers exactly as layer-regions.ts does;
 // - every other surface is a sliver narrower than the perimeters, which reaches the infill area of the layers it is
 //   carried to only summed over several layers (a dome's flank). Summed over a layer's T shell layers above, such
 //   slivers are what the layer T above does not cover: the shells of layer i are the infill area less what both
 //   the layer T above and the layer B below cover (exact for a part that narrows, widens or leans steadily, which
-//   is all the sample leaves between its computed layers), plus the cut surfaces within reach.
+//   is all the sample leaves between its computed layers), plus the cut surfaces within reach; none where every
+//   surface within reach is too narrow to survive the opening (the sample's emptyTop, emptyBottom).
 // - support columns are carried down through the computed layers and the layers under an overhang, cut by each.
 import type { Paths64 } from 'clipper2-ts';
 import { addShellEdges, type LayerSample } from './layer-sample.ts';
