@@ -19,8 +19,8 @@ import { valleyReach } from './surface-bands.ts';
 
 /** Parts with at most this many layers compute every layer (a few hundred milliseconds at most). */
 export const MIN_SAMPLED_LAYERS = 40;
-/** Between the layers the sample must hold, every this-many-th layer is computed (4 halved the largest deviation
- *  from every layer on the benchmark's models, 16 tripled it; docs/estimate.md). */
+/** Between the layers the sample must hold, every this-many-th layer is computed (4 strayed little less from every
+ *  layer on the benchmark's models, 16 three times as far; docs/estimate.md). */
 export const SAMPLE_STRIDE = 8;
 /** A layer whose area or perimeter differs from the next one's by more than this share is computed, with it. */
 export const CHANGE_SHARE = 0.05;
