@@ -26,24 +26,29 @@ stage_unit() {
 
 # Files whose subject is not the database: model files and parsers, the slicer's geometry, HTTP connections,
 # temporary folders, object storage, the host's load. Their SQL is the same few statements every other file runs
-# on both databases, so they run once, on PGlite (the default database); everything that touches SQL runs on both.
-PGLITE_ONLY=(corpus busy-host hostile-uploads early-refusal fair-parsing kept-quotes-picture thin-parts tmp-owners
-  s3-storage project-3mf upload-errors data-dir-modes)
+# on both databases, so they run once; everything that touches SQL runs on both. Those about the data folder run on
+# PGlite, which keeps its database there; the others on PostgreSQL, whose part has the lighter load, so the two
+# parts end closer together.
+PGLITE_ONLY=(corpus tmp-owners data-dir-modes)
+POSTGRES_ONLY=(busy-host hostile-uploads early-refusal fair-parsing kept-quotes-picture thin-parts s3-storage
+  project-3mf upload-errors)
 
 # node --test runs its files in name order, whatever order they are given in.
 api_files() { find test/api -name '*.test.ts' | sort; }
 
+# The server suite's files but those named (test/api/<name>.test.ts).
+api_files_but() { api_files | grep -vxF -f <(printf 'test/api/%s.test.ts\n' "$@"); }
+
 part_pglite() {
-  mapfile -t api < <(api_files)
-  echo "== server suite on PGlite"
-  SQ_TEST_DB=pglite run "${api[@]}"
+  mapfile -t files < <(api_files_but "${POSTGRES_ONLY[@]}")
+  echo "== server suite on PGlite (${#files[@]} files: ${#POSTGRES_ONLY[@]} that do not touch SQL of their own run on PostgreSQL)"
+  SQ_TEST_DB=pglite run "${files[@]}"
 }
 
 part_postgres() {
-  mapfile -t api < <(api_files)
-  mapfile -t both < <(printf '%s\n' "${api[@]}" | grep -vxF -f <(printf 'test/api/%s.test.ts\n' "${PGLITE_ONLY[@]}"))
-  echo "== server suite on PostgreSQL (${#both[@]} of ${#api[@]} files: the rest do not touch SQL of their own)"
-  SQ_TEST_DB=postgres run "${both[@]}"
+  mapfile -t files < <(api_files_but "${PGLITE_ONLY[@]}")
+  echo "== server suite on PostgreSQL (${#files[@]} files: ${#PGLITE_ONLY[@]} that do not touch SQL of their own run on PGlite)"
+  SQ_TEST_DB=postgres run "${files[@]}"
 }
 
 stage_api() {

@@ -4,7 +4,7 @@
 // merging (`declare module '../deps.ts'`), so the arrows run from the features down to this file.
 import type { Config, Plans } from './config.ts';
 import type { Db } from './db/index.ts';
-import type { FileStorage } from './storage/index.ts';
+import type { DiskSpace, FileStorage } from './storage/index.ts';
 import type { Logger } from './http/index.ts';
 
 export type { Logger };
@@ -15,6 +15,11 @@ export interface Deps {
   /** The plans file (plans.json), loaded and checked at start-up. */
   plans: Plans;
   storage: FileStorage;
+  /**
+   * The free space under DATA_DIR, read by the disk floor and shares. Tests that shrink the disk replace it with
+   * one this server alone writes to: other processes sharing the machine's disk would move the figure under them.
+   */
+  disk: DiskSpace;
   log: Logger;
   /** draining: the process is shutting down; /readyz answers 503 so load balancers stop sending requests. */
   lifecycle: { draining: boolean };

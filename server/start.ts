@@ -10,7 +10,7 @@ import type { Config } from './config.ts';
 import { openPglite, openPostgres, type Db } from './db/index.ts';
 import { migrate } from './db/index.ts';
 import { loadPlans } from './accounts/index.ts';
-import { createDiskStorage, sweepLeftovers, type FileStorage } from './storage/index.ts';
+import { createDiskStorage, diskSpaceOf, sweepLeftovers, type FileStorage } from './storage/index.ts';
 import { createS3Storage } from './storage/index.ts';
 import { createModelParser, parserOptions } from './mesh/index.ts';
 import { createApp } from './app.ts';
@@ -74,6 +74,7 @@ export async function buildDeps(
     plans: loadPlans(config.plansFile ? pathToFileURL(config.plansFile) : undefined),
     now: opts.now ?? (() => new Date()),
     storage,
+    disk: diskSpaceOf(config.dataDir),
     parser: createModelParser(parserOptions(config)),
     pictures: createPartPictures(pictureOptions()),
     log,

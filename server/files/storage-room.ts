@@ -21,7 +21,7 @@ export interface UploadRoom {
 
 /** Throws the refusal of the tightest limit when not even the original fits. */
 export async function uploadRoom(
-  deps: Pick<Deps, 'db' | 'plans' | 'now' | 'events' | 'config'>,
+  deps: Pick<Deps, 'db' | 'plans' | 'now' | 'events' | 'config' | 'disk'>,
   upload: { accountId: string; uploadId: string | null; originalBytes: number },
 ): Promise<UploadRoom> {
   const widgetKeyId = upload.uploadId && (await uploadWidgetKey(deps.db, upload.uploadId));

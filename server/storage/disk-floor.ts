@@ -10,25 +10,41 @@ import { statfs } from 'node:fs/promises';
 import type { Config } from '../config.ts';
 import { ApiError } from '../http/index.ts';
 
+/** The free space of the filesystem holding DATA_DIR: what uploads, the file store and the slicer may still write. */
+export interface DiskSpace {
+  /** Bytes an unprivileged process may still write there. */
+  freeBytes(): Promise<number>;
+}
+
 /** Bytes an unprivileged process may still write on the filesystem holding `dir`. */
 export async function freeBytes(dir: string): Promise<number> {
   const fs = await statfs(dir);
   return fs.bavail * fs.bsize;
 }
 
-type DiskConfig = Pick<Config, 'diskFreeFloorBytes' | 'dataDir'>;
+export function diskSpaceOf(dir: string): DiskSpace {
+  return { freeBytes: () => freeBytes(dir) };
+}
+
+type DiskDeps = { config: Pick<Config, 'diskFreeFloorBytes'>; disk: DiskSpace };
 
 const shortOfSpace = (message: string, details?: Record<string, unknown>) =>
   new ApiError(507, 'insufficient_storage', message, details);
 
 /** Throws 507 insufficient_storage when writing `incomingBytes` more would go below the floor. */
-export async function checkDiskFloor(deps: { config: DiskConfig }, incomingBytes: number): Promise<void> {
+export async function checkDiskFloor(deps: DiskDeps, incomingBytes: number): Promise<void> {
   const floor = deps.config.diskFreeFloorBytes;
   if (floor === 0) return;
-  if ((await freeBytes(deps.config.dataDir)) - incomingBytes < floor) {
-    throw shortOfSpace('The server is short of disk space and takes no uploads for now; try again later.');
-  }
+  const above = (await deps.disk.freeBytes()) - floor;
+  if (above - incomingBytes < 0) throw floorReached(incomingBytes, Math.max(0, above));
 }
+
+const floorReached = (needed: number, room: number) =>
+  shortOfSpace('The server is short of disk space and takes no uploads for now; try again later.', {
+    limit: 'disk_floor',
+    needed_bytes: needed,
+    room_bytes: room,
+  });
 
 /** What one upload may still store under one limit, and the refusal when it needs more. */
 export interface StorageRoom {
@@ -51,22 +67,17 @@ export interface DiskHolder {
  * share of the space it could reach. None without a floor (DISK_FREE_FLOOR_MB=0).
  */
 export async function diskRooms(
-  deps: { config: DiskConfig & Pick<Config, 'diskAccountSharePercent' | 'diskWidgetSharePercent'> },
+  deps: DiskDeps & { config: Pick<Config, 'diskAccountSharePercent' | 'diskWidgetSharePercent'> },
   originalBytes: number,
   holders: DiskHolder[],
 ): Promise<StorageRoom[]> {
   const { config } = deps;
   if (config.diskFreeFloorBytes === 0) return [];
-  const above = Math.max(0, (await freeBytes(config.dataDir)) - config.diskFreeFloorBytes);
+  const above = Math.max(0, (await deps.disk.freeBytes()) - config.diskFreeFloorBytes);
   const floorRoom: StorageRoom = {
     used: 0,
     left: above + originalBytes,
-    refuse: (needed) =>
-      shortOfSpace('The server is short of disk space and takes no uploads for now; try again later.', {
-        limit: 'disk_floor',
-        needed_bytes: needed,
-        room_bytes: above + originalBytes,
-      }),
+    refuse: (needed) => floorReached(needed, above + originalBytes),
   };
   return [
     floorRoom,

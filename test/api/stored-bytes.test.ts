@@ -4,7 +4,9 @@
 // the stored bytes; an expansion beyond the budget or the disk is refused before its mesh is written and leaves
 // nothing on disk; the budget holds exactly under concurrency; and a key or an account at its share of the disk
 // leaves the other merchants (and the same merchant's API) room to upload. The disk is made small as in
-// retention.test.ts: the floor is raised to just below the free space.
+// retention.test.ts, the floor raised to just below the free space, on a disk this server alone writes to: the
+// free space is read once, then lowered by what the server's data folder grows, so the other test processes
+// sharing the machine's disk cannot move the floor under a test.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, statSync } from 'node:fs';
@@ -62,19 +64,39 @@ function leftovers() {
 
 const widgetUsage = async (api: ApiClient) => (await api.get('/v2/usage')).body.widget_budgets[0].upload_storage;
 
-/** Runs `body` with the disk made small: `headroom` bytes free above the floor, and the given shares. */
+/** Bytes of the files under `dir` now; a file removed while it is read counts as gone. */
+function bytesUnder(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    try {
+      total += statSync(path.join(entry.parentPath, entry.name)).size;
+    } catch {}
+  }
+  return total;
+}
+
+/**
+ * Runs `body` with the disk made small: `headroom` bytes free above the floor, and the given shares. The disk is
+ * this server's alone: what was free at the start, less what its data folder has grown since.
+ */
 async function withSmallDisk(
   setting: { headroom: number; accountShare?: number; widgetShare?: number },
   body: () => Promise<void>,
 ) {
-  const { config } = server.deps;
+  const { config, disk } = server.deps;
   const saved = { ...config };
+  const realFree = disk.freeBytes;
+  const free = await freeBytes(server.dataDir);
+  const held = bytesUnder(server.dataDir);
   try {
-    config.diskFreeFloorBytes = (await freeBytes(server.dataDir)) - setting.headroom;
+    disk.freeBytes = async () => free - (bytesUnder(server.dataDir) - held);
+    config.diskFreeFloorBytes = free - setting.headroom;
     config.diskAccountSharePercent = setting.accountShare ?? saved.diskAccountSharePercent;
     config.diskWidgetSharePercent = setting.widgetShare ?? saved.diskWidgetSharePercent;
     await body();
   } finally {
+    disk.freeBytes = realFree;
     config.diskFreeFloorBytes = saved.diskFreeFloorBytes;
     config.diskAccountSharePercent = saved.diskAccountSharePercent;
     config.diskWidgetSharePercent = saved.diskWidgetSharePercent;
@@ -183,7 +205,7 @@ test('a widget key, then an account, at its share of the disk leaves the other m
 
     assert.equal((await other.api.uploadBytes('/v2/file', MODEL, 'theirs.3mf')).status, 201, 'another merchant');
     assert.equal((await shopperUpload(other.key, '127.0.0.30')).status, 201, "another shop's shopper");
-    assert.ok((await freeBytes(server.dataDir)) >= server.deps.config.diskFreeFloorBytes, 'the floor was kept');
+    assert.ok((await server.deps.disk.freeBytes()) >= server.deps.config.diskFreeFloorBytes, 'the floor was kept');
   });
 });
 

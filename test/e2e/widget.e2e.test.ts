@@ -157,12 +157,15 @@ test('switching the material re-quotes with a different price', {
   const select = page.locator('slice-quote select#material');
   const names = await select.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
   const other = names.find((n) => n !== before.material)!;
+  // Counted before the switch: a material already priced in the background answers at once, before any count
+  // taken after the switch.
+  const quotesBefore = (await events('sq-quote')).length;
   await select.selectOption(other);
   await page.waitForFunction(
     (n) =>
       (window as unknown as { sqEvents: { type: string; detail: any }[] }).sqEvents.filter((e) => e.type === 'sq-quote')
         .length > n,
-    (await events('sq-quote')).length,
+    quotesBefore,
     { timeout: SLICE_TIMEOUT },
   );
   const after = (await events('sq-quote')).at(-1);
