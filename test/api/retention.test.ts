@@ -290,7 +290,11 @@ test('uploads are refused with 507 insufficient_storage below the disk floor, be
     const pub = await server.client().uploadBytes(`/v2/file/public/${ticket.body.upload_id}`, part(19), 'p.obj');
     assert.equal(pub.status, 507);
     const { limit, needed_bytes, room_bytes } = pub.body.error.details;
-    assert.deepEqual({ limit, room_bytes }, { limit: 'disk_floor', room_bytes: 0 }, 'the floor named, no room above it');
+    assert.deepEqual(
+      { limit, room_bytes },
+      { limit: 'disk_floor', room_bytes: 0 },
+      'the floor named, no room above it',
+    );
     assert.ok(needed_bytes > 0, 'what the upload declared it needs');
 
     // Below the floor once the body has arrived (no length declared, so nothing to judge before).
