@@ -1,7 +1,8 @@
 // `npm run bench -- estimate`: the instant estimator (shared/estimate) against real PrusaSlicer slices with the same
 // settings. The calibration is fitted on the training models only and the figures are reported on held-out models
 // (bench/estimate-corpus.ts says which); the training split's in-sample figures are printed beside them for
-// contrast, never as the result. Also: the estimator's latency on 3DBenchy, median of several runs.
+// contrast, never as the result. Also: the features' CPU time per pair, how far the sampled layers' estimates stray
+// from every layer's, and the estimator's latency on 3DBenchy (sampled and every layer), median of several runs.
 // Run alone: node --import tsx bench/estimate.ts
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,8 @@ import {
   scaleFromExact,
   type Calibration,
   type CalibrationSample,
+  type FeatureOptions,
+  type Features,
 } from '../shared/estimate/index.ts';
 import { detectSlicer } from '../server/slicer/engine.ts';
 import {
@@ -160,13 +163,13 @@ const scaledOf = (rows: Row[], key: 'scaled_weight_error' | 'scaled_time_error')
  * Estimator latency (features + prediction) on 3DBenchy: the first call in this process (the JIT still cold) and
  * the median of `runs` after `warmups` more, as a server that has estimated before sees it.
  */
-function latency(model: BenchModel, calibration: Calibration, runs: number, warmups = 3) {
+function latency(model: BenchModel, calibration: Calibration, runs: number, warmups = 3, options: FeatureOptions = {}) {
   const s = VARIANTS[0]!.settings;
   const cpuMs: number[] = [];
   const once = () => {
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    predict(extractFeatures(model.mesh, s), s, calibration);
+    predict(extractFeatures(model.mesh, s, options), s, calibration);
     const wall = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     cpuMs.push((cpu.user + cpu.system) / 1000);
@@ -188,6 +191,74 @@ function latency(model: BenchModel, calibration: Calibration, runs: number, warm
     median_cpu_ms: round(median(cpuMs), 1),
     /** The machine is shared: its 1-minute load average while the latency was measured. */
     load_average: round(loadavg()[0]!, 2),
+  };
+}
+
+/**
+ * CPU time of extractFeatures on each pair, one call each, in this process (the JIT warmed by the fit): median, 90th
+ * percentile and total. CPU time, not wall time: the machine is shared, and the load is noted beside it.
+ */
+function featureCost(pairs: Pair[]) {
+  const cpuMs = pairs.map(({ model, variant }) => {
+    const cpu0 = process.cpuUsage();
+    extractFeatures(model.mesh, variant.settings);
+    const cpu = process.cpuUsage(cpu0);
+    return (cpu.user + cpu.system) / 1000;
+  });
+  return {
+    pairs: pairs.length,
+    median_cpu_ms: round(median(cpuMs), 1),
+    p90_cpu_ms: round(quantileOf(cpuMs, 0.9), 1),
+    total_cpu_ms: round(
+      cpuMs.reduce((a, b) => a + b, 0),
+      0,
+    ),
+    load_average: round(loadavg()[0]!, 2),
+  };
+}
+
+/**
+ * How far the estimates from the sampled layers stray from those computed on every layer (extractFeatures's
+ * everyLayer), both predicted with `calibration`: |sampled / every layer − 1| for weight and time over the pairs,
+ * and both ways' CPU time in all (one call each).
+ */
+function samplingDeviation(pairs: Pair[], calibration: Calibration) {
+  const weight: number[] = [];
+  const time: number[] = [];
+  const cpu = { sampled: 0, every: 0 };
+  const timed = (way: 'sampled' | 'every', f: () => Features) => {
+    const cpu0 = process.cpuUsage();
+    const features = f();
+    const used = process.cpuUsage(cpu0);
+    cpu[way] += (used.user + used.system) / 1000;
+    return features;
+  };
+  for (const { model, variant } of pairs) {
+    const s = variant.settings;
+    const sampled = predict(
+      timed('sampled', () => extractFeatures(model.mesh, s)),
+      s,
+      calibration,
+    );
+    const every = predict(
+      timed('every', () => extractFeatures(model.mesh, s, { everyLayer: true })),
+      s,
+      calibration,
+    );
+    weight.push(Math.abs(sampled.filament_volume_mm3 / every.filament_volume_mm3 - 1));
+    time.push(Math.abs(sampled.estimated_time_seconds / every.estimated_time_seconds - 1));
+  }
+  const spread = (xs: number[]) => ({
+    median_pct: round(100 * median(xs), 3),
+    p90_pct: round(100 * quantileOf(xs, 0.9), 3),
+    max_pct: round(100 * Math.max(...xs), 3),
+  });
+  return {
+    pairs: pairs.length,
+    weight: spread(weight),
+    time: spread(time),
+    sampled_total_cpu_ms: round(cpu.sampled, 0),
+    every_layer_total_cpu_ms: round(cpu.every, 0),
   };
 }
 
@@ -276,7 +347,11 @@ export async function benchEstimate(modelsDir = MODELS_DIR) {
       .sort((a, b) => b.weight_error + b.time_error - (a.weight_error + a.time_error))
       .slice(0, 10)
       .map((r) => ({ ...r, weight_error: pct(r.weight_error), time_error: pct(r.time_error) })),
+    features_cpu: { train: featureCost(train), development: featureCost(heldOut) },
+    sampling_deviation: samplingDeviation([...train, ...heldOut], calibration),
     latency_3dbenchy: process.env.SQ_ESTIMATE_NO_LATENCY === '1' ? null : latency(benchy, calibration, 15),
+    latency_3dbenchy_every_layer:
+      process.env.SQ_ESTIMATE_NO_LATENCY === '1' ? null : latency(benchy, calibration, 15, 3, { everyLayer: true }),
     failed_slices: failed,
     wall_s: round((performance.now() - started) / 1000, 1),
   };

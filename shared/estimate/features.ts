@@ -5,8 +5,11 @@ import type { Mesh } from '../model/mesh.ts';
 import type { Paths64 } from 'clipper2-ts';
 import { bridgeRuleOf } from './bridges.ts';
 import { layerPolygons } from './layer-polygons.ts';
-import { layerRegions, type LayerRegions } from './layer-regions.ts';
+import { layerRegions, type LayerRegions, type RegionParams } from './layer-regions.ts';
+import { fillLayers, refineLayers } from './layer-fill.ts';
+import { sampleLayers, type LayerSample } from './layer-sample.ts';
 import { sweepLayers, type LayerSweep } from './layer-sweep.ts';
+import { sampledRegions } from './sampled-regions.ts';
 import { hopTime, planLayerWalls, type WallMotion, type WallPlan } from './motion-time.ts';
 import {
   basisOf,
@@ -141,9 +144,8 @@ function lineTime(length: number, segment: number, v: number, a: number): number
   return lines * perLine;
 }
 
-/** The layer's perimeter loops planned along its contours (null without polygons): `band` is its wall area. */
-function planWalls(sections: Paths64[] | null, i: number, band: number, q: SliceParams): WallPlan | null {
-  if (!sections) return null;
+/** The layer's perimeter loops planned along its contours: `band` is its wall area. */
+function planWalls(section: Paths64, i: number, band: number, q: SliceParams): WallPlan {
   const first = i === 0;
   const motion: WallMotion = {
     perimeters: q.perimeters,
@@ -153,17 +155,22 @@ function planWalls(sections: Paths64[] | null, i: number, band: number, q: Slice
     acceleration_mm_s2: q.acceleration_mm_s2,
     jerk_mm_s: q.jerk_mm_s,
   };
-  return planLayerWalls(sections[i]!, motion, band * 1.05);
+  return planLayerWalls(section, motion, band * 1.05);
+}
+
+/** The wall plans of the sample's computed layers, null for the others. */
+function planLayers(sections: Paths64[], r: LayerRegions, sample: LayerSample, q: SliceParams) {
+  return sections.map((section, i) => (sample.computed[i] ? planWalls(section, i, r.walls[i]!, q) : null));
 }
 
 function computeFeatures(
   sweep: LayerSweep,
   r: LayerRegions,
-  sections: Paths64[] | null,
+  plans: (WallPlan | null)[] | null,
   q: SliceParams,
   triangles: number,
 ): Features {
-  const polygons = sections !== null;
+  const polygons = plans !== null;
   const h = q.layer_height_mm;
   const n = sweep.layers;
   const v = q.speed_mm_s;
@@ -218,7 +225,7 @@ function computeFeatures(
     // Infill lines span the section: about 2·area/perimeter long (a square's half side, a strip's width).
     const segment = Math.max(perimeter > 0 ? (2 * area) / perimeter : 1, 0.5);
     const lengths = band / s + solid / s + (q.infill * sparse) / s + supportFill / st;
-    const plan = planWalls(sections, i, band, q);
+    const plan = plans ? plans[i]! : null;
     // What the planned loops leave of the walls, narrower than a line, Arachne mostly absorbs by widening them.
     const gapFill = 0;
     // A hop (retract, travel, deretract) to each contour's loops and to each island's regions of infill, as far as
@@ -308,6 +315,9 @@ export interface FeatureOptions {
   /** Version of the PrusaSlicer whose slice is estimated ("2.5.0", "2.9.2"): it decides which overhangs are
    *  bridges under `dont_support_bridges` (bridges.ts). Default: DEFAULT_SLICER_VERSION. */
   slicerVersion?: string;
+  /** Work every layer's polygons instead of a sample of them (layer-sample.ts): the reference the sample is
+   *  measured against, slower on a tall part (3DBenchy: 1.65 times the sample's CPU). Default false. */
+  everyLayer?: boolean;
 }
 
 /**
@@ -320,29 +330,49 @@ export function extractFeatures(mesh: Mesh, settings: EstimateSettings, options:
   const overhangSin = q.supports ? Math.sin(((q.support_overhang_angle ?? 45) * Math.PI) / 180) : null;
   // The mesh edges' corners are needed only without polygons (the planner reads the contours): then a second sweep
   // measures them, so a mesh within the polygon bound skips the edge table.
-  let sweep = sweepLayers(mesh, q.layer_height_mm, overhangSin);
+  const sweep = sweepLayers(mesh, q.layer_height_mm, overhangSin);
   const polygons = layerPolygons(mesh, q.layer_height_mm);
   if (!polygons) {
-    sweep = sweepLayers(mesh, q.layer_height_mm, overhangSin, {
+    const withCorners = sweepLayers(mesh, q.layer_height_mm, overhangSin, {
       speeds: [q.speed_mm_s, q.speed_mm_s / 2, q.first_layer_speed_mm_s],
       acceleration: q.acceleration_mm_s2,
       jerk: q.jerk_mm_s,
     });
+    return computeFeatures(withCorners, regionsFromSweep(withCorners, q), null, q, mesh.indices.length / 3);
   }
-  const regions = polygons
-    ? layerRegions(polygons.sections, {
-        layer_height_mm: q.layer_height_mm,
-        perimeters: q.perimeters,
-        spacing_mm: q.spacing_mm,
-        external_width_mm: 1.125 * q.nozzle_diameter_mm,
-        top_solid_layers: q.top_solid_layers,
-        bottom_solid_layers: q.bottom_solid_layers,
-        overhang_step_mm: q.supports
-          ? q.layer_height_mm / Math.tan(((90 - (q.support_overhang_angle ?? 45)) * Math.PI) / 180)
-          : null,
-        support_gap_mm: 0.5 * 1.125 * q.nozzle_diameter_mm,
-        bridge_rule: bridgeRuleOf(options.slicerVersion ?? DEFAULT_SLICER_VERSION),
-      })
-    : regionsFromSweep(sweep, q);
-  return computeFeatures(sweep, regions, polygons ? polygons.sections : null, q, mesh.indices.length / 3);
+  const rp = regionParams(q, options.slicerVersion ?? DEFAULT_SLICER_VERSION);
+  // The regions are worked on a sample of the layers (layer-sample.ts): parts with few layers get every one.
+  const loops = polygons.sections.map((section) => section.length);
+  const sample = options.everyLayer ? null : sampleLayers(mesh, sweep, loops, rp);
+  if (!sample) {
+    const regions = layerRegions(polygons.sections, rp);
+    const plans = polygons.sections.map((section, i) => planWalls(section, i, regions.walls[i]!, q));
+    return computeFeatures(sweep, regions, plans, q, mesh.indices.length / 3);
+  }
+  const sampled = sampledRegions(polygons.sections, sample, rp);
+  const { regions } = sampled;
+  const plans = planLayers(polygons.sections, regions, sample, q);
+  refineLayers(sample, regions, plans, (i) => {
+    sampled.computeLayer(i);
+    plans[i] = planWalls(polygons.sections[i]!, i, regions.walls[i]!, q);
+  });
+  fillLayers(sample, sweep, regions, plans);
+  return computeFeatures(sweep, regions, plans, q, mesh.indices.length / 3);
+}
+
+/** What the polygon regions read of the slice parameters. */
+function regionParams(q: SliceParams, slicerVersion: string): RegionParams {
+  return {
+    layer_height_mm: q.layer_height_mm,
+    perimeters: q.perimeters,
+    spacing_mm: q.spacing_mm,
+    external_width_mm: 1.125 * q.nozzle_diameter_mm,
+    top_solid_layers: q.top_solid_layers,
+    bottom_solid_layers: q.bottom_solid_layers,
+    overhang_step_mm: q.supports
+      ? q.layer_height_mm / Math.tan(((90 - (q.support_overhang_angle ?? 45)) * Math.PI) / 180)
+      : null,
+    support_gap_mm: 0.5 * 1.125 * q.nozzle_diameter_mm,
+    bridge_rule: bridgeRuleOf(slicerVersion),
+  };
 }

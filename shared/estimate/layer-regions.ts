@@ -49,7 +49,7 @@ export interface LayerRegions {
   support: Float64Array;
 }
 
-const area = (paths: Paths64): number => {
+export const area = (paths: Paths64): number => {
   let a = 0;
   for (const path of paths) {
     let s = 0;
@@ -60,37 +60,43 @@ const area = (paths: Paths64): number => {
   }
   return a / MM2;
 };
-const offset = (paths: Paths64, mm: number): Paths64 =>
+export const offset = (paths: Paths64, mm: number): Paths64 =>
   paths.length === 0 ? [] : inflatePaths(paths, mm * UNITS_PER_MM, JoinType.Miter, EndType.Polygon, 3);
-const opening = (paths: Paths64, mm: number): Paths64 => offset(offset(paths, -mm), mm);
-const minus = (a: Paths64, b: Paths64): Paths64 =>
+export const opening = (paths: Paths64, mm: number): Paths64 => offset(offset(paths, -mm), mm);
+export const minus = (a: Paths64, b: Paths64): Paths64 =>
   a.length === 0 ? [] : b.length === 0 ? a : difference(a, b, FillRule.NonZero);
-const and = (a: Paths64, b: Paths64): Paths64 =>
+export const and = (a: Paths64, b: Paths64): Paths64 =>
   a.length === 0 || b.length === 0 ? [] : intersect(a, b, FillRule.NonZero);
 /** (∪ parts) ∩ b in one Clipper pass: every part is a Clipper result (outer loops counter-clockwise, holes
  *  clockwise), so each one adds 0 or 1 to the winding number and the non-zero rule reads the concatenation as their
  *  union. Saves a union per layer. */
-const unionAnd = (parts: Paths64[], b: Paths64): Paths64 => and(parts.flat(), b);
+export const unionAnd = (parts: Paths64[], b: Paths64): Paths64 => and(parts.flat(), b);
 /** (a ∪ b) − c, the union done by the difference's non-zero fill when both are non-empty (Clipper results, as above). */
-const unionMinus = (a: Paths64, b: Paths64, c: Paths64): Paths64 => {
+export const unionMinus = (a: Paths64, b: Paths64, c: Paths64): Paths64 => {
   if (a.length === 0 || b.length === 0) return minus(a.length === 0 ? b : a, c);
   return difference([...a, ...b], c, FillRule.NonZero);
 };
+
+/** Regions of n layers, all zero. */
+export function emptyRegions(n: number): LayerRegions {
+  const zeros = () => new Float64Array(n);
+  return {
+    section: zeros(),
+    walls: zeros(),
+    solid: zeros(),
+    top: zeros(),
+    bridge: zeros(),
+    sparse: zeros(),
+    support: zeros(),
+  };
+}
 
 /** The regions of every layer from its section polygons (µm, simplified, non-overlapping: layerPolygons). */
 export function layerRegions(raw: Paths64[], q: RegionParams): LayerRegions {
   const n = raw.length;
   const sections = raw;
   const band = q.perimeters * q.spacing_mm;
-  const out: LayerRegions = {
-    section: new Float64Array(n),
-    walls: new Float64Array(n),
-    solid: new Float64Array(n),
-    top: new Float64Array(n),
-    bridge: new Float64Array(n),
-    sparse: new Float64Array(n),
-    support: new Float64Array(n),
-  };
+  const out = emptyRegions(n);
   // A prism repeats its section layer after layer: such a layer reuses the previous one's offsets, and nothing is
   // exposed between the two (the same geometry gives the same figures, without the Clipper work).
   const repeated = sections.map((s, i) => i > 0 && samePaths(s, sections[i - 1]!));
@@ -101,15 +107,6 @@ export function layerRegions(raw: Paths64[], q: RegionParams): LayerRegions {
     cores.push(repeated[i] ? cores[i - 1]! : offset(offset(s, -band - q.spacing_mm / 2), q.spacing_mm / 2));
   }
   const open = q.external_width_mm / 10;
-  // Only the part of a surface inside the infill area is grown (a slope's sliver under the perimeters is not):
-  // PrusaSlicer grows the fill surfaces, not the slices ("growing the slices puts too much solid infill inside
-  // nearly-vertical slopes").
-  // `inside` (the surface within its own layer's infill area) is kept: it is also the layer's top (bridge) area.
-  const grow = (surface: Paths64, core: Paths64) => {
-    const inside = and(surface, core);
-    const grown = inside.length === 0 ? [] : and(offset(inside, EXTERNAL_INFILL_MARGIN_MM), core);
-    return { surface, inside, grown };
-  };
   // Exposed top (bottom) surface of each layer, grown into its infill area.
   const exposed = (s: Paths64, neighbour: Paths64, same: boolean) => (same ? [] : opening(minus(s, neighbour), open));
   const tops = sections.map((s, i) => grow(exposed(s, sections[i + 1] ?? [], repeated[i + 1] === true), cores[i]!));
@@ -136,8 +133,25 @@ export function layerRegions(raw: Paths64[], q: RegionParams): LayerRegions {
   return out;
 }
 
+/** A top or bottom surface, its part inside the layer's infill area (`core`) and that part grown into it. */
+export interface Surface {
+  surface: Paths64;
+  /** Also the layer's top (bridge) area. */
+  inside: Paths64;
+  grown: Paths64;
+}
+
+/** Only the part of a surface inside the infill area is grown (a slope's sliver under the perimeters is not):
+ *  PrusaSlicer grows the fill surfaces, not the slices ("growing the slices puts too much solid infill inside
+ *  nearly-vertical slopes"). */
+export function grow(surface: Paths64, core: Paths64): Surface {
+  const inside = and(surface, core);
+  const grown = inside.length === 0 ? [] : and(offset(inside, EXTERNAL_INFILL_MARGIN_MM), core);
+  return { surface, inside, grown };
+}
+
 /** Whether two sections are the same loops, point for point (a repeated layer of a prism). */
-function samePaths(a: Paths64, b: Paths64): boolean {
+export function samePaths(a: Paths64, b: Paths64): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let k = 0; k < a.length; k++) {
@@ -152,10 +166,6 @@ function samePaths(a: Paths64, b: Paths64): boolean {
 /** Support area per layer: each layer's overhang (what reaches further out than `overhang_step_mm` beyond the layer
  *  below) carried down layer by layer, cut where the part is (less the XY gap), so it lands on the part below. */
 function supportColumns(sections: Paths64[], repeated: boolean[], q: RegionParams, support: Float64Array): void {
-  const step = q.overhang_step_mm!;
-  // The perimeters' width (half the external line, its spacing, the inner loops' spacings: what 2.6+ calls the
-  // shell) plus the margin the contacts are grown by: the edge band `edges` keeps supported.
-  const edge = q.external_width_mm / 2 + Math.max(0, q.perimeters) * q.spacing_mm + SUPPORT_MARGIN_MM;
   let column: Paths64 = [];
   for (let i = sections.length - 1; i >= 1; i--) {
     // A layer that repeats the one below overhangs nothing, and the column above it is already cut by that part.
@@ -163,10 +173,21 @@ function supportColumns(sections: Paths64[], repeated: boolean[], q: RegionParam
       support[i - 1] = support[i]!;
       continue;
     }
-    // Opened by a tenth of a line only (numerical slivers): a slope's overhang is a thin sliver on every layer.
-    const reach = opening(minus(sections[i]!, offset(sections[i - 1]!, step)), q.external_width_mm / 10);
-    const overhang = withoutBridges(reach, sections[i - 1]!, q.bridge_rule ?? 'edges', sections[i]!, edge);
+    const overhang = overhangOf(sections[i]!, sections[i - 1]!, q);
     column = unionMinus(column, overhang, offset(sections[i - 1]!, q.support_gap_mm));
     support[i - 1] = area(column);
   }
+}
+
+/** What `upper` needs supported beyond `lower`, the layer under it: what reaches further out than the overhang step,
+ *  less its bridges (dont_support_bridges, bridges.ts). */
+export function overhangOf(upper: Paths64, lower: Paths64, q: RegionParams): Paths64 {
+  const beyond = minus(upper, offset(lower, q.overhang_step_mm!));
+  if (beyond.length === 0) return [];
+  // Opened by a tenth of a line only (numerical slivers): a slope's overhang is a thin sliver on every layer.
+  const reach = opening(beyond, q.external_width_mm / 10);
+  // The perimeters' width (half the external line, its spacing, the inner loops' spacings: what 2.6+ calls the
+  // shell) plus the margin the contacts are grown by: the edge band `edges` keeps supported.
+  const edge = q.external_width_mm / 2 + Math.max(0, q.perimeters) * q.spacing_mm + SUPPORT_MARGIN_MM;
+  return withoutBridges(reach, lower, q.bridge_rule ?? 'edges', upper, edge);
 }

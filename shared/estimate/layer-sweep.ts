@@ -9,6 +9,7 @@
 import type { Mesh } from '../model/mesh.ts';
 import { refuse } from './errors.ts';
 import { edgeTurns } from './mesh-edges.ts';
+import { type Bands, criticalBands, exposedReach } from './surface-bands.ts';
 
 /** Layers beyond this are refused (2 m at 0.1 mm): per-layer arrays stay small. */
 export const MAX_LAYERS = 20_000;
@@ -39,6 +40,18 @@ export interface LayerSweep {
   sizeX: number;
   sizeY: number;
   segments: number;
+  /** Per band b, the slab between layer b − 1's plane and layer b's (band 0 below the first plane, band n above
+   *  the last): how far the shallowest upward (downward) face in it moves sideways over one layer, h·|n_z|/|n_xy|
+   *  in mm (Infinity for a horizontal face, 0 without such a face). It bounds how far the top surface of layer
+   *  b − 1 (the bottom surface of layer b) reaches in from the section's outline: layer-sample.ts reads it. */
+  topReach: Float64Array;
+  bottomReach: Float64Array;
+  /** The bands' heights (surface-bands.ts) and the mesh's orientation (1, or −1 for an inside-out file). */
+  bands: Bands;
+  orientation: number;
+  /** Per band: 1 where a vertex of the mesh is a local lowest or highest point (all its neighbours at or above it,
+   *  or at or below it): where a hole or an island may start or end inside the section. */
+  critical: Uint8Array;
 }
 
 interface Bounds {
@@ -139,6 +152,8 @@ export function sweepLayers(
   const firstLayer = new Int32Array(triangles);
   const endLayer = new Int32Array(triangles);
   const normalXY = new Float32Array(triangles * 2);
+  // Each face's sideways reach per layer (exposedReach), positive facing up in the file's own orientation.
+  const faceReach = new Float32Array(triangles);
   let planned = 0;
   let volume6 = 0;
   for (let f = 0; f < t.length; f += 3) {
@@ -173,6 +188,9 @@ export function sweepLayers(
       normalXY[tri * 2] = nx / len;
       normalXY[tri * 2 + 1] = ny / len;
     }
+    // Twice the face's area seen from above; faces under a square micrometre (degenerate slivers) are left out.
+    const nz = (bx - ax) * (qy - ay) - (by - ay) * (qx - ax);
+    if (Math.abs(nz) > 2e-6) faceReach[tri] = Math.sign(nz) * (len > 0 ? (layerHeight * Math.abs(nz)) / len : Infinity);
   }
   if (planned > MAX_SEGMENTS) {
     refuse(
@@ -181,6 +199,9 @@ export function sweepLayers(
     );
   }
   const orientation = volume6 < 0 ? -1 : 1;
+  const bands = { z0, layerHeight, lastPlane, layers: n };
+  const { top: topReach, bottom: bottomReach } = exposedReach(mesh, bands, faceReach, orientation);
+  const critical = criticalBands(mesh, bands);
   const cornersMeasured = triangles <= MAX_CORNER_TRIANGLES;
   const turnCos = corners.speeds.length > 0 && cornersMeasured ? edgeTurns(t, p.length / 3, normalXY) : null;
   const speeds = corners.speeds.length;
@@ -331,5 +352,10 @@ export function sweepLayers(
     sizeX: b.maxX - b.minX,
     sizeY: b.maxY - b.minY,
     segments,
+    topReach,
+    bottomReach,
+    critical,
+    bands,
+    orientation,
   };
 }

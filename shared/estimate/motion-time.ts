@@ -38,6 +38,8 @@ export interface WallPlan {
   cruise_s: number;
   /** Their planned time (acceleration and jerk), s: never below cruise_s. */
   planned_s: number;
+  /** Inner loops short enough to run at the external loops' speed (small perimeters). */
+  small_loops: number;
 }
 
 /** Per-contour scratch buffers, grown on demand and reused across calls (the planner runs per layer). */
@@ -199,7 +201,14 @@ function reach(area: number, length: number): number {
  * hole and the outside gets only the loops that fit in it.
  */
 export function planLayerWalls(section: Paths64, w: WallMotion, maxArea = Infinity): WallPlan {
-  const plan: WallPlan = { contours: section.length, islands: 0, length_mm: 0, cruise_s: 0, planned_s: 0 };
+  const plan: WallPlan = {
+    contours: section.length,
+    islands: 0,
+    length_mm: 0,
+    cruise_s: 0,
+    planned_s: 0,
+    small_loops: 0,
+  };
   let vertices = 0;
   for (const path of section) vertices += path.length;
   const step = Math.max(1, Math.ceil(vertices / MAX_PLANNED_VERTICES_PER_LAYER));
@@ -230,6 +239,7 @@ export function planLayerWalls(section: Paths64, w: WallMotion, maxArea = Infini
     for (let k = 0; k < Math.min(loops, c.lengths.length); k++) {
       const loopLength = c.lengths[k]!;
       const v = k === 0 || loopLength <= SMALL_PERIMETER_MM ? w.slow_mm_s : w.speed_mm_s;
+      if (k > 0 && loopLength <= SMALL_PERIMETER_MM) plan.small_loops++;
       if (v !== plannedSpeed) {
         junctionSpeeds(m, v, w.jerk_mm_s);
         plannedSpeed = v;
