@@ -40,7 +40,7 @@ const TIMEOUT_FACTOR = 8;
  * How long a speed read from the database is reused. Short: a new server learns its speed from its first slices,
  * and a speed read before them (none known: 1) must not stand for a minute of predictions and times left.
  */
-const SPEED_TTL_MS = 5_000;
+export const SPEED_TTL_MS = 5_000;
 /** The speed read last from each database (one per server; tests run several servers in one process). */
 const speeds = new WeakMap<object, { at: number; value: number }>();
 

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { widgetShopper } from '../helpers/shopper.ts';
 import { prismZObj, regularPolygon } from '../helpers/solids.ts';
+import { SPEED_TTL_MS } from '../../server/quotes/slice-cost.ts';
 import { assertNoAxeViolations } from './axe.ts';
 import { chromiumMissing, launchChromium, painted, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
@@ -73,6 +74,10 @@ async function putOffer(maxSliceSeconds: number | null): Promise<void> {
  * refusals (at the lowest limit a shop may set), so nothing is sliced.
  */
 async function limitBetweenStandardAndFine(model: ReturnType<typeof cylinder>): Promise<number> {
+  // The speed is read again once its last reading is older than SPEED_TTL_MS: moved on past that, the server reads
+  // it now, with every slice so far, and keeps it through the shopper's choice (nothing is sliced in between). Else
+  // a reading taken before the last slice would set the limit, and a later one judge the choice against it.
+  env.server.clock.advance(SPEED_TTL_MS + 1);
   const shopper = widgetShopper(env.server, env.widgetKey, shopOrigin);
   const fileId = await shopper.upload(model.buffer, model.name);
   await putOffer(5);
@@ -102,6 +107,31 @@ const quoteOf = (page: Page) =>
       (el) =>
         (el as unknown as { quote: { quote_id: string; cached: boolean; choices: { quality: string } } | null }).quote,
     );
+
+/**
+ * What the widget answers a choice with, once it has: the refusal shown (its code and words), or a price for that
+ * quality. Waits for either, so a choice priced instead of refused fails here, saying so, not on a timeout.
+ */
+async function answerTo(page: Page, quality: string): Promise<{ code: string | null; text: string; priced: boolean }> {
+  const handle = await page.waitForFunction(
+    (q) => {
+      const el = document.querySelector('slice-quote') as unknown as HTMLElement & {
+        quote: { choices: { quality: string } } | null;
+        parts?: { quote: { choices: { quality: string } } | null }[];
+      };
+      const error = el.shadowRoot!.querySelector('[part~=error]');
+      if (error) return { code: error.getAttribute('data-code'), text: error.textContent!.trim(), priced: false };
+      const priced = el.shadowRoot!.querySelector(
+        `[part~=row][data-status=priced] select[id$="-quality"]`,
+      ) as HTMLSelectElement | null;
+      if (el.quote?.choices.quality === q || priced?.value === q) return { code: null, text: '', priced: true };
+      return null;
+    },
+    quality,
+    { timeout: SLICE_TIMEOUT },
+  );
+  return (await handle.jsonValue()) as { code: string | null; text: string; priced: boolean };
+}
 
 /** The options of a Quality select: value, text, whether it is disabled and chosen. */
 const qualityOptions = (page: Page, select: string) =>
@@ -164,8 +194,9 @@ for (const size of SIZES) {
 
       // The shopper chooses Fine: refused before any slice, in words that name the choice and the way forward.
       await page.locator('slice-quote select#quality').selectOption('fine');
+      const answer = await answerTo(page, 'fine');
+      assert.equal(answer.code, 'model_too_complex', `refused for the shop's limit: ${JSON.stringify(answer)}`);
       const alert = page.locator('slice-quote [part~=error][data-code=model_too_complex]');
-      await alert.waitFor({ timeout: 30_000 });
       assert.match(
         await alert.innerText(),
         /Fine · 0\.1 mm needs more slicing time than this shop prices online\.\s+Standard · 0\.2 mm is within it\./,
@@ -238,7 +269,9 @@ test('several parts, 1280 px: a row over the limit is marked in its own select a
 
     const quality = row.locator('select[id$="-quality"]');
     await quality.selectOption('fine');
-    await row.locator('[part~=error][data-code=model_too_complex]').waitFor({ timeout: 30_000 });
+    const answer = await answerTo(page, 'fine');
+    assert.equal(answer.code, 'model_too_complex', `refused for the shop's limit: ${JSON.stringify(answer)}`);
+    await row.locator('[part~=error][data-code=model_too_complex]').waitFor();
     assert.equal(await row.getAttribute('data-status'), 'failed');
     const marked = await quality
       .locator('option')
