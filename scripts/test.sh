@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Runs the tests: `unit` (lint, types, the server's folder graph, unit, parser and engine tests), `api` (the server
 # suite on PGlite and again on PostgreSQL), `browser` (the widget's component tests and the end-to-end tests in
-# Chromium), or, when no stage is named, all of them side by side (see `side_by_side`). Named stages run one after
-# the other and stop at the first failing one.
+# Chromium), or, when no stage is named, `unit` and then the other three parts side by side (see `side_by_side`).
+# Stops at the first failing stage: a lint or type error ends the run in two minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 stages=("$@")
-[ ${#stages[@]} -gt 0 ] || stages=(all)
+[ ${#stages[@]} -gt 0 ] || stages=(unit rest)
 
 export NODE_OPTIONS="${NODE_OPTIONS:-} --import tsx"
 run() { node --test --test-concurrency="${TEST_CONCURRENCY:-2}" "$@"; }
@@ -64,15 +64,14 @@ stage_browser() {
   TEST_CONCURRENCY=1 run "${e2e[@]}"
 }
 
-part_unit() { stage_unit; }
 part_browser() { stage_browser; }
 
-# The unit stage, the server suite on each database and the browser tests at the same time, each part's output kept
-# in a file and printed whole once the part has ended (in this order, so the log reads part by part). One after the
-# other, each part ends with its last long files running alone while a core waits (the type checks use one); side by
-# side the cores stay busy to the end. The server suites run two files at a time, the browser tests one.
+# The server suite on each database and the browser tests at the same time, each part's output kept in a file and
+# printed whole once the part has ended (in this order, so the log reads part by part). One after the other, each part
+# ends with its last long files running alone while a core waits; side by side the cores stay busy to the end. The
+# server suites run two files at a time, the browser tests one.
 side_by_side() {
-  local logs pids=() parts=(unit pglite postgres browser) failed=0
+  local logs pids=() parts=(pglite postgres browser) failed=0
   logs=$(mktemp -d)
   for part in "${parts[@]}"; do
     (
@@ -100,7 +99,7 @@ side_by_side() {
 for stage in "${stages[@]}"; do
   case "$stage" in
     unit | api | browser) "stage_$stage" ;;
-    all) side_by_side ;;
+    rest) side_by_side ;;
     *) echo "test: unknown stage '$stage' (expected unit, api or browser)" >&2; exit 2 ;;
   esac
 done

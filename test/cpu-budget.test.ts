@@ -22,7 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), 'sq-cpu-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Far beyond any wait here: only the CPU limit may stop the work under test. */
-const NO_BACKSTOP_MS = 10 * 60_000;
+const NO_STALL_MS = 10 * 60_000;
 
 test('the CPU time of a /proc stat line is utime + stime (with children: + cutime + cstime), in ms at 100 ticks/s', () => {
   // Fields 3 to 17 after a command name holding spaces and parentheses.
@@ -60,7 +60,7 @@ test('a sleeping worker uses next to no CPU and is not stopped, while a busy one
   const gate = new Int32Array(new SharedArrayBuffer(4));
   const busy = worker('busy', gate);
   const asleep = worker('asleep', gate);
-  const limit = { cpuMs: 300, wallMs: NO_BACKSTOP_MS };
+  const limit = { cpuMs: 300, stallMs: NO_STALL_MS };
   const watch = async (thread: string) => {
     let spent: Spent | null = null;
     let fired!: () => void;
@@ -107,7 +107,7 @@ test('a child process is killed for its CPU time, not its wall time: a sleeping 
       args: ['-c', script, 'sh', ...args],
       cwd: dir,
       env: { PATH: process.env.PATH },
-      limit: { cpuMs: 300, wallMs: NO_BACKSTOP_MS },
+      limit: { cpuMs: 300, stallMs: NO_STALL_MS },
     });
   // Blocks reading the gate until it is written: no CPU meanwhile.
   const asleep = run('read line < "$1"; echo "$line"', fifo);
@@ -123,9 +123,79 @@ test('a child process is killed for its CPU time, not its wall time: a sleeping 
   assert.equal(processCpuMs(2 ** 22 + 1), null, 'a process that does not exist has no CPU time');
 });
 
-test("a paused watch's wall-clock backstop stands still: a watch started after it, unpaused, fires first; resumed, it fires", async () => {
+/**
+ * A worker thread that works in short bursts with long rests between them (a thread on a host so loaded that it
+ * runs now and then) until it has used `cpuMs` of CPU time, then says so; or that never works at all.
+ */
+function intermittent(cpuMs: number) {
+  const w = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+     const { readFileSync, readlinkSync } = require('node:fs');
+     const self = readlinkSync('/proc/thread-self');
+     const used = () => { const f = readFileSync('/proc/' + self + '/stat', 'latin1'); const x = f.slice(f.lastIndexOf(')') + 2).split(' '); return (Number(x[11]) + Number(x[12])) * 10; };
+     parentPort.postMessage(self);
+     const rest = new Int32Array(new SharedArrayBuffer(4));
+     const start = used();
+     while (used() - start < workerData.cpuMs) {
+       const burst = used();
+       while (used() - burst < 10) {}
+       Atomics.wait(rest, 0, 0, 200);
+     }
+     parentPort.postMessage('done');`,
+    { eval: true, workerData: { cpuMs } },
+  );
+  const thread = new Promise<string>((resolve) => w.once('message', resolve));
+  const done = thread.then(() => new Promise((resolve) => w.once('message', resolve)));
+  return { w, thread, done };
+}
+
+test('a thread that goes on, however slowly, is never stopped for the time it takes; one that uses no CPU is stopped as stalled', async () => {
+  // 150 ms of CPU in 10 ms bursts, 200 ms of rest after each: about 3 s, past the stall limit of 2 s many times over
+  // in wall time, never 2 s without CPU.
+  const slow = intermittent(150);
+  const gate = new Int32Array(new SharedArrayBuffer(4));
+  const stuck = worker('asleep', gate);
+  const limit = { cpuMs: NO_STALL_MS, stallMs: 2000 };
+  const spent: Record<string, Spent | null> = { slow: null, stuck: null };
+  let stalled!: () => void;
+  const stuckStopped = new Promise<void>((resolve) => {
+    stalled = resolve;
+  });
+  const slowThread = await slow.thread;
+  const stuckThread = await stuck.thread;
+  const slowWatch = watchCpu(
+    () => threadCpuMs(slowThread),
+    limit,
+    (why) => {
+      spent.slow = why;
+    },
+  );
+  const stuckWatch = watchCpu(
+    () => threadCpuMs(stuckThread),
+    limit,
+    (why) => {
+      spent.stuck = why;
+      stalled();
+    },
+  );
+  try {
+    await slow.done;
+    assert.equal(spent.slow, null, 'the slow thread was not stopped');
+    assert.ok(slowWatch.used()! >= 150, `it used ${slowWatch.used()} ms of CPU`);
+    await stuckStopped;
+    assert.equal(spent.stuck, 'stalled', 'the thread that used no CPU is stopped as stalled');
+  } finally {
+    slowWatch.stop();
+    stuckWatch.stop();
+    Atomics.store(gate, 0, 1);
+    Atomics.notify(gate, 0);
+    await Promise.all([slow.w.terminate(), stuck.w.terminate()]);
+  }
+});
+
+test("without /proc a paused watch's budget, judged on wall time, stands still: one started after it fires first; resumed, it fires", async () => {
   const fired: string[] = [];
-  const limit = { cpuMs: 20, wallMs: 20 };
+  const limit = { cpuMs: 20, stallMs: 20 };
   const firing = (name: string) => {
     let done!: () => void;
     const promise = new Promise<void>((resolve) => {
@@ -139,7 +209,7 @@ test("a paused watch's wall-clock backstop stands still: a watch started after i
   };
   const a = firing('paused');
   const b = firing('running');
-  // Without /proc the CPU limit is judged on wall time: the same backstop, which a pause stops as well.
+  // Without /proc the CPU limit is judged on wall time, which a pause stops.
   const paused = watchCpu(() => null, limit, a.onSpent);
   paused.pause();
   watchCpu(() => null, limit, b.onSpent);
@@ -158,7 +228,7 @@ test('a hostile parse is refused for the work it took, within its CPU budget; th
     smallSliceMs: 1000,
     smallLimits: SMALL_LANE_LIMITS,
     maxHeapMb: 256,
-    wallBackstop: NO_BACKSTOP_MS / 500,
+    stallMs: NO_STALL_MS,
   };
   const parser = createModelParser(options);
   const job = (name: string, bytes: Uint8Array | string) => {

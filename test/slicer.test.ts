@@ -721,12 +721,17 @@ describe('process control', () => {
   test('pool: a short slice past its allowance is stopped in the short lane (ShortLaneOutgrownError) and runs on, long, in a normal slot', async () => {
     const pool = createSlicePool({ size: 1, shortLane: 1, timeoutMs: 600_000 });
     const short = { cpuMs: 1, niceness: 10 };
-    // Each slicer is held once it has used some CPU time, so it is past its allowance and still running, however
-    // fast the machine slices the cube.
+    // Each slicer is held once it has used some CPU time since it was first seen, so it is past its allowance and
+    // still running, however fast the machine slices the cube. Counted from when it was seen, not from its start:
+    // the pool counts from its spawn, and on a loaded host the launcher may have used a tick before the pool
+    // looked; held at that tick, it would never be past its allowance in the pool's eyes.
+    const seen = new Set<number>();
     const holdOnceBusy = async () => {
-      const pid = await until('the slicer to use the CPU', 60_000, () =>
-        runningSlicers().find((p) => cpuTicksOf(p) >= 1),
-      );
+      const pid = await until('the slicer to run', 60_000, () => runningSlicers().find((p) => !seen.has(p)));
+      seen.add(pid);
+      const first = cpuTicksOf(pid);
+      // Two ticks: the pool's own first reading may come a tick after this one.
+      await until('the slicer to use the CPU', 60_000, () => (cpuTicksOf(pid) >= first + 2 ? true : undefined));
       return { pid, held: holdSlicers([pid]) };
     };
     const inLane = pool.slice({ meshPath: cube, settings: DEFAULT_SETTINGS, lane: 'short', short });

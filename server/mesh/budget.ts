@@ -22,11 +22,12 @@ export const BASE_PARSE_MS = 10_000;
  */
 export const BYTES_PER_MS = (2 * MiB) / 1000;
 /**
- * A parse still running after this many times its CPU budget in wall time is stopped whatever it used: the
- * backstop for a worker stalled on I/O. A busy host only slows a parse: under a load average of 20 on 2 cores a
- * thread still gets about a tenth of a core, and a valid file uses a small part of its budget.
+ * A parse that uses no CPU time for this long (or for its whole CPU budget, if longer) is stopped: its worker is
+ * stalled on I/O or blocked. A busy host only slows a parse, however much: its thread still gets CPU time now and
+ * then (a niced worker beside a dozen busy processes on 2 cores, about 2 % of a core), so a valid file is never
+ * refused because the host is loaded.
  */
-export const WALL_BACKSTOP = 4;
+export const PARSE_STALL_MS = 30_000;
 
 /**
  * The niceness of the shared workers' threads: their slow parses yield the cores to the small-file worker and the

@@ -42,12 +42,15 @@ export const processCpuMs = (pid: number) => readCpuMs(`/proc/${pid}/stat`, true
 export interface CpuLimit {
   /** CPU ms the work may use from the start of the watch. */
   cpuMs: number;
-  /** Wall ms after which it is stopped whatever it used: the backstop for work stalled on I/O or starved of cores. */
-  wallMs: number;
+  /**
+   * Wall ms the work may go without using any CPU time (time paused aside) before it is stopped: stalled on I/O or
+   * blocked. Work that goes on, however slowly a loaded host lets it, is never stopped for the time it takes.
+   */
+  stallMs: number;
 }
 
-/** Which limit was reached. */
-export type Spent = 'cpu' | 'wall';
+/** Which limit was reached: its CPU time, or no CPU used for `stallMs`. */
+export type Spent = 'cpu' | 'stalled';
 
 export interface CpuWatch {
   /** CPU ms used since the start, read now (the last reading once the work is gone); null without /proc. */
@@ -55,60 +58,89 @@ export interface CpuWatch {
   stop(): void;
   /**
    * The work is paused (SIGSTOP) until `resume`: a paused process uses no CPU, so its CPU budget stands still by
-   * itself; the wall-clock backstop stands still with it, so that waiting while paused never counts as stalling.
+   * itself; waiting while paused never counts as stalling.
    */
   pause(): void;
   resume(): void;
 }
 
 /**
- * Calls `onSpent` once, when `read` (CPU ms of a thread or process) has grown by `cpuMs` since now, or when
- * `wallMs` have passed. Where `read` answers null at the start (no /proc), `cpuMs` is judged on wall time as the
- * only bound. The polling interval is unref'd; the one timer that always ends the work keeps the process alive.
+ * Calls `onSpent` once: when `read` (CPU ms of a thread or process) has grown by `cpuMs` since now, or when it has
+ * not grown for `stallMs` of wall time while not paused. Where `read` answers null at the start (no /proc), `cpuMs`
+ * is judged on wall time as the only bound. Its timer keeps the process alive until it fires or is stopped: work
+ * that has ended uses no CPU, so a watch left running stops itself once `stallMs` have passed.
  */
 export function watchCpu(read: () => number | null, limit: CpuLimit, onSpent: (why: Spent) => void): CpuWatch {
   const start = read();
+  if (start === null) return wallWatch(limit.cpuMs, onSpent);
   let used = 0;
   let done = false;
+  let paused = false;
+  /** When the work was last seen using CPU, or was resumed. */
+  let movedAt = performance.now();
   const sample = () => {
-    const now = start === null ? null : read();
-    if (now !== null) used = Math.max(used, now - start!);
+    const now = read();
+    if (now !== null && now - start > used) {
+      used = now - start;
+      movedAt = performance.now();
+    }
     return used;
   };
-  const spend = (why: Spent) => {
+  const poll = setInterval(
+    () => {
+      if (sample() >= limit.cpuMs) spend('cpu');
+      else if (!paused && performance.now() - movedAt >= limit.stallMs) spend('stalled');
+    },
+    Math.min(POLL_MS, Math.max(10, limit.cpuMs / 4)),
+  );
+  function spend(why: Spent) {
     if (done) return;
     stop();
     onSpent(why);
-  };
-  const poll =
-    start === null
-      ? undefined
-      : setInterval(
-          () => {
-            if (sample() >= limit.cpuMs) spend('cpu');
-          },
-          Math.min(POLL_MS, Math.max(10, limit.cpuMs / 4)),
-        ).unref();
-  // Without /proc the CPU budget is judged on wall time, so it is the backstop that pauses stop.
-  const why: Spent = start === null ? 'cpu' : 'wall';
-  let left = start === null ? limit.cpuMs : Math.max(limit.cpuMs, limit.wallMs);
-  let armedAt = performance.now();
-  let backstop: NodeJS.Timeout | undefined = setTimeout(() => spend(why), left);
+  }
   function stop() {
     done = true;
     clearInterval(poll);
-    clearTimeout(backstop);
   }
-  function pause() {
-    if (done || !backstop) return;
-    clearTimeout(backstop);
-    backstop = undefined;
-    left = Math.max(0, left - (performance.now() - armedAt));
-  }
-  function resume() {
-    if (done || backstop) return;
-    armedAt = performance.now();
-    backstop = setTimeout(() => spend(why), left);
-  }
-  return { used: () => (start === null ? null : sample()), stop, pause, resume };
+  return {
+    used: sample,
+    stop,
+    pause: () => {
+      paused = true;
+    },
+    resume: () => {
+      paused = false;
+      movedAt = performance.now();
+    },
+  };
+}
+
+/** Without /proc: the CPU budget judged on wall time, standing still while the work is paused. */
+function wallWatch(budgetMs: number, onSpent: (why: Spent) => void): CpuWatch {
+  let left = budgetMs;
+  let armedAt = performance.now();
+  let done = false;
+  const fire = () => {
+    done = true;
+    onSpent('cpu');
+  };
+  let timer: NodeJS.Timeout | undefined = setTimeout(fire, left);
+  return {
+    used: () => null,
+    stop() {
+      done = true;
+      clearTimeout(timer);
+    },
+    pause() {
+      if (done || !timer) return;
+      clearTimeout(timer);
+      timer = undefined;
+      left = Math.max(0, left - (performance.now() - armedAt));
+    },
+    resume() {
+      if (done || timer) return;
+      armedAt = performance.now();
+      timer = setTimeout(fire, left);
+    },
+  };
 }

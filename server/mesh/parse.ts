@@ -18,7 +18,7 @@ import {
   SMALL_FILE_BYTES,
   SMALL_LANE_LIMITS,
   SMALL_LANE_OUTGROWN,
-  WALL_BACKSTOP,
+  PARSE_STALL_MS,
 } from './budget.ts';
 import { statedUncompressedBytes } from './compression.ts';
 import type { ParseLimits } from '../../shared/model/index.ts';
@@ -66,7 +66,8 @@ export interface ParserOptions {
   /** V8 heap of one worker (old generation; the young generation is capped at YOUNG_GENERATION_MB). */
   maxHeapMb: number;
   /** A parse is stopped after this many times its CPU budget in wall time, whatever it used (budget.ts). */
-  wallBackstop: number;
+  /** Wall ms a parse may use no CPU time before it is stopped (at least its CPU budget). */
+  stallMs: number;
   /** Test seam: awaited once a task holds a worker slot, before the worker reads the file (it stands for a slow parse). */
   hold?: (caller: string, lane: Lane) => Promise<void>;
 }
@@ -85,7 +86,7 @@ export function parserOptions(config: Config): ParserOptions {
     smallSliceMs: 1000,
     smallLimits: SMALL_LANE_LIMITS,
     maxHeapMb: 256,
-    wallBackstop: WALL_BACKSTOP,
+    stallMs: PARSE_STALL_MS,
   };
 }
 
@@ -243,7 +244,7 @@ export function createModelParser(opts: ParserOptions): ModelParser {
     try {
       await opts.hold?.(task.caller, pool.lane);
       worker = await acquire(pool);
-      const result = await runOn(worker, message, { cpuMs, wallMs: cpuMs * opts.wallBackstop });
+      const result = await runOn(worker, message, { cpuMs, stallMs: Math.max(opts.stallMs, cpuMs) });
       healthy = true;
       task.resolve(result);
     } catch (err) {
@@ -254,7 +255,7 @@ export function createModelParser(opts: ParserOptions): ModelParser {
         slowOnSmall.add(task.caller);
         queue.add({ ...task, small: false }, true);
       } else
-        task.reject(err instanceof ParseTimeout ? tooSlow(task.budgetMs, task.budgetMs * opts.wallBackstop, err) : err);
+        task.reject(err instanceof ParseTimeout ? tooSlow(task.budgetMs, Math.max(opts.stallMs, cpuMs), err) : err);
     } finally {
       if (worker) release(pool, worker, healthy);
       pool.busy--;
@@ -310,17 +311,17 @@ export function createModelParser(opts: ParserOptions): ModelParser {
 }
 
 /** A parse stopped by its budget: the work it took, not the time (a busy server takes longer for the same work). */
-function tooSlow(budgetMs: number, wallMs: number, timeout: ParseTimeout): ApiError {
+function tooSlow(budgetMs: number, stallMs: number, timeout: ParseTimeout): ApiError {
   const limit = seconds(budgetMs);
   if (timeout.why === 'cpu')
     return tooComplex(
       `The model took more work to read than its size allows (${limit} s of processor time); it is too complex or malformed.`,
       { limit_seconds: limit },
     );
-  const wall = seconds(wallMs);
+  const stalled = seconds(stallMs);
   return tooComplex(
-    `The model was not read within ${wall} s, though its size allows ${limit} s of processor time; it may be malformed, or the server is too busy: try again later.`,
-    { limit_seconds: limit, wall_seconds: wall },
+    `Reading the model made no progress for ${stalled} s (its size allows ${limit} s of processor time); the server could not read it: try again later.`,
+    { limit_seconds: limit, stalled_seconds: stalled },
   );
 }
 

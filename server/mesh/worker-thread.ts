@@ -1,5 +1,5 @@
 // One parse worker thread: started once (the TypeScript loader and the parsers load once), heap-capped, given one
-// job at a time and stopped when the job has used its CPU time (or, as a backstop, a multiple of it in wall time).
+// job at a time and stopped when the job has used its CPU time (or has used none for a while: stalled).
 // What runs inside is parse-worker.ts.
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../http/index.ts';
@@ -15,7 +15,7 @@ type Reply<T> =
 export const tooComplex = (why: string, details?: Record<string, unknown>) =>
   new ApiError(422, 'model_too_complex', why, details);
 
-/** A parse used up its CPU time (`cpu`) or its wall-clock backstop (`wall`); the worker is gone. */
+/** A parse used up its CPU time (`cpu`) or used none for its stall time (`stalled`); the worker is gone. */
 export class ParseTimeout extends Error {
   constructor(readonly why: Spent) {
     super(`parse stopped: ${why} limit`);
@@ -46,8 +46,8 @@ export function spawn(maxHeapMb: number, niceness = 0): Promise<Worker> {
 
 /**
  * Runs one job on the worker. The job may use `limit.cpuMs` of the worker thread's CPU time, so that a busy host
- * does not make a valid file too slow; a worker that has not finished after `limit.wallMs` (stalled on I/O,
- * starved) is stopped too. Without /proc the CPU budget is judged on wall time.
+ * does not make a valid file too slow; a worker that uses no CPU time for `limit.stallMs` (stalled on I/O) is
+ * stopped too. Without /proc the CPU budget is judged on wall time.
  */
 export function runOn<T>(worker: Worker, job: ParseJob | FeaturesJob, limit: CpuLimit): Promise<T> {
   const thread = threads.get(worker) ?? null;

@@ -73,7 +73,7 @@ export async function sliceCost(
 
 /**
  * The CPU ms a slice may use: a multiple of its prediction, at least MIN_TIMEOUT_MS, at most SLICER_TIMEOUT_MS
- * (the slicer pool adds a wall-clock backstop, several times this).
+ * (a slicer that uses no CPU time for as long is stalled and killed too).
  */
 export function sliceTimeoutMs(predictedS: number | null, ceilingMs: number): number {
   if (predictedS === null) return ceilingMs;

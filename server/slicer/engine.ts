@@ -18,13 +18,10 @@ export const DEFAULT_BINARY = slicerChoice().binary;
 export const DEFAULT_TIMEOUT_MS = 120_000;
 /**
  * A slice may use its time limit in CPU time (PrusaSlicer's threads together), so a host loaded by other work does
- * not cut an honest slice short; it is killed after this many times the limit in wall time whatever it used (a
- * slicer stalled, or starved of the cores).
+ * not cut an honest slice short, however long it takes; a slicer that uses no CPU time for as long as its limit
+ * (paused time aside) is stalled and killed.
  */
-export const WALL_BACKSTOP = 5;
-
-/** A CPU-time limit and its wall-clock backstop. */
-const limitOf = (cpuMs: number) => ({ cpuMs, wallMs: cpuMs * WALL_BACKSTOP });
+const limitOf = (cpuMs: number) => ({ cpuMs, stallMs: cpuMs });
 
 export interface SlicerInfo {
   name: 'PrusaSlicer';
@@ -37,7 +34,7 @@ export interface SliceOnceOptions {
   meshPath: string;
   settings: ResolvedSettings;
   binary?: string;
-  /** The CPU time the slicer may use, ms (its wall-clock backstop is WALL_BACKSTOP times that). */
+  /** The CPU time the slicer may use, ms; it is stalled after as long without using any. */
   timeoutMs?: number;
   signal?: AbortSignal;
   /** Called once the slicer process has ended, whatever the outcome, with the CPU ms it used (null without /proc). */
@@ -178,7 +175,7 @@ const failed = (r: RunResult) =>
 
 function failure(r: RunResult, timeoutMs: number, signal?: AbortSignal): Error {
   if (r.killed === 'cpu') return new SliceTimeoutError(timeoutMs, 'cpu');
-  if (r.killed === 'wall') return new SliceTimeoutError(timeoutMs * WALL_BACKSTOP, 'wall');
+  if (r.killed === 'stalled') return new SliceTimeoutError(timeoutMs, 'stalled');
   if (r.killed === 'abort') return new SliceAbortedError(signal?.reason);
   if (r.spawnError)
     return new SliceFailedError(`cannot run PrusaSlicer: ${r.spawnError.message}`, 'slicer_unavailable');

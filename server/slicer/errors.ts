@@ -26,18 +26,18 @@ export class SettingsInvalidError extends Error {
   }
 }
 
-/** The slicer used its CPU time (`cpu`), or ran past the wall-clock backstop (`wall`), and was killed. */
+/** The slicer used its CPU time (`cpu`), or used none for as long (`stalled`), and was killed. */
 export class SliceTimeoutError extends Error {
   override name = 'SliceTimeoutError';
   constructor(
     readonly timeoutMs: number,
-    readonly limit: 'cpu' | 'wall' = 'cpu',
+    readonly limit: 'cpu' | 'stalled' = 'cpu',
   ) {
     const s = Math.round(timeoutMs / 1000);
     super(
       limit === 'cpu'
         ? `slicing took more than ${s} s of processor time and was stopped`
-        : `slicing did not finish within ${s} s and was stopped`,
+        : `slicing made no progress for ${s} s and was stopped`,
     );
   }
 }

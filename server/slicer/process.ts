@@ -1,4 +1,4 @@
-// Runs one child process with no shell, a CPU-time limit (with a wall-clock backstop) and an abort signal. The
+// Runs one child process with no shell, a CPU-time limit (and a stall limit: no CPU used for as long) and an abort signal. The
 // child leads its own process group (detached) so a kill reaches everything it started; output is kept only as a
 // bounded tail. Where util-linux's setpriv exists, the child also gets SIGKILL when our process dies, even by SIGKILL.
 import { execFile, spawn } from 'node:child_process';
@@ -40,12 +40,12 @@ export interface RunOptions {
 export interface ChildControl {
   pid: number;
   /**
-   * Stops the child's process group (SIGSTOP): it uses no CPU and its wall-clock backstop stands still. False, and
+   * Stops the child's process group (SIGSTOP): it uses no CPU, and the time paused never counts as stalled. False, and
    * nothing done, when it is stopped already by someone else (an operator, a test's hold): only what this paused
    * is resumed.
    */
   pause(): boolean;
-  /** Lets a child this paused go on (SIGCONT), its backstop running again. */
+  /** Lets a child this paused go on (SIGCONT). */
   resume(): void;
   /** Sets the niceness of every thread it has now (threads it starts later inherit their parent thread's). */
   renice(niceness: number): void;
@@ -60,8 +60,8 @@ export interface RunResult {
   exitSignal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
-  /** Why we killed it, if we did: its CPU time spent, its wall-clock backstop passed, or the abort signal. */
-  killed: 'cpu' | 'wall' | 'abort' | null;
+  /** Why we killed it, if we did: its CPU time spent, no CPU used for its stall time, or the abort signal. */
+  killed: 'cpu' | 'stalled' | 'abort' | null;
   /** The CPU ms it used, as last read (sampled while it runs and once as its output ends); null without /proc. */
   cpuMs: number | null;
   spawnError?: Error;

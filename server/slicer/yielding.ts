@@ -1,7 +1,7 @@
 // Long slices make way for short ones (docs/limits.md, "The short lane"): while a slice predicted short runs, the
 // long slices of this process are paused (SIGSTOP to their process group), so that the short one has the cores
 // as if it were alone, whoever holds the other slots and whatever their parts do. A paused slice uses no CPU, so
-// its CPU-time limit and its caller's charge stand still; its wall-clock backstop stands still too
+// its CPU-time limit and its caller's charge stand still, and the time paused never counts as stalled
 // (process.ts). Two bounds keep this from being abused:
 // - a short slice is short only until it has used its allowance of CPU time (a multiple of its prediction): past
 //   it, it is long from then on (reniced, and pausable), so a part made to look cheap cannot hold the others;

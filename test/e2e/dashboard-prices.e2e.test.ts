@@ -2,52 +2,30 @@
 // merchant types, names a wrong price on its row, saves to the profiles, and the figure it showed is what a real
 // quote of the cube then costs; the offer editor's quantity breaks and delivery options are rows whose problems
 // name the row and the field, and what it saves is what GET /v2/offer answers.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
-import { assertAccessible, chromiumMissing, CHROMIUM, launch, shoot } from './dashboard-browser.ts';
+import type { Page } from 'playwright-core';
+import { assertAccessible, shoot } from './dashboard-browser.ts';
+import { chromiumSkip, dashboardSuite } from './dashboard-suite.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CUBE = path.join(ROOT, 'demo', 'models', 'calibration-cube.stl');
-const skip = chromiumMissing()
-  ? `Debian's Chromium is missing at ${CHROMIUM}: install it with "apt-get install -y chromium"`
-  : false;
-
-let server: TestServer;
-let host: DashboardHost;
-let browser: Browser;
-
-before(async () => {
-  if (skip) return;
-  if (!existsSync(path.join(DIST, 'index.html')))
-    execFileSync('npm', ['run', '--silent', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' });
-  server = await startTestServer();
-  host = await dashboardHost(server.url);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await host?.close();
-  await server?.stop();
-});
+const skip = chromiumSkip();
+const suite = dashboardSuite(skip);
 
 /** A new account's dashboard at this width, logged in, on the page of `hash`. */
 async function openAs(width: number, hash: string) {
-  const account = await server.newAccount();
-  const page = await (await browser.newContext({ viewport: { width, height: 844 } })).newPage();
+  const account = await suite.server.newAccount();
+  const page = await (await suite.browser.newContext({ viewport: { width, height: 844 } })).newPage();
   page.on('pageerror', (err) => console.error('page error:', err.message));
-  await page.goto(`${host.origin}/dashboard/#/login`);
+  await page.goto(`${suite.host.origin}/dashboard/#/login`);
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-  await page.goto(`${host.origin}/dashboard/#/${hash}`);
-  return { account, page, api: server.client(account.token) };
+  await page.goto(`${suite.host.origin}/dashboard/#/${hash}`);
+  return { account, page, api: suite.server.client(account.token) };
 }
 
 /** Whether nothing inside the element is cut off or scrolls sideways. */

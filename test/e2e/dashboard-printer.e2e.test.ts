@@ -2,41 +2,17 @@
 // (vendor, then printer and nozzle) and sees only the print settings and filaments compatible with it, imports it
 // with or without its custom G-code (and reads which blocks were kept or left out); then checks
 // the imported printer against a binary G-code of the reference part made by the server's own PrusaSlicer.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
-import { assertAccessible, chromiumMissing, CHROMIUM, launch, loggedInPage, shoot } from './dashboard-browser.ts';
+import type { Page } from 'playwright-core';
+import { assertAccessible, loggedInPage, shoot } from './dashboard-browser.ts';
 import { shopGcode } from '../helpers/shop-gcode.ts';
 import { vendorFlatOptions } from '../helpers/vendor-preset.ts';
 import { readCheck, signedPercent } from '../../dashboard/src/lib/printer-check.ts';
+import { chromiumSkip, dashboardSuite } from './dashboard-suite.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const skip = chromiumMissing()
-  ? `Debian's Chromium is missing at ${CHROMIUM}: install it with "apt-get install -y chromium"`
-  : false;
-
-let server: TestServer;
-let host: DashboardHost;
-let browser: Browser;
-
-before(async () => {
-  if (skip) return;
-  if (!existsSync(path.join(DIST, 'index.html')))
-    execFileSync('npm', ['run', '--silent', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' });
-  server = await startTestServer();
-  host = await dashboardHost(server.url);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await host?.close();
-  await server?.stop();
-});
+const skip = chromiumSkip();
+const suite = dashboardSuite(skip);
 
 /** The MK3S with a 0.4 mm nozzle chosen in the Overview's printer picker; its preset lists then show. */
 async function pickMk3s(page: Page) {
@@ -52,8 +28,8 @@ test('Your printer: Prusa Research → MK3S 0.4 mm lists its own prints and Prus
   skip,
   timeout: 180_000,
 }, async () => {
-  const account = await server.newAccount();
-  const page = await loggedInPage(browser, host.origin, account);
+  const account = await suite.server.newAccount();
+  const page = await loggedInPage(suite.browser, suite.host.origin, account);
   const { picker, presets } = await pickMk3s(page);
   await presets.getByLabel('0.20mm QUALITY @MK3').check();
   await presets.getByLabel('Prusament PLA', { exact: true }).check();
@@ -75,7 +51,7 @@ test('Your printer: Prusa Research → MK3S 0.4 mm lists its own prints and Prus
   const leftOut = await imported.getByTestId('gcode-kept').innerText();
   assert.match(leftOut, /^Custom G-code left out: .*tick “Keep my custom G-code” and import again/);
   assert.ok(leftOut.includes('Start G-code') && leftOut.includes('End G-code'), leftOut);
-  const printers = await server.client(account.token).get('/v2/profiles/printer');
+  const printers = await suite.server.client(account.token).get('/v2/profiles/printer');
   const own = printers.body.data.find(
     (p: { scope: string; is_default: boolean }) => p.is_default && p.scope === 'account',
   );
@@ -86,8 +62,8 @@ test('Keep my custom G-code: the import keeps the vendor’s blocks and says whi
   skip,
   timeout: 180_000,
 }, async () => {
-  const account = await server.newAccount();
-  const page = await loggedInPage(browser, host.origin, account);
+  const account = await suite.server.newAccount();
+  const page = await loggedInPage(suite.browser, suite.host.origin, account);
   const { picker, presets } = await pickMk3s(page);
   await presets.getByLabel('0.20mm QUALITY @MK3').check();
   const keep = picker.getByLabel('Keep my custom G-code');
@@ -101,7 +77,7 @@ test('Keep my custom G-code: the import keeps the vendor’s blocks and says whi
   assert.match(keptText, /^Kept your custom G-code: .*Quotes count the time it adds/);
   assert.ok(keptText.includes('Start G-code') && keptText.includes('End G-code'), keptText);
   await assertAccessible(page, 'an import with its custom G-code kept');
-  const printers = (await server.client(account.token).get('/v2/profiles/printer')).body.data;
+  const printers = (await suite.server.client(account.token).get('/v2/profiles/printer')).body.data;
   const own = printers.find((p: { scope: string; is_default: boolean }) => p.scope === 'account' && p.is_default);
   assert.ok(own.slicer_options.start_gcode, 'the start G-code is in the printer profile the quotes slice with');
   assert.ok(own.slicer_options.end_gcode);
@@ -113,11 +89,11 @@ test('a saved offer keeps its qualities until the merchant offers the imported p
   skip,
   timeout: 180_000,
 }, async () => {
-  const account = await server.newAccount();
-  const api = server.client(account.token);
+  const account = await suite.server.newAccount();
+  const api = suite.server.client(account.token);
   const { source: _source, ...derived } = (await api.get('/v2/offer')).body;
   assert.equal((await api.put('/v2/offer', derived)).status, 200, 'an offer of its own, with Draft/Standard/Fine');
-  const page = await loggedInPage(browser, host.origin, account);
+  const page = await loggedInPage(suite.browser, suite.host.origin, account);
   const { picker, presets } = await pickMk3s(page);
   await presets.getByLabel('0.20mm QUALITY @MK3').check();
   await presets.getByLabel('0.30mm DRAFT @MK3').check();
@@ -143,18 +119,18 @@ test('Check against your slicer: a .bgcode of the reference part shows the grams
   skip,
   timeout: 300_000,
 }, async (t) => {
-  const account = await server.newAccount();
-  const api = server.client(account.token);
+  const account = await suite.server.newAccount();
+  const api = suite.server.client(account.token);
   // Imported as the dashboard imports a library pick: without the vendor's custom G-code.
   const library = { vendor: 'PrusaResearch', printer: PICK.printer, prints: [PICK.print], filaments: [PICK.filament] };
   const imported = await api.post('/v2/profiles/import', { library, default: true });
   assert.equal(imported.status, 201, JSON.stringify(imported.body));
   const printerId: string = imported.body.profiles.find((p: { kind: string }) => p.kind === 'printer').id;
-  const slicer = server.deps.config.slicerBinary;
+  const slicer = suite.server.deps.config.slicerBinary;
   const bgcode = Buffer.from(shopGcode({ slicer, options: vendorFlatOptions(PICK, slicer), format: 'binary' }));
   assert.equal(bgcode.toString('latin1', 0, 4), 'GCDE');
 
-  const page = await loggedInPage(browser, host.origin, account);
+  const page = await loggedInPage(suite.browser, suite.host.origin, account);
   const check = page.getByTestId('printer-check');
   await check.waitFor();
   const [download] = await Promise.all([

@@ -3,40 +3,16 @@
 // once a key exists (never a placeholder key), the allowance links to what counts, the price step waits for the
 // shop's own price of every offered material, and the quote history shows each line's formula with the minimum
 // order applied.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { Page } from 'playwright-core';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
-import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
-import { assertAccessible, chromiumMissing, CHROMIUM, launch, shoot } from './dashboard-browser.ts';
+import { assertAccessible, shoot } from './dashboard-browser.ts';
+import { chromiumSkip, dashboardSuite } from './dashboard-suite.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const SHOP = 'https://setup.example';
-const skip = chromiumMissing()
-  ? `Debian's Chromium is missing at ${CHROMIUM}: install it with "apt-get install -y chromium"`
-  : false;
-
-let server: TestServer;
-let host: DashboardHost;
-let browser: Browser;
-
-before(async () => {
-  if (skip) return;
-  if (!existsSync(path.join(DIST, 'index.html')))
-    execFileSync('npm', ['run', '--silent', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' });
-  server = await startTestServer({ RATE_LIMIT_ANON_PLAN: 'business' });
-  host = await dashboardHost(server.url);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await host?.close();
-  await server?.stop();
-});
+const skip = chromiumSkip();
+const suite = dashboardSuite(skip, { RATE_LIMIT_ANON_PLAN: 'business' });
 
 /** The steps' states as shown: step id → its badge's words. */
 async function stepStates(page: Page): Promise<Record<string, string>> {
@@ -52,15 +28,15 @@ for (const width of [1280, 390]) {
     skip,
     timeout: 180_000,
   }, async () => {
-    const account = await server.newAccount();
-    const dashboard = server.client();
+    const account = await suite.server.newAccount();
+    const dashboard = suite.server.client();
     dashboard.csrf = (
       await dashboard.post('/dashboard/api/login', { email: account.email, password: account.password })
     ).body.csrf_token;
-    const api = server.client(account.token);
-    const page = await (await browser.newContext({ viewport: { width, height: 844 } })).newPage();
+    const api = suite.server.client(account.token);
+    const page = await (await suite.browser.newContext({ viewport: { width, height: 844 } })).newPage();
     page.on('pageerror', (err) => console.error('page error:', err.message));
-    await page.goto(`${host.origin}/dashboard/#/login`);
+    await page.goto(`${suite.host.origin}/dashboard/#/login`);
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password').fill(account.password);
     await page.getByRole('button', { name: 'Log in' }).click();
@@ -94,7 +70,7 @@ for (const width of [1280, 390]) {
     const materials = offer.materials.filter((m: { material: string }) => ['PLA', 'PETG'].includes(m.material));
     const terms = { materials, default_material: 'PLA', minimum_line_price: 50 };
     assert.equal((await api.put('/v2/offer', { ...offer, ...terms })).status, 200);
-    const c = server.client();
+    const c = suite.server.client();
     const base = { 'x-widget-key': key.key, origin: SHOP };
     const id = (await c.request('GET', '/v2/file/upload-id', { headers: base })).body;
     const headers = { ...base, 'x-shopper-token': id.shopper_token };
@@ -132,7 +108,7 @@ for (const width of [1280, 390]) {
     }
 
     // The history's line: 2 × the unit price, raised to the 50.00 minimum order, the whole formula shown.
-    await page.goto(`${host.origin}/dashboard/#/quotes`);
+    await page.goto(`${suite.host.origin}/dashboard/#/quotes`);
     const total = page.getByTestId('line-total');
     await total.waitFor();
     const cents = Math.round((q.body.total_price as number) * 100);
@@ -162,7 +138,7 @@ for (const width of [1280, 390]) {
       assert.equal(own.status, 201, JSON.stringify(own.body));
       if (name === 'PLA') {
         // PLA alone is not every offered material: the step stays open, naming PETG.
-        await page.goto(`${host.origin}/dashboard/#/overview`);
+        await page.goto(`${suite.host.origin}/dashboard/#/overview`);
         const step = page.locator('li[data-step="prices"]');
         await page.getByText('PETG sells at the shipped example prices').waitFor();
         assert.match(await step.innerText(), /To do/);
