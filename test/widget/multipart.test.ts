@@ -462,6 +462,59 @@ describe('several parts (multiple)', () => {
     assert(!$(el, '[part~=add-all-button]').hasAttribute('disabled'), 'the priced row can still be added');
   });
 
+  it('a row above the merchant’s request_quote_above offers Request a quote, as a single part does; Add all leaves it out', async () => {
+    // The shop prices lines above 50 itself; set before the widget reads its options.
+    await (await fetch('/__sq-offer?request_quote_above_amount=50')).json();
+    try {
+      const el = await multiFixture();
+      drop(el, [cubeStl(12, 'bracket.stl'), cubeStl(16, 'lid.stl')]);
+      const [first, second] = await settled(el, 2);
+      assert(first && second, 'two rows');
+      assert(!shadow(el).querySelector('[part~=request-button]'), 'one of each is sold at once');
+      // 60 lids at the minimum price of a part (1.00) or more are over 50: that line is the shop's to price.
+      const qty = second.querySelector<HTMLInputElement>('input[type=number]')!;
+      qty.value = '60';
+      qty.dispatchEvent(new Event('input'));
+      const button = await until(() => second.querySelector<HTMLElement>('[part~=request-button]'), 'Request a quote');
+      assertEqual(
+        button.textContent!.replace(/\s+/g, ' ').trim(),
+        'Request a quote for part 2: lid.stl',
+        'named for its part',
+      );
+      assert(/prices parts like this one itself/.test(second.textContent!), 'the row says why');
+      assert(second.querySelector('[part~=row-price]'), 'its price still shows');
+      assert(!first.querySelector('[part~=request-button]'), 'the other row is sold at once');
+      assertEqual(
+        $(el, '#add-all-blockers').textContent!.trim(),
+        'The shop prices part 2 (lid.stl) itself, so it is not added: request a quote in its row.',
+        'the note under the list says which row Add all leaves out',
+      );
+      assert(
+        /1 of 2 parts priced · 1 for the shop to price/.test($(el, '[part~=summary-text]').textContent!),
+        'summary',
+      );
+      await axe(el);
+      const added = nextEvent('sq-add-to-cart', 30_000);
+      $(el, '[part~=add-all-button]').click();
+      const { lines } = (await added).detail;
+      assertEqual(lines.length, 1, 'one line');
+      assertEqual(lines[0].file_name, 'bracket.stl', 'the part sold at once');
+      // The request goes with the row's own price and quantity.
+      button.click();
+      const name = await until(() => second.querySelector<HTMLInputElement>('input[name=name]'), 'the form in its row');
+      name.value = 'Ada Lovelace';
+      second.querySelector<HTMLInputElement>('input[name=email]')!.value = 'ada@example.com';
+      const requested = nextEvent('sq-quote-request', 30_000);
+      second.querySelector<HTMLButtonElement>('[part~=send-request-button]')!.click();
+      const { detail } = await requested;
+      assertEqual(detail.reason, 'merchant_rule', 'why');
+      assert(detail.quote_id, 'with the row’s price');
+      await until(() => second.querySelector('[part~=request-sent]'), 'the confirmation');
+    } finally {
+      await (await fetch('/__sq-offer?reset')).json();
+    }
+  });
+
   it('a row compares materials and is saved as a link, which opens in a several-parts widget and orders from there', async () => {
     const el = await multiFixture();
     drop(el, [cubeStl(12, 'bracket.stl'), cubeStl(16, 'lid.stl')]);
