@@ -74,7 +74,11 @@ async function changeOffer(query) {
   const max = query.quantity_max ? Number(query.quantity_max) : offer.quantity.max;
   const hourly = query.quotes_per_shopper_hour ? Number(query.quotes_per_shopper_hour) : undefined;
   const widget_budget = { ...offer.widget_budget, ...(hourly ? { quotes_per_shopper_hour: hourly } : {}) };
-  return JSON.stringify(await call('PUT', { ...offer, quantity: { min: offer.quantity.min, max }, widget_budget }));
+  const amount = query.request_quote_above_amount ? Number(query.request_quote_above_amount) : undefined;
+  const request_quote_above = amount ? { hours: null, amount } : offer.request_quote_above;
+  return JSON.stringify(
+    await call('PUT', { ...offer, quantity: { min: offer.quantity.min, max }, widget_budget, request_quote_above }),
+  );
 }
 
 export default {

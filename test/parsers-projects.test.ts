@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { ModelError, parseModel, writeCanonical3mf, type ParsedModel } from '../shared/model/index.ts';
-import { projectThreeMf, type Box, type Project } from './helpers/prusa-project.ts';
+import { projectThreeMf, TWO_COLOUR_PROJECT, type Box, type Project } from './helpers/prusa-project.ts';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'prusaslicer');
 const fixture = (name: string) => new Uint8Array(readFileSync(path.join(fixtures, name)));
@@ -134,6 +134,53 @@ describe('PrusaSlicer volume types', () => {
     assert.equal(modifier.measurements.triangles, 12);
     const negative = parseModel(fixture('cube-negative-volume.3mf'), '3mf');
     assert.equal(negative.negativeVolumes?.indices.length, 36);
+  });
+});
+
+describe('multi-colour parts (multi_material)', () => {
+  const conformance = (name: string) =>
+    new Uint8Array(readFileSync(path.join(fixtures, '..', 'models', '3mf', 'conformance', 'examples', `${name}.3mf`)));
+  const multi = (bytes: Uint8Array) => parseModel(bytes, '3mf').warnings.find((w) => w.code === 'multi_material');
+
+  it('a project whose parts print with two extruders is multi-colour; one extruder, or a modifier’s, is not', () => {
+    const two = multi(projectThreeMf(TWO_COLOUR_PROJECT));
+    assert.deepEqual([two?.assignment, two?.count], ['extruders', 2]);
+    assert.match(two!.message, /multi-colour \(its parts are assigned to 2 extruders\)/);
+    const inherited = projectThreeMf({
+      volumes: [
+        { box: CUBE, type: 'ModelPart', settings: { extruder: '0' } },
+        { box: [25, 0, 0, 45, 20, 20], type: 'ModelPart' },
+      ],
+      objectSettings: { extruder: '3' },
+    });
+    assert.equal(multi(inherited), undefined, 'both parts take the object’s extruder 3');
+    const modifier = projectThreeMf({
+      volumes: [
+        { box: CUBE, type: 'ModelPart' },
+        { box: [5, 5, 5, 10, 10, 10], type: 'ParameterModifier', settings: { extruder: '2' } },
+      ],
+    });
+    assert.equal(multi(modifier), undefined, 'a modifier prints nothing');
+  });
+
+  it('painted triangles (PrusaSlicer’s mmu_segmentation) are multi-colour', () => {
+    const bytes = projectThreeMf({ volumes: [{ box: CUBE, type: 'ModelPart' }] });
+    const model = new TextDecoder().decode(unzipSync(bytes)['3D/3dmodel.model']);
+    const painted = model.replace('<triangle v1="0"', '<triangle slic3rpe:mmu_segmentation="8" v1="0"');
+    assert.notEqual(painted, model);
+    assert.equal(multi(withPart(bytes, '3D/3dmodel.model', painted))?.assignment, 'painting');
+  });
+
+  it('Materials extension colours: several in use are multi-colour, one shared by every object is not', () => {
+    for (const name of [
+      'dodeca_chain_loop_color',
+      'rhombicuboctahedron_color',
+      'pyramid_vertexcolor',
+      'multiprop-opaque',
+    ])
+      assert.equal(multi(conformance(name))?.assignment, 'materials', name);
+    for (const name of ['box', 'cube_gears', 'dodeca_chain_loop', 'torus'])
+      assert.equal(multi(conformance(name)), undefined, name);
   });
 });
 

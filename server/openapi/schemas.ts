@@ -205,11 +205,22 @@ export const coreSchemas = {
           'negative_volume_subtracted',
           'settings_ignored',
           'missing_thumbnail',
+          'multi_material',
           'unit_suspect',
         ],
       },
       message: { type: 'string', description: 'A sentence for people' },
-      count: { type: 'integer', minimum: 1, description: 'How many triangles, bodies or volumes the warning is about' },
+      count: {
+        type: 'integer',
+        minimum: 1,
+        description: 'How many triangles, bodies or volumes the warning is about (multi_material: extruders)',
+      },
+      assignment: {
+        type: 'string',
+        enum: ['materials', 'extruders', 'painting'],
+        description:
+          'multi_material: how the file gives its parts several colours: Materials extension properties, PrusaSlicer extruders, or painted triangles',
+      },
       openness: { type: 'number', minimum: 0, description: 'not_watertight: relative uncertainty of the volume' },
       name: { type: 'string', description: 'metadata_repeated: the metadata name' },
       volume_type: {

@@ -5,7 +5,7 @@
 // slice cache and the estimator alone, and an estimate is never a quote, so it can never be added to a cart.
 import { computePrice, currencyDigits } from '../../shared/pricing.ts';
 import { resolveChoices, type Offer } from '../../shared/offer.ts';
-import { predict } from '../../shared/estimate/index.ts';
+import { predict, type Features } from '../../shared/estimate/index.ts';
 import { roundHalfUp } from '../../shared/money.ts';
 import type { Deps } from '../deps.ts';
 import type { Auth } from '../accounts/index.ts';
@@ -21,10 +21,11 @@ import { printerLabel } from './printer-label.ts';
 import type { StoredResolution } from './model.ts';
 
 /**
- * Distinct slicing keys whose mesh features one list may measure (each in a mesh worker, kept by key): materials
- * beyond them that need an estimate of their own are listed without a price.
+ * Distinct measurements of the mesh's features one list may make (each in a mesh worker; materials that slice alike
+ * but for their filament share one, featuresOnce): materials beyond them that need an estimate are listed without a
+ * price.
  */
-export const MAX_ESTIMATED_KEYS = 4;
+export const MAX_MEASUREMENTS = 4;
 
 export interface MaterialPrice {
   material: string;
@@ -74,12 +75,34 @@ async function resolveRow(
   return { material: m.material, description: m.description ?? null, resolved, key, exactMinor, estimateMinor: null };
 }
 
+type FeaturesOf = (row: Row) => Promise<Features>;
+
+/** What a row's features are measured with: the mesh as placed and the printer settings. */
+const basisOf = (row: Row) =>
+  JSON.stringify([row.resolved.placement?.transform ?? null, row.resolved.settings.printer]);
+
+/**
+ * The features of a list's rows, measured once per placed mesh and printer settings. The estimator's features do
+ * not depend on the material (its density prices them in predict), so the materials of one quality and infill, each
+ * its own slicing key, share one measurement instead of one each; every row's key keeps it for that material's quote.
+ */
+function featuresOnce(deps: Deps, auth: Auth, file: FileRow): FeaturesOf {
+  const byBasis = new Map<string, Promise<Features>>();
+  return (row) => {
+    const basis = basisOf(row);
+    const measured = byBasis.get(basis);
+    if (measured) return deps.estimator.featuresOf(row.key, () => measured);
+    const made = quoteFeatures(deps, { file_id: file.id, slicing_key: row.key, resolved: row.resolved }, auth.caller);
+    byBasis.set(basis, made);
+    return made;
+  };
+}
+
 /** The instant estimate of one part in minor units, or null when the estimator cannot make one. */
-async function estimateMinor(deps: Deps, auth: Auth, file: FileRow, row: Row): Promise<number | null> {
+async function estimateMinor(deps: Deps, auth: Auth, file: FileRow, row: Row, featuresOf: FeaturesOf) {
   const accountId = auth.account.id;
   try {
-    const target = { file_id: file.id, slicing_key: row.key, resolved: row.resolved };
-    const features = await quoteFeatures(deps, target, auth.caller);
+    const features = await featuresOf(row);
     const printer = printerLabel(row.resolved.settings.printer);
     const scope = calibrationScope({ printer, resolved: row.resolved });
     const { calibration, source } = await deps.estimator.calibrationFor(accountId, scope);
@@ -126,14 +149,16 @@ export async function materialPrices(deps: Deps, auth: Auth, fileId: string, que
   return { file_id: file.id, currency, quality: choices.quality, infill: choices.infill, prices: list };
 }
 
-/** Estimates for the rows without a slice, and for one sliced row to scale them by (at most MAX_ESTIMATED_KEYS keys). */
+/** Estimates for the rows without a slice, and for one sliced row to scale them by (at most MAX_MEASUREMENTS). */
 async function estimateWhereNeeded(deps: Deps, auth: Auth, file: FileRow, rows: Row[]) {
   const missing = rows.filter((r) => r.exactMinor === null);
   if (!missing.length) return;
   const anchor = rows.find((r) => r.exactMinor !== null);
   const wanted = anchor ? [anchor, ...missing] : missing;
-  const keys = [...new Set(wanted.map((r) => r.key))].slice(0, MAX_ESTIMATED_KEYS);
-  for (const r of wanted) if (keys.includes(r.key)) r.estimateMinor = await estimateMinor(deps, auth, file, r);
+  const bases = [...new Set(wanted.map(basisOf))].slice(0, MAX_MEASUREMENTS);
+  const featuresOf = featuresOnce(deps, auth, file);
+  for (const r of wanted)
+    if (bases.includes(basisOf(r))) r.estimateMinor = await estimateMinor(deps, auth, file, r, featuresOf);
 }
 
 const anchorOf = (rows: Row[]) => rows.find((r) => r.exactMinor !== null && r.estimateMinor);

@@ -13,6 +13,7 @@ import { detectSlicer } from '../slicer/index.ts';
 import { slicerSecondsUsed } from '../limits/index.ts';
 import { countPrefetches, insertPrefetches, type NewPrefetch } from './prefetch-sql.ts';
 import { quoteFeatures } from './estimate.ts';
+import { multiMaterialRefusal } from './multi-material.ts';
 
 /**
  * Slices queued for one upload at most: the default choices and the five likeliest changes. With the choices that
@@ -53,6 +54,8 @@ async function* plannedSlices(deps: Deps, file: FileRow, upload: PrefetchUpload)
   const { offer } = await effectiveOffer(deps.db, file.account_id, widgetKeyId);
   const version = (await detectSlicer(deps.config.slicerBinary)).version;
   const planned = new Set<string>();
+  // A multi-colour part is never sliced for a shopper (multi-material.ts): nothing to prefetch.
+  if (multiMaterialRefusal(file)) return;
   for (const raw of prefetchChoices(offer)) {
     if (planned.size >= PREFETCH_PER_UPLOAD) break;
     const plan = await planSlice(deps, file, {}, choicesLayer(offer, checkChoices(offer, raw)), version);

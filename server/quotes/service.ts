@@ -33,6 +33,7 @@ import { estimateQuote } from './estimate.ts';
 import type { PresentedEstimate } from './model.ts';
 import { refuseOverLimit } from './slice-cost.ts';
 import { qualitiesWithinLimit } from './within-limit.ts';
+import { multiMaterialRefusal } from './multi-material.ts';
 import { checkSlicerBudget } from '../limits/index.ts';
 
 const SECTIONS: SettingSection[] = ['printer_config', 'material_config', 'quote_config'];
@@ -226,7 +227,9 @@ async function quoteFile(
   // A model that fits the printer in no orientation is recorded as a failed quote here and never sliced.
   const version = await slicerVersionOf(deps);
   const plan = await planSlice(deps, file, parsed.request, layer, version);
-  const { resolution, refusal, key } = plan;
+  const { resolution, key } = plan;
+  // A multi-colour part is not sliced for a shopper: its one-filament price would be wrong (multi-material.ts).
+  const refusal = plan.refusal ?? (auth.via === 'widget' ? multiMaterialRefusal(file) : null);
   const cached = mode === 'sync' && !refusal ? await sliceByKey(deps.db, key) : undefined;
   if (mode === 'sync' && !refusal) deps.metrics.sliceCache.inc({ result: cached ? 'hit' : 'miss' });
   // Only a quote that will be sliced needs its cost: one answered from the cache or refused costs nothing.

@@ -6,6 +6,7 @@ import { MeshBuilder, type Mesh } from './mesh.ts';
 import { contentTypeOf, CT_3DMODEL, readPackageStructure } from './opc.ts';
 import { assemble } from './threemf/assemble.ts';
 import { ModelPartReader, type ModelPart, type PackageBudget } from './threemf/model-part.ts';
+import { ColourUse, multiMaterialWarning } from './threemf/multi-material.ts';
 import { XmlStream } from './xml.ts';
 import { partKey, ZipPackage } from './zip.ts';
 import { modelWarning, WarningList, type ModelWarning } from './warnings.ts';
@@ -46,10 +47,15 @@ export function parse3mf(bytes: Uint8Array, limits: ParseLimits): ThreeMfResult 
   const warnings = new WarningList();
   warnings.addAll(reader.warnings.toArray());
   warnings.addAll(missingThumbnails.map(missingThumbnailWarning));
+  let extruders = 0;
   if (project) {
-    warnings.addAll(applyProjectConfig(rootPart, readProjectConfig(pkg, limits)));
+    const config = readProjectConfig(pkg, limits);
+    warnings.addAll(applyProjectConfig(rootPart, config));
     warnings.addAll(printConfigWarning(pkg));
+    extruders = config.extruders.size;
   }
+  const multi = multiMaterialWarning(reader.colours, extruders);
+  if (multi) warnings.add(multi);
   const builder = new MeshBuilder(limits, limits.maxTriangles - reader.budget.triangles);
   const negative = new MeshBuilder(limits);
   assemble(rootPart, { limits, builder, negative, part: (name, from) => reader.get(name, from, rootPart) });
@@ -83,6 +89,7 @@ function referencedParts(root: ModelPart): string[] {
 class PartReader {
   readonly budget: PackageBudget;
   readonly warnings = new WarningList();
+  readonly colours = new ColourUse();
   private readonly parts = new Map<string, ModelPart>();
 
   constructor(
@@ -97,7 +104,14 @@ class PartReader {
     const readers = new Map<string, ModelPartReader>();
     const streams = new Map<string, XmlStream>();
     for (const name of names) {
-      const reader = new ModelPartReader(name, isRoot, this.limits, this.budget, (path) => this.pkg.has(path));
+      const reader = new ModelPartReader(
+        name,
+        isRoot,
+        this.limits,
+        this.budget,
+        (path) => this.pkg.has(path),
+        this.colours,
+      );
       readers.set(name, reader);
       streams.set(name, new XmlStream(name, this.limits, reader));
     }

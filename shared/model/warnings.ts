@@ -9,7 +9,8 @@ export type ModelWarningCode =
   | 'volume_ignored'
   | 'negative_volume_subtracted'
   | 'settings_ignored'
-  | 'missing_thumbnail';
+  | 'missing_thumbnail'
+  | 'multi_material';
 
 export interface ModelWarning {
   code: ModelWarningCode;

@@ -119,3 +119,14 @@ export function notchedPrismObj(size: number, notch: number, height: number): st
   }
   return text;
 }
+
+/**
+ * A two-colour PrusaSlicer project, as a multi-material printer's shopper saves one: two 20 mm cubes side by side,
+ * the first printed by extruder 1, the second by extruder 2.
+ */
+export const TWO_COLOUR_PROJECT: Project = {
+  volumes: [
+    { box: [0, 0, 0, 20, 20, 20], type: 'ModelPart', settings: { extruder: '1' } },
+    { box: [25, 0, 0, 45, 20, 20], type: 'ModelPart', settings: { extruder: '2' } },
+  ],
+};

@@ -57,6 +57,32 @@ function labelText(el: HTMLElement, control: Element): string {
   return shadow(el).querySelector(`label[for="${control.id}"]`)!.textContent!.replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * Counts the widget's parse workers (real ones: their methods are only wrapped): the most alive at once among those
+ * given work (the page keeps its pool from test to test), and the files they are asked to read (a part whose mesh
+ * was given up is read again).
+ */
+function countParseWorkers() {
+  const proto = Worker.prototype;
+  const { postMessage, terminate } = proto;
+  const live = new Set<Worker>();
+  const stats = { most: 0, reads: 0 };
+  proto.postMessage = function (this: Worker, message: unknown, transfer?: any) {
+    if ((message as { kind?: string })?.kind === 'parse') stats.reads++;
+    live.add(this);
+    stats.most = Math.max(stats.most, live.size);
+    return postMessage.call(this, message, transfer);
+  };
+  proto.terminate = function (this: Worker) {
+    live.delete(this);
+    return terminate.call(this);
+  };
+  return {
+    stats,
+    restore: () => Object.assign(proto, { postMessage, terminate }),
+  };
+}
+
 describe('several parts (multiple)', () => {
   it('rows for dropped files: priced, a broken one failed and removable, one sq-add-to-cart with every line', async () => {
     const el = await multiFixture();
@@ -311,6 +337,52 @@ describe('several parts (multiple)', () => {
     await until(() => /up to 10 parts/.test($(el, '[part~=dropzone]').textContent!), 'the default for nonsense');
   });
 
+  it('25 parts are read by at most two parse workers, each keeping one mesh', async () => {
+    const workers = countParseWorkers();
+    try {
+      const el = await multiFixture({ 'max-parts': '25' });
+      drop(
+        el,
+        Array.from({ length: 25 }, (_, i) => cubeStl(5 + i / 4, `part-${i + 1}.stl`)),
+      );
+      await until(
+        () => rows(el).length === 25 && rows(el).every((row) => row.querySelector('[part~=dimensions]')),
+        'every part read',
+        SLICE_MS,
+      );
+      assertEqual(workers.stats.reads, 25, 'each file read once');
+      assert(workers.stats.most <= 2, `at most two parse workers alive (${workers.stats.most})`);
+      assert(workers.stats.most >= 1, 'the files were read in workers');
+    } finally {
+      workers.restore();
+    }
+  });
+
+  it('a part whose mesh a worker gave up is read again for a changed choice’s estimate', async () => {
+    const workers = countParseWorkers();
+    try {
+      const el = await multiFixture();
+      drop(el, [cubeStl(10, 'a.stl'), cubeStl(11, 'b.stl'), cubeStl(12, 'c.stl')]);
+      const three = await settled(el, 3);
+      assertEqual(workers.stats.reads, 3, 'three files read, by two workers');
+      const estimates = countRequests('/v2/widget/estimate');
+      // Each row's infill changed in turn: two workers keep two of the three meshes, so at least one part's file is
+      // read again, and every new choice still gets its estimate from the browser's measurement.
+      for (const [i, row] of three.entries()) {
+        const infill = row.querySelector<HTMLSelectElement>('select[id$="-infill"]')!;
+        infill.value = [...infill.options].map((o) => o.value).at(-1)!;
+        infill.dispatchEvent(new Event('change'));
+        await until(() => estimates.count() >= i + 1, `the estimate of part ${i + 1}'s new infill`);
+      }
+      estimates.stop();
+      const { reads } = workers.stats;
+      assert(reads >= 4 && reads <= 6, `a part whose mesh was given up is read again (${reads} reads of 3 files)`);
+      assert(workers.stats.most <= 2, `at most two parse workers alive (${workers.stats.most})`);
+    } finally {
+      workers.restore();
+    }
+  });
+
   it('a row drawn in inches offers the unit fix; accepting re-prices that row at 25.4 mm', async () => {
     const el = await multiFixture();
     drop(el, [cubeStl(1, 'inch-cube.stl')]);
@@ -460,6 +532,59 @@ describe('several parts (multiple)', () => {
     await until(() => shadow(el).activeElement === sent, 'the focus on the confirmation');
     assert(!block!.querySelector('[part~=request-sent]'), 'the other row is untouched');
     assert(!$(el, '[part~=add-all-button]').hasAttribute('disabled'), 'the priced row can still be added');
+  });
+
+  it('a row above the merchant’s request_quote_above offers Request a quote, as a single part does; Add all leaves it out', async () => {
+    // The shop prices lines above 50 itself; set before the widget reads its options.
+    await (await fetch('/__sq-offer?request_quote_above_amount=50')).json();
+    try {
+      const el = await multiFixture();
+      drop(el, [cubeStl(12, 'bracket.stl'), cubeStl(16, 'lid.stl')]);
+      const [first, second] = await settled(el, 2);
+      assert(first && second, 'two rows');
+      assert(!shadow(el).querySelector('[part~=request-button]'), 'one of each is sold at once');
+      // 60 lids at the minimum price of a part (1.00) or more are over 50: that line is the shop's to price.
+      const qty = second.querySelector<HTMLInputElement>('input[type=number]')!;
+      qty.value = '60';
+      qty.dispatchEvent(new Event('input'));
+      const button = await until(() => second.querySelector<HTMLElement>('[part~=request-button]'), 'Request a quote');
+      assertEqual(
+        button.textContent!.replace(/\s+/g, ' ').trim(),
+        'Request a quote for part 2: lid.stl',
+        'named for its part',
+      );
+      assert(/prices parts like this one itself/.test(second.textContent!), 'the row says why');
+      assert(second.querySelector('[part~=row-price]'), 'its price still shows');
+      assert(!first.querySelector('[part~=request-button]'), 'the other row is sold at once');
+      assertEqual(
+        $(el, '#add-all-blockers').textContent!.trim(),
+        'The shop prices part 2 (lid.stl) itself, so it is not added: request a quote in its row.',
+        'the note under the list says which row Add all leaves out',
+      );
+      assert(
+        /1 of 2 parts priced · 1 for the shop to price/.test($(el, '[part~=summary-text]').textContent!),
+        'summary',
+      );
+      await axe(el);
+      const added = nextEvent('sq-add-to-cart', 30_000);
+      $(el, '[part~=add-all-button]').click();
+      const { lines } = (await added).detail;
+      assertEqual(lines.length, 1, 'one line');
+      assertEqual(lines[0].file_name, 'bracket.stl', 'the part sold at once');
+      // The request goes with the row's own price and quantity.
+      button.click();
+      const name = await until(() => second.querySelector<HTMLInputElement>('input[name=name]'), 'the form in its row');
+      name.value = 'Ada Lovelace';
+      second.querySelector<HTMLInputElement>('input[name=email]')!.value = 'ada@example.com';
+      const requested = nextEvent('sq-quote-request', 30_000);
+      second.querySelector<HTMLButtonElement>('[part~=send-request-button]')!.click();
+      const { detail } = await requested;
+      assertEqual(detail.reason, 'merchant_rule', 'why');
+      assert(detail.quote_id, 'with the row’s price');
+      await until(() => second.querySelector('[part~=request-sent]'), 'the confirmation');
+    } finally {
+      await (await fetch('/__sq-offer?reset')).json();
+    }
   });
 
   it('a row compares materials and is saved as a link, which opens in a several-parts widget and orders from there', async () => {

@@ -1,7 +1,8 @@
 // Why "Add all to cart" cannot add every part now, naming each row it is about and why: a row whose quantity is
 // wrong or whose size is in doubt holds back every part (nothing is sold at a size in doubt, all or nothing); a row
 // still being priced holds them back until it is; a row that could not be priced is left out. One sentence per
-// reason. It stands under the list, above the bar with the total and the button (which it describes): in the phone's
+// reason; a row the merchant's rule (`request_quote_above`) sends to Request a quote is left out, said as such. It
+// stands under the list, above the bar with the total and the button (which it describes): in the phone's
 // sticky bar a note naming several rows would take the screen. What became of the last press (a line the cart
 // refused: nothing was added) is said in the bar, under the button.
 import { html, nothing, type TemplateResult } from 'lit';
@@ -11,6 +12,8 @@ import { type PartFlow, partStatus } from './part-flow.ts';
 export interface NamedRow {
   part: PartFlow;
   name: string;
+  /** Priced above the merchant's `request_quote_above`: the shop prices it itself, on request. */
+  byShop: boolean;
 }
 
 const WORKING = new Set(['queued', 'reading', 'uploading', 'checking', 'pricing']);
@@ -31,6 +34,7 @@ export function addAllBlockers(rows: NamedRow[], refusedId: number | null, addin
   const size = where((r) => !r.part.s.error && r.part.unitPending);
   const working = adding ? [] : where((r) => WORKING.has(partStatus(r.part.s)));
   const failed = where((r) => partStatus(r.part.s) === 'failed');
+  const byShop = where((r) => r.byShop && !r.part.s.quantityError);
   const several = (list: NamedRow[], one: string, many: string) => (list.length === 1 ? one : many);
   return [
     quantity.length
@@ -42,6 +46,9 @@ export function addAllBlockers(rows: NamedRow[], refusedId: number | null, addin
     working.length ? `${capital(names(working))} ${several(working, 'is', 'are')} still being priced.` : '',
     failed.length
       ? `${capital(names(failed))} could not be priced and ${several(failed, 'is', 'are')} not added: ${several(failed, 'its row says', 'their rows say')} why.`
+      : '',
+    byShop.length
+      ? `The shop prices ${names(byShop)} itself, so ${several(byShop, 'it is', 'they are')} not added: request a quote in ${several(byShop, 'its row', 'their rows')}.`
       : '',
   ].filter(Boolean);
 }

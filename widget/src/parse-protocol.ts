@@ -47,6 +47,11 @@ export interface MeasureRequest {
   scale: number;
 }
 
-export type WorkerRequest = ParseRequest | MeasureRequest;
+/** The worker drops the mesh it keeps: the part is gone, and the worker may read another. */
+export interface ReleaseRequest {
+  kind: 'release';
+}
+
+export type WorkerRequest = ParseRequest | MeasureRequest | ReleaseRequest;
 
 export type ParseReply = ParsedPreview | { ok: false; code: string; message: string };

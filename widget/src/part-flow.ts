@@ -208,7 +208,7 @@ export class PartFlow {
       return;
     }
     // The first estimate, from the browser's own measurements, while the upload runs.
-    void this.estimates.request(signal);
+    if (!this.multiColour) void this.estimates.request(signal);
     await this.landed(sending);
   }
 
@@ -333,7 +333,7 @@ export class PartFlow {
       pricing: estimate ? { percent: 0, estimate, step: null, reading: null } : null,
     });
     if (estimate) this.host.emit('sq-estimate', { file_id: file.file_id, estimate });
-    else if (!holding && this.fileRun) void this.estimates.request(this.fileRun.signal);
+    else if (!holding && this.fileRun && !this.multiColour) void this.estimates.request(this.fileRun.signal);
     this.debounce = window.setTimeout(() => void this.quoteNow(), delay);
   }
 
@@ -409,6 +409,14 @@ export class PartFlow {
       clearInterval(this.ticker);
       this.ticker = 0;
     }
+  }
+
+  /**
+   * A multi-colour 3MF (the parse's `multi_material` warning): its one-filament estimate would mislead, so none is
+   * shown; the server refuses its price (`multi_material`) and the shopper is offered Request a quote.
+   */
+  get multiColour(): boolean {
+    return !!this.parsed?.warnings.some((w) => w.code === 'multi_material');
   }
 
   /** The size question (unit offer) waits for the shopper's answer: nothing is sold at a size in doubt. */

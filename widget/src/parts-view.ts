@@ -16,7 +16,13 @@ import { renderScaleControl } from './fit-scale.ts';
 import { renderComparison } from './offer-view.ts';
 import { renderKeep } from './kept-link.ts';
 import { renderAddAllBlockers, renderRefusal, type NamedRow } from './add-all-note.ts';
-import { renderRequest, type RequestHandlers, type RequestReason, type RequestState } from './quote-request.ts';
+import {
+  aboveRule,
+  renderRequest,
+  type RequestHandlers,
+  type RequestReason,
+  type RequestState,
+} from './quote-request.ts';
 import {
   keepable,
   priceShown,
@@ -119,10 +125,10 @@ export function renderParts(
           : nothing
       }
       ${s.config?.lead_time && parts.length ? renderLeadTime(s.config.lead_time) : nothing}
-      ${renderAddAllBlockers(named(parts), m.lineRefused, m.adding)}
+      ${renderAddAllBlockers(named(s, parts), m.lineRefused, m.adding)}
       <div class="buy-bar" part="buy-bar">
         ${renderSummary(s, parts)}
-        ${renderAddAll(parts, m, h)}
+        ${renderAddAll(s, parts, m, h)}
       </div>
     </div>
   `;
@@ -144,9 +150,12 @@ function renderDrop(s: Shop, count: number, maxParts: number, h: PartsHandlers):
 
 const fileNameOf = (part: PartFlow) => part.s.model?.name ?? part.sourceFile?.name ?? 'model';
 
-/** The names the notes about "Add all to cart" give the rows: "part 2 (lid.stl)". */
-const named = (parts: PartFlow[]): NamedRow[] =>
-  parts.map((part, i) => ({ part, name: `part ${i + 1} (${fileNameOf(part)})` }));
+/** The names the notes about "Add all to cart" give the rows ("part 2 (lid.stl)"), and which the shop prices itself. */
+const named = (s: Shop, parts: PartFlow[]): NamedRow[] =>
+  parts.map((part, i) => ({ part, name: `part ${i + 1} (${fileNameOf(part)})`, byShop: byShop(s, part) }));
+
+/** A priced row above the merchant's `request_quote_above`: Request a quote in its row, never added with the others. */
+const byShop = (s: Shop, part: PartFlow) => aboveRule({ ...part.s, config: s.config });
 
 function renderRow(
   s: Shop,
@@ -196,10 +205,10 @@ function renderRow(
             : nothing
         }
         ${renderError(p, { retry: () => h.retry(part), select }, name)}
-        ${renderRowRequest(part, row, h)}
         ${renderScaleControl(p.error, p.model, s.config?.build_volume, p.rescaling, (pc) => h.scaleTo(part, pc), row)}
         ${renderRowPrice(s, part)}
         ${p.quoting !== null ? progressBar(pricingLabel(p.pricing, 'Calculating the price…'), p.quoting > 0 ? p.quoting / 100 : undefined) : nothing}
+        ${renderRowRequest(part, row, h)}
         ${renderRowMore(s, part, row, h)}
       </div>
     </li>
@@ -274,8 +283,10 @@ function renderRowFacts(q: Quote, s: Shop): TemplateResult {
 function renderSummary(s: Shop, parts: PartFlow[]): TemplateResult {
   const counts = new Map<PartStatus, number>();
   for (const p of parts) counts.set(partStatus(p.s), (counts.get(partStatus(p.s)) ?? 0) + 1);
-  // A price at a size in doubt is not counted: it is not a price to sell until the shopper answered.
-  const priced = parts.filter((p) => partStatus(p.s) === 'priced' && p.lineTotal() !== null);
+  // A price at a size in doubt is not counted: it is not a price to sell until the shopper answered. Nor one the
+  // shop prices itself (its rule): Add all to cart leaves it to its request.
+  const byRule = parts.filter((p) => partStatus(p.s) === 'priced' && byShop(s, p)).length;
+  const priced = parts.filter((p) => partStatus(p.s) === 'priced' && p.lineTotal() !== null && !byShop(s, p));
   const failed = counts.get('failed') ?? 0;
   const toConfirm = counts.get('confirm-size') ?? 0;
   const working = parts.length - (counts.get('priced') ?? 0) - failed - toConfirm;
@@ -290,6 +301,7 @@ function renderSummary(s: Shop, parts: PartFlow[]): TemplateResult {
     `${priced.length} of ${parts.length} ${parts.length === 1 ? 'part' : 'parts'} priced`,
     working ? `${working} in progress` : '',
     toConfirm ? `${toConfirm} ${toConfirm === 1 ? 'size' : 'sizes'} to confirm` : '',
+    byRule ? `${byRule} for the shop to price` : '',
     failed ? `${failed} could not be priced` : '',
   ].filter(Boolean);
   return html`
@@ -305,13 +317,13 @@ function renderSummary(s: Shop, parts: PartFlow[]): TemplateResult {
   `;
 }
 
-function renderAddAll(parts: PartFlow[], m: PartsState, h: PartsHandlers): TemplateResult {
+function renderAddAll(s: Shop, parts: PartFlow[], m: PartsState, h: PartsHandlers): TemplateResult {
   const statuses = parts.map((p) => partStatus(p.s));
   const invalid = parts.some((p) => p.s.quantityError);
   // A row that failed is not added: its size question holds nothing back.
   const sizeInDoubt = parts.some((p) => p.unitPending && !p.s.error);
   // Not disabled while adding: focus would leave the button the shopper just pressed.
-  const blocked = !parts.some((p) => p.s.quote && p.s.file && !p.s.error) || invalid || sizeInDoubt;
+  const blocked = !parts.some((p) => p.s.quote && p.s.file && !p.s.error && !byShop(s, p)) || invalid || sizeInDoubt;
   // Busy for a moment (parts still being priced, adding): aria-disabled, so keyboard focus stays on the button.
   const busy = m.adding || statuses.some((st) => st !== 'priced' && st !== 'failed');
   return html`
@@ -320,7 +332,7 @@ function renderAddAll(parts: PartFlow[], m: PartsState, h: PartsHandlers): Templ
       @click=${h.addAll}>
       ${m.adding ? 'Adding…' : 'Add all to cart'}
     </button>
-    ${renderRefusal(named(parts), m.lineRefused)}
+    ${renderRefusal(named(s, parts), m.lineRefused)}
     ${renderError({ error: m.cartError }, { retry: h.retryCart })}
     ${
       m.added && m.reserved

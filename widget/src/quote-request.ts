@@ -22,6 +22,7 @@ export const NOT_PRICEABLE = new Set([
   'model_too_complex',
   'exceeds_build_volume',
   'feature_too_small',
+  'multi_material',
   'zero_price',
   'slicer_budget_spent',
 ]);
@@ -55,13 +56,21 @@ export function requestReason(s: WidgetState): RequestReason | null {
   if (!s.file) return null;
   if (s.added && s.reserved) return 'no_cart';
   if (s.error?.stage === 'quote' && NOT_PRICEABLE.has(s.error.code)) return 'not_priceable';
-  if (s.error || !s.quote || s.quoting !== null || !s.selection || !s.config) return null;
+  return aboveRule(s) ? 'merchant_rule' : null;
+}
+
+/**
+ * Whether the merchant's rule (`request_quote_above`: hours per part, or an amount per line at the quantity chosen)
+ * sends this priced part to Request a quote instead of the cart: a single part, or a row of several.
+ */
+export function aboveRule(s: Pick<WidgetState, 'error' | 'quote' | 'quoting' | 'selection' | 'config'>): boolean {
+  if (s.error || !s.quote || s.quoting !== null || !s.selection || !s.config) return false;
   const rule = requestQuoteRule(s.config.request_quote_above, {
     print_seconds: s.quote.estimated_time_seconds,
     total_price: lineTotal(s.quote, s.selection.quantity, s.config),
     rate: s.quote.price_breakdown?.exchange_rate?.rate ?? 1,
   });
-  return rule ? 'merchant_rule' : null;
+  return rule !== null;
 }
 
 /** What the form is about: the upload, its price, and why. */

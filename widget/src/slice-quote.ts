@@ -25,6 +25,7 @@ import { savePdf } from './kept-link.ts';
 import { keptCartDetail, keptThumbnail, type KeptOrder } from './kept-order.ts';
 import {
   contactProblems,
+  aboveRule,
   newRequest,
   requestAbout,
   requestId,
@@ -407,11 +408,12 @@ export class SliceQuote extends LitElement {
 
   /**
    * Why a part needs a request, with its form's state (a new part or price starts a new form). A row of several parts
-   * is offered one where it cannot be priced automatically; it is added to the cart with the others otherwise.
+   * is offered one where it cannot be priced automatically or the merchant's rule asks for it, as a single part is;
+   * no cart taking the rows is said for them all, under Add all to cart.
    */
   private requestView(part: PartFlow, s: WidgetState): { reason: RequestReason; state: RequestState } | null {
     const reason = requestReason(s);
-    if (!reason || (this.multiple && reason !== 'not_priceable')) return null;
+    if (!reason || (this.multiple && reason === 'no_cart')) return null;
     const about = requestAbout(s, reason);
     let state = this.rfq.get(part);
     if (state?.about !== about) {
@@ -572,7 +574,8 @@ export class SliceQuote extends LitElement {
    * whole (network, busy server) says so under the button, with Try again.
    */
   private async addAll(): Promise<void> {
-    const ready = this.parts.filter((p) => p.addable && !p.s.error); // a failed row has its own Try again
+    // A failed row has its own Try again; one above the merchant's rule its own Request a quote.
+    const ready = this.parts.filter((p) => p.addable && !p.s.error && !aboveRule({ ...this.s, ...p.s }));
     // A size in doubt holds every part back (its status is `confirm-size`); a row that failed is left out.
     const busy = this.parts.some((p) => !['priced', 'failed'].includes(partStatus(p.s)) || p.s.quantityError);
     if (!ready.length || busy || this.m.adding) return;

@@ -7,6 +7,7 @@ import { parseIndexString, parseNumberString } from '../number.ts';
 import type { XmlHandler } from '../xml.ts';
 import { checkColor, isMaterialResource, readMaterialResource, validateResources, type Resource } from './materials.ts';
 import { NS_MATERIAL, NS_PRODUCTION, SUPPORTED_REQUIRED } from './namespaces.ts';
+import { ColourUse, NS_SLIC3RPE } from './multi-material.ts';
 import { attributeNS, NamespaceScope } from './scope.ts';
 import { IDENTITY, parseTransform, type Transform } from './transform.ts';
 import { modelWarning, WarningList } from '../warnings.ts';
@@ -44,6 +45,8 @@ export interface ObjectDef {
   /** PrusaSlicer negative volumes of this object (see prusaslicer.ts): cut away from the mesh when slicing. */
   negative?: MeshData;
   components?: Reference[];
+  /** The object's own property (Materials extension pid and pindex), which its triangles use unless they name one. */
+  property?: { pid: string; index: string };
 }
 
 export interface ModelPart {
@@ -82,6 +85,8 @@ export class ModelPartReader implements XmlHandler {
     private readonly limits: ParseLimits,
     private readonly budget: PackageBudget,
     private readonly partExists: (path: string) => boolean,
+    /** The colours the package's objects use, shared by its parts (multi-material.ts). */
+    private readonly colours: ColourUse = new ColourUse(),
   ) {
     this.scope = new NamespaceScope(part);
     this.result = { name: part, unit: 'millimeter', scale: 1, objects: new Map(), build: [] };
@@ -282,6 +287,7 @@ export class ModelPartReader implements XmlHandler {
       ruleViolation('Chapter 4', `Object ${id} has pid="${pid.slice(0, 40)}", which is not a resource id`);
     this.resources.set(id, { id, kind: 'object', refs: pidValue === null ? [] : [pidValue] });
     this.object = { id, type: type as ObjectType };
+    if (pid !== undefined) this.object.property = { pid, index: tag.attributes.pindex?.value ?? '0' };
     this.result.objects.set(id, this.object);
     return 'object';
   }
@@ -358,6 +364,21 @@ export class ModelPartReader implements XmlHandler {
     mesh.triangles[o + 1] = this.vertexIndex(a.v2?.value, mesh);
     mesh.triangles[o + 2] = this.vertexIndex(a.v3?.value, mesh);
     mesh.triangleCount++;
+    if (!this.colours.several && !this.colours.painted) this.useProperties(tag);
+  }
+
+  /** The colours a triangle is printed in: its own property, else its object's; painted, whatever the property. */
+  private useProperties(tag: SaxesTagNS): void {
+    const a = tag.attributes;
+    const own = this.object!.property;
+    const pid = a.pid?.value ?? own?.pid;
+    if (pid !== undefined) {
+      const first = a.p1?.value ?? (a.pid ? undefined : own?.index);
+      if (first !== undefined) this.colours.use(this.part, pid, first);
+      for (const corner of [a.p2?.value, a.p3?.value])
+        if (corner !== undefined) this.colours.use(this.part, pid, corner);
+    }
+    if (a.paint_color?.value || attributeNS(tag, NS_SLIC3RPE, 'mmu_segmentation')) this.colours.painted = true;
   }
 
   private vertexIndex(value: string | undefined, mesh: MeshData): number {

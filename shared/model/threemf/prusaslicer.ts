@@ -50,16 +50,22 @@ interface VolumeConfig {
   first: number;
   last: number;
   type: VolumeType;
+  /** The extruder it prints with; 0: its object's. */
+  extruder: number;
 }
 
 interface ObjectConfig {
   volumes: VolumeConfig[];
+  /** The extruder its parts print with unless they name one; 0: the first. */
+  extruder: number;
 }
 
 export interface ProjectConfig {
   objects: Map<number, ObjectConfig>;
   /** Setting keys found per object, per volume and in per-object parts. */
   settings: Set<string>;
+  /** The extruders the printed parts are assigned to (1 for a single-material project). */
+  extruders: Set<number>;
 }
 
 /** Is this package a PrusaSlicer project (it carries PrusaSlicer's model configuration)? */
@@ -83,11 +89,17 @@ export function readProjectConfig(pkg: ZipPackage, limits: ParseLimits): Project
   xml.end();
   for (const [part, setting] of Object.entries(OBJECT_SETTING_PARTS))
     if (pkg.has(part)) reader.config.settings.add(setting);
+  for (const object of reader.config.objects.values()) {
+    const own = object.extruder || 1;
+    const parts = object.volumes.filter((v) => v.type === 'part');
+    if (parts.length === 0) reader.config.extruders.add(own);
+    for (const v of parts) reader.config.extruders.add(v.extruder || own);
+  }
   return reader.config;
 }
 
 class ConfigReader {
-  readonly config: ProjectConfig = { objects: new Map(), settings: new Set() };
+  readonly config: ProjectConfig = { objects: new Map(), settings: new Set(), extruders: new Set() };
   private object: ObjectConfig | undefined;
   private objectId = 0;
   private volume: VolumeConfig | undefined;
@@ -110,7 +122,7 @@ class ConfigReader {
     const id = rawId === undefined ? null : parseIndexString(rawId);
     if (id === null) invalid(`an <object> has no valid id`);
     if (this.config.objects.has(id)) invalid(`object ${id} is described twice`);
-    this.object = { volumes: [] };
+    this.object = { volumes: [], extruder: 0 };
     this.objectId = id;
     this.config.objects.set(id, this.object);
   }
@@ -122,7 +134,7 @@ class ConfigReader {
       const range = `"${String(rawFirst).slice(0, 20)}".."${String(rawLast).slice(0, 20)}"`;
       invalid(`a volume of object ${this.objectId} has the triangle range ${range}`);
     }
-    this.volume = { first, last, type: 'part' };
+    this.volume = { first, last, type: 'part', extruder: 0 };
     this.object!.volumes.push(this.volume);
   }
 
@@ -130,10 +142,12 @@ class ConfigReader {
   private metadata(depth: number, type: string | undefined, key: string, value: string): void {
     if (depth === 3 && type === 'object') {
       if (key !== 'name') this.config.settings.add(key.slice(0, 100));
+      if (key === 'extruder') this.object!.extruder = extruderOf(value);
       return;
     }
     const volume = this.volume;
     if (depth !== 4 || type !== 'volume' || !volume) return;
+    if (key === 'extruder') volume.extruder = extruderOf(value);
     if (key === 'volume_type') {
       const kind = VOLUME_TYPES[value];
       const index = this.object!.volumes.length - 1;
@@ -147,6 +161,9 @@ class ConfigReader {
     }
   }
 }
+
+/** An extruder number as PrusaSlicer writes it (1 and up; 0 for "the object's"); anything else reads as 0. */
+const extruderOf = (value: string): number => Math.min(parseIndexString(value) ?? 0, 256);
 
 function invalid(what: string): never {
   const message = `The PrusaSlicer project data (${MODEL_CONFIG}) is inconsistent: ${what}.`;

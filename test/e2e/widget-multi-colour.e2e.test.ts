@@ -1,0 +1,114 @@
+// A multi-colour 3MF in the storefront, end to end in Debian's Chromium: a PrusaSlicer project whose two parts print
+// with two extruders is never priced (one filament's slice would misprice it). On the demo shop at 1280 px the
+// single-part widget says it is multi-colour and offers Request a quote instead of a price; at 390 px its row among
+// several parts does the same, naming the part, while the other row is priced. Each request reaches the shop's
+// requests with the reason.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { corpusPath } from '../helpers/corpus.ts';
+import { projectThreeMf, TWO_COLOUR_PROJECT } from '../helpers/prusa-project.ts';
+import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+import { assertNoAxeViolations } from './axe.ts';
+
+const skip = chromiumMissing() ?? false;
+const SLICE_TIMEOUT = 120_000;
+const CUBE = corpusPath('stl', 'cube20_ascii.stl');
+const TWO_COLOURS = {
+  name: 'two-colours.3mf',
+  mimeType: 'model/3mf',
+  buffer: Buffer.from(projectThreeMf(TWO_COLOUR_PROJECT)),
+};
+
+let env: WidgetEnv;
+let browser: Browser;
+
+before(
+  async () => {
+    if (skip) return;
+    env = await startWidgetEnv({ env: { RATE_LIMIT_ANON_PLAN: 'business' } });
+    browser = await launchChromium();
+  },
+  { timeout: 120_000 },
+);
+
+after(async () => {
+  await browser?.close();
+  await env?.stop();
+});
+
+async function open(path: string, width: number, height: number): Promise<Page> {
+  // bypassCSP: axe-core is injected as an inline script, which the shop's policy rightly refuses.
+  const page = await browser.newPage({ viewport: { width, height }, bypassCSP: true });
+  page.on('pageerror', (err) => console.error('page error:', err.message));
+  await page.goto(`${env.shop.url}${path}`);
+  await page.waitForFunction(() => (document.querySelector('slice-quote') as unknown as { config: unknown }).config);
+  return page;
+}
+
+/** The shop's requests of one shopper's e-mail, as the dashboard's Orders lists them. */
+async function requestOf(email: string) {
+  const listed = await env.server.client(env.apiToken).get('/v2/quote-requests?status=requested');
+  assert.equal(listed.status, 200, JSON.stringify(listed.body));
+  return listed.body.data.find((r: { email: string }) => r.email === email);
+}
+
+async function sendRequest(page: Page, scope: string, email: string): Promise<void> {
+  await page.locator(`${scope} [part~=request-button]`).click();
+  await page.locator(`${scope} input[name=name]`).fill('Ada Lovelace');
+  await page.locator(`${scope} input[name=email]`).fill(email);
+  await page.locator(`${scope} textarea[name=note]`).fill('Red body, white lid.');
+  await page.locator(`${scope} [part~=send-request-button]`).click();
+  await page.locator(`${scope} [part~=request-sent]`).waitFor();
+}
+
+test('1280 px, one part: a two-colour 3MF shows why and Request a quote instead of a price', {
+  skip,
+  timeout: SLICE_TIMEOUT,
+}, async () => {
+  const page = await open('/', 1280, 900);
+  try {
+    await page.locator('slice-quote #file').setInputFiles(TWO_COLOURS);
+    const error = page.locator('slice-quote [part~=error]');
+    await error.waitFor({ timeout: SLICE_TIMEOUT });
+    assert.equal(await error.getAttribute('data-code'), 'multi_material');
+    assert.match(await error.innerText(), /multi-colour/);
+    assert.equal(await page.locator('slice-quote [part~=amount]').count(), 0, 'no price shown');
+    assert.equal(await page.locator('slice-quote [part~=estimate]').count(), 0, 'nor an estimate');
+    await assertNoAxeViolations(page, 'a multi-colour part offered Request a quote');
+    await sendRequest(page, 'slice-quote', 'ada-one@example.test');
+    const request = await requestOf('ada-one@example.test');
+    assert.deepEqual([request?.reason, request?.reason_code], ['not_priceable', 'multi_material']);
+  } finally {
+    await page.close();
+  }
+});
+
+test('390 px, several parts: the multi-colour row offers Request a quote, named for its part; the other is priced', {
+  skip,
+  timeout: SLICE_TIMEOUT * 2,
+}, async () => {
+  const page = await open('/parts', 390, 844);
+  try {
+    const cubeFile = { name: 'cube20_ascii.stl', mimeType: 'model/stl', buffer: readFileSync(CUBE) };
+    await page.locator('slice-quote #file').setInputFiles([cubeFile, TWO_COLOURS]);
+    const cube = page.locator('slice-quote [part~=row]').nth(0);
+    const coloured = page.locator('slice-quote [part~=row]').nth(1);
+    await coloured.locator('[part~=error]').waitFor({ timeout: SLICE_TIMEOUT });
+    assert.equal(await coloured.locator('[part~=error]').getAttribute('data-code'), 'multi_material');
+    assert.match(await coloured.locator('[part~=error]').innerText(), /multi-colour/);
+    assert.equal(await coloured.locator('[part~=row-price]').count(), 0, 'no price in its row');
+    assert.match(
+      (await coloured.locator('[part~=request-button]').textContent())!.replace(/\s+/g, ' '),
+      /Request a quote for part 2: two-colours\.3mf/,
+    );
+    await cube.locator('[part~=row-price]').waitFor({ timeout: SLICE_TIMEOUT });
+    assert.equal(await cube.getAttribute('data-status'), 'priced');
+    await sendRequest(page, 'slice-quote [part~=row]:nth-child(2)', 'ada-rows@example.test');
+    const request = await requestOf('ada-rows@example.test');
+    assert.deepEqual([request?.reason, request?.reason_code], ['not_priceable', 'multi_material']);
+  } finally {
+    await page.close();
+  }
+});
