@@ -128,12 +128,14 @@ test('a child process is killed for its CPU time, not its wall time: a sleeping 
  * runs now and then) until it has used `cpuMs` of CPU time, then says so; or that never works at all.
  */
 function intermittent(cpuMs: number) {
+  const go = new Int32Array(new SharedArrayBuffer(4));
   const w = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads');
      const { readFileSync, readlinkSync } = require('node:fs');
      const self = readlinkSync('/proc/thread-self');
      const used = () => { const f = readFileSync('/proc/' + self + '/stat', 'latin1'); const x = f.slice(f.lastIndexOf(')') + 2).split(' '); return (Number(x[11]) + Number(x[12])) * 10; };
      parentPort.postMessage(self);
+     Atomics.wait(workerData.go, 0, 0);
      const rest = new Int32Array(new SharedArrayBuffer(4));
      const start = used();
      while (used() - start < workerData.cpuMs) {
@@ -142,11 +144,16 @@ function intermittent(cpuMs: number) {
        Atomics.wait(rest, 0, 0, 200);
      }
      parentPort.postMessage('done');`,
-    { eval: true, workerData: { cpuMs } },
+    { eval: true, workerData: { cpuMs, go } },
   );
   const thread = new Promise<string>((resolve) => w.once('message', resolve));
   const done = thread.then(() => new Promise((resolve) => w.once('message', resolve)));
-  return { w, thread, done };
+  /** Lets it begin: its work is counted from here, after the watch's first reading. */
+  const start = () => {
+    Atomics.store(go, 0, 1);
+    Atomics.notify(go, 0);
+  };
+  return { w, thread, done, start };
 }
 
 test('a thread that goes on, however slowly, is never stopped for the time it takes; one that uses no CPU is stopped as stalled', async () => {
@@ -179,14 +186,17 @@ test('a thread that goes on, however slowly, is never stopped for the time it ta
     },
   );
   try {
+    slow.start();
     await slow.done;
     assert.equal(spent.slow, null, 'the slow thread was not stopped');
-    assert.ok(slowWatch.used()! >= 150, `it used ${slowWatch.used()} ms of CPU`);
+    const used = slowWatch.used()!;
+    assert.ok(used >= 150, `it used ${used} ms of CPU since the watch began`);
     await stuckStopped;
     assert.equal(spent.stuck, 'stalled', 'the thread that used no CPU is stopped as stalled');
   } finally {
     slowWatch.stop();
     stuckWatch.stop();
+    slow.start();
     Atomics.store(gate, 0, 1);
     Atomics.notify(gate, 0);
     await Promise.all([slow.w.terminate(), stuck.w.terminate()]);

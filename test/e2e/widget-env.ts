@@ -1,6 +1,7 @@
 // What the widget's browser tests and benchmark share: a fresh widget bundle, Debian's Chromium, and
 // a real slicequote server with a merchant (widget key, webhook) plus the demo shop wired to it.
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { after, before } from 'node:test';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -132,4 +133,35 @@ export async function startWidgetEnv(
     await server.stop();
     throw e;
   }
+}
+
+export interface WidgetSuite {
+  env: WidgetEnv;
+  browser: Browser;
+}
+
+/**
+ * Registers the file's `before` and `after`: the widget's environment (startWidgetEnv with `opts`) and Chromium,
+ * and first the `artifacts` folder for screenshots. The fields are set once `before` has run; nothing starts when
+ * `skip` says why not.
+ */
+export function widgetSuite(
+  skip: string | false,
+  opts: Parameters<typeof startWidgetEnv>[0] & { artifacts?: string } = {},
+): WidgetSuite {
+  const suite = {} as Partial<WidgetSuite>;
+  before(
+    async () => {
+      if (skip) return;
+      if (opts.artifacts) mkdirSync(opts.artifacts, { recursive: true });
+      suite.env = await startWidgetEnv(opts);
+      suite.browser = await launchChromium();
+    },
+    { timeout: 120_000 },
+  );
+  after(async () => {
+    await suite.browser?.close();
+    await suite.env?.stop();
+  });
+  return suite as WidgetSuite;
 }

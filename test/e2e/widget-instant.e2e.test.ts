@@ -5,43 +5,28 @@
 // the cart. A model the parse refuses after its upload started is not kept by the server. A shopper who changes the
 // infill of a small part sees the new choice's estimate, marked, before its exact price, and a time left that never
 // goes up without its reason.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page, Request, Route } from 'playwright-core';
+import type { Page, Request, Route } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { until } from '../helpers/poll.ts';
 import { holdSlicers, runningSlicers, someSlicers } from '../helpers/slicer-hold.ts';
-import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+import { chromiumMissing, widgetSuite } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const SLICE_TIMEOUT = 180_000;
 
-let env: WidgetEnv;
-let browser: Browser;
-
-before(
-  async () => {
-    if (skip) return;
-    env = await startWidgetEnv({ env: { RATE_LIMIT_ANON_PLAN: 'business' } });
-    browser = await launchChromium();
-  },
-  { timeout: 120_000 },
-);
-
-after(async () => {
-  await browser?.close();
-  await env?.stop();
-});
+const suite = widgetSuite(skip, { env: { RATE_LIMIT_ANON_PLAN: 'business' } });
 
 /** The shop page with the widget's events and the API requests it sends, in the order the browser sends them. */
 async function shopPage(): Promise<{ page: Page; requests: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
   const requests: string[] = [];
   page.on('request', (r) => {
     const url = new URL(r.url());
     if (url.pathname.startsWith('/v2/')) requests.push(`${r.method()} ${url.pathname}`);
   });
-  await page.goto(env.shop.url);
+  await page.goto(suite.env.shop.url);
   await page.evaluate(() => {
     const w = window as unknown as { sqEvents: { type: string; detail: any }[] };
     w.sqEvents = [];
@@ -131,8 +116,8 @@ test('a model the parse refuses after its upload started is not kept', { skip, t
     inFlight.size === 0 && (!arrived || deleted) ? true : undefined,
   );
   const uploads = async () => {
-    const res = await fetch(`${env.server.url}/v2/user/uploads?limit=100`, {
-      headers: { authorization: `Bearer ${env.apiToken}` },
+    const res = await fetch(`${suite.env.server.url}/v2/user/uploads?limit=100`, {
+      headers: { authorization: `Bearer ${suite.env.apiToken}` },
     });
     return ((await res.json()) as { data: { name: string }[] }).data.map((f) => f.name);
   };
@@ -151,9 +136,9 @@ test('a changed infill shows its estimate before its exact price; the time left 
   // Prefetches (this upload's, an earlier test's 3DBenchy's) are dropped, and stop: the one slicer that runs next
   // is the new choice's.
   await until('prefetch planning done', 60_000, async () =>
-    (await env.server.deps.metrics.prefetchPlanning.get()).values[0]?.value === 0 ? true : undefined,
+    (await suite.env.server.deps.metrics.prefetchPlanning.get()).values[0]?.value === 0 ? true : undefined,
   );
-  await env.server.deps.db.query('DELETE FROM prefetches');
+  await suite.env.server.deps.db.query('DELETE FROM prefetches');
   await until('no slicer running', 120_000, () => (runningSlicers().length === 0 ? true : undefined));
   // Every time left the shopper is shown, in order.
   await page.evaluate(() => {

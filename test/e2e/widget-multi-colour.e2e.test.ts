@@ -3,13 +3,13 @@
 // single-part widget says it is multi-colour and offers Request a quote instead of a price; at 390 px its row among
 // several parts does the same, naming the part, while the other row is priced. Each request reaches the shop's
 // requests with the reason.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { projectThreeMf, TWO_COLOUR_PROJECT } from '../helpers/prusa-project.ts';
-import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+import { chromiumMissing, widgetSuite } from './widget-env.ts';
 import { assertNoAxeViolations } from './axe.ts';
 
 const skip = chromiumMissing() ?? false;
@@ -21,35 +21,20 @@ const TWO_COLOURS = {
   buffer: Buffer.from(projectThreeMf(TWO_COLOUR_PROJECT)),
 };
 
-let env: WidgetEnv;
-let browser: Browser;
-
-before(
-  async () => {
-    if (skip) return;
-    env = await startWidgetEnv({ env: { RATE_LIMIT_ANON_PLAN: 'business' } });
-    browser = await launchChromium();
-  },
-  { timeout: 120_000 },
-);
-
-after(async () => {
-  await browser?.close();
-  await env?.stop();
-});
+const suite = widgetSuite(skip, { env: { RATE_LIMIT_ANON_PLAN: 'business' } });
 
 async function open(path: string, width: number, height: number): Promise<Page> {
   // bypassCSP: axe-core is injected as an inline script, which the shop's policy rightly refuses.
-  const page = await browser.newPage({ viewport: { width, height }, bypassCSP: true });
+  const page = await suite.browser.newPage({ viewport: { width, height }, bypassCSP: true });
   page.on('pageerror', (err) => console.error('page error:', err.message));
-  await page.goto(`${env.shop.url}${path}`);
+  await page.goto(`${suite.env.shop.url}${path}`);
   await page.waitForFunction(() => (document.querySelector('slice-quote') as unknown as { config: unknown }).config);
   return page;
 }
 
 /** The shop's requests of one shopper's e-mail, as the dashboard's Orders lists them. */
 async function requestOf(email: string) {
-  const listed = await env.server.client(env.apiToken).get('/v2/quote-requests?status=requested');
+  const listed = await suite.env.server.client(suite.env.apiToken).get('/v2/quote-requests?status=requested');
   assert.equal(listed.status, 200, JSON.stringify(listed.body));
   return listed.body.data.find((r: { email: string }) => r.email === email);
 }

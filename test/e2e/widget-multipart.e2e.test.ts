@@ -9,16 +9,16 @@
 // /parts page and orders from there; the note under "Add all to cart" names every row that holds it back, and why.
 // Screenshots go to test-artifacts/widget/ and, with SLICEQUOTE_UPDATE_SCREENSHOTS=1, to
 // docs/screenshots/widget-multipart-*.png.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { assertNoAxeViolations } from './axe.ts';
 import { eventually } from '../helpers/poll.ts';
 import { boxObj } from '../helpers/solids.ts';
-import { chromiumMissing, launchChromium, painted, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+import { chromiumMissing, painted, widgetSuite } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
@@ -35,23 +35,7 @@ const INCH = { name: 'inch-cube.obj', bytes: Buffer.from(boxObj(0, 0, 0, 1, 1, 1
 
 type Dropped = { name: string; path: string } | { name: string; bytes: Buffer };
 
-let env: WidgetEnv;
-let browser: Browser;
-
-before(
-  async () => {
-    if (skip) return;
-    mkdirSync(ARTIFACTS, { recursive: true });
-    env = await startWidgetEnv();
-    browser = await launchChromium();
-  },
-  { timeout: 120_000 },
-);
-
-after(async () => {
-  await browser?.close();
-  await env?.stop();
-});
+const suite = widgetSuite(skip, { artifacts: ARTIFACTS });
 
 interface Opened {
   page: Page;
@@ -62,7 +46,7 @@ interface Opened {
 /** The shop's several-parts page, recording the widget's events in window.sqEvents. */
 async function openParts(width: number, height: number, opts: { bypassCSP?: boolean } = {}): Promise<Opened> {
   // bypassCSP only where axe-core is injected (an inline script the shop's policy rightly refuses).
-  const page = await browser.newPage({ viewport: { width, height }, bypassCSP: opts.bypassCSP ?? false });
+  const page = await suite.browser.newPage({ viewport: { width, height }, bypassCSP: opts.bypassCSP ?? false });
   const opened = { page, pageErrors: [] as string[], cspViolations: [] as string[] };
   page.on('pageerror', (e) => opened.pageErrors.push(e.message));
   page.on('console', (m) => /Content Security Policy/.test(m.text()) && opened.cspViolations.push(m.text()));
@@ -72,7 +56,7 @@ async function openParts(width: number, height: number, opts: { bypassCSP?: bool
     for (const type of ['sq-quote', 'sq-add-to-cart', 'sq-error'])
       document.addEventListener(type, (e) => w.sqEvents.push({ type, detail: (e as CustomEvent).detail }));
   });
-  await page.goto(`${env.shop.url}/parts`);
+  await page.goto(`${suite.env.shop.url}/parts`);
   await page.locator('slice-quote[multiple] [part~=dropzone]').waitFor({ timeout: 30_000 });
   await page.waitForFunction(() => (document.querySelector('slice-quote') as unknown as { config: unknown }).config);
   return opened;
@@ -261,8 +245,8 @@ test('three files dropped: a broken one removed, a material changed, each row pr
 
     // The shop's cart shows both lines; its backend verified both quote signatures from the webhooks.
     await page.waitForFunction(() => document.querySelectorAll('#cart .cart-line').length === 2);
-    await eventually(async () => env.shop.orders().length >= 2, 20_000, "both orders at the shop's backend");
-    const orders = env.shop.orders();
+    await eventually(async () => suite.env.shop.orders().length >= 2, 20_000, "both orders at the shop's backend");
+    const orders = suite.env.shop.orders();
     assert.deepEqual(orders.map((o) => o.data.quoteId).sort(), lines.map((l: any) => l.quote_id).sort());
     assert.ok(
       orders.every((o) => o.quote.status === 'verified'),
@@ -392,12 +376,12 @@ test('each row as good as one part: scaled down, its size confirmed, its materia
     const link = cube.locator('[part~=kept-link]');
     await link.waitFor();
     const url = await link.inputValue();
-    assert.ok(url.startsWith(`${env.shop.url}/parts?sq-quote=`), url);
+    assert.ok(url.startsWith(`${suite.env.shop.url}/parts?sq-quote=`), url);
     await cube.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(ARTIFACTS, 'multipart-row-compared-and-saved-1280.png') });
     const savedQuote = (await events(page, 'sq-quote')).at(-1).quote_id as string;
     assert.ok(new URL(url).searchParams.get('sq-quote')!.startsWith(`${savedQuote}.`), 'the link keeps its quote');
-    linkPage = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    linkPage = await suite.browser.newPage({ viewport: { width: 1280, height: 800 } });
     await linkPage.goto(url);
     await linkPage.locator('slice-quote [part~=kept-title]').waitFor({ timeout: 30_000 });
     assert.match(await linkPage.locator('slice-quote [part~=file-name]').innerText(), /cube20\.stl/);

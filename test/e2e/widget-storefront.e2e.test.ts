@@ -3,14 +3,14 @@
 // quantity checked against the merchant's range, cart lines that say what to make, and the phone layout
 // (390 × 844: price and Add to cart in a sticky bar); axe finds nothing at either size. Screenshots go to test-artifacts/widget/ and, with
 // SLICEQUOTE_UPDATE_SCREENSHOTS=1, to docs/screenshots/widget-phone.png and widget-desktop.png.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, FileChooser, Page } from 'playwright-core';
+import type { FileChooser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { assertNoAxeViolations } from './axe.ts';
-import { chromiumMissing, launchChromium, painted, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+import { chromiumMissing, painted, widgetSuite } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
@@ -18,30 +18,14 @@ const DOC_SHOTS = path.resolve('docs', 'screenshots');
 const SLICE_TIMEOUT = 120_000;
 const CUBE = corpusPath('stl', 'cube20_ascii.stl');
 
-let env: WidgetEnv;
-let browser: Browser;
-
-before(
-  async () => {
-    if (skip) return;
-    mkdirSync(ARTIFACTS, { recursive: true });
-    env = await startWidgetEnv();
-    browser = await launchChromium();
-  },
-  { timeout: 120_000 },
-);
-
-after(async () => {
-  await browser?.close();
-  await env?.stop();
-});
+const suite = widgetSuite(skip, { artifacts: ARTIFACTS });
 
 /** The demo shop in a fresh page, recording the widget's events in window.sqEvents. */
 async function openShop(
   opts: { width?: number; height?: number; url?: string; bypassCSP?: boolean } = {},
 ): Promise<Page> {
   // bypassCSP only where axe-core is injected (an inline script the shop's policy rightly refuses).
-  const page = await browser.newPage({
+  const page = await suite.browser.newPage({
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 },
     bypassCSP: opts.bypassCSP ?? false,
   });
@@ -51,7 +35,7 @@ async function openShop(
     for (const type of ['sq-quote', 'sq-add-to-cart', 'sq-error'])
       document.addEventListener(type, (e) => w.sqEvents.push({ type, detail: (e as CustomEvent).detail }));
   });
-  await page.goto(opts.url ?? env.shop.url);
+  await page.goto(opts.url ?? suite.env.shop.url);
   return page;
 }
 
@@ -124,7 +108,7 @@ test('a page whose origin the key does not allow: the shopper is told, the page 
   skip,
 }, async () => {
   // localhost and 127.0.0.1 are different origins: the key allows only the latter.
-  const page = await openShop({ url: env.shop.url.replace('127.0.0.1', 'localhost') });
+  const page = await openShop({ url: suite.env.shop.url.replace('127.0.0.1', 'localhost') });
   try {
     const [first] = await waitForEvents(page, 'sq-error', 1, 15_000);
     assert.equal(first.code, 'origin_not_allowed', 'the 403 reaches the widget (not network_error)');
