@@ -48,9 +48,7 @@ const completed = (client: { get(path: string): Promise<{ body: any }> }, jobId:
     return job.status === 'completed' ? job : undefined;
   });
 
-test("on a loaded machine an 11 MB part is read and priced, and a shopper's quote of it stays within the shop's slicer budget", {
-  timeout: 1_200_000,
-}, async (t) => {
+test("on a loaded machine an 11 MB part is read and priced, and a shopper's quote of it stays within the shop's slicer budget", async (t) => {
   const shop = await merchantShop(server, 'busy-shop@example.test', SHOP);
   const api: ApiClient = shop.api;
 

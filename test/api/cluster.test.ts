@@ -26,7 +26,6 @@ const onlyPostgres = testDbKind() !== 'postgres' && 'several processes share one
 
 test('two API processes and two workers on separate disks: quotes survive a killed worker, each completed once; a revocation reaches every process', {
   skip: onlyPostgres,
-  timeout: 300_000,
 }, async () => {
   const database = await privateSchema('cluster');
   const db = await database.open();
@@ -127,7 +126,6 @@ test('two API processes and two workers on separate disks: quotes survive a kill
 
 test('API_PROCESSES=2 serves one port from two processes, restarts one that dies, and stops them all on SIGTERM', {
   skip: onlyPostgres,
-  timeout: 120_000,
 }, async () => {
   const database = await privateSchema('cluster');
   const db = await database.open();

@@ -72,9 +72,7 @@ const SEQUENTIAL = [
 ];
 
 for (const name of SEQUENTIAL) {
-  test(`${name}: refused with a 422 naming the limit; the server grows by less than ${MiB(PER_PARSE_BYTES)} MiB`, {
-    timeout: 180_000,
-  }, async (t) => {
+  test(`${name}: refused with a 422 naming the limit; the server grows by less than ${MiB(PER_PARSE_BYTES)} MiB`, async (t) => {
     const c = hostileCase(name);
     const res = await api.uploadBytes('/v2/file', bodies.get(name) ?? c.build(), c.fileName);
     assertRefused(c, res);
@@ -90,9 +88,7 @@ for (const name of SEQUENTIAL) {
   });
 }
 
-test('two amplifying 3MFs at once through public upload ids (no token): both refused, memory bounded', {
-  timeout: 180_000,
-}, async (t) => {
+test('two amplifying 3MFs at once through public upload ids (no token): both refused, memory bounded', async (t) => {
   const c = hostileCase('3mf_attribute_300mb');
   const bytes = c.build();
   const uploads = await Promise.all(

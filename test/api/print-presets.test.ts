@@ -71,7 +71,7 @@ test('the picked print presets are the qualities, named as in PrusaSlicer, thick
   assert.deepEqual(again.body.qualities, imported.qualities, 'importing again keeps the same qualities');
 });
 
-test("each quality slices with its own preset's settings and options", { timeout: 300_000 }, async () => {
+test("each quality slices with its own preset's settings and options", async () => {
   const fine = await quoteWith({ quality: '0-15mm-quality' });
   const draft = await quoteWith({ quality: '0-30mm-draft' });
   assert.equal(fine.choices.quality_label, '0.15mm QUALITY');

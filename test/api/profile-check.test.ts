@@ -68,7 +68,7 @@ test('the reference part is a 20 mm cube in a binary STL', () => {
   assert.equal(part.bytes.length, 84 + 12 * 50);
 });
 
-test("the shop's own G-code of the reference part agrees with the check's slice", { timeout: 300_000 }, async (t) => {
+test("the shop's own G-code of the reference part agrees with the check's slice", async (t) => {
   const gcode = shopGcode(shop);
   const footerAt = Buffer.from(gcode).lastIndexOf('; filament used [mm]');
   t.diagnostic(`G-code ${gcode.length} bytes; its footer starts ${gcode.length - footerAt} bytes before its end`);
@@ -94,7 +94,7 @@ test("the shop's own G-code of the reference part agrees with the check's slice"
   assert.deepEqual(quotes.body.data, []);
 });
 
-test('a G-code sliced with a denser infill shows a heavier, longer shop print', { timeout: 300_000 }, async (t) => {
+test('a G-code sliced with a denser infill shows a heavier, longer shop print', async (t) => {
   const gcode = shopGcode({ ...shop, fill_density: '40%' });
   const res = await check(merchant.api, printerId, { gcode });
   assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -103,9 +103,7 @@ test('a G-code sliced with a denser infill shows a heavier, longer shop print', 
   assert.ok(res.body.difference.time_percent < 0, `time ${res.body.difference.time_percent} %`);
 });
 
-test('without a G-code (a dashboard session, no body) the check answers the slice alone', {
-  timeout: 120_000,
-}, async () => {
+test('without a G-code (a dashboard session, no body) the check answers the slice alone', async () => {
   const res = await check(merchant.dashboard, printerId);
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.equal(res.body.shop_gcode, null);
@@ -113,9 +111,7 @@ test('without a G-code (a dashboard session, no body) the check answers the slic
   assert.ok(res.body.slice.filament_weight_g > 0 && res.body.slice.print_time_s > 0);
 });
 
-test('a binary G-code (.bgcode) of the same slice answers what its text G-code answers', {
-  timeout: 300_000,
-}, async (t) => {
+test('a binary G-code (.bgcode) of the same slice answers what its text G-code answers', async (t) => {
   const text = shopGcode(shop, 'text');
   const binary = shopGcode(shop, 'binary');
   assert.equal(Buffer.from(binary).toString('latin1', 0, 4), 'GCDE', 'the slicer wrote binary G-code');
@@ -149,9 +145,7 @@ function blocksOf(bgcode: Buffer): { at: number; type: number; compressed: boole
   return out;
 }
 
-test('a cut, damaged or lying binary G-code is a 422 naming gcode, read no further than its metadata', {
-  timeout: 300_000,
-}, async (t) => {
+test('a cut, damaged or lying binary G-code is a 422 naming gcode, read no further than its metadata', async (t) => {
   const binary = Buffer.from(shopGcode(shop, 'binary'));
   const printer = blocksOf(binary).find((b) => b.type === 3)!;
   assert.ok(printer && !printer.compressed, 'PrusaSlicer writes the printer metadata uncompressed');
@@ -201,9 +195,7 @@ test("another account's profile is 404; a widget key is refused; an unknown mate
   assert.equal(unknown.body.error.details.field, 'material');
 });
 
-test("a global printer profile can be checked too, with the account's default material", {
-  timeout: 120_000,
-}, async () => {
+test("a global printer profile can be checked too, with the account's default material", async () => {
   const materials = (await merchant.api.get('/v2/profiles/material')).body.data as {
     scope: string;
     is_default: boolean;

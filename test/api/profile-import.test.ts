@@ -81,9 +81,7 @@ async function quote(client: ApiClient, obj: string, body: Record<string, unknow
   return client.post(`/v2/file/quote/${upload.body.file_id}`, body);
 }
 
-test('a flat PrusaSlicer export of a vendor preset quotes within 0.5 % (weight) and 1 % (time) of the bare slicer', {
-  timeout: 300_000,
-}, async (t) => {
+test('a flat PrusaSlicer export of a vendor preset quotes within 0.5 % (weight) and 1 % (time) of the bare slicer', async (t) => {
   const ini = flatIni(shop);
   const res = await importFile(api, ini, 'MK3S.ini', { default: 'true', keep_custom_gcode: 'true' });
   assert.equal(res.status, 201, JSON.stringify(res.body));
@@ -146,7 +144,7 @@ test('custom G-code is dropped unless asked for, and listed as ignored with its 
   assert.equal(printer.body.slicer_options.start_gcode, undefined);
 });
 
-test('post_process never runs and print-host keys are neither stored nor echoed', { timeout: 300_000 }, async () => {
+test('post_process never runs and print-host keys are neither stored nor echoed', async () => {
   const marker = path.join(dir, 'post-process-ran');
   const secret = 'sk_live_SECRET_4711';
   const ini = flatIni({
@@ -314,9 +312,7 @@ test('importing a preset again replaces its options and keeps the price the merc
   assert.equal(after.body.slicer_options.filament_cost, '30');
 });
 
-test('a printer picked from the library quotes like the bare slicer with the same vendor presets', {
-  timeout: 300_000,
-}, async (t) => {
+test('a printer picked from the library quotes like the bare slicer with the same vendor presets', async (t) => {
   const picker = server.client((await server.newAccount()).token);
   const library = { vendor: 'PrusaResearch', printer: PICK.printer, prints: [PICK.print], filaments: [PICK.filament] };
   const res = await picker.post('/v2/profiles/import', { library, default: true, keep_custom_gcode: true });

@@ -85,9 +85,7 @@ const CASES: Case[] = [
 ];
 
 for (const c of CASES) {
-  test(`${c.file}: warnings ${c.warnings.join(', ')}; weighs what the bare slicer gives for the effective geometry`, {
-    timeout: 240_000,
-  }, async () => {
+  test(`${c.file}: warnings ${c.warnings.join(', ')}; weighs what the bare slicer gives for the effective geometry`, async () => {
     const upload = await api.uploadBytes('/v2/file', fixture(c.file), c.file);
     assert.equal(upload.status, 201, JSON.stringify(upload.body));
     const warnings = upload.body.warnings as Record<string, any>[];
