@@ -18,10 +18,12 @@ export const DEFAULT_BINARY = slicerChoice().binary;
 export const DEFAULT_TIMEOUT_MS = 120_000;
 /**
  * A slice may use its time limit in CPU time (PrusaSlicer's threads together), so a host loaded by other work does
- * not cut an honest slice short, however long it takes; a slicer that uses no CPU time for as long as its limit
- * (paused time aside) is stalled and killed.
+ * not cut an honest slice short, however long it takes; a slicer that uses no CPU time for STALL_FACTOR times its
+ * limit (the pool's pauses aside; 5 minutes for a quote's least limit) is stalled and killed. Long: someone else
+ * may hold it stopped for a while (an operator's SIGSTOP), and only a slicer that is truly stuck should be lost.
  */
-const limitOf = (cpuMs: number) => ({ cpuMs, stallMs: cpuMs });
+const STALL_FACTOR = 5;
+const limitOf = (cpuMs: number) => ({ cpuMs, stallMs: cpuMs * STALL_FACTOR });
 
 export interface SlicerInfo {
   name: 'PrusaSlicer';
@@ -34,7 +36,7 @@ export interface SliceOnceOptions {
   meshPath: string;
   settings: ResolvedSettings;
   binary?: string;
-  /** The CPU time the slicer may use, ms; it is stalled after as long without using any. */
+  /** The CPU time the slicer may use, ms; it is stalled after STALL_FACTOR times as long without using any. */
   timeoutMs?: number;
   signal?: AbortSignal;
   /** Called once the slicer process has ended, whatever the outcome, with the CPU ms it used (null without /proc). */
@@ -175,7 +177,7 @@ const failed = (r: RunResult) =>
 
 function failure(r: RunResult, timeoutMs: number, signal?: AbortSignal): Error {
   if (r.killed === 'cpu') return new SliceTimeoutError(timeoutMs, 'cpu');
-  if (r.killed === 'stalled') return new SliceTimeoutError(timeoutMs, 'stalled');
+  if (r.killed === 'stalled') return new SliceTimeoutError(timeoutMs * STALL_FACTOR, 'stalled');
   if (r.killed === 'abort') return new SliceAbortedError(signal?.reason);
   if (r.spawnError)
     return new SliceFailedError(`cannot run PrusaSlicer: ${r.spawnError.message}`, 'slicer_unavailable');
