@@ -57,32 +57,6 @@ function labelText(el: HTMLElement, control: Element): string {
   return shadow(el).querySelector(`label[for="${control.id}"]`)!.textContent!.replace(/\s+/g, ' ').trim();
 }
 
-/**
- * Counts the widget's parse workers (real ones: their methods are only wrapped): the most alive at once among those
- * given work (the page keeps its pool from test to test), and the files they are asked to read (a part whose mesh
- * was given up is read again).
- */
-function countParseWorkers() {
-  const proto = Worker.prototype;
-  const { postMessage, terminate } = proto;
-  const live = new Set<Worker>();
-  const stats = { most: 0, reads: 0 };
-  proto.postMessage = function (this: Worker, message: unknown, transfer?: any) {
-    if ((message as { kind?: string })?.kind === 'parse') stats.reads++;
-    live.add(this);
-    stats.most = Math.max(stats.most, live.size);
-    return postMessage.call(this, message, transfer);
-  };
-  proto.terminate = function (this: Worker) {
-    live.delete(this);
-    return terminate.call(this);
-  };
-  return {
-    stats,
-    restore: () => Object.assign(proto, { postMessage, terminate }),
-  };
-}
-
 describe('several parts (multiple)', () => {
   it('rows for dropped files: priced, a broken one failed and removable, one sq-add-to-cart with every line', async () => {
     const el = await multiFixture();
@@ -335,52 +309,6 @@ describe('several parts (multiple)', () => {
     await until(() => /up to 25 parts/.test($(el, '[part~=dropzone]').textContent!), 'the hard cap');
     el.setAttribute('max-parts', 'many');
     await until(() => /up to 10 parts/.test($(el, '[part~=dropzone]').textContent!), 'the default for nonsense');
-  });
-
-  it('25 parts are read by at most two parse workers, each keeping one mesh', async () => {
-    const workers = countParseWorkers();
-    try {
-      const el = await multiFixture({ 'max-parts': '25' });
-      drop(
-        el,
-        Array.from({ length: 25 }, (_, i) => cubeStl(5 + i / 4, `part-${i + 1}.stl`)),
-      );
-      await until(
-        () => rows(el).length === 25 && rows(el).every((row) => row.querySelector('[part~=dimensions]')),
-        'every part read',
-        SLICE_MS,
-      );
-      assertEqual(workers.stats.reads, 25, 'each file read once');
-      assert(workers.stats.most <= 2, `at most two parse workers alive (${workers.stats.most})`);
-      assert(workers.stats.most >= 1, 'the files were read in workers');
-    } finally {
-      workers.restore();
-    }
-  });
-
-  it('a part whose mesh a worker gave up is read again for a changed choice’s estimate', async () => {
-    const workers = countParseWorkers();
-    try {
-      const el = await multiFixture();
-      drop(el, [cubeStl(10, 'a.stl'), cubeStl(11, 'b.stl'), cubeStl(12, 'c.stl')]);
-      const three = await settled(el, 3);
-      assertEqual(workers.stats.reads, 3, 'three files read, by two workers');
-      const estimates = countRequests('/v2/widget/estimate');
-      // Each row's infill changed in turn: two workers keep two of the three meshes, so at least one part's file is
-      // read again, and every new choice still gets its estimate from the browser's measurement.
-      for (const [i, row] of three.entries()) {
-        const infill = row.querySelector<HTMLSelectElement>('select[id$="-infill"]')!;
-        infill.value = [...infill.options].map((o) => o.value).at(-1)!;
-        infill.dispatchEvent(new Event('change'));
-        await until(() => estimates.count() >= i + 1, `the estimate of part ${i + 1}'s new infill`);
-      }
-      estimates.stop();
-      const { reads } = workers.stats;
-      assert(reads >= 4 && reads <= 6, `a part whose mesh was given up is read again (${reads} reads of 3 files)`);
-      assert(workers.stats.most <= 2, `at most two parse workers alive (${workers.stats.most})`);
-    } finally {
-      workers.restore();
-    }
   });
 
   it('a row drawn in inches offers the unit fix; accepting re-prices that row at 25.4 mm', async () => {

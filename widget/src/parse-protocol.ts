@@ -47,11 +47,6 @@ export interface MeasureRequest {
   scale: number;
 }
 
-/** The worker drops the mesh it keeps: the part is gone, and the worker may read another. */
-export interface ReleaseRequest {
-  kind: 'release';
-}
-
-export type WorkerRequest = ParseRequest | MeasureRequest | ReleaseRequest;
+export type WorkerRequest = ParseRequest | MeasureRequest;
 
 export type ParseReply = ParsedPreview | { ok: false; code: string; message: string };

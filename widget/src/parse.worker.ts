@@ -4,8 +4,7 @@
 // settings, it measures the estimator's features of the mesh (shared/estimate): a few hundred numbers
 // the server prices before the upload has arrived (docs/instant-price.md). The worker keeps the mesh
 // afterwards: when the shopper changes a choice it measures the features again with that choice's
-// settings, so the new choice's estimate shows at once instead of after its slice. It keeps one mesh: the next
-// file it reads, or a release, drops it.
+// settings, so the new choice's estimate shows at once instead of after its slice.
 import { extractFeatures, type EstimateSettings, type Features } from '../../shared/estimate/index.ts';
 import { detectFormat, ModelError, parseModel } from '../../shared/model/index.ts';
 import type { Mesh } from '../../shared/model/mesh.ts';
@@ -17,13 +16,10 @@ let scaled: { scale: number; mesh: Mesh } | null = null;
 
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   if (event.data.kind === 'measure') measureAgain(event.data);
-  else if (event.data.kind === 'release') kept = scaled = null;
   else parse(event.data);
 };
 
 function parse({ name, bytes, maxBytes, settings }: ParseRequest): void {
-  // A worker reads one part after another (parse-client.ts): the last part's mesh goes before this one is read.
-  kept = scaled = null;
   let model: ReturnType<typeof parseModel>;
   const parseStart = performance.now();
   try {
