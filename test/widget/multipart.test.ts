@@ -22,7 +22,11 @@ import {
 
 afterEach(cleanup);
 
-const SLICE_MS = 110_000;
+/**
+ * How long the rows' slices may be waited for, as a count of polls (helpers.ts: 50 ms apart): a bound for a hang,
+ * not a speed. Beside the server suites on two loaded cores, three rows' slices outlasted 2,200 polls.
+ */
+const SLICE_MS = 900_000;
 
 /** A fresh widget with `multiple`, its options loaded (the drop zone shows the upload limit then). */
 async function multiFixture(attrs: Record<string, string> = {}): Promise<SliceQuoteElement> {
