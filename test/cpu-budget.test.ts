@@ -125,7 +125,8 @@ test('a child process is killed for its CPU time, not its wall time: a sleeping 
 
 /**
  * A worker thread that works in short bursts with long rests between them (a thread on a host so loaded that it
- * runs now and then) until it has used `cpuMs` of CPU time, then says so; or that never works at all.
+ * runs now and then) until it has used `cpuMs` of CPU time, then says so and waits to be released; or that never
+ * works at all.
  */
 function intermittent(cpuMs: number) {
   const go = new Int32Array(new SharedArrayBuffer(4));
@@ -143,7 +144,8 @@ function intermittent(cpuMs: number) {
        while (used() - burst < 10) {}
        Atomics.wait(rest, 0, 0, 200);
      }
-     parentPort.postMessage('done');`,
+     parentPort.postMessage('done');
+     Atomics.wait(workerData.go, 0, 1); // stays alive, so its CPU time can still be read, until released`,
     { eval: true, workerData: { cpuMs, go } },
   );
   const thread = new Promise<string>((resolve) => w.once('message', resolve));
@@ -153,7 +155,12 @@ function intermittent(cpuMs: number) {
     Atomics.store(go, 0, 1);
     Atomics.notify(go, 0);
   };
-  return { w, thread, done, start };
+  /** Lets it end. */
+  const release = () => {
+    Atomics.store(go, 0, 2);
+    Atomics.notify(go, 0);
+  };
+  return { w, thread, done, start, release };
 }
 
 test('a thread that goes on, however slowly, is never stopped for the time it takes; one that uses no CPU is stopped as stalled', async () => {
@@ -196,7 +203,7 @@ test('a thread that goes on, however slowly, is never stopped for the time it ta
   } finally {
     slowWatch.stop();
     stuckWatch.stop();
-    slow.start();
+    slow.release();
     Atomics.store(gate, 0, 1);
     Atomics.notify(gate, 0);
     await Promise.all([slow.w.terminate(), stuck.w.terminate()]);
