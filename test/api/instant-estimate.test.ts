@@ -51,6 +51,7 @@ before(async () => {
     RATE_LIMIT_ANON_PLAN: 'business',
     SLICER_CONCURRENCY: '1',
     SLICER_SHORT_LANE: '0',
+    PREFETCH_MAX_SECONDS: '20', // the product's default: a shopper's likely choices are sliced before they ask
     METRICS_TOKEN,
   });
   ({ api, key } = await merchantShop(server, 'first-price@example.test', SHOP));

@@ -74,6 +74,9 @@ export async function startTestServer(
     // machine a slice queued behind others outlasts the default minute, and the test would see a 202 it is not
     // about. Tests of the 202 set their own wait (or Prefer: wait / respond-async).
     QUOTE_SYNC_WAIT_MS: '600000',
+    // No pre-slicing of widget uploads: up to six background slices per upload that no test looks at, competing
+    // with the slices it does. The tests of prefetching (instant-price, instant-estimate, fair-share) turn it on.
+    PREFETCH_MAX_SECONDS: '0',
     ...env,
   });
   const { db, drop } = await openTestDb({ migrated: true });
