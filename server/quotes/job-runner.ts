@@ -59,6 +59,8 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
   let timer: NodeJS.Timeout | null = null;
   let pumping = false;
   let pumpAgain = false;
+  /** The claim round under way, which `stop` lets end before the database closes under it. */
+  let round: Promise<void> = Promise.resolve();
 
   /**
    * A process of this host that was killed mid-slice left its jobs "processing" under a lease that runs on for up
@@ -96,6 +98,12 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     }
     pumping = true;
     pumpAgain = false;
+    round = claimRound();
+    await round;
+    if (pumpAgain) void pump();
+  }
+
+  async function claimRound() {
     try {
       await makeWayForQuotes();
       await fillNormalSlots();
@@ -112,7 +120,6 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     } finally {
       pumping = false;
     }
-    if (pumpAgain) void pump();
   }
 
   async function fillNormalSlots() {
@@ -218,6 +225,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     async stop() {
       running = false;
       if (timer) clearInterval(timer);
+      await round;
       await pool.close();
       await Promise.allSettled([...active]);
       // The slices were stopped: hand their jobs to the other workers now rather than when the leases run out.
