@@ -26,14 +26,15 @@ stage_unit() {
   run "${unit[@]}"
 }
 
-# Files whose subject is not the database: model files and parsers, the slicer's geometry, HTTP connections,
-# temporary folders, object storage, the host's load. Their SQL is the same few statements every other file runs
-# on both databases, so they run once; everything that touches SQL runs on both. Those about the data folder run on
-# PGlite, which keeps its database there; the others on PostgreSQL, whose part has the lighter load, so the two
-# parts end closer together.
+# Files whose subject is not the database: model files and parsers, the slicer's geometry and processes, HTTP
+# connections, temporary folders, object storage, the host's load. Their SQL is the same few statements every other
+# file runs on both databases (fair-share.test.ts holds the claim rules to both), so they run once; everything that
+# touches SQL runs on both. Those about the data folder run on PGlite, which keeps its database there; the others on
+# PostgreSQL, whose part has the lighter load, so the two parts end closer together. The cluster of processes
+# sharing one database is PostgreSQL's alone.
 PGLITE_ONLY=(corpus tmp-owners data-dir-modes)
-POSTGRES_ONLY=(busy-host hostile-uploads early-refusal fair-parsing kept-quotes-picture thin-parts s3-storage
-  project-3mf upload-errors)
+POSTGRES_ONLY=(busy-host hostile-uploads early-refusal fair-parsing fair-share-slicing kept-quotes-picture thin-parts
+  s3-storage project-3mf upload-errors cluster)
 
 # node --test runs its files in name order, whatever order they are given in.
 api_files() { find test/api -name '*.test.ts' | sort; }
