@@ -8,25 +8,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { detectFormat, parseModel, writeCanonicalObj, type Mesh } from '../shared/model/index.ts';
+import { writeCanonicalObj, type Mesh } from '../shared/model/index.ts';
 import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
 import { extractFeatures, predict, UNCALIBRATED } from '../shared/estimate/index.ts';
 import { sliceOnce } from '../server/slicer/engine.ts';
-import { BRIDGE_OBJ } from './helpers/meshes.ts';
+import { BRIDGE_OBJ, meshOf, settingsWith } from './helpers/meshes.ts';
 import { boxObj, prismZObj, pyramidObj, regularPolygon, tubeObj } from './helpers/solids.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sq-estimate-rules-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-const meshOf = (obj: string): Mesh => {
-  const bytes = new TextEncoder().encode(obj);
-  return parseModel(bytes, detectFormat('m.obj', bytes) ?? undefined).mesh;
-};
-function settings(changes: Partial<ResolvedSettings['printer']> = {}): ResolvedSettings {
-  const s = structuredClone(DEFAULT_SETTINGS);
-  Object.assign(s.printer, changes);
-  return s;
-}
 
 /** PrusaSlicer's extruded volume and the estimator's (uncalibrated) for one mesh and settings. */
 async function compare(name: string, mesh: Mesh, s: ResolvedSettings) {
@@ -103,7 +93,7 @@ describe('the estimator follows the slicer on small parts', () => {
   });
 
   test('a bridge held on both sides gets no supports under it (dont_support_bridges); its free ends do', async () => {
-    const on = await compare('bridge-supports', meshOf(BRIDGE_OBJ), settings({ support_material: true }));
+    const on = await compare('bridge-supports', meshOf(BRIDGE_OBJ), settingsWith({ support_material: true }));
     const off = await compare('bridge-no-supports', meshOf(BRIDGE_OBJ), DEFAULT_SETTINGS);
     // 2.5.0: 596 mm³ of support, under the deck's two free ends only; 684 estimated (1140 with the span supported).
     // 2.9.2: 499 mm³, under the free ends' edge bands only; 566 estimated (684 with 2.5's rule).
@@ -129,7 +119,7 @@ describe('the estimator follows the slicer on small parts', () => {
       offset += rows.filter((row) => row.startsWith('v ')).length;
     }
     const mesh = meshOf(`${lines.join('\n')}\n`);
-    const on = settings({ support_material: true });
+    const on = settingsWith({ support_material: true });
     const r = await compare('shelf', mesh, on);
     const off = await compare('shelf-off', mesh, DEFAULT_SETTINGS);
     // Columns under the shelf's free 22 × 15 mm: 18 mm tall down to the base's top (z 4), 22 mm to the bed.

@@ -3,43 +3,24 @@
 // within a stated tolerance of those computed on every layer (extractFeatures's everyLayer option).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { detectFormat, parseModel, type Mesh } from '../shared/model/index.ts';
+import type { Mesh } from '../shared/model/index.ts';
 import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
 import { extractFeatures, type Features } from '../shared/estimate/index.ts';
+import { DEFAULT_SLICER_VERSION, regionParams } from '../shared/estimate/features.ts';
 import { layerPolygons } from '../shared/estimate/layer-polygons.ts';
 import { MIN_SAMPLED_LAYERS, sampleLayers, type LayerSample } from '../shared/estimate/layer-sample.ts';
 import { sweepLayers } from '../shared/estimate/layer-sweep.ts';
 import { sampledRegions } from '../shared/estimate/sampled-regions.ts';
 import { sliceParams } from '../shared/estimate/params.ts';
-import { boxesObj } from './helpers/meshes.ts';
+import { boxesObj, meshOf, settingsWith } from './helpers/meshes.ts';
 import { prismZObj, pyramidObj, regularPolygon, trianglesObj } from './helpers/solids.ts';
-
-const meshOf = (obj: string): Mesh => {
-  const bytes = new TextEncoder().encode(obj);
-  return parseModel(bytes, detectFormat('m.obj', bytes) ?? undefined).mesh;
-};
-
-function settings(changes: Partial<ResolvedSettings['printer']> = {}): ResolvedSettings {
-  const s = structuredClone(DEFAULT_SETTINGS);
-  Object.assign(s.printer, changes);
-  return s;
-}
 
 /** The sample extractFeatures works on, its shells' edges added as the regions find them. */
 function sampleOf(mesh: Mesh, s: ResolvedSettings = DEFAULT_SETTINGS): LayerSample | null {
   const q = sliceParams(s);
   const sweep = sweepLayers(mesh, q.layer_height_mm, null);
   const { sections } = layerPolygons(mesh, q.layer_height_mm)!;
-  const rp = {
-    layer_height_mm: q.layer_height_mm,
-    perimeters: q.perimeters,
-    spacing_mm: q.spacing_mm,
-    external_width_mm: 1.125 * q.nozzle_diameter_mm,
-    top_solid_layers: q.top_solid_layers,
-    bottom_solid_layers: q.bottom_solid_layers,
-    overhang_step_mm: null,
-    support_gap_mm: 0.5 * 1.125 * q.nozzle_diameter_mm,
-  };
+  const rp = regionParams(q, DEFAULT_SLICER_VERSION);
   const sample = sampleLayers(
     mesh,
     sweep,
@@ -78,8 +59,8 @@ describe('the sample of layers', () => {
     assert.ok(computed(sample) <= 50, `${computed(sample)} of 300 layers computed`);
     for (const s of [
       DEFAULT_SETTINGS,
-      settings({ perimeters: 3, fill_density: 40 }),
-      settings({ layer_height: 0.3 }),
+      settingsWith({ perimeters: 3, fill_density: 40 }),
+      settingsWith({ layer_height: 0.3 }),
     ]) {
       closeToEveryLayer(mesh, s, 1e-6);
     }
@@ -139,7 +120,7 @@ describe('the sample of layers', () => {
 
   test('the same mesh and settings give the same features', () => {
     const mesh = meshOf(pyramidObj(regularPolygon(96, 20), 40));
-    const s = settings({ support_material: true });
+    const s = settingsWith({ support_material: true });
     assert.deepEqual(extractFeatures(mesh, s), extractFeatures(mesh, s));
   });
 });

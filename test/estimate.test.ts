@@ -3,7 +3,6 @@
 // against real slices is measured by `npm run bench -- estimate`, not here.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { detectFormat, parseModel, type Mesh } from '../shared/model/index.ts';
 import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
 import {
   DEFAULT_CALIBRATION,
@@ -21,19 +20,8 @@ import {
 import { layerPolygons } from '../shared/estimate/layer-polygons.ts';
 import { layerRegions, type LayerRegions } from '../shared/estimate/layer-regions.ts';
 import { sweepLayers, planeZ } from '../shared/estimate/layer-sweep.ts';
-import { CUBE_OBJ, T_SHAPE_OBJ, WEDGE_OBJ } from './helpers/meshes.ts';
+import { CUBE_OBJ, T_SHAPE_OBJ, WEDGE_OBJ, meshOf, settingsWith } from './helpers/meshes.ts';
 import { hollowBoxObj, prismZObj, pyramidObj, regularPolygon, tubeObj } from './helpers/solids.ts';
-
-const meshOf = (obj: string): Mesh => {
-  const bytes = new TextEncoder().encode(obj);
-  return parseModel(bytes, detectFormat('m.obj', bytes) ?? undefined).mesh;
-};
-
-function settings(changes: Partial<ResolvedSettings['printer']> = {}): ResolvedSettings {
-  const s = structuredClone(DEFAULT_SETTINGS);
-  Object.assign(s.printer, changes);
-  return s;
-}
 
 const close = (actual: number | undefined, expected: number, rel = 1e-9, what = '') =>
   assert.ok(
@@ -201,11 +189,11 @@ describe('solid layers and regions', () => {
     const mesh = meshOf(CUBE_OBJ);
     const base = predict(extractFeatures(mesh, DEFAULT_SETTINGS), DEFAULT_SETTINGS, DEFAULT_CALIBRATION);
     for (const change of [{ fill_density: 40 }, { perimeters: 4 }]) {
-      const s = settings(change);
+      const s = settingsWith(change);
       const more = predict(extractFeatures(mesh, s), s, DEFAULT_CALIBRATION);
       assert.ok(more.filament_volume_mm3 > base.filament_volume_mm3, JSON.stringify(change));
     }
-    assert.equal(extractFeatures(mesh, settings({ layer_height: 0.3 })).layers, 67);
+    assert.equal(extractFeatures(mesh, settingsWith({ layer_height: 0.3 })).layers, 67);
   });
 });
 
@@ -247,7 +235,7 @@ describe('repeated layers', () => {
 });
 
 describe('support approximation', () => {
-  const on = settings({ support_material: true });
+  const on = settingsWith({ support_material: true });
 
   test('a cube needs none', () => {
     const f = extractFeatures(meshOf(CUBE_OBJ), on);
@@ -263,7 +251,7 @@ describe('support approximation', () => {
     close(f.overhang_area_mm2, run * depth, 1e-9, 'overhang area');
     assert.ok(f.volume_terms.support > 0, 'f.volume_terms.support > 0');
     assert.ok(f.support_column_mm3 > 0 && f.support_column_mm3 < run * depth * 5, 'columns below the face');
-    const steep = settings({ support_material: true, support_overhang_angle: 70 });
+    const steep = settingsWith({ support_material: true, support_overhang_angle: 70 });
     assert.equal(extractFeatures(mesh, steep).overhang_area_mm2, 0);
     assert.equal(extractFeatures(mesh, DEFAULT_SETTINGS).volume_terms.support, 0, 'supports off');
   });
@@ -295,7 +283,7 @@ function featureSets(): Features[] {
     meshOf(T_SHAPE_OBJ),
   ];
   const variants = [{}, { fill_density: 10 }, { fill_density: 50 }, { perimeters: 4 }, { support_material: true }];
-  return meshes.flatMap((m) => variants.map((v) => extractFeatures(m, settings(v))));
+  return meshes.flatMap((m) => variants.map((v) => extractFeatures(m, settingsWith(v))));
 }
 
 const TRUE_VOLUME = { walls: 1.1, solid: 0.9, sparse: 1.3, anchors: 1, support: 0.7, skirt: 1 };
@@ -427,7 +415,7 @@ describe('calibration', () => {
   test('an estimate scaled from an exact slice: exact × estimate ratio, with the ratio range', () => {
     const cube = meshOf(CUBE_OBJ);
     const a = predict(extractFeatures(cube, DEFAULT_SETTINGS), DEFAULT_SETTINGS, DEFAULT_CALIBRATION);
-    const dense = settings({ fill_density: 40 });
+    const dense = settingsWith({ fill_density: 40 });
     const b = predict(extractFeatures(cube, dense), dense, DEFAULT_CALIBRATION);
     const scaled = scaleFromExact({ filament_weight_g: 5, estimated_time_seconds: 1000 }, a, b, DEFAULT_CALIBRATION);
     close(scaled.filament_weight_g, (5 * b.filament_weight_g) / a.filament_weight_g, 1e-12, 'grams');
@@ -508,20 +496,20 @@ describe('hostile input is refused with a clear error', () => {
   test('a huge layer count, before any per-layer allocation', () => {
     const tall = cube.positions.map((v, i) => (i % 3 === 2 ? v * 1000 : v)); // 20 m
     refusedWith('too_many_layers', () => extractFeatures({ positions: tall, indices: cube.indices }, DEFAULT_SETTINGS));
-    const thin = settings({ layer_height: 20 / (MAX_LAYERS + 1), min_layer_height: 0.0001 });
+    const thin = settingsWith({ layer_height: 20 / (MAX_LAYERS + 1), min_layer_height: 0.0001 });
     refusedWith('too_many_layers', () => extractFeatures(cube, thin));
   });
 
   test('settings that are NaN, negative or missing', () => {
-    refusedWith('invalid_settings', () => extractFeatures(cube, settings({ layer_height: Number.NaN })));
-    refusedWith('invalid_settings', () => extractFeatures(cube, settings({ fill_density: -5 })));
-    refusedWith('invalid_settings', () => extractFeatures(cube, settings({ perimeters: 2.5 })));
+    refusedWith('invalid_settings', () => extractFeatures(cube, settingsWith({ layer_height: Number.NaN })));
+    refusedWith('invalid_settings', () => extractFeatures(cube, settingsWith({ fill_density: -5 })));
+    refusedWith('invalid_settings', () => extractFeatures(cube, settingsWith({ perimeters: 2.5 })));
     refusedWith('invalid_settings', () => extractFeatures(cube, {} as ResolvedSettings));
   });
 
   test('features from other settings, or a corrupt calibration', () => {
     const f = extractFeatures(cube, DEFAULT_SETTINGS);
-    refusedWith('features_mismatch', () => predict(f, settings({ fill_density: 40 }), DEFAULT_CALIBRATION));
+    refusedWith('features_mismatch', () => predict(f, settingsWith({ fill_density: 40 }), DEFAULT_CALIBRATION));
     const corrupt = structuredClone(DEFAULT_CALIBRATION);
     corrupt.volume.coefficients.walls = Number.NaN;
     refusedWith('invalid_calibration', () => predict(f, DEFAULT_SETTINGS, corrupt));

@@ -361,7 +361,7 @@ export function extractFeatures(mesh: Mesh, settings: EstimateSettings, options:
 }
 
 /** What the polygon regions read of the slice parameters. */
-function regionParams(q: SliceParams, slicerVersion: string): RegionParams {
+export function regionParams(q: SliceParams, slicerVersion: string): RegionParams {
   return {
     layer_height_mm: q.layer_height_mm,
     perimeters: q.perimeters,

@@ -182,8 +182,15 @@ test('kill -9 during an attempt: after restart the delivery is reclaimed once it
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-crash-'));
   cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
   const db = await childDatabase(dataDir);
-  // The first request hangs: the attempt is in flight when the process dies. Later requests succeed.
-  const receiver: Receiver = await startReceiver((i) => (i === 0 ? 'hang' : { status: 200 }));
+  // The first request hangs: the attempt is in flight when the process dies. Later requests succeed. The process
+  // that sent it is stopped the moment it arrives, so that its own timeout cannot end the attempt first, however
+  // loaded the machine (a timed-out attempt is retried, and that retry could be the one the kill interrupts).
+  let first: ChildProcess | undefined;
+  const receiver: Receiver = await startReceiver((i) => {
+    if (i > 0) return { status: 200 };
+    first?.kill('SIGSTOP');
+    return 'hang';
+  });
   cleanups.push(() => receiver.close());
 
   // Seed an account, a token, a webhook and one undispatched event before the server starts: its pump picks
@@ -221,7 +228,7 @@ test('kill -9 during an attempt: after restart the delivery is reclaimed once it
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  // Lease = 2 x timeout + 10 s = 11 s; the timeout (500 ms) is never reached because the process dies first.
+  // Lease = 2 x timeout + 10 s = 20 s; the timeout (5 s) is never reached: the process is stopped, then killed.
   const env = {
     ...db.env,
     DATA_DIR: dataDir,
@@ -231,10 +238,11 @@ test('kill -9 during an attempt: after restart the delivery is reclaimed once it
     JWT_SECRET,
     WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32',
     WEBHOOK_SWEEP_INTERVAL_MS: '200',
-    WEBHOOK_TIMEOUT_MS: '500',
+    WEBHOOK_TIMEOUT_MS: '5000',
   };
-  const first = startChild(env);
-  cleanups.push(() => killHard(first));
+  first = startChild(env);
+  const firstChild = first;
+  cleanups.push(() => killHard(firstChild));
   const [hung] = await receiver.waitFor(1, 60_000);
   await killHard(first);
   const killedAt = Date.now();
