@@ -12,7 +12,8 @@ import { writeCanonicalObj, type Mesh } from '../shared/model/index.ts';
 import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
 import { extractFeatures, predict, UNCALIBRATED } from '../shared/estimate/index.ts';
 import { sliceOnce } from '../server/slicer/engine.ts';
-import { BRIDGE_OBJ, meshOf, settingsWith } from './helpers/meshes.ts';
+import { BRIDGE_OBJ } from './helpers/meshes.ts';
+import { meshOf, settingsWith } from './helpers/estimate-inputs.ts';
 import { boxObj, prismZObj, pyramidObj, regularPolygon, tubeObj } from './helpers/solids.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sq-estimate-rules-'));

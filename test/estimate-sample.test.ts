@@ -12,7 +12,8 @@ import { MIN_SAMPLED_LAYERS, sampleLayers, type LayerSample } from '../shared/es
 import { sweepLayers } from '../shared/estimate/layer-sweep.ts';
 import { sampledRegions } from '../shared/estimate/sampled-regions.ts';
 import { sliceParams } from '../shared/estimate/params.ts';
-import { boxesObj, meshOf, settingsWith } from './helpers/meshes.ts';
+import { boxesObj } from './helpers/meshes.ts';
+import { meshOf, settingsWith } from './helpers/estimate-inputs.ts';
 import { prismZObj, pyramidObj, regularPolygon, trianglesObj } from './helpers/solids.ts';
 
 /** The sample extractFeatures works on, its shells' edges added as the regions find them. */

@@ -20,7 +20,8 @@ import {
 import { layerPolygons } from '../shared/estimate/layer-polygons.ts';
 import { layerRegions, type LayerRegions } from '../shared/estimate/layer-regions.ts';
 import { sweepLayers, planeZ } from '../shared/estimate/layer-sweep.ts';
-import { CUBE_OBJ, T_SHAPE_OBJ, WEDGE_OBJ, meshOf, settingsWith } from './helpers/meshes.ts';
+import { CUBE_OBJ, T_SHAPE_OBJ, WEDGE_OBJ } from './helpers/meshes.ts';
+import { meshOf, settingsWith } from './helpers/estimate-inputs.ts';
 import { hollowBoxObj, prismZObj, pyramidObj, regularPolygon, tubeObj } from './helpers/solids.ts';
 
 const close = (actual: number | undefined, expected: number, rel = 1e-9, what = '') =>

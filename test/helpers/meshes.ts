@@ -1,6 +1,5 @@
-// Small OBJ models written by the tests themselves (boxes, an overhang) for fast real slices.
-import { detectFormat, parseModel, type Mesh } from '../../shared/model/index.ts';
-import { DEFAULT_SETTINGS, type ResolvedSettings } from '../../shared/settings.ts';
+// Small OBJ models written by the tests themselves (boxes, an overhang) for fast real slices. The browser's component
+// tests load this file too: it imports nothing of Node's or of the parsers (those are in estimate-inputs.ts).
 type Box = [x0: number, y0: number, z0: number, x1: number, y1: number, z1: number];
 
 /**
@@ -77,16 +76,3 @@ export const BRIDGE_OBJ = boxesObj([
   [44, 0, 0, 50, 10, 12],
   [0, 0, 12, 60, 10, 15],
 ]);
-
-/** The mesh of an OBJ text, parsed as an upload is. */
-export function meshOf(obj: string): Mesh {
-  const bytes = new TextEncoder().encode(obj);
-  return parseModel(bytes, detectFormat('m.obj', bytes) ?? undefined).mesh;
-}
-
-/** The default settings with some of the printer's changed. */
-export function settingsWith(changes: Partial<ResolvedSettings['printer']> = {}): ResolvedSettings {
-  const s = structuredClone(DEFAULT_SETTINGS);
-  Object.assign(s.printer, changes);
-  return s;
-}

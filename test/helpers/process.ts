@@ -28,9 +28,15 @@ export interface ServerProcess {
 /**
  * Starts `node --import tsx server/main.ts` with env and resolves once it serves /healthz. `nodeArgs`: options for
  * node itself that NODE_OPTIONS does not take (--cpu-prof, for the bench's profile).
+ *
+ * The server binds a port of its own choosing (PORT=0) and says which when it serves: a port picked free here and
+ * handed over could be taken meanwhile by another process on a busy machine, and the requests meant for this server
+ * would reach that one. Only a supervisor of several API processes (API_PROCESSES) or a set PUBLIC_URL gets a port
+ * picked here, as neither announces the port it bound.
  */
 export async function spawnServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
-  const port = await freePort();
+  const announced = !env.API_PROCESSES && !env.PUBLIC_URL && env.PORT === undefined;
+  const port = announced ? 0 : Number(env.PORT ?? (await freePort()));
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
     cwd: repoRoot,
     env: { ...process.env, NODE_OPTIONS: '', HOST: '127.0.0.1', PORT: String(port), DEMO_ACCOUNT: 'false', ...env },
@@ -39,14 +45,19 @@ export async function spawnServer(env: Record<string, string>, nodeArgs: string[
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const url = `http://127.0.0.1:${port}`;
+  const serving = () =>
+    announced ? /slicequote is serving (http:\/\/[\d.]+:\d+)/.exec(out)?.[1] : `http://127.0.0.1:${port}`;
+  let url = '';
   // Generous: on a loaded machine compiling and migrating at start-up takes a while.
   await until('the server to answer /healthz', 180_000, async () => {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await fetch(`${url}/healthz`).then(
+    const at = serving();
+    if (!at) return undefined;
+    const ok = await fetch(`${at}/healthz`).then(
       (r) => r.ok,
       () => false,
     );
+    url = at;
     return ok || undefined;
   }).catch((err: Error) => {
     child.kill('SIGKILL'); // a server that never answered is not left behind
