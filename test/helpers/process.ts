@@ -47,9 +47,8 @@ export async function spawnServer(env: Record<string, string>, nodeArgs: string[
   child.stderr!.on('data', (d) => (out += d));
   const serving = () =>
     announced ? /slicequote is serving (http:\/\/[\d.]+:\d+)/.exec(out)?.[1] : `http://127.0.0.1:${port}`;
-  let url = '';
   // Generous: on a loaded machine compiling and migrating at start-up takes a while.
-  await until('the server to answer /healthz', 180_000, async () => {
+  const url = await until('the server to answer /healthz', 180_000, async () => {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     const at = serving();
     if (!at) return undefined;
@@ -57,8 +56,7 @@ export async function spawnServer(env: Record<string, string>, nodeArgs: string[
       (r) => r.ok,
       () => false,
     );
-    url = at;
-    return ok || undefined;
+    return ok ? at : undefined;
   }).catch((err: Error) => {
     child.kill('SIGKILL'); // a server that never answered is not left behind
     throw new Error(`${err.message}:\n${out}`);
