@@ -92,8 +92,9 @@ export async function benchUploadAndQuote(modelsDir: string, runs = 5) {
       if (!row) throw new Error('the cold quote left no row in quotes');
       writeFileSync(path.join(dir, 'config.ini'), buildSliceConfig(row.resolved.settings).ini);
       const t = performance.now();
+      // The binary the server slices with (PrusaSlicer 2.9 from setup's tree; Debian's 2.5 on PATH is the fallback).
       await run(
-        'prusa-slicer',
+        running.deps.config.slicerBinary,
         [
           '--loglevel',
           '1',

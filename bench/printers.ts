@@ -29,7 +29,18 @@ const PRINTERS: LibraryPrinter[] = [
   },
 ];
 
-const MODELS = ['stl/3DBenchy.stl', 'stl/heartgears.stl', 'obj/fandisk.obj'];
+/**
+ * The models quoted on each printer, with the estimator benchmark's split (bench/estimate-corpus.ts): heartgears and
+ * fandisk are among the models the shipped calibration was fitted on, 3DBenchy is its development set, and the two
+ * 3MFs are from the final held-out set, never used for fitting or for choosing terms.
+ */
+const MODELS: { file: string; split: 'train' | 'dev' | 'final' }[] = [
+  { file: 'stl/3DBenchy.stl', split: 'dev' },
+  { file: 'stl/heartgears.stl', split: 'train' },
+  { file: 'obj/fandisk.obj', split: 'train' },
+  { file: '3mf/conformance/examples/torus_proc.3mf', split: 'final' },
+  { file: '3mf/conformance/examples/multiple_cylinders.3mf', split: 'final' },
+];
 
 const percent = (ours: number, bare: number) => Number(((100 * (ours - bare)) / bare).toFixed(2));
 
@@ -86,6 +97,59 @@ export function benchSlicerInstall() {
   }
 }
 
+type Api = ReturnType<Awaited<ReturnType<typeof startTestServer>>['client']>;
+
+/**
+ * A cold quote as a shopper's asynchronous one runs: the instant estimate its 202 (or, when the estimate came later,
+ * its job) showed while it sliced, and the exact quote it became.
+ */
+async function quoteWithEstimate(api: Api, fileId: string, filament: string) {
+  const accepted = await api.post(`/v2/file/quote/${fileId}/async`, { material_config: { filament_type: filament } });
+  if (accepted.status !== 202) throw new Error(`quote of ${fileId}: ${JSON.stringify(accepted.body)}`);
+  let estimate = accepted.body.estimate ?? null;
+  for (;;) {
+    const job = await api.get(accepted.body.status_url, { prefer: 'wait=30' });
+    estimate ??= job.body.estimate ?? null;
+    if (job.body.status === 'completed') return { quote: job.body.result, estimate };
+    if (job.body.status === 'failed') throw new Error(`quote of ${fileId}: ${JSON.stringify(job.body)}`);
+  }
+}
+
+interface EstimateRow {
+  weight_error_percent: number;
+  time_error_percent: number;
+  weight_inside: boolean;
+  time_inside: boolean;
+}
+
+/** The estimate against the exact quote: signed errors in per cent and whether the ranges held the exact figures. */
+function estimateAgainst(e: Record<string, any>, grams: number, seconds: number): EstimateRow {
+  const [wLo, wHi] = e.weight_range as [number, number];
+  const [tLo, tHi] = e.time_range as [number, number];
+  return {
+    weight_error_percent: percent(e.filament_weight, grams),
+    time_error_percent: percent(e.estimated_time_seconds, seconds),
+    weight_inside: wLo <= grams && grams <= wHi,
+    time_inside: tLo <= seconds && seconds <= tHi,
+  };
+}
+
+/** Median and largest absolute error, and how often the range held the exact figure, over the rows estimated. */
+function estimateSummary(rows: Record<string, unknown>[]) {
+  const estimated = rows.map((r) => r.estimate as EstimateRow | null).filter((e): e is EstimateRow => e !== null);
+  const abs = (xs: number[]) => xs.map(Math.abs).sort((a, b) => a - b);
+  const median = (xs: number[]) => (xs.length ? (xs[(xs.length - 1) >> 1]! + xs[xs.length >> 1]!) / 2 : null);
+  const weight = abs(estimated.map((e) => e.weight_error_percent));
+  const time = abs(estimated.map((e) => e.time_error_percent));
+  return {
+    estimated: estimated.length,
+    of: rows.length,
+    weight_error_percent: { median: median(weight), max: weight.at(-1) ?? null },
+    time_error_percent: { median: median(time), max: time.at(-1) ?? null },
+    both_inside_range: estimated.filter((e) => e.weight_inside && e.time_inside).length,
+  };
+}
+
 export async function benchPrinters(modelsDir: string) {
   const server = await startTestServer();
   try {
@@ -98,14 +162,11 @@ export async function benchPrinters(modelsDir: string) {
       const imported = await api.post('/v2/profiles/import', { library, default: true, keep_custom_gcode: true });
       if (imported.status !== 201) throw new Error(`import of ${pick.printer}: ${JSON.stringify(imported.body)}`);
       const flat = vendorFlatOptions(pick, binary, path.join(slicerProfilesDir, `${pick.vendor}.ini`));
-      for (const model of MODELS) {
+      for (const { file: model, split } of MODELS) {
         const file = path.join(modelsDir, model);
         const upload = await api.uploadBytes('/v2/file', new Uint8Array(readFileSync(file)), path.basename(file));
-        const quote = await api.post(`/v2/file/quote/${upload.body.file_id}`, {
-          material_config: { filament_type: pick.filament },
-        });
-        version = quote.body.slicer?.version ?? version;
-        if (quote.status !== 200) throw new Error(`${model} on ${pick.printer}: ${JSON.stringify(quote.body)}`);
+        const { quote, estimate } = await quoteWithEstimate(api, upload.body.file_id, pick.filament);
+        version = quote.slicer?.version ?? version;
         const bare = await bareSlice(
           binary,
           flatIni(flat),
@@ -113,14 +174,16 @@ export async function benchPrinters(modelsDir: string) {
           Number(flat.filament_density),
           Number(flat.filament_diameter),
         );
-        const { filament_weight_g: grams, print_time_s: seconds } = quote.body.print_stats;
+        const { filament_weight_g: grams, print_time_s: seconds } = quote.print_stats;
         rows.push({
           printer: `${pick.printer} · ${pick.print} · ${pick.filament}`,
           model,
+          split,
           quote: { grams: Number(grams.toFixed(2)), minutes: Number((seconds / 60).toFixed(1)) },
           bare_slicer: { grams: Number(bare.grams.toFixed(2)), minutes: Number((bare.seconds / 60).toFixed(1)) },
           weight_diff_percent: percent(grams, bare.grams),
           time_diff_percent: percent(seconds, bare.seconds),
+          estimate: estimate && estimateAgainst(estimate, grams, seconds),
         });
       }
     }
@@ -129,6 +192,7 @@ export async function benchPrinters(modelsDir: string) {
       load_1min: Number(loadavg()[0]!.toFixed(2)),
       targets: 'weight within 0.5 %, time within 1 % of the bare slicer with the same presets',
       library_picks: rows,
+      estimate_on_library_printers: estimateSummary(rows),
       slicer_tree_disk: treeDisk(binary),
     };
   } finally {
