@@ -167,10 +167,12 @@ export async function benchPrinters(modelsDir: string) {
         const upload = await api.uploadBytes('/v2/file', new Uint8Array(readFileSync(file)), path.basename(file));
         const { quote, estimate } = await quoteWithEstimate(api, upload.body.file_id, pick.filament);
         version = quote.slicer?.version ?? version;
+        // The canonical mesh the server slices (one object, its parts merged, in millimetres): a multi-object 3MF read
+        // by the CLI keeps the file's own placement, which an Ender-3's smaller bed cuts objects off.
         const bare = await bareSlice(
           binary,
           flatIni(flat),
-          file,
+          server.deps.storage.canonicalPath(upload.body.file_id),
           Number(flat.filament_density),
           Number(flat.filament_diameter),
         );

@@ -15,7 +15,7 @@ import {
   type Estimate,
   type Features,
 } from '../../shared/estimate/index.ts';
-import { detectSlicer, printStats } from '../slicer/index.ts';
+import { detectSlicer, estimateSettingsOf, printStats } from '../slicer/index.ts';
 import type { SliceMeasure } from '../slicer/index.ts';
 import type { QuoteRow } from './sql.ts';
 import type { PresentedEstimate, StoredResolution } from './model.ts';
@@ -116,7 +116,7 @@ export function quoteFeatures(
       {
         meshPath: deps.storage.canonicalPath(target.file_id),
         placement: resolved.placement?.transform ?? null,
-        settings: { printer: resolved.settings.printer, material: resolved.settings.material },
+        settings: estimateSettingsOf(resolved.settings),
         slicerVersion,
       },
       caller,

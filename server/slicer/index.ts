@@ -4,6 +4,7 @@ export { buildSliceConfig, supportDensityUsed } from './config.ts';
 export type { ImportedOptions, SliceSettings } from './config.ts';
 export { costInputsOf, referenceSeconds } from './cost.ts';
 export { detectSlicer, isIdentity } from './engine.ts';
+export { estimateSettingsOf } from './estimate-motion.ts';
 export { slicerVersionOrNull } from './version.ts';
 export type { SliceProgress, SliceTransform } from './engine.ts';
 export {

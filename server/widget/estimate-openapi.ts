@@ -30,6 +30,12 @@ export const estimateSchemas = {
           diameter: { type: 'number', description: 'mm' },
         },
       },
+      motion: {
+        type: 'object',
+        additionalProperties: { type: 'number' },
+        description:
+          "Present when the shop slices with its own imported PrusaSlicer config (docs/profiles.md): the speeds (mm/s) and accelerations (mm/s²) per kind of extrusion the slice runs, and its cooling slowdown (shared/estimate `FeatureMotion`). Absent, the estimator derives them from `printer.print_speed` as the service's own config does.",
+      },
     },
   },
   WidgetEstimateRequest: {

@@ -6,7 +6,7 @@
 // the file once it has arrived.
 import type { Deps } from '../deps.ts';
 import type { Auth } from '../accounts/index.ts';
-import { SETTINGS, type ResolvedSettings } from '../../shared/settings.ts';
+import { SETTINGS } from '../../shared/settings.ts';
 import { EstimateError, predict, type Features } from '../../shared/estimate/index.ts';
 import { PriceOutOfRangeError } from '../../shared/pricing.ts';
 import type { Offer, OfferChoices } from '../../shared/offer.ts';
@@ -14,6 +14,7 @@ import { checkChoices, choicesLayer, effectiveOffer } from '../offer/index.ts';
 import { resolveSettings } from '../profiles/index.ts';
 import { printerLabel, scopeOf, presentEstimate, type PresentedEstimate } from '../quotes/index.ts';
 import { ApiError, ValidationError } from '../http/index.ts';
+import { estimateSettingsOf, type SliceSettings } from '../slicer/index.ts';
 
 /** The printer settings that change a slice: what the browser's estimator may read. Prices never leave. */
 const SLICE_FIELDS = SETTINGS.filter(
@@ -25,11 +26,14 @@ const SLICE_FIELDS = SETTINGS.filter(
  * fields that change a slice, and the material's density and diameter. Not the cost model (hourly cost, power,
  * material prices, fees, taxes): those stay on the server.
  */
-export function publishedSliceSettings(settings: ResolvedSettings) {
+export function publishedSliceSettings(settings: SliceSettings) {
   const printer = settings.printer as unknown as Record<string, unknown>;
+  const { motion } = estimateSettingsOf(settings);
   return {
     printer: Object.fromEntries(SLICE_FIELDS.map((name) => [name, printer[name]])),
     material: { density: settings.material.density, diameter: settings.material.diameter },
+    // A shop's own config: its speeds per feature, which the browser's estimate must follow as the server's does.
+    ...(motion ? { motion } : {}),
   };
 }
 

@@ -1885,6 +1885,10 @@ export interface components {
         /** @description mm */
         diameter: number;
       };
+      /** @description Present when the shop slices with its own imported PrusaSlicer config (docs/profiles.md): the speeds (mm/s) and accelerations (mm/s²) per kind of extrusion the slice runs, and its cooling slowdown (shared/estimate `FeatureMotion`). Absent, the estimator derives them from `printer.print_speed` as the service's own config does. */
+      motion?: {
+        [key: string]: number;
+      };
     };
     WidgetEstimateRequest: {
       /** @description The estimator's features of the mesh (shared/estimate `extractFeatures`), measured in the browser with the configuration's `slice_settings`: a few hundred numbers, never the mesh */

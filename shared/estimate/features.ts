@@ -14,9 +14,7 @@ import { hopTime, planLayerWalls, type WallMotion, type WallPlan } from './motio
 import {
   basisOf,
   INFILL_ANCHOR_MM,
-  MIN_PRINT_SPEED_MM_S,
   SKIRT_DISTANCE_MM,
-  SLOWDOWN_BELOW_LAYER_TIME_S,
   SUPPORT_INTERFACE_LAYERS,
   sliceParams,
   type EstimateSettings,
@@ -150,9 +148,9 @@ function planWalls(section: Paths64, i: number, band: number, q: SliceParams): W
   const motion: WallMotion = {
     perimeters: q.perimeters,
     spacing_mm: q.spacing_mm,
-    speed_mm_s: first ? q.first_layer_speed_mm_s : q.speed_mm_s,
-    slow_mm_s: first ? q.first_layer_speed_mm_s : q.speed_mm_s / 2,
-    acceleration_mm_s2: q.acceleration_mm_s2,
+    speed_mm_s: first ? q.motion.first_layer_mm_s : q.motion.perimeter_mm_s,
+    slow_mm_s: first ? q.motion.first_layer_mm_s : q.motion.external_perimeter_mm_s,
+    acceleration_mm_s2: q.motion.perimeter_acceleration_mm_s2,
     jerk_mm_s: q.jerk_mm_s,
   };
   return planLayerWalls(section, motion, band * 1.05);
@@ -173,8 +171,8 @@ function computeFeatures(
   const polygons = plans !== null;
   const h = q.layer_height_mm;
   const n = sweep.layers;
-  const v = q.speed_mm_s;
-  const a = q.acceleration_mm_s2;
+  const m = q.motion;
+  const a = m.infill_acceleration_mm_s2;
   const s = q.spacing_mm;
   const st = q.thin_spacing_mm;
   const skirtLength = 2 * (sweep.sizeX + sweep.sizeY) + 2 * Math.PI * SKIRT_DISTANCE_MM;
@@ -239,11 +237,11 @@ function computeFeatures(
       Number(q.infill * sparse > 0) +
       Number(supportFill > 0);
     const hops = area > 0 ? Math.max(0, contours + islands * regionKinds - 1) : 0;
-    const travel = hops * hopTime(Math.sqrt(area / islands), q.travel_speed_mm_s, q.travel_acceleration_mm_s2);
+    const travel = hops * hopTime(Math.sqrt(area / islands), m.travel_mm_s, m.travel_acceleration_mm_s2);
     time.travel += travel;
     let layerTime = travel;
     if (i === 0) {
-      const v1 = q.first_layer_speed_mm_s;
+      const v1 = m.first_layer_mm_s;
       const firstLayer = plan
         ? lineTime(lengths - band / s + skirtLength, segment, v1, a) + plan.planned_s + gapFill / v1
         : lineTime(lengths + skirtLength, segment, v1, a) + q.perimeters * sweep.cornerLoss[2]![0]!;
@@ -253,18 +251,21 @@ function computeFeatures(
       let walls: number;
       let corners: number;
       if (plan) {
-        walls = plan.cruise_s + gapFill / (v / 2);
+        walls = plan.cruise_s + gapFill / m.gap_fill_mm_s;
         corners = plan.planned_s - plan.cruise_s;
       } else {
-        walls = q.perimeters > 0 ? (band / s / v) * (1 + 1 / q.perimeters) : 0;
-        // Inner perimeters at v, the external one at v/2: each loop slows down at the same corners.
+        // Inner perimeters at their speed, the external one at its own: each loop slows down at the same corners.
+        const loops = q.perimeters > 0 ? band / s / q.perimeters : 0;
+        walls = q.perimeters > 0 ? loops * ((q.perimeters - 1) / m.perimeter_mm_s + 1 / m.external_perimeter_mm_s) : 0;
         corners = q.perimeters > 0 ? (q.perimeters - 1) * sweep.cornerLoss[0]![i]! + sweep.cornerLoss[1]![i]! : 0;
       }
       time.corners += corners;
-      const top = (2 * topSurface) / st / v;
-      const solidTime = lineTime((solid - topSurface - bridge) / s, segment, v, a) + bridge / bridgePitch / (v / 2);
-      const sparseTime = lineTime((q.infill * sparse) / s, segment, v, a) + anchors / v;
-      const supportTime = lineTime(supportFill / st, Math.max(segment, 1), v, a);
+      const top = topSurface / st / m.top_solid_infill_mm_s;
+      const solidTime =
+        lineTime((solid - topSurface - bridge) / s, segment, m.solid_infill_mm_s, a) +
+        bridge / bridgePitch / m.bridge_mm_s;
+      const sparseTime = lineTime((q.infill * sparse) / s, segment, m.infill_mm_s, a) + anchors / m.infill_mm_s;
+      const supportTime = lineTime(supportFill / st, Math.max(segment, 1), m.support_mm_s, a);
       time.walls += walls;
       time.solid += top + solidTime;
       time.sparse += sparseTime;
@@ -274,10 +275,10 @@ function computeFeatures(
     // Cooling: a short layer's extrusions are slowed until the layer, its travel and layer change included, lasts
     // the minimum layer time, but never below the minimum print speed (travel keeps its speed).
     const moving = travel + PRIOR_LAYER_CHANGE_S;
-    const slowest = lengths / MIN_PRINT_SPEED_MM_S + moving;
-    time.cooling += Math.max(0, Math.min(SLOWDOWN_BELOW_LAYER_TIME_S, slowest) - layerTime - PRIOR_LAYER_CHANGE_S);
+    const slowest = lengths / m.min_print_speed_mm_s + moving;
+    time.cooling += Math.max(0, Math.min(m.slowdown_below_layer_time_s, slowest) - layerTime - PRIOR_LAYER_CHANGE_S);
   }
-  if (q.supports) time.support += interfaceArea / st / v; // interface layers: solid, at the print speed
+  if (q.supports) time.support += interfaceArea / st / m.support_interface_mm_s; // interface layers: solid
   return {
     version: FEATURES_VERSION,
     basis: { ...basisOf(q), infill: q.infill, support_density: q.support_density },
@@ -334,8 +335,8 @@ export function extractFeatures(mesh: Mesh, settings: EstimateSettings, options:
   const polygons = layerPolygons(mesh, q.layer_height_mm);
   if (!polygons) {
     const withCorners = sweepLayers(mesh, q.layer_height_mm, overhangSin, {
-      speeds: [q.speed_mm_s, q.speed_mm_s / 2, q.first_layer_speed_mm_s],
-      acceleration: q.acceleration_mm_s2,
+      speeds: [q.motion.perimeter_mm_s, q.motion.external_perimeter_mm_s, q.motion.first_layer_mm_s],
+      acceleration: q.motion.perimeter_acceleration_mm_s2,
       jerk: q.jerk_mm_s,
     });
     return computeFeatures(withCorners, regionsFromSweep(withCorners, q), null, q, mesh.indices.length / 3);

@@ -2,7 +2,7 @@
 // the slice runs, with the range the real figures are expected in (docs/estimate.md). Pure TypeScript, no Node-only
 // APIs: the server and the browser can both run it.
 export { EstimateError, type EstimateErrorCode } from './errors.ts';
-export type { EstimateSettings, SliceBasis } from './params.ts';
+export type { EstimateSettings, FeatureMotion, SliceBasis } from './params.ts';
 export {
   DEFAULT_SLICER_VERSION,
   extractFeatures,

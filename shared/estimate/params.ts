@@ -9,6 +9,36 @@ import { refuse } from './errors.ts';
 export interface EstimateSettings {
   printer: ResolvedPrinter;
   material: Pick<ResolvedMaterial, 'density' | 'diameter'>;
+  /** The slice's own speeds and accelerations per feature, where a shop's imported config states them; absent, the
+   *  service's mapping of `print_speed` (referenceMotion). */
+  motion?: FeatureMotion;
+}
+
+/**
+ * Speeds (mm/s) and accelerations (mm/s²) per kind of extrusion, as the slice will run them. The service's own
+ * config drives every feature from one print speed; a shop's PrusaSlicer config (docs/profiles.md) sets each feature
+ * on its own (45 mm/s perimeters, 25 mm/s external ones and 80 mm/s infill on an MK3S), and an estimate that read one
+ * speed for all would be a third too fast.
+ */
+export interface FeatureMotion {
+  perimeter_mm_s: number;
+  /** External and small perimeters. */
+  external_perimeter_mm_s: number;
+  infill_mm_s: number;
+  solid_infill_mm_s: number;
+  top_solid_infill_mm_s: number;
+  bridge_mm_s: number;
+  gap_fill_mm_s: number;
+  support_mm_s: number;
+  support_interface_mm_s: number;
+  first_layer_mm_s: number;
+  travel_mm_s: number;
+  perimeter_acceleration_mm_s2: number;
+  infill_acceleration_mm_s2: number;
+  travel_acceleration_mm_s2: number;
+  /** Cooling: a layer faster than this is slowed down to it, never below min_print_speed_mm_s. */
+  slowdown_below_layer_time_s: number;
+  min_print_speed_mm_s: number;
 }
 
 /** The settings a feature set was computed with: predict() refuses features computed for other ones. */
@@ -31,6 +61,7 @@ export interface SliceBasis {
 }
 
 export interface SliceParams extends SliceBasis {
+  motion: FeatureMotion;
   /** Sparse infill density, 0..1. */
   infill: number;
   /** Support body density as sliced (a halving of 100 %), 0..1; 0 with supports off or at 0 %. */
@@ -54,6 +85,40 @@ export const SKIRT_DISTANCE_MM = 6;
 export const INFILL_ANCHOR_MM = 2.7;
 
 const finitePositive = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
+
+/** The service's own config (slicer/config.ts, base-config.ts): one print speed for inner perimeters, infill and
+ *  support, half of it for external perimeters, top surfaces, bridges and gap fill; one acceleration. */
+export function referenceMotion(p: ResolvedPrinter): FeatureMotion {
+  const v = Math.min(p.print_speed, p.max_print_speed);
+  return {
+    perimeter_mm_s: v,
+    external_perimeter_mm_s: v / 2,
+    infill_mm_s: v,
+    solid_infill_mm_s: v,
+    top_solid_infill_mm_s: v / 2,
+    bridge_mm_s: v / 2,
+    gap_fill_mm_s: v / 2,
+    support_mm_s: v,
+    support_interface_mm_s: v,
+    first_layer_mm_s: Math.min(p.first_layer_speed, p.max_print_speed),
+    travel_mm_s: p.travel_speed,
+    perimeter_acceleration_mm_s2: p.acceleration_print,
+    infill_acceleration_mm_s2: p.acceleration_print,
+    travel_acceleration_mm_s2: p.acceleration_travel,
+    slowdown_below_layer_time_s: SLOWDOWN_BELOW_LAYER_TIME_S,
+    min_print_speed_mm_s: MIN_PRINT_SPEED_MM_S,
+  };
+}
+
+/** A stated motion, checked: every figure a finite number above 0 (the layer time may be 0: no slowdown). */
+function checkedMotion(m: FeatureMotion): FeatureMotion {
+  if (typeof m !== 'object' || m === null) refuse('invalid_settings', 'motion must be an object.');
+  for (const [name, v] of Object.entries(m)) {
+    const ok = name === 'slowdown_below_layer_time_s' ? finiteNonNegative(v) : finitePositive(v);
+    if (!ok) refuse('invalid_settings', `motion.${name} must be a finite number above 0 (got ${String(v)}).`);
+  }
+  return m;
+}
 const finiteNonNegative = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 /** PrusaSlicer's spacing of adjacent extrusions of width w and height h (rounded sides): w − h·(1 − π/4). */
@@ -132,6 +197,7 @@ export function sliceParams(s: EstimateSettings): SliceParams {
     spacing_mm: flowSpacing(1.125 * p.nozzle_diameter, h),
     thin_spacing_mm: flowSpacing(p.nozzle_diameter, h),
     filament_density_g_cm3: m.density,
+    motion: s.motion ? checkedMotion(s.motion) : referenceMotion(p),
   };
 }
 

@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { vendorFlatOptions } from '../helpers/vendor-preset.ts';
 
 const PRINTER = 'Original Prusa i3 MK3S & MK3S+';
 const FILAMENT = 'Prusament PLA';
@@ -83,6 +84,29 @@ test("each quality slices with its own preset's settings and options", async () 
   assert.ok(
     draft.print_stats.print_time_s < fine.print_stats.print_time_s,
     `draft ${draft.print_stats.print_time_s} s, quality ${fine.print_stats.print_time_s} s`,
+  );
+});
+
+test("the widget's estimate follows each preset's own speeds, not one print speed", async () => {
+  const widget = await api.get('/v2/widget/config');
+  assert.equal(widget.status, 200, JSON.stringify(widget.body));
+  const presets: [label: string, print: string][] = [
+    ['0.30mm DRAFT', PRINTS[2]!],
+    ['0.20mm QUALITY', PRINTS[0]!],
+  ];
+  for (const [label, print] of presets) {
+    const preset = vendorFlatOptions({ printer: PRINTER, print, filament: FILAMENT }, server.deps.config.slicerBinary);
+    const quality = widget.body.qualities.find((q: { label: string }) => q.label === label);
+    const motion = quality.slice_settings.motion;
+    assert.equal(motion.perimeter_mm_s, Number(preset.perimeter_speed), `${label}: perimeters`);
+    assert.equal(motion.infill_mm_s, Number(preset.infill_speed), `${label}: infill`);
+    assert.equal(motion.external_perimeter_mm_s, Number(preset.external_perimeter_speed), `${label}: external`);
+    assert.ok(motion.external_perimeter_mm_s < motion.infill_mm_s, `${label}: the outer wall is slower than infill`);
+  }
+  assert.deepEqual(
+    widget.body.slice_settings.motion,
+    widget.body.qualities.find((q: { label: string }) => q.label === '0.20mm QUALITY').slice_settings.motion,
+    "the default choices' settings are the default preset's",
   );
 });
 
