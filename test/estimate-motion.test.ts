@@ -57,6 +57,18 @@ test('speeds per feature as stated, percentages of the speed they derive from, a
   assert.equal(m.min_print_speed_mm_s, 15);
 });
 
+test('a long retraction and a lift around each travel take their time', () => {
+  const plain = motionOfOptions({ ...MK3S, retract_length: '0.8', retract_speed: '35', retract_lift: '0' }, settings());
+  const lifted = motionOfOptions(
+    { ...MK3S, retract_length: '0.8', retract_speed: '35', retract_lift: '0.4' },
+    settings(),
+  );
+  const bowden = motionOfOptions({ ...MK3S, retract_length: '5', retract_speed: '40', retract_lift: '0' }, settings());
+  // 0.4 mm up and down at the 10 mm/s a config without Z limits or a Z travel speed is read with.
+  assert.ok(Math.abs(lifted.retraction_s - plain.retraction_s - 0.08) < 1e-9, `${lifted.retraction_s} s`);
+  assert.ok(bowden.retraction_s > 3 * plain.retraction_s, `${bowden.retraction_s} s against ${plain.retraction_s} s`);
+});
+
 test('automatic speeds (0) print as fast as the volumetric limit allows, within the maximum print speed', () => {
   const m = motionOfOptions({ ...MK3S, infill_speed: '0', perimeter_speed: '0', max_print_speed: '80' }, settings());
   // 15 mm³/s over a 0.2 mm × 0.45 mm line is 167 mm/s, above the 80 mm/s maximum.

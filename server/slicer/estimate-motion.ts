@@ -4,7 +4,7 @@
 // PrusaSlicer reads them: a percentage is of the speed it derives from, 0 is automatic (the maximum print speed,
 // within the filament's volumetric limit), and accelerations of 0 fall back to the default, then to the machine's
 // limits when the config emits them or applies them to its estimate.
-import type { EstimateSettings, FeatureMotion } from '../../shared/estimate/index.ts';
+import { retractionPairSeconds, type EstimateSettings, type FeatureMotion } from '../../shared/estimate/index.ts';
 import type { ResolvedSettings } from '../../shared/settings.ts';
 import { buildSliceConfig, type SliceSettings } from './config.ts';
 
@@ -29,6 +29,24 @@ const positive = (v: number) => (Number.isFinite(v) && v > 0 ? v : 0);
 function limitsApply(options: Options): boolean {
   const usage = options.machine_limits_usage ?? 'time_estimate_only';
   return usage === 'emit_to_gcode' || usage === 'time_estimate_only';
+}
+
+/** A retraction, its deretraction and the lift around a travel, as the config states them. */
+function retractionOf(o: Options): number {
+  const retract = positive(numberOf(o, 'retract_speed')) || 35;
+  const limits = limitsApply(o);
+  const zLimit = limits ? positive(numberOf(o, 'machine_max_feedrate_z')) : 0;
+  const zStated = positive(numberOf(o, 'travel_speed_z')) || zLimit || 10;
+  return retractionPairSeconds(
+    Math.max(0, numberOf(o, 'retract_length') || 0),
+    {
+      retract,
+      deretract: positive(numberOf(o, 'deretract_speed')) || retract,
+      acceleration: (limits && positive(numberOf(o, 'machine_max_acceleration_retracting'))) || 1250,
+    },
+    Math.max(0, numberOf(o, 'retract_lift') || 0),
+    zLimit ? Math.min(zStated, zLimit) : zStated,
+  );
 }
 
 /** What the estimator reads of a quote's settings: with the slice's own motion where they carry imported options. */
@@ -78,6 +96,7 @@ export function motionOfOptions(o: Options, settings: ResolvedSettings): Feature
     perimeter_acceleration_mm_s2: accel('perimeter_acceleration'),
     infill_acceleration_mm_s2: accel('infill_acceleration'),
     travel_acceleration_mm_s2: travelMachine ? Math.min(travelStated, travelMachine) : travelStated,
+    retraction_s: retractionOf(o),
     slowdown_below_layer_time_s:
       o.cooling?.split(',')[0]?.trim() === '0' ? 0 : Math.max(0, numberOf(o, 'slowdown_below_layer_time') || 0),
     min_print_speed_mm_s: positive(numberOf(o, 'min_print_speed')) || 10,

@@ -237,7 +237,8 @@ function computeFeatures(
       Number(q.infill * sparse > 0) +
       Number(supportFill > 0);
     const hops = area > 0 ? Math.max(0, contours + islands * regionKinds - 1) : 0;
-    const travel = hops * hopTime(Math.sqrt(area / islands), m.travel_mm_s, m.travel_acceleration_mm_s2);
+    const travel =
+      hops * hopTime(Math.sqrt(area / islands), m.travel_mm_s, m.travel_acceleration_mm_s2, m.retraction_s);
     time.travel += travel;
     let layerTime = travel;
     if (i === 0) {

@@ -13,6 +13,7 @@ export {
   type VolumeTerms,
 } from './features.ts';
 export { MAX_CORNER_TRIANGLES, MAX_LAYERS, MAX_SEGMENTS } from './layer-sweep.ts';
+export { retractionPairSeconds } from './motion-time.ts';
 export { placeMesh, type MeshPlacement } from './place-mesh.ts';
 export {
   checkCalibration,

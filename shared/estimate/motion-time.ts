@@ -256,7 +256,23 @@ export function planLayerWalls(section: Paths64, w: WallMotion, maxArea = Infini
  *  retraction is not part of the estimator's settings), about the 0.09 s the slicer's estimate gives them. */
 export const RETRACTION_PAIR_S = 2 * segmentTime(0.8, 1.5, 1.5, 35, 1250);
 
+/** A retraction of `length` mm and its deretraction at their speeds, and a lift of `lift` mm up and down at `zSpeed`
+ *  around the travel (a shop's own config: docs/estimate.md, "A shop's own speeds"). */
+export function retractionPairSeconds(
+  length: number,
+  speeds: { retract: number; deretract: number; acceleration: number },
+  lift: number,
+  zSpeed: number,
+): number {
+  const filament =
+    length > 0
+      ? segmentTime(length, 0, 0, speeds.retract, speeds.acceleration) +
+        segmentTime(length, 0, 0, speeds.deretract, speeds.acceleration)
+      : 0;
+  return filament + (lift > 0 ? (2 * lift) / zSpeed : 0);
+}
+
 /** A travel of `distance` mm from rest to rest at speed v and acceleration a, with a retraction around it. */
-export function hopTime(distance: number, v: number, a: number): number {
-  return RETRACTION_PAIR_S + (distance > 0 ? segmentTime(distance, 0, 0, v, a) : 0);
+export function hopTime(distance: number, v: number, a: number, retraction = RETRACTION_PAIR_S): number {
+  return retraction + (distance > 0 ? segmentTime(distance, 0, 0, v, a) : 0);
 }

@@ -4,6 +4,7 @@
 // 100 %, first layer as high as the others. Kept here, not imported from server/, so the browser can run it.
 import type { ResolvedMaterial, ResolvedPrinter } from '../settings.ts';
 import { refuse } from './errors.ts';
+import { RETRACTION_PAIR_S } from './motion-time.ts';
 
 /** What the estimator reads of resolved settings (the quote section changes no slice). */
 export interface EstimateSettings {
@@ -36,6 +37,8 @@ export interface FeatureMotion {
   perimeter_acceleration_mm_s2: number;
   infill_acceleration_mm_s2: number;
   travel_acceleration_mm_s2: number;
+  /** A retraction and its deretraction around a travel, with the lift if the config lifts the nozzle, s. */
+  retraction_s: number;
   /** Cooling: a layer faster than this is slowed down to it, never below min_print_speed_mm_s. */
   slowdown_below_layer_time_s: number;
   min_print_speed_mm_s: number;
@@ -105,6 +108,7 @@ export function referenceMotion(p: ResolvedPrinter): FeatureMotion {
     perimeter_acceleration_mm_s2: p.acceleration_print,
     infill_acceleration_mm_s2: p.acceleration_print,
     travel_acceleration_mm_s2: p.acceleration_travel,
+    retraction_s: RETRACTION_PAIR_S,
     slowdown_below_layer_time_s: SLOWDOWN_BELOW_LAYER_TIME_S,
     min_print_speed_mm_s: MIN_PRINT_SPEED_MM_S,
   };
@@ -114,7 +118,8 @@ export function referenceMotion(p: ResolvedPrinter): FeatureMotion {
 function checkedMotion(m: FeatureMotion): FeatureMotion {
   if (typeof m !== 'object' || m === null) refuse('invalid_settings', 'motion must be an object.');
   for (const [name, v] of Object.entries(m)) {
-    const ok = name === 'slowdown_below_layer_time_s' ? finiteNonNegative(v) : finitePositive(v);
+    const mayBeZero = name === 'slowdown_below_layer_time_s' || name === 'retraction_s';
+    const ok = mayBeZero ? finiteNonNegative(v) : finitePositive(v);
     if (!ok) refuse('invalid_settings', `motion.${name} must be a finite number above 0 (got ${String(v)}).`);
   }
   return m;
