@@ -14,8 +14,9 @@ import {
   type Calibration,
   type Estimate,
   type Features,
+  withUnmeasuredRanges,
 } from '../../shared/estimate/index.ts';
-import { detectSlicer, estimateSettingsOf, printStats } from '../slicer/index.ts';
+import { detectSlicer, estimateSettingsOf, printStats, type SliceSettings } from '../slicer/index.ts';
 import type { SliceMeasure } from '../slicer/index.ts';
 import type { QuoteRow } from './sql.ts';
 import type { PresentedEstimate, StoredResolution } from './model.ts';
@@ -35,6 +36,8 @@ export const calibrationScope = (row: Pick<QuoteRow, 'printer' | 'resolved'>) =>
 /** The scope of a printer (its label) and a material profile. */
 export const scopeOf = (printer: string | null, materialProfileId: string | undefined) =>
   `${printer ?? ''}|${materialProfileId ?? ''}`;
+
+const SHIPPED_FOR_OWN_CONFIGS = withUnmeasuredRanges(DEFAULT_CALIBRATION);
 
 /** Features measured in this process, by slicing key: a prefetched upload's estimate is ready before it is asked. */
 const FEATURES_KEPT = 200;
@@ -59,16 +62,20 @@ export function createEstimator(db: Queryable) {
     return made;
   }
 
+  /** `settings`: what the estimate is for; a shop's own imported config starts from the shipped coefficients with
+   *  unmeasured ranges, since the shipped residuals describe only the service's own config. */
   async function calibrationFor(
     accountId: string,
     scope: string,
+    settings: SliceSettings,
   ): Promise<{ calibration: Calibration; source: PresentedEstimate['calibration'] }> {
+    const shipped = settings.imported ? SHIPPED_FOR_OWN_CONFIGS : DEFAULT_CALIBRATION;
     const [row] = await db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM calibration_samples WHERE account_id = $1 AND scope = $2',
       [accountId, scope],
     );
     const count = Math.min(row?.n ?? 0, CALIBRATION_WINDOW);
-    if (count < MIN_CALIBRATION_SAMPLES) return { calibration: DEFAULT_CALIBRATION, source: 'shipped' };
+    if (count < MIN_CALIBRATION_SAMPLES) return { calibration: shipped, source: 'shipped' };
     const key = `${accountId} ${scope}`;
     const known = fitted.get(key);
     if (known && known.count === (row?.n ?? 0)) return { calibration: known.calibration, source: 'account' };
@@ -84,7 +91,7 @@ export function createEstimator(db: Queryable) {
       samples
         .filter((s) => s.features?.version === FEATURES_VERSION)
         .map((s) => ({ features: s.features, volume_mm3: s.volume_mm3, time_s: s.time_s, group: s.model })),
-      { prior: DEFAULT_CALIBRATION },
+      { prior: shipped },
     );
     if (fitted.size > 1000) fitted.clear();
     fitted.set(key, { count: row?.n ?? 0, calibration });
@@ -170,7 +177,11 @@ export async function estimateQuote(deps: Deps, row: QuoteRow): Promise<Presente
   if (!resolved) return null;
   try {
     const features = await quoteFeatures(deps, { ...row, resolved }, row.caller ?? `acct:${row.account_id}`);
-    const { calibration, source } = await deps.estimator.calibrationFor(row.account_id, calibrationScope(row));
+    const { calibration, source } = await deps.estimator.calibrationFor(
+      row.account_id,
+      calibrationScope(row),
+      resolved.settings,
+    );
     const estimate = predict(features, resolved.settings, calibration);
     const presented = presentEstimate(estimate, features, resolved, source);
     await deps.db.query(

@@ -105,7 +105,7 @@ async function estimateMinor(deps: Deps, auth: Auth, file: FileRow, row: Row, fe
     const features = await featuresOf(row);
     const printer = printerLabel(row.resolved.settings.printer);
     const scope = calibrationScope({ printer, resolved: row.resolved });
-    const { calibration, source } = await deps.estimator.calibrationFor(accountId, scope);
+    const { calibration, source } = await deps.estimator.calibrationFor(accountId, scope, row.resolved.settings);
     const e = predict(features, row.resolved.settings, calibration);
     const shown = presentEstimate(e, features, row.resolved, source);
     return roundHalfUp(shown.total_price * 10 ** digitsOf(row));

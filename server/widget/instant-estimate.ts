@@ -76,7 +76,7 @@ export async function estimateFromFeatures(
   const choices = checkChoices(offer, body.choices);
   const resolution = await resolveSettings(deps.db, auth.account.id, {}, choicesLayer(offer, choices));
   const scope = scopeOf(printerLabel(resolution.settings.printer), resolution.material.id);
-  const { calibration, source } = await deps.estimator.calibrationFor(auth.account.id, scope);
+  const { calibration, source } = await deps.estimator.calibrationFor(auth.account.id, scope, resolution.settings);
   try {
     const estimate = predict(body.features, resolution.settings, calibration);
     return { estimate: checkFigures(presentEstimate(estimate, body.features, resolution, source)), choices };

@@ -123,6 +123,20 @@ export const UNCALIBRATED: Calibration = {
   ratio: structuredClone(UNMEASURED),
 };
 
+/**
+ * A calibration's coefficients with ranges no residual measured: for a printer config it was not fitted on (a shop's
+ * imported one, docs/estimate.md "A shop's own speeds"), whose errors its residuals do not describe, until the
+ * shop's own slices measure them.
+ */
+export function withUnmeasuredRanges(c: Calibration): Calibration {
+  return {
+    ...c,
+    volume: { ...c.volume, range: { ...UNMEASURED.volume } },
+    time: { ...c.time, range: { ...UNMEASURED.time } },
+    supports: structuredClone(UNMEASURED),
+  };
+}
+
 /** Which family of ranges a feature set's estimate takes. */
 export const familyOf = (f: Features): 'plain' | 'supports' =>
   f.basis.support_overhang_angle === null ? 'plain' : 'supports';

@@ -16,6 +16,7 @@ export { MAX_CORNER_TRIANGLES, MAX_LAYERS, MAX_SEGMENTS } from './layer-sweep.ts
 export { retractionPairSeconds } from './motion-time.ts';
 export { placeMesh, type MeshPlacement } from './place-mesh.ts';
 export {
+  withUnmeasuredRanges,
   checkCalibration,
   fitCalibration,
   UNCALIBRATED,

@@ -3,7 +3,10 @@
 // offer may name them; a profile a quality slices with is not deleted from under it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { widgetShopper } from '../helpers/shopper.ts';
+import { parseModel } from '../../shared/model/index.ts';
+import { extractFeatures, type EstimateSettings } from '../../shared/estimate/index.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { vendorFlatOptions } from '../helpers/vendor-preset.ts';
 
@@ -11,6 +14,7 @@ const PRINTER = 'Original Prusa i3 MK3S & MK3S+';
 const FILAMENT = 'Prusament PLA';
 // The first print is the printer's default profile, so its quality is the default one.
 const PRINTS = ['0.20mm QUALITY @MK3', '0.15mm QUALITY @MK3', '0.30mm DRAFT @MK3'];
+const SHOP = 'https://presets-shop.example';
 
 let server: TestServer;
 let api: ApiClient;
@@ -108,6 +112,31 @@ test("the widget's estimate follows each preset's own speeds, not one print spee
     widget.body.qualities.find((q: { label: string }) => q.label === '0.20mm QUALITY').slice_settings.motion,
     "the default choices' settings are the default preset's",
   );
+});
+
+test("a shopper's estimate on the shop's printer: slower for its slower walls, with a range no residual has narrowed", async () => {
+  const shop = await merchantShop(server, 'presets-widget@example.com', SHOP);
+  const library = { vendor: 'PrusaResearch', printer: PRINTER, prints: [PRINTS[0]!], filaments: [FILAMENT] };
+  assert.equal((await shop.api.post('/v2/profiles/import', { library, default: true })).status, 201);
+  const shopper = widgetShopper(server, shop.key, SHOP);
+  const published: EstimateSettings = (await shopper.get('/v2/widget/config')).body.slice_settings;
+  assert.ok(published.motion, "the shop's own speeds are published");
+  const mesh = parseModel(new TextEncoder().encode(CUBE_OBJ), 'obj').mesh;
+  const priced = async (settings: EstimateSettings) => {
+    const res = await shopper.post('/v2/widget/estimate', { features: extractFeatures(mesh, settings) });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body.estimate;
+  };
+  const own = await priced(published);
+  const oneSpeed = await priced({ printer: published.printer, material: published.material });
+  assert.ok(
+    own.estimated_time_seconds > oneSpeed.estimated_time_seconds,
+    `${own.estimated_time_seconds} s with its 45/25 mm/s walls, ${oneSpeed.estimated_time_seconds} s read as one speed`,
+  );
+  const [lo, hi] = own.time_range;
+  const t = own.estimated_time_seconds;
+  assert.ok(hi - t >= 0.39 * t && t - lo >= 0.39 * t, `time range ${lo}–${hi} s around ${t} s`);
+  assert.equal(own.calibration, 'shipped');
 });
 
 test('a saved offer may name a printer profile per quality; only the account’s own', async () => {
