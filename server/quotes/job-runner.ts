@@ -84,7 +84,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
   /** Claims the next quote by fair share (claim-sql.ts) for a normal slot, or for the short lane. */
   async function claim(rule: SlotRule) {
     return deps.db.transaction(async (tx) => {
-      const claimed = await claimJob(tx, owner, leaseMs, rule);
+      const claimed = await claimJob(tx, owner, leaseMs, rule, [...holders.keys(), ...inLane]);
       if (claimed && claimed.previous_status === 'queued') await jobStatusChanged(tx, claimed, 'queued', deps.now());
       return claimed;
     });

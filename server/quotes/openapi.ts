@@ -480,7 +480,11 @@ export const quoteSchemas = {
       },
       file_id: { type: 'string' },
       file_name: { type: 'string' },
-      attempts: { type: 'integer' },
+      attempts: {
+        type: 'integer',
+        description:
+          "Slices of the job a worker started: 1 normally, one more each time a worker died mid-slice (or stopped answering for longer than the job's lease) and another took it over. A slice handed back by a stopping worker, or moved from the short lane to a normal slot, is not counted. A job whose slice was interrupted 3 times fails with `worker_lost`",
+      },
       created_at: timestamp,
       started_at: nullableTime,
       finished_at: nullableTime,

@@ -1202,6 +1202,7 @@ export interface components {
       slices_ahead: number | null;
       file_id: string;
       file_name: string;
+      /** @description Slices of the job a worker started: 1 normally, one more each time a worker died mid-slice (or stopped answering for longer than the job's lease) and another took it over. A slice handed back by a stopping worker, or moved from the short lane to a normal slot, is not counted. A job whose slice was interrupted 3 times fails with `worker_lost` */
       attempts: number;
       /**
        * Format: date-time
