@@ -93,6 +93,11 @@ export interface Config {
   /** Slicer seconds per hour a shop's prefetches may use, all its shoppers' uploads together (its own budget). */
   prefetchSecondsPerShopHour: number;
   quoteSyncWaitMs: number;
+  /**
+   * The longest a 202 waits for the quote's instant estimate (QUOTE_ESTIMATE_WAIT_MS); one not made by then is
+   * answered null and shown by the job read once made (docs/estimate.md).
+   */
+  quoteEstimateWaitMs: number;
   jobLeaseMs: number;
   workerRole: 'all' | 'api' | 'worker';
   webhookSweepIntervalMs: number;
@@ -144,6 +149,13 @@ export interface Config {
   /** The same for the uploads of one widget key's shoppers. */
   diskWidgetSharePercent: number;
 }
+
+/**
+ * How long a 202 waits for the instant estimate unless QUOTE_ESTIMATE_WAIT_MS says otherwise: about three times what
+ * measuring 3DBenchy (11 MB) takes on an idle host (1.5 s), so a typical part's 202 carries its estimate even on a
+ * moderately busy one, while a loaded host still answers within seconds; a later estimate is read from the job.
+ */
+export const DEFAULT_QUOTE_ESTIMATE_WAIT_MS = 5000;
 
 export const SIGNUP_MODES = ['open', 'invite', 'off'] as const;
 export type SignupMode = (typeof SIGNUP_MODES)[number];
@@ -389,6 +401,7 @@ export function loadConfig(env: Env = process.env): Config {
     prefetchMaxSeconds: int(env, 'PREFETCH_MAX_SECONDS', 20, 0, 3600),
     prefetchSecondsPerShopHour: int(env, 'PREFETCH_SECONDS_PER_SHOP_HOUR', 900, 0, 10_000_000),
     quoteSyncWaitMs: int(env, 'QUOTE_SYNC_WAIT_MS', 60_000, 0, 600_000),
+    quoteEstimateWaitMs: int(env, 'QUOTE_ESTIMATE_WAIT_MS', DEFAULT_QUOTE_ESTIMATE_WAIT_MS, 0, 60_000),
     jobLeaseMs: int(env, 'JOB_LEASE_MS', 60_000, 1000, 3_600_000),
     workerRole: role,
     webhookSweepIntervalMs: int(env, 'WEBHOOK_SWEEP_INTERVAL_MS', 30_000, 50, 86_400_000),

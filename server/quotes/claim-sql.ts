@@ -28,11 +28,18 @@ export interface SlotRule {
 /** A claimed job, with how many more of its account's quotes wait (a backlog marks bulk work: see sliceNiceness). */
 export type ClaimedJob = QuoteRow & { previous_status: QuoteStatus; backlog: number };
 
+/**
+ * Claims the next quote for `owner`. `slicing`: the quotes this worker is slicing now, never claimed again by it even
+ * when their lease lapsed (a heartbeat late on a loaded host): a second slice of the same job in the same process
+ * would count an attempt that was never lost. Another worker may still take such a job over; the first one's
+ * heartbeat then finds the lease gone and stops its slice.
+ */
 export async function claimJob(
   db: Queryable,
   owner: string,
   leaseMs: number,
   rule: SlotRule,
+  slicing: readonly string[] = [],
 ): Promise<ClaimedJob | undefined> {
   const [row] = await db.query<ClaimedJob>(
     `WITH busy AS (
@@ -59,7 +66,8 @@ export async function claimJob(
        LEFT JOIN used_account ua ON ua.account_id = q.account_id
        LEFT JOIN busy_caller bc ON bc.account_id = q.account_id AND bc.caller = coalesce(q.caller, '')
        LEFT JOIN used_caller uc ON uc.account_id = q.account_id AND uc.caller = coalesce(q.caller, '')
-       WHERE (q.status = 'queued' OR (q.status = 'processing' AND q.lease_expires_at < now()))
+       WHERE (q.status = 'queued' OR (q.status = 'processing' AND q.lease_expires_at < now()
+                                       AND NOT (q.id = ANY($7::text[]))))
          AND NOT EXISTS (SELECT 1 FROM quotes o WHERE o.slicing_key = q.slicing_key AND o.id <> q.id
                            AND o.status = 'processing' AND o.lease_expires_at >= now())
          AND NOT EXISTS (SELECT 1 FROM prefetches p WHERE p.slicing_key = q.slicing_key AND p.lease_expires_at >= now())
@@ -75,7 +83,7 @@ export async function claimJob(
      RETURNING q.*, next.previous_status,
        (SELECT count(*) FROM quotes w WHERE w.account_id = q.account_id AND w.status = 'queued' AND w.id <> q.id)::int
          AS backlog`,
-    [owner, leaseMs, FAIR_SHARE_WINDOW_S, rule.lastSlot, rule.heldAccounts, rule.shortLaneS ?? null],
+    [owner, leaseMs, FAIR_SHARE_WINDOW_S, rule.lastSlot, rule.heldAccounts, rule.shortLaneS ?? null, slicing],
   );
   return row;
 }

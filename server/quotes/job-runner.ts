@@ -29,8 +29,11 @@ const JOBS_CHANNEL = 'slicequote_jobs';
 export interface JobRunner {
   /** New work was queued: claim it now rather than at the next poll. */
   wake(): void;
-  /** Resolves when the job has finished (completed or failed), or false after timeoutMs. */
-  waitFor(id: string, timeoutMs: number): Promise<boolean>;
+  /**
+   * Resolves when the job has finished (completed or failed), or false after timeoutMs or once `signal` aborts (the
+   * caller stopped waiting for another reason: its timers and poll end with it).
+   */
+  waitFor(id: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
   start(): void;
   stop(): Promise<void>;
   /** The file was deleted or rescaled: its unfinished quotes and prefetches end, in the caller's transaction. */
@@ -81,7 +84,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
   /** Claims the next quote by fair share (claim-sql.ts) for a normal slot, or for the short lane. */
   async function claim(rule: SlotRule) {
     return deps.db.transaction(async (tx) => {
-      const claimed = await claimJob(tx, owner, leaseMs, rule);
+      const claimed = await claimJob(tx, owner, leaseMs, rule, [...holders.keys(), ...inLane]);
       if (claimed && claimed.previous_status === 'queued') await jobStatusChanged(tx, claimed, 'queued', deps.now());
       return claimed;
     });
@@ -192,7 +195,7 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
     wake: wakeAll,
     endFileWork: (tx, fileId, change) => endFileWork(tx, fileId, change, deps.now()),
     sliceAside: asideSlicer(deps, pool),
-    async waitFor(id, timeoutMs) {
+    async waitFor(id, timeoutMs, signal) {
       const isDone = async () => ['completed', 'failed'].includes((await quoteStatus(deps.db, id)) ?? '');
       if (await isDone()) return true;
       return new Promise<boolean>((resolve) => {
@@ -203,13 +206,17 @@ export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobR
           clearTimeout(deadline);
           clearInterval(poll);
           finished.off(id, onFinished);
+          signal?.removeEventListener('abort', onAbort);
           resolve(v);
         };
         const onFinished = () => settle(true);
+        const onAbort = () => settle(false);
         finished.on(id, onFinished);
         // Another process may be the one slicing it: look at the row now and then too.
         const poll = setInterval(async () => (await isDone().catch(() => false)) && settle(true), 500);
         const deadline = setTimeout(() => settle(false), timeoutMs);
+        if (signal?.aborted) settle(false);
+        else signal?.addEventListener('abort', onAbort, { once: true });
       });
     },
     start() {

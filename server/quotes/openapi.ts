@@ -31,7 +31,7 @@ const preferWait = {
   in: 'header',
   required: false,
   description:
-    "`wait=<seconds>`: hold the connection at most this long (never longer than the server's QUOTE_SYNC_WAIT_MS) before answering 202 with the job and its estimate; `respond-async`: answer 202 at once unless the slice is cached. The answer's `Preference-Applied` says what was applied.",
+    "`wait=<seconds>`: hold the connection at most this long (never longer than the server's QUOTE_SYNC_WAIT_MS) before answering 202 with the job and its estimate (when made in time); `respond-async`: answer 202 at once unless the slice is cached. The answer's `Preference-Applied` says what was applied.",
   schema: { type: 'string', maxLength: 200 },
 };
 const jobPreferHeader = {
@@ -368,7 +368,7 @@ export const quoteSchemas = {
       estimate: {
         oneOf: [ref('Estimate'), { type: 'null' }],
         description:
-          'The instant estimate while the slice runs; null when none can be made for this model (the exact quote decides)',
+          "The instant estimate while the slice runs. Null when none can be made for this model (the exact quote decides), or when it was not made within the server's QUOTE_ESTIMATE_WAIT_MS (default 5 s; a loaded host measures a large mesh slower) or before the job finished: the job (`GET /v2/jobs/{job_id}`) shows it once it is made",
       },
     },
   },
@@ -447,7 +447,8 @@ export const quoteSchemas = {
       },
       estimate: {
         oneOf: [ref('Estimate'), { type: 'null' }],
-        description: 'While the job waits or slices: its instant estimate (not a price); null once it has finished',
+        description:
+          'While the job waits or slices: its instant estimate (not a price) from the moment it is made, also when the 202 answered without it; null before that, when none can be made, and once the job has finished',
       },
       stage: {
         type: ['string', 'null'],
@@ -479,7 +480,11 @@ export const quoteSchemas = {
       },
       file_id: { type: 'string' },
       file_name: { type: 'string' },
-      attempts: { type: 'integer' },
+      attempts: {
+        type: 'integer',
+        description:
+          "Slices of the job a worker started: 1 normally, one more each time a worker died mid-slice (or stopped answering for longer than the job's lease) and another took it over. A slice handed back by a stopping worker, or moved from the short lane to a normal slot, is not counted. A job whose slice was interrupted 3 times fails with `worker_lost`",
+      },
       created_at: timestamp,
       started_at: nullableTime,
       finished_at: nullableTime,
@@ -560,7 +565,7 @@ export const quotePaths = {
       parameters: [fileId, shopperToken, idempotencyKey, preferWait],
       requestBody: quoteBody,
       description:
-        "Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate`. A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`; one thinner at its thinnest side than a layer of the chosen quality fails the same way with 422 `feature_too_small` (`details.thinnest_mm`, `details.layer_height_mm`). A shop's shopper (widget key) whose upload is multi-colour (the file's `multi_material` warning: several colours, materials or extruders, which one filament's slice would misprice) is refused the same way, never sliced: 422 `multi_material` with `details.assignment` (and `details.count`, the extruders, when known); an API caller gets the one-material price with the file's warning. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. A shop's shopper (widget key) whose part is predicted to take more slicer time than the offer's `max_slice_seconds` is refused before any slicing: 422 `model_too_complex` with `details.limit_seconds`, `details.predicted_seconds`, `details.over_limit` (the quality chosen, for offer choices) and `details.within_limit` (the offer's other qualities predicted within the limit with the same other choices, finest first, each `{quality, label, predicted_seconds}`; empty when none is). Slicer seconds are CPU seconds, which the server's load does not change. A slice may use at most 8 times its predicted CPU time (at least 60 s) (capped by SLICER_TIMEOUT_MS) and then fails with `slice_timeout`; its CPU seconds count against the caller's hourly slicer budget like any other slice's. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.",
+        "Resolves the settings, places the model on the printer (unit, scale, orientation: stated in `placement`), slices the canonical mesh with PrusaSlicer (or reuses an identical earlier slice), prices it, and saves it to history. If slicing outlasts QUOTE_SYNC_WAIT_MS (or the wait the client prefers: `Prefer: wait=<seconds>`, `Prefer: respond-async`) the answer is 202 with the job to poll and the instant `estimate` (null when not made within QUOTE_ESTIMATE_WAIT_MS: the job shows it once made). A model that fits the printer in no orientation fails at once, without slicing: 422 `exceeds_build_volume` with `details.exceeds`; one thinner at its thinnest side than a layer of the chosen quality fails the same way with 422 `feature_too_small` (`details.thinnest_mm`, `details.layer_height_mm`). A shop's shopper (widget key) whose upload is multi-colour (the file's `multi_material` warning: several colours, materials or extruders, which one filament's slice would misprice) is refused the same way, never sliced: 422 `multi_material` with `details.assignment` (and `details.count`, the extruders, when known); an API caller gets the one-material price with the file's warning. Prices: amounts in the request are in the shop currency; a `quote_config.currency` other than the shop's is converted with the shop's `exchange_rates` or refused with 422 `currency_not_offered` (`details.field` is `quote_config.currency`, `details.available` lists the currencies offered). Other 422 codes of pricing: `material_price_missing`, `price_out_of_range`. A shop's shopper (widget key) whose part is predicted to take more slicer time than the offer's `max_slice_seconds` is refused before any slicing: 422 `model_too_complex` with `details.limit_seconds`, `details.predicted_seconds`, `details.over_limit` (the quality chosen, for offer choices) and `details.within_limit` (the offer's other qualities predicted within the limit with the same other choices, finest first, each `{quality, label, predicted_seconds}`; empty when none is). Slicer seconds are CPU seconds, which the server's load does not change. A slice may use at most 8 times its predicted CPU time (at least 60 s) (capped by SLICER_TIMEOUT_MS) and then fails with `slice_timeout`; its CPU seconds count against the caller's hourly slicer budget like any other slice's. Every 422 refusal is recorded as a failed quote, sends quote.failed and names it in `details.quote_id`; a 400 (malformed request) is not a quote. A synchronous quote sends no job.status_changed events.",
       responses: {
         '200': ok('Quote', 'The completed quote'),
         '202': ok('JobAccepted', 'Still slicing: poll the job'),
@@ -580,7 +585,7 @@ export const quotePaths = {
       parameters: [fileId, shopperToken, idempotencyKey],
       requestBody: quoteBody,
       description:
-        'Same body as the synchronous quote. The quote id equals the job id. Emits job.status_changed on every transition and quote.completed or quote.failed at the end. A request refused with 422 before the job is queued is recorded as a failed quote too, sends quote.failed and names it in `details.quote_id`.',
+        'Same body as the synchronous quote. The quote id equals the job id. The 202 carries the instant `estimate` when it is made within QUOTE_ESTIMATE_WAIT_MS, else null (the job shows it once made). Emits job.status_changed on every transition and quote.completed or quote.failed at the end. A request refused with 422 before the job is queued is recorded as a failed quote too, sends quote.failed and names it in `details.quote_id`.',
       responses: {
         '202': ok('JobAccepted', 'Queued'),
         ...allowanceRefusal('QuoteAllowanceExhausted'),

@@ -39,6 +39,25 @@ function preferredWait(ctx: Context, configuredMs: number, unstatedMs = configur
   return ms;
 }
 
+/**
+ * The quote's estimate if it is made within QUOTE_ESTIMATE_WAIT_MS, else null; null too the moment the job finishes
+ * or fails first (the answer is then the job's outcome, not an estimate of it). The estimate is still made and stored
+ * either way: the job read shows it.
+ */
+async function estimateInTime(
+  deps: Deps,
+  jobId: string,
+  estimate: Promise<PresentedEstimate | null>,
+): Promise<PresentedEstimate | null> {
+  const stop = new AbortController();
+  try {
+    const ended = deps.jobs.waitFor(jobId, deps.config.quoteEstimateWaitMs, stop.signal).then(() => null);
+    return await Promise.race([estimate, ended]);
+  } finally {
+    stop.abort(); // the estimate won: the wait's timer and poll end now
+  }
+}
+
 function failure(row: QuoteRow): ApiError {
   const e = row.error ?? { code: 'quote_failed', message: 'The quote failed.', status: 500 };
   return new ApiError(e.status, e.code, e.message, { ...e.details, quote_id: row.id });
@@ -48,9 +67,10 @@ export function quotesRouter(deps: Deps) {
   const router = new Router<AppState>();
   const once = idempotent(deps);
   /**
-   * 202: the job to poll, with the instant estimate (null only when none can be made). The estimate is part of the
-   * answer, however long the busy host takes to measure it (the mesh workers bound that work): answered without
-   * it, a client whose slice finished first would never see one.
+   * 202: the job to poll, with the instant estimate when it was made in time (estimateInTime), else null. A client
+   * needs a prompt answer however loaded the host: measuring a large mesh waits its turn for the parse workers, and
+   * a 202 that waited for it could outlast the client's own timeout. An estimate made later is stored on the quote
+   * and shown by the job read; a client whose slice finished first gets the exact quote instead.
    */
   const accept = (ctx: Context, row: QuoteRow, estimate: PresentedEstimate | null) => {
     ctx.status = 202;
@@ -66,7 +86,7 @@ export function quotesRouter(deps: Deps) {
       row = (await quoteById(deps.db, row.account_id, row.id))!;
     }
     if (row.status !== 'completed' && row.status !== 'failed') {
-      const estimate = await created.estimate;
+      const estimate = await estimateInTime(deps, row.id, created.estimate);
       // The slice may have finished while the estimate was made: then the exact quote is the answer.
       row = (await quoteById(deps.db, row.account_id, row.id))!;
       if (row.status !== 'completed' && row.status !== 'failed') return accept(ctx, row, estimate);
@@ -77,7 +97,7 @@ export function quotesRouter(deps: Deps) {
 
   router.post('/v2/file/quote/:file_id/async', allow(deps, API_OR_WIDGET, 'quote'), jsonBody, once, async (ctx) => {
     const created = await createQuote(deps, ctx.state.auth, routeParam(ctx, 'file_id'), ctx.request.body, 'async');
-    accept(ctx, created.row, await created.estimate);
+    accept(ctx, created.row, await estimateInTime(deps, created.row.id, created.estimate));
   });
 
   // `Prefer: wait=<seconds>` holds the answer until the job finishes (at most JOB_WAIT_MAX_S): the caller learns of

@@ -256,8 +256,8 @@ test("a quote's instant estimate is measured in its caller's turn, not as a call
   assert.match(uploader, /^tok:/);
   gate.started.length = 0;
   // A quote that waits for its slice is estimated meanwhile: the mesh's features are measured by the parsers. The
-  // asynchronous route answers with the estimate whatever finishes first (a synchronous one answers the exact
-  // quote when the slice beats the estimate, as it may on a loaded host).
+  // asynchronous route answers 202 whatever finishes first, with the estimate when it is made in time (a
+  // synchronous one answers the exact quote when the slice beats the estimate, as it may on a loaded host).
   const quote = await api.post(`/v2/file/quote/${up.body.file_id}/async`, {
     material_config: { filament_type: 'PETG' },
   });

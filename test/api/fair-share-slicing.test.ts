@@ -79,8 +79,9 @@ test("two long slices of one account leave a slot for another account's quote; d
   const crowd = await upload(apiA, CROWD, 'crowd.obj');
   // The first long slice is held (stopped) the moment it runs: however fast or loaded the machine, it is still
   // running when the account's second one and the other account's quote ask, so the only free slot is the one
-  // the rule keeps from the account's second. (Answering a quote waits for its estimate, which on a loaded host
-  // can outlast the slice itself: the hold cannot wait for the answer.)
+  // the rule keeps from the account's second. (Answering a quote may wait for its estimate, up to
+  // QUOTE_ESTIMATE_WAIT_MS, and on a loaded host the slice can be under way by then: the hold cannot wait for the
+  // answer.)
   const first = apiA.post(`/v2/file/quote/${crowd}/async`, { printer_config: { layer_height: 0.1 } });
   const slicer = await until('the long slice to run', 60_000, async () => slicerOf(crowd));
   // Some work done first, so that its stop below has seconds to charge.

@@ -1,8 +1,9 @@
 // Fair shares of the slicer (docs/limits.md, "Slicer time"): claims go to the account, then the caller, that used
 // the slicer least recently; a worker's last free slot never goes to a long slice of an account that holds another
 // of its slots; queues are bounded per account and per shopper, never across accounts; a shopper's part above the
-// shop's slicer budget is refused before any slice, with the limit and the part's figure. Nothing here slices:
-// the server only queues (WORKER_ROLE=api), and claims are made by hand in transactions that are rolled back.
+// shop's slicer budget is refused before any slice, with the limit and the part's figure; a worker never claims
+// again a job it is slicing itself whose lease lapsed. Nothing here slices: the server only queues
+// (WORKER_ROLE=api), and claims are made by hand in transactions that are rolled back.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
@@ -151,6 +152,36 @@ test("a worker's last free slot never goes to an account that holds its other sl
   assert.deepEqual(await claimOrder(last, jobs, 3), ['job_b_long']);
   // Not the last slot: A's long slice may go (after B's, which has used less).
   assert.deepEqual((await claimOrder(NO_RULE, jobs, 3)).sort(), ['job_a_long', 'job_a_short', 'job_b_long']);
+});
+
+test('a job whose lease lapsed while its worker still slices it is not claimed again by that worker; another may take it over', async () => {
+  const a = await server.newAccount({ email: 'lapsed-a@example.test' });
+  await sql('DELETE FROM quotes WHERE status = $1', ['queued']);
+  const claims = await server.deps.db
+    .transaction(async (tx) => {
+      // w_test's heartbeat came late on a loaded host: its lease ran out a second ago, its slice runs on.
+      await tx.query(
+        `INSERT INTO quotes (id, account_id, file_id, file_name, mode, status, request, slicing_key, priority, caller,
+           predicted_s, attempts, lease_owner, lease_expires_at)
+         VALUES ('job_lapsed', $1, 'file_fair', 'x.stl', 'async', 'processing', '{}', 'k_lapsed', 1, 'ip:a', 0.5, 1,
+           'w_test', now() - interval '1 second')`,
+        [a.accountId],
+      );
+      const itself = await claimJob(tx, 'w_test', 60_000, NO_RULE, ['job_lapsed']);
+      const other = await claimJob(tx, 'w_other', 60_000, NO_RULE, []);
+      throw Object.assign(new Error('rollback'), { claims: { itself, other } });
+    })
+    .catch((err: { claims?: Record<string, Awaited<ReturnType<typeof claimJob>>> }) => {
+      if (!err.claims) throw err;
+      return err.claims;
+    });
+  // Its own slice is the job's one attempt: a second slice by the same worker would count one never lost.
+  assert.equal(claims.itself, undefined);
+  // Another worker takes it over, as from a dead one: its first slice counts as an attempt (the first worker's
+  // heartbeat finds the lease gone and stops it).
+  assert.equal(claims.other?.id, 'job_lapsed');
+  assert.equal(claims.other?.attempts, 2);
+  assert.equal(claims.other?.lease_owner, 'w_other');
 });
 
 test("one account's full queue answers 503 to that account only; one shopper's full queue 429 to that shopper only", async () => {

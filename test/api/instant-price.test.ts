@@ -166,8 +166,8 @@ test("a shopper's quote is sliced before the merchant's waiting ones, and shows 
   const benchy = await api.uploadBytes('/v2/file', BENCHY, 'benchy.stl');
   const merchantParts = await Promise.all([18, 19].map((n) => api.uploadBytes('/v2/file', part(n), `m${n}.obj`)));
   // The slicer is busy with a merchant's Benchy; while it slices, its job shows the slicer's stage. Followed from
-  // the moment it exists: the answer to its request waits for its estimate, which a loaded host can make slower
-  // than the slice.
+  // the moment it exists: the answer to its request may wait for its estimate (QUOTE_ESTIMATE_WAIT_MS), which a
+  // loaded host can make slower than the slice.
   const asking = api.post(`/v2/file/quote/${benchy.body.file_id}/async`, { printer_config: { fill_density: 33 } });
   const busyId = await until('the Benchy job', 60_000, async () => {
     const [row] = await sql<{ id: string }>('SELECT id FROM quotes WHERE file_id = $1', [benchy.body.file_id]);

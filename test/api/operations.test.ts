@@ -99,7 +99,7 @@ test("a stopping worker hands its job back at once, without spending one of the 
     const api = worker.client(a.token);
     const file = (await api.uploadBytes('/v2/file', corpusBytes('stl', 'cube20_ascii.stl'), 'cube.stl')).body.file_id;
     // The slicer is held (stopped) the moment it runs: the job is certainly being sliced when the worker stops,
-    // however fast the slice or slow the 202 (it carries the instant estimate), so a small part serves.
+    // however fast the slice or slow the 202 (it may wait for the instant estimate), so a small part serves.
     const asking = api.post(`/v2/file/quote/${file}/async`, {});
     const held = holdSlicers(await until('the worker to take the job', 60_000, () => someSlicers()));
     const job = (await asking).body.job_id as string;

@@ -27,7 +27,21 @@ export const someSlicers = (parent = process.pid): number[] | undefined => {
   return pids.length ? pids : undefined;
 };
 
-export function holdSlicers(pids: number[]): { release(): void; kill(): void } {
+/** Whether a process is stopped (state T, or t while traced); false once it has exited. */
+function isStopped(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return /^[Tt]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Stops the slicers. `stopped()` says whether every one of them is stopped: one found in its last moment may have
+ * ended before the signal came, and then its slice is not held.
+ */
+export function holdSlicers(pids: number[]): { release(): void; kill(): void; stopped(): boolean } {
   const signal = (sig: NodeJS.Signals) => {
     for (const pid of pids) {
       try {
@@ -38,5 +52,9 @@ export function holdSlicers(pids: number[]): { release(): void; kill(): void } {
     }
   };
   signal('SIGSTOP');
-  return { release: () => signal('SIGCONT'), kill: () => signal('SIGKILL') };
+  return {
+    release: () => signal('SIGCONT'),
+    kill: () => signal('SIGKILL'),
+    stopped: () => pids.every(isStopped),
+  };
 }
