@@ -180,7 +180,7 @@ export interface paths {
     get: operations["listQuoteRequests"];
     /**
      * Ask the shop to price a part by hand (the widget’s “Request a quote”)
-     * @description Extension. A shopper whose part the widget cannot sell at once sends their name, e-mail and a note: no cart on the page took the line (`no_cart`), the part could not be priced automatically (`not_priceable`, with the error's code in `reason_code`: a failed slice, a part over the shop's limits, too thin to print or multi-colour: `multi_material`), or the offer's `request_quote_above` asks for it (`merchant_rule`). The request names one of the shopper's own uploads (another's answers 404 as any file not theirs) and, when there is one, the quote it concerns (one of the shopper's own). It is listed in the shop's Orders with status `requested` and sent as the `quote_request.created` webhook event. The shopper never sets a price: the merchant prices it (POST /v2/quote-requests/{request_id}/price). A widget needs its shopper token; one shopper session may send 10 requests an hour (then 429 `rate_limited`); a second request for the same upload while the first is unpriced replaces it.
+     * @description Extension. A shopper whose part the widget cannot sell at once sends their name, e-mail and a note: no cart on the page took the line (`no_cart`), the part could not be priced automatically (`not_priceable`, with the error's code in `reason_code`: a failed slice, a part over the shop's limits, too thin to print or multi-colour: `multi_material`), or the offer's `request_quote_above` asks for it (`merchant_rule`). The request names one of the shopper's own uploads (another's answers 404 as any file not theirs) and, when there is one, the quote it concerns (one of the shopper's own); or, instead, a kept quote link (`link`), when a shopper ordered a kept quote on a page where no cart took it: the request is then about the link's quote at the link's quantity, whichever browser priced it. It is listed in the shop's Orders with status `requested` and sent as the `quote_request.created` webhook event. The shopper never sets a price: the merchant prices it (POST /v2/quote-requests/{request_id}/price). A widget needs its shopper token; one shopper session may send 25 requests an hour (then 429 `rate_limited`); a second request for the same upload while the first is unpriced replaces it.
      */
     post: operations["createQuoteRequest"];
   };
@@ -1448,8 +1448,10 @@ export interface components {
       };
     };
     QuoteRequestCreate: {
-      /** @description One of the shopper’s uploads */
-      file_id: string;
+      /** @description One of the shopper’s uploads (required unless `link` names the part) */
+      file_id?: string;
+      /** @description Instead of `file_id`: a kept quote link (as POST /v2/quotes/{quote_id}/link answered it), whose quote and quantity the request is about, whoever priced it: the shopper who ordered a kept quote on a page where no cart took it (`no_cart`). Without `quote_id`, `choices` or `quantity`, which are the link’s. */
+      link?: string;
       /** @description The quote the request concerns (one of the shopper’s); its choices are the request’s */
       quote_id?: string | null;
       /** @description Without a quote: the shopper's choices from the offer (defaults as for a quote) */
@@ -4517,7 +4519,7 @@ export interface operations {
   };
   /**
    * Ask the shop to price a part by hand (the widget’s “Request a quote”)
-   * @description Extension. A shopper whose part the widget cannot sell at once sends their name, e-mail and a note: no cart on the page took the line (`no_cart`), the part could not be priced automatically (`not_priceable`, with the error's code in `reason_code`: a failed slice, a part over the shop's limits, too thin to print or multi-colour: `multi_material`), or the offer's `request_quote_above` asks for it (`merchant_rule`). The request names one of the shopper's own uploads (another's answers 404 as any file not theirs) and, when there is one, the quote it concerns (one of the shopper's own). It is listed in the shop's Orders with status `requested` and sent as the `quote_request.created` webhook event. The shopper never sets a price: the merchant prices it (POST /v2/quote-requests/{request_id}/price). A widget needs its shopper token; one shopper session may send 10 requests an hour (then 429 `rate_limited`); a second request for the same upload while the first is unpriced replaces it.
+   * @description Extension. A shopper whose part the widget cannot sell at once sends their name, e-mail and a note: no cart on the page took the line (`no_cart`), the part could not be priced automatically (`not_priceable`, with the error's code in `reason_code`: a failed slice, a part over the shop's limits, too thin to print or multi-colour: `multi_material`), or the offer's `request_quote_above` asks for it (`merchant_rule`). The request names one of the shopper's own uploads (another's answers 404 as any file not theirs) and, when there is one, the quote it concerns (one of the shopper's own); or, instead, a kept quote link (`link`), when a shopper ordered a kept quote on a page where no cart took it: the request is then about the link's quote at the link's quantity, whichever browser priced it. It is listed in the shop's Orders with status `requested` and sent as the `quote_request.created` webhook event. The shopper never sets a price: the merchant prices it (POST /v2/quote-requests/{request_id}/price). A widget needs its shopper token; one shopper session may send 25 requests an hour (then 429 `rate_limited`); a second request for the same upload while the first is unpriced replaces it.
    */
   createQuoteRequest: {
     parameters: {
