@@ -2,7 +2,9 @@
 // connected; the shopper prices a part and presses Add to cart, no cart takes it, and the widget asks for a name, an
 // e-mail and a note (the form's errors announced, focus on the field to mend); the request reaches the dashboard's
 // Orders and a signed webhook; the merchant prices it there (no SMTP on this server: the link is copied); the shopper
-// opens the link in another browser and orders it. axe finds nothing on the widget's form nor on the Orders page.
+// opens the link in another browser and orders it. With `multiple` on the same snippet, Add all to cart on such a
+// page asks once for a name and an e-mail, and each part becomes a request in Orders and a webhook event. axe finds
+// nothing on the widget's forms nor on the Orders page.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -24,6 +26,7 @@ const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
 const SLICE_TIMEOUT = 120_000;
 const CUBE = corpusPath('stl', 'cube20_ascii.stl');
+const TWO_CUBES = corpusPath('stl', 'two_cubes_10mm.stl');
 const SIZES = [
   { name: 'desktop', width: 1280, height: 900 },
   { name: 'phone', width: 390, height: 844 },
@@ -50,10 +53,13 @@ before(
       .post('/v2/webhooks', { url: hooks.url, events: ['quote_request.created', 'quote_request.priced'] });
     assert.equal(hook.status, 201, JSON.stringify(hook.body));
     hookSecret = hook.body.secret;
-    pages = http.createServer((_req, res) => {
+    pages = http.createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      // The copied snippet under the page's own heading (axe judges the whole page, which a shop gives a title).
-      res.end(plainShopPage(`<h1>Custom prints</h1>${embedSnippet(env.server.url, env.widgetKey)}`));
+      // The copied snippet under the page's own heading (axe judges the whole page, which a shop gives a title); on
+      // /parts with the `multiple` attribute a merchant adds for several parts (docs/widget.md).
+      const snippet = embedSnippet(env.server.url, env.widgetKey);
+      const body = req.url === '/parts' ? snippet.replace('<slice-quote ', '<slice-quote multiple ') : snippet;
+      res.end(plainShopPage(`<h1>Custom prints</h1>${body}`));
     });
     await new Promise<void>((resolve) => pages.listen(port, '127.0.0.1', resolve));
     host = await dashboardHost(env.server.url);
@@ -178,5 +184,100 @@ for (const size of SIZES) {
       listed.body.data.some((r: { email: string }) => r.email === email),
       'the request is ordered',
     );
+  });
+}
+
+for (const size of SIZES) {
+  test(`${size.name}: several parts on the copied snippet: Add all, no cart → one form → a request per part in Orders and the webhook`, {
+    skip,
+    timeout: SLICE_TIMEOUT * 3,
+  }, async () => {
+    const shopper = `Grace ${size.name}`;
+    const email = `grace-${size.name}@example.test`;
+    const page = await open(`${origin}/parts`, size);
+    try {
+      await page.locator('slice-quote #file').setInputFiles([CUBE, TWO_CUBES]);
+      await page.waitForFunction(
+        () =>
+          document.querySelector('slice-quote')?.shadowRoot?.querySelectorAll('[part~=row][data-status=priced]')
+            .length === 2,
+        undefined,
+        { timeout: SLICE_TIMEOUT * 2 },
+      );
+      await widget(page, 'add-all-button').click();
+      // No cart took the lines: one form for both parts opens, focus on its first field, and the bar says why.
+      await widget(page, 'lines-request').locator('[part~=request-form]').waitFor();
+      await page.waitForFunction(
+        () => document.querySelector('slice-quote')?.shadowRoot?.activeElement?.id === 'all-rfq-name',
+      );
+      assert.equal(
+        await widget(page, 'reserved').innerText(),
+        'No cart took your parts yet: request a quote above, and the shop will send you a link to order them.',
+      );
+      assert.match(await widget(page, 'lines-request').innerText(), /No cart on this page took your parts/);
+      assert.equal(await widget(page, 'row-added').count(), 0, 'no row says "In your cart"');
+      await assertNoAxeViolations(page, `${size.name}: the request form of several parts`);
+
+      // Sent empty: the field to mend is named and focused, as for one part.
+      await widget(page, 'send-request-button').click();
+      await widget(page, 'field-error').first().waitFor();
+      assert.equal(await page.locator('slice-quote #all-rfq-email').getAttribute('aria-invalid'), 'true');
+      assert.equal(await focusedId(page), 'all-rfq-name');
+
+      await page.locator('slice-quote #all-rfq-name').fill(shopper);
+      await page.locator('slice-quote #all-rfq-email').fill(email);
+      await page.locator('slice-quote #all-rfq-note').fill('Both in grey.');
+      const box = await widget(page, 'send-request-button').boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= size.width, 'Send request is within the screen');
+      await widget(page, 'send-request-button').click();
+      await widget(page, 'request-sent').waitFor();
+      assert.match(await widget(page, 'request-sent').innerText(), new RegExp(`links to order your parts to ${email}`));
+      await page.waitForFunction(
+        () => document.querySelector('slice-quote')?.shadowRoot?.activeElement?.getAttribute('part') === 'request-sent',
+      );
+      assert.equal(await widget(page, 'reserved').innerText(), 'Your parts are reserved — the shop will contact you.');
+      await assertNoAxeViolations(page, `${size.name}: several parts requested`);
+      await page.screenshot({ path: path.join(ARTIFACTS, `request-parts-sent-${size.name}.png`), fullPage: true });
+    } finally {
+      await page.context().close();
+    }
+
+    // A signed webhook event per part, each with its quote.
+    const created = await eventually(
+      async () => {
+        const got = hooks.requests.filter(
+          (r) => r.json?.event === 'quote_request.created' && r.json.data.email === email,
+        );
+        return got.length === 2 ? got : null;
+      },
+      20_000,
+      'two quote_request.created',
+    );
+    for (const c of created) {
+      assert.equal(
+        c.headers['x-webhook-signature'],
+        `sha256=${createHmac('sha256', hookSecret).update(c.body).digest('hex')}`,
+      );
+      assert.equal(c.json.data.reason, 'no_cart');
+      assert.match(c.json.data.quoteId, /^qt_/);
+    }
+    assert.deepEqual(created.map((c) => c.json.data.fileName).sort(), ['cube20_ascii.stl', 'two_cubes_10mm.stl']);
+
+    // Both are in Orders, each with the shopper's note, to be priced.
+    const dash = await loggedInPage(browser, host.origin, env.merchant);
+    try {
+      await dash.setViewportSize({ width: size.width, height: size.height });
+      await dash.goto(`${host.origin}/dashboard/#/orders`);
+      const rows = dash.locator('[data-testid=quote-requests] tbody tr', { hasText: email });
+      await rows.first().waitFor();
+      assert.equal(await rows.count(), 2);
+      for (const text of await rows.allInnerTexts()) {
+        assert.match(text, /Requested/);
+        assert.match(text, /Both in grey\./);
+      }
+      await assertAccessible(dash, `${size.name}: Orders with the requests of several parts`);
+    } finally {
+      await dash.context().close();
+    }
   });
 }

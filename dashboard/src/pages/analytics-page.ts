@@ -67,7 +67,7 @@ function ordersView(orders: QuoteTotals['orders']) {
         <td class="num" data-cell="not-in-cart">${money(o.not_in_cart, o.currency)} · ${plural(o.not_in_cart_lines, 'line', 'lines')}</td></tr>`,
     )}</tbody>
   </table></div>
-  <p class="muted small">Not in a cart: no cart on your shop page took the line; the shopper was told you will be in touch (Orders lists them).</p>`;
+  <p class="muted small">Not in a cart: no cart on your shop page took the line; the widget asked the shopper for a quote request (Orders lists the lines and the requests).</p>`;
 }
 
 function trendChart(t: CostTrends): ChartConfiguration {
