@@ -53,7 +53,7 @@ function conversionView(c: QuoteTotals['conversion']) {
 /** The orders of the period per currency: lines and order value, those a cart took apart from those no cart took. */
 function ordersView(orders: QuoteTotals['orders']) {
   if (!orders.length) return html`<p class="muted" data-testid="analytics-orders">No orders in this period.</p>`;
-  return html`<div class="table-wrap"><table class="table table-compact" data-testid="analytics-orders">
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Orders and order value (scrolls sideways on small screens)"><table class="table table-compact" data-testid="analytics-orders">
     <caption>Orders and order value (the sum of the line totals)</caption>
     <thead><tr><th scope="col">Currency</th><th scope="col" class="num">Lines</th>
       <th scope="col" class="num">Order value</th><th scope="col" class="num">In a cart</th>
@@ -334,7 +334,7 @@ export class AnalyticsPage extends AppElement {
       <sq-chart .config=${usageChart(u)}
         label="Bar chart of API calls, errors and cancelled requests per day; the numbers are in the table below."></sq-chart>
       ${this.dailyTable(u)}
-      <div class="table-wrap"><table class="table table-compact" data-testid="endpoint-usage" aria-describedby="cancelled-help">
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Calls per endpoint (scrolls sideways on small screens)"><table class="table table-compact" data-testid="endpoint-usage" aria-describedby="cancelled-help">
         <caption class="visually-hidden">Calls per endpoint</caption>
         <thead><tr><th scope="col">Endpoint</th><th scope="col" class="num">Calls</th><th scope="col" class="num">Errors</th>
           <th scope="col" class="num">Cancelled</th><th scope="col" class="num">Median</th><th scope="col" class="num">p95</th></tr></thead>
