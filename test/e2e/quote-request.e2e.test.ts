@@ -4,12 +4,14 @@
 // Orders and a signed webhook; the merchant prices it there (no SMTP on this server: the link is copied); the shopper
 // opens the link in another browser and orders it. With `multiple` on the same snippet, Add all to cart on such a
 // page asks once for a name and an e-mail, and each part becomes a request in Orders and a webhook event. axe finds
-// nothing on the widget's forms nor on the Orders page.
+// nothing on the widget's forms nor on the Orders page. Screenshots in test-artifacts/widget/ and, with
+// SLICEQUOTE_UPDATE_SCREENSHOTS=1, the priced request's row at 1280 px (docs/screenshots/dashboard-quote-request-
+// priced.png) and the several parts' form at 390 px (docs/screenshots/widget-request-parts-phone.png).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { createHmac } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
@@ -163,7 +165,10 @@ for (const size of SIZES) {
       assert.match(await row.innerText(), /E-mail is not configured on this server/);
       await row.getByRole('button', { name: 'Copy link' }).waitFor();
       await assertAccessible(dash, `${size.name}: Orders with a priced request`);
-      await dash.screenshot({ path: path.join(ARTIFACTS, `request-priced-${size.name}.png`), fullPage: true });
+      const shot = path.join(ARTIFACTS, `request-priced-${size.name}.png`);
+      await row.screenshot({ path: shot });
+      if (size.name === 'desktop' && process.env.SLICEQUOTE_UPDATE_SCREENSHOTS === '1')
+        copyFileSync(shot, path.resolve('docs', 'screenshots', 'dashboard-quote-request-priced.png'));
     } finally {
       await dash.context().close();
     }
@@ -217,6 +222,10 @@ for (const size of SIZES) {
       assert.match(await widget(page, 'lines-request').innerText(), /No cart on this page took your parts/);
       assert.equal(await widget(page, 'row-added').count(), 0, 'no row says "In your cart"');
       await assertNoAxeViolations(page, `${size.name}: the request form of several parts`);
+      const shot = path.join(ARTIFACTS, `request-parts-form-${size.name}.png`);
+      await page.screenshot({ path: shot });
+      if (size.name === 'phone' && process.env.SLICEQUOTE_UPDATE_SCREENSHOTS === '1')
+        copyFileSync(shot, path.resolve('docs', 'screenshots', 'widget-request-parts-phone.png'));
 
       // Sent empty: the field to mend is named and focused, as for one part.
       await widget(page, 'send-request-button').click();
