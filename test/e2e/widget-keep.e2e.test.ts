@@ -5,8 +5,9 @@
 // widget's line total, until when the price holds, no cost words) and ordered from another browser: the cart event
 // and the shop's order carry quantity 3 and the same total; on the plain page, whose copied listener takes nothing,
 // the widget then asks for a name and an e-mail and the shop gets a request for that quote at 3 (axe finds nothing
-// on either page); an altered, expired or other shop's link says so in plain words. A bar too long for the plate is told "Turned to fit the printer"; a part too big gets
-// a scale control whose percent prices it through the rescale path. Screenshots in test-artifacts/widget/ and, with
+// on either page); an altered, expired or other shop's link says so in plain words. A bar too long for the plate is
+// told "Turned to fit the printer"; a 1 mm cube is warned of its thin walls, a 0.5 mm speck refused with Request a
+// quote (no price); a part too big gets a scale control whose percent prices it through the rescale path. Screenshots in test-artifacts/widget/ and, with
 // SLICEQUOTE_UPDATE_SCREENSHOTS=1, the kept quote at 390 px in docs/screenshots/widget-kept-quote-phone.png.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +19,13 @@ import { corpusPath } from '../helpers/corpus.ts';
 import { freePort } from '../helpers/process.ts';
 import { merchantShop } from '../helpers/server.ts';
 import { prismZObj } from '../helpers/solids.ts';
+
+const square = (side: number): [number, number][] => [
+  [0, 0],
+  [side, 0],
+  [side, side],
+  [0, side],
+];
 import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
 import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv, plainShopPage } from './widget-env.ts';
 import { assertNoAxeViolations } from './axe.ts';
@@ -28,6 +36,9 @@ const ARTIFACTS = path.resolve('test-artifacts', 'widget');
 const SLICE_TIMEOUT = 120_000;
 const CUBE = corpusPath('stl', 'cube20_ascii.stl');
 const TOO_BIG = corpusPath('stl', 'too_big_400mm_cube.stl');
+/** A 1 mm cube: thin-walled for a 0.4 mm nozzle (its average wall a third of its side), still a shape to print. */
+const SMALL = { name: 'small.obj', mimeType: 'model/obj', buffer: Buffer.from(prismZObj(square(1), 0, 1)) };
+/** A 0.5 mm cube: a speck the nozzle cannot draw (part_too_small), which only the shop can price. */
 const TINY = corpusPath('stl', 'tiny_0.5mm_cube.stl');
 const SIZES = [
   { name: 'desktop', width: 1280, height: 900 },
@@ -381,7 +392,7 @@ for (const size of SIZES) {
     }
   });
 
-  test(`${size.name}: a bar is "Turned to fit the printer"; thin walls are warned; a part too big is scaled by percent and priced`, {
+  test(`${size.name}: a bar is "Turned to fit the printer"; thin walls are warned; a speck goes to the shop; a part too big is scaled by percent and priced`, {
     skip,
     timeout: SLICE_TIMEOUT * 2,
   }, async () => {
@@ -396,9 +407,17 @@ for (const size of SIZES) {
       assert.equal(await widget(page, 'placement-note').innerText(), 'Turned to fit the printer');
       assert.equal(await widget(page, 'thin-walls-warning').count(), 0);
 
-      await page.locator('slice-quote #file').setInputFiles(TINY);
+      await page.locator('slice-quote #file').setInputFiles(SMALL);
       await widget(page, 'thin-walls-warning').waitFor({ timeout: SLICE_TIMEOUT });
       assert.match(await widget(page, 'thin-walls-warning').innerText(), /thinner than the printer’s nozzle/);
+
+      // A speck is not sold at the minimum price behind a warning: it says why and goes to the shop.
+      await page.locator('slice-quote #file').setInputFiles(TINY);
+      const speck = page.locator('slice-quote [part~=error][data-code=part_too_small]');
+      await speck.waitFor({ timeout: SLICE_TIMEOUT });
+      assert.match(await speck.innerText(), /too small for the printer to draw its shape/);
+      assert.equal(await widget(page, 'amount').count(), 0, 'no price');
+      await widget(page, 'request-button').waitFor();
 
       await page.locator('slice-quote #file').setInputFiles(TOO_BIG);
       const control = widget(page, 'scale-control');

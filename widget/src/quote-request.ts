@@ -22,6 +22,7 @@ export const NOT_PRICEABLE = new Set([
   'model_too_complex',
   'exceeds_build_volume',
   'feature_too_small',
+  'part_too_small',
   'multi_material',
   'zero_price',
   'slicer_budget_spent',
