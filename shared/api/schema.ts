@@ -3020,7 +3020,7 @@ export interface components {
           lines: number;
           /** @description Lines the shop page's cart took (acknowledged) */
           in_cart_lines: number;
-          /** @description Lines no cart took: the shop contacts the shopper */
+          /** @description Lines no cart took: the widget asked the shopper for a quote request (`quote_requests`) */
           not_in_cart_lines: number;
           /** @description Order value: the sum of the line totals (total_price), exact */
           total: number;
@@ -3029,6 +3029,21 @@ export interface components {
           /** @description The sum of the line totals no cart took */
           not_in_cart: number;
         }[];
+      /** @description Extension. The quote requests shoppers sent in the range (GET /v2/quote-requests lists them), apart from the orders: by status and by reason */
+      quote_requests: {
+        requests: number;
+        /** @description Waiting for your price */
+        requested: number;
+        /** @description Priced: the link to order is out, not ordered yet */
+        priced: number;
+        /** @description Ordered from their link (a cart line of the priced quote exists) */
+        ordered: number;
+        by_reason: {
+          no_cart: number;
+          not_priceable: number;
+          merchant_rule: number;
+        };
+      };
       totals: {
         completed: number;
         failed: number;

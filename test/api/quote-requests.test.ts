@@ -350,3 +350,26 @@ test('the offer’s rule is in the widget’s configuration; a requested upload 
   assert.equal((await shop.api.get(`/v2/file/${idle}`)).status, 404, 'the idle upload is gone');
   assert.equal((await shop.api.get(`/v2/file/${fileId}`)).status, 200, 'the requested one is kept');
 });
+
+test('analytics count the requests apart from the orders, by status and reason, as the list has them', async () => {
+  const analytics = await shop.api.get('/v2/analytics/quotes');
+  assert.equal(analytics.status, 200, JSON.stringify(analytics.body));
+  const counted = analytics.body.quote_requests;
+  const all = (await shop.api.get('/v2/quote-requests?limit=100')).body.data as { status: string; reason: string }[];
+  assert.ok(all.length >= 4, 'the requests of the tests above');
+  const of = (test: (r: { status: string; reason: string }) => boolean) => all.filter(test).length;
+  assert.deepEqual(counted, {
+    requests: all.length,
+    requested: of((r) => r.status === 'requested'),
+    priced: of((r) => r.status === 'priced'),
+    ordered: of((r) => r.status === 'ordered'),
+    by_reason: {
+      no_cart: of((r) => r.reason === 'no_cart'),
+      not_priceable: of((r) => r.reason === 'not_priceable'),
+      merchant_rule: of((r) => r.reason === 'merchant_rule'),
+    },
+  });
+  assert.ok(counted.ordered >= 2 && counted.requested >= 1, JSON.stringify(counted));
+  // Another shop counts none of them.
+  assert.equal((await stranger.api.get('/v2/analytics/quotes')).body.quote_requests.requests, 0);
+});

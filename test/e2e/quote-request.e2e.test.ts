@@ -180,15 +180,20 @@ for (const size of SIZES) {
       assert.match(await widget(again, 'amount').innerText(), /12\.50/);
       await widget(again, 'add-button').click();
       await widget(again, 'added').waitFor();
+      // The shop priced it on this shopper's request, so it has their e-mail: no second form is asked for.
+      assert.equal(await widget(again, 'added').innerText(), 'Your part is reserved — the shop will contact you.');
+      assert.equal(await widget(again, 'request-form').count(), 0);
       await assertNoAxeViolations(again, `${size.name}: the priced request opened from its link`);
     } finally {
       await again.context().close();
     }
-    const listed = await env.server.client(env.apiToken).get('/v2/quote-requests?status=ordered');
-    assert.ok(
-      listed.body.data.some((r: { email: string }) => r.email === email),
-      'the request is ordered',
-    );
+    const api = env.server.client(env.apiToken);
+    const listed = await api.get('/v2/quote-requests?status=ordered');
+    const ordered = listed.body.data.find((r: { email: string }) => r.email === email);
+    assert.ok(ordered, 'the request is ordered');
+    // The shop's order line is the price set by hand, as the widget showed it.
+    const line = (await api.get(`/v2/widget/cart?quote_id=${ordered.price.quote_id}`)).body.data[0];
+    assert.deepEqual([line?.quantity, line?.total_price], [1, 12.5]);
   });
 }
 
@@ -285,6 +290,21 @@ for (const size of SIZES) {
         assert.match(text, /Both in grey\./);
       }
       await assertAccessible(dash, `${size.name}: Orders with the requests of several parts`);
+
+      // Analytics counts the requests apart from the orders, as the shop's list has them.
+      const listed = async (status: string) =>
+        (await env.server.client(env.apiToken).get(`/v2/quote-requests?status=${status}&limit=100`)).body.total;
+      await dash.goto(`${host.origin}/dashboard/#/analytics`);
+      const requests = dash.getByTestId('analytics-requests');
+      await requests.waitFor();
+      for (const status of ['requested', 'priced', 'ordered'])
+        assert.match(
+          await requests.locator(`[data-cell="${status}"]`).innerText(),
+          new RegExp(`^${await listed(status)} `),
+          status,
+        );
+      assert.match(await requests.locator('[data-cell="requested"]').innerText(), /^[2-9]\d* waiting for your price$/);
+      await assertAccessible(dash, `${size.name}: analytics with quote requests`);
     } finally {
       await dash.context().close();
     }
