@@ -4,5 +4,5 @@ export { keptQuotePaths, keptQuoteSchemas } from './openapi.ts';
 export { keptQuotesRouter } from './router.ts';
 export { createPartPictures, pictureOptions } from './pictures.ts';
 export type { PartPictures } from './pictures.ts';
-export { keptLinkExpiry, keptLinkToken } from './service.ts';
+export { keptLinkExpiry, keptLinkQuote, keptLinkToken } from './service.ts';
 export { backLink } from './back-link.ts';

@@ -109,7 +109,9 @@ function details(doc: PDFKit.PDFDocument, q: PdfQuote, x: number, y: number) {
     rows.push(['Quality', q.choices.quality_label]);
     rows.push(['Infill', `${q.choices.infill} %`]);
   }
-  if (q.weightG !== null) rows.push(['Weight', `${q.weightG.toFixed(1)} g each`]);
+  // A part too light for a tenth of a gram is not "0.0 g" (as the widget writes it).
+  if (q.weightG !== null)
+    rows.push(['Weight', q.weightG > 0 && q.weightG < 0.05 ? 'under 0.1 g each' : `${q.weightG.toFixed(1)} g each`]);
   if (q.printTime) rows.push(['Print time', `${q.printTime} each`]);
   rows.push(['Delivery', q.leadTime ?? 'Ask the shop']);
   if (q.line.lead_time) rows.push(['Ships by', `${q.line.lead_time.ships_by} if ordered today`]);

@@ -125,6 +125,15 @@ async function picture(deps: Deps, auth: Auth, row: QuoteRow): Promise<Buffer | 
   );
 }
 
+/**
+ * The quote and quantity a kept link stands for, for a quote request about it (a shopper who ordered a kept quote on
+ * a page where no cart took it): the link is the proof, as for ordering it, so the quote may be another browser's.
+ */
+export async function keptLinkQuote(deps: Deps, auth: Auth, token: string) {
+  const { row, quantity } = await linkedQuote(deps, auth, token);
+  return { quote: row, quantity };
+}
+
 export async function openKeptQuote(deps: Deps, auth: Auth, token: string) {
   const { row, expiresAt, offer, quantity } = await linkedQuote(deps, auth, token);
   const png = await picture(deps, auth, row);

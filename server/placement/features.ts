@@ -1,7 +1,9 @@
 // Parts too thin for the printer (docs/placement.md, "Thin walls and tiny parts"), from the measurements kept with
 // the file, before any slicing. A part whose thinnest side is under one layer cannot print at all with those
-// options: it is refused with the reason (`feature_too_small`). A part whose walls are on average thinner than
-// the nozzle prints weak or loses them: it is priced with a `thin_walls` warning.
+// options: it is refused with the reason (`feature_too_small`). A speck — a part narrower in two directions than
+// the one loop of perimeters the nozzle draws around a shape — prints as a blob, if at all: it is refused too
+// (`part_too_small`), so no automatic price sells it and the shopper may ask the shop instead. A part whose walls
+// are on average thinner than the nozzle prints weak or loses them: it is priced with a `thin_walls` warning.
 //
 // The average wall is 2 × volume / surface: exact for a plate or a thin shell (both faces count in the surface),
 // a third of the side for a cube; so a solid part never warns and a thin-walled one does.
@@ -13,12 +15,26 @@ export interface ThinWallsWarning {
   nozzle_mm: number;
 }
 
-export interface TooSmallRefusal {
-  code: 'feature_too_small';
-  message: string;
-  status: 422;
-  details: { thinnest_mm: number; layer_height_mm: number };
-}
+export type TooSmallRefusal =
+  | {
+      code: 'feature_too_small';
+      message: string;
+      status: 422;
+      details: { thinnest_mm: number; layer_height_mm: number };
+    }
+  | {
+      code: 'part_too_small';
+      message: string;
+      status: 422;
+      /** The part's two smaller sides as printed, the nozzle, and the least width both must reach. */
+      details: { across_mm: [number, number]; nozzle_mm: number; smallest_mm: number };
+    };
+
+/**
+ * PrusaSlicer's automatic extrusion width is 1.125 × the nozzle; a closed loop around a shape takes two of them. A
+ * part narrower than that in two directions has no inside to draw: at a 0.4 mm nozzle, under 0.9 mm.
+ */
+export const SPECK_NOZZLES = 2 * 1.125;
 
 const mm = (v: number) => `${+v.toFixed(3)} mm`;
 
@@ -42,6 +58,22 @@ export function checkFeatures(
         status: 422,
         message: `The part is ${mm(thinnest)} thick at its thinnest side, less than one layer (${mm(printer.layer_height)}): it cannot be printed at this size. Scale it up or check its unit.`,
         details: { thinnest_mm: +thinnest.toFixed(4), layer_height_mm: printer.layer_height },
+      },
+    };
+  const [a, b] = [...m.size].sort((x, y) => x - y) as [number, number, number];
+  const smallest = +(SPECK_NOZZLES * printer.nozzle_diameter).toFixed(3);
+  if (b < smallest)
+    return {
+      warning: null,
+      refusal: {
+        code: 'part_too_small',
+        status: 422,
+        message: `The part is ${mm(a)} × ${mm(b)} across, too small for the ${mm(printer.nozzle_diameter)} nozzle to draw its shape (it needs ${mm(smallest)} in two directions). Scale it up or check its unit.`,
+        details: {
+          across_mm: [+a.toFixed(4), +b.toFixed(4)],
+          nozzle_mm: printer.nozzle_diameter,
+          smallest_mm: smallest,
+        },
       },
     };
   const wall = (2 * m.volume_mm3) / m.surface_area_mm2;

@@ -5,7 +5,10 @@ export const REQUEST_LIMITS = {
   /** RFC 5321's longest path. */
   email: 254,
   note: 2000,
-  /** Requests one shopper session may send per window. */
-  perSession: 10,
+  /**
+   * Requests one shopper session may send per window: one per part of the largest widget (`max-parts` is at most 25),
+   * whose parts no cart took are requested together, one request each.
+   */
+  perSession: 25,
   windowMs: 60 * 60_000,
 } as const;

@@ -28,7 +28,7 @@ export const quoteRequestPaths = {
       tags,
       summary: 'Ask the shop to price a part by hand (the widget’s “Request a quote”)',
       security: [{ bearerAuth: [] }, { widgetKey: [] }],
-      description: `Extension. A shopper whose part the widget cannot sell at once sends their name, e-mail and a note: no cart on the page took the line (\`no_cart\`), the part could not be priced automatically (\`not_priceable\`, with the error's code in \`reason_code\`: a failed slice, a part over the shop's limits, too thin to print or multi-colour: \`multi_material\`), or the offer's \`request_quote_above\` asks for it (\`merchant_rule\`). The request names one of the shopper's own uploads (another's answers 404 as any file not theirs) and, when there is one, the quote it concerns (one of the shopper's own). It is listed in the shop's Orders with status \`requested\` and sent as the \`quote_request.created\` webhook event. The shopper never sets a price: the merchant prices it (POST /v2/quote-requests/{request_id}/price). A widget needs its shopper token; one shopper session may send ${REQUEST_LIMITS.perSession} requests an hour (then 429 \`rate_limited\`); a second request for the same upload while the first is unpriced replaces it.`,
+      description: `Extension. A shopper whose part the widget cannot sell at once sends their name, e-mail and a note: no cart on the page took the line (\`no_cart\`), the part could not be priced automatically (\`not_priceable\`, with the error's code in \`reason_code\`: a failed slice, a part over the shop's limits, too thin to print or multi-colour: \`multi_material\`), or the offer's \`request_quote_above\` asks for it (\`merchant_rule\`). The request names one of the shopper's own uploads (another's answers 404 as any file not theirs) and, when there is one, the quote it concerns (one of the shopper's own); or, instead, a kept quote link (\`link\`), when a shopper ordered a kept quote on a page where no cart took it: the request is then about the link's quote at the link's quantity, whichever browser priced it. It is listed in the shop's Orders with status \`requested\` and sent as the \`quote_request.created\` webhook event. The shopper never sets a price: the merchant prices it (POST /v2/quote-requests/{request_id}/price). A widget needs its shopper token; one shopper session may send ${REQUEST_LIMITS.perSession} requests an hour (then 429 \`rate_limited\`); a second request for the same upload while the first is unpriced replaces it.`,
       parameters: [shopperToken, idempotencyKey],
       requestBody: jsonBody('QuoteRequestCreate'),
       responses: {
@@ -87,10 +87,22 @@ const choiceText = { type: 'string', minLength: 1, maxLength: 100 };
 export const quoteRequestSchemas = {
   QuoteRequestCreate: {
     type: 'object',
-    required: ['file_id', 'reason', 'name', 'email'],
+    required: ['reason', 'name', 'email'],
     additionalProperties: false,
     properties: {
-      file_id: { type: 'string', minLength: 1, maxLength: 64, description: 'One of the shopper’s uploads' },
+      file_id: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 64,
+        description: 'One of the shopper’s uploads (required unless `link` names the part)',
+      },
+      link: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Instead of `file_id`: a kept quote link (as POST /v2/quotes/{quote_id}/link answered it), whose quote and quantity the request is about, whoever priced it: the shopper who ordered a kept quote on a page where no cart took it (`no_cart`). Without `quote_id`, `choices` or `quantity`, which are the link’s.',
+      },
       quote_id: {
         type: ['string', 'null'],
         maxLength: 64,

@@ -3,10 +3,10 @@
 import type { Deps } from '../deps.ts';
 import type { Auth } from '../accounts/index.ts';
 import { ApiError, ValidationError, notFound } from '../http/index.ts';
-import { fileForCaller } from '../files/index.ts';
+import { fileById, fileForCaller } from '../files/index.ts';
 import { quoteForCaller } from '../quotes/index.ts';
 import { effectiveOffer } from '../offer/index.ts';
-import { backLink } from '../kept-quotes/index.ts';
+import { backLink, keptLinkQuote } from '../kept-quotes/index.ts';
 import { writeEvent } from '../outbox/index.ts';
 import { newId } from '../ids.ts';
 import { quantityProblem, resolveChoices, type ResolvedChoices } from '../../shared/offer.ts';
@@ -38,6 +38,26 @@ async function limitRequests(deps: Deps, auth: Auth) {
     },
     { 'Retry-After': String(retryAfter) },
   );
+}
+
+/**
+ * The upload a request is about: one of the caller's (a shopper: their own), or, named by a kept link (`link`), the
+ * upload of the linked quote, whoever priced it: holding the link is what lets a shopper order it, and so ask for it.
+ */
+async function requestedFile(deps: Deps, auth: Auth, body: CreateBody) {
+  const named = [body.file_id !== undefined && 'file_id', body.link !== undefined && 'link'].filter(Boolean);
+  if (named.length !== 1)
+    throw new ValidationError([
+      { field: 'file_id', message: named.length ? 'give file_id or link, not both' : 'is required (or link)' },
+    ]);
+  if (body.file_id !== undefined) return { file: await fileForCaller(deps, auth, body.file_id), linked: null };
+  for (const field of ['quote_id', 'choices', 'quantity'] as const)
+    if (body[field] !== undefined && body[field] !== null)
+      throw new ValidationError([{ field, message: 'is the link’s own: leave it out with link' }]);
+  const linked = await keptLinkQuote(deps, auth, body.link!);
+  const file = await fileById(deps.db, auth.account.id, linked.quote.file_id);
+  if (!file) throw notFound('file', linked.quote.file_id);
+  return { file, linked };
 }
 
 /** The choices and quantity asked for: the quote's when it names one, else the body's checked against the offer. */
@@ -76,8 +96,14 @@ export async function createRequest(deps: Deps, auth: Auth, body: CreateBody, or
   if (!body.name.trim()) throw new ValidationError([{ field: 'name', message: 'must not be blank' }]);
   if (body.reason !== 'not_priceable' && body.reason_code)
     throw new ValidationError([{ field: 'reason_code', message: 'is only for reason not_priceable' }]);
-  const file = await fileForCaller(deps, auth, body.file_id);
-  const { quote, choices, quantity } = await whatIsAsked(deps, auth, body, file.id);
+  const { file, linked } = await requestedFile(deps, auth, body);
+  const { quote, choices, quantity } = linked
+    ? {
+        quote: linked.quote,
+        choices: linked.quote.choices && { ...linked.quote.choices, quantity: linked.quantity },
+        quantity: linked.quantity,
+      }
+    : await whatIsAsked(deps, auth, body, file.id);
   const page = checkedPage(auth, body.page, origin);
   // Counted once the request is good: a refused one spends none of the shopper's requests.
   await limitRequests(deps, auth);

@@ -9,6 +9,7 @@ import {
   quoteTotals,
   cartConversion,
   orderValue,
+  requestCounts,
   pricesByCurrency,
   materialUsage,
   materialTrends,
@@ -29,13 +30,14 @@ export function analyticsRouter(deps: Deps) {
     const range = dateRange(ctx, deps.now(), 30);
     const groupBy = oneOf(ctx, 'group_by', GROUPS, 'day');
     const id = ctx.state.auth.account.id;
-    const [totals, prices, materials, trends, conversion, orders] = await Promise.all([
+    const [totals, prices, materials, trends, conversion, orders, requests] = await Promise.all([
       quoteTotals(deps.db, id, range.start, range.end),
       pricesByCurrency(deps.db, id, range.start, range.end),
       materialUsage(deps.db, id, range.start, range.end),
       materialTrends(deps.db, id, range.start, range.end, groupBy),
       cartConversion(deps.db, id, range.start, range.end),
       orderValue(deps.db, id, range.start, range.end),
+      requestCounts(deps.db, id, range.start, range.end),
     ]);
     const share = (n: number) => (conversion.quoted_uploads ? round4(n / conversion.quoted_uploads) : null);
     const finished = totals.completed + totals.failed;
@@ -53,6 +55,7 @@ export function analyticsRouter(deps: Deps) {
         cart_rate: share(conversion.carted_uploads),
       },
       orders,
+      quote_requests: requests,
     };
   });
 

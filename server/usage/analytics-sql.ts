@@ -82,7 +82,7 @@ export interface OrderValue {
 /**
  * The orders added in the range (every cart line, as the Orders page lists them), per currency: how many lines and
  * the sum of their line totals, split into the lines a shop's cart took (acknowledged) and those no cart took (the
- * shop contacts the shopper). Each total_price is whole minor units (at most 4 decimals): read as numeric, the sums
+ * widget asked the shopper for a quote request). Each total_price is whole minor units (at most 4 decimals): read as numeric, the sums
  * are exact, and round(…, 4) changes nothing but a double's last-digit noise.
  */
 export async function orderValue(db: Queryable, accountId: string, start: Date, end: Date): Promise<OrderValue[]> {
@@ -98,6 +98,41 @@ export async function orderValue(db: Queryable, accountId: string, start: Date, 
      GROUP BY currency ORDER BY lines DESC, currency COLLATE "C"`,
     range(accountId, start, end),
   );
+}
+
+export interface RequestCounts {
+  requests: number;
+  requested: number;
+  priced: number;
+  ordered: number;
+  by_reason: { no_cart: number; not_priceable: number; merchant_rule: number };
+}
+
+/**
+ * The quote requests shoppers sent in the range (docs/widget.md, "Request a quote"), apart from the orders: how many
+ * wait for the shop's price, how many are priced (the link is out) and how many were ordered from their link (a
+ * cart line of the priced quote exists, as the Orders page reads it), and why they were sent.
+ */
+export async function requestCounts(db: Queryable, accountId: string, start: Date, end: Date): Promise<RequestCounts> {
+  const rows = await db.query<Omit<RequestCounts, 'by_reason'> & RequestCounts['by_reason']>(
+    `WITH r AS (
+       SELECT r.reason, r.priced_quote_id IS NOT NULL AS priced,
+              EXISTS (SELECT 1 FROM cart_lines c WHERE c.quote_id = r.priced_quote_id AND c.account_id = r.account_id)
+                AS ordered
+       FROM quote_requests r WHERE r.account_id = $1 AND r.created_at >= $2 AND r.created_at < $3
+     )
+     SELECT count(*)::int AS requests,
+            (count(*) FILTER (WHERE NOT priced))::int AS requested,
+            (count(*) FILTER (WHERE priced AND NOT ordered))::int AS priced,
+            (count(*) FILTER (WHERE ordered))::int AS ordered,
+            (count(*) FILTER (WHERE reason = 'no_cart'))::int AS no_cart,
+            (count(*) FILTER (WHERE reason = 'not_priceable'))::int AS not_priceable,
+            (count(*) FILTER (WHERE reason = 'merchant_rule'))::int AS merchant_rule
+     FROM r`,
+    range(accountId, start, end),
+  );
+  const { no_cart, not_priceable, merchant_rule, ...counts } = firstRow(rows);
+  return { ...counts, by_reason: { no_cart, not_priceable, merchant_rule } };
 }
 
 export interface PriceStats {

@@ -140,7 +140,18 @@ export const usageSchemas = {
   },
   QuoteAnalytics: {
     type: 'object',
-    required: ['from', 'to', 'group_by', 'totals', 'prices', 'materials', 'material_trends', 'conversion', 'orders'],
+    required: [
+      'from',
+      'to',
+      'group_by',
+      'totals',
+      'prices',
+      'materials',
+      'material_trends',
+      'conversion',
+      'orders',
+      'quote_requests',
+    ],
     additionalProperties: false,
     properties: {
       from: date,
@@ -193,10 +204,32 @@ export const usageSchemas = {
             currency: { type: 'string' },
             lines: int0,
             in_cart_lines: { ...int0, description: "Lines the shop page's cart took (acknowledged)" },
-            not_in_cart_lines: { ...int0, description: 'Lines no cart took: the shop contacts the shopper' },
+            not_in_cart_lines: {
+              ...int0,
+              description: 'Lines no cart took: the widget asked the shopper for a quote request (`quote_requests`)',
+            },
             total: { ...num0, description: 'Order value: the sum of the line totals (total_price), exact' },
             in_cart: { ...num0, description: 'The sum of the line totals a cart took' },
             not_in_cart: { ...num0, description: 'The sum of the line totals no cart took' },
+          },
+        },
+      },
+      quote_requests: {
+        type: 'object',
+        description:
+          'Extension. The quote requests shoppers sent in the range (GET /v2/quote-requests lists them), apart from the orders: by status and by reason',
+        required: ['requests', 'requested', 'priced', 'ordered', 'by_reason'],
+        additionalProperties: false,
+        properties: {
+          requests: int0,
+          requested: { ...int0, description: 'Waiting for your price' },
+          priced: { ...int0, description: 'Priced: the link to order is out, not ordered yet' },
+          ordered: { ...int0, description: 'Ordered from their link (a cart line of the priced quote exists)' },
+          by_reason: {
+            type: 'object',
+            required: ['no_cart', 'not_priceable', 'merchant_rule'],
+            additionalProperties: false,
+            properties: { no_cart: int0, not_priceable: int0, merchant_rule: int0 },
           },
         },
       },

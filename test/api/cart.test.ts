@@ -221,7 +221,8 @@ test('never $0: a fresh shop has a minimum price per part; a line priced at 0 is
   const s = await shopper();
   const offer = (await api.get('/v2/offer')).body;
   assert.deepEqual([offer.source, offer.minimum_price], ['default', 1], 'the shipped offer sells no part under $1.00');
-  assert.equal((await s.post(`/v2/file/scale/${s.fileId}`, { scale: 0.025 })).status, 200); // a 0.5 mm cube
+  // A 1 mm cube: the smallest a 0.4 mm nozzle draws as a shape (a smaller speck is refused, part_too_small).
+  assert.equal((await s.post(`/v2/file/scale/${s.fileId}`, { scale: 0.05 })).status, 200);
   const tiny = await s.quote();
   assert.equal(tiny.total_price, 1);
   assert.equal(tiny.price_breakdown.minimum_price_applied, true, 'raised to the minimum, and saying so');

@@ -4,10 +4,10 @@
 // merchant's API token always reads everything. Turned on, shoppers see the breakdown and the PDF prints it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
 import { startTestServer, merchantShop, type TestServer } from '../helpers/server.ts';
 import { widgetShopper } from '../helpers/shopper.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { COST_WORDS, pdfText } from '../helpers/pdf-text.ts';
 
 const SHOP = 'https://costs.example';
 let server: TestServer;
@@ -19,24 +19,7 @@ before(async () => {
 });
 after(() => server.stop());
 
-/** Every text string the PDF's pages draw, in order (pdfkit writes hex strings in TJ arrays). */
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const pdf = await PDFDocument.load(bytes);
-  assert.equal(pdf.getPageCount(), 1, 'one page');
-  const out: string[] = [];
-  for (const [, obj] of pdf.context.enumerateIndirectObjects()) {
-    if (!(obj instanceof PDFRawStream)) continue;
-    const content = Buffer.from(decodePDFRawStream(obj).decode()).toString('latin1');
-    for (const tj of content.matchAll(/\[([^\]]*)\]\s*TJ/g))
-      out.push(
-        [...tj[1]!.matchAll(/<([0-9a-f]*)>/gi)].map((h) => Buffer.from(h[1]!, 'hex').toString('latin1')).join(''),
-      );
-  }
-  return out.join('\n');
-}
-
 const COST_LINES = ['material', 'support', 'machine', 'energy', 'fixed_fee', 'price_per_gram'];
-const COST_WORDS = /Machine time|Energy|Fixed fee|Support material|Price of one part|\bcost\b/i;
 
 /** A quote as a shopper may see it with the breakdown hidden: the price and its tax, nothing of the costs. */
 function assertNoCosts(quote: Record<string, any>, where: string) {

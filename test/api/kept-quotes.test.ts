@@ -5,10 +5,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
 import { startTestServer, merchantShop, type TestServer } from '../helpers/server.ts';
 import { widgetShopper } from '../helpers/shopper.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { PDFDocument } from 'pdf-lib';
+import { COST_WORDS, pdfAmount, pdfText } from '../helpers/pdf-text.ts';
 
 const SHOP = 'https://keep.example';
 const OTHER = 'https://other.example';
@@ -45,22 +46,6 @@ async function quotedShopper() {
   const q = await s.post(`/v2/file/quote/${fileId}`, { choices: {} });
   assert.equal(q.status, 200, JSON.stringify(q.body));
   return { s, quote: q.body };
-}
-
-/** Every text string the PDF's pages draw, in order (pdfkit writes hex strings in TJ arrays). */
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const pdf = await PDFDocument.load(bytes);
-  assert.equal(pdf.getPageCount(), 1);
-  const out: string[] = [];
-  for (const [, obj] of pdf.context.enumerateIndirectObjects()) {
-    if (!(obj instanceof PDFRawStream)) continue;
-    const content = Buffer.from(decodePDFRawStream(obj).decode()).toString('latin1');
-    for (const tj of content.matchAll(/\[([^\]]*)\]\s*TJ/g))
-      out.push(
-        [...tj[1]!.matchAll(/<([0-9a-f]*)>/gi)].map((h) => Buffer.from(h[1]!, 'hex').toString('latin1')).join(''),
-      );
-  }
-  return out.join('\n');
 }
 
 test('a kept link reopens the quote with its price and picture, through the same shop’s key only', async () => {
@@ -179,11 +164,7 @@ test('a tampered link is 400 quote_link_invalid, an expired one 410 quote_link_e
   assert.equal((await shop.api.get(`/v2/kept-quotes/${token}`)).status, 404);
 });
 
-/** An amount as the PDF writes it: "2.35 USD". */
-const pdfAmount = (major: number, digits: number, currency: string) => `${major.toFixed(digits)} ${currency}`;
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** Words of the cost breakdown: none of them on a shopper's PDF unless the merchant shows it. */
-const COST_WORDS = /Machine time|Energy|Fixed fee|Support material|Price of one part|price per gram|\bcost\b/i;
 
 test('the PDF is a quotation: shop and contact, quote number, part, dimensions, options, quantity, line total, validity, a link back; no cost breakdown', async () => {
   const { s, quote } = await quotedShopper();

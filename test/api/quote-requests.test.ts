@@ -11,6 +11,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../helpers/smtp-receiver.ts';
 import { eventually } from '../helpers/poll.ts';
 import { CUBE_OBJ, boxesObj } from '../helpers/meshes.ts';
+import { REQUEST_LIMITS } from '../../server/quote-requests/limits.ts';
 
 const SHOP = 'https://rfq.example';
 const OTHER = 'https://other-rfq.example';
@@ -197,6 +198,58 @@ test('a part that cannot be priced automatically becomes a request, priced by ha
   assert.ok(listed.body.data.some((o: { quote_id: string }) => o.quote_id === priced.body.price.quote_id));
 });
 
+test('a kept link ordered where no cart took it is requested by the link: its quote and quantity, from another browser', async () => {
+  const { s, fileId, quote: priced } = await quotedShopper();
+  const kept = await s.post(`/v2/quotes/${priced.quote_id}/link`, { quantity: 3 });
+  assert.equal(kept.status, 201, JSON.stringify(kept.body));
+  const quote = { quote_id: priced.quote_id as string, token: kept.body.token as string, fileId };
+  // Another browser: no upload of its own, only the link, which it ordered (no cart on the page took the line).
+  const other = widgetShopper(server, shop.key, SHOP);
+  await other.session();
+  assert.equal((await other.post(`/v2/kept-quotes/${quote.token}/cart`, {})).status, 201);
+  const body = { link: quote.token, reason: 'no_cart', ...contact, email: 'linked@example.test', page: PAGE };
+  const sent = await other.post('/v2/quote-requests', body);
+  assert.equal(sent.status, 201, JSON.stringify(sent.body));
+  const request = (await shop.api.get(`/v2/quote-requests/${sent.body.request_id}`)).body;
+  assert.deepEqual(
+    [request.file_id, request.quote_id, request.quantity, request.choices.quantity, request.reason],
+    [quote.fileId, quote.quote_id, 3, 3, 'no_cart'],
+  );
+  // The webhook tells the shop.
+  await eventually(
+    async () =>
+      hooks.requests.find(
+        (r) => r.json?.event === 'quote_request.created' && r.json.data.requestId === sent.body.request_id,
+      ) ?? null,
+    20_000,
+    'quote_request.created of the linked request',
+  );
+
+  // The link names the part: not with file_id, nor with a quote, choices or quantity of its own.
+  for (const [extra, field] of [
+    [{ file_id: quote.fileId }, 'file_id'],
+    [{ quantity: 5 }, 'quantity'],
+    [{ quote_id: quote.quote_id }, 'quote_id'],
+    [{ choices: {} }, 'choices'],
+  ] as const) {
+    const res = await other.post('/v2/quote-requests', { ...body, ...extra });
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.equal(res.body.error.details.fields[0].field, field);
+  }
+  const { link: _link, ...neither } = body;
+  const none = await other.post('/v2/quote-requests', neither);
+  assert.equal(none.status, 400);
+  assert.equal(none.body.error.details.fields[0].field, 'file_id');
+  // An altered link is refused as when opening it; another shop's key does not know the quote.
+  const altered = quote.token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+  const bad = await other.post('/v2/quote-requests', { ...body, link: altered });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.error.code, 'quote_link_invalid');
+  const foreign = widgetShopper(server, stranger.key, OTHER);
+  await foreign.session();
+  assert.equal((await foreign.post('/v2/quote-requests', { ...body, page: `${OTHER}/` })).status, 404);
+});
+
 test('hostile input: bad e-mail, oversized note, blank name, another shop’s or shopper’s things, a price from the shopper', async () => {
   const { s, fileId, quote } = await quotedShopper();
   const base = { file_id: fileId, quote_id: quote.quote_id, reason: 'no_cart', ...contact, page: PAGE };
@@ -257,8 +310,11 @@ test('hostile input: bad e-mail, oversized note, blank name, another shop’s or
       String(unit_price),
     );
 
-  // Sending again replaces the unpriced request; past 10 an hour per shopper session, 429.
-  for (let i = 1; i < 10; i++) assert.equal((await s.post('/v2/quote-requests', base)).status, 201, `request ${i + 1}`);
+  // Sending again replaces the unpriced request; past 25 an hour per shopper session (a request for each part of the
+  // largest widget), 429.
+  assert.equal(REQUEST_LIMITS.perSession, 25);
+  for (let i = 1; i < REQUEST_LIMITS.perSession; i++)
+    assert.equal((await s.post('/v2/quote-requests', base)).status, 201, `request ${i + 1}`);
   const limited = await s.post('/v2/quote-requests', base);
   assert.equal(limited.status, 429);
   assert.equal(limited.body.error.code, 'rate_limited');
@@ -293,4 +349,27 @@ test('the offer’s rule is in the widget’s configuration; a requested upload 
   await server.retention.sweepNow();
   assert.equal((await shop.api.get(`/v2/file/${idle}`)).status, 404, 'the idle upload is gone');
   assert.equal((await shop.api.get(`/v2/file/${fileId}`)).status, 200, 'the requested one is kept');
+});
+
+test('analytics count the requests apart from the orders, by status and reason, as the list has them', async () => {
+  const analytics = await shop.api.get('/v2/analytics/quotes');
+  assert.equal(analytics.status, 200, JSON.stringify(analytics.body));
+  const counted = analytics.body.quote_requests;
+  const all = (await shop.api.get('/v2/quote-requests?limit=100')).body.data as { status: string; reason: string }[];
+  assert.ok(all.length >= 4, 'the requests of the tests above');
+  const of = (test: (r: { status: string; reason: string }) => boolean) => all.filter(test).length;
+  assert.deepEqual(counted, {
+    requests: all.length,
+    requested: of((r) => r.status === 'requested'),
+    priced: of((r) => r.status === 'priced'),
+    ordered: of((r) => r.status === 'ordered'),
+    by_reason: {
+      no_cart: of((r) => r.reason === 'no_cart'),
+      not_priceable: of((r) => r.reason === 'not_priceable'),
+      merchant_rule: of((r) => r.reason === 'merchant_rule'),
+    },
+  });
+  assert.ok(counted.ordered >= 2 && counted.requested >= 1, JSON.stringify(counted));
+  // Another shop counts none of them.
+  assert.equal((await stranger.api.get('/v2/analytics/quotes')).body.quote_requests.requests, 0);
 });

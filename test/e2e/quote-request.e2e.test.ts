@@ -2,12 +2,16 @@
 // connected; the shopper prices a part and presses Add to cart, no cart takes it, and the widget asks for a name, an
 // e-mail and a note (the form's errors announced, focus on the field to mend); the request reaches the dashboard's
 // Orders and a signed webhook; the merchant prices it there (no SMTP on this server: the link is copied); the shopper
-// opens the link in another browser and orders it. axe finds nothing on the widget's form nor on the Orders page.
+// opens the link in another browser and orders it. With `multiple` on the same snippet, Add all to cart on such a
+// page asks once for a name and an e-mail, and each part becomes a request in Orders and a webhook event. axe finds
+// nothing on the widget's forms nor on the Orders page. Screenshots in test-artifacts/widget/ and, with
+// SLICEQUOTE_UPDATE_SCREENSHOTS=1, the priced request's row at 1280 px (docs/screenshots/dashboard-quote-request-
+// priced.png) and the several parts' form at 390 px (docs/screenshots/widget-request-parts-phone.png).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { createHmac } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
@@ -24,6 +28,7 @@ const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
 const SLICE_TIMEOUT = 120_000;
 const CUBE = corpusPath('stl', 'cube20_ascii.stl');
+const TWO_CUBES = corpusPath('stl', 'two_cubes_10mm.stl');
 const SIZES = [
   { name: 'desktop', width: 1280, height: 900 },
   { name: 'phone', width: 390, height: 844 },
@@ -50,10 +55,13 @@ before(
       .post('/v2/webhooks', { url: hooks.url, events: ['quote_request.created', 'quote_request.priced'] });
     assert.equal(hook.status, 201, JSON.stringify(hook.body));
     hookSecret = hook.body.secret;
-    pages = http.createServer((_req, res) => {
+    pages = http.createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      // The copied snippet under the page's own heading (axe judges the whole page, which a shop gives a title).
-      res.end(plainShopPage(`<h1>Custom prints</h1>${embedSnippet(env.server.url, env.widgetKey)}`));
+      // The copied snippet under the page's own heading (axe judges the whole page, which a shop gives a title); on
+      // /parts with the `multiple` attribute a merchant adds for several parts (docs/widget.md).
+      const snippet = embedSnippet(env.server.url, env.widgetKey);
+      const body = req.url === '/parts' ? snippet.replace('<slice-quote ', '<slice-quote multiple ') : snippet;
+      res.end(plainShopPage(`<h1>Custom prints</h1>${body}`));
     });
     await new Promise<void>((resolve) => pages.listen(port, '127.0.0.1', resolve));
     host = await dashboardHost(env.server.url);
@@ -157,7 +165,10 @@ for (const size of SIZES) {
       assert.match(await row.innerText(), /E-mail is not configured on this server/);
       await row.getByRole('button', { name: 'Copy link' }).waitFor();
       await assertAccessible(dash, `${size.name}: Orders with a priced request`);
-      await dash.screenshot({ path: path.join(ARTIFACTS, `request-priced-${size.name}.png`), fullPage: true });
+      const shot = path.join(ARTIFACTS, `request-priced-${size.name}.png`);
+      await row.screenshot({ path: shot });
+      if (size.name === 'desktop' && process.env.SLICEQUOTE_UPDATE_SCREENSHOTS === '1')
+        copyFileSync(shot, path.resolve('docs', 'screenshots', 'dashboard-quote-request-priced.png'));
     } finally {
       await dash.context().close();
     }
@@ -169,14 +180,133 @@ for (const size of SIZES) {
       assert.match(await widget(again, 'amount').innerText(), /12\.50/);
       await widget(again, 'add-button').click();
       await widget(again, 'added').waitFor();
+      // The shop priced it on this shopper's request, so it has their e-mail: no second form is asked for.
+      assert.equal(await widget(again, 'added').innerText(), 'Your part is reserved — the shop will contact you.');
+      assert.equal(await widget(again, 'request-form').count(), 0);
       await assertNoAxeViolations(again, `${size.name}: the priced request opened from its link`);
     } finally {
       await again.context().close();
     }
-    const listed = await env.server.client(env.apiToken).get('/v2/quote-requests?status=ordered');
-    assert.ok(
-      listed.body.data.some((r: { email: string }) => r.email === email),
-      'the request is ordered',
+    const api = env.server.client(env.apiToken);
+    const listed = await api.get('/v2/quote-requests?status=ordered');
+    const ordered = listed.body.data.find((r: { email: string }) => r.email === email);
+    assert.ok(ordered, 'the request is ordered');
+    // The shop's order line is the price set by hand, as the widget showed it.
+    const line = (await api.get(`/v2/widget/cart?quote_id=${ordered.price.quote_id}`)).body.data[0];
+    assert.deepEqual([line?.quantity, line?.total_price], [1, 12.5]);
+  });
+}
+
+for (const size of SIZES) {
+  test(`${size.name}: several parts on the copied snippet: Add all, no cart → one form → a request per part in Orders and the webhook`, {
+    skip,
+    timeout: SLICE_TIMEOUT * 3,
+  }, async () => {
+    const shopper = `Grace ${size.name}`;
+    const email = `grace-${size.name}@example.test`;
+    const page = await open(`${origin}/parts`, size);
+    try {
+      await page.locator('slice-quote #file').setInputFiles([CUBE, TWO_CUBES]);
+      await page.waitForFunction(
+        () =>
+          document.querySelector('slice-quote')?.shadowRoot?.querySelectorAll('[part~=row][data-status=priced]')
+            .length === 2,
+        undefined,
+        { timeout: SLICE_TIMEOUT * 2 },
+      );
+      await widget(page, 'add-all-button').click();
+      // No cart took the lines: one form for both parts opens, focus on its first field, and the bar says why.
+      await widget(page, 'lines-request').locator('[part~=request-form]').waitFor();
+      await page.waitForFunction(
+        () => document.querySelector('slice-quote')?.shadowRoot?.activeElement?.id === 'all-rfq-name',
+      );
+      assert.equal(
+        await widget(page, 'reserved').innerText(),
+        'No cart took your parts yet: request a quote above, and the shop will send you a link to order them.',
+      );
+      assert.match(await widget(page, 'lines-request').innerText(), /No cart on this page took your parts/);
+      assert.equal(await widget(page, 'row-added').count(), 0, 'no row says "In your cart"');
+      await assertNoAxeViolations(page, `${size.name}: the request form of several parts`);
+      const shot = path.join(ARTIFACTS, `request-parts-form-${size.name}.png`);
+      await page.screenshot({ path: shot });
+      if (size.name === 'phone' && process.env.SLICEQUOTE_UPDATE_SCREENSHOTS === '1')
+        copyFileSync(shot, path.resolve('docs', 'screenshots', 'widget-request-parts-phone.png'));
+
+      // Sent empty: the field to mend is named and focused, as for one part.
+      await widget(page, 'send-request-button').click();
+      await widget(page, 'field-error').first().waitFor();
+      assert.equal(await page.locator('slice-quote #all-rfq-email').getAttribute('aria-invalid'), 'true');
+      assert.equal(await focusedId(page), 'all-rfq-name');
+
+      await page.locator('slice-quote #all-rfq-name').fill(shopper);
+      await page.locator('slice-quote #all-rfq-email').fill(email);
+      await page.locator('slice-quote #all-rfq-note').fill('Both in grey.');
+      const box = await widget(page, 'send-request-button').boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= size.width, 'Send request is within the screen');
+      await widget(page, 'send-request-button').click();
+      await widget(page, 'request-sent').waitFor();
+      assert.match(await widget(page, 'request-sent').innerText(), new RegExp(`links to order your parts to ${email}`));
+      await page.waitForFunction(
+        () => document.querySelector('slice-quote')?.shadowRoot?.activeElement?.getAttribute('part') === 'request-sent',
+      );
+      assert.equal(await widget(page, 'reserved').innerText(), 'Your parts are reserved — the shop will contact you.');
+      await assertNoAxeViolations(page, `${size.name}: several parts requested`);
+      await page.screenshot({ path: path.join(ARTIFACTS, `request-parts-sent-${size.name}.png`), fullPage: true });
+    } finally {
+      await page.context().close();
+    }
+
+    // A signed webhook event per part, each with its quote.
+    const created = await eventually(
+      async () => {
+        const got = hooks.requests.filter(
+          (r) => r.json?.event === 'quote_request.created' && r.json.data.email === email,
+        );
+        return got.length === 2 ? got : null;
+      },
+      20_000,
+      'two quote_request.created',
     );
+    for (const c of created) {
+      assert.equal(
+        c.headers['x-webhook-signature'],
+        `sha256=${createHmac('sha256', hookSecret).update(c.body).digest('hex')}`,
+      );
+      assert.equal(c.json.data.reason, 'no_cart');
+      assert.match(c.json.data.quoteId, /^qt_/);
+    }
+    assert.deepEqual(created.map((c) => c.json.data.fileName).sort(), ['cube20_ascii.stl', 'two_cubes_10mm.stl']);
+
+    // Both are in Orders, each with the shopper's note, to be priced.
+    const dash = await loggedInPage(browser, host.origin, env.merchant);
+    try {
+      await dash.setViewportSize({ width: size.width, height: size.height });
+      await dash.goto(`${host.origin}/dashboard/#/orders`);
+      const rows = dash.locator('[data-testid=quote-requests] tbody tr', { hasText: email });
+      await rows.first().waitFor();
+      assert.equal(await rows.count(), 2);
+      for (const text of await rows.allInnerTexts()) {
+        assert.match(text, /Requested/);
+        assert.match(text, /Both in grey\./);
+      }
+      await assertAccessible(dash, `${size.name}: Orders with the requests of several parts`);
+
+      // Analytics counts the requests apart from the orders, as the shop's list has them.
+      const listed = async (status: string) =>
+        (await env.server.client(env.apiToken).get(`/v2/quote-requests?status=${status}&limit=100`)).body.total;
+      await dash.goto(`${host.origin}/dashboard/#/analytics`);
+      const requests = dash.getByTestId('analytics-requests');
+      await requests.waitFor();
+      for (const status of ['requested', 'priced', 'ordered'])
+        assert.match(
+          await requests.locator(`[data-cell="${status}"]`).innerText(),
+          new RegExp(`^${await listed(status)} `),
+          status,
+        );
+      assert.match(await requests.locator('[data-cell="requested"]').innerText(), /^[2-9]\d* waiting for your price$/);
+      await assertAccessible(dash, `${size.name}: analytics with quote requests`);
+    } finally {
+      await dash.context().close();
+    }
   });
 }

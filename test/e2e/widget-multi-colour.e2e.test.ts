@@ -2,7 +2,8 @@
 // with two extruders is never priced (one filament's slice would misprice it). On the demo shop at 1280 px the
 // single-part widget says it is multi-colour and offers Request a quote instead of a price; at 390 px its row among
 // several parts does the same, naming the part, while the other row is priced. Each request reaches the shop's
-// requests with the reason.
+// requests with the reason; the merchant prices it, and the shopper opens the link on the demo shop page it came
+// from and orders it: the shop's cart takes it, and the request reads ordered.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -39,6 +40,35 @@ async function requestOf(email: string) {
   return listed.body.data.find((r: { email: string }) => r.email === email);
 }
 
+/**
+ * The merchant prices the request (as the dashboard's Orders does); the shopper opens the link it makes, on the page
+ * the request came from, in another browser at the same size, and orders it: the demo shop's cart takes it.
+ */
+async function pricedAndOrdered(requestId: string, width: number, height: number): Promise<void> {
+  const api = suite.env.server.client(suite.env.apiToken);
+  const priced = await api.post(`/v2/quote-requests/${requestId}/price`, { unit_price: 30, valid_days: 5 });
+  assert.equal(priced.status, 200, JSON.stringify(priced.body));
+  const link: string = priced.body.price.order_url;
+  assert.ok(link.startsWith(suite.env.shop.url.replace(/\/$/, '')), `the link opens the shop page: ${link}`);
+  const context = await suite.browser.newContext({ viewport: { width, height }, bypassCSP: true });
+  try {
+    const page = await context.newPage();
+    page.on('pageerror', (err) => console.error('page error:', err.message));
+    await page.goto(link);
+    await page.locator('slice-quote [part~=kept-title]').waitFor();
+    assert.equal(await page.locator('slice-quote [part~=amount]').innerText(), '$30.00');
+    await page.locator('slice-quote [part~=add-button]').click();
+    const added = page.locator('slice-quote [part~=added]');
+    await added.waitFor();
+    assert.equal(await added.innerText(), 'Added 1 × two-colours.3mf to your cart.');
+    await assertNoAxeViolations(page, `a priced request ordered at ${width} px`);
+  } finally {
+    await context.close();
+  }
+  const request = await api.get(`/v2/quote-requests/${requestId}`);
+  assert.equal(request.body.status, 'ordered');
+}
+
 async function sendRequest(page: Page, scope: string, email: string): Promise<void> {
   await page.locator(`${scope} [part~=request-button]`).click();
   await page.locator(`${scope} input[name=name]`).fill('Ada Lovelace');
@@ -48,7 +78,7 @@ async function sendRequest(page: Page, scope: string, email: string): Promise<vo
   await page.locator(`${scope} [part~=request-sent]`).waitFor();
 }
 
-test('1280 px, one part: a two-colour 3MF shows why and Request a quote instead of a price', {
+test('1280 px, one part: a two-colour 3MF shows why and Request a quote instead of a price; priced, it is ordered from the link', {
   skip,
   timeout: SLICE_TIMEOUT,
 }, async () => {
@@ -65,12 +95,13 @@ test('1280 px, one part: a two-colour 3MF shows why and Request a quote instead 
     await sendRequest(page, 'slice-quote', 'ada-one@example.test');
     const request = await requestOf('ada-one@example.test');
     assert.deepEqual([request?.reason, request?.reason_code], ['not_priceable', 'multi_material']);
+    await pricedAndOrdered(request.request_id, 1280, 900);
   } finally {
     await page.close();
   }
 });
 
-test('390 px, several parts: the multi-colour row offers Request a quote, named for its part; the other is priced', {
+test('390 px, several parts: the multi-colour row offers Request a quote, named for its part; the other is priced; the request is ordered from its link', {
   skip,
   timeout: SLICE_TIMEOUT * 2,
 }, async () => {
@@ -94,6 +125,7 @@ test('390 px, several parts: the multi-colour row offers Request a quote, named 
     await sendRequest(page, 'slice-quote [part~=row]:nth-child(2)', 'ada-rows@example.test');
     const request = await requestOf('ada-rows@example.test');
     assert.deepEqual([request?.reason, request?.reason_code], ['not_priceable', 'multi_material']);
+    await pricedAndOrdered(request.request_id, 390, 844);
   } finally {
     await page.close();
   }

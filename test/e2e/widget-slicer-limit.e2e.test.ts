@@ -1,5 +1,5 @@
-// A choice over the shop's slicer limit, as a shopper meets it on the demo shop in Debian's Chromium against a real
-// server, at 1280 and 390 px, one part and a row of several: the shop's limit lies between what a small part's
+// A choice over the shop's slicer limit, as a shopper meets it in Debian's Chromium against a real server, on the
+// demo shop and on a plain page holding only the copied snippet, at 1280 and 390 px, one part and a row of several: the shop's limit lies between what a small part's
 // Standard and Fine qualities are predicted to take; the shopper chooses Fine, reads that it needs more slicing time
 // than the shop prices online, sees Fine marked "— over the limit" in the Quality select (its label not cut off on a
 // phone), and presses "Price it with Standard", which prices the part from a real slice. Fine stays marked, and
@@ -7,13 +7,23 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { widgetShopper } from '../helpers/shopper.ts';
+import { freePort } from '../helpers/process.ts';
+import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
 import { prismZObj, regularPolygon } from '../helpers/solids.ts';
 import { SPEED_TTL_MS } from '../../server/quotes/slice-cost.ts';
 import { assertNoAxeViolations } from './axe.ts';
-import { chromiumMissing, launchChromium, painted, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+import {
+  chromiumMissing,
+  launchChromium,
+  painted,
+  plainShopPage,
+  startWidgetEnv,
+  type WidgetEnv,
+} from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
@@ -34,6 +44,9 @@ const cylinder = (facets: number) => ({
 let env: WidgetEnv;
 let browser: Browser;
 let shopOrigin: string;
+/** A page of another origin holding only the copied snippet (under a heading: axe judges the whole page). */
+let plain: http.Server;
+let plainUrl: string;
 /** The offer as the shop saved it: Draft, Standard and Fine, Draft first. */
 let offer: Record<string, unknown>;
 
@@ -41,8 +54,15 @@ before(
   async () => {
     if (skip) return;
     mkdirSync(ARTIFACTS, { recursive: true });
+    const port = await freePort();
+    plainUrl = `http://127.0.0.1:${port}/plain`;
     // No prefetches: the only slices are those the shopper asks for, so the limit set between two predictions holds.
-    env = await startWidgetEnv({ env: { PREFETCH_MAX_SECONDS: '0' } });
+    env = await startWidgetEnv({ env: { PREFETCH_MAX_SECONDS: '0' }, extraOrigins: [new URL(plainUrl).origin] });
+    plain = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(plainShopPage(`<h1>Custom prints</h1>${embedSnippet(env.server.url, env.widgetKey)}`));
+    });
+    await new Promise<void>((resolve) => plain.listen(port, '127.0.0.1', resolve));
     shopOrigin = new URL(env.shop.url).origin;
     const api = env.server.client(env.apiToken);
     const { source: _source, ...current } = (await api.get('/v2/offer')).body;
@@ -60,6 +80,7 @@ before(
 
 after(async () => {
   await browser?.close();
+  plain?.close();
   await env?.stop();
 });
 
@@ -169,89 +190,93 @@ const overflow = (page: Page) =>
   });
 
 const SIZES = [
-  { name: 'desktop', width: 1280, height: 800, facets: 700 },
-  { name: 'phone', width: 390, height: 844, facets: 720 },
+  { name: 'desktop', width: 1280, height: 800, facets: { 'demo shop': 700, 'plain page': 760 } },
+  { name: 'phone', width: 390, height: 844, facets: { 'demo shop': 720, 'plain page': 780 } },
 ];
 
-for (const size of SIZES) {
-  test(`${size.name}: Fine over the shop's slicer limit is marked in its select; "Price it with Standard" prices a real slice`, {
-    skip,
-    timeout: SLICE_TIMEOUT * 2,
-  }, async () => {
-    const model = cylinder(size.facets);
-    const page = await browser.newPage({ viewport: { width: size.width, height: size.height }, bypassCSP: true });
-    const pageErrors: string[] = [];
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    try {
-      await page.goto(env.shop.url);
-      await page.waitForFunction(
-        () => (document.querySelector('slice-quote') as unknown as { config: unknown }).config,
-      );
-      await page.locator('slice-quote #file').setInputFiles(model);
-      await page.locator('slice-quote [part~=amount]').waitFor({ timeout: SLICE_TIMEOUT });
-      assert.equal((await quoteOf(page))!.choices.quality, 'draft', 'priced at the shop default, Draft');
-      const limit = await limitBetweenStandardAndFine(model);
+for (const size of SIZES)
+  for (const where of ['demo shop', 'plain page'] as const)
+    test(`${size.name}, ${where}: Fine over the shop's slicer limit is marked in its select; "Price it with Standard" prices a real slice`, {
+      skip,
+      timeout: SLICE_TIMEOUT * 2,
+    }, async () => {
+      const model = cylinder(size.facets[where]);
+      const page = await browser.newPage({ viewport: { width: size.width, height: size.height }, bypassCSP: true });
+      const pageErrors: string[] = [];
+      page.on('pageerror', (e) => pageErrors.push(e.message));
+      try {
+        await page.goto(where === 'demo shop' ? env.shop.url : plainUrl);
+        await page.waitForFunction(
+          () => (document.querySelector('slice-quote') as unknown as { config: unknown }).config,
+        );
+        await page.locator('slice-quote #file').setInputFiles(model);
+        await page.locator('slice-quote [part~=amount]').waitFor({ timeout: SLICE_TIMEOUT });
+        assert.equal((await quoteOf(page))!.choices.quality, 'draft', 'priced at the shop default, Draft');
+        const limit = await limitBetweenStandardAndFine(model);
 
-      // The shopper chooses Fine: refused before any slice, in words that name the choice and the way forward.
-      await page.locator('slice-quote select#quality').selectOption('fine');
-      const answer = await answerTo(page, 'fine');
-      assert.equal(answer.code, 'model_too_complex', `refused for the shop's limit: ${JSON.stringify(answer)}`);
-      const alert = page.locator('slice-quote [part~=error][data-code=model_too_complex]');
-      assert.match(
-        await alert.innerText(),
-        /Fine · 0\.1 mm needs more slicing time than this shop prices online\.\s+Standard · 0\.2 mm is within it\./,
-      );
-      const options = await qualityOptions(page, 'select#quality');
-      assert.deepEqual(
-        options.map((o) => o.text),
-        ['Draft · 0.3 mm', 'Standard · 0.2 mm', `Fine · 0.1 mm${OVER}`],
-        `Fine is marked over the limit of ${limit} s, the others are not`,
-      );
-      assert.ok(
-        options.every((o) => !o.disabled),
-        'every quality can still be chosen',
-      );
-      assert.equal(await page.locator('slice-quote select#quality').inputValue(), 'fine', 'Fine stays chosen');
-      assert.deepEqual(await overflow(page), { page: 0, sticking: [] }, 'the longer label fits the widget');
-      const room = await chosenLabelRoom(page, 'select#quality');
-      assert.ok(room.text <= room.inside, `the chosen label is not cut off: ${JSON.stringify(room)}`);
-      await assertNoAxeViolations(page, `${size.name}: a choice over the slicer limit`);
-      await page.screenshot({ path: path.join(ARTIFACTS, `slicer-limit-${size.name}.png`), fullPage: true });
+        // The shopper chooses Fine: refused before any slice, in words that name the choice and the way forward.
+        await page.locator('slice-quote select#quality').selectOption('fine');
+        const answer = await answerTo(page, 'fine');
+        assert.equal(answer.code, 'model_too_complex', `refused for the shop's limit: ${JSON.stringify(answer)}`);
+        const alert = page.locator('slice-quote [part~=error][data-code=model_too_complex]');
+        assert.match(
+          await alert.innerText(),
+          /Fine · 0\.1 mm needs more slicing time than this shop prices online\.\s+Standard · 0\.2 mm is within it\./,
+        );
+        const options = await qualityOptions(page, 'select#quality');
+        assert.deepEqual(
+          options.map((o) => o.text),
+          ['Draft · 0.3 mm', 'Standard · 0.2 mm', `Fine · 0.1 mm${OVER}`],
+          `Fine is marked over the limit of ${limit} s, the others are not`,
+        );
+        assert.ok(
+          options.every((o) => !o.disabled),
+          'every quality can still be chosen',
+        );
+        assert.equal(await page.locator('slice-quote select#quality').inputValue(), 'fine', 'Fine stays chosen');
+        assert.deepEqual(await overflow(page), { page: 0, sticking: [] }, 'the longer label fits the widget');
+        const room = await chosenLabelRoom(page, 'select#quality');
+        assert.ok(room.text <= room.inside, `the chosen label is not cut off: ${JSON.stringify(room)}`);
+        await assertNoAxeViolations(page, `${size.name}, ${where}: a choice over the slicer limit`);
+        const shot = where === 'demo shop' ? size.name : `${size.name}-plain`;
+        await page.screenshot({ path: path.join(ARTIFACTS, `slicer-limit-${shot}.png`), fullPage: true });
 
-      // "Price it with Standard": that quality is chosen and priced by a slice made now.
-      const instead = page.locator('slice-quote [part~=instead-button]');
-      assert.equal((await instead.innerText()).trim(), 'Price it with Standard · 0.2 mm');
-      const box = (await instead.boundingBox())!;
-      assert.ok(
-        box.x >= 0 && box.x + box.width <= size.width,
-        `the button is within the screen (${JSON.stringify(box)})`,
-      );
-      await instead.click();
-      await page.waitForFunction(
-        () =>
-          (document.querySelector('slice-quote') as unknown as { quote: any }).quote?.choices.quality === 'standard',
-        undefined,
-        { timeout: SLICE_TIMEOUT },
-      );
-      const priced = (await quoteOf(page))!;
-      assert.equal(priced.cached, false, 'from a slice made for this choice, not the cache');
-      await page.locator('slice-quote [part~=amount]').waitFor();
-      assert.equal(await alert.count(), 0, 'the refusal is gone');
-      assert.equal(await page.locator('slice-quote select#quality').inputValue(), 'standard');
-      assert.equal(
-        (await qualityOptions(page, 'select#quality')).at(-1)!.text,
-        `Fine · 0.1 mm${OVER}`,
-        'Fine stays marked while the part and its other choices are the same',
-      );
-      assert.ok(await page.locator('slice-quote [part~=add-button]').isEnabled(), 'the part can be added to the cart');
-      await painted(page);
-      await page.screenshot({ path: path.join(ARTIFACTS, `slicer-limit-priced-${size.name}.png`), fullPage: true });
-      assert.deepEqual(pageErrors, []);
-    } finally {
-      await page.close();
-    }
-  });
-}
+        // "Price it with Standard": that quality is chosen and priced by a slice made now.
+        const instead = page.locator('slice-quote [part~=instead-button]');
+        assert.equal((await instead.innerText()).trim(), 'Price it with Standard · 0.2 mm');
+        const box = (await instead.boundingBox())!;
+        assert.ok(
+          box.x >= 0 && box.x + box.width <= size.width,
+          `the button is within the screen (${JSON.stringify(box)})`,
+        );
+        await instead.click();
+        await page.waitForFunction(
+          () =>
+            (document.querySelector('slice-quote') as unknown as { quote: any }).quote?.choices.quality === 'standard',
+          undefined,
+          { timeout: SLICE_TIMEOUT },
+        );
+        const priced = (await quoteOf(page))!;
+        assert.equal(priced.cached, false, 'from a slice made for this choice, not the cache');
+        await page.locator('slice-quote [part~=amount]').waitFor();
+        assert.equal(await alert.count(), 0, 'the refusal is gone');
+        assert.equal(await page.locator('slice-quote select#quality').inputValue(), 'standard');
+        assert.equal(
+          (await qualityOptions(page, 'select#quality')).at(-1)!.text,
+          `Fine · 0.1 mm${OVER}`,
+          'Fine stays marked while the part and its other choices are the same',
+        );
+        assert.ok(
+          await page.locator('slice-quote [part~=add-button]').isEnabled(),
+          'the part can be added to the cart',
+        );
+        await painted(page);
+        await page.screenshot({ path: path.join(ARTIFACTS, `slicer-limit-priced-${shot}.png`), fullPage: true });
+        assert.deepEqual(pageErrors, []);
+      } finally {
+        await page.close();
+      }
+    });
 
 test('several parts, 1280 px: a row over the limit is marked in its own select and priced with its way forward', {
   skip,

@@ -38,6 +38,8 @@ export function dimensions(size: readonly number[], locale?: string): string {
 }
 
 export function grams(value: number, locale?: string): string {
+  // A part too light to show in tenths of a gram weighs something all the same: never "0.0 g".
+  if (value > 0 && value < 0.05) return `under ${number(0.1, locale, 1)} g`;
   return `${number(value, locale, value < 10 ? 1 : 0)} g`;
 }
 

@@ -1,7 +1,8 @@
 // Ordering a kept quote from its link: Add to cart asks the server for the line at the link's quantity
 // (POST /v2/kept-quotes/{token}/cart: recorded in the shop's orders, signed, sent to its webhooks like any add) and
 // hands it to the page's cart in `sq-add-to-cart`, with the same detail as a part priced here, so a shop's cart
-// code takes both alike; without a cart on the page, the same fallback as any add (cart-url, or "reserved").
+// code takes both alike; without a cart on the page, the same fallback as any add (cart-url, else a quote request;
+// a price the shop set by hand on a request already has the shopper's contact: "reserved").
 import { html, nothing, type TemplateResult } from 'lit';
 import { lineSummary } from './format.ts';
 import type { AddToCartDetail, CartLine, KeptQuote, PricedLine, WidgetConfig } from './types.ts';
@@ -13,8 +14,16 @@ export type KeptOrder =
   | { status: 'added'; reserved: boolean; line: CartLine }
   | { status: 'failed'; code: string; message: string; retryable: boolean };
 
-/** Add to cart under a kept quote, or why it cannot be ordered (an expired price), and what became of the add. */
-export function renderKeptOrder(kept: KeptQuote, order: KeptOrder | null, h: KeptHandlers): TemplateResult {
+/**
+ * Add to cart under a kept quote, or why it cannot be ordered (an expired price), and what became of the add.
+ * `toRequest`: no cart took it and the shopper is asked for a quote request (no-cart-request.ts), not yet sent.
+ */
+export function renderKeptOrder(
+  kept: KeptQuote,
+  order: KeptOrder | null,
+  h: KeptHandlers,
+  toRequest = false,
+): TemplateResult {
   const expired = kept.quote.expired === true || (order?.status === 'failed' && order.code === 'quote_expired');
   const adding = order?.status === 'adding';
   const name = kept.quote.file_name;
@@ -29,9 +38,11 @@ export function renderKeptOrder(kept: KeptQuote, order: KeptOrder | null, h: Kep
     }
     ${
       order?.status === 'added'
-        ? order.reserved
-          ? html`<p class="added reserved" part="added reserved" role="status">Your part is reserved — the shop will contact you.</p>`
-          : html`<p class="added" part="added" role="status">Added ${order.line.quantity} × ${name} to your cart.</p>`
+        ? order.reserved && toRequest
+          ? html`<p class="added reserved" part="added reserved" role="status">No cart took your part yet: request a quote above, and the shop will send you a link to order it.</p>`
+          : order.reserved
+            ? html`<p class="added reserved" part="added reserved" role="status">Your part is reserved — the shop will contact you.</p>`
+            : html`<p class="added" part="added" role="status">Added ${order.line.quantity} × ${name} to your cart.</p>`
         : nothing
     }
     ${

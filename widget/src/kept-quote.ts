@@ -11,6 +11,7 @@ import type { KeptQuote } from './types.ts';
 import { shopperMessage } from './shopper-messages.ts';
 import { renderKeptOrder, type KeptOrder } from './kept-order.ts';
 import { atMinimumPrice } from './selection.ts';
+import { renderRequest, type RequestHandlers, type RequestState } from './quote-request.ts';
 
 import type { KeepHandlers } from './kept-link.ts';
 
@@ -89,6 +90,7 @@ export function renderKept(
   downloading: boolean,
   order: KeptOrder | null,
   h: KeptHandlers,
+  request: { state: RequestState; handlers: RequestHandlers } | null = null,
 ): TemplateResult {
   if (view.status === 'loading')
     return html`<div class="root kept" part="container kept"><p class="hint" role="status">Opening your saved quote…</p></div>`;
@@ -124,13 +126,19 @@ export function renderKept(
           @click=${() => h.downloadPdf(kept.token)}>${downloading ? 'Preparing the PDF…' : 'Download PDF quote'}</button>
         <button type="button" part="button" @click=${h.closeKept}>Price another part</button>
       </div>
+      ${
+        // Ordered where no cart took it: the shop needs a name and an e-mail to follow it up.
+        request
+          ? html`<div class="rfq-block" part="request">${renderRequest('no_cart', request.state, request.handlers)}</div>`
+          : nothing
+      }
     </div>
     <div class="buy-bar" part="buy-bar">
       <div class="price" part="price" role="status" tabindex="-1">
         <div class="amount" part="amount">${fmt(kept.line.total_price)}</div>
         <div class="each" part="unit-price">${keptLineWords(kept, fmt)}${q.expired ? ' · expired' : ''}</div>
       </div>
-      ${renderKeptOrder(kept, order, h)}
+      ${renderKeptOrder(kept, order, h, request?.state.sent === null)}
     </div>
   </div>`;
 }

@@ -59,6 +59,8 @@ export interface PartsHandlers {
   retryConfig(): void;
   /** Request a quote of a row that cannot be priced automatically (quote-request.ts); null: none to offer. */
   request(part: PartFlow): { reason: RequestReason; state: RequestState; handlers: RequestHandlers } | null;
+  /** Request a quote of the lines "Add all to cart" recorded when no cart took them (no-cart-request.ts). */
+  linesRequest(): { state: RequestState; handlers: RequestHandlers; count: number } | null;
 }
 
 /** What the list knows besides its rows. */
@@ -126,6 +128,7 @@ export function renderParts(
       }
       ${s.config?.lead_time && parts.length ? renderLeadTime(s.config.lead_time) : nothing}
       ${renderAddAllBlockers(named(s, parts), m.lineRefused, m.adding)}
+      ${renderLinesRequest(h)}
       <div class="buy-bar" part="buy-bar">
         ${renderSummary(s, parts)}
         ${renderAddAll(s, parts, m, h)}
@@ -231,7 +234,10 @@ function renderRowPrice(s: Shop, part: PartFlow): TemplateResult | typeof nothin
       ${total !== null ? html`<strong>${fmt(total)}</strong>` : nothing}
       <span class="each">${total !== null ? unitWords(p.quote, p.selection!.quantity, s.config, fmt) : `${fmt(p.quote.total_price)} each`}</span>
       ${renderRowFacts(p.quote, s)}
-      ${p.added ? html`<span class="added" part="row-added">In your cart</span>` : nothing}
+      ${
+        // Recorded, but no cart on the page took it: never "In your cart" (the note under the list says what next).
+        p.added && !p.reserved ? html`<span class="added" part="row-added">In your cart</span>` : nothing
+      }
     </div>
     ${part.unitPending && p.quoting === null ? renderUnitPending('this part') : nothing}`;
 }
@@ -246,6 +252,21 @@ function renderRowRequest(
   return r
     ? html`<div class="rfq-block" part="request">${renderRequest(r.reason, r.state, r.handlers, row)}</div>`
     : nothing;
+}
+
+/**
+ * The parts "Add all to cart" recorded when no cart on the page took them: one form for them all, above the bar
+ * (in the phone's sticky bar it would take the screen), a request for each part once sent.
+ */
+function renderLinesRequest(h: PartsHandlers): TemplateResult | typeof nothing {
+  const r = h.linesRequest();
+  if (!r) return nothing;
+  const name = r.count === 1 ? 'your part' : `your ${r.count} parts`;
+  return html`<div class="rfq-block" part="request lines-request">${renderRequest('no_cart', r.state, r.handlers, {
+    idPrefix: 'all',
+    name,
+    parts: r.count,
+  })}</div>`;
 }
 
 /** A priced row's "Compare all materials" and "Save or share this quote", as a single part has them. */
@@ -335,11 +356,13 @@ function renderAddAll(s: Shop, parts: PartFlow[], m: PartsState, h: PartsHandler
     ${renderRefusal(named(s, parts), m.lineRefused)}
     ${renderError({ error: m.cartError }, { retry: h.retryCart })}
     ${
-      m.added && m.reserved
-        ? html`<p class="added reserved" part="added reserved" role="status">Your ${m.added === 1 ? 'part is' : 'parts are'} reserved — the shop will contact you.</p>`
-        : m.added
-          ? html`<p class="added" part="added" role="status">Added ${m.added} ${m.added === 1 ? 'part' : 'parts'} to your cart.</p>`
-          : nothing
+      m.added && m.reserved && h.linesRequest()?.state.sent === null
+        ? html`<p class="added reserved" part="added reserved" role="status">No cart took your ${m.added === 1 ? 'part' : 'parts'} yet: request a quote above, and the shop will send you a link to order ${m.added === 1 ? 'it' : 'them'}.</p>`
+        : m.added && m.reserved
+          ? html`<p class="added reserved" part="added reserved" role="status">Your ${m.added === 1 ? 'part is' : 'parts are'} reserved — the shop will contact you.</p>`
+          : m.added
+            ? html`<p class="added" part="added" role="status">Added ${m.added} ${m.added === 1 ? 'part' : 'parts'} to your cart.</p>`
+            : nothing
     }
   `;
 }

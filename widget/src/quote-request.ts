@@ -22,6 +22,7 @@ export const NOT_PRICEABLE = new Set([
   'model_too_complex',
   'exceeds_build_volume',
   'feature_too_small',
+  'part_too_small',
   'multi_material',
   'zero_price',
   'slicer_budget_spent',
@@ -110,21 +111,27 @@ const WHY: Record<RequestReason, string> = {
 /** The id of a form's element: `rfq-name` for the single part, `p7-rfq-name` in the row of part 7. */
 export const requestId = (what: string, row?: { idPrefix: string }) => `${row ? `${row.idPrefix}-` : ''}rfq-${what}`;
 
+/** With several parts (`parts` > 1, the lines "Add all to cart" recorded): the same words, for all of them. */
+const WHY_SEVERAL =
+  'No cart on this page took your parts. Leave your name and e-mail, and the shop will send you a link to order each of them.';
+
 /**
  * The "Request a quote" button, the form, or the confirmation. In a row of several parts (`row`) its ids are the
- * row's own and its controls name the part for screen readers ("Request a quote for part 2: bracket.stl").
+ * row's own and its controls name the part for screen readers ("Request a quote for part 2: bracket.stl"); for the
+ * parts no cart took (`row.parts`, their count), one form asks for them all.
  */
 export function renderRequest(
   reason: RequestReason,
   r: RequestState,
   h: RequestHandlers,
-  row?: { idPrefix: string; name: string },
+  row?: { idPrefix: string; name: string; parts?: number },
 ): TemplateResult {
   const id = (what: string) => requestId(what, row);
   const about = row ? html`<span class="visually-hidden"> for ${row.name}</span>` : nothing;
+  const several = (row?.parts ?? 1) > 1;
   if (r.sent)
     return html`<p class="added" part="request-sent" role="status" tabindex="-1">
-      Request sent. The shop will e-mail a link to order your part to ${r.sent}.
+      Request sent. The shop will e-mail ${several ? 'links to order your parts' : 'a link to order your part'} to ${r.sent}.
     </p>`;
   if (!r.open)
     return html`<div class="rfq-offer" part="request-offer">
@@ -143,7 +150,7 @@ export function renderRequest(
   return html`<form class="rfq" part="request-form" novalidate aria-labelledby=${id('title')} aria-describedby=${id('why')}
       @submit=${h.submit}>
     <p class="rfq-title" id=${id('title')}><strong>Request a quote</strong>${about}</p>
-    <p class="hint" id=${id('why')}>${WHY[reason]}</p>
+    <p class="hint" id=${id('why')}>${several && reason === 'no_cart' ? WHY_SEVERAL : WHY[reason]}</p>
     ${field(
       'name',
       'Your name',

@@ -105,6 +105,8 @@ export const SHOPPER_MESSAGES: Readonly<Record<string, string>> = {
   quote_link_expired: "This quote link has expired. Upload your part again for today's price.",
   feature_too_small:
     'This model is thinner than one printed layer, so it cannot be printed at this size. Please check the units of your file or scale it up.',
+  part_too_small:
+    'This model is too small for the printer to draw its shape. Please check the units of your file or scale it up.',
   multi_material:
     'This model is multi-colour, and the shop prices multi-colour parts itself. Request a quote, and they will send you a link to order it.',
   scale_out_of_range:

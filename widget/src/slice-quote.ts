@@ -36,6 +36,7 @@ import {
   type RequestState,
 } from './quote-request.ts';
 import { quoteRequest } from './quote-flow.ts';
+import { type NoCartHost, type NoCartLine, NoCartRequest, type Submitted } from './no-cart-request.ts';
 
 /** Parts in one widget with `multiple`: the default, and the most `max-parts` may ask for. */
 export const DEFAULT_MAX_PARTS = 10;
@@ -108,6 +109,9 @@ export class SliceQuote extends LitElement {
   private observed: Element | null = null;
   /** "Request a quote" of each part (quote-request.ts): the form's state, for the part and price it is about. */
   private readonly rfq = new WeakMap<PartFlow, RequestState>();
+  /** Request a quote of what no cart took beyond a single part: the rows Add all recorded, a kept quote ordered. */
+  private readonly linesRequest = new NoCartRequest(this.noCartHost());
+  private readonly keptRequest = new NoCartRequest(this.noCartHost());
 
   constructor() {
     super();
@@ -177,6 +181,7 @@ export class SliceQuote extends LitElement {
     this.pendingFiles = [];
     this.thumbnails.clear();
     this.m = { adding: false, added: null, reserved: false, refused: [], cartError: null, lineRefused: null };
+    this.linesRequest.close();
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------
@@ -216,8 +221,11 @@ export class SliceQuote extends LitElement {
 
   protected override render() {
     // A kept quote's link opens it in either widget: a row's Save or share makes such links too.
-    if (this.s.kept)
-      return renderKept(this.s.kept, this.s, this.s.keptDownloading, this.s.keptOrder, this.keptHandlers);
+    if (this.s.kept) {
+      const { state } = this.keptRequest;
+      const request = state && { state, handlers: this.noCartHandlers(this.keptRequest, undefined) };
+      return renderKept(this.s.kept, this.s, this.s.keptDownloading, this.s.keptOrder, this.keptHandlers, request);
+    }
     if (this.multiple)
       return renderParts(this.s, this.parts, this.m, this.maxPartsAllowed, this.thumbnails, this.partsHandlers);
     const { single } = this;
@@ -343,6 +351,7 @@ export class SliceQuote extends LitElement {
   // ---- kept quotes (kept-quote.ts) ---------------------------------------------------------------
 
   private async openKept(token: string): Promise<void> {
+    this.keptRequest.close();
     this.patch({ kept: { status: 'loading' }, keptOrder: null });
     try {
       this.patch({ kept: { status: 'shown', kept: await this.client!.keptQuote(token) } });
@@ -371,9 +380,14 @@ export class SliceQuote extends LitElement {
       const line = await this.client!.orderKept(kept.token);
       const detail = keptCartDetail(kept, line, this.s.config, await keptThumbnail(kept.picture), this.s.locale);
       // With `multiple` the page's cart code reads `lines`, whatever was added.
-      await this.deliver([detail], this.multiple ? { lines: [detail] } : detail, (taken) =>
-        this.patch({ keptOrder: { status: 'added', reserved: !taken, line } }),
-      );
+      await this.deliver([detail], this.multiple ? { lines: [detail] } : detail, (taken) => {
+        this.patch({ keptOrder: { status: 'added', reserved: !taken, line } });
+        // No cart took it: the shop needs the shopper's contact, unless it priced the link on their request.
+        if (!taken && !kept.quote.manual)
+          this.openNoCartRequest(this.keptRequest, undefined, [
+            { body: { link: kept.token }, file_id: line.file_id, quote_id: line.quote_id },
+          ]);
+      });
     } catch (e) {
       const err = toWidgetError(e);
       this.patch({ keptOrder: { status: 'failed', code: err.code, message: err.message, retryable: err.retryable } });
@@ -399,6 +413,7 @@ export class SliceQuote extends LitElement {
     downloadPdf: (token) => void this.downloadPdf(token, this.s.kept ? undefined : this.single),
     order: (kept) => void this.orderKept(kept),
     closeKept: () => {
+      this.keptRequest.close();
       this.patch({ kept: null, keptOrder: null });
       this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>('[part~=choose-button]');
     },
@@ -487,6 +502,44 @@ export class SliceQuote extends LitElement {
       this.patchRequest(part, { sending: false, failure: err.detail });
       this.emit('sq-error', err.detail);
     }
+  }
+
+  // ---- request a quote of lines no cart took (no-cart-request.ts) ---------------------------------
+
+  private noCartHost(): NoCartHost {
+    return {
+      client: () => this.client,
+      changed: () => this.requestUpdate(),
+      requested: (detail) => this.emit('sq-quote-request', detail),
+      failed: (detail) => this.emit('sq-error', detail),
+    };
+  }
+
+  /** Opens the form for lines no cart took; it comes into view with the focus on its first field. */
+  private openNoCartRequest(request: NoCartRequest, idPrefix: string | undefined, lines: NoCartLine[]): void {
+    request.open(lines);
+    const row = idPrefix ? { idPrefix } : undefined;
+    this.focusAfterRender = () => {
+      const name = this.renderRoot.querySelector<HTMLElement>(`#${requestId('name', row)}`);
+      name?.scrollIntoView({ block: 'center' });
+      return name;
+    };
+  }
+
+  private noCartHandlers(request: NoCartRequest, idPrefix: string | undefined): RequestHandlers {
+    const row = idPrefix ? { idPrefix } : undefined;
+    return {
+      open: () => undefined, // the form opens by itself, at once
+      submit: (e) => {
+        e.preventDefault();
+        void request.submit(e.target as HTMLFormElement).then((done: Submitted) => {
+          if (!done) return;
+          const target = done === 'sent' ? '[part~=request-sent]' : `#${requestId(done, row)}`;
+          this.focusAfterRender = () => this.renderRoot.querySelector<HTMLElement>(target);
+          this.requestUpdate();
+        });
+      },
+    };
   }
 
   /** The request form's handlers of a part (the single part, or a row). */
@@ -587,7 +640,18 @@ export class SliceQuote extends LitElement {
       const details = ready.map((p, i) => p.addedToCart(lines[i]!));
       this.m = { ...this.m, adding: false, added: details.length };
       await this.deliver(details, { lines: details }, (taken) => {
+        for (const p of ready) p.patch({ reserved: !taken });
         this.m = { ...this.m, reserved: !taken };
+        if (!taken)
+          this.openNoCartRequest(
+            this.linesRequest,
+            'all',
+            lines.map((l) => ({
+              body: { file_id: l.file_id, quote_id: l.quote_id, quantity: l.quantity },
+              file_id: l.file_id,
+              quote_id: l.quote_id,
+            })),
+          );
       });
     } catch (e) {
       for (const p of ready) p.patch({ adding: false });
@@ -787,6 +851,12 @@ export class SliceQuote extends LitElement {
     request: (part) => {
       const view = this.requestView(part, { ...this.s, ...part.s });
       return view && { ...view, handlers: this.requestHandlers(part) };
+    },
+    linesRequest: () => {
+      const { state, count } = this.linesRequest;
+      // About the lines of the last Add all: anything changed since (a choice, a row) closes it, as it ends the note.
+      if (!state || !this.m.added || !this.m.reserved) return null;
+      return { state, count, handlers: this.noCartHandlers(this.linesRequest, 'all') };
     },
   };
 

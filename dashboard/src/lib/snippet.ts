@@ -1,7 +1,8 @@
 // The widget snippet a merchant copies (widget keys page, Overview): the script, the element, and a listener
 // that connects the shop's cart (docs/widget.md, "Connecting your cart"). As copied, the listener takes nothing
-// (its cart lines are comments to fill in), so the widget honestly tells shoppers the shop will contact them,
-// and the dashboard's Orders page lists every line, until the merchant connects a cart.
+// (its cart lines are comments to fill in), so the widget asks shoppers for a quote request (a name and an e-mail
+// the shop sends the order link to), and the dashboard's Orders page lists every line and request, until the
+// merchant connects a cart.
 export const WIDGET_SCRIPT = '/widget/slice-quote.js';
 
 /** The widget alone: its script and its element (what the dashboard's live preview shows). */
@@ -14,8 +15,8 @@ export function embedSnippet(origin: string, key: string): string {
   return `${widgetTags(origin, key)}
 <script>
   // Connect your cart: put the added parts in it, then call e.detail.accept() so the widget tells the
-  // shopper "Added to your cart". Until then it says the part is reserved and that you will be in touch;
-  // every added part is listed under Orders in your dashboard either way.
+  // shopper "Added to your cart". Until then it asks the shopper for a name and an e-mail to send them a
+  // link to order; every added part and every request is listed under Orders in your dashboard.
   document.addEventListener('sq-add-to-cart', (e) => {
     const lines = e.detail.lines ?? [e.detail]; // each: quote_id, quantity, total_price, currency, signature, ...
     // myCart.add(lines);

@@ -35,6 +35,13 @@ interface QuoteTotals {
     in_cart: number;
     not_in_cart: number;
   }[];
+  quote_requests: {
+    requests: number;
+    requested: number;
+    priced: number;
+    ordered: number;
+    by_reason: { no_cart: number; not_priceable: number; merchant_rule: number };
+  };
 }
 
 const rateOf = (r: number | null) => (r === null ? '' : ` (${num(r * 100, 1)} %)`);
@@ -53,7 +60,7 @@ function conversionView(c: QuoteTotals['conversion']) {
 /** The orders of the period per currency: lines and order value, those a cart took apart from those no cart took. */
 function ordersView(orders: QuoteTotals['orders']) {
   if (!orders.length) return html`<p class="muted" data-testid="analytics-orders">No orders in this period.</p>`;
-  return html`<div class="table-wrap"><table class="table table-compact" data-testid="analytics-orders">
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Orders and order value (scrolls sideways on small screens)"><table class="table table-compact" data-testid="analytics-orders">
     <caption>Orders and order value (the sum of the line totals)</caption>
     <thead><tr><th scope="col">Currency</th><th scope="col" class="num">Lines</th>
       <th scope="col" class="num">Order value</th><th scope="col" class="num">In a cart</th>
@@ -67,7 +74,28 @@ function ordersView(orders: QuoteTotals['orders']) {
         <td class="num" data-cell="not-in-cart">${money(o.not_in_cart, o.currency)} · ${plural(o.not_in_cart_lines, 'line', 'lines')}</td></tr>`,
     )}</tbody>
   </table></div>
-  <p class="muted small">Not in a cart: no cart on your shop page took the line; the shopper was told you will be in touch (Orders lists them).</p>`;
+  <p class="muted small">Not in a cart: no cart on your shop page took the line; the widget asked the shopper for a quote request (Orders lists the lines and the requests).</p>`;
+}
+
+/** The quote requests of the period, apart from the orders: where they stand, and why shoppers sent them. */
+function requestsView(r: QuoteTotals['quote_requests']) {
+  if (!r.requests) return html`<p class="muted" data-testid="analytics-requests">No quote requests in this period.</p>`;
+  const why = [
+    [r.by_reason.no_cart, 'no cart took the line'],
+    [r.by_reason.not_priceable, 'no automatic price'],
+    [r.by_reason.merchant_rule, 'above your rule'],
+  ] as const;
+  return html`<h3 class="small">Quote requests</h3>
+    <p data-testid="analytics-requests">${plural(r.requests, 'request', 'requests')}:
+      <span data-cell="requested">${num(r.requested, 0)} waiting for your price</span> ·
+      <span data-cell="priced">${num(r.priced, 0)} priced</span> ·
+      <span data-cell="ordered">${num(r.ordered, 0)} ordered</span></p>
+    <p class="muted small">Why: ${why
+      .filter(([n]) => n > 0)
+      .map(([n, words]) => `${words}, ${num(n, 0)}`)
+      .join(
+        '; ',
+      )}. Price them under <a href="#/orders">Orders</a>; an ordered request's line is in the orders above.</p>`;
 }
 
 function trendChart(t: CostTrends): ChartConfiguration {
@@ -270,7 +298,7 @@ export class AnalyticsPage extends AppElement {
         ${kpi('Success rate', t.totals.success_rate === null ? '—' : `${num(t.totals.success_rate * 100, 1)} %`)}
         ${kpi('Filament quoted', `${num(t.totals.grams)} g`)}
         ${t.prices.map((p) => kpi(`Quoted (${p.currency})`, `${money(p.total, p.currency)} · avg ${money(p.average, p.currency)}`))}
-      </dl>${conversionView(t.conversion)}${ordersView(t.orders)}</section>`;
+      </dl>${conversionView(t.conversion)}${ordersView(t.orders)}${requestsView(t.quote_requests)}</section>`;
   }
 
   private trendView(t: CostTrends) {
@@ -334,7 +362,7 @@ export class AnalyticsPage extends AppElement {
       <sq-chart .config=${usageChart(u)}
         label="Bar chart of API calls, errors and cancelled requests per day; the numbers are in the table below."></sq-chart>
       ${this.dailyTable(u)}
-      <div class="table-wrap"><table class="table table-compact" data-testid="endpoint-usage" aria-describedby="cancelled-help">
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Calls per endpoint (scrolls sideways on small screens)"><table class="table table-compact" data-testid="endpoint-usage" aria-describedby="cancelled-help">
         <caption class="visually-hidden">Calls per endpoint</caption>
         <thead><tr><th scope="col">Endpoint</th><th scope="col" class="num">Calls</th><th scope="col" class="num">Errors</th>
           <th scope="col" class="num">Cancelled</th><th scope="col" class="num">Median</th><th scope="col" class="num">p95</th></tr></thead>

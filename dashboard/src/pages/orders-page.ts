@@ -52,7 +52,7 @@ export class OrdersPage extends AppElement {
   protected override render() {
     return html`${pageHeader(
       'Orders',
-      'Every part shoppers added to a cart through your widget, newest first. "Not in a cart": your page did not take the line (no cart connected); the shopper was told you will be in touch.',
+      'Every part shoppers added to a cart through your widget, newest first. "Not in a cart": your page did not take the line (no cart connected); the widget asked the shopper for a name and an e-mail, and what they sent is under Quote requests.',
       html`<a class="btn" href="/v2/widget/cart/export" download>Export CSV</a>`,
     )}
       <section class="panel" aria-labelledby="rfq-h">
