@@ -8,11 +8,11 @@ import type { WidgetApi } from './api.ts';
 import { toWidgetError, WidgetError } from './errors.ts';
 import { dimensions, lineSummary } from './format.ts';
 import { parseInWorker, type ParseRun } from './parse-client.ts';
-import type { ParsedPreview } from './parse-protocol.ts';
+import type { EstimateStage, ParsedPreview, StageFeatures } from './parse-protocol.ts';
 import { fetchQuote, quoteRequest, sleep } from './quote-flow.ts';
 import { checkQuantity, findQuality, lineTotal, withMaterial } from './selection.ts';
 import { EMPTY_RUN, type ModelSummary, type PartState, type Stage } from './state.ts';
-import type { EstimateSettings, Features } from '../../shared/estimate/index.ts';
+import type { EstimateSettings } from '../../shared/estimate/index.ts';
 import { ChoiceEstimates, estimateKey } from './choice-estimate.ts';
 import { followTimeLeft, type TimeLeft } from './time-left.ts';
 import type {
@@ -110,14 +110,14 @@ export class PartFlow {
   private parse: ParseRun | null = null;
   /** The part's scale since it was read (a rescale on the server): what the worker's mesh is measured at. */
   private meshScale = 1;
-  /** The features measured of the mesh, by size and settings. */
-  private readonly measured = new Map<string, Promise<Features | null>>();
+  /** The features measured of the mesh, by stage, size and settings. */
+  private readonly measured = new Map<string, Promise<StageFeatures[EstimateStage] | null>>();
   /** Estimates of the choices the shopper made (choice-estimate.ts), the first one included. */
   private readonly estimates = new ChoiceEstimates({
     client: () => this.host.client,
     config: () => this.host.config,
     current: () => (this.s.selection ? { selection: this.s.selection, scale: this.meshScale } : null),
-    measure: (settings) => this.measure(settings),
+    measure: (stage, settings) => this.measure(stage, settings),
     estimated: (key) => this.showEstimate(key),
   });
   /** The quote in flight has an estimate of its own (the server's, from the placed mesh): it wins. */
@@ -145,18 +145,19 @@ export class PartFlow {
   }
 
   /**
-   * The estimator's features of the mesh with `settings` at its size: the first ones measured with the parse, others
-   * measured once each (a material change keeps them: no setting the estimator reads changes with the material).
+   * The estimator's features of one stage of the mesh with `settings` at its size: the first ones measured with the
+   * parse, others measured once each (a material change keeps them: no setting the estimator reads changes with the
+   * material).
    */
-  private measure(settings: EstimateSettings): Promise<Features | null> {
+  private measure<S extends EstimateStage>(stage: S, settings: EstimateSettings): Promise<StageFeatures[S] | null> {
     const run = this.parse;
     const config = this.host.config;
     if (!run || !config) return Promise.resolve(null);
-    const key = `${this.meshScale}|${JSON.stringify(settings)}`;
-    let features = this.measured.get(key);
+    const key = `${stage}|${this.meshScale}|${JSON.stringify(settings)}`;
+    let features = this.measured.get(key) as Promise<StageFeatures[S] | null> | undefined;
     if (!features) {
       const first = this.meshScale === 1 && JSON.stringify(settings) === JSON.stringify(config.slice_settings);
-      features = first ? run.features : run.measure(settings, this.meshScale);
+      features = first ? run.first[stage] : run.measure(stage, settings, this.meshScale);
       this.measured.set(key, features);
     }
     return features;
@@ -333,7 +334,9 @@ export class PartFlow {
       pricing: estimate ? { percent: 0, estimate, step: null, reading: null } : null,
     });
     if (estimate) this.host.emit('sq-estimate', { file_id: file.file_id, estimate });
-    else if (!holding && this.fileRun && !this.multiColour) void this.estimates.request(this.fileRun.signal);
+    // A coarse estimate known is shown, and the fine one still measured.
+    const settled = this.estimates.settled(selection, this.meshScale);
+    if (!holding && !settled && this.fileRun && !this.multiColour) void this.estimates.request(this.fileRun.signal);
     this.debounce = window.setTimeout(() => void this.quoteNow(), delay);
   }
 
