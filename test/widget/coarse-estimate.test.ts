@@ -49,7 +49,7 @@ describe('coarse to fine', () => {
     const estimates = estimatesTold();
     // The upload cannot start (its upload id is held) and the fine stage's estimate is not priced until released.
     const fineEstimate = (path: string, body: any) => path.endsWith('/v2/widget/estimate') && !!body?.features;
-    const hold = holdFetches((method, path, body) => path.endsWith('/v2/file/upload-id') || fineEstimate(path, body));
+    const hold = holdFetches((_method, path, body) => path.endsWith('/v2/file/upload-id') || fineEstimate(path, body));
     const quoted = nextEvent('sq-quote', 120_000);
     try {
       void el.load(cubeStl(18));
