@@ -1,9 +1,9 @@
 // The coarse stage's one pass over the triangles (docs/estimate.md, "Coarse to fine"): no sections, no polygons,
 // no edge table. Each layer is a bin [i·h, (i+1)·h); each triangle adds to the bins its z-extent spans what it
 // contributes there: the part's volume (divergence theorem with the field (x, 0, 0): a layer's section area is
-// Σ x̄·Δy over the segments, and both are linear in z within each half of a triangle, so Simpson's rule integrates
-// it exactly over a bin), its lateral area (Σ perimeter × height), the area of faces seen from above and from
-// below, and the overhangs that need support. Work: O(triangles + the bins they span), bounded before it starts.
+// Σ x̄·Δy over the segments, and both are linear in z within each half of a triangle, so their product integrates
+// exactly over a bin from its ends), its lateral area (Σ perimeter × height), the area of faces seen from above and from
+// below, and the overhangs that need support. Work: O(triangles + the bins they span), stopped beyond MAX_SEGMENTS.
 import type { Mesh } from '../model/mesh.ts';
 import { refuse } from './errors.ts';
 import { checkMesh, layerCount, MAX_LAYERS, MAX_SEGMENTS } from './layer-sweep.ts';
