@@ -3,7 +3,7 @@
 // what WebGL draws; the buffers are transferred, not copied. Then, with the shop's published slice
 // settings, it measures the estimator's features of the mesh (shared/estimate): a few hundred numbers
 // the server prices before the upload has arrived (docs/instant-price.md), first the coarse stage's (one pass
-// over the triangles, milliseconds), then the fine stage's (the layers' polygons). The worker keeps the mesh
+// over the triangles, milliseconds, sent before the preview), then the fine stage's (the layers' polygons). The worker keeps the mesh
 // afterwards: when the shopper changes a choice it measures the features again with that choice's
 // settings, so the new choice's estimate shows at once instead of after its slice.
 import { extractCoarseFeatures, extractFeatures, type EstimateSettings } from '../../shared/estimate/index.ts';
@@ -41,6 +41,9 @@ function parse({ name, bytes, maxBytes, settings }: ParseRequest): void {
     self.postMessage(reply);
     return;
   }
+  // The coarse stage's features go first, before the preview: the page asks for their estimate before it draws the
+  // preview (a long task on a slow machine), so the first figure does not wait for the drawing.
+  self.postMessage(settings ? measure(model.mesh, settings, 'coarse') : { stage: 'coarse', features: null, ms: null });
   const positions = Float32Array.from(model.mesh.positions);
   // A copy goes with the preview (transferred): the mesh keeps its own for the features measured next.
   const indices = model.mesh.indices.slice();
@@ -59,10 +62,8 @@ function parse({ name, bytes, maxBytes, settings }: ParseRequest): void {
   };
   self.postMessage(reply, { transfer: [positions.buffer, indices.buffer] });
   kept = model.mesh;
-  // Each stage's share of the worker's time, for the page's User Timing (bench/widget.ts reads it). The coarse
-  // stage goes first: its figure can show while the fine one is measured.
-  for (const stage of ['coarse', 'fine'] as const)
-    self.postMessage(settings ? measure(model.mesh, settings, stage) : ({ stage, features: null, ms: null } as const));
+  // The fine stage's features, their share of the worker's time for the page's User Timing (bench/widget.ts).
+  self.postMessage(settings ? measure(model.mesh, settings, 'fine') : { stage: 'fine', features: null, ms: null });
 }
 
 function measureAgain({ id, stage, settings, scale }: MeasureRequest): void {

@@ -199,8 +199,10 @@ export class PartFlow {
       this.parsed = parsed;
       const model = summarize(file.name, parsed, config.build_volume);
       this.patch({ parsing: false, model });
-      this.host.showModel(this);
-      if (!model.fits) throw doesNotFit(model.size, config.build_volume);
+      if (!model.fits) {
+        this.host.showModel(this);
+        throw doesNotFit(model.size, config.build_volume);
+      }
     } catch (e) {
       if (signal.aborted) return;
       sending.drop();
@@ -208,8 +210,11 @@ export class PartFlow {
       this.fail('file', e);
       return;
     }
-    // The first estimate, from the browser's own measurements, while the upload runs.
+    // The first estimate, from the browser's own measurements, while the upload runs. Its request leaves before the
+    // preview is drawn (a long task on a slow machine), which follows in a task of its own: the coarse features came
+    // before the preview, so the request is sent within this task's microtasks.
     if (!this.multiColour) void this.estimates.request(signal);
+    setTimeout(() => signal.aborted || this.host.showModel(this), 0);
     await this.landed(sending);
   }
 
