@@ -40,6 +40,8 @@ export interface ChoiceEstimateHost {
   measure<S extends EstimateStage>(stage: S, settings: EstimateSettings): Promise<StageFeatures[S] | null>;
   /** An estimate arrived for `key`: the part shows it if its choices are still those. */
   estimated(key: string, estimate: Estimate): void;
+  /** The coarse stage of an estimate is over: shown, known already, or none could be made. */
+  coarseSettled(): void;
 }
 
 export class ChoiceEstimates {
@@ -94,6 +96,14 @@ export class ChoiceEstimates {
 
   /** The choices now selected, coarse stage first, then fine; each shown as it is priced. */
   private async once(signal: AbortSignal): Promise<void> {
+    try {
+      await this.stages(signal);
+    } finally {
+      this.host.coarseSettled();
+    }
+  }
+
+  private async stages(signal: AbortSignal): Promise<void> {
     const now = this.host.current();
     const config = this.host.config();
     if (!now || !config || signal.aborted) return;
@@ -107,6 +117,7 @@ export class ChoiceEstimates {
       const coarse = await this.host.measure('coarse', settings);
       if (coarse) await this.ask(key, { coarse_features: coarse }, choices, signal);
     }
+    this.host.coarseSettled();
     // Measuring the fine stage of choices no longer selected would hold the worker from the ones that are.
     if (signal.aborted || this.known.has(key) || !this.current(key)) return;
     const features = await this.host.measure('fine', settings);

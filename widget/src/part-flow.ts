@@ -34,6 +34,8 @@ import { QuoteKeeper } from './quote-keeper.ts';
 import type { PartEvent, SliceQuoteEventDetails } from './events.ts';
 
 const REQUOTE_DEBOUNCE_MS = 300;
+/** The longest the 3D preview waits for the first figure before it is drawn anyway. */
+const PREVIEW_WAITS_MS = 1000;
 /** How often the time left shown counts down between two reads of the job. */
 const TICK_MS = 500;
 /** A price the part already has is shown again only while it has at least this long left to live. */
@@ -119,7 +121,11 @@ export class PartFlow {
     current: () => (this.s.selection ? { selection: this.s.selection, scale: this.meshScale } : null),
     measure: (stage, settings) => this.measure(stage, settings),
     estimated: (key) => this.showEstimate(key),
+    coarseSettled: () => this.drawPreview(),
   });
+  /** Draws the 3D preview once the first figure is on screen (drawPreview), at most PREVIEW_WAITS_MS after the
+   *  parse; null when it is drawn. */
+  private previewWaits: (() => void) | null = null;
   /** The quote in flight has an estimate of its own (the server's, from the placed mesh): it wins. */
   private quoteEstimated = false;
   /** What the shopper is shown of the time left (time-left.ts), and the timer that counts it down. */
@@ -210,12 +216,27 @@ export class PartFlow {
       this.fail('file', e);
       return;
     }
-    // The first estimate, from the browser's own measurements, while the upload runs. Its request leaves before the
-    // preview is drawn (a long task on a slow machine), which follows in a task of its own: the coarse features came
-    // before the preview, so the request is sent within this task's microtasks.
-    if (!this.multiColour) void this.estimates.request(signal);
-    setTimeout(() => signal.aborted || this.host.showModel(this), 0);
+    // The first estimate, from the browser's own measurements, while the upload runs. The 3D preview waits for its
+    // coarse figure: drawing the first frame of a large mesh is a long task on a slow machine (seconds in software
+    // WebGL), and the request, its answer and the figure would wait behind it. Never longer than PREVIEW_WAITS_MS.
+    let drawn = false;
+    const draw = () => {
+      if (drawn || signal.aborted) return;
+      drawn = true;
+      if (this.previewWaits === draw) this.previewWaits = null;
+      this.host.showModel(this);
+    };
+    this.previewWaits = draw;
+    window.setTimeout(draw, PREVIEW_WAITS_MS);
+    if (this.multiColour) this.drawPreview();
+    else void this.estimates.request(signal);
     await this.landed(sending);
+  }
+
+  /** Draws the preview waiting for the first figure, once that figure has been painted (after the next frame). */
+  private drawPreview(): void {
+    const draw = this.previewWaits;
+    if (draw) requestAnimationFrame(() => window.setTimeout(draw, 0));
   }
 
   /** Back to nothing, keeping the choices. */
