@@ -407,9 +407,15 @@ async function dropAndTime(
         priced,
         new Promise((resolve) => el.addEventListener('sq-estimate', resolve, { once: true })),
       ]);
-      // The first estimate that is not the coarse stage's: the fine stage's, or the quote's own.
+      // When the first figure and the first estimate that is not the coarse stage's (the fine stage's, or the
+      // quote's own) were told, read when they happen: the preview, awaited first below, may come after them.
+      let firstAt = 0;
       let fineAt = 0;
+      el.addEventListener('sq-quote', () => {
+        firstAt ||= performance.now();
+      });
       el.addEventListener('sq-estimate', (e) => {
+        firstAt ||= performance.now();
         if (!fineAt && (e as CustomEvent).detail.estimate.method !== 'coarse') fineAt = performance.now();
       });
       // The main thread's longest pause from the drop until the size badge is shown (the file read and parsed,
@@ -441,7 +447,7 @@ async function dropAndTime(
       await new Promise((r) => requestAnimationFrame(r));
       const preview = performance.now() - t0;
       await firstShown;
-      const shown = performance.now() - t0;
+      const shown = firstAt - t0;
       const quote = (await priced).detail;
       const price = performance.now() - t0;
       const fineShown = (fineAt || performance.now()) - t0;
