@@ -12,58 +12,15 @@ import {
   extractFeatures,
   fitCalibration,
   predict,
-  scaleFromExact,
   type Calibration,
   type CalibrationSample,
   type FeatureOptions,
   type Features,
 } from '../shared/estimate/index.ts';
 import { detectSlicer } from '../server/slicer/engine.ts';
-import {
-  benchModels,
-  MODELS_DIR,
-  pairId,
-  realSlices,
-  VARIANTS,
-  type BenchModel,
-  type RealSlice,
-  type Variant,
-} from './estimate-corpus.ts';
-
-interface Pair {
-  model: BenchModel;
-  variant: Variant;
-  real: RealSlice;
-}
-
-interface Row {
-  model: string;
-  variant: string;
-  real_g: number;
-  estimate_g: number;
-  weight_error: number;
-  real_s: number;
-  estimate_s: number;
-  time_error: number;
-  weight_inside: boolean;
-  time_inside: boolean;
-  /** Half the announced range's width relative to the estimate. */
-  weight_half_width: number;
-  time_half_width: number;
-  /** Error of the figure scaled from this model's default slice (scaleFromExact); null for the default itself. */
-  scaled_weight_error: number | null;
-  scaled_time_error: number | null;
-}
-
-const median = (xs: number[]) => quantileOf(xs, 0.5);
-function quantileOf(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return Number.NaN;
-  const pos = (s.length - 1) * q;
-  return s[Math.floor(pos)]! + (s[Math.ceil(pos)]! - s[Math.floor(pos)]!) * (pos - Math.floor(pos));
-}
-const pct = (x: number) => Math.round(x * 1000) / 10;
-const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+import { benchModels, MODELS_DIR, pairId, realSlices, VARIANTS, type BenchModel } from './estimate-corpus.ts';
+import { benchCoarse, coarseLatency, stagesTable } from './estimate-coarse.ts';
+import { median, pct, quantileOf, round, rowsFrom, summary, type Pair, type Row } from './estimate-rows.ts';
 
 /** Real slices of every pair that sliced, and the pairs that did not. */
 export async function collectPairs(models: BenchModel[]): Promise<{ pairs: Pair[]; failed: string[] }> {
@@ -95,69 +52,8 @@ function rowsOf(pairs: Pair[], calibration: Calibration): Row[] {
   const estimates = pairs.map(({ model, variant }) =>
     predict(extractFeatures(model.mesh, variant.settings), variant.settings, calibration),
   );
-  const gramsOf = (p: Pair) => (p.real.volume_mm3 / 1000) * p.variant.settings.material.density;
-  return pairs.map((pair, i) => {
-    const { model, variant, real } = pair;
-    const e = estimates[i]!;
-    const realG = gramsOf(pair);
-    const base = pairs.findIndex((p) => p.model === model && p.variant.name === VARIANTS[0]!.name);
-    const scaled =
-      base >= 0 && base !== i
-        ? scaleFromExact(
-            { filament_weight_g: gramsOf(pairs[base]!), estimated_time_seconds: pairs[base]!.real.time_s },
-            estimates[base]!,
-            e,
-            calibration,
-          )
-        : null;
-    return {
-      model: model.name,
-      variant: variant.name,
-      real_g: round(realG, 3),
-      estimate_g: round(e.filament_weight_g, 3),
-      weight_error: Math.abs(e.filament_weight_g - realG) / realG,
-      real_s: real.time_s,
-      estimate_s: Math.round(e.estimated_time_seconds),
-      time_error: Math.abs(e.estimated_time_seconds - real.time_s) / real.time_s,
-      weight_inside: realG >= e.weight_range[0] && realG <= e.weight_range[1],
-      time_inside: real.time_s >= e.time_range[0] && real.time_s <= e.time_range[1],
-      weight_half_width: (e.weight_range[1] - e.weight_range[0]) / 2 / e.filament_weight_g,
-      time_half_width: (e.time_range[1] - e.time_range[0]) / 2 / e.estimated_time_seconds,
-      scaled_weight_error: scaled ? Math.abs(scaled.filament_weight_g - realG) / realG : null,
-      scaled_time_error: scaled ? Math.abs(scaled.estimated_time_seconds - real.time_s) / real.time_s : null,
-    };
-  });
+  return rowsFrom(pairs, estimates, calibration);
 }
-
-function summary(rows: Row[]) {
-  return {
-    slices: rows.length,
-    weight_error_median_pct: pct(median(rows.map((r) => r.weight_error))),
-    weight_error_p90_pct: pct(
-      quantileOf(
-        rows.map((r) => r.weight_error),
-        0.9,
-      ),
-    ),
-    time_error_median_pct: pct(median(rows.map((r) => r.time_error))),
-    time_error_p90_pct: pct(
-      quantileOf(
-        rows.map((r) => r.time_error),
-        0.9,
-      ),
-    ),
-    weight_inside_range_pct: pct(rows.filter((r) => r.weight_inside).length / rows.length),
-    time_inside_range_pct: pct(rows.filter((r) => r.time_inside).length / rows.length),
-    both_inside_range_pct: pct(rows.filter((r) => r.weight_inside && r.time_inside).length / rows.length),
-    weight_half_width_median_pct: pct(median(rows.map((r) => r.weight_half_width))),
-    time_half_width_median_pct: pct(median(rows.map((r) => r.time_half_width))),
-    scaled_weight_error_median_pct: pct(median(scaledOf(rows, 'scaled_weight_error'))),
-    scaled_time_error_median_pct: pct(median(scaledOf(rows, 'scaled_time_error'))),
-  };
-}
-
-const scaledOf = (rows: Row[], key: 'scaled_weight_error' | 'scaled_time_error') =>
-  rows.map((r) => r[key]).filter((v): v is number => v !== null);
 
 /**
  * Estimator latency (features + prediction) on 3DBenchy: the first call in this process (the JIT still cold) and
@@ -318,6 +214,12 @@ export async function benchEstimate(modelsDir = MODELS_DIR) {
   if (finalTable) {
     console.error(`estimate: FINAL held-out models (never used for fitting or choosing)\n${markdown(finalTable)}\n`);
   }
+  const coarse = benchCoarse(train, heldOut, withFinal ? finalPairs : null);
+  const stages = stagesTable([
+    { name: 'development', fine: heldRows, coarse: coarse.development },
+    ...(coarse.final ? [{ name: 'final held-out', fine: finalRows, coarse: coarse.final }] : []),
+  ]);
+  console.error(`estimate: the coarse and fine stages, both calibrated on the training models only\n${stages}\n`);
   const perModel = [...new Set(heldRows.map((r) => r.model))].map((name) => {
     const rows = heldRows.filter((r) => r.model === name);
     return { model: name, ...summary(rows) };
@@ -352,6 +254,15 @@ export async function benchEstimate(modelsDir = MODELS_DIR) {
     latency_3dbenchy: process.env.SQ_ESTIMATE_NO_LATENCY === '1' ? null : latency(benchy, calibration, 15),
     latency_3dbenchy_every_layer:
       process.env.SQ_ESTIMATE_NO_LATENCY === '1' ? null : latency(benchy, calibration, 15, 3, { everyLayer: true }),
+    coarse: {
+      calibration: coarse.calibration,
+      shipped_calibration_max_coefficient_gap: coarse.shipped_calibration_max_coefficient_gap,
+      development: tableOf(coarse.development),
+      final_held_out: coarse.final ? tableOf(coarse.final) : null,
+      stages_table: stages,
+      latency_3dbenchy:
+        process.env.SQ_ESTIMATE_NO_LATENCY === '1' ? null : coarseLatency(benchy, modelsDir, coarse.calibration),
+    },
     failed_slices: failed,
     wall_s: round((performance.now() - started) / 1000, 1),
   };

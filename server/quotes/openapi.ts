@@ -399,8 +399,9 @@ export const quoteSchemas = {
       time_range: { ...range, description: 'Seconds: the real print time is expected inside' },
       method: {
         type: 'string',
-        enum: ['cross-sections', 'cross-sections+calibration'],
-        description: 'Layer cross-sections of the mesh, with or without a calibration on real slices',
+        enum: ['cross-sections', 'cross-sections+calibration', 'coarse'],
+        description:
+          "Layer cross-sections of the mesh, with or without a calibration on real slices; `coarse`: the first stage of the widget's estimate (POST /v2/widget/estimate with `coarse_features`), one pass over the mesh's triangles calibrated on real slices, less exact and with wider ranges, replaced by the cross-sections' estimate when the browser has measured it. A quote's own estimate is never coarse",
       },
       samples: { type: 'integer', minimum: 0, description: 'Real slices behind the calibration' },
       calibration: {

@@ -12,6 +12,15 @@ const featureValue = {
   ],
 };
 
+/** A feature set: a bounded record of feature values (its layout is the estimator's, versioned with it). */
+const featureRecord = {
+  type: 'object',
+  minProperties: 1,
+  maxProperties: 64,
+  propertyNames: { maxLength: 64 },
+  additionalProperties: featureValue,
+};
+
 export const estimateSchemas = {
   PublishedSliceSettings: {
     type: 'object',
@@ -40,17 +49,18 @@ export const estimateSchemas = {
   },
   WidgetEstimateRequest: {
     type: 'object',
-    required: ['features'],
     additionalProperties: false,
+    description: 'Exactly one of `features` (the fine stage) and `coarse_features` (the coarse stage).',
     properties: {
       features: {
-        type: 'object',
-        minProperties: 1,
-        maxProperties: 64,
-        propertyNames: { maxLength: 64 },
-        additionalProperties: featureValue,
+        ...featureRecord,
         description:
           "The estimator's features of the mesh (shared/estimate `extractFeatures`), measured in the browser with the configuration's `slice_settings`: a few hundred numbers, never the mesh",
+      },
+      coarse_features: {
+        ...featureRecord,
+        description:
+          "The coarse stage's features of the mesh (shared/estimate `extractCoarseFeatures`: one pass over its triangles, a few milliseconds), measured with the same settings as `features` would be; the answer's `estimate.method` is then `coarse`, with the coarse stage's wider ranges",
       },
       choices: ref('OfferChoices'),
     },
@@ -72,7 +82,7 @@ export const estimatePaths = {
       tags: ['widget'],
       summary: 'An instant estimate from mesh features measured in the browser, before the upload has arrived',
       description:
-        "Widget keys only. The features must have been measured with the settings of the choices priced: the configuration's `slice_settings` for the offer's default choices, or the chosen quality's `qualities[].slice_settings` with `fill_density` set to the infill chosen (the `choices` sent); otherwise 422 naming `features`. Counted in the `write` rate-limit class, per shopper address: it uses no quote allowance and no slicer time, so a shopper's estimates never take the place of their quotes.",
+        "Widget keys only. Send `coarse_features` the moment the file is read (the answer's `method` is `coarse`), then `features` when they are measured: the second estimate replaces the first. The features must have been measured with the settings of the choices priced: the configuration's `slice_settings` for the offer's default choices, or the chosen quality's `qualities[].slice_settings` with `fill_density` set to the infill chosen (the `choices` sent); otherwise 422 naming `features` (or `coarse_features`). Neither or both: 400. Counted in the `write` rate-limit class, per shopper address: it uses no quote allowance and no slicer time, so a shopper's estimates never take the place of their quotes.",
       security: [{ widgetKey: [] }],
       requestBody: jsonBody('WidgetEstimateRequest'),
       responses: {

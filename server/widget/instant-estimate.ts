@@ -7,7 +7,16 @@
 import type { Deps } from '../deps.ts';
 import type { Auth } from '../accounts/index.ts';
 import { SETTINGS } from '../../shared/settings.ts';
-import { EstimateError, predict, type Features } from '../../shared/estimate/index.ts';
+import {
+  DEFAULT_COARSE_CALIBRATION,
+  EstimateError,
+  predict,
+  predictCoarse,
+  type CoarseFeatures,
+  type Estimate,
+  type Features,
+  withUnmeasuredRanges,
+} from '../../shared/estimate/index.ts';
 import { PriceOutOfRangeError } from '../../shared/pricing.ts';
 import type { Offer, OfferChoices } from '../../shared/offer.ts';
 import { checkChoices, choicesLayer, effectiveOffer } from '../offer/index.ts';
@@ -52,41 +61,85 @@ export async function sliceSettingsOf(deps: Deps, auth: Auth, offer: Offer, choi
   }
 }
 
-const refused = (message: string) => new ValidationError([{ field: 'features', message }], 422);
+/** Which feature set a request sent: the fine stage's (`features`) or the coarse stage's (`coarse_features`). */
+type Stage = 'features' | 'coarse_features';
+
+const refused = (field: Stage, message: string) => new ValidationError([{ field, message }], 422);
 
 /** An estimate whose figures are not finite non-negative numbers came from features no mesh has. */
-function checkFigures(e: PresentedEstimate): PresentedEstimate {
+function checkFigures(e: PresentedEstimate, field: Stage): PresentedEstimate {
   const figures = [e.total_price, ...e.price_range, e.filament_weight, ...e.weight_range, ...e.time_range];
   if (!figures.every((x) => Number.isFinite(x) && x >= 0))
-    throw refused('do not describe a printable part; measure them again with the published settings');
+    throw refused(field, 'do not describe a printable part; measure them again with the published settings');
   return e;
+}
+
+/** The one feature set sent: 400 naming the field when there are none or both. */
+function stageOf(body: { features?: unknown; coarse_features?: unknown }): Stage {
+  const fine = body.features !== undefined;
+  const coarse = body.coarse_features !== undefined;
+  if (fine === coarse) {
+    const field = fine ? 'coarse_features' : 'features';
+    throw new ValidationError([{ field, message: 'send either features or coarse_features, exactly one of them' }]);
+  }
+  return fine ? 'features' : 'coarse_features';
 }
 
 /**
  * POST /v2/widget/estimate: features priced with the merchant's calibration and cost model, for the shopper's
- * choices (the offer's defaults when none are sent). Features measured with other settings are a 422 naming
- * `features`, as are numbers that price to nothing sensible.
+ * choices (the offer's defaults when none are sent). `coarse_features` (the coarse stage, the first figure) are
+ * priced with the shipped coarse calibration: accounts refine the fine one only. Features measured with other
+ * settings are a 422 naming the field, as are numbers that price to nothing sensible.
  */
 export async function estimateFromFeatures(
   deps: Deps,
   auth: Auth,
-  body: { features: Features; choices?: OfferChoices },
+  body: { features?: Features; coarse_features?: CoarseFeatures; choices?: OfferChoices },
 ) {
+  const field = stageOf(body);
   const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId);
   const choices = checkChoices(offer, body.choices);
   const resolution = await resolveSettings(deps.db, auth.account.id, {}, choicesLayer(offer, choices));
-  const scope = scopeOf(printerLabel(resolution.settings.printer), resolution.material.id);
-  const { calibration, source } = await deps.estimator.calibrationFor(auth.account.id, scope, resolution.settings);
   try {
-    const estimate = predict(body.features, resolution.settings, calibration);
-    return { estimate: checkFigures(presentEstimate(estimate, body.features, resolution, source)), choices };
+    const { estimate, measured, source } =
+      field === 'features'
+        ? await fineEstimate(deps, auth, body.features!, resolution)
+        : coarseEstimate(body.coarse_features!, resolution);
+    return { estimate: checkFigures(presentEstimate(estimate, measured, resolution, source), field), choices };
   } catch (err) {
-    if (err instanceof EstimateError) throw refused(err.message);
+    if (err instanceof EstimateError) throw refused(field, err.message);
     if (err instanceof PriceOutOfRangeError)
-      throw refused('price out of the range a quote can have; measure them again');
+      throw refused(field, 'price out of the range a quote can have; measure them again');
     // The settings and the calibration are the server's own: what cannot be read here are the features (a section
     // that is null or not a record).
-    if (err instanceof TypeError) throw refused("are not the estimator's features; measure them again");
+    if (err instanceof TypeError) throw refused(field, "are not the estimator's features; measure them again");
     throw err;
   }
+}
+
+type Resolution = Awaited<ReturnType<typeof resolveSettings>>;
+interface Made {
+  estimate: Estimate;
+  /** What presentEstimate reads of the features: the layer count and height of the slice it prices. */
+  measured: Features;
+  source: PresentedEstimate['calibration'];
+}
+
+/** The fine stage: the account's calibration for the printer and material (its own slices, or the shipped one). */
+async function fineEstimate(deps: Deps, auth: Auth, features: Features, resolution: Resolution): Promise<Made> {
+  const scope = scopeOf(printerLabel(resolution.settings.printer), resolution.material.id);
+  const { calibration, source } = await deps.estimator.calibrationFor(auth.account.id, scope, resolution.settings);
+  return { estimate: predict(features, resolution.settings, calibration), measured: features, source };
+}
+
+/** The coarse stage: the shipped coarse calibration (accounts refine the fine calibration only). */
+function coarseEstimate(features: CoarseFeatures, resolution: Resolution): Made {
+  // A shop's own config: the coarse residuals were measured on the service's own config only (as the fine ones).
+  const calibration = resolution.settings.imported
+    ? withUnmeasuredRanges(DEFAULT_COARSE_CALIBRATION)
+    : DEFAULT_COARSE_CALIBRATION;
+  const estimate = predictCoarse(features, resolution.settings, calibration);
+  // predictCoarse has checked the features: their layers and height are numbers, all presentEstimate reads.
+  const measured = { layers: features.layers, height_mm: features.height_mm } as Features;
+  return { estimate, measured, source: 'shipped' };
 }

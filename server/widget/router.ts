@@ -12,7 +12,7 @@ import { API } from '../accounts/index.ts';
 import { pageRequest, pageResponse } from '../http/index.ts';
 import { csvStream } from '../usage/index.ts';
 import { estimateFromFeatures } from './instant-estimate.ts';
-import type { Features } from '../../shared/estimate/index.ts';
+import type { CoarseFeatures, Features } from '../../shared/estimate/index.ts';
 import { allOrders, listOrders } from './cart-sql.ts';
 import { ORDER_COLUMNS, acknowledge, orderCsvRows, presentOrder } from './orders.ts';
 import { materialPrices } from '../quotes/index.ts';
@@ -66,10 +66,14 @@ export function widgetRouter(deps: Deps) {
   // A write, not in the quote class: an estimate slices nothing, and the widget asks for one at each changed
   // choice; counted with the quotes, it would take their place in the shopper's rate limit.
   router.post('/estimate', allow(deps, ['widget']), jsonBody, async (ctx) => {
-    const { features, choices } = validateBody('WidgetEstimateRequest', ctx.request.body);
-    // The contract keeps the features an open record (their layout is the estimator's, versioned with it), so
-    // this is the one place they become the estimator's type: what predict() cannot read is refused as a 422.
-    ctx.body = await estimateFromFeatures(deps, ctx.state.auth, { features: features as unknown as Features, choices });
+    const { features, coarse_features, choices } = validateBody('WidgetEstimateRequest', ctx.request.body);
+    // The contract keeps the features open records (their layout is the estimator's, versioned with it), so this is
+    // the one place they become the estimator's types: what predict() cannot read is refused as a 422.
+    ctx.body = await estimateFromFeatures(deps, ctx.state.auth, {
+      features: features as unknown as Features | undefined,
+      coarse_features: coarse_features as unknown as CoarseFeatures | undefined,
+      choices,
+    });
   });
   router.post('/cart', allow(deps, API_OR_WIDGET), jsonBody, idempotent(deps), async (ctx) => {
     await limitCartAdds(deps, ctx);

@@ -301,7 +301,7 @@ export interface paths {
   "/v2/widget/estimate": {
     /**
      * An instant estimate from mesh features measured in the browser, before the upload has arrived
-     * @description Widget keys only. The features must have been measured with the settings of the choices priced: the configuration's `slice_settings` for the offer's default choices, or the chosen quality's `qualities[].slice_settings` with `fill_density` set to the infill chosen (the `choices` sent); otherwise 422 naming `features`. Counted in the `write` rate-limit class, per shopper address: it uses no quote allowance and no slicer time, so a shopper's estimates never take the place of their quotes.
+     * @description Widget keys only. Send `coarse_features` the moment the file is read (the answer's `method` is `coarse`), then `features` when they are measured: the second estimate replaces the first. The features must have been measured with the settings of the choices priced: the configuration's `slice_settings` for the offer's default choices, or the chosen quality's `qualities[].slice_settings` with `fill_density` set to the infill chosen (the `choices` sent); otherwise 422 naming `features` (or `coarse_features`). Neither or both: 400. Counted in the `write` rate-limit class, per shopper address: it uses no quote allowance and no slicer time, so a shopper's estimates never take the place of their quotes.
      */
     post: operations["estimateFromFeatures"];
   };
@@ -1163,10 +1163,10 @@ export interface components {
       /** @description Seconds: the real print time is expected inside */
       time_range: number[];
       /**
-       * @description Layer cross-sections of the mesh, with or without a calibration on real slices
+       * @description Layer cross-sections of the mesh, with or without a calibration on real slices; `coarse`: the first stage of the widget's estimate (POST /v2/widget/estimate with `coarse_features`), one pass over the mesh's triangles calibrated on real slices, less exact and with wider ranges, replaced by the cross-sections' estimate when the browser has measured it. A quote's own estimate is never coarse
        * @enum {string}
        */
-      method: "cross-sections" | "cross-sections+calibration";
+      method: "cross-sections" | "cross-sections+calibration" | "coarse";
       /** @description Real slices behind the calibration */
       samples: number;
       /**
@@ -1893,9 +1893,16 @@ export interface components {
         [key: string]: number;
       };
     };
+    /** @description Exactly one of `features` (the fine stage) and `coarse_features` (the coarse stage). */
     WidgetEstimateRequest: {
       /** @description The estimator's features of the mesh (shared/estimate `extractFeatures`), measured in the browser with the configuration's `slice_settings`: a few hundred numbers, never the mesh */
-      features: {
+      features?: {
+        [key: string]: OneOf<[number | boolean | null, (number | boolean | null)[], {
+          [key: string]: number | boolean | null;
+        }]>;
+      };
+      /** @description The coarse stage's features of the mesh (shared/estimate `extractCoarseFeatures`: one pass over its triangles, a few milliseconds), measured with the same settings as `features` would be; the answer's `estimate.method` is then `coarse`, with the coarse stage's wider ranges */
+      coarse_features?: {
         [key: string]: OneOf<[number | boolean | null, (number | boolean | null)[], {
           [key: string]: number | boolean | null;
         }]>;
@@ -5260,7 +5267,7 @@ export interface operations {
   };
   /**
    * An instant estimate from mesh features measured in the browser, before the upload has arrived
-   * @description Widget keys only. The features must have been measured with the settings of the choices priced: the configuration's `slice_settings` for the offer's default choices, or the chosen quality's `qualities[].slice_settings` with `fill_density` set to the infill chosen (the `choices` sent); otherwise 422 naming `features`. Counted in the `write` rate-limit class, per shopper address: it uses no quote allowance and no slicer time, so a shopper's estimates never take the place of their quotes.
+   * @description Widget keys only. Send `coarse_features` the moment the file is read (the answer's `method` is `coarse`), then `features` when they are measured: the second estimate replaces the first. The features must have been measured with the settings of the choices priced: the configuration's `slice_settings` for the offer's default choices, or the chosen quality's `qualities[].slice_settings` with `fill_density` set to the infill chosen (the `choices` sent); otherwise 422 naming `features` (or `coarse_features`). Neither or both: 400. Counted in the `write` rate-limit class, per shopper address: it uses no quote allowance and no slicer time, so a shopper's estimates never take the place of their quotes.
    */
   estimateFromFeatures: {
     requestBody: {

@@ -128,7 +128,7 @@ export const UNCALIBRATED: Calibration = {
  * imported one, docs/estimate.md "A shop's own speeds"), whose errors its residuals do not describe, until the
  * shop's own slices measure them.
  */
-export function withUnmeasuredRanges(c: Calibration): Calibration {
+export function withUnmeasuredRanges<C extends Pick<Calibration, 'volume' | 'time' | 'supports'>>(c: C): C {
   return {
     ...c,
     volume: { ...c.volume, range: { ...UNMEASURED.volume } },
@@ -147,7 +147,7 @@ export function rangesOf(c: Calibration, family: 'plain' | 'supports' | 'ratio')
   return c[family];
 }
 
-type Kind = 'volume' | 'time';
+export type Kind = 'volume' | 'time';
 const termsOf = (kind: Kind) => (kind === 'volume' ? VOLUME_TERMS : TIME_TERMS);
 /** The terms of `kind` as a vector, in the order of VOLUME_TERMS or TIME_TERMS. */
 const vectorOf = (kind: Kind, volume: Readonly<VolumeTerms>, time: Readonly<TimeTerms>): number[] =>
@@ -221,7 +221,7 @@ function heldOutResiduals(samples: CalibrationSample[], kind: Kind, units: strin
  *  Without a prior, blended toward the unmeasured range when units are few. With one, blended with the prior's
  *  range as if the prior were PRIOR_UNITS models, and never wider than it: more of an account's slices never make
  *  the range vaguer than the shipped one. Always contains 0 (the estimate itself). */
-function rangeOf(residuals: number[], units: number, kind: Kind, prior?: RelativeRange): RelativeRange {
+export function rangeOf(residuals: number[], units: number, kind: Kind, prior?: RelativeRange): RelativeRange {
   const wide = UNMEASURED[kind];
   if (residuals.length === 0) return { ...(prior ?? wide) };
   const sorted = [...residuals].sort((a, b) => a - b);

@@ -161,8 +161,16 @@ function planLayers(sections: Paths64[], r: LayerRegions, sample: LayerSample, q
   return sections.map((section, i) => (sample.computed[i] ? planWalls(section, i, r.walls[i]!, q) : null));
 }
 
-function computeFeatures(
-  sweep: LayerSweep,
+/** What computeFeatures reads of a sweep: the coarse stage (coarse-features.ts) gives the same from its bins. */
+export type SweepTotals = Pick<
+  LayerSweep,
+  'layers' | 'height_mm' | 'perimeter' | 'cornerLoss' | 'cornersMeasured' | 'overhangArea' | 'sizeX' | 'sizeY'
+>;
+
+/** Regions per layer → the physical model's volume and time terms (plans: the perimeter loops planned along the
+ *  contours; null where there are no polygons, as in the fallback and the coarse stage). */
+export function computeFeatures(
+  sweep: SweepTotals,
   r: LayerRegions,
   plans: (WallPlan | null)[] | null,
   q: SliceParams,

@@ -31,3 +31,18 @@ export { predict, type Estimate } from './predict.ts';
 export { scaleFromExact, type ExactFigures, type ScaledEstimate } from './scale-from-exact.ts';
 export { MAX_POLYGON_SEGMENTS } from './layer-polygons.ts';
 export { DEFAULT_CALIBRATION } from './default-calibration.ts';
+export {
+  COARSE_FEATURES_VERSION,
+  extractCoarseFeatures,
+  type CoarseFeatures,
+} from './coarse-features.ts';
+export {
+  checkCoarseCalibration,
+  COARSE_RIDGE,
+  coarseResiduals,
+  fitCoarseCalibration,
+  type CoarseCalibration,
+  type CoarseSample,
+} from './coarse-calibration.ts';
+export { predictCoarse } from './coarse-predict.ts';
+export { DEFAULT_COARSE_CALIBRATION } from './default-coarse-calibration.ts';

@@ -63,7 +63,8 @@ interface Bounds {
   maxZ: number;
 }
 
-function checkMesh(mesh: Mesh): Bounds {
+/** Checks the mesh's arrays and coordinates (EstimateError) and returns its bounding box. */
+export function checkMesh(mesh: Mesh): Bounds {
   if (!mesh || !(mesh.positions instanceof Float64Array) || !(mesh.indices instanceof Uint32Array)) {
     refuse('invalid_mesh', 'The mesh must have Float64Array positions and Uint32Array indices.');
   }

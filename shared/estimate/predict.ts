@@ -12,20 +12,22 @@ export interface Estimate {
   /** The real slice's weight and time are expected inside these, g and s. */
   weight_range: [lo: number, hi: number];
   time_range: [lo: number, hi: number];
-  /** How the figures were made: the cross-section model, calibrated on real slices or not. */
-  method: 'cross-sections' | 'cross-sections+calibration';
+  /** How the figures were made: the cross-section model, calibrated on real slices or not; or the coarse stage's
+   *  one pass over the triangles, calibrated on real slices (predictCoarse, shown until the fine one replaces it). */
+  method: 'cross-sections' | 'cross-sections+calibration' | 'coarse';
   /** Real slices behind the calibration (0: the physical model alone). */
   samples: number;
 }
 
-function sameBasis(f: Features, settings: EstimateSettings): boolean {
+/** Whether features (fine or coarse) were computed with these slice settings. */
+export function sameBasis(f: Pick<Features, 'basis'>, settings: EstimateSettings): boolean {
   const q = sliceParams(settings);
   const expected: Record<string, unknown> = { ...basisOf(q), infill: q.infill, support_density: q.support_density };
   const got = (f.basis ?? {}) as unknown as Record<string, unknown>;
   return Object.keys(expected).every((k) => expected[k] === got[k]);
 }
 
-const weighted = <K extends string>(
+export const weighted = <K extends string>(
   terms: Readonly<Record<K, number>>,
   coefficients: Readonly<Record<K, number>>,
   names: readonly K[],

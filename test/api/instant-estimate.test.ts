@@ -13,7 +13,13 @@ import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
 import { holdSlicers, someSlicers } from '../helpers/slicer-hold.ts';
 import { parseModel } from '../../shared/model/index.ts';
-import { extractFeatures, type EstimateSettings, type Features } from '../../shared/estimate/index.ts';
+import {
+  extractCoarseFeatures,
+  extractFeatures,
+  type CoarseFeatures,
+  type EstimateSettings,
+  type Features,
+} from '../../shared/estimate/index.ts';
 import { PREFETCH_PER_UPLOAD } from '../../server/quotes/prefetch.ts';
 
 const SHOP = 'https://first-price.example';
@@ -69,6 +75,11 @@ const part = (x: number, y: number, z: number) => new TextEncoder().encode(boxes
 /** What the widget's worker does: the estimator's features of the parsed mesh, with the published settings. */
 function browserFeatures(bytes: Uint8Array, settings: EstimateSettings): Features {
   return extractFeatures(parseModel(bytes, 'obj').mesh, settings);
+}
+
+/** The coarse stage's features, what the worker sends first (one pass over the triangles). */
+function browserCoarse(bytes: Uint8Array, settings: EstimateSettings): CoarseFeatures {
+  return extractCoarseFeatures(parseModel(bytes, 'obj').mesh, settings);
 }
 
 async function publishedSettings(): Promise<EstimateSettings> {
@@ -147,6 +158,58 @@ test('features measured in the browser are priced as an estimate: marked, with i
   });
   assert.equal(petg.status, 200, JSON.stringify(petg.body));
   assert.notEqual(petg.body.estimate.total_price, estimate.total_price);
+});
+
+test("the coarse stage's features are priced too: marked coarse, with the coarse stage's own range", async () => {
+  const s = shopper();
+  const settings = await publishedSettings();
+  const bytes = part(30, 20, 10);
+  const coarse = await s.post('/v2/widget/estimate', { coarse_features: browserCoarse(bytes, settings) });
+  assert.equal(coarse.status, 200, JSON.stringify(coarse.body));
+  const { estimate } = coarse.body;
+  assert.equal(estimate.method, 'coarse', 'says which stage made it');
+  assert.equal(estimate.calibration, 'shipped', 'the coarse calibration is the shipped one');
+  assert.ok(estimate.samples > 0, 'calibrated on real slices');
+  assert.ok(estimate.price_range[0] <= estimate.total_price && estimate.total_price <= estimate.price_range[1]);
+  assert.ok(!('quote_id' in coarse.body) && !('signature' in estimate), 'nothing to put in a cart');
+  const fine = await s.post('/v2/widget/estimate', { features: browserFeatures(bytes, settings) });
+  assert.notEqual(fine.body.estimate.method, 'coarse');
+  // The same part sliced (an earlier test sliced it: from the cache): its weight is inside the coarse range too.
+  const fileId = await s.upload(bytes, 'box.obj');
+  const exact = await s.post(`/v2/file/quote/${fileId}`, { choices: {} });
+  assert.equal(exact.status, 200, JSON.stringify(exact.body));
+  const [lo, hi] = estimate.weight_range;
+  assert.ok(lo <= exact.body.filament_weight && exact.body.filament_weight <= hi, JSON.stringify({ estimate, exact }));
+});
+
+test('coarse features are bounded as the fine ones: 4xx naming coarse_features; one set at a time', async () => {
+  const s = shopper();
+  const settings = await publishedSettings();
+  const coarse = browserCoarse(part(10, 10, 10), settings);
+  const refused = async (body: unknown, status: number, field: RegExp) => {
+    const res = await s.post('/v2/widget/estimate', body);
+    assert.equal(res.status, status, JSON.stringify(res.body));
+    const named = [res.body.error.details?.fields?.[0]?.field, res.body.error.message];
+    assert.ok(
+      named.some((f) => typeof f === 'string' && field.test(f)),
+      `${field} named: ${JSON.stringify(res.body.error)}`,
+    );
+  };
+  await refused({ features: browserFeatures(part(10, 10, 10), settings), coarse_features: coarse }, 400, /^coarse_/);
+  await refused({ coarse_features: { ...coarse, layers: 'many' } }, 400, /^coarse_features/);
+  const wide = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`f${i}`, i]));
+  await refused({ coarse_features: wide }, 400, /^coarse_features/);
+  await refused({ coarse_features: { ...coarse, basis: { a: { deeper: 1 } } } }, 400, /^coarse_features/);
+  const draft = { ...settings, printer: { ...settings.printer, layer_height: 0.3 } };
+  await refused({ coarse_features: browserCoarse(part(10, 10, 10), draft) }, 422, /^coarse_features$/);
+  await refused({ coarse_features: { ...coarse, coarse_version: 999 } }, 422, /^coarse_features$/);
+  const huge = { ...coarse, volume_terms: Object.fromEntries(Object.keys(coarse.volume_terms).map((k) => [k, 1e300])) };
+  await refused({ coarse_features: huge }, 422, /^coarse_features$/);
+  await refused({ coarse_features: { ...coarse, volume_terms: null, time_terms: 7 } }, 422, /^coarse_features$/);
+  // Fine features sent as coarse ones (or the reverse): not the stage's features.
+  await refused({ coarse_features: browserFeatures(part(10, 10, 10), settings) }, 422, /^coarse_features$/);
+  await refused({ features: coarse }, 422, /^features$/);
+  assert.equal((await api.post('/v2/widget/estimate', { coarse_features: coarse })).status, 401);
 });
 
 test('the estimate endpoint is bounded: 4xx naming the field, widget keys only', async () => {

@@ -1,7 +1,7 @@
 // The first price before the upload ends (docs/instant-price.md), in Debian's Chromium on the demo shop against a
 // real server: the upload starts beside the browser's parse (the upload id is asked for before the estimate, which
 // needs the parse); while the upload is held back, the estimate from the browser's measurements shows, marked and
-// not for sale; once the upload is let through the exact price replaces it and only then may the part be added to
+// not for sale, the coarse stage's first and then the fine stage's; once the upload is let through the exact price replaces it and only then may the part be added to
 // the cart. A model the parse refuses after its upload started is not kept by the server. A shopper who changes the
 // infill of a small part sees the new choice's estimate, marked, before its exact price, and a time left that never
 // goes up without its reason.
@@ -69,13 +69,23 @@ test('an estimate before the upload ends, marked and not for sale; the exact pri
     assert.equal(await page.locator('slice-quote [part~=add-button]').isDisabled(), true, 'an estimate is never sold');
     const [first] = await events(page, 'sq-estimate');
     assert.equal(first.file_id, null, 'told to the page before the file has arrived');
+    assert.equal(first.estimate.method, 'coarse', "the first figure is the coarse stage's (one pass over the mesh)");
+    // Then the fine stage's (the layers' polygons) replaces it, the upload still held.
+    await until('the fine estimate', 120_000, async () =>
+      (await events(page, 'sq-estimate')).length > 1 ? true : undefined,
+    );
+    const [, fine] = await events(page, 'sq-estimate');
+    assert.notEqual(fine.estimate.method, 'coarse');
+    assert.equal(fine.file_id, null, 'before the file has arrived too');
+    const posted = requests.filter((r) => r === 'POST /v2/widget/estimate').length;
+    assert.equal(posted, 2, 'one request per stage');
     assert.ok(first.estimate.price_range[0] <= first.estimate.total_price);
     // Its range shows only while at most ±15 % wide (a wider one would tell the shopper nothing).
-    const [lo, hi] = first.estimate.price_range;
-    const narrow = (hi - lo) / 2 / first.estimate.total_price <= 0.15;
-    assert.match(
-      await estimate.innerText(),
-      narrow ? /≈[\s\S]*each[\s\S]*Estimate .+–.+ ·/ : /≈[\s\S]*each[\s\S]*Estimate · /,
+    const [lo, hi] = fine.estimate.price_range;
+    const narrow = (hi - lo) / 2 / fine.estimate.total_price <= 0.15;
+    const words = narrow ? /≈[\s\S]*each[\s\S]*Estimate .+–.+ ·/ : /≈[\s\S]*each[\s\S]*Estimate · /;
+    await until('the fine estimate shown', 30_000, async () =>
+      words.test(await estimate.innerText()) ? true : undefined,
     );
     assert.equal((await events(page, 'sq-quote')).length, 0);
   } finally {

@@ -2,7 +2,7 @@
 // Origin, which the server checks against the key's allowed origins. The upload goes to the
 // upload_url of a single-use ticket, through XMLHttpRequest because fetch reports no upload progress.
 import { httpError, networkError, WidgetError } from './errors.ts';
-import type { Features } from '../../shared/estimate/index.ts';
+import type { CoarseFeatures, Features } from '../../shared/estimate/index.ts';
 import type {
   CartLine,
   Estimate,
@@ -102,15 +102,16 @@ export class WidgetApi {
   }
 
   /**
-   * The first price, before the upload has arrived: the estimator's features measured in the browser, priced by
-   * the shop (POST /v2/widget/estimate). An estimate, never a price: nothing can be bought with it.
+   * The first price, before the upload has arrived: the estimator's features measured in the browser, the coarse
+   * stage's (`coarse_features`) or the fine stage's (`features`), priced by the shop (POST /v2/widget/estimate).
+   * An estimate, never a price: nothing can be bought with it.
    */
   async estimate(
-    features: Features,
+    measured: { features: Features } | { coarse_features: CoarseFeatures },
     choices: QuoteRequest['choices'],
     signal?: AbortSignal,
   ): Promise<{ estimate: Estimate }> {
-    return this.json('POST', '/v2/widget/estimate', { features, choices }, signal);
+    return this.json('POST', '/v2/widget/estimate', { ...measured, choices }, signal);
   }
 
   /** Deletes the shopper's own upload (one the browser's parse refused after it was sent). */

@@ -7,13 +7,22 @@
 // (null without settings or on failure). The worker then stays, holding the mesh, until the part's run
 // ends: a changed choice's features are measured there again (ParseRun.measure).
 import workerUrl from './parse.worker.ts?worker&url';
-import type { EstimateSettings, Features } from '../../shared/estimate/index.ts';
+import type { EstimateSettings } from '../../shared/estimate/index.ts';
 import { networkError, WidgetError } from './errors.ts';
-import type { MeasuredFeatures, MeasureRequest, ParsedPreview, ParseReply, ParseRequest } from './parse-protocol.ts';
+import type {
+  MeasuredFeatures,
+  MeasureRequest,
+  ParsedPreview,
+  ParseReply,
+  ParseRequest,
+  EstimateStage,
+  StageFeatures,
+} from './parse-protocol.ts';
 
 /** User Timing names under which the page can read the worker's own times (docs/widget.md, "Timings"). */
 export const PARSE_MEASURE = 'slice-quote:parse';
 export const FEATURES_MEASURE = 'slice-quote:features';
+export const COARSE_MEASURE = 'slice-quote:coarse-features';
 
 let workerCode: Promise<string> | null = null;
 
@@ -44,14 +53,27 @@ export function prefetchParser(): void {
 
 export interface ParseRun {
   parsed: Promise<ParsedPreview>;
-  /** Never rejects: null when no features could be measured. */
-  features: Promise<Features | null>;
+  /** The first measurement of each stage, with the parse's settings. Never rejects: null when none was made. */
+  first: { [S in EstimateStage]: Promise<StageFeatures[S] | null> };
   /**
-   * The features again with other settings (a changed choice), the mesh scaled by `scale` (rescaled since it was
-   * read): the worker keeps the mesh until the run's signal aborts. Never rejects: null when none can be measured
-   * (the parse failed, the run ended, the estimator refuses the mesh).
+   * A stage's features again with other settings (a changed choice), the mesh scaled by `scale` (rescaled since it
+   * was read): the worker keeps the mesh until the run's signal aborts. Never rejects: null when none can be
+   * measured (the parse failed, the run ended, the estimator refuses the mesh).
    */
-  measure(settings: EstimateSettings, scale: number): Promise<Features | null>;
+  measure<S extends EstimateStage>(
+    stage: S,
+    settings: EstimateSettings,
+    scale: number,
+  ): Promise<StageFeatures[S] | null>;
+}
+
+type Settle = (f: StageFeatures[EstimateStage] | null) => void;
+
+/** A promise and the function that settles it. */
+function settled<T>(): { promise: Promise<T | null>; settle: (v: T | null) => void } {
+  let settle: (v: T | null) => void = () => {};
+  const promise = new Promise<T | null>((resolve) => (settle = resolve));
+  return { promise, settle };
 }
 
 export function parseInWorker(
@@ -60,18 +82,29 @@ export function parseInWorker(
   settings: EstimateSettings | null,
   signal: AbortSignal,
 ): ParseRun {
-  let settleFeatures: (f: Features | null) => void = () => {};
-  const features = new Promise<Features | null>((resolve) => (settleFeatures = resolve));
+  const coarse = settled<StageFeatures['coarse']>();
+  const fine = settled<StageFeatures['fine']>();
+  const settleFirst: Record<EstimateStage, Settle> = { coarse: coarse.settle as Settle, fine: fine.settle as Settle };
   let worker: Worker | null = null;
   let ended = false;
   let nextId = 1;
-  const asked = new Map<number, (f: Features | null) => void>();
+  const asked = new Map<number, Settle>();
   const end = () => {
     ended = true;
     worker?.terminate();
-    settleFeatures(null);
+    coarse.settle(null);
+    fine.settle(null);
     for (const settle of asked.values()) settle(null);
     asked.clear();
+  };
+  const measured = (reply: MeasuredFeatures) => {
+    if (reply.id !== undefined) {
+      asked.get(reply.id)?.(reply.features);
+      asked.delete(reply.id);
+      return;
+    }
+    if (reply.ms !== null) recordMeasure(reply.stage === 'coarse' ? COARSE_MEASURE : FEATURES_MEASURE, reply.ms);
+    settleFirst[reply.stage](reply.features);
   };
   const parsed = new Promise<ParsedPreview>((resolve, reject) => {
     const fail = (error: unknown) => {
@@ -86,16 +119,7 @@ export function parseInWorker(
       w.onerror = () => fail(new WidgetError('parse_failed', 'The model could not be read in the browser.', false));
       w.onmessage = (e: MessageEvent<ParseReply | MeasuredFeatures>) => {
         const reply = e.data;
-        if ('features' in reply) {
-          if (reply.id !== undefined) {
-            asked.get(reply.id)?.(reply.features);
-            asked.delete(reply.id);
-            return;
-          }
-          if (reply.ms !== null) recordMeasure(FEATURES_MEASURE, reply.ms);
-          settleFeatures(reply.features);
-          return;
-        }
+        if ('stage' in reply) return measured(reply);
         if (reply.ok) {
           recordMeasure(PARSE_MEASURE, reply.ms);
           resolve(reply);
@@ -107,27 +131,24 @@ export function parseInWorker(
     Promise.all([loadParser(), file.arrayBuffer()]).then(([url, bytes]) => start(url, bytes), fail);
   });
   parsed.catch(() => undefined); // read by the caller; a failed parse leaves nothing to measure
-  const measure = async (again: EstimateSettings, scale: number): Promise<Features | null> => {
-    // The first measurement comes first: the worker answers in order, and the mesh must have been read.
-    if (
-      !(await parsed.then(
-        () => true,
-        () => false,
-      )) ||
-      ended ||
-      !worker
-    )
-      return null;
-    await features;
+  const first = { coarse: coarse.promise, fine: fine.promise };
+  const measure = async <S extends EstimateStage>(stage: S, again: EstimateSettings, scale: number) => {
+    // The first measurement of the stage comes first: the worker answers in order, and the mesh must have been read.
+    const read = await parsed.then(
+      () => true,
+      () => false,
+    );
+    if (!read || ended || !worker) return null;
+    await first[stage];
     if (ended) return null;
     const id = nextId++;
-    const request: MeasureRequest = { kind: 'measure', id, settings: again, scale };
-    return new Promise((resolve) => {
-      asked.set(id, resolve);
+    const request: MeasureRequest = { kind: 'measure', id, stage, settings: again, scale };
+    return new Promise<StageFeatures[S] | null>((resolve) => {
+      asked.set(id, resolve as Settle);
       worker!.postMessage(request);
     });
   };
-  return { parsed, features, measure };
+  return { parsed, first, measure };
 }
 
 /** A time the worker measured, as a User Timing entry ending now (the worker's clock has another origin). */

@@ -8,11 +8,11 @@ import type { WidgetApi } from './api.ts';
 import { toWidgetError, WidgetError } from './errors.ts';
 import { dimensions, lineSummary } from './format.ts';
 import { parseInWorker, type ParseRun } from './parse-client.ts';
-import type { ParsedPreview } from './parse-protocol.ts';
+import type { EstimateStage, ParsedPreview, StageFeatures } from './parse-protocol.ts';
 import { fetchQuote, quoteRequest, sleep } from './quote-flow.ts';
 import { checkQuantity, findQuality, lineTotal, withMaterial } from './selection.ts';
 import { EMPTY_RUN, type ModelSummary, type PartState, type Stage } from './state.ts';
-import type { EstimateSettings, Features } from '../../shared/estimate/index.ts';
+import type { EstimateSettings } from '../../shared/estimate/index.ts';
 import { ChoiceEstimates, estimateKey } from './choice-estimate.ts';
 import { followTimeLeft, type TimeLeft } from './time-left.ts';
 import type {
@@ -34,6 +34,8 @@ import { QuoteKeeper } from './quote-keeper.ts';
 import type { PartEvent, SliceQuoteEventDetails } from './events.ts';
 
 const REQUOTE_DEBOUNCE_MS = 300;
+/** The longest the 3D preview waits for the first figure before it is drawn anyway. */
+const PREVIEW_WAITS_MS = 1000;
 /** How often the time left shown counts down between two reads of the job. */
 const TICK_MS = 500;
 /** A price the part already has is shown again only while it has at least this long left to live. */
@@ -110,16 +112,20 @@ export class PartFlow {
   private parse: ParseRun | null = null;
   /** The part's scale since it was read (a rescale on the server): what the worker's mesh is measured at. */
   private meshScale = 1;
-  /** The features measured of the mesh, by size and settings. */
-  private readonly measured = new Map<string, Promise<Features | null>>();
+  /** The features measured of the mesh, by stage, size and settings. */
+  private readonly measured = new Map<string, Promise<StageFeatures[EstimateStage] | null>>();
   /** Estimates of the choices the shopper made (choice-estimate.ts), the first one included. */
   private readonly estimates = new ChoiceEstimates({
     client: () => this.host.client,
     config: () => this.host.config,
     current: () => (this.s.selection ? { selection: this.s.selection, scale: this.meshScale } : null),
-    measure: (settings) => this.measure(settings),
+    measure: (stage, settings) => this.measure(stage, settings),
     estimated: (key) => this.showEstimate(key),
+    coarseSettled: () => this.drawPreview(),
   });
+  /** Draws the 3D preview once the first figure is on screen (drawPreview), at most PREVIEW_WAITS_MS after the
+   *  parse; null when it is drawn. */
+  private previewWaits: (() => void) | null = null;
   /** The quote in flight has an estimate of its own (the server's, from the placed mesh): it wins. */
   private quoteEstimated = false;
   /** What the shopper is shown of the time left (time-left.ts), and the timer that counts it down. */
@@ -145,18 +151,19 @@ export class PartFlow {
   }
 
   /**
-   * The estimator's features of the mesh with `settings` at its size: the first ones measured with the parse, others
-   * measured once each (a material change keeps them: no setting the estimator reads changes with the material).
+   * The estimator's features of one stage of the mesh with `settings` at its size: the first ones measured with the
+   * parse, others measured once each (a material change keeps them: no setting the estimator reads changes with the
+   * material).
    */
-  private measure(settings: EstimateSettings): Promise<Features | null> {
+  private measure<S extends EstimateStage>(stage: S, settings: EstimateSettings): Promise<StageFeatures[S] | null> {
     const run = this.parse;
     const config = this.host.config;
     if (!run || !config) return Promise.resolve(null);
-    const key = `${this.meshScale}|${JSON.stringify(settings)}`;
-    let features = this.measured.get(key);
+    const key = `${stage}|${this.meshScale}|${JSON.stringify(settings)}`;
+    let features = this.measured.get(key) as Promise<StageFeatures[S] | null> | undefined;
     if (!features) {
       const first = this.meshScale === 1 && JSON.stringify(settings) === JSON.stringify(config.slice_settings);
-      features = first ? run.features : run.measure(settings, this.meshScale);
+      features = first ? run.first[stage] : run.measure(stage, settings, this.meshScale);
       this.measured.set(key, features);
     }
     return features;
@@ -198,8 +205,10 @@ export class PartFlow {
       this.parsed = parsed;
       const model = summarize(file.name, parsed, config.build_volume);
       this.patch({ parsing: false, model });
-      this.host.showModel(this);
-      if (!model.fits) throw doesNotFit(model.size, config.build_volume);
+      if (!model.fits) {
+        this.host.showModel(this);
+        throw doesNotFit(model.size, config.build_volume);
+      }
     } catch (e) {
       if (signal.aborted) return;
       sending.drop();
@@ -207,9 +216,27 @@ export class PartFlow {
       this.fail('file', e);
       return;
     }
-    // The first estimate, from the browser's own measurements, while the upload runs.
-    if (!this.multiColour) void this.estimates.request(signal);
+    // The first estimate, from the browser's own measurements, while the upload runs. The 3D preview waits for its
+    // coarse figure: drawing the first frame of a large mesh is a long task on a slow machine (seconds in software
+    // WebGL), and the request, its answer and the figure would wait behind it. Never longer than PREVIEW_WAITS_MS.
+    let drawn = false;
+    const draw = () => {
+      if (drawn || signal.aborted) return;
+      drawn = true;
+      if (this.previewWaits === draw) this.previewWaits = null;
+      this.host.showModel(this);
+    };
+    this.previewWaits = draw;
+    window.setTimeout(draw, PREVIEW_WAITS_MS);
+    if (this.multiColour) this.drawPreview();
+    else void this.estimates.request(signal);
     await this.landed(sending);
+  }
+
+  /** Draws the preview waiting for the first figure, once that figure has been painted (after the next frame). */
+  private drawPreview(): void {
+    const draw = this.previewWaits;
+    if (draw) requestAnimationFrame(() => window.setTimeout(draw, 0));
   }
 
   /** Back to nothing, keeping the choices. */
@@ -333,7 +360,9 @@ export class PartFlow {
       pricing: estimate ? { percent: 0, estimate, step: null, reading: null } : null,
     });
     if (estimate) this.host.emit('sq-estimate', { file_id: file.file_id, estimate });
-    else if (!holding && this.fileRun && !this.multiColour) void this.estimates.request(this.fileRun.signal);
+    // A coarse estimate known is shown, and the fine one still measured.
+    const settled = this.estimates.settled(selection, this.meshScale);
+    if (!holding && !settled && this.fileRun && !this.multiColour) void this.estimates.request(this.fileRun.signal);
     this.debounce = window.setTimeout(() => void this.quoteNow(), delay);
   }
 
