@@ -1,6 +1,14 @@
 // Features × calibration → the estimate a quote shows while its slice runs: filament volume and weight, print
 // time, and the range each real value is expected in. An estimate is never a price to sell (docs/estimate.md).
-import { checkCalibration, familyOf, rangesOf, TIME_TERMS, VOLUME_TERMS, type Calibration } from './calibration.ts';
+import {
+  checkCalibration,
+  familyOf,
+  rangesOf,
+  TIME_TERMS,
+  VOLUME_TERMS,
+  type Calibration,
+  type FamilyRanges,
+} from './calibration.ts';
 import { refuse } from './errors.ts';
 import { FEATURES_VERSION, type Features } from './features.ts';
 import { basisOf, sliceParams, type EstimateSettings } from './params.ts';
@@ -45,18 +53,36 @@ export function predict(features: Features, settings: EstimateSettings, calibrat
     refuse('features_mismatch', 'The features were extracted with other slice settings; extract them again.');
   }
   checkCalibration(calibration);
+  // Slices with supports have their own, wider ranges.
+  return {
+    ...calibratedFigures(features, calibration, rangesOf(calibration, familyOf(features)), settings.material.density),
+    method: calibration.samples > 0 ? 'cross-sections+calibration' : 'cross-sections',
+    samples: calibration.samples,
+  };
+}
+
+type Figures = Pick<
+  Estimate,
+  'filament_volume_mm3' | 'filament_weight_g' | 'estimated_time_seconds' | 'weight_range' | 'time_range'
+>;
+
+/** The terms weighted by the calibration's coefficients, the weight from the material's density, and the ranges
+ *  around both: what a fine and a coarse estimate compute alike. */
+export function calibratedFigures(
+  features: Pick<Features, 'volume_terms' | 'time_terms'>,
+  calibration: Pick<Calibration, 'volume' | 'time'>,
+  ranges: FamilyRanges,
+  density: number,
+): Figures {
   const volume = weighted(features.volume_terms, calibration.volume.coefficients, VOLUME_TERMS);
   const time = weighted(features.time_terms, calibration.time.coefficients, TIME_TERMS);
-  const grams = (volume / 1000) * settings.material.density;
-  // Slices with supports have their own, wider ranges.
-  const { volume: v, time: t } = rangesOf(calibration, familyOf(features));
+  const grams = (volume / 1000) * density;
+  const { volume: v, time: t } = ranges;
   return {
     filament_volume_mm3: volume,
     filament_weight_g: grams,
     estimated_time_seconds: time,
     weight_range: [grams * (1 + v.lo), grams * (1 + v.hi)],
     time_range: [time * (1 + t.lo), time * (1 + t.hi)],
-    method: calibration.samples > 0 ? 'cross-sections+calibration' : 'cross-sections',
-    samples: calibration.samples,
   };
 }
