@@ -61,7 +61,7 @@ test('two API processes and two workers on separate disks: quotes survive a kill
       return p;
     };
     const [api1, api2] = [await start('api'), await start('api')];
-    const [worker1] = [await start('worker'), await start('worker')];
+    const workers = [await start('worker'), await start('worker')];
 
     const upload = await new ApiClient(api1.url, token).uploadBytes(
       '/v2/file',
@@ -78,10 +78,18 @@ test('two API processes and two workers on separate disks: quotes survive a kill
       assert.equal(res.status, 202, JSON.stringify(res.body));
       jobs.push(res.body.job_id);
     }
-    // Worker 1's slice is held the moment it runs, so it is certainly mid-job when the worker is killed, however
-    // fast or loaded the machine is (a slice that finished first would leave nothing to take over).
-    const held = holdSlicers(await until("worker 1's slicer to start", 120_000, () => someSlicers(worker1.child.pid!)));
-    await worker1.kill('SIGKILL');
+    // The first worker seen slicing is held the moment its slice runs, so it is certainly mid-job when it is killed,
+    // however fast or loaded the machine is (a slice that finished first would leave nothing to take over). Either
+    // worker: on a loaded host one of them may claim every job before the other wakes.
+    const [victim, slicers] = await until("a worker's slicer to start", 120_000, () => {
+      for (const w of workers) {
+        const found = someSlicers(w.child.pid!);
+        if (found) return [w, found] as const;
+      }
+      return undefined;
+    });
+    const held = holdSlicers(slicers);
+    await victim.kill('SIGKILL');
     held.kill(); // a crashed host's slicer is gone with it
 
     const done = await until('every job to finish', 240_000, async () => {
