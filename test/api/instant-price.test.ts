@@ -236,7 +236,9 @@ test('a prefetch makes way for a quote and is sliced afterwards', async () => {
   const quote = await api.post(`/v2/file/quote/${merchant.body.file_id}/async`, {
     printer_config: { fill_density: 27 },
   });
-  const done = await until('the quote', 60_000, async () => {
+  // A bound for a hang, as generous as this file's other waits for a slice: at load 22 (two CI runs side by side)
+  // 1,200 polls ran out before the quote's slice was made.
+  const done = await until('the quote', 240_000, async () => {
     const job = (await api.get(`/v2/jobs/${quote.body.job_id}`)).body;
     return job.status === 'completed' ? job : undefined;
   }).finally(() => held.release());
