@@ -61,7 +61,7 @@ async function heldMidSlice(api: ApiClient, fileId: string, serverPid: number) {
     const held = holdSlicers(await until('the slicer to start', 120_000, () => someSlicers(serverPid)));
     const job = await asked;
     assert.equal(job.status, 202, JSON.stringify(job.body));
-    if (!held.stopped()) continue;
+    if (!(await held.stopped())) continue;
     const id = job.body.job_id as string;
     const before = (await api.get(`/v2/jobs/${id}`)).body;
     assert.equal(before.status, 'processing', 'killed mid-slice');

@@ -2,6 +2,7 @@
 // a slice knows the slice is still running when it acts, however fast or loaded the machine is. A held slicer
 // uses no CPU; the server still kills it (SIGKILL reaches a stopped process). release() lets the others go on.
 import { readdirSync, readFileSync } from 'node:fs';
+import { until } from './poll.ts';
 
 /** The pids of `parent`'s children slicing with PrusaSlicer (not asked its version): each leads its process group. */
 export function runningSlicers(parent = process.pid): number[] {
@@ -27,21 +28,26 @@ export const someSlicers = (parent = process.pid): number[] | undefined => {
   return pids.length ? pids : undefined;
 };
 
-/** Whether a process is stopped (state T, or t while traced); false once it has exited. */
-function isStopped(pid: number): boolean {
+/** A process's state letter (R, S, D, T, t, Z…), or undefined once it is gone. */
+function stateOf(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return /^[Tt]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+    return stat.slice(stat.lastIndexOf(')') + 2)[0];
   } catch {
-    return false;
+    return undefined;
   }
 }
 
+/** Stopped (T, or t while traced), or ended (a zombie, or gone): what a SIGSTOP sent to a live process leads to. */
+const settled = (pid: number) => /^[TtZX]?$/.test(stateOf(pid) ?? '');
+const isStopped = (pid: number) => /^[Tt]$/.test(stateOf(pid) ?? '');
+
 /**
  * Stops the slicers. `stopped()` says whether every one of them is stopped: one found in its last moment may have
- * ended before the signal came, and then its slice is not held.
+ * ended before the signal came, and then its slice is not held. It first waits for the signal to take effect: kill()
+ * returns before a process running on the other core has stopped, and read at once its state still says running.
  */
-export function holdSlicers(pids: number[]): { release(): void; kill(): void; stopped(): boolean } {
+export function holdSlicers(pids: number[]): { release(): void; kill(): void; stopped(): Promise<boolean> } {
   const signal = (sig: NodeJS.Signals) => {
     for (const pid of pids) {
       try {
@@ -55,6 +61,9 @@ export function holdSlicers(pids: number[]): { release(): void; kill(): void; st
   return {
     release: () => signal('SIGCONT'),
     kill: () => signal('SIGKILL'),
-    stopped: () => pids.every(isStopped),
+    stopped: async () => {
+      await until('the held slicers to stop or end', 60_000, () => pids.every(settled) || undefined);
+      return pids.every(isStopped);
+    },
   };
 }
