@@ -26,15 +26,21 @@ stage_unit() {
   run "${unit[@]}"
 }
 
-# Files whose subject is not the database: model files and parsers, the slicer's geometry and processes, HTTP
-# connections, temporary folders, object storage, the host's load. Their SQL is the same few statements every other
-# file runs on both databases (fair-share.test.ts holds the claim rules to both), so they run once; everything that
-# touches SQL runs on both. Those about the data folder run on PGlite, which keeps its database there; the others on
-# PostgreSQL, whose part has the lighter load, so the two parts end closer together. The cluster of processes
-# sharing one database is PostgreSQL's alone.
+# Files whose subject is not the database run on one of the two; every file whose subject is SQL runs on both
+# (claims and fair shares, leases and crashes, migrations, idempotency, quotas and usage, retention, webhooks'
+# outbox, the cart's and requests' records, sessions and sign-up, the slice cache, prefetching, money in numeric
+# columns, the fuzz of every operation). The files run once are about model files and parsers, the slicer's geometry,
+# processes and budgets, the estimator, printer profiles and their import, placement, HTTP connections and headers,
+# logs, temporary folders and object storage: their SQL is the same few statements (store a file, a quote, read them
+# back) that the files run on both databases already run there. Those about the data folder run on PGlite, which
+# keeps its database there; the cluster of processes sharing one database is PostgreSQL's. The others run on
+# PostgreSQL, where a test server starts for a third of PGlite's CPU (PGlite loads a data folder for each): that evens
+# the two parts, whose run times are measured in CONTRIBUTING.md.
 PGLITE_ONLY=(corpus tmp-owners data-dir-modes)
 POSTGRES_ONLY=(busy-host hostile-uploads early-refusal fair-parsing fair-share-slicing kept-quotes-picture thin-parts
-  s3-storage project-3mf upload-errors cluster)
+  s3-storage project-3mf upload-errors cluster
+  estimate instant-estimate material-prices placement print-presets printer-library profile-check profile-import
+  multi-colour client cost-breakdown demo-allowance logging operator-switches)
 
 # node --test runs its files in name order, whatever order they are given in.
 api_files() { find test/api -name '*.test.ts' | sort; }
@@ -44,13 +50,13 @@ api_files_but() { api_files | grep -vxF -f <(printf 'test/api/%s.test.ts\n' "$@"
 
 part_pglite() {
   mapfile -t files < <(api_files_but "${POSTGRES_ONLY[@]}")
-  echo "== server suite on PGlite (${#files[@]} files: ${#POSTGRES_ONLY[@]} that do not touch SQL of their own run on PostgreSQL)"
+  echo "== server suite on PGlite (${#files[@]} files: ${#POSTGRES_ONLY[@]} whose subject is not the database run on PostgreSQL)"
   SQ_TEST_DB=pglite run "${files[@]}"
 }
 
 part_postgres() {
   mapfile -t files < <(api_files_but "${PGLITE_ONLY[@]}")
-  echo "== server suite on PostgreSQL (${#files[@]} files: ${#PGLITE_ONLY[@]} that do not touch SQL of their own run on PGlite)"
+  echo "== server suite on PostgreSQL (${#files[@]} files: ${#PGLITE_ONLY[@]} whose subject is not the database run on PGlite)"
   SQ_TEST_DB=postgres run "${files[@]}"
 }
 

@@ -127,8 +127,14 @@ async function pdfFrom(page: Page, button: ReturnType<Page['locator']>): Promise
   return readFileSync((await download.path())!);
 }
 
-for (const size of SIZES) {
-  for (const where of ['demo shop', 'plain page'] as const) {
+// Each flow at each width and on each page, in pairs: the first flow on the demo shop at the desktop width and on
+// the plain page on the phone, the second the other way round. Every width meets every page, and every flow every
+// width and every page, at half the runs of all four pairs for each flow.
+const WHERE = ['demo shop', 'plain page'] as const;
+
+for (const [i, size] of SIZES.entries()) {
+  {
+    const where = WHERE[i % 2]!;
     test(`${size.name}, ${where}: a priced part is kept as a link and a PDF; the link reopens it with its price`, {
       skip,
       timeout: SLICE_TIMEOUT * 2,
@@ -185,7 +191,8 @@ for (const size of SIZES) {
     });
   }
 
-  for (const where of ['demo shop', 'plain page'] as const)
+  {
+    const where = WHERE[(i + 1) % 2]!;
     test(`${size.name}, ${where}: a link kept at quantity 3 is shown whole and copied; its PDF says 3, the total and until when; another browser orders it at 3 for the same total`, {
       skip,
       timeout: SLICE_TIMEOUT * 2,
@@ -347,6 +354,7 @@ for (const size of SIZES) {
         await page.context().close();
       }
     });
+  }
 
   test(`${size.name}: an altered, expired or other shop's link says so in plain words`, {
     skip,
