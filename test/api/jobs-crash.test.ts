@@ -8,7 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { spawnServer } from '../helpers/process.ts';
 import { until } from '../helpers/poll.ts';
-import { holdSlicers, someSlicers } from '../helpers/slicer-hold.ts';
+import { askUntilHeld } from '../helpers/slicer-hold.ts';
 import { testDbKind, POSTGRES_URL, ApiClient } from '../helpers/server.ts';
 import { corpusPath } from '../helpers/corpus.ts';
 import { openPglite, openPostgres, type Db } from '../../server/db/index.ts';
@@ -56,21 +56,23 @@ test("a server restarted on the same host takes over its killed predecessor's jo
  * then finishes on its own, and another one (another infill: another slice) is asked.
  */
 async function heldMidSlice(api: ApiClient, fileId: string, serverPid: number) {
-  for (let infill = 20; infill < 25; infill++) {
-    const asked = api.post(`/v2/file/quote/${fileId}/async`, { printer_config: { fill_density: infill } });
-    const held = holdSlicers(await until('the slicer to start', 120_000, () => someSlicers(serverPid)));
-    const job = await asked;
-    assert.equal(job.status, 202, JSON.stringify(job.body));
-    if (!(await held.stopped())) continue;
-    const id = job.body.job_id as string;
-    const before = (await api.get(`/v2/jobs/${id}`)).body;
-    assert.equal(before.status, 'processing', 'killed mid-slice');
-    // The held slice is the job's only one: its worker never slices it again while its own slice runs, even when
-    // its lease lapsed on a loaded host (it counted an attempt that was never lost: 3 at the end instead of 2).
-    assert.equal(before.attempts, 1, JSON.stringify(before));
-    return { id, held, before };
-  }
-  throw new Error('no slice was held: each one ended before it was stopped');
+  const ended = async (job: { body: { job_id?: string } }) => {
+    const status = (await api.get(`/v2/jobs/${job.body.job_id}`)).body.status;
+    return status === 'completed' || status === 'failed';
+  };
+  const { held, answer: job } = await askUntilHeld(
+    (i) => api.post(`/v2/file/quote/${fileId}/async`, { printer_config: { fill_density: 20 + i } }),
+    ended,
+    serverPid,
+  );
+  assert.equal(job.status, 202, JSON.stringify(job.body));
+  const id = job.body.job_id as string;
+  const before = (await api.get(`/v2/jobs/${id}`)).body;
+  assert.equal(before.status, 'processing', 'killed mid-slice');
+  // The held slice is the job's only one: its worker never slices it again while its own slice runs, even when
+  // its lease lapsed on a loaded host (it counted an attempt that was never lost: 3 at the end instead of 2).
+  assert.equal(before.attempts, 1, JSON.stringify(before));
+  return { id, held, before };
 }
 
 /** The server is killed while its slicer is held (stopped): the job is mid-slice however fast or loaded the host. */

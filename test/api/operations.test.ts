@@ -6,8 +6,7 @@ import { after, before, test } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { corpusBytes } from '../helpers/corpus.ts';
-import { until } from '../helpers/poll.ts';
-import { holdSlicers, someSlicers } from '../helpers/slicer-hold.ts';
+import { askUntilHeld } from '../helpers/slicer-hold.ts';
 
 let server: TestServer;
 before(async () => {
@@ -100,9 +99,11 @@ test("a stopping worker hands its job back at once, without spending one of the 
     const file = (await api.uploadBytes('/v2/file', corpusBytes('stl', 'cube20_ascii.stl'), 'cube.stl')).body.file_id;
     // The slicer is held (stopped) the moment it runs: the job is certainly being sliced when the worker stops,
     // however fast the slice or slow the 202 (it may wait for the instant estimate), so a small part serves.
-    const asking = api.post(`/v2/file/quote/${file}/async`, {});
-    const held = holdSlicers(await until('the worker to take the job', 60_000, () => someSlicers()));
-    const job = (await asking).body.job_id as string;
+    const { held, answer } = await askUntilHeld(
+      (i) => api.post(`/v2/file/quote/${file}/async`, { printer_config: { fill_density: 20 + i } }),
+      async (asked) => ['completed', 'failed'].includes((await api.get(`/v2/jobs/${asked.body.job_id}`)).body.status),
+    );
+    const job = answer.body.job_id as string;
     try {
       assert.equal((await api.get(`/v2/jobs/${job}`)).body.status, 'processing', 'the worker took the job');
       await worker.deps.jobs.stop();

@@ -67,3 +67,36 @@ export function holdSlicers(pids: number[]): { release(): void; kill(): void; st
     },
   };
 }
+
+export type HeldSlicers = ReturnType<typeof holdSlicers>;
+
+/**
+ * Asks for slices (`ask(i)`, each one a slice of its own: another infill, say) until one is held mid-slice, and
+ * answers the held slicers with what `ask` answered. A small part's slice may end between being found and being
+ * stopped, or between two looks: then it is let finish (`ended(answer)` says it did) and the next one is asked.
+ */
+export async function askUntilHeld<T>(
+  ask: (i: number) => Promise<T>,
+  ended: (answer: T) => Promise<boolean>,
+  parent = process.pid,
+  tries = 5,
+): Promise<{ held: HeldSlicers; answer: T }> {
+  for (let i = 0; i < tries; i++) {
+    let answer: T | undefined;
+    const asking = ask(i).then((a) => {
+      answer = a;
+      return a;
+    });
+    const seen = await until('the slicer to start, or the slice to end unseen', 120_000, async () => {
+      const pids = someSlicers(parent);
+      if (pids) return pids;
+      return answer !== undefined && (await ended(answer)) ? null : undefined;
+    });
+    if (seen === null) continue;
+    const held = holdSlicers(seen);
+    const asked = await asking;
+    if (await held.stopped()) return { held, answer: asked };
+    held.release();
+  }
+  throw new Error(`no slice was held in ${tries} tries: each one ended before it was stopped`);
+}
