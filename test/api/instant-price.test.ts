@@ -238,11 +238,19 @@ test('a prefetch makes way for a quote and is sliced afterwards', async () => {
   });
   // A bound for a hang, as generous as this file's other waits for a slice: at load 22 (two CI runs side by side)
   // 1,200 polls ran out before the quote's slice was made.
+  let last: unknown;
   const done = await until('the quote', 240_000, async () => {
     const job = (await api.get(`/v2/jobs/${quote.body.job_id}`)).body;
-    return job.status === 'completed' ? job : undefined;
-  }).finally(() => held.release());
-  assert.equal(done.status, 'completed');
+    last = job;
+    return job.status === 'completed' || job.status === 'failed' ? job : undefined;
+  })
+    .catch(async (err: Error) => {
+      // What the queue looked like when the wait gave up: which slice held the slot, and the quote's row.
+      const running = await sql('SELECT slicing_key, lease_owner, lease_expires_at > now() AS leased FROM prefetches');
+      throw new Error(`${err.message}: job ${JSON.stringify(last)}, prefetches ${JSON.stringify(running)}`);
+    })
+    .finally(() => held.release());
+  assert.equal(done.status, 'completed', JSON.stringify(done));
   const metrics = await scrape(server);
   assert.match(metrics, /slicequote_prefetches_total\{outcome="preempted"\} [1-9]/);
   // The preempted prefetch is queued again and its slice is made in the end.
