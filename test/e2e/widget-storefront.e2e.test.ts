@@ -9,6 +9,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { FileChooser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
+import { until } from '../helpers/poll.ts';
 import { assertNoAxeViolations } from './axe.ts';
 import { chromiumMissing, painted, widgetSuite } from './widget-env.ts';
 
@@ -77,17 +78,27 @@ async function tabTo(page: Page, part: string, maxTabs = 40): Promise<void> {
 
 /**
  * Enter on the focused "Choose a file" button opens the file chooser. Headless Chromium under load now and then
- * drops the chooser of a key press; focus is checked before each press, so a retry cannot hide a focus bug.
+ * drops the chooser of a key press; focus is checked before each press, so a retry cannot hide a focus bug. One
+ * listener waits across the presses: a chooser that comes late, after the next press, still counts (a wait per
+ * press missed it, and the presses after it found a chooser already pending).
  */
 async function chooserByKeyboard(page: Page): Promise<FileChooser> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    assert.match(await focusedPart(page), /choose-button/, 'Enter goes to "Choose a file"');
-    const opened = page.waitForEvent('filechooser', { timeout: 10_000 }).catch(() => null);
-    await page.keyboard.press('Enter');
-    const chooser = await opened;
-    if (chooser) return chooser;
+  let chooser: FileChooser | undefined;
+  const take = (c: FileChooser) => {
+    chooser ??= c;
+  };
+  page.on('filechooser', take);
+  try {
+    for (let attempt = 0; attempt < 3 && !chooser; attempt++) {
+      assert.match(await focusedPart(page), /choose-button/, 'Enter goes to "Choose a file"');
+      await page.keyboard.press('Enter');
+      await until('the file chooser', 30_000, () => chooser).catch(() => undefined);
+    }
+  } finally {
+    page.off('filechooser', take);
   }
-  throw new Error('Enter on "Choose a file" never opened the file chooser');
+  if (!chooser) throw new Error('Enter on "Choose a file" never opened the file chooser');
+  return chooser;
 }
 
 async function priced(page: Page): Promise<void> {
