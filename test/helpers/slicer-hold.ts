@@ -87,10 +87,12 @@ export async function askUntilHeld<T>(
       answer = a;
       return a;
     });
+    let looks = 0;
     const seen = await until('the slicer to start, or the slice to end unseen', 120_000, async () => {
       const pids = someSlicers(parent);
       if (pids) return pids;
-      return answer !== undefined && (await ended(answer)) ? null : undefined;
+      // `ended` at every tenth look: it may ask the API, whose read limit a poll every look would spend.
+      return answer !== undefined && looks++ % 10 === 0 && (await ended(answer)) ? null : undefined;
     });
     if (seen === null) continue;
     const held = holdSlicers(seen);
