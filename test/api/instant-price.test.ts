@@ -9,7 +9,7 @@ import { merchantShop, startTestServer, type TestServer, type ApiClient } from '
 import { widgetShopper } from '../helpers/shopper.ts';
 import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
-import { holdSlicers, someSlicers } from '../helpers/slicer-hold.ts';
+import { askUntilHeld, holdSlicers, someSlicers } from '../helpers/slicer-hold.ts';
 import { PREFETCH_PER_ACCOUNT, PREFETCH_PER_UPLOAD } from '../../server/quotes/prefetch.ts';
 import { claimJob } from '../../server/quotes/claim-sql.ts';
 
@@ -63,11 +63,13 @@ const sql = <T>(text: string, params: unknown[] = []) => server.deps.db.query<T>
  * 429s, never the job it waited for.
  */
 const jobEnded = async (on: TestServer, client: ApiClient, id: string, budgetMs: number) => {
-  await until(`job ${id} to end`, budgetMs, async () => {
-    const [row] = await on.deps.db.query<{ status: string }>('SELECT status FROM quotes WHERE id = $1', [id]);
-    return row?.status === 'completed' || row?.status === 'failed' ? true : undefined;
-  });
+  await until(`job ${id} to end`, budgetMs, async () => ((await hasEnded(on, id)) ? true : undefined));
   return (await client.get(`/v2/jobs/${id}`)).body;
+};
+/** Whether a job has ended, read from its row. */
+const hasEnded = async (on: TestServer, id: string) => {
+  const [row] = await on.deps.db.query<{ status: string }>('SELECT status FROM quotes WHERE id = $1', [id]);
+  return row?.status === 'completed' || row?.status === 'failed';
 };
 const prefetchesOf = (fileId: string) =>
   sql<{ slicing_key: string; rank: number }>('SELECT slicing_key, rank FROM prefetches WHERE file_id = $1', [fileId]);
@@ -314,19 +316,23 @@ test("a shopper's new choice stops the slice they no longer wait for, unless a r
       json: { choices },
       headers: { ...s.headers(), prefer: 'respond-async' },
     });
-  const asking = ask({ quality: 'fine', infill: 40 }); // a slice nothing here has made before
-  // Held the moment it runs, until the server stops it, so it is still running when the shopper changes their
-  // mind, however fast the machine.
-  const held = holdSlicers(await until('the first slice running', 60_000, () => someSlicers()));
+  // A slice nothing here has made before, held the moment it runs until the server stops it, so it is still
+  // running when the shopper changes their mind, however fast the machine. A small part's slice can end before it
+  // is stopped: then the shopper asks again with another infill (askUntilHeld), and the test goes on with that one.
+  const infills = [40, 30, 25, 20, 15];
+  const { held, answer: first } = await askUntilHeld(
+    (i) => ask({ quality: 'fine', infill: infills[i]! }).then((res) => ({ ...res, infill: infills[i]! })),
+    async (res) => res.status !== 202 || hasEnded(server, res.body.job_id),
+  );
+  const infill = first.infill;
   try {
-    const first = await asking;
     assert.equal(first.status, 202);
     assert.equal((await s.get(`/v2/jobs/${first.body.job_id}`)).body.status, 'processing');
     // A colour change slices the same: the running slice is shared and goes on.
-    const recolour = await ask({ quality: 'fine', infill: 40, color: 'Black' });
+    const recolour = await ask({ quality: 'fine', infill, color: 'Black' });
     assert.equal((await s.get(`/v2/jobs/${first.body.job_id}`)).body.status, 'processing');
     // Another infill: the two earlier quotes are no longer awaited, and their shared slice stops.
-    const other = await ask({ quality: 'draft', infill: 40 });
+    const other = await ask({ quality: 'draft', infill });
     for (const id of [first.body.job_id, recolour.body.job_id]) {
       const job = (await s.get(`/v2/jobs/${id}`)).body;
       assert.equal(job.status, 'failed');
@@ -341,7 +347,7 @@ test("a shopper's new choice stops the slice they no longer wait for, unless a r
       const job = (await s.get(`/v2/jobs/${other.body.job_id}`)).body;
       return job.status === 'completed' ? job : undefined;
     });
-    assert.equal(done.result.choices.infill, 40);
+    assert.equal(done.result.choices.infill, infill);
     // Only the awaited slice was completed after the switch: the superseded one was not finished in the background.
     assert.equal((await metric(server, /slicequote_slice_duration_seconds_count\{outcome="ok"\} (\d+)/)) - stopped, 1);
     const eventsOf = async (ids: string[]) =>
