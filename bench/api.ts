@@ -38,7 +38,7 @@ export async function boot(): Promise<{ running: Running; token: string; dataDir
     plan: 'business',
     shop_name: null,
   });
-  const { token } = await createApiToken(deps.db, config.jwtSecret, account.id, 'bench');
+  const { token } = await createApiToken(deps.db, config.jwtSecret, account.id, 'bench', deps.now());
   return { running: await serve(deps), token, dataDir };
 }
 

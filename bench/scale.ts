@@ -58,7 +58,7 @@ async function run(workers: number, benchy: Uint8Array) {
       plan: 'business',
       shop_name: null,
     });
-    const { token } = await createApiToken(db, SECRET, account.id, 'bench');
+    const { token } = await createApiToken(db, SECRET, account.id, 'bench', new Date());
     const env = {
       ...database.env,
       JWT_SECRET: SECRET,

@@ -45,7 +45,7 @@ export function readDemoCredentials(dataDir: string): DemoCredentials | null {
 }
 
 export async function ensureDemoAccount(
-  deps: Pick<Deps, 'db' | 'config'>,
+  deps: Pick<Deps, 'db' | 'config' | 'now'>,
   shopPort: number,
 ): Promise<DemoCredentials | null> {
   if (!deps.config.demoAccount || (await countAccounts(deps.db)) > 0) return null;
@@ -59,7 +59,7 @@ export async function ensureDemoAccount(
       plan: 'pro',
       shop_name: 'Demo Print Shop',
     });
-    const { token } = await createApiToken(tx, deps.config.jwtSecret, account.id, 'demo token');
+    const { token } = await createApiToken(tx, deps.config.jwtSecret, account.id, 'demo token', deps.now());
     const widgetKey = `pk_${randomBytes(24).toString('base64url')}`;
     await insertWidgetKey(tx, {
       id: newId('wk'),

@@ -83,14 +83,16 @@ async function main() {
   privateDataDir(loaded);
   if (isSupervisor(loaded)) return superviseApiProcesses(loaded);
   const db = await openDatabase(loaded);
+  // The process's one clock, made before the demo account (its token's issue time) and handed to every service.
+  const now = () => new Date();
   await migrate(db);
   // The demo account exists before the webhook rules are built: its loopback allowance names its id.
   const demoPort = loaded.port === 0 ? 0 : loaded.port + 1;
   const creds = loaded.demoAccount
-    ? ((await ensureDemoAccount({ db, config: loaded }, demoPort)) ?? readDemoCredentials(loaded.dataDir))
+    ? ((await ensureDemoAccount({ db, config: loaded, now }, demoPort)) ?? readDemoCredentials(loaded.dataDir))
     : null;
   const config = withDemoAllowance(loaded, creds ? await demoAccountId(db, creds) : null);
-  const deps = await buildDeps(config, { db });
+  const deps = await buildDeps(config, { db, now });
   const running = await serve(deps);
   settleMemoryAfterStart();
   const shop = creds ? await startDemo(config, creds) : null;

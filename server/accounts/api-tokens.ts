@@ -26,8 +26,8 @@ export async function createApiToken(
   secret: string,
   accountId: string,
   name: string,
+  now: Date,
   expiresInDays?: number,
-  now: Date = new Date(),
 ) {
   const id = newId('tok');
   const expiresAt = expiresInDays ? new Date(now.getTime() + expiresInDays * 86_400_000) : null;
@@ -49,12 +49,7 @@ export interface TokenAuth {
 }
 
 /** Verifies signature (algorithm pinned; alg:none and others refused), expiry, and the stored row. */
-export async function authenticateApiToken(
-  db: Queryable,
-  secret: string,
-  raw: string,
-  now: Date = new Date(),
-): Promise<TokenAuth> {
+export async function authenticateApiToken(db: Queryable, secret: string, raw: string, now: Date): Promise<TokenAuth> {
   const claims = verifyClaims(secret, raw, now);
   const token = await liveToken(db, claims);
   const account = await accountById(db, token.account_id);
@@ -124,7 +119,7 @@ export function createTokenAuthenticator(
   db: Db,
   secret: string,
   log: { error(m: string, e?: unknown): void },
-  now: () => Date = () => new Date(),
+  now: () => Date,
 ): TokenAuthenticator {
   const live = new Map<string, { auth: TokenAuth; until: number }>();
   // Token strings whose signature, algorithm, issuer and claims were verified. The signature covers the whole

@@ -135,8 +135,8 @@ export function accountsRouter(deps: Deps) {
       deps.config.jwtSecret,
       ctx.state.auth.account.id,
       body.name.trim(),
-      body.expires_in_days,
       deps.now(),
+      body.expires_in_days,
     );
     ctx.status = 201;
     const { last_used_at: _unused, ...shown } = presentToken(row);

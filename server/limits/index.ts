@@ -28,9 +28,10 @@ export async function createLimits(deps: Omit<Deps, 'limits' | 'jobs'>): Promise
   if (!deps.plans[config.rateLimitAnonymousPlan]) {
     throw new Error(`RATE_LIMIT_ANON_PLAN: no plan "${config.rateLimitAnonymousPlan}" in the plans file`);
   }
+  const clockMs = () => deps.now().getTime();
   const limiter = config.redisUrl
-    ? await createRedisLimiter({ url: config.redisUrl, prefix: config.rateLimitPrefix, log })
-    : createMemoryLimiter(() => deps.now().getTime());
+    ? await createRedisLimiter({ url: config.redisUrl, prefix: config.rateLimitPrefix, log, now: clockMs })
+    : createMemoryLimiter(clockMs);
   const requests = createRequestLog({
     db: deps.db,
     log,

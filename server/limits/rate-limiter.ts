@@ -48,7 +48,7 @@ function result(count: number, limit: number, resetMs: number): HitResult {
 // proportional to the keys seen in the last window.
 const SWEEP_AT = 10_000;
 
-export function createMemoryLimiter(now: () => number = Date.now): RateLimiter {
+export function createMemoryLimiter(now: () => number): RateLimiter {
   const windows = new Map<string, { count: number; endsAt: number }>();
   let sweepAt = SWEEP_AT;
   const sweep = (t: number) => {
@@ -109,6 +109,8 @@ export interface RedisLimiterOptions {
   url: string;
   prefix: string;
   log: Logger;
+  /** The injected clock in milliseconds: the fallback's windows and the outage complaints' spacing count on it. */
+  now: () => number;
   /** A request never waits longer than this for Redis; past it the local fallback answers. */
   commandTimeoutMs?: number;
 }
@@ -135,8 +137,8 @@ export async function createRedisLimiter(opts: RedisLimiterOptions): Promise<Rat
   redis.on('error', (err) => complain(err));
   function complain(err: unknown) {
     // One line per 30 s at most: a Redis outage must not flood the log with one line per request.
-    if (Date.now() - lastComplaint < 30_000) return;
-    lastComplaint = Date.now();
+    if (opts.now() - lastComplaint < 30_000) return;
+    lastComplaint = opts.now();
     opts.log.error('rate limits: Redis unavailable, using per-process counters until it is back', err);
   }
   try {
@@ -145,7 +147,7 @@ export async function createRedisLimiter(opts: RedisLimiterOptions): Promise<Rat
     redis.disconnect();
     throw new Error(`REDIS_URL: cannot connect to Redis for rate limits: ${(err as Error).message}`);
   }
-  const fallback = createMemoryLimiter();
+  const fallback = createMemoryLimiter(opts.now);
   const commands = redis as unknown as HitCommand;
   return {
     kind: 'redis',

@@ -19,7 +19,7 @@ export const USER_AGENT = 'slicequote-webhooks/1';
 
 export function deliveryHeaders(
   d: Pick<ClaimedDelivery, 'id' | 'event' | 'signature'>,
-  now = new Date(),
+  sentAt: Date,
 ): Record<string, string> {
   return {
     'content-type': 'application/json',
@@ -28,7 +28,7 @@ export function deliveryHeaders(
     'x-webhook-event': d.event,
     'x-webhook-delivery': d.id,
     // Not covered by the signature (the body's own timestamp is); it tells the receiver when this attempt left.
-    'x-webhook-timestamp': now.toISOString(),
+    'x-webhook-timestamp': sentAt.toISOString(),
   };
 }
 

@@ -41,7 +41,7 @@ test('two API processes and two workers on separate disks: quotes survive a kill
       plan: 'business',
       shop_name: null,
     });
-    const { token } = await createApiToken(db, SECRET, account.id, 'cluster');
+    const { token } = await createApiToken(db, SECRET, account.id, 'cluster', new Date());
     const shared = {
       ...s3.env,
       ...database.env,
@@ -152,7 +152,7 @@ test('API_PROCESSES=2 serves one port from two processes, restarts one that dies
       plan: 'business',
       shop_name: null,
     });
-    const { token } = await createApiToken(db, SECRET, account.id, 'procs');
+    const { token } = await createApiToken(db, SECRET, account.id, 'procs', new Date());
     supervisor = await spawnServer({
       ...database.env,
       JWT_SECRET: SECRET,

@@ -89,7 +89,7 @@ async function killedMidSlice(leaseMs: string) {
     plan: 'pro',
     shop_name: null,
   });
-  const { token } = await createApiToken(setup, SECRET, account.id, 'crash');
+  const { token } = await createApiToken(setup, SECRET, account.id, 'crash', new Date());
   await setup.close();
   const env = { ...db.env, DATA_DIR: dataDir, JWT_SECRET: SECRET, JOB_LEASE_MS: leaseMs, QUOTE_SYNC_WAIT_MS: '0' };
   let server = await spawnServer(env);

@@ -323,7 +323,7 @@ test('concurrent uploads: the allowance is exact and each crossing fires once', 
   // uploads are to reach the storage check together.
   const tokens = await Promise.all(
     Array.from({ length: 11 }, (_, i) =>
-      createApiToken(server.deps.db, server.deps.config.jwtSecret, accountId, `c${i}`),
+      createApiToken(server.deps.db, server.deps.config.jwtSecret, accountId, `c${i}`, server.deps.now()),
     ),
   );
   const results = await Promise.all(

@@ -139,7 +139,7 @@ async function tinyToken(): Promise<string> {
     plan: 'tiny',
     shop_name: null,
   });
-  return (await createApiToken(db, JWT_SECRET, account.id, 'two processes')).token;
+  return (await createApiToken(db, JWT_SECRET, account.id, 'two processes', new Date())).token;
 }
 
 async function get(url: string, token: string) {
@@ -255,6 +255,7 @@ test('when Redis stops answering, requests are judged by per-process counters in
     url: own.url,
     prefix: `${prefix}fallback:`,
     log,
+    now: Date.now,
     commandTimeoutMs: 200,
   });
   const redis = own.client;
@@ -277,5 +278,5 @@ test('when Redis stops answering, requests are judged by per-process counters in
   } finally {
     await limiter.close();
   }
-  await assert.rejects(createRedisLimiter({ url: 'redis://127.0.0.1:1', prefix, log }), /REDIS_URL/);
+  await assert.rejects(createRedisLimiter({ url: 'redis://127.0.0.1:1', prefix, log, now: Date.now }), /REDIS_URL/);
 });

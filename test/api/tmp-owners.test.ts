@@ -38,7 +38,7 @@ before(async () => {
     plan: 'pro',
     shop_name: null,
   });
-  token = (await createApiToken(setup, SECRET, account.id, 'owners')).token;
+  token = (await createApiToken(setup, SECRET, account.id, 'owners', new Date())).token;
   await setup.close();
 });
 after(async () => {

@@ -205,7 +205,7 @@ test('kill -9 during an attempt: after restart the delivery is reclaimed once it
     plan: 'pro',
     shop_name: null,
   });
-  const { token } = await createApiToken(seed, JWT_SECRET, accountId, 'crash test');
+  const { token } = await createApiToken(seed, JWT_SECRET, accountId, 'crash test', new Date());
   const secret = 'crash test secret, long enough';
   const hook = await insertWebhook(seed, {
     id: newId('wh'),

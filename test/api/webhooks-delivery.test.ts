@@ -539,7 +539,13 @@ test('resend creates a new pending record (202) with the same body; an inactive 
 test("a webhook linked to a token fires only for that token's events; an unlinked one for all", async () => {
   const { token, accountId, tokenId } = await server.newAccount();
   const api = server.client(token);
-  const second = await createApiToken(server.deps.db, server.deps.config.jwtSecret, accountId, 'second shop');
+  const second = await createApiToken(
+    server.deps.db,
+    server.deps.config.jwtSecret,
+    accountId,
+    'second shop',
+    server.deps.now(),
+  );
   assert.ok(second.row);
   const rLinked = await receiver();
   const rAll = await receiver();

@@ -151,7 +151,13 @@ test('save-time URL rules answer 400 with the rule as the code', async () => {
 test('PUT changes url, events, active and the token link; fields left out stay; the URL is checked again', async () => {
   const { token, accountId } = await server.newAccount();
   const api = server.client(token);
-  const second = await createApiToken(server.deps.db, server.deps.config.jwtSecret, accountId, 'shop B');
+  const second = await createApiToken(
+    server.deps.db,
+    server.deps.config.jwtSecret,
+    accountId,
+    'shop B',
+    server.deps.now(),
+  );
   assert.ok(second.row);
   const created = (await api.post('/v2/webhooks', { url: PUBLIC_URL, events: ['file.uploaded'] })).body;
   const path = `/v2/webhooks/${created.webhook_id}`;

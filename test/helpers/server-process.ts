@@ -40,7 +40,7 @@ export async function startMeasuredServer(
     plan: 'pro',
     shop_name: null,
   });
-  const { token } = await createApiToken(setup, SECRET, account.id, 'measured');
+  const { token } = await createApiToken(setup, SECRET, account.id, 'measured', new Date());
   await setup.close();
   const child = await spawnServer({ ...db.env, DATA_DIR: dataDir, JWT_SECRET: SECRET, ...env }, nodeArgs);
   const status = () => readFileSync(`/proc/${child.child.pid}/status`, 'utf8');

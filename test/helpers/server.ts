@@ -105,7 +105,7 @@ export async function startTestServer(
         plan: opts.plan ?? 'pro',
         shop_name: null,
       });
-      const { row, token } = await createApiToken(db, config.jwtSecret, account.id, 'test');
+      const { row, token } = await createApiToken(db, config.jwtSecret, account.id, 'test', clock.now());
       if (!row) throw new Error('createApiToken stored no token row');
       return { accountId: account.id, token, tokenId: row.id, email, password };
     },
