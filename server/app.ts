@@ -1,7 +1,7 @@
 // The Koa application: one router that mounts every feature's routes. Every request goes through the request
 // edge (its id, the access log line, metrics, the error shape); each route then runs the front its declaration asks
 // for (route-front.ts: CORS or the frame guard, the request log, the rate limit in its class), built once at
-// start-up, and its own middleware, which begins with who may call it (server/accounts/access.ts). Dependencies
+// start-up, and its own middleware, which begins with who may call it (server/accounts/access/allow.ts). Dependencies
 // come in as one parameter.
 import Koa from 'koa';
 import Router from '@koa/router';

@@ -1,4 +1,4 @@
-// Each route's front: the steps its declaration (allow(), server/accounts/access.ts) asks for, put in front of the
+// Each route's front: the steps its declaration (allow(), server/accounts/access/allow.ts) asks for, put in front of the
 // route's own middleware once, at start-up, and run by the router after its one match of the request:
 //  - its policy toward other origins: CORS for the routes shop pages call, framing refused for the others;
 //  - the request log behind GET /v2/usage, for the /v2 routes only;
@@ -10,7 +10,8 @@
 import type Router from '@koa/router';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
 import type { AppState, Deps } from './deps.ts';
-import { declaredAccess, isCrossOrigin, limitClass, originPolicy, routeAccess, type Access } from './accounts/index.ts';
+import { originPolicy } from './accounts/index.ts';
+import { declaredAccess, isCrossOrigin, limitClass, routeAccess, type Access } from './accounts/access/index.ts';
 import type { EndpointClass } from './accounts/index.ts';
 import { rateLimit, requestLogged } from './limits/index.ts';
 

@@ -1,13 +1,13 @@
 // Who is calling, resolved once per request, before the rate limits and the routes: the credentials the request
 // carries (API token, dashboard session cookie), each checked at most once and only when someone asks. The rate
-// limiter counts the request against what they prove (docs/limits.md); the route's declared access (access.ts)
+// limiter counts the request against what they prove (docs/limits.md); the route's declared access (access/allow.ts)
 // decides whether they are enough.
 import ipaddr from 'ipaddr.js';
 import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
 import type { Plan } from './plans.ts';
 import type { TokenAuth, TokenAuthenticator } from './api-tokens.ts';
-import type { Access } from './access-rule.ts';
+import type { Access, Auth } from './access/rule.ts';
 import type { RefusedOrigins } from './refused-origins.ts';
 import { ApiError, unauthorized } from '../http/index.ts';
 import { SESSION_COOKIE, findSession } from './sessions.ts';
@@ -56,8 +56,11 @@ const memo = <T>(run: () => Promise<T>) => {
   };
 };
 
+/** What reading a request's credentials needs: the token cache, and the sessions' table and clock. */
+export type CredentialPorts = Pick<Deps, 'db' | 'now' | 'tokens'>;
+
 /** The request's credentials; nothing is looked up until a caller of token() or session() needs it. */
-export function credentialsOf(deps: Deps, ctx: Context): Credentials {
+export function credentialsOf(deps: CredentialPorts, ctx: Context): Credentials {
   const header = ctx.get('authorization');
   const raw = BEARER.exec(header)?.[1] ?? null;
   return {
@@ -86,7 +89,11 @@ export const malformedAuthorization = () => unauthorized('The Authorization head
  * A well-formed bearer token counts against the token when valid and against the address when not (the route
  * answers the 401); without one, a live dashboard session counts against its account.
  */
-export async function limitIdentity(deps: Deps, ctx: Context, credentials: Credentials): Promise<LimitIdentity> {
+export async function limitIdentity(
+  deps: Pick<Deps, 'config' | 'plans'>,
+  ctx: Context,
+  credentials: Credentials,
+): Promise<LimitIdentity> {
   const planOf = (id: string) => deps.plans[id] ?? deps.plans.free;
   const token = await credentials.token();
   if (token && !(token instanceof ApiError)) {
@@ -113,30 +120,15 @@ export async function limitIdentity(deps: Deps, ctx: Context, credentials: Crede
   };
 }
 
-/** Who is calling: an API token, a dashboard session (cookie + CSRF), or a storefront's widget key. */
-export interface Auth {
-  account: AccountRow;
-  tokenId: string | null;
-  widgetKeyId: string | null;
-  via: 'token' | 'session' | 'widget';
-  /** Widget calls: SHA-256 of the shopper token (X-Shopper-Token); a shopper sees only their own uploads and quotes. */
-  shopperHash?: string | null;
-  /**
-   * Who slicer time, parse time and queue places are charged to (docs/limits.md): tok:<token id>, acct:<account
-   * id> for a dashboard session, ip:<client address, IPv6 per /64> for a shop's shoppers.
-   */
-  caller: string;
-}
-
 declare module '../deps.ts' {
   interface AppState {
-    /** Who is calling, resolved once per request (access.ts's allow()). */
+    /** Who is calling, resolved once per request (access/allow.ts's allow()). */
     auth: Auth;
     /** The matched route's declared access (from its allow()), set by its front (route-front.ts); none for an unknown route. */
     access?: Access;
     /** The request's credentials, read once by the rate limit, the first step that needs them (limits/). */
     credentials?: Credentials;
-    /** A dashboard session's CSRF token (access.ts). */
+    /** A dashboard session's CSRF token (access/allow.ts). */
     csrf?: string;
   }
   interface Deps {

@@ -1,10 +1,9 @@
 // CORS for the routes that shop pages on other origins call (the widget routes, public uploads, the contract
-// and the widget script): the route declares it (server/accounts/access.ts). The page's origin is reflected and
+// and the widget script): the route declares it (server/accounts/access/). The page's origin is reflected and
 // no credentials are allowed; a widget key still works only from its allowed origins, checked by the route, so a
 // refusal (401, 403, 429) is readable by the page and the widget can say why instead of "network error".
 import cors from '@koa/cors';
-import type { Access } from './access-rule.ts';
-import { isCrossOrigin } from './access.ts';
+import { isCrossOrigin, type Access } from './access/index.ts';
 import { denyFraming } from './frame-guard.ts';
 
 const crossOrigin = cors({

@@ -1,22 +1,11 @@
-// The front door of accounts/: who is calling and what they may do: accounts, sessions, API tokens, plans, widget keys and their check, each
-// route's declared access, CORS and the frame guard.
-// Other folders import only what is exported here (npm run check:graph).
-export {
-  ANYONE,
-  API,
-  API_OR_WIDGET,
-  DASHBOARD,
-  allow,
-  declaredAccess,
-  isCrossOrigin,
-  limitClass,
-  routeAccess,
-} from './access.ts';
-export type { Access } from './access.ts';
+// The front door of accounts/: accounts, sessions, API tokens, plans, widget keys and their check, the caller's
+// credentials and rate-limit identity, CORS and the frame guard. Route access (allow() and the declarations it
+// makes) has its own door, accounts/access/index.ts, which the routers import instead of this one.
+// Other folders import only what is exported by the two doors (npm run check:graph).
 export { createApiToken, createTokenAuthenticator } from './api-tokens.ts';
 export type { TokenAuthenticator } from './api-tokens.ts';
 export { addressKey, credentialsOf, limitIdentity } from './caller.ts';
-export type { Auth, Credentials, LimitIdentity } from './caller.ts';
+export type { CredentialPorts, Credentials, LimitIdentity } from './caller.ts';
 export { originPolicy } from './cors.ts';
 export { FRAME_ANCESTORS_SELF } from './frame-guard.ts';
 export { accountPaths } from './openapi.ts';

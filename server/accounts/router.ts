@@ -5,7 +5,7 @@ import type { Context } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
 import { jsonBody } from '../http/index.ts';
 import { validateBody, type ContractSchema } from '../openapi/index.ts';
-import { allow, ANYONE, API, DASHBOARD } from './access.ts';
+import { allow, ANYONE, API, DASHBOARD, type AccessPorts } from './access/index.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { SESSION_COOKIE, startSession, endSession } from './sessions.ts';
 import { createApiToken } from './api-tokens.ts';
@@ -43,7 +43,10 @@ export function presentToken(t: TokenRow): ContractSchema<'Token'> {
   };
 }
 
-export function accountsRouter(deps: Deps) {
+/** Sign-up, login and API tokens: beyond allow(), the plans and login throttle, and the token cache to empty. */
+type AccountsRouterPorts = AccessPorts & Pick<Deps, 'plans' | 'limits' | 'tokens'>;
+
+export function accountsRouter(deps: AccountsRouterPorts) {
   const router = new Router<AppState & { csrf: string }>();
   const throttle = loginThrottle(deps.limits.limiter);
 

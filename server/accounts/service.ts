@@ -2,7 +2,10 @@ import type { Deps } from '../deps.ts';
 import type { AccountRow } from './sql.ts';
 import type { ContractSchema } from '../openapi/index.ts';
 
-export async function presentUser(deps: Deps, account: AccountRow): Promise<ContractSchema<'User'>> {
+export async function presentUser(
+  deps: Pick<Deps, 'plans' | 'limits'>,
+  account: AccountRow,
+): Promise<ContractSchema<'User'>> {
   const plan = deps.plans[account.plan] ?? deps.plans.free;
   return {
     user_id: account.id,

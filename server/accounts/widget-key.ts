@@ -1,5 +1,5 @@
 // Widget keys: publishable keys a shop page sends in X-Widget-Key. A key works only from its allowed origins and
-// only on the routes that declare the widget among their callers (server/accounts/access.ts); elsewhere it is 403.
+// only on the routes that declare the widget among their callers (server/accounts/access/); elsewhere it is 403.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
@@ -38,8 +38,11 @@ export function normalizeOrigin(raw: string): string | null {
   }
 }
 
+/** A widget key's check: its row, the API's own origin, and the refused origins it records on the clock. */
+export type WidgetKeyPorts = Pick<Deps, 'config' | 'db' | 'now' | 'refusedOrigins'>;
+
 export async function authenticateWidgetKey(
-  deps: Deps,
+  deps: WidgetKeyPorts,
   ctx: Context,
 ): Promise<{ key: WidgetKeyRow; account: AccountRow }> {
   const raw = ctx.get(WIDGET_KEY_HEADER);

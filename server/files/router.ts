@@ -2,8 +2,8 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
-import type { Auth } from '../accounts/index.ts';
-import { allow, ANYONE, API, API_OR_WIDGET } from '../accounts/index.ts';
+import type { Auth } from '../accounts/access/index.ts';
+import { allow, ANYONE, API, API_OR_WIDGET } from '../accounts/access/index.ts';
 import { uploadBody, MULTIPART_ENVELOPE_BYTES, type UploadedFile } from './upload-body.ts';
 import { fileForCaller, ingestUpload, presentFile, removeFile, rescaleFile } from './service.ts';
 import { fileById, listFiles } from './sql.ts';

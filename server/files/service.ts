@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import type { Deps } from '../deps.ts';
-import type { Auth } from '../accounts/index.ts';
+import type { Auth } from '../accounts/access/index.ts';
 import { fileUploadedByShopper } from '../accounts/index.ts';
 import type { Queryable } from '../db/index.ts';
 import type { ModelFormat } from '../../shared/model/index.ts';

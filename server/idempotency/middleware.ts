@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Context, Next } from 'koa';
 import type { AppState, Deps } from '../deps.ts';
-import type { Auth } from '../accounts/index.ts';
+import type { Auth } from '../accounts/access/index.ts';
 import { ApiError, errorBody } from '../http/index.ts';
 import { claimKey, completeKey, keyRow, purgeExpired, releaseKey, type KeyRef } from './sql.ts';
 

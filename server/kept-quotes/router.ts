@@ -3,7 +3,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API_OR_WIDGET } from '../accounts/index.ts';
+import { allow, API_OR_WIDGET } from '../accounts/access/index.ts';
 import { jsonBody, routeParam } from '../http/index.ts';
 import { validateBody } from '../openapi/index.ts';
 import { idempotent } from '../idempotency/index.ts';

@@ -2,7 +2,7 @@
 // (link.ts), what the widget shows when it reopens one (the line priced as the cart will price it, line.ts), the
 // order placed from it, and its PDF, a quotation (pdf.ts) with the part's picture (picture.ts).
 import type { Deps } from '../deps.ts';
-import type { Auth } from '../accounts/index.ts';
+import type { Auth } from '../accounts/access/index.ts';
 import { ApiError, ValidationError, notFound } from '../http/index.ts';
 import { quoteAsSeen, quoteById, quoteForCaller, type QuoteRow } from '../quotes/index.ts';
 import { presentQuote } from '../quotes/index.ts';

@@ -11,7 +11,7 @@ type Context = ParameterizedContext<AppState>;
 import type { EndpointClass } from '../accounts/index.ts';
 import { ApiError } from '../http/index.ts';
 import { credentialsOf, limitIdentity, type LimitIdentity } from '../accounts/index.ts';
-import { limitClass } from '../accounts/index.ts';
+import { limitClass } from '../accounts/access/index.ts';
 import type { HitResult } from './rate-limiter.ts';
 import type { CallerVia } from './counters-sql.ts';
 

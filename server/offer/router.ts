@@ -3,7 +3,7 @@
 // the one underneath (the account's, then the default derived from the profiles).
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API, DASHBOARD } from '../accounts/index.ts';
+import { allow, API, DASHBOARD } from '../accounts/access/index.ts';
 import { jsonBody } from '../http/index.ts';
 import { notFound } from '../http/index.ts';
 import { routeParam } from '../http/index.ts';

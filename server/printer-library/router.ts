@@ -2,7 +2,7 @@
 // Mounted before profiles/, whose /v2/profiles/:kind would otherwise take "library" for a kind.
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API } from '../accounts/index.ts';
+import { allow, API } from '../accounts/access/index.ts';
 import { ValidationError } from '../http/index.ts';
 import { presentLibrary } from './library.ts';
 

@@ -3,7 +3,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Deps } from '../deps.ts';
-import type { Auth } from '../accounts/index.ts';
+import type { Auth } from '../accounts/access/index.ts';
 import type { components } from '../../shared/api/schema.ts';
 import { ApiError, notFound } from '../http/index.ts';
 import {

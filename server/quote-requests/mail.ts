@@ -1,7 +1,7 @@
 // The e-mail that takes a priced request's link to the shopper (SMTP_URL; docs/deployment.md, "E-mail"). Sent after
 // the price is committed: a failed send loses nothing (the dashboard shows why, and the link to copy).
 import type { Deps } from '../deps.ts';
-import type { Auth } from '../accounts/index.ts';
+import type { Auth } from '../accounts/access/index.ts';
 import { sendMail, SmtpError } from '../mail/index.ts';
 import { effectiveOffer } from '../offer/index.ts';
 import { currencyDigits } from '../../shared/pricing.ts';

@@ -2,7 +2,7 @@
 // every quote (quotes/manual.ts), a kept link at the request's quantity, quote_request.priced, in one transaction;
 // then, when SMTP is configured, the link e-mailed to the shopper (mail.ts).
 import type { Deps } from '../deps.ts';
-import type { Auth } from '../accounts/index.ts';
+import type { Auth } from '../accounts/access/index.ts';
 import { ApiError, ValidationError, notFound } from '../http/index.ts';
 import { fileById } from '../files/index.ts';
 import { createManualQuote, quoteById } from '../quotes/index.ts';

@@ -2,7 +2,7 @@
 // and its price (API token or dashboard only: a shopper never sets a price).
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API, API_OR_WIDGET } from '../accounts/index.ts';
+import { allow, API, API_OR_WIDGET } from '../accounts/access/index.ts';
 import { jsonBody, notFound, pageRequest, pageResponse, routeParam, ValidationError } from '../http/index.ts';
 import { validateBody } from '../openapi/index.ts';
 import { idempotent } from '../idempotency/index.ts';

@@ -1,7 +1,7 @@
 // Quote requests (docs/widget.md, "Request a quote"): a shopper asks the shop to price a part the widget could not
 // sell at once; the merchant prices it by hand (price.ts). This file is the shopper's side and the merchant's reading.
 import type { Deps } from '../deps.ts';
-import type { Auth } from '../accounts/index.ts';
+import type { Auth } from '../accounts/access/index.ts';
 import { ApiError, ValidationError, notFound } from '../http/index.ts';
 import { fileById, fileForCaller } from '../files/index.ts';
 import { quoteForCaller } from '../quotes/index.ts';

@@ -8,7 +8,7 @@ import { resolveChoices, type Offer } from '../../shared/offer.ts';
 import { predict, type Features } from '../../shared/estimate/index.ts';
 import { roundHalfUp } from '../../shared/money.ts';
 import type { Deps } from '../deps.ts';
-import type { Auth } from '../accounts/index.ts';
+import type { Auth } from '../accounts/access/index.ts';
 import type { FileRow } from '../files/index.ts';
 import { fileForCaller } from '../files/index.ts';
 import { choicesLayer, effectiveOffer } from '../offer/index.ts';

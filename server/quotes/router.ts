@@ -4,7 +4,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { PresentedEstimate } from './model.ts';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API, API_OR_WIDGET } from '../accounts/index.ts';
+import { allow, API, API_OR_WIDGET } from '../accounts/access/index.ts';
 import { jsonBody } from '../http/index.ts';
 import { createQuote } from './service.ts';
 import { presentQuote, presentJob } from './present.ts';

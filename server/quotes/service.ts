@@ -4,7 +4,7 @@ import { canonicalSection, validateConfigSection, type SettingSection } from '..
 import { DEFAULT_MAX_SLICE_SECONDS, type OfferChoices } from '../../shared/offer.ts';
 import { checkChoices, choicesLayer, effectiveOffer } from '../offer/index.ts';
 import type { Deps } from '../deps.ts';
-import type { Auth } from '../accounts/index.ts';
+import type { Auth } from '../accounts/access/index.ts';
 import { fileForCaller } from '../files/index.ts';
 import type { FileRow } from '../files/index.ts';
 import { writeEvent } from '../outbox/index.ts';

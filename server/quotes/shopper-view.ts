@@ -2,7 +2,7 @@
 // `show_cost_breakdown`, a widget key's answers carry the price and its tax but not how the shop arrives at it —
 // no material, support, machine, energy or fee lines, no price per gram, no resolved settings (hourly cost, power,
 // price per kg). The merchant's own API token and dashboard always see everything.
-import type { Auth } from '../accounts/index.ts';
+import type { Auth } from '../accounts/access/index.ts';
 import type { Deps } from '../deps.ts';
 import { effectiveOffer } from '../offer/index.ts';
 import type { ContractSchema } from '../openapi/index.ts';

@@ -2,7 +2,7 @@
 // signatures offline with it) and rotated on demand (docs/quote-signatures.md).
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, DASHBOARD } from '../accounts/index.ts';
+import { allow, DASHBOARD } from '../accounts/access/index.ts';
 import { rotateSigningSecret, signingSecret } from './signing.ts';
 
 export function signingRouter(deps: Deps) {

@@ -2,7 +2,7 @@
 // the retention of uploads that were added to a cart; that of the others follows the quote validity.
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API } from '../accounts/index.ts';
+import { allow, API } from '../accounts/access/index.ts';
 import { jsonBody } from '../http/index.ts';
 import { validateBody } from '../openapi/index.ts';
 import { cartedRetentionDays, setCartedRetentionDays } from './sql.ts';

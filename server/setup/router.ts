@@ -1,7 +1,7 @@
 // GET /v2/setup: the shop's first-run checklist (token or dashboard session).
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API } from '../accounts/index.ts';
+import { allow, API } from '../accounts/access/index.ts';
 import { setupChecklist } from './service.ts';
 
 export function setupRouter(deps: Deps) {

@@ -5,7 +5,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/index.ts';
-import { allow, ANYONE } from '../accounts/index.ts';
+import { allow, ANYONE } from '../accounts/access/index.ts';
 
 /** 'unavailable' hides the reason from the (unauthenticated) caller; the log has it. */
 type Check = 'ok' | 'not_configured' | 'unavailable';

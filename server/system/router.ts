@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Deps } from '../deps.ts';
-import { allow, ANYONE } from '../accounts/index.ts';
+import { allow, ANYONE } from '../accounts/access/index.ts';
 import { oncePerTurn } from '../db/index.ts';
 
 const require = createRequire(import.meta.url);

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Deps } from '../deps.ts';
-import { allow, ANYONE } from '../accounts/index.ts';
+import { allow, ANYONE } from '../accounts/access/index.ts';
 import { routeParam } from '../http/index.ts';
 import { FRAME_ANCESTORS_SELF } from '../accounts/index.ts';
 

@@ -2,7 +2,7 @@
 // streamed export. Only the caller's account's quotes; UTC days, ISO weeks (Monday) and months.
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API } from '../accounts/index.ts';
+import { allow, API } from '../accounts/access/index.ts';
 import { dateRange, exportRange, intParam, oneOf } from '../http/index.ts';
 import { exportStream, type ExportDataset, type ExportFormat } from './export.ts';
 import {

@@ -2,7 +2,7 @@
 // daily trends) for the authenticated account.
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API } from '../accounts/index.ts';
+import { allow, API } from '../accounts/access/index.ts';
 import { dateRange, daysOf } from '../http/index.ts';
 import { endpointStats, dailyCalls, callsByVia } from './sql.ts';
 import { CALLER_VIAS, type CallerVia } from '../limits/index.ts';

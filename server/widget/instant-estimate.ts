@@ -5,7 +5,7 @@
 // price: it has no quote id, so no cart takes it, and no webhook carries it; the quote re-derives everything from
 // the file once it has arrived.
 import type { Deps } from '../deps.ts';
-import type { Auth } from '../accounts/index.ts';
+import type { Auth } from '../accounts/access/index.ts';
 import { SETTINGS } from '../../shared/settings.ts';
 import {
   DEFAULT_COARSE_CALIBRATION,

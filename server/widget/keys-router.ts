@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import { randomBytes } from 'node:crypto';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, DASHBOARD } from '../accounts/index.ts';
+import { allow, DASHBOARD } from '../accounts/access/index.ts';
 import { normalizeOrigin } from '../accounts/index.ts';
 import { jsonBody } from '../http/index.ts';
 import { validateBody, type ContractSchema } from '../openapi/index.ts';

@@ -2,7 +2,7 @@
 // its CSV export show them, and their acknowledgement by the shop's cart (docs/widget.md, "Orders are never
 // lost"). A line no cart acknowledged is still an order: the shop contacts the shopper.
 import type { Deps } from '../deps.ts';
-import type { Auth } from '../accounts/index.ts';
+import type { Auth } from '../accounts/access/index.ts';
 import { ApiError } from '../http/index.ts';
 import type { Row } from '../usage/index.ts';
 import { acknowledgeCartLines, type OrderRow } from './cart-sql.ts';

@@ -2,13 +2,13 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API_OR_WIDGET } from '../accounts/index.ts';
+import { allow, API_OR_WIDGET } from '../accounts/access/index.ts';
 import { jsonBody } from '../http/index.ts';
 import { validateBody } from '../openapi/index.ts';
 import { ApiError, ValidationError, type FieldProblem } from '../http/index.ts';
 import { widgetConfig, addToCart, addCartLines, addedBy, type CartRequestLine } from './service.ts';
 import { idempotent } from '../idempotency/index.ts';
-import { API } from '../accounts/index.ts';
+import { API } from '../accounts/access/index.ts';
 import { pageRequest, pageResponse } from '../http/index.ts';
 import { csvStream } from '../usage/index.ts';
 import { estimateFromFeatures } from './instant-estimate.ts';

@@ -2,7 +2,7 @@
 // build volume, currency) and add-to-cart, which records the line (the shop's orders) and tells the merchant's
 // webhooks with the authoritative, signed quote from the database, once per add (docs/widget.md).
 import type { Deps } from '../deps.ts';
-import type { Auth } from '../accounts/index.ts';
+import type { Auth } from '../accounts/access/index.ts';
 import { quoteById, quoteForCaller } from '../quotes/index.ts';
 import { writeEvent } from '../outbox/index.ts';
 import { resolveSettings } from '../profiles/index.ts';

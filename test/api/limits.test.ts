@@ -9,7 +9,7 @@ import { startTestServer, type TestServer, ApiClient } from '../helpers/server.t
 import { openApiDocument } from '../../server/contract.ts';
 import { createMemoryLimiter } from '../../server/limits/rate-limiter.ts';
 import { createRouter } from '../../server/app.ts';
-import { declaredRoutes, limitClass, routeAccess } from '../../server/accounts/access.ts';
+import { declaredRoutes, limitClass, routeAccess } from '../../server/accounts/access/allow.ts';
 import { addressKey } from '../../server/accounts/caller.ts';
 import { insertWidgetKey } from '../../server/accounts/widget-keys-sql.ts';
 

@@ -2,18 +2,19 @@
 // The declaration also names the route's rate-limit class and whether shop pages on other origins may call it;
 // the app reads it once at start-up (declaredAccess) and puts in front of the route the steps it asks for, so the
 // rate limits and CORS apply the route's own rules, and the route enforces it when it runs. Credentials come from
-// caller.ts, checked once per request.
+// ../caller.ts, checked once per request.
 import type Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
-import type { Deps, AppState } from '../deps.ts';
-import type { EndpointClass } from './plans.ts';
-import { ApiError, unauthorized } from '../http/index.ts';
-import { addressKey, malformedAuthorization, type Credentials } from './caller.ts';
-import { csrfMatches } from './sessions.ts';
-import { WIDGET_KEY_HEADER, authenticateWidgetKey, shopperHash } from './widget-key.ts';
+import type { AppState } from '../../deps.ts';
+import type { EndpointClass } from '../plans.ts';
+import { ApiError, unauthorized } from '../../http/index.ts';
+import { addressKey, malformedAuthorization, type Credentials } from '../caller.ts';
+import { csrfMatches } from '../sessions.ts';
+import { WIDGET_KEY_HEADER, authenticateWidgetKey, shopperHash, type WidgetKeyPorts } from '../widget-key.ts';
+import type { Access, CallerKind } from './rule.ts';
 
-export type { Access, CallerKind } from './access-rule.ts';
-import type { Access, CallerKind } from './access-rule.ts';
+/** What allow() checks a request with: the credentials are the request's own; a widget key is looked up here. */
+export type AccessPorts = WidgetKeyPorts;
 
 /** The API: a merchant's token, or the dashboard acting for its logged-in merchant. */
 export const API: readonly CallerKind[] = ['token', 'session'];
@@ -34,7 +35,7 @@ export const isCrossOrigin = (access: Access | undefined) =>
 
 /** The route's first middleware: declares who may call it and checks the request's credentials against that. */
 export function allow(
-  deps: Deps,
+  deps: AccessPorts,
   callers: readonly CallerKind[],
   limit?: EndpointClass,
   extra: Omit<Access, 'callers' | 'limit'> = {},
@@ -88,7 +89,7 @@ export function declaredRoutes(router: Router<never>) {
 }
 
 async function authenticate(
-  deps: Deps,
+  deps: AccessPorts,
   ctx: Context & { state: AppState & { csrf?: string } },
   callers: readonly CallerKind[],
 ) {
