@@ -79,7 +79,7 @@ function keyFrom(ctx: Ctx): string | null {
 
 const keptStatus = (status: number) => status < 500 && status !== 409 && status !== 429;
 
-export function idempotent(deps: Deps, fingerprint: Fingerprint = jsonFingerprint) {
+export function idempotent(deps: Pick<Deps, 'db' | 'log' | 'now'>, fingerprint: Fingerprint = jsonFingerprint) {
   let lastPurge = 0;
   return async (ctx: Ctx, next: Next) => {
     const key = keyFrom(ctx);
@@ -142,7 +142,7 @@ export function idempotent(deps: Deps, fingerprint: Fingerprint = jsonFingerprin
   };
 }
 
-async function runAndKeep(deps: Deps, ctx: Ctx, next: Next, ref: KeyRef): Promise<void> {
+async function runAndKeep(deps: Pick<Deps, 'db'>, ctx: Ctx, next: Next, ref: KeyRef): Promise<void> {
   try {
     await next();
   } catch (err) {

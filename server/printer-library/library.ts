@@ -12,7 +12,7 @@ import type { LibraryListing } from './library-worker.ts';
 let cached: { signature: string; listing: Promise<LibraryListing> } | null = null;
 
 /** Every vendor's FFF printers and their compatible presets, from the configured profiles folder. */
-export function libraryListing(deps: Deps): Promise<LibraryListing> {
+export function libraryListing(deps: Pick<Deps, 'config' | 'log'>): Promise<LibraryListing> {
   const dir = deps.config.slicerProfilesDir;
   const { signature } = bundleFiles(dir);
   if (cached?.signature !== signature) {
@@ -36,7 +36,10 @@ type LibraryAnswer = components['schemas']['PrinterLibrary'];
  * GET /v2/profiles/library. Without `vendor`, the printers come without their preset lists (the whole library
  * runs to megabytes); with it, that vendor alone (its id or name, any letter case) with every list.
  */
-export async function presentLibrary(deps: Deps, vendor: string | undefined): Promise<LibraryAnswer> {
+export async function presentLibrary(
+  deps: Pick<Deps, 'config' | 'log'>,
+  vendor: string | undefined,
+): Promise<LibraryAnswer> {
   const [listing, slicerVersion] = await Promise.all([
     libraryListing(deps),
     slicerVersionOrNull(deps.config.slicerBinary),
@@ -61,7 +64,7 @@ export async function presentLibrary(deps: Deps, vendor: string | undefined): Pr
  * A shop's pick from the library as a PresetSet (each preset flattened, with every value's source). Unknown or
  * incompatible names are a 400 naming `library.<field>`.
  */
-export function libraryPick(deps: Deps, pick: LibraryPick): Promise<PresetSet> {
+export function libraryPick(deps: Pick<Deps, 'config'>, pick: LibraryPick): Promise<PresetSet> {
   return runLibraryJob<PresetSet>({ kind: 'pick', dir: deps.config.slicerProfilesDir, pick });
 }
 

@@ -2,11 +2,11 @@
 // Mounted before profiles/, whose /v2/profiles/:kind would otherwise take "library" for a kind.
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API } from '../accounts/access/index.ts';
+import { allow, API, type AccessPorts } from '../accounts/access/index.ts';
 import { ValidationError } from '../http/index.ts';
 import { presentLibrary } from './library.ts';
 
-export function printerLibraryRouter(deps: Deps) {
+export function printerLibraryRouter(deps: AccessPorts & Pick<Deps, 'log'>) {
   const router = new Router<AppState>();
   router.get('/v2/profiles/library', allow(deps, API), async (ctx) => {
     const vendor = ctx.query.vendor;

@@ -35,7 +35,11 @@ function materialField(fields: Record<string, unknown> | undefined): string | nu
   return value;
 }
 
-export async function withCheckUpload<T>(deps: Deps, ctx: Context, use: (u: CheckUpload) => Promise<T>): Promise<T> {
+export async function withCheckUpload<T>(
+  deps: Pick<Deps, 'storage'>,
+  ctx: Context,
+  use: (u: CheckUpload) => Promise<T>,
+): Promise<T> {
   if (!ctx.is('multipart/form-data')) {
     if (hasBody(ctx)) {
       ctx.set('Connection', 'close');

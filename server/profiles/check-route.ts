@@ -1,13 +1,12 @@
 // POST /v2/profiles/printer/{profile_id}/check and GET /v2/profiles/reference-part: the import check's two
 // routes, from the HTTP side (the check itself: check.ts).
 import type { Context } from 'koa';
-import type { Deps } from '../deps.ts';
 import { withCheckUpload } from './check-body.ts';
 import { readShopGcode } from './check-gcode.ts';
-import { checkPrinterProfile, type ProfileCheck } from './check.ts';
+import { checkPrinterProfile, type CheckPorts, type ProfileCheck } from './check.ts';
 import { referencePart } from './reference-part.ts';
 
-export function checkFromRequest(deps: Deps, ctx: Context, profileId: string): Promise<ProfileCheck> {
+export function checkFromRequest(deps: CheckPorts, ctx: Context, profileId: string): Promise<ProfileCheck> {
   return withCheckUpload(deps, ctx, async ({ gcodePath, material }) => {
     // The G-code is read before the slice: a wrong file is answered without spending slicer time.
     const shop = gcodePath ? await readShopGcode(gcodePath) : null;

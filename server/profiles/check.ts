@@ -31,7 +31,7 @@ function withPrinter(rows: ProfileRow[], printer: ProfileRow): ProfileRow[] {
   return [...others, { ...printer, is_default: true }];
 }
 
-async function resolveFor(deps: Deps, accountId: string, printer: ProfileRow, material: string | null) {
+async function resolveFor(deps: Pick<Deps, 'db'>, accountId: string, printer: ProfileRow, material: string | null) {
   const rows = await profilesForResolution(deps.db, accountId, material);
   const named = material && rows.some((r) => r.kind === 'material' && r.name.toLowerCase() === material.toLowerCase());
   if (material && !named) {
@@ -57,7 +57,7 @@ function sliceProblem(err: unknown): unknown {
   return err;
 }
 
-async function sliceReference(deps: Deps, auth: Auth, settings: SliceSettings) {
+async function sliceReference(deps: Pick<Deps, 'storage' | 'jobs'>, auth: Auth, settings: SliceSettings) {
   const dir = await deps.storage.makeWorkDir('reference');
   try {
     const meshPath = join(dir, referencePart.name);
@@ -73,8 +73,11 @@ async function sliceReference(deps: Deps, auth: Auth, settings: SliceSettings) {
 const round = (x: number, places: number) => Math.round(x * 10 ** places) / 10 ** places;
 const percent = (ours: number, shops: number) => round(((ours - shops) / shops) * 100, 2);
 
+/** A profile check reads the profiles, stores the reference part and slices it as a job. */
+export type CheckPorts = Pick<Deps, 'db' | 'storage' | 'jobs'>;
+
 export async function checkPrinterProfile(
-  deps: Deps,
+  deps: CheckPorts,
   auth: Auth,
   profileId: string,
   input: { material: string | null; shop: ShopGcode | null },

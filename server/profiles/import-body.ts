@@ -40,7 +40,7 @@ function flag(fields: Record<string, unknown> | undefined, name: string): boolea
 }
 
 /** Reads the upload; the caller's folder is removed whatever happens. */
-export async function readImportUpload(deps: Deps, ctx: Context): Promise<ImportUpload> {
+export async function readImportUpload(deps: Pick<Deps, 'config' | 'storage'>, ctx: Context): Promise<ImportUpload> {
   const max = deps.config.maxUploadBytes;
   const part = { part: 'file', what: 'the config', maxBytes: max, tooLarge: () => tooLarge(max) };
   refuseDeclaredTooLarge(ctx, part);

@@ -26,7 +26,7 @@ async function readConfig(upload: ImportUpload): Promise<ReadConfig> {
 }
 
 /** `{"library": {vendor, printer, prints, filaments}}`: the vendor's presets, flattened, imported like a file. */
-async function importFromLibrary(deps: Deps, ctx: Context): Promise<ImportResult> {
+async function importFromLibrary(deps: Pick<Deps, 'config' | 'db'>, ctx: Context): Promise<ImportResult> {
   await jsonBody(ctx, async () => {});
   const body = validateBody('ProfileLibraryImport', ctx.request.body);
   const { vendor, printer, prints = [], filaments = [] } = body.library;
@@ -39,7 +39,10 @@ async function importFromLibrary(deps: Deps, ctx: Context): Promise<ImportResult
   });
 }
 
-export async function importFromUpload(deps: Deps, ctx: Context): Promise<ImportResult> {
+export async function importFromUpload(
+  deps: Pick<Deps, 'config' | 'db' | 'storage'>,
+  ctx: Context,
+): Promise<ImportResult> {
   if (ctx.is('application/json')) return importFromLibrary(deps, ctx);
   if (!ctx.is('multipart/form-data')) {
     ctx.set('Connection', 'close');

@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API } from '../accounts/access/index.ts';
+import { allow, API, type AccessPorts } from '../accounts/access/index.ts';
 import { jsonBody } from '../http/index.ts';
 import { validateBody } from '../openapi/index.ts';
 import { listProfiles, profileById, type ProfileKind } from './sql.ts';
@@ -13,7 +13,7 @@ import { importFromUpload } from './import-route.ts';
 import { checkFromRequest, sendReferencePart } from './check-route.ts';
 import { PROFILE_KINDS, createProfile, replaceProfile, removeProfile, presentProfile } from './service.ts';
 
-export function profilesRouter(deps: Deps) {
+export function profilesRouter(deps: AccessPorts & Pick<Deps, 'storage' | 'jobs'>) {
   const router = new Router<AppState & { kind: ProfileKind }>({ prefix: '/v2/profiles' });
   router.param('kind', (kind: string, ctx: Context, next: Next) => {
     const known = canonicalMember(PROFILE_KINDS, kind);

@@ -32,7 +32,13 @@ function checkInput(kind: ProfileKind, input: ProfileInput) {
   return kind === 'material' ? { ...settings, filament_type: input.name } : settings;
 }
 
-async function ensureNameFree(deps: Deps, accountId: string, kind: ProfileKind, name: string, exceptId: string | null) {
+async function ensureNameFree(
+  deps: Pick<Deps, 'db'>,
+  accountId: string,
+  kind: ProfileKind,
+  name: string,
+  exceptId: string | null,
+) {
   if (await nameTaken(deps.db, accountId, kind, name, exceptId)) {
     throw new ApiError(409, 'profile_name_taken', `You already have a ${kind} profile named "${name}".`, {
       field: 'name',
@@ -41,7 +47,7 @@ async function ensureNameFree(deps: Deps, accountId: string, kind: ProfileKind, 
 }
 
 export async function createProfile(
-  deps: Deps,
+  deps: Pick<Deps, 'db'>,
   accountId: string,
   kind: ProfileKind,
   input: ProfileInput,
@@ -66,7 +72,7 @@ export async function createProfile(
   });
 }
 
-async function ownProfile(deps: Deps, accountId: string, kind: ProfileKind, id: string) {
+async function ownProfile(deps: Pick<Deps, 'db'>, accountId: string, kind: ProfileKind, id: string) {
   const row = await profileById(deps.db, accountId, kind, id);
   if (!row) throw notFound(`${kind} profile`, id);
   if (row.account_id === null)
@@ -79,7 +85,7 @@ async function ownProfile(deps: Deps, accountId: string, kind: ProfileKind, id: 
 }
 
 export async function replaceProfile(
-  deps: Deps,
+  deps: Pick<Deps, 'db'>,
   accountId: string,
   kind: ProfileKind,
   id: string,
@@ -94,7 +100,7 @@ export async function replaceProfile(
   });
 }
 
-export async function removeProfile(deps: Deps, accountId: string, kind: ProfileKind, id: string) {
+export async function removeProfile(deps: Pick<Deps, 'db'>, accountId: string, kind: ProfileKind, id: string) {
   await ownProfile(deps, accountId, kind, id);
   const quality = kind === 'printer' ? await qualityUsingProfile(deps.db, accountId, id) : null;
   if (quality !== null)

@@ -43,7 +43,8 @@ export interface WebhookUpdate {
 }
 
 export interface ManageContext {
-  deps: Deps;
+  /** Endpoints are written to the database; a ping or a resend wakes the pump to deliver it. */
+  deps: Pick<Deps, 'db' | 'events'>;
   policy: AddressPolicy;
   resolver?: Resolver;
 }

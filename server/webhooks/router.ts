@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API } from '../accounts/access/index.ts';
+import { allow, API, type AccessPorts } from '../accounts/access/index.ts';
 import { jsonBody } from '../http/index.ts';
 import { validateBody } from '../openapi/index.ts';
 import { pageRequest, pageResponse } from '../http/index.ts';
@@ -33,7 +33,7 @@ function stateFilter(ctx: Context): DeliveryState | null {
   return value;
 }
 
-export function webhooksRouter(deps: Deps) {
+export function webhooksRouter(deps: AccessPorts & Pick<Deps, 'log' | 'events'>) {
   const router = new Router<AppState>();
   const settings = deliverySettings(deps.config);
   const accountOf = (ctx: { state: AppState }) => ctx.state.auth.account.id;
