@@ -10,7 +10,7 @@ import type { AppState, Deps } from '../deps.ts';
 type Context = ParameterizedContext<AppState>;
 import type { EndpointClass } from '../accounts/index.ts';
 import { ApiError } from '../http/index.ts';
-import { credentialsOf, limitIdentity, type LimitIdentity } from '../accounts/index.ts';
+import { credentialsOf, limitIdentity, type CredentialPorts, type LimitIdentity } from '../accounts/index.ts';
 import { limitClass } from '../accounts/access/index.ts';
 import type { HitResult } from './rate-limiter.ts';
 import type { CallerVia } from './counters-sql.ts';
@@ -51,12 +51,15 @@ function answerFor(ctx: Context, cls: EndpointClass, caller: LimitIdentity, resu
   );
 }
 
+/** The rate limit reads the caller's credentials, judges them by their plan and counts them in the limiter. */
+type RateLimitPorts = CredentialPorts & Pick<Deps, 'config' | 'plans' | 'limits'>;
+
 /**
  * Charges the request to its caller's counter: in `cls`, the class its route declares (fixed when the route was
  * built), or, for a request no route answers, the class its method implies. The request's credentials are read
  * here, the first step that needs them; the route's allow() checks them against its declaration.
  */
-export function rateLimit(deps: Deps, cls: EndpointClass | null) {
+export function rateLimit(deps: RateLimitPorts, cls: EndpointClass | null) {
   return async function rateLimited(ctx: Context, next: Next) {
     const credentials = credentialsOf(deps, ctx);
     ctx.state.credentials = credentials;
@@ -76,7 +79,7 @@ export function rateLimit(deps: Deps, cls: EndpointClass | null) {
  * Marks the request for the request log behind GET /v2/usage (the /v2 routes declare it); recordRequest writes
  * its row when the answer ends. Marked before the rate limits, so a refused request is counted too.
  */
-export function requestLogged(deps: Deps) {
+export function requestLogged(deps: Pick<Deps, 'now'>) {
   return function logged(ctx: Context, next: Next) {
     ctx.state.requestLogAt = deps.now();
     return next();
@@ -88,7 +91,7 @@ export function requestLogged(deps: Deps) {
  * many addresses is bounded as well), in the same class and window as the caller's. The route calls it with
  * the id it parsed, before reading the body; the headers then show the tighter of the two counters.
  */
-export async function chargeUploadId(deps: Deps, ctx: Context, uploadId: string): Promise<void> {
+export async function chargeUploadId(deps: Pick<Deps, 'limits'>, ctx: Context, uploadId: string): Promise<void> {
   const caller = ctx.state.limitsCaller!;
   const cls = limitClass(ctx.state.access, ctx.method);
   const rule = caller.plan.rate_limits[cls];
@@ -120,7 +123,7 @@ function callerVia(
 }
 
 /** Records a request marked by requestLogged when its answer ends: route template, status, duration, account, token. */
-export function recordRequest(deps: Deps): OnRequestEnd {
+export function recordRequest(deps: Pick<Deps, 'limits'>): OnRequestEnd {
   return (ctx: Context, end) => {
     const at = ctx.state.requestLogAt;
     if (!at) return;

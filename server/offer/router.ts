@@ -2,8 +2,8 @@
 // (/dashboard/api/widget-keys/{id}/offer: dashboard session). PUT replaces the whole offer; DELETE returns to
 // the one underneath (the account's, then the default derived from the profiles).
 import Router from '@koa/router';
-import type { Deps, AppState } from '../deps.ts';
-import { allow, API, DASHBOARD } from '../accounts/access/index.ts';
+import type { AppState } from '../deps.ts';
+import { allow, API, DASHBOARD, type AccessPorts } from '../accounts/access/index.ts';
 import { jsonBody } from '../http/index.ts';
 import { notFound } from '../http/index.ts';
 import { routeParam } from '../http/index.ts';
@@ -11,7 +11,7 @@ import { checkOffer, effectiveOffer } from './offer.ts';
 import { setAccountOffer, setWidgetKeyOffer } from './sql.ts';
 import { widgetKeyById } from '../accounts/index.ts';
 
-export function offerRouter(deps: Deps) {
+export function offerRouter(deps: AccessPorts) {
   const router = new Router<AppState>();
   const accountId = (ctx: { state: AppState }) => ctx.state.auth.account.id;
   const present = async (id: string, keyId: string | null) => {

@@ -2,7 +2,7 @@
 // streamed export. Only the caller's account's quotes; UTC days, ISO weeks (Monday) and months.
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API } from '../accounts/access/index.ts';
+import { allow, API, type AccessPorts } from '../accounts/access/index.ts';
 import { dateRange, exportRange, intParam, oneOf } from '../http/index.ts';
 import { exportStream, type ExportDataset, type ExportFormat } from './export.ts';
 import {
@@ -23,7 +23,7 @@ import {
 const GROUPS: readonly GroupBy[] = ['day', 'week', 'month'];
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
 
-export function analyticsRouter(deps: Deps) {
+export function analyticsRouter(deps: AccessPorts & Pick<Deps, 'limits'>) {
   const router = new Router<AppState>();
 
   router.get('/v2/analytics/quotes', allow(deps, API), async (ctx) => {

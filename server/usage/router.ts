@@ -2,7 +2,7 @@
 // daily trends) for the authenticated account.
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API } from '../accounts/access/index.ts';
+import { allow, API, type AccessPorts } from '../accounts/access/index.ts';
 import { dateRange, daysOf } from '../http/index.ts';
 import { endpointStats, dailyCalls, callsByVia } from './sql.ts';
 import { CALLER_VIAS, type CallerVia } from '../limits/index.ts';
@@ -26,7 +26,7 @@ function viaFilter(raw: string | string[] | undefined): CallerVia[] {
   return CALLER_VIAS.filter((v) => picked.includes(v));
 }
 
-export function usageRouter(deps: Deps) {
+export function usageRouter(deps: AccessPorts & Pick<Deps, 'plans' | 'limits'>) {
   const router = new Router<AppState>();
   router.get('/v2/usage', allow(deps, API), async (ctx) => {
     const range = dateRange(ctx, deps.now(), 30);
