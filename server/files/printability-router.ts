@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import type { Deps, AppState } from '../deps.ts';
-import { allow, API } from '../accounts/access/index.ts';
+import type { AppState } from '../deps.ts';
+import { allow, API, type AccessPorts } from '../accounts/access/index.ts';
 import { jsonBody } from '../http/index.ts';
 import { validateBody } from '../openapi/index.ts';
 import { fileById } from './sql.ts';
@@ -9,7 +9,7 @@ import { routeParam } from '../http/index.ts';
 import { checkPrintability } from './printability.ts';
 import { resolveBuildVolume } from '../profiles/index.ts';
 
-export function printabilityRouter(deps: Deps) {
+export function printabilityRouter(deps: AccessPorts) {
   const router = new Router<AppState>();
   router.post('/v2/printability/:file_id', allow(deps, API), jsonBody, async (ctx) => {
     const given = validateBody('PrintabilityRequest', ctx.request.body);

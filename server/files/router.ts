@@ -3,9 +3,9 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
 import type { Auth } from '../accounts/access/index.ts';
-import { allow, ANYONE, API, API_OR_WIDGET } from '../accounts/access/index.ts';
+import { allow, ANYONE, API, API_OR_WIDGET, type AccessPorts } from '../accounts/access/index.ts';
 import { uploadBody, MULTIPART_ENVELOPE_BYTES, type UploadedFile } from './upload-body.ts';
-import { fileForCaller, ingestUpload, presentFile, removeFile, rescaleFile } from './service.ts';
+import { fileForCaller, ingestUpload, presentFile, removeFile, rescaleFile, type IngestPorts } from './service.ts';
 import { fileById, listFiles } from './sql.ts';
 import { insertUploadId, uploadIdById, consumeUploadId, type UploadIdRow } from './upload-ids-sql.ts';
 import { ApiError, ValidationError, notFound } from '../http/index.ts';
@@ -43,14 +43,17 @@ function statedUnit(ctx: Context): Unit | undefined {
 }
 
 /** A shopper deletes only their own upload, and not once it is in a cart: the shop needs it to print. */
-async function shopperMayDelete(deps: Deps, auth: Auth, fileId: string): Promise<void> {
+async function shopperMayDelete(deps: Pick<Deps, 'db'>, auth: Auth, fileId: string): Promise<void> {
   const file = await fileForCaller(deps, auth, fileId);
   const [inCart] = await deps.db.query('SELECT 1 FROM cart_lines WHERE file_id = $1 LIMIT 1', [file.id]);
   if (inCart) throw new ApiError(409, 'file_in_cart', 'This upload is in a cart; the shop keeps it.');
 }
 
 /** `uploads` hears of each shopper's upload (quotes prefetch its likely slices). */
-export function filesRouter(deps: Deps, uploads: UploadListener) {
+/** Uploads (ingested, charged to the limits, told to the listeners), downloads, rescales and removals. */
+type FilesRouterPorts = AccessPorts & IngestPorts & Pick<Deps, 'log' | 'limits' | 'jobs'>;
+
+export function filesRouter(deps: FilesRouterPorts, uploads: UploadListener) {
   const router = new Router<State>();
   const shopperSessionEnd = () => new Date(deps.now().getTime() + deps.config.uploadIdTtlSeconds * 1000);
 

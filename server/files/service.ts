@@ -13,7 +13,7 @@ import { writeEvent } from '../outbox/index.ts';
 import { newId } from '../ids.ts';
 import { ApiError, notFound } from '../http/index.ts';
 import { recordStorageChange } from '../limits/index.ts';
-import { uploadRoom } from './storage-room.ts';
+import { uploadRoom, type StorageRoomPorts } from './storage-room.ts';
 import { sourceUnit, type Unit } from '../placement/index.ts';
 import { scaledMeasurements, scaledSize, unitWarning } from '../placement/index.ts';
 import type { ContractSchema } from '../openapi/index.ts';
@@ -60,7 +60,10 @@ export interface IngestRequest {
   beforeCommit?: (tx: Queryable, fileId: string, storedBytes: number) => Promise<void>;
 }
 
-export async function ingestUpload(deps: Deps, req: IngestRequest): Promise<FileRow> {
+/** An upload is stored, parsed in the worker threads (timed in the metrics) within the room it has. */
+export type IngestPorts = StorageRoomPorts & Pick<Deps, 'storage' | 'parser' | 'metrics'>;
+
+export async function ingestUpload(deps: IngestPorts, req: IngestRequest): Promise<FileRow> {
   const fileId = newId('file');
   const name = cleanFileName(req.originalName);
   const staged = await deps.storage.stage(fileId);
@@ -158,7 +161,7 @@ export const RESCALED_MM = { min: 0.1, max: 10_000 };
  * The canonical mesh never changes: quotes apply unit and scale when they slice, and state both (docs/placement.md).
  */
 export async function rescaleFile(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'jobs' | 'events'>,
   file: FileRow,
   change: { unit?: Unit; scale?: number },
 ): Promise<FileRow> {
@@ -192,7 +195,7 @@ export async function rescaleFile(
 }
 
 export async function removeFile(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'plans' | 'storage' | 'now' | 'jobs' | 'events'>,
   accountId: string,
   tokenId: string | null,
   fileId: string,
@@ -270,7 +273,7 @@ export function presentFile(row: FileRow): ContractSchema<'File'> {
 }
 
 /** A file as the caller may see it: a widget key only the uploads its own shopper made. */
-export async function fileForCaller(deps: Deps, auth: Auth, fileId: string) {
+export async function fileForCaller(deps: Pick<Deps, 'db'>, auth: Auth, fileId: string) {
   const file = await fileById(deps.db, auth.account.id, fileId);
   if (!file) throw notFound('file', fileId);
   if (

@@ -19,9 +19,12 @@ export interface UploadRoom {
   refusal(err: unknown): unknown;
 }
 
+/** The room an upload has: the account's allowance (plans, clock, alerts), a widget's budget, and the disk. */
+export type StorageRoomPorts = Pick<Deps, 'config' | 'db' | 'plans' | 'disk' | 'now' | 'events'>;
+
 /** Throws the refusal of the tightest limit when not even the original fits. */
 export async function uploadRoom(
-  deps: Pick<Deps, 'db' | 'plans' | 'now' | 'events' | 'config' | 'disk'>,
+  deps: StorageRoomPorts,
   upload: { accountId: string; uploadId: string | null; originalBytes: number },
 ): Promise<UploadRoom> {
   const widgetKeyId = upload.uploadId && (await uploadWidgetKey(deps.db, upload.uploadId));

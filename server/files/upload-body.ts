@@ -90,7 +90,7 @@ export function multipartError(err: unknown, maxBytes: number, clientGone: boole
   return err;
 }
 
-export function uploadBody(deps: Deps) {
+export function uploadBody(deps: Pick<Deps, 'config' | 'storage' | 'disk'>) {
   const max = deps.config.maxUploadBytes;
   return async (ctx: Context & { state: { upload?: UploadedFile } }, next: Next) => {
     if (!ctx.is('multipart/form-data')) {
