@@ -101,12 +101,17 @@ export function createEstimator(db: Queryable) {
 
 export type Estimator = ReturnType<typeof createEstimator>;
 
+/** A mesh's features are measured from its stored copy in a mesh worker and kept by the estimator. */
+export type FeaturesPorts = Pick<Deps, 'config' | 'storage' | 'parser' | 'estimator'>;
+/** An estimate also reads the quote's file and logs an estimate that could not be made. */
+export type EstimatePorts = FeaturesPorts & Pick<Deps, 'db' | 'log'>;
+
 /**
  * The features of a quote's mesh as placed, with its settings (measured in a mesh worker in `caller`'s turn, kept by
  * slicing key).
  */
 export function quoteFeatures(
-  deps: Deps,
+  deps: FeaturesPorts,
   target: { file_id: string; slicing_key: string | null; resolved: StoredResolution },
   caller: string,
 ): Promise<Features> {
@@ -172,7 +177,7 @@ export function presentEstimate(
  * model file is gone, the estimator refuses the mesh, the price is out of range): the quote then simply has
  * none, and its slice decides.
  */
-export async function estimateQuote(deps: Deps, row: QuoteRow): Promise<PresentedEstimate | null> {
+export async function estimateQuote(deps: EstimatePorts, row: QuoteRow): Promise<PresentedEstimate | null> {
   const resolved = row.resolved;
   if (!resolved) return null;
   try {

@@ -15,7 +15,13 @@ import { choicesLayer, effectiveOffer } from '../offer/index.ts';
 import { ValidationError } from '../http/index.ts';
 import { printStats } from '../slicer/index.ts';
 import { sliceByKey } from './sql.ts';
-import { calibrationScope, presentEstimate, quoteFeatures } from './estimate.ts';
+import {
+  calibrationScope,
+  presentEstimate,
+  quoteFeatures,
+  type EstimatePorts,
+  type FeaturesPorts,
+} from './estimate.ts';
 import { planSlice, slicerVersionOf } from './plan.ts';
 import { printerLabel } from './printer-label.ts';
 import type { StoredResolution } from './model.ts';
@@ -56,7 +62,7 @@ function otherChoices(offer: Offer, query: Record<string, unknown>) {
 }
 
 async function resolveRow(
-  deps: Deps,
+  deps: Pick<Deps, 'db'>,
   _auth: Auth,
   file: FileRow,
   offer: Offer,
@@ -86,7 +92,7 @@ const basisOf = (row: Row) =>
  * not depend on the material (its density prices them in predict), so the materials of one quality and infill, each
  * its own slicing key, share one measurement instead of one each; every row's key keeps it for that material's quote.
  */
-function featuresOnce(deps: Deps, auth: Auth, file: FileRow): FeaturesOf {
+function featuresOnce(deps: FeaturesPorts, auth: Auth, file: FileRow): FeaturesOf {
   const byBasis = new Map<string, Promise<Features>>();
   return (row) => {
     const basis = basisOf(row);
@@ -99,7 +105,13 @@ function featuresOnce(deps: Deps, auth: Auth, file: FileRow): FeaturesOf {
 }
 
 /** The instant estimate of one part in minor units, or null when the estimator cannot make one. */
-async function estimateMinor(deps: Deps, auth: Auth, file: FileRow, row: Row, featuresOf: FeaturesOf) {
+async function estimateMinor(
+  deps: Pick<Deps, 'log' | 'estimator'>,
+  auth: Auth,
+  file: FileRow,
+  row: Row,
+  featuresOf: FeaturesOf,
+) {
   const accountId = auth.account.id;
   try {
     const features = await featuresOf(row);
@@ -128,7 +140,7 @@ export const scalePriceFromExact = (exactA: number, estimateA: number, estimateB
   roundHalfUp((exactA * estimateB) / estimateA);
 
 /** GET /v2/widget/files/{file_id}/prices: every offered material priced for this part, cheapest first. */
-export async function materialPrices(deps: Deps, auth: Auth, fileId: string, query: Record<string, unknown>) {
+export async function materialPrices(deps: EstimatePorts, auth: Auth, fileId: string, query: Record<string, unknown>) {
   const file = await fileForCaller(deps, auth, fileId);
   const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId);
   const choices = otherChoices(offer, query);
@@ -150,7 +162,7 @@ export async function materialPrices(deps: Deps, auth: Auth, fileId: string, que
 }
 
 /** Estimates for the rows without a slice, and for one sliced row to scale them by (at most MAX_MEASUREMENTS). */
-async function estimateWhereNeeded(deps: Deps, auth: Auth, file: FileRow, rows: Row[]) {
+async function estimateWhereNeeded(deps: FeaturesPorts & Pick<Deps, 'log'>, auth: Auth, file: FileRow, rows: Row[]) {
   const missing = rows.filter((r) => r.exactMinor === null);
   if (!missing.length) return;
   const anchor = rows.find((r) => r.exactMinor !== null);

@@ -12,7 +12,7 @@ import { checkChoices, choicesLayer, effectiveOffer } from '../offer/index.ts';
 import { detectSlicer } from '../slicer/index.ts';
 import { slicerSecondsUsed } from '../limits/index.ts';
 import { countPrefetches, insertPrefetches, type NewPrefetch } from './prefetch-sql.ts';
-import { quoteFeatures } from './estimate.ts';
+import { quoteFeatures, type FeaturesPorts } from './estimate.ts';
 import { multiMaterialRefusal } from './multi-material.ts';
 
 /**
@@ -48,7 +48,11 @@ export function prefetchChoices(offer: Offer): OfferChoices[] {
 }
 
 /** The distinct slices of an upload's likely choices, most likely first, each as a prefetch row. */
-async function* plannedSlices(deps: Deps, file: FileRow, upload: PrefetchUpload): AsyncGenerator<NewPrefetch> {
+async function* plannedSlices(
+  deps: Pick<Deps, 'config' | 'db' | 'now'>,
+  file: FileRow,
+  upload: PrefetchUpload,
+): AsyncGenerator<NewPrefetch> {
   const { widgetKeyId, expiresAt } = upload;
   const caller = prefetchCaller(file.account_id);
   const { offer } = await effectiveOffer(deps.db, file.account_id, widgetKeyId);
@@ -90,7 +94,12 @@ export interface PrefetchUpload {
   caller: string;
 }
 
-export async function prefetchUpload(deps: Deps, file: FileRow, upload: PrefetchUpload): Promise<number> {
+/** Planning an upload's prefetches: the shop's budget and the plans (on the clock), their estimates, their jobs. */
+type PlanPorts = FeaturesPorts & Pick<Deps, 'db' | 'log' | 'now' | 'jobs'>;
+/** Prefetching also counts the uploads being planned in the metrics. */
+export type PrefetchPorts = PlanPorts & Pick<Deps, 'metrics'>;
+
+export async function prefetchUpload(deps: PrefetchPorts, file: FileRow, upload: PrefetchUpload): Promise<number> {
   // Counted before the first await: from the upload's answer on, its planning shows until it is done.
   deps.metrics.prefetchPlanning.inc();
   try {
@@ -107,13 +116,13 @@ export async function prefetchUpload(deps: Deps, file: FileRow, upload: Prefetch
 export const prefetchCaller = (accountId: string): string => `prefetch:${accountId}`;
 
 /** Whether the shop's prefetches of the last hour left room in its budget (PREFETCH_SECONDS_PER_SHOP_HOUR). */
-async function prefetchBudgetLeft(deps: Deps, accountId: string): Promise<boolean> {
+async function prefetchBudgetLeft(deps: Pick<Deps, 'config' | 'db' | 'now'>, accountId: string): Promise<boolean> {
   const budget = deps.config.prefetchSecondsPerShopHour;
   const { used } = await slicerSecondsUsed(deps.db, prefetchCaller(accountId), budget, deps.now());
   return used < budget;
 }
 
-async function planUpload(deps: Deps, file: FileRow, upload: PrefetchUpload): Promise<number> {
+async function planUpload(deps: PlanPorts, file: FileRow, upload: PrefetchUpload): Promise<number> {
   try {
     // A spent budget means no speculation this hour: shoppers are still priced, each when they ask.
     if (!(await prefetchBudgetLeft(deps, file.account_id))) return 0;
@@ -142,6 +151,6 @@ async function planUpload(deps: Deps, file: FileRow, upload: PrefetchUpload): Pr
 }
 
 /** Quotes' subscription to uploads: each shopper's upload or rescale queues its likely slices. */
-export function prefetchOnUpload(deps: Deps): UploadListener {
+export function prefetchOnUpload(deps: PrefetchPorts): UploadListener {
   return { shopperUploaded: (file, upload) => void prefetchUpload(deps, file, upload) };
 }

@@ -4,9 +4,9 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { PresentedEstimate } from './model.ts';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API, API_OR_WIDGET } from '../accounts/access/index.ts';
+import { allow, API, API_OR_WIDGET, type AccessPorts } from '../accounts/access/index.ts';
 import { jsonBody } from '../http/index.ts';
-import { createQuote } from './service.ts';
+import { createQuote, type QuotePorts } from './service.ts';
 import { presentQuote, presentJob } from './present.ts';
 import { quoteForViewer } from './shopper-view.ts';
 import { jobProgress } from './time-left.ts';
@@ -45,7 +45,7 @@ function preferredWait(ctx: Context, configuredMs: number, unstatedMs = configur
  * either way: the job read shows it.
  */
 async function estimateInTime(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'jobs'>,
   jobId: string,
   estimate: Promise<PresentedEstimate | null>,
 ): Promise<PresentedEstimate | null> {
@@ -63,7 +63,7 @@ function failure(row: QuoteRow): ApiError {
   return new ApiError(e.status, e.code, e.message, { ...e.details, quote_id: row.id });
 }
 
-export function quotesRouter(deps: Deps) {
+export function quotesRouter(deps: AccessPorts & QuotePorts) {
   const router = new Router<AppState>();
   const once = idempotent(deps);
   /**

@@ -29,7 +29,7 @@ import { planCost, planSlice, slicerVersionOf } from './plan.ts';
 import { failJob, finishQuote, jobStatusChanged } from './finish.ts';
 import { printerLabel } from './printer-label.ts';
 import { failedEventData } from './present.ts';
-import { estimateQuote } from './estimate.ts';
+import { estimateQuote, type EstimatePorts } from './estimate.ts';
 import type { PresentedEstimate } from './model.ts';
 import { refuseOverLimit } from './slice-cost.ts';
 import { qualitiesWithinLimit } from './within-limit.ts';
@@ -84,7 +84,7 @@ export function validateQuoteRequest(body: unknown, widget: boolean): ParsedQuot
 }
 
 /** The offer layer of a request that made choices (always for a widget key), with the choices filled in. */
-async function offerChoices(deps: Deps, auth: Auth, parsed: ParsedQuoteRequest) {
+async function offerChoices(deps: Pick<Deps, 'db'>, auth: Auth, parsed: ParsedQuoteRequest) {
   if (parsed.choices === undefined && auth.via !== 'widget')
     return { layer: undefined, choices: null, maxSliceSeconds: null, offer: null };
   const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId);
@@ -94,6 +94,11 @@ async function offerChoices(deps: Deps, auth: Auth, parsed: ParsedQuoteRequest) 
   return { layer: choicesLayer(offer, choices), choices, maxSliceSeconds, offer };
 }
 
+/** A quote of a file: its quota and budgets (plans, clock), the slice cache or a job, the events it writes. */
+type QuoteFilePorts = Pick<Deps, 'config' | 'db' | 'plans' | 'now' | 'metrics' | 'jobs' | 'events'>;
+/** Creating a quote also makes the instant estimate of one that waits for its slice. */
+export type QuotePorts = QuoteFilePorts & EstimatePorts;
+
 /**
  * Quotes a file the caller may see. A well-formed request for that file that cannot be quoted (422: unknown
  * material, conflicting settings, no price, currency, price range, build volume) is a failed quote: in
@@ -102,7 +107,7 @@ async function offerChoices(deps: Deps, auth: Auth, parsed: ParsedQuoteRequest) 
  * limits, an exhausted allowance, a full queue, no slicer (docs/webhooks.md).
  */
 export async function createQuote(
-  deps: Deps,
+  deps: QuotePorts,
   auth: Auth,
   fileId: string,
   body: unknown,
@@ -161,7 +166,7 @@ type QuoteRequestColumns = Omit<
 
 /** Records a refused quote as failed (never sliced, not counted) and answers its error with the quote id. */
 async function recordRefusal(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'now' | 'events'>,
   auth: Auth,
   file: FileRow,
   body: unknown,
@@ -208,7 +213,7 @@ async function recordRefusal(
 }
 
 async function quoteFile(
-  deps: Deps,
+  deps: QuoteFilePorts,
   auth: Auth,
   file: FileRow,
   body: unknown,
@@ -283,7 +288,7 @@ function widgetQuoteCaller(auth: Auth): WidgetQuoteCaller | null {
  * slicer budget (429), when this shopper already has SLICER_QUEUE_PER_SHOPPER quotes waiting (429), when the
  * account has SLICER_QUEUE_PER_ACCOUNT waiting (503: that account only), or at the global safety bound (503).
  */
-async function admitSlice(deps: Deps, auth: Auth): Promise<void> {
+async function admitSlice(deps: Pick<Deps, 'config' | 'db' | 'now'>, auth: Auth): Promise<void> {
   const c = deps.config;
   const shopper = auth.via === 'widget';
   const budget = shopper ? c.slicerSecondsPerShopperHour : c.slicerSecondsPerCallerHour;
