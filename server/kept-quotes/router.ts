@@ -3,7 +3,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API_OR_WIDGET } from '../accounts/access/index.ts';
+import { allow, API_OR_WIDGET, type AccessPorts } from '../accounts/access/index.ts';
 import { jsonBody, routeParam } from '../http/index.ts';
 import { validateBody } from '../openapi/index.ts';
 import { idempotent } from '../idempotency/index.ts';
@@ -14,12 +14,12 @@ import { keepQuote, keptQuotePdf, openKeptQuote, orderKeptQuote } from './servic
  * The origin a widget's request came from, which its key was allowed from (accounts/widget-key.ts: the Origin
  * header, or the server's own for a same-origin call); null for the merchant's token or session.
  */
-function callerOrigin(deps: Deps, ctx: Context & { state: AppState }): string | null {
+function callerOrigin(deps: Pick<Deps, 'config'>, ctx: Context & { state: AppState }): string | null {
   if (ctx.state.auth.via !== 'widget') return null;
   return ctx.get('origin') || new URL(deps.config.publicUrl).origin;
 }
 
-export function keptQuotesRouter(deps: Deps) {
+export function keptQuotesRouter(deps: AccessPorts & Pick<Deps, 'storage' | 'log' | 'limits' | 'pictures' | 'events'>) {
   const router = new Router<AppState>();
   router.post('/v2/quotes/:quote_id/link', allow(deps, API_OR_WIDGET), jsonBody, async (ctx) => {
     const body = validateBody('KeepQuoteRequest', ctx.request.body ?? {});

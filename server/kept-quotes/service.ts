@@ -16,12 +16,15 @@ import { backLink } from './back-link.ts';
 
 const DAY_MS = 86_400_000;
 
+/** A kept link is signed with the server's secret, and its quote read and dated by the clock. */
+type KeptLinkPorts = Pick<Deps, 'config' | 'db' | 'now'>;
+
 /**
  * QUOTE_LINK_DAYS from now, but never past the day the retention sweep may delete the part's file (a shopper's
  * upload: its period, or while a quote of it can be bought), so a link never opens a quote whose part is gone.
  * At least a day, even for a file the next sweep deletes: that link opens the quote without its picture.
  */
-async function linkExpiry(deps: Deps, row: QuoteRow): Promise<Date> {
+async function linkExpiry(deps: KeptLinkPorts, row: QuoteRow): Promise<Date> {
   const now = deps.now().getTime();
   const full = now + deps.config.quoteLinkDays * DAY_MS;
   const fileKept = await fileKeptUntil(deps, row.account_id, row.file_id);
@@ -40,7 +43,7 @@ const paths = (token: string) => ({
  * A link to one of the caller's completed quotes (a shopper: one of their own) at `quantity` pieces (default: the
  * offer's smallest), valid QUOTE_LINK_DAYS. The quantity must be one the offer sells: 400 names `quantity`.
  */
-export async function keepQuote(deps: Deps, auth: Auth, quoteId: string, quantity: number | undefined) {
+export async function keepQuote(deps: KeptLinkPorts, auth: Auth, quoteId: string, quantity: number | undefined) {
   const row = await quoteForCaller(deps.db, auth, quoteId);
   if (!row) throw notFound('quote', quoteId);
   if (row.status !== 'completed')
@@ -58,7 +61,7 @@ export async function keepQuote(deps: Deps, auth: Auth, quoteId: string, quantit
  * A kept link to a completed quote at `quantity` pieces, valid as long as keepQuote's (also a quote priced by hand
  * from a quote request, whose link the merchant sends the shopper).
  */
-export async function linkToQuote(deps: Deps, row: QuoteRow, quantity: number) {
+export async function linkToQuote(deps: KeptLinkPorts, row: QuoteRow, quantity: number) {
   const expiresAt = await linkExpiry(deps, row);
   const token = keptLinkToken(deps, row.id, expiresAt, quantity);
   return {
@@ -75,7 +78,7 @@ export async function linkToQuote(deps: Deps, row: QuoteRow, quantity: number) {
  * The expiry of a link to a quote not yet written (a price set by hand, written in a transaction this must not
  * wait on): as linkExpiry, with the quote's expiry counted as the retention sweep will count it.
  */
-export async function keptLinkExpiry(deps: Deps, accountId: string, fileId: string, priceExpiresAt: Date) {
+export async function keptLinkExpiry(deps: KeptLinkPorts, accountId: string, fileId: string, priceExpiresAt: Date) {
   const now = deps.now().getTime();
   const full = now + deps.config.quoteLinkDays * DAY_MS;
   const fileKept = await fileKeptUntil(deps, accountId, fileId);
@@ -89,7 +92,7 @@ export const keptLinkToken = (deps: Pick<Deps, 'config'>, quoteId: string, expir
   signLink(deps.config.jwtSecret, quoteId, expiresAt, quantity);
 
 /** The quote a link stands for, if it is the caller's account's: another shop's key gets 404 as for any quote. */
-async function linkedQuote(deps: Deps, auth: Auth, token: string) {
+async function linkedQuote(deps: KeptLinkPorts, auth: Auth, token: string) {
   const { quoteId, expiresAt, quantity } = verifyLink(deps.config.jwtSecret, token, deps.now());
   const row = await quoteById(deps.db, auth.account.id, quoteId);
   if (row?.status !== 'completed') throw notFound('quote', quoteId);
@@ -104,11 +107,14 @@ function leadTime(row: QuoteRow, offer: { lead_time: string | null }): string | 
   return offer.lead_time ?? null;
 }
 
+/** A kept quote's picture is drawn from its file's stored mesh and kept in memory. */
+type PicturePorts = Pick<Deps, 'db' | 'storage' | 'pictures'>;
+
 /**
  * The part's picture while its file is stored, drawn in the pictures' worker in the caller's turn (pictures.ts); a
  * deleted file's part is not shown, not even from the cache.
  */
-async function picture(deps: Deps, auth: Auth, row: QuoteRow): Promise<Buffer | null> {
+async function picture(deps: PicturePorts, auth: Auth, row: QuoteRow): Promise<Buffer | null> {
   const file = await fileById(deps.db, row.account_id, row.file_id);
   if (!file) return null;
   const bbox = file.measurements?.bbox;
@@ -129,12 +135,12 @@ async function picture(deps: Deps, auth: Auth, row: QuoteRow): Promise<Buffer | 
  * The quote and quantity a kept link stands for, for a quote request about it (a shopper who ordered a kept quote on
  * a page where no cart took it): the link is the proof, as for ordering it, so the quote may be another browser's.
  */
-export async function keptLinkQuote(deps: Deps, auth: Auth, token: string) {
+export async function keptLinkQuote(deps: KeptLinkPorts, auth: Auth, token: string) {
   const { row, quantity } = await linkedQuote(deps, auth, token);
   return { quote: row, quantity };
 }
 
-export async function openKeptQuote(deps: Deps, auth: Auth, token: string) {
+export async function openKeptQuote(deps: KeptLinkPorts & PicturePorts, auth: Auth, token: string) {
   const { row, expiresAt, offer, quantity } = await linkedQuote(deps, auth, token);
   const png = await picture(deps, auth, row);
   const { url: _url, ...more } = paths(token);
@@ -151,7 +157,12 @@ export async function openKeptQuote(deps: Deps, auth: Auth, token: string) {
 }
 
 /** The kept quote ordered from its link, at the link's quantity: a cart line, as POST /v2/widget/cart answers it. */
-export async function orderKeptQuote(deps: Deps, auth: Auth, token: string, origin: string | null) {
+export async function orderKeptQuote(
+  deps: KeptLinkPorts & Pick<Deps, 'events'>,
+  auth: Auth,
+  token: string,
+  origin: string | null,
+) {
   // An add is one shopper session's (one order per quote and session): without a token every such shopper would be
   // one session, and each order would change the last one's.
   if (auth.via === 'widget' && !auth.shopperHash)
@@ -173,7 +184,7 @@ interface Breakdown {
  * may name only a page of the origin it calls from (`origin`).
  */
 export async function keptQuotePdf(
-  deps: Deps,
+  deps: KeptLinkPorts & PicturePorts,
   auth: Auth,
   token: string,
   page: { url: string | undefined; origin: string | null },

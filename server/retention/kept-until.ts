@@ -9,7 +9,11 @@ import { uncartedDays } from './sweep.ts';
 const DAY_MS = 86_400_000;
 
 /** null: the sweep never deletes it; undefined: no such file. */
-export async function fileKeptUntil(deps: Deps, accountId: string, fileId: string): Promise<Date | null | undefined> {
+export async function fileKeptUntil(
+  deps: Pick<Deps, 'config' | 'db'>,
+  accountId: string,
+  fileId: string,
+): Promise<Date | null | undefined> {
   const facts = await fileRetentionFacts(deps.db, accountId, fileId);
   if (!facts) return undefined;
   if (!facts.shopper_upload) return null;

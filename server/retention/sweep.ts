@@ -41,7 +41,7 @@ export interface RetentionSweep {
 }
 
 /** Days an uncarted shopper upload is kept: SHOPPER_UPLOAD_RETENTION_DAYS, else the account's quote validity. */
-export async function uncartedDays(deps: Deps, accountId: string): Promise<number> {
+export async function uncartedDays(deps: Pick<Deps, 'config' | 'db'>, accountId: string): Promise<number> {
   if (deps.config.shopperUploadRetentionDays !== null) return deps.config.shopperUploadRetentionDays;
   try {
     return (await resolveSettings(deps.db, accountId, {})).settings.quote.quote_validity_days;
@@ -50,7 +50,10 @@ export async function uncartedDays(deps: Deps, accountId: string): Promise<numbe
   }
 }
 
-async function removeShopperUploads(deps: Deps, now: Date): Promise<{ files: number; bytes: number }> {
+/** A sweep reads each account's retention on the clock and removes files as their owners would. */
+type SweepPorts = Pick<Deps, 'config' | 'db' | 'plans' | 'storage' | 'now' | 'jobs' | 'events'>;
+
+async function removeShopperUploads(deps: SweepPorts, now: Date): Promise<{ files: number; bytes: number }> {
   const removed = { files: 0, bytes: 0 };
   const daysAgo = (days: number) => new Date(now.getTime() - days * DAY_MS);
   // No period is shorter than a day (the minimum of the quote validity and of every retention setting).
@@ -76,7 +79,7 @@ async function removeShopperUploads(deps: Deps, now: Date): Promise<{ files: num
 }
 
 /** One pass: the uploads first, so that the purges after it also take their upload ids and slices. */
-export async function sweepRetention(deps: Deps): Promise<RetentionReport> {
+export async function sweepRetention(deps: SweepPorts): Promise<RetentionReport> {
   const now = deps.now();
   const ago = (ms: number) => new Date(now.getTime() - ms);
   const uploads = await removeShopperUploads(deps, now);
@@ -95,7 +98,7 @@ export async function sweepRetention(deps: Deps): Promise<RetentionReport> {
  * Sweeps every RETENTION_SWEEP_INTERVAL_MS in processes that run background work (not WORKER_ROLE=api). A failed
  * sweep is logged and the next one tries again; deleting is idempotent, so processes sweeping at once are harmless.
  */
-export function startRetentionSweep(deps: Deps): RetentionSweep {
+export function startRetentionSweep(deps: SweepPorts & Pick<Deps, 'log'>): RetentionSweep {
   let last: Promise<unknown> = Promise.resolve();
   const sweepNow = () => {
     const next = last.then(() => sweepRetention(deps)); // one at a time, each with the clock as it is then

@@ -1,10 +1,10 @@
 // GET /v2/setup: the shop's first-run checklist (token or dashboard session).
 import Router from '@koa/router';
-import type { Deps, AppState } from '../deps.ts';
-import { allow, API } from '../accounts/access/index.ts';
+import type { AppState } from '../deps.ts';
+import { allow, API, type AccessPorts } from '../accounts/access/index.ts';
 import { setupChecklist } from './service.ts';
 
-export function setupRouter(deps: Deps) {
+export function setupRouter(deps: AccessPorts) {
   const router = new Router<AppState>();
   router.get('/v2/setup', allow(deps, API), async (ctx) => {
     ctx.body = await setupChecklist(deps, ctx.state.auth.account.id);

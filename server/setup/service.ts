@@ -8,7 +8,7 @@ import { resolveSettings } from '../profiles/index.ts';
 import { keyOfferMaterials, setupCounts } from './sql.ts';
 import { examplePricedMaterials } from './prices.ts';
 
-export async function setupChecklist(deps: Deps, accountId: string) {
+export async function setupChecklist(deps: Pick<Deps, 'db'>, accountId: string) {
   const counts = await setupCounts(deps.db, accountId);
   const { offer } = await effectiveOffer(deps.db, accountId, null);
   const base = await resolveSettings(deps.db, accountId, {});

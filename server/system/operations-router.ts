@@ -5,12 +5,14 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/index.ts';
-import { allow, ANYONE } from '../accounts/access/index.ts';
+import { allow, ANYONE, type AccessPorts } from '../accounts/access/index.ts';
 
 /** 'unavailable' hides the reason from the (unauthenticated) caller; the log has it. */
 type Check = 'ok' | 'not_configured' | 'unavailable';
 
-export function operationsRouter(deps: Deps) {
+export function operationsRouter(
+  deps: AccessPorts & Pick<Deps, 'storage' | 'log' | 'lifecycle' | 'limits' | 'metrics'>,
+) {
   const router = new Router();
   if (metricsServed(deps)) {
     router.get('/metrics', allow(deps, ANYONE), async (ctx) => {
@@ -32,7 +34,7 @@ export function operationsRouter(deps: Deps) {
  * Outside demo mode /metrics needs METRICS_TOKEN: without one it is not served (404) rather than open to anyone.
  * A missing token turns metrics off instead of stopping start-up: the service itself works without them.
  */
-function metricsServed(deps: Deps): boolean {
+function metricsServed(deps: Pick<Deps, 'config' | 'log'>): boolean {
   if (deps.config.metricsToken || deps.config.demoAccount) return true;
   deps.log.info('GET /metrics is off: set METRICS_TOKEN to serve it (demo mode serves it without one)');
   return false;
@@ -50,7 +52,9 @@ function requireMetricsToken(ctx: Context, token: string | null) {
   }
 }
 
-async function readiness(deps: Deps): Promise<Record<'database' | 'storage' | 'redis', Check>> {
+async function readiness(
+  deps: Pick<Deps, 'db' | 'storage' | 'log' | 'limits'>,
+): Promise<Record<'database' | 'storage' | 'redis', Check>> {
   const attempt = (name: string, run: () => Promise<unknown>): Promise<Check> =>
     run().then(
       () => 'ok',

@@ -2,8 +2,7 @@
 import Router from '@koa/router';
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Deps } from '../deps.ts';
-import { allow, ANYONE } from '../accounts/access/index.ts';
+import { allow, ANYONE, type AccessPorts } from '../accounts/access/index.ts';
 import { oncePerTurn } from '../db/index.ts';
 
 const require = createRequire(import.meta.url);
@@ -14,7 +13,7 @@ const DOCS_HTML = `<!doctype html>
 <body><redoc spec-url="/v2/openapi.json"></redoc><script src="/docs/redoc.standalone.js"></script></body></html>`;
 
 /** `contract`: the assembled OpenAPI document (server/contract.ts), served as it is. */
-export function systemRouter(deps: Deps, contract: () => Record<string, unknown>) {
+export function systemRouter(deps: AccessPorts, contract: () => Record<string, unknown>) {
   const router = new Router();
   // The health checks that arrive together share one probe of the database, sent after they all arrived.
   const databaseAnswers = oncePerTurn(() => deps.db.query('SELECT 1'));

@@ -4,8 +4,7 @@ import send from 'koa-send';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Deps } from '../deps.ts';
-import { allow, ANYONE } from '../accounts/access/index.ts';
+import { allow, ANYONE, type AccessPorts } from '../accounts/access/index.ts';
 import { routeParam } from '../http/index.ts';
 import { FRAME_ANCESTORS_SELF } from '../accounts/index.ts';
 
@@ -31,7 +30,7 @@ const DASHBOARD_CSP = [
   FRAME_ANCESTORS_SELF,
 ].join('; ');
 
-export function staticRouter(deps: Deps) {
+export function staticRouter(deps: AccessPorts) {
   const router = new Router();
   // A shop page on any origin loads the script.
   router.get('/widget/:file', allow(deps, ANYONE, 'read', { crossOrigin: true }), async (ctx) => {

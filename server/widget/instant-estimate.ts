@@ -51,7 +51,7 @@ export function publishedSliceSettings(settings: SliceSettings) {
  * they cannot be resolved (a default material without a profile, a quality's printer profile deleted since): the
  * widget then shows no estimate of its own for them, and the quote says why.
  */
-export async function sliceSettingsOf(deps: Deps, auth: Auth, offer: Offer, choices: OfferChoices = {}) {
+export async function sliceSettingsOf(deps: Pick<Deps, 'db'>, auth: Auth, offer: Offer, choices: OfferChoices = {}) {
   try {
     const layer = choicesLayer(offer, checkChoices(offer, choices));
     return publishedSliceSettings((await resolveSettings(deps.db, auth.account.id, {}, layer)).settings);
@@ -92,7 +92,7 @@ function stageOf(body: { features?: unknown; coarse_features?: unknown }): Stage
  * settings are a 422 naming the field, as are numbers that price to nothing sensible.
  */
 export async function estimateFromFeatures(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'estimator'>,
   auth: Auth,
   body: { features?: Features; coarse_features?: CoarseFeatures; choices?: OfferChoices },
 ) {
@@ -126,7 +126,12 @@ interface Made {
 }
 
 /** The fine stage: the account's calibration for the printer and material (its own slices, or the shipped one). */
-async function fineEstimate(deps: Deps, auth: Auth, features: Features, resolution: Resolution): Promise<Made> {
+async function fineEstimate(
+  deps: Pick<Deps, 'estimator'>,
+  auth: Auth,
+  features: Features,
+  resolution: Resolution,
+): Promise<Made> {
   const scope = scopeOf(printerLabel(resolution.settings.printer), resolution.material.id);
   const { calibration, source } = await deps.estimator.calibrationFor(auth.account.id, scope, resolution.settings);
   return { estimate: predict(features, resolution.settings, calibration), measured: features, source };

@@ -1,8 +1,8 @@
 // Dashboard API for widget keys: publishable keys for shop pages, each limited to its allowed origins.
 import Router from '@koa/router';
 import { randomBytes } from 'node:crypto';
-import type { Deps, AppState } from '../deps.ts';
-import { allow, DASHBOARD } from '../accounts/access/index.ts';
+import type { AppState } from '../deps.ts';
+import { allow, DASHBOARD, type AccessPorts } from '../accounts/access/index.ts';
 import { normalizeOrigin } from '../accounts/index.ts';
 import { jsonBody } from '../http/index.ts';
 import { validateBody, type ContractSchema } from '../openapi/index.ts';
@@ -38,7 +38,7 @@ export function cleanOrigins(raw: string[]): string[] {
   return [...new Set(raw.map((o) => normalizeOrigin(o)!))];
 }
 
-export function widgetKeysRouter(deps: Deps) {
+export function widgetKeysRouter(deps: AccessPorts) {
   const router = new Router<AppState>({ prefix: '/dashboard/api/widget-keys' });
   router.get('/', allow(deps, DASHBOARD), async (ctx) => {
     ctx.body = {

@@ -135,7 +135,7 @@ export async function* orderCsvRows(rows: AsyncGenerator<OrderRow>): AsyncGenera
  * POST /v2/widget/cart/acknowledge: the shop's cart took these lines. A shopper's widget acknowledges its own
  * adds; the merchant (API token, dashboard) any of the shop's. An id not found is 404, naming it.
  */
-export async function acknowledge(deps: Deps, auth: Auth, ids: string[]) {
+export async function acknowledge(deps: Pick<Deps, 'db' | 'now'>, auth: Auth, ids: string[]) {
   const by = auth.via === 'widget' ? addedBy(auth) : null;
   await deps.db.transaction(async (tx) => {
     const found = await acknowledgeCartLines(tx, auth.account.id, by, [...new Set(ids)], deps.now());

@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API_OR_WIDGET } from '../accounts/access/index.ts';
+import { allow, API_OR_WIDGET, type AccessPorts } from '../accounts/access/index.ts';
 import { jsonBody } from '../http/index.ts';
 import { validateBody } from '../openapi/index.ts';
 import { ApiError, ValidationError, type FieldProblem } from '../http/index.ts';
@@ -25,7 +25,7 @@ import { routeParam } from '../http/index.ts';
 export const CART_ADDS = { limit: 30, windowMs: 10 * 60_000 };
 
 /** Counts a shopper's add-to-cart call; the 31st within the window is 429 rate_limited. */
-export async function limitCartAdds(deps: Deps, ctx: Context & { state: AppState }) {
+export async function limitCartAdds(deps: Pick<Deps, 'limits'>, ctx: Context & { state: AppState }) {
   const auth = ctx.state.auth;
   if (auth.via !== 'widget') return; // the merchant's own calls are held by the API's rate limits
   const hit = await deps.limits.limiter.hit(`cart:${addedBy(auth)}`, CART_ADDS.limit, CART_ADDS.windowMs);
@@ -53,7 +53,9 @@ function batchBody(raw: unknown) {
   }
 }
 
-export function widgetRouter(deps: Deps) {
+export function widgetRouter(
+  deps: AccessPorts & Pick<Deps, 'storage' | 'log' | 'limits' | 'parser' | 'estimator' | 'events'>,
+) {
   const router = new Router<AppState>({ prefix: '/v2/widget' });
   router.get('/config', allow(deps, API_OR_WIDGET), async (ctx) => {
     ctx.body = await widgetConfig(deps, ctx.state.auth);

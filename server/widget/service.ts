@@ -20,7 +20,7 @@ import type { QuoteRow } from '../quotes/index.ts';
 import { insertCartLine, latestCartLine, lockQuotes, updateCartLine } from './cart-sql.ts';
 import { sliceSettingsOf } from './instant-estimate.ts';
 
-export async function widgetConfig(deps: Deps, auth: Auth) {
+export async function widgetConfig(deps: Pick<Deps, 'config' | 'db'>, auth: Auth) {
   const base = await resolveSettings(deps.db, auth.account.id, {});
   const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId);
   const p = base.settings.printer;
@@ -63,7 +63,7 @@ export async function widgetConfig(deps: Deps, auth: Auth) {
 }
 
 /** The layer height of the printer profile a quality slices with (an imported print preset); null: none. */
-async function profileLayerHeight(deps: Deps, auth: Auth, q: QualityPreset): Promise<number | null> {
+async function profileLayerHeight(deps: Pick<Deps, 'db'>, auth: Auth, q: QualityPreset): Promise<number | null> {
   if (!q.printer_profile) return null;
   return resolveSettings(deps.db, auth.account.id, {}, { printer_profile: q.printer_profile }).then(
     (r) => r.settings.printer.layer_height,
@@ -86,8 +86,11 @@ export function addedBy(auth: Auth): string {
   return auth.tokenId ? `token:${auth.tokenId}` : 'session';
 }
 
+/** A cart line is written with its time, and its event woken for the webhooks. */
+type CartPorts = Pick<Deps, 'db' | 'now' | 'events'>;
+
 /** POST /v2/widget/cart {quote_id, quantity}: one cart line. */
-export async function addToCart(deps: Deps, auth: Auth, quoteId: string, quantity: number, origin: string | null) {
+export async function addToCart(deps: CartPorts, auth: Auth, quoteId: string, quantity: number, origin: string | null) {
   const [line] = await addLinesToCart(deps, auth, [{ quote_id: quoteId, quantity }], origin, { batch: false });
   return line!;
 }
@@ -98,7 +101,7 @@ export async function addToCart(deps: Deps, auth: Auth, quoteId: string, quantit
  * shopper session priced it; everything else (expiry, staleness, quantity, price) is checked as for any add.
  */
 export async function addKeptQuoteToCart(
-  deps: Deps,
+  deps: CartPorts,
   auth: Auth,
   quoteId: string,
   quantity: number,
@@ -115,7 +118,7 @@ export async function addKeptQuoteToCart(
  * POST /v2/widget/cart {lines}: every line is checked before any is recorded, and all are recorded in one
  * transaction, so a cart is never half added. A refused line's error names it in `details.line`.
  */
-export async function addCartLines(deps: Deps, auth: Auth, lines: CartRequestLine[], origin: string | null) {
+export async function addCartLines(deps: CartPorts, auth: Auth, lines: CartRequestLine[], origin: string | null) {
   const seen = new Map<string, number>();
   lines.forEach((l, i) => {
     const first = seen.get(l.quote_id);
@@ -142,7 +145,13 @@ interface AddMode {
  * Records each line that is a new add and answers every line. A line whose quote this session added last with
  * the same quantity is a replay: it answers that add again and records and sends nothing.
  */
-async function addLinesToCart(deps: Deps, auth: Auth, lines: CartRequestLine[], origin: string | null, mode: AddMode) {
+async function addLinesToCart(
+  deps: CartPorts,
+  auth: Auth,
+  lines: CartRequestLine[],
+  origin: string | null,
+  mode: AddMode,
+) {
   const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId);
   const by = addedBy(auth);
   const answered = await deps.db.transaction(async (tx) => {
@@ -167,7 +176,7 @@ async function addLinesToCart(deps: Deps, auth: Auth, lines: CartRequestLine[], 
 
 async function cartLine(
   tx: Queryable,
-  deps: Deps,
+  deps: Pick<Deps, 'now'>,
   auth: Auth,
   offer: Offer,
   request: CartRequestLine,
@@ -300,7 +309,7 @@ function lineOf(unit: number, quantity: number, digits: number, terms: LineTerms
 /** One line checked and priced, with the widget.added_to_cart event to record for it. */
 async function checkedLine(
   tx: Queryable,
-  deps: Deps,
+  deps: Pick<Deps, 'now'>,
   auth: Auth,
   offer: Offer,
   quote: QuoteRow,
