@@ -32,8 +32,11 @@ export function linkMessage(shop: string, contact: string | null, r: QuoteReques
   return { subject: `Your quote from ${shop}: ${r.file_name}`, text: lines.join('\n') };
 }
 
+/** The link's e-mail: the SMTP settings, the request read and its outcome dated on the clock, a failed send logged. */
+export type LinkMailPorts = Pick<Deps, 'config' | 'db' | 'log' | 'now'>;
+
 /** Sends the link and records the outcome on the request (sent at, or why not). */
-export async function emailLink(deps: Deps, auth: Auth, r: QuoteRequestRow, token: string): Promise<void> {
+export async function emailLink(deps: LinkMailPorts, auth: Auth, r: QuoteRequestRow, token: string): Promise<void> {
   const smtp = deps.config.smtp!;
   const url = orderUrl(r.page, token);
   const listed = await requestById(deps.db, auth.account.id, r.id);

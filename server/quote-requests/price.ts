@@ -15,7 +15,7 @@ import { fromMinor, toMinor } from '../../shared/money.ts';
 import type { ContractSchema } from '../openapi/index.ts';
 import { lockRequest, requestById, setPrice } from './sql.ts';
 import { orderUrl, presentRequest } from './present.ts';
-import { emailLink } from './mail.ts';
+import { emailLink, type LinkMailPorts } from './mail.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -37,7 +37,12 @@ function unitMinor(unitPrice: number, currency: string, quantity: number): numbe
   return minor;
 }
 
-export async function priceRequest(deps: Deps, auth: Auth, id: string, body: ContractSchema<'QuoteRequestPrice'>) {
+export async function priceRequest(
+  deps: LinkMailPorts & Pick<Deps, 'events'>,
+  auth: Auth,
+  id: string,
+  body: ContractSchema<'QuoteRequestPrice'>,
+) {
   const accountId = auth.account.id;
   const before = await requestById(deps.db, accountId, id);
   if (!before) throw notFound('quote request', id);

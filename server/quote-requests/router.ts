@@ -2,7 +2,7 @@
 // and its price (API token or dashboard only: a shopper never sets a price).
 import Router from '@koa/router';
 import type { Deps, AppState } from '../deps.ts';
-import { allow, API, API_OR_WIDGET } from '../accounts/access/index.ts';
+import { allow, API, API_OR_WIDGET, type AccessPorts } from '../accounts/access/index.ts';
 import { jsonBody, notFound, pageRequest, pageResponse, routeParam, ValidationError } from '../http/index.ts';
 import { validateBody } from '../openapi/index.ts';
 import { idempotent } from '../idempotency/index.ts';
@@ -12,7 +12,7 @@ import { listRequests, requestById } from './sql.ts';
 import { presentRequest } from './present.ts';
 import { STATUSES } from './openapi.ts';
 
-export function quoteRequestsRouter(deps: Deps) {
+export function quoteRequestsRouter(deps: AccessPorts & Pick<Deps, 'log' | 'limits' | 'events'>) {
   const router = new Router<AppState>();
   router.post('/v2/quote-requests', allow(deps, API_OR_WIDGET), jsonBody, idempotent(deps), async (ctx) => {
     const body = validateBody('QuoteRequestCreate', ctx.request.body);

@@ -17,7 +17,7 @@ import { deleteQuoteRequest, insertQuoteRequest, openRequestOfShopper, type NewQ
 type CreateBody = ContractSchema<'QuoteRequestCreate'>;
 
 /** Counts a shopper's request; past REQUEST_LIMITS.perSession in the window, 429 rate_limited. */
-async function limitRequests(deps: Deps, auth: Auth) {
+async function limitRequests(deps: Pick<Deps, 'limits'>, auth: Auth) {
   if (auth.via !== 'widget') return; // the merchant's own calls are held by the API's rate limits
   const hit = await deps.limits.limiter.hit(
     `rfq:${auth.widgetKeyId}:${auth.shopperHash}`,
@@ -44,7 +44,7 @@ async function limitRequests(deps: Deps, auth: Auth) {
  * The upload a request is about: one of the caller's (a shopper: their own), or, named by a kept link (`link`), the
  * upload of the linked quote, whoever priced it: holding the link is what lets a shopper order it, and so ask for it.
  */
-async function requestedFile(deps: Deps, auth: Auth, body: CreateBody) {
+async function requestedFile(deps: Pick<Deps, 'config' | 'db' | 'now'>, auth: Auth, body: CreateBody) {
   const named = [body.file_id !== undefined && 'file_id', body.link !== undefined && 'link'].filter(Boolean);
   if (named.length !== 1)
     throw new ValidationError([
@@ -61,7 +61,7 @@ async function requestedFile(deps: Deps, auth: Auth, body: CreateBody) {
 }
 
 /** The choices and quantity asked for: the quote's when it names one, else the body's checked against the offer. */
-async function whatIsAsked(deps: Deps, auth: Auth, body: CreateBody, fileId: string) {
+async function whatIsAsked(deps: Pick<Deps, 'db'>, auth: Auth, body: CreateBody, fileId: string) {
   const quote = body.quote_id ? await quoteForCaller(deps.db, auth, body.quote_id) : null;
   if (body.quote_id && (!quote || quote.file_id !== fileId)) throw notFound('quote', body.quote_id);
   const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId ?? quote?.widget_key_id ?? null);
@@ -88,7 +88,12 @@ function checkedPage(auth: Auth, page: string | undefined, origin: string | null
  * POST /v2/quote-requests: the request recorded, and quote_request.created written with it. A shopper's second
  * request for the same upload, while the first is unpriced, replaces it.
  */
-export async function createRequest(deps: Deps, auth: Auth, body: CreateBody, origin: string | null) {
+export async function createRequest(
+  deps: Pick<Deps, 'config' | 'db' | 'now' | 'limits' | 'events'>,
+  auth: Auth,
+  body: CreateBody,
+  origin: string | null,
+) {
   if (auth.via === 'widget' && !auth.shopperHash)
     throw new ValidationError([
       { field: 'X-Shopper-Token', message: 'is required to request a quote: GET /v2/file/upload-id issues one' },
