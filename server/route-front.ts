@@ -9,11 +9,11 @@
 // unknown path, a wrong method, a CORS preflight) goes through the same steps, chosen per request, after the router.
 import type Router from '@koa/router';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
-import type { AppState, Deps } from './deps.ts';
+import type { AppState } from './deps.ts';
 import { originPolicy } from './accounts/index.ts';
 import { declaredAccess, isCrossOrigin, limitClass, routeAccess, type Access } from './accounts/access/index.ts';
 import type { EndpointClass } from './accounts/index.ts';
-import { rateLimit, requestLogged } from './limits/index.ts';
+import { rateLimit, requestLogged, type RateLimitPorts } from './limits/index.ts';
 
 type Context = ParameterizedContext<AppState>;
 type Step = (ctx: Context, next: Next) => unknown;
@@ -26,8 +26,11 @@ export interface Front {
 
 const fronts = new WeakMap<object, Front>();
 
+/** A front charges the rate limit, whose ports also date and record the request log's row. */
+type FrontPorts = RateLimitPorts;
+
 /** The steps `access` asks for; `cls` null: the class is the method's, judged per request. */
-function frontOf(deps: Deps, access: Access | undefined, cls: EndpointClass | null, requestLog: boolean): Front {
+function frontOf(deps: FrontPorts, access: Access | undefined, cls: EndpointClass | null, requestLog: boolean): Front {
   const named: [string, Step][] = [
     [isCrossOrigin(access) ? 'cors' : 'frame-guard', originPolicy(access)],
     ...(requestLog ? [['request-log', requestLogged(deps)] as [string, Step]] : []),
@@ -57,7 +60,7 @@ function classOf(access: Access, methods: readonly string[]): EndpointClass | nu
 }
 
 /** Puts each route's front first in its own middleware (before its parameter handlers, as the rate limit always was). */
-export function putFronts(deps: Deps, router: Router<never>): void {
+export function putFronts(deps: FrontPorts, router: Router<never>): void {
   for (const layer of router.stack) {
     const access = declaredAccess(layer);
     if (!layer.methods.length || !access) continue; // a route without allow() is refused by the contract test
@@ -68,7 +71,7 @@ export function putFronts(deps: Deps, router: Router<never>): void {
 }
 
 /** The front of a request no route answered: its policy by the route a preflight announces, its class by method. */
-export function unmatchedFront(deps: Deps, router: Router<never>): Middleware<AppState> {
+export function unmatchedFront(deps: FrontPorts, router: Router<never>): Middleware<AppState> {
   // Built once per declared access (and once for none), as the routes' own are.
   const built = new Map<Access | undefined, Front[]>();
   const frontFor = (access: Access | undefined, requestLog: boolean) => {

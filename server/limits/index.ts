@@ -83,6 +83,7 @@ export async function createLimits(deps: Omit<Deps, 'limits' | 'jobs'>): Promise
 export { CALLER_VIAS } from './counters-sql.ts';
 export type { CallerVia } from './counters-sql.ts';
 export { chargeToUploadOwner, chargeUploadId, rateLimit, recordRequest, requestLogged } from './middleware.ts';
+export type { RateLimitPorts } from './middleware.ts';
 export { limitsPaths, limitsSchemas, rateLimitHeaders, withRateLimitResponses, withRateLimits } from './openapi.ts';
 export { monthPeriod } from './period.ts';
 export { checkQuoteQuota, checkStorageQuota, countQuote, recordStorageChange, storageAllowanceRoom } from './quota.ts';

@@ -52,7 +52,7 @@ function answerFor(ctx: Context, cls: EndpointClass, caller: LimitIdentity, resu
 }
 
 /** The rate limit reads the caller's credentials, judges them by their plan and counts them in the limiter. */
-type RateLimitPorts = CredentialPorts & Pick<Deps, 'config' | 'plans' | 'limits'>;
+export type RateLimitPorts = CredentialPorts & Pick<Deps, 'config' | 'plans' | 'limits'>;
 
 /**
  * Charges the request to its caller's counter: in `cls`, the class its route declares (fixed when the route was
