@@ -4,7 +4,6 @@
 // (docs/instant-price.md), and a prefetch makes way for a quote that would otherwise wait for a slot. Any number
 // of processes can run it against one database.
 import { EventEmitter } from 'node:events';
-import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/index.ts';
 import { leaseHolders, quoteStatus, releaseDeadOwner, releaseLeases, waitingKeys } from './sql.ts';
 import { isDeadOwnerHere, ownerFolderName } from '../storage/index.ts';
@@ -16,8 +15,8 @@ import { fileByIdAnyAccount } from '../files/index.ts';
 import { jobStatusChanged } from './finish.ts';
 import type { SlicePool } from '../slicer/index.ts';
 import { newId } from '../ids.ts';
-import { PrefetchPreemptedError, sliceStep } from './slice-step.ts';
-import { quoteWorker } from './quote-worker.ts';
+import { PrefetchPreemptedError, sliceStep, type SliceStepDeps } from './slice-step.ts';
+import { quoteWorker, type QuoteWorkerDeps } from './quote-worker.ts';
 import { asideSlicer, type AsideSlicer } from './aside-slice.ts';
 import { prefetchWorker } from './prefetch-worker.ts';
 
@@ -42,7 +41,10 @@ export interface JobRunner {
   sliceAside: AsideSlicer;
 }
 
-export function createJobRunner(deps: Omit<Deps, 'jobs'>, pool: SlicePool): JobRunner {
+/** The runner is its workers and their slice step, and no more: it is built before the deps that hold it. */
+type JobRunnerDeps = QuoteWorkerDeps & SliceStepDeps;
+
+export function createJobRunner(deps: JobRunnerDeps, pool: SlicePool): JobRunner {
   // Names this process (pid, start time, host) so that the next start on this host can tell its leases are dead.
   const owner = `${ownerFolderName()}~${newId('w')}`;
   const finished = new EventEmitter();

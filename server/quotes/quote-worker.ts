@@ -29,7 +29,8 @@ export interface WorkerContext {
   fileOf(fileId: string): Promise<FileRow | undefined>;
 }
 
-export type QuoteWorkerDeps = Omit<Deps, 'jobs'>;
+/** A worker claims and finishes quotes (their plans' allowances, the clock, the metrics and the events they write). */
+export type QuoteWorkerDeps = Pick<Deps, 'db' | 'plans' | 'log' | 'now' | 'metrics' | 'events'>;
 
 type JobError = { code: string; message: string; status: number };
 
