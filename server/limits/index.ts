@@ -24,9 +24,9 @@ export interface Limits {
 const PERIOD_SWEEP_MS = 60_000;
 
 /** The limits are built before the deps that hold them: the plans, the request log's table and clock, the alerts' events. */
-type LimitsDeps = Pick<Deps, 'config' | 'db' | 'plans' | 'log' | 'now' | 'events'>;
+type LimitsPorts = Pick<Deps, 'config' | 'db' | 'plans' | 'log' | 'now' | 'events'>;
 
-export async function createLimits(deps: LimitsDeps): Promise<Limits> {
+export async function createLimits(deps: LimitsPorts): Promise<Limits> {
   const { config, log } = deps;
   if (!deps.plans[config.rateLimitAnonymousPlan]) {
     throw new Error(`RATE_LIMIT_ANON_PLAN: no plan "${config.rateLimitAnonymousPlan}" in the plans file`);

@@ -25,7 +25,7 @@ import type { StorageRoom } from '../storage/index.ts';
 import { lockedUsage, settleAlerts } from './alerts.ts';
 import { monthPeriod, secondsUntil, type Period } from './period.ts';
 
-type QuotaDeps = Pick<Deps, 'db' | 'plans' | 'now' | 'events'>;
+type QuotaPorts = Pick<Deps, 'db' | 'plans' | 'now' | 'events'>;
 
 export function planFor(deps: Pick<Deps, 'plans'>, planId: string | undefined): Plan {
   return (planId && deps.plans[planId]) || deps.plans.free;
@@ -61,7 +61,7 @@ function storageQuotaExceeded(usedBytes: number, limitBytes: number, neededBytes
 }
 
 /** Throws 402 quote_allowance_exhausted when the account has no quotes left this month. Call outside a transaction (it may open one). */
-export async function checkQuoteQuota(deps: QuotaDeps, account: AccountRow): Promise<void> {
+export async function checkQuoteQuota(deps: QuotaPorts, account: AccountRow): Promise<void> {
   const now = deps.now();
   const period = monthPeriod(now);
   await settleNewPeriod(deps, account.id, period);
@@ -99,7 +99,7 @@ export async function countQuote(
  * A new month started while the quotes alert was raised: owe the level-0 alert now. Cheap when nothing is
  * owed (one indexed read); the conditional work runs under the alert lock, so only one request fires it.
  */
-export async function settleNewPeriod(deps: QuotaDeps, accountId: string, period: Period): Promise<void> {
+export async function settleNewPeriod(deps: QuotaPorts, accountId: string, period: Period): Promise<void> {
   const state = await alertState(deps.db, accountId, 'quotes');
   if (!state || state.level === 0 || state.period === period.name) return;
   const fired = await deps.db.transaction(async (tx) => {
@@ -119,13 +119,13 @@ export async function settleNewPeriod(deps: QuotaDeps, accountId: string, period
 }
 
 /** A cheap early refusal before an upload is parsed; recordStorageChange makes the exact decision. */
-export async function checkStorageQuota(deps: QuotaDeps, accountId: string, addBytes: number): Promise<void> {
+export async function checkStorageQuota(deps: QuotaPorts, accountId: string, addBytes: number): Promise<void> {
   const room = await storageAllowanceRoom(deps, accountId);
   if (addBytes > room.left) throw room.refuse(addBytes);
 }
 
 /** What is left of the account's storage allowance for one upload, before it is parsed. */
-export async function storageAllowanceRoom(deps: QuotaDeps, accountId: string): Promise<StorageRoom> {
+export async function storageAllowanceRoom(deps: QuotaPorts, accountId: string): Promise<StorageRoom> {
   const limit = planFor(deps, await accountPlanId(deps.db, accountId)).storage_bytes;
   const used = await storageUsed(deps.db, accountId);
   return { used, left: limit - used, refuse: (needed) => storageQuotaExceeded(used, limit, needed) };
@@ -170,7 +170,7 @@ export interface QuotaStatus {
 
 const percent = (used: number, limit: number) => Math.round((used / limit) * 10_000) / 100;
 
-export async function quotaStatus(deps: QuotaDeps, account: AccountRow): Promise<QuotaStatus> {
+export async function quotaStatus(deps: QuotaPorts, account: AccountRow): Promise<QuotaStatus> {
   const now = deps.now();
   const period = monthPeriod(now);
   await settleNewPeriod(deps, account.id, period);
@@ -205,7 +205,7 @@ export async function quotaStatus(deps: QuotaDeps, account: AccountRow): Promise
 }
 
 /** Fires the level-0 quotes alerts owed because a new month started, for every account (run periodically). */
-export async function settleNewPeriodForAll(deps: QuotaDeps): Promise<void> {
+export async function settleNewPeriodForAll(deps: QuotaPorts): Promise<void> {
   const period = monthPeriod(deps.now());
   const BATCH = 500;
   for (;;) {

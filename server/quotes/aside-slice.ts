@@ -17,12 +17,12 @@ export interface AsideSlice {
 
 export type AsideSlicer = (req: AsideSlice, signal?: AbortSignal) => ReturnType<SlicePool['slice']>;
 
-type AsideDeps = Pick<Deps, 'db' | 'config' | 'log' | 'now'>;
+type AsidePorts = Pick<Deps, 'db' | 'config' | 'log' | 'now'>;
 
 /** Slices aside at once in this process: one, so that checks take at most one of the slots quotes share. */
 const MAX_ASIDE = 1;
 
-export function asideSlicer(deps: AsideDeps, pool: SlicePool): AsideSlicer {
+export function asideSlicer(deps: AsidePorts, pool: SlicePool): AsideSlicer {
   let running = 0;
   return async (req, signal) => {
     await checkSlicerBudget(deps.db, req.caller, deps.config.slicerSecondsPerCallerHour, deps.now());

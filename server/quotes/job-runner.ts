@@ -15,8 +15,8 @@ import { fileByIdAnyAccount } from '../files/index.ts';
 import { jobStatusChanged } from './finish.ts';
 import type { SlicePool } from '../slicer/index.ts';
 import { newId } from '../ids.ts';
-import { PrefetchPreemptedError, sliceStep, type SliceStepDeps } from './slice-step.ts';
-import { quoteWorker, type QuoteWorkerDeps } from './quote-worker.ts';
+import { PrefetchPreemptedError, sliceStep, type SliceStepPorts } from './slice-step.ts';
+import { quoteWorker, type QuoteWorkerPorts } from './quote-worker.ts';
 import { asideSlicer, type AsideSlicer } from './aside-slice.ts';
 import { prefetchWorker } from './prefetch-worker.ts';
 
@@ -42,9 +42,9 @@ export interface JobRunner {
 }
 
 /** The runner is its workers and their slice step, and no more: it is built before the deps that hold it. */
-type JobRunnerDeps = QuoteWorkerDeps & SliceStepDeps;
+type JobRunnerPorts = QuoteWorkerPorts & SliceStepPorts;
 
-export function createJobRunner(deps: JobRunnerDeps, pool: SlicePool): JobRunner {
+export function createJobRunner(deps: JobRunnerPorts, pool: SlicePool): JobRunner {
   // Names this process (pid, start time, host) so that the next start on this host can tell its leases are dead.
   const owner = `${ownerFolderName()}~${newId('w')}`;
   const finished = new EventEmitter();

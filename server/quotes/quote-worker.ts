@@ -30,7 +30,7 @@ export interface WorkerContext {
 }
 
 /** A worker claims and finishes quotes (their plans' allowances, the clock, the metrics and the events they write). */
-export type QuoteWorkerDeps = Pick<Deps, 'db' | 'plans' | 'log' | 'now' | 'metrics' | 'events'>;
+export type QuoteWorkerPorts = Pick<Deps, 'db' | 'plans' | 'log' | 'now' | 'metrics' | 'events'>;
 
 type JobError = { code: string; message: string; status: number };
 
@@ -50,7 +50,7 @@ function describeFailure(err: unknown): JobError {
 }
 
 /** Runs one claimed quote job to its end. */
-export function quoteWorker(deps: QuoteWorkerDeps, { owner, leaseMs, slice, fileOf }: WorkerContext) {
+export function quoteWorker(deps: QuoteWorkerPorts, { owner, leaseMs, slice, fileOf }: WorkerContext) {
   /**
    * Keeps the lease alive and reports progress: the slicer's own stage and percentage, and when the slice is
    * expected to end (the cost model's prediction, docs/limits.md, refined by when the slicer reached its stages:

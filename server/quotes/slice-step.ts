@@ -27,7 +27,7 @@ import type { ShortSlice, SliceLane, SlicePool, SliceMeasure, SliceProgress } fr
 /** A prefetch stopped to make way for a quote; it goes back to the queue. */
 export class PrefetchPreemptedError extends Error {}
 
-export type SliceStepDeps = Pick<Deps, 'db' | 'storage' | 'config' | 'metrics' | 'log' | 'now'>;
+export type SliceStepPorts = Pick<Deps, 'db' | 'storage' | 'config' | 'metrics' | 'log' | 'now'>;
 
 /** A slice's measure and where it came from (cached: the slice cache answered). */
 export interface SliceDone {
@@ -58,7 +58,7 @@ export interface SliceTarget {
   charge: { account_id: string; caller: string; kind: 'quote' | 'prefetch' };
 }
 
-export function sliceStep(deps: SliceStepDeps, pool: SlicePool): SliceStep {
+export function sliceStep(deps: SliceStepPorts, pool: SlicePool): SliceStep {
   async function slice(
     target: SliceTarget,
     signal: AbortSignal,

@@ -65,7 +65,7 @@ async function dispatchAll(db: Db): Promise<void> {
 }
 
 /** What the pump needs: the database, its settings and a log. */
-export type PumpDeps = Pick<Deps, 'config' | 'db' | 'log' | 'now'>;
+export type PumpPorts = Pick<Deps, 'config' | 'db' | 'log' | 'now'>;
 
 /** For tests: production uses the system resolver and Math.random for the retries' jitter. */
 export interface PumpOptions {
@@ -77,7 +77,7 @@ export interface PumpOptions {
  * Builds the pump. Parses WEBHOOK_ALLOW_PRIVATE_CIDRS here, at start-up, so a malformed value stops the
  * process before it serves anything.
  */
-export function createEventPump(deps: PumpDeps, opts: PumpOptions = {}): EventPump {
+export function createEventPump(deps: PumpPorts, opts: PumpOptions = {}): EventPump {
   const settings = deliverySettings(deps.config);
   return new Pump(deps, settings, opts);
 }
@@ -93,7 +93,7 @@ class Pump implements EventPump {
   private readonly id = newId('pump');
 
   constructor(
-    private readonly deps: PumpDeps,
+    private readonly deps: PumpPorts,
     private readonly settings: DeliverySettings,
     private readonly opts: PumpOptions,
   ) {}
