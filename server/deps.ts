@@ -1,4 +1,6 @@
-// The dependencies every route and service is built with, passed as one parameter (no module singletons).
+// The dependencies every route and service is built with, passed as one parameter (no module singletons). Each
+// function takes only the part it uses, its port (`Pick<Deps, 'db' | 'now'>`, named next to it when it is shared,
+// as accounts' AccessPorts); only the app's one router and the server are built with all of them.
 // This file declares the ports and imports no feature: it names the infrastructure (configuration, database,
 // storage, clock, log); each feature that creates a service adds it here from its own folder by declaration
 // merging (`declare module '../deps.ts'`), so the arrows run from the features down to this file.
