@@ -15,7 +15,6 @@ import type { ApiError } from '../../server/http/errors.ts';
 import { recordStorageChange } from '../../server/limits/quota.ts';
 import { insertFile } from '../../server/files/sql.ts';
 import { newId } from '../../server/ids.ts';
-import { createApiToken } from '../../server/accounts/api-tokens.ts';
 import { storedBytesOf } from '../helpers/stored-bytes.ts';
 
 // What an upload of k tetrahedra stores: the STL (84 + 200 k bytes) and its canonical mesh.
@@ -321,11 +320,7 @@ test('concurrent uploads: the allowance is exact and each crossing fires once', 
   const c = server.client(token);
   // One token per upload: a token has one file parsed at a time (docs/limits.md, "Fair parsing"), and these
   // uploads are to reach the storage check together.
-  const tokens = await Promise.all(
-    Array.from({ length: 11 }, (_, i) =>
-      createApiToken(server.deps.db, server.deps.config.jwtSecret, accountId, `c${i}`, server.deps.now()),
-    ),
-  );
+  const tokens = await Promise.all(Array.from({ length: 11 }, (_, i) => server.newToken(accountId, `c${i}`)));
   const results = await Promise.all(
     tokens.map(({ token: t }, i) => server.client(t).uploadBytes('/v2/file', tetrahedra(2), `c${i}.stl`)),
   );

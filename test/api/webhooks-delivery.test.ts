@@ -11,7 +11,6 @@ import { verify } from '@octokit/webhooks-methods';
 import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { startReceiver, eventually, type Receiver, type Answer } from '../helpers/receiver.ts';
 import { writeEvent, type EventName } from '../../server/outbox/sql.ts';
-import { createApiToken } from '../../server/accounts/api-tokens.ts';
 import { signBody } from '../../server/webhooks/signature.ts';
 import { SCHEMA_OF_EVENT } from '../../server/webhooks/openapi.ts';
 import { assertWebhookBody } from '../helpers/contract.ts';
@@ -539,13 +538,7 @@ test('resend creates a new pending record (202) with the same body; an inactive 
 test("a webhook linked to a token fires only for that token's events; an unlinked one for all", async () => {
   const { token, accountId, tokenId } = await server.newAccount();
   const api = server.client(token);
-  const second = await createApiToken(
-    server.deps.db,
-    server.deps.config.jwtSecret,
-    accountId,
-    'second shop',
-    server.deps.now(),
-  );
+  const second = await server.newToken(accountId, 'second shop');
   assert.ok(second.row);
   const rLinked = await receiver();
   const rAll = await receiver();

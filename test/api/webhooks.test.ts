@@ -4,7 +4,6 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { createApiToken } from '../../server/accounts/api-tokens.ts';
 import { insertDelivery } from '../../server/webhooks/sql.ts';
 import { newId } from '../../server/ids.ts';
 import { checkReceiverUrl } from '../../server/webhooks/manage.ts';
@@ -151,13 +150,7 @@ test('save-time URL rules answer 400 with the rule as the code', async () => {
 test('PUT changes url, events, active and the token link; fields left out stay; the URL is checked again', async () => {
   const { token, accountId } = await server.newAccount();
   const api = server.client(token);
-  const second = await createApiToken(
-    server.deps.db,
-    server.deps.config.jwtSecret,
-    accountId,
-    'shop B',
-    server.deps.now(),
-  );
+  const second = await server.newToken(accountId, 'shop B');
   assert.ok(second.row);
   const created = (await api.post('/v2/webhooks', { url: PUBLIC_URL, events: ['file.uploaded'] })).body;
   const path = `/v2/webhooks/${created.webhook_id}`;

@@ -55,6 +55,8 @@ export interface TestServer extends Running {
     plan?: string;
     email?: string;
   }): Promise<{ accountId: string; token: string; tokenId: string; email: string; password: string }>;
+  /** Another API token of an account, issued on the server's clock. */
+  newToken(accountId: string, name: string): ReturnType<typeof createApiToken>;
   stop(): Promise<void>;
 }
 
@@ -109,6 +111,7 @@ export async function startTestServer(
       if (!row) throw new Error('createApiToken stored no token row');
       return { accountId: account.id, token, tokenId: row.id, email, password };
     },
+    newToken: (accountId, name) => createApiToken(db, config.jwtSecret, accountId, name, clock.now()),
     async stop() {
       await running.close();
       await drop();
