@@ -6,13 +6,8 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { lineSummary } from './format.ts';
 import type { AddToCartDetail, CartLine, KeptQuote, PricedLine, WidgetConfig } from './types.ts';
-import type { KeptHandlers } from './kept-quote.ts';
+import type { KeptHandlers, KeptOrder } from './kept-types.ts';
 import { shopperMessage } from './shopper-messages.ts';
-
-export type KeptOrder =
-  | { status: 'adding' }
-  | { status: 'added'; reserved: boolean; line: CartLine }
-  | { status: 'failed'; code: string; message: string; retryable: boolean };
 
 /**
  * Add to cart under a kept quote, or why it cannot be ordered (an expired price), and what became of the add.

@@ -20,9 +20,10 @@ import { renderWidget, type Handlers, type SingleState } from './view.ts';
 import { handOff, postToCartUrl } from './cart-handoff.ts';
 import { warnMerchant } from './merchant-hints.ts';
 import type { PartEvent, SliceQuoteEventDetails, SliceQuoteEvents } from './events.ts';
-import { linkFromPage, renderKept, type KeptHandlers, type KeptView } from './kept-quote.ts';
+import { linkFromPage, renderKept } from './kept-quote.ts';
+import type { KeptHandlers, KeptOrder, KeptView } from './kept-types.ts';
 import { savePdf } from './kept-link.ts';
-import { keptCartDetail, keptThumbnail, type KeptOrder } from './kept-order.ts';
+import { keptCartDetail, keptThumbnail } from './kept-order.ts';
 import {
   contactProblems,
   aboveRule,
