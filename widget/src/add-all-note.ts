@@ -30,11 +30,11 @@ const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 export function addAllBlockers(rows: NamedRow[], refusedId: number | null, adding: boolean): string[] {
   // The row whose line the cart refused is named by the refusal note, in its own words.
   const where = (test: (r: NamedRow) => boolean) => rows.filter((r) => r.part.id !== refusedId && test(r));
-  const quantity = where((r) => !!r.part.s.quantityError);
-  const size = where((r) => !r.part.s.error && r.part.unitPending);
-  const working = adding ? [] : where((r) => WORKING.has(partStatus(r.part.s)));
-  const failed = where((r) => partStatus(r.part.s) === 'failed');
-  const byShop = where((r) => r.byShop && !r.part.s.quantityError);
+  const quantity = where((r) => !!r.part.state.quantityError);
+  const size = where((r) => !r.part.state.error && r.part.unitPending);
+  const working = adding ? [] : where((r) => WORKING.has(partStatus(r.part.state)));
+  const failed = where((r) => partStatus(r.part.state) === 'failed');
+  const byShop = where((r) => r.byShop && !r.part.state.quantityError);
   const several = (list: NamedRow[], one: string, many: string) => (list.length === 1 ? one : many);
   return [
     quantity.length

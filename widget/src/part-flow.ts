@@ -4,6 +4,7 @@
 // <slice-quote> runs one of these; with `multiple`, one per row. What the parts share stays in the
 // element (the host): the shop's configuration, the API client with the shopper's token, the 3D view
 // and the events.
+import type { ReactiveControllerHost } from 'lit';
 import type { WidgetApi } from './api.ts';
 import { toWidgetError, WidgetError } from './errors.ts';
 import { dimensions, lineSummary } from './format.ts';
@@ -57,7 +58,8 @@ function worthCutting(size: number, progress: number): boolean {
 /** Cart refusals a fresh price mends (expired; priced at an earlier size): Try again prices the part again. */
 export const REPRICE = new Set(['quote_expired', 'quote_stale']);
 
-export interface PartHost {
+/** The element's renders, which the part's material comparison follows (material-compare.ts). */
+export interface PartHost extends Pick<ReactiveControllerHost, 'addController' | 'removeController'> {
   readonly client: WidgetApi | null;
   readonly config: WidgetConfig | null;
   readonly locale: string | undefined;
@@ -104,7 +106,7 @@ const QUEUE_RETRIES = 5;
 export class PartFlow {
   /** Stable for the part's life (ids of its row's controls), unlike its position in the list. */
   readonly id = nextId++;
-  s: PartState;
+  state: PartState;
   sourceFile: File | null = null;
   parsed: ParsedPreview | null = null;
   private fileRun: AbortController | null = null;
@@ -118,7 +120,7 @@ export class PartFlow {
   private readonly estimates = new ChoiceEstimates({
     client: () => this.host.client,
     config: () => this.host.config,
-    current: () => (this.s.selection ? { selection: this.s.selection, scale: this.meshScale } : null),
+    current: () => (this.state.selection ? { selection: this.state.selection, scale: this.meshScale } : null),
     measure: (stage, settings) => this.measure(stage, settings),
     estimated: (key) => this.showEstimate(key),
     coarseSettled: () => this.drawPreview(),
@@ -139,7 +141,10 @@ export class PartFlow {
    */
   private readonly priced = new Map<string, Quote>();
   /** "Compare all materials" of this part (material-compare.ts). */
-  readonly comparison = new MaterialComparison(() => this.host.changed(this));
+  readonly comparison = new MaterialComparison(
+    () => this.host.changed(this),
+    () => ({ client: this.host.client, part: this.state }),
+  );
   /** "Save or share this quote" of this part (quote-keeper.ts). */
   readonly keeper = new QuoteKeeper(() => this.host.changed(this));
 
@@ -147,7 +152,14 @@ export class PartFlow {
     private readonly host: PartHost,
     selection: Selection | null,
   ) {
-    this.s = { ...EMPTY_RUN, selection, quantityError: null };
+    this.state = { ...EMPTY_RUN, selection, quantityError: null };
+    host.addController(this.comparison);
+  }
+
+  /** The part leaves the widget (a removed row): whatever runs stops, and its comparison stops following renders. */
+  remove(): void {
+    this.cancel();
+    this.host.removeController(this.comparison);
   }
 
   /**
@@ -287,7 +299,7 @@ export class PartFlow {
     const drop = () => {
       dropped = true;
       // Bytes still on their way stop (the server keeps nothing of a cut upload); a file it already has is deleted.
-      if (worthCutting(file.size, this.s.uploadProgress ?? 0)) stop.abort();
+      if (worthCutting(file.size, this.state.uploadProgress ?? 0)) stop.abort();
       done.then((f) => client.deleteFile(f.file_id)).catch(() => undefined);
     };
     return { done, drop };
@@ -319,14 +331,14 @@ export class PartFlow {
    * these choices is shown, the quote has an estimate of its own, the part failed, or the shopper chose otherwise.
    */
   private showEstimate(key: string): void {
-    const { selection, quote, quoting, error } = this.s;
+    const { selection, quote, quoting, error } = this.state;
     if (!selection || error || key !== estimateKey(selection, this.meshScale)) return;
-    if ((quote && quoting === null) || this.s.holding || this.quoteEstimated) return;
+    if ((quote && quoting === null) || this.state.holding || this.quoteEstimated) return;
     const estimate = this.estimates.get(selection, this.meshScale);
-    if (!estimate || this.s.pricing?.estimate === estimate) return;
-    const pricing = this.s.pricing ?? { percent: 0, estimate: null, step: null, reading: null };
+    if (!estimate || this.state.pricing?.estimate === estimate) return;
+    const pricing = this.state.pricing ?? { percent: 0, estimate: null, step: null, reading: null };
     this.patch({ quoting: quoting ?? 0, pricing: { ...pricing, estimate } });
-    this.host.emit('sq-estimate', { file_id: this.s.file?.file_id ?? null, estimate });
+    this.host.emit('sq-estimate', { file_id: this.state.file?.file_id ?? null, estimate });
   }
 
   /**
@@ -339,7 +351,7 @@ export class PartFlow {
     this.quoteRun?.abort();
     this.quoteEstimated = false;
     this.timeLeft = null;
-    const { file, selection } = this.s;
+    const { file, selection } = this.state;
     if (!file || !selection) return;
     const known = this.knownPrice();
     if (known) {
@@ -350,7 +362,8 @@ export class PartFlow {
     // The old price is not shown as if it were this choice's: the choice's estimate is, at once when it is known,
     // else as soon as the browser has measured it; the exact price follows from the slice.
     // The price shown: the exact one (nothing re-pricing it), or one already held through an earlier colour change.
-    const holding = holds && !!this.s.quote && (this.s.quoting === null || this.s.holding) && !this.s.error;
+    const holding =
+      holds && !!this.state.quote && (this.state.quoting === null || this.state.holding) && !this.state.error;
     const estimate = holding ? null : this.estimates.get(selection, this.meshScale);
     this.patch({
       quoting: 0,
@@ -368,7 +381,7 @@ export class PartFlow {
 
   /** Which file, at which size (its unit and scale), with which choices: what one exact price is for. */
   private priceKey(): string | null {
-    const { file, selection } = this.s;
+    const { file, selection } = this.state;
     return file && selection
       ? `${file.file_id}@${file.unit}×${file.scale}:${JSON.stringify(quoteRequest(selection).choices)}`
       : null;
@@ -387,7 +400,7 @@ export class PartFlow {
   private async quoteNow(): Promise<void> {
     const run = new AbortController();
     this.quoteRun = run;
-    const { file, selection } = this.s;
+    const { file, selection } = this.state;
     try {
       const quote = await fetchQuote(
         this.host.client!,
@@ -420,19 +433,20 @@ export class PartFlow {
       this.estimates.keep(selection, this.meshScale, progress.estimate);
     }
     const estimate = progress.estimate ?? this.estimates.get(selection, this.meshScale);
-    const fresh = estimate && estimate !== this.s.pricing?.estimate;
+    const fresh = estimate && estimate !== this.state.pricing?.estimate;
     const now = Date.now();
     if (progress.reading) this.timeLeft = followTimeLeft(this.timeLeft, progress.reading, now);
     this.patch({ quoting: progress.percent, pricing: { ...progress, estimate, timeLeft: this.timeLeft, now } });
-    if (fresh && this.s.file) this.host.emit('sq-estimate', { file_id: this.s.file.file_id, estimate: estimate! });
+    if (fresh && this.state.file)
+      this.host.emit('sq-estimate', { file_id: this.state.file.file_id, estimate: estimate! });
   }
 
   /** Counts the time left down on screen while a slice runs, between the job's reads; stops with it. */
   private syncTicker(): void {
-    const counting = this.s.quoting !== null && !!this.s.pricing?.timeLeft;
+    const counting = this.state.quoting !== null && !!this.state.pricing?.timeLeft;
     if (counting && !this.ticker)
       this.ticker = window.setInterval(() => {
-        if (this.s.pricing) this.patch({ pricing: { ...this.s.pricing, now: Date.now() } });
+        if (this.state.pricing) this.patch({ pricing: { ...this.state.pricing, now: Date.now() } });
       }, TICK_MS);
     else if (!counting && this.ticker) {
       clearInterval(this.ticker);
@@ -450,19 +464,19 @@ export class PartFlow {
 
   /** The size question (unit offer) waits for the shopper's answer: nothing is sold at a size in doubt. */
   get unitPending(): boolean {
-    return unitQuestion(this.s.file, this.s.unitKept) !== null;
+    return unitQuestion(this.state.file, this.state.unitKept) !== null;
   }
 
   /** Whether the cart call may go now: priced, the size settled, the quantity valid, nothing running. */
   get addable(): boolean {
-    const { quote, file, selection } = this.s;
+    const { quote, file, selection } = this.state;
     return (
       !!quote &&
       !!file &&
       !!selection &&
-      !this.s.adding &&
-      this.s.quoting === null &&
-      !this.s.quantityError &&
+      !this.state.adding &&
+      this.state.quoting === null &&
+      !this.state.quantityError &&
       !this.unitPending
     );
   }
@@ -491,12 +505,12 @@ export class PartFlow {
 
   /** What the cart call sends for this part, or null when it may not go now (see `addable`). */
   cartRequest(): { quote_id: string; quantity: number } | null {
-    return this.addable ? { quote_id: this.s.quote!.quote_id, quantity: this.s.selection!.quantity } : null;
+    return this.addable ? { quote_id: this.state.quote!.quote_id, quantity: this.state.selection!.quantity } : null;
   }
 
   /** The server accepted this part's line: the row says so; the line as `sq-add-to-cart` reports it. */
   addedToCart(line: CartLine): AddToCartDetail {
-    const { file, model } = this.s;
+    const { file, model } = this.state;
     const { cached: _cached, ...priced } = this.quoteDetail();
     const cartLine: PricedLine = {
       ...priced,
@@ -524,10 +538,10 @@ export class PartFlow {
 
   /** The shopper accepted the unit offer: the server re-reads the upload, the preview and price follow. */
   async rescale(): Promise<void> {
-    const { file, model } = this.s;
+    const { file, model } = this.state;
     const config = this.host.config;
     const offer = unitOffer(file);
-    if (!file || !offer || !config || this.s.rescaling) return;
+    if (!file || !offer || !config || this.state.rescaling) return;
     this.patch({ rescaling: true, error: null });
     try {
       const scaled = await this.host.client!.rescale(file.file_id, offer.request);
@@ -551,16 +565,16 @@ export class PartFlow {
    * the widget had refused it before upload, rescaled on the server (POST /v2/file/scale), then priced.
    */
   async scaleTo(percent: number): Promise<void> {
-    const { model } = this.s;
+    const { model } = this.state;
     const config = this.host.config;
-    if (!this.parsed || !model || !config || this.s.rescaling) return;
+    if (!this.parsed || !model || !config || this.state.rescaling) return;
     const factor = percent / 100;
     const parsed = scaleParsed(this.parsed, factor);
     const scaledModel = summarize(model.name, parsed, config.build_volume);
     if (!scaledModel.fits) return this.fail('file', doesNotFit(scaledModel.size, config.build_volume));
     this.patch({ rescaling: true, error: null });
     try {
-      const file = this.s.file ?? (await this.uploadNow());
+      const file = this.state.file ?? (await this.uploadNow());
       const scaled = await this.host.client!.rescale(file.file_id, { scale: +(file.scale * factor).toPrecision(6) });
       this.parsed = parsed;
       this.meshScale *= factor;
@@ -583,7 +597,7 @@ export class PartFlow {
 
   /** "Try again" on this part's upload or quote (the host repeats the configuration and the cart call). */
   retry(): void {
-    const stage = this.s.error?.stage;
+    const stage = this.state.error?.stage;
     this.patch({ error: null });
     if (stage === 'upload' && this.fileRun) void this.upload();
     else if (stage === 'quote') this.scheduleQuote(0);
@@ -591,7 +605,7 @@ export class PartFlow {
 
   select(field: keyof Selection, raw: string): void {
     const config = this.host.config;
-    const { selection } = this.s;
+    const { selection } = this.state;
     if (!config || !selection) return;
     if (field === 'quantity') {
       const checked = checkQuantity(config, raw);
@@ -600,14 +614,14 @@ export class PartFlow {
         this.patch({ quantityError: checked.error, added: null });
         return;
       }
-      const changed = checked.quantity !== selection.quantity || this.s.quantityError !== null;
+      const changed = checked.quantity !== selection.quantity || this.state.quantityError !== null;
       this.patch({
         selection: { ...selection, quantity: checked.quantity },
         quantityError: null,
-        added: changed ? null : this.s.added,
+        added: changed ? null : this.state.added,
       });
       // The price per piece does not change with the quantity: no new slice, only a new total.
-      if (changed && this.s.quote && this.s.quoting === null) this.host.emit('sq-quote', this.quoteDetail());
+      if (changed && this.state.quote && this.state.quoting === null) this.host.emit('sq-quote', this.quoteDetail());
       return;
     }
     const next =
@@ -620,7 +634,7 @@ export class PartFlow {
   }
 
   patch(change: Partial<PartState>): void {
-    this.s = { ...this.s, ...change };
+    this.state = { ...this.state, ...change };
     this.syncTicker();
     this.host.changed(this);
   }
@@ -629,25 +643,27 @@ export class PartFlow {
     const err = toWidgetError(e);
     // A price the cart refused (expired, made at an earlier size) is never shown again: Try again prices anew.
     if (stage === 'quote')
-      for (const [key, q] of this.priced) if (q.quote_id === this.s.quote?.quote_id) this.priced.delete(key);
+      for (const [key, q] of this.priced) if (q.quote_id === this.state.quote?.quote_id) this.priced.delete(key);
     const limit = err.slicerLimit;
     this.patch({
       error: { ...err.detail, stage, ...(limit ? { slicerLimit: limit } : {}) },
-      ...(limit ? { overLimit: learnOverLimit(this.s.overLimit, this.s.file, this.s.selection, limit) } : {}),
+      ...(limit
+        ? { overLimit: learnOverLimit(this.state.overLimit, this.state.file, this.state.selection, limit) }
+        : {}),
     });
     this.host.emit('sq-error', err.detail);
   }
 
   /** The line total shown: unit price × quantity, raised to the shop's minimum line price. */
   lineTotal(): number | null {
-    const { quote, selection, quantityError } = this.s;
+    const { quote, selection, quantityError } = this.state;
     const config = this.host.config;
     if (!quote || !selection || !config || quantityError) return null;
     return lineTotal(quote, selection.quantity, config);
   }
 
   quoteDetail(): QuoteDetail {
-    const { quote, file, selection } = this.s;
+    const { quote, file, selection } = this.state;
     const config = this.host.config!;
     const q = quote!,
       sel = selection!;
