@@ -6,7 +6,8 @@
 // sticky bar a note naming several rows would take the screen. What became of the last press (a line the cart
 // refused: nothing was added) is said in the bar, under the button.
 import { html, nothing, type TemplateResult } from 'lit';
-import { type PartFlow, partStatus } from './part-flow.ts';
+import type { PartFlow } from './part-flow.ts';
+import { partStatus } from './part-status.ts';
 
 /** A row of the list and the name the notes give it: "part 2 (lid.stl)". */
 export interface NamedRow {

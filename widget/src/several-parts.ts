@@ -2,9 +2,10 @@
 // allows, read and uploaded a few at a time; a row removed with the focus kept in the list; and "Add all to cart",
 // one cart call for every priced row, all or nothing, with one `sq-add-to-cart` for the lines (and a quote request
 // for them all where no cart on the page took them).
-import { toWidgetError, WidgetError } from './errors.ts';
+import { toWidgetError, type WidgetError } from './errors.ts';
 import { type NoCartLine, NoCartRequest } from './no-cart-request.ts';
-import { type PartFlow, partStatus, REPRICE } from './part-flow.ts';
+import type { PartFlow } from './part-flow.ts';
+import { partStatus } from './part-status.ts';
 import type { PartsState } from './parts-view.ts';
 import { aboveRule, type RequestHandlers, type RequestState } from './quote-request.ts';
 import type { WidgetState } from './state.ts';
@@ -192,9 +193,7 @@ export class SeveralParts {
   private refused(ready: PartFlow[], err: WidgetError): void {
     const refused = err.line === null ? undefined : ready[err.line];
     this.setList({ adding: false, lineRefused: refused?.id ?? null });
-    // An expired or stale price is a refusal the row can mend itself: Try again prices it afresh.
-    if (refused && REPRICE.has(err.code)) refused.fail('quote', new WidgetError(err.code, err.message, true));
-    else if (refused) refused.fail('cart', err);
+    if (refused) refused.refusedByCart(err);
     else {
       this.setList({ cartError: { ...err.detail, stage: 'cart' } });
       this.host.emit('sq-error', err.detail);
