@@ -6,7 +6,8 @@
 // sticky bar a note naming several rows would take the screen. What became of the last press (a line the cart
 // refused: nothing was added) is said in the bar, under the button.
 import { html, nothing, type TemplateResult } from 'lit';
-import { type PartFlow, partStatus } from './part-flow.ts';
+import type { PartFlow } from './part-flow.ts';
+import { partStatus } from './part-status.ts';
 
 /** A row of the list and the name the notes give it: "part 2 (lid.stl)". */
 export interface NamedRow {
@@ -30,11 +31,11 @@ const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 export function addAllBlockers(rows: NamedRow[], refusedId: number | null, adding: boolean): string[] {
   // The row whose line the cart refused is named by the refusal note, in its own words.
   const where = (test: (r: NamedRow) => boolean) => rows.filter((r) => r.part.id !== refusedId && test(r));
-  const quantity = where((r) => !!r.part.s.quantityError);
-  const size = where((r) => !r.part.s.error && r.part.unitPending);
-  const working = adding ? [] : where((r) => WORKING.has(partStatus(r.part.s)));
-  const failed = where((r) => partStatus(r.part.s) === 'failed');
-  const byShop = where((r) => r.byShop && !r.part.s.quantityError);
+  const quantity = where((r) => !!r.part.state.quantityError);
+  const size = where((r) => !r.part.state.error && r.part.unitPending);
+  const working = adding ? [] : where((r) => WORKING.has(partStatus(r.part.state)));
+  const failed = where((r) => partStatus(r.part.state) === 'failed');
+  const byShop = where((r) => r.byShop && !r.part.state.quantityError);
   const several = (list: NamedRow[], one: string, many: string) => (list.length === 1 ? one : many);
   return [
     quantity.length

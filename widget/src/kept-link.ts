@@ -2,29 +2,7 @@
 // the price holds, and the PDF. The link keeps the quantity it was saved at: another quantity asks to save again.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { WidgetApi } from './api.ts';
-import type { KeptQuoteLink } from './types.ts';
-
-/** What the box's buttons do. */
-export interface KeepHandlers {
-  keep(): void;
-  copyLink(): void;
-  downloadPdf(token: string): void;
-}
-
-/** "Save this quote" for the quote shown: idle, asking, the link, or why it failed. */
-export interface KeepState {
-  quoteId: string;
-  /** The quantity the link keeps. */
-  quantity: number;
-  status: 'saving' | 'saved' | 'failed';
-  link?: KeptQuoteLink;
-  url?: string;
-  message?: string;
-  /** The PDF is being fetched. */
-  downloading?: boolean;
-  /** Copy: the link went to the clipboard, or it is selected for the shopper to copy. */
-  copied?: 'copied' | 'selected';
-}
+import type { KeepHandlers, KeepState } from './kept-types.ts';
 
 const day = (iso: string) =>
   new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });

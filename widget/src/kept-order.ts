@@ -4,15 +4,10 @@
 // code takes both alike; without a cart on the page, the same fallback as any add (cart-url, else a quote request;
 // a price the shop set by hand on a request already has the shopper's contact: "reserved").
 import { html, nothing, type TemplateResult } from 'lit';
-import { lineSummary } from './format.ts';
+import { cartLineDetail } from './cart-line.ts';
 import type { AddToCartDetail, CartLine, KeptQuote, PricedLine, WidgetConfig } from './types.ts';
-import type { KeptHandlers } from './kept-quote.ts';
+import type { KeptHandlers, KeptOrder } from './kept-types.ts';
 import { shopperMessage } from './shopper-messages.ts';
-
-export type KeptOrder =
-  | { status: 'adding' }
-  | { status: 'added'; reserved: boolean; line: CartLine }
-  | { status: 'failed'; code: string; message: string; retryable: boolean };
 
 /**
  * Add to cart under a kept quote, or why it cannot be ordered (an expired price), and what became of the add.
@@ -83,17 +78,7 @@ export function keptCartDetail(
     expires_at: line.expires_at,
     signature: line.signature,
   };
-  return {
-    ...priced,
-    cart_line_id: line.cart_line_id,
-    file_revision: line.file_revision,
-    file_name: q.file_name,
-    subtotal: line.subtotal,
-    minimum_unit_price: line.minimum_unit_price ?? null,
-    minimum_line_adjustment: line.minimum_line_adjustment,
-    summary: lineSummary(priced, locale),
-    thumbnail,
-  };
+  return cartLineDetail(priced, line, q.file_name, locale, thumbnail);
 }
 
 /** The kept quote's picture at 128 × 128, as a cart line's thumbnail; '' without one (or when it cannot be drawn). */

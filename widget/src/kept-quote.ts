@@ -9,27 +9,13 @@ import type { CurrencyDisplay } from './format.ts';
 import { duration, grams, money, percent } from './format.ts';
 import type { KeptQuote } from './types.ts';
 import { shopperMessage } from './shopper-messages.ts';
-import { renderKeptOrder, type KeptOrder } from './kept-order.ts';
+import { renderKeptOrder } from './kept-order.ts';
 import { atMinimumPrice } from './selection.ts';
 import { renderRequest, type RequestHandlers, type RequestState } from './quote-request.ts';
-
-import type { KeepHandlers } from './kept-link.ts';
-
-export { renderKeep, type KeepState } from './kept-link.ts';
+import type { KeptHandlers, KeptOrder, KeptView } from './kept-types.ts';
 
 /** The query parameter of the shop page that carries a kept quote's link. */
 export const LINK_PARAM = 'sq-quote';
-
-export type KeptView =
-  | { status: 'loading' }
-  | { status: 'shown'; kept: KeptQuote }
-  | { status: 'failed'; code: string; message: string };
-
-/** The kept quote's own buttons, and the Save or share box's of the part shown (kept-link.ts). */
-export interface KeptHandlers extends KeepHandlers {
-  order(kept: KeptQuote): void;
-  closeKept(): void;
-}
 
 interface Writing {
   locale: string | undefined;

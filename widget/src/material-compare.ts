@@ -1,12 +1,20 @@
 // "Compare all materials" of one part (the single part, or a row with `multiple`): whether its list is open, and
 // every material's price for the part and its other choices (GET /v2/widget/files/{file_id}/prices), asked again
 // whenever the part, its quality or infill, or its exact price changed (a new slice may turn an estimate exact). It
-// never slices: the server reads its cache. The list itself is drawn by offer-view.ts.
+// never slices: the server reads its cache. The list itself is drawn by offer-view.ts. A Lit controller of the
+// element: after each of its renders the list, while open, checks whether what it shows is still the part's.
+import type { ReactiveController } from 'lit';
 import type { WidgetApi } from './api.ts';
 import type { PartState } from './state.ts';
 import type { MaterialPrices } from './types.ts';
 
-export class MaterialComparison {
+/** What the list is asked for: the API client, and the part's upload, choices and exact price. */
+export interface Compared {
+  client: WidgetApi | null;
+  part: Pick<PartState, 'file' | 'selection' | 'quote'>;
+}
+
+export class MaterialComparison implements ReactiveController {
   open = false;
   prices: MaterialPrices | null = null;
   /** What the list shown (or being fetched) was asked for. */
@@ -15,7 +23,16 @@ export class MaterialComparison {
   /** The last request failed: opening the list again asks again. */
   private failed = false;
 
-  constructor(private readonly changed: () => void) {}
+  /** `changed`: the list changed, render it; `compared`: the part as it is now. */
+  constructor(
+    private readonly changed: () => void,
+    private readonly compared: () => Compared,
+  ) {}
+
+  hostUpdated(): void {
+    const { client, part } = this.compared();
+    this.refresh(client, part);
+  }
 
   toggle(): void {
     this.open = !this.open;
@@ -24,7 +41,7 @@ export class MaterialComparison {
   }
 
   /** While the list is open, asks for it when what it depends on changed; otherwise does nothing. */
-  refresh(client: WidgetApi | null, s: Pick<PartState, 'file' | 'selection' | 'quote'>): void {
+  private refresh(client: WidgetApi | null, s: Pick<PartState, 'file' | 'selection' | 'quote'>): void {
     const { file, selection, quote } = s;
     if (!this.open || !client || !file || !selection) return;
     const asked = [file.file_id, selection.quality, selection.infill, quote?.quote_id ?? ''].join('|');

@@ -4,60 +4,34 @@
 // <slice-quote> runs one of these; with `multiple`, one per row. What the parts share stays in the
 // element (the host): the shop's configuration, the API client with the shopper's token, the 3D view
 // and the events.
+import type { ReactiveControllerHost } from 'lit';
 import type { WidgetApi } from './api.ts';
-import { toWidgetError, WidgetError } from './errors.ts';
-import { dimensions, lineSummary } from './format.ts';
-import { parseInWorker, type ParseRun } from './parse-client.ts';
-import type { EstimateStage, ParsedPreview, StageFeatures } from './parse-protocol.ts';
-import { fetchQuote, quoteRequest, sleep } from './quote-flow.ts';
-import { checkQuantity, findQuality, lineTotal, withMaterial } from './selection.ts';
-import { EMPTY_RUN, type ModelSummary, type PartState, type Stage } from './state.ts';
-import type { EstimateSettings } from '../../shared/estimate/index.ts';
+import { cartLineDetail, pricedAsLine, quoteDetail, REPRICE } from './cart-line.ts';
 import { ChoiceEstimates, estimateKey } from './choice-estimate.ts';
-import { followTimeLeft, type TimeLeft } from './time-left.ts';
-import type {
-  AddToCartDetail,
-  BuildVolume,
-  CartLine,
-  FileRecord,
-  PricedLine,
-  Quote,
-  Pricing,
-  QuoteDetail,
-  Selection,
-  WidgetConfig,
-} from './types.ts';
-import { unitOffer, unitQuestion } from './unit-offer.ts';
-import { learnOverLimit } from './over-limit.ts';
-import { MaterialComparison } from './material-compare.ts';
-import { QuoteKeeper } from './quote-keeper.ts';
+import { toWidgetError, WidgetError } from './errors.ts';
 import type { PartEvent, SliceQuoteEventDetails } from './events.ts';
+import { KnownPrices } from './known-prices.ts';
+import { MaterialComparison } from './material-compare.ts';
+import { MeshMeasures } from './mesh-measures.ts';
+import { learnOverLimit } from './over-limit.ts';
+import { parseInWorker } from './parse-client.ts';
+import type { ParsedPreview } from './parse-protocol.ts';
+import { doesNotFit, publishedSettings, scaleParsed, summarize, tooLarge } from './part-model.ts';
+import { type Sending, sendFile, uploadAtOnce } from './part-upload.ts';
+import { fetchQuote } from './quote-flow.ts';
+import { QuoteKeeper } from './quote-keeper.ts';
+import { checkQuantity, lineTotal, withMaterial } from './selection.ts';
+import { EMPTY_RUN, type PartState, type Stage } from './state.ts';
+import { Countdown } from './countdown.ts';
+import { FirstDraw } from './first-draw.ts';
+import { followTimeLeft, type TimeLeft } from './time-left.ts';
+import type { AddToCartDetail, CartLine, Pricing, QuoteDetail, Selection, WidgetConfig } from './types.ts';
+import { unitOffer, unitQuestion } from './unit-offer.ts';
 
 const REQUOTE_DEBOUNCE_MS = 300;
-/** The longest the 3D preview waits for the first figure before it is drawn anyway. */
-const PREVIEW_WAITS_MS = 1000;
-/** How often the time left shown counts down between two reads of the job. */
-const TICK_MS = 500;
-/** A price the part already has is shown again only while it has at least this long left to live. */
-const REUSE_MARGIN_MS = 60_000;
 
-/** Uploads smaller than this are never cut short: they are let arrive and deleted (see worthCutting). */
-const CUT_MIN_BYTES = 8 * 1024 * 1024;
-
-/**
- * Whether to stop an unwanted upload on its way rather than let it arrive and delete it. Progress events lag the
- * bytes (a small file leaves in one write and reports it later), and the server keeps an upload whose last byte
- * arrived even if the browser then cuts it: so only a large upload with at least half still to send is cut, where
- * the bytes saved matter and the events' lag cannot span that half on a shopper's connection.
- */
-function worthCutting(size: number, progress: number): boolean {
-  return size >= CUT_MIN_BYTES && progress < 0.5;
-}
-
-/** Cart refusals a fresh price mends (expired; priced at an earlier size): Try again prices the part again. */
-export const REPRICE = new Set(['quote_expired', 'quote_stale']);
-
-export interface PartHost {
+/** What a part reaches of the element; its renders too, which the part's material comparison follows. */
+export interface PartHost extends Pick<ReactiveControllerHost, 'addController' | 'removeController'> {
   readonly client: WidgetApi | null;
   readonly config: WidgetConfig | null;
   readonly locale: string | undefined;
@@ -72,74 +46,44 @@ export interface PartHost {
   emit<K extends PartEvent>(type: K, detail: SliceQuoteEventDetails[K]): void;
 }
 
-/**
- * Where a part is, in the words a row shows: `queued` until its turn comes to be read; `confirm-size` while it is
- * priced at a size in doubt (the unit offer waits for an answer), which is not yet a price to sell.
- */
-export type PartStatus =
-  | 'queued'
-  | 'reading'
-  | 'uploading'
-  | 'checking'
-  | 'pricing'
-  | 'confirm-size'
-  | 'priced'
-  | 'failed';
-
-export function partStatus(s: PartState): PartStatus {
-  if (s.error) return 'failed';
-  if (s.parsing) return 'reading';
-  if (s.uploadProgress !== null) return s.uploadProgress >= 1 ? 'checking' : 'uploading';
-  if (s.rescaling) return 'checking';
-  if (s.quoting !== null) return 'pricing';
-  if (!s.quote) return 'queued';
-  return unitQuestion(s.file, s.unitKept) ? 'confirm-size' : 'priced';
-}
-
 let nextId = 1;
-
-/** How many times an upload refused because the shopper's other files are still being read is sent again. */
-const QUEUE_RETRIES = 5;
 
 export class PartFlow {
   /** Stable for the part's life (ids of its row's controls), unlike its position in the list. */
   readonly id = nextId++;
-  s: PartState;
+  state: PartState;
   sourceFile: File | null = null;
   parsed: ParsedPreview | null = null;
   private fileRun: AbortController | null = null;
-  /** The parse worker of the file, which keeps its mesh to measure a changed choice's estimate. */
-  private parse: ParseRun | null = null;
-  /** The part's scale since it was read (a rescale on the server): what the worker's mesh is measured at. */
-  private meshScale = 1;
-  /** The features measured of the mesh, by stage, size and settings. */
-  private readonly measured = new Map<string, Promise<StageFeatures[EstimateStage] | null>>();
+  /** The estimator's measurements of the file's mesh, at the part's size (mesh-measures.ts). */
+  private readonly mesh = new MeshMeasures();
   /** Estimates of the choices the shopper made (choice-estimate.ts), the first one included. */
   private readonly estimates = new ChoiceEstimates({
     client: () => this.host.client,
     config: () => this.host.config,
-    current: () => (this.s.selection ? { selection: this.s.selection, scale: this.meshScale } : null),
-    measure: (stage, settings) => this.measure(stage, settings),
+    current: () => (this.state.selection ? { selection: this.state.selection, scale: this.mesh.scale } : null),
+    measure: (stage, settings) => this.mesh.measure(stage, settings, this.host.config),
     estimated: (key) => this.showEstimate(key),
-    coarseSettled: () => this.drawPreview(),
+    coarseSettled: () => this.firstDraw.figureShown(),
   });
-  /** Draws the 3D preview once the first figure is on screen (drawPreview), at most PREVIEW_WAITS_MS after the
-   *  parse; null when it is drawn. */
-  private previewWaits: (() => void) | null = null;
+  /** The 3D preview waits for the first figure on screen (first-draw.ts). */
+  private readonly firstDraw = new FirstDraw();
   /** The quote in flight has an estimate of its own (the server's, from the placed mesh): it wins. */
   private quoteEstimated = false;
   /** What the shopper is shown of the time left (time-left.ts), and the timer that counts it down. */
   private timeLeft: TimeLeft | null = null;
-  private ticker = 0;
+  private readonly countdown = new Countdown(() => {
+    if (this.state.pricing) this.patch({ pricing: { ...this.state.pricing, now: Date.now() } });
+  });
   private quoteRun: AbortController | null = null;
   private debounce = 0;
-  /**
-   * The exact prices this part already has, by file, scale and choices: a shopper who goes back to a choice sees its
-   * price at once, and it costs no request (nor a place in the shopper's rate limit).
-   */
-  private readonly priced = new Map<string, Quote>();
+  /** The exact prices this part already has (known-prices.ts). */
+  private readonly priced = new KnownPrices();
   /** "Compare all materials" of this part (material-compare.ts). */
-  readonly comparison = new MaterialComparison(() => this.host.changed(this));
+  readonly comparison = new MaterialComparison(
+    () => this.host.changed(this),
+    () => ({ client: this.host.client, part: this.state }),
+  );
   /** "Save or share this quote" of this part (quote-keeper.ts). */
   readonly keeper = new QuoteKeeper(() => this.host.changed(this));
 
@@ -147,26 +91,14 @@ export class PartFlow {
     private readonly host: PartHost,
     selection: Selection | null,
   ) {
-    this.s = { ...EMPTY_RUN, selection, quantityError: null };
+    this.state = { ...EMPTY_RUN, selection, quantityError: null };
+    host.addController(this.comparison);
   }
 
-  /**
-   * The estimator's features of one stage of the mesh with `settings` at its size: the first ones measured with the
-   * parse, others measured once each (a material change keeps them: no setting the estimator reads changes with the
-   * material).
-   */
-  private measure<S extends EstimateStage>(stage: S, settings: EstimateSettings): Promise<StageFeatures[S] | null> {
-    const run = this.parse;
-    const config = this.host.config;
-    if (!run || !config) return Promise.resolve(null);
-    const key = `${stage}|${this.meshScale}|${JSON.stringify(settings)}`;
-    let features = this.measured.get(key) as Promise<StageFeatures[S] | null> | undefined;
-    if (!features) {
-      const first = this.meshScale === 1 && JSON.stringify(settings) === JSON.stringify(config.slice_settings);
-      features = first ? run.first[stage] : run.measure(stage, settings, this.meshScale);
-      this.measured.set(key, features);
-    }
-    return features;
+  /** The part leaves the widget (a removed row): whatever runs stops, and its comparison stops following renders. */
+  remove(): void {
+    this.cancel();
+    this.host.removeController(this.comparison);
   }
 
   /** Starts over with `file`: whatever ran for the previous file stops. The signal aborts with the next start. */
@@ -174,13 +106,7 @@ export class PartFlow {
     this.cancel();
     const run = new AbortController();
     this.fileRun = run;
-    this.sourceFile = file;
-    this.parsed = null;
-    this.parse = null;
-    this.meshScale = 1;
-    this.measured.clear();
-    this.estimates.clear();
-    this.priced.clear();
+    this.forgetFile(file);
     this.patch({ ...EMPTY_RUN, parsing: true });
     return run.signal;
   }
@@ -199,7 +125,7 @@ export class PartFlow {
     // The upload starts now, beside the parse: the server has the file, and slices it, that much sooner.
     const sending = this.send();
     const parse = parseInWorker(file, config.max_upload_bytes, publishedSettings(config), signal);
-    this.parse = parse;
+    this.mesh.reset(parse);
     try {
       const parsed = await parse.parsed;
       this.parsed = parsed;
@@ -216,39 +142,28 @@ export class PartFlow {
       this.fail('file', e);
       return;
     }
-    // The first estimate, from the browser's own measurements, while the upload runs. The 3D preview waits for its
-    // coarse figure: drawing the first frame of a large mesh is a long task on a slow machine (seconds in software
-    // WebGL), and the request, its answer and the figure would wait behind it. Never longer than PREVIEW_WAITS_MS.
-    let drawn = false;
-    const draw = () => {
-      if (drawn || signal.aborted) return;
-      drawn = true;
-      if (this.previewWaits === draw) this.previewWaits = null;
-      this.host.showModel(this);
-    };
-    this.previewWaits = draw;
-    window.setTimeout(draw, PREVIEW_WAITS_MS);
-    if (this.multiColour) this.drawPreview();
+    // The first estimate, from the browser's own measurements, while the upload runs; the 3D preview waits for its
+    // coarse figure (first-draw.ts).
+    this.firstDraw.wait(() => this.host.showModel(this), signal);
+    if (this.multiColour) this.firstDraw.figureShown();
     else void this.estimates.request(signal);
     await this.landed(sending);
-  }
-
-  /** Draws the preview waiting for the first figure, once that figure has been painted (after the next frame). */
-  private drawPreview(): void {
-    const draw = this.previewWaits;
-    if (draw) requestAnimationFrame(() => window.setTimeout(draw, 0));
   }
 
   /** Back to nothing, keeping the choices. */
   clear(): void {
     this.cancel();
-    this.sourceFile = this.parsed = null;
-    this.parse = null;
-    this.meshScale = 1;
-    this.measured.clear();
+    this.forgetFile(null);
+    this.patch({ ...EMPTY_RUN });
+  }
+
+  /** What was known of the last file goes: its model, measurements, estimates and prices. */
+  private forgetFile(next: File | null): void {
+    this.sourceFile = next;
+    this.parsed = null;
+    this.mesh.reset(null);
     this.estimates.clear();
     this.priced.clear();
-    this.patch({ ...EMPTY_RUN });
   }
 
   /** Stops whatever runs (a removed row, a new file). */
@@ -257,40 +172,16 @@ export class PartFlow {
     this.fileRun?.abort();
     this.quoteRun?.abort();
     this.comparison.stop();
-    clearInterval(this.ticker);
-    this.ticker = 0;
+    this.countdown.stop();
   }
 
   /** One upload of the source file under the file's run; drop() stops it, or deletes the file once it has arrived. */
   private send(): Sending {
-    const client = this.host.client!;
-    const file = this.sourceFile!;
-    const stop = new AbortController();
-    this.fileRun!.signal.addEventListener('abort', () => stop.abort(), { once: true });
-    let dropped = false;
     this.patch({ uploadProgress: 0, error: null });
-    const done = (async () => {
-      for (let attempt = 1; ; attempt++) {
-        // Each part has its own single-use upload id; the shopper's token is the client's, shared by all parts.
-        const ticket = await client.uploadTicket(stop.signal);
-        try {
-          return await client.upload(ticket, file, (f) => dropped || this.patch({ uploadProgress: f }), stop.signal);
-        } catch (e) {
-          // The shopper's other files are still being read (several dropped at once): this one waits its turn, as
-          // long as the server asks, a few times, instead of failing its row.
-          if (!(e instanceof WidgetError) || e.code !== 'parse_queue_full' || attempt >= QUEUE_RETRIES) throw e;
-          await sleep(e.retryAfterMs || 1000, stop.signal);
-        }
-      }
-    })();
-    done.catch(() => undefined); // read by landed(), once the parse has accepted the file
-    const drop = () => {
-      dropped = true;
-      // Bytes still on their way stop (the server keeps nothing of a cut upload); a file it already has is deleted.
-      if (worthCutting(file.size, this.s.uploadProgress ?? 0)) stop.abort();
-      done.then((f) => client.deleteFile(f.file_id)).catch(() => undefined);
-    };
-    return { done, drop };
+    return sendFile(this.host.client!, this.sourceFile!, this.fileRun!.signal, {
+      report: (sent) => this.patch({ uploadProgress: sent }),
+      last: () => this.state.uploadProgress ?? 0,
+    });
   }
 
   /** The upload has arrived: the part is priced; or it failed, and the row says why. */
@@ -319,14 +210,14 @@ export class PartFlow {
    * these choices is shown, the quote has an estimate of its own, the part failed, or the shopper chose otherwise.
    */
   private showEstimate(key: string): void {
-    const { selection, quote, quoting, error } = this.s;
-    if (!selection || error || key !== estimateKey(selection, this.meshScale)) return;
-    if ((quote && quoting === null) || this.s.holding || this.quoteEstimated) return;
-    const estimate = this.estimates.get(selection, this.meshScale);
-    if (!estimate || this.s.pricing?.estimate === estimate) return;
-    const pricing = this.s.pricing ?? { percent: 0, estimate: null, step: null, reading: null };
+    const { selection, quote, quoting, error } = this.state;
+    if (!selection || error || key !== estimateKey(selection, this.mesh.scale)) return;
+    if ((quote && quoting === null) || this.state.holding || this.quoteEstimated) return;
+    const estimate = this.estimates.get(selection, this.mesh.scale);
+    if (!estimate || this.state.pricing?.estimate === estimate) return;
+    const pricing = this.state.pricing ?? { percent: 0, estimate: null, step: null, reading: null };
     this.patch({ quoting: quoting ?? 0, pricing: { ...pricing, estimate } });
-    this.host.emit('sq-estimate', { file_id: this.s.file?.file_id ?? null, estimate });
+    this.host.emit('sq-estimate', { file_id: this.state.file?.file_id ?? null, estimate });
   }
 
   /**
@@ -339,9 +230,9 @@ export class PartFlow {
     this.quoteRun?.abort();
     this.quoteEstimated = false;
     this.timeLeft = null;
-    const { file, selection } = this.s;
+    const { file, selection } = this.state;
     if (!file || !selection) return;
-    const known = this.knownPrice();
+    const known = this.priced.get(this.state);
     if (known) {
       this.patch({ quote: known, holding: false, quoting: null, pricing: null, added: null, error: null });
       this.host.emit('sq-quote', this.quoteDetail());
@@ -350,8 +241,9 @@ export class PartFlow {
     // The old price is not shown as if it were this choice's: the choice's estimate is, at once when it is known,
     // else as soon as the browser has measured it; the exact price follows from the slice.
     // The price shown: the exact one (nothing re-pricing it), or one already held through an earlier colour change.
-    const holding = holds && !!this.s.quote && (this.s.quoting === null || this.s.holding) && !this.s.error;
-    const estimate = holding ? null : this.estimates.get(selection, this.meshScale);
+    const holding =
+      holds && !!this.state.quote && (this.state.quoting === null || this.state.holding) && !this.state.error;
+    const estimate = holding ? null : this.estimates.get(selection, this.mesh.scale);
     this.patch({
       quoting: 0,
       holding,
@@ -361,33 +253,15 @@ export class PartFlow {
     });
     if (estimate) this.host.emit('sq-estimate', { file_id: file.file_id, estimate });
     // A coarse estimate known is shown, and the fine one still measured.
-    const settled = this.estimates.settled(selection, this.meshScale);
+    const settled = this.estimates.settled(selection, this.mesh.scale);
     if (!holding && !settled && this.fileRun && !this.multiColour) void this.estimates.request(this.fileRun.signal);
     this.debounce = window.setTimeout(() => void this.quoteNow(), delay);
-  }
-
-  /** Which file, at which size (its unit and scale), with which choices: what one exact price is for. */
-  private priceKey(): string | null {
-    const { file, selection } = this.s;
-    return file && selection
-      ? `${file.file_id}@${file.unit}×${file.scale}:${JSON.stringify(quoteRequest(selection).choices)}`
-      : null;
-  }
-
-  /** The exact price this part already has for the choices now selected, while it is far enough from expiring. */
-  private knownPrice(): Quote | null {
-    const key = this.priceKey();
-    const quote = key ? this.priced.get(key) : undefined;
-    if (!key || !quote) return null;
-    if (Date.parse(quote.expires_at) - Date.now() > REUSE_MARGIN_MS) return quote;
-    this.priced.delete(key);
-    return null;
   }
 
   private async quoteNow(): Promise<void> {
     const run = new AbortController();
     this.quoteRun = run;
-    const { file, selection } = this.s;
+    const { file, selection } = this.state;
     try {
       const quote = await fetchQuote(
         this.host.client!,
@@ -397,8 +271,7 @@ export class PartFlow {
         run.signal,
       );
       if (run.signal.aborted) return;
-      const key = this.priceKey();
-      if (key) this.priced.set(key, quote);
+      this.priced.keep(this.state, quote);
       this.patch({ quote, holding: false, quoting: null, pricing: null });
       this.host.emit('sq-quote', this.quoteDetail());
     } catch (e) {
@@ -417,27 +290,15 @@ export class PartFlow {
   private onPricing(progress: Pricing, selection: Selection): void {
     if (progress.estimate) {
       this.quoteEstimated = true;
-      this.estimates.keep(selection, this.meshScale, progress.estimate);
+      this.estimates.keep(selection, this.mesh.scale, progress.estimate);
     }
-    const estimate = progress.estimate ?? this.estimates.get(selection, this.meshScale);
-    const fresh = estimate && estimate !== this.s.pricing?.estimate;
+    const estimate = progress.estimate ?? this.estimates.get(selection, this.mesh.scale);
+    const fresh = estimate && estimate !== this.state.pricing?.estimate;
     const now = Date.now();
     if (progress.reading) this.timeLeft = followTimeLeft(this.timeLeft, progress.reading, now);
     this.patch({ quoting: progress.percent, pricing: { ...progress, estimate, timeLeft: this.timeLeft, now } });
-    if (fresh && this.s.file) this.host.emit('sq-estimate', { file_id: this.s.file.file_id, estimate: estimate! });
-  }
-
-  /** Counts the time left down on screen while a slice runs, between the job's reads; stops with it. */
-  private syncTicker(): void {
-    const counting = this.s.quoting !== null && !!this.s.pricing?.timeLeft;
-    if (counting && !this.ticker)
-      this.ticker = window.setInterval(() => {
-        if (this.s.pricing) this.patch({ pricing: { ...this.s.pricing, now: Date.now() } });
-      }, TICK_MS);
-    else if (!counting && this.ticker) {
-      clearInterval(this.ticker);
-      this.ticker = 0;
-    }
+    if (fresh && this.state.file)
+      this.host.emit('sq-estimate', { file_id: this.state.file.file_id, estimate: estimate! });
   }
 
   /**
@@ -450,19 +311,19 @@ export class PartFlow {
 
   /** The size question (unit offer) waits for the shopper's answer: nothing is sold at a size in doubt. */
   get unitPending(): boolean {
-    return unitQuestion(this.s.file, this.s.unitKept) !== null;
+    return unitQuestion(this.state.file, this.state.unitKept) !== null;
   }
 
   /** Whether the cart call may go now: priced, the size settled, the quantity valid, nothing running. */
   get addable(): boolean {
-    const { quote, file, selection } = this.s;
+    const { quote, file, selection } = this.state;
     return (
       !!quote &&
       !!file &&
       !!selection &&
-      !this.s.adding &&
-      this.s.quoting === null &&
-      !this.s.quantityError &&
+      !this.state.adding &&
+      this.state.quoting === null &&
+      !this.state.quantityError &&
       !this.unitPending
     );
   }
@@ -482,62 +343,54 @@ export class PartFlow {
       return this.addedToCart(await this.host.client!.addToCart(request.quote_id, request.quantity));
     } catch (e) {
       this.patch({ adding: false });
-      const err = toWidgetError(e);
-      if (REPRICE.has(err.code)) this.fail('quote', new WidgetError(err.code, err.message, true));
-      else this.fail('cart', err);
+      this.refusedByCart(toWidgetError(e));
       return null;
     }
   }
 
+  /** The cart refused this part's line: an expired or stale price, which Try again prices afresh, or the cart's own. */
+  refusedByCart(err: WidgetError): void {
+    if (REPRICE.has(err.code)) this.fail('quote', new WidgetError(err.code, err.message, true));
+    else this.fail('cart', err);
+  }
+
   /** What the cart call sends for this part, or null when it may not go now (see `addable`). */
   cartRequest(): { quote_id: string; quantity: number } | null {
-    return this.addable ? { quote_id: this.s.quote!.quote_id, quantity: this.s.selection!.quantity } : null;
+    return this.addable ? { quote_id: this.state.quote!.quote_id, quantity: this.state.selection!.quantity } : null;
   }
 
   /** The server accepted this part's line: the row says so; the line as `sq-add-to-cart` reports it. */
   addedToCart(line: CartLine): AddToCartDetail {
-    const { file, model } = this.s;
-    const { cached: _cached, ...priced } = this.quoteDetail();
-    const cartLine: PricedLine = {
-      ...priced,
-      quantity: line.quantity,
-      unit_price: line.unit_price,
-      total_price: line.total_price,
-      currency: line.currency,
-      expires_at: line.expires_at,
-      signature: line.signature,
-    };
-    const detail: AddToCartDetail = {
-      ...cartLine,
-      cart_line_id: line.cart_line_id,
-      file_revision: line.file_revision,
-      file_name: model?.name ?? file!.name,
-      subtotal: line.subtotal,
-      minimum_unit_price: line.minimum_unit_price ?? null,
-      minimum_line_adjustment: line.minimum_line_adjustment,
-      summary: lineSummary(cartLine, this.host.locale),
-      thumbnail: this.host.thumbnail(this),
-    };
+    const { file, model } = this.state;
+    const priced = pricedAsLine(this.quoteDetail(), line);
+    const detail = cartLineDetail(priced, line, model?.name ?? file!.name, this.host.locale, this.host.thumbnail(this));
     this.patch({ adding: false, added: line });
     return detail;
   }
 
   /** The shopper accepted the unit offer: the server re-reads the upload, the preview and price follow. */
   async rescale(): Promise<void> {
-    const { file, model } = this.s;
+    const { file, model } = this.state;
     const config = this.host.config;
     const offer = unitOffer(file);
-    if (!file || !offer || !config || this.s.rescaling) return;
-    this.patch({ rescaling: true, error: null });
-    try {
+    if (!file || !offer || !config || this.state.rescaling) return;
+    await this.rescaling(async () => {
       const scaled = await this.host.client!.rescale(file.file_id, offer.request);
-      this.meshScale *= offer.factor;
+      this.mesh.scale *= offer.factor;
       if (this.parsed && model) {
         this.parsed = scaleParsed(this.parsed, offer.factor);
         this.patch({ model: summarize(model.name, this.parsed, config.build_volume) });
         this.host.showModel(this);
       }
       this.patch({ file: scaled, rescaling: false });
+    });
+  }
+
+  /** Runs a rescale on the server (`step`), then prices the part at its new size; a failure is the file's. */
+  private async rescaling(step: () => Promise<void>): Promise<void> {
+    this.patch({ rescaling: true, error: null });
+    try {
+      await step();
     } catch (e) {
       this.patch({ rescaling: false });
       this.fail('file', e);
@@ -551,39 +404,26 @@ export class PartFlow {
    * the widget had refused it before upload, rescaled on the server (POST /v2/file/scale), then priced.
    */
   async scaleTo(percent: number): Promise<void> {
-    const { model } = this.s;
+    const { model } = this.state;
     const config = this.host.config;
-    if (!this.parsed || !model || !config || this.s.rescaling) return;
+    if (!this.parsed || !model || !config || this.state.rescaling) return;
     const factor = percent / 100;
     const parsed = scaleParsed(this.parsed, factor);
     const scaledModel = summarize(model.name, parsed, config.build_volume);
     if (!scaledModel.fits) return this.fail('file', doesNotFit(scaledModel.size, config.build_volume));
-    this.patch({ rescaling: true, error: null });
-    try {
-      const file = this.s.file ?? (await this.uploadNow());
+    await this.rescaling(async () => {
+      const file = this.state.file ?? (await uploadAtOnce(this.host.client!, this.sourceFile!));
       const scaled = await this.host.client!.rescale(file.file_id, { scale: +(file.scale * factor).toPrecision(6) });
       this.parsed = parsed;
-      this.meshScale *= factor;
+      this.mesh.scale *= factor;
       this.patch({ file: scaled, model: scaledModel, rescaling: false });
       this.host.showModel(this);
-    } catch (e) {
-      this.patch({ rescaling: false });
-      this.fail('file', e);
-      return;
-    }
-    this.scheduleQuote(0);
-  }
-
-  /** Uploads the part (refused before upload for its size) so that the server can rescale it. */
-  private async uploadNow() {
-    const client = this.host.client!;
-    const ticket = await client.uploadTicket();
-    return client.upload(ticket, this.sourceFile!, () => undefined);
+    });
   }
 
   /** "Try again" on this part's upload or quote (the host repeats the configuration and the cart call). */
   retry(): void {
-    const stage = this.s.error?.stage;
+    const stage = this.state.error?.stage;
     this.patch({ error: null });
     if (stage === 'upload' && this.fileRun) void this.upload();
     else if (stage === 'quote') this.scheduleQuote(0);
@@ -591,7 +431,7 @@ export class PartFlow {
 
   select(field: keyof Selection, raw: string): void {
     const config = this.host.config;
-    const { selection } = this.s;
+    const { selection } = this.state;
     if (!config || !selection) return;
     if (field === 'quantity') {
       const checked = checkQuantity(config, raw);
@@ -600,14 +440,14 @@ export class PartFlow {
         this.patch({ quantityError: checked.error, added: null });
         return;
       }
-      const changed = checked.quantity !== selection.quantity || this.s.quantityError !== null;
+      const changed = checked.quantity !== selection.quantity || this.state.quantityError !== null;
       this.patch({
         selection: { ...selection, quantity: checked.quantity },
         quantityError: null,
-        added: changed ? null : this.s.added,
+        added: changed ? null : this.state.added,
       });
       // The price per piece does not change with the quantity: no new slice, only a new total.
-      if (changed && this.s.quote && this.s.quoting === null) this.host.emit('sq-quote', this.quoteDetail());
+      if (changed && this.state.quote && this.state.quoting === null) this.host.emit('sq-quote', this.quoteDetail());
       return;
     }
     const next =
@@ -620,106 +460,35 @@ export class PartFlow {
   }
 
   patch(change: Partial<PartState>): void {
-    this.s = { ...this.s, ...change };
-    this.syncTicker();
+    this.state = { ...this.state, ...change };
+    this.countdown.follow(this.state.quoting !== null && !!this.state.pricing?.timeLeft);
     this.host.changed(this);
   }
 
   fail(stage: Stage, e: unknown): void {
     const err = toWidgetError(e);
     // A price the cart refused (expired, made at an earlier size) is never shown again: Try again prices anew.
-    if (stage === 'quote')
-      for (const [key, q] of this.priced) if (q.quote_id === this.s.quote?.quote_id) this.priced.delete(key);
+    if (stage === 'quote') this.priced.forget(this.state.quote?.quote_id);
     const limit = err.slicerLimit;
     this.patch({
       error: { ...err.detail, stage, ...(limit ? { slicerLimit: limit } : {}) },
-      ...(limit ? { overLimit: learnOverLimit(this.s.overLimit, this.s.file, this.s.selection, limit) } : {}),
+      ...(limit
+        ? { overLimit: learnOverLimit(this.state.overLimit, this.state.file, this.state.selection, limit) }
+        : {}),
     });
     this.host.emit('sq-error', err.detail);
   }
 
   /** The line total shown: unit price × quantity, raised to the shop's minimum line price. */
   lineTotal(): number | null {
-    const { quote, selection, quantityError } = this.s;
+    const { quote, selection, quantityError } = this.state;
     const config = this.host.config;
     if (!quote || !selection || !config || quantityError) return null;
     return lineTotal(quote, selection.quantity, config);
   }
 
+  /** The part's quote as `sq-quote` reports it. */
   quoteDetail(): QuoteDetail {
-    const { quote, file, selection } = this.s;
-    const config = this.host.config!;
-    const q = quote!,
-      sel = selection!;
-    const quality = findQuality(config, q.choices?.quality ?? sel.quality);
-    return {
-      quote_id: q.quote_id,
-      file_id: file!.file_id,
-      material: q.choices?.material ?? sel.material,
-      color: q.choices?.color ?? sel.color,
-      quality: quality?.id ?? sel.quality,
-      quality_label: quality?.label ?? '',
-      layer_height: quality?.layer_height ?? 0,
-      fill_density: q.choices?.infill ?? sel.infill,
-      quantity: sel.quantity,
-      expires_at: q.expires_at,
-      unit_price: q.total_price,
-      total_price: lineTotal(q, sel.quantity, config),
-      currency: q.currency,
-      estimated_time: q.estimated_time,
-      estimated_time_seconds: q.estimated_time_seconds,
-      filament_weight: q.filament_weight,
-      placement: q.placement ?? null,
-      signature: q.signature,
-      cached: q.cached ?? false,
-    };
+    return quoteDetail(this.state, this.host.config!);
   }
-}
-
-/** An upload under way beside the parse. */
-interface Sending {
-  done: Promise<FileRecord>;
-  drop(): void;
-}
-
-/** The shop's published slice settings, as the estimator reads them (the fields it needs are all there). */
-const publishedSettings = (config: WidgetConfig): EstimateSettings | null =>
-  (config.slice_settings as EstimateSettings | null | undefined) ?? null;
-
-function summarize(name: string, parsed: ParsedPreview, volume: BuildVolume): ModelSummary {
-  // The server turns or lays down a model that does not fit as uploaded, and may lay a long one diagonally
-  // across the plate: only what cannot fit either way is refused here, before any upload.
-  const [short = 0, , long = 0] = [...parsed.size].sort((a, b) => a - b);
-  const [low = 0, mid = 0, high = 0] = [volume.x, volume.y, volume.z].sort((a, b) => a - b);
-  const fits = short <= low && long <= Math.hypot(mid, high);
-  return { name, size: parsed.size, volume: parsed.volume, triangles: parsed.triangles, fits };
-}
-
-/** The preview of a model rescaled on the server by `factor`. */
-function scaleParsed(p: ParsedPreview, factor: number): ParsedPreview {
-  const grow = (v: [number, number, number]) => v.map((x) => x * factor) as [number, number, number];
-  return {
-    ...p,
-    positions: p.positions.map((x) => x * factor),
-    size: grow(p.size),
-    min: grow(p.min),
-    volume: p.volume * factor ** 3,
-  };
-}
-
-function tooLarge(size: number, limit: number): WidgetError {
-  const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
-  return new WidgetError(
-    'file_too_large',
-    `The file is ${mb(size)}; this shop accepts files up to ${mb(limit)}.`,
-    false,
-  );
-}
-
-function doesNotFit(size: [number, number, number], v: BuildVolume): WidgetError {
-  return new WidgetError(
-    'does_not_fit',
-    `The model (${dimensions(size)}) does not fit the printer's ${dimensions([v.x, v.y, v.z])} build volume.`,
-    false,
-  );
 }

@@ -8,7 +8,8 @@ import { repeat } from 'lit/directives/repeat.js';
 import { currencyDigits } from '../../shared/pricing.ts';
 import { sumAmounts } from '../../shared/line-price.ts';
 import { dimensions, duration, grams, money } from './format.ts';
-import { type PartFlow, type PartStatus, partStatus } from './part-flow.ts';
+import type { PartFlow } from './part-flow.ts';
+import { type PartStatus, partStatus } from './part-status.ts';
 import type { ShopState, StageError } from './state.ts';
 import type { Quote, Selection } from './types.ts';
 import { renderUnitOffer, renderUnitPending, unitQuestion } from './unit-offer.ts';
@@ -151,14 +152,14 @@ function renderDrop(s: Shop, count: number, maxParts: number, h: PartsHandlers):
   `;
 }
 
-const fileNameOf = (part: PartFlow) => part.s.model?.name ?? part.sourceFile?.name ?? 'model';
+const fileNameOf = (part: PartFlow) => part.state.model?.name ?? part.sourceFile?.name ?? 'model';
 
 /** The names the notes about "Add all to cart" give the rows ("part 2 (lid.stl)"), and which the shop prices itself. */
 const named = (s: Shop, parts: PartFlow[]): NamedRow[] =>
   parts.map((part, i) => ({ part, name: `part ${i + 1} (${fileNameOf(part)})`, byShop: byShop(s, part) }));
 
 /** A priced row above the merchant's `request_quote_above`: Request a quote in its row, never added with the others. */
-const byShop = (s: Shop, part: PartFlow) => aboveRule({ ...part.s, config: s.config });
+const byShop = (s: Shop, part: PartFlow) => aboveRule({ ...part.state, config: s.config });
 
 function renderRow(
   s: Shop,
@@ -167,7 +168,7 @@ function renderRow(
   thumbnail: string | undefined,
   h: PartsHandlers,
 ): TemplateResult {
-  const p = part.s;
+  const p = part.state;
   const status = partStatus(p);
   const fileName = fileNameOf(part);
   const name = `part ${index + 1}: ${fileName}`;
@@ -223,7 +224,7 @@ function renderRow(
  * (only the colour changed), never dimmed as if it were still current.
  */
 function renderRowPrice(s: Shop, part: PartFlow): TemplateResult | typeof nothing {
-  const p = part.s;
+  const p = part.state;
   if (p.error) return nothing;
   if (p.quoting !== null && p.pricing?.estimate)
     return html`<div class="part-price" part="row-price">${renderEstimate(p.pricing, s)}</div>`;
@@ -276,7 +277,7 @@ function renderRowMore(
   row: { idPrefix: string; name: string },
   h: PartsHandlers,
 ): TemplateResult | typeof nothing {
-  const p = part.s;
+  const p = part.state;
   if (!s.config || !p.quote || p.error) return nothing;
   const { comparison, keeper } = part;
   const compare = { compare: () => h.compare(part), select: (f: keyof Selection, v: string) => h.select(part, f, v) };
@@ -303,15 +304,15 @@ function renderRowFacts(q: Quote, s: Shop): TemplateResult {
 /** The total and the count by status, in one polite live region: what changed is announced once. */
 function renderSummary(s: Shop, parts: PartFlow[]): TemplateResult {
   const counts = new Map<PartStatus, number>();
-  for (const p of parts) counts.set(partStatus(p.s), (counts.get(partStatus(p.s)) ?? 0) + 1);
+  for (const p of parts) counts.set(partStatus(p.state), (counts.get(partStatus(p.state)) ?? 0) + 1);
   // A price at a size in doubt is not counted: it is not a price to sell until the shopper answered. Nor one the
   // shop prices itself (its rule): Add all to cart leaves it to its request.
-  const byRule = parts.filter((p) => partStatus(p.s) === 'priced' && byShop(s, p)).length;
-  const priced = parts.filter((p) => partStatus(p.s) === 'priced' && p.lineTotal() !== null && !byShop(s, p));
+  const byRule = parts.filter((p) => partStatus(p.state) === 'priced' && byShop(s, p)).length;
+  const priced = parts.filter((p) => partStatus(p.state) === 'priced' && p.lineTotal() !== null && !byShop(s, p));
   const failed = counts.get('failed') ?? 0;
   const toConfirm = counts.get('confirm-size') ?? 0;
   const working = parts.length - (counts.get('priced') ?? 0) - failed - toConfirm;
-  const currency = priced[0]?.s.quote?.currency;
+  const currency = priced[0]?.state.quote?.currency;
   const total = currency
     ? sumAmounts(
         priced.map((p) => p.lineTotal()!),
@@ -339,12 +340,13 @@ function renderSummary(s: Shop, parts: PartFlow[]): TemplateResult {
 }
 
 function renderAddAll(s: Shop, parts: PartFlow[], m: PartsState, h: PartsHandlers): TemplateResult {
-  const statuses = parts.map((p) => partStatus(p.s));
-  const invalid = parts.some((p) => p.s.quantityError);
+  const statuses = parts.map((p) => partStatus(p.state));
+  const invalid = parts.some((p) => p.state.quantityError);
   // A row that failed is not added: its size question holds nothing back.
-  const sizeInDoubt = parts.some((p) => p.unitPending && !p.s.error);
+  const sizeInDoubt = parts.some((p) => p.unitPending && !p.state.error);
   // Not disabled while adding: focus would leave the button the shopper just pressed.
-  const blocked = !parts.some((p) => p.s.quote && p.s.file && !p.s.error && !byShop(s, p)) || invalid || sizeInDoubt;
+  const blocked =
+    !parts.some((p) => p.state.quote && p.state.file && !p.state.error && !byShop(s, p)) || invalid || sizeInDoubt;
   // Busy for a moment (parts still being priced, adding): aria-disabled, so keyboard focus stays on the button.
   const busy = m.adding || statuses.some((st) => st !== 'priced' && st !== 'failed');
   return html`

@@ -3,7 +3,8 @@
 // copied on request, and its PDF. The box is drawn by kept-link.ts; what a link opens is kept-quote.ts.
 import type { WidgetApi } from './api.ts';
 import { toWidgetError } from './errors.ts';
-import { copyLink, savePdf, type KeepState } from './kept-link.ts';
+import { copyLink, savePdf } from './kept-link.ts';
+import type { KeepState } from './kept-types.ts';
 import { shareUrl } from './kept-quote.ts';
 import type { Quote } from './types.ts';
 

@@ -99,6 +99,27 @@ export function contactProblems(name: string, email: string, note: string): Part
   return errors;
 }
 
+/** The contact a form holds, trimmed, with what is wrong with it as typed and the first field to mend. */
+export interface Contact {
+  name: string;
+  email: string;
+  note: string;
+  errors: Partial<Record<ContactField, string>>;
+  first: ContactField | undefined;
+}
+
+export function readContact(form: HTMLFormElement): Contact {
+  const data = new FormData(form);
+  const [name, email, note] = (['name', 'email', 'note'] as const).map((f) => String(data.get(f) ?? ''));
+  const errors = contactProblems(name!, email!, note!);
+  const first = (['name', 'email', 'note'] as ContactField[]).find((f) => errors[f]);
+  return { name: name!.trim(), email: email!.trim(), note: note!.trim(), errors, first };
+}
+
+/** The page the request was sent from, for the shop; none when the server would refuse its address. */
+export const requestPage = (): { page?: string } =>
+  location.href.length <= 2000 && /^https?:/.test(location.href) ? { page: location.href } : {};
+
 const WHY: Record<RequestReason, string> = {
   no_cart:
     'No cart on this page took your part. Leave your name and e-mail, and the shop will send you a link to order it.',

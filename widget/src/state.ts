@@ -1,7 +1,7 @@
 // What the element knows at any moment; the view renders it and nothing else.
 import type { SlicerLimit } from './errors.ts';
 import type { CurrencyDisplay } from './format.ts';
-import type { KeepState } from './kept-quote.ts';
+import type { KeepState } from './kept-types.ts';
 import type { OverLimit } from './over-limit.ts';
 import type { CartLine, ErrorDetail, FileRecord, Quote, Selection, WidgetConfig, Pricing } from './types.ts';
 

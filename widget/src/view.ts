@@ -13,7 +13,8 @@ import { shopperMessage } from './shopper-messages.ts';
 import { renderUnitOffer, renderUnitPending, unitQuestion } from './unit-offer.ts';
 import { OVER_LIMIT_MARK, overLimitNow } from './over-limit.ts';
 import { renderPlacementNote, renderScaleControl } from './fit-scale.ts';
-import { renderKeep, type KeptHandlers } from './kept-quote.ts';
+import { renderKeep } from './kept-link.ts';
+import type { KeptHandlers } from './kept-types.ts';
 import { renderRequest, type RequestHandlers, type RequestReason, type RequestState } from './quote-request.ts';
 
 export interface Handlers {
