@@ -1,11 +1,11 @@
 // Component tests of <slice-quote> in Debian's Chromium, against a real slicequote server that this
 // config starts (widget key allowed for the test page's origin). The tests load the built bundle from
 // the server's /widget/slice-quote.js, exactly as a shop page does; GET /__sq-env tells them where.
-import { chromeLauncher } from '@web/test-runner-chrome';
-import { esbuildPlugin } from '@web/dev-server-esbuild';
-import { tsImport } from 'tsx/esm/api';
 
 import { readFile } from 'node:fs/promises';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { tsImport } from 'tsx/esm/api';
 
 const { chromiumMissing, startWidgetEnv, CHROMIUM, CHROMIUM_ARGS } = await tsImport(
   './test/e2e/widget-env.ts',

@@ -8,9 +8,9 @@
 // and the attacker uploads' answers and times. Bounded: 80 honest and 38 attacker uploads.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startMeasuredServer, type MeasuredServer } from '../test/helpers/server-process.ts';
 import { uploadFrom } from '../test/helpers/from-address.ts';
 import { hostile3mf, hostileCase, instancingBomb, slowWithinRatio3mf } from '../test/helpers/hostile.ts';
+import { type MeasuredServer, startMeasuredServer } from '../test/helpers/server-process.ts';
 
 const HONEST_UPLOADS = 20;
 const ATTACKERS = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5'];

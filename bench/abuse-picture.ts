@@ -5,12 +5,13 @@
 // largest mesh a picture reads (16 MiB of the same triangles; PrusaSlicer cannot load such a mesh, so it has no
 // quote and is handed to the server's picture maker directly) while /healthz is asked again. The same /healthz
 // loop runs alone first. Bounded: 200 requests alone, at most 5000 in each run, loopback only.
-import { performance } from 'node:perf_hooks';
+
 import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pictureBombObj } from '../test/helpers/picture-bomb.ts';
 import { merchantShop, startTestServer, type TestServer } from '../test/helpers/server.ts';
 import { widgetShopper } from '../test/helpers/shopper.ts';
-import { pictureBombObj } from '../test/helpers/picture-bomb.ts';
 
 const SHOP = 'https://picture-bomb.example';
 const ATTACKERS = ['127.0.0.40', '127.0.0.41', '127.0.0.42', '127.0.0.43', '127.0.0.44'];

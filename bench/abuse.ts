@@ -5,11 +5,11 @@
 // beside the attacker, in the same run, on the embedded defaults (PGlite, in-process workers, one slicer slot per
 // core). Bounded: a fixed number of requests, loopback only.
 import { performance } from 'node:perf_hooks';
-import { merchantShop, startTestServer, type ApiClient, type TestServer } from '../test/helpers/server.ts';
-import { boxesObj } from '../test/helpers/meshes.ts';
-import { tetraCloudObj, torusGridObj } from '../test/helpers/solids.ts';
 import { quantile } from '../shared/estimate/least-squares.ts';
+import { boxesObj } from '../test/helpers/meshes.ts';
 import { until } from '../test/helpers/poll.ts';
+import { type ApiClient, merchantShop, startTestServer, type TestServer } from '../test/helpers/server.ts';
+import { tetraCloudObj, torusGridObj } from '../test/helpers/solids.ts';
 
 const HONEST_SHOP = 'https://honest-shop.example';
 const TARGET_SHOP = 'https://target-shop.example';

@@ -1,17 +1,18 @@
 // End-to-end benchmarks through the HTTP API of a real server (PGlite, local disk, in-process workers).
+
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { loadConfig } from '../server/config.ts';
-import { buildDeps, serve, type Running } from '../server/start.ts';
-import { openPglite } from '../server/db/index.ts';
 import { createApiToken } from '../server/accounts/api-tokens.ts';
 import { insertAccount } from '../server/accounts/sql.ts';
-import { buildSliceConfig } from '../server/slicer/config.ts';
+import { loadConfig } from '../server/config.ts';
+import { openPglite } from '../server/db/index.ts';
 import { newId } from '../server/ids.ts';
-import { startMeasuredServer, type MeasuredServer } from '../test/helpers/server-process.ts';
+import { buildSliceConfig } from '../server/slicer/config.ts';
+import { buildDeps, type Running, serve } from '../server/start.ts';
+import { type MeasuredServer, startMeasuredServer } from '../test/helpers/server-process.ts';
 
 const run = promisify(execFile);
 export const median = (xs: number[]): number => {

@@ -6,16 +6,16 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import {
+  type CoarseCalibration,
+  type CoarseSample,
   DEFAULT_COARSE_CALIBRATION,
   extractCoarseFeatures,
   fitCoarseCalibration,
   predictCoarse,
-  type CoarseCalibration,
-  type CoarseSample,
 } from '../shared/estimate/index.ts';
 import { detectFormat, parseModel } from '../shared/model/index.ts';
-import { VARIANTS, type BenchModel } from './estimate-corpus.ts';
-import { median, round, rowsFrom, summary, type Pair, type Row } from './estimate-rows.ts';
+import { type BenchModel, VARIANTS } from './estimate-corpus.ts';
+import { median, type Pair, type Row, round, rowsFrom, summary } from './estimate-rows.ts';
 
 export function coarseSamplesOf(pairs: Pair[]): CoarseSample[] {
   return pairs.map(({ model, variant, real }) => ({

@@ -10,10 +10,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path, { join } from 'node:path';
-import { detectFormat, parseModel, writeCanonicalObj, type Mesh } from '../shared/model/index.ts';
-import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
 import { buildSliceConfig } from '../server/slicer/config.ts';
 import { detectSlicer, sliceOnce } from '../server/slicer/engine.ts';
+import { detectFormat, type Mesh, parseModel, writeCanonicalObj } from '../shared/model/index.ts';
+import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
 import { BRIDGE_OBJ, T_SHAPE_OBJ, WEDGE_OBJ } from '../test/helpers/meshes.ts';
 import {
   boxObj,

@@ -1,8 +1,8 @@
 // The estimator benchmark's rows: one (model, setting) pair's estimate against its real slice, and the summaries the
 // tables print (median and 90th percentile of the errors, range coverage and width). Shared by bench/estimate.ts
 // and bench/estimate-coarse.ts.
-import { scaleFromExact, type Calibration, type Estimate } from '../shared/estimate/index.ts';
-import { VARIANTS, type BenchModel, type RealSlice, type Variant } from './estimate-corpus.ts';
+import { type Calibration, type Estimate, scaleFromExact } from '../shared/estimate/index.ts';
+import { type BenchModel, type RealSlice, VARIANTS, type Variant } from './estimate-corpus.ts';
 
 export interface Pair {
   model: BenchModel;

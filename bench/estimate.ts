@@ -7,20 +7,20 @@
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { detectSlicer } from '../server/slicer/engine.ts';
 import {
-  DEFAULT_CALIBRATION,
-  extractFeatures,
-  fitCalibration,
-  predict,
   type Calibration,
   type CalibrationSample,
+  DEFAULT_CALIBRATION,
+  extractFeatures,
   type FeatureOptions,
   type Features,
+  fitCalibration,
+  predict,
 } from '../shared/estimate/index.ts';
-import { detectSlicer } from '../server/slicer/engine.ts';
-import { benchModels, MODELS_DIR, pairId, realSlices, VARIANTS, type BenchModel } from './estimate-corpus.ts';
 import { benchCoarse, coarseLatency, stagesTable } from './estimate-coarse.ts';
-import { median, pct, quantileOf, round, rowsFrom, summary, type Pair, type Row } from './estimate-rows.ts';
+import { type BenchModel, benchModels, MODELS_DIR, pairId, realSlices, VARIANTS } from './estimate-corpus.ts';
+import { median, type Pair, pct, quantileOf, type Row, round, rowsFrom, summary } from './estimate-rows.ts';
 
 /** Real slices of every pair that sliced, and the pairs that did not. */
 export async function collectPairs(models: BenchModel[]): Promise<{ pairs: Pair[]; failed: string[] }> {

@@ -3,7 +3,7 @@
 // resident memory during that upload (VmHWM, reset before each). Then pairs of uploads at once: two
 // amplifying XML files, and two of the heaviest geometry the caps let through.
 import { HOSTILE_CASES, hostileCase, largestAccepted3mf } from '../test/helpers/hostile.ts';
-import { startMeasuredServer, type MeasuredServer } from '../test/helpers/server-process.ts';
+import { type MeasuredServer, startMeasuredServer } from '../test/helpers/server-process.ts';
 
 const MiB = 1024 * 1024;
 

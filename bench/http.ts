@@ -3,13 +3,14 @@
 // process on the same machine measured in the same run (before the servers and after them): the ceiling. These
 // machines are noisy, and the load generator shares the cores with the server, so the ratio to the ceiling is the
 // figure to compare across runs, not the requests per second. Also the server's memory 3 s and 30 s after start.
+
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
-import { startMeasuredServer } from '../test/helpers/server-process.ts';
 import { freePort } from '../test/helpers/process.ts';
+import { startMeasuredServer } from '../test/helpers/server-process.ts';
 import { idleRss } from './api.ts';
 
 const DURATION_S = 10;

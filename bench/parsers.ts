@@ -1,9 +1,9 @@
 // Parser benchmark: median wall time to parse + weld + measure a few corpus models, and the
 // canonical OBJ write. Returns plain numbers (milliseconds); bench/run.ts prints them.
 import { readFileSync } from 'node:fs';
-import { parseModel, writeCanonicalObj, type ModelFormat } from '../shared/model/index.ts';
-import { corpusPath } from '../test/helpers/corpus.ts';
 import { convexHullXY, describeShape } from '../server/mesh/footprint.ts';
+import { type ModelFormat, parseModel, writeCanonicalObj } from '../shared/model/index.ts';
+import { corpusPath } from '../test/helpers/corpus.ts';
 
 const CASES: { name: string; file: string[]; format: ModelFormat }[] = [
   { name: '3DBenchy.stl', file: ['stl', '3DBenchy.stl'], format: 'stl' },

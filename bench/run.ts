@@ -2,24 +2,25 @@
 // corpus with the server's peak memory, scale-out over worker processes, and the instant estimator against real
 // slices. `npm run bench -- hostile` runs one part.
 // Medians and ratios, with the machine noted: these machines are noisy, so compare ratios, not seconds.
+
+import { existsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
-import { existsSync } from 'node:fs';
-import { benchUploadAndQuote, benchBigUpload } from './api.ts';
-import { benchSettingChange, benchSlicer } from './slicer.ts';
-import { benchParsers } from './parsers.ts';
-import { benchWidget } from './widget.ts';
-import { benchHostile } from './hostile.ts';
-import { benchScale } from './scale.ts';
-import { benchHttp } from './http.ts';
-import { benchHttpProfile } from './http-profile.ts';
-import { benchHttpGuard } from './http-guard.ts';
-import { benchEstimate } from './estimate.ts';
-import { benchAbuseParse } from './abuse-parse.ts';
-import { benchSliceCost } from './slice-cost.ts';
 import { abuseTable, benchAbuse, benchTwoAccounts } from './abuse.ts';
+import { benchAbuseParse } from './abuse-parse.ts';
 import { benchAbusePicture } from './abuse-picture.ts';
+import { benchBigUpload, benchUploadAndQuote } from './api.ts';
+import { benchEstimate } from './estimate.ts';
+import { benchHostile } from './hostile.ts';
+import { benchHttp } from './http.ts';
+import { benchHttpGuard } from './http-guard.ts';
+import { benchHttpProfile } from './http-profile.ts';
+import { benchParsers } from './parsers.ts';
 import { benchPrinters, benchSlicerInstall } from './printers.ts';
+import { benchScale } from './scale.ts';
+import { benchSliceCost } from './slice-cost.ts';
+import { benchSettingChange, benchSlicer } from './slicer.ts';
+import { benchWidget } from './widget.ts';
 
 const modelsDir = path.resolve('test', 'fixtures', 'models');
 if (!existsSync(modelsDir)) {

@@ -2,17 +2,16 @@
 // one API process on PostgreSQL, and how long an idle worker in another process takes to start a new job
 // (PostgreSQL LISTEN/NOTIFY; polling alone would take up to a second).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { cpus } from 'node:os';
-import { bareSliceCores } from './slicer.ts';
-import { spawnServer, type ServerProcess } from '../test/helpers/process.ts';
-import { ApiClient } from '../test/helpers/server.ts';
-import { privateSchema } from '../test/helpers/server-process.ts';
+import { createApiToken } from '../server/accounts/api-tokens.ts';
+import { insertAccount } from '../server/accounts/sql.ts';
 import type { Db } from '../server/db/index.ts';
 import { migrate } from '../server/db/migrate.ts';
-import { insertAccount } from '../server/accounts/sql.ts';
-import { createApiToken } from '../server/accounts/api-tokens.ts';
+import { type ServerProcess, spawnServer } from '../test/helpers/process.ts';
+import { ApiClient } from '../test/helpers/server.ts';
+import { privateSchema } from '../test/helpers/server-process.ts';
+import { bareSliceCores } from './slicer.ts';
 
 const SECRET = 'bench-scale-secret-0123456789-0123456789';
 const JOBS = 6;

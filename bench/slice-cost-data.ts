@@ -1,16 +1,16 @@
 // Real slice durations for the slice cost model (server/slicer/cost.ts): every (model, settings) pair is sliced by
 // the engine the server uses and timed, then stored with the model's measurements. The models are split once and
 // for all: the coefficients are fitted on TRAIN and the error is reported on HELD_OUT (bench/slice-cost.ts).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
-import { detectFormat, measure, parseModel, writeCanonicalObj, type Mesh } from '../shared/model/index.ts';
-import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { buildSliceConfig } from '../server/slicer/config.ts';
-import { costInputsOf, type CostInputs } from '../server/slicer/cost.ts';
+import { type CostInputs, costInputsOf } from '../server/slicer/cost.ts';
+import { detectFormat, type Mesh, measure, parseModel, writeCanonicalObj } from '../shared/model/index.ts';
+import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
 import { prismZObj, regularPolygon, sphereObj, tetraCloudObj, torusGridObj, tubeObj } from '../test/helpers/solids.ts';
 
 export interface CostSample {

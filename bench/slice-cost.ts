@@ -4,7 +4,7 @@
 // a fresh fit, so a change of machine or slicer shows.
 import { COST_COEFFICIENTS, COST_TERM_NAMES, costTerms, referenceSeconds } from '../server/slicer/cost.ts';
 import { fitRelativeRidge, quantile } from '../shared/estimate/least-squares.ts';
-import { costSamples, type CostSample } from './slice-cost-data.ts';
+import { type CostSample, costSamples } from './slice-cost-data.ts';
 
 const errors = (samples: CostSample[], coefficients: readonly number[]) =>
   samples.map((s) => Math.abs(referenceSeconds(s.inputs, coefficients) / s.seconds! - 1)).sort((a, b) => a - b);

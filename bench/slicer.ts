@@ -9,10 +9,10 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path, { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import { buildSliceConfig } from '../server/slicer/config.ts';
-import { detectSlicer, sliceOnce, DEFAULT_BINARY, type SlicerInfo } from '../server/slicer/engine.ts';
+import { DEFAULT_BINARY, detectSlicer, type SlicerInfo, sliceOnce } from '../server/slicer/engine.ts';
 import { createSlicePool } from '../server/slicer/pool.ts';
+import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import { boot, upload } from './api.ts';
 
 const run = promisify(execFile);

@@ -16,8 +16,6 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { corpusPath } from '../test/helpers/corpus.ts';
-import { bareSliceMs } from './slicer.ts';
 import {
   chromiumMissing,
   ensureWidgetBuilt,
@@ -26,6 +24,8 @@ import {
   WIDGET_BUNDLE,
   WIDGET_WORKER,
 } from '../test/e2e/widget-env.ts';
+import { corpusPath } from '../test/helpers/corpus.ts';
+import { bareSliceMs } from './slicer.ts';
 
 const TARGET_GZIP_BYTES = 200 * 1024;
 const TARGET_FEATURES_MS = 400;

@@ -4,7 +4,7 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../shared/api/schema.ts';
 
-export type { paths, components, operations } from '../shared/api/schema.ts';
+export type { components, operations, paths } from '../shared/api/schema.ts';
 export type SlicequoteClient = Client<paths>;
 
 export interface ClientOptions {

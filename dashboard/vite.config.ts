@@ -1,7 +1,8 @@
 // Builds the merchant dashboard into dashboard/dist, served by the API server at /dashboard/.
 // `vite --config dashboard/vite.config.ts` runs a dev server that proxies the API to a local `npm start`.
-import { defineConfig } from 'vite';
+
 import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
 import { precompress } from '../scripts/vite-precompress.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));

@@ -2,7 +2,7 @@
 // and the shop's backend, which receives slicequote's webhooks on loopback, verifies their signatures
 // and keeps the widget.added_to_cart orders (served at /orders for the page's orders panel).
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';

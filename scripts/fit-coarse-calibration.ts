@@ -5,17 +5,17 @@
 // Run: node --import tsx scripts/fit-coarse-calibration.ts   (SQ_ESTIMATE_CACHE_ONLY=1: only slices already cached)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { collectPairs } from '../bench/estimate.ts';
+import { benchModels, MODELS_DIR, VARIANTS } from '../bench/estimate-corpus.ts';
+import { detectSlicer } from '../server/slicer/engine.ts';
 import {
   COARSE_RIDGE,
+  type CoarseCalibration,
+  type CoarseSample,
   coarseResiduals,
   extractCoarseFeatures,
   fitCoarseCalibration,
-  type CoarseCalibration,
-  type CoarseSample,
 } from '../shared/estimate/index.ts';
-import { detectSlicer } from '../server/slicer/engine.ts';
-import { benchModels, MODELS_DIR, VARIANTS } from '../bench/estimate-corpus.ts';
-import { collectPairs } from '../bench/estimate.ts';
 
 const TARGET = join('shared', 'estimate', 'default-coarse-calibration.ts');
 const CANDIDATES = [0.1, 1, 10, 100, 1000];

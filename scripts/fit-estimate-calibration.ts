@@ -6,10 +6,10 @@
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { fitCalibration, type Calibration } from '../shared/estimate/index.ts';
-import { detectSlicer } from '../server/slicer/engine.ts';
-import { benchModels, MODELS_DIR, VARIANTS } from '../bench/estimate-corpus.ts';
 import { collectPairs, samplesOf } from '../bench/estimate.ts';
+import { benchModels, MODELS_DIR, VARIANTS } from '../bench/estimate-corpus.ts';
+import { detectSlicer } from '../server/slicer/engine.ts';
+import { type Calibration, fitCalibration } from '../shared/estimate/index.ts';
 
 const TARGET = join('shared', 'estimate', 'default-calibration.ts');
 

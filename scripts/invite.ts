@@ -7,10 +7,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../server/config.ts';
-import { openDatabase } from '../server/start.ts';
-import { migrate } from '../server/db/migrate.ts';
 import { createInvite, DEFAULT_INVITE_DAYS } from '../server/accounts/invites.ts';
+import { type Config, ConfigError, loadConfig } from '../server/config.ts';
+import { migrate } from '../server/db/migrate.ts';
+import { openDatabase } from '../server/start.ts';
 
 function fail(message: string, code = 2): never {
   console.error(`invite: ${message}`);

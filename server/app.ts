@@ -3,36 +3,29 @@
 // for (route-front.ts: CORS or the frame guard, the request log, the rate limit in its class), built once at
 // start-up, and its own middleware, which begins with who may call it (server/accounts/access/allow.ts). Dependencies
 // come in as one parameter.
-import Koa from 'koa';
+
 import Router from '@koa/router';
-import type { Deps } from './deps.ts';
-import { requestEdge } from './http/index.ts';
-import { recordRequest } from './limits/index.ts';
-import { requestMetrics } from './metrics/index.ts';
-import { putFronts, unmatchedFront } from './route-front.ts';
-import { systemRouter } from './system/index.ts';
-import { openApiDocument } from './contract.ts';
-import { staticRouter } from './system/index.ts';
-import { operationsRouter } from './system/index.ts';
+import Koa from 'koa';
 import { accountsRouter } from './accounts/index.ts';
-import { filesRouter } from './files/index.ts';
-import { prefetchOnUpload } from './quotes/index.ts';
-import { printabilityRouter } from './files/index.ts';
-import { quotesRouter } from './quotes/index.ts';
-import { signingRouter } from './quotes/index.ts';
-import { profilesRouter } from './profiles/index.ts';
-import { printerLibraryRouter } from './printer-library/index.ts';
-import { offerRouter } from './offer/index.ts';
-import { webhooksRouter } from './webhooks/index.ts';
-import { usageRouter } from './usage/index.ts';
-import { analyticsRouter } from './usage/index.ts';
-import { limitsRouter } from './limits/index.ts';
-import { retentionRouter } from './retention/index.ts';
-import { widgetRouter } from './widget/index.ts';
-import { widgetKeysRouter } from './widget/index.ts';
+import { openApiDocument } from './contract.ts';
+import type { Deps } from './deps.ts';
+import { filesRouter, printabilityRouter } from './files/index.ts';
+import { requestEdge } from './http/index.ts';
 import { keptQuotesRouter } from './kept-quotes/index.ts';
+import { limitsRouter, recordRequest } from './limits/index.ts';
+import { requestMetrics } from './metrics/index.ts';
+import { offerRouter } from './offer/index.ts';
+import { printerLibraryRouter } from './printer-library/index.ts';
+import { profilesRouter } from './profiles/index.ts';
 import { quoteRequestsRouter } from './quote-requests/index.ts';
+import { prefetchOnUpload, quotesRouter, signingRouter } from './quotes/index.ts';
+import { retentionRouter } from './retention/index.ts';
+import { putFronts, unmatchedFront } from './route-front.ts';
 import { setupRouter } from './setup/index.ts';
+import { operationsRouter, staticRouter, systemRouter } from './system/index.ts';
+import { analyticsRouter, usageRouter } from './usage/index.ts';
+import { webhooksRouter } from './webhooks/index.ts';
+import { widgetKeysRouter, widgetRouter } from './widget/index.ts';
 
 /** Every route of the service; a worker-only process serves health checks and metrics and nothing else. */
 export function createRouter(deps: Deps): Router<never> {

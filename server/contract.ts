@@ -1,31 +1,28 @@
 // The OpenAPI 3.1 document served at /v2/openapi.json: the contract, validated against responses in tests.
 // Each feature folder holds its part (server/<feature>/openapi.ts); this file puts them together.
-import { coreSchemas } from './openapi/index.ts';
-import { errorResponses } from './openapi/index.ts';
-import { useContract } from './openapi/index.ts';
-import { systemPaths } from './system/index.ts';
+
 import { accountPaths } from './accounts/index.ts';
 import { filePaths, fileResponses, fileSchemas } from './files/index.ts';
-import { quotePaths, quoteSchemas } from './quotes/index.ts';
 import { keptQuotePaths, keptQuoteSchemas } from './kept-quotes/index.ts';
-import { quoteRequestPaths, quoteRequestSchemas } from './quote-requests/index.ts';
-import { setupPaths, setupSchemas } from './setup/index.ts';
-import { profilePaths, profileSchemas } from './profiles/index.ts';
-import { printerLibraryPaths, printerLibrarySchemas } from './printer-library/index.ts';
-import { widgetPaths, widgetSchemas } from './widget/index.ts';
-import { offerPaths, offerSchemas, offerTag } from './offer/index.ts';
-import { webhookPaths, webhookSchemas, webhookEvents } from './webhooks/index.ts';
-import { usagePaths, usageSchemas, usageTags } from './usage/index.ts';
-import { retentionPaths, retentionSchemas } from './retention/index.ts';
-import { operationsPaths, operationsSchemas, metricsTokenScheme } from './system/index.ts';
-import { estimatePaths, estimateSchemas } from './widget/index.ts';
 import {
   limitsPaths,
   limitsSchemas,
   rateLimitHeaders,
-  withRateLimits,
   withRateLimitResponses,
+  withRateLimits,
 } from './limits/index.ts';
+import { offerPaths, offerSchemas, offerTag } from './offer/index.ts';
+import { coreSchemas, errorResponses, useContract } from './openapi/index.ts';
+import { printerLibraryPaths, printerLibrarySchemas } from './printer-library/index.ts';
+import { profilePaths, profileSchemas } from './profiles/index.ts';
+import { quoteRequestPaths, quoteRequestSchemas } from './quote-requests/index.ts';
+import { quotePaths, quoteSchemas } from './quotes/index.ts';
+import { retentionPaths, retentionSchemas } from './retention/index.ts';
+import { setupPaths, setupSchemas } from './setup/index.ts';
+import { metricsTokenScheme, operationsPaths, operationsSchemas, systemPaths } from './system/index.ts';
+import { usagePaths, usageSchemas, usageTags } from './usage/index.ts';
+import { webhookEvents, webhookPaths, webhookSchemas } from './webhooks/index.ts';
+import { estimatePaths, estimateSchemas, widgetPaths, widgetSchemas } from './widget/index.ts';
 
 let cached: Record<string, any> | null = null;
 

@@ -2,19 +2,23 @@
 // merchant with an API token, a widget key for the demo shop and a webhook to the demo merchant backend,
 // and writes DATA_DIR/demo-credentials.json.
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Deps } from './deps.ts';
-import { accountByEmail, accountById, countAccounts, insertAccount } from './accounts/index.ts';
-import type { Queryable } from './db/index.ts';
+import {
+  accountByEmail,
+  accountById,
+  countAccounts,
+  createApiToken,
+  hashPassword,
+  insertAccount,
+  insertWidgetKey,
+} from './accounts/index.ts';
 import type { Config } from './config.ts';
-import { insertWidgetKey } from './accounts/index.ts';
-import { insertWebhook } from './webhooks/index.ts';
-import { hashPassword } from './accounts/index.ts';
-import { createApiToken } from './accounts/index.ts';
-import { generateSecret } from './webhooks/index.ts';
+import type { Queryable } from './db/index.ts';
+import type { Deps } from './deps.ts';
 import { newId } from './ids.ts';
 import { signingSecret } from './quotes/index.ts';
+import { generateSecret, insertWebhook } from './webhooks/index.ts';
 
 export interface DemoCredentials {
   /** Absent in files written by 0.1; demoAccountId falls back to the email then. */

@@ -6,8 +6,8 @@
 // merging (`declare module '../deps.ts'`), so the arrows run from the features down to this file.
 import type { Config, Plans } from './config.ts';
 import type { Db } from './db/index.ts';
-import type { DiskSpace, FileStorage } from './storage/index.ts';
 import type { Logger } from './http/index.ts';
+import type { DiskSpace, FileStorage } from './storage/index.ts';
 
 export type { Logger };
 

@@ -1,19 +1,20 @@
 // Entry point of `npm start`: validate configuration, migrate, serve, and tell the user how to try it.
-import path from 'node:path';
+
 import { chmodSync, existsSync } from 'node:fs';
-import { loadConfig, ConfigError, type Config } from './config.ts';
-import { buildDeps, openDatabase, serve } from './start.ts';
-import { migrate } from './db/index.ts';
-import { settleMemoryAfterStart } from './settle-memory.ts';
+import path from 'node:path';
 import { isSupervisor, superviseApiProcesses } from './cluster.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { migrate } from './db/index.ts';
 import {
+  type DemoCredentials,
   demoAccountId,
   demoCredentialsPath,
   ensureDemoAccount,
   readDemoCredentials,
   withDemoAllowance,
-  type DemoCredentials,
 } from './demo.ts';
+import { settleMemoryAfterStart } from './settle-memory.ts';
+import { buildDeps, openDatabase, serve } from './start.ts';
 
 /**
  * DATA_DIR holds webhook secrets (in the database files), the JWT secret and merchants' models: everything this

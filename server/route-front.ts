@@ -9,11 +9,11 @@
 // unknown path, a wrong method, a CORS preflight) goes through the same steps, chosen per request, after the router.
 import type Router from '@koa/router';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
-import type { AppState } from './deps.ts';
-import { originPolicy } from './accounts/index.ts';
-import { declaredAccess, isCrossOrigin, limitClass, routeAccess, type Access } from './accounts/access/index.ts';
+import { type Access, declaredAccess, isCrossOrigin, limitClass, routeAccess } from './accounts/access/index.ts';
 import type { EndpointClass } from './accounts/index.ts';
-import { rateLimit, requestLogged, type RateLimitPorts } from './limits/index.ts';
+import { originPolicy } from './accounts/index.ts';
+import type { AppState } from './deps.ts';
+import { type RateLimitPorts, rateLimit, requestLogged } from './limits/index.ts';
 
 type Context = ParameterizedContext<AppState>;
 type Step = (ctx: Context, next: Next) => unknown;

@@ -1,31 +1,26 @@
 // Builds the dependencies from a Config, migrates, and serves. Used by main.ts and by the tests.
-import { createEstimator } from './quotes/index.ts';
-import { createRefusedOrigins } from './accounts/index.ts';
+
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import type Koa from 'koa';
-import type { Config } from './config.ts';
-import { openPglite, openPostgres, type Db } from './db/index.ts';
-import { migrate } from './db/index.ts';
-import { loadPlans } from './accounts/index.ts';
-import { createDiskStorage, diskSpaceOf, sweepLeftovers, type FileStorage } from './storage/index.ts';
-import { createS3Storage } from './storage/index.ts';
-import { createModelParser, parserOptions } from './mesh/index.ts';
+import { createRefusedOrigins, createTokenAuthenticator, loadPlans } from './accounts/index.ts';
 import { createApp } from './app.ts';
-import { answerClientError, guardConnections } from './http/index.ts';
+import type { Config } from './config.ts';
+import { type Db, migrate, openPglite, openPostgres } from './db/index.ts';
 import type { Deps, Logger } from './deps.ts';
-import { createLogger } from './http/index.ts';
-import { createEventPump } from './webhooks/index.ts';
-import { createJobRunner } from './quotes/index.ts';
-import { createSlicePool } from './slicer/index.ts';
-import { seedGlobalProfiles } from './profiles/index.ts';
-import { createLimits } from './limits/index.ts';
-import { createMetrics } from './metrics/index.ts';
-import { createTokenAuthenticator } from './accounts/index.ts';
-import { startRetentionSweep, type RetentionSweep } from './retention/index.ts';
+import { answerClientError, createLogger, guardConnections } from './http/index.ts';
 import { createPartPictures, pictureOptions } from './kept-quotes/index.ts';
+import { createLimits } from './limits/index.ts';
+import { createModelParser, parserOptions } from './mesh/index.ts';
+import { createMetrics } from './metrics/index.ts';
+import { seedGlobalProfiles } from './profiles/index.ts';
+import { createEstimator, createJobRunner } from './quotes/index.ts';
+import { type RetentionSweep, startRetentionSweep } from './retention/index.ts';
+import { createSlicePool } from './slicer/index.ts';
+import { createDiskStorage, createS3Storage, diskSpaceOf, type FileStorage, sweepLeftovers } from './storage/index.ts';
+import { createEventPump } from './webhooks/index.ts';
 
 export interface Running {
   url: string;

@@ -6,8 +6,8 @@
 // into integer minor units once, every step after that is integer arithmetic (percentages in BigInt, so no product
 // is ever rounded by a double), and the figures go back to major units only at the end.
 import { roundHalfUp } from './money.ts';
-import { MAX_MINOR_UNITS, PriceOutOfRangeError } from './pricing.ts';
 import type { LeadTimeOption, QuantityBreak } from './offer-terms.ts';
+import { MAX_MINOR_UNITS, PriceOutOfRangeError } from './pricing.ts';
 
 /** What prices a line besides the unit price: the offer's breaks and line minimum, the quote's lead time. */
 export interface LineTerms {

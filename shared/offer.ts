@@ -2,23 +2,24 @@
 // presets, infill choices, a quantity range) and the floors on price. Shoppers choose; merchants price: a
 // widget key sends only choices from the offer (docs/offer.md). Pure TypeScript, shared by the server
 // (authoritative) and the dashboard's editor, so both refuse exactly the same things with the same field names.
+
 import {
-  canonicalSection,
-  getSetting,
-  validateConfigSection,
-  type ConfigIssue,
-  type PrinterConfig,
-} from './settings.ts';
-import { normalizeWidgetBudget, widgetBudgetIssues, type WidgetBudget } from './widget-budget.ts';
-import {
+  type ChosenLeadTime,
+  type LeadTimeOption,
   leadTimesIssues,
   normalizeBreaks,
   normalizeLeadTimes,
-  quantityBreakIssues,
-  type ChosenLeadTime,
-  type LeadTimeOption,
   type QuantityBreak,
+  quantityBreakIssues,
 } from './offer-terms.ts';
+import {
+  type ConfigIssue,
+  canonicalSection,
+  getSetting,
+  type PrinterConfig,
+  validateConfigSection,
+} from './settings.ts';
+import { normalizeWidgetBudget, type WidgetBudget, widgetBudgetIssues } from './widget-budget.ts';
 
 export interface OfferMaterial {
   /** The material profile's name (what `material_config.filament_type` looks up). */

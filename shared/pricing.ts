@@ -2,9 +2,10 @@
 // Every line is computed from grams and seconds in the shop currency, converted when the quote asks for another
 // currency, and rounded half-up to integer minor units of the quote currency; the subtotal, tax and total are
 // sums of those integers, so the printed lines always add up.
-import type { ResolvedSettings } from './settings.ts';
+
 import { aliasOf, aliasValue } from './aliases.ts';
 import { currencyDigits, roundHalfUp } from './money.ts';
+import type { ResolvedSettings } from './settings.ts';
 
 export { currencyDigits } from './money.ts';
 

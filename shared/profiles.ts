@@ -1,6 +1,6 @@
 // Which settings each kind of slice profile holds, and their validation: used by the server (authoritative)
 // and by the dashboard's forms, so a form refuses exactly what the API refuses, with the same field names.
-import { canonicalSection, validateConfigSection, type ConfigIssue } from './settings.ts';
+import { type ConfigIssue, canonicalSection, validateConfigSection } from './settings.ts';
 
 export type ProfileKind = 'printer' | 'material' | 'global';
 

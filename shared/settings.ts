@@ -1,9 +1,10 @@
 // The catalogue of every quote setting (printer_config, material_config, quote_config; docs/prusaslicer-mapping.md).
 // Pure TypeScript, no Node APIs: the server, the widget and the dashboard all read it.
 // `affects` drives caching (docs/prusaslicer-mapping.md); test/slice-effects.test.ts checks it on real slices.
-import { CURRENCY_CODES } from './money.ts';
-import { canonicalMember } from './enums.ts';
+
 import { SETTING_ALIASES } from './aliases.ts';
+import { canonicalMember } from './enums.ts';
+import { CURRENCY_CODES } from './money.ts';
 
 export type SettingSection = 'printer_config' | 'material_config' | 'quote_config';
 /** 'rates' is a map of ISO 4217 codes to positive numbers (exchange rates), bounded by min/max. */

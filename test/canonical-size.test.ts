@@ -1,13 +1,14 @@
 // The canonical mesh's least size (shared/model/canonical.ts), which storage is reserved against before the mesh is
 // written: never more than what the writer then writes, and exact for OBJ lines of one-character coordinates.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import {
   canonicalBytesAtLeast,
+  type Mesh,
   parseModel,
   writeCanonical3mf,
   writeCanonicalObj,
-  type Mesh,
 } from '../shared/model/index.ts';
 import { largestAccepted3mf } from './helpers/hostile.ts';
 import { CUBE_OBJ } from './helpers/meshes.ts';

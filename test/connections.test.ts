@@ -2,10 +2,11 @@
 // timeout while the client's next request was already waiting, that request is answered, not dropped. Timers run
 // before sockets are read, so the idle timer fires first; the connection is judged only after the waiting bytes
 // were read (server/http/connections.ts).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
+import { test } from 'node:test';
 import { CONNECTION_LIMITS, guardConnections } from '../server/http/index.ts';
 import { until } from './helpers/poll.ts';
 

@@ -2,19 +2,20 @@
 // time are read from /proc, and a watch stops only what used its CPU time. A worker or a child that sleeps uses
 // next to no CPU and is left to finish while a busy one beside it, on the same budget, is stopped; a hostile
 // parse is refused for the work it took. Every wait is on an event (a watch firing, a gate opened), never on time.
-import { test, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { currentThread, processCpuMs, statCpuMs, threadCpuMs, watchCpu, type Spent } from '../server/mesh/cpu-time.ts';
-import { createModelParser, type ParserOptions } from '../server/mesh/parse.ts';
-import { SMALL_LANE_LIMITS } from '../server/mesh/budget.ts';
-import { runProcess } from '../server/slicer/process.ts';
 import { ApiError } from '../server/http/index.ts';
+import { SMALL_LANE_LIMITS } from '../server/mesh/budget.ts';
+import { currentThread, processCpuMs, type Spent, statCpuMs, threadCpuMs, watchCpu } from '../server/mesh/cpu-time.ts';
+import { createModelParser, type ParserOptions } from '../server/mesh/parse.ts';
+import { runProcess } from '../server/slicer/process.ts';
 import { largestAccepted3mf } from './helpers/hostile.ts';
 import { CUBE_OBJ } from './helpers/meshes.ts';
 

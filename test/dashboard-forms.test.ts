@@ -1,8 +1,8 @@
 // The dashboard's profile forms validate with the server's own rules (shared/profiles.ts); what is left to
 // check is that each form offers exactly the fields the API accepts for that kind of profile.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { validateProfileSettings, type ProfileKind } from '../shared/profiles.ts';
+import { test } from 'node:test';
 import {
   allFields,
   fieldGroups,
@@ -12,6 +12,7 @@ import {
   rangeText,
   validateProfile,
 } from '../dashboard/src/lib/profile-rules.ts';
+import { type ProfileKind, validateProfileSettings } from '../shared/profiles.ts';
 
 /** A value the API accepts for a field of the form. */
 function validValue(def: ReturnType<typeof allFields>[number]): unknown {

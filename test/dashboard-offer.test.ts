@@ -1,10 +1,9 @@
 // The dashboard's offer editor holds the offer as typed text in rows; what it sends must be exactly the offer
 // (nothing lost or reordered on the way), and what it cannot parse must reach validateOffer as typed, so the
 // API's own message names the field.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { normalizeOffer, validateOffer, type Offer } from '../shared/offer.ts';
-import { DEFAULT_SETTINGS } from '../shared/settings.ts';
+import { test } from 'node:test';
 import {
   draftFrom,
   draftIssues,
@@ -16,6 +15,8 @@ import {
 } from '../dashboard/src/lib/offer-draft.ts';
 import { materialChoices, printerBaseline } from '../dashboard/src/lib/profiles.ts';
 import type { Profile } from '../dashboard/src/lib/types.ts';
+import { normalizeOffer, type Offer, validateOffer } from '../shared/offer.ts';
+import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 
 const OFFER: Offer = {
   materials: [

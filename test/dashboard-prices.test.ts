@@ -1,25 +1,26 @@
 // The dashboard's Prices page: its sample part is priced by the one price formula over settings resolved exactly
 // as the server resolves a quote's (resolveFromProfiles), problems name the material and the field, and saving
 // writes only what changed, to the profiles quotes take it from.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { computePrice } from '../shared/pricing.ts';
-import { resolveFromProfiles } from '../server/profiles/resolve.ts';
-import { GLOBAL_PROFILES } from '../server/profiles/global-profiles.ts';
-import type { ProfileRow } from '../server/profiles/sql.ts';
+import { test } from 'node:test';
+import { type ProfileWrite, savePlan } from '../dashboard/src/lib/price-save.ts';
 import {
   formFrom,
   formIssues,
+  type PriceData,
   resolvedFor,
   samplePrice,
   shippedAmounts,
   shopCurrency,
   shopperMinimum,
-  type PriceData,
 } from '../dashboard/src/lib/price-sheet.ts';
-import { savePlan, type ProfileWrite } from '../dashboard/src/lib/price-save.ts';
 import { SAMPLE_PART, sampleStats } from '../dashboard/src/lib/sample-part.ts';
 import type { Profile } from '../dashboard/src/lib/types.ts';
+import { GLOBAL_PROFILES } from '../server/profiles/global-profiles.ts';
+import { resolveFromProfiles } from '../server/profiles/resolve.ts';
+import type { ProfileRow } from '../server/profiles/sql.ts';
+import { computePrice } from '../shared/pricing.ts';
 
 const shippedProfiles: Profile[] = GLOBAL_PROFILES.map((p) => ({
   profile_id: p.id,

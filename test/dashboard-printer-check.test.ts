@@ -1,9 +1,10 @@
 // The dashboard's reading of an import check (dashboard/src/lib/printer-check.ts): agreement within docs/profiles.md's
 // bounds, what to look at otherwise (less here points at custom G-code, a version gap at the slicer version), and
 // the figures as a merchant reads them.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { clockTime, readCheck, signedPercent, type ProfileCheck } from '../dashboard/src/lib/printer-check.ts';
+import { test } from 'node:test';
+import { clockTime, type ProfileCheck, readCheck, signedPercent } from '../dashboard/src/lib/printer-check.ts';
 
 const base: ProfileCheck = {
   profile_id: 'prof_x',

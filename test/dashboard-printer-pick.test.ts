@@ -1,7 +1,8 @@
 // The "Your printer" picker keeps a pick to what the chosen printer is compatible with, whatever the merchant
 // ticked before switching printers, and lists printers under their model.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { byModel, pickFor, toggle } from '../dashboard/src/lib/printer-pick.ts';
 
 const MK3S_04 = {

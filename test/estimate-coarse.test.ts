@@ -4,7 +4,9 @@
 // `npm run bench -- estimate`, not here.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { coarsePass, type PassOptions } from '../shared/estimate/coarse-pass.ts';
 import {
+  type CoarseSample,
   checkCoarseCalibration,
   DEFAULT_COARSE_CALIBRATION,
   EstimateError,
@@ -12,11 +14,9 @@ import {
   fitCoarseCalibration,
   MAX_LAYERS,
   predictCoarse,
-  type CoarseSample,
 } from '../shared/estimate/index.ts';
-import { coarsePass, type PassOptions } from '../shared/estimate/coarse-pass.ts';
-import { WEDGE_OBJ } from './helpers/meshes.ts';
 import { meshOf, settingsWith } from './helpers/estimate-inputs.ts';
+import { WEDGE_OBJ } from './helpers/meshes.ts';
 import { boxObj, prismZObj, pyramidObj, regularPolygon } from './helpers/solids.ts';
 
 const close = (actual: number | undefined, expected: number, rel = 1e-9, what = '') =>

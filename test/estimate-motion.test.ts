@@ -1,13 +1,14 @@
 // The estimate of a quote on a shop's own printer follows the speeds and accelerations its imported config states
 // per feature (docs/estimate.md, "A shop's own speeds"), read as PrusaSlicer reads them; the service's own config
 // keeps the one-speed mapping the shipped calibration was fitted on.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { motionOfOptions } from '../server/slicer/estimate-motion.ts';
+import { estimateSettingsOf } from '../server/slicer/index.ts';
 import { extractFeatures, type FeatureMotion } from '../shared/estimate/index.ts';
 import { referenceMotion } from '../shared/estimate/params.ts';
 import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
-import { motionOfOptions } from '../server/slicer/estimate-motion.ts';
-import { estimateSettingsOf } from '../server/slicer/index.ts';
 import { meshOf } from './helpers/estimate-inputs.ts';
 import { boxObj } from './helpers/solids.ts';
 

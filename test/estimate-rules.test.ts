@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { writeCanonicalObj, type Mesh } from '../shared/model/index.ts';
-import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
-import { extractFeatures, predict, UNCALIBRATED } from '../shared/estimate/index.ts';
 import { sliceOnce } from '../server/slicer/engine.ts';
-import { BRIDGE_OBJ } from './helpers/meshes.ts';
+import { extractFeatures, predict, UNCALIBRATED } from '../shared/estimate/index.ts';
+import { type Mesh, writeCanonicalObj } from '../shared/model/index.ts';
+import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
 import { meshOf, settingsWith } from './helpers/estimate-inputs.ts';
+import { BRIDGE_OBJ } from './helpers/meshes.ts';
 import { boxObj, prismZObj, pyramidObj, regularPolygon, tubeObj } from './helpers/solids.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sq-estimate-rules-'));

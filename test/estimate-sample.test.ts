@@ -3,17 +3,17 @@
 // within a stated tolerance of those computed on every layer (extractFeatures's everyLayer option).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { DEFAULT_SLICER_VERSION, regionParams } from '../shared/estimate/features.ts';
+import { extractFeatures, type Features } from '../shared/estimate/index.ts';
+import { layerPolygons } from '../shared/estimate/layer-polygons.ts';
+import { type LayerSample, MIN_SAMPLED_LAYERS, sampleLayers } from '../shared/estimate/layer-sample.ts';
+import { sweepLayers } from '../shared/estimate/layer-sweep.ts';
+import { sliceParams } from '../shared/estimate/params.ts';
+import { sampledRegions } from '../shared/estimate/sampled-regions.ts';
 import type { Mesh } from '../shared/model/index.ts';
 import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
-import { extractFeatures, type Features } from '../shared/estimate/index.ts';
-import { DEFAULT_SLICER_VERSION, regionParams } from '../shared/estimate/features.ts';
-import { layerPolygons } from '../shared/estimate/layer-polygons.ts';
-import { MIN_SAMPLED_LAYERS, sampleLayers, type LayerSample } from '../shared/estimate/layer-sample.ts';
-import { sweepLayers } from '../shared/estimate/layer-sweep.ts';
-import { sampledRegions } from '../shared/estimate/sampled-regions.ts';
-import { sliceParams } from '../shared/estimate/params.ts';
-import { boxesObj } from './helpers/meshes.ts';
 import { meshOf, settingsWith } from './helpers/estimate-inputs.ts';
+import { boxesObj } from './helpers/meshes.ts';
 import { prismZObj, pyramidObj, regularPolygon, trianglesObj } from './helpers/solids.ts';
 
 /** The sample extractFeatures works on, its shells' edges added as the regions find them. */

@@ -3,25 +3,25 @@
 // against real slices is measured by `npm run bench -- estimate`, not here.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
 import {
+  type CalibrationSample,
   DEFAULT_CALIBRATION,
   EstimateError,
   extractFeatures,
+  type Features,
   fitCalibration,
   MAX_LAYERS,
   placeMesh,
   predict,
   scaleFromExact,
   UNCALIBRATED,
-  type CalibrationSample,
-  type Features,
 } from '../shared/estimate/index.ts';
 import { layerPolygons } from '../shared/estimate/layer-polygons.ts';
-import { layerRegions, type LayerRegions } from '../shared/estimate/layer-regions.ts';
-import { sweepLayers, planeZ } from '../shared/estimate/layer-sweep.ts';
-import { CUBE_OBJ, T_SHAPE_OBJ, WEDGE_OBJ } from './helpers/meshes.ts';
+import { type LayerRegions, layerRegions } from '../shared/estimate/layer-regions.ts';
+import { planeZ, sweepLayers } from '../shared/estimate/layer-sweep.ts';
+import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
 import { meshOf, settingsWith } from './helpers/estimate-inputs.ts';
+import { CUBE_OBJ, T_SHAPE_OBJ, WEDGE_OBJ } from './helpers/meshes.ts';
 import { hollowBoxObj, prismZObj, pyramidObj, regularPolygon, tubeObj } from './helpers/solids.ts';
 
 const close = (actual: number | undefined, expected: number, rel = 1e-9, what = '') =>

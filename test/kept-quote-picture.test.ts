@@ -1,11 +1,12 @@
 // The kept quote's picture within its budget of drawing work: real parts are drawn whole, a thin sliver costs its
 // rows and not its bounding box, and stacked plate-sized triangles stop at the budget.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseModel } from '../shared/model/index.ts';
+import { test } from 'node:test';
 import { PICTURE_PX, PICTURE_WORK_BUDGET, render, TRIANGLE_WORK } from '../server/kept-quotes/picture.ts';
+import { parseModel } from '../shared/model/index.ts';
 import { pictureBombObj } from './helpers/picture-bomb.ts';
 
 const models = path.resolve('test', 'fixtures', 'models');

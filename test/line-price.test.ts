@@ -1,7 +1,8 @@
 // The one money function of a cart line (shared/line-price.ts), which the server, the widget and the dashboard call:
 // its edge cases, worked by hand in minor units.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import {
   breakFor,
   breakPrices,

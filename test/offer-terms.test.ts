@@ -1,9 +1,10 @@
 // The offer's selling terms as pure functions (shared/offer-terms.ts): the delivery date's business-day rule and
 // the ratio-scaled estimate of the side-by-side prices (the cart line's arithmetic: line-price.test.ts).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { deliveryDate } from '../shared/offer-terms.ts';
+import { test } from 'node:test';
 import { scalePriceFromExact } from '../server/quotes/material-prices.ts';
+import { deliveryDate } from '../shared/offer-terms.ts';
 
 const day = (iso: string) => {
   const [year, month, d] = iso.split('-').map(Number);

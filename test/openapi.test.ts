@@ -1,10 +1,11 @@
 // The served contract is linted (Redocly, recommended-strict) and every operation carries the basics.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { openApiDocument } from '../server/contract.ts';
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import { detectFormat, ModelError, parseModel, type ParsedModel } from '../shared/model/index.ts';
+import { detectFormat, ModelError, type ParsedModel, parseModel } from '../shared/model/index.ts';
 import { corpusBytes } from './helpers/corpus.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20240611);

@@ -3,7 +3,7 @@
 // test/api/hostile-uploads.test.ts and in `npm run bench`.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_LIMITS, ModelError, parseModel, type ParseLimits } from '../shared/model/index.ts';
+import { DEFAULT_LIMITS, ModelError, type ParseLimits, parseModel } from '../shared/model/index.ts';
 import { HOSTILE_CASES, hostile3mf, hostileCase } from './helpers/hostile.ts';
 
 function refusal(bytes: Uint8Array, limits?: Partial<ParseLimits>): ModelError {

@@ -7,8 +7,8 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
 import { strToU8, unzipSync, zipSync } from 'fflate';
-import { ModelError, parseModel, writeCanonical3mf, type ParsedModel } from '../shared/model/index.ts';
-import { projectThreeMf, TWO_COLOUR_PROJECT, type Box, type Project } from './helpers/prusa-project.ts';
+import { ModelError, type ParsedModel, parseModel, writeCanonical3mf } from '../shared/model/index.ts';
+import { type Box, type Project, projectThreeMf, TWO_COLOUR_PROJECT } from './helpers/prusa-project.ts';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'prusaslicer');
 const fixture = (name: string) => new Uint8Array(readFileSync(path.join(fixtures, name)));

@@ -7,12 +7,12 @@ import { strToU8, Zip, ZipDeflate, zipSync } from 'fflate';
 import {
   DEFAULT_LIMITS,
   detectFormat,
-  measure,
+  type Mesh,
   ModelError,
+  measure,
+  type ParsedModel,
   parseModel,
   writeCanonicalObj,
-  type Mesh,
-  type ParsedModel,
 } from '../shared/model/index.ts';
 import { MAX_OPENNESS, openness } from '../shared/model/quality.ts';
 import { corpusBytes, corpusPath } from './helpers/corpus.ts';

@@ -2,8 +2,9 @@
 // once. What must hold: results as PostgreSQL gives them, a prepared statement that a migration made stale is
 // prepared again, a failed statement leaves nothing prepared behind, and no query of another request lands
 // inside an open transaction.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { openPglite } from '../server/db/index.ts';
 
 test('parameters are encoded as node-postgres encodes them, and rows come back typed', async () => {

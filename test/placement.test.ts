@@ -1,14 +1,15 @@
 // The placement search, the shape facts it reads, and the unit check, as pure functions; plus a check against
 // the real PrusaSlicer that our rotation convention is its own (the side we choose is the side it puts down).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { test } from 'node:test';
 import fc from 'fast-check';
-import { convexHull2D, describeShape, flatAreas, convexHullXY } from '../server/mesh/footprint.ts';
-import { orient, extentsAt, restings, type ShapeFacts } from '../server/placement/orient.ts';
+import { convexHull2D, convexHullXY, describeShape, flatAreas } from '../server/mesh/footprint.ts';
+import { extentsAt, orient, restings, type ShapeFacts } from '../server/placement/orient.ts';
 import { unitSuspect } from '../server/placement/unit-check.ts';
 import { meshFactor, sourceUnit } from '../server/placement/units.ts';
 import { transformArgs } from '../server/slicer/engine.ts';

@@ -1,17 +1,18 @@
 // The price formula (docs/pricing.md): hand-computed quotes, the rounding rule, currencies, the minimum price,
 // conversions, and a property test that the printed lines add up for any settings and currency.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import fc from 'fast-check';
+import { CURRENCY_CODES, currencyDigits, fromMinor, roundHalfUp, toMinor } from '../shared/money.ts';
 import {
-  computePrice,
-  PART_LINES,
-  MAX_MINOR_UNITS,
-  PriceOutOfRangeError,
-  type PriceBreakdown,
   type Conversion,
+  computePrice,
+  MAX_MINOR_UNITS,
+  PART_LINES,
+  type PriceBreakdown,
+  PriceOutOfRangeError,
 } from '../shared/pricing.ts';
-import { CURRENCY_CODES, currencyDigits, roundHalfUp, toMinor, fromMinor } from '../shared/money.ts';
 import { DEFAULT_SETTINGS, getSetting, type ResolvedSettings } from '../shared/settings.ts';
 import { assertAddsUp } from './helpers/money.ts';
 

@@ -1,7 +1,8 @@
 // PrusaSlicer's INI and config bundles: the format as PrusaSlicer writes it, `inherits` applied as PrusaSlicer
 // applies it (the last parent wins), and hostile bundles refused with a 400 naming what is wrong.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import {
   BundleError,
   Flattener,

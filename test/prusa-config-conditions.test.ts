@@ -1,9 +1,10 @@
 // PrusaSlicer's compatibility conditions: every condition the installed vendor bundles use parses, and conditions
 // evaluate against a printer's options as PrusaSlicer's would.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
 import {
   ConditionError,
   evaluateCondition,

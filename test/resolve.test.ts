@@ -1,12 +1,13 @@
 // Settings resolution without a database: the shipped profiles plus an account's own, as profilesForResolution
 // returns them. Request > the account's profile > the shipped one, field by field; a setting with two names is
 // one field; money is in the shop currency, converted with the shop's rates or refused.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { resolveFromProfiles, type QuoteRequest } from '../server/profiles/resolve.ts';
-import { GLOBAL_PROFILES } from '../server/profiles/global-profiles.ts';
-import type { ProfileRow } from '../server/profiles/sql.ts';
+import { test } from 'node:test';
 import { ApiError } from '../server/http/errors.ts';
+import { GLOBAL_PROFILES } from '../server/profiles/global-profiles.ts';
+import { type QuoteRequest, resolveFromProfiles } from '../server/profiles/resolve.ts';
+import type { ProfileRow } from '../server/profiles/sql.ts';
 
 const at = new Date('2030-01-01T00:00:00Z');
 const shipped: ProfileRow[] = GLOBAL_PROFILES.map((p) => ({ ...p, account_id: null, created_at: at, updated_at: at }));

@@ -3,15 +3,16 @@
 // twin does; files built here block by block (libbgcode's layout: file header, then header, parameters, data and
 // CRC32 per block) show Deflate, the thumbnails stepped over, and every lie or cut a 422 naming `gcode`.
 // Run: node --import tsx --test test/shop-bgcode.test.ts
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
 import { loadConfig } from '../server/config.ts';
-import { readShopGcode } from '../server/profiles/check-gcode.ts';
 import { MAX_METADATA_BYTES } from '../server/profiles/check-bgcode.ts';
+import { readShopGcode } from '../server/profiles/check-gcode.ts';
 import { shopGcode } from './helpers/shop-gcode.ts';
 import { vendorFlatOptions } from './helpers/vendor-preset.ts';
 

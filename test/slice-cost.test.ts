@@ -1,10 +1,11 @@
 // The slice cost model and what follows from it (docs/limits.md, "Slicer time"): a prediction that grows with
 // what makes PrusaSlicer slow, a time limit that follows the prediction within bounds, niceness for long and
 // speculative slices. The model's accuracy against real slices is measured in `npm run bench -- slice-cost`.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { costInputsOf, costTerms, referenceSeconds, upExtentSum, type CostInputs } from '../server/slicer/cost.ts';
+import { test } from 'node:test';
 import { sliceNiceness, sliceTimeoutMs } from '../server/quotes/slice-cost.ts';
+import { type CostInputs, costInputsOf, costTerms, referenceSeconds, upExtentSum } from '../server/slicer/cost.ts';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 
 const part: CostInputs = costInputsOf(

@@ -6,13 +6,13 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { DEFAULT_SETTINGS, SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
+import { promisify } from 'node:util';
 import { buildSliceConfig, renderIni } from '../server/slicer/config.ts';
 import { sliceOnce } from '../server/slicer/engine.ts';
 import { SliceFailedError } from '../server/slicer/errors.ts';
 import { parseGcodeFile, type SliceMeasure } from '../server/slicer/gcode-stats.ts';
+import { DEFAULT_SETTINGS, type ResolvedSettings, SETTINGS } from '../shared/settings.ts';
 import { boxesObj, T_SHAPE_OBJ, WEDGE_OBJ } from './helpers/meshes.ts';
 
 const run = promisify(execFile);

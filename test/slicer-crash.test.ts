@@ -1,7 +1,7 @@
 // A process killed mid-slice (kill -9): its PrusaSlicer dies with it, and its work folder is swept at the next
 // start, while folders of live processes stay. A slicer that outlived its owner is reaped by its recorded pid.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -6,24 +6,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { corpusPath } from './helpers/corpus.ts';
-import { until } from './helpers/poll.ts';
 import { after, before, describe, test } from 'node:test';
-import {
-  DEFAULT_SETTINGS,
-  INFILL_PATTERNS,
-  SETTINGS,
-  SLICE_FIELDS,
-  getSetting,
-  validateConfigSection,
-  validateResolvedSettings,
-  type ResolvedSettings,
-  type SettingDef,
-} from '../shared/settings.ts';
-import { buildSliceConfig } from '../server/slicer/config.ts';
-import { BASE_OPTIONS, ONLY_IN_2_5, ONLY_IN_2_9 } from '../server/slicer/base-config.ts';
 import { slicerChoice, slicerTreeDir } from '../server/config.ts';
-import { detectSlicer, sliceOnce, type SliceOutcome } from '../server/slicer/engine.ts';
+import { BASE_OPTIONS, ONLY_IN_2_5, ONLY_IN_2_9 } from '../server/slicer/base-config.ts';
+import { buildSliceConfig } from '../server/slicer/config.ts';
+import { detectSlicer, type SliceOutcome, sliceOnce } from '../server/slicer/engine.ts';
 import {
   PoolClosedError,
   PoolFullError,
@@ -34,10 +21,23 @@ import {
   SliceTimeoutError,
 } from '../server/slicer/errors.ts';
 import { GcodeStatsParser, parseDuration, parseGcodeText, readGcodeFooter } from '../server/slicer/gcode-stats.ts';
-import { printStats } from '../server/slicer/print-stats.ts';
-import type { SliceStats } from '../shared/print-stats.ts';
 import { mapInfillPattern } from '../server/slicer/patterns.ts';
 import { createSlicePool } from '../server/slicer/pool.ts';
+import { printStats } from '../server/slicer/print-stats.ts';
+import type { SliceStats } from '../shared/print-stats.ts';
+import {
+  DEFAULT_SETTINGS,
+  getSetting,
+  INFILL_PATTERNS,
+  type ResolvedSettings,
+  SETTINGS,
+  type SettingDef,
+  SLICE_FIELDS,
+  validateConfigSection,
+  validateResolvedSettings,
+} from '../shared/settings.ts';
+import { corpusPath } from './helpers/corpus.ts';
+import { until } from './helpers/poll.ts';
 import { holdSlicers, runningSlicers, someSlicers } from './helpers/slicer-hold.ts';
 
 /** Fields of /proc/<pid>/stat after the command name (field 3 first); empty once it is gone. */

@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  type Resolver,
-  UnsafeUrlError,
   checkUrlSyntax,
   parseCidrList,
+  type Resolver,
   resolveSafeTarget,
+  UnsafeUrlError,
 } from '../server/webhooks/url-guard.ts';
 
 const NO_POLICY = { allowPrivateCidrs: [] };

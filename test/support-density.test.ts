@@ -5,11 +5,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
 import { buildSliceConfig, supportDensityUsed } from '../server/slicer/config.ts';
 import { detectSlicer, sliceOnce } from '../server/slicer/engine.ts';
 import { printStats } from '../server/slicer/print-stats.ts';
 import type { SliceStats } from '../shared/print-stats.ts';
+import { DEFAULT_SETTINGS, type ResolvedSettings } from '../shared/settings.ts';
 import { BRIDGE_OBJ, T_SHAPE_OBJ, WEDGE_OBJ } from './helpers/meshes.ts';
 
 const DENSITIES = [0, 1, 2, 5, 10, 15, 20, 30, 50, 75, 100];

@@ -1,7 +1,8 @@
 // The time left a waiting shopper is told (server/quotes/time-left.ts): the slicer's stages in plain words, and the
 // expected length of a slice refined as the slicer reaches its stages.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { expectedSliceMs, sliceExpectation, stepOf } from '../server/quotes/time-left.ts';
 
 test("PrusaSlicer's stages become a shopper's words", () => {

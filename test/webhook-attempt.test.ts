@@ -1,7 +1,8 @@
 // What of a receiver's answer the delivery log keeps (snippetOf): text only, bounded, public addresses only.
-import { describe, it } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { snippetOf, isTextual } from '../server/webhooks/attempt.ts';
+import { describe, it } from 'node:test';
+import { isTextual, snippetOf } from '../server/webhooks/attempt.ts';
 import { ATTEMPT_SNIPPET_CHARS, SNIPPET_CHARS } from '../server/webhooks/settings.ts';
 
 const PUBLIC = '93.184.216.34';

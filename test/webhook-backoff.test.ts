@@ -1,6 +1,7 @@
 // The retry schedule (server/webhooks/backoff.ts): a doubling step, capped, the delay in its upper half.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { MAX_RETRY_DELAY_MS, retryDelayMs } from '../server/webhooks/backoff.ts';
 
 test('the step doubles with each failed attempt and the jitter spreads the delay over its upper half', () => {

@@ -1,6 +1,7 @@
 // The widget's reading of the server's error answers (widget/src/errors.ts): what a shopper is offered depends on it.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { httpError } from '../widget/src/errors.ts';
 
 const overLimit = (details: Record<string, unknown>) => ({

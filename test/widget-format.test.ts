@@ -1,7 +1,8 @@
 // How the widget writes weights: tenths of a gram under 10 g, whole grams above, and a part too light for a tenth
 // "under 0.1 g" — never "Weight 0.0 g" for a part that weighs something.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { grams } from '../widget/src/format.ts';
 
 test('a weight under a twentieth of a gram is "under 0.1 g", never 0.0 g', () => {

@@ -1,10 +1,11 @@
 // The widget's shopper wording (widget/src/shopper-messages.ts) covers every error code a shopper can
 // meet: each code the parsers throw, each code the slicer fails with, and each API error a widget route
 // can answer. The codes are read from the sources, so a new code without shopper wording fails here.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
 import { SHOPPER_MESSAGES, shopperMessage } from '../widget/src/shopper-messages.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

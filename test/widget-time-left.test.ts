@@ -1,14 +1,15 @@
 // What a waiting shopper reads of the time left (widget/src/time-left.ts): it counts down smoothly from the latest
 // figure, never below zero ("almost done"), follows a lower figure at once, and goes up only with a reason the
 // server gave, said in words. Driven directly with the page's clock as a number: no timers, no waiting.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import {
   followTimeLeft,
   secondsLeft,
-  timeLeftWords,
   type TimeLeft,
   type TimeLeftReading,
+  timeLeftWords,
 } from '../widget/src/time-left.ts';
 
 const reading = (seconds: number | null, reason: TimeLeftReading['reason'] = null, ahead: number | null = null) => ({

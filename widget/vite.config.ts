@@ -1,8 +1,9 @@
 // Builds the widget as two ES modules: widget/dist/slice-quote.js, what a merchant's script tag loads (Lit,
 // three.js, the element), and slice-quote-worker.js beside it, the Web Worker's model parsers and estimator,
 // which the element fetches once the page is idle and starts from a blob URL (widget/src/parse-client.ts).
-import { defineConfig } from 'vite';
+
 import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
 import { precompress } from '../scripts/vite-precompress.ts';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));

@@ -1,13 +1,13 @@
 // The app shell: restores the session, routes between pages, and moves focus to each page's heading
 // so keyboard and screen-reader users know the page changed.
 import { html, nothing } from 'lit';
-import { AppElement } from './lib/element.ts';
-import { currentRoute, mayLeave, navigate, type Route } from './lib/router.ts';
-import { ApiError } from './lib/api.ts';
-import { UNAUTHORIZED_EVENT } from './lib/events.ts';
-import { currentUser, forget, logOut, restoreSession } from './lib/session.ts';
 import { errorView, loadingView } from './components/states.ts';
+import { ApiError } from './lib/api.ts';
+import { AppElement } from './lib/element.ts';
+import { UNAUTHORIZED_EVENT } from './lib/events.ts';
 import { toApiError } from './lib/loader.ts';
+import { currentRoute, mayLeave, navigate, type Route } from './lib/router.ts';
+import { currentUser, forget, logOut, restoreSession } from './lib/session.ts';
 import './pages/auth-page.ts';
 import './pages/overview-page.ts';
 import './pages/tokens-page.ts';

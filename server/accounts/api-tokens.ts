@@ -3,10 +3,10 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Db, Queryable } from '../db/index.ts';
-import { insertToken, tokenById, touchToken, type TokenRow } from './tokens-sql.ts';
-import { accountById, type AccountRow } from './sql.ts';
-import { newId } from '../ids.ts';
 import { unauthorized } from '../http/index.ts';
+import { newId } from '../ids.ts';
+import { type AccountRow, accountById } from './sql.ts';
+import { insertToken, type TokenRow, tokenById, touchToken } from './tokens-sql.ts';
 
 const ALGORITHM = 'HS256';
 const ISSUER = 'slicequote';

@@ -5,13 +5,13 @@
 import ipaddr from 'ipaddr.js';
 import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
-import type { Plan } from './plans.ts';
-import type { TokenAuth, TokenAuthenticator } from './api-tokens.ts';
-import type { Access, Auth } from './access/rule.ts';
-import type { RefusedOrigins } from './refused-origins.ts';
 import { ApiError, unauthorized } from '../http/index.ts';
-import { SESSION_COOKIE, findSession } from './sessions.ts';
-import { accountById, type AccountRow } from './sql.ts';
+import type { Access, Auth } from './access/rule.ts';
+import type { TokenAuth, TokenAuthenticator } from './api-tokens.ts';
+import type { Plan } from './plans.ts';
+import type { RefusedOrigins } from './refused-origins.ts';
+import { findSession, SESSION_COOKIE } from './sessions.ts';
+import { type AccountRow, accountById } from './sql.ts';
 
 type Session = { account: AccountRow; csrfToken: string };
 

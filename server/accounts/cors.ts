@@ -3,7 +3,7 @@
 // no credentials are allowed; a widget key still works only from its allowed origins, checked by the route, so a
 // refusal (401, 403, 429) is readable by the page and the widget can say why instead of "network error".
 import cors from '@koa/cors';
-import { isCrossOrigin, type Access } from './access/index.ts';
+import { type Access, isCrossOrigin } from './access/index.ts';
 import { denyFraming } from './frame-guard.ts';
 
 const crossOrigin = cors({

@@ -1,8 +1,8 @@
 // Sign-up by invitation (SIGNUP=invite): the operator makes a single-use code on the command line
 // (scripts/invite.ts); only its SHA-256 is stored, and it signs up one account before it expires.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Queryable } from '../db/index.ts';
 import type { SignupMode } from '../config.ts';
+import type { Queryable } from '../db/index.ts';
 import { ApiError } from '../http/index.ts';
 import { newId } from '../ids.ts';
 

@@ -10,8 +10,8 @@
 // A refused attempt never reaches the password check and counts nothing. Success clears the pair's counter.
 // The account is keyed by the email as typed (lower-cased), known or not, so throttling reveals no account.
 import type { Context } from 'koa';
-import { addressKey } from './caller.ts';
 import { ApiError } from '../http/index.ts';
+import { addressKey } from './caller.ts';
 
 export const FREE_FAILURES = 5;
 const PAIR_WINDOW_MS = 60 * 60_000;

@@ -1,5 +1,5 @@
 // Paths of the account: the authenticated user, and the dashboard's sign-up, log-in, session and API tokens.
-import { jsonBody, ok, errors, pathParam, bearer, session, csrfHeader } from '../openapi/index.ts';
+import { bearer, csrfHeader, errors, jsonBody, ok, pathParam, session } from '../openapi/index.ts';
 
 export const accountPaths = {
   '/v2/user': {

@@ -2,22 +2,20 @@
 // and API tokens.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Deps, AppState } from '../deps.ts';
-import { jsonBody } from '../http/index.ts';
-import { validateBody, type ContractSchema } from '../openapi/index.ts';
-import { allow, ANYONE, API, DASHBOARD, type AccessPorts } from './access/index.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
-import { SESSION_COOKIE, startSession, endSession } from './sessions.ts';
+import type { AppState, Deps } from '../deps.ts';
+import { ApiError, jsonBody, notFound, routeParam, unauthorized } from '../http/index.ts';
+import { newId } from '../ids.ts';
+import { type ContractSchema, validateBody } from '../openapi/index.ts';
+import { type AccessPorts, ANYONE, API, allow, DASHBOARD } from './access/index.ts';
 import { createApiToken } from './api-tokens.ts';
+import { inviteToSpend, refuseClosedSignup, spendInvite } from './invites.ts';
+import { attemptOf, type LoginAttempt, loginThrottle } from './login-throttle.ts';
+import { checkPasswordPolicy } from './password-policy.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { presentUser } from './service.ts';
+import { endSession, SESSION_COOKIE, startSession } from './sessions.ts';
 import { accountByEmail, insertAccountUnlessTaken } from './sql.ts';
 import { listTokens, revokeToken, type TokenRow } from './tokens-sql.ts';
-import { ApiError, notFound, unauthorized } from '../http/index.ts';
-import { routeParam } from '../http/index.ts';
-import { newId } from '../ids.ts';
-import { presentUser } from './service.ts';
-import { checkPasswordPolicy } from './password-policy.ts';
-import { attemptOf, loginThrottle, type LoginAttempt } from './login-throttle.ts';
-import { inviteToSpend, refuseClosedSignup, spendInvite } from './invites.ts';
 
 // A fixed hash to verify against when the email is unknown, so timing does not reveal which emails exist.
 let decoyHash: Promise<string> | null = null;

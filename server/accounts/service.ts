@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
-import type { AccountRow } from './sql.ts';
 import type { ContractSchema } from '../openapi/index.ts';
+import type { AccountRow } from './sql.ts';
 
 export async function presentUser(
   deps: Pick<Deps, 'plans' | 'limits'>,

@@ -2,7 +2,7 @@
 // state-changing dashboard calls must echo in X-CSRF-Token.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/index.ts';
-import { insertSession, liveSession, deleteSession } from './sessions-sql.ts';
+import { deleteSession, insertSession, liveSession } from './sessions-sql.ts';
 
 export const SESSION_COOKIE = 'sq_session';
 const SESSION_DAYS = 14;

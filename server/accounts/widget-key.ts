@@ -3,9 +3,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
-import { liveWidgetKey, type WidgetKeyRow } from './widget-keys-sql.ts';
-import { accountById, type AccountRow } from './sql.ts';
 import { ApiError, unauthorized } from '../http/index.ts';
+import { type AccountRow, accountById } from './sql.ts';
+import { liveWidgetKey, type WidgetKeyRow } from './widget-keys-sql.ts';
 
 export const WIDGET_KEY_HEADER = 'x-widget-key';
 export const SHOPPER_TOKEN_HEADER = 'x-shopper-token';

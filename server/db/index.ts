@@ -1,10 +1,12 @@
 // One database interface over PGlite (embedded, in-process) and PostgreSQL (pg pool).
 // Both speak the same SQL dialect, so every query module and migration serves both.
-import pg from 'pg';
+
 import { chmod, lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import pg from 'pg';
 
 export type { Db, Queryable } from './types.ts';
+
 import type { Db, Queryable } from './types.ts';
 
 const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -181,5 +183,5 @@ function createListeners(url: string) {
 
 // The folder's front door: what other folders use of it.
 export { migrate } from './migrate.ts';
-export { firstRow } from './rows.ts';
 export { oncePerTurn, perTurn } from './per-turn.ts';
+export { firstRow } from './rows.ts';

@@ -5,7 +5,7 @@
 // bound and executed: PostgreSQL keeps its plan. Parameters are sent as text with their types left to the server,
 // encoded by node-postgres's own rules: the very encoding the PostgreSQL pool uses, so a query behaves the same
 // on both databases.
-import { parse, protocol, type PGlite } from '@electric-sql/pglite';
+import { type PGlite, parse, protocol } from '@electric-sql/pglite';
 import pgUtils from 'pg/lib/utils.js';
 
 const { serialize } = protocol;

@@ -6,5 +6,5 @@ export { filePaths, fileResponses, fileSchemas } from './openapi.ts';
 export { printabilityRouter } from './printability-router.ts';
 export { filesRouter } from './router.ts';
 export { fileForCaller, removeFile } from './service.ts';
-export { fileById, fileByIdAnyAccount } from './sql.ts';
 export type { FileRow } from './sql.ts';
+export { fileById, fileByIdAnyAccount } from './sql.ts';

@@ -1,19 +1,20 @@
 // Paths of model files: uploads (with a token or a single-use upload id), upload ids, download, rescaling,
 // deletion and printability.
+
+import { publicUploadStorageResponse } from '../limits/index.ts';
 import {
+  allowanceRefusal,
+  bearer,
+  errorSchema,
+  errors,
+  idempotencyKey,
   jsonBody,
   ok,
-  errors,
-  pathParam,
   pageParams,
-  bearer,
-  shopperToken,
-  allowanceRefusal,
-  idempotencyKey,
-  errorSchema,
+  pathParam,
   ref,
+  shopperToken,
 } from '../openapi/index.ts';
-import { publicUploadStorageResponse } from '../limits/index.ts';
 
 const fileId = pathParam('file_id', 'A file id (file_...)');
 const units = ['mm', 'cm', 'm', 'in', 'ft', 'um'];

@@ -1,13 +1,11 @@
 import Router from '@koa/router';
+import { type AccessPorts, API, allow } from '../accounts/access/index.ts';
 import type { AppState } from '../deps.ts';
-import { allow, API, type AccessPorts } from '../accounts/access/index.ts';
-import { jsonBody } from '../http/index.ts';
+import { jsonBody, notFound, routeParam } from '../http/index.ts';
 import { validateBody } from '../openapi/index.ts';
-import { fileById } from './sql.ts';
-import { notFound } from '../http/index.ts';
-import { routeParam } from '../http/index.ts';
-import { checkPrintability } from './printability.ts';
 import { resolveBuildVolume } from '../profiles/index.ts';
+import { checkPrintability } from './printability.ts';
+import { fileById } from './sql.ts';
 
 export function printabilityRouter(deps: AccessPorts) {
   const router = new Router<AppState>();

@@ -1,9 +1,16 @@
 // Printability: does the model fit a build volume (as uploaded, turned on the plate, or laid down — the same
 // placement search quotes use), and what would a print shop want to be warned about before quoting it.
-import type { FileRow } from './sql.ts';
-import { fileFactor, placeFile, scaledMeasurements, unitWarning } from '../placement/index.ts';
-import { fittingTurn, type Volume } from '../placement/index.ts';
+
 import type { UnitSuspectWarning } from '../placement/index.ts';
+import {
+  fileFactor,
+  fittingTurn,
+  placeFile,
+  scaledMeasurements,
+  unitWarning,
+  type Volume,
+} from '../placement/index.ts';
+import type { FileRow } from './sql.ts';
 
 export type BuildVolume = Volume;
 

@@ -1,26 +1,27 @@
 // /v2/file: upload (authenticated and public), upload ids, download, delete. Also /v2/user/uploads.
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import type { Deps, AppState } from '../deps.ts';
 import type { Auth } from '../accounts/access/index.ts';
-import { allow, ANYONE, API, API_OR_WIDGET, type AccessPorts } from '../accounts/access/index.ts';
-import { uploadBody, MULTIPART_ENVELOPE_BYTES, type UploadedFile } from './upload-body.ts';
-import { fileForCaller, ingestUpload, presentFile, removeFile, rescaleFile, type IngestPorts } from './service.ts';
-import { fileById, listFiles } from './sql.ts';
-import { insertUploadId, uploadIdById, consumeUploadId, type UploadIdRow } from './upload-ids-sql.ts';
-import { ApiError, ValidationError, notFound } from '../http/index.ts';
-import { routeParam } from '../http/index.ts';
-import { jsonBody } from '../http/index.ts';
-import { validateBody } from '../openapi/index.ts';
-import { unitNamed, UNITS, type Unit } from '../placement/index.ts';
-import { newId } from '../ids.ts';
-import { pageRequest, pageResponse } from '../http/index.ts';
-import { checkStorageQuota } from '../limits/index.ts';
-import { SHOPPER_TOKEN_HEADER, hashShopperToken, newShopperToken } from '../accounts/index.ts';
+import { type AccessPorts, ANYONE, API, API_OR_WIDGET, allow } from '../accounts/access/index.ts';
+import { addressKey, hashShopperToken, newShopperToken, SHOPPER_TOKEN_HEADER } from '../accounts/index.ts';
+import type { AppState, Deps } from '../deps.ts';
+import { ApiError, jsonBody, notFound, pageRequest, pageResponse, routeParam, ValidationError } from '../http/index.ts';
 import { idempotent, uploadFingerprint } from '../idempotency/index.ts';
+import { newId } from '../ids.ts';
+import {
+  chargeToUploadOwner,
+  chargeUploadId,
+  checkStorageQuota,
+  precheckWidgetStorage,
+  reserveWidgetStorage,
+} from '../limits/index.ts';
+import { validateBody } from '../openapi/index.ts';
+import { UNITS, type Unit, unitNamed } from '../placement/index.ts';
 import type { UploadListener } from './events.ts';
-import { chargeToUploadOwner, chargeUploadId, precheckWidgetStorage, reserveWidgetStorage } from '../limits/index.ts';
-import { addressKey } from '../accounts/index.ts';
+import { fileForCaller, type IngestPorts, ingestUpload, presentFile, removeFile, rescaleFile } from './service.ts';
+import { fileById, listFiles } from './sql.ts';
+import { MULTIPART_ENVELOPE_BYTES, type UploadedFile, uploadBody } from './upload-body.ts';
+import { consumeUploadId, insertUploadId, type UploadIdRow, uploadIdById } from './upload-ids-sql.ts';
 
 type State = AppState & { upload: UploadedFile };
 

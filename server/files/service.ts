@@ -3,20 +3,19 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
-import type { Deps } from '../deps.ts';
+import type { ModelFormat } from '../../shared/model/index.ts';
 import type { Auth } from '../accounts/access/index.ts';
 import { fileUploadedByShopper } from '../accounts/index.ts';
 import type { Queryable } from '../db/index.ts';
-import type { ModelFormat } from '../../shared/model/index.ts';
-import { fileById, insertFile, deleteFile, updateFileScale, type FileRow } from './sql.ts';
-import { writeEvent } from '../outbox/index.ts';
-import { newId } from '../ids.ts';
+import type { Deps } from '../deps.ts';
 import { ApiError, notFound } from '../http/index.ts';
+import { newId } from '../ids.ts';
 import { recordStorageChange } from '../limits/index.ts';
-import { uploadRoom, type StorageRoomPorts } from './storage-room.ts';
-import { sourceUnit, type Unit } from '../placement/index.ts';
-import { scaledMeasurements, scaledSize, unitWarning } from '../placement/index.ts';
 import type { ContractSchema } from '../openapi/index.ts';
+import { writeEvent } from '../outbox/index.ts';
+import { scaledMeasurements, scaledSize, sourceUnit, type Unit, unitWarning } from '../placement/index.ts';
+import { deleteFile, type FileRow, fileById, insertFile, updateFileScale } from './sql.ts';
+import { type StorageRoomPorts, uploadRoom } from './storage-room.ts';
 
 const CONTENT_TYPES: Record<ModelFormat, `model/${ModelFormat}`> = {
   stl: 'model/stl',

@@ -1,9 +1,9 @@
+import type { ModelFormat, ModelWarning } from '../../shared/model/index.ts';
 import type { Measurements } from '../../shared/model/measure.ts';
 import type { Queryable } from '../db/index.ts';
 import { firstRow } from '../db/index.ts';
 import type { ModelShape } from '../mesh/index.ts';
 import type { Unit, UnitSource } from '../placement/index.ts';
-import type { ModelFormat, ModelWarning } from '../../shared/model/index.ts';
 
 export interface FileRow {
   id: string;

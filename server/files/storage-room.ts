@@ -6,7 +6,7 @@
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/index.ts';
 import { storageAllowanceRoom, widgetStorageRoom } from '../limits/index.ts';
-import { diskRooms, type DiskHolder, type StorageRoom } from '../storage/index.ts';
+import { type DiskHolder, diskRooms, type StorageRoom } from '../storage/index.ts';
 import { uploadWidgetKey } from './sql.ts';
 
 /** The parse's refusal of a mesh with no room (server/mesh/parse-worker.ts). */

@@ -3,8 +3,9 @@
 // A body that would leave the disk below its floor is refused with 507 (storage/disk-floor.ts), before and after.
 // Each request writes into a private folder of its own (storage/tmp-dirs.ts) that is removed on every path:
 // success, a refused or broken body, a client abort, a second file part.
-import type { Context, Next } from 'koa';
+
 import { rm } from 'node:fs/promises';
+import type { Context, Next } from 'koa';
 import type { Deps } from '../deps.ts';
 import { ApiError, loadKoaBody, tooLarge } from '../http/index.ts';
 import { checkDiskFloor } from '../storage/index.ts';

@@ -1,8 +1,9 @@
 // Typed API errors, turned into the JSON error shape (docs/api-conventions.md) in exactly one place (answerError,
 // which the request edge calls for every request).
-import type { Context } from 'koa';
+
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Context } from 'koa';
 
 export type ErrorDetails = Record<string, unknown>;
 

@@ -1,24 +1,25 @@
 // The front door of http/: HTTP plumbing every feature uses: the one error shape, JSON bodies, query and route parameters, pages, logs.
 // Other folders import only what is exported here (npm run check:graph).
+
+export { loadKoaBody } from './body-parser.ts';
+export type { ConnectionLimits } from './connections.ts';
+export { CONNECTION_LIMITS, guardConnections } from './connections.ts';
+export type { FieldProblem } from './errors.ts';
 export {
   ApiError,
-  ValidationError,
   answerClientError,
   errorBody,
   notFound,
   tooLarge,
   unauthorized,
+  ValidationError,
 } from './errors.ts';
-export type { FieldProblem } from './errors.ts';
-export { CONNECTION_LIMITS, guardConnections } from './connections.ts';
-export type { ConnectionLimits } from './connections.ts';
 export { jsonBody } from './json-body.ts';
-export { loadKoaBody } from './body-parser.ts';
-export { createLogger, routeTemplate } from './logging.ts';
-export { requestEdge } from './request-edge.ts';
-export type { OnRequestEnd, RequestEnd } from './request-edge.ts';
 export type { Logger } from './logging.ts';
+export { createLogger, routeTemplate } from './logging.ts';
 export { pageRequest, pageResponse } from './pagination.ts';
-export { dateRange, daysOf, exportRange, intParam, oneOf } from './query-params.ts';
 export type { DateRange } from './query-params.ts';
+export { dateRange, daysOf, exportRange, intParam, oneOf } from './query-params.ts';
+export type { OnRequestEnd, RequestEnd } from './request-edge.ts';
+export { requestEdge } from './request-edge.ts';
 export { routeParam } from './route-params.ts';

@@ -1,7 +1,7 @@
 // JSON request bodies for the non-upload routes: parsed by koa-body with a small limit (loaded on first use).
 import type { Context, Middleware, Next } from 'koa';
-import { ApiError } from './errors.ts';
 import { loadKoaBody } from './body-parser.ts';
+import { ApiError } from './errors.ts';
 
 /** The largest JSON body any route accepts (uploads have their own limit, MAX_UPLOAD_MB). */
 export const MAX_JSON_BYTES = 256 * 1024;

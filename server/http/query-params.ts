@@ -1,8 +1,8 @@
 // Query parameters of /v2/usage and /v2/analytics: UTC date ranges, grouping, formats. A bad value is a 400
 // naming the parameter.
 import type { Context } from 'koa';
-import { ValidationError } from './errors.ts';
 import { canonicalMember } from '../../shared/enums.ts';
+import { ValidationError } from './errors.ts';
 
 export const MAX_RANGE_DAYS = 3660;
 const DAY_MS = 86_400_000;

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { answerError, routeNotFound } from './errors.ts';
-import { routeTemplate, type Logger } from './logging.ts';
+import { type Logger, routeTemplate } from './logging.ts';
 
 /** How a request ended: its status (499 when the client went away first) and how long the answer took. */
 export interface RequestEnd {

@@ -8,10 +8,10 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Context, Next } from 'koa';
-import type { AppState, Deps } from '../deps.ts';
 import type { Auth } from '../accounts/access/index.ts';
+import type { AppState, Deps } from '../deps.ts';
 import { ApiError, errorBody } from '../http/index.ts';
-import { claimKey, completeKey, keyRow, purgeExpired, releaseKey, type KeyRef } from './sql.ts';
+import { claimKey, completeKey, type KeyRef, keyRow, purgeExpired, releaseKey } from './sql.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';

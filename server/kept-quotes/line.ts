@@ -1,9 +1,10 @@
 // A kept quote's line: the quantity the shopper kept, priced exactly as the cart will price it when the link's
 // holder orders it (the same function, the same offer), with its delivery option and the day it would ship.
-import type { Deps } from '../deps.ts';
+
 import type { Auth } from '../accounts/access/index.ts';
-import type { QuoteRow } from '../quotes/index.ts';
+import type { Deps } from '../deps.ts';
 import { effectiveOffer } from '../offer/index.ts';
+import type { QuoteRow } from '../quotes/index.ts';
 import { chosenLeadTime, quoteLinePrice } from '../widget/index.ts';
 
 type Offer = Awaited<ReturnType<typeof effectiveOffer>>['offer'];

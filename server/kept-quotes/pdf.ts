@@ -8,8 +8,8 @@
 // originals kept in the PDF's properties.
 import PDFDocument from 'pdfkit';
 import { PART_LINES } from '../../shared/pricing.ts';
-import { pdfText } from './pdf-text.ts';
 import type { KeptLine } from './line.ts';
+import { pdfText } from './pdf-text.ts';
 
 export interface PdfQuote {
   shopName: string;

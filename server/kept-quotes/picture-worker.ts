@@ -2,9 +2,10 @@
 // budget, or its bounding box when the mesh is too large to read or too costly to draw. The API process only
 // sends the job and gets a PNG of a few KiB back. The work spent so far is published in shared memory, so the
 // service can say how far a drawing is; a test may hold a drawing there (`pause`) to show the event loop free.
-import { parentPort } from 'node:worker_threads';
+
 import { readFileSync, readlinkSync, statSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { parentPort } from 'node:worker_threads';
 import { encodePng, outline, PICTURE_PX, render } from './picture.ts';
 
 type V3 = [number, number, number];

@@ -3,9 +3,10 @@
 // drawing budget (picture.ts), else the part's outline. A file's picture is made once, on the first open of a
 // link to it, and kept in memory: opening the link again, or its PDF, draws nothing; concurrent first opens
 // share one drawing.
-import type { PictureJob } from './picture-worker.ts';
-import { createPictureThread } from './picture-thread.ts';
+
 import { PICTURE_WORK_BUDGET } from './picture.ts';
+import { createPictureThread } from './picture-thread.ts';
+import type { PictureJob } from './picture-worker.ts';
 
 type V3 = [number, number, number];
 

@@ -2,11 +2,11 @@
 // shoppers can keep").
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Deps, AppState } from '../deps.ts';
-import { allow, API_OR_WIDGET, type AccessPorts } from '../accounts/access/index.ts';
+import { type AccessPorts, API_OR_WIDGET, allow } from '../accounts/access/index.ts';
+import type { AppState, Deps } from '../deps.ts';
 import { jsonBody, routeParam } from '../http/index.ts';
-import { validateBody } from '../openapi/index.ts';
 import { idempotent } from '../idempotency/index.ts';
+import { validateBody } from '../openapi/index.ts';
 import { limitCartAdds } from '../widget/index.ts';
 import { keepQuote, keptQuotePdf, openKeptQuote, orderKeptQuote } from './service.ts';
 

@@ -1,18 +1,18 @@
 // Quotes shoppers can keep: a signed, expiring link to a completed quote at the quantity the shopper chose
 // (link.ts), what the widget shows when it reopens one (the line priced as the cart will price it, line.ts), the
 // order placed from it, and its PDF, a quotation (pdf.ts) with the part's picture (picture.ts).
-import type { Deps } from '../deps.ts';
-import type { Auth } from '../accounts/access/index.ts';
-import { ApiError, ValidationError, notFound } from '../http/index.ts';
-import { quoteAsSeen, quoteById, quoteForCaller, type QuoteRow } from '../quotes/index.ts';
-import { presentQuote } from '../quotes/index.ts';
-import { addKeptQuoteToCart } from '../widget/index.ts';
+
 import { quantityProblem } from '../../shared/offer.ts';
-import { signLink, verifyLink } from './link.ts';
+import type { Auth } from '../accounts/access/index.ts';
+import type { Deps } from '../deps.ts';
 import { fileById } from '../files/index.ts';
+import { ApiError, notFound, ValidationError } from '../http/index.ts';
+import { presentQuote, type QuoteRow, quoteAsSeen, quoteById, quoteForCaller } from '../quotes/index.ts';
 import { fileKeptUntil } from '../retention/index.ts';
-import { keptLine, keptOffer, keptQuantity } from './line.ts';
+import { addKeptQuoteToCart } from '../widget/index.ts';
 import { backLink } from './back-link.ts';
+import { keptLine, keptOffer, keptQuantity } from './line.ts';
+import { signLink, verifyLink } from './link.ts';
 
 const DAY_MS = 86_400_000;
 

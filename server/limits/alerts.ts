@@ -5,11 +5,11 @@
 import type { Queryable } from '../db/index.ts';
 import { writeEvent } from '../outbox/index.ts';
 import {
-  lockAlertState,
-  saveAlertState,
   type AlertLevel,
   type AlertResource,
   type AlertState,
+  lockAlertState,
+  saveAlertState,
 } from './counters-sql.ts';
 
 export function alertLevel(used: number, limit: number): AlertLevel {

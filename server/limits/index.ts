@@ -1,12 +1,13 @@
 // The limits subsystem as one dependency: the rate limiter, the request log, and the periodic sweep that
 // fires the level-0 quotes alerts owed at the start of a month and prunes the widget budgets' ended windows.
+
+import { perTurn } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
+import { quotesUsedOf } from './counters-sql.ts';
+import { monthPeriod } from './period.ts';
+import { settleNewPeriodForAll } from './quota.ts';
 import { createMemoryLimiter, createRedisLimiter, type RateLimiter } from './rate-limiter.ts';
 import { createRequestLog, type RequestLog } from './request-log.ts';
-import { settleNewPeriodForAll } from './quota.ts';
-import { quotesUsedOf } from './counters-sql.ts';
-import { perTurn } from '../db/index.ts';
-import { monthPeriod } from './period.ts';
 import { pruneBudgetWindows } from './widget-budget-sql.ts';
 
 export interface Limits {
@@ -82,15 +83,16 @@ export async function createLimits(deps: LimitsPorts): Promise<Limits> {
   };
 }
 
+export type { CallerVia } from './counters-sql.ts';
 // The folder's front door: what other folders use of it.
 export { CALLER_VIAS } from './counters-sql.ts';
-export type { CallerVia } from './counters-sql.ts';
-export { chargeToUploadOwner, chargeUploadId, rateLimit, recordRequest, requestLogged } from './middleware.ts';
 export type { RateLimitPorts } from './middleware.ts';
+export { chargeToUploadOwner, chargeUploadId, rateLimit, recordRequest, requestLogged } from './middleware.ts';
 export { limitsPaths, limitsSchemas, rateLimitHeaders, withRateLimitResponses, withRateLimits } from './openapi.ts';
 export { monthPeriod } from './period.ts';
 export { checkQuoteQuota, checkStorageQuota, countQuote, recordStorageChange, storageAllowanceRoom } from './quota.ts';
 export { limitsRouter } from './router.ts';
+export type { SliceOutcome } from './slicer-time.ts';
 export {
   chargeSlicerTime,
   checkSlicerBudget,
@@ -98,8 +100,7 @@ export {
   slicerSecondsUsed,
   slicerSpeed,
 } from './slicer-time.ts';
-export type { SliceOutcome } from './slicer-time.ts';
-export { publicUploadStorageResponse, quoteBudgetResponses, widgetBudgetSchema } from './widget-budget-openapi.ts';
+export type { WidgetQuoteCaller } from './widget-budget.ts';
 export {
   chargeWidgetQuote,
   checkWidgetShare,
@@ -109,7 +110,7 @@ export {
   widgetBudgetUsage,
   widgetStorageRoom,
 } from './widget-budget.ts';
-export type { WidgetQuoteCaller } from './widget-budget.ts';
+export { publicUploadStorageResponse, quoteBudgetResponses, widgetBudgetSchema } from './widget-budget-openapi.ts';
 
 declare module '../deps.ts' {
   interface Deps {

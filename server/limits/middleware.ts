@@ -3,17 +3,19 @@
 // route declares (read or write by method where no route matches), answering 429 rate_limited when one is used
 // up, and sets X-RateLimit-* on every response, errors included; requestLogged marks a /v2 request for the request
 // log, and recordRequest hands it over when the answer ends.
-import { routeTemplate, type OnRequestEnd } from '../http/index.ts';
+
 import type { Next, ParameterizedContext } from 'koa';
 import type { AppState, Deps } from '../deps.ts';
+import { type OnRequestEnd, routeTemplate } from '../http/index.ts';
 
 type Context = ParameterizedContext<AppState>;
-import type { EndpointClass } from '../accounts/index.ts';
-import { ApiError } from '../http/index.ts';
-import { credentialsOf, limitIdentity, type CredentialPorts, type LimitIdentity } from '../accounts/index.ts';
+
 import { limitClass } from '../accounts/access/index.ts';
-import type { HitResult } from './rate-limiter.ts';
+import type { EndpointClass } from '../accounts/index.ts';
+import { type CredentialPorts, credentialsOf, type LimitIdentity, limitIdentity } from '../accounts/index.ts';
+import { ApiError } from '../http/index.ts';
 import type { CallerVia } from './counters-sql.ts';
+import type { HitResult } from './rate-limiter.ts';
 
 /** The headers show the counter closest to refusing (fewest remaining; then the later reset). */
 function tightest(results: HitResult[]): HitResult {

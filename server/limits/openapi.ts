@@ -1,6 +1,6 @@
 // The rate-limit headers every response carries (withRateLimits adds them, a 429 and the operation's
 // rate-limit class to every operation of the document), and the quota: allowances and their refusals.
-import { ok, errors, bearer, timestamp, errorSchema } from '../openapi/index.ts';
+import { bearer, errorSchema, errors, ok, timestamp } from '../openapi/index.ts';
 import { widgetBudgetSchemas } from './widget-budget-openapi.ts';
 
 const int0 = { type: 'integer', minimum: 0 };

@@ -8,10 +8,13 @@
 // upload that would go beyond the allowance is refused before its mesh is written (storageAllowanceRoom bounds
 // what the parse may write), then exactly (re-checked under the alert lock in the transaction that records the
 // file); deleting a file frees its bytes at once.
+
+import type { AccountRow, Plan } from '../accounts/index.ts';
 import type { Queryable } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
-import type { AccountRow } from '../accounts/index.ts';
-import type { Plan } from '../accounts/index.ts';
+import { ApiError } from '../http/index.ts';
+import type { StorageRoom } from '../storage/index.ts';
+import { lockedUsage, settleAlerts } from './alerts.ts';
 import {
   accountPlanId,
   alertState,
@@ -20,10 +23,7 @@ import {
   staleQuoteAlerts,
   storageUsed,
 } from './counters-sql.ts';
-import { ApiError } from '../http/index.ts';
-import type { StorageRoom } from '../storage/index.ts';
-import { lockedUsage, settleAlerts } from './alerts.ts';
-import { monthPeriod, secondsUntil, type Period } from './period.ts';
+import { monthPeriod, type Period, secondsUntil } from './period.ts';
 
 type QuotaPorts = Pick<Deps, 'db' | 'plans' | 'now' | 'events'>;
 

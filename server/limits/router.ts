@@ -1,7 +1,7 @@
 // GET /v2/quota: the account's plan, its allowances this month and the rate limits it is held to (docs/limits.md).
 import Router from '@koa/router';
-import type { Deps, AppState } from '../deps.ts';
-import { allow, API, type AccessPorts } from '../accounts/access/index.ts';
+import { type AccessPorts, API, allow } from '../accounts/access/index.ts';
+import type { AppState, Deps } from '../deps.ts';
 import { quotaStatus } from './quota.ts';
 
 export function limitsRouter(deps: AccessPorts & Pick<Deps, 'plans' | 'events'>) {

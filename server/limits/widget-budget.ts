@@ -3,18 +3,20 @@
 // key's share of the monthly quote allowance (402; so shoppers never use up the merchant's own API quotes) and
 // the bytes its shoppers' uploads keep stored, originals and canonical meshes (402). Every count is a row in widget_budget_counters, taken or
 // read in SQL, so the limits hold across processes.
+
+import { monthlyShare, normalizeWidgetBudget, type WidgetBudget } from '../../shared/widget-budget.ts';
+import type { AccountRow } from '../accounts/index.ts';
 import type { Queryable } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
-import type { AccountRow } from '../accounts/index.ts';
 import { ApiError } from '../http/index.ts';
-import type { StorageRoom } from '../storage/index.ts';
 import { writeEvent } from '../outbox/index.ts';
-import { accountPlanId } from './counters-sql.ts';
-import { monthlyShare, normalizeWidgetBudget, type WidgetBudget } from '../../shared/widget-budget.ts';
+import type { StorageRoom } from '../storage/index.ts';
 import { alertLevel } from './alerts.ts';
-import { monthPeriod, secondsUntil, type Period } from './period.ts';
+import { accountPlanId } from './counters-sql.ts';
+import { monthPeriod, type Period, secondsUntil } from './period.ts';
 import { planFor } from './quota.ts';
 import {
+  type BudgetWindow,
   countSlot,
   liveWidgetKeys,
   lockWidgetKey,
@@ -25,7 +27,6 @@ import {
   storedBudget,
   takeSlot,
   widgetStorageUsed,
-  type BudgetWindow,
 } from './widget-budget-sql.ts';
 
 const HOUR_MS = 3_600_000;

@@ -1,3 +1,3 @@
 // The front door of mail/: e-mail sent by the server through the operator's SMTP server (SMTP_URL, SMTP_FROM).
 // Other folders import only what is exported here (npm run check:graph).
-export { sendMail, SmtpError, type MailMessage } from './smtp.ts';
+export { type MailMessage, SmtpError, sendMail } from './smtp.ts';

@@ -2,9 +2,10 @@
 // whenever the server offers it on smtp:// (TLS from the start on smtps://), AUTH PLAIN when credentials are set,
 // then MAIL, RCPT, DATA and QUIT. Every reply is awaited with a timeout, so a silent server fails the send instead
 // of holding it. The body is sent base64-encoded, so no line of it can end the DATA early or exceed a line limit.
+
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import tls from 'node:tls';
-import { randomBytes } from 'node:crypto';
 import type { SmtpSettings } from '../config.ts';
 
 export interface MailMessage {

@@ -2,31 +2,32 @@
 // a stored canonical mesh and measure the features the instant estimate needs (docs/estimate.md).
 // A hostile file can only exhaust this worker (heap-capped, killed on timeout), never the API process.
 // Workers stay alive between jobs, so the TypeScript loader and the parsers load once.
-import { parentPort } from 'node:worker_threads';
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+
 import { createHash } from 'node:crypto';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { parentPort } from 'node:worker_threads';
 import {
+  EstimateError,
+  type EstimateSettings,
+  extractFeatures,
+  type MeshPlacement,
+  placeMesh,
+} from '../../shared/estimate/index.ts';
+import {
+  type ByteSink,
   canonicalBytesAtLeast,
   detectFormat,
   ModelError,
+  type ParsedModel,
   type ParseLimits,
   parseModel,
   streamCanonical3mf,
   streamCanonicalObj,
-  type ByteSink,
-  type ParsedModel,
 } from '../../shared/model/index.ts';
-import { convexHullXY, describeShape } from './footprint.ts';
-import { checkCompression } from './compression.ts';
 import { COUNTED_WORK_CODES, inflatedAllowance, SMALL_LANE_OUTGROWN } from './budget.ts';
+import { checkCompression } from './compression.ts';
 import { currentThread } from './cpu-time.ts';
-import {
-  extractFeatures,
-  placeMesh,
-  EstimateError,
-  type EstimateSettings,
-  type MeshPlacement,
-} from '../../shared/estimate/index.ts';
+import { convexHullXY, describeShape } from './footprint.ts';
 
 export interface ParseJob {
   kind?: 'parse';

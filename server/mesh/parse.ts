@@ -2,26 +2,26 @@
 // fair turns between callers, with a worker kept for small files and a CPU-time budget from each file's size
 // (docs/limits.md, "Fair parsing"). A worker that runs out of its budget or memory is terminated and replaced; the
 // API process is never at risk.
-import type { Worker } from 'node:worker_threads';
-import type { Measurements, ModelFormat, ModelWarning } from '../../shared/model/index.ts';
+
 import { EventEmitter } from 'node:events';
 import { open, readFile } from 'node:fs/promises';
-import { ApiError } from '../http/index.ts';
-import type { Config } from '../config.ts';
-import type { FeaturesJob, ParseJob } from './parse-worker.ts';
+import type { Worker } from 'node:worker_threads';
 import type { Features } from '../../shared/estimate/index.ts';
-import type { ModelShape } from './footprint.ts';
-import { FairQueue, type CallerState, type Task } from './fair-queue.ts';
+import type { Measurements, ModelFormat, ModelWarning, ParseLimits } from '../../shared/model/index.ts';
+import type { Config } from '../config.ts';
+import { ApiError } from '../http/index.ts';
 import {
+  PARSE_STALL_MS,
   parseBudgetMs,
   SHARED_WORKER_NICENESS,
   SMALL_FILE_BYTES,
   SMALL_LANE_LIMITS,
   SMALL_LANE_OUTGROWN,
-  PARSE_STALL_MS,
 } from './budget.ts';
 import { statedUncompressedBytes } from './compression.ts';
-import type { ParseLimits } from '../../shared/model/index.ts';
+import { type CallerState, FairQueue, type Task } from './fair-queue.ts';
+import type { ModelShape } from './footprint.ts';
+import type { FeaturesJob, ParseJob } from './parse-worker.ts';
 import { ParseTimeout, runOn, spawn, tooComplex } from './worker-thread.ts';
 
 export interface ParsedUpload {

@@ -3,7 +3,7 @@
 // What runs inside is parse-worker.ts.
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../http/index.ts';
-import { threadCpuMs, watchCpu, type CpuLimit, type Spent } from './cpu-time.ts';
+import { type CpuLimit, type Spent, threadCpuMs, watchCpu } from './cpu-time.ts';
 import type { FeaturesJob, ParseJob } from './parse-worker.ts';
 
 const YOUNG_GENERATION_MB = 32;

@@ -3,7 +3,7 @@
 //   labelled by route template, never by id, so the number of series stays bounded;
 // - what the whole service holds (queue, webhook deliveries, stored bytes): gauges read from the database at
 //   scrape time, the same from every process, so a dashboard takes max() over instances instead of sum().
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Queryable } from '../db/index.ts';
 
 export interface Metrics {

@@ -4,22 +4,27 @@
 import {
   DEFAULT_MINIMUM_PRICE,
   normalizeOffer,
-  resolveChoices,
-  validateOffer,
-  withTerms,
   type Offer,
   type OfferChoices,
   type QualityPreset,
   type ResolvedChoices,
+  resolveChoices,
+  validateOffer,
+  withTerms,
 } from '../../shared/offer.ts';
 import type { ConfigIssue } from '../../shared/settings.ts';
-import type { Deps } from '../deps.ts';
-import type { Queryable } from '../db/index.ts';
-import { listProfiles, printPresetQualities } from '../profiles/index.ts';
-import { ApiError, ValidationError } from '../http/index.ts';
-import { resolveSettings, type QuoteRequest, type Resolution } from '../profiles/index.ts';
-import { accountOffer, widgetKeyOffer } from './sql.ts';
 import { normalizeWidgetBudget } from '../../shared/widget-budget.ts';
+import type { Queryable } from '../db/index.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError, ValidationError } from '../http/index.ts';
+import {
+  listProfiles,
+  printPresetQualities,
+  type QuoteRequest,
+  type Resolution,
+  resolveSettings,
+} from '../profiles/index.ts';
+import { accountOffer, widgetKeyOffer } from './sql.ts';
 
 export type OfferSource = 'widget_key' | 'account' | 'default';
 

@@ -1,17 +1,17 @@
 // The offer's part of the OpenAPI document: schemas of the offer and of a shopper's choices, and its paths.
 import {
-  PRESET_FIELDS,
+  DEFAULT_MAX_SLICE_SECONDS,
+  MAX_SLICE_SECONDS_LIMIT,
   OFFER_FIELDS,
   OFFER_LIMITS,
   OFFER_REQUIRED_FIELDS,
-  DEFAULT_MAX_SLICE_SECONDS,
-  MAX_SLICE_SECONDS_LIMIT,
   type OfferField,
+  PRESET_FIELDS,
 } from '../../shared/offer.ts';
 import { TERMS_LIMITS } from '../../shared/offer-terms.ts';
+import { widgetBudgetSchema } from '../limits/index.ts';
 import { csrfHeader, errors, jsonBody, ok, pathParam, session } from '../openapi/index.ts';
 import { sectionSchema } from '../profiles/index.ts';
-import { widgetBudgetSchema } from '../limits/index.ts';
 
 const printer = sectionSchema('printer_config');
 const presetSettings = {

@@ -2,14 +2,12 @@
 // (/dashboard/api/widget-keys/{id}/offer: dashboard session). PUT replaces the whole offer; DELETE returns to
 // the one underneath (the account's, then the default derived from the profiles).
 import Router from '@koa/router';
+import { type AccessPorts, API, allow, DASHBOARD } from '../accounts/access/index.ts';
+import { widgetKeyById } from '../accounts/index.ts';
 import type { AppState } from '../deps.ts';
-import { allow, API, DASHBOARD, type AccessPorts } from '../accounts/access/index.ts';
-import { jsonBody } from '../http/index.ts';
-import { notFound } from '../http/index.ts';
-import { routeParam } from '../http/index.ts';
+import { jsonBody, notFound, routeParam } from '../http/index.ts';
 import { checkOffer, effectiveOffer } from './offer.ts';
 import { setAccountOffer, setWidgetKeyOffer } from './sql.ts';
-import { widgetKeyById } from '../accounts/index.ts';
 
 export function offerRouter(deps: AccessPorts) {
   const router = new Router<AppState>();

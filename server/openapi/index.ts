@@ -19,4 +19,4 @@ export {
   timestamp,
 } from './helpers.ts';
 export { coreSchemas } from './schemas.ts';
-export { useContract, validateBody, type ContractSchema, type SchemaName } from './validate.ts';
+export { type ContractSchema, type SchemaName, useContract, validateBody } from './validate.ts';

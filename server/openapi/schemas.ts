@@ -1,5 +1,5 @@
 // Component schemas of the OpenAPI document (JSON Schema 2020-12, as OpenAPI 3.1 uses).
-import { ref, timestamp, deletedSchema } from './helpers.ts';
+import { deletedSchema, ref, timestamp } from './helpers.ts';
 
 const id = (prefix: string) => ({
   type: 'string',

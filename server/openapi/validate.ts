@@ -1,11 +1,12 @@
 // Request bodies are validated against the same OpenAPI document that is served as the contract,
 // so the document and the server can never disagree about what a valid request is.
+
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { ValidateFunction, ErrorObject } from 'ajv';
-import { ValidationError, type FieldProblem } from '../http/index.ts';
-import { canonicalMember } from '../../shared/enums.ts';
 import type { components as Contract } from '../../shared/api/schema.ts';
+import { canonicalMember } from '../../shared/enums.ts';
+import { type FieldProblem, ValidationError } from '../http/index.ts';
 
 // ajv-formats is CommonJS; its function is the default export's default under NodeNext.
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as (ajv: Ajv2020) => void;

@@ -4,10 +4,10 @@
 import type { Measurements } from '../../shared/model/measure.ts';
 import type { ModelShape } from '../mesh/index.ts';
 import type { SliceTransform } from '../slicer/index.ts';
-import { orient, type OrientationName, type Rotation, type ShapeFacts, type Volume } from './orient.ts';
-import { meshFactor, sourceUnit, type Unit } from './units.ts';
-import { unitSuspect, type UnitSuspectWarning } from './unit-check.ts';
 import { checkFeatures, type ThinWallsWarning, type TooSmallRefusal } from './features.ts';
+import { type OrientationName, orient, type Rotation, type ShapeFacts, type Volume } from './orient.ts';
+import { type UnitSuspectWarning, unitSuspect } from './unit-check.ts';
+import { meshFactor, sourceUnit, type Unit } from './units.ts';
 
 /** What placement reads of a stored file (files/sql.ts's FileRow has these fields). */
 export interface PlacedFile {
@@ -167,9 +167,9 @@ export function scaledMeasurements(file: PlacedFile): PlacedFile['measurements']
   };
 }
 
+export type { Volume } from './orient.ts';
 // The folder's front door: what other folders use of it.
 export { fittingTurn } from './orient.ts';
-export type { Volume } from './orient.ts';
 export type { UnitSuspectWarning } from './unit-check.ts';
-export { UNITS, sourceUnit, unitNamed } from './units.ts';
 export type { Unit, UnitSource } from './units.ts';
+export { sourceUnit, UNITS, unitNamed } from './units.ts';

@@ -1,6 +1,6 @@
 // A model whose size suggests it was drawn in another unit (inches, centimetres, metres read as millimetres, or
 // the reverse) gets a `unit_suspect` warning with the scale that would fix it (docs/placement.md).
-import { MM_PER_UNIT, UNITS, UNIT_NAMES, type Unit } from './units.ts';
+import { MM_PER_UNIT, UNIT_NAMES, UNITS, type Unit } from './units.ts';
 
 /** A deliberate print is rarely smaller than this across... */
 export const SMALL_MM = 5;

@@ -1,18 +1,19 @@
 // Runs in the printer library's worker thread: reads PrusaSlicer's vendor bundles (Prusa Research's is several MB)
 // and works out each printer's compatible presets, away from the event loop; and resolves users' config bundles. The result stays in this thread's
 // memory, keyed by the folder's files (names, sizes, modification times), so a changed folder is read again.
-import { parentPort } from 'node:worker_threads';
+
 import { readFileSync } from 'node:fs';
+import { parentPort } from 'node:worker_threads';
 import { ApiError } from '../http/index.ts';
 import {
-  readUserBundle,
   type LibraryPick,
   type LibraryVendor,
   type LoadedVendor,
   loadVendor,
   pickFromLibrary,
+  readUserBundle,
 } from '../prusa-config/index.ts';
-import { bundleFiles, type BundleFile } from './bundle-files.ts';
+import { type BundleFile, bundleFiles } from './bundle-files.ts';
 
 export type LibraryJob =
   | { kind: 'list'; dir: string }

@@ -1,8 +1,8 @@
 // GET /v2/profiles/library: PrusaSlicer's printer library (token or dashboard session; never a widget key).
 // Mounted before profiles/, whose /v2/profiles/:kind would otherwise take "library" for a kind.
 import Router from '@koa/router';
-import type { Deps, AppState } from '../deps.ts';
-import { allow, API, type AccessPorts } from '../accounts/access/index.ts';
+import { type AccessPorts, API, allow } from '../accounts/access/index.ts';
+import type { AppState, Deps } from '../deps.ts';
 import { ValidationError } from '../http/index.ts';
 import { presentLibrary } from './library.ts';
 

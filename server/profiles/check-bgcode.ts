@@ -4,7 +4,7 @@
 // CRC32). Only those blocks are read, each by position and under MAX_METADATA_BYTES; thumbnails are stepped over
 // unread and the walk stops at the print metadata, before any G-code block. Every size in the file is the
 // uploader's word: one past the file's end or the bound is a 422 naming `gcode`, never a large allocation.
-import { open, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { crc32, inflateSync } from 'node:zlib';
 import { ApiError } from '../http/index.ts';
 

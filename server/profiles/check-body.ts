@@ -1,8 +1,9 @@
 // The import check's optional multipart body: a part `gcode` (the shop's own G-code of the reference part),
 // streamed to a private folder under MAX_GCODE_BYTES, and a field `material` (a material profile's name). No body
 // at all is a check without G-code. The caller reads the G-code inside `use`; the folder goes whatever happens.
-import type { Context } from 'koa';
+
 import { rm } from 'node:fs/promises';
+import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
 import { ApiError, ValidationError } from '../http/index.ts';
 import { MAX_GCODE_BYTES } from './check-gcode.ts';

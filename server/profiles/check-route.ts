@@ -1,9 +1,9 @@
 // POST /v2/profiles/printer/{profile_id}/check and GET /v2/profiles/reference-part: the import check's two
 // routes, from the HTTP side (the check itself: check.ts).
 import type { Context } from 'koa';
+import { type CheckPorts, checkPrinterProfile, type ProfileCheck } from './check.ts';
 import { withCheckUpload } from './check-body.ts';
 import { readShopGcode } from './check-gcode.ts';
-import { checkPrinterProfile, type CheckPorts, type ProfileCheck } from './check.ts';
 import { referencePart } from './reference-part.ts';
 
 export function checkFromRequest(deps: CheckPorts, ctx: Context, profileId: string): Promise<ProfileCheck> {

@@ -2,22 +2,22 @@
 // and a material as a quote of it would be, beside the statistics of the shop's own G-code of the same part.
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Deps } from '../deps.ts';
-import type { Auth } from '../accounts/access/index.ts';
 import type { components } from '../../shared/api/schema.ts';
+import type { Auth } from '../accounts/access/index.ts';
+import type { Deps } from '../deps.ts';
 import { ApiError, notFound } from '../http/index.ts';
 import {
   PoolClosedError,
   PoolFullError,
-  SliceFailedError,
-  SliceTimeoutError,
   printStats,
+  SliceFailedError,
   type SliceSettings,
+  SliceTimeoutError,
 } from '../slicer/index.ts';
-import { materialNames, profileById, profilesForResolution, type ProfileRow } from './sql.ts';
-import { resolveFromProfiles } from './resolve.ts';
-import { referencePart } from './reference-part.ts';
 import type { ShopGcode } from './check-gcode.ts';
+import { referencePart } from './reference-part.ts';
+import { resolveFromProfiles } from './resolve.ts';
+import { materialNames, type ProfileRow, profileById, profilesForResolution } from './sql.ts';
 
 export type ProfileCheck = components['schemas']['ProfileCheck'];
 

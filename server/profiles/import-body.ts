@@ -1,12 +1,13 @@
 // The import's multipart body: one part named `file` streamed to a private folder under the upload limit (a
 // 3MF may be as large as a model upload), and the `default` and `keep_custom_gcode` fields. A .ini or .json
 // larger than its own bound is refused from its size on disk, before a byte of it is read.
-import type { Context } from 'koa';
+
 import { open, readFile, rm, stat } from 'node:fs/promises';
+import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
-import { ValidationError, tooLarge } from '../http/index.ts';
-import { readSinglePart, refuseDeclaredTooLarge } from './single-part.ts';
+import { tooLarge, ValidationError } from '../http/index.ts';
 import { MAX_CONFIG_BYTES } from '../prusa-config/index.ts';
+import { readSinglePart, refuseDeclaredTooLarge } from './single-part.ts';
 
 export type ConfigFormat = 'ini' | '3mf' | 'json';
 

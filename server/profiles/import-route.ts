@@ -4,10 +4,10 @@ import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
 import { ApiError, jsonBody } from '../http/index.ts';
 import { validateBody } from '../openapi/index.ts';
-import { readFlatConfig, readOrcaPreset, readProjectConfig, type ReadConfig } from '../prusa-config/index.ts';
 import { libraryPick, resolveConfigBundle } from '../printer-library/index.ts';
-import { asApiError, importConfig, type ImportResult } from './import.ts';
-import { readImportUpload, type ImportUpload } from './import-body.ts';
+import { type ReadConfig, readFlatConfig, readOrcaPreset, readProjectConfig } from '../prusa-config/index.ts';
+import { asApiError, type ImportResult, importConfig } from './import.ts';
+import { type ImportUpload, readImportUpload } from './import-body.ts';
 
 /** A config bundle (PrusaSlicer's "Export Config Bundle") has `[printer:…]`-style sections; a flat export has none. */
 const BUNDLE_SECTION = /^\s*\[(printer|print|filament|sla_print|sla_material|physical_printer|presets):/m;

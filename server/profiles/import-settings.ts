@@ -2,8 +2,9 @@
 // the dashboard keep working with an imported profile. The slice itself uses the imported options
 // (slicer/config.ts); these are what the rest of the service reads. A value the catalogue would refuse is left
 // out (the global profile's value stands in for it there), never clamped into a different one.
-import { INFILL_PATTERNS } from '../../shared/settings.ts';
+
 import { validateProfileSettings } from '../../shared/profiles.ts';
+import { INFILL_PATTERNS } from '../../shared/settings.ts';
 
 /** The first number of a PrusaSlicer value (per-extruder lists take the first extruder), or undefined. */
 function first(options: Record<string, string>, key: string): number | undefined {

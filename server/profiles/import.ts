@@ -1,17 +1,18 @@
 // Imports a shop's PrusaSlicer config as its profiles (docs/profiles.md): the checked preset set becomes
 // printer profiles (the printer with each print preset) and material profiles (its filaments), each carrying
 // its allowlisted PrusaSlicer options. Importing a preset again replaces what the earlier import made of it.
-import type { FlatPreset, PresetSet } from '../prusa-config/index.ts';
-import { ConfigError, screenPresetSet, type ImportNote } from '../prusa-config/index.ts';
+
+import type { QualityPreset } from '../../shared/offer.ts';
+import { validateProfileSettings } from '../../shared/profiles.ts';
+import type { Queryable } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
 import { ValidationError } from '../http/index.ts';
 import { newId } from '../ids.ts';
-import type { Queryable } from '../db/index.ts';
-import { validateProfileSettings } from '../../shared/profiles.ts';
-import { clearDefault, insertProfile, ownProfileByName, updateImported, type ProfileKind } from './sql.ts';
+import type { FlatPreset, PresetSet } from '../prusa-config/index.ts';
+import { ConfigError, type ImportNote, screenPresetSet } from '../prusa-config/index.ts';
 import { materialSettingsOf, printerSettingsOf } from './import-settings.ts';
 import { qualitiesOf } from './print-presets.ts';
-import type { QualityPreset } from '../../shared/offer.ts';
+import { clearDefault, insertProfile, ownProfileByName, type ProfileKind, updateImported } from './sql.ts';
 
 export interface ImportInput {
   set: PresetSet;

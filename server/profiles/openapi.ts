@@ -1,6 +1,6 @@
 // Paths of slice profiles: the account's printer, material and global profiles beside the shipped global ones
 // (their schemas are with the quote's, whose settings they supply: server/quotes/openapi.ts).
-import { jsonBody, ok, errors, pathParam, bearer } from '../openapi/index.ts';
+import { bearer, errors, jsonBody, ok, pathParam } from '../openapi/index.ts';
 
 const kind = {
   name: 'kind',

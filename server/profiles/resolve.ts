@@ -2,25 +2,26 @@
 // the global profile, field by field,
 // recording where every value came from. A setting with two names (price_per_kg, price_per_gram) is one field,
 // and a quote in another currency than the shop's gets the shop's exchange rate or is refused (docs/pricing.md).
-import {
-  SETTINGS,
-  DEFAULT_SETTINGS,
-  validateResolvedSettings,
-  sectionValues,
-  type SettingSection,
-  type ResolvedSettings,
-  type PrinterConfig,
-  type MaterialConfig,
-  type QuoteConfig,
-} from '../../shared/settings.ts';
+
 import { aliasOf, aliasValue, SETTING_ALIASES } from '../../shared/aliases.ts';
 import type { Conversion } from '../../shared/pricing.ts';
 import { GLOBAL_LAYER_FIELDS } from '../../shared/profiles.ts';
+import {
+  DEFAULT_SETTINGS,
+  type MaterialConfig,
+  type PrinterConfig,
+  type QuoteConfig,
+  type ResolvedSettings,
+  SETTINGS,
+  type SettingSection,
+  sectionValues,
+  validateResolvedSettings,
+} from '../../shared/settings.ts';
 import type { Queryable } from '../db/index.ts';
-import { profilesForResolution, materialNames, type ProfileRow } from './sql.ts';
-import { ApiError, ValidationError, type FieldProblem } from '../http/index.ts';
+import { ApiError, type FieldProblem, ValidationError } from '../http/index.ts';
 import type { SliceSettings } from '../slicer/index.ts';
 import { importedOptions } from './imported.ts';
+import { materialNames, type ProfileRow, profilesForResolution } from './sql.ts';
 
 export interface QuoteRequest {
   printer_config?: PrinterConfig;

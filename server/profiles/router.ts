@@ -1,17 +1,15 @@
 // /v2/profiles/{printer|material|global}: the merchant's slice profiles (global ones listed read-only).
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import type { Deps, AppState } from '../deps.ts';
-import { allow, API, type AccessPorts } from '../accounts/access/index.ts';
-import { jsonBody } from '../http/index.ts';
-import { validateBody } from '../openapi/index.ts';
-import { listProfiles, profileById, type ProfileKind } from './sql.ts';
-import { notFound } from '../http/index.ts';
-import { routeParam } from '../http/index.ts';
 import { canonicalMember } from '../../shared/enums.ts';
-import { importFromUpload } from './import-route.ts';
+import { type AccessPorts, API, allow } from '../accounts/access/index.ts';
+import type { AppState, Deps } from '../deps.ts';
+import { jsonBody, notFound, routeParam } from '../http/index.ts';
+import { validateBody } from '../openapi/index.ts';
 import { checkFromRequest, sendReferencePart } from './check-route.ts';
-import { PROFILE_KINDS, createProfile, replaceProfile, removeProfile, presentProfile } from './service.ts';
+import { importFromUpload } from './import-route.ts';
+import { createProfile, PROFILE_KINDS, presentProfile, removeProfile, replaceProfile } from './service.ts';
+import { listProfiles, type ProfileKind, profileById } from './sql.ts';
 
 export function profilesRouter(deps: AccessPorts & Pick<Deps, 'storage' | 'jobs'>) {
   const router = new Router<AppState & { kind: ProfileKind }>({ prefix: '/v2/profiles' });

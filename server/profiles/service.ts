@@ -1,22 +1,22 @@
 // Slice profiles: validation of a profile's settings by kind, one default per kind, global profiles read-only.
 import { canonicalProfileSettings, validateProfileSettings } from '../../shared/profiles.ts';
 import type { Deps } from '../deps.ts';
+import { ApiError, notFound, ValidationError } from '../http/index.ts';
+import { newId } from '../ids.ts';
+import type { ContractSchema } from '../openapi/index.ts';
+import { GLOBAL_PROFILES } from './global-profiles.ts';
 import {
-  insertProfile,
-  updateProfile,
-  deleteProfile,
-  profileById,
   clearDefault,
+  deleteProfile,
+  insertProfile,
   nameTaken,
-  upsertGlobalProfile,
-  qualityUsingProfile,
   type ProfileKind,
   type ProfileRow,
+  profileById,
+  qualityUsingProfile,
+  updateProfile,
+  upsertGlobalProfile,
 } from './sql.ts';
-import { ApiError, ValidationError, notFound } from '../http/index.ts';
-import { newId } from '../ids.ts';
-import { GLOBAL_PROFILES } from './global-profiles.ts';
-import type { ContractSchema } from '../openapi/index.ts';
 
 export const PROFILE_KINDS: ProfileKind[] = ['printer', 'material', 'global'];
 export interface ProfileInput {

@@ -1,7 +1,8 @@
 // JSON Schemas of printer_config, material_config and quote_config, generated from the settings
 // catalogue in shared/settings.ts, so the document and the validator share one definition.
-import { settingsOf, type SettingDef, type SettingSection } from '../../shared/settings.ts';
+
 import { CURRENCY_CODES } from '../../shared/money.ts';
+import { type SettingDef, type SettingSection, settingsOf } from '../../shared/settings.ts';
 
 function fieldSchema(d: SettingDef): Record<string, unknown> {
   const base: Record<string, unknown> = { description: `${d.label}${d.unit ? ` (${d.unit})` : ''}. ${d.description}` };

@@ -6,8 +6,8 @@
 // are BundleErrors (400) naming the preset, never a hang or a blown heap.
 import { BundleError } from './bundle-errors.ts';
 import type { FlatPreset, PresetSet } from './config-set.ts';
+import { type IniLimits, parseIni, splitStrings, USER_INI_LIMITS } from './ini.ts';
 import type { ImportNote, ReadConfig } from './notes.ts';
-import { type IniLimits, USER_INI_LIMITS, parseIni, splitStrings } from './ini.ts';
 
 export type PresetKind = 'print' | 'filament' | 'printer';
 export const PRESET_KINDS: readonly PresetKind[] = ['print', 'filament', 'printer'];

@@ -1,6 +1,6 @@
 // Whether a print or filament preset suits a printer, as PrusaSlicer's preset lists decide it.
 import type { Flattener, PresetKind } from './bundle.ts';
-import { ConditionError, type Node, evaluateCondition, parseCondition } from './conditions.ts';
+import { ConditionError, evaluateCondition, type Node, parseCondition } from './conditions.ts';
 import { splitStrings } from './ini.ts';
 
 /**

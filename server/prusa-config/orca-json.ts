@@ -4,7 +4,7 @@
 // names a system preset of that slicer, which this service does not have: reported, not followed.
 import { ALLOWED } from './allowlist.ts';
 import type { FlatPreset, PresetSet } from './config-set.ts';
-import { ConfigError, MAX_CONFIG_BYTES, MAX_CONFIG_KEYS, type ImportNote, type ReadConfig } from './notes.ts';
+import { ConfigError, type ImportNote, MAX_CONFIG_BYTES, MAX_CONFIG_KEYS, type ReadConfig } from './notes.ts';
 
 /** Orca option -> PrusaSlicer option, where both mean the same thing in the same unit. */
 export const ORCA_TO_PRUSA: Readonly<Record<string, string>> = {

@@ -3,7 +3,7 @@
 // custom G-code is kept only on request, everything else is dropped and listed as ignored.
 import { classify, GCODE_IGNORED_REASON, MAX_VALUE_CHARS, valueProblem } from './allowlist.ts';
 import type { FlatPreset, PresetSet } from './config-set.ts';
-import { ConfigError, MAX_CONFIG_KEYS, type ImportNote } from './notes.ts';
+import { ConfigError, type ImportNote, MAX_CONFIG_KEYS } from './notes.ts';
 
 export interface ScreenOptions {
   keepCustomGcode: boolean;

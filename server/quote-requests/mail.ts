@@ -1,13 +1,14 @@
 // The e-mail that takes a priced request's link to the shopper (SMTP_URL; docs/deployment.md, "E-mail"). Sent after
 // the price is committed: a failed send loses nothing (the dashboard shows why, and the link to copy).
-import type { Deps } from '../deps.ts';
-import type { Auth } from '../accounts/access/index.ts';
-import { sendMail, SmtpError } from '../mail/index.ts';
-import { effectiveOffer } from '../offer/index.ts';
-import { currencyDigits } from '../../shared/pricing.ts';
+
 import { fromMinor, toMinor } from '../../shared/money.ts';
-import { requestById, setEmailOutcome, type QuoteRequestRow } from './sql.ts';
+import { currencyDigits } from '../../shared/pricing.ts';
+import type { Auth } from '../accounts/access/index.ts';
+import type { Deps } from '../deps.ts';
+import { SmtpError, sendMail } from '../mail/index.ts';
+import { effectiveOffer } from '../offer/index.ts';
 import { orderUrl } from './present.ts';
+import { type QuoteRequestRow, requestById, setEmailOutcome } from './sql.ts';
 
 const amount = (v: number, currency: string) => `${v.toFixed(currencyDigits(currency))} ${currency}`;
 

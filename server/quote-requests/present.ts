@@ -1,8 +1,9 @@
 // A quote request as the merchant reads it (GET /v2/quote-requests, the dashboard's Orders).
-import type { Deps } from '../deps.ts';
-import type { ContractSchema } from '../openapi/index.ts';
-import { backLink } from '../kept-quotes/index.ts';
+
 import { fromMinor, toMinor } from '../../shared/money.ts';
+import type { Deps } from '../deps.ts';
+import { backLink } from '../kept-quotes/index.ts';
+import type { ContractSchema } from '../openapi/index.ts';
 import type { ListedRequest } from './sql.ts';
 
 /** The shop page with the link in it (`sq-quote`); null when the request named no page. */

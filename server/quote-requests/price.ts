@@ -1,21 +1,22 @@
 // The merchant prices a quote request by hand (POST /v2/quote-requests/{request_id}/price): a quote signed like
 // every quote (quotes/manual.ts), a kept link at the request's quantity, quote_request.priced, in one transaction;
 // then, when SMTP is configured, the link e-mailed to the shopper (mail.ts).
-import type { Deps } from '../deps.ts';
-import type { Auth } from '../accounts/access/index.ts';
-import { ApiError, ValidationError, notFound } from '../http/index.ts';
-import { fileById } from '../files/index.ts';
-import { createManualQuote, quoteById } from '../quotes/index.ts';
-import { resolveSettings } from '../profiles/index.ts';
-import { keptLinkExpiry, keptLinkToken } from '../kept-quotes/index.ts';
-import { writeEvent } from '../outbox/index.ts';
-import { newId } from '../ids.ts';
-import { currencyDigits, MAX_MINOR_UNITS } from '../../shared/pricing.ts';
+
 import { fromMinor, toMinor } from '../../shared/money.ts';
+import { currencyDigits, MAX_MINOR_UNITS } from '../../shared/pricing.ts';
+import type { Auth } from '../accounts/access/index.ts';
+import type { Deps } from '../deps.ts';
+import { fileById } from '../files/index.ts';
+import { ApiError, notFound, ValidationError } from '../http/index.ts';
+import { newId } from '../ids.ts';
+import { keptLinkExpiry, keptLinkToken } from '../kept-quotes/index.ts';
 import type { ContractSchema } from '../openapi/index.ts';
-import { lockRequest, requestById, setPrice } from './sql.ts';
-import { orderUrl, presentRequest } from './present.ts';
+import { writeEvent } from '../outbox/index.ts';
+import { resolveSettings } from '../profiles/index.ts';
+import { createManualQuote, quoteById } from '../quotes/index.ts';
 import { emailLink, type LinkMailPorts } from './mail.ts';
+import { orderUrl, presentRequest } from './present.ts';
+import { lockRequest, requestById, setPrice } from './sql.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -1,16 +1,16 @@
 // Quote requests over HTTP: the widget's "Request a quote" (widget key or token), the merchant's list, one request,
 // and its price (API token or dashboard only: a shopper never sets a price).
 import Router from '@koa/router';
-import type { Deps, AppState } from '../deps.ts';
-import { allow, API, API_OR_WIDGET, type AccessPorts } from '../accounts/access/index.ts';
+import { type AccessPorts, API, API_OR_WIDGET, allow } from '../accounts/access/index.ts';
+import type { AppState, Deps } from '../deps.ts';
 import { jsonBody, notFound, pageRequest, pageResponse, routeParam, ValidationError } from '../http/index.ts';
-import { validateBody } from '../openapi/index.ts';
 import { idempotent } from '../idempotency/index.ts';
-import { createRequest } from './service.ts';
-import { priceRequest } from './price.ts';
-import { listRequests, requestById } from './sql.ts';
-import { presentRequest } from './present.ts';
+import { validateBody } from '../openapi/index.ts';
 import { STATUSES } from './openapi.ts';
+import { presentRequest } from './present.ts';
+import { priceRequest } from './price.ts';
+import { createRequest } from './service.ts';
+import { listRequests, requestById } from './sql.ts';
 
 export function quoteRequestsRouter(deps: AccessPorts & Pick<Deps, 'log' | 'limits' | 'events'>) {
   const router = new Router<AppState>();

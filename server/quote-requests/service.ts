@@ -1,18 +1,19 @@
 // Quote requests (docs/widget.md, "Request a quote"): a shopper asks the shop to price a part the widget could not
 // sell at once; the merchant prices it by hand (price.ts). This file is the shopper's side and the merchant's reading.
-import type { Deps } from '../deps.ts';
+
+import { quantityProblem, type ResolvedChoices, resolveChoices } from '../../shared/offer.ts';
 import type { Auth } from '../accounts/access/index.ts';
-import { ApiError, ValidationError, notFound } from '../http/index.ts';
+import type { Deps } from '../deps.ts';
 import { fileById, fileForCaller } from '../files/index.ts';
-import { quoteForCaller } from '../quotes/index.ts';
-import { effectiveOffer } from '../offer/index.ts';
-import { backLink, keptLinkQuote } from '../kept-quotes/index.ts';
-import { writeEvent } from '../outbox/index.ts';
+import { ApiError, notFound, ValidationError } from '../http/index.ts';
 import { newId } from '../ids.ts';
-import { quantityProblem, resolveChoices, type ResolvedChoices } from '../../shared/offer.ts';
+import { backLink, keptLinkQuote } from '../kept-quotes/index.ts';
+import { effectiveOffer } from '../offer/index.ts';
 import type { ContractSchema } from '../openapi/index.ts';
+import { writeEvent } from '../outbox/index.ts';
+import { quoteForCaller } from '../quotes/index.ts';
 import { REQUEST_LIMITS } from './limits.ts';
-import { deleteQuoteRequest, insertQuoteRequest, openRequestOfShopper, type NewQuoteRequest } from './sql.ts';
+import { deleteQuoteRequest, insertQuoteRequest, type NewQuoteRequest, openRequestOfShopper } from './sql.ts';
 
 type CreateBody = ContractSchema<'QuoteRequestCreate'>;
 

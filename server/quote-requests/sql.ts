@@ -1,7 +1,8 @@
 // The quote_requests table (migration 030). A request is `ordered` once a cart line of its priced quote exists: read
 // here from cart_lines, never stored, so ordering through the kept link needs no step of its own.
-import type { Queryable } from '../db/index.ts';
+
 import type { ResolvedChoices } from '../../shared/offer.ts';
+import type { Queryable } from '../db/index.ts';
 
 export interface QuoteRequestRow {
   id: string;

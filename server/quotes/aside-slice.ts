@@ -3,9 +3,9 @@
 // are charged to that caller whatever the outcome, as any slice's are (docs/limits.md, "Slicer time"). It makes
 // no quote, so the month's quote allowance is untouched, and it is not cached: a check asks to see the slicer run.
 import type { Deps } from '../deps.ts';
-import { chargeSlicerTime, checkSlicerBudget, type SliceOutcome as ChargeOutcome } from '../limits/index.ts';
-import { PoolClosedError, PoolFullError, SliceFailedError, SliceTimeoutError } from '../slicer/index.ts';
+import { type SliceOutcome as ChargeOutcome, chargeSlicerTime, checkSlicerBudget } from '../limits/index.ts';
 import type { SlicePool, SliceSettings } from '../slicer/index.ts';
+import { PoolClosedError, PoolFullError, SliceFailedError, SliceTimeoutError } from '../slicer/index.ts';
 
 export interface AsideSlice {
   account_id: string;

@@ -3,25 +3,27 @@
 // slices of the same printer and material (shipped defaults until there are enough), priced with the same formula
 // as a real quote, with the range the real price is expected in. An estimate is never a price: it cannot be added
 // to a cart, and the exact quote replaces it.
-import type { Deps } from '../deps.ts';
-import type { Queryable } from '../db/index.ts';
-import { computePrice, PriceOutOfRangeError } from '../../shared/pricing.ts';
+
 import {
+  type Calibration,
   DEFAULT_CALIBRATION,
+  type Estimate,
   FEATURES_VERSION,
+  type Features,
   fitCalibration,
   predict,
-  type Calibration,
-  type Estimate,
-  type Features,
   withUnmeasuredRanges,
 } from '../../shared/estimate/index.ts';
-import { detectSlicer, estimateSettingsOf, printStats, type SliceSettings } from '../slicer/index.ts';
+import { computePrice, PriceOutOfRangeError } from '../../shared/pricing.ts';
+import type { Queryable } from '../db/index.ts';
+import type { Deps } from '../deps.ts';
 import type { SliceMeasure } from '../slicer/index.ts';
-import type { QuoteRow } from './sql.ts';
+import { detectSlicer, estimateSettingsOf, printStats, type SliceSettings } from '../slicer/index.ts';
 import type { PresentedEstimate, StoredResolution } from './model.ts';
+import type { QuoteRow } from './sql.ts';
 
 export type { PresentedEstimate };
+
 import { ApiError } from '../http/index.ts';
 
 /** Fewer real slices than this and the shipped calibration is used: a fit on a handful would be noise. */

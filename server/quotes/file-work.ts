@@ -5,8 +5,8 @@
 // next heartbeat, when it finds its lease gone, and the seconds it sliced are charged to the caller.
 import type { Queryable } from '../db/index.ts';
 import { failJob } from './finish.ts';
-import { failQuote, type JobError, type QuoteRow } from './sql.ts';
 import { deleteFilePrefetches } from './prefetch-sql.ts';
+import { failQuote, type JobError, type QuoteRow } from './sql.ts';
 
 export type FileChange = 'deleted' | 'rescaled';
 

@@ -1,33 +1,34 @@
 // Finishing a quote, the one path for a quote answered from the slice cache and for a worker's slice: the result
 // priced and signed, the row completed or failed, the month's count and the events, in the caller's transaction.
 // The worker half (quote-worker.ts, job-runner.ts, file-work.ts) imports this, never the request half.
-import type { ResolvedSettings } from '../../shared/settings.ts';
+
 import {
+  type Conversion,
   computePrice,
   formatDuration,
   PriceOutOfRangeError,
-  type Conversion,
   type PrintStats,
 } from '../../shared/pricing.ts';
-import { settingsDigest, signQuote, signingSecret } from './signing.ts';
-import type { Deps } from '../deps.ts';
+import type { ResolvedSettings } from '../../shared/settings.ts';
 import type { Queryable } from '../db/index.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError } from '../http/index.ts';
+import { countQuote, countWidgetQuote, monthPeriod } from '../limits/index.ts';
 import { writeEvent } from '../outbox/index.ts';
+import type { QuotePlacement } from '../placement/index.ts';
+import { mapInfillPattern, printStats, type SliceMeasure, supportDensityUsed } from '../slicer/index.ts';
+import { recordCalibrationSample } from './estimate.ts';
+import { completedEventData, failedEventData, jobEventData, processingTimeMs } from './present.ts';
+import { settingsDigest, signingSecret, signQuote } from './signing.ts';
 import {
   completeQuote,
-  failQuote,
   explorationCounted,
+  failQuote,
+  type JobError,
   type QuoteRow,
   type QuoteStatus,
   type SliceRow,
-  type JobError,
 } from './sql.ts';
-import { ApiError } from '../http/index.ts';
-import { countQuote, countWidgetQuote, monthPeriod } from '../limits/index.ts';
-import { mapInfillPattern, printStats, supportDensityUsed, type SliceMeasure } from '../slicer/index.ts';
-import type { QuotePlacement } from '../placement/index.ts';
-import { completedEventData, failedEventData, jobEventData, processingTimeMs } from './present.ts';
-import { recordCalibrationSample } from './estimate.ts';
 
 export interface FinishInput {
   /** The slice's measure; grams and filament length follow from the quote's material. */

@@ -5,22 +5,23 @@
 // of processes can run it against one database.
 import { EventEmitter } from 'node:events';
 import type { Queryable } from '../db/index.ts';
-import { leaseHolders, quoteStatus, releaseDeadOwner, releaseLeases, waitingKeys } from './sql.ts';
-import { isDeadOwnerHere, ownerFolderName } from '../storage/index.ts';
-import { claimJob, type SlotRule } from './claim-sql.ts';
-import { SHORT_SLICE_S } from './slice-cost.ts';
-import { endFileWork, type FileChange } from './file-work.ts';
-import { claimPrefetch } from './prefetch-sql.ts';
 import { fileByIdAnyAccount } from '../files/index.ts';
-import { jobStatusChanged } from './finish.ts';
-import type { SlicePool } from '../slicer/index.ts';
 import { newId } from '../ids.ts';
-import { PrefetchPreemptedError, sliceStep, type SliceStepPorts } from './slice-step.ts';
-import { quoteWorker, type QuoteWorkerPorts } from './quote-worker.ts';
-import { asideSlicer, type AsideSlicer } from './aside-slice.ts';
+import type { SlicePool } from '../slicer/index.ts';
+import { isDeadOwnerHere, ownerFolderName } from '../storage/index.ts';
+import { type AsideSlicer, asideSlicer } from './aside-slice.ts';
+import { claimJob, type SlotRule } from './claim-sql.ts';
+import { endFileWork, type FileChange } from './file-work.ts';
+import { jobStatusChanged } from './finish.ts';
+import { claimPrefetch } from './prefetch-sql.ts';
 import { prefetchWorker } from './prefetch-worker.ts';
+import { type QuoteWorkerPorts, quoteWorker } from './quote-worker.ts';
+import { SHORT_SLICE_S } from './slice-cost.ts';
+import { PrefetchPreemptedError, type SliceStepPorts, sliceStep } from './slice-step.ts';
+import { leaseHolders, quoteStatus, releaseDeadOwner, releaseLeases, waitingKeys } from './sql.ts';
 
 export { MAX_JOB_ATTEMPTS } from './quote-worker.ts';
+
 const POLL_MS = 1000;
 /** PostgreSQL NOTIFY channel on which a new job wakes every worker process. */
 const JOBS_CHANNEL = 'slicequote_jobs';

@@ -3,12 +3,13 @@
 // link, the cart, the PDF and the merchant's backend read it as any other. It carries `manual: true`; its breakdown
 // states the price before tax as the fixed fee (nothing of it was computed), and its print figures are those of the
 // automatic quote it replaces when there was one, else 0.
-import type { Deps } from '../deps.ts';
-import type { Queryable } from '../db/index.ts';
+
+import { roundHalfUp } from '../../shared/money.ts';
 import type { ResolvedChoices } from '../../shared/offer.ts';
 import { currencyDigits, formatDuration, MAX_MINOR_UNITS, PRICE_LINES, type PriceLine } from '../../shared/pricing.ts';
-import { roundHalfUp } from '../../shared/money.ts';
-import { settingsDigest, signQuote, signingSecret } from './signing.ts';
+import type { Queryable } from '../db/index.ts';
+import type { Deps } from '../deps.ts';
+import { settingsDigest, signingSecret, signQuote } from './signing.ts';
 import type { QuoteRow, StoredQuoteResult } from './sql.ts';
 
 /** What the merchant priced and what it is a price of. */

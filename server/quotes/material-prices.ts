@@ -3,28 +3,29 @@
 // slicing key share that one slice); otherwise the instant estimate scaled by an exact price:
 // exact(A) × estimate(B) / estimate(A). Nothing here slices, queues or counts a quote: the list is read from the
 // slice cache and the estimator alone, and an estimate is never a quote, so it can never be added to a cart.
-import { computePrice, currencyDigits } from '../../shared/pricing.ts';
-import { resolveChoices, type Offer } from '../../shared/offer.ts';
-import { predict, type Features } from '../../shared/estimate/index.ts';
+
+import { type Features, predict } from '../../shared/estimate/index.ts';
 import { roundHalfUp } from '../../shared/money.ts';
-import type { Deps } from '../deps.ts';
+import { type Offer, resolveChoices } from '../../shared/offer.ts';
+import { computePrice, currencyDigits } from '../../shared/pricing.ts';
 import type { Auth } from '../accounts/access/index.ts';
+import type { Deps } from '../deps.ts';
 import type { FileRow } from '../files/index.ts';
 import { fileForCaller } from '../files/index.ts';
-import { choicesLayer, effectiveOffer } from '../offer/index.ts';
 import { ValidationError } from '../http/index.ts';
+import { choicesLayer, effectiveOffer } from '../offer/index.ts';
 import { printStats } from '../slicer/index.ts';
-import { sliceByKey } from './sql.ts';
 import {
   calibrationScope,
-  presentEstimate,
-  quoteFeatures,
   type EstimatePorts,
   type FeaturesPorts,
+  presentEstimate,
+  quoteFeatures,
 } from './estimate.ts';
+import type { StoredResolution } from './model.ts';
 import { planSlice, slicerVersionOf } from './plan.ts';
 import { printerLabel } from './printer-label.ts';
-import type { StoredResolution } from './model.ts';
+import { sliceByKey } from './sql.ts';
 
 /**
  * Distinct measurements of the mesh's features one list may make (each in a mesh worker; materials that slice alike

@@ -1,9 +1,10 @@
 // The values of the quote pipeline that the request half and the worker half both hold: what a quote was resolved
 // to, and the estimate it shows while its slice runs. Types only, at the bottom of the folder: every file may
 // import them, and they import no file of it.
-import type { ResolvedSettings } from '../../shared/settings.ts';
-import type { Conversion } from '../../shared/pricing.ts';
+
 import type { Estimate } from '../../shared/estimate/index.ts';
+import type { Conversion } from '../../shared/pricing.ts';
+import type { ResolvedSettings } from '../../shared/settings.ts';
 import type { QuotePlacement } from '../placement/index.ts';
 
 /** What a quote was resolved to: its settings and their sources, the material profile, the currency conversion. */

@@ -1,24 +1,25 @@
 // Paths and schemas of quotes, jobs and quote history, the dashboard's quote signing secret, and the schemas of
 // slice profiles (whose paths are in server/profiles/openapi.ts).
+
+import { PRICE_LINES, type PriceLine } from '../../shared/pricing.ts';
+import { quoteBudgetResponses } from '../limits/index.ts';
 import {
   allowanceRefusal,
+  bearer,
+  csrfHeader,
+  deletedSchema,
+  errors,
+  idempotencyKey,
   jsonBody,
   ok,
-  errors,
-  pathParam,
   pageParams,
+  pathParam,
   ref,
-  bearer,
-  timestamp,
   session,
-  csrfHeader,
   shopperToken,
-  deletedSchema,
-  idempotencyKey,
+  timestamp,
 } from '../openapi/index.ts';
 import { sectionSchema, settingSchema } from '../profiles/index.ts';
-import { quoteBudgetResponses } from '../limits/index.ts';
-import { PRICE_LINES, type PriceLine } from '../../shared/pricing.ts';
 
 // Also open to a storefront's widget key, for the quotes of its own uploads.
 const bearerOrWidget = [{ bearerAuth: [] }, { widgetKey: [] }];

@@ -6,10 +6,10 @@ import type { Deps } from '../deps.ts';
 import type { FileRow } from '../files/index.ts';
 import { ApiError } from '../http/index.ts';
 import { placeForQuote } from '../placement/index.ts';
-import { resolveSettings, type QuoteRequest, type Resolution } from '../profiles/index.ts';
+import { type QuoteRequest, type Resolution, resolveSettings } from '../profiles/index.ts';
 import { detectSlicer } from '../slicer/index.ts';
 import type { StoredResolution } from './model.ts';
-import { sliceCost, type SliceCost } from './slice-cost.ts';
+import { type SliceCost, sliceCost } from './slice-cost.ts';
 import { slicingKey } from './slicing-key.ts';
 
 export interface SlicePlan {

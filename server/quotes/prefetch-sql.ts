@@ -1,8 +1,8 @@
 // Prefetch rows: slices queued at a widget upload (docs/instant-price.md), claimed with a lease like quote jobs,
 // deleted once their slice is stored, their file is deleted or the upload's shopper session has ended.
 import type { Queryable } from '../db/index.ts';
-import type { StoredResolution } from './model.ts';
 import { FAIR_SHARE_WINDOW_S } from './claim-sql.ts';
+import type { StoredResolution } from './model.ts';
 
 export interface PrefetchRow {
   slicing_key: string;

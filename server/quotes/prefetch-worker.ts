@@ -2,11 +2,11 @@
 // that wait for it are answered from the cache. It stops when a quote needs its slot, its file is gone or its
 // shopper session ended.
 import type { Deps } from '../deps.ts';
-import { deletePrefetch, releasePrefetch, renewPrefetch, type PrefetchRow } from './prefetch-sql.ts';
-import { PoolFullError, PoolClosedError } from '../slicer/index.ts';
+import { PoolClosedError, PoolFullError } from '../slicer/index.ts';
+import { deletePrefetch, type PrefetchRow, releasePrefetch, renewPrefetch } from './prefetch-sql.ts';
+import type { WorkerContext } from './quote-worker.ts';
 import { PrefetchPreemptedError } from './slice-step.ts';
 import { sliceExpectation } from './time-left.ts';
-import type { WorkerContext } from './quote-worker.ts';
 
 /** A prefetch whose file was deleted, whose shopper session ended or that another worker took over. */
 class PrefetchGoneError extends Error {}

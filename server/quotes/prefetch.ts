@@ -3,17 +3,17 @@
 // (other materials, qualities and infills, in turns), so that the shopper's first price and the usual changes are
 // answered from the slice cache. Bounded per upload and per account; run only when no quote waits; gone with the file or when the
 // shopper's upload session ends.
-import { planCost, planSlice } from './plan.ts';
-import type { Deps } from '../deps.ts';
-import type { FileRow } from '../files/index.ts';
-import type { UploadListener } from '../files/index.ts';
+
 import type { Offer, OfferChoices } from '../../shared/offer.ts';
+import type { Deps } from '../deps.ts';
+import type { FileRow, UploadListener } from '../files/index.ts';
+import { slicerSecondsUsed } from '../limits/index.ts';
 import { checkChoices, choicesLayer, effectiveOffer } from '../offer/index.ts';
 import { detectSlicer } from '../slicer/index.ts';
-import { slicerSecondsUsed } from '../limits/index.ts';
-import { countPrefetches, insertPrefetches, type NewPrefetch } from './prefetch-sql.ts';
-import { quoteFeatures, type FeaturesPorts } from './estimate.ts';
+import { type FeaturesPorts, quoteFeatures } from './estimate.ts';
 import { multiMaterialRefusal } from './multi-material.ts';
+import { planCost, planSlice } from './plan.ts';
+import { countPrefetches, insertPrefetches, type NewPrefetch } from './prefetch-sql.ts';
 
 /**
  * Slices queued for one upload at most: the default choices and the five likeliest changes. With the choices that

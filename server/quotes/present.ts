@@ -1,7 +1,8 @@
 // Quote shapes: the API record, the quote result, and the webhook event bodies (docs/webhooks.md).
+
+import type { ContractSchema } from '../openapi/index.ts';
 import type { QuoteRecordRow, QuoteRow, QuoteStatus } from './sql.ts';
 import type { JobTimeLeft } from './time-left.ts';
-import type { ContractSchema } from '../openapi/index.ts';
 
 /** The quote result object plus the breakdown and print statistics (stored at completion). */
 export function presentQuote(row: QuoteRecordRow, now: Date): ContractSchema<'Quote'> {

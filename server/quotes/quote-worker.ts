@@ -1,22 +1,23 @@
 // The quote worker: slices one claimed quote job while keeping its lease and reporting progress, then completes
 // it (or fails it) with its events in one transaction. A job another worker took over is left to that worker.
-import { sliceExpectation } from './time-left.ts';
-import type { Deps } from '../deps.ts';
+
 import type { Queryable } from '../db/index.ts';
-import { handBackOutgrown, renewLease, type QuoteRow } from './sql.ts';
-import { finishQuote, failJob, buildResult, jobStatusChanged, LeaseLostError } from './finish.ts';
+import type { Deps } from '../deps.ts';
 import type { FileRow } from '../files/index.ts';
+import { ApiError } from '../http/index.ts';
+import type { SliceLane, SliceProgress } from '../slicer/index.ts';
 import {
+  PoolClosedError,
+  PoolFullError,
+  ShortLaneOutgrownError,
+  SliceAbortedError,
   SliceFailedError,
   SliceTimeoutError,
-  PoolFullError,
-  PoolClosedError,
-  SliceAbortedError,
-  ShortLaneOutgrownError,
 } from '../slicer/index.ts';
-import type { SliceLane, SliceProgress } from '../slicer/index.ts';
-import { ApiError } from '../http/index.ts';
+import { buildResult, failJob, finishQuote, jobStatusChanged, LeaseLostError } from './finish.ts';
 import type { SliceStep } from './slice-step.ts';
+import { handBackOutgrown, type QuoteRow, renewLease } from './sql.ts';
+import { sliceExpectation } from './time-left.ts';
 
 export const MAX_JOB_ATTEMPTS = 3;
 

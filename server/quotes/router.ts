@@ -2,19 +2,16 @@
 // jobs, and the quote history.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { PresentedEstimate } from './model.ts';
-import type { Deps, AppState } from '../deps.ts';
-import { allow, API, API_OR_WIDGET, type AccessPorts } from '../accounts/access/index.ts';
-import { jsonBody } from '../http/index.ts';
-import { createQuote, type QuotePorts } from './service.ts';
-import { presentQuote, presentJob } from './present.ts';
-import { quoteForViewer } from './shopper-view.ts';
-import { jobProgress } from './time-left.ts';
-import { quoteById, quoteForCaller, listQuotes, softDeleteQuote, type QuoteRow } from './sql.ts';
-import { ApiError, notFound } from '../http/index.ts';
-import { routeParam } from '../http/index.ts';
-import { pageRequest, pageResponse } from '../http/index.ts';
+import { type AccessPorts, API, API_OR_WIDGET, allow } from '../accounts/access/index.ts';
+import type { AppState, Deps } from '../deps.ts';
+import { ApiError, jsonBody, notFound, pageRequest, pageResponse, routeParam } from '../http/index.ts';
 import { idempotent } from '../idempotency/index.ts';
+import type { PresentedEstimate } from './model.ts';
+import { presentJob, presentQuote } from './present.ts';
+import { createQuote, type QuotePorts } from './service.ts';
+import { quoteForViewer } from './shopper-view.ts';
+import { listQuotes, type QuoteRow, quoteById, quoteForCaller, softDeleteQuote } from './sql.ts';
+import { jobProgress } from './time-left.ts';
 
 /** The longest a job read may be held with `Prefer: wait` (it answers as soon as the job finishes). */
 export const JOB_WAIT_MAX_S = 10;

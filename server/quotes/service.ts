@@ -1,40 +1,46 @@
 // Creating quotes. A quote whose slice is cached is finished inline (finish.ts); any other quote becomes a job row
 // that a worker claims (see job-runner.ts), for sync and async requests alike.
-import { canonicalSection, validateConfigSection, type SettingSection } from '../../shared/settings.ts';
+
 import { DEFAULT_MAX_SLICE_SECONDS, type OfferChoices } from '../../shared/offer.ts';
-import { checkChoices, choicesLayer, effectiveOffer } from '../offer/index.ts';
-import type { Deps } from '../deps.ts';
+import { canonicalSection, type SettingSection, validateConfigSection } from '../../shared/settings.ts';
 import type { Auth } from '../accounts/access/index.ts';
-import { fileForCaller } from '../files/index.ts';
+import type { Deps } from '../deps.ts';
 import type { FileRow } from '../files/index.ts';
-import { writeEvent } from '../outbox/index.ts';
+import { fileForCaller } from '../files/index.ts';
+import { ApiError, type FieldProblem, ValidationError } from '../http/index.ts';
+import { newId } from '../ids.ts';
 import {
-  insertQuote,
-  type NewQuote,
-  failQuote,
-  sliceByKey,
+  chargeWidgetQuote,
+  checkQuoteQuota,
+  checkSlicerBudget,
+  checkWidgetShare,
+  monthPeriod,
+  type WidgetQuoteCaller,
+} from '../limits/index.ts';
+import { checkChoices, choicesLayer, effectiveOffer } from '../offer/index.ts';
+import { writeEvent } from '../outbox/index.ts';
+import type { QuoteRequest } from '../profiles/index.ts';
+import { type EstimatePorts, estimateQuote } from './estimate.ts';
+import { failJob, finishQuote, jobStatusChanged } from './finish.ts';
+import type { PresentedEstimate } from './model.ts';
+import { multiMaterialRefusal } from './multi-material.ts';
+import { planCost, planSlice, slicerVersionOf } from './plan.ts';
+import { failedEventData } from './present.ts';
+import { printerLabel } from './printer-label.ts';
+import { refuseOverLimit } from './slice-cost.ts';
+import {
   countWaitingJobs,
   explorationCounted,
-  PRIORITY,
-  supersedeShopperQuotes,
-  type QuoteRow,
+  failQuote,
+  insertQuote,
   type JobError,
+  type NewQuote,
+  PRIORITY,
+  type QuoteRow,
+  sliceByKey,
+  supersedeShopperQuotes,
 } from './sql.ts';
-import { ApiError, ValidationError, type FieldProblem } from '../http/index.ts';
-import { newId } from '../ids.ts';
-import { checkQuoteQuota, monthPeriod } from '../limits/index.ts';
-import { chargeWidgetQuote, checkWidgetShare, type WidgetQuoteCaller } from '../limits/index.ts';
-import type { QuoteRequest } from '../profiles/index.ts';
-import { planCost, planSlice, slicerVersionOf } from './plan.ts';
-import { failJob, finishQuote, jobStatusChanged } from './finish.ts';
-import { printerLabel } from './printer-label.ts';
-import { failedEventData } from './present.ts';
-import { estimateQuote, type EstimatePorts } from './estimate.ts';
-import type { PresentedEstimate } from './model.ts';
-import { refuseOverLimit } from './slice-cost.ts';
 import { qualitiesWithinLimit } from './within-limit.ts';
-import { multiMaterialRefusal } from './multi-material.ts';
-import { checkSlicerBudget } from '../limits/index.ts';
 
 const SECTIONS: SettingSection[] = ['printer_config', 'material_config', 'quote_config'];
 

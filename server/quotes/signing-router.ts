@@ -1,8 +1,8 @@
 // The account's quote signing secret in the dashboard: shown to the merchant (their backend verifies quote
 // signatures offline with it) and rotated on demand (docs/quote-signatures.md).
 import Router from '@koa/router';
+import { type AccessPorts, allow, DASHBOARD } from '../accounts/access/index.ts';
 import type { AppState } from '../deps.ts';
-import { allow, DASHBOARD, type AccessPorts } from '../accounts/access/index.ts';
 import { rotateSigningSecret, signingSecret } from './signing.ts';
 
 export function signingRouter(deps: AccessPorts) {

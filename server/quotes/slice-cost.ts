@@ -6,10 +6,10 @@
 import type { ResolvedSettings } from '../../shared/settings.ts';
 import type { Deps } from '../deps.ts';
 import type { FileRow } from '../files/index.ts';
-import { scaledMeasurements, type Placement } from '../placement/index.ts';
-import { costInputsOf, referenceSeconds } from '../slicer/index.ts';
-import { slicerSpeed } from '../limits/index.ts';
 import { ApiError } from '../http/index.ts';
+import { slicerSpeed } from '../limits/index.ts';
+import { type Placement, scaledMeasurements } from '../placement/index.ts';
+import { costInputsOf, referenceSeconds } from '../slicer/index.ts';
 
 export interface SliceCost {
   /** CPU seconds on the reference machine the model was fitted on. */

@@ -3,7 +3,17 @@
 // whatever the outcome, and the new slice stored under its slicing key.
 import { existsSync } from 'node:fs';
 import type { Deps } from '../deps.ts';
-import { sliceByKey, insertSlice } from './sql.ts';
+import type { FileRow } from '../files/index.ts';
+import { chargeSlicerTime, type SliceOutcome } from '../limits/index.ts';
+import type { ShortSlice, SliceLane, SliceMeasure, SlicePool, SliceProgress } from '../slicer/index.ts';
+import {
+  PoolClosedError,
+  PoolFullError,
+  ShortLaneOutgrownError,
+  SliceFailedError,
+  SliceTimeoutError,
+} from '../slicer/index.ts';
+import type { StoredResolution } from './model.ts';
 import {
   isShortSlice,
   LONG_NICENESS,
@@ -12,17 +22,7 @@ import {
   sliceNiceness,
   sliceTimeoutMs,
 } from './slice-cost.ts';
-import { chargeSlicerTime, type SliceOutcome } from '../limits/index.ts';
-import type { FileRow } from '../files/index.ts';
-import type { StoredResolution } from './model.ts';
-import {
-  SliceFailedError,
-  SliceTimeoutError,
-  PoolFullError,
-  PoolClosedError,
-  ShortLaneOutgrownError,
-} from '../slicer/index.ts';
-import type { ShortSlice, SliceLane, SlicePool, SliceMeasure, SliceProgress } from '../slicer/index.ts';
+import { insertSlice, sliceByKey } from './sql.ts';
 
 /** A prefetch stopped to make way for a quote; it goes back to the queue. */
 export class PrefetchPreemptedError extends Error {}

@@ -7,9 +7,7 @@
 // uploaded do not depend on it.
 import { createHash } from 'node:crypto';
 import type { ResolvedSettings } from '../../shared/settings.ts';
-import { buildSliceConfig } from '../slicer/index.ts';
-import { STATS_REVISION } from '../slicer/index.ts';
-import { isIdentity, type SliceTransform } from '../slicer/index.ts';
+import { buildSliceConfig, isIdentity, type SliceTransform, STATS_REVISION } from '../slicer/index.ts';
 
 export function slicingKey(
   meshSha256: string,

@@ -1,10 +1,10 @@
+import type { Features } from '../../shared/estimate/index.ts';
 import type { ResolvedChoices } from '../../shared/offer.ts';
 import type { Queryable } from '../db/index.ts';
 import { firstRow } from '../db/index.ts';
+import type { ContractSchema } from '../openapi/index.ts';
 import type { SliceMeasure } from '../slicer/index.ts';
 import type { PresentedEstimate, StoredResolution } from './model.ts';
-import type { Features } from '../../shared/estimate/index.ts';
-import type { ContractSchema } from '../openapi/index.ts';
 
 /** The stored result of a completed quote: the Quote's own fields, without those the record itself carries. */
 export type StoredQuoteResult = Omit<

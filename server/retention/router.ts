@@ -1,8 +1,8 @@
 // /v2/retention: how long the account's shopper uploads are kept (docs/limits.md, "Retention"). The merchant sets
 // the retention of uploads that were added to a cart; that of the others follows the quote validity.
 import Router from '@koa/router';
+import { type AccessPorts, API, allow } from '../accounts/access/index.ts';
 import type { AppState } from '../deps.ts';
-import { allow, API, type AccessPorts } from '../accounts/access/index.ts';
 import { jsonBody } from '../http/index.ts';
 import { validateBody } from '../openapi/index.ts';
 import { cartedRetentionDays, setCartedRetentionDays } from './sql.ts';

@@ -3,11 +3,12 @@
 // allowance or the host's disk; then purges the rows nothing reads any more. Files are deleted through
 // removeFile, the one path every deletion takes (file.deleted, storage accounting, and whatever else a deletion
 // must do), so a purged upload goes exactly as one the merchant deletes.
+
+import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
 import type { Deps } from '../deps.ts';
 import { removeFile } from '../files/index.ts';
-import { resolveSettings } from '../profiles/index.ts';
-import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
 import { purgeSlicerUsage } from '../limits/index.ts';
+import { resolveSettings } from '../profiles/index.ts';
 import {
   accountsWithShopperUploads,
   dueShopperUploads,

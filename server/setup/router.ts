@@ -1,7 +1,7 @@
 // GET /v2/setup: the shop's first-run checklist (token or dashboard session).
 import Router from '@koa/router';
+import { type AccessPorts, API, allow } from '../accounts/access/index.ts';
 import type { AppState } from '../deps.ts';
-import { allow, API, type AccessPorts } from '../accounts/access/index.ts';
 import { setupChecklist } from './service.ts';
 
 export function setupRouter(deps: AccessPorts) {

@@ -5,8 +5,8 @@
 import type { Deps } from '../deps.ts';
 import { effectiveOffer } from '../offer/index.ts';
 import { resolveSettings } from '../profiles/index.ts';
-import { keyOfferMaterials, setupCounts } from './sql.ts';
 import { examplePricedMaterials } from './prices.ts';
+import { keyOfferMaterials, setupCounts } from './sql.ts';
 
 export async function setupChecklist(deps: Pick<Deps, 'db'>, accountId: string) {
   const counts = await setupCounts(deps.db, accountId);

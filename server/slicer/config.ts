@@ -1,9 +1,9 @@
 // Resolved settings -> PrusaSlicer .ini (2.9; 2.5 reads it too, see base-config.ts). Pure: same settings, same text. Only settings that change the
 // extruded volume or the print time are written (the others are pinned in base-config.ts), so the text is the
 // slicing cache key. The spec-field -> option table, with the reasons, is docs/prusaslicer-mapping.md.
-import type { ResolvedSettings, ResolvedPrinter, ResolvedMaterial } from '../../shared/settings.ts';
+import type { ResolvedMaterial, ResolvedPrinter, ResolvedSettings } from '../../shared/settings.ts';
 import { BASE_OPTIONS, REFERENCE_FILAMENT_DIAMETER } from './base-config.ts';
-import { explicitOptions, pinned, type ImportedOptions } from './imported-options.ts';
+import { explicitOptions, type ImportedOptions, pinned } from './imported-options.ts';
 import { mapInfillPattern, type PatternUsed } from './patterns.ts';
 
 export type { ImportedOptions };

@@ -4,13 +4,13 @@
 import { rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
-import { validateResolvedSettings, type ResolvedSettings } from '../../shared/settings.ts';
+import { type ResolvedSettings, validateResolvedSettings } from '../../shared/settings.ts';
 import { slicerChoice } from '../config.ts';
 import { buildSliceConfig } from './config.ts';
 import { SettingsInvalidError, SliceAbortedError, SliceFailedError, SliceTimeoutError } from './errors.ts';
 import { parseGcodeFile, type SliceMeasure } from './gcode-stats.ts';
 import type { PatternUsed } from './patterns.ts';
-import { parentDeathSignal, runProcess, type ChildControl, type RunResult } from './process.ts';
+import { type ChildControl, parentDeathSignal, type RunResult, runProcess } from './process.ts';
 import { makeWorkDir, recordSlicer } from './workdirs.ts';
 
 /** The server's slicer when none is named: PRUSA_SLICER_BIN, else the 2.9 tree setup installed, else 2.5. */

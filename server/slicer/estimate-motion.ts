@@ -4,7 +4,7 @@
 // PrusaSlicer reads them: a percentage is of the speed it derives from, 0 is automatic (the maximum print speed,
 // within the filament's volumetric limit), and accelerations of 0 fall back to the default, then to the machine's
 // limits when the config emits them or applies them to its estimate.
-import { retractionPairSeconds, type EstimateSettings, type FeatureMotion } from '../../shared/estimate/index.ts';
+import { type EstimateSettings, type FeatureMotion, retractionPairSeconds } from '../../shared/estimate/index.ts';
 import type { ResolvedSettings } from '../../shared/settings.ts';
 import { buildSliceConfig, type SliceSettings } from './config.ts';
 

@@ -6,14 +6,13 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import type { ResolvedSettings } from '../../shared/settings.ts';
 import {
-  sliceOnce,
   DEFAULT_BINARY,
   DEFAULT_TIMEOUT_MS,
   type SliceOutcome,
   type SliceProgress,
   type SliceTransform,
+  sliceOnce,
 } from './engine.ts';
-import type { ChildControl } from './process.ts';
 import {
   PoolClosedError,
   PoolFullError,
@@ -21,7 +20,8 @@ import {
   SliceAbortedError,
   SliceTimeoutError,
 } from './errors.ts';
-import { sweepWorkDirs, type SweepReport } from './workdirs.ts';
+import type { ChildControl } from './process.ts';
+import { type SweepReport, sweepWorkDirs } from './workdirs.ts';
 import { createScheduler, type ShortSlice, type Yielding } from './yielding.ts';
 
 export type { ShortSlice } from './yielding.ts';

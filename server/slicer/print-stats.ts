@@ -1,7 +1,8 @@
 // A slice's measure -> the print statistics a quote reports. Grams and filament length are arithmetic on the
 // extruded volume, so a quote answered from a cached slice gets its material's density and diameter exactly.
-import type { ResolvedMaterial } from '../../shared/settings.ts';
+
 import type { SliceStats } from '../../shared/print-stats.ts';
+import type { ResolvedMaterial } from '../../shared/settings.ts';
 import type { SliceMeasure } from './gcode-stats.ts';
 
 export function printStats(m: SliceMeasure, material: Pick<ResolvedMaterial, 'density' | 'diameter'>): SliceStats {

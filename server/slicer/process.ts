@@ -4,7 +4,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { processCpuMs, watchCpu, type CpuLimit, type CpuWatch } from '../mesh/index.ts';
+import { type CpuLimit, type CpuWatch, processCpuMs, watchCpu } from '../mesh/index.ts';
 
 export interface RunOptions {
   binary: string;

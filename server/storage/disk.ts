@@ -4,7 +4,7 @@
 // renaming the complete folder into place, so a process killed mid-way never leaves a half-built file folder.
 // The interface is small on purpose so shared storage can take its place: server/storage/s3.ts wraps it.
 import { constants, createReadStream, existsSync } from 'node:fs';
-import { access, mkdir, rename, rm, cp, stat } from 'node:fs/promises';
+import { access, cp, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { claimTmpOwner, sweepDeadOwners, sweepEmptyFileFolders, type TmpOwner } from './tmp-dirs.ts';
 

@@ -1,9 +1,10 @@
 // The front door of storage/: model files on disk or in S3-compatible storage, per-process temp dirs, the disk floor.
 // Other folders import only what is exported here (npm run check:graph).
-export { checkDiskFloor, diskRooms, diskSpaceOf } from './disk-floor.ts';
-export type { DiskHolder, DiskSpace, StorageRoom } from './disk-floor.ts';
-export { createDiskStorage, sweepLeftovers } from './disk.ts';
+
 export type { FileStorage } from './disk.ts';
+export { createDiskStorage, sweepLeftovers } from './disk.ts';
+export type { DiskHolder, DiskSpace, StorageRoom } from './disk-floor.ts';
+export { checkDiskFloor, diskRooms, diskSpaceOf } from './disk-floor.ts';
 export { isDeadOwnerHere, ownerFolderName, processStartTime } from './tmp-dirs.ts';
 
 import type { S3Settings } from '../config.ts';

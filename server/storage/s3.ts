@@ -17,8 +17,8 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { FileStorage } from './disk.ts';
 import type { S3Settings } from '../config.ts';
+import type { FileStorage } from './disk.ts';
 
 const CANONICAL = ['canonical.obj', 'canonical.3mf'] as const;
 /** Parts of 8 MiB, 4 in flight: an upload holds about 32 MiB whatever the file's size. */

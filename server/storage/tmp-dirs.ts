@@ -3,10 +3,11 @@
 // folder of its own inside it and removes that folder on every path; the owner removes its whole folder when it
 // stops. What a killed owner left behind is swept at the next start of any process on the same host; a live
 // owner's folder is never touched, and folders of other hosts (a DATA_DIR on shared storage) are left to them.
-import { hostname } from 'node:os';
-import { mkdir, mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
-import path from 'node:path';
+
 import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import path from 'node:path';
 
 /** Start time of a process in clock ticks since boot (field 22 of /proc/<pid>/stat), or null. */
 export function processStartTime(pid: number): string | null {

@@ -1,11 +1,12 @@
 // GET /metrics (Prometheus text format) and GET /readyz (can this process take traffic?), for operators
 // (docs/deployment.md). /healthz (server/system/router.ts) stays the liveness check.
-import Router from '@koa/router';
+
 import { createHash, timingSafeEqual } from 'node:crypto';
+import Router from '@koa/router';
 import type { Context } from 'koa';
+import { type AccessPorts, ANYONE, allow } from '../accounts/access/index.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/index.ts';
-import { allow, ANYONE, type AccessPorts } from '../accounts/access/index.ts';
 
 /** 'unavailable' hides the reason from the (unauthenticated) caller; the log has it. */
 type Check = 'ok' | 'not_configured' | 'unavailable';

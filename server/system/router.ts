@@ -1,8 +1,9 @@
 // Health, the OpenAPI contract and the readable API reference.
-import Router from '@koa/router';
+
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
-import { allow, ANYONE, type AccessPorts } from '../accounts/access/index.ts';
+import Router from '@koa/router';
+import { type AccessPorts, ANYONE, allow } from '../accounts/access/index.ts';
 import { oncePerTurn } from '../db/index.ts';
 
 const require = createRequire(import.meta.url);

@@ -1,12 +1,13 @@
 // Built front-ends: the storefront widget bundle and the merchant dashboard (a single-page app).
-import Router from '@koa/router';
-import send from 'koa-send';
+
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { allow, ANYONE, type AccessPorts } from '../accounts/access/index.ts';
-import { routeParam } from '../http/index.ts';
+import Router from '@koa/router';
+import send from 'koa-send';
+import { type AccessPorts, ANYONE, allow } from '../accounts/access/index.ts';
 import { FRAME_ANCESTORS_SELF } from '../accounts/index.ts';
+import { routeParam } from '../http/index.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const widgetDist = path.join(root, 'widget', 'dist');

@@ -1,24 +1,24 @@
 // /v2/analytics: quote statistics, popular materials and printer configurations, cost trends, and the
 // streamed export. Only the caller's account's quotes; UTC days, ISO weeks (Monday) and months.
 import Router from '@koa/router';
-import type { Deps, AppState } from '../deps.ts';
-import { allow, API, type AccessPorts } from '../accounts/access/index.ts';
+import { type AccessPorts, API, allow } from '../accounts/access/index.ts';
+import type { AppState, Deps } from '../deps.ts';
 import { dateRange, exportRange, intParam, oneOf } from '../http/index.ts';
-import { exportStream, type ExportDataset, type ExportFormat } from './export.ts';
 import {
-  quoteTotals,
   cartConversion,
-  orderValue,
-  requestCounts,
-  pricesByCurrency,
-  materialUsage,
-  materialTrends,
   costTrends,
-  popularColors,
-  popularPrinters,
-  popularConfigurations,
   type GroupBy,
+  materialTrends,
+  materialUsage,
+  orderValue,
+  popularColors,
+  popularConfigurations,
+  popularPrinters,
+  pricesByCurrency,
+  quoteTotals,
+  requestCounts,
 } from './analytics-sql.ts';
+import { type ExportDataset, type ExportFormat, exportStream } from './export.ts';
 
 const GROUPS: readonly GroupBy[] = ['day', 'week', 'month'];
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;

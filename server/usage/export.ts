@@ -2,12 +2,12 @@
 // quotes doubled inside quoted fields; written by csv-stringify) or JSON. Rows come from the database in
 // keyset pages of PAGE_ROWS and are pulled by the HTTP response stream, so a slow reader stops the queries
 // (back-pressure) and memory holds one page however long the history.
-import { Readable, Transform, pipeline } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { Queryable } from '../db/index.ts';
-import { exportQuotesPage, dailyQuotes, type ExportQuoteRow, type QuoteCursor } from './analytics-sql.ts';
-import { dailyCalls } from './sql.ts';
 import type { DateRange } from '../http/index.ts';
+import { dailyQuotes, type ExportQuoteRow, exportQuotesPage, type QuoteCursor } from './analytics-sql.ts';
+import { dailyCalls } from './sql.ts';
 
 export const PAGE_ROWS = 500;
 export type ExportDataset = 'quotes' | 'usage';

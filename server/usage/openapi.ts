@@ -1,6 +1,6 @@
 // Paths and schemas of usage statistics and analytics (the account's requests and quotes by day, endpoint,
 // material and configuration) and the streamed export.
-import { ok, errors, bearer, ref } from '../openapi/index.ts';
+import { bearer, errors, ok, ref } from '../openapi/index.ts';
 
 const date = { type: 'string', format: 'date', description: 'UTC calendar date, YYYY-MM-DD' };
 const int0 = { type: 'integer', minimum: 0 };

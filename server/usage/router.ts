@@ -1,15 +1,13 @@
 // GET /v2/quota (allowances, usage, reset time) and GET /v2/usage (endpoint statistics, material usage,
 // daily trends) for the authenticated account.
 import Router from '@koa/router';
-import type { Deps, AppState } from '../deps.ts';
-import { allow, API, type AccessPorts } from '../accounts/access/index.ts';
-import { dateRange, daysOf } from '../http/index.ts';
-import { endpointStats, dailyCalls, callsByVia } from './sql.ts';
-import { CALLER_VIAS, type CallerVia } from '../limits/index.ts';
-import { ValidationError } from '../http/index.ts';
 import { canonicalMember } from '../../shared/enums.ts';
-import { materialUsage, dailyQuotes } from './analytics-sql.ts';
-import { widgetBudgetUsage } from '../limits/index.ts';
+import { type AccessPorts, API, allow } from '../accounts/access/index.ts';
+import type { AppState, Deps } from '../deps.ts';
+import { dateRange, daysOf, ValidationError } from '../http/index.ts';
+import { CALLER_VIAS, type CallerVia, widgetBudgetUsage } from '../limits/index.ts';
+import { dailyQuotes, materialUsage } from './analytics-sql.ts';
+import { callsByVia, dailyCalls, endpointStats } from './sql.ts';
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 

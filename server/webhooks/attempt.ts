@@ -1,19 +1,19 @@
 // One delivery attempt of a claimed delivery: send the fixed body and signature, then record the outcome.
 import type { Queryable } from '../db/index.ts';
-import { closeFailed, recordAttempt, type ClaimedDelivery } from './attempts-sql.ts';
 import { judgeAddress, parseAddress } from './address-policy.ts';
-import { sendWebhook, type SendResult } from './send.ts';
-import { defaultResolver, type Resolver } from './url-guard.ts';
+import { type ClaimedDelivery, closeFailed, recordAttempt } from './attempts-sql.ts';
+import { type Random, retryDelayMs } from './backoff.ts';
 import { accountFacingReason } from './reasons.ts';
-import { retryDelayMs, type Random } from './backoff.ts';
+import { type SendResult, sendWebhook } from './send.ts';
 import {
   ATTEMPT_SNIPPET_CHARS,
+  type DeliverySettings,
   MAX_ATTEMPTS,
   MAX_INTERRUPTIONS,
-  SNIPPET_CHARS,
   policyFor,
-  type DeliverySettings,
+  SNIPPET_CHARS,
 } from './settings.ts';
+import { defaultResolver, type Resolver } from './url-guard.ts';
 
 export const USER_AGENT = 'slicequote-webhooks/1';
 

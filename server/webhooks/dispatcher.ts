@@ -6,18 +6,19 @@
 // Passes run on wake() (right after a request committed events), when an attempt finishes (its slot is free
 // again), and on the sweep timer (retries, and deliveries whose lease ran out because a process died).
 // Everything that matters lives in the database, so several processes can run pumps side by side.
-import type { Deps } from '../deps.ts';
+
 import type { Db } from '../db/index.ts';
+import type { Deps } from '../deps.ts';
 import { newId } from '../ids.ts';
-import { insertDelivery } from './sql.ts';
-import { claimUndispatchedEvents, markEventDispatched, matchingWebhooks } from './dispatch-sql.ts';
-import { claimDueDeliveries } from './attempts-sql.ts';
-import { eventBody, type WebhookEvent } from './events.ts';
-import { signBody } from './signature.ts';
 import { attemptDelivery } from './attempt.ts';
-import type { Resolver } from './url-guard.ts';
+import { claimDueDeliveries } from './attempts-sql.ts';
 import type { Random } from './backoff.ts';
-import { deliverySettings, MAX_IN_FLIGHT, MAX_IN_FLIGHT_PER_WEBHOOK, type DeliverySettings } from './settings.ts';
+import { claimUndispatchedEvents, markEventDispatched, matchingWebhooks } from './dispatch-sql.ts';
+import { eventBody, type WebhookEvent } from './events.ts';
+import { type DeliverySettings, deliverySettings, MAX_IN_FLIGHT, MAX_IN_FLIGHT_PER_WEBHOOK } from './settings.ts';
+import { signBody } from './signature.ts';
+import { insertDelivery } from './sql.ts';
+import type { Resolver } from './url-guard.ts';
 
 export interface EventPump {
   /** Called after a transaction that wrote outbox events commits: deliver without waiting for the sweep. */

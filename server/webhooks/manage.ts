@@ -1,27 +1,28 @@
 // The rules behind the /v2/webhooks routes: save-time URL checks, token links, creation, update, resend.
-import type { Deps } from '../deps.ts';
-import type { Queryable } from '../db/index.ts';
+
 import { tokenById } from '../accounts/index.ts';
-import {
-  countWebhooks,
-  deliveryById,
-  insertDelivery,
-  insertWebhook,
-  updateWebhook,
-  webhookById,
-  type WebhookPatch,
-  type WebhookRow,
-} from './sql.ts';
-import { ApiError, ValidationError, notFound } from '../http/index.ts';
+import type { Queryable } from '../db/index.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError, notFound, ValidationError } from '../http/index.ts';
 import { newId } from '../ids.ts';
-import { generateSecret, signBody } from './signature.ts';
 import {
   accountFacingReason,
   PRIVATE_RECEIVERS_DOCS,
   PRIVATE_RECEIVERS_HINT,
   PRIVATE_RECEIVERS_SETTING,
 } from './reasons.ts';
-import { resolveSafeTarget, UnsafeUrlError, type AddressPolicy, type Resolver } from './url-guard.ts';
+import { generateSecret, signBody } from './signature.ts';
+import {
+  countWebhooks,
+  deliveryById,
+  insertDelivery,
+  insertWebhook,
+  updateWebhook,
+  type WebhookPatch,
+  type WebhookRow,
+  webhookById,
+} from './sql.ts';
+import { type AddressPolicy, type Resolver, resolveSafeTarget, UnsafeUrlError } from './url-guard.ts';
 
 /** A generous cap: every webhook multiplies each event, so an account cannot fan one event out without bound. */
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;

@@ -1,15 +1,15 @@
 // Paths and schemas of the webhooks API, and the schemas of the event bodies we POST to receivers
 // (documented here so receivers and the engineers who emit events share one definition; see docs/webhooks.md).
 import {
+  bearer,
+  errors,
+  idempotencyKey,
   jsonBody,
   ok,
-  errors,
-  pathParam,
   pageParams,
-  bearer,
-  timestamp,
+  pathParam,
   ref,
-  idempotencyKey,
+  timestamp,
 } from '../openapi/index.ts';
 import { WEBHOOK_EVENTS } from './events.ts';
 

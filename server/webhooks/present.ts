@@ -1,9 +1,10 @@
 // API shapes of webhooks and deliveries. The secret appears only where the caller asks for it (creation,
 // rotation); the lease of a delivery never appears, and its body and signature only in the detail of one.
-import type { AttemptRow, DeliveryRow, WebhookRow, WebhookStatsRow } from './sql.ts';
-import { MAX_ATTEMPTS } from './settings.ts';
-import { deliveryHeaders } from './attempt.ts';
+
 import type { ContractSchema } from '../openapi/index.ts';
+import { deliveryHeaders } from './attempt.ts';
+import { MAX_ATTEMPTS } from './settings.ts';
+import type { AttemptRow, DeliveryRow, WebhookRow, WebhookStatsRow } from './sql.ts';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 

@@ -1,27 +1,24 @@
 // /v2/webhooks: management of webhooks, their delivery log, and resend. Another account's ids answer 404.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Deps, AppState } from '../deps.ts';
-import { allow, API, type AccessPorts } from '../accounts/access/index.ts';
-import { jsonBody } from '../http/index.ts';
-import { validateBody } from '../openapi/index.ts';
-import { pageRequest, pageResponse } from '../http/index.ts';
-import { ValidationError, notFound } from '../http/index.ts';
-import { routeParam } from '../http/index.ts';
 import { canonicalMember } from '../../shared/enums.ts';
+import { type AccessPorts, API, allow } from '../accounts/access/index.ts';
+import type { AppState, Deps } from '../deps.ts';
+import { jsonBody, notFound, pageRequest, pageResponse, routeParam, ValidationError } from '../http/index.ts';
+import { idempotent } from '../idempotency/index.ts';
+import { validateBody } from '../openapi/index.ts';
+import { changeWebhook, createWebhook, type ManageContext, ownWebhook, pingWebhook, resendDelivery } from './manage.ts';
+import { presentDelivery, presentDeliveryDetail, presentStats, presentWebhook } from './present.ts';
+import { deliverySettings, policyFor } from './settings.ts';
 import {
+  type DeliveryState,
   deleteWebhook,
   deliveryAttempts,
   deliveryById,
   listDeliveries,
   listWebhooks,
   webhookStats,
-  type DeliveryState,
 } from './sql.ts';
-import { deliverySettings, policyFor } from './settings.ts';
-import { idempotent } from '../idempotency/index.ts';
-import { presentDelivery, presentDeliveryDetail, presentStats, presentWebhook } from './present.ts';
-import { changeWebhook, createWebhook, ownWebhook, pingWebhook, resendDelivery, type ManageContext } from './manage.ts';
 
 const STATES: DeliveryState[] = ['pending', 'delivered', 'failed'];
 

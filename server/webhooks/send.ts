@@ -15,7 +15,7 @@ import type { LookupFunction, Socket } from 'node:net';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { canonicalAddress, parseAddress } from './address-policy.ts';
-import { type AddressPolicy, type Resolver, UnsafeUrlError, hostOf, resolveSafeTarget } from './url-guard.ts';
+import { type AddressPolicy, hostOf, type Resolver, resolveSafeTarget, UnsafeUrlError } from './url-guard.ts';
 
 export interface SendResult {
   ok: boolean;

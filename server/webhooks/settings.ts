@@ -1,6 +1,6 @@
 // Delivery settings derived from Config once, at start-up.
 import type { Config } from '../config.ts';
-import { parseCidrList, type AddressPolicy } from './address-policy.ts';
+import { type AddressPolicy, parseCidrList } from './address-policy.ts';
 
 /** At most 3 attempts per delivery (docs/webhooks.md, retries). */
 export const MAX_ATTEMPTS = 3;

@@ -1,6 +1,6 @@
 // Path and schemas of the widget's instant estimate (POST /v2/widget/estimate, docs/instant-price.md), and the
 // slice settings the widget configuration publishes for it.
-import { jsonBody, ok, errors, ref } from '../openapi/index.ts';
+import { errors, jsonBody, ok, ref } from '../openapi/index.ts';
 
 /** A feature's value: a number, a flag, null (a setting that is off), a short list or a small record of them. */
 const scalar = { type: ['number', 'boolean', 'null'] };

@@ -4,25 +4,26 @@
 // stay here: the features are priced with the same formula as an estimate on a quote. An estimate is never a
 // price: it has no quote id, so no cart takes it, and no webhook carries it; the quote re-derives everything from
 // the file once it has arrived.
-import type { Deps } from '../deps.ts';
-import type { Auth } from '../accounts/access/index.ts';
-import { SETTINGS } from '../../shared/settings.ts';
+
 import {
+  type CoarseFeatures,
   DEFAULT_COARSE_CALIBRATION,
+  type Estimate,
   EstimateError,
+  type Features,
   predict,
   predictCoarse,
-  type CoarseFeatures,
-  type Estimate,
-  type Features,
   withUnmeasuredRanges,
 } from '../../shared/estimate/index.ts';
-import { PriceOutOfRangeError } from '../../shared/pricing.ts';
 import type { Offer, OfferChoices } from '../../shared/offer.ts';
+import { PriceOutOfRangeError } from '../../shared/pricing.ts';
+import { SETTINGS } from '../../shared/settings.ts';
+import type { Auth } from '../accounts/access/index.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError, ValidationError } from '../http/index.ts';
 import { checkChoices, choicesLayer, effectiveOffer } from '../offer/index.ts';
 import { resolveSettings } from '../profiles/index.ts';
-import { printerLabel, scopeOf, presentEstimate, type PresentedEstimate } from '../quotes/index.ts';
-import { ApiError, ValidationError } from '../http/index.ts';
+import { type PresentedEstimate, presentEstimate, printerLabel, scopeOf } from '../quotes/index.ts';
 import { estimateSettingsOf, type SliceSettings } from '../slicer/index.ts';
 
 /** The printer settings that change a slice: what the browser's estimator may read. Prices never leave. */

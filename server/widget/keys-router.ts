@@ -1,16 +1,20 @@
 // Dashboard API for widget keys: publishable keys for shop pages, each limited to its allowed origins.
-import Router from '@koa/router';
+
 import { randomBytes } from 'node:crypto';
-import type { AppState } from '../deps.ts';
-import { allow, DASHBOARD, type AccessPorts } from '../accounts/access/index.ts';
-import { normalizeOrigin } from '../accounts/index.ts';
-import { jsonBody } from '../http/index.ts';
-import { validateBody, type ContractSchema } from '../openapi/index.ts';
-import { insertWidgetKey, listWidgetKeys, revokeWidgetKey, type WidgetKeyRow } from '../accounts/index.ts';
-import { ValidationError, notFound } from '../http/index.ts';
-import { routeParam } from '../http/index.ts';
-import { newId } from '../ids.ts';
+import Router from '@koa/router';
+import { type AccessPorts, allow, DASHBOARD } from '../accounts/access/index.ts';
 import type { RefusedOrigin } from '../accounts/index.ts';
+import {
+  insertWidgetKey,
+  listWidgetKeys,
+  normalizeOrigin,
+  revokeWidgetKey,
+  type WidgetKeyRow,
+} from '../accounts/index.ts';
+import type { AppState } from '../deps.ts';
+import { jsonBody, notFound, routeParam, ValidationError } from '../http/index.ts';
+import { newId } from '../ids.ts';
+import { type ContractSchema, validateBody } from '../openapi/index.ts';
 
 export function presentWidgetKey(k: WidgetKeyRow, refusedOrigins: RefusedOrigin[] = []): ContractSchema<'WidgetKey'> {
   return {

@@ -1,18 +1,18 @@
 // Paths and schemas of the storefront widget: its configuration, add-to-cart, widget keys, the bundle.
 import { REFUSED_ORIGINS_PER_KEY } from '../accounts/index.ts';
 import {
+  csrfHeader,
+  deletedSchema,
+  errors,
+  idempotencyKey,
   jsonBody,
   ok,
-  errors,
-  pathParam,
-  session,
-  csrfHeader,
-  timestamp,
-  ref,
-  shopperToken,
-  deletedSchema,
-  idempotencyKey,
   pageParams,
+  pathParam,
+  ref,
+  session,
+  shopperToken,
+  timestamp,
 } from '../openapi/index.ts';
 
 const widgetOrToken = [{ widgetKey: [] }, { bearerAuth: [] }];

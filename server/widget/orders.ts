@@ -1,13 +1,14 @@
 // The shop's orders: every add to a cart (cart_lines), as the dashboard's Orders page, GET /v2/widget/cart and
 // its CSV export show them, and their acknowledgement by the shop's cart (docs/widget.md, "Orders are never
 // lost"). A line no cart acknowledged is still an order: the shop contacts the shopper.
-import type { Deps } from '../deps.ts';
+
 import type { Auth } from '../accounts/access/index.ts';
+import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/index.ts';
+import type { ContractSchema } from '../openapi/index.ts';
 import type { Row } from '../usage/index.ts';
 import { acknowledgeCartLines, type OrderRow } from './cart-sql.ts';
 import { addedBy } from './service.ts';
-import type { ContractSchema } from '../openapi/index.ts';
 
 /** The line as add-to-cart answered it (CartLine). */
 interface StoredLine {

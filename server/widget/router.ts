@@ -1,22 +1,26 @@
 // The storefront widget's own routes (widget key or token): its configuration, and add-to-cart.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Deps, AppState } from '../deps.ts';
-import { allow, API_OR_WIDGET, type AccessPorts } from '../accounts/access/index.ts';
-import { jsonBody } from '../http/index.ts';
-import { validateBody } from '../openapi/index.ts';
-import { ApiError, ValidationError, type FieldProblem } from '../http/index.ts';
-import { widgetConfig, addToCart, addCartLines, addedBy, type CartRequestLine } from './service.ts';
-import { idempotent } from '../idempotency/index.ts';
-import { API } from '../accounts/access/index.ts';
-import { pageRequest, pageResponse } from '../http/index.ts';
-import { csvStream } from '../usage/index.ts';
-import { estimateFromFeatures } from './instant-estimate.ts';
 import type { CoarseFeatures, Features } from '../../shared/estimate/index.ts';
-import { allOrders, listOrders } from './cart-sql.ts';
-import { ORDER_COLUMNS, acknowledge, orderCsvRows, presentOrder } from './orders.ts';
+import { type AccessPorts, API, API_OR_WIDGET, allow } from '../accounts/access/index.ts';
+import type { AppState, Deps } from '../deps.ts';
+import {
+  ApiError,
+  type FieldProblem,
+  jsonBody,
+  pageRequest,
+  pageResponse,
+  routeParam,
+  ValidationError,
+} from '../http/index.ts';
+import { idempotent } from '../idempotency/index.ts';
+import { validateBody } from '../openapi/index.ts';
 import { materialPrices } from '../quotes/index.ts';
-import { routeParam } from '../http/index.ts';
+import { csvStream } from '../usage/index.ts';
+import { allOrders, listOrders } from './cart-sql.ts';
+import { estimateFromFeatures } from './instant-estimate.ts';
+import { acknowledge, ORDER_COLUMNS, orderCsvRows, presentOrder } from './orders.ts';
+import { addCartLines, addedBy, addToCart, type CartRequestLine, widgetConfig } from './service.ts';
 
 /**
  * Add-to-cart calls one shopper session may make (docs/widget.md, "Add to cart"): far more than a shopper adding

@@ -1,22 +1,22 @@
 // What a storefront widget needs: the merchant's offer (materials, colours, qualities, infill, quantities,
 // build volume, currency) and add-to-cart, which records the line (the shop's orders) and tells the merchant's
 // webhooks with the authoritative, signed quote from the database, once per add (docs/widget.md).
-import type { Deps } from '../deps.ts';
+
+import { type LineTerms, priceLine } from '../../shared/line-price.ts';
+import { type QualityPreset, quantityProblem } from '../../shared/offer.ts';
+import { deliveryDate } from '../../shared/offer-terms.ts';
+import { currencyDigits, PriceOutOfRangeError } from '../../shared/pricing.ts';
 import type { Auth } from '../accounts/access/index.ts';
-import { quoteById, quoteForCaller } from '../quotes/index.ts';
+import type { Queryable } from '../db/index.ts';
+import type { Deps } from '../deps.ts';
+import { fileById } from '../files/index.ts';
+import { ApiError, notFound, ValidationError } from '../http/index.ts';
+import { newId } from '../ids.ts';
+import { effectiveOffer } from '../offer/index.ts';
 import { writeEvent } from '../outbox/index.ts';
 import { resolveSettings } from '../profiles/index.ts';
-import { specResult } from '../quotes/index.ts';
-import { effectiveOffer } from '../offer/index.ts';
-import { quantityProblem, type QualityPreset } from '../../shared/offer.ts';
-import { deliveryDate } from '../../shared/offer-terms.ts';
-import { priceLine, type LineTerms } from '../../shared/line-price.ts';
-import { currencyDigits, PriceOutOfRangeError } from '../../shared/pricing.ts';
-import { ApiError, ValidationError, notFound } from '../http/index.ts';
-import { fileById } from '../files/index.ts';
-import { newId } from '../ids.ts';
-import type { Queryable } from '../db/index.ts';
 import type { QuoteRow } from '../quotes/index.ts';
+import { quoteById, quoteForCaller, specResult } from '../quotes/index.ts';
 import { insertCartLine, latestCartLine, lockQuotes, updateCartLine } from './cart-sql.ts';
 import { sliceSettingsOf } from './instant-estimate.ts';
 

@@ -3,18 +3,19 @@
 // (least-squares.ts), and ranges from leave-one-model-out residuals per family (without and with supports), built
 // as the fine ranges are (calibration.ts rangeOf). Its own version and features version: it never mixes with the
 // fine calibration, which an account refines; the coarse one is shipped only (docs/estimate.md).
-import { COARSE_FEATURES_VERSION, type CoarseFeatures } from './coarse-features.ts';
+
 import {
+  type FamilyRanges,
+  type Kind,
   PRIOR_TIME,
   PRIOR_VOLUME,
+  type RelativeRange,
+  type Ridge,
   rangeOf,
   TIME_TERMS,
   VOLUME_TERMS,
-  type FamilyRanges,
-  type Kind,
-  type RelativeRange,
-  type Ridge,
 } from './calibration.ts';
+import { COARSE_FEATURES_VERSION, type CoarseFeatures } from './coarse-features.ts';
 import { refuse } from './errors.ts';
 import type { TimeTerms, VolumeTerms } from './features.ts';
 import { fitRelativeRidge } from './least-squares.ts';

@@ -5,10 +5,10 @@
 // surfaces, sparse infill the rest, support columns from the steep overhangs down to the bed. A few milliseconds for
 // 3DBenchy, so the first figure can show right after the parse; the polygon features then replace it.
 import type { Mesh } from '../model/mesh.ts';
-import { binHeight, coarsePass, type CoarsePass } from './coarse-pass.ts';
+import { binHeight, type CoarsePass, coarsePass } from './coarse-pass.ts';
 import { computeFeatures, type Features, type TimeTerms, type VolumeTerms } from './features.ts';
 import type { LayerRegions } from './layer-regions.ts';
-import { sliceParams, type EstimateSettings, type SliceParams } from './params.ts';
+import { type EstimateSettings, type SliceParams, sliceParams } from './params.ts';
 
 /** Bump when the coarse features change meaning: a coarse calibration fitted on others must not be applied. */
 export const COARSE_FEATURES_VERSION = 1;

@@ -1,10 +1,10 @@
 // Coarse features × the coarse calibration → the first estimate a shopper sees (method 'coarse'), with the range
 // the coarse stage's held-out errors give. Replaced by the fine (polygon) estimate when it is measured.
-import { checkCoarseCalibration, coarseFamilyOf, type CoarseCalibration } from './coarse-calibration.ts';
+import { type CoarseCalibration, checkCoarseCalibration, coarseFamilyOf } from './coarse-calibration.ts';
 import { COARSE_FEATURES_VERSION, type CoarseFeatures } from './coarse-features.ts';
 import { refuse } from './errors.ts';
 import type { EstimateSettings } from './params.ts';
-import { calibratedFigures, sameBasis, type Estimate } from './predict.ts';
+import { calibratedFigures, type Estimate, sameBasis } from './predict.ts';
 
 /** The coarse estimate of features extracted with these same settings (EstimateError 'features_mismatch' otherwise;
  *  only the material's density may differ). */

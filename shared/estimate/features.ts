@@ -1,26 +1,27 @@
 // From a mesh and the slice settings to a plain, JSON-serialisable feature set: the layer cross-sections summed
 // into regions (walls, solid top/bottom, sparse infill, support) and the physical model's volume and time per kind
 // of extrusion. predict() only multiplies these terms by calibrated coefficients (docs/estimate.md).
-import type { Mesh } from '../model/mesh.ts';
+
 import type { Paths64 } from 'clipper2-ts';
+import type { Mesh } from '../model/mesh.ts';
 import { bridgeRuleOf } from './bridges.ts';
-import { layerPolygons } from './layer-polygons.ts';
-import { layerRegions, type LayerRegions, type RegionParams } from './layer-regions.ts';
 import { fillLayers, refineLayers } from './layer-fill.ts';
-import { sampleLayers, type LayerSample } from './layer-sample.ts';
-import { sweepLayers, type LayerSweep } from './layer-sweep.ts';
-import { sampledRegions } from './sampled-regions.ts';
+import { layerPolygons } from './layer-polygons.ts';
+import { type LayerRegions, layerRegions, type RegionParams } from './layer-regions.ts';
+import { type LayerSample, sampleLayers } from './layer-sample.ts';
+import { type LayerSweep, sweepLayers } from './layer-sweep.ts';
 import { hopTime, planLayerWalls, type WallMotion, type WallPlan } from './motion-time.ts';
 import {
   basisOf,
+  type EstimateSettings,
   INFILL_ANCHOR_MM,
   SKIRT_DISTANCE_MM,
-  SUPPORT_INTERFACE_LAYERS,
-  sliceParams,
-  type EstimateSettings,
   type SliceBasis,
   type SliceParams,
+  SUPPORT_INTERFACE_LAYERS,
+  sliceParams,
 } from './params.ts';
+import { sampledRegions } from './sampled-regions.ts';
 
 /** Bump when features change meaning: a calibration fitted on other features must not be applied to these. */
 export const FEATURES_VERSION = 8;

@@ -1,17 +1,17 @@
 // Features × calibration → the estimate a quote shows while its slice runs: filament volume and weight, print
 // time, and the range each real value is expected in. An estimate is never a price to sell (docs/estimate.md).
 import {
+  type Calibration,
   checkCalibration,
+  type FamilyRanges,
   familyOf,
   rangesOf,
   TIME_TERMS,
   VOLUME_TERMS,
-  type Calibration,
-  type FamilyRanges,
 } from './calibration.ts';
 import { refuse } from './errors.ts';
 import { FEATURES_VERSION, type Features } from './features.ts';
-import { basisOf, sliceParams, type EstimateSettings } from './params.ts';
+import { basisOf, type EstimateSettings, sliceParams } from './params.ts';
 
 export interface Estimate {
   filament_volume_mm3: number;

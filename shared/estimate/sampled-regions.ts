@@ -11,23 +11,23 @@
 //   surface within reach is too narrow to survive the opening (the sample's emptyTop, emptyBottom).
 // - support columns are carried down through the computed layers and the layers under an overhang, cut by each.
 import type { Paths64 } from 'clipper2-ts';
-import { addShellEdges, type LayerSample } from './layer-sample.ts';
 import {
   and,
   area,
   emptyRegions,
   grow,
+  type LayerRegions,
   minus,
   offset,
   opening,
   overhangOf,
-  samePaths,
-  type LayerRegions,
   type RegionParams,
   type Surface,
+  samePaths,
   unionAnd,
   unionMinus,
 } from './layer-regions.ts';
+import { addShellEdges, type LayerSample } from './layer-sample.ts';
 
 /** The regions of a sample's layers: the computed ones, and any other layer once `computeLayer` has computed it. */
 export interface SampledRegions {

@@ -2,7 +2,7 @@
 // figure of that choice times the estimator's ratio between the two choices cancels most of what the estimator gets
 // wrong about the model (its shape, its slopes, its thin parts), since both estimates share it. Its range is
 // measured apart (Calibration.ratio): the errors of such ratios on held-out models.
-import { checkCalibration, type Calibration } from './calibration.ts';
+import { type Calibration, checkCalibration } from './calibration.ts';
 import { refuse } from './errors.ts';
 import type { Estimate } from './predict.ts';
 

@@ -10,7 +10,7 @@
 // Output goes to a sink in slices: a 20-million-triangle mesh would exceed the engine's maximum string
 // length as one string, and the server streams it to disk and to the hash without holding it whole.
 import type { Mesh } from './mesh.ts';
-import { writeStoredZip, type ByteSink } from './stored-zip.ts';
+import { type ByteSink, writeStoredZip } from './stored-zip.ts';
 
 export type { ByteSink } from './stored-zip.ts';
 

@@ -2,8 +2,8 @@
 // in the API server (in a worker thread) and in the storefront widget (in a Web Worker).
 import { detectFormat, type ModelFormat } from './detect.ts';
 import { fail } from './errors.ts';
-import { resolveLimits, type ParseLimits } from './limits.ts';
-import { measure, type Measurements } from './measure.ts';
+import { type ParseLimits, resolveLimits } from './limits.ts';
+import { type Measurements, measure } from './measure.ts';
 import type { Mesh } from './mesh.ts';
 import { parseObj } from './obj.ts';
 import { assessMesh } from './quality.ts';
@@ -11,19 +11,19 @@ import { parseStl } from './stl.ts';
 import { parse3mf } from './threemf.ts';
 import type { ModelWarning } from './warnings.ts';
 
-export { detectFormat, type ModelFormat } from './detect.ts';
-export { ModelError } from './errors.ts';
-export { DEFAULT_LIMITS, type ParseLimits } from './limits.ts';
-export { measure, type Measurements } from './measure.ts';
-export type { Mesh } from './mesh.ts';
 export {
+  type ByteSink,
   canonicalBytesAtLeast,
   streamCanonical3mf,
   streamCanonicalObj,
   writeCanonical3mf,
   writeCanonicalObj,
-  type ByteSink,
 } from './canonical.ts';
+export { detectFormat, type ModelFormat } from './detect.ts';
+export { ModelError } from './errors.ts';
+export { DEFAULT_LIMITS, type ParseLimits } from './limits.ts';
+export { type Measurements, measure } from './measure.ts';
+export type { Mesh } from './mesh.ts';
 export type { ModelWarning, ModelWarningCode } from './warnings.ts';
 
 export interface ParsedModel {

@@ -4,7 +4,7 @@
 // triangle count at n-2. Records that carry no geometry are ignored; anything else is refused.
 import { fail } from './errors.ts';
 import type { ParseLimits } from './limits.ts';
-import { MeshBuilder, type Mesh } from './mesh.ts';
+import { type Mesh, MeshBuilder } from './mesh.ts';
 import { parseNumberBytes } from './number.ts';
 import { ByteCursor } from './text.ts';
 

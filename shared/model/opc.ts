@@ -4,7 +4,7 @@
 import type { SaxesTagNS } from 'saxes';
 import { fail, ruleViolation } from './errors.ts';
 import type { ParseLimits } from './limits.ts';
-import { XmlStream, type XmlHandler } from './xml.ts';
+import { type XmlHandler, XmlStream } from './xml.ts';
 import { partKey, type ZipPackage } from './zip.ts';
 
 export const REL_3DMODEL = 'http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel';

@@ -21,7 +21,7 @@ import { fail } from './errors.ts';
 import type { Measurements } from './measure.ts';
 import { surfaceIntegrals } from './measure.ts';
 import type { Mesh } from './mesh.ts';
-import { modelWarning, type ModelWarning } from './warnings.ts';
+import { type ModelWarning, modelWarning } from './warnings.ts';
 
 export const MAX_OPENNESS = 0.35;
 

@@ -4,7 +4,7 @@
 import { fail } from './errors.ts';
 import type { ParseLimits } from './limits.ts';
 import { hasForeignMagic } from './magic.ts';
-import { MeshBuilder, type Mesh } from './mesh.ts';
+import { type Mesh, MeshBuilder } from './mesh.ts';
 import { parseNumberBytes } from './number.ts';
 import { ByteCursor, hasUtf8Bom, looksText } from './text.ts';
 

@@ -2,20 +2,20 @@
 // objects and build items. See zip.ts, opc.ts and threemf/ for the pieces.
 import { ruleViolation } from './errors.ts';
 import type { ParseLimits } from './limits.ts';
-import { MeshBuilder, type Mesh } from './mesh.ts';
-import { contentTypeOf, CT_3DMODEL, readPackageStructure } from './opc.ts';
+import { type Mesh, MeshBuilder } from './mesh.ts';
+import { CT_3DMODEL, contentTypeOf, readPackageStructure } from './opc.ts';
 import { assemble } from './threemf/assemble.ts';
-import { ModelPartReader, type ModelPart, type PackageBudget } from './threemf/model-part.ts';
+import { type ModelPart, ModelPartReader, type PackageBudget } from './threemf/model-part.ts';
 import { ColourUse, multiMaterialWarning } from './threemf/multi-material.ts';
-import { XmlStream } from './xml.ts';
-import { partKey, ZipPackage } from './zip.ts';
-import { modelWarning, WarningList, type ModelWarning } from './warnings.ts';
 import {
   applyProjectConfig,
   isPrusaSlicerProject,
   printConfigWarning,
   readProjectConfig,
 } from './threemf/prusaslicer.ts';
+import { type ModelWarning, modelWarning, WarningList } from './warnings.ts';
+import { XmlStream } from './xml.ts';
+import { partKey, ZipPackage } from './zip.ts';
 
 export interface ThreeMfResult {
   mesh: Mesh;

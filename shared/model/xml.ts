@@ -10,7 +10,7 @@
 // contain '<'), and the token saxes is still building (a comment or CDATA section may contain '<').
 // Either over maxXmlTokenChars is refused, so no token grows past maxXmlTokenChars + SLICE_CHARS
 // characters. Attributes are also counted as they complete: at most maxXmlAttributes per element.
-import { SaxesParser, type SaxesAttributeNS, type SaxesTagNS } from 'saxes';
+import { type SaxesAttributeNS, SaxesParser, type SaxesTagNS } from 'saxes';
 import { fail, ModelError } from './errors.ts';
 import type { ParseLimits } from './limits.ts';
 

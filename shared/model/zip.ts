@@ -3,7 +3,7 @@
 // counted the moment it is produced against a package-wide budget, and a declared size above
 // that budget is refused before inflating anything. Each read is a separate pass that starts
 // only the entry it wants; the other entries are skipped without being inflated.
-import { Unzip, UnzipInflate, type UnzipFile } from 'fflate';
+import { Unzip, type UnzipFile, UnzipInflate } from 'fflate';
 import { fail, ModelError } from './errors.ts';
 import type { ParseLimits } from './limits.ts';
 

@@ -1,13 +1,14 @@
 // GET /v2/analytics/export: RFC 4180 CSV and JSON, quotes and daily usage, ranges, isolation; and 10,000
 // quotes streamed page by page in bounded memory, with back-pressure from a slow reader.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
+import { after, before, test } from 'node:test';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import type { ServerResponse } from 'node:http';
-import { eventually } from '../helpers/poll.ts';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
 import { PAGE_ROWS, QUOTE_COLUMNS } from '../../server/usage/export.ts';
+import { eventually } from '../helpers/poll.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let c: ApiClient;

@@ -1,8 +1,9 @@
 // Analytics and /v2/usage numbers against hand-computed fixtures inserted into quotes and api_requests.
 // The same expectations run on PGlite and on PostgreSQL (SQ_TEST_DB), so both must agree to the digit.
-import { test, before, after, afterEach } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { after, afterEach, before, test } from 'node:test';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let c: ApiClient;

@@ -1,9 +1,9 @@
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
 import jwt from 'jsonwebtoken';
-import { startTestServer, type TestServer, ApiClient } from '../helpers/server.ts';
-import { until } from '../helpers/poll.ts';
 import { FREE_FAILURES } from '../../server/accounts/login-throttle.ts';
+import { until } from '../helpers/poll.ts';
+import { ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 before(async () => {

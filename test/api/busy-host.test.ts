@@ -6,15 +6,16 @@
 // part needs on the reference machine, 12 s) still admits it: the prediction follows the slicer's CPU time, not the
 // hour's load (a prediction learnt from wall time grew to the 30 s and more the slice took under that load). Real
 // slices; every wait is on a state a user would notice.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { merchantShop, startTestServer, type ApiClient, type TestServer } from '../helpers/server.ts';
-import { widgetShopper } from '../helpers/shopper.ts';
-import { until } from '../helpers/poll.ts';
+import { after, before, test } from 'node:test';
 import { processCpuMs } from '../../server/mesh/cpu-time.ts';
+import { until } from '../helpers/poll.ts';
+import { type ApiClient, merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
+import { widgetShopper } from '../helpers/shopper.ts';
 
 const SHOP = 'https://busy-shop.example';
 const BENCHY = readFileSync(new URL('../fixtures/models/stl/3DBenchy.stl', import.meta.url));

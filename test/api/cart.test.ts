@@ -1,12 +1,13 @@
 // Add to cart as the shop's record of its orders: one event per add (a replay sends none), the line says what
 // was priced (a quote of an earlier size of the file is refused), and nothing is sold at 0.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { after, before, test } from 'node:test';
 import { eventsForAccount } from '../../server/outbox/sql.ts';
 import { assertWebhookBody } from '../helpers/contract.ts';
+import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const SHOP = 'https://shop.example';
 let server: TestServer;

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createSlicequoteClient, modelUpload } from '../../client/index.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 before(async () => {

@@ -3,23 +3,23 @@
 // other, kill -9 a busy worker: every quote completes exactly once. PGlite is one process, so this runs on
 // PostgreSQL only. API_PROCESSES: several processes on one port.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { loadConfig } from '../../server/config.ts';
 import { test } from 'node:test';
-import { spawnServer, type ServerProcess } from '../helpers/process.ts';
+import { createApiToken } from '../../server/accounts/api-tokens.ts';
+import { insertAccount } from '../../server/accounts/sql.ts';
+import { loadConfig } from '../../server/config.ts';
+import { migrate } from '../../server/db/migrate.ts';
+import { eventsForAccount } from '../../server/outbox/sql.ts';
+import { corpusBytes } from '../helpers/corpus.ts';
+import { until } from '../helpers/poll.ts';
+import { type ServerProcess, spawnServer } from '../helpers/process.ts';
+import { startTestS3 } from '../helpers/s3-server.ts';
 import { ApiClient, POSTGRES_URL, testDbKind } from '../helpers/server.ts';
 import { privateSchema } from '../helpers/server-process.ts';
-import { until } from '../helpers/poll.ts';
-import { startTestS3 } from '../helpers/s3-server.ts';
-import { corpusBytes } from '../helpers/corpus.ts';
 import { holdSlicers, someSlicers } from '../helpers/slicer-hold.ts';
-import { migrate } from '../../server/db/migrate.ts';
-import { insertAccount } from '../../server/accounts/sql.ts';
-import { createApiToken } from '../../server/accounts/api-tokens.ts';
-import { eventsForAccount } from '../../server/outbox/sql.ts';
 
 const SECRET = 'cluster-test-secret-0123456789-0123456789';
 const onlyPostgres = testDbKind() !== 'postgres' && 'several processes share one database: PostgreSQL only';

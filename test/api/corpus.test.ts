@@ -1,10 +1,11 @@
 // Every file of the model corpus (test/fixtures/models) through the real upload API, against its expected outcome; then a real
 // quote for every valid model.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { startTestServer, testDbKind, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { after, before, test } from 'node:test';
 import { corpusPath } from '../helpers/corpus.ts';
+import { type ApiClient, startTestServer, type TestServer, testDbKind } from '../helpers/server.ts';
 
 let server: TestServer;
 let api: ApiClient;

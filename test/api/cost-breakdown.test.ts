@@ -2,12 +2,13 @@
 // a widget key's answers — the quote, the job, the quote read again, the kept quote — carry the price and its tax
 // but no cost lines, price per gram or resolved settings, and the kept quote's PDF prints none of them; the
 // merchant's API token always reads everything. Turned on, shoppers see the breakdown and the PDF prints it.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { startTestServer, merchantShop, type TestServer } from '../helpers/server.ts';
-import { widgetShopper } from '../helpers/shopper.ts';
+import { after, before, test } from 'node:test';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { COST_WORDS, pdfText } from '../helpers/pdf-text.ts';
+import { merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
+import { widgetShopper } from '../helpers/shopper.ts';
 
 const SHOP = 'https://costs.example';
 let server: TestServer;

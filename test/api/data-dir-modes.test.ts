@@ -1,15 +1,16 @@
 // DATA_DIR and everything the server creates in it are private to the service user (folders 700, files 600),
 // even when started with umask 000 and a DATA_DIR that already existed world-writable: PGlite's files,
 // uploaded models, the JWT secret. Runs the real server/main.ts.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawnServer, type ServerProcess } from '../helpers/process.ts';
-import { testDatabase, type TestDatabase } from '../helpers/server-process.ts';
-import { ApiClient, testDbKind } from '../helpers/server.ts';
+import { after, before, test } from 'node:test';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { type ServerProcess, spawnServer } from '../helpers/process.ts';
+import { ApiClient, testDbKind } from '../helpers/server.ts';
+import { type TestDatabase, testDatabase } from '../helpers/server-process.ts';
 
 let dataDir: string;
 let db: TestDatabase;

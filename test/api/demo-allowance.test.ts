@@ -1,16 +1,17 @@
 // Demo mode lets the demo account's webhooks reach its merchant backend on loopback, and nobody else's: a
 // stranger who signs up on a demo server gets the README's rule (WEBHOOK_ALLOW_PRIVATE_CIDRS empty refuses
 // every private address), at save time and at delivery. Runs the real server/main.ts in demo mode.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawnServer, type ServerProcess } from '../helpers/process.ts';
-import { testDatabase, type TestDatabase } from '../helpers/server-process.ts';
-import { ApiClient, testDbKind } from '../helpers/server.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { after, before, test } from 'node:test';
 import { until } from '../helpers/poll.ts';
+import { type ServerProcess, spawnServer } from '../helpers/process.ts';
+import { type Receiver, startReceiver } from '../helpers/receiver.ts';
+import { ApiClient, testDbKind } from '../helpers/server.ts';
+import { type TestDatabase, testDatabase } from '../helpers/server-process.ts';
 
 let dataDir: string;
 let db: TestDatabase;

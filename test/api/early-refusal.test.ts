@@ -3,12 +3,13 @@
 // status and the JSON error, and its upload ends without a broken pipe or a reset (docs/deployment.md, "Slow clients
 // and refused uploads"). Without the server reading and discarding the rest of the body, the kernel answers the
 // client's next bytes with a reset, and the client may lose the answer it was sent.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { after, before, test } from 'node:test';
 import { assertMatchesContract } from '../helpers/contract.ts';
 import { until } from '../helpers/poll.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let api: ApiClient;

@@ -1,9 +1,10 @@
 // One rule for enumerated values, in queries, paths and bodies: any letter case is accepted and the canonical
 // spelling is stored and answered (docs/api-conventions.md); a value that is no member in any case is a 400.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { after, before, test } from 'node:test';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let api: ApiClient;

@@ -4,14 +4,15 @@
 // longer than QUOTE_ESTIMATE_WAIT_MS nor past the job's end, and an account's real slices calibrate its later
 // estimates. Real slices, real parse workers (held by the parser's test seam where a slow measurement is the
 // subject).
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { after, before, test } from 'node:test';
+import { createModelParser, parserOptions } from '../../server/mesh/parse.ts';
+import { MIN_CALIBRATION_SAMPLES } from '../../server/quotes/estimate.ts';
 import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
-import { MIN_CALIBRATION_SAMPLES } from '../../server/quotes/estimate.ts';
-import { createModelParser, parserOptions } from '../../server/mesh/parse.ts';
+import { type ApiClient, merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const SHOP = 'https://estimate-shop.example';
 const BENCHY = readFileSync(new URL('../fixtures/models/stl/3DBenchy.stl', import.meta.url));

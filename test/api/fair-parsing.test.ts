@@ -4,19 +4,20 @@
 // outgrows its slice on the small-file worker finished by a shared one, and a 3MF stating far more bytes than
 // its size refused before it is inflated. Slow parses are stood for by a gate the test holds (the parser's
 // `hold` seam, awaited once a task has its worker slot); every wait is on the pool's state, never on time.
-import { test, before, after, afterEach } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { uploadFrom } from '../helpers/from-address.ts';
-import { hostileCase, instancingBomb } from '../helpers/hostile.ts';
+import { after, afterEach, before, test } from 'node:test';
 import {
   createModelParser,
-  parserOptions,
   type Lane,
   type ModelParser,
   type ParserOptions,
+  parserOptions,
 } from '../../server/mesh/parse.ts';
+import { uploadFrom } from '../helpers/from-address.ts';
+import { hostileCase, instancingBomb } from '../helpers/hostile.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const fixture = (p: string) => readFileSync(`test/fixtures/models/${p}`);
 /** 3 KB: a small file. */

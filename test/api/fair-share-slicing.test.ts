@@ -1,16 +1,17 @@
 // Fair shares with real slices (docs/limits.md, "Slicer time"): two long slices of one account never hold both
 // slots while another account's quote waits; deleting a file stops its running slice and charges what it used; a
 // timed-out slice is charged to the caller and spends its hourly slicer budget.
-import { test, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestServer, type ApiClient, type TestServer } from '../helpers/server.ts';
-import { boxesObj } from '../helpers/meshes.ts';
-import { torusGridObj } from '../helpers/solids.ts';
-import { until } from '../helpers/poll.ts';
-import { holdSlicers } from '../helpers/slicer-hold.ts';
+import { after, test } from 'node:test';
 import { SHORT_SLICE_S } from '../../server/quotes/slice-cost.ts';
+import { boxesObj } from '../helpers/meshes.ts';
+import { until } from '../helpers/poll.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
+import { holdSlicers } from '../helpers/slicer-hold.ts';
+import { torusGridObj } from '../helpers/solids.ts';
 
 const BENCHY = readFileSync(new URL('../fixtures/models/stl/3DBenchy.stl', import.meta.url));
 /** 64 tori side by side, 196,608 triangles: at 0.1 mm layers about a minute of slicer time. */

@@ -4,17 +4,18 @@
 // shop's slicer budget is refused before any slice, with the limit and the part's figure; a worker never claims
 // again a job it is slicing itself whose lease lapsed. Nothing here slices: the server only queues
 // (WORKER_ROLE=api), and claims are made by hand in transactions that are rolled back.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { widgetShopper } from '../helpers/shopper.ts';
-import { boxesObj, CUBE_OBJ } from '../helpers/meshes.ts';
-import { tetraCloudObj } from '../helpers/solids.ts';
-import { claimJob, type SlotRule } from '../../server/quotes/claim-sql.ts';
+import { after, before, test } from 'node:test';
 import type { Queryable } from '../../server/db/index.ts';
-import { prefetchUpload } from '../../server/quotes/prefetch.ts';
 import { fileByIdAnyAccount } from '../../server/files/sql.ts';
+import { claimJob, type SlotRule } from '../../server/quotes/claim-sql.ts';
+import { prefetchUpload } from '../../server/quotes/prefetch.ts';
+import { boxesObj, CUBE_OBJ } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
+import { type ApiClient, merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
+import { widgetShopper } from '../helpers/shopper.ts';
+import { tetraCloudObj } from '../helpers/solids.ts';
 
 const SHOP = 'https://fair-shop.example';
 const OTHER_SHOP = 'https://other-shop.example';

@@ -1,9 +1,10 @@
 // Upgrading a shop whose stored file names hold bidirectional controls: migration 021 removes them, so a name
 // stored as "\u202Egnp.stl" (shown as "lts.png") reads "gnp.stl"; names without them are left as they were.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { openTestDb } from '../helpers/server.ts';
+import { test } from 'node:test';
 import { listMigrations } from '../../server/db/migrate.ts';
+import { openTestDb } from '../helpers/server.ts';
 
 test('migration 021 removes bidi controls from stored file names and keeps every other name', async () => {
   const { db, drop } = await openTestDb();

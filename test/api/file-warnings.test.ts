@@ -1,11 +1,12 @@
 // Upload warnings are objects {code, message, ...details} in every answer that carries a file, including
 // files stored while warnings were plain sentences (migration 011 converts them).
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { after, before, test } from 'node:test';
 import { listMigrations } from '../../server/db/migrate.ts';
 import { insertFile } from '../../server/files/sql.ts';
 import type { ModelWarning } from '../../shared/model/index.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let api: ApiClient;

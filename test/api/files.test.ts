@@ -1,12 +1,12 @@
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { readFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { eventsForAccount } from '../../server/outbox/sql.ts';
 import { corpusPath } from '../helpers/corpus.ts';
 import { boxesObj } from '../helpers/meshes.ts';
-import { eventsForAccount } from '../../server/outbox/sql.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let api: ApiClient;

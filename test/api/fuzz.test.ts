@@ -3,11 +3,12 @@
 // junk, missing fields, wrong content types) from an API token, a session, a widget key and nobody. No answer
 // may be a 5xx, and every 4xx answers the documented error shape. Bounded (FUZZ_RUNS per operation and
 // caller) so the file runs in well under 90 s; set SQ_FUZZ_RUNS for a longer soak.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const FUZZ_RUNS = Number(process.env.SQ_FUZZ_RUNS ?? 12);
 const SHOP = 'https://fuzz-shop.example';

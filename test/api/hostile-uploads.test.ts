@@ -6,11 +6,12 @@
 // checked in-process by test/parsers-hostile.test.ts. The cases that cost the most CPU (millions of 3MF vertex or triangle elements,
 // instancing floods, a third 190 MB text file) are left to `npm run bench` (bench/hostile.ts), which
 // reports their peak memory too; test/parsers-hostile.test.ts covers their codes.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { testDbKind, ApiClient } from '../helpers/server.ts';
-import { startMeasuredServer, type MeasuredServer } from '../helpers/server-process.ts';
-import { hostileCase, type HostileCase } from '../helpers/hostile.ts';
+import { after, before, test } from 'node:test';
+import { type HostileCase, hostileCase } from '../helpers/hostile.ts';
+import { ApiClient, testDbKind } from '../helpers/server.ts';
+import { type MeasuredServer, startMeasuredServer } from '../helpers/server-process.ts';
 
 /** What one parse may add to the API process's memory (docs/model-files.md, "Memory bound"). */
 const PER_PARSE_BYTES = 1024 * 1024 * 1024;

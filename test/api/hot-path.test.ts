@@ -2,15 +2,16 @@
 // a request issues, the access log line and the request-log row it leaves. A count does not depend on how loaded
 // the machine is, so this guard holds in CI where a timing would not; the timing against a bare Koa process is
 // `npm run bench -- http` (docs/performance.md).
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { connect, type Socket } from 'node:net';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { eventually } from '../helpers/poll.ts';
+import { after, before, test } from 'node:test';
 import { routerOf } from '../../server/app.ts';
-import { routeWork } from '../../server/route-front.ts';
 import type { Queryable } from '../../server/db/index.ts';
+import { routeWork } from '../../server/route-front.ts';
+import { eventually } from '../helpers/poll.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let token: string;

@@ -1,10 +1,11 @@
 // Idempotency-Key on POST /v2/file, POST /v2/file/quote/{id}, its async form and POST /v2/webhooks: a retry with
 // the same key and request returns the first answer and creates nothing twice; the same key with another request
 // is 422; a duplicate while the first runs is 409; keys are per account and expire after 24 hours.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer, type ApiClient, type ApiResponse } from '../helpers/server.ts';
-import { CUBE_OBJ, T_SHAPE_OBJ, boxesObj } from '../helpers/meshes.ts';
+import { after, before, test } from 'node:test';
+import { boxesObj, CUBE_OBJ, T_SHAPE_OBJ } from '../helpers/meshes.ts';
+import { type ApiClient, type ApiResponse, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let api: ApiClient;

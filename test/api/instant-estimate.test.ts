@@ -4,23 +4,24 @@
 // the field; materials are prefetched as well as qualities and infills; a job read with `Prefer: wait` answers the
 // moment the job finishes and says its step in plain words and its time left; a shopper may delete their own
 // upload, not once it is in a cart. Real slices, real parse workers.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { widgetShopper } from '../helpers/shopper.ts';
-import { boxesObj } from '../helpers/meshes.ts';
-import { until } from '../helpers/poll.ts';
-import { holdSlicers, someSlicers } from '../helpers/slicer-hold.ts';
-import { parseModel } from '../../shared/model/index.ts';
+import { after, before, test } from 'node:test';
+import { PREFETCH_PER_UPLOAD } from '../../server/quotes/prefetch.ts';
 import {
-  extractCoarseFeatures,
-  extractFeatures,
   type CoarseFeatures,
   type EstimateSettings,
+  extractCoarseFeatures,
+  extractFeatures,
   type Features,
 } from '../../shared/estimate/index.ts';
-import { PREFETCH_PER_UPLOAD } from '../../server/quotes/prefetch.ts';
+import { parseModel } from '../../shared/model/index.ts';
+import { boxesObj } from '../helpers/meshes.ts';
+import { until } from '../helpers/poll.ts';
+import { type ApiClient, merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
+import { widgetShopper } from '../helpers/shopper.ts';
+import { holdSlicers, someSlicers } from '../helpers/slicer-hold.ts';
 
 const SHOP = 'https://first-price.example';
 const METRICS_TOKEN = 'scrape-secret';

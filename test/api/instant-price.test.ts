@@ -2,16 +2,17 @@
 // choices, bounded per upload; the shopper's first quote is then answered from the cache; a quote that asks for a
 // slice already being made joins it; a shopper's quote is sliced before a merchant's waiting ones; a prefetch makes
 // way for a quote; a slicing job shows the slicer's stage and its expected remaining time. Real slices.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { widgetShopper } from '../helpers/shopper.ts';
+import { after, before, test } from 'node:test';
+import { claimJob } from '../../server/quotes/claim-sql.ts';
+import { PREFETCH_PER_ACCOUNT, PREFETCH_PER_UPLOAD } from '../../server/quotes/prefetch.ts';
 import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
+import { type ApiClient, merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
+import { widgetShopper } from '../helpers/shopper.ts';
 import { askUntilHeld, holdSlicers, someSlicers } from '../helpers/slicer-hold.ts';
-import { PREFETCH_PER_ACCOUNT, PREFETCH_PER_UPLOAD } from '../../server/quotes/prefetch.ts';
-import { claimJob } from '../../server/quotes/claim-sql.ts';
 
 const SHOP = 'https://instant-shop.example';
 const BENCHY = readFileSync(new URL('../fixtures/models/stl/3DBenchy.stl', import.meta.url));

@@ -1,21 +1,22 @@
 // A worker killed with SIGKILL mid-slice: its job is taken over when the lease runs out, and completes; a server
 // restarted on the same host takes it over at once, whatever the lease.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { test } from 'node:test';
 import pg from 'pg';
-import { spawnServer } from '../helpers/process.ts';
-import { until } from '../helpers/poll.ts';
-import { askUntilHeld } from '../helpers/slicer-hold.ts';
-import { testDbKind, POSTGRES_URL, ApiClient } from '../helpers/server.ts';
-import { corpusPath } from '../helpers/corpus.ts';
-import { openPglite, openPostgres, type Db } from '../../server/db/index.ts';
-import { insertAccount } from '../../server/accounts/sql.ts';
 import { createApiToken } from '../../server/accounts/api-tokens.ts';
+import { insertAccount } from '../../server/accounts/sql.ts';
+import { type Db, openPglite, openPostgres } from '../../server/db/index.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { eventsForAccount } from '../../server/outbox/sql.ts';
+import { corpusPath } from '../helpers/corpus.ts';
+import { until } from '../helpers/poll.ts';
+import { spawnServer } from '../helpers/process.ts';
+import { ApiClient, POSTGRES_URL, testDbKind } from '../helpers/server.ts';
+import { askUntilHeld } from '../helpers/slicer-hold.ts';
 
 const SECRET = 'crash-test-secret-0123456789-0123456789';
 

@@ -1,16 +1,17 @@
 // A kept quote's picture is drawn off the event loop, within its budget: while the costliest mesh is drawn the
 // server answers everyone else; a mesh past the budget shows its grey bounding box, a normal part itself; each
 // file's picture is drawn once however often and however concurrently its links are opened.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
 import { inflateSync } from 'node:zlib';
-import { startTestServer, merchantShop, type TestServer } from '../helpers/server.ts';
-import { widgetShopper } from '../helpers/shopper.ts';
+import { createPartPictures, type PartPictures, pictureOptions } from '../../server/kept-quotes/index.ts';
+import { PICTURE_WORK_BUDGET } from '../../server/kept-quotes/picture.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { pictureBombObj } from '../helpers/picture-bomb.ts';
 import { until } from '../helpers/poll.ts';
-import { createPartPictures, pictureOptions, type PartPictures } from '../../server/kept-quotes/index.ts';
-import { PICTURE_WORK_BUDGET } from '../../server/kept-quotes/picture.ts';
+import { merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
+import { widgetShopper } from '../helpers/shopper.ts';
 
 const SHOP = 'https://picture.example';
 let server: TestServer;

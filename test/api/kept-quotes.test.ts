@@ -2,14 +2,15 @@
 // with the same shop's key only, shows the line as the cart prices it and the price's own validity, and orders it
 // through the cart from another browser; and its PDF, a quotation. And the first-run checklist, which ticks itself
 // from what the shop has done.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { startTestServer, merchantShop, type TestServer } from '../helpers/server.ts';
-import { widgetShopper } from '../helpers/shopper.ts';
-import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { after, before, test } from 'node:test';
 import { PDFDocument } from 'pdf-lib';
+import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { COST_WORDS, pdfAmount, pdfText } from '../helpers/pdf-text.ts';
+import { merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
+import { widgetShopper } from '../helpers/shopper.ts';
 
 const SHOP = 'https://keep.example';
 const OTHER = 'https://other.example';

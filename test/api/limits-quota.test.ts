@@ -1,20 +1,20 @@
 // Quotas and usage.alert: monthly quotes (402 refusal naming the reset date, no Retry-After, reset at the next UTC month through the
 // injected clock), storage (refusal, freed at once by deletes), and each 80 / 100 / 0 crossing fired
 // exactly once, also under concurrency (read back from outbox_events).
-import { test, before, after, afterEach } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { after, afterEach, before, test } from 'node:test';
 import { accountById } from '../../server/accounts/sql.ts';
-import { eventsForAccount } from '../../server/outbox/sql.ts';
-import { checkQuoteQuota, countQuote, settleNewPeriodForAll } from '../../server/limits/quota.ts';
-import { alertLevel, alertsOwed } from '../../server/limits/alerts.ts';
-import type { ApiError } from '../../server/http/errors.ts';
-import { recordStorageChange } from '../../server/limits/quota.ts';
 import { insertFile } from '../../server/files/sql.ts';
+import type { ApiError } from '../../server/http/errors.ts';
 import { newId } from '../../server/ids.ts';
+import { alertLevel, alertsOwed } from '../../server/limits/alerts.ts';
+import { checkQuoteQuota, countQuote, recordStorageChange, settleNewPeriodForAll } from '../../server/limits/quota.ts';
+import { eventsForAccount } from '../../server/outbox/sql.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { storedBytesOf } from '../helpers/stored-bytes.ts';
 
 // What an upload of k tetrahedra stores: the STL (84 + 200 k bytes) and its canonical mesh.

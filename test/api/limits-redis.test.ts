@@ -2,23 +2,24 @@
 // the counters live in Redis, so requests alternating between the processes share a single window.
 // Needs the PostgreSQL at SQ_TEST_POSTGRES_URL and the Redis at SQ_TEST_REDIS_URL (default 127.0.0.1:6379),
 // whichever database the rest of the suite runs on (PGlite cannot be shared between processes).
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { Redis } from 'ioredis';
-import { POSTGRES_URL } from '../helpers/server.ts';
-import { until } from '../helpers/poll.ts';
-import { openPostgres, type Db } from '../../server/db/index.ts';
-import { insertAccount } from '../../server/accounts/sql.ts';
+import pg from 'pg';
 import { createApiToken } from '../../server/accounts/api-tokens.ts';
+import { insertAccount } from '../../server/accounts/sql.ts';
+import { type Db, openPostgres } from '../../server/db/index.ts';
 import { newId } from '../../server/ids.ts';
 import { createRedisLimiter } from '../../server/limits/rate-limiter.ts';
+import { until } from '../helpers/poll.ts';
+import { POSTGRES_URL } from '../helpers/server.ts';
 
 const REDIS_URL = process.env.SQ_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const JWT_SECRET = 'two-process-test-secret-0123456789abcdef';

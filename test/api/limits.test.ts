@@ -1,17 +1,18 @@
 // Rate limits: headers on every response (errors included), 429 + Retry-After at the limit, recovery after
 // the window, per-token / per-class / per-address / per-upload-id counters, and the OpenAPI description.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startTestServer, type TestServer, ApiClient } from '../helpers/server.ts';
-import { openApiDocument } from '../../server/contract.ts';
-import { createMemoryLimiter } from '../../server/limits/rate-limiter.ts';
-import { createRouter } from '../../server/app.ts';
+import { after, before, test } from 'node:test';
 import { declaredRoutes, limitClass, routeAccess } from '../../server/accounts/access/allow.ts';
 import { addressKey } from '../../server/accounts/caller.ts';
 import { insertWidgetKey } from '../../server/accounts/widget-keys-sql.ts';
+import { createRouter } from '../../server/app.ts';
+import { openApiDocument } from '../../server/contract.ts';
+import { createMemoryLimiter } from '../../server/limits/rate-limiter.ts';
+import { ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 // Long enough that a loaded CI machine answers a test's few requests within one window.
 const WINDOW_S = 4;

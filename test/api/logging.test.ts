@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { spawnServer } from '../helpers/process.ts';
-import { testDatabase } from '../helpers/server-process.ts';
-import { testDbKind } from '../helpers/server.ts';
 import { until } from '../helpers/poll.ts';
+import { spawnServer } from '../helpers/process.ts';
+import { testDbKind } from '../helpers/server.ts';
+import { testDatabase } from '../helpers/server-process.ts';
 
 // No deadline of its own: a cold start of a server process (loading the server's modules, and on PGlite creating
 // its database, 27 s of the 50 s it took at a load of 24) is waited for as a condition (spawnServer).

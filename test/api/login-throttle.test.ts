@@ -2,14 +2,15 @@
 // backoff (429 login_throttled + Retry-After), the owner still logs in from another address, a rotating
 // left-most X-Forwarded-For does not escape the address (TRUST_PROXY=1 takes the right-most entry), and the
 // same holds with the counters in Redis. Sign-up refuses blank and very weak passwords (400 weak_password).
-import { test, before, after, describe } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startTestServer, type TestServer, ApiClient } from '../helpers/server.ts';
+import { after, before, describe, test } from 'node:test';
 import { FREE_FAILURES, throttleKeys } from '../../server/accounts/login-throttle.ts';
+import { ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const REDIS_URL = process.env.SQ_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

@@ -1,10 +1,11 @@
 // "Pricing every material…" measures the part once: the estimator's features depend on the mesh as placed and the
 // printer settings, never on the filament, so a list of materials that each slice differently (another slicing key)
 // but print with the same printer settings makes one measurement in the mesh workers, not one per material.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { after, before, test } from 'node:test';
 import { boxesObj } from '../helpers/meshes.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const PART = new TextEncoder().encode(boxesObj([[0, 0, 0, 14, 10, 6]]));
 let server: TestServer;

@@ -2,14 +2,15 @@
 // yet: the upload is accepted with a `multi_material` warning, a storefront shopper's quote is refused before any
 // slicing (422 multi_material, a failed quote), and the shopper's request for a quote reaches the shop's requests and
 // its signed webhook. The shop's own API token still gets the one-material price, with the warning.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { startTestServer, merchantShop, type TestServer } from '../helpers/server.ts';
-import { widgetShopper } from '../helpers/shopper.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { after, before, test } from 'node:test';
 import { eventually } from '../helpers/poll.ts';
 import { projectThreeMf, TWO_COLOUR_PROJECT } from '../helpers/prusa-project.ts';
+import { type Receiver, startReceiver } from '../helpers/receiver.ts';
+import { merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
+import { widgetShopper } from '../helpers/shopper.ts';
 
 const SHOP = 'https://colours.example';
 let server: TestServer;

@@ -2,16 +2,17 @@
 // swatches, every material priced side by side (exact from a slice, ≈ otherwise, never sliced by the list),
 // quantity price breaks in exact minor units, and a lead time that is part of the quote, its signature, the cart
 // line, the orders and the webhook.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { boxesObj } from '../helpers/meshes.ts';
-import { eventsForAccount } from '../../server/outbox/sql.ts';
-import { assertWebhookBody } from '../helpers/contract.ts';
+import { after, before, test } from 'node:test';
 import { verifyQuoteSignature } from '../../demo/server.ts';
+import { eventsForAccount } from '../../server/outbox/sql.ts';
 import { breakPrices, breakStoppedAtMinimum, priceLine } from '../../shared/line-price.ts';
 import { currencyDigits } from '../../shared/money.ts';
+import { assertWebhookBody } from '../helpers/contract.ts';
+import { boxesObj } from '../helpers/meshes.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const SHOP = 'https://terms-shop.example';
 const PART = new TextEncoder().encode(boxesObj([[0, 0, 0, 14, 10, 6]]));

@@ -1,18 +1,19 @@
 // Shoppers choose, merchants price: the offer, choices-only widget quotes, shopper sessions, signed expiring
 // quotes and the allowance rule, tried as a hostile shopper holding the shop's public key and as a careful
 // merchant would.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { boxesObj } from '../helpers/meshes.ts';
 import { eventsForAccount } from '../../server/outbox/sql.ts';
 import { assertWebhookBody } from '../helpers/contract.ts';
+import { boxesObj } from '../helpers/meshes.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const SHOP = 'https://offer-shop.example';
 const PART = new TextEncoder().encode(boxesObj([[0, 0, 0, 12, 12, 8]]));

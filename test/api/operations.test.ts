@@ -3,9 +3,9 @@
 // stopping worker handing its jobs back at once.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { corpusBytes } from '../helpers/corpus.ts';
+import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { askUntilHeld } from '../helpers/slicer-hold.ts';
 
 let server: TestServer;

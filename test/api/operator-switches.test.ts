@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
-import { merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const SHOP = 'https://switches-shop.example';
 let server: TestServer;

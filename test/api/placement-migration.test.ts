@@ -1,11 +1,12 @@
 // Upgrading a shop with files stored before placements existed: migration 009 gives a 3MF its declared unit,
 // an STL millimetres, and both scale 1; such files (no shape facts) are still placed from their bounding box.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { openTestDb } from '../helpers/server.ts';
+import { test } from 'node:test';
 import { listMigrations } from '../../server/db/migrate.ts';
-import { fileById, type FileRow } from '../../server/files/sql.ts';
+import { type FileRow, fileById } from '../../server/files/sql.ts';
 import { placeForQuote } from '../../server/placement/index.ts';
+import { openTestDb } from '../helpers/server.ts';
 
 test('files stored before migration 009 get their unit, scale 1, and are placed from their bounding box', async () => {
   const { db, drop } = await openTestDb();

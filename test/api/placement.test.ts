@@ -1,16 +1,17 @@
 // Units, scale and orientation as a shopper and a merchant meet them: inch models, parts that fit only lying down
 // or turned, parts that fit nowhere, and rescaling tried the hostile way. Prices are checked against a bare
 // PrusaSlicer run on the same effective geometry.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startTestServer, testDbKind, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { boxesObj } from '../helpers/meshes.ts';
-import { corpusPath } from '../helpers/corpus.ts';
-import { printStats } from '../../server/slicer/print-stats.ts';
+import { after, before, test } from 'node:test';
 import { sliceOnce } from '../../server/slicer/engine.ts';
+import { printStats } from '../../server/slicer/print-stats.ts';
+import { corpusPath } from '../helpers/corpus.ts';
+import { boxesObj } from '../helpers/meshes.ts';
+import { type ApiClient, startTestServer, type TestServer, testDbKind } from '../helpers/server.ts';
 
 const SHOP = 'https://shop.example';
 const enc = (s: string) => new TextEncoder().encode(s);

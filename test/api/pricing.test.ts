@@ -1,11 +1,12 @@
 // Money through the API (docs/pricing.md), as a careful merchant and a hostile caller would try it: the merchant's
 // per-kg price, currencies converted with the shop's rates or refused, the minimum price, exact lines.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { after, before, test } from 'node:test';
+import { CURRENCY_CODES } from '../../shared/money.ts';
 import { boxesObj, CUBE_OBJ } from '../helpers/meshes.ts';
 import { assertAddsUp } from '../helpers/money.ts';
-import { CURRENCY_CODES } from '../../shared/money.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 

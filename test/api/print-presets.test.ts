@@ -1,13 +1,14 @@
 // Print presets as the offer's qualities (docs/profiles.md, "Print presets as qualities"): the print presets a
 // merchant picks for its printer are what a shopper chooses between, each sliced with its own preset; a saved
 // offer may name them; a profile a quality slices with is not deleted from under it.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { widgetShopper } from '../helpers/shopper.ts';
+import { after, before, test } from 'node:test';
+import { type EstimateSettings, extractFeatures } from '../../shared/estimate/index.ts';
 import { parseModel } from '../../shared/model/index.ts';
-import { extractFeatures, type EstimateSettings } from '../../shared/estimate/index.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { type ApiClient, merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
+import { widgetShopper } from '../helpers/shopper.ts';
 import { vendorFlatOptions } from '../helpers/vendor-preset.ts';
 
 const PRINTER = 'Original Prusa i3 MK3S & MK3S+';

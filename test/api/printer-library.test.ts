@@ -1,13 +1,14 @@
 // The printer library: PrusaSlicer's installed vendor bundles as vendors → printers → compatible presets, as a
 // merchant picking their printer sees them, and a pick flattened to the values the bundle implies.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startTestServer, merchantShop, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { libraryPick, resolveConfigBundle } from '../../server/printer-library/index.ts';
+import { after, before, test } from 'node:test';
 import { ApiError } from '../../server/http/index.ts';
+import { libraryPick, resolveConfigBundle } from '../../server/printer-library/index.ts';
+import { type ApiClient, merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const SHOP = 'https://library-shop.example';
 const MK3S = 'Original Prusa i3 MK3S & MK3S+';

@@ -4,13 +4,14 @@
 // difference with its sign. A binary G-code (.bgcode) of the same slice answers as its text G-code does; a cut,
 // damaged or lying binary G-code, G-code without footer, another account's profile and widget keys are refused;
 // the check's slicer time is charged to its caller.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { after, before, test } from 'node:test';
 import { crc32 } from 'node:zlib';
-import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { flatIni, vendorFlatOptions } from '../helpers/vendor-preset.ts';
+import { type ApiClient, merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
 import { shopGcode as sliceOnDesktop } from '../helpers/shop-gcode.ts';
+import { flatIni, vendorFlatOptions } from '../helpers/vendor-preset.ts';
 
 const PICK = { printer: 'Original Prusa i3 MK3S & MK3S+', print: '0.20mm QUALITY @MK3', filament: 'Prusament PLA' };
 const SHOP = 'https://shop.example';

@@ -2,17 +2,18 @@
 // what the bare PrusaSlicer gives with that same file; a project 3MF's config and an Orca preset import with
 // what they could not carry listed; post_process never runs, print-host keys are never stored nor echoed;
 // hostile configs are 4xx naming the key; another account's imported profile is not found.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { merchantShop, startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { CUBE_OBJ, T_SHAPE_OBJ } from '../helpers/meshes.ts';
-import { flatIni, vendorFlatOptions } from '../helpers/vendor-preset.ts';
 import { parseGcodeFile } from '../../server/slicer/gcode-stats.ts';
+import { CUBE_OBJ, T_SHAPE_OBJ } from '../helpers/meshes.ts';
+import { type ApiClient, merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
+import { flatIni, vendorFlatOptions } from '../helpers/vendor-preset.ts';
 
 const PICK = { printer: 'Original Prusa i3 MK3S & MK3S+', print: '0.20mm QUALITY @MK3', filament: 'Prusament PLA' };
 const PRINTER_PROFILE = `${PICK.printer} — ${PICK.print}`;

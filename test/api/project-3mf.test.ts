@@ -2,19 +2,20 @@
 // are cut away, the project's settings are ignored with a warning naming them, and a missing thumbnail is a
 // warning. Each upload is quoted through the API and its weight compared with the bare PrusaSlicer CLI on
 // the effective geometry (part less negative volume, without helpers), with the settings the quote used.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { CUBE_OBJ } from '../helpers/meshes.ts';
-import { corpusBytes } from '../helpers/corpus.ts';
-import { notchedPrismObj } from '../helpers/prusa-project.ts';
-import { printStats } from '../../server/slicer/print-stats.ts';
 import { sliceOnce } from '../../server/slicer/engine.ts';
+import { printStats } from '../../server/slicer/print-stats.ts';
 import type { ResolvedSettings } from '../../shared/settings.ts';
+import { corpusBytes } from '../helpers/corpus.ts';
+import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { notchedPrismObj } from '../helpers/prusa-project.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'prusaslicer');
 const fixture = (name: string) => new Uint8Array(readFileSync(path.join(fixtures, name)));

@@ -1,11 +1,12 @@
 // Every refused quote is a failed quote (history with its error, quote.failed, analytics), on both paths;
 // job.status_changed goes to asynchronous jobs only, whether a synchronous quote was sliced or cached.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { after, before, test } from 'node:test';
 import { eventsForAccount } from '../../server/outbox/sql.ts';
+import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 

@@ -2,16 +2,17 @@
 // merchant's rule) reaches the shop's requests and a signed webhook; the merchant prices it by hand (a quote signed
 // like every quote), the link is e-mailed through a real SMTP server on loopback, and the shopper orders it from the
 // link in another browser. And what a stranger with the shop's public key cannot do.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { startTestServer, merchantShop, type TestServer } from '../helpers/server.ts';
-import { widgetShopper } from '../helpers/shopper.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { startSmtpReceiver, type SmtpReceiver } from '../helpers/smtp-receiver.ts';
-import { eventually } from '../helpers/poll.ts';
-import { CUBE_OBJ, boxesObj } from '../helpers/meshes.ts';
+import { after, before, test } from 'node:test';
 import { REQUEST_LIMITS } from '../../server/quote-requests/limits.ts';
+import { boxesObj, CUBE_OBJ } from '../helpers/meshes.ts';
+import { eventually } from '../helpers/poll.ts';
+import { type Receiver, startReceiver } from '../helpers/receiver.ts';
+import { merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
+import { widgetShopper } from '../helpers/shopper.ts';
+import { type SmtpReceiver, startSmtpReceiver } from '../helpers/smtp-receiver.ts';
 
 const SHOP = 'https://rfq.example';
 const OTHER = 'https://other-rfq.example';

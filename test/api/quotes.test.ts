@@ -1,11 +1,11 @@
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { CUBE_OBJ, T_SHAPE_OBJ } from '../helpers/meshes.ts';
-import { corpusPath } from '../helpers/corpus.ts';
+import { after, before, test } from 'node:test';
 import { eventsForAccount } from '../../server/outbox/sql.ts';
+import { corpusPath } from '../helpers/corpus.ts';
+import { CUBE_OBJ, T_SHAPE_OBJ } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let api: ApiClient;

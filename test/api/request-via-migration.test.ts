@@ -1,9 +1,10 @@
 // Upgrading a server whose request log predates caller kinds: migration 014 classifies the rows it finds
 // (a token id: token; a /v2/widget route: widget; the rest: session), and afterwards every row must have one.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { openTestDb } from '../helpers/server.ts';
+import { test } from 'node:test';
 import { listMigrations } from '../../server/db/migrate.ts';
+import { openTestDb } from '../helpers/server.ts';
 
 test('migration 014 gives logged requests a caller kind and refuses rows without a valid one afterwards', async () => {
   const { db, drop } = await openTestDb();

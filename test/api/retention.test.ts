@@ -4,19 +4,20 @@
 // events). Expired upload ids and sessions, slices no live quote names and old dispatched events are purged.
 // Uploads are refused with 507 below the disk's free-space floor. The clock is the injected one (deps.now); the
 // sweep runs when the test calls it (and once on its schedule). Real slices, a real S3-protocol server, the real filesystem.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
-import { startTestS3 } from '../helpers/s3-server.ts';
-import { boxesObj } from '../helpers/meshes.ts';
-import { until } from '../helpers/poll.ts';
+import { after, before, test } from 'node:test';
+import { loadConfig } from '../../server/config.ts';
 import { writeEvent } from '../../server/outbox/sql.ts';
 import { freeBytes } from '../../server/storage/disk-floor.ts';
-import { loadConfig } from '../../server/config.ts';
+import { boxesObj } from '../helpers/meshes.ts';
+import { until } from '../helpers/poll.ts';
+import { startTestS3 } from '../helpers/s3-server.ts';
+import { merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const DAY = 86_400_000;
 const SHOP = 'https://retention-shop.example';

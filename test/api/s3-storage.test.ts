@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { startTestS3, type TestS3 } from '../helpers/s3-server.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { startTestS3, type TestS3 } from '../helpers/s3-server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let s3: TestS3;
 let server: TestServer;

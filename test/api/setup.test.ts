@@ -1,9 +1,10 @@
 // The first-run checklist's price step (GET /v2/setup): done only when every material a shopper can pick (the
 // offer's, and each widget key's own offer's) sells at the shop's own price, a price from one of its own material
 // profiles; one shipped example price left is enough to keep it open, and the step names the materials still at one.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { after, before, test } from 'node:test';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 

@@ -6,12 +6,12 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+import { createInvite } from '../../server/accounts/invites.ts';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { buildDeps, serve } from '../../server/start.ts';
-import { createInvite } from '../../server/accounts/invites.ts';
-import { startTestServer, testDbKind, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer, testDbKind } from '../helpers/server.ts';
 import { testDatabase } from '../helpers/server-process.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');

@@ -1,9 +1,10 @@
 // Settings that change neither extrusion nor print time never re-slice: the quote answers from the cached slice,
 // with grams and filament length recomputed from its volume for the requested material.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { after, before, test } from 'node:test';
 import { T_SHAPE_OBJ } from '../helpers/meshes.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let api: ApiClient;

@@ -7,16 +7,17 @@
 // retention.test.ts, the floor raised to just below the free space, on a disk this server alone writes to: the
 // free space is read once, then lowered by what the server's data folder grows, so the other test processes
 // sharing the machine's disk cannot move the floor under a test.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { startTestServer, merchantShop, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { largestAccepted3mf } from '../helpers/hostile.ts';
-import { storedBytesOf } from '../helpers/stored-bytes.ts';
-import { canonicalBytesAtLeast, parseModel } from '../../shared/model/index.ts';
-import { freeBytes } from '../../server/storage/disk-floor.ts';
+import { after, before, test } from 'node:test';
 import { loadConfig } from '../../server/config.ts';
+import { freeBytes } from '../../server/storage/disk-floor.ts';
+import { canonicalBytesAtLeast, parseModel } from '../../shared/model/index.ts';
+import { largestAccepted3mf } from '../helpers/hostile.ts';
+import { type ApiClient, merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
+import { storedBytesOf } from '../helpers/stored-bytes.ts';
 
 const SHOP = 'https://stored-bytes.example';
 /** A torus of 4,000 triangles placed 40 times: about 33 KB uploaded, megabytes of canonical mesh. */

@@ -2,13 +2,14 @@
 // chosen quality is refused with the reason (422 feature_too_small, a failed quote, never sliced), and so is a speck
 // narrower than a loop of perimeters in two directions (422 part_too_small); walls thinner than the nozzle on average
 // are priced with a thin_walls warning; a solid part carries neither.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { prismZObj } from '../helpers/solids.ts';
-import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
 import { corpusPath } from '../helpers/corpus.ts';
+import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
+import { prismZObj } from '../helpers/solids.ts';
 
 let server: TestServer;
 let api: ApiClient;

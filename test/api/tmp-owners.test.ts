@@ -2,19 +2,20 @@
 // process starting on the same DATA_DIR sweeps only what dead owners left behind, never an upload in flight in a
 // live one; a stopped process removes its own folder; an empty files/<shard>/<id> folder is removed at start.
 // Real server processes (server/main.ts).
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawnServer, type ServerProcess } from '../helpers/process.ts';
-import { testDatabase, type TestDatabase } from '../helpers/server-process.ts';
-import { testDbKind } from '../helpers/server.ts';
-import { CUBE_OBJ } from '../helpers/meshes.ts';
-import { migrate } from '../../server/db/migrate.ts';
-import { insertAccount } from '../../server/accounts/sql.ts';
+import { after, before, test } from 'node:test';
 import { createApiToken } from '../../server/accounts/api-tokens.ts';
+import { insertAccount } from '../../server/accounts/sql.ts';
+import { migrate } from '../../server/db/migrate.ts';
+import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { until as poll } from '../helpers/poll.ts';
+import { type ServerProcess, spawnServer } from '../helpers/process.ts';
+import { testDbKind } from '../helpers/server.ts';
+import { type TestDatabase, testDatabase } from '../helpers/server-process.ts';
 
 const SECRET = 'tmp-owners-secret-0123456789-0123456789';
 const BOUNDARY = 'sqinflight';

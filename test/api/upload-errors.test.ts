@@ -1,13 +1,14 @@
 // Every problem of a request body answers the status and code that describe it (413 only for sizes, naming the
 // real limit; a second file part is a 400 naming the field; the multipart parser's errors are never 403 or 5xx),
 // and no path leaves a temp file behind in the process's tmp folder.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
+import { after, before, test } from 'node:test';
 import { assertMatchesContract } from '../helpers/contract.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const MB = 1024 * 1024;
 const BOUNDARY = 'sqtestboundary';

@@ -1,13 +1,14 @@
 // GET /v2/usage from live traffic: what the request log records (route template, status, account, token),
 // how it batches, and the daily series. (Fixture-based numbers are in analytics.test.ts.)
-import { test, before, after, afterEach } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { corpusBytes } from '../helpers/corpus.ts';
-import { createRequestLog } from '../../server/limits/request-log.ts';
+import { after, afterEach, before, test } from 'node:test';
 import type { Db } from '../../server/db/index.ts';
 import type { RequestRecord } from '../../server/limits/counters-sql.ts';
+import { createRequestLog } from '../../server/limits/request-log.ts';
+import { corpusBytes } from '../helpers/corpus.ts';
 import { until } from '../helpers/poll.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 before(async () => {

@@ -1,24 +1,25 @@
 // Leases: several pumps never send one delivery at the same time, and a delivery whose attempt was cut short
 // by kill -9 is reclaimed after its lease by the restarted server and delivered, never lost.
-import { test, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { after, test } from 'node:test';
 import { verify } from '@octokit/webhooks-methods';
-import { startTestServer, testDbKind, POSTGRES_URL, ApiClient } from '../helpers/server.ts';
-import { startReceiver, eventually, type Receiver } from '../helpers/receiver.ts';
-import { openPglite, openPostgres, type Db } from '../../server/db/index.ts';
-import { migrate } from '../../server/db/migrate.ts';
-import { insertAccount } from '../../server/accounts/sql.ts';
-import { insertWebhook } from '../../server/webhooks/sql.ts';
-import { writeEvent } from '../../server/outbox/sql.ts';
+import pg from 'pg';
 import { createApiToken } from '../../server/accounts/api-tokens.ts';
-import { createEventPump } from '../../server/webhooks/dispatcher.ts';
+import { insertAccount } from '../../server/accounts/sql.ts';
+import { type Db, openPglite, openPostgres } from '../../server/db/index.ts';
+import { migrate } from '../../server/db/migrate.ts';
 import { newId } from '../../server/ids.ts';
+import { writeEvent } from '../../server/outbox/sql.ts';
+import { createEventPump } from '../../server/webhooks/dispatcher.ts';
+import { insertWebhook } from '../../server/webhooks/sql.ts';
+import { eventually, type Receiver, startReceiver } from '../helpers/receiver.ts';
+import { ApiClient, POSTGRES_URL, startTestServer, testDbKind } from '../helpers/server.ts';
 
 const JWT_SECRET = 'crash-test-secret-that-is-long-enough-0123';
 const REPO = path.resolve(import.meta.dirname, '../..');

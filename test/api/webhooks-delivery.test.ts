@@ -1,19 +1,20 @@
 // Webhook deliveries to real receivers on 127.0.0.1 (reached through WEBHOOK_ALLOW_PRIVATE_CIDRS=127.0.0.1/32):
 // every event signed so that @octokit/webhooks-methods verifies it, retries, resend, token links,
 // a slow receiver next to a fast one, statistics, and URLs refused at attempt time.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { corpusPath } from '../helpers/corpus.ts';
+import { after, before, test } from 'node:test';
 import { verify } from '@octokit/webhooks-methods';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { startReceiver, eventually, type Receiver, type Answer } from '../helpers/receiver.ts';
-import { writeEvent, type EventName } from '../../server/outbox/sql.ts';
-import { signBody } from '../../server/webhooks/signature.ts';
+import { type EventName, writeEvent } from '../../server/outbox/sql.ts';
 import { SCHEMA_OF_EVENT } from '../../server/webhooks/openapi.ts';
+import { signBody } from '../../server/webhooks/signature.ts';
 import { assertWebhookBody } from '../helpers/contract.ts';
+import { corpusPath } from '../helpers/corpus.ts';
+import { type Answer, eventually, type Receiver, startReceiver } from '../helpers/receiver.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const ALL_EVENTS = [
   'quote.completed',

@@ -1,15 +1,16 @@
 // The delivery detail (GET /v2/webhooks/{id}/deliveries/{id}: the request sent, each attempt's status, timing and
 // answer) and "send a test event" (POST /v2/webhooks/{id}/ping), against real receivers on 127.0.0.1.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
 import { verify } from '@octokit/webhooks-methods';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { startReceiver, eventually, type Receiver, type Answer } from '../helpers/receiver.ts';
-import { writeEvent } from '../../server/outbox/sql.ts';
-import { insertDelivery } from '../../server/webhooks/sql.ts';
-import { signBody } from '../../server/webhooks/signature.ts';
 import { newId } from '../../server/ids.ts';
+import { writeEvent } from '../../server/outbox/sql.ts';
+import { signBody } from '../../server/webhooks/signature.ts';
+import { insertDelivery } from '../../server/webhooks/sql.ts';
 import { assertWebhookBody } from '../helpers/contract.ts';
+import { type Answer, eventually, type Receiver, startReceiver } from '../helpers/receiver.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 const receivers: Receiver[] = [];

@@ -1,14 +1,15 @@
 // Webhook management: create/list/get/update/delete, validation, save-time URL rules (with
 // WEBHOOK_ALLOW_PRIVATE_CIDRS empty, as in production), secrets shown once, and cross-account 404s.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { insertDelivery } from '../../server/webhooks/sql.ts';
-import { newId } from '../../server/ids.ts';
-import { checkReceiverUrl } from '../../server/webhooks/manage.ts';
-import { createEventPump } from '../../server/webhooks/dispatcher.ts';
+import { after, before, test } from 'node:test';
 import { ApiError } from '../../server/http/errors.ts';
+import { newId } from '../../server/ids.ts';
+import { createEventPump } from '../../server/webhooks/dispatcher.ts';
+import { checkReceiverUrl } from '../../server/webhooks/manage.ts';
+import { insertDelivery } from '../../server/webhooks/sql.ts';
+import { type Receiver, startReceiver } from '../helpers/receiver.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 // A public literal: accepted without DNS. Nothing in this file emits events, so nothing is ever sent to it.
 const PUBLIC_URL = 'https://93.184.215.14/hooks/slicequote';

@@ -3,14 +3,15 @@
 // widget's share of the month and leaves the merchant's own API quotes; quotes per shopper session per hour (429 +
 // Retry-After), quotes per day of the shop (402), storage for shopper uploads (402, exact under concurrency); the
 // budget in the offer, validated by field; the share in GET /v2/usage and in usage.alert.
-import { test, before, after } from 'node:test';
-import { createHash } from 'node:crypto';
+
 import assert from 'node:assert/strict';
-import { startTestServer, merchantShop, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { CUBE_OBJ, boxesObj } from '../helpers/meshes.ts';
-import { eventsForAccount } from '../../server/outbox/sql.ts';
+import { createHash } from 'node:crypto';
+import { after, before, test } from 'node:test';
 import { pruneBudgetWindows } from '../../server/limits/widget-budget-sql.ts';
+import { eventsForAccount } from '../../server/outbox/sql.ts';
 import { assertWebhookBody } from '../helpers/contract.ts';
+import { boxesObj, CUBE_OBJ } from '../helpers/meshes.ts';
+import { type ApiClient, merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storedBytesOf } from '../helpers/stored-bytes.ts';
 
 const SHOP = 'https://budget-shop.example';

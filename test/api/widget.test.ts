@@ -1,11 +1,11 @@
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { after, before, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { startTestServer, type TestServer, type ApiClient } from '../helpers/server.ts';
-import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { eventsForAccount } from '../../server/outbox/sql.ts';
 import { assertWebhookBody } from '../helpers/contract.ts';
+import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const SHOP = 'https://shop.example';
 let server: TestServer;

@@ -3,18 +3,19 @@
 // offers (GET /v2/widget/config with a widget key), a key's own offer, the quote signing secret (a real quote's
 // signature verified with it, and no longer after rotation) and cancelled requests on the usage page. Each
 // step builds on the previous one; each page is checked with axe-core.
-import { describe, it, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { corpusPath } from '../helpers/corpus.ts';
-import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
-import { assertAccessible, chromiumMissing, CHROMIUM, launch, shoot, loggedInPage } from './dashboard-browser.ts';
 import { until } from '../helpers/poll.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { assertAccessible, CHROMIUM, chromiumMissing, launch, loggedInPage, shoot } from './dashboard-browser.ts';
+import { type DashboardHost, DIST, dashboardHost } from './dashboard-serve.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CUBE = path.join(ROOT, 'demo', 'models', 'calibration-cube.stl');

@@ -2,16 +2,17 @@
 // shop page's cart took and the one no cart took), with the shopper's choices, the model file, the signed quote
 // and a CSV export; the quote history's Cart column says what became of each quote. Screenshots in
 // test-artifacts/dashboard/.
-import { describe, it, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
-import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
-import { assertAccessible, chromiumMissing, CHROMIUM, launch, shoot, loggedInPage } from './dashboard-browser.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { assertAccessible, CHROMIUM, chromiumMissing, launch, loggedInPage, shoot } from './dashboard-browser.ts';
+import { type DashboardHost, DIST, dashboardHost } from './dashboard-serve.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const SHOP = 'https://shop.example';

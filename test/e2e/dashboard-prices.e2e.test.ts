@@ -2,9 +2,10 @@
 // merchant types, names a wrong price on its row, saves to the profiles, and the figure it showed is what a real
 // quote of the cube then costs; the offer editor's quantity breaks and delivery options are rows whose problems
 // name the row and the field, and what it saves is what GET /v2/offer answers.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { assertAccessible, shoot } from './dashboard-browser.ts';
 import { chromiumSkip, dashboardSuite } from './dashboard-suite.ts';

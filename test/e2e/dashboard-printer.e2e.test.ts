@@ -2,13 +2,14 @@
 // (vendor, then printer and nozzle) and sees only the print settings and filaments compatible with it, imports it
 // with or without its custom G-code (and reads which blocks were kept or left out); then checks
 // the imported printer against a binary G-code of the reference part made by the server's own PrusaSlicer.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { assertAccessible, loggedInPage, shoot } from './dashboard-browser.ts';
+import { readCheck, signedPercent } from '../../dashboard/src/lib/printer-check.ts';
 import { shopGcode } from '../helpers/shop-gcode.ts';
 import { vendorFlatOptions } from '../helpers/vendor-preset.ts';
-import { readCheck, signedPercent } from '../../dashboard/src/lib/printer-check.ts';
+import { assertAccessible, loggedInPage, shoot } from './dashboard-browser.ts';
 import { chromiumSkip, dashboardSuite } from './dashboard-suite.ts';
 
 const skip = chromiumSkip();

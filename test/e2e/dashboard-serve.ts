@@ -1,10 +1,11 @@
 // Where the end-to-end test opens the dashboard: the server itself when it serves the dashboard build
 // correctly, else a small same-origin front that serves dashboard/dist and forwards everything else to
 // the server (so cookies, CSRF and webhooks behave exactly as when the server serves it).
-import http from 'node:http';
+
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import path from 'node:path';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 
 export const DIST = path.resolve(import.meta.dirname, '..', '..', 'dashboard', 'dist');
 

@@ -3,8 +3,9 @@
 // once a key exists (never a placeholder key), the allowance links to what counts, the price step waits for the
 // shop's own price of every offered material, and the quote history shows each line's formula with the minimum
 // order applied.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { assertAccessible, shoot } from './dashboard-browser.ts';

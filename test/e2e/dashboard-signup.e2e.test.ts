@@ -1,16 +1,17 @@
 // End-to-end: the dashboard's sign-up page follows the server's SIGNUP setting, in Debian's Chromium. Closed:
 // it says so and the log-in page offers no sign-up; by invitation: the invite code from the link is filled in,
 // a wrong one is flagged on its field, and the right one creates the account.
-import { describe, it, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { createInvite } from '../../server/accounts/invites.ts';
-import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
-import { assertAccessible, chromiumMissing, CHROMIUM, cspViolations, launch } from './dashboard-browser.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { assertAccessible, CHROMIUM, chromiumMissing, cspViolations, launch } from './dashboard-browser.ts';
+import { type DashboardHost, DIST, dashboardHost } from './dashboard-serve.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const skip = chromiumMissing()

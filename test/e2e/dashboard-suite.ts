@@ -1,13 +1,14 @@
 // The frame of a dashboard end-to-end file: a server, the dashboard's host in front of it and Debian's Chromium,
 // started before the file's tests and stopped after them, the dashboard built first when dashboard/dist has none.
-import { after, before } from 'node:test';
+
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
-import { chromiumMissing, CHROMIUM, launch } from './dashboard-browser.ts';
+import { CHROMIUM, chromiumMissing, launch } from './dashboard-browser.ts';
+import { type DashboardHost, DIST, dashboardHost } from './dashboard-serve.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 

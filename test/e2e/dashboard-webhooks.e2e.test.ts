@@ -3,17 +3,18 @@
 // and outcome), the usage page counting API calls apart from the dashboard's own, and a private receiver's refusal
 // naming the setting that allows it. Screenshots in
 // test-artifacts/dashboard/.
-import { describe, it, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import { after, before, describe, it } from 'node:test';
 import { verify } from '@octokit/webhooks-methods';
+import type { Browser, Page } from 'playwright-core';
+import { type Receiver, startReceiver } from '../helpers/receiver.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
-import { assertAccessible, chromiumMissing, CHROMIUM, launch, shoot, loggedInPage } from './dashboard-browser.ts';
+import { assertAccessible, CHROMIUM, chromiumMissing, launch, loggedInPage, shoot } from './dashboard-browser.ts';
+import { type DashboardHost, DIST, dashboardHost } from './dashboard-serve.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const skip = chromiumMissing()

@@ -2,14 +2,15 @@
 // to the cart; then the merchant's dashboard names the offer as the source of the settings it set and shows the
 // shopper's choices on the quote page, lists only the offered materials in the history's filter, explains on
 // the Overview what the allowance counts, and shows the quotes → orders → carts conversion on Analytics.
-import { after, before, test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { assertAccessible } from './dashboard-browser.ts';
-import { dashboardHost, type DashboardHost } from './dashboard-serve.ts';
+import { type DashboardHost, dashboardHost } from './dashboard-serve.ts';
 import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;

@@ -1,16 +1,17 @@
 // End-to-end: the merchant dashboard in Debian's Chromium against a real server. Walks every page's main
 // flow in order (each step builds on the previous one), checks each page with axe-core, and keeps a
 // screenshot per page in test-artifacts/dashboard/.
-import { describe, it, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { type Receiver, startReceiver } from '../helpers/receiver.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
-import { assertAccessible, chromiumMissing, CHROMIUM, cspViolations, launch, shoot } from './dashboard-browser.ts';
+import { assertAccessible, CHROMIUM, chromiumMissing, cspViolations, launch, shoot } from './dashboard-browser.ts';
+import { type DashboardHost, DIST, dashboardHost } from './dashboard-serve.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CUBE = path.join(ROOT, 'demo', 'models', 'calibration-cube.stl');

@@ -5,19 +5,20 @@
 // widget's break list then shows the minimum, never a piece below it), each at 1280 and 390 px; and on a plain page
 // holding only the copied snippet, whose line no cart takes ("Not in a cart" in Orders and analytics, the shopper
 // asked for a request). The dashboard is read at both widths too (axe on analytics).
-import { after, before, test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { corpusPath } from '../helpers/corpus.ts';
-import { dashboardHost, DIST, type DashboardHost } from './dashboard-serve.ts';
-import { assertAccessible, loggedInPage, shoot } from './dashboard-browser.ts';
-import { chromiumMissing, launchChromium, plainShopPage, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
-import { freePort } from '../helpers/process.ts';
 import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
+import { corpusPath } from '../helpers/corpus.ts';
+import { freePort } from '../helpers/process.ts';
+import { assertAccessible, loggedInPage, shoot } from './dashboard-browser.ts';
+import { type DashboardHost, DIST, dashboardHost } from './dashboard-serve.ts';
+import { chromiumMissing, launchChromium, plainShopPage, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ROOT = path.resolve(import.meta.dirname, '..', '..');

@@ -7,22 +7,23 @@
 // nothing on the widget's forms nor on the Orders page. Screenshots in test-artifacts/widget/ and, with
 // SLICEQUOTE_UPDATE_SCREENSHOTS=1, the priced request's row at 1280 px (docs/screenshots/dashboard-quote-request-
 // priced.png) and the several parts' form at 390 px (docs/screenshots/widget-request-parts-phone.png).
-import { after, before, test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { createHmac } from 'node:crypto';
 import { copyFileSync, mkdirSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { corpusPath } from '../helpers/corpus.ts';
-import { freePort } from '../helpers/process.ts';
-import { eventually } from '../helpers/poll.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
-import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv, plainShopPage } from './widget-env.ts';
+import { corpusPath } from '../helpers/corpus.ts';
+import { eventually } from '../helpers/poll.ts';
+import { freePort } from '../helpers/process.ts';
+import { type Receiver, startReceiver } from '../helpers/receiver.ts';
 import { assertNoAxeViolations } from './axe.ts';
 import { assertAccessible, loggedInPage } from './dashboard-browser.ts';
-import { dashboardHost, type DashboardHost } from './dashboard-serve.ts';
+import { type DashboardHost, dashboardHost } from './dashboard-serve.ts';
+import { chromiumMissing, launchChromium, plainShopPage, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');

@@ -5,16 +5,17 @@
 // is acknowledged; with `cart-url` a shop without JavaScript receives the signed lines as a form POST.
 // Screenshots go to test-artifacts/widget/ and, with SLICEQUOTE_UPDATE_SCREENSHOTS=1, the reserved state at 390 px
 // to docs/screenshots/widget-cart-reserved-phone.png.
-import { after, before, test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { copyFileSync, mkdirSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
 import { corpusPath } from '../helpers/corpus.ts';
 import { freePort } from '../helpers/process.ts';
-import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
-import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv, plainShopPage } from './widget-env.ts';
+import { chromiumMissing, launchChromium, plainShopPage, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');

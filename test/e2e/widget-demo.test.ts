@@ -1,8 +1,9 @@
 // The demo merchant backend on its own: the page it serves and its webhook receiver's signature checks.
-import { test, after, before } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { startDemoShop, type DemoShop } from '../../demo/server.ts';
+import { after, before, test } from 'node:test';
+import { type DemoShop, startDemoShop } from '../../demo/server.ts';
 
 const SECRET = 'whsec-demo-test-0123456789';
 let shop: DemoShop;

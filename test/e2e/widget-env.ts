@@ -1,13 +1,13 @@
 // What the widget's browser tests and benchmark share: a fresh widget bundle, Debian's Chromium, and
 // a real slicequote server with a merchant (widget key, webhook) plus the demo shop wired to it.
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { after, before } from 'node:test';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { type DemoShop, startDemoShop } from '../../demo/server.ts';
 import { freePort } from '../helpers/process.ts';
-import { startDemoShop, type DemoShop } from '../../demo/server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 /** A shop's page holding only `body` (the snippet a merchant pasted), as a plain page of another origin serves it. */
 export const plainShopPage = (body: string) =>

@@ -5,8 +5,9 @@
 // the cart. A model the parse refuses after its upload started is not kept by the server. A shopper who changes the
 // infill of a small part sees the new choice's estimate, marked, before its exact price, and a time left that never
 // goes up without its reason.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import type { Page, Request, Route } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { until } from '../helpers/poll.ts';

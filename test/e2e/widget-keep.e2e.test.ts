@@ -9,11 +9,12 @@
 // told "Turned to fit the printer"; a 1 mm cube is warned of its thin walls, a 0.5 mm speck refused with Request a
 // quote (no price); a part too big gets a scale control whose percent prices it through the rescale path. Screenshots in test-artifacts/widget/ and, with
 // SLICEQUOTE_UPDATE_SCREENSHOTS=1, the kept quote at 390 px in docs/screenshots/widget-kept-quote-phone.png.
-import { after, before, test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { freePort } from '../helpers/process.ts';
@@ -26,10 +27,11 @@ const square = (side: number): [number, number][] => [
   [side, side],
   [0, side],
 ];
+
 import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
-import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv, plainShopPage } from './widget-env.ts';
-import { assertNoAxeViolations } from './axe.ts';
 import { COST_WORDS, pdfAmount, pdfText } from '../helpers/pdf-text.ts';
+import { assertNoAxeViolations } from './axe.ts';
+import { chromiumMissing, launchChromium, plainShopPage, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');

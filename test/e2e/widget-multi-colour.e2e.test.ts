@@ -4,14 +4,15 @@
 // several parts does the same, naming the part, while the other row is priced. Each request reaches the shop's
 // requests with the reason; the merchant prices it, and the shopper opens the link on the demo shop page it came
 // from and orders it: the shop's cart takes it, and the request reads ordered.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { projectThreeMf, TWO_COLOUR_PROJECT } from '../helpers/prusa-project.ts';
-import { chromiumMissing, widgetSuite } from './widget-env.ts';
 import { assertNoAxeViolations } from './axe.ts';
+import { chromiumMissing, widgetSuite } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const SLICE_TIMEOUT = 120_000;

@@ -9,15 +9,16 @@
 // /parts page and orders from there; the note under "Add all to cart" names every row that holds it back, and why.
 // Screenshots go to test-artifacts/widget/ and, with SLICEQUOTE_UPDATE_SCREENSHOTS=1, to
 // docs/screenshots/widget-multipart-*.png.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
-import { assertNoAxeViolations } from './axe.ts';
 import { eventually } from '../helpers/poll.ts';
 import { boxObj } from '../helpers/solids.ts';
+import { assertNoAxeViolations } from './axe.ts';
 import { chromiumMissing, painted, widgetSuite } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;

@@ -2,17 +2,18 @@
 // copied snippet, in Debian's Chromium against a real server, at 1280 and 390 px: the material's description and the colour's swatch, the Delivery choice with the date it ships
 // (and a re-quote carrying the lead time), no quantity-break price below the minimum price per part, and every
 // material side by side (exact from a slice, ≈ otherwise), where picking a row selects and quotes that material.
-import { after, before, test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { mkdirSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
 import { corpusPath } from '../helpers/corpus.ts';
 import { freePort } from '../helpers/process.ts';
 import { boxObj } from '../helpers/solids.ts';
-import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
-import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv, plainShopPage } from './widget-env.ts';
+import { chromiumMissing, launchChromium, plainShopPage, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');

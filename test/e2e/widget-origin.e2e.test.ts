@@ -2,13 +2,14 @@
 // http://localhost:<port> while its key allows only http://127.0.0.1:<port>. The shop page's console gets one
 // warning naming the page's origin, the key and what to change in the dashboard (however often the widget
 // asks again); the dashboard's Widget keys page lists the origin as refused, with a count.
-import { after, before, test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
-import { dashboardHost, type DashboardHost } from './dashboard-serve.ts';
+import { type DashboardHost, dashboardHost } from './dashboard-serve.ts';
 import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;

@@ -3,9 +3,10 @@
 // sticky price bar (its box is measured against the bar's, WCAG 2.2 SC 2.4.11); the bar stays under 15 % of
 // the screen, also while an estimate shows; multi-part names wrap between words, and each row shows its print
 // time, weight and lead time; a line minimum is named ("minimum order $5.00 · $0.55 each × 1").
-import { after, before, test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';

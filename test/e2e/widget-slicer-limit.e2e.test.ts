@@ -4,17 +4,18 @@
 // than the shop prices online, sees Fine marked "— over the limit" in the Quality select (its label not cut off on a
 // phone), and presses "Price it with Standard", which prices the part from a real slice. Fine stays marked, and
 // selectable.
-import { after, before, test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { widgetShopper } from '../helpers/shopper.ts';
-import { freePort } from '../helpers/process.ts';
 import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
-import { prismZObj, regularPolygon } from '../helpers/solids.ts';
 import { SPEED_TTL_MS } from '../../server/quotes/slice-cost.ts';
+import { freePort } from '../helpers/process.ts';
+import { widgetShopper } from '../helpers/shopper.ts';
+import { prismZObj, regularPolygon } from '../helpers/solids.ts';
 import { assertNoAxeViolations } from './axe.ts';
 import {
   chromiumMissing,

@@ -3,10 +3,11 @@
 // quantity checked against the merchant's range, cart lines that say what to make, and the phone layout
 // (390 × 844: price and Add to cart in a sticky bar); axe finds nothing at either size. Screenshots go to test-artifacts/widget/ and, with
 // SLICEQUOTE_UPDATE_SCREENSHOTS=1, to docs/screenshots/widget-phone.png and widget-desktop.png.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
 import type { FileChooser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { until } from '../helpers/poll.ts';

@@ -2,10 +2,11 @@
 // A shopper uploads 3DBenchy, sees it in 3D, gets a price from a real slice, switches material, adds
 // to cart; the shop's backend receives the verified widget.added_to_cart webhook. A broken file shows
 // an error without breaking the page. Screenshots of each step go to test-artifacts/widget/.
-import { after, before, test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { eventually } from '../helpers/poll.ts';

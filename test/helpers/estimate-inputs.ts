@@ -1,6 +1,6 @@
 // What the estimator's unit tests feed it: a mesh parsed from OBJ text and settings. Node only: the parsers are not
 // for the browser's component tests, which load test/helpers/meshes.ts.
-import { detectFormat, parseModel, type Mesh } from '../../shared/model/index.ts';
+import { detectFormat, type Mesh, parseModel } from '../../shared/model/index.ts';
 import { DEFAULT_SETTINGS, type ResolvedSettings } from '../../shared/settings.ts';
 
 /** The mesh of an OBJ text, parsed as an upload is. */

@@ -2,8 +2,9 @@
 // tokens, attribute floods, vertex floods referenced by few bytes, text-format equivalents). 3MFs are a
 // few hundred KB on the wire and inflate to hundreds of MB; the text formats cannot be compressed, so
 // they are as large as an upload may be. Shared by the tests and by `npm run bench` (bench/hostile.ts).
-import { zipEntries, type Piece } from './zip-writer.ts';
+
 import { BOX_TRIANGLES } from './meshes.ts';
+import { type Piece, zipEntries } from './zip-writer.ts';
 
 export interface HostileCase {
   name: string;

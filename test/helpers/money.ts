@@ -1,8 +1,8 @@
 // The promise every price breakdown keeps (docs/pricing.md): whole minor units that add up, and major-unit
 // numbers that print the same amounts, so a client summing the JSON numbers as decimals sees them add up too.
 import assert from 'node:assert/strict';
-import type { PriceBreakdown } from '../../shared/pricing.ts';
 import { currencyDigits } from '../../shared/money.ts';
+import type { PriceBreakdown } from '../../shared/pricing.ts';
 
 // The contract's lines, restated here rather than imported: the parts in order, then what they add up to.
 const PART_LINES = ['material', 'support', 'machine', 'energy', 'fixed_fee', 'minimum_price_adjustment'] as const;

@@ -1,7 +1,7 @@
 // What a kept quote's PDF says: every text string its pages draw, in order, one per line (pdfkit writes hex strings
 // in TJ arrays). Shared by the API tests of the PDF and the browser tests that download it from the widget.
 import assert from 'node:assert/strict';
-import { PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
+import { decodePDFRawStream, PDFDocument, PDFRawStream } from 'pdf-lib';
 
 export async function pdfText(bytes: Uint8Array): Promise<string> {
   const pdf = await PDFDocument.load(bytes);

@@ -1,5 +1,5 @@
 // Runs the real server (server/main.ts) as a child process, for crash and multi-process tests.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

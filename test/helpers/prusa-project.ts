@@ -1,8 +1,9 @@
 // Writes PrusaSlicer project 3MFs the way PrusaSlicer 2.5 saves them: one <object> whose mesh holds every
 // volume's triangles in turn, and Metadata/Slic3r_PE_model.config cutting that mesh into volumes by
 // triangle ranges, each with its volume_type (or, as before 2.4, modifier=1) and its own settings.
-import { BOX_TRIANGLES } from './meshes.ts';
+
 import { strToU8, zipSync } from 'fflate';
+import { BOX_TRIANGLES } from './meshes.ts';
 
 export type Box = [x0: number, y0: number, z0: number, x1: number, y1: number, z1: number];
 

@@ -4,12 +4,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { spawnServer, type ServerProcess } from './process.ts';
-import { POSTGRES_URL, ApiClient } from './server.ts';
-import { openPglite, openPostgres, type Db } from '../../server/db/index.ts';
-import { insertAccount } from '../../server/accounts/sql.ts';
 import { createApiToken } from '../../server/accounts/api-tokens.ts';
+import { insertAccount } from '../../server/accounts/sql.ts';
+import { type Db, openPglite, openPostgres } from '../../server/db/index.ts';
 import { migrate } from '../../server/db/migrate.ts';
+import { type ServerProcess, spawnServer } from './process.ts';
+import { ApiClient, POSTGRES_URL } from './server.ts';
 
 const SECRET = 'server-process-secret-0123456789-0123456789';
 

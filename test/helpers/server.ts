@@ -1,19 +1,19 @@
 // Starts a real server for a test file: PGlite in memory by default, a private schema in the real
 // PostgreSQL when SQ_TEST_DB=postgres (the whole server suite runs against both).
-import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import http from 'node:http';
 import pg from 'pg';
-import { loadConfig } from '../../server/config.ts';
-import { migrate, openPglite, openPostgres, type Db } from '../../server/db/index.ts';
-import { buildDeps, serve, type Running } from '../../server/start.ts';
 import { createApiToken } from '../../server/accounts/api-tokens.ts';
-import { insertAccount } from '../../server/accounts/sql.ts';
 import { hashPassword } from '../../server/accounts/passwords.ts';
+import { insertAccount } from '../../server/accounts/sql.ts';
+import { loadConfig } from '../../server/config.ts';
+import { type Db, migrate, openPglite, openPostgres } from '../../server/db/index.ts';
 import { newId } from '../../server/ids.ts';
+import { buildDeps, type Running, serve } from '../../server/start.ts';
+import { type TestClock, testClock } from './clock.ts';
 import { assertMatchesContract } from './contract.ts';
-import { testClock, type TestClock } from './clock.ts';
 import { pgliteTemplate } from './pglite-template.ts';
 
 export const POSTGRES_URL = process.env.SQ_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

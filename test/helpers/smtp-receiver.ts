@@ -1,7 +1,8 @@
 // A real SMTP server on 127.0.0.1 for tests (RFC 5321, the commands a sender needs): it accepts every message and
 // records its envelope and its data, decoded. No STARTTLS and no AUTH, so a client that insists on them fails.
-import net from 'node:net';
+
 import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 
 export interface ReceivedMail {
   from: string;

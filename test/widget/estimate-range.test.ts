@@ -1,8 +1,8 @@
 // The instant estimate's range is shown only while it helps a shopper choose: at most ±15 % around the estimate.
 // A wider one is left out ("≈ $2.10 each · Estimate · exact price in ~4 s"); the estimate stays marked either way.
 import { render } from 'lit';
-import { renderEstimate } from '../../widget/src/view.ts';
 import type { Estimate, Pricing } from '../../widget/src/types.ts';
+import { renderEstimate } from '../../widget/src/view.ts';
 import { assert, assertEqual } from './helpers.ts';
 
 function shown(total: number, range: [number, number]): HTMLElement {

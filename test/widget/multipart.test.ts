@@ -8,16 +8,16 @@ import {
   assert,
   assertEqual,
   axe,
-  cleanup,
   boxStl,
+  cleanup,
   countRequests,
   cubeStl,
   fixture,
   nextEvent,
+  type SliceQuoteElement,
   shadow,
   truncatedStl,
   until,
-  type SliceQuoteElement,
 } from './helpers.ts';
 
 afterEach(cleanup);

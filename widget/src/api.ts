@@ -1,17 +1,18 @@
 // The widget's HTTP client. Every call carries the publishable key in X-Widget-Key; the browser adds
 // Origin, which the server checks against the key's allowed origins. The upload goes to the
 // upload_url of a single-use ticket, through XMLHttpRequest because fetch reports no upload progress.
-import { httpError, networkError, WidgetError } from './errors.ts';
+
 import type { CoarseFeatures, Features } from '../../shared/estimate/index.ts';
+import { httpError, networkError, WidgetError } from './errors.ts';
 import type {
   CartLine,
   Estimate,
   FileRecord,
   Job,
   JobAccepted,
-  MaterialPrices,
   KeptQuote,
   KeptQuoteLink,
+  MaterialPrices,
   Quote,
   UploadTicket,
   WidgetConfig,

@@ -6,11 +6,12 @@
 // the choices that change a slice or its price per piece (material, quality, infill) and the part's size, so that
 // going back to a choice shows its estimate again without a request. One is asked at a time: a quick series of
 // changes asks for the first and then the last. An estimate is never a price: it cannot be added to the cart.
+
+import type { EstimateSettings } from '../../shared/estimate/index.ts';
 import type { WidgetApi } from './api.ts';
+import type { EstimateStage, StageFeatures } from './parse-protocol.ts';
 import { quoteRequest } from './quote-flow.ts';
 import type { Estimate, Selection, WidgetConfig } from './types.ts';
-import type { EstimateSettings } from '../../shared/estimate/index.ts';
-import type { EstimateStage, StageFeatures } from './parse-protocol.ts';
 
 /** What an estimate is for: the part's size (its scale since it was read) and the choices that change the price. */
 export const estimateKey = (sel: Pick<Selection, 'material' | 'quality' | 'infill'>, scale: number) =>

@@ -5,9 +5,9 @@
 // a price the shop set by hand on a request already has the shopper's contact: "reserved").
 import { html, nothing, type TemplateResult } from 'lit';
 import { cartLineDetail } from './cart-line.ts';
-import type { AddToCartDetail, CartLine, KeptQuote, PricedLine, WidgetConfig } from './types.ts';
 import type { KeptHandlers, KeptOrder } from './kept-types.ts';
 import { shopperMessage } from './shopper-messages.ts';
+import type { AddToCartDetail, CartLine, KeptQuote, PricedLine, WidgetConfig } from './types.ts';
 
 /**
  * Add to cart under a kept quote, or why it cannot be ordered (an expired price), and what became of the add.

@@ -7,12 +7,12 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CurrencyDisplay } from './format.ts';
 import { duration, grams, money, percent } from './format.ts';
-import type { KeptQuote } from './types.ts';
-import { shopperMessage } from './shopper-messages.ts';
 import { renderKeptOrder } from './kept-order.ts';
-import { atMinimumPrice } from './selection.ts';
-import { renderRequest, type RequestHandlers, type RequestState } from './quote-request.ts';
 import type { KeptHandlers, KeptOrder, KeptView } from './kept-types.ts';
+import { type RequestHandlers, type RequestState, renderRequest } from './quote-request.ts';
+import { atMinimumPrice } from './selection.ts';
+import { shopperMessage } from './shopper-messages.ts';
+import type { KeptQuote } from './types.ts';
 
 /** The query parameter of the shop page that carries a kept quote's link. */
 export const LINK_PARAM = 'sq-quote';

@@ -7,11 +7,11 @@ import { toWidgetError } from './errors.ts';
 import {
   type ContactField,
   newRequest,
-  readContact,
   type RequestHandlers,
+  type RequestState,
+  readContact,
   requestId,
   requestPage,
-  type RequestState,
 } from './quote-request.ts';
 import type { WidgetHost } from './widget-host.ts';
 

@@ -3,13 +3,13 @@
 // side (exact where a slice exists, "≈" otherwise; picking a row selects the material).
 import { html, nothing, type TemplateResult } from 'lit';
 import { ref } from 'lit/directives/ref.js';
-import { deliveryDate } from '../../shared/offer-terms.ts';
-import { currencyDigits } from '../../shared/money.ts';
 import { breakPrices } from '../../shared/line-price.ts';
+import { currencyDigits } from '../../shared/money.ts';
+import { deliveryDate } from '../../shared/offer-terms.ts';
 import { money, percent } from './format.ts';
+import { minimumUnitPrice, type PricedQuote, swatchOf } from './selection.ts';
 import type { WidgetState } from './state.ts';
 import type { MaterialPrices, Selection, WidgetConfig } from './types.ts';
-import { minimumUnitPrice, swatchOf, type PricedQuote } from './selection.ts';
 
 type Fmt = (v: number) => string;
 

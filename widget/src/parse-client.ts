@@ -6,16 +6,17 @@
 // wait for the first. The preview comes first; the estimate's features follow from the same worker
 // (null without settings or on failure). The worker then stays, holding the mesh, until the part's run
 // ends: a changed choice's features are measured there again (ParseRun.measure).
-import workerUrl from './parse.worker.ts?worker&url';
+
 import type { EstimateSettings } from '../../shared/estimate/index.ts';
 import { networkError, WidgetError } from './errors.ts';
+import workerUrl from './parse.worker.ts?worker&url';
 import type {
+  EstimateStage,
   MeasuredFeatures,
   MeasureRequest,
   ParsedPreview,
   ParseReply,
   ParseRequest,
-  EstimateStage,
   StageFeatures,
 } from './parse-protocol.ts';
 

@@ -6,15 +6,15 @@
 // over the triangles, milliseconds, sent before the preview), then the fine stage's (the layers' polygons). The worker keeps the mesh
 // afterwards: when the shopper changes a choice it measures the features again with that choice's
 // settings, so the new choice's estimate shows at once instead of after its slice.
-import { extractCoarseFeatures, extractFeatures, type EstimateSettings } from '../../shared/estimate/index.ts';
+import { type EstimateSettings, extractCoarseFeatures, extractFeatures } from '../../shared/estimate/index.ts';
 import { detectFormat, ModelError, parseModel } from '../../shared/model/index.ts';
 import type { Mesh } from '../../shared/model/mesh.ts';
 import type {
+  EstimateStage,
   MeasuredFeatures,
   MeasureRequest,
   ParseReply,
   ParseRequest,
-  EstimateStage,
   WorkerRequest,
 } from './parse-protocol.ts';
 

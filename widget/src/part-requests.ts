@@ -1,19 +1,20 @@
 // "Request a quote" of each part (quote-request.ts draws the form): the single part, or a row with `multiple`. Each
 // part's form is about the upload and price it was opened for, so a new file or price starts a new form; sending it
 // posts the shopper's contact with the part (POST /v2/quote-requests) and tells the page (`sq-quote-request`).
+
+import { toWidgetError } from './errors.ts';
 import type { PartFlow } from './part-flow.ts';
 import { quoteRequest } from './quote-flow.ts';
 import {
   newRequest,
+  type RequestHandlers,
+  type RequestState,
   readContact,
   requestAbout,
-  type RequestHandlers,
   requestId,
   requestPage,
   requestReason,
-  type RequestState,
 } from './quote-request.ts';
-import { toWidgetError } from './errors.ts';
 import type { WidgetState } from './state.ts';
 import type { RequestView } from './view.ts';
 import type { WidgetHost } from './widget-host.ts';

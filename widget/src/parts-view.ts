@@ -5,33 +5,33 @@
 // only the list around them is new.
 import { html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import { currencyDigits } from '../../shared/pricing.ts';
 import { sumAmounts } from '../../shared/line-price.ts';
+import { currencyDigits } from '../../shared/pricing.ts';
+import { type NamedRow, renderAddAllBlockers, renderRefusal } from './add-all-note.ts';
+import { renderScaleControl } from './fit-scale.ts';
 import { dimensions, duration, grams, money } from './format.ts';
+import { renderKeep } from './kept-link.ts';
+import { renderComparison } from './offer-view.ts';
 import type { PartFlow } from './part-flow.ts';
 import { type PartStatus, partStatus } from './part-status.ts';
-import type { ShopState, StageError } from './state.ts';
-import type { Quote, Selection } from './types.ts';
-import { renderUnitOffer, renderUnitPending, unitQuestion } from './unit-offer.ts';
-import { renderScaleControl } from './fit-scale.ts';
-import { renderComparison } from './offer-view.ts';
-import { renderKeep } from './kept-link.ts';
-import { renderAddAllBlockers, renderRefusal, type NamedRow } from './add-all-note.ts';
 import {
   aboveRule,
-  renderRequest,
   type RequestHandlers,
   type RequestReason,
   type RequestState,
+  renderRequest,
 } from './quote-request.ts';
+import type { ShopState, StageError } from './state.ts';
+import type { Quote, Selection } from './types.ts';
+import { renderUnitOffer, renderUnitPending, unitQuestion } from './unit-offer.ts';
 import {
   keepable,
   priceShown,
   pricingLabel,
   progressBar,
-  renderEstimate,
   renderConfigStatus,
   renderError,
+  renderEstimate,
   renderFileStatus,
   renderLeadTime,
   renderOptions,

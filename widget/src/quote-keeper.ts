@@ -4,8 +4,8 @@
 import type { WidgetApi } from './api.ts';
 import { toWidgetError } from './errors.ts';
 import { copyLink, savePdf } from './kept-link.ts';
-import type { KeepState } from './kept-types.ts';
 import { shareUrl } from './kept-quote.ts';
+import type { KeepState } from './kept-types.ts';
 import type { Quote } from './types.ts';
 
 export class QuoteKeeper {

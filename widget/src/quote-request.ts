@@ -3,8 +3,8 @@
 // e-mail and a note, and the shop sends them a link to order it (POST /v2/quote-requests). Never a dead end.
 import { html, nothing, type TemplateResult } from 'lit';
 import { requestQuoteRule } from '../../shared/offer.ts';
-import { shopperMessage } from './shopper-messages.ts';
 import { lineTotal } from './selection.ts';
+import { shopperMessage } from './shopper-messages.ts';
 import type { WidgetState } from './state.ts';
 import type { ErrorDetail } from './types.ts';
 

@@ -8,24 +8,24 @@
 // and parts-view.ts, the HTTP calls in api.ts.
 import { LitElement, type PropertyValues } from 'lit';
 import { WidgetApi } from './api.ts';
+import { handOff, postToCartUrl } from './cart-handoff.ts';
 import { toWidgetError, WidgetError } from './errors.ts';
+import type { PartEvent, SliceQuoteEventDetails, SliceQuoteEvents } from './events.ts';
+import { FocusKeeper } from './focus-keeper.ts';
 import type { CurrencyDisplay } from './format.ts';
-import { type PartHost, PartFlow } from './part-flow.ts';
-import { renderParts, type PartsHandlers } from './parts-view.ts';
+import { type KeptHost, KeptQuotes } from './kept-quotes.ts';
+import { warnMerchant } from './merchant-hints.ts';
+import { ModelView, type ModelViewHost } from './model-view.ts';
 import { prefetchParser } from './parse-client.ts';
+import { PartFlow, type PartHost } from './part-flow.ts';
+import { PartRequests, type PartRequestsHost } from './part-requests.ts';
+import { type PartsHandlers, renderParts } from './parts-view.ts';
 import { findMaterial, initialSelection } from './selection.ts';
+import { SeveralParts, type SeveralPartsHost } from './several-parts.ts';
 import type { ShopState, StageError, WidgetState } from './state.ts';
 import { styles } from './styles.ts';
 import type { AddToCartDetail, Quote, WidgetConfig } from './types.ts';
-import { renderWidget, type Handlers, type SingleState } from './view.ts';
-import { handOff, postToCartUrl } from './cart-handoff.ts';
-import { warnMerchant } from './merchant-hints.ts';
-import type { PartEvent, SliceQuoteEventDetails, SliceQuoteEvents } from './events.ts';
-import { FocusKeeper } from './focus-keeper.ts';
-import { type KeptHost, KeptQuotes } from './kept-quotes.ts';
-import { ModelView, type ModelViewHost } from './model-view.ts';
-import { PartRequests, type PartRequestsHost } from './part-requests.ts';
-import { SeveralParts, type SeveralPartsHost } from './several-parts.ts';
+import { type Handlers, renderWidget, type SingleState } from './view.ts';
 
 export { DEFAULT_MAX_PARTS, MAX_PARTS_CAP } from './several-parts.ts';
 

@@ -3,7 +3,7 @@ import type { SlicerLimit } from './errors.ts';
 import type { CurrencyDisplay } from './format.ts';
 import type { KeepState } from './kept-types.ts';
 import type { OverLimit } from './over-limit.ts';
-import type { CartLine, ErrorDetail, FileRecord, Quote, Selection, WidgetConfig, Pricing } from './types.ts';
+import type { CartLine, ErrorDetail, FileRecord, Pricing, Quote, Selection, WidgetConfig } from './types.ts';
 
 /** Which step failed decides what "Try again" does. */
 export type Stage = 'config' | 'file' | 'upload' | 'quote' | 'cart';

@@ -1,21 +1,22 @@
 // Templates of the element, as pure functions of its state. Every control has a visible label,
 // the price sits in a polite live region, errors in an alert with a retry when one can help.
-import type { SlicerLimit } from './errors.ts';
+
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { dimensions, duration, grams, money, percent } from './format.ts';
-import { timeLeftParts } from './time-left.ts';
-import { lineTotal, minimumUnitPrice, quoteLine, type PricedQuote } from './selection.ts';
-import type { WidgetState } from './state.ts';
-import type { JobStep, MaterialPrices, Pricing, Selection, WidgetConfig } from './types.ts';
-import { materialDescription, renderBreaks, renderComparison, renderLeadTimes, swatch } from './offer-view.ts';
-import { shopperMessage } from './shopper-messages.ts';
-import { renderUnitOffer, renderUnitPending, unitQuestion } from './unit-offer.ts';
-import { OVER_LIMIT_MARK, overLimitNow } from './over-limit.ts';
+import type { SlicerLimit } from './errors.ts';
 import { renderPlacementNote, renderScaleControl } from './fit-scale.ts';
+import { dimensions, duration, grams, money, percent } from './format.ts';
 import { renderKeep } from './kept-link.ts';
 import type { KeptHandlers } from './kept-types.ts';
-import { renderRequest, type RequestHandlers, type RequestReason, type RequestState } from './quote-request.ts';
+import { materialDescription, renderBreaks, renderComparison, renderLeadTimes, swatch } from './offer-view.ts';
+import { OVER_LIMIT_MARK, overLimitNow } from './over-limit.ts';
+import { type RequestHandlers, type RequestReason, type RequestState, renderRequest } from './quote-request.ts';
+import { lineTotal, minimumUnitPrice, type PricedQuote, quoteLine } from './selection.ts';
+import { shopperMessage } from './shopper-messages.ts';
+import type { WidgetState } from './state.ts';
+import { timeLeftParts } from './time-left.ts';
+import type { JobStep, MaterialPrices, Pricing, Selection, WidgetConfig } from './types.ts';
+import { renderUnitOffer, renderUnitPending, unitQuestion } from './unit-offer.ts';
 
 export interface Handlers {
   choose(): void;

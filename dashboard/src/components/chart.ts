@@ -1,7 +1,8 @@
 // A chart.js canvas as an element. chart.js loads on first use (its own chunk, analytics page only).
 // The canvas is an image with a text label; pages render the same numbers as a table beside it.
-import { html } from 'lit';
+
 import type { Chart, ChartConfiguration } from 'chart.js';
+import { html } from 'lit';
 import { AppElement } from '../lib/element.ts';
 
 let chartModule: Promise<typeof import('chart.js')> | null = null;

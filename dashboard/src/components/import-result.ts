@@ -1,8 +1,8 @@
 // What an import of the shop's printer made (POST /v2/profiles/import): the profiles, the print presets as
 // qualities, whether its custom G-code was kept (and which blocks) or left out, and every setting left out.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ProfileImportResult } from '../lib/types.ts';
 import { blockName, gcodeBlocks } from '../lib/custom-gcode.ts';
+import type { ProfileImportResult } from '../lib/types.ts';
 import './preset-qualities.ts';
 
 /** "Start G-code, End G-code and Before layer change G-code" */

@@ -4,8 +4,8 @@
 import { html, type TemplateResult } from 'lit';
 import { breakStoppedAtMinimum } from '../../../shared/line-price.ts';
 import { currencyDigits, isCurrencyCode } from '../../../shared/money.ts';
-import type { Order } from '../lib/types.ts';
 import { money, num } from '../lib/format.ts';
+import type { Order } from '../lib/types.ts';
 
 type Line = Pick<
   Order,

@@ -3,11 +3,11 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { TERMS_LIMITS } from '../../../shared/offer-terms.ts';
-import { fieldId, type BreakRow, type OfferDraft } from '../lib/offer-draft.ts';
+import { money } from '../lib/format.ts';
+import { type BreakRow, fieldId, type OfferDraft } from '../lib/offer-draft.ts';
 import { breakRow } from '../lib/offer-terms-draft.ts';
 import { numberOrText } from '../lib/profile-rules.ts';
-import { money } from '../lib/format.ts';
-import { errorText, textField, type EditorContext } from './offer-controls.ts';
+import { type EditorContext, errorText, textField } from './offer-controls.ts';
 
 export function breaksSection(c: EditorContext): TemplateResult {
   const rows = c.draft.quantityBreaks;

@@ -2,7 +2,7 @@
 // "Widget budgets").
 import { html, type TemplateResult } from 'lit';
 import type { OfferDraft } from '../lib/offer-draft.ts';
-import { textField, type EditorContext } from './offer-controls.ts';
+import { type EditorContext, textField } from './offer-controls.ts';
 
 type BudgetField = keyof OfferDraft['budget'];
 

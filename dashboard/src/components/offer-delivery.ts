@@ -4,10 +4,10 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { TERMS_LIMITS } from '../../../shared/offer-terms.ts';
-import { fieldId, idFromLabel, type DeliveryRow, type OfferDraft } from '../lib/offer-draft.ts';
+import { type DeliveryRow, fieldId, idFromLabel, type OfferDraft } from '../lib/offer-draft.ts';
 import { deliveryRow } from '../lib/offer-terms-draft.ts';
+import { defaultSelect, type EditorContext, errorText, moved, moveIn, rowTools, textField } from './offer-controls.ts';
 import { badge } from './page-header.ts';
-import { defaultSelect, errorText, moveIn, moved, rowTools, textField, type EditorContext } from './offer-controls.ts';
 
 export function deliverySection(c: EditorContext): TemplateResult {
   const d = c.draft;

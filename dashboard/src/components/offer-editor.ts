@@ -2,25 +2,25 @@
 // (validateOffer, shared/offer.ts), puts the server's problems (400 validation_failed, 422 offer_conflict) on
 // the fields they name, and shows the widget as shoppers will see it, unsaved changes included.
 import { html, nothing, type PropertyValues } from 'lit';
-import { AppElement } from '../lib/element.ts';
+import type { WidgetConfig } from '../../../widget/src/types.ts';
 import type { ApiError } from '../lib/api.ts';
+import { AppElement } from '../lib/element.ts';
+import { emit } from '../lib/events.ts';
 import { toApiError } from '../lib/loader.ts';
-import { removeOffer, saveOffer, type Offer, type OfferInput, type OfferTarget, type OfferView } from '../lib/offer.ts';
-import { draftFrom, draftIssues, draftOffer, fieldLabel, offerBody, type OfferDraft } from '../lib/offer-draft.ts';
+import { type Offer, type OfferInput, type OfferTarget, type OfferView, removeOffer, saveOffer } from '../lib/offer.ts';
+import { draftFrom, draftIssues, draftOffer, fieldLabel, type OfferDraft, offerBody } from '../lib/offer-draft.ts';
 import type { MaterialChoice, PrinterChoice } from '../lib/profiles.ts';
 import { UNSAVED_ATTRIBUTE } from '../lib/router.ts';
-import type { WidgetConfig } from '../../../widget/src/types.ts';
-import { confirmAction, type ConfirmOptions } from './confirm.ts';
-import { badge } from './page-header.ts';
+import { type ConfirmOptions, confirmAction } from './confirm.ts';
+import { breaksSection } from './offer-breaks.ts';
+import { budgetSection } from './offer-budget.ts';
 import type { EditOptions, EditorContext } from './offer-controls.ts';
+import { deliverySection } from './offer-delivery.ts';
 import { materialsSection } from './offer-materials.ts';
 import { qualitiesSection } from './offer-qualities.ts';
-import { infillSection, termsSection } from './offer-terms.ts';
-import { breaksSection } from './offer-breaks.ts';
-import { deliverySection } from './offer-delivery.ts';
-import { budgetSection } from './offer-budget.ts';
 import { errorSummary, previewPanel, SUMMARY_ID } from './offer-summary.ts';
-import { emit } from '../lib/events.ts';
+import { infillSection, termsSection } from './offer-terms.ts';
+import { badge } from './page-header.ts';
 
 const REMOVE_KEY_OFFER: ConfirmOptions = {
   title: 'Remove this key’s own offer?',

@@ -3,20 +3,20 @@
 // (materials.0.colors.1), so the API's problems land on the control they name.
 import { html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import { colorRow, fieldId, materialRow, type MaterialRow, type OfferDraft } from '../lib/offer-draft.ts';
+import { colorRow, fieldId, type MaterialRow, materialRow, type OfferDraft } from '../lib/offer-draft.ts';
 import type { MaterialChoice } from '../lib/profiles.ts';
-import { badge } from './page-header.ts';
 import {
   addOnEnter,
   defaultSelect,
+  type EditorContext,
   errorText,
-  moveIn,
   moved,
+  moveIn,
   rowTools,
   takeAddText,
   textField,
-  type EditorContext,
 } from './offer-controls.ts';
+import { badge } from './page-header.ts';
 
 export function materialsSection(c: EditorContext): TemplateResult {
   const d = c.draft;

@@ -3,8 +3,6 @@
 // drift from the widget. The option selectors work as in the shop (a material brings its colours, the
 // quantity is checked against the range); files are not uploaded here, since quotes follow the saved offer.
 import { LitElement, type PropertyValues } from 'lit';
-import { renderWidget, type Handlers } from '../../../widget/src/view.ts';
-import { styles } from '../../../widget/src/styles.ts';
 import {
   checkQuantity,
   clampQuantity,
@@ -14,7 +12,9 @@ import {
   withMaterial,
 } from '../../../widget/src/selection.ts';
 import { EMPTY_RUN, type StageError } from '../../../widget/src/state.ts';
+import { styles } from '../../../widget/src/styles.ts';
 import type { Selection, WidgetConfig } from '../../../widget/src/types.ts';
+import { type Handlers, renderWidget } from '../../../widget/src/view.ts';
 
 const PREVIEW_ONLY: StageError = {
   stage: 'file',

@@ -3,26 +3,26 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import {
-  PRESET_DEFS,
   fieldId,
   idFromLabel,
   newQualityRow,
   type OfferDraft,
+  PRESET_DEFS,
   type QualityRow,
 } from '../lib/offer-draft.ts';
 import { formatField, unitText } from '../lib/profile-rules.ts';
-import { badge } from './page-header.ts';
-import { settingField } from './setting-field.ts';
 import {
   defaultSelect,
   describedBy,
+  type EditorContext,
   errorText,
-  moveIn,
   moved,
+  moveIn,
   rowTools,
   textField,
-  type EditorContext,
 } from './offer-controls.ts';
+import { badge } from './page-header.ts';
+import { settingField } from './setting-field.ts';
 
 export function qualitiesSection(c: EditorContext): TemplateResult {
   const d = c.draft;

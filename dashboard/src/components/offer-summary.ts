@@ -1,11 +1,11 @@
 // The offer editor's error summary after a save attempt: every problem in words, each a link to its field,
 // and the preview panel beside the form.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ApiError } from '../lib/api.ts';
-import { fieldId, fieldLabel, type OfferDraft } from '../lib/offer-draft.ts';
-import { widgetConfigFor, type Offer } from '../lib/offer.ts';
-import { money } from '../lib/format.ts';
 import type { WidgetConfig } from '../../../widget/src/types.ts';
+import type { ApiError } from '../lib/api.ts';
+import { money } from '../lib/format.ts';
+import { type Offer, widgetConfigFor } from '../lib/offer.ts';
+import { fieldId, fieldLabel, type OfferDraft } from '../lib/offer-draft.ts';
 import { formError } from './states.ts';
 import './offer-preview.ts';
 

@@ -3,9 +3,9 @@
 // offer-delivery.ts).
 import { html, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import { fieldId, infillRow, type InfillRow, type OfferDraft } from '../lib/offer-draft.ts';
 import { DEFAULT_MAX_SLICE_SECONDS } from '../../../shared/offer.ts';
-import { addOnEnter, defaultSelect, errorText, takeAddText, textField, type EditorContext } from './offer-controls.ts';
+import { fieldId, type InfillRow, infillRow, type OfferDraft } from '../lib/offer-draft.ts';
+import { addOnEnter, defaultSelect, type EditorContext, errorText, takeAddText, textField } from './offer-controls.ts';
 
 export function infillSection(c: EditorContext): TemplateResult {
   const d = c.draft;

@@ -2,9 +2,9 @@
 // between. The offer derived from the profiles offers the presets at once; an offer the merchant saved keeps its
 // own qualities until they are put into it here (PUT /v2/offer), with the default printer's preset preselected.
 import { html, nothing, type PropertyValues } from 'lit';
-import { AppElement } from '../lib/element.ts';
 import { ApiError } from '../lib/api.ts';
-import { loadOffer, saveOffer, type OfferInput, type OfferView } from '../lib/offer.ts';
+import { AppElement } from '../lib/element.ts';
+import { loadOffer, type OfferInput, type OfferView, saveOffer } from '../lib/offer.ts';
 import type { ProfileImportResult } from '../lib/types.ts';
 
 type Quality = ProfileImportResult['qualities'][number];

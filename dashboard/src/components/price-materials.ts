@@ -6,10 +6,10 @@ import { money } from '../lib/format.ts';
 import {
   formIssues,
   materialPrice,
-  priceKey,
-  SHIPPED_CURRENCY,
   type PriceData,
   type PriceForm,
+  priceKey,
+  SHIPPED_CURRENCY,
 } from '../lib/price-sheet.ts';
 import { SAMPLE_PART } from '../lib/sample-part.ts';
 import { badge } from './page-header.ts';

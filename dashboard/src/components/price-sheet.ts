@@ -2,28 +2,28 @@
 // catalogue's rules, each material's sample part priced on every keystroke; saving writes only what changed, to
 // the profiles quotes take it from (lib/price-save.ts).
 import { html, nothing, type PropertyValues } from 'lit';
-import { AppElement } from '../lib/element.ts';
 import type { ApiError } from '../lib/api.ts';
-import { toApiError } from '../lib/loader.ts';
+import { AppElement } from '../lib/element.ts';
 import { emit } from '../lib/events.ts';
-import { UNSAVED_ATTRIBUTE } from '../lib/router.ts';
+import { duration } from '../lib/format.ts';
+import { toApiError } from '../lib/loader.ts';
+import { savePlan, saveWrites } from '../lib/price-save.ts';
+import type { ShopFieldName } from '../lib/price-sheet.ts';
 import {
   formFrom,
   formIssues,
+  type PriceData,
+  type PriceForm,
   priceKey,
   samplePrice,
   shippedAmounts,
-  type PriceData,
-  type PriceForm,
 } from '../lib/price-sheet.ts';
-import { savePlan, saveWrites } from '../lib/price-save.ts';
+import { UNSAVED_ATTRIBUTE } from '../lib/router.ts';
 import { SAMPLE_PART } from '../lib/sample-part.ts';
-import { duration } from '../lib/format.ts';
 import { badge } from './page-header.ts';
-import { formError } from './states.ts';
-import { materialRows, priceInputId, type PriceView } from './price-materials.ts';
+import { materialRows, type PriceView, priceInputId } from './price-materials.ts';
 import { shopFields, shopInputId } from './price-shop.ts';
-import type { ShopFieldName } from '../lib/price-sheet.ts';
+import { formError } from './states.ts';
 
 const SUMMARY_ID = 'pr-summary';
 

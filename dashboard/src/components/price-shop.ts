@@ -1,11 +1,11 @@
 // The Prices page's shop-wide money: machine time, electricity, the handling fee, the minimum price per part and
 // tax, each with what it means and where it is kept; the minimum says when the offer's own one is what shoppers pay.
 import { html, nothing, type TemplateResult } from 'lit';
-import { duration, money, num } from '../lib/format.ts';
-import { printerBaseline } from '../lib/profiles.ts';
-import { SHOP_FIELDS, type PriceData, type ShopFieldName } from '../lib/price-sheet.ts';
-import { SAMPLE_PART } from '../lib/sample-part.ts';
 import { DEFAULT_MINIMUM_PRICE } from '../../../shared/offer.ts';
+import { duration, money, num } from '../lib/format.ts';
+import { type PriceData, SHOP_FIELDS, type ShopFieldName } from '../lib/price-sheet.ts';
+import { printerBaseline } from '../lib/profiles.ts';
+import { SAMPLE_PART } from '../lib/sample-part.ts';
 import { examplePlaceholder, type PriceView } from './price-materials.ts';
 
 export const shopInputId = (name: ShopFieldName) => `pr-${name.replaceAll('_', '-')}`;

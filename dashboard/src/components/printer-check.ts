@@ -4,12 +4,12 @@
 // with the difference in percent, whether that agrees, and what to look at when it does not. Shown once the
 // account has a printer profile of its own; the last import's printer is the one offered first.
 import { html, nothing, type PropertyValues } from 'lit';
-import { AppElement } from '../lib/element.ts';
 import { type ApiError, api, call } from '../lib/api.ts';
-import { Loader, toApiError } from '../lib/loader.ts';
-import { listProfiles } from '../lib/profiles.ts';
+import { AppElement } from '../lib/element.ts';
 import { num } from '../lib/format.ts';
-import { clockTime, readCheck, signedPercent, AGREEMENT, type ProfileCheck } from '../lib/printer-check.ts';
+import { Loader, toApiError } from '../lib/loader.ts';
+import { AGREEMENT, clockTime, type ProfileCheck, readCheck, signedPercent } from '../lib/printer-check.ts';
+import { listProfiles } from '../lib/profiles.ts';
 import type { Profile, ProfileImportResult } from '../lib/types.ts';
 import { formError } from './states.ts';
 

@@ -4,14 +4,14 @@
 // its custom G-code kept when asked (keep_custom_gcode). Each change of the pick is announced as `sq-printer-pick`,
 // whose detail is the `library` object the import takes.
 import { html, nothing } from 'lit';
+import { ApiError, api, call } from '../lib/api.ts';
 import { AppElement } from '../lib/element.ts';
-import { api, ApiError, call } from '../lib/api.ts';
 import { emit } from '../lib/events.ts';
 import { Loader } from '../lib/loader.ts';
+import { byModel, type PrinterPick, pickFor, toggle } from '../lib/printer-pick.ts';
 import type { LibraryPrinter, PrinterLibrary, ProfileImportResult } from '../lib/types.ts';
-import { byModel, pickFor, toggle, type PrinterPick } from '../lib/printer-pick.ts';
-import { renderLoad } from './states.ts';
 import { importResult } from './import-result.ts';
+import { renderLoad } from './states.ts';
 import './printer-check.ts';
 
 export class PrinterPicker extends AppElement {

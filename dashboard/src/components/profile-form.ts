@@ -1,23 +1,23 @@
 // The form of one slice profile: every parameter of its kind, validated as you type with the
 // API's own rules; fields left empty are not stored and inherit from the global profile.
 import { html, nothing } from 'lit';
-import { AppElement } from '../lib/element.ts';
 import { type ApiError, api, call } from '../lib/api.ts';
+import { AppElement } from '../lib/element.ts';
+import { emit } from '../lib/events.ts';
 import { toApiError } from '../lib/loader.ts';
-import type { Profile, ProfileKind } from '../lib/types.ts';
-import { KIND_LABEL } from '../lib/profiles.ts';
 import {
   allFields,
   fieldGroups,
   fieldValue,
   formatField,
+  PROFILE_NAME_MAX,
   parseField,
   validateProfile,
-  PROFILE_NAME_MAX,
 } from '../lib/profile-rules.ts';
+import { KIND_LABEL } from '../lib/profiles.ts';
+import type { Profile, ProfileKind } from '../lib/types.ts';
 import { settingField } from './setting-field.ts';
 import { formError } from './states.ts';
-import { emit } from '../lib/events.ts';
 
 export class ProfileForm extends AppElement {
   static override properties = {

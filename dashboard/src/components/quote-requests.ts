@@ -2,11 +2,11 @@
 // and note; "Price this request" sets the price of one part and its validity (POST …/price), then shows the link the
 // shopper orders from, with Copy, and whether it was e-mailed (docs/dashboard.md, "Orders").
 import { html, nothing } from 'lit';
+import { type ApiError, api, call } from '../lib/api.ts';
 import { AppElement } from '../lib/element.ts';
-import { api, call, type ApiError } from '../lib/api.ts';
+import { dateTime, money, num } from '../lib/format.ts';
 import { Loader, toApiError } from '../lib/loader.ts';
 import type { Page, QuoteRequest } from '../lib/types.ts';
-import { dateTime, money, num } from '../lib/format.ts';
 import { badge } from './page-header.ts';
 import { formError, renderLoad } from './states.ts';
 import './copy-button.ts';

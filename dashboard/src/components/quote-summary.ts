@@ -1,7 +1,7 @@
 // Price breakdown and print statistics of a completed quote (quote page and the profiles' "try it").
 import { html, nothing, type TemplateResult } from 'lit';
-import type { Quote } from '../lib/types.ts';
 import { duration, money, num } from '../lib/format.ts';
+import type { Quote } from '../lib/types.ts';
 
 export function priceBreakdownView(q: Quote): TemplateResult {
   const b = q.price_breakdown;

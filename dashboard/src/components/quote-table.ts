@@ -1,11 +1,11 @@
 // The quote rows shared by the overview (recent quotes) and the history page.
 import { html, type TemplateResult } from 'lit';
-import type { Order, Quote } from '../lib/types.ts';
 import { dateTime, money, num } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
-import { badge } from './page-header.ts';
+import type { Order, Quote } from '../lib/types.ts';
 import { cartBadge } from './cart-status.ts';
 import { lineFormula } from './line-formula.ts';
+import { badge } from './page-header.ts';
 
 export function statusBadge(q: Quote): TemplateResult {
   if (q.status === 'completed') return badge('Completed', 'ok');

@@ -1,7 +1,7 @@
 // The settings a quote was sliced and priced with, and where each value came from (setting_sources:
 // request, the merchant's offer, the merchant's profile, a global profile, or the built-in default).
 import { html, type TemplateResult } from 'lit';
-import { SECTIONS, settingsOf, type SettingSection } from '../../../shared/settings.ts';
+import { SECTIONS, type SettingSection, settingsOf } from '../../../shared/settings.ts';
 import type { Profile, Quote } from '../lib/types.ts';
 import { badge } from './page-header.ts';
 

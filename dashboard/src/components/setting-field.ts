@@ -1,7 +1,7 @@
 // One profile setting as a labelled control: number (with unit and range), boolean and enum as selects
 // that can also be "not set" (the value is then inherited), text. Hint and error are tied to the input.
 import { html, nothing, type TemplateResult } from 'lit';
-import { rangeText, unitText, type FieldDef } from '../lib/profile-rules.ts';
+import { type FieldDef, rangeText, unitText } from '../lib/profile-rules.ts';
 
 export interface FieldView {
   def: FieldDef;

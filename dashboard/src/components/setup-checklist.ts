@@ -1,9 +1,9 @@
 // The first-run checklist on the Overview (GET /v2/setup): each step of setting up a shop, ticked from what the
 // shop has done, and linked to the page where it is done. An order no cart took shows the cart as not connected.
 import { html, type TemplateResult } from 'lit';
+import { money, num } from '../lib/format.ts';
 import type { Setup } from '../lib/types.ts';
 import { badge } from './page-header.ts';
-import { money, num } from '../lib/format.ts';
 
 interface Step {
   id: string;

@@ -2,12 +2,12 @@
 // with it before charging, so a price changed in a shopper's browser is refused. Hidden until asked for;
 // rotating asks first and says what it breaks.
 import { html, nothing } from 'lit';
-import { AppElement } from '../lib/element.ts';
-import { type ApiError, api, call, csrfHeader } from '../lib/api.ts';
-import { toApiError } from '../lib/loader.ts';
-import { confirmAction, type ConfirmOptions } from './confirm.ts';
-import { formError } from './states.ts';
 import guideUrl from '../../../docs/quote-signatures.md?url';
+import { type ApiError, api, call, csrfHeader } from '../lib/api.ts';
+import { AppElement } from '../lib/element.ts';
+import { toApiError } from '../lib/loader.ts';
+import { type ConfirmOptions, confirmAction } from './confirm.ts';
+import { formError } from './states.ts';
 import './copy-button.ts';
 
 const ROTATE: ConfirmOptions = {

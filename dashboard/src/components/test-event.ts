@@ -1,13 +1,13 @@
 // "Send test event" for one webhook: POSTs a ping (docs/webhooks.md, ping), then follows that delivery until its
 // first attempt has an outcome and says what the receiver answered, with a link to the full delivery.
 import { html, nothing } from 'lit';
-import { AppElement } from '../lib/element.ts';
 import { api, call } from '../lib/api.ts';
-import { toApiError } from '../lib/loader.ts';
+import { AppElement } from '../lib/element.ts';
+import { emit } from '../lib/events.ts';
 import { num } from '../lib/format.ts';
+import { toApiError } from '../lib/loader.ts';
 import { href } from '../lib/router.ts';
 import type { DeliveryDetail } from '../lib/types.ts';
-import { emit } from '../lib/events.ts';
 
 const POLL_MS = 700;
 /** A receiver gets at most the delivery timeout (10 s by default) per attempt; stop asking well after that. */

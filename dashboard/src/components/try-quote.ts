@@ -1,17 +1,17 @@
 // "Try it": uploads a model (or picks an earlier upload) and quotes it with a profile, then shows the
 // price and every resolved setting with its source. It is a real quote: saved to history, counted.
 import { html, nothing } from 'lit';
-import { AppElement } from '../lib/element.ts';
-import { ApiError, api, call } from '../lib/api.ts';
 import { modelUpload } from '../../../client/index.ts';
-import { Loader, toApiError } from '../lib/loader.ts';
-import type { FileRecord, Profile, Quote } from '../lib/types.ts';
-import { quoteRequestFor } from '../lib/profiles.ts';
+import { ApiError, api, call } from '../lib/api.ts';
+import { AppElement } from '../lib/element.ts';
 import { bytes, dateTime } from '../lib/format.ts';
+import { Loader, toApiError } from '../lib/loader.ts';
+import { quoteRequestFor } from '../lib/profiles.ts';
 import { href } from '../lib/router.ts';
-import { formError } from './states.ts';
-import { quoteHeadline, priceBreakdownView } from './quote-summary.ts';
+import type { FileRecord, Profile, Quote } from '../lib/types.ts';
+import { priceBreakdownView, quoteHeadline } from './quote-summary.ts';
 import { resolvedSettingsView } from './resolved-settings.ts';
+import { formError } from './states.ts';
 
 const POLL_MS = 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,10 +1,10 @@
 // The fields shared by webhook creation and editing: URL, events as checkboxes, the token link; and, under a
 // refused private address, the operator setting that allows it with the guide that explains it.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ApiError } from '../lib/api.ts';
 import webhooksGuide from '../../../docs/webhooks.md?url';
-import { WEBHOOK_EVENTS, type ApiToken } from '../lib/types.ts';
 import type { WebhookEvent } from '../../../shared/webhook-events.ts';
+import type { ApiError } from '../lib/api.ts';
+import { type ApiToken, WEBHOOK_EVENTS } from '../lib/types.ts';
 
 /** What each webhook event means, next to its checkbox. */
 export const EVENT_HELP: Record<WebhookEvent, string> = {

@@ -3,8 +3,8 @@
 // today's quotes and the storage of shopper uploads, each as a meter. The limits are set in the offer
 // (docs/limits.md, "Widget budgets").
 import { html, type TemplateResult } from 'lit';
-import type { Usage } from '../lib/types.ts';
 import { bytes, num } from '../lib/format.ts';
+import type { Usage } from '../lib/types.ts';
 import { meter } from './page-header.ts';
 import { emptyView } from './states.ts';
 

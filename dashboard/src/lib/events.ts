@@ -1,9 +1,10 @@
 // The dashboard's own DOM events, each with its detail: one map, so `emit` checks a detail against its event and
 // a listener (`addEventListener`, Lit's `@sq-…=`) receives a typed CustomEvent. All carry the `sq-` prefix
 // (docs/dashboard.md, "Events").
-import type { Delivery, Profile } from './types.ts';
+
 import type { OfferView } from './offer.ts';
 import type { PrinterPick } from './printer-pick.ts';
+import type { Delivery, Profile } from './types.ts';
 
 /** An offer saved or removed in the editor, and what to tell the merchant. */
 export interface OfferChanged {

@@ -1,20 +1,20 @@
 // The offer as the editor holds it: text as typed (so validateOffer can name what is wrong with it), and
 // rows with stable keys, so a default follows its row through renames and reordering, and focus follows a
 // moved row. offerBody() turns it into exactly the JSON PUT /v2/offer receives.
-import { PRESET_FIELDS, validateOffer, type Offer, type OfferField } from '../../../shared/offer.ts';
-import { getSetting, type ConfigIssue } from '../../../shared/settings.ts';
-import { formatField, numberOrText as numeric, parseField, type FieldDef } from './profile-rules.ts';
+import { type Offer, type OfferField, PRESET_FIELDS, validateOffer } from '../../../shared/offer.ts';
+import { type ConfigIssue, getSetting } from '../../../shared/settings.ts';
 import { normalizeWidgetBudget, type WidgetBudget } from '../../../shared/widget-budget.ts';
-import { newRowKey as newKey } from './row-key.ts';
 import {
+  type BreakRow,
   breakRows,
   breaksBody,
+  type DeliveryRow,
   deliveryBody,
   deliveryRows,
   termsFieldLabel,
-  type BreakRow,
-  type DeliveryRow,
 } from './offer-terms-draft.ts';
+import { type FieldDef, formatField, numberOrText as numeric, parseField } from './profile-rules.ts';
+import { newRowKey as newKey } from './row-key.ts';
 
 export type { BreakRow, DeliveryRow };
 

@@ -1,8 +1,9 @@
 // The merchant's offer in the dashboard (docs/offer.md): the account's at /v2/offer, a widget key's own at
 // /dashboard/api/widget-keys/{id}/offer. Both answer the offer in effect with its source.
+
+import type { components } from '../../../shared/api/schema.ts';
 import type { Offer } from '../../../shared/offer.ts';
 import type { WidgetConfig } from '../../../widget/src/types.ts';
-import type { components } from '../../../shared/api/schema.ts';
 import { api, call, csrfHeader } from './api.ts';
 
 export type { Offer };

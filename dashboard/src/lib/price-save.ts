@@ -5,8 +5,8 @@
 // cost, fee, minimum and tax to the account's default global settings (made when there is none).
 import { ApiError, api, call } from './api.ts';
 import { toApiError } from './loader.ts';
+import { formFrom, type PriceData, type PriceForm, SHOP_FIELDS } from './price-sheet.ts';
 import { KIND_LABEL } from './profiles.ts';
-import { formFrom, SHOP_FIELDS, type PriceData, type PriceForm } from './price-sheet.ts';
 import type { Profile, ProfileKind } from './types.ts';
 
 /** One profile to write: `profile` null makes a new one. */

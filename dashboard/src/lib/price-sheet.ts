@@ -3,17 +3,18 @@
 // types them, checked with the catalogue's own rules (shared/settings.ts), and what one sample part then costs a
 // shopper, computed by the one price formula (computePrice, shared/pricing.ts) over settings resolved as the
 // server resolves them (server/profiles/resolve.ts).
-import { computePrice, type PriceBreakdown } from '../../../shared/pricing.ts';
+
+import { aliasOf, aliasValue } from '../../../shared/aliases.ts';
 import { DEFAULT_MINIMUM_PRICE } from '../../../shared/offer.ts';
+import { computePrice, type PriceBreakdown } from '../../../shared/pricing.ts';
 import {
   DEFAULT_SETTINGS,
   getSetting,
-  validateConfigSection,
   type ResolvedSettings,
+  validateConfigSection,
 } from '../../../shared/settings.ts';
-import { aliasOf, aliasValue } from '../../../shared/aliases.ts';
-import { printerBaseline } from './profiles.ts';
 import { numberOrText } from './profile-rules.ts';
+import { printerBaseline } from './profiles.ts';
 import { sampleStats } from './sample-part.ts';
 import type { Profile } from './types.ts';
 

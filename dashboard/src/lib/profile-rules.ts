@@ -1,15 +1,16 @@
 // Which settings each profile kind holds, and their validation: the same rules as the server's
 // validateProfileSettings (shared/profiles.ts, which the server uses), on the same catalogue (shared/settings.ts),
 // so the form refuses exactly what the API would refuse, with the same field names and messages.
+
+import { aliasOf, aliasValue } from '../../../shared/aliases.ts';
+import { GLOBAL_LAYER_FIELDS, validateProfileSettings } from '../../../shared/profiles.ts';
 import {
-  settingsOf,
-  getSetting,
   type ConfigIssue,
+  getSetting,
   type SettingDef,
   type SettingSection,
+  settingsOf,
 } from '../../../shared/settings.ts';
-import { aliasOf, aliasValue } from '../../../shared/aliases.ts';
-import { validateProfileSettings, GLOBAL_LAYER_FIELDS } from '../../../shared/profiles.ts';
 import type { ProfileKind } from './types.ts';
 
 export const PROFILE_NAME_MAX = 64;

@@ -1,8 +1,9 @@
 // Profile API calls and the quote request a profile stands for in the "try it" box.
+
+import { GLOBAL_LAYER_FIELDS } from '../../../shared/profiles.ts';
+import { DEFAULT_SETTINGS, getSetting } from '../../../shared/settings.ts';
 import { api, call } from './api.ts';
 import type { Profile, ProfileKind } from './types.ts';
-import { DEFAULT_SETTINGS, getSetting } from '../../../shared/settings.ts';
-import { GLOBAL_LAYER_FIELDS } from '../../../shared/profiles.ts';
 
 export const KINDS: ProfileKind[] = ['printer', 'material', 'global'];
 export const KIND_LABEL: Record<ProfileKind, string> = {

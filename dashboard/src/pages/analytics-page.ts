@@ -1,16 +1,17 @@
 // Usage and analytics: per-endpoint usage, cost trends by day/week/month and popular materials as charts
 // (each with its numbers as a table too), and CSV/JSON exports.
-import { html, nothing } from 'lit';
+
 import type { ChartConfiguration } from 'chart.js';
-import { AppElement } from '../lib/element.ts';
-import { api, call, withQuery } from '../lib/api.ts';
-import { Loader } from '../lib/loader.ts';
-import type { CallerVia, CostTrends, Popular, Usage } from '../lib/types.ts';
-import { daysAgo, money, num, utcDay } from '../lib/format.ts';
+import { html, nothing } from 'lit';
+import { SERIES_COLORS } from '../components/chart.ts';
 import { pageHeader } from '../components/page-header.ts';
 import { emptyView, renderLoad } from '../components/states.ts';
-import { SERIES_COLORS } from '../components/chart.ts';
 import { widgetBudgetsView } from '../components/widget-budgets.ts';
+import { api, call, withQuery } from '../lib/api.ts';
+import { AppElement } from '../lib/element.ts';
+import { daysAgo, money, num, utcDay } from '../lib/format.ts';
+import { Loader } from '../lib/loader.ts';
+import type { CallerVia, CostTrends, Popular, Usage } from '../lib/types.ts';
 
 type GroupBy = 'day' | 'week' | 'month';
 const RANGES = [7, 30, 90, 365];

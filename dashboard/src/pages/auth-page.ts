@@ -1,14 +1,14 @@
 // Sign up and log in. Errors come back from the server in its words and land on the field they name. The
 // server's SIGNUP setting shapes sign-up: open to anyone, by invite code (from the invitation link), or closed.
 import { html, nothing } from 'lit';
-import { AppElement } from '../lib/element.ts';
+import { formError, renderLoad } from '../components/states.ts';
 import { ApiError } from '../lib/api.ts';
-import { logIn, signUp, signupMode } from '../lib/session.ts';
+import { AppElement } from '../lib/element.ts';
+import { emit } from '../lib/events.ts';
 import { Loader, toApiError } from '../lib/loader.ts';
 import { currentRoute } from '../lib/router.ts';
+import { logIn, signUp, signupMode } from '../lib/session.ts';
 import type { SignupMode } from '../lib/types.ts';
-import { formError, renderLoad } from '../components/states.ts';
-import { emit } from '../lib/events.ts';
 
 const MIN_PASSWORD = 10;
 

@@ -1,14 +1,14 @@
 // One webhook delivery: the request that was sent (headers and the signed body) and every attempt with its
 // status, timing and the start of the answer (docs/webhooks.md, one delivery). Refreshes while pending.
 import { html, nothing } from 'lit';
-import { AppElement } from '../lib/element.ts';
-import { api, call } from '../lib/api.ts';
-import { Loader } from '../lib/loader.ts';
-import type { DeliveryAttempt, DeliveryDetail } from '../lib/types.ts';
-import { dateTime, dateTimeSeconds, num } from '../lib/format.ts';
-import { href } from '../lib/router.ts';
-import { pageHeader, badge } from '../components/page-header.ts';
+import { badge, pageHeader } from '../components/page-header.ts';
 import { emptyView, renderLoad } from '../components/states.ts';
+import { api, call } from '../lib/api.ts';
+import { AppElement } from '../lib/element.ts';
+import { dateTime, dateTimeSeconds, num } from '../lib/format.ts';
+import { Loader } from '../lib/loader.ts';
+import { href } from '../lib/router.ts';
+import type { DeliveryAttempt, DeliveryDetail } from '../lib/types.ts';
 import '../components/copy-button.ts';
 
 const POLL_MS = 1500;

@@ -1,22 +1,22 @@
 // Offer (#/offer): what storefront shoppers may choose, with a preview of the widget, and the quote signing
 // secret. The same editor gives one widget key its own offer (#/widget-keys/{id}/offer).
 import { html, nothing } from 'lit';
-import { AppElement } from '../lib/element.ts';
+import type { WidgetConfig } from '../../../widget/src/types.ts';
+import { badge, pageHeader } from '../components/page-header.ts';
+import { renderLoad } from '../components/states.ts';
 import { ApiError, api, call } from '../lib/api.ts';
+import { AppElement } from '../lib/element.ts';
+import type { OfferChanged } from '../lib/events.ts';
 import { Loader } from '../lib/loader.ts';
+import { loadOffer, loadWidgetConfig, type OfferTarget, type OfferView, SOURCE_TEXT } from '../lib/offer.ts';
 import {
   listProfiles,
+  type MaterialChoice,
   materialChoices,
+  type PrinterChoice,
   printerBaseline,
   printerChoices,
-  type MaterialChoice,
-  type PrinterChoice,
 } from '../lib/profiles.ts';
-import { loadOffer, loadWidgetConfig, SOURCE_TEXT, type OfferTarget, type OfferView } from '../lib/offer.ts';
-import type { WidgetConfig } from '../../../widget/src/types.ts';
-import { pageHeader, badge } from '../components/page-header.ts';
-import { renderLoad } from '../components/states.ts';
-import type { OfferChanged } from '../lib/events.ts';
 import '../components/offer-editor.ts';
 import '../components/signing-secret.ts';
 

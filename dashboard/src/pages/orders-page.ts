@@ -1,17 +1,17 @@
 // Orders: every add to a cart, newest first (GET /v2/widget/cart), with the shopper's choices, the placement
 // priced, the signed quote, the model file and whether the shop's cart took the line; a CSV export of all.
 import { html, nothing } from 'lit';
-import { AppElement } from '../lib/element.ts';
-import { api, call } from '../lib/api.ts';
-import { Loader } from '../lib/loader.ts';
-import type { Order, Page } from '../lib/types.ts';
-import { dateTime, money, num } from '../lib/format.ts';
-import { href, navigate } from '../lib/router.ts';
-import { pageHeader } from '../components/page-header.ts';
-import { emptyView, renderLoad } from '../components/states.ts';
-import { pager } from '../components/pager.ts';
 import { cartBadge } from '../components/cart-status.ts';
 import { lineFormula } from '../components/line-formula.ts';
+import { pageHeader } from '../components/page-header.ts';
+import { pager } from '../components/pager.ts';
+import { emptyView, renderLoad } from '../components/states.ts';
+import { api, call } from '../lib/api.ts';
+import { AppElement } from '../lib/element.ts';
+import { dateTime, money, num } from '../lib/format.ts';
+import { Loader } from '../lib/loader.ts';
+import { href, navigate } from '../lib/router.ts';
+import type { Order, Page } from '../lib/types.ts';
 import '../components/quote-requests.ts';
 
 const LIMIT = 20;

@@ -2,17 +2,17 @@
 // recent quotes, and the two ways to start: the widget snippet for a shop page (once a widget key exists), beside
 // the first API calls.
 import { html } from 'lit';
-import { AppElement } from '../lib/element.ts';
-import { api, call } from '../lib/api.ts';
-import { Loader } from '../lib/loader.ts';
-import type { Page, Quota, Quote, Setup, User, WidgetKey } from '../lib/types.ts';
-import { embedSnippet } from '../lib/snippet.ts';
-import { bytes, dateTime, num } from '../lib/format.ts';
-import { pageHeader, meter, badge } from '../components/page-header.ts';
-import { emptyView, renderLoad } from '../components/states.ts';
+import limitsGuide from '../../../docs/limits.md?url';
+import { badge, meter, pageHeader } from '../components/page-header.ts';
 import { quoteTable } from '../components/quote-table.ts';
 import { setupChecklist } from '../components/setup-checklist.ts';
-import limitsGuide from '../../../docs/limits.md?url';
+import { emptyView, renderLoad } from '../components/states.ts';
+import { api, call } from '../lib/api.ts';
+import { AppElement } from '../lib/element.ts';
+import { bytes, dateTime, num } from '../lib/format.ts';
+import { Loader } from '../lib/loader.ts';
+import { embedSnippet } from '../lib/snippet.ts';
+import type { Page, Quota, Quote, Setup, User, WidgetKey } from '../lib/types.ts';
 import '../components/copy-button.ts';
 import '../components/printer-picker.ts';
 

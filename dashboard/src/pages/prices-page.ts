@@ -2,13 +2,13 @@
 // per kg, the shop-wide money fields, and what a sample part costs as you type; saved to the profiles quotes take
 // them from, with the profiles API.
 import { html } from 'lit';
-import { AppElement } from '../lib/element.ts';
-import { Loader } from '../lib/loader.ts';
-import { listProfiles } from '../lib/profiles.ts';
-import { loadOffer, offeredMaterials } from '../lib/offer.ts';
-import { shopCurrency, type PriceData } from '../lib/price-sheet.ts';
 import { pageHeader } from '../components/page-header.ts';
 import { emptyView, renderLoad } from '../components/states.ts';
+import { AppElement } from '../lib/element.ts';
+import { Loader } from '../lib/loader.ts';
+import { loadOffer, offeredMaterials } from '../lib/offer.ts';
+import { type PriceData, shopCurrency } from '../lib/price-sheet.ts';
+import { listProfiles } from '../lib/profiles.ts';
 import '../components/price-sheet.ts';
 
 async function loadPrices(): Promise<PriceData> {

@@ -1,17 +1,17 @@
 // Slice profiles: the merchant's printer, material and global-settings profiles (forms with every
 // request parameter), the shipped global profiles read-only, one default per kind, and "try it".
 import { html, nothing } from 'lit';
-import { AppElement } from '../lib/element.ts';
-import { ApiError, api, call } from '../lib/api.ts';
-import { Loader, toApiError } from '../lib/loader.ts';
-import type { Profile, ProfileKind } from '../lib/types.ts';
-import { KINDS, KIND_LABEL, listProfiles } from '../lib/profiles.ts';
-import { allFields, formatField, setShopCurrency, unitText } from '../lib/profile-rules.ts';
-import { href, navigate, type Route } from '../lib/router.ts';
-import { dateTime } from '../lib/format.ts';
-import { pageHeader, badge } from '../components/page-header.ts';
-import { emptyView, errorView, renderLoad } from '../components/states.ts';
 import { confirmAction } from '../components/confirm.ts';
+import { badge, pageHeader } from '../components/page-header.ts';
+import { emptyView, errorView, renderLoad } from '../components/states.ts';
+import { ApiError, api, call } from '../lib/api.ts';
+import { AppElement } from '../lib/element.ts';
+import { dateTime } from '../lib/format.ts';
+import { Loader, toApiError } from '../lib/loader.ts';
+import { allFields, formatField, setShopCurrency, unitText } from '../lib/profile-rules.ts';
+import { KIND_LABEL, KINDS, listProfiles } from '../lib/profiles.ts';
+import { href, navigate, type Route } from '../lib/router.ts';
+import type { Profile, ProfileKind } from '../lib/types.ts';
 import '../components/profile-form.ts';
 import '../components/try-quote.ts';
 

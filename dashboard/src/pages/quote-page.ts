@@ -1,21 +1,21 @@
 // One quote: price breakdown, print statistics, what became of it in the shop's carts, the resolved settings
 // with their sources, the model file download, and delete.
 import { html, nothing } from 'lit';
-import { AppElement } from '../lib/element.ts';
-import { api, call } from '../lib/api.ts';
-import { Loader, toApiError } from '../lib/loader.ts';
-import type { Order, Page, Profile, Quote } from '../lib/types.ts';
-import { profileNames } from '../lib/profiles.ts';
-import { dateTime } from '../lib/format.ts';
 import { cartBadge } from '../components/cart-status.ts';
-import { lineFormula } from '../components/line-formula.ts';
-import { navigate } from '../lib/router.ts';
-import { pageHeader } from '../components/page-header.ts';
-import { renderLoad } from '../components/states.ts';
 import { confirmAction } from '../components/confirm.ts';
-import { statusBadge } from '../components/quote-table.ts';
+import { lineFormula } from '../components/line-formula.ts';
+import { pageHeader } from '../components/page-header.ts';
 import { priceBreakdownView, printStatsView, quoteHeadline } from '../components/quote-summary.ts';
+import { statusBadge } from '../components/quote-table.ts';
 import { resolvedSettingsView } from '../components/resolved-settings.ts';
+import { renderLoad } from '../components/states.ts';
+import { api, call } from '../lib/api.ts';
+import { AppElement } from '../lib/element.ts';
+import { dateTime } from '../lib/format.ts';
+import { Loader, toApiError } from '../lib/loader.ts';
+import { profileNames } from '../lib/profiles.ts';
+import { navigate } from '../lib/router.ts';
+import type { Order, Page, Profile, Quote } from '../lib/types.ts';
 
 export class QuotePage extends AppElement {
   static override properties = { quoteId: {}, notice: { state: true } };

@@ -1,18 +1,18 @@
 // Quote history: paginated, filterable by material and date (filters are applied in the browser; see
 // lib/quote-filter.ts). The filter lives in the address, so a filtered view can be bookmarked.
 import { html, nothing } from 'lit';
-import { AppElement } from '../lib/element.ts';
-import { api, call } from '../lib/api.ts';
-import { Loader } from '../lib/loader.ts';
-import type { Order, Page, Quote } from '../lib/types.ts';
-import { filteredQuotes, isFiltered, type FilteredPage, type QuoteFilter } from '../lib/quote-filter.ts';
-import { offeredMaterials } from '../lib/offer.ts';
-import { navigate } from '../lib/router.ts';
-import { num } from '../lib/format.ts';
 import { pageHeader } from '../components/page-header.ts';
-import { emptyView, renderLoad } from '../components/states.ts';
-import { quoteTable } from '../components/quote-table.ts';
 import { pager } from '../components/pager.ts';
+import { quoteTable } from '../components/quote-table.ts';
+import { emptyView, renderLoad } from '../components/states.ts';
+import { api, call } from '../lib/api.ts';
+import { AppElement } from '../lib/element.ts';
+import { num } from '../lib/format.ts';
+import { Loader } from '../lib/loader.ts';
+import { offeredMaterials } from '../lib/offer.ts';
+import { type FilteredPage, filteredQuotes, isFiltered, type QuoteFilter } from '../lib/quote-filter.ts';
+import { navigate } from '../lib/router.ts';
+import type { Order, Page, Quote } from '../lib/types.ts';
 
 const LIMIT = 20;
 

@@ -1,13 +1,13 @@
 // API tokens: create (shown once, with a copy button), list with last use, revoke.
 import { html, nothing } from 'lit';
-import { AppElement } from '../lib/element.ts';
+import { confirmAction } from '../components/confirm.ts';
+import { badge, pageHeader } from '../components/page-header.ts';
+import { emptyView, formError, renderLoad } from '../components/states.ts';
 import { ApiError, api, call, csrfHeader } from '../lib/api.ts';
+import { AppElement } from '../lib/element.ts';
+import { dateTime } from '../lib/format.ts';
 import { Loader, toApiError } from '../lib/loader.ts';
 import type { ApiToken, CreatedToken } from '../lib/types.ts';
-import { dateTime } from '../lib/format.ts';
-import { pageHeader, badge } from '../components/page-header.ts';
-import { emptyView, formError, renderLoad } from '../components/states.ts';
-import { confirmAction } from '../components/confirm.ts';
 import '../components/secret-once.ts';
 
 export class TokensPage extends AppElement {

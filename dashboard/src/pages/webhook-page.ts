@@ -1,17 +1,17 @@
 // One webhook: delivery statistics, the active switch, edit, secret rotation, delete, and the delivery
 // log with failed deliveries standing out and a resend button. Refreshes itself while deliveries are pending.
 import { html, nothing } from 'lit';
-import { AppElement } from '../lib/element.ts';
-import { ApiError, api, call } from '../lib/api.ts';
-import { Loader, toApiError } from '../lib/loader.ts';
-import type { ApiToken, Delivery, DeliveryState, Page, Webhook, WebhookStats, WebhookUpdate } from '../lib/types.ts';
-import { dateTime, num } from '../lib/format.ts';
-import { href, navigate } from '../lib/router.ts';
-import { pageHeader, badge } from '../components/page-header.ts';
-import { emptyView, formError, renderLoad } from '../components/states.ts';
 import { confirmAction } from '../components/confirm.ts';
+import { badge, pageHeader } from '../components/page-header.ts';
 import { pager } from '../components/pager.ts';
+import { emptyView, formError, renderLoad } from '../components/states.ts';
 import { readWebhookFields, refusalHelp, webhookFields, webhookProblem } from '../components/webhook-fields.ts';
+import { ApiError, api, call } from '../lib/api.ts';
+import { AppElement } from '../lib/element.ts';
+import { dateTime, num } from '../lib/format.ts';
+import { Loader, toApiError } from '../lib/loader.ts';
+import { href, navigate } from '../lib/router.ts';
+import type { ApiToken, Delivery, DeliveryState, Page, Webhook, WebhookStats, WebhookUpdate } from '../lib/types.ts';
 import { loadTokens } from './webhooks-page.ts';
 import '../components/secret-once.ts';
 import '../components/test-event.ts';

@@ -1,14 +1,14 @@
 // Webhooks: create one (its signing secret is shown once) and list them with their state.
 import { html, nothing } from 'lit';
-import { AppElement } from '../lib/element.ts';
-import { ApiError, api, call } from '../lib/api.ts';
-import { Loader, toApiError } from '../lib/loader.ts';
-import type { ApiToken, Page, Webhook } from '../lib/types.ts';
-import { dateTime } from '../lib/format.ts';
-import { href } from '../lib/router.ts';
-import { pageHeader, badge } from '../components/page-header.ts';
+import { badge, pageHeader } from '../components/page-header.ts';
 import { emptyView, formError, renderLoad } from '../components/states.ts';
 import { readWebhookFields, refusalHelp, webhookFields, webhookProblem } from '../components/webhook-fields.ts';
+import { ApiError, api, call } from '../lib/api.ts';
+import { AppElement } from '../lib/element.ts';
+import { dateTime } from '../lib/format.ts';
+import { Loader, toApiError } from '../lib/loader.ts';
+import { href } from '../lib/router.ts';
+import type { ApiToken, Page, Webhook } from '../lib/types.ts';
 import '../components/secret-once.ts';
 import '../components/test-event.ts';
 

@@ -1,18 +1,18 @@
 // Widget keys: publishable keys for the <slice-quote> storefront widget, each limited to the shop
 // origins allowed to use it; an embed snippet generator with a live preview of the widget.
-import { WIDGET_SCRIPT, embedSnippet, widgetTags } from '../lib/snippet.ts';
+
 import { html, nothing } from 'lit';
-import { AppElement } from '../lib/element.ts';
-import { ApiError, api, call, csrfHeader } from '../lib/api.ts';
-import { Loader, toApiError } from '../lib/loader.ts';
-import type { WidgetKey } from '../lib/types.ts';
-import { loadOffer, removeOffer, type OfferSource } from '../lib/offer.ts';
-import { href } from '../lib/router.ts';
-import { badge } from '../components/page-header.ts';
-import { dateTime } from '../lib/format.ts';
-import { pageHeader } from '../components/page-header.ts';
-import { emptyView, formError, renderLoad } from '../components/states.ts';
 import { confirmAction } from '../components/confirm.ts';
+import { badge, pageHeader } from '../components/page-header.ts';
+import { emptyView, formError, renderLoad } from '../components/states.ts';
+import { ApiError, api, call, csrfHeader } from '../lib/api.ts';
+import { AppElement } from '../lib/element.ts';
+import { dateTime } from '../lib/format.ts';
+import { Loader, toApiError } from '../lib/loader.ts';
+import { loadOffer, type OfferSource, removeOffer } from '../lib/offer.ts';
+import { href } from '../lib/router.ts';
+import { embedSnippet, WIDGET_SCRIPT, widgetTags } from '../lib/snippet.ts';
+import type { WidgetKey } from '../lib/types.ts';
 import '../components/copy-button.ts';
 
 /** A key with the source of the offer it quotes from (null when that could not be read). */

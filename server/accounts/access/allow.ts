@@ -6,11 +6,11 @@
 import type Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import type { AppState } from '../../deps.ts';
-import type { EndpointClass } from '../plans.ts';
 import { ApiError, unauthorized } from '../../http/index.ts';
-import { addressKey, malformedAuthorization, type Credentials } from '../caller.ts';
+import { addressKey, type Credentials, malformedAuthorization } from '../caller.ts';
+import type { EndpointClass } from '../plans.ts';
 import { csrfMatches } from '../sessions.ts';
-import { WIDGET_KEY_HEADER, authenticateWidgetKey, shopperHash, type WidgetKeyPorts } from '../widget-key.ts';
+import { authenticateWidgetKey, shopperHash, WIDGET_KEY_HEADER, type WidgetKeyPorts } from '../widget-key.ts';
 import type { Access, CallerKind } from './rule.ts';
 
 /** What allow() checks a request with: the credentials are the request's own; a widget key is looked up here. */

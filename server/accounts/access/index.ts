@@ -5,16 +5,17 @@
 // and widget keys, and the accounts routes are themselves declared with allow(): on a floor above accounts it
 // would be imported back up by them, on a floor below it would import up into accounts. A door of its own keeps
 // the many routers that only declare access off accounts' main door (accounts, tokens, plans, widget keys, CORS).
+
+export type { AccessPorts } from './allow.ts';
 export {
   ANYONE,
   API,
   API_OR_WIDGET,
-  DASHBOARD,
   allow,
+  DASHBOARD,
   declaredAccess,
   isCrossOrigin,
   limitClass,
   routeAccess,
 } from './allow.ts';
-export type { AccessPorts } from './allow.ts';
 export type { Access, Auth, CallerKind } from './rule.ts';

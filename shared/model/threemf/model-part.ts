@@ -4,13 +4,13 @@ import type { SaxesAttributeNS, SaxesTagNS } from 'saxes';
 import { fail, ruleViolation } from '../errors.ts';
 import type { ParseLimits } from '../limits.ts';
 import { parseIndexString, parseNumberString } from '../number.ts';
+import { modelWarning, WarningList } from '../warnings.ts';
 import type { XmlHandler } from '../xml.ts';
-import { checkColor, isMaterialResource, readMaterialResource, validateResources, type Resource } from './materials.ts';
-import { NS_MATERIAL, NS_PRODUCTION, SUPPORTED_REQUIRED } from './namespaces.ts';
+import { checkColor, isMaterialResource, type Resource, readMaterialResource, validateResources } from './materials.ts';
 import { ColourUse, NS_SLIC3RPE } from './multi-material.ts';
+import { NS_MATERIAL, NS_PRODUCTION, SUPPORTED_REQUIRED } from './namespaces.ts';
 import { attributeNS, NamespaceScope } from './scope.ts';
 import { IDENTITY, parseTransform, type Transform } from './transform.ts';
-import { modelWarning, WarningList } from '../warnings.ts';
 
 export type ObjectType = 'model' | 'solidsupport' | 'support' | 'surface' | 'other';
 const OBJECT_TYPES = new Set<string>(['model', 'solidsupport', 'support', 'surface', 'other']);

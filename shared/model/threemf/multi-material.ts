@@ -5,7 +5,7 @@
 //   colorgroup, texture or composite resource; more than one property in use is more than one colour;
 // - PrusaSlicer's project data (Metadata/Slic3r_PE_model.config): objects and volumes assigned to extruders;
 // - painting: PrusaSlicer's `slic3rpe:mmu_segmentation` and Bambu Studio's `paint_color` on triangles.
-import { modelWarning, type ModelWarning } from '../warnings.ts';
+import { type ModelWarning, modelWarning } from '../warnings.ts';
 
 export const NS_SLIC3RPE = 'http://schemas.slic3r.org/3mf/2017/06';
 

@@ -10,7 +10,7 @@ import type { SaxesTagNS } from 'saxes';
 import { fail } from '../errors.ts';
 import type { ParseLimits } from '../limits.ts';
 import { parseIndexString } from '../number.ts';
-import { modelWarning, type ModelWarning } from '../warnings.ts';
+import { type ModelWarning, modelWarning } from '../warnings.ts';
 import { XmlStream } from '../xml.ts';
 import type { ZipPackage } from '../zip.ts';
 import type { MeshData, ModelPart } from './model-part.ts';
