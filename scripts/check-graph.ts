@@ -56,7 +56,7 @@ const WORKER_HALF = [
   'finish',
   'aside-slice',
 ];
-const REQUEST_HALF = ['service', 'router', 'prefetch', 'material-prices'];
+const REQUEST_HALF = ['service', 'admit', 'router', 'prefetch', 'material-prices'];
 const inQuotes = (names: string[]) => new Set(names.map((n) => `quotes/${n}.ts`));
 
 const report = process.argv.includes('--report');

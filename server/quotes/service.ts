@@ -9,17 +9,10 @@ import type { FileRow } from '../files/index.ts';
 import { fileForCaller } from '../files/index.ts';
 import { ApiError, type FieldProblem, ValidationError } from '../http/index.ts';
 import { newId } from '../ids.ts';
-import {
-  chargeWidgetQuote,
-  checkQuoteQuota,
-  checkSlicerBudget,
-  checkWidgetShare,
-  monthPeriod,
-  type WidgetQuoteCaller,
-} from '../limits/index.ts';
 import { checkChoices, choicesLayer, effectiveOffer } from '../offer/index.ts';
 import { writeEvent } from '../outbox/index.ts';
 import type { QuoteRequest } from '../profiles/index.ts';
+import { admitQuote, admitSlice } from './admit.ts';
 import { type EstimatePorts, estimateQuote } from './estimate.ts';
 import { failJob, finishQuote, jobStatusChanged } from './finish.ts';
 import type { PresentedEstimate } from './model.ts';
@@ -29,8 +22,6 @@ import { failedEventData } from './present.ts';
 import { printerLabel } from './printer-label.ts';
 import { refuseOverLimit } from './slice-cost.ts';
 import {
-  countWaitingJobs,
-  explorationCounted,
   failQuote,
   insertQuote,
   type JobError,
@@ -227,14 +218,7 @@ async function quoteFile(
 ): Promise<QuoteRow> {
   const parsed = validateQuoteRequest(body, auth.via === 'widget');
   const { layer, choices, maxSliceSeconds, offer } = await offerChoices(deps, auth, parsed);
-  // A shopper exploring an upload that already counted uses no more of the allowance (docs/limits.md).
-  const shopper = widgetQuoteCaller(auth);
-  if (!(auth.widgetKeyId && (await explorationCounted(deps.db, file.id, false, monthPeriod(deps.now()).start)))) {
-    await checkQuoteQuota(deps, auth.account);
-    if (shopper) await checkWidgetShare(deps, shopper);
-  }
-  // Every shopper request costs a slice: it takes from the shopper's hour and the shop's day (docs/limits.md).
-  if (shopper) await chargeWidgetQuote(deps, shopper);
+  await admitQuote(deps, auth, file);
   // A model that fits the printer in no orientation is recorded as a failed quote here and never sliced.
   const version = await slicerVersionOf(deps);
   const plan = await planSlice(deps, file, parsed.request, layer, version);
@@ -281,37 +265,4 @@ async function quoteFile(
   deps.events.wake();
   if (!cached && !refusal) deps.jobs.wake();
   return row;
-}
-
-/** A storefront shopper's request: the widget key and shopper session its budgets are counted by. */
-function widgetQuoteCaller(auth: Auth): WidgetQuoteCaller | null {
-  if (auth.via !== 'widget' || !auth.widgetKeyId || !auth.shopperHash) return null;
-  return { account: auth.account, widgetKeyId: auth.widgetKeyId, shopperHash: auth.shopperHash, caller: auth.caller };
-}
-
-/**
- * A quote that must be sliced takes a queue place and slicer time: refused when the caller has spent its hourly
- * slicer budget (429), when this shopper already has SLICER_QUEUE_PER_SHOPPER quotes waiting (429), when the
- * account has SLICER_QUEUE_PER_ACCOUNT waiting (503: that account only), or at the global safety bound (503).
- */
-async function admitSlice(deps: Pick<Deps, 'config' | 'db' | 'now'>, auth: Auth): Promise<void> {
-  const c = deps.config;
-  const shopper = auth.via === 'widget';
-  const budget = shopper ? c.slicerSecondsPerShopperHour : c.slicerSecondsPerCallerHour;
-  await checkSlicerBudget(deps.db, auth.caller, budget, deps.now());
-  const waiting = await countWaitingJobs(deps.db, auth.account.id, auth.caller);
-  if (shopper && waiting.caller >= c.slicerQueuePerShopper) {
-    throw new ApiError(
-      429,
-      'caller_queue_full',
-      `This shopper already has ${waiting.caller} quotes waiting for the slicer; wait for them before asking for more.`,
-      { queued: waiting.caller, limit: c.slicerQueuePerShopper },
-      { 'Retry-After': '10' },
-    );
-  }
-  if (waiting.account >= c.slicerQueuePerAccount || waiting.total >= c.slicerQueueSize) {
-    throw new ApiError(503, 'queue_full', 'Too many quotes are waiting to be sliced; retry shortly.', undefined, {
-      'Retry-After': '30',
-    });
-  }
 }
