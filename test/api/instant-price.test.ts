@@ -12,7 +12,7 @@ import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
 import { type ApiClient, merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
 import { widgetShopper } from '../helpers/shopper.ts';
-import { askUntilHeld, holdSlicers, someSlicers } from '../helpers/slicer-hold.ts';
+import { askUntilHeld, holdNextSlicer, holdSlicers, someSlicers } from '../helpers/slicer-hold.ts';
 
 const SHOP = 'https://instant-shop.example';
 const BENCHY = readFileSync(new URL('../fixtures/models/stl/3DBenchy.stl', import.meta.url));
@@ -130,9 +130,9 @@ test('deleting the upload drops its prefetches; one whose shopper session ended 
   await quiet();
   const s = shopper();
   const big = await s.upload(part(30), 'big.obj');
-  // Its first prefetch is held the moment its slicer runs, until the server stops it: on a fast or a loaded machine
-  // alike, it has not finished when the test acts.
-  const held = holdSlicers(await until('its first prefetch slicing', 60_000, () => someSlicers()));
+  // A prefetch is held the moment its slicer runs (the next one, if the first ended before it was stopped), until
+  // the server stops it: on a fast or a loaded machine alike, it has not finished when the test acts.
+  const held = await holdNextSlicer('its first prefetch slicing');
   try {
     const keys = (await prefetchesOf(big)).map((r) => r.slicing_key);
     await dropPrefetchesOf(s, big, keys);
@@ -233,9 +233,9 @@ test('a prefetch makes way for a quote and is sliced afterwards', async () => {
   await quiet();
   const s = shopper();
   const fileId = await s.upload(part(31), 'prefetched.obj');
-  // Its first prefetch is held the moment its slicer runs (nothing else slices now): it is certainly slicing when
-  // the quote arrives.
-  const held = holdSlicers(await until('a prefetch slicing', 60_000, () => someSlicers()));
+  // A prefetch is held the moment its slicer runs (nothing else slices now; the next one, if the first ended before
+  // it was stopped): it is certainly slicing when the quote arrives.
+  const held = await holdNextSlicer('a prefetch slicing');
   const keys = await until('the running prefetch', 10_000, async () => {
     const rows = await sql<{ slicing_key: string }>(
       'SELECT slicing_key FROM prefetches WHERE file_id = $1 AND lease_expires_at > now()',

@@ -71,6 +71,20 @@ export function holdSlicers(pids: number[]): { release(): void; kill(): void; st
 export type HeldSlicers = ReturnType<typeof holdSlicers>;
 
 /**
+ * Holds the next slicer `parent` runs, mid-slice, where the slices a test waits for start one after another on
+ * their own (an upload's prefetches): one found in its last moment may end before it is stopped, and then the next
+ * one found is held.
+ */
+export async function holdNextSlicer(what: string, parent = process.pid, tries = 5): Promise<HeldSlicers> {
+  for (let i = 0; i < tries; i++) {
+    const held = holdSlicers(await until(what, 120_000, () => someSlicers(parent)));
+    if (await held.stopped()) return held;
+    held.release();
+  }
+  throw new Error(`${what}: no slice was held in ${tries} tries, each one ended before it was stopped`);
+}
+
+/**
  * Asks for slices (`ask(i)`, each one a slice of its own: another infill, say) until one is held mid-slice, and
  * answers the held slicers with what `ask` answered. A small part's slice may end between being found and being
  * stopped, or between two looks: then it is let finish (`ended(answer)` says it did) and the next one is asked.
