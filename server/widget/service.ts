@@ -16,7 +16,8 @@ import { effectiveOffer } from '../offer/index.ts';
 import { writeEvent } from '../outbox/index.ts';
 import { resolveSettings } from '../profiles/index.ts';
 import type { QuoteRow } from '../quotes/index.ts';
-import { quoteById, quoteForCaller, specResult } from '../quotes/index.ts';
+import { quoteById, quoteForCaller } from '../quotes/index.ts';
+import { addedToCartEvent, type CartLine } from './cart-event.ts';
 import { insertCartLine, latestCartLine, lockQuotes, updateCartLine } from './cart-sql.ts';
 import { sliceSettingsOf } from './instant-estimate.ts';
 
@@ -343,13 +344,12 @@ async function checkedLine(
     );
   }
   const result = quote.result!;
-  const placement = quote.resolved?.placement?.placement ?? null;
-  const line = {
+  const line: CartLine = {
     cart_line_id: cartLineId,
     quote_id: quote.id,
     file_id: quote.file_id,
     file_revision: quote.resolved?.placement?.file_revision ?? file.revision,
-    placement,
+    placement: quote.resolved?.placement?.placement ?? null,
     quantity,
     unit_price: unit,
     minimum_unit_price: minimumUnit,
@@ -362,40 +362,9 @@ async function checkedLine(
     currency,
     lead_time: leadTime,
     choices: quote.choices,
-    expires_at: result.expires_at,
-    signature: result.signature,
+    expires_at: result.expires_at!,
+    signature: result.signature!,
   };
-  const event = {
-    account_id: quote.account_id,
-    token_id: null,
-    event: 'widget.added_to_cart' as const,
-    data: {
-      cartLineId: line.cart_line_id,
-      quoteId: quote.id,
-      fileId: quote.file_id,
-      fileName: quote.file_name,
-      fileRevision: line.file_revision,
-      placement,
-      quantity,
-      unitPrice: unit,
-      subtotal: price.subtotal,
-      discountPercent: price.discount_percent,
-      quantityDiscount: price.quantity_discount,
-      leadTimeSurcharge: price.lead_time_surcharge,
-      minimumLineAdjustment: price.minimum_line_adjustment,
-      totalPrice: price.total,
-      leadTime,
-      currency,
-      material: quote.material!,
-      color: quote.color!,
-      choices: quote.choices,
-      expiresAt: result.expires_at!,
-      signature: result.signature!,
-      widgetKeyId: auth.widgetKeyId,
-      origin,
-      quote: specResult(quote),
-    },
-    at: deps.now(),
-  };
+  const event = addedToCartEvent(line, quote, auth.widgetKeyId, origin, deps.now());
   return { line, event };
 }
