@@ -44,6 +44,10 @@ function statedUnit(ctx: Context): Unit | undefined {
 }
 
 /** A shopper deletes only their own upload, and not once it is in a cart: the shop needs it to print. */
+const uploadIdUsed = () =>
+  new ApiError(410, 'upload_id_used', 'This upload id has already been used; fetch a new one.');
+const uploadIdExpired = () => new ApiError(410, 'upload_id_expired', 'This upload id has expired; fetch a new one.');
+
 async function shopperMayDelete(deps: Pick<Deps, 'db'>, auth: Auth, fileId: string): Promise<void> {
   const file = await fileForCaller(deps, auth, fileId);
   const [inCart] = await deps.db.query('SELECT 1 FROM cart_lines WHERE file_id = $1 LIMIT 1', [file.id]);
@@ -139,9 +143,8 @@ export function filesRouter(deps: FilesRouterPorts, uploads: UploadListener) {
     async (ctx, next) => {
       const up = await uploadIdById(deps.db, ctx.state.uploadId!, deps.now());
       if (!up) throw new ApiError(404, 'upload_id_not_found', 'This upload id does not exist.');
-      if (up.used_at)
-        throw new ApiError(410, 'upload_id_used', 'This upload id has already been used; fetch a new one.');
-      if (up.expired) throw new ApiError(410, 'upload_id_expired', 'This upload id has expired; fetch a new one.');
+      if (up.used_at) throw uploadIdUsed();
+      if (up.expired) throw uploadIdExpired();
       chargeToUploadOwner(ctx, up);
       ctx.state.publicUpload = up;
       await next();
@@ -163,9 +166,9 @@ export function filesRouter(deps: FilesRouterPorts, uploads: UploadListener) {
         tmpPath: ctx.state.upload.path,
         originalName: ctx.state.upload.originalName,
         beforeCommit: async (tx, fileId, size) => {
-          if (!(await consumeUploadId(tx, up.id, fileId, deps.now()))) {
-            throw new ApiError(410, 'upload_id_used', 'This upload id has already been used; fetch a new one.');
-          }
+          const consumed = await consumeUploadId(tx, up.id, fileId, deps.now());
+          if (consumed === 'used') throw uploadIdUsed();
+          if (consumed === 'expired') throw uploadIdExpired();
           // A shopper's upload must also fit the widget key's storage budget (docs/limits.md, "Widget budgets").
           if (up.widget_key_id) await reserveWidgetStorage(tx, up.account_id, up.widget_key_id, size);
         },

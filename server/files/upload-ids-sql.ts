@@ -44,11 +44,25 @@ export async function uploadIdById(
   return row;
 }
 
-/** Marks the id used; false when another request used it first (single use under concurrency). */
-export async function consumeUploadId(db: Queryable, id: string, fileId: string, now: Date): Promise<boolean> {
-  const rows = await db.query(
-    'UPDATE upload_ids SET used_at = $3, file_id = $2 WHERE id = $1 AND used_at IS NULL AND expires_at > $3 RETURNING id',
+/**
+ * Marks the id used: 'used' when another request used it first (single use under concurrency), 'expired' when its
+ * time ran out while this upload was received and read.
+ */
+export async function consumeUploadId(
+  db: Queryable,
+  id: string,
+  fileId: string,
+  now: Date,
+): Promise<'consumed' | 'used' | 'expired'> {
+  // The expiry never changes, so the statement's snapshot tells it truly; whether another request used the id
+  // first may be newer than the snapshot, so it is what is left when the id was neither consumed nor expired.
+  const [row] = await db.query<{ consumed: boolean; expired: boolean }>(
+    `WITH consumed AS (
+       UPDATE upload_ids SET used_at = $3, file_id = $2
+       WHERE id = $1 AND used_at IS NULL AND expires_at > $3 RETURNING id)
+     SELECT EXISTS (SELECT 1 FROM consumed) AS consumed, expires_at <= $3 AS expired FROM upload_ids WHERE id = $1`,
     [id, fileId, now],
   );
-  return rows.length === 1;
+  if (row?.consumed) return 'consumed';
+  return !row || row.expired ? 'expired' : 'used';
 }

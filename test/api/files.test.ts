@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { consumeUploadId } from '../../server/files/upload-ids-sql.ts';
 import { eventsForAccount } from '../../server/outbox/sql.ts';
 import { corpusPath } from '../helpers/corpus.ts';
 import { boxesObj } from '../helpers/meshes.ts';
@@ -181,8 +182,23 @@ test('public upload: single use, into the upload id account, CORS, unknown and e
 test('a broken public upload does not consume the upload id', async () => {
   const id = (await api.get('/v2/file/upload-id')).body.upload_id;
   const anonymous = server.client();
-  assert.equal((await anonymous.upload(`/v2/file/public/${id}`, model('broken', 'stl_truncated.stl'))).status, 422);
-  assert.equal((await anonymous.upload(`/v2/file/public/${id}`, model('stl', 'cube20_ascii.stl'))).status, 201);
+  const broken = await anonymous.upload(`/v2/file/public/${id}`, model('broken', 'stl_truncated.stl'));
+  assert.equal(broken.status, 422, JSON.stringify(broken.body));
+  const valid = await anonymous.upload(`/v2/file/public/${id}`, model('stl', 'cube20_ascii.stl'));
+  assert.equal(valid.status, 201, JSON.stringify(valid.body));
+});
+
+test('an upload id that runs out while its upload is read answers upload_id_expired, not upload_id_used', async () => {
+  // Checked again as the file is stored: an id used meanwhile by another request, and one whose time ran out while
+  // a long upload was received and read, are told apart (the shopper fetches a new id either way).
+  const consume = (id: string, at: Date) => consumeUploadId(server.deps.db, id, `file_${id}`, at);
+  const fresh = (await api.get('/v2/file/upload-id')).body;
+  const now = server.clock.now();
+  assert.equal(await consume(fresh.upload_id, now), 'consumed');
+  assert.equal(await consume(fresh.upload_id, now), 'used');
+  const late = (await api.get('/v2/file/upload-id')).body;
+  assert.equal(await consume(late.upload_id, new Date(Date.parse(late.expires_at) + 1)), 'expired');
+  assert.equal(await consume(late.upload_id, now), 'consumed', 'an expired check used nothing');
 });
 
 test('printability: default build volume, explicit volume, rotation about Z, warnings', async () => {
