@@ -275,3 +275,54 @@ test('a hostile parse is refused for the work it took, within its CPU budget; th
     await parser.close();
   }
 });
+
+test("a caller's own estimates waiting never refuse its next upload; its uploads waiting do", async () => {
+  // The first task of the caller holds its worker until let go, so the others wait behind it.
+  let letGo!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    letGo = resolve;
+  });
+  let held = false;
+  const parser = createModelParser({
+    sharedWorkers: 1,
+    queuePerCaller: 2,
+    maxParseMs: 10_000,
+    smallSliceMs: 1000,
+    smallLimits: SMALL_LANE_LIMITS,
+    maxHeapMb: 256,
+    stallMs: NO_STALL_MS,
+    hold: async () => {
+      if (held) return;
+      held = true;
+      await gate;
+    },
+  });
+  const cube = (name: string) => {
+    const sourcePath = join(dir, name);
+    writeFileSync(sourcePath, CUBE_OBJ);
+    const canonical = { obj: join(dir, `${name}.canonical.obj`), '3mf': join(dir, `${name}.canonical.3mf`) };
+    return { sourcePath, fileName: name, canonical };
+  };
+  // Estimates of meshes already stored (here none is: each one fails once it runs, which is not what is tested).
+  const estimate = () =>
+    parser
+      .features({ meshPath: join(dir, 'not-stored.obj'), placement: null, settings: {} as never }, 'tok:merchant')
+      .catch(() => 'measured');
+  try {
+    const estimates = [estimate(), estimate(), estimate()]; // one running (held), two waiting
+    const upload = parser.parse(cube('after-estimates.obj'), 'tok:merchant');
+    const uploads = [parser.parse(cube('second.obj'), 'tok:merchant')]; // now two uploads wait
+    const refused = await parser.parse(cube('third.obj'), 'tok:merchant').then(
+      () => assert.fail('a third upload waiting was not refused'),
+      (err: unknown) => err,
+    );
+    assert.ok(refused instanceof ApiError && refused.code === 'parse_queue_full', String(refused));
+    letGo();
+    assert.equal((await upload).measurements.triangles, 12, 'the upload behind three estimates is read');
+    assert.equal((await uploads[0]!).measurements.triangles, 12);
+    await Promise.all(estimates);
+  } finally {
+    letGo();
+    await parser.close();
+  }
+});

@@ -25,9 +25,9 @@ export class FairQueue<T extends Task> {
   private readonly callers = new Map<string, Caller<T>>();
   private clock = 0;
 
-  /** Tasks of this caller waiting (not running). */
-  waiting(caller: string): number {
-    return this.callers.get(caller)?.waiting.length ?? 0;
+  /** Tasks of this caller waiting (not running), those `counted` accepts only when given. */
+  waiting(caller: string, counted: (task: T) => boolean = () => true): number {
+    return this.callers.get(caller)?.waiting.filter(counted).length ?? 0;
   }
 
   /** The caller's running task, else its first waiting one. */

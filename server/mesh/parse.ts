@@ -161,6 +161,8 @@ class RecentSet {
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
+const isUpload = (task: ParseTask) => task.message.kind !== 'features';
+
 function queueFull(limit: number, retryAfter: number): ApiError {
   return new ApiError(
     503,
@@ -287,7 +289,9 @@ export function createModelParser(opts: ParserOptions): ModelParser {
       const budgetMs = parseBudgetMs(file.bytes, file.zip, opts.maxParseMs);
       const reads = await readsOf(job.sourcePath, file);
       const ahead = queue.first(caller); // its running parse, or the first one waiting for a worker
-      if (ahead && queue.waiting(caller) >= opts.queuePerCaller)
+      // Only uploads count toward the bound: the estimates of a caller's own quotes, still measured after a fast
+      // slice has finished, wait in its turn too but never refuse its next upload.
+      if (ahead && queue.waiting(caller, isUpload) >= opts.queuePerCaller)
         throw queueFull(opts.queuePerCaller, seconds(ahead.budgetMs));
       return enqueue<ParsedUpload>(caller, job, budgetMs, file.bytes, reads);
     },

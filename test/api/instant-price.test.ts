@@ -244,9 +244,11 @@ test('a prefetch makes way for a quote and is sliced afterwards', async () => {
     return rows.length ? rows : undefined;
   });
   const merchant = await api.uploadBytes('/v2/file', part(21), 'urgent.obj');
+  assert.equal(merchant.status, 201, JSON.stringify(merchant.body));
   const quote = await api.post(`/v2/file/quote/${merchant.body.file_id}/async`, {
     printer_config: { fill_density: 27 },
   });
+  assert.equal(quote.status, 202, JSON.stringify(quote.body));
   // A bound for a hang, as generous as this file's other waits for a slice: at load 22 (two CI runs side by side)
   // 1,200 polls ran out before the quote's slice was made.
   const done = await jobEnded(server, api, quote.body.job_id, 240_000)
