@@ -119,7 +119,7 @@ export function quotesRouter(deps: AccessPorts & QuotePorts) {
 
   router.get('/v2/quotes', allow(deps, API), async (ctx) => {
     const page = pageRequest(ctx);
-    ctx.type = 'json'; // the page comes as JSON text (history.ts), answered as an object's would be
+    ctx.type = 'json'; // the page comes as JSON bytes (history.ts), answered as an object's would be
     ctx.body = await historyPage(deps.db, ctx.state.auth.account.id, page, deps.now());
   });
 
