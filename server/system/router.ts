@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import Router from '@koa/router';
 import { type AccessPorts, ANYONE, allow } from '../accounts/access/index.ts';
+import { answerJson } from '../http/index.ts';
 import { sharedProbe } from './health-probe.ts';
 
 const require = createRequire(import.meta.url);
@@ -18,9 +19,10 @@ export function systemRouter(deps: AccessPorts, contract: () => Record<string, u
   const router = new Router();
   // The health checks of one second share one probe of the database (health-probe.ts says why that is enough).
   const databaseAnswers = sharedProbe(() => deps.db.query('SELECT 1'), deps.now);
+  const healthy = JSON.stringify({ status: 'ok', database: deps.db.kind });
   router.get('/healthz', allow(deps, ANYONE), async (ctx) => {
     await databaseAnswers();
-    ctx.body = { status: 'ok', database: deps.db.kind };
+    answerJson(ctx, healthy);
   });
   router.get('/v2/openapi.json', allow(deps, ANYONE, 'read', { crossOrigin: true }), (ctx) => {
     ctx.body = contract();

@@ -9,7 +9,7 @@ import { connect, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
 import { routerOf } from '../../server/app.ts';
 import type { Queryable } from '../../server/db/index.ts';
-import { pageResponse } from '../../server/http/index.ts';
+import { JSON_CONTENT_TYPE, pageResponse } from '../../server/http/index.ts';
 import { presentQuote } from '../../server/quotes/present.ts';
 import { QUOTE_RECORD_COLUMNS, type QuoteRecordRow } from '../../server/quotes/sql.ts';
 import { routeWork } from '../../server/route-front.ts';
@@ -159,6 +159,10 @@ test('/healthz: one database probe a second, shared by every check in it; a fail
   server.clock.advance(PROBE_FRESH_MS + 1);
   const later = await counting(10, async () => assert.deepEqual(await burst('/healthz'), Array(10).fill(200)));
   assert.deepEqual(later.statements, ['SELECT 1'], 'a second later, ten checks together send one probe');
+  // The answer, written out once, comes as an object's would.
+  const answer = await fetch(`${server.url}/healthz`);
+  assert.equal(answer.headers.get('content-type'), JSON_CONTENT_TYPE);
+  assert.equal(await answer.text(), JSON.stringify({ status: 'ok', database: server.deps.db.kind }));
 
   server.clock.advance(PROBE_FRESH_MS + 1);
   probeFails = true;
@@ -242,7 +246,7 @@ const historyStatements = (statements: string[]) => statements.filter((sql) => /
 async function historyText(token: string) {
   const res = await fetch(`${server.url}/v2/quotes?limit=20`, { headers: { authorization: `Bearer ${token}` } });
   assert.equal(res.status, 200);
-  assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
+  assert.equal(res.headers.get('content-type'), JSON_CONTENT_TYPE);
   return res.text();
 }
 
