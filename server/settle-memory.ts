@@ -12,8 +12,8 @@ export function settleMemoryAfterStart(afterMs = 10_000): void {
   const timer = setTimeout(() => {
     // V8 exposes gc() to contexts created after the flag is set; the process's own context stays without it.
     v8.setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    gc();
+    const gc = runInNewContext('gc') as (options: object) => void;
+    gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
   }, afterMs);
   timer.unref();
 }
