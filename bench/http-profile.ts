@@ -6,8 +6,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startMeasuredServer } from '../test/helpers/server-process.ts';
-import { load, unlimitedPlans } from './http.ts';
+import { type MeasuredServer, startMeasuredServer } from '../test/helpers/server-process.ts';
+import { growHistory, HISTORY_QUOTES, load, unlimitedPlans } from './http.ts';
 
 interface ProfileNode {
   id: number;
@@ -85,14 +85,22 @@ export function summarise(profile: CpuProfile, from: number, to: number, top = 2
   };
 }
 
-/** Profiles the server while it answers `route` under load; the profile is written when the server stops. */
-async function profileRoute(kind: 'pglite' | 'postgres', route: string) {
+/**
+ * Profiles the server while it answers `route` under load, after `prepare` (the data the route reads); the profile
+ * is written when the server stops.
+ */
+async function profileRoute(
+  kind: 'pglite' | 'postgres',
+  route: string,
+  prepare: (server: MeasuredServer) => Promise<void> = async () => {},
+) {
   const dir = mkdtempSync(path.join(tmpdir(), 'sq-profile-'));
-  const server = await startMeasuredServer(kind, { PLANS_FILE: unlimitedPlans() }, [
+  const server = await startMeasuredServer(kind, { PLANS_FILE: unlimitedPlans(), PREFETCH_MAX_SECONDS: '0' }, [
     '--cpu-prof',
     `--cpu-prof-dir=${dir}`,
   ]);
   try {
+    await prepare(server);
     await load(`${server.process.url}${route}`, server.api.token!, 3); // warm: compiled code, caches filled
     const from = microseconds();
     const measured = await load(`${server.process.url}${route}`, server.api.token!);
@@ -125,5 +133,10 @@ export async function benchHttpProfile() {
   ] as const) {
     out[`${route}, ${kind}`] = await profileRoute(kind, route);
   }
+  out[`/v2/quotes?limit=20 of ${HISTORY_QUOTES} quotes, postgres`] = await profileRoute(
+    'postgres',
+    '/v2/quotes?limit=20',
+    (server) => growHistory(server, HISTORY_QUOTES),
+  );
   return out;
 }

@@ -20,7 +20,7 @@ import { profilesRouter } from './profiles/index.ts';
 import { quoteRequestsRouter } from './quote-requests/index.ts';
 import { prefetchOnUpload, quotesRouter, signingRouter } from './quotes/index.ts';
 import { retentionRouter } from './retention/index.ts';
-import { putFronts, unmatchedFront } from './route-front.ts';
+import { putFronts, rememberStaticMatches, unmatchedFront } from './route-front.ts';
 import { setupRouter } from './setup/index.ts';
 import { operationsRouter, staticRouter, systemRouter } from './system/index.ts';
 import { analyticsRouter, usageRouter } from './usage/index.ts';
@@ -71,6 +71,7 @@ export function createApp(deps: Deps): Koa {
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   const router = createRouter(deps);
   putFronts(deps, router);
+  rememberStaticMatches(router);
   routers.set(app, router);
   app.use(
     requestEdge({

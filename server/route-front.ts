@@ -92,3 +92,28 @@ export function routeWork(router: Router<never>, method: string, path: string) {
   const front = layer && fronts.get(layer);
   return front ? { front: front.steps, own: layer.stack.length - 1 } : undefined;
 }
+
+/** The most request lines (method and path) whose match the router remembers. */
+const REMEMBERED_MATCHES = 1000;
+
+/**
+ * The router tests each request against every route's pattern (about eighty of them). The match of a path that
+ * names no parameter (/healthz, /v2/user, /v2/quotes) is remembered instead: the routes are all declared at
+ * start-up, so the same method and path always match the same. Paths with an id in them, and paths no route
+ * answers, are matched afresh, so that no caller can fill the memory with paths of their own making.
+ */
+export function rememberStaticMatches(router: Router<never>): void {
+  const match = router.match.bind(router);
+  const known = new Map<string, ReturnType<typeof match>>();
+  router.match = (path, method) => {
+    const line = `${method} ${path}`;
+    let found = known.get(line);
+    if (!found) {
+      found = match(path, method);
+      const fixed = found.route && found.path.every((layer) => layer.paramNames.length === 0);
+      if (fixed && known.size < REMEMBERED_MATCHES) known.set(line, found);
+    }
+    // The router keeps the lists on the request (ctx.matched) and may add to them: each request gets its own.
+    return { path: [...found.path], pathAndMethod: [...found.pathAndMethod], route: found.route };
+  };
+}

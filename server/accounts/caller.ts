@@ -48,39 +48,58 @@ export function addressKey(ip: string): string {
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-const memo = <T>(run: () => Promise<T>) => {
-  let value: Promise<T> | undefined;
-  return () => {
-    value ??= run();
-    return value;
-  };
-};
-
 /** What reading a request's credentials needs: the token cache, and the sessions' table and clock. */
 export type CredentialPorts = Pick<Deps, 'db' | 'now' | 'tokens'>;
 
-/** The request's credentials; nothing is looked up until a caller of token() or session() needs it. */
-export function credentialsOf(deps: CredentialPorts, ctx: Context): Credentials {
-  const header = ctx.get('authorization');
-  const raw = BEARER.exec(header)?.[1] ?? null;
-  return {
-    hasAuthorization: header !== '',
-    token: memo(async () => {
-      if (!raw) return null;
-      try {
-        return await deps.tokens.authenticate(raw);
-      } catch (err) {
-        if (err instanceof ApiError) return err;
-        throw err;
-      }
-    }),
-    session: memo(async () => {
-      const session = await findSession(deps.db, ctx.cookies.get(SESSION_COOKIE), deps.now());
-      const account = session ? await accountById(deps.db, session.account_id) : undefined;
-      return session && account ? { account, csrfToken: session.csrf_token } : null;
-    }),
-  };
+/**
+ * A request's credentials, each looked up once, when first asked for. A class, not closures: every request makes
+ * one, and its methods are made once for all of them.
+ */
+class RequestCredentials implements Credentials {
+  readonly hasAuthorization: boolean;
+  readonly #raw: string | null;
+  #token: Promise<TokenAuth | ApiError | null> | undefined;
+  #session: Promise<Session | null> | undefined;
+
+  constructor(
+    private readonly deps: CredentialPorts,
+    private readonly ctx: Context,
+  ) {
+    const header = ctx.get('authorization');
+    this.hasAuthorization = header !== '';
+    this.#raw = BEARER.exec(header)?.[1] ?? null;
+  }
+
+  token() {
+    this.#token ??= this.#readToken();
+    return this.#token;
+  }
+
+  session() {
+    this.#session ??= this.#readSession();
+    return this.#session;
+  }
+
+  async #readToken() {
+    if (!this.#raw) return null;
+    try {
+      return await this.deps.tokens.authenticate(this.#raw);
+    } catch (err) {
+      if (err instanceof ApiError) return err;
+      throw err;
+    }
+  }
+
+  async #readSession() {
+    const { db, now } = this.deps;
+    const session = await findSession(db, this.ctx.cookies.get(SESSION_COOKIE), now());
+    const account = session ? await accountById(db, session.account_id) : undefined;
+    return session && account ? { account, csrfToken: session.csrf_token } : null;
+  }
 }
+
+/** The request's credentials; nothing is looked up until a caller of token() or session() needs it. */
+export const credentialsOf = (deps: CredentialPorts, ctx: Context): Credentials => new RequestCredentials(deps, ctx);
 
 /** The 401 a request whose Authorization header is not a bearer token earns. */
 export const malformedAuthorization = () => unauthorized('The Authorization header must be "Bearer <token>".');

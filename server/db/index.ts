@@ -183,5 +183,5 @@ function createListeners(url: string) {
 
 // The folder's front door: what other folders use of it.
 export { migrate } from './migrate.ts';
-export { oncePerTurn, perTurn } from './per-turn.ts';
+export { perTurn } from './per-turn.ts';
 export { firstRow } from './rows.ts';

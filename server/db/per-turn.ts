@@ -6,10 +6,6 @@
 /** The most keys one statement asks about; more in one turn go in further statements. */
 const MAX_KEYS = 500;
 
-/**
- * `read(keys)` answers many keys in one statement; the function returned asks for one key and shares that
- * statement with every other key asked in the same turn. A key `read` leaves out answers `missing`.
- */
 type Waiter<V> = { resolve(v: V): void; reject(e: unknown): void };
 
 /**
@@ -52,10 +48,4 @@ export function perTurn<K, V>(read: (keys: K[]) => Promise<Map<K, V>>, missing: 
       if (waiters) waiters.push({ resolve, reject });
       else batch.set(key, [{ resolve, reject }]);
     });
-}
-
-/** One statement's worth of work (a liveness probe) shared by every caller in the same turn. */
-export function oncePerTurn<T>(run: () => Promise<T>): () => Promise<T> {
-  const shared = perTurn<0, T | undefined>(async () => new Map([[0, await run()]]), undefined);
-  return () => shared(0) as Promise<T>;
 }

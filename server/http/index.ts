@@ -14,10 +14,11 @@ export {
   unauthorized,
   ValidationError,
 } from './errors.ts';
+export { answerJson, JSON_CONTENT_TYPE } from './json-answer.ts';
 export { jsonBody } from './json-body.ts';
 export type { Logger } from './logging.ts';
 export { createLogger, routeTemplate } from './logging.ts';
-export { pageRequest, pageResponse } from './pagination.ts';
+export { type PageRequest, pageRequest, pageResponse } from './pagination.ts';
 export type { DateRange } from './query-params.ts';
 export { dateRange, daysOf, exportRange, intParam, oneOf } from './query-params.ts';
 export type { OnRequestEnd, RequestEnd } from './request-edge.ts';

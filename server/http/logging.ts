@@ -15,11 +15,22 @@ export interface Logger {
  * (pino flushes on exit); a process killed with SIGKILL loses at most the last LOG_FLUSH_MS of lines.
  */
 const LOG_FLUSH_MS = 200;
-const LOG_BATCH_BYTES = 4096;
+/** Each write hands a batch to a thread of libuv's pool, a cost per write: 12 KB is some sixty access log lines. */
+const LOG_BATCH_BYTES = 12_288;
 
 export function createLogger(level: LogLevel): Logger {
-  const stdout = pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS });
-  const out = pino({ level, base: { pid: process.pid }, messageKey: 'msg' }, stdout);
+  const stdout = pino.destination({
+    dest: 1,
+    sync: false,
+    minLength: LOG_BATCH_BYTES,
+    periodicFlush: LOG_FLUSH_MS,
+    contentMode: 'buffer',
+  });
+  // pino hands over each line as a string; gathered as strings, the batch was measured again, whole, for every line
+  // added to it (9–17 % of a health check's CPU under load). As bytes, a line joins it in constant time.
+  const bytes = stdout as unknown as { write(chunk: Buffer): boolean };
+  const lines = { write: (line: string) => bytes.write(Buffer.from(line)) };
+  const out = pino({ level, base: { pid: process.pid }, messageKey: 'msg' }, lines);
   return {
     info: (msg, extra) => out.info(extra ?? {}, msg),
     error: (msg, err) => out.error(err === undefined ? {} : { err }, msg),

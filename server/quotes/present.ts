@@ -27,9 +27,12 @@ function completedFields(result: NonNullable<QuoteRow['result']>, expiresAt: Dat
   return {
     ...result,
     minimum_unit_price: result.minimum_unit_price ?? result.price_breakdown?.minimum_unit_price ?? null,
-    expired: !!expiresAt && expiresAt <= now,
+    expired: quoteExpired(expiresAt, now),
   };
 }
+
+/** A completed quote's `expired`: the one field of its record that changes once it is completed. */
+export const quoteExpired = (expiresAt: Date | null, now: Date) => !!expiresAt && expiresAt <= now;
 
 /** A job as GET /v2/jobs answers it; `progress` is its step and time left (time-left.ts). */
 export function presentJob(row: QuoteRow, now: Date, progress: JobTimeLeft): ContractSchema<'Job'> {

@@ -4,13 +4,14 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { type AccessPorts, API, API_OR_WIDGET, allow } from '../accounts/access/index.ts';
 import type { AppState, Deps } from '../deps.ts';
-import { ApiError, jsonBody, notFound, pageRequest, pageResponse, routeParam } from '../http/index.ts';
+import { ApiError, answerJson, jsonBody, notFound, pageRequest, routeParam } from '../http/index.ts';
 import { idempotent } from '../idempotency/index.ts';
+import { historyPages } from './history.ts';
 import type { PresentedEstimate } from './model.ts';
 import { presentJob, presentQuote } from './present.ts';
 import { createQuote, type QuotePorts } from './service.ts';
 import { quoteForViewer } from './shopper-view.ts';
-import { listQuotes, type QuoteRow, quoteById, quoteForCaller, softDeleteQuote } from './sql.ts';
+import { type QuoteRow, quoteById, quoteForCaller, softDeleteQuote } from './sql.ts';
 import { jobProgress } from './time-left.ts';
 
 /** The longest a job read may be held with `Prefer: wait` (it answers as soon as the job finishes). */
@@ -63,6 +64,7 @@ function failure(row: QuoteRow): ApiError {
 export function quotesRouter(deps: AccessPorts & QuotePorts) {
   const router = new Router<AppState>();
   const once = idempotent(deps);
+  const historyPage = historyPages();
   /**
    * 202: the job to poll, with the instant estimate when it was made in time (estimateInTime), else null. A client
    * needs a prompt answer however loaded the host: measuring a large mesh waits its turn for the parse workers, and
@@ -117,12 +119,7 @@ export function quotesRouter(deps: AccessPorts & QuotePorts) {
 
   router.get('/v2/quotes', allow(deps, API), async (ctx) => {
     const page = pageRequest(ctx);
-    const { rows, total } = await listQuotes(deps.db, ctx.state.auth.account.id, page.limit, page.offset);
-    ctx.body = pageResponse(
-      rows.map((r) => presentQuote(r, deps.now())),
-      page,
-      total,
-    );
+    answerJson(ctx, await historyPage(deps.db, ctx.state.auth.account.id, page, deps.now()));
   });
 
   router.get('/v2/quotes/:quote_id', allow(deps, API_OR_WIDGET), async (ctx) => {

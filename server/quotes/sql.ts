@@ -184,7 +184,7 @@ export async function quoteStatus(db: Queryable, id: string): Promise<QuoteStatu
   return row?.status;
 }
 
-/** The columns a quote's API record is made of (presentQuote): the history page reads only these. */
+/** The columns a quote's API record is made of (presentQuote). */
 export const QUOTE_RECORD_COLUMNS = [
   'id',
   'status',
@@ -199,26 +199,39 @@ export const QUOTE_RECORD_COLUMNS = [
 ] as const satisfies readonly (keyof QuoteRow)[];
 export type QuoteRecordRow = Pick<QuoteRow, (typeof QUOTE_RECORD_COLUMNS)[number]>;
 
+/** A history row: its record's columns but the completed quote's result, read only when it is not presented yet. */
+export type HistoryRow = Omit<QuoteRecordRow, 'result'>;
+const HISTORY_COLUMNS = QUOTE_RECORD_COLUMNS.filter((c) => c !== 'result').join(', ');
+
 /**
  * A page of history and the history's length in one statement (one round trip): the count's row is joined to the
- * page, so a page past the end still brings the count, on a row whose quote columns are null. Only the columns the
- * API record shows are read: a quote's resolved settings and estimate features are most of its row's bytes.
+ * page, so a page past the end still brings the count, on a row whose quote columns are null. The results of
+ * completed quotes stay out (quoteResults reads those a page needs): with a quote's resolved settings, each is
+ * kilobytes of JSON, stored compressed, that the page's record of a quote presented before does not need again.
  */
 export async function listQuotes(db: Queryable, accountId: string, limit: number, offset: number) {
-  const columns = QUOTE_RECORD_COLUMNS.join(', ');
-  const rows = await db.query<QuoteRecordRow & { total__: number }>(
+  const rows = await db.query<HistoryRow & { total__: number }>(
     `SELECT c.total__, q.* FROM
        (SELECT count(*)::int AS total__ FROM quotes WHERE account_id = $1 AND deleted_at IS NULL) c
        LEFT JOIN (
-         SELECT ${columns} FROM quotes WHERE account_id = $1 AND deleted_at IS NULL
+         SELECT ${HISTORY_COLUMNS} FROM quotes WHERE account_id = $1 AND deleted_at IS NULL
          ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3
        ) q ON true
      ORDER BY q.created_at DESC, q.id DESC`,
     [accountId, limit, offset],
   );
   const total = firstRow(rows).total__;
-  const page = rows.filter((r) => r.id !== null).map(({ total__: _, ...quote }) => quote as QuoteRecordRow);
+  const page = rows.filter((r) => r.id !== null).map(({ total__: _, ...quote }) => quote as HistoryRow);
   return { rows: page, total };
+}
+
+/** The stored results of an account's quotes `ids`, by quote id. */
+export async function quoteResults(db: Queryable, accountId: string, ids: string[]) {
+  const rows = await db.query<Pick<QuoteRow, 'id' | 'result'>>(
+    'SELECT id, result FROM quotes WHERE account_id = $1 AND id = ANY($2::text[])',
+    [accountId, ids],
+  );
+  return new Map(rows.map((r) => [r.id, r.result]));
 }
 
 /** History delete: the quote leaves history, but still counts toward usage and analytics (it happened). */

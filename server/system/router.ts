@@ -4,7 +4,8 @@ import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import Router from '@koa/router';
 import { type AccessPorts, ANYONE, allow } from '../accounts/access/index.ts';
-import { oncePerTurn } from '../db/index.ts';
+import { answerJson } from '../http/index.ts';
+import { sharedProbe } from './health-probe.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -16,11 +17,12 @@ const DOCS_HTML = `<!doctype html>
 /** `contract`: the assembled OpenAPI document (server/contract.ts), served as it is. */
 export function systemRouter(deps: AccessPorts, contract: () => Record<string, unknown>) {
   const router = new Router();
-  // The health checks that arrive together share one probe of the database, sent after they all arrived.
-  const databaseAnswers = oncePerTurn(() => deps.db.query('SELECT 1'));
+  // The health checks of one second share one probe of the database (health-probe.ts says why that is enough).
+  const databaseAnswers = sharedProbe(() => deps.db.query('SELECT 1'), deps.now);
+  const healthy = JSON.stringify({ status: 'ok', database: deps.db.kind });
   router.get('/healthz', allow(deps, ANYONE), async (ctx) => {
     await databaseAnswers();
-    ctx.body = { status: 'ok', database: deps.db.kind };
+    answerJson(ctx, healthy);
   });
   router.get('/v2/openapi.json', allow(deps, ANYONE, 'read', { crossOrigin: true }), (ctx) => {
     ctx.body = contract();

@@ -20,6 +20,8 @@ export interface MeasuredServer {
   /** Resident memory now, and at its peak since start or the last resetPeak(), in bytes. */
   rss(): { current: number; peak: number };
   resetPeak(): void;
+  /** On PostgreSQL, a connection of another process to the server's database; PGlite is the server's alone. */
+  sideDb?: () => Promise<Db>;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function startMeasuredServer(
     },
     // Writing 5 to clear_refs resets the process's peak RSS (VmHWM) to its current RSS.
     resetPeak: () => writeFileSync(`/proc/${child.child.pid}/clear_refs`, '5'),
+    ...(kind === 'postgres' ? { sideDb: () => db.open() } : {}),
     async stop() {
       await child.kill();
       await db.drop();
