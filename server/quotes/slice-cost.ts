@@ -68,9 +68,9 @@ async function speeds(deps: Pick<Deps, 'db' | 'now'>): Promise<Speeds> {
 
 /**
  * The threads PrusaSlicer keeps busy at once on average over a slice, as far as there are cores for them: its
- * stages run in parallel, its G-code export mostly does not. Measured with PrusaSlicer 2.9 on 3DBenchy (2 cores).
+ * stages run in parallel, its G-code export mostly does not (1.57 of 2 on the reference machine, docs/limits.md).
  */
-const SLICER_PARALLELISM = 1.5;
+const SLICER_PARALLELISM = 1.57;
 /** A host's wall seconds per predicted second are held within these: a run of odd slices cannot swing it further. */
 const WALL_PER_PREDICTED_BOUNDS = [0.2, 5] as const;
 
