@@ -99,6 +99,7 @@ export {
   purgeSlicerUsage,
   slicerSecondsUsed,
   slicerSpeed,
+  slicerWallRatio,
 } from './slicer-time.ts';
 export type { WidgetQuoteCaller } from './widget-budget.ts';
 export {

@@ -1,8 +1,9 @@
 // Slicer time as a budget (docs/limits.md, "Slicer time"). Every slice that ran is recorded with the CPU seconds
 // the slicer used (the work, which the host's load does not change) and the caller it is charged to, whatever its
 // outcome: a failed or timed-out slice cost the server as much as a good one, and whoever asked for it pays. A
-// caller's hourly budget is counted from these rows (so it holds across worker processes), and the ratio of used to
-// predicted seconds tells how fast this server's processors slice.
+// caller's hourly budget is counted from these rows (so it holds across worker processes), the ratio of used to
+// predicted seconds tells how fast this server's processors slice, and the slices' clock times on a host how long a
+// shopper waits there for one.
 import type { Queryable } from '../db/index.ts';
 import { ApiError } from '../http/index.ts';
 
@@ -17,14 +18,17 @@ export interface SlicerCharge {
   seconds: number;
   /** What the cost model predicted on the reference machine; null when unknown. */
   reference_s: number | null;
+  /** The slice's clock time, start to G-code read, on the host named; null when not measured. */
+  wall_s?: number | null;
+  host?: string | null;
   at: Date;
 }
 
 export async function chargeSlicerTime(db: Queryable, c: SlicerCharge): Promise<void> {
   await db.query(
-    `INSERT INTO slicer_usage (account_id, caller, kind, outcome, seconds, reference_s, at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [c.account_id, c.caller, c.kind, c.outcome, c.seconds, c.reference_s, c.at],
+    `INSERT INTO slicer_usage (account_id, caller, kind, outcome, seconds, reference_s, wall_s, host, at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [c.account_id, c.caller, c.kind, c.outcome, c.seconds, c.reference_s, c.wall_s ?? null, c.host ?? null, c.at],
   );
 }
 
@@ -73,6 +77,25 @@ export async function slicerSpeed(db: Queryable): Promise<number> {
   );
   if (!row?.real || !row.predicted) return 1;
   return Math.min(4, Math.max(0.5, row.real / row.predicted));
+}
+
+/** The slices a host's wall ratio is the median of: a few, so that a change of load shows within a minute or two. */
+const WALL_RATIO_SLICES = 9;
+
+/**
+ * How many clock seconds a reference second of the cost model takes on this host, or null before its first slice:
+ * the median over its last few good slices of wall over reference seconds. Wall, not CPU: it is what a shopper
+ * waits, and it holds what the CPU speed leaves out, the cores PrusaSlicer keeps busy at once and the host's load
+ * (a median, so one slice stalled by a burst of other work, or sped up by an idle moment, does not move it).
+ */
+export async function slicerWallRatio(db: Queryable, host: string): Promise<number | null> {
+  const [row] = await db.query<{ ratio: number | null }>(
+    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY wall_s::float8 / reference_s)::float8 AS ratio FROM (
+       SELECT wall_s, reference_s FROM slicer_usage
+       WHERE outcome = 'ok' AND wall_s > 0 AND reference_s >= 1 AND host = $1 ORDER BY id DESC LIMIT $2) recent`,
+    [host, WALL_RATIO_SLICES],
+  );
+  return row?.ratio ?? null;
 }
 
 /** Usage rows older than a day are no longer read: the budget looks back an hour, fair shares 15 minutes. */

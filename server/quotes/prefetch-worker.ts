@@ -5,6 +5,7 @@ import type { Deps } from '../deps.ts';
 import { PoolClosedError, PoolFullError } from '../slicer/index.ts';
 import { deletePrefetch, type PrefetchRow, releasePrefetch, renewPrefetch } from './prefetch-sql.ts';
 import type { WorkerContext } from './quote-worker.ts';
+import { expectedWallSeconds } from './slice-cost.ts';
 import { PrefetchPreemptedError } from './slice-step.ts';
 import { sliceExpectation } from './time-left.ts';
 
@@ -28,7 +29,8 @@ export function prefetchWorker(
     prefetching.set(p.slicing_key, ctrl);
     deps.metrics.prefetchesRunning.inc();
     // A shopper's quote may wait for this slice: it is told when the slice is expected to end (time-left.ts).
-    const expectation = sliceExpectation(p.predicted_s, () => deps.now().getTime());
+    const file = await fileOf(p.file_id);
+    const expectation = sliceExpectation(await expectedWallSeconds(deps, { ...p, file }), () => deps.now().getTime());
     const beat = setInterval(
       async () => {
         const held = await renewPrefetch(
@@ -48,7 +50,7 @@ export function prefetchWorker(
       const outcome = await slice(
         {
           ...p,
-          file: await fileOf(p.file_id),
+          file,
           backlog: 0,
           charge: { account_id: p.account_id, caller: p.caller ?? `acct:${p.account_id}`, kind: 'prefetch' },
         },

@@ -15,6 +15,7 @@ import {
   SliceTimeoutError,
 } from '../slicer/index.ts';
 import { buildResult, failJob, finishQuote, jobStatusChanged, LeaseLostError } from './finish.ts';
+import { expectedWallSeconds } from './slice-cost.ts';
 import type { SliceStep } from './slice-step.ts';
 import { handBackOutgrown, type QuoteRow, renewLease } from './sql.ts';
 import { sliceExpectation } from './time-left.ts';
@@ -54,13 +55,13 @@ function describeFailure(err: unknown): JobError {
 export function quoteWorker(deps: QuoteWorkerPorts, { owner, leaseMs, slice, fileOf }: WorkerContext) {
   /**
    * Keeps the lease alive and reports progress: the slicer's own stage and percentage, and when the slice is
-   * expected to end (the cost model's prediction, docs/limits.md, refined by when the slicer reached its stages:
-   * time-left.ts). Aborts the slice if another worker took the
-   * job over, or the quote ended meanwhile (its file deleted or rescaled, the shopper asked for another).
+   * expected to end (its predicted cost in this host's clock seconds, slice-cost.ts, re-estimated as the slicer
+   * reaches its stages: time-left.ts). Aborts the slice if another worker took the job over, or the quote ended
+   * meanwhile (its file deleted or rescaled, the shopper asked for another).
    */
-  function heartbeat(job: QuoteRow, ctrl: AbortController) {
+  function heartbeat(job: QuoteRow, expectedS: number | null, ctrl: AbortController) {
     const started = deps.now().getTime();
-    const expectation = sliceExpectation(job.predicted_s, () => deps.now().getTime());
+    const expectation = sliceExpectation(expectedS, () => deps.now().getTime());
     let reported: SliceProgress | null = null;
     const beat = setInterval(
       async () => {
@@ -98,14 +99,15 @@ export function quoteWorker(deps: QuoteWorkerPorts, { owner, leaseMs, slice, fil
       );
     }
     const ctrl = new AbortController();
-    const { beat, onProgress } = heartbeat(job, ctrl);
+    const file = await fileOf(job.file_id);
+    const { beat, onProgress } = heartbeat(job, await expectedWallSeconds(deps, { ...job, file }), ctrl);
     try {
       const outcome = await slice(
         {
           ...job,
           slicing_key: job.slicing_key!,
           resolved: job.resolved!,
-          file: await fileOf(job.file_id),
+          file,
           backlog: job.backlog ?? 0,
           lane: job.lane,
           charge: { account_id: job.account_id, caller: job.caller ?? `acct:${job.account_id}`, kind: 'quote' },

@@ -2,14 +2,18 @@
 // (server/slicer/cost.ts) for the file as placed and the quote's settings, times how fast this server's recent
 // slices were. All in CPU seconds, the slicer's work, so the host's load changes none of it. It decides whether a
 // shopper's part may be sliced at all, how much CPU time its slice may use, whether it may take a worker's last
-// free slot, and whether an upload is pre-sliced.
+// free slot, and whether an upload is pre-sliced. What a shopper waits is another measure, the clock's: the same
+// prediction in this host's wall seconds (wallPerPredictedSecond) is where the time left starts from.
+import { availableParallelism } from 'node:os';
 import type { ResolvedSettings } from '../../shared/settings.ts';
 import type { Deps } from '../deps.ts';
 import type { FileRow } from '../files/index.ts';
 import { ApiError } from '../http/index.ts';
-import { slicerSpeed } from '../limits/index.ts';
+import { slicerSpeed, slicerWallRatio } from '../limits/index.ts';
 import { type Placement, scaledMeasurements } from '../placement/index.ts';
 import { costInputsOf, referenceSeconds } from '../slicer/index.ts';
+import { HOST } from '../storage/index.ts';
+import type { StoredResolution } from './model.ts';
 
 export interface SliceCost {
   /** CPU seconds on the reference machine the model was fitted on. */
@@ -37,20 +41,72 @@ const MIN_TIMEOUT_MS = 60_000;
 const TIMEOUT_FACTOR = 8;
 
 /**
- * How long a speed read from the database is reused. Short: a new server learns its speed from its first slices,
- * and a speed read before them (none known: 1) must not stand for a minute of predictions and times left.
+ * How long speeds read from the database are reused. Short: a new server learns its speeds from its first slices,
+ * and a speed read before them (none known) must not stand for a minute of predictions and times left.
  */
 export const SPEED_TTL_MS = 5_000;
-/** The speed read last from each database (one per server; tests run several servers in one process). */
-const speeds = new WeakMap<object, { at: number; value: number }>();
 
-async function speed(deps: Pick<Deps, 'db' | 'now'>): Promise<number> {
+/** This server's CPU seconds, and this host's clock seconds (null before its first slice), per reference second. */
+interface Speeds {
+  cpu: number;
+  wall: number | null;
+}
+
+/** The speeds read last from each database (one per server; tests run several servers in one process). */
+const learnt = new WeakMap<object, { at: number; value: Speeds }>();
+
+async function speeds(deps: Pick<Deps, 'db' | 'now'>): Promise<Speeds> {
   const now = deps.now().getTime();
-  const known = speeds.get(deps.db);
+  const known = learnt.get(deps.db);
   if (known && now - known.at <= SPEED_TTL_MS) return known.value;
-  const value = await slicerSpeed(deps.db).catch(() => 1);
-  speeds.set(deps.db, { at: now, value });
+  const cpu = await slicerSpeed(deps.db).catch(() => 1);
+  const wall = await slicerWallRatio(deps.db, HOST).catch(() => null);
+  const value = { cpu, wall };
+  learnt.set(deps.db, { at: now, value });
   return value;
+}
+
+/**
+ * The threads PrusaSlicer keeps busy at once on average over a slice, as far as there are cores for them: its
+ * stages run in parallel, its G-code export mostly does not (1.57 of 2 on the reference machine, docs/limits.md).
+ */
+const SLICER_PARALLELISM = 1.57;
+/** A host's wall seconds per predicted second are held within these: a run of odd slices cannot swing it further. */
+const WALL_PER_PREDICTED_BOUNDS = [0.2, 5] as const;
+
+/**
+ * How many clock seconds a predicted (CPU) second of slicing takes on this host: its recent slices' wall seconds
+ * per reference second against the CPU speed predictions are made with. Before its first slice, the prediction's
+ * CPU time shared over the threads PrusaSlicer keeps busy, as far as the host has cores for them.
+ */
+export async function wallPerPredictedSecond(deps: Pick<Deps, 'db' | 'now'>): Promise<number> {
+  const { cpu, wall } = await speeds(deps);
+  if (wall === null) return 1 / Math.min(availableParallelism(), SLICER_PARALLELISM);
+  const [least, most] = WALL_PER_PREDICTED_BOUNDS;
+  return Math.min(most, Math.max(least, wall / cpu));
+}
+
+/**
+ * The clock seconds a slice about to start is expected to take on this host, or null when its cost is unknown. Its
+ * cost is predicted again rather than read off its row: a prefetch planned before a new server's first slice was
+ * predicted at the reference speed, and the speeds learnt since say better.
+ */
+export async function expectedWallSeconds(
+  deps: Pick<Deps, 'db' | 'now'>,
+  target: { file: FileRow | undefined; resolved: StoredResolution | null; predicted_s: number | null },
+): Promise<number | null> {
+  const predicted = (await predictedAgain(deps, target)) ?? target.predicted_s;
+  return predicted === null ? null : tenths(predicted * (await wallPerPredictedSecond(deps)));
+}
+
+/** The slice's cost predicted at the speed known now; null without the file or its placement. */
+async function predictedAgain(
+  deps: Pick<Deps, 'db' | 'now'>,
+  { file, resolved }: { file: FileRow | undefined; resolved: StoredResolution | null },
+): Promise<number | null> {
+  const placement = resolved?.placement?.placement;
+  if (!file || !placement) return null;
+  return (await sliceCost(deps, file, placement, resolved.settings)).predicted_s;
 }
 
 const tenths = (s: number) => Math.round(s * 10) / 10;
@@ -68,7 +124,7 @@ export async function sliceCost(
   settings: ResolvedSettings,
 ): Promise<SliceCost> {
   const reference = referenceCost(file, placement, settings);
-  return { reference_s: reference, predicted_s: tenths(reference * (await speed(deps))) };
+  return { reference_s: reference, predicted_s: tenths(reference * (await speeds(deps)).cpu) };
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   SliceFailedError,
   SliceTimeoutError,
 } from '../slicer/index.ts';
+import { HOST } from '../storage/index.ts';
 import type { StoredResolution } from './model.ts';
 import {
   isShortSlice,
@@ -64,6 +65,7 @@ export function sliceStep(deps: SliceStepPorts, pool: SlicePool): SliceStep {
     signal: AbortSignal,
     onProgress?: (progress: SliceProgress) => void,
   ): Promise<SliceDone> {
+    const startedAt = deps.now().getTime();
     const hit = await sliceByKey(deps.db, target.slicing_key);
     if (hit) return { stats: hit.stats, slice: hit, cached: true };
     await deps.storage.ensureLocal(target.file_id).catch((err: NodeJS.ErrnoException) => {
@@ -82,7 +84,8 @@ export function sliceStep(deps: SliceStepPorts, pool: SlicePool): SliceStep {
       cpuMs = ms;
     };
     const seconds = () => (cpuMs ?? performance.now() - started) / 1000;
-    const charge = (outcome: SliceOutcome | null) => chargeFor(target, outcome, seconds());
+    const charge = (outcome: SliceOutcome | null) =>
+      chargeFor(target, outcome, seconds(), (deps.now().getTime() - startedAt) / 1000);
     let out: Awaited<ReturnType<SlicePool['slice']>>;
     try {
       out = await timedSlice(() =>
@@ -121,9 +124,10 @@ export function sliceStep(deps: SliceStepPorts, pool: SlicePool): SliceStep {
   /**
    * Charges the slicer's CPU seconds to the caller, whatever the outcome: the work it cost, which the host's load
    * does not change. Not a prefetch stopped to make way for a quote, nor a slice stopped by this process shutting
-   * down (neither is the caller's doing).
+   * down (neither is the caller's doing). Its clock time on this host is kept beside them: what the next shopper
+   * here is told to wait is learnt from it (slice-cost.ts, wallPerPredictedSecond).
    */
-  async function chargeFor(target: SliceTarget, outcome: SliceOutcome | null, seconds: number) {
+  async function chargeFor(target: SliceTarget, outcome: SliceOutcome | null, seconds: number, wallS: number) {
     if (outcome === null || seconds <= 0) return;
     const { placement, settings } = target.resolved;
     const reference =
@@ -133,6 +137,8 @@ export function sliceStep(deps: SliceStepPorts, pool: SlicePool): SliceStep {
       outcome,
       seconds: Math.round(seconds * 100) / 100,
       reference_s: outcome === 'ok' ? reference : null,
+      wall_s: wallS > 0 ? Math.round(wallS * 100) / 100 : null,
+      host: HOST,
       at: deps.now(),
     }).catch((err) => deps.log.error('jobs: could not record slicer time', err));
   }

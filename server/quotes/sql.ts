@@ -414,12 +414,18 @@ export async function leaseHolders(db: Queryable): Promise<string[]> {
 }
 
 /**
+ * What a job handed back keeps of its attempt: nothing of when it was expected to end. It waits for a worker, and
+ * its time left is unknown until the next attempt's first heartbeat (docs/instant-price.md), not a last second.
+ */
+const FORGET_EXPECTED_END = 'expected_done_at = NULL, slower_than_predicted = false';
+
+/**
  * A dead owner's leases end now, its quotes' progress back to 0: its slices died with it, and the job waits to
  * be claimed again (the killed attempt still counts, as a crash may be the file's doing).
  */
 export async function releaseDeadOwner(db: Queryable, owner: string): Promise<number> {
   const quotes = await db.query(
-    `UPDATE quotes SET lease_expires_at = now() - interval '1 millisecond', progress = 0
+    `UPDATE quotes SET lease_expires_at = now() - interval '1 millisecond', progress = 0, ${FORGET_EXPECTED_END}
      WHERE lease_owner = $1 AND status = 'processing' RETURNING id`,
     [owner],
   );
@@ -436,7 +442,7 @@ export async function releaseDeadOwner(db: Queryable, owner: string): Promise<nu
 export async function handBackOutgrown(db: Queryable, id: string, owner: string): Promise<boolean> {
   const rows = await db.query(
     `UPDATE quotes SET lease_expires_at = now() - interval '1 millisecond', attempts = greatest(attempts - 1, 0),
-       short_lane_outgrown = true
+       short_lane_outgrown = true, ${FORGET_EXPECTED_END}
      WHERE id = $1 AND lease_owner = $2 AND status = 'processing' RETURNING id`,
     [id, owner],
   );
@@ -445,7 +451,8 @@ export async function handBackOutgrown(db: Queryable, id: string, owner: string)
 
 export async function releaseLeases(db: Queryable, owner: string): Promise<number> {
   const rows = await db.query(
-    `UPDATE quotes SET lease_expires_at = now() - interval '1 millisecond', attempts = greatest(attempts - 1, 0)
+    `UPDATE quotes SET lease_expires_at = now() - interval '1 millisecond', attempts = greatest(attempts - 1, 0),
+       ${FORGET_EXPECTED_END}
      WHERE lease_owner = $1 AND status = 'processing' RETURNING id`,
     [owner],
   );

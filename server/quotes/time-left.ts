@@ -1,9 +1,11 @@
 // What a waiting shopper is told (docs/instant-price.md, "Progress a shopper believes"): the step the quote is at,
 // in plain words rather than the slicer's own stages, and the seconds left, from the predicted slice costs of the
-// quote and of the work ahead of it (server/quotes/slice-cost.ts), updated as the slicer reports its stages, with
-// the reason when the time left is longer than the quote's own prediction (so that a client may say why it grew).
+// quote and of the work ahead of it in this host's clock seconds (server/quotes/slice-cost.ts), re-estimated as the
+// slicer reports its stages, with the reason when the time left is longer than the quote's own prediction (so that a
+// client may say why it grew).
 import type { Deps } from '../deps.ts';
 import type { SliceProgress } from '../slicer/index.ts';
+import { wallPerPredictedSecond } from './slice-cost.ts';
 import type { QuoteRow } from './sql.ts';
 
 /** Where a quote is, as a shopper would say it. */
@@ -46,10 +48,12 @@ export interface JobTimeLeft {
  * slicer's slots, then its own predicted slice. Null when nothing is known of its cost.
  */
 async function queuedTimeLeft(
-  deps: Pick<Deps, 'db' | 'config'>,
+  deps: Pick<Deps, 'db' | 'config' | 'now'>,
   row: QuoteRow,
   now: Date,
 ): Promise<Omit<JobTimeLeft, 'step'>> {
+  // Predictions are CPU seconds; a shopper waits clock seconds, as many per predicted one as this host's slices took.
+  const wallPerPredicted = await wallPerPredictedSecond(deps);
   const [r] = await deps.db.query<{
     same_ms: number | null;
     running_ms: number;
@@ -64,7 +68,7 @@ async function queuedTimeLeft(
             AND o.expected_done_at IS NOT NULL
           UNION ALL
           SELECT extract(epoch FROM (coalesce(p.expected_done_at,
-                   p.started_at + make_interval(secs => coalesce(p.predicted_s, 0)::float8)) - $3::timestamptz)) * 1000
+                   p.started_at + make_interval(secs => coalesce(p.predicted_s, 0)::float8 * $6)) - $3::timestamptz)) * 1000
           FROM prefetches p
           WHERE p.slicing_key = $1 AND p.lease_expires_at >= now() AND p.started_at IS NOT NULL) same)::float8
          AS same_ms,
@@ -75,7 +79,7 @@ async function queuedTimeLeft(
         WHERE w.status = 'queued' AND w.id <> $2 AND (w.priority, w.created_at) < ($4, $5))::float8 AS ahead_s,
        (SELECT count(*) FROM quotes w
         WHERE w.status = 'queued' AND w.id <> $2 AND (w.priority, w.created_at) < ($4, $5))::int AS ahead`,
-    [row.slicing_key, row.id, now, row.priority, row.created_at],
+    [row.slicing_key, row.id, now, row.priority, row.created_at, wallPerPredicted],
   );
   const none = { expected_remaining_seconds: null, expected_remaining_reason: null, slices_ahead: null };
   if (!r) return none;
@@ -89,12 +93,16 @@ async function queuedTimeLeft(
     slices_ahead: waiting ? r.ahead + r.running : 0,
   };
   if (row.predicted_s === null) return { ...ahead, expected_remaining_seconds: null };
-  const waitMs = waiting ? (r.running_ms + r.ahead_s * 1000) / slots : 0;
-  return { ...ahead, expected_remaining_seconds: seconds(waitMs + row.predicted_s * 1000) };
+  const waitMs = waiting ? (r.running_ms + r.ahead_s * wallPerPredicted * 1000) / slots : 0;
+  return { ...ahead, expected_remaining_seconds: seconds(waitMs + row.predicted_s * wallPerPredicted * 1000) };
 }
 
 /** The step and the seconds left of an unfinished quote, with their reason (all null once it has finished). */
-export async function jobProgress(deps: Pick<Deps, 'db' | 'config'>, row: QuoteRow, now: Date): Promise<JobTimeLeft> {
+export async function jobProgress(
+  deps: Pick<Deps, 'db' | 'config' | 'now'>,
+  row: QuoteRow,
+  now: Date,
+): Promise<JobTimeLeft> {
   const step = stepOf(row);
   if (row.status === 'processing')
     return {
@@ -108,43 +116,59 @@ export async function jobProgress(deps: Pick<Deps, 'db' | 'config'>, row: QuoteR
 }
 
 /**
- * The share of a slice's time already spent when PrusaSlicer reaches each stage, measured on 3DBenchy (a loaded
- * 2-core machine, 56 s: mesh read at 8 %, perimeters 11 %, infill 37 %, skirt and G-code export 65 %; the export
- * takes the last third). Its own percentages are not times: it says 70 for infill and 90 for the export.
+ * The share of a slice's clock time already spent when PrusaSlicer reaches each stage: 2.9's, measured on 3DBenchy
+ * at its default, full-infill, fine and draft settings (medians; a stage moved by up to 0.1 between them), then
+ * 2.5's for a server left on it. 2.9 reports its last stages at one moment, about 71 % of the way, and spends the
+ * rest exporting the G-code; their names must not be read as earlier ones' ("Calculating overhanging perimeters"
+ * is not "Generating perimeters", "Making infill" comes long after "Preparing infill"). Its own percentages are not
+ * times: it says 45 for "Making infill" and 90 for the export.
  */
 const STAGE_SHARES: [RegExp, number][] = [
-  [/processing triangulated/i, 0.08],
-  [/perimeters/i, 0.11],
+  [/processing triangulated/i, 0.06],
+  [/generating perimeters/i, 0.14],
+  [/preparing infill/i, 0.26],
+  [/making infill/i, 0.61],
+  [/searching support spots/i, 0.69],
+  [/supports needed|overhanging perimeters|skirt|brim|export/i, 0.71],
+  // PrusaSlicer 2.5: "Infilling layers", "Generating support material".
   [/infill/i, 0.37],
   [/support/i, 0.5],
-  [/skirt|brim/i, 0.65],
-  [/export/i, 0.66],
 ];
 
 /**
- * How long a slice is expected to take in all, in ms: the prediction at first, then, as PrusaSlicer reports its
- * stages, more and more what the time the stage was reached says (a stage reached at 10 s that is 37 % of the way
- * means about 27 s), weighed by how far along the stage is.
+ * Until this share of a slice has gone by, the pace its stages show is trusted in proportion: the first stages
+ * come after the slicer's start-up and say little of the rest, a stage a third of the way through says it well.
  */
-export function expectedSliceMs(predictedMs: number, stage: string | null, stageReachedMs: number): number {
+const PACE_TRUSTED_SHARE = 0.3;
+
+/**
+ * How long a slice is expected to take in all, in ms: its expected length at first, then re-estimated at each stage
+ * PrusaSlicer reports from when it was reached and the stage's share. The stage gives the slice's pace against
+ * that expectation (infill, 37 % of the way, reached at 2 s of an expected 10 means a 5.4 s slice), and what is left
+ * of it takes that pace too, so a slice ahead of or behind its expectation is expected to stay so rather than to
+ * make it up.
+ */
+export function expectedSliceMs(expectedMs: number, stage: string | null, stageReachedMs: number): number {
   const share = stage ? STAGE_SHARES.find(([re]) => re.test(stage))?.[1] : undefined;
-  if (!share || stageReachedMs <= 0) return predictedMs;
-  const byStage = stageReachedMs / share;
-  return share * byStage + (1 - share) * predictedMs;
+  if (!share || stageReachedMs <= 0) return expectedMs;
+  const pace = stageReachedMs / (share * expectedMs);
+  const trusted = 1 + Math.min(1, share / PACE_TRUSTED_SHARE) * (pace - 1);
+  return stageReachedMs + (1 - share) * expectedMs * trusted;
 }
 
 /** A slice whose expected length exceeds its prediction by more than this share (and a second) is slower. */
 const SLOWER_SHARE = 0.1;
 
 /**
- * Follows one running slice (a quote's or a prefetch's) on the server's clock `now` (ms): the length it is expected
- * to have, and when it is expected to end. A slice that reaches its expected end is slow rather than nearly done: it
- * is given half the time it has taken more, and that end holds until it is reached (so the time left counts down to
- * it rather than creeping up at every heartbeat), not a last second that never ends.
+ * Follows one running slice (a quote's or a prefetch's) on the server's clock `now` (ms), expected to take
+ * `expectedS` wall seconds on this host (slice-cost.ts, expectedWallSeconds): the length it is expected to have,
+ * and when it is expected to end. A slice that reaches its expected end is slow rather than nearly done: it is
+ * given half the time it has taken more, and that end holds until it is reached (so the time left counts down to it
+ * rather than creeping up at every heartbeat), not a last second that never ends.
  */
-export function sliceExpectation(predictedS: number | null, now: () => number) {
+export function sliceExpectation(expectedS: number | null, now: () => number) {
   const startedAt = now();
-  const predictedMs = Math.max(1000, (predictedS ?? 10) * 1000);
+  const predictedMs = Math.max(1000, (expectedS ?? 10) * 1000);
   let stage: string | null = null;
   let stageReachedMs = 0;
   /** The end given to a slice that outran its expected one, ms after its start; 0 before it did. */
@@ -153,7 +177,7 @@ export function sliceExpectation(predictedS: number | null, now: () => number) {
   const endMs = () => {
     const elapsed = now() - startedAt;
     const end = Math.max(expectedMs(), extendedMs);
-    if (elapsed + 500 >= end) extendedMs = Math.max(elapsed * 1.5, elapsed + 2000);
+    if (elapsed >= end) extendedMs = Math.max(elapsed * 1.5, elapsed + 2000);
     return Math.max(expectedMs(), extendedMs);
   };
   return {

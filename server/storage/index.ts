@@ -5,7 +5,7 @@ export type { FileStorage } from './disk.ts';
 export { createDiskStorage, sweepLeftovers } from './disk.ts';
 export type { DiskHolder, DiskSpace, StorageRoom } from './disk-floor.ts';
 export { checkDiskFloor, diskRooms, diskSpaceOf } from './disk-floor.ts';
-export { isDeadOwnerHere, ownerFolderName, processStartTime } from './tmp-dirs.ts';
+export { HOST, isDeadOwnerHere, ownerFolderName, processStartTime } from './tmp-dirs.ts';
 
 import type { S3Settings } from '../config.ts';
 import type { FileStorage } from './disk.ts';

@@ -19,7 +19,8 @@ export function processStartTime(pid: number): string | null {
   }
 }
 
-const HOST = hostname().replace(/[^A-Za-z0-9.-]/g, '_') || 'host';
+/** This host's name as folders and records name it. */
+export const HOST = hostname().replace(/[^A-Za-z0-9.-]/g, '_') || 'host';
 const OWNER_NAME = /^proc-(\d+)-(\d+)-(.+)$/;
 
 export function ownerFolderName(pid = process.pid, start = processStartTime(pid) ?? '0', host = HOST): string {
