@@ -149,12 +149,13 @@ interface ParseTask extends Turn {
 
 const isParseTask = (turn: Turn): turn is ParseTask => 'message' in turn;
 
-/** Workers of one lane: how many may run, how many do, and the idle ones. */
+/** Workers of one lane: how many may run, how many do, the idle ones, and the niceness they run at. */
 interface Pool {
   lane: Lane;
   slots: number;
   busy: number;
   idle: Worker[];
+  niceness: number;
 }
 
 /** The file's size and whether it is a zip (a 3MF, whose size justifies more reading), without reading it. */
@@ -214,10 +215,18 @@ function queueFull(limit: number, retryAfter: number): ApiError {
 
 export function createModelParser(opts: ParserOptions): ModelParser {
   const queue = new FairQueue<Turn>();
+  // A shared worker runs niced: its slow parses yield the cores to the small-file worker's and to requests.
   const pools: Record<Lane, Pool> = {
-    shared: { lane: 'shared', slots: opts.sharedWorkers, busy: 0, idle: [] },
-    small: { lane: 'small', slots: 1, busy: 0, idle: [] },
+    shared: { lane: 'shared', slots: opts.sharedWorkers, busy: 0, idle: [], niceness: SHARED_WORKER_NICENESS },
+    small: { lane: 'small', slots: 1, busy: 0, idle: [], niceness: 0 },
   };
+  /**
+   * The workers of streams, which take the shared workers' slots (counted in their `busy`) but run at the API's own
+   * niceness: a stream's work comes as its bytes do, a little at a time (welding 3DBenchy's 11 MB is about 0.3 s of
+   * CPU over its upload), and its shopper waits for its end. Niced, it fell behind a busy host's other work and left
+   * its backlog for after the last byte. One is kept idle.
+   */
+  const streaming: Pool = { lane: 'shared', slots: 1, busy: 0, idle: [], niceness: 0 };
   const all = new Set<Worker>();
   const changes = new EventEmitter();
   // Callers whose small file outgrew its slice use the shared workers only from then on, so each of an attacker's
@@ -227,9 +236,8 @@ export function createModelParser(opts: ParserOptions): ModelParser {
   const receiving = new Set<() => void>();
   let closed = false;
 
-  /** A shared worker runs niced: its slow parses yield the cores to the small-file worker's and to requests. */
   async function startWorker(pool: Pool): Promise<Worker> {
-    const worker = await spawn(opts.maxHeapMb, pool.lane === 'shared' ? SHARED_WORKER_NICENESS : 0);
+    const worker = await spawn(opts.maxHeapMb, pool.niceness);
     all.add(worker);
     worker.once('exit', () => all.delete(worker));
     return worker;
@@ -301,7 +309,7 @@ export function createModelParser(opts: ParserOptions): ModelParser {
     let state: 'receiving' | 'ended' | 'dropped' = 'receiving';
     let worker: Worker | undefined;
     const limit = { cpuMs: turn.budgetMs, stallMs: Math.max(opts.stallMs, turn.budgetMs) };
-    const stream = acquire(pools.shared).then((w) => {
+    const stream = acquire(streaming).then((w) => {
       worker = w;
       return streamOn<ParsedUpload | null>(w, limit);
     });
@@ -316,7 +324,7 @@ export function createModelParser(opts: ParserOptions): ModelParser {
       receiving.delete(drop);
       giveBack();
       void stream.then(
-        (s) => release(pools.shared, worker!, s.drop()),
+        (s) => release(streaming, worker!, s.drop()),
         () => {},
       );
     };
@@ -344,7 +352,7 @@ export function createModelParser(opts: ParserOptions): ModelParser {
           healthy = err instanceof ApiError && err.code !== 'model_too_complex';
           throw err instanceof ParseTimeout ? tooSlow(turn.budgetMs, limit.stallMs, err) : err;
         } finally {
-          if (worker) release(pools.shared, worker, healthy);
+          if (worker) release(streaming, worker, healthy);
           giveBack();
           pump();
         }
