@@ -345,7 +345,9 @@ export function createModelParser(opts: ParserOptions): ModelParser {
         let healthy = false;
         let parsed: ParsedUpload | null;
         try {
-          await opts.hold?.(turn.caller, 'shared');
+          const held = opts.hold?.(turn.caller, 'shared');
+          changes.emit('change'); // its parse is under way now
+          await held;
           parsed = await (await stream).end(job);
           healthy = true;
         } catch (err) {
