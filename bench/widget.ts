@@ -6,8 +6,9 @@
 // when it comes first, target ≤ 1 s), to the fine stage's estimate and to the exact price, beside the bare PrusaSlicer CLI's time for the same
 // mesh and settings in the same run (docs/instant-price.md: the exact price with pre-slicing should
 // come within a second of the bare slicer). Each run gets a fresh server, so no slice is cached.
-// The way from drop to exact price is split into its stages (upload, the server's parse and measure,
-// queue, PrusaSlicer's run, G-code reading, answer); after the first price, each of the offer's other
+// The way from drop to exact price is split into its stages (upload, what is left of the server's parse after the
+// last byte, queue, PrusaSlicer's run, G-code reading, answer; the upload's end → PrusaSlicer started, target
+// ≤ 200 ms, and how long the server took to answer each estimate); after the first price, each of the offer's other
 // choices is picked in turn and timed to its new exact price; and every time left the widget was told
 // is compared with the wait that followed.
 // Also the shop page's first paint and first contentful paint, the time until <slice-quote> has drawn
@@ -31,6 +32,8 @@ const TARGET_GZIP_BYTES = 200 * 1024;
 const TARGET_FEATURES_MS = 400;
 /** Drop → first price shown (issue 36). */
 const TARGET_FIRST_PRICE_MS = 1000;
+/** The upload's last byte → PrusaSlicer started on the default choices (issue 36). */
+const TARGET_UPLOAD_END_TO_SLICER_MS = 200;
 
 /** Raw and gzip (level 9) bytes of one built file. */
 function fileSizes(file: string) {
@@ -80,6 +83,7 @@ export async function benchWidget(opts: { runs?: number; loads?: number; throttl
   const changes: Change[] = [];
   const timeLeft: TimeLeft[] = [];
   const throttled: { shown: number; uploaded: number }[] = [];
+  const estimates: number[] = [];
   try {
     pageLoads = await pageLoad(browser, opts.loads ?? 5);
     for (let i = 0; i < (opts.runs ?? 3); i++) {
@@ -95,6 +99,7 @@ export async function benchWidget(opts: { runs?: number; loads?: number; throttl
       stages.push(run.stages);
       changes.push(...run.changes);
       timeLeft.push(...run.timeLeft);
+      estimates.push(...run.estimates);
       bare.push(await bareSliceMs(corpusPath('stl', '3DBenchy.stl')));
     }
     // The same drop with the upload throttled as on a 20 Mbit/s line (Chromium's network emulation): the first
@@ -130,6 +135,13 @@ export async function benchWidget(opts: { runs?: number; loads?: number; throttl
     bare_prusaslicer_ms: ms(bare),
     exact_price_minus_bare_slicer_ms: median(price) - median(bare),
     drop_to_exact_price_stages_ms: Object.fromEntries(stageNames.map((k) => [k, ms(stages.map((s) => s[k]))])),
+    upload_end_to_slicer_start_ms: {
+      ...ms(stages.map((s) => s.parse_measure + s.queue)),
+      target_ms: TARGET_UPLOAD_END_TO_SLICER_MS,
+      within_target: median(stages.map((s) => s.parse_measure + s.queue)) <= TARGET_UPLOAD_END_TO_SLICER_MS,
+    },
+    /** Request in → answer out, as the server saw each POST /v2/widget/estimate of the drops (most during the upload). */
+    estimate_answered_by_server_ms: { ...ms(estimates), max: Math.round(Math.max(...estimates)) },
     option_change_to_exact_price_ms: changes.some((c) => !c.refused)
       ? {
           median: median(changes.filter((c) => !c.refused).map((c) => c.ms)),
@@ -149,9 +161,9 @@ export async function benchWidget(opts: { runs?: number; loads?: number; throttl
 
 /** Where the time from drop to exact price went, in ms (see dropAndTime). */
 interface Stages {
-  /** Drop → the server has the whole file and starts reading it (the upload id, the bytes). */
+  /** Drop → the server has the upload's last byte (the upload id, the bytes). */
   upload: number;
-  /** The server's parse, canonical mesh and measurements. */
+  /** What is left of the server's parse after the last byte: the measurements, the canonical mesh (all of it, when the file was not read as it arrived). */
   parse_measure: number;
   /** The file stored → PrusaSlicer started on the default choices (the prefetch planned, queued, claimed). */
   queue: number;
@@ -208,6 +220,8 @@ function printTable(r: {
   worker_estimate_features_ms: { median: number; target_ms: number };
   worker_coarse_features_ms: { median: number };
   drop_to_exact_price_stages_ms: Record<string, { median: number }>;
+  upload_end_to_slicer_start_ms: { median: number; target_ms: number };
+  estimate_answered_by_server_ms: { median: number; max: number };
   drop_to_first_price_shown_ms: { median: number; target_ms: number };
   drop_to_fine_estimate_shown_ms: { median: number };
   drop_to_exact_price_ms: { median: number };
@@ -228,6 +242,14 @@ function printTable(r: {
       `${r.worker_estimate_features_ms.median} ms (target ${r.worker_estimate_features_ms.target_ms} ms)`,
     ],
     ...Object.entries(r.drop_to_exact_price_stages_ms).map(([k, v]): [string, string] => [`  ${k}`, `${v.median} ms`]),
+    [
+      "upload's last byte → PrusaSlicer started",
+      `${r.upload_end_to_slicer_start_ms.median} ms (target ${r.upload_end_to_slicer_start_ms.target_ms} ms)`,
+    ],
+    [
+      'estimate answered by the server (median; longest)',
+      `${r.estimate_answered_by_server_ms.median} ms; ${r.estimate_answered_by_server_ms.max} ms`,
+    ],
     [
       'drop → first price shown (coarse estimate)',
       `${r.drop_to_first_price_shown_ms.median} ms (target ${r.drop_to_first_price_shown_ms.target_ms} ms)`,
@@ -332,20 +354,40 @@ async function pageLoad(browser: Browser, loads: number) {
   };
 }
 
-/** The server's parse of each upload, in wall-clock ms (the browser's clock is the same machine's). */
-function watchParses(env: Awaited<ReturnType<typeof startWidgetEnv>>): { start: number; end: number }[] {
-  const parses: { start: number; end: number }[] = [];
-  const parser = env.server.deps.parser;
-  const parse = parser.parse.bind(parser);
-  parser.parse = async (job, caller) => {
+/** What the server saw of a drop, in wall-clock ms (the browser's clock is the same machine's). */
+interface ServerView {
+  /** When each upload's last byte arrived. */
+  lastBytes: number[];
+  /** When each parse answered (read as the file arrived, or after). */
+  parsed: number[];
+  /** How long the server took to answer each estimate, request in → answer out. */
+  estimates: number[];
+}
+
+function watchServer(env: Awaited<ReturnType<typeof startWidgetEnv>>): ServerView {
+  const seen: ServerView = { lastBytes: [], parsed: [], estimates: [] };
+  env.server.server.on('request', (req, res) => {
     const start = Date.now();
+    if (req.method !== 'POST') return;
+    if (req.url?.startsWith('/v2/file/public/')) req.once('end', () => seen.lastBytes.push(Date.now()));
+    if (req.url?.startsWith('/v2/widget/estimate')) res.once('finish', () => seen.estimates.push(Date.now() - start));
+  });
+  const parser = env.server.deps.parser;
+  const timed = async <T>(parse: Promise<T>) => {
     try {
-      return await parse(job, caller);
+      return await parse;
     } finally {
-      parses.push({ start, end: Date.now() });
+      seen.parsed.push(Date.now());
     }
   };
-  return parses;
+  const parse = parser.parse.bind(parser);
+  parser.parse = (job, caller) => timed(parse(job, caller));
+  const stream = parser.stream.bind(parser);
+  parser.stream = (caller, preamble, body) => {
+    const opened = stream(caller, preamble, body);
+    return opened && { ...opened, parse: (job) => timed(opened.parse(job)) };
+  };
+  return seen;
 }
 
 /**
@@ -370,9 +412,10 @@ async function dropAndTime(
   stages: Stages;
   changes: Change[];
   timeLeft: TimeLeft[];
+  estimates: number[];
 }> {
   const env = await startWidgetEnv();
-  const parses = watchParses(env);
+  const seen = watchServer(env);
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   if (uploadMbps) {
     const cdp = await page.context().newCDPSession(page);
@@ -462,7 +505,7 @@ async function dropAndTime(
     if (times.features === null || times.coarse === null)
       throw new Error("the widget's worker measured no features for the estimate");
     const priceAt = times.wall0 + times.price;
-    const stages = await stagesOf(env, parses, times.wall0, priceAt, times.quoteId);
+    const stages = await stagesOf(env, seen, times.wall0, priceAt, times.quoteId);
     const timeLeft = told.splice(0).map((t) => ({ announced: t.remaining, actual: (priceAt - t.at) / 1000 }));
     const changes = withChanges ? await timeChanges(page, told, timeLeft) : [];
     return {
@@ -476,6 +519,7 @@ async function dropAndTime(
       stages,
       changes,
       timeLeft,
+      estimates: seen.estimates,
     };
   } finally {
     await page.close();
@@ -483,10 +527,10 @@ async function dropAndTime(
   }
 }
 
-/** The stages of drop → exact price, from the server's parse, the stored slice and the browser's clock. */
+/** The stages of drop → exact price, from what the server saw, the stored slice and the browser's clock. */
 async function stagesOf(
   env: Awaited<ReturnType<typeof startWidgetEnv>>,
-  parses: { start: number; end: number }[],
+  seen: ServerView,
   dropAt: number,
   priceAt: number,
   quoteId: string,
@@ -496,15 +540,17 @@ async function stagesOf(
      WHERE q.id = $1`,
     [quoteId],
   );
-  const parse = parses[0];
-  if (!slice || !parse) throw new Error('the first price has no stored slice or parse to split into stages');
+  const [lastByte] = seen.lastBytes;
+  const [parsed] = seen.parsed;
+  if (!slice || lastByte === undefined || parsed === undefined)
+    throw new Error('the first price has no stored slice, upload or parse to split into stages');
   const stored = slice.stored.getTime();
   const sliceStart = stored - slice.duration_ms;
   const reading = slice.gcode_read_ms ?? 0;
   return {
-    upload: parse.start - dropAt,
-    parse_measure: parse.end - parse.start,
-    queue: sliceStart - parse.end,
+    upload: lastByte - dropAt,
+    parse_measure: parsed - lastByte,
+    queue: sliceStart - parsed,
     slice: slice.duration_ms - reading,
     gcode_reading: reading,
     answer: priceAt - stored,

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { strToU8, Zip, ZipDeflate, zipSync } from 'fflate';
 import {
+  BinaryStlStream,
+  CanonicalObjDraft,
   DEFAULT_LIMITS,
   detectFormat,
   type Mesh,
@@ -385,6 +387,59 @@ describe('STL', () => {
     const bom = text(`\ufeff${solid(tetra())}`);
     assert.equal(detectFormat('bom.stl', bom), 'stl');
     assert.equal(parseModel(bom).measurements.triangles, 4);
+  });
+});
+
+describe('binary STL read as it arrives', () => {
+  /** Reads `bytes` in chunks of `size` (the last one shorter), with a canonical draft; the stream and its draft. */
+  const streamed = (bytes: Uint8Array, size: number) => {
+    const draft = new CanonicalObjDraft(Number.POSITIVE_INFINITY);
+    const stream = new BinaryStlStream(DEFAULT_LIMITS, draft);
+    for (let at = 0; at < bytes.length; at += size) stream.push(bytes.subarray(at, at + size));
+    return { stl: stream.finish(), draft };
+  };
+  const collect = (draft: CanonicalObjDraft, mesh: Mesh) => {
+    const chunks: Uint8Array[] = [];
+    return draft.streamIf(mesh, (c) => chunks.push(c)) ? Buffer.concat(chunks) : null;
+  };
+
+  it('welds the mesh parseModel does and drafts its canonical OBJ, whatever the chunks', () => {
+    const benchy = corpusBytes('stl/3DBenchy.stl');
+    const cube = binaryStl(cubeTriangles(20));
+    const cases = [
+      ...[4099, 65536, benchy.length].map((size) => ({ bytes: benchy, size })),
+      ...[1, 49, 50, 51].map((size) => ({ bytes: cube, size })),
+    ];
+    for (const { bytes, size } of cases) {
+      const whole = parseModel(bytes, 'stl').mesh;
+      const { stl, draft } = streamed(bytes, size);
+      const what = `${bytes.length} bytes in chunks of ${size}`;
+      assert.ok(stl, what);
+      assert.deepEqual(stl.mesh, whole, what);
+      assert.deepEqual(collect(draft, stl.mesh), Buffer.from(writeCanonicalObj(whole)), what);
+    }
+  });
+
+  it('leaves to parseModel what is not the binary STL its header states', () => {
+    const full = binaryStl(cubeTriangles(1));
+    assert.equal(streamed(full.subarray(0, full.length - 7), 64).stl, null, 'cut short');
+    assert.equal(streamed(new Uint8Array([...full, ...new Uint8Array(50)]), 64).stl, null, 'longer');
+    const nan = full.slice();
+    new DataView(nan.buffer).setFloat32(84 + 50 * 3 + 20, NaN, true);
+    assert.equal(streamed(nan, 64).stl, null, 'a vertex that is not finite');
+    const zip = zipSync({ 'a.txt': strToU8('x'.repeat(200)) });
+    assert.equal(streamed(zip, 64).stl, null, 'a zip');
+  });
+
+  it('drafts no canonical text for a mesh that drops vertices, nor past its bound', () => {
+    // A degenerate triangle whose corners no other triangle uses: the finished mesh drops them.
+    const triangles = [...cubeTriangles(1), [5, 5, 5, 5, 5, 5, 6, 6, 6]];
+    const { stl, draft } = streamed(binaryStl(triangles), 64);
+    assert.ok(stl);
+    assert.equal(collect(draft, stl.mesh), null);
+    const bounded = new CanonicalObjDraft(100);
+    bounded.add(stl.mesh);
+    assert.equal(collect(bounded, stl.mesh), null);
   });
 });
 

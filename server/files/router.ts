@@ -54,6 +54,17 @@ async function shopperMayDelete(deps: Pick<Deps, 'db'>, auth: Auth, fileId: stri
   if (inCart) throw new ApiError(409, 'file_in_cart', 'This upload is in a cart; the shop keeps it.');
 }
 
+// Shopper sessions are free to mint: the client address waits its turn to be parsed, and pays for prefetches.
+const shopperCaller = (ctx: Context) => `ip:${addressKey(ctx.ip)}`;
+
+/** What ingesting needs of the received file. */
+const receivedFile = (upload: UploadedFile) => ({
+  tmpPath: upload.path,
+  originalName: upload.originalName,
+  sha256: upload.sha256,
+  stream: upload.stream,
+});
+
 /** `uploads` hears of each shopper's upload (quotes prefetch its likely slices). */
 /** Uploads (ingested, charged to the limits, told to the listeners), downloads, rescales and removals. */
 type FilesRouterPorts = AccessPorts & IngestPorts & Pick<Deps, 'log' | 'limits' | 'jobs'>;
@@ -90,7 +101,7 @@ export function filesRouter(deps: FilesRouterPorts, uploads: UploadListener) {
     allow(deps, API, 'upload'),
     unitQuery,
     storagePrecheck((ctx) => ctx.state.auth.account.id),
-    uploadBody(deps),
+    uploadBody(deps, (ctx) => ctx.state.auth.caller),
     idempotent(deps, uploadFingerprint),
     async (ctx) => {
       const row = await ingestUpload(deps, {
@@ -100,8 +111,7 @@ export function filesRouter(deps: FilesRouterPorts, uploads: UploadListener) {
         tokenId: ctx.state.auth.tokenId,
         source: 'api',
         uploadId: null,
-        tmpPath: ctx.state.upload.path,
-        originalName: ctx.state.upload.originalName,
+        ...receivedFile(ctx.state.upload),
       });
       ctx.status = 201;
       ctx.body = presentFile(row);
@@ -151,11 +161,10 @@ export function filesRouter(deps: FilesRouterPorts, uploads: UploadListener) {
     },
     storagePrecheck((ctx) => ctx.state.publicUpload.account_id),
     widgetStoragePrecheck,
-    uploadBody(deps),
+    uploadBody(deps, shopperCaller),
     async (ctx) => {
       const up = ctx.state.publicUpload!;
-      // Shopper sessions are free to mint: the client address waits its turn to be parsed, and pays for prefetches.
-      const caller = `ip:${addressKey(ctx.ip)}`;
+      const caller = shopperCaller(ctx);
       const row = await ingestUpload(deps, {
         statedUnit: statedUnit(ctx),
         accountId: up.account_id,
@@ -163,8 +172,7 @@ export function filesRouter(deps: FilesRouterPorts, uploads: UploadListener) {
         tokenId: up.token_id,
         source: 'public',
         uploadId: up.id,
-        tmpPath: ctx.state.upload.path,
-        originalName: ctx.state.upload.originalName,
+        ...receivedFile(ctx.state.upload),
         beforeCommit: async (tx, fileId, size) => {
           const consumed = await consumeUploadId(tx, up.id, fileId, deps.now());
           if (consumed === 'used') throw uploadIdUsed();

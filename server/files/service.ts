@@ -1,7 +1,6 @@
-// Turning an uploaded temp file into a stored model: hash, parse (in a worker), store, record, emit. What a file
-// stores is its original and its canonical mesh; storage limits count both (storage-room.ts).
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+// Turning an uploaded temp file (hashed as it arrived) into a stored model: parse (in a worker, or finish the parse
+// that read it as it arrived), store, record, emit. What a file stores is its original and its canonical mesh;
+// storage limits count both (storage-room.ts).
 import { rename, rm, stat } from 'node:fs/promises';
 import type { ModelFormat } from '../../shared/model/index.ts';
 import type { Auth } from '../accounts/access/index.ts';
@@ -11,6 +10,7 @@ import type { Deps } from '../deps.ts';
 import { ApiError, notFound } from '../http/index.ts';
 import { newId } from '../ids.ts';
 import { recordStorageChange } from '../limits/index.ts';
+import type { UploadStream } from '../mesh/index.ts';
 import type { ContractSchema } from '../openapi/index.ts';
 import { writeEvent } from '../outbox/index.ts';
 import { scaledMeasurements, scaledSize, sourceUnit, type Unit, unitWarning } from '../placement/index.ts';
@@ -22,12 +22,6 @@ const CONTENT_TYPES: Record<ModelFormat, `model/${ModelFormat}`> = {
   obj: 'model/obj',
   '3mf': 'model/3mf',
 };
-
-async function sha256File(p: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(p)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
 
 // Control characters, and the bidirectional controls (embeddings, overrides, isolates, direction marks) that
 // make a name display as something else: "\u202Egnp.stl" shows as "lts.png".
@@ -50,6 +44,10 @@ export interface IngestRequest {
   uploadId: string | null;
   tmpPath: string;
   originalName: string | null;
+  /** SHA-256 of the file, hex (taken as it arrived). */
+  sha256: string;
+  /** The parse that read the file as it arrived, if one did: it finishes the parse. */
+  stream?: UploadStream | null;
   /** The unit the uploader says the numbers are in; applies to formats without one of their own (STL, OBJ). */
   statedUnit?: Unit;
   /**
@@ -72,20 +70,15 @@ export async function ingestUpload(deps: IngestPorts, req: IngestRequest): Promi
     if (size === 0) throw new ApiError(422, 'empty_file', 'The uploaded file is empty.');
     // Refuse before the costly parse when not even the original fits; the parse writes at most the room left.
     const room = await uploadRoom(deps, { accountId: req.accountId, uploadId: req.uploadId, originalBytes: size });
-    const sha256 = await sha256File(req.tmpPath);
-    const parsed = await deps.parser
-      .parse(
-        {
-          sourcePath: req.tmpPath,
-          fileName: name,
-          canonical: staged.canonical,
-          maxCanonicalBytes: room.canonicalBytes,
-        },
-        req.caller,
-      )
-      .catch((err) => {
-        throw room.refusal(err);
-      });
+    const job = {
+      sourcePath: req.tmpPath,
+      fileName: name,
+      canonical: staged.canonical,
+      maxCanonicalBytes: room.canonicalBytes,
+    };
+    const parsed = await (req.stream ? req.stream.parse(job) : deps.parser.parse(job, req.caller)).catch((err) => {
+      throw room.refusal(err);
+    });
     const storedBytes = size + (await stat(staged.canonical[parsed.canonical])).size;
     await rename(req.tmpPath, staged.original); // both under this process's tmp folder: one filesystem
     // In place before the row that names it commits; removed again below if the transaction fails.
@@ -102,7 +95,7 @@ export async function ingestUpload(deps: IngestPorts, req: IngestRequest): Promi
         content_type: CONTENT_TYPES[parsed.format],
         size_bytes: size,
         stored_bytes: storedBytes,
-        sha256,
+        sha256: req.sha256,
         mesh_sha256: parsed.meshSha256,
         measurements: { ...parsed.measurements, unit: parsed.unit },
         footprint: parsed.footprint,

@@ -2,13 +2,16 @@
 // from its Content-Length before any byte is read, or while streaming when the length is not declared.
 // A body that would leave the disk below its floor is refused with 507 (storage/disk-floor.ts), before and after.
 // Each request writes into a private folder of its own (storage/tmp-dirs.ts) that is removed on every path:
-// success, a refused or broken body, a client abort, a second file part.
+// success, a refused or broken body, a client abort, a second file part. The file is hashed as it arrives, and a
+// large binary STL may be parsed as it arrives too (receive-file.ts).
 
 import { rm } from 'node:fs/promises';
 import type { Context, Next } from 'koa';
 import type { Deps } from '../deps.ts';
 import { ApiError, loadKoaBody, tooLarge } from '../http/index.ts';
+import type { UploadStream } from '../mesh/index.ts';
 import { checkDiskFloor } from '../storage/index.ts';
+import { diskAndParse, type OpenStream, StreamingParse } from './receive-file.ts';
 
 // Room for the multipart envelope (boundaries, part headers) around the file itself.
 export const MULTIPART_ENVELOPE_BYTES = 64 * 1024;
@@ -18,7 +21,14 @@ const MAX_FIELDS_BYTES = 64 * 1024;
 export interface UploadedFile {
   path: string;
   originalName: string | null;
+  /** SHA-256 of the file, hex, taken as it arrived. */
+  sha256: string;
+  /** The parse that read the file as it arrived, if one did. */
+  stream: UploadStream | null;
 }
+
+/** Who the upload's parse is for (its turn: docs/limits.md, "Fair parsing"); without it, no parse as it arrives. */
+export type ParseCaller = (ctx: Context) => string;
 
 // formidable's error codes (formidable/src/FormidableError.js); its own httpCode for them is not what we answer.
 const FORMIDABLE = {
@@ -91,7 +101,7 @@ export function multipartError(err: unknown, maxBytes: number, clientGone: boole
   return err;
 }
 
-export function uploadBody(deps: Pick<Deps, 'config' | 'storage' | 'disk'>) {
+export function uploadBody(deps: Pick<Deps, 'config' | 'storage' | 'disk' | 'parser'>, parseCaller?: ParseCaller) {
   const max = deps.config.maxUploadBytes;
   return async (ctx: Context & { state: { upload?: UploadedFile } }, next: Next) => {
     if (!ctx.is('multipart/form-data')) {
@@ -107,22 +117,36 @@ export function uploadBody(deps: Pick<Deps, 'config' | 'storage' | 'disk'>) {
       throw err;
     });
     const dir = await deps.storage.makeWorkDir('upload');
+    const parse = new StreamingParse(parseCaller ? streamFor(deps, parseCaller(ctx), declared) : null);
     try {
-      await parseInto(ctx, dir, max);
+      await parseInto(ctx, dir, max, parse);
       await checkDiskFloor(deps, 0); // the body is on disk now: a length not declared is counted here
       const files = ctx.request.files?.file;
       const file = Array.isArray(files) ? files[0] : files;
       if (!file)
         throw new ApiError(400, 'file_missing', 'The multipart body has no part named "file".', { field: 'file' });
-      ctx.state.upload = { path: file.filepath, originalName: file.originalFilename };
+      ctx.state.upload = {
+        path: file.filepath,
+        originalName: file.originalFilename,
+        sha256: file.hash!, // hashAlgorithm is set
+        stream: parse.stream,
+      };
       await next();
     } finally {
+      parse.stream?.cancel(); // nothing once its parse has answered
       await rm(dir, { recursive: true, force: true });
     }
   };
 }
 
-async function parseInto(ctx: Context, uploadDir: string, max: number): Promise<void> {
+/** A stream needs the body's length (declared) to tell the STL its first bytes state from one that lies. */
+function streamFor(deps: Pick<Deps, 'parser'>, caller: string, declared: number): OpenStream | null {
+  if (!declared) return null;
+  const body = { atLeast: declared - MULTIPART_ENVELOPE_BYTES, atMost: declared };
+  return (preamble) => deps.parser.stream(caller, preamble, body);
+}
+
+async function parseInto(ctx: Context, uploadDir: string, max: number, received: StreamingParse): Promise<void> {
   const koaBody = await loadKoaBody();
   const parse = koaBody({
     multipart: true,
@@ -138,7 +162,8 @@ async function parseInto(ctx: Context, uploadDir: string, max: number): Promise<
       maxFieldsSize: MAX_FIELDS_BYTES,
       allowEmptyFiles: true,
       minFileSize: 0,
-      hashAlgorithm: false,
+      hashAlgorithm: 'sha256',
+      fileWriteStreamHandler: (file) => diskAndParse((file as unknown as { filepath: string }).filepath, received),
       filter: (part) => part.name === 'file',
     },
   });

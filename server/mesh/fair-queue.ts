@@ -47,6 +47,15 @@ export class FairQueue<T extends Task> {
     else entry.waiting.push(task);
   }
 
+  /** Whether `take` would find a task `fits` accepts: one waits with nothing of its caller's running. */
+  ready(fits: (task: T) => boolean): boolean {
+    for (const entry of this.callers.values()) {
+      const head = entry.waiting[0];
+      if (!entry.running && head && fits(head)) return true;
+    }
+    return false;
+  }
+
   /**
    * The next task `fits` accepts, from the first caller in line with nothing running; it is running from now. With
    * `rank`, the caller whose next task ranks lowest goes first, and the line decides among equals.

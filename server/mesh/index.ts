@@ -4,5 +4,5 @@
 export type { CpuLimit, CpuWatch, Spent } from './cpu-time.ts';
 export { processCpuMs, watchCpu } from './cpu-time.ts';
 export type { FlatAreas, ModelShape } from './footprint.ts';
-export type { ModelParser } from './parse.ts';
+export type { BodyBytes, ModelParser, UploadStream } from './parse.ts';
 export { createModelParser, parserOptions } from './parse.ts';

@@ -1,5 +1,7 @@
 // Runs in a worker thread: parse an upload with our shared parsers, write the canonical mesh, and report; or read
-// a stored canonical mesh and measure the features the instant estimate needs (docs/estimate.md).
+// a stored canonical mesh and measure the features the instant estimate needs (docs/estimate.md). An upload may
+// also be read as it arrives (a binary STL welded record by record): its last byte leaves only the measuring and
+// the canonical mesh to do.
 // A hostile file can only exhaust this worker (heap-capped, killed on timeout), never the API process.
 // Workers stay alive between jobs, so the TypeScript loader and the parsers load once.
 
@@ -14,13 +16,17 @@ import {
   placeMesh,
 } from '../../shared/estimate/index.ts';
 import {
+  BinaryStlStream,
   type ByteSink,
+  CanonicalObjDraft,
   canonicalBytesAtLeast,
   detectFormat,
   ModelError,
   type ParsedModel,
   type ParseLimits,
+  parsedStl,
   parseModel,
+  resolveLimits,
   streamCanonical3mf,
   streamCanonicalObj,
 } from '../../shared/model/index.ts';
@@ -62,8 +68,41 @@ function features(job: FeaturesJob) {
   });
 }
 
+/** An upload read as it arrives: started, fed chunk by chunk, then ended with the job (or dropped: read later). */
+export type StreamMessage =
+  | { kind: 'stream-start' }
+  | { kind: 'stream-chunk'; bytes: Uint8Array }
+  | { kind: 'stream-drop' }
+  | { kind: 'stream-end'; job: ParseJob };
+
+/**
+ * The most canonical text a stream writes ahead (its mesh's lines as they come); a larger mesh's is written once it
+ * is complete, as any upload's. Held outside the heap, beside the mesh's own arrays.
+ */
+const DRAFT_BYTES = 64 * 1024 * 1024;
+
+/** The upload being read as it arrives, if any, and its canonical mesh written as it grows. */
+let streaming: { stl: BinaryStlStream; draft: CanonicalObjDraft } | null = null;
+
+function startStream() {
+  const draft = new CanonicalObjDraft(DRAFT_BYTES);
+  streaming = { stl: new BinaryStlStream(resolveLimits(), draft), draft };
+}
+
+/** The whole binary STL its first bytes stated, read as it arrived, is parsed; null: the file is something else. */
+function endStream(job: ParseJob) {
+  const stream = streaming;
+  streaming = null;
+  const stl = stream?.stl.finish();
+  return stl ? canonicalize(job, parsedStl(stl), stream!.draft) : null;
+}
+
 function run(job: ParseJob) {
-  const parsed = parse(job);
+  return canonicalize(job, parse(job));
+}
+
+/** Writes the canonical mesh within the room the upload has (from `draft` if it is ready), and reports the rest. */
+function canonicalize(job: ParseJob, parsed: ParsedModel, draft?: CanonicalObjDraft) {
   const canonical = parsed.negativeVolumes ? '3mf' : 'obj';
   const room = job.maxCanonicalBytes ?? Number.POSITIVE_INFINITY;
   // An instanced 3MF is refused here, before its expanded mesh is written, when even its least size has no room.
@@ -71,7 +110,7 @@ function run(job: ParseJob) {
   if (least > room) throw noRoom(least, room);
   const meshSha256 = writeHashed(job.canonical[canonical], room, (sink) => {
     if (parsed.negativeVolumes) streamCanonical3mf(parsed.mesh, parsed.negativeVolumes, sink);
-    else streamCanonicalObj(parsed.mesh, sink);
+    else if (!draft?.streamIf(parsed.mesh, sink)) streamCanonicalObj(parsed.mesh, sink);
   });
   return {
     format: parsed.format,
@@ -130,12 +169,14 @@ function writeHashed(path: string, room: number, write: (sink: ByteSink) => void
   return hash.digest('hex');
 }
 
-function handle(job: ParseJob | FeaturesJob) {
+function handle(job: ParseJob | FeaturesJob | Extract<StreamMessage, { kind: 'stream-end' }>) {
   try {
+    if (job.kind === 'stream-end') return { ok: true, result: endStream(job.job) };
     return { ok: true, result: job.kind === 'features' ? features(job) : run(job) };
   } catch (err) {
     if (err instanceof EstimateError) return { ok: false, code: err.code, message: err.message, details: null };
-    if (err instanceof ModelError && job.kind !== 'features' && job.laneLimits && COUNTED_WORK_CODES.has(err.code))
+    const onSmallLane = job.kind !== 'features' && job.kind !== 'stream-end' && job.laneLimits;
+    if (err instanceof ModelError && onSmallLane && COUNTED_WORK_CODES.has(err.code))
       return {
         ok: false,
         code: SMALL_LANE_OUTGROWN,
@@ -154,6 +195,23 @@ function handle(job: ParseJob | FeaturesJob) {
   }
 }
 
-parentPort!.on('message', (job: ParseJob | FeaturesJob) => parentPort!.postMessage(handle(job)));
+/** A stream's start, chunks and drop need no answer; everything else is answered once. */
+function receive(message: ParseJob | FeaturesJob | StreamMessage) {
+  switch (message.kind) {
+    case 'stream-start':
+      startStream();
+      return;
+    case 'stream-chunk':
+      streaming?.stl.push(message.bytes);
+      return;
+    case 'stream-drop':
+      streaming = null;
+      return;
+    default:
+      parentPort!.postMessage(handle(message));
+  }
+}
+
+parentPort!.on('message', receive);
 // The parent reads this thread's CPU time under /proc to hold a parse to its budget (worker-thread.ts).
 parentPort!.postMessage({ ready: true, thread: currentThread() });

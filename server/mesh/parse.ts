@@ -1,13 +1,19 @@
 // Parses uploads in a small pool of long-lived worker threads (heap-capped), one job per worker at a time, in
 // fair turns between callers, with a worker kept for small files and a CPU-time budget from each file's size
 // (docs/limits.md, "Fair parsing"). A worker that runs out of its budget or memory is terminated and replaced; the
-// API process is never at risk.
+// API process is never at risk. A large binary STL may be read as it arrives, on a worker nobody else waits for.
 
 import { EventEmitter } from 'node:events';
 import { open, readFile } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
 import type { Features } from '../../shared/estimate/index.ts';
-import type { Measurements, ModelFormat, ModelWarning, ParseLimits } from '../../shared/model/index.ts';
+import {
+  type Measurements,
+  type ModelFormat,
+  type ModelWarning,
+  type ParseLimits,
+  statedBinaryStlBytes,
+} from '../../shared/model/index.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../http/index.ts';
 import {
@@ -22,7 +28,7 @@ import { statedUncompressedBytes } from './compression.ts';
 import { type CallerState, FairQueue, type Task } from './fair-queue.ts';
 import type { ModelShape } from './footprint.ts';
 import type { FeaturesJob, ParseJob } from './parse-worker.ts';
-import { ParseTimeout, runOn, spawn, tooComplex } from './worker-thread.ts';
+import { ParseTimeout, runOn, spawn, streamOn, tooComplex } from './worker-thread.ts';
 
 export interface ParsedUpload {
   format: ModelFormat;
@@ -36,9 +42,35 @@ export interface ParsedUpload {
   shape: ModelShape;
 }
 
+/** An upload read as it arrives (a binary STL, welded record by record on a worker of its own). */
+export interface UploadStream {
+  /** The upload's next bytes, in order (copied: the caller's buffer stays its own). */
+  write(bytes: Uint8Array): void;
+  /**
+   * The upload is complete and on disk at `job.sourcePath`: its parse, as `parse` answers it. What arrived is used
+   * when it is the whole binary STL its header stated; otherwise (or once dropped) the file is parsed in its turn.
+   */
+  parse(job: ParseJob): Promise<ParsedUpload>;
+  /** The upload ended without a parse (refused, aborted): the worker is free again. */
+  cancel(): void;
+}
+
+/** The bytes an upload's body may hold around its file: at least `atLeast`, at most `atMost`. */
+export interface BodyBytes {
+  atLeast: number;
+  atMost: number;
+}
+
 export interface ModelParser {
   /** Parses an upload for `caller` (tok:…, acct:…, ip:…), in its turn; 503 parse_queue_full when it has too many waiting. */
   parse(job: ParseJob, caller: string): Promise<ParsedUpload>;
+  /**
+   * Reads `caller`'s upload as it arrives, given its first 84 bytes and what its body holds, when they begin a binary
+   * STL of that size beyond the small-file worker's and a shared worker is free with nobody waiting for it; null
+   * otherwise (the file is parsed once it has arrived). A stream never keeps a parse waiting: while one waits for a
+   * worker, the oldest stream still receiving is dropped and its file parsed in its turn.
+   */
+  stream(caller: string, preamble: Uint8Array, body: BodyBytes): UploadStream | null;
   /**
    * The instant estimate's features of a stored canonical mesh (docs/estimate.md), measured in `caller`'s turn:
    * measuring a large mesh's layer polygons takes about a second of CPU, so it is shared out like parsing.
@@ -68,7 +100,10 @@ export interface ParserOptions {
   /** A parse is stopped after this many times its CPU budget in wall time, whatever it used (budget.ts). */
   /** Wall ms a parse may use no CPU time before it is stopped (at least its CPU budget). */
   stallMs: number;
-  /** Test seam: awaited once a task holds a worker slot, before the worker reads the file (it stands for a slow parse). */
+  /**
+   * Test seam: awaited once a task holds a worker slot, before the worker reads the file (it stands for a slow parse);
+   * for a stream, once its upload has arrived.
+   */
   hold?: (caller: string, lane: Lane) => Promise<void>;
 }
 
@@ -96,24 +131,31 @@ export interface ParserState {
   busy: Record<Lane, number>;
 }
 
-interface ParseTask extends Task {
-  message: ParseJob | FeaturesJob;
+/** A caller's turn in the queue: a parse, or a stream (which runs at once or not at all, never waiting). */
+interface Turn extends Task {
   /** The CPU ms its parse may use (budget.ts). */
   budgetMs: number;
   /** May use the small-file worker. */
   small: boolean;
   /** The bytes its parse reads (a 3MF's stated uncompressed size): the small-file worker takes the least first. */
   reads: number;
+}
+
+interface ParseTask extends Turn {
+  message: ParseJob | FeaturesJob;
   resolve(result: unknown): void;
   reject(err: unknown): void;
 }
 
-/** Workers of one lane: how many may run, how many do, and the idle ones. */
+const isParseTask = (turn: Turn): turn is ParseTask => 'message' in turn;
+
+/** Workers of one lane: how many may run, how many do, the idle ones, and the niceness they run at. */
 interface Pool {
   lane: Lane;
   slots: number;
   busy: number;
   idle: Worker[];
+  niceness: number;
 }
 
 /** The file's size and whether it is a zip (a 3MF, whose size justifies more reading), without reading it. */
@@ -142,7 +184,7 @@ async function readsOf(path: string, file: { bytes: number; zip: boolean }): Pro
  * The small-file worker's order: the files that read least first, by powers of two from 8 KiB (a 3 KB STL is
  * never behind a 3MF stating megabytes of XML); the callers of one class take turns.
  */
-const readClass = (task: ParseTask) => Math.max(0, Math.ceil(Math.log2(task.reads / 8192)));
+const readClass = (task: Turn) => Math.max(0, Math.ceil(Math.log2(task.reads / 8192)));
 
 /** How many callers whose small file was slow the pool remembers (the oldest are forgotten first). */
 const SLOW_CALLERS_REMEMBERED = 10_000;
@@ -161,7 +203,8 @@ class RecentSet {
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
-const isUpload = (task: ParseTask) => task.message.kind !== 'features';
+/** An upload's turn (a parse or a stream), not an estimate's. */
+const isUpload = (turn: Turn) => !isParseTask(turn) || turn.message.kind !== 'features';
 
 function queueFull(limit: number, retryAfter: number): ApiError {
   return new ApiError(
@@ -174,21 +217,30 @@ function queueFull(limit: number, retryAfter: number): ApiError {
 }
 
 export function createModelParser(opts: ParserOptions): ModelParser {
-  const queue = new FairQueue<ParseTask>();
+  const queue = new FairQueue<Turn>();
+  // A shared worker runs niced: its slow parses yield the cores to the small-file worker's and to requests.
   const pools: Record<Lane, Pool> = {
-    shared: { lane: 'shared', slots: opts.sharedWorkers, busy: 0, idle: [] },
-    small: { lane: 'small', slots: 1, busy: 0, idle: [] },
+    shared: { lane: 'shared', slots: opts.sharedWorkers, busy: 0, idle: [], niceness: SHARED_WORKER_NICENESS },
+    small: { lane: 'small', slots: 1, busy: 0, idle: [], niceness: 0 },
   };
+  /**
+   * The workers of streams, which take the shared workers' slots (counted in their `busy`) but run at the API's own
+   * niceness: a stream's work comes as its bytes do, a little at a time (welding 3DBenchy's 11 MB is about 0.3 s of
+   * CPU over its upload), and its shopper waits for its end. Niced, it fell behind a busy host's other work and left
+   * its backlog for after the last byte. One is kept idle.
+   */
+  const streaming: Pool = { lane: 'shared', slots: 1, busy: 0, idle: [], niceness: 0 };
   const all = new Set<Worker>();
   const changes = new EventEmitter();
   // Callers whose small file outgrew its slice use the shared workers only from then on, so each of an attacker's
   // addresses can hold the small-file worker for one slice, once.
   const slowOnSmall = new RecentSet(SLOW_CALLERS_REMEMBERED);
+  /** The streams still receiving their upload, oldest first, each by its drop. */
+  const receiving = new Set<() => void>();
   let closed = false;
 
-  /** A shared worker runs niced: its slow parses yield the cores to the small-file worker's and to requests. */
   async function startWorker(pool: Pool): Promise<Worker> {
-    const worker = await spawn(opts.maxHeapMb, pool.lane === 'shared' ? SHARED_WORKER_NICENESS : 0);
+    const worker = await spawn(opts.maxHeapMb, pool.niceness);
     all.add(worker);
     worker.once('exit', () => all.delete(worker));
     return worker;
@@ -223,15 +275,100 @@ export function createModelParser(opts: ParserOptions): ModelParser {
    * workers with anything, in the callers' turns.
    */
   function pump() {
+    fill();
+    // A parse waits while every worker is busy: the oldest stream still receiving gives its worker up.
+    while (receiving.size && queue.ready(() => true)) {
+      receiving.values().next().value!();
+      fill();
+    }
+    changes.emit('change');
+  }
+
+  function fill() {
     for (const pool of [pools.small, pools.shared]) {
       while (pool.busy < pool.slots) {
         const task = pool.lane === 'small' ? queue.take((t) => t.small, readClass) : queue.take(() => true);
-        if (!task) break;
+        if (!task || !isParseTask(task)) break; // streams never wait, so never come out here
         pool.busy++;
         void run(task, pool);
       }
     }
+  }
+
+  /** A stream's turn starts now if its caller has nothing under way and a shared worker is free for nobody else. */
+  function streamTurn(caller: string, bytes: number): Turn | null {
+    const free = pools.shared.busy < pools.shared.slots && !queue.ready(() => true);
+    if (closed || bytes <= SMALL_FILE_BYTES || !free || queue.first(caller)) return null;
+    const turn = { caller, budgetMs: parseBudgetMs(bytes, false, opts.maxParseMs), small: false, reads: bytes };
+    queue.add(turn);
+    queue.take((t) => t === turn);
+    pools.shared.busy++;
     changes.emit('change');
+    return turn;
+  }
+
+  /** The stream of one upload on a shared worker; its CPU time counts from its first byte. */
+  function openStream(turn: Turn): UploadStream {
+    let state: 'receiving' | 'ended' | 'dropped' = 'receiving';
+    let worker: Worker | undefined;
+    const limit = { cpuMs: turn.budgetMs, stallMs: Math.max(opts.stallMs, turn.budgetMs) };
+    const stream = acquire(streaming).then((w) => {
+      worker = w;
+      return streamOn<ParsedUpload | null>(w, limit);
+    });
+    stream.catch(() => {}); // a worker that cannot start fails the parse at the end
+    const giveBack = () => {
+      pools.shared.busy--;
+      queue.finished(turn.caller);
+    };
+    const drop = () => {
+      if (state !== 'receiving') return;
+      state = 'dropped';
+      receiving.delete(drop);
+      giveBack();
+      void stream.then(
+        (s) => release(streaming, worker!, s.drop()),
+        () => {},
+      );
+    };
+    receiving.add(drop);
+    return {
+      write(bytes) {
+        if (state !== 'receiving') return;
+        const copy = new Uint8Array(bytes); // handed over to the worker: a Buffer's slice would share its memory
+        void stream.then(
+          (s) => s.write(copy),
+          () => {},
+        );
+      },
+      async parse(job) {
+        if (state === 'dropped') return parser.parse(job, turn.caller);
+        state = 'ended';
+        receiving.delete(drop);
+        let healthy = false;
+        let parsed: ParsedUpload | null;
+        try {
+          const held = opts.hold?.(turn.caller, 'shared');
+          changes.emit('change'); // its parse is under way now
+          await held;
+          parsed = await (await stream).end(job);
+          healthy = true;
+        } catch (err) {
+          healthy = err instanceof ApiError && err.code !== 'model_too_complex';
+          throw err instanceof ParseTimeout ? tooSlow(turn.budgetMs, limit.stallMs, err) : err;
+        } finally {
+          if (worker) release(streaming, worker, healthy);
+          giveBack();
+          pump();
+        }
+        // Not the binary STL its first bytes stated: the whole file is read, in its turn.
+        return parsed ?? parser.parse(job, turn.caller);
+      },
+      cancel() {
+        drop();
+        pump();
+      },
+    };
   }
 
   async function run(task: ParseTask, pool: Pool) {
@@ -277,13 +414,21 @@ export function createModelParser(opts: ParserOptions): ModelParser {
       // A file that would read more than the small-file worker's count goes to the shared workers at once.
       const withinCount = reads <= (opts.smallLimits.maxInflatedBytes ?? Number.POSITIVE_INFINITY);
       const small = bytes <= SMALL_FILE_BYTES && withinCount && !slowOnSmall.has(caller);
-      const settle = { resolve: resolve as (r: unknown) => void, reject };
-      queue.add({ caller, message, budgetMs, small, reads, ...settle });
+      const task: ParseTask = {
+        caller,
+        message,
+        budgetMs,
+        small,
+        reads,
+        resolve: resolve as (r: unknown) => void,
+        reject,
+      };
+      queue.add(task);
       pump();
     });
   }
 
-  return {
+  const parser: ModelParser = {
     async parse(job, caller) {
       const file = await sizeOf(job.sourcePath);
       const budgetMs = parseBudgetMs(file.bytes, file.zip, opts.maxParseMs);
@@ -305,6 +450,12 @@ export function createModelParser(opts: ParserOptions): ModelParser {
       );
       return enqueue<Features>(caller, { kind: 'features', ...job }, opts.maxParseMs, bytes);
     },
+    stream(caller, preamble, body) {
+      const bytes = statedBinaryStlBytes(preamble);
+      if (bytes === null || bytes < body.atLeast || bytes > body.atMost) return null;
+      const turn = streamTurn(caller, bytes);
+      return turn && openStream(turn);
+    },
     state: () => ({ callers: queue.state(), busy: { shared: pools.shared.busy, small: pools.small.busy } }),
     changes,
     async close() {
@@ -312,6 +463,7 @@ export function createModelParser(opts: ParserOptions): ModelParser {
       await Promise.all([...all].map((w) => w.terminate()));
     },
   };
+  return parser;
 }
 
 /** A parse stopped by its budget: the work it took, not the time (a busy server takes longer for the same work). */

@@ -3,8 +3,8 @@
 // What runs inside is parse-worker.ts.
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../http/index.ts';
-import { type CpuLimit, type Spent, threadCpuMs, watchCpu } from './cpu-time.ts';
-import type { FeaturesJob, ParseJob } from './parse-worker.ts';
+import { type CpuLimit, type CpuWatch, type Spent, threadCpuMs, watchCpu } from './cpu-time.ts';
+import type { FeaturesJob, ParseJob, StreamMessage } from './parse-worker.ts';
 
 const YOUNG_GENERATION_MB = 32;
 
@@ -50,9 +50,57 @@ export function spawn(maxHeapMb: number, niceness = 0): Promise<Worker> {
  * stopped too. Without /proc the CPU budget is judged on wall time.
  */
 export function runOn<T>(worker: Worker, job: ParseJob | FeaturesJob, limit: CpuLimit): Promise<T> {
+  const exchange = answerOf<T>(worker, limit);
+  worker.postMessage(job);
+  return exchange.answer;
+}
+
+/** An upload read as it arrives, on one worker: its chunks, then its end, answered once as `runOn` answers. */
+export interface WorkerStream<T> {
+  /** The next bytes of the upload (handed over to the worker: the caller keeps no view of them). */
+  write(bytes: Uint8Array): void;
+  /** The upload is complete: the answer to `job`, within the CPU time counted from the stream's start. */
+  end(job: ParseJob): Promise<T>;
+  /** The stream is given up before its end: the worker forgets it. Answers whether the worker is fit for more work. */
+  drop(): boolean;
+}
+
+/**
+ * Streams an upload to the worker. Its CPU time counts from the start, against `limit.cpuMs`; waiting for the
+ * upload's bytes is not a stall, so the stall watch starts at the end.
+ */
+export function streamOn<T>(worker: Worker, limit: CpuLimit): WorkerStream<T> {
+  const exchange = answerOf<T>(worker, limit);
+  exchange.watch.pause();
+  // Until the end is sent nothing answers: a worker that died or ran out of CPU time meanwhile is seen at the end.
+  exchange.answer.catch(() => {});
+  const send = (message: StreamMessage, transfer: ArrayBuffer[] = []) => worker.postMessage(message, transfer);
+  send({ kind: 'stream-start' });
+  return {
+    write: (bytes) => send({ kind: 'stream-chunk', bytes }, [bytes.buffer as ArrayBuffer]),
+    end(job) {
+      exchange.watch.resume();
+      send({ kind: 'stream-end', job });
+      return exchange.answer;
+    },
+    drop() {
+      const fit = !exchange.over();
+      exchange.cancel();
+      if (fit) send({ kind: 'stream-drop' });
+      return fit;
+    },
+  };
+}
+
+/** Waits for the worker's one answer, or its end: an error, an exit, or its CPU time or stall limit reached. */
+function answerOf<T>(worker: Worker, limit: CpuLimit) {
   const thread = threads.get(worker) ?? null;
-  return new Promise((resolve, reject) => {
-    const cleanup = () => {
+  let cleanup = () => {};
+  let over = false;
+  let watch!: CpuWatch;
+  const answer = new Promise<T>((resolve, reject) => {
+    cleanup = () => {
+      over = true;
       watch.stop();
       worker.off('message', onMessage).off('error', onError).off('exit', onExit);
     };
@@ -73,7 +121,7 @@ export function runOn<T>(worker: Worker, job: ParseJob | FeaturesJob, limit: Cpu
       cleanup();
       reject(new Error(`model parser exited with code ${code}`));
     };
-    const watch = watchCpu(
+    watch = watchCpu(
       () => (thread === null ? null : threadCpuMs(thread)),
       limit,
       (why) => {
@@ -83,6 +131,7 @@ export function runOn<T>(worker: Worker, job: ParseJob | FeaturesJob, limit: Cpu
       },
     );
     worker.on('message', onMessage).once('error', onError).once('exit', onExit);
-    worker.postMessage(job);
   });
+  /** over: the worker answered, failed or ran out of time, or the exchange was cancelled. */
+  return { answer, watch, cancel: () => cleanup(), over: () => over };
 }

@@ -60,10 +60,23 @@ function shapeFacts(file: PlacedFile): ShapeFacts {
 }
 
 /** The placement on a build volume and its slicer transform, or null when no orientation fits. */
-export function placeFile(
-  file: PlacedFile,
-  volume: Volume,
-): { placement: Placement; transform: SliceTransform } | null {
+type Placed = { placement: Placement; transform: SliceTransform } | null;
+
+/**
+ * Placements already worked out, by file (as read: a rescale reads a new row) and build volume: an upload's likely
+ * choices mostly share a printer, and a placement search is tens of ms of the event loop's time for a large part.
+ */
+const placedBefore = new WeakMap<PlacedFile, Map<string, Placed>>();
+
+export function placeFile(file: PlacedFile, volume: Volume): Placed {
+  const key = `${volume.x} ${volume.y} ${volume.z}`;
+  const known = placedBefore.get(file) ?? new Map<string, Placed>();
+  placedBefore.set(file, known);
+  if (!known.has(key)) known.set(key, searchPlacement(file, volume));
+  return known.get(key)!;
+}
+
+function searchPlacement(file: PlacedFile, volume: Volume): Placed {
   const factor = fileFactor(file);
   const found = orient(shapeFacts(file), factor, volume);
   if (!found) return null;

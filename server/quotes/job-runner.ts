@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import type { Queryable } from '../db/index.ts';
 import { fileByIdAnyAccount } from '../files/index.ts';
 import { newId } from '../ids.ts';
-import type { SlicePool } from '../slicer/index.ts';
+import { detectSlicer, type SlicePool } from '../slicer/index.ts';
 import { isDeadOwnerHere, ownerFolderName } from '../storage/index.ts';
 import { type AsideSlicer, asideSlicer } from './aside-slice.ts';
 import { claimJob, type SlotRule } from './claim-sql.ts';
@@ -27,8 +27,11 @@ const POLL_MS = 1000;
 const JOBS_CHANNEL = 'slicequote_jobs';
 
 export interface JobRunner {
-  /** New work was queued: claim it now rather than at the next poll. */
-  wake(): void;
+  /**
+   * New work was queued: claim it now rather than at the next poll. Resolves once this process has looked for it (a
+   * claim round begun after the wake has ended), at once where this process claims nothing.
+   */
+  wake(): Promise<void>;
   /**
    * Resolves when the job has finished (completed or failed), or false after timeoutMs or once `signal` aborts (the
    * caller stopped waiting for another reason: its timers and poll end with it).
@@ -65,6 +68,8 @@ export function createJobRunner(deps: JobRunnerPorts, pool: SlicePool): JobRunne
   let timer: NodeJS.Timeout | null = null;
   let pumping = false;
   let pumpAgain = false;
+  /** Who waits for the round after the one under way (woken during it). */
+  let nextRound: { done: Promise<void>; end(): void } | null = null;
   /** The claim round under way, which `stop` lets end before the database closes under it. */
   let round: Promise<void> = Promise.resolve();
 
@@ -96,17 +101,35 @@ export function createJobRunner(deps: JobRunnerPorts, pool: SlicePool): JobRunne
   /** Slices in normal slots: quotes and prefetches, not the short lane's. */
   const inNormalSlots = () => active.size - inLane.size;
 
-  async function pump() {
-    if (!running) return;
+  async function pump(): Promise<void> {
+    if (!running) return endNextRound();
     if (pumping) {
       pumpAgain = true; // a wake-up during a claim round that may already have looked: look once more after it
-      return;
+      nextRound ??= roundToCome();
+      return nextRound.done;
     }
     pumping = true;
     pumpAgain = false;
+    const awaited = nextRound;
+    nextRound = null;
     round = claimRound();
     await round;
+    awaited?.end();
     if (pumpAgain) void pump();
+  }
+
+  function roundToCome() {
+    let end = () => {};
+    const done = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    return { done, end };
+  }
+
+  /** Stopped: nobody waits for a round that will not come. */
+  function endNextRound() {
+    nextRound?.end();
+    nextRound = null;
   }
 
   async function claimRound() {
@@ -188,8 +211,8 @@ export function createJobRunner(deps: JobRunnerPorts, pool: SlicePool): JobRunne
   }
 
   function wakeAll() {
-    void pump();
     deps.db.notify(JOBS_CHANNEL).catch((err) => deps.log.error('jobs: could not notify the other workers', err));
+    return pump();
   }
 
   return {
@@ -225,6 +248,9 @@ export function createJobRunner(deps: JobRunnerPorts, pool: SlicePool): JobRunne
     start() {
       if (running || deps.config.workerRole === 'api') return;
       running = true;
+      // The slicer's version names every slice: asked now (PrusaSlicer's --help takes a few hundred ms), not by the
+      // first upload's prefetch with its shopper waiting. A slicer missing now is looked for again when needed.
+      detectSlicer(deps.config.slicerBinary).catch(() => {});
       void releaseDeadOwners().then(() => pump());
       timer = setInterval(() => void pump(), POLL_MS);
       deps.db
@@ -236,6 +262,7 @@ export function createJobRunner(deps: JobRunnerPorts, pool: SlicePool): JobRunne
       running = false;
       if (timer) clearInterval(timer);
       await round;
+      endNextRound();
       await pool.close();
       await Promise.allSettled([...active]);
       // The slices were stopped: hand their jobs to the other workers now rather than when the leases run out.

@@ -133,9 +133,12 @@ async function planUpload(deps: PlanPorts, file: FileRow, upload: PrefetchUpload
     for await (const row of plannedSlices(deps, file, upload)) {
       if (room-- <= 0) break;
       // Each slice is queued, and a worker woken, as soon as it is planned: the default choices' slice starts while
-      // the others are still being worked out.
+      // the others are still being worked out (their settings, placements and costs are the event loop's work,
+      // and their queries the database's, which would otherwise come between it and its claim).
       const inserted = await insertPrefetches(deps.db, [row]);
-      if (inserted) deps.jobs.wake();
+      const claimed = inserted ? deps.jobs.wake() : Promise.resolve();
+      // The first is claimed, its slicer starting, before the other choices are worked out beside it.
+      if (!first) await claimed;
       queued += inserted;
       first ??= row;
     }

@@ -18,9 +18,64 @@ const LINES_PER_SLICE = 65536;
 const encoder = new TextEncoder();
 
 export function streamCanonicalObj(mesh: Mesh, sink: ByteSink): void {
-  streamLines(mesh.positions.length / 3, (v) => `v ${xyz(mesh.positions, v)}\n`, sink);
-  const t = mesh.indices;
-  streamLines(t.length / 3, (i) => `f ${t[i * 3]! + 1} ${t[i * 3 + 1]! + 1} ${t[i * 3 + 2]! + 1}\n`, sink);
+  streamLines(mesh.positions.length / 3, (v) => vertexLine(mesh.positions, v), sink);
+  streamLines(mesh.indices.length / 3, (i) => faceLine(mesh.indices, i), sink);
+}
+
+const vertexLine = (p: Float64Array, v: number) => `v ${xyz(p, v)}\n`;
+const faceLine = (t: Uint32Array, i: number) => `f ${t[i * 3]! + 1} ${t[i * 3 + 1]! + 1} ${t[i * 3 + 2]! + 1}\n`;
+
+/**
+ * The canonical OBJ of a mesh still being welded (an upload read as it arrives): its lines are written as its
+ * vertices and faces come, so the text is ready when the mesh is. It is the text of the finished mesh only if that
+ * mesh kept every vertex and face given here, in order (one whose unused vertices were dropped is written anew), and
+ * it is kept only up to `maxBytes` (beyond, the finished mesh is written as usual).
+ */
+export class CanonicalObjDraft {
+  private readonly vertexText: Uint8Array[] = [];
+  private readonly faceText: Uint8Array[] = [];
+  private vertices = 0;
+  private faces = 0;
+  private bytes = 0;
+  private given = true;
+
+  constructor(private readonly maxBytes: number) {}
+
+  /** The lines of the mesh's vertices and faces not written yet. */
+  add(mesh: Mesh): void {
+    if (!this.given) return;
+    const vertices = mesh.positions.length / 3;
+    const faces = mesh.indices.length / 3;
+    streamLines(
+      vertices - this.vertices,
+      (v) => vertexLine(mesh.positions, this.vertices + v),
+      this.keep(this.vertexText),
+    );
+    streamLines(faces - this.faces, (i) => faceLine(mesh.indices, this.faces + i), this.keep(this.faceText));
+    this.vertices = vertices;
+    this.faces = faces;
+    if (this.bytes > this.maxBytes) this.giveUp();
+  }
+
+  /** Sends the text to `sink` if it is the canonical OBJ of `mesh`; answers whether it was (nothing is sent if not). */
+  streamIf(mesh: Mesh, sink: ByteSink): boolean {
+    const same = this.given && mesh.positions.length / 3 === this.vertices && mesh.indices.length / 3 === this.faces;
+    if (same) for (const text of [...this.vertexText, ...this.faceText]) sink(text);
+    return same;
+  }
+
+  private keep(into: Uint8Array[]): ByteSink {
+    return (chunk) => {
+      into.push(chunk);
+      this.bytes += chunk.length;
+    };
+  }
+
+  private giveUp(): void {
+    this.given = false;
+    this.vertexText.length = 0;
+    this.faceText.length = 0;
+  }
 }
 
 export function writeCanonicalObj(mesh: Mesh): Uint8Array {

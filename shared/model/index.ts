@@ -7,12 +7,13 @@ import { type Measurements, measure } from './measure.ts';
 import type { Mesh } from './mesh.ts';
 import { parseObj } from './obj.ts';
 import { assessMesh } from './quality.ts';
-import { parseStl } from './stl.ts';
+import { parseStl, type StlResult } from './stl.ts';
 import { parse3mf } from './threemf.ts';
 import type { ModelWarning } from './warnings.ts';
 
 export {
   type ByteSink,
+  CanonicalObjDraft,
   canonicalBytesAtLeast,
   streamCanonical3mf,
   streamCanonicalObj,
@@ -21,9 +22,10 @@ export {
 } from './canonical.ts';
 export { detectFormat, type ModelFormat } from './detect.ts';
 export { ModelError } from './errors.ts';
-export { DEFAULT_LIMITS, type ParseLimits } from './limits.ts';
+export { DEFAULT_LIMITS, type ParseLimits, resolveLimits } from './limits.ts';
 export { type Measurements, measure } from './measure.ts';
 export type { Mesh } from './mesh.ts';
+export { BinaryStlStream, statedBinaryStlBytes } from './stl-stream.ts';
 export type { ModelWarning, ModelWarningCode } from './warnings.ts';
 
 export interface ParsedModel {
@@ -55,13 +57,21 @@ export function parseModel(bytes: Uint8Array, format?: ModelFormat, limits?: Par
     );
   }
   const kind = format ?? detectFormat('', bytes);
-  const source = readSource(kind, bytes, resolved);
+  return measured(kind!, readSource(kind, bytes, resolved));
+}
+
+/** A binary STL read as it arrived (BinaryStlStream), checked and measured as parseModel does every model. */
+export function parsedStl(stl: StlResult): ParsedModel {
+  return measured('stl', { ...stl, negative: null, unit: 'millimeter', warnings: [] });
+}
+
+function measured(format: ModelFormat, source: Source): ParsedModel {
   if (source.mesh.indices.length === 0)
     fail('no_triangles', 'The model contains no triangles, so there is nothing to print.');
   const measurements = measure(source.mesh);
   const warnings = [...source.warnings, ...assessMesh(source.mesh, measurements, source.degenerate)];
   return {
-    format: kind!,
+    format,
     mesh: source.mesh,
     measurements,
     unit: source.unit,

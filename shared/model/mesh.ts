@@ -108,6 +108,14 @@ export class MeshBuilder {
     this.triangleCount++;
   }
 
+  /** The mesh so far, as views of the builder's arrays: valid until the next vertex or triangle is added. */
+  current(): Mesh {
+    return {
+      positions: this.positions.subarray(0, this.vertexCount * 3),
+      indices: this.indices.subarray(0, this.triangleCount * 3),
+    };
+  }
+
   /** The finished mesh; arrays are trimmed to their used length. */
   finish(): Mesh {
     const mesh = {

@@ -9,8 +9,10 @@ import { parseNumberBytes } from './number.ts';
 import { ByteCursor, hasUtf8Bom, looksText } from './text.ts';
 
 const HEADER = 80;
-const PREAMBLE = 84;
-const RECORD = 50;
+/** The header and the triangle count. */
+export const PREAMBLE = 84;
+/** One triangle: its normal, three corners and a two-byte attribute. */
+export const RECORD = 50;
 
 export interface StlResult {
   mesh: Mesh;
@@ -31,7 +33,7 @@ export function isBinaryStlSize(bytes: Uint8Array): boolean {
   return PREAMBLE + RECORD * declaredCount(bytes) === bytes.length;
 }
 
-function declaredCount(bytes: Uint8Array): number {
+export function declaredCount(bytes: Uint8Array): number {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(HEADER, true);
 }
 
@@ -66,16 +68,27 @@ export function looksLikeBinaryStl(bytes: Uint8Array): boolean {
 
 function parseBinary(bytes: Uint8Array, limits: ParseLimits): StlResult {
   const count = declaredCount(bytes);
-  if (count > limits.maxTriangles) tooMany(count, limits);
+  const builder = binaryBuilder(count, limits);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const builder = new MeshBuilder(limits, count);
-  for (let t = 0, o = PREAMBLE + 12; t < count; t++, o += RECORD) {
-    const a = binaryVertex(view, o, t, builder);
-    const b = binaryVertex(view, o + 12, t, builder);
-    const c = binaryVertex(view, o + 24, t, builder);
-    builder.addTriangle(a, b, c);
-  }
+  for (let t = 0, o = PREAMBLE; t < count; t++, o += RECORD) addBinaryTriangle(view, o, t, builder);
   return { mesh: builder.finish(), degenerate: builder.degenerateCount };
+}
+
+/**
+ * The builder of a binary STL declaring `count` triangles, sized for `expected` of them (a count the file's size has
+ * not confirmed yet is no reason to allocate); refused before anything is allocated when over the cap.
+ */
+export function binaryBuilder(count: number, limits: ParseLimits, expected = count): MeshBuilder {
+  if (count > limits.maxTriangles) tooMany(count, limits);
+  return new MeshBuilder(limits, expected);
+}
+
+/** Welds the corners of triangle `triangle` (0-based), whose record starts at `record` (the normal is skipped). */
+export function addBinaryTriangle(view: DataView, record: number, triangle: number, builder: MeshBuilder): void {
+  const a = binaryVertex(view, record + 12, triangle, builder);
+  const b = binaryVertex(view, record + 24, triangle, builder);
+  const c = binaryVertex(view, record + 36, triangle, builder);
+  builder.addTriangle(a, b, c);
 }
 
 function binaryVertex(view: DataView, o: number, triangle: number, builder: MeshBuilder): number {

@@ -186,7 +186,8 @@ test("a 3 KB upload from one more address goes before eight addresses' small, sl
     { smallSliceMs: 600_000, smallLimits: { maxInflatedBytes: 4 << 20, maxVertices: 20_000, maxTriangles: 20_000 } },
   );
   const large = heavy.map((address) => publicUpload(address, GEARS, 'gears.stl'));
-  await until(() => parser.state().busy.shared === 2);
+  // Their parses (read as they arrived) run: held once the files are in.
+  await until(() => gate.started.filter((s) => heavy.map(ip).includes(s.caller)).length === 2);
   // 10 KB placing a strip of 202 vertices 150 times: 30,300 vertices.
   const slow = instancingBomb(100, 150);
   const flood = [publicUpload(attackers[0]!, slow, 'slow.3mf')];

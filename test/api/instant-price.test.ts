@@ -1,13 +1,17 @@
 // The first price fast (docs/instant-price.md): a shopper's upload starts the slices of the offer's likely
 // choices, bounded per upload; the shopper's first quote is then answered from the cache; a quote that asks for a
 // slice already being made joins it; a shopper's quote is sliced before a merchant's waiting ones; a prefetch makes
-// way for a quote; a slicing job shows the slicer's stage and its expected remaining time. Real slices.
+// way for a quote; a slicing job shows the slicer's stage and its expected remaining time. The slicer starts on the
+// whole upload, checked (read as it arrived or after): a file that fails the check never reaches it. Real slices.
 
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
+import { createModelParser, parserOptions } from '../../server/mesh/index.ts';
 import { claimJob } from '../../server/quotes/claim-sql.ts';
 import { PREFETCH_PER_ACCOUNT, PREFETCH_PER_UPLOAD } from '../../server/quotes/prefetch.ts';
+import { parseModel, writeCanonicalObj } from '../../shared/model/index.ts';
 import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
 import { type ApiClient, merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
@@ -124,6 +128,59 @@ test("a shopper's upload prefetches the likely slices; the first price comes fro
   const merchant = await api.uploadBytes('/v2/file', part(15), 'merchant.obj');
   await planningDone(); // a planning would have started before the answer
   assert.equal((await prefetchesOf(merchant.body.file_id)).length, 0);
+});
+
+test('the slicer starts on the whole upload, checked: the canonical mesh of every byte the shopper sent', async () => {
+  await quiet();
+  const s = shopper();
+  const fileId = await s.upload(BENCHY, 'benchy.stl');
+  // Held the moment it runs: what it reads is still there to compare, however fast or loaded the machine.
+  const pids = await until('the default choices slicing', 60_000, () => someSlicers());
+  const held = holdSlicers(pids);
+  try {
+    const input = readFileSync(`/proc/${pids[0]}/cwd/model.obj`);
+    assert.ok(input.equals(writeCanonicalObj(parseModel(BENCHY, 'stl').mesh)), 'the mesh of the whole file, welded');
+    const [file] = await sql<{ mesh_sha256: string }>('SELECT mesh_sha256 FROM files WHERE id = $1', [fileId]);
+    assert.equal(createHash('sha256').update(input).digest('hex'), file!.mesh_sha256);
+  } finally {
+    held.release();
+    await quiet();
+  }
+});
+
+/** Benchy with its 1001st triangle's first corner made NaN: a binary STL of the right size that fails its check. */
+const withNaN = () => {
+  const bytes = Buffer.from(BENCHY);
+  bytes.writeFloatLE(Number.NaN, 84 + 50 * 1000 + 12);
+  return bytes;
+};
+
+test('an upload that fails its check never reaches the slicer: cut short, malformed, over its parse budget', async () => {
+  await quiet();
+  const s = shopper();
+  const slicedBefore = await slicesRun(server);
+  const refused = async (bytes: Uint8Array, code: string) => {
+    const ticket = await s.get('/v2/file/upload-id');
+    const res = await server.client().uploadBytes(`/v2/file/public/${ticket.body.upload_id}`, bytes, 'benchy.stl');
+    assert.equal(res.status, 422, JSON.stringify(res.body));
+    assert.equal(res.body.error.code, code);
+  };
+  await refused(BENCHY.subarray(0, BENCHY.length - 25), 'stl_truncated');
+  await refused(Buffer.concat([BENCHY, Buffer.alloc(50)]), 'stl_count_mismatch');
+  await refused(withNaN(), 'non_finite_vertex');
+  // A parse allowed a millisecond of CPU time: Benchy takes more, read as it arrives or whole.
+  const parser = server.deps.parser;
+  server.deps.parser = createModelParser({ ...parserOptions(server.deps.config), maxParseMs: 1 });
+  try {
+    await refused(BENCHY, 'model_too_complex');
+  } finally {
+    await server.deps.parser.close();
+    server.deps.parser = parser;
+  }
+  await planningDone();
+  assert.equal((await sql('SELECT 1 FROM prefetches')).length, 0, 'nothing was queued to slice');
+  assert.equal(someSlicers(), undefined, 'no slicer runs');
+  assert.equal(await slicesRun(server), slicedBefore, 'none ran');
 });
 
 test('deleting the upload drops its prefetches; one whose shopper session ended is stopped and never stored', async () => {
