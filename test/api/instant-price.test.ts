@@ -88,8 +88,10 @@ const gauge = async (name: string) => {
   assert.ok(found, `the metric ${name} is served`);
   return Number(found[1]);
 };
+// A hang guard as generous as this file's waits for a slice: planning 3DBenchy's likely choices (placement and
+// predicted cost of each) is seconds of CPU, many more on a loaded host.
 const planningDone = () =>
-  until('prefetch planning to finish', 30_000, async () =>
+  until('prefetch planning to finish', 240_000, async () =>
     (await gauge('slicequote_prefetch_planning')) === 0 ? true : undefined,
   );
 const noPrefetchRunning = () =>
