@@ -4,17 +4,15 @@
 // the Overview what the allowance counts, and shows the quotes → orders → carts conversion on Analytics.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { assertAccessible } from './dashboard-browser.ts';
 import { type DashboardHost, dashboardHost } from './dashboard-serve.ts';
+import { buildDashboardIfMissing } from './dashboard-suite.ts';
 import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 let env: WidgetEnv;
 let host: DashboardHost;
@@ -25,7 +23,8 @@ let quoteId: string;
 before(
   async () => {
     if (skip) return;
-    execFileSync('npm', ['run', '--silent', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' });
+    // Built only where missing: rebuilt, dashboard/dist is emptied under the server tests that serve it meanwhile.
+    buildDashboardIfMissing();
     env = await startWidgetEnv();
     host = await dashboardHost(env.server.url);
     browser = await launchChromium();
