@@ -107,11 +107,19 @@ test('a model the parse refuses after its upload started is not kept', { skip, t
   const inFlight = new Set<Request>();
   let arrived = false;
   let deleted = false;
+  // Each of those requests and how it ended, named if the wait gives up.
+  const seen: string[] = [];
   const ours = (r: Request) => new URL(r.url()).pathname.startsWith('/v2/file');
+  const name = (r: Request) => `${r.method()} ${new URL(r.url()).pathname.split('/').slice(0, 4).join('/')}`;
   page.on('request', (r) => ours(r) && inFlight.add(r));
-  page.on('requestfailed', (r) => inFlight.delete(r));
+  page.on('requestfailed', (r) => {
+    if (ours(r)) seen.push(`${name(r)}: failed (${r.failure()?.errorText})`);
+    inFlight.delete(r);
+  });
   page.on('requestfinished', async (r) => {
+    if (!ours(r)) return;
     const status = (await r.response())?.status();
+    seen.push(`${name(r)}: ${status}`);
     if (r.method() === 'POST' && new URL(r.url()).pathname.startsWith('/v2/file/public/') && status === 201)
       arrived = true;
     if (r.method() === 'DELETE' && status === 200) deleted = true;
@@ -125,7 +133,12 @@ test('a model the parse refuses after its upload started is not kept', { skip, t
   );
   await until('the upload stopped or deleted', 60_000, () =>
     inFlight.size === 0 && (!arrived || deleted) ? true : undefined,
-  );
+  ).catch((e: Error) => {
+    const pending = [...inFlight].map(name);
+    throw new Error(
+      `${e.message}; requests ended: ${seen.join(', ') || 'none'}; in flight: ${pending.join(', ') || 'none'}`,
+    );
+  });
   const uploads = async () => {
     const res = await fetch(`${suite.env.server.url}/v2/user/uploads?limit=100`, {
       headers: { authorization: `Bearer ${suite.env.apiToken}` },

@@ -2,7 +2,7 @@
 // sent beside the parse; a file the parse refuses is not kept: its upload stops on the way, or the file is deleted
 // once it has arrived.
 import type { WidgetApi } from './api.ts';
-import { WidgetError } from './errors.ts';
+import { toWidgetError, WidgetError } from './errors.ts';
 import { sleep } from './quote-flow.ts';
 import type { FileRecord } from './types.ts';
 
@@ -11,6 +11,9 @@ const CUT_MIN_BYTES = 8 * 1024 * 1024;
 
 /** How many times an upload refused because the shopper's other files are still being read is sent again. */
 const QUEUE_RETRIES = 5;
+
+/** How many times a refused file's deletion is asked: a busy server's 429 or 503 is not the last word on it. */
+const DELETE_TRIES = 5;
 
 /**
  * Whether to stop an unwanted upload on its way rather than let it arrive and delete it. Progress events lag the
@@ -58,9 +61,26 @@ export function sendFile(client: WidgetApi, file: File, run: AbortSignal, progre
     dropped = true;
     // Bytes still on their way stop (the server keeps nothing of a cut upload); a file it already has is deleted.
     if (worthCutting(file.size, progress.last())) stop.abort();
-    done.then((f) => client.deleteFile(f.file_id)).catch(() => undefined);
+    done.then((f) => deleteUnwanted(client, f.file_id)).catch(() => undefined);
   };
   return { done, drop };
+}
+
+/**
+ * Deletes an upload the shopper's parse refused. A refusal worth retrying (429, 5xx, the connection lost) is
+ * retried after the server's Retry-After, or a growing pause, a few times: the file is not left with the shop.
+ */
+async function deleteUnwanted(client: WidgetApi, fileId: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.deleteFile(fileId);
+      return;
+    } catch (e) {
+      const err = toWidgetError(e);
+      if (!err.retryable || attempt >= DELETE_TRIES) return;
+      await sleep(err.retryAfterMs || 500 * attempt);
+    }
+  }
 }
 
 /** Uploads a part the widget refused before upload (too big for the printer), so that the server can rescale it. */
