@@ -4,12 +4,13 @@
 // resolved settings) nor parses it nor writes it out again. What is kept is JSON.stringify of the very record the
 // page held before, as UTF-8 bytes, and the page's bytes are those of JSON.stringify of the page, so the answer is
 // the same, byte for byte; kept as bytes, a page is copied together instead of encoded again for every answer.
-// The quotes of other states (queued, processing, failed) are presented afresh: their records are small.
+// The quotes of other states (queued, processing, failed) are presented afresh: their records are small. The pages
+// asked in one turn of the event loop, whoever asks them, are read in one statement (db/per-turn.ts).
 
-import type { Queryable } from '../db/index.ts';
+import { perTurn, type Queryable } from '../db/index.ts';
 import { type PageRequest, pageResponse } from '../http/index.ts';
 import { presentQuote, quoteExpired } from './present.ts';
-import { type HistoryRow, listQuotes, quoteResults, type StoredQuoteResult } from './sql.ts';
+import { type HistoryPageRows, type HistoryRow, listQuotePages, quoteResults, type StoredQuoteResult } from './sql.ts';
 
 /** The most bytes of records kept (a record is a few thousand): the least recently shown are let go first. */
 const KEPT_BYTES = 8_000_000;
@@ -57,9 +58,28 @@ function completedRecord(row: HistoryRow, result: StoredQuoteResult, now: Date) 
   return { head: Buffer.from(JSON.stringify(before).slice(0, -1)) };
 }
 
-/** The history's pages of one process; `maxBytes`: how much record JSON it keeps. */
-export function historyPages(maxBytes = KEPT_BYTES) {
+/** A page request as the key the pages of one turn share a statement by: the same page of one account is read once. */
+const pageKey = (accountId: string, page: PageRequest) => `${accountId} ${page.limit} ${page.offset}`;
+
+/** The pages asked in one turn, read together: `pageKey`s in, their rows out. */
+function pagesPerTurn(db: Queryable): (key: string) => Promise<HistoryPageRows> {
+  return perTurn(
+    async (keys: string[]) => {
+      const requests = keys.map((key) => {
+        const [accountId, limit, offset] = key.split(' ');
+        return { accountId: accountId!, limit: Number(limit), offset: Number(offset) };
+      });
+      const pages = await listQuotePages(db, requests);
+      return new Map(keys.map((key, i) => [key, pages[i]!]));
+    },
+    { rows: [], total: 0 },
+  );
+}
+
+/** The history's pages of one process, read from `db`; `maxBytes`: how much record JSON it keeps. */
+export function historyPages(db: Queryable, maxBytes = KEPT_BYTES) {
   const kept = keptRecords(maxBytes);
+  const pageRows = pagesPerTurn(db);
 
   /** A completed quote's record: kept, or presented from `results` (and kept); null when its result is gone. */
   function completed(row: HistoryRow, results: Map<string, StoredQuoteResult | null>, now: Date): Buffer[] | null {
@@ -75,8 +95,8 @@ export function historyPages(maxBytes = KEPT_BYTES) {
   }
 
   /** The page's JSON, or null when a completed quote on it is gone (deleted between the page and its results). */
-  async function pageJson(db: Queryable, accountId: string, page: PageRequest, now: Date): Promise<Buffer | null> {
-    const { rows, total } = await listQuotes(db, accountId, page.limit, page.offset);
+  async function pageJson(accountId: string, page: PageRequest, now: Date): Promise<Buffer | null> {
+    const { rows, total } = await pageRows(pageKey(accountId, page));
     const unread = rows.filter((r) => r.status === 'completed' && kept.recall(r.id) === undefined).map((r) => r.id);
     const results = unread.length ? await quoteResults(db, accountId, unread) : new Map();
     const parts: Buffer[] = [];
@@ -95,9 +115,9 @@ export function historyPages(maxBytes = KEPT_BYTES) {
     return Buffer.concat([Buffer.from(DATA_OPENS), ...parts, Buffer.from(envelope.slice(DATA_OPENS.length))]);
   }
 
-  return async function historyPage(db: Queryable, accountId: string, page: PageRequest, now: Date) {
+  return async function historyPage(accountId: string, page: PageRequest, now: Date) {
     for (let attempt = 1; ; attempt++) {
-      const json = await pageJson(db, accountId, page, now);
+      const json = await pageJson(accountId, page, now);
       if (json !== null) return json;
       if (attempt === PAGE_ATTEMPTS) throw new Error('the quote history kept changing while its page was read');
     }

@@ -64,7 +64,7 @@ function failure(row: QuoteRow): ApiError {
 export function quotesRouter(deps: AccessPorts & QuotePorts) {
   const router = new Router<AppState>();
   const once = idempotent(deps);
-  const historyPage = historyPages();
+  const historyPage = historyPages(deps.db);
   /**
    * 202: the job to poll, with the instant estimate when it was made in time (estimateInTime), else null. A client
    * needs a prompt answer however loaded the host: measuring a large mesh waits its turn for the parse workers, and
@@ -119,7 +119,7 @@ export function quotesRouter(deps: AccessPorts & QuotePorts) {
 
   router.get('/v2/quotes', allow(deps, API), async (ctx) => {
     const page = pageRequest(ctx);
-    answerJson(ctx, await historyPage(deps.db, ctx.state.auth.account.id, page, deps.now()));
+    answerJson(ctx, await historyPage(ctx.state.auth.account.id, page, deps.now()));
   });
 
   router.get('/v2/quotes/:quote_id', allow(deps, API_OR_WIDGET), async (ctx) => {

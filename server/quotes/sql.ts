@@ -203,26 +203,47 @@ export type QuoteRecordRow = Pick<QuoteRow, (typeof QUOTE_RECORD_COLUMNS)[number
 export type HistoryRow = Omit<QuoteRecordRow, 'result'>;
 const HISTORY_COLUMNS = QUOTE_RECORD_COLUMNS.filter((c) => c !== 'result').join(', ');
 
+/** One request for a page of an account's history. */
+export interface HistoryPageRequest {
+  accountId: string;
+  limit: number;
+  offset: number;
+}
+
+/** A page of history and the history's length. */
+export interface HistoryPageRows {
+  rows: HistoryRow[];
+  total: number;
+}
+
 /**
- * A page of history and the history's length in one statement (one round trip): the count's row is joined to the
- * page, so a page past the end still brings the count, on a row whose quote columns are null. The results of
- * completed quotes stay out (quoteResults reads those a page needs): with a quote's resolved settings, each is
- * kilobytes of JSON, stored compressed, that the page's record of a quote presented before does not need again.
+ * Pages of history and each history's length, for several requests in one statement (one round trip): each
+ * request's count is joined to its page, so a page past the end still brings the count, on a row whose quote
+ * columns are null. The results of completed quotes stay out (quoteResults reads those a page needs): with a quote's
+ * resolved settings, each is kilobytes of JSON, stored compressed, that the page's record of a quote presented
+ * before does not need again. Answers in the order of `pages`.
  */
-export async function listQuotes(db: Queryable, accountId: string, limit: number, offset: number) {
-  const rows = await db.query<HistoryRow & { total__: number }>(
-    `SELECT c.total__, q.* FROM
-       (SELECT count(*)::int AS total__ FROM quotes WHERE account_id = $1 AND deleted_at IS NULL) c
-       LEFT JOIN (
-         SELECT ${HISTORY_COLUMNS} FROM quotes WHERE account_id = $1 AND deleted_at IS NULL
-         ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3
+export async function listQuotePages(db: Queryable, pages: HistoryPageRequest[]): Promise<HistoryPageRows[]> {
+  const rows = await db.query<HistoryRow & { page__: number; total__: number }>(
+    `SELECT r.page__::int AS page__, c.total__, q.* FROM
+       unnest($1::text[], $2::int[], $3::int[]) WITH ORDINALITY AS r(account_id, page_limit, page_offset, page__)
+       CROSS JOIN LATERAL (
+         SELECT count(*)::int AS total__ FROM quotes WHERE account_id = r.account_id AND deleted_at IS NULL
+       ) c
+       LEFT JOIN LATERAL (
+         SELECT ${HISTORY_COLUMNS} FROM quotes WHERE account_id = r.account_id AND deleted_at IS NULL
+         ORDER BY created_at DESC, id DESC LIMIT r.page_limit OFFSET r.page_offset
        ) q ON true
-     ORDER BY q.created_at DESC, q.id DESC`,
-    [accountId, limit, offset],
+     ORDER BY r.page__, q.created_at DESC, q.id DESC`,
+    [pages.map((p) => p.accountId), pages.map((p) => p.limit), pages.map((p) => p.offset)],
   );
-  const total = firstRow(rows).total__;
-  const page = rows.filter((r) => r.id !== null).map(({ total__: _, ...quote }) => quote as HistoryRow);
-  return { rows: page, total };
+  const answers: HistoryPageRows[] = pages.map(() => ({ rows: [], total: 0 }));
+  for (const { page__, total__, ...quote } of rows) {
+    const answer = answers[page__ - 1]!;
+    answer.total = total__;
+    if (quote.id !== null) answer.rows.push(quote as HistoryRow);
+  }
+  return answers;
 }
 
 /** The stored results of an account's quotes `ids`, by quote id. */

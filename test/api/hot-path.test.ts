@@ -65,28 +65,28 @@ before(async () => {
 });
 after(() => server?.stop());
 
-/** A keep-alive connection that sends a GET and resolves with the answer's status. */
-async function connection(): Promise<(path: string) => Promise<number>> {
+/** A keep-alive connection that sends a GET with `bearer` and resolves with the answer's status and body. */
+async function connection(bearer = token): Promise<(path: string) => Promise<{ status: number; body: string }>> {
   const { port } = new URL(server.url);
   const socket = await new Promise<Socket>((resolve, reject) => {
     const s = connect(Number(port), '127.0.0.1', () => resolve(s)).once('error', reject);
   });
   let text = '';
-  let answered: ((status: number) => void) | null = null;
+  let answered: ((answer: { status: number; body: string }) => void) | null = null;
   socket.on('data', (d) => {
     text += d;
     const head = text.indexOf('\r\n\r\n');
     const length = Number(/content-length: (\d+)/i.exec(text)?.[1] ?? -1);
     if (head < 0 || length < 0 || Buffer.byteLength(text) < head + 4 + length) return;
-    const status = Number(text.split(' ')[1]);
+    const answer = { status: Number(text.split(' ')[1]), body: text.slice(head + 4) };
     text = '';
-    answered?.(status);
+    answered?.(answer);
   });
   after(() => socket.destroy());
   return (path) => {
-    const status = new Promise<number>((resolve) => (answered = resolve));
-    socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n\r\n`);
-    return status;
+    const answer = new Promise<{ status: number; body: string }>((resolve) => (answered = resolve));
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${bearer}\r\n\r\n`);
+    return answer;
   };
 }
 
@@ -96,9 +96,9 @@ async function connection(): Promise<(path: string) => Promise<number>> {
  * (a connection accepted in a turn is read in a later one).
  */
 async function connections(n: number) {
-  const sends = await Promise.all(Array.from({ length: n }, connection));
-  for (const send of sends) assert.equal(await send('/healthz'), 200);
-  return (path: string) => Promise.all(sends.map((send) => send(path)));
+  const sends = await Promise.all(Array.from({ length: n }, () => connection()));
+  for (const send of sends) assert.equal((await send('/healthz')).status, 200);
+  return (path: string) => Promise.all(sends.map(async (send) => (await send(path)).status));
 }
 
 /**
@@ -278,6 +278,28 @@ test('GET /v2/quotes: the results of records not shown before are read in one mo
   const statements = historyStatements(first.statements);
   assert.equal(statements.length, 2, `statements: ${statements.join(' | ')}`);
   assert.match(statements[1]!, /SELECT id, result FROM quotes/);
+});
+
+test('GET /v2/quotes: pages asked together share one statement, and each answers its own account', async () => {
+  const [a, b, empty] = [await accountWithHistory(), await accountWithHistory(), await server.newAccount()];
+  for (const caller of [a, b]) await historyText(caller.token); // their records are kept
+  const callers = [a, b, empty, a, b];
+  const expected = await Promise.all(callers.map((c) => presentedHistory(c.accountId)));
+  const sends = await Promise.all(callers.map((c) => connection(c.token)));
+  for (const send of sends) assert.equal((await send('/healthz')).status, 200);
+  const together = await counting(callers.length, async () => {
+    const answers = await Promise.all(sends.map((send) => send('/v2/quotes?limit=20')));
+    assert.deepEqual(
+      answers.map((answer) => answer.body),
+      expected,
+    );
+  });
+  const statements = historyStatements(together.statements);
+  assert.ok(statements.length <= 2, `${callers.length} pages together issued ${statements.length} statements`);
+  assert.ok(
+    statements.every((sql) => !/SELECT id, result/.test(sql)),
+    'no stored result is read again',
+  );
 });
 
 test('the rows the requests left in the request log are written together by its next flush', async () => {
