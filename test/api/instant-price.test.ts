@@ -17,9 +17,28 @@ import { until } from '../helpers/poll.ts';
 import { type ApiClient, merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
 import { widgetShopper } from '../helpers/shopper.ts';
 import { askUntilHeld, holdNextSlicer, holdSlicers, someSlicers } from '../helpers/slicer-hold.ts';
+import { sphereObj } from '../helpers/solids.ts';
 
 const SHOP = 'https://instant-shop.example';
 const BENCHY = readFileSync(new URL('../fixtures/models/stl/3DBenchy.stl', import.meta.url));
+
+/**
+ * A binary STL above the size whose upload is parsed as it arrives (1 MiB): a sphere of 25,740 triangles (1.3 MB),
+ * whose slice and prefetch planning cost a small share of 3DBenchy's.
+ */
+const STREAMED_STL = (() => {
+  const { mesh } = parseModel(new TextEncoder().encode(sphereObj(12, 100, 130)), 'obj');
+  const triangles = mesh.indices.length / 3;
+  const bytes = Buffer.alloc(84 + 50 * triangles);
+  bytes.writeUInt32LE(triangles, 80);
+  for (let t = 0; t < triangles; t++)
+    for (let corner = 0; corner < 3; corner++)
+      for (let axis = 0; axis < 3; axis++) {
+        const at = 84 + 50 * t + 12 + 12 * corner + 4 * axis;
+        bytes.writeFloatLE(mesh.positions[3 * mesh.indices[3 * t + corner]! + axis]!, at);
+      }
+  return bytes;
+})();
 const OFFER = {
   materials: [{ material: 'PLA', colors: ['White', 'Black'] }],
   default_material: 'PLA',
@@ -135,16 +154,20 @@ test("a shopper's upload prefetches the likely slices; the first price comes fro
 test('the slicer starts on the whole upload, checked: the canonical mesh of every byte the shopper sent', async () => {
   await quiet();
   const s = shopper();
-  const fileId = await s.upload(BENCHY, 'benchy.stl');
+  assert.ok(STREAMED_STL.length > 2 ** 20, 'parsed as it arrives');
+  const fileId = await s.upload(STREAMED_STL, 'sphere.stl');
   // Held the moment it runs: what it reads is still there to compare, however fast or loaded the machine.
   const pids = await until('the default choices slicing', 60_000, () => someSlicers());
   const held = holdSlicers(pids);
   try {
     const input = readFileSync(`/proc/${pids[0]}/cwd/model.obj`);
-    assert.ok(input.equals(writeCanonicalObj(parseModel(BENCHY, 'stl').mesh)), 'the mesh of the whole file, welded');
+    const whole = writeCanonicalObj(parseModel(STREAMED_STL, 'stl').mesh);
+    assert.ok(input.equals(whole), 'the mesh of the whole file, welded');
     const [file] = await sql<{ mesh_sha256: string }>('SELECT mesh_sha256 FROM files WHERE id = $1', [fileId]);
     assert.equal(createHash('sha256').update(input).digest('hex'), file!.mesh_sha256);
   } finally {
+    // Deleted, the upload's slices stop (the held one too) and its prefetches go.
+    assert.equal((await s.request('DELETE', `/v2/file/${fileId}`)).status, 200);
     held.release();
     await quiet();
   }
@@ -280,6 +303,8 @@ test("a shopper's quote is sliced before the merchant's waiting ones, and shows 
   const stillQueued = [];
   for (const w of waiting) if ((await api.get(`/v2/jobs/${w.job_id}`)).body.status === 'queued') stillQueued.push(w);
   assert.equal(stillQueued.length, 2, 'both merchant quotes wait behind the held slice');
+  // The held slice makes way as a finished one would, without its CPU: deleted, its file's slices stop.
+  assert.equal((await api.delete(`/v2/file/${benchy.body.file_id}`)).status, 200);
   held.release();
   const shopperDone = await until('shopper quote', 180_000, () => finished(mine.body.job_id));
   for (const w of stillQueued) {

@@ -344,7 +344,9 @@ describe('the offer in the merchant dashboard', { skip }, () => {
     await h1('Usage & analytics').waitFor();
     const totals = page.getByTestId('usage-totals');
     await totals.waitFor();
-    assert.match(await totals.innerText(), /Cancelled\s+1\b/);
+    // The totals count every request of the account a client left, the dashboard's own page loads cut short by a
+    // navigation too; the abandoned quote is told apart in its endpoint's row below.
+    assert.match(await totals.innerText(), /Cancelled\s+[1-9]\d*\b/);
     /** Calls, errors and cancelled of one endpoint's row. */
     const counts = async (route: RegExp) => {
       const row = page.getByTestId('endpoint-usage').getByRole('row', { name: route });
