@@ -111,6 +111,22 @@ test('a model the parse refuses after its upload started is not kept', { skip, t
   const seen: string[] = [];
   const ours = (r: Request) => new URL(r.url()).pathname.startsWith('/v2/file');
   const name = (r: Request) => `${r.method()} ${new URL(r.url()).pathname.split('/').slice(0, 4).join('/')}`;
+  // The first deletion meets a busy server (503 with Retry-After, as a full queue answers): the widget asks again.
+  let deletions = 0;
+  await page.route('**/v2/file/*', (route) => {
+    const request = route.request();
+    if (request.method() !== 'DELETE' || deletions++ > 0) return route.fallback();
+    return route.fulfill({
+      status: 503,
+      headers: {
+        'content-type': 'application/json',
+        'retry-after': '1',
+        'access-control-allow-origin': request.headers().origin ?? '*',
+        'access-control-expose-headers': 'Retry-After',
+      },
+      body: JSON.stringify({ error: { code: 'queue_full', message: 'Too busy; retry shortly.' } }),
+    });
+  });
   page.on('request', (r) => ours(r) && inFlight.add(r));
   page.on('requestfailed', (r) => {
     if (ours(r)) seen.push(`${name(r)}: failed (${r.failure()?.errorText})`);
@@ -139,6 +155,7 @@ test('a model the parse refuses after its upload started is not kept', { skip, t
       `${e.message}; requests ended: ${seen.join(', ') || 'none'}; in flight: ${pending.join(', ') || 'none'}`,
     );
   });
+  if (arrived) assert.equal(deletions, 2, 'the deletion refused once was asked again, and done');
   const uploads = async () => {
     const res = await fetch(`${suite.env.server.url}/v2/user/uploads?limit=100`, {
       headers: { authorization: `Bearer ${suite.env.apiToken}` },
