@@ -65,14 +65,12 @@ stage_api() {
   part_postgres
 }
 
-# The browser tests' subject is the pages, not the database: their servers run on PostgreSQL, where a test server
-# starts for a third of PGlite's CPU (the server suite runs every database question on PGlite as well).
 stage_browser() {
   echo "== widget component tests (Chromium)"
-  SQ_TEST_DB=postgres NODE_OPTIONS= npx web-test-runner
+  NODE_OPTIONS= npx web-test-runner
   mapfile -t e2e < <(find test/e2e -name '*.test.ts' | sort)
   echo "== end-to-end tests (Chromium)"
-  SQ_TEST_DB=postgres TEST_CONCURRENCY=1 run "${e2e[@]}"
+  TEST_CONCURRENCY=1 run "${e2e[@]}"
 }
 
 part_browser() { stage_browser; }
