@@ -17,6 +17,7 @@ import {
   writeCanonicalObj,
 } from '../shared/model/index.ts';
 import { MAX_OPENNESS, openness } from '../shared/model/quality.ts';
+import { binaryStl } from './helpers/binary-stl.ts';
 import { corpusBytes, corpusPath } from './helpers/corpus.ts';
 import { BOX_TRIANGLES } from './helpers/meshes.ts';
 
@@ -65,20 +66,6 @@ const corpusFiles = walk(corpusPath())
 
 const CUBE_VERTICES = 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n';
 const CUBE_FACES = 'f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n';
-
-/** A binary STL from triangles given as 9 numbers each. */
-function binaryStl(triangles: number[][], header = 'test'): Uint8Array {
-  const bytes = new Uint8Array(84 + 50 * triangles.length);
-  bytes.set(text(header).subarray(0, 80));
-  const view = new DataView(bytes.buffer);
-  view.setUint32(80, triangles.length, true);
-  triangles.forEach((t, i) => {
-    t.forEach((v, k) => {
-      view.setFloat32(84 + 50 * i + 12 + 4 * k, v, true);
-    });
-  });
-  return bytes;
-}
 
 /** The 12 triangles of an axis-aligned cube, outward-facing. */
 function cubeTriangles(size = 1, [ox, oy, oz] = [0, 0, 0]): number[][] {

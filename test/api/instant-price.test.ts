@@ -12,6 +12,7 @@ import { createModelParser, parserOptions } from '../../server/mesh/index.ts';
 import { claimJob } from '../../server/quotes/claim-sql.ts';
 import { PREFETCH_PER_ACCOUNT, PREFETCH_PER_UPLOAD } from '../../server/quotes/prefetch.ts';
 import { parseModel, writeCanonicalObj } from '../../shared/model/index.ts';
+import { binaryStl, meshTriangles } from '../helpers/binary-stl.ts';
 import { boxesObj } from '../helpers/meshes.ts';
 import { until } from '../helpers/poll.ts';
 import { type ApiClient, merchantShop, startTestServer, type TestServer } from '../helpers/server.ts';
@@ -26,19 +27,9 @@ const BENCHY = readFileSync(new URL('../fixtures/models/stl/3DBenchy.stl', impor
  * A binary STL above the size whose upload is parsed as it arrives (1 MiB): a sphere of 25,740 triangles (1.3 MB),
  * whose slice and prefetch planning cost a small share of 3DBenchy's.
  */
-const STREAMED_STL = (() => {
-  const { mesh } = parseModel(new TextEncoder().encode(sphereObj(12, 100, 130)), 'obj');
-  const triangles = mesh.indices.length / 3;
-  const bytes = Buffer.alloc(84 + 50 * triangles);
-  bytes.writeUInt32LE(triangles, 80);
-  for (let t = 0; t < triangles; t++)
-    for (let corner = 0; corner < 3; corner++)
-      for (let axis = 0; axis < 3; axis++) {
-        const at = 84 + 50 * t + 12 + 12 * corner + 4 * axis;
-        bytes.writeFloatLE(mesh.positions[3 * mesh.indices[3 * t + corner]! + axis]!, at);
-      }
-  return bytes;
-})();
+const STREAMED_STL = binaryStl(
+  meshTriangles(parseModel(new TextEncoder().encode(sphereObj(12, 100, 130)), 'obj').mesh),
+);
 const OFFER = {
   materials: [{ material: 'PLA', colors: ['White', 'Black'] }],
   default_material: 'PLA',

@@ -14,6 +14,7 @@ import { newId } from '../../server/ids.ts';
 import { alertLevel, alertsOwed } from '../../server/limits/alerts.ts';
 import { checkQuoteQuota, countQuote, recordStorageChange, settleNewPeriodForAll } from '../../server/limits/quota.ts';
 import { eventsForAccount } from '../../server/outbox/sql.ts';
+import { binaryStl } from '../helpers/binary-stl.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { storedBytesOf } from '../helpers/stored-bytes.ts';
 
@@ -38,9 +39,7 @@ function plansFile(): string {
 
 /** A binary STL of k separate closed tetrahedra: 84 + 200 k bytes, accepted by the parser. */
 function tetrahedra(k: number): Uint8Array {
-  const buf = Buffer.alloc(84 + 200 * k);
-  buf.writeUInt32LE(4 * k, 80);
-  let t = 0;
+  const triangles: number[][] = [];
   for (let i = 0; i < k; i++) {
     const x = i * 10;
     const p = [
@@ -54,14 +53,10 @@ function tetrahedra(k: number): Uint8Array {
       [0, 1, 3],
       [0, 3, 2],
       [1, 2, 3],
-    ] as const) {
-      const o = 84 + 50 * t++;
-      [p[a], p[b], p[c]].flat().forEach((v, j) => {
-        buf.writeFloatLE(v, o + 12 + 4 * j);
-      });
-    }
+    ] as const)
+      triangles.push([p[a], p[b], p[c]].flat());
   }
-  return buf;
+  return binaryStl(triangles, '');
 }
 
 let server: TestServer;
