@@ -18,6 +18,7 @@ import { createModelParser, type ParserOptions } from '../server/mesh/parse.ts';
 import { runProcess } from '../server/slicer/process.ts';
 import { largestAccepted3mf } from './helpers/hostile.ts';
 import { CUBE_OBJ } from './helpers/meshes.ts';
+import { until } from './helpers/poll.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sq-cpu-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -308,10 +309,19 @@ test("a caller's own estimates waiting never refuse its next upload; its uploads
     parser
       .features({ meshPath: join(dir, 'not-stored.obj'), placement: null, settings: {} as never }, 'tok:merchant')
       .catch(() => 'measured');
+  // Each request is asked once the one before it waits: a parse first reads its file's size, and two asked at once
+  // may join the queue in either order.
+  const waiting = (n: number, what: string) =>
+    until(what, 20_000, () =>
+      parser.state().callers.find((c) => c.caller === 'tok:merchant')?.waiting === n ? true : undefined,
+    );
   try {
-    const estimates = [estimate(), estimate(), estimate()]; // one running (held), two waiting
+    const estimates = [estimate(), estimate(), estimate()];
+    await waiting(2, 'one estimate running (held), two waiting');
     const upload = parser.parse(cube('after-estimates.obj'), 'tok:merchant');
-    const uploads = [parser.parse(cube('second.obj'), 'tok:merchant')]; // now two uploads wait
+    await waiting(3, 'the upload waiting behind the estimates');
+    const uploads = [parser.parse(cube('second.obj'), 'tok:merchant')];
+    await waiting(4, 'two uploads waiting');
     const refused = await parser.parse(cube('third.obj'), 'tok:merchant').then(
       () => assert.fail('a third upload waiting was not refused'),
       (err: unknown) => err,
