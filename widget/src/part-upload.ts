@@ -3,14 +3,14 @@
 // once it has arrived.
 import type { WidgetApi } from './api.ts';
 import { toWidgetError, WidgetError } from './errors.ts';
-import { sleep } from './quote-flow.ts';
+import { type RetryRule, retrying } from './retry.ts';
 import type { FileRecord } from './types.ts';
 
 /** Uploads smaller than this are never cut short: they are let arrive and deleted (see worthCutting). */
 const CUT_MIN_BYTES = 8 * 1024 * 1024;
 
-/** How many times an upload refused because the shopper's other files are still being read is sent again. */
-const QUEUE_RETRIES = 5;
+/** How many times in all an upload is sent while the server refuses it because the shopper's other files are read. */
+const QUEUE_TRIES = 5;
 
 /** How many times a refused file's deletion is asked: a busy server's 429 or 503 is not the last word on it. */
 const DELETE_TRIES = 5;
@@ -24,6 +24,19 @@ const DELETE_TRIES = 5;
 function worthCutting(size: number, progress: number): boolean {
   return size >= CUT_MIN_BYTES && progress < 0.5;
 }
+
+/**
+ * The shopper's other files are still being read (several dropped at once): this one waits its turn, as long as the
+ * server asks, a few times, instead of failing its row.
+ */
+const queueWait: RetryRule = (e, attempt) =>
+  e instanceof WidgetError && e.code === 'parse_queue_full' && attempt < QUEUE_TRIES ? e.retryAfterMs || 1000 : null;
+
+/** A deletion refused for now (429, 5xx, the connection lost) is asked again after Retry-After, or a growing pause. */
+const deleteWait: RetryRule = (e, attempt) => {
+  const err = toWidgetError(e);
+  return err.retryable && attempt < DELETE_TRIES ? err.retryAfterMs || 500 * attempt : null;
+};
 
 /** An upload under way beside the parse. */
 export interface Sending {
@@ -43,19 +56,14 @@ export function sendFile(client: WidgetApi, file: File, run: AbortSignal, progre
   const stop = new AbortController();
   run.addEventListener('abort', () => stop.abort(), { once: true });
   let dropped = false;
-  const done = (async () => {
-    for (let attempt = 1; ; attempt++) {
+  const done = retrying(
+    async () => {
       const ticket = await client.uploadTicket(stop.signal);
-      try {
-        return await client.upload(ticket, file, (f) => dropped || progress.report(f), stop.signal);
-      } catch (e) {
-        // The shopper's other files are still being read (several dropped at once): this one waits its turn, as
-        // long as the server asks, a few times, instead of failing its row.
-        if (!(e instanceof WidgetError) || e.code !== 'parse_queue_full' || attempt >= QUEUE_RETRIES) throw e;
-        await sleep(e.retryAfterMs || 1000, stop.signal);
-      }
-    }
-  })();
+      return client.upload(ticket, file, (f) => dropped || progress.report(f), stop.signal);
+    },
+    queueWait,
+    stop.signal,
+  );
   done.catch(() => undefined); // read by the part once the parse has accepted the file
   const drop = () => {
     dropped = true;
@@ -66,21 +74,9 @@ export function sendFile(client: WidgetApi, file: File, run: AbortSignal, progre
   return { done, drop };
 }
 
-/**
- * Deletes an upload the shopper's parse refused. A refusal worth retrying (429, 5xx, the connection lost) is
- * retried after the server's Retry-After, or a growing pause, a few times: the file is not left with the shop.
- */
+/** Deletes an upload the shopper's parse refused, asking again while the server is busy: it is not left with the shop. */
 async function deleteUnwanted(client: WidgetApi, fileId: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await client.deleteFile(fileId);
-      return;
-    } catch (e) {
-      const err = toWidgetError(e);
-      if (!err.retryable || attempt >= DELETE_TRIES) return;
-      await sleep(err.retryAfterMs || 500 * attempt);
-    }
-  }
+  await retrying(() => client.deleteFile(fileId), deleteWait).catch(() => undefined);
 }
 
 /** Uploads a part the widget refused before upload (too big for the printer), so that the server can rescale it. */

@@ -5,11 +5,13 @@
 // anything else surfaces as a WidgetError.
 import type { QuoteRequest, WidgetApi } from './api.ts';
 import { WidgetError } from './errors.ts';
+import { type RetryRule, retrying, sleep } from './retry.ts';
 import type { Pricing, Quote, Selection } from './types.ts';
 
 /** Reads of an unfinished job are at least this far apart, should the server answer without waiting. */
 const MIN_READ_INTERVAL_MS = 500;
 const POLL_GIVE_UP_MS = 5 * 60_000;
+/** How many times a call refused by a rate limit is sent again. */
 const RATE_LIMIT_RETRIES = 2;
 const RATE_LIMIT_MAX_WAIT_MS = 10_000;
 
@@ -32,7 +34,7 @@ export async function fetchQuote(
   onProgress: (pricing: Pricing) => void,
   signal: AbortSignal,
 ): Promise<Quote> {
-  const first = await withRateLimitRetry(() => api.quote(fileId, quoteRequest(sel), signal), signal);
+  const first = await retrying(() => api.quote(fileId, quoteRequest(sel), signal), rateLimitWait, signal);
   if ('quote' in first) return first.quote;
   const estimate = first.job.estimate ?? null;
   onProgress({ percent: 0, estimate, step: null, reading: null });
@@ -51,7 +53,7 @@ async function pollJob(
     // No pause between reads: each one is held by the server until the job finishes or a moment passes. The first
     // is answered at once, so that the time left shows as soon as the job is accepted.
     const sent = Date.now();
-    const job = await withRateLimitRetry(() => api.job(statusUrl, signal, read === 0 ? 0 : undefined), signal);
+    const job = await retrying(() => api.job(statusUrl, signal, read === 0 ? 0 : undefined), rateLimitWait, signal);
     onProgress({
       percent: job.progress,
       estimate: job.estimate ?? firstEstimate,
@@ -74,30 +76,11 @@ async function pollJob(
   }
 }
 
-async function withRateLimitRetry<T>(call: () => Promise<T>, signal: AbortSignal): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await call();
-    } catch (e) {
-      const limited = e instanceof WidgetError && e.code === 'rate_limited';
-      if (!limited || attempt >= RATE_LIMIT_RETRIES || e.retryAfterMs > RATE_LIMIT_MAX_WAIT_MS) throw e;
-      await sleep(e.retryAfterMs || 1000, signal);
-    }
-  }
-}
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    if (ms <= 0) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-}
+/** A short rate-limit wait is absorbed, twice at most; a longer one, or any other failure, is the shopper's to see. */
+const rateLimitWait: RetryRule = (e, attempt) =>
+  e instanceof WidgetError &&
+  e.code === 'rate_limited' &&
+  attempt <= RATE_LIMIT_RETRIES &&
+  e.retryAfterMs <= RATE_LIMIT_MAX_WAIT_MS
+    ? e.retryAfterMs || 1000
+    : null;
