@@ -19,6 +19,7 @@ import { type Db, openPostgres } from '../../server/db/index.ts';
 import { newId } from '../../server/ids.ts';
 import { createRedisLimiter } from '../../server/limits/rate-limiter.ts';
 import { until } from '../helpers/poll.ts';
+import { WASM_TIERS } from '../helpers/process.ts';
 import { POSTGRES_URL } from '../helpers/server.ts';
 
 const REDIS_URL = process.env.SQ_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -66,7 +67,7 @@ async function freePort(): Promise<number> {
 async function startProcess(n: number, env: Record<string, string>) {
   const port = await freePort();
   const output: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [...WASM_TIERS, '--import', 'tsx', 'server/main.ts'], {
     cwd: repo,
     env: {
       ...process.env,

@@ -18,6 +18,7 @@ import { newId } from '../../server/ids.ts';
 import { writeEvent } from '../../server/outbox/sql.ts';
 import { createEventPump } from '../../server/webhooks/dispatcher.ts';
 import { insertWebhook } from '../../server/webhooks/sql.ts';
+import { WASM_TIERS } from '../helpers/process.ts';
 import { eventually, type Receiver, startReceiver } from '../helpers/receiver.ts';
 import { ApiClient, POSTGRES_URL, startTestServer, testDbKind } from '../helpers/server.ts';
 
@@ -144,7 +145,7 @@ async function childDatabase(dataDir: string): Promise<{ env: Record<string, str
 
 function startChild(env: Record<string, string>): ChildProcess {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [...WASM_TIERS, '--import', 'tsx', 'server/main.ts'], {
     cwd: REPO,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

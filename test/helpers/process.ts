@@ -26,6 +26,12 @@ export interface ServerProcess {
 }
 
 /**
+ * A spawned server compiles WebAssembly (PGlite) as the process that spawns it does: a test run's servers with V8's
+ * baseline compiler only, as its test files (scripts/test.sh says why); the benchmarks' servers as `npm start` does.
+ */
+export const WASM_TIERS = process.execArgv.filter((arg) => arg === '--liftoff-only');
+
+/**
  * Starts `node --import tsx server/main.ts` with env and resolves once it serves /healthz. `nodeArgs`: options for
  * node itself that NODE_OPTIONS does not take (--cpu-prof, for the bench's profile).
  *
@@ -37,7 +43,7 @@ export interface ServerProcess {
 export async function spawnServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
   const announced = !env.API_PROCESSES && !env.PUBLIC_URL && env.PORT === undefined;
   const port = announced ? 0 : Number(env.PORT ?? (await freePort()));
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [...WASM_TIERS, ...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
     cwd: repoRoot,
     env: { ...process.env, NODE_OPTIONS: '', HOST: '127.0.0.1', PORT: String(port), DEMO_ACCOUNT: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
