@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -19,7 +18,7 @@ import { type Db, openPostgres } from '../../server/db/index.ts';
 import { newId } from '../../server/ids.ts';
 import { createRedisLimiter } from '../../server/limits/rate-limiter.ts';
 import { until } from '../helpers/poll.ts';
-import { WASM_TIERS } from '../helpers/process.ts';
+import { freePort, WASM_TIERS } from '../helpers/process.ts';
 import { POSTGRES_URL } from '../helpers/server.ts';
 
 const REDIS_URL = process.env.SQ_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -54,14 +53,6 @@ function plansFile(): string {
   const file = path.join(work, 'plans.json');
   writeFileSync(file, JSON.stringify({ ...bundled, tiny }));
   return file;
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 async function startProcess(n: number, env: Record<string, string>) {
