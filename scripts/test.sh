@@ -10,8 +10,8 @@ stages=("$@")
 [ ${#stages[@]} -gt 0 ] || stages=(unit rest)
 
 export NODE_OPTIONS="${NODE_OPTIONS:-} --import tsx"
-# Tests bound their waits by counts of polls, never by the clock: a loaded host only makes them slower. The one
-# clock is the hang guard: a test still running after 30 minutes waits for something that will never happen.
+# Tests wait on conditions, with no clock of their own: a loaded host only makes them slower. The one clock is the
+# hang guard: a test still running after 30 minutes waits for something that will never happen.
 # --liftoff-only (passed on to each test file's process and to the servers it spawns): PGlite's WebAssembly is
 # compiled by V8's baseline compiler only, not again by its optimising one in the background. A test's database
 # lives seconds to a minute, too short for the optimised code to pay for its compiling: a PGlite test file takes

@@ -112,9 +112,7 @@ async function refusal(bytes: Buffer): Promise<string> {
 
 // ---- tests ------------------------------------------------------------------------------------------------
 
-test("PrusaSlicer's own .bgcode of the reference part reads as its text G-code does", {
-  timeout: 120_000,
-}, async () => {
+test("PrusaSlicer's own .bgcode of the reference part reads as its text G-code does", {}, async () => {
   const slicer = loadConfig({}).slicerBinary;
   const options = vendorFlatOptions(MK4, slicer);
   assert.equal(options.binary_gcode, '1', 'the MK4 preset writes binary G-code');

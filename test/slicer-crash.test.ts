@@ -63,9 +63,7 @@ after(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-test('kill -9 mid-slice: PrusaSlicer dies with the process; the next start sweeps its folder and keeps live ones', {
-  timeout: 180_000,
-}, async () => {
+test('kill -9 mid-slice: PrusaSlicer dies with the process; the next start sweeps its folder and keeps live ones', {}, async () => {
   const worker = await start(root, corpusPath('stl', '3DBenchy.stl'));
   const owner = `${worker.child.pid}.${processStartTime(worker.child.pid!)}`;
   const [folder, slicerPid] = await until('PrusaSlicer to run', 60_000, async () => {

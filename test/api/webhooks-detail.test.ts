@@ -97,8 +97,9 @@ test('the detail shows the signed request and each attempt with its status, timi
   assert.deepEqual([second.attempt, second.status_code, second.error], [2, 200, null]);
   assert.equal(first.sent_at, got[0].headers['x-webhook-timestamp']);
   assert.equal(second.sent_at, got[1].headers['x-webhook-timestamp']);
-  assert.ok(first.duration_ms >= 300 && first.duration_ms < 10_000, `first attempt took ${first.duration_ms} ms`);
-  assert.ok(second.duration_ms >= 0 && second.duration_ms < first.duration_ms);
+  // (No upper bound: on a loaded host an attempt's round trip takes what it takes.)
+  assert.ok(first.duration_ms >= 300, `first attempt took ${first.duration_ms} ms`);
+  assert.ok(Number.isInteger(second.duration_ms) && second.duration_ms >= 0, `second took ${second.duration_ms} ms`);
   // A loopback receiver is a private address: its answer is never kept, however it was allowed.
   assert.deepEqual([first.response_snippet, second.response_snippet], [null, null]);
   // The list still leaves body and signature out.

@@ -5,6 +5,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { untimed } from './widget-env.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -12,9 +13,10 @@ export const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'dashboard');
 const DOC_SHOTS = path.join(ROOT, 'docs', 'screenshots');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-export function launch(): Promise<Browser> {
-  return chromium.launch({
+export async function launch(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
+    timeout: 0,
     args: [
       '--no-sandbox',
       '--disable-gpu',
@@ -24,6 +26,7 @@ export function launch(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+  return untimed(browser);
 }
 
 /** The page's Content-Security-Policy refusals (Chromium reports each on the console), collected as they come. */

@@ -42,7 +42,6 @@ const sample = async (page: Page, material: string) =>
 for (const width of [1280, 390]) {
   test(`${width} px: Prices shows each material's price per kg and prices the sample cube as the merchant types`, {
     skip,
-    timeout: 180_000,
   }, async () => {
     const { page, api } = await openAs(width, 'prices');
     await page.getByRole('heading', { level: 1, name: 'Prices' }).waitFor();
@@ -98,7 +97,6 @@ for (const width of [1280, 390]) {
 for (const width of [1280, 390]) {
   test(`${width} px: quantity breaks and delivery options are rows, each problem naming its row and field`, {
     skip,
-    timeout: 180_000,
   }, async () => {
     const { page, api } = await openAs(width, 'offer');
     await page.getByRole('heading', { level: 1, name: 'Offer' }).waitFor();

@@ -27,7 +27,6 @@ async function pickMk3s(page: Page) {
 
 test('Your printer: Prusa Research → MK3S 0.4 mm lists its own prints and Prusament PLA', {
   skip,
-  timeout: 180_000,
 }, async () => {
   const account = await suite.server.newAccount();
   const page = await loggedInPage(suite.browser, suite.host.origin, account);
@@ -61,7 +60,6 @@ test('Your printer: Prusa Research → MK3S 0.4 mm lists its own prints and Prus
 
 test('Keep my custom G-code: the import keeps the vendor’s blocks and says which', {
   skip,
-  timeout: 180_000,
 }, async () => {
   const account = await suite.server.newAccount();
   const page = await loggedInPage(suite.browser, suite.host.origin, account);
@@ -88,7 +86,6 @@ const PICK = { printer: 'Original Prusa i3 MK3S & MK3S+', print: '0.20mm QUALITY
 
 test('a saved offer keeps its qualities until the merchant offers the imported print presets instead', {
   skip,
-  timeout: 180_000,
 }, async () => {
   const account = await suite.server.newAccount();
   const api = suite.server.client(account.token);
@@ -118,7 +115,6 @@ test('a saved offer keeps its qualities until the merchant offers the imported p
 
 test('Check against your slicer: a .bgcode of the reference part shows the grams, time and difference the API answers', {
   skip,
-  timeout: 300_000,
 }, async (t) => {
   const account = await suite.server.newAccount();
   const api = suite.server.client(account.token);
@@ -147,7 +143,7 @@ test('Check against your slicer: a .bgcode of the reference part shows the grams
   await gcodeInput.setInputFiles({ name: 'cube.bgcode', mimeType: 'application/octet-stream', buffer: bgcode });
   await compare.click();
   const result = check.getByTestId('printer-check-result');
-  await result.waitFor({ timeout: 240_000 });
+  await result.waitFor();
 
   // The same G-code through the API: the shown figures are its answer (the slice is deterministic).
   const form = new FormData();

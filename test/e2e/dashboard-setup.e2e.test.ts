@@ -27,7 +27,6 @@ async function stepStates(page: Page): Promise<Record<string, string>> {
 for (const width of [1280, 390]) {
   test(`${width} px: the checklist ticks itself, the snippet waits for a key, line totals add up`, {
     skip,
-    timeout: 180_000,
   }, async () => {
     const account = await suite.server.newAccount();
     const dashboard = suite.server.client();

@@ -68,7 +68,7 @@ describe('dashboard: test events, delivery detail and usage by caller', { skip }
     await h1('Webhooks').waitFor();
     const result = page.getByTestId('test-event-result');
     await page.getByRole('button', { name: `Send test event to ${receiver.url}` }).click();
-    await result.getByText(/^Delivered: your endpoint answered 200 in \d+ ms\./).waitFor({ timeout: 20_000 });
+    await result.getByText(/^Delivered: your endpoint answered 200 in \d+ ms\./).waitFor();
     const ping = receiver.requests.at(-1)!;
     assert.equal(ping.headers['x-webhook-event'], 'ping');
     assert.deepEqual([ping.json.event, ping.json.test], ['ping', true]);
@@ -81,7 +81,7 @@ describe('dashboard: test events, delivery detail and usage by caller', { skip }
       .getByText(
         /^Not delivered: receiver answered 500 \(after \d+ ms\)\. (Retrying: up to 3 attempts in all|No attempt succeeded \(3 of 3\))\./,
       )
-      .waitFor({ timeout: 20_000 });
+      .waitFor();
     await assertAccessible(page, 'webhooks with a test result');
     await shoot(page, 'webhooks-test-event');
   });
@@ -90,7 +90,7 @@ describe('dashboard: test events, delivery detail and usage by caller', { skip }
     await page.getByTestId('test-event-result').getByRole('link', { name: 'Details' }).click();
     await h1('Delivery').waitFor();
     // The page follows the retries by itself until the third attempt fails.
-    await page.getByTestId('delivery-summary').getByText('Failed').waitFor({ timeout: 30_000 });
+    await page.getByTestId('delivery-summary').getByText('Failed').waitFor();
     const rows = page.getByTestId('delivery-attempts').locator('tbody tr');
     assert.equal(await rows.count(), 3);
     for (let i = 0; i < 3; i++)

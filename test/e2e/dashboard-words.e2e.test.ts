@@ -20,37 +20,34 @@ let browser: Browser;
 let offered: string[];
 let quoteId: string;
 
-before(
-  async () => {
-    if (skip) return;
-    // Built only where missing: rebuilt, dashboard/dist is emptied under the server tests that serve it meanwhile.
-    buildDashboardIfMissing();
-    env = await startWidgetEnv();
-    host = await dashboardHost(env.server.url);
-    browser = await launchChromium();
-    // The shop offers two of the materials its profiles know.
-    const api = env.server.client(env.apiToken);
-    const { source: _source, ...offer } = (await api.get('/v2/offer')).body;
-    const materials = offer.materials.slice(0, 2);
-    offered = materials.map((m: { material: string }) => m.material).sort();
-    const put = await api.put('/v2/offer', { ...offer, materials, default_material: materials[0].material });
-    assert.equal(put.status, 200, JSON.stringify(put.body));
-    // A shopper prices a cube and adds it to the cart.
-    const shop = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await shop.goto(env.shop.url);
-    await shop.locator('slice-quote select#material').waitFor({ timeout: 30_000 });
-    await shop.locator('slice-quote #file').setInputFiles(corpusPath('stl', 'cube20_ascii.stl'));
-    await shop.locator('slice-quote [part~=amount]').waitFor({ timeout: 120_000 });
-    await shop.locator('slice-quote select#quantity, slice-quote input#quantity').fill('2');
-    await shop.locator('slice-quote [part~=add-button]').click();
-    await shop.locator('slice-quote [part~=added]').waitFor({ timeout: 30_000 });
-    quoteId = await shop.evaluate(
-      () => (document.querySelector('slice-quote') as unknown as { quote: { quote_id: string } }).quote.quote_id,
-    );
-    await shop.close();
-  },
-  { timeout: 240_000 },
-);
+before(async () => {
+  if (skip) return;
+  // Built only where missing: rebuilt, dashboard/dist is emptied under the server tests that serve it meanwhile.
+  buildDashboardIfMissing();
+  env = await startWidgetEnv();
+  host = await dashboardHost(env.server.url);
+  browser = await launchChromium();
+  // The shop offers two of the materials its profiles know.
+  const api = env.server.client(env.apiToken);
+  const { source: _source, ...offer } = (await api.get('/v2/offer')).body;
+  const materials = offer.materials.slice(0, 2);
+  offered = materials.map((m: { material: string }) => m.material).sort();
+  const put = await api.put('/v2/offer', { ...offer, materials, default_material: materials[0].material });
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+  // A shopper prices a cube and adds it to the cart.
+  const shop = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await shop.goto(env.shop.url);
+  await shop.locator('slice-quote select#material').waitFor();
+  await shop.locator('slice-quote #file').setInputFiles(corpusPath('stl', 'cube20_ascii.stl'));
+  await shop.locator('slice-quote [part~=amount]').waitFor();
+  await shop.locator('slice-quote select#quantity, slice-quote input#quantity').fill('2');
+  await shop.locator('slice-quote [part~=add-button]').click();
+  await shop.locator('slice-quote [part~=added]').waitFor();
+  quoteId = await shop.evaluate(
+    () => (document.querySelector('slice-quote') as unknown as { quote: { quote_id: string } }).quote.quote_id,
+  );
+  await shop.close();
+});
 
 after(async () => {
   await browser?.close();
@@ -75,7 +72,6 @@ const fitsWidth = (page: Page, testId: string) =>
 for (const width of [390, 1280]) {
   test(`${width} px: the offer named as a source, the shopper's choices, offered materials, the allowance explained, conversion`, {
     skip,
-    timeout: 120_000,
   }, async () => {
     const page = await (await browser.newContext({ viewport: { width, height: 844 } })).newPage();
     try {

@@ -168,7 +168,7 @@ describe('merchant dashboard end to end', { skip }, () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText('Widget key "staging" revoked.').waitFor();
     // The list reloads after the notice; the revoked key must leave it (waitFor fails after its timeout).
-    await page.getByRole('cell', { name: 'staging', exact: true }).waitFor({ state: 'detached', timeout: 10_000 });
+    await page.getByRole('cell', { name: 'staging', exact: true }).waitFor({ state: 'detached' });
     assert.equal(await page.getByRole('cell', { name: 'staging', exact: true }).count(), 0);
   });
 
@@ -237,7 +237,7 @@ describe('merchant dashboard end to end', { skip }, () => {
       .locator('option', { hasText: 'calibration-cube.stl' })
       .waitFor({ state: 'attached' });
     await page.getByRole('button', { name: 'Quote with this profile' }).click();
-    await page.getByRole('heading', { name: /^Result:/ }).waitFor({ timeout: 60_000 });
+    await page.getByRole('heading', { name: /^Result:/ }).waitFor();
     const density = page.locator('[data-setting="material_config.density"]');
     assert.match(await density.innerText(), /1\.25 g\/cm³\s+Your profile “Matte PLA”/);
     assert.match(await page.locator('[data-setting="material_config.filament_type"]').innerText(), /Request/);
@@ -267,7 +267,7 @@ describe('merchant dashboard end to end', { skip }, () => {
     await page.getByRole('link', { name: receiver.url }).click();
     await h1('Webhook').waitFor();
     const failed = page.locator('tr[data-state="failed"]');
-    await failed.first().waitFor({ timeout: 30_000 });
+    await failed.first().waitFor();
     assert.match(await failed.first().innerText(), /quote\.completed\s+Failed\s+3 \/ 3\s+500/);
     await assertAccessible(page, 'webhook with a failed delivery');
     await shoot(page, 'webhook-deliveries-failed', true);
@@ -278,7 +278,7 @@ describe('merchant dashboard end to end', { skip }, () => {
       .getByRole('button', { name: /^Resend/ })
       .click();
     await page.getByText(/Resent quote\.completed as a new delivery/).waitFor();
-    await page.locator('tr[data-state="delivered"]').first().waitFor({ timeout: 30_000 });
+    await page.locator('tr[data-state="delivered"]').first().waitFor();
     const resent = receiver.requests.at(-1)!;
     assert.equal(resent.headers['x-webhook-event'], 'quote.completed');
     await page.getByRole('button', { name: 'Refresh' }).click();

@@ -22,7 +22,6 @@ import { chromiumMissing, launchChromium, plainShopPage, startWidgetEnv, type Wi
 
 const skip = chromiumMissing() ?? false;
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const SLICE_TIMEOUT = 150_000;
 const CUBE = corpusPath('stl', 'cube20_ascii.stl');
 
 const OFFER = {
@@ -56,26 +55,23 @@ let plainUrl: string;
 /** The part's own price in cents, from the first scenarios. */
 let unitCents = 0;
 
-before(
-  async () => {
-    if (skip) return;
-    if (!existsSync(path.join(DIST, 'index.html')))
-      execFileSync('npm', ['run', '--silent', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' });
-    const port = await freePort();
-    plainUrl = `http://127.0.0.1:${port}/plain`;
-    env = await startWidgetEnv({ env: { PREFETCH_MAX_SECONDS: '0' }, extraOrigins: [new URL(plainUrl).origin] });
-    plain = http.createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(plainShopPage(`<h1>Custom prints</h1>${embedSnippet(env.server.url, env.widgetKey)}`));
-    });
-    await new Promise<void>((resolve) => plain.listen(port, '127.0.0.1', resolve));
-    host = await dashboardHost(env.server.url);
-    const saved = await env.server.client(env.apiToken).put('/v2/offer', OFFER);
-    assert.equal(saved.status, 200, JSON.stringify(saved.body));
-    browser = await launchChromium();
-  },
-  { timeout: 120_000 },
-);
+before(async () => {
+  if (skip) return;
+  if (!existsSync(path.join(DIST, 'index.html')))
+    execFileSync('npm', ['run', '--silent', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' });
+  const port = await freePort();
+  plainUrl = `http://127.0.0.1:${port}/plain`;
+  env = await startWidgetEnv({ env: { PREFETCH_MAX_SECONDS: '0' }, extraOrigins: [new URL(plainUrl).origin] });
+  plain = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(plainShopPage(`<h1>Custom prints</h1>${embedSnippet(env.server.url, env.widgetKey)}`));
+  });
+  await new Promise<void>((resolve) => plain.listen(port, '127.0.0.1', resolve));
+  host = await dashboardHost(env.server.url);
+  const saved = await env.server.client(env.apiToken).put('/v2/offer', OFFER);
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  browser = await launchChromium();
+});
 
 after(async () => {
   await browser?.close();
@@ -98,18 +94,14 @@ const dollars = (c: number) => `$${(c / 100).toFixed(2)}`;
 async function priceTwelveExpress(page: Page, url = env.shop.url): Promise<ShownQuote> {
   await page.goto(url);
   await page.locator('slice-quote #file').setInputFiles(CUBE);
-  await widget(page, 'amount').waitFor({ timeout: SLICE_TIMEOUT });
+  await widget(page, 'amount').waitFor();
   const standard = (await quoteOf(page))!;
   await page.locator('slice-quote input#quantity, slice-quote select#quantity').fill('12');
   await widget(page, 'lead-time-select').selectOption('express');
-  await page.waitForFunction(
-    (before) => {
-      const q = (document.querySelector('slice-quote') as unknown as { quote: ShownQuote | null }).quote;
-      return q && q.quote_id !== before && q.choices.lead_time?.id === 'express';
-    },
-    standard.quote_id,
-    { timeout: SLICE_TIMEOUT },
-  );
+  await page.waitForFunction((before) => {
+    const q = (document.querySelector('slice-quote') as unknown as { quote: ShownQuote | null }).quote;
+    return q && q.quote_id !== before && q.choices.lead_time?.id === 'express';
+  }, standard.quote_id);
   await page.waitForFunction(() =>
     /12 pieces/.test(
       document.querySelector('slice-quote')!.shadowRoot!.querySelector('[part~=unit-price]')?.textContent ?? '',
@@ -126,7 +118,7 @@ async function addToCart(
 ) {
   const amount = await widget(page, 'amount').innerText();
   await widget(page, 'add-button').click();
-  await widget(page, 'added').waitFor({ timeout: 30_000 });
+  await widget(page, 'added').waitFor();
   shown.push({ quoteId: quote.quote_id, amount, scenario, where });
   return amount;
 }
@@ -139,7 +131,6 @@ const SIZES = [
 for (const size of SIZES)
   test(`${size.name}: 12 pieces, 5 % off for 10+, Express: the widget shows the line the cart charges`, {
     skip,
-    timeout: SLICE_TIMEOUT * 2,
   }, async () => {
     const page = await browser.newPage({ viewport: { width: size.width, height: size.height } });
     try {
@@ -164,7 +155,6 @@ for (const size of SIZES)
 for (const size of SIZES)
   test(`${size.name}: the minimum price per part stops the break; the break list shows the minimum, never below it`, {
     skip,
-    timeout: SLICE_TIMEOUT * 2,
   }, async () => {
     assert.ok(unitCents > 0, 'the first scenarios found the part’s price');
     // A minimum a cent under the part's price: 5 % off would take a piece below it.
@@ -196,7 +186,6 @@ for (const size of SIZES)
 for (const size of SIZES)
   test(`${size.name}, plain page: the copied snippet's line, which no cart took, has the same total; the shopper is asked for a request`, {
     skip,
-    timeout: SLICE_TIMEOUT * 2,
   }, async () => {
     const minimum = unitCents - 1; // as the scenario above left the offer
     const page = await browser.newPage({ viewport: { width: size.width, height: size.height } });
@@ -215,7 +204,6 @@ for (const size of SIZES)
 for (const size of SIZES)
   test(`${size.name}: the quote history, Orders and analytics show the widget’s line totals, with the whole formula`, {
     skip,
-    timeout: 60_000,
   }, async () => {
     assert.equal(shown.length, 6, 'every scenario added its line');
     const page = await loggedInPage(browser, host.origin, env.merchant);

@@ -27,7 +27,6 @@ import { chromiumMissing, launchChromium, plainShopPage, startWidgetEnv, type Wi
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
-const SLICE_TIMEOUT = 120_000;
 const CUBE = corpusPath('stl', 'cube20_ascii.stl');
 const TWO_CUBES = corpusPath('stl', 'two_cubes_10mm.stl');
 const DESKTOP = { name: 'desktop', width: 1280, height: 900 };
@@ -44,33 +43,30 @@ let host: DashboardHost;
 let hooks: Receiver;
 let hookSecret: string;
 
-before(
-  async () => {
-    if (skip) return;
-    mkdirSync(ARTIFACTS, { recursive: true });
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    env = await startWidgetEnv({ extraOrigins: [origin], env: { RATE_LIMIT_ANON_PLAN: 'business' } });
-    hooks = await startReceiver();
-    const hook = await env.server
-      .client(env.apiToken)
-      .post('/v2/webhooks', { url: hooks.url, events: ['quote_request.created', 'quote_request.priced'] });
-    assert.equal(hook.status, 201, JSON.stringify(hook.body));
-    hookSecret = hook.body.secret;
-    pages = http.createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      // The copied snippet under the page's own heading (axe judges the whole page, which a shop gives a title); on
-      // /parts with the `multiple` attribute a merchant adds for several parts (docs/widget.md).
-      const snippet = embedSnippet(env.server.url, env.widgetKey);
-      const body = req.url === '/parts' ? snippet.replace('<slice-quote ', '<slice-quote multiple ') : snippet;
-      res.end(plainShopPage(`<h1>Custom prints</h1>${body}`));
-    });
-    await new Promise<void>((resolve) => pages.listen(port, '127.0.0.1', resolve));
-    host = await dashboardHost(env.server.url);
-    browser = await launchChromium();
-  },
-  { timeout: 120_000 },
-);
+before(async () => {
+  if (skip) return;
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  env = await startWidgetEnv({ extraOrigins: [origin], env: { RATE_LIMIT_ANON_PLAN: 'business' } });
+  hooks = await startReceiver();
+  const hook = await env.server
+    .client(env.apiToken)
+    .post('/v2/webhooks', { url: hooks.url, events: ['quote_request.created', 'quote_request.priced'] });
+  assert.equal(hook.status, 201, JSON.stringify(hook.body));
+  hookSecret = hook.body.secret;
+  pages = http.createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    // The copied snippet under the page's own heading (axe judges the whole page, which a shop gives a title); on
+    // /parts with the `multiple` attribute a merchant adds for several parts (docs/widget.md).
+    const snippet = embedSnippet(env.server.url, env.widgetKey);
+    const body = req.url === '/parts' ? snippet.replace('<slice-quote ', '<slice-quote multiple ') : snippet;
+    res.end(plainShopPage(`<h1>Custom prints</h1>${body}`));
+  });
+  await new Promise<void>((resolve) => pages.listen(port, '127.0.0.1', resolve));
+  host = await dashboardHost(env.server.url);
+  browser = await launchChromium();
+});
 
 after(async () => {
   await browser?.close();
@@ -95,14 +91,13 @@ async function open(url: string, size: (typeof SIZES)[number]): Promise<Page> {
 for (const size of [DESKTOP]) {
   test(`${size.name}: no cart on the page → a request in Orders and the webhook → priced in the dashboard → ordered from the link`, {
     skip,
-    timeout: SLICE_TIMEOUT * 3,
   }, async () => {
     const shopper = `Ada ${size.name}`;
     const email = `ada-${size.name}@example.test`;
     const page = await open(`${origin}/plain`, size);
     try {
       await page.locator('slice-quote #file').setInputFiles(CUBE);
-      await widget(page, 'amount').waitFor({ timeout: SLICE_TIMEOUT });
+      await widget(page, 'amount').waitFor();
       await widget(page, 'add-button').click();
       // No cart took the line: the form opens, focus on its first field, and the bar says why.
       const form = widget(page, 'request-form');
@@ -202,7 +197,6 @@ for (const size of [DESKTOP]) {
 for (const size of [PHONE]) {
   test(`${size.name}: several parts on the copied snippet: Add all, no cart → one form → a request per part in Orders and the webhook`, {
     skip,
-    timeout: SLICE_TIMEOUT * 3,
   }, async () => {
     const shopper = `Grace ${size.name}`;
     const email = `grace-${size.name}@example.test`;
@@ -213,8 +207,6 @@ for (const size of [PHONE]) {
         () =>
           document.querySelector('slice-quote')?.shadowRoot?.querySelectorAll('[part~=row][data-status=priced]')
             .length === 2,
-        undefined,
-        { timeout: SLICE_TIMEOUT * 2 },
       );
       await widget(page, 'add-all-button').click();
       // No cart took the lines: one form for both parts opens, focus on its first field, and the bar says why.

@@ -19,7 +19,6 @@ import { chromiumMissing, launchChromium, plainShopPage, startWidgetEnv, type Wi
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
-const SLICE_TIMEOUT = 120_000;
 const CUBE = corpusPath('stl', 'cube20_ascii.stl');
 const SIZES = [
   { name: 'desktop', width: 1280, height: 900 },
@@ -45,32 +44,29 @@ function shopPage(kind: string): string {
   return plainShopPage(body);
 }
 
-before(
-  async () => {
-    if (skip) return;
-    mkdirSync(ARTIFACTS, { recursive: true });
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    env = await startWidgetEnv({ extraOrigins: [origin], env: { RATE_LIMIT_ANON_PLAN: 'business' } });
-    pages = http.createServer((req, res) => {
-      if (req.method === 'POST' && req.url === '/cart') {
-        const chunks: Buffer[] = [];
-        req.on('data', (c: Buffer) => chunks.push(c));
-        req.on('end', () => {
-          posted.push(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-          res.end('<!doctype html><title>Cart</title><h1>Your cart</h1>');
-        });
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(shopPage(req.url!.slice(1)));
-    });
-    await new Promise<void>((resolve) => pages.listen(port, '127.0.0.1', resolve));
-    browser = await launchChromium();
-  },
-  { timeout: 120_000 },
-);
+before(async () => {
+  if (skip) return;
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  env = await startWidgetEnv({ extraOrigins: [origin], env: { RATE_LIMIT_ANON_PLAN: 'business' } });
+  pages = http.createServer((req, res) => {
+    if (req.method === 'POST' && req.url === '/cart') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        posted.push(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end('<!doctype html><title>Cart</title><h1>Your cart</h1>');
+      });
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(shopPage(req.url!.slice(1)));
+  });
+  await new Promise<void>((resolve) => pages.listen(port, '127.0.0.1', resolve));
+  browser = await launchChromium();
+});
 
 after(async () => {
   await browser?.close();
@@ -82,7 +78,7 @@ async function priced(kind: string, size: (typeof SIZES)[number]): Promise<Page>
   const page = await browser.newPage({ viewport: { width: size.width, height: size.height } });
   await page.goto(`${origin}/${kind}`);
   await page.locator('slice-quote #file').setInputFiles(CUBE);
-  await page.locator('slice-quote [part~=amount]').waitFor({ timeout: SLICE_TIMEOUT });
+  await page.locator('slice-quote [part~=amount]').waitFor();
   return page;
 }
 
@@ -100,14 +96,13 @@ const quoteOf = (page: Page): Promise<string> =>
 for (const size of SIZES) {
   test(`${size.name}: the snippet as copied: no cart took the part, the widget asks for a quote request; the line is an unacknowledged order`, {
     skip,
-    timeout: SLICE_TIMEOUT,
   }, async () => {
     const page = await priced('plain', size);
     try {
       const quoteId = await quoteOf(page);
       await page.locator('slice-quote [part~=add-button]').click();
       const note = page.locator('slice-quote [part~=added]');
-      await note.waitFor({ timeout: 15_000 });
+      await note.waitFor();
       assert.equal(
         await note.innerText(),
         'No cart took your part yet: request a quote above, and the shop will send you a link to order it.',
@@ -128,17 +123,14 @@ for (const size of SIZES) {
 
   test(`${size.name}: the snippet's listener filled in: "Added to your cart"; the line is acknowledged`, {
     skip,
-    timeout: SLICE_TIMEOUT,
   }, async () => {
     const page = await priced('connected', size);
     try {
       const quoteId = await quoteOf(page);
-      const acknowledged = page.waitForResponse((r) => r.url().endsWith('/v2/widget/cart/acknowledge'), {
-        timeout: 15_000,
-      });
+      const acknowledged = page.waitForResponse((r) => r.url().endsWith('/v2/widget/cart/acknowledge'), {});
       await page.locator('slice-quote [part~=add-button]').click();
       const note = page.locator('slice-quote [part~=added]');
-      await note.waitFor({ timeout: 15_000 });
+      await note.waitFor();
       assert.equal(await note.innerText(), 'Added 1 × cube20_ascii.stl to your cart.');
       await page.screenshot({ path: path.join(ARTIFACTS, `cart-added-${size.name}.png`) });
       assert.equal((await acknowledged).status(), 200);
@@ -150,14 +142,13 @@ for (const size of SIZES) {
 
   test(`${size.name}: cart-url: a shop without JavaScript receives the signed line as a form POST`, {
     skip,
-    timeout: SLICE_TIMEOUT,
   }, async () => {
     const page = await priced('form', size);
     try {
       const quoteId = await quoteOf(page);
       const before = posted.length;
       await page.locator('slice-quote [part~=add-button]').click();
-      await page.waitForURL(`${origin}/cart`, { timeout: 15_000 });
+      await page.waitForURL(`${origin}/cart`);
       assert.equal(posted.length, before + 1);
       const form = posted.at(-1)!;
       assert.equal(form.get('lines[0][quote_id]'), quoteId);

@@ -35,8 +35,23 @@ export function chromiumMissing(): string | null {
     : `skipped: ${CHROMIUM} is missing (install Debian's chromium: apt-get install -y chromium)`;
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+export async function launchChromium(): Promise<Browser> {
+  return untimed(await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 0 }));
+}
+
+/**
+ * The browser, each page it opens waiting on its conditions alone: Playwright's waits otherwise end after 30 s,
+ * which a loaded host (two runs of the suite on two cores) passes while the page is still on its way. The one clock
+ * is the test runner's hang guard (scripts/test.sh). `newPage` opens its page through `newContext`.
+ */
+export function untimed(browser: Browser): Browser {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(0);
+    return context;
+  };
+  return browser;
 }
 
 /**
@@ -150,15 +165,12 @@ export function widgetSuite(
   opts: Parameters<typeof startWidgetEnv>[0] & { artifacts?: string } = {},
 ): WidgetSuite {
   const suite = {} as Partial<WidgetSuite>;
-  before(
-    async () => {
-      if (skip) return;
-      if (opts.artifacts) mkdirSync(opts.artifacts, { recursive: true });
-      suite.env = await startWidgetEnv(opts);
-      suite.browser = await launchChromium();
-    },
-    { timeout: 120_000 },
-  );
+  before(async () => {
+    if (skip) return;
+    if (opts.artifacts) mkdirSync(opts.artifacts, { recursive: true });
+    suite.env = await startWidgetEnv(opts);
+    suite.browser = await launchChromium();
+  });
   after(async () => {
     await suite.browser?.close();
     await suite.env?.stop();

@@ -34,7 +34,7 @@ async function shopPage(): Promise<{ page: Page; requests: string[] }> {
     for (const type of ['sq-quote', 'sq-estimate', 'sq-error'])
       document.addEventListener(type, (e) => w.sqEvents.push({ type, detail: (e as CustomEvent).detail }));
   });
-  await page.locator('slice-quote select#material').waitFor({ timeout: 30_000 });
+  await page.locator('slice-quote select#material').waitFor();
   return { page, requests };
 }
 
@@ -49,7 +49,6 @@ const events = (page: Page, type: string): Promise<any[]> =>
 
 test('an estimate before the upload ends, marked and not for sale; the exact price replaces it', {
   skip,
-  timeout: SLICE_TIMEOUT,
 }, async () => {
   const { page, requests } = await shopPage();
   // The upload is held at the browser until the estimate has shown: the estimate cannot have come from it.
@@ -60,7 +59,7 @@ test('an estimate before the upload ends, marked and not for sale; the exact pri
   try {
     await page.locator('slice-quote #file').setInputFiles(corpusPath('stl', '3DBenchy.stl'));
     const estimate = page.locator('slice-quote [part~=estimate]');
-    await estimate.waitFor({ timeout: 60_000 });
+    await estimate.waitFor();
     assert.ok(held, 'the upload was sent before the estimate showed');
     const upload = requests.indexOf('GET /v2/file/upload-id');
     const estimated = requests.indexOf('POST /v2/widget/estimate');
@@ -92,7 +91,7 @@ test('an estimate before the upload ends, marked and not for sale; the exact pri
   } finally {
     await (held as Route | null)?.continue();
   }
-  await page.locator('slice-quote .amount:not(.approx)').waitFor({ timeout: SLICE_TIMEOUT });
+  await page.locator('slice-quote .amount:not(.approx)').waitFor();
   assert.equal(await page.locator('slice-quote [part~=estimate]').count(), 0, 'the exact price replaced the estimate');
   const [quote] = await events(page, 'sq-quote');
   assert.ok(quote.total_price > 0 && quote.signature, 'the exact price, signed');
@@ -100,7 +99,7 @@ test('an estimate before the upload ends, marked and not for sale; the exact pri
   await page.close();
 });
 
-test('a model the parse refuses after its upload started is not kept', { skip, timeout: SLICE_TIMEOUT }, async () => {
+test('a model the parse refuses after its upload started is not kept', { skip }, async () => {
   const { page } = await shopPage();
   // The upload is stopped before it is sent, cut short on its way, or arrives and is deleted by the widget: the
   // widget's requests for it are followed until none is in flight and an upload that arrived was deleted.
@@ -147,14 +146,10 @@ test('a model the parse refuses after its upload started is not kept', { skip, t
       (e) => e.type === 'sq-error' && e.detail.code === 'does_not_fit',
     ),
   );
-  await until('the upload stopped or deleted', 60_000, () =>
-    inFlight.size === 0 && (!arrived || deleted) ? true : undefined,
-  ).catch((e: Error) => {
-    const pending = [...inFlight].map(name);
-    throw new Error(
-      `${e.message}; requests ended: ${seen.join(', ') || 'none'}; in flight: ${pending.join(', ') || 'none'}`,
-    );
-  });
+  // A long wait names the requests that ended and those still in flight.
+  const standing = () =>
+    `the upload stopped or deleted; requests ended: ${seen.join(', ') || 'none'}; in flight: ${[...inFlight].map(name).join(', ') || 'none'}`;
+  await until(standing, 60_000, () => (inFlight.size === 0 && (!arrived || deleted) ? true : undefined));
   if (arrived) assert.equal(deletions, 2, 'the deletion refused once was asked again, and done');
   const uploads = async () => {
     const res = await fetch(`${suite.env.server.url}/v2/user/uploads?limit=100`, {
@@ -168,11 +163,10 @@ test('a model the parse refuses after its upload started is not kept', { skip, t
 
 test('a changed infill shows its estimate before its exact price; the time left never goes up without its reason', {
   skip,
-  timeout: SLICE_TIMEOUT,
 }, async (t) => {
   const { page } = await shopPage();
   await page.locator('slice-quote #file').setInputFiles(corpusPath('stl', 'cube20_ascii.stl'));
-  await page.locator('slice-quote .amount:not(.approx)').waitFor({ timeout: SLICE_TIMEOUT });
+  await page.locator('slice-quote .amount:not(.approx)').waitFor();
   const [first] = await events(page, 'sq-quote');
   // Prefetches (this upload's, an earlier test's 3DBenchy's) are dropped, and stop: the one slicer that runs next
   // is the new choice's.
@@ -202,7 +196,7 @@ test('a changed infill shows its estimate before its exact price; the time left 
   assert.notEqual(Number(densest), first.fill_density);
   await page.locator('slice-quote select#infill').selectOption(densest!);
   const estimate = page.locator('slice-quote [part~=estimate]');
-  await estimate.waitFor({ timeout: 30_000 });
+  await estimate.waitFor();
   assert.equal(await estimate.getAttribute('data-estimate'), '', 'marked as an estimate in the markup');
   assert.match(await estimate.innerText(), /≈[\s\S]*each[\s\S]*Estimate/);
   assert.equal(await page.locator('slice-quote [part~=amount]').count(), 0, 'the last price is not shown as this one');

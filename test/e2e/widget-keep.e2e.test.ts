@@ -35,7 +35,6 @@ import { chromiumMissing, launchChromium, plainShopPage, startWidgetEnv, type Wi
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
-const SLICE_TIMEOUT = 120_000;
 const CUBE = corpusPath('stl', 'cube20_ascii.stl');
 const TOO_BIG = corpusPath('stl', 'too_big_400mm_cube.stl');
 /** A 1 mm cube: thin-walled for a 0.4 mm nozzle (its average wall a third of its side), still a shape to print. */
@@ -56,48 +55,45 @@ let strangerKey: string;
 /** A bar longer than the plate's shorter side, which fits only turned on the plate. */
 let bar: string;
 
-before(
-  async () => {
-    if (skip) return;
-    mkdirSync(ARTIFACTS, { recursive: true });
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    env = await startWidgetEnv({ extraOrigins: [origin], env: { RATE_LIMIT_ANON_PLAN: 'business' } });
-    strangerKey = (await merchantShop(env.server, 'keep-stranger@example.test', origin)).key;
-    const config = await env.server
-      .client()
-      .request('GET', '/v2/widget/config', { headers: { 'x-widget-key': env.widgetKey, origin } });
-    const { x, y } = config.body.build_volume as { x: number; y: number };
-    assert.notEqual(x, y, 'a plate longer one way than the other');
-    // Along the plate's shorter side, longer than it and shorter than the longer side: it fits turned by 90°.
-    const long = (x + y) / 2;
-    const [w, d] = x < y ? [long, 8] : [8, long];
-    bar = prismZObj(
-      [
-        [0, 0],
-        [w, 0],
-        [w, d],
-        [0, d],
-      ],
-      0,
-      4,
-    );
-    pages = http.createServer((req, res) => {
-      const url = new URL(req.url!, origin);
-      if (url.pathname === '/bar.obj') {
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        return res.end(bar);
-      }
-      const key = url.pathname === '/stranger' ? strangerKey : env.widgetKey;
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      // The copied snippet under the page's own heading (axe judges the whole page, which a shop gives a title).
-      res.end(plainShopPage(`<h1>Custom prints</h1>${embedSnippet(env.server.url, key)}`));
-    });
-    await new Promise<void>((resolve) => pages.listen(port, '127.0.0.1', resolve));
-    browser = await launchChromium();
-  },
-  { timeout: 120_000 },
-);
+before(async () => {
+  if (skip) return;
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  env = await startWidgetEnv({ extraOrigins: [origin], env: { RATE_LIMIT_ANON_PLAN: 'business' } });
+  strangerKey = (await merchantShop(env.server, 'keep-stranger@example.test', origin)).key;
+  const config = await env.server
+    .client()
+    .request('GET', '/v2/widget/config', { headers: { 'x-widget-key': env.widgetKey, origin } });
+  const { x, y } = config.body.build_volume as { x: number; y: number };
+  assert.notEqual(x, y, 'a plate longer one way than the other');
+  // Along the plate's shorter side, longer than it and shorter than the longer side: it fits turned by 90°.
+  const long = (x + y) / 2;
+  const [w, d] = x < y ? [long, 8] : [8, long];
+  bar = prismZObj(
+    [
+      [0, 0],
+      [w, 0],
+      [w, d],
+      [0, d],
+    ],
+    0,
+    4,
+  );
+  pages = http.createServer((req, res) => {
+    const url = new URL(req.url!, origin);
+    if (url.pathname === '/bar.obj') {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      return res.end(bar);
+    }
+    const key = url.pathname === '/stranger' ? strangerKey : env.widgetKey;
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    // The copied snippet under the page's own heading (axe judges the whole page, which a shop gives a title).
+    res.end(plainShopPage(`<h1>Custom prints</h1>${embedSnippet(env.server.url, key)}`));
+  });
+  await new Promise<void>((resolve) => pages.listen(port, '127.0.0.1', resolve));
+  browser = await launchChromium();
+});
 
 after(async () => {
   await browser?.close();
@@ -139,13 +135,12 @@ for (const [i, size] of SIZES.entries()) {
     const where = WHERE[i % 2]!;
     test(`${size.name}, ${where}: a priced part is kept as a link and a PDF; the link reopens it with its price`, {
       skip,
-      timeout: SLICE_TIMEOUT * 2,
     }, async () => {
       const shopUrl = where === 'demo shop' ? env.shop.url : `${origin}/plain`;
       const page = await open(shopUrl, size);
       try {
         await page.locator('slice-quote #file').setInputFiles(CUBE);
-        await widget(page, 'amount').waitFor({ timeout: SLICE_TIMEOUT });
+        await widget(page, 'amount').waitFor();
         const price = await widget(page, 'amount').innerText();
         await widget(page, 'keep-button').click();
         const linkField = widget(page, 'kept-link');
@@ -197,7 +192,6 @@ for (const [i, size] of SIZES.entries()) {
     const where = WHERE[(i + 1) % 2]!;
     test(`${size.name}, ${where}: a link kept at quantity 3 is shown whole and copied; its PDF says 3, the total and until when; another browser orders it at 3 for the same total`, {
       skip,
-      timeout: SLICE_TIMEOUT * 2,
     }, async () => {
       // The demo shop, whose cart takes the line; or the copied snippet alone, whose listener takes nothing, so the
       // shopper is asked for a quote request. Whole pages: axe judges the page too.
@@ -209,7 +203,7 @@ for (const [i, size] of SIZES.entries()) {
           .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(shopUrl).origin });
         await page.locator('slice-quote #file').setInputFiles(CUBE);
         const amount = widget(page, 'amount');
-        await amount.waitFor({ timeout: SLICE_TIMEOUT });
+        await amount.waitFor();
         const one = await amount.innerText();
         await page.locator('slice-quote #quantity').fill('3');
         await page.waitForFunction(([el, before]) => (el as HTMLElement).innerText !== before, [
@@ -360,13 +354,12 @@ for (const [i, size] of SIZES.entries()) {
 
   test(`${size.name}: an altered, expired or other shop's link says so in plain words`, {
     skip,
-    timeout: SLICE_TIMEOUT,
   }, async () => {
     const page = await open(`${origin}/plain`, size);
     let token: string;
     try {
       await page.locator('slice-quote #file').setInputFiles(CUBE);
-      await widget(page, 'amount').waitFor({ timeout: SLICE_TIMEOUT });
+      await widget(page, 'amount').waitFor();
       await widget(page, 'keep-button').click();
       token = new URL(await widget(page, 'kept-link').inputValue()).searchParams.get('sq-quote')!;
     } finally {
@@ -404,7 +397,6 @@ for (const [i, size] of SIZES.entries()) {
 
   test(`${size.name}: a bar is "Turned to fit the printer"; thin walls are warned; a speck goes to the shop; a part too big is scaled by percent and priced`, {
     skip,
-    timeout: SLICE_TIMEOUT * 2,
   }, async () => {
     const page = await open(`${origin}/plain`, size);
     try {
@@ -413,25 +405,25 @@ for (const [i, size] of SIZES.entries()) {
         mimeType: 'model/obj',
         buffer: Buffer.from(bar),
       });
-      await widget(page, 'amount').waitFor({ timeout: SLICE_TIMEOUT });
+      await widget(page, 'amount').waitFor();
       assert.equal(await widget(page, 'placement-note').innerText(), 'Turned to fit the printer');
       assert.equal(await widget(page, 'thin-walls-warning').count(), 0);
 
       await page.locator('slice-quote #file').setInputFiles(SMALL);
-      await widget(page, 'thin-walls-warning').waitFor({ timeout: SLICE_TIMEOUT });
+      await widget(page, 'thin-walls-warning').waitFor();
       assert.match(await widget(page, 'thin-walls-warning').innerText(), /thinner than the printer’s nozzle/);
 
       // A speck is not sold at the minimum price behind a warning: it says why and goes to the shop.
       await page.locator('slice-quote #file').setInputFiles(TINY);
       const speck = page.locator('slice-quote [part~=error][data-code=part_too_small]');
-      await speck.waitFor({ timeout: SLICE_TIMEOUT });
+      await speck.waitFor();
       assert.match(await speck.innerText(), /too small for the printer to draw its shape/);
       assert.equal(await widget(page, 'amount').count(), 0, 'no price');
       await widget(page, 'request-button').waitFor();
 
       await page.locator('slice-quote #file').setInputFiles(TOO_BIG);
       const control = widget(page, 'scale-control');
-      await control.waitFor({ timeout: 30_000 });
+      await control.waitFor();
       const input = control.getByLabel('Scale the model to');
       const suggested = Number(await input.inputValue());
       assert.ok(suggested >= 1 && suggested < 100, `a percent that fits is offered: ${suggested}`);
@@ -439,7 +431,7 @@ for (const [i, size] of SIZES.entries()) {
       await page.screenshot({ path: path.join(ARTIFACTS, `scale-control-${size.name}.png`) });
       await input.fill('10');
       await control.getByRole('button', { name: 'Scale and price' }).click();
-      await widget(page, 'amount').waitFor({ timeout: SLICE_TIMEOUT });
+      await widget(page, 'amount').waitFor();
       assert.match(await widget(page, 'dimensions').innerText(), /40(\.0)? × 40(\.0)? × 40(\.0)?/);
       const quote = await page
         .locator('slice-quote')

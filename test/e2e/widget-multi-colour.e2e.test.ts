@@ -15,7 +15,6 @@ import { assertNoAxeViolations } from './axe.ts';
 import { chromiumMissing, widgetSuite } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
-const SLICE_TIMEOUT = 120_000;
 const CUBE = corpusPath('stl', 'cube20_ascii.stl');
 const TWO_COLOURS = {
   name: 'two-colours.3mf',
@@ -81,13 +80,12 @@ async function sendRequest(page: Page, scope: string, email: string): Promise<vo
 
 test('1280 px, one part: a two-colour 3MF shows why and Request a quote instead of a price; priced, it is ordered from the link', {
   skip,
-  timeout: SLICE_TIMEOUT,
 }, async () => {
   const page = await open('/', 1280, 900);
   try {
     await page.locator('slice-quote #file').setInputFiles(TWO_COLOURS);
     const error = page.locator('slice-quote [part~=error]');
-    await error.waitFor({ timeout: SLICE_TIMEOUT });
+    await error.waitFor();
     assert.equal(await error.getAttribute('data-code'), 'multi_material');
     assert.match(await error.innerText(), /multi-colour/);
     assert.equal(await page.locator('slice-quote [part~=amount]').count(), 0, 'no price shown');
@@ -104,7 +102,6 @@ test('1280 px, one part: a two-colour 3MF shows why and Request a quote instead 
 
 test('390 px, several parts: the multi-colour row offers Request a quote, named for its part; the other is priced; the request is ordered from its link', {
   skip,
-  timeout: SLICE_TIMEOUT * 2,
 }, async () => {
   const page = await open('/parts', 390, 844);
   try {
@@ -112,7 +109,7 @@ test('390 px, several parts: the multi-colour row offers Request a quote, named 
     await page.locator('slice-quote #file').setInputFiles([cubeFile, TWO_COLOURS]);
     const cube = page.locator('slice-quote [part~=row]').nth(0);
     const coloured = page.locator('slice-quote [part~=row]').nth(1);
-    await coloured.locator('[part~=error]').waitFor({ timeout: SLICE_TIMEOUT });
+    await coloured.locator('[part~=error]').waitFor();
     assert.equal(await coloured.locator('[part~=error]').getAttribute('data-code'), 'multi_material');
     assert.match(await coloured.locator('[part~=error]').innerText(), /multi-colour/);
     assert.equal(await coloured.locator('[part~=row-price]').count(), 0, 'no price in its row');
@@ -121,7 +118,7 @@ test('390 px, several parts: the multi-colour row offers Request a quote, named 
       /Request a quote for part 2: two-colours\.3mf/,
     );
     // The row shows its estimate while it is sliced; it is priced once its slice is in.
-    await page.locator('slice-quote [part~=row]:nth-child(1)[data-status=priced]').waitFor({ timeout: SLICE_TIMEOUT });
+    await page.locator('slice-quote [part~=row]:nth-child(1)[data-status=priced]').waitFor();
     assert.equal(await cube.locator('[part~=row-price]').count(), 1, 'the cube is priced');
     await sendRequest(page, 'slice-quote [part~=row]:nth-child(2)', 'ada-rows@example.test');
     const request = await requestOf('ada-rows@example.test');

@@ -24,7 +24,6 @@ import { chromiumMissing, painted, widgetSuite } from './widget-env.ts';
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
 const DOC_SHOTS = path.resolve('docs', 'screenshots');
-const SLICE_TIMEOUT = 150_000;
 
 const CUBE = { name: 'cube20.stl', path: corpusPath('stl', 'cube20_ascii.stl') };
 const TWO_CUBES = { name: 'two-cubes.stl', path: corpusPath('stl', 'two_cubes_10mm.stl') };
@@ -58,7 +57,7 @@ async function openParts(width: number, height: number, opts: { bypassCSP?: bool
       document.addEventListener(type, (e) => w.sqEvents.push({ type, detail: (e as CustomEvent).detail }));
   });
   await page.goto(`${suite.env.shop.url}/parts`);
-  await page.locator('slice-quote[multiple] [part~=dropzone]').waitFor({ timeout: 30_000 });
+  await page.locator('slice-quote[multiple] [part~=dropzone]').waitFor();
   await page.waitForFunction(() => (document.querySelector('slice-quote') as unknown as { config: unknown }).config);
   return opened;
 }
@@ -92,14 +91,10 @@ async function drop(page: Page, files: Dropped[]): Promise<void> {
 
 /** The rows' statuses once every row is priced, failed or waits for the shopper to confirm its size. */
 async function settled(page: Page, count: number): Promise<string[]> {
-  await page.waitForFunction(
-    (n) => {
-      const rows = [...document.querySelector('slice-quote')!.shadowRoot!.querySelectorAll<HTMLElement>('[part~=row]')];
-      return rows.length === n && rows.every((r) => ['priced', 'failed', 'confirm-size'].includes(r.dataset.status!));
-    },
-    count,
-    { timeout: SLICE_TIMEOUT },
-  );
+  await page.waitForFunction((n) => {
+    const rows = [...document.querySelector('slice-quote')!.shadowRoot!.querySelectorAll<HTMLElement>('[part~=row]')];
+    return rows.length === n && rows.every((r) => ['priced', 'failed', 'confirm-size'].includes(r.dataset.status!));
+  }, count);
   return page
     .locator('slice-quote [part~=row]')
     .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.status!));
@@ -124,7 +119,6 @@ async function shot(page: Page, name: string, docName: string): Promise<void> {
 
 test('three files dropped: a broken one removed, a material changed, each row priced by a real slice, one add-all event with two signed lines', {
   skip,
-  timeout: SLICE_TIMEOUT * 2,
 }, async () => {
   const { page, pageErrors, cspViolations } = await openParts(1280, 800);
   try {
@@ -186,7 +180,6 @@ test('three files dropped: a broken one removed, a material changed, each row pr
           (e) => e.type === 'sq-quote' && e.detail.material === m,
         ),
       other,
-      { timeout: SLICE_TIMEOUT },
     );
     assert.deepEqual(await settled(page, 2), ['priced', 'priced']);
     const requote = (await events(page, 'sq-quote')).at(-1);
@@ -206,7 +199,7 @@ test('three files dropped: a broken one removed, a material changed, each row pr
     );
     await page.locator('slice-quote [part~=add-all-button]').focus();
     await page.keyboard.press('Enter');
-    await page.locator('slice-quote [part~=added]').waitFor({ timeout: 30_000 });
+    await page.locator('slice-quote [part~=added]').waitFor();
     assert.match(await focusedPart(page), /add-all-button/, 'focus stayed on Add all to cart');
     assert.equal(
       await page.evaluate(() => (window as unknown as { bodyFocus: number }).bodyFocus),
@@ -265,7 +258,6 @@ test('three files dropped: a broken one removed, a material changed, each row pr
 
 test('phone (390 × 844): rows fit the width, "Add all to cart" stays on screen; axe finds nothing at either size', {
   skip,
-  timeout: SLICE_TIMEOUT,
 }, async () => {
   const { page } = await openParts(390, 844, { bypassCSP: true });
   try {
@@ -309,7 +301,6 @@ const addAllNote = (page: Page) =>
 
 test('each row as good as one part: scaled down, its size confirmed, its materials compared, its quote saved and ordered from the link; the note names each row that holds Add all back', {
   skip,
-  timeout: SLICE_TIMEOUT * 3,
 }, async () => {
   const { page, pageErrors, cspViolations } = await openParts(1280, 800);
   let linkPage: Page | null = null;
@@ -338,8 +329,6 @@ test('each row as good as one part: scaled down, its size confirmed, its materia
           .querySelector('slice-quote')!
           .shadowRoot!.querySelectorAll('[part~=row]')[1]!
           .getAttribute('data-status') === 'priced',
-      undefined,
-      { timeout: SLICE_TIMEOUT },
     );
     assert.match(await inch.innerText(), /25\.4 × 25\.4 × 25\.4 mm/);
 
@@ -357,7 +346,7 @@ test('each row as good as one part: scaled down, its size confirmed, its materia
     // Compare all materials in the cube's row; picking one re-prices that row from a slice.
     await cube.getByRole('button', { name: 'Compare all materials for part 3: cube20.stl' }).click();
     const prices = cube.locator('[part~=material-prices][aria-busy=false]');
-    await prices.waitFor({ timeout: 30_000 });
+    await prices.waitFor();
     const other = prices.locator('[part~=material-price][aria-pressed=false]').first();
     const material = await other.locator('.material-name').innerText();
     await other.click();
@@ -367,7 +356,6 @@ test('each row as good as one part: scaled down, its size confirmed, its materia
           (e) => e.type === 'sq-quote' && e.detail.material === m && e.detail.estimated_time_seconds > 0,
         ),
       material,
-      { timeout: SLICE_TIMEOUT },
     );
     assert.equal(await cube.locator('select[id$="-material"]').inputValue(), material);
     await settled(page, 3);
@@ -384,16 +372,16 @@ test('each row as good as one part: scaled down, its size confirmed, its materia
     assert.ok(new URL(url).searchParams.get('sq-quote')!.startsWith(`${savedQuote}.`), 'the link keeps its quote');
     linkPage = await suite.browser.newPage({ viewport: { width: 1280, height: 800 } });
     await linkPage.goto(url);
-    await linkPage.locator('slice-quote [part~=kept-title]').waitFor({ timeout: 30_000 });
+    await linkPage.locator('slice-quote [part~=kept-title]').waitFor();
     assert.match(await linkPage.locator('slice-quote [part~=file-name]').innerText(), /cube20\.stl/);
     await linkPage.locator('slice-quote [part~=add-button]').click();
-    await linkPage.locator('slice-quote [part~=added]').waitFor({ timeout: 30_000 });
+    await linkPage.locator('slice-quote [part~=added]').waitFor();
     assert.match(await linkPage.locator('slice-quote [part~=added]').innerText(), /Added 1 × cube20\.stl/);
     await linkPage.waitForFunction(() => document.querySelectorAll('#cart .cart-line').length === 1);
 
     // Add all: one event, three lines, each with the minimum price per part of its cart line.
     await addAll.click();
-    await page.locator('slice-quote [part~=added]').waitFor({ timeout: 30_000 });
+    await page.locator('slice-quote [part~=added]').waitFor();
     const [added] = await events(page, 'sq-add-to-cart');
     assert.deepEqual(
       added.lines.map((l: any) => l.file_name),
@@ -412,7 +400,6 @@ test('each row as good as one part: scaled down, its size confirmed, its materia
 
 test('phone (390 × 844): a too-big row and a size to confirm fit the width; the note naming both stands above a short bar', {
   skip,
-  timeout: SLICE_TIMEOUT,
 }, async () => {
   const { page } = await openParts(390, 844, { bypassCSP: true });
   try {

@@ -17,7 +17,6 @@ import { chromiumMissing, launchChromium, plainShopPage, startWidgetEnv, type Wi
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
-const SLICE_TIMEOUT = 150_000;
 const block = (side: number, height: number) => ({
   name: `block-${side}.obj`,
   mimeType: 'text/plain',
@@ -63,33 +62,30 @@ let browser: Browser;
 let plain: http.Server;
 let plainUrl: string;
 
-before(
-  async () => {
-    if (skip) return;
-    mkdirSync(ARTIFACTS, { recursive: true });
-    // No prefetches: the other material must still be unsliced when the list opens, so it shows its ≈ estimate
-    // (with prefetching on, whether its slice has landed by then is a race).
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
-    plainUrl = `${origin}/plain`;
-    env = await startWidgetEnv({ env: { PREFETCH_MAX_SECONDS: '0' }, extraOrigins: [origin] });
-    plain = http.createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(plainShopPage(embedSnippet(env.server.url, env.widgetKey)));
-    });
-    await new Promise<void>((resolve) => plain.listen(port, '127.0.0.1', resolve));
-    const api = env.server.client(env.apiToken);
-    const profile = await api.post('/v2/profiles/material', {
-      name: 'Retracto',
-      settings: { price_per_kg: 31, retraction_distance: 3.5 },
-    });
-    assert.equal(profile.status, 201, JSON.stringify(profile.body));
-    const saved = await api.put('/v2/offer', OFFER);
-    assert.equal(saved.status, 200, JSON.stringify(saved.body));
-    browser = await launchChromium();
-  },
-  { timeout: 120_000 },
-);
+before(async () => {
+  if (skip) return;
+  mkdirSync(ARTIFACTS, { recursive: true });
+  // No prefetches: the other material must still be unsliced when the list opens, so it shows its ≈ estimate
+  // (with prefetching on, whether its slice has landed by then is a race).
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  plainUrl = `${origin}/plain`;
+  env = await startWidgetEnv({ env: { PREFETCH_MAX_SECONDS: '0' }, extraOrigins: [origin] });
+  plain = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(plainShopPage(embedSnippet(env.server.url, env.widgetKey)));
+  });
+  await new Promise<void>((resolve) => plain.listen(port, '127.0.0.1', resolve));
+  const api = env.server.client(env.apiToken);
+  const profile = await api.post('/v2/profiles/material', {
+    name: 'Retracto',
+    settings: { price_per_kg: 31, retraction_distance: 3.5 },
+  });
+  assert.equal(profile.status, 201, JSON.stringify(profile.body));
+  const saved = await api.put('/v2/offer', OFFER);
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  browser = await launchChromium();
+});
 
 after(async () => {
   await browser?.close();
@@ -112,7 +108,6 @@ async function nextQuote(page: Page, before: string, choice: 'material' | 'lead_
       return q && q.quote_id !== id && made === wanted;
     },
     [before, choice, value],
-    { timeout: SLICE_TIMEOUT },
   );
   return (await quoteOf(page))!;
 }
@@ -125,13 +120,12 @@ for (const size of SIZES) {
   for (const where of PAGES)
     test(`${where}, ${size.name}: description, swatch, delivery date, breaks, and every material side by side`, {
       skip,
-      timeout: SLICE_TIMEOUT * 3,
     }, async () => {
       const page = await browser.newPage({ viewport: { width: size.width, height: size.height } });
       try {
         await page.goto(where === 'demo shop' ? env.shop.url : plainUrl);
         await page.locator('slice-quote #file').setInputFiles(where === 'demo shop' ? size.model : size.plain);
-        await widget(page, 'amount').waitFor({ timeout: SLICE_TIMEOUT });
+        await widget(page, 'amount').waitFor();
 
         assert.equal(await widget(page, 'material-description').innerText(), 'Stiff and matte, for display parts');
         const swatch = await widget(page, 'swatch').evaluate((el) => getComputedStyle(el).backgroundColor);
@@ -161,8 +155,6 @@ for (const size of SIZES) {
         await page.waitForFunction(
           () =>
             document.querySelector('slice-quote')!.shadowRoot!.querySelectorAll('[part~=material-price]').length === 2,
-          undefined,
-          { timeout: 60_000 },
         );
         const basis = await rows.evaluateAll((els) =>
           els.map((e) => [e.querySelector('.material-name')!.textContent, (e as HTMLElement).dataset.basis]),
@@ -179,18 +171,14 @@ for (const size of SIZES) {
         const picked = await nextQuote(page, express.quote_id, 'material', 'Retracto');
         assert.equal(picked.choices.lead_time.id, 'express', 'the other choices stay');
         assert.equal(await page.locator('slice-quote select#material').inputValue(), 'Retracto');
-        await page.waitForFunction(
-          () => {
-            const row = [
-              ...document
-                .querySelector('slice-quote')!
-                .shadowRoot!.querySelectorAll<HTMLElement>('[part~=material-price]'),
-            ].find((r) => r.textContent!.includes('Retracto'));
-            return row?.dataset.basis === 'exact' && row.getAttribute('aria-pressed') === 'true';
-          },
-          undefined,
-          { timeout: 60_000 },
-        );
+        await page.waitForFunction(() => {
+          const row = [
+            ...document
+              .querySelector('slice-quote')!
+              .shadowRoot!.querySelectorAll<HTMLElement>('[part~=material-price]'),
+          ].find((r) => r.textContent!.includes('Retracto'));
+          return row?.dataset.basis === 'exact' && row.getAttribute('aria-pressed') === 'true';
+        });
       } finally {
         await page.close();
       }

@@ -17,17 +17,14 @@ let env: WidgetEnv;
 let host: DashboardHost;
 let browser: Browser;
 
-before(
-  async () => {
-    if (skip) return;
-    // Built only where missing: rebuilt, dashboard/dist is emptied under the server tests that serve it meanwhile.
-    buildDashboardIfMissing();
-    env = await startWidgetEnv();
-    host = await dashboardHost(env.server.url);
-    browser = await launchChromium();
-  },
-  { timeout: 180_000 },
-);
+before(async () => {
+  if (skip) return;
+  // Built only where missing: rebuilt, dashboard/dist is emptied under the server tests that serve it meanwhile.
+  buildDashboardIfMissing();
+  env = await startWidgetEnv();
+  host = await dashboardHost(env.server.url);
+  browser = await launchChromium();
+});
 
 after(async () => {
   await browser?.close();
@@ -38,7 +35,6 @@ after(async () => {
 for (const width of [390, 1280]) {
   test(`${width} px: a refused origin warns once in the shop's console and is listed on the dashboard`, {
     skip,
-    timeout: 120_000,
   }, async () => {
     const context = await browser.newContext({ viewport: { width, height: 844 } });
     try {
@@ -51,7 +47,7 @@ for (const width of [390, 1280]) {
       const wrongOrigin = new URL(env.shop.url.replace('127.0.0.1', 'localhost')).origin;
       await shop.goto(wrongOrigin);
       const alert = shop.locator('slice-quote [role=alert][data-code=origin_not_allowed]');
-      await alert.waitFor({ timeout: 30_000 });
+      await alert.waitFor();
       // The shopper drops a file anyway: the widget asks again, is refused again, and does not repeat itself.
       await shop.locator('slice-quote #file').setInputFiles(corpusPath('stl', 'cube20_ascii.stl'));
       await shop.waitForFunction(() =>

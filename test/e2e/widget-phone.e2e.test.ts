@@ -12,7 +12,6 @@ import { corpusPath } from '../helpers/corpus.ts';
 import { chromiumMissing, launchChromium, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
-const SLICE_TIMEOUT = 150_000;
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 const LEAD_TIME = 'Ships in 3–5 business days';
@@ -21,19 +20,16 @@ const CUBE = corpusPath('stl', 'cube20_ascii.stl');
 let env: WidgetEnv;
 let browser: Browser;
 
-before(
-  async () => {
-    if (skip) return;
-    // A short sync wait sends slower slices down the 202 + job polling path, where the estimate shows.
-    env = await startWidgetEnv({ env: { QUOTE_SYNC_WAIT_MS: '500' } });
-    const api = env.server.client(env.apiToken);
-    const { source: _source, ...offer } = (await api.get('/v2/offer')).body;
-    const put = await api.put('/v2/offer', { ...offer, lead_time: LEAD_TIME, minimum_line_price: 5 });
-    assert.equal(put.status, 200, JSON.stringify(put.body));
-    browser = await launchChromium();
-  },
-  { timeout: 120_000 },
-);
+before(async () => {
+  if (skip) return;
+  // A short sync wait sends slower slices down the 202 + job polling path, where the estimate shows.
+  env = await startWidgetEnv({ env: { QUOTE_SYNC_WAIT_MS: '500' } });
+  const api = env.server.client(env.apiToken);
+  const { source: _source, ...offer } = (await api.get('/v2/offer')).body;
+  const put = await api.put('/v2/offer', { ...offer, lead_time: LEAD_TIME, minimum_line_price: 5 });
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+  browser = await launchChromium();
+});
 
 after(async () => {
   await browser?.close();
@@ -128,12 +124,11 @@ const barHeight = (page: Page) =>
 for (const size of [PHONE, DESKTOP]) {
   test(`${size.width} px, one part: every control tabbed to is above the price bar, the minimum is named`, {
     skip,
-    timeout: SLICE_TIMEOUT,
   }, async () => {
     const page = await open(size, env.shop.url);
     try {
       await page.locator('slice-quote #file').setInputFiles(CUBE);
-      await page.locator('slice-quote [part~=amount]').waitFor({ timeout: SLICE_TIMEOUT });
+      await page.locator('slice-quote [part~=amount]').waitFor();
       const visited = await tabThrough(page, size.height);
       for (const name of ['Zoom in', 'Choose another file', 'Material', 'Quality', 'Infill', 'Quantity', 'Add to cart'])
         assert.ok(visited.includes(name), `${name} was reached (${visited.join(', ')})`);
@@ -163,19 +158,18 @@ for (const size of [PHONE, DESKTOP]) {
 
 test('390 px: while an estimate shows the bar stays under 15 % of the screen, and focus stays above it', {
   skip,
-  timeout: SLICE_TIMEOUT,
 }, async (t) => {
   const page = await open(PHONE, env.shop.url);
   try {
     // A slice long enough (over the 500 ms sync wait) for the instant estimate to show in the bar.
     await page.locator('slice-quote #file').setInputFiles(corpusPath('stl', '3DBenchy.stl'));
-    await page.locator('slice-quote [part~=buy-bar] [part~=estimate]').waitFor({ timeout: 60_000 });
+    await page.locator('slice-quote [part~=buy-bar] [part~=estimate]').waitFor();
     const height = await barHeight(page);
     assert.ok(height < 0.15 * PHONE.height, `the bar is ${height} px of ${PHONE.height}`);
     t.diagnostic(`the bar while an estimate shows: ${height} px of ${PHONE.height}`);
     // The controls as the estimate shows (or once the exact price replaced it: the rule is the same).
     await tabThrough(page, PHONE.height);
-    await page.locator('slice-quote [part~=amount]').waitFor({ timeout: SLICE_TIMEOUT });
+    await page.locator('slice-quote [part~=amount]').waitFor();
     assert.ok((await barHeight(page)) < 0.15 * PHONE.height, 'and once priced');
   } finally {
     await page.close();
@@ -216,7 +210,6 @@ const nameLayout = (page: Page): Promise<{ lines: number; broken: string[] }[]> 
 for (const size of [PHONE, DESKTOP]) {
   test(`${size.width} px, several parts: names wrap between words, rows show time, weight and lead time, focus above the bar`, {
     skip,
-    timeout: SLICE_TIMEOUT,
   }, async () => {
     const page = await open(size, `${env.shop.url}/parts`);
     try {
@@ -226,16 +219,12 @@ for (const size of [PHONE, DESKTOP]) {
         // One word wider than a phone's row: broken as a last resort, never sticking out of the widget.
         { name: 'bracket_left_v2_final_really_final_export_for_print.stl', path: CUBE },
       ]);
-      await page.waitForFunction(
-        () => {
-          const rows = [
-            ...document.querySelector('slice-quote')!.shadowRoot!.querySelectorAll<HTMLElement>('[part~=row]'),
-          ];
-          return rows.length === 3 && rows.every((r) => r.dataset.status === 'priced');
-        },
-        undefined,
-        { timeout: SLICE_TIMEOUT },
-      );
+      await page.waitForFunction(() => {
+        const rows = [
+          ...document.querySelector('slice-quote')!.shadowRoot!.querySelectorAll<HTMLElement>('[part~=row]'),
+        ];
+        return rows.length === 3 && rows.every((r) => r.dataset.status === 'priced');
+      });
       const names = await nameLayout(page);
       if (size === PHONE) assert.ok(names[0]!.lines > 1, `the long name wraps on a phone (${names[0]!.lines} lines)`);
       assert.deepEqual(

@@ -28,7 +28,6 @@ import {
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
-const SLICE_TIMEOUT = 150_000;
 const OVER = ' — over the limit';
 
 /**
@@ -51,33 +50,30 @@ let plainUrl: string;
 /** The offer as the shop saved it: Draft, Standard and Fine, Draft first. */
 let offer: Record<string, unknown>;
 
-before(
-  async () => {
-    if (skip) return;
-    mkdirSync(ARTIFACTS, { recursive: true });
-    const port = await freePort();
-    plainUrl = `http://127.0.0.1:${port}/plain`;
-    // No prefetches: the only slices are those the shopper asks for, so the limit set between two predictions holds.
-    env = await startWidgetEnv({ env: { PREFETCH_MAX_SECONDS: '0' }, extraOrigins: [new URL(plainUrl).origin] });
-    plain = http.createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(plainShopPage(`<h1>Custom prints</h1>${embedSnippet(env.server.url, env.widgetKey)}`));
-    });
-    await new Promise<void>((resolve) => plain.listen(port, '127.0.0.1', resolve));
-    shopOrigin = new URL(env.shop.url).origin;
-    const api = env.server.client(env.apiToken);
-    const { source: _source, ...current } = (await api.get('/v2/offer')).body;
-    assert.deepEqual(
-      current.qualities.map((q: { id: string }) => q.id),
-      ['draft', 'standard', 'fine'],
-      'the shipped printer offers three qualities',
-    );
-    offer = { ...current, default_quality: 'draft' };
-    await putOffer(null);
-    browser = await launchChromium();
-  },
-  { timeout: 120_000 },
-);
+before(async () => {
+  if (skip) return;
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const port = await freePort();
+  plainUrl = `http://127.0.0.1:${port}/plain`;
+  // No prefetches: the only slices are those the shopper asks for, so the limit set between two predictions holds.
+  env = await startWidgetEnv({ env: { PREFETCH_MAX_SECONDS: '0' }, extraOrigins: [new URL(plainUrl).origin] });
+  plain = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(plainShopPage(`<h1>Custom prints</h1>${embedSnippet(env.server.url, env.widgetKey)}`));
+  });
+  await new Promise<void>((resolve) => plain.listen(port, '127.0.0.1', resolve));
+  shopOrigin = new URL(env.shop.url).origin;
+  const api = env.server.client(env.apiToken);
+  const { source: _source, ...current } = (await api.get('/v2/offer')).body;
+  assert.deepEqual(
+    current.qualities.map((q: { id: string }) => q.id),
+    ['draft', 'standard', 'fine'],
+    'the shipped printer offers three qualities',
+  );
+  offer = { ...current, default_quality: 'draft' };
+  await putOffer(null);
+  browser = await launchChromium();
+});
 
 after(async () => {
   await browser?.close();
@@ -135,23 +131,19 @@ const quoteOf = (page: Page) =>
  * quality. Waits for either, so a choice priced instead of refused fails here, saying so, not on a timeout.
  */
 async function answerTo(page: Page, quality: string): Promise<{ code: string | null; text: string; priced: boolean }> {
-  const handle = await page.waitForFunction(
-    (q) => {
-      const el = document.querySelector('slice-quote') as unknown as HTMLElement & {
-        quote: { choices: { quality: string } } | null;
-        parts?: { quote: { choices: { quality: string } } | null }[];
-      };
-      const error = el.shadowRoot!.querySelector('[part~=error]');
-      if (error) return { code: error.getAttribute('data-code'), text: error.textContent!.trim(), priced: false };
-      const priced = el.shadowRoot!.querySelector(
-        `[part~=row][data-status=priced] select[id$="-quality"]`,
-      ) as HTMLSelectElement | null;
-      if (el.quote?.choices.quality === q || priced?.value === q) return { code: null, text: '', priced: true };
-      return null;
-    },
-    quality,
-    { timeout: SLICE_TIMEOUT },
-  );
+  const handle = await page.waitForFunction((q) => {
+    const el = document.querySelector('slice-quote') as unknown as HTMLElement & {
+      quote: { choices: { quality: string } } | null;
+      parts?: { quote: { choices: { quality: string } } | null }[];
+    };
+    const error = el.shadowRoot!.querySelector('[part~=error]');
+    if (error) return { code: error.getAttribute('data-code'), text: error.textContent!.trim(), priced: false };
+    const priced = el.shadowRoot!.querySelector(
+      `[part~=row][data-status=priced] select[id$="-quality"]`,
+    ) as HTMLSelectElement | null;
+    if (el.quote?.choices.quality === q || priced?.value === q) return { code: null, text: '', priced: true };
+    return null;
+  }, quality);
   return (await handle.jsonValue()) as { code: string | null; text: string; priced: boolean };
 }
 
@@ -199,7 +191,6 @@ for (const size of SIZES)
   for (const where of ['demo shop', 'plain page'] as const)
     test(`${size.name}, ${where}: Fine over the shop's slicer limit is marked in its select; "Price it with Standard" prices a real slice`, {
       skip,
-      timeout: SLICE_TIMEOUT * 2,
     }, async () => {
       const model = cylinder(size.facets[where]);
       const page = await browser.newPage({ viewport: { width: size.width, height: size.height }, bypassCSP: true });
@@ -211,7 +202,7 @@ for (const size of SIZES)
           () => (document.querySelector('slice-quote') as unknown as { config: unknown }).config,
         );
         await page.locator('slice-quote #file').setInputFiles(model);
-        await page.locator('slice-quote [part~=amount]').waitFor({ timeout: SLICE_TIMEOUT });
+        await page.locator('slice-quote [part~=amount]').waitFor();
         assert.equal((await quoteOf(page))!.choices.quality, 'draft', 'priced at the shop default, Draft');
         const limit = await limitBetweenStandardAndFine(model);
 
@@ -254,8 +245,6 @@ for (const size of SIZES)
         await page.waitForFunction(
           () =>
             (document.querySelector('slice-quote') as unknown as { quote: any }).quote?.choices.quality === 'standard',
-          undefined,
-          { timeout: SLICE_TIMEOUT },
         );
         const priced = (await quoteOf(page))!;
         assert.equal(priced.cached, false, 'from a slice made for this choice, not the cache');
@@ -281,7 +270,6 @@ for (const size of SIZES)
 
 test('several parts, 1280 px: a row over the limit is marked in its own select and priced with its way forward', {
   skip,
-  timeout: SLICE_TIMEOUT * 2,
 }, async () => {
   const model = cylinder(740);
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -290,7 +278,7 @@ test('several parts, 1280 px: a row over the limit is marked in its own select a
     await page.waitForFunction(() => (document.querySelector('slice-quote') as unknown as { config: unknown }).config);
     await page.locator('slice-quote #file').setInputFiles(model);
     const row = page.locator('slice-quote [part~=row]');
-    await page.locator('slice-quote [part~=row][data-status=priced]').waitFor({ timeout: SLICE_TIMEOUT });
+    await page.locator('slice-quote [part~=row][data-status=priced]').waitFor();
     await limitBetweenStandardAndFine(model);
 
     const quality = row.locator('select[id$="-quality"]');
@@ -310,7 +298,7 @@ test('several parts, 1280 px: a row over the limit is marked in its own select a
       'the button names its part for screen readers',
     );
     await instead.click();
-    await page.locator('slice-quote [part~=row][data-status=priced]').waitFor({ timeout: SLICE_TIMEOUT });
+    await page.locator('slice-quote [part~=row][data-status=priced]').waitFor();
     assert.equal(await quality.inputValue(), 'standard');
     assert.match(await row.locator('[part~=row-facts]').innerText(), /Print time/, 'priced from a slice');
     assert.ok(await page.locator('slice-quote [part~=add-all-button]').isEnabled(), 'and it can be added');

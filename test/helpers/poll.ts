@@ -1,37 +1,60 @@
 // Waiting for a condition that another part (a worker, a receiver, a child process) brings about: poll a state
-// the user would notice instead of sleeping a fixed time. The bound is a generous number of polls, not a clock
-// deadline: on a loaded machine the wait stretches, and when it does give up it names what never happened.
+// the user would notice instead of sleeping a fixed time. No wait here has a clock: a loaded host (two runs of the
+// suite on two cores, a load of 30 and more) only makes it longer. The one clock is the test runner's hang guard
+// (scripts/test.sh), which ends a test still waiting after 30 minutes; a wait that goes on long first says, on
+// stderr, what it is still waiting for, so that a hang names what never happened.
 export const POLL_MS = 50;
 
-/** Polls fn until it answers a value other than undefined; budgetMs / POLL_MS polls at most. */
+/**
+ * Polls fn until it answers a value other than undefined (`what` names it, or tells how things stand when called).
+ * `reportAfterMs` is when a wait is long (the polls of that
+ * many milliseconds): then, and each time the count doubles, it says what it is still waiting for.
+ */
 export async function until<T>(
-  what: string,
-  budgetMs: number,
+  what: string | (() => string),
+  reportAfterMs: number,
   fn: () => Promise<T | undefined> | T | undefined,
 ): Promise<T> {
-  const tries = Math.max(1, Math.ceil(budgetMs / POLL_MS));
-  for (let i = 0; i < tries; i++) {
+  let report = Math.max(1, Math.ceil(reportAfterMs / POLL_MS));
+  for (let polls = 1; ; polls++) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (polls === report) {
+      process.stderr.write(`still waiting for ${typeof what === 'string' ? what : what()} after ${polls} polls\n`);
+      report *= 2;
+    }
+    await pause(POLL_MS);
+  }
+}
+
+/**
+ * At most `polls` polls of fn; undefined when none answered. Only for a wait whose giving up is part of the test:
+ * the test then acts again (a click Chromium did not turn into a file chooser is clicked once more).
+ */
+export async function upTo<T>(polls: number, fn: () => Promise<T | undefined> | T | undefined): Promise<T | undefined> {
+  for (let i = 0; i < polls; i++) {
     const v = await fn();
     if (v !== undefined) return v;
     await pause(POLL_MS);
   }
-  throw new Error(`gave up waiting for ${what} after ${tries} polls`);
+  return undefined;
 }
 
-/** Polls check until it answers a truthy value; the last value seen is in the error. */
+/** Polls check until it answers a truthy value; a long wait reports the last value seen. */
 export async function eventually<T>(
   check: () => Promise<T | null | undefined | false>,
-  budgetMs = 20_000,
+  reportAfterMs = 20_000,
   what = 'condition',
 ): Promise<T> {
   let last: unknown;
-  const found = await until(what, budgetMs, async () => {
-    last = await check();
-    return last ? (last as T) : undefined;
-  }).catch((err: Error) => {
-    throw new Error(`${err.message} (last: ${JSON.stringify(last)})`);
-  });
-  return found;
+  return until(
+    () => `${what} (last: ${JSON.stringify(last)})`,
+    reportAfterMs,
+    async () => {
+      last = await check();
+      return last ? (last as T) : undefined;
+    },
+  );
 }
 
 /** The interval between two polls; only wait helpers use it (never a test before an assertion). */

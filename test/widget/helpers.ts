@@ -87,15 +87,26 @@ export function countRequests(path: string): { count(): number; stop(): void } {
   };
 }
 
-/** Polls probe until it answers a truthy value; budgetMs / 50 polls at most (a count, not a deadline). */
-export async function until<T>(probe: () => T | null | undefined | false, what: string, budgetMs = 30_000): Promise<T> {
-  const tries = Math.max(1, Math.ceil(budgetMs / 50));
-  for (let i = 0; i < tries; i++) {
+/**
+ * Polls probe until it answers a truthy value. No clock: a loaded host only makes the wait longer, and the runner's
+ * hang guard (web-test-runner.config.mjs) ends what never comes. After `reportAfterMs` of polls, and each time
+ * their count doubles, the console says what the test is still waiting for.
+ */
+export async function until<T>(
+  probe: () => T | null | undefined | false,
+  what: string,
+  reportAfterMs = 30_000,
+): Promise<T> {
+  let report = Math.max(1, Math.ceil(reportAfterMs / 50));
+  for (let polls = 1; ; polls++) {
     const v = probe();
     if (v) return v;
+    if (polls === report) {
+      console.warn(`still waiting for ${what} after ${polls} polls`);
+      report *= 2;
+    }
     await new Promise((r) => setTimeout(r, 50)); // the interval between two polls
   }
-  throw new Error(`gave up waiting for ${what} after ${tries} polls`);
 }
 
 /** The 12 triangles of an x × y × z mm box standing on z = 0. */
