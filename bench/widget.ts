@@ -26,6 +26,7 @@ import {
   WIDGET_WORKER,
 } from '../test/e2e/widget-env.ts';
 import { corpusPath } from '../test/helpers/corpus.ts';
+import { AS_SHIPPED } from '../test/helpers/server.ts';
 import { bareSliceMs } from './slicer.ts';
 
 const TARGET_GZIP_BYTES = 200 * 1024;
@@ -298,7 +299,7 @@ window.__sqTimes = new Promise(function (resolve) {
 
 /** The demo shop's page loaded `loads` times, each in a fresh context: paints, the widget's drop zone, its bytes. */
 async function pageLoad(browser: Browser, loads: number) {
-  const env = await startWidgetEnv();
+  const env = await startWidgetEnv({ env: AS_SHIPPED });
   const runs: {
     fp: number;
     fcp: number;
@@ -414,7 +415,7 @@ async function dropAndTime(
   timeLeft: TimeLeft[];
   estimates: number[];
 }> {
-  const env = await startWidgetEnv();
+  const env = await startWidgetEnv({ env: AS_SHIPPED });
   const seen = watchServer(env);
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   if (uploadMbps) {

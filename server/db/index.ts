@@ -92,8 +92,9 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
     ...(opts.searchPath ? { options: `-c search_path=${opts.searchPath}` } : {}),
   });
   pool.on('error', () => {}); // an idle client dying must not crash the process; the next query reconnects
-  await pool.query('SELECT 1');
-  const listeners = createListeners(url);
+  // The schema this deployment's tables are in: its notifications name it, and those naming another are not its.
+  const { schema } = (await pool.query<{ schema: string | null }>('SELECT current_schema() AS schema')).rows[0]!;
+  const listeners = createListeners(url, schema ?? '');
   return {
     kind: 'postgres',
     async query<T>(sql: string, params: unknown[] = []) {
@@ -121,7 +122,7 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
     listen: listeners.listen,
     async notify(channel) {
       if (!CHANNEL.test(channel)) throw new Error(`invalid channel name ${channel}`);
-      await pool.query(`NOTIFY ${channel}`);
+      await pool.query('SELECT pg_notify($1, $2)', [channel, schema ?? '']);
     },
     async close() {
       await listeners.close();
@@ -130,8 +131,12 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
   };
 }
 
-/** One LISTEN connection per process for every channel, reconnected a second after it drops. */
-function createListeners(url: string) {
+/**
+ * One LISTEN connection per process for every channel, reconnected a second after it drops. Channels are the
+ * database's: a notification is this deployment's when it names `schema` (the triggers of migration 034 and
+ * `notify` name theirs), or names none.
+ */
+function createListeners(url: string, schema: string) {
   const handlers = new Map<string, Set<() => void>>();
   let client: pg.Client | null = null;
   let connecting: Promise<void> | null = null;
@@ -139,7 +144,9 @@ function createListeners(url: string) {
 
   async function connect(): Promise<void> {
     const c = new pg.Client({ connectionString: url });
-    c.on('notification', (n) => wake(handlers.get(n.channel)));
+    c.on('notification', (n) => {
+      if (!n.payload || n.payload === schema) wake(handlers.get(n.channel));
+    });
     c.on('error', () => {
       if (client !== c || closed) return;
       client = null;

@@ -70,6 +70,17 @@ test('two API processes and two workers on separate disks: quotes survive a kill
     );
     assert.equal(upload.status, 201);
     const quotes = new ApiClient(api2.url, token);
+    // The first worker seen slicing is held the moment its slice runs, so it is certainly mid-job when it is killed,
+    // however fast or loaded the machine is (a slice that finished first would leave nothing to take over). Either
+    // worker: on a loaded host one of them may claim every job before the other wakes. Watched from before the
+    // first quote is asked: on a loaded host the four requests take longer than a small part's slices.
+    const slicing = until("a worker's slicer to start", 120_000, () => {
+      for (const w of workers) {
+        const found = someSlicers(w.child.pid!);
+        if (found) return [w, holdSlicers(found)] as const;
+      }
+      return undefined;
+    });
     const jobs: string[] = [];
     for (const infill of [10, 30, 50, 70]) {
       const res = await quotes.post(`/v2/file/quote/${upload.body.file_id}/async`, {
@@ -78,17 +89,7 @@ test('two API processes and two workers on separate disks: quotes survive a kill
       assert.equal(res.status, 202, JSON.stringify(res.body));
       jobs.push(res.body.job_id);
     }
-    // The first worker seen slicing is held the moment its slice runs, so it is certainly mid-job when it is killed,
-    // however fast or loaded the machine is (a slice that finished first would leave nothing to take over). Either
-    // worker: on a loaded host one of them may claim every job before the other wakes.
-    const [victim, slicers] = await until("a worker's slicer to start", 120_000, () => {
-      for (const w of workers) {
-        const found = someSlicers(w.child.pid!);
-        if (found) return [w, found] as const;
-      }
-      return undefined;
-    });
-    const held = holdSlicers(slicers);
+    const [victim, held] = await slicing;
     await victim.kill('SIGKILL');
     held.kill(); // a crashed host's slicer is gone with it
 

@@ -8,14 +8,15 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { connect, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
 import { routerOf } from '../../server/app.ts';
-import type { Queryable } from '../../server/db/index.ts';
+import { migrate, type Queryable } from '../../server/db/index.ts';
 import { JSON_CONTENT_TYPE, pageResponse } from '../../server/http/index.ts';
 import { presentQuote } from '../../server/quotes/present.ts';
 import { QUOTE_RECORD_COLUMNS, type QuoteRecordRow } from '../../server/quotes/sql.ts';
 import { routeWork } from '../../server/route-front.ts';
 import { PROBE_FRESH_MS } from '../../server/system/health-probe.ts';
 import { eventually } from '../helpers/poll.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer, testDbKind } from '../helpers/server.ts';
+import { privateSchema } from '../helpers/server-process.ts';
 
 let server: TestServer;
 let token: string;
@@ -310,4 +311,40 @@ test('the rows the requests left in the request log are written together by its 
     "SELECT count(*)::int AS n FROM api_requests WHERE route = '/v2/user'",
   );
   assert.ok(row!.n >= 12, `${row!.n} rows of GET /v2/user`);
+});
+
+test("another deployment's account changes (another schema of the database) leave this one's token cache; its own empty it", {
+  skip: testDbKind() !== 'postgres' && 'one PGlite database holds one deployment',
+}, async () => {
+  const client = server.client(token);
+  assert.equal((await client.get('/v2/user')).status, 200); // remembered again
+  // Notifications reach the one LISTEN connection in the order their transactions committed: once a marker sent
+  // after a change has arrived, so has the change's.
+  let marks = 0;
+  await server.deps.db.listen('sq_hot_path_mark', () => marks++);
+  const delivered = async () => {
+    const before = marks;
+    await server.deps.db.notify('sq_hot_path_mark');
+    await eventually(async () => marks > before, 5_000, 'the marker notification');
+  };
+  const neighbour = await privateSchema('neighbour');
+  const other = await neighbour.open();
+  try {
+    await migrate(other);
+    await other.query('UPDATE accounts SET plan = plan'); // its trigger notifies, naming the neighbour's schema
+    await delivered();
+    const kept = await counting(1, async () => assert.equal((await client.get('/v2/user')).status, 200));
+    assert.deepEqual(kept.statements.length, 1, `statements: ${kept.statements.join(' | ')}`);
+
+    await server.deps.db.query('UPDATE accounts SET plan = plan'); // this deployment's own change
+    await delivered();
+    const reread = await counting(1, async () => assert.equal((await client.get('/v2/user')).status, 200));
+    assert.ok(
+      reread.statements.some((sql) => /FROM api_tokens/.test(sql)),
+      `the token is read again: ${reread.statements.join(' | ')}`,
+    );
+  } finally {
+    await other.close();
+    await neighbour.drop();
+  }
 });

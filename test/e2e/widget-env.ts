@@ -102,7 +102,7 @@ export interface WidgetEnv {
  * widget key for the shop's origin and a webhook to its backend, and the demo shop itself.
  */
 export async function startWidgetEnv(
-  opts: { env?: Record<string, string>; extraOrigins?: string[] } = {},
+  opts: { env?: Record<string, string | undefined>; extraOrigins?: string[] } = {},
 ): Promise<WidgetEnv> {
   await ensureWidgetBuilt();
   const server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', ...opts.env });

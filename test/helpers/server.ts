@@ -60,9 +60,26 @@ export interface TestServer extends Running {
   stop(): Promise<void>;
 }
 
+/** Where a test server's settings differ from those a shop's server ships with, and why. */
+const TEST_SETTINGS = {
+  // A synchronous quote answers when its slice is done, as on a server that waits long enough: on a loaded
+  // machine a slice queued behind others outlasts the default minute, and the test would see a 202 it is not
+  // about. Tests of the 202 set their own wait (or Prefer: wait / respond-async).
+  QUOTE_SYNC_WAIT_MS: '600000',
+  // No pre-slicing of widget uploads: up to six background slices per upload that no test looks at, competing
+  // with the slices it does. The tests of prefetching (instant-price, instant-estimate, fair-share) turn it on.
+  PREFETCH_MAX_SECONDS: '0',
+};
+
+/** TEST_SETTINGS back at the shipped defaults: a benchmark measures the server a shop runs. */
+export const AS_SHIPPED: Record<keyof typeof TEST_SETTINGS, undefined> = {
+  QUOTE_SYNC_WAIT_MS: undefined,
+  PREFETCH_MAX_SECONDS: undefined,
+};
+
 /** `random` replaces Math.random for the webhook retries' jitter, so a test knows each retry's delay. */
 export async function startTestServer(
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
   opts: { random?: () => number } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sq-test-'));
@@ -72,13 +89,7 @@ export async function startTestServer(
     HOST: '127.0.0.1',
     DEMO_ACCOUNT: 'false',
     JWT_SECRET: 'test-secret-that-is-long-enough-0123456789',
-    // A synchronous quote answers when its slice is done, as on a server that waits long enough: on a loaded
-    // machine a slice queued behind others outlasts the default minute, and the test would see a 202 it is not
-    // about. Tests of the 202 set their own wait (or Prefer: wait / respond-async).
-    QUOTE_SYNC_WAIT_MS: '600000',
-    // No pre-slicing of widget uploads: up to six background slices per upload that no test looks at, competing
-    // with the slices it does. The tests of prefetching (instant-price, instant-estimate, fair-share) turn it on.
-    PREFETCH_MAX_SECONDS: '0',
+    ...TEST_SETTINGS,
     ...env,
   });
   const { db, drop } = await openTestDb({ migrated: true });
