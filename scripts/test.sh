@@ -17,9 +17,8 @@ export NODE_OPTIONS="${NODE_OPTIONS:-} --import tsx"
 # lives seconds to a minute, too short for the optimised code to pay for its compiling: a PGlite test file takes
 # a fifth to a quarter less CPU (CONTRIBUTING.md). It changes how fast PGlite runs, not what it does.
 # How many files each part runs at a time (each can be set; TEST_CONCURRENCY sets them all): the files mostly wait
-# (on slices, on a server's answer, on a page's frames), so on two cores more of them at once finish sooner. Two runs
-# of the whole suite at once on a 2-core machine took 2,310 s where one took 1,900 (CONTRIBUTING.md). A machine
-# shared with a second run of the suite holds 2, 2 and 1 (SERVER_FILES_AT_ONCE=2 BROWSER_FILES_AT_ONCE=1).
+# (on slices, on a server's answer, on a page's frames), so on two cores more of them at once finish sooner: one run
+# takes 16-19 minutes on a 2-core EPYC, and two runs at once on it were both green in 2,424 s (CONTRIBUTING.md).
 UNIT_FILES_AT_ONCE=${UNIT_FILES_AT_ONCE:-3}
 SERVER_FILES_AT_ONCE=${SERVER_FILES_AT_ONCE:-3}
 BROWSER_FILES_AT_ONCE=${BROWSER_FILES_AT_ONCE:-2}

@@ -18,12 +18,17 @@ import type { Browser, Page } from 'playwright-core';
 import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
 import { corpusPath } from '../helpers/corpus.ts';
 import { eventually } from '../helpers/poll.ts';
-import { freePort } from '../helpers/process.ts';
 import { type Receiver, startReceiver } from '../helpers/receiver.ts';
 import { assertNoAxeViolations } from './axe.ts';
 import { assertAccessible, loggedInPage } from './dashboard-browser.ts';
 import { type DashboardHost, dashboardHost } from './dashboard-serve.ts';
-import { chromiumMissing, launchChromium, plainShopPage, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+import {
+  chromiumMissing,
+  launchChromium,
+  plainShopPage,
+  startWidgetEnvWithPage,
+  type WidgetEnv,
+} from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
@@ -46,9 +51,8 @@ let hookSecret: string;
 before(async () => {
   if (skip) return;
   mkdirSync(ARTIFACTS, { recursive: true });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  env = await startWidgetEnv({ extraOrigins: [origin], env: { RATE_LIMIT_ANON_PLAN: 'business' } });
+  let port: number;
+  ({ env, origin, port } = await startWidgetEnvWithPage());
   hooks = await startReceiver();
   const hook = await env.server
     .client(env.apiToken)

@@ -14,8 +14,13 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
 import { corpusPath } from '../helpers/corpus.ts';
-import { freePort } from '../helpers/process.ts';
-import { chromiumMissing, launchChromium, plainShopPage, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+import {
+  chromiumMissing,
+  launchChromium,
+  plainShopPage,
+  startWidgetEnvWithPage,
+  type WidgetEnv,
+} from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
@@ -47,9 +52,8 @@ function shopPage(kind: string): string {
 before(async () => {
   if (skip) return;
   mkdirSync(ARTIFACTS, { recursive: true });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  env = await startWidgetEnv({ extraOrigins: [origin], env: { RATE_LIMIT_ANON_PLAN: 'business' } });
+  let port: number;
+  ({ env, origin, port } = await startWidgetEnvWithPage());
   pages = http.createServer((req, res) => {
     if (req.method === 'POST' && req.url === '/cart') {
       const chunks: Buffer[] = [];

@@ -98,6 +98,17 @@ export interface WidgetEnv {
 }
 
 /**
+ * A widget environment whose shoppers also come from a page the test serves itself on a port of its own (that
+ * origin allowed for the widget key), counted as the many shoppers of a busy shop: against the business plan.
+ */
+export async function startWidgetEnvWithPage(): Promise<{ env: WidgetEnv; port: number; origin: string }> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const env = await startWidgetEnv({ extraOrigins: [origin], env: { RATE_LIMIT_ANON_PLAN: 'business' } });
+  return { env, port, origin };
+}
+
+/**
  * A real server whose webhooks may reach exactly the demo shop's loopback address, a merchant with a
  * widget key for the shop's origin and a webhook to its backend, and the demo shop itself.
  */

@@ -17,7 +17,6 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
-import { freePort } from '../helpers/process.ts';
 import { merchantShop } from '../helpers/server.ts';
 import { prismZObj } from '../helpers/solids.ts';
 
@@ -31,7 +30,13 @@ const square = (side: number): [number, number][] => [
 import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
 import { COST_WORDS, pdfAmount, pdfText } from '../helpers/pdf-text.ts';
 import { assertNoAxeViolations } from './axe.ts';
-import { chromiumMissing, launchChromium, plainShopPage, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+import {
+  chromiumMissing,
+  launchChromium,
+  plainShopPage,
+  startWidgetEnvWithPage,
+  type WidgetEnv,
+} from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
@@ -58,9 +63,8 @@ let bar: string;
 before(async () => {
   if (skip) return;
   mkdirSync(ARTIFACTS, { recursive: true });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  env = await startWidgetEnv({ extraOrigins: [origin], env: { RATE_LIMIT_ANON_PLAN: 'business' } });
+  let port: number;
+  ({ env, origin, port } = await startWidgetEnvWithPage());
   strangerKey = (await merchantShop(env.server, 'keep-stranger@example.test', origin)).key;
   const config = await env.server
     .client()
