@@ -5,9 +5,8 @@
 // step builds on the previous one; each page is checked with axe-core.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -15,7 +14,8 @@ import { corpusPath } from '../helpers/corpus.ts';
 import { until } from '../helpers/poll.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { assertAccessible, CHROMIUM, chromiumMissing, launch, loggedInPage, shoot } from './dashboard-browser.ts';
-import { type DashboardHost, DIST, dashboardHost } from './dashboard-serve.ts';
+import { type DashboardHost, dashboardHost } from './dashboard-serve.ts';
+import { buildDashboardIfMissing } from './dashboard-suite.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CUBE = path.join(ROOT, 'demo', 'models', 'calibration-cube.stl');
@@ -59,9 +59,7 @@ describe('the offer in the merchant dashboard', { skip }, () => {
   };
 
   before(async () => {
-    if (!existsSync(path.join(DIST, 'index.html'))) {
-      execFileSync('npm', ['run', '--silent', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' });
-    }
+    buildDashboardIfMissing();
     server = await startTestServer();
     host = await dashboardHost(server.url);
     const account = await server.newAccount();

@@ -4,17 +4,15 @@
 // test-artifacts/dashboard/.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { assertAccessible, CHROMIUM, chromiumMissing, launch, loggedInPage, shoot } from './dashboard-browser.ts';
-import { type DashboardHost, DIST, dashboardHost } from './dashboard-serve.ts';
+import { type DashboardHost, dashboardHost } from './dashboard-serve.ts';
+import { buildDashboardIfMissing } from './dashboard-suite.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const SHOP = 'https://shop.example';
 const skip = chromiumMissing()
   ? `Debian's Chromium is missing at ${CHROMIUM}: install it with "apt-get install -y chromium"`
@@ -31,8 +29,7 @@ describe('dashboard: orders and the quote history cart column', { skip }, () => 
   const h1 = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 
   before(async () => {
-    if (!existsSync(path.join(DIST, 'index.html')))
-      execFileSync('npm', ['run', '--silent', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' });
+    buildDashboardIfMissing();
     server = await startTestServer({ RATE_LIMIT_ANON_PLAN: 'business' });
     host = await dashboardHost(server.url);
     const account = await server.newAccount();

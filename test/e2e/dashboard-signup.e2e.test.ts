@@ -3,17 +3,15 @@
 // a wrong one is flagged on its field, and the right one creates the account.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createInvite } from '../../server/accounts/invites.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { assertAccessible, CHROMIUM, chromiumMissing, cspViolations, launch } from './dashboard-browser.ts';
-import { type DashboardHost, DIST, dashboardHost } from './dashboard-serve.ts';
+import { type DashboardHost, dashboardHost } from './dashboard-serve.ts';
+import { buildDashboardIfMissing } from './dashboard-suite.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const skip = chromiumMissing()
   ? `Debian's Chromium is missing at ${CHROMIUM}: install it with "apt-get install -y chromium" (or npm run setup -- --with-browser)`
   : false;
@@ -23,8 +21,7 @@ describe('sign-up follows SIGNUP', { skip }, () => {
   const started: { server: TestServer; host: DashboardHost }[] = [];
 
   before(async () => {
-    if (!existsSync(path.join(DIST, 'index.html')))
-      execFileSync('npm', ['run', '--silent', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' });
+    buildDashboardIfMissing();
     browser = await launch();
   });
   after(async () => {

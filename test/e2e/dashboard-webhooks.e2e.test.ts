@@ -5,8 +5,6 @@
 // test-artifacts/dashboard/.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { verify } from '@octokit/webhooks-methods';
@@ -14,9 +12,9 @@ import type { Browser, Page } from 'playwright-core';
 import { type Receiver, startReceiver } from '../helpers/receiver.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { assertAccessible, CHROMIUM, chromiumMissing, launch, loggedInPage, shoot } from './dashboard-browser.ts';
-import { type DashboardHost, DIST, dashboardHost } from './dashboard-serve.ts';
+import { type DashboardHost, dashboardHost } from './dashboard-serve.ts';
+import { buildDashboardIfMissing } from './dashboard-suite.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const skip = chromiumMissing()
   ? `Debian's Chromium is missing at ${CHROMIUM}: install it with "apt-get install -y chromium"`
   : false;
@@ -34,8 +32,7 @@ describe('dashboard: test events, delivery detail and usage by caller', { skip }
   const h1 = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 
   before(async () => {
-    if (!existsSync(path.join(DIST, 'index.html')))
-      execFileSync('npm', ['run', '--silent', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' });
+    buildDashboardIfMissing();
     server = await startTestServer({
       WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32',
       WEBHOOK_SWEEP_INTERVAL_MS: '200',

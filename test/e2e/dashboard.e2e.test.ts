@@ -3,15 +3,15 @@
 // screenshot per page in test-artifacts/dashboard/.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { type Receiver, startReceiver } from '../helpers/receiver.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { assertAccessible, CHROMIUM, chromiumMissing, cspViolations, launch, shoot } from './dashboard-browser.ts';
-import { type DashboardHost, DIST, dashboardHost } from './dashboard-serve.ts';
+import { type DashboardHost, dashboardHost } from './dashboard-serve.ts';
+import { buildDashboardIfMissing } from './dashboard-suite.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CUBE = path.join(ROOT, 'demo', 'models', 'calibration-cube.stl');
@@ -35,8 +35,7 @@ describe('merchant dashboard end to end', { skip }, () => {
 
   before(async () => {
     // setup.sh builds the dashboard; build here too so the test runs on its own after a fresh clone.
-    if (!existsSync(path.join(DIST, 'index.html')))
-      execFileSync('npm', ['run', '--silent', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' });
+    buildDashboardIfMissing();
     server = await startTestServer({
       WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32',
       WEBHOOK_SWEEP_INTERVAL_MS: '200',

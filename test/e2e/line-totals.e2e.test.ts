@@ -7,8 +7,6 @@
 // asked for a request). The dashboard is read at both widths too (axe on analytics).
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -17,11 +15,11 @@ import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
 import { corpusPath } from '../helpers/corpus.ts';
 import { freePort } from '../helpers/process.ts';
 import { assertAccessible, loggedInPage, shoot } from './dashboard-browser.ts';
-import { type DashboardHost, DIST, dashboardHost } from './dashboard-serve.ts';
+import { type DashboardHost, dashboardHost } from './dashboard-serve.ts';
+import { buildDashboardIfMissing } from './dashboard-suite.ts';
 import { chromiumMissing, launchChromium, plainShopPage, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CUBE = corpusPath('stl', 'cube20_ascii.stl');
 
 const OFFER = {
@@ -57,8 +55,7 @@ let unitCents = 0;
 
 before(async () => {
   if (skip) return;
-  if (!existsSync(path.join(DIST, 'index.html')))
-    execFileSync('npm', ['run', '--silent', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' });
+  buildDashboardIfMissing();
   const port = await freePort();
   plainUrl = `http://127.0.0.1:${port}/plain`;
   env = await startWidgetEnv({ env: { PREFETCH_MAX_SECONDS: '0' }, extraOrigins: [new URL(plainUrl).origin] });
