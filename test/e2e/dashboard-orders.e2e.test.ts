@@ -4,7 +4,6 @@
 // test-artifacts/dashboard/.
 
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { CUBE_OBJ } from '../helpers/meshes.ts';

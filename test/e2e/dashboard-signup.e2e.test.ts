@@ -3,7 +3,6 @@
 // a wrong one is flagged on its field, and the right one creates the account.
 
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createInvite } from '../../server/accounts/invites.ts';

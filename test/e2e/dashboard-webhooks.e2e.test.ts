@@ -5,7 +5,6 @@
 // test-artifacts/dashboard/.
 
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { verify } from '@octokit/webhooks-methods';
 import type { Browser, Page } from 'playwright-core';

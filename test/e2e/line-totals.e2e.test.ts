@@ -8,7 +8,6 @@
 
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
