@@ -7,16 +7,14 @@
 // asked for a request). The dashboard is read at both widths too (axe on analytics).
 
 import assert from 'node:assert/strict';
-import http from 'node:http';
+import type http from 'node:http';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
 import { corpusPath } from '../helpers/corpus.ts';
-import { freePort } from '../helpers/process.ts';
 import { assertAccessible, loggedInPage, shoot } from './dashboard-browser.ts';
 import { type DashboardHost, dashboardHost } from './dashboard-serve.ts';
 import { buildDashboardIfMissing } from './dashboard-suite.ts';
-import { chromiumMissing, launchChromium, plainShopPage, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+import { chromiumMissing, launchChromium, startWidgetEnvWithPlainPage, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const CUBE = corpusPath('stl', 'cube20_ascii.stl');
@@ -55,14 +53,7 @@ let unitCents = 0;
 before(async () => {
   if (skip) return;
   buildDashboardIfMissing();
-  const port = await freePort();
-  plainUrl = `http://127.0.0.1:${port}/plain`;
-  env = await startWidgetEnv({ env: { PREFETCH_MAX_SECONDS: '0' }, extraOrigins: [new URL(plainUrl).origin] });
-  plain = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(plainShopPage(`<h1>Custom prints</h1>${embedSnippet(env.server.url, env.widgetKey)}`));
-  });
-  await new Promise<void>((resolve) => plain.listen(port, '127.0.0.1', resolve));
+  ({ env, plain, plainUrl } = await startWidgetEnvWithPlainPage());
   host = await dashboardHost(env.server.url);
   const saved = await env.server.client(env.apiToken).put('/v2/offer', OFFER);
   assert.equal(saved.status, 200, JSON.stringify(saved.body));

@@ -52,7 +52,7 @@ before(async () => {
   if (skip) return;
   mkdirSync(ARTIFACTS, { recursive: true });
   let port: number;
-  ({ env, origin, port } = await startWidgetEnvWithPage());
+  ({ env, origin, port } = await startWidgetEnvWithPage({ RATE_LIMIT_ANON_PLAN: 'business' }));
   hooks = await startReceiver();
   const hook = await env.server
     .client(env.apiToken)

@@ -53,7 +53,7 @@ before(async () => {
   if (skip) return;
   mkdirSync(ARTIFACTS, { recursive: true });
   let port: number;
-  ({ env, origin, port } = await startWidgetEnvWithPage());
+  ({ env, origin, port } = await startWidgetEnvWithPage({ RATE_LIMIT_ANON_PLAN: 'business' }));
   pages = http.createServer((req, res) => {
     if (req.method === 'POST' && req.url === '/cart') {
       const chunks: Buffer[] = [];

@@ -1,10 +1,12 @@
 // What the widget's browser tests and benchmark share: a fresh widget bundle, Debian's Chromium, and
 // a real slicequote server with a merchant (widget key, webhook) plus the demo shop wired to it.
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
 import { type DemoShop, startDemoShop } from '../../demo/server.ts';
 import { freePort } from '../helpers/process.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -99,13 +101,28 @@ export interface WidgetEnv {
 
 /**
  * A widget environment whose shoppers also come from a page the test serves itself on a port of its own (that
- * origin allowed for the widget key), counted as the many shoppers of a busy shop: against the business plan.
+ * origin allowed for the widget key), the server started with `env`.
  */
-export async function startWidgetEnvWithPage(): Promise<{ env: WidgetEnv; port: number; origin: string }> {
+export async function startWidgetEnvWithPage(
+  env: Record<string, string> = {},
+): Promise<{ env: WidgetEnv; port: number; origin: string }> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const env = await startWidgetEnv({ extraOrigins: [origin], env: { RATE_LIMIT_ANON_PLAN: 'business' } });
-  return { env, port, origin };
+  return { env: await startWidgetEnv({ extraOrigins: [origin], env }), port, origin };
+}
+
+/**
+ * A widget environment and a page of another origin, served by the test at `plainUrl`, holding only the snippet the
+ * merchant copies from the dashboard, under a heading (axe judges the whole page).
+ */
+export async function startWidgetEnvWithPlainPage(): Promise<{ env: WidgetEnv; plain: http.Server; plainUrl: string }> {
+  const { env, port, origin } = await startWidgetEnvWithPage();
+  const plain = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(plainShopPage(`<h1>Custom prints</h1>${embedSnippet(env.server.url, env.widgetKey)}`));
+  });
+  await new Promise<void>((resolve) => plain.listen(port, '127.0.0.1', resolve));
+  return { env, plain, plainUrl: `${origin}/plain` };
 }
 
 /**

@@ -64,7 +64,7 @@ before(async () => {
   if (skip) return;
   mkdirSync(ARTIFACTS, { recursive: true });
   let port: number;
-  ({ env, origin, port } = await startWidgetEnvWithPage());
+  ({ env, origin, port } = await startWidgetEnvWithPage({ RATE_LIMIT_ANON_PLAN: 'business' }));
   strangerKey = (await merchantShop(env.server, 'keep-stranger@example.test', origin)).key;
   const config = await env.server
     .client()

@@ -7,24 +7,15 @@
 
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
 import { SPEED_TTL_MS } from '../../server/quotes/slice-cost.ts';
-import { freePort } from '../helpers/process.ts';
 import { widgetShopper } from '../helpers/shopper.ts';
 import { prismZObj, regularPolygon } from '../helpers/solids.ts';
 import { assertNoAxeViolations } from './axe.ts';
-import {
-  chromiumMissing,
-  launchChromium,
-  painted,
-  plainShopPage,
-  startWidgetEnv,
-  type WidgetEnv,
-} from './widget-env.ts';
+import { chromiumMissing, launchChromium, painted, startWidgetEnvWithPlainPage, type WidgetEnv } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
@@ -53,15 +44,9 @@ let offer: Record<string, unknown>;
 before(async () => {
   if (skip) return;
   mkdirSync(ARTIFACTS, { recursive: true });
-  const port = await freePort();
-  plainUrl = `http://127.0.0.1:${port}/plain`;
-  // No prefetches: the only slices are those the shopper asks for, so the limit set between two predictions holds.
-  env = await startWidgetEnv({ env: { PREFETCH_MAX_SECONDS: '0' }, extraOrigins: [new URL(plainUrl).origin] });
-  plain = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(plainShopPage(`<h1>Custom prints</h1>${embedSnippet(env.server.url, env.widgetKey)}`));
-  });
-  await new Promise<void>((resolve) => plain.listen(port, '127.0.0.1', resolve));
+  // No prefetches (as on every test server): the only slices are those the shopper asks for, so the limit set
+  // between two predictions holds.
+  ({ env, plain, plainUrl } = await startWidgetEnvWithPlainPage());
   shopOrigin = new URL(env.shop.url).origin;
   const api = env.server.client(env.apiToken);
   const { source: _source, ...current } = (await api.get('/v2/offer')).body;

@@ -7,8 +7,7 @@ export const POLL_MS = 50;
 
 /**
  * Polls fn until it answers a value other than undefined (`what` names it, or tells how things stand when called).
- * `reportAfterMs` is when a wait is long (the polls of that
- * many milliseconds): then, and each time the count doubles, it says what it is still waiting for.
+ * After the polls of `reportAfterMs`, and each time their count doubles, it says what it is still waiting for.
  */
 export async function until<T>(
   what: string | (() => string),
