@@ -30,7 +30,7 @@ export async function boot(): Promise<{ running: Running; token: string; dataDir
   });
   const deps = await buildDeps(config, {
     db: await openPglite(null),
-    log: { info() {}, error: (m, e) => console.error(m, e) },
+    log: { info() {}, request() {}, error: (m, e) => console.error(m, e) },
   });
   const account = await insertAccount(deps.db, {
     id: newId('usr'),

@@ -38,7 +38,7 @@ export function requestEdge(opts: EdgeOptions) {
     ctx.res.once('close', () => {
       // 499 (as nginx logs it): the client went away before the answer was complete.
       const end = { status: ctx.res.writableFinished ? ctx.status : 499, durationMs: performance.now() - started };
-      opts.log.info('request', {
+      opts.log.request({
         request_id: id,
         method: ctx.method,
         route: routeTemplate(ctx),

@@ -108,7 +108,7 @@ type HitCommand = {
 export interface RedisLimiterOptions {
   url: string;
   prefix: string;
-  log: Logger;
+  log: Pick<Logger, 'error'>;
   /** The injected clock in milliseconds: the fallback's windows and the outage complaints' spacing count on it. */
   now: () => number;
   /** A request never waits longer than this for Redis; past it the local fallback answers. */

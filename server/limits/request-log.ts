@@ -17,7 +17,7 @@ export interface RequestLog {
 
 export interface RequestLogOptions {
   db: Db;
-  log: Logger;
+  log: Pick<Logger, 'error'>;
   flushMs: number;
   retentionDays: number;
   /** The injected clock: rows older than retentionDays by it are pruned (their created_at came from it too). */

@@ -48,6 +48,22 @@ test('every request has an id and one JSON access log line; a bad LOG_LEVEL stop
       route: '/v2/user',
       status: 401,
     });
+    // The line has the shape of every other line (pino's level, time and pid first, msg last) and the documented fields.
+    assert.deepEqual(Object.keys(access('trace-42.a')[0]), [
+      'level',
+      'time',
+      'pid',
+      'request_id',
+      'method',
+      'route',
+      'path',
+      'status',
+      'duration_ms',
+      'msg',
+    ]);
+    assert.equal(access('trace-42.a')[0].level, 30); // pino's info
+    assert.equal(access('trace-42.a')[0].pid, server.child.pid);
+    assert.equal(access(fresh)[0]?.path, '/v2/quotes/qt_none');
     assert.equal(access(fresh)[0]?.status, 401);
     assert.ok(typeof access(fresh)[0].duration_ms === 'number' && typeof access(fresh)[0].time === 'number');
   } finally {

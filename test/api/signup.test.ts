@@ -164,7 +164,7 @@ test('npm run invite prints a code and a sign-up link that the server accepts on
   await assert.rejects(invitesFrom(env, '--days', '0'), /--days must be a whole number from 1 to 365/);
 
   const config = loadConfig({ ...env, PORT: '0', HOST: '127.0.0.1', DEMO_ACCOUNT: 'false' });
-  const quiet = { info() {}, error: (m: string, e: unknown) => console.error(m, e) };
+  const quiet = { info() {}, request() {}, error: (m: string, e: unknown) => console.error(m, e) };
   const running = await serve(await buildDeps(config, { db: await database.open(), log: quiet }));
   after(async () => {
     await running.close();

@@ -144,7 +144,7 @@ test('the request log writes in batches, keeps rows while the database is down, 
   const errors: string[] = [];
   const log = createRequestLog({
     db,
-    log: { info() {}, error: (m) => errors.push(m) },
+    log: { error: (m) => errors.push(m) },
     flushMs: 60_000,
     retentionDays: 400,
     maxBatch: 100,

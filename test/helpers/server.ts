@@ -93,7 +93,7 @@ export async function startTestServer(
     ...env,
   });
   const { db, drop } = await openTestDb({ migrated: true });
-  const quiet = { info() {}, error: (m: string, e: unknown) => console.error(m, e) };
+  const quiet = { info() {}, request() {}, error: (m: string, e: unknown) => console.error(m, e) };
   const clock = testClock();
   // A start that fails (a test of a bad setting) leaves nothing open: an open PGlite keeps the test process alive.
   const deps = await buildDeps(config, { db, log: quiet, now: clock.now, random: opts.random }).catch(async (err) => {
