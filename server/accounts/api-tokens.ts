@@ -142,8 +142,7 @@ export function createTokenAuthenticator(
     generation++;
     live.clear();
   };
-  function touch(id: string) {
-    const at = now().getTime();
+  function touch(id: string, at: number) {
     if ((touched.get(id) ?? 0) > at - TOUCH_EVERY_MS) return;
     if (touched.size >= TOKEN_CACHE_MAX) touched.clear();
     touched.set(id, at);
@@ -167,7 +166,7 @@ export function createTokenAuthenticator(
         if (live.size >= TOKEN_CACHE_MAX) live.clear();
         if (readIn === generation) live.set(auth.token.id, { auth, until: at.getTime() + TOKEN_CACHE_MS });
       }
-      touch(auth.token.id);
+      touch(auth.token.id, at.getTime());
       return auth;
     },
     async revoked() {

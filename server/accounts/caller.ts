@@ -8,7 +8,7 @@ import type { Deps } from '../deps.ts';
 import { ApiError, unauthorized } from '../http/index.ts';
 import type { Access, Auth } from './access/rule.ts';
 import type { TokenAuth, TokenAuthenticator } from './api-tokens.ts';
-import type { Plan } from './plans.ts';
+import type { Plan, Plans } from './plans.ts';
 import type { RefusedOrigins } from './refused-origins.ts';
 import { findSession, SESSION_COOKIE } from './sessions.ts';
 import { type AccountRow, accountById } from './sql.ts';
@@ -113,19 +113,15 @@ export async function limitIdentity(
   ctx: Context,
   credentials: Credentials,
 ): Promise<LimitIdentity> {
-  const planOf = (id: string) => deps.plans[id] ?? deps.plans.free;
   const token = await credentials.token();
-  if (token && !(token instanceof ApiError)) {
-    const { account, token: row } = token;
-    return { key: `tok:${row.id}`, kind: 'token', plan: planOf(account.plan), accountId: account.id, tokenId: row.id };
-  }
+  if (token && !(token instanceof ApiError)) return tokenIdentity(deps.plans, token);
   const session = BEARER.test(ctx.get('authorization')) ? null : await credentials.session();
   if (session) {
     const { account } = session;
     return {
       key: `acct:${account.id}`,
       kind: 'session',
-      plan: planOf(account.plan),
+      plan: planOf(deps.plans, account.plan),
       accountId: account.id,
       tokenId: null,
     };
@@ -133,10 +129,34 @@ export async function limitIdentity(
   return {
     key: `ip:${addressKey(ctx.ip)}`,
     kind: 'address',
-    plan: planOf(deps.config.rateLimitAnonymousPlan),
+    plan: planOf(deps.plans, deps.config.rateLimitAnonymousPlan),
     accountId: null,
     tokenId: null,
   };
+}
+
+const planOf = (plans: Plans, id: string) => plans[id] ?? plans.free;
+
+/**
+ * A token's identity, made once for as long as the token cache (api-tokens.ts) keeps its answer: the cache hands
+ * out the same answer object until a change to the token or its account replaces it, plan changes included.
+ */
+const tokenIdentities = new WeakMap<TokenAuth, LimitIdentity>();
+
+function tokenIdentity(plans: Plans, auth: TokenAuth): LimitIdentity {
+  let identity = tokenIdentities.get(auth);
+  if (!identity) {
+    const { account, token: row } = auth;
+    identity = {
+      key: `tok:${row.id}`,
+      kind: 'token',
+      plan: planOf(plans, account.plan),
+      accountId: account.id,
+      tokenId: row.id,
+    };
+    tokenIdentities.set(auth, identity);
+  }
+  return identity;
 }
 
 declare module '../deps.ts' {

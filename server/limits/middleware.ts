@@ -35,8 +35,8 @@ function answerFor(ctx: Context, cls: EndpointClass, caller: LimitIdentity, resu
   ctx.set('X-RateLimit-Limit', String(shown.limit));
   ctx.set('X-RateLimit-Remaining', String(shown.remaining));
   ctx.set('X-RateLimit-Reset', String(seconds(shown.resetMs)));
+  if (results.every((r) => r.allowed)) return;
   const refused = results.filter((r) => !r.allowed);
-  if (!refused.length) return;
   const retryAfter = seconds(Math.max(...refused.map((r) => r.resetMs)));
   const rule = refused[0]!;
   throw new ApiError(
