@@ -101,8 +101,11 @@ const TOKEN_CACHE_MAX = 10_000;
 const TOUCH_EVERY_MS = 60_000;
 
 export interface TokenAuthenticator {
-  /** Like authenticateApiToken, but a live token and its account are remembered, and a token string verified once. */
-  authenticate(raw: string): Promise<TokenAuth>;
+  /**
+   * Like authenticateApiToken, but a live token and its account are remembered, and a token string verified once.
+   * A remembered token is answered at once, without a promise (every API request asks); a bad token throws its 401.
+   */
+  authenticate(raw: string): TokenAuth | Promise<TokenAuth>;
   /** After a revocation: this process forgets its cached tokens at once, before the trigger's NOTIFY reaches it. */
   revoked(): Promise<void>;
   start(): Promise<void>;
@@ -148,6 +151,17 @@ export function createTokenAuthenticator(
     touched.set(id, at);
     touchToken(db, id).catch((err) => log.error('tokens: could not record last use', err));
   }
+  async function loadLive(claims: Claims, at: Date): Promise<TokenAuth> {
+    const readIn = generation;
+    const auth = await load(claims);
+    if (live.size >= TOKEN_CACHE_MAX) live.clear();
+    if (readIn === generation) live.set(auth.token.id, { auth, until: at.getTime() + TOKEN_CACHE_MS });
+    return used(auth, at);
+  }
+  function used(auth: TokenAuth, at: Date): TokenAuth {
+    touch(auth.token.id, at.getTime());
+    return auth;
+  }
   async function load(claims: Claims): Promise<TokenAuth> {
     const token = await liveToken(db, claims);
     const account = await accountById(db, token.account_id);
@@ -155,19 +169,12 @@ export function createTokenAuthenticator(
     return { account, token };
   }
   return {
-    async authenticate(raw) {
+    authenticate(raw) {
       const at = now();
       const claims = claimsOf(raw, at);
       const hit = live.get(claims.jti);
-      let auth = hit && hit.until > at.getTime() && hit.auth.token.account_id === claims.sub ? hit.auth : undefined;
-      if (!auth) {
-        const readIn = generation;
-        auth = await load(claims);
-        if (live.size >= TOKEN_CACHE_MAX) live.clear();
-        if (readIn === generation) live.set(auth.token.id, { auth, until: at.getTime() + TOKEN_CACHE_MS });
-      }
-      touch(auth.token.id, at.getTime());
-      return auth;
+      if (hit && hit.until > at.getTime() && hit.auth.token.account_id === claims.sub) return used(hit.auth, at);
+      return loadLive(claims, at);
     },
     async revoked() {
       forget();

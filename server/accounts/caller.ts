@@ -14,12 +14,16 @@ import { findSession, SESSION_COOKIE } from './sessions.ts';
 import { type AccountRow, accountById } from './sql.ts';
 
 type Session = { account: AccountRow; csrfToken: string };
+type TokenAnswer = TokenAuth | ApiError | null;
 
 export interface Credentials {
   /** An Authorization header was sent (well-formed or not). */
   hasAuthorization: boolean;
-  /** The bearer token's account, or the 401 it earns; null without a well-formed bearer header. */
-  token(): Promise<TokenAuth | ApiError | null>;
+  /**
+   * The bearer token's account, or the 401 it earns; null without a well-formed bearer header. At hand (no
+   * promise) when the token cache answers, as it does for nearly every API request.
+   */
+  token(): TokenAnswer | Promise<TokenAnswer>;
   /** The dashboard session of the cookie, null without a live one. */
   session(): Promise<Session | null>;
 }
@@ -58,7 +62,7 @@ export type CredentialPorts = Pick<Deps, 'db' | 'now' | 'tokens'>;
 class RequestCredentials implements Credentials {
   readonly hasAuthorization: boolean;
   readonly #raw: string | null;
-  #token: Promise<TokenAuth | ApiError | null> | undefined;
+  #token: TokenAnswer | Promise<TokenAnswer> | undefined;
   #session: Promise<Session | null> | undefined;
 
   constructor(
@@ -71,7 +75,7 @@ class RequestCredentials implements Credentials {
   }
 
   token() {
-    this.#token ??= this.#readToken();
+    if (this.#token === undefined) this.#token = this.#readToken();
     return this.#token;
   }
 
@@ -80,13 +84,13 @@ class RequestCredentials implements Credentials {
     return this.#session;
   }
 
-  async #readToken() {
+  #readToken(): TokenAnswer | Promise<TokenAnswer> {
     if (!this.#raw) return null;
     try {
-      return await this.deps.tokens.authenticate(this.#raw);
+      const auth = this.deps.tokens.authenticate(this.#raw);
+      return auth instanceof Promise ? auth.catch(refusalOf) : auth;
     } catch (err) {
-      if (err instanceof ApiError) return err;
-      throw err;
+      return refusalOf(err);
     }
   }
 
@@ -96,6 +100,12 @@ class RequestCredentials implements Credentials {
     const account = session ? await accountById(db, session.account_id) : undefined;
     return session && account ? { account, csrfToken: session.csrf_token } : null;
   }
+}
+
+/** The 401 a bad token earned, as the token's answer; anything else is the server's failure. */
+function refusalOf(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  throw err;
 }
 
 /** The request's credentials; nothing is looked up until a caller of token() or session() needs it. */
@@ -108,15 +118,27 @@ export const malformedAuthorization = () => unauthorized('The Authorization head
  * A well-formed bearer token counts against the token when valid and against the address when not (the route
  * answers the 401); without one, a live dashboard session counts against its account.
  */
-export async function limitIdentity(
+export function limitIdentity(
   deps: Pick<Deps, 'config' | 'plans'>,
   ctx: Context,
   credentials: Credentials,
-): Promise<LimitIdentity> {
-  const token = await credentials.token();
+): LimitIdentity | Promise<LimitIdentity> {
+  const token = credentials.token();
+  // A cached token is answered at once, and so is its identity: no promise on the API's hot path.
+  if (token instanceof Promise) return token.then((answer) => identityOf(deps, ctx, credentials, answer));
+  return identityOf(deps, ctx, credentials, token);
+}
+
+function identityOf(
+  deps: Pick<Deps, 'config' | 'plans'>,
+  ctx: Context,
+  credentials: Credentials,
+  token: TokenAnswer,
+): LimitIdentity | Promise<LimitIdentity> {
   if (token && !(token instanceof ApiError)) return tokenIdentity(deps.plans, token);
-  const session = BEARER.test(ctx.get('authorization')) ? null : await credentials.session();
-  if (session) {
+  if (BEARER.test(ctx.get('authorization'))) return addressIdentity(deps, ctx);
+  return credentials.session().then((session) => {
+    if (!session) return addressIdentity(deps, ctx);
     const { account } = session;
     return {
       key: `acct:${account.id}`,
@@ -125,15 +147,16 @@ export async function limitIdentity(
       accountId: account.id,
       tokenId: null,
     };
-  }
-  return {
-    key: `ip:${addressKey(ctx.ip)}`,
-    kind: 'address',
-    plan: planOf(deps.plans, deps.config.rateLimitAnonymousPlan),
-    accountId: null,
-    tokenId: null,
-  };
+  });
 }
+
+const addressIdentity = (deps: Pick<Deps, 'config' | 'plans'>, ctx: Context): LimitIdentity => ({
+  key: `ip:${addressKey(ctx.ip)}`,
+  kind: 'address',
+  plan: planOf(deps.plans, deps.config.rateLimitAnonymousPlan),
+  accountId: null,
+  tokenId: null,
+});
 
 const planOf = (plans: Plans, id: string) => plans[id] ?? plans.free;
 

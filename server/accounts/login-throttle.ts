@@ -57,7 +57,7 @@ const throttled = (retryMs: number, countedBy: string) => {
 
 /** What the throttle needs of a rate limiter (limits/rate-limiter.ts): a counted window per key. */
 export interface FailureWindows {
-  hit(key: string, limit: number, windowMs: number): Promise<{ count: number }>;
+  hit(key: string, limit: number, windowMs: number): { count: number } | Promise<{ count: number }>;
   /** The key's running window, or null; counts nothing. */
   peek(key: string): Promise<{ count: number; resetMs: number } | null>;
   clear(key: string): Promise<void>;

@@ -62,18 +62,28 @@ export type RateLimitPorts = CredentialPorts & Pick<Deps, 'config' | 'plans' | '
  * here, the first step that needs them; the route's allow() checks them against its declaration.
  */
 export function rateLimit(deps: RateLimitPorts, cls: EndpointClass | null) {
-  return async function rateLimited(ctx: Context, next: Next) {
-    const credentials = credentialsOf(deps, ctx);
-    ctx.state.credentials = credentials;
-    const charged = cls ?? limitClass(ctx.state.access, ctx.method);
-    const caller = await limitIdentity(deps, ctx, credentials);
+  // A cached token and the in-memory counters answer at once: each step waits only for what is not at hand (a
+  // token read from the database, a dashboard session, Redis), so the API's usual request makes no promise here.
+  function charge(ctx: Context, next: Next, charged: EndpointClass, caller: LimitIdentity) {
     ctx.state.limitsCaller = caller;
     const rule = caller.plan.rate_limits[charged];
-    const hit = await deps.limits.limiter.hit(`${charged}:${caller.key}`, rule.limit, rule.window_seconds * 1000);
+    const hit = deps.limits.limiter.hit(`${charged}:${caller.key}`, rule.limit, rule.window_seconds * 1000);
+    if (hit instanceof Promise) return hit.then((counted) => answer(ctx, next, charged, caller, counted));
+    return answer(ctx, next, charged, caller, hit);
+  }
+  function answer(ctx: Context, next: Next, charged: EndpointClass, caller: LimitIdentity, hit: HitResult) {
     // Browsers (the widget, public uploads) may read these headers only when exposed to CORS.
     if (ctx.get('origin')) ctx.set('Access-Control-Expose-Headers', EXPOSED);
     answerFor(ctx, charged, caller, [hit]);
-    await next();
+    return next();
+  }
+  return function rateLimited(ctx: Context, next: Next) {
+    const credentials = credentialsOf(deps, ctx);
+    ctx.state.credentials = credentials;
+    const charged = cls ?? limitClass(ctx.state.access, ctx.method);
+    const caller = limitIdentity(deps, ctx, credentials);
+    if (caller instanceof Promise) return caller.then((known) => charge(ctx, next, charged, known));
+    return charge(ctx, next, charged, caller);
   };
 }
 

@@ -24,7 +24,8 @@ export interface WindowState {
 
 export interface RateLimiter {
   readonly kind: 'memory' | 'redis';
-  hit(key: string, limit: number, windowMs: number): Promise<HitResult>;
+  /** Counts a request: answered at once by the in-memory counters, when Redis answers by Redis'. */
+  hit(key: string, limit: number, windowMs: number): HitResult | Promise<HitResult>;
   /** Resolves when the counters' store answers (readiness); the in-memory store always does. */
   ping(): Promise<void>;
   /** The key's running window, or null when none runs; counts nothing (login throttling reads its locks so). */
@@ -57,7 +58,7 @@ export function createMemoryLimiter(now: () => number): RateLimiter {
   };
   return {
     kind: 'memory',
-    async hit(key, limit, windowMs) {
+    hit(key, limit, windowMs) {
       const t = now();
       let w = windows.get(key);
       if (!w || w.endsAt <= t) {
