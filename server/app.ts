@@ -20,7 +20,7 @@ import { profilesRouter } from './profiles/index.ts';
 import { quoteRequestsRouter } from './quote-requests/index.ts';
 import { prefetchOnUpload, quotesRouter, signingRouter } from './quotes/index.ts';
 import { retentionRouter } from './retention/index.ts';
-import { putFronts, rememberStaticMatches, unmatchedFront } from './route-front.ts';
+import { dispatchRoutes, putFronts, unmatchedFront } from './route-front.ts';
 import { setupRouter } from './setup/index.ts';
 import { operationsRouter, staticRouter, systemRouter } from './system/index.ts';
 import { analyticsRouter, usageRouter } from './usage/index.ts';
@@ -71,7 +71,6 @@ export function createApp(deps: Deps): Koa {
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   const router = createRouter(deps);
   putFronts(deps, router);
-  rememberStaticMatches(router);
   routers.set(app, router);
   app.use(
     requestEdge({
@@ -80,7 +79,7 @@ export function createApp(deps: Deps): Koa {
       onEnd: [requestMetrics(deps.metrics), recordRequest(deps)],
     }),
   );
-  app.use(router.routes());
+  app.use(dispatchRoutes(router));
   app.use(unmatchedFront(deps, router));
   app.use(router.allowedMethods({ throw: true }));
   return app;

@@ -9,6 +9,7 @@
 // unknown path, a wrong method, a CORS preflight) goes through the same steps, chosen per request, after the router.
 import type Router from '@koa/router';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
+import compose from 'koa-compose';
 import { type Access, declaredAccess, isCrossOrigin, limitClass, routeAccess } from './accounts/access/index.ts';
 import type { EndpointClass } from './accounts/index.ts';
 import { originPolicy } from './accounts/index.ts';
@@ -96,24 +97,80 @@ export function routeWork(router: Router<never>, method: string, path: string) {
 /** The most request lines (method and path) whose match the router remembers. */
 const REMEMBERED_MATCHES = 1000;
 
+type Match = ReturnType<Router<never>['match']>;
+type RouteContext = Context & {
+  request: Context['request'] & { params?: Record<string, string> };
+  matched?: Match['path'];
+  router?: Router<never>;
+  routeMatched?: boolean;
+  _matchedRoute?: string | RegExp;
+  _matchedRouteName?: string;
+  captures?: string[];
+  params?: Record<string, string>;
+  routerPath?: string | RegExp;
+  routerName?: string;
+};
+
 /**
- * The router tests each request against every route's pattern (about eighty of them). The match of a path that
- * names no parameter (/healthz, /v2/user, /v2/quotes) is remembered instead: the routes are all declared at
- * start-up, so the same method and path always match the same. Paths with an id in them, and paths no route
- * answers, are matched afresh, so that no caller can fill the memory with paths of their own making.
+ * The router's dispatch, remembering what it did for a path that names no parameter (/healthz, /v2/user,
+ * /v2/quotes). @koa/router tests each request against every route's pattern (about eighty of them) and composes
+ * the matched routes' middleware afresh for each request; the routes are all declared at start-up, so the same
+ * method and path always match the same, and their middleware is composed once. The request is given what the
+ * router's own dispatch gives it (ctx.matched, ctx._matchedRoute, ctx.params, ...). Paths with an id in them, and
+ * paths no route answers, go through the router each time, so that no caller can fill the memory with paths of
+ * their own making.
  */
-export function rememberStaticMatches(router: Router<never>): void {
+export function dispatchRoutes(router: Router<never>): Middleware<AppState> {
+  const dispatch = router.routes() as unknown as Middleware<AppState>;
   const match = router.match.bind(router);
-  const known = new Map<string, ReturnType<typeof match>>();
+  const known = new Map<string, Match>();
+  const chains = new Map<string, Step>();
   router.match = (path, method) => {
     const line = `${method} ${path}`;
     let found = known.get(line);
     if (!found) {
       found = match(path, method);
       const fixed = found.route && found.path.every((layer) => layer.paramNames.length === 0);
-      if (fixed && known.size < REMEMBERED_MATCHES) known.set(line, found);
+      if (fixed && known.size < REMEMBERED_MATCHES) {
+        known.set(line, found);
+        chains.set(line, routeChain(router, found, path));
+      }
     }
     // The router keeps the lists on the request (ctx.matched) and may add to them: each request gets its own.
     return { path: [...found.path], pathAndMethod: [...found.pathAndMethod], route: found.route };
+  };
+  return (ctx, next) => {
+    const chain = chains.get(`${ctx.method} ${ctx.path}`);
+    return (chain ? chain(ctx, next) : dispatch(ctx, next)) as Promise<void>;
+  };
+}
+
+/** The matched routes' middleware for one path, composed once, after what the router sets on the request. */
+function routeChain(router: Router<never>, found: Match, path: string): Step {
+  const route = found.pathAndMethod.findLast((layer) => layer.methods.length > 0);
+  const run = compose(
+    found.pathAndMethod.flatMap((layer) => {
+      const captures = layer.captures(path);
+      const entered = (ctx: RouteContext, next: Next) => {
+        ctx.captures = [...captures];
+        ctx.params = ctx.request.params = layer.params(path, captures, ctx.params);
+        ctx.routerPath = layer.path;
+        ctx.routerName = layer.name || undefined;
+        ctx._matchedRoute = layer.path;
+        if (layer.name) ctx._matchedRouteName = layer.name;
+        return next();
+      };
+      return [entered, ...layer.stack] as Middleware[];
+    }),
+  );
+  return (ctx: RouteContext, next) => {
+    ctx.matched = [...found.path];
+    ctx.router = router;
+    ctx.routeMatched = true;
+    if (route) {
+      ctx._matchedRoute = route.path;
+      if (route.name) ctx._matchedRouteName = route.name;
+    }
+    return run(ctx, next);
   };
 }
