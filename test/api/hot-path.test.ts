@@ -22,7 +22,8 @@ let server: TestServer;
 let token: string;
 /** The SQL a request caused (its own statements and the shared ones it started); background loops are not counted. */
 const statements: string[] = [];
-let accessLines = 0;
+/** The route template of each access log line written. */
+const accessRoutes: string[] = [];
 /** While set, the health check's probe fails as it would with the database gone. */
 let probeFails = false;
 
@@ -60,7 +61,7 @@ before(async () => {
   }) as typeof db.transaction;
   const request = server.deps.log.request.bind(server.deps.log);
   server.deps.log.request = (line) => {
-    accessLines++;
+    accessRoutes.push(line.route);
     request(line);
   };
 });
@@ -108,10 +109,11 @@ async function connections(n: number) {
  */
 async function counting(requests: number, run: () => Promise<unknown>) {
   statements.length = 0;
-  const linesBefore = accessLines;
+  const linesBefore = accessRoutes.length;
   await run();
-  await eventually(async () => accessLines - linesBefore >= requests, 20_000, `${requests} access log lines`);
-  return { statements: [...statements], accessLines: accessLines - linesBefore };
+  await eventually(async () => accessRoutes.length - linesBefore >= requests, 20_000, `${requests} access log lines`);
+  const routes = accessRoutes.slice(linesBefore);
+  return { statements: [...statements], accessLines: routes.length, routes };
 }
 
 test('each route runs only the steps it declares: /healthz and GET /v2/user', () => {
@@ -142,6 +144,8 @@ test('GET /v2/user: one statement per request, shared by requests arriving toget
   const many = await counting(10, async () => assert.deepEqual(await burst('/v2/user'), Array(10).fill(200)));
   assert.ok(many.statements.length <= 2, `10 requests together issued ${many.statements.length} statements`);
   assert.equal(many.accessLines, 10);
+  // Requests after the first take the route's remembered chain: it names the route as the router does.
+  assert.deepEqual([...one.routes, ...many.routes], Array(11).fill('/v2/user'));
   // Each request's row waits in the request log's buffer, written in batches, not one statement each.
   assert.equal(server.deps.limits.requests.pending, pending + 11);
 });
