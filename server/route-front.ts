@@ -113,12 +113,12 @@ type RouteContext = Context & {
 
 /**
  * The router's dispatch, remembering what it did for a path that names no parameter (/healthz, /v2/user,
- * /v2/quotes). @koa/router tests each request against every route's pattern (about eighty of them) and composes
- * the matched routes' middleware afresh for each request; the routes are all declared at start-up, so the same
- * method and path always match the same, and their middleware is composed once. The request is given what the
- * router's own dispatch gives it (ctx.matched, ctx._matchedRoute, ctx.params, ...). Paths with an id in them, and
- * paths no route answers, go through the router each time, so that no caller can fill the memory with paths of
- * their own making.
+ * /v2/quotes), written as its route declares it. @koa/router tests each request against every route's pattern
+ * (about eighty of them) and composes the matched routes' middleware afresh for each request; the routes are all
+ * declared at start-up, so the same method and path always match the same, and their middleware is composed once.
+ * The request is given what the router's own dispatch gives it (ctx.matched, ctx._matchedRoute, ctx.params, ...).
+ * Paths with an id in them, and paths no route answers, go through the router each time, so that no caller can fill
+ * the memory with paths of their own making.
  */
 export function dispatchRoutes(router: Router<never>): Middleware<AppState> {
   const dispatch = router.routes() as unknown as Middleware<AppState>;
@@ -130,7 +130,9 @@ export function dispatchRoutes(router: Router<never>): Middleware<AppState> {
     let found = known.get(line);
     if (!found) {
       found = match(path, method);
-      const fixed = found.route && found.path.every((layer) => layer.paramNames.length === 0);
+      // Only a path exactly as its route declares it: a pattern (the dashboard's /dashboard/...) and the case and
+      // trailing-slash variants the router also accepts are paths of the caller's making.
+      const fixed = found.route && found.path.every((layer) => layer.path === path && layer.paramNames.length === 0);
       if (fixed && known.size < REMEMBERED_MATCHES) {
         known.set(line, found);
         chains.set(line, routeChain(router, found, path));
