@@ -123,26 +123,22 @@ type RouteContext = Context & {
 export function dispatchRoutes(router: Router<never>): Middleware<AppState> {
   const dispatch = router.routes() as unknown as Middleware<AppState>;
   const match = router.match.bind(router);
-  const known = new Map<string, Match>();
-  const chains = new Map<string, Step>();
+  const known = new Map<string, { found: Match; chain: Step }>();
   router.match = (path, method) => {
     const line = `${method} ${path}`;
-    let found = known.get(line);
+    let found = known.get(line)?.found;
     if (!found) {
       found = match(path, method);
       // Only a path exactly as its route declares it: a pattern (the dashboard's /dashboard/...) and the case and
       // trailing-slash variants the router also accepts are paths of the caller's making.
       const fixed = found.route && found.path.every((layer) => layer.path === path && layer.paramNames.length === 0);
-      if (fixed && known.size < REMEMBERED_MATCHES) {
-        known.set(line, found);
-        chains.set(line, routeChain(router, found, path));
-      }
+      if (fixed && known.size < REMEMBERED_MATCHES) known.set(line, { found, chain: routeChain(router, found, path) });
     }
     // The router keeps the lists on the request (ctx.matched) and may add to them: each request gets its own.
     return { path: [...found.path], pathAndMethod: [...found.pathAndMethod], route: found.route };
   };
   return (ctx, next) => {
-    const chain = chains.get(`${ctx.method} ${ctx.path}`);
+    const chain = known.get(`${ctx.method} ${ctx.path}`)?.chain;
     return (chain ? chain(ctx, next) : dispatch(ctx, next)) as Promise<void>;
   };
 }
