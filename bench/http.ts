@@ -110,7 +110,7 @@ const TARGETS: Record<string, { ratio: number; p99_ms?: number }> = {
   [`GET /v2/quotes?limit=20, ${HISTORY_QUOTES} quotes, postgres`]: { ratio: 0.15 },
   'GET /v2/user, pglite': { ratio: 0.15 },
 };
-const RSS_TARGET_MB: Record<string, number> = { pglite: 250, postgres: 150 };
+export const RSS_TARGET_MB: Record<string, number> = { pglite: 250, postgres: 150 };
 
 /**
  * The measured account's history grown to `n` quotes: one real quote of a 20 mm cube through the API (its stored

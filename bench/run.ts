@@ -15,6 +15,7 @@ import { benchHostile } from './hostile.ts';
 import { benchHttp } from './http.ts';
 import { benchHttpGuard } from './http-guard.ts';
 import { benchHttpProfile } from './http-profile.ts';
+import { benchIdleMemory } from './idle-memory.ts';
 import { benchParsers } from './parsers.ts';
 import { benchPrinters, benchSlicerInstall } from './printers.ts';
 import { benchScale } from './scale.ts';
@@ -51,6 +52,7 @@ if (want('widget')) report.widget = await benchWidget();
 if (want('hostile')) report.hostile = await benchHostile();
 if (want('scale')) report.scale = await benchScale(modelsDir);
 if (want('http')) report.http = await benchHttp();
+if (want('idle-memory')) report.idle_memory = await benchIdleMemory();
 // A profile, not a figure: only when asked by name (`npm run bench -- http-profile`).
 if (only.has('http-profile')) report.http_profile = await benchHttpProfile();
 // The short check of the hot path's ratios to bare Koa (exit 1 when slower than recorded): only when named.

@@ -32,8 +32,9 @@ export interface ServerProcess {
 export const WASM_TIERS = process.execArgv.filter((arg) => arg === '--liftoff-only');
 
 /**
- * Starts `node --import tsx server/main.ts` with env and resolves once it serves /healthz. `nodeArgs`: options for
- * node itself that NODE_OPTIONS does not take (--cpu-prof, for the bench's profile).
+ * Starts the server as `npm start` does (scripts/serve.sh, with this process's node) with env and resolves once it
+ * serves /healthz. `nodeArgs`: options for node itself that NODE_OPTIONS does not take (--cpu-prof, for the bench's
+ * profile). serve.sh ends in exec, so the child's pid is the server's.
  *
  * The server binds a port of its own choosing (PORT=0) and says which when it serves: a port picked free here and
  * handed over could be taken meanwhile by another process on a busy machine, and the requests meant for this server
@@ -43,9 +44,17 @@ export const WASM_TIERS = process.execArgv.filter((arg) => arg === '--liftoff-on
 export async function spawnServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
   const announced = !env.API_PROCESSES && !env.PUBLIC_URL && env.PORT === undefined;
   const port = announced ? 0 : Number(env.PORT ?? (await freePort()));
-  const child = spawn(process.execPath, [...WASM_TIERS, ...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
+  const child = spawn('bash', ['scripts/serve.sh', ...WASM_TIERS, ...nodeArgs], {
     cwd: repoRoot,
-    env: { ...process.env, NODE_OPTIONS: '', HOST: '127.0.0.1', PORT: String(port), DEMO_ACCOUNT: 'false', ...env },
+    env: {
+      ...process.env,
+      NODE: process.execPath,
+      NODE_OPTIONS: '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DEMO_ACCOUNT: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
