@@ -52,7 +52,8 @@ if (want('widget')) report.widget = await benchWidget();
 if (want('hostile')) report.hostile = await benchHostile();
 if (want('scale')) report.scale = await benchScale(modelsDir);
 if (want('http')) report.http = await benchHttp();
-if (want('idle-memory')) report.idle_memory = await benchIdleMemory();
+// Several starts of each server both ways (some seven minutes): only when named (`npm run bench -- idle-memory`).
+if (only.has('idle-memory')) report.idle_memory = await benchIdleMemory();
 // A profile, not a figure: only when asked by name (`npm run bench -- http-profile`).
 if (only.has('http-profile')) report.http_profile = await benchHttpProfile();
 // The short check of the hot path's ratios to bare Koa (exit 1 when slower than recorded): only when named.
