@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import type { Page, Request, Route } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
 import { until } from '../helpers/poll.ts';
-import { holdSlicers, runningSlicers, someSlicers } from '../helpers/slicer-hold.ts';
+import { holdEverySlicer, runningSlicers } from '../helpers/slicer-hold.ts';
 import { chromiumMissing, widgetSuite } from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
@@ -209,15 +209,23 @@ test('a changed infill shows its estimate before its exact price; the time left 
   await until('the quote request', 30_000, () => held ?? undefined);
   await (held as Route | null)!.continue();
   await page.unroute('**/v2/file/quote/**');
-  // Its slicer is held the moment it runs, so that it outruns its prediction on any machine.
-  const slicer = holdSlicers(await until('the new choice slicing', 60_000, () => someSlicers()));
-  t.after(() => slicer.release());
+  // Its slicer is held the moment it runs, so that it outruns its prediction on any machine; so is any other this
+  // server starts meanwhile (a prefetch claimed before its row was deleted starts its slicer late, and held in its
+  // place, the new choice's slice would have run to its end in the other slot).
+  const slicers = holdEverySlicer();
+  t.after(() => slicers.release());
+  await until('the new choice slicing', 60_000, () => (slicers.held().length ? true : undefined));
   // Held, the slice outruns its prediction again and again: the time left counts down, then goes up, saying why.
   const timeLeft = () => page.evaluate(() => (window as unknown as { timeLeft: string[] }).timeLeft);
   const seconds = (w: string) => (/almost done/.test(w) ? 0 : Number(/~(\d+) s/.exec(w)?.[1] ?? Number.NaN));
   const wentUp = (shown: string[]) => shown.some((w, i) => i > 0 && seconds(w) > seconds(shown[i - 1]!));
-  await until('the time left going up', 60_000, async () => (wentUp(await timeLeft()) ? true : undefined));
-  slicer.release();
+  let seen: string[] = [];
+  const standing = () => `the time left going up (shown: ${seen.join(' | ') || 'none'}; held: ${slicers.held()})`;
+  await until(standing, 60_000, async () => {
+    seen = await timeLeft();
+    return wentUp(seen) ? true : undefined;
+  });
+  await slicers.release();
   await until('the exact price of the new choice', SLICE_TIMEOUT, async () =>
     (await events(page, 'sq-quote')).length === 2 ? true : undefined,
   );

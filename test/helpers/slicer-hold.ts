@@ -38,6 +38,17 @@ function stateOf(pid: number): string | undefined {
   }
 }
 
+/** Sends `sig` to each slicer's process group (the slicer and what it started). */
+function signalGroups(pids: readonly number[], sig: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(-pid, sig);
+    } catch {
+      // already gone (the server stopped it)
+    }
+  }
+}
+
 /** Stopped (T, or t while traced), or ended (a zombie, or gone): what a SIGSTOP sent to a live process leads to. */
 const settled = (pid: number) => /^[TtZX]?$/.test(stateOf(pid) ?? '');
 const isStopped = (pid: number) => /^[Tt]$/.test(stateOf(pid) ?? '');
@@ -48,15 +59,7 @@ const isStopped = (pid: number) => /^[Tt]$/.test(stateOf(pid) ?? '');
  * returns before a process running on the other core has stopped, and read at once its state still says running.
  */
 export function holdSlicers(pids: number[]): { release(): void; kill(): void; stopped(): Promise<boolean> } {
-  const signal = (sig: NodeJS.Signals) => {
-    for (const pid of pids) {
-      try {
-        process.kill(-pid, sig);
-      } catch {
-        // already gone (the server stopped it)
-      }
-    }
-  };
+  const signal = (sig: NodeJS.Signals) => signalGroups(pids, sig);
   signal('SIGSTOP');
   return {
     release: () => signal('SIGCONT'),
@@ -82,6 +85,32 @@ export async function holdNextSlicer(what: string, parent = process.pid, tries =
     held.release();
   }
   throw new Error(`${what}: no slice was held in ${tries} tries, each one ended before it was stopped`);
+}
+
+/**
+ * Holds every slicer `parent` runs from now until release(): those running and each one it starts meanwhile, found
+ * at every poll. For a test whose slice is one of several that may start: a prefetch that had begun before its row
+ * was deleted starts its slicer late, and holding only the first slicer seen would let the others finish.
+ */
+export function holdEverySlicer(parent = process.pid) {
+  const held: number[] = [];
+  let releasing = false;
+  const holding = until('the held slicers to be released', 600_000, () => {
+    if (releasing) return true;
+    const found = runningSlicers(parent).filter((pid) => !held.includes(pid));
+    signalGroups(found, 'SIGSTOP');
+    held.push(...found);
+    return undefined;
+  });
+  return {
+    /** The slicers held so far, with their state letters (T: stopped), for a long wait's report. */
+    held: () => held.map((pid) => `${pid}:${stateOf(pid) ?? 'gone'}`),
+    async release() {
+      releasing = true;
+      await holding;
+      signalGroups(held, 'SIGCONT');
+    },
+  };
 }
 
 /**
