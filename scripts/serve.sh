@@ -4,7 +4,7 @@
 #
 # glibc's allocator keeps what the process freed for its next allocations, and by default it raises the size it
 # keeps with each large block freed (start-up frees many: files read, the database's code compiled). An idle server
-# then held 30-80 MB it no longer used, a different amount on every start (docs/performance.md, "Idle memory").
+# then held 20-80 MB it no longer used, a different amount on every start (docs/performance.md, "Idle memory").
 # Fixed thresholds hand back what is freed: blocks from 128 KB up are mapped on their own and unmapped when freed,
 # and more than 256 KB free at the top of a heap is returned. Values set in the environment are kept.
 set -euo pipefail
