@@ -2,7 +2,7 @@
 // reads it), on PGlite and on PostgreSQL, over several starts one after the other: what an idle server holds
 // differs from one start to the next, so one start says little. Each start is measured twice, in turns: as
 // `npm start` runs it (scripts/serve.sh, with its allocator settings) and as plain node with glibc's own.
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startMeasuredServer } from '../test/helpers/server-process.ts';
@@ -25,26 +25,36 @@ function plainNode(): string {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function benchIdleMemory() {
-  const variants = { 'scripts/serve.sh': {}, 'plain node': { NODE: plainNode() } };
-  const out: Record<string, Record<string, unknown>> = {};
-  for (const kind of ['pglite', 'postgres'] as const) {
-    const idle: Record<string, number[]> = { 'scripts/serve.sh': [], 'plain node': [] };
-    for (let start = 0; start < STARTS; start++) {
-      for (const [name, env] of Object.entries(variants)) {
-        const server = await startMeasuredServer(kind, env);
-        try {
-          idle[name]!.push((await idleRss(server)).idle_mb);
-        } finally {
-          await server.stop();
-        }
+  const plain = plainNode();
+  const variants = { 'scripts/serve.sh': {}, 'plain node': { NODE: plain } };
+  try {
+    return {
+      starts: STARTS,
+      pglite: await idleStarts('pglite', variants),
+      postgres: await idleStarts('postgres', variants),
+    };
+  } finally {
+    rmSync(path.dirname(plain), { recursive: true, force: true });
+  }
+}
+
+/** STARTS starts of one server, each started once per variant (its environment), in turns. */
+async function idleStarts(kind: 'pglite' | 'postgres', variants: Record<string, Record<string, string>>) {
+  const idle: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+  for (let start = 0; start < STARTS; start++) {
+    for (const [name, env] of Object.entries(variants)) {
+      const server = await startMeasuredServer(kind, env);
+      try {
+        idle[name]!.push((await idleRss(server)).idle_mb);
+      } finally {
+        await server.stop();
       }
     }
-    out[kind] = Object.fromEntries(
-      Object.entries(idle).map(([name, mb]) => [
-        name,
-        { idle_mb: mb, median_mb: median(mb), max_mb: Math.max(...mb), target_mb: `≤ ${RSS_TARGET_MB[kind]}` },
-      ]),
-    );
   }
-  return { starts: STARTS, ...out };
+  return Object.fromEntries(
+    Object.entries(idle).map(([name, mb]) => [
+      name,
+      { idle_mb: mb, median_mb: median(mb), max_mb: Math.max(...mb), target_mb: `≤ ${RSS_TARGET_MB[kind]}` },
+    ]),
+  );
 }
