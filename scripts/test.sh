@@ -45,16 +45,21 @@ stage_unit() {
 # outbox, the cart's and requests' records, sessions and sign-up, the slice cache, prefetching, money in numeric
 # columns, the fuzz of every operation). The files run once are about model files and parsers, the slicer's geometry,
 # processes and budgets, the estimator, printer profiles and their import, placement, HTTP connections and headers,
-# logs, temporary folders and object storage: their SQL is the same few statements (store a file, a quote, read them
-# back) that the files run on both databases already run there. Those about the data folder run on PGlite, which
-# keeps its database there; the cluster of processes sharing one database is PostgreSQL's. The others run on
-# PostgreSQL, where a test server starts for a third of PGlite's CPU (PGlite loads a data folder for each): that evens
-# the two parts, whose run times are measured in CONTRIBUTING.md.
+# logs, temporary folders and object storage, and the API's behaviour over plain rows: the offer and its terms, quotes
+# and their failures, files, the widget's routes, rate limits and login throttling, webhooks' management, readiness
+# and metrics, the first-run checklist, kept quotes, the hot path's counts. Those about the data folder run on PGlite,
+# which keeps its database there; the cluster of processes sharing one database is PostgreSQL's. The others run on
+# PostgreSQL: a test server starts there for a third of PGlite's CPU, and PostgreSQL 15 is the older of the two
+# engines (PGlite 0.5 is PostgreSQL 18), the one to refuse a statement the other would take. PGlite's own adapter
+# (parameters, numbers, notifications) is what the files run on both, and every browser test, exercise on PGlite.
+# CONTRIBUTING.md measures the parts and weighs the choice.
 PGLITE_ONLY=(corpus tmp-owners data-dir-modes)
 POSTGRES_ONLY=(busy-host hostile-uploads early-refusal fair-parsing fair-share-slicing kept-quotes-picture thin-parts
   s3-storage project-3mf upload-errors cluster
   estimate instant-estimate material-prices placement print-presets printer-library profile-check profile-import
-  multi-colour client cost-breakdown demo-allowance logging operator-switches)
+  multi-colour client cost-breakdown demo-allowance logging operator-switches
+  enum-case files hot-path kept-quotes limits limits-redis login-throttle offer offer-terms operations
+  quote-failures quotes setup webhooks webhooks-detail widget)
 
 # node --test runs its files in name order, whatever order they are given in.
 api_files() { find test/api -name '*.test.ts' | sort; }
