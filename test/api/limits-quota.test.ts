@@ -3,7 +3,7 @@
 // exactly once, also under concurrency (read back from outbox_events).
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
@@ -24,6 +24,9 @@ const stored = (k: number) => storedBytesOf(tetrahedra(k), 'stl');
 const STORAGE = stored(10) + stored(5) + stored(2) + stored(1);
 const CONCURRENT_STORAGE = 10 * stored(2);
 
+const plansDir = mkdtempSync(path.join(tmpdir(), 'sq-plans-'));
+after(() => rmSync(plansDir, { recursive: true, force: true }));
+
 function plansFile(): string {
   const bundled = JSON.parse(readFileSync(new URL('../../server/plans.json', import.meta.url), 'utf8'));
   const rate_limits = bundled.pro.rate_limits;
@@ -32,7 +35,7 @@ function plansFile(): string {
     tiny: { label: 'Tiny', monthly_quotes: 10, storage_bytes: STORAGE, rate_limits },
     tiny2: { label: 'Tiny 2', monthly_quotes: 10, storage_bytes: CONCURRENT_STORAGE, rate_limits },
   };
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'sq-plans-')), 'plans.json');
+  const file = path.join(plansDir, 'plans.json');
   writeFileSync(file, JSON.stringify(plans));
   return file;
 }

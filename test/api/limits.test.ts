@@ -2,7 +2,7 @@
 // the window, per-token / per-class / per-address / per-upload-id counters, and the OpenAPI description.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -18,6 +18,9 @@ import { ApiClient, startTestServer, type TestServer } from '../helpers/server.t
 const WINDOW_S = 4;
 
 /** The bundled plans plus "tiny": a few requests per WINDOW_S-second window in every class. */
+const plansDir = mkdtempSync(path.join(tmpdir(), 'sq-plans-'));
+after(() => rmSync(plansDir, { recursive: true, force: true }));
+
 function plansFile(): string {
   const bundled = JSON.parse(readFileSync(new URL('../../server/plans.json', import.meta.url), 'utf8'));
   const rule = (limit: number) => ({ limit, window_seconds: WINDOW_S });
@@ -27,7 +30,7 @@ function plansFile(): string {
     storage_bytes: 1_000_000,
     rate_limits: { quote: rule(2), upload: rule(2), read: rule(3), write: rule(2) },
   };
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'sq-plans-')), 'plans.json');
+  const file = path.join(plansDir, 'plans.json');
   writeFileSync(file, JSON.stringify({ ...bundled, tiny }));
   return file;
 }

@@ -6,7 +6,7 @@
 // sweep runs when the test calls it (and once on its schedule). Real slices, a real S3-protocol server, the real filesystem.
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,12 +47,14 @@ function plansWithTinyPlan(dir: string): string {
   return file;
 }
 
+const plansDir = mkdtempSync(path.join(tmpdir(), 'sq-plans-'));
+after(() => rmSync(plansDir, { recursive: true, force: true }));
+
 before(async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sq-plans-'));
   server = await startTestServer({
     RATE_LIMIT_ANON_PLAN: 'business',
     SLICER_CONCURRENCY: '1',
-    PLANS_FILE: plansWithTinyPlan(dir),
+    PLANS_FILE: plansWithTinyPlan(plansDir),
   });
 });
 after(() => server.stop());

@@ -17,6 +17,10 @@ export const plainShopPage = (body: string) =>
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
+  // Each browser window (each Playwright context) otherwise preloads the address bar's suggestion popup, a page of
+  // its own in a renderer of its own: about 1.5 s of CPU per context, two thirds of what a context with a small page
+  // costs (CONTRIBUTING.md). No test looks at the address bar.
+  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup',
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
