@@ -7,7 +7,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { tsImport } from 'tsx/esm/api';
 
-const { chromiumMissing, startWidgetEnv, CHROMIUM, CHROMIUM_ARGS } = await tsImport(
+const { chromiumMissing, startWidgetEnv, CHROMIUM, CHROMIUM_ARGS, FEATURES_NOT_USED } = await tsImport(
   './test/e2e/widget-env.ts',
   import.meta.url,
 );
@@ -90,6 +90,15 @@ export default {
   // loaded host makes a file slower, never red.
   testsFinishTimeout: 1_800_000,
   testFramework: { config: { timeout: 1_800_000 } },
-  browsers: [chromeLauncher({ launchOptions: { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS } })],
+  // Puppeteer, which launches it here, merges a --disable-features of ours into its own.
+  browsers: [
+    chromeLauncher({
+      launchOptions: {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: [...CHROMIUM_ARGS, `--disable-features=${FEATURES_NOT_USED.join(',')}`],
+      },
+    }),
+  ],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), slicequoteServer()],
 };

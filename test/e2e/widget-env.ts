@@ -10,23 +10,28 @@ import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
 import { type DemoShop, startDemoShop } from '../../demo/server.ts';
 import { freePort } from '../helpers/process.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { FEATURES_NOT_USED, PLAYWRIGHT_DISABLED_FEATURES } from './chromium-features.ts';
 
 /** A shop's page holding only `body` (the snippet a merchant pasted), as a plain page of another origin serves it. */
 export const plainShopPage = (body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>A shop</title></head><body><main>${body}</main></body></html>`;
 
 export const CHROMIUM = '/usr/bin/chromium';
+export { FEATURES_NOT_USED };
+
 export const CHROMIUM_ARGS = [
-  // Each browser window (each Playwright context) otherwise preloads the address bar's suggestion popup, a page of
-  // its own in a renderer of its own: about 1.5 s of CPU per context, two thirds of what a context with a small page
-  // costs (CONTRIBUTING.md). No test looks at the address bar.
-  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup',
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+];
+
+/** Chromium's arguments for the browser tests, which Playwright launches. */
+const PLAYWRIGHT_CHROMIUM_ARGS = [
+  ...CHROMIUM_ARGS,
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...FEATURES_NOT_USED].join(',')}`,
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -42,7 +47,9 @@ export function chromiumMissing(): string | null {
 }
 
 export async function launchChromium(): Promise<Browser> {
-  return untimed(await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 0 }));
+  return untimed(
+    await chromium.launch({ executablePath: CHROMIUM, headless: true, args: PLAYWRIGHT_CHROMIUM_ARGS, timeout: 0 }),
+  );
 }
 
 /**
