@@ -51,8 +51,8 @@ stage_unit() {
 # and metrics, the first-run checklist, kept quotes, the hot path's counts. Those about the data folder run on PGlite,
 # which keeps its database there; the cluster of processes sharing one database is PostgreSQL's. The others run on
 # PostgreSQL: a test server starts there for a third of PGlite's CPU, and PostgreSQL 15 is the older of the two
-# engines (PGlite 0.5 is PostgreSQL 18), the one to refuse a statement the other would take. PGlite's own adapter
-# (parameters, numbers, notifications) is what the files run on both, and every browser test, exercise on PGlite.
+# engines (PGlite 0.5 is PostgreSQL 18), the one to refuse a statement the other would take. The files run on both,
+# and every browser test, still exercise PGlite's own adapter (parameters, numbers, notifications).
 # CONTRIBUTING.md measures the parts and weighs the choice.
 PGLITE_ONLY=(corpus tmp-owners data-dir-modes)
 POSTGRES_ONLY=(busy-host hostile-uploads early-refusal fair-parsing fair-share-slicing kept-quotes-picture thin-parts
