@@ -17,10 +17,10 @@ import { ApiClient, startTestServer, type TestServer } from '../helpers/server.t
 // Long enough that a loaded CI machine answers a test's few requests within one window.
 const WINDOW_S = 4;
 
-/** The bundled plans plus "tiny": a few requests per WINDOW_S-second window in every class. */
 const plansDir = mkdtempSync(path.join(tmpdir(), 'sq-plans-'));
 after(() => rmSync(plansDir, { recursive: true, force: true }));
 
+/** The bundled plans plus "tiny": a few requests per WINDOW_S-second window in every class. */
 function plansFile(): string {
   const bundled = JSON.parse(readFileSync(new URL('../../server/plans.json', import.meta.url), 'utf8'));
   const rule = (limit: number) => ({ limit, window_seconds: WINDOW_S });
