@@ -43,6 +43,20 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const MAX_WEBHOOK_BYTES = 1024 * 1024;
 
 export async function startDemoShop(opts: DemoShopOptions): Promise<DemoShop> {
+  const server = http.createServer();
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, resolve);
+  });
+  return serveDemoShop(server, opts);
+}
+
+/**
+ * The demo shop on `server`, which already listens: a shop's origin (in its widget key's allowed origins and its
+ * webhook's URL) is then known before the shop is, without picking a port that another process may take meanwhile.
+ */
+export function serveDemoShop(server: http.Server, opts: Omit<DemoShopOptions, 'port'>): DemoShop {
   const orders: DemoOrder[] = [];
   const apiUrl = opts.apiUrl.replace(/\/+$/, '');
   const ctx: Context = {
@@ -53,16 +67,12 @@ export async function startDemoShop(opts: DemoShopOptions): Promise<DemoShop> {
     quoteSecret: opts.quoteSigningSecret ?? null,
     orders,
   };
-  const server = http.createServer((req, res) => {
+  server.on('request', (req, res) => {
     handle(req, res, ctx).catch(() => {
       if (!res.headersSent) send(res, 500, 'text/plain', 'internal error');
     });
   });
   const host = opts.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, resolve);
-  });
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {

@@ -18,7 +18,7 @@ import { type Db, openPostgres } from '../../server/db/index.ts';
 import { newId } from '../../server/ids.ts';
 import { createRedisLimiter } from '../../server/limits/rate-limiter.ts';
 import { until } from '../helpers/poll.ts';
-import { freePort, WASM_TIERS } from '../helpers/process.ts';
+import { freePort, servingUrl, WASM_TIERS } from '../helpers/process.ts';
 import { POSTGRES_URL } from '../helpers/server.ts';
 
 const REDIS_URL = process.env.SQ_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -56,14 +56,13 @@ function plansFile(): string {
 }
 
 async function startProcess(n: number, env: Record<string, string>) {
-  const port = await freePort();
   const output: string[] = [];
   const child = spawn(process.execPath, [...WASM_TIERS, '--import', 'tsx', 'server/main.ts'], {
     cwd: repo,
     env: {
       ...process.env,
       ...env,
-      PORT: String(port),
+      PORT: '0', // the server binds a port of its own choosing and says which (servingUrl)
       HOST: '127.0.0.1',
       DATA_DIR: path.join(work, `data${n}`),
       NODE_OPTIONS: '',
@@ -72,14 +71,16 @@ async function startProcess(n: number, env: Record<string, string>) {
   });
   child.stdout!.on('data', (d) => output.push(String(d)));
   child.stderr!.on('data', (d) => output.push(String(d)));
-  const url = `http://127.0.0.1:${port}`;
-  await until(`server ${n} to start`, 90_000, async () => {
+  const url = await until(`server ${n} to start`, 90_000, async () => {
     if (child.exitCode !== null) throw new Error(`server ${n} exited (${child.exitCode}):\n${output.join('')}`);
-    const ok = await fetch(`${url}/healthz`).then(
-      (r) => r.ok,
-      () => false, // not listening yet
-    );
-    return ok || undefined;
+    const at = servingUrl(output.join(''));
+    const ok =
+      at &&
+      (await fetch(`${at}/healthz`).then(
+        (r) => r.ok,
+        () => false, // not listening yet
+      ));
+    return ok ? at : undefined;
   }).catch((err: Error) => {
     throw new Error(`${err.message}:\n${output.join('')}`);
   });
@@ -203,40 +204,47 @@ test('with Redis, unauthenticated callers are counted per address across process
 
 /**
  * A Redis of this test's own on a free loopback port: pausing the shared one would stall every other user of it
- * (another test run on the same machine among them).
+ * (another test run on the same machine among them). redis-server cannot say which port it bound, so one is picked
+ * free here; on a busy machine another process may take it first, and redis-server then ends: another port is
+ * tried.
  */
 async function privateRedis(): Promise<{ url: string; client: Redis; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const url = `redis://127.0.0.1:${port}`;
-  await until('the private Redis to answer', 600, async () => {
-    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    probe.on('error', () => {}); // refused until it listens: answered by connect() below
-    try {
-      await probe.connect();
-      return (await probe.ping()) === 'PONG' ? true : undefined;
-    } catch {
-      return undefined; // not listening yet
-    } finally {
-      probe.disconnect();
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
+    const url = `redis://127.0.0.1:${port}`;
+    const up = await until('the private Redis to answer', 600, async () => {
+      if (child.exitCode !== null) return false;
+      const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      probe.on('error', () => {}); // refused until it listens: answered by connect() below
+      try {
+        await probe.connect();
+        return (await probe.ping()) === 'PONG' ? true : undefined;
+      } catch {
+        return undefined; // not listening yet
+      } finally {
+        probe.disconnect();
+      }
+    });
+    if (!up) {
+      if (attempt === 3) throw new Error(`redis-server ended at start on three free ports (the last ${port})`);
+      continue;
     }
-  });
-  const client = new Redis(url, { maxRetriesPerRequest: 1 });
-  return {
-    url,
-    client,
-    async stop() {
-      client.disconnect();
-      child.kill('SIGKILL');
-      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
-    },
-  };
+    const client = new Redis(url, { maxRetriesPerRequest: 1 });
+    return {
+      url,
+      client,
+      async stop() {
+        client.disconnect();
+        child.kill('SIGKILL');
+        await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+      },
+    };
+  }
 }
 
 test('when Redis stops answering, requests are judged by per-process counters instead of failing', async (t) => {

@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -18,7 +17,7 @@ import { newId } from '../../server/ids.ts';
 import { writeEvent } from '../../server/outbox/sql.ts';
 import { createEventPump } from '../../server/webhooks/dispatcher.ts';
 import { insertWebhook } from '../../server/webhooks/sql.ts';
-import { WASM_TIERS } from '../helpers/process.ts';
+import { servingUrl, WASM_TIERS } from '../helpers/process.ts';
 import { eventually, type Receiver, startReceiver } from '../helpers/receiver.ts';
 import { ApiClient, POSTGRES_URL, startTestServer, testDbKind } from '../helpers/server.ts';
 
@@ -113,14 +112,6 @@ test('four pumps on one database: a delivery is never sent twice at once, and ev
 
 // ---- kill -9 ---------------------------------------------------------------------------------------------
 
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
-  const { port } = srv.address() as { port: number };
-  await new Promise<void>((ok) => srv.close(() => ok()));
-  return port;
-}
-
 /** A private database for the child processes: a PGlite folder, or a PostgreSQL schema. */
 async function childDatabase(dataDir: string): Promise<{ env: Record<string, string>; open(): Promise<Db> }> {
   if (testDbKind() === 'pglite') {
@@ -157,14 +148,17 @@ function startChild(env: Record<string, string>): ChildProcess {
   return child;
 }
 
-async function waitHealthy(base: string, child: ChildProcess) {
-  await eventually(
+/** Where the child serves, once it answers /healthz (it binds a port of its own choosing and says which). */
+async function waitHealthy(child: ChildProcess): Promise<string> {
+  return eventually(
     async () => {
-      if (child.exitCode !== null) throw new Error(`server exited: ${(child as any).output()}`);
+      const output = (child as ChildProcess & { output: () => string }).output();
+      if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+      const base = servingUrl(output);
       try {
-        return (await fetch(`${base}/healthz`)).ok;
+        return base && (await fetch(`${base}/healthz`)).ok ? base : null;
       } catch {
-        return false;
+        return null;
       }
     },
     60_000,
@@ -228,13 +222,11 @@ test('kill -9 during an attempt: after restart the delivery is reclaimed once it
   );
   await seed.close();
 
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   // Lease = 2 x timeout + 10 s = 20 s; the timeout (5 s) is never reached: the process is stopped, then killed.
   const env = {
     ...db.env,
     DATA_DIR: dataDir,
-    PORT: String(port),
+    PORT: '0',
     HOST: '127.0.0.1',
     DEMO_ACCOUNT: 'false',
     JWT_SECRET,
@@ -261,7 +253,7 @@ test('kill -9 during an attempt: after restart the delivery is reclaimed once it
     second.kill('SIGTERM');
     await new Promise((ok) => (second.exitCode !== null ? ok(null) : second.once('exit', ok)));
   });
-  await waitHealthy(base, second);
+  const base = await waitHealthy(second);
   const [, retried] = await receiver.waitFor(2, 30_000);
 
   assert.equal(retried.headers['x-webhook-delivery'], hung.headers['x-webhook-delivery'], 'the same delivery');

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { untimed } from './widget-env.ts';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './widget-env.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -13,21 +13,8 @@ export const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'dashboard');
 const DOC_SHOTS = path.join(ROOT, 'docs', 'screenshots');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-export async function launch(): Promise<Browser> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    timeout: 0,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-  return untimed(browser);
-}
+/** Debian's Chromium as the widget's browser tests launch it (widget-env.ts: its switches, no timeouts). */
+export const launch = launchChromium;
 
 /** The page's Content-Security-Policy refusals (Chromium reports each on the console), collected as they come. */
 export function cspViolations(page: Page): string[] {

@@ -7,7 +7,6 @@
 // asked for a request). The dashboard is read at both widths too (axe on analytics).
 
 import assert from 'node:assert/strict';
-import type http from 'node:http';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { corpusPath } from '../helpers/corpus.ts';
@@ -45,7 +44,6 @@ let browser: Browser;
 const shown: { quoteId: string; amount: string; scenario: 'break' | 'minimum'; where: 'demo shop' | 'plain page' }[] =
   [];
 /** A page of another origin holding only the copied snippet, whose listener takes nothing: no cart takes a line. */
-let plain: http.Server;
 let plainUrl: string;
 /** The part's own price in cents, from the first scenarios. */
 let unitCents = 0;
@@ -53,7 +51,7 @@ let unitCents = 0;
 before(async () => {
   if (skip) return;
   buildDashboardIfMissing();
-  ({ env, plain, plainUrl } = await startWidgetEnvWithPlainPage());
+  ({ env, plainUrl } = await startWidgetEnvWithPlainPage());
   host = await dashboardHost(env.server.url);
   const saved = await env.server.client(env.apiToken).put('/v2/offer', OFFER);
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
@@ -62,7 +60,6 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  plain?.close();
   await host?.close();
   await env?.stop();
 });

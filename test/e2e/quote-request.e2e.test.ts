@@ -11,7 +11,6 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { copyFileSync, mkdirSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -42,7 +41,6 @@ const SIZES = [DESKTOP, PHONE];
 
 let env: WidgetEnv;
 let browser: Browser;
-let pages: http.Server;
 let origin: string;
 let host: DashboardHost;
 let hooks: Receiver;
@@ -51,30 +49,29 @@ let hookSecret: string;
 before(async () => {
   if (skip) return;
   mkdirSync(ARTIFACTS, { recursive: true });
-  let port: number;
-  ({ env, origin, port } = await startWidgetEnvWithPage({ RATE_LIMIT_ANON_PLAN: 'business' }));
+  // The copied snippet under the page's own heading (axe judges the whole page, which a shop gives a title); on
+  // /parts with the `multiple` attribute a merchant adds for several parts (docs/widget.md).
+  ({ env, origin } = await startWidgetEnvWithPage(
+    (req, res, { server, widgetKey }) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      const snippet = embedSnippet(server.url, widgetKey);
+      const body = req.url === '/parts' ? snippet.replace('<slice-quote ', '<slice-quote multiple ') : snippet;
+      res.end(plainShopPage(`<h1>Custom prints</h1>${body}`));
+    },
+    { RATE_LIMIT_ANON_PLAN: 'business' },
+  ));
   hooks = await startReceiver();
   const hook = await env.server
     .client(env.apiToken)
     .post('/v2/webhooks', { url: hooks.url, events: ['quote_request.created', 'quote_request.priced'] });
   assert.equal(hook.status, 201, JSON.stringify(hook.body));
   hookSecret = hook.body.secret;
-  pages = http.createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    // The copied snippet under the page's own heading (axe judges the whole page, which a shop gives a title); on
-    // /parts with the `multiple` attribute a merchant adds for several parts (docs/widget.md).
-    const snippet = embedSnippet(env.server.url, env.widgetKey);
-    const body = req.url === '/parts' ? snippet.replace('<slice-quote ', '<slice-quote multiple ') : snippet;
-    res.end(plainShopPage(`<h1>Custom prints</h1>${body}`));
-  });
-  await new Promise<void>((resolve) => pages.listen(port, '127.0.0.1', resolve));
   host = await dashboardHost(env.server.url);
   browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  pages?.close();
   await host?.close();
   await hooks?.close();
   await env?.stop();

@@ -8,7 +8,6 @@
 
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -32,7 +31,6 @@ const SIZES = [
 
 let env: WidgetEnv;
 let browser: Browser;
-let pages: http.Server;
 let origin: string;
 /** The bodies the `cart-url` received. */
 const posted: URLSearchParams[] = [];
@@ -52,29 +50,28 @@ function shopPage(kind: string): string {
 before(async () => {
   if (skip) return;
   mkdirSync(ARTIFACTS, { recursive: true });
-  let port: number;
-  ({ env, origin, port } = await startWidgetEnvWithPage({ RATE_LIMIT_ANON_PLAN: 'business' }));
-  pages = http.createServer((req, res) => {
-    if (req.method === 'POST' && req.url === '/cart') {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        posted.push(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end('<!doctype html><title>Cart</title><h1>Your cart</h1>');
-      });
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(shopPage(req.url!.slice(1)));
-  });
-  await new Promise<void>((resolve) => pages.listen(port, '127.0.0.1', resolve));
+  ({ env, origin } = await startWidgetEnvWithPage(
+    (req, res) => {
+      if (req.method === 'POST' && req.url === '/cart') {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          posted.push(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+          res.end('<!doctype html><title>Cart</title><h1>Your cart</h1>');
+        });
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(shopPage(req.url!.slice(1)));
+    },
+    { RATE_LIMIT_ANON_PLAN: 'business' },
+  ));
   browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  pages?.close();
   await env?.stop();
 });
 

@@ -7,10 +7,11 @@ import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
-import { type DemoShop, startDemoShop } from '../../demo/server.ts';
-import { freePort } from '../helpers/process.ts';
+import { type DemoShop, serveDemoShop } from '../../demo/server.ts';
+import { listenOnLoopback } from '../helpers/process.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { FEATURES_NOT_USED, PLAYWRIGHT_DISABLED_FEATURES } from './chromium-features.ts';
+import { reportLongWaits } from './long-waits.ts';
 
 /** A shop's page holding only `body` (the snippet a merchant pasted), as a plain page of another origin serves it. */
 export const plainShopPage = (body: string) =>
@@ -55,13 +56,15 @@ export async function launchChromium(): Promise<Browser> {
 /**
  * The browser, each page it opens waiting on its conditions alone: Playwright's waits otherwise end after 30 s,
  * which a loaded host (two runs of the suite on two cores) passes while the page is still on its way. The one clock
- * is the test runner's hang guard (scripts/test.sh). `newPage` opens its page through `newContext`.
+ * is the test runner's hang guard (scripts/test.sh); a call still waiting after a minute says so on stderr
+ * (long-waits.ts). `newPage` opens its page through `newContext`.
  */
 export function untimed(browser: Browser): Browser {
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
     context.setDefaultTimeout(0);
+    context.on('page', reportLongWaits);
     return context;
   };
   return browser;
@@ -110,44 +113,65 @@ export interface WidgetEnv {
   stop(): Promise<void>;
 }
 
+/** Answers a request for the test's own shop page; `env` is the environment its snippet points at. */
+export type ShopPage = (req: http.IncomingMessage, res: http.ServerResponse, env: WidgetEnv) => void;
+
 /**
- * A widget environment whose shoppers also come from a page the test serves itself on a port of its own (that
- * origin allowed for the widget key), the server started with `env`.
+ * A widget environment whose shoppers also come from a page the test serves itself (`page`) on an origin of its
+ * own, allowed for the widget key; the server started with `settings`. The page listens before the server
+ * starts, on a port the kernel chose: a port picked free and bound later could be taken meanwhile by another
+ * process on a busy machine. Stopping the environment stops the page.
  */
 export async function startWidgetEnvWithPage(
-  env: Record<string, string> = {},
-): Promise<{ env: WidgetEnv; port: number; origin: string }> {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  return { env: await startWidgetEnv({ extraOrigins: [origin], env }), port, origin };
+  page: ShopPage,
+  settings: Record<string, string> = {},
+): Promise<{ env: WidgetEnv; origin: string }> {
+  let started: WidgetEnv | undefined;
+  const pages = http.createServer((req, res) => {
+    if (started) return page(req, res, started);
+    res.writeHead(503).end(); // nothing asks before the environment is up
+  });
+  const origin = await listenOnLoopback(pages);
+  try {
+    started = await startWidgetEnv({ extraOrigins: [origin], env: settings });
+  } catch (e) {
+    pages.close();
+    throw e;
+  }
+  const { stop } = started;
+  started.stop = async () => {
+    pages.closeAllConnections();
+    pages.close();
+    await stop();
+  };
+  return { env: started, origin };
 }
 
 /**
  * A widget environment and a page of another origin, served by the test at `plainUrl`, holding only the snippet the
  * merchant copies from the dashboard, under a heading (axe judges the whole page).
  */
-export async function startWidgetEnvWithPlainPage(): Promise<{ env: WidgetEnv; plain: http.Server; plainUrl: string }> {
-  const { env, port, origin } = await startWidgetEnvWithPage();
-  const plain = http.createServer((_req, res) => {
+export async function startWidgetEnvWithPlainPage(): Promise<{ env: WidgetEnv; plainUrl: string }> {
+  const { env, origin } = await startWidgetEnvWithPage((_req, res, { server, widgetKey }) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(plainShopPage(`<h1>Custom prints</h1>${embedSnippet(env.server.url, env.widgetKey)}`));
+    res.end(plainShopPage(`<h1>Custom prints</h1>${embedSnippet(server.url, widgetKey)}`));
   });
-  await new Promise<void>((resolve) => plain.listen(port, '127.0.0.1', resolve));
-  return { env, plain, plainUrl: `${origin}/plain` };
+  return { env, plainUrl: `${origin}/plain` };
 }
 
 /**
  * A real server whose webhooks may reach exactly the demo shop's loopback address, a merchant with a
- * widget key for the shop's origin and a webhook to its backend, and the demo shop itself.
+ * widget key for the shop's origin and a webhook to its backend, and the demo shop itself (listening before its
+ * origin is written into the key and the webhook, for the reason startWidgetEnvWithPage gives).
  */
 export async function startWidgetEnv(
   opts: { env?: Record<string, string | undefined>; extraOrigins?: string[] } = {},
 ): Promise<WidgetEnv> {
   await ensureWidgetBuilt();
   const server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', ...opts.env });
+  const shopServer = http.createServer();
   try {
-    const shopPort = await freePort();
-    const shopOrigin = `http://127.0.0.1:${shopPort}`;
+    const shopOrigin = await listenOnLoopback(shopServer);
     const merchant = await server.newAccount({ plan: 'pro' });
     const dashboard = server.client();
     const login = await dashboard.post('/dashboard/api/login', { email: merchant.email, password: merchant.password });
@@ -164,12 +188,11 @@ export async function startWidgetEnv(
     if (hook.status !== 201)
       throw new Error(`creating the webhook answered ${hook.status}: ${JSON.stringify(hook.body)}`);
     const quoteSigningSecret = (await dashboard.get('/dashboard/api/quote-signing-secret')).body.secret;
-    const shop = await startDemoShop({
+    const shop = serveDemoShop(shopServer, {
       apiUrl: server.url,
       widgetKey: key.body.key,
       webhookSecret,
       quoteSigningSecret,
-      port: shopPort,
       host: '127.0.0.1',
     });
     return {
@@ -184,6 +207,7 @@ export async function startWidgetEnv(
       },
     };
   } catch (e) {
+    shopServer.close();
     await server.stop();
     throw e;
   }

@@ -12,7 +12,6 @@
 
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -53,7 +52,6 @@ const SIZES = [
 
 let env: WidgetEnv;
 let browser: Browser;
-let pages: http.Server;
 let origin: string;
 /** Another shop's widget key, allowed on the same plain page's origin. */
 let strangerKey: string;
@@ -63,8 +61,21 @@ let bar: string;
 before(async () => {
   if (skip) return;
   mkdirSync(ARTIFACTS, { recursive: true });
-  let port: number;
-  ({ env, origin, port } = await startWidgetEnvWithPage({ RATE_LIMIT_ANON_PLAN: 'business' }));
+  // The page's answers use strangerKey and bar, set below before any browser asks.
+  ({ env, origin } = await startWidgetEnvWithPage(
+    (req, res) => {
+      const url = new URL(req.url!, origin);
+      if (url.pathname === '/bar.obj') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        return res.end(bar);
+      }
+      const key = url.pathname === '/stranger' ? strangerKey : env.widgetKey;
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      // The copied snippet under the page's own heading (axe judges the whole page, which a shop gives a title).
+      res.end(plainShopPage(`<h1>Custom prints</h1>${embedSnippet(env.server.url, key)}`));
+    },
+    { RATE_LIMIT_ANON_PLAN: 'business' },
+  ));
   strangerKey = (await merchantShop(env.server, 'keep-stranger@example.test', origin)).key;
   const config = await env.server
     .client()
@@ -84,24 +95,11 @@ before(async () => {
     0,
     4,
   );
-  pages = http.createServer((req, res) => {
-    const url = new URL(req.url!, origin);
-    if (url.pathname === '/bar.obj') {
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      return res.end(bar);
-    }
-    const key = url.pathname === '/stranger' ? strangerKey : env.widgetKey;
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    // The copied snippet under the page's own heading (axe judges the whole page, which a shop gives a title).
-    res.end(plainShopPage(`<h1>Custom prints</h1>${embedSnippet(env.server.url, key)}`));
-  });
-  await new Promise<void>((resolve) => pages.listen(port, '127.0.0.1', resolve));
   browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  pages?.close();
   await env?.stop();
 });
 

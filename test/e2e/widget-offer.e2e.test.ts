@@ -5,15 +5,19 @@
 
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { embedSnippet } from '../../dashboard/src/lib/snippet.ts';
 import { corpusPath } from '../helpers/corpus.ts';
-import { freePort } from '../helpers/process.ts';
 import { boxObj } from '../helpers/solids.ts';
-import { chromiumMissing, launchChromium, plainShopPage, startWidgetEnv, type WidgetEnv } from './widget-env.ts';
+import {
+  chromiumMissing,
+  launchChromium,
+  plainShopPage,
+  startWidgetEnvWithPage,
+  type WidgetEnv,
+} from './widget-env.ts';
 
 const skip = chromiumMissing() ?? false;
 const ARTIFACTS = path.resolve('test-artifacts', 'widget');
@@ -58,8 +62,6 @@ const OFFER = {
 
 let env: WidgetEnv;
 let browser: Browser;
-/** A page of another origin holding only the snippet the dashboard copies. */
-let plain: http.Server;
 let plainUrl: string;
 
 before(async () => {
@@ -67,15 +69,15 @@ before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   // No prefetches: the other material must still be unsliced when the list opens, so it shows its ≈ estimate
   // (with prefetching on, whether its slice has landed by then is a race).
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
+  let origin: string;
+  ({ env, origin } = await startWidgetEnvWithPage(
+    (_req, res, { server, widgetKey }) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(plainShopPage(embedSnippet(server.url, widgetKey)));
+    },
+    { PREFETCH_MAX_SECONDS: '0' },
+  ));
   plainUrl = `${origin}/plain`;
-  env = await startWidgetEnv({ env: { PREFETCH_MAX_SECONDS: '0' }, extraOrigins: [origin] });
-  plain = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(plainShopPage(embedSnippet(env.server.url, env.widgetKey)));
-  });
-  await new Promise<void>((resolve) => plain.listen(port, '127.0.0.1', resolve));
   const api = env.server.client(env.apiToken);
   const profile = await api.post('/v2/profiles/material', {
     name: 'Retracto',
@@ -89,7 +91,6 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  plain?.close();
   await env?.stop();
 });
 

@@ -7,7 +7,6 @@
 
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import type http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -36,7 +35,6 @@ let env: WidgetEnv;
 let browser: Browser;
 let shopOrigin: string;
 /** A page of another origin holding only the copied snippet (under a heading: axe judges the whole page). */
-let plain: http.Server;
 let plainUrl: string;
 /** The offer as the shop saved it: Draft, Standard and Fine, Draft first. */
 let offer: Record<string, unknown>;
@@ -46,7 +44,7 @@ before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   // No prefetches (as on every test server): the only slices are those the shopper asks for, so the limit set
   // between two predictions holds.
-  ({ env, plain, plainUrl } = await startWidgetEnvWithPlainPage());
+  ({ env, plainUrl } = await startWidgetEnvWithPlainPage());
   shopOrigin = new URL(env.shop.url).origin;
   const api = env.server.client(env.apiToken);
   const { source: _source, ...current } = (await api.get('/v2/offer')).body;
@@ -62,7 +60,6 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  plain?.close();
   await env?.stop();
 });
 

@@ -1,12 +1,17 @@
 // Runs the real server (server/main.ts) as a child process, for crash and multi-process tests.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { until } from './poll.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/**
+ * A loopback port free now. Only for a process that cannot say which port it bound (a supervisor of several API
+ * processes, redis-server): until it binds, another process on the machine may take the same port. A server of
+ * the test's own listens with listenOnLoopback instead, and a spawned slicequote server with PORT=0 (servingUrl).
+ */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -17,6 +22,25 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * Listens on a loopback port the kernel chooses and resolves to the server's origin, or rejects when it cannot
+ * listen (unhandled, the error would leave a test's hook waiting for ever).
+ */
+export async function listenOnLoopback(server: Server): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Where a slicequote server started with PORT=0 serves, once its output says so. */
+export const servingUrl = (output: string): string | undefined =>
+  /slicequote is serving (http:\/\/[\d.]+:\d+)/.exec(output)?.[1];
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -60,8 +84,7 @@ export async function spawnServer(env: Record<string, string>, nodeArgs: string[
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const serving = () =>
-    announced ? /slicequote is serving (http:\/\/[\d.]+:\d+)/.exec(out)?.[1] : `http://127.0.0.1:${port}`;
+  const serving = () => (announced ? servingUrl(out) : `http://127.0.0.1:${port}`);
   // Generous: on a loaded machine compiling and migrating at start-up takes a while.
   const url = await until('the server to answer /healthz', 180_000, async () => {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
