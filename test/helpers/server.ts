@@ -15,6 +15,7 @@ import { buildDeps, type Running, serve } from '../../server/start.ts';
 import { type TestClock, testClock } from './clock.ts';
 import { assertMatchesContract } from './contract.ts';
 import { pgliteTemplate } from './pglite-template.ts';
+import './uncaught.ts';
 
 export const POSTGRES_URL = process.env.SQ_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const testDbKind = (): 'pglite' | 'postgres' => (process.env.SQ_TEST_DB === 'postgres' ? 'postgres' : 'pglite');
