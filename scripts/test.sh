@@ -18,8 +18,8 @@ export NODE_OPTIONS="${NODE_OPTIONS:-} --import tsx"
 # a fifth to a quarter less CPU (CONTRIBUTING.md). It changes how fast PGlite runs, not what it does.
 # How many files each part runs at a time (each can be set; TEST_CONCURRENCY sets them all): the files mostly wait
 # (on slices, on a server's answer, on a page's frames), so on two cores more of them at once finish sooner: one run
-# takes 16-19 minutes on one 2-core EPYC VM (26-27 on another), and two runs at once on the first were both green
-# in 2,424 s (CONTRIBUTING.md).
+# takes 15-19 minutes on two 2-core EPYC VMs (26-27 on a third), and two runs at once on each of the first two were
+# both green, in 2,151-2,425 s (CONTRIBUTING.md).
 UNIT_FILES_AT_ONCE=${UNIT_FILES_AT_ONCE:-3}
 SERVER_FILES_AT_ONCE=${SERVER_FILES_AT_ONCE:-3}
 BROWSER_FILES_AT_ONCE=${BROWSER_FILES_AT_ONCE:-2}
