@@ -1,4 +1,4 @@
-// Runs the real server (server/main.ts) as a child process, for crash and multi-process tests.
+// Loopback ports and the real server (server/main.ts) as a child process, for crash and multi-process tests.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { type AddressInfo, createServer, type Server } from 'node:net';
 import path from 'node:path';
