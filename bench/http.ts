@@ -5,7 +5,7 @@
 // figure to compare across runs, not the requests per second. Also the server's memory 3 s and 30 s after start.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +31,9 @@ export function unlimitedPlans(): string {
   for (const plan of Object.values<any>(plans).filter((p) => typeof p === 'object')) {
     for (const rule of Object.values<any>(plan.rate_limits)) rule.limit = 10_000_000;
   }
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'sq-bench-plans-')), 'plans.json');
+  const dir = mkdtempSync(path.join(tmpdir(), 'sq-bench-plans-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true })); // read by servers stopped before then
+  const file = path.join(dir, 'plans.json');
   writeFileSync(file, JSON.stringify(plans));
   return file;
 }
