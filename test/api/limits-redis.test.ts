@@ -18,7 +18,7 @@ import { type Db, openPostgres } from '../../server/db/index.ts';
 import { newId } from '../../server/ids.ts';
 import { createRedisLimiter } from '../../server/limits/rate-limiter.ts';
 import { until } from '../helpers/poll.ts';
-import { freePort, servingUrl, WASM_TIERS } from '../helpers/process.ts';
+import { answeringAt, freePort, servingUrl, WASM_TIERS } from '../helpers/process.ts';
 import { POSTGRES_URL } from '../helpers/server.ts';
 
 const REDIS_URL = process.env.SQ_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -71,18 +71,8 @@ async function startProcess(n: number, env: Record<string, string>) {
   });
   child.stdout!.on('data', (d) => output.push(String(d)));
   child.stderr!.on('data', (d) => output.push(String(d)));
-  const url = await until(`server ${n} to start`, 90_000, async () => {
-    if (child.exitCode !== null) throw new Error(`server ${n} exited (${child.exitCode}):\n${output.join('')}`);
-    const at = servingUrl(output.join(''));
-    const ok =
-      at &&
-      (await fetch(`${at}/healthz`).then(
-        (r) => r.ok,
-        () => false, // not listening yet
-      ));
-    return ok ? at : undefined;
-  }).catch((err: Error) => {
-    throw new Error(`${err.message}:\n${output.join('')}`);
+  const url = await answeringAt(child, () => servingUrl(output.join(''))).catch((err: Error) => {
+    throw new Error(`server ${n}: ${err.message}:\n${output.join('')}`);
   });
   procs.push({ child, url, output });
 }

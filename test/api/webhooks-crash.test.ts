@@ -17,7 +17,7 @@ import { newId } from '../../server/ids.ts';
 import { writeEvent } from '../../server/outbox/sql.ts';
 import { createEventPump } from '../../server/webhooks/dispatcher.ts';
 import { insertWebhook } from '../../server/webhooks/sql.ts';
-import { servingUrl, WASM_TIERS } from '../helpers/process.ts';
+import { answeringAt, servingUrl, WASM_TIERS } from '../helpers/process.ts';
 import { eventually, type Receiver, startReceiver } from '../helpers/receiver.ts';
 import { ApiClient, POSTGRES_URL, startTestServer, testDbKind } from '../helpers/server.ts';
 
@@ -149,21 +149,11 @@ function startChild(env: Record<string, string>): ChildProcess {
 }
 
 /** Where the child serves, once it answers /healthz (it binds a port of its own choosing and says which). */
-async function waitHealthy(child: ChildProcess): Promise<string> {
-  return eventually(
-    async () => {
-      const output = (child as ChildProcess & { output: () => string }).output();
-      if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-      const base = servingUrl(output);
-      try {
-        return base && (await fetch(`${base}/healthz`)).ok ? base : null;
-      } catch {
-        return null;
-      }
-    },
-    60_000,
-    'the server to start',
-  );
+function waitHealthy(child: ChildProcess): Promise<string> {
+  const output = (child as ChildProcess & { output: () => string }).output;
+  return answeringAt(child, () => servingUrl(output())).catch((err: Error) => {
+    throw new Error(`${err.message}: ${output()}`);
+  });
 }
 
 function killHard(child: ChildProcess): Promise<void> {

@@ -5,9 +5,10 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './widget-env.ts';
+import { CHROMIUM, launchChromium } from './widget-env.ts';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM };
+
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'dashboard');
 const DOC_SHOTS = path.join(ROOT, 'docs', 'screenshots');

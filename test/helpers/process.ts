@@ -42,6 +42,24 @@ export async function listenOnLoopback(server: Server): Promise<string> {
 export const servingUrl = (output: string): string | undefined =>
   /slicequote is serving (http:\/\/[\d.]+:\d+)/.exec(output)?.[1];
 
+/**
+ * Where a server process serves (`at`: its URL, or undefined until its output says) once it answers /healthz there;
+ * rejects when the process exits first. Generous in its reports: on a loaded machine compiling and migrating at
+ * start-up takes a while.
+ */
+export function answeringAt(child: ChildProcess, at: () => string | undefined): Promise<string> {
+  return until('the server to answer /healthz', 180_000, async () => {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    const url = at();
+    if (!url) return undefined;
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false, // not listening yet
+    );
+    return ok ? url : undefined;
+  });
+}
+
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
@@ -84,21 +102,12 @@ export async function spawnServer(env: Record<string, string>, nodeArgs: string[
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const serving = () => (announced ? servingUrl(out) : `http://127.0.0.1:${port}`);
-  // Generous: on a loaded machine compiling and migrating at start-up takes a while.
-  const url = await until('the server to answer /healthz', 180_000, async () => {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const at = serving();
-    if (!at) return undefined;
-    const ok = await fetch(`${at}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    return ok ? at : undefined;
-  }).catch((err: Error) => {
-    child.kill('SIGKILL'); // a server that never answered is not left behind
-    throw new Error(`${err.message}:\n${out}`);
-  });
+  const url = await answeringAt(child, () => (announced ? servingUrl(out) : `http://127.0.0.1:${port}`)).catch(
+    (err: Error) => {
+      child.kill('SIGKILL'); // a server that never answered is not left behind
+      throw new Error(`${err.message}:\n${out}`);
+    },
+  );
   return {
     child,
     url,
