@@ -5,10 +5,12 @@
 //   scrape time, the same from every process, so a dashboard takes max() over instances instead of sum().
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Queryable } from '../db/index.ts';
+import { type RequestTimes, requestTimes } from './request-times.ts';
 
 export interface Metrics {
   registry: Registry;
-  requests: Histogram<'method' | 'route' | 'status'>;
+  /** Each request's duration, held and counted into slicequote_http_request_duration_seconds in batches. */
+  requests: RequestTimes;
   uploadBytes: Counter;
   slices: Histogram<'outcome'>;
   sliceCache: Counter<'result'>;
@@ -25,15 +27,19 @@ const SLICE_SECONDS = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600];
 export function createMetrics(db: Queryable): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'slicequote_' });
-  const metrics: Metrics = {
-    registry,
-    requests: new Histogram({
+  const requests: RequestTimes = requestTimes(
+    new Histogram({
       name: 'slicequote_http_request_duration_seconds',
       help: 'HTTP requests by method, route template and status (499: the client went away first)',
       labelNames: ['method', 'route', 'status'],
       buckets: SECONDS,
       registers: [registry],
+      collect: () => requests.count(),
     }),
+  );
+  const metrics: Metrics = {
+    registry,
+    requests,
     uploadBytes: new Counter({
       name: 'slicequote_upload_bytes_total',
       help: 'Bytes of model files received',

@@ -6,9 +6,5 @@ import { type OnRequestEnd, routeTemplate } from '../http/index.ts';
 import type { Metrics } from './metrics.ts';
 
 export function requestMetrics(metrics: Metrics): OnRequestEnd {
-  return (ctx, end) =>
-    metrics.requests.observe(
-      { method: ctx.method, route: routeTemplate(ctx), status: String(end.status) },
-      end.durationMs / 1000,
-    );
+  return (ctx, end) => metrics.requests.observe(ctx.method, routeTemplate(ctx), end.status, end.durationMs / 1000);
 }
