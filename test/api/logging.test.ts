@@ -1,6 +1,8 @@
 // Logs an operator can search: a real server process writes one JSON object per line, with an access log line
 // per request that carries the id returned in X-Request-Id (the caller's own id when it sent a plain one).
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -66,6 +68,13 @@ test('every request has an id and one JSON access log line; a bad LOG_LEVEL stop
     assert.equal(access(fresh)[0]?.path, '/v2/quotes/qt_none');
     assert.equal(access(fresh)[0]?.status, 401);
     assert.ok(typeof access(fresh)[0].duration_ms === 'number' && typeof access(fresh)[0].time === 'number');
+    // Access lines are held a moment to be written together: a server stopped right after answering still writes them.
+    const last = await fetch(`${server.url}/healthz`, { headers: { 'x-request-id': 'last-before-stop' } });
+    assert.equal(last.status, 200);
+    await server.kill('SIGTERM');
+    const stdout = server.child.stdout!;
+    if (!stdout.readableEnded) await once(stdout, 'end'); // all the stopped server wrote has been read
+    assert.equal(access('last-before-stop').length, 1);
   } finally {
     await server.kill('SIGTERM');
     await db.drop();
@@ -73,4 +82,26 @@ test('every request has an id and one JSON access log line; a bad LOG_LEVEL stop
   }
   await assert.rejects(spawnServer({ DATA_DIR: dir, LOG_LEVEL: 'loud' }), /LOG_LEVEL must be one of/);
   rmSync(dir, { recursive: true, force: true });
+});
+
+test('access lines held to be written together are written when the process exits at once', async () => {
+  const script = `import { createLogger } from './server/http/index.ts';
+    createLogger('info').request({ request_id: 'held-at-exit', method: 'GET', route: '/healthz', path: '/healthz', status: 200, duration_ms: 0.1 });
+    process.exit(0);`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const [code] = await once(child, 'close');
+  assert.equal(code, 0);
+  const lines = out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.map((l) => [l.msg, l.request_id]),
+    [['request', 'held-at-exit']],
+  );
 });
