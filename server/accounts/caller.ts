@@ -69,7 +69,7 @@ class RequestCredentials implements Credentials {
     private readonly deps: CredentialPorts,
     private readonly ctx: Context,
   ) {
-    const header = ctx.get('authorization');
+    const header = ctx.req.headers.authorization ?? '';
     this.hasAuthorization = header !== '';
     this.#raw = BEARER.exec(header)?.[1] ?? null;
   }

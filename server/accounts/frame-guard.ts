@@ -9,7 +9,7 @@ export const FRAME_ANCESTORS_SELF = "frame-ancestors 'self'";
 
 /** Set before the route runs, so error answers carry the headers too; a route may tighten the policy further. */
 export function denyFraming(ctx: ParameterizedContext<AppState>, next: Next) {
-  ctx.set('X-Frame-Options', 'SAMEORIGIN');
-  ctx.set('Content-Security-Policy', FRAME_ANCESTORS_SELF);
+  ctx.res.setHeader('X-Frame-Options', 'SAMEORIGIN');
+  ctx.res.setHeader('Content-Security-Policy', FRAME_ANCESTORS_SELF);
   return next();
 }

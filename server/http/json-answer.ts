@@ -5,6 +5,6 @@ import type { Context } from 'koa';
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 export function answerJson(ctx: Context, json: string | Buffer): void {
-  ctx.set('Content-Type', JSON_CONTENT_TYPE);
+  ctx.res.setHeader('Content-Type', JSON_CONTENT_TYPE);
   ctx.body = json;
 }

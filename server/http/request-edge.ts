@@ -29,11 +29,11 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 export function requestEdge(opts: EdgeOptions) {
   const logError = (msg: string, err: unknown) => opts.log.error(msg, err);
   return async function edge(ctx: Context, next: Next): Promise<void> {
-    const given = ctx.get('x-request-id');
-    const id = REQUEST_ID.test(given) ? given : randomUUID();
+    const given = ctx.req.headers['x-request-id'];
+    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     ctx.state.requestId = id;
-    ctx.set('X-Request-Id', id);
-    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.res.setHeader('X-Request-Id', id);
+    ctx.res.setHeader('X-Content-Type-Options', 'nosniff');
     const started = performance.now();
     ctx.res.once('close', () => {
       // 499 (as nginx logs it): the client went away before the answer was complete.

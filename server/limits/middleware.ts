@@ -32,9 +32,9 @@ const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Re
 function answerFor(ctx: Context, cls: EndpointClass, caller: LimitIdentity, results: HitResult[]): void {
   const shown = tightest(results);
   ctx.state.rateLimitShown = shown;
-  ctx.set('X-RateLimit-Limit', String(shown.limit));
-  ctx.set('X-RateLimit-Remaining', String(shown.remaining));
-  ctx.set('X-RateLimit-Reset', String(seconds(shown.resetMs)));
+  ctx.res.setHeader('X-RateLimit-Limit', String(shown.limit));
+  ctx.res.setHeader('X-RateLimit-Remaining', String(shown.remaining));
+  ctx.res.setHeader('X-RateLimit-Reset', String(seconds(shown.resetMs)));
   if (results.every((r) => r.allowed)) return;
   const refused = results.filter((r) => !r.allowed);
   const retryAfter = seconds(Math.max(...refused.map((r) => r.resetMs)));
@@ -73,7 +73,7 @@ export function rateLimit(deps: RateLimitPorts, cls: EndpointClass | null) {
   }
   function answer(ctx: Context, next: Next, charged: EndpointClass, caller: LimitIdentity, hit: HitResult) {
     // Browsers (the widget, public uploads) may read these headers only when exposed to CORS.
-    if (ctx.get('origin')) ctx.set('Access-Control-Expose-Headers', EXPOSED);
+    if (ctx.req.headers.origin) ctx.res.setHeader('Access-Control-Expose-Headers', EXPOSED);
     answerFor(ctx, charged, caller, [hit]);
     return next();
   }
