@@ -24,6 +24,8 @@ export interface Credentials {
    * promise) when the token cache answers, as it does for nearly every API request.
    */
   token(): TokenAnswer | Promise<TokenAnswer>;
+  /** A Cookie header was sent: only then can the request carry a dashboard session. */
+  hasCookies: boolean;
   /** The dashboard session of the cookie, null without a live one. */
   session(): Promise<Session | null>;
 }
@@ -38,8 +40,27 @@ export interface LimitIdentity {
   tokenId: string | null;
 }
 
-/** IPv6 clients are counted per /64 (one customer's usual allocation), so rotating addresses within it does not help. */
+/** The most client addresses whose counter key is remembered; past it, the memory starts afresh. */
+const REMEMBERED_ADDRESSES = 10_000;
+const addressKeys = new Map<string, string>();
+
+/**
+ * IPv6 clients are counted per /64 (one customer's usual allocation), so rotating addresses within it does not help.
+ * Every request without credentials asks (health checks, the widget's shoppers); parsing the address took longer than
+ * counting it, so the keys of recent addresses are remembered. A caller with many addresses only starts the memory
+ * afresh sooner: it stays bounded.
+ */
 export function addressKey(ip: string): string {
+  let key = addressKeys.get(ip);
+  if (key === undefined) {
+    key = parsedAddressKey(ip);
+    if (addressKeys.size >= REMEMBERED_ADDRESSES) addressKeys.clear();
+    addressKeys.set(ip, key);
+  }
+  return key;
+}
+
+function parsedAddressKey(ip: string): string {
   try {
     const addr = ipaddr.process(ip);
     if (addr.kind() === 'ipv4') return addr.toString();
@@ -61,6 +82,7 @@ export type CredentialPorts = Pick<Deps, 'db' | 'now' | 'tokens'>;
  */
 class RequestCredentials implements Credentials {
   readonly hasAuthorization: boolean;
+  readonly hasCookies: boolean;
   readonly #raw: string | null;
   #token: TokenAnswer | Promise<TokenAnswer> | undefined;
   #session: Promise<Session | null> | undefined;
@@ -71,6 +93,7 @@ class RequestCredentials implements Credentials {
   ) {
     const header = ctx.req.headers.authorization ?? '';
     this.hasAuthorization = header !== '';
+    this.hasCookies = ctx.req.headers.cookie !== undefined;
     this.#raw = BEARER.exec(header)?.[1] ?? null;
   }
 
@@ -136,7 +159,8 @@ function identityOf(
   token: TokenAnswer,
 ): LimitIdentity | Promise<LimitIdentity> {
   if (token && !(token instanceof ApiError)) return tokenIdentity(deps.plans, token);
-  if (BEARER.test(ctx.get('authorization'))) return addressIdentity(deps, ctx);
+  // Without a cookie (a health check, a shopper's widget, a bad token) the address is known at once, without a promise.
+  if (BEARER.test(ctx.get('authorization')) || !credentials.hasCookies) return addressIdentity(deps, ctx);
   return credentials.session().then((session) => {
     if (!session) return addressIdentity(deps, ctx);
     const { account } = session;
