@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type Koa from 'koa';
-import { createRefusedOrigins, createTokenAuthenticator, loadPlans } from './accounts/index.ts';
+import { createRefusedOrigins, createTokenAuthenticator, createWidgetKeyCache, loadPlans } from './accounts/index.ts';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type Db, migrate, openPglite, openPostgres } from './db/index.ts';
@@ -76,6 +76,7 @@ export async function buildDeps(
     metrics: createMetrics(db),
     // Read through base, not captured: a test may replace deps.now after start.
     tokens: createTokenAuthenticator(db, config.jwtSecret, log, (): Date => base.now()),
+    widgetKeys: createWidgetKeyCache(db, (): Date => base.now()),
     estimator: createEstimator(db),
     refusedOrigins: createRefusedOrigins(),
     lifecycle: { draining: false },
@@ -94,6 +95,7 @@ export async function buildDeps(
   const withLimits = Object.assign(withEvents, { limits: await createLimits(withEvents) });
   const deps: Deps = Object.assign(withLimits, { jobs: createJobRunner(withLimits, pool) });
   await deps.tokens.start();
+  await deps.widgetKeys.start();
   return deps;
 }
 

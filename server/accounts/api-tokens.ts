@@ -92,8 +92,11 @@ async function liveToken(db: Queryable, claims: Claims): Promise<TokenRow> {
   return token;
 }
 
-/** NOTIFY channel on which the triggers of migration 017 empty the token caches of every process. */
-const TOKENS_CHANNEL = 'slicequote_tokens';
+/**
+ * NOTIFY channel on which the triggers of migrations 017 and 035 empty the caches of credentials (API tokens, widget
+ * keys) of every process.
+ */
+export const AUTH_CHANGES_CHANNEL = 'slicequote_tokens';
 /** Bounds staleness should a notification be lost; a dropped LISTEN connection also empties the cache. */
 const TOKEN_CACHE_MS = 30_000;
 const TOKEN_CACHE_MAX = 10_000;
@@ -179,6 +182,6 @@ export function createTokenAuthenticator(
     async revoked() {
       forget();
     },
-    start: () => db.listen(TOKENS_CHANNEL, forget),
+    start: () => db.listen(AUTH_CHANGES_CHANNEL, forget),
   };
 }

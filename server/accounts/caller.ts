@@ -12,6 +12,7 @@ import type { Plan, Plans } from './plans.ts';
 import type { RefusedOrigins } from './refused-origins.ts';
 import { findSession, SESSION_COOKIE } from './sessions.ts';
 import { type AccountRow, accountById } from './sql.ts';
+import type { WidgetKeyCache } from './widget-key-cache.ts';
 
 type Session = { account: AccountRow; csrfToken: string };
 type TokenAnswer = TokenAuth | ApiError | null;
@@ -220,6 +221,8 @@ declare module '../deps.ts' {
   interface Deps {
     /** API token checks with a revocation-aware cache of token rows (the hot path of every API call). */
     tokens: TokenAuthenticator;
+    /** Widget key checks with a revocation-aware cache of key rows (the hot path of every storefront call). */
+    widgetKeys: WidgetKeyCache;
     /** The origins each widget key was recently refused from (shown on the dashboard's widget keys page). */
     refusedOrigins: RefusedOrigins;
   }

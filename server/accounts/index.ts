@@ -20,6 +20,8 @@ export type { AccountRow } from './sql.ts';
 export { accountByEmail, accountById, countAccounts, insertAccount } from './sql.ts';
 export { tokenById } from './tokens-sql.ts';
 export { hashShopperToken, newShopperToken, normalizeOrigin, SHOPPER_TOKEN_HEADER } from './widget-key.ts';
+export type { WidgetKeyCache } from './widget-key-cache.ts';
+export { createWidgetKeyCache } from './widget-key-cache.ts';
 export type { WidgetKeyRow } from './widget-keys-sql.ts';
 export {
   fileUploadedByShopper,

@@ -6,7 +6,7 @@ import type { AppState, Deps } from '../deps.ts';
 import { ApiError, jsonBody, notFound, routeParam, unauthorized } from '../http/index.ts';
 import { newId } from '../ids.ts';
 import { type ContractSchema, validateBody } from '../openapi/index.ts';
-import { type AccessPorts, ANYONE, API, allow, DASHBOARD } from './access/index.ts';
+import { ANYONE, API, allow, DASHBOARD, type RouterPorts } from './access/index.ts';
 import { createApiToken } from './api-tokens.ts';
 import { inviteToSpend, refuseClosedSignup, spendInvite } from './invites.ts';
 import { attemptOf, type LoginAttempt, loginThrottle } from './login-throttle.ts';
@@ -42,7 +42,7 @@ export function presentToken(t: TokenRow): ContractSchema<'Token'> {
 }
 
 /** Sign-up, login and API tokens: beyond allow(), the plans and login throttle, and the token cache to empty. */
-type AccountsRouterPorts = AccessPorts & Pick<Deps, 'plans' | 'limits' | 'tokens'>;
+type AccountsRouterPorts = RouterPorts & Pick<Deps, 'plans' | 'limits' | 'tokens'>;
 
 export function accountsRouter(deps: AccountsRouterPorts) {
   const router = new Router<AppState & { csrf: string }>();

@@ -4,8 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Deps } from '../deps.ts';
 import { ApiError, unauthorized } from '../http/index.ts';
-import { type AccountRow, accountById } from './sql.ts';
-import { liveWidgetKey, type WidgetKeyRow } from './widget-keys-sql.ts';
+import type { LiveWidgetKey } from './widget-key-cache.ts';
 
 export const WIDGET_KEY_HEADER = 'x-widget-key';
 export const SHOPPER_TOKEN_HEADER = 'x-shopper-token';
@@ -39,15 +38,12 @@ export function normalizeOrigin(raw: string): string | null {
 }
 
 /** A widget key's check: its row, the API's own origin, and the refused origins it records on the clock. */
-export type WidgetKeyPorts = Pick<Deps, 'config' | 'db' | 'now' | 'refusedOrigins'>;
+export type WidgetKeyPorts = Pick<Deps, 'config' | 'now' | 'refusedOrigins' | 'widgetKeys'>;
 
-export async function authenticateWidgetKey(
-  deps: WidgetKeyPorts,
-  ctx: Context,
-): Promise<{ key: WidgetKeyRow; account: AccountRow }> {
-  const raw = ctx.get(WIDGET_KEY_HEADER);
-  const key = await liveWidgetKey(deps.db, raw);
-  if (!key) throw unauthorized('The widget key is unknown or has been revoked.');
+export async function authenticateWidgetKey(deps: WidgetKeyPorts, ctx: Context): Promise<LiveWidgetKey> {
+  const live = await deps.widgetKeys.lookup(ctx.get(WIDGET_KEY_HEADER));
+  if (!live) throw unauthorized('The widget key is unknown or has been revoked.');
+  const { key } = live;
   // Browsers omit Origin on same-origin GETs; Sec-Fetch-Site says so. The API's own origin (the dashboard's
   // live preview of the widget) is allowed for every key: it is the merchant's own server. It is PUBLIC_URL's,
   // never one built from the Host header, which any client can set to a shop page's origin.
@@ -61,7 +57,5 @@ export async function authenticateWidgetKey(
       `This widget key may only be used from its allowed origins; the request came from ${origin || 'no origin'}.`,
     );
   }
-  const account = await accountById(deps.db, key.account_id);
-  if (!account) throw unauthorized('The widget key is unknown or has been revoked.');
-  return { key, account };
+  return live;
 }

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { type AccessPorts, API, allow } from '../accounts/access/index.ts';
+import { API, allow, type RouterPorts } from '../accounts/access/index.ts';
 import type { AppState } from '../deps.ts';
 import { jsonBody, notFound, routeParam } from '../http/index.ts';
 import { validateBody } from '../openapi/index.ts';
@@ -7,7 +7,7 @@ import { resolveBuildVolume } from '../profiles/index.ts';
 import { checkPrintability } from './printability.ts';
 import { fileById } from './sql.ts';
 
-export function printabilityRouter(deps: AccessPorts) {
+export function printabilityRouter(deps: RouterPorts) {
   const router = new Router<AppState>();
   router.post('/v2/printability/:file_id', allow(deps, API), jsonBody, async (ctx) => {
     const given = validateBody('PrintabilityRequest', ctx.request.body);

@@ -2,7 +2,7 @@
 // shoppers can keep").
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { type AccessPorts, API_OR_WIDGET, allow } from '../accounts/access/index.ts';
+import { API_OR_WIDGET, allow, type RouterPorts } from '../accounts/access/index.ts';
 import type { AppState, Deps } from '../deps.ts';
 import { jsonBody, routeParam } from '../http/index.ts';
 import { idempotent } from '../idempotency/index.ts';
@@ -19,7 +19,7 @@ function callerOrigin(deps: Pick<Deps, 'config'>, ctx: Context & { state: AppSta
   return ctx.get('origin') || new URL(deps.config.publicUrl).origin;
 }
 
-export function keptQuotesRouter(deps: AccessPorts & Pick<Deps, 'storage' | 'log' | 'limits' | 'pictures' | 'events'>) {
+export function keptQuotesRouter(deps: RouterPorts & Pick<Deps, 'storage' | 'log' | 'limits' | 'pictures' | 'events'>) {
   const router = new Router<AppState>();
   router.post('/v2/quotes/:quote_id/link', allow(deps, API_OR_WIDGET), jsonBody, async (ctx) => {
     const body = validateBody('KeepQuoteRequest', ctx.request.body ?? {});

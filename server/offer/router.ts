@@ -2,14 +2,14 @@
 // (/dashboard/api/widget-keys/{id}/offer: dashboard session). PUT replaces the whole offer; DELETE returns to
 // the one underneath (the account's, then the default derived from the profiles).
 import Router from '@koa/router';
-import { type AccessPorts, API, allow, DASHBOARD } from '../accounts/access/index.ts';
+import { API, allow, DASHBOARD, type RouterPorts } from '../accounts/access/index.ts';
 import { widgetKeyById } from '../accounts/index.ts';
 import type { AppState } from '../deps.ts';
 import { jsonBody, notFound, routeParam } from '../http/index.ts';
 import { checkOffer, effectiveOffer } from './offer.ts';
 import { setAccountOffer, setWidgetKeyOffer } from './sql.ts';
 
-export function offerRouter(deps: AccessPorts) {
+export function offerRouter(deps: RouterPorts) {
   const router = new Router<AppState>();
   const accountId = (ctx: { state: AppState }) => ctx.state.auth.account.id;
   const present = async (id: string, keyId: string | null) => {

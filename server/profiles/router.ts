@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { canonicalMember } from '../../shared/enums.ts';
-import { type AccessPorts, API, allow } from '../accounts/access/index.ts';
+import { API, allow, type RouterPorts } from '../accounts/access/index.ts';
 import type { AppState, Deps } from '../deps.ts';
 import { jsonBody, notFound, routeParam } from '../http/index.ts';
 import { validateBody } from '../openapi/index.ts';
@@ -11,7 +11,7 @@ import { importFromUpload } from './import-route.ts';
 import { createProfile, PROFILE_KINDS, presentProfile, removeProfile, replaceProfile } from './service.ts';
 import { listProfiles, type ProfileKind, profileById } from './sql.ts';
 
-export function profilesRouter(deps: AccessPorts & Pick<Deps, 'storage' | 'jobs'>) {
+export function profilesRouter(deps: RouterPorts & Pick<Deps, 'storage' | 'jobs'>) {
   const router = new Router<AppState & { kind: ProfileKind }>({ prefix: '/v2/profiles' });
   router.param('kind', (kind: string, ctx: Context, next: Next) => {
     const known = canonicalMember(PROFILE_KINDS, kind);

@@ -1,7 +1,7 @@
 // Quote requests over HTTP: the widget's "Request a quote" (widget key or token), the merchant's list, one request,
 // and its price (API token or dashboard only: a shopper never sets a price).
 import Router from '@koa/router';
-import { type AccessPorts, API, API_OR_WIDGET, allow } from '../accounts/access/index.ts';
+import { API, API_OR_WIDGET, allow, type RouterPorts } from '../accounts/access/index.ts';
 import type { AppState, Deps } from '../deps.ts';
 import { jsonBody, notFound, pageRequest, pageResponse, routeParam, ValidationError } from '../http/index.ts';
 import { idempotent } from '../idempotency/index.ts';
@@ -12,7 +12,7 @@ import { priceRequest } from './price.ts';
 import { createRequest } from './service.ts';
 import { listRequests, requestById } from './sql.ts';
 
-export function quoteRequestsRouter(deps: AccessPorts & Pick<Deps, 'log' | 'limits' | 'events'>) {
+export function quoteRequestsRouter(deps: RouterPorts & Pick<Deps, 'log' | 'limits' | 'events'>) {
   const router = new Router<AppState>();
   router.post('/v2/quote-requests', allow(deps, API_OR_WIDGET), jsonBody, idempotent(deps), async (ctx) => {
     const body = validateBody('QuoteRequestCreate', ctx.request.body);

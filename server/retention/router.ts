@@ -1,14 +1,14 @@
 // /v2/retention: how long the account's shopper uploads are kept (docs/limits.md, "Retention"). The merchant sets
 // the retention of uploads that were added to a cart; that of the others follows the quote validity.
 import Router from '@koa/router';
-import { type AccessPorts, API, allow } from '../accounts/access/index.ts';
+import { API, allow, type RouterPorts } from '../accounts/access/index.ts';
 import type { AppState } from '../deps.ts';
 import { jsonBody } from '../http/index.ts';
 import { validateBody } from '../openapi/index.ts';
 import { cartedRetentionDays, setCartedRetentionDays } from './sql.ts';
 import { uncartedDays } from './sweep.ts';
 
-export function retentionRouter(deps: AccessPorts) {
+export function retentionRouter(deps: RouterPorts) {
   const router = new Router<AppState>();
   const present = async (accountId: string) => ({
     carted_upload_days: await cartedRetentionDays(deps.db, accountId),

@@ -4,7 +4,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { type AccessPorts, ANYONE, allow } from '../accounts/access/index.ts';
+import { ANYONE, allow, type RouterPorts } from '../accounts/access/index.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/index.ts';
 
@@ -12,7 +12,7 @@ import { ApiError } from '../http/index.ts';
 type Check = 'ok' | 'not_configured' | 'unavailable';
 
 export function operationsRouter(
-  deps: AccessPorts & Pick<Deps, 'storage' | 'log' | 'lifecycle' | 'limits' | 'metrics'>,
+  deps: RouterPorts & Pick<Deps, 'storage' | 'log' | 'lifecycle' | 'limits' | 'metrics'>,
 ) {
   const router = new Router();
   if (metricsServed(deps)) {

@@ -3,7 +3,7 @@
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import Router from '@koa/router';
-import { type AccessPorts, ANYONE, allow } from '../accounts/access/index.ts';
+import { ANYONE, allow, type RouterPorts } from '../accounts/access/index.ts';
 import { answerJson } from '../http/index.ts';
 import { sharedProbe } from './health-probe.ts';
 
@@ -15,7 +15,7 @@ const DOCS_HTML = `<!doctype html>
 <body><redoc spec-url="/v2/openapi.json"></redoc><script src="/docs/redoc.standalone.js"></script></body></html>`;
 
 /** `contract`: the assembled OpenAPI document (server/contract.ts), served as it is. */
-export function systemRouter(deps: AccessPorts, contract: () => Record<string, unknown>) {
+export function systemRouter(deps: RouterPorts, contract: () => Record<string, unknown>) {
   const router = new Router();
   // The health checks of one second share one probe of the database (health-probe.ts says why that is enough).
   const databaseAnswers = sharedProbe(() => deps.db.query('SELECT 1'), deps.now);

@@ -1,7 +1,7 @@
 // /v2/analytics: quote statistics, popular materials and printer configurations, cost trends, and the
 // streamed export. Only the caller's account's quotes; UTC days, ISO weeks (Monday) and months.
 import Router from '@koa/router';
-import { type AccessPorts, API, allow } from '../accounts/access/index.ts';
+import { API, allow, type RouterPorts } from '../accounts/access/index.ts';
 import type { AppState, Deps } from '../deps.ts';
 import { dateRange, exportRange, intParam, oneOf } from '../http/index.ts';
 import {
@@ -23,7 +23,7 @@ import { type ExportDataset, type ExportFormat, exportStream } from './export.ts
 const GROUPS: readonly GroupBy[] = ['day', 'week', 'month'];
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
 
-export function analyticsRouter(deps: AccessPorts & Pick<Deps, 'limits'>) {
+export function analyticsRouter(deps: RouterPorts & Pick<Deps, 'limits'>) {
   const router = new Router<AppState>();
 
   router.get('/v2/analytics/quotes', allow(deps, API), async (ctx) => {

@@ -2,7 +2,7 @@
 // daily trends) for the authenticated account.
 import Router from '@koa/router';
 import { canonicalMember } from '../../shared/enums.ts';
-import { type AccessPorts, API, allow } from '../accounts/access/index.ts';
+import { API, allow, type RouterPorts } from '../accounts/access/index.ts';
 import type { AppState, Deps } from '../deps.ts';
 import { dateRange, daysOf, ValidationError } from '../http/index.ts';
 import { CALLER_VIAS, type CallerVia, widgetBudgetUsage } from '../limits/index.ts';
@@ -24,7 +24,7 @@ function viaFilter(raw: string | string[] | undefined): CallerVia[] {
   return CALLER_VIAS.filter((v) => picked.includes(v));
 }
 
-export function usageRouter(deps: AccessPorts & Pick<Deps, 'plans' | 'limits'>) {
+export function usageRouter(deps: RouterPorts & Pick<Deps, 'plans' | 'limits'>) {
   const router = new Router<AppState>();
   router.get('/v2/usage', allow(deps, API), async (ctx) => {
     const range = dateRange(ctx, deps.now(), 30);

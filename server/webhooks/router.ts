@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { canonicalMember } from '../../shared/enums.ts';
-import { type AccessPorts, API, allow } from '../accounts/access/index.ts';
+import { API, allow, type RouterPorts } from '../accounts/access/index.ts';
 import type { AppState, Deps } from '../deps.ts';
 import { jsonBody, notFound, pageRequest, pageResponse, routeParam, ValidationError } from '../http/index.ts';
 import { idempotent } from '../idempotency/index.ts';
@@ -30,7 +30,7 @@ function stateFilter(ctx: Context): DeliveryState | null {
   return value;
 }
 
-export function webhooksRouter(deps: AccessPorts & Pick<Deps, 'log' | 'events'>) {
+export function webhooksRouter(deps: RouterPorts & Pick<Deps, 'log' | 'events'>) {
   const router = new Router<AppState>();
   const settings = deliverySettings(deps.config);
   const accountOf = (ctx: { state: AppState }) => ctx.state.auth.account.id;

@@ -2,7 +2,7 @@
 
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
-import { type AccessPorts, allow, DASHBOARD } from '../accounts/access/index.ts';
+import { allow, DASHBOARD, type RouterPorts } from '../accounts/access/index.ts';
 import type { RefusedOrigin } from '../accounts/index.ts';
 import {
   insertWidgetKey,
@@ -42,7 +42,7 @@ export function cleanOrigins(raw: string[]): string[] {
   return [...new Set(raw.map((o) => normalizeOrigin(o)!))];
 }
 
-export function widgetKeysRouter(deps: AccessPorts) {
+export function widgetKeysRouter(deps: RouterPorts) {
   const router = new Router<AppState>({ prefix: '/dashboard/api/widget-keys' });
   router.get('/', allow(deps, DASHBOARD), async (ctx) => {
     ctx.body = {
@@ -66,6 +66,7 @@ export function widgetKeysRouter(deps: AccessPorts) {
   router.delete('/:widget_key_id', allow(deps, DASHBOARD), async (ctx) => {
     if (!(await revokeWidgetKey(deps.db, ctx.state.auth.account.id, routeParam(ctx, 'widget_key_id'))))
       throw notFound('widget key', ctx.params.widget_key_id);
+    deps.widgetKeys.revoked(); // refused on the next call, in every process (the trigger's NOTIFY tells the others)
     ctx.body = { widget_key_id: ctx.params.widget_key_id, deleted: true };
   });
   return router;

@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { CoarseFeatures, Features } from '../../shared/estimate/index.ts';
-import { type AccessPorts, API, API_OR_WIDGET, allow } from '../accounts/access/index.ts';
+import { API, API_OR_WIDGET, allow, type RouterPorts } from '../accounts/access/index.ts';
 import type { AppState, Deps } from '../deps.ts';
 import {
   ApiError,
@@ -58,7 +58,7 @@ function batchBody(raw: unknown) {
 }
 
 export function widgetRouter(
-  deps: AccessPorts & Pick<Deps, 'storage' | 'log' | 'limits' | 'parser' | 'estimator' | 'events'>,
+  deps: RouterPorts & Pick<Deps, 'storage' | 'log' | 'limits' | 'parser' | 'estimator' | 'events'>,
 ) {
   const router = new Router<AppState>({ prefix: '/v2/widget' });
   router.get('/config', allow(deps, API_OR_WIDGET), async (ctx) => {

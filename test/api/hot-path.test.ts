@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { connect, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
+import { insertWidgetKey } from '../../server/accounts/index.ts';
 import { routerOf } from '../../server/app.ts';
 import { migrate, type Queryable } from '../../server/db/index.ts';
 import { JSON_CONTENT_TYPE, pageResponse } from '../../server/http/index.ts';
@@ -148,6 +149,38 @@ test('GET /v2/user: one statement per request, shared by requests arriving toget
   assert.deepEqual([...one.routes, ...many.routes], Array(11).fill('/v2/user'));
   // Each request's row waits in the request log's buffer, written in batches, not one statement each.
   assert.equal(server.deps.limits.requests.pending, pending + 11);
+});
+
+test("a storefront's calls read its widget key and the shop's account once, not on every call", async () => {
+  const { accountId } = await server.newAccount();
+  const key = `pk_hot_path_${accountId}`;
+  const shop = 'https://shop.example';
+  await insertWidgetKey(server.deps.db, {
+    id: `wk_${accountId}`,
+    account_id: accountId,
+    name: 'Shop',
+    key,
+    allowed_origins: [shop],
+  });
+  const call = async () =>
+    (await fetch(`${server.url}/v2/widget/config`, { headers: { 'x-widget-key': key, origin: shop } })).status;
+  const credentialReads = (statements: string[]) =>
+    statements.filter((sql) => /^SELECT \* FROM (widget_keys WHERE key|accounts WHERE id)/.test(sql));
+  const first = await counting(1, async () => assert.equal(await call(), 200));
+  assert.equal(
+    credentialReads(first.statements).length,
+    2,
+    `the first call reads both: ${first.statements.join(' | ')}`,
+  );
+  const later = await counting(3, async () => {
+    for (let i = 0; i < 3; i++) assert.equal(await call(), 200);
+  });
+  assert.deepEqual(credentialReads(later.statements), [], 'later calls take the key and its account from memory');
+  // An unknown key is not remembered: each try reads the table (and is refused).
+  const unknown = async () =>
+    (await fetch(`${server.url}/v2/widget/config`, { headers: { 'x-widget-key': `${key}_x`, origin: shop } })).status;
+  const refused = await counting(2, async () => assert.deepEqual([await unknown(), await unknown()], [401, 401]));
+  assert.equal(credentialReads(refused.statements).length, 2);
 });
 
 test('/healthz: one database probe a second, shared by every check in it; a failed probe is not shared', async () => {

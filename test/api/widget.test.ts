@@ -5,6 +5,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eventsForAccount } from '../../server/outbox/sql.ts';
 import { assertWebhookBody } from '../helpers/contract.ts';
 import { CUBE_OBJ } from '../helpers/meshes.ts';
+import { until } from '../helpers/poll.ts';
 import { type ApiClient, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const SHOP = 'https://shop.example';
@@ -234,6 +235,30 @@ test('a revoked widget key stops working at once', async () => {
   });
   other.csrf = s.body.csrf_token;
   assert.equal((await other.delete(`/dashboard/api/widget-keys/${keyId}`)).status, 404);
+});
+
+test("an operator's SQL change to a widget key reaches a key the server has cached", async () => {
+  const k = await dashboard.post('/dashboard/api/widget-keys', { name: 'cached', allowed_origins: [SHOP] });
+  const call = async (origin: string) =>
+    (await server.client().request('GET', '/v2/widget/config', { headers: { 'x-widget-key': k.body.key, origin } }))
+      .status;
+  assert.equal(await call(SHOP), 200); // the key and its account are cached now
+  // The cache would otherwise answer from memory for 30 s of the server's clock, which stands still here: only the
+  // change's notification can empty it.
+  server.clock.freeze();
+  try {
+    await server.deps.db.query(`UPDATE widget_keys SET allowed_origins = '["https://moved.example"]' WHERE id = $1`, [
+      k.body.widget_key_id,
+    ]);
+    await until('the new origins to apply', 20_000, async () => ((await call(SHOP)) === 403 ? true : undefined));
+    assert.equal(await call('https://moved.example'), 200);
+    await server.deps.db.query('UPDATE widget_keys SET revoked_at = now() WHERE id = $1', [k.body.widget_key_id]);
+    await until('the revocation to apply', 20_000, async () =>
+      (await call('https://moved.example')) === 401 ? true : undefined,
+    );
+  } finally {
+    server.clock.resume();
+  }
 });
 
 test('a batch add-to-cart is all or nothing: every line checked first, a refused line named, one event per line', async () => {

@@ -5,7 +5,7 @@
 // ../caller.ts, checked once per request.
 import type Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
-import type { AppState } from '../../deps.ts';
+import type { AppState, Deps } from '../../deps.ts';
 import { ApiError, unauthorized } from '../../http/index.ts';
 import { addressKey, type Credentials, malformedAuthorization } from '../caller.ts';
 import type { EndpointClass } from '../plans.ts';
@@ -15,6 +15,8 @@ import type { Access, CallerKind } from './rule.ts';
 
 /** What allow() checks a request with: the credentials are the request's own; a widget key is looked up here. */
 export type AccessPorts = WidgetKeyPorts;
+/** What every router is built with: allow()'s ports and the database its routes read and write. */
+export type RouterPorts = AccessPorts & Pick<Deps, 'db'>;
 
 /** The API: a merchant's token, or the dashboard acting for its logged-in merchant. */
 export const API: readonly CallerKind[] = ['token', 'session'];

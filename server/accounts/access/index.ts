@@ -6,7 +6,7 @@
 // would be imported back up by them, on a floor below it would import up into accounts. A door of its own keeps
 // the many routers that only declare access off accounts' main door (accounts, tokens, plans, widget keys, CORS).
 
-export type { AccessPorts } from './allow.ts';
+export type { AccessPorts, RouterPorts } from './allow.ts';
 export {
   ANYONE,
   API,
