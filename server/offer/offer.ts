@@ -19,9 +19,11 @@ import type { Deps } from '../deps.ts';
 import { ApiError, ValidationError } from '../http/index.ts';
 import {
   listProfiles,
+  type ProfileRow,
   printPresetQualities,
   type QuoteRequest,
   type Resolution,
+  resolverByMaterial,
   resolveSettings,
 } from '../profiles/index.ts';
 import { accountOffer, widgetKeyOffer } from './sql.ts';
@@ -34,10 +36,10 @@ const DEFAULT_QUANTITY = { min: 1, max: 1000 };
 const DRAFT_MM = 0.3;
 const FINE_MM = 0.1;
 
-/** The account's material profiles by name, its own hiding a global one of the same name. */
-async function visibleMaterials(db: Queryable, accountId: string) {
+/** The material profiles by name, the account's own hiding a global one of the same name (`rows` own ones first). */
+function visibleMaterials(rows: readonly ProfileRow[]) {
   const seen = new Map<string, { name: string; settings: Record<string, unknown> }>();
-  for (const row of await listProfiles(db, accountId, 'material')) {
+  for (const row of rows) {
     if (!seen.has(row.name.toLowerCase())) seen.set(row.name.toLowerCase(), row);
   }
   return seen;
@@ -49,6 +51,16 @@ const colorsOf = (settings: Record<string, unknown>): string[] =>
     : typeof settings.color === 'string'
       ? [settings.color]
       : [];
+
+/** Whether settings resolve: a material whose profiles do not (unpriced, invalid) is not offered. */
+function resolves(resolve: () => unknown): boolean {
+  try {
+    resolve();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function derivedQualities(p: Resolution['settings']['printer']): QualityPreset[] {
   const within = (mm: number) => mm >= p.min_layer_height && mm <= p.max_layer_height && mm <= p.nozzle_diameter;
@@ -66,13 +78,10 @@ function derivedQualities(p: Resolution['settings']['printer']): QualityPreset[]
  */
 export async function defaultOffer(db: Queryable, accountId: string): Promise<Offer> {
   const base = await resolveSettings(db, accountId, {});
+  const byMaterial = await resolverByMaterial(db, accountId);
   const materials = [];
-  for (const m of (await visibleMaterials(db, accountId)).values()) {
-    const priced = await resolveSettings(db, accountId, { material_config: { filament_type: m.name } }).then(
-      () => true,
-      () => false,
-    );
-    if (priced) materials.push({ material: m.name, colors: colorsOf(m.settings) });
+  for (const m of visibleMaterials(byMaterial.materials).values()) {
+    if (resolves(() => byMaterial.resolve(m.name))) materials.push({ material: m.name, colors: colorsOf(m.settings) });
   }
   const fill = base.settings.printer.fill_density;
   const presets = await printPresetQualities(db, accountId);
@@ -173,7 +182,7 @@ export async function checkOffer(deps: Pick<Deps, 'db'>, accountId: string, raw:
   const issues = validateOffer(raw);
   if (issues.length) throw new ValidationError(issues);
   const offer = normalizeOffer(raw as Record<string, unknown>);
-  const profiles = await visibleMaterials(deps.db, accountId);
+  const profiles = visibleMaterials(await listProfiles(deps.db, accountId, 'material'));
   const problems: ConfigIssue[] = [];
   offer.materials.forEach((m, i) => {
     const profile = profiles.get(m.material.toLowerCase());

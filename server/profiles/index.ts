@@ -3,8 +3,9 @@
 export { profilePaths, profileSchemas } from './openapi.ts';
 export { printPresetQualities } from './print-presets.ts';
 export type { QuoteRequest, Resolution } from './resolve.ts';
-export { resolveBuildVolume, resolveSettings } from './resolve.ts';
+export { resolveBuildVolume, resolverByMaterial, resolveSettings } from './resolve.ts';
 export { profilesRouter } from './router.ts';
 export { seedGlobalProfiles } from './service.ts';
 export { sectionSchema, settingSchema } from './settings-schema.ts';
+export type { ProfileRow } from './sql.ts';
 export { listProfiles } from './sql.ts';

@@ -21,7 +21,7 @@ import type { Queryable } from '../db/index.ts';
 import { ApiError, type FieldProblem, ValidationError } from '../http/index.ts';
 import type { SliceSettings } from '../slicer/index.ts';
 import { importedOptions } from './imported.ts';
-import { materialNames, type ProfileRow, profilesForResolution } from './sql.ts';
+import { listProfiles, materialNames, type ProfileRow, profilesForResolution } from './sql.ts';
 
 export interface QuoteRequest {
   printer_config?: PrinterConfig;
@@ -195,6 +195,28 @@ export async function resolveSettings(
 }
 
 /**
+ * Resolution with each of the account's materials in turn, from two reads instead of one per material: the rows
+ * profilesForResolution reads for a material are the default profiles and the visible material profiles of that
+ * name, so both are read once and picked from for each. The default offer checks every material it lists so.
+ */
+export async function resolverByMaterial(db: Queryable, accountId: string) {
+  const [defaults, materials] = await Promise.all([
+    profilesForResolution(db, accountId, null),
+    listProfiles(db, accountId, 'material'),
+  ]);
+  const read = new Set(defaults.map((r) => r.id));
+  return {
+    /** The account's material profiles, its own first, then the global ones (listProfiles' order). */
+    materials,
+    resolve(material: string): Resolution {
+      const name = material.toLowerCase();
+      const named = materials.filter((r) => r.name.toLowerCase() === name && !read.has(r.id));
+      return resolveFromProfiles([...defaults, ...named], { material_config: { filament_type: material } });
+    },
+  };
+}
+
+/**
  * Resolution from the profiles the account sees (its own and the global ones, as profilesForResolution reads
  * them): no I/O. The material named by the request must be among them.
  */
@@ -234,8 +256,14 @@ function merge(req: QuoteRequest, picked: ReturnType<typeof pickProfiles>, mater
     Record<string, unknown>
   >;
   const sources: Record<string, Source> = {};
+  // The layers depend on the section only: made once per section, not once per setting.
+  const layers = {
+    printer_config: layersFor('printer_config', req, picked, offer),
+    material_config: layersFor('material_config', req, picked, offer),
+    quote_config: layersFor('quote_config', req, picked, offer),
+  };
   for (const def of SETTINGS) {
-    const won = winningLayer(layersFor(def.section, req, picked, offer), def.section, def.name);
+    const won = winningLayer(layers[def.section], def.section, def.name);
     if (won) {
       out[def.section][def.name] = won.value;
       sources[`${def.section}.${def.name}`] = won.source;

@@ -176,6 +176,20 @@ test("a storefront's calls read its widget key and the shop's account once, not 
     for (let i = 0; i < 3; i++) assert.equal(await call(), 200);
   });
   assert.deepEqual(credentialReads(later.statements), [], 'later calls take the key and its account from memory');
+  // The configuration lists the shop's materials, each checked to resolve: from the same reads however many there are.
+  const before = (await counting(1, async () => assert.equal(await call(), 200))).statements.length;
+  for (const name of ['PETG-CF', 'ASA', 'PA12']) {
+    await server.deps.db.query(
+      `INSERT INTO profiles (id, account_id, kind, name, is_default, settings) VALUES ($1, $2, 'material', $3, false, '{}')`,
+      [`prof_${name}_${accountId}`, accountId, name],
+    );
+  }
+  const more = await counting(1, async () => assert.equal(await call(), 200));
+  assert.equal(
+    more.statements.length,
+    before,
+    `three more materials, as many statements: ${more.statements.join(' | ')}`,
+  );
   // An unknown key is not remembered: each try reads the table (and is refused).
   const unknown = async () =>
     (await fetch(`${server.url}/v2/widget/config`, { headers: { 'x-widget-key': `${key}_x`, origin: shop } })).status;
