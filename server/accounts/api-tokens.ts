@@ -5,6 +5,7 @@ import jwt from 'jsonwebtoken';
 import type { Db, Queryable } from '../db/index.ts';
 import { unauthorized } from '../http/index.ts';
 import { newId } from '../ids.ts';
+import { authCache } from './auth-cache.ts';
 import { type AccountRow, accountById } from './sql.ts';
 import { insertToken, type TokenRow, tokenById, touchToken } from './tokens-sql.ts';
 
@@ -92,13 +93,7 @@ async function liveToken(db: Queryable, claims: Claims): Promise<TokenRow> {
   return token;
 }
 
-/**
- * NOTIFY channel on which the triggers of migrations 017 and 035 empty the caches of credentials (API tokens, widget
- * keys) of every process.
- */
-export const AUTH_CHANGES_CHANNEL = 'slicequote_tokens';
-/** Bounds staleness should a notification be lost; a dropped LISTEN connection also empties the cache. */
-const TOKEN_CACHE_MS = 30_000;
+/** The most token strings verified, and tokens touched, this process remembers. */
 const TOKEN_CACHE_MAX = 10_000;
 /** last_used_at is written at most this often per token and process, after the answer, not before it. */
 const TOUCH_EVERY_MS = 60_000;
@@ -115,7 +110,7 @@ export interface TokenAuthenticator {
 }
 
 /**
- * The API hot path: a token's row and its account's are read once per TOKEN_CACHE_MS instead of on every
+ * The API hot path: a token's row and its account's are read once per 30 s (auth-cache.ts) instead of on every
  * request, and a token string's signature is verified once (its expiry on every request). Any change to an account or to a token's validity, by the
  * service or by an operator's SQL, empties the cache of every process at once: a trigger NOTIFYs on commit
  * (migration 017); a revocation is forgotten at once by the process that made it. Offers and signing secrets
@@ -127,7 +122,7 @@ export function createTokenAuthenticator(
   log: { error(m: string, e?: unknown): void },
   now: () => Date,
 ): TokenAuthenticator {
-  const live = new Map<string, { auth: TokenAuth; until: number }>();
+  const live = authCache<TokenAuth>(db);
   // Token strings whose signature, algorithm, issuer and claims were verified. The signature covers the whole
   // string, so the same string verifies the same way every time: only its expiry is checked again per request. An
   // HMAC and jsonwebtoken's checks were the largest cost of a cached API request. Whether the token is still live
@@ -142,12 +137,6 @@ export function createTokenAuthenticator(
     return claims;
   }
   const touched = new Map<string, number>();
-  // Counts the forgets: a row read before a change must not be cached after the change's NOTIFY emptied the cache.
-  let generation = 0;
-  const forget = () => {
-    generation++;
-    live.clear();
-  };
   function touch(id: string, at: number) {
     if ((touched.get(id) ?? 0) > at - TOUCH_EVERY_MS) return;
     if (touched.size >= TOKEN_CACHE_MAX) touched.clear();
@@ -155,11 +144,8 @@ export function createTokenAuthenticator(
     touchToken(db, id).catch((err) => log.error('tokens: could not record last use', err));
   }
   async function loadLive(claims: Claims, at: Date): Promise<TokenAuth> {
-    const readIn = generation;
-    const auth = await load(claims);
-    if (live.size >= TOKEN_CACHE_MAX) live.clear();
-    if (readIn === generation) live.set(auth.token.id, { auth, until: at.getTime() + TOKEN_CACHE_MS });
-    return used(auth, at);
+    // Kept by its id, the jti it was read by (liveToken reads the token of that id).
+    return used(await live.read(claims.jti, at.getTime(), () => load(claims)), at);
   }
   function used(auth: TokenAuth, at: Date): TokenAuth {
     touch(auth.token.id, at.getTime());
@@ -175,13 +161,13 @@ export function createTokenAuthenticator(
     authenticate(raw) {
       const at = now();
       const claims = claimsOf(raw, at);
-      const hit = live.get(claims.jti);
-      if (hit && hit.until > at.getTime() && hit.auth.token.account_id === claims.sub) return used(hit.auth, at);
+      const hit = live.recall(claims.jti, at.getTime());
+      if (hit && hit.token.account_id === claims.sub) return used(hit, at);
       return loadLive(claims, at);
     },
     async revoked() {
-      forget();
+      live.forget();
     },
-    start: () => db.listen(AUTH_CHANGES_CHANNEL, forget),
+    start: live.start,
   };
 }

@@ -1,16 +1,12 @@
 // The storefront's hot path: every call of the widget sends its shop's key, and a shopper's page polls while a part
-// is sliced. A live key's row and its account's are read once per WIDGET_KEY_CACHE_MS and process instead of on
-// every call, as API tokens are (api-tokens.ts): any change to a key's validity or to an account, by the service or
+// is sliced. A live key's row and its account's are read once per 30 s and process instead of on every
+// call, as API tokens are (auth-cache.ts): any change to a key's validity or to an account, by the service or
 // by an operator's SQL, empties the cache of every process at once (the triggers of migrations 017 and 035), and the
 // process that revokes a key forgets at once. An unknown or revoked key is not remembered: it is read each time.
 import type { Db } from '../db/index.ts';
-import { AUTH_CHANGES_CHANNEL } from './api-tokens.ts';
+import { authCache } from './auth-cache.ts';
 import { type AccountRow, accountById } from './sql.ts';
 import { liveWidgetKey, type WidgetKeyRow } from './widget-keys-sql.ts';
-
-/** Bounds staleness should a notification be lost; a dropped LISTEN connection also empties the cache. */
-const WIDGET_KEY_CACHE_MS = 30_000;
-const WIDGET_KEY_CACHE_MAX = 10_000;
 
 export interface LiveWidgetKey {
   key: WidgetKeyRow;
@@ -26,30 +22,18 @@ export interface WidgetKeyCache {
 }
 
 export function createWidgetKeyCache(db: Db, now: () => Date): WidgetKeyCache {
-  const live = new Map<string, { found: LiveWidgetKey; until: number }>();
-  // Counts the forgets: rows read before a change must not be kept after the change's NOTIFY emptied the cache.
-  let generation = 0;
-  const forget = () => {
-    generation++;
-    live.clear();
-  };
-  async function load(raw: string, at: number): Promise<LiveWidgetKey | undefined> {
-    const readIn = generation;
+  const live = authCache<LiveWidgetKey>(db);
+  async function load(raw: string): Promise<LiveWidgetKey | undefined> {
     const key = await liveWidgetKey(db, raw);
     const account = key && (await accountById(db, key.account_id));
-    if (!key || !account) return undefined;
-    const found = { key, account };
-    if (live.size >= WIDGET_KEY_CACHE_MAX) live.clear();
-    if (readIn === generation) live.set(raw, { found, until: at + WIDGET_KEY_CACHE_MS });
-    return found;
+    return key && account ? { key, account } : undefined;
   }
   return {
     lookup(raw) {
       const at = now().getTime();
-      const hit = live.get(raw);
-      return hit && hit.until > at ? hit.found : load(raw, at);
+      return live.recall(raw, at) ?? live.read(raw, at, () => load(raw));
     },
-    revoked: forget,
-    start: () => db.listen(AUTH_CHANGES_CHANNEL, forget),
+    revoked: live.forget,
+    start: live.start,
   };
 }
