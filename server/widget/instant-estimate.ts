@@ -19,6 +19,7 @@ import type { Offer, OfferChoices } from '../../shared/offer.ts';
 import { PriceOutOfRangeError } from '../../shared/pricing.ts';
 import { SETTINGS } from '../../shared/settings.ts';
 import type { Auth } from '../accounts/access/index.ts';
+import type { Queryable } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, ValidationError } from '../http/index.ts';
 import { checkChoices, choicesLayer, effectiveOffer } from '../offer/index.ts';
@@ -52,10 +53,10 @@ export function publishedSliceSettings(settings: SliceSettings) {
  * they cannot be resolved (a default material without a profile, a quality's printer profile deleted since): the
  * widget then shows no estimate of its own for them, and the quote says why.
  */
-export async function sliceSettingsOf(deps: Pick<Deps, 'db'>, auth: Auth, offer: Offer, choices: OfferChoices = {}) {
+export async function sliceSettingsOf(db: Queryable, accountId: string, offer: Offer, choices: OfferChoices = {}) {
   try {
     const layer = choicesLayer(offer, checkChoices(offer, choices));
-    return publishedSliceSettings((await resolveSettings(deps.db, auth.account.id, {}, layer)).settings);
+    return publishedSliceSettings((await resolveSettings(db, accountId, {}, layer)).settings);
   } catch (err) {
     if (err instanceof ApiError) return null;
     throw err;

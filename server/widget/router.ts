@@ -18,9 +18,10 @@ import { validateBody } from '../openapi/index.ts';
 import { materialPrices } from '../quotes/index.ts';
 import { csvStream } from '../usage/index.ts';
 import { allOrders, listOrders } from './cart-sql.ts';
+import { widgetConfigs } from './config.ts';
 import { estimateFromFeatures } from './instant-estimate.ts';
 import { acknowledge, ORDER_COLUMNS, orderCsvRows, presentOrder } from './orders.ts';
-import { addCartLines, addedBy, addToCart, type CartRequestLine, widgetConfig } from './service.ts';
+import { addCartLines, addedBy, addToCart, type CartRequestLine } from './service.ts';
 
 /**
  * Add-to-cart calls one shopper session may make (docs/widget.md, "Add to cart"): far more than a shopper adding
@@ -61,8 +62,9 @@ export function widgetRouter(
   deps: RouterPorts & Pick<Deps, 'storage' | 'log' | 'limits' | 'parser' | 'estimator' | 'events'>,
 ) {
   const router = new Router<AppState>({ prefix: '/v2/widget' });
+  const widgetConfig = widgetConfigs(deps);
   router.get('/config', allow(deps, API_OR_WIDGET), async (ctx) => {
-    ctx.body = await widgetConfig(deps, ctx.state.auth);
+    ctx.body = await widgetConfig(ctx.state.auth);
   });
   router.get('/files/:file_id/prices', allow(deps, API_OR_WIDGET), async (ctx) => {
     ctx.body = await materialPrices(deps, ctx.state.auth, routeParam(ctx, 'file_id'), ctx.query);

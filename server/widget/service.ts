@@ -3,7 +3,7 @@
 // webhooks with the authoritative, signed quote from the database, once per add (docs/widget.md).
 
 import { type LineTerms, priceLine } from '../../shared/line-price.ts';
-import { type QualityPreset, quantityProblem } from '../../shared/offer.ts';
+import { quantityProblem } from '../../shared/offer.ts';
 import { deliveryDate } from '../../shared/offer-terms.ts';
 import { currencyDigits, PriceOutOfRangeError } from '../../shared/pricing.ts';
 import type { Auth } from '../accounts/access/index.ts';
@@ -14,67 +14,10 @@ import { ApiError, notFound, ValidationError } from '../http/index.ts';
 import { newId } from '../ids.ts';
 import { effectiveOffer } from '../offer/index.ts';
 import { writeEvent } from '../outbox/index.ts';
-import { resolveSettings } from '../profiles/index.ts';
 import type { QuoteRow } from '../quotes/index.ts';
 import { quoteById, quoteForCaller } from '../quotes/index.ts';
 import { addedToCartEvent, type CartLine } from './cart-event.ts';
 import { insertCartLine, latestCartLine, lockQuotes, updateCartLine } from './cart-sql.ts';
-import { sliceSettingsOf } from './instant-estimate.ts';
-
-export async function widgetConfig(deps: Pick<Deps, 'config' | 'db'>, auth: Auth) {
-  const base = await resolveSettings(deps.db, auth.account.id, {});
-  const { offer } = await effectiveOffer(deps.db, auth.account.id, auth.widgetKeyId);
-  const p = base.settings.printer;
-  return {
-    shop_name: auth.account.shop_name ?? 'Print shop',
-    currency: base.settings.quote.currency,
-    max_upload_bytes: deps.config.maxUploadBytes,
-    build_volume: { x: p.bed_size_x, y: p.bed_size_y, z: p.bed_size_z },
-    materials: offer.materials.map((m) => ({
-      name: m.material,
-      colors: m.colors,
-      description: m.description ?? null,
-      swatches: m.swatches ?? {},
-    })),
-    default_material: offer.default_material,
-    qualities: await Promise.all(
-      offer.qualities.map(async (q) => ({
-        id: q.id,
-        label: q.label,
-        layer_height: q.printer_config.layer_height ?? (await profileLayerHeight(deps, auth, q)) ?? p.layer_height,
-        // The widget measures a changed choice's estimate with these (docs/instant-price.md), infill set by itself.
-        slice_settings: await sliceSettingsOf(deps, auth, offer, { quality: q.id }),
-      })),
-    ),
-    default_quality: offer.default_quality,
-    infill_options: offer.infill_options,
-    default_infill: offer.default_infill,
-    quantity: offer.quantity,
-    minimum_price: offer.minimum_price ?? (base.settings.quote.minimum_price || null),
-    minimum_line_price: offer.minimum_line_price,
-    lead_time: offer.lead_time,
-    quantity_breaks: offer.quantity_breaks,
-    lead_times: offer.lead_times,
-    default_lead_time: offer.default_lead_time,
-    slice_settings: await sliceSettingsOf(deps, auth, offer),
-    request_quote_above: offer.request_quote_above
-      ? { hours: offer.request_quote_above.hours ?? null, amount: offer.request_quote_above.amount ?? null }
-      : null,
-  };
-}
-
-/** The layer height of the printer profile a quality slices with (an imported print preset); null: none. */
-async function profileLayerHeight(deps: Pick<Deps, 'db'>, auth: Auth, q: QualityPreset): Promise<number | null> {
-  if (!q.printer_profile) return null;
-  return resolveSettings(deps.db, auth.account.id, {}, { printer_profile: q.printer_profile }).then(
-    (r) => r.settings.printer.layer_height,
-    // Deleted since the offer was read: the quote names the problem; the configuration still answers.
-    (err) => {
-      if (err instanceof ApiError) return null;
-      throw err;
-    },
-  );
-}
 
 export interface CartRequestLine {
   quote_id: string;

@@ -162,8 +162,12 @@ test("a storefront's calls read its widget key and the shop's account once, not 
     key,
     allowed_origins: [shop],
   });
-  const call = async () =>
-    (await fetch(`${server.url}/v2/widget/config`, { headers: { 'x-widget-key': key, origin: shop } })).status;
+  const config = async () => {
+    const res = await fetch(`${server.url}/v2/widget/config`, { headers: { 'x-widget-key': key, origin: shop } });
+    assert.equal(res.status, 200);
+    return (await res.json()) as { materials: { name: string }[] };
+  };
+  const call = async () => (await config(), 200);
   const credentialReads = (statements: string[]) =>
     statements.filter((sql) => /^SELECT \* FROM (widget_keys WHERE key|accounts WHERE id)/.test(sql));
   const first = await counting(1, async () => assert.equal(await call(), 200));
@@ -176,20 +180,33 @@ test("a storefront's calls read its widget key and the shop's account once, not 
     for (let i = 0; i < 3; i++) assert.equal(await call(), 200);
   });
   assert.deepEqual(credentialReads(later.statements), [], 'later calls take the key and its account from memory');
+  // The same offer and profiles: the answer built for them is answered again, after one statement that checks so.
+  assert.equal(later.statements.length, 3, `one statement a call: ${later.statements.join(' | ')}`);
   // The configuration lists the shop's materials, each checked to resolve: from the same reads however many there are.
-  const before = (await counting(1, async () => assert.equal(await call(), 200))).statements.length;
+  // Profiles added by an operator's SQL, which tells no process, are in the next answer (PLA's settings: a material
+  // that can be priced is offered).
+  const built = first.statements.length - 2;
   for (const name of ['PETG-CF', 'ASA', 'PA12']) {
     await server.deps.db.query(
-      `INSERT INTO profiles (id, account_id, kind, name, is_default, settings) VALUES ($1, $2, 'material', $3, false, '{}')`,
+      `INSERT INTO profiles (id, account_id, kind, name, is_default, settings)
+       SELECT $1, $2, 'material', $3, false, settings FROM profiles WHERE account_id IS NULL AND name = 'PLA'`,
       [`prof_${name}_${accountId}`, accountId, name],
     );
   }
-  const more = await counting(1, async () => assert.equal(await call(), 200));
+  const more = await counting(1, async () => {
+    const names = (await config()).materials.map((m) => m.name);
+    for (const name of ['PETG-CF', 'ASA', 'PA12']) assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
+  });
   assert.equal(
     more.statements.length,
-    before,
+    built,
     `three more materials, as many statements: ${more.statements.join(' | ')}`,
   );
+  // A profile changed in place (an operator's UPDATE) is seen too, and then answered from memory again.
+  await server.deps.db.query(`UPDATE profiles SET name = 'PA6' WHERE id = $1`, [`prof_PA12_${accountId}`]);
+  const names = (await config()).materials.map((m) => m.name);
+  assert.ok(names.includes('PA6') && !names.includes('PA12'), `renamed: ${names.join(', ')}`);
+  assert.equal((await counting(1, call)).statements.length, 1);
   // An unknown key is not remembered: each try reads the table (and is refused).
   const unknown = async () =>
     (await fetch(`${server.url}/v2/widget/config`, { headers: { 'x-widget-key': `${key}_x`, origin: shop } })).status;
