@@ -130,6 +130,8 @@ export async function benchHttpProfile() {
     ['postgres', '/v2/user'],
     ['postgres', '/v2/quotes?limit=20'],
     ['pglite', '/v2/user'],
+    // What a storefront page asks first (here with the token, which the route also takes): its configuration.
+    ['postgres', '/v2/widget/config'],
   ] as const) {
     out[`${route}, ${kind}`] = await profileRoute(kind, route);
   }
