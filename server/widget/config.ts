@@ -27,7 +27,8 @@ export function widgetConfigs(deps: Pick<Deps, 'config' | 'db'>) {
     const accountId = auth.account.id;
     const name = `${accountId} ${auth.widgetKeyId ?? ''}`;
     const fingerprint = await configFingerprint(deps.db, accountId, auth.widgetKeyId);
-    let built = kept.get(name)?.fingerprint === fingerprint ? kept.get(name)!.built : undefined;
+    const hit = kept.get(name);
+    let built = hit?.fingerprint === fingerprint ? hit.built : undefined;
     if (!built) {
       // The fingerprint and what it stands for read in one snapshot: a change committed while the answer is built
       // is not kept under the fingerprint of the state before it.
