@@ -111,7 +111,8 @@ export async function defaultOffer(db: Queryable, accountId: string): Promise<Of
 const withBudget = (offer: Offer): Offer =>
   withTerms({ ...offer, widget_budget: normalizeWidgetBudget(offer.widget_budget) });
 
-export async function effectiveOffer(
+/** The offer as the database holds it now (effective.ts remembers it between changes). */
+export async function readEffectiveOffer(
   db: Queryable,
   accountId: string,
   widgetKeyId: string | null,

@@ -6,7 +6,8 @@ import { API, allow, DASHBOARD, type RouterPorts } from '../accounts/access/inde
 import { widgetKeyById } from '../accounts/index.ts';
 import type { AppState } from '../deps.ts';
 import { jsonBody, notFound, routeParam } from '../http/index.ts';
-import { checkOffer, effectiveOffer } from './offer.ts';
+import { effectiveOffer } from './effective.ts';
+import { checkOffer } from './offer.ts';
 import { setAccountOffer, setWidgetKeyOffer } from './sql.ts';
 
 export function offerRouter(deps: RouterPorts) {

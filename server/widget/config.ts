@@ -2,17 +2,17 @@
 // infill and terms, the build volume, the settings each choice slices with). Every page that shows the widget asks for
 // it, and anyone holding the shop's public key may: building it resolves the settings of the page, of each material and
 // of each quality, milliseconds of CPU. The answer depends on the account's offer, the key's offer and the profiles
-// only, so each process keeps the last answer built for each key with the fingerprint of those inputs (config-sql.ts),
-// and answers it again while one statement reads the same fingerprint. Nothing has to tell it of a change: a change by
-// the service, by another process or by an operator's SQL changes the fingerprint, and the next call builds afresh.
+// only, so each process keeps the last answer built for each key with the fingerprint of those inputs
+// (offerInputsFingerprint, as the offer itself is kept), and answers it again while one statement reads the same
+// fingerprint. Nothing has to tell it of a change: a change by the service, by another process or by an operator's
+// SQL changes the fingerprint, and the next call builds afresh.
 import type { Offer, QualityPreset } from '../../shared/offer.ts';
 import type { Auth } from '../accounts/access/index.ts';
 import type { Queryable } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/index.ts';
-import { effectiveOffer } from '../offer/index.ts';
+import { effectiveOffer, offerInputsFingerprint } from '../offer/index.ts';
 import { resolveSettings } from '../profiles/index.ts';
-import { configFingerprint } from './config-sql.ts';
 import { sliceSettingsOf } from './instant-estimate.ts';
 
 /** Past this many keys' answers, the memory starts afresh: it stays bounded however many shops a process serves. */
@@ -26,7 +26,7 @@ export function widgetConfigs(deps: Pick<Deps, 'config' | 'db'>) {
   return async function widgetConfig(auth: Auth) {
     const accountId = auth.account.id;
     const name = `${accountId} ${auth.widgetKeyId ?? ''}`;
-    const fingerprint = await configFingerprint(deps.db, accountId, auth.widgetKeyId);
+    const fingerprint = await offerInputsFingerprint(deps.db, accountId, auth.widgetKeyId);
     const hit = kept.get(name);
     let built = hit?.fingerprint === fingerprint ? hit.built : undefined;
     if (!built) {
@@ -35,7 +35,7 @@ export function widgetConfigs(deps: Pick<Deps, 'config' | 'db'>) {
       const fresh = await deps.db.transaction(async (tx) => {
         await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
         return {
-          fingerprint: await configFingerprint(tx, accountId, auth.widgetKeyId),
+          fingerprint: await offerInputsFingerprint(tx, accountId, auth.widgetKeyId),
           built: await buildConfig(tx, auth),
         };
       });
