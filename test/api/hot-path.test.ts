@@ -214,6 +214,32 @@ test("a storefront's calls read its widget key and the shop's account once, not 
   assert.equal(credentialReads(refused.statements).length, 2);
 });
 
+test("a shop's offer derived from its profiles is derived once per change, not on every call that quotes from it", async () => {
+  const { accountId, token: own } = await server.newAccount();
+  const client = server.client(own);
+  const materials = async () => {
+    const res = await client.get('/v2/offer');
+    assert.equal(res.status, 200);
+    assert.equal(res.body.source, 'default');
+    return (res.body.materials as { material: string }[]).map((m) => m.material);
+  };
+  await materials(); // the token is read and remembered, the offer derived and kept
+  const again = await counting(2, async () => assert.deepEqual(await materials(), await materials()));
+  // One statement a call: the fingerprint of what the offer is made from.
+  assert.equal(again.statements.length, 2, again.statements.join(' | '));
+  assert.ok(
+    again.statements.every((sql) => /md5/.test(sql)),
+    again.statements.join(' | '),
+  );
+  // A material an operator adds by SQL, which tells no process, is in the next offer.
+  await server.deps.db.query(
+    `INSERT INTO profiles (id, account_id, kind, name, is_default, settings)
+     SELECT $1, $2, 'material', 'PC-Blend', false, settings FROM profiles WHERE account_id IS NULL AND name = 'PLA'`,
+    [`prof_pc_${accountId}`, accountId],
+  );
+  assert.ok((await materials()).includes('PC-Blend'));
+});
+
 test('/healthz: one database probe a second, shared by every check in it; a failed probe is not shared', async () => {
   const client = server.client(token);
   assert.equal((await client.get('/healthz')).status, 200); // the token is read and remembered (it is charged)
