@@ -32,6 +32,16 @@ export interface OfferMaterial {
   swatches?: Record<string, string>;
 }
 
+/** The offer's materials as the widget's configuration lists them (GET /v2/widget/config, the dashboard's preview). */
+export function configMaterials(offer: Pick<Offer, 'materials'>) {
+  return offer.materials.map((m) => ({
+    name: m.material,
+    colors: m.colors,
+    description: m.description ?? null,
+    swatches: m.swatches ?? {},
+  }));
+}
+
 export interface QualityPreset {
   /** Stable id a shopper's request names (`choices.quality`). */
   id: string;

@@ -6,7 +6,7 @@
 // (offerInputsFingerprint, as the offer itself is kept), and answers it again while one statement reads the same
 // fingerprint. Nothing has to tell it of a change: a change by the service, by another process or by an operator's
 // SQL changes the fingerprint, and the next call builds afresh.
-import type { Offer, QualityPreset } from '../../shared/offer.ts';
+import { configMaterials, type Offer, type QualityPreset } from '../../shared/offer.ts';
 import type { Auth } from '../accounts/access/index.ts';
 import type { Queryable } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
@@ -62,12 +62,7 @@ async function buildConfig(db: Queryable, auth: Auth) {
   return {
     currency: base.settings.quote.currency,
     build_volume: { x: p.bed_size_x, y: p.bed_size_y, z: p.bed_size_z },
-    materials: offer.materials.map((m) => ({
-      name: m.material,
-      colors: m.colors,
-      description: m.description ?? null,
-      swatches: m.swatches ?? {},
-    })),
+    materials: configMaterials(offer),
     default_material: offer.default_material,
     qualities: await Promise.all(
       offer.qualities.map(async (q) => ({

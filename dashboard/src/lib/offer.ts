@@ -2,7 +2,7 @@
 // /dashboard/api/widget-keys/{id}/offer. Both answer the offer in effect with its source.
 
 import type { components } from '../../../shared/api/schema.ts';
-import type { Offer } from '../../../shared/offer.ts';
+import { configMaterials, type Offer } from '../../../shared/offer.ts';
 import type { WidgetConfig } from '../../../widget/src/types.ts';
 import { api, call, csrfHeader } from './api.ts';
 
@@ -48,7 +48,7 @@ export const loadWidgetConfig = () => call(api.GET('/v2/widget/config'));
 
 /**
  * What GET /v2/widget/config would answer with this offer: the shop's own fields from the server, the
- * shopper's options from the (unsaved) offer, as server/widget/service.ts builds them.
+ * shopper's options from the (unsaved) offer, as server/widget/config.ts builds them.
  */
 export function widgetConfigFor(
   shop: WidgetConfig,
@@ -57,12 +57,7 @@ export function widgetConfigFor(
 ): WidgetConfig {
   return {
     ...shop,
-    materials: offer.materials.map((m) => ({
-      name: m.material,
-      colors: m.colors,
-      description: m.description ?? null,
-      swatches: m.swatches ?? {},
-    })),
+    materials: configMaterials(offer),
     default_material: offer.default_material,
     qualities: offer.qualities.map((q) => ({
       id: q.id,
