@@ -102,10 +102,17 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
       const client = await pool.connect();
+      // One connection runs one statement at a time: statements asked together (Promise.all) wait their turn, in
+      // the order they were asked, instead of being queued by pg itself (deprecated, and gone in pg 9).
+      let turn: Promise<unknown> = Promise.resolve();
       try {
         await client.query('BEGIN');
         const result = await fn({
-          query: async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[],
+          query: <R>(sql: string, params: unknown[] = []) => {
+            const run = turn.then(() => client.query(sql, params));
+            turn = run.catch(() => {});
+            return run.then((r) => r.rows as R[]);
+          },
         });
         await client.query('COMMIT');
         return result;
