@@ -62,6 +62,14 @@ export interface TestServer extends Running {
 }
 
 /** Where a test server's settings differ from those a shop's server ships with, and why. */
+/** Every account a test makes signs in with this password. */
+const TEST_PASSWORD = 'correct horse battery';
+/**
+ * Its scrypt hash, made once per test process: a hash costs some 50 ms of CPU by design, and test files make
+ * hundreds of accounts. Signing up through the API (signup.test.ts, the dashboard's tests) still hashes each one.
+ */
+let testPasswordHash: Promise<string> | undefined;
+
 const TEST_SETTINGS = {
   // A synchronous quote answers when its slice is done, as on a server that waits long enough: on a loaded
   // machine a slice queued behind others outlasts the default minute, and the test would see a 202 it is not
@@ -111,11 +119,12 @@ export async function startTestServer(
     client: (token?: string) => new ApiClient(running.url, token),
     async newAccount(opts = {}) {
       const email = opts.email ?? `${newId('m')}@example.test`;
-      const password = 'correct horse battery';
+      const password = TEST_PASSWORD;
+      testPasswordHash ??= hashPassword(password);
       const account = await insertAccount(db, {
         id: newId('usr'),
         email,
-        password_hash: await hashPassword(password),
+        password_hash: await testPasswordHash,
         plan: opts.plan ?? 'pro',
         shop_name: null,
       });
