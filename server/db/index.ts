@@ -195,6 +195,7 @@ function createListeners(url: string, schema: string) {
   };
 }
 
+export { type KeptWhileUnchanged, keptWhileUnchanged } from './kept-while-unchanged.ts';
 // The folder's front door: what other folders use of it.
 export { migrate } from './migrate.ts';
 export { perTurn } from './per-turn.ts';

@@ -2,13 +2,11 @@
 // infill and terms, the build volume, the settings each choice slices with). Every page that shows the widget asks for
 // it, and anyone holding the shop's public key may: building it resolves the settings of the page, of each material and
 // of each quality, milliseconds of CPU. The answer depends on the account's offer, the key's offer and the profiles
-// only, so each process keeps the last answer built for each key with the fingerprint of those inputs
-// (offerInputsFingerprint, as the offer itself is kept), and answers it again while one statement reads the same
-// fingerprint. Nothing has to tell it of a change: a change by the service, by another process or by an operator's
-// SQL changes the fingerprint, and the next call builds afresh.
+// only, so each process keeps the last answer built for each key while the fingerprint of those inputs
+// (offerInputsFingerprint) reads the same, as the offer itself is kept (keptWhileUnchanged: one statement per call).
 import { configMaterials, type Offer, type QualityPreset } from '../../shared/offer.ts';
 import type { Auth } from '../accounts/access/index.ts';
-import type { Queryable } from '../db/index.ts';
+import { keptWhileUnchanged, type Queryable } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/index.ts';
 import { effectiveOffer, offerInputsFingerprint } from '../offer/index.ts';
@@ -18,33 +16,18 @@ import { sliceSettingsOf } from './instant-estimate.ts';
 /** Past this many keys' answers, the memory starts afresh: it stays bounded however many shops a process serves. */
 const KEPT_ANSWERS = 1000;
 
-type Built = Awaited<ReturnType<typeof buildConfig>>;
-
 /** The configuration, from the answers this process keeps: one per router (server/widget/router.ts). */
 export function widgetConfigs(deps: Pick<Deps, 'config' | 'db'>) {
-  const kept = new Map<string, { fingerprint: string; built: Built }>();
+  const kept = keptWhileUnchanged<Awaited<ReturnType<typeof buildConfig>>>(KEPT_ANSWERS);
   return async function widgetConfig(auth: Auth) {
     const accountId = auth.account.id;
-    const name = `${accountId} ${auth.widgetKeyId ?? ''}`;
-    const fingerprint = await offerInputsFingerprint(deps.db, accountId, auth.widgetKeyId);
-    const hit = kept.get(name);
-    let built = hit?.fingerprint === fingerprint ? hit.built : undefined;
-    if (!built) {
-      // The fingerprint and what it stands for read in one snapshot: a change committed while the answer is built
-      // is not kept under the fingerprint of the state before it.
-      const fresh = await deps.db.transaction(async (tx) => {
-        await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
-        return {
-          fingerprint: await offerInputsFingerprint(tx, accountId, auth.widgetKeyId),
-          built: await buildConfig(tx, auth),
-        };
-      });
-      if (kept.size >= KEPT_ANSWERS) kept.clear();
-      kept.set(name, fresh);
-      built = fresh.built;
-    }
+    const { currency, ...rest } = await kept.answer(
+      deps.db,
+      `${accountId} ${auth.widgetKeyId ?? ''}`,
+      (q) => offerInputsFingerprint(q, accountId, auth.widgetKeyId),
+      (q) => buildConfig(q, auth),
+    );
     // The shop's name comes with its account (refreshed on any change to it), the upload limit with the process.
-    const { currency, ...rest } = built;
     return {
       shop_name: auth.account.shop_name ?? 'Print shop',
       currency,

@@ -61,7 +61,6 @@ export interface TestServer extends Running {
   stop(): Promise<void>;
 }
 
-/** Where a test server's settings differ from those a shop's server ships with, and why. */
 /** Every account a test makes signs in with this password. */
 const TEST_PASSWORD = 'correct horse battery';
 /**
@@ -70,6 +69,7 @@ const TEST_PASSWORD = 'correct horse battery';
  */
 let testPasswordHash: Promise<string> | undefined;
 
+/** Where a test server's settings differ from those a shop's server ships with, and why. */
 const TEST_SETTINGS = {
   // A synchronous quote answers when its slice is done, as on a server that waits long enough: on a loaded
   // machine a slice queued behind others outlasts the default minute, and the test would see a 202 it is not
