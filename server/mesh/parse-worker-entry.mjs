@@ -1,10 +1,10 @@
 // Worker entry in plain JavaScript: sets this thread's niceness first (a shared worker yields the cores while it
 // loads, too), registers the TypeScript loader inside the worker thread, then runs the parser worker (worker
-// threads do not inherit the parent's --import loader hooks on Node 20).
+// threads do not inherit the parent's --import loader hooks on Node 20). The tests' compiled copy of this entry (a
+// .js file, scripts/compile-tests.ts) runs the compiled worker and needs no loader.
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
 
 if (workerData?.niceness) {
   try {
@@ -14,5 +14,5 @@ if (workerData?.niceness) {
     /* not Linux, or not permitted: it runs at normal priority */
   }
 }
-register();
+if (import.meta.url.endsWith('.mjs')) (await import('tsx/esm/api')).register();
 await import('./parse-worker.ts');
