@@ -1,28 +1,29 @@
-// Compiles test files, and every TypeScript file they import, to plain JavaScript under .cache/tests, for
-// scripts/test.sh: `node scripts/compile-tests.ts test/a.test.ts …` prints nothing and writes
-// .cache/tests/test/a.test.js and the rest.
+// Compiles test files, and every TypeScript file they import, to plain JavaScript for scripts/test.sh:
+// `node scripts/compile-tests.ts OUT test/a.test.ts …` prints nothing and writes OUT/test/a.test.js and the rest
+// (scripts/test.sh gives each run a folder of its own under .cache, so two runs in one checkout never share one).
 //
 // Why: Node 20 runs TypeScript only through a loader's hooks (tsx), and loading the server's modules through them
-// costs a test process 1.3-1.7 CPU s, twice what the same modules cost as JavaScript. A run starts about 170 test
-// processes (CONTRIBUTING.md, "Where a run's CPU goes").
+// costs a test process 1.3-1.7 CPU s, twice what the same modules cost as JavaScript; a run starts about 170 test
+// processes and many worker threads (CONTRIBUTING.md, "Tests").
 //
-// What stays as it was: each file is compiled alone (esbuild, the compiler tsx uses) to the same place under
-// .cache/tests, and its imports of TypeScript files point at their compiled copies, so the modules and the order
-// they load in are the same. Packages and files that are not TypeScript are imported from where they are.
-// `import.meta.url` and `import.meta.dirname` read the source file's own, so what a file finds beside itself
-// (fixtures, plans.json, a worker's entry) is found as before; a worker thread and a spawned server still run
-// their TypeScript through tsx.
-import { readFile, rm } from 'node:fs/promises';
+// What stays as it was: each file is compiled alone (esbuild, the compiler tsx uses) to the same place under OUT,
+// and its imports of TypeScript files point at their compiled copies, so the modules and the order they load in are
+// the same. Packages and files that are not TypeScript are imported from where they are. `import.meta.url` and
+// `import.meta.dirname` read the source file's own, so what a file finds beside itself (fixtures, plans.json) is
+// found as before; only a worker thread's entry is taken from beside the compiled file, compiled too, so the worker
+// runs compiled code as well. A spawned server runs as `npm start` does, through tsx.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-export const COMPILED_TESTS = path.join(ROOT, '.cache', 'tests');
 
-/** Compiles `entries` (paths of TypeScript files) and what they import; answers how many files it compiled. */
-export async function compileTests(entries: string[]): Promise<number> {
-  await rm(COMPILED_TESTS, { recursive: true, force: true });
+/**
+ * Compiles `entries` (paths of TypeScript files) and what they import into `outdir`, each at its path from the
+ * repository's root; answers how many files it compiled.
+ */
+export async function compileTests(outdir: string, entries: string[]): Promise<number> {
   const compiled = new Set<string>();
   let next = entries.map((file) => path.resolve(ROOT, file));
   while (next.length > 0) {
@@ -30,7 +31,7 @@ export async function compileTests(entries: string[]): Promise<number> {
     const imported = new Set<string>();
     await build({
       entryPoints: next,
-      outdir: COMPILED_TESTS,
+      outdir,
       outbase: ROOT,
       bundle: true, // for the plugin to see each import; it leaves every one of them out of the file
       packages: 'external',
@@ -79,5 +80,6 @@ function eachFileAlone(imported: Set<string>): Plugin {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await compileTests(process.argv.slice(2));
+  const [outdir = '', ...entries] = process.argv.slice(2);
+  await compileTests(path.resolve(outdir), entries);
 }

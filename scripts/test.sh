@@ -13,7 +13,9 @@ stages=("$@")
 # TypeScript loader each test process paid 1.3-1.7 CPU s more to load the server's modules. What runs TypeScript as
 # it is (the checks below, the servers and scripts tests spawn, worker threads) names tsx itself.
 mapfile -t test_files < <(find test -name '*.test.ts' -not -path 'test/widget/*')
-node --import tsx scripts/compile-tests.ts "${test_files[@]}"
+compiled_tests=$(mkdir -p .cache && mktemp -d .cache/tests.XXXXXX)
+trap 'rm -rf "$compiled_tests"' EXIT
+node --import tsx scripts/compile-tests.ts "$compiled_tests" "${test_files[@]}"
 # Tests wait on conditions, with no clock of their own: a loaded host only makes them slower. The one clock is the
 # hang guard: a test still running after 30 minutes waits for something that will never happen.
 # --liftoff-only (passed on to each test file's process and to the servers it spawns): PGlite's WebAssembly is
@@ -30,7 +32,7 @@ BROWSER_FILES_AT_ONCE=${BROWSER_FILES_AT_ONCE:-2}
 run() {
   local at_once=$1
   shift
-  local compiled=("${@/#/.cache/tests/}")
+  local compiled=("${@/#/$compiled_tests/}")
   node --test --liftoff-only --test-concurrency="${TEST_CONCURRENCY:-$at_once}" --test-timeout=1800000 \
     "${compiled[@]/%.ts/.js}"
 }
