@@ -24,6 +24,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
  * repository's root; answers how many files it compiled.
  */
 export async function compileTests(outdir: string, entries: string[]): Promise<number> {
+  // Packages are imported from node_modules, which Node looks for from the compiled file's folder upwards.
+  if (path.relative(ROOT, outdir).startsWith('..')) throw new Error(`compile-tests: ${outdir} is not inside ${ROOT}`);
   const compiled = new Set<string>();
   let next = entries.map((file) => path.resolve(ROOT, file));
   while (next.length > 0) {
