@@ -14,7 +14,7 @@ export {
   unauthorized,
   ValidationError,
 } from './errors.ts';
-export { answerJson, JSON_CONTENT_TYPE } from './json-answer.ts';
+export { answerJson, answerJsonParts, JSON_CONTENT_TYPE } from './json-answer.ts';
 export { jsonBody } from './json-body.ts';
 export type { Logger } from './logging.ts';
 export { createLogger, routeTemplate } from './logging.ts';

@@ -1,16 +1,18 @@
 // The quote history's page (GET /v2/quotes), answered as JSON put together from each quote's record. A completed
 // quote's record never changes but for `expired`: once presented, its JSON is kept by quote id, and a later page
-// that shows the quote again neither reads its result from the database (kilobytes of JSON with the quote's
-// resolved settings) nor parses it nor writes it out again. What is kept is JSON.stringify of the very record the
-// page held before, as UTF-8 bytes, and the page's bytes are those of JSON.stringify of the page, so the answer is
-// the same, byte for byte; kept as bytes, a page is copied together instead of encoded again for every answer.
-// The quotes of other states (queued, processing, failed) are presented afresh: their records are small. The pages
-// asked in one turn of the event loop, whoever asks them, are read in one statement (db/per-turn.ts).
+// that shows the quote again reads only its id, state and expiry from the database, not the rest of its record
+// (its result is kilobytes of JSON with the quote's resolved settings), and neither parses nor writes it out again.
+// What is kept is JSON.stringify of the very record the page held before, as UTF-8 bytes, and the page's bytes are
+// those of JSON.stringify of the page, so the answer is the same, byte for byte; kept as bytes, a page is written
+// out in its parts (answerJsonParts) instead of encoded again for every answer. The records of quotes in other
+// states (queued, processing, failed) are small: the page's statement reads them whole, and they are presented
+// afresh. The pages asked in one turn of the event loop, whoever asks them, are read in one statement
+// (db/per-turn.ts).
 
 import { perTurn, type Queryable } from '../db/index.ts';
 import { type PageRequest, pageResponse } from '../http/index.ts';
 import { presentQuote, quoteExpired } from './present.ts';
-import { type HistoryPageRows, type HistoryRow, listQuotePages, quoteResults, type StoredQuoteResult } from './sql.ts';
+import { type HistoryPage, listQuotePages, type QuoteRecordRow, quoteRecords } from './sql.ts';
 
 /** The most bytes of records kept (a record is a few thousand): the least recently shown are let go first. */
 const KEPT_BYTES = 8_000_000;
@@ -51,8 +53,8 @@ function keptRecords(maxBytes: number) {
  * A completed quote's record as JSON, split before `expired` when that is its last field (then the rest is kept):
  * `head` followed by `,"expired":true}` is JSON.stringify of the record.
  */
-function completedRecord(row: HistoryRow, result: StoredQuoteResult, now: Date) {
-  const record = presentQuote({ ...row, result }, now);
+function completedRecord(row: QuoteRecordRow, now: Date) {
+  const record = presentQuote(row, now);
   if (Object.keys(record).at(-1) !== 'expired') return { whole: Buffer.from(JSON.stringify(record)) };
   const { expired: _, ...before } = record as typeof record & { expired: boolean };
   return { head: Buffer.from(JSON.stringify(before).slice(0, -1)) };
@@ -62,7 +64,7 @@ function completedRecord(row: HistoryRow, result: StoredQuoteResult, now: Date) 
 const pageKey = (accountId: string, page: PageRequest) => `${accountId} ${page.limit} ${page.offset}`;
 
 /** The pages asked in one turn, read together: `pageKey`s in, their rows out. */
-function pagesPerTurn(db: Queryable): (key: string) => Promise<HistoryPageRows> {
+function pagesPerTurn(db: Queryable): (key: string) => Promise<HistoryPage> {
   return perTurn(
     async (keys: string[]) => {
       const requests = keys.map((key) => {
@@ -72,7 +74,7 @@ function pagesPerTurn(db: Queryable): (key: string) => Promise<HistoryPageRows> 
       const pages = await listQuotePages(db, requests);
       return new Map(keys.map((key, i) => [key, pages[i]!]));
     },
-    { rows: [], total: 0 },
+    { entries: [], total: 0 },
   );
 }
 
@@ -81,38 +83,39 @@ export function historyPages(db: Queryable, maxBytes = KEPT_BYTES) {
   const kept = keptRecords(maxBytes);
   const pageRows = pagesPerTurn(db);
 
-  /** A completed quote's record: kept, or presented from `results` (and kept); null when its result is gone. */
-  function completed(row: HistoryRow, results: Map<string, StoredQuoteResult | null>, now: Date): Buffer[] | null {
-    let head = kept.recall(row.id);
-    if (head === undefined) {
-      if (!results.has(row.id)) return null;
-      const record = completedRecord(row, results.get(row.id)!, now);
-      if (record.whole) return [record.whole];
-      head = record.head;
-      kept.keep(row.id, head);
-    }
-    return [head, EXPIRY[`${quoteExpired(row.expires_at, now)}`]];
+  /** A record read afresh, as JSON (a completed quote's is kept); null when the quote is gone. */
+  function presented(record: QuoteRecordRow | undefined, now: Date): Buffer[] | null {
+    if (!record) return null;
+    if (record.status !== 'completed') return [Buffer.from(JSON.stringify(presentQuote(record, now)))];
+    const { whole, head } = completedRecord(record, now);
+    if (whole) return [whole];
+    kept.keep(record.id, head!);
+    return [head!, EXPIRY[`${quoteExpired(record.expires_at, now)}`]];
   }
 
-  /** The page's JSON, or null when a completed quote on it is gone (deleted between the page and its results). */
-  async function pageJson(accountId: string, page: PageRequest, now: Date): Promise<Buffer | null> {
-    const { rows, total } = await pageRows(pageKey(accountId, page));
-    const unread = rows.filter((r) => r.status === 'completed' && kept.recall(r.id) === undefined).map((r) => r.id);
-    const results = unread.length ? await quoteResults(db, accountId, unread) : new Map();
-    const parts: Buffer[] = [];
-    for (const row of rows) {
-      if (parts.length) parts.push(COMMA);
-      if (row.status !== 'completed') {
-        parts.push(Buffer.from(JSON.stringify(presentQuote({ ...row, result: null }, now))));
+  /** The page's JSON, in parts, or null when a quote on it is gone (deleted between the page and its records). */
+  async function pageJson(accountId: string, page: PageRequest, now: Date): Promise<Buffer[] | null> {
+    const { entries, total } = await pageRows(pageKey(accountId, page));
+    const heads = entries.map((e) => (e.unfinished ? undefined : kept.recall(e.id)));
+    const unread = entries.filter((e, i) => !e.unfinished && heads[i] === undefined).map((e) => e.id);
+    const records = unread.length ? await quoteRecords(db, accountId, unread) : new Map<string, QuoteRecordRow>();
+    const parts: Buffer[] = [Buffer.from(DATA_OPENS)];
+    for (let i = 0; i < entries.length; i++) {
+      if (i) parts.push(COMMA);
+      const entry = entries[i]!;
+      const head = heads[i];
+      if (head) {
+        parts.push(head, EXPIRY[`${quoteExpired(entry.expires_at, now)}`]);
         continue;
       }
-      const record = completed(row, results, now);
+      const record = presented(entry.unfinished ? { ...entry.unfinished, result: null } : records.get(entry.id), now);
       if (!record) return null;
       parts.push(...record);
     }
     // The page's own fields as pageResponse gives them, after the records where its empty data was.
-    const envelope = JSON.stringify({ ...pageResponse(rows, page, total), data: [] });
-    return Buffer.concat([Buffer.from(DATA_OPENS), ...parts, Buffer.from(envelope.slice(DATA_OPENS.length))]);
+    const envelope = JSON.stringify({ ...pageResponse(entries, page, total), data: [] });
+    parts.push(Buffer.from(envelope.slice(DATA_OPENS.length)));
+    return parts;
   }
 
   return async function historyPage(accountId: string, page: PageRequest, now: Date) {

@@ -4,7 +4,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { type AccessPorts, API, API_OR_WIDGET, allow } from '../accounts/access/index.ts';
 import type { AppState, Deps } from '../deps.ts';
-import { ApiError, answerJson, jsonBody, notFound, pageRequest, routeParam } from '../http/index.ts';
+import { ApiError, answerJsonParts, jsonBody, notFound, pageRequest, routeParam } from '../http/index.ts';
 import { idempotent } from '../idempotency/index.ts';
 import { historyPages } from './history.ts';
 import type { PresentedEstimate } from './model.ts';
@@ -119,7 +119,7 @@ export function quotesRouter(deps: AccessPorts & QuotePorts) {
 
   router.get('/v2/quotes', allow(deps, API), async (ctx) => {
     const page = pageRequest(ctx);
-    answerJson(ctx, await historyPage(ctx.state.auth.account.id, page, deps.now()));
+    answerJsonParts(ctx, await historyPage(ctx.state.auth.account.id, page, deps.now()));
   });
 
   router.get('/v2/quotes/:quote_id', allow(deps, API_OR_WIDGET), async (ctx) => {

@@ -199,9 +199,22 @@ export const QUOTE_RECORD_COLUMNS = [
 ] as const satisfies readonly (keyof QuoteRow)[];
 export type QuoteRecordRow = Pick<QuoteRow, (typeof QUOTE_RECORD_COLUMNS)[number]>;
 
-/** A history row: its record's columns but the completed quote's result, read only when it is not presented yet. */
-export type HistoryRow = Omit<QuoteRecordRow, 'result'>;
+/** The columns of a quote's record but its result. */
+type RecordColumns = Omit<QuoteRecordRow, 'result'>;
+
+/**
+ * A quote on a page of history, as the page's statement reads it: what tells whether the record the history keeps
+ * of a completed quote (server/quotes/history.ts) answers for it, and its `expired` if so; the other columns of its
+ * record (`unfinished`) only for a quote in another state, whose record is presented afresh. The rest of a completed
+ * quote's record is read only when its record is not kept (quoteRecords).
+ */
+export interface HistoryEntry extends Pick<QuoteRow, 'id' | 'status' | 'expires_at'> {
+  unfinished: RecordColumns | null;
+}
+
 const HISTORY_COLUMNS = QUOTE_RECORD_COLUMNS.filter((c) => c !== 'result').join(', ');
+/** The record's columns the page reads of a quote not completed (null for a completed one). */
+const UNFINISHED_COLUMNS = QUOTE_RECORD_COLUMNS.filter((c) => !['id', 'status', 'expires_at', 'result'].includes(c));
 
 /** One request for a page of an account's history. */
 export interface HistoryPageRequest {
@@ -211,21 +224,22 @@ export interface HistoryPageRequest {
 }
 
 /** A page of history and the history's length. */
-export interface HistoryPageRows {
-  rows: HistoryRow[];
+export interface HistoryPage {
+  entries: HistoryEntry[];
   total: number;
 }
 
 /**
  * Pages of history and each history's length, for several requests in one statement (one round trip): each
  * request's count is joined to its page, so a page past the end still brings the count, on a row whose quote
- * columns are null. The results of completed quotes stay out (quoteResults reads those a page needs): with a quote's
- * resolved settings, each is kilobytes of JSON, stored compressed, that the page's record of a quote presented
- * before does not need again. Answers in the order of `pages`.
+ * columns are null. Of a completed quote only what HistoryEntry needs of it: a page shown before is answered from the
+ * records kept, and each column more would be read and parsed for every quote on every page (a timestamp costs
+ * most). Answers in the order of `pages`.
  */
-export async function listQuotePages(db: Queryable, pages: HistoryPageRequest[]): Promise<HistoryPageRows[]> {
-  const rows = await db.query<HistoryRow & { page__: number; total__: number }>(
-    `SELECT r.page__::int AS page__, c.total__, q.* FROM
+export async function listQuotePages(db: Queryable, pages: HistoryPageRequest[]): Promise<HistoryPage[]> {
+  const unfinished = UNFINISHED_COLUMNS.map((c) => `CASE WHEN q.status <> 'completed' THEN q.${c} END AS ${c}`);
+  const rows = await db.query<RecordColumns & { page__: number; total__: number }>(
+    `SELECT r.page__::int AS page__, c.total__, q.id, q.status, q.expires_at, ${unfinished.join(', ')} FROM
        unnest($1::text[], $2::int[], $3::int[]) WITH ORDINALITY AS r(account_id, page_limit, page_offset, page__)
        CROSS JOIN LATERAL (
          SELECT count(*)::int AS total__ FROM quotes WHERE account_id = r.account_id AND deleted_at IS NULL
@@ -237,22 +251,27 @@ export async function listQuotePages(db: Queryable, pages: HistoryPageRequest[])
      ORDER BY r.page__, q.created_at DESC, q.id DESC`,
     [pages.map((p) => p.accountId), pages.map((p) => p.limit), pages.map((p) => p.offset)],
   );
-  const answers: HistoryPageRows[] = pages.map(() => ({ rows: [], total: 0 }));
-  for (const { page__, total__, ...quote } of rows) {
+  const answers: HistoryPage[] = pages.map(() => ({ entries: [], total: 0 }));
+  for (const { page__, total__, ...row } of rows) {
     const answer = answers[page__ - 1]!;
     answer.total = total__;
-    if (quote.id !== null) answer.rows.push(quote as HistoryRow);
+    if (row.id === null) continue;
+    const { id, status, expires_at } = row;
+    answer.entries.push({ id, status, expires_at, unfinished: status === 'completed' ? null : row });
   }
   return answers;
 }
 
-/** The stored results of an account's quotes `ids`, by quote id. */
-export async function quoteResults(db: Queryable, accountId: string, ids: string[]) {
-  const rows = await db.query<Pick<QuoteRow, 'id' | 'result'>>(
-    'SELECT id, result FROM quotes WHERE account_id = $1 AND id = ANY($2::text[])',
+/**
+ * The records of an account's quotes `ids`, by quote id: their columns and, for a completed quote, its stored result
+ * (kilobytes of JSON with its resolved settings, stored compressed).
+ */
+export async function quoteRecords(db: Queryable, accountId: string, ids: string[]) {
+  const rows = await db.query<QuoteRecordRow>(
+    `SELECT ${QUOTE_RECORD_COLUMNS.join(', ')} FROM quotes WHERE account_id = $1 AND id = ANY($2::text[])`,
     [accountId, ids],
   );
-  return new Map(rows.map((r) => [r.id, r.result]));
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** History delete: the quote leaves history, but still counts toward usage and analytics (it happened). */
