@@ -10,7 +10,7 @@
 import type Router from '@koa/router';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
 import compose from 'koa-compose';
-import { type Access, declaredAccess, limitClass, routeAccess } from './accounts/access/index.ts';
+import { type Access, declaredAccess, isCrossOrigin, limitClass, routeAccess } from './accounts/access/index.ts';
 import type { EndpointClass } from './accounts/index.ts';
 import { originPolicy } from './accounts/index.ts';
 import type { AppState } from './deps.ts';
@@ -30,44 +30,21 @@ const fronts = new WeakMap<object, Front>();
 /** A front charges the rate limit, whose ports also date and record the request log's row. */
 type FrontPorts = RateLimitPorts;
 
-/**
- * A step of a front: one that does its part and hands on at once (`before`: headers, a mark on the request), or one
- * that runs around the rest (`around`: CORS, which also answers preflights; the rate limit, which may refuse).
- */
-type FrontStep = { name: string; before: (ctx: Context) => void } | { name: string; around: Step };
-
-const handOn: Step = (_ctx, next) => next();
-
-/**
- * The steps as one chain, put together once: a `before` step is called in line, and only an `around` step with
- * steps after it takes a hand to them, the one function a request makes here (none for a route whose only `around`
- * step is the last, as the rate limit is).
- */
-function chainOf(steps: readonly FrontStep[]): Step {
-  return steps.reduceRight<Step>((rest, step) => {
-    if ('before' in step) {
-      const before = step.before;
-      return (ctx, next) => {
-        before(ctx);
-        return rest(ctx, next);
-      };
-    }
-    const around = step.around;
-    if (rest === handOn) return around;
-    return (ctx, next) => around(ctx, () => Promise.resolve(rest(ctx, next)));
-  }, handOn);
-}
-
 /** The steps `access` asks for; `cls` null: the class is the method's, judged per request. */
 function frontOf(deps: FrontPorts, access: Access | undefined, cls: EndpointClass | null, requestLog: boolean): Front {
-  const steps: FrontStep[] = [
-    originPolicy(access),
-    ...(requestLog ? [{ name: 'request-log', before: requestLogged(deps) }] : []),
-    { name: 'rate-limit', around: rateLimit(deps, cls) },
+  const named: [string, Step][] = [
+    [isCrossOrigin(access) ? 'cors' : 'frame-guard', originPolicy(access)],
+    ...(requestLog ? [['request-log', requestLogged(deps)] as [string, Step]] : []),
+    ['rate-limit', rateLimit(deps, cls)],
   ];
-  const chain = chainOf(steps);
+  const chain = named.reduceRight<Step>(
+    (rest, [, step]) =>
+      (ctx, next) =>
+        step(ctx, () => Promise.resolve(rest(ctx, next))),
+    (_ctx, next) => next(),
+  );
   return {
-    steps: steps.map((step) => step.name),
+    steps: named.map(([name]) => name),
     run(ctx, next) {
       // A route that hands on to a second route matching the same request (none does today) is not charged twice.
       if (ctx.state.access !== undefined) return next();

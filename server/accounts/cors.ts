@@ -23,9 +23,7 @@ const crossOrigin = cors({
 });
 
 /**
- * A route's policy toward pages on other origins, chosen once per route: CORS for the routes shop pages call, around
- * the rest of the request, and framing refused for every other (frame-guard.ts), a step before it that hands on at
- * once. A request no route answers gets the latter.
+ * A route's policy toward pages on other origins, chosen once per route: CORS for the routes shop pages call, and
+ * framing refused for every other (frame-guard.ts). A request no route answers gets the latter.
  */
-export const originPolicy = (access: Access | undefined) =>
-  isCrossOrigin(access) ? { name: 'cors', around: crossOrigin } : { name: 'frame-guard', before: denyFraming };
+export const originPolicy = (access: Access | undefined) => (isCrossOrigin(access) ? crossOrigin : denyFraming);

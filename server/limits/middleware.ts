@@ -89,12 +89,12 @@ export function rateLimit(deps: RateLimitPorts, cls: EndpointClass | null) {
 
 /**
  * Marks the request for the request log behind GET /v2/usage (the /v2 routes declare it); recordRequest writes
- * its row when the answer ends. Marked before the rate limits, so a refused request is counted too: a step before
- * them that hands on at once (route-front.ts).
+ * its row when the answer ends. Marked before the rate limits, so a refused request is counted too.
  */
 export function requestLogged(deps: Pick<Deps, 'now'>) {
-  return function logged(ctx: Context): void {
+  return function logged(ctx: Context, next: Next) {
     ctx.state.requestLogAt = deps.now();
+    return next();
   };
 }
 

@@ -12,27 +12,22 @@
 export const PROBE_FRESH_MS = 1000;
 
 /**
- * `probe` run at most once per `freshMs` (by `now`, the service's clock) for the callers that ask meanwhile: null
- * when a probe that succeeded is fresh (the check answers at once, without waiting a turn for a settled promise),
- * else the probe under way. A clock set back makes the last probe look sent in the future: it is not shared then,
- * and the next check probes.
+ * `probe` run at most once per `freshMs` (by `now`, the service's clock) for the callers that ask meanwhile. A clock
+ * set back makes the last probe look sent in the future: it is not shared then, and the next check probes.
  */
 export function sharedProbe(
   probe: () => Promise<unknown>,
   now: () => Date,
   freshMs = PROBE_FRESH_MS,
-): () => Promise<void> | null {
-  let last: { sentAt: number; answered: Promise<void>; succeeded: boolean } | null = null;
+): () => Promise<void> {
+  let last: { sentAt: number; answered: Promise<void> } | null = null;
   return () => {
     const at = now().getTime();
-    if (last && at >= last.sentAt && at - last.sentAt <= freshMs) return last.succeeded ? null : last.answered;
+    if (last && at >= last.sentAt && at - last.sentAt <= freshMs) return last.answered;
     const sent = {
       sentAt: at,
-      succeeded: false,
       answered: probe().then(
-        () => {
-          sent.succeeded = true;
-        },
+        () => undefined,
         (err: unknown) => {
           if (last === sent) last = null;
           throw err;
