@@ -14,7 +14,7 @@ import { type PageRequest, pageResponse } from '../http/index.ts';
 import { presentQuote, quoteExpired } from './present.ts';
 import { type HistoryPage, listQuotePages, type QuoteRecordRow, quoteRecords } from './sql.ts';
 
-/** The most bytes of records kept (a record is a few thousand): the least recently shown are let go first. */
+/** The most bytes of records kept (a record is a few thousand): those not shown again for longest are let go first. */
 const KEPT_BYTES = 8_000_000;
 
 /** How many times a page is read again when a quote on it was deleted between its two statements. */
@@ -24,26 +24,35 @@ const DATA_OPENS = '{"data":[';
 const COMMA = Buffer.from(',');
 const EXPIRY = { true: Buffer.from(',"expired":true}'), false: Buffer.from(',"expired":false}') };
 
-/** What the history's pages keep of completed quotes' records: the JSON before `expired`, by quote id. */
+/**
+ * What the history's pages keep of completed quotes' records: the JSON before `expired`, by quote id. A record shown
+ * again is marked, not moved: when the bytes run over, the oldest kept goes unless it was marked since it was last
+ * passed over; then it loses its mark and goes to the back (the "second chance" of a page cache). A page's twenty
+ * records then cost twenty lookups, not forty changes of the map.
+ */
 function keptRecords(maxBytes: number) {
-  const heads = new Map<string, Buffer>();
+  const heads = new Map<string, { head: Buffer; shown: boolean }>();
   let bytes = 0;
   return {
     recall(id: string): Buffer | undefined {
-      const head = heads.get(id);
-      if (head === undefined) return undefined;
-      heads.delete(id); // shown again: the most recent now (a Map iterates in insertion order)
-      heads.set(id, head);
-      return head;
+      const kept = heads.get(id);
+      if (kept === undefined) return undefined;
+      kept.shown = true;
+      return kept.head;
     },
     keep(id: string, head: Buffer): void {
       if (head.length > maxBytes || heads.has(id)) return;
-      heads.set(id, head);
+      heads.set(id, { head, shown: false });
       bytes += head.length;
-      for (const [oldest, gone] of heads) {
+      for (const [oldest, kept] of heads) {
         if (bytes <= maxBytes) break;
         heads.delete(oldest);
-        bytes -= gone.length;
+        if (kept.shown) {
+          kept.shown = false;
+          heads.set(oldest, kept); // at the back: the loop comes to it again only once all before it are passed
+        } else {
+          bytes -= kept.head.length;
+        }
       }
     },
   };

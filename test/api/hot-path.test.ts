@@ -11,6 +11,7 @@ import { insertWidgetKey } from '../../server/accounts/index.ts';
 import { routerOf } from '../../server/app.ts';
 import { migrate, type Queryable } from '../../server/db/index.ts';
 import { JSON_CONTENT_TYPE, pageResponse } from '../../server/http/index.ts';
+import { historyPages } from '../../server/quotes/history.ts';
 import { presentQuote } from '../../server/quotes/present.ts';
 import { QUOTE_RECORD_COLUMNS, type QuoteRecordRow } from '../../server/quotes/sql.ts';
 import { routeWork } from '../../server/route-front.ts';
@@ -377,6 +378,36 @@ test('HEAD /v2/quotes answers the headers of the page GET answers, without its b
   assert.equal(head.headers.get('content-type'), JSON_CONTENT_TYPE);
   assert.equal(head.headers.get('content-length'), String(Buffer.byteLength(text)));
   assert.equal(await head.text(), '');
+});
+
+test('the records the history keeps are bounded: past its bytes, a record not shown again goes first', async () => {
+  const { accountId } = await accountWithHistory();
+  const expected = await presentedHistory(accountId);
+  // The records kept are the completed ones whose last field is `expired`, kept without it; room for all but one.
+  const keptRecords = (JSON.parse(expected) as { data: Record<string, unknown>[] }).data.filter(
+    (q) => q.status === 'completed' && Object.keys(q).at(-1) === 'expired',
+  );
+  const keptIds = keptRecords.map((q) => q.quote_id as string);
+  assert.ok(keptIds.length >= 3, `${keptIds.length} records kept`);
+  const headBytes = (q: Record<string, unknown>) =>
+    Buffer.byteLength(JSON.stringify(q)) - `,"expired":${q.expired}}`.length;
+  const room = keptRecords.reduce((sum, q) => sum + headBytes(q), 0) - 1;
+  const reads: string[][] = [];
+  const db: Queryable = {
+    query: (sql, params) => {
+      if (/\bresult\b/.test(sql)) reads.push((params![1] as string[]).filter((id) => keptIds.includes(id)));
+      return server.deps.db.query(sql, params);
+    },
+  };
+  const historyPage = historyPages(db, room);
+  const page = { page: 1, limit: 20, offset: 0 };
+  for (let i = 0; i < 3; i++) {
+    const parts = await historyPage(accountId, page, server.clock.now());
+    assert.equal(Buffer.concat(parts).toString(), expected);
+  }
+  // The newest went to make room for the last; the others, shown again on every page, stay, and the one that finds
+  // no room is read again each time.
+  assert.deepEqual(reads, [keptIds, [keptIds[0]], [keptIds[0]]]);
 });
 
 test('GET /v2/quotes: the results of records not shown before are read in one more statement', async () => {
